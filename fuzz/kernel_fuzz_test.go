@@ -1,0 +1,212 @@
+package fuzz
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// decode turns fuzz bytes into values of T. The first byte picks the
+// encoding so the fuzzer reaches both exact-arithmetic data and arbitrary bit
+// patterns (NaN, Inf, subnormals, huge values):
+//
+//	mode%3 == 0: raw IEEE bits, little-endian
+//	mode%3 == 1: int8 values, small integers whose sums are exact
+//	mode%3 == 2: int16 values scaled by 2⁻⁸ (dyadic, varied magnitude)
+func decode[T kernel.Float](data []byte) (vals []T, exact bool) {
+	if len(data) == 0 {
+		return nil, true
+	}
+	mode, data := data[0]%3, data[1:]
+	var z T
+	size := int(unsafe.Sizeof(z))
+	switch mode {
+	case 1:
+		for _, b := range data {
+			vals = append(vals, T(int8(b)))
+		}
+		return vals, true
+	case 2:
+		for ; len(data) >= 2; data = data[2:] {
+			vals = append(vals, T(math.Ldexp(float64(int16(binary.LittleEndian.Uint16(data))), -8)))
+		}
+		return vals, false
+	}
+	for ; len(data) >= size; data = data[size:] {
+		if size == 4 {
+			vals = append(vals, T(math.Float32frombits(binary.LittleEndian.Uint32(data))))
+		} else {
+			vals = append(vals, T(math.Float64frombits(binary.LittleEndian.Uint64(data))))
+		}
+	}
+	return vals, false
+}
+
+// halves splits v into two equal-length vectors.
+func halves[T kernel.Float](v []T) (x, y []T) {
+	n := len(v) / 2
+	return v[:n:n], v[n : 2*n : 2*n]
+}
+
+var seeds = [][]byte{
+	{},
+	{1, 1, 2, 3, 4, 5, 6, 7, 8},
+	{1, 0x80, 0x7f, 3, 0xfd, 9, 0xf0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff},
+	{2, 0x00, 0x01, 0xff, 0x7f, 0x34, 0x12, 0x00, 0x80, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x04, 0x00, 0x05, 0x00},
+	{0, 0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x7f, 0, 0, 0x80, 0x3f},                         // NaN, 1, +Inf, 1 (float32 bits)
+	{0, 0, 0, 0x80, 0x7f, 0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f},                               // Inf·0
+	{0, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f}, // MaxFloat32: overflow
+	{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},                                                 // subnormals
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	long := make([]byte, 1+2*67)
+	long[0] = 1
+	for i := range long[1:] {
+		long[1+i] = byte(i*37 + 11)
+	}
+	f.Add(long)
+}
+
+func impls(t *testing.T) []*kernel.Impl {
+	list := kerneltest.Available()
+	if len(list) == 0 {
+		t.Fatal("no implementation available")
+	}
+	return list
+}
+
+func fuzzDot[T kernel.Float](t *testing.T, data []byte) {
+	v, exact := decode[T](data)
+	x, y := halves(v)
+	ref, _ := kerneltest.Dot(x, y)
+	for _, im := range impls(t) {
+		got := kernel.On[T](im).Dot(x, y)
+		if err := kerneltest.CheckDot(got, x, y); err != nil {
+			t.Fatalf("%s Dot n=%d: %v", im, len(x), err)
+		}
+		if exact && float64(got) != ref {
+			t.Fatalf("%s Dot of integers n=%d: got %v, want exactly %v", im, len(x), got, ref)
+		}
+	}
+}
+
+func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
+	v, exact := decode[T](data)
+	x, y := halves(v)
+	ref := kerneltest.SqDist(x, y)
+	for _, im := range impls(t) {
+		got := kernel.On[T](im).SqDist(x, y)
+		if err := kerneltest.CheckSqDist(got, x, y); err != nil {
+			t.Fatalf("%s SqDist n=%d: %v", im, len(x), err)
+		}
+		if exact && float64(got) != ref {
+			t.Fatalf("%s SqDist of integers n=%d: got %v, want exactly %v", im, len(x), got, ref)
+		}
+	}
+}
+
+func fuzzAxpy[T kernel.Float](t *testing.T, data []byte) {
+	v, _ := decode[T](data)
+	if len(v) == 0 {
+		return
+	}
+	a, v := v[0], v[1:]
+	x, y0 := halves(v)
+	x0 := append([]T(nil), x...)
+	for _, im := range impls(t) {
+		y := append([]T(nil), y0...)
+		kernel.On[T](im).Axpy(a, x, y)
+		if err := kerneltest.CheckAxpy(y, a, x, y0); err != nil {
+			t.Fatalf("%s Axpy n=%d: %v", im, len(x), err)
+		}
+		if !kerneltest.SameBits(x, x0) {
+			t.Fatalf("%s Axpy modified x", im)
+		}
+	}
+}
+
+func fuzzScale[T kernel.Float](t *testing.T, data []byte) {
+	v, _ := decode[T](data)
+	if len(v) == 0 {
+		return
+	}
+	a, x0 := v[0], v[1:]
+	for _, im := range impls(t) {
+		x := append([]T(nil), x0...)
+		kernel.On[T](im).Scale(a, x)
+		if err := kerneltest.CheckScale(x, a, x0); err != nil {
+			t.Fatalf("%s Scale n=%d: %v", im, len(x), err)
+		}
+	}
+}
+
+// fuzzMatVec uses the first decoded value's magnitude to pick the row count;
+// the rest of the values are w followed by the rows of the matrix.
+func fuzzMatVec[T kernel.Float](t *testing.T, rows uint8, data []byte, dots bool) {
+	v, _ := decode[T](data)
+	r := int(rows%12) + 1
+	d := len(v) / (r + 1)
+	w, m := v[:d:d], v[d:d+r*d:d+r*d]
+	w0, m0 := append([]T(nil), w...), append([]T(nil), m...)
+	for _, im := range impls(t) {
+		k := kernel.On[T](im)
+		dst := make([]T, r)
+		if dots {
+			k.Dots(dst, m, w)
+		} else {
+			k.MatVec(dst, m, w)
+		}
+		if err := kerneltest.CheckMatVec(dst, m, w); err != nil {
+			t.Fatalf("%s rows=%d d=%d: %v", im, r, d, err)
+		}
+		if !kerneltest.SameBits(w, w0) || !kerneltest.SameBits(m, m0) {
+			t.Fatalf("%s modified its inputs", im)
+		}
+	}
+}
+
+func FuzzDotF32(f *testing.F) { addSeeds(f); f.Fuzz(fuzzDot[float32]) }
+func FuzzDotF64(f *testing.F) { addSeeds(f); f.Fuzz(fuzzDot[float64]) }
+
+func FuzzSqDistF32(f *testing.F) { addSeeds(f); f.Fuzz(fuzzSqDist[float32]) }
+func FuzzSqDistF64(f *testing.F) { addSeeds(f); f.Fuzz(fuzzSqDist[float64]) }
+
+func FuzzAxpyF32(f *testing.F) { addSeeds(f); f.Fuzz(fuzzAxpy[float32]) }
+func FuzzAxpyF64(f *testing.F) { addSeeds(f); f.Fuzz(fuzzAxpy[float64]) }
+
+func FuzzScaleF32(f *testing.F) { addSeeds(f); f.Fuzz(fuzzScale[float32]) }
+func FuzzScaleF64(f *testing.F) { addSeeds(f); f.Fuzz(fuzzScale[float64]) }
+
+func addMatSeeds(f *testing.F) {
+	for i, s := range seeds {
+		f.Add(uint8(i), s)
+	}
+}
+
+func FuzzMatVecF32(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzMatVec[float32](t, rows, data, false) })
+}
+
+func FuzzMatVecF64(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzMatVec[float64](t, rows, data, false) })
+}
+
+func FuzzDotsF32(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzMatVec[float32](t, rows, data, true) })
+}
+
+func FuzzDotsF64(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzMatVec[float64](t, rows, data, true) })
+}
