@@ -2,5 +2,109 @@
 
 package kernel
 
-// archImpls: placeholder until the assembly lands.
-func archImpls() []*Impl { return nil }
+import "github.com/klauspost/cpuid/v2"
+
+// archImpls returns the amd64 assembly implementations, worst first:
+// AVX2+FMA (kernel_amd64.s). cpuid checks that the operating system saves
+// the YMM state (XGETBV) before reporting AVX2.
+func archImpls() []*Impl {
+	return []*Impl{
+		{
+			name:      "avx2",
+			rank:      1,
+			available: cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3),
+			f32: funcs[float32]{
+				dot:    dotAVX2F32,
+				sqdist: sqdistAVX2F32,
+				axpy:   axpyAVX2F32,
+				scale:  scaleAVX2F32,
+				matvec: matvecAVX2F32,
+			},
+			f64: funcs[float64]{
+				dot:    dotAVX2F64,
+				sqdist: sqdistAVX2F64,
+				axpy:   axpyAVX2F64,
+				scale:  scaleAVX2F64,
+				matvec: matvecAVX2F64,
+			},
+		},
+	}
+}
+
+// The AVX2+FMA kernels (kernel_amd64.s). Each reads len(x) (or len(dst) and
+// len(w)) and trusts the caller's length checks: len(y) == len(x), and
+// len(m) == len(dst)*len(w) for matvec.
+
+// dotAVX2F32 returns Σ x[i]*y[i]:
+//
+//	for i := range x { s += x[i] * y[i] }
+//
+//go:noescape
+func dotAVX2F32(x, y []float32) float32
+
+// sqdistAVX2F32 returns Σ (x[i]-y[i])²:
+//
+//	for i := range x { d := x[i] - y[i]; s += d * d }
+//
+//go:noescape
+func sqdistAVX2F32(x, y []float32) float32
+
+// axpyAVX2F32 adds a*x to y with one rounding per element (FMA):
+//
+//	for i := range x { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyAVX2F32(a float32, x, y []float32)
+
+// scaleAVX2F32 multiplies x by a in place:
+//
+//	for i := range x { x[i] *= a }
+//
+//go:noescape
+func scaleAVX2F32(a float32, x []float32)
+
+// matvecAVX2F32 sets dst[i] to row i of the row-major len(dst)×len(w)
+// matrix m times w, four rows at a time:
+//
+//	d := len(w)
+//	for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }
+//
+//go:noescape
+func matvecAVX2F32(dst, m, w []float32)
+
+// dotAVX2F64 returns Σ x[i]*y[i]:
+//
+//	for i := range x { s += x[i] * y[i] }
+//
+//go:noescape
+func dotAVX2F64(x, y []float64) float64
+
+// sqdistAVX2F64 returns Σ (x[i]-y[i])²:
+//
+//	for i := range x { d := x[i] - y[i]; s += d * d }
+//
+//go:noescape
+func sqdistAVX2F64(x, y []float64) float64
+
+// axpyAVX2F64 adds a*x to y with one rounding per element (FMA):
+//
+//	for i := range x { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyAVX2F64(a float64, x, y []float64)
+
+// scaleAVX2F64 multiplies x by a in place:
+//
+//	for i := range x { x[i] *= a }
+//
+//go:noescape
+func scaleAVX2F64(a float64, x []float64)
+
+// matvecAVX2F64 sets dst[i] to row i of the row-major len(dst)×len(w)
+// matrix m times w, four rows at a time:
+//
+//	d := len(w)
+//	for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }
+//
+//go:noescape
+func matvecAVX2F64(dst, m, w []float64)
