@@ -1,0 +1,20 @@
+// Package dataset reads labelled data sets into dense, row-major matrices
+// ready for the rosenblatt kernels and perceptrons, and generates the
+// synthetic linearly separable benchmark set "synth256".
+//
+// Readers:
+//
+//   - ReadLIBSVM / LoadLIBSVM: LIBSVM and SVMlight text ("label idx:val ...").
+//   - ReadCSV / LoadCSV: comma (or other) separated values with one label column.
+//   - ReadIDX / LoadIDX / LoadIDXPair / FashionMNIST: the IDX format of MNIST
+//     and Fashion-MNIST, raw or gzip-compressed.
+//
+// Every reader returns an error instead of panicking or producing garbage on
+// bad input. Text readers report the position of the problem in a *ParseError
+// ("file:line:col: message", the column being the 1-based byte offset in the
+// line), and every error wraps one of the exported sentinel errors (ErrSyntax,
+// ErrIndex, ErrNonFinite, ...) so callers can test it with errors.Is.
+//
+// Data sets are generic over kernel.Float: use float32 for speed and memory,
+// float64 when you need the extra precision.
+package dataset

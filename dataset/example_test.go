@@ -1,0 +1,47 @@
+package dataset_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+func ExampleReadLIBSVM() {
+	const text = `# label index:value ...
++1 1:0.5 3:2
+-1 2:1.25
+`
+	d, err := dataset.ReadLIBSVM[float32](strings.NewReader(text), dataset.LIBSVMOptions{Cols: 3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Rows, d.Cols, d.Y)
+	fmt.Println(d.Row(0), d.Row(1))
+	// Output:
+	// 2 3 [1 -1]
+	// [0.5 0 2] [0 1.25 0]
+}
+
+func ExampleReadLIBSVM_error() {
+	_, err := dataset.ReadLIBSVM[float64](strings.NewReader("+1 1:0.5 3:2\n-1 5:1 3:1\n"),
+		dataset.LIBSVMOptions{File: "heart.libsvm"})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, dataset.ErrIndex))
+	// Output:
+	// heart.libsvm:2:8: index 3 not increasing (previous 5)
+	// true
+}
+
+func ExampleLoadLIBSVM() {
+	d, err := dataset.LoadLIBSVM[float64]("testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Rows, d.Cols, d.Classes(), d.Row(0))
+	// Output:
+	// 120 4 [0 1 2] [4.8 3 1.4 0.3]
+}

@@ -1,0 +1,89 @@
+package dataset
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// gzipMagic is the first two bytes of every gzip stream (RFC 1952).
+var gzipMagic = [2]byte{0x1f, 0x8b}
+
+// maybeGunzip returns a reader of r's content, transparently decompressed
+// when it starts with the gzip magic number.
+func maybeGunzip(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: bad gzip header: %w", ErrFormat, err)
+		}
+		zr.Multistream(true)
+		return zr, nil
+	}
+	return br, nil
+}
+
+// readFile opens path, decompressing gzip content, and calls read on it.
+func readFile[R any](path string, read func(io.Reader) (R, error)) (R, error) {
+	var zero R
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, err // *fs.PathError: wraps fs.ErrNotExist etc. and names the path
+	}
+	defer f.Close()
+	r, err := maybeGunzip(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return read(r)
+}
+
+// LoadLIBSVM reads the LIBSVM / SVMlight file at path with ReadLIBSVM; the
+// file may be gzip-compressed. Errors name the path (opts.File, if set,
+// takes precedence); a missing file gives an error wrapping fs.ErrNotExist.
+func LoadLIBSVM[T kernel.Float](path string, opts LIBSVMOptions) (*Data[T], error) {
+	if opts.File == "" {
+		opts.File = path
+	}
+	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadLIBSVM[T](r, opts) })
+}
+
+// WriteLIBSVM writes d in LIBSVM format, one row per line, leaving out zero
+// values. Each value is written as the shortest decimal that parses back to
+// the same T, so ReadLIBSVM with LIBSVMOptions{Cols: d.Cols} returns d again
+// bit for bit (except that -0 reads back as +0). It returns an error if d is
+// not valid (see Data.Validate).
+func WriteLIBSVM[T kernel.Float](w io.Writer, d *Data[T]) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	bits := bitsOf[T]()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var b []byte
+	for i := range d.Rows {
+		b = appendInt(b[:0], d.Y[i])
+		for j, v := range d.Row(i) {
+			if v == 0 {
+				continue
+			}
+			b = append(b, ' ')
+			b = appendInt(b, j+1)
+			b = append(b, ':')
+			b = appendFloat(b, v, bits)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,347 @@
+package dataset
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// DefaultMaxValues is the default cap on Rows*Cols for ReadLIBSVM: 2³⁰
+// values, 4 GiB of float32. LIBSVM files are sparse, so a small file can
+// describe a huge dense matrix ("1 1000000000:1" on each of many lines); the
+// cap turns that into an ErrTooLarge error instead of an out-of-memory crash.
+const DefaultMaxValues = 1 << 30
+
+// maxIndex is the largest feature index ReadLIBSVM accepts.
+const maxIndex = math.MaxInt32
+
+// LIBSVMOptions configures ReadLIBSVM and LoadLIBSVM. The zero value infers
+// the feature count and uses the default size limit.
+type LIBSVMOptions struct {
+	// Cols is the number of features. An index above Cols is an error
+	// wrapping ErrTooManyFeatures. 0 infers Cols from the largest index
+	// seen, which undercounts when the last features are zero in every row:
+	// LIBSVM files leave zero features out, so give Cols whenever it is
+	// known, and always for a test set that must match its training set.
+	Cols int
+	// File names the input in error messages. LoadLIBSVM sets it to the
+	// path when it is empty.
+	File string
+	// MaxValues caps Rows*Cols, the size of the dense result; input that
+	// would exceed it fails with an error wrapping ErrTooLarge. 0 means
+	// DefaultMaxValues.
+	MaxValues int
+}
+
+// ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example
+// per line, "label index:value index:value ...".
+//
+//   - The label is an integer ("+1", "-1", "3"); an integral float such as
+//     "1.0" is accepted too.
+//   - Indices are 1-based and strictly increasing along a line; features
+//     left out are 0. Feature index j is stored in column j-1.
+//   - Values are parsed as T with correct rounding (strconv.ParseFloat with
+//     T's bit size); NaN, Inf and values that overflow T are errors.
+//   - Tokens are separated by spaces or tabs; trailing blanks, CRLF line
+//     ends, blank lines and comments (from '#' to the end of the line) are
+//     allowed, and SVMlight "qid:n" tokens are checked and skipped.
+//
+// Errors in the content are *ParseError values carrying the line and the
+// 1-based byte column, wrapping ErrSyntax, ErrLabel, ErrIndex,
+// ErrTooManyFeatures, ErrNonFinite, ErrTooLarge, or ErrEmpty (no rows at all).
+// Errors from r itself are returned wrapped with the file name.
+func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], error) {
+	if opts.Cols < 0 || opts.MaxValues < 0 {
+		return nil, &ParseError{File: opts.File,
+			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d", opts.Cols, opts.MaxValues)}
+	}
+	maxValues := opts.MaxValues
+	if maxValues == 0 {
+		maxValues = DefaultMaxValues
+	}
+	p := &libsvmParser[T]{opts: opts, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols}
+	lr := newLineReader(r)
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, readError(opts.File, lr.n+1, err)
+		}
+		if err := p.parseLine(line); err != nil {
+			pe := err.(*ParseError)
+			pe.File, pe.Line = opts.File, lr.n
+			return nil, pe
+		}
+	}
+	if len(p.labels) == 0 {
+		return nil, &ParseError{File: opts.File, Err: errorf(ErrEmpty, "no data rows")}
+	}
+	return p.dense(), nil
+}
+
+// libsvmParser accumulates the rows of a LIBSVM file in sparse form.
+type libsvmParser[T kernel.Float] struct {
+	opts      LIBSVMOptions
+	maxValues int
+	bits      int
+	cols      int     // Cols so far: opts.Cols, or the largest index seen
+	labels    []int   // one per row
+	ends      []int   // ends[i] = end of row i in idx and val
+	idx       []int32 // 0-based feature indices
+	val       []T
+}
+
+// at returns a ParseError at byte offset off (0-based) of the current line.
+func at(off int, kind error, format string, args ...any) error {
+	return &ParseError{Col: off + 1, Err: errorf(kind, format, args...)}
+}
+
+// parseLine parses one line, without its line terminator.
+func (p *libsvmParser[T]) parseLine(line []byte) error {
+	for i, c := range line {
+		if c == '#' {
+			line = line[:i]
+			break
+		}
+	}
+	pos := 0
+	tok, start := nextToken(line, &pos)
+	if tok == nil {
+		return nil // blank or comment-only line
+	}
+	label, ok := parseLabel(tok)
+	if !ok {
+		return at(start, ErrLabel, "label %s is not an integer", quote(tok))
+	}
+	rows := len(p.labels) + 1
+	if n, ok := mulOK(rows, p.cols); !ok || n > p.maxValues {
+		return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, p.cols, p.maxValues)
+	}
+	prev := 0
+	for {
+		tok, start = nextToken(line, &pos)
+		if tok == nil {
+			break
+		}
+		colon := -1
+		for i, c := range tok {
+			if c == ':' {
+				colon = i
+				break
+			}
+		}
+		if colon < 0 {
+			return at(start, ErrSyntax, "expected index:value, got %s", quote(tok))
+		}
+		name, value := tok[:colon], tok[colon+1:]
+		if string(name) == "qid" {
+			if _, ok := parseUint(value); !ok {
+				return at(start+colon+1, ErrSyntax, "qid %s is not a non-negative integer", quote(value))
+			}
+			continue
+		}
+		j, ok := parseUint(name)
+		switch {
+		case !ok && len(name) > 0 && allDigits(name):
+			j = math.MaxInt // overflow
+		case !ok:
+			return at(start, ErrIndex, "index %s is not a positive integer", quote(name))
+		}
+		switch {
+		case j == 0:
+			return at(start, ErrIndex, "index 0: indices start at 1")
+		case p.opts.Cols > 0 && j > p.opts.Cols:
+			return at(start, ErrTooManyFeatures, "index %s exceeds the feature count %d", name, p.opts.Cols)
+		case j > maxIndex:
+			return at(start, ErrTooLarge, "index %s is too large", name)
+		case j <= prev:
+			return at(start, ErrIndex, "index %d not increasing (previous %d)", j, prev)
+		}
+		prev = j
+		if j > p.cols {
+			if n, ok := mulOK(rows, j); !ok || n > p.maxValues {
+				return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, j, p.maxValues)
+			}
+			p.cols = j
+		}
+		vstart := start + colon + 1
+		if len(value) == 0 {
+			return at(vstart, ErrSyntax, "missing value after index %d", j)
+		}
+		v, err := parseFloat[T](value, p.bits)
+		if err != nil {
+			return at(vstart, errKind(err), "%s", err.(*kindError).msg)
+		}
+		p.idx = append(p.idx, int32(j-1))
+		p.val = append(p.val, v)
+	}
+	p.labels = append(p.labels, label)
+	p.ends = append(p.ends, len(p.idx))
+	return nil
+}
+
+// dense expands the sparse rows into a Data.
+func (p *libsvmParser[T]) dense() *Data[T] {
+	rows, cols := len(p.labels), p.cols
+	x := make([]T, rows*cols) // rows*cols <= maxValues was checked while parsing
+	lo := 0
+	for r, hi := range p.ends {
+		row := x[r*cols : (r+1)*cols]
+		for k := lo; k < hi; k++ {
+			row[p.idx[k]] = p.val[k]
+		}
+		lo = hi
+	}
+	return &Data[T]{X: x, Y: p.labels, Rows: rows, Cols: cols}
+}
+
+// nextToken returns the next blank-separated token of line at or after
+// *pos, and its 0-based start offset, or nil at the end of the line.
+func nextToken(line []byte, pos *int) ([]byte, int) {
+	i := *pos
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		i++
+	}
+	*pos = i
+	if start == i {
+		return nil, start
+	}
+	return line[start:i], start
+}
+
+// parseUint parses a non-empty string of ASCII digits that fits in an int.
+func parseUint(b []byte) (int, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, true
+}
+
+// allDigits reports whether b consists of ASCII digits only.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseLabel parses an integer label: "3", "+1", "-1", or an integral
+// float such as "1.0" or "1e0".
+func parseLabel(b []byte) (int, bool) {
+	s := unsafeString(b)
+	if n, err := strconv.Atoi(s); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false // also NaN and Inf: NaN != Trunc(NaN), Inf > 2^53
+	}
+	return int(f), true
+}
+
+// parseFloat parses b as a finite T, correctly rounded. Errors are
+// *kindError values wrapping ErrSyntax or ErrNonFinite.
+func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
+	f, err := strconv.ParseFloat(unsafeString(b), bits)
+	if err != nil {
+		ne, ok := err.(*strconv.NumError)
+		switch {
+		case !ok || ne.Err != strconv.ErrRange:
+			return 0, errorf(ErrSyntax, "value %s is not a number", quote(b))
+		case math.IsInf(f, 0):
+			return 0, errorf(ErrNonFinite, "value %s overflows float%d", quote(b), bits)
+		}
+		// Underflow: f is the correctly rounded tiny value (or ±0); accept it.
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errorf(ErrNonFinite, "value %s is not finite", quote(b))
+	}
+	return T(f), nil
+}
+
+// errKind returns the sentinel a *kindError wraps.
+func errKind(err error) error { return err.(*kindError).kind }
+
+// unsafeString views b as a string without copying. The string must not
+// outlive b: it is only passed to strconv functions, and this package never
+// keeps the *strconv.NumError they may return.
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// lineReader reads lines of any length, reusing its buffer.
+type lineReader struct {
+	br  *bufio.Reader
+	buf []byte
+	n   int // number of the line last returned, 1-based
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line without its "\n" or "\r\n" terminator. The
+// slice is valid until the following call. It returns io.EOF after the last
+// line, and any other error from the underlying reader.
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.buf = append(lr.buf[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = lr.br.ReadSlice('\n')
+			lr.buf = append(lr.buf, line...)
+		}
+		line = lr.buf
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(line) == 0 {
+		return nil, io.EOF
+	}
+	lr.n++
+	if line[len(line)-1] == '\n' {
+		line = line[:len(line)-1]
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+	}
+	return line, nil
+}
+
+// readError wraps an error of the underlying reader with the position.
+func readError(file string, line int, err error) error {
+	return &ParseError{File: file, Line: line, Err: err}
+}
+
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+func appendFloat[T kernel.Float](b []byte, v T, bits int) []byte {
+	return strconv.AppendFloat(b, float64(v), 'g', -1, bits)
+}
