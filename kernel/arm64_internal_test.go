@@ -1,0 +1,214 @@
+//go:build arm64 && !purego
+
+package kernel
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+// Checks specific to the NEON assembly. The behaviour of every implementation
+// against a reference is tested in kernel_test.go; this file checks what only
+// this implementation promises: the hand-encoded WORD instructions, fused
+// multiply-adds in Axpy, and in-place use.
+
+// wordRE matches a hand-encoded instruction and the mnemonic in its comment.
+var wordRE = regexp.MustCompile(`(?m)^\s*WORD\s+\$0x([0-9a-fA-F]{8})\s*//\s*(.+?)\s*$`)
+
+// TestNEONWordEncodings assembles the mnemonic next to every WORD in
+// kernel_arm64.s with the GNU assembler and checks that the encodings agree.
+// It is skipped where no arm64 GNU assembler is installed.
+func TestNEONWordEncodings(t *testing.T) {
+	src, err := os.ReadFile("kernel_arm64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches := wordRE.FindAllStringSubmatch(string(src), -1)
+	if len(matches) == 0 {
+		t.Fatal("no WORD instructions found in kernel_arm64.s")
+	}
+	if n := len(regexp.MustCompile(`(?m)^\s*WORD\b`).FindAllString(string(src), -1)); n != len(matches) {
+		t.Fatalf("%d WORD instructions, but only %d carry a mnemonic comment", n, len(matches))
+	}
+
+	as := ""
+	for _, name := range []string{"aarch64-linux-gnu-as", "aarch64-linux-gnu-gcc-as"} {
+		if p, err := exec.LookPath(name); err == nil {
+			as = p
+			break
+		}
+	}
+	if as == "" && runtime.GOOS == "linux" {
+		if p, err := exec.LookPath("as"); err == nil {
+			as = p // native assembler on an arm64 host
+		}
+	}
+	if as == "" {
+		t.Skip("no arm64 GNU assembler installed")
+	}
+
+	var asm bytes.Buffer
+	for _, m := range matches {
+		asm.WriteString(m[2] + "\n")
+	}
+	dir := t.TempDir()
+	in, obj := filepath.Join(dir, "w.s"), filepath.Join(dir, "w.o")
+	if err := os.WriteFile(in, asm.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(as, "-o", obj, in).CombinedOutput(); err != nil {
+		t.Skipf("%s cannot assemble arm64 here (%v): %s", as, err, out)
+	}
+	f, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Machine != elf.EM_AARCH64 {
+		t.Skipf("%s is not an arm64 assembler (machine %v)", as, f.Machine)
+	}
+	text := f.Section(".text")
+	if text == nil {
+		t.Fatal("no .text section")
+	}
+	code, err := text.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(code) != 4*len(matches) {
+		t.Fatalf("assembled %d bytes for %d instructions", len(code), len(matches))
+	}
+	for i, m := range matches {
+		want, _ := strconv.ParseUint(m[1], 16, 32)
+		got := binary.LittleEndian.Uint32(code[4*i:])
+		if uint32(want) != got {
+			t.Errorf("WORD $0x%s // %s: the assembler encodes it as 0x%08x", m[1], m[2], got)
+		}
+	}
+}
+
+// fusedRef returns a*x+y rounded once to T (math/big computes it exactly at
+// 200 bits, far more than the 24+24+(exponent range) bits that can matter
+// here, then rounds to nearest even).
+func fusedRef[T float32 | float64](a, x, y T) T {
+	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
+	p.Mul(p, new(big.Float).SetPrec(200).SetFloat64(float64(x)))
+	p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(y)))
+	var z T
+	if _, ok := any(z).(float32); ok {
+		f, _ := p.Float32()
+		return T(f)
+	}
+	f, _ := p.Float64()
+	return T(f)
+}
+
+func bitsEqual[T float32 | float64](a, b T) bool {
+	if _, ok := any(a).(float32); ok {
+		return math.Float32bits(float32(a)) == math.Float32bits(float32(b))
+	}
+	return math.Float64bits(float64(a)) == math.Float64bits(float64(b))
+}
+
+// testAxpyFused checks that every element of Axpy, in the vector body and in
+// the scalar tail, is a single fused multiply-add (bit-exact against the
+// once-rounded a*x+y), with inputs chosen so that a*x and y nearly cancel
+// and the unfused result would differ. It also runs Axpy in place (x and y
+// the same slice), which the kernel supports.
+func testAxpyFused[T float32 | float64](t *testing.T, axpy func(a T, x, y []T)) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	unfusedDiffers := 0
+	for n := 0; n <= 70; n++ {
+		a := T(1 + rng.Float64())
+		x := make([]T, n)
+		y := make([]T, n)
+		want := make([]T, n)
+		for i := range x {
+			x[i] = T(rng.Float64()*2 - 1)
+			y[i] = -a * x[i] // a*x - fl(a*x): the rounding error of the product
+			want[i] = fusedRef(a, x[i], y[i])
+			// The explicit conversion forces rounding of the product
+			// (Go may otherwise fuse x*y+z on arm64).
+			if want[i] != T(a*x[i])+y[i] {
+				unfusedDiffers++
+			}
+		}
+		x0 := append([]T(nil), x...)
+		axpy(a, x, y)
+		for i := range y {
+			if !bitsEqual(y[i], want[i]) {
+				t.Fatalf("n=%d i=%d: got %v, want the fused %v", n, i, y[i], want[i])
+			}
+			if !bitsEqual(x[i], x0[i]) {
+				t.Fatalf("n=%d i=%d: x modified", n, i)
+			}
+		}
+
+		// In place: x += a*x.
+		for i := range x {
+			want[i] = fusedRef(a, x[i], x[i])
+		}
+		axpy(a, x, x)
+		for i := range x {
+			if !bitsEqual(x[i], want[i]) {
+				t.Fatalf("in place n=%d i=%d: got %v, want %v", n, i, x[i], want[i])
+			}
+		}
+	}
+	if unfusedDiffers == 0 {
+		t.Fatal("test data never separates fused from unfused multiply-add")
+	}
+}
+
+func TestNEONAxpyFused(t *testing.T) {
+	t.Run("f32", func(t *testing.T) { testAxpyFused(t, axpyNEONF32) })
+	t.Run("f64", func(t *testing.T) { testAxpyFused(t, axpyNEONF64) })
+}
+
+// TestNEONScaleInPlaceExact checks Scale against the plain multiply, bit for
+// bit (a product rounds the same in every order), including -0, subnormal
+// and infinite results.
+func TestNEONScaleInPlaceExact(t *testing.T) {
+	run := func(t *testing.T, n int, a float64) {
+		x32 := make([]float32, n)
+		x64 := make([]float64, n)
+		rng := rand.New(rand.NewPCG(uint64(n), 13))
+		for i := range x64 {
+			v := math.Ldexp(rng.Float64()*2-1, rng.IntN(300)-150)
+			if i%7 == 3 {
+				v = 0
+			}
+			x64[i] = v
+			x32[i] = float32(v)
+		}
+		w32 := append([]float32(nil), x32...)
+		w64 := append([]float64(nil), x64...)
+		for i := range w32 {
+			w32[i] *= float32(a)
+			w64[i] *= a
+		}
+		scaleNEONF32(float32(a), x32)
+		scaleNEONF64(a, x64)
+		for i := range x32 {
+			if !bitsEqual(x32[i], w32[i]) || !bitsEqual(x64[i], w64[i]) {
+				t.Fatalf("n=%d a=%v i=%d: got %v/%v, want %v/%v", n, a, i, x32[i], x64[i], w32[i], w64[i])
+			}
+		}
+	}
+	for _, a := range []float64{-1.5, 0x1p-100, math.Inf(-1), -0.0} {
+		for n := 0; n <= 40; n++ {
+			run(t, n, a)
+		}
+	}
+}
