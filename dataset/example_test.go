@@ -45,3 +45,21 @@ func ExampleLoadLIBSVM() {
 	// Output:
 	// 120 4 [0 1 2] [4.8 3 1.4 0.3]
 }
+
+func ExampleReadCSV() {
+	const text = "sepal_length,sepal_width,species\n5.1,3.5,0\n7.0,3.2,1\n"
+	d, err := dataset.ReadCSV[float32](strings.NewReader(text),
+		dataset.CSVOptions{LabelColumn: -1, Header: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Rows, d.Cols, d.Y, d.X)
+
+	_, err = dataset.ReadCSV[float32](strings.NewReader("5.1,3.5,0\n7.0,3.2\n"),
+		dataset.CSVOptions{LabelColumn: -1, File: "iris.csv"})
+	fmt.Println(err, errors.Is(err, dataset.ErrRagged))
+	// Output:
+	// 2 2 [0 1] [5.1 3.5 7 3.2]
+	// iris.csv:2:1: row has 2 fields, want 3 as on line 1 true
+}

@@ -1,0 +1,226 @@
+package dataset
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// CSVOptions configures ReadCSV, LoadCSV and WriteCSV. The zero value reads
+// comma-separated rows without a header whose first field is the label.
+type CSVOptions struct {
+	// LabelColumn is the 0-based index of the label field; -1 means the last
+	// field. The other fields, in order, are the features.
+	LabelColumn int
+	// Header says that the first record holds column names: the reader
+	// skips it (it still sets the expected field count) and the writer
+	// writes one ("y" for the label, "x1".."xn" for the features).
+	Header bool
+	// Comma is the field separator; 0 means ','. It must be a valid rune
+	// other than '\r', '\n', '"' and the Unicode replacement character.
+	Comma rune
+	// Comment, if not 0, starts a comment line: a line that begins with it
+	// is ignored. It must differ from Comma.
+	Comment rune
+	// File names the input in error messages. LoadCSV sets it to the path
+	// when it is empty.
+	File string
+}
+
+// validDelim reports whether r can separate or comment CSV fields, using
+// the rules of encoding/csv.
+func validDelim(r rune) bool {
+	return r != 0 && r != '"' && r != '\r' && r != '\n' && utf8.ValidRune(r) && r != utf8.RuneError
+}
+
+// normalize checks opts and fills in defaults.
+func (o CSVOptions) normalize() (CSVOptions, error) {
+	if o.Comma == 0 {
+		o.Comma = ','
+	}
+	switch {
+	case o.LabelColumn < -1:
+		return o, errorf(ErrInvalid, "invalid label column %d", o.LabelColumn)
+	case !validDelim(o.Comma):
+		return o, errorf(ErrInvalid, "invalid separator %q", o.Comma)
+	case o.Comment != 0 && (!validDelim(o.Comment) || o.Comment == o.Comma):
+		return o, errorf(ErrInvalid, "invalid comment character %q", o.Comment)
+	}
+	return o, nil
+}
+
+// ReadCSV reads a data set from delimiter-separated text (RFC 4180 CSV, as
+// encoding/csv reads it: quoted fields, CRLF line ends and blank lines are
+// fine). Every row must have as many fields as the first (header or data)
+// row; one of them is the integer label (see CSVOptions.LabelColumn), the
+// rest are the features, parsed as T with correct rounding. Spaces around a
+// field are ignored; empty fields, NaN and Inf are errors.
+//
+// Errors in the content are *ParseError values carrying the line and the
+// 1-based byte column of the offending field, wrapping ErrSyntax, ErrRagged,
+// ErrLabel, ErrNonFinite, ErrInvalid or ErrEmpty.
+func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
+	opts, err := opts.normalize()
+	if err != nil {
+		return nil, &ParseError{File: opts.File, Err: err}
+	}
+	bits := bitsOf[T]()
+	cr := csv.NewReader(r)
+	cr.Comma = opts.Comma
+	cr.Comment = opts.Comment
+	cr.FieldsPerRecord = -1 // checked here, to report ErrRagged with a position
+	cr.ReuseRecord = true
+	fail := func(field int, kind error, format string, args ...any) error {
+		line, col := cr.FieldPos(field)
+		return &ParseError{File: opts.File, Line: line, Col: col, Err: errorf(kind, format, args...)}
+	}
+	d := &Data[T]{}
+	width, label, firstLine := -1, 0, 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if pe, ok := err.(*csv.ParseError); ok {
+				if errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote) {
+					return nil, &ParseError{File: opts.File, Line: pe.Line, Col: pe.Column,
+						Err: errorf(ErrSyntax, "%v", pe.Err)}
+				}
+				// csv wraps the underlying reader's error in a ParseError too.
+				return nil, &ParseError{File: opts.File, Line: pe.Line, Err: pe.Err}
+			}
+			return nil, &ParseError{File: opts.File, Err: err}
+		}
+		if width < 0 {
+			width = len(rec)
+			firstLine, _ = cr.FieldPos(0)
+			label = opts.LabelColumn
+			if label == -1 {
+				label = width - 1
+			}
+			if label >= width {
+				return nil, fail(0, ErrInvalid, "label column %d out of range: the first row has %d fields", label, width)
+			}
+			d.Cols = width - 1
+			if opts.Header {
+				continue
+			}
+		}
+		if len(rec) != width {
+			f := 0
+			if len(rec) > width {
+				f = width
+			}
+			return nil, fail(f, ErrRagged, "row has %d fields, want %d as on line %d", len(rec), width, firstLine)
+		}
+		for j, field := range rec {
+			s := strings.TrimSpace(field)
+			if s == "" {
+				return nil, fail(j, ErrSyntax, "empty field %d", j+1)
+			}
+			if j == label {
+				y, ok := parseLabel([]byte(s))
+				if !ok {
+					return nil, fail(j, ErrLabel, "label %s is not an integer", quote([]byte(s)))
+				}
+				d.Y = append(d.Y, y)
+				continue
+			}
+			v, err := parseFloat[T]([]byte(s), bits)
+			if err != nil {
+				return nil, fail(j, errKind(err), "%s", err.(*kindError).msg)
+			}
+			d.X = append(d.X, v)
+		}
+		d.Rows++
+	}
+	if d.Rows == 0 {
+		return nil, &ParseError{File: opts.File, Err: errorf(ErrEmpty, "no data rows")}
+	}
+	return d, nil
+}
+
+// LoadCSV reads the CSV file at path with ReadCSV; the file may be
+// gzip-compressed. A missing file gives an error wrapping fs.ErrNotExist.
+func LoadCSV[T kernel.Float](path string, opts CSVOptions) (*Data[T], error) {
+	if opts.File == "" {
+		opts.File = path
+	}
+	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadCSV[T](r, opts) })
+}
+
+// WriteCSV writes d as CSV with the layout opts describes (label column,
+// header, separator; Comment and File are ignored), one row per line, values
+// in the shortest form that parses back to the same T: ReadCSV with the same
+// options returns d again bit for bit. It returns an error if d is not valid
+// (see Data.Validate) or opts is invalid, such as a label column beyond the
+// last feature or a separator that can occur inside a number.
+func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
+	opts, err := opts.normalize()
+	if err != nil {
+		return err
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if strings.ContainsRune("0123456789+-.eE", opts.Comma) {
+		return errorf(ErrInvalid, "separator %q can occur inside a number", opts.Comma)
+	}
+	label := opts.LabelColumn
+	if label == -1 {
+		label = d.Cols
+	}
+	if label > d.Cols {
+		return errorf(ErrInvalid, "label column %d out of range for %d features", label, d.Cols)
+	}
+	bits := bitsOf[T]()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var b []byte
+	if opts.Header {
+		for j := range d.Cols + 1 {
+			if j > 0 {
+				b = utf8.AppendRune(b, opts.Comma)
+			}
+			switch {
+			case j == label:
+				b = append(b, 'y')
+			case j < label:
+				b = append(b, 'x')
+				b = strconv.AppendInt(b, int64(j+1), 10)
+			default:
+				b = append(b, 'x')
+				b = strconv.AppendInt(b, int64(j), 10)
+			}
+		}
+		b = append(b, '\n')
+	}
+	for i := range d.Rows {
+		row := d.Row(i)
+		for j := range d.Cols + 1 {
+			if j > 0 {
+				b = utf8.AppendRune(b, opts.Comma)
+			}
+			switch {
+			case j == label:
+				b = appendInt(b, d.Y[i])
+			case j < label:
+				b = appendFloat(b, row[j], bits)
+			default:
+				b = appendFloat(b, row[j-1], bits)
+			}
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	return bw.Flush()
+}
