@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+func runCPU(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cpu", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	c := cpuid.CPU
+	w := func(k, f string, a ...any) { fmt.Fprintf(stdout, "%-18s "+f+"\n", append([]any{k + ":"}, a...)...) }
+	w("brand", "%s", orUnknown(c.BrandName))
+	w("vendor", "%s", orUnknown(c.VendorString))
+	w("family/model", "%d / %d (stepping %d)", c.Family, c.Model, c.Stepping)
+	w("architecture", "%s/%s", runtime.GOOS, runtime.GOARCH)
+	w("cores", "%d physical, %d logical, %d threads per core (GOMAXPROCS %d)",
+		c.PhysicalCores, c.LogicalCores, c.ThreadsPerCore, runtime.GOMAXPROCS(0))
+	if hz := c.Hz; hz > 0 {
+		w("frequency", "%.2f GHz (base; boost %.2f GHz)", float64(hz)/1e9, float64(c.BoostFreq)/1e9)
+	} else {
+		w("frequency", "unknown (the CPU does not report it)")
+	}
+	w("L1 cache", "%s data, %s instruction (per core)", size(c.Cache.L1D), size(c.Cache.L1I))
+	w("L2 cache", "%s", size(c.Cache.L2))
+	w("L3 cache", "%s", size(c.Cache.L3))
+	w("features", "%s", wrap(strings.Join(c.FeatureSet(), " "), 60, 19))
+	fmt.Fprintln(stdout)
+	for _, im := range kernel.Impls() {
+		state := "not supported by this CPU"
+		if im.Available() {
+			state = "available"
+		}
+		if im == kernel.ActiveImpl() {
+			state = "ACTIVE (used for Dot, SqDist, Axpy, Scale, MatVec, Dots)"
+		}
+		w("kernel "+im.Name(), "%s", state)
+	}
+	if err := kernel.SelectionError(); err != nil {
+		w("warning", "%v", err)
+	}
+	return nil
+}
+
+func orUnknown(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func size(b int) string {
+	switch {
+	case b <= 0:
+		return "unknown"
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", b>>20)
+	case b >= 1<<10:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+// wrap breaks s into lines of at most width characters, indenting the
+// continuation lines by indent spaces.
+func wrap(s string, width, indent int) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(s) {
+		if i > 0 {
+			if line+1+len(word) > width {
+				b.WriteString("\n" + strings.Repeat(" ", indent))
+				line = 0
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(word)
+		line += len(word)
+	}
+	return b.String()
+}
