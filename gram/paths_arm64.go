@@ -1,0 +1,5 @@
+//go:build !purego
+
+package gram
+
+func archPaths() []*path { return nil }
