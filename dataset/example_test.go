@@ -1,8 +1,10 @@
 package dataset_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -62,4 +64,31 @@ func ExampleReadCSV() {
 	// Output:
 	// 2 2 [0 1] [5.1 3.5 7 3.2]
 	// iris.csv:2:1: row has 2 fields, want 3 as on line 1 true
+}
+
+func ExampleReadIDX() {
+	// A 2x3 IDX file of unsigned bytes: magic 00 00 08 02, sizes 2 and 3, data.
+	file := []byte{0, 0, 8, 2, 0, 0, 0, 2, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6}
+	m, err := dataset.ReadIDX(bytes.NewReader(file))
+	fmt.Println(m.Dims, m.Data, err)
+
+	// A header that announces more data than there is fails cleanly.
+	_, err = dataset.ReadIDX(bytes.NewReader(file[:15]))
+	fmt.Println(errors.Is(err, dataset.ErrTruncated))
+	// Output:
+	// [2 3] [1 2 3 4 5 6] <nil>
+	// true
+}
+
+func ExampleFashionMNIST() {
+	test, err := dataset.FashionMNIST[float32]("", "t10k")
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Println("Fashion-MNIST is not installed")
+		return
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(test.Rows, test.Cols, test.ClassCounts()[0])
 }

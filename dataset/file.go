@@ -2,7 +2,9 @@ package dataset
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +25,40 @@ func maybeGunzip(r io.Reader) (io.Reader, error) {
 	}
 	if len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
 		zr, err := gzip.NewReader(br)
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, errorf(ErrTruncated, "truncated gzip header")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: bad gzip header: %w", ErrFormat, err)
 		}
 		zr.Multistream(true)
-		return zr, nil
+		return gzipErrReader{zr}, nil
 	}
 	return br, nil
+}
+
+// gzipErrReader classifies the errors of a gzip stream: a stream that ends
+// early wraps ErrTruncated, corrupt data or a bad checksum wraps ErrFormat.
+// Both still wrap the original error too.
+type gzipErrReader struct{ r io.Reader }
+
+func (g gzipErrReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = gzipError(err)
+	}
+	return n, err
+}
+
+func gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: gzip stream: %w", ErrTruncated, err)
+	case errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt):
+		return fmt.Errorf("%w: gzip stream: %w", ErrFormat, err)
+	}
+	return err
 }
 
 // readFile opens path, decompressing gzip content, and calls read on it.
