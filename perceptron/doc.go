@@ -1,0 +1,62 @@
+// Package perceptron trains and serves linear classifiers on the
+// rosenblatt SIMD kernels: Rosenblatt's online perceptron, the full-batch
+// and mini-batch perceptron, the averaged and the voted perceptron, and a
+// soft-margin linear SVM (Pegasos), for float32 and float64 data.
+//
+// # Calling it
+//
+// Data is a flat row-major matrix (len(X) = rows·cols) plus one int label
+// per row; Flatten converts [][]T. Train fits a binary model (labels −1 and
+// +1), TrainMulticlass any integer labels, one-vs-rest or with the
+// multiclass perceptron:
+//
+//	m, diag, err := perceptron.Train(X, cols, y, perceptron.Options{
+//		Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1,
+//	})
+//	label, err := m.Predict(x)
+//
+// Every error wraps an exported sentinel (ErrEmpty, ErrDims, ErrNonFinite,
+// ErrLabels, ErrOneClass, ErrOption, ErrCorrupt, ...) for errors.Is. The
+// caller's slices are never modified: Options.Normalize works on a copy.
+//
+// # Tie rule
+//
+// Training counts a score of exactly zero as a mistake: the perceptrons
+// update when y·(w·x + b) ≤ 0, so the first sample always triggers an
+// update from w = 0. The multiclass perceptron likewise updates unless the
+// true class scores strictly higher than every other. Predict maps a zero
+// score to −1 (and a tie between classes to the smaller label).
+//
+// # Speed
+//
+// The hot loops run on package kernel only: kernel.Dot scores one sample,
+// kernel.Axpy applies an update, kernel.MatVec scores a batch of contiguous
+// rows, and kernel.Dots scores one sample against a block of class weight
+// vectors, so one-vs-rest reads each sample once per goroutine for all of
+// its classes. The averaged perceptron keeps a second, step-weighted sum u
+// (the cached-weights trick) and returns w − u/steps, so averaging costs
+// O(D) per mistake, not per sample. Pegasos keeps w = s·v with a scalar s so
+// the shrink step is O(1).
+//
+// # Reproducibility
+//
+// With Shuffle the order comes only from Seed: the same data, options and
+// Seed give a bit-identical model. For integer-valued data (and η, τ/B
+// powers of two) the perceptrons are exact, and the model is bit-identical
+// on every kernel implementation (AVX2, NEON, generic Go): the tests check
+// this on every implementation the CPU has.
+//
+// # Serving
+//
+// Predict and Scores allocate nothing and are safe for concurrent use. An
+// online model accepts Update(x, y) while other goroutines predict: the
+// weights are an immutable snapshot behind an atomic.Pointer, and Update
+// copies, modifies and republishes it (copy-on-write, see Model).
+//
+// # Model files
+//
+// MarshalBinary/UnmarshalBinary use a versioned, checksummed little-endian
+// format whose header names the element type and the model kind (see
+// file.go), so that kernel models can share it; MarshalJSON/UnmarshalJSON
+// give the same content as JSON. Inspect reads a file's header.
+package perceptron

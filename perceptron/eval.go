@@ -1,0 +1,130 @@
+package perceptron
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// evalClass are one class's statistics over a whole pass with fixed weights.
+type evalClass struct {
+	mistakes  int
+	loss      float64 // Σ max(0, −m)
+	hinge     float64 // Σ max(0, 1 − m)
+	minMargin float64 // min m, with m = y·(w·x + b)
+}
+
+type evalResult struct {
+	cls      []evalClass
+	argmaxOK int     // rows whose highest score is their class (K > 1)
+	mcLoss   float64 // Σ max(0, max_{k≠y} sₖ − s_y) (K > 1)
+}
+
+const evalChunk = 1024
+
+// evaluate scores every row for every class with fixed weights W (K×d) and
+// biases B, score_c = (W_c·x + B_c)·scale[c] (scale nil means 1), on up to
+// workers goroutines. Rows are cut into fixed chunks whose partial sums are
+// added in chunk order, so the result does not depend on workers.
+func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, scale []float64, K, workers int) evalResult {
+	n, d := dt.n, dt.d
+	nch := (n + evalChunk - 1) / evalChunk
+	parts := make([]evalResult, nch)
+	var next atomic.Int64
+	work := func() {
+		rows := evalChunk
+		if K > 1 {
+			rows = 1
+		}
+		buf := make([]T, rows*K)
+		a := make([]float64, K)
+		for {
+			ch := int(next.Add(1) - 1)
+			if ch >= nch {
+				return
+			}
+			lo, hi := ch*evalChunk, min((ch+1)*evalChunk, n)
+			p := evalResult{cls: make([]evalClass, K)}
+			for c := range p.cls {
+				p.cls[c].minMargin = math.Inf(1)
+			}
+			if K == 1 {
+				k.MatVec(buf[:hi-lo], dt.X[lo*d:hi*d], W)
+			}
+			for i := lo; i < hi; i++ {
+				if K == 1 {
+					a[0] = float64(buf[i-lo] + B[0])
+				} else {
+					k.Dots(buf, W, dt.row(i))
+					for c := range K {
+						a[c] = float64(buf[c] + B[c])
+					}
+				}
+				best := 0
+				for c := range K {
+					if scale != nil {
+						a[c] *= scale[c]
+					}
+					if a[c] > a[best] {
+						best = c
+					}
+					m := a[c]
+					if cls[i] != int32(c) {
+						m = -m
+					}
+					e := &p.cls[c]
+					if m <= 0 {
+						e.mistakes++
+						e.loss -= m
+					}
+					if m < 1 {
+						e.hinge += 1 - m
+					}
+					e.minMargin = min(e.minMargin, m)
+				}
+				if K > 1 {
+					y := int(cls[i])
+					if best == y {
+						p.argmaxOK++
+					}
+					other := math.Inf(-1)
+					for c := range K {
+						if c != y {
+							other = max(other, a[c])
+						}
+					}
+					p.mcLoss += max(0, other-a[y])
+				}
+			}
+			parts[ch] = p
+		}
+	}
+	w := max(1, min(workers, nch))
+	if w == 1 {
+		work()
+	} else {
+		var wg sync.WaitGroup
+		for range w {
+			wg.Go(work)
+		}
+		wg.Wait()
+	}
+	res := evalResult{cls: make([]evalClass, K)}
+	for c := range res.cls {
+		res.cls[c].minMargin = math.Inf(1)
+	}
+	for _, p := range parts {
+		res.argmaxOK += p.argmaxOK
+		res.mcLoss += p.mcLoss
+		for c := range K {
+			r, q := &res.cls[c], p.cls[c]
+			r.mistakes += q.mistakes
+			r.loss += q.loss
+			r.hinge += q.hinge
+			r.minMargin = min(r.minMargin, q.minMargin)
+		}
+	}
+	return res
+}

@@ -1,0 +1,485 @@
+package perceptron
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// Model files
+//
+// MarshalBinary writes a little-endian file:
+//
+//	offset size  field
+//	0      8     magic "RBLTPCPT"
+//	8      2     format version (1)
+//	10     1     element size in bytes: 4 (float32) or 8 (float64)
+//	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
+//	12     1     Algorithm
+//	13     1     flags: bit 0 bias, bit 1 normalize (other bits 0)
+//	14     2     reserved, 0
+//	16     4     D, features per sample
+//	20     4     L, number of labels (2 for binary)
+//	24     4     M, voted vectors in total (0 for linear models)
+//	28     4     reserved, 0
+//	32     8     η of Update, float64
+//	40     8·L   labels, int64, increasing
+//	then, for a linear model with R score rows (1 binary, L otherwise):
+//	             R·D weights, row-major, then R biases (element type)
+//	or, for a voted model:
+//	             R uint32 vector counts per score row (summing to M),
+//	             M int64 survival counts (> 0), M·D vectors, M biases
+//	end-4  4     CRC-32C (Castagnoli) of every byte before it
+//
+// UnmarshalBinary checks the sizes against the file length before it
+// allocates anything, then the checksum, then every field; any problem is an
+// error wrapping ErrCorrupt (ErrVersion for a newer format, ErrMismatch for
+// a valid file of another element type or of a kernel model), never a
+// panic.
+
+const (
+	fileMagic   = "RBLTPCPT"
+	fileVersion = 1
+	headerSize  = 40
+	maxDims     = 1 << 30
+	maxLabels   = 1 << 24
+	flagBias    = 1
+	flagNorm    = 2
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func elemSize[T Float]() int {
+	var z T
+	return int(unsafe.Sizeof(z))
+}
+
+func elemName(size int) string {
+	if size == 4 {
+		return "float32"
+	}
+	return "float64"
+}
+
+func appendElems[T Float](b []byte, v []T) []byte {
+	for _, x := range v {
+		if elemSize[T]() == 4 {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x)))
+		} else {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(x)))
+		}
+	}
+	return b
+}
+
+// MarshalBinary encodes the model in the checksummed binary format
+// described in the package's file.go (magic, version, element type, kind,
+// sizes, CRC-32C). It implements encoding.BinaryMarshaler.
+func (m *Model[T]) MarshalBinary() ([]byte, error) {
+	s, err := m.load()
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, headerSize+8*len(s.labels)+elemSize[T]()*(len(s.W)+len(s.B)+len(s.V)+len(s.VB))+12*len(s.VC)+4)
+	b = append(b, fileMagic...)
+	b = binary.LittleEndian.AppendUint16(b, fileVersion)
+	b = append(b, byte(elemSize[T]()), byte(s.kind), byte(s.algo))
+	var flags byte
+	if s.bias {
+		flags |= flagBias
+	}
+	if s.normalize {
+		flags |= flagNorm
+	}
+	b = append(b, flags, 0, 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(s.d))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.labels)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.VC)))
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.eta))
+	for _, l := range s.labels {
+		b = binary.LittleEndian.AppendUint64(b, uint64(int64(l)))
+	}
+	if s.voted() {
+		for k := range s.rows() {
+			b = binary.LittleEndian.AppendUint32(b, uint32(s.VOff[k+1]-s.VOff[k]))
+		}
+		for _, c := range s.VC {
+			b = binary.LittleEndian.AppendUint64(b, uint64(c))
+		}
+		b = appendElems(b, s.V)
+		b = appendElems(b, s.VB)
+	} else {
+		b = appendElems(b, s.W)
+		b = appendElems(b, s.B)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// FileInfo describes a model file; Inspect returns it.
+type FileInfo struct {
+	Version   int       // format version
+	ElemBits  int       // 32 or 64: the Model type parameter that reads it
+	Kind      Kind      // model kind
+	Algorithm Algorithm // training algorithm
+	Dims      int       // features per sample
+	Labels    int       // number of labels (2 for binary)
+	Vectors   int       // voted vectors (0 for linear models)
+}
+
+// header is the decoded fixed part of a file.
+type header struct {
+	FileInfo
+	flags byte
+	eta   float64
+	esize int
+	rows  int
+}
+
+// parseHeader checks the magic, version, sizes and checksum of a model file.
+func parseHeader(data []byte) (header, error) {
+	var h header
+	if len(data) < headerSize+4 {
+		return h, fmt.Errorf("%w: %d bytes, shorter than a header", ErrCorrupt, len(data))
+	}
+	if string(data[:8]) != fileMagic {
+		return h, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, data[:8])
+	}
+	le := binary.LittleEndian
+	h.Version = int(le.Uint16(data[8:]))
+	if h.Version != fileVersion {
+		return h, fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, h.Version, fileVersion)
+	}
+	h.esize = int(data[10])
+	h.Kind, h.Algorithm, h.flags = Kind(data[11]), Algorithm(data[12]), data[13]
+	h.Dims = int(le.Uint32(data[16:]))
+	h.Labels = int(le.Uint32(data[20:]))
+	h.Vectors = int(le.Uint32(data[24:]))
+	h.eta = math.Float64frombits(le.Uint64(data[32:]))
+	switch {
+	case h.esize != 4 && h.esize != 8:
+		return h, fmt.Errorf("%w: element size %d", ErrCorrupt, h.esize)
+	case data[14] != 0 || data[15] != 0 || le.Uint32(data[28:]) != 0:
+		return h, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
+	case h.Dims < 1 || h.Dims > maxDims:
+		return h, fmt.Errorf("%w: %d features", ErrCorrupt, h.Dims)
+	case h.Labels < 2 || h.Labels > maxLabels:
+		return h, fmt.Errorf("%w: %d labels", ErrCorrupt, h.Labels)
+	}
+	h.ElemBits = 8 * h.esize
+	h.rows = h.Labels
+	if h.Kind == KindBinary {
+		h.rows = 1
+	}
+	// Expected length, in uint64: at most 2^24·(8 + 4 + 8·2^30) + ... fits.
+	size := uint64(headerSize) + 8*uint64(h.Labels) + 4
+	if h.Algorithm == Voted {
+		per := 8 + uint64(h.esize)*(uint64(h.Dims)+1)
+		if uint64(h.Vectors) > uint64(len(data))/per {
+			return h, fmt.Errorf("%w: %d voted vectors of %d features do not fit in %d bytes (truncated)", ErrCorrupt, h.Vectors, h.Dims, len(data))
+		}
+		size += 4*uint64(h.rows) + uint64(h.Vectors)*per
+	} else {
+		size += uint64(h.esize) * uint64(h.rows) * (uint64(h.Dims) + 1)
+	}
+	if size != uint64(len(data)) {
+		return h, fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", ErrCorrupt, size, len(data))
+	}
+	body := len(data) - 4
+	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
+		return h, fmt.Errorf("%w: checksum %08x, the data gives %08x", ErrCorrupt, want, got)
+	}
+	if h.Kind >= 16 {
+		return h, fmt.Errorf("%w: a kernel model (kind %d), not a linear one", ErrMismatch, h.Kind)
+	}
+	return h, nil
+}
+
+// Inspect checks a model file's header, size and checksum and describes
+// it, without decoding the weights: a command line can pick the Model
+// element type from ElemBits. Errors are as for UnmarshalBinary.
+func Inspect(data []byte) (FileInfo, error) {
+	h, err := parseHeader(data)
+	return h.FileInfo, err
+}
+
+// UnmarshalBinary decodes a model written by MarshalBinary into m,
+// replacing its weights atomically (see the Model's concurrency notes). It
+// implements encoding.BinaryUnmarshaler. A float64 file cannot be read into
+// a Model[float32] or the reverse (ErrMismatch); a truncated, modified or
+// inconsistent file is an error wrapping ErrCorrupt. data is not retained.
+func (m *Model[T]) UnmarshalBinary(data []byte) error {
+	h, err := parseHeader(data)
+	if err != nil {
+		return err
+	}
+	if h.esize != elemSize[T]() {
+		return fmt.Errorf("%w: the file holds %s values, the model is %s", ErrMismatch, elemName(h.esize), elemName(elemSize[T]()))
+	}
+	le := binary.LittleEndian
+	s := &state[T]{kind: h.Kind, algo: h.Algorithm, d: h.Dims, eta: h.eta,
+		bias: h.flags&flagBias != 0, normalize: h.flags&flagNorm != 0}
+	if h.flags&^(flagBias|flagNorm) != 0 {
+		return fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, h.flags)
+	}
+	p := data[headerSize:]
+	s.labels = make([]int, h.Labels)
+	for i := range s.labels {
+		v := int64(le.Uint64(p))
+		if int64(int(v)) != v {
+			return fmt.Errorf("%w: label %d does not fit an int", ErrCorrupt, v)
+		}
+		s.labels[i] = int(v)
+		p = p[8:]
+	}
+	elems := func(n int) []T {
+		v := make([]T, n)
+		for i := range v {
+			if h.esize == 4 {
+				v[i] = T(math.Float32frombits(le.Uint32(p[4*i:])))
+			} else {
+				v[i] = T(math.Float64frombits(le.Uint64(p[8*i:])))
+			}
+		}
+		p = p[n*h.esize:]
+		return v
+	}
+	if h.Algorithm == Voted {
+		s.VOff = make([]int, h.rows+1)
+		for k := range h.rows {
+			s.VOff[k+1] = s.VOff[k] + int(le.Uint32(p))
+			p = p[4:]
+		}
+		if s.VOff[h.rows] != h.Vectors {
+			return fmt.Errorf("%w: per-class vector counts add up to %d, the header says %d", ErrCorrupt, s.VOff[h.rows], h.Vectors)
+		}
+		s.VC = make([]int64, h.Vectors)
+		for i := range s.VC {
+			s.VC[i] = int64(le.Uint64(p))
+			p = p[8:]
+		}
+		s.V = elems(h.Vectors * h.Dims)
+		s.VB = elems(h.Vectors)
+	} else {
+		s.W = elems(h.rows * h.Dims)
+		s.B = elems(h.rows)
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.st.Store(s)
+	m.mu.Unlock()
+	return nil
+}
+
+// check validates a decoded snapshot's consistency (both file formats).
+func (s *state[T]) check() error {
+	switch s.kind {
+	case KindBinary, KindOneVsRest, KindArgmax:
+	default:
+		return fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(s.kind))
+	}
+	if s.algo >= numAlgorithms {
+		return fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(s.algo))
+	}
+	if s.kind == KindArgmax && s.algo != Online && s.algo != Averaged {
+		return fmt.Errorf("%w: an argmax model trained by %v", ErrCorrupt, s.algo)
+	}
+	if !finitePositive(s.eta) {
+		return fmt.Errorf("%w: η = %v", ErrCorrupt, s.eta)
+	}
+	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
+		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	}
+	if s.kind == KindBinary {
+		if len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1 {
+			return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, s.labels)
+		}
+	}
+	for i := 1; i < len(s.labels); i++ {
+		if s.labels[i] <= s.labels[i-1] {
+			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
+		}
+	}
+	r := s.rows()
+	if s.voted() {
+		if len(s.VOff) != r+1 || s.VOff[0] != 0 || len(s.VC) != s.VOff[r] || len(s.V) != len(s.VC)*s.d || len(s.VB) != len(s.VC) || s.W != nil || s.B != nil {
+			return fmt.Errorf("%w: inconsistent voted model sizes", ErrCorrupt)
+		}
+		for k := range r {
+			if s.VOff[k+1] < s.VOff[k] {
+				return fmt.Errorf("%w: negative vector count", ErrCorrupt)
+			}
+		}
+		for _, c := range s.VC {
+			if c <= 0 {
+				return fmt.Errorf("%w: survival count %d ≤ 0", ErrCorrupt, c)
+			}
+		}
+		return checkFinite(s.V, s.VB)
+	}
+	if len(s.W) != r*s.d || len(s.B) != r || s.V != nil || s.VC != nil || s.VOff != nil {
+		return fmt.Errorf("%w: inconsistent weight sizes", ErrCorrupt)
+	}
+	return checkFinite(s.W, s.B)
+}
+
+func checkFinite[T Float](vs ...[]T) error {
+	for _, v := range vs {
+		for i, x := range v {
+			if !finite(x) {
+				return fmt.Errorf("%w: non-finite weight %v at %d", ErrCorrupt, x, i)
+			}
+		}
+	}
+	return nil
+}
+
+// jsonModel is the JSON form of a Model.
+type jsonModel[T Float] struct {
+	Format    string         `json:"format"`
+	Version   int            `json:"version"`
+	Type      string         `json:"type"`
+	Kind      string         `json:"kind"`
+	Algorithm string         `json:"algorithm"`
+	Dims      int            `json:"dims"`
+	Bias      bool           `json:"bias"`
+	Normalize bool           `json:"normalize"`
+	Eta       float64        `json:"eta"`
+	Labels    []int          `json:"labels"`
+	Weights   [][]T          `json:"weights,omitempty"`
+	Biases    []T            `json:"biases,omitempty"`
+	Voted     []jsonVoted[T] `json:"voted,omitempty"`
+}
+
+type jsonVoted[T Float] struct {
+	Vectors [][]T   `json:"vectors"`
+	Biases  []T     `json:"biases"`
+	Counts  []int64 `json:"counts"`
+}
+
+const jsonFormat = "rosenblatt-perceptron"
+
+// MarshalJSON encodes the model as a JSON document for people and other
+// tools: format, version, type ("float32"/"float64"), kind, algorithm,
+// dims, bias, normalize, eta, labels, and either weights (one array per
+// score row) and biases, or voted (per score row: vectors, biases, counts).
+// Values round-trip exactly.
+func (m *Model[T]) MarshalJSON() ([]byte, error) {
+	s, err := m.load()
+	if err != nil {
+		return nil, err
+	}
+	j := jsonModel[T]{Format: jsonFormat, Version: fileVersion, Type: elemName(elemSize[T]()),
+		Kind: s.kind.String(), Algorithm: s.algo.String(), Dims: s.d, Bias: s.bias,
+		Normalize: s.normalize, Eta: s.eta, Labels: s.labels}
+	r := s.rows()
+	if s.voted() {
+		for k := range r {
+			var v jsonVoted[T]
+			for i := s.VOff[k]; i < s.VOff[k+1]; i++ {
+				v.Vectors = append(v.Vectors, s.V[i*s.d:(i+1)*s.d])
+			}
+			v.Biases = s.VB[s.VOff[k]:s.VOff[k+1]]
+			v.Counts = s.VC[s.VOff[k]:s.VOff[k+1]]
+			j.Voted = append(j.Voted, v)
+		}
+	} else {
+		for k := range r {
+			j.Weights = append(j.Weights, s.W[k*s.d:(k+1)*s.d])
+		}
+		j.Biases = s.B
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON decodes a document written by MarshalJSON into m, with the
+// same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
+func (m *Model[T]) UnmarshalJSON(data []byte) error {
+	var j jsonModel[T]
+	if err := json.Unmarshal(data, &j); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if j.Format != jsonFormat {
+		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
+	}
+	if j.Version != fileVersion {
+		return fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, j.Version, fileVersion)
+	}
+	if want := elemName(elemSize[T]()); j.Type != want {
+		if j.Type == "float32" || j.Type == "float64" {
+			return fmt.Errorf("%w: the document holds %s values, the model is %s", ErrMismatch, j.Type, want)
+		}
+		return fmt.Errorf("%w: type %q", ErrCorrupt, j.Type)
+	}
+	s := &state[T]{d: j.Dims, bias: j.Bias, normalize: j.Normalize, eta: j.Eta, labels: j.Labels}
+	switch j.Kind {
+	case "binary":
+		s.kind = KindBinary
+	case "ovr":
+		s.kind = KindOneVsRest
+	case "argmax":
+		s.kind = KindArgmax
+	default:
+		return fmt.Errorf("%w: kind %q", ErrCorrupt, j.Kind)
+	}
+	a, err := ParseAlgorithm(j.Algorithm)
+	if err != nil {
+		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
+	}
+	s.algo = a
+	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
+		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	}
+	r := s.rows()
+	rowsOf := func(vs [][]T) ([]T, error) {
+		var out []T // grown as the vectors are checked: dims alone may lie
+		for _, v := range vs {
+			if len(v) != s.d {
+				return nil, fmt.Errorf("%w: a vector of %d values, want %d", ErrCorrupt, len(v), s.d)
+			}
+			out = append(out, v...)
+		}
+		return out, nil
+	}
+	if s.algo == Voted {
+		if len(j.Voted) != r || j.Weights != nil || j.Biases != nil {
+			return fmt.Errorf("%w: a voted model needs %d voted entries and no weights", ErrCorrupt, r)
+		}
+		s.VOff = make([]int, r+1)
+		s.V, s.VB, s.VC = []T{}, []T{}, []int64{}
+		for k, v := range j.Voted {
+			if len(v.Biases) != len(v.Vectors) || len(v.Counts) != len(v.Vectors) {
+				return fmt.Errorf("%w: voted entry %d has %d vectors, %d biases, %d counts", ErrCorrupt, k, len(v.Vectors), len(v.Biases), len(v.Counts))
+			}
+			vv, err := rowsOf(v.Vectors)
+			if err != nil {
+				return err
+			}
+			s.V = append(s.V, vv...)
+			s.VB = append(s.VB, v.Biases...)
+			s.VC = append(s.VC, v.Counts...)
+			s.VOff[k+1] = len(s.VC)
+		}
+	} else {
+		if len(j.Weights) != r || len(j.Biases) != r || j.Voted != nil {
+			return fmt.Errorf("%w: %d weight rows and %d biases, want %d", ErrCorrupt, len(j.Weights), len(j.Biases), r)
+		}
+		if s.W, err = rowsOf(j.Weights); err != nil {
+			return err
+		}
+		s.B = slices.Clone(j.Biases)
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.st.Store(s)
+	m.mu.Unlock()
+	return nil
+}

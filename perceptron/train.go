@@ -1,0 +1,512 @@
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// Train fits a binary classifier to the row-major samples X (cols features
+// per row, len(X) = rows·cols) with labels y[i] ∈ {−1, +1}, using the
+// algorithm and settings of opt. It returns the model and the diagnostics
+// of the run.
+//
+// Bad input is an error wrapping one of the sentinels: ErrEmpty (no rows),
+// ErrDims (cols < 1, len(X) not rows·cols, len(y) ≠ rows), ErrNonFinite (a
+// NaN or Inf in X), ErrLabels (a label other than ±1), ErrOneClass (one
+// label only), ErrOption (a bad option). X and y are never modified.
+func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := checkShape(X, cols, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	cls, err := binaryClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, cols, cfg.normalize)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newLinTrainer(k, &cfg, dt, cls, 1).run(KindBinary, []int{-1, 1})
+}
+
+// TrainMulticlass fits a classifier for any integer labels (at least two
+// distinct ones) to the row-major samples X with cols features per row,
+// using opt.Multiclass: OneVsRest (any Algorithm; the classes train in
+// parallel goroutines, each reading a sample once for all of its classes
+// with kernel.Dots) or Argmax (the multiclass perceptron; Online or
+// Averaged). Errors are as for Train, without the ±1 requirement.
+func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.strategy == Argmax && cfg.algo != Online && cfg.algo != Averaged {
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	}
+	n, err := checkShape(X, cols, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, cls, err := multiClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, cols, cfg.normalize)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.strategy == Argmax {
+		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels)).run(labels)
+	}
+	return newLinTrainer(k, &cfg, dt, cls, len(labels)).run(KindOneVsRest, labels)
+}
+
+// classStats are one class's statistics of one epoch.
+type classStats struct {
+	mistakes, updates int
+	loss              float64
+}
+
+type votedState[T Float] struct {
+	V   []T
+	VB  []T
+	VC  []int64
+	cnt int64 // survival count of the current vector
+}
+
+// linTrainer trains K binary linear classifiers at once: one for a binary
+// problem, one per class for one-vs-rest. Class c's label of row i is +1
+// exactly when cls[i] == c.
+type linTrainer[T Float] struct {
+	k      kernel.Kernels[T]
+	cfg    *config
+	dt     *data[T]
+	cls    []int32
+	K      int
+	lambda float64
+
+	W, B  []T // K×d weights (SVM: the unscaled v) and K biases
+	U, UB []T // Averaged: Σ (step·η·y·x) over the mistakes, and for b
+	svmS  []float64
+	svmN2 []float64 // SVM: ‖v‖² + vb², kept up to date incrementally
+	vot   []votedState[T]
+
+	step  int64 // samples visited so far (all epochs)
+	order []int32
+	rng   *rand.Rand
+}
+
+func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int) *linTrainer[T] {
+	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K}
+	d := dt.d
+	t.W = make([]T, K*d)
+	t.B = make([]T, K)
+	switch cfg.algo {
+	case Averaged:
+		t.U = make([]T, K*d)
+		t.UB = make([]T, K)
+	case SVM:
+		t.lambda = cfg.lambda
+		if cfg.c != 0 {
+			t.lambda = 1 / (cfg.c * float64(dt.n))
+		}
+		t.svmS = make([]float64, K)
+		t.svmN2 = make([]float64, K)
+		for c := range t.svmS {
+			t.svmS[c] = 1
+		}
+	case Voted:
+		t.vot = make([]votedState[T], K)
+	}
+	if cfg.shuffle && cfg.algo != Batch {
+		t.order = make([]int32, dt.n)
+		for i := range t.order {
+			t.order[i] = int32(i)
+		}
+		t.rng = rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+	}
+	return t
+}
+
+// batchSize is the number of samples scored before their updates apply.
+func (t *linTrainer[T]) batchSize() int {
+	switch t.cfg.algo {
+	case Batch:
+		return t.dt.n
+	case MiniBatch:
+		return min(t.cfg.batch, t.dt.n)
+	}
+	return 1
+}
+
+// groups splits the K classes into at most cfg.workers contiguous, nearly
+// equal ranges.
+func groups(K, workers int) [][2]int {
+	p := max(1, min(workers, K))
+	g := make([][2]int, p)
+	for i := range p {
+		g[i] = [2]int{i * K / p, (i + 1) * K / p}
+	}
+	return g
+}
+
+func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, error) {
+	cfg, n := t.cfg, t.dt.n
+	diag := &Diagnostics{}
+	if t.K > 1 {
+		diag.Classes = make([]Diagnostics, t.K)
+	}
+	grp := groups(t.K, cfg.workers)
+	bs := t.batchSize()
+	scratch := make([][]T, len(grp))
+	for g, r := range grp {
+		scratch[g] = make([]T, bs*(r[1]-r[0]))
+	}
+	stats := make([]classStats, t.K)
+	prevObj := math.Inf(1)
+	for ep := 1; ep <= cfg.epochs; ep++ {
+		if t.rng != nil {
+			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		}
+		clear(stats)
+		if len(grp) == 1 {
+			t.epochGroup(0, t.K, stats, scratch[0])
+		} else {
+			var wg sync.WaitGroup
+			for g, r := range grp {
+				wg.Go(func() { t.epochGroup(r[0], r[1], stats, scratch[g]) })
+			}
+			wg.Wait()
+		}
+		t.step += int64(n)
+
+		e := Epoch{Epoch: ep}
+		for c := range stats {
+			e.Mistakes += stats[c].mistakes
+			e.Updates += stats[c].updates
+			e.Loss += stats[c].loss / float64(n)
+		}
+		e.Accuracy = 1 - float64(e.Mistakes)/(float64(n)*float64(t.K))
+		var objs []float64
+		if cfg.algo == SVM {
+			objs = t.svmObjectives()
+			for _, o := range objs {
+				e.Objective += o
+			}
+		}
+		if t.K > 1 {
+			for c := range stats {
+				ce := Epoch{Epoch: ep, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
+					Loss: stats[c].loss / float64(n), Accuracy: 1 - float64(stats[c].mistakes)/float64(n)}
+				if objs != nil {
+					ce.Objective = objs[c]
+				}
+				cd := &diag.Classes[c]
+				cd.Epochs = append(cd.Epochs, ce)
+				cd.Updates += ce.Updates
+				cd.Converged = cfg.algo != SVM && ce.Mistakes == 0
+			}
+		}
+		diag.Epochs = append(diag.Epochs, e)
+		diag.Updates += e.Updates
+
+		done := false
+		if cfg.algo == SVM {
+			if cfg.tol > 0 && prevObj-e.Objective < cfg.tol*math.Abs(e.Objective) {
+				diag.Converged, done = true, true
+			}
+			prevObj = e.Objective
+		} else if e.Mistakes == 0 {
+			diag.Converged = true
+			done = cfg.stopClean
+		}
+		if cfg.callback != nil {
+			if err := cfg.callback(e); err != nil {
+				if !errors.Is(err, ErrStop) {
+					return nil, nil, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
+				}
+				diag.Stopped, done = true, true
+			}
+		}
+		if done {
+			break
+		}
+	}
+	s := t.finish(kind, labels)
+	t.diagnose(s, diag)
+	return newModel(s), diag, nil
+}
+
+// epochGroup runs one epoch for classes c0..c1-1, in batches of
+// batchSize: score every sample of the batch for every class of the group
+// (kernel.MatVec for one class over contiguous rows, kernel.Dot per sample
+// for one class, kernel.Dots per sample for several), then apply the
+// updates.
+func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) {
+	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	G := c1 - c0
+	Wg := t.W[c0*d : c1*d]
+	bs := t.batchSize()
+	coef := T(t.cfg.eta)
+	for lo := 0; lo < n; lo += bs {
+		hi := min(lo+bs, n)
+		sc := scratch[:(hi-lo)*G]
+		if t.cfg.algo == MiniBatch {
+			coef = T(t.cfg.tau / float64(hi-lo))
+		}
+		switch {
+		case G == 1 && t.order == nil && hi-lo > 1:
+			k.MatVec(sc, dt.X[lo*d:hi*d], Wg)
+		case G == 1:
+			for j := lo; j < hi; j++ {
+				sc[j-lo] = k.Dot(dt.row(t.rowAt(j)), Wg)
+			}
+		default:
+			for j := lo; j < hi; j++ {
+				k.Dots(sc[(j-lo)*G:(j-lo+1)*G], Wg, dt.row(t.rowAt(j)))
+			}
+		}
+		for j := lo; j < hi; j++ {
+			i := t.rowAt(j)
+			x := dt.row(i)
+			for g := range G {
+				t.visit(c0+g, i, x, sc[(j-lo)*G+g], t.step+int64(j), coef, &stats[c0+g])
+			}
+		}
+	}
+}
+
+func (t *linTrainer[T]) rowAt(j int) int {
+	if t.order != nil {
+		return int(t.order[j])
+	}
+	return j
+}
+
+// visit applies the algorithm's rule for class c to row i, whose raw score
+// (without bias) against the class's weights at scoring time is raw. st is
+// the number of samples visited before this one.
+func (t *linTrainer[T]) visit(c, i int, x []T, raw T, st int64, coef T, s *classStats) {
+	y := T(-1)
+	if t.cls[i] == int32(c) {
+		y = 1
+	}
+	if t.cfg.algo == SVM {
+		t.visitSVM(c, i, x, raw, y, st, s)
+		return
+	}
+	m := y * (raw + t.B[c])
+	if m > 0 {
+		if t.vot != nil {
+			t.vot[c].cnt++
+		}
+		return
+	}
+	s.mistakes++
+	s.updates++
+	s.loss -= float64(m)
+	d := t.dt.d
+	w := t.W[c*d : (c+1)*d]
+	a := coef * y
+	switch t.cfg.algo {
+	case Averaged:
+		ca := T(st) * a
+		t.k.Axpy(a, x, w)
+		t.k.Axpy(ca, x, t.U[c*d:(c+1)*d])
+		if t.cfg.bias {
+			t.B[c] += a
+			t.UB[c] += ca
+		}
+		return
+	case Voted:
+		v := &t.vot[c]
+		if v.cnt > 0 {
+			v.V = append(v.V, w...)
+			v.VB = append(v.VB, t.B[c])
+			v.VC = append(v.VC, v.cnt)
+		}
+		v.cnt = 1
+	}
+	t.k.Axpy(a, x, w)
+	if t.cfg.bias {
+		t.B[c] += a
+	}
+}
+
+// visitSVM is one Pegasos step for class c: w = s·v, b = s·vb.
+func (t *linTrainer[T]) visitSVM(c, i int, x []T, raw, y T, st int64, s *classStats) {
+	lam := t.lambda
+	tt := float64(st + 1)
+	sc := t.svmS[c]
+	inner := float64(raw + t.B[c]) // v·x + vb
+	m := float64(y) * sc * inner
+	if m <= 0 {
+		s.mistakes++
+		s.loss -= m
+	}
+	// Shrink: w ← (1 − 1/t)·w. At t = 1 the factor is 0, and w is 0 anyway.
+	if st == 0 {
+		sc = 1
+	} else {
+		sc *= 1 - 1/tt
+	}
+	if m < 1 {
+		s.updates++
+		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
+		d := t.dt.d
+		t.k.Axpy(T(a), x, t.W[c*d:(c+1)*d])
+		extra := 0.0
+		if t.cfg.bias {
+			t.B[c] += T(a)
+			extra = 1
+		}
+		t.svmN2[c] = max(0, t.svmN2[c]+2*a*inner+a*a*(t.dt.sq[i]+extra))
+	}
+	// Project onto the ball ‖(w,b)‖ ≤ 1/√λ.
+	if n2 := sc * sc * t.svmN2[c]; n2*lam > 1 {
+		sc /= math.Sqrt(n2 * lam)
+	}
+	if sc < 1e-4 {
+		t.foldScale(c, sc)
+		sc = 1
+	}
+	t.svmS[c] = sc
+}
+
+// foldScale multiplies class c's v and vb by sc (so that s can become 1).
+func (t *linTrainer[T]) foldScale(c int, sc float64) {
+	d := t.dt.d
+	t.k.Scale(T(sc), t.W[c*d:(c+1)*d])
+	t.B[c] *= T(sc)
+	t.svmN2[c] *= sc * sc
+}
+
+// svmObjectives refreshes the norms and returns each class's primal
+// objective λ/2·‖(w,b)‖² + (1/N)·Σ hinge, with one pass over the data.
+func (t *linTrainer[T]) svmObjectives() []float64 {
+	d := t.dt.d
+	for c := range t.K {
+		v := t.W[c*d : (c+1)*d]
+		n2 := float64(t.k.Dot(v, v))
+		if t.cfg.bias {
+			n2 += float64(t.B[c]) * float64(t.B[c])
+		}
+		t.svmN2[c] = n2
+	}
+	ev := evaluate(t.k, t.dt, t.cls, t.W, t.B, t.svmS, t.K, t.cfg.workers)
+	obj := make([]float64, t.K)
+	for c := range obj {
+		s := t.svmS[c]
+		obj[c] = t.lambda/2*s*s*t.svmN2[c] + ev.cls[c].hinge/float64(t.dt.n)
+	}
+	return obj
+}
+
+// finish builds the model's snapshot from the training state.
+func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
+	d := t.dt.d
+	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
+		bias: t.cfg.bias, normalize: t.cfg.normalize, eta: t.cfg.eta}
+	switch t.cfg.algo {
+	case Voted:
+		s.VOff = make([]int, t.K+1)
+		for c := range t.vot {
+			v := &t.vot[c]
+			if v.cnt > 0 {
+				v.V = append(v.V, t.W[c*d:(c+1)*d]...)
+				v.VB = append(v.VB, t.B[c])
+				v.VC = append(v.VC, v.cnt)
+				v.cnt = 0
+			}
+			s.V = append(s.V, v.V...)
+			s.VB = append(s.VB, v.VB...)
+			s.VC = append(s.VC, v.VC...)
+			s.VOff[c+1] = len(s.VC)
+		}
+		return s
+	case Averaged:
+		// The average of the weights after each of the t.step samples:
+		// w − u/steps. A plain loop, once per fit, so that every kernel
+		// implementation gives the same bits.
+		c := T(t.step)
+		for i := range t.W {
+			t.W[i] -= t.U[i] / c
+		}
+		for i := range t.B {
+			t.B[i] -= t.UB[i] / c
+		}
+	case SVM:
+		for c := range t.K {
+			sc := T(t.svmS[c])
+			w := t.W[c*d : (c+1)*d]
+			for i := range w {
+				w[i] *= sc
+			}
+			t.B[c] *= sc
+		}
+	}
+	s.W, s.B = t.W, t.B
+	return s
+}
+
+// diagnose fills the model-level fields of diag with a final pass.
+func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics) {
+	r2 := 0.0
+	for _, v := range t.dt.sq {
+		r2 = max(r2, v)
+	}
+	if t.cfg.bias {
+		r2++
+	}
+	diag.Radius = math.Sqrt(r2)
+	for c := range diag.Classes {
+		diag.Classes[c].Radius = diag.Radius
+	}
+	if s.voted() {
+		return
+	}
+	ev := evaluate(t.k, t.dt, t.cls, s.W, s.B, nil, t.K, t.cfg.workers)
+	n := float64(t.dt.n)
+	fill := func(dg *Diagnostics, c int) {
+		cs := ev.cls[c]
+		dg.Evaluated = true
+		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
+		dg.TrainLoss = cs.loss / n
+		w := s.W[c*t.dt.d : (c+1)*t.dt.d]
+		nw := float64(t.k.Dot(w, w))
+		if s.bias {
+			nw += float64(s.B[c]) * float64(s.B[c])
+		}
+		if nw > 0 {
+			dg.Margin = cs.minMargin / math.Sqrt(nw)
+		}
+		dg.Separable = cs.minMargin > 0 && nw > 0
+		if dg.Separable {
+			dg.Bound = r2 / (dg.Margin * dg.Margin)
+		}
+	}
+	if t.K == 1 {
+		fill(diag, 0)
+		return
+	}
+	for c := range t.K {
+		fill(&diag.Classes[c], c)
+	}
+	diag.Evaluated = true
+	diag.TrainAccuracy = float64(ev.argmaxOK) / n
+	for c := range t.K {
+		diag.TrainLoss += ev.cls[c].loss / n
+	}
+}
