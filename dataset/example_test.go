@@ -92,3 +92,36 @@ func ExampleFashionMNIST() {
 	}
 	fmt.Println(test.Rows, test.Cols, test.ClassCounts()[0])
 }
+
+func ExampleSynth256() {
+	// The first 1000 training rows of the reference set and 100 test rows
+	// that follow them.
+	train, test := dataset.Synth256(1000, 100)
+	fmt.Println(train.Rows, train.Cols, test.Rows, train.Classes())
+	fmt.Println(train.Row(0)[:4])
+	// Output:
+	// 1000 256 100 [-1 1]
+	// [0.64181423 -0.9740268 0.6858244 -0.4098953]
+}
+
+func ExampleSynthSeparable() {
+	o := dataset.SynthOptions{D: 8, Seed: 1, Gamma: 0.5, NTrain: 100, NTest: 20}
+	train, test, err := dataset.SynthSeparable(o)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Every row is on the correct side of the hidden separator, with margin.
+	w := o.Separator()
+	ok := true
+	for i := range train.Rows {
+		var m float64
+		for j, x := range train.Row(i) {
+			m += float64(x) * float64(w[j])
+		}
+		ok = ok && float64(train.Y[i])*m >= o.Gamma
+	}
+	fmt.Println(train.Rows, test.Rows, ok)
+	// Output:
+	// 100 20 true
+}
