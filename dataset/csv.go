@@ -71,7 +71,8 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 		return nil, &ParseError{File: opts.File, Err: err}
 	}
 	bits := bitsOf[T]()
-	cr := csv.NewReader(r)
+	lr := &lineLenReader{r: r}
+	cr := csv.NewReader(lr)
 	cr.Comma = opts.Comma
 	cr.Comment = opts.Comment
 	cr.FieldsPerRecord = -1 // checked here, to report ErrRagged with a position
@@ -90,7 +91,10 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 		if err != nil {
 			if pe, ok := err.(*csv.ParseError); ok {
 				if errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote) {
-					return nil, &ParseError{File: opts.File, Line: pe.Line, Col: pe.Column,
+					// At the end of the input csv reports the column after
+					// the last line's newline; keep positions inside the line.
+					col := min(pe.Column, lr.length(pe.Line)+1)
+					return nil, &ParseError{File: opts.File, Line: pe.Line, Col: col,
 						Err: errorf(ErrSyntax, "%v", pe.Err)}
 				}
 				// csv wraps the underlying reader's error in a ParseError too.
@@ -223,4 +227,36 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 		b = b[:0]
 	}
 	return bw.Flush()
+}
+
+// lineLenReader passes reads through and records the length of every line
+// (without its "\n" or "\r\n"), for clamping the columns csv reports.
+type lineLenReader struct {
+	r    io.Reader
+	lens []int // lengths of the complete lines so far, including a final '\r'
+	cur  int   // length of the current, unfinished line
+}
+
+func (l *lineLenReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			l.lens = append(l.lens, l.cur)
+			l.cur = 0
+		} else {
+			l.cur++
+		}
+	}
+	return n, err
+}
+
+// length returns the length of 1-based line n without its terminator.
+func (l *lineLenReader) length(n int) int {
+	switch {
+	case n >= 1 && n <= len(l.lens):
+		return l.lens[n-1]
+	case n == len(l.lens)+1:
+		return l.cur
+	}
+	return 0
 }

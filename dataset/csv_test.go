@@ -72,7 +72,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"Inf", "1,-inf\n", CSVOptions{}, ErrNonFinite, 1, 3, ""},
 		{"overflow", "1,1e400\n", CSVOptions{}, ErrNonFinite, 1, 3, "overflows"},
 		{"bare quote", "1,2\n3,4\"5\n", CSVOptions{}, ErrSyntax, 2, 4, ""},
-		{"unterminated quote", "1,\"2\n", CSVOptions{}, ErrSyntax, 1, 6, "quote"},
+		{"unterminated quote", "1,\"2\n", CSVOptions{}, ErrSyntax, 1, 5, "quote"}, // end of the line
 		{"CRLF positions", "1,2\r\n3,4\r\n5,y\r\n", CSVOptions{}, ErrSyntax, 3, 3, ""},
 		{"label column beyond fields", "1,2\n", CSVOptions{LabelColumn: 2}, ErrInvalid, 1, 1, "label column 2 out of range"},
 		{"bad label column", "1,2\n", CSVOptions{LabelColumn: -2}, ErrInvalid, 0, 0, ""},
