@@ -5,8 +5,11 @@ package kernel
 import "github.com/klauspost/cpuid/v2"
 
 // archImpls returns the amd64 assembly implementations, worst first:
-// AVX2+FMA (kernel_amd64.s). cpuid checks that the operating system saves
-// the YMM state (XGETBV) before reporting AVX2.
+// AVX2+FMA (kernel_amd64.s) and AVX-512F (kernel_avx512_amd64.s). cpuid
+// checks that the operating system saves the YMM (and, for AVX-512, the ZMM
+// and opmask) state via XGETBV before reporting the features. The AVX-512
+// code also uses AVX instructions for its final cross-lane sums, so it asks
+// for AVX2 and FMA3 as well (every AVX-512F CPU has them).
 func archImpls() []*Impl {
 	return []*Impl{
 		{
@@ -26,6 +29,25 @@ func archImpls() []*Impl {
 				axpy:   axpyAVX2F64,
 				scale:  scaleAVX2F64,
 				matvec: matvecAVX2F64,
+			},
+		},
+		{
+			name:      "avx512",
+			rank:      2,
+			available: cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX2, cpuid.FMA3),
+			f32: funcs[float32]{
+				dot:    dotAVX512F32,
+				sqdist: sqdistAVX512F32,
+				axpy:   axpyAVX512F32,
+				scale:  scaleAVX512F32,
+				matvec: matvecAVX512F32,
+			},
+			f64: funcs[float64]{
+				dot:    dotAVX512F64,
+				sqdist: sqdistAVX512F64,
+				axpy:   axpyAVX512F64,
+				scale:  scaleAVX512F64,
+				matvec: matvecAVX512F64,
 			},
 		},
 	}
@@ -108,3 +130,81 @@ func scaleAVX2F64(a float64, x []float64)
 //
 //go:noescape
 func matvecAVX2F64(dst, m, w []float64)
+
+// The AVX-512F kernels (kernel_avx512_amd64.s), same contracts as the AVX2
+// ones: each reads len(x) (or len(dst) and len(w)) and trusts the caller's
+// length checks.
+
+// dotAVX512F32 returns Σ x[i]*y[i]:
+//
+//	for i := range x { s += x[i] * y[i] }
+//
+//go:noescape
+func dotAVX512F32(x, y []float32) float32
+
+// sqdistAVX512F32 returns Σ (x[i]-y[i])²:
+//
+//	for i := range x { d := x[i] - y[i]; s += d * d }
+//
+//go:noescape
+func sqdistAVX512F32(x, y []float32) float32
+
+// axpyAVX512F32 adds a*x to y with one rounding per element (FMA):
+//
+//	for i := range x { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyAVX512F32(a float32, x, y []float32)
+
+// scaleAVX512F32 multiplies x by a in place:
+//
+//	for i := range x { x[i] *= a }
+//
+//go:noescape
+func scaleAVX512F32(a float32, x []float32)
+
+// matvecAVX512F32 sets dst[i] to row i of the row-major len(dst)×len(w)
+// matrix m times w, four rows at a time:
+//
+//	d := len(w)
+//	for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }
+//
+//go:noescape
+func matvecAVX512F32(dst, m, w []float32)
+
+// dotAVX512F64 returns Σ x[i]*y[i]:
+//
+//	for i := range x { s += x[i] * y[i] }
+//
+//go:noescape
+func dotAVX512F64(x, y []float64) float64
+
+// sqdistAVX512F64 returns Σ (x[i]-y[i])²:
+//
+//	for i := range x { d := x[i] - y[i]; s += d * d }
+//
+//go:noescape
+func sqdistAVX512F64(x, y []float64) float64
+
+// axpyAVX512F64 adds a*x to y with one rounding per element (FMA):
+//
+//	for i := range x { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyAVX512F64(a float64, x, y []float64)
+
+// scaleAVX512F64 multiplies x by a in place:
+//
+//	for i := range x { x[i] *= a }
+//
+//go:noescape
+func scaleAVX512F64(a float64, x []float64)
+
+// matvecAVX512F64 sets dst[i] to row i of the row-major len(dst)×len(w)
+// matrix m times w, four rows at a time:
+//
+//	d := len(w)
+//	for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }
+//
+//go:noescape
+func matvecAVX512F64(dst, m, w []float64)

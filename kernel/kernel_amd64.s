@@ -10,26 +10,32 @@
 //     8 float32 or 4 float64);
 //   - all vector loads and stores are unaligned (VMOVUPS/VMOVUPD): Go only
 //     guarantees 4- or 8-byte alignment;
-//   - reductions keep independent partial sums so the FMA latency is hidden,
-//     and the tail (less than one vector) of a reduction is read with
-//     VMASKMOVPS/VMASKMOVPD, which never touches (nor faults on) the
-//     masked-off bytes past the end of the slice and loads zeros there;
-//   - element-wise kernels (axpy, scale) finish with one XMM step and a
-//     scalar loop instead, because masked stores are slow on AMD cores;
+//   - reductions keep independent partial sums so the FMA latency is hidden;
+//   - no kernel reads or writes a byte outside its slices. A reduction whose
+//     length is not a whole number of vectors finishes with the last 32
+//     bytes of the slice, which overlap bytes already summed; those lanes
+//     are cleared with VANDPS against a mask from tailMask, so every element
+//     counts once. (VMASKMOVPS would also be correct on hardware, but
+//     emulators such as qemu 7.2 fault on its masked-off bytes past a page
+//     end.) Inputs shorter than one vector take one XMM vector (plus an
+//     overlapping one) or single elements;
+//   - element-wise kernels (axpy, scale) finish with one XMM vector and a
+//     scalar loop;
 //   - VZEROUPPER before every RET.
 
-// maskTab: 32 bytes of ones then 32 bytes of zeros. The 32 bytes at
-// maskTab+32-r have their first r bytes set: the lane mask for a tail of r
-// bytes (r a multiple of the element size, 0 <= r < 32).
-DATA maskTab<>+0x00(SB)/8, $0xffffffffffffffff
-DATA maskTab<>+0x08(SB)/8, $0xffffffffffffffff
-DATA maskTab<>+0x10(SB)/8, $0xffffffffffffffff
-DATA maskTab<>+0x18(SB)/8, $0xffffffffffffffff
-DATA maskTab<>+0x20(SB)/8, $0
-DATA maskTab<>+0x28(SB)/8, $0
-DATA maskTab<>+0x30(SB)/8, $0
-DATA maskTab<>+0x38(SB)/8, $0
-GLOBL maskTab<>(SB), RODATA|NOPTR, $64
+// tailMask: 32 zero bytes then 32 bytes of ones. The 32 bytes at
+// tailMask+r (0 <= r < 32) have only their last r bytes set: ANDed with the
+// last 32 bytes of a slice, they keep the r bytes not yet summed. The 16
+// bytes at tailMask+16+r (0 <= r < 16) do the same for an XMM vector.
+DATA tailMask<>+0x00(SB)/8, $0
+DATA tailMask<>+0x08(SB)/8, $0
+DATA tailMask<>+0x10(SB)/8, $0
+DATA tailMask<>+0x18(SB)/8, $0
+DATA tailMask<>+0x20(SB)/8, $0xffffffffffffffff
+DATA tailMask<>+0x28(SB)/8, $0xffffffffffffffff
+DATA tailMask<>+0x30(SB)/8, $0xffffffffffffffff
+DATA tailMask<>+0x38(SB)/8, $0xffffffffffffffff
+GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 
 // HSUMPS: X0[0] = sum of the eight float32 lanes of Y0. Clobbers X1.
 // Steps: fold the high 128 bits onto the low (4 sums), the high 64 onto the
@@ -96,6 +102,8 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
+	CMPQ   CX, $32
+	JB     small
 	CMPQ   CX, $256
 	JB     tail
 
@@ -161,15 +169,15 @@ tail32:
 	SUBQ        $32, CX
 
 tailmask:
-	// CX < 32 bytes left: Y12 = lane mask of the first CX bytes,
-	// Y8, Y9 = the masked x and y lanes (zero elsewhere)
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared
 	TESTQ       CX, CX
 	JZ          sum
-	LEAQ        maskTab<>+32(SB), AX
-	SUBQ        CX, AX
-	VMOVDQU     (AX), Y12
-	VMASKMOVPS  (SI), Y12, Y8
-	VMASKMOVPS  (DI), Y12, Y9
+	LEAQ        tailMask<>(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPS      -32(SI)(CX*1), Y12, Y8
+	VANDPS      -32(DI)(CX*1), Y12, Y9
 	VFMADD231PS Y9, Y8, Y7
 
 sum:
@@ -185,6 +193,37 @@ sum:
 	VMOVSS X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+small:
+	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
+	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
+	// elements into X0 (SI, DI advance)
+	CMPQ        CX, $16
+	JB          scalar
+	VMOVUPS     (SI), X8
+	VFMADD231PS (DI), X8, X0
+	SUBQ        $16, CX
+	JZ          sum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     (AX)(CX*1), X12
+	VANDPS      (SI)(CX*1), X12, X8
+	VANDPS      (DI)(CX*1), X12, X9
+	VFMADD231PS X9, X8, X1
+	JMP         sum
+
+scalar:
+	TESTQ       CX, CX
+	JZ          sum
+
+scalarloop:
+	VMOVSS      (SI), X8
+	VMOVSS      (DI), X9
+	VFMADD231SS X9, X8, X0
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	SUBQ        $4, CX
+	JNZ         scalarloop
+	JMP         sum
 
 // func sqdistAVX2F32(x, y []float32) float32
 TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
@@ -203,6 +242,8 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
+	CMPQ   CX, $32
+	JB     small
 	CMPQ   CX, $256
 	JB     tail
 
@@ -283,15 +324,15 @@ tail32:
 	SUBQ        $32, CX
 
 tailmask:
-	// CX < 32 bytes left: Y12 = lane mask of the first CX bytes,
-	// Y8, Y9 = the masked x and y lanes (zero elsewhere, so 0-0 there)
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared (0-0 there)
 	TESTQ       CX, CX
 	JZ          sum
-	LEAQ        maskTab<>+32(SB), AX
-	SUBQ        CX, AX
-	VMOVDQU     (AX), Y12
-	VMASKMOVPS  (SI), Y12, Y8
-	VMASKMOVPS  (DI), Y12, Y9
+	LEAQ        tailMask<>(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPS      -32(SI)(CX*1), Y12, Y8
+	VANDPS      -32(DI)(CX*1), Y12, Y9
 	VSUBPS      Y9, Y8, Y8
 	VFMADD231PS Y8, Y8, Y7
 
@@ -308,6 +349,40 @@ sum:
 	VMOVSS X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+small:
+	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
+	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
+	// elements into X0 (SI, DI advance)
+	CMPQ        CX, $16
+	JB          scalar
+	VMOVUPS     (SI), X8
+	VSUBPS      (DI), X8, X8
+	VFMADD231PS X8, X8, X0
+	SUBQ        $16, CX
+	JZ          sum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     (AX)(CX*1), X12
+	VANDPS      (SI)(CX*1), X12, X8
+	VANDPS      (DI)(CX*1), X12, X9
+	VSUBPS      X9, X8, X8
+	VFMADD231PS X8, X8, X1
+	JMP         sum
+
+scalar:
+	TESTQ       CX, CX
+	JZ          sum
+
+scalarloop:
+	VMOVSS      (SI), X8
+	VMOVSS      (DI), X9
+	VSUBSS      X9, X8, X8
+	VFMADD231SS X8, X8, X0
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	SUBQ        $4, CX
+	JNZ         scalarloop
+	JMP         sum
 
 // func axpyAVX2F32(a float32, x, y []float32)
 TEXT ·axpyAVX2F32(SB), NOSPLIT, $0-56
@@ -375,13 +450,16 @@ tail16:
 	SUBQ        $16, CX
 
 scalar:
-	// fewer than 16 bytes left: one element at a time, X1 = a*x[i] + y[i]
+	// fewer than 16 bytes left: one element at a time, X1 = a*x[i] + y[i].
+	// Scalars are loaded with VMOVSS, never as a memory operand of the
+	// arithmetic: qemu 7.2 reads 16 bytes for those and faults at a page end
 	TESTQ       CX, CX
 	JZ          done
 
 scalarloop:
 	VMOVSS      (SI), X1
-	VFMADD213SS (DI), X0, X1
+	VMOVSS      (DI), X2
+	VFMADD213SS X2, X0, X1
 	VMOVSS      X1, (DI)
 	ADDQ        $4, SI
 	ADDQ        $4, DI
@@ -450,7 +528,8 @@ scalar:
 	JZ      done
 
 scalarloop:
-	VMULSS  (SI), X0, X1
+	VMOVSS  (SI), X1
+	VMULSS  X1, X0, X1
 	VMOVSS  X1, (SI)
 	ADDQ    $4, SI
 	SUBQ    $4, CX
@@ -464,7 +543,8 @@ done:
 TEXT ·matvecAVX2F32(SB), NOSPLIT, $0-72
 	// DX = &dst[i], BX = rows left, SI = &m[i*d], DI = &w[0],
 	// R8 = row length in bytes (d*4), R12 = R8 rounded down to 64 bytes,
-	// R13 = R8 mod 32 (bytes of the masked tail), Y12 = lane mask for R13
+	// Y12 = mask keeping the last R8 mod 32 bytes of a vector,
+	// X13 = mask keeping the last R8 mod 16 bytes of an XMM vector
 	MOVQ    dst_base+0(FP), DX
 	MOVQ    dst_len+8(FP), BX
 	MOVQ    m_base+24(FP), SI
@@ -473,17 +553,21 @@ TEXT ·matvecAVX2F32(SB), NOSPLIT, $0-72
 	SHLQ    $2, R8
 	MOVQ    R8, R12
 	ANDQ    $-64, R12
-	MOVQ    R8, R13
-	ANDQ    $31, R13
-	LEAQ    maskTab<>+32(SB), AX
-	SUBQ    R13, AX
-	VMOVDQU (AX), Y12
+	LEAQ    tailMask<>(SB), AX
+	MOVQ    R8, CX
+	ANDQ    $31, CX
+	VMOVDQU (AX)(CX*1), Y12
+	MOVQ    R8, CX
+	ANDQ    $15, CX
+	VMOVDQU 16(AX)(CX*1), X13
+	CMPQ    R8, $32
+	JB      rows1
 	CMPQ    BX, $4
 	JB      rows1
 
 block4:
-	// four rows at a time, each load of w shared by the four:
-	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// four rows (of at least 32 bytes) at a time, each load of w shared by
+	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
 	// Y8, Y9 = w vectors
 	LEAQ   (SI)(R8*1), R9
@@ -520,26 +604,27 @@ block4loop:
 block4v32:
 	// one whole vector if the row has 32 more bytes
 	TESTQ       $32, R8
-	JZ          block4mask
+	JZ          block4tail
 	VMOVUPS     (DI)(AX*1), Y8
 	VFMADD231PS (SI)(AX*1), Y8, Y0
 	VFMADD231PS (R9)(AX*1), Y8, Y1
 	VFMADD231PS (R10)(AX*1), Y8, Y2
 	VFMADD231PS (R11)(AX*1), Y8, Y3
-	ADDQ        $32, AX
 
-block4mask:
-	// the R13-byte tail: Y8 = masked w, Y9..Y11 = masked row lanes
-	TESTQ       R13, R13
+block4tail:
+	// the last R8 mod 32 bytes: the last 32 bytes of w and of each row,
+	// ANDed with Y12 so the lanes already summed are cleared;
+	// Y8 = w, Y9..Y11 = rows
+	TESTQ       $31, R8
 	JZ          block4sum
-	VMASKMOVPS  (DI)(AX*1), Y12, Y8
-	VMASKMOVPS  (SI)(AX*1), Y12, Y9
-	VMASKMOVPS  (R9)(AX*1), Y12, Y10
-	VMASKMOVPS  (R10)(AX*1), Y12, Y11
+	VANDPS      -32(DI)(R8*1), Y12, Y8
+	VANDPS      -32(SI)(R8*1), Y12, Y9
+	VANDPS      -32(R9)(R8*1), Y12, Y10
+	VANDPS      -32(R10)(R8*1), Y12, Y11
 	VFMADD231PS Y9, Y8, Y4
 	VFMADD231PS Y10, Y8, Y5
 	VFMADD231PS Y11, Y8, Y6
-	VMASKMOVPS  (R11)(AX*1), Y12, Y9
+	VANDPS      -32(R11)(R8*1), Y12, Y9
 	VFMADD231PS Y9, Y8, Y7
 
 block4sum:
@@ -557,9 +642,10 @@ block4sum:
 	JAE     block4
 
 rows1:
-	// the last BX < 4 rows one at a time, like dot:
-	// R9 = R8 rounded down to 128 bytes, SI = the row, AX = byte offset,
-	// Y0..Y3 = partial sums, Y8..Y11 = w vectors
+	// the remaining rows one at a time (all of them if a row is shorter
+	// than 32 bytes), like dot: R9 = R8 rounded down to 128 bytes,
+	// SI = the row, AX = byte offset, Y0..Y3 = partial sums,
+	// Y8..Y11 = w vectors
 	TESTQ BX, BX
 	JZ    done
 	MOVQ  R8, R9
@@ -571,6 +657,8 @@ row:
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
 	XORL   AX, AX
+	CMPQ   R8, $32
+	JB     rowsmall
 	CMPQ   AX, R9
 	JAE    rowv64
 
@@ -589,7 +677,8 @@ rowloop:
 	JB          rowloop
 
 rowv64:
-	// 2 and 1 whole vectors as the bits of R8 say, then the masked tail
+	// 2 and 1 whole vectors as the bits of R8 say, then the masked
+	// overlapping last vector
 	TESTQ       $64, R8
 	JZ          rowv32
 	VMOVUPS     (DI)(AX*1), Y8
@@ -600,17 +689,40 @@ rowv64:
 
 rowv32:
 	TESTQ       $32, R8
-	JZ          rowmask
+	JZ          rowtail
 	VMOVUPS     (DI)(AX*1), Y8
 	VFMADD231PS (SI)(AX*1), Y8, Y2
-	ADDQ        $32, AX
 
-rowmask:
-	TESTQ       R13, R13
+rowtail:
+	TESTQ       $31, R8
 	JZ          rowsum
-	VMASKMOVPS  (DI)(AX*1), Y12, Y8
-	VMASKMOVPS  (SI)(AX*1), Y12, Y9
+	VANDPS      -32(DI)(R8*1), Y12, Y8
+	VANDPS      -32(SI)(R8*1), Y12, Y9
 	VFMADD231PS Y9, Y8, Y3
+	JMP         rowsum
+
+rowsmall:
+	// a row shorter than 32 bytes: one XMM vector and the overlapping last
+	// 16 bytes masked by X13, or single elements
+	CMPQ        R8, $16
+	JB          rowscalar
+	VMOVUPS     (DI), X8
+	VFMADD231PS (SI), X8, X0
+	TESTQ       $15, R8
+	JZ          rowsum
+	VANDPS      -16(DI)(R8*1), X13, X8
+	VANDPS      -16(SI)(R8*1), X13, X9
+	VFMADD231PS X9, X8, X1
+	JMP         rowsum
+
+rowscalar:
+	CMPQ        AX, R8
+	JAE         rowsum
+	VMOVSS      (DI)(AX*1), X8
+	VMOVSS      (SI)(AX*1), X9
+	VFMADD231SS X9, X8, X0
+	ADDQ        $4, AX
+	JMP         rowscalar
 
 rowsum:
 	// X0[0] = the row sum, stored to dst[i]; next row
@@ -645,6 +757,8 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
+	CMPQ   CX, $32
+	JB     small
 	CMPQ   CX, $256
 	JB     tail
 
@@ -710,15 +824,15 @@ tail32:
 	SUBQ        $32, CX
 
 tailmask:
-	// CX < 32 bytes left: Y12 = lane mask of the first CX bytes,
-	// Y8, Y9 = the masked x and y lanes (zero elsewhere)
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared
 	TESTQ       CX, CX
 	JZ          sum
-	LEAQ        maskTab<>+32(SB), AX
-	SUBQ        CX, AX
-	VMOVDQU     (AX), Y12
-	VMASKMOVPD  (SI), Y12, Y8
-	VMASKMOVPD  (DI), Y12, Y9
+	LEAQ        tailMask<>(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPD      -32(SI)(CX*1), Y12, Y8
+	VANDPD      -32(DI)(CX*1), Y12, Y9
 	VFMADD231PD Y9, Y8, Y7
 
 sum:
@@ -734,6 +848,37 @@ sum:
 	VMOVSD X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+small:
+	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
+	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
+	// elements into X0 (SI, DI advance)
+	CMPQ        CX, $16
+	JB          scalar
+	VMOVUPD     (SI), X8
+	VFMADD231PD (DI), X8, X0
+	SUBQ        $16, CX
+	JZ          sum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     (AX)(CX*1), X12
+	VANDPD      (SI)(CX*1), X12, X8
+	VANDPD      (DI)(CX*1), X12, X9
+	VFMADD231PD X9, X8, X1
+	JMP         sum
+
+scalar:
+	TESTQ       CX, CX
+	JZ          sum
+
+scalarloop:
+	VMOVSD      (SI), X8
+	VMOVSD      (DI), X9
+	VFMADD231SD X9, X8, X0
+	ADDQ        $8, SI
+	ADDQ        $8, DI
+	SUBQ        $8, CX
+	JNZ         scalarloop
+	JMP         sum
 
 // func sqdistAVX2F64(x, y []float64) float64
 TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
@@ -752,6 +897,8 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
+	CMPQ   CX, $32
+	JB     small
 	CMPQ   CX, $256
 	JB     tail
 
@@ -832,15 +979,15 @@ tail32:
 	SUBQ        $32, CX
 
 tailmask:
-	// CX < 32 bytes left: Y12 = lane mask of the first CX bytes,
-	// Y8, Y9 = the masked x and y lanes (zero elsewhere, so 0-0 there)
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared (0-0 there)
 	TESTQ       CX, CX
 	JZ          sum
-	LEAQ        maskTab<>+32(SB), AX
-	SUBQ        CX, AX
-	VMOVDQU     (AX), Y12
-	VMASKMOVPD  (SI), Y12, Y8
-	VMASKMOVPD  (DI), Y12, Y9
+	LEAQ        tailMask<>(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPD      -32(SI)(CX*1), Y12, Y8
+	VANDPD      -32(DI)(CX*1), Y12, Y9
 	VSUBPD      Y9, Y8, Y8
 	VFMADD231PD Y8, Y8, Y7
 
@@ -857,6 +1004,40 @@ sum:
 	VMOVSD X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+small:
+	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
+	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
+	// elements into X0 (SI, DI advance)
+	CMPQ        CX, $16
+	JB          scalar
+	VMOVUPD     (SI), X8
+	VSUBPD      (DI), X8, X8
+	VFMADD231PD X8, X8, X0
+	SUBQ        $16, CX
+	JZ          sum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     (AX)(CX*1), X12
+	VANDPD      (SI)(CX*1), X12, X8
+	VANDPD      (DI)(CX*1), X12, X9
+	VSUBPD      X9, X8, X8
+	VFMADD231PD X8, X8, X1
+	JMP         sum
+
+scalar:
+	TESTQ       CX, CX
+	JZ          sum
+
+scalarloop:
+	VMOVSD      (SI), X8
+	VMOVSD      (DI), X9
+	VSUBSD      X9, X8, X8
+	VFMADD231SD X8, X8, X0
+	ADDQ        $8, SI
+	ADDQ        $8, DI
+	SUBQ        $8, CX
+	JNZ         scalarloop
+	JMP         sum
 
 // func axpyAVX2F64(a float64, x, y []float64)
 TEXT ·axpyAVX2F64(SB), NOSPLIT, $0-56
@@ -924,13 +1105,16 @@ tail16:
 	SUBQ        $16, CX
 
 scalar:
-	// fewer than 16 bytes left: one element at a time, X1 = a*x[i] + y[i]
+	// fewer than 16 bytes left: one element at a time, X1 = a*x[i] + y[i].
+	// Scalars are loaded with VMOVSD, never as a memory operand of the
+	// arithmetic: qemu 7.2 reads 16 bytes for those and faults at a page end
 	TESTQ       CX, CX
 	JZ          done
 
 scalarloop:
 	VMOVSD      (SI), X1
-	VFMADD213SD (DI), X0, X1
+	VMOVSD      (DI), X2
+	VFMADD213SD X2, X0, X1
 	VMOVSD      X1, (DI)
 	ADDQ        $8, SI
 	ADDQ        $8, DI
@@ -999,7 +1183,8 @@ scalar:
 	JZ      done
 
 scalarloop:
-	VMULSD  (SI), X0, X1
+	VMOVSD  (SI), X1
+	VMULSD  X1, X0, X1
 	VMOVSD  X1, (SI)
 	ADDQ    $8, SI
 	SUBQ    $8, CX
@@ -1013,7 +1198,8 @@ done:
 TEXT ·matvecAVX2F64(SB), NOSPLIT, $0-72
 	// DX = &dst[i], BX = rows left, SI = &m[i*d], DI = &w[0],
 	// R8 = row length in bytes (d*8), R12 = R8 rounded down to 64 bytes,
-	// R13 = R8 mod 32 (bytes of the masked tail), Y12 = lane mask for R13
+	// Y12 = mask keeping the last R8 mod 32 bytes of a vector,
+	// X13 = mask keeping the last R8 mod 16 bytes of an XMM vector
 	MOVQ    dst_base+0(FP), DX
 	MOVQ    dst_len+8(FP), BX
 	MOVQ    m_base+24(FP), SI
@@ -1022,17 +1208,21 @@ TEXT ·matvecAVX2F64(SB), NOSPLIT, $0-72
 	SHLQ    $3, R8
 	MOVQ    R8, R12
 	ANDQ    $-64, R12
-	MOVQ    R8, R13
-	ANDQ    $31, R13
-	LEAQ    maskTab<>+32(SB), AX
-	SUBQ    R13, AX
-	VMOVDQU (AX), Y12
+	LEAQ    tailMask<>(SB), AX
+	MOVQ    R8, CX
+	ANDQ    $31, CX
+	VMOVDQU (AX)(CX*1), Y12
+	MOVQ    R8, CX
+	ANDQ    $15, CX
+	VMOVDQU 16(AX)(CX*1), X13
+	CMPQ    R8, $32
+	JB      rows1
 	CMPQ    BX, $4
 	JB      rows1
 
 block4:
-	// four rows at a time, each load of w shared by the four:
-	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// four rows (of at least 32 bytes) at a time, each load of w shared by
+	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
 	// Y8, Y9 = w vectors
 	LEAQ   (SI)(R8*1), R9
@@ -1069,26 +1259,27 @@ block4loop:
 block4v32:
 	// one whole vector if the row has 32 more bytes
 	TESTQ       $32, R8
-	JZ          block4mask
+	JZ          block4tail
 	VMOVUPD     (DI)(AX*1), Y8
 	VFMADD231PD (SI)(AX*1), Y8, Y0
 	VFMADD231PD (R9)(AX*1), Y8, Y1
 	VFMADD231PD (R10)(AX*1), Y8, Y2
 	VFMADD231PD (R11)(AX*1), Y8, Y3
-	ADDQ        $32, AX
 
-block4mask:
-	// the R13-byte tail: Y8 = masked w, Y9..Y11 = masked row lanes
-	TESTQ       R13, R13
+block4tail:
+	// the last R8 mod 32 bytes: the last 32 bytes of w and of each row,
+	// ANDed with Y12 so the lanes already summed are cleared;
+	// Y8 = w, Y9..Y11 = rows
+	TESTQ       $31, R8
 	JZ          block4sum
-	VMASKMOVPD  (DI)(AX*1), Y12, Y8
-	VMASKMOVPD  (SI)(AX*1), Y12, Y9
-	VMASKMOVPD  (R9)(AX*1), Y12, Y10
-	VMASKMOVPD  (R10)(AX*1), Y12, Y11
+	VANDPD      -32(DI)(R8*1), Y12, Y8
+	VANDPD      -32(SI)(R8*1), Y12, Y9
+	VANDPD      -32(R9)(R8*1), Y12, Y10
+	VANDPD      -32(R10)(R8*1), Y12, Y11
 	VFMADD231PD Y9, Y8, Y4
 	VFMADD231PD Y10, Y8, Y5
 	VFMADD231PD Y11, Y8, Y6
-	VMASKMOVPD  (R11)(AX*1), Y12, Y9
+	VANDPD      -32(R11)(R8*1), Y12, Y9
 	VFMADD231PD Y9, Y8, Y7
 
 block4sum:
@@ -1106,9 +1297,10 @@ block4sum:
 	JAE     block4
 
 rows1:
-	// the last BX < 4 rows one at a time, like dot:
-	// R9 = R8 rounded down to 128 bytes, SI = the row, AX = byte offset,
-	// Y0..Y3 = partial sums, Y8..Y11 = w vectors
+	// the remaining rows one at a time (all of them if a row is shorter
+	// than 32 bytes), like dot: R9 = R8 rounded down to 128 bytes,
+	// SI = the row, AX = byte offset, Y0..Y3 = partial sums,
+	// Y8..Y11 = w vectors
 	TESTQ BX, BX
 	JZ    done
 	MOVQ  R8, R9
@@ -1120,6 +1312,8 @@ row:
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	XORL   AX, AX
+	CMPQ   R8, $32
+	JB     rowsmall
 	CMPQ   AX, R9
 	JAE    rowv64
 
@@ -1138,7 +1332,8 @@ rowloop:
 	JB          rowloop
 
 rowv64:
-	// 2 and 1 whole vectors as the bits of R8 say, then the masked tail
+	// 2 and 1 whole vectors as the bits of R8 say, then the masked
+	// overlapping last vector
 	TESTQ       $64, R8
 	JZ          rowv32
 	VMOVUPD     (DI)(AX*1), Y8
@@ -1149,17 +1344,40 @@ rowv64:
 
 rowv32:
 	TESTQ       $32, R8
-	JZ          rowmask
+	JZ          rowtail
 	VMOVUPD     (DI)(AX*1), Y8
 	VFMADD231PD (SI)(AX*1), Y8, Y2
-	ADDQ        $32, AX
 
-rowmask:
-	TESTQ       R13, R13
+rowtail:
+	TESTQ       $31, R8
 	JZ          rowsum
-	VMASKMOVPD  (DI)(AX*1), Y12, Y8
-	VMASKMOVPD  (SI)(AX*1), Y12, Y9
+	VANDPD      -32(DI)(R8*1), Y12, Y8
+	VANDPD      -32(SI)(R8*1), Y12, Y9
 	VFMADD231PD Y9, Y8, Y3
+	JMP         rowsum
+
+rowsmall:
+	// a row shorter than 32 bytes: one XMM vector and the overlapping last
+	// 16 bytes masked by X13, or single elements
+	CMPQ        R8, $16
+	JB          rowscalar
+	VMOVUPD     (DI), X8
+	VFMADD231PD (SI), X8, X0
+	TESTQ       $15, R8
+	JZ          rowsum
+	VANDPD      -16(DI)(R8*1), X13, X8
+	VANDPD      -16(SI)(R8*1), X13, X9
+	VFMADD231PD X9, X8, X1
+	JMP         rowsum
+
+rowscalar:
+	CMPQ        AX, R8
+	JAE         rowsum
+	VMOVSD      (DI)(AX*1), X8
+	VMOVSD      (SI)(AX*1), X9
+	VFMADD231SD X9, X8, X0
+	ADDQ        $8, AX
+	JMP         rowscalar
 
 rowsum:
 	// X0[0] = the row sum, stored to dst[i]; next row
