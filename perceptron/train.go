@@ -278,6 +278,12 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 				k.Dots(sc[(j-lo)*G:(j-lo+1)*G], Wg, dt.row(t.rowAt(j)))
 			}
 		}
+		// Add the biases as they are before any update of the batch.
+		for j := range hi - lo {
+			for g := range G {
+				sc[j*G+g] += t.B[c0+g]
+			}
+		}
 		for j := lo; j < hi; j++ {
 			i := t.rowAt(j)
 			x := dt.row(i)
@@ -295,19 +301,19 @@ func (t *linTrainer[T]) rowAt(j int) int {
 	return j
 }
 
-// visit applies the algorithm's rule for class c to row i, whose raw score
-// (without bias) against the class's weights at scoring time is raw. st is
-// the number of samples visited before this one.
-func (t *linTrainer[T]) visit(c, i int, x []T, raw T, st int64, coef T, s *classStats) {
+// visit applies the algorithm's rule for class c to row i, whose score
+// against the class's weights and bias at scoring time is a (for SVM, before
+// the scale s). st is the number of samples visited before this one.
+func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) {
 	y := T(-1)
 	if t.cls[i] == int32(c) {
 		y = 1
 	}
 	if t.cfg.algo == SVM {
-		t.visitSVM(c, i, x, raw, y, st, s)
+		t.visitSVM(c, i, x, a, y, st, s)
 		return
 	}
-	m := y * (raw + t.B[c])
+	m := y * a
 	if m > 0 {
 		if t.vot != nil {
 			t.vot[c].cnt++
@@ -319,14 +325,14 @@ func (t *linTrainer[T]) visit(c, i int, x []T, raw T, st int64, coef T, s *class
 	s.loss -= float64(m)
 	d := t.dt.d
 	w := t.W[c*d : (c+1)*d]
-	a := coef * y
+	step := coef * y
 	switch t.cfg.algo {
 	case Averaged:
-		ca := T(st) * a
-		t.k.Axpy(a, x, w)
+		ca := T(st) * step
+		t.k.Axpy(step, x, w)
 		t.k.Axpy(ca, x, t.U[c*d:(c+1)*d])
 		if t.cfg.bias {
-			t.B[c] += a
+			t.B[c] += step
 			t.UB[c] += ca
 		}
 		return
@@ -339,18 +345,18 @@ func (t *linTrainer[T]) visit(c, i int, x []T, raw T, st int64, coef T, s *class
 		}
 		v.cnt = 1
 	}
-	t.k.Axpy(a, x, w)
+	t.k.Axpy(step, x, w)
 	if t.cfg.bias {
-		t.B[c] += a
+		t.B[c] += step
 	}
 }
 
 // visitSVM is one Pegasos step for class c: w = s·v, b = s·vb.
-func (t *linTrainer[T]) visitSVM(c, i int, x []T, raw, y T, st int64, s *classStats) {
+func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStats) {
 	lam := t.lambda
 	tt := float64(st + 1)
 	sc := t.svmS[c]
-	inner := float64(raw + t.B[c]) // v·x + vb
+	inner := float64(a) // v·x + vb
 	m := float64(y) * sc * inner
 	if m <= 0 {
 		s.mistakes++

@@ -1,0 +1,151 @@
+package perceptron
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// separable returns n integer-valued samples in [-r, r]^d labelled ±1 by a
+// planted integer separator (u, b0) with y·(u·x + b0) ≥ gap for every
+// sample, so its geometric margin (with the bias as a weight on a constant
+// 1) is at least gap/‖(u, b0)‖.
+func separable(rng *rand.Rand, n, d, r int, gap float64, bias bool) (X []float64, y []int, u []float64, b0 float64) {
+	u = make([]float64, d)
+	for j := range u {
+		u[j] = float64(rng.IntN(5) - 2)
+	}
+	u[0] = 3
+	if bias {
+		b0 = float64(rng.IntN(3) - 1)
+	}
+	for len(y) < n {
+		x := make([]float64, d)
+		m := b0
+		for j := range x {
+			x[j] = float64(rng.IntN(2*r+1) - r)
+			m += u[j] * x[j]
+		}
+		if math.Abs(m) < gap {
+			continue
+		}
+		X = append(X, x...)
+		if m > 0 {
+			y = append(y, 1)
+		} else {
+			y = append(y, -1)
+		}
+	}
+	return X, y, u, b0
+}
+
+// intMulticlass returns n integer-valued samples with k classes given by the
+// argmax of k planted integer score vectors (not necessarily separable by
+// the learners, which is fine for the parity tests).
+func intMulticlass(rng *rand.Rand, n, d, k int) ([]float64, []int) {
+	C := make([]float64, k*d)
+	for i := range C {
+		C[i] = float64(rng.IntN(7) - 3)
+	}
+	var X []float64
+	var y []int
+	for range n {
+		x := make([]float64, d)
+		for j := range x {
+			x[j] = float64(rng.IntN(9) - 4)
+		}
+		best, bk := math.Inf(-1), 0
+		for c := range k {
+			s := 0.0
+			for j := range x {
+				s += C[c*d+j] * x[j]
+			}
+			if s > best {
+				best, bk = s, c
+			}
+		}
+		X = append(X, x...)
+		y = append(y, 10*bk-7) // labels need not be 0..k-1
+	}
+	return X, y
+}
+
+func to32(x []float64) []float32 {
+	out := make([]float32, len(x))
+	for i, v := range x {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }
+
+// availableImpls lists the kernel implementations this CPU can run.
+func availableImpls() []*kernel.Impl {
+	var out []*kernel.Impl
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// orders replicates the trainers' shuffling: the visiting order of each
+// epoch (nil without shuffling).
+func orders(n, epochs int, shuffle bool, seed uint64) [][]int {
+	out := make([][]int, epochs)
+	var rng *rand.Rand
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if shuffle {
+		rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	}
+	for e := range out {
+		if rng != nil {
+			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		out[e] = append([]int(nil), order...)
+	}
+	return out
+}
+
+func mustMarshal[T Float](t testing.TB, m *Model[T]) []byte {
+	t.Helper()
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sameModel[T Float](t testing.TB, a, b *Model[T]) bool {
+	t.Helper()
+	return bytes.Equal(mustMarshal(t, a), mustMarshal(t, b))
+}
+
+// loadSet reads a LIBSVM file from testdata.
+func loadSet[T Float](t testing.TB, name string, cols int) *dataset.Data[T] {
+	t.Helper()
+	d, err := dataset.LoadLIBSVM[T](filepath.Join("testdata", name), dataset.LIBSVMOptions{Cols: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// dot is a plain float64 reference dot product.
+func dot(x, y []float64) float64 {
+	s := 0.0
+	for i := range x {
+		s += x[i] * y[i]
+	}
+	return s
+}

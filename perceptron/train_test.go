@@ -1,0 +1,576 @@
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+)
+
+// modelW returns the weight vector and bias of score k of a linear model.
+func modelW[T Float](t *testing.T, m *Model[T], k int) ([]float64, float64) {
+	t.Helper()
+	w, b := m.Weights(k)
+	if w == nil {
+		t.Fatalf("no weights for score %d", k)
+	}
+	out := make([]float64, len(w))
+	for i, v := range w {
+		out[i] = float64(v)
+	}
+	return out, float64(b)
+}
+
+func equalExact(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s:\n got %v\nwant %v", what, got, want)
+	}
+}
+
+func TestLinearMatchesReference(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		algo    Algorithm
+		shuffle bool
+		eta     float64
+		tau     float64
+		bs      int
+		noBias  bool
+	}{
+		{name: "online", algo: Online},
+		{name: "online-shuffle", algo: Online, shuffle: true},
+		{name: "online-eta0.5-nobias", algo: Online, eta: 0.5, noBias: true},
+		{name: "batch", algo: Batch},
+		{name: "batch-eta2", algo: Batch, eta: 2},
+		{name: "minibatch", algo: MiniBatch, bs: 4, tau: 1},
+		{name: "minibatch-shuffle", algo: MiniBatch, bs: 8, tau: 2, shuffle: true},
+		{name: "minibatch-B1", algo: MiniBatch, bs: 1, tau: 1, shuffle: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := range uint64(5) {
+				X, y, _, _ := separable(newRand(seed), 96, 6, 3, 1, !tc.noBias)
+				opt := Options{Algorithm: tc.algo, Eta: tc.eta, Tau: tc.tau, BatchSize: tc.bs,
+					Shuffle: tc.shuffle, Seed: seed, NoBias: tc.noBias, MaxIter: 40}
+				eta := tc.eta
+				if eta == 0 {
+					eta = 1
+				}
+				ords := orders(len(y), 40, tc.shuffle && tc.algo != Batch, seed)
+				bs := 0
+				switch tc.algo {
+				case Batch:
+					bs = len(y)
+				case MiniBatch:
+					bs = tc.bs
+				}
+				ref := refLinear(X, y, 6, ords, eta, bs, tc.tau, !tc.noBias, true)
+				m64, d64, err := Train(X, 6, y, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m32, _, err := Train(to32(X), 6, y, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w64, b64 := modelW(t, m64, 0)
+				w32, b32 := modelW(t, m32, 0)
+				equalExact(t, "float64 weights", append(w64, b64), append(ref.w, ref.b[0]))
+				equalExact(t, "float32 weights", append(w32, b32), append(ref.w, ref.b[0]))
+				if len(d64.Epochs) != len(ref.mistakes) {
+					t.Fatalf("%d epochs, reference %d", len(d64.Epochs), len(ref.mistakes))
+				}
+				for e, ep := range d64.Epochs {
+					if ep.Mistakes != ref.mistakes[e] || math.Abs(ep.Loss-ref.loss[e]) > 1e-12*(1+ref.loss[e]) {
+						t.Fatalf("epoch %d: mistakes %d loss %v, reference %d %v", e+1, ep.Mistakes, ep.Loss, ref.mistakes[e], ref.loss[e])
+					}
+					if want := 1 - float64(ep.Mistakes)/float64(len(y)); ep.Accuracy != want {
+						t.Fatalf("epoch %d: accuracy %v, want %v", e+1, ep.Accuracy, want)
+					}
+				}
+				if !d64.Converged {
+					t.Fatalf("did not converge on separable data in %d epochs", len(d64.Epochs))
+				}
+			}
+		})
+	}
+}
+
+func TestAveragedIsNaiveAverage(t *testing.T) {
+	for _, shuffle := range []bool{false, true} {
+		for seed := range uint64(8) {
+			X, y, _, _ := separable(newRand(seed+100), 64, 5, 3, 0.5, true)
+			opt := Options{Algorithm: Averaged, Shuffle: shuffle, Seed: seed, MaxIter: 30}
+			m, _, err := Train(X, 5, y, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := refAveraged(X, y, 5, orders(len(y), 30, shuffle, seed), 1, true)
+			w, b := modelW(t, m, 0)
+			// The model computes w − u/T; the reference Σw/T. Both are exact
+			// integers before the division, so they differ by a few roundings.
+			scale := 0.0
+			for _, v := range append(w, b) {
+				scale = max(scale, math.Abs(v))
+			}
+			for j, v := range append(w, b) {
+				want := append(ref.w, ref.b[0])[j]
+				if math.Abs(v-want) > 8*0x1p-52*(scale+1) {
+					t.Fatalf("shuffle=%v seed %d: averaged weight %d = %v, naive average %v", shuffle, seed, j, v, want)
+				}
+			}
+		}
+	}
+}
+
+func TestVotedMatchesDefinition(t *testing.T) {
+	for seed := range uint64(6) {
+		X, y, _, _ := separable(newRand(seed+200), 50, 4, 3, 0.5, true)
+		shuffle := seed%2 == 1
+		m, _, err := Train(X, 4, y, Options{Algorithm: Voted, Shuffle: shuffle, Seed: seed, MaxIter: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := refVoted(X, y, 4, orders(len(y), 20, shuffle, seed), 1, true)
+		vs, bs, cs := m.Voted(0)
+		if len(vs) != len(ref.vw) {
+			t.Fatalf("seed %d: %d vectors, definition %d", seed, len(vs), len(ref.vw))
+		}
+		for k := range vs {
+			equalExact(t, fmt.Sprint("vector ", k), append(vs[k], bs[k]), append(ref.vw[k], ref.vb[k]))
+			if cs[k] != ref.vc[k] {
+				t.Fatalf("count %d = %d, definition %d", k, cs[k], ref.vc[k])
+			}
+		}
+		// Prediction is the weighted vote, on training and fresh points.
+		rng := newRand(seed)
+		for i := range 200 {
+			x := make([]float64, 4)
+			for j := range x {
+				x[j] = float64(rng.IntN(7)-3) + 0.5*float64(i%2)
+			}
+			vote := 0.0
+			for k := range ref.vw {
+				if dot(x, ref.vw[k])+ref.vb[k] > 0 {
+					vote += float64(ref.vc[k])
+				} else {
+					vote -= float64(ref.vc[k])
+				}
+			}
+			want := -1
+			if vote > 0 {
+				want = 1
+			}
+			got, err := m.Predict(x)
+			if err != nil || got != want {
+				t.Fatalf("Predict(%v) = %d, %v; vote %v", x, got, err, vote)
+			}
+			sc := make([]float64, 1)
+			if err := m.Scores(sc, x); err != nil || sc[0] != vote {
+				t.Fatalf("Scores = %v, %v; vote %v", sc, err, vote)
+			}
+		}
+	}
+}
+
+func TestArgmaxMatchesReference(t *testing.T) {
+	for _, averaged := range []bool{false, true} {
+		for seed := range uint64(4) {
+			X, y := intMulticlass(newRand(seed+300), 120, 5, 4)
+			algo := Online
+			if averaged {
+				algo = Averaged
+			}
+			m, d, err := TrainMulticlass(X, 5, y, Options{Algorithm: algo, Multiclass: Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels, cls32, _ := multiClasses(y)
+			cls := make([]int, len(cls32))
+			for i, c := range cls32 {
+				cls[i] = int(c)
+			}
+			if !slices.Equal(m.Classes(), labels) {
+				t.Fatalf("classes %v, want %v", m.Classes(), labels)
+			}
+			ref := refArgmax(X, cls, 4, 5, orders(len(y), 15, true, seed), 1, true, averaged)
+			for e, ep := range d.Epochs {
+				if ep.Mistakes != ref.mistakes[e] {
+					t.Fatalf("epoch %d: %d mistakes, reference %d", e+1, ep.Mistakes, ref.mistakes[e])
+				}
+			}
+			for c := range 4 {
+				w, b := modelW(t, m, c)
+				for j, v := range append(w, b) {
+					want := append(slices.Clone(ref.w[c*5:(c+1)*5]), ref.b[c])[j]
+					if math.Abs(v-want) > 1e-12*(1+math.Abs(want)) {
+						t.Fatalf("averaged=%v class %d weight %d = %v, reference %v", averaged, c, j, v, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// One-vs-rest must train each class exactly as a binary model on the
+// relabelled data would, whatever the number of goroutines.
+func TestOneVsRestMatchesBinary(t *testing.T) {
+	X, y := intMulticlass(newRand(400), 150, 6, 5)
+	labels, _, _ := multiClasses(y)
+	for _, algo := range []Algorithm{Online, Averaged, Voted, Batch, MiniBatch} {
+		for _, workers := range []int{1, 2, 3, 8} {
+			opt := Options{Algorithm: algo, Shuffle: true, Seed: 9, MaxIter: 7, Workers: workers, BatchSize: 4}
+			m, d, err := TrainMulticlass(X, 6, y, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind() != KindOneVsRest || len(d.Classes) != 5 {
+				t.Fatalf("kind %v, %d class diagnostics", m.Kind(), len(d.Classes))
+			}
+			for c, l := range labels {
+				yb := make([]int, len(y))
+				for i := range y {
+					yb[i] = -1
+					if y[i] == l {
+						yb[i] = 1
+					}
+				}
+				opt.RunAllEpochs = true // one-vs-rest stops only when every class is clean
+				bm, bd, err := Train(X, 6, yb, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if algo == Voted {
+					v1, b1, c1 := m.Voted(c)
+					v2, b2, c2 := bm.Voted(0)
+					if fmt.Sprint(v1, b1, c1) != fmt.Sprint(v2, b2, c2) {
+						t.Fatalf("%v workers=%d class %d: voted vectors differ from the binary model", algo, workers, c)
+					}
+					continue
+				}
+				w1, b1 := modelW(t, m, c)
+				w2, b2 := modelW(t, bm, 0)
+				if len(d.Epochs) == len(bd.Epochs) {
+					equalExact(t, fmt.Sprintf("%v workers=%d class %d", algo, workers, c), append(w1, b1), append(w2, b2))
+				}
+				for e := range d.Epochs {
+					if d.Classes[c].Epochs[e].Mistakes != bd.Epochs[e].Mistakes {
+						t.Fatalf("%v class %d epoch %d: %d mistakes, binary %d", algo, c, e, d.Classes[c].Epochs[e].Mistakes, bd.Epochs[e].Mistakes)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Novikoff: on separable data the online perceptron makes at most R²/γ²
+// mistakes in total, for the margin γ of any separator: the planted one,
+// and the returned model (Diagnostics.Bound).
+func TestMistakeBound(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for seed := range uint64(n) {
+		rng := newRand(seed + 1000)
+		d := 2 + rng.IntN(8)
+		bias := seed%3 != 0
+		X, y, u, b0 := separable(rng, 20+rng.IntN(100), d, 1+rng.IntN(4), 1+float64(rng.IntN(3)), bias)
+		if slices.Min(y) == slices.Max(y) {
+			continue
+		}
+		m, diag, err := Train(X, d, y, Options{NoBias: !bias, Shuffle: seed%2 == 0, Seed: seed, MaxIter: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = m
+		total := 0
+		for _, e := range diag.Epochs {
+			total += e.Mistakes
+		}
+		if total != diag.Updates {
+			t.Fatalf("seed %d: epochs sum to %d mistakes, Updates = %d", seed, total, diag.Updates)
+		}
+		if !diag.Converged || !diag.Separable || diag.TrainAccuracy != 1 {
+			t.Fatalf("seed %d: converged %v separable %v accuracy %v", seed, diag.Converged, diag.Separable, diag.TrainAccuracy)
+		}
+		// Planted separator's margin and the radius, computed here.
+		R2, gamma := 0.0, math.Inf(1)
+		nu := dot(u, u) + b0*b0
+		for i := range y {
+			x := X[i*d : (i+1)*d]
+			r2 := dot(x, x)
+			if bias {
+				r2++
+			}
+			R2 = max(R2, r2)
+			gamma = min(gamma, float64(y[i])*(dot(x, u)+b0)/math.Sqrt(nu))
+		}
+		if math.Abs(diag.Radius-math.Sqrt(R2)) > 1e-12*diag.Radius {
+			t.Fatalf("seed %d: radius %v, want %v", seed, diag.Radius, math.Sqrt(R2))
+		}
+		if planted := R2 / (gamma * gamma); float64(total) > planted {
+			t.Fatalf("seed %d: %d mistakes > R²/γ² = %v of the planted separator", seed, total, planted)
+		}
+		if float64(total) > diag.Bound*(1+1e-9) {
+			t.Fatalf("seed %d: %d mistakes > the model's bound %v", seed, total, diag.Bound)
+		}
+		if diag.Margin > gamma*(1+1e-9)+1 {
+			t.Fatalf("seed %d: nonsense margin %v", seed, diag.Margin)
+		}
+	}
+}
+
+// On integer-valued data every kernel implementation must train the same
+// model, bit for bit.
+func TestKernelParity(t *testing.T) {
+	impls := availableImpls()
+	t.Logf("implementations: %v", impls)
+	Xb, yb, _, _ := separable(newRand(500), 200, 37, 4, 0.5, true) // 200 = 25 batches of 8: τ/B stays a power of two
+	Xm, ym := intMulticlass(newRand(501), 211, 37, 6)
+	type run struct {
+		name  string
+		multi bool
+		opt   Options
+	}
+	runs := []run{
+		{"online", false, Options{Algorithm: Online, Shuffle: true, Seed: 1}},
+		{"batch", false, Options{Algorithm: Batch, MaxIter: 30}},
+		{"minibatch", false, Options{Algorithm: MiniBatch, BatchSize: 8, Tau: 2, Shuffle: true, MaxIter: 30}},
+		{"averaged", false, Options{Algorithm: Averaged, Shuffle: true, Seed: 2}},
+		{"voted", false, Options{Algorithm: Voted, Shuffle: true, Seed: 3}},
+		{"ovr-online", true, Options{Algorithm: Online, MaxIter: 8, Workers: 2}},
+		{"ovr-averaged", true, Options{Algorithm: Averaged, MaxIter: 8, Shuffle: true}},
+		{"ovr-batch", true, Options{Algorithm: Batch, MaxIter: 8, Workers: 3}},
+		{"argmax", true, Options{Algorithm: Averaged, Multiclass: Argmax, MaxIter: 8, Shuffle: true}},
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			var ref32, ref64 []byte
+			for _, im := range impls {
+				opt := r.opt
+				opt.impl = im
+				var m32 *Model[float32]
+				var m64 *Model[float64]
+				var err error
+				if r.multi {
+					m32, _, err = TrainMulticlass(to32(Xm), 37, ym, opt)
+					if err == nil {
+						m64, _, err = TrainMulticlass(Xm, 37, ym, opt)
+					}
+				} else {
+					m32, _, err = Train(to32(Xb), 37, yb, opt)
+					if err == nil {
+						m64, _, err = Train(Xb, 37, yb, opt)
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				b32, b64 := mustMarshal(t, m32), mustMarshal(t, m64)
+				if ref32 == nil {
+					ref32, ref64 = b32, b64
+					continue
+				}
+				if string(b32) != string(ref32) || string(b64) != string(ref64) {
+					t.Fatalf("kernel %s trains a different model than %s", im, impls[0])
+				}
+			}
+		})
+	}
+}
+
+func TestSeedDeterminism(t *testing.T) {
+	d := loadSet[float32](t, "breast_cancer_std.train.libsvm", 30)
+	for _, algo := range []Algorithm{Online, MiniBatch, Averaged, Voted, SVM} {
+		opt := Options{Algorithm: algo, Shuffle: true, Seed: 42, MaxIter: 5, Lambda: 1e-3}
+		a, _, err := Train(d.X, d.Cols, d.Y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, _ := Train(d.X, d.Cols, d.Y, opt)
+		if !sameModel(t, a, b) {
+			t.Fatalf("%v: the same seed gave different models", algo)
+		}
+		opt.Seed = 43
+		c, _, _ := Train(d.X, d.Cols, d.Y, opt)
+		if sameModel(t, a, c) {
+			t.Fatalf("%v: seeds 42 and 43 gave the same model (is Shuffle ignored?)", algo)
+		}
+	}
+}
+
+// Pegasos reaches the SVM optimum (computed by dual coordinate descent)
+// within 1% on small problems, separable or not, with and without bias.
+func TestSVMNearOptimum(t *testing.T) {
+	for _, tc := range []struct {
+		seed   uint64
+		lambda float64
+		bias   bool
+		noise  bool
+	}{
+		{1, 0.05, true, false},
+		{2, 0.01, true, true},
+		{3, 0.1, false, true},
+		{4, 0.02, false, false},
+	} {
+		rng := newRand(tc.seed)
+		X, y, _, _ := separable(rng, 150, 5, 3, 0.5, tc.bias)
+		if tc.noise {
+			for i := range y {
+				if rng.IntN(10) == 0 {
+					y[i] = -y[i]
+				}
+			}
+		}
+		opt := Options{Algorithm: SVM, Lambda: tc.lambda, NoBias: !tc.bias, Shuffle: true, Seed: tc.seed, MaxIter: 400}
+		m, diag, err := Train(X, 5, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, b := modelW(t, m, 0)
+		got := svmPrimal(X, y, 5, w, b, tc.lambda)
+		opt64 := svmOptimum(X, y, 5, tc.lambda, tc.bias)
+		if got > opt64*1.01 || got < opt64*(1-1e-9) {
+			t.Fatalf("%+v: Pegasos objective %v, optimum %v (ratio %v)", tc, got, opt64, got/opt64)
+		}
+		if last := diag.Epochs[len(diag.Epochs)-1].Objective; math.Abs(last-got) > 1e-9*got {
+			t.Fatalf("diagnostics objective %v, recomputed %v", last, got)
+		}
+		// C is the same problem with λ = 1/(C·N).
+		opt.Lambda, opt.C = 0, 1/(tc.lambda*float64(len(y)))
+		mc, _, err := Train(X, 5, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wc, bc := modelW(t, mc, 0)
+		if gc := svmPrimal(X, y, 5, wc, bc, tc.lambda); gc > opt64*1.01 {
+			t.Fatalf("with C: objective %v, optimum %v", gc, opt64)
+		}
+	}
+}
+
+func TestSVMTolStops(t *testing.T) {
+	X, y, _, _ := separable(newRand(8), 200, 5, 3, 0.5, true)
+	_, d, err := Train(X, 5, y, Options{Algorithm: SVM, Lambda: 0.05, Tol: 1e-2, MaxIter: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Converged || len(d.Epochs) == 1000 {
+		t.Fatalf("Tol did not stop training: %d epochs, converged %v", len(d.Epochs), d.Converged)
+	}
+}
+
+func TestDiagnosticsFinalPass(t *testing.T) {
+	// A non-separable set: the final pass must report the model's own
+	// mistakes, loss and (negative) margin.
+	X := []float64{1, 0, 0, 1, -1, 0, 0, -1, 0.5, 0.5, 2, 2}
+	y := []int{1, 1, -1, -1, -1, 1}
+	for _, algo := range []Algorithm{Online, Averaged, Batch} {
+		m, d, err := Train(X, 2, y, Options{Algorithm: algo, MaxIter: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, b := modelW(t, m, 0)
+		mis, loss, minM := 0, 0.0, math.Inf(1)
+		for i := range y {
+			mm := float64(y[i]) * (dot(X[2*i:2*i+2], w) + b)
+			if mm <= 0 {
+				mis++
+				loss -= mm
+			}
+			minM = min(minM, mm)
+		}
+		nw := math.Sqrt(dot(w, w) + b*b)
+		if !d.Evaluated || d.TrainAccuracy != 1-float64(mis)/6 || math.Abs(d.TrainLoss-loss/6) > 1e-12 ||
+			math.Abs(d.Margin-minM/nw) > 1e-12 || d.Separable != (minM > 0) || (d.Bound != 0) != d.Separable {
+			t.Fatalf("%v: diagnostics %+v; want accuracy %v loss %v margin %v", algo, d, 1-float64(mis)/6, loss/6, minM/nw)
+		}
+		if len(d.Epochs) != 7 || d.Converged {
+			t.Fatalf("%v: %d epochs, converged %v on non-separable data", algo, len(d.Epochs), d.Converged)
+		}
+	}
+}
+
+func TestCallback(t *testing.T) {
+	X, y, _, _ := separable(newRand(9), 100, 4, 3, 0, true)
+	var seen []int
+	_, d, err := Train(X, 4, y, Options{MaxIter: 50, RunAllEpochs: true, Callback: func(e Epoch) error {
+		seen = append(seen, e.Epoch)
+		if e.Epoch == 3 {
+			return ErrStop
+		}
+		return nil
+	}})
+	if err != nil || !d.Stopped || len(d.Epochs) != 3 || !slices.Equal(seen, []int{1, 2, 3}) {
+		t.Fatalf("ErrStop: err %v stopped %v epochs %d seen %v", err, d.Stopped, len(d.Epochs), seen)
+	}
+	boom := errors.New("boom")
+	for _, multi := range []Strategy{OneVsRest, Argmax} {
+		m, _, err := TrainMulticlass(X, 4, y, Options{Multiclass: multi, Callback: func(Epoch) error { return boom }})
+		if !errors.Is(err, boom) || m != nil {
+			t.Fatalf("%v: callback error: got %v, %v", multi, m, err)
+		}
+	}
+	_, _, err = Train(X, 4, y, Options{Callback: func(Epoch) error { return boom }})
+	if !errors.Is(err, boom) {
+		t.Fatalf("callback error not returned: %v", err)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, false)
+	orig := slices.Clone(X)
+	m, _, err := Train(X, 5, y, Options{Normalize: true, Algorithm: Averaged, NoBias: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(X, orig) {
+		t.Fatal("Normalize modified the caller's data")
+	}
+	if !m.Normalized() {
+		t.Fatal("model does not record normalisation")
+	}
+	// Scores of a normalising model do not depend on the sample's scale.
+	s1, s2 := make([]float64, 1), make([]float64, 1)
+	for i := range 20 {
+		x := X[i*5 : (i+1)*5]
+		big := slices.Clone(x)
+		for j := range big {
+			big[j] *= 1024
+		}
+		if err := m.Scores(s1, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Scores(s2, big); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s1[0]-s2[0]) > 1e-12*(1+math.Abs(s1[0])) {
+			t.Fatalf("score %v at scale 1, %v at scale 1024", s1[0], s2[0])
+		}
+	}
+	// Training on pre-normalised rows gives the same model.
+	Xn := slices.Clone(X)
+	for i := range 80 {
+		x := Xn[i*5 : (i+1)*5]
+		nx := math.Sqrt(dot(x, x))
+		for j := range x {
+			x[j] *= 1 / nx
+		}
+	}
+	m2, _, err := Train(Xn, 5, y, Options{Algorithm: Averaged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1, b1 := modelW(t, m, 0)
+	w2, b2 := modelW(t, m2, 0)
+	for j := range w1 {
+		if math.Abs(w1[j]-w2[j]) > 1e-9 {
+			t.Fatalf("weight %d: %v vs %v", j, w1[j], w2[j])
+		}
+	}
+	if math.Abs(b1-b2) > 1e-9 {
+		t.Fatalf("bias %v vs %v", b1, b2)
+	}
+}
