@@ -35,8 +35,8 @@ import (
 //	             M int64 survival counts (> 0), M·D vectors, M biases
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
 //
-// UnmarshalBinary checks the sizes against the file length before it
-// allocates anything, then the checksum, then every field; any problem is an
+// UnmarshalBinary checks the checksum, then the sizes against the file
+// length before it allocates anything, then every field; any problem is an
 // error wrapping ErrCorrupt (ErrVersion for a newer format, ErrMismatch for
 // a valid file of another element type or of a kernel model), never a
 // panic.
@@ -154,12 +154,19 @@ func parseHeader(data []byte) (header, error) {
 	if h.Version != fileVersion {
 		return h, fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, h.Version, fileVersion)
 	}
+	body := len(data) - 4
+	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
+		return h, fmt.Errorf("%w: checksum %08x, the data gives %08x (truncated or modified)", ErrCorrupt, want, got)
+	}
 	h.esize = int(data[10])
 	h.Kind, h.Algorithm, h.flags = Kind(data[11]), Algorithm(data[12]), data[13]
 	h.Dims = int(le.Uint32(data[16:]))
 	h.Labels = int(le.Uint32(data[20:]))
 	h.Vectors = int(le.Uint32(data[24:]))
 	h.eta = math.Float64frombits(le.Uint64(data[32:]))
+	if h.Kind >= 16 {
+		return h, fmt.Errorf("%w: a kernel model (kind %d), not a linear one", ErrMismatch, h.Kind)
+	}
 	switch {
 	case h.esize != 4 && h.esize != 8:
 		return h, fmt.Errorf("%w: element size %d", ErrCorrupt, h.esize)
@@ -188,13 +195,6 @@ func parseHeader(data []byte) (header, error) {
 	}
 	if size != uint64(len(data)) {
 		return h, fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", ErrCorrupt, size, len(data))
-	}
-	body := len(data) - 4
-	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
-		return h, fmt.Errorf("%w: checksum %08x, the data gives %08x", ErrCorrupt, want, got)
-	}
-	if h.Kind >= 16 {
-		return h, fmt.Errorf("%w: a kernel model (kind %d), not a linear one", ErrMismatch, h.Kind)
 	}
 	return h, nil
 }
