@@ -13,12 +13,12 @@ func TestInputErrors(t *testing.T) {
 	inf := []float64{1, 2, 3, math.Inf(-1), -1, -2}
 	huge := []float64{1e200, 1e200, 3, 4, -1, -2}
 	for _, tc := range []struct {
-		name   string
-		X      []float64
-		cols   int
-		y      []int
-		multi  bool
-		want   error
+		name  string
+		X     []float64
+		cols  int
+		y     []int
+		multi bool
+		want  error
 	}{
 		{"empty", nil, 2, nil, false, ErrEmpty},
 		{"empty-multi", []float64{}, 2, []int{}, true, ErrEmpty},
