@@ -1,0 +1,70 @@
+package dataset
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func BenchmarkReadLIBSVM(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "digits.train.libsvm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("float32", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := ReadLIBSVM[float32](bytes.NewReader(raw), LIBSVMOptions{Cols: 64}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("float64", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := ReadLIBSVM[float64](bytes.NewReader(raw), LIBSVMOptions{Cols: 64}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkReadCSV(b *testing.B) {
+	d, err := LoadLIBSVM[float64](filepath.Join("testdata", "digits.train.libsvm"), LIBSVMOptions{Cols: 64})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, d, CSVOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	raw := buf.Bytes()
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, err := ReadCSV[float32](bytes.NewReader(raw), CSVOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFashionMNISTTest reads the 10000-image test split (gzip, 4.4 MB).
+func BenchmarkFashionMNISTTest(b *testing.B) {
+	if _, err := os.Stat(filepath.Join(DefaultFashionMNISTDir, "t10k-images-idx3-ubyte.gz")); err != nil {
+		b.Skip("Fashion-MNIST not installed")
+	}
+	for b.Loop() {
+		if _, err := FashionMNIST[float32]("", "t10k"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSynth256 generates 10000 training rows of synth256 (about 11000
+// candidate rows of 256 draws each).
+func BenchmarkSynth256(b *testing.B) {
+	b.SetBytes(10000 * 256 * 4)
+	for b.Loop() {
+		Synth256(10000, 0)
+	}
+}
