@@ -1,0 +1,203 @@
+package perceptron_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+// Two separable clouds in two dimensions, labels ±1.
+var (
+	exX = []float32{
+		2, 1, 3, 2, 2, 3, 4, 2, // +1
+		-1, -2, -2, -1, -3, -2, -1, -3, // −1
+	}
+	exY = []int{1, 1, 1, 1, -1, -1, -1, -1}
+)
+
+// Rosenblatt's online perceptron: one update per mistake, stopping after
+// the first epoch without one.
+func ExampleTrain_online() {
+	m, diag, err := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Online})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	w, b := m.Weights(0)
+	fmt.Println("weights", w, "bias", b)
+	fmt.Println("epochs", len(diag.Epochs), "mistakes", diag.Updates, "converged", diag.Converged)
+	fmt.Printf("margin %.3f radius %.3f bound R²/γ² %.1f\n", diag.Margin, diag.Radius, diag.Bound)
+	label, _ := m.Predict([]float32{5, 5})
+	fmt.Println("predict (5,5):", label)
+	// Output:
+	// weights [2 1] bias 1
+	// epochs 2 mistakes 1 converged true
+	// margin 1.225 radius 4.583 bound R²/γ² 14.0
+	// predict (5,5): 1
+}
+
+// The full-batch perceptron sums the updates of all misclassified samples.
+func ExampleTrain_batch() {
+	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Batch, Eta: 0.5})
+	w, b := m.Weights(0)
+	fmt.Println("weights", w, "bias", b, "epochs", len(diag.Epochs))
+	fmt.Println("first epoch: mistakes", diag.Epochs[0].Mistakes, "accuracy", diag.Epochs[0].Accuracy)
+	// Output:
+	// weights [9 8] bias 0 epochs 2
+	// first epoch: mistakes 8 accuracy 0
+}
+
+// Mini-batch stochastic subgradient steps: τ/B times the sum over the
+// batch's mistakes.
+func ExampleTrain_miniBatch() {
+	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
+		Algorithm: perceptron.MiniBatch, BatchSize: 4, Tau: 1, Shuffle: true, Seed: 7,
+	})
+	acc, _ := m.Accuracy(exX, exY)
+	fmt.Println("accuracy", acc, "converged", diag.Converged)
+	// Output:
+	// accuracy 1 converged true
+}
+
+// The averaged perceptron returns the average of the weight vectors after
+// every sample, which generalises better than the last one. Here the first
+// sample's update already separates the data, so the average is that vector.
+func ExampleTrain_averaged() {
+	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
+		Algorithm: perceptron.Averaged, MaxIter: 5, RunAllEpochs: true,
+	})
+	w, b := m.Weights(0)
+	fmt.Printf("averaged weights [%.3f %.3f] bias %.3f after %d epochs\n", w[0], w[1], b, len(diag.Epochs))
+	// Output:
+	// averaged weights [2.000 1.000] bias 1.000 after 5 epochs
+}
+
+// The voted perceptron keeps every weight vector with the number of
+// samples it survived, and predicts by their weighted vote.
+func ExampleTrain_voted() {
+	m, _, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Voted})
+	vectors, biases, counts := m.Voted(0)
+	for i := range vectors {
+		fmt.Println("vector", vectors[i], "bias", biases[i], "count", counts[i])
+	}
+	scores := make([]float32, 1)
+	_ = m.Scores(scores, []float32{-2, -2})
+	fmt.Println("vote for (-2,-2):", scores[0])
+	// Output:
+	// vector [2 1] bias 1 count 16
+	// vote for (-2,-2): -16
+}
+
+// The soft-margin SVM (Pegasos) trades margin against hinge loss through λ.
+func ExampleTrain_svm() {
+	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
+		Algorithm: perceptron.SVM, Lambda: 0.01, MaxIter: 200, Shuffle: true, Seed: 1,
+	})
+	acc, _ := m.Accuracy(exX, exY)
+	last := diag.Epochs[len(diag.Epochs)-1]
+	fmt.Printf("accuracy %.0f, objective below 0.1: %v, margin above 1: %v\n", acc, last.Objective < 0.1, diag.Margin > 1)
+	// Output:
+	// accuracy 1, objective below 0.1: true, margin above 1: true
+}
+
+// Any integer labels: one-vs-rest trains one perceptron per class.
+func ExampleTrainMulticlass() {
+	X := []float64{
+		0, 0, 1, 0, 0, 1, // class 10 near the origin
+		10, 0, 11, 0, 10, 1, // class 20 to the right
+		0, 10, 1, 10, 0, 11, // class 30 above
+	}
+	y := []int{10, 10, 10, 20, 20, 20, 30, 30, 30}
+	m, _, err := perceptron.TrainMulticlass(X, 2, y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("classes", m.Classes())
+	for _, x := range [][]float64{{0.5, 0.5}, {12, 1}, {1, 12}} {
+		label, _ := m.Predict(x)
+		fmt.Println(x, "->", label)
+	}
+	// Output:
+	// classes [10 20 30]
+	// [0.5 0.5] -> 10
+	// [12 1] -> 20
+	// [1 12] -> 30
+}
+
+// The multiclass perceptron: one weight vector per class, predict the
+// argmax, update the true and the predicted class on a mistake.
+func ExampleTrainMulticlass_argmax() {
+	X := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0, 0, 2, 0, 0, 0, 2}
+	y := []int{0, 1, 2, 0, 1, 2}
+	m, diag, _ := perceptron.TrainMulticlass(X, 3, y, perceptron.Options{Multiclass: perceptron.Argmax})
+	fmt.Println("kind", m.Kind(), "mistakes per epoch:", diag.Epochs[0].Mistakes, diag.Epochs[1].Mistakes)
+	label, _ := m.Predict([]float32{0, 0, 5})
+	fmt.Println("predict (0,0,5):", label)
+	// Output:
+	// kind argmax mistakes per epoch: 4 0
+	// predict (0,0,5): 2
+}
+
+// A served model keeps learning: Update applies the perceptron rule while
+// other goroutines may be calling Predict.
+func ExampleModel_Update() {
+	m, _, _ := perceptron.Train([]float32{1, 0, -1, 0}, 2, []int{1, -1}, perceptron.Options{})
+	x := []float32{0, 1}
+	before, _ := m.Predict(x)
+	changed, _ := m.Update(x, 1) // a mistake: the model moves towards x
+	after, _ := m.Predict(x)
+	fmt.Println(before, changed, after)
+	_, err := m.Update(x, 0)
+	fmt.Println(errors.Is(err, perceptron.ErrLabels))
+	// Output:
+	// -1 true 1
+	// true
+}
+
+// Models round-trip through a checksummed binary file (and JSON).
+func ExampleModel_MarshalBinary() {
+	m, _, _ := perceptron.Train(exX, 2, exY, perceptron.Options{})
+	data, _ := m.MarshalBinary()
+	info, _ := perceptron.Inspect(data)
+	fmt.Printf("%d bytes, float%d, %v, %v\n", len(data), info.ElemBits, info.Kind, info.Algorithm)
+
+	var back perceptron.Model[float32]
+	fmt.Println(back.UnmarshalBinary(data))
+	data[len(data)/2] ^= 1
+	fmt.Println(errors.Is(back.UnmarshalBinary(data), perceptron.ErrCorrupt))
+	var wrong perceptron.Model[float64]
+	data[len(data)/2] ^= 1
+	fmt.Println(errors.Is(wrong.UnmarshalBinary(data), perceptron.ErrMismatch))
+	// Output:
+	// 72 bytes, float32, binary, online
+	// <nil>
+	// true
+	// true
+}
+
+// Bad input is an error to test with errors.Is, never a panic.
+func ExampleTrain_errors() {
+	_, _, err := perceptron.Train([]float32{1, 2, 3}, 2, []int{1}, perceptron.Options{})
+	fmt.Println(errors.Is(err, perceptron.ErrDims))
+	_, _, err = perceptron.Train([]float32{1, 2}, 1, []int{0, 1}, perceptron.Options{})
+	fmt.Println(errors.Is(err, perceptron.ErrLabels))
+	_, _, err = perceptron.Train([]float32{1, 2}, 1, []int{1, -1}, perceptron.Options{Eta: -1})
+	fmt.Println(errors.Is(err, perceptron.ErrOption))
+	// Output:
+	// true
+	// true
+	// true
+}
+
+// Flatten turns [][]T rows into the row-major layout Train takes.
+func ExampleFlatten() {
+	X, cols, err := perceptron.Flatten([][]float64{{1, 2}, {3, 4}, {5, 6}})
+	fmt.Println(X, cols, err)
+	_, _, err = perceptron.Flatten([][]float64{{1, 2}, {3}})
+	fmt.Println(errors.Is(err, perceptron.ErrDims))
+	// Output:
+	// [1 2 3 4 5 6] 2 <nil>
+	// true
+}
