@@ -33,7 +33,8 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"cpu": {"describe this CPU and the kernel implementation in use", runCPU},
+	"cpu":   {"describe this CPU and the kernel implementation in use", runCPU},
+	"bench": {"time the kernels on every implementation against the estimated peak", runBench},
 }
 
 func usage(w io.Writer) {

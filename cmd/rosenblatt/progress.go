@@ -38,8 +38,9 @@ func newProgress(total int, desc string, quiet bool, w io.Writer) progress {
 	return newProgressBar(total, desc, w)
 }
 
-// progressThrottle is the shortest interval between two redraws.
-const progressThrottle = 80 * time.Millisecond
+// progressThrottle is the shortest interval between two redraws (a
+// variable so that tests can draw every step).
+var progressThrottle = 80 * time.Millisecond
 
 // newProgressBar returns a visible bar on w, whatever w is.
 func newProgressBar(total int, desc string, w io.Writer) progress {
