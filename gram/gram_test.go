@@ -59,20 +59,55 @@ func unitRoundoff[T kernel.Float]() float64 {
 	return 0x1p-53
 }
 
-// refEntry is the exact-ish float64 value of one kernel entry and its error
-// bound for type T.
-func refEntry[T kernel.Float](k Kernel, x, y []T) (ref, tol float64) {
-	u := unitRoundoff[T]()
-	d := float64(len(x))
-	var dot, abs, nx, ny, dist float64
-	for i := range x {
-		a, b := float64(x[i]), float64(y[i])
-		dot += a * b
-		abs += math.Abs(a * b)
-		nx += a * a
-		ny += b * b
-		dist += (a - b) * (a - b)
+// pairStats are the float64 quantities the reference needs for each pair
+// of rows (computed once per data set and reused for every kernel, path
+// and option set).
+type pairStats struct {
+	na, nb, d      int
+	dot, abs, dist []float64 // per pair, row-major na×nb
+	na2, nb2       []float64 // squared norms
+}
+
+func statsOf[T kernel.Float](A, B []T, d int) *pairStats {
+	na, nb := len(A)/d, len(B)/d
+	ps := &pairStats{na: na, nb: nb, d: d, dot: make([]float64, na*nb), abs: make([]float64, na*nb),
+		dist: make([]float64, na*nb), na2: make([]float64, na), nb2: make([]float64, nb)}
+	sq := func(x []T) (s float64) {
+		for _, v := range x {
+			s += float64(v) * float64(v)
+		}
+		return s
 	}
+	for i := 0; i < na; i++ {
+		ps.na2[i] = sq(A[i*d : (i+1)*d])
+	}
+	for j := 0; j < nb; j++ {
+		ps.nb2[j] = sq(B[j*d : (j+1)*d])
+	}
+	for i := 0; i < na; i++ {
+		x := A[i*d : (i+1)*d]
+		for j := 0; j < nb; j++ {
+			y := B[j*d : (j+1)*d]
+			var dot, abs, dist float64
+			for k := range x {
+				a, b := float64(x[k]), float64(y[k])
+				dot += a * b
+				abs += math.Abs(a * b)
+				dist += (a - b) * (a - b)
+			}
+			ps.dot[i*nb+j], ps.abs[i*nb+j], ps.dist[i*nb+j] = dot, abs, dist
+		}
+	}
+	return ps
+}
+
+// refEntry is the float64 value of entry (i, j) and its error bound for
+// type T.
+func refEntry[T kernel.Float](k Kernel, ps *pairStats, i, j int) (ref, tol float64) {
+	u := unitRoundoff[T]()
+	d := float64(ps.d)
+	p := i*ps.nb + j
+	dot, abs, dist, nx, ny := ps.dot[p], ps.abs[p], ps.dist[p], ps.na2[i], ps.nb2[j]
 	// |s − x·y| ≤ γ_D Σ|xy| with γ_D = Du/(1−Du); a factor 2 of slack.
 	gd := 2 * (d + 2) * u / (1 - (d+2)*u)
 	tdot := gd*abs + 1e-300
@@ -99,23 +134,37 @@ func refEntry[T kernel.Float](k Kernel, x, y []T) (ref, tol float64) {
 	}
 }
 
-func checkMatrix[T kernel.Float](t *testing.T, what string, got *Matrix[T], k Kernel, A, B []T, d int) {
+// refMatrix holds the reference values and bounds of one kernel on one
+// pair of data sets.
+type refMatrix struct {
+	ps       *pairStats
+	ref, tol []float64
+}
+
+func refOf[T kernel.Float](k Kernel, ps *pairStats) *refMatrix {
+	rm := &refMatrix{ps: ps, ref: make([]float64, ps.na*ps.nb), tol: make([]float64, ps.na*ps.nb)}
+	for i := 0; i < ps.na; i++ {
+		for j := 0; j < ps.nb; j++ {
+			rm.ref[i*ps.nb+j], rm.tol[i*ps.nb+j] = refEntry[T](k, ps, i, j)
+		}
+	}
+	return rm
+}
+
+func checkMatrix[T kernel.Float](t *testing.T, what string, got *Matrix[T], rm *refMatrix) {
 	t.Helper()
-	na, nb := len(A)/d, len(B)/d
+	na, nb := rm.ps.na, rm.ps.nb
 	if got.Rows != na || got.Cols != nb || len(got.Data) != na*nb {
 		t.Fatalf("%s: shape %d×%d (%d values), want %d×%d", what, got.Rows, got.Cols, len(got.Data), na, nb)
 	}
 	bad := 0
-	for i := 0; i < na; i++ {
-		for j := 0; j < nb; j++ {
-			ref, tol := refEntry(k, A[i*d:(i+1)*d], B[j*d:(j+1)*d])
-			v := float64(got.Data[i*nb+j])
-			if !(math.Abs(v-ref) <= tol) {
-				if bad < 5 {
-					t.Errorf("%s: [%d][%d] = %v, want %v ± %.3g (err %.3g)", what, i, j, v, ref, tol, math.Abs(v-ref))
-				}
-				bad++
+	for p, v := range got.Data {
+		ref, tol := rm.ref[p], rm.tol[p]
+		if !(math.Abs(float64(v)-ref) <= tol) {
+			if bad < 5 {
+				t.Errorf("%s: [%d][%d] = %v, want %v ± %.3g (err %.3g)", what, p/nb, p%nb, v, ref, tol, math.Abs(float64(v)-ref))
 			}
+			bad++
 		}
 	}
 	if bad > 0 {
@@ -146,28 +195,30 @@ func smallBlocks(path string) *Options {
 
 func testComputeAll[T kernel.Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, path := range availablePaths() {
-		for _, n := range edgeSizes {
-			for _, d := range edgeSizes {
-				X := randData[T](rng, n, d)
-				keep := append([]T(nil), X...)
-				for _, k0 := range testKernels {
-					k := kernelFor(k0, d)
+	for _, n := range edgeSizes {
+		for _, d := range edgeSizes {
+			X := randData[T](rng, n, d)
+			keep := append([]T(nil), X...)
+			ps := statsOf(X, X, d)
+			for _, k0 := range testKernels {
+				k := kernelFor(k0, d)
+				rm := refOf[T](k, ps)
+				for _, path := range availablePaths() {
 					for _, opts := range []*Options{{path: path}, smallBlocks(path)} {
 						what := fmt.Sprintf("%s/%v/n=%d/d=%d/kc=%d", path, k, n, d, opts.kc)
 						m, err := Compute(X, d, k, opts)
 						if err != nil {
 							t.Fatalf("%s: %v", what, err)
 						}
-						checkMatrix(t, what, m, k, X, X, d)
+						checkMatrix(t, what, m, rm)
 						_, isRBF := k.(RBF)
 						checkSymmetric(t, what, m, isRBF)
 					}
 				}
-				for i := range X {
-					if X[i] != keep[i] {
-						t.Fatalf("Compute modified X[%d]", i)
-					}
+			}
+			for i := range X {
+				if X[i] != keep[i] {
+					t.Fatalf("Compute modified X[%d]", i)
 				}
 			}
 		}
@@ -182,19 +233,21 @@ func TestComputeEveryPathAndShape(t *testing.T) {
 func testCross[T kernel.Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	shapes := [][3]int{{1, 1, 1}, {3, 17, 7}, {17, 3, 33}, {33, 31, 16}, {100, 15, 257}, {7, 100, 2}}
-	for _, path := range availablePaths() {
-		for _, sh := range shapes {
-			na, nb, d := sh[0], sh[1], sh[2]
-			A, B := randData[T](rng, na, d), randData[T](rng, nb, d)
-			for _, k0 := range testKernels {
-				k := kernelFor(k0, d)
+	for _, sh := range shapes {
+		na, nb, d := sh[0], sh[1], sh[2]
+		A, B := randData[T](rng, na, d), randData[T](rng, nb, d)
+		ps := statsOf(A, B, d)
+		for _, k0 := range testKernels {
+			k := kernelFor(k0, d)
+			rm := refOf[T](k, ps)
+			for _, path := range availablePaths() {
 				for _, opts := range []*Options{{path: path}, smallBlocks(path)} {
 					what := fmt.Sprintf("%s/%v/%v/kc=%d", path, sh, k, opts.kc)
 					m, err := Cross(A, B, d, k, opts)
 					if err != nil {
 						t.Fatalf("%s: %v", what, err)
 					}
-					checkMatrix(t, what, m, k, A, B, d)
+					checkMatrix(t, what, m, rm)
 				}
 			}
 		}
@@ -308,7 +361,7 @@ func testRowsAndCache[T kernel.Float](t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkMatrix(t, what+"/RowOf", &Matrix[T]{Rows: 1, Cols: n, Data: got}, k, q, X, d)
+				checkMatrix(t, what+"/RowOf", &Matrix[T]{Rows: 1, Cols: n, Data: got}, refOf[T](k, statsOf(q, X, d)))
 
 				// A cache of a third of the rows, walked in an order with
 				// repeats so that rows are evicted and recomputed.

@@ -1,5 +1,0 @@
-//go:build !purego
-
-package gram
-
-func archPaths() []*path { return nil }
