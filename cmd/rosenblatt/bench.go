@@ -222,13 +222,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// knownImplNames are the kernel implementations of every build, to tell a
+// name of another architecture from a typo.
+var knownImplNames = []string{"generic", "avx2", "avx512", "neon"}
+
 // parsePaths turns the -paths list into implementations. Empty means every
 // available implementation and auto. An unknown name, or one this CPU
 // cannot run, is a usage error naming the valid ones.
 func parsePaths(list string) ([]benchPath, error) {
-	var avail, all []string
+	var avail []string
 	for _, im := range kernel.Impls() {
-		all = append(all, im.Name())
 		if im.Available() {
 			avail = append(avail, im.Name())
 		}
@@ -262,8 +265,9 @@ func parsePaths(list string) ([]benchPath, error) {
 			}
 		}
 		switch {
-		case found == nil && slices.Contains(all, name):
-			return nil, fmt.Errorf("%w: -paths: %q is not available", errUsage, name)
+		case found == nil && slices.Contains(knownImplNames, name):
+			return nil, fmt.Errorf("%w: -paths: %q is not an implementation of this build (%s/%s%s; it can run %s)",
+				errUsage, name, runtime.GOOS, runtime.GOARCH, purego, valid)
 		case found == nil:
 			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", errUsage, name, valid)
 		case !found.Available():

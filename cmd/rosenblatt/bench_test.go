@@ -141,6 +141,13 @@ func TestBenchQuickReport(t *testing.T) {
 			t.Errorf("%s: peak known %v but peak_percent %v", r.key(), rep.Peak.Known, r.PeakPercent)
 		}
 	}
+	paths, err := parsePaths("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := suiteSize(benchConfig{paths: paths}); len(rep.Results) != n {
+		t.Errorf("%d results, but the progress bar counts %d cases", len(rep.Results), n)
+	}
 	for k := range want {
 		if !got[k] {
 			t.Errorf("missing result %s", k)
@@ -375,6 +382,23 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"compare three files", []string{"bench", "compare", "a", "b", "c"}, "got 3"},
 		{"compare bad flag", []string{"bench", "compare", "-x", "a", "b"}, "flag provided but not defined: -x"},
 	}
+	otherBuild := ""
+	for _, n := range knownImplNames {
+		found := false
+		for _, im := range kernel.Impls() {
+			found = found || im.Name() == n
+		}
+		if !found {
+			otherBuild = n
+		}
+	}
+	if otherBuild != "" {
+		cases = append(cases, struct {
+			name string
+			args []string
+			want string
+		}{"path of another build", []string{"bench", "-paths", otherBuild}, "not an implementation of this build"})
+	}
 	if unavailable != "" {
 		cases = append(cases, struct {
 			name string
@@ -589,5 +613,30 @@ func TestFmtBytes(t *testing.T) {
 		if got := fmtBytes(c.b); got != c.want {
 			t.Errorf("fmtBytes(%d) = %q, want %q", c.b, got, c.want)
 		}
+	}
+}
+
+// TestBenchProgressBar checks that bench draws its bar on a terminal, with
+// one step per case, and nothing with -q.
+func TestBenchProgressBar(t *testing.T) {
+	forceTerminal(t)
+	args := []string{"bench", "-quick", "-runs", "1", "-time", "1ms", "-paths", "generic"}
+	code, out, errOut := runCmd(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	total := suiteSize(benchConfig{paths: []benchPath{{name: "generic"}}})
+	if total != 17 {
+		t.Errorf("suite size %d for one path, want 4 kernels × 4 sets + gram = 17", total)
+	}
+	if want := fmt.Sprintf("(0/%d)", total); !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks the bar's %q: %q", want, errOut)
+	}
+	if strings.Contains(out, "\r") {
+		t.Errorf("the bar went to stdout")
+	}
+	code, _, errOut = runCmd(t, append(args, "-q")...)
+	if code != exitOK || errOut != "" {
+		t.Errorf("-q: exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
 }
