@@ -93,19 +93,22 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
 
-	// Y0..Y7 = eight independent partial sums
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
 	CMPQ   CX, $32
 	JB     small
 	CMPQ   CX, $256
 	JB     tail
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
@@ -131,9 +134,18 @@ loop:
 	CMPQ        CX, $256
 	JAE         loop
 
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, into
-	// partial sums not used by the step before, then a masked partial vector
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $128
 	JB          tail64
 	VMOVUPS     (SI), Y8
@@ -153,8 +165,8 @@ tail64:
 	JB          tail32
 	VMOVUPS     (SI), Y8
 	VMOVUPS     32(SI), Y9
-	VFMADD231PS (DI), Y8, Y4
-	VFMADD231PS 32(DI), Y9, Y5
+	VFMADD231PS (DI), Y8, Y2
+	VFMADD231PS 32(DI), Y9, Y3
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -163,7 +175,7 @@ tail32:
 	CMPQ        CX, $32
 	JB          tailmask
 	VMOVUPS     (SI), Y8
-	VFMADD231PS (DI), Y8, Y6
+	VFMADD231PS (DI), Y8, Y0
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $32, CX
@@ -178,17 +190,13 @@ tailmask:
 	VMOVDQU     (AX)(CX*1), Y12
 	VANDPS      -32(SI)(CX*1), Y12, Y8
 	VANDPS      -32(DI)(CX*1), Y12, Y9
-	VFMADD231PS Y9, Y8, Y7
+	VFMADD231PS Y9, Y8, Y1
 
 sum:
-	// pairwise sum of the eight partial sums, then across lanes
+	// pairwise sum of the four partial sums, then across lanes
 	VADDPS Y1, Y0, Y0
 	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
 	VADDPS Y2, Y0, Y0
-	VADDPS Y6, Y4, Y4
-	VADDPS Y4, Y0, Y0
 	HSUMPS
 	VMOVSS X0, ret+48(FP)
 	VZEROUPPER
@@ -233,19 +241,22 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
 
-	// Y0..Y7 = eight independent partial sums
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
 	CMPQ   CX, $32
 	JB     small
 	CMPQ   CX, $256
 	JB     tail
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
@@ -279,9 +290,18 @@ loop:
 	CMPQ        CX, $256
 	JAE         loop
 
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then a
-	// masked partial vector
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $128
 	JB          tail64
 	VMOVUPS     (SI), Y8
@@ -307,8 +327,8 @@ tail64:
 	VMOVUPS     32(SI), Y9
 	VSUBPS      (DI), Y8, Y8
 	VSUBPS      32(DI), Y9, Y9
-	VFMADD231PS Y8, Y8, Y4
-	VFMADD231PS Y9, Y9, Y5
+	VFMADD231PS Y8, Y8, Y2
+	VFMADD231PS Y9, Y9, Y3
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -318,7 +338,7 @@ tail32:
 	JB          tailmask
 	VMOVUPS     (SI), Y8
 	VSUBPS      (DI), Y8, Y8
-	VFMADD231PS Y8, Y8, Y6
+	VFMADD231PS Y8, Y8, Y0
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $32, CX
@@ -334,17 +354,13 @@ tailmask:
 	VANDPS      -32(SI)(CX*1), Y12, Y8
 	VANDPS      -32(DI)(CX*1), Y12, Y9
 	VSUBPS      Y9, Y8, Y8
-	VFMADD231PS Y8, Y8, Y7
+	VFMADD231PS Y8, Y8, Y1
 
 sum:
-	// pairwise sum of the eight partial sums, then across lanes
+	// pairwise sum of the four partial sums, then across lanes
 	VADDPS Y1, Y0, Y0
 	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
 	VADDPS Y2, Y0, Y0
-	VADDPS Y6, Y4, Y4
-	VADDPS Y4, Y0, Y0
 	HSUMPS
 	VMOVSS X0, ret+48(FP)
 	VZEROUPPER
@@ -394,6 +410,8 @@ TEXT ·axpyAVX2F32(SB), NOSPLIT, $0-56
 	SHLQ         $2, CX
 	CMPQ         CX, $128
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (128 bytes) per iteration: Yk = a*x + y, stored to y
@@ -479,6 +497,8 @@ TEXT ·scaleAVX2F32(SB), NOSPLIT, $0-32
 	SHLQ         $2, CX
 	CMPQ         CX, $128
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (128 bytes) per iteration: Yk = a*x, stored back to x
@@ -585,6 +605,8 @@ block4:
 	CMPQ   AX, R12
 	JAE    block4v32
 
+	PCALIGN $32
+
 block4loop:
 	// 2 vectors (64 bytes) of each of the four rows
 	VMOVUPS     (DI)(AX*1), Y8
@@ -661,6 +683,8 @@ row:
 	JB     rowsmall
 	CMPQ   AX, R9
 	JAE    rowv64
+
+	PCALIGN $32
 
 rowloop:
 	// 4 vectors (128 bytes) per iteration
@@ -748,19 +772,22 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
 
-	// Y0..Y7 = eight independent partial sums
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
 	CMPQ   CX, $32
 	JB     small
 	CMPQ   CX, $256
 	JB     tail
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
@@ -786,9 +813,18 @@ loop:
 	CMPQ        CX, $256
 	JAE         loop
 
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, into
-	// partial sums not used by the step before, then a masked partial vector
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $128
 	JB          tail64
 	VMOVUPD     (SI), Y8
@@ -808,8 +844,8 @@ tail64:
 	JB          tail32
 	VMOVUPD     (SI), Y8
 	VMOVUPD     32(SI), Y9
-	VFMADD231PD (DI), Y8, Y4
-	VFMADD231PD 32(DI), Y9, Y5
+	VFMADD231PD (DI), Y8, Y2
+	VFMADD231PD 32(DI), Y9, Y3
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -818,7 +854,7 @@ tail32:
 	CMPQ        CX, $32
 	JB          tailmask
 	VMOVUPD     (SI), Y8
-	VFMADD231PD (DI), Y8, Y6
+	VFMADD231PD (DI), Y8, Y0
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $32, CX
@@ -833,17 +869,13 @@ tailmask:
 	VMOVDQU     (AX)(CX*1), Y12
 	VANDPD      -32(SI)(CX*1), Y12, Y8
 	VANDPD      -32(DI)(CX*1), Y12, Y9
-	VFMADD231PD Y9, Y8, Y7
+	VFMADD231PD Y9, Y8, Y1
 
 sum:
-	// pairwise sum of the eight partial sums, then across lanes
+	// pairwise sum of the four partial sums, then across lanes
 	VADDPD Y1, Y0, Y0
 	VADDPD Y3, Y2, Y2
-	VADDPD Y5, Y4, Y4
-	VADDPD Y7, Y6, Y6
 	VADDPD Y2, Y0, Y0
-	VADDPD Y6, Y4, Y4
-	VADDPD Y4, Y0, Y0
 	HSUMPD
 	VMOVSD X0, ret+48(FP)
 	VZEROUPPER
@@ -888,19 +920,22 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
 
-	// Y0..Y7 = eight independent partial sums
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
 	CMPQ   CX, $32
 	JB     small
 	CMPQ   CX, $256
 	JB     tail
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
@@ -934,9 +969,18 @@ loop:
 	CMPQ        CX, $256
 	JAE         loop
 
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then a
-	// masked partial vector
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $128
 	JB          tail64
 	VMOVUPD     (SI), Y8
@@ -962,8 +1006,8 @@ tail64:
 	VMOVUPD     32(SI), Y9
 	VSUBPD      (DI), Y8, Y8
 	VSUBPD      32(DI), Y9, Y9
-	VFMADD231PD Y8, Y8, Y4
-	VFMADD231PD Y9, Y9, Y5
+	VFMADD231PD Y8, Y8, Y2
+	VFMADD231PD Y9, Y9, Y3
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -973,7 +1017,7 @@ tail32:
 	JB          tailmask
 	VMOVUPD     (SI), Y8
 	VSUBPD      (DI), Y8, Y8
-	VFMADD231PD Y8, Y8, Y6
+	VFMADD231PD Y8, Y8, Y0
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $32, CX
@@ -989,17 +1033,13 @@ tailmask:
 	VANDPD      -32(SI)(CX*1), Y12, Y8
 	VANDPD      -32(DI)(CX*1), Y12, Y9
 	VSUBPD      Y9, Y8, Y8
-	VFMADD231PD Y8, Y8, Y7
+	VFMADD231PD Y8, Y8, Y1
 
 sum:
-	// pairwise sum of the eight partial sums, then across lanes
+	// pairwise sum of the four partial sums, then across lanes
 	VADDPD Y1, Y0, Y0
 	VADDPD Y3, Y2, Y2
-	VADDPD Y5, Y4, Y4
-	VADDPD Y7, Y6, Y6
 	VADDPD Y2, Y0, Y0
-	VADDPD Y6, Y4, Y4
-	VADDPD Y4, Y0, Y0
 	HSUMPD
 	VMOVSD X0, ret+48(FP)
 	VZEROUPPER
@@ -1049,6 +1089,8 @@ TEXT ·axpyAVX2F64(SB), NOSPLIT, $0-56
 	SHLQ         $3, CX
 	CMPQ         CX, $128
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (128 bytes) per iteration: Yk = a*x + y, stored to y
@@ -1134,6 +1176,8 @@ TEXT ·scaleAVX2F64(SB), NOSPLIT, $0-32
 	SHLQ         $3, CX
 	CMPQ         CX, $128
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (128 bytes) per iteration: Yk = a*x, stored back to x
@@ -1240,6 +1284,8 @@ block4:
 	CMPQ   AX, R12
 	JAE    block4v32
 
+	PCALIGN $32
+
 block4loop:
 	// 2 vectors (64 bytes) of each of the four rows
 	VMOVUPD     (DI)(AX*1), Y8
@@ -1316,6 +1362,8 @@ row:
 	JB     rowsmall
 	CMPQ   AX, R9
 	JAE    rowv64
+
+	PCALIGN $32
 
 rowloop:
 	// 4 vectors (128 bytes) per iteration

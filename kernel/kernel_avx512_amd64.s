@@ -69,17 +69,20 @@ TEXT ·dotAVX512F32(SB), NOSPLIT, $0-52
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
 
-	// Z0..Z7 = eight independent partial sums
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
+	CMPQ   CX, $512
+	JB     tail
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
-	CMPQ   CX, $512
-	JB     tail
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x vectors
@@ -105,9 +108,18 @@ loop:
 	CMPQ        CX, $512
 	JAE         loop
 
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	VADDPS Z6, Z2, Z2
+	VADDPS Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, into
-	// partial sums not used by the step before, then one masked vector
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $256
 	JB          tail128
 	VMOVUPS     (SI), Z8
@@ -127,8 +139,8 @@ tail128:
 	JB          tail64
 	VMOVUPS     (SI), Z8
 	VMOVUPS     64(SI), Z9
-	VFMADD231PS (DI), Z8, Z4
-	VFMADD231PS 64(DI), Z9, Z5
+	VFMADD231PS (DI), Z8, Z2
+	VFMADD231PS 64(DI), Z9, Z3
 	ADDQ        $128, SI
 	ADDQ        $128, DI
 	SUBQ        $128, CX
@@ -137,7 +149,7 @@ tail64:
 	CMPQ        CX, $64
 	JB          tailmask
 	VMOVUPS     (SI), Z8
-	VFMADD231PS (DI), Z8, Z6
+	VFMADD231PS (DI), Z8, Z0
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -154,17 +166,13 @@ tailmask:
 	KMOVW       AX, K1
 	VMOVUPS.Z   (SI), K1, Z8
 	VMOVUPS.Z   (DI), K1, Z9
-	VFMADD231PS Z9, Z8, Z7
+	VFMADD231PS Z9, Z8, Z1
 
 sum:
-	// pairwise sum of the eight partial sums, fold to YMM, then across lanes
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
 	VADDPS Z1, Z0, Z0
 	VADDPS Z3, Z2, Z2
-	VADDPS Z5, Z4, Z4
-	VADDPS Z7, Z6, Z6
 	VADDPS Z2, Z0, Z0
-	VADDPS Z6, Z4, Z4
-	VADDPS Z4, Z0, Z0
 	FOLDPS(Z0, Y0, Y1)
 	HSUMPS
 	VMOVSS X0, ret+48(FP)
@@ -179,17 +187,20 @@ TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
 
-	// Z0..Z7 = eight independent partial sums
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
+	CMPQ   CX, $512
+	JB     tail
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
-	CMPQ   CX, $512
-	JB     tail
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x-y differences
@@ -223,9 +234,18 @@ loop:
 	CMPQ        CX, $512
 	JAE         loop
 
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	VADDPS Z6, Z2, Z2
+	VADDPS Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then one
-	// masked vector
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $256
 	JB          tail128
 	VMOVUPS     (SI), Z8
@@ -251,8 +271,8 @@ tail128:
 	VMOVUPS     64(SI), Z9
 	VSUBPS      (DI), Z8, Z8
 	VSUBPS      64(DI), Z9, Z9
-	VFMADD231PS Z8, Z8, Z4
-	VFMADD231PS Z9, Z9, Z5
+	VFMADD231PS Z8, Z8, Z2
+	VFMADD231PS Z9, Z9, Z3
 	ADDQ        $128, SI
 	ADDQ        $128, DI
 	SUBQ        $128, CX
@@ -262,7 +282,7 @@ tail64:
 	JB          tailmask
 	VMOVUPS     (SI), Z8
 	VSUBPS      (DI), Z8, Z8
-	VFMADD231PS Z8, Z8, Z6
+	VFMADD231PS Z8, Z8, Z0
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -280,17 +300,13 @@ tailmask:
 	VMOVUPS.Z   (SI), K1, Z8
 	VMOVUPS.Z   (DI), K1, Z9
 	VSUBPS      Z9, Z8, Z8
-	VFMADD231PS Z8, Z8, Z7
+	VFMADD231PS Z8, Z8, Z1
 
 sum:
-	// pairwise sum of the eight partial sums, fold to YMM, then across lanes
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
 	VADDPS Z1, Z0, Z0
 	VADDPS Z3, Z2, Z2
-	VADDPS Z5, Z4, Z4
-	VADDPS Z7, Z6, Z6
 	VADDPS Z2, Z0, Z0
-	VADDPS Z6, Z4, Z4
-	VADDPS Z4, Z0, Z0
 	FOLDPS(Z0, Y0, Y1)
 	HSUMPS
 	VMOVSS X0, ret+48(FP)
@@ -307,6 +323,8 @@ TEXT ·axpyAVX512F32(SB), NOSPLIT, $0-56
 	SHLQ         $2, CX
 	CMPQ         CX, $256
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (256 bytes) per iteration: Zk = a*x + y, stored to y
@@ -380,6 +398,8 @@ TEXT ·scaleAVX512F32(SB), NOSPLIT, $0-32
 	SHLQ         $2, CX
 	CMPQ         CX, $256
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (256 bytes) per iteration: Zk = a*x, stored back to x
@@ -477,6 +497,8 @@ block4:
 	CMPQ   AX, R12
 	JAE    block4v64
 
+	PCALIGN $32
+
 block4loop:
 	// 2 vectors (128 bytes) of each of the four rows
 	VMOVUPS     (DI)(AX*1), Z8
@@ -555,6 +577,8 @@ row:
 	CMPQ   AX, R9
 	JAE    rowv128
 
+	PCALIGN $32
+
 rowloop:
 	// 4 vectors (256 bytes) per iteration
 	VMOVUPS     (DI)(AX*1), Z8
@@ -618,17 +642,20 @@ TEXT ·dotAVX512F64(SB), NOSPLIT, $0-56
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
 
-	// Z0..Z7 = eight independent partial sums
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	CMPQ   CX, $512
+	JB     tail
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	CMPQ   CX, $512
-	JB     tail
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x vectors
@@ -654,9 +681,18 @@ loop:
 	CMPQ        CX, $512
 	JAE         loop
 
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, into
-	// partial sums not used by the step before, then one masked vector
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $256
 	JB          tail128
 	VMOVUPD     (SI), Z8
@@ -676,8 +712,8 @@ tail128:
 	JB          tail64
 	VMOVUPD     (SI), Z8
 	VMOVUPD     64(SI), Z9
-	VFMADD231PD (DI), Z8, Z4
-	VFMADD231PD 64(DI), Z9, Z5
+	VFMADD231PD (DI), Z8, Z2
+	VFMADD231PD 64(DI), Z9, Z3
 	ADDQ        $128, SI
 	ADDQ        $128, DI
 	SUBQ        $128, CX
@@ -686,7 +722,7 @@ tail64:
 	CMPQ        CX, $64
 	JB          tailmask
 	VMOVUPD     (SI), Z8
-	VFMADD231PD (DI), Z8, Z6
+	VFMADD231PD (DI), Z8, Z0
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -703,17 +739,13 @@ tailmask:
 	KMOVW       AX, K1
 	VMOVUPD.Z   (SI), K1, Z8
 	VMOVUPD.Z   (DI), K1, Z9
-	VFMADD231PD Z9, Z8, Z7
+	VFMADD231PD Z9, Z8, Z1
 
 sum:
-	// pairwise sum of the eight partial sums, fold to YMM, then across lanes
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
 	VADDPD Z1, Z0, Z0
 	VADDPD Z3, Z2, Z2
-	VADDPD Z5, Z4, Z4
-	VADDPD Z7, Z6, Z6
 	VADDPD Z2, Z0, Z0
-	VADDPD Z6, Z4, Z4
-	VADDPD Z4, Z0, Z0
 	FOLDPD(Z0, Y0, Y1)
 	HSUMPD
 	VMOVSD X0, ret+48(FP)
@@ -728,17 +760,20 @@ TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
 
-	// Z0..Z7 = eight independent partial sums
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	CMPQ   CX, $512
+	JB     tail
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	CMPQ   CX, $512
-	JB     tail
+
+	PCALIGN $32
 
 loop:
 	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x-y differences
@@ -772,9 +807,18 @@ loop:
 	CMPQ        CX, $512
 	JAE         loop
 
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     sum
+
 tail:
-	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then one
-	// masked vector
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
 	CMPQ        CX, $256
 	JB          tail128
 	VMOVUPD     (SI), Z8
@@ -800,8 +844,8 @@ tail128:
 	VMOVUPD     64(SI), Z9
 	VSUBPD      (DI), Z8, Z8
 	VSUBPD      64(DI), Z9, Z9
-	VFMADD231PD Z8, Z8, Z4
-	VFMADD231PD Z9, Z9, Z5
+	VFMADD231PD Z8, Z8, Z2
+	VFMADD231PD Z9, Z9, Z3
 	ADDQ        $128, SI
 	ADDQ        $128, DI
 	SUBQ        $128, CX
@@ -811,7 +855,7 @@ tail64:
 	JB          tailmask
 	VMOVUPD     (SI), Z8
 	VSUBPD      (DI), Z8, Z8
-	VFMADD231PD Z8, Z8, Z6
+	VFMADD231PD Z8, Z8, Z0
 	ADDQ        $64, SI
 	ADDQ        $64, DI
 	SUBQ        $64, CX
@@ -829,17 +873,13 @@ tailmask:
 	VMOVUPD.Z   (SI), K1, Z8
 	VMOVUPD.Z   (DI), K1, Z9
 	VSUBPD      Z9, Z8, Z8
-	VFMADD231PD Z8, Z8, Z7
+	VFMADD231PD Z8, Z8, Z1
 
 sum:
-	// pairwise sum of the eight partial sums, fold to YMM, then across lanes
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
 	VADDPD Z1, Z0, Z0
 	VADDPD Z3, Z2, Z2
-	VADDPD Z5, Z4, Z4
-	VADDPD Z7, Z6, Z6
 	VADDPD Z2, Z0, Z0
-	VADDPD Z6, Z4, Z4
-	VADDPD Z4, Z0, Z0
 	FOLDPD(Z0, Y0, Y1)
 	HSUMPD
 	VMOVSD X0, ret+48(FP)
@@ -856,6 +896,8 @@ TEXT ·axpyAVX512F64(SB), NOSPLIT, $0-56
 	SHLQ         $3, CX
 	CMPQ         CX, $256
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (256 bytes) per iteration: Zk = a*x + y, stored to y
@@ -929,6 +971,8 @@ TEXT ·scaleAVX512F64(SB), NOSPLIT, $0-32
 	SHLQ         $3, CX
 	CMPQ         CX, $256
 	JB           tail
+
+	PCALIGN $32
 
 loop:
 	// 4 vectors (256 bytes) per iteration: Zk = a*x, stored back to x
@@ -1026,6 +1070,8 @@ block4:
 	CMPQ   AX, R12
 	JAE    block4v64
 
+	PCALIGN $32
+
 block4loop:
 	// 2 vectors (128 bytes) of each of the four rows
 	VMOVUPD     (DI)(AX*1), Z8
@@ -1103,6 +1149,8 @@ row:
 	XORL   AX, AX
 	CMPQ   AX, R9
 	JAE    rowv128
+
+	PCALIGN $32
 
 rowloop:
 	// 4 vectors (256 bytes) per iteration
