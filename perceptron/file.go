@@ -271,6 +271,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	if err := s.check(); err != nil {
 		return err
 	}
+	s.k = kernelsFor[T](nil)
 	m.mu.Lock()
 	m.st.Store(s)
 	m.mu.Unlock()
@@ -478,6 +479,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if err := s.check(); err != nil {
 		return err
 	}
+	s.k = kernelsFor[T](nil)
 	m.mu.Lock()
 	m.st.Store(s)
 	m.mu.Unlock()

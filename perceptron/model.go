@@ -64,6 +64,7 @@ type Model[T Float] struct {
 // state is one immutable snapshot of a model. Nothing in it is written
 // after it is published.
 type state[T Float] struct {
+	k         kernel.Kernels[T] // the active implementation, resolved once
 	kind      Kind
 	algo      Algorithm
 	d         int
@@ -95,6 +96,7 @@ func (s *state[T]) rows() int {
 func (s *state[T]) voted() bool { return s.algo == Voted }
 
 func newModel[T Float](s *state[T]) *Model[T] {
+	s.k = kernelsFor[T](nil)
 	m := new(Model[T])
 	m.st.Store(s)
 	return m
@@ -184,7 +186,7 @@ func (s *state[T]) invNorm(x []T) T {
 	if !s.normalize {
 		return 1
 	}
-	nx := kernel.Dot(x, x)
+	nx := s.k.Dot(x, x)
 	if nx > 0 {
 		return T(1 / math.Sqrt(float64(nx)))
 	}
@@ -199,7 +201,7 @@ func (s *state[T]) score(k int, x []T, inv T) T {
 	if s.voted() {
 		var vote float64
 		for j := s.VOff[k]; j < s.VOff[k+1]; j++ {
-			a := kernel.Dot(s.V[j*s.d:(j+1)*s.d], x)*inv + s.VB[j]
+			a := s.k.Dot(s.V[j*s.d:(j+1)*s.d], x)*inv + s.VB[j]
 			switch {
 			case a > 0:
 				vote += float64(s.VC[j])
@@ -211,7 +213,7 @@ func (s *state[T]) score(k int, x []T, inv T) T {
 		}
 		return T(vote)
 	}
-	return kernel.Dot(s.W[k*s.d:(k+1)*s.d], x)*inv + s.B[k]
+	return s.k.Dot(s.W[k*s.d:(k+1)*s.d], x)*inv + s.B[k]
 }
 
 func finite[T Float](a T) bool {
@@ -239,6 +241,17 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	}
 	if err := s.checkLen(x); err != nil {
 		return 0, err
+	}
+	if s.kind == KindBinary && s.W != nil && !s.normalize {
+		// The common case, kept short: one kernel call.
+		a := s.k.Dot(s.W, x) + s.B[0]
+		if a-a != 0 { // NaN or ±Inf
+			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
+		}
+		if a > 0 {
+			return 1, nil
+		}
+		return -1, nil
 	}
 	inv := s.invNorm(x)
 	if s.kind == KindBinary {
@@ -326,10 +339,10 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 			}
 		}
 	case r == 1:
-		kernel.MatVec(dst, X, s.W)
+		s.k.MatVec(dst, X, s.W)
 	default:
 		for i := range n {
-			kernel.Dots(dst[i*r:(i+1)*r], s.W, X[i*s.d:(i+1)*s.d])
+			s.k.Dots(dst[i*r:(i+1)*r], s.W, X[i*s.d:(i+1)*s.d])
 		}
 	}
 	if !s.voted() {
@@ -455,7 +468,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 			ns = &c
 		}
 		a := T(s.eta) * sign
-		kernel.Axpy(a*inv, x, ns.W[k*s.d:(k+1)*s.d])
+		s.k.Axpy(a*inv, x, ns.W[k*s.d:(k+1)*s.d])
 		if s.bias {
 			ns.B[k] += a
 		}

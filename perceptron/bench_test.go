@@ -1,0 +1,165 @@
+package perceptron
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// Training benchmarks: one iteration is one whole fit. Each reports the
+// test accuracy of the fitted model (test-acc) and the training throughput
+// in samples × epochs per second (sample-epochs/s). Run them with e.g.
+//
+//	go test -run '^$' -bench 'Train/data=fashion-mnist' -benchtime 3x ./perceptron
+
+type benchSet struct {
+	train, test *dataset.Data[float32]
+}
+
+var (
+	benchOnce  sync.Map // name → *sync.Once
+	benchCache sync.Map // name → *benchSet
+)
+
+func benchData(b *testing.B, name string) *benchSet {
+	b.Helper()
+	o, _ := benchOnce.LoadOrStore(name, new(sync.Once))
+	o.(*sync.Once).Do(func() {
+		var s benchSet
+		switch name {
+		case "fashion-mnist":
+			s.train, s.test = loadFashion(b, "train"), loadFashion(b, "t10k")
+		case "synth256":
+			s.train, s.test = dataset.Synth256(dataset.Synth256Train, dataset.Synth256Test)
+		case "breast-cancer":
+			s.train = loadSet[float32](b, "breast_cancer_std.train.libsvm", 30)
+			s.test = loadSet[float32](b, "breast_cancer_std.test.libsvm", 30)
+		case "digits":
+			s.train = loadSet[float32](b, "digits.train.libsvm", 64)
+			s.test = loadSet[float32](b, "digits.test.libsvm", 64)
+		}
+		benchCache.Store(name, &s)
+	})
+	s, ok := benchCache.Load(name)
+	if !ok {
+		b.Skipf("data set %s unavailable", name)
+	}
+	return s.(*benchSet)
+}
+
+type benchFit struct {
+	algo  string
+	multi bool
+	opt   Options
+}
+
+func BenchmarkTrain(b *testing.B) {
+	shuffled := func(a Algorithm, s Strategy, epochs int) Options {
+		return Options{Algorithm: a, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1, Lambda: 1e-4}
+	}
+	sets := []struct {
+		data string
+		fits []benchFit
+	}{
+		{"fashion-mnist", []benchFit{
+			{"averaged-ovr", true, shuffled(Averaged, OneVsRest, 10)},
+			{"averaged-ovr-1goroutine", true, func() Options { o := shuffled(Averaged, OneVsRest, 10); o.Workers = 1; return o }()},
+			{"averaged-argmax", true, shuffled(Averaged, Argmax, 10)},
+			{"online-ovr", true, shuffled(Online, OneVsRest, 10)},
+			{"svm-ovr", true, shuffled(SVM, OneVsRest, 10)},
+		}},
+		{"synth256", []benchFit{
+			{"online", false, Options{Algorithm: Online, MaxIter: 10, RunAllEpochs: true, NoBias: true, Workers: 1}},
+			{"averaged", false, Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, NoBias: true, Workers: 1}},
+		}},
+	}
+	for _, small := range []string{"breast-cancer", "digits"} {
+		var fits []benchFit
+		for a := Online; a < numAlgorithms; a++ {
+			fits = append(fits, benchFit{a.String(), small == "digits", shuffled(a, OneVsRest, 20)})
+		}
+		sets = append(sets, struct {
+			data string
+			fits []benchFit
+		}{small, fits})
+	}
+	for _, set := range sets {
+		for _, f := range set.fits {
+			b.Run(fmt.Sprintf("data=%s/algo=%s", set.data, f.algo), func(b *testing.B) {
+				d := benchData(b, set.data)
+				var m *Model[float32]
+				var diag *Diagnostics
+				var err error
+				sampleEpochs := 0.0
+				for b.Loop() {
+					if f.multi {
+						m, diag, err = TrainMulticlass(d.train.X, d.train.Cols, d.train.Y, f.opt)
+					} else {
+						m, diag, err = Train(d.train.X, d.train.Cols, d.train.Y, f.opt)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					sampleEpochs += float64(d.train.Rows * len(diag.Epochs))
+				}
+				acc, err := m.Accuracy(d.test.X, d.test.Y)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(acc, "test-acc")
+				b.ReportMetric(sampleEpochs/b.Elapsed().Seconds(), "sample-epochs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkPredict scores one d = 784 float32 sample (the Fashion-MNIST
+// shape) with a binary and a 10-class model; Predict must not allocate.
+func BenchmarkPredict(b *testing.B) {
+	const d = 784
+	rng := newRand(1)
+	X := make([]float32, 200*d)
+	yb := make([]int, 200)
+	ym := make([]int, 200)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	for i := range yb {
+		yb[i] = 1 - 2*(i%2)
+		ym[i] = i % 10
+	}
+	bin, _, err := Train(X, d, yb, Options{MaxIter: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ovr, _, err := TrainMulticlass(X, d, ym, Options{MaxIter: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := X[3*d : 4*d]
+	for _, c := range []struct {
+		name string
+		m    *Model[float32]
+	}{{"kind=binary/d=784", bin}, {"kind=ovr10/d=784", ovr}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.m.Predict(x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("kind=binary-batch200/d=784", func(b *testing.B) {
+		dst := make([]int, 200)
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := bin.PredictBatch(dst, X); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*200), "ns/sample")
+	})
+}
