@@ -261,14 +261,14 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	return s, nil
 }
 
-// finite reports whether every value of x is finite.
+// finite reports whether every value of x is finite: v − v is 0 for a
+// finite v and NaN for ±Inf and NaN.
 func finite[T kernel.Float](x []T) bool {
+	var acc T
 	for _, v := range x {
-		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
+		acc += v - v
 	}
-	return true
+	return acc == 0
 }
 
 // norm returns ‖x‖², always in the same order, so that every function of
@@ -453,13 +453,32 @@ func (w *worker[T]) finish(c []T, ldc, ir, jr, rows int) {
 	}
 }
 
-// mirror copies the mr×nr tile at (ir, jr) to (jr, ir), transposed.
+// mirror copies the mr×nr tile at (ir, jr) to (jr, ir), transposed. The
+// usual tile heights have unrolled loops without bounds checks.
 func mirror[T kernel.Float](C []T, ldc, ir, jr, mr, nr int) {
+	src := C[ir*ldc+jr:]
+	switch mr {
+	case 6:
+		r0, r1, r2 := src[:nr], src[ldc:ldc+nr], src[2*ldc:2*ldc+nr]
+		r3, r4, r5 := src[3*ldc:3*ldc+nr], src[4*ldc:4*ldc+nr], src[5*ldc:5*ldc+nr]
+		for c := range r0 {
+			d := C[(jr+c)*ldc+ir:][:6]
+			d[0], d[1], d[2], d[3], d[4], d[5] = r0[c], r1[c], r2[c], r3[c], r4[c], r5[c]
+		}
+		return
+	case 8:
+		r0, r1, r2, r3 := src[:nr], src[ldc:ldc+nr], src[2*ldc:2*ldc+nr], src[3*ldc:3*ldc+nr]
+		r4, r5, r6, r7 := src[4*ldc:4*ldc+nr], src[5*ldc:5*ldc+nr], src[6*ldc:6*ldc+nr], src[7*ldc:7*ldc+nr]
+		for c := range r0 {
+			d := C[(jr+c)*ldc+ir:][:8]
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = r0[c], r1[c], r2[c], r3[c], r4[c], r5[c], r6[c], r7[c]
+		}
+		return
+	}
 	for c := 0; c < nr; c++ {
 		dst := C[(jr+c)*ldc+ir:][:mr]
-		src := C[ir*ldc+jr+c:]
 		for r := range dst {
-			dst[r] = src[r*ldc]
+			dst[r] = src[r*ldc+c]
 		}
 	}
 }
