@@ -51,6 +51,14 @@ func randData[T kernel.Float](rng *rand.Rand, n, d int) []T {
 	return x
 }
 
+func minSubnormal[T kernel.Float]() float64 {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return 0x1p-149
+	}
+	return 0x1p-1074
+}
+
 func unitRoundoff[T kernel.Float]() float64 {
 	var z T
 	if unsafe.Sizeof(z) == 4 {
@@ -110,7 +118,7 @@ func refEntry[T kernel.Float](k Kernel, ps *pairStats, i, j int) (ref, tol float
 	dot, abs, dist, nx, ny := ps.dot[p], ps.abs[p], ps.dist[p], ps.na2[i], ps.nb2[j]
 	// |s − x·y| ≤ γ_D Σ|xy| with γ_D = Du/(1−Du); a factor 2 of slack.
 	gd := 2 * (d + 2) * u / (1 - (d+2)*u)
-	tdot := gd*abs + 1e-300
+	tdot := gd*abs + (d+2)*minSubnormal[T]() // underflow: each rounding may lose half a subnormal
 	sp := k.spec()
 	switch sp.kind {
 	case kindLinear:
@@ -122,7 +130,7 @@ func refEntry[T kernel.Float](k Kernel, ps *pairStats, i, j int) (ref, tol float
 		db := g*tdot + 4*u*(math.Abs(g*dot)+math.Abs(c))
 		m := float64(sp.degree)
 		hi := math.Abs(base) + db
-		return math.Pow(base, m), m*math.Pow(hi, m-1)*db + 4*(m+1)*u*math.Pow(hi, m)
+		return math.Pow(base, m), m*math.Pow(hi, m-1)*db + 4*(m+1)*u*math.Pow(hi, m) + 4*(m+1)*minSubnormal[T]()
 	default:
 		g := float64(T(sp.gamma))
 		// t = ‖x‖² + ‖y‖² − 2x·y, each term with its own rounding error.
