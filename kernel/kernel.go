@@ -124,39 +124,69 @@ func (k Kernels[T]) Dots(dst, W, x []T) {
 	k.f.matvec(dst, W, x)
 }
 
+// panicLen is kept out of line so the kernels' length checks stay small
+// enough for the callers to be inlined.
+//
+//go:noinline
 func panicLen(kernel, a string, na int, b string, nb int) {
 	panic(fmt.Sprintf("kernel.%s: length mismatch: %s = %d, %s = %d", kernel, a, na, b, nb))
 }
 
+// The package-level functions check lengths and call the active
+// implementation's function directly (rather than through a Kernels value),
+// which keeps them inlinable: their cost over calling the assembly is one
+// load and one indirect call.
+
 // Dot returns Σ x[i]·y[i] using the active implementation. It panics if
 // len(x) != len(y).
-func Dot[T Float](x, y []T) T { return active32or64[T]().Dot(x, y) }
+func Dot[T Float](x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
+	}
+	return funcsOf[T](active).dot(x, y)
+}
 
 // SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
 // active implementation. It panics if len(x) != len(y).
-func SqDist[T Float](x, y []T) T { return active32or64[T]().SqDist(x, y) }
+func SqDist[T Float](x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
+	}
+	return funcsOf[T](active).sqdist(x, y)
+}
 
 // Axpy adds a·x to y in place (y[i] += a·x[i]) using the active
 // implementation. y is the destination; x is not modified. It panics if
 // len(x) != len(y).
-func Axpy[T Float](a T, x, y []T) { active32or64[T]().Axpy(a, x, y) }
+func Axpy[T Float](a T, x, y []T) {
+	if len(x) != len(y) {
+		panicLen("Axpy", "len(x)", len(x), "len(y)", len(y))
+	}
+	funcsOf[T](active).axpy(a, x, y)
+}
 
 // Scale multiplies x by a in place (x[i] *= a) using the active
 // implementation. x is the destination.
-func Scale[T Float](a T, x []T) { active32or64[T]().Scale(a, x) }
+func Scale[T Float](a T, x []T) { funcsOf[T](active).scale(a, x) }
 
 // MatVec sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X,
 // using the active implementation. The row loop runs inside the
 // implementation. dst is the destination; X and w are not modified. It panics
 // if len(X) != len(dst)·len(w).
-func MatVec[T Float](dst, X, w []T) { active32or64[T]().MatVec(dst, X, w) }
+func MatVec[T Float](dst, X, w []T) {
+	if len(X) != len(dst)*len(w) {
+		panicLen("MatVec", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
+	}
+	funcsOf[T](active).matvec(dst, X, w)
+}
 
 // Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W, using
 // the active implementation: k weight vectors scored against one sample. dst
 // is the destination; W and x are not modified. It panics if
 // len(W) != len(dst)·len(x).
-func Dots[T Float](dst, W, x []T) { active32or64[T]().Dots(dst, W, x) }
-
-func active32or64[T Float]() Kernels[T] {
-	return Kernels[T]{im: active, f: funcsOf[T](active)}
+func Dots[T Float](dst, W, x []T) {
+	if len(W) != len(dst)*len(x) {
+		panicLen("Dots", "len(W)", len(W), "len(dst)·len(x)", len(dst)*len(x))
+	}
+	funcsOf[T](active).matvec(dst, W, x)
 }
