@@ -172,7 +172,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {
-		scratch[g] = make([]T, bs*(r[1]-r[0]))
+		scratch[g] = make([]T, max(bs, maxStream)*(r[1]-r[0]))
 	}
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
@@ -260,6 +260,10 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 	Wg := t.W[c0*d : c1*d]
 	bs := t.batchSize()
 	coef := T(t.cfg.eta)
+	if G == 1 && bs == 1 && t.order == nil && useStream {
+		t.epochStream(c0, stats, scratch)
+		return
+	}
 	for lo := 0; lo < n; lo += bs {
 		hi := min(lo+bs, n)
 		sc := scratch[:(hi-lo)*G]
@@ -294,6 +298,45 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 	}
 }
 
+// maxStream is the largest block epochStream scores with one MatVec.
+const maxStream = 128
+
+var useStream = true // tests and benchmarks switch it off to compare
+
+// epochStream runs one epoch of a sequential algorithm for the single class
+// c over the rows in storage order. It scores a block of rows with one
+// kernel.MatVec, which streams them at memory speed, and visits them in
+// order; when a visit changes the weights the rest of the block is stale,
+// so scoring restarts after that row with a small block. Clean blocks double
+// in size up to maxStream, so the rescoring after a mistake never costs
+// more than the rows visited since the previous one. The result is the
+// sequential algorithm exactly: every row is scored with the weights in
+// force when it is visited.
+func (t *linTrainer[T]) epochStream(c int, stats []classStats, scratch []T) {
+	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	w := t.W[c*d : (c+1)*d]
+	coef := T(t.cfg.eta)
+	blk := 4
+	for lo := 0; lo < n; {
+		hi := min(lo+blk, n)
+		sc := scratch[:hi-lo]
+		k.MatVec(sc, dt.X[lo*d:hi*d], w)
+		next, changed := hi, false
+		for j := lo; j < hi; j++ {
+			if t.visit(c, j, dt.row(j), sc[j-lo]+t.B[c], t.step+int64(j), coef, &stats[c]) {
+				next, changed = j+1, true
+				break
+			}
+		}
+		if changed {
+			blk = 4
+		} else {
+			blk = min(2*blk, maxStream)
+		}
+		lo = next
+	}
+}
+
 func (t *linTrainer[T]) rowAt(j int) int {
 	if t.order != nil {
 		return int(t.order[j])
@@ -303,22 +346,22 @@ func (t *linTrainer[T]) rowAt(j int) int {
 
 // visit applies the algorithm's rule for class c to row i, whose score
 // against the class's weights and bias at scoring time is a (for SVM, before
-// the scale s). st is the number of samples visited before this one.
-func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) {
+// the scale s). st is the number of samples visited before this one. It
+// reports whether the class's weights or bias changed.
+func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) bool {
 	y := T(-1)
 	if t.cls[i] == int32(c) {
 		y = 1
 	}
 	if t.cfg.algo == SVM {
-		t.visitSVM(c, i, x, a, y, st, s)
-		return
+		return t.visitSVM(c, i, x, a, y, st, s)
 	}
 	m := y * a
 	if m > 0 {
 		if t.vot != nil {
 			t.vot[c].cnt++
 		}
-		return
+		return false
 	}
 	s.mistakes++
 	s.updates++
@@ -335,7 +378,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 			t.B[c] += step
 			t.UB[c] += ca
 		}
-		return
+		return true
 	case Voted:
 		v := &t.vot[c]
 		if v.cnt > 0 {
@@ -349,10 +392,12 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 	if t.cfg.bias {
 		t.B[c] += step
 	}
+	return true
 }
 
-// visitSVM is one Pegasos step for class c: w = s·v, b = s·vb.
-func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStats) {
+// visitSVM is one Pegasos step for class c: w = s·v, b = s·vb. It reports
+// whether v or vb changed (the scale s changes every step).
+func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStats) bool {
 	lam := t.lambda
 	tt := float64(st + 1)
 	sc := t.svmS[c]
@@ -368,7 +413,8 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 	} else {
 		sc *= 1 - 1/tt
 	}
-	if m < 1 {
+	changed := m < 1
+	if changed {
 		s.updates++
 		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
 		d := t.dt.d
@@ -386,9 +432,10 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 	}
 	if sc < 1e-4 {
 		t.foldScale(c, sc)
-		sc = 1
+		sc, changed = 1, true
 	}
 	t.svmS[c] = sc
+	return changed
 }
 
 // foldScale multiplies class c's v and vb by sc (so that s can become 1).
