@@ -34,6 +34,8 @@ type micro[T kernel.Float] struct {
 	rbf func(dst []T, ni T, nj []T, gamma T)
 	// poly replaces each s = dst[j] by (gamma·s + coef0)^degree.
 	poly func(dst []T, gamma, coef0 T, degree int)
+	// trans sets dst[c·ldd+r] = src[r·lds+c] for r < rows, c < cols.
+	trans func(dst []T, ldd int, src []T, lds int, rows, cols int)
 }
 
 // paths lists this build's paths, generic first; archPaths is defined per
@@ -243,10 +245,10 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 		return nil, fmt.Errorf("%w: row %d", ErrNonFinite, bad)
 	}
 	if asA {
-		s.a = make([]T, s.npadA*d)
+		s.a = getBuf[T](s.npadA * d)
 	}
 	if asB {
-		s.b = make([]T, s.npadB*d)
+		s.b = getBuf[T](s.npadB * d)
 	}
 	na, nb := s.npadA/mr, s.npadB/nr
 	parts := max(na, nb)
@@ -259,6 +261,36 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 		}
 	})
 	return s, nil
+}
+
+// bufPool recycles the packed copies of Compute and Cross: a repeated call
+// then finds its buffers mapped and in cache instead of faulting in fresh
+// pages. Entries are *[]float32 or *[]float64.
+var bufPool sync.Pool
+
+// getBuf returns a slice of n values with arbitrary contents.
+func getBuf[T kernel.Float](n int) []T {
+	if p, ok := bufPool.Get().(*[]T); ok {
+		if cap(*p) >= n {
+			return (*p)[:n]
+		}
+		bufPool.Put(p)
+	}
+	return make([]T, n)
+}
+
+// putBuf hands a slice from getBuf back.
+func putBuf[T kernel.Float](b []T) {
+	if b != nil {
+		bufPool.Put(&b)
+	}
+}
+
+// release returns the set's packed copies to the pool.
+func (s *set[T]) release() {
+	putBuf(s.a)
+	putBuf(s.b)
+	s.a, s.b = nil, nil
 }
 
 // finite reports whether every value of x is finite: v − v is 0 for a
@@ -298,24 +330,28 @@ func kBlocks(d, kc int) (nblk, klen int) {
 // pack writes slivers [s0, s1) of X (n rows of d features) as w-wide panels:
 // for the feature block starting at k0 of length kl, sliver s occupies
 // dst[k0·npad + s·w·kl :][:kl·w], feature k of row s·w+r at k·w+r. Rows past
-// n stay zero (dst is freshly allocated).
+// n are set to zero.
 func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int) {
 	npad := len(dst) / d
 	nblk, klen := kBlocks(d, kc)
 	for s := s0; s < s1; s++ {
-		for r := 0; r < w; r++ {
-			row := s*w + r
-			if row >= n {
-				break
-			}
-			src := X[row*d : (row+1)*d]
-			for b := 0; b < nblk; b++ {
-				k0 := b * klen
-				kl := min(klen, d-k0)
-				out := dst[k0*npad+s*w*kl:][:kl*w]
-				in := src[k0 : k0+kl]
+		rows := min(w, n-s*w)
+		// Block by block, so the sliver's block (at most KC·w values) stays
+		// in L1 while its rows are written into it.
+		for b := 0; b < nblk; b++ {
+			k0 := b * klen
+			kl := min(klen, d-k0)
+			out := dst[k0*npad+s*w*kl:][:kl*w]
+			for r := 0; r < rows; r++ {
+				in := X[(s*w+r)*d+k0:][:kl]
+				o := out[r:]
 				for k, v := range in {
-					out[k*w+r] = v
+					o[k*w] = v
+				}
+			}
+			for r := rows; r < w; r++ {
+				for k := 0; k < kl; k++ {
+					out[k*w+r] = 0
 				}
 			}
 		}
@@ -414,6 +450,7 @@ func (w *worker[T]) block(t task) {
 		acc, last := b > 0, b == nblk-1
 		for jr := t.j0; jr < t.j1; jr += nr {
 			bs := sb.b[k0*sb.npadB+jr*kl:][:kl*nr]
+			lo, hi := -1, -1 // the interior tiles' rows, mirrored together
 			for ir := t.i0; ir < t.i1; ir += mr {
 				if w.sym && ir+mr-1 < jr {
 					continue // entirely above the diagonal
@@ -424,13 +461,20 @@ func (w *worker[T]) block(t task) {
 					mk.kern(kl, as, bs, c, ldc, acc)
 					if last {
 						w.finish(c, ldc, ir, jr, mr)
-						if w.sym {
-							mirror(C, ldc, ir, jr, mr, nr)
+						if lo < 0 {
+							lo = ir
 						}
+						hi = ir + mr
 					}
 					continue
 				}
 				w.edge(kl, as, bs, ir, jr, acc, last)
+			}
+			if w.sym && lo >= 0 {
+				// The strip of rows [lo, hi) and columns [jr, jr+nr) is in
+				// L1/L2 now; transposing it as one block writes whole cache
+				// lines of rows jr… instead of a few values per tile.
+				mk.trans(C[jr*ldc+lo:], ldc, C[lo*ldc+jr:], ldc, hi-lo, nr)
 			}
 		}
 	}
@@ -449,36 +493,6 @@ func (w *worker[T]) finish(c []T, ldc, ir, jr, rows int) {
 	case kindPoly:
 		for r := 0; r < rows; r++ {
 			mk.poly(c[r*ldc:r*ldc+nr], e.gamma, e.coef0, e.sp.degree)
-		}
-	}
-}
-
-// mirror copies the mr×nr tile at (ir, jr) to (jr, ir), transposed. The
-// usual tile heights have unrolled loops without bounds checks.
-func mirror[T kernel.Float](C []T, ldc, ir, jr, mr, nr int) {
-	src := C[ir*ldc+jr:]
-	switch mr {
-	case 6:
-		r0, r1, r2 := src[:nr], src[ldc:ldc+nr], src[2*ldc:2*ldc+nr]
-		r3, r4, r5 := src[3*ldc:3*ldc+nr], src[4*ldc:4*ldc+nr], src[5*ldc:5*ldc+nr]
-		for c := range r0 {
-			d := C[(jr+c)*ldc+ir:][:6]
-			d[0], d[1], d[2], d[3], d[4], d[5] = r0[c], r1[c], r2[c], r3[c], r4[c], r5[c]
-		}
-		return
-	case 8:
-		r0, r1, r2, r3 := src[:nr], src[ldc:ldc+nr], src[2*ldc:2*ldc+nr], src[3*ldc:3*ldc+nr]
-		r4, r5, r6, r7 := src[4*ldc:4*ldc+nr], src[5*ldc:5*ldc+nr], src[6*ldc:6*ldc+nr], src[7*ldc:7*ldc+nr]
-		for c := range r0 {
-			d := C[(jr+c)*ldc+ir:][:8]
-			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = r0[c], r1[c], r2[c], r3[c], r4[c], r5[c], r6[c], r7[c]
-		}
-		return
-	}
-	for c := 0; c < nr; c++ {
-		dst := C[(jr+c)*ldc+ir:][:mr]
-		for r := range dst {
-			dst[r] = src[r*ldc+c]
 		}
 	}
 }

@@ -240,6 +240,16 @@ func (m *Matrix[T]) At(i, j int) T {
 // result is exactly symmetric; for RBF the diagonal is exactly 1. X is not
 // modified.
 func Compute[T kernel.Float](X []T, d int, k Kernel, opts *Options) (*Matrix[T], error) {
+	return ComputeInto(nil, X, d, k, opts)
+}
+
+// ComputeInto is Compute writing into dst's storage when its capacity holds
+// N·N values (the old contents are overwritten; nothing is allocated for
+// the result), or into a new matrix when dst is nil or too small. It returns
+// the matrix it filled. Reusing a matrix saves the time the operating system
+// takes to hand out and clear N² fresh values, which for a large N is a
+// noticeable part of the whole.
+func ComputeInto[T kernel.Float](dst *Matrix[T], X []T, d int, k Kernel, opts *Options) (*Matrix[T], error) {
 	e, err := setup[T](k, opts)
 	if err != nil {
 		return nil, err
@@ -255,10 +265,15 @@ func Compute[T kernel.Float](X []T, d int, k Kernel, opts *Options) (*Matrix[T],
 	if err != nil {
 		return nil, err
 	}
+	defer sa.release()
 	if err := e.checkOverflow(sa.maxNorm); err != nil {
 		return nil, err
 	}
-	m := &Matrix[T]{Rows: n, Cols: n, Data: make([]T, n*n)}
+	m := dst
+	if m == nil || cap(m.Data) < n*n {
+		m = &Matrix[T]{Data: make([]T, n*n)}
+	}
+	m.Rows, m.Cols, m.Data = n, n, m.Data[:n*n]
 	e.run(sa, sa, m.Data, n, true)
 	return m, nil
 }
@@ -286,10 +301,12 @@ func Cross[T kernel.Float](A, B []T, d int, k Kernel, opts *Options) (*Matrix[T]
 	if err != nil {
 		return nil, err
 	}
+	defer sa.release()
 	sb, err := prepare(e, B, nb, d, false, true)
 	if err != nil {
 		return nil, err
 	}
+	defer sb.release()
 	if err := e.checkOverflow(max(sa.maxNorm, sb.maxNorm)); err != nil {
 		return nil, err
 	}

@@ -587,3 +587,74 @@ func TestKernelStrings(t *testing.T) {
 		}
 	}
 }
+
+// ComputeInto reuses a large enough matrix and gives the same values.
+func TestComputeInto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	X := randData[float32](rng, 37, 19)
+	want, err := Compute(X, 19, RBF{Gamma: 0.1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := &Matrix[float32]{Data: make([]float32, 50*50)}
+	for i := range big.Data {
+		big.Data[i] = -7 // stale contents must all be overwritten
+	}
+	got, err := ComputeInto(big, X, 19, RBF{Gamma: 0.1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != big || got.Rows != 37 || got.Cols != 37 || &got.Data[0] != &big.Data[0] {
+		t.Fatalf("ComputeInto did not reuse the matrix: %p %d×%d", got, got.Rows, got.Cols)
+	}
+	for i := range want.Data {
+		if got.Data[i] != want.Data[i] {
+			t.Fatalf("ComputeInto [%d] = %v, Compute = %v", i, got.Data[i], want.Data[i])
+		}
+	}
+	small := &Matrix[float32]{Data: make([]float32, 10)}
+	got, err = ComputeInto(small, X, 19, RBF{Gamma: 0.1}, nil)
+	if err != nil || got == small || len(got.Data) != 37*37 {
+		t.Fatalf("too small a matrix: %v, %p, %d values", err, got, len(got.Data))
+	}
+}
+
+// Every path's transpose, on shapes around its register blocks.
+func TestTranspose(t *testing.T) {
+	for _, p := range paths {
+		if !p.available {
+			continue
+		}
+		mk := microOf[float32](p)
+		mk64 := microOf[float64](p)
+		for _, rows := range []int{0, 1, 3, 4, 8, 9, 17, 252} {
+			for _, cols := range []int{0, 1, 4, 7, 8, 12, 16, 33} {
+				lds, ldd := cols+3, rows+5
+				src := make([]float32, max(1, rows*lds))
+				src64 := make([]float64, max(1, rows*lds))
+				for i := range src {
+					src[i] = float32(i)
+					src64[i] = float64(i)
+				}
+				dst := make([]float32, max(1, cols*ldd))
+				dst64 := make([]float64, max(1, cols*ldd))
+				for i := range dst {
+					dst[i], dst64[i] = -1, -1
+				}
+				mk.trans(dst, ldd, src, lds, rows, cols)
+				mk64.trans(dst64, ldd, src64, lds, rows, cols)
+				for c := 0; c < cols; c++ {
+					for r := 0; r < ldd; r++ {
+						want := float32(-1) // outside the block: untouched
+						if r < rows {
+							want = src[r*lds+c]
+						}
+						if dst[c*ldd+r] != want || dst64[c*ldd+r] != float64(want) {
+							t.Fatalf("%s %d×%d: dst[%d][%d] = %v / %v, want %v", p.name, rows, cols, c, r, dst[c*ldd+r], dst64[c*ldd+r], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

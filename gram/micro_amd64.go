@@ -15,15 +15,15 @@ func archPaths() []*path {
 			name:      "avx2",
 			rank:      1,
 			available: avx2,
-			f32:       micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s},
-			f64:       micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s},
+			f32:       micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
+			f64:       micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
 		},
 		{
 			name:      "avx512",
 			rank:      2,
 			available: avx2 && cpuid.CPU.Supports(cpuid.AVX512F),
-			f32:       micro[float32]{mr: 12, nr: 32, kern: kernAVX512F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s},
-			f64:       micro[float64]{mr: 12, nr: 16, kern: kernAVX512F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s},
+			f32:       micro[float32]{mr: 12, nr: 32, kern: kernAVX512F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
+			f64:       micro[float64]{mr: 12, nr: 16, kern: kernAVX512F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
 		},
 	}
 }
@@ -93,6 +93,52 @@ func polyAVX2F64s(dst []float64, gamma, coef0 float64, degree int) {
 		polyAVX2F64(&dst[0], len(dst), gamma, coef0, degree)
 	}
 }
+
+// transAVX2F32s transposes with 8×8 register blocks where it can and
+// transGeneric for the remainder.
+func transAVX2F32s(dst []float32, ldd int, src []float32, lds int, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]
+	r8, c8 := rows/8*8, cols/8*8
+	if r8 > 0 {
+		for c := 0; c < c8; c += 8 {
+			transAVX2F32(&dst[c*ldd], ldd, &src[c], lds, r8)
+		}
+	}
+	transGeneric(dst[c8*ldd:], ldd, src[c8:], lds, rows, cols-c8)
+	transGeneric(dst[r8:], ldd, src[r8*lds:], lds, rows-r8, c8)
+}
+
+// transAVX2F64s transposes with 4×4 register blocks where it can and
+// transGeneric for the remainder.
+func transAVX2F64s(dst []float64, ldd int, src []float64, lds int, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]
+	r4, c4 := rows/4*4, cols/4*4
+	if r4 > 0 {
+		for c := 0; c < c4; c += 4 {
+			transAVX2F64(&dst[c*ldd], ldd, &src[c], lds, r4)
+		}
+	}
+	transGeneric(dst[c4*ldd:], ldd, src[c4:], lds, rows, cols-c4)
+	transGeneric(dst[r4:], ldd, src[r4*lds:], lds, rows-r4, c4)
+}
+
+// transAVX2F32 sets dst[c·ldd+r] = src[r·lds+c] for c < 8, r < rows, rows a
+// multiple of 8.
+//
+//go:noescape
+func transAVX2F32(dst *float32, ldd int, src *float32, lds int, rows int)
+
+// transAVX2F64 sets dst[c·ldd+r] = src[r·lds+c] for c < 4, r < rows, rows a
+// multiple of 4.
+//
+//go:noescape
+func transAVX2F64(dst *float64, ldd int, src *float64, lds int, rows int)
 
 // sgemm6x16 sets the 6×16 tile c (row stride ldc) to Σₖ a[k·6+r]·b[k·16+j],
 // k < kc ≥ 1, continuing from the tile's values if acc != 0 (AVX2+FMA).

@@ -712,3 +712,116 @@ polyF64next:
 polyF64done:
 	VZEROUPPER
 	RET
+
+// func transAVX2F32(dst *float32, ldd int, src *float32, lds int, rows int)
+//
+// dst[c·ldd+r] = src[r·lds+c] for c < 8 and r < rows, rows a multiple of 8:
+// 8×8 blocks transposed in registers. SI walks src down 8 rows a block, DI
+// walks dst right 8 columns a block; R8 = lds and R9 = ldd in bytes, R10 =
+// 3·lds, R11 = 3·ldd, R12/R13 point at rows 4..7 of the block. Y0..Y7 the
+// rows, Y8..Y15 the interleaved halves.
+TEXT ·transAVX2F32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R8
+	MOVQ rows+32(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (R9)(R9*2), R11
+	SHRQ $3, CX
+	JEQ  tdone
+tloop:
+	LEAQ (SI)(R8*4), R12
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R10*1), Y3
+	VMOVUPS (R12), Y4
+	VMOVUPS (R12)(R8*1), Y5
+	VMOVUPS (R12)(R8*2), Y6
+	VMOVUPS (R12)(R10*1), Y7
+	VUNPCKLPS Y1, Y0, Y8  // a0 b0 a1 b1 | a4 b4 a5 b5
+	VUNPCKHPS Y1, Y0, Y9  // a2 b2 a3 b3 | a6 b6 a7 b7
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0  // a0 b0 c0 d0 | a4 b4 c4 d4
+	VSHUFPS $0xEE, Y10, Y8, Y1  // a1 b1 c1 d1 | a5 ...
+	VSHUFPS $0x44, Y11, Y9, Y2  // a2 ...
+	VSHUFPS $0xEE, Y11, Y9, Y3  // a3 ...
+	VSHUFPS $0x44, Y14, Y12, Y4 // e0 f0 g0 h0 | e4 ...
+	VSHUFPS $0xEE, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8  // column 0
+	VPERM2F128 $0x20, Y5, Y1, Y9  // column 1
+	VPERM2F128 $0x20, Y6, Y2, Y10 // column 2
+	VPERM2F128 $0x20, Y7, Y3, Y11 // column 3
+	VPERM2F128 $0x31, Y4, Y0, Y12 // column 4
+	VPERM2F128 $0x31, Y5, Y1, Y13 // column 5
+	VPERM2F128 $0x31, Y6, Y2, Y14 // column 6
+	VPERM2F128 $0x31, Y7, Y3, Y15 // column 7
+	LEAQ (DI)(R9*4), R13
+	VMOVUPS Y8, (DI)
+	VMOVUPS Y9, (DI)(R9*1)
+	VMOVUPS Y10, (DI)(R9*2)
+	VMOVUPS Y11, (DI)(R11*1)
+	VMOVUPS Y12, (R13)
+	VMOVUPS Y13, (R13)(R9*1)
+	VMOVUPS Y14, (R13)(R9*2)
+	VMOVUPS Y15, (R13)(R11*1)
+	LEAQ (SI)(R8*8), SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE  tloop
+tdone:
+	VZEROUPPER
+	RET
+
+// func transAVX2F64(dst *float64, ldd int, src *float64, lds int, rows int)
+//
+// dst[c·ldd+r] = src[r·lds+c] for c < 4 and r < rows, rows a multiple of 4:
+// 4×4 blocks transposed in registers. SI walks src down 4 rows a block, DI
+// walks dst right 4 columns a block; R8 = lds and R9 = ldd in bytes, R10 =
+// 3·lds, R11 = 3·ldd. Y0..Y3 the rows, Y4..Y7 the interleaved pairs.
+TEXT ·transAVX2F64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R8
+	MOVQ rows+32(FP), CX
+	SHLQ $3, R8
+	SHLQ $3, R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (R9)(R9*2), R11
+	SHRQ $2, CX
+	JEQ  tdone
+tloop:
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(R8*1), Y1
+	VMOVUPD (SI)(R8*2), Y2
+	VMOVUPD (SI)(R10*1), Y3
+	VUNPCKLPD Y1, Y0, Y4 // a0 b0 | a2 b2
+	VUNPCKHPD Y1, Y0, Y5 // a1 b1 | a3 b3
+	VUNPCKLPD Y3, Y2, Y6 // c0 d0 | c2 d2
+	VUNPCKHPD Y3, Y2, Y7 // c1 d1 | c3 d3
+	VPERM2F128 $0x20, Y6, Y4, Y0 // column 0
+	VPERM2F128 $0x20, Y7, Y5, Y1 // column 1
+	VPERM2F128 $0x31, Y6, Y4, Y2 // column 2
+	VPERM2F128 $0x31, Y7, Y5, Y3 // column 3
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, (DI)(R9*1)
+	VMOVUPD Y2, (DI)(R9*2)
+	VMOVUPD Y3, (DI)(R11*1)
+	LEAQ (SI)(R8*4), SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE  tloop
+tdone:
+	VZEROUPPER
+	RET

@@ -9,8 +9,8 @@ func archPaths() []*path {
 		name:      "neon",
 		rank:      1,
 		available: true,
-		f32:       micro[float32]{mr: 8, nr: 12, kern: kernNEONF32, rbf: rbfGeneric[float32], poly: polyGeneric[float32]},
-		f64:       micro[float64]{mr: 8, nr: 6, kern: kernNEONF64, rbf: rbfGeneric[float64], poly: polyGeneric[float64]},
+		f32:       micro[float32]{mr: 8, nr: 12, kern: kernNEONF32, rbf: rbfGeneric[float32], poly: polyGeneric[float32], trans: transGeneric[float32]},
+		f64:       micro[float64]{mr: 8, nr: 6, kern: kernNEONF64, rbf: rbfGeneric[float64], poly: polyGeneric[float64], trans: transGeneric[float64]},
 	}}
 }
 

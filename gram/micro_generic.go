@@ -11,7 +11,7 @@ import (
 // architectures without assembly.
 
 func genericMicro[T kernel.Float]() micro[T] {
-	return micro[T]{mr: 4, nr: 4, kern: kernGeneric[T], rbf: rbfGeneric[T], poly: polyGeneric[T]}
+	return micro[T]{mr: 4, nr: 4, kern: kernGeneric[T], rbf: rbfGeneric[T], poly: polyGeneric[T], trans: transGeneric[T]}
 }
 
 // kernGeneric is the 4×4 micro-kernel: sixteen accumulators, each a
@@ -85,5 +85,20 @@ func powi[T kernel.Float](x T, m int) T {
 			return r
 		}
 		x *= x
+	}
+}
+
+// transGeneric sets dst[c·ldd+r] = src[r·lds+c] for r < rows, c < cols,
+// one destination row at a time.
+func transGeneric[T kernel.Float](dst []T, ldd int, src []T, lds int, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]
+	for c := 0; c < cols; c++ {
+		d := dst[c*ldd:][:rows]
+		for r := range d {
+			d[r] = src[r*lds+c]
+		}
 	}
 }
