@@ -30,10 +30,15 @@
 // # Speed
 //
 // The hot loops run on package kernel only: kernel.Dot scores one sample,
-// kernel.Axpy applies an update, kernel.MatVec scores a batch of contiguous
-// rows, and kernel.Dots scores one sample against a block of class weight
-// vectors, so one-vs-rest reads each sample once per goroutine for all of
-// its classes. The averaged perceptron keeps a second, step-weighted sum u
+// kernel.Axpy applies an update, kernel.MatVec scores a run of rows (a
+// sequential perceptron scores runs of rows in storage order with one call
+// and rescores after a mistake), and kernel.Dots scores one sample against
+// a block of class weight vectors. One-vs-rest perceptrons work on blocks
+// of four samples, copied once into a contiguous buffer and scored for each
+// class by one MatVec, with the scores of later samples corrected after an
+// update by the samples' dot product; so each goroutine reads a sample once
+// per epoch for all its classes, and a class's weights once per block. The
+// averaged perceptron keeps a second, step-weighted sum u
 // (the cached-weights trick) and returns w − u/steps, so averaging costs
 // O(D) per mistake, not per sample. Pegasos keeps w = s·v with a scalar s so
 // the shrink step is O(1).

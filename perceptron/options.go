@@ -76,9 +76,10 @@ type Strategy uint8
 
 const (
 	// OneVsRest trains one binary model per class (the class against all
-	// others) with the chosen Algorithm, classes in parallel goroutines,
-	// and predicts the class with the highest score. It supports every
-	// Algorithm.
+	// others) with the chosen Algorithm, the classes split among parallel
+	// goroutines that each read every sample once per epoch for all of
+	// their classes, and predicts the class with the highest score. It
+	// supports every Algorithm.
 	OneVsRest Strategy = iota
 	// Argmax is the multiclass perceptron: one weight vector per class,
 	// prediction by the highest score, and on a mistake (the true class's
@@ -162,12 +163,15 @@ type Options struct {
 	// ends training with the model so far; any other error aborts it.
 	Callback func(Epoch) error
 
-	// Workers is the number of goroutines of one-vs-rest training and of
-	// the diagnostic passes. 0 means runtime.GOMAXPROCS(0). Binary
-	// training of one model is sequential by nature and uses one.
-	// For data that is not integer-valued, the exact bits of a one-vs-rest
-	// model can depend on Workers (the classes are scored in per-goroutine
-	// blocks); with the same Workers, they are reproducible.
+	// Workers is the number of goroutines of one-vs-rest training (the
+	// classes are split among them) and of the diagnostic passes. 0 means
+	// runtime.GOMAXPROCS(0). Binary training of one model is sequential by
+	// nature and uses one. A one-vs-rest model trained by Online, Averaged
+	// or Voted does not depend on Workers. With Batch, MiniBatch and SVM
+	// each goroutine scores a sample for all of its classes with one
+	// kernel.Dots call, whose rounding can depend on the block of classes,
+	// so for data that is not integer-valued the exact bits of the model can
+	// depend on Workers; with the same Workers they are reproducible.
 	Workers int
 
 	// impl, when not nil, selects the kernel implementation (tests walk

@@ -43,9 +43,10 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 // TrainMulticlass fits a classifier for any integer labels (at least two
 // distinct ones) to the row-major samples X with cols features per row,
 // using opt.Multiclass: OneVsRest (any Algorithm; the classes train in
-// parallel goroutines, each reading a sample once for all of its classes
-// with kernel.Dots) or Argmax (the multiclass perceptron; Online or
-// Averaged). Errors are as for Train, without the ±1 requirement.
+// parallel goroutines, each reading a sample once per epoch for all of its
+// classes) or Argmax (the multiclass perceptron; Online or Averaged; one
+// kernel.Dots call scores all classes). Errors are as for Train, without
+// the ±1 requirement.
 func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
@@ -172,7 +173,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {
-		scratch[g] = make([]T, max(bs, maxStream)*(r[1]-r[0]))
+		scratch[g] = make([]T, max(bs, maxStream)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
 	}
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
@@ -260,7 +261,11 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 	Wg := t.W[c0*d : c1*d]
 	bs := t.batchSize()
 	coef := T(t.cfg.eta)
-	if G == 1 && bs == 1 && t.order == nil && useStream {
+	if t.K > 1 && t.blocked() {
+		t.epochBlock(c0, c1, stats, scratch)
+		return
+	}
+	if G == 1 && bs == 1 && t.order == nil {
 		t.epochStream(c0, stats, scratch)
 		return
 	}
@@ -301,8 +306,6 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 // maxStream is the largest block epochStream scores with one MatVec.
 const maxStream = 128
 
-var useStream = true // tests and benchmarks switch it off to compare
-
 // epochStream runs one epoch of a sequential algorithm for the single class
 // c over the rows in storage order. It scores a block of rows with one
 // kernel.MatVec, which streams them at memory speed, and visits them in
@@ -334,6 +337,103 @@ func (t *linTrainer[T]) epochStream(c int, stats []classStats, scratch []T) {
 			blk = min(2*blk, maxStream)
 		}
 		lo = next
+	}
+}
+
+// blockRows is the number of samples epochBlock scores at once.
+const blockRows = 4
+
+// blocked reports whether one-vs-rest training uses epochBlock: for the
+// sequential perceptrons, whose update is w += step·x, b += step.
+func (t *linTrainer[T]) blocked() bool {
+	a := t.cfg.algo
+	return a == Online || a == Averaged || a == Voted
+}
+
+// epochBlock runs one epoch of a sequential perceptron for classes c0..c1-1
+// of a one-vs-rest model, blockRows samples at a time. It copies the block's
+// samples into a contiguous buffer (so each is read from memory once per
+// goroutine and stays in L1), scores the whole block for each class with one
+// kernel.MatVec (a class's weight vector is read once per block instead of
+// once per sample), then visits the samples in order. When a visit updates
+// class c by w += step·x_i (and b += step), the pending scores of the
+// block's later samples j for class c are corrected by step·(x_i·x_j + 1)
+// (the 1 only with a bias), so every sample is judged by the weights in
+// force when it is visited, as in the sample-by-sample algorithm (exactly so
+// for integer-valued data; otherwise up to rounding). The dot products
+// x_i·x_j are computed only when needed, once per pair. Each class is
+// scored by its own MatVec call, so the result does not depend on how the
+// classes are split among goroutines.
+func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) {
+	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	G := c1 - c0
+	xb := scratch[:blockRows*d]
+	gram := scratch[blockRows*d : blockRows*(d+blockRows)]
+	sc := scratch[blockRows*(d+blockRows):][:G*blockRows]
+	var known [blockRows * blockRows]bool
+	coef := T(t.cfg.eta)
+	biasOne := T(0)
+	if t.cfg.bias {
+		biasOne = 1
+	}
+	for lo := 0; lo < n; lo += blockRows {
+		hi := min(lo+blockRows, n)
+		m := hi - lo
+		xs := xb[:m*d]
+		if t.order == nil {
+			xs = dt.X[lo*d : hi*d]
+		} else {
+			t.gather(xs, lo, m)
+		}
+		for g := range G {
+			c := c0 + g
+			s := sc[g*blockRows : g*blockRows+m]
+			k.MatVec(s, xs, t.W[c*d:(c+1)*d])
+			for j := range s {
+				s[j] += t.B[c]
+			}
+		}
+		known = [blockRows * blockRows]bool{}
+		for j := range m {
+			i := t.rowAt(lo + j)
+			x := xs[j*d : (j+1)*d]
+			for g := range G {
+				c := c0 + g
+				if !t.visit(c, i, x, sc[g*blockRows+j], t.step+int64(lo+j), coef, &stats[c]) {
+					continue
+				}
+				step := coef
+				if t.cls[i] != int32(c) {
+					step = -coef
+				}
+				for j2 := j + 1; j2 < m; j2++ {
+					if !known[j*blockRows+j2] {
+						gram[j*blockRows+j2] = k.Dot(x, xs[j2*d:(j2+1)*d])
+						known[j*blockRows+j2] = true
+					}
+					sc[g*blockRows+j2] += step * (gram[j*blockRows+j2] + biasOne)
+				}
+			}
+		}
+	}
+}
+
+// gatherChunk is the number of values gather copies from one row before
+// moving to the next.
+const gatherChunk = 64
+
+// gather copies the m rows order[lo:lo+m] into xs. It copies them in
+// interleaved chunks, so that the rows stream from memory in parallel rather
+// than one after the other (the rows of a shuffled epoch are scattered, and
+// one row at a time leaves the memory system mostly idle).
+func (t *linTrainer[T]) gather(xs []T, lo, m int) {
+	d := t.dt.d
+	for off := 0; off < d; off += gatherChunk {
+		end := min(off+gatherChunk, d)
+		for j := range m {
+			r := int(t.order[lo+j]) * d
+			copy(xs[j*d+off:j*d+end], t.dt.X[r+off:r+end])
+		}
 	}
 }
 
