@@ -21,11 +21,14 @@ type argmaxTrainer[T Float] struct {
 	step  int64
 	order []int32
 	rng   *rand.Rand
+
+	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
 
 func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int) *argmaxTrainer[T] {
 	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K,
-		W: make([]T, K*dt.d), B: make([]T, K)}
+		W: make([]T, K*dt.d), B: make([]T, K),
+		xb: make([]T, blockRows*dt.d), sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
 	if cfg.algo == Averaged {
 		t.U = make([]T, K*dt.d)
 		t.UB = make([]T, K)
@@ -40,55 +43,98 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 	return t
 }
 
+// epoch runs one epoch of the multiclass perceptron, blockRows samples at
+// a time as linTrainer.epochBlock does: the block's samples are copied
+// into a contiguous buffer and scored for every class with one
+// kernel.MatVec per class; a mistake on sample j updates the true class y
+// and the highest-scoring wrong class p, and the pending scores of the
+// block's later samples are corrected by ±η·(x_j·x_j2 + 1), so each sample
+// is judged by the weights in force when it is visited.
+func (t *argmaxTrainer[T]) epoch(e *Epoch) {
+	k, dt, d, n, K := t.k, t.dt, t.dt.d, t.dt.n, t.K
+	eta := T(t.cfg.eta)
+	biasOne := T(0)
+	if t.cfg.bias {
+		biasOne = 1
+	}
+	xb, sc, gram := t.xb, t.sc, t.gram
+	var known [blockRows * blockRows]bool
+	for lo := 0; lo < n; lo += blockRows {
+		hi := min(lo+blockRows, n)
+		m := hi - lo
+		xs := xb[:m*d]
+		if t.order == nil {
+			xs = dt.X[lo*d : hi*d]
+		} else {
+			gatherRows(xs, dt.X, t.order[lo:hi], d)
+		}
+		for c := range K {
+			s := sc[c*blockRows : c*blockRows+m]
+			k.MatVec(s, xs, t.W[c*d:(c+1)*d])
+			for j := range s {
+				s[j] += t.B[c]
+			}
+		}
+		known = [blockRows * blockRows]bool{}
+		for j := range m {
+			i := lo + j
+			if t.order != nil {
+				i = int(t.order[lo+j])
+			}
+			x := xs[j*d : (j+1)*d]
+			y := int(t.cls[i])
+			p, sp := -1, T(0)
+			for c := range K {
+				if c == y {
+					continue
+				}
+				if a := sc[c*blockRows+j]; p < 0 || a > sp {
+					p, sp = c, a
+				}
+			}
+			mg := sc[y*blockRows+j] - sp
+			if mg > 0 {
+				continue
+			}
+			e.Mistakes++
+			e.Loss -= float64(mg)
+			k.Axpy(eta, x, t.W[y*d:(y+1)*d])
+			k.Axpy(-eta, x, t.W[p*d:(p+1)*d])
+			if t.cfg.bias {
+				t.B[y] += eta
+				t.B[p] -= eta
+			}
+			if t.U != nil {
+				ca := T(t.step+int64(lo+j)) * eta
+				k.Axpy(ca, x, t.U[y*d:(y+1)*d])
+				k.Axpy(-ca, x, t.U[p*d:(p+1)*d])
+				if t.cfg.bias {
+					t.UB[y] += ca
+					t.UB[p] -= ca
+				}
+			}
+			for j2 := j + 1; j2 < m; j2++ {
+				if !known[j*blockRows+j2] {
+					gram[j*blockRows+j2] = k.Dot(x, xs[j2*d:(j2+1)*d])
+					known[j*blockRows+j2] = true
+				}
+				corr := eta * (gram[j*blockRows+j2] + biasOne)
+				sc[y*blockRows+j2] += corr
+				sc[p*blockRows+j2] -= corr
+			}
+		}
+	}
+}
+
 func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 	cfg, n, d := t.cfg, t.dt.n, t.dt.d
 	diag := &Diagnostics{}
-	sc := make([]T, t.K)
-	eta := T(cfg.eta)
 	for ep := 1; ep <= cfg.epochs; ep++ {
 		if t.rng != nil {
 			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 		}
 		e := Epoch{Epoch: ep}
-		for j := range n {
-			i := j
-			if t.order != nil {
-				i = int(t.order[j])
-			}
-			x := t.dt.row(i)
-			t.k.Dots(sc, t.W, x)
-			y := int(t.cls[i])
-			p, sp := -1, T(0)
-			for c := range t.K {
-				if c == y {
-					continue
-				}
-				if a := sc[c] + t.B[c]; p < 0 || a > sp {
-					p, sp = c, a
-				}
-			}
-			m := sc[y] + t.B[y] - sp
-			if m > 0 {
-				continue
-			}
-			e.Mistakes++
-			e.Loss -= float64(m)
-			t.k.Axpy(eta, x, t.W[y*d:(y+1)*d])
-			t.k.Axpy(-eta, x, t.W[p*d:(p+1)*d])
-			if cfg.bias {
-				t.B[y] += eta
-				t.B[p] -= eta
-			}
-			if t.U != nil {
-				ca := T(t.step+int64(j)) * eta
-				t.k.Axpy(ca, x, t.U[y*d:(y+1)*d])
-				t.k.Axpy(-ca, x, t.U[p*d:(p+1)*d])
-				if cfg.bias {
-					t.UB[y] += ca
-					t.UB[p] -= ca
-				}
-			}
-		}
+		t.epoch(&e)
 		t.step += int64(n)
 		e.Updates = e.Mistakes
 		e.Loss /= float64(n)

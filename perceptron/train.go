@@ -383,7 +383,7 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 		if t.order == nil {
 			xs = dt.X[lo*d : hi*d]
 		} else {
-			t.gather(xs, lo, m)
+			gatherRows(xs, dt.X, t.order[lo:hi], d)
 		}
 		for g := range G {
 			c := c0 + g
@@ -422,17 +422,16 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 // moving to the next.
 const gatherChunk = 64
 
-// gather copies the m rows order[lo:lo+m] into xs. It copies them in
-// interleaved chunks, so that the rows stream from memory in parallel rather
-// than one after the other (the rows of a shuffled epoch are scattered, and
-// one row at a time leaves the memory system mostly idle).
-func (t *linTrainer[T]) gather(xs []T, lo, m int) {
-	d := t.dt.d
+// gatherRows copies the rows of the row-major X (d values each) listed in
+// order into xs. It copies them in interleaved chunks, so that the rows
+// stream from memory in parallel rather than one after the other (the rows
+// of a shuffled epoch are scattered, and one row at a time leaves the
+// memory system mostly idle).
+func gatherRows[T Float](xs, X []T, order []int32, d int) {
 	for off := 0; off < d; off += gatherChunk {
 		end := min(off+gatherChunk, d)
-		for j := range m {
-			r := int(t.order[lo+j]) * d
-			copy(xs[j*d+off:j*d+end], t.dt.X[r+off:r+end])
+		for j, r := range order {
+			copy(xs[j*d+off:j*d+end], X[int(r)*d+off:int(r)*d+end])
 		}
 	}
 }
