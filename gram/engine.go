@@ -384,18 +384,30 @@ type task struct{ i0, i1, j0, j1 int }
 // run computes C[i][j] = K(aᵢ, bⱼ) with row stride ldc; if sym (a and b are
 // the same set), only the lower triangle is computed and mirrored.
 func (e *engine[T]) run(sa, sb *set[T], C []T, ldc int, sym bool) {
+	mr, nr := e.mk.mr, e.mk.nr
+	mc, nc := e.mc, e.nc
+	if e.threads > 1 {
+		// At least four tasks per goroutine, so the uneven triangle and a
+		// busy core even out: smaller row blocks first, then column blocks.
+		want := 4 * e.threads
+		mc = max(mr, min(mc, (sa.n+want-1)/want/mr*mr))
+		if rowTasks := (sa.n + mc - 1) / mc; rowTasks < want && !sym {
+			split := (want + rowTasks - 1) / rowTasks
+			nc = max(nr, min(nc, (sb.n+split-1)/split/nr*nr))
+		}
+	}
 	var tasks []task
-	for j0 := 0; j0 < sb.n; j0 += e.nc {
-		j1 := min(j0+e.nc, sb.n)
+	for j0 := 0; j0 < sb.n; j0 += nc {
+		j1 := min(j0+nc, sb.n)
 		// For the triangle the blocks with more columns come first so the
 		// last ones, taken while others finish, are the small ones.
 		if sym {
-			for i0 := (sa.n - 1) / e.mc * e.mc; i0 >= 0 && i0+e.mc > j0; i0 -= e.mc {
-				tasks = append(tasks, task{i0, min(i0+e.mc, sa.n), j0, j1})
+			for i0 := (sa.n - 1) / mc * mc; i0 >= 0 && i0+mc > j0; i0 -= mc {
+				tasks = append(tasks, task{i0, min(i0+mc, sa.n), j0, j1})
 			}
 		} else {
-			for i0 := 0; i0 < sa.n; i0 += e.mc {
-				tasks = append(tasks, task{i0, min(i0+e.mc, sa.n), j0, j1})
+			for i0 := 0; i0 < sa.n; i0 += mc {
+				tasks = append(tasks, task{i0, min(i0+mc, sa.n), j0, j1})
 			}
 		}
 	}
