@@ -164,7 +164,10 @@ func parseHeader(data []byte) (header, error) {
 	h.Labels = int(le.Uint32(data[20:]))
 	h.Vectors = int(le.Uint32(data[24:]))
 	h.eta = math.Float64frombits(le.Uint64(data[32:]))
+	h.ElemBits = 8 * h.esize
 	if h.Kind >= 16 {
+		// A kernel model: its body is not ours to check, but the header
+		// tells a caller which decoder to use.
 		return h, fmt.Errorf("%w: a kernel model (kind %d), not a linear one", ErrMismatch, h.Kind)
 	}
 	switch {
@@ -176,8 +179,15 @@ func parseHeader(data []byte) (header, error) {
 		return h, fmt.Errorf("%w: %d features", ErrCorrupt, h.Dims)
 	case h.Labels < 2 || h.Labels > maxLabels:
 		return h, fmt.Errorf("%w: %d labels", ErrCorrupt, h.Labels)
+	case h.Kind != KindBinary && h.Kind != KindOneVsRest && h.Kind != KindArgmax:
+		return h, fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(h.Kind))
+	case h.Algorithm >= numAlgorithms:
+		return h, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(h.Algorithm))
+	case h.flags&^(flagBias|flagNorm) != 0:
+		return h, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, h.flags)
+	case !finitePositive(h.eta):
+		return h, fmt.Errorf("%w: η = %v", ErrCorrupt, h.eta)
 	}
-	h.ElemBits = 8 * h.esize
 	h.rows = h.Labels
 	if h.Kind == KindBinary {
 		h.rows = 1
@@ -201,7 +211,9 @@ func parseHeader(data []byte) (header, error) {
 
 // Inspect checks a model file's header, size and checksum and describes
 // it, without decoding the weights: a command line can pick the Model
-// element type from ElemBits. Errors are as for UnmarshalBinary.
+// element type from ElemBits. Errors are as for UnmarshalBinary; for a file
+// of a kernel model (Kind ≥ 16) the error wraps ErrMismatch and the
+// returned FileInfo still names its kind, element type and version.
 func Inspect(data []byte) (FileInfo, error) {
 	h, err := parseHeader(data)
 	return h.FileInfo, err
@@ -223,9 +235,6 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	le := binary.LittleEndian
 	s := &state[T]{kind: h.Kind, algo: h.Algorithm, d: h.Dims, eta: h.eta,
 		bias: h.flags&flagBias != 0, normalize: h.flags&flagNorm != 0}
-	if h.flags&^(flagBias|flagNorm) != 0 {
-		return fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, h.flags)
-	}
 	p := data[headerSize:]
 	s.labels = make([]int, h.Labels)
 	for i := range s.labels {

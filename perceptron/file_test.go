@@ -181,6 +181,15 @@ func TestFileBadFields(t *testing.T) {
 			if err := m.UnmarshalBinary(b); !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
+			// Inspect checks the header; the body's fields need UnmarshalBinary.
+			info, err := Inspect(b)
+			body := map[string]bool{"labels": true, "nan-weight": true, "vector-counts": true, "survival-count": true}[tc.name]
+			if body != (err == nil) || !body && !errors.Is(err, tc.want) {
+				t.Fatalf("Inspect: %v", err)
+			}
+			if tc.name == "kernel-kind" && (info.Kind != 16 || info.ElemBits != 32) {
+				t.Fatalf("Inspect of a kernel model: %+v", info)
+			}
 			if m.Kind() != 0 {
 				t.Fatal("a rejected file changed the model")
 			}
