@@ -358,6 +358,22 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int) {
 	}
 }
 
+// unpackB copies row i of s's B panels (packed by e) into x, len(x) = d:
+// the inverse of pack for one row.
+func (e *engine[T]) unpackB(s *set[T], x []T, i int) {
+	nr, d := e.mk.nr, s.d
+	nblk, klen := kBlocks(d, e.kc)
+	sl, r := i/nr, i%nr
+	for b := 0; b < nblk; b++ {
+		k0 := b * klen
+		kl := min(klen, d-k0)
+		in := s.b[k0*s.npadB+sl*nr*kl:][:kl*nr]
+		for k := range x[k0 : k0+kl] {
+			x[k0+k] = in[k*nr+r]
+		}
+	}
+}
+
 // parallel runs f over [0, n) split into contiguous ranges, one per
 // goroutine.
 func (e *engine[T]) parallel(n int, f func(lo, hi int)) {

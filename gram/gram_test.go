@@ -658,3 +658,28 @@ func TestTranspose(t *testing.T) {
 		}
 	}
 }
+
+// Rows works on its own copy: changing X afterwards changes nothing.
+func TestRowsOwnCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	X := randData[float64](rng, 23, 45)
+	want, err := Compute(X, 45, Polynomial{Gamma: 0.1, Coef0: 1, Degree: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRows(X, 45, Polynomial{Gamma: 0.1, Coef0: 1, Degree: 2}, &Options{kc: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range X {
+		X[i] = 99
+	}
+	for i := 0; i < 23; i++ {
+		row := r.Row(nil, i)
+		for j, v := range row {
+			if v != want.At(i, j) {
+				t.Fatalf("Row(%d)[%d] = %v after X changed, want %v", i, j, v, want.At(i, j))
+			}
+		}
+	}
+}

@@ -10,18 +10,19 @@ import (
 
 // Rows computes single rows of the kernel matrix of a data set on demand:
 // K(xᵢ, X) for a training row i (bit-identical to row i of Compute with the
-// same kernel and implementation) or K(x, X) for any query x. It keeps a
-// packed copy of X (N·d values) and never modifies X. A Rows is safe for
-// concurrent use.
+// same kernel and implementation) or K(x, X) for any query x. It works on
+// its own packed copy of X (N·d values), so X may be changed or dropped
+// afterwards; X itself is never modified. A Rows is safe for concurrent
+// use.
 type Rows[T kernel.Float] struct {
 	e    *engine[T]
 	s    *set[T]
-	X    []T
 	pool sync.Pool // *rowScratch[T]
 }
 
 type rowScratch[T kernel.Float] struct {
 	a   []T // the query packed as an A sliver
+	x   []T // a training row unpacked from the packed copy
 	tmp []T // mr×nr tile
 }
 
@@ -46,7 +47,7 @@ func NewRows[T kernel.Float](X []T, d int, k Kernel, opts *Options) (*Rows[T], e
 	if err := e.checkOverflow(s.maxNorm); err != nil {
 		return nil, err
 	}
-	return &Rows[T]{e: e, s: s, X: X}, nil
+	return &Rows[T]{e: e, s: s}, nil
 }
 
 // Len returns N, the number of rows of the data set (and the length of each
@@ -63,8 +64,18 @@ func (r *Rows[T]) Row(dst []T, i int) []T {
 	if i < 0 || i >= r.s.n {
 		panic(fmt.Sprintf("gram: row %d out of range [0, %d)", i, r.s.n))
 	}
-	d := r.s.d
-	return r.row(dst, r.X[i*d:(i+1)*d], r.s.norms[i], i)
+	sc := r.scratch()
+	defer r.pool.Put(sc)
+	r.e.unpackB(r.s, sc.x, i)
+	return r.row(sc, dst, sc.x, r.s.norms[i], i)
+}
+
+func (r *Rows[T]) scratch() *rowScratch[T] {
+	if sc, ok := r.pool.Get().(*rowScratch[T]); ok {
+		return sc
+	}
+	mr, nr, d := r.e.mk.mr, r.e.mk.nr, r.s.d
+	return &rowScratch[T]{a: make([]T, mr*d), x: make([]T, d), tmp: make([]T, mr*nr)}
 }
 
 // RowOf writes K(x, xⱼ) for j = 0…N−1 into dst, which it grows if shorter
@@ -82,11 +93,13 @@ func (r *Rows[T]) RowOf(dst, x []T) ([]T, error) {
 	if err := r.e.checkOverflow(max(r.s.maxNorm, float64(nm))); err != nil {
 		return dst, err
 	}
-	return r.row(dst, x, nm, -1), nil
+	sc := r.scratch()
+	defer r.pool.Put(sc)
+	return r.row(sc, dst, x, nm, -1), nil
 }
 
 // row computes K(x, X); diag ≥ 0 is the index of x in X (RBF diagonal 1).
-func (r *Rows[T]) row(dst, x []T, nx T, diag int) []T {
+func (r *Rows[T]) row(sc *rowScratch[T], dst, x []T, nx T, diag int) []T {
 	e, mk, s := r.e, r.e.mk, r.s
 	mr, nr := mk.mr, mk.nr
 	n, d := s.n, s.d
@@ -94,10 +107,6 @@ func (r *Rows[T]) row(dst, x []T, nx T, diag int) []T {
 		dst = make([]T, n)
 	}
 	dst = dst[:n]
-	sc, _ := r.pool.Get().(*rowScratch[T])
-	if sc == nil {
-		sc = &rowScratch[T]{a: make([]T, mr*d), tmp: make([]T, mr*nr)}
-	}
 	pack(sc.a, x, 1, d, mr, e.kc, 0, 1)
 	nblk, klen := kBlocks(d, e.kc)
 	tmp := sc.tmp
@@ -119,7 +128,6 @@ func (r *Rows[T]) row(dst, x []T, nx T, diag int) []T {
 		}
 		copy(dst[jr:], row)
 	}
-	r.pool.Put(sc)
 	return dst
 }
 
