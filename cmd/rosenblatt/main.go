@@ -2,10 +2,27 @@
 //
 // Usage:
 //
-//	rosenblatt cpu     describe this CPU and the kernel implementation in use
+//	rosenblatt                              the same as rosenblatt demo
+//	rosenblatt demo [flags]                 train on data embedded in the binary, show accuracy,
+//	                                        mistakes against Novikoff's bound, and the kernel path
+//	rosenblatt train [flags] DATA           train a model on a LIBSVM, CSV or IDX file (-o FILE)
+//	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
+//	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
+//	rosenblatt cpu                          describe this CPU and the kernel implementation in use
+//	rosenblatt bench [flags]                time the kernels on every implementation against the peak
+//	rosenblatt bench compare A.json B.json  put two bench reports side by side
 //
-// Exit status: 0 on success, 2 for a usage error (unknown subcommand or bad
-// flag), 1 for any other failure.
+// Run "rosenblatt COMMAND -h" for a command's flags. Flags may come before
+// or after the file arguments. Data files are LIBSVM/SVMlight text, CSV
+// (-label-col, -header, -sep) or an IDX image file with its IDX label file
+// (-labels), optionally gzip-compressed; the format follows the file name
+// unless -format says it. Errors in a data file name the file, line and
+// column. No command writes over an existing file unless given -f.
+//
+// Exit status: 0 on success, 2 for a usage error (unknown command, bad
+// flag or flag value, missing or extra arguments; the usage is printed), 1
+// for any other failure (unreadable or malformed data or model files, data
+// that does not fit the model, an output file that exists).
 package main
 
 import (
@@ -33,8 +50,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"cpu":   {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench": {"time the kernels on every implementation against the estimated peak", runBench},
+	"demo":    {"train on data embedded in the binary (what runs without arguments)", runDemo},
+	"train":   {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
+	"predict": {"predict a label for every row of a data file", runPredict},
+	"eval":    {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
+	"cpu":     {"describe this CPU and the kernel implementation in use", runCPU},
+	"bench":   {"time the kernels on every implementation against the estimated peak", runBench},
 }
 
 func usage(w io.Writer) {
@@ -57,8 +78,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		usage(stderr)
-		return exitUsage
+		args = []string{"demo"}
 	}
 	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)

@@ -16,7 +16,7 @@ func TestRunExitCodes(t *testing.T) {
 		inStdout []string
 		inStderr []string
 	}{
-		{"no arguments", nil, exitUsage, nil, []string{"usage: rosenblatt"}},
+		{"no arguments runs the demo", nil, exitOK, []string{"kernel path: " + kernel.Active(), "test accuracy:", "R²/γ²"}, nil},
 		{"help", []string{"help"}, exitOK, []string{"commands:", "cpu"}, nil},
 		{"unknown command", []string{"frobnicate"}, exitUsage, nil, []string{`unknown command "frobnicate"`}},
 		{"cpu", []string{"cpu"}, exitOK, []string{"vendor:", "L1 cache:", "kernel " + kernel.Active() + ":", "ACTIVE"}, nil},

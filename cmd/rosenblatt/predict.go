@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// The predict subcommand:
+//
+//	rosenblatt predict [flags] MODEL DATA
+//
+// writes one predicted label per row of DATA, one per line, to stdout or
+// -o FILE (never over an existing file without -f). DATA is read like
+// train's (its labels are read but not used).
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("predict", stderr)
+	var df dataFlags
+	out := fs.String("o", "", "write the labels to `file` instead of stdout")
+	force := fs.Bool("f", false, "overwrite the -o file if it exists")
+	scores := fs.Bool("scores", false, "after each label, the model's decision values (one for a binary model, one per class otherwise)")
+	df.register(fs, false)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: rosenblatt predict [flags] MODEL DATA\n\n")
+		fmt.Fprintf(stderr, "Writes the label the model predicts for each row of DATA, one per line. DATA is read\n")
+		fmt.Fprintf(stderr, "as by train and must have the model's feature count; its labels are ignored.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args, "MODEL", "DATA")
+	if err != nil {
+		return err
+	}
+	df.finish(fs)
+	if err := df.check(); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := checkWritable(*out, *force); err != nil {
+			return err
+		}
+	}
+	lm, err := loadModel(pos[0])
+	if err != nil {
+		return err
+	}
+	if lm.m64 != nil {
+		return predictOn(lm.m64, pos[1], &df, *out, *force, *scores, stdout)
+	}
+	return predictOn(lm.m32, pos[1], &df, *out, *force, *scores, stdout)
+}
+
+// predictOn is predict for element type T.
+func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force, withScores bool, stdout io.Writer) error {
+	d, _, err := loadData[T](dataPath, df, c.Dims(), "the model")
+	if err != nil {
+		return err
+	}
+	pred, err := predictAll(c, d)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dataPath, err)
+	}
+	k := c.NumScores()
+	var sc []T
+	if withScores {
+		sc = make([]T, d.Rows*k)
+		if err := c.ScoresBatch(sc, d.X); err != nil {
+			return fmt.Errorf("%s: %w", dataPath, err)
+		}
+	}
+	bits := int(unsafe.Sizeof(T(0))) * 8
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		var b []byte
+		for i, p := range pred {
+			b = strconv.AppendInt(b[:0], int64(p), 10)
+			if withScores {
+				for _, v := range sc[i*k : (i+1)*k] {
+					b = append(b, ' ')
+					b = strconv.AppendFloat(b, float64(v), 'g', -1, bits)
+				}
+			}
+			b = append(b, '\n')
+			if _, err := bw.Write(b); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	}
+	if out == "" {
+		return write(stdout)
+	}
+	return writeOutput(out, force, write)
+}
+
+// predictAll returns the model's label for every row of d.
+func predictAll[T kernel.Float](c classifier[T], d *dataset.Data[T]) ([]int, error) {
+	pred := make([]int, d.Rows)
+	if err := c.PredictBatch(pred, d.X); err != nil {
+		return nil, err
+	}
+	return pred, nil
+}
+
+// correct counts the predictions equal to the labels.
+func correct(pred, y []int) int {
+	n := 0
+	for i, p := range pred {
+		if p == y[i] {
+			n++
+		}
+	}
+	return n
+}

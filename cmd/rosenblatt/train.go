@@ -1,0 +1,342 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+// The train subcommand:
+//
+//	rosenblatt train [flags] DATA
+//
+// trains a model on DATA (LIBSVM, CSV or IDX) with every option of package
+// perceptron as a flag, prints a summary and writes the model file (-o,
+// default DATA's base name + ".model"; never over an existing file without
+// -f).
+
+// trainFlags are the flags of train.
+type trainFlags struct {
+	data       dataFlags
+	algo       string
+	multiclass string
+	typ        string
+	epochs     int
+	eta, tau   float64
+	batch      int
+	seed       uint64
+	shuffle    bool
+	allEpochs  bool
+	normalize  bool
+	bias       bool
+	lambda, c  float64
+	tol        float64
+	workers    int
+	out        string
+	force      bool
+	asJSON     bool
+	quiet      bool
+	verbose    bool
+	test       string
+
+	multiclassSet bool // -multiclass was given
+}
+
+func (tf *trainFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&tf.algo, "algo", "online", "training `algorithm`: online, batch, minibatch, averaged, voted, svm")
+	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm) or argmax\n"+
+		"(alias multi: the multiclass perceptron, online and averaged); labels other than -1/+1\n"+
+		"train a multiclass model, and giving -multiclass makes -1/+1 data multiclass too")
+	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
+	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
+	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each batch moves by τ/B·Σ y·x over its mistakes)")
+	fs.IntVar(&tf.batch, "batch", 32, "mini-batch size `B` of minibatch")
+	fs.BoolVar(&tf.shuffle, "shuffle", false, "visit the samples in a new random order every epoch")
+	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of -shuffle (the same seed trains the same model)")
+	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
+	fs.BoolVar(&tf.normalize, "normalize", false, "scale every sample to unit Euclidean norm (the model does it when predicting too)")
+	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
+	fs.Float64Var(&tf.lambda, "lambda", 0, "svm: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
+	fs.Float64Var(&tf.c, "C", 0, "svm: soft-margin constant `C` > 0, as λ = 1/(C·N); give -lambda or -C, not both")
+	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
+	fs.IntVar(&tf.workers, "workers", 0, "goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
+	fs.StringVar(&tf.typ, "type", "float32", "element `type`: float32 or float64")
+	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory)")
+	fs.BoolVar(&tf.force, "f", false, "overwrite the model file if it exists")
+	fs.BoolVar(&tf.asJSON, "json", false, "write the model as JSON instead of the binary format")
+	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
+	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors")
+	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
+	tf.data.register(fs, true)
+}
+
+// options turns the flags into perceptron.Options. A bad value is a usage
+// error.
+func (tf *trainFlags) options() (perceptron.Options, error) {
+	algo, err := perceptron.ParseAlgorithm(tf.algo)
+	if err != nil {
+		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, svm", errUsage, tf.algo)
+	}
+	var strategy perceptron.Strategy
+	switch tf.multiclass {
+	case "ovr":
+		strategy = perceptron.OneVsRest
+	case "argmax", "multi":
+		strategy = perceptron.Argmax
+	default:
+		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", errUsage, tf.multiclass)
+	}
+	if tf.epochs < 1 {
+		return perceptron.Options{}, fmt.Errorf("%w: -epochs %d: want at least 1", errUsage, tf.epochs)
+	}
+	if tf.batch < 1 {
+		return perceptron.Options{}, fmt.Errorf("%w: -batch %d: want at least 1", errUsage, tf.batch)
+	}
+	if tf.typ != "float32" && tf.typ != "float64" {
+		return perceptron.Options{}, fmt.Errorf("%w: -type %q: want float32 or float64", errUsage, tf.typ)
+	}
+	opt := perceptron.Options{
+		Algorithm:    algo,
+		Multiclass:   strategy,
+		MaxIter:      tf.epochs,
+		Eta:          tf.eta,
+		Tau:          tf.tau,
+		BatchSize:    tf.batch,
+		Shuffle:      tf.shuffle,
+		Seed:         tf.seed,
+		RunAllEpochs: tf.allEpochs,
+		Normalize:    tf.normalize,
+		NoBias:       !tf.bias,
+		Lambda:       tf.lambda,
+		C:            tf.c,
+		Tol:          tf.tol,
+		Workers:      tf.workers,
+	}
+	// Eta, Tau, Lambda, C, Tol and Workers are checked by the package;
+	// zero values there mean "default", which a flag must not smuggle in.
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"eta", tf.eta}, {"tau", tf.tau}} {
+		if !(v.v > 0) {
+			return opt, fmt.Errorf("%w: -%s %v: want a value > 0", errUsage, v.name, v.v)
+		}
+	}
+	return opt, nil
+}
+
+func runTrain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", stderr)
+	var tf trainFlags
+	tf.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: rosenblatt train [flags] DATA\n\n")
+		fmt.Fprintf(stderr, "Trains a perceptron or linear SVM on DATA (LIBSVM/SVMlight, CSV, or an IDX image file\n")
+		fmt.Fprintf(stderr, "with its label file; gzip is fine) and writes the model file.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args, "DATA")
+	if err != nil {
+		return err
+	}
+	tf.data.finish(fs)
+	fs.Visit(func(f *flag.Flag) { tf.multiclassSet = tf.multiclassSet || f.Name == "multiclass" })
+	if err := tf.data.check(); err != nil {
+		return err
+	}
+	opt, err := tf.options()
+	if err != nil {
+		return err
+	}
+	path := pos[0]
+	if tf.out == "" {
+		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
+	}
+	// Refuse before the long work, not after it.
+	if err := checkWritable(tf.out, tf.force); err != nil {
+		return err
+	}
+	if tf.typ == "float64" {
+		return trainOn[float64](&tf, path, opt, stdout, stderr)
+	}
+	return trainOn[float32](&tf, path, opt, stdout, stderr)
+}
+
+// trainOn is train for element type T.
+func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, stdout, stderr io.Writer) error {
+	start := time.Now()
+	data, format, err := loadData[T](path, &tf.data, 0, "")
+	if err != nil {
+		return err
+	}
+	var test *dataset.Data[T]
+	if tf.test != "" {
+		if test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data"); err != nil {
+			return err
+		}
+	}
+	loaded := time.Now()
+
+	prog := newProgress(opt.MaxIter, "training", tf.quiet, stderr)
+	opt.Callback = func(e perceptron.Epoch) error {
+		prog.Describe(fmt.Sprintf("epoch %d: %d mistakes", e.Epoch, e.Mistakes))
+		prog.Add(1)
+		return nil
+	}
+	classes := data.Classes()
+	binary := slices.Equal(classes, []int{-1, 1}) && !tf.multiclassSet
+	var m *perceptron.Model[T]
+	var diag *perceptron.Diagnostics
+	if binary {
+		m, diag, err = perceptron.Train(data.X, data.Cols, data.Y, opt)
+	} else {
+		m, diag, err = perceptron.TrainMulticlass(data.X, data.Cols, data.Y, opt)
+	}
+	prog.Finish()
+	if err != nil {
+		if errors.Is(err, perceptron.ErrOption) {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	trained := time.Now()
+
+	var encoded []byte
+	if tf.asJSON {
+		encoded, err = m.MarshalJSON()
+		encoded = append(encoded, '\n')
+	} else {
+		encoded, err = m.MarshalBinary()
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeOutput(tf.out, tf.force, func(w io.Writer) error {
+		_, err := w.Write(encoded)
+		return err
+	}); err != nil {
+		return err
+	}
+	if tf.quiet {
+		return nil
+	}
+
+	w := func(k, f string, a ...any) { fmt.Fprintf(stdout, "%-15s "+f+"\n", append([]any{k + ":"}, a...)...) }
+	counts := data.ClassCounts()
+	var perClass []string
+	for _, c := range classes {
+		perClass = append(perClass, fmt.Sprint(counts[c]))
+	}
+	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, tf.typ)
+	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+	w("model", "%s", describeModel(m, tf.typ))
+	w("training", "%s", describeOptions(opt, binary))
+	w("kernel path", "%s", kernel.Active())
+	if tf.verbose {
+		printEpochs(stdout, diag.Epochs, opt.Algorithm == perceptron.SVM)
+	}
+	end := "not converged"
+	switch {
+	case diag.Stopped:
+		end = "stopped"
+	case diag.Converged && opt.Algorithm == perceptron.SVM:
+		end = "converged: the objective changed by less than -tol"
+	case diag.Converged:
+		end = "converged: an epoch without mistakes"
+	case opt.RunAllEpochs:
+		end = "-all-epochs"
+	}
+	w("epochs", "%d (%s)", len(diag.Epochs), end)
+	w("updates", "%d", diag.Updates)
+	if diag.Evaluated {
+		w("train accuracy", "%.2f%% (a zero score counts as wrong)", 100*diag.TrainAccuracy)
+	}
+	if binary && diag.Evaluated {
+		if diag.Separable {
+			w("margin", "γ = %.4g, radius R = %.4g: the model separates the training data; R²/γ² = %.4g", diag.Margin, diag.Radius, diag.Bound)
+		} else {
+			w("margin", "the model does not separate the training data")
+		}
+	}
+	if test != nil {
+		pred, err := predictAll[T](m, test)
+		if err != nil {
+			return fmt.Errorf("%s: %w", tf.test, err)
+		}
+		ok := correct(pred, test.Y)
+		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(ok)/float64(test.Rows), ok, test.Rows, tf.test)
+	}
+	kind := "binary format"
+	if tf.asJSON {
+		kind = "JSON"
+	}
+	w("saved", "%s (%s, %d bytes)", tf.out, kind, len(encoded))
+	w("time", "%v reading, %v training", loaded.Sub(start).Round(time.Microsecond), trained.Sub(loaded).Round(time.Microsecond))
+	return nil
+}
+
+// describeOptions says how a model was trained.
+func describeOptions(opt perceptron.Options, binary bool) string {
+	var parts []string
+	if !binary {
+		if opt.Multiclass == perceptron.Argmax {
+			parts = append(parts, "multiclass perceptron (argmax)")
+		} else {
+			parts = append(parts, "one-vs-rest")
+		}
+	}
+	parts = append(parts, fmt.Sprintf("up to %d epochs", opt.MaxIter))
+	switch opt.Algorithm {
+	case perceptron.MiniBatch:
+		parts = append(parts, fmt.Sprintf("B = %d, τ = %g", opt.BatchSize, opt.Tau))
+	case perceptron.SVM:
+		if opt.C > 0 {
+			parts = append(parts, fmt.Sprintf("C = %g", opt.C))
+		} else {
+			parts = append(parts, fmt.Sprintf("λ = %g", cmp(opt.Lambda, 1e-4)))
+		}
+		if opt.Tol > 0 {
+			parts = append(parts, fmt.Sprintf("tol %g", opt.Tol))
+		}
+	default:
+		parts = append(parts, fmt.Sprintf("η = %g", opt.Eta))
+	}
+	if opt.Shuffle && opt.Algorithm != perceptron.Batch {
+		parts = append(parts, fmt.Sprintf("shuffled (seed %d)", opt.Seed))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cmp returns v, or def when v is 0.
+func cmp(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// printEpochs prints the statistics of every epoch.
+func printEpochs(w io.Writer, epochs []perceptron.Epoch, svm bool) {
+	if svm {
+		fmt.Fprintf(w, "\n%6s %9s %9s %10s %9s %12s\n", "epoch", "mistakes", "updates", "loss", "accuracy", "objective")
+	} else {
+		fmt.Fprintf(w, "\n%6s %9s %9s %10s %9s\n", "epoch", "mistakes", "updates", "loss", "accuracy")
+	}
+	for _, e := range epochs {
+		fmt.Fprintf(w, "%6d %9d %9d %10.4g %8.2f%%", e.Epoch, e.Mistakes, e.Updates, e.Loss, 100*e.Accuracy)
+		if svm {
+			fmt.Fprintf(w, " %12.6g", e.Objective)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+}
