@@ -574,3 +574,53 @@ func TestNormalize(t *testing.T) {
 		t.Fatalf("bias %v vs %v", b1, b2)
 	}
 }
+
+// A one-vs-rest perceptron scores each class with its own kernel call, so
+// the model does not depend on how many goroutines share the classes, also
+// for data that is not integer-valued.
+func TestOneVsRestIndependentOfWorkers(t *testing.T) {
+	d := loadSet[float32](t, "digits.train.libsvm", 64)
+	X := slices.Clone(d.X)
+	for i := range X {
+		X[i] /= 16.5 // not integer-valued any more
+	}
+	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+		var ref *Model[float32]
+		for _, w := range []int{1, 2, 3, 10} {
+			m, _, err := TrainMulticlass(X, 64, d.Y, Options{Algorithm: algo, MaxIter: 3, Shuffle: true, Seed: 5, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = m
+			} else if !sameModel(t, ref, m) {
+				t.Fatalf("%v: Workers = %d trains a different model than Workers = 1", algo, w)
+			}
+		}
+	}
+}
+
+// The callback sees exactly the epochs the diagnostics record.
+func TestCallbackSeesDiagnostics(t *testing.T) {
+	d := loadSet[float32](t, "digits.train.libsvm", 64)
+	for _, opt := range []Options{
+		{Algorithm: Averaged, MaxIter: 4},
+		{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3},
+		{Algorithm: Online, Multiclass: Argmax, MaxIter: 4},
+	} {
+		var seen []Epoch
+		opt.Callback = func(e Epoch) error { seen = append(seen, e); return nil }
+		_, diag, err := TrainMulticlass(d.X, 64, d.Y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(seen, diag.Epochs) {
+			t.Fatalf("%v: callback saw %+v, diagnostics %+v", opt.Algorithm, seen, diag.Epochs)
+		}
+		for _, e := range seen {
+			if e.Accuracy < 0 || e.Accuracy > 1 || e.Loss < 0 || (opt.Algorithm == SVM) != (e.Objective > 0) {
+				t.Fatalf("%v: implausible epoch %+v", opt.Algorithm, e)
+			}
+		}
+	}
+}
