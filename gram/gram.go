@@ -36,7 +36,7 @@
 //	name     micro-kernel f32 / f64       kernel function (RBF exp, power)
 //	avx512   12×32 / 12×16, AVX-512F       AVX2+FMA assembly
 //	avx2     6×16 / 6×8, AVX2+FMA          AVX2+FMA assembly
-//	neon     8×12 / 8×6, ASIMD             portable Go
+//	neon     8×12 / 8×6, ASIMD             Go (polynomial exp as avx2)
 //	generic  4×4 / 4×4, portable Go        portable Go (math.Exp)
 //
 // The avx512 micro-kernels mirror the avx2 ones; they were checked by
