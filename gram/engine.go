@@ -254,10 +254,10 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	parts := max(na, nb)
 	e.parallel(parts, func(lo, hi int) {
 		if asA {
-			pack(s.a, X, n, d, mr, e.kc, na*lo/parts, na*hi/parts)
+			pack(s.a, X, n, d, mr, e.kc, na*lo/parts, na*hi/parts, e.mk.trans)
 		}
 		if asB {
-			pack(s.b, X, n, d, nr, e.kc, nb*lo/parts, nb*hi/parts)
+			pack(s.b, X, n, d, nr, e.kc, nb*lo/parts, nb*hi/parts, e.mk.trans)
 		}
 	})
 	return s, nil
@@ -330,8 +330,9 @@ func kBlocks(d, kc int) (nblk, klen int) {
 // pack writes slivers [s0, s1) of X (n rows of d features) as w-wide panels:
 // for the feature block starting at k0 of length kl, sliver s occupies
 // dst[k0·npad + s·w·kl :][:kl·w], feature k of row s·w+r at k·w+r. Rows past
-// n are set to zero.
-func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int) {
+// n are set to zero. A full sliver's block is a transpose of a w×kl block
+// of X, done by trans (the path's, in registers where it has one).
+func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []T, ldd int, src []T, lds int, rows, cols int)) {
 	npad := len(dst) / d
 	nblk, klen := kBlocks(d, kc)
 	for s := s0; s < s1; s++ {
@@ -342,6 +343,10 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int) {
 			k0 := b * klen
 			kl := min(klen, d-k0)
 			out := dst[k0*npad+s*w*kl:][:kl*w]
+			if rows == w && trans != nil {
+				trans(out, w, X[s*w*d+k0:], d, w, kl)
+				continue
+			}
 			for r := 0; r < rows; r++ {
 				in := X[(s*w+r)*d+k0:][:kl]
 				o := out[r:]

@@ -107,8 +107,12 @@ func transAVX2F32s(dst []float32, ldd int, src []float32, lds int, rows, cols in
 			transAVX2F32(&dst[c*ldd], ldd, &src[c], lds, r8)
 		}
 	}
-	transGeneric(dst[c8*ldd:], ldd, src[c8:], lds, rows, cols-c8)
-	transGeneric(dst[r8:], ldd, src[r8*lds:], lds, rows-r8, c8)
+	if c8 < cols {
+		transGeneric(dst[c8*ldd:], ldd, src[c8:], lds, rows, cols-c8)
+	}
+	if r8 < rows {
+		transGeneric(dst[r8:], ldd, src[r8*lds:], lds, rows-r8, c8)
+	}
 }
 
 // transAVX2F64s transposes with 4×4 register blocks where it can and
@@ -124,8 +128,12 @@ func transAVX2F64s(dst []float64, ldd int, src []float64, lds int, rows, cols in
 			transAVX2F64(&dst[c*ldd], ldd, &src[c], lds, r4)
 		}
 	}
-	transGeneric(dst[c4*ldd:], ldd, src[c4:], lds, rows, cols-c4)
-	transGeneric(dst[r4:], ldd, src[r4*lds:], lds, rows-r4, c4)
+	if c4 < cols {
+		transGeneric(dst[c4*ldd:], ldd, src[c4:], lds, rows, cols-c4)
+	}
+	if r4 < rows {
+		transGeneric(dst[r4:], ldd, src[r4*lds:], lds, rows-r4, c4)
+	}
 }
 
 // transAVX2F32 sets dst[c·ldd+r] = src[r·lds+c] for c < 8, r < rows, rows a

@@ -107,7 +107,7 @@ func (r *Rows[T]) row(sc *rowScratch[T], dst, x []T, nx T, diag int) []T {
 		dst = make([]T, n)
 	}
 	dst = dst[:n]
-	pack(sc.a, x, 1, d, mr, e.kc, 0, 1)
+	pack(sc.a, x, 1, d, mr, e.kc, 0, 1, nil)
 	nblk, klen := kBlocks(d, e.kc)
 	tmp := sc.tmp
 	for jr := 0; jr < n; jr += nr {
