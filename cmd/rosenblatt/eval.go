@@ -124,11 +124,10 @@ func newEvalReport(pred, y, modelClasses []int) *evalReport {
 		if m.support > 0 {
 			m.recall, m.rOK = float64(m.tp)/float64(m.support), true
 		}
-		if m.pOK && m.rOK {
-			if m.precision+m.recall > 0 {
-				m.f1 = 2 * m.precision * m.recall / (m.precision + m.recall)
-			}
-			m.fOK = true
+		// F1 = 2·P·R/(P+R) = 2TP/(2TP+FP+FN), defined unless the class
+		// is neither in the data nor predicted.
+		if d := 2*m.tp + m.fp + m.fn; d > 0 {
+			m.f1, m.fOK = float64(2*m.tp)/float64(d), true
 		}
 		r.classes = append(r.classes, m)
 	}
@@ -185,8 +184,13 @@ func (r *evalReport) print(w io.Writer, modelClasses []int) {
 	macro, weighted := r.averages()
 	fmt.Fprintf(w, "%*s %9.4f %9.4f %9.4f %8d\n", lw, "macro", macro[0], macro[1], macro[2], r.n)
 	fmt.Fprintf(w, "%*s %9.4f %9.4f %9.4f %8d\n", lw, "weighted", weighted[0], weighted[1], weighted[2], r.n)
-	fmt.Fprintln(w, "(\"-\": undefined, no row predicted or labelled so; it counts as 0 in the averages, which")
-	fmt.Fprintln(w, "are over the classes that occur in the data)")
+	for _, m := range r.classes {
+		if !m.pOK || !m.rOK {
+			fmt.Fprintln(w, "(-: undefined, no row is predicted or labelled with the class; the averages count it")
+			fmt.Fprintln(w, "as 0 and are over the classes that occur in the data)")
+			break
+		}
+	}
 
 	fmt.Fprintf(w, "\nconfusion matrix (rows: true label, columns: predicted label)\n")
 	cw := 1

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -54,7 +55,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.sep, "sep", "", "CSV: field `separator`, one character or \"tab\" (default ',', tab for *.tsv)")
 	fs.StringVar(&d.comment, "comment", "", "CSV: lines starting with this `character` are comments")
 	fs.StringVar(&d.labels, "labels", "", "IDX: the label `file` (default: the image file's name with\n"+
-		"\"images-idx3\" replaced by \"labels-idx1\")")
+		"\"images-idx3\" replaced by \"labels-idx1\", with or without .gz)")
 	fs.Float64Var(&d.scale, "scale", 1.0/255, "IDX: pixel values are multiplied by `s`")
 }
 
@@ -110,7 +111,19 @@ func (d *dataFlags) labelsPath(images string) (string, error) {
 	}
 	dir, base := filepath.Split(images)
 	if i := strings.Index(base, "images-idx3"); i >= 0 {
-		return dir + base[:i] + "labels-idx1" + base[i+len("images-idx3"):], nil
+		p := dir + base[:i] + "labels-idx1" + base[i+len("images-idx3"):]
+		// The labels may be compressed when the images are not, or the
+		// reverse: take the variant that exists.
+		alt := p + ".gz"
+		if strings.HasSuffix(p, ".gz") {
+			alt = strings.TrimSuffix(p, ".gz")
+		}
+		if _, err := os.Stat(p); err != nil {
+			if _, err := os.Stat(alt); err == nil {
+				return alt, nil
+			}
+		}
+		return p, nil
 	}
 	return "", fmt.Errorf("%w: %s: IDX input needs -labels FILE (the name has no \"images-idx3\" to derive it from)", errUsage, images)
 }
@@ -178,7 +191,7 @@ func loadData[T kernel.Float](path string, d *dataFlags, cols int, against strin
 			scale = T(d.scale)
 		}
 		data, err = dataset.LoadIDXPair(path, labels, scale)
-		format = "idx (labels " + labels + ")"
+		format = "idx, labels " + labels
 	}
 	if err != nil {
 		return nil, "", err

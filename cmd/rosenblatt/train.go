@@ -68,7 +68,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&tf.lambda, "lambda", 0, "svm: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
 	fs.Float64Var(&tf.c, "C", 0, "svm: soft-margin constant `C` > 0, as λ = 1/(C·N); give -lambda or -C, not both")
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
-	fs.IntVar(&tf.workers, "workers", 0, "goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
+	fs.IntVar(&tf.workers, "workers", 0, "`n` goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
 	fs.StringVar(&tf.typ, "type", "float32", "element `type`: float32 or float64")
 	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory)")
 	fs.BoolVar(&tf.force, "f", false, "overwrite the model file if it exists")
