@@ -78,6 +78,7 @@ func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T],
 type classStats struct {
 	mistakes, updates int
 	loss              float64
+	minMargin         float64 // min y·(w·x + b) over the correct samples (epochSeq only)
 }
 
 type votedState[T Float] struct {
@@ -173,7 +174,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {
-		scratch[g] = make([]T, max(bs, maxStream)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
+		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
 	}
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
@@ -246,7 +247,14 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		}
 	}
 	s := t.finish(kind, labels)
-	t.diagnose(s, diag)
+	var last *classStats
+	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 {
+		// The last epoch changed nothing, so it scored every sample with
+		// the final weights: its statistics are the model's, and the
+		// final pass is not needed.
+		last = &stats[0]
+	}
+	t.diagnose(s, diag, last)
 	return newModel(s), diag, nil
 }
 
@@ -265,8 +273,8 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		t.epochBlock(c0, c1, stats, scratch)
 		return
 	}
-	if G == 1 && bs == 1 && t.order == nil {
-		t.epochStream(c0, stats, scratch)
+	if G == 1 && bs == 1 {
+		t.epochSeq(c0, stats)
 		return
 	}
 	for lo := 0; lo < n; lo += bs {
@@ -303,41 +311,34 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 	}
 }
 
-// maxStream is the largest block epochStream scores with one MatVec.
-const maxStream = 128
-
-// epochStream runs one epoch of a sequential algorithm for the single class
-// c over the rows in storage order. It scores a block of rows with one
-// kernel.MatVec, which streams them at memory speed, and visits them in
-// order; when a visit changes the weights the rest of the block is stale,
-// so scoring restarts after that row with a small block. Clean blocks double
-// in size up to maxStream, so the rescoring after a mistake never costs
-// more than the rows visited since the previous one. The result is the
-// sequential algorithm exactly: every row is scored with the weights in
-// force when it is visited.
-func (t *linTrainer[T]) epochStream(c int, stats []classStats, scratch []T) {
+// epochSeq runs one epoch of a sequential algorithm for the single class c
+// of a binary model: one kernel.Dot per sample, in storage or shuffled
+// order, and the algorithm's rule only where it has something to do (a
+// correctly classified sample costs Online and Averaged nothing more than
+// its dot product). Dot per row streams the rows at the speed of one long
+// dot product; kernel.MatVec over runs of rows measured slower for short
+// rows on AVX2.
+func (t *linTrainer[T]) epochSeq(c int, stats []classStats) {
 	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
-	blk := 4
-	for lo := 0; lo < n; {
-		hi := min(lo+blk, n)
-		sc := scratch[:hi-lo]
-		k.MatVec(sc, dt.X[lo*d:hi*d], w)
-		next, changed := hi, false
-		for j := lo; j < hi; j++ {
-			if t.visit(c, j, dt.row(j), sc[j-lo]+t.B[c], t.step+int64(j), coef, &stats[c]) {
-				next, changed = j+1, true
-				break
-			}
+	fast := t.cfg.algo == Online || t.cfg.algo == Averaged
+	minM := math.Inf(1)
+	for j := range n {
+		i := t.rowAt(j)
+		x := dt.X[i*d : i*d+d]
+		a := k.Dot(x, w) + t.B[c]
+		m := a
+		if t.cls[i] != int32(c) {
+			m = -a
 		}
-		if changed {
-			blk = 4
-		} else {
-			blk = min(2*blk, maxStream)
+		if fast && m > 0 {
+			minM = min(minM, float64(m))
+			continue // correct: nothing to do
 		}
-		lo = next
+		t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
 	}
+	stats[c].minMargin = minM
 }
 
 // blockRows is the number of samples epochBlock scores at once.
@@ -613,8 +614,10 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
 	return s
 }
 
-// diagnose fills the model-level fields of diag with a final pass.
-func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics) {
+// diagnose fills the model-level fields of diag with a final pass, or for
+// a binary model from last, the statistics of a last epoch that scored
+// every sample with the final weights.
+func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics, last *classStats) {
 	r2 := 0.0
 	for _, v := range t.dt.sq {
 		r2 = max(r2, v)
@@ -629,7 +632,12 @@ func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics) {
 	if s.voted() {
 		return
 	}
-	ev := evaluate(t.k, t.dt, t.cls, s.W, s.B, nil, t.K, t.cfg.workers)
+	var ev evalResult
+	if last != nil {
+		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin}}
+	} else {
+		ev = evaluate(t.k, t.dt, t.cls, s.W, s.B, nil, t.K, t.cfg.workers)
+	}
 	n := float64(t.dt.n)
 	fill := func(dg *Diagnostics, c int) {
 		cs := ev.cls[c]
