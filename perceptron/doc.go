@@ -29,11 +29,11 @@
 //
 // # Speed
 //
-// The hot loops run on package kernel only: kernel.Dot scores one sample,
-// kernel.Axpy applies an update, kernel.MatVec scores a run of rows (a
-// sequential perceptron scores runs of rows in storage order with one call
-// and rescores after a mistake), and kernel.Dots scores one sample against
-// a block of class weight vectors. One-vs-rest perceptrons work on blocks
+// The hot loops run on package kernel only: kernel.Dot scores one sample
+// (a binary perceptron's epoch is one Dot per sample, and an Axpy per
+// mistake), kernel.Axpy applies an update, kernel.MatVec scores a batch of
+// rows, and kernel.Dots scores one sample against a block of class weight
+// vectors. One-vs-rest perceptrons work on blocks
 // of four samples, copied once into a contiguous buffer and scored for each
 // class by one MatVec, with the scores of later samples corrected after an
 // update by the samples' dot product; so each goroutine reads a sample once
