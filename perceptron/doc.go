@@ -62,6 +62,7 @@
 //
 // MarshalBinary/UnmarshalBinary use a versioned, checksummed little-endian
 // format whose header names the element type and the model kind (see
-// file.go), so that kernel models can share it; MarshalJSON/UnmarshalJSON
-// give the same content as JSON. Inspect reads a file's header.
+// Model.MarshalBinary), so that kernel models can share it;
+// MarshalJSON/UnmarshalJSON give the same content as JSON. Inspect reads a
+// file's header.
 package perceptron

@@ -2,9 +2,10 @@ package perceptron
 
 import "errors"
 
-// Sentinel errors. Every error returned by this package wraps one of them, so
-// callers can test the cause with errors.Is; the message adds the details
-// (which row, which option, which byte of a file).
+// Sentinel errors. Every error returned by this package wraps one of them
+// (except an error of the caller's own Callback, which is returned wrapped
+// as it is), so callers can test the cause with errors.Is; the message adds
+// the details (which row, which option, which field of a file).
 var (
 	// ErrEmpty reports training data with no rows or no values.
 	ErrEmpty = errors.New("perceptron: empty data")
@@ -20,8 +21,9 @@ var (
 	ErrLabels = errors.New("perceptron: bad labels")
 	// ErrOneClass reports training labels that are all the same class.
 	ErrOneClass = errors.New("perceptron: only one class in the labels")
-	// ErrOption reports an invalid or unsupported option: η ≤ 0, B < 1,
-	// an unknown algorithm, a combination this package does not implement.
+	// ErrOption reports an invalid or unsupported option: a negative,
+	// NaN or infinite η or τ (0 selects the default), B < 0, an unknown
+	// algorithm, a combination this package does not implement.
 	ErrOption = errors.New("perceptron: invalid option")
 	// ErrCorrupt reports a model file or JSON document that is truncated,
 	// fails its checksum, or holds inconsistent or non-finite values.

@@ -10,37 +10,6 @@ import (
 	"unsafe"
 )
 
-// Model files
-//
-// MarshalBinary writes a little-endian file:
-//
-//	offset size  field
-//	0      8     magic "RBLTPCPT"
-//	8      2     format version (1)
-//	10     1     element size in bytes: 4 (float32) or 8 (float64)
-//	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
-//	12     1     Algorithm
-//	13     1     flags: bit 0 bias, bit 1 normalize (other bits 0)
-//	14     2     reserved, 0
-//	16     4     D, features per sample
-//	20     4     L, number of labels (2 for binary)
-//	24     4     M, voted vectors in total (0 for linear models)
-//	28     4     reserved, 0
-//	32     8     η of Update, float64
-//	40     8·L   labels, int64, increasing
-//	then, for a linear model with R score rows (1 binary, L otherwise):
-//	             R·D weights, row-major, then R biases (element type)
-//	or, for a voted model:
-//	             R uint32 vector counts per score row (summing to M),
-//	             M int64 survival counts (> 0), M·D vectors, M biases
-//	end-4  4     CRC-32C (Castagnoli) of every byte before it
-//
-// UnmarshalBinary checks the checksum, then the sizes against the file
-// length before it allocates anything, then every field; any problem is an
-// error wrapping ErrCorrupt (ErrVersion for a newer format, ErrMismatch for
-// a valid file of another element type or of a kernel model), never a
-// panic.
-
 const (
 	fileMagic   = "RBLTPCPT"
 	fileVersion = 1
@@ -76,9 +45,35 @@ func appendElems[T Float](b []byte, v []T) []byte {
 	return b
 }
 
-// MarshalBinary encodes the model in the checksummed binary format
-// described in the package's file.go (magic, version, element type, kind,
-// sizes, CRC-32C). It implements encoding.BinaryMarshaler.
+// MarshalBinary encodes the model in a checksummed little-endian format. It
+// implements encoding.BinaryMarshaler. The layout:
+//
+//	offset size  field
+//	0      8     magic "RBLTPCPT"
+//	8      2     format version (1)
+//	10     1     element size in bytes: 4 (float32) or 8 (float64)
+//	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
+//	12     1     Algorithm
+//	13     1     flags: bit 0 bias, bit 1 normalize (other bits 0)
+//	14     2     reserved, 0
+//	16     4     D, features per sample
+//	20     4     L, number of labels (2 for binary)
+//	24     4     M, voted vectors in total (0 for linear models)
+//	28     4     reserved, 0
+//	32     8     η of Update, float64
+//	40     8·L   labels, int64, increasing
+//	then, for a linear model with R score rows (1 binary, L otherwise):
+//	             R·D weights, row-major, then R biases (element type)
+//	or, for a voted model:
+//	             R uint32 vector counts per score row (summing to M),
+//	             M int64 survival counts (> 0), M·D vectors, M biases
+//	end-4  4     CRC-32C (Castagnoli) of every byte before it
+//
+// UnmarshalBinary checks the checksum, then the sizes against the file
+// length before it allocates anything, then every field; any problem is an
+// error wrapping ErrCorrupt (ErrVersion for a newer format, ErrMismatch for
+// a valid file of another element type or of a kernel model), never a
+// panic.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	s, err := m.load()
 	if err != nil {

@@ -44,9 +44,8 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 // distinct ones) to the row-major samples X with cols features per row,
 // using opt.Multiclass: OneVsRest (any Algorithm; the classes train in
 // parallel goroutines, each reading a sample once per epoch for all of its
-// classes) or Argmax (the multiclass perceptron; Online or Averaged; one
-// kernel.Dots call scores all classes). Errors are as for Train, without
-// the ±1 requirement.
+// classes) or Argmax (the multiclass perceptron; Online or Averaged).
+// Errors are as for Train, without the ±1 requirement.
 func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
