@@ -321,6 +321,9 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) {
 	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
+	if t.cfg.algo == MiniBatch { // B = 1: τ/B = τ
+		coef = T(t.cfg.tau)
+	}
 	fast := t.cfg.algo == Online || t.cfg.algo == Averaged
 	minM := math.Inf(1)
 	for j := range n {

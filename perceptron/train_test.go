@@ -46,7 +46,7 @@ func TestLinearMatchesReference(t *testing.T) {
 		{name: "batch-eta2", algo: Batch, eta: 2},
 		{name: "minibatch", algo: MiniBatch, bs: 4, tau: 1},
 		{name: "minibatch-shuffle", algo: MiniBatch, bs: 8, tau: 2, shuffle: true},
-		{name: "minibatch-B1", algo: MiniBatch, bs: 1, tau: 1, shuffle: true},
+		{name: "minibatch-B1", algo: MiniBatch, bs: 1, tau: 0.25, eta: 4, shuffle: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range uint64(5) {
