@@ -477,11 +477,22 @@ func TestCLIInProcess(t *testing.T) {
 	}
 }
 
+// commandEnv is the environment of the re-executed binary. A race-enabled
+// binary sleeps a second at exit by default (GORACE atexit_sleep_ms);
+// that is turned off unless GORACE is set.
+func commandEnv() []string {
+	env := append(os.Environ(), reexecEnv+"=1")
+	if os.Getenv("GORACE") == "" {
+		env = append(env, "GORACE=atexit_sleep_ms=0")
+	}
+	return env
+}
+
 // binaryProbe runs the test binary as the command once, to tell whether
 // it can be executed here at all.
 var binaryProbe = sync.OnceValue(func() error {
 	cmd := exec.Command(os.Args[0], "help")
-	cmd.Env = append(os.Environ(), reexecEnv+"=1")
+	cmd.Env = commandEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return err
@@ -508,7 +519,7 @@ func TestCLIBinary(t *testing.T) {
 			}
 			cmd := exec.Command(os.Args[0], c.expand(dir)...)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), reexecEnv+"=1")
+			cmd.Env = commandEnv()
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			err := cmd.Run()
