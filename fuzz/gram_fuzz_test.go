@@ -35,7 +35,7 @@ func decodeGram(data []byte) (in gramInput, ok bool) {
 	in.d = 1 + int(h[1])%40
 	in.threads = 1 + int(h[3])%3
 	gamma := float64(binary.LittleEndian.Uint16(h[4:6])) / 4096 // may be 0: invalid
-	degree := int(h[6]%6) - 1                                    // may be < 1: invalid
+	degree := int(h[6]%6) - 1                                   // may be < 1: invalid
 	switch h[2] % 4 {
 	case 0:
 		in.k = gram.Linear{}
