@@ -116,7 +116,7 @@ func demoBreastCancer(w io.Writer, algo perceptron.Algorithm, epochs int, seed u
 	if diag.Evaluated {
 		fmt.Fprintf(w, "   train accuracy: %.2f%%\n", 100*diag.TrainAccuracy)
 	}
-	fmt.Fprintf(w, "   test accuracy:  %.2f%% (%d/%d)   trained in %v\n", 100*float64(ok)/float64(test.Rows), ok, test.Rows, took.Round(time.Microsecond))
+	fmt.Fprintf(w, "   test accuracy:  %.2f%% (%d/%d)   trained in %v\n", 100*float64(ok)/float64(test.Rows), ok, test.Rows, roundDur(took))
 	return nil
 }
 
@@ -175,7 +175,7 @@ func demoSeparable(w io.Writer) error {
 		return err
 	}
 	ok := correct(pred, test.Y)
-	fmt.Fprintf(w, "   test accuracy:  %.2f%% (%d/%d)   trained in %v\n", 100*float64(ok)/float64(test.Rows), ok, test.Rows, took.Round(time.Microsecond))
+	fmt.Fprintf(w, "   test accuracy:  %.2f%% (%d/%d)   trained in %v\n", 100*float64(ok)/float64(test.Rows), ok, test.Rows, roundDur(took))
 	return nil
 }
 

@@ -280,7 +280,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		kind = "JSON"
 	}
 	w("saved", "%s (%s, %d bytes)", tf.out, kind, len(encoded))
-	w("time", "%v reading, %v training", loaded.Sub(start).Round(time.Microsecond), trained.Sub(loaded).Round(time.Microsecond))
+	w("time", "%v reading, %v training", roundDur(loaded.Sub(start)), roundDur(trained.Sub(loaded)))
 	return nil
 }
 
@@ -314,6 +314,14 @@ func describeOptions(opt perceptron.Options, binary bool) string {
 		parts = append(parts, fmt.Sprintf("shuffled (seed %d)", opt.Seed))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// roundDur rounds d for people: to µs below 10 ms, else to ms.
+func roundDur(d time.Duration) time.Duration {
+	if d < 10*time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }
 
 // cmp returns v, or def when v is 0.
