@@ -69,7 +69,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nrun 'rosenblatt <command> -h' for a command's flags")
+	fmt.Fprintln(w, "\nwithout a command, rosenblatt runs the demo; run 'rosenblatt <command> -h' for a command's flags")
+	fmt.Fprintln(w, "exit status: 0 success, 1 failure (bad data or model file, existing output file), 2 usage error")
 }
 
 func main() {
