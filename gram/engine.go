@@ -227,22 +227,20 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	mr, nr := e.mk.mr, e.mk.nr
 	s := &set[T]{n: n, d: d, npadA: (n + mr - 1) / mr * mr, npadB: (n + nr - 1) / nr * nr}
 	s.norms = make([]T, max(s.npadA, s.npadB))
-	bad := -1
 	for i := 0; i < n; i++ {
 		row := X[i*d : (i+1)*d]
-		if !finite(row) {
-			bad = i
-			break
-		}
+		// A NaN or an infinity makes the norm NaN or +Inf, so only rows
+		// whose norm is not finite need the check value by value (a finite
+		// row can overflow its norm: checkOverflow reports that).
 		nm := norm(row)
-		s.norms[i] = nm
-		s.maxNorm = max(s.maxNorm, float64(nm))
-		if math.IsInf(float64(nm), 0) {
+		if f := float64(nm); math.IsNaN(f) || math.IsInf(f, 0) {
+			if !finite(row) {
+				return nil, fmt.Errorf("%w: row %d", ErrNonFinite, i)
+			}
 			s.maxNorm = math.Inf(1)
 		}
-	}
-	if bad >= 0 {
-		return nil, fmt.Errorf("%w: row %d", ErrNonFinite, bad)
+		s.norms[i] = nm
+		s.maxNorm = max(s.maxNorm, float64(nm))
 	}
 	if asA {
 		s.a = getBuf[T](s.npadA * d)
