@@ -580,6 +580,10 @@ TEXT ·matvecAVX2F32(SB), NOSPLIT, $0-72
 	MOVQ    R8, CX
 	ANDQ    $15, CX
 	VMOVDQU 16(AX)(CX*1), X13
+	// CX = the matrix's size in bytes: past 1 MiB (beyond L2) the block
+	// loop prefetches, below it the prefetches would only cost issue slots
+	MOVQ    BX, CX
+	IMULQ   R8, CX
 	CMPQ    R8, $32
 	JB      rows1
 	CMPQ    BX, $4
@@ -589,10 +593,11 @@ block4:
 	// four rows (of at least 32 bytes) at a time, each load of w shared by
 	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
-	// Y8, Y9 = w vectors
+	// Y8, Y9 = w vectors, R13 = next block (prefetch)
 	LEAQ   (SI)(R8*1), R9
 	LEAQ   (R9)(R8*1), R10
 	LEAQ   (R10)(R8*1), R11
+	LEAQ   (R11)(R8*1), R13 // R13 = the next block, prefetched linearly
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -604,6 +609,8 @@ block4:
 	XORL   AX, AX
 	CMPQ   AX, R12
 	JAE    block4v32
+	CMPQ   CX, $0x100000
+	JAE    block4pf
 
 	PCALIGN $32
 
@@ -622,6 +629,32 @@ block4loop:
 	ADDQ        $64, AX
 	CMPQ        AX, R12
 	JB          block4loop
+	JMP         block4v32
+
+	PCALIGN $32
+
+block4pf:
+	// the same for a large matrix, while the next four rows (4·R8
+	// contiguous bytes) are prefetched in order, 256 bytes per iteration:
+	// a matrix streamed from DRAM is then fetched as one stream rather than
+	// as four interleaved ones
+	PREFETCHT0  (R13)(AX*4)
+	PREFETCHT0  64(R13)(AX*4)
+	PREFETCHT0  128(R13)(AX*4)
+	PREFETCHT0  192(R13)(AX*4)
+	VMOVUPS     (DI)(AX*1), Y8
+	VMOVUPS     32(DI)(AX*1), Y9
+	VFMADD231PS (SI)(AX*1), Y8, Y0
+	VFMADD231PS (R9)(AX*1), Y8, Y1
+	VFMADD231PS (R10)(AX*1), Y8, Y2
+	VFMADD231PS (R11)(AX*1), Y8, Y3
+	VFMADD231PS 32(SI)(AX*1), Y9, Y4
+	VFMADD231PS 32(R9)(AX*1), Y9, Y5
+	VFMADD231PS 32(R10)(AX*1), Y9, Y6
+	VFMADD231PS 32(R11)(AX*1), Y9, Y7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          block4pf
 
 block4v32:
 	// one whole vector if the row has 32 more bytes
@@ -1259,6 +1292,10 @@ TEXT ·matvecAVX2F64(SB), NOSPLIT, $0-72
 	MOVQ    R8, CX
 	ANDQ    $15, CX
 	VMOVDQU 16(AX)(CX*1), X13
+	// CX = the matrix's size in bytes: past 1 MiB (beyond L2) the block
+	// loop prefetches, below it the prefetches would only cost issue slots
+	MOVQ    BX, CX
+	IMULQ   R8, CX
 	CMPQ    R8, $32
 	JB      rows1
 	CMPQ    BX, $4
@@ -1268,10 +1305,11 @@ block4:
 	// four rows (of at least 32 bytes) at a time, each load of w shared by
 	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
-	// Y8, Y9 = w vectors
+	// Y8, Y9 = w vectors, R13 = next block (prefetch)
 	LEAQ   (SI)(R8*1), R9
 	LEAQ   (R9)(R8*1), R10
 	LEAQ   (R10)(R8*1), R11
+	LEAQ   (R11)(R8*1), R13 // R13 = the next block, prefetched linearly
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -1283,6 +1321,8 @@ block4:
 	XORL   AX, AX
 	CMPQ   AX, R12
 	JAE    block4v32
+	CMPQ   CX, $0x100000
+	JAE    block4pf
 
 	PCALIGN $32
 
@@ -1301,6 +1341,32 @@ block4loop:
 	ADDQ        $64, AX
 	CMPQ        AX, R12
 	JB          block4loop
+	JMP         block4v32
+
+	PCALIGN $32
+
+block4pf:
+	// the same for a large matrix, while the next four rows (4·R8
+	// contiguous bytes) are prefetched in order, 256 bytes per iteration:
+	// a matrix streamed from DRAM is then fetched as one stream rather than
+	// as four interleaved ones
+	PREFETCHT0  (R13)(AX*4)
+	PREFETCHT0  64(R13)(AX*4)
+	PREFETCHT0  128(R13)(AX*4)
+	PREFETCHT0  192(R13)(AX*4)
+	VMOVUPD     (DI)(AX*1), Y8
+	VMOVUPD     32(DI)(AX*1), Y9
+	VFMADD231PD (SI)(AX*1), Y8, Y0
+	VFMADD231PD (R9)(AX*1), Y8, Y1
+	VFMADD231PD (R10)(AX*1), Y8, Y2
+	VFMADD231PD (R11)(AX*1), Y8, Y3
+	VFMADD231PD 32(SI)(AX*1), Y9, Y4
+	VFMADD231PD 32(R9)(AX*1), Y9, Y5
+	VFMADD231PD 32(R10)(AX*1), Y9, Y6
+	VFMADD231PD 32(R11)(AX*1), Y9, Y7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          block4pf
 
 block4v32:
 	// one whole vector if the row has 32 more bytes

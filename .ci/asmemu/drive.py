@@ -56,8 +56,9 @@ for t, T in [('f', 'F32'), ('d', 'F64')]:
                 want = [3 * a for a in x]; got = read(mem, ax, n, t)
             if got != want:
                 print('WRONG', name, n, got if kind in ('dot', 'sqdist') else '(vector)', want if kind in ('dot', 'sqdist') else ''); fails += 1
-    for rows in range(0, 10):
-        for d in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257]:
+    big = [(261, 1031)] if t == 'f' else [(131, 1031)]  # over 1 MiB: the prefetching loop
+    for rows, d in [(r, dd) for r in range(0, 10) for dd in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257]] + big:
+        if True:
             m = [random.randint(-3, 3) for _ in range(rows * d)]
             w = [random.randint(-3, 3) for _ in range(d)]
             dst = [99] * rows

@@ -179,6 +179,10 @@ def run(funcs, data, name, args, mem, allowed):
             cpu.flags = ival(ops[0]) - ival(ops[1])
         elif op == 'TESTQ':
             cpu.flags = ival(ops[0]) & ival(ops[1])
+        elif op == 'IMULQ':
+            cpu.r[ops[1]] = cpu.r[ops[1]] * ival(ops[0])
+        elif op.startswith('PREFETCH'):
+            pass  # a hint: never faults, changes no state
         elif op == 'LEAQ':
             cpu.r[ops[1]] = addr_of(ops[0])
         elif op == 'KMOVW':
