@@ -40,6 +40,9 @@ var (
 	// ErrUnsupported reports an operation the model's kind does not offer,
 	// such as Update on a voted perceptron.
 	ErrUnsupported = errors.New("perceptron: unsupported operation")
+	// ErrBudget reports a memory budget too small to train a kernel
+	// model: KernelOptions.MaxBytes below one row of kernel values.
+	ErrBudget = errors.New("perceptron: memory budget too small")
 	// ErrStop may be returned by an Options.Callback to end training early
 	// without error: the model trained so far is returned and
 	// Diagnostics.Stopped is set. Any other callback error aborts training

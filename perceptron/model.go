@@ -27,7 +27,8 @@ const (
 	KindArgmax Kind = 3
 )
 
-// String returns "binary", "ovr" or "argmax".
+// String returns "binary", "ovr" or "argmax", or for the kernel models
+// "kernel-binary", "kernel-ovr" or "kernel-argmax".
 func (k Kind) String() string {
 	switch k {
 	case KindBinary:
@@ -36,6 +37,12 @@ func (k Kind) String() string {
 		return "ovr"
 	case KindArgmax:
 		return "argmax"
+	case KindKernelBinary:
+		return "kernel-binary"
+	case KindKernelOneVsRest:
+		return "kernel-ovr"
+	case KindKernelArgmax:
+		return "kernel-argmax"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }

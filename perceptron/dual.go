@@ -1,0 +1,721 @@
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// KernelOptions configures the dual (kernel) perceptron of TrainKernel and
+// TrainKernelMulticlass. The zero value is valid: the dual perceptron with
+// the linear kernel, with Options' defaults.
+type KernelOptions struct {
+	// Options are the settings shared with the linear models. Algorithm
+	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
+	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
+	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
+	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, Callback and Workers
+	// mean what they mean for the linear models (Normalize scales the
+	// samples to unit norm before the kernel sees them); Tau, BatchSize,
+	// Lambda, C and Tol are ignored. Workers is also the number of
+	// goroutines that compute the Gram matrix.
+	Options
+
+	// Kernel is the kernel function: gram.Linear{}, gram.Polynomial{...}
+	// or gram.RBF{...} (or pointers to them). nil means gram.Linear{}.
+	// Invalid parameters are an error wrapping ErrOption and
+	// gram.ErrInvalidKernel.
+	Kernel gram.Kernel
+
+	// MaxBytes is the memory budget for kernel values. If the whole N×N
+	// Gram matrix fits (N²·sizeof(T) ≤ MaxBytes) it is computed once, in
+	// parallel; otherwise training computes the rows it needs on demand and
+	// keeps the most recently used ones in an LRU cache (gram.Cache) of
+	// MaxBytes. Both give bit-identical models; the cache trades memory for
+	// recomputation. A budget smaller than one row (N·sizeof(T)) is an
+	// error wrapping ErrBudget. 0 means gram.DefaultMaxBytes; negative
+	// means no limit (always the full matrix). The budget does not count
+	// the packed copy of the data the row source keeps (N·D values) or the
+	// trainer's O(N·K) state.
+	MaxBytes int64
+
+	// trace, if not nil, is called on every mistake with the score row
+	// (the true class for Argmax) and the training row (tests).
+	trace func(c, i int)
+}
+
+// TrainKernel fits a binary kernel perceptron (labels y[i] ∈ {−1, +1}) to
+// the row-major samples X with cols features per row: the dual perceptron
+// of the notes,
+//
+//	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
+//
+// where αᵢ counts the mistakes made on sample i and b += η·yᵢ with each of
+// them. Training keeps the decision values f(xⱼ) − b of every training
+// sample; a correct sample costs O(1), a mistake on sample j adds
+// η·yⱼ·G[j, :] to them (one kernel.Axpy, O(N)). With gram.Linear{} it makes
+// exactly the mistakes, in the same order, that Train's Online perceptron
+// makes (up to rounding; exactly on integer-valued data). Averaged returns
+// the average of the decision functions after every sample (computed with
+// the same cached-sum trick as the linear averaged perceptron, O(1) extra
+// per mistake for the coefficients), Voted the voted perceptron of the
+// decision functions.
+//
+// Errors are those of Train, plus ErrOption for an invalid kernel or an
+// unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row and
+// ErrNonFinite for data whose kernel values would overflow T. X and y are
+// never modified; the model keeps copies of the support vectors only.
+func TrainKernel[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+	cfg, kern, err := opt.resolveKernel(false)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := checkShape(X, cols, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	cls, err := binaryClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, 1, false, KindKernelBinary, []int{-1, 1})
+}
+
+// TrainKernelMulticlass fits a kernel classifier for any integer labels (at
+// least two distinct ones) with opt.Multiclass: OneVsRest trains one kernel
+// perceptron per class (the class against the rest) on one shared Gram
+// matrix, computed once, with the classes split among Workers goroutines;
+// Argmax is the multiclass kernel perceptron: one decision function per
+// class, and on a mistake (the true class y not scoring strictly above
+// every other) f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the
+// highest-scoring wrong class p (b_y += η, b_p −= η). Errors are as for
+// TrainKernel, without the ±1 requirement.
+func TrainKernelMulticlass[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+	cfg, kern, err := opt.resolveKernel(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := checkShape(X, cols, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, cls, err := multiClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	argmax := cfg.strategy == Argmax
+	kind := KindKernelOneVsRest
+	if argmax {
+		kind = KindKernelArgmax
+	}
+	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, len(labels), argmax, kind, labels)
+}
+
+// resolveKernel checks the options of a kernel training call.
+func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
+	cfg, err := o.resolve()
+	if err != nil {
+		return cfg, nil, err
+	}
+	switch cfg.algo {
+	case Online, Averaged, Voted:
+	default:
+		return cfg, nil, fmt.Errorf("%w: the kernel perceptron supports the Online, Averaged and Voted algorithms, not %v", ErrOption, cfg.algo)
+	}
+	if multi && cfg.strategy == Argmax && cfg.algo == Voted {
+		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	}
+	k, err := canonicalKernel(o.Kernel)
+	if err != nil {
+		return cfg, nil, err
+	}
+	return cfg, k, nil
+}
+
+// canonicalKernel returns k as a gram kernel value (nil → Linear), checking
+// its parameters.
+func canonicalKernel(k gram.Kernel) (gram.Kernel, error) {
+	var out gram.Kernel
+	switch v := k.(type) {
+	case nil:
+		return gram.Linear{}, nil
+	case gram.Linear, gram.Polynomial, gram.RBF:
+		out = v
+	case *gram.Linear:
+		if v != nil {
+			out = *v
+		}
+	case *gram.Polynomial:
+		if v != nil {
+			out = *v
+		}
+	case *gram.RBF:
+		if v != nil {
+			out = *v
+		}
+	default:
+		return nil, fmt.Errorf("%w: unsupported kernel type %T", ErrOption, k)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("%w: %w: nil %T", ErrOption, gram.ErrInvalidKernel, k)
+	}
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrOption, err)
+	}
+	return out, nil
+}
+
+// gramError translates an error of package gram on training or query data
+// into this package's sentinels (keeping the gram error wrapped too).
+func gramError(err error) error {
+	switch {
+	case errors.Is(err, gram.ErrNonFinite), errors.Is(err, gram.ErrOverflow):
+		return fmt.Errorf("%w: %w", ErrNonFinite, err)
+	case errors.Is(err, gram.ErrBudget):
+		return fmt.Errorf("%w: %w", ErrBudget, err)
+	case errors.Is(err, gram.ErrShape):
+		return fmt.Errorf("%w: %w", ErrDims, err)
+	case errors.Is(err, gram.ErrEmpty):
+		return fmt.Errorf("%w: %w", ErrEmpty, err)
+	case errors.Is(err, gram.ErrInvalidKernel), errors.Is(err, gram.ErrImpl):
+		return fmt.Errorf("%w: %w", ErrOption, err)
+	}
+	return err
+}
+
+// dualVoted is one score row's voted-perceptron record: the mistakes in
+// order (training row and step η·y), and the kept decision functions as
+// prefixes of that sequence with their bias and survival count.
+type dualVoted[T Float] struct {
+	seq  []int32 // training row of each mistake
+	step []T     // its step η·y
+	pre  []int32 // kept function k = the sum of the first pre[k] mistakes
+	vb   []T     // its bias
+	vc   []int64 // its survival count
+	cnt  int64   // survival count of the current function
+}
+
+// dualTrainer trains K dual perceptrons on one kernel matrix: one for a
+// binary problem, one per class for one-vs-rest, or the K class functions
+// of the multiclass kernel perceptron (argmax).
+type dualTrainer[T Float] struct {
+	k      kernel.Kernels[T]
+	cfg    *config
+	dt     *data[T]
+	cls    []int32
+	K      int
+	argmax bool
+	trace  func(c, i int)
+
+	G     *gram.Matrix[T] // the full Gram matrix, or nil
+	cache *gram.Cache[T]  // the row cache when G is nil
+
+	F     []T     // K×N decision values without the bias, f_c(xⱼ) − b_c
+	A     []T     // K×N dual coefficients Σ η·y over the mistakes
+	alpha []int32 // K×N mistakes per row (α), for the support set
+	B     []T     // K biases
+	U     []T     // Averaged: K×N Σ step·η·y per row
+	UF    []T     // Averaged: K×N Σ step·η·y·G[j, :], the averaged decision values' correction
+	UB    []T     // Averaged: K Σ step·η·y for the bias
+	vot   []dualVoted[T]
+
+	step  int64 // samples visited so far (all epochs)
+	order []int32
+	rng   *rand.Rand
+}
+
+// trainDual validates and prepares the data, sets up the kernel matrix or
+// row cache and runs the trainer.
+func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, d, cfg.normalize)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
+	if err := t.setupKernel(kern, maxBytes); err != nil {
+		return nil, nil, err
+	}
+	t.F = make([]T, K*n)
+	t.A = make([]T, K*n)
+	t.alpha = make([]int32, K*n)
+	t.B = make([]T, K)
+	switch cfg.algo {
+	case Averaged:
+		t.U = make([]T, K*n)
+		t.UF = make([]T, K*n)
+		t.UB = make([]T, K)
+	case Voted:
+		t.vot = make([]dualVoted[T], K)
+	}
+	if cfg.shuffle {
+		t.order = make([]int32, n)
+		for i := range t.order {
+			t.order[i] = int32(i)
+		}
+		t.rng = rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+	}
+	return t.run(kern, kind, labels)
+}
+
+// setupKernel computes the Gram matrix if it fits in the budget, else
+// prepares the row cache.
+func (t *dualTrainer[T]) setupKernel(kern gram.Kernel, maxBytes int64) error {
+	n, d := t.dt.n, t.dt.d
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	if maxBytes == 0 {
+		maxBytes = gram.DefaultMaxBytes
+	}
+	opts := &gram.Options{Impl: t.k.Impl(), Threads: t.cfg.workers, MaxBytes: -1}
+	rowBytes := int64(n) * size
+	full := maxBytes < 0 || (int64(n) <= maxBytes/rowBytes && int64(n) <= math.MaxInt32)
+	if full {
+		G, err := gram.Compute(t.dt.X, d, kern, opts)
+		if err != nil {
+			return gramError(err)
+		}
+		t.G = G
+		return nil
+	}
+	if maxBytes < rowBytes {
+		return fmt.Errorf("%w: MaxBytes = %d is less than one kernel row (%d samples × %d bytes = %d bytes); training needs at least one", ErrBudget, maxBytes, n, size, rowBytes)
+	}
+	c, err := gram.NewCache(t.dt.X, d, kern, maxBytes, opts)
+	if err != nil {
+		return gramError(err)
+	}
+	t.cache = c
+	return nil
+}
+
+// row returns K(xⱼ, X): a row of the full matrix, or of the cache (valid
+// until the next call).
+func (t *dualTrainer[T]) row(j int) []T {
+	if t.G != nil {
+		return t.G.Row(j)
+	}
+	return t.cache.Row(j)
+}
+
+func (t *dualTrainer[T]) rowAt(j int) int {
+	if t.order != nil {
+		return int(t.order[j])
+	}
+	return j
+}
+
+func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
+	cfg, n := t.cfg, t.dt.n
+	diag := &Diagnostics{}
+	if t.K > 1 && !t.argmax {
+		diag.Classes = make([]Diagnostics, t.K)
+	}
+	// One-vs-rest on the full matrix splits the classes among goroutines;
+	// the row cache is not safe for concurrent use, so with it one
+	// goroutine visits each sample for all classes (and fetches its row at
+	// most once per visit).
+	grp := [][2]int{{0, t.K}}
+	if !t.argmax && t.G != nil {
+		grp = groups(t.K, cfg.workers)
+	}
+	stats := make([]classStats, t.K)
+	for ep := 1; ep <= cfg.epochs; ep++ {
+		if t.rng != nil {
+			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		}
+		clear(stats)
+		e := Epoch{Epoch: ep}
+		switch {
+		case t.argmax:
+			t.epochArgmax(&e)
+		case len(grp) == 1:
+			t.epochClasses(0, t.K, stats)
+		default:
+			var wg sync.WaitGroup
+			for _, r := range grp {
+				wg.Go(func() { t.epochClasses(r[0], r[1], stats) })
+			}
+			wg.Wait()
+		}
+		t.step += int64(n)
+		if t.argmax {
+			e.Updates = e.Mistakes
+			e.Loss /= float64(n)
+			e.Accuracy = 1 - float64(e.Mistakes)/float64(n)
+		} else {
+			for c := range stats {
+				e.Mistakes += stats[c].mistakes
+				e.Updates += stats[c].updates
+				e.Loss += stats[c].loss / float64(n)
+			}
+			e.Accuracy = 1 - float64(e.Mistakes)/(float64(n)*float64(t.K))
+			if t.K > 1 {
+				for c := range stats {
+					cd := &diag.Classes[c]
+					cd.Epochs = append(cd.Epochs, Epoch{Epoch: ep, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
+						Loss: stats[c].loss / float64(n), Accuracy: 1 - float64(stats[c].mistakes)/float64(n)})
+					cd.Updates += stats[c].updates
+					cd.Converged = stats[c].mistakes == 0
+				}
+			}
+		}
+		diag.Epochs = append(diag.Epochs, e)
+		diag.Updates += e.Updates
+		done := false
+		if e.Mistakes == 0 {
+			diag.Converged = true
+			done = cfg.stopClean
+		}
+		if cfg.callback != nil {
+			if err := cfg.callback(e); err != nil {
+				if !errors.Is(err, ErrStop) {
+					return nil, nil, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
+				}
+				diag.Stopped, done = true, true
+			}
+		}
+		if done {
+			break
+		}
+	}
+	t.diagnose(kern, diag)
+	s, err := t.finish(kern, kind, labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newKernelModel(s), diag, nil
+}
+
+// epochClasses runs one epoch of the binary perceptrons c0..c1-1 (one-vs-rest
+// classes, or the single binary problem): for each sample in order, each
+// class compares its kept decision value with the label (O(1)); on a
+// mistake the sample's kernel row is added to the class's decision values
+// with one Axpy. A class's decision values, coefficients and bias are only
+// touched by the goroutine that owns the class.
+func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
+	n := t.dt.n
+	eta := T(t.cfg.eta)
+	bias := t.cfg.bias
+	for c := c0; c < c1; c++ {
+		stats[c].minMargin = math.Inf(1)
+	}
+	for jj := range n {
+		j := t.rowAt(jj)
+		var row []T
+		for c := c0; c < c1; c++ {
+			f := t.F[c*n : (c+1)*n : (c+1)*n]
+			a := f[j] + t.B[c]
+			y := T(-1)
+			if t.cls[j] == int32(c) {
+				y = 1
+			}
+			m := y * a
+			s := &stats[c]
+			if m > 0 {
+				s.minMargin = min(s.minMargin, float64(m))
+				if t.vot != nil {
+					t.vot[c].cnt++
+				}
+				continue
+			}
+			s.mistakes++
+			s.updates++
+			s.loss -= float64(m)
+			if row == nil {
+				row = t.row(j)
+			}
+			step := eta * y
+			if t.vot != nil {
+				v := &t.vot[c]
+				if v.cnt > 0 {
+					v.pre = append(v.pre, int32(len(v.seq)))
+					v.vb = append(v.vb, t.B[c])
+					v.vc = append(v.vc, v.cnt)
+				}
+				v.cnt = 1
+				v.seq = append(v.seq, int32(j))
+				v.step = append(v.step, step)
+			}
+			t.k.Axpy(step, row, f)
+			t.A[c*n+j] += step
+			t.alpha[c*n+j]++
+			if bias {
+				t.B[c] += step
+			}
+			if t.U != nil {
+				ca := T(t.step+int64(jj)) * step
+				t.U[c*n+j] += ca
+				t.k.Axpy(ca, row, t.UF[c*n:(c+1)*n])
+				if bias {
+					t.UB[c] += ca
+				}
+			}
+			if t.trace != nil {
+				t.trace(c, j)
+			}
+		}
+	}
+}
+
+// epochArgmax runs one epoch of the multiclass kernel perceptron.
+func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
+	n, K := t.dt.n, t.K
+	eta := T(t.cfg.eta)
+	bias := t.cfg.bias
+	for jj := range n {
+		j := t.rowAt(jj)
+		y := int(t.cls[j])
+		p, sp := -1, T(0)
+		for c := range K {
+			if c == y {
+				continue
+			}
+			if a := t.F[c*n+j] + t.B[c]; p < 0 || a > sp {
+				p, sp = c, a
+			}
+		}
+		mg := t.F[y*n+j] + t.B[y] - sp
+		if mg > 0 {
+			continue
+		}
+		e.Mistakes++
+		e.Loss -= float64(mg)
+		row := t.row(j)
+		t.k.Axpy(eta, row, t.F[y*n:(y+1)*n])
+		t.k.Axpy(-eta, row, t.F[p*n:(p+1)*n])
+		t.A[y*n+j] += eta
+		t.A[p*n+j] -= eta
+		t.alpha[y*n+j]++
+		t.alpha[p*n+j]++
+		if bias {
+			t.B[y] += eta
+			t.B[p] -= eta
+		}
+		if t.U != nil {
+			ca := T(t.step+int64(jj)) * eta
+			t.U[y*n+j] += ca
+			t.U[p*n+j] -= ca
+			t.k.Axpy(ca, row, t.UF[y*n:(y+1)*n])
+			t.k.Axpy(-ca, row, t.UF[p*n:(p+1)*n])
+			if bias {
+				t.UB[y] += ca
+				t.UB[p] -= ca
+			}
+		}
+		if t.trace != nil {
+			t.trace(y, j)
+		}
+	}
+}
+
+// kdiag returns K(xᵢ, xᵢ) from the squared norm of xᵢ.
+func kdiag(kern gram.Kernel, sq float64) float64 {
+	switch k := kern.(type) {
+	case gram.Polynomial:
+		return math.Pow(k.Gamma*sq+k.Coef0, float64(k.Degree))
+	case gram.RBF:
+		return 1
+	}
+	return sq
+}
+
+// diagnose fills the model-level diagnostics from the kept decision values:
+// for the plain perceptron they are the final model's, for the averaged one
+// F − UF/steps (and b − UB/steps); no pass over the data is needed. The
+// margin is the geometric margin in the kernel's feature space,
+// ‖w‖² = Σⱼ coefⱼ·(f(xⱼ) − b) = coefᵀ·G·coef. Voted models are not
+// evaluated, as for the linear models.
+func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
+	n := t.dt.n
+	r2 := 0.0
+	for _, v := range t.dt.sq {
+		r2 = max(r2, kdiag(kern, v))
+	}
+	if t.cfg.bias {
+		r2++
+	}
+	diag.Radius = math.Sqrt(r2)
+	for c := range diag.Classes {
+		diag.Classes[c].Radius = diag.Radius
+	}
+	if t.vot != nil {
+		return
+	}
+	steps := float64(t.step)
+	fval := func(c, j int) float64 { // decision value without bias
+		v := float64(t.F[c*n+j])
+		if t.U != nil {
+			v -= float64(t.UF[c*n+j]) / steps
+		}
+		return v
+	}
+	coef := func(c, j int) float64 {
+		v := float64(t.A[c*n+j])
+		if t.U != nil {
+			v -= float64(t.U[c*n+j]) / steps
+		}
+		return v
+	}
+	bias := func(c int) float64 {
+		v := float64(t.B[c])
+		if t.U != nil {
+			v -= float64(t.UB[c]) / steps
+		}
+		return v
+	}
+	scores := make([]float64, t.K)
+	ok, mcLoss := 0, 0.0
+	type acc struct {
+		mistakes          int
+		loss, minM, norm2 float64
+	}
+	cs := make([]acc, t.K)
+	for c := range cs {
+		cs[c].minM = math.Inf(1)
+	}
+	for j := range n {
+		yc := int(t.cls[j])
+		best := 0
+		for c := range t.K {
+			f := fval(c, j)
+			scores[c] = f + bias(c)
+			if scores[c] > scores[best] {
+				best = c
+			}
+			if a := coef(c, j); a != 0 {
+				cs[c].norm2 += a * f
+			}
+			m := scores[c]
+			if yc != c {
+				m = -m
+			}
+			if m <= 0 {
+				cs[c].mistakes++
+				cs[c].loss -= m
+			}
+			cs[c].minM = min(cs[c].minM, m)
+		}
+		if t.K == 1 {
+			continue
+		}
+		if best == yc {
+			ok++
+		}
+		other := math.Inf(-1)
+		for c := range t.K {
+			if c != yc {
+				other = max(other, scores[c])
+			}
+		}
+		mcLoss += max(0, other-scores[yc])
+	}
+	fill := func(dg *Diagnostics, c int) {
+		a := cs[c]
+		dg.Evaluated = true
+		dg.TrainAccuracy = 1 - float64(a.mistakes)/float64(n)
+		dg.TrainLoss = a.loss / float64(n)
+		nw := max(0, a.norm2)
+		if t.cfg.bias {
+			b := bias(c)
+			nw += b * b
+		}
+		if nw > 0 {
+			dg.Margin = a.minM / math.Sqrt(nw)
+		}
+		dg.Separable = a.minM > 0 && nw > 0
+		if dg.Separable {
+			dg.Bound = r2 / (dg.Margin * dg.Margin)
+		}
+	}
+	switch {
+	case t.argmax:
+		diag.Evaluated = true
+		diag.TrainAccuracy = float64(ok) / float64(n)
+		diag.TrainLoss = mcLoss / float64(n)
+	case t.K == 1:
+		fill(diag, 0)
+	default:
+		for c := range t.K {
+			fill(&diag.Classes[c], c)
+		}
+		diag.Evaluated = true
+		diag.TrainAccuracy = float64(ok) / float64(n)
+		for c := range t.K {
+			diag.TrainLoss += cs[c].loss / float64(n)
+		}
+	}
+}
+
+// finish builds the model: the support set is every training row with
+// α ≠ 0 for some score row, copied (so the caller's X can be freed).
+func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kstate[T], error) {
+	n, d, K := t.dt.n, t.dt.d, t.K
+	svOf := make([]int32, n)
+	var idx []int
+	for j := range n {
+		svOf[j] = -1
+		for c := range K {
+			if t.alpha[c*n+j] != 0 {
+				svOf[j] = int32(len(idx))
+				idx = append(idx, j)
+				break
+			}
+		}
+	}
+	S := len(idx)
+	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias,
+		normalize: t.cfg.normalize, eta: t.cfg.eta, kern: kern, idx: idx, SV: make([]T, S*d)}
+	for i, j := range idx {
+		copy(s.SV[i*d:(i+1)*d], t.dt.row(j))
+	}
+	if t.vot != nil {
+		s.QOff = make([]int, K+1)
+		s.VOff = make([]int, K+1)
+		for c := range t.vot {
+			v := &t.vot[c]
+			if v.cnt > 0 {
+				v.pre = append(v.pre, int32(len(v.seq)))
+				v.vb = append(v.vb, t.B[c])
+				v.vc = append(v.vc, v.cnt)
+				v.cnt = 0
+			}
+			for _, j := range v.seq {
+				s.QIdx = append(s.QIdx, svOf[j])
+			}
+			s.QStep = append(s.QStep, v.step...)
+			s.VPre = append(s.VPre, v.pre...)
+			s.VB = append(s.VB, v.vb...)
+			s.VC = append(s.VC, v.vc...)
+			s.QOff[c+1] = len(s.QIdx)
+			s.VOff[c+1] = len(s.VC)
+		}
+	} else {
+		s.Coef = make([]T, K*S)
+		s.B = make([]T, K)
+		copy(s.B, t.B)
+		steps := T(t.step)
+		for c := range K {
+			for i, j := range idx {
+				a := t.A[c*n+j]
+				if t.U != nil {
+					a -= t.U[c*n+j] / steps
+				}
+				s.Coef[c*S+i] = a
+			}
+			if t.U != nil {
+				s.B[c] -= t.UB[c] / steps
+			}
+		}
+	}
+	if err := s.init(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
