@@ -114,23 +114,40 @@ func fileContent(t *testing.T, dir, name, want string) {
 	}
 }
 
-// loadModel32 reads a float32 model file with the library.
-func loadModel32(t *testing.T, path string) *perceptron.Model[float32] {
+// testModel is a model file read by the tests, with the library only.
+type testModel interface {
+	classifier[float32]
+	Kind() perceptron.Kind
+}
+
+// loadModel32 reads a float32 model file, linear or kernel, binary or
+// JSON, with the library.
+func loadModel32(t *testing.T, path string) testModel {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := new(perceptron.Model[float32])
-	if len(b) > 0 && b[0] == '{' {
-		err = m.UnmarshalJSON(b)
-	} else {
-		err = m.UnmarshalBinary(b)
+	decode := func(m interface {
+		UnmarshalBinary([]byte) error
+		UnmarshalJSON([]byte) error
+	}) error {
+		if len(b) > 0 && b[0] == '{' {
+			return m.UnmarshalJSON(b)
+		}
+		return m.UnmarshalBinary(b)
 	}
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	lin := new(perceptron.Model[float32])
+	err1 := decode(lin)
+	if err1 == nil {
+		return lin
 	}
-	return m
+	km := new(perceptron.KernelModel[float32])
+	err2 := decode(km)
+	if err2 != nil {
+		t.Fatalf("%s: neither a linear (%v) nor a kernel model (%v)", path, err1, err2)
+	}
+	return km
 }
 
 // libraryPredictions predicts the iris test set with the model file, using
@@ -417,6 +434,35 @@ var cliCases = []cliCase{
 	{name: "predict not a model", args: []string{"predict", "{td}/notamodel.model", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"notamodel.model: malformed file: not a rosenblatt model file"}},
 	{name: "predict missing data", args: []string{"predict", "m"}, code: exitUsage, stderr: []string{"usage: rosenblatt predict", "missing DATA"}},
+
+	// the kernel perceptron
+	{name: "train kernel rbf", args: []string{"train", "-kernel", "rbf", "-gamma", "0.5", "-algo", "averaged", "-o", "iris.model", "-test", "{td}/iris.test.libsvm", "{td}/iris.train.libsvm"},
+		code: exitOK, stdout: []string{"kernel-ovr averaged perceptron, rbf(gamma=0.5), float32, 4 features", "support vectors of 120 training rows", "test accuracy:"},
+		check: func(t *testing.T, dir, _, _ string) {
+			if k := loadModel32(t, filepath.Join(dir, "iris.model")).Kind(); k != perceptron.KindKernelOneVsRest {
+				t.Errorf("model kind %v, want %v", k, perceptron.KindKernelOneVsRest)
+			}
+		}},
+	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+		code: exitOK, stdout: []string{"kernel-binary online perceptron, poly(gamma=0.0333", "coef0=1, degree=2)", "in the kernel's feature space", "test accuracy:"}},
+	{name: "train kernel default gamma", args: []string{"train", "-kernel", "rbf", "-o", "m", "{td}/iris.train.libsvm"},
+		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}}, // 1/features
+	{name: "train kernel -cache", args: []string{"train", "-kernel", "linear", "-cache", "1", "-o", "m", "{td}/iris.train.libsvm"}, code: exitOK},
+	{name: "predict kernel model", setup: trainIris("-kernel", "rbf"), args: []string{"predict", "-scores", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK, check: checkPredictions(3)},
+	{name: "predict kernel json model", setup: trainIris("-kernel", "poly", "-json"), args: []string{"predict", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK, check: checkPredictions(0)},
+	{name: "eval kernel model", setup: trainIris("-kernel", "rbf", "-multiclass", "argmax"), args: []string{"eval", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK,
+		stdout: []string{"kernel-argmax averaged perceptron, rbf(gamma=0.25)", "support vectors"}, check: checkEval},
+	{name: "predict corrupt kernel model", setup: func(t *testing.T, dir string) {
+		trainIris("-kernel", "rbf")(t, dir)
+		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
+		b[len(b)/2] ^= 1
+		writeFile("bad.model", string(b))(t, dir)
+	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: perceptron: corrupt model file"}},
+	{name: "kernel flag without -kernel", args: []string{"train", "-gamma", "1", "x"}, code: exitUsage, stderr: []string{"-gamma needs -kernel"}},
+	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
+	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},
+	{name: "kernel parameter it does not take", args: []string{"train", "-kernel", "linear", "-degree", "2", "x"}, code: exitUsage, stderr: []string{"-kernel linear takes no -degree"}},
+	{name: "bad kernel parameter", args: []string{"train", "-kernel", "rbf", "-gamma", "-1", "x"}, code: exitUsage, stderr: []string{"rbf gamma = -1"}},
 
 	// eval
 	{name: "eval", setup: trainIris(), args: []string{"eval", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK,

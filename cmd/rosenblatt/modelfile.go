@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -18,14 +21,35 @@ import (
 // binaryMagic opens every binary model file.
 const binaryMagic = "RBLTPCPT"
 
-// classifier is what predict and eval need of a model. *perceptron.Model
-// implements it; kernel (dual) models will too.
+// classifier is what predict and eval need of a model; *perceptron.Model
+// and *perceptron.KernelModel implement it.
 type classifier[T kernel.Float] interface {
 	Dims() int
 	Classes() []int
 	NumScores() int
 	PredictBatch(dst []int, X []T) error
 	ScoresBatch(dst, X []T) error
+}
+
+// describable is what describeModel reads of a model.
+type describable interface {
+	Kind() perceptron.Kind
+	Algorithm() perceptron.Algorithm
+	Dims() int
+	Classes() []int
+	HasBias() bool
+	Normalized() bool
+}
+
+// storedModel is a model that can be read from and written to a file:
+// *perceptron.Model or *perceptron.KernelModel.
+type storedModel[T kernel.Float] interface {
+	classifier[T]
+	describable
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+	MarshalJSON() ([]byte, error)
+	UnmarshalJSON([]byte) error
 }
 
 // loadedModel is a model file read into the classifier of its element
@@ -37,14 +61,6 @@ type loadedModel struct {
 	m64  classifier[float64]
 }
 
-// dims returns the model's feature count.
-func (lm *loadedModel) dims() int {
-	if lm.m32 != nil {
-		return lm.m32.Dims()
-	}
-	return lm.m64.Dims()
-}
-
 // classes returns the model's labels.
 func (lm *loadedModel) classes() []int {
 	if lm.m32 != nil {
@@ -53,49 +69,46 @@ func (lm *loadedModel) classes() []int {
 	return lm.m64.Classes()
 }
 
-// loadModel reads the model file at path. Errors name the file; a file of
-// the right kind with bad content wraps perceptron.ErrCorrupt (or
-// ErrVersion), a JSON syntax error carries its line and column, and a file
-// that is no model at all wraps errMalformed.
+// loadModel reads the model file at path: a linear or kernel model, binary
+// or JSON, float32 or float64. Errors name the file; a file of the right
+// kind with bad content wraps perceptron.ErrCorrupt (or ErrVersion), a JSON
+// syntax error carries its line and column, and a file that is no model at
+// all wraps errMalformed.
 func loadModel(path string) (*loadedModel, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	lm := &loadedModel{path: path}
+	trimmed := bytes.TrimSpace(data)
 	switch {
 	case bytes.HasPrefix(data, []byte(binaryMagic)):
 		info, err := perceptron.Inspect(data)
-		if err != nil {
+		isKernel := info.Kind.IsKernel() && errors.Is(err, perceptron.ErrMismatch)
+		if err != nil && !isKernel {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if info.ElemBits == 64 {
-			m := new(perceptron.Model[float64])
-			err = m.UnmarshalBinary(data)
-			lm.m64, lm.desc = m, describeModel(m, "float64")
-		} else {
-			m := new(perceptron.Model[float32])
-			err = m.UnmarshalBinary(data)
-			lm.m32, lm.desc = m, describeModel(m, "float32")
+			err = decodeModel[float64](lm, isKernel, false, data)
+		} else { // float32, or a bad size that the decoder reports
+			err = decodeModel[float32](lm, isKernel, false, data)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-	case len(bytes.TrimSpace(data)) > 0 && bytes.TrimSpace(data)[0] == '{':
+	case len(trimmed) > 0 && trimmed[0] == '{':
 		var head struct {
 			Type string `json:"type"`
+			Kind string `json:"kind"`
 		}
 		if err := json.Unmarshal(data, &head); err != nil {
 			return nil, jsonError(path, data, err)
 		}
+		isKernel := strings.HasPrefix(head.Kind, "kernel-")
 		if head.Type == "float64" {
-			m := new(perceptron.Model[float64])
-			err = json.Unmarshal(data, m)
-			lm.m64, lm.desc = m, describeModel(m, "float64")
-		} else { // float32, or a bad type that UnmarshalJSON reports
-			m := new(perceptron.Model[float32])
-			err = json.Unmarshal(data, m)
-			lm.m32, lm.desc = m, describeModel(m, "float32")
+			err = decodeModel[float64](lm, isKernel, true, data)
+		} else { // float32, or a bad type that the decoder reports
+			err = decodeModel[float32](lm, isKernel, true, data)
 		}
 		if err != nil {
 			return nil, jsonError(path, data, err)
@@ -104,6 +117,40 @@ func loadModel(path string) (*loadedModel, error) {
 		return nil, fmt.Errorf("%s: %w: not a rosenblatt model file (neither the binary format nor JSON)", path, errMalformed)
 	}
 	return lm, nil
+}
+
+// decodeModel decodes data into a new model of element type T, a kernel
+// model if isKernel, and stores it in lm.
+func decodeModel[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []byte) error {
+	var m storedModel[T] = new(perceptron.Model[T])
+	if isKernel {
+		m = new(perceptron.KernelModel[T])
+	}
+	var err error
+	if isJSON {
+		err = json.Unmarshal(data, m)
+	} else {
+		err = m.UnmarshalBinary(data)
+	}
+	if err != nil {
+		return err
+	}
+	lm.desc = describeModel(m, typeName[T]())
+	switch c := any(m).(type) {
+	case classifier[float32]:
+		lm.m32 = c
+	case classifier[float64]:
+		lm.m64 = c
+	}
+	return nil
+}
+
+// typeName is "float32" or "float64".
+func typeName[T kernel.Float]() string {
+	if unsafe.Sizeof(T(0)) == 8 {
+		return "float64"
+	}
+	return "float32"
 }
 
 // jsonError names the file of a JSON decoding error, with the line and
@@ -122,12 +169,23 @@ func jsonError(path string, data []byte, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// describeModel is a one-line description of a trained model.
-func describeModel[T kernel.Float](m *perceptron.Model[T], typ string) string {
+// describeModel is a one-line description of a trained model, e.g.
+// "ovr averaged perceptron, float32, 4 features, classes 0 1 2" or
+// "kernel-binary online perceptron, rbf(gamma=0.5), float32, 30 features,
+// 41 support vectors, classes -1 1".
+func describeModel(m describable, typ string) string {
 	if m.Kind() == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%s %s, %s, %d features, classes %s", m.Kind(), algoName(m.Algorithm()), typ, m.Dims(), joinInts(m.Classes()))
+	s := fmt.Sprintf("%s %s", m.Kind(), algoName(m.Algorithm()))
+	if k, ok := m.(interface{ Kernel() gram.Kernel }); ok && k.Kernel() != nil {
+		s += ", " + k.Kernel().String()
+	}
+	s += fmt.Sprintf(", %s, %d features", typ, m.Dims())
+	if sv, ok := m.(interface{ NumSupport() int }); ok {
+		s += fmt.Sprintf(", %d support vectors", sv.NumSupport())
+	}
+	s += ", classes " + joinInts(m.Classes())
 	if !m.HasBias() {
 		s += ", no bias"
 	}

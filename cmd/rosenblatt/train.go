@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -48,7 +49,14 @@ type trainFlags struct {
 	verbose    bool
 	test       string
 
-	multiclassSet bool // -multiclass was given
+	// The kernel perceptron: -kernel selects it.
+	kernel  string
+	gamma   float64
+	coef0   float64
+	degree  int
+	cacheMB int64
+
+	set map[string]bool // the flags given on the command line
 }
 
 func (tf *trainFlags) register(fs *flag.FlagSet) {
@@ -76,7 +84,60 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
 	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors")
 	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
+	fs.StringVar(&tf.kernel, "kernel", "", "train the kernel (dual) perceptron with this `kernel`: linear, poly or rbf\n"+
+		"(algorithms online, averaged, voted; default: the linear models of -algo)")
+	fs.Float64Var(&tf.gamma, "gamma", 0, "poly, rbf: kernel parameter `γ` > 0, in (γ·x·y + coef0)^degree and exp(−γ·‖x−y‖²)\n(default 1/features)")
+	fs.Float64Var(&tf.coef0, "coef0", 0, "poly: the constant `c` in (γ·x·y + c)^degree")
+	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree`")
+	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
+		"else an LRU cache of its rows (default 2048; -1: no limit)")
 	tf.data.register(fs, true)
+}
+
+// kernelFunc returns the kernel of the -kernel flags for data with cols
+// features, or nil for the linear (primal) models. Kernel flags without
+// -kernel, or that the kernel does not take, are usage errors.
+func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
+	takes := map[string][]string{"": nil, "linear": {"cache"}, "poly": {"gamma", "coef0", "degree", "cache"}, "rbf": {"gamma", "cache"}}
+	params, ok := takes[tf.kernel]
+	if !ok {
+		return nil, fmt.Errorf("%w: -kernel %q: want linear, poly or rbf", errUsage, tf.kernel)
+	}
+	for _, f := range []string{"gamma", "coef0", "degree", "cache"} {
+		if tf.set[f] && !slices.Contains(params, f) {
+			if tf.kernel == "" {
+				return nil, fmt.Errorf("%w: -%s needs -kernel", errUsage, f)
+			}
+			return nil, fmt.Errorf("%w: -kernel %s takes no -%s", errUsage, tf.kernel, f)
+		}
+	}
+	gamma := tf.gamma
+	if !tf.set["gamma"] {
+		gamma = 1 / float64(max(cols, 1))
+	}
+	var k gram.Kernel
+	switch tf.kernel {
+	case "":
+		return nil, nil
+	case "linear":
+		k = gram.Linear{}
+	case "poly":
+		k = gram.Polynomial{Gamma: gamma, Coef0: tf.coef0, Degree: tf.degree}
+	case "rbf":
+		k = gram.RBF{Gamma: gamma}
+	}
+	if err := k.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return k, nil
+}
+
+// maxBytes is the -cache budget in bytes for KernelOptions.MaxBytes.
+func (tf *trainFlags) maxBytes() int64 {
+	if tf.cacheMB < 0 {
+		return -1
+	}
+	return min(tf.cacheMB, 1<<40) << 20
 }
 
 // options turns the flags into perceptron.Options. A bad value is a usage
@@ -149,13 +210,20 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tf.data.finish(fs)
-	fs.Visit(func(f *flag.Flag) { tf.multiclassSet = tf.multiclassSet || f.Name == "multiclass" })
+	tf.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { tf.set[f.Name] = true })
 	if err := tf.data.check(); err != nil {
 		return err
 	}
 	opt, err := tf.options()
 	if err != nil {
 		return err
+	}
+	if _, err := tf.kernelFunc(1); err != nil {
+		return err
+	}
+	if tf.kernel != "" && opt.Algorithm != perceptron.Online && opt.Algorithm != perceptron.Averaged && opt.Algorithm != perceptron.Voted {
+		return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s", errUsage, opt.Algorithm)
 	}
 	path := pos[0]
 	if tf.out == "" {
@@ -193,12 +261,27 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 	classes := data.Classes()
-	binary := slices.Equal(classes, []int{-1, 1}) && !tf.multiclassSet
-	var m *perceptron.Model[T]
+	binary := slices.Equal(classes, []int{-1, 1}) && !tf.set["multiclass"]
+	kern, err := tf.kernelFunc(data.Cols)
+	if err != nil {
+		prog.Finish()
+		return err
+	}
+	var m storedModel[T]
 	var diag *perceptron.Diagnostics
-	if binary {
+	switch {
+	case kern != nil:
+		kopt := perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()}
+		var km *perceptron.KernelModel[T]
+		if binary {
+			km, diag, err = perceptron.TrainKernel(data.X, data.Cols, data.Y, kopt)
+		} else {
+			km, diag, err = perceptron.TrainKernelMulticlass(data.X, data.Cols, data.Y, kopt)
+		}
+		m = km
+	case binary:
 		m, diag, err = perceptron.Train(data.X, data.Cols, data.Y, opt)
-	} else {
+	default:
 		m, diag, err = perceptron.TrainMulticlass(data.X, data.Cols, data.Y, opt)
 	}
 	prog.Finish()
@@ -240,6 +323,9 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
 	w("model", "%s", describeModel(m, tf.typ))
 	w("training", "%s", describeOptions(opt, binary))
+	if km, ok := m.(*perceptron.KernelModel[T]); ok {
+		w("support", "%d support vectors of %d training rows", km.NumSupport(), data.Rows)
+	}
 	w("kernel path", "%s", kernel.Active())
 	if tf.verbose {
 		printEpochs(stdout, diag.Epochs, opt.Algorithm == perceptron.SVM)
@@ -261,14 +347,18 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		w("train accuracy", "%.2f%% (a zero score counts as wrong)", 100*diag.TrainAccuracy)
 	}
 	if binary && diag.Evaluated {
+		space := ""
+		if kern != nil {
+			space = " (in the kernel's feature space)"
+		}
 		if diag.Separable {
-			w("margin", "γ = %.4g, radius R = %.4g: the model separates the training data; R²/γ² = %.4g", diag.Margin, diag.Radius, diag.Bound)
+			w("margin", "γ = %.4g, radius R = %.4g%s: the model separates the training data; R²/γ² = %.4g", diag.Margin, diag.Radius, space, diag.Bound)
 		} else {
 			w("margin", "the model does not separate the training data")
 		}
 	}
 	if test != nil {
-		pred, err := predictAll[T](m, test)
+		pred, err := predictAll(m, test)
 		if err != nil {
 			return fmt.Errorf("%s: %w", tf.test, err)
 		}
