@@ -5,7 +5,9 @@
 //	rosenblatt                              the same as rosenblatt demo
 //	rosenblatt demo [flags]                 train on data embedded in the binary, show accuracy,
 //	                                        mistakes against Novikoff's bound, and the kernel path
-//	rosenblatt train [flags] DATA           train a model on a LIBSVM, CSV or IDX file (-o FILE)
+//	rosenblatt train [flags] DATA           train a model on a LIBSVM, CSV or IDX file (-o FILE):
+//	                                        any algorithm of package perceptron (-algo), or the
+//	                                        kernel perceptron (-kernel linear|poly|rbf)
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
