@@ -113,6 +113,7 @@ func BenchmarkTrain(b *testing.B) {
 			})
 		}
 	}
+	benchKernelTrain(b) // kernel_bench_test.go
 }
 
 // BenchmarkPredict scores one d = 784 float32 sample (the Fashion-MNIST

@@ -214,7 +214,8 @@ type dualTrainer[T Float] struct {
 	trace  func(c, i int)
 
 	G     *gram.Matrix[T] // the full Gram matrix, or nil
-	cache *gram.Cache[T]  // the row cache when G is nil
+	store *rowStore[T]    // the row cache when G is nil
+	batch []int           // rows the store computes on a miss
 
 	F     []T     // K×N decision values without the bias, f_c(xⱼ) − b_c
 	A     []T     // K×N dual coefficients Σ η·y over the mistakes
@@ -287,21 +288,21 @@ func (t *dualTrainer[T]) setupKernel(kern gram.Kernel, maxBytes int64) error {
 	if maxBytes < rowBytes {
 		return fmt.Errorf("%w: MaxBytes = %d is less than one kernel row (%d samples × %d bytes = %d bytes); training needs at least one", ErrBudget, maxBytes, n, size, rowBytes)
 	}
-	c, err := gram.NewCache(t.dt.X, d, kern, maxBytes, opts)
+	st, err := newRowStore(t.dt.X, n, d, kern, opts, int(min(maxBytes/rowBytes, int64(n))))
 	if err != nil {
 		return gramError(err)
 	}
-	t.cache = c
+	t.store = st
 	return nil
 }
 
-// row returns K(xⱼ, X): a row of the full matrix, or of the cache (valid
-// until the next call).
-func (t *dualTrainer[T]) row(j int) []T {
+// row returns K(xⱼ, X) for row j, visited at position jj of the epoch: a
+// row of the full matrix, or of the row store (valid until the next call).
+func (t *dualTrainer[T]) row(j, jj int) []T {
 	if t.G != nil {
 		return t.G.Row(j)
 	}
-	return t.cache.Row(j)
+	return t.cachedRow(j, jj)
 }
 
 func (t *dualTrainer[T]) rowAt(j int) int {
@@ -429,7 +430,7 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 			s.updates++
 			s.loss -= float64(m)
 			if row == nil {
-				row = t.row(j)
+				row = t.row(j, jj)
 			}
 			step := eta * y
 			if t.vot != nil {
@@ -487,7 +488,7 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 		}
 		e.Mistakes++
 		e.Loss -= float64(mg)
-		row := t.row(j)
+		row := t.row(j, jj)
 		t.k.Axpy(eta, row, t.F[y*n:(y+1)*n])
 		t.k.Axpy(-eta, row, t.F[p*n:(p+1)*n])
 		t.A[y*n+j] += eta

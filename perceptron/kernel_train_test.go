@@ -624,16 +624,19 @@ func TestKernelRowCache(t *testing.T) {
 	d := loadSet[float32](t, "digits.train.libsvm", 64)
 	sub := d.Subset(300)
 	n := int64(sub.Rows)
-	k := gram.RBF{Gamma: 1.0 / (64 * 30)}
+	rbf := gram.RBF{Gamma: 1.0 / (64 * 30)}
 	for _, tc := range []struct {
 		name  string
 		multi bool
+		k     gram.Kernel
 		opt   Options
 	}{
-		{"ovr-averaged", true, Options{Algorithm: Averaged, MaxIter: 4, Shuffle: true, Seed: 1}},
-		{"ovr-voted", true, Options{Algorithm: Voted, MaxIter: 3}},
-		{"argmax-online", true, Options{Algorithm: Online, Multiclass: Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
-		{"binary-online", false, Options{Algorithm: Online, MaxIter: 4, Shuffle: true, Seed: 3}},
+		{"ovr-averaged", true, rbf, Options{Algorithm: Averaged, MaxIter: 4, Shuffle: true, Seed: 1}},
+		{"ovr-voted", true, rbf, Options{Algorithm: Voted, MaxIter: 3}},
+		{"argmax-online", true, rbf, Options{Algorithm: Online, Multiclass: Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
+		{"binary-online", false, rbf, Options{Algorithm: Online, MaxIter: 4, Shuffle: true, Seed: 3}},
+		{"binary-poly-normalized", false, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}, Options{Algorithm: Averaged, MaxIter: 4, Normalize: true}},
+		{"ovr-linear", true, gram.Linear{}, Options{Algorithm: Online, MaxIter: 3, Shuffle: true, Seed: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			y := sub.Y
@@ -644,7 +647,7 @@ func TestKernelRowCache(t *testing.T) {
 				}
 			}
 			train := func(maxBytes int64) (*KernelModel[float32], *Diagnostics, error) {
-				o := KernelOptions{Options: tc.opt, Kernel: k, MaxBytes: maxBytes}
+				o := KernelOptions{Options: tc.opt, Kernel: tc.k, MaxBytes: maxBytes}
 				if tc.multi {
 					return TrainKernelMulticlass(sub.X, sub.Cols, y, o)
 				}
@@ -654,6 +657,8 @@ func TestKernelRowCache(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// 1 and 7 rows compute single rows with gram.Rows; a quarter
+			// of the matrix computes batches with gram.Cross.
 			for _, rows := range []int64{1, 7, n / 4} {
 				m, md, err := train(rows * n * 4)
 				if err != nil {
@@ -729,4 +734,46 @@ func sameDual[T Float](s *kstate[T], a int, u *kstate[T], b int) bool {
 		}
 	}
 	return true
+}
+
+// The row store's rows, computed in batches by gram.Cross or one by one by
+// gram.Rows, and evicted and recomputed, are the rows of gram.Compute bit
+// for bit, for every kernel and implementation.
+func TestRowStoreMatchesCompute(t *testing.T) {
+	d := loadSet[float32](t, "digits.train.libsvm", 64)
+	sub := d.Subset(97)
+	n := sub.Rows
+	for _, k := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 0.01, Coef0: 1, Degree: 3}, gram.RBF{Gamma: 1.0 / 2000}} {
+		for _, im := range availableImpls() {
+			opts := &gram.Options{Impl: im, MaxBytes: -1}
+			G, err := gram.Compute(sub.X, sub.Cols, k, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := newRowStore(sub.X, n, sub.Cols, k, opts, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := newRand(5)
+			for range 300 {
+				var js []int
+				for _, j := range rng.Perm(n)[:1+rng.IntN(12)] {
+					if !s.cached(j) {
+						js = append(js, j)
+					}
+				}
+				if len(js) > 0 {
+					s.fill(js)
+				}
+				for _, j := range js {
+					if r := s.get(j); !slices.Equal(r, G.Row(j)) {
+						t.Fatalf("%v on %s: row %d differs from Compute's", k, im, j)
+					}
+				}
+			}
+			if s.fills == 0 || s.misses <= int64(s.cap) {
+				t.Fatalf("%v on %s: %d Cross calls, %d rows computed: the test did not exercise batches and eviction", k, im, s.fills, s.misses)
+			}
+		}
+	}
 }
