@@ -716,7 +716,7 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kst
 		}
 	}
 	if err := s.init(); err != nil {
-		return nil, err
+		return nil, gramError(err)
 	}
 	return s, nil
 }

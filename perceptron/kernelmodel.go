@@ -98,12 +98,13 @@ type kscratch[T Float] struct {
 	out []T // R scores
 }
 
-// init prepares a checked state for scoring.
+// init prepares a checked state for scoring. Its error is package gram's
+// (data whose kernel values overflow T, a γ out of T's range).
 func (s *kstate[T]) init() error {
 	s.k = kernelsFor[T](nil)
 	r, err := gram.NewRows(s.SV, s.d, s.kern, &gram.Options{MaxBytes: -1})
 	if err != nil {
-		return gramError(err)
+		return err
 	}
 	s.rows = r
 	return nil
