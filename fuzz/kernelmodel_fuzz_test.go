@@ -1,0 +1,208 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+// kernelSeeds trains one small kernel model of each kind, algorithm and
+// kernel and returns their binary and JSON encodings, float32 and float64.
+func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
+	X := []float64{2, 1, 0, 3, 2, 1, -1, -2, 0, -2, -1, 1, 0.5, 0.25, -3, 1, -1, 2}
+	yb := []int{1, 1, -1, -1, 1, -1}
+	ym := []int{4, 4, 7, 9, 7, 9}
+	X32 := make([]float32, len(X))
+	for i, v := range X {
+		X32[i] = float32(v)
+	}
+	type codec interface {
+		MarshalBinary() ([]byte, error)
+		MarshalJSON() ([]byte, error)
+	}
+	enc := func(m codec, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bins, jsons = append(bins, b), append(jsons, j)
+	}
+	for _, opt := range []perceptron.KernelOptions{
+		{Options: perceptron.Options{Algorithm: perceptron.Online, MaxIter: 3}},
+		{Options: perceptron.Options{Algorithm: perceptron.Averaged, Normalize: true, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.5}},
+		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, NoBias: true}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}},
+	} {
+		m32, _, err := perceptron.TrainKernel(X32, 3, yb, opt)
+		enc(m32, err)
+		m64, _, err := perceptron.TrainKernel(X, 3, yb, opt)
+		enc(m64, err)
+		mc, _, err := perceptron.TrainKernelMulticlass(X32, 3, ym, opt)
+		enc(mc, err)
+	}
+	ma, _, err := perceptron.TrainKernelMulticlass(X, 3, ym, perceptron.KernelOptions{
+		Options: perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
+	enc(ma, err)
+	return bins, jsons
+}
+
+type kernelDecoded interface {
+	UnmarshalBinary([]byte) error
+	UnmarshalJSON([]byte) error
+	MarshalBinary() ([]byte, error)
+	MarshalJSON() ([]byte, error)
+	Dims() int
+	NumScores() int
+	NumSupport() int
+}
+
+// exerciseKernel scores a decoded kernel model on a few samples and a
+// small batch: no panic, and either a result or an error of the package.
+func exerciseKernel[T float32 | float64](t *testing.T, m *perceptron.KernelModel[T]) {
+	t.Helper()
+	x := make([]T, m.Dims())
+	sc := make([]T, m.NumScores())
+	batch := make([]T, 0, 3*m.Dims())
+	for _, v := range []T{0, 1, -3} {
+		for i := range x {
+			x[i] = v
+		}
+		batch = append(batch, x...)
+		if _, err := m.Predict(x); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+			t.Fatalf("Predict: %v", err)
+		}
+		if err := m.Scores(sc, x); err == nil {
+			for _, s := range sc {
+				if math.IsNaN(float64(s)) || math.IsInf(float64(s), 0) {
+					t.Fatal("non-finite score without an error")
+				}
+			}
+		}
+	}
+	if err := m.PredictBatch(make([]int, 3), batch); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+		t.Fatalf("PredictBatch: %v", err)
+	}
+}
+
+// small reports whether a decoded model is small enough to score quickly.
+func small(m kernelDecoded) bool {
+	return m.Dims() > 0 && m.Dims() <= 1<<12 && m.NumSupport() <= 1<<12
+}
+
+// FuzzUnmarshalKernel: any bytes give an error wrapping a model-file
+// sentinel or a kernel model that re-encodes to exactly the same bytes,
+// survives a JSON round trip, and scores samples without panicking.
+func FuzzUnmarshalKernel(f *testing.F) {
+	bins, _ := kernelSeeds(f)
+	for _, b := range bins {
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Fuzz(checkKernelFile)
+}
+
+// FuzzUnmarshalKernelResealed treats its input as a kernel model file
+// without its checksum and appends a valid CRC-32C, so that mutations get
+// past the checksum and reach the decoder's field and size checks. The
+// checks are FuzzUnmarshalKernel's.
+func FuzzUnmarshalKernelResealed(f *testing.F) {
+	bins, _ := kernelSeeds(f)
+	for _, b := range bins {
+		f.Add(b[:len(b)-4])
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+		checkKernelFile(t, data)
+	})
+}
+
+// checkKernelFile: data gives an error wrapping a model-file sentinel or a
+// kernel model that re-encodes to exactly the same bytes, survives a JSON
+// round trip, and scores samples without panicking.
+func checkKernelFile(t *testing.T, data []byte) {
+	info, ierr := perceptron.Inspect(data)
+	var m32 perceptron.KernelModel[float32]
+	var m64 perceptron.KernelModel[float64]
+	for _, m := range []kernelDecoded{&m32, &m64} {
+		err := m.UnmarshalBinary(data)
+		if err != nil {
+			checkModelError(t, err)
+			continue
+		}
+		// Inspect reads the header of a kernel file and says it is not
+		// a linear model.
+		if !errors.Is(ierr, perceptron.ErrMismatch) || !info.Kind.IsKernel() || info.Dims != m.Dims() || info.Vectors != m.NumSupport() {
+			t.Fatalf("Inspect = %+v, %v on an accepted kernel file", info, ierr)
+		}
+		again, err := m.MarshalBinary()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("accepted file does not re-encode to itself (err %v)", err)
+		}
+		js, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.UnmarshalJSON(js); err != nil {
+			t.Fatalf("JSON of an accepted model does not decode: %v", err)
+		}
+		if b, _ := m.MarshalBinary(); !bytes.Equal(b, data) {
+			t.Fatal("JSON round trip changed the model")
+		}
+	}
+	if small(&m32) {
+		exerciseKernel(t, &m32)
+	}
+	if small(&m64) {
+		exerciseKernel(t, &m64)
+	}
+}
+
+// FuzzUnmarshalKernelJSON: any JSON document gives an error wrapping a
+// model-file sentinel or a kernel model whose binary form decodes back to
+// the same model.
+func FuzzUnmarshalKernelJSON(f *testing.F) {
+	_, jsons := kernelSeeds(f)
+	for _, j := range jsons {
+		f.Add(j)
+	}
+	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float64","kind":"kernel-binary","algorithm":"online","dims":1,"eta":1,"labels":[-1,1],"kernel":{"type":"rbf","gamma":1},"support_indices":[0],"support_vectors":[[1]],"coefficients":[[1]],"biases":[0]}`))
+	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float32","kind":"kernel-ovr","algorithm":"voted","dims":1000000000,"eta":1,"labels":[1,2],"kernel":{"type":"linear"},"support_indices":[],"voted":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m32 perceptron.KernelModel[float32]
+		var m64 perceptron.KernelModel[float64]
+		for _, m := range []kernelDecoded{&m32, &m64} {
+			if err := m.UnmarshalJSON(data); err != nil {
+				checkModelError(t, err)
+				continue
+			}
+			b, err := m.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.UnmarshalBinary(b); err != nil {
+				t.Fatalf("binary form of an accepted JSON model does not decode: %v", err)
+			}
+			if again, _ := m.MarshalBinary(); !bytes.Equal(again, b) {
+				t.Fatal("binary round trip changed the model")
+			}
+		}
+		if small(&m32) {
+			exerciseKernel(t, &m32)
+		}
+		if small(&m64) {
+			exerciseKernel(t, &m64)
+		}
+	})
+}
