@@ -1,7 +1,8 @@
 // Package perceptron trains and serves linear classifiers on the
 // rosenblatt SIMD kernels: Rosenblatt's online perceptron, the full-batch
 // and mini-batch perceptron, the averaged and the voted perceptron, and a
-// soft-margin linear SVM (Pegasos), for float32 and float64 data.
+// soft-margin linear SVM (Pegasos), for float32 and float64 data; and the
+// dual and kernel perceptron (plain, averaged, voted; see Kernel models).
 //
 // # Calling it
 //
@@ -57,6 +58,33 @@
 // online model accepts Update(x, y) while other goroutines predict: the
 // weights are an immutable snapshot behind an atomic.Pointer, and Update
 // copies, modifies and republishes it (copy-on-write, see Model).
+//
+// # Kernel models
+//
+// TrainKernel and TrainKernelMulticlass train the dual perceptron,
+// f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b, with any kernel of package gram
+// (gram.Linear, gram.Polynomial, gram.RBF), plain (Online), Averaged or
+// Voted, binary, one-vs-rest or as the multiclass kernel perceptron
+// (Argmax), and return a KernelModel:
+//
+//	m, diag, err := perceptron.TrainKernelMulticlass(X, cols, y, perceptron.KernelOptions{
+//		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
+//		Kernel:  gram.RBF{Gamma: 0.013},
+//	})
+//
+// The Gram matrix is computed once (in parallel, shared by all classes of
+// one-vs-rest, whose classes then train on parallel goroutines), and the
+// trainer keeps the decision values of every training sample: a correct
+// sample costs O(1), a mistake on sample j one kernel.Axpy of η·yⱼ·G[j, :].
+// With the linear kernel the dual perceptron makes the primal perceptron's
+// mistakes in the same order (exactly, on integer-valued data, on every
+// kernel implementation: the tests check it). Above KernelOptions.MaxBytes
+// the trainer keeps an LRU cache of kernel rows instead of the matrix and
+// trains the same model bit for bit. A KernelModel keeps copies of the
+// support vectors (the training rows with α ≠ 0) and their coefficients;
+// Predict computes one kernel row against them and allocates nothing,
+// PredictBatch uses gram.Cross. Kernel model files use the format of the
+// linear ones with kinds 16 to 18 (see KernelModel.MarshalBinary).
 //
 // # Model files
 //
