@@ -622,7 +622,7 @@ func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 // same model, bit for bit; a budget below one row is ErrBudget.
 func TestKernelRowCache(t *testing.T) {
 	d := loadSet[float32](t, "digits.train.libsvm", 64)
-	sub := d.Subset(300)
+	sub := d.Subset(200)
 	n := int64(sub.Rows)
 	rbf := gram.RBF{Gamma: 1.0 / (64 * 30)}
 	for _, tc := range []struct {
