@@ -85,8 +85,8 @@ func TestArchImplsOrder(t *testing.T) {
 
 func TestPageBoundary(t *testing.T) {
 	for _, im := range asmImpls(t) {
-		t.Run(im.name+"/f32", func(t *testing.T) { testPageBoundary(t, &im.f32) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testPageBoundary(t, &im.f64) })
+		t.Run(im.name+"/f32", func(t *testing.T) { testPageBoundary(t, tablePtr[float32](im)) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testPageBoundary(t, tablePtr[float64](im)) })
 	}
 }
 
@@ -170,8 +170,8 @@ func testFenced[T float32 | float64](t *testing.T, f *funcs[T], at func([]byte, 
 // discarded by zero, would give NaN instead of +Inf.
 func TestSpecialEverywhere(t *testing.T) {
 	for _, im := range asmImpls(t) {
-		t.Run(im.name+"/f32", func(t *testing.T) { testSpecialEverywhere(t, &im.f32) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testSpecialEverywhere(t, &im.f64) })
+		t.Run(im.name+"/f32", func(t *testing.T) { testSpecialEverywhere(t, tablePtr[float32](im)) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testSpecialEverywhere(t, tablePtr[float64](im)) })
 	}
 }
 
@@ -237,8 +237,8 @@ func testSpecialEverywhere[T float32 | float64](t *testing.T, f *funcs[T]) {
 // finite and exact.
 func TestTailLanesIgnored(t *testing.T) {
 	for _, im := range asmImpls(t) {
-		t.Run(im.name+"/f32", func(t *testing.T) { testTailLanes(t, &im.f32) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testTailLanes(t, &im.f64) })
+		t.Run(im.name+"/f32", func(t *testing.T) { testTailLanes(t, tablePtr[float32](im)) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testTailLanes(t, tablePtr[float64](im)) })
 	}
 }
 
@@ -290,4 +290,10 @@ func testTailLanes[T float32 | float64](t *testing.T, f *funcs[T]) {
 			}
 		}
 	}
+}
+
+// tablePtr returns im's kernels as function values.
+func tablePtr[T float32 | float64](im *Impl) *funcs[T] {
+	t := tableOf[T](im)
+	return &t
 }

@@ -233,7 +233,7 @@ func BenchmarkNEONvsGeneric(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		f    funcs[float32]
-	}{{"generic", genericFuncs[float32]()}, {"neon", archImpls()[0].f32}} {
+	}{{"generic", tableOf[float32](impls[0])}, {"neon", tableOf[float32](archImpls()[0])}} {
 		b.Run("dot/"+c.name, func(b *testing.B) {
 			b.SetBytes(2 * 4 * d)
 			var s float32

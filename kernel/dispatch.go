@@ -42,11 +42,24 @@ var ErrUnknownKernel = errors.New("kernel: unknown kernel implementation")
 // Impl is one implementation of every kernel for both element types.
 type Impl struct {
 	name      string
-	rank      int // order among the implementations of a build; higher is faster
+	id        implID // selects the implementation's functions (kernel_GOARCH.go)
+	rank      int    // order among the implementations of a build; higher is faster
 	available bool
-	f32       funcs[float32]
-	f64       funcs[float64]
 }
+
+// implID names an implementation in the dispatch switches of the
+// architecture files (dot32, dot64, ... in kernel_amd64.go, kernel_arm64.go
+// and kernel_noasm.go). The switches call the assembly directly: a call
+// through a func value would go through an ABI wrapper that costs a few
+// nanoseconds, as much as a 16-element Dot.
+type implID uint8
+
+const (
+	idGeneric implID = iota
+	idAVX2
+	idAVX512
+	idNEON
+)
 
 // Name returns the implementation's name: "avx512", "avx2", "neon" or "generic".
 func (im *Impl) Name() string { return im.name }
@@ -57,9 +70,8 @@ func (im *Impl) Available() bool { return im.available }
 // String returns the name.
 func (im *Impl) String() string { return im.name }
 
-// funcs is one implementation's kernels for one element type. The functions
-// assume the preconditions that Kernels checks (equal lengths, and
-// len(m) == len(dst)·len(w) for matvec).
+// funcs is one implementation's kernels for one element type as function
+// values, for tests that call them one by one (see tableOf).
 type funcs[T Float] struct {
 	dot    func(x, y []T) T
 	sqdist func(x, y []T) T
@@ -71,12 +83,7 @@ type funcs[T Float] struct {
 // impls lists this build's implementations, worst first. archImpls is
 // defined once per architecture/tag combination (kernel_amd64.go,
 // kernel_arm64.go, kernel_noasm.go).
-var impls = append([]*Impl{{
-	name:      "generic",
-	available: true,
-	f32:       genericFuncs[float32](),
-	f64:       genericFuncs[float64](),
-}}, archImpls()...)
+var impls = append([]*Impl{{name: "generic", id: idGeneric, available: true}}, archImpls()...)
 
 var active, selectionErr = choose(impls, os.Getenv(EnvVar))
 

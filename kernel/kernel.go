@@ -46,7 +46,6 @@ type Float interface {
 // A Kernels value is immutable and safe for concurrent use.
 type Kernels[T Float] struct {
 	im *Impl
-	f  *funcs[T]
 }
 
 // On returns the kernels of implementation im for element type T. It panics
@@ -56,18 +55,7 @@ func On[T Float](im *Impl) Kernels[T] {
 	if !im.available {
 		panic("kernel: implementation " + im.name + " is not available on this CPU")
 	}
-	return Kernels[T]{im: im, f: funcsOf[T](im)}
-}
-
-// funcsOf returns im's function table for T. T's underlying type is float32 or
-// float64, and a named float type has the layout and calling convention of its
-// underlying type, so the table for the underlying type serves T as well.
-func funcsOf[T Float](im *Impl) *funcs[T] {
-	var zero T
-	if unsafe.Sizeof(zero) == 4 {
-		return (*funcs[T])(unsafe.Pointer(&im.f32))
-	}
-	return (*funcs[T])(unsafe.Pointer(&im.f64))
+	return Kernels[T]{im: im}
 }
 
 // Impl returns the implementation these kernels belong to.
@@ -78,7 +66,10 @@ func (k Kernels[T]) Dot(x, y []T) T {
 	if len(x) != len(y) {
 		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
 	}
-	return k.f.dot(x, y)
+	if is32[T]() {
+		return T(dot32(k.im.id, f32s(x), f32s(y)))
+	}
+	return T(dot64(k.im.id, f64s(x), f64s(y)))
 }
 
 // SqDist returns the squared Euclidean distance Σ (x[i]−y[i])². It panics if
@@ -87,7 +78,10 @@ func (k Kernels[T]) SqDist(x, y []T) T {
 	if len(x) != len(y) {
 		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
 	}
-	return k.f.sqdist(x, y)
+	if is32[T]() {
+		return T(sqdist32(k.im.id, f32s(x), f32s(y)))
+	}
+	return T(sqdist64(k.im.id, f64s(x), f64s(y)))
 }
 
 // Axpy adds a·x to y in place: y[i] += a·x[i]. It panics if len(x) != len(y).
@@ -95,12 +89,20 @@ func (k Kernels[T]) Axpy(a T, x, y []T) {
 	if len(x) != len(y) {
 		panicLen("Axpy", "len(x)", len(x), "len(y)", len(y))
 	}
-	k.f.axpy(a, x, y)
+	if is32[T]() {
+		axpy32(k.im.id, float32(a), f32s(x), f32s(y))
+		return
+	}
+	axpy64(k.im.id, float64(a), f64s(x), f64s(y))
 }
 
 // Scale multiplies x by a in place: x[i] *= a.
 func (k Kernels[T]) Scale(a T, x []T) {
-	k.f.scale(a, x)
+	if is32[T]() {
+		scale32(k.im.id, float32(a), f32s(x))
+		return
+	}
+	scale64(k.im.id, float64(a), f64s(x))
 }
 
 // MatVec sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X: the
@@ -109,7 +111,11 @@ func (k Kernels[T]) MatVec(dst, X, w []T) {
 	if len(X) != len(dst)*len(w) {
 		panicLen("MatVec", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
 	}
-	k.f.matvec(dst, X, w)
+	if is32[T]() {
+		matvec32(k.im.id, f32s(dst), f32s(X), f32s(w))
+		return
+	}
+	matvec64(k.im.id, f64s(dst), f64s(X), f64s(w))
 }
 
 // Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W of
@@ -121,7 +127,81 @@ func (k Kernels[T]) Dots(dst, W, x []T) {
 	if len(W) != len(dst)*len(x) {
 		panicLen("Dots", "len(W)", len(W), "len(dst)·len(x)", len(dst)*len(x))
 	}
-	k.f.matvec(dst, W, x)
+	if is32[T]() {
+		matvec32(k.im.id, f32s(dst), f32s(W), f32s(x))
+		return
+	}
+	matvec64(k.im.id, f64s(dst), f64s(W), f64s(x))
+}
+
+// is32 reports whether T is a 4-byte float. It is a constant in each
+// instantiation, so the branches on it compile away.
+func is32[T Float]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+// f32s and f64s view a []T as the slice of its underlying float type: a
+// named float type has the layout of its underlying type.
+func f32s[T Float](s []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func f64s[T Float](s []T) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// The ...On functions route a call on []T to the float32 or float64
+// dispatch switch of the architecture file (dot32, dot64, ...).
+
+func dotOn[T Float](id implID, x, y []T) T {
+	if is32[T]() {
+		return T(dot32(id, f32s(x), f32s(y)))
+	}
+	return T(dot64(id, f64s(x), f64s(y)))
+}
+
+func sqdistOn[T Float](id implID, x, y []T) T {
+	if is32[T]() {
+		return T(sqdist32(id, f32s(x), f32s(y)))
+	}
+	return T(sqdist64(id, f64s(x), f64s(y)))
+}
+
+func axpyOn[T Float](id implID, a T, x, y []T) {
+	if is32[T]() {
+		axpy32(id, float32(a), f32s(x), f32s(y))
+		return
+	}
+	axpy64(id, float64(a), f64s(x), f64s(y))
+}
+
+func scaleOn[T Float](id implID, a T, x []T) {
+	if is32[T]() {
+		scale32(id, float32(a), f32s(x))
+		return
+	}
+	scale64(id, float64(a), f64s(x))
+}
+
+func matvecOn[T Float](id implID, dst, m, w []T) {
+	if is32[T]() {
+		matvec32(id, f32s(dst), f32s(m), f32s(w))
+		return
+	}
+	matvec64(id, f64s(dst), f64s(m), f64s(w))
+}
+
+// tableOf returns im's kernels for T as function values (tests).
+func tableOf[T Float](im *Impl) funcs[T] {
+	id := im.id
+	return funcs[T]{
+		dot:    func(x, y []T) T { return dotOn(id, x, y) },
+		sqdist: func(x, y []T) T { return sqdistOn(id, x, y) },
+		axpy:   func(a T, x, y []T) { axpyOn(id, a, x, y) },
+		scale:  func(a T, x []T) { scaleOn(id, a, x) },
+		matvec: func(dst, m, w []T) { matvecOn(id, dst, m, w) },
+	}
 }
 
 // panicLen is kept out of line so the kernels' length checks stay small
@@ -133,9 +213,8 @@ func panicLen(kernel, a string, na int, b string, nb int) {
 }
 
 // The package-level functions check lengths and call the active
-// implementation's function directly (rather than through a Kernels value),
-// which keeps them inlinable: their cost over calling the assembly is one
-// load and one indirect call.
+// implementation through the dispatch switch: their cost over calling the
+// assembly directly is one load and a predictable branch.
 
 // Dot returns Σ x[i]·y[i] using the active implementation. It panics if
 // len(x) != len(y).
@@ -143,7 +222,10 @@ func Dot[T Float](x, y []T) T {
 	if len(x) != len(y) {
 		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
 	}
-	return funcsOf[T](active).dot(x, y)
+	if is32[T]() {
+		return T(dot32(active.id, f32s(x), f32s(y)))
+	}
+	return T(dot64(active.id, f64s(x), f64s(y)))
 }
 
 // SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
@@ -152,7 +234,10 @@ func SqDist[T Float](x, y []T) T {
 	if len(x) != len(y) {
 		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
 	}
-	return funcsOf[T](active).sqdist(x, y)
+	if is32[T]() {
+		return T(sqdist32(active.id, f32s(x), f32s(y)))
+	}
+	return T(sqdist64(active.id, f64s(x), f64s(y)))
 }
 
 // Axpy adds a·x to y in place (y[i] += a·x[i]) using the active
@@ -162,12 +247,22 @@ func Axpy[T Float](a T, x, y []T) {
 	if len(x) != len(y) {
 		panicLen("Axpy", "len(x)", len(x), "len(y)", len(y))
 	}
-	funcsOf[T](active).axpy(a, x, y)
+	if is32[T]() {
+		axpy32(active.id, float32(a), f32s(x), f32s(y))
+		return
+	}
+	axpy64(active.id, float64(a), f64s(x), f64s(y))
 }
 
 // Scale multiplies x by a in place (x[i] *= a) using the active
 // implementation. x is the destination.
-func Scale[T Float](a T, x []T) { funcsOf[T](active).scale(a, x) }
+func Scale[T Float](a T, x []T) {
+	if is32[T]() {
+		scale32(active.id, float32(a), f32s(x))
+		return
+	}
+	scale64(active.id, float64(a), f64s(x))
+}
 
 // MatVec sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X,
 // using the active implementation. The row loop runs inside the
@@ -177,7 +272,11 @@ func MatVec[T Float](dst, X, w []T) {
 	if len(X) != len(dst)*len(w) {
 		panicLen("MatVec", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
 	}
-	funcsOf[T](active).matvec(dst, X, w)
+	if is32[T]() {
+		matvec32(active.id, f32s(dst), f32s(X), f32s(w))
+		return
+	}
+	matvec64(active.id, f64s(dst), f64s(X), f64s(w))
 }
 
 // Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W, using
@@ -188,5 +287,9 @@ func Dots[T Float](dst, W, x []T) {
 	if len(W) != len(dst)*len(x) {
 		panicLen("Dots", "len(W)", len(W), "len(dst)·len(x)", len(dst)*len(x))
 	}
-	funcsOf[T](active).matvec(dst, W, x)
+	if is32[T]() {
+		matvec32(active.id, f32s(dst), f32s(W), f32s(x))
+		return
+	}
+	matvec64(active.id, f64s(dst), f64s(W), f64s(x))
 }

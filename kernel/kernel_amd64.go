@@ -12,45 +12,125 @@ import "github.com/klauspost/cpuid/v2"
 // for AVX2 and FMA3 as well (every AVX-512F CPU has them).
 func archImpls() []*Impl {
 	return []*Impl{
-		{
-			name:      "avx2",
-			rank:      1,
-			available: cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3),
-			f32: funcs[float32]{
-				dot:    dotAVX2F32,
-				sqdist: sqdistAVX2F32,
-				axpy:   axpyAVX2F32,
-				scale:  scaleAVX2F32,
-				matvec: matvecAVX2F32,
-			},
-			f64: funcs[float64]{
-				dot:    dotAVX2F64,
-				sqdist: sqdistAVX2F64,
-				axpy:   axpyAVX2F64,
-				scale:  scaleAVX2F64,
-				matvec: matvecAVX2F64,
-			},
-		},
-		{
-			name:      "avx512",
-			rank:      2,
-			available: cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX2, cpuid.FMA3),
-			f32: funcs[float32]{
-				dot:    dotAVX512F32,
-				sqdist: sqdistAVX512F32,
-				axpy:   axpyAVX512F32,
-				scale:  scaleAVX512F32,
-				matvec: matvecAVX512F32,
-			},
-			f64: funcs[float64]{
-				dot:    dotAVX512F64,
-				sqdist: sqdistAVX512F64,
-				axpy:   axpyAVX512F64,
-				scale:  scaleAVX512F64,
-				matvec: matvecAVX512F64,
-			},
-		},
+		{name: "avx2", id: idAVX2, rank: 1, available: cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)},
+		{name: "avx512", id: idAVX512, rank: 2, available: cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX2, cpuid.FMA3)},
 	}
+}
+
+// The dispatch switches: each calls the implementation named by id
+// directly (a direct call reaches the assembly without an ABI wrapper),
+// and the portable Go code for idGeneric or any id this build lacks.
+
+func dot32(id implID, x, y []float32) float32 {
+	switch id {
+	case idAVX512:
+		return dotAVX512F32(x, y)
+	case idAVX2:
+		return dotAVX2F32(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+func sqdist32(id implID, x, y []float32) float32 {
+	switch id {
+	case idAVX512:
+		return sqdistAVX512F32(x, y)
+	case idAVX2:
+		return sqdistAVX2F32(x, y)
+	}
+	return sqdistGeneric(x, y)
+}
+
+func axpy32(id implID, a float32, x, y []float32) {
+	switch id {
+	case idAVX512:
+		axpyAVX512F32(a, x, y)
+		return
+	case idAVX2:
+		axpyAVX2F32(a, x, y)
+		return
+	}
+	axpyGeneric(a, x, y)
+}
+
+func scale32(id implID, a float32, x []float32) {
+	switch id {
+	case idAVX512:
+		scaleAVX512F32(a, x)
+		return
+	case idAVX2:
+		scaleAVX2F32(a, x)
+		return
+	}
+	scaleGeneric(a, x)
+}
+
+func matvec32(id implID, dst, m, w []float32) {
+	switch id {
+	case idAVX512:
+		matvecAVX512F32(dst, m, w)
+		return
+	case idAVX2:
+		matvecAVX2F32(dst, m, w)
+		return
+	}
+	matvecGeneric(dst, m, w)
+}
+
+func dot64(id implID, x, y []float64) float64 {
+	switch id {
+	case idAVX512:
+		return dotAVX512F64(x, y)
+	case idAVX2:
+		return dotAVX2F64(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+func sqdist64(id implID, x, y []float64) float64 {
+	switch id {
+	case idAVX512:
+		return sqdistAVX512F64(x, y)
+	case idAVX2:
+		return sqdistAVX2F64(x, y)
+	}
+	return sqdistGeneric(x, y)
+}
+
+func axpy64(id implID, a float64, x, y []float64) {
+	switch id {
+	case idAVX512:
+		axpyAVX512F64(a, x, y)
+		return
+	case idAVX2:
+		axpyAVX2F64(a, x, y)
+		return
+	}
+	axpyGeneric(a, x, y)
+}
+
+func scale64(id implID, a float64, x []float64) {
+	switch id {
+	case idAVX512:
+		scaleAVX512F64(a, x)
+		return
+	case idAVX2:
+		scaleAVX2F64(a, x)
+		return
+	}
+	scaleGeneric(a, x)
+}
+
+func matvec64(id implID, dst, m, w []float64) {
+	switch id {
+	case idAVX512:
+		matvecAVX512F64(dst, m, w)
+		return
+	case idAVX2:
+		matvecAVX2F64(dst, m, w)
+		return
+	}
+	matvecGeneric(dst, m, w)
 }
 
 // The AVX2+FMA kernels (kernel_amd64.s). Each reads len(x) (or len(dst) and

@@ -7,25 +7,97 @@ package kernel
 // point is a mandatory part of ARMv8-A, and every arm64 CPU Go supports
 // implements it, so no feature detection is needed.
 func archImpls() []*Impl {
-	return []*Impl{{
-		name:      "neon",
-		rank:      1,
-		available: true,
-		f32: funcs[float32]{
-			dot:    dotNEONF32,
-			sqdist: sqdistNEONF32,
-			axpy:   axpyNEONF32,
-			scale:  scaleNEONF32,
-			matvec: matvecNEONF32,
-		},
-		f64: funcs[float64]{
-			dot:    dotNEONF64,
-			sqdist: sqdistNEONF64,
-			axpy:   axpyNEONF64,
-			scale:  scaleNEONF64,
-			matvec: matvecNEONF64,
-		},
-	}}
+	return []*Impl{{name: "neon", id: idNEON, rank: 1, available: true}}
+}
+
+// The dispatch switches: each calls the implementation named by id
+// directly (a direct call reaches the assembly without an ABI wrapper),
+// and the portable Go code for idGeneric or any id this build lacks.
+
+func dot32(id implID, x, y []float32) float32 {
+	switch id {
+	case idNEON:
+		return dotNEONF32(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+func sqdist32(id implID, x, y []float32) float32 {
+	switch id {
+	case idNEON:
+		return sqdistNEONF32(x, y)
+	}
+	return sqdistGeneric(x, y)
+}
+
+func axpy32(id implID, a float32, x, y []float32) {
+	switch id {
+	case idNEON:
+		axpyNEONF32(a, x, y)
+		return
+	}
+	axpyGeneric(a, x, y)
+}
+
+func scale32(id implID, a float32, x []float32) {
+	switch id {
+	case idNEON:
+		scaleNEONF32(a, x)
+		return
+	}
+	scaleGeneric(a, x)
+}
+
+func matvec32(id implID, dst, m, w []float32) {
+	switch id {
+	case idNEON:
+		matvecNEONF32(dst, m, w)
+		return
+	}
+	matvecGeneric(dst, m, w)
+}
+
+func dot64(id implID, x, y []float64) float64 {
+	switch id {
+	case idNEON:
+		return dotNEONF64(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+func sqdist64(id implID, x, y []float64) float64 {
+	switch id {
+	case idNEON:
+		return sqdistNEONF64(x, y)
+	}
+	return sqdistGeneric(x, y)
+}
+
+func axpy64(id implID, a float64, x, y []float64) {
+	switch id {
+	case idNEON:
+		axpyNEONF64(a, x, y)
+		return
+	}
+	axpyGeneric(a, x, y)
+}
+
+func scale64(id implID, a float64, x []float64) {
+	switch id {
+	case idNEON:
+		scaleNEONF64(a, x)
+		return
+	}
+	scaleGeneric(a, x)
+}
+
+func matvec64(id implID, dst, m, w []float64) {
+	switch id {
+	case idNEON:
+		matvecNEONF64(dst, m, w)
+		return
+	}
+	matvecGeneric(dst, m, w)
 }
 
 // The assembly kernels. Callers (the Kernels methods) check the

@@ -6,16 +6,6 @@ package kernel
 // The reductions keep four partial sums, which lets the compiler overlap
 // the floating-point adds; they obey the same error bound as the SIMD paths.
 
-func genericFuncs[T float32 | float64]() funcs[T] {
-	return funcs[T]{
-		dot:    dotGeneric[T],
-		sqdist: sqdistGeneric[T],
-		axpy:   axpyGeneric[T],
-		scale:  scaleGeneric[T],
-		matvec: matvecGeneric[T],
-	}
-}
-
 func dotGeneric[T float32 | float64](x, y []T) T {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 T
