@@ -64,6 +64,9 @@ func reportGFLOPS(b *testing.B, flopsPerOp float64) {
 	}
 }
 
+// candidate is one implementation under test. Every fn is a closure that
+// calls the library's public function the way user code would, so each
+// candidate pays the same one indirect call in the benchmark loop.
 type candidate[F any] struct {
 	name string
 	fn   F // nil when the peer has no such operation for this type
@@ -90,16 +93,17 @@ func dotCandidates[T kernel.Float]() []candidate[dotFn[T]] {
 	c := []candidate[dotFn[T]]{{"auto", func(x, y []T) T { return kernel.Dot(x, y) }}}
 	names, ks := paths[T]()
 	for i := range ks {
-		c = append(c, candidate[dotFn[T]]{names[i], ks[i].Dot})
+		k := ks[i]
+		c = append(c, candidate[dotFn[T]]{names[i], func(x, y []T) T { return k.Dot(x, y) }})
 	}
 	var v, g dotFn[T]
 	if is32[T]() {
-		v = asFn[dotFn[T]](vek32.Dot)
+		v = asFn[dotFn[T]](func(x, y []float32) float32 { return vek32.Dot(x, y) })
 		g = asFn[dotFn[T]](func(x, y []float32) float32 {
 			return blas32.Dot(blas32.Vector{N: len(x), Data: x, Inc: 1}, blas32.Vector{N: len(y), Data: y, Inc: 1})
 		})
 	} else {
-		v = asFn[dotFn[T]](vek.Dot)
+		v = asFn[dotFn[T]](func(x, y []float64) float64 { return vek.Dot(x, y) })
 		g = asFn[dotFn[T]](func(x, y []float64) float64 {
 			return blas64.Dot(blas64.Vector{N: len(x), Data: x, Inc: 1}, blas64.Vector{N: len(y), Data: y, Inc: 1})
 		})
@@ -147,15 +151,16 @@ func sqdistCandidates[T kernel.Float]() []candidate[dotFn[T]] {
 	c := []candidate[dotFn[T]]{{"auto", func(x, y []T) T { return kernel.SqDist(x, y) }}}
 	names, ks := paths[T]()
 	for i := range ks {
-		c = append(c, candidate[dotFn[T]]{names[i], ks[i].SqDist})
+		k := ks[i]
+		c = append(c, candidate[dotFn[T]]{names[i], func(x, y []T) T { return k.SqDist(x, y) }})
 	}
 	// vek has only the Euclidean distance (a square root more); gonum has
 	// no float32 distance and floats.Distance is not unit-stride assembly.
 	var v dotFn[T]
 	if is32[T]() {
-		v = asFn[dotFn[T]](vek32.Distance)
+		v = asFn[dotFn[T]](func(x, y []float32) float32 { return vek32.Distance(x, y) })
 	} else {
-		v = asFn[dotFn[T]](vek.Distance)
+		v = asFn[dotFn[T]](func(x, y []float64) float64 { return vek.Distance(x, y) })
 	}
 	return append(c, candidate[dotFn[T]]{"vek", v}, candidate[dotFn[T]]{"plain", plainSqDist[T]})
 }
