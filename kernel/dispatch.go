@@ -70,16 +70,6 @@ func (im *Impl) Available() bool { return im.available }
 // String returns the name.
 func (im *Impl) String() string { return im.name }
 
-// funcs is one implementation's kernels for one element type as function
-// values, for tests that call them one by one (see tableOf).
-type funcs[T Float] struct {
-	dot    func(x, y []T) T
-	sqdist func(x, y []T) T
-	axpy   func(a T, x, y []T)
-	scale  func(a T, x []T)
-	matvec func(dst, m, w []T)
-}
-
 // impls lists this build's implementations, worst first. archImpls is
 // defined once per architecture/tag combination (kernel_amd64.go,
 // kernel_arm64.go, kernel_noasm.go).
