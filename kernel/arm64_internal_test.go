@@ -3,100 +3,17 @@
 package kernel
 
 import (
-	"bytes"
-	"debug/elf"
-	"encoding/binary"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"runtime"
-	"strconv"
 	"testing"
 )
 
 // Checks specific to the NEON assembly. The behaviour of every implementation
 // against a reference is tested in kernel_test.go; this file checks what only
-// this implementation promises: the hand-encoded WORD instructions, fused
-// multiply-adds in Axpy, and in-place use.
-
-// wordRE matches a hand-encoded instruction and the mnemonic in its comment.
-var wordRE = regexp.MustCompile(`(?m)^\s*WORD\s+\$0x([0-9a-fA-F]{8})\s*//\s*(.+?)\s*$`)
-
-// TestNEONWordEncodings assembles the mnemonic next to every WORD in
-// kernel_arm64.s with the GNU assembler and checks that the encodings agree.
-// It is skipped where no arm64 GNU assembler is installed.
-func TestNEONWordEncodings(t *testing.T) {
-	src, err := os.ReadFile("kernel_arm64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	matches := wordRE.FindAllStringSubmatch(string(src), -1)
-	if len(matches) == 0 {
-		t.Fatal("no WORD instructions found in kernel_arm64.s")
-	}
-	if n := len(regexp.MustCompile(`(?m)^\s*WORD\b`).FindAllString(string(src), -1)); n != len(matches) {
-		t.Fatalf("%d WORD instructions, but only %d carry a mnemonic comment", n, len(matches))
-	}
-
-	as := ""
-	for _, name := range []string{"aarch64-linux-gnu-as", "aarch64-linux-gnu-gcc-as"} {
-		if p, err := exec.LookPath(name); err == nil {
-			as = p
-			break
-		}
-	}
-	if as == "" && runtime.GOOS == "linux" {
-		if p, err := exec.LookPath("as"); err == nil {
-			as = p // native assembler on an arm64 host
-		}
-	}
-	if as == "" {
-		t.Skip("no arm64 GNU assembler installed")
-	}
-
-	var asm bytes.Buffer
-	for _, m := range matches {
-		asm.WriteString(m[2] + "\n")
-	}
-	dir := t.TempDir()
-	in, obj := filepath.Join(dir, "w.s"), filepath.Join(dir, "w.o")
-	if err := os.WriteFile(in, asm.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(as, "-o", obj, in).CombinedOutput(); err != nil {
-		t.Skipf("%s cannot assemble arm64 here (%v): %s", as, err, out)
-	}
-	f, err := elf.Open(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if f.Machine != elf.EM_AARCH64 {
-		t.Skipf("%s is not an arm64 assembler (machine %v)", as, f.Machine)
-	}
-	text := f.Section(".text")
-	if text == nil {
-		t.Fatal("no .text section")
-	}
-	code, err := text.Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(code) != 4*len(matches) {
-		t.Fatalf("assembled %d bytes for %d instructions", len(code), len(matches))
-	}
-	for i, m := range matches {
-		want, _ := strconv.ParseUint(m[1], 16, 32)
-		got := binary.LittleEndian.Uint32(code[4*i:])
-		if uint32(want) != got {
-			t.Errorf("WORD $0x%s // %s: the assembler encodes it as 0x%08x", m[1], m[2], got)
-		}
-	}
-}
+// this implementation promises: fused multiply-adds in Axpy and in-place use.
+// (The hand-encoded WORD instructions are checked on every host by
+// wordenc_test.go.)
 
 // fusedRef returns a*x+y rounded once to T (math/big computes it exactly at
 // 200 bits, far more than the 24+24+(exponent range) bits that can matter
