@@ -1,8 +1,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -139,20 +137,9 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		e.Updates = e.Mistakes
 		e.Loss /= float64(n)
 		e.Accuracy = 1 - float64(e.Mistakes)/float64(n)
-		diag.Epochs = append(diag.Epochs, e)
-		diag.Updates += e.Updates
-		done := false
-		if e.Mistakes == 0 {
-			diag.Converged = true
-			done = cfg.stopClean
-		}
-		if cfg.callback != nil {
-			if err := cfg.callback(e); err != nil {
-				if !errors.Is(err, ErrStop) {
-					return nil, nil, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
-				}
-				diag.Stopped, done = true, true
-			}
+		done, err := diag.endEpoch(ep, e, e.Mistakes == 0, cfg.stopClean, cfg.callback)
+		if err != nil {
+			return nil, nil, err
 		}
 		if done {
 			break

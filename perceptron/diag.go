@@ -1,5 +1,10 @@
 package perceptron
 
+import (
+	"errors"
+	"fmt"
+)
+
 // Epoch holds the statistics of one training epoch. The perceptron
 // algorithms compute them on the fly, with the weights in force when each
 // sample was visited (the epoch's starting weights for Batch, the batch's
@@ -73,4 +78,25 @@ type Diagnostics struct {
 	// Classes holds the per-class diagnostics of a one-vs-rest model, in the
 	// order of Model.Classes.
 	Classes []Diagnostics
+}
+
+// endEpoch records epoch number ep, marks the diagnostics converged when the
+// epoch met the algorithm's convergence test (stopping training if stop),
+// and runs the caller's per-epoch callback, for which ErrStop ends training
+// and any other error aborts it. It reports whether training ends.
+func (d *Diagnostics) endEpoch(ep int, e Epoch, converged, stop bool, callback func(Epoch) error) (done bool, err error) {
+	d.Epochs = append(d.Epochs, e)
+	d.Updates += e.Updates
+	if converged {
+		d.Converged, done = true, stop
+	}
+	if callback != nil {
+		if err := callback(e); err != nil {
+			if !errors.Is(err, ErrStop) {
+				return false, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
+			}
+			d.Stopped, done = true, true
+		}
+	}
+	return done, nil
 }

@@ -367,20 +367,9 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 				}
 			}
 		}
-		diag.Epochs = append(diag.Epochs, e)
-		diag.Updates += e.Updates
-		done := false
-		if e.Mistakes == 0 {
-			diag.Converged = true
-			done = cfg.stopClean
-		}
-		if cfg.callback != nil {
-			if err := cfg.callback(e); err != nil {
-				if !errors.Is(err, ErrStop) {
-					return nil, nil, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
-				}
-				diag.Stopped, done = true, true
-			}
+		done, err := diag.endEpoch(ep, e, e.Mistakes == 0, cfg.stopClean, cfg.callback)
+		if err != nil {
+			return nil, nil, err
 		}
 		if done {
 			break

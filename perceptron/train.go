@@ -1,7 +1,6 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -220,26 +219,15 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 				cd.Converged = cfg.algo != SVM && ce.Mistakes == 0
 			}
 		}
-		diag.Epochs = append(diag.Epochs, e)
-		diag.Updates += e.Updates
-
-		done := false
+		converged, stop := e.Mistakes == 0, cfg.stopClean
 		if cfg.algo == SVM {
-			if cfg.tol > 0 && prevObj-e.Objective < cfg.tol*math.Abs(e.Objective) {
-				diag.Converged, done = true, true
-			}
+			converged = cfg.tol > 0 && prevObj-e.Objective < cfg.tol*math.Abs(e.Objective)
+			stop = true
 			prevObj = e.Objective
-		} else if e.Mistakes == 0 {
-			diag.Converged = true
-			done = cfg.stopClean
 		}
-		if cfg.callback != nil {
-			if err := cfg.callback(e); err != nil {
-				if !errors.Is(err, ErrStop) {
-					return nil, nil, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
-				}
-				diag.Stopped, done = true, true
-			}
+		done, err := diag.endEpoch(ep, e, converged, stop, cfg.callback)
+		if err != nil {
+			return nil, nil, err
 		}
 		if done {
 			break
