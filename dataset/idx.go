@@ -193,7 +193,7 @@ func LoadIDXPair[T kernel.Float](imagesPath, labelsPath string, scale T) (*Data[
 			table[p] = T(p) * scale
 		}
 	}
-	d := &Data[T]{X: make([]T, len(img.Data)), Y: make([]int, rows), Rows: rows, Cols: cols}
+	d := &Data[T]{X: Alloc[T](len(img.Data)), Y: make([]int, rows), Rows: rows, Cols: cols}
 	for i, p := range img.Data {
 		d.X[i] = table[p]
 	}

@@ -189,7 +189,7 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 // dense expands the sparse rows into a Data.
 func (p *libsvmParser[T]) dense() *Data[T] {
 	rows, cols := len(p.labels), p.cols
-	x := make([]T, rows*cols) // rows*cols <= maxValues was checked while parsing
+	x := Alloc[T](rows * cols) // rows*cols <= maxValues was checked while parsing
 	lo := 0
 	for r, hi := range p.ends {
 		row := x[r*cols : (r+1)*cols]

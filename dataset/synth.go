@@ -91,8 +91,8 @@ func SynthSeparable(o SynthOptions) (train, test *Data[float32], err error) {
 		return nil, nil, errorf(ErrTooLarge, "synth: %d+%d rows of %d features", o.NTrain, o.NTest, o.D)
 	}
 	w := o.Separator()
-	train = &Data[float32]{X: make([]float32, nTrain), Y: make([]int, o.NTrain), Rows: o.NTrain, Cols: o.D}
-	test = &Data[float32]{X: make([]float32, nTest), Y: make([]int, o.NTest), Rows: o.NTest, Cols: o.D}
+	train = &Data[float32]{X: Alloc[float32](nTrain), Y: make([]int, o.NTrain), Rows: o.NTrain, Cols: o.D}
+	test = &Data[float32]{X: Alloc[float32](nTest), Y: make([]int, o.NTest), Rows: o.NTest, Cols: o.D}
 	next := uint64(o.D) + 1 // counter of the next draw
 	for _, d := range []*Data[float32]{train, test} {
 		for r := 0; r < d.Rows; {

@@ -1,0 +1,34 @@
+package dataset
+
+import (
+	"syscall"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// hugePage is the size of an x86-64 and arm64 (4 KiB granule) huge page.
+const hugePage = 2 << 20
+
+// madvHugepage is MADV_HUGEPAGE (the same value on every Linux
+// architecture; the syscall package does not name it).
+const madvHugepage = 14
+
+// adviseHuge asks for transparent huge pages for the 2 MiB-aligned part of
+// x, if x is at least hugeMin bytes. It returns madvise's error, which
+// Alloc ignores: the advice is only a hint.
+func adviseHuge[T kernel.Float](x []T) error {
+	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
+	if size < hugeMin {
+		return nil
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	lo := (p + hugePage - 1) &^ (hugePage - 1)
+	hi := (p + size) &^ (hugePage - 1)
+	if hi <= lo {
+		return nil
+	}
+	// The range lies inside x, which stays alive until the call returns.
+	b := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), lo-p)), hi-lo)
+	return syscall.Madvise(b, madvHugepage)
+}
