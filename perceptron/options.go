@@ -290,3 +290,18 @@ func kernelsFor[T Float](impl *kernel.Impl) kernel.Kernels[T] {
 	}
 	return kernel.On[T](impl)
 }
+
+// checksInFirstEpoch reports whether a binary fit with this configuration
+// checks its data and computes the row norms in its first epoch
+// (prepareLazy) instead of in a pass of its own: when every epoch scores
+// the samples one at a time with linTrainer.epochSeq (batch size 1) and
+// nothing needs the norms before that (normalisation, the SVM's step).
+func (c *config) checksInFirstEpoch() bool {
+	switch c.algo {
+	case Online, Averaged, Voted:
+		return !c.normalize
+	case MiniBatch:
+		return !c.normalize && c.batch == 1
+	}
+	return false
+}

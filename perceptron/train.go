@@ -32,8 +32,10 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, cols, cfg.normalize)
-	if err != nil {
+	var dt *data[T]
+	if cfg.checksInFirstEpoch() {
+		dt = prepareLazy(X, n, cols)
+	} else if dt, err = prepare(k, X, n, cols, cfg.normalize); err != nil {
 		return nil, nil, err
 	}
 	return newLinTrainer(k, &cfg, dt, cls, 1).run(KindBinary, []int{-1, 1})
@@ -181,7 +183,14 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
 		}
 		clear(stats)
-		if len(grp) == 1 {
+		if t.dt.unchecked {
+			// checksInFirstEpoch: a binary sequential fit, which
+			// epochSeq runs.
+			if err := t.epochSeq(0, stats); err != nil {
+				return nil, nil, err
+			}
+			t.dt.unchecked = false
+		} else if len(grp) == 1 {
 			t.epochGroup(0, t.K, stats, scratch[0])
 		} else {
 			var wg sync.WaitGroup
@@ -261,7 +270,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		return
 	}
 	if G == 1 && bs == 1 {
-		t.epochSeq(c0, stats)
+		t.epochSeq(c0, stats) // no error: the data has been checked
 		return
 	}
 	for lo := 0; lo < n; lo += bs {
@@ -305,7 +314,12 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 // its dot product). Dot per row streams the rows at the speed of one long
 // dot product; kernel.MatVec over runs of rows measured slower for short
 // rows on AVX2.
-func (t *linTrainer[T]) epochSeq(c int, stats []classStats) {
+//
+// If the data is unchecked (prepareLazy), the epoch also computes every
+// row's squared norm, while the row is in L1 after its dot product with w,
+// and returns an ErrNonFinite error at the first row that is not finite,
+// before that row is visited.
+func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
@@ -313,11 +327,17 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) {
 		coef = T(t.cfg.tau)
 	}
 	fast := t.cfg.algo == Online || t.cfg.algo == Averaged
+	check := dt.unchecked
 	minM := math.Inf(1)
 	for j := range n {
 		i := t.rowAt(j)
 		x := dt.X[i*d : i*d+d]
 		a := k.Dot(x, w) + t.B[c]
+		if check {
+			if err := dt.check(i, k.Dot(x, x)); err != nil {
+				return err
+			}
+		}
 		m := a
 		if t.cls[i] != int32(c) {
 			m = -a
@@ -329,6 +349,7 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) {
 		t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
 	}
 	stats[c].minMargin = minM
+	return nil
 }
 
 // blockRows is the number of samples epochBlock scores at once.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -626,6 +627,61 @@ func TestCallbackSeesDiagnostics(t *testing.T) {
 		for _, e := range seen {
 			if e.Accuracy < 0 || e.Accuracy > 1 || e.Loss < 0 || (opt.Algorithm == SVM) != (e.Objective > 0) {
 				t.Fatalf("%v: implausible epoch %+v", opt.Algorithm, e)
+			}
+		}
+	}
+}
+
+// TestFirstEpochChecks covers the fits that check the data and compute the
+// row norms in their first epoch instead of a pass of their own
+// (config.checksInFirstEpoch): the radius must be that of the data, and a
+// non-finite value anywhere (in shuffled order too) must be an
+// ErrNonFinite error naming its row, with the caller's data untouched.
+func TestFirstEpochChecks(t *testing.T) {
+	rng := newRand(3)
+	X, y, _, _ := separable(rng, 200, 5, 4, 0.1, true)
+	r2 := 0.0
+	for i := range y {
+		r2 = max(r2, dot(X[5*i:5*i+5], X[5*i:5*i+5]))
+	}
+	for _, opt := range []Options{
+		{Algorithm: Online},
+		{Algorithm: Averaged, Shuffle: true, Seed: 4},
+		{Algorithm: Voted, NoBias: true},
+		{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5},
+		{Algorithm: MiniBatch, BatchSize: 7}, // checks before the first epoch
+	} {
+		if !(&config{algo: opt.Algorithm, batch: opt.BatchSize}).checksInFirstEpoch() && opt.BatchSize != 7 {
+			t.Fatalf("%+v: expected a first-epoch check", opt)
+		}
+		_, d, err := Train(X, 5, y, opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		want := r2
+		if !opt.NoBias {
+			want++
+		}
+		if math.Abs(d.Radius-math.Sqrt(want)) > 1e-12*math.Sqrt(want) {
+			t.Fatalf("%+v: radius %v, want %v", opt, d.Radius, math.Sqrt(want))
+		}
+		for _, row := range []int{0, 117, 199} {
+			for _, bad := range []float64{math.NaN(), math.Inf(-1), 1e200} {
+				Xb := slices.Clone(X)
+				Xb[5*row+2] = bad
+				before := slices.Clone(Xb)
+				m, _, err := Train(Xb, 5, y, opt)
+				if !errors.Is(err, ErrNonFinite) || m != nil {
+					t.Fatalf("%+v: %v at row %d: model %v, error %v", opt, bad, row, m, err)
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) && !strings.Contains(err.Error(), fmt.Sprintf("X[%d]", row)) {
+					t.Fatalf("%+v: error %q does not name row %d", opt, err, row)
+				}
+				for i := range Xb {
+					if math.Float64bits(Xb[i]) != math.Float64bits(before[i]) {
+						t.Fatalf("%+v: X[%d] changed", opt, i)
+					}
+				}
 			}
 		}
 	}
