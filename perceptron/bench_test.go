@@ -164,3 +164,41 @@ func BenchmarkPredict(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*200), "ns/sample")
 	})
 }
+
+// BenchmarkShuffledRead measures the memory floor of a shuffled
+// one-vs-rest fit: one iteration reads the Fashion-MNIST training rows in
+// the shuffled order of 10 epochs, blockRows at a time into a buffer with
+// the trainer's gatherRows, and does no arithmetic. readers=2 is what
+// two goroutines of a one-vs-rest fit do (each reads every sample for its
+// own classes).
+func BenchmarkShuffledRead(b *testing.B) {
+	d := benchData(b, "fashion-mnist").train
+	order := make([]int32, d.Rows)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	rng := newRand(1)
+	shuffle := func() { rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] }) }
+	shuffle()
+	for _, readers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("data=fashion-mnist/epochs=10/readers=%d", readers), func(b *testing.B) {
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for range readers {
+					wg.Go(func() {
+						buf := make([]float32, blockRows*d.Cols)
+						for range 10 {
+							for lo := 0; lo < d.Rows; lo += blockRows {
+								hi := min(lo+blockRows, d.Rows)
+								gatherRows(buf[:(hi-lo)*d.Cols], d.X, order[lo:hi], d.Cols)
+							}
+						}
+					})
+				}
+				wg.Wait()
+				shuffle()
+			}
+			b.ReportMetric(float64(readers*10*len(d.X)*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+	}
+}
