@@ -13,7 +13,7 @@ const hugeMin = 8 << 20
 // is touched). A training epoch streams the whole matrix from memory, and
 // with 4 KiB pages the processor's prefetchers stop at every page boundary
 // and every shuffled row costs a TLB miss: on the machine of the README's
-// benchmarks a single core reads a huge-page matrix about 30% faster.
+// benchmarks a single core reads a huge-page matrix about 25% faster.
 //
 // The readers of this package allocate their matrices with Alloc; use it
 // for matrices you build yourself. Where the kernel does not offer huge

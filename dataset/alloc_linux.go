@@ -14,9 +14,18 @@ const hugePage = 2 << 20
 // architecture; the syscall package does not name it).
 const madvHugepage = 14
 
+// madvDontneed is MADV_DONTNEED.
+const madvDontneed = 4
+
 // adviseHuge asks for transparent huge pages for the 2 MiB-aligned part of
-// x, if x is at least hugeMin bytes. It returns madvise's error, which
-// Alloc ignores: the advice is only a hint.
+// x, if x is at least hugeMin bytes. x must hold only zeros (Alloc calls it
+// on a new slice): if the Go heap reused memory for x that was already
+// touched, its pages are 4 KiB pages already, and the advice alone would
+// change nothing until the kernel's background collapsing got to them; so
+// it first releases them (MADV_DONTNEED: a private anonymous page then
+// reads as zeros, which x held anyway), and the first write faults in huge
+// pages. It returns madvise's error, which Alloc ignores: the advice is
+// only a hint.
 func adviseHuge[T kernel.Float](x []T) error {
 	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
 	if size < hugeMin {
@@ -30,5 +39,8 @@ func adviseHuge[T kernel.Float](x []T) error {
 	}
 	// The range lies inside x, which stays alive until the call returns.
 	b := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), lo-p)), hi-lo)
-	return syscall.Madvise(b, madvHugepage)
+	if err := syscall.Madvise(b, madvHugepage); err != nil {
+		return err
+	}
+	return syscall.Madvise(b, madvDontneed)
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"runtime"
 	"syscall"
 	"testing"
 )
@@ -29,6 +30,18 @@ func TestAlloc(t *testing.T) {
 		if len(y) != n {
 			t.Fatalf("Alloc[float64](%d): len %d", n, len(y))
 		}
+	}
+	// Memory the heap reuses after it held other values still reads as
+	// zeros (adviseHuge releases touched pages).
+	for range 3 {
+		x := Alloc[float64](hugeMin / 2)
+		for i, v := range x {
+			if v != 0 {
+				t.Fatalf("reused Alloc: [%d] = %v", i, v)
+			}
+			x[i] = 1
+		}
+		runtime.GC()
 	}
 }
 

@@ -125,3 +125,19 @@ func ExampleSynthSeparable() {
 	// Output:
 	// 100 20 true
 }
+
+// A matrix built by the caller: allocate it with Alloc, so that a large one
+// gets huge pages on Linux, then fill it and train on it as usual.
+func ExampleAlloc() {
+	const rows, cols = 4, 3
+	d := &dataset.Data[float32]{X: dataset.Alloc[float32](rows * cols), Y: make([]int, rows), Rows: rows, Cols: cols}
+	for i := range rows {
+		for j := range cols {
+			d.X[i*cols+j] = float32(i - j)
+		}
+		d.Y[i] = 2*(i%2) - 1
+	}
+	fmt.Println(d.Validate(), d.Row(3))
+	// Output:
+	// <nil> [3 2 1]
+}
