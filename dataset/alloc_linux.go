@@ -17,6 +17,10 @@ const madvHugepage = 14
 // madvDontneed is MADV_DONTNEED.
 const madvDontneed = 4
 
+// madvise is syscall.Madvise; the tests replace it with one that ignores
+// the advice, as some emulators do.
+var madvise = syscall.Madvise
+
 // adviseHuge asks for transparent huge pages for the 2 MiB-aligned part of
 // x, if x is at least hugeMin bytes. x must hold only zeros (Alloc calls it
 // on a new slice): if the Go heap reused memory for x that was already
@@ -28,6 +32,8 @@ const madvDontneed = 4
 // only a hint.
 func adviseHuge[T kernel.Float](x []T) error {
 	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
+	// Go's heap aligns large objects to pages, so lo and hi below fall on
+	// element boundaries.
 	if size < hugeMin {
 		return nil
 	}
@@ -39,8 +45,20 @@ func adviseHuge[T kernel.Float](x []T) error {
 	}
 	// The range lies inside x, which stays alive until the call returns.
 	b := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), lo-p)), hi-lo)
-	if err := syscall.Madvise(b, madvHugepage); err != nil {
+	if err := madvise(b, madvHugepage); err != nil {
 		return err
 	}
-	return syscall.Madvise(b, madvDontneed)
+	// Release the range, with a probe: its first value is made non-zero
+	// first, and reads as zero afterwards only if the release took
+	// effect. Where it did not (an emulator such as qemu-user ignores
+	// madvise), the range may hold what the heap's earlier objects left
+	// there, so it is cleared by hand.
+	size0 := unsafe.Sizeof(x[0])
+	i0, i1 := int((lo-p)/size0), int((hi-p)/size0)
+	x[i0] = 1
+	err := madvise(b, madvDontneed)
+	if err != nil || x[i0] != 0 {
+		clear(x[i0:i1])
+	}
+	return err
 }
