@@ -89,11 +89,9 @@ func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, normalize bool) (*da
 	dt := &data[T]{X: X, n: n, d: d, sq: make([]float64, n)}
 	for i := range n {
 		x := dt.row(i)
-		s := float64(k.Dot(x, x))
-		if math.IsNaN(s) || math.IsInf(s, 0) {
-			return nil, nonFiniteRow(x, i)
+		if err := dt.check(i, k.Dot(x, x)); err != nil {
+			return nil, err
 		}
-		dt.sq[i] = s
 	}
 	if normalize {
 		dt.X = slices.Clone(X)

@@ -644,21 +644,33 @@ func TestFirstEpochChecks(t *testing.T) {
 	for i := range y {
 		r2 = max(r2, dot(X[5*i:5*i+5], X[5*i:5*i+5]))
 	}
-	for _, opt := range []Options{
-		{Algorithm: Online},
-		{Algorithm: Averaged, Shuffle: true, Seed: 4},
-		{Algorithm: Voted, NoBias: true},
-		{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5},
-		{Algorithm: MiniBatch, BatchSize: 7}, // checks before the first epoch
+	for _, tc := range []struct {
+		opt  Options
+		lazy bool // checked in the first epoch, not before it
+	}{
+		{Options{Algorithm: Online}, true},
+		{Options{Algorithm: Averaged, Shuffle: true, Seed: 4}, true},
+		{Options{Algorithm: Voted, NoBias: true}, true},
+		{Options{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5}, true},
+		{Options{Algorithm: MiniBatch, BatchSize: 7}, false},
+		{Options{Algorithm: Online, Normalize: true}, false},
 	} {
-		if !(&config{algo: opt.Algorithm, batch: opt.BatchSize}).checksInFirstEpoch() && opt.BatchSize != 7 {
-			t.Fatalf("%+v: expected a first-epoch check", opt)
+		opt := tc.opt
+		cfg, err := opt.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.checksInFirstEpoch() != tc.lazy {
+			t.Fatalf("%+v: checksInFirstEpoch() = %v", opt, !tc.lazy)
 		}
 		_, d, err := Train(X, 5, y, opt)
 		if err != nil {
 			t.Fatalf("%+v: %v", opt, err)
 		}
 		want := r2
+		if opt.Normalize {
+			want = 1 // rows of unit norm
+		}
 		if !opt.NoBias {
 			want++
 		}
