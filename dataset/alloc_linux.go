@@ -32,8 +32,6 @@ var madvise = syscall.Madvise
 // only a hint.
 func adviseHuge[T kernel.Float](x []T) error {
 	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
-	// Go's heap aligns large objects to pages, so lo and hi below fall on
-	// element boundaries.
 	if size < hugeMin {
 		return nil
 	}
@@ -43,15 +41,17 @@ func adviseHuge[T kernel.Float](x []T) error {
 	if hi <= lo {
 		return nil
 	}
-	// The range lies inside x, which stays alive until the call returns.
+	// The range lies inside x, which stays alive until the call returns;
+	// its ends are 2 MiB-aligned and x's elements at least 4-aligned, so
+	// they fall on element boundaries.
 	b := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), lo-p)), hi-lo)
 	if err := madvise(b, madvHugepage); err != nil {
 		return err
 	}
 	// Release the range, with a probe: its first value is made non-zero
 	// first, and reads as zero afterwards only if the release took
-	// effect. Where it did not (an emulator such as qemu-user ignores
-	// madvise), the range may hold what the heap's earlier objects left
+	// effect. Where it did not (some emulators and sandboxes accept
+	// madvise and ignore it), the range may hold what the heap's earlier objects left
 	// there, so it is cleared by hand.
 	size0 := unsafe.Sizeof(x[0])
 	i0, i1 := int((lo-p)/size0), int((hi-p)/size0)
