@@ -1,7 +1,27 @@
-# Tiny interpreter for the Go-assembler subset used in kernel/*.s (AVX2 and
-# AVX-512 files). CI runs it on the AVX-512 kernels because no emulator
-# available here (qemu TCG) executes AVX-512; see README.md beside this file.
-import re, struct, math, random, sys
+# Instruction-level interpreter for the subset of the Go assembler (amd64,
+# AVX2 and AVX-512F) that kernel/*_amd64.s and gram/micro*_amd64.s use. CI
+# runs the AVX-512 files through it because no emulator available here (qemu
+# TCG) executes AVX-512; see README.md beside this file.
+#
+# It models instruction semantics, not the shape of a particular file: any
+# addressing mode base+index*scale+disp, every condition code from the
+# ZF/SF/CF/OF flags as the x86 defines them (a branch on a flag the last
+# instruction left undefined is an error), VEX/EVEX register writes (the bits
+# above the written width are cleared), AVX-512 opmask merging and zeroing,
+# embedded broadcast (.BCST), memory operands anywhere x86 allows them, and
+# alignment faults of the aligned moves. Registers start with random contents
+# at every call, as in a real call, so a kernel that reads a register before
+# writing it gives garbage rather than a lucky zero. Memory is a bytearray;
+# every access outside the ranges the caller allows is a Fault.
+#
+# Floating point: lanes are computed in Python floats (binary64) and rounded
+# to the element type, which is exact for add, subtract and multiply. An FMA
+# is a·b+c rounded twice, so it is exact (as the fused hardware result) only
+# where a·b+c is representable, as it is on the drivers' integer data.
+import re, struct, math, random
+
+M64 = (1 << 64) - 1
+
 
 def f32(v):
     try:
@@ -9,64 +29,259 @@ def f32(v):
     except OverflowError:
         return math.copysign(math.inf, v)
 
-class Fault(Exception): pass
+
+class Fault(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- parsing
 
 def parse(path):
     src = open(path).read()
-    # join continuation lines
-    src = re.sub(r'\\\n', ' ', src)
+    src = re.sub(r'/\*.*?\*/', ' ', src, flags=re.S)
+    src = re.sub(r'\\\n', ' ', src)  # join continuation lines
     macros = {}
     funcs = {}
     data = {}
     cur = None
     for raw in src.split('\n'):
         line = raw.split('//')[0].strip()
-        if not line: continue
+        if not line:
+            continue
         if line.startswith('#define'):
             m = re.match(r'#define\s+(\w+)(\(([^)]*)\))?\s*(.*)', line)
             name, params, body = m.group(1), m.group(3), m.group(4)
-            macros[name] = ([p.strip() for p in params.split(',')] if params else None, body)
+            macros[name] = ([p.strip() for p in params.split(',')] if params is not None else None, body)
             continue
-        if line.startswith('#include') or line.startswith('GLOBL'): continue
+        if line.startswith('#'):
+            continue  # #include, #ifdef...: nothing the kernels depend on
+        if line.startswith('GLOBL'):
+            m = re.match(r'GLOBL\s+(\w+)<>\(SB\)\s*,\s*(?:[\w|]+\s*,\s*)?\$(\w+)', line)
+            if m:
+                size = int(m.group(2), 0)
+                b = data.setdefault(m.group(1), bytearray(size))
+                if len(b) < size:
+                    b.extend(bytes(size - len(b)))
+            continue
         if line.startswith('DATA'):
-            m = re.match(r'DATA\s+(\w+)<>\+(0x[0-9a-f]+|\d+)\(SB\)/(\d+),\s*\$(\S+)', line)
+            m = re.match(r'DATA\s+(\w+)<>\+(0x[0-9a-fA-F]+|\d+)\(SB\)/(\d+),\s*\$(\S+)', line)
             name, off, size, val = m.group(1), int(m.group(2), 0), int(m.group(3)), int(m.group(4), 0)
-            data.setdefault(name, bytearray(64))
-            data[name][off:off+size] = (val & ((1 << (8*size)) - 1)).to_bytes(size, 'little')
+            b = data.setdefault(name, bytearray())
+            if len(b) < off + size:
+                b.extend(bytes(off + size - len(b)))
+            b[off:off + size] = (val & ((1 << (8 * size)) - 1)).to_bytes(size, 'little')
             continue
         if line.startswith('TEXT'):
             cur = re.match(r'TEXT\s+·(\w+)', line).group(1)
             funcs[cur] = []
             continue
-        if cur is None: continue
-        # macro expansion
-        for stmt in expand(line, macros):
+        if cur is None:
+            continue
+        for stmt in expand(line, macros, 0):
             funcs[cur].append(stmt)
     return funcs, data
 
-def expand(line, macros):
-    m = re.match(r'(\w+)(\(([^)]*)\))?$', line)
-    if m and m.group(1) in macros:
-        params, body = macros[m.group(1)]
-        if params:
-            args = [a.strip() for a in m.group(3).split(',')]
-            for p, a in zip(params, args):
-                body = re.sub(r'\b%s\b' % p, a, body)
-        out = []
-        for s in body.split(';'):
-            s = s.strip()
-            if s: out.extend(expand(s, macros))
-        return out
-    return [line]
+
+def expand(line, macros, depth):
+    if depth > 20:
+        raise ValueError('macro recursion: ' + line)
+    out = []
+    for s in line.split(';'):
+        s = s.strip()
+        if not s:
+            continue
+        m = re.match(r'(\w+):\s*(.*)$', s)  # a label, maybe followed by an instruction
+        if m and not s.startswith('$'):
+            out.append(m.group(1) + ':')
+            s = m.group(2).strip()
+            if not s:
+                continue
+        m = re.match(r'(\w+)\s*(\(([^)]*)\))?$', s)
+        if m and m.group(1) in macros:
+            params, body = macros[m.group(1)]
+            if params:
+                args = [a.strip() for a in m.group(3).split(',')]
+                if len(args) != len(params):
+                    raise ValueError('macro arguments: ' + s)
+                subst = dict(zip(params, args))
+                body = re.sub(r'\b\w+\b', lambda t: subst.get(t.group(0), t.group(0)), body)
+            out.extend(expand(body, macros, depth + 1))
+            continue
+        # object-like macros used as operands (#define STEP 64 ... ADDQ $STEP, SI)
+        consts = {n: b for n, (p, b) in macros.items() if p is None and ';' not in b}
+        if consts:
+            for _ in range(10):
+                t = re.sub(r'\b\w+\b', lambda t: consts.get(t.group(0), t.group(0)), s)
+                if t == s:
+                    break
+                s = t
+        out.append(s)
+    return out
+
+
+# ---------------------------------------------------------------- operands
+
+GPR = ['AX', 'BX', 'CX', 'DX', 'SI', 'DI', 'BP', 'SP'] + ['R%d' % i for i in range(8, 16)]
+GPRSET = set(GPR)
+WID = {'X': 16, 'Y': 32, 'Z': 64}
+
+
+def cexpr(s):
+    # an assembler constant expression: numbers, + - * / << >> & | ~ ( )
+    if not re.match(r'^[-+*/<>&|~() 0-9a-fA-FxX]+$', s):
+        raise ValueError('constant expression: ' + s)
+    return int(eval(s.replace('/', '//'), {'__builtins__': {}}))
+
+
+def operand(tok):
+    tok = tok.strip()
+    if tok.startswith('$'):
+        return ('imm', cexpr(tok[1:]))
+    if tok in GPRSET:
+        return ('reg', tok)
+    m = re.match(r'([XYZ])(\d+)$', tok)
+    if m:
+        return ('vec', WID[m.group(1)], int(m.group(2)))
+    m = re.match(r'K([0-7])$', tok)
+    if m:
+        return ('k', int(m.group(1)))
+    m = re.match(r'(\w+)(?:\+(-?\w+))?\(FP\)$', tok)
+    if m:
+        return ('fp', m.group(1).split('+')[0])
+    m = re.match(r'(\w+)<>(?:([-+][^(]+))?\(SB\)$', tok)
+    if m:
+        return ('sym', m.group(1), cexpr(m.group(2)) if m.group(2) else 0)
+    m = re.match(r'([^(]*)\((\w+)\)(?:\((\w+)\*([1248])\))?$', tok)
+    if m:
+        disp = cexpr(m.group(1)) if m.group(1).strip() else 0
+        if m.group(2) not in GPRSET or (m.group(3) and m.group(3) not in GPRSET):
+            raise ValueError('address: ' + tok)
+        return ('mem', disp, m.group(2), m.group(3), int(m.group(4) or 1))
+    if re.match(r'\w+$', tok):
+        return ('label', tok)
+    raise ValueError('operand: ' + tok)
+
+
+def split_ops(rest):
+    return [o.strip() for o in re.split(r',(?![^(]*\))', rest)] if rest else []
+
+
+class Ins:
+    __slots__ = ('text', 'op', 'base', 'sfx', 'ops', 'mask', 't', 'esz', 'fma', 'arith')
+
+    def __init__(self, text):
+        self.text = text
+        m = re.match(r'(\S+)\s*(.*)', text)
+        self.op = m.group(1)
+        parts = self.op.split('.')
+        self.base, self.sfx = parts[0], set(parts[1:])
+        unknown = self.sfx - {'Z', 'BCST'}
+        if unknown:
+            raise ValueError('unmodelled suffix %s: %s' % (unknown, text))
+        ops = [operand(o) for o in split_ops(m.group(2))]
+        # AVX-512 opmask: Go writes it just before the destination
+        self.mask = None
+        if len(ops) >= 3 and ops[-2][0] == 'k' and self.base[0] == 'V':
+            self.mask = ops[-2][1]
+            ops = ops[:-2] + [ops[-1]]
+            if self.mask == 0:
+                raise ValueError('K0 cannot be a write mask: ' + text)
+        self.ops = ops
+        self.fma = self.arith = None
+        if self.base[0] == 'V':  # decoded once: element type, FMA and arithmetic forms
+            self.t = etype(self.base)
+            self.esz = 4 if self.t == 'f' else 8
+            if self.mask is None and 'Z' in self.sfx:
+                raise ValueError('.Z without an opmask: ' + text)
+            if 'BCST' in self.sfx and (not ops or ops[0][0] not in ('mem', 'sym')):
+                raise ValueError('.BCST needs a memory source: ' + text)
+            m = FMA_RE.match(self.base)
+            if m:
+                kind, order, form = m.groups()
+                self.fma = (form in ('PS', 'PD'), fma_lanes(kind, order))
+            m = ARITH_RE.match(self.base)
+            if m:
+                self.arith = (m.group(2) in ('PS', 'PD'), ARITH[m.group(1)])
+
+
+_decoded = {}
+
+
+def decode(code):
+    hit = _decoded.get(id(code))
+    if hit is not None and hit[0] is code:
+        return hit[1], hit[2]
+    labels, prog = {}, []
+    for s in code:
+        if s.endswith(':'):
+            if s[:-1] in labels:
+                raise ValueError('duplicate label ' + s)
+            labels[s[:-1]] = len(prog)
+        else:
+            prog.append(Ins(s))
+    for ins in prog:
+        if ins.base.startswith('J') and ins.ops and ins.ops[0][0] == 'label' and ins.ops[0][1] not in labels:
+            raise ValueError('unknown label: ' + ins.text)
+    _decoded[id(code)] = (code, prog, labels)
+    return prog, labels
+
+
+# ---------------------------------------------------------------- lanes
+
+_structs = {}
+
+
+def st(n, t):
+    k = (n, t)
+    s = _structs.get(k)
+    if s is None:
+        s = _structs[k] = struct.Struct('<%d%s' % (n, t))
+    return s
+
+
+def lanes(b, t):
+    return list(st(len(b) // (4 if t == 'f' else 8), t).unpack(b))
+
+
+def pack(vals, t):
+    s = st(len(vals), t)
+    try:
+        return s.pack(*vals)
+    except OverflowError:  # a float32 lane beyond the range: round to ±inf
+        return s.pack(*[f32(v) for v in vals])
+
+
+# ---------------------------------------------------------------- flags
+
+# Go's conditional jumps (and the Intel-style aliases the Go assembler
+# accepts) as predicates of (ZF, SF, CF, OF) and the flags they read.
+COND = {
+    'EQ': ('Z', lambda z, s, c, o: z), 'NE': ('Z', lambda z, s, c, o: not z),
+    'LT': ('SO', lambda z, s, c, o: s != o), 'GE': ('SO', lambda z, s, c, o: s == o),
+    'LE': ('ZSO', lambda z, s, c, o: z or s != o), 'GT': ('ZSO', lambda z, s, c, o: not z and s == o),
+    'CS': ('C', lambda z, s, c, o: c), 'CC': ('C', lambda z, s, c, o: not c),
+    'HI': ('ZC', lambda z, s, c, o: not c and not z), 'LS': ('ZC', lambda z, s, c, o: c or z),
+    'MI': ('S', lambda z, s, c, o: s), 'PL': ('S', lambda z, s, c, o: not s),
+    'OS': ('O', lambda z, s, c, o: o), 'OC': ('O', lambda z, s, c, o: not o),
+}
+JALIAS = {'JZ': 'EQ', 'JE': 'EQ', 'JNZ': 'NE', 'JL': 'LT', 'JNGE': 'LT', 'JNL': 'GE', 'JLE': 'LE', 'JNG': 'LE',
+          'JG': 'GT', 'JNLE': 'GT', 'JB': 'CS', 'JC': 'CS', 'JLO': 'CS', 'JNAE': 'CS', 'JAE': 'CC', 'JNB': 'CC',
+          'JNC': 'CC', 'JHS': 'CC', 'JA': 'HI', 'JNBE': 'HI', 'JBE': 'LS', 'JNA': 'LS', 'JS': 'MI', 'JNS': 'PL',
+          'JO': 'OS', 'JNO': 'OC'}
+for c in COND:
+    JALIAS['J' + c] = c
+
+
+# ---------------------------------------------------------------- machine
 
 class CPU:
-    def __init__(self, mem, allowed, data_addrs):
+    def __init__(self, mem, allowed, data_addrs, rng):
         self.mem = mem
-        self.allowed = allowed  # list of (lo, hi) readable/writable byte ranges
-        self.r = {k: 0 for k in ['AX','BX','CX','DX','SI','DI','R8','R9','R10','R11','R12','R13']}
-        self.v = [bytearray(64) for _ in range(32)]
-        self.k = [0]*8
-        self.flags = None
+        self.allowed = allowed  # (lo, hi) byte ranges that may be read and written
+        self.r = {k: rng.getrandbits(64) for k in GPR}
+        self.v = [bytearray(rng.randbytes(64)) for _ in range(32)]
+        self.k = [0] + [rng.getrandbits(64) for _ in range(7)]
+        self.flags = {'Z': None, 'S': None, 'C': None, 'O': None}  # None: undefined
         self.data_addrs = data_addrs
 
     def check(self, addr, n):
@@ -77,235 +292,580 @@ class CPU:
 
     def load(self, addr, n):
         self.check(addr, n)
-        return bytes(self.mem[addr:addr+n])
+        return bytes(self.mem[addr:addr + n])
 
     def store(self, addr, b):
         self.check(addr, len(b))
-        self.mem[addr:addr+len(b)] = b
+        self.mem[addr:addr + len(b)] = b
 
-def vreg(tok):
-    m = re.match(r'([XYZ])(\d+)$', tok)
-    if not m: return None
-    return m.group(1), int(m.group(2))
 
-WID = {'X': 16, 'Y': 32, 'Z': 64}
-
-def run(funcs, data, name, args, mem, allowed):
-    code = funcs[name]
-    labels = {}
-    prog = []
-    for s in code:
-        if s.endswith(':'):
-            labels[s[:-1]] = len(prog)
-        else:
-            prog.append(s)
-    # place DATA tables in memory after user memory
+def run(funcs, data, name, args, mem, allowed, seed=None, max_steps=2_000_000):
+    """Runs function name of a parsed file. args maps argument names (as the
+    .s file writes them before +off(FP)) to ints or floats; mem is the
+    bytearray address space (data tables are appended to it) and allowed the
+    (lo, hi) byte ranges the function may touch. Returns (results, cpu):
+    results maps the names of stores to (FP) to the values stored."""
+    prog, labels = decode(funcs[name])
     data_addrs = {}
     base = len(mem)
+    allowed = list(allowed)
     for dn, b in data.items():
         data_addrs[dn] = base
         mem.extend(b)
-        allowed = allowed + [(base, base + len(b))]
+        allowed.append((base, base + len(b)))
         base += len(b)
-    cpu = CPU(mem, allowed, data_addrs)
-    frame = args  # dict name->value (ints or floats), offsets resolved by name
+    rng = random.Random(seed if seed is not None else '%s:%d' % (name, len(mem)))
+    cpu = CPU(mem, allowed, data_addrs, rng)
+    bp0, sp0 = cpu.r['BP'], cpu.r['SP']
     ret = {}
     pc = 0
     steps = 0
-    def addr_of(tok):
-        # forms: (SI), 32(SI), (SI)(AX*1), -32(SI)(CX*1), tailMask<>(SB), tailMask<>+16(SB), 16(AX)(CX*1)
-        m = re.match(r'(\w+)<>(\+(-?\d+))?\(SB\)$', tok)
-        if m:
-            return cpu.data_addrs[m.group(1)] + int(m.group(3) or 0)
-        m = re.match(r'(-?\d+)?\((\w+)\)(\((\w+)\*(\d)\))?$', tok)
-        if not m: raise ValueError(tok)
-        a = int(m.group(1) or 0) + cpu.r[m.group(2)]
-        if m.group(3): a += cpu.r[m.group(4)] * int(m.group(5))
-        return a
-    def is_mem(tok): return '(' in tok and not tok.endswith('(FP)')
-    def is_fp(tok): return tok.endswith('(FP)')
-    def fpname(tok): return tok.split('+')[0]
-    def ival(tok):
-        if tok.startswith('$'): return int(tok[1:], 0)
-        if tok in cpu.r: return cpu.r[tok]
-        if is_fp(tok): return frame[fpname(tok)]
-        raise ValueError(tok)
-    def getv(tok, nbytes):
-        if is_mem(tok): return cpu.load(addr_of(tok), nbytes)
-        k, i = vreg(tok); return bytes(cpu.v[i][:nbytes])
-    def setv(tok, b, vex_zero=True):
-        k, i = vreg(tok)
-        w = WID[k]
-        assert len(b) == w, (tok, len(b))
-        cpu.v[i][:w] = b
-        if vex_zero: cpu.v[i][w:] = bytes(64 - w)
-    def lanes(b, t): return list(struct.unpack('<%d%s' % (len(b)//(4 if t=='f' else 8), t), b))
-    def pack(vals, t):
-        if t == 'f': vals = [f32(v) for v in vals]
-        return struct.pack('<%d%s' % (len(vals), t), *vals)
-    def fma(a, b, c, t):
-        r = a*b + c  # exact enough for integer-valued test data
-        return r
     while True:
         steps += 1
-        if steps > 2_000_000: raise RuntimeError('runaway')
-        s = prog[pc]; pc += 1
-        m = re.match(r'(\S+)\s*(.*)', s)
-        op, rest = m.group(1), m.group(2)
-        ops = [o.strip() for o in re.split(r',(?![^(]*\))', rest)] if rest else []
-        # ---------- integer ----------
-        if op in ('MOVQ', 'MOVL'):
-            src, dst = ops
-            cpu.r[dst] = ival(src)
-        elif op in ('SHLQ', 'SHLL'):
-            n = ival(ops[0]) if ops[0] != 'CX' else cpu.r['CX'] & 31
-            cpu.r[ops[1]] = (cpu.r[ops[1]] << n) & (0xffffffffffffffff if op == 'SHLQ' else 0xffffffff)
-        elif op == 'SHRQ':
-            cpu.r[ops[1]] >>= ival(ops[0])
-        elif op in ('DECL', 'DECQ'):
-            cpu.r[ops[0]] -= 1
-            cpu.flags = cpu.r[ops[0]]
-        elif op == 'ADDQ':
-            cpu.r[ops[1]] += ival(ops[0])
-        elif op == 'SUBQ':
-            cpu.r[ops[1]] -= ival(ops[0])
-            cpu.flags = cpu.r[ops[1]]
-        elif op == 'ANDQ':
-            cpu.r[ops[1]] &= ival(ops[0]) & 0xffffffffffffffff
-            cpu.r[ops[1]] = cpu.r[ops[1]] if cpu.r[ops[1]] < (1 << 63) else cpu.r[ops[1]] - (1 << 64)
-        elif op in ('XORL', 'XORQ'):
-            cpu.r[ops[1]] ^= ival(ops[0])
-        elif op == 'CMPQ':
-            cpu.flags = ival(ops[0]) - ival(ops[1])
-        elif op == 'TESTQ':
-            cpu.flags = ival(ops[0]) & ival(ops[1])
-        elif op == 'IMULQ':
-            cpu.r[ops[1]] = cpu.r[ops[1]] * ival(ops[0])
-        elif op.startswith('PREFETCH'):
-            pass  # a hint: never faults, changes no state
-        elif op == 'LEAQ':
-            cpu.r[ops[1]] = addr_of(ops[0])
-        elif op == 'KMOVW':
-            cpu.k[int(ops[1][1])] = cpu.r[ops[0]] & 0xffff
-        elif op in ('JB', 'JAE', 'JZ', 'JNZ', 'JMP', 'JA'):
-            f = cpu.flags
-            take = {'JB': f is not None and f < 0, 'JAE': f is not None and f >= 0, 'JZ': f == 0,
-                    'JNZ': f != 0, 'JMP': True, 'JA': f is not None and f > 0}[op]
-            if take: pc = labels[ops[0]]
-        elif op == 'PCALIGN':
-            pass
-        elif op == 'RET':
-            return ret, cpu
-        elif op == 'VZEROUPPER':
-            for i in range(16): cpu.v[i][16:] = bytes(48)
-        # ---------- vector ----------
+        if steps > max_steps:
+            raise Fault('%s: more than %d instructions (a runaway loop?)' % (name, max_steps))
+        if pc >= len(prog):
+            raise Fault('%s: ran off the end of the function' % name)
+        ins = prog[pc]
+        pc += 1
+        try:
+            j = execute(cpu, ins, args, ret, labels)
+        except Fault as e:
+            raise Fault('%s: %s at "%s"' % (name, e, ins.text)) from None
+        if j is not None:
+            if j == -1:
+                if cpu.r['BP'] != bp0 or cpu.r['SP'] != sp0:
+                    raise Fault('%s: returns with BP or SP changed' % name)
+                return ret, cpu
+            pc = j
+
+
+def execute(cpu, ins, frame, ret, labels):
+    b = ins.base
+    h = INT_OPS.get(b)
+    if h is not None:
+        return h(cpu, ins, frame, ret, labels)
+    if b in JALIAS:
+        flags, pred = COND[JALIAS[b]]
+        f = cpu.flags
+        for fl in flags:
+            if f[fl] is None:
+                raise Fault('branch on a flag the previous instruction left undefined')
+        if pred(f['Z'], f['S'], f['C'], f['O']):
+            return labels[ins.ops[0][1]]
+        return None
+    if b == 'JMP':
+        return labels[ins.ops[0][1]]
+    if b == 'RET':
+        return -1
+    vector(cpu, ins, frame, ret)
+    return None
+
+
+# ---------------------------------------------------------------- integer
+
+def addr(cpu, o):
+    if o[0] == 'mem':
+        a = o[1] + cpu.r[o[2]]
+        if o[3]:
+            a += cpu.r[o[3]] * o[4]
+        return a & M64
+    if o[0] == 'sym':
+        return cpu.data_addrs[o[1]] + o[2]
+    raise ValueError('not an address: %r' % (o,))
+
+
+def width(b):
+    return {'Q': 64, 'L': 32, 'W': 16, 'B': 8}[b[-1]]
+
+
+def iget(cpu, o, w, frame):
+    m = (1 << w) - 1
+    if o[0] == 'imm':
+        return o[1] & m
+    if o[0] == 'reg':
+        return cpu.r[o[1]] & m
+    if o[0] == 'fp':
+        v = frame[o[1]]
+        if not isinstance(v, int):
+            raise ValueError('integer load of a float argument ' + o[1])
+        return v & m
+    if o[0] in ('mem', 'sym'):
+        return int.from_bytes(cpu.load(addr(cpu, o), w // 8), 'little')
+    raise ValueError('integer operand %r' % (o,))
+
+
+def iset(cpu, o, v, w, ret):
+    m = (1 << w) - 1
+    v &= m
+    if o[0] == 'reg':
+        if w == 64 or w == 32:
+            cpu.r[o[1]] = v  # a 32-bit write clears the upper half
         else:
-            base = op.split('.')[0]
-            zeroing = op.endswith('.Z')
-            t = 'f' if base.endswith('PS') or base.endswith('SS') else 'd'
-            esz = 4 if t == 'f' else 8
-            mask = None
-            if len(ops) >= 3 and re.match(r'K\d$', ops[-2]):
-                mask = cpu.k[int(ops[-2][1])]
-                ops = ops[:-2] + [ops[-1]]
-            if base in ('VXORPS', 'VXORPD'):
-                a, b, d = ops; k, i = vreg(d); setv(d, bytes(WID[k]))
-            elif base in ('VMOVUPS', 'VMOVUPD', 'VMOVDQU'):
-                src, dst = ops
-                if is_mem(dst):
-                    k, i = vreg(src); w = WID[k]
-                    b = bytes(cpu.v[i][:w])
-                    a = addr_of(dst)
-                    if mask is None:
-                        cpu.store(a, b)
-                    else:
-                        for l in range(w // esz):
-                            if mask >> l & 1: cpu.store(a + l*esz, b[l*esz:(l+1)*esz])
-                else:
-                    k, i = vreg(dst); w = WID[k]
-                    if mask is None:
-                        setv(dst, getv(src, w))
-                    else:
-                        assert zeroing and is_mem(src)
-                        a = addr_of(src); out = bytearray(w)
-                        for l in range(w // esz):
-                            if mask >> l & 1: out[l*esz:(l+1)*esz] = cpu.load(a + l*esz, esz)
-                        setv(dst, bytes(out))
-            elif base in ('VMOVSS', 'VMOVSD'):
-                src, dst = ops
-                if is_fp(dst):
-                    ret[fpname(dst)] = lanes(bytes(cpu.v[vreg(src)[1]][:esz]), t)[0]
-                elif is_mem(dst):
-                    cpu.store(addr_of(dst), bytes(cpu.v[vreg(src)[1]][:esz]))
-                elif is_mem(src):
-                    setv(dst, cpu.load(addr_of(src), esz) + bytes(16 - esz))
-                else: raise ValueError(s)
-            elif base in ('VBROADCASTSS', 'VBROADCASTSD'):
-                src, dst = ops
-                v = frame[fpname(src)] if is_fp(src) else None
-                k, i = vreg(dst)
-                setv(dst, pack([v] * (WID[k] // esz), t))
-            elif base in ('VFMADD231PS', 'VFMADD231PD', 'VFMADD213PS', 'VFMADD213PD', 'VADDPS', 'VADDPD',
-                          'VSUBPS', 'VSUBPD', 'VMULPS', 'VMULPD', 'VANDPS', 'VANDPD', 'VHADDPS', 'VHADDPD'):
-                s2, s1, d = ops
-                k, i = vreg(d); w = WID[k]
-                if mask is not None: raise ValueError('masked arithmetic not modelled: ' + s)
-                if base.startswith('VAND'):
-                    b2 = getv(s2, w); b1 = getv(s1, w)
-                    setv(d, bytes(x & y for x, y in zip(b1, b2)))
-                    continue
-                A = lanes(getv(s2, w), t); B = lanes(getv(s1, w), t); D = lanes(bytes(cpu.v[i][:w]), t)
-                if base.startswith('VFMADD231'): R = [fma(b, a, dd, t) for a, b, dd in zip(A, B, D)]
-                elif base.startswith('VFMADD213'): R = [fma(b, dd, a, t) for a, b, dd in zip(A, B, D)]
-                elif base.startswith('VADD'): R = [b + a for a, b in zip(A, B)]
-                elif base.startswith('VSUB'): R = [b - a for a, b in zip(A, B)]
-                elif base.startswith('VMUL'): R = [b * a for a, b in zip(A, B)]
-                elif base.startswith('VHADD'):
-                    # Intel: dst = hadd(src1=B, src2=A) per 128-bit lane
-                    n = 16 // esz; R = []
-                    for lane in range(w // 16):
-                        bb = B[lane*n:(lane+1)*n]; aa = A[lane*n:(lane+1)*n]
-                        R += [bb[j] + bb[j+1] for j in range(0, n, 2)] + [aa[j] + aa[j+1] for j in range(0, n, 2)]
-                setv(d, pack(R, t))
-            elif base in ('VADDSS', 'VADDSD', 'VSUBSS', 'VSUBSD', 'VMULSS', 'VMULSD', 'VFMADD231SS', 'VFMADD231SD', 'VFMADD213SS', 'VFMADD213SD'):
-                s2, s1, d = ops
-                a = lanes(getv(s2, esz), t)[0]
-                b1 = bytes(cpu.v[vreg(s1)[1]][:16]); b = lanes(b1[:esz], t)[0]
-                dd = lanes(bytes(cpu.v[vreg(d)[1]][:esz]), t)[0]
-                if '231' in base: r = b * a + dd
-                elif '213' in base: r = b * dd + a
-                elif 'ADD' in base: r = b + a
-                elif 'SUB' in base: r = b - a
-                elif 'MUL' in base: r = b * a
-                else: raise ValueError(s)
-                top = b1[esz:16] if '231' not in base and '213' not in base else bytes(cpu.v[vreg(d)[1]][esz:16])
-                setv('X%d' % vreg(d)[1], pack([r], t) + top)
-            elif base in ('VEXTRACTF128', 'VEXTRACTF64X4'):
-                imm, src, dst = ops
-                half = 16 if base == 'VEXTRACTF128' else 32
-                i = vreg(src)[1]
-                assert imm == '$1'
-                setv(dst, bytes(cpu.v[i][half:2*half]))
-            elif base == 'VMOVHLPS':
-                s3, s2, d = ops  # d[63:0]=s3[127:64], d[127:64]=s2[127:64]
-                b3 = bytes(cpu.v[vreg(s3)[1]][:16]); b2 = bytes(cpu.v[vreg(s2)[1]][:16])
-                setv(d, b3[8:16] + b2[8:16])
-            elif base == 'VMOVSHDUP':
-                src, d = ops
-                L = lanes(bytes(cpu.v[vreg(src)[1]][:16]), 'f')
-                setv(d, pack([L[1], L[1], L[3], L[3]], 'f'))
-            elif base == 'VUNPCKHPD':
-                s3, s2, d = ops  # d[0]=s2[1], d[1]=s3[1]
-                A = lanes(bytes(cpu.v[vreg(s3)[1]][:16]), 'd'); B = lanes(bytes(cpu.v[vreg(s2)[1]][:16]), 'd')
-                setv(d, pack([B[1], A[1]], 'd'))
-            elif base == 'VPERM2F128':
-                imm, s3, s2, d = ops; imm = int(imm[1:], 0)
-                b3 = bytes(cpu.v[vreg(s3)[1]][:32]); b2 = bytes(cpu.v[vreg(s2)[1]][:32])
-                sel = [b2[:16], b2[16:], b3[:16], b3[16:]]
-                setv(d, sel[imm & 3] + sel[(imm >> 4) & 3])
-            elif base == 'VBLENDPD':
-                imm, s3, s2, d = ops; imm = int(imm[1:], 0)
-                A = lanes(bytes(cpu.v[vreg(s3)[1]][:32]), 'd'); B = lanes(bytes(cpu.v[vreg(s2)[1]][:32]), 'd')
-                setv(d, pack([A[j] if imm >> j & 1 else B[j] for j in range(4)], 'd'))
+            cpu.r[o[1]] = (cpu.r[o[1]] & ~m & M64) | v
+    elif o[0] == 'fp':
+        ret[o[1]] = v
+    elif o[0] in ('mem', 'sym'):
+        cpu.store(addr(cpu, o), v.to_bytes(w // 8, 'little'))
+    else:
+        raise ValueError('integer destination %r' % (o,))
+
+
+def setzs(cpu, r, w):
+    cpu.flags['Z'] = r == 0
+    cpu.flags['S'] = bool(r >> (w - 1) & 1)
+
+
+def op_mov(cpu, ins, frame, ret, labels):
+    w = width(ins.base)
+    src, dst = ins.ops
+    iset(cpu, dst, iget(cpu, src, w, frame), w, ret)
+
+
+def op_movzx(cpu, ins, frame, ret, labels):  # MOVLQZX, MOVWQZX, MOVBQZX
+    src, dst = ins.ops
+    iset(cpu, dst, iget(cpu, src, width(ins.base[:-3]), frame), 64, ret)
+
+
+def op_movsx(cpu, ins, frame, ret, labels):  # MOVLQSX...
+    src, dst = ins.ops
+    w = width(ins.base[:-3])
+    v = iget(cpu, src, w, frame)
+    if v >> (w - 1):
+        v -= 1 << w
+    iset(cpu, dst, v, 64, ret)
+
+
+def op_lea(cpu, ins, frame, ret, labels):
+    src, dst = ins.ops
+    iset(cpu, dst, addr(cpu, src), width(ins.base), ret)
+
+
+def arith(kind):
+    def h(cpu, ins, frame, ret, labels):
+        w = width(ins.base)
+        m = (1 << w) - 1
+        src, dst = ins.ops
+        a, bb = iget(cpu, dst, w, frame), iget(cpu, src, w, frame)
+        sa, sb = a >> (w - 1), bb >> (w - 1)
+        f = cpu.flags
+        if kind in ('SUB', 'CMP'):
+            if kind == 'CMP':  # Go: CMPQ x, y compares x with y (flags of x - y)
+                a, bb = bb, a
+                sa, sb = sb, sa
+            r = (a - bb) & m
+            f['C'] = a < bb
+            f['O'] = sa != sb and (r >> (w - 1)) != sa
+        elif kind == 'ADD':
+            r = (a + bb) & m
+            f['C'] = a + bb > m
+            f['O'] = sa == sb and (r >> (w - 1)) != sa
+        else:
+            r = {'AND': a & bb, 'TEST': a & bb, 'OR': a | bb, 'XOR': a ^ bb}[kind]
+            f['C'] = f['O'] = False
+        setzs(cpu, r, w)
+        if kind not in ('CMP', 'TEST'):
+            iset(cpu, dst, r, w, ret)
+    return h
+
+
+def incdec(d):
+    def h(cpu, ins, frame, ret, labels):  # CF is left unchanged
+        w = width(ins.base)
+        m = (1 << w) - 1
+        (dst,) = ins.ops
+        a = iget(cpu, dst, w, frame)
+        r = (a + d) & m
+        sa = a >> (w - 1)
+        cpu.flags['O'] = (r >> (w - 1)) != sa and (sa == (0 if d > 0 else 1))
+        setzs(cpu, r, w)
+        iset(cpu, dst, r, w, ret)
+    return h
+
+
+def op_neg(cpu, ins, frame, ret, labels):
+    w = width(ins.base)
+    (dst,) = ins.ops
+    a = iget(cpu, dst, w, frame)
+    r = (-a) & ((1 << w) - 1)
+    cpu.flags['C'] = a != 0
+    cpu.flags['O'] = a == 1 << (w - 1)
+    setzs(cpu, r, w)
+    iset(cpu, dst, r, w, ret)
+
+
+def op_not(cpu, ins, frame, ret, labels):
+    w = width(ins.base)
+    (dst,) = ins.ops
+    iset(cpu, dst, ~iget(cpu, dst, w, frame), w, ret)
+
+
+def shift(kind):
+    def h(cpu, ins, frame, ret, labels):
+        w = width(ins.base)
+        m = (1 << w) - 1
+        cnt, dst = ins.ops
+        if cnt[0] == 'reg' and cnt[1] != 'CX':
+            raise ValueError('shift count in a register other than CX: ' + ins.text)
+        n = iget(cpu, cnt, 8, frame) & (63 if w == 64 else 31)
+        a = iget(cpu, dst, w, frame)
+        if n == 0:
+            return  # flags unchanged
+        f = cpu.flags
+        if kind == 'SHL':
+            r = (a << n) & m
+            f['C'] = bool(a >> (w - n) & 1)
+            f['O'] = (bool(r >> (w - 1)) != f['C']) if n == 1 else None
+        elif kind == 'SHR':
+            r = a >> n
+            f['C'] = bool(a >> (n - 1) & 1)
+            f['O'] = bool(a >> (w - 1)) if n == 1 else None
+        else:  # SAR
+            s = a - (1 << w) if a >> (w - 1) else a
+            r = (s >> n) & m
+            f['C'] = bool(s >> (n - 1) & 1)
+            f['O'] = False if n == 1 else None
+        setzs(cpu, r, w)
+        iset(cpu, dst, r, w, ret)
+    return h
+
+
+def op_imul(cpu, ins, frame, ret, labels):
+    w = width(ins.base)
+    if len(ins.ops) != 2:
+        raise ValueError('unmodelled IMUL form: ' + ins.text)
+    src, dst = ins.ops
+
+    def sg(v):
+        return v - (1 << w) if v >> (w - 1) else v
+    p = sg(iget(cpu, dst, w, frame)) * sg(iget(cpu, src, w, frame))
+    r = p & ((1 << w) - 1)
+    cpu.flags['C'] = cpu.flags['O'] = sg(r) != p
+    cpu.flags['Z'] = cpu.flags['S'] = None  # undefined after IMUL
+    iset(cpu, dst, r, w, ret)
+
+
+def op_imul3(cpu, ins, frame, ret, labels):  # IMUL3Q $imm, src, dst
+    w = width(ins.base)
+    imm, src, dst = ins.ops
+
+    def sg(v):
+        return v - (1 << w) if v >> (w - 1) else v
+    p = sg(iget(cpu, imm, w, frame)) * sg(iget(cpu, src, w, frame))
+    r = p & ((1 << w) - 1)
+    cpu.flags['C'] = cpu.flags['O'] = sg(r) != p
+    cpu.flags['Z'] = cpu.flags['S'] = None
+    iset(cpu, dst, r, w, ret)
+
+
+def op_kmov(cpu, ins, frame, ret, labels):
+    w = {'KMOVB': 8, 'KMOVW': 16, 'KMOVD': 32, 'KMOVQ': 64}[ins.base]
+    src, dst = ins.ops
+    v = cpu.k[src[1]] & ((1 << w) - 1) if src[0] == 'k' else iget(cpu, src, w, frame)
+    if dst[0] == 'k':
+        cpu.k[dst[1]] = v  # the bits above w are cleared
+    else:
+        iset(cpu, dst, v, 32 if w < 64 else 64, ret)
+
+
+def op_nop(cpu, ins, frame, ret, labels):
+    return None
+
+
+def op_vzeroupper(cpu, ins, frame, ret, labels):
+    for i in range(16):
+        cpu.v[i][16:] = bytes(48)
+
+
+INT_OPS = {'LEAQ': op_lea, 'LEAL': op_lea, 'NOP': op_nop, 'PCALIGN': op_nop, 'VZEROUPPER': op_vzeroupper,
+           'MOVLQZX': op_movzx, 'MOVWQZX': op_movzx, 'MOVBQZX': op_movzx,
+           'MOVLQSX': op_movsx, 'MOVWQSX': op_movsx, 'MOVBQSX': op_movsx}
+for sfx in 'QLWB':
+    INT_OPS['MOV' + sfx] = op_mov
+    for k in ('ADD', 'SUB', 'CMP', 'AND', 'OR', 'XOR', 'TEST'):
+        INT_OPS[k + sfx] = arith(k)
+    INT_OPS['INC' + sfx] = incdec(1)
+    INT_OPS['DEC' + sfx] = incdec(-1)
+    INT_OPS['NEG' + sfx] = op_neg
+    INT_OPS['NOT' + sfx] = op_not
+    for k in ('SHL', 'SHR', 'SAR'):
+        INT_OPS[k + sfx] = shift(k)
+    INT_OPS['IMUL' + sfx] = op_imul
+    INT_OPS['IMUL3' + sfx] = op_imul3
+for k in ('KMOVB', 'KMOVW', 'KMOVD', 'KMOVQ'):
+    INT_OPS[k] = op_kmov
+for k in ('PREFETCHT0', 'PREFETCHT1', 'PREFETCHT2', 'PREFETCHNTA'):
+    INT_OPS[k] = op_nop  # hints: never fault, change no state
+
+
+# ---------------------------------------------------------------- vector
+
+def etype(b):
+    # element type of a vector instruction: 'f' float32, 'd' float64
+    if b.endswith(('PS', 'SS')) or b in ('VBROADCASTSS', 'VMOVSHDUP'):
+        return 'f'
+    if b.endswith(('PD', 'SD', 'Q', 'Q64', 'X4', 'U64', 'A64')):
+        return 'd'
+    return 'f'  # D, DQU32... : 32-bit elements
+
+
+def vwidth(o):
+    if o[0] != 'vec':
+        raise ValueError('vector register expected: %r' % (o,))
+    return o[1]
+
+
+def vget(cpu, o, w, esz=None, bcst=False):
+    """w bytes of a vector source: a register, memory, or (with .BCST) one
+    element of memory broadcast."""
+    if o[0] == 'vec':
+        return bytes(cpu.v[o[2]][:w])
+    if o[0] in ('mem', 'sym'):
+        if bcst:
+            return cpu.load(addr(cpu, o), esz) * (w // esz)
+        return cpu.load(addr(cpu, o), w)
+    raise ValueError('vector source %r' % (o,))
+
+
+def vset(cpu, o, b, mask=None, zeroing=False, esz=4):
+    """Writes b to register o: under an opmask, lanes whose bit is clear keep
+    their value (or become 0 with .Z); bits above len(b) are cleared (VEX and
+    EVEX writes)."""
+    reg = cpu.v[o[2]]
+    w = len(b)
+    if mask is None:
+        reg[:w] = b
+    else:
+        m = cpu.k[mask]
+        out = bytearray(reg[:w])
+        for l in range(w // esz):
+            if m >> l & 1:
+                out[l * esz:(l + 1) * esz] = b[l * esz:(l + 1) * esz]
+            elif zeroing:
+                out[l * esz:(l + 1) * esz] = bytes(esz)
+        reg[:w] = out
+    reg[w:] = bytes(64 - w)
+
+
+MOVES = {'VMOVUPS': 4, 'VMOVUPD': 8, 'VMOVAPS': 4, 'VMOVAPD': 8, 'VMOVDQU': None, 'VMOVDQA': None,
+         'VMOVDQU32': 4, 'VMOVDQU64': 8, 'VMOVDQA32': 4, 'VMOVDQA64': 8}
+BITWISE = {'VXORPS': 'x', 'VXORPD': 'x', 'VPXOR': 'x', 'VPXORD': 'x', 'VPXORQ': 'x',
+           'VANDPS': 'a', 'VANDPD': 'a', 'VPAND': 'a', 'VPANDD': 'a', 'VPANDQ': 'a',
+           'VORPS': 'o', 'VORPD': 'o', 'VPOR': 'o', 'VPORD': 'o', 'VPORQ': 'o',
+           'VANDNPS': 'n', 'VANDNPD': 'n', 'VPANDN': 'n', 'VPANDND': 'n', 'VPANDNQ': 'n'}
+ARITH = {'ADD': lambda a, b: b + a, 'SUB': lambda a, b: b - a, 'MUL': lambda a, b: b * a,
+         'DIV': lambda a, b: div(b, a),
+         # MAXPS/MINPS return the second source (Go's first operand) on NaN or equality
+         'MAX': lambda a, b: b if b > a else a, 'MIN': lambda a, b: b if b < a else a}
+
+
+def div(x, y):
+    try:
+        return x / y
+    except ZeroDivisionError:
+        if x != x or x == 0:
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
+
+
+FMA_RE = re.compile(r'V(FN?M(?:ADD|SUB))(132|213|231)(PS|PD|SS|SD)$')
+ARITH_RE = re.compile(r'V(ADD|SUB|MUL|DIV|MAX|MIN)(PS|PD|SS|SD)$')
+
+
+def fma_lanes(kind, order):
+    """The lane function of an FMA: f(X1, X2, X3) with X1 Intel's operand 1
+    (the destination), X2 operand 2, X3 operand 3 (Go's first operand)."""
+    key = (kind, order)
+    f = _fma.get(key)
+    if f is None:
+        prod = {'132': 'x1 * x3', '213': 'x2 * x1', '231': 'x2 * x3'}[order]
+        add = {'132': 'x2', '213': 'x3', '231': 'x1'}[order]
+        neg = '-' if kind.startswith('FN') else ''
+        op = '+' if kind.endswith('ADD') else '-'
+        f = _fma[key] = eval('lambda X1, X2, X3: [%s(%s) %s %s for x1, x2, x3 in zip(X1, X2, X3)]' % (neg, prod, op, add))
+    return f
+
+
+_fma = {}
+
+
+def vector(cpu, ins, frame, ret):
+    b = ins.base
+    ops = ins.ops
+    t, esz = ins.t, ins.esz
+    mask, zeroing, bcst = ins.mask, 'Z' in ins.sfx, 'BCST' in ins.sfx
+
+    if ins.fma:
+        packed, f = ins.fma
+        s3, s2, d = ops
+        if packed:
+            w = vwidth(d)
+            X3 = lanes(vget(cpu, s3, w, esz, bcst), t)
+            X2 = lanes(vget(cpu, s2, w), t)
+            X1 = lanes(bytes(cpu.v[d[2]][:w]), t)
+            vset(cpu, d, pack(f(X1, X2, X3), t), mask, zeroing, esz)
+        else:  # scalar: lane 0 computed, the rest of the low 128 bits kept
+            x3 = lanes(vget(cpu, s3, esz) if s3[0] != 'vec' else bytes(cpu.v[s3[2]][:esz]), t)[0]
+            x2 = lanes(bytes(cpu.v[s2[2]][:esz]), t)[0]
+            old = bytes(cpu.v[d[2]][:16])
+            x1 = lanes(old[:esz], t)[0]
+            vset(cpu, ('vec', 16, d[2]), pack(f([x1], [x2], [x3]), t) + old[esz:16], mask, zeroing, esz)
+        return
+
+    if ins.arith:
+        packed, f = ins.arith
+        s2, s1, d = ops
+        if packed:
+            w = vwidth(d)
+            A = lanes(vget(cpu, s2, w, esz, bcst), t)
+            B = lanes(vget(cpu, s1, w), t)
+            vset(cpu, d, pack([f(x, y) for x, y in zip(A, B)], t), mask, zeroing, esz)
+        else:  # scalar: lane 0 computed, the rest of the low 128 bits from src1
+            a = lanes(vget(cpu, s2, esz) if s2[0] != 'vec' else bytes(cpu.v[s2[2]][:esz]), t)[0]
+            b1 = bytes(cpu.v[s1[2]][:16])
+            vset(cpu, ('vec', 16, d[2]), pack([f(a, lanes(b1[:esz], t)[0])], t) + b1[esz:], mask, zeroing, esz)
+        return
+
+    if b in MOVES:
+        m_esz = MOVES[b]
+        if mask is not None and m_esz is None:
+            raise ValueError('VEX move with an opmask: ' + ins.text)
+        esz = m_esz or 4
+        src, dst = ops
+        aligned = b[5] == 'A'
+        if dst[0] in ('mem', 'sym'):
+            if zeroing:
+                raise ValueError('zeroing store: ' + ins.text)
+            w = vwidth(src)
+            bb = bytes(cpu.v[src[2]][:w])
+            a = addr(cpu, dst)
+            if aligned and a % w:
+                raise Fault('aligned move to %#x, not %d-byte aligned' % (a, w))
+            if mask is None:
+                cpu.store(a, bb)
+            else:  # masked-off lanes are not accessed (no fault)
+                m = cpu.k[mask]
+                for l in range(w // esz):
+                    if m >> l & 1:
+                        cpu.store(a + l * esz, bb[l * esz:(l + 1) * esz])
+            return
+        w = vwidth(dst)
+        if src[0] in ('mem', 'sym'):
+            a = addr(cpu, src)
+            if aligned and a % w:
+                raise Fault('aligned move from %#x, not %d-byte aligned' % (a, w))
+            if mask is None:
+                vset(cpu, dst, cpu.load(a, w))
             else:
-                raise ValueError('unmodelled: ' + s)
+                m = cpu.k[mask]
+                out = bytearray(w)
+                for l in range(w // esz):
+                    if m >> l & 1:
+                        out[l * esz:(l + 1) * esz] = cpu.load(a + l * esz, esz)
+                vset(cpu, dst, bytes(out), mask, zeroing, esz)
+            return
+        vset(cpu, dst, vget(cpu, src, w), mask, zeroing, esz)
+        return
+
+    if b in ('VMOVSS', 'VMOVSD'):
+        if len(ops) != 2 or mask is not None:
+            raise ValueError('unmodelled form: ' + ins.text)
+        src, dst = ops
+        if dst[0] == 'fp':
+            ret[dst[1]] = lanes(bytes(cpu.v[src[2]][:esz]), t)[0]
+        elif dst[0] in ('mem', 'sym'):
+            cpu.store(addr(cpu, dst), bytes(cpu.v[src[2]][:esz]))
+        elif src[0] in ('mem', 'sym'):
+            vset(cpu, ('vec', 16, dst[2]), cpu.load(addr(cpu, src), esz) + bytes(16 - esz))
+        elif src[0] == 'fp':
+            vset(cpu, ('vec', 16, dst[2]), pack([frame[src[1]]], t) + bytes(16 - esz))
+        else:
+            raise ValueError('unmodelled form: ' + ins.text)
+        return
+
+    if b in ('VBROADCASTSS', 'VBROADCASTSD'):
+        src, dst = ops
+        w = vwidth(dst)
+        if src[0] == 'fp':
+            e = pack([frame[src[1]]], t)
+        elif src[0] in ('mem', 'sym'):
+            e = cpu.load(addr(cpu, src), esz)
+        elif src[0] == 'vec':
+            e = bytes(cpu.v[src[2]][:esz])
+        else:
+            raise ValueError('unmodelled form: ' + ins.text)
+        if b == 'VBROADCASTSD' and w == 16:
+            raise ValueError('VBROADCASTSD has no 128-bit form: ' + ins.text)
+        vset(cpu, dst, e * (w // esz), mask, zeroing, esz)
+        return
+
+    if b in BITWISE:
+        s2, s1, d = ops
+        w = vwidth(d)
+        e = 8 if b.endswith(('Q', 'PD')) else 4
+        x = int.from_bytes(vget(cpu, s2, w, e, bcst), 'little')
+        y = int.from_bytes(vget(cpu, s1, w), 'little')
+        r = {'x': y ^ x, 'a': y & x, 'o': y | x, 'n': ~y & x}[BITWISE[b]] & ((1 << (8 * w)) - 1)
+        if mask is not None and b in ('VPXOR', 'VPAND', 'VPOR', 'VPANDN'):
+            raise ValueError('VEX op with an opmask: ' + ins.text)
+        vset(cpu, d, r.to_bytes(w, 'little'), mask, zeroing, e)
+        return
+
+    if mask is not None:
+        raise ValueError('masked form not modelled: ' + ins.text)
+
+    if b in ('VHADDPS', 'VHADDPD'):
+        s2, s1, d = ops
+        w = vwidth(d)
+        A = lanes(vget(cpu, s2, w), t)
+        B = lanes(vget(cpu, s1, w), t)
+        n = 16 // esz
+        R = []
+        for lane in range(w // 16):  # dst = hadd(src1=B, src2=A) per 128-bit lane
+            bb = B[lane * n:(lane + 1) * n]
+            aa = A[lane * n:(lane + 1) * n]
+            R += [bb[j] + bb[j + 1] for j in range(0, n, 2)] + [aa[j] + aa[j + 1] for j in range(0, n, 2)]
+        vset(cpu, d, pack(R, t))
+    elif b in ('VEXTRACTF128', 'VEXTRACTF64X4', 'VEXTRACTF32X4', 'VEXTRACTF64X2'):
+        imm, src, dst = ops
+        half = 32 if b == 'VEXTRACTF64X4' else 16
+        i = imm[1] & ((vwidth(src) // half) - 1)
+        part = bytes(cpu.v[src[2]][i * half:(i + 1) * half])
+        if dst[0] in ('mem', 'sym'):
+            cpu.store(addr(cpu, dst), part)
+        else:
+            vset(cpu, dst, part)
+    elif b == 'VMOVHLPS':
+        s3, s2, d = ops  # d[63:0] = s3[127:64], d[127:64] = s2[127:64]
+        b3 = bytes(cpu.v[s3[2]][:16])
+        b2 = bytes(cpu.v[s2[2]][:16])
+        vset(cpu, d, b3[8:16] + b2[8:16])
+    elif b == 'VMOVSHDUP':
+        src, d = ops
+        w = vwidth(d)
+        L = lanes(vget(cpu, src, w), 'f')
+        vset(cpu, d, pack([L[i | 1] for i in range(len(L))], 'f'))
+    elif b == 'VUNPCKHPD':
+        s3, s2, d = ops  # per 128-bit lane: d[0] = s2[1], d[1] = s3[1]
+        w = vwidth(d)
+        A = lanes(vget(cpu, s3, w), 'd')
+        B = lanes(vget(cpu, s2, w), 'd')
+        vset(cpu, d, pack([x for j in range(0, len(A), 2) for x in (B[j + 1], A[j + 1])], 'd'))
+    elif b == 'VPERM2F128':
+        imm, s3, s2, d = ops
+        imm = imm[1]
+        b3 = vget(cpu, s3, 32)
+        b2 = bytes(cpu.v[s2[2]][:32])
+        sel = [b2[:16], b2[16:], b3[:16], b3[16:]]
+        lo = bytes(16) if imm & 0x08 else sel[imm & 3]
+        hi = bytes(16) if imm & 0x80 else sel[(imm >> 4) & 3]
+        vset(cpu, d, lo + hi)
+    elif b == 'VBLENDPD':
+        imm, s3, s2, d = ops
+        imm = imm[1]
+        w = vwidth(d)
+        A = lanes(vget(cpu, s3, w), 'd')
+        B = lanes(bytes(cpu.v[s2[2]][:w]), 'd')
+        vset(cpu, d, pack([A[j] if imm >> j & 1 else B[j] for j in range(len(A))], 'd'))
+    else:
+        raise ValueError('unmodelled: ' + ins.text)
