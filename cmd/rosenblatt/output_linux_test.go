@@ -301,6 +301,18 @@ func TestModelFromPipe(t *testing.T) {
 	if err := loadFrom("exact.model", model, false, 0); err != nil {
 		t.Errorf("a model through a pipe: %v", err)
 	}
+	// A voted kernel model's size needs more than its header.
+	mustRun(t, "train", "-q", "-kernel", "rbf", "-algo", "voted", "-o", "voted.model", td("iris.train.libsvm"))
+	voted, _ := os.ReadFile("voted.model")
+	if err := loadFrom("voted-pipe.model", voted, false, 0); err != nil {
+		t.Errorf("a voted kernel model through a pipe: %v", err)
+	}
+	if err := loadFrom("voted-padded.model", voted, true, 0); !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, errTooLarge) {
+		t.Errorf("a voted kernel model followed by endless zeros: %v, want ErrCorrupt and errTooLarge", err)
+	}
+	if err := loadFrom("voted-short.model", voted[:200], false, 0); !errors.Is(err, perceptron.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("a truncated voted kernel model: %v, want ErrCorrupt (truncated)", err)
+	}
 	err := loadFrom("padded.model", model, true, 0)
 	if !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, errTooLarge) {
 		t.Errorf("a model followed by endless zeros: %v, want ErrCorrupt and errTooLarge", err)

@@ -190,6 +190,10 @@ var outputCases = []cliCase{
 	{name: "train -f -o a directory", setup: func(t *testing.T, dir string) { os.Mkdir(filepath.Join(dir, "d"), 0o755) },
 		args: []string{"train", "-q", "-f", "-o", "d", "{td}/iris.train.libsvm"}, code: exitFail, stderr: []string{"d: is a directory"}},
 
+	// A voted kernel model, whose size its reader learns in two steps.
+	{name: "predict a voted kernel model", setup: trainIris("-kernel", "rbf", "-algo", "voted"),
+		args: []string{"predict", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK, check: checkPredictions(0)},
+
 	// Model and report files are checked from their first bytes and read
 	// no further than their header (or limit) allows: a 10 GB file is
 	// refused without being read.
