@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -212,6 +213,146 @@ func parseHeader(data []byte) (header, error) {
 func Inspect(data []byte) (FileInfo, error) {
 	h, err := parseHeader(data)
 	return h.FileInfo, err
+}
+
+// EncodedSize returns the length in bytes of the binary model file, linear
+// or kernel, that begins with prefix, as its header implies it, so that a
+// reader can reject a bad file from its first bytes and then read no more
+// of it than that: it never needs the whole file.
+//
+// The 40-byte header gives the size of every file but a voted kernel
+// model's, which also depends on per-class counts that follow the support
+// vectors. When prefix is too short to tell, EncodedSize returns size 0 and
+// need > len(prefix), the number of leading bytes it must see: call it
+// again with at least that many (need is 40 for an empty prefix; it is
+// itself implied by the header, so it never exceeds the file's size).
+// Once it returns size > 0 (need 0), a file of any other length is
+// truncated or padded.
+//
+// Errors wrap ErrCorrupt (a bad magic, header fields no decoder accepts, a
+// size beyond an int64) or ErrVersion. A header EncodedSize accepts is not
+// a valid model yet: the checksum and the body are checked by
+// UnmarshalBinary, which rejects every file EncodedSize rejects.
+func EncodedSize(prefix []byte) (size, need int64, err error) {
+	if len(prefix) < headerSize {
+		if len(prefix) >= len(fileMagic) && string(prefix[:len(fileMagic)]) != fileMagic {
+			return 0, 0, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, prefix[:len(fileMagic)])
+		}
+		return 0, headerSize, nil
+	}
+	le := binary.LittleEndian
+	if string(prefix[:len(fileMagic)]) != fileMagic {
+		return 0, 0, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, prefix[:len(fileMagic)])
+	}
+	if v := le.Uint16(prefix[8:]); v != fileVersion {
+		return 0, 0, fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, v, fileVersion)
+	}
+	esize, kind, algo, flags := uint64(prefix[10]), Kind(prefix[11]), Algorithm(prefix[12]), prefix[13]
+	d := uint64(le.Uint32(prefix[16:]))
+	nl := uint64(le.Uint32(prefix[20:]))
+	m := uint64(le.Uint32(prefix[24:]))
+	eta := math.Float64frombits(le.Uint64(prefix[32:]))
+	switch {
+	case esize != 4 && esize != 8:
+		return 0, 0, fmt.Errorf("%w: element size %d", ErrCorrupt, esize)
+	case prefix[14] != 0 || prefix[15] != 0 || le.Uint32(prefix[28:]) != 0:
+		return 0, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
+	case flags&^(flagBias|flagNorm) != 0:
+		return 0, 0, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
+	case d < 1 || d > maxDims:
+		return 0, 0, fmt.Errorf("%w: %d features", ErrCorrupt, d)
+	case nl < 2 || nl > maxLabels:
+		return 0, 0, fmt.Errorf("%w: %d labels", ErrCorrupt, nl)
+	case !finitePositive(eta):
+		return 0, 0, fmt.Errorf("%w: η = %v", ErrCorrupt, eta)
+	}
+	// Sizes in uint64 with an overflow check: a hostile header can ask for
+	// more than 2^64 bytes.
+	var sz sizer
+	sz.add(headerSize, 1)
+	sz.add(nl, 8)
+	rows := nl
+	switch kind {
+	case KindBinary, KindOneVsRest, KindArgmax:
+		if algo >= numAlgorithms {
+			return 0, 0, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(algo))
+		}
+		if kind == KindBinary {
+			rows = 1
+		}
+		if algo == Voted {
+			sz.add(rows, 4)
+			sz.add(m, 8)
+			sz.add(sz.mul(m, d+1), esize)
+		} else {
+			sz.add(sz.mul(rows, d+1), esize)
+		}
+	case KindKernelBinary, KindKernelOneVsRest, KindKernelArgmax:
+		if algo != Online && algo != Averaged && algo != Voted {
+			return 0, 0, fmt.Errorf("%w: a kernel model trained by %v", ErrCorrupt, algo)
+		}
+		if m < 1 || m > maxKernelIndex {
+			return 0, 0, fmt.Errorf("%w: %d support vectors", ErrCorrupt, m)
+		}
+		if kind == KindKernelBinary {
+			rows = 1
+		}
+		sz.add(kernSpecSize, 1)
+		sz.add(m, 4)
+		sz.add(sz.mul(m, d), esize)
+		if algo != Voted {
+			sz.add(sz.mul(rows, m+1), esize)
+			break
+		}
+		// The counts: 8 bytes (Q_r mistakes, V_r kept functions) per row.
+		sz.add(rows, 8)
+		if sz.over {
+			return 0, 0, fmt.Errorf("%w: the header implies more than 2^63 bytes", ErrCorrupt)
+		}
+		counts := sz.n - 8*rows
+		if uint64(len(prefix)) < sz.n {
+			return 0, int64(sz.n), nil
+		}
+		var q, v uint64
+		for r := range rows {
+			q += uint64(le.Uint32(prefix[counts+8*r:]))
+			v += uint64(le.Uint32(prefix[counts+8*r+4:]))
+		}
+		sz.add(q, 4+esize)
+		sz.add(v, 4+8+esize)
+	default:
+		return 0, 0, fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(kind))
+	}
+	sz.add(4, 1) // the checksum
+	if sz.over {
+		return 0, 0, fmt.Errorf("%w: the header implies more than 2^63 bytes", ErrCorrupt)
+	}
+	return int64(sz.n), 0, nil
+}
+
+// sizer sums count·size terms in uint64, remembering an overflow past
+// math.MaxInt64.
+type sizer struct {
+	n    uint64
+	over bool
+}
+
+// mul returns a·b, or marks the overflow.
+func (s *sizer) mul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 || lo > math.MaxInt64 {
+		s.over = true
+	}
+	return lo
+}
+
+// add adds count·size to the sum.
+func (s *sizer) add(count, size uint64) {
+	t := s.mul(count, size)
+	s.n += t
+	if s.n < t || s.n > math.MaxInt64 {
+		s.over = true
+	}
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m,

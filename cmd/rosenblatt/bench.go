@@ -209,7 +209,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	printReport(stdout, rep)
 	if *jsonFile != "" {
-		err := writeOutput(*jsonFile, *force, func(w io.Writer) error {
+		err := writeOutput(*jsonFile, *force, nil, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rep)
@@ -573,7 +573,7 @@ func printReport(w io.Writer, rep *benchReport) {
 	io.WriteString(w, b.String())
 }
 
-// fmtBytes formats a byte count in B, KiB or MiB, with one decimal when
+// fmtBytes formats a byte count in B, KiB, MiB or GiB, with one decimal when
 // it is not a whole number of the unit.
 func fmtBytes(b int64) string {
 	f := func(v float64, unit string) string {
@@ -583,6 +583,8 @@ func fmtBytes(b int64) string {
 		return fmt.Sprintf("%.1f %s", v, unit)
 	}
 	switch {
+	case b >= 1<<30:
+		return f(float64(b)/(1<<30), "GiB")
 	case b >= 1<<20:
 		return f(float64(b)/(1<<20), "MiB")
 	case b >= 1<<10:
@@ -639,7 +641,7 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 // errors).
 func readBenchReport(name string) (*benchReport, error) {
 	var rep benchReport
-	if err := decodeJSONFile(name, &rep); err != nil {
+	if err := decodeJSONFile(name, maxReport, &rep); err != nil {
 		return nil, err
 	}
 	if err := rep.validate(); err != nil {

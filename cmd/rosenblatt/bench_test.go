@@ -568,10 +568,10 @@ func TestWriteOutput(t *testing.T) {
 	write := func(s string) func(w io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
-	if err := writeOutput(file, false, write("one")); err != nil {
+	if err := writeOutput(file, false, nil, write("one")); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeOutput(file, false, write("two")); !errors.Is(err, errExists) {
+	if err := writeOutput(file, false, nil, write("two")); !errors.Is(err, errExists) {
 		t.Errorf("second write without force: %v, want errExists", err)
 	}
 	if err := checkWritable(file, false); !errors.Is(err, errExists) {
@@ -583,7 +583,7 @@ func TestWriteOutput(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "one" {
 		t.Errorf("content %q after refused write", b)
 	}
-	if err := writeOutput(file, true, write("three")); err != nil {
+	if err := writeOutput(file, true, nil, write("three")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(file); string(b) != "three" {
@@ -592,14 +592,14 @@ func TestWriteOutput(t *testing.T) {
 	// A failing writer leaves no partial file behind.
 	fail := filepath.Join(dir, "fail.txt")
 	boom := errors.New("boom")
-	if err := writeOutput(fail, false, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
+	if err := writeOutput(fail, false, nil, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("failing writer: %v", err)
 	}
 	if _, err := os.Stat(fail); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("partial file left: %v", err)
 	}
 	// A directory that does not exist is an error.
-	if err := writeOutput(filepath.Join(dir, "no", "such.txt"), false, write("x")); err == nil {
+	if err := writeOutput(filepath.Join(dir, "no", "such.txt"), false, nil, write("x")); err == nil {
 		t.Errorf("write into a missing directory succeeded")
 	}
 }
@@ -608,7 +608,7 @@ func TestFmtBytes(t *testing.T) {
 	cases := []struct {
 		b    int64
 		want string
-	}{{0, "0 B"}, {1023, "1023 B"}, {1024, "1 KiB"}, {1536, "1.5 KiB"}, {16 << 10, "16 KiB"}, {16447 << 10, "16.1 MiB"}, {128 << 20, "128 MiB"}}
+	}{{0, "0 B"}, {1023, "1023 B"}, {1024, "1 KiB"}, {1536, "1.5 KiB"}, {16 << 10, "16 KiB"}, {16447 << 10, "16.1 MiB"}, {128 << 20, "128 MiB"}, {3 << 29, "1.5 GiB"}}
 	for _, c := range cases {
 		if got := fmtBytes(c.b); got != c.want {
 			t.Errorf("fmtBytes(%d) = %q, want %q", c.b, got, c.want)

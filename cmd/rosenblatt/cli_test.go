@@ -30,8 +30,15 @@ import (
 // reexecEnv makes the test binary behave as the rosenblatt command.
 const reexecEnv = "ROSENBLATT_TEST_RUN_MAIN"
 
+// childSetups prepare the re-executed process before main runs (set from
+// package-level variable initialisers, which run before any init).
+var childSetups []func()
+
 func init() {
 	if os.Getenv(reexecEnv) == "1" {
+		for _, f := range childSetups {
+			f()
+		}
 		main() // exits
 	}
 }
@@ -508,8 +515,12 @@ func (c *cliCase) checkResult(t *testing.T, dir string, code int, stdout, stderr
 	}
 }
 
+// allCLICases are cliCases and the cases of the other test files
+// (outputCases).
+func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases) }
+
 func TestCLIInProcess(t *testing.T) {
-	for _, c := range cliCases {
+	for _, c := range allCLICases() {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			t.Chdir(dir)
@@ -556,7 +567,7 @@ func TestCLIBinary(t *testing.T) {
 		}
 		t.Fatalf("re-executing the test binary as rosenblatt: %v", err)
 	}
-	for _, c := range cliCases {
+	for _, c := range allCLICases() {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if c.setup != nil {

@@ -19,12 +19,18 @@
 // (-label-col, -header, -sep) or an IDX image file with its IDX label file
 // (-labels), optionally gzip-compressed; the format follows the file name
 // unless -format says it. Errors in a data file name the file, line and
-// column. No command writes over an existing file unless given -f.
+// column. No command writes over an existing file unless given -f, nor
+// over one of its input files even with -f.
 //
 // Exit status: 0 on success, 2 for a usage error (unknown command, bad
 // flag or flag value, missing or extra arguments; the usage is printed), 1
 // for any other failure (unreadable or malformed data or model files, data
-// that does not fit the model, an output file that exists).
+// that does not fit the model, an output file that exists or is an input,
+// an error writing an output file or standard output).
+//
+// Output files are written atomically (a temporary file in the same
+// directory, then renamed); devices and pipes are written in place; no
+// command removes a file it did not create. See output.go.
 package main
 
 import (
@@ -72,19 +78,28 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nwithout a command, rosenblatt runs the demo; run 'rosenblatt <command> -h' for a command's flags")
-	fmt.Fprintln(w, "exit status: 0 success, 1 failure (bad data or model file, existing output file), 2 usage error")
+	fmt.Fprintln(w, "exit status: 0 success, 1 failure (bad data or model file, existing output file, write error), 2 usage error")
 }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run runs the command line args and returns the exit status. Whatever
+// goes to stdout passes through an errWriter: a command whose output was
+// lost (a full disk, a closed pipe) fails with exit status 1 even if the
+// command itself ignored the write error.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		args = []string{"demo"}
 	}
+	out := &errWriter{w: stdout}
 	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		usage(stdout)
+		usage(out)
+		if out.err != nil {
+			fmt.Fprintf(stderr, "rosenblatt: writing standard output: %v\n", withoutPath(out.err))
+			return exitFail
+		}
 		return exitOK
 	}
 	cmd, ok := commands[args[0]]
@@ -93,7 +108,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	err := cmd.run(args[1:], stdout, stderr)
+	err := cmd.run(args[1:], out, stderr)
+	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
+		err = fmt.Errorf("writing standard output: %w", withoutPath(out.err))
+	}
 	switch {
 	case err == nil:
 		return exitOK

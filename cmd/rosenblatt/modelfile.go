@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"unsafe"
@@ -72,10 +74,18 @@ func (lm *loadedModel) classes() []int {
 // loadModel reads the model file at path: a linear or kernel model, binary
 // or JSON, float32 or float64. Errors name the file; a file of the right
 // kind with bad content wraps perceptron.ErrCorrupt (or ErrVersion), a JSON
-// syntax error carries its line and column, and a file that is no model at
-// all wraps errMalformed.
+// syntax error carries its line and column, a file that is no model at
+// all wraps errMalformed, and a JSON model beyond maxJSONModel wraps
+// errTooLarge.
+//
+// The file is never read whole before it is checked: the first bytes tell
+// a binary model, whose header is checked and gives the file's size
+// (perceptron.EncodedSize), from a JSON one, and anything else is refused
+// at once. A regular file of another size than its header implies is
+// refused before the rest is read; a device or pipe is read up to that
+// size and one byte more, to tell a padded file.
 func loadModel(path string) (*loadedModel, error) {
-	data, err := os.ReadFile(path)
+	data, err := readModelFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +127,97 @@ func loadModel(path string) (*loadedModel, error) {
 		return nil, fmt.Errorf("%s: %w: not a rosenblatt model file (neither the binary format nor JSON)", path, errMalformed)
 	}
 	return lm, nil
+}
+
+// readModelFile returns the bytes of the model file at path, checked as
+// loadModel describes.
+func readModelFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	r := bufio.NewReader(f)
+	head, err := r.Peek(len(binaryMagic))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", path, withoutPath(err))
+	}
+	switch {
+	case string(head) == binaryMagic:
+		return readBinaryModel(path, r, fi)
+	case len(head) > 0 && head[0] != '{' && !isJSONSpace(head[0]):
+		return nil, fmt.Errorf("%s: %w: not a rosenblatt model file (neither the binary format nor JSON)", path, errMalformed)
+	}
+	// JSON, or white space before it (which the limit bounds too).
+	return readLimited(path, r, fi, maxJSONModel)
+}
+
+// isJSONSpace reports whether c is white space to JSON.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// readBinaryModel reads a binary model file whose magic r starts with: the
+// header first, then exactly the size it implies.
+func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
+	regular := fi.Mode().IsRegular()
+	corrupt := func(f string, a ...any) error {
+		return fmt.Errorf("%s: %w: %s", path, perceptron.ErrCorrupt, fmt.Sprintf(f, a...))
+	}
+	// fill reads the file up to n bytes in all (n is implied by a header
+	// already checked); the buffer grows with what arrives, not with n.
+	var buf bytes.Buffer
+	fill := func(n int64) error {
+		_, err := io.CopyN(&buf, r, n-int64(buf.Len()))
+		if errors.Is(err, io.EOF) {
+			return corrupt("%d bytes, the header implies at least %d (truncated)", int64(buf.Len()), n)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, withoutPath(err))
+		}
+		return nil
+	}
+	var size int64
+	for need := int64(0); ; {
+		s, more, err := perceptron.EncodedSize(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if more == 0 {
+			size = s
+			break
+		}
+		if regular && more > fi.Size() {
+			return nil, corrupt("%d bytes, the header implies at least %d (truncated)", fi.Size(), more)
+		}
+		if more <= need {
+			return nil, corrupt("the header gives no size") // not expected: EncodedSize asks for more each time
+		}
+		need = more
+		if err := fill(need); err != nil {
+			return nil, err
+		}
+	}
+	if regular {
+		if fi.Size() != size {
+			return nil, corrupt("the header implies %d bytes, the file has %d (truncated or padded)", size, fi.Size())
+		}
+		buf.Grow(int(size - int64(buf.Len())))
+	}
+	if err := fill(size); err != nil {
+		return nil, err
+	}
+	// Nothing may follow.
+	var one [1]byte
+	if n, _ := io.ReadFull(r, one[:]); n > 0 {
+		return nil, fmt.Errorf("%s: %w (%w): more bytes follow the %d the header implies (padded)", path, perceptron.ErrCorrupt, errTooLarge, size)
+	}
+	return buf.Bytes(), nil
 }
 
 // decodeModel decodes data into a new model of element type T, a kernel

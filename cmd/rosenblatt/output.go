@@ -6,56 +6,353 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 )
 
 // errExists reports an output file that exists and would be overwritten
 // without -f.
 var errExists = errors.New("file exists (use -f to overwrite)")
 
+// errSameFile reports an output that is one of the command's input files
+// (also through a symbolic or hard link): refused with or without -f.
+var errSameFile = errors.New("the output is an input file")
+
+// errChanged reports an output file that another process replaced or
+// created while -f was writing it: it is left alone.
+var errChanged = errors.New("the file changed while the output was written; nothing was replaced")
+
 // errMalformed reports an input file whose content is not what the command
 // expects (bad JSON, wrong kind of file, impossible values).
 var errMalformed = errors.New("malformed file")
 
-// checkWritable fails early, before any long work, if writing path would
-// overwrite an existing file and force is false. writeOutput checks again
-// when it creates the file.
-func checkWritable(path string, force bool) error {
-	if force {
-		return nil
+// Output files.
+//
+// A regular file is written atomically: into a new temporary file in the
+// target's directory (".NAME.tmp-RANDOM", created with mode 0644 minus the
+// umask), synced and closed, then moved onto the target. Without -f the
+// last step is a hard link, which fails if the target appeared in the
+// meantime, and the temporary name is then removed; where the file system
+// has no hard links it is a rename after checking that the target is still
+// absent, which leaves a short window. With -f it is a rename, which
+// replaces the target in one step; the replaced file's permission bits are
+// kept (not its owner, nor its other hard links, which keep the old
+// content). On any error the temporary file is removed and the target is
+// untouched: the command never removes a path it did not create. If the
+// process is killed between the link and the removal, the temporary name
+// remains next to the target, a second link to the complete output.
+//
+// A symbolic link to a regular file, or to nothing, is followed: the file
+// it points to is replaced, not the link.
+//
+// A character device (/dev/null, /dev/full, a terminal, /dev/stdout as a
+// pipe or terminal) or a named pipe is no file to replace: it is opened
+// and written in place, -f or not, and never removed. A block device is
+// written in place too, but only with -f. A directory is an error.
+//
+// An output that is the same file as an input (os.SameFile) is refused,
+// with or without -f, by checkWritable before any long work and again by
+// writeOutput; streams (character devices, pipes) are exempt, as reading
+// and writing a terminal is no overwrite.
+
+// outTarget is where an output goes, as resolveOutput found it.
+type outTarget struct {
+	path    string      // the file to write: the given path, or where its symbolic links lead
+	info    os.FileInfo // the existing file, or nil
+	inPlace bool        // a device or pipe: open and write, no temporary file
+}
+
+// isStream reports whether a file of mode m is written in place without
+// -f: a character device or a named pipe (or a socket, which open refuses
+// with its own error).
+func isStream(m fs.FileMode) bool {
+	return m&fs.ModeCharDevice != 0 || m&(fs.ModeNamedPipe|fs.ModeSocket) != 0
+}
+
+// resolveOutput classifies the output path, refusing an existing file
+// without force and any file that is one of inputs.
+func resolveOutput(path string, force bool, inputs []string) (outTarget, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr != nil {
+			if errors.Is(lerr, fs.ErrNotExist) {
+				// Nothing there: a new file, in a directory that must
+				// exist (told now, not after the work).
+				dir := filepath.Dir(path)
+				if _, err := os.Stat(dir); err != nil {
+					return outTarget{}, fmt.Errorf("%s: directory %s: %w", path, dir, withoutPath(err))
+				}
+				return outTarget{path: path}, nil
+			}
+			return outTarget{}, lerr
+		}
+		// A dangling symbolic link: create the file it names.
+		if !force {
+			return outTarget{}, fmt.Errorf("%s: %w", path, errExists)
+		}
+		real, err := followLinks(path)
+		return outTarget{path: real}, err
 	}
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s: %w", path, errExists)
+	if err != nil {
+		return outTarget{}, err
+	}
+	m := fi.Mode()
+	switch {
+	case m.IsDir():
+		return outTarget{}, fmt.Errorf("%s: is a directory", path)
+	case isStream(m):
+		return outTarget{path: path, info: fi, inPlace: true}, nil
+	}
+	if err := notAnInput(path, fi, inputs); err != nil {
+		return outTarget{}, err
+	}
+	if !force {
+		return outTarget{}, fmt.Errorf("%s: %w", path, errExists)
+	}
+	if !m.IsRegular() {
+		if m&fs.ModeDevice != 0 { // a block device, with -f
+			return outTarget{path: path, info: fi, inPlace: true}, nil
+		}
+		return outTarget{}, fmt.Errorf("%s: not a regular file (mode %v)", path, m)
+	}
+	real, err := followLinks(path)
+	if err != nil {
+		return outTarget{}, err
+	}
+	// A link of /proc/self/fd names its file by a string that need not be
+	// a path to it (a deleted file): replace only what path reaches.
+	if rfi, err := os.Stat(real); err != nil || !os.SameFile(fi, rfi) {
+		return outTarget{}, fmt.Errorf("%s: cannot tell the path of the file it links to (%s)", path, real)
+	}
+	return outTarget{path: real, info: fi}, nil
+}
+
+// notAnInput fails if the file fi (at path) is one of inputs. Inputs that
+// cannot be examined are skipped: reading them will report why.
+func notAnInput(path string, fi os.FileInfo, inputs []string) error {
+	for _, in := range inputs {
+		if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
+			return fmt.Errorf("%s: %w %s (refused even with -f)", path, errSameFile, in)
+		}
 	}
 	return nil
 }
 
-// writeOutput creates path and writes what write produces to it. Without
-// force an existing file is never touched: the file is created exclusively
-// (O_EXCL), so it also refuses a file that appeared since checkWritable.
-// On a write error the partial file is removed.
-func writeOutput(path string, force bool, write func(io.Writer) error) error {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%s: %w", path, errExists)
+// followLinks returns the path that path's chain of symbolic links ends
+// at, which need not exist. Directories on the way are left to the kernel.
+func followLinks(path string) (string, error) {
+	for range 255 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
 		}
+		if err != nil {
+			return "", err
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// checkWritable fails early, before any long work, if writing path would
+// overwrite an existing file without force, or write over one of inputs.
+// writeOutput checks again when it writes.
+func checkWritable(path string, force bool, inputs ...string) error {
+	_, err := resolveOutput(path, force, inputs)
+	return err
+}
+
+// writeOutput writes what write produces to path, as described above:
+// atomically for a file, in place for a device or pipe; never over an
+// existing file without force, never over one of inputs. Errors name
+// path.
+func writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	t, err := resolveOutput(path, force, inputs)
+	if err != nil {
+		return err
+	}
+	if t.inPlace {
+		err = writeInPlace(path, write)
+	} else {
+		err = writeAtomic(t, force, write)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, withoutPath(err))
+	}
+	return nil
+}
+
+// writeInPlace opens an existing device or pipe and writes to it: no
+// O_CREATE, no O_TRUNC, and nothing is removed on error.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
 		return err
 	}
 	if err := write(f); err != nil {
 		f.Close()
-		os.Remove(path)
-		return fmt.Errorf("%s: %w", path, err)
+		return err
+	}
+	return f.Close()
+}
+
+// writeAtomic writes a temporary file next to t.path and moves it there.
+func writeAtomic(t outTarget, force bool, write func(io.Writer) error) error {
+	f, tmp, err := createTemp(t.path)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()      // a second Close is harmless
+			os.Remove(tmp) // ours: created exclusively above
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(path)
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
+	if t.info != nil {
+		if err := os.Chmod(tmp, t.info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !force:
+		if err := linkNew(tmp, t.path); err != nil {
+			return err
+		}
+		done = true
+		os.Remove(tmp) // the output is also at t.path now
+	default:
+		// Replace only what resolveOutput examined: a file that appeared
+		// or was swapped since then is not ours to remove.
+		now, err := os.Lstat(t.path)
+		switch {
+		case t.info == nil && err == nil, t.info != nil && (err != nil || !os.SameFile(t.info, now)):
+			return errChanged
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+		if err := os.Rename(tmp, t.path); err != nil {
+			return err
+		}
+		done = true
+	}
+	syncDir(filepath.Dir(t.path))
 	return nil
+}
+
+// linkNew makes the complete temporary file tmp appear at path unless
+// something exists there: a hard link, or where the file system has none,
+// a rename after checking.
+func linkNew(tmp, path string) error {
+	err := os.Link(tmp, path)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return errExists
+	}
+	if _, lerr := os.Lstat(path); !errors.Is(lerr, fs.ErrNotExist) {
+		if lerr == nil {
+			return errExists
+		}
+		return lerr
+	}
+	return os.Rename(tmp, path)
+}
+
+// createTemp creates a new file next to path, named after it, with mode
+// 0644 minus the umask (os.CreateTemp's 0600 would need the umask to be
+// read, which only a racy syscall does).
+func createTemp(path string) (*os.File, string, error) {
+	dir, base := filepath.Split(path)
+	if len(base) > 200 { // room for the suffix within NAME_MAX
+		base = base[:200]
+	}
+	for range 100 {
+		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%08x", base, rand.Uint32()))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmp, err
+	}
+	return nil, "", fmt.Errorf("cannot create a temporary file next to %s", path)
+}
+
+// syncDir makes a rename in dir durable, where the system allows it; a
+// failure there loses nothing that was written, so it is not reported.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// withoutPath drops the file name from an *fs.PathError (the temporary
+// file's, or the one the caller names anyway), keeping the operation and
+// the cause, which errors.Is still finds.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && err == error(pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// inputFiles returns the files a data argument reads: the file, and the
+// label file of an IDX image file.
+func (d *dataFlags) inputFiles(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		out = append(out, p)
+		if f, err := d.formatOf(p); err == nil && f == fmtIDX {
+			if l, err := d.labelsPath(p); err == nil {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// errWriter passes writes on to w until one fails, then fails every later
+// one with the same error, which err keeps: a command writes its report
+// with fmt.Fprintf and run checks err once at the end.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	e.err = err
+	return n, err
 }
 
 // lineCol returns the 1-based line and column (in bytes) of byte offset off
@@ -74,11 +371,66 @@ func lineCol(data []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// decodeJSONFile decodes the JSON file name into v. A syntax or type error
-// names the file with its line and column; every error wraps errMalformed
-// except a failure to read the file.
-func decodeJSONFile(name string, v any) error {
-	data, err := os.ReadFile(name)
+// errTooLarge reports an input file larger than the command reads: a JSON
+// model or bench report beyond its limit, or a file that goes on after
+// the size its header gives.
+var errTooLarge = errors.New("file too large")
+
+// Limits of the files read whole that have no header giving their size
+// (variables so that tests can lower them). A binary model file is read
+// up to the size its header implies (perceptron.EncodedSize), no further.
+var (
+	// maxJSONModel bounds a JSON model: 1 GiB holds some 50 million
+	// values printed in full precision; larger models belong in the binary
+	// format, which is a fifth of the size.
+	maxJSONModel int64 = 1 << 30
+	// maxReport bounds a bench report: a full report is some 100 KB.
+	maxReport int64 = 64 << 20
+)
+
+// readLimited reads all of r (the file name), which must not exceed limit
+// bytes: otherwise it stops after limit+1 bytes with an error wrapping
+// errTooLarge. fi, if the file's, lets a regular file be refused from its
+// size before anything is read.
+func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64) ([]byte, error) {
+	tooLarge := func(what string) error {
+		return fmt.Errorf("%s: %w: %s, more than the %s this command reads", name, errTooLarge, what, fmtBytes(limit))
+	}
+	var buf bytes.Buffer
+	if fi != nil && fi.Mode().IsRegular() {
+		if fi.Size() > limit {
+			return nil, tooLarge(fmtBytes(fi.Size()))
+		}
+		buf.Grow(int(fi.Size()) + 1)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
+	}
+	if n > limit {
+		return nil, tooLarge("longer")
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeJSONFile decodes the JSON file name, of at most limit bytes, into
+// v. A syntax or type error names the file with its line and column; every
+// error wraps errMalformed except a failure to read the file and one
+// wrapping errTooLarge.
+func decodeJSONFile(name string, limit int64, v any) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s: is a directory", name)
+	}
+	data, err := readLimited(name, f, fi, limit)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,8 @@ import (
 //	rosenblatt predict [flags] MODEL DATA
 //
 // writes one predicted label per row of DATA, one per line, to stdout or
-// -o FILE (never over an existing file without -f). DATA is read like
+// -o FILE (never over an existing file without -f, never over MODEL or
+// DATA). DATA is read like
 // train's (its labels are read but not used).
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
@@ -40,8 +41,10 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := df.check(); err != nil {
 		return err
 	}
+	// The model and the data files are inputs that -o must not name.
+	inputs := append([]string{pos[0]}, df.inputFiles(pos[1])...)
 	if *out != "" {
-		if err := checkWritable(*out, *force); err != nil {
+		if err := checkWritable(*out, *force, inputs...); err != nil {
 			return err
 		}
 	}
@@ -50,13 +53,13 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if lm.m64 != nil {
-		return predictOn(lm.m64, pos[1], &df, *out, *force, *scores, stdout)
+		return predictOn(lm.m64, pos[1], &df, *out, *force, inputs, *scores, stdout)
 	}
-	return predictOn(lm.m32, pos[1], &df, *out, *force, *scores, stdout)
+	return predictOn(lm.m32, pos[1], &df, *out, *force, inputs, *scores, stdout)
 }
 
 // predictOn is predict for element type T.
-func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force, withScores bool, stdout io.Writer) error {
+func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, stdout io.Writer) error {
 	d, _, err := loadData[T](dataPath, df, c.Dims(), "the model")
 	if err != nil {
 		return err
@@ -95,7 +98,7 @@ func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, 
 	if out == "" {
 		return write(stdout)
 	}
-	return writeOutput(out, force, write)
+	return writeOutput(out, force, inputs, write)
 }
 
 // predictAll returns the model's label for every row of d.

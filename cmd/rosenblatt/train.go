@@ -23,7 +23,7 @@ import (
 // trains a model on DATA (LIBSVM, CSV or IDX) with every option of package
 // perceptron as a flag, prints a summary and writes the model file (-o,
 // default DATA's base name + ".model"; never over an existing file without
-// -f).
+// -f, never over DATA, the -test file or their IDX label files).
 
 // trainFlags are the flags of train.
 type trainFlags struct {
@@ -230,7 +230,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
 	}
 	// Refuse before the long work, not after it.
-	if err := checkWritable(tf.out, tf.force); err != nil {
+	if err := checkWritable(tf.out, tf.force, tf.data.inputFiles(path, tf.test)...); err != nil {
 		return err
 	}
 	if tf.typ == "float64" {
@@ -303,7 +303,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(tf.out, tf.force, func(w io.Writer) error {
+	if err := writeOutput(tf.out, tf.force, tf.data.inputFiles(path, tf.test), func(w io.Writer) error {
 		_, err := w.Write(encoded)
 		return err
 	}); err != nil {
