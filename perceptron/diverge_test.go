@@ -550,7 +550,7 @@ func TestVotedBudget(t *testing.T) {
 			return votedBytes(nil, m), enc(m), nil
 		},
 	}
-	usedRe := regexp.MustCompile(`\((\d+) bytes with`)
+	usedRe := regexp.MustCompile(`\((\d+) bytes,? with`)
 	for name, f := range fits {
 		t.Run(name, func(t *testing.T) {
 			need, model, err := f(-1)
@@ -581,5 +581,48 @@ func TestVotedBudget(t *testing.T) {
 				t.Fatalf("budget of 1 byte: %v", err)
 			}
 		})
+	}
+}
+
+// A score that overflows with finite weights is divergence too, even with
+// the right sign (+Inf for a +1 sample, which the sequential perceptrons'
+// fast path would otherwise pass as correct): the model could not score
+// its own training data.
+func TestScoreOverflowIsDiverged(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testScoreOverflow[float32](t) })
+	t.Run("float64", func(t *testing.T) { testScoreOverflow[float64](t) })
+}
+
+func testScoreOverflow[T Float](t *testing.T) {
+	// w = η after sample 0; sample 1 is right (score −η); sample 2 scores
+	// 2η > M.
+	X := []T{1, -1, 2}
+	y := []int{1, -1, 1}
+	eta := maxOf[T]() / 1.5
+	for _, tc := range []struct {
+		algo   Algorithm
+		kernel bool
+		sample int
+		qty    string
+	}{
+		{Online, false, 2, "score"},
+		{Averaged, false, 2, "score"},
+		{Voted, false, 2, "score"},
+		// The kernel perceptron keeps f(x₂) = η·K(x₀, x₂) = 2η from the
+		// update on sample 0 on.
+		{Online, true, 0, "decision values"},
+		{Voted, true, 0, "decision values"},
+	} {
+		o := Options{Algorithm: tc.algo, Eta: eta, NoBias: true}
+		var err error
+		if tc.kernel {
+			_, _, err = TrainKernel(X, 1, y, KernelOptions{Options: o})
+		} else {
+			_, _, err = Train(X, 1, y, o)
+		}
+		want := DivergedError{Epoch: 1, Sample: tc.sample, Quantity: tc.qty, Type: elemType[T]()}
+		if de := (*DivergedError)(nil); !errors.As(err, &de) || *de != want {
+			t.Errorf("%v kernel %v: %v, want %v", tc.algo, tc.kernel, err, &want)
+		}
 	}
 }

@@ -558,8 +558,8 @@ func (t *dualTrainer[T]) checkBudget(ep int) error {
 		mistakes += len(t.vot[c].seq)
 		kept += len(t.vot[c].vc)
 	}
-	return fmt.Errorf("%w: in epoch %d the voted kernel perceptron has kept %d mistakes and %d decision functions (%d bytes with room for %d final functions); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
-		ErrBudget, ep, mistakes, kept, b.used.Load(), t.K, b.max)
+	return fmt.Errorf("%w: in epoch %d the voted kernel perceptron has kept %d mistakes and %d decision functions (%d bytes, with the final function of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
+		ErrBudget, ep, mistakes, kept, b.used.Load(), b.max)
 }
 
 // epochClasses runs one epoch of the binary perceptrons c0..c1-1 (one-vs-rest

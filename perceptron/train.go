@@ -511,8 +511,8 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 	for c := range t.vot {
 		kept += len(t.vot[c].VC)
 	}
-	return fmt.Errorf("%w: in epoch %d the voted perceptron has kept %d weight vectors of %d values (%d bytes with their biases, counts and room for %d final vectors); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
-		ErrBudget, ep, kept, t.dt.d, b.used.Load(), t.K, b.max)
+	return fmt.Errorf("%w: in epoch %d the voted perceptron has kept %d weight vectors of %d values (%d bytes with their biases and counts, and the final vector of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
+		ErrBudget, ep, kept, t.dt.d, b.used.Load(), b.max)
 }
 
 // epochGroup runs one epoch for classes c0..c1-1, in batches of
