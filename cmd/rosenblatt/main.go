@@ -24,7 +24,8 @@
 // Exit status: 0 on success, 2 for a usage error (unknown command, bad
 // flag or flag value, missing or extra arguments; the usage is printed), 1
 // for any other failure (unreadable or malformed data or model files, data
-// that does not fit the model, an output file that exists).
+// that does not fit the model, training that diverged or would exceed its
+// memory budget, an output file that exists).
 package main
 
 import (
