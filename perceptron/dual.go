@@ -20,11 +20,13 @@ type KernelOptions struct {
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
 	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
-	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, Callback and Workers
-	// mean what they mean for the linear models (Normalize scales the
-	// samples to unit norm before the kernel sees them); Tau, BatchSize,
-	// Lambda, C and Tol are ignored. Workers is also the number of
-	// goroutines that compute the Gram matrix.
+	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, VotedMaxBytes,
+	// Callback and Workers mean what they mean for the linear models
+	// (Normalize scales the samples to unit norm before the kernel sees
+	// them; VotedMaxBytes bounds the voted kernel perceptron's record of its
+	// mistakes and kept functions); Tau, BatchSize, Lambda, C and Tol are
+	// ignored. Workers is also the number of goroutines that compute the
+	// Gram matrix.
 	Options
 
 	// Kernel is the kernel function: gram.Linear{}, gram.Polynomial{...}
