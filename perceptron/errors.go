@@ -75,10 +75,10 @@ type DivergedError struct {
 	// score overflowed with finite weights. −1 when no sample is to blame
 	// (the average of an averaged model, formed after the last epoch).
 	Sample int
-	// HasClass reports that the model is multiclass; Class is then the
-	// label of the class whose weights or score overflowed.
+	// HasClass reports that the model is multiclass (and Class is set).
 	HasClass bool
-	Class    int
+	// Class is the label of the class whose weights or score overflowed.
+	Class int
 	// Quantity says what became non-finite: "weights", "bias", "score",
 	// "averaging sum" (Averaged's u), "averaged weights" (w − u/c, formed
 	// after the last epoch), "norm" or "scale" (SVM), and for kernel
