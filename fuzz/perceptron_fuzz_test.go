@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -179,4 +180,177 @@ func FuzzUnmarshalModelJSON(f *testing.F) {
 			exercise(t, &m64)
 		}
 	})
+}
+
+// trainSentinels are the errors training may return.
+var trainSentinels = []error{perceptron.ErrEmpty, perceptron.ErrDims, perceptron.ErrNonFinite,
+	perceptron.ErrLabels, perceptron.ErrOneClass, perceptron.ErrOption, perceptron.ErrDiverged,
+	perceptron.ErrBudget}
+
+// finiteAll reports whether every value is finite.
+func finiteAll[T float32 | float64](vs ...[]T) bool {
+	for _, v := range vs {
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// FuzzTrain trains every kind of model with extreme options and data
+// decoded from the input: step sizes from 2⁻⁶⁴ to 2¹⁹¹ (far beyond float32),
+// λ down to 2⁻²⁵⁵, values scaled by up to 2¹⁵⁵, tiny voted budgets. Training
+// must return an error wrapping one of the package's sentinels (a
+// *DivergedError naming an epoch that ran and a sample of the data for
+// ErrDiverged), or a model whose weights are all finite and whose file
+// decodes again (the decoders reject non-finite values).
+//
+// Input: 8 header bytes (algorithm, model kind, flags, η and λ exponents,
+// epochs and batch size, features, value exponent), then rows of d value
+// bytes (int8, scaled) and a label byte.
+func FuzzTrain(f *testing.F) {
+	row := []byte{3, 1, 0xfe, 1, 2, 0xfd, 0, 0x81, 1, 0x7f, 2, 0xf0, 0, 3, 1}
+	for _, h := range [][8]byte{
+		{0, 0, 0, 190, 10, 3, 1, 100},     // online, η ≈ 2¹²⁶ float32: diverges
+		{0, 0, 1, 190, 10, 3, 1, 100},     // the same in float64: trains
+		{0, 0, 0, 200, 10, 3, 1, 100},     // η = 2¹³⁶: ErrOption in float32
+		{3, 1, 0x10, 160, 10, 7, 1, 120},  // averaged one-vs-rest, large η
+		{3, 2, 0x11, 250, 10, 7, 2, 130},  // averaged argmax, float64: trains
+		{4, 0, 0x30, 64, 10, 7, 1, 100},   // voted, tiny budget
+		{5, 4, 0x30, 64, 10, 7, 1, 100},   // kernel voted one-vs-rest, tiny budget
+		{5, 0, 0, 64, 200, 7, 1, 100},     // SVM, λ = 2⁻²⁰⁰: ErrOption in float32
+		{5, 1, 0, 64, 120, 7, 1, 110},     // SVM one-vs-rest, λ = 2⁻¹²⁰
+		{2, 1, 0x12, 150, 3, 0x1f, 2, 90}, // minibatch, shuffled
+		{1, 3, 0x44, 180, 3, 5, 2, 110},   // kernel RBF, no bias
+		{0, 0, 0, 64, 10, 3, 1, 255},      // values × 2¹⁵⁵: ErrNonFinite
+	} {
+		f.Add(append(h[:], row...))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) < 8 {
+			return
+		}
+		h, rest := in[:8], in[8:]
+		if h[2]&1 != 0 {
+			fuzzTrain[float64](t, h, rest)
+		} else {
+			fuzzTrain[float32](t, h, rest)
+		}
+	})
+}
+
+func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
+	d := 1 + int(h[6]%4)
+	n := min(len(rest)/(d+1), 32)
+	mode := h[1] % 5 // binary, one-vs-rest, argmax, kernel binary, kernel one-vs-rest
+	scale := math.Ldexp(1, int(h[7])-100)
+	X := make([]T, n*d)
+	y := make([]int, n)
+	for i := range n {
+		for j := range d {
+			X[i*d+j] = T(float64(int8(rest[i*(d+1)+j])) * scale)
+		}
+		lb := rest[i*(d+1)+d]
+		if mode == 0 || mode == 3 {
+			y[i] = 1 - 2*int(lb&1)
+		} else {
+			y[i] = int(lb % 4)
+		}
+	}
+	algo := perceptron.Algorithm(h[0] % 6)
+	if mode >= 2 {
+		algo = []perceptron.Algorithm{perceptron.Online, perceptron.Averaged, perceptron.Voted}[h[0]%3]
+	}
+	if mode == 2 && algo == perceptron.Voted {
+		algo = perceptron.Averaged
+	}
+	opt := perceptron.Options{
+		Algorithm:    algo,
+		MaxIter:      1 + int(h[5]%8),
+		BatchSize:    1 + int(h[5]>>3%4),
+		Eta:          math.Ldexp(1.5, int(h[3])-64),
+		Tau:          math.Ldexp(1.25, int(h[3])-64),
+		Lambda:       math.Ldexp(1, -int(h[4])),
+		Shuffle:      h[2]&2 != 0,
+		Seed:         uint64(h[5]),
+		NoBias:       h[2]&4 != 0,
+		Normalize:    h[2]&8 != 0,
+		RunAllEpochs: h[2]&0x10 != 0,
+		Workers:      2,
+	}
+	if h[2]&0x20 != 0 {
+		opt.VotedMaxBytes = 1 + int64(h[4])*8
+	}
+	if mode == 2 {
+		opt.Multiclass = perceptron.Argmax
+	}
+	var kern gram.Kernel = gram.Linear{}
+	if h[2]&0x40 != 0 {
+		kern = gram.RBF{Gamma: 0.5}
+	}
+	type model interface {
+		MarshalBinary() ([]byte, error)
+		NumScores() int
+	}
+	var m model
+	var err error
+	var lin *perceptron.Model[T]
+	var km *perceptron.KernelModel[T]
+	switch mode {
+	case 0:
+		lin, _, err = perceptron.Train(X, d, y, opt)
+	case 1, 2:
+		lin, _, err = perceptron.TrainMulticlass(X, d, y, opt)
+	case 3:
+		km, _, err = perceptron.TrainKernel(X, d, y, perceptron.KernelOptions{Options: opt, Kernel: kern})
+	case 4:
+		km, _, err = perceptron.TrainKernelMulticlass(X, d, y, perceptron.KernelOptions{Options: opt, Kernel: kern})
+	}
+	if err != nil {
+		known := false
+		for _, s := range trainSentinels {
+			known = known || errors.Is(err, s)
+		}
+		if !known {
+			t.Fatalf("error %q wraps none of the training sentinels", err)
+		}
+		var de *perceptron.DivergedError
+		if errors.Is(err, perceptron.ErrDiverged) && errors.As(err, &de) {
+			if de.Epoch < 1 || de.Epoch > opt.MaxIter || de.Sample < -1 || de.Sample >= n {
+				t.Fatalf("%v: epoch %d of %d, sample %d of %d", err, de.Epoch, opt.MaxIter, de.Sample, n)
+			}
+		}
+		return
+	}
+	if lin != nil {
+		m = lin
+		for k := range lin.NumScores() {
+			w, b := lin.Weights(k)
+			vs, vb, _ := lin.Voted(k)
+			if !finiteAll(w, []T{b}, vb) || !finiteAll(vs...) {
+				t.Fatalf("a trained %v model has non-finite weights", algo)
+			}
+		}
+	} else {
+		m = km
+		for k := range km.NumScores() {
+			if c, b := km.Coefficients(k); !finiteAll(c, []T{b}) {
+				t.Fatalf("a trained %v kernel model has non-finite coefficients", algo)
+			}
+		}
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lin != nil {
+		err = new(perceptron.Model[T]).UnmarshalBinary(b)
+	} else {
+		err = new(perceptron.KernelModel[T]).UnmarshalBinary(b)
+	}
+	if err != nil {
+		t.Fatalf("the file of a trained model does not decode: %v", err)
+	}
 }

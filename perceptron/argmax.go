@@ -20,6 +20,13 @@ type argmaxTrainer[T Float] struct {
 	order []int32
 	rng   *rand.Rand
 
+	// nonFinite reports a non-finite score seen in the epoch; checked
+	// makes every update check the values it changed, recording the first
+	// non-finite one in first (see linTrainer's notes on divergence).
+	nonFinite bool
+	checked   bool
+	first     divEvent
+
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
 
@@ -33,12 +40,47 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 	}
 	if cfg.shuffle {
 		t.order = make([]int32, dt.n)
+	}
+	t.reset()
+	return t
+}
+
+// reset puts the trainer in its initial state (zero weights, the shuffling
+// generator freshly seeded).
+func (t *argmaxTrainer[T]) reset() {
+	clear(t.W)
+	clear(t.B)
+	clear(t.U)
+	clear(t.UB)
+	t.step = 0
+	t.nonFinite, t.first = false, divEvent{}
+	if t.order != nil {
 		for i := range t.order {
 			t.order[i] = int32(i)
 		}
-		t.rng = rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
 	}
-	return t
+}
+
+// check records, in a checked epoch, the first non-finite value among the
+// weights, biases and averaging sums of classes y and p after an update on
+// row i at position pos.
+func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
+	d := t.dt.d
+	for _, c := range [2]int{y, p} {
+		bad := ""
+		switch {
+		case !allFinite(t.W[c*d : (c+1)*d]):
+			bad = "weights"
+		case !finite(t.B[c]):
+			bad = "bias"
+		case t.U != nil && (!allFinite(t.U[c*d:(c+1)*d]) || !finite(t.UB[c])):
+			bad = "averaging sum"
+		default:
+			continue
+		}
+		t.first.record(pos, i, c, bad)
+	}
 }
 
 // epoch runs one epoch of the multiclass perceptron, blockRows samples at
@@ -82,12 +124,25 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 			x := xs[j*d : (j+1)*d]
 			y := int(t.cls[i])
 			p, sp := -1, T(0)
+			var bad T // stays 0 while the scores are finite
 			for c := range K {
-				if c == y {
-					continue
-				}
-				if a := sc[c*blockRows+j]; p < 0 || a > sp {
+				a := sc[c*blockRows+j]
+				bad += a - a
+				if c != y && (p < 0 || a > sp) {
 					p, sp = c, a
+				}
+			}
+			if bad != 0 {
+				// A NaN score never wins, but the true class's NaN
+				// makes mg NaN: a mistake. Either way the epoch has
+				// diverged.
+				t.nonFinite = true
+				if t.checked {
+					for c := range K {
+						if a := sc[c*blockRows+j]; a-a != 0 {
+							t.first.record(lo+j, i, c, "score")
+						}
+					}
 				}
 			}
 			mg := sc[y*blockRows+j] - sp
@@ -111,6 +166,9 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 					t.UB[p] -= ca
 				}
 			}
+			if t.checked {
+				t.check(y, p, i, lo+j)
+			}
 			for j2 := j + 1; j2 < m; j2++ {
 				if !known[j*blockRows+j2] {
 					gram[j*blockRows+j2] = k.Dot(x, xs[j2*d:(j2+1)*d])
@@ -124,16 +182,46 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 	}
 }
 
+// runEpoch shuffles, runs one epoch with its statistics in e, and
+// reports whether it produced a non-finite value (see linTrainer's notes
+// on divergence).
+func (t *argmaxTrainer[T]) runEpoch(e *Epoch) (diverged bool) {
+	if t.rng != nil {
+		t.rng.Shuffle(t.dt.n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+	}
+	t.nonFinite = false
+	t.epoch(e)
+	t.step += int64(t.dt.n)
+	return t.nonFinite || !allFinite(t.W) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UB)
+}
+
+// locate trains again from the start up to epoch ep, checking every value
+// epoch ep changes, and returns the *DivergedError of the first non-finite
+// one.
+func (t *argmaxTrainer[T]) locate(ep int, labels []int) error {
+	t.reset()
+	for e := 1; e <= ep; e++ {
+		t.checked = e == ep
+		t.runEpoch(&Epoch{})
+	}
+	t.checked = false
+	e := &DivergedError{Epoch: ep, Sample: -1, Quantity: "weights", Type: elemType[T]()}
+	if f := t.first; f.found {
+		e.Sample, e.HasClass, e.Class, e.Quantity = f.row, true, labels[f.class], f.qty
+	}
+	return e
+}
+
 func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 	cfg, n, d := t.cfg, t.dt.n, t.dt.d
 	diag := &Diagnostics{}
+	epochs := 0
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		if t.rng != nil {
-			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
-		}
 		e := Epoch{Epoch: ep}
-		t.epoch(&e)
-		t.step += int64(n)
+		if t.runEpoch(&e) {
+			return nil, nil, t.locate(ep, labels)
+		}
+		epochs = ep
 		e.Updates = e.Mistakes
 		e.Loss /= float64(n)
 		e.Accuracy = 1 - float64(e.Mistakes)/float64(n)
@@ -153,6 +241,10 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		for i := range t.B {
 			t.B[i] -= t.UB[i] / c
 		}
+	}
+	if !allFinite(t.W) || !allFinite(t.B) {
+		// Only the average w − u/c is formed here, from finite w and u.
+		return nil, nil, &DivergedError{Epoch: epochs, Sample: -1, Quantity: "averaged weights", Type: elemType[T]()}
 	}
 	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
 		bias: cfg.bias, normalize: cfg.normalize, eta: cfg.eta, W: t.W, B: t.B}

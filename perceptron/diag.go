@@ -14,9 +14,10 @@ type Epoch struct {
 	// Epoch is the 1-based epoch number.
 	Epoch int
 	// Mistakes counts samples with y·(w·x + b) ≤ 0 (a zero score is a
-	// mistake). For one-vs-rest it is summed over the classes; for the
-	// Argmax strategy it counts samples whose true class did not score
-	// strictly highest.
+	// mistake, and so would be a NaN one: the test is !(y·(w·x + b) > 0);
+	// training that meets a non-finite score ends with ErrDiverged). For
+	// one-vs-rest it is summed over the classes; for the Argmax strategy it
+	// counts samples whose true class did not score strictly highest.
 	Mistakes int
 	// Updates counts weight updates: the mistakes for the perceptrons, the
 	// margin violations y·(w·x + b) < 1 for SVM, summed over classes.
@@ -55,7 +56,8 @@ type Diagnostics struct {
 	Evaluated bool
 	// TrainAccuracy is the returned model's accuracy on the training data,
 	// counting a zero score as wrong as the training rule does (so it can
-	// be slightly below what Predict gives, which maps a zero score to −1).
+	// be slightly below what Predict gives, which maps a zero score to −1),
+	// and a NaN score as wrong too.
 	TrainAccuracy float64
 	// TrainLoss is the returned model's perceptron loss on the training data.
 	TrainLoss float64

@@ -17,8 +17,23 @@
 //	label, err := m.Predict(x)
 //
 // Every error wraps an exported sentinel (ErrEmpty, ErrDims, ErrNonFinite,
-// ErrLabels, ErrOneClass, ErrOption, ErrCorrupt, ...) for errors.Is. The
-// caller's slices are never modified: Options.Normalize works on a copy.
+// ErrLabels, ErrOneClass, ErrOption, ErrDiverged, ErrBudget, ErrCorrupt,
+// ...) for errors.Is. The caller's slices are never modified:
+// Options.Normalize works on a copy.
+//
+// # Overflow
+//
+// Training never returns a model with a non-finite weight. Step sizes are
+// checked in the element type (an Eta that overflows float32 is ErrOption
+// for a float32 model), and a weight, bias, score, averaging sum or kernel
+// decision value that overflows during training ends it with an error
+// wrapping ErrDiverged, a *DivergedError naming the epoch, the sample and
+// (multiclass) the class where the first non-finite value appeared. A NaN
+// score is never a correct prediction: training and the diagnostics count
+// it as a mistake, and Predict returns an error wrapping ErrNonFinite for a
+// sample whose score is not finite (a NaN or Inf in the sample). The voted
+// perceptron, which keeps one vector per mistake, stops with ErrBudget
+// before its kept vectors exceed Options.VotedMaxBytes (default 1 GiB).
 //
 // # Tie rule
 //

@@ -20,11 +20,13 @@ type KernelOptions struct {
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
 	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
-	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, Callback and Workers
-	// mean what they mean for the linear models (Normalize scales the
-	// samples to unit norm before the kernel sees them); Tau, BatchSize,
-	// Lambda, C and Tol are ignored. Workers is also the number of
-	// goroutines that compute the Gram matrix.
+	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, VotedMaxBytes,
+	// Callback and Workers mean what they mean for the linear models
+	// (Normalize scales the samples to unit norm before the kernel sees
+	// them; VotedMaxBytes bounds the voted kernel perceptron's record of its
+	// mistakes and kept functions); Tau, BatchSize, Lambda, C and Tol are
+	// ignored. Workers is also the number of goroutines that compute the
+	// Gram matrix.
 	Options
 
 	// Kernel is the kernel function: gram.Linear{}, gram.Polynomial{...}
@@ -67,9 +69,11 @@ type KernelOptions struct {
 // per mistake for the coefficients), Voted the voted perceptron of the
 // decision functions.
 //
-// Errors are those of Train, plus ErrOption for an invalid kernel or an
-// unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row and
-// ErrNonFinite for data whose kernel values would overflow T. X and y are
+// Errors are those of Train (including ErrDiverged, for decision values,
+// coefficients or sums that overflow T, and ErrBudget for a Voted model
+// beyond Options.VotedMaxBytes), plus ErrOption for an invalid kernel or
+// an unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row
+// and ErrNonFinite for data whose kernel values would overflow T. X and y are
 // never modified; the model keeps copies of the support vectors only.
 func TrainKernel[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(false)
@@ -225,23 +229,49 @@ type dualTrainer[T Float] struct {
 	UF    []T     // Averaged: K×N Σ step·η·y·G[j, :], the averaged decision values' correction
 	UB    []T     // Averaged: K Σ step·η·y for the bias
 	vot   []dualVoted[T]
+	bud   *votedBudget // Voted: the budget of the kept state
 
 	step  int64 // samples visited so far (all epochs)
 	order []int32
 	rng   *rand.Rand
+
+	// Divergence (see linTrainer's notes): checked makes every update
+	// check the values it changed. The Argmax epoch reports in nonFinite
+	// and first; one-vs-rest classes in their classStats.
+	checked   bool
+	nonFinite bool
+	first     divEvent
 }
+
+// Bytes of the voted kernel perceptron's kept state: per mistake its row
+// (int32) and step (T), per kept function its prefix length (int32), bias
+// (T) and count (int64).
+func votedQBytes[T Float]() int64 { var z T; return 4 + int64(unsafe.Sizeof(z)) }
+func votedVBytes[T Float]() int64 { var z T; return 12 + int64(unsafe.Sizeof(z)) }
 
 // trainDual validates and prepares the data, sets up the kernel matrix or
 // row cache and runs the trainer.
 func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, d, cfg.normalize)
+	t, err := newDualTrainer(cfg, kern, maxBytes, trace, X, n, d, cls, K, argmax)
 	if err != nil {
 		return nil, nil, err
 	}
+	return t.run(kern, kind, labels)
+}
+
+// newDualTrainer is trainDual up to the training.
+func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+	if err := checkElem[T](cfg, n); err != nil {
+		return nil, err
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, d, cfg.normalize)
+	if err != nil {
+		return nil, err
+	}
 	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
 	if err := t.setupKernel(kern, maxBytes); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t.F = make([]T, K*n)
 	t.A = make([]T, K*n)
@@ -254,15 +284,42 @@ func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace fun
 		t.UB = make([]T, K)
 	case Voted:
 		t.vot = make([]dualVoted[T], K)
+		t.bud = &votedBudget{max: cfg.votedMax}
 	}
 	if cfg.shuffle {
 		t.order = make([]int32, n)
+	}
+	t.reset()
+	return t, nil
+}
+
+// reset puts the trainer in its initial state: no mistakes, the shuffling
+// generator freshly seeded, no kept functions (and their budget reserving
+// room for each class's final one). The kernel values stay.
+func (t *dualTrainer[T]) reset() {
+	clear(t.F)
+	clear(t.A)
+	clear(t.alpha)
+	clear(t.B)
+	clear(t.U)
+	clear(t.UF)
+	clear(t.UB)
+	for c := range t.vot {
+		v := &t.vot[c]
+		*v = dualVoted[T]{seq: v.seq[:0], step: v.step[:0], pre: v.pre[:0], vb: v.vb[:0], vc: v.vc[:0]}
+	}
+	if t.bud != nil {
+		t.bud.used.Store(int64(t.K) * votedVBytes[T]())
+		t.bud.over.Store(false)
+	}
+	t.step = 0
+	t.nonFinite, t.first = false, divEvent{}
+	if t.order != nil {
 		for i := range t.order {
 			t.order[i] = int32(i)
 		}
-		t.rng = rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
 	}
-	return t.run(kern, kind, labels)
 }
 
 // setupKernel computes the Gram matrix if it fits in the budget, else
@@ -322,30 +379,22 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 	// the row cache is not safe for concurrent use, so with it one
 	// goroutine visits each sample for all classes (and fetches its row at
 	// most once per visit).
-	grp := [][2]int{{0, t.K}}
-	if !t.argmax && t.G != nil {
-		grp = groups(t.K, cfg.workers)
-	}
+	grp := t.groups()
 	stats := make([]classStats, t.K)
+	if err := t.checkBudget(0); err != nil {
+		return nil, nil, err
+	}
+	epochs := 0
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		if t.rng != nil {
-			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
-		}
-		clear(stats)
 		e := Epoch{Epoch: ep}
-		switch {
-		case t.argmax:
-			t.epochArgmax(&e)
-		case len(grp) == 1:
-			t.epochClasses(0, t.K, stats)
-		default:
-			var wg sync.WaitGroup
-			for _, r := range grp {
-				wg.Go(func() { t.epochClasses(r[0], r[1], stats) })
-			}
-			wg.Wait()
+		t.epoch(&e, stats, grp)
+		epochs = ep
+		if err := t.checkBudget(ep); err != nil {
+			return nil, nil, err
 		}
-		t.step += int64(n)
+		if t.diverged(stats) {
+			return nil, nil, t.locate(ep, stats, grp, labels)
+		}
 		if t.argmax {
 			e.Updates = e.Mistakes
 			e.Loss /= float64(n)
@@ -380,7 +429,139 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 	if err != nil {
 		return nil, nil, err
 	}
+	if !allFinite(s.Coef) || !allFinite(s.B) {
+		// Only the averages a − u/c and b − ub/c are formed here, from
+		// finite values.
+		return nil, nil, &DivergedError{Epoch: epochs, Sample: -1, Quantity: "averaged coefficients", Type: elemType[T]()}
+	}
 	return newKernelModel(s), diag, nil
+}
+
+// groups splits the classes among goroutines: one-vs-rest on the full
+// matrix only (the row cache is not safe for concurrent use).
+func (t *dualTrainer[T]) groups() [][2]int {
+	if !t.argmax && t.G != nil {
+		return groups(t.K, t.cfg.workers)
+	}
+	return [][2]int{{0, t.K}}
+}
+
+// epoch shuffles and runs one epoch, with its statistics in e (Argmax) or
+// stats (the binary perceptrons).
+func (t *dualTrainer[T]) epoch(e *Epoch, stats []classStats, grp [][2]int) {
+	if t.rng != nil {
+		t.rng.Shuffle(t.dt.n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+	}
+	clear(stats)
+	t.nonFinite = false
+	switch {
+	case t.argmax:
+		t.epochArgmax(e)
+	case len(grp) == 1:
+		t.epochClasses(0, t.K, stats)
+	default:
+		var wg sync.WaitGroup
+		for _, r := range grp {
+			wg.Go(func() { t.epochClasses(r[0], r[1], stats) })
+		}
+		wg.Wait()
+	}
+	t.step += int64(t.dt.n)
+}
+
+// diverged reports whether the epoch just run produced a non-finite value
+// (see linTrainer's notes on divergence): a flagged score, or a
+// non-finite decision value, coefficient, bias or averaging sum. The check
+// of the state is O(K·N), as is the epoch's own loop.
+func (t *dualTrainer[T]) diverged(stats []classStats) bool {
+	if t.nonFinite {
+		return true
+	}
+	for c := range stats {
+		if stats[c].nonFinite {
+			return true
+		}
+	}
+	return !allFinite(t.F) || !allFinite(t.A) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UF) || !allFinite(t.UB)
+}
+
+// locate trains again from the start up to epoch ep (on the same kernel
+// values), checking every value epoch ep changes, and returns the
+// *DivergedError of the first non-finite one.
+func (t *dualTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, labels []int) error {
+	trace := t.trace
+	t.trace = nil
+	defer func() { t.trace = trace }()
+	t.reset()
+	for e := 1; e <= ep; e++ {
+		t.checked = e == ep
+		t.epoch(&Epoch{}, stats, grp)
+	}
+	t.checked = false
+	ev := t.first
+	for c := range stats {
+		if f := stats[c].first; f.found {
+			ev.record(f.pos, f.row, f.class, f.qty)
+		}
+	}
+	e := &DivergedError{Epoch: ep, Sample: -1, Quantity: "decision values", Type: elemType[T]()}
+	if ev.found {
+		e.Sample, e.Quantity = ev.row, ev.qty
+		if t.K > 1 {
+			e.HasClass, e.Class = true, labels[ev.class]
+		}
+	}
+	return e
+}
+
+// check records, in a checked epoch, the first non-finite value among
+// class c's decision values, coefficient of row j, bias and averaging sums
+// after an update on row j at position pos (and a mistake count at its
+// maximum).
+func (t *dualTrainer[T]) check(c, j, pos int, first *divEvent) {
+	n := t.dt.n
+	bad := ""
+	switch {
+	case !allFinite(t.F[c*n : (c+1)*n]):
+		bad = "decision values"
+	case !finite(t.A[c*n+j]):
+		bad = "coefficients"
+	case !finite(t.B[c]):
+		bad = "bias"
+	case t.U != nil && (!finite(t.U[c*n+j]) || !allFinite(t.UF[c*n:(c+1)*n]) || !finite(t.UB[c])):
+		bad = "averaging sum"
+	case t.alpha[c*n+j] == math.MaxInt32:
+		bad = "mistake count"
+	default:
+		return
+	}
+	first.record(pos, j, c, bad)
+}
+
+// checkBudget returns the ErrBudget error of a voted kernel perceptron
+// whose kept state would exceed the budget (ep 0: before training, when
+// the final functions do not fit).
+func (t *dualTrainer[T]) checkBudget(ep int) error {
+	b := t.bud
+	if b == nil || b.max < 0 {
+		return nil
+	}
+	if ep == 0 {
+		if need := b.used.Load(); need > b.max {
+			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one kept function per class (%d × %d bytes)", ErrBudget, b.max, t.K, votedVBytes[T]())
+		}
+		return nil
+	}
+	if !b.over.Load() {
+		return nil
+	}
+	mistakes, kept := 0, 0
+	for c := range t.vot {
+		mistakes += len(t.vot[c].seq)
+		kept += len(t.vot[c].vc)
+	}
+	return fmt.Errorf("%w: in epoch %d the voted kernel perceptron has kept %d mistakes and %d decision functions (%d bytes, with the final function of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
+		ErrBudget, ep, mistakes, kept, b.used.Load(), b.max)
 }
 
 // epochClasses runs one epoch of the binary perceptrons c0..c1-1 (one-vs-rest
@@ -408,7 +589,12 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 			}
 			m := y * a
 			s := &stats[c]
-			if m > 0 {
+			if a-a != 0 { // ±Inf or NaN: a mistake, and divergence
+				s.nonFinite = true
+				if t.checked {
+					s.first.record(jj, j, c, "score")
+				}
+			} else if m > 0 {
 				s.minMargin = min(s.minMargin, float64(m))
 				if t.vot != nil {
 					t.vot[c].cnt++
@@ -423,19 +609,29 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 			}
 			step := eta * y
 			if t.vot != nil {
+				// Keep the mistake (and close the current function), if
+				// the budget allows (else the epoch ends with ErrBudget).
 				v := &t.vot[c]
+				need := votedQBytes[T]()
 				if v.cnt > 0 {
-					v.pre = append(v.pre, int32(len(v.seq)))
-					v.vb = append(v.vb, t.B[c])
-					v.vc = append(v.vc, v.cnt)
+					need += votedVBytes[T]()
+				}
+				if t.bud.take(need) {
+					if v.cnt > 0 {
+						v.pre = append(v.pre, int32(len(v.seq)))
+						v.vb = append(v.vb, t.B[c])
+						v.vc = append(v.vc, v.cnt)
+					}
+					v.seq = append(v.seq, int32(j))
+					v.step = append(v.step, step)
 				}
 				v.cnt = 1
-				v.seq = append(v.seq, int32(j))
-				v.step = append(v.step, step)
 			}
 			t.k.Axpy(step, row, f)
 			t.A[c*n+j] += step
-			t.alpha[c*n+j]++
+			if t.alpha[c*n+j]++; t.alpha[c*n+j] == math.MaxInt32 {
+				s.nonFinite = true // one more would wrap
+			}
 			if bias {
 				t.B[c] += step
 			}
@@ -446,6 +642,9 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 				if bias {
 					t.UB[c] += ca
 				}
+			}
+			if t.checked {
+				t.check(c, j, jj, &s.first)
 			}
 			if t.trace != nil {
 				t.trace(c, j)
@@ -463,12 +662,22 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 		j := t.rowAt(jj)
 		y := int(t.cls[j])
 		p, sp := -1, T(0)
+		var bad T // stays 0 while the scores are finite
 		for c := range K {
-			if c == y {
-				continue
-			}
-			if a := t.F[c*n+j] + t.B[c]; p < 0 || a > sp {
+			a := t.F[c*n+j] + t.B[c]
+			bad += a - a
+			if c != y && (p < 0 || a > sp) {
 				p, sp = c, a
+			}
+		}
+		if bad != 0 { // a NaN makes mg NaN, a mistake; the epoch diverged
+			t.nonFinite = true
+			if t.checked {
+				for c := range K {
+					if a := t.F[c*n+j] + t.B[c]; a-a != 0 {
+						t.first.record(jj, j, c, "score")
+					}
+				}
 			}
 		}
 		mg := t.F[y*n+j] + t.B[y] - sp
@@ -484,6 +693,9 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 		t.A[p*n+j] -= eta
 		t.alpha[y*n+j]++
 		t.alpha[p*n+j]++
+		if t.alpha[y*n+j] == math.MaxInt32 || t.alpha[p*n+j] == math.MaxInt32 {
+			t.nonFinite = true // one more would wrap
+		}
 		if bias {
 			t.B[y] += eta
 			t.B[p] -= eta
@@ -498,6 +710,10 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 				t.UB[y] += ca
 				t.UB[p] -= ca
 			}
+		}
+		if t.checked {
+			t.check(y, j, jj, &t.first)
+			t.check(p, j, jj, &t.first)
 		}
 		if t.trace != nil {
 			t.trace(y, j)
@@ -572,13 +788,14 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 	}
 	for j := range n {
 		yc := int(t.cls[j])
-		best := 0
+		best, nan := 0, false
 		for c := range t.K {
 			f := fval(c, j)
 			scores[c] = f + bias(c)
 			if scores[c] > scores[best] {
 				best = c
 			}
+			nan = nan || math.IsNaN(scores[c])
 			if a := coef(c, j); a != 0 {
 				cs[c].norm2 += a * f
 			}
@@ -586,7 +803,7 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 			if yc != c {
 				m = -m
 			}
-			if m <= 0 {
+			if !(m > 0) { // a NaN score is a mistake
 				cs[c].mistakes++
 				cs[c].loss -= m
 			}
@@ -595,7 +812,7 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 		if t.K == 1 {
 			continue
 		}
-		if best == yc {
+		if best == yc && !nan {
 			ok++
 		}
 		other := math.Inf(-1)

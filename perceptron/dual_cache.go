@@ -168,7 +168,7 @@ func (t *dualTrainer[T]) wrongNow(j int) bool {
 	if t.argmax {
 		sy := t.F[y*n+j] + t.B[y]
 		for c := range t.K {
-			if c != y && t.F[c*n+j]+t.B[c] >= sy {
+			if c != y && !(sy > t.F[c*n+j]+t.B[c]) {
 				return true
 			}
 		}
@@ -179,7 +179,7 @@ func (t *dualTrainer[T]) wrongNow(j int) bool {
 		if c != y {
 			a = -a
 		}
-		if a <= 0 {
+		if !(a > 0) {
 			return true
 		}
 	}

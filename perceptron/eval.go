@@ -62,7 +62,7 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 						a[c] = float64(buf[c] + B[c])
 					}
 				}
-				best := 0
+				best, nan := 0, false
 				for c := range K {
 					if scale != nil {
 						a[c] *= scale[c]
@@ -70,12 +70,13 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 					if a[c] > a[best] {
 						best = c
 					}
+					nan = nan || math.IsNaN(a[c])
 					m := a[c]
 					if cls[i] != int32(c) {
 						m = -m
 					}
 					e := &p.cls[c]
-					if m <= 0 {
+					if !(m > 0) { // a NaN score is a mistake
 						e.mistakes++
 						e.loss -= m
 					}
@@ -86,7 +87,7 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 				}
 				if K > 1 {
 					y := int(cls[i])
-					if best == y {
+					if best == y && !nan { // NaN scores are never right
 						p.argmaxOK++
 					}
 					other := math.Inf(-1)

@@ -437,7 +437,9 @@ func (m *Model[T]) Accuracy(X []T, y []int) (float64, error) {
 // Update is safe to call while other goroutines predict (see the Model's
 // concurrency notes); concurrent Updates are serialised. y must be −1 or
 // +1 for a binary model and one of Classes otherwise (ErrLabels); a voted
-// model cannot be updated (ErrUnsupported). x is not modified.
+// model cannot be updated (ErrUnsupported); an update that would make a
+// weight or bias non-finite is refused (ErrDiverged), leaving the model as
+// it was. x is not modified.
 func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -531,6 +533,9 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	}
 	if ns == nil {
 		return false, nil
+	}
+	if !allFinite(ns.W) || !allFinite(ns.B) {
+		return false, fmt.Errorf("%w: Update: the step η·y·x (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, elemType[T]())
 	}
 	m.st.Store(ns)
 	return true, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -114,12 +115,14 @@ type Options struct {
 	MaxIter int
 	// Eta is the step size η of Online, Batch, Averaged, Voted and the
 	// Argmax strategy, and of Model.Update. 0 means 1; negative, NaN or
-	// infinite is an error. (For Online, Averaged and Voted without
-	// normalisation η only scales the model, it does not change its
-	// predictions.)
+	// infinite is an error, and so is a value that overflows the element
+	// type or rounds to 0 in it (1e39 or 1e-50 for float32). (For Online,
+	// Averaged and Voted without normalisation η only scales the model, it
+	// does not change its predictions.)
 	Eta float64
 	// Tau is the step size τ of MiniBatch. 0 means 1; negative, NaN or
-	// infinite is an error.
+	// infinite is an error, and for MiniBatch so is a τ or τ/B that
+	// overflows the element type or rounds to 0 in it.
 	Tau float64
 	// BatchSize is B, the mini-batch size of MiniBatch. 0 means 32;
 	// negative is an error; a B larger than the data is cut to its size.
@@ -148,7 +151,10 @@ type Options struct {
 	NoBias bool
 
 	// Lambda is the SVM's regularisation λ > 0. Set Lambda or C, not both;
-	// if neither is set λ = 1e-4. Other algorithms ignore it.
+	// if neither is set λ = 1e-4. Other algorithms ignore it. The first
+	// Pegasos step is 1/λ: a λ for which it overflows the element type is
+	// an error (ErrOption), and so is a C for which λ = 1/(C·N) is 0 or
+	// infinite.
 	Lambda float64
 	// C is the SVM's soft-margin constant of the form
 	// ½‖w‖² + C·Σ hinge; it is converted to λ = 1/(C·N).
@@ -157,6 +163,21 @@ type Options struct {
 	// less than Tol relative to its value (and counts as converged). 0 runs
 	// all MaxIter epochs. Other algorithms ignore it.
 	Tol float64
+
+	// VotedMaxBytes is the memory budget of the Voted algorithm's kept
+	// vectors (linear models: each kept weight vector with its bias and
+	// count; kernel models: each mistake's row and step, each kept
+	// function's prefix length, bias and count), over all classes. The
+	// voted perceptron keeps one more of them per mistake, so on data it
+	// does not separate its size grows with every epoch: training returns
+	// an error wrapping ErrBudget, naming how many were kept, before the
+	// kept state would exceed the budget (room for every class's final
+	// vector is reserved from the start). 0 means DefaultVotedMaxBytes;
+	// negative means no limit. The budget counts the stored values, not
+	// the spare capacity of growing slices, and a multiclass model's
+	// vectors are gathered into one array once at the end (briefly a
+	// second copy). Other algorithms ignore it.
+	VotedMaxBytes int64
 
 	// Callback, if not nil, is called after every epoch with its
 	// statistics, on the goroutine that called Train. Returning ErrStop
@@ -179,6 +200,10 @@ type Options struct {
 	impl *kernel.Impl
 }
 
+// DefaultVotedMaxBytes is the voted perceptron's memory budget when
+// Options.VotedMaxBytes is 0: 1 GiB.
+const DefaultVotedMaxBytes int64 = 1 << 30
+
 // config is Options resolved and checked.
 type config struct {
 	algo      Algorithm
@@ -197,6 +222,7 @@ type config struct {
 	callback  func(Epoch) error
 	workers   int
 	impl      *kernel.Impl
+	votedMax  int64 // bytes; < 0: no limit
 }
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -220,6 +246,7 @@ func (o *Options) resolve() (config, error) {
 		callback:  o.Callback,
 		workers:   o.Workers,
 		impl:      o.impl,
+		votedMax:  o.VotedMaxBytes,
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))
@@ -267,6 +294,12 @@ func (o *Options) resolve() (config, error) {
 	if c.workers == 0 {
 		c.workers = runtime.GOMAXPROCS(0)
 	}
+	switch {
+	case c.votedMax == 0:
+		c.votedMax = DefaultVotedMaxBytes
+	case c.votedMax < 0:
+		c.votedMax = -1
+	}
 	if c.impl != nil && !c.impl.Available() {
 		return c, fmt.Errorf("%w: kernel %s is not available on this CPU", ErrOption, c.impl.Name())
 	}
@@ -281,6 +314,63 @@ func stepOption(name string, v float64) (float64, error) {
 		return 0, fmt.Errorf("%w: %s = %v, want a finite value > 0", ErrOption, name, v)
 	}
 	return v, nil
+}
+
+// elemType returns "float32" or "float64", the name of T's underlying
+// type.
+func elemType[T Float]() string {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return "float32"
+	}
+	return "float64"
+}
+
+// checkElem checks the options that become values of T in T itself: a
+// step size finite in float64 can be +Inf, or 0, in float32. Eta (every
+// algorithm, and Model.Update) and Tau/B (MiniBatch) must be finite and
+// nonzero in T; for SVM, λ (from Lambda, or from C and the n training
+// rows) must be finite and positive and the size of the first Pegasos step,
+// 1/λ, finite in T. Combinations with the data (η·x overflowing T) are not
+// checked here: they would need the largest |x| before training, a pass of
+// its own for the fits that check the data in their first epoch; training
+// detects them when they happen (ErrDiverged), at no cost to the others.
+func checkElem[T Float](c *config, n int) error {
+	typ := elemType[T]()
+	step := func(name string, v float64) error {
+		switch t := float64(T(v)); {
+		case math.IsInf(t, 0):
+			return fmt.Errorf("%w: %s = %v overflows %s", ErrOption, name, v, typ)
+		case t == 0:
+			return fmt.Errorf("%w: %s = %v is 0 in %s", ErrOption, name, v, typ)
+		}
+		return nil
+	}
+	if err := step("Eta", c.eta); err != nil {
+		return err
+	}
+	switch c.algo {
+	case MiniBatch:
+		if err := step("Tau", c.tau); err != nil {
+			return err
+		}
+		b := min(c.batch, n)
+		if err := step(fmt.Sprintf("Tau/B (B = %d)", b), c.tau/float64(b)); err != nil {
+			return err
+		}
+	case SVM:
+		lam, name := c.lambda, fmt.Sprintf("Lambda = %v", c.lambda)
+		if c.c != 0 {
+			lam, name = 1/(c.c*float64(n)), fmt.Sprintf("C = %v (λ = 1/(C·N), N = %d)", c.c, n)
+		}
+		if !finitePositive(lam) {
+			return fmt.Errorf("%w: %s gives λ = %v; want a finite λ > 0", ErrOption, name, lam)
+		}
+		if t := float64(T(1 / lam)); math.IsInf(t, 0) {
+			return fmt.Errorf("%w: %s: the first step 1/λ = %v overflows %s", ErrOption, name, 1/lam, typ)
+		}
+	}
+	return nil
 }
 
 // kernels returns the kernels training runs on.

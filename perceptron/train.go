@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -17,7 +19,11 @@ import (
 // Bad input is an error wrapping one of the sentinels: ErrEmpty (no rows),
 // ErrDims (cols < 1, len(X) not rows·cols, len(y) ≠ rows), ErrNonFinite (a
 // NaN or Inf in X), ErrLabels (a label other than ±1), ErrOneClass (one
-// label only), ErrOption (a bad option). X and y are never modified.
+// label only), ErrOption (a bad option, or a step size that overflows T),
+// ErrDiverged (a value overflowed T during training: a *DivergedError
+// naming the epoch and sample), ErrBudget (Voted: the kept vectors would
+// exceed Options.VotedMaxBytes). The model returned has finite weights. X
+// and y are never modified.
 func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
@@ -29,6 +35,9 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 	}
 	cls, err := binaryClasses(y)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
@@ -63,6 +72,9 @@ func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T],
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
 	k := kernelsFor[T](cfg.impl)
 	dt, err := prepare(k, X, n, cols, cfg.normalize)
 	if err != nil {
@@ -79,6 +91,70 @@ type classStats struct {
 	mistakes, updates int
 	loss              float64
 	minMargin         float64 // min y·(w·x + b) over the correct samples (epochSeq only)
+	// nonFinite reports a non-finite score, or (SVM) norm or scale, seen
+	// during the epoch: training diverged.
+	nonFinite bool
+	// first is, in a checked epoch (see locate), the first non-finite
+	// value of the class.
+	first divEvent
+}
+
+// divEvent is the first non-finite value of a checked epoch.
+type divEvent struct {
+	found bool
+	pos   int    // position of the sample in the epoch's visiting order
+	row   int    // the sample's row
+	class int    // the class (index into the labels)
+	qty   string // what became non-finite (DivergedError.Quantity)
+}
+
+// record keeps e as the first event unless one came before it.
+func (f *divEvent) record(pos, row, class int, qty string) {
+	if !f.found || pos < f.pos || (pos == f.pos && class < f.class) {
+		*f = divEvent{found: true, pos: pos, row: row, class: class, qty: qty}
+	}
+}
+
+// allFinite reports whether every value of x is finite: v − v is 0 for a
+// finite v and NaN for ±Inf and NaN, so the sum is 0 exactly when all are.
+func allFinite[T Float](x []T) bool {
+	var acc T
+	for _, v := range x {
+		acc += v - v
+	}
+	return acc == 0
+}
+
+// sqNorm returns ‖v‖² in float64: kernel.Dot, or where that overflows T
+// (a float32 vector longer than about 1.8e19) a float64 sum.
+func sqNorm[T Float](k kernel.Kernels[T], v []T) float64 {
+	n := float64(k.Dot(v, v))
+	if math.IsInf(n, 0) || math.IsNaN(n) {
+		n = 0
+		for _, x := range v {
+			n += float64(x) * float64(x)
+		}
+	}
+	return n
+}
+
+// votedBudget is the memory budget of a voted perceptron's kept state,
+// shared by its classes (which may train on parallel goroutines).
+type votedBudget struct {
+	max  int64        // bytes; < 0 no limit
+	used atomic.Int64 // bytes kept, with the reserve for the final vectors
+	over atomic.Bool  // a class was refused
+}
+
+// take reserves n more bytes, or reports that they would exceed the
+// budget.
+func (b *votedBudget) take(n int64) bool {
+	if b.used.Add(n) > b.max && b.max >= 0 {
+		b.used.Add(-n)
+		b.over.Store(true)
+		return false
+	}
+	return true
 }
 
 type votedState[T Float] struct {
@@ -104,6 +180,12 @@ type linTrainer[T Float] struct {
 	svmS  []float64
 	svmN2 []float64 // SVM: ‖v‖² + vb², kept up to date incrementally
 	vot   []votedState[T]
+	bud   *votedBudget // Voted: the budget of the kept vectors
+	vecB  int64        // Voted: bytes of one kept vector, its bias and count
+
+	// checked makes every update check the values it changed and record
+	// the first non-finite one in its class's classStats.first (locate).
+	checked bool
 
 	step  int64 // samples visited so far (all epochs)
 	order []int32
@@ -131,15 +213,44 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		}
 	case Voted:
 		t.vot = make([]votedState[T], K)
+		t.bud = &votedBudget{max: cfg.votedMax}
+		var z T
+		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
 	if cfg.shuffle && cfg.algo != Batch {
 		t.order = make([]int32, dt.n)
+	}
+	t.reset()
+	return t
+}
+
+// reset puts the trainer in its initial state: zero weights, the shuffling
+// generator freshly seeded, no kept vectors (and their budget reserving
+// room for each class's final vector).
+func (t *linTrainer[T]) reset() {
+	clear(t.W)
+	clear(t.B)
+	clear(t.U)
+	clear(t.UB)
+	clear(t.svmN2)
+	for c := range t.svmS {
+		t.svmS[c] = 1
+	}
+	for c := range t.vot {
+		v := &t.vot[c]
+		v.V, v.VB, v.VC, v.cnt = v.V[:0], v.VB[:0], v.VC[:0], 0
+	}
+	if t.bud != nil {
+		t.bud.used.Store(int64(t.K) * t.vecB)
+		t.bud.over.Store(false)
+	}
+	t.step = 0
+	if t.order != nil {
 		for i := range t.order {
 			t.order[i] = int32(i)
 		}
-		t.rng = rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
 	}
-	return t
 }
 
 // batchSize is the number of samples scored before their updates apply.
@@ -166,40 +277,29 @@ func groups(K, workers int) [][2]int {
 
 func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, error) {
 	cfg, n := t.cfg, t.dt.n
+	if err := t.checkBudget(0); err != nil {
+		return nil, nil, err
+	}
 	diag := &Diagnostics{}
 	if t.K > 1 {
 		diag.Classes = make([]Diagnostics, t.K)
 	}
-	grp := groups(t.K, cfg.workers)
-	bs := t.batchSize()
-	scratch := make([][]T, len(grp))
-	for g, r := range grp {
-		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
-	}
+	grp, scratch := t.groups()
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
+	epochs := 0
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		if t.rng != nil {
-			t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+		objs, err := t.epoch(stats, grp, scratch)
+		if err != nil {
+			return nil, nil, err
 		}
-		clear(stats)
-		if t.dt.unchecked {
-			// checksInFirstEpoch: a binary sequential fit, which
-			// epochSeq runs.
-			if err := t.epochSeq(0, stats); err != nil {
-				return nil, nil, err
-			}
-			t.dt.unchecked = false
-		} else if len(grp) == 1 {
-			t.epochGroup(0, t.K, stats, scratch[0])
-		} else {
-			var wg sync.WaitGroup
-			for g, r := range grp {
-				wg.Go(func() { t.epochGroup(r[0], r[1], stats, scratch[g]) })
-			}
-			wg.Wait()
+		epochs = ep
+		if err := t.checkBudget(ep); err != nil {
+			return nil, nil, err
 		}
-		t.step += int64(n)
+		if t.diverged(stats, objs) {
+			return nil, nil, t.locate(ep, stats, grp, scratch, labels)
+		}
 
 		e := Epoch{Epoch: ep}
 		for c := range stats {
@@ -208,12 +308,8 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			e.Loss += stats[c].loss / float64(n)
 		}
 		e.Accuracy = 1 - float64(e.Mistakes)/(float64(n)*float64(t.K))
-		var objs []float64
-		if cfg.algo == SVM {
-			objs = t.svmObjectives()
-			for _, o := range objs {
-				e.Objective += o
-			}
+		for _, o := range objs {
+			e.Objective += o
 		}
 		if t.K > 1 {
 			for c := range stats {
@@ -243,6 +339,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		}
 	}
 	s := t.finish(kind, labels)
+	if !allFinite(s.W) || !allFinite(s.B) {
+		// Only the average w − u/c is formed here, from finite w and u.
+		return nil, nil, t.divergedAt(divEvent{pos: -1, row: -1, qty: "averaged weights"}, epochs, labels)
+	}
 	var last *classStats
 	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 {
 		// The last epoch changed nothing, so it scored every sample with
@@ -252,6 +352,167 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	}
 	t.diagnose(s, diag, last)
 	return newModel(s), diag, nil
+}
+
+// groups splits the classes among cfg.workers goroutines and returns each
+// group's scratch space.
+func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
+	grp := groups(t.K, t.cfg.workers)
+	bs := t.batchSize()
+	scratch := make([][]T, len(grp))
+	for g, r := range grp {
+		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
+	}
+	return grp, scratch
+}
+
+// epoch runs one epoch (shuffling first) with its statistics in stats,
+// and for SVM returns each class's objective after it.
+func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) ([]float64, error) {
+	n := t.dt.n
+	if t.rng != nil {
+		t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+	}
+	clear(stats)
+	if t.dt.unchecked {
+		// checksInFirstEpoch: a binary sequential fit, which epochSeq
+		// runs.
+		if err := t.epochSeq(0, stats); err != nil {
+			return nil, err
+		}
+		t.dt.unchecked = false
+	} else if len(grp) == 1 {
+		t.epochGroup(0, t.K, stats, scratch[0])
+	} else {
+		var wg sync.WaitGroup
+		for g, r := range grp {
+			wg.Go(func() { t.epochGroup(r[0], r[1], stats, scratch[g]) })
+		}
+		wg.Wait()
+	}
+	t.step += int64(n)
+	if t.cfg.algo == SVM {
+		return t.svmObjectives(), nil
+	}
+	return nil, nil
+}
+
+// Divergence. The weights, biases and averaging sums only grow by adding
+// finite steps, so once a value is ±Inf or NaN it stays non-finite (and
+// every score computed with a non-finite weight vector is non-finite). So
+// the trainers check cheaply, in two places: every score a visit looks at
+// (one comparison per sample and class, the score being at hand; it also
+// catches a score that overflows with finite weights), and all of the
+// state at the end of each epoch (O(K·D), against the epoch's O(N·K·D)).
+// The SVM's norm and scale, which are recomputed and can come back from
+// Inf, are checked at each step (two comparisons). Checking the updated
+// vector after every update would name the sample directly, but costs
+// O(D) per mistake, as much as the update itself. Instead, when an epoch
+// ends with a non-finite value, locate trains again from the start (the
+// run is deterministic: same order, same arithmetic) with the checks on in
+// that epoch only: the state was finite at the end of the previous one, so
+// the first non-finite value it finds is the one to report. Divergence
+// costs the time of the run once more; training that does not diverge
+// pays only the comparisons.
+
+// diverged reports whether the epoch just run produced a non-finite value.
+func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
+	for c := range stats {
+		if stats[c].nonFinite {
+			return true
+		}
+	}
+	for _, o := range objs {
+		if math.IsNaN(o) || math.IsInf(o, 0) {
+			return true
+		}
+	}
+	return !allFinite(t.W) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UB)
+}
+
+// locate trains again from the start up to epoch ep, checking every value
+// epoch ep changes, and returns the *DivergedError of the first non-finite
+// one.
+func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch [][]T, labels []int) error {
+	t.reset()
+	for e := 1; e <= ep; e++ {
+		t.checked = e == ep
+		if _, err := t.epoch(stats, grp, scratch); err != nil {
+			return err
+		}
+	}
+	t.checked = false
+	var ev divEvent
+	for c := range stats {
+		if f := stats[c].first; f.found {
+			ev.record(f.pos, f.row, f.class, f.qty)
+		}
+	}
+	if !ev.found {
+		// Not found by the checks of the updates: the objective's pass
+		// over the data (SVM) overflowed.
+		ev = divEvent{pos: -1, row: -1, qty: "score"}
+	}
+	return t.divergedAt(ev, ep, labels)
+}
+
+// divergedAt returns the *DivergedError of ev in epoch ep.
+func (t *linTrainer[T]) divergedAt(ev divEvent, ep int, labels []int) error {
+	e := &DivergedError{Epoch: ep, Sample: ev.row, Quantity: ev.qty, Type: elemType[T]()}
+	if t.K > 1 && ev.row >= 0 {
+		e.HasClass, e.Class = true, labels[ev.class]
+	}
+	return e
+}
+
+// check records, in a checked epoch, the first non-finite value among
+// class c's weights, bias and averaging sums after an update on row i at
+// position pos of the epoch (and, for SVM, its norm and scale).
+func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
+	d := t.dt.d
+	bad := ""
+	switch {
+	case !allFinite(t.W[c*d : (c+1)*d]):
+		bad = "weights"
+	case !finite(t.B[c]):
+		bad = "bias"
+	case t.U != nil && (!allFinite(t.U[c*d:(c+1)*d]) || !finite(t.UB[c])):
+		bad = "averaging sum"
+	case t.svmS != nil && !(t.svmS[c] > 0 && t.svmS[c] <= 1):
+		bad = "scale"
+	case t.svmS != nil && !(t.svmN2[c] <= math.MaxFloat64):
+		bad = "norm"
+	case t.svmS != nil && math.IsInf(sqNorm(t.k, t.W[c*d:(c+1)*d]), 0):
+		bad = "norm"
+	default:
+		return
+	}
+	s.first.record(pos, i, c, bad)
+}
+
+// checkBudget returns the ErrBudget error of a voted perceptron whose kept
+// vectors would exceed the budget (ep 0: before training, when the final
+// vectors do not fit).
+func (t *linTrainer[T]) checkBudget(ep int) error {
+	b := t.bud
+	if b == nil || b.max < 0 {
+		return nil
+	}
+	if ep == 0 {
+		if need := b.used.Load(); need > b.max {
+			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one weight vector per class (%d × %d bytes)", ErrBudget, b.max, t.K, t.vecB)
+		}
+		return nil
+	}
+	if !b.over.Load() {
+		return nil
+	}
+	kept := 0
+	for c := range t.vot {
+		kept += len(t.vot[c].VC)
+	}
+	return fmt.Errorf("%w: in epoch %d the voted perceptron has kept %d weight vectors of %d values (%d bytes with their biases and counts, and the final vector of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
+		ErrBudget, ep, kept, t.dt.d, b.used.Load(), b.max)
 }
 
 // epochGroup runs one epoch for classes c0..c1-1, in batches of
@@ -342,7 +603,7 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 		if t.cls[i] != int32(c) {
 			m = -a
 		}
-		if fast && m > 0 {
+		if fast && m > 0 && a-a == 0 {
 			minM = min(minM, float64(m))
 			continue // correct: nothing to do
 		}
@@ -458,14 +719,25 @@ func (t *linTrainer[T]) rowAt(j int) int {
 // visit applies the algorithm's rule for class c to row i, whose score
 // against the class's weights and bias at scoring time is a (for SVM, before
 // the scale s). st is the number of samples visited before this one. It
-// reports whether the class's weights or bias changed.
+// reports whether the class's weights or bias changed. A non-finite score
+// marks the epoch as diverged (and is a mistake: !(m > 0)).
 func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) bool {
+	if a-a != 0 { // ±Inf or NaN
+		s.nonFinite = true
+		if t.checked {
+			s.first.record(int(st-t.step), i, c, "score")
+		}
+	}
 	y := T(-1)
 	if t.cls[i] == int32(c) {
 		y = 1
 	}
 	if t.cfg.algo == SVM {
-		return t.visitSVM(c, i, x, a, y, st, s)
+		changed := t.visitSVM(c, i, x, a, y, st, s)
+		if t.checked {
+			t.check(c, i, int(st-t.step), s)
+		}
+		return changed
 	}
 	m := y * a
 	if m > 0 {
@@ -489,10 +761,15 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 			t.B[c] += step
 			t.UB[c] += ca
 		}
+		if t.checked {
+			t.check(c, i, int(st-t.step), s)
+		}
 		return true
 	case Voted:
 		v := &t.vot[c]
-		if v.cnt > 0 {
+		// Keep the current vector, if the budget allows (else the epoch
+		// ends with ErrBudget).
+		if v.cnt > 0 && t.bud.take(t.vecB) {
 			v.V = append(v.V, w...)
 			v.VB = append(v.VB, t.B[c])
 			v.VC = append(v.VC, v.cnt)
@@ -502,6 +779,9 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 	t.k.Axpy(step, x, w)
 	if t.cfg.bias {
 		t.B[c] += step
+	}
+	if t.checked {
+		t.check(c, i, int(st-t.step), s)
 	}
 	return true
 }
@@ -541,6 +821,11 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 	if n2 := sc * sc * t.svmN2[c]; n2*lam > 1 {
 		sc /= math.Sqrt(n2 * lam)
 	}
+	if !(t.svmN2[c] <= math.MaxFloat64 && sc > 0) {
+		// An overflowing norm would project w to 0 (or NaN), and
+		// svmObjectives recomputes it from v: flag it now.
+		s.nonFinite = true
+	}
 	if sc < 1e-4 {
 		t.foldScale(c, sc)
 		sc, changed = 1, true
@@ -562,8 +847,7 @@ func (t *linTrainer[T]) foldScale(c int, sc float64) {
 func (t *linTrainer[T]) svmObjectives() []float64 {
 	d := t.dt.d
 	for c := range t.K {
-		v := t.W[c*d : (c+1)*d]
-		n2 := float64(t.k.Dot(v, v))
+		n2 := sqNorm(t.k, t.W[c*d:(c+1)*d])
 		if t.cfg.bias {
 			n2 += float64(t.B[c]) * float64(t.B[c])
 		}
@@ -585,7 +869,9 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
 		bias: t.cfg.bias, normalize: t.cfg.normalize, eta: t.cfg.eta}
 	switch t.cfg.algo {
 	case Voted:
+		// The final vectors were reserved in the budget from the start.
 		s.VOff = make([]int, t.K+1)
+		total := 0
 		for c := range t.vot {
 			v := &t.vot[c]
 			if v.cnt > 0 {
@@ -594,10 +880,20 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
 				v.VC = append(v.VC, v.cnt)
 				v.cnt = 0
 			}
+			total += len(v.VC)
+			s.VOff[c+1] = total
+		}
+		if t.K == 1 {
+			s.V, s.VB, s.VC = t.vot[0].V, t.vot[0].VB, t.vot[0].VC
+			return s
+		}
+		s.V, s.VB, s.VC = make([]T, 0, total*d), make([]T, 0, total), make([]int64, 0, total)
+		for c := range t.vot {
+			v := &t.vot[c]
 			s.V = append(s.V, v.V...)
 			s.VB = append(s.VB, v.VB...)
 			s.VC = append(s.VC, v.VC...)
-			s.VOff[c+1] = len(s.VC)
+			*v = votedState[T]{} // let the collector have it
 		}
 		return s
 	case Averaged:
@@ -655,8 +951,7 @@ func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics, last *classStat
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
 		dg.TrainLoss = cs.loss / n
-		w := s.W[c*t.dt.d : (c+1)*t.dt.d]
-		nw := float64(t.k.Dot(w, w))
+		nw := sqNorm(t.k, s.W[c*t.dt.d:(c+1)*t.dt.d])
 		if s.bias {
 			nw += float64(s.B[c]) * float64(s.B[c])
 		}

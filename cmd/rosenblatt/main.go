@@ -25,8 +25,9 @@
 // Exit status: 0 on success, 2 for a usage error (unknown command, bad
 // flag or flag value, missing or extra arguments; the usage is printed), 1
 // for any other failure (unreadable or malformed data or model files, data
-// that does not fit the model, an output file that exists or is an input,
-// an error writing an output file or standard output).
+// that does not fit the model, training that diverged or would exceed its
+// memory budget, an output file that exists or is an input, an error writing
+// an output file or standard output).
 //
 // Output files are written atomically (a temporary file in the same
 // directory, then renamed); devices and pipes are written in place; no

@@ -48,6 +48,7 @@ type trainFlags struct {
 	quiet      bool
 	verbose    bool
 	test       string
+	maxMB      int64
 
 	// The kernel perceptron: -kernel selects it.
 	kernel  string
@@ -84,6 +85,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
 	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors")
 	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
+	fs.Int64Var(&tf.maxMB, "max-mb", 0, "voted: memory budget in `MB` for the kept vectors (the model); training fails\n"+
+		"before exceeding it (default 1024; -1: no limit)")
 	fs.StringVar(&tf.kernel, "kernel", "", "train the kernel (dual) perceptron with this `kernel`: linear, poly or rbf\n"+
 		"(algorithms online, averaged, voted; default: the linear models of -algo)")
 	fs.Float64Var(&tf.gamma, "gamma", 0, "poly, rbf: kernel parameter `γ` > 0, in (γ·x·y + coef0)^degree and exp(−γ·‖x−y‖²)\n(default 1/features)")
@@ -181,6 +184,18 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		C:            tf.c,
 		Tol:          tf.tol,
 		Workers:      tf.workers,
+	}
+	if tf.set["max-mb"] {
+		if algo != perceptron.Voted {
+			return opt, fmt.Errorf("%w: -max-mb is the budget of -algo voted", errUsage)
+		}
+		if tf.maxMB == 0 {
+			return opt, fmt.Errorf("%w: -max-mb 0: want a budget in MB, or -1 for no limit", errUsage)
+		}
+		opt.VotedMaxBytes = -1
+		if tf.maxMB > 0 {
+			opt.VotedMaxBytes = min(tf.maxMB, 1<<40) << 20
+		}
 	}
 	// Eta, Tau, Lambda, C, Tol and Workers are checked by the package;
 	// zero values there mean "default", which a flag must not smuggle in.
@@ -286,8 +301,17 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	prog.Finish()
 	if err != nil {
-		if errors.Is(err, perceptron.ErrOption) {
+		switch {
+		case errors.Is(err, perceptron.ErrOption):
 			return fmt.Errorf("%w: %v", errUsage, err)
+		case errors.Is(err, perceptron.ErrDiverged):
+			// The message names the remedies by their options, which are
+			// the flags -eta, -tau, -lambda, -normalize and -type.
+			return fmt.Errorf("%s: %w (no model written)", path, err)
+		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted && kern == nil:
+			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget)", path, err)
+		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted:
+			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values')", path, err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
