@@ -31,6 +31,11 @@ type CSVOptions struct {
 	// File names the input in error messages. LoadCSV sets it to the path
 	// when it is empty.
 	File string
+	// MaxLineBytes is the longest line accepted, in bytes without the line
+	// terminator, and also the longest record (a record spans several lines
+	// when a quoted field holds newlines); a longer one fails with an error
+	// wrapping ErrLineTooLong. 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
 }
 
 // validDelim reports whether r can separate or comment CSV fields, using
@@ -47,6 +52,8 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 	switch {
 	case o.LabelColumn < -1:
 		return o, errorf(ErrInvalid, "invalid label column %d", o.LabelColumn)
+	case o.MaxLineBytes < 0:
+		return o, errorf(ErrInvalid, "invalid MaxLineBytes %d", o.MaxLineBytes)
 	case !validDelim(o.Comma):
 		return o, errorf(ErrInvalid, "invalid separator %q", o.Comma)
 	case o.Comment != 0 && (!validDelim(o.Comment) || o.Comment == o.Comma):
@@ -62,16 +69,21 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 // rest are the features, parsed as T with correct rounding. Spaces around a
 // field are ignored; empty fields, NaN and Inf are errors.
 //
+// Memory is proportional to the input: every value takes at least two bytes
+// of it ("0,"), so the matrix takes at most 2 (float32) or 4 (float64) bytes
+// per byte of input, and no line or record longer than opts.MaxLineBytes is
+// buffered.
+//
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column of the offending field, wrapping ErrSyntax, ErrRagged,
-// ErrLabel, ErrNonFinite, ErrInvalid or ErrEmpty.
+// ErrLabel, ErrNonFinite, ErrLineTooLong, ErrInvalid or ErrEmpty.
 func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 	opts, err := opts.normalize()
 	if err != nil {
 		return nil, &ParseError{File: opts.File, Err: err}
 	}
 	bits := bitsOf[T]()
-	lr := &lineLenReader{r: r}
+	lr := newLineLenReader(r, opts.MaxLineBytes, opts.Comment)
 	cr := csv.NewReader(lr)
 	cr.Comma = opts.Comma
 	cr.Comment = opts.Comment
@@ -89,6 +101,11 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 			break
 		}
 		if err != nil {
+			if lr.err != nil {
+				// The line or record got too long: csv may have parsed what
+				// it had of it, but reports lr.err unless that had an error.
+				return nil, &ParseError{File: opts.File, Line: lr.errLine, Err: lr.err}
+			}
 			if pe, ok := err.(*csv.ParseError); ok {
 				if errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote) {
 					// At the end of the input csv reports the column after
@@ -229,25 +246,95 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 	return bw.Flush()
 }
 
-// lineLenReader passes reads through and records the length of every line
-// (without its "\n" or "\r\n"), for clamping the columns csv reports.
+// lineLenReader passes reads through, records the length of every line
+// (without its "\n" or "\r\n"), for clamping the columns csv reports, and
+// stops with an error wrapping ErrLineTooLong once a record gets longer than
+// max bytes. It follows csv's quoting to tell where records end: a newline
+// ends one unless it lies inside a quoted field, and a line that starts a
+// record with the comment character is a comment, whose quotes do not count.
+// Input that csv rejects for its quotes stops at that line, which is
+// bounded.
 type lineLenReader struct {
-	r    io.Reader
-	lens []int // lengths of the complete lines so far, including a final '\r'
-	cur  int   // length of the current, unfinished line
+	r       io.Reader
+	max     int    // longest record accepted, without its final terminator
+	comment []byte // the comment character in UTF-8, or nil
+	lens    []int  // lengths of the complete lines so far, including a final '\r'
+	cur     int    // length of the current, unfinished line
+	rec     int    // length of the current record so far
+	recLine int    // complete lines before the current record
+	quoted  bool   // inside a quoted field
+	cmatch  int    // bytes of comment matched at the start of the line; -1: none
+	inCmt   bool   // the current line is a comment
+	err     error  // the ErrLineTooLong error, once returned
+	errLine int    // the line it concerns
+}
+
+// newLineLenReader returns a lineLenReader of r for records of at most max
+// bytes (0: DefaultMaxLineBytes) with comment lines starting with comment
+// (0: none).
+func newLineLenReader(r io.Reader, max int, comment rune) *lineLenReader {
+	if max == 0 {
+		max = DefaultMaxLineBytes
+	}
+	l := &lineLenReader{r: r, max: max}
+	if comment != 0 {
+		l.comment = utf8.AppendRune(nil, comment)
+	}
+	return l
 }
 
 func (l *lineLenReader) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
 	n, err := l.r.Read(p)
-	for _, c := range p[:n] {
+	for i, c := range p[:n] {
+		l.rec++
+		// A record's final "\n" or "\r\n" is not part of its length: the
+		// newline ending a record is always within it (the bytes before it
+		// were checked), and a '\r' one past the limit may be the start of
+		// "\r\n", so the byte after it decides.
+		end := c == '\n' && !l.quoted
+		if !end && (l.rec > l.max+1 || (l.rec == l.max+1 && c != '\r')) {
+			l.err = l.tooLong()
+			return i + 1, l.err
+		}
 		if c == '\n' {
 			l.lens = append(l.lens, l.cur)
 			l.cur = 0
-		} else {
-			l.cur++
+			l.inCmt = false
+			l.cmatch = -1
+			if !l.quoted {
+				l.rec = 0
+				l.cmatch = 0
+				l.recLine = len(l.lens)
+			}
+			continue
+		}
+		l.cur++
+		switch {
+		case l.inCmt:
+		case l.cmatch >= 0 && l.cmatch < len(l.comment) && c == l.comment[l.cmatch]:
+			l.cmatch++
+			l.inCmt = l.cmatch == len(l.comment)
+		case c == '"':
+			l.cmatch = -1
+			l.quoted = !l.quoted
+		default:
+			l.cmatch = -1
 		}
 	}
 	return n, err
+}
+
+// tooLong records and returns the error for the current record.
+func (l *lineLenReader) tooLong() error {
+	l.errLine = len(l.lens) + 1
+	if first := l.recLine + 1; first < l.errLine {
+		return errorf(ErrLineTooLong, "record quoted across lines %d to %d longer than %d bytes (the MaxLineBytes option)",
+			first, l.errLine, l.max)
+	}
+	return errorf(ErrLineTooLong, "line longer than %d bytes (the MaxLineBytes option)", l.max)
 }
 
 // length returns the length of 1-based line n without its terminator.

@@ -16,25 +16,67 @@ import (
 // cap turns that into an ErrTooLarge error instead of an out-of-memory crash.
 const DefaultMaxValues = 1 << 30
 
+// DenseRatio and DenseSlack bound the dense matrix ReadLIBSVM allocates when
+// the caller leaves both LIBSVMOptions.Cols and LIBSVMOptions.MaxValues at 0:
+// Rows×Cols values of T may take at most DenseRatio bytes per byte of input
+// read, plus DenseSlack bytes.
+//
+// A stored LIBSVM value takes at least 4 bytes of text ("j:v "), 5 to 15 in
+// practice, and a dense value 4 (float32) or 8 (float64) bytes, so a file
+// in which every feature is stored needs at most 2 bytes of matrix per byte
+// of input. A file storing one feature in f, at b bytes of text each, needs
+// about 8f/b bytes per byte in float64: the files in testdata need 0.4 to
+// 2.9, and w8a, one of the sparser data sets on the LIBSVM site (3.9% of
+// its 300 features stored, about 70 bytes a line), about 35. A ratio of 64
+// admits any file that stores at least one feature in 40 (float64 at 5
+// bytes a value; one in 80 for float32). Sparser data, such
+// as text (rcv1 stores 0.16% of its features), is over 97% zeros in a dense
+// matrix: reading it dense is a deliberate choice, which the caller states
+// by giving Cols or MaxValues. DenseSlack lets small files with a few wide
+// rows through ("1 784:1" makes one row of 784 features, 6 KiB of float64
+// for 8 bytes of input).
+const (
+	DenseRatio = 64
+	DenseSlack = 1 << 20
+)
+
+// DefaultMaxLineBytes is the default limit on the length of a line for
+// ReadLIBSVM and ReadCSV (and of a CSV record, which may span lines inside
+// quotes): 64 MiB, a dense row of millions of features. The readers
+// buffer one line at a time, so the limit bounds that buffer: input without
+// a newline, such as /dev/zero or a binary file read by mistake, fails with
+// ErrLineTooLong after 64 MiB instead of being buffered whole.
+const DefaultMaxLineBytes = 64 << 20
+
 // maxIndex is the largest feature index ReadLIBSVM accepts.
 const maxIndex = math.MaxInt32
 
 // LIBSVMOptions configures ReadLIBSVM and LoadLIBSVM. The zero value infers
-// the feature count and uses the default size limit.
+// the feature count and uses the default size limits.
 type LIBSVMOptions struct {
 	// Cols is the number of features. An index above Cols is an error
 	// wrapping ErrTooManyFeatures. 0 infers Cols from the largest index
 	// seen, which undercounts when the last features are zero in every row:
 	// LIBSVM files leave zero features out, so give Cols whenever it is
 	// known, and always for a test set that must match its training set.
+	// Giving Cols also lifts the DenseRatio bound: the caller has asked for
+	// rows of that width, however little of them the file stores.
 	Cols int
 	// File names the input in error messages. LoadLIBSVM sets it to the
 	// path when it is empty.
 	File string
-	// MaxValues caps Rows*Cols, the size of the dense result; input that
-	// would exceed it fails with an error wrapping ErrTooLarge. 0 means
-	// DefaultMaxValues.
+	// MaxValues is the caller's budget for Rows*Cols, the size of the dense
+	// result; input that would exceed it fails with an error wrapping
+	// ErrTooLarge. 0 means the default rule: at most DefaultMaxValues
+	// values, and, when Cols is 0 too, at most DenseRatio bytes of matrix
+	// per byte of input plus DenseSlack. A MaxValues > 0 replaces that rule
+	// by the budget alone, so it also allows a sparse file to make a matrix
+	// many times its size.
 	MaxValues int
+	// MaxLineBytes is the longest line accepted, in bytes without the line
+	// terminator; a longer line fails with an error wrapping ErrLineTooLong.
+	// 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
 }
 
 // ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example
@@ -50,21 +92,27 @@ type LIBSVMOptions struct {
 //     ends, blank lines and comments (from '#' to the end of the line) are
 //     allowed, and SVMlight "qid:n" tokens are checked and skipped.
 //
+// Memory is bounded by the input unless the caller asks for more: see
+// LIBSVMOptions.MaxValues, DenseRatio and MaxLineBytes. A matrix over the
+// bound fails with ErrTooLarge before it is allocated.
+//
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column, wrapping ErrSyntax, ErrLabel, ErrIndex,
-// ErrTooManyFeatures, ErrNonFinite, ErrTooLarge, or ErrEmpty (no rows at all).
-// Errors from r itself are returned wrapped with the file name.
+// ErrTooManyFeatures, ErrNonFinite, ErrTooLarge, ErrLineTooLong, or
+// ErrEmpty (no rows at all). Errors from r itself are returned wrapped with
+// the file name.
 func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], error) {
-	if opts.Cols < 0 || opts.MaxValues < 0 {
+	if opts.Cols < 0 || opts.MaxValues < 0 || opts.MaxLineBytes < 0 {
 		return nil, &ParseError{File: opts.File,
-			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d", opts.Cols, opts.MaxValues)}
+			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d, MaxLineBytes %d",
+				opts.Cols, opts.MaxValues, opts.MaxLineBytes)}
 	}
 	maxValues := opts.MaxValues
 	if maxValues == 0 {
 		maxValues = DefaultMaxValues
 	}
 	p := &libsvmParser[T]{opts: opts, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols}
-	lr := newLineReader(r)
+	lr := newLineReader(r, opts.MaxLineBytes)
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -73,6 +121,7 @@ func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], erro
 		if err != nil {
 			return nil, readError(opts.File, lr.n+1, err)
 		}
+		p.line = lr.n
 		if err := p.parseLine(line); err != nil {
 			pe := err.(*ParseError)
 			pe.File, pe.Line = opts.File, lr.n
@@ -82,6 +131,9 @@ func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], erro
 	if len(p.labels) == 0 {
 		return nil, &ParseError{File: opts.File, Err: errorf(ErrEmpty, "no data rows")}
 	}
+	if err := p.checkDense(lr.read); err != nil {
+		return nil, err
+	}
 	return p.dense(), nil
 }
 
@@ -90,11 +142,37 @@ type libsvmParser[T kernel.Float] struct {
 	opts      LIBSVMOptions
 	maxValues int
 	bits      int
+	line      int     // number of the line being parsed
 	cols      int     // Cols so far: opts.Cols, or the largest index seen
+	wideLine  int     // line and 1-based column of the index that set cols
+	wideCol   int     //
 	labels    []int   // one per row
 	ends      []int   // ends[i] = end of row i in idx and val
 	idx       []int32 // 0-based feature indices
 	val       []T
+}
+
+// checkDense applies the default rule of LIBSVMOptions.MaxValues to the
+// rows read from input bytes of text: without Cols and MaxValues, the dense
+// matrix may take at most DenseRatio bytes per byte of input plus
+// DenseSlack. The error points at the index that set the width.
+func (p *libsvmParser[T]) checkDense(input int64) error {
+	if p.opts.Cols > 0 || p.opts.MaxValues > 0 {
+		return nil // the caller asked for this width or this budget
+	}
+	rows := len(p.labels)
+	// rows*cols <= DefaultMaxValues was checked while parsing, so the
+	// products fit in an int64.
+	need := int64(rows) * int64(p.cols) * int64(p.bits/8)
+	allow := DenseRatio*input + DenseSlack
+	if need <= allow {
+		return nil
+	}
+	return &ParseError{File: p.opts.File, Line: p.wideLine, Col: p.wideCol,
+		Err: errorf(ErrTooLarge, "index %d makes %d rows of %d features, %d bytes of float%d, "+
+			"more than %d bytes of input justify (%d per byte + %d): the file is too sparse to read dense "+
+			"unless the feature count (Cols) or a budget (MaxValues) is given",
+			p.cols, rows, p.cols, need, p.bits, input, DenseRatio, DenseSlack)}
 }
 
 // at returns a ParseError at byte offset off (0-based) of the current line.
@@ -169,6 +247,7 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 				return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, j, p.maxValues)
 			}
 			p.cols = j
+			p.wideLine, p.wideCol = p.line, start+1
 		}
 		vstart := start + colon + 1
 		if len(value) == 0 {
@@ -295,26 +374,48 @@ func unsafeString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// lineReader reads lines of any length, reusing its buffer.
+// lineReader reads lines up to a maximum length, reusing its buffer.
 type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
-	n   int // number of the line last returned, 1-based
+	br   *bufio.Reader
+	buf  []byte
+	max  int   // longest line accepted, without its terminator
+	n    int   // number of the line last returned, 1-based
+	read int64 // bytes consumed so far, line terminators included
 }
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+// newLineReader returns a lineReader of r for lines of at most max bytes;
+// max 0 means DefaultMaxLineBytes.
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max == 0 {
+		max = DefaultMaxLineBytes
+	}
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
 // next returns the next line without its "\n" or "\r\n" terminator. The
 // slice is valid until the following call. It returns io.EOF after the last
-// line, and any other error from the underlying reader.
+// line, an error wrapping ErrLineTooLong for a line longer than lr.max
+// (having buffered at most lr.max plus 64 KiB of it), and any other error
+// from the underlying reader.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
+			// The line so far has no '\n'; all but a final '\r' is content.
+			if len(lr.buf) > lr.max+1 {
+				return nil, lr.tooLong()
+			}
 			line, err = lr.br.ReadSlice('\n')
+			if len(lr.buf)+len(line) > cap(lr.buf) {
+				// Double, rather than append's 1.25 for large slices, so
+				// that the copies of a long line add up to about twice its
+				// length, but not far past the limit.
+				c := max(len(lr.buf)+len(line), min(2*cap(lr.buf), lr.max+2+len(line)))
+				nb := make([]byte, len(lr.buf), c)
+				copy(nb, lr.buf)
+				lr.buf = nb
+			}
 			lr.buf = append(lr.buf, line...)
 		}
 		line = lr.buf
@@ -325,14 +426,23 @@ func (lr *lineReader) next() ([]byte, error) {
 	if len(line) == 0 {
 		return nil, io.EOF
 	}
-	lr.n++
+	lr.read += int64(len(line))
 	if line[len(line)-1] == '\n' {
 		line = line[:len(line)-1]
 		if len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
 	}
+	if len(line) > lr.max {
+		return nil, lr.tooLong()
+	}
+	lr.n++
 	return line, nil
+}
+
+// tooLong returns the error for line lr.n+1 being longer than lr.max.
+func (lr *lineReader) tooLong() error {
+	return errorf(ErrLineTooLong, "line longer than %d bytes (the MaxLineBytes option)", lr.max)
 }
 
 // readError wraps an error of the underlying reader with the position.
