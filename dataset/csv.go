@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -265,6 +266,7 @@ type lineLenReader struct {
 	quoted  bool   // inside a quoted field
 	cmatch  int    // bytes of comment matched at the start of the line; -1: none
 	inCmt   bool   // the current line is a comment
+	cr      bool   // the last byte of the current line so far is '\r'
 	err     error  // the ErrLineTooLong error, once returned
 	errLine int    // the line it concerns
 }
@@ -288,44 +290,65 @@ func (l *lineLenReader) Read(p []byte) (int, error) {
 		return 0, l.err
 	}
 	n, err := l.r.Read(p)
-	for i, c := range p[:n] {
-		l.rec++
-		// A record's final "\n" or "\r\n" is not part of its length: the
-		// newline ending a record is always within it (the bytes before it
-		// were checked), and a '\r' one past the limit may be the start of
-		// "\r\n", so the byte after it decides.
-		end := c == '\n' && !l.quoted
-		if !end && (l.rec > l.max+1 || (l.rec == l.max+1 && c != '\r')) {
-			l.err = l.tooLong()
-			return i + 1, l.err
+	for off := 0; off < n; {
+		// One line, or the part of it in p.
+		seg := p[off:n]
+		k := bytes.IndexByte(seg, '\n')
+		if k >= 0 {
+			seg = seg[:k]
 		}
-		if c == '\n' {
-			l.lens = append(l.lens, l.cur)
-			l.cur = 0
-			l.inCmt = false
-			l.cmatch = -1
-			if !l.quoted {
-				l.rec = 0
-				l.cmatch = 0
-				l.recLine = len(l.lens)
+		// A comment character starting a record's line; its bytes are
+		// not quotes.
+		q := 0
+		for l.cmatch >= 0 && q < len(seg) {
+			if l.cmatch < len(l.comment) && seg[q] == l.comment[l.cmatch] {
+				l.cmatch++
+				q++
+				if l.cmatch == len(l.comment) {
+					l.inCmt, l.cmatch = true, -1
+				}
+			} else {
+				l.cmatch = -1
 			}
-			continue
 		}
-		l.cur++
-		switch {
-		case l.inCmt:
-		case l.cmatch >= 0 && l.cmatch < len(l.comment) && c == l.comment[l.cmatch]:
-			l.cmatch++
-			l.inCmt = l.cmatch == len(l.comment)
-		case c == '"':
-			l.cmatch = -1
+		if !l.inCmt && bytes.Count(seg[q:], quoteChar)%2 == 1 {
 			l.quoted = !l.quoted
-		default:
-			l.cmatch = -1
 		}
+		l.cur += len(seg)
+		l.rec += len(seg)
+		if len(seg) > 0 {
+			l.cr = seg[len(seg)-1] == '\r'
+		}
+		// The length of the record so far: without a final '\r', which
+		// may start its "\r\n", unless a newline inside quotes follows.
+		length := l.rec
+		if k >= 0 && l.quoted {
+			l.rec++ // the newline is part of the record
+			length = l.rec
+		} else if l.cr {
+			length--
+		}
+		if length > l.max {
+			l.err = l.tooLong()
+			return n, l.err
+		}
+		if k < 0 {
+			break
+		}
+		l.lens = append(l.lens, l.cur)
+		l.cur, l.cr, l.inCmt = 0, false, false
+		if l.quoted {
+			l.cmatch = -1
+		} else {
+			l.rec, l.cmatch, l.recLine = 0, 0, len(l.lens)
+		}
+		off += k + 1
 	}
 	return n, err
 }
+
+// quoteChar is the CSV quote character, for bytes.Count.
+var quoteChar = []byte{'"'}
 
 // tooLong records and returns the error for the current record.
 func (l *lineLenReader) tooLong() error {

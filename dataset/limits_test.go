@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
@@ -215,16 +216,20 @@ func TestCSVMaxLineBytes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			header := strings.HasPrefix(tt.in, "\"a")
-			_, err := ReadCSV[float64](strings.NewReader(tt.in), CSVOptions{MaxLineBytes: tt.max, Comment: tt.comment, Header: header})
-			if tt.line == 0 {
-				if err != nil {
-					t.Fatal(err)
+			opts := CSVOptions{MaxLineBytes: tt.max, Comment: tt.comment, Header: header}
+			// Whole, and a byte at a time: the state carries across reads.
+			for _, r := range []io.Reader{strings.NewReader(tt.in), iotest.OneByteReader(strings.NewReader(tt.in))} {
+				_, err := ReadCSV[float64](r, opts)
+				if tt.line == 0 {
+					if err != nil {
+						t.Fatal(err)
+					}
+					continue
 				}
-				return
-			}
-			wantParseError(t, err, ErrLineTooLong, tt.line, 0)
-			if !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("error %q does not contain %q", err, tt.msg)
+				wantParseError(t, err, ErrLineTooLong, tt.line, 0)
+				if !strings.Contains(err.Error(), tt.msg) {
+					t.Errorf("error %q does not contain %q", err, tt.msg)
+				}
 			}
 		})
 	}
