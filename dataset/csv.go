@@ -68,7 +68,8 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 // fine). Every row must have as many fields as the first (header or data)
 // row; one of them is the integer label (see CSVOptions.LabelColumn), the
 // rest are the features, parsed as T with correct rounding. Spaces around a
-// field are ignored; empty fields, NaN and Inf are errors.
+// field are ignored; empty fields, NaN and Inf are errors. Numbers are
+// decimal, as for ReadLIBSVM: "1_000" and "0x1p-3" are syntax errors.
 //
 // Memory is proportional to the input: every value takes at least two bytes
 // of it ("0,"), so the matrix takes at most 2 (float32) or 4 (float64) bytes

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -82,12 +83,17 @@ type LIBSVMOptions struct {
 // ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example
 // per line, "label index:value index:value ...".
 //
-//   - The label is an integer ("+1", "-1", "3"); an integral float such as
-//     "1.0" is accepted too.
+//   - The label is an integer ("+1", "-1", "3"); an integral decimal such
+//     as "1.0" or "1e0" is accepted too.
 //   - Indices are 1-based and strictly increasing along a line; features
 //     left out are 0. Feature index j is stored in column j-1.
-//   - Values are parsed as T with correct rounding (strconv.ParseFloat with
-//     T's bit size); NaN, Inf and values that overflow T are errors.
+//   - Values are decimal numbers, as LIBSVM's own reader (C's strtod)
+//     accepts them: an optional sign, digits with an optional decimal point
+//     ("5", "-0.25", ".5", "5."), and an optional exponent ("1e-3", "2E+5").
+//     Go-only forms that strconv.ParseFloat would take, such as "1_000" and
+//     "0x1p-3", are syntax errors. Values are parsed as T with correct
+//     rounding (strconv.ParseFloat with T's bit size); NaN, Inf and values
+//     that overflow T are errors.
 //   - Tokens are separated by spaces or tabs; trailing blanks, CRLF line
 //     ends, blank lines and comments (from '#' to the end of the line) are
 //     allowed, and SVMlight "qid:n" tokens are checked and skipped.
@@ -328,22 +334,65 @@ func allDigits(b []byte) bool {
 }
 
 // parseLabel parses an integer label: "3", "+1", "-1", or an integral
-// float such as "1.0" or "1e0".
+// decimal such as "1.0" or "1e0".
 func parseLabel(b []byte) (int, bool) {
 	s := unsafeString(b)
 	if n, err := strconv.Atoi(s); err == nil {
 		return n, true
 	}
+	if !isDecimal(b) {
+		return 0, false
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, false // also NaN and Inf: NaN != Trunc(NaN), Inf > 2^53
+		return 0, false // also Inf: Inf > 2^53
 	}
 	return int(f), true
 }
 
-// parseFloat parses b as a finite T, correctly rounded. Errors are
-// *kindError values wrapping ErrSyntax or ErrNonFinite.
+// parseFloat parses b as a finite T, correctly rounded. b must be a decimal
+// number (see scanDecimal); NaN and Inf in strconv's spelling are reported
+// as non-finite rather than as syntax errors. Errors are *kindError values
+// wrapping ErrSyntax or ErrNonFinite.
+//
+// Short numbers, most of those in data files, take Clinger's exact path:
+// when the digits m and the power of ten 10^|e| are both exact in T, the
+// one multiplication or division m·10^e is correctly rounded. The others go
+// to strconv.ParseFloat.
 func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
+	d, ok := scanDecimal(b)
+	if !ok {
+		if isNonFiniteWord(b) {
+			return 0, errorf(ErrNonFinite, "value %s is not finite", quote(b))
+		}
+		return 0, errorf(ErrSyntax, "value %s is not a number", quote(b))
+	}
+	if !d.big {
+		if bits == 64 && d.exp >= -22 && d.exp <= 22 {
+			f := float64(d.mant) // exact: mant < 2^53
+			if d.exp < 0 {
+				f /= pow10f64[-d.exp]
+			} else {
+				f *= pow10f64[d.exp]
+			}
+			if d.neg {
+				f = -f
+			}
+			return T(f), nil
+		}
+		if bits == 32 && d.mant <= 1<<24 && d.exp >= -10 && d.exp <= 10 {
+			f := float32(d.mant) // exact: mant <= 2^24
+			if d.exp < 0 {
+				f /= pow10f32[-d.exp]
+			} else {
+				f *= pow10f32[d.exp]
+			}
+			if d.neg {
+				f = -f
+			}
+			return T(f), nil
+		}
+	}
 	f, err := strconv.ParseFloat(unsafeString(b), bits)
 	if err != nil {
 		ne, ok := err.(*strconv.NumError)
@@ -355,18 +404,112 @@ func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
 		}
 		// Underflow: f is the correctly rounded tiny value (or ±0); accept it.
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errorf(ErrNonFinite, "value %s is not finite", quote(b))
-	}
 	return T(f), nil
+}
+
+// pow10f64 and pow10f32 are the powers of ten exact in float64 (up to
+// 10^22) and float32 (up to 10^10).
+var (
+	pow10f64 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+	pow10f32 = [...]float32{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+)
+
+// decimal is a number scanned by scanDecimal: ±mant·10^exp.
+type decimal struct {
+	mant uint64
+	exp  int
+	neg  bool
+	big  bool // the mantissa is 2^53 or more, or the exponent huge: mant and exp are not exact
+}
+
+// scanDecimal scans b as a number in the decimal form of the LIBSVM and CSV
+// formats, what C's strtod reads apart from its hexadecimal and special
+// forms: an optional sign, digits with an optional decimal point and at
+// least one digit on either side of it, and an optional exponent ('e' or
+// 'E', an optional sign, digits). ok is false for anything else, including
+// what only Go's strconv.ParseFloat takes, such as "1_000" and "0x1p-3".
+func scanDecimal(b []byte) (d decimal, ok bool) {
+	i, n := 0, len(b)
+	if i < n && (b[i] == '+' || b[i] == '-') {
+		d.neg = b[i] == '-'
+		i++
+	}
+	// The mantissa stops growing once it reaches 2^53 (it stays below
+	// 2^57 so cannot overflow); it is then too big for the exact path.
+	start := i
+	for ; i < n && b[i]-'0' < 10; i++ {
+		if d.mant < 1<<53 {
+			d.mant = d.mant*10 + uint64(b[i]-'0')
+		}
+	}
+	digits := i - start
+	if i < n && b[i] == '.' {
+		i++
+		frac := i
+		for ; i < n && b[i]-'0' < 10; i++ {
+			if d.mant < 1<<53 {
+				d.mant = d.mant*10 + uint64(b[i]-'0')
+			}
+		}
+		d.exp -= i - frac
+		digits += i - frac
+	}
+	if digits == 0 {
+		return d, false
+	}
+	d.big = d.mant >= 1<<53
+	if i < n && b[i]|0x20 == 'e' {
+		i++
+		neg := false
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			neg = b[i] == '-'
+			i++
+		}
+		exp := i
+		e := 0
+		for ; i < n && b[i]-'0' < 10; i++ {
+			if e < 1e6 {
+				e = e*10 + int(b[i]-'0')
+			}
+		}
+		if i == exp {
+			return d, false
+		}
+		if e >= 1e6 {
+			d.big = true
+		}
+		if neg {
+			e = -e
+		}
+		d.exp += e
+	}
+	return d, i == n
+}
+
+// isDecimal reports whether b is a decimal number (see scanDecimal).
+func isDecimal(b []byte) bool {
+	_, ok := scanDecimal(b)
+	return ok
+}
+
+// isNonFiniteWord reports whether b is one of the spellings of NaN and
+// infinity that strconv.ParseFloat and C's strtod read: "inf", "infinity"
+// or "nan" in any case, with an optional sign.
+func isNonFiniteWord(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	s := unsafeString(b)
+	return strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity") || strings.EqualFold(s, "nan")
 }
 
 // errKind returns the sentinel a *kindError wraps.
 func errKind(err error) error { return err.(*kindError).kind }
 
 // unsafeString views b as a string without copying. The string must not
-// outlive b: it is only passed to strconv functions, and this package never
-// keeps the *strconv.NumError they may return.
+// outlive b: it is only passed to strconv and strings functions, and this
+// package never keeps the *strconv.NumError they may return.
 func unsafeString(b []byte) string {
 	if len(b) == 0 {
 		return ""

@@ -5,8 +5,11 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -235,6 +238,196 @@ func TestCSVMaxLineBytes(t *testing.T) {
 	}
 	if _, err := ReadCSV[float64](strings.NewReader("1\n"), CSVOptions{MaxLineBytes: -1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("MaxLineBytes -1: got %v, want ErrInvalid", err)
+	}
+}
+
+// decimalRE is the number syntax of the LIBSVM and CSV formats.
+var decimalRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// TestIsDecimal compares isDecimal with decimalRE on every string of up to
+// five characters over an alphabet that reaches every branch, and checks
+// that strconv.ParseFloat reads whatever isDecimal accepts.
+func TestIsDecimal(t *testing.T) {
+	const alphabet = "09+-.eExp_i"
+	var rec func(s []byte)
+	n := 0
+	rec = func(s []byte) {
+		n++
+		want := decimalRE.Match(s)
+		if got := isDecimal(s); got != want {
+			t.Fatalf("isDecimal(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			if _, err := strconv.ParseFloat(string(s), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+				t.Fatalf("isDecimal accepts %q, which ParseFloat rejects: %v", s, err)
+			}
+		}
+		if len(s) == 5 {
+			return
+		}
+		for i := range len(alphabet) {
+			rec(append(s, alphabet[i]))
+		}
+	}
+	rec(nil)
+	if n < 100000 {
+		t.Fatalf("only %d strings tried", n)
+	}
+}
+
+// TestParseFloatExact compares parseFloat with strconv.ParseFloat, bit for
+// bit, on numbers around the limits of its exact path (mantissas near 2^53
+// and 2^24, exponents near ±22 and ±10) and on random decimals.
+func TestParseFloatExact(t *testing.T) {
+	cases := []string{"0", "-0", "+0.0", "-0.0e5", "0e-400", "-0e400", "1", "-1", "0.1", "0.3", "1e22", "1e23",
+		"1e-22", "1e-23", "9007199254740991", "9007199254740992", "9007199254740993", "900719925474099.3",
+		"16777216", "16777217", "1677721.7", "1e10", "1e11", "1e-10", "1e-11", "123456789012345678901234567890",
+		"4.9e-324", "2.5e-324", "1.7976931348623157e308", "3.4028235e38", "3.4028236e38", "1.4e-45",
+		"0.000000000000000000000000000001", "1.00000005960464477550", "7.038531e-26", "5e-1"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var b []byte
+		if rng.IntN(2) == 0 {
+			b = append(b, "+-"[rng.IntN(2)])
+		}
+		for range rng.IntN(20) {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(2) == 0 {
+			b = append(b, '.')
+			for range rng.IntN(20) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(3) == 0 {
+			b = append(b, 'e')
+			b = strconv.AppendInt(b, int64(rng.IntN(80)-40), 10)
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		b := []byte(c)
+		for _, bits := range []int{32, 64} {
+			want, werr := strconv.ParseFloat(c, bits)
+			var got float64
+			var err error
+			if bits == 32 {
+				var g float32
+				g, err = parseFloat[float32](b, bits)
+				got = float64(g)
+			} else {
+				got, err = parseFloat[float64](b, bits)
+			}
+			switch {
+			case werr != nil && !errors.Is(werr, strconv.ErrRange):
+				if err == nil {
+					t.Fatalf("float%d %q: got %v, strconv rejects it: %v", bits, c, got, werr)
+				}
+			case errors.Is(werr, strconv.ErrRange) && math.IsInf(want, 0):
+				if !errors.Is(err, ErrNonFinite) {
+					t.Fatalf("float%d %q: got %v, %v; want ErrNonFinite", bits, c, got, err)
+				}
+			case err != nil:
+				t.Fatalf("float%d %q: %v", bits, c, err)
+			case math.Float64bits(got) != math.Float64bits(want):
+				t.Fatalf("float%d %q: got %v (%#x), want %v (%#x)", bits, c, got, math.Float64bits(got), want, math.Float64bits(want))
+			}
+		}
+	}
+}
+
+// TestNumberSyntax checks that the readers take decimal numbers only:
+// the Go-only forms strconv.ParseFloat accepts are syntax errors in
+// values and labels, NaN and Inf stay non-finite, and strtod's decimal
+// forms are read.
+func TestNumberSyntax(t *testing.T) {
+	tests := []struct {
+		value string
+		kind  error // nil: valid
+		want  float64
+	}{
+		{"1_000", ErrSyntax, 0},
+		{"1_0", ErrSyntax, 0},
+		{"0_1", ErrSyntax, 0},
+		{"0x1p-3", ErrSyntax, 0},
+		{"0X1P0", ErrSyntax, 0},
+		{"-0x1.8p1", ErrSyntax, 0},
+		{"0x10", ErrSyntax, 0},
+		{"1e", ErrSyntax, 0},
+		{"1e+", ErrSyntax, 0},
+		{".", ErrSyntax, 0},
+		{"+", ErrSyntax, 0},
+		{"1.2.3", ErrSyntax, 0},
+		{"１", ErrSyntax, 0}, // a full-width digit
+		{"+nan", ErrNonFinite, 0},
+		{"nan", ErrNonFinite, 0},
+		{"NaN", ErrNonFinite, 0},
+		{"-inf", ErrNonFinite, 0},
+		{"+Infinity", ErrNonFinite, 0},
+		{"INF", ErrNonFinite, 0},
+		{"5", nil, 5},
+		{".5", nil, 0.5},
+		{"5.", nil, 5},
+		{"+1", nil, 1},
+		{"-0.25", nil, -0.25},
+		{"+.5e-3", nil, 0.5e-3},
+		{"1E+2", nil, 100},
+		{"007", nil, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			d, err := ReadLIBSVM[float64](strings.NewReader("1 1:"+tt.value+"\n"), LIBSVMOptions{})
+			c, cerr := ReadCSV[float64](strings.NewReader("1,"+tt.value+"\n"), CSVOptions{})
+			if tt.kind != nil {
+				wantParseError(t, err, tt.kind, 1, 5)
+				wantParseError(t, cerr, tt.kind, 1, 3)
+				return
+			}
+			if err != nil || cerr != nil {
+				t.Fatalf("LIBSVM: %v; CSV: %v", err, cerr)
+			}
+			if d.X[0] != tt.want || c.X[0] != tt.want {
+				t.Fatalf("LIBSVM %v, CSV %v, want %v", d.X[0], c.X[0], tt.want)
+			}
+		})
+	}
+}
+
+func TestLabelSyntax(t *testing.T) {
+	tests := []struct {
+		label string
+		ok    bool
+		want  int
+	}{
+		{"+1", true, 1},
+		{"-1", true, -1},
+		{"3", true, 3},
+		{"1.0", true, 1},
+		{"-2e0", true, -2},
+		{"2.", true, 2},
+		{"1_0", false, 0},
+		{"0x1p0", false, 0},
+		{"0x1p1", false, 0},
+		{"1e", false, 0},
+		{"inf", false, 0},
+		{"nan", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			d, err := ReadLIBSVM[float64](strings.NewReader(tt.label+" 1:1\n"), LIBSVMOptions{})
+			c, cerr := ReadCSV[float64](strings.NewReader(tt.label+",1\n"), CSVOptions{})
+			if !tt.ok {
+				wantParseError(t, err, ErrLabel, 1, 1)
+				wantParseError(t, cerr, ErrLabel, 1, 1)
+				return
+			}
+			if err != nil || cerr != nil {
+				t.Fatalf("LIBSVM: %v; CSV: %v", err, cerr)
+			}
+			if d.Y[0] != tt.want || c.Y[0] != tt.want {
+				t.Fatalf("LIBSVM %d, CSV %d, want %d", d.Y[0], c.Y[0], tt.want)
+			}
+		})
 	}
 }
 
