@@ -182,7 +182,8 @@ func LoadCSV[T kernel.Float](path string, opts CSVOptions) (*Data[T], error) {
 // WriteCSV writes d as CSV with the layout opts describes (label column,
 // header, separator; Comment and File are ignored), one row per line, values
 // in the shortest form that parses back to the same T: ReadCSV with the same
-// options returns d again bit for bit. It returns an error if d is not valid
+// options, Comment 0 (a written line may start with any character of a
+// number), returns d again bit for bit. It returns an error if d is not valid
 // (see Data.Validate) or opts is invalid, such as a label column beyond the
 // last feature or a separator that can occur inside a number.
 func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
