@@ -175,10 +175,9 @@ func (p *libsvmParser[T]) checkDense(input int64) error {
 		return nil
 	}
 	return &ParseError{File: p.opts.File, Line: p.wideLine, Col: p.wideCol,
-		Err: errorf(ErrTooLarge, "index %d makes %d rows of %d features, %d bytes of float%d, "+
-			"more than %d bytes of input justify (%d per byte + %d): the file is too sparse to read dense "+
-			"unless the feature count (Cols) or a budget (MaxValues) is given",
-			p.cols, rows, p.cols, need, p.bits, input, DenseRatio, DenseSlack)}
+		Err: errorf(ErrTooLarge, "index %d makes a %d×%d matrix of float%d, %d bytes, more than %d bytes of input "+
+			"justify (%d per byte + %d); to read so sparse a file dense, give the feature count (Cols) or a budget (MaxValues)",
+			p.cols, rows, p.cols, p.bits, need, input, DenseRatio, DenseSlack)}
 }
 
 // at returns a ParseError at byte offset off (0-based) of the current line.
