@@ -103,9 +103,10 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 			break
 		}
 		if err != nil {
-			if lr.err != nil {
-				// The line or record got too long: csv may have parsed what
-				// it had of it, but reports lr.err unless that had an error.
+			if lr.err != nil && err == lr.err {
+				// The line or record got too long. (csv reports a syntax
+				// error in the lines before it first, having read them
+				// ahead, and one in the part of the line it got.)
 				return nil, &ParseError{File: opts.File, Line: lr.errLine, Err: lr.err}
 			}
 			if pe, ok := err.(*csv.ParseError); ok {

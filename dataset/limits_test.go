@@ -241,6 +241,15 @@ func TestCSVMaxLineBytes(t *testing.T) {
 	}
 }
 
+// TestCSVErrorBeforeLongLine checks that a syntax error on a line before a
+// line that is too long is reported, although the reader has already met
+// the long line when it reads ahead.
+func TestCSVErrorBeforeLongLine(t *testing.T) {
+	in := "1,2\n3,4\"5\n" + strings.Repeat("6", 200) + "\n"
+	_, err := ReadCSV[float64](strings.NewReader(in), CSVOptions{MaxLineBytes: 100})
+	wantParseError(t, err, ErrSyntax, 2, 4)
+}
+
 // decimalRE is the number syntax of the LIBSVM and CSV formats.
 var decimalRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
 
