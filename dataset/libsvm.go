@@ -30,10 +30,10 @@ const DefaultMaxValues = 1 << 30
 // 2.9, and w8a, one of the sparser data sets on the LIBSVM site (3.9% of
 // its 300 features stored, about 70 bytes a line), about 35. A ratio of 64
 // admits any file that stores at least one feature in 40 (float64 at 5
-// bytes a value; one in 80 for float32). Sparser data, such
-// as text (rcv1 stores 0.16% of its features), is over 97% zeros in a dense
-// matrix: reading it dense is a deliberate choice, which the caller states
-// by giving Cols or MaxValues. DenseSlack lets small files with a few wide
+// bytes a value; one in 80 for float32). Sparser data, such as text (rcv1
+// stores 0.16% of its features), is over 97% zeros in a dense matrix:
+// reading it dense is a deliberate choice, which the caller states by
+// giving Cols or MaxValues. DenseSlack lets small files with a few wide
 // rows through ("1 784:1" makes one row of 784 features, 6 KiB of float64
 // for 8 bytes of input).
 const (
@@ -92,8 +92,8 @@ type LIBSVMOptions struct {
 //     ("5", "-0.25", ".5", "5."), and an optional exponent ("1e-3", "2E+5").
 //     Go-only forms that strconv.ParseFloat would take, such as "1_000" and
 //     "0x1p-3", are syntax errors. Values are parsed as T with correct
-//     rounding (strconv.ParseFloat with T's bit size); NaN, Inf and values
-//     that overflow T are errors.
+//     rounding (as strconv.ParseFloat with T's bit size does); NaN, Inf
+//     and values that overflow T are errors.
 //   - Tokens are separated by spaces or tabs; trailing blanks, CRLF line
 //     ends, blank lines and comments (from '#' to the end of the line) are
 //     allowed, and SVMlight "qid:n" tokens are checked and skipped.
