@@ -354,10 +354,14 @@ func parseLabel(b []byte) (int, bool) {
 // as non-finite rather than as syntax errors. Errors are *kindError values
 // wrapping ErrSyntax or ErrNonFinite.
 //
-// Short numbers, most of those in data files, take Clinger's exact path:
-// when the digits m and the power of ten 10^|e| are both exact in T, the
-// one multiplication or division m·10^e is correctly rounded. The others go
-// to strconv.ParseFloat.
+// Most numbers in data files take a fast path; the others go to
+// strconv.ParseFloat. For float64, Clinger's: when the digits m (below
+// 2^53) and 10^|e| (|e| <= 22) are both exact, the one multiplication or
+// division m·10^e is correctly rounded. For float32, the same computation
+// in float64, with up to 19 digits of m, is within 3 float64 ulps of the
+// exact value, and rounds to the correctly rounded float32 unless it lies
+// within that distance of a point halfway between two float32 values; such
+// rare numbers go to strconv.
 func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
 	d, ok := scanDecimal(b)
 	if !ok {
@@ -366,30 +370,27 @@ func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
 		}
 		return 0, errorf(ErrSyntax, "value %s is not a number", quote(b))
 	}
-	if !d.big {
-		if bits == 64 && d.exp >= -22 && d.exp <= 22 {
-			f := float64(d.mant) // exact: mant < 2^53
-			if d.exp < 0 {
-				f /= pow10f64[-d.exp]
-			} else {
-				f *= pow10f64[d.exp]
-			}
-			if d.neg {
-				f = -f
-			}
-			return T(f), nil
+	if d.exp >= -22 && d.exp <= 22 && (bits == 32 || !d.trunc && d.mant < 1<<53) {
+		f := float64(d.mant) // exact if mant < 2^53
+		if d.exp < 0 {
+			f /= pow10f64[-d.exp]
+		} else {
+			f *= pow10f64[d.exp]
 		}
-		if bits == 32 && d.mant <= 1<<24 && d.exp >= -10 && d.exp <= 10 {
-			f := float32(d.mant) // exact: mant <= 2^24
-			if d.exp < 0 {
-				f /= pow10f32[-d.exp]
-			} else {
-				f *= pow10f32[d.exp]
-			}
-			if d.neg {
-				f = -f
-			}
+		if d.neg {
+			f = -f
+		}
+		switch {
+		case bits == 64 && !d.trunc && d.mant < 1<<53:
 			return T(f), nil
+		case bits == 32 && math.Abs(f) <= math.MaxFloat32:
+			// Distance, in float64 ulps, from the float32 midpoint
+			// inside whose float32 interval f lies (f is a normal
+			// float32 or 0: 10^-22 <= |f| for mant >= 1).
+			low := math.Float64bits(f) & (1<<29 - 1)
+			if low < 1<<28-16 || low > 1<<28+16 {
+				return T(float32(f)), nil
+			}
 		}
 	}
 	f, err := strconv.ParseFloat(unsafeString(b), bits)
@@ -406,20 +407,17 @@ func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
 	return T(f), nil
 }
 
-// pow10f64 and pow10f32 are the powers of ten exact in float64 (up to
-// 10^22) and float32 (up to 10^10).
-var (
-	pow10f64 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-	pow10f32 = [...]float32{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
-)
+// pow10f64 holds the powers of ten exact in float64, up to 10^22.
+var pow10f64 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// decimal is a number scanned by scanDecimal: ±mant·10^exp.
+// decimal is a number scanned by scanDecimal: ±(mant + a fraction below 1
+// if trunc)·10^exp.
 type decimal struct {
-	mant uint64
-	exp  int
-	neg  bool
-	big  bool // the mantissa is 2^53 or more, or the exponent huge: mant and exp are not exact
+	mant  uint64 // the first 19 significant digits, below 10^19
+	exp   int    // its explicit part clamped near ±10^6, far outside the fast paths
+	neg   bool
+	trunc bool // digits after the first 19 significant ones were dropped
 }
 
 // scanDecimal scans b as a number in the decimal form of the LIBSVM and CSV
@@ -434,12 +432,16 @@ func scanDecimal(b []byte) (d decimal, ok bool) {
 		d.neg = b[i] == '-'
 		i++
 	}
-	// The mantissa stops growing once it reaches 2^53 (it stays below
-	// 2^57 so cannot overflow); it is then too big for the exact path.
+	// Digits join the mantissa while it is below 10^18, so it stays below
+	// 10^19; the others are dropped, those of the integer part counting in
+	// the exponent.
 	start := i
 	for ; i < n && b[i]-'0' < 10; i++ {
-		if d.mant < 1<<53 {
+		if d.mant < 1e18 {
 			d.mant = d.mant*10 + uint64(b[i]-'0')
+		} else {
+			d.exp++
+			d.trunc = d.trunc || b[i] != '0'
 		}
 	}
 	digits := i - start
@@ -447,17 +449,18 @@ func scanDecimal(b []byte) (d decimal, ok bool) {
 		i++
 		frac := i
 		for ; i < n && b[i]-'0' < 10; i++ {
-			if d.mant < 1<<53 {
+			if d.mant < 1e18 {
 				d.mant = d.mant*10 + uint64(b[i]-'0')
+				d.exp--
+			} else {
+				d.trunc = d.trunc || b[i] != '0'
 			}
 		}
-		d.exp -= i - frac
 		digits += i - frac
 	}
 	if digits == 0 {
 		return d, false
 	}
-	d.big = d.mant >= 1<<53
 	if i < n && b[i]|0x20 == 'e' {
 		i++
 		neg := false
@@ -474,9 +477,6 @@ func scanDecimal(b []byte) (d decimal, ok bool) {
 		}
 		if i == exp {
 			return d, false
-		}
-		if e >= 1e6 {
-			d.big = true
 		}
 		if neg {
 			e = -e

@@ -285,8 +285,9 @@ func TestIsDecimal(t *testing.T) {
 }
 
 // TestParseFloatExact compares parseFloat with strconv.ParseFloat, bit for
-// bit, on numbers around the limits of its exact path (mantissas near 2^53
-// and 2^24, exponents near ±22 and ±10) and on random decimals.
+// bit, on numbers around the limits of its fast paths (mantissas near 2^53,
+// 10^19 and 2^24, exponents near ±22, points halfway between two float32
+// values) and on random decimals.
 func TestParseFloatExact(t *testing.T) {
 	cases := []string{"0", "-0", "+0.0", "-0.0e5", "0e-400", "-0e400", "1", "-1", "0.1", "0.3", "1e22", "1e23",
 		"1e-22", "1e-23", "9007199254740991", "9007199254740992", "9007199254740993", "900719925474099.3",
@@ -314,35 +315,64 @@ func TestParseFloatExact(t *testing.T) {
 		}
 		cases = append(cases, string(b))
 	}
-	for _, c := range cases {
-		b := []byte(c)
-		for _, bits := range []int{32, 64} {
-			want, werr := strconv.ParseFloat(c, bits)
-			var got float64
-			var err error
-			if bits == 32 {
-				var g float32
-				g, err = parseFloat[float32](b, bits)
-				got = float64(g)
-			} else {
-				got, err = parseFloat[float64](b, bits)
-			}
-			switch {
-			case werr != nil && !errors.Is(werr, strconv.ErrRange):
-				if err == nil {
-					t.Fatalf("float%d %q: got %v, strconv rejects it: %v", bits, c, got, werr)
-				}
-			case errors.Is(werr, strconv.ErrRange) && math.IsInf(want, 0):
-				if !errors.Is(err, ErrNonFinite) {
-					t.Fatalf("float%d %q: got %v, %v; want ErrNonFinite", bits, c, got, err)
-				}
-			case err != nil:
-				t.Fatalf("float%d %q: %v", bits, c, err)
-			case math.Float64bits(got) != math.Float64bits(want):
-				t.Fatalf("float%d %q: got %v (%#x), want %v (%#x)", bits, c, got, math.Float64bits(got), want, math.Float64bits(want))
-			}
+	// Points halfway between two float32 values, and decimals close to them
+	// on either side (rounded to k significant digits): where the float32
+	// fast path must give way to strconv.
+	for range 20000 {
+		a := math.Float32frombits(uint32(rng.IntN(0x7f000000-0x00800000) + 0x00800000))
+		mid := (float64(a) + float64(math.Nextafter32(a, float32(math.Inf(1))))) / 2
+		for _, k := range []int{6, 8, 9, 15, 16, 17, 18, 19, 20, 24, 30, 60} {
+			cases = append(cases, strconv.FormatFloat(mid, 'e', k, 64))
 		}
 	}
+	for _, c := range cases {
+		sameAsStrconv(t, c)
+	}
+}
+
+// sameAsStrconv fails unless parseFloat reads s as strconv.ParseFloat does,
+// bit for bit, for float32 and float64, where s is a decimal number; for
+// anything else parseFloat must fail.
+func sameAsStrconv(t *testing.T, s string) {
+	t.Helper()
+	b := []byte(s)
+	for _, bits := range []int{32, 64} {
+		want, werr := strconv.ParseFloat(s, bits)
+		var got float64
+		var err error
+		if bits == 32 {
+			var g float32
+			g, err = parseFloat[float32](b, bits)
+			got = float64(g)
+		} else {
+			got, err = parseFloat[float64](b, bits)
+		}
+		switch {
+		case !decimalRE.MatchString(s):
+			if err == nil {
+				t.Fatalf("float%d %q: got %v, want an error", bits, s, got)
+			}
+		case werr != nil && !errors.Is(werr, strconv.ErrRange):
+			t.Fatalf("float%d %q: strconv rejects a decimal: %v", bits, s, werr)
+		case errors.Is(werr, strconv.ErrRange) && math.IsInf(want, 0):
+			if !errors.Is(err, ErrNonFinite) {
+				t.Fatalf("float%d %q: got %v, %v; want ErrNonFinite", bits, s, got, err)
+			}
+		case err != nil:
+			t.Fatalf("float%d %q: %v", bits, s, err)
+		case math.Float64bits(got) != math.Float64bits(want):
+			t.Fatalf("float%d %q: got %v (%#x), want %v (%#x)", bits, s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+}
+
+// FuzzParseFloat compares parseFloat with strconv.ParseFloat on any string.
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"0", "-0.5", "1e22", "1.5070602148292787e+23", "9007199254740993",
+		"1.000000059604644775390625", "0x1p-3", "1_000", ".5", "5.", "1e", "inf", "3.4028235e38", "7e-46"} {
+		f.Add(s)
+	}
+	f.Fuzz(sameAsStrconv)
 }
 
 // TestNumberSyntax checks that the readers take decimal numbers only:
