@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -66,5 +67,61 @@ func BenchmarkSynth256(b *testing.B) {
 	b.SetBytes(10000 * 256 * 4)
 	for b.Loop() {
 		Synth256(10000, 0)
+	}
+}
+
+// BenchmarkParseValues parses the values of three files: digits (small
+// integers), heart_scale (six decimals) and breast_cancer_std (17 digits,
+// beyond the float64 fast path), as float32 and float64. parseFloat, which
+// checks the decimal syntax and takes its fast paths where it can, is
+// measured against strconv.ParseFloat alone, what the readers called
+// before.
+func BenchmarkParseValues(b *testing.B) {
+	for _, name := range []string{"digits.train", "heart_scale", "breast_cancer_std.train"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", name+".libsvm"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var values [][]byte
+		for _, tok := range bytes.Fields(raw) {
+			if i := bytes.IndexByte(tok, ':'); i >= 0 {
+				values = append(values, tok[i+1:])
+			}
+		}
+		perValue := func(b *testing.B) {
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(values)), "ns/value")
+		}
+		b.Run(name+"/float32/parseFloat", func(b *testing.B) {
+			for b.Loop() {
+				for _, v := range values {
+					if _, err := parseFloat[float32](v, 32); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			perValue(b)
+		})
+		b.Run(name+"/float64/parseFloat", func(b *testing.B) {
+			for b.Loop() {
+				for _, v := range values {
+					if _, err := parseFloat[float64](v, 64); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			perValue(b)
+		})
+		for _, bits := range []int{32, 64} {
+			b.Run(name+"/float"+strconv.Itoa(bits)+"/strconv", func(b *testing.B) {
+				for b.Loop() {
+					for _, v := range values {
+						if _, err := strconv.ParseFloat(unsafeString(v), bits); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				perValue(b)
+			})
+		}
 	}
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -31,6 +32,11 @@ type CSVOptions struct {
 	// File names the input in error messages. LoadCSV sets it to the path
 	// when it is empty.
 	File string
+	// MaxLineBytes is the longest line accepted, in bytes without the line
+	// terminator, and also the longest record (a record spans several lines
+	// when a quoted field holds newlines); a longer one fails with an error
+	// wrapping ErrLineTooLong. 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
 }
 
 // validDelim reports whether r can separate or comment CSV fields, using
@@ -47,6 +53,8 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 	switch {
 	case o.LabelColumn < -1:
 		return o, errorf(ErrInvalid, "invalid label column %d", o.LabelColumn)
+	case o.MaxLineBytes < 0:
+		return o, errorf(ErrInvalid, "invalid MaxLineBytes %d", o.MaxLineBytes)
 	case !validDelim(o.Comma):
 		return o, errorf(ErrInvalid, "invalid separator %q", o.Comma)
 	case o.Comment != 0 && (!validDelim(o.Comment) || o.Comment == o.Comma):
@@ -60,18 +68,24 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 // fine). Every row must have as many fields as the first (header or data)
 // row; one of them is the integer label (see CSVOptions.LabelColumn), the
 // rest are the features, parsed as T with correct rounding. Spaces around a
-// field are ignored; empty fields, NaN and Inf are errors.
+// field are ignored; empty fields, NaN and Inf are errors. Numbers are
+// decimal, as for ReadLIBSVM: "1_000" and "0x1p-3" are syntax errors.
+//
+// Memory is proportional to the input: every value takes at least two bytes
+// of it ("0,"), so the matrix takes at most 2 (float32) or 4 (float64) bytes
+// per byte of input, and no line or record longer than opts.MaxLineBytes is
+// buffered.
 //
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column of the offending field, wrapping ErrSyntax, ErrRagged,
-// ErrLabel, ErrNonFinite, ErrInvalid or ErrEmpty.
+// ErrLabel, ErrNonFinite, ErrLineTooLong, ErrInvalid or ErrEmpty.
 func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 	opts, err := opts.normalize()
 	if err != nil {
 		return nil, &ParseError{File: opts.File, Err: err}
 	}
 	bits := bitsOf[T]()
-	lr := &lineLenReader{r: r}
+	lr := newLineLenReader(r, opts.MaxLineBytes, opts.Comment)
 	cr := csv.NewReader(lr)
 	cr.Comma = opts.Comma
 	cr.Comment = opts.Comment
@@ -89,6 +103,12 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 			break
 		}
 		if err != nil {
+			if lr.err != nil && err == lr.err {
+				// The line or record got too long. (csv reports a syntax
+				// error in the lines before it first, having read them
+				// ahead, and one in the part of the line it got.)
+				return nil, &ParseError{File: opts.File, Line: lr.errLine, Err: lr.err}
+			}
 			if pe, ok := err.(*csv.ParseError); ok {
 				if errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote) {
 					// At the end of the input csv reports the column after
@@ -163,7 +183,8 @@ func LoadCSV[T kernel.Float](path string, opts CSVOptions) (*Data[T], error) {
 // WriteCSV writes d as CSV with the layout opts describes (label column,
 // header, separator; Comment and File are ignored), one row per line, values
 // in the shortest form that parses back to the same T: ReadCSV with the same
-// options returns d again bit for bit. It returns an error if d is not valid
+// options, Comment 0 (a written line may start with any character of a
+// number), returns d again bit for bit. It returns an error if d is not valid
 // (see Data.Validate) or opts is invalid, such as a label column beyond the
 // last feature or a separator that can occur inside a number.
 func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
@@ -229,25 +250,117 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 	return bw.Flush()
 }
 
-// lineLenReader passes reads through and records the length of every line
-// (without its "\n" or "\r\n"), for clamping the columns csv reports.
+// lineLenReader passes reads through, records the length of every line
+// (without its "\n" or "\r\n"), for clamping the columns csv reports, and
+// stops with an error wrapping ErrLineTooLong once a record gets longer than
+// max bytes. It follows csv's quoting to tell where records end: a newline
+// ends one unless it lies inside a quoted field, and a line that starts a
+// record with the comment character is a comment, whose quotes do not count.
+// Input that csv rejects for its quotes stops at that line, which is
+// bounded.
 type lineLenReader struct {
-	r    io.Reader
-	lens []int // lengths of the complete lines so far, including a final '\r'
-	cur  int   // length of the current, unfinished line
+	r       io.Reader
+	max     int    // longest record accepted, without its final terminator
+	comment []byte // the comment character in UTF-8, or nil
+	lens    []int  // lengths of the complete lines so far, including a final '\r'
+	cur     int    // length of the current, unfinished line
+	rec     int    // length of the current record so far
+	recLine int    // complete lines before the current record
+	quoted  bool   // inside a quoted field
+	cmatch  int    // bytes of comment matched at the start of the line; -1: none
+	inCmt   bool   // the current line is a comment
+	cr      bool   // the last byte of the current line so far is '\r'
+	err     error  // the ErrLineTooLong error, once returned
+	errLine int    // the line it concerns
+}
+
+// newLineLenReader returns a lineLenReader of r for records of at most max
+// bytes (0: DefaultMaxLineBytes) with comment lines starting with comment
+// (0: none).
+func newLineLenReader(r io.Reader, max int, comment rune) *lineLenReader {
+	if max == 0 {
+		max = DefaultMaxLineBytes
+	}
+	l := &lineLenReader{r: r, max: max}
+	if comment != 0 {
+		l.comment = utf8.AppendRune(nil, comment)
+	}
+	return l
 }
 
 func (l *lineLenReader) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
 	n, err := l.r.Read(p)
-	for _, c := range p[:n] {
-		if c == '\n' {
-			l.lens = append(l.lens, l.cur)
-			l.cur = 0
-		} else {
-			l.cur++
+	for off := 0; off < n; {
+		// One line, or the part of it in p.
+		seg := p[off:n]
+		k := bytes.IndexByte(seg, '\n')
+		if k >= 0 {
+			seg = seg[:k]
 		}
+		// A comment character starting a record's line; its bytes are
+		// not quotes.
+		q := 0
+		for l.cmatch >= 0 && q < len(seg) {
+			if l.cmatch < len(l.comment) && seg[q] == l.comment[l.cmatch] {
+				l.cmatch++
+				q++
+				if l.cmatch == len(l.comment) {
+					l.inCmt, l.cmatch = true, -1
+				}
+			} else {
+				l.cmatch = -1
+			}
+		}
+		if !l.inCmt && bytes.Count(seg[q:], quoteChar)%2 == 1 {
+			l.quoted = !l.quoted
+		}
+		l.cur += len(seg)
+		l.rec += len(seg)
+		if len(seg) > 0 {
+			l.cr = seg[len(seg)-1] == '\r'
+		}
+		// The length of the record so far: without a final '\r', which
+		// may start its "\r\n", unless a newline inside quotes follows.
+		length := l.rec
+		if k >= 0 && l.quoted {
+			l.rec++ // the newline is part of the record
+			length = l.rec
+		} else if l.cr {
+			length--
+		}
+		if length > l.max {
+			l.err = l.tooLong()
+			return n, l.err
+		}
+		if k < 0 {
+			break
+		}
+		l.lens = append(l.lens, l.cur)
+		l.cur, l.cr, l.inCmt = 0, false, false
+		if l.quoted {
+			l.cmatch = -1
+		} else {
+			l.rec, l.cmatch, l.recLine = 0, 0, len(l.lens)
+		}
+		off += k + 1
 	}
 	return n, err
+}
+
+// quoteChar is the CSV quote character, for bytes.Count.
+var quoteChar = []byte{'"'}
+
+// tooLong records and returns the error for the current record.
+func (l *lineLenReader) tooLong() error {
+	l.errLine = len(l.lens) + 1
+	if first := l.recLine + 1; first < l.errLine {
+		return errorf(ErrLineTooLong, "record quoted across lines %d to %d longer than %d bytes (the MaxLineBytes option)",
+			first, l.errLine, l.max)
+	}
+	return errorf(ErrLineTooLong, "line longer than %d bytes (the MaxLineBytes option)", l.max)
 }
 
 // length returns the length of 1-based line n without its terminator.

@@ -10,10 +10,12 @@
 //     and Fashion-MNIST, raw or gzip-compressed.
 //
 // Every reader returns an error instead of panicking or producing garbage on
-// bad input. Text readers report the position of the problem in a *ParseError
-// ("file:line:col: message", the column being the 1-based byte offset in the
-// line), and every error wraps one of the exported sentinel errors (ErrSyntax,
-// ErrIndex, ErrNonFinite, ...) so callers can test it with errors.Is.
+// bad input, and allocates in proportion to its input unless the caller asks
+// for more (see DenseRatio, DefaultMaxLineBytes and MaxIDXBytes). Text
+// readers report the position of the problem in a *ParseError ("file:line:col:
+// message", the column being the 1-based byte offset in the line), and every
+// error wraps one of the exported sentinel errors (ErrSyntax, ErrIndex,
+// ErrNonFinite, ...) so callers can test it with errors.Is.
 //
 // Data sets are generic over kernel.Float: use float32 for speed and memory,
 // float64 when you need the extra precision.

@@ -31,8 +31,13 @@ var (
 	// ErrRagged reports a CSV row whose field count differs from the first row's.
 	ErrRagged = errors.New("dataset: ragged rows")
 	// ErrTooLarge reports a data set whose dense size would exceed the
-	// configured limit (see LIBSVMOptions.MaxValues) or the address space.
+	// configured limit or the bound the input's size justifies (see
+	// LIBSVMOptions.MaxValues and DenseRatio), an IDX header announcing
+	// more than MaxIDXBytes, or sizes beyond the address space.
 	ErrTooLarge = errors.New("dataset: data set too large")
+	// ErrLineTooLong reports a text line (or CSV record) longer than the
+	// reader's limit (see DefaultMaxLineBytes).
+	ErrLineTooLong = errors.New("dataset: line too long")
 	// ErrFormat reports a corrupt binary file: a bad IDX magic number,
 	// impossible dimensions, trailing bytes.
 	ErrFormat = errors.New("dataset: bad file format")

@@ -30,25 +30,48 @@ var idxTypes = map[byte]string{
 // the buffer then at most doubles with the data actually read.
 const idxChunk = 1 << 20
 
+// MaxIDXBytes is the most data ReadIDX accepts from gzip-compressed input
+// or from a reader whose size it cannot tell (a pipe): 8 GiB, more than any
+// IDX data set published (MNIST's training images take 47 MB), and 32 GiB
+// of float32 once LoadIDXPair has converted it. A header announcing more
+// fails with ErrTooLarge before any data is read. An uncompressed file, or
+// a reader that tells its size, is bounded by that size instead; to read
+// more than MaxIDXBytes, decompress the file first.
+const MaxIDXBytes int64 = 8 << 30
+
+// maxDeflateRatio bounds how many bytes a gzip (deflate) stream can
+// decompress to per byte of it: a 258-byte match is the longest a deflate
+// symbol produces, and a length and a distance code take at least a bit
+// each, so 8/2 × 258 = 1032.
+const maxDeflateRatio = 1032
+
 // ReadIDX reads an IDX file, raw or gzip-compressed (detected by its magic
 // bytes). The file starts with the magic number 00 00 08 nd (0x08: unsigned
 // bytes; nd: number of dimensions), then nd big-endian uint32 sizes, then
 // the data; it must end right after the data.
 //
-// The sizes in the header are not trusted: the data is read incrementally,
-// so a header announcing gigabytes that the input does not hold fails with
-// ErrTruncated after allocating at most about twice what was actually read.
+// The sizes in the header are checked before any data is read: against
+// the input's size when r tells it (an *os.File of a regular file, a
+// *bytes.Reader or *strings.Reader), for gzip input against the 1032 bytes
+// a deflate stream can decompress to per byte of it, and for gzip input and
+// readers of unknown size against MaxIDXBytes. The data is then read
+// incrementally, so a header announcing more than the input holds fails
+// with ErrTruncated after allocating at most about twice what was actually
+// read (or decompressed).
 //
-// Errors wrap ErrTruncated (input ends early, including a truncated gzip
-// stream), ErrFormat (bad magic number, zero dimensions, trailing bytes,
-// corrupt gzip data), ErrUnsupported (element types other than unsigned
-// byte) or ErrTooLarge (sizes whose product overflows an int); errors from r
-// itself are passed on.
+// Errors wrap ErrTruncated (input ends early or cannot hold the data its
+// header announces, including a truncated gzip stream), ErrFormat (bad
+// magic number, zero dimensions, trailing bytes, corrupt gzip data),
+// ErrUnsupported (element types other than unsigned byte) or ErrTooLarge
+// (sizes whose product overflows an int or exceeds MaxIDXBytes); errors
+// from r itself are passed on.
 func ReadIDX(r io.Reader) (*IDX, error) {
+	size, sized := inputSize(r)
 	r, err := maybeGunzip(r)
 	if err != nil {
 		return nil, err
 	}
+	_, gz := r.(gzipErrReader)
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, idxReadError(err, "reading the magic number")
@@ -88,6 +111,9 @@ func ReadIDX(r io.Reader) (*IDX, error) {
 			return nil, errorf(ErrTooLarge, "idx: dimensions %v are too large for this platform", raw)
 		}
 	}
+	if err := checkIDXSize(dims, n, 4+4*nd, size, sized, gz); err != nil {
+		return nil, err
+	}
 	data, err := readN(r, n)
 	if err != nil {
 		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -104,6 +130,53 @@ func ReadIDX(r io.Reader) (*IDX, error) {
 		return nil, idxReadError(err, "checking for the end of the data")
 	}
 	return &IDX{Dims: dims, Data: data}, nil
+}
+
+// checkIDXSize checks n bytes of data, announced by dims in a header of
+// head bytes, against what the input can hold: size bytes if sized (the
+// compressed size if gz), and MaxIDXBytes for gzip or unsized input.
+func checkIDXSize(dims []int, n, head int, size int64, sized, gz bool) error {
+	switch {
+	case sized && !gz && int64(n) > size-int64(head):
+		return errorf(ErrTruncated, "idx: dimensions %v announce %d bytes of data, the input holds %d",
+			dims, n, max(size-int64(head), 0))
+	case sized && gz && int64(n) > maxDeflateRatio*size:
+		return errorf(ErrTruncated, "idx: dimensions %v announce %d bytes of data, "+
+			"more than the %d bytes of gzip input can hold (%d bytes per byte at most)",
+			dims, n, size, maxDeflateRatio)
+	case (gz || !sized) && int64(n) > MaxIDXBytes:
+		what := "gzip-compressed input"
+		if !gz {
+			what = "input of unknown size"
+		}
+		return errorf(ErrTooLarge, "idx: dimensions %v announce %d bytes of data, more than the %d (MaxIDXBytes) "+
+			"read from %s; decompress it to a file to read it", dims, n, MaxIDXBytes, what)
+	}
+	return nil
+}
+
+// inputSize returns how many bytes are left to read from r if r can tell:
+// a regular *os.File, or a reader with Len and Size methods such as
+// *bytes.Reader and *strings.Reader.
+func inputSize(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+			return 0, false // size 0: empty, or a /proc file that does not tell
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil || off > fi.Size() {
+			return 0, false
+		}
+		return fi.Size() - off, true
+	case interface {
+		Len() int
+		Size() int64
+	}:
+		return int64(r.Len()), true
+	}
+	return 0, false
 }
 
 // readN reads exactly n bytes, growing its buffer with the data actually
@@ -141,7 +214,12 @@ func idxReadError(err error, what string) error {
 // Errors name the path; a missing file gives an error wrapping
 // fs.ErrNotExist.
 func LoadIDX(path string) (*IDX, error) {
-	m, err := readFile(path, ReadIDX)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError: wraps fs.ErrNotExist etc. and names the path
+	}
+	defer f.Close()
+	m, err := ReadIDX(f) // ReadIDX decompresses, knowing the file's size
 	if err != nil {
 		var pe *os.PathError
 		if !errors.As(err, &pe) {

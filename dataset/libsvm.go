@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -16,55 +17,108 @@ import (
 // cap turns that into an ErrTooLarge error instead of an out-of-memory crash.
 const DefaultMaxValues = 1 << 30
 
+// DenseRatio and DenseSlack bound the dense matrix ReadLIBSVM allocates when
+// the caller leaves both LIBSVMOptions.Cols and LIBSVMOptions.MaxValues at 0:
+// Rows×Cols values of T may take at most DenseRatio bytes per byte of input
+// read, plus DenseSlack bytes.
+//
+// A stored LIBSVM value takes at least 4 bytes of text ("j:v "), 5 to 15 in
+// practice, and a dense value 4 (float32) or 8 (float64) bytes, so a file
+// in which every feature is stored needs at most 2 bytes of matrix per byte
+// of input. A file storing one feature in f, at b bytes of text each, needs
+// about 8f/b bytes per byte in float64: the files in testdata need 0.4 to
+// 2.9, and w8a, one of the sparser data sets on the LIBSVM site (3.9% of
+// its 300 features stored, about 70 bytes a line), about 35. A ratio of 64
+// admits any file that stores at least one feature in 40 (float64 at 5
+// bytes a value; one in 80 for float32). Sparser data, such as text (rcv1
+// stores 0.16% of its features), is over 97% zeros in a dense matrix:
+// reading it dense is a deliberate choice, which the caller states by
+// giving Cols or MaxValues. DenseSlack lets small files with a few wide
+// rows through ("1 784:1" makes one row of 784 features, 6 KiB of float64
+// for 8 bytes of input).
+const (
+	DenseRatio = 64
+	DenseSlack = 1 << 20
+)
+
+// DefaultMaxLineBytes is the default limit on the length of a line for
+// ReadLIBSVM and ReadCSV (and of a CSV record, which may span lines inside
+// quotes): 64 MiB, a dense row of millions of features. The readers
+// buffer one line at a time, so the limit bounds that buffer: input without
+// a newline, such as /dev/zero or a binary file read by mistake, fails with
+// ErrLineTooLong after 64 MiB instead of being buffered whole.
+const DefaultMaxLineBytes = 64 << 20
+
 // maxIndex is the largest feature index ReadLIBSVM accepts.
 const maxIndex = math.MaxInt32
 
 // LIBSVMOptions configures ReadLIBSVM and LoadLIBSVM. The zero value infers
-// the feature count and uses the default size limit.
+// the feature count and uses the default size limits.
 type LIBSVMOptions struct {
 	// Cols is the number of features. An index above Cols is an error
 	// wrapping ErrTooManyFeatures. 0 infers Cols from the largest index
 	// seen, which undercounts when the last features are zero in every row:
 	// LIBSVM files leave zero features out, so give Cols whenever it is
 	// known, and always for a test set that must match its training set.
+	// Giving Cols also lifts the DenseRatio bound: the caller has asked for
+	// rows of that width, however little of them the file stores.
 	Cols int
 	// File names the input in error messages. LoadLIBSVM sets it to the
 	// path when it is empty.
 	File string
-	// MaxValues caps Rows*Cols, the size of the dense result; input that
-	// would exceed it fails with an error wrapping ErrTooLarge. 0 means
-	// DefaultMaxValues.
+	// MaxValues is the caller's budget for Rows*Cols, the size of the dense
+	// result; input that would exceed it fails with an error wrapping
+	// ErrTooLarge. 0 means the default rule: at most DefaultMaxValues
+	// values, and, when Cols is 0 too, at most DenseRatio bytes of matrix
+	// per byte of input plus DenseSlack. A MaxValues > 0 replaces that rule
+	// by the budget alone, so it also allows a sparse file to make a matrix
+	// many times its size.
 	MaxValues int
+	// MaxLineBytes is the longest line accepted, in bytes without the line
+	// terminator; a longer line fails with an error wrapping ErrLineTooLong.
+	// 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
 }
 
 // ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example
 // per line, "label index:value index:value ...".
 //
-//   - The label is an integer ("+1", "-1", "3"); an integral float such as
-//     "1.0" is accepted too.
+//   - The label is an integer ("+1", "-1", "3"); an integral decimal such
+//     as "1.0" or "1e0" is accepted too.
 //   - Indices are 1-based and strictly increasing along a line; features
 //     left out are 0. Feature index j is stored in column j-1.
-//   - Values are parsed as T with correct rounding (strconv.ParseFloat with
-//     T's bit size); NaN, Inf and values that overflow T are errors.
+//   - Values are decimal numbers, as LIBSVM's own reader (C's strtod)
+//     accepts them: an optional sign, digits with an optional decimal point
+//     ("5", "-0.25", ".5", "5."), and an optional exponent ("1e-3", "2E+5").
+//     Go-only forms that strconv.ParseFloat would take, such as "1_000" and
+//     "0x1p-3", are syntax errors. Values are parsed as T with correct
+//     rounding (as strconv.ParseFloat with T's bit size does); NaN, Inf
+//     and values that overflow T are errors.
 //   - Tokens are separated by spaces or tabs; trailing blanks, CRLF line
 //     ends, blank lines and comments (from '#' to the end of the line) are
 //     allowed, and SVMlight "qid:n" tokens are checked and skipped.
 //
+// Memory is bounded by the input unless the caller asks for more: see
+// LIBSVMOptions.MaxValues, DenseRatio and MaxLineBytes. A matrix over the
+// bound fails with ErrTooLarge before it is allocated.
+//
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column, wrapping ErrSyntax, ErrLabel, ErrIndex,
-// ErrTooManyFeatures, ErrNonFinite, ErrTooLarge, or ErrEmpty (no rows at all).
-// Errors from r itself are returned wrapped with the file name.
+// ErrTooManyFeatures, ErrNonFinite, ErrTooLarge, ErrLineTooLong, or
+// ErrEmpty (no rows at all). Errors from r itself are returned wrapped with
+// the file name.
 func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], error) {
-	if opts.Cols < 0 || opts.MaxValues < 0 {
+	if opts.Cols < 0 || opts.MaxValues < 0 || opts.MaxLineBytes < 0 {
 		return nil, &ParseError{File: opts.File,
-			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d", opts.Cols, opts.MaxValues)}
+			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d, MaxLineBytes %d",
+				opts.Cols, opts.MaxValues, opts.MaxLineBytes)}
 	}
 	maxValues := opts.MaxValues
 	if maxValues == 0 {
 		maxValues = DefaultMaxValues
 	}
 	p := &libsvmParser[T]{opts: opts, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols}
-	lr := newLineReader(r)
+	lr := newLineReader(r, opts.MaxLineBytes)
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -73,6 +127,7 @@ func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], erro
 		if err != nil {
 			return nil, readError(opts.File, lr.n+1, err)
 		}
+		p.line = lr.n
 		if err := p.parseLine(line); err != nil {
 			pe := err.(*ParseError)
 			pe.File, pe.Line = opts.File, lr.n
@@ -82,6 +137,9 @@ func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], erro
 	if len(p.labels) == 0 {
 		return nil, &ParseError{File: opts.File, Err: errorf(ErrEmpty, "no data rows")}
 	}
+	if err := p.checkDense(lr.read); err != nil {
+		return nil, err
+	}
 	return p.dense(), nil
 }
 
@@ -90,11 +148,36 @@ type libsvmParser[T kernel.Float] struct {
 	opts      LIBSVMOptions
 	maxValues int
 	bits      int
+	line      int     // number of the line being parsed
 	cols      int     // Cols so far: opts.Cols, or the largest index seen
+	wideLine  int     // line and 1-based column of the index that set cols
+	wideCol   int     //
 	labels    []int   // one per row
 	ends      []int   // ends[i] = end of row i in idx and val
 	idx       []int32 // 0-based feature indices
 	val       []T
+}
+
+// checkDense applies the default rule of LIBSVMOptions.MaxValues to the
+// rows read from input bytes of text: without Cols and MaxValues, the dense
+// matrix may take at most DenseRatio bytes per byte of input plus
+// DenseSlack. The error points at the index that set the width.
+func (p *libsvmParser[T]) checkDense(input int64) error {
+	if p.opts.Cols > 0 || p.opts.MaxValues > 0 {
+		return nil // the caller asked for this width or this budget
+	}
+	rows := len(p.labels)
+	// rows*cols <= DefaultMaxValues was checked while parsing, so the
+	// products fit in an int64.
+	need := int64(rows) * int64(p.cols) * int64(p.bits/8)
+	allow := DenseRatio*input + DenseSlack
+	if need <= allow {
+		return nil
+	}
+	return &ParseError{File: p.opts.File, Line: p.wideLine, Col: p.wideCol,
+		Err: errorf(ErrTooLarge, "index %d makes a %d×%d matrix of float%d, %d bytes, more than %d bytes of input "+
+			"justify (%d per byte + %d); to read so sparse a file dense, give the feature count (Cols) or a budget (MaxValues)",
+			p.cols, rows, p.cols, p.bits, need, input, DenseRatio, DenseSlack)}
 }
 
 // at returns a ParseError at byte offset off (0-based) of the current line.
@@ -169,6 +252,7 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 				return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, j, p.maxValues)
 			}
 			p.cols = j
+			p.wideLine, p.wideCol = p.line, start+1
 		}
 		vstart := start + colon + 1
 		if len(value) == 0 {
@@ -249,22 +333,66 @@ func allDigits(b []byte) bool {
 }
 
 // parseLabel parses an integer label: "3", "+1", "-1", or an integral
-// float such as "1.0" or "1e0".
+// decimal such as "1.0" or "1e0".
 func parseLabel(b []byte) (int, bool) {
 	s := unsafeString(b)
 	if n, err := strconv.Atoi(s); err == nil {
 		return n, true
 	}
+	if !isDecimal(b) {
+		return 0, false
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, false // also NaN and Inf: NaN != Trunc(NaN), Inf > 2^53
+		return 0, false // also Inf: Inf > 2^53
 	}
 	return int(f), true
 }
 
-// parseFloat parses b as a finite T, correctly rounded. Errors are
-// *kindError values wrapping ErrSyntax or ErrNonFinite.
+// parseFloat parses b as a finite T, correctly rounded. b must be a decimal
+// number (see scanDecimal); NaN and Inf in strconv's spelling are reported
+// as non-finite rather than as syntax errors. Errors are *kindError values
+// wrapping ErrSyntax or ErrNonFinite.
+//
+// Most numbers in data files take a fast path; the others go to
+// strconv.ParseFloat. For float64, Clinger's: when the digits m (below
+// 2^53) and 10^|e| (|e| <= 22) are both exact, the one multiplication or
+// division m·10^e is correctly rounded. For float32, the same computation
+// in float64, with up to 19 digits of m, is within 3 float64 ulps of the
+// exact value, and rounds to the correctly rounded float32 unless it lies
+// within that distance of a point halfway between two float32 values; such
+// rare numbers go to strconv.
 func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
+	d, ok := scanDecimal(b)
+	if !ok {
+		if isNonFiniteWord(b) {
+			return 0, errorf(ErrNonFinite, "value %s is not finite", quote(b))
+		}
+		return 0, errorf(ErrSyntax, "value %s is not a number", quote(b))
+	}
+	if d.exp >= -22 && d.exp <= 22 && (bits == 32 || !d.trunc && d.mant < 1<<53) {
+		f := float64(d.mant) // exact if mant < 2^53
+		if d.exp < 0 {
+			f /= pow10f64[-d.exp]
+		} else {
+			f *= pow10f64[d.exp]
+		}
+		if d.neg {
+			f = -f
+		}
+		switch {
+		case bits == 64 && !d.trunc && d.mant < 1<<53:
+			return T(f), nil
+		case bits == 32 && math.Abs(f) <= math.MaxFloat32:
+			// Distance, in float64 ulps, from the float32 midpoint
+			// inside whose float32 interval f lies (f is a normal
+			// float32 or 0: 10^-22 <= |f| for mant >= 1).
+			low := math.Float64bits(f) & (1<<29 - 1)
+			if low < 1<<28-16 || low > 1<<28+16 {
+				return T(float32(f)), nil
+			}
+		}
+	}
 	f, err := strconv.ParseFloat(unsafeString(b), bits)
 	if err != nil {
 		ne, ok := err.(*strconv.NumError)
@@ -276,18 +404,111 @@ func parseFloat[T kernel.Float](b []byte, bits int) (T, error) {
 		}
 		// Underflow: f is the correctly rounded tiny value (or ±0); accept it.
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errorf(ErrNonFinite, "value %s is not finite", quote(b))
-	}
 	return T(f), nil
+}
+
+// pow10f64 holds the powers of ten exact in float64, up to 10^22.
+var pow10f64 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimal is a number scanned by scanDecimal: ±(mant + a fraction below 1
+// if trunc)·10^exp.
+type decimal struct {
+	mant  uint64 // the first 19 significant digits, below 10^19
+	exp   int    // its explicit part clamped near ±10^6, far outside the fast paths
+	neg   bool
+	trunc bool // digits after the first 19 significant ones were dropped
+}
+
+// scanDecimal scans b as a number in the decimal form of the LIBSVM and CSV
+// formats, what C's strtod reads apart from its hexadecimal and special
+// forms: an optional sign, digits with an optional decimal point and at
+// least one digit on either side of it, and an optional exponent ('e' or
+// 'E', an optional sign, digits). ok is false for anything else, including
+// what only Go's strconv.ParseFloat takes, such as "1_000" and "0x1p-3".
+func scanDecimal(b []byte) (d decimal, ok bool) {
+	i, n := 0, len(b)
+	if i < n && (b[i] == '+' || b[i] == '-') {
+		d.neg = b[i] == '-'
+		i++
+	}
+	// Digits join the mantissa while it is below 10^18, so it stays below
+	// 10^19; the others are dropped, those of the integer part counting in
+	// the exponent.
+	start := i
+	for ; i < n && b[i]-'0' < 10; i++ {
+		if d.mant < 1e18 {
+			d.mant = d.mant*10 + uint64(b[i]-'0')
+		} else {
+			d.exp++
+			d.trunc = d.trunc || b[i] != '0'
+		}
+	}
+	digits := i - start
+	if i < n && b[i] == '.' {
+		i++
+		frac := i
+		for ; i < n && b[i]-'0' < 10; i++ {
+			if d.mant < 1e18 {
+				d.mant = d.mant*10 + uint64(b[i]-'0')
+				d.exp--
+			} else {
+				d.trunc = d.trunc || b[i] != '0'
+			}
+		}
+		digits += i - frac
+	}
+	if digits == 0 {
+		return d, false
+	}
+	if i < n && b[i]|0x20 == 'e' {
+		i++
+		neg := false
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			neg = b[i] == '-'
+			i++
+		}
+		exp := i
+		e := 0
+		for ; i < n && b[i]-'0' < 10; i++ {
+			if e < 1e6 {
+				e = e*10 + int(b[i]-'0')
+			}
+		}
+		if i == exp {
+			return d, false
+		}
+		if neg {
+			e = -e
+		}
+		d.exp += e
+	}
+	return d, i == n
+}
+
+// isDecimal reports whether b is a decimal number (see scanDecimal).
+func isDecimal(b []byte) bool {
+	_, ok := scanDecimal(b)
+	return ok
+}
+
+// isNonFiniteWord reports whether b is one of the spellings of NaN and
+// infinity that strconv.ParseFloat and C's strtod read: "inf", "infinity"
+// or "nan" in any case, with an optional sign.
+func isNonFiniteWord(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	s := unsafeString(b)
+	return strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity") || strings.EqualFold(s, "nan")
 }
 
 // errKind returns the sentinel a *kindError wraps.
 func errKind(err error) error { return err.(*kindError).kind }
 
 // unsafeString views b as a string without copying. The string must not
-// outlive b: it is only passed to strconv functions, and this package never
-// keeps the *strconv.NumError they may return.
+// outlive b: it is only passed to strconv and strings functions, and this
+// package never keeps the *strconv.NumError they may return.
 func unsafeString(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -295,26 +516,48 @@ func unsafeString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// lineReader reads lines of any length, reusing its buffer.
+// lineReader reads lines up to a maximum length, reusing its buffer.
 type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
-	n   int // number of the line last returned, 1-based
+	br   *bufio.Reader
+	buf  []byte
+	max  int   // longest line accepted, without its terminator
+	n    int   // number of the line last returned, 1-based
+	read int64 // bytes consumed so far, line terminators included
 }
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+// newLineReader returns a lineReader of r for lines of at most max bytes;
+// max 0 means DefaultMaxLineBytes.
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max == 0 {
+		max = DefaultMaxLineBytes
+	}
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
 // next returns the next line without its "\n" or "\r\n" terminator. The
 // slice is valid until the following call. It returns io.EOF after the last
-// line, and any other error from the underlying reader.
+// line, an error wrapping ErrLineTooLong for a line longer than lr.max
+// (having buffered at most lr.max plus 64 KiB of it), and any other error
+// from the underlying reader.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], line...)
 		for err == bufio.ErrBufferFull {
+			// The line so far has no '\n'; all but a final '\r' is content.
+			if len(lr.buf) > lr.max+1 {
+				return nil, lr.tooLong()
+			}
 			line, err = lr.br.ReadSlice('\n')
+			if len(lr.buf)+len(line) > cap(lr.buf) {
+				// Double, rather than append's 1.25 for large slices, so
+				// that the copies of a long line add up to about twice its
+				// length, but not far past the limit.
+				c := max(len(lr.buf)+len(line), min(2*cap(lr.buf), lr.max+2+len(line)))
+				nb := make([]byte, len(lr.buf), c)
+				copy(nb, lr.buf)
+				lr.buf = nb
+			}
 			lr.buf = append(lr.buf, line...)
 		}
 		line = lr.buf
@@ -325,14 +568,23 @@ func (lr *lineReader) next() ([]byte, error) {
 	if len(line) == 0 {
 		return nil, io.EOF
 	}
-	lr.n++
+	lr.read += int64(len(line))
 	if line[len(line)-1] == '\n' {
 		line = line[:len(line)-1]
 		if len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
 	}
+	if len(line) > lr.max {
+		return nil, lr.tooLong()
+	}
+	lr.n++
 	return line, nil
+}
+
+// tooLong returns the error for line lr.n+1 being longer than lr.max.
+func (lr *lineReader) tooLong() error {
+	return errorf(ErrLineTooLong, "line longer than %d bytes (the MaxLineBytes option)", lr.max)
 }
 
 // readError wraps an error of the underlying reader with the position.

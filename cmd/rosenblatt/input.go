@@ -48,7 +48,8 @@ func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.format, "format", fmtAuto, "input `format`: libsvm, csv, idx, or auto (by file name: *.csv and *.tsv are CSV,\n"+
 		"names with \"idx\" and \"ubyte\" or ending in .idx are IDX, anything else LIBSVM; a .gz suffix is ignored)")
 	if withCols {
-		fs.IntVar(&d.cols, "cols", 0, "LIBSVM: number of features `N` (default: the largest index in the file)")
+		fs.IntVar(&d.cols, "cols", 0, "LIBSVM: number of features `N` (default: the largest index in the file, if the\n"+
+			"dense matrix then takes at most 64 bytes per byte of the file, plus 1 MiB)")
 	}
 	fs.IntVar(&d.labelCol, "label-col", -1, "CSV: 0-based `column` of the label; -1 is the last column")
 	fs.BoolVar(&d.header, "header", false, "CSV: the first line is a header and is skipped")
