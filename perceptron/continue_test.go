@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -355,5 +356,26 @@ func TestContinueErrors(t *testing.T) {
 	}
 	if _, _, err := v1.Continue(X32, 3, y, Options{Algorithm: Online}); err != nil {
 		t.Fatalf("version-1 averaged, Online from its weights: %v", err)
+	}
+}
+
+// A voted model's kept vectors count against the budget of its Continue.
+func TestContinueVotedBudget(t *testing.T) {
+	X, y, _, _ := separable(newRand(97), 60, 4, 3, 0.5, true)
+	for i := 0; i < len(y); i += 5 {
+		y[i] = -y[i]
+	}
+	m, _, err := Train(X, 4, y, Options{Algorithm: Voted, MaxIter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, _, _ := m.Voted(0)
+	per := int64(5*8 + 8) // 4 weights and a bias (float64), a count
+	_, _, err = m.Continue(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
+	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "starting model") {
+		t.Fatalf("%d kept vectors in a budget for fewer: %v", len(vs), err)
+	}
+	if _, _, err := m.Continue(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -687,6 +687,9 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 	}
 	if ep == 0 {
 		if need := b.used.Load(); need > b.max {
+			if t.start != nil && t.start.vot != nil {
+				return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than the starting model's kept vectors and one more per class (%d bytes)", ErrBudget, b.max, need)
+			}
 			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one weight vector per class (%d × %d bytes)", ErrBudget, b.max, t.K, t.vecB)
 		}
 		return nil
