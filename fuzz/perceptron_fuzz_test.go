@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -43,8 +44,12 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 	for _, opt := range []perceptron.Options{
 		{Algorithm: perceptron.Online},
 		{Algorithm: perceptron.Averaged, Normalize: true},
+		{Algorithm: perceptron.Averaged, NormalizeFeatures: true, MaxIter: 2},
 		{Algorithm: perceptron.Voted, MaxIter: 3},
+		{Algorithm: perceptron.Voted, MaxIter: 2, Normalize: true, Sampling: perceptron.SampleReplace},
 		{Algorithm: perceptron.SVM, NoBias: true, MaxIter: 3},
+		{Algorithm: perceptron.SVM, MaxIter: 2, Lambda: 0.5},
+		{Algorithm: perceptron.MiniBatch, BatchSize: 2, MaxIter: 2},
 	} {
 		m32, _, err := perceptron.Train(X32, 3, yb, opt)
 		enc(m32, err)
@@ -56,6 +61,24 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 	ma, _, err := perceptron.TrainMulticlass(X, 3, ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged})
 	enc(ma, err)
 	return bins, jsons
+}
+
+// reencoded checks that a model decoded from data re-encodes to data, or,
+// for a version-1 file, to a version-2 file (with the version-2 flags)
+// that decodes to a model encoding to it again: written back, version 1
+// becomes version 2.
+func reencoded(t *testing.T, data, again []byte, decode func([]byte) ([]byte, error)) {
+	t.Helper()
+	if bytes.Equal(again, data) {
+		return
+	}
+	if len(data) < 10 || data[8] != 1 || len(again) < 10 || again[8] != 2 {
+		t.Fatalf("accepted file does not re-encode to itself")
+	}
+	back, err := decode(again)
+	if err != nil || !bytes.Equal(back, again) {
+		t.Fatalf("the version-2 form of a version-1 file does not re-encode to itself (%v)", err)
+	}
 }
 
 // checkModelError fails unless err is one of the model decoders' errors.
@@ -108,6 +131,11 @@ func FuzzUnmarshalModel(f *testing.F) {
 		f.Add(b[:len(b)/2])
 	}
 	f.Add([]byte("RBLTPCPT"))
+	for _, name := range []string{"binary-averaged", "binary-online-normalize", "binary-svm", "ovr-voted-normalize"} {
+		if b, err := os.ReadFile("../perceptron/testdata/v1/" + name + ".model"); err == nil {
+			f.Add(b) // version 1
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		info, ierr := perceptron.Inspect(data)
 		var m32 perceptron.Model[float32]
@@ -125,9 +153,23 @@ func FuzzUnmarshalModel(f *testing.F) {
 				t.Fatalf("Inspect says %d features, the model %d", info.Dims, m.Dims())
 			}
 			again, err := m.MarshalBinary()
-			if err != nil || !bytes.Equal(again, data) {
-				t.Fatalf("accepted file does not re-encode to itself (err %v)", err)
+			if err != nil {
+				t.Fatal(err)
 			}
+			reencoded(t, data, again, func(b []byte) ([]byte, error) {
+				var c perceptron.Model[float64]
+				if len(b) > 10 && b[10] == 4 {
+					var c32 perceptron.Model[float32]
+					if err := c32.UnmarshalBinary(b); err != nil {
+						return nil, err
+					}
+					return c32.MarshalBinary()
+				}
+				if err := c.UnmarshalBinary(b); err != nil {
+					return nil, err
+				}
+				return c.MarshalBinary()
+			})
 			js, err := m.MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
@@ -135,7 +177,7 @@ func FuzzUnmarshalModel(f *testing.F) {
 			if err := m.UnmarshalJSON(js); err != nil {
 				t.Fatalf("JSON of an accepted model does not decode: %v", err)
 			}
-			if b, _ := m.MarshalBinary(); !bytes.Equal(b, data) {
+			if b, _ := m.MarshalBinary(); !bytes.Equal(b, again) {
 				t.Fatal("JSON round trip changed the model")
 			}
 		}
@@ -156,6 +198,7 @@ func FuzzUnmarshalModelJSON(f *testing.F) {
 		f.Add(j)
 	}
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float32","kind":"binary","algorithm":"online","dims":1,"eta":1,"labels":[-1,1],"weights":[[1]],"biases":[0]}`))
+	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"binary","algorithm":"averaged","dims":1,"bias":true,"normalize":true,"eta":1,"labels":[-1,1],"steps":2,"weights":[[0.5]],"biases":[0.5],"averaging":{"running_weights":[[1]],"running_biases":[1],"sums":[[1]],"bias_sums":[1]}}`))
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float64","kind":"ovr","algorithm":"voted","dims":1000000000,"eta":1,"labels":[1,2],"voted":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var m32 perceptron.Model[float32]
@@ -207,9 +250,13 @@ func finiteAll[T float32 | float64](vs ...[]T) bool {
 // ErrDiverged), or a model whose weights are all finite and whose file
 // decodes again (the decoders reject non-finite values).
 //
+// A trained linear model then takes Updates on its first samples and a
+// Continue of one epoch: each ends with an error wrapping a sentinel, or a
+// finite model whose file decodes again.
+//
 // Input: 8 header bytes (algorithm, model kind, flags, η and λ exponents,
-// epochs and batch size, features, value exponent), then rows of d value
-// bytes (int8, scaled) and a label byte.
+// epochs, batch size and sampling, features, value exponent), then rows of
+// d value bytes (int8, scaled) and a label byte.
 func FuzzTrain(f *testing.F) {
 	row := []byte{3, 1, 0xfe, 1, 2, 0xfd, 0, 0x81, 1, 0x7f, 2, 0xf0, 0, 3, 1}
 	for _, h := range [][8]byte{
@@ -279,6 +326,13 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		Normalize:    h[2]&8 != 0,
 		RunAllEpochs: h[2]&0x10 != 0,
 		Workers:      2,
+		Sampling:     []perceptron.Sampling{perceptron.SampleDefault, perceptron.SampleSweep, perceptron.SampleReplace, perceptron.SampleSubsets}[h[5]>>5&3],
+	}
+	if h[2]&0x80 != 0 {
+		opt.Normalize, opt.NormalizeFeatures = false, h[2]&8 != 0
+	}
+	if opt.Sampling == perceptron.SampleSubsets && algo != perceptron.MiniBatch {
+		opt.Sampling = perceptron.SampleDefault
 	}
 	if h[2]&0x20 != 0 {
 		opt.VotedMaxBytes = 1 + int64(h[4])*8
@@ -353,4 +407,43 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	if err != nil {
 		t.Fatalf("the file of a trained model does not decode: %v", err)
 	}
+	if lin == nil {
+		return
+	}
+	checkLinear := func(what string, m *perceptron.Model[T]) {
+		for k := range m.NumScores() {
+			w, b := m.Weights(k)
+			vs, vb, _ := m.Voted(k)
+			if !finiteAll(w, []T{b}, vb) || !finiteAll(vs...) {
+				t.Fatalf("%s: non-finite weights", what)
+			}
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := new(perceptron.Model[T]).UnmarshalBinary(b); err != nil {
+			t.Fatalf("%s: the file does not decode: %v", what, err)
+		}
+	}
+	for i := range min(n, 4) {
+		_, err := lin.Update(X[i*d:(i+1)*d], y[i])
+		if err != nil && !errors.Is(err, perceptron.ErrDiverged) && !errors.Is(err, perceptron.ErrNonFinite) {
+			t.Fatalf("Update: %v", err)
+		}
+	}
+	checkLinear("after Update", lin)
+	opt.MaxIter = 1
+	c, _, err := lin.Continue(X, d, y, opt)
+	if err != nil {
+		known := false
+		for _, s := range trainSentinels {
+			known = known || errors.Is(err, s)
+		}
+		if !known {
+			t.Fatalf("Continue: error %q wraps none of the training sentinels", err)
+		}
+		return
+	}
+	checkLinear("Continue", c)
 }

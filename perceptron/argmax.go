@@ -2,7 +2,6 @@ package perceptron
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -14,11 +13,12 @@ type argmaxTrainer[T Float] struct {
 	dt    *data[T]
 	cls   []int32
 	K     int
+	bias  bool         // a bias of its own (see linTrainer.bias)
+	start *linStart[T] // the warm start, or nil for zero
 	W, B  []T
 	U, UB []T
 	step  int64
-	order []int32
-	rng   *rand.Rand
+	smp   sampler
 
 	// nonFinite reports a non-finite score seen in the epoch; checked
 	// makes every update check the values it changed, recording the first
@@ -30,36 +30,33 @@ type argmaxTrainer[T Float] struct {
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
 
-func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int) *argmaxTrainer[T] {
-	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K,
+func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
+	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start,
 		W: make([]T, K*dt.d), B: make([]T, K),
 		xb: make([]T, blockRows*dt.d), sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
 	if cfg.algo == Averaged {
 		t.U = make([]T, K*dt.d)
 		t.UB = make([]T, K)
 	}
-	if cfg.shuffle {
-		t.order = make([]int32, dt.n)
-	}
+	t.smp = newSampler(dt.n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
 	t.reset()
 	return t
 }
 
-// reset puts the trainer in its initial state (zero weights, the shuffling
-// generator freshly seeded).
+// reset puts the trainer in its initial state (the start's weights, zero
+// by default; the sampling generator freshly seeded).
 func (t *argmaxTrainer[T]) reset() {
-	clear(t.W)
-	clear(t.B)
-	clear(t.U)
-	clear(t.UB)
-	t.step = 0
-	t.nonFinite, t.first = false, divEvent{}
-	if t.order != nil {
-		for i := range t.order {
-			t.order[i] = int32(i)
-		}
-		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
+	st := t.start
+	if st == nil {
+		st = &linStart[T]{}
 	}
+	copyOrClear(t.W, st.W)
+	copyOrClear(t.B, st.B)
+	copyOrClear(t.U, st.U)
+	copyOrClear(t.UB, st.UB)
+	t.step = st.step
+	t.nonFinite, t.first = false, divEvent{}
+	t.smp.reset()
 }
 
 // check records, in a checked epoch, the first non-finite value among the
@@ -91,22 +88,22 @@ func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
 // block's later samples are corrected by ±η·(x_j·x_j2 + 1), so each sample
 // is judged by the weights in force when it is visited.
 func (t *argmaxTrainer[T]) epoch(e *Epoch) {
-	k, dt, d, n, K := t.k, t.dt, t.dt.d, t.dt.n, t.K
+	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
 	biasOne := T(0)
-	if t.cfg.bias {
+	if t.bias {
 		biasOne = 1
 	}
 	xb, sc, gram := t.xb, t.sc, t.gram
 	var known [blockRows * blockRows]bool
-	for lo := 0; lo < n; lo += blockRows {
-		hi := min(lo+blockRows, n)
+	for lo := 0; lo < E; lo += blockRows {
+		hi := min(lo+blockRows, E)
 		m := hi - lo
 		xs := xb[:m*d]
-		if t.order == nil {
+		if t.smp.order == nil {
 			xs = dt.X[lo*d : hi*d]
 		} else {
-			gatherRows(xs, dt.X, t.order[lo:hi], d)
+			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
 		}
 		for c := range K {
 			s := sc[c*blockRows : c*blockRows+m]
@@ -117,10 +114,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 		}
 		known = [blockRows * blockRows]bool{}
 		for j := range m {
-			i := lo + j
-			if t.order != nil {
-				i = int(t.order[lo+j])
-			}
+			i := t.smp.at(lo + j)
 			x := xs[j*d : (j+1)*d]
 			y := int(t.cls[i])
 			p, sp := -1, T(0)
@@ -153,7 +147,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 			e.Loss -= float64(mg)
 			k.Axpy(eta, x, t.W[y*d:(y+1)*d])
 			k.Axpy(-eta, x, t.W[p*d:(p+1)*d])
-			if t.cfg.bias {
+			if t.bias {
 				t.B[y] += eta
 				t.B[p] -= eta
 			}
@@ -161,7 +155,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 				ca := T(t.step+int64(lo+j)) * eta
 				k.Axpy(ca, x, t.U[y*d:(y+1)*d])
 				k.Axpy(-ca, x, t.U[p*d:(p+1)*d])
-				if t.cfg.bias {
+				if t.bias {
 					t.UB[y] += ca
 					t.UB[p] -= ca
 				}
@@ -186,12 +180,10 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 // reports whether it produced a non-finite value (see linTrainer's notes
 // on divergence).
 func (t *argmaxTrainer[T]) runEpoch(e *Epoch) (diverged bool) {
-	if t.rng != nil {
-		t.rng.Shuffle(t.dt.n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
-	}
+	t.smp.next()
 	t.nonFinite = false
 	t.epoch(e)
-	t.step += int64(t.dt.n)
+	t.step += int64(t.smp.visits)
 	return t.nonFinite || !allFinite(t.W) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UB)
 }
 
@@ -216,16 +208,23 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 	cfg, n, d := t.cfg, t.dt.n, t.dt.d
 	diag := &Diagnostics{}
 	epochs := 0
+	visits := float64(t.smp.visits)
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		e := Epoch{Epoch: ep}
+		e := Epoch{Epoch: ep, Samples: t.smp.visits, Steps: t.smp.visits}
 		if t.runEpoch(&e) {
 			return nil, nil, t.locate(ep, labels)
 		}
 		epochs = ep
 		e.Updates = e.Mistakes
-		e.Loss /= float64(n)
-		e.Accuracy = 1 - float64(e.Mistakes)/float64(n)
-		done, err := diag.endEpoch(ep, e, e.Mistakes == 0, cfg.stopClean, cfg.callback)
+		e.Loss /= visits
+		e.Accuracy = 1 - float64(e.Mistakes)/visits
+		clean := e.Mistakes == 0
+		if clean && t.smp.random() {
+			// A clean epoch of random draws need not have seen every
+			// sample: check the weights on all of them.
+			clean = t.allCorrect()
+		}
+		done, err := diag.endEpoch(ep, e, clean, cfg.stopClean, cfg.callback)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -233,32 +232,57 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 			break
 		}
 	}
+	W, B := t.W, t.B
 	if t.U != nil {
-		c := T(t.step)
-		for i := range t.W {
-			t.W[i] -= t.U[i] / c
-		}
-		for i := range t.B {
-			t.B[i] -= t.UB[i] / c
-		}
+		W, B = averageOf(t.W, t.U, t.step), averageOf(t.B, t.UB, t.step)
 	}
-	if !allFinite(t.W) || !allFinite(t.B) {
+	if !allFinite(W) || !allFinite(B) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, &DivergedError{Epoch: epochs, Sample: -1, Quantity: "averaged weights", Type: elemType[T]()}
 	}
 	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
-		bias: cfg.bias, normalize: cfg.normalize, eta: cfg.eta, W: t.W, B: t.B}
-	r2 := 0.0
+		bias: cfg.bias, scaling: cfg.scaling, eta: cfg.eta, steps: t.step}
+	split := func(W, B []T) ([]T, []T) {
+		if !t.dt.aug {
+			return W, B
+		}
+		s.d = d - 1
+		return splitAug(W, d, t.K)
+	}
+	s.W, s.B = split(W, B)
+	if t.U != nil {
+		s.CW, s.CB = split(t.W, t.B)
+		s.U, s.UB = split(t.U, t.UB)
+	}
+	r2, r2aug := t.dt.radius2(), 0.0
 	for _, v := range t.dt.sq {
-		r2 = max(r2, v)
+		r2aug = max(r2aug, v)
 	}
-	if cfg.bias {
-		r2++
+	if t.bias {
+		r2aug++
 	}
-	diag.Radius = math.Sqrt(r2)
-	ev := evaluate(t.k, t.dt, t.cls, s.W, s.B, nil, t.K, cfg.workers)
+	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
+	ev := evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, cfg.workers)
 	diag.Evaluated = true
 	diag.TrainAccuracy = float64(ev.argmaxOK) / float64(n)
 	diag.TrainLoss = ev.mcLoss / float64(n)
 	return newModel(s), diag, nil
+}
+
+// allCorrect reports whether the current weights classify every sample
+// correctly by the training rule: the true class scores strictly above
+// every other.
+func (t *argmaxTrainer[T]) allCorrect() bool {
+	K := t.K
+	sc := make([]T, K)
+	for i := range t.dt.n {
+		t.k.Dots(sc, t.W, t.dt.row(i))
+		y := int(t.cls[i])
+		for c := range K {
+			if c != y && !(sc[y]+t.B[y] > sc[c]+t.B[c]) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -37,17 +37,28 @@ func Flatten[T Float](rows [][]T) ([]T, int, error) {
 // copy), its shape, and every row's squared norm.
 type data[T Float] struct {
 	X    []T
-	n, d int
-	sq   []float64 // ‖xᵢ‖² of the rows as trained on
+	n, d int       // d: the columns of X (with aug, the model's features + 1)
+	sq   []float64 // ‖zᵢ‖² of the rows as trained on (with aug, of the augmented rows)
 	// unchecked: sq is not filled in yet, and X not yet checked for
 	// non-finite values; the first epoch does both (see prepareLazy).
 	unchecked bool
+	// aug: X holds the notes' normalised augmented points
+	// (sᵢ·xᵢ, sᵢ), sᵢ = 1/‖(xᵢ, 1)‖, in d = D + 1 columns: the trainer has
+	// no bias of its own, the last column's weight is the model's b.
+	aug bool
+	// scale holds sᵢ, the factor ScaleAugmented applied to row i (nil for
+	// the other scalings: 1). The dual trainer, whose rows keep D columns,
+	// uses it as the bias feature.
+	scale []float64
+	// r2 is maxᵢ ‖xᵢ‖² of the rows before ScaleAugmented (set by prepare
+	// when scale is set; otherwise it is max sq).
+	r2 float64
 }
 
 // prepareLazy is prepare for a trainer whose first epoch reads every row
 // anyway and checks it there (linTrainer.epochSeq): it only allocates sq,
 // saving a pass over the data, which for data larger than the caches is a
-// tenth of a ten-epoch fit. It must not be used with normalize.
+// tenth of a ten-epoch fit. It must not be used with a scaling.
 func prepareLazy[T Float](X []T, n, d int) *data[T] {
 	return &data[T]{X: X, n: n, d: d, sq: make([]float64, n), unchecked: true}
 }
@@ -64,6 +75,18 @@ func (dt *data[T]) check(i int, s T) error {
 }
 
 func (dt *data[T]) row(i int) []T { return dt.X[i*dt.d : i*dt.d+dt.d : i*dt.d+dt.d] }
+
+// radius2 returns maxᵢ ‖xᵢ‖² of the rows before ScaleAugmented.
+func (dt *data[T]) radius2() float64 {
+	if dt.scale != nil {
+		return dt.r2
+	}
+	r2 := 0.0
+	for _, v := range dt.sq {
+		r2 = max(r2, v)
+	}
+	return r2
+}
 
 // checkShape validates the sizes of X, cols and y.
 func checkShape[T Float](X []T, cols int, y []int) (int, error) {
@@ -83,9 +106,25 @@ func checkShape[T Float](X []T, cols int, y []int) (int, error) {
 	return n, nil
 }
 
-// prepare checks X for non-finite values, computes the row norms and, if
-// normalize is set, makes a unit-norm copy. The caller's X is not modified.
-func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, normalize bool) (*data[T], error) {
+// augScale returns the factor s of ScaleAugmented for a sample whose squared
+// norm is sq: 1/‖(x, 1)‖ = 1/√(sq + 1) with a bias, 1/‖x‖ without (1 for
+// x = 0). The model applies the same function to the samples it scores.
+func augScale(sq float64, bias bool) float64 {
+	if bias {
+		return 1 / math.Sqrt(sq+1)
+	}
+	if sq > 0 {
+		return 1 / math.Sqrt(sq)
+	}
+	return 1
+}
+
+// prepare checks X for non-finite values, computes the row norms and
+// applies the scaling, on a copy (the caller's X is not modified):
+// ScaleFeatures scales every row to unit norm; ScaleAugmented scales the
+// augmented row (x, 1) to unit norm, as d+1 columns (aug) if column and
+// bias, else as the d scaled features with sᵢ kept in scale.
+func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, scaling Scaling, bias, column bool) (*data[T], error) {
 	dt := &data[T]{X: X, n: n, d: d, sq: make([]float64, n)}
 	for i := range n {
 		x := dt.row(i)
@@ -93,7 +132,8 @@ func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, normalize bool) (*da
 			return nil, err
 		}
 	}
-	if normalize {
+	switch scaling {
+	case ScaleFeatures:
 		dt.X = slices.Clone(X)
 		for i := range n {
 			if dt.sq[i] > 0 {
@@ -101,6 +141,31 @@ func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, normalize bool) (*da
 				k.Scale(T(1/math.Sqrt(dt.sq[i])), x)
 				dt.sq[i] = float64(k.Dot(x, x))
 			}
+		}
+	case ScaleAugmented:
+		dt.r2 = dt.radius2()
+		dt.scale = make([]float64, n)
+		for i := range n {
+			dt.scale[i] = augScale(dt.sq[i], bias)
+		}
+		if column && bias {
+			dt.aug, dt.d = true, d+1
+			dt.X = make([]T, n*(d+1))
+			for i := range n {
+				z := dt.row(i)
+				copy(z, X[i*d:(i+1)*d])
+				z[d] = 1
+				k.Scale(T(dt.scale[i]), z)
+			}
+		} else {
+			dt.X = slices.Clone(X)
+			for i := range n {
+				k.Scale(T(dt.scale[i]), dt.row(i))
+			}
+		}
+		for i := range n {
+			z := dt.row(i)
+			dt.sq[i] = float64(k.Dot(z, z))
 		}
 	}
 	return dt, nil

@@ -3,16 +3,26 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Epoch holds the statistics of one training epoch. The perceptron
 // algorithms compute them on the fly, with the weights in force when each
-// sample was visited (the epoch's starting weights for Batch, the batch's
+// sample was visited (the epoch's starting weights for Batch, the step's
 // for MiniBatch), so they cost no extra pass over the data; they describe
-// the training run, not the final model (see Diagnostics for that).
+// the training run, not the final model (see Diagnostics for that). They
+// count visits: under SampleSubsets and SampleReplace a sample drawn twice
+// counts twice, and one not drawn not at all.
 type Epoch struct {
 	// Epoch is the 1-based epoch number.
 	Epoch int
+	// Samples is the number of visits of the epoch: N for SampleSweep,
+	// ⌈N/B⌉·B for MiniBatch's random samplings, N for SampleReplace.
+	Samples int
+	// Steps is the number of update steps k of the notes in the epoch:
+	// one per visit for the online algorithms, ⌈N/B⌉ for MiniBatch, 1 for
+	// Batch.
+	Steps int
 	// Mistakes counts samples with y·(w·x + b) ≤ 0 (a zero score is a
 	// mistake, and so would be a NaN one: the test is !(y·(w·x + b) > 0);
 	// training that meets a non-finite score ends with ErrDiverged). For
@@ -22,12 +32,12 @@ type Epoch struct {
 	// Updates counts weight updates: the mistakes for the perceptrons, the
 	// margin violations y·(w·x + b) < 1 for SVM, summed over classes.
 	Updates int
-	// Loss is the perceptron loss (1/N)·Σ max(0, −y·(w·x + b)), summed over
-	// the classes for one-vs-rest; for Argmax it is
-	// (1/N)·Σ max(0, max_{k≠y} sₖ − s_y).
+	// Loss is the perceptron loss (1/N)·Σ max(0, −y·(w·x + b)) over the
+	// epoch's visits (N = Samples), summed over the classes for
+	// one-vs-rest; for Argmax it is (1/N)·Σ max(0, max_{k≠y} sₖ − s_y).
 	Loss float64
-	// Accuracy is the fraction of correct decisions, 1 − Mistakes/N (over
-	// N·K binary decisions for one-vs-rest).
+	// Accuracy is the fraction of correct decisions, 1 − Mistakes/Samples
+	// (over Samples·K binary decisions for one-vs-rest).
 	Accuracy float64
 	// Objective is the SVM primal objective after the epoch (summed over
 	// the classes for one-vs-rest), computed with an extra pass over the
@@ -62,20 +72,50 @@ type Diagnostics struct {
 	// TrainLoss is the returned model's perceptron loss on the training data.
 	TrainLoss float64
 
-	// Separable reports that the returned (binary, linear) model separates
-	// the training data: every y·(w·x + b) > 0.
+	// Separable reports that the returned (binary, linear or kernel)
+	// model separates the training data: every y·(w·x + b) > 0.
 	Separable bool
-	// Margin is the model's geometric margin γ = minᵢ yᵢ(w·xᵢ + b)/‖(w,b)‖
-	// on the training data (negative if it does not separate them; b is
-	// treated as a weight on a constant feature 1, and omitted with NoBias).
+
+	// The model's margin and the data's radius come in two pairs. The
+	// notes' geometric margin measures distances in the space of the
+	// samples, with b the offset of the hyperplane; the augmented pair
+	// treats b as one more weight, on the constant feature 1 of the
+	// augmented points (x, 1), which is what the perceptron's update adds
+	// (w += η·y·x, b += η·y) and what Novikoff's theorem is about.
+
+	// Margin is the notes' geometric margin of the model's hyperplane,
+	// γ = minᵢ yᵢ(w·xᵢ + b)/‖w‖, the smallest signed distance of a
+	// training sample to {x : w·x + b = 0}, for the samples as given
+	// (Normalize never moves a sample to the other side; with
+	// NormalizeFeatures, the unit samples xᵢ/‖xᵢ‖; for kernel models in
+	// the kernel's feature space). Negative if the model does not separate
+	// them; 0 if w = 0.
 	Margin float64
-	// Radius is the data radius R = maxᵢ ‖(xᵢ, 1)‖ (‖xᵢ‖ with NoBias).
+	// Radius is R = maxᵢ ‖xᵢ‖ over the same samples.
 	Radius float64
-	// Bound is Novikoff's mistake bound R²/γ² when Separable, else 0. Any
-	// separating model's bound is an upper bound on the mistakes of the
-	// Online perceptron on that data (the best separator gives the
-	// tightest).
+	// Bound is Radius²/Margin² when Separable (and Margin > 0), else 0.
+	// Without a bias and without Normalize the two pairs coincide and it is
+	// Novikoff's bound; with a bias it is at most BoundAugmented, and not a
+	// bound on the perceptron's mistakes (the theorem's is BoundAugmented).
 	Bound float64
+
+	// MarginAugmented is the margin in the bias-augmented space,
+	// γ′ = minᵢ yᵢ⟨(w, b), zᵢ⟩/‖(w, b)‖, over the points zᵢ the perceptron
+	// trains on: the augmented zᵢ = (xᵢ, 1), scaled to unit length with
+	// Normalize (zᵢ = xᵢ and b = 0 with NoBias; (φ(xᵢ), 1) for kernel
+	// models). ⟨(w, b), zᵢ⟩ is the score training computes; without
+	// Normalize, MarginAugmented = Margin·‖w‖/‖(w, b)‖.
+	MarginAugmented float64
+	// RadiusAugmented is R′ = maxᵢ ‖zᵢ‖: √(Radius² + 1) with a bias, 1 with
+	// Normalize.
+	RadiusAugmented float64
+	// BoundAugmented is R′²/γ′² when Separable, else 0: Novikoff's theorem
+	// for the notes' perceptron on the augmented points. Started from
+	// w = 0, b = 0, Rosenblatt's perceptron makes at most R′²/γ′² mistakes
+	// on the data for the margin γ′ of any separator, so at most this many
+	// for the model's own (the best separator gives the tightest bound).
+	// With Normalize, R′ = 1 and the bound is 1/γ′².
+	BoundAugmented float64
 
 	// Classes holds the per-class diagnostics of a one-vs-rest model, in the
 	// order of Model.Classes.
@@ -101,4 +141,23 @@ func (d *Diagnostics) endEpoch(ep int, e Epoch, converged, stop bool, callback f
 		}
 	}
 	return done, nil
+}
+
+// setMargins fills the margins and bounds from a class's evaluation: nw and
+// nb are ‖w‖² and b², r2 and r2aug the squared radii (see Diagnostics).
+func (d *Diagnostics) setMargins(cs evalClass, nw, nb, r2, r2aug float64) {
+	d.Separable = cs.minMargin > 0 && nw+nb > 0
+	d.Margin, d.MarginAugmented, d.Bound, d.BoundAugmented = 0, 0, 0, 0
+	if nw+nb > 0 {
+		d.MarginAugmented = cs.minMargin / math.Sqrt(nw+nb)
+	}
+	if nw > 0 {
+		d.Margin = cs.minRaw / math.Sqrt(nw)
+	}
+	if d.Separable {
+		d.BoundAugmented = r2aug / (d.MarginAugmented * d.MarginAugmented)
+		if d.Margin > 0 {
+			d.Bound = r2 / (d.Margin * d.Margin)
+		}
+	}
 }

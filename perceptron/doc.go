@@ -21,6 +21,22 @@
 // ...) for errors.Is. The caller's slices are never modified:
 // Options.Normalize works on a copy.
 //
+// # The notes
+//
+// The algorithms follow the user's notes rule by rule (see Algorithm):
+// prediction sign(w·x + b); on a mistake y·(w·x + b) ≤ 0 the update
+// w += η·y·x, b += η·y; epochs up to MaxIter, stopping after a clean one.
+// Online visits the samples in turn, or draws them at random with repeats
+// (Options.Sampling = SampleReplace); Batch sums the update over the
+// misclassified set; MiniBatch draws a fresh random subset I of B samples
+// at every step and adds τ/B·Σ_{i∈I, mistake} yᵢxᵢ. Training starts from
+// given w₀, b₀ (Options.InitialWeights, InitialBias) or continues a saved
+// model (Model.Continue). The bias is the augmented point's weight:
+// Normalize scales (x, 1) to unit length. Diagnostics reports the loss
+// (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
+// margin γ = min y(w·x + b)/‖w‖ with R = max ‖x‖, and the margin of the
+// augmented points with their radius and Novikoff's bound R′²/γ′².
+//
 // # Overflow
 //
 // Training never returns a model with a non-finite weight. Step sizes are
@@ -61,18 +77,21 @@
 //
 // # Reproducibility
 //
-// With Shuffle the order comes only from Seed: the same data, options and
-// Seed give a bit-identical model. For integer-valued data (and η, τ/B
+// The random sampling and Shuffle's order come only from Seed: the same
+// data, options and Seed give a bit-identical model. For integer-valued data (and η, τ/B
 // powers of two) the perceptrons are exact, and the model is bit-identical
 // on every kernel implementation (AVX2, NEON, generic Go): the tests check
 // this on every implementation the CPU has.
 //
 // # Serving
 //
-// Predict and Scores allocate nothing and are safe for concurrent use. An
-// online model accepts Update(x, y) while other goroutines predict: the
-// weights are an immutable snapshot behind an atomic.Pointer, and Update
-// copies, modifies and republishes it (copy-on-write, see Model).
+// Predict and Scores allocate nothing and are safe for concurrent use. A
+// model accepts Update(x, y) while other goroutines predict: the weights
+// are an immutable snapshot behind an atomic.Pointer, and Update copies,
+// modifies and republishes it (copy-on-write, see Model). Update continues
+// the algorithm that trained the model: an averaged model keeps averaging
+// (its file keeps the running weights and the averaging sums), a voted one
+// adds vectors, an SVM takes the next Pegasos step.
 //
 // # Kernel models
 //

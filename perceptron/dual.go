@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sync"
 	"unsafe"
 
@@ -20,13 +19,17 @@ type KernelOptions struct {
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
 	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
-	// Shuffle, Seed, RunAllEpochs, Normalize, NoBias, VotedMaxBytes,
-	// Callback and Workers mean what they mean for the linear models
-	// (Normalize scales the samples to unit norm before the kernel sees
-	// them; VotedMaxBytes bounds the voted kernel perceptron's record of its
-	// mistakes and kept functions); Tau, BatchSize, Lambda, C and Tol are
-	// ignored. Workers is also the number of goroutines that compute the
-	// Gram matrix.
+	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, RunAllEpochs,
+	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
+	// Workers mean what they mean for the linear models (Normalize scales
+	// each sample by s = 1/‖(x, 1)‖ before the kernel sees it, and s is the
+	// bias's feature: f(x) = Σᵢ αᵢ·η·yᵢ·K(s(xᵢ)·xᵢ, s(x)·x) + b·s(x), the
+	// primal perceptron on the normalised augmented points for the linear
+	// kernel; VotedMaxBytes bounds the voted kernel perceptron's record of
+	// its mistakes and kept functions); Tau, BatchSize, Lambda, C and Tol
+	// are ignored, and InitialWeights and InitialBias are an error (the
+	// dual perceptron starts from α = 0). Workers is also the number of
+	// goroutines that compute the Gram matrix.
 	Options
 
 	// Kernel is the kernel function: gram.Linear{}, gram.Polynomial{...}
@@ -135,6 +138,9 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 	if multi && cfg.strategy == Argmax && cfg.algo == Voted {
 		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
+	if cfg.w0 != nil || cfg.b0 != nil {
+		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no InitialWeights or InitialBias", ErrOption)
+	}
 	k, err := canonicalKernel(o.Kernel)
 	if err != nil {
 		return cfg, nil, err
@@ -231,9 +237,12 @@ type dualTrainer[T Float] struct {
 	vot   []dualVoted[T]
 	bud   *votedBudget // Voted: the budget of the kept state
 
-	step  int64 // samples visited so far (all epochs)
-	order []int32
-	rng   *rand.Rand
+	// beta is each row's bias feature under ScaleAugmented, sⱼ = 1/‖(xⱼ, 1)‖
+	// (the rows are scaled by it too); nil means 1.
+	beta []T
+
+	step int64 // samples visited so far (all epochs)
+	smp  sampler
 
 	// Divergence (see linTrainer's notes): checked makes every update
 	// check the values it changed. The Argmax epoch reports in nonFinite
@@ -265,11 +274,17 @@ func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trac
 		return nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, d, cfg.normalize)
+	dt, err := prepare(k, X, n, d, cfg.scaling, cfg.bias, false)
 	if err != nil {
 		return nil, err
 	}
 	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
+	if dt.scale != nil && cfg.bias {
+		t.beta = make([]T, n)
+		for j, v := range dt.scale {
+			t.beta[j] = T(v)
+		}
+	}
 	if err := t.setupKernel(kern, maxBytes); err != nil {
 		return nil, err
 	}
@@ -286,11 +301,17 @@ func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trac
 		t.vot = make([]dualVoted[T], K)
 		t.bud = &votedBudget{max: cfg.votedMax}
 	}
-	if cfg.shuffle {
-		t.order = make([]int32, n)
-	}
+	t.smp = newSampler(n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
 	t.reset()
 	return t, nil
+}
+
+// bf returns row j's bias feature: 1, or sⱼ under ScaleAugmented.
+func (t *dualTrainer[T]) bf(j int) T {
+	if t.beta == nil {
+		return 1
+	}
+	return t.beta[j]
 }
 
 // reset puts the trainer in its initial state: no mistakes, the shuffling
@@ -314,12 +335,7 @@ func (t *dualTrainer[T]) reset() {
 	}
 	t.step = 0
 	t.nonFinite, t.first = false, divEvent{}
-	if t.order != nil {
-		for i := range t.order {
-			t.order[i] = int32(i)
-		}
-		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
-	}
+	t.smp.reset()
 }
 
 // setupKernel computes the Gram matrix if it fits in the budget, else
@@ -362,12 +378,7 @@ func (t *dualTrainer[T]) row(j, jj int) []T {
 	return t.cachedRow(j, jj)
 }
 
-func (t *dualTrainer[T]) rowAt(j int) int {
-	if t.order != nil {
-		return int(t.order[j])
-	}
-	return j
-}
+func (t *dualTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 
 func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
 	cfg, n := t.cfg, t.dt.n
@@ -385,8 +396,9 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 		return nil, nil, err
 	}
 	epochs := 0
+	visits := float64(t.smp.visits)
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		e := Epoch{Epoch: ep}
+		e := Epoch{Epoch: ep, Samples: t.smp.visits, Steps: t.smp.visits}
 		t.epoch(&e, stats, grp)
 		epochs = ep
 		if err := t.checkBudget(ep); err != nil {
@@ -397,26 +409,48 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 		}
 		if t.argmax {
 			e.Updates = e.Mistakes
-			e.Loss /= float64(n)
-			e.Accuracy = 1 - float64(e.Mistakes)/float64(n)
+			e.Loss /= visits
+			e.Accuracy = 1 - float64(e.Mistakes)/visits
 		} else {
 			for c := range stats {
 				e.Mistakes += stats[c].mistakes
 				e.Updates += stats[c].updates
-				e.Loss += stats[c].loss / float64(n)
+				e.Loss += stats[c].loss / visits
 			}
-			e.Accuracy = 1 - float64(e.Mistakes)/(float64(n)*float64(t.K))
-			if t.K > 1 {
-				for c := range stats {
-					cd := &diag.Classes[c]
-					cd.Epochs = append(cd.Epochs, Epoch{Epoch: ep, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
-						Loss: stats[c].loss / float64(n), Accuracy: 1 - float64(stats[c].mistakes)/float64(n)})
-					cd.Updates += stats[c].updates
-					cd.Converged = stats[c].mistakes == 0
+			e.Accuracy = 1 - float64(e.Mistakes)/(visits*float64(t.K))
+		}
+		// A clean epoch of random draws need not have seen every sample:
+		// check the decision values of all of them (O(N·K)).
+		clean := e.Mistakes == 0
+		var wrong []bool // per class, with random draws
+		if clean && t.smp.random() {
+			wrong = make([]bool, t.K)
+			for j := range n {
+				if t.argmax {
+					clean = clean && !t.wrongNow(j)
+					continue
+				}
+				for c := range t.K {
+					a := t.F[c*n+j] + t.B[c]*t.bf(j)
+					if int(t.cls[j]) != c {
+						a = -a
+					}
+					if !(a > 0) {
+						wrong[c], clean = true, false
+					}
 				}
 			}
 		}
-		done, err := diag.endEpoch(ep, e, e.Mistakes == 0, cfg.stopClean, cfg.callback)
+		if !t.argmax && t.K > 1 {
+			for c := range stats {
+				cd := &diag.Classes[c]
+				cd.Epochs = append(cd.Epochs, Epoch{Epoch: ep, Samples: e.Samples, Steps: e.Steps, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
+					Loss: stats[c].loss / visits, Accuracy: 1 - float64(stats[c].mistakes)/visits})
+				cd.Updates += stats[c].updates
+				cd.Converged = stats[c].mistakes == 0 && (wrong == nil || !wrong[c])
+			}
+		}
+		done, err := diag.endEpoch(ep, e, clean, cfg.stopClean, cfg.callback)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -449,9 +483,7 @@ func (t *dualTrainer[T]) groups() [][2]int {
 // epoch shuffles and runs one epoch, with its statistics in e (Argmax) or
 // stats (the binary perceptrons).
 func (t *dualTrainer[T]) epoch(e *Epoch, stats []classStats, grp [][2]int) {
-	if t.rng != nil {
-		t.rng.Shuffle(t.dt.n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
-	}
+	t.smp.next()
 	clear(stats)
 	t.nonFinite = false
 	switch {
@@ -466,7 +498,7 @@ func (t *dualTrainer[T]) epoch(e *Epoch, stats []classStats, grp [][2]int) {
 		}
 		wg.Wait()
 	}
-	t.step += int64(t.dt.n)
+	t.step += int64(t.smp.visits)
 }
 
 // diverged reports whether the epoch just run produced a non-finite value
@@ -577,12 +609,13 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 	for c := c0; c < c1; c++ {
 		stats[c].minMargin = math.Inf(1)
 	}
-	for jj := range n {
+	for jj := range t.smp.visits {
 		j := t.rowAt(jj)
+		bj := t.bf(j)
 		var row []T
 		for c := c0; c < c1; c++ {
 			f := t.F[c*n : (c+1)*n : (c+1)*n]
-			a := f[j] + t.B[c]
+			a := f[j] + t.B[c]*bj
 			y := T(-1)
 			if t.cls[j] == int32(c) {
 				y = 1
@@ -633,14 +666,14 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 				s.nonFinite = true // one more would wrap
 			}
 			if bias {
-				t.B[c] += step
+				t.B[c] += step * bj
 			}
 			if t.U != nil {
 				ca := T(t.step+int64(jj)) * step
 				t.U[c*n+j] += ca
 				t.k.Axpy(ca, row, t.UF[c*n:(c+1)*n])
 				if bias {
-					t.UB[c] += ca
+					t.UB[c] += ca * bj
 				}
 			}
 			if t.checked {
@@ -658,13 +691,14 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 	n, K := t.dt.n, t.K
 	eta := T(t.cfg.eta)
 	bias := t.cfg.bias
-	for jj := range n {
+	for jj := range t.smp.visits {
 		j := t.rowAt(jj)
+		bj := t.bf(j)
 		y := int(t.cls[j])
 		p, sp := -1, T(0)
 		var bad T // stays 0 while the scores are finite
 		for c := range K {
-			a := t.F[c*n+j] + t.B[c]
+			a := t.F[c*n+j] + t.B[c]*bj
 			bad += a - a
 			if c != y && (p < 0 || a > sp) {
 				p, sp = c, a
@@ -674,13 +708,13 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 			t.nonFinite = true
 			if t.checked {
 				for c := range K {
-					if a := t.F[c*n+j] + t.B[c]; a-a != 0 {
+					if a := t.F[c*n+j] + t.B[c]*bj; a-a != 0 {
 						t.first.record(jj, j, c, "score")
 					}
 				}
 			}
 		}
-		mg := t.F[y*n+j] + t.B[y] - sp
+		mg := t.F[y*n+j] + t.B[y]*bj - sp
 		if mg > 0 {
 			continue
 		}
@@ -697,8 +731,8 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 			t.nonFinite = true // one more would wrap
 		}
 		if bias {
-			t.B[y] += eta
-			t.B[p] -= eta
+			t.B[y] += eta * bj
+			t.B[p] -= eta * bj
 		}
 		if t.U != nil {
 			ca := T(t.step+int64(jj)) * eta
@@ -707,8 +741,8 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 			t.k.Axpy(ca, row, t.UF[y*n:(y+1)*n])
 			t.k.Axpy(-ca, row, t.UF[p*n:(p+1)*n])
 			if bias {
-				t.UB[y] += ca
-				t.UB[p] -= ca
+				t.UB[y] += ca * bj
+				t.UB[p] -= ca * bj
 			}
 		}
 		if t.checked {
@@ -735,21 +769,35 @@ func kdiag(kern gram.Kernel, sq float64) float64 {
 // diagnose fills the model-level diagnostics from the kept decision values:
 // for the plain perceptron they are the final model's, for the averaged one
 // F − UF/steps (and b − UB/steps); no pass over the data is needed. The
-// margin is the geometric margin in the kernel's feature space,
-// ‖w‖² = Σⱼ coefⱼ·(f(xⱼ) − b) = coefᵀ·G·coef. Voted models are not
-// evaluated, as for the linear models.
+// margins are those of the kernel's feature space,
+// ‖w‖² = Σⱼ coefⱼ·(f(xⱼ) − b) = coefᵀ·G·coef, with the rows as the kernel
+// sees them (scaled by sⱼ under Normalize, whose bias feature is then sⱼ):
+// Margin and Radius of the points φ(xⱼ)/sⱼ, the augmented pair of
+// (φ(xⱼ), bias feature). Voted models are not evaluated, as for the linear
+// models.
 func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 	n := t.dt.n
-	r2 := 0.0
-	for _, v := range t.dt.sq {
-		r2 = max(r2, kdiag(kern, v))
+	scale := func(j int) float64 {
+		if t.dt.scale == nil {
+			return 1
+		}
+		return t.dt.scale[j]
 	}
-	if t.cfg.bias {
-		r2++
+	beta := func(j int) float64 { // the bias feature
+		if !t.cfg.bias {
+			return 0
+		}
+		return float64(t.bf(j))
 	}
-	diag.Radius = math.Sqrt(r2)
+	r2, r2aug := 0.0, 0.0
+	for j, v := range t.dt.sq {
+		kd, sj, bj := kdiag(kern, v), scale(j), beta(j)
+		r2 = max(r2, kd/(sj*sj))
+		r2aug = max(r2aug, kd+bj*bj)
+	}
+	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	for c := range diag.Classes {
-		diag.Classes[c].Radius = diag.Radius
+		diag.Classes[c].Radius, diag.Classes[c].RadiusAugmented = diag.Radius, diag.RadiusAugmented
 	}
 	if t.vot != nil {
 		return
@@ -779,19 +827,20 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 	scores := make([]float64, t.K)
 	ok, mcLoss := 0, 0.0
 	type acc struct {
-		mistakes          int
-		loss, minM, norm2 float64
+		mistakes    int
+		loss, norm2 float64
+		ev          evalClass
 	}
 	cs := make([]acc, t.K)
 	for c := range cs {
-		cs[c].minM = math.Inf(1)
+		cs[c].ev.minMargin, cs[c].ev.minRaw = math.Inf(1), math.Inf(1)
 	}
 	for j := range n {
 		yc := int(t.cls[j])
 		best, nan := 0, false
 		for c := range t.K {
 			f := fval(c, j)
-			scores[c] = f + bias(c)
+			scores[c] = f + bias(c)*float64(t.bf(j))
 			if scores[c] > scores[best] {
 				best = c
 			}
@@ -807,7 +856,8 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 				cs[c].mistakes++
 				cs[c].loss -= m
 			}
-			cs[c].minM = min(cs[c].minM, m)
+			cs[c].ev.minMargin = min(cs[c].ev.minMargin, m)
+			cs[c].ev.minRaw = min(cs[c].ev.minRaw, m/scale(j))
 		}
 		if t.K == 1 {
 			continue
@@ -828,18 +878,12 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(a.mistakes)/float64(n)
 		dg.TrainLoss = a.loss / float64(n)
-		nw := max(0, a.norm2)
+		nb := 0.0
 		if t.cfg.bias {
 			b := bias(c)
-			nw += b * b
+			nb = b * b
 		}
-		if nw > 0 {
-			dg.Margin = a.minM / math.Sqrt(nw)
-		}
-		dg.Separable = a.minM > 0 && nw > 0
-		if dg.Separable {
-			dg.Bound = r2 / (dg.Margin * dg.Margin)
-		}
+		dg.setMargins(a.ev, max(0, a.norm2), nb, r2, r2aug)
 	}
 	switch {
 	case t.argmax:
@@ -878,7 +922,7 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kst
 	}
 	S := len(idx)
 	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias,
-		normalize: t.cfg.normalize, eta: t.cfg.eta, kern: kern, idx: idx, SV: make([]T, S*d)}
+		scaling: t.cfg.scaling, eta: t.cfg.eta, kern: kern, idx: idx, SV: make([]T, S*d)}
 	for i, j := range idx {
 		copy(s.SV[i*d:(i+1)*d], t.dt.row(j))
 	}

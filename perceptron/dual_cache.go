@@ -165,17 +165,18 @@ func (s *rowStore[T]) pushFront(sl int32) {
 func (t *dualTrainer[T]) wrongNow(j int) bool {
 	n := t.dt.n
 	y := int(t.cls[j])
+	bj := t.bf(j)
 	if t.argmax {
-		sy := t.F[y*n+j] + t.B[y]
+		sy := t.F[y*n+j] + t.B[y]*bj
 		for c := range t.K {
-			if c != y && !(sy > t.F[c*n+j]+t.B[c]) {
+			if c != y && !(sy > t.F[c*n+j]+t.B[c]*bj) {
 				return true
 			}
 		}
 		return false
 	}
 	for c := range t.K {
-		a := t.F[c*n+j] + t.B[c]
+		a := t.F[c*n+j] + t.B[c]*bj
 		if c != y {
 			a = -a
 		}
@@ -195,7 +196,7 @@ func (t *dualTrainer[T]) cachedRow(j, jj int) []T {
 		return r
 	}
 	js := append(t.batch[:0], j)
-	for k := jj + 1; k < t.dt.n && k <= jj+storeWindow*s.batchMax && len(js) < s.batchMax; k++ {
+	for k := jj + 1; k < t.smp.visits && k <= jj+storeWindow*s.batchMax && len(js) < s.batchMax; k++ {
 		if j2 := t.rowAt(k); !s.cached(j2) && t.wrongNow(j2) {
 			js = append(js, j2)
 		}

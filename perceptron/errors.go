@@ -41,8 +41,9 @@ var (
 	// ErrUntrained reports a call on a Model that holds no weights (the
 	// zero value, before training or UnmarshalBinary).
 	ErrUntrained = errors.New("perceptron: model has no weights")
-	// ErrUnsupported reports an operation the model's kind does not offer,
-	// such as Update on a voted perceptron.
+	// ErrUnsupported reports an operation the model cannot do, such as
+	// Update or Continue of an averaged or SVM model read from a version-1
+	// file, which does not hold the training state to resume.
 	ErrUnsupported = errors.New("perceptron: unsupported operation")
 	// ErrBudget reports a memory budget too small for training: a kernel
 	// model's KernelOptions.MaxBytes below one row of kernel values, or a

@@ -14,6 +14,7 @@ type evalClass struct {
 	loss      float64 // Σ max(0, −m)
 	hinge     float64 // Σ max(0, 1 − m)
 	minMargin float64 // min m, with m = y·(w·x + b)
+	minRaw    float64 // min m/sᵢ, the margin before ScaleAugmented's factor sᵢ (m without it)
 }
 
 type evalResult struct {
@@ -49,6 +50,7 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 			p := evalResult{cls: make([]evalClass, K)}
 			for c := range p.cls {
 				p.cls[c].minMargin = math.Inf(1)
+				p.cls[c].minRaw = math.Inf(1)
 			}
 			if K == 1 {
 				k.MatVec(buf[:hi-lo], dt.X[lo*d:hi*d], W)
@@ -84,6 +86,10 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 						e.hinge += 1 - m
 					}
 					e.minMargin = min(e.minMargin, m)
+					if dt.scale != nil {
+						m /= dt.scale[i]
+					}
+					e.minRaw = min(e.minRaw, m)
 				}
 				if K > 1 {
 					y := int(cls[i])
@@ -115,6 +121,7 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 	res := evalResult{cls: make([]evalClass, K)}
 	for c := range res.cls {
 		res.cls[c].minMargin = math.Inf(1)
+		res.cls[c].minRaw = math.Inf(1)
 	}
 	for _, p := range parts {
 		res.argmaxOK += p.argmaxOK
@@ -125,6 +132,7 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 			r.loss += q.loss
 			r.hinge += q.hinge
 			r.minMargin = min(r.minMargin, q.minMargin)
+			r.minRaw = min(r.minRaw, q.minRaw)
 		}
 	}
 	return res

@@ -27,14 +27,30 @@ func ExampleTrain_online() {
 	w, b := m.Weights(0)
 	fmt.Println("weights", w, "bias", b)
 	fmt.Println("epochs", len(diag.Epochs), "mistakes", diag.Updates, "converged", diag.Converged)
-	fmt.Printf("margin %.3f radius %.3f bound R²/γ² %.1f\n", diag.Margin, diag.Radius, diag.Bound)
+	// The notes' geometric margin |w·x + b|/‖w‖ with R = max ‖x‖, and the
+	// margin of the augmented points (x, 1), |w·x + b|/‖(w, b)‖, with
+	// R′ = max ‖(x, 1)‖: Novikoff's bound for the perceptron with a bias.
+	fmt.Printf("margin γ %.3f radius R %.3f R²/γ² %.1f\n", diag.Margin, diag.Radius, diag.Bound)
+	fmt.Printf("augmented γ′ %.3f R′ %.3f bound R′²/γ′² %.1f\n", diag.MarginAugmented, diag.RadiusAugmented, diag.BoundAugmented)
 	label, _ := m.Predict([]float32{5, 5})
 	fmt.Println("predict (5,5):", label)
 	// Output:
 	// weights [2 1] bias 1
 	// epochs 2 mistakes 1 converged true
-	// margin 1.225 radius 4.583 bound R²/γ² 14.0
+	// margin γ 1.342 radius R 4.472 R²/γ² 11.1
+	// augmented γ′ 1.225 R′ 4.583 bound R′²/γ′² 14.0
 	// predict (5,5): 1
+}
+
+// Novikoff's theorem with the notes' normalisation: the augmented points
+// (x, 1)/‖(x, 1)‖ have norm R′ = 1, so the perceptron makes at most 1/γ′²
+// mistakes, γ′ the margin of any separator of those points.
+func ExampleTrain_novikoff() {
+	_, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Normalize: true})
+	fmt.Printf("R′ = %.3f, mistakes %d ≤ 1/γ′² = %.1f: %v\n", diag.RadiusAugmented, diag.Updates,
+		diag.BoundAugmented, float64(diag.Updates) <= diag.BoundAugmented)
+	// Output:
+	// R′ = 1.000, mistakes 1 ≤ 1/γ′² = 4.1: true
 }
 
 // The full-batch perceptron sums the updates of all misclassified samples.
@@ -171,7 +187,7 @@ func ExampleModel_MarshalBinary() {
 	data[len(data)/2] ^= 1
 	fmt.Println(errors.Is(wrong.UnmarshalBinary(data), perceptron.ErrMismatch))
 	// Output:
-	// 72 bytes, float32, binary, online
+	// 88 bytes, float32, binary, online
 	// <nil>
 	// true
 	// true

@@ -13,13 +13,62 @@ import (
 
 const (
 	fileMagic   = "RBLTPCPT"
-	fileVersion = 1
+	fileVersion = 2 // the version written; 1 is read too
 	headerSize  = 40
 	maxDims     = 1 << 30
 	maxLabels   = 1 << 24
 	flagBias    = 1
-	flagNorm    = 2
+	flagNorm    = 2 // version 2: ScaleAugmented; version 1: ScaleFeatures
+	flagNormX   = 4 // version 2: ScaleFeatures
+	flagState   = 8 // version 2, linear models: the training state follows the labels
+	stateSize   = 16
 )
+
+// scalingFlags returns the header flags of a scaling (version 2).
+func scalingFlags(sc Scaling) byte {
+	switch sc {
+	case ScaleAugmented:
+		return flagNorm
+	case ScaleFeatures:
+		return flagNormX
+	}
+	return 0
+}
+
+// flagsScaling decodes the scaling of a header's flags, checking that the
+// version allows them: version 1 knows bias and normalise (the features),
+// version 2 also ScaleAugmented, and the state bit where allowState.
+func flagsScaling(version int, flags byte, allowState bool) (Scaling, error) {
+	known := byte(flagBias | flagNorm)
+	if version >= 2 {
+		known |= flagNormX
+		if allowState {
+			known |= flagState
+		}
+	}
+	if flags&^known != 0 {
+		return 0, fmt.Errorf("%w: unknown flags %#x for version %d", ErrCorrupt, flags, version)
+	}
+	switch {
+	case version == 1 && flags&flagNorm != 0:
+		return ScaleFeatures, nil
+	case flags&flagNorm != 0 && flags&flagNormX != 0:
+		return 0, fmt.Errorf("%w: both normalisations flagged", ErrCorrupt)
+	case flags&flagNorm != 0:
+		return ScaleAugmented, nil
+	case flags&flagNormX != 0:
+		return ScaleFeatures, nil
+	}
+	return ScaleNone, nil
+}
+
+// checkVersion accepts the versions this package reads.
+func checkVersion(v int) error {
+	if v != 1 && v != fileVersion {
+		return fmt.Errorf("%w: version %d (this package reads 1 and %d)", ErrVersion, v, fileVersion)
+	}
+	return nil
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -47,15 +96,16 @@ func appendElems[T Float](b []byte, v []T) []byte {
 }
 
 // MarshalBinary encodes the model in a checksummed little-endian format. It
-// implements encoding.BinaryMarshaler. The layout:
+// implements encoding.BinaryMarshaler. The layout (version 2):
 //
 //	offset size  field
 //	0      8     magic "RBLTPCPT"
-//	8      2     format version (1)
+//	8      2     format version (2)
 //	10     1     element size in bytes: 4 (float32) or 8 (float64)
 //	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
 //	12     1     Algorithm
-//	13     1     flags: bit 0 bias, bit 1 normalize (other bits 0)
+//	13     1     flags: bit 0 bias, bit 1 Normalize (ScaleAugmented),
+//	             bit 2 NormalizeFeatures, bit 3 training state (other bits 0)
 //	14     2     reserved, 0
 //	16     4     D, features per sample
 //	20     4     L, number of labels (2 for binary)
@@ -63,12 +113,24 @@ func appendElems[T Float](b []byte, v []T) []byte {
 //	28     4     reserved, 0
 //	32     8     η of Update, float64
 //	40     8·L   labels, int64, increasing
+//	then, if flag bit 3, the training state (16 bytes):
+//	             steps, the samples visited, uint64 > 0; λ, float64 (SVM:
+//	             the finite λ > 0 it trained with; else 0)
 //	then, for a linear model with R score rows (1 binary, L otherwise):
-//	             R·D weights, row-major, then R biases (element type)
+//	             R·D weights, row-major, then R biases (element type): the
+//	             served ones (for Averaged, the average)
+//	             Averaged with the state: then R·D running weights, R
+//	             running biases, R·D averaging sums u, R sums for b, with
+//	             weights = running − u/steps exactly
 //	or, for a voted model:
 //	             R uint32 vector counts per score row (summing to M),
 //	             M int64 survival counts (> 0), M·D vectors, M biases
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
+//
+// Version 1, which UnmarshalBinary also reads, had no training state and
+// flag bit 1 meant NormalizeFeatures' transform (which Normalize was then);
+// such a model is written back as version 2. An averaged or SVM model
+// without its state cannot continue training (Update, Continue).
 //
 // UnmarshalBinary checks the checksum, then the sizes against the file
 // length before it allocates anything, then every field; any problem is an
@@ -80,16 +142,17 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, headerSize+8*len(s.labels)+elemSize[T]()*(len(s.W)+len(s.B)+len(s.V)+len(s.VB))+12*len(s.VC)+4)
+	es := elemSize[T]()
+	b := make([]byte, 0, headerSize+8*len(s.labels)+stateSize+es*(len(s.W)+len(s.B)+len(s.CW)+len(s.CB)+len(s.U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC)+4)
 	b = append(b, fileMagic...)
 	b = binary.LittleEndian.AppendUint16(b, fileVersion)
-	b = append(b, byte(elemSize[T]()), byte(s.kind), byte(s.algo))
-	var flags byte
+	b = append(b, byte(es), byte(s.kind), byte(s.algo))
+	flags := scalingFlags(s.scaling)
 	if s.bias {
 		flags |= flagBias
 	}
-	if s.normalize {
-		flags |= flagNorm
+	if s.hasState() {
+		flags |= flagState
 	}
 	b = append(b, flags, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, uint32(s.d))
@@ -99,6 +162,10 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.eta))
 	for _, l := range s.labels {
 		b = binary.LittleEndian.AppendUint64(b, uint64(int64(l)))
+	}
+	if s.hasState() {
+		b = binary.LittleEndian.AppendUint64(b, uint64(s.steps))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.lambda))
 	}
 	if s.voted() {
 		for k := range s.rows() {
@@ -112,6 +179,12 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	} else {
 		b = appendElems(b, s.W)
 		b = appendElems(b, s.B)
+		if s.CW != nil {
+			b = appendElems(b, s.CW)
+			b = appendElems(b, s.CB)
+			b = appendElems(b, s.U)
+			b = appendElems(b, s.UB)
+		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
 }
@@ -130,11 +203,17 @@ type FileInfo struct {
 // header is the decoded fixed part of a file.
 type header struct {
 	FileInfo
-	flags byte
-	eta   float64
-	esize int
-	rows  int
+	flags   byte
+	scaling Scaling
+	state   bool // the training state follows the labels
+	eta     float64
+	esize   int
+	rows    int
 }
+
+// averagingState reports whether a linear model of this algorithm with the
+// training state carries the averaging arrays.
+func averagingState(algo Algorithm, state bool) bool { return state && algo == Averaged }
 
 // parseHeader checks the magic, version, sizes and checksum of a model file.
 func parseHeader(data []byte) (header, error) {
@@ -147,8 +226,8 @@ func parseHeader(data []byte) (header, error) {
 	}
 	le := binary.LittleEndian
 	h.Version = int(le.Uint16(data[8:]))
-	if h.Version != fileVersion {
-		return h, fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, h.Version, fileVersion)
+	if err := checkVersion(h.Version); err != nil {
+		return h, err
 	}
 	body := len(data) - 4
 	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
@@ -179,17 +258,26 @@ func parseHeader(data []byte) (header, error) {
 		return h, fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(h.Kind))
 	case h.Algorithm >= numAlgorithms:
 		return h, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(h.Algorithm))
-	case h.flags&^(flagBias|flagNorm) != 0:
-		return h, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, h.flags)
 	case !finitePositive(h.eta):
 		return h, fmt.Errorf("%w: η = %v", ErrCorrupt, h.eta)
 	}
+	var err error
+	if h.scaling, err = flagsScaling(h.Version, h.flags, true); err != nil {
+		return h, err
+	}
+	h.state = h.flags&flagState != 0
 	h.rows = h.Labels
 	if h.Kind == KindBinary {
 		h.rows = 1
 	}
 	// Expected length, in uint64: at most 2^24·(8 + 4 + 8·2^30) + ... fits.
 	size := uint64(headerSize) + 8*uint64(h.Labels) + 4
+	if h.state {
+		size += stateSize
+	}
+	if averagingState(h.Algorithm, h.state) {
+		size += 2 * uint64(h.esize) * uint64(h.rows) * (uint64(h.Dims) + 1)
+	}
 	if h.Algorithm == Voted {
 		per := 8 + uint64(h.esize)*(uint64(h.Dims)+1)
 		if uint64(h.Vectors) > uint64(len(data))/per {
@@ -244,8 +332,9 @@ func EncodedSize(prefix []byte) (size, need int64, err error) {
 	if string(prefix[:len(fileMagic)]) != fileMagic {
 		return 0, 0, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, prefix[:len(fileMagic)])
 	}
-	if v := le.Uint16(prefix[8:]); v != fileVersion {
-		return 0, 0, fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, v, fileVersion)
+	version := int(le.Uint16(prefix[8:]))
+	if err := checkVersion(version); err != nil {
+		return 0, 0, err
 	}
 	esize, kind, algo, flags := uint64(prefix[10]), Kind(prefix[11]), Algorithm(prefix[12]), prefix[13]
 	d := uint64(le.Uint32(prefix[16:]))
@@ -257,8 +346,6 @@ func EncodedSize(prefix []byte) (size, need int64, err error) {
 		return 0, 0, fmt.Errorf("%w: element size %d", ErrCorrupt, esize)
 	case prefix[14] != 0 || prefix[15] != 0 || le.Uint32(prefix[28:]) != 0:
 		return 0, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-	case flags&^(flagBias|flagNorm) != 0:
-		return 0, 0, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
 	case d < 1 || d > maxDims:
 		return 0, 0, fmt.Errorf("%w: %d features", ErrCorrupt, d)
 	case nl < 2 || nl > maxLabels:
@@ -266,6 +353,10 @@ func EncodedSize(prefix []byte) (size, need int64, err error) {
 	case !finitePositive(eta):
 		return 0, 0, fmt.Errorf("%w: η = %v", ErrCorrupt, eta)
 	}
+	if _, err := flagsScaling(version, flags, !kind.IsKernel()); err != nil {
+		return 0, 0, err
+	}
+	state := flags&flagState != 0
 	// Sizes in uint64 with an overflow check: a hostile header can ask for
 	// more than 2^64 bytes.
 	var sz sizer
@@ -280,11 +371,17 @@ func EncodedSize(prefix []byte) (size, need int64, err error) {
 		if kind == KindBinary {
 			rows = 1
 		}
-		if algo == Voted {
+		if state {
+			sz.add(stateSize, 1)
+		}
+		switch {
+		case algo == Voted:
 			sz.add(rows, 4)
 			sz.add(m, 8)
 			sz.add(sz.mul(m, d+1), esize)
-		} else {
+		case averagingState(algo, state):
+			sz.add(sz.mul(rows, d+1), 3*esize)
+		default:
 			sz.add(sz.mul(rows, d+1), esize)
 		}
 	case KindKernelBinary, KindKernelOneVsRest, KindKernelArgmax:
@@ -370,7 +467,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	}
 	le := binary.LittleEndian
 	s := &state[T]{kind: h.Kind, algo: h.Algorithm, d: h.Dims, eta: h.eta,
-		bias: h.flags&flagBias != 0, normalize: h.flags&flagNorm != 0}
+		bias: h.flags&flagBias != 0, scaling: h.scaling}
 	p := data[headerSize:]
 	s.labels = make([]int, h.Labels)
 	for i := range s.labels {
@@ -380,6 +477,15 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		}
 		s.labels[i] = int(v)
 		p = p[8:]
+	}
+	if h.state {
+		steps := le.Uint64(p)
+		if steps == 0 || steps > math.MaxInt64 {
+			return fmt.Errorf("%w: %d steps in the training state", ErrCorrupt, steps)
+		}
+		s.steps = int64(steps)
+		s.lambda = math.Float64frombits(le.Uint64(p[8:]))
+		p = p[stateSize:]
 	}
 	elems := func(n int) []T {
 		v := make([]T, n)
@@ -412,6 +518,12 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	} else {
 		s.W = elems(h.rows * h.Dims)
 		s.B = elems(h.rows)
+		if averagingState(h.Algorithm, h.state) {
+			s.CW = elems(h.rows * h.Dims)
+			s.CB = elems(h.rows)
+			s.U = elems(h.rows * h.Dims)
+			s.UB = elems(h.rows)
+		}
 	}
 	if err := s.check(); err != nil {
 		return err
@@ -439,8 +551,14 @@ func (s *state[T]) check() error {
 	if !finitePositive(s.eta) {
 		return fmt.Errorf("%w: η = %v", ErrCorrupt, s.eta)
 	}
+	if s.scaling > ScaleFeatures {
+		return fmt.Errorf("%w: unknown scaling %d", ErrCorrupt, uint8(s.scaling))
+	}
 	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
 		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	}
+	if err := s.checkState(); err != nil {
+		return err
 	}
 	if s.kind == KindBinary {
 		if len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1 {
@@ -472,7 +590,39 @@ func (s *state[T]) check() error {
 	if len(s.W) != r*s.d || len(s.B) != r || s.V != nil || s.VC != nil || s.VOff != nil {
 		return fmt.Errorf("%w: inconsistent weight sizes", ErrCorrupt)
 	}
-	return checkFinite(s.W, s.B)
+	if err := checkFinite(s.W, s.B); err != nil {
+		return err
+	}
+	if s.CW == nil {
+		return nil
+	}
+	if len(s.CW) != r*s.d || len(s.CB) != r || len(s.U) != r*s.d || len(s.UB) != r {
+		return fmt.Errorf("%w: inconsistent averaging state sizes", ErrCorrupt)
+	}
+	if err := checkFinite(s.CW, s.CB, s.U, s.UB); err != nil {
+		return err
+	}
+	if !slices.Equal(averageOf(s.CW, s.U, s.steps), s.W) || !slices.Equal(averageOf(s.CB, s.UB, s.steps), s.B) {
+		return fmt.Errorf("%w: the averaged weights are not running − sums/steps", ErrCorrupt)
+	}
+	return nil
+}
+
+// checkState validates the training state's scalars: steps ≥ 0 (0: none),
+// λ finite and > 0 for an SVM model with the state, else 0; the averaging
+// arrays are there exactly for an averaged model with the state.
+func (s *state[T]) checkState() error {
+	switch {
+	case s.steps < 0:
+		return fmt.Errorf("%w: %d steps", ErrCorrupt, s.steps)
+	case s.algo == SVM && s.steps > 0 && !finitePositive(s.lambda):
+		return fmt.Errorf("%w: an SVM model's λ = %v", ErrCorrupt, s.lambda)
+	case (s.algo != SVM || s.steps == 0) && s.lambda != 0:
+		return fmt.Errorf("%w: λ = %v in a model without an SVM's state", ErrCorrupt, s.lambda)
+	case (s.CW != nil || s.CB != nil || s.U != nil || s.UB != nil) != averagingState(s.algo, s.steps > 0):
+		return fmt.Errorf("%w: averaging state present %v for a %v model with %d steps", ErrCorrupt, s.CW != nil, s.algo, s.steps)
+	}
+	return nil
 }
 
 func checkFinite[T Float](vs ...[]T) error {
@@ -496,11 +646,23 @@ type jsonModel[T Float] struct {
 	Dims      int            `json:"dims"`
 	Bias      bool           `json:"bias"`
 	Normalize bool           `json:"normalize"`
+	NormX     bool           `json:"normalize_features,omitempty"`
 	Eta       float64        `json:"eta"`
 	Labels    []int          `json:"labels"`
+	Steps     int64          `json:"steps,omitempty"`
+	Lambda    float64        `json:"lambda,omitempty"`
 	Weights   [][]T          `json:"weights,omitempty"`
 	Biases    []T            `json:"biases,omitempty"`
+	Averaging *jsonAvg[T]    `json:"averaging,omitempty"`
 	Voted     []jsonVoted[T] `json:"voted,omitempty"`
+}
+
+// jsonAvg is an averaged model's averaging state.
+type jsonAvg[T Float] struct {
+	Weights [][]T `json:"running_weights"`
+	Biases  []T   `json:"running_biases"`
+	Sums    [][]T `json:"sums"`
+	BSums   []T   `json:"bias_sums"`
 }
 
 type jsonVoted[T Float] struct {
@@ -512,10 +674,14 @@ type jsonVoted[T Float] struct {
 const jsonFormat = "rosenblatt-perceptron"
 
 // MarshalJSON encodes the model as a JSON document for people and other
-// tools: format, version, type ("float32"/"float64"), kind, algorithm,
-// dims, bias, normalize, eta, labels, and either weights (one array per
-// score row) and biases, or voted (per score row: vectors, biases, counts).
-// Values round-trip exactly.
+// tools: format, version (2), type ("float32"/"float64"), kind, algorithm,
+// dims, bias, normalize (Options.Normalize), normalize_features (if set),
+// eta, labels, the training state's steps and lambda (if known; lambda for
+// SVM), and either weights (one array per score row, the served ones) and
+// biases, with for an averaged model averaging {running_weights,
+// running_biases, sums, bias_sums}, or voted (per score row: vectors,
+// biases, counts). Values round-trip exactly. UnmarshalJSON also reads
+// version-1 documents, whose normalize meant normalize_features.
 func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	s, err := m.load()
 	if err != nil {
@@ -523,7 +689,8 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	}
 	j := jsonModel[T]{Format: jsonFormat, Version: fileVersion, Type: elemName(elemSize[T]()),
 		Kind: s.kind.String(), Algorithm: s.algo.String(), Dims: s.d, Bias: s.bias,
-		Normalize: s.normalize, Eta: s.eta, Labels: s.labels}
+		Normalize: s.scaling == ScaleAugmented, NormX: s.scaling == ScaleFeatures,
+		Eta: s.eta, Labels: s.labels, Steps: s.steps, Lambda: s.lambda}
 	r := s.rows()
 	if s.voted() {
 		for k := range r {
@@ -536,10 +703,17 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 			j.Voted = append(j.Voted, v)
 		}
 	} else {
-		for k := range r {
-			j.Weights = append(j.Weights, s.W[k*s.d:(k+1)*s.d])
+		rowsOf := func(w []T) [][]T {
+			out := make([][]T, r)
+			for k := range r {
+				out[k] = w[k*s.d : (k+1)*s.d]
+			}
+			return out
 		}
-		j.Biases = s.B
+		j.Weights, j.Biases = rowsOf(s.W), s.B
+		if s.CW != nil {
+			j.Averaging = &jsonAvg[T]{Weights: rowsOf(s.CW), Biases: s.CB, Sums: rowsOf(s.U), BSums: s.UB}
+		}
 	}
 	return json.Marshal(j)
 }
@@ -554,8 +728,8 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if j.Format != jsonFormat {
 		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
 	}
-	if j.Version != fileVersion {
-		return fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, j.Version, fileVersion)
+	if err := checkVersion(j.Version); err != nil {
+		return err
 	}
 	if want := elemName(elemSize[T]()); j.Type != want {
 		if j.Type == "float32" || j.Type == "float64" {
@@ -563,7 +737,21 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		}
 		return fmt.Errorf("%w: type %q", ErrCorrupt, j.Type)
 	}
-	s := &state[T]{d: j.Dims, bias: j.Bias, normalize: j.Normalize, eta: j.Eta, labels: j.Labels}
+	var flags byte
+	if j.Normalize {
+		flags |= flagNorm
+	}
+	if j.NormX {
+		flags |= flagNormX
+	}
+	scaling, err := flagsScaling(j.Version, flags, false)
+	if err != nil {
+		return err
+	}
+	if j.Version == 1 && (j.Steps != 0 || j.Lambda != 0 || j.Averaging != nil) {
+		return fmt.Errorf("%w: a version-1 document with a training state", ErrCorrupt)
+	}
+	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda}
 	switch j.Kind {
 	case "binary":
 		s.kind = KindBinary
@@ -620,6 +808,21 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 			return err
 		}
 		s.B = slices.Clone(j.Biases)
+		if a := j.Averaging; a != nil {
+			if len(a.Weights) != r || len(a.Biases) != r || len(a.Sums) != r || len(a.BSums) != r {
+				return fmt.Errorf("%w: averaging state with %d, %d, %d, %d rows, want %d", ErrCorrupt, len(a.Weights), len(a.Biases), len(a.Sums), len(a.BSums), r)
+			}
+			if s.CW, err = rowsOf(a.Weights); err != nil {
+				return err
+			}
+			if s.U, err = rowsOf(a.Sums); err != nil {
+				return err
+			}
+			s.CB, s.UB = slices.Clone(a.Biases), slices.Clone(a.BSums)
+		}
+	}
+	if j.Averaging != nil && s.algo == Voted {
+		return fmt.Errorf("%w: a voted model with an averaging state", ErrCorrupt)
 	}
 	if err := s.check(); err != nil {
 		return err

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
+	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,7 +69,7 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := mustMarshal(t, m)
 			info, err := Inspect(data)
-			if err != nil || info.Kind != m.Kind() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 1 {
+			if err != nil || info.Kind != m.Kind() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 2 {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
 			var back Model[float32]
@@ -89,8 +92,8 @@ func TestFileRoundTrip(t *testing.T) {
 			if string(mustMarshal(t, &jback)) != string(data) {
 				t.Fatalf("JSON round trip changed the model:\n%s", js)
 			}
-			if m.Normalized() != back.Normalized() || m.HasBias() != back.HasBias() {
-				t.Fatal("flags lost")
+			if m.Scaling() != back.Scaling() || m.HasBias() != back.HasBias() || m.Steps() != back.Steps() || m.Steps() == 0 {
+				t.Fatal("flags or state lost")
 			}
 			// A float32 file is not a float64 model.
 			var m64 Model[float64]
@@ -146,13 +149,25 @@ func TestFileBadFields(t *testing.T) {
 	models := fileModels(t)
 	bin := mustMarshal(t, models["binary-online"])
 	voted := mustMarshal(t, models["ovr-voted"])
+	svm := mustMarshal(t, models["binary-svm"])
+	avg := mustMarshal(t, models["binary-averaged"])
 	for _, tc := range []struct {
 		name string
 		base []byte
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = 2 }, ErrVersion},
+		{"version", bin, func(b []byte) { b[8] = 3 }, ErrVersion},
+		{"v1-with-state", bin, func(b []byte) { b[8] = 1 }, ErrCorrupt},
+		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
+		{"no-state", bin, func(b []byte) { b[13] &^= flagState }, ErrCorrupt},
+		{"zero-steps", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[56:], 0) }, ErrCorrupt},
+		{"lambda-not-svm", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0x3ff0000000000000) }, ErrCorrupt},
+		{"svm-lambda", svm, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0) }, ErrCorrupt},
+		{"averaged-inconsistent", avg, func(b []byte) {
+			off := 72 + 4*6 // the running weights, after the served ones
+			binary.LittleEndian.PutUint32(b[off:], binary.LittleEndian.Uint32(b[off:])+1)
+		}, ErrCorrupt},
 		{"elem-size", bin, func(b []byte) { b[10] = 3 }, ErrCorrupt},
 		{"kind", bin, func(b []byte) { b[11] = 9 }, ErrCorrupt},
 		{"kernel-kind", bin, func(b []byte) { b[11] = 16 }, ErrMismatch},
@@ -162,13 +177,13 @@ func TestFileBadFields(t *testing.T) {
 		{"dims", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 0) }, ErrCorrupt},
 		{"labels", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[40:], 5) }, ErrCorrupt},
 		{"eta", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[32:], 0) }, ErrCorrupt},
-		{"nan-weight", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[56:], 0x7fc00000) }, ErrCorrupt},
+		{"nan-weight", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[72:], 0x7fc00000) }, ErrCorrupt},
 		{"vector-counts", voted, func(b []byte) {
-			off := headerSize + 8*4
+			off := headerSize + 8*4 + stateSize
 			binary.LittleEndian.PutUint32(b[off:], binary.LittleEndian.Uint32(b[off:])+1)
 		}, ErrCorrupt},
 		{"survival-count", voted, func(b []byte) {
-			binary.LittleEndian.PutUint64(b[headerSize+8*4+4*4:], 0)
+			binary.LittleEndian.PutUint64(b[headerSize+8*4+stateSize+4*4:], 0)
 		}, ErrCorrupt},
 		{"huge-vectors", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 0xffffffff) }, ErrCorrupt},
 		{"huge-dims", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 1<<30) }, ErrCorrupt},
@@ -183,7 +198,8 @@ func TestFileBadFields(t *testing.T) {
 			}
 			// Inspect checks the header; the body's fields need UnmarshalBinary.
 			info, err := Inspect(b)
-			body := map[string]bool{"labels": true, "nan-weight": true, "vector-counts": true, "survival-count": true}[tc.name]
+			body := map[string]bool{"labels": true, "nan-weight": true, "vector-counts": true, "survival-count": true,
+				"zero-steps": true, "lambda-not-svm": true, "svm-lambda": true, "averaged-inconsistent": true}[tc.name]
 			if body != (err == nil) || !body && !errors.Is(err, tc.want) {
 				t.Fatalf("Inspect: %v", err)
 			}
@@ -209,7 +225,12 @@ func TestJSONErrors(t *testing.T) {
 	}{
 		{"syntax", s[:len(s)/2], ErrCorrupt},
 		{"format", strings.Replace(s, `"rosenblatt-perceptron"`, `"other"`, 1), ErrCorrupt},
-		{"version", strings.Replace(s, `"version":1`, `"version":7`, 1), ErrVersion},
+		{"version", strings.Replace(s, `"version":2`, `"version":7`, 1), ErrVersion},
+		{"v1-with-state", strings.Replace(s, `"version":2`, `"version":1`, 1), ErrCorrupt},
+		{"both-normalisations", strings.Replace(s, `"normalize":false`, `"normalize":true,"normalize_features":true`, 1), ErrCorrupt},
+		{"no-steps", strings.Replace(s, `"steps":270,`, ``, 1), ErrCorrupt},
+		{"averaging-rows", strings.Replace(s, `"bias_sums":[`, `"bias_sums":[1,`, 1), ErrCorrupt},
+		{"averaging-inconsistent", strings.Replace(s, `"running_biases":[-12,`, `"running_biases":[-11,`, 1), ErrCorrupt},
 		{"type", strings.Replace(s, `"float32"`, `"int8"`, 1), ErrCorrupt},
 		{"kind", strings.Replace(s, `"ovr"`, `"tree"`, 1), ErrCorrupt},
 		{"algorithm", strings.Replace(s, `"averaged"`, `"magic"`, 1), ErrCorrupt},
@@ -228,5 +249,88 @@ func TestJSONErrors(t *testing.T) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 		})
+	}
+}
+
+// Files of format version 1 (testdata/v1, written by the code before
+// version 2) still load, binary and JSON, and score the probe samples as
+// that code did (up to the rounding of the kernel implementation: they were
+// written on AVX-512); their normalize is ScaleFeatures. They are written
+// back as version 2, which loads to the same scores, bit for bit.
+func TestVersion1Files(t *testing.T) {
+	raw, err := os.ReadFile("testdata/v1/scores.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Probes []float32
+		Scores map[string][]float32
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	type model interface {
+		UnmarshalBinary([]byte) error
+		UnmarshalJSON([]byte) error
+		MarshalBinary() ([]byte, error)
+		NumScores() int
+		ScoresBatch(dst, X []float32) error
+		Scaling() Scaling
+	}
+	for name, want := range ref.Scores {
+		for _, ext := range []string{".model", ".json"} {
+			data, err := os.ReadFile("testdata/v1/" + name + ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh := func() model {
+				if strings.HasPrefix(name, "kernel-") {
+					return new(KernelModel[float32])
+				}
+				return new(Model[float32])
+			}
+			m := fresh()
+			if ext == ".model" {
+				if size, need, err := EncodedSize(data); err != nil || need != 0 || size != int64(len(data)) {
+					t.Fatalf("%s: EncodedSize %d, %d, %v", name, size, need, err)
+				}
+				err = m.UnmarshalBinary(data)
+			} else {
+				err = m.UnmarshalJSON(data)
+			}
+			if err != nil {
+				t.Fatalf("%s%s: %v", name, ext, err)
+			}
+			if norm := strings.Contains(name, "normalize"); (m.Scaling() == ScaleFeatures) != norm || norm == (m.Scaling() == ScaleNone) {
+				t.Fatalf("%s: scaling %v", name, m.Scaling())
+			}
+			score := func(m model) []float32 {
+				sc := make([]float32, 5*m.NumScores())
+				if err := m.ScoresBatch(sc, ref.Probes); err != nil {
+					t.Fatal(err)
+				}
+				return sc
+			}
+			got := score(m)
+			for j := range got {
+				if d := math.Abs(float64(got[j] - want[j])); d > 1e-5*(1+math.Abs(float64(want[j]))) {
+					t.Fatalf("%s%s: scores %v, version-1 code %v", name, ext, got, want)
+				}
+			}
+			v2, err := m.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info, err := Inspect(v2); (err != nil && !errors.Is(err, ErrMismatch)) || info.Version != 2 {
+				t.Fatalf("%s: written back as %+v, %v", name, info, err)
+			}
+			back := fresh()
+			if err := back.UnmarshalBinary(v2); err != nil {
+				t.Fatal(err)
+			}
+			if again := score(back); !slices.Equal(again, got) {
+				t.Fatalf("%s: version 2 of it scores %v, want %v", name, again, got)
+			}
+		}
 	}
 }

@@ -145,14 +145,17 @@ func TestKernelFileBadFields(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = 2 }, ErrVersion},
+		{"version", bin, func(b []byte) { b[8] = 3 }, ErrVersion},
+		{"v1-normalize-features", bin, func(b []byte) { b[8], b[13] = 1, b[13]|flagNormX }, ErrCorrupt},
+		{"state-flag", bin, func(b []byte) { b[13] |= flagState }, ErrCorrupt},
+		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
 		{"elem-size", bin, func(b []byte) { b[10] = 5 }, ErrCorrupt},
 		{"elem-mismatch", bin, func(b []byte) { b[10] = 8 }, ErrMismatch},
 		{"linear-kind", bin, func(b []byte) { b[11] = byte(KindBinary) }, ErrMismatch},
 		{"kind", bin, func(b []byte) { b[11] = 40 }, ErrCorrupt},
 		{"algorithm", bin, func(b []byte) { b[12] = byte(SVM) }, ErrCorrupt},
 		{"algorithm-unknown", bin, func(b []byte) { b[12] = 99 }, ErrCorrupt},
-		{"flags", bin, func(b []byte) { b[13] = 4 }, ErrCorrupt},
+		{"flags", bin, func(b []byte) { b[13] = 0x10 }, ErrCorrupt},
 		{"reserved", bin, func(b []byte) { b[15] = 1 }, ErrCorrupt},
 		{"reserved-2", bin, func(b []byte) { b[30] = 1 }, ErrCorrupt},
 		{"dims-0", bin, func(b []byte) { le.PutUint32(b[16:], 0) }, ErrCorrupt},
@@ -259,7 +262,7 @@ func TestKernelJSONErrors(t *testing.T) {
 	}{
 		{"syntax", []byte(`{"format":`), ErrCorrupt},
 		{"format", doc(js, func(m map[string]any) { m["format"] = "x" }), ErrCorrupt},
-		{"version", doc(js, func(m map[string]any) { m["version"] = 2 }), ErrVersion},
+		{"version", doc(js, func(m map[string]any) { m["version"] = 3 }), ErrVersion},
 		{"type", doc(js, func(m map[string]any) { m["type"] = "float32" }), ErrMismatch},
 		{"type-bad", doc(js, func(m map[string]any) { m["type"] = "int8" }), ErrCorrupt},
 		{"kind-linear", doc(js, func(m map[string]any) { m["kind"] = "ovr" }), ErrMismatch},

@@ -374,11 +374,11 @@ func TestKernelDiagnostics(t *testing.T) {
 	if !dg.Converged || !dg.Evaluated || dg.TrainAccuracy != 1 || !dg.Separable || dg.Margin <= 0 {
 		t.Fatalf("RBF on XOR: %+v", dg)
 	}
-	if math.Abs(dg.Radius-math.Sqrt(2)) > 1e-15 {
-		t.Fatalf("radius %v, want √2 (K(x, x) = 1 plus the bias)", dg.Radius)
+	if math.Abs(dg.RadiusAugmented-math.Sqrt(2)) > 1e-15 || dg.Radius != 1 {
+		t.Fatalf("radius %v, augmented %v, want 1 and √2 (K(x, x) = 1 plus the bias)", dg.Radius, dg.RadiusAugmented)
 	}
-	if float64(dg.Updates) > dg.Bound {
-		t.Fatalf("%d mistakes exceed the bound %v", dg.Updates, dg.Bound)
+	if float64(dg.Updates) > dg.BoundAugmented {
+		t.Fatalf("%d mistakes exceed the bound %v", dg.Updates, dg.BoundAugmented)
 	}
 	// ‖w‖² from the diagnostics equals coefᵀ·K·coef computed directly.
 	coef, b := m.Coefficients(0)
@@ -397,7 +397,10 @@ func TestKernelDiagnostics(t *testing.T) {
 		}
 		minM = min(minM, float64(y[i])*sc[0])
 	}
-	if want := minM / math.Sqrt(w2); math.Abs(dg.Margin-want) > 1e-12 {
+	if want := minM / math.Sqrt(w2); math.Abs(dg.MarginAugmented-want) > 1e-12 {
+		t.Fatalf("augmented margin %v, direct %v", dg.MarginAugmented, want)
+	}
+	if want := minM / math.Sqrt(w2-b*b); math.Abs(dg.Margin-want) > 1e-12 {
 		t.Fatalf("margin %v, direct %v", dg.Margin, want)
 	}
 

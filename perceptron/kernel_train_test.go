@@ -777,3 +777,87 @@ func TestRowStoreMatchesCompute(t *testing.T) {
 		}
 	}
 }
+
+// With the notes' normalisation the kernel perceptron scales each sample by
+// s = 1/‖(x, 1)‖ before the kernel sees it and uses s as the bias's
+// feature: with the linear kernel it is the primal perceptron on the
+// augmented unit points. On samples whose ‖(x, 1)‖ is a power of two all
+// arithmetic is exact, so the two make the same mistakes and reach the
+// same weights, bit for bit; the kernel model scores new samples
+// s·(f(x̃) + b), and R′ = 1.
+func TestKernelNormalizeMatchesPrimal(t *testing.T) {
+	rng := newRand(930)
+	// ‖x‖² + 1 ∈ {4, 16, 64}: |x| a permutation of (1,1,1,0), (3,2,1,1) or (7,3,2,1).
+	pats := [][]float64{{1, 1, 1, 0}, {3, 2, 1, 1}, {7, 3, 2, 1}}
+	u := []float64{2, -1, 1, -3}
+	var X []float64
+	var y []int
+	for len(y) < 120 {
+		p := slices.Clone(pats[rng.IntN(3)])
+		rng.Shuffle(4, func(i, j int) { p[i], p[j] = p[j], p[i] })
+		for j := range p {
+			if rng.IntN(2) == 0 {
+				p[j] = -p[j]
+			}
+		}
+		m := dot(p, u) + 0.5
+		if math.Abs(m) < 1 {
+			continue
+		}
+		X = append(X, p...)
+		y = append(y, int(math.Copysign(1, m)))
+	}
+	for _, opt := range []Options{
+		{Normalize: true, MaxIter: 50},
+		{Normalize: true, MaxIter: 50, NoBias: true},
+		{Normalize: true, MaxIter: 5, Algorithm: Voted, Shuffle: true, Seed: 2},
+	} {
+		pm, pd, err := Train(X, 4, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		km, kd, err := TrainKernel(X, 4, y, KernelOptions{Options: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if km.Scaling() != ScaleAugmented || len(pd.Epochs) != len(kd.Epochs) || pd.Updates != kd.Updates {
+			t.Fatalf("%+v: primal %d epochs %d updates, kernel %d %d", opt, len(pd.Epochs), pd.Updates, len(kd.Epochs), kd.Updates)
+		}
+		ks := km.st.Load()
+		if opt.Algorithm == Voted {
+			pv, pb, pc := pm.Voted(0)
+			kv, kb, kc := votedOf(ks, 0)
+			if len(pv) != len(kv) || !slices.Equal(pc, kc) || !slices.Equal(pb, kb) {
+				t.Fatalf("voted: primal %v %v, kernel %v %v", pb, pc, kb, kc)
+			}
+			continue
+		}
+		w, b := modelW(t, pm, 0)
+		kw, kb := primalOf(ks, 0)
+		if opt.NoBias { // s = 1/‖x‖ is not a power of two: up to rounding
+			for j := range w {
+				if math.Abs(w[j]-kw[j]) > 1e-12*(1+math.Abs(w[j])) {
+					t.Fatalf("no bias: primal %v, dual %v", w, kw)
+				}
+			}
+		} else {
+			equalExact(t, "primal and dual weights", append(w, b), append(kw, kb))
+		}
+		if !opt.NoBias && (kd.RadiusAugmented != 1 || !kd.Separable || float64(kd.Updates) > kd.BoundAugmented) {
+			t.Fatalf("kernel diagnostics: R′ %v separable %v, %d mistakes, bound %v", kd.RadiusAugmented, kd.Separable, kd.Updates, kd.BoundAugmented)
+		}
+		// Scores of new samples: s·(w·x + b), as the primal model.
+		ps, kss := make([]float64, 1), make([]float64, 1)
+		for _, x := range [][]float64{{0.3, -2, 5, 1}, {10, 0, 0, -1}, {0, 0, 0, 0}} {
+			if err := pm.Scores(ps, x); err != nil {
+				t.Fatal(err)
+			}
+			if err := km.Scores(kss, x); err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(ps[0]-kss[0]) > 1e-12*(1+math.Abs(ps[0])) {
+				t.Fatalf("score of %v: primal %v, kernel %v", x, ps[0], kss[0])
+			}
+		}
+	}
+}

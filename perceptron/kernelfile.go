@@ -116,12 +116,9 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 	b = append(b, fileMagic...)
 	b = le.AppendUint16(b, fileVersion)
 	b = append(b, byte(es), byte(s.kind), byte(s.algo))
-	var flags byte
+	flags := scalingFlags(s.scaling)
 	if s.bias {
 		flags |= flagBias
-	}
-	if s.normalize {
-		flags |= flagNorm
 	}
 	b = append(b, flags, 0, 0)
 	b = le.AppendUint32(b, uint32(s.d))
@@ -198,8 +195,9 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	if string(data[:8]) != fileMagic {
 		return fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, data[:8])
 	}
-	if v := le.Uint16(data[8:]); v != fileVersion {
-		return fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, v, fileVersion)
+	version := int(le.Uint16(data[8:]))
+	if err := checkVersion(version); err != nil {
+		return err
 	}
 	body := len(data) - 4
 	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
@@ -217,8 +215,10 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: the file holds %s values, the model is %s", ErrMismatch, elemName(esize), elemName(elemSize[T]()))
 	case data[14] != 0 || data[15] != 0 || le.Uint32(data[28:]) != 0:
 		return fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-	case flags&^(flagBias|flagNorm) != 0:
-		return fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
+	}
+	scaling, err := flagsScaling(version, flags, false)
+	if err != nil {
+		return err
 	}
 	d := uint64(le.Uint32(data[16:]))
 	nl := uint64(le.Uint32(data[20:]))
@@ -227,7 +227,7 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: %d features, %d labels, %d support vectors", ErrCorrupt, d, nl, S)
 	}
 	s := &kstate[T]{kind: kind, algo: algo, d: int(d), eta: math.Float64frombits(le.Uint64(data[32:])),
-		bias: flags&flagBias != 0, normalize: flags&flagNorm != 0}
+		bias: flags&flagBias != 0, scaling: scaling}
 	r := &kreader{p: data[headerSize:body]}
 	lab := r.take(nl, 8, "labels")
 	spec := r.take(1, kernSpecSize, "kernel bytes")
@@ -262,7 +262,6 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	if len(r.p) != 0 {
 		return fmt.Errorf("%w: %d bytes after the model (padded)", ErrCorrupt, len(r.p))
 	}
-	var err error
 	if s.kern, err = parseKernelSpec(spec); err != nil {
 		return err
 	}
@@ -435,6 +434,7 @@ type jsonKernelModel[T Float] struct {
 	Dims           int                  `json:"dims"`
 	Bias           bool                 `json:"bias"`
 	Normalize      bool                 `json:"normalize"`
+	NormX          bool                 `json:"normalize_features,omitempty"`
 	Eta            float64              `json:"eta"`
 	Labels         []int                `json:"labels"`
 	Kernel         jsonKernel           `json:"kernel"`
@@ -475,7 +475,8 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 	}
 	j := jsonKernelModel[T]{Format: jsonFormat, Version: fileVersion, Type: elemName(elemSize[T]()),
 		Kind: s.kind.String(), Algorithm: s.algo.String(), Dims: s.d, Bias: s.bias,
-		Normalize: s.normalize, Eta: s.eta, Labels: s.labels, SupportIndices: s.idx}
+		Normalize: s.scaling == ScaleAugmented, NormX: s.scaling == ScaleFeatures,
+		Eta: s.eta, Labels: s.labels, SupportIndices: s.idx}
 	switch k := s.kern.(type) {
 	case gram.Linear:
 		j.Kernel.Type = "linear"
@@ -514,10 +515,21 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	if j.Format != jsonFormat {
 		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
 	}
-	if j.Version != fileVersion {
-		return fmt.Errorf("%w: version %d (this package reads %d)", ErrVersion, j.Version, fileVersion)
+	if err := checkVersion(j.Version); err != nil {
+		return err
 	}
-	s := &kstate[T]{d: j.Dims, bias: j.Bias, normalize: j.Normalize, eta: j.Eta, labels: j.Labels, idx: j.SupportIndices}
+	var flags byte
+	if j.Normalize {
+		flags |= flagNorm
+	}
+	if j.NormX {
+		flags |= flagNormX
+	}
+	scaling, err := flagsScaling(j.Version, flags, false)
+	if err != nil {
+		return err
+	}
+	s := &kstate[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, idx: j.SupportIndices}
 	switch j.Kind {
 	case "kernel-binary":
 		s.kind = KindKernelBinary

@@ -60,15 +60,15 @@ type KernelModel[T Float] struct {
 
 // kstate is one immutable kernel model.
 type kstate[T Float] struct {
-	k         kernel.Kernels[T]
-	kind      Kind
-	algo      Algorithm
-	d         int
-	labels    []int
-	bias      bool
-	normalize bool
-	eta       float64
-	kern      gram.Kernel
+	k       kernel.Kernels[T]
+	kind    Kind
+	algo    Algorithm
+	d       int
+	labels  []int
+	bias    bool
+	scaling Scaling
+	eta     float64
+	kern    gram.Kernel
 
 	idx []int // training row of each support vector
 	SV  []T   // S×d support vectors
@@ -125,7 +125,7 @@ func (s *kstate[T]) get() *kscratch[T] {
 		return sc
 	}
 	sc := &kscratch[T]{kr: make([]T, s.nsv()), out: make([]T, s.nrows())}
-	if s.normalize {
+	if s.scaling != ScaleNone {
 		sc.x = make([]T, s.d)
 	}
 	return sc
@@ -195,11 +195,21 @@ func (m *KernelModel[T]) NumScores() int {
 	return 0
 }
 
-// Normalized reports whether the model scales samples to unit norm before
-// the kernel sees them (Options.Normalize).
+// Normalized reports whether the model scales samples before the kernel
+// sees them (Options.Normalize or NormalizeFeatures; Scaling says which).
 func (m *KernelModel[T]) Normalized() bool {
-	s := m.st.Load()
-	return s != nil && s.normalize
+	return m.Scaling() != ScaleNone
+}
+
+// Scaling returns the transform the model applies to a sample before the
+// kernel sees it: ScaleAugmented (Options.Normalize: the sample is scaled
+// by s = 1/‖(x, 1)‖, and so is the bias's feature), ScaleFeatures
+// (NormalizeFeatures, and Normalize in a version-1 file) or ScaleNone.
+func (m *KernelModel[T]) Scaling() Scaling {
+	if s := m.st.Load(); s != nil {
+		return s.scaling
+	}
+	return ScaleNone
 }
 
 // HasBias reports whether the model has bias terms.
@@ -255,16 +265,17 @@ func (m *KernelModel[T]) Coefficients(k int) ([]T, T) {
 	return slices.Clone(s.Coef[k*S : (k+1)*S]), s.B[k]
 }
 
-// combine turns a sample's kernel row kr = K(x, SV) into its R scores.
-func (s *kstate[T]) combine(dst, kr []T) {
+// combine turns a sample's kernel row kr = K(x, SV) into its R scores,
+// with bf the sample's bias feature (1, or s under ScaleAugmented).
+func (s *kstate[T]) combine(dst, kr []T, bf T) {
 	if !s.voted() {
 		if len(dst) == 1 {
-			dst[0] = s.k.Dot(s.Coef, kr) + s.B[0]
+			dst[0] = s.k.Dot(s.Coef, kr) + s.B[0]*bf
 			return
 		}
 		s.k.Dots(dst, s.Coef, kr)
 		for r := range dst {
-			dst[r] += s.B[r]
+			dst[r] += s.B[r] * bf
 		}
 		return
 	}
@@ -276,7 +287,7 @@ func (s *kstate[T]) combine(dst, kr []T) {
 			for end := s.QOff[r] + int(s.VPre[v]); q < end; q++ {
 				f += s.QStep[q] * kr[s.QIdx[q]]
 			}
-			a := f + s.VB[v]
+			a := f + s.VB[v]*bf
 			switch {
 			case a > 0:
 				vote += float64(s.VC[v])
@@ -290,17 +301,24 @@ func (s *kstate[T]) combine(dst, kr []T) {
 	}
 }
 
-// normalized returns x, or its unit-norm copy in buf for a normalising
-// model (as training normalised its rows).
-func (s *kstate[T]) normalized(buf, x []T) []T {
-	if !s.normalize {
-		return x
+// normalized returns x as the kernel sees it, and its bias feature: x and
+// 1, or for a normalising model its scaled copy in buf (as training scaled
+// its rows) and 1 (ScaleFeatures) or s (ScaleAugmented).
+func (s *kstate[T]) normalized(buf, x []T) ([]T, T) {
+	switch s.scaling {
+	case ScaleFeatures:
+		copy(buf, x)
+		if nx := float64(s.k.Dot(buf, buf)); nx > 0 && !math.IsInf(nx, 0) {
+			s.k.Scale(T(1/math.Sqrt(nx)), buf)
+		}
+		return buf, 1
+	case ScaleAugmented:
+		copy(buf, x)
+		f := T(augScaleOf(s.k, x, s.bias))
+		s.k.Scale(f, buf)
+		return buf, f
 	}
-	copy(buf, x)
-	if nx := float64(s.k.Dot(buf, buf)); nx > 0 && !math.IsInf(nx, 0) {
-		s.k.Scale(T(1/math.Sqrt(nx)), buf)
-	}
-	return buf
+	return x, 1
 }
 
 // scores writes the R scores of x to dst using the scratch sc.
@@ -308,7 +326,8 @@ func (s *kstate[T]) scores(sc *kscratch[T], dst, x []T) error {
 	if len(x) != s.d {
 		return fmt.Errorf("%w: sample has %d features, the model %d", ErrDims, len(x), s.d)
 	}
-	kr, err := s.rows.RowOf(sc.kr, s.normalized(sc.x, x))
+	xs, bf := s.normalized(sc.x, x)
+	kr, err := s.rows.RowOf(sc.kr, xs)
 	if err != nil {
 		for j, v := range x {
 			if !finite(v) {
@@ -317,7 +336,7 @@ func (s *kstate[T]) scores(sc *kscratch[T], dst, x []T) error {
 		}
 		return gramError(err)
 	}
-	s.combine(dst, kr)
+	s.combine(dst, kr, bf)
 	for r, a := range dst {
 		if !finite(a) {
 			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, r, a)
@@ -410,16 +429,17 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 		return nil
 	}
 	chunk := max(64, crossChunk/s.nsv())
-	var buf []T
+	var buf, bfs []T
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		Xc := X[lo*d : hi*d]
-		if s.normalize {
+		if s.scaling != ScaleNone {
 			if buf == nil {
 				buf = make([]T, min(chunk, n)*d)
+				bfs = make([]T, min(chunk, n))
 			}
 			for i := range hi - lo {
-				s.normalized(buf[i*d:(i+1)*d], Xc[i*d:(i+1)*d])
+				_, bfs[i] = s.normalized(buf[i*d:(i+1)*d], Xc[i*d:(i+1)*d])
 			}
 			Xc = buf[:(hi-lo)*d]
 		}
@@ -436,7 +456,11 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 			return gramError(err)
 		}
 		for i := range hi - lo {
-			s.combine(dst[(lo+i)*r:(lo+i+1)*r], C.Row(i))
+			bf := T(1)
+			if bfs != nil {
+				bf = bfs[i]
+			}
+			s.combine(dst[(lo+i)*r:(lo+i+1)*r], C.Row(i), bf)
 		}
 	}
 	for j, a := range dst {

@@ -57,41 +57,61 @@ func (k Kind) String() string {
 // concurrently with Update. The weights live in an immutable snapshot held
 // by an atomic.Pointer: readers load the pointer once per call and never see
 // a half-written vector. Update is copy-on-write: under a mutex that orders
-// the writers, it copies the snapshot (O(K·D), only when the sample is a
-// mistake and the weights change), applies the step to the copy and
-// publishes it with one atomic store. A reader that loaded the old snapshot
-// finishes with it; the next call sees the new one. UnmarshalBinary and
-// UnmarshalJSON publish their result the same way. A Model must not be
-// copied after first use.
+// the writers, it copies the snapshot's header and the arrays it changes
+// (the weights, O(K·D), when the sample is a mistake; an averaged model's
+// average on every sample; a voted model's counts, its vectors growing by
+// append), applies the step to the copy and publishes it with one atomic
+// store. A reader that loaded the old snapshot finishes with it; the next
+// call sees the new one. UnmarshalBinary and UnmarshalJSON publish their
+// result the same way. A Model must not be copied after first use.
 type Model[T Float] struct {
 	st atomic.Pointer[state[T]]
 	mu sync.Mutex // serialises Update and Unmarshal*
 }
 
 // state is one immutable snapshot of a model. Nothing in it is written
-// after it is published.
+// after it is published (Update may append to V and VB beyond the length
+// of a published snapshot, which its readers never look at).
 type state[T Float] struct {
-	k         kernel.Kernels[T] // the active implementation, resolved once
-	kind      Kind
-	algo      Algorithm
-	d         int
-	labels    []int // KindBinary: {−1, +1}; else the sorted class labels
-	bias      bool
-	normalize bool
-	eta       float64 // Update's step size
+	k       kernel.Kernels[T] // the active implementation, resolved once
+	kind    Kind
+	algo    Algorithm
+	d       int
+	labels  []int // KindBinary: {−1, +1}; else the sorted class labels
+	bias    bool
+	scaling Scaling
+	eta     float64 // Update's step size
 
 	// Linear models: rows×d weights and rows biases, rows = 1 for
-	// KindBinary and len(labels) otherwise. nil for voted models.
+	// KindBinary and len(labels) otherwise: the served ones (for
+	// Averaged, the average). nil for voted models.
 	W []T
 	B []T
 
 	// Voted models: vectors V (m×d), biases VB, survival counts VC;
-	// class k owns vectors VOff[k] to VOff[k+1]-1.
+	// class k owns vectors VOff[k] to VOff[k+1]-1, the last of which is
+	// the running perceptron's current vector.
 	V    []T
 	VB   []T
 	VC   []int64
 	VOff []int
+
+	// The training state that Update and Continue resume (model files of
+	// version 2): steps is the number of samples visited, in training and
+	// by Update since (0: unknown, a version-1 file); lambda the λ of an
+	// SVM model; for Averaged, CW and CB are the running perceptron's
+	// weights and biases and U, UB the averaging sums Σ t·η·y·x (and
+	// Σ t·η·y) over its mistakes, t the number of samples visited before
+	// each, so that W = CW − U/steps.
+	steps  int64
+	lambda float64
+	CW, CB []T
+	U, UB  []T
 }
+
+// hasState reports whether the snapshot holds the training state of its
+// algorithm (not a model read from a version-1 file).
+func (s *state[T]) hasState() bool { return s.steps > 0 }
 
 func (s *state[T]) rows() int {
 	if s.kind == KindBinary {
@@ -150,11 +170,31 @@ func (m *Model[T]) Classes() []int {
 	return nil
 }
 
-// Normalized reports whether the model scales samples to unit norm before
-// scoring them (Options.Normalize).
+// Normalized reports whether the model scales samples before scoring them
+// (Options.Normalize or NormalizeFeatures; Scaling says which).
 func (m *Model[T]) Normalized() bool {
-	s := m.st.Load()
-	return s != nil && s.normalize
+	return m.Scaling() != ScaleNone
+}
+
+// Scaling returns the transform the model applies to a sample before
+// scoring it: ScaleAugmented for Options.Normalize, ScaleFeatures for
+// NormalizeFeatures (and for Normalize in a version-1 model file).
+func (m *Model[T]) Scaling() Scaling {
+	if s := m.st.Load(); s != nil {
+		return s.scaling
+	}
+	return ScaleNone
+}
+
+// Steps returns the number of samples the model's algorithm has visited:
+// in training (every epoch's visits, with those of a warm start's model)
+// and in Update since. It is 0 for a model read from a version-1 file,
+// which does not record it.
+func (m *Model[T]) Steps() int64 {
+	if s := m.st.Load(); s != nil {
+		return s.steps
+	}
+	return 0
 }
 
 // HasBias reports whether the model has a bias term.
@@ -188,27 +228,61 @@ func (m *Model[T]) Voted(k int) (vectors [][]T, biases []T, counts []int64) {
 	return vectors, slices.Clone(s.VB[s.VOff[k]:s.VOff[k+1]]), slices.Clone(s.VC[s.VOff[k]:s.VOff[k+1]])
 }
 
-// invNorm returns 1/‖x‖ for a normalising model (1 for others, and for x = 0).
-func (s *state[T]) invNorm(x []T) T {
-	if !s.normalize {
-		return 1
+// sampleScale returns the factors of x's scores under the model's
+// scaling: score = (w·x)·mul + b·bmul. They are (1, 1) without scaling,
+// (s, s) with ScaleAugmented, s = 1/‖(x, 1)‖ as training computed it, and
+// (1/‖x‖, 1) with ScaleFeatures (1 for x = 0). A NaN in x gives a NaN
+// factor, which reaches the score.
+func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
+	switch s.scaling {
+	case ScaleAugmented:
+		f := T(augScaleOf(s.k, x, s.bias))
+		return f, f
+	case ScaleFeatures:
+		nx := s.k.Dot(x, x)
+		if nx > 0 {
+			return T(1 / math.Sqrt(float64(nx))), 1
+		}
+		if nx != 0 { // NaN: let it reach the score
+			return nx, 1
+		}
 	}
-	nx := s.k.Dot(x, x)
-	if nx > 0 {
-		return T(1 / math.Sqrt(float64(nx)))
-	}
-	if nx != 0 { // NaN: let it reach the score
-		return nx
-	}
-	return 1
+	return 1, 1
 }
 
-// score returns score k of x, with inv = s.invNorm(x).
-func (s *state[T]) score(k int, x []T, inv T) T {
+// augScaleOf returns ScaleAugmented's factor for x: augScale of ‖x‖², as
+// training computes it from k.Dot, and where that overflows (a sample far
+// larger than any training row) from a scaled sum, so that the factor is
+// not 0.
+func augScaleOf[T Float](k kernel.Kernels[T], x []T, bias bool) float64 {
+	sq := float64(k.Dot(x, x))
+	if !math.IsInf(sq, 1) {
+		return augScale(sq, bias)
+	}
+	big := 0.0
+	for _, v := range x {
+		big = max(big, math.Abs(float64(v)))
+	}
+	if math.IsInf(big, 0) {
+		return 0 // an Inf in x: the score is not finite either way
+	}
+	acc := 0.0
+	for _, v := range x {
+		r := float64(v) / big
+		acc += r * r
+	}
+	if bias {
+		acc += 1 / (big * big)
+	}
+	return 1 / (big * math.Sqrt(acc))
+}
+
+// score returns score k of x, with (mul, bmul) = s.sampleScale(x).
+func (s *state[T]) score(k int, x []T, mul, bmul T) T {
 	if s.voted() {
 		var vote float64
 		for j := s.VOff[k]; j < s.VOff[k+1]; j++ {
-			a := s.k.Dot(s.V[j*s.d:(j+1)*s.d], x)*inv + s.VB[j]
+			a := s.k.Dot(s.V[j*s.d:(j+1)*s.d], x)*mul + s.VB[j]*bmul
 			switch {
 			case a > 0:
 				vote += float64(s.VC[j])
@@ -220,7 +294,7 @@ func (s *state[T]) score(k int, x []T, inv T) T {
 		}
 		return T(vote)
 	}
-	return s.k.Dot(s.W[k*s.d:(k+1)*s.d], x)*inv + s.B[k]
+	return s.k.Dot(s.W[k*s.d:(k+1)*s.d], x)*mul + s.B[k]*bmul
 }
 
 func finite[T Float](a T) bool {
@@ -249,7 +323,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	if err := s.checkLen(x); err != nil {
 		return 0, err
 	}
-	if s.kind == KindBinary && s.W != nil && !s.normalize {
+	if s.kind == KindBinary && s.W != nil && s.scaling == ScaleNone {
 		// The common case, kept short: one kernel call.
 		a := s.k.Dot(s.W, x) + s.B[0]
 		if a-a != 0 { // NaN or ±Inf
@@ -260,9 +334,9 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 		}
 		return -1, nil
 	}
-	inv := s.invNorm(x)
+	mul, bmul := s.sampleScale(x)
 	if s.kind == KindBinary {
-		a := s.score(0, x, inv)
+		a := s.score(0, x, mul, bmul)
 		if !finite(a) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
@@ -273,7 +347,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	}
 	best, bestK := T(0), 0
 	for k := range s.labels {
-		a := s.score(k, x, inv)
+		a := s.score(k, x, mul, bmul)
 		if !finite(a) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
@@ -294,8 +368,9 @@ func (m *Model[T]) NumScores() int {
 }
 
 // Scores writes the decision values of x to dst, which must have length
-// NumScores: w·x + b of each score (x scaled to unit norm first for a
-// normalising model), or for a voted model the vote Σ cₖ·sign(wₖ·x + bₖ).
+// NumScores: w·x + b of each score (for a normalising model, of the scaled
+// sample: s·(w·x + b) with ScaleAugmented, w·x/‖x‖ + b with ScaleFeatures),
+// or for a voted model the vote Σ cₖ·sign(wₖ·x + bₖ).
 // It allocates nothing and is safe for concurrent use.
 func (m *Model[T]) Scores(dst, x []T) error {
 	s, err := m.load()
@@ -308,9 +383,9 @@ func (m *Model[T]) Scores(dst, x []T) error {
 	if len(dst) != s.rows() {
 		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())
 	}
-	inv := s.invNorm(x)
+	mul, bmul := s.sampleScale(x)
 	for k := range dst {
-		a := s.score(k, x, inv)
+		a := s.score(k, x, mul, bmul)
 		if !finite(a) {
 			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, a)
 		}
@@ -340,9 +415,9 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 	case s.voted():
 		for i := range n {
 			x := X[i*s.d : (i+1)*s.d]
-			inv := s.invNorm(x)
+			mul, bmul := s.sampleScale(x)
 			for k := range r {
-				dst[i*r+k] = s.score(k, x, inv)
+				dst[i*r+k] = s.score(k, x, mul, bmul)
 			}
 		}
 	case r == 1:
@@ -354,9 +429,9 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 	}
 	if !s.voted() {
 		for i := range n {
-			inv := s.invNorm(X[i*s.d : (i+1)*s.d])
+			mul, bmul := s.sampleScale(X[i*s.d : (i+1)*s.d])
 			for k := range r {
-				dst[i*r+k] = dst[i*r+k]*inv + s.B[k]
+				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
 			}
 		}
 	}
@@ -424,119 +499,4 @@ func (m *Model[T]) Accuracy(X []T, y []int) (float64, error) {
 		}
 	}
 	return float64(ok) / float64(len(y)), nil
-}
-
-// Update trains the model online on one more sample (x, y) and reports
-// whether the weights changed. It applies the perceptron rule with step η
-// (Options.Eta of training) to the served weights, whatever algorithm
-// trained them: for a binary model, if y·(w·x + b) ≤ 0 then w += η·y·x and
-// b += η·y; for one-vs-rest, the same for every class's binary problem; for
-// the Argmax kind, the multiclass perceptron step. For a normalising model
-// x is taken at unit norm.
-//
-// Update is safe to call while other goroutines predict (see the Model's
-// concurrency notes); concurrent Updates are serialised. y must be −1 or
-// +1 for a binary model and one of Classes otherwise (ErrLabels); a voted
-// model cannot be updated (ErrUnsupported); an update that would make a
-// weight or bias non-finite is refused (ErrDiverged), leaving the model as
-// it was. x is not modified.
-func (m *Model[T]) Update(x []T, y int) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, err := m.load()
-	if err != nil {
-		return false, err
-	}
-	if s.voted() {
-		return false, fmt.Errorf("%w: Update on a voted model", ErrUnsupported)
-	}
-	if err := s.checkLen(x); err != nil {
-		return false, err
-	}
-	yk := -1 // index of y among the scores' classes
-	if s.kind == KindBinary {
-		if y != 1 && y != -1 {
-			return false, fmt.Errorf("%w: label %d; a binary model takes −1 or +1", ErrLabels, y)
-		}
-	} else {
-		i, ok := slices.BinarySearch(s.labels, y)
-		if !ok {
-			return false, fmt.Errorf("%w: label %d is not one of the model's classes", ErrLabels, y)
-		}
-		yk = i
-	}
-	inv := s.invNorm(x)
-	r := s.rows()
-	// One score per row; no allocation unless the weights change.
-	var ns *state[T]
-	step := func(k int, sign T) {
-		if ns == nil {
-			c := *s
-			c.W = slices.Clone(s.W)
-			c.B = slices.Clone(s.B)
-			ns = &c
-		}
-		a := T(s.eta) * sign
-		s.k.Axpy(a*inv, x, ns.W[k*s.d:(k+1)*s.d])
-		if s.bias {
-			ns.B[k] += a
-		}
-	}
-	switch s.kind {
-	case KindBinary:
-		a := s.score(0, x, inv)
-		if !finite(a) {
-			return false, fmt.Errorf("%w: score %v", ErrNonFinite, a)
-		}
-		if T(y)*a <= 0 {
-			step(0, T(y))
-		}
-	case KindOneVsRest:
-		for k := range r {
-			if !finite(s.score(k, x, inv)) {
-				return false, fmt.Errorf("%w: score %d", ErrNonFinite, k)
-			}
-		}
-		for k := range r {
-			sign := T(-1)
-			if k == yk {
-				sign = 1
-			}
-			if sign*s.score(k, x, inv) <= 0 {
-				step(k, sign)
-			}
-		}
-	case KindArgmax:
-		sy := s.score(yk, x, inv)
-		if !finite(sy) {
-			return false, fmt.Errorf("%w: score %d", ErrNonFinite, yk)
-		}
-		p, sp := -1, T(0)
-		for k := range r {
-			if k == yk {
-				continue
-			}
-			a := s.score(k, x, inv)
-			if !finite(a) {
-				return false, fmt.Errorf("%w: score %d", ErrNonFinite, k)
-			}
-			if p < 0 || a > sp {
-				p, sp = k, a
-			}
-		}
-		if sy <= sp {
-			step(yk, 1)
-			step(p, -1)
-		}
-	default:
-		return false, fmt.Errorf("%w: Update on a %v model", ErrUnsupported, s.kind)
-	}
-	if ns == nil {
-		return false, nil
-	}
-	if !allFinite(ns.W) || !allFinite(ns.B) {
-		return false, fmt.Errorf("%w: Update: the step η·y·x (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, elemType[T]())
-	}
-	m.st.Store(ns)
-	return true, nil
 }

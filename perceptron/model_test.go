@@ -57,10 +57,6 @@ func TestPredictErrors(t *testing.T) {
 	if err := m.PredictBatch(make([]int, 2), []float32{1, 2, 3, 4, nan, 6}); !errors.Is(err, ErrNonFinite) {
 		t.Fatalf("PredictBatch NaN: %v", err)
 	}
-	v, _, _ := Train(to32(X), 3, y, Options{Algorithm: Voted})
-	if _, err := v.Update([]float32{1, 2, 3}, 1); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("voted Update: %v", err)
-	}
 }
 
 // Predict, Scores, PredictBatch and ScoresBatch agree with each other and

@@ -12,33 +12,42 @@ import (
 // Algorithm selects the training rule.
 type Algorithm uint8
 
-// The training rules. Every rule starts from w = 0, b = 0 and, except SVM,
-// counts a score of exactly zero as a mistake (see the package
-// documentation for the tie rule).
+// The training rules. Every rule starts from w₀, b₀ (Options.InitialWeights
+// and InitialBias, zero by default; SVM always starts from 0) and, except
+// SVM, counts a score of exactly zero as a mistake (see the package
+// documentation for the tie rule). The rules are stated for one sample x
+// with label y; with the bias trick x stands for the augmented point (x, 1)
+// (scaled to unit length with Options.Normalize) and w for (w, b).
 const (
 	// Online is Rosenblatt's perceptron: for each sample, if y·(w·x + b) ≤ 0
-	// then w += η·y·x and b += η·y.
+	// then w += η·y·x and b += η·y. The samples come in turn (SampleSweep)
+	// or drawn at random with repeats (SampleReplace).
 	Online Algorithm = iota
 	// Batch is the full-batch perceptron: each epoch computes every margin
 	// with the epoch's starting weights, then w += η·Σ_M yᵢxᵢ over the set M
 	// of misclassified samples (and b += η·Σ_M yᵢ).
 	Batch
-	// MiniBatch is the mini-batch stochastic subgradient method: the epoch
-	// is cut into batches of B samples (random ones with Shuffle), and after
-	// each batch w += (τ/B)·Σ_{M∩batch} yᵢxᵢ, all margins of the batch being
-	// computed with the batch's starting weights. B is the actual size of
-	// the batch, so a smaller last batch takes a proportionally larger step.
+	// MiniBatch is the mini-batch stochastic subgradient method: step k
+	// draws a fresh random subset I ⊂ {1..N} of B distinct samples
+	// (Options.Sampling, SampleSubsets by default), scores all of them with
+	// the step's starting weights, and then
+	// w += (τ/B)·Σ_{i∈I, yᵢ(w·xᵢ+b) ≤ 0} yᵢxᵢ (and b += (τ/B)·Σ yᵢ). An
+	// epoch is ⌈N/B⌉ steps. The step is always τ/B, also for the short last
+	// batch of an epoch under SampleSweep.
 	MiniBatch
 	// Averaged is the averaged perceptron: Online's updates, but the model
 	// returned is the average of the weight vectors after every sample of
-	// every epoch, computed with the cached-weights trick (O(D) work per
-	// mistake only).
+	// every epoch, computed with the cached-weights trick: on a mistake at
+	// visit c (c samples visited before it) u += c·η·y·x as well, and the
+	// model is w − u/c after the last visit, never a second pass (O(D) work
+	// per mistake only). The model keeps w, u and c, so that Update and
+	// Model.Continue go on averaging.
 	Averaged
 	// Voted is Freund and Schapire's voted perceptron: every weight vector
 	// wₖ of the Online run is kept with its survival count cₖ (the number
 	// of samples it was in force for), and the prediction is
 	// sign(Σₖ cₖ·sign(wₖ·x + bₖ)). The model grows by one vector per
-	// mistake.
+	// mistake; its last vector is the running perceptron's.
 	Voted
 	// SVM is the soft-margin linear support vector machine, trained with
 	// Pegasos (Shalev-Shwartz et al.): the primal objective
@@ -101,17 +110,102 @@ func (s Strategy) String() string {
 	return fmt.Sprintf("Strategy(%d)", uint8(s))
 }
 
+// Sampling selects the samples each epoch visits (Options.Sampling).
+type Sampling uint8
+
+const (
+	// SampleDefault is SampleSubsets for MiniBatch and SampleSweep for the
+	// other algorithms.
+	SampleDefault Sampling = iota
+	// SampleSweep visits every sample once per epoch: in storage order, or
+	// with Options.Shuffle in a fresh random permutation. MiniBatch cuts
+	// the epoch's order into consecutive batches of B (the epoch
+	// permutation scheme; the last batch is shorter when B does not divide
+	// N, and is still stepped with τ/B). Batch always sums over all
+	// samples.
+	SampleSweep
+	// SampleSubsets is the notes' mini-batch sampling, for MiniBatch only:
+	// every step draws a fresh subset of B distinct samples, uniformly
+	// among all B-subsets of {1..N} and independently of the other steps.
+	// An epoch is ⌈N/B⌉ steps, so ⌈N/B⌉·B visits; a sample may be visited
+	// in several steps of an epoch, or in none.
+	SampleSubsets
+	// SampleReplace draws every visit's sample uniformly from {1..N},
+	// independently, repeats allowed: the notes' online perceptron that
+	// "picks a point at random". An epoch is N visits (MiniBatch: ⌈N/B⌉
+	// steps of B draws). For every algorithm but Batch.
+	SampleReplace
+	numSamplings
+)
+
+var samplingNames = [...]string{"default", "sweep", "subsets", "replace"}
+
+// String returns "default", "sweep", "subsets" or "replace".
+func (s Sampling) String() string {
+	if s < numSamplings {
+		return samplingNames[s]
+	}
+	return fmt.Sprintf("Sampling(%d)", uint8(s))
+}
+
+// ParseSampling returns the Sampling whose String is name. Unknown names
+// are an error wrapping ErrOption.
+func ParseSampling(name string) (Sampling, error) {
+	for i, s := range samplingNames {
+		if s == name {
+			return Sampling(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown sampling %q", ErrOption, name)
+}
+
+// Scaling is the transform a model applies to every sample before scoring
+// it (and training applied to the training samples).
+type Scaling uint8
+
+const (
+	// ScaleNone scores x as it is.
+	ScaleNone Scaling = iota
+	// ScaleAugmented is the notes' normalisation (Options.Normalize): the
+	// augmented point (x, 1) is scaled to unit length, so the model scores
+	// s·x with bias feature s, s = 1/‖(x, 1)‖ (1/‖x‖ without a bias, and
+	// s = 1 for x = 0). The score is s·(w·x + b): scaling never moves a
+	// point to the other side of a hyperplane.
+	ScaleAugmented
+	// ScaleFeatures (Options.NormalizeFeatures) scales x to unit length and
+	// then adds the bias: the score is w·x/‖x‖ + b. A different,
+	// data-dependent transform; it was Normalize's meaning in model files
+	// of version 1.
+	ScaleFeatures
+)
+
+// String returns "none", "augmented" or "features".
+func (s Scaling) String() string {
+	switch s {
+	case ScaleNone:
+		return "none"
+	case ScaleAugmented:
+		return "augmented"
+	case ScaleFeatures:
+		return "features"
+	}
+	return fmt.Sprintf("Scaling(%d)", uint8(s))
+}
+
 // Options configures training. The zero value is valid and means: Online,
 // 100 epochs, η = 1, no shuffling, stop after an epoch without mistakes,
-// bias on, no normalisation, one goroutine per CPU.
+// bias on, no normalisation, start from w = 0 and b = 0, one goroutine per
+// CPU.
 type Options struct {
 	// Algorithm is the training rule; the default is Online.
 	Algorithm Algorithm
 	// Multiclass is the strategy of TrainMulticlass; Train ignores it.
 	Multiclass Strategy
 
-	// MaxIter is the maximum number of epochs (passes over the data).
-	// 0 means 100; negative is an error.
+	// MaxIter is the maximum number of epochs. An epoch is one pass over
+	// the data (SampleSweep), or as many visits drawn at random
+	// (SampleReplace: N visits; SampleSubsets: ⌈N/B⌉ mini-batch steps of B
+	// samples). 0 means 100; negative is an error.
 	MaxIter int
 	// Eta is the step size η of Online, Batch, Averaged, Voted and the
 	// Argmax strategy, and of Model.Update. 0 means 1; negative, NaN or
@@ -128,12 +222,21 @@ type Options struct {
 	// negative is an error; a B larger than the data is cut to its size.
 	BatchSize int
 
-	// Shuffle visits the samples in a new random order every epoch (Online,
-	// MiniBatch, Averaged, Voted, SVM and Argmax; Batch sums over all
-	// samples and ignores it). The order comes from Seed only: the same
-	// data, options and Seed train a bit-identical model.
+	// Sampling selects which samples an epoch visits: SampleDefault
+	// (SampleSubsets for MiniBatch, SampleSweep otherwise), SampleSweep,
+	// SampleSubsets (MiniBatch only) or SampleReplace (not Batch). Every
+	// random choice comes from Seed only: the same data, options and Seed
+	// train a bit-identical model. With the random samplings an epoch
+	// without a mistake need not have seen every sample, so training
+	// checks the weights on all of them (one pass) before it stops on it
+	// and reports convergence.
+	Sampling Sampling
+	// Shuffle visits the samples in a new random order every epoch under
+	// SampleSweep (Online, MiniBatch, Averaged, Voted, SVM and Argmax;
+	// Batch sums over all samples and ignores it, and the random
+	// samplings do not need it).
 	Shuffle bool
-	// Seed seeds the shuffling (a PCG generator).
+	// Seed seeds the random sampling and shuffling (a PCG generator).
 	Seed uint64
 
 	// RunAllEpochs keeps training for MaxIter epochs even after an epoch
@@ -142,13 +245,33 @@ type Options struct {
 	// drift towards the final vector). SVM never stops on that criterion;
 	// see Tol.
 	RunAllEpochs bool
-	// Normalize scales every sample to unit Euclidean norm (zero rows stay
-	// zero) before training, on a copy: the caller's data is never
-	// modified. The model remembers it and normalises the samples it
-	// scores the same way.
+	// Normalize is the notes' normalisation: every augmented sample (x, 1)
+	// is scaled to unit Euclidean length (x alone with NoBias; a zero row
+	// stays zero), on a copy: the caller's data is never modified. The
+	// perceptron then trains on points of norm 1, so the radius R of
+	// Novikoff's bound (Diagnostics.RadiusAugmented) is 1. The model
+	// remembers it (Model.Scaling) and scales the samples it scores the
+	// same way, which changes their scores but never their sign.
 	Normalize bool
+	// NormalizeFeatures scales x to unit length and then adds the bias
+	// (ScaleFeatures): a different, data-dependent transform, kept for
+	// models trained with Normalize before model file version 2. Set at
+	// most one of Normalize and NormalizeFeatures.
+	NormalizeFeatures bool
 	// NoBias trains without the bias term b (b stays 0).
 	NoBias bool
+
+	// InitialWeights is the starting weight vector w₀ of the perceptrons
+	// (every algorithm but SVM, whose first Pegasos step would discard it,
+	// and the kernel perceptron, which starts from α = 0): D values for
+	// Train, K·D for TrainMulticlass (row k for the k-th smallest label,
+	// the order of Model.Classes). nil means 0. Each value must be finite
+	// in the element type; the slice is copied, never modified. With
+	// Normalize, w₀ weighs the scaled points.
+	InitialWeights []float64
+	// InitialBias is the starting bias b₀: 1 value for Train, K for
+	// TrainMulticlass, nil for 0. Not with NoBias.
+	InitialBias []float64
 
 	// Lambda is the SVM's regularisation λ > 0. Set Lambda or C, not both;
 	// if neither is set λ = 1e-4. Other algorithms ignore it. The first
@@ -214,8 +337,10 @@ type config struct {
 	shuffle   bool
 	seed      uint64
 	stopClean bool
-	normalize bool
+	sampling  Sampling // resolved: never SampleDefault
+	scaling   Scaling
 	bias      bool
+	w0, b0    []float64 // InitialWeights, InitialBias
 	lambda    float64
 	c         float64
 	tol       float64
@@ -238,8 +363,10 @@ func (o *Options) resolve() (config, error) {
 		shuffle:   o.Shuffle,
 		seed:      o.Seed,
 		stopClean: !o.RunAllEpochs,
-		normalize: o.Normalize,
+		sampling:  o.Sampling,
 		bias:      !o.NoBias,
+		w0:        o.InitialWeights,
+		b0:        o.InitialBias,
 		lambda:    o.Lambda,
 		c:         o.C,
 		tol:       o.Tol,
@@ -272,6 +399,34 @@ func (o *Options) resolve() (config, error) {
 	}
 	if c.batch == 0 {
 		c.batch = 32
+	}
+	switch {
+	case c.sampling >= numSamplings:
+		return c, fmt.Errorf("%w: unknown sampling %d", ErrOption, uint8(c.sampling))
+	case c.sampling == SampleDefault && c.algo == MiniBatch:
+		c.sampling = SampleSubsets
+	case c.sampling == SampleDefault:
+		c.sampling = SampleSweep
+	case c.sampling == SampleSubsets && c.algo != MiniBatch:
+		return c, fmt.Errorf("%w: SampleSubsets draws mini-batches; it is for the MiniBatch algorithm, not %v (SampleReplace draws single samples)", ErrOption, c.algo)
+	case c.sampling == SampleReplace && c.algo == Batch:
+		return c, fmt.Errorf("%w: the Batch algorithm sums over all samples; it takes no SampleReplace", ErrOption)
+	}
+	switch {
+	case o.Normalize && o.NormalizeFeatures:
+		return c, fmt.Errorf("%w: set Normalize or NormalizeFeatures, not both", ErrOption)
+	case o.Normalize:
+		c.scaling = ScaleAugmented
+	case o.NormalizeFeatures:
+		c.scaling = ScaleFeatures
+	}
+	if c.w0 != nil || c.b0 != nil {
+		if c.algo == SVM {
+			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no InitialWeights or InitialBias", ErrOption)
+		}
+		if c.b0 != nil && !c.bias {
+			return c, fmt.Errorf("%w: InitialBias with NoBias", ErrOption)
+		}
 	}
 	if c.lambda < 0 || math.IsNaN(c.lambda) || math.IsInf(c.lambda, 0) {
 		return c, fmt.Errorf("%w: Lambda = %v, want > 0", ErrOption, c.lambda)
@@ -385,13 +540,17 @@ func kernelsFor[T Float](impl *kernel.Impl) kernel.Kernels[T] {
 // checks its data and computes the row norms in its first epoch
 // (prepareLazy) instead of in a pass of its own: when every epoch scores
 // the samples one at a time with linTrainer.epochSeq (batch size 1) and
-// nothing needs the norms before that (normalisation, the SVM's step).
+// nothing needs the norms before that (normalisation, the SVM's step), and
+// the first epoch visits every sample (SampleSweep).
 func (c *config) checksInFirstEpoch() bool {
+	if c.scaling != ScaleNone || c.sampling != SampleSweep {
+		return false
+	}
 	switch c.algo {
 	case Online, Averaged, Voted:
-		return !c.normalize
+		return true
 	case MiniBatch:
-		return !c.normalize && c.batch == 1
+		return c.batch == 1
 	}
 	return false
 }

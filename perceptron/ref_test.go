@@ -42,7 +42,7 @@ func refLinear(X []float64, y []int, d int, ords [][]int, eta float64, bs int, t
 			}
 			c := eta
 			if tau > 0 {
-				c = tau / float64(hi-lo)
+				c = tau / float64(step) // τ/B, also for a short last batch
 			}
 			for j := lo; j < hi; j++ {
 				i := ord[j]

@@ -44,10 +44,14 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 	var dt *data[T]
 	if cfg.checksInFirstEpoch() {
 		dt = prepareLazy(X, n, cols)
-	} else if dt, err = prepare(k, X, n, cols, cfg.normalize); err != nil {
+	} else if dt, err = prepare(k, X, n, cols, cfg.scaling, cfg.bias, true); err != nil {
 		return nil, nil, err
 	}
-	return newLinTrainer(k, &cfg, dt, cls, 1).run(KindBinary, []int{-1, 1})
+	start, err := initialStart[T](&cfg, dt, 1, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
 }
 
 // TrainMulticlass fits a classifier for any integer labels (at least two
@@ -76,14 +80,75 @@ func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T],
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, cols, cfg.normalize)
+	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	start, err := initialStart[T](&cfg, dt, len(labels), cols)
 	if err != nil {
 		return nil, nil, err
 	}
 	if cfg.strategy == Argmax {
-		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels)).run(labels)
+		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, len(labels)).run(KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(KindOneVsRest, labels)
+}
+
+// linStart is the state a trainer starts from (the warm start), in the
+// trainer's layout: K weight vectors of dt.d values (with the augmented
+// column, the bias is the last one).
+type linStart[T Float] struct {
+	W, B  []T   // K×d weights, K biases
+	U, UB []T   // Averaged: the averaging sums to continue, or nil
+	step  int64 // Averaged, SVM: the samples visited before
+	// vot are a voted model's kept vectors to continue (the current one is
+	// in W and B, its survival count in cnt), or nil.
+	vot []votedState[T]
+}
+
+// initialStart returns the trainer's start from Options.InitialWeights and
+// InitialBias (nil when neither is set), checking their lengths (K·D and K)
+// and that every value is finite in T.
+func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], error) {
+	if cfg.w0 == nil && cfg.b0 == nil {
+		return nil, nil
+	}
+	if cfg.w0 != nil && len(cfg.w0) != K*D {
+		return nil, fmt.Errorf("%w: InitialWeights has %d values, want %d (%d weight vectors of %d features)", ErrOption, len(cfg.w0), K*D, K, D)
+	}
+	if cfg.b0 != nil && len(cfg.b0) != K {
+		return nil, fmt.Errorf("%w: InitialBias has %d values, want %d", ErrOption, len(cfg.b0), K)
+	}
+	conv := func(name string, i int, v float64) (T, error) {
+		if t := T(v); finite(t) {
+			return t, nil
+		}
+		return 0, fmt.Errorf("%w: %s[%d] = %v is not finite in %s", ErrOption, name, i, v, elemType[T]())
+	}
+	st := &linStart[T]{W: make([]T, K*dt.d), B: make([]T, K)}
+	for c := range K {
+		if cfg.w0 != nil {
+			for j := range D {
+				v, err := conv("InitialWeights", c*D+j, cfg.w0[c*D+j])
+				if err != nil {
+					return nil, err
+				}
+				st.W[c*dt.d+j] = v
+			}
+		}
+		if cfg.b0 != nil {
+			v, err := conv("InitialBias", c, cfg.b0[c])
+			if err != nil {
+				return nil, err
+			}
+			if dt.aug {
+				st.W[c*dt.d+D] = v
+			} else {
+				st.B[c] = v
+			}
+		}
+	}
+	return st, nil
 }
 
 // classStats are one class's statistics of one epoch.
@@ -174,6 +239,10 @@ type linTrainer[T Float] struct {
 	cls    []int32
 	K      int
 	lambda float64
+	// bias: the trainer keeps a bias of its own in B (cfg.bias, except
+	// for augmented data, whose last column's weight is the bias).
+	bias  bool
+	start *linStart[T] // the warm start, or nil for zero
 
 	W, B  []T // K×d weights (SVM: the unscaled v) and K biases
 	U, UB []T // Averaged: Σ (step·η·y·x) over the mistakes, and for b
@@ -187,13 +256,98 @@ type linTrainer[T Float] struct {
 	// the first non-finite one in its class's classStats.first (locate).
 	checked bool
 
-	step  int64 // samples visited so far (all epochs)
-	order []int32
-	rng   *rand.Rand
+	step int64 // samples visited so far (all epochs, and before a warm start)
+	smp  sampler
 }
 
-func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int) *linTrainer[T] {
-	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K}
+// sampler chooses the samples of each epoch (Options.Sampling): the
+// visiting order of SampleSweep (nil order: storage order), or the samples
+// SampleSubsets and SampleReplace draw.
+type sampler struct {
+	n, B   int      // samples; mini-batch size (1 for the online algorithms)
+	mode   Sampling // resolved
+	visits int      // samples visited per epoch
+	order  []int32  // the epoch's visits (nil: storage order)
+	perm   []int32  // SampleSubsets: a permutation of the samples
+	rng    *rand.Rand
+	seed   uint64
+}
+
+// newSampler sets up the sampling of n samples in batches of B; shuffle
+// asks for a fresh permutation per epoch under SampleSweep.
+func newSampler(n, B int, mode Sampling, shuffle bool, seed uint64) sampler {
+	s := sampler{n: n, B: B, mode: mode, visits: n, seed: seed}
+	switch mode {
+	case SampleSweep:
+		if shuffle {
+			s.order = make([]int32, n)
+		}
+	case SampleSubsets:
+		s.visits = (n + B - 1) / B * B
+		s.order = make([]int32, s.visits)
+		s.perm = make([]int32, n)
+	case SampleReplace:
+		s.visits = (n + B - 1) / B * B
+		s.order = make([]int32, s.visits)
+	}
+	s.reset()
+	return s
+}
+
+// random reports whether the epochs are drawn at random, so that an epoch
+// need not visit every sample.
+func (s *sampler) random() bool { return s.mode == SampleSubsets || s.mode == SampleReplace }
+
+// reset seeds the generator afresh and restores the initial order.
+func (s *sampler) reset() {
+	if s.order == nil {
+		return
+	}
+	for i := range s.order {
+		s.order[i] = int32(i % s.n)
+	}
+	for i := range s.perm {
+		s.perm[i] = int32(i)
+	}
+	s.rng = rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
+}
+
+// next fills the order of the next epoch: a fresh permutation
+// (SampleSweep with shuffling), ⌈N/B⌉ fresh B-subsets of the samples, each
+// the first B entries of a partial Fisher–Yates shuffle of perm (uniform
+// among the B-subsets, independent of the previous steps), or N
+// independent uniform draws.
+func (s *sampler) next() {
+	switch {
+	case s.order == nil:
+	case s.mode == SampleSweep:
+		s.rng.Shuffle(s.n, func(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] })
+	case s.mode == SampleSubsets:
+		p := s.perm
+		for lo := 0; lo < s.visits; lo += s.B {
+			for j := range s.B {
+				r := j + s.rng.IntN(s.n-j)
+				p[j], p[r] = p[r], p[j]
+			}
+			copy(s.order[lo:lo+s.B], p[:s.B])
+		}
+	case s.mode == SampleReplace:
+		for j := range s.order {
+			s.order[j] = int32(s.rng.IntN(s.n))
+		}
+	}
+}
+
+// at returns the sample of visit j of the epoch.
+func (s *sampler) at(j int) int {
+	if s.order != nil {
+		return int(s.order[j])
+	}
+	return j
+}
+
+func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
+	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start}
 	d := dt.d
 	t.W = make([]T, K*d)
 	t.B = make([]T, K)
@@ -217,40 +371,59 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		var z T
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
-	if cfg.shuffle && cfg.algo != Batch {
-		t.order = make([]int32, dt.n)
-	}
+	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
 	t.reset()
 	return t
 }
 
-// reset puts the trainer in its initial state: zero weights, the shuffling
-// generator freshly seeded, no kept vectors (and their budget reserving
-// room for each class's final vector).
+// reset puts the trainer in its initial state: the start's weights (zero
+// by default), the sampling generator freshly seeded, the start's kept
+// vectors only (and their budget reserving room for each class's final
+// vector).
 func (t *linTrainer[T]) reset() {
-	clear(t.W)
-	clear(t.B)
-	clear(t.U)
-	clear(t.UB)
-	clear(t.svmN2)
+	st := t.start
+	if st == nil {
+		st = &linStart[T]{}
+	}
+	copyOrClear(t.W, st.W)
+	copyOrClear(t.B, st.B)
+	copyOrClear(t.U, st.U)
+	copyOrClear(t.UB, st.UB)
 	for c := range t.svmS {
 		t.svmS[c] = 1
+		t.svmN2[c] = 0
+		if st.W != nil {
+			t.svmN2[c] = sqNorm(t.k, t.W[c*t.dt.d:(c+1)*t.dt.d])
+			if t.bias {
+				t.svmN2[c] += float64(t.B[c]) * float64(t.B[c])
+			}
+		}
 	}
+	var kept int64
 	for c := range t.vot {
 		v := &t.vot[c]
 		v.V, v.VB, v.VC, v.cnt = v.V[:0], v.VB[:0], v.VC[:0], 0
+		if st.vot != nil {
+			s := &st.vot[c]
+			v.V, v.VB, v.VC, v.cnt = append(v.V, s.V...), append(v.VB, s.VB...), append(v.VC, s.VC...), s.cnt
+			kept += int64(len(s.VC)) * t.vecB
+		}
 	}
 	if t.bud != nil {
-		t.bud.used.Store(int64(t.K) * t.vecB)
+		t.bud.used.Store(int64(t.K)*t.vecB + kept)
 		t.bud.over.Store(false)
 	}
-	t.step = 0
-	if t.order != nil {
-		for i := range t.order {
-			t.order[i] = int32(i)
-		}
-		t.rng = rand.New(rand.NewPCG(t.cfg.seed, t.cfg.seed^0x9e3779b97f4a7c15))
+	t.step = st.step
+	t.smp.reset()
+}
+
+// copyOrClear copies src to dst, or clears dst if src is nil.
+func copyOrClear[T Float](dst, src []T) {
+	if src == nil {
+		clear(dst)
+		return
 	}
+	copy(dst, src)
 }
 
 // batchSize is the number of samples scored before their updates apply.
@@ -276,7 +449,7 @@ func groups(K, workers int) [][2]int {
 }
 
 func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, error) {
-	cfg, n := t.cfg, t.dt.n
+	cfg := t.cfg
 	if err := t.checkBudget(0); err != nil {
 		return nil, nil, err
 	}
@@ -288,6 +461,8 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
 	epochs := 0
+	visits := float64(t.smp.visits)
+	steps := (t.smp.visits + t.batchSize() - 1) / t.batchSize() // the notes' steps k per epoch
 	for ep := 1; ep <= cfg.epochs; ep++ {
 		objs, err := t.epoch(stats, grp, scratch)
 		if err != nil {
@@ -301,30 +476,44 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			return nil, nil, t.locate(ep, stats, grp, scratch, labels)
 		}
 
-		e := Epoch{Epoch: ep}
+		e := Epoch{Epoch: ep, Samples: t.smp.visits, Steps: steps}
 		for c := range stats {
 			e.Mistakes += stats[c].mistakes
 			e.Updates += stats[c].updates
-			e.Loss += stats[c].loss / float64(n)
+			e.Loss += stats[c].loss / visits
 		}
-		e.Accuracy = 1 - float64(e.Mistakes)/(float64(n)*float64(t.K))
+		e.Accuracy = 1 - float64(e.Mistakes)/(visits*float64(t.K))
 		for _, o := range objs {
 			e.Objective += o
 		}
+		// A clean epoch of random draws need not have seen every sample:
+		// check the weights on all of them.
+		var clean []int // mistakes per class on all samples, or nil
+		if cfg.algo != SVM && e.Mistakes == 0 && t.smp.random() {
+			ev := evaluate(t.k, t.dt, t.cls, t.W, t.B, nil, t.K, cfg.workers)
+			clean = make([]int, t.K)
+			for c := range clean {
+				clean[c] = ev.cls[c].mistakes
+			}
+		}
+		allClean := e.Mistakes == 0
+		for _, m := range clean {
+			allClean = allClean && m == 0
+		}
 		if t.K > 1 {
 			for c := range stats {
-				ce := Epoch{Epoch: ep, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
-					Loss: stats[c].loss / float64(n), Accuracy: 1 - float64(stats[c].mistakes)/float64(n)}
+				ce := Epoch{Epoch: ep, Samples: e.Samples, Steps: e.Steps, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
+					Loss: stats[c].loss / visits, Accuracy: 1 - float64(stats[c].mistakes)/visits}
 				if objs != nil {
 					ce.Objective = objs[c]
 				}
 				cd := &diag.Classes[c]
 				cd.Epochs = append(cd.Epochs, ce)
 				cd.Updates += ce.Updates
-				cd.Converged = cfg.algo != SVM && ce.Mistakes == 0
+				cd.Converged = cfg.algo != SVM && ce.Mistakes == 0 && (clean == nil || clean[c] == 0)
 			}
 		}
-		converged, stop := e.Mistakes == 0, cfg.stopClean
+		converged, stop := allClean, cfg.stopClean
 		if cfg.algo == SVM {
 			converged = cfg.tol > 0 && prevObj-e.Objective < cfg.tol*math.Abs(e.Objective)
 			stop = true
@@ -338,19 +527,20 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			break
 		}
 	}
-	s := t.finish(kind, labels)
-	if !allFinite(s.W) || !allFinite(s.B) {
+	s, Ws, Bs := t.finish(kind, labels)
+	if !allFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, t.divergedAt(divEvent{pos: -1, row: -1, qty: "averaged weights"}, epochs, labels)
 	}
 	var last *classStats
-	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 {
+	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 &&
+		cfg.sampling == SampleSweep && t.dt.scale == nil {
 		// The last epoch changed nothing, so it scored every sample with
 		// the final weights: its statistics are the model's, and the
 		// final pass is not needed.
 		last = &stats[0]
 	}
-	t.diagnose(s, diag, last)
+	t.diagnose(s, Ws, Bs, diag, last)
 	return newModel(s), diag, nil
 }
 
@@ -369,10 +559,7 @@ func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
 // epoch runs one epoch (shuffling first) with its statistics in stats,
 // and for SVM returns each class's objective after it.
 func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) ([]float64, error) {
-	n := t.dt.n
-	if t.rng != nil {
-		t.rng.Shuffle(n, func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
-	}
+	t.smp.next()
 	clear(stats)
 	if t.dt.unchecked {
 		// checksInFirstEpoch: a binary sequential fit, which epochSeq
@@ -390,7 +577,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 		}
 		wg.Wait()
 	}
-	t.step += int64(n)
+	t.step += int64(t.smp.visits)
 	if t.cfg.algo == SVM {
 		return t.svmObjectives(), nil
 	}
@@ -500,6 +687,9 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 	}
 	if ep == 0 {
 		if need := b.used.Load(); need > b.max {
+			if t.start != nil && t.start.vot != nil {
+				return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than the starting model's kept vectors and one more per class (%d bytes)", ErrBudget, b.max, need)
+			}
 			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one weight vector per class (%d × %d bytes)", ErrBudget, b.max, t.K, t.vecB)
 		}
 		return nil
@@ -516,16 +706,20 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 }
 
 // epochGroup runs one epoch for classes c0..c1-1, in batches of
-// batchSize: score every sample of the batch for every class of the group
-// (kernel.MatVec for one class over contiguous rows, kernel.Dot per sample
-// for one class, kernel.Dots per sample for several), then apply the
-// updates.
+// batchSize (a mini-batch step each): score every sample of the batch for
+// every class of the group (kernel.MatVec for one class over contiguous
+// rows, kernel.Dot per sample for one class, kernel.Dots per sample for
+// several), then apply the updates. A mini-batch step is τ/B, also for a
+// short last batch.
 func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) {
-	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
 	G := c1 - c0
 	Wg := t.W[c0*d : c1*d]
 	bs := t.batchSize()
 	coef := T(t.cfg.eta)
+	if t.cfg.algo == MiniBatch {
+		coef = T(t.cfg.tau / float64(bs))
+	}
 	if t.K > 1 && t.blocked() {
 		t.epochBlock(c0, c1, stats, scratch)
 		return
@@ -534,14 +728,11 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		t.epochSeq(c0, stats) // no error: the data has been checked
 		return
 	}
-	for lo := 0; lo < n; lo += bs {
-		hi := min(lo+bs, n)
+	for lo := 0; lo < E; lo += bs {
+		hi := min(lo+bs, E)
 		sc := scratch[:(hi-lo)*G]
-		if t.cfg.algo == MiniBatch {
-			coef = T(t.cfg.tau / float64(hi-lo))
-		}
 		switch {
-		case G == 1 && t.order == nil && hi-lo > 1:
+		case G == 1 && t.smp.order == nil && hi-lo > 1:
 			k.MatVec(sc, dt.X[lo*d:hi*d], Wg)
 		case G == 1:
 			for j := lo; j < hi; j++ {
@@ -581,7 +772,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 // and returns an ErrNonFinite error at the first row that is not finite,
 // before that row is visited.
 func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
-	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
 	if t.cfg.algo == MiniBatch { // B = 1: τ/B = τ
@@ -590,7 +781,7 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 	fast := t.cfg.algo == Online || t.cfg.algo == Averaged
 	check := dt.unchecked
 	minM := math.Inf(1)
-	for j := range n {
+	for j := range E {
 		i := t.rowAt(j)
 		x := dt.X[i*d : i*d+d]
 		a := k.Dot(x, w) + t.B[c]
@@ -638,7 +829,7 @@ func (t *linTrainer[T]) blocked() bool {
 // scored by its own MatVec call, so the result does not depend on how the
 // classes are split among goroutines.
 func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) {
-	k, dt, d, n := t.k, t.dt, t.dt.d, t.dt.n
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
 	G := c1 - c0
 	xb := scratch[:blockRows*d]
 	gram := scratch[blockRows*d : blockRows*(d+blockRows)]
@@ -646,17 +837,17 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 	var known [blockRows * blockRows]bool
 	coef := T(t.cfg.eta)
 	biasOne := T(0)
-	if t.cfg.bias {
+	if t.bias {
 		biasOne = 1
 	}
-	for lo := 0; lo < n; lo += blockRows {
-		hi := min(lo+blockRows, n)
+	for lo := 0; lo < E; lo += blockRows {
+		hi := min(lo+blockRows, E)
 		m := hi - lo
 		xs := xb[:m*d]
-		if t.order == nil {
+		if t.smp.order == nil {
 			xs = dt.X[lo*d : hi*d]
 		} else {
-			gatherRows(xs, dt.X, t.order[lo:hi], d)
+			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
 		}
 		for g := range G {
 			c := c0 + g
@@ -709,12 +900,7 @@ func gatherRows[T Float](xs, X []T, order []int32, d int) {
 	}
 }
 
-func (t *linTrainer[T]) rowAt(j int) int {
-	if t.order != nil {
-		return int(t.order[j])
-	}
-	return j
-}
+func (t *linTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 
 // visit applies the algorithm's rule for class c to row i, whose score
 // against the class's weights and bias at scoring time is a (for SVM, before
@@ -757,7 +943,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 		ca := T(st) * step
 		t.k.Axpy(step, x, w)
 		t.k.Axpy(ca, x, t.U[c*d:(c+1)*d])
-		if t.cfg.bias {
+		if t.bias {
 			t.B[c] += step
 			t.UB[c] += ca
 		}
@@ -777,7 +963,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 		v.cnt = 1
 	}
 	t.k.Axpy(step, x, w)
-	if t.cfg.bias {
+	if t.bias {
 		t.B[c] += step
 	}
 	if t.checked {
@@ -811,7 +997,7 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 		d := t.dt.d
 		t.k.Axpy(T(a), x, t.W[c*d:(c+1)*d])
 		extra := 0.0
-		if t.cfg.bias {
+		if t.bias {
 			t.B[c] += T(a)
 			extra = 1
 		}
@@ -848,7 +1034,7 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 	d := t.dt.d
 	for c := range t.K {
 		n2 := sqNorm(t.k, t.W[c*d:(c+1)*d])
-		if t.cfg.bias {
+		if t.bias {
 			n2 += float64(t.B[c]) * float64(t.B[c])
 		}
 		t.svmN2[c] = n2
@@ -862,11 +1048,16 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 	return obj
 }
 
-// finish builds the model's snapshot from the training state.
-func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
+// finish builds the model's snapshot from the training state. It also
+// returns the served weights and biases in the trainer's layout (for the
+// diagnostics; empty for a voted model).
+func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
-		bias: t.cfg.bias, normalize: t.cfg.normalize, eta: t.cfg.eta}
+		bias: t.cfg.bias, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step}
+	if t.dt.aug {
+		s.d = d - 1
+	}
 	switch t.cfg.algo {
 	case Voted:
 		// The final vectors were reserved in the budget from the start.
@@ -885,28 +1076,29 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
 		}
 		if t.K == 1 {
 			s.V, s.VB, s.VC = t.vot[0].V, t.vot[0].VB, t.vot[0].VC
-			return s
+		} else {
+			s.V, s.VB, s.VC = make([]T, 0, total*d), make([]T, 0, total), make([]int64, 0, total)
+			for c := range t.vot {
+				v := &t.vot[c]
+				s.V = append(s.V, v.V...)
+				s.VB = append(s.VB, v.VB...)
+				s.VC = append(s.VC, v.VC...)
+				*v = votedState[T]{} // let the collector have it
+			}
 		}
-		s.V, s.VB, s.VC = make([]T, 0, total*d), make([]T, 0, total), make([]int64, 0, total)
-		for c := range t.vot {
-			v := &t.vot[c]
-			s.V = append(s.V, v.V...)
-			s.VB = append(s.VB, v.VB...)
-			s.VC = append(s.VC, v.VC...)
-			*v = votedState[T]{} // let the collector have it
+		if t.dt.aug {
+			s.V, s.VB = splitAug(s.V, d, len(s.VC))
 		}
-		return s
+		return s, nil, nil
 	case Averaged:
 		// The average of the weights after each of the t.step samples:
-		// w − u/steps. A plain loop, once per fit, so that every kernel
-		// implementation gives the same bits.
-		c := T(t.step)
-		for i := range t.W {
-			t.W[i] -= t.U[i] / c
-		}
-		for i := range t.B {
-			t.B[i] -= t.UB[i] / c
-		}
+		// w − u/steps (averageOf). The running weights and the sums stay
+		// in the model, for Update and Model.Continue to go on averaging.
+		AW, AB := averageOf(t.W, t.U, t.step), averageOf(t.B, t.UB, t.step)
+		s.W, s.B = t.modelLayout(AW, AB)
+		s.CW, s.CB = t.modelLayout(t.W, t.B)
+		s.U, s.UB = t.modelLayout(t.U, t.UB)
+		return s, AW, AB
 	case SVM:
 		for c := range t.K {
 			sc := T(t.svmS[c])
@@ -916,52 +1108,91 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) *state[T] {
 			}
 			t.B[c] *= sc
 		}
+		s.lambda = t.lambda
 	}
-	s.W, s.B = t.W, t.B
-	return s
+	s.W, s.B = t.modelLayout(t.W, t.B)
+	return s, t.W, t.B
 }
 
-// diagnose fills the model-level fields of diag with a final pass, or for
-// a binary model from last, the statistics of a last epoch that scored
-// every sample with the final weights.
-func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics, last *classStats) {
-	r2 := 0.0
-	for _, v := range t.dt.sq {
-		r2 = max(r2, v)
+// averageOf returns w − u/steps, the averaged perceptron's weights from
+// the running weights w and the averaging sums u. A plain loop, so that
+// every kernel implementation, and Update, give the same bits.
+func averageOf[T Float](w, u []T, steps int64) []T {
+	c := T(steps)
+	a := make([]T, len(w))
+	for i := range w {
+		a[i] = w[i] - u[i]/c
 	}
-	if t.cfg.bias {
-		r2++
+	return a
+}
+
+// modelLayout returns the model's K×D weights and K biases from the
+// trainer's K×d and K: the same slices, or, with the augmented column, the
+// weights without it and the column's weights as the biases.
+func (t *linTrainer[T]) modelLayout(W, B []T) ([]T, []T) {
+	if !t.dt.aug {
+		return W, B
 	}
-	diag.Radius = math.Sqrt(r2)
+	return splitAug(W, t.dt.d, t.K)
+}
+
+// splitAug splits K vectors of d values, the last one a bias, into K×(d−1)
+// weights and K biases.
+func splitAug[T Float](W []T, d, K int) ([]T, []T) {
+	D := d - 1
+	w, b := make([]T, K*D), make([]T, K)
+	for c := range K {
+		copy(w[c*D:(c+1)*D], W[c*d:c*d+D])
+		b[c] = W[c*d+D]
+	}
+	return w, b
+}
+
+// joinAug is splitAug's inverse: K×D weights and K biases into K vectors
+// of D+1 values.
+func joinAug[T Float](w, b []T, D, K int) []T {
+	W := make([]T, K*(D+1))
+	for c := range K {
+		copy(W[c*(D+1):c*(D+1)+D], w[c*D:(c+1)*D])
+		W[c*(D+1)+D] = b[c]
+	}
+	return W
+}
+
+// diagnose fills the model-level fields of diag with a final pass of the
+// served weights W, B (trainer's layout), or for a binary model from last,
+// the statistics of a last epoch that scored every sample with the final
+// weights.
+func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last *classStats) {
+	r2, r2aug := t.radii()
+	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	for c := range diag.Classes {
-		diag.Classes[c].Radius = diag.Radius
+		diag.Classes[c].Radius, diag.Classes[c].RadiusAugmented = diag.Radius, diag.RadiusAugmented
 	}
 	if s.voted() {
 		return
 	}
 	var ev evalResult
 	if last != nil {
-		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin}}
+		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin, minRaw: last.minMargin}}
 	} else {
-		ev = evaluate(t.k, t.dt, t.cls, s.W, s.B, nil, t.K, t.cfg.workers)
+		ev = evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, t.cfg.workers)
 	}
 	n := float64(t.dt.n)
+	d := t.dt.d
 	fill := func(dg *Diagnostics, c int) {
 		cs := ev.cls[c]
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
 		dg.TrainLoss = cs.loss / n
-		nw := sqNorm(t.k, s.W[c*t.dt.d:(c+1)*t.dt.d])
-		if s.bias {
-			nw += float64(s.B[c]) * float64(s.B[c])
+		w, b := W[c*d:(c+1)*d], 0.0
+		switch {
+		case t.dt.aug:
+			w, b = w[:d-1], float64(w[d-1])
+		case t.bias:
+			b = float64(B[c])
 		}
-		if nw > 0 {
-			dg.Margin = cs.minMargin / math.Sqrt(nw)
-		}
-		dg.Separable = cs.minMargin > 0 && nw > 0
-		if dg.Separable {
-			dg.Bound = r2 / (dg.Margin * dg.Margin)
-		}
+		dg.setMargins(cs, sqNorm(t.k, w), b*b, r2, r2aug)
 	}
 	if t.K == 1 {
 		fill(diag, 0)
@@ -975,4 +1206,17 @@ func (t *linTrainer[T]) diagnose(s *state[T], diag *Diagnostics, last *classStat
 	for c := range t.K {
 		diag.TrainLoss += ev.cls[c].loss / n
 	}
+}
+
+// radii returns R² of the points before the notes' normalisation and R'²
+// of the points the update adds (the augmented ones with a bias).
+func (t *linTrainer[T]) radii() (r2, r2aug float64) {
+	r2 = t.dt.radius2()
+	for _, v := range t.dt.sq {
+		r2aug = max(r2aug, v)
+	}
+	if t.bias {
+		r2aug++
+	}
+	return r2, r2aug
 }

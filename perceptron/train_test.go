@@ -48,12 +48,16 @@ func TestLinearMatchesReference(t *testing.T) {
 		{name: "minibatch", algo: MiniBatch, bs: 4, tau: 1},
 		{name: "minibatch-shuffle", algo: MiniBatch, bs: 8, tau: 2, shuffle: true},
 		{name: "minibatch-B1", algo: MiniBatch, bs: 1, tau: 0.25, eta: 4, shuffle: true},
+		{name: "minibatch-short-last", algo: MiniBatch, bs: 7, tau: 1.75, shuffle: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range uint64(5) {
 				X, y, _, _ := separable(newRand(seed), 96, 6, 3, 1, !tc.noBias)
+				// The epoch-permutation scheme (SampleSweep): the reference
+				// cuts the same orders into batches; SampleSubsets has its
+				// own test.
 				opt := Options{Algorithm: tc.algo, Eta: tc.eta, Tau: tc.tau, BatchSize: tc.bs,
-					Shuffle: tc.shuffle, Seed: seed, NoBias: tc.noBias, MaxIter: 40}
+					Shuffle: tc.shuffle, Seed: seed, NoBias: tc.noBias, MaxIter: 40, Sampling: SampleSweep}
 				eta := tc.eta
 				if eta == 0 {
 					eta = 1
@@ -307,24 +311,37 @@ func TestMistakeBound(t *testing.T) {
 			R2 = max(R2, r2)
 			gamma = min(gamma, float64(y[i])*(dot(x, u)+b0)/math.Sqrt(nu))
 		}
-		if math.Abs(diag.Radius-math.Sqrt(R2)) > 1e-12*diag.Radius {
-			t.Fatalf("seed %d: radius %v, want %v", seed, diag.Radius, math.Sqrt(R2))
+		if math.Abs(diag.RadiusAugmented-math.Sqrt(R2)) > 1e-12*diag.RadiusAugmented {
+			t.Fatalf("seed %d: augmented radius %v, want %v", seed, diag.RadiusAugmented, math.Sqrt(R2))
 		}
 		if planted := R2 / (gamma * gamma); float64(total) > planted {
 			t.Fatalf("seed %d: %d mistakes > R²/γ² = %v of the planted separator", seed, total, planted)
 		}
-		if float64(total) > diag.Bound*(1+1e-9) {
-			t.Fatalf("seed %d: %d mistakes > the model's bound %v", seed, total, diag.Bound)
+		if float64(total) > diag.BoundAugmented*(1+1e-9) {
+			t.Fatalf("seed %d: %d mistakes > the model's bound %v", seed, total, diag.BoundAugmented)
 		}
-		// The model's margin, recomputed from its weights (the diagnostics
-		// take it from the last, clean epoch instead of a final pass).
+		// The model's margins, recomputed from its weights (the diagnostics
+		// take them from the last, clean epoch instead of a final pass):
+		// the notes' geometric margin divides by ‖w‖, the augmented one by
+		// ‖(w, b)‖; the geometric bound pairs with max ‖x‖.
 		w, b := modelW(t, m, 0)
-		mm := math.Inf(1)
+		mm, r2 := math.Inf(1), 0.0
 		for i := range y {
-			mm = min(mm, float64(y[i])*(dot(X[i*d:(i+1)*d], w)+b))
+			x := X[i*d : (i+1)*d]
+			mm = min(mm, float64(y[i])*(dot(x, w)+b))
+			r2 = max(r2, dot(x, x))
 		}
-		if want := mm / math.Sqrt(dot(w, w)+b*b); math.Abs(diag.Margin-want) > 1e-12*want {
+		if want := mm / math.Sqrt(dot(w, w)+b*b); math.Abs(diag.MarginAugmented-want) > 1e-12*want {
+			t.Fatalf("seed %d: augmented margin %v, recomputed %v", seed, diag.MarginAugmented, want)
+		}
+		if want := mm / math.Sqrt(dot(w, w)); math.Abs(diag.Margin-want) > 1e-12*want {
 			t.Fatalf("seed %d: margin %v, recomputed %v", seed, diag.Margin, want)
+		}
+		if math.Abs(diag.Radius-math.Sqrt(r2)) > 1e-12*diag.Radius || math.Abs(diag.Bound-r2/(diag.Margin*diag.Margin)) > 1e-9*diag.Bound {
+			t.Fatalf("seed %d: radius %v bound %v, want %v and R²/γ²", seed, diag.Radius, diag.Bound, math.Sqrt(r2))
+		}
+		if diag.Bound > diag.BoundAugmented*(1+1e-12) || (!bias && math.Abs(diag.Bound-diag.BoundAugmented) > 1e-9*diag.Bound) {
+			t.Fatalf("seed %d: bound %v, augmented %v: want ≤, and = without a bias", seed, diag.Bound, diag.BoundAugmented)
 		}
 	}
 }
@@ -491,7 +508,8 @@ func TestDiagnosticsFinalPass(t *testing.T) {
 		}
 		nw := math.Sqrt(dot(w, w) + b*b)
 		if !d.Evaluated || d.TrainAccuracy != 1-float64(mis)/6 || math.Abs(d.TrainLoss-loss/6) > 1e-12 ||
-			math.Abs(d.Margin-minM/nw) > 1e-12 || d.Separable != (minM > 0) || (d.Bound != 0) != d.Separable {
+			math.Abs(d.MarginAugmented-minM/nw) > 1e-12 || math.Abs(d.Margin-minM/math.Sqrt(dot(w, w))) > 1e-12 ||
+			d.Separable != (minM > 0) || (d.BoundAugmented != 0) != d.Separable {
 			t.Fatalf("%v: diagnostics %+v; want accuracy %v loss %v margin %v", algo, d, 1-float64(mis)/6, loss/6, minM/nw)
 		}
 		if len(d.Epochs) != 7 || d.Converged {
@@ -526,20 +544,129 @@ func TestCallback(t *testing.T) {
 	}
 }
 
+// Normalize is the notes' normalisation: the augmented point (x, 1) is
+// scaled to unit length. Training on it is training on those points (with
+// the bias as the weight of the last coordinate), the model scores new
+// samples the same way, and the Novikoff radius is 1.
 func TestNormalize(t *testing.T) {
-	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, false)
+	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, true)
 	orig := slices.Clone(X)
-	m, _, err := Train(X, 5, y, Options{Normalize: true, Algorithm: Averaged, NoBias: false})
+	for _, algo := range []Algorithm{Online, Averaged, Voted, MiniBatch} {
+		opt := Options{Normalize: true, Algorithm: algo, MaxIter: 50, BatchSize: 8, Sampling: SampleSweep}
+		m, diag, err := Train(X, 5, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(X, orig) {
+			t.Fatal("Normalize modified the caller's data")
+		}
+		if m.Scaling() != ScaleAugmented || !m.Normalized() {
+			t.Fatalf("%v: model scaling %v", algo, m.Scaling())
+		}
+		// The same training on the augmented unit points, without a bias:
+		// the same weights, bit for bit.
+		Z := make([]float64, 0, 80*6)
+		for i := range 80 {
+			x := X[i*5 : (i+1)*5]
+			s := 1 / math.Sqrt(dot(x, x)+1)
+			for _, v := range x {
+				Z = append(Z, v*s)
+			}
+			Z = append(Z, s)
+		}
+		plain := opt
+		plain.Normalize, plain.NoBias = false, true
+		mz, dz, err := Train(Z, 6, y, plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if algo == Voted {
+			vs, vb, vc := m.Voted(0)
+			zs, _, zc := mz.Voted(0)
+			for k := range zs {
+				if !slices.Equal(append(slices.Clone(vs[k]), vb[k]), zs[k]) {
+					t.Fatalf("voted vector %d: %v %v, on the augmented points %v", k, vs[k], vb[k], zs[k])
+				}
+			}
+			if !slices.Equal(vc, zc) {
+				t.Fatalf("voted counts %v, on the augmented points %v", vc, zc)
+			}
+		} else {
+			w, b := modelW(t, m, 0)
+			wz, _ := modelW(t, mz, 0)
+			equalExact(t, algo.String()+" weights (w, b) vs on the augmented points", append(w, b), wz)
+		}
+		if len(diag.Epochs) != len(dz.Epochs) || diag.Updates != dz.Updates {
+			t.Fatalf("%v: %d epochs %d updates, on the augmented points %d %d", algo, len(diag.Epochs), diag.Updates, len(dz.Epochs), dz.Updates)
+		}
+		if algo == Voted || algo == MiniBatch {
+			continue
+		}
+		// Novikoff on the points the perceptron trained on: R = 1.
+		if math.Abs(diag.RadiusAugmented-1) > 1e-15 || !diag.Separable || float64(diag.Updates) > diag.BoundAugmented {
+			t.Fatalf("%v: R′ = %v, separable %v, %d mistakes, bound 1/γ′² = %v", algo, diag.RadiusAugmented, diag.Separable, diag.Updates, diag.BoundAugmented)
+		}
+		// The geometric margin is that of the hyperplane for the samples as
+		// given, and the radius theirs.
+		w, b := modelW(t, m, 0)
+		mm, r2 := math.Inf(1), 0.0
+		for i := range y {
+			x := X[i*5 : (i+1)*5]
+			mm = min(mm, float64(y[i])*(dot(x, w)+b))
+			r2 = max(r2, dot(x, x))
+		}
+		if want := mm / math.Sqrt(dot(w, w)); math.Abs(diag.Margin-want) > 1e-9*want || diag.Radius != math.Sqrt(r2) {
+			t.Fatalf("%v: margin %v radius %v, want %v and %v", algo, diag.Margin, diag.Radius, want, math.Sqrt(r2))
+		}
+		// Scores are s·(w·x + b), s = 1/‖(x, 1)‖: never of another sign
+		// than w·x + b.
+		sc := make([]float64, 1)
+		for i := range 20 {
+			x := X[i*5 : (i+1)*5]
+			if err := m.Scores(sc, x); err != nil {
+				t.Fatal(err)
+			}
+			want := (dot(w, x) + b) / math.Sqrt(dot(x, x)+1)
+			if math.Abs(sc[0]-want) > 1e-12*(1+math.Abs(want)) {
+				t.Fatalf("%v: score %v, want s·(w·x + b) = %v", algo, sc[0], want)
+			}
+		}
+	}
+
+	// A separable one-dimensional set with every x > 0: the notes'
+	// normalisation keeps the points apart and the perceptron converges;
+	// NormalizeFeatures maps every x to 1, and training cannot converge.
+	X1 := []float64{1, 2, 3, 4, 5, 6}
+	y1 := []int{-1, -1, -1, 1, 1, 1}
+	m, d, err := Train(X1, 1, y1, Options{Normalize: true, MaxIter: 100000})
+	if err != nil || !d.Converged || d.TrainAccuracy != 1 || !d.Separable {
+		t.Fatalf("Normalize on a separable 1-D set: %v, converged %v accuracy %v", err, d.Converged, d.TrainAccuracy)
+	}
+	for i, x := range X1 {
+		if p, _ := m.Predict([]float64{x}); p != y1[i] {
+			t.Fatalf("x = %v predicted %d", x, p)
+		}
+	}
+	_, d, err = Train(X1, 1, y1, Options{NormalizeFeatures: true, MaxIter: 50})
+	if err != nil || d.Converged {
+		t.Fatalf("NormalizeFeatures on the 1-D set: %v, converged %v (every point is 1 after it)", err, d.Converged)
+	}
+	if _, _, err := Train(X1, 1, y1, Options{Normalize: true, NormalizeFeatures: true}); !errors.Is(err, ErrOption) {
+		t.Fatalf("both normalisations: %v", err)
+	}
+}
+
+// NormalizeFeatures keeps the old transform: x/‖x‖, then the bias.
+func TestNormalizeFeatures(t *testing.T) {
+	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, false)
+	m, _, err := Train(X, 5, y, Options{NormalizeFeatures: true, Algorithm: Averaged})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(X, orig) {
-		t.Fatal("Normalize modified the caller's data")
+	if m.Scaling() != ScaleFeatures {
+		t.Fatalf("scaling %v", m.Scaling())
 	}
-	if !m.Normalized() {
-		t.Fatal("model does not record normalisation")
-	}
-	// Scores of a normalising model do not depend on the sample's scale.
+	// Scores do not depend on the sample's scale.
 	s1, s2 := make([]float64, 1), make([]float64, 1)
 	for i := range 20 {
 		x := X[i*5 : (i+1)*5]
@@ -651,7 +778,9 @@ func TestFirstEpochChecks(t *testing.T) {
 		{Options{Algorithm: Online}, true},
 		{Options{Algorithm: Averaged, Shuffle: true, Seed: 4}, true},
 		{Options{Algorithm: Voted, NoBias: true}, true},
-		{Options{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5}, true},
+		{Options{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5, Sampling: SampleSweep}, true},
+		{Options{Algorithm: MiniBatch, BatchSize: 1, Seed: 5}, false}, // random subsets need not visit every row
+		{Options{Algorithm: Online, Sampling: SampleReplace, Seed: 6}, false},
 		{Options{Algorithm: MiniBatch, BatchSize: 7}, false},
 		{Options{Algorithm: Online, Normalize: true}, false},
 	} {
@@ -668,14 +797,14 @@ func TestFirstEpochChecks(t *testing.T) {
 			t.Fatalf("%+v: %v", opt, err)
 		}
 		want := r2
-		if opt.Normalize {
-			want = 1 // rows of unit norm
-		}
 		if !opt.NoBias {
 			want++
 		}
-		if math.Abs(d.Radius-math.Sqrt(want)) > 1e-12*math.Sqrt(want) {
-			t.Fatalf("%+v: radius %v, want %v", opt, d.Radius, math.Sqrt(want))
+		if opt.Normalize {
+			want = 1 // augmented rows of unit norm
+		}
+		if math.Abs(d.RadiusAugmented-math.Sqrt(want)) > 1e-6*math.Sqrt(want) || math.Abs(d.Radius-math.Sqrt(r2)) > 1e-12*math.Sqrt(r2) {
+			t.Fatalf("%+v: radius %v, augmented %v, want %v and %v", opt, d.Radius, d.RadiusAugmented, math.Sqrt(r2), math.Sqrt(want))
 		}
 		for _, row := range []int{0, 117, 199} {
 			for _, bad := range []float64{math.NaN(), math.Inf(-1), 1e200} {

@@ -451,7 +451,7 @@ var cliCases = []cliCase{
 			}
 		}},
 	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
-		code: exitOK, stdout: []string{"kernel-binary online perceptron, poly(gamma=0.0333", "coef0=1, degree=2)", "in the kernel's feature space", "test accuracy:"}},
+		code: exitOK, stdout: []string{"kernel-binary online perceptron, poly(gamma=1, coef0=1, degree=2)", "in the kernel's feature space", "test accuracy:"}},
 	{name: "train kernel default gamma", args: []string{"train", "-kernel", "rbf", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}}, // 1/features
 	{name: "train kernel -cache", args: []string{"train", "-kernel", "linear", "-cache", "1", "-o", "m", "{td}/iris.train.libsvm"}, code: exitOK},

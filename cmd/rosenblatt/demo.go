@@ -20,7 +20,10 @@ import (
 // a small real data set embedded in the binary (the Wisconsin breast
 // cancer data, standardised; see data/README.md for its origin and
 // licence), then Rosenblatt's perceptron on synthetic separable data, where
-// Novikoff's mistake bound R²/γ² applies, and the kernel path in use.
+// Novikoff's mistake bound R²/γ² applies, and the kernel path in use. The
+// bound printed next to the mistakes is the theorem's for the run: R′²/γ′²
+// on the points the perceptron trains on (the augmented (x, 1) with a
+// bias).
 
 //go:embed data/breast_cancer_std.train.libsvm
 var demoTrain []byte
@@ -99,11 +102,13 @@ func demoBreastCancer(w io.Writer, algo perceptron.Algorithm, epochs int, seed u
 	fmt.Fprintf(w, "   %s, up to %d epochs, shuffled (seed %d)\n\n", algoName(algo), epochs, seed)
 	bound := 0.0
 	if diag.Separable {
-		bound = diag.Bound
+		bound = diag.BoundAugmented
 	}
-	printMistakes(w, diag.Epochs, bound)
+	printMistakes(w, diag.Epochs, bound, "R′²/γ′²")
 	if diag.Evaluated && diag.Separable {
-		fmt.Fprintf(w, "   the model separates the training data (margin γ = %.3g, radius R = %.3g): R²/γ² = %.4g\n", diag.Margin, diag.Radius, diag.Bound)
+		fmt.Fprintf(w, "   the model separates the training data: geometric margin γ = %.3g (|w·x + b|/‖w‖), R = max ‖x‖ = %.3g;\n", diag.Margin, diag.Radius)
+		fmt.Fprintf(w, "   on the augmented points (x, 1): γ′ = %.3g (|w·x + b|/‖(w, b)‖), R′ = %.3g, Novikoff's bound R′²/γ′² = %.4g\n",
+			diag.MarginAugmented, diag.RadiusAugmented, diag.BoundAugmented)
 	} else {
 		fmt.Fprintf(w, "   the training data is not linearly separated by the model, so Novikoff's R²/γ² mistake\n")
 		fmt.Fprintf(w, "   bound does not apply here (part 2 shows it on separable data)\n")
@@ -158,13 +163,14 @@ func demoSeparable(w io.Writer) error {
 	fmt.Fprintf(w, "2. Separable data (dataset.SynthSeparable: D = %d, seed %d, |x·w*| ≥ %g): %d training rows, %d test rows\n",
 		o.D, o.Seed, o.Gamma, train.Rows, test.Rows)
 	fmt.Fprintf(w, "   Rosenblatt's online perceptron, no bias, until an epoch without mistakes\n\n")
-	printMistakes(w, diag.Epochs, bound)
+	printMistakes(w, diag.Epochs, bound, "R²/γ²")
 	fmt.Fprintf(w, "   total mistakes %d ≤ R²/γ² = %.0f (Novikoff: R = %.4g, γ = %.4g of the hidden separator w*)\n",
 		diag.Updates, bound, radius, gamma)
 	if diag.Converged {
 		fmt.Fprintf(w, "   converged after %d epochs: the model separates the training data", len(diag.Epochs))
 		if diag.Separable {
-			fmt.Fprintf(w, " with margin %.3g (its own R²/γ² = %.4g)", diag.Margin, diag.Bound)
+			// No bias: the geometric and the augmented margin coincide.
+			fmt.Fprintf(w, " with margin γ = %.3g (its own R²/γ² = %.4g)", diag.Margin, diag.BoundAugmented)
 		}
 		fmt.Fprintln(w)
 	} else {
@@ -180,11 +186,11 @@ func demoSeparable(w io.Writer) error {
 }
 
 // printMistakes prints the mistakes per epoch, their running total and,
-// when bound > 0, Novikoff's bound next to them. Long runs show their first
-// and last epochs.
-func printMistakes(w io.Writer, epochs []perceptron.Epoch, bound float64) {
+// when bound > 0, Novikoff's bound next to them under the heading name.
+// Long runs show their first and last epochs.
+func printMistakes(w io.Writer, epochs []perceptron.Epoch, bound float64, name string) {
 	if bound > 0 {
-		fmt.Fprintf(w, "   %5s %9s %9s %9s\n", "epoch", "mistakes", "total", "R²/γ²")
+		fmt.Fprintf(w, "   %5s %9s %9s %9s\n", "epoch", "mistakes", "total", name)
 	} else {
 		fmt.Fprintf(w, "   %5s %9s %9s\n", "epoch", "mistakes", "total")
 	}

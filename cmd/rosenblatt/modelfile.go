@@ -40,7 +40,7 @@ type describable interface {
 	Dims() int
 	Classes() []int
 	HasBias() bool
-	Normalized() bool
+	Scaling() perceptron.Scaling
 }
 
 // storedModel is a model that can be read from and written to a file:
@@ -290,8 +290,11 @@ func describeModel(m describable, typ string) string {
 	if !m.HasBias() {
 		s += ", no bias"
 	}
-	if m.Normalized() {
-		s += ", normalised samples"
+	switch m.Scaling() {
+	case perceptron.ScaleAugmented:
+		s += ", samples normalised as (x, 1)/‖(x, 1)‖"
+	case perceptron.ScaleFeatures:
+		s += ", samples normalised as x/‖x‖"
 	}
 	return s
 }

@@ -23,7 +23,9 @@ import (
 // trains a model on DATA (LIBSVM, CSV or IDX) with every option of package
 // perceptron as a flag, prints a summary and writes the model file (-o,
 // default DATA's base name + ".model"; never over an existing file without
-// -f, never over DATA, the -test file or their IDX label files).
+// -f, never over DATA, the -test file, the -init model or their IDX label
+// files). With -init MODEL it continues training from a model file
+// (perceptron.Model.Continue).
 
 // trainFlags are the flags of train.
 type trainFlags struct {
@@ -36,9 +38,12 @@ type trainFlags struct {
 	batch      int
 	seed       uint64
 	shuffle    bool
+	sampling   string
 	allEpochs  bool
 	normalize  bool
+	normFeat   bool
 	bias       bool
+	init       string
 	lambda, c  float64
 	tol        float64
 	workers    int
@@ -67,13 +72,22 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"train a multiclass model, and giving -multiclass makes -1/+1 data multiclass too")
 	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
 	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
-	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each batch moves by τ/B·Σ y·x over its mistakes)")
+	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each step moves by τ/B·Σ y·x over the mistakes of its B samples)")
 	fs.IntVar(&tf.batch, "batch", 32, "mini-batch size `B` of minibatch")
-	fs.BoolVar(&tf.shuffle, "shuffle", false, "visit the samples in a new random order every epoch")
-	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of -shuffle (the same seed trains the same model)")
+	fs.StringVar(&tf.sampling, "sampling", "default", "which samples an epoch visits: `mode` sweep (each once, in order or -shuffle'd),\n"+
+		"subsets (minibatch: a fresh random B-subset per step, ⌈N/B⌉ steps an epoch), replace (each visit\n"+
+		"drawn at random, repeats allowed), or default (subsets for minibatch, sweep otherwise)")
+	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch")
+	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
 	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
-	fs.BoolVar(&tf.normalize, "normalize", false, "scale every sample to unit Euclidean norm (the model does it when predicting too)")
+	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) to unit Euclidean length, as the notes do\n"+
+		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
+	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
+	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its algorithm resumes its state (averaged: its\n"+
+		"running weights and sums; voted: its vectors; svm: its step count and λ), another -algo starts\n"+
+		"from its weights; -algo, -multiclass, -normalize, -normalize-features, -bias and -type default to\n"+
+		"the model's")
 	fs.Float64Var(&tf.lambda, "lambda", 0, "svm: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
 	fs.Float64Var(&tf.c, "C", 0, "svm: soft-margin constant `C` > 0, as λ = 1/(C·N); give -lambda or -C, not both")
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
@@ -89,9 +103,9 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"before exceeding it (default 1024; -1: no limit)")
 	fs.StringVar(&tf.kernel, "kernel", "", "train the kernel (dual) perceptron with this `kernel`: linear, poly or rbf\n"+
 		"(algorithms online, averaged, voted; default: the linear models of -algo)")
-	fs.Float64Var(&tf.gamma, "gamma", 0, "poly, rbf: kernel parameter `γ` > 0, in (γ·x·y + coef0)^degree and exp(−γ·‖x−y‖²)\n(default 1/features)")
-	fs.Float64Var(&tf.coef0, "coef0", 0, "poly: the constant `c` in (γ·x·y + c)^degree")
-	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree`")
+	fs.Float64Var(&tf.gamma, "gamma", 0, "poly, rbf: kernel parameter `γ` > 0, in (γ·x·x′ + coef0)^degree (default 1) and\nexp(−γ·‖x−x′‖²) (default 1/features)")
+	fs.Float64Var(&tf.coef0, "coef0", 1, "poly: the constant `c` in (γ·x·x′ + c)^degree")
+	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree` m of the notes' polynomial kernel (1 + x·x′)^m")
 	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
 		"else an LRU cache of its rows (default 2048; -1: no limit)")
 	tf.data.register(fs, true)
@@ -114,10 +128,6 @@ func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
 			return nil, fmt.Errorf("%w: -kernel %s takes no -%s", errUsage, tf.kernel, f)
 		}
 	}
-	gamma := tf.gamma
-	if !tf.set["gamma"] {
-		gamma = 1 / float64(max(cols, 1))
-	}
 	var k gram.Kernel
 	switch tf.kernel {
 	case "":
@@ -125,8 +135,17 @@ func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
 	case "linear":
 		k = gram.Linear{}
 	case "poly":
+		// The notes' kernel (1 + x·x′)^m by default.
+		gamma := 1.0
+		if tf.set["gamma"] {
+			gamma = tf.gamma
+		}
 		k = gram.Polynomial{Gamma: gamma, Coef0: tf.coef0, Degree: tf.degree}
 	case "rbf":
+		gamma := 1 / float64(max(cols, 1))
+		if tf.set["gamma"] {
+			gamma = tf.gamma
+		}
 		k = gram.RBF{Gamma: gamma}
 	}
 	if err := k.Validate(); err != nil {
@@ -168,22 +187,31 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	if tf.typ != "float32" && tf.typ != "float64" {
 		return perceptron.Options{}, fmt.Errorf("%w: -type %q: want float32 or float64", errUsage, tf.typ)
 	}
+	sampling, err := perceptron.ParseSampling(tf.sampling)
+	if err != nil {
+		return perceptron.Options{}, fmt.Errorf("%w: -sampling %q: want default, sweep, subsets or replace", errUsage, tf.sampling)
+	}
+	if tf.normalize && tf.normFeat {
+		return perceptron.Options{}, fmt.Errorf("%w: give -normalize or -normalize-features, not both", errUsage)
+	}
 	opt := perceptron.Options{
-		Algorithm:    algo,
-		Multiclass:   strategy,
-		MaxIter:      tf.epochs,
-		Eta:          tf.eta,
-		Tau:          tf.tau,
-		BatchSize:    tf.batch,
-		Shuffle:      tf.shuffle,
-		Seed:         tf.seed,
-		RunAllEpochs: tf.allEpochs,
-		Normalize:    tf.normalize,
-		NoBias:       !tf.bias,
-		Lambda:       tf.lambda,
-		C:            tf.c,
-		Tol:          tf.tol,
-		Workers:      tf.workers,
+		Algorithm:         algo,
+		Multiclass:        strategy,
+		MaxIter:           tf.epochs,
+		Eta:               tf.eta,
+		Tau:               tf.tau,
+		BatchSize:         tf.batch,
+		Sampling:          sampling,
+		Shuffle:           tf.shuffle,
+		Seed:              tf.seed,
+		RunAllEpochs:      tf.allEpochs,
+		Normalize:         tf.normalize,
+		NormalizeFeatures: tf.normFeat,
+		NoBias:            !tf.bias,
+		Lambda:            tf.lambda,
+		C:                 tf.c,
+		Tol:               tf.tol,
+		Workers:           tf.workers,
 	}
 	if tf.set["max-mb"] {
 		if algo != perceptron.Voted {
@@ -230,6 +258,18 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := tf.data.check(); err != nil {
 		return err
 	}
+	var init *loadedModel
+	if tf.init != "" {
+		if tf.kernel != "" {
+			return fmt.Errorf("%w: -init continues a linear model; the kernel perceptron starts from α = 0 (no -kernel with -init)", errUsage)
+		}
+		if init, err = loadModel(tf.init); err != nil {
+			return err
+		}
+		if err := tf.fromModel(init); err != nil {
+			return err
+		}
+	}
 	opt, err := tf.options()
 	if err != nil {
 		return err
@@ -245,17 +285,65 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
 	}
 	// Refuse before the long work, not after it.
-	if err := checkWritable(tf.out, tf.force, tf.data.inputFiles(path, tf.test)...); err != nil {
+	if err := checkWritable(tf.out, tf.force, tf.inputFiles(path)...); err != nil {
 		return err
 	}
 	if tf.typ == "float64" {
-		return trainOn[float64](&tf, path, opt, stdout, stderr)
+		return trainOn[float64](&tf, path, opt, init, stdout, stderr)
 	}
-	return trainOn[float32](&tf, path, opt, stdout, stderr)
+	return trainOn[float32](&tf, path, opt, init, stdout, stderr)
 }
 
-// trainOn is train for element type T.
-func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, stdout, stderr io.Writer) error {
+// inputFiles are the files train reads: no output may replace them.
+func (tf *trainFlags) inputFiles(path string) []string {
+	files := tf.data.inputFiles(path, tf.test)
+	if tf.init != "" {
+		files = append(files, tf.init)
+	}
+	return files
+}
+
+// fromModel sets the flags not given on the command line from the -init
+// model: its algorithm, multiclass strategy, scaling, bias and element
+// type; a -type that differs from the model's is a usage error.
+func (tf *trainFlags) fromModel(lm *loadedModel) error {
+	var m interface {
+		Kind() perceptron.Kind
+		Algorithm() perceptron.Algorithm
+		HasBias() bool
+		Scaling() perceptron.Scaling
+	}
+	typ := "float32"
+	if m32, ok := lm.m32.(*perceptron.Model[float32]); ok {
+		m = m32
+	} else if m64, ok := lm.m64.(*perceptron.Model[float64]); ok {
+		m, typ = m64, "float64"
+	}
+	if m == nil || m.Kind().IsKernel() {
+		return fmt.Errorf("%w: -init %s: a kernel model (%s); -init continues a linear model", errUsage, lm.path, lm.desc)
+	}
+	if tf.set["type"] && tf.typ != typ {
+		return fmt.Errorf("%w: -type %s, but the -init model holds %s values", errUsage, tf.typ, typ)
+	}
+	tf.typ = typ
+	if !tf.set["algo"] {
+		tf.algo = m.Algorithm().String()
+	}
+	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
+		tf.multiclass = "argmax"
+	}
+	if !tf.set["normalize"] && !tf.set["normalize-features"] {
+		tf.normalize = m.Scaling() == perceptron.ScaleAugmented
+		tf.normFeat = m.Scaling() == perceptron.ScaleFeatures
+	}
+	if !tf.set["bias"] {
+		tf.bias = m.HasBias()
+	}
+	return nil
+}
+
+// trainOn is train for element type T, from the model init if not nil.
+func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, stdout, stderr io.Writer) error {
 	start := time.Now()
 	data, format, err := loadData[T](path, &tf.data, 0, "")
 	if err != nil {
@@ -282,9 +370,23 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		prog.Finish()
 		return err
 	}
+	var from *perceptron.Model[T]
+	if init != nil {
+		from = initModel[T](init)
+		binary = from.Kind() == perceptron.KindBinary
+		if data.Cols != from.Dims() {
+			prog.Finish()
+			return fmt.Errorf("%s: %d features, the -init model %s has %d", path, data.Cols, tf.init, from.Dims())
+		}
+	}
 	var m storedModel[T]
 	var diag *perceptron.Diagnostics
 	switch {
+	case from != nil:
+		m, diag, err = from.Continue(data.X, data.Cols, data.Y, opt)
+		if errors.Is(err, perceptron.ErrLabels) {
+			err = fmt.Errorf("%w (the -init model's classes are %s)", err, joinInts(from.Classes()))
+		}
 	case kern != nil:
 		kopt := perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()}
 		var km *perceptron.KernelModel[T]
@@ -337,7 +439,12 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 
-	w := func(k, f string, a ...any) { fmt.Fprintf(stdout, "%-15s "+f+"\n", append([]any{k + ":"}, a...)...) }
+	w := func(k, f string, a ...any) {
+		if k != "" {
+			k += ":"
+		}
+		fmt.Fprintf(stdout, "%-15s "+f+"\n", append([]any{k}, a...)...)
+	}
 	counts := data.ClassCounts()
 	var perClass []string
 	for _, c := range classes {
@@ -347,6 +454,13 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
 	w("model", "%s", describeModel(m, tf.typ))
 	w("training", "%s", describeOptions(opt, binary))
+	if from != nil {
+		how := "its weights as the start"
+		if opt.Algorithm == from.Algorithm() {
+			how = fmt.Sprintf("its %s state resumed after %d samples", opt.Algorithm, from.Steps())
+		}
+		w("from", "%s (%s)", tf.init, how)
+	}
 	if km, ok := m.(*perceptron.KernelModel[T]); ok {
 		w("support", "%d support vectors of %d training rows", km.NumSupport(), data.Rows)
 	}
@@ -376,7 +490,21 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			space = " (in the kernel's feature space)"
 		}
 		if diag.Separable {
-			w("margin", "γ = %.4g, radius R = %.4g%s: the model separates the training data; R²/γ² = %.4g", diag.Margin, diag.Radius, space, diag.Bound)
+			x, aug := "x", "(x, 1)"
+			if kern != nil {
+				x, aug = "φ(x)", "(φ(x), 1)"
+			}
+			switch {
+			case opt.NoBias && opt.Normalize:
+				aug = x + "/‖" + x + "‖"
+			case opt.NoBias:
+				aug = x
+			case opt.Normalize:
+				aug = aug + "/‖" + aug + "‖"
+			}
+			w("margin", "the model separates the training data%s: geometric margin γ = min y(w·%s + b)/‖w‖ = %.4g,", space, x, diag.Margin)
+			w("", "radius R = max ‖%s‖ = %.4g, R²/γ² = %.4g", x, diag.Radius, diag.Bound)
+			w("augmented", "on the points %s the update adds: γ′ = %.4g, R′ = %.4g, Novikoff's bound R′²/γ′² = %.4g", aug, diag.MarginAugmented, diag.RadiusAugmented, diag.BoundAugmented)
 		} else {
 			w("margin", "the model does not separate the training data")
 		}
@@ -411,7 +539,7 @@ func describeOptions(opt perceptron.Options, binary bool) string {
 	parts = append(parts, fmt.Sprintf("up to %d epochs", opt.MaxIter))
 	switch opt.Algorithm {
 	case perceptron.MiniBatch:
-		parts = append(parts, fmt.Sprintf("B = %d, τ = %g", opt.BatchSize, opt.Tau))
+		parts = append(parts, fmt.Sprintf("B = %d, τ = %g (steps τ/B)", opt.BatchSize, opt.Tau))
 	case perceptron.SVM:
 		if opt.C > 0 {
 			parts = append(parts, fmt.Sprintf("C = %g", opt.C))
@@ -424,8 +552,19 @@ func describeOptions(opt perceptron.Options, binary bool) string {
 	default:
 		parts = append(parts, fmt.Sprintf("η = %g", opt.Eta))
 	}
-	if opt.Shuffle && opt.Algorithm != perceptron.Batch {
+	switch {
+	case opt.Sampling == perceptron.SampleReplace:
+		parts = append(parts, fmt.Sprintf("samples drawn with repeats (seed %d)", opt.Seed))
+	case opt.Algorithm == perceptron.MiniBatch && (opt.Sampling == perceptron.SampleDefault || opt.Sampling == perceptron.SampleSubsets):
+		parts = append(parts, fmt.Sprintf("a fresh random B-subset per step (seed %d)", opt.Seed))
+	case opt.Shuffle && opt.Algorithm != perceptron.Batch:
 		parts = append(parts, fmt.Sprintf("shuffled (seed %d)", opt.Seed))
+	}
+	switch {
+	case opt.Normalize:
+		parts = append(parts, "(x, 1) normalised")
+	case opt.NormalizeFeatures:
+		parts = append(parts, "x normalised")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -461,4 +600,14 @@ func printEpochs(w io.Writer, epochs []perceptron.Epoch, svm bool) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
+}
+
+// initModel returns the -init model as a *perceptron.Model[T] (fromModel
+// has checked its kind and element type).
+func initModel[T kernel.Float](lm *loadedModel) *perceptron.Model[T] {
+	if m, ok := any(lm.m32).(*perceptron.Model[T]); ok {
+		return m
+	}
+	m, _ := any(lm.m64).(*perceptron.Model[T])
+	return m
 }

@@ -1,0 +1,174 @@
+package perceptron
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Continue trains a new model on the row-major samples X (cols features
+// per row, labels y) starting from m, and returns it with the diagnostics
+// of this run; m is not modified (and may keep serving). It is the warm
+// start from a saved model: read a model file into a Model, then Continue.
+//
+// The model's kind decides the problem: binary (labels ±1), one-vs-rest or
+// the multiclass perceptron (Argmax) over the model's classes; every label
+// of y must be one of m.Classes(), but y need not hold all of them. cols
+// must be m.Dims(), and the options must scale samples as the model does
+// (Normalize, NormalizeFeatures, NoBias as it was trained), else ErrOption.
+//
+// With opt.Algorithm the model's own algorithm, training resumes its state:
+// the running weights and the averaging sums of Averaged (so the average
+// goes on over the new samples: training two epochs without shuffling gives
+// the model that one epoch and a Continue of one more epoch give, bit for
+// bit on integer-valued data), the kept vectors and survival counts of
+// Voted (its last vector per class is the running one), and the step count
+// of SVM (the next Pegasos step is t = Steps() + 1; Lambda and C may be
+// left 0 to keep the model's λ, and another λ is an error). Other
+// algorithms start from the model's served weights and biases as w₀ and
+// b₀: an averaged model's average, for example, or Online's weights for an
+// averaged run, which then averages over the new samples only. A voted
+// model has no single weight vector to start another algorithm from, SVM
+// cannot start from given weights (see InitialWeights), and an averaged or
+// SVM model read from a version-1 file has no state to resume: those are
+// errors (ErrOption, ErrUnsupported). InitialWeights and InitialBias are
+// not taken (the model is the start).
+//
+// Errors are those of Train and TrainMulticlass. The new model's Steps
+// count the model's steps and this run's when it resumes the state, this
+// run's otherwise.
+func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	s, err := m.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.InitialWeights != nil || opt.InitialBias != nil {
+		return nil, nil, fmt.Errorf("%w: Continue starts from the model; it takes no InitialWeights or InitialBias", ErrOption)
+	}
+	cont := opt.Algorithm == s.algo
+	if cont && s.algo == SVM && opt.Lambda == 0 && opt.C == 0 && s.hasState() {
+		opt.Lambda = s.lambda
+	}
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	argmax := s.kind == KindArgmax
+	switch {
+	case s.kind != KindBinary && s.kind != KindOneVsRest && !argmax:
+		return nil, nil, fmt.Errorf("%w: Continue on a %v model", ErrUnsupported, s.kind)
+	case opt.Multiclass == Argmax && !argmax:
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, s.kind)
+	case argmax && cfg.algo != Online && cfg.algo != Averaged:
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	case cfg.scaling != s.scaling:
+		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, s.scaling, cfg.scaling)
+	case cfg.bias != s.bias:
+		return nil, nil, fmt.Errorf("%w: the model has bias %v, the options %v (NoBias)", ErrOption, s.bias, cfg.bias)
+	case cont && (s.algo == Averaged || s.algo == SVM) && !s.hasState():
+		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (a version-1 model file): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, s.algo)
+	case !cont && s.algo == Voted:
+		return nil, nil, fmt.Errorf("%w: a voted model has no single weight vector to start %v from; continue it with Voted", ErrOption, cfg.algo)
+	case !cont && cfg.algo == SVM:
+		return nil, nil, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 0); it cannot start from a %v model", ErrOption, s.algo)
+	case cont && s.algo == SVM && cfg.c == 0 && cfg.lambda != s.lambda:
+		return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, the options give %v", ErrOption, s.lambda, cfg.lambda)
+	}
+	if cols != s.d {
+		return nil, nil, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
+	}
+	n, err := checkShape(X, cols, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cont && s.algo == SVM && cfg.c != 0 {
+		if lam := 1 / (cfg.c * float64(n)); lam != s.lambda {
+			return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, C gives λ = 1/(C·N) = %v", ErrOption, s.lambda, lam)
+		}
+	}
+	cls := make([]int32, n)
+	for i, v := range y {
+		if s.kind == KindBinary {
+			switch v {
+			case 1:
+			case -1:
+				cls[i] = -1
+			default:
+				return nil, nil, fmt.Errorf("%w: y[%d] = %d; a binary model takes −1 and +1", ErrLabels, i, v)
+			}
+			continue
+		}
+		k, ok := slices.BinarySearch(s.labels, v)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: y[%d] = %d is not one of the model's classes", ErrLabels, i, v)
+		}
+		cls[i] = int32(k)
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
+	if argmax {
+		cfg.strategy = Argmax
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	K := s.rows()
+	start := startFrom(s, dt, K, cont)
+	labels := slices.Clone(s.labels)
+	switch {
+	case argmax:
+		return newArgmaxTrainer(k, &cfg, dt, cls, K, start).run(labels)
+	case s.kind == KindBinary:
+		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, labels)
+	}
+	return newLinTrainer(k, &cfg, dt, cls, K, start).run(KindOneVsRest, labels)
+}
+
+// startFrom returns the trainers' start from the snapshot s in the layout
+// of dt: its state if cont (same algorithm), else its served weights.
+func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T] {
+	layout := func(w, b []T) ([]T, []T) {
+		if dt.aug {
+			return joinAug(w, b, s.d, K), make([]T, K)
+		}
+		return slices.Clone(w), slices.Clone(b)
+	}
+	st := &linStart[T]{}
+	switch {
+	case cont && s.algo == Averaged:
+		st.W, st.B = layout(s.CW, s.CB)
+		st.U, st.UB = layout(s.U, s.UB)
+		st.step = s.steps
+	case cont && s.algo == Voted:
+		d := dt.d
+		st.W, st.B = make([]T, K*d), make([]T, K)
+		st.vot = make([]votedState[T], K)
+		for c := range K {
+			lo, hi := s.VOff[c], s.VOff[c+1]
+			v := &st.vot[c]
+			for j := lo; j < hi; j++ {
+				w, b := s.V[j*s.d:(j+1)*s.d], s.VB[j]
+				if dt.aug {
+					w, b = joinAug(w, []T{b}, s.d, 1), 0
+				}
+				if j == hi-1 { // the running vector
+					copy(st.W[c*d:(c+1)*d], w)
+					st.B[c], v.cnt = b, s.VC[j]
+					break
+				}
+				v.V = append(v.V, w...)
+				v.VB = append(v.VB, b)
+				v.VC = append(v.VC, s.VC[j])
+			}
+		}
+		st.step = s.steps
+	default:
+		st.W, st.B = layout(s.W, s.B)
+		if cont {
+			st.step = s.steps
+		}
+	}
+	return st
+}
