@@ -144,7 +144,7 @@ func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T]
 	case cont && s.algo == Voted:
 		d := dt.d
 		st.W, st.B = make([]T, K*d), make([]T, K)
-		st.vot = make([]votedState[T], K)
+		st.vot = make([]votedStart[T], K)
 		for c := range K {
 			lo, hi := s.VOff[c], s.VOff[c+1]
 			v := &st.vot[c]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"testing"
 	"unsafe"
@@ -639,4 +640,38 @@ func testScoreOverflow[T Float](t *testing.T) {
 			t.Errorf("%v kernel %v: %v, want %v", tc.algo, tc.kernel, err, &want)
 		}
 	}
+}
+
+// TestVotedBudgetIsMemory checks that the voted perceptron's kept vectors
+// cost about the bytes counted against VotedMaxBytes, not a multiple of
+// them: on data it cannot separate, a fit that runs until the budget stops
+// it allocates at most the budget plus the chunks' slack and the fixed
+// costs of a fit. Vectors kept in a slice grown by append allocated about
+// five times the budget in all (every regrowth copies).
+func TestVotedBudgetIsMemory(t *testing.T) {
+	const n, d, budget = 400, 64, 8 << 20
+	rng := newRand(5)
+	X := make([]float32, n*d)
+	y := make([]int, n)
+	for i := range X {
+		X[i] = float32(rng.IntN(9) - 4)
+	}
+	for i := range y {
+		y[i] = 2*rng.IntN(2) - 1 // random labels: not separable
+	}
+	opts := Options{Algorithm: Voted, MaxIter: 1 << 20, Shuffle: true, Seed: 1, VotedMaxBytes: budget}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := Train(X, d, y, opts)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrBudget) {
+		t.Fatalf("err = %v, want ErrBudget", err)
+	}
+	fixed := int64(4 << 20) // the data's copy, norms, sampler, diagnostics: well under this
+	got := int64(after.TotalAlloc - before.TotalAlloc)
+	if limit := int64(budget) + 3*chunkMaxBytes + fixed; got > limit {
+		t.Errorf("a voted fit with VotedMaxBytes = %d allocated %d bytes, more than %d", budget, got, limit)
+	}
+	t.Logf("VotedMaxBytes %d: the fit allocated %d bytes", budget, got)
 }

@@ -296,10 +296,11 @@ type Options struct {
 	// an error wrapping ErrBudget, naming how many were kept, before the
 	// kept state would exceed the budget (room for every class's final
 	// vector is reserved from the start). 0 means DefaultVotedMaxBytes;
-	// negative means no limit. The budget counts the stored values, not
-	// the spare capacity of growing slices, and a multiclass model's
-	// vectors are gathered into one array once at the end (briefly a
-	// second copy). Other algorithms ignore it.
+	// negative means no limit. A linear trainer stores its kept vectors in
+	// chunks that are never reallocated, so the memory they take is the
+	// counted bytes plus at most 1 MiB of unused chunk per class and list;
+	// the model's one array of vectors is assembled from them at the end
+	// (briefly a second copy). Other algorithms ignore it.
 	VotedMaxBytes int64
 
 	// Callback, if not nil, is called after every epoch with its

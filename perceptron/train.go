@@ -103,7 +103,7 @@ type linStart[T Float] struct {
 	step  int64 // Averaged, SVM: the samples visited before
 	// vot are a voted model's kept vectors to continue (the current one is
 	// in W and B, its survival count in cnt), or nil.
-	vot []votedState[T]
+	vot []votedStart[T]
 }
 
 // initialStart returns the trainer's start from Options.InitialWeights and
@@ -222,7 +222,34 @@ func (b *votedBudget) take(n int64) bool {
 	return true
 }
 
+// votedState is a voted trainer's kept vectors of one class, in chunkLists
+// so that the memory they take stays close to the bytes counted against the
+// budget.
 type votedState[T Float] struct {
+	V   chunkList[T]     // the kept weight vectors, d values each
+	VB  chunkList[T]     // their biases
+	VC  chunkList[int64] // their survival counts
+	cnt int64            // survival count of the current vector
+}
+
+// reset empties the state, keeping its memory for reuse.
+func (v *votedState[T]) reset() {
+	v.V.reset()
+	v.VB.reset()
+	v.VC.reset()
+	v.cnt = 0
+}
+
+// keep appends a vector w with bias b and survival count c.
+func (v *votedState[T]) keep(w []T, b T, c int64) {
+	v.V.add(w...)
+	v.VB.add(b)
+	v.VC.add(c)
+}
+
+// votedStart is the kept vectors of one class of a voted model to continue
+// from, as the model holds them.
+type votedStart[T Float] struct {
 	V   []T
 	VB  []T
 	VC  []int64
@@ -402,10 +429,14 @@ func (t *linTrainer[T]) reset() {
 	var kept int64
 	for c := range t.vot {
 		v := &t.vot[c]
-		v.V, v.VB, v.VC, v.cnt = v.V[:0], v.VB[:0], v.VC[:0], 0
+		v.reset()
 		if st.vot != nil {
 			s := &st.vot[c]
-			v.V, v.VB, v.VC, v.cnt = append(v.V, s.V...), append(v.VB, s.VB...), append(v.VC, s.VC...), s.cnt
+			d := t.dt.d
+			for j := range s.VC {
+				v.keep(s.V[j*d:(j+1)*d], s.VB[j], s.VC[j])
+			}
+			v.cnt = s.cnt
 			kept += int64(len(s.VC)) * t.vecB
 		}
 	}
@@ -699,7 +730,7 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 	}
 	kept := 0
 	for c := range t.vot {
-		kept += len(t.vot[c].VC)
+		kept += t.vot[c].VC.len()
 	}
 	return fmt.Errorf("%w: in epoch %d the voted perceptron has kept %d weight vectors of %d values (%d bytes with their biases and counts, and the final vector of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
 		ErrBudget, ep, kept, t.dt.d, b.used.Load(), b.max)
@@ -956,9 +987,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 		// Keep the current vector, if the budget allows (else the epoch
 		// ends with ErrBudget).
 		if v.cnt > 0 && t.bud.take(t.vecB) {
-			v.V = append(v.V, w...)
-			v.VB = append(v.VB, t.B[c])
-			v.VC = append(v.VC, v.cnt)
+			v.keep(w, t.B[c], v.cnt)
 		}
 		v.cnt = 1
 	}
@@ -1066,25 +1095,21 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		for c := range t.vot {
 			v := &t.vot[c]
 			if v.cnt > 0 {
-				v.V = append(v.V, t.W[c*d:(c+1)*d]...)
-				v.VB = append(v.VB, t.B[c])
-				v.VC = append(v.VC, v.cnt)
+				v.keep(t.W[c*d:(c+1)*d], t.B[c], v.cnt)
 				v.cnt = 0
 			}
-			total += len(v.VC)
+			total += v.VC.len()
 			s.VOff[c+1] = total
 		}
-		if t.K == 1 {
-			s.V, s.VB, s.VC = t.vot[0].V, t.vot[0].VB, t.vot[0].VC
-		} else {
-			s.V, s.VB, s.VC = make([]T, 0, total*d), make([]T, 0, total), make([]int64, 0, total)
-			for c := range t.vot {
-				v := &t.vot[c]
-				s.V = append(s.V, v.V...)
-				s.VB = append(s.VB, v.VB...)
-				s.VC = append(s.VC, v.VC...)
-				*v = votedState[T]{} // let the collector have it
-			}
+		// The model holds the vectors in one array: assembling it needs as
+		// much memory again as the kept vectors, for a moment.
+		s.V, s.VB, s.VC = make([]T, 0, total*d), make([]T, 0, total), make([]int64, 0, total)
+		for c := range t.vot {
+			v := &t.vot[c]
+			s.V = v.V.appendTo(s.V)
+			s.VB = v.VB.appendTo(s.VB)
+			s.VC = v.VC.appendTo(s.VC)
+			*v = votedState[T]{} // let the collector have it
 		}
 		if t.dt.aug {
 			s.V, s.VB = splitAug(s.V, d, len(s.VC))
