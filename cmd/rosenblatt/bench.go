@@ -638,10 +638,12 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 
 // readBenchReport reads and validates a -json report. Every content error
 // wraps errMalformed and names the file (with line and column for JSON
-// errors).
+// errors). A report begins with {"schema" as bench -json writes it: a file
+// that does not is refused from its first bytes, before the rest is read.
 func readBenchReport(name string) (*benchReport, error) {
 	var rep benchReport
-	if err := decodeJSONFile(name, maxReport, &rep); err != nil {
+	start := &jsonStart{key: "schema", what: "a rosenblatt bench report"}
+	if err := decodeJSONFile(name, maxReport, start, &rep); err != nil {
 		return nil, err
 	}
 	if err := rep.validate(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // errExists reports an output file that exists and would be overwritten
@@ -376,14 +377,15 @@ func lineCol(data []byte, off int64) (line, col int) {
 // the size its header gives.
 var errTooLarge = errors.New("file too large")
 
-// Limits of the files read whole that have no header giving their size
-// (variables so that tests can lower them). A binary model file is read
-// up to the size its header implies (perceptron.EncodedSize), no further.
+// Limits of the model and report files, which are read whole (variables
+// so that tests can lower them).
 var (
-	// maxJSONModel bounds a JSON model: 1 GiB holds some 50 million
-	// values printed in full precision; larger models belong in the binary
-	// format, which is a fifth of the size.
-	maxJSONModel int64 = 1 << 30
+	// maxModel bounds a JSON model, and a binary model read from a pipe or
+	// device: 1 GiB holds some 50 million values printed in full
+	// precision, and a binary model of 130 million float64 values. A
+	// binary model in a regular file is bounded by the file's size
+	// instead: its header must imply exactly that size.
+	maxModel int64 = 1 << 30
 	// maxReport bounds a bench report: a full report is some 100 KB.
 	maxReport int64 = 64 << 20
 )
@@ -391,33 +393,108 @@ var (
 // readLimited reads all of r (the file name), which must not exceed limit
 // bytes: otherwise it stops after limit+1 bytes with an error wrapping
 // errTooLarge. fi, if the file's, lets a regular file be refused from its
-// size before anything is read.
-func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64) ([]byte, error) {
+// size before anything is read, and read into one slice of that size.
+// Other input (a pipe, a device) is gathered in chunks that grow with
+// what arrives: about limit bytes allocated before it is refused, about
+// twice its size if it is within the limit.
+//
+// check, if not nil, sees the bytes as they arrive (the first 64 KiB are
+// read before the rest) and stops the reading with an error, which
+// readLimited returns after the file name: a file can be refused from its
+// first bytes, however long it is.
+func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check func([]byte) error) ([]byte, error) {
 	tooLarge := func(what string) error {
 		return fmt.Errorf("%s: %w: %s, more than the %s this command reads", name, errTooLarge, what, fmtBytes(limit))
 	}
-	var buf bytes.Buffer
-	if fi != nil && fi.Mode().IsRegular() {
-		if fi.Size() > limit {
-			return nil, tooLarge(fmtBytes(fi.Size()))
-		}
-		buf.Grow(int(fi.Size()) + 1)
+	regular := fi != nil && fi.Mode().IsRegular()
+	if regular && fi.Size() > limit {
+		return nil, tooLarge(fmtBytes(fi.Size()))
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
+	var c chunks
+	err := c.fill(r, min(limit+1, minChunk), check)
+	if err == nil {
+		if regular {
+			c.reserve(fi.Size() + 1) // +1: room to see the end
+		}
+		err = c.fill(r, limit+1, check)
+	}
+	switch {
+	case err == nil || err == io.EOF:
+	case errors.Is(err, errMalformed): // from check
+		return nil, fmt.Errorf("%s:%w", name, err)
+	default:
 		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
 	}
-	if n > limit {
+	if c.n > limit {
 		return nil, tooLarge("longer")
 	}
-	return buf.Bytes(), nil
+	return c.bytes(), nil
+}
+
+// jsonStart checks the first bytes of a JSON file as they arrive: white
+// space, then '{', then, if key is set, white space and the name "key" of
+// the object's first member, written without escapes (as this command
+// writes its files). Its errors start with the line and column of the
+// offending byte and wrap errMalformed; what names the kind of file
+// expected ("a rosenblatt bench report").
+type jsonStart struct {
+	key, what string
+	state     int // what comes next: 0 '{', 1 the key's quote, 2 the key's byte m, 3 nothing (done)
+	m         int
+	line, col int // of the last byte seen; line 0 before the first
+}
+
+// feed checks the next bytes of the file.
+func (j *jsonStart) feed(p []byte) error {
+	if j.line == 0 {
+		j.line = 1
+	}
+	for _, c := range p {
+		if j.state == 3 {
+			return nil
+		}
+		j.col++
+		if j.state < 2 && isJSONSpace(c) {
+			if c == '\n' {
+				j.line, j.col = j.line+1, 0
+			}
+			continue
+		}
+		ok := false
+		switch j.state {
+		case 0:
+			ok = c == '{'
+		case 1:
+			ok = c == '"'
+		case 2:
+			ok = c == (j.key + `"`)[j.m]
+			j.m++
+		}
+		if !ok {
+			want := "{"
+			if j.key != "" {
+				want = `{"` + j.key + `"`
+			}
+			return fmt.Errorf("%d:%d: %w: not %s (unexpected %q: one begins with %s)", j.line, j.col, errMalformed, j.what, c, want)
+		}
+		switch {
+		case j.state == 0 && j.key == "":
+			j.state = 3
+		case j.state < 2:
+			j.state++
+		case j.m == len(j.key)+1:
+			j.state = 3
+		}
+	}
+	return nil
 }
 
 // decodeJSONFile decodes the JSON file name, of at most limit bytes, into
-// v. A syntax or type error names the file with its line and column; every
+// v; start checks its first bytes as they arrive (see readLimited). A
+// syntax or type error names the file with its line and column; every
 // error wraps errMalformed except a failure to read the file and one
 // wrapping errTooLarge.
-func decodeJSONFile(name string, limit int64, v any) error {
+func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -430,18 +507,26 @@ func decodeJSONFile(name string, limit int64, v any) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory", name)
 	}
-	data, err := readLimited(name, f, fi, limit)
+	data, err := readLimited(name, f, fi, limit, start.feed)
 	if err != nil {
 		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("%s: %w: empty file", name, errMalformed)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
+	// json.Unmarshal reads data in place (a json.Decoder would copy it
+	// into a buffer of its own, doubling it as it grows), and checks the
+	// whole of it before decoding: a syntax error comes first.
+	if err := json.Unmarshal(data, v); err != nil {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
+		case errors.As(err, &syn) && syn.Offset >= int64(len(data)) && strings.HasPrefix(syn.Error(), "unexpected end"):
+			line, col := lineCol(data, int64(len(data)))
+			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, errMalformed)
+		case errors.As(err, &syn) && strings.HasSuffix(syn.Error(), "after top-level value"):
+			line, col := lineCol(data, max(syn.Offset-1, 0))
+			return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, errMalformed)
 		case errors.As(err, &syn):
 			// Offset is the number of bytes read before the error, so the
 			// offending byte is the one at Offset-1.
@@ -450,16 +535,8 @@ func decodeJSONFile(name string, limit int64, v any) error {
 		case errors.As(err, &typ):
 			line, col := lineCol(data, max(typ.Offset-1, 0))
 			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, errMalformed, typ)
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			line, col := lineCol(data, int64(len(data)))
-			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, errMalformed)
 		}
 		return fmt.Errorf("%s: %w: %v", name, errMalformed, err)
-	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
-		off += int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
-		line, col := lineCol(data, off)
-		return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, errMalformed)
 	}
 	return nil
 }
