@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -57,6 +58,23 @@ var errMalformed = errors.New("malformed file")
 // with or without -f, by checkWritable before any long work and again by
 // writeOutput; streams (character devices, pipes) are exempt, as reading
 // and writing a terminal is no overwrite.
+//
+// A path that names one of the process's own descriptors ("-" and
+// /dev/stdout for 1, /dev/stderr for 2, /dev/stdin for 0, /dev/fd/N,
+// /proc/self/fd/N and /proc/PID/fd/N for N), literally or through symbolic
+// links, is written to that descriptor in place, whatever it has open,
+// without -f: descriptors 1 and 2 through the command's standard output
+// and error, any other through a duplicate of the descriptor (dup, which
+// shares its offset and flags). It is never opened by name, as opening
+// /proc/self/fd/1 would open the file anew (a regular file at offset 0,
+// without O_APPEND: writing there would overwrite what the shell's >>
+// meant to append to), and never renamed over nor removed. The same-file
+// guard holds: a descriptor that has one of the inputs open as a regular
+// file is refused. So is standard output itself, when a command writes
+// its main output there (predict without -o, eval, train's summary, bench
+// compare) and it is a regular file that is one of the inputs, as
+// `rosenblatt predict m.model d.libsvm >> d.libsvm` would make it
+// (stdio.notAnInput).
 
 // outTarget is where an output goes, as resolveOutput found it.
 type outTarget struct {
@@ -164,19 +182,184 @@ func followLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
+// stdio is a command's standard output and error, where an output path
+// naming descriptor 1 or 2 goes. Nil writers stand for the process's own
+// (os.Stdout, os.Stderr).
+type stdio struct{ out, err io.Writer }
+
+// fdPath returns the descriptor that path names literally, as described
+// above ("-", /dev/stdout, /dev/fd/N, ...), after lexical cleaning only.
+func fdPath(path string) (int, bool) {
+	if path == "-" {
+		return 1, true
+	}
+	p := filepath.ToSlash(filepath.Clean(path))
+	switch p {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", fmt.Sprintf("/proc/%d/fd/", os.Getpid())} {
+		rest, ok := strings.CutPrefix(p, dir)
+		if !ok || rest == "" || len(rest) > 9 || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		n, err := strconv.Atoi(rest)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// descriptorOf returns the descriptor that path names, literally or at
+// any step of its chain of symbolic links, each read as written (see
+// fdPath), never through the system's links in /dev and /proc.
+func descriptorOf(path string) (int, bool) {
+	for range 255 {
+		if fd, ok := fdPath(path); ok {
+			return fd, true
+		}
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return 0, false
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return 0, false // a loop: resolveOutput reports it
+}
+
+// statOf returns what w writes to, if it is a file (through errWriter).
+func statOf(w io.Writer) (os.FileInfo, error) {
+	for {
+		switch v := w.(type) {
+		case *errWriter:
+			w = v.w
+			continue
+		case interface{ Stat() (os.FileInfo, error) }:
+			return v.Stat()
+		}
+		return nil, nil
+	}
+}
+
+// stdout and stderr return s's writers, or the process's.
+func (s stdio) stdout() io.Writer {
+	if s.out == nil {
+		return os.Stdout
+	}
+	return s.out
+}
+
+func (s stdio) stderr() io.Writer {
+	if s.err == nil {
+		return os.Stderr
+	}
+	return s.err
+}
+
+// descriptor returns a writer of descriptor fd, what it has open (nil if
+// not a file: a writer of the tests) and a function to call when done.
+func (s stdio) descriptor(path string, fd int) (io.Writer, os.FileInfo, func() error, error) {
+	nop := func() error { return nil }
+	if fd == 1 || fd == 2 {
+		w := s.stdout()
+		if fd == 2 {
+			w = s.stderr()
+		}
+		fi, err := statOf(w)
+		return w, fi, nop, err
+	}
+	f, err := dupFile(path, fd)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, err
+	}
+	return f, fi, f.Close, nil
+}
+
+// openDescriptor returns a writer of the descriptor path names, checked
+// against inputs, and a function to call when done.
+func (s stdio) openDescriptor(path string, fd int, inputs []string) (io.Writer, func() error, error) {
+	w, fi, done, err := s.descriptor(path, fd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, withoutPath(err))
+	}
+	if fi != nil && fi.Mode().IsRegular() {
+		if err := notAnInput(path, fi, inputs); err != nil {
+			done()
+			return nil, nil, err
+		}
+	}
+	return w, done, nil
+}
+
+// notAnInput refuses standard output that is a regular file and one of
+// inputs, for a command that writes its main output there.
+func (s stdio) notAnInput(inputs ...string) error {
+	fi, err := statOf(s.stdout())
+	if err != nil || fi == nil || !fi.Mode().IsRegular() {
+		return nil // a write error, if any, is reported when writing
+	}
+	return notAnInput("standard output", fi, inputs)
+}
+
 // checkWritable fails early, before any long work, if writing path would
 // overwrite an existing file without force, or write over one of inputs.
 // writeOutput checks again when it writes.
-func checkWritable(path string, force bool, inputs ...string) error {
+func (s stdio) checkWritable(path string, force bool, inputs ...string) error {
+	if fd, ok := descriptorOf(path); ok {
+		_, done, err := s.openDescriptor(path, fd, inputs)
+		if err == nil {
+			done()
+		}
+		return err
+	}
 	_, err := resolveOutput(path, force, inputs)
 	return err
 }
 
-// writeOutput writes what write produces to path, as described above:
-// atomically for a file, in place for a device or pipe; never over an
-// existing file without force, never over one of inputs. Errors name
-// path.
+// checkWritable is stdio.checkWritable for the process's own descriptors.
+func checkWritable(path string, force bool, inputs ...string) error {
+	return stdio{}.checkWritable(path, force, inputs...)
+}
+
+// writeOutput is stdio.writeOutput for the process's own descriptors.
 func writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	return stdio{}.writeOutput(path, force, inputs, write)
+}
+
+// writeOutput writes what write produces to path, as described above:
+// atomically for a file, in place for a device, pipe or descriptor; never
+// over an existing file without force, never over one of inputs. Errors
+// name path.
+func (s stdio) writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	if fd, ok := descriptorOf(path); ok {
+		w, done, err := s.openDescriptor(path, fd, inputs)
+		if err != nil {
+			return err
+		}
+		err = write(w)
+		if cerr := done(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, withoutPath(err))
+		}
+		return nil
+	}
 	t, err := resolveOutput(path, force, inputs)
 	if err != nil {
 		return err

@@ -79,7 +79,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
 	fs.IntVar(&tf.workers, "workers", 0, "`n` goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
 	fs.StringVar(&tf.typ, "type", "float32", "element `type`: float32 or float64")
-	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory)")
+	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory;\n"+
+		"\"-\": standard output, the summary then goes to stderr)")
 	fs.BoolVar(&tf.force, "f", false, "overwrite the model file if it exists")
 	fs.BoolVar(&tf.asJSON, "json", false, "write the model as JSON instead of the binary format")
 	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
@@ -245,17 +246,29 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
 	}
 	// Refuse before the long work, not after it.
-	if err := checkWritable(tf.out, tf.force, tf.data.inputFiles(path, tf.test)...); err != nil {
+	std := stdio{stdout, stderr}
+	if err := std.checkWritable(tf.out, tf.force, tf.data.inputFiles(path, tf.test)...); err != nil {
 		return err
 	}
-	if tf.typ == "float64" {
-		return trainOn[float64](&tf, path, opt, stdout, stderr)
+	// The summary goes to standard output, or to standard error when the
+	// model does; it must not land in an input (train d >> d).
+	summary := stdout
+	if fd, ok := descriptorOf(tf.out); ok && fd == 1 {
+		summary = stderr
+	} else if !tf.quiet {
+		if err := std.notAnInput(tf.data.inputFiles(path, tf.test)...); err != nil {
+			return err
+		}
 	}
-	return trainOn[float32](&tf, path, opt, stdout, stderr)
+	if tf.typ == "float64" {
+		return trainOn[float64](&tf, path, opt, std, summary)
+	}
+	return trainOn[float32](&tf, path, opt, std, summary)
 }
 
-// trainOn is train for element type T.
-func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, stdout, stderr io.Writer) error {
+// trainOn is train for element type T; the summary goes to summary.
+func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, std stdio, summary io.Writer) error {
+	stderr := std.stderr()
 	start := time.Now()
 	data, format, err := loadData[T](path, &tf.data, 0, "")
 	if err != nil {
@@ -327,7 +340,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(tf.out, tf.force, tf.data.inputFiles(path, tf.test), func(w io.Writer) error {
+	if err := std.writeOutput(tf.out, tf.force, tf.data.inputFiles(path, tf.test), func(w io.Writer) error {
 		_, err := w.Write(encoded)
 		return err
 	}); err != nil {
@@ -337,7 +350,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 
-	w := func(k, f string, a ...any) { fmt.Fprintf(stdout, "%-15s "+f+"\n", append([]any{k + ":"}, a...)...) }
+	w := func(k, f string, a ...any) { fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k + ":"}, a...)...) }
 	counts := data.ClassCounts()
 	var perClass []string
 	for _, c := range classes {
@@ -352,7 +365,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	w("kernel path", "%s", kernel.Active())
 	if tf.verbose {
-		printEpochs(stdout, diag.Epochs, opt.Algorithm == perceptron.SVM)
+		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
 	}
 	end := "not converged"
 	switch {
