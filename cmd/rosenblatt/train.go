@@ -84,7 +84,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.force, "f", false, "overwrite the model file if it exists")
 	fs.BoolVar(&tf.asJSON, "json", false, "write the model as JSON instead of the binary format")
 	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
-	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors")
+	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors (-test is still read and scored)")
 	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
 	fs.Int64Var(&tf.maxMB, "max-mb", 0, "voted: memory budget in `MB` for the kept vectors (the model); training fails\n"+
 		"before exceeding it (default 1024; -1: no limit)")
@@ -324,11 +324,22 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted && kern == nil:
 			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget)", path, err)
 		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted:
-			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values')", path, err)
+			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values)", path, err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	trained := time.Now()
+	// The -test accuracy, with -q too: a test file that the model cannot
+	// score (a non-finite score) fails the command, and no model is
+	// written.
+	testOK := 0
+	if test != nil {
+		pred, err := predictAll(m, test)
+		if err != nil {
+			return fmt.Errorf("%s: %w (no model written)", tf.test, err)
+		}
+		testOK = correct(pred, test.Y)
+	}
 
 	var encoded []byte
 	if tf.asJSON {
@@ -395,12 +406,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		}
 	}
 	if test != nil {
-		pred, err := predictAll(m, test)
-		if err != nil {
-			return fmt.Errorf("%s: %w", tf.test, err)
-		}
-		ok := correct(pred, test.Y)
-		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(ok)/float64(test.Rows), ok, test.Rows, tf.test)
+		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(testOK)/float64(test.Rows), testOK, test.Rows, tf.test)
 	}
 	kind := "binary format"
 	if tf.asJSON {
