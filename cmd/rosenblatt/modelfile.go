@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"unsafe"
@@ -193,6 +194,8 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	// hold, before it is read.
 	bound := func(n int64) error {
 		switch {
+		case n > math.MaxInt || regular && fi.Size() > math.MaxInt: // 32-bit platforms
+			return fmt.Errorf("%s: %w: the header implies %s, more than this platform can hold in memory", path, errTooLarge, fmtBytes(n))
 		case regular && n > fi.Size():
 			return corrupt("%d bytes, the header implies at least %d (truncated)", fi.Size(), n)
 		case !regular && n > maxModel:
