@@ -202,24 +202,36 @@ func fdPath(path string) (int, bool) {
 	case "/dev/stderr":
 		return 2, true
 	}
-	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", fmt.Sprintf("/proc/%d/fd/", os.Getpid())} {
+	number := func(s string) bool { return s != "" && len(s) <= 9 && strings.Trim(s, "0123456789") == "" }
+	pid := fmt.Sprintf("/proc/%d/", os.Getpid())
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", pid + "fd/", pid + "task/"} {
 		rest, ok := strings.CutPrefix(p, dir)
-		if !ok || rest == "" || len(rest) > 9 || strings.Trim(rest, "0123456789") != "" {
-			continue
+		if dir == pid+"task/" { // /proc/PID/task/TID/fd/N
+			tid, fd, _ := strings.Cut(rest, "/fd/")
+			ok, rest = ok && number(tid), fd
 		}
-		n, err := strconv.Atoi(rest)
-		return n, err == nil
+		if ok && number(rest) {
+			n, err := strconv.Atoi(rest)
+			return n, err == nil
+		}
 	}
 	return 0, false
 }
 
 // descriptorOf returns the descriptor that path names, literally or at
 // any step of its chain of symbolic links, each read as written (see
-// fdPath), never through the system's links in /dev and /proc.
+// fdPath), never through the links in /proc/self/fd themselves (which
+// lead to the files); a directory on the way may be a link (fds/1, with
+// fds a link to /dev/fd).
 func descriptorOf(path string) (int, bool) {
 	for range 255 {
 		if fd, ok := fdPath(path); ok {
 			return fd, true
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+			if fd, ok := fdPath(filepath.Join(dir, filepath.Base(path))); ok {
+				return fd, true
+			}
 		}
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -251,7 +263,7 @@ func statOf(w io.Writer) (os.FileInfo, error) {
 	}
 }
 
-// stdout and stderr return s's writers, or the process's.
+// stdout returns s's standard output, or the process's.
 func (s stdio) stdout() io.Writer {
 	if s.out == nil {
 		return os.Stdout
@@ -259,6 +271,7 @@ func (s stdio) stdout() io.Writer {
 	return s.out
 }
 
+// stderr returns s's standard error, or the process's.
 func (s stdio) stderr() io.Writer {
 	if s.err == nil {
 		return os.Stderr

@@ -66,6 +66,8 @@ func TestOutputToDescriptor(t *testing.T) {
 			out: "out", extra: "log", files: map[string]string{"log": "OLD\n" + labels, "out": "OLD\n"}},
 		{name: "predict -f -o a link to /dev/stdout >> log", args: []string{"predict", "-f", "-o", "stdout.link", "iris.model", "iris.test.libsvm"},
 			out: "log", files: map[string]string{"log": "OLD\n" + labels}},
+		{name: "predict -f -o fds/1 >> log, fds a link to /dev/fd", args: []string{"predict", "-f", "-o", "fds/1", "iris.model", "iris.test.libsvm"},
+			out: "log", files: map[string]string{"log": "OLD\n" + labels}},
 		{name: "predict -o /dev/fd/N of a closed descriptor", args: []string{"predict", "-o", "/dev/fd/987", "iris.model", "iris.test.libsvm"},
 			out: "out", code: exitFail, stderr: []string{"/dev/fd/987: dup: bad file descriptor"}, files: map[string]string{"out": "OLD\n"}},
 
@@ -97,6 +99,7 @@ func TestOutputToDescriptor(t *testing.T) {
 			}
 		}
 		symlink("/dev/stdout", "stdout.link")(t, dir)
+		symlink("/dev/fd", "fds")(t, dir)
 		return dir
 	}
 	// open opens dir/name as the shell does for >> (or > if trunc),
