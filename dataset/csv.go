@@ -258,6 +258,12 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 // record with the comment character is a comment, whose quotes do not count.
 // Input that csv rejects for its quotes stops at that line, which is
 // bounded.
+//
+// csv buffers a record whole, growing its buffer by append (some five
+// times the record's length in all), so a record longer than passBytes is
+// held back past its first passBytes, in chunks (about its length in
+// memory), until its end shows that it is within max: a record past the
+// limit costs about the limit, not five times it.
 type lineLenReader struct {
 	r       io.Reader
 	max     int    // longest record accepted, without its final terminator
@@ -270,9 +276,16 @@ type lineLenReader struct {
 	cmatch  int    // bytes of comment matched at the start of the line; -1: none
 	inCmt   bool   // the current line is a comment
 	cr      bool   // the last byte of the current line so far is '\r'
-	err     error  // the ErrLineTooLong error, once returned
+	err     error  // the ErrLineTooLong error, once met
 	errLine int    // the line it concerns
+	q       chunks // bytes read from r and not yet passed on
+	free    int    // bytes at the front of q that may be passed on
+	rerr    error  // r's error (io.EOF included), once met
 }
+
+// passBytes is how much of a record lineLenReader passes on before the
+// record ends (csv then reports a syntax error in that part first).
+const passBytes = 64 << 10
 
 // newLineLenReader returns a lineLenReader of r for records of at most max
 // bytes (0: DefaultMaxLineBytes) with comment lines starting with comment
@@ -289,13 +302,46 @@ func newLineLenReader(r io.Reader, max int, comment rune) *lineLenReader {
 }
 
 func (l *lineLenReader) Read(p []byte) (int, error) {
-	if l.err != nil {
-		return 0, l.err
+	for {
+		switch {
+		case l.free > 0:
+			n := l.q.read(p[:min(len(p), l.free)])
+			l.free -= n
+			return n, nil
+		case l.err != nil:
+			return 0, l.err
+		case l.rerr != nil && l.q.n > 0:
+			// The input ends within a record, which ends there.
+			l.free = l.q.n
+			continue
+		case l.rerr != nil:
+			return 0, l.rerr
+		case len(p) == 0:
+			return 0, nil
+		}
+		// Room for the rest of the current record and its "\r\n", so
+		// that the pieces held pass the limit by at most minChunk.
+		buf := l.q.space(l.q.n + max(l.max+2-l.rec, minChunk))
+		n, err := l.r.Read(buf)
+		l.q.commit(n)
+		scanned := l.scan(buf[:n])
+		// Pass on all but the part of an unfinished record past its first
+		// passBytes, and what lies past a record found too long.
+		l.free = max(l.q.n-max(l.rec-passBytes, 0)-(n-scanned), 0)
+		l.rerr = err
+		if n == 0 && err == nil {
+			return 0, nil
+		}
 	}
-	n, err := l.r.Read(p)
-	for off := 0; off < n; {
-		// One line, or the part of it in p.
-		seg := p[off:n]
+}
+
+// scan follows b, the next bytes of the input, and returns how many of
+// them it read: all, or those up to the end of a record it finds too long
+// (setting l.err).
+func (l *lineLenReader) scan(b []byte) int {
+	for off := 0; off < len(b); {
+		// One line, or the part of it in b.
+		seg := b[off:]
 		k := bytes.IndexByte(seg, '\n')
 		if k >= 0 {
 			seg = seg[:k]
@@ -333,7 +379,7 @@ func (l *lineLenReader) Read(p []byte) (int, error) {
 		}
 		if length > l.max {
 			l.err = l.tooLong()
-			return n, l.err
+			return off + len(seg)
 		}
 		if k < 0 {
 			break
@@ -347,7 +393,7 @@ func (l *lineLenReader) Read(p []byte) (int, error) {
 		}
 		off += k + 1
 	}
-	return n, err
+	return len(b)
 }
 
 // quoteChar is the CSV quote character, for bytes.Count.

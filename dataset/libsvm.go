@@ -46,7 +46,12 @@ const (
 // quotes): 64 MiB, a dense row of millions of features. The readers
 // buffer one line at a time, so the limit bounds that buffer: input without
 // a newline, such as /dev/zero or a binary file read by mistake, fails with
-// ErrLineTooLong after 64 MiB instead of being buffered whole.
+// ErrLineTooLong after 64 MiB instead of being buffered whole, having
+// allocated about the limit (a long line is gathered in pieces that grow
+// with it, not in a buffer that doubles). A line within the limit that
+// is longer than the 64 KiB read buffer allocates about twice its length
+// in ReadLIBSVM (the pieces, then the joined line), about five times in
+// ReadCSV (encoding/csv grows its line buffer by append).
 const DefaultMaxLineBytes = 64 << 20
 
 // maxIndex is the largest feature index ReadLIBSVM accepts.
@@ -519,10 +524,11 @@ func unsafeString(b []byte) string {
 // lineReader reads lines up to a maximum length, reusing its buffer.
 type lineReader struct {
 	br   *bufio.Reader
-	buf  []byte
-	max  int   // longest line accepted, without its terminator
-	n    int   // number of the line last returned, 1-based
-	read int64 // bytes consumed so far, line terminators included
+	buf  []byte // a line longer than br's buffer, joined
+	long chunks // the pieces of such a line while it is read
+	max  int    // longest line accepted, without its terminator
+	n    int    // number of the line last returned, 1-based
+	read int64  // bytes consumed so far, line terminators included
 }
 
 // newLineReader returns a lineReader of r for lines of at most max bytes;
@@ -536,30 +542,38 @@ func newLineReader(r io.Reader, max int) *lineReader {
 
 // next returns the next line without its "\n" or "\r\n" terminator. The
 // slice is valid until the following call. It returns io.EOF after the last
-// line, an error wrapping ErrLineTooLong for a line longer than lr.max
-// (having buffered at most lr.max plus 64 KiB of it), and any other error
-// from the underlying reader.
+// line, an error wrapping ErrLineTooLong for a line longer than lr.max, and
+// any other error from the underlying reader.
+//
+// A line longer than the 64 KiB read buffer is gathered in chunks (about
+// its length in memory, and no more than lr.max+2 bytes of it however long
+// it is), then joined into one slice once its end shows it is within the
+// limit: a line past the limit costs about the limit, one within it about
+// twice its length.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		lr.buf = append(lr.buf[:0], line...)
+		total := len(line) // the line's length so far, kept or not
+		keep := lr.max + 2 // enough to tell a line of lr.max bytes and its "\r\n"
+		lr.long.write(line[:min(len(line), keep)], keep)
 		for err == bufio.ErrBufferFull {
 			// The line so far has no '\n'; all but a final '\r' is content.
-			if len(lr.buf) > lr.max+1 {
+			if total > lr.max+1 {
+				lr.long.reset()
 				return nil, lr.tooLong()
 			}
 			line, err = lr.br.ReadSlice('\n')
-			if len(lr.buf)+len(line) > cap(lr.buf) {
-				// Double, rather than append's 1.25 for large slices, so
-				// that the copies of a long line add up to about twice its
-				// length, but not far past the limit.
-				c := max(len(lr.buf)+len(line), min(2*cap(lr.buf), lr.max+2+len(line)))
-				nb := make([]byte, len(lr.buf), c)
-				copy(nb, lr.buf)
-				lr.buf = nb
+			total += len(line)
+			if room := keep - lr.long.n; room > 0 {
+				lr.long.write(line[:min(len(line), room)], keep)
 			}
-			lr.buf = append(lr.buf, line...)
 		}
+		if total > keep {
+			lr.long.reset()
+			return nil, lr.tooLong()
+		}
+		lr.buf = lr.long.join(lr.buf)
+		lr.long.reset()
 		line = lr.buf
 	}
 	if err != nil && err != io.EOF {

@@ -161,7 +161,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return runBenchCompare(args[1:], stdout, stderr)
 	}
 	fs := newFlagSet("bench", stderr)
-	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE`")
+	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
 	force := fs.Bool("f", false, "overwrite the -json file if it exists")
 	quick := fs.Bool("quick", false, "tiny sizes and short times (a smoke test; the numbers mean little)")
 	pathsFlag := fs.String("paths", "", "comma-separated `list` of implementations to run (default: every available one, and auto)")
@@ -197,9 +197,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if cfg.paths, err = parsePaths(*pathsFlag); err != nil {
 		return err
 	}
+	std := stdio{stdout, stderr}
 	if *jsonFile != "" {
-		if err := checkWritable(*jsonFile, *force); err != nil {
+		if err := std.checkWritable(*jsonFile, *force); err != nil {
 			return err
+		}
+		if fd, ok := descriptorOf(*jsonFile); ok && fd == 1 {
+			stdout = stderr // the JSON goes to standard output alone
 		}
 	}
 
@@ -209,7 +213,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	printReport(stdout, rep)
 	if *jsonFile != "" {
-		err := writeOutput(*jsonFile, *force, nil, func(w io.Writer) error {
+		err := std.writeOutput(*jsonFile, *force, nil, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rep)
@@ -624,6 +628,9 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 2 {
 		return fmt.Errorf("%w: bench compare needs two report files, got %d arguments", errUsage, fs.NArg())
 	}
+	if err := (stdio{stdout, stderr}).notAnInput(fs.Arg(0), fs.Arg(1)); err != nil {
+		return err
+	}
 	a, err := readBenchReport(fs.Arg(0))
 	if err != nil {
 		return err
@@ -638,10 +645,12 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 
 // readBenchReport reads and validates a -json report. Every content error
 // wraps errMalformed and names the file (with line and column for JSON
-// errors).
+// errors). A report begins with {"schema" as bench -json writes it: a file
+// that does not is refused from its first bytes, before the rest is read.
 func readBenchReport(name string) (*benchReport, error) {
 	var rep benchReport
-	if err := decodeJSONFile(name, maxReport, &rep); err != nil {
+	start := &jsonStart{key: "schema", what: "a rosenblatt bench report"}
+	if err := decodeJSONFile(name, maxReport, start, &rep); err != nil {
 		return nil, err
 	}
 	if err := rep.validate(); err != nil {

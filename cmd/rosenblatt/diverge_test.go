@@ -79,3 +79,33 @@ func TestTrainDivergedAndBudget(t *testing.T) {
 		})
 	}
 }
+
+// -q silences train, nothing more: the -test file is still read and
+// scored, and one the model cannot score (its values overflow float32 in
+// the scores) fails the command, -q or not, with no model written.
+func TestTrainQuietScoresTheTestFile(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.libsvm")
+	if err := os.WriteFile(huge, []byte("1 1:3e38 2:3e38 3:3e38 4:3e38\n2 1:-3e38 2:3e38 3:3e38 4:3e38\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quiet := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "m.model")
+		args := []string{"train", "-test", huge, "-o", out, td("iris.train.libsvm")}
+		if quiet {
+			args = append(args, "-q")
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != exitFail {
+			t.Errorf("-q %v: exit %d, want %d; stderr %q", quiet, code, exitFail, stderr.String())
+		}
+		for _, s := range []string{"huge.libsvm: perceptron: non-finite value", "no model written"} {
+			if !strings.Contains(stderr.String(), s) {
+				t.Errorf("-q %v: stderr lacks %q: %q", quiet, s, stderr.String())
+			}
+		}
+		if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("-q %v: a failed run left %s (%v)", quiet, out, err)
+		}
+	}
+}

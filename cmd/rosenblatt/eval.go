@@ -35,6 +35,10 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := df.check(); err != nil {
 		return err
 	}
+	// The report must not land in an input (eval m d >> d).
+	if err := (stdio{stdout, stderr}).notAnInput(append([]string{pos[0]}, df.inputFiles(pos[1])...)...); err != nil {
+		return err
+	}
 	lm, err := loadModel(pos[0])
 	if err != nil {
 		return err

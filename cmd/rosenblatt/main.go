@@ -30,8 +30,12 @@
 // an output file or standard output).
 //
 // Output files are written atomically (a temporary file in the same
-// directory, then renamed); devices and pipes are written in place; no
-// command removes a file it did not create. See output.go.
+// directory, then renamed); devices and pipes are written in place; an
+// output naming one of the process's descriptors ("-", /dev/stdout,
+// /dev/fd/N, /proc/self/fd/N) is written to that descriptor, appending
+// where the shell's >> opened it; no command removes a file it did not
+// create, nor writes its output into one of its inputs, standard output
+// included. See output.go.
 package main
 
 import (

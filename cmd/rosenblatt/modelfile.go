@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"unsafe"
@@ -75,15 +76,16 @@ func (lm *loadedModel) classes() []int {
 // or JSON, float32 or float64. Errors name the file; a file of the right
 // kind with bad content wraps perceptron.ErrCorrupt (or ErrVersion), a JSON
 // syntax error carries its line and column, a file that is no model at
-// all wraps errMalformed, and a JSON model beyond maxJSONModel wraps
-// errTooLarge.
+// all wraps errMalformed, and a JSON model beyond maxModel, or a binary
+// one from a pipe or device whose header implies more, wraps errTooLarge.
 //
 // The file is never read whole before it is checked: the first bytes tell
 // a binary model, whose header is checked and gives the file's size
 // (perceptron.EncodedSize), from a JSON one, and anything else is refused
 // at once. A regular file of another size than its header implies is
 // refused before the rest is read; a device or pipe is read up to that
-// size and one byte more, to tell a padded file.
+// size and one byte more, to tell a padded file, in chunks that grow with
+// what arrives (see readBinaryModel and readLimited).
 func loadModel(path string) (*loadedModel, error) {
 	data, err := readModelFile(path)
 	if err != nil {
@@ -156,35 +158,55 @@ func readModelFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w: not a rosenblatt model file (neither the binary format nor JSON)", path, errMalformed)
 	}
 	// JSON, or white space before it (which the limit bounds too).
-	return readLimited(path, r, fi, maxJSONModel)
+	start := &jsonStart{what: "a rosenblatt model file (neither the binary format nor JSON)"}
+	return readLimited(path, r, fi, maxModel, start.feed)
 }
 
 // isJSONSpace reports whether c is white space to JSON.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // readBinaryModel reads a binary model file whose magic r starts with: the
-// header first, then exactly the size it implies.
+// header first, then exactly the size it implies. A regular file must have
+// that size, and is then read into one slice of it. A pipe or device is
+// refused (errTooLarge) if its header implies more than maxModel, and is
+// otherwise read in chunks that grow with what arrives (see chunks): a
+// header claiming more than is sent costs about what was sent, not what it
+// claims.
 func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	regular := fi.Mode().IsRegular()
 	corrupt := func(f string, a ...any) error {
 		return fmt.Errorf("%s: %w: %s", path, perceptron.ErrCorrupt, fmt.Sprintf(f, a...))
 	}
 	// fill reads the file up to n bytes in all (n is implied by a header
-	// already checked); the buffer grows with what arrives, not with n.
-	var buf bytes.Buffer
+	// already checked).
+	var c chunks
 	fill := func(n int64) error {
-		_, err := io.CopyN(&buf, r, n-int64(buf.Len()))
-		if errors.Is(err, io.EOF) {
-			return corrupt("%d bytes, the header implies at least %d (truncated)", int64(buf.Len()), n)
+		err := c.fill(r, n, nil)
+		switch {
+		case c.n >= n:
+			return nil
+		case err == nil || err == io.EOF:
+			return corrupt("%d bytes, the header implies at least %d (truncated)", c.n, n)
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, withoutPath(err))
+		return fmt.Errorf("%s: %w", path, withoutPath(err))
+	}
+	// bound checks a size the header implies against what the file can
+	// hold, before it is read.
+	bound := func(n int64) error {
+		switch {
+		case n > math.MaxInt || regular && fi.Size() > math.MaxInt: // 32-bit platforms
+			return fmt.Errorf("%s: %w: the header implies %s, more than this platform can hold in memory", path, errTooLarge, fmtBytes(n))
+		case regular && n > fi.Size():
+			return corrupt("%d bytes, the header implies at least %d (truncated)", fi.Size(), n)
+		case !regular && n > maxModel:
+			return fmt.Errorf("%s: %w: the header implies %s, more than the %s this command reads from a pipe or device",
+				path, errTooLarge, fmtBytes(n), fmtBytes(maxModel))
 		}
 		return nil
 	}
 	var size int64
 	for need := int64(0); ; {
-		s, more, err := perceptron.EncodedSize(buf.Bytes())
+		s, more, err := perceptron.EncodedSize(c.bytes())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -192,13 +214,18 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 			size = s
 			break
 		}
-		if regular && more > fi.Size() {
-			return nil, corrupt("%d bytes, the header implies at least %d (truncated)", fi.Size(), more)
+		if err := bound(more); err != nil {
+			return nil, err
 		}
 		if more <= need {
 			return nil, corrupt("the header gives no size") // not expected: EncodedSize asks for more each time
 		}
 		need = more
+		if regular && c.n > 0 {
+			// The header is sound and the file as large as it implies so
+			// far: its size is what there is to read.
+			c.reserve(fi.Size())
+		}
 		if err := fill(need); err != nil {
 			return nil, err
 		}
@@ -207,7 +234,9 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 		if fi.Size() != size {
 			return nil, corrupt("the header implies %d bytes, the file has %d (truncated or padded)", size, fi.Size())
 		}
-		buf.Grow(int(size - int64(buf.Len())))
+		c.reserve(size)
+	} else if err := bound(size); err != nil {
+		return nil, err
 	}
 	if err := fill(size); err != nil {
 		return nil, err
@@ -217,7 +246,7 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	if n, _ := io.ReadFull(r, one[:]); n > 0 {
 		return nil, fmt.Errorf("%s: %w (%w): more bytes follow the %d the header implies (padded)", path, perceptron.ErrCorrupt, errTooLarge, size)
 	}
-	return buf.Bytes(), nil
+	return c.bytes(), nil
 }
 
 // decodeModel decodes data into a new model of element type T, a kernel

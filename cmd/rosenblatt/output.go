@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // errExists reports an output file that exists and would be overwritten
@@ -56,6 +58,23 @@ var errMalformed = errors.New("malformed file")
 // with or without -f, by checkWritable before any long work and again by
 // writeOutput; streams (character devices, pipes) are exempt, as reading
 // and writing a terminal is no overwrite.
+//
+// A path that names one of the process's own descriptors ("-" and
+// /dev/stdout for 1, /dev/stderr for 2, /dev/stdin for 0, /dev/fd/N,
+// /proc/self/fd/N and /proc/PID/fd/N for N), literally or through symbolic
+// links, is written to that descriptor in place, whatever it has open,
+// without -f: descriptors 1 and 2 through the command's standard output
+// and error, any other through a duplicate of the descriptor (dup, which
+// shares its offset and flags). It is never opened by name, as opening
+// /proc/self/fd/1 would open the file anew (a regular file at offset 0,
+// without O_APPEND: writing there would overwrite what the shell's >>
+// meant to append to), and never renamed over nor removed. The same-file
+// guard holds: a descriptor that has one of the inputs open as a regular
+// file is refused. So is standard output itself, when a command writes
+// its main output there (predict without -o, eval, train's summary, bench
+// compare) and it is a regular file that is one of the inputs, as
+// `rosenblatt predict m.model d.libsvm >> d.libsvm` would make it
+// (stdio.notAnInput).
 
 // outTarget is where an output goes, as resolveOutput found it.
 type outTarget struct {
@@ -163,19 +182,197 @@ func followLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
+// stdio is a command's standard output and error, where an output path
+// naming descriptor 1 or 2 goes. Nil writers stand for the process's own
+// (os.Stdout, os.Stderr).
+type stdio struct{ out, err io.Writer }
+
+// fdPath returns the descriptor that path names literally, as described
+// above ("-", /dev/stdout, /dev/fd/N, ...), after lexical cleaning only.
+func fdPath(path string) (int, bool) {
+	if path == "-" {
+		return 1, true
+	}
+	p := filepath.ToSlash(filepath.Clean(path))
+	switch p {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	number := func(s string) bool { return s != "" && len(s) <= 9 && strings.Trim(s, "0123456789") == "" }
+	pid := fmt.Sprintf("/proc/%d/", os.Getpid())
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", pid + "fd/", pid + "task/"} {
+		rest, ok := strings.CutPrefix(p, dir)
+		if dir == pid+"task/" { // /proc/PID/task/TID/fd/N
+			tid, fd, _ := strings.Cut(rest, "/fd/")
+			ok, rest = ok && number(tid), fd
+		}
+		if ok && number(rest) {
+			n, err := strconv.Atoi(rest)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// descriptorOf returns the descriptor that path names, literally or at
+// any step of its chain of symbolic links, each read as written (see
+// fdPath), never through the links in /proc/self/fd themselves (which
+// lead to the files); a directory on the way may be a link (fds/1, with
+// fds a link to /dev/fd).
+func descriptorOf(path string) (int, bool) {
+	for range 255 {
+		if fd, ok := fdPath(path); ok {
+			return fd, true
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+			if fd, ok := fdPath(filepath.Join(dir, filepath.Base(path))); ok {
+				return fd, true
+			}
+		}
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return 0, false
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return 0, false // a loop: resolveOutput reports it
+}
+
+// statOf returns what w writes to, if it is a file (through errWriter).
+func statOf(w io.Writer) (os.FileInfo, error) {
+	for {
+		switch v := w.(type) {
+		case *errWriter:
+			w = v.w
+			continue
+		case interface{ Stat() (os.FileInfo, error) }:
+			return v.Stat()
+		}
+		return nil, nil
+	}
+}
+
+// stdout returns s's standard output, or the process's.
+func (s stdio) stdout() io.Writer {
+	if s.out == nil {
+		return os.Stdout
+	}
+	return s.out
+}
+
+// stderr returns s's standard error, or the process's.
+func (s stdio) stderr() io.Writer {
+	if s.err == nil {
+		return os.Stderr
+	}
+	return s.err
+}
+
+// descriptor returns a writer of descriptor fd, what it has open (nil if
+// not a file: a writer of the tests) and a function to call when done.
+func (s stdio) descriptor(path string, fd int) (io.Writer, os.FileInfo, func() error, error) {
+	nop := func() error { return nil }
+	if fd == 1 || fd == 2 {
+		w := s.stdout()
+		if fd == 2 {
+			w = s.stderr()
+		}
+		fi, err := statOf(w)
+		return w, fi, nop, err
+	}
+	f, err := dupFile(path, fd)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, err
+	}
+	return f, fi, f.Close, nil
+}
+
+// openDescriptor returns a writer of the descriptor path names, checked
+// against inputs, and a function to call when done.
+func (s stdio) openDescriptor(path string, fd int, inputs []string) (io.Writer, func() error, error) {
+	w, fi, done, err := s.descriptor(path, fd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, withoutPath(err))
+	}
+	if fi != nil && fi.Mode().IsRegular() {
+		if err := notAnInput(path, fi, inputs); err != nil {
+			done()
+			return nil, nil, err
+		}
+	}
+	return w, done, nil
+}
+
+// notAnInput refuses standard output that is a regular file and one of
+// inputs, for a command that writes its main output there.
+func (s stdio) notAnInput(inputs ...string) error {
+	fi, err := statOf(s.stdout())
+	if err != nil || fi == nil || !fi.Mode().IsRegular() {
+		return nil // a write error, if any, is reported when writing
+	}
+	return notAnInput("standard output", fi, inputs)
+}
+
 // checkWritable fails early, before any long work, if writing path would
 // overwrite an existing file without force, or write over one of inputs.
 // writeOutput checks again when it writes.
-func checkWritable(path string, force bool, inputs ...string) error {
+func (s stdio) checkWritable(path string, force bool, inputs ...string) error {
+	if fd, ok := descriptorOf(path); ok {
+		_, done, err := s.openDescriptor(path, fd, inputs)
+		if err == nil {
+			done()
+		}
+		return err
+	}
 	_, err := resolveOutput(path, force, inputs)
 	return err
 }
 
-// writeOutput writes what write produces to path, as described above:
-// atomically for a file, in place for a device or pipe; never over an
-// existing file without force, never over one of inputs. Errors name
-// path.
+// checkWritable is stdio.checkWritable for the process's own descriptors.
+func checkWritable(path string, force bool, inputs ...string) error {
+	return stdio{}.checkWritable(path, force, inputs...)
+}
+
+// writeOutput is stdio.writeOutput for the process's own descriptors.
 func writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	return stdio{}.writeOutput(path, force, inputs, write)
+}
+
+// writeOutput writes what write produces to path, as described above:
+// atomically for a file, in place for a device, pipe or descriptor; never
+// over an existing file without force, never over one of inputs. Errors
+// name path.
+func (s stdio) writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	if fd, ok := descriptorOf(path); ok {
+		w, done, err := s.openDescriptor(path, fd, inputs)
+		if err != nil {
+			return err
+		}
+		err = write(w)
+		if cerr := done(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, withoutPath(err))
+		}
+		return nil
+	}
 	t, err := resolveOutput(path, force, inputs)
 	if err != nil {
 		return err
@@ -376,14 +573,15 @@ func lineCol(data []byte, off int64) (line, col int) {
 // the size its header gives.
 var errTooLarge = errors.New("file too large")
 
-// Limits of the files read whole that have no header giving their size
-// (variables so that tests can lower them). A binary model file is read
-// up to the size its header implies (perceptron.EncodedSize), no further.
+// Limits of the model and report files, which are read whole (variables
+// so that tests can lower them).
 var (
-	// maxJSONModel bounds a JSON model: 1 GiB holds some 50 million
-	// values printed in full precision; larger models belong in the binary
-	// format, which is a fifth of the size.
-	maxJSONModel int64 = 1 << 30
+	// maxModel bounds a JSON model, and a binary model read from a pipe or
+	// device: 1 GiB holds some 50 million values printed in full
+	// precision, and a binary model of 130 million float64 values. A
+	// binary model in a regular file is bounded by the file's size
+	// instead: its header must imply exactly that size.
+	maxModel int64 = 1 << 30
 	// maxReport bounds a bench report: a full report is some 100 KB.
 	maxReport int64 = 64 << 20
 )
@@ -391,33 +589,108 @@ var (
 // readLimited reads all of r (the file name), which must not exceed limit
 // bytes: otherwise it stops after limit+1 bytes with an error wrapping
 // errTooLarge. fi, if the file's, lets a regular file be refused from its
-// size before anything is read.
-func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64) ([]byte, error) {
+// size before anything is read, and read into one slice of that size.
+// Other input (a pipe, a device) is gathered in chunks that grow with
+// what arrives: about limit bytes allocated before it is refused, about
+// twice its size if it is within the limit.
+//
+// check, if not nil, sees the bytes as they arrive (the first 64 KiB are
+// read before the rest) and stops the reading with an error, which
+// readLimited returns after the file name: a file can be refused from its
+// first bytes, however long it is.
+func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check func([]byte) error) ([]byte, error) {
 	tooLarge := func(what string) error {
 		return fmt.Errorf("%s: %w: %s, more than the %s this command reads", name, errTooLarge, what, fmtBytes(limit))
 	}
-	var buf bytes.Buffer
-	if fi != nil && fi.Mode().IsRegular() {
-		if fi.Size() > limit {
-			return nil, tooLarge(fmtBytes(fi.Size()))
-		}
-		buf.Grow(int(fi.Size()) + 1)
+	regular := fi != nil && fi.Mode().IsRegular()
+	if regular && fi.Size() > limit {
+		return nil, tooLarge(fmtBytes(fi.Size()))
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
+	var c chunks
+	err := c.fill(r, min(limit+1, minChunk), check)
+	if err == nil {
+		if regular {
+			c.reserve(fi.Size() + 1) // +1: room to see the end
+		}
+		err = c.fill(r, limit+1, check)
+	}
+	switch {
+	case err == nil || err == io.EOF:
+	case errors.Is(err, errMalformed): // from check
+		return nil, fmt.Errorf("%s:%w", name, err)
+	default:
 		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
 	}
-	if n > limit {
+	if c.n > limit {
 		return nil, tooLarge("longer")
 	}
-	return buf.Bytes(), nil
+	return c.bytes(), nil
+}
+
+// jsonStart checks the first bytes of a JSON file as they arrive: white
+// space, then '{', then, if key is set, white space and the name "key" of
+// the object's first member, written without escapes (as this command
+// writes its files). Its errors start with the line and column of the
+// offending byte and wrap errMalformed; what names the kind of file
+// expected ("a rosenblatt bench report").
+type jsonStart struct {
+	key, what string
+	state     int // what comes next: 0 '{', 1 the key's quote, 2 the key's byte m, 3 nothing (done)
+	m         int
+	line, col int // of the last byte seen; line 0 before the first
+}
+
+// feed checks the next bytes of the file.
+func (j *jsonStart) feed(p []byte) error {
+	if j.line == 0 {
+		j.line = 1
+	}
+	for _, c := range p {
+		if j.state == 3 {
+			return nil
+		}
+		j.col++
+		if j.state < 2 && isJSONSpace(c) {
+			if c == '\n' {
+				j.line, j.col = j.line+1, 0
+			}
+			continue
+		}
+		ok := false
+		switch j.state {
+		case 0:
+			ok = c == '{'
+		case 1:
+			ok = c == '"'
+		case 2:
+			ok = c == (j.key + `"`)[j.m]
+			j.m++
+		}
+		if !ok {
+			want := "{"
+			if j.key != "" {
+				want = `{"` + j.key + `"`
+			}
+			return fmt.Errorf("%d:%d: %w: not %s (unexpected %q: one begins with %s)", j.line, j.col, errMalformed, j.what, c, want)
+		}
+		switch {
+		case j.state == 0 && j.key == "":
+			j.state = 3
+		case j.state < 2:
+			j.state++
+		case j.m == len(j.key)+1:
+			j.state = 3
+		}
+	}
+	return nil
 }
 
 // decodeJSONFile decodes the JSON file name, of at most limit bytes, into
-// v. A syntax or type error names the file with its line and column; every
+// v; start checks its first bytes as they arrive (see readLimited). A
+// syntax or type error names the file with its line and column; every
 // error wraps errMalformed except a failure to read the file and one
 // wrapping errTooLarge.
-func decodeJSONFile(name string, limit int64, v any) error {
+func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -430,18 +703,26 @@ func decodeJSONFile(name string, limit int64, v any) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory", name)
 	}
-	data, err := readLimited(name, f, fi, limit)
+	data, err := readLimited(name, f, fi, limit, start.feed)
 	if err != nil {
 		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("%s: %w: empty file", name, errMalformed)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
+	// json.Unmarshal reads data in place (a json.Decoder would copy it
+	// into a buffer of its own, doubling it as it grows), and checks the
+	// whole of it before decoding: a syntax error comes first.
+	if err := json.Unmarshal(data, v); err != nil {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
+		case errors.As(err, &syn) && syn.Offset >= int64(len(data)) && strings.HasPrefix(syn.Error(), "unexpected end"):
+			line, col := lineCol(data, int64(len(data)))
+			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, errMalformed)
+		case errors.As(err, &syn) && strings.HasSuffix(syn.Error(), "after top-level value"):
+			line, col := lineCol(data, max(syn.Offset-1, 0))
+			return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, errMalformed)
 		case errors.As(err, &syn):
 			// Offset is the number of bytes read before the error, so the
 			// offending byte is the one at Offset-1.
@@ -450,16 +731,8 @@ func decodeJSONFile(name string, limit int64, v any) error {
 		case errors.As(err, &typ):
 			line, col := lineCol(data, max(typ.Offset-1, 0))
 			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, errMalformed, typ)
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			line, col := lineCol(data, int64(len(data)))
-			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, errMalformed)
 		}
 		return fmt.Errorf("%s: %w: %v", name, errMalformed, err)
-	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
-		off += int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
-		line, col := lineCol(data, off)
-		return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, errMalformed)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -115,7 +118,7 @@ var platformCases = []cliCase{
 	{name: "predict /dev/zero", setup: hasDevice("/dev/zero"), args: []string{"predict", "/dev/zero", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"/dev/zero: malformed file: not a rosenblatt model file"}},
 	{name: "bench compare /dev/zero", setup: hasDevice("/dev/zero"), args: []string{"bench", "compare", "/dev/zero", "/dev/zero"}, code: exitFail,
-		stderr: []string{"/dev/zero: file too large: longer, more than the 64 MiB this command reads"}},
+		stderr: []string{`/dev/zero:1:1: malformed file: not a rosenblatt bench report (unexpected '\x00': one begins with {"schema")`}},
 }
 
 // A write that fails half-way (here: past the file-size limit, EFBIG, as a
@@ -287,9 +290,9 @@ func TestModelFromPipe(t *testing.T) {
 	t.Chdir(dir)
 	trainIris()(t, dir)
 	model, _ := os.ReadFile("iris.model")
-	oldJSON, oldReport := maxJSONModel, maxReport
-	t.Cleanup(func() { maxJSONModel, maxReport = oldJSON, oldReport })
-	maxJSONModel, maxReport = 1<<20, 1<<20
+	oldJSON, oldReport := maxModel, maxReport
+	t.Cleanup(func() { maxModel, maxReport = oldJSON, oldReport })
+	maxModel, maxReport = 1<<20, 1<<20
 
 	loadFrom := func(name string, head []byte, endless bool, fill byte) error {
 		p := servePipe(t, dir, name, head, endless, fill)
@@ -330,5 +333,109 @@ func TestModelFromPipe(t *testing.T) {
 	err = within(t, "bench report", func() error { _, err := readBenchReport(p); return err })
 	if !errors.Is(err, errTooLarge) {
 		t.Errorf("an endless bench report: %v, want errTooLarge", err)
+	}
+}
+
+// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
+// which counts every allocation, freed or not).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Model and report files from pipes and devices cost about the bytes that
+// arrive, not what a header claims nor twice or four times the limit: a
+// binary header implying more than maxModel is refused before its body, a
+// header implying less whose body stops short costs about what was sent,
+// an endless JSON model or report about its limit, and a report that does
+// not begin as one is refused from its first read. A regular file within
+// the limit is read into one slice of its size.
+func TestInputReadsBoundedMemory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	mustRun(t, "train", "-q", "-type", "float64", "-o", "iris64.model", td("iris.train.libsvm"))
+	model, err := os.ReadFile("iris64.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// header returns the model's header claiming d features, and the size
+	// it implies.
+	header := func(d uint32) ([]byte, int64) {
+		h := slices.Clone(model[:40])
+		binary.LittleEndian.PutUint32(h[16:], d)
+		size, _, err := perceptron.EncodedSize(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h, size
+	}
+	oldModel, oldReport := maxModel, maxReport
+	t.Cleanup(func() { maxModel, maxReport = oldModel, oldReport })
+
+	const sent = 48 << 20 // what a pipe sends of a body claimed larger
+	huge, hugeSize := header(1 << 30)
+	if hugeSize <= maxModel {
+		t.Fatalf("a header of 2^30 float64 features implies %d bytes, want more than maxModel", hugeSize)
+	}
+	short, shortSize := header(10 << 20)
+	if shortSize <= 2*sent || shortSize > maxModel {
+		t.Fatalf("the header implies %d bytes, want between %d and maxModel", shortSize, 2*sent)
+	}
+	short = append(short, make([]byte, sent-len(short))...)
+	report := filepath.Join(dir, "regular-report.json")
+	if err := os.WriteFile(report, append([]byte(`{"schema": "`), bytes.Repeat([]byte("x"), 24<<20)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	const limit = 32 << 20 // maxModel and maxReport for the endless JSON files
+	hasDevice("/dev/zero")(t, dir)
+	for _, c := range []struct {
+		name  string
+		read  func() error
+		want  []error
+		bound uint64
+	}{
+		{"a binary header implying 24 GiB", func() error {
+			_, err := loadModel(servePipe(t, dir, "huge.model", huge, true, 0))
+			return err
+		}, []error{errTooLarge}, 1 << 20},
+		{"a binary header implying 240 MiB, 48 MiB sent", func() error {
+			_, err := loadModel(servePipe(t, dir, "short.model", short, false, 0))
+			return err
+		}, []error{perceptron.ErrCorrupt}, sent + sent/8 + 1<<20},
+		{"an endless JSON model", func() error {
+			maxModel = limit
+			defer func() { maxModel = oldModel }()
+			_, err := loadModel(servePipe(t, dir, "endless.json", []byte(`{"labels": [`), true, '1'))
+			return err
+		}, []error{errTooLarge}, limit + limit/8 + 1<<20},
+		{"an endless report", func() error {
+			maxReport = limit
+			defer func() { maxReport = oldReport }()
+			_, err := readBenchReport(servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x'))
+			return err
+		}, []error{errTooLarge}, limit + limit/8 + 1<<20},
+		{"/dev/zero as a report", func() error {
+			_, err := readBenchReport("/dev/zero")
+			return err
+		}, []error{errMalformed}, 1 << 20},
+		{"a regular report file of 24 MiB", func() error {
+			_, err := readBenchReport(report)
+			return err
+		}, []error{errMalformed}, 24<<20 + 1<<20},
+	} {
+		var err error
+		got := allocated(func() { err = within(t, c.name, c.read) })
+		for _, w := range c.want {
+			if !errors.Is(err, w) {
+				t.Errorf("%s: %v, want an error wrapping %v", c.name, err, w)
+			}
+		}
+		if got > c.bound {
+			t.Errorf("%s: allocated %.1f MiB, want at most %.1f MiB", c.name, float64(got)/(1<<20), float64(c.bound)/(1<<20))
+		}
 	}
 }

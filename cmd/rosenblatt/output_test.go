@@ -250,6 +250,8 @@ func stdoutCases(model, report string) [][]string {
 		{"cpu"},
 		{"train", "-f", "-epochs", "3", "-o", model, td("iris.train.libsvm")},
 		{"predict", model, td("iris.test.libsvm")},
+		{"predict", "-o", "/dev/stdout", model, td("iris.test.libsvm")},
+		{"train", "-json", "-o", "-", td("iris.train.libsvm")},
 		{"eval", model, td("iris.test.libsvm")},
 		{"bench", "compare", report, report},
 	}

@@ -17,8 +17,9 @@ import (
 //
 // writes one predicted label per row of DATA, one per line, to stdout or
 // -o FILE (never over an existing file without -f, never over MODEL or
-// DATA). DATA is read like
-// train's (its labels are read but not used).
+// DATA; "-o -" and /dev/stdout are standard output, which must not be MODEL
+// or DATA either). DATA is read like train's (its labels are read but not
+// used).
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict", stderr)
@@ -41,25 +42,30 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := df.check(); err != nil {
 		return err
 	}
-	// The model and the data files are inputs that -o must not name.
+	// The model and the data files are inputs that -o, or standard
+	// output, must not be.
 	inputs := append([]string{pos[0]}, df.inputFiles(pos[1])...)
+	std := stdio{stdout, stderr}
 	if *out != "" {
-		if err := checkWritable(*out, *force, inputs...); err != nil {
-			return err
-		}
+		err = std.checkWritable(*out, *force, inputs...)
+	} else {
+		err = std.notAnInput(inputs...)
+	}
+	if err != nil {
+		return err
 	}
 	lm, err := loadModel(pos[0])
 	if err != nil {
 		return err
 	}
 	if lm.m64 != nil {
-		return predictOn(lm.m64, pos[1], &df, *out, *force, inputs, *scores, stdout)
+		return predictOn(lm.m64, pos[1], &df, *out, *force, inputs, *scores, std)
 	}
-	return predictOn(lm.m32, pos[1], &df, *out, *force, inputs, *scores, stdout)
+	return predictOn(lm.m32, pos[1], &df, *out, *force, inputs, *scores, std)
 }
 
 // predictOn is predict for element type T.
-func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, stdout io.Writer) error {
+func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, std stdio) error {
 	d, _, err := loadData[T](dataPath, df, c.Dims(), "the model")
 	if err != nil {
 		return err
@@ -96,9 +102,9 @@ func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, 
 		return bw.Flush()
 	}
 	if out == "" {
-		return write(stdout)
+		return write(std.stdout())
 	}
-	return writeOutput(out, force, inputs, write)
+	return std.writeOutput(out, force, inputs, write)
 }
 
 // predictAll returns the model's label for every row of d.

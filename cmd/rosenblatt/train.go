@@ -93,11 +93,12 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
 	fs.IntVar(&tf.workers, "workers", 0, "`n` goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
 	fs.StringVar(&tf.typ, "type", "float32", "element `type`: float32 or float64")
-	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory)")
+	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory;\n"+
+		"\"-\": standard output, the summary then goes to stderr)")
 	fs.BoolVar(&tf.force, "f", false, "overwrite the model file if it exists")
 	fs.BoolVar(&tf.asJSON, "json", false, "write the model as JSON instead of the binary format")
 	fs.StringVar(&tf.test, "test", "", "also report the accuracy on this test `file` (same format flags as DATA)")
-	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors")
+	fs.BoolVar(&tf.quiet, "q", false, "quiet: no progress bar and no summary, only errors (-test is still read and scored)")
 	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
 	fs.Int64Var(&tf.maxMB, "max-mb", 0, "voted: memory budget in `MB` for the kept vectors (the model); training fails\n"+
 		"before exceeding it (default 1024; -1: no limit)")
@@ -285,13 +286,24 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
 	}
 	// Refuse before the long work, not after it.
-	if err := checkWritable(tf.out, tf.force, tf.inputFiles(path)...); err != nil {
+	std := stdio{stdout, stderr}
+	if err := std.checkWritable(tf.out, tf.force, tf.inputFiles(path)...); err != nil {
 		return err
 	}
-	if tf.typ == "float64" {
-		return trainOn[float64](&tf, path, opt, init, stdout, stderr)
+	// The summary goes to standard output, or to standard error when the
+	// model does; it must not land in an input (train d >> d).
+	summary := stdout
+	if fd, ok := descriptorOf(tf.out); ok && fd == 1 {
+		summary = stderr
+	} else if !tf.quiet {
+		if err := std.notAnInput(tf.inputFiles(path)...); err != nil {
+			return err
+		}
 	}
-	return trainOn[float32](&tf, path, opt, init, stdout, stderr)
+	if tf.typ == "float64" {
+		return trainOn[float64](&tf, path, opt, init, std, summary)
+	}
+	return trainOn[float32](&tf, path, opt, init, std, summary)
 }
 
 // inputFiles are the files train reads: no output may replace them.
@@ -342,8 +354,11 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	return nil
 }
 
-// trainOn is train for element type T, from the model init if not nil.
-func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, stdout, stderr io.Writer) error {
+
+// trainOn is train for element type T, from the model init if not nil;
+// the summary goes to summary.
+func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std stdio, summary io.Writer) error {
+	stderr := std.stderr()
 	start := time.Now()
 	data, format, err := loadData[T](path, &tf.data, 0, "")
 	if err != nil {
@@ -413,11 +428,22 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted && kern == nil:
 			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget)", path, err)
 		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted:
-			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values')", path, err)
+			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values)", path, err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	trained := time.Now()
+	// The -test accuracy, with -q too: a test file that the model cannot
+	// score (a non-finite score) fails the command, and no model is
+	// written.
+	testOK := 0
+	if test != nil {
+		pred, err := predictAll(m, test)
+		if err != nil {
+			return fmt.Errorf("%s: %w (no model written)", tf.test, err)
+		}
+		testOK = correct(pred, test.Y)
+	}
 
 	var encoded []byte
 	if tf.asJSON {
@@ -429,7 +455,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(tf.out, tf.force, tf.data.inputFiles(path, tf.test), func(w io.Writer) error {
+	if err := std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
 		_, err := w.Write(encoded)
 		return err
 	}); err != nil {
@@ -443,7 +469,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		if k != "" {
 			k += ":"
 		}
-		fmt.Fprintf(stdout, "%-15s "+f+"\n", append([]any{k}, a...)...)
+		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
 	}
 	counts := data.ClassCounts()
 	var perClass []string
@@ -466,7 +492,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	w("kernel path", "%s", kernel.Active())
 	if tf.verbose {
-		printEpochs(stdout, diag.Epochs, opt.Algorithm == perceptron.SVM)
+		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
 	}
 	end := "not converged"
 	switch {
@@ -510,12 +536,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		}
 	}
 	if test != nil {
-		pred, err := predictAll(m, test)
-		if err != nil {
-			return fmt.Errorf("%s: %w", tf.test, err)
-		}
-		ok := correct(pred, test.Y)
-		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(ok)/float64(test.Rows), ok, test.Rows, tf.test)
+		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(testOK)/float64(test.Rows), testOK, test.Rows, tf.test)
 	}
 	kind := "binary format"
 	if tf.asJSON {

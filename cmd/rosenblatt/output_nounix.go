@@ -1,0 +1,14 @@
+//go:build !unix
+
+package main
+
+import (
+	"errors"
+	"os"
+)
+
+// dupFile fails: descriptors other than standard output and error are
+// written only where the system has dup.
+func dupFile(path string, fd int) (*os.File, error) {
+	return nil, &os.PathError{Op: "dup", Path: path, Err: errors.ErrUnsupported}
+}
