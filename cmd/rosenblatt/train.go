@@ -354,7 +354,6 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	return nil
 }
 
-
 // trainOn is train for element type T, from the model init if not nil;
 // the summary goes to summary.
 func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std stdio, summary io.Writer) error {
