@@ -29,9 +29,9 @@ var benchShapes = [][2]int{{512, 512}, {2048, 256}, {4096, 784}}
 //	go test -run '^$' -bench 'Gram/.*/n=512/' ./gram/
 func BenchmarkGram(b *testing.B) {
 	var names []string
-	for _, p := range paths {
-		if p.available {
-			names = append(names, p.name)
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			names = append(names, im.Name())
 		}
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -78,9 +78,15 @@ type benchCase struct {
 	f64    func(X []float64, n, d, threads int) func()
 }
 
-func ours[T kernel.Float](path string, k Kernel) func(X []T, n, d, threads int) func() {
+func ours[T kernel.Float](impl string, k Kernel) func(X []T, n, d, threads int) func() {
+	var im *kernel.Impl // nil: "auto"
+	for _, c := range kernel.Impls() {
+		if c.Name() == impl {
+			im = c
+		}
+	}
 	return func(X []T, n, d, threads int) func() {
-		opts := &Options{path: path, Threads: threads}
+		opts := &Options{Impl: im, Threads: threads}
 		m := &Matrix[T]{Data: make([]T, n*n)}
 		return func() {
 			if _, err := ComputeInto(m, X, d, k, opts); err != nil {
@@ -153,12 +159,12 @@ func benchCases(paths []string, d int) []benchCase {
 // the L1 cache (KC = 256): the ceiling of the blocked computation. GFLOP/s
 // counts 2 per multiply-add.
 func BenchmarkMicroKernel(b *testing.B) {
-	for _, p := range paths {
-		if !p.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		b.Run("impl="+p.name+"/type=f32", func(b *testing.B) { benchMicro(b, microOf[float32](p)) })
-		b.Run("impl="+p.name+"/type=f64", func(b *testing.B) { benchMicro(b, microOf[float64](p)) })
+		b.Run("impl="+im.Name()+"/type=f32", func(b *testing.B) { benchMicro(b, microOf[float32](im)) })
+		b.Run("impl="+im.Name()+"/type=f64", func(b *testing.B) { benchMicro(b, microOf[float64](im)) })
 	}
 }
 

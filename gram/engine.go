@@ -12,17 +12,14 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// path is one implementation of the micro-kernels and tile functions, keyed
-// by the kernel package's implementation names.
-type path struct {
-	name      string
-	rank      int // higher is faster; an implementation named by the kernel package falls back to the best path of at most its rank
-	available bool
-	f32       micro[float32]
-	f64       micro[float64]
+// impl is gram's micro-kernels and tile functions of one implementation of
+// package kernel, for both element types.
+type impl struct {
+	f32 micro[float32]
+	f64 micro[float64]
 }
 
-// micro is one path's tile functions for element type T.
+// micro is one implementation's tile functions for element type T.
 type micro[T kernel.Float] struct {
 	mr, nr int // register tile: mr rows of the A side by nr of the B side
 	// kern sets the mr×nr tile c (row stride ldc) to Σₖ a[k·mr+r]·b[k·nr+j]
@@ -38,16 +35,26 @@ type micro[T kernel.Float] struct {
 	trans func(dst []T, ldd int, src []T, lds int, rows, cols int)
 }
 
-// paths lists this build's paths, generic first; archPaths is defined per
-// architecture and build tag.
-var paths = append([]*path{{
-	name:      "generic",
-	available: true,
-	f32:       genericMicro[float32](),
-	f64:       genericMicro[float64](),
-}}, archPaths()...)
+// registry holds gram's functions for every implementation of package
+// kernel in this build, indexed by kernel.ID: the portable Go ones for
+// kernel.IDGeneric and those of archRegistry (micro_amd64.go,
+// micro_arm64.go, micro_noasm.go). Which entry runs is kernel's decision
+// (kernel.ActiveImpl, or Options.Impl): gram detects no CPU features.
+// TestRegistryComplete fails if an implementation of kernel has no entry.
+var registry = func() [kernel.NumIDs]*impl {
+	r := archRegistry
+	r[kernel.IDGeneric] = &impl{f32: genericMicro[float32](), f64: genericMicro[float64]()}
+	return r
+}()
 
-func microOf[T kernel.Float](p *path) *micro[T] {
+// microOf returns the functions of implementation im for T, or nil if gram
+// has none (which TestRegistryComplete rules out for this build's
+// implementations).
+func microOf[T kernel.Float](im *kernel.Impl) *micro[T] {
+	if int(im.ID()) >= len(registry) || registry[im.ID()] == nil {
+		return nil
+	}
+	p := registry[im.ID()]
 	var zero T
 	if unsafe.Sizeof(zero) == 4 {
 		return (*micro[T])(unsafe.Pointer(&p.f32))
@@ -55,40 +62,10 @@ func microOf[T kernel.Float](p *path) *micro[T] {
 	return (*micro[T])(unsafe.Pointer(&p.f64))
 }
 
-// pathNamed returns the path for an implementation name: the path of that
-// name if available, else the best available one of at most its rank.
-func pathNamed(name string) *path {
-	limit := -1
-	for _, p := range paths {
-		if p.name == name {
-			if p.available {
-				return p
-			}
-			limit = p.rank
-		}
-	}
-	if limit < 0 {
-		limit = 1 << 30
-		switch name {
-		case "generic":
-			limit = 0
-		case "avx2", "neon":
-			limit = 1
-		}
-	}
-	best := paths[0]
-	for _, p := range paths {
-		if p.available && p.rank <= limit && p.rank > best.rank {
-			best = p
-		}
-	}
-	return best
-}
-
-// engine holds everything one call needs: the path, the kernel and the block
+// engine holds everything one call needs: the implementation, the kernel and the block
 // sizes.
 type engine[T kernel.Float] struct {
-	p        *path
+	im       *kernel.Impl
 	mk       *micro[T]
 	sp       spec
 	gamma    T
@@ -112,7 +89,7 @@ func setup[T kernel.Float](k Kernel, opts *Options) (*engine[T], error) {
 	if sp.kind != kindLinear && (!(e.gamma > 0) || math.IsInf(float64(e.gamma), 0) || math.IsInf(float64(e.coef0), 0)) {
 		return nil, fmt.Errorf("%w: %v is out of the range of %T", ErrInvalidKernel, k, e.gamma)
 	}
-	name := kernel.ActiveImpl().Name()
+	e.im = kernel.ActiveImpl()
 	if opts != nil {
 		if opts.MaxBytes != 0 {
 			e.maxBytes = opts.MaxBytes
@@ -121,22 +98,12 @@ func setup[T kernel.Float](k Kernel, opts *Options) (*engine[T], error) {
 			if !opts.Impl.Available() {
 				return nil, fmt.Errorf("%w: %s", ErrImpl, opts.Impl.Name())
 			}
-			name = opts.Impl.Name()
+			e.im = opts.Impl
 		}
 	}
-	e.p = pathNamed(name)
-	if opts != nil && opts.path != "" {
-		e.p = nil
-		for _, p := range paths {
-			if p.name == opts.path && p.available {
-				e.p = p
-			}
-		}
-		if e.p == nil {
-			return nil, fmt.Errorf("%w: path %s", ErrImpl, opts.path)
-		}
+	if e.mk = microOf[T](e.im); e.mk == nil {
+		return nil, fmt.Errorf("%w: gram has no micro-kernels for %s", ErrImpl, e.im.Name())
 	}
-	e.mk = microOf[T](e.p)
 	e.blocks(opts)
 	return e, nil
 }
@@ -329,7 +296,7 @@ func kBlocks(d, kc int) (nblk, klen int) {
 // for the feature block starting at k0 of length kl, sliver s occupies
 // dst[k0·npad + s·w·kl :][:kl·w], feature k of row s·w+r at k·w+r. Rows past
 // n are set to zero. A full sliver's block is a transpose of a w×kl block
-// of X, done by trans (the path's, in registers where it has one).
+// of X, done by trans (the implementation's, in registers where it has one).
 func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []T, ldd int, src []T, lds int, rows, cols int)) {
 	npad := len(dst) / d
 	nblk, klen := kBlocks(d, kc)

@@ -2,30 +2,22 @@
 
 package gram
 
-import "github.com/klauspost/cpuid/v2"
+import "github.com/rosenblatt-go/rosenblatt/kernel"
 
-// archPaths returns the amd64 assembly paths. cpuid reports AVX2, FMA3 and
-// AVX512F only when the operating system saves the YMM (and ZMM, opmask)
-// state. The avx512 path runs the AVX-512 micro-kernels and the AVX2 tile
-// functions (every AVX-512F CPU has AVX2 and FMA3).
-func archPaths() []*path {
-	avx2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)
-	return []*path{
-		{
-			name:      "avx2",
-			rank:      1,
-			available: avx2,
-			f32:       micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
-			f64:       micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
-		},
-		{
-			name:      "avx512",
-			rank:      2,
-			available: avx2 && cpuid.CPU.Supports(cpuid.AVX512F),
-			f32:       micro[float32]{mr: 12, nr: 32, kern: kernAVX512F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
-			f64:       micro[float64]{mr: 12, nr: 16, kern: kernAVX512F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
-		},
-	}
+// archRegistry registers the amd64 assembly for the implementations of
+// package kernel: the AVX2 micro-kernels and tile functions for avx2, the
+// AVX-512 micro-kernels with the AVX2 tile functions for avx512 (whose
+// availability kernel checks: every AVX-512F CPU it accepts has AVX2 and
+// FMA3).
+var archRegistry = [kernel.NumIDs]*impl{
+	kernel.IDAVX2: {
+		f32: micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
+		f64: micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
+	},
+	kernel.IDAVX512: {
+		f32: micro[float32]{mr: 12, nr: 32, kern: kernAVX512F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
+		f64: micro[float64]{mr: 12, nr: 16, kern: kernAVX512F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
+	},
 }
 
 func b2i(b bool) int {

@@ -2,17 +2,16 @@
 
 package gram
 
-// archPaths returns the arm64 path: NEON micro-kernels (every arm64 CPU has
-// ASIMD) with the tile functions in Go (the exponential is the assembly
-// paths' polynomial, rbfPoly).
-func archPaths() []*path {
-	return []*path{{
-		name:      "neon",
-		rank:      1,
-		available: true,
-		f32:       micro[float32]{mr: 8, nr: 12, kern: kernNEONF32, rbf: rbfPoly[float32], poly: polyGeneric[float32], trans: transGeneric[float32]},
-		f64:       micro[float64]{mr: 8, nr: 6, kern: kernNEONF64, rbf: rbfPoly[float64], poly: polyGeneric[float64], trans: transGeneric[float64]},
-	}}
+import "github.com/rosenblatt-go/rosenblatt/kernel"
+
+// archRegistry registers the arm64 code for kernel's neon implementation:
+// NEON micro-kernels with the tile functions in Go (the exponential is the
+// assembly paths' polynomial, rbfPoly).
+var archRegistry = [kernel.NumIDs]*impl{
+	kernel.IDNEON: {
+		f32: micro[float32]{mr: 8, nr: 12, kern: kernNEONF32, rbf: rbfPoly[float32], poly: polyGeneric[float32], trans: transGeneric[float32]},
+		f64: micro[float64]{mr: 8, nr: 6, kern: kernNEONF64, rbf: rbfPoly[float64], poly: polyGeneric[float64], trans: transGeneric[float64]},
+	},
 }
 
 func b2i(b bool) int {

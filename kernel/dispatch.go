@@ -29,8 +29,14 @@ import (
 // "avx2", "avx512" or "neon" selects that implementation or, if the CPU lacks
 // it, the best one below it. It never selects an implementation the CPU
 // cannot run. A value that names no implementation of this build is not
-// ignored: SelectionError reports it (and it is printed once to standard
-// error), and the best implementation is used.
+// ignored: SelectionError returns it (the package prints nothing; the
+// rosenblatt command prints it once at start), and the best implementation
+// is used.
+//
+// Packages with micro-kernels of their own (gram) do not choose again: they
+// keep one entry per ID in a table and take the entry of the Impl chosen
+// here (or passed by their caller), so one decision holds for the whole
+// module.
 
 // EnvVar is the name of the environment variable that caps the implementation.
 const EnvVar = "ROSENBLATT_KERNEL"
@@ -42,24 +48,33 @@ var ErrUnknownKernel = errors.New("kernel: unknown kernel implementation")
 // Impl is one implementation of every kernel for both element types.
 type Impl struct {
 	name      string
-	id        implID // selects the implementation's functions (kernel_GOARCH.go)
-	rank      int    // order among the implementations of a build; higher is faster
+	id        ID  // selects the implementation's functions (kernel_GOARCH.go)
+	rank      int // order among the implementations of a build; higher is faster
 	available bool
 }
 
-// implID names an implementation in the dispatch switches of the
-// architecture files (dot32, dot64, ... in kernel_amd64.go, kernel_arm64.go
-// and kernel_noasm.go). The switches call the assembly directly: a call
-// through a func value would go through an ABI wrapper that costs a few
-// nanoseconds, as much as a 16-element Dot.
-type implID uint8
+// ID identifies an implementation across packages: the dispatch switches of
+// this package (dot32, dot64, ... in kernel_amd64.go, kernel_arm64.go and
+// kernel_noasm.go) switch on it, and a package with micro-kernels of its own
+// (gram) keeps a table indexed by it, so that it runs the implementation
+// chosen here without matching names or detecting CPU features again. The
+// switches call the assembly directly: a call through a func value would go
+// through an ABI wrapper that costs a few nanoseconds, as much as a
+// 16-element Dot.
+type ID uint8
 
+// The implementation IDs. Every build has IDGeneric; the others exist only
+// in builds for their architecture without the purego tag (see Impls).
 const (
-	idGeneric implID = iota
-	idAVX2
-	idAVX512
-	idNEON
+	IDGeneric ID = iota // portable Go, every build
+	IDAVX2              // amd64 AVX2+FMA
+	IDAVX512            // amd64 AVX-512F
+	IDNEON              // arm64 Advanced SIMD
+	NumIDs              // the number of IDs, for tables indexed by ID
 )
+
+// ID returns the implementation's ID.
+func (im *Impl) ID() ID { return im.id }
 
 // Name returns the implementation's name: "avx512", "avx2", "neon" or "generic".
 func (im *Impl) Name() string { return im.name }
@@ -73,15 +88,11 @@ func (im *Impl) String() string { return im.name }
 // impls lists this build's implementations, worst first. archImpls is
 // defined once per architecture/tag combination (kernel_amd64.go,
 // kernel_arm64.go, kernel_noasm.go).
-var impls = append([]*Impl{{name: "generic", id: idGeneric, available: true}}, archImpls()...)
+var impls = append([]*Impl{{name: "generic", id: IDGeneric, available: true}}, archImpls()...)
 
+// active and selectionErr are set once, at package initialisation, which
+// prints nothing: a program reports selectionErr through SelectionError.
 var active, selectionErr = choose(impls, os.Getenv(EnvVar))
-
-func init() {
-	if selectionErr != nil {
-		fmt.Fprintf(os.Stderr, "rosenblatt: %v\n", selectionErr)
-	}
-}
 
 // knownNames are all implementation names of any build, for error messages.
 var knownNames = []string{"generic", "avx2", "avx512", "neon"}
@@ -146,5 +157,7 @@ func Best() *Impl {
 
 // SelectionError reports a ROSENBLATT_KERNEL value that names no
 // implementation of this build, wrapping ErrUnknownKernel; it is nil when the
-// variable is unset or valid.
+// variable is unset or valid. The package does not print it: a program that
+// honours the variable reports it (the rosenblatt command prints it once to
+// standard error at start).
 func SelectionError() error { return selectionErr }

@@ -12,121 +12,121 @@ import "github.com/klauspost/cpuid/v2"
 // for AVX2 and FMA3 as well (every AVX-512F CPU has them).
 func archImpls() []*Impl {
 	return []*Impl{
-		{name: "avx2", id: idAVX2, rank: 1, available: cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)},
-		{name: "avx512", id: idAVX512, rank: 2, available: cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX2, cpuid.FMA3)},
+		{name: "avx2", id: IDAVX2, rank: 1, available: cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)},
+		{name: "avx512", id: IDAVX512, rank: 2, available: cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX2, cpuid.FMA3)},
 	}
 }
 
 // The dispatch switches: each calls the implementation named by id
 // directly (a direct call reaches the assembly without an ABI wrapper),
-// and the portable Go code for idGeneric or any id this build lacks.
+// and the portable Go code for IDGeneric or any id this build lacks.
 
-func dot32(id implID, x, y []float32) float32 {
+func dot32(id ID, x, y []float32) float32 {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		return dotAVX512F32(x, y)
-	case idAVX2:
+	case IDAVX2:
 		return dotAVX2F32(x, y)
 	}
 	return dotGeneric(x, y)
 }
 
-func sqdist32(id implID, x, y []float32) float32 {
+func sqdist32(id ID, x, y []float32) float32 {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		return sqdistAVX512F32(x, y)
-	case idAVX2:
+	case IDAVX2:
 		return sqdistAVX2F32(x, y)
 	}
 	return sqdistGeneric(x, y)
 }
 
-func axpy32(id implID, a float32, x, y []float32) {
+func axpy32(id ID, a float32, x, y []float32) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		axpyAVX512F32(a, x, y)
 		return
-	case idAVX2:
+	case IDAVX2:
 		axpyAVX2F32(a, x, y)
 		return
 	}
 	axpyGeneric(a, x, y)
 }
 
-func scale32(id implID, a float32, x []float32) {
+func scale32(id ID, a float32, x []float32) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		scaleAVX512F32(a, x)
 		return
-	case idAVX2:
+	case IDAVX2:
 		scaleAVX2F32(a, x)
 		return
 	}
 	scaleGeneric(a, x)
 }
 
-func matvec32(id implID, dst, m, w []float32) {
+func matvec32(id ID, dst, m, w []float32) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		matvecAVX512F32(dst, m, w)
 		return
-	case idAVX2:
+	case IDAVX2:
 		matvecAVX2F32(dst, m, w)
 		return
 	}
 	matvecGeneric(dst, m, w)
 }
 
-func dot64(id implID, x, y []float64) float64 {
+func dot64(id ID, x, y []float64) float64 {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		return dotAVX512F64(x, y)
-	case idAVX2:
+	case IDAVX2:
 		return dotAVX2F64(x, y)
 	}
 	return dotGeneric(x, y)
 }
 
-func sqdist64(id implID, x, y []float64) float64 {
+func sqdist64(id ID, x, y []float64) float64 {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		return sqdistAVX512F64(x, y)
-	case idAVX2:
+	case IDAVX2:
 		return sqdistAVX2F64(x, y)
 	}
 	return sqdistGeneric(x, y)
 }
 
-func axpy64(id implID, a float64, x, y []float64) {
+func axpy64(id ID, a float64, x, y []float64) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		axpyAVX512F64(a, x, y)
 		return
-	case idAVX2:
+	case IDAVX2:
 		axpyAVX2F64(a, x, y)
 		return
 	}
 	axpyGeneric(a, x, y)
 }
 
-func scale64(id implID, a float64, x []float64) {
+func scale64(id ID, a float64, x []float64) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		scaleAVX512F64(a, x)
 		return
-	case idAVX2:
+	case IDAVX2:
 		scaleAVX2F64(a, x)
 		return
 	}
 	scaleGeneric(a, x)
 }
 
-func matvec64(id implID, dst, m, w []float64) {
+func matvec64(id ID, dst, m, w []float64) {
 	switch id {
-	case idAVX512:
+	case IDAVX512:
 		matvecAVX512F64(dst, m, w)
 		return
-	case idAVX2:
+	case IDAVX2:
 		matvecAVX2F64(dst, m, w)
 		return
 	}

@@ -7,93 +7,93 @@ package kernel
 // point is a mandatory part of ARMv8-A, and every arm64 CPU Go supports
 // implements it, so no feature detection is needed.
 func archImpls() []*Impl {
-	return []*Impl{{name: "neon", id: idNEON, rank: 1, available: true}}
+	return []*Impl{{name: "neon", id: IDNEON, rank: 1, available: true}}
 }
 
 // The dispatch switches: each calls the implementation named by id
 // directly (a direct call reaches the assembly without an ABI wrapper),
-// and the portable Go code for idGeneric or any id this build lacks.
+// and the portable Go code for IDGeneric or any id this build lacks.
 
-func dot32(id implID, x, y []float32) float32 {
+func dot32(id ID, x, y []float32) float32 {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		return dotNEONF32(x, y)
 	}
 	return dotGeneric(x, y)
 }
 
-func sqdist32(id implID, x, y []float32) float32 {
+func sqdist32(id ID, x, y []float32) float32 {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		return sqdistNEONF32(x, y)
 	}
 	return sqdistGeneric(x, y)
 }
 
-func axpy32(id implID, a float32, x, y []float32) {
+func axpy32(id ID, a float32, x, y []float32) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		axpyNEONF32(a, x, y)
 		return
 	}
 	axpyGeneric(a, x, y)
 }
 
-func scale32(id implID, a float32, x []float32) {
+func scale32(id ID, a float32, x []float32) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		scaleNEONF32(a, x)
 		return
 	}
 	scaleGeneric(a, x)
 }
 
-func matvec32(id implID, dst, m, w []float32) {
+func matvec32(id ID, dst, m, w []float32) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		matvecNEONF32(dst, m, w)
 		return
 	}
 	matvecGeneric(dst, m, w)
 }
 
-func dot64(id implID, x, y []float64) float64 {
+func dot64(id ID, x, y []float64) float64 {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		return dotNEONF64(x, y)
 	}
 	return dotGeneric(x, y)
 }
 
-func sqdist64(id implID, x, y []float64) float64 {
+func sqdist64(id ID, x, y []float64) float64 {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		return sqdistNEONF64(x, y)
 	}
 	return sqdistGeneric(x, y)
 }
 
-func axpy64(id implID, a float64, x, y []float64) {
+func axpy64(id ID, a float64, x, y []float64) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		axpyNEONF64(a, x, y)
 		return
 	}
 	axpyGeneric(a, x, y)
 }
 
-func scale64(id implID, a float64, x []float64) {
+func scale64(id ID, a float64, x []float64) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		scaleNEONF64(a, x)
 		return
 	}
 	scaleGeneric(a, x)
 }
 
-func matvec64(id implID, dst, m, w []float64) {
+func matvec64(id ID, dst, m, w []float64) {
 	switch id {
-	case idNEON:
+	case IDNEON:
 		matvecNEONF64(dst, m, w)
 		return
 	}

@@ -26,21 +26,21 @@ func tableOf[T Float](im *Impl) funcs[T] {
 // dispatch switch of the architecture file (dot32, dot64, ...), as the
 // exported functions do inline.
 
-func dotOn[T Float](id implID, x, y []T) T {
+func dotOn[T Float](id ID, x, y []T) T {
 	if is32[T]() {
 		return T(dot32(id, f32s(x), f32s(y)))
 	}
 	return T(dot64(id, f64s(x), f64s(y)))
 }
 
-func sqdistOn[T Float](id implID, x, y []T) T {
+func sqdistOn[T Float](id ID, x, y []T) T {
 	if is32[T]() {
 		return T(sqdist32(id, f32s(x), f32s(y)))
 	}
 	return T(sqdist64(id, f64s(x), f64s(y)))
 }
 
-func axpyOn[T Float](id implID, a T, x, y []T) {
+func axpyOn[T Float](id ID, a T, x, y []T) {
 	if is32[T]() {
 		axpy32(id, float32(a), f32s(x), f32s(y))
 		return
@@ -48,7 +48,7 @@ func axpyOn[T Float](id implID, a T, x, y []T) {
 	axpy64(id, float64(a), f64s(x), f64s(y))
 }
 
-func scaleOn[T Float](id implID, a T, x []T) {
+func scaleOn[T Float](id ID, a T, x []T) {
 	if is32[T]() {
 		scale32(id, float32(a), f32s(x))
 		return
@@ -56,7 +56,7 @@ func scaleOn[T Float](id implID, a T, x []T) {
 	scale64(id, float64(a), f64s(x))
 }
 
-func matvecOn[T Float](id implID, dst, m, w []T) {
+func matvecOn[T Float](id ID, dst, m, w []T) {
 	if is32[T]() {
 		matvec32(id, f32s(dst), f32s(m), f32s(w))
 		return

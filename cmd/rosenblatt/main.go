@@ -34,6 +34,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // exit codes
@@ -80,6 +82,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if err := kernel.SelectionError(); err != nil {
+		fmt.Fprintf(stderr, "rosenblatt: %v\n", err) // a bad ROSENBLATT_KERNEL: said once, then the run goes on
+	}
 	if len(args) == 0 {
 		args = []string{"demo"}
 	}
