@@ -211,3 +211,192 @@ func kernelGoFile(goarch string) ([]byte, error) {
 	}
 	return f.gofmt()
 }
+
+// gramTiles is gram's entry for one implementation and element type.
+type gramTiles struct {
+	gemm              gemmSpec
+	rbf, poly, trans  string // the tile functions in the registry
+	rbfW, polyW, tran string // the assembly behind the wrappers ("" if Go)
+}
+
+// gramEntry returns the registry entry of im for t.
+func gramEntry(im *implSpec, t elem) gramTiles {
+	switch im {
+	case implAVX2, implAVX512:
+		v := avx2
+		if im == implAVX512 {
+			v = avx512
+		}
+		sfx := t.sfx
+		return gramTiles{gemm: gemmOf(t, v),
+			rbf: "rbfAVX2" + sfx + "s", poly: "polyAVX2" + sfx + "s", trans: "transAVX2" + sfx + "s",
+			rbfW: "rbfAVX2" + sfx, polyW: "polyAVX2" + sfx, tran: "transAVX2" + sfx}
+	case implNEON:
+		return gramTiles{gemm: neonGemmOf(t),
+			rbf: "rbfPoly[" + t.goType + "]", poly: "polyGeneric[" + t.goType + "]", trans: "transGeneric[" + t.goType + "]"}
+	}
+	panic("no gram entry for " + im.name)
+}
+
+// gramGoFile returns gram/micro_<goarch>.go, or micro_noasm.go for "".
+func gramGoFile(goarch string) ([]byte, error) {
+	list := implsOf(goarch)
+	constraint := "!purego"
+	if goarch == "" {
+		constraint = "purego || !(amd64 || arm64)"
+	}
+	f := newGoFile(constraint, "gram")
+	f.p(`import "github.com/rosenblatt-go/rosenblatt/kernel"`)
+	f.p("")
+	switch goarch {
+	case "amd64":
+		f.comment("archRegistry registers gram's amd64 assembly for the implementations of\n" +
+			"package kernel: the AVX2 micro-kernels and tile functions (micro_amd64.s)\n" +
+			"for avx2, the AVX-512 micro-kernels (micro_avx512_amd64.s) with the AVX2\n" +
+			"tile functions for avx512. Which entry runs is kernel's choice.")
+	case "arm64":
+		f.comment("archRegistry registers gram's arm64 code for kernel's neon\n" +
+			"implementation: the NEON micro-kernels (micro_arm64.s) with the tile\n" +
+			"functions in Go (the exponential is the assembly paths' polynomial,\n" +
+			"rbfPoly).")
+	default:
+		f.comment("archRegistry: this build has no assembly; the generic entry (engine.go)\n" +
+			"is all.")
+		f.p("var archRegistry [kernel.NumIDs]*impl")
+		return f.gofmt()
+	}
+	f.p("var archRegistry = [kernel.NumIDs]*impl{")
+	for _, im := range list {
+		f.p("kernel.%s: {", im.id)
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			f.p("%s: micro[%s]{mr: %d, nr: %d, kern: kern%s%s, rbf: %s, poly: %s, trans: %s},",
+				strings.ToLower(t.sfx), t.goType, e.gemm.mr, e.gemm.nr, im.infix, t.sfx, e.rbf, e.poly, e.trans)
+		}
+		f.p("},")
+	}
+	f.p("}")
+	f.p("")
+	f.p("func b2i(b bool) int {")
+	f.p("if b {")
+	f.p("return 1")
+	f.p("}")
+	f.p("return 0")
+	f.p("}")
+	f.p("")
+	f.comment("The wrappers check that the slices cover what the assembly touches, so\n" +
+		"a driver bug panics instead of corrupting memory.")
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			s := e.gemm
+			f.p("")
+			f.p("func kern%s%s(kc int, a, b, c []%s, ldc int, acc bool) {", im.infix, t.sfx, t.goType)
+			f.p("_, _, _ = a[kc*%d-1], b[kc*%d-1], c[%d*ldc+%d]", s.mr, s.nr, s.mr-1, s.nr-1)
+			f.p("%s(kc, &a[0], &b[0], &c[0], ldc, b2i(acc))", s.name)
+			f.p("}")
+		}
+	}
+	// The tile-function wrappers, once per assembly function.
+	done := map[string]bool{}
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			if e.rbfW == "" || done[e.rbfW] {
+				continue
+			}
+			done[e.rbfW] = true
+			lanes := 32 / t.size
+			f.p("")
+			f.p("func %s(dst []%s, ni %s, nj []%s, gamma %s) {", e.rbf, t.goType, t.goType, t.goType, t.goType)
+			f.p("if len(dst)%%%d != 0 || len(nj) < len(dst) {", lanes)
+			f.p("panic(%q)", "gram: "+e.rbfW+" length")
+			f.p("}")
+			f.p("if len(dst) > 0 {")
+			f.p("%s(&dst[0], &nj[0], len(dst), ni, gamma)", e.rbfW)
+			f.p("}")
+			f.p("}")
+			f.p("")
+			f.p("func %s(dst []%s, gamma, coef0 %s, degree int) {", e.poly, t.goType, t.goType)
+			f.p("if len(dst)%%%d != 0 {", lanes)
+			f.p("panic(%q)", "gram: "+e.polyW+" length")
+			f.p("}")
+			f.p("if len(dst) > 0 {")
+			f.p("%s(&dst[0], len(dst), gamma, coef0, degree)", e.polyW)
+			f.p("}")
+			f.p("}")
+			f.p("")
+			f.comment(fmt.Sprintf("%s transposes with %d×%d register blocks where it can and\ntransGeneric for the remainder.", e.trans, lanes, lanes))
+			f.p("func %s(dst []%s, ldd int, src []%s, lds int, rows, cols int) {", e.trans, t.goType, t.goType)
+			f.p("if rows <= 0 || cols <= 0 {")
+			f.p("return")
+			f.p("}")
+			f.p("_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]")
+			f.p("rb, cb := rows/%d*%d, cols/%d*%d", lanes, lanes, lanes, lanes)
+			f.p("if rb > 0 {")
+			f.p("for c := 0; c < cb; c += %d {", lanes)
+			f.p("%s(&dst[c*ldd], ldd, &src[c], lds, rb)", e.tran)
+			f.p("}")
+			f.p("}")
+			f.p("if cb < cols {")
+			f.p("transGeneric(dst[cb*ldd:], ldd, src[cb:], lds, rows, cols-cb)")
+			f.p("}")
+			f.p("if rb < rows {")
+			f.p("transGeneric(dst[rb:], ldd, src[rb*lds:], lds, rows-rb, cb)")
+			f.p("}")
+			f.p("}")
+		}
+	}
+	// The declarations of the assembly.
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			s := gramEntry(im, t).gemm
+			f.p("")
+			f.p("// %s sets the %d×%d tile c (row stride ldc) to Σₖ a[k·%d+r]·b[k·%d+j],", s.name, s.mr, s.nr, s.mr, s.nr)
+			f.p("// k < kc ≥ 1, continuing from the tile's values if acc != 0 (%s):", im.label)
+			f.p("//")
+			f.p("//\tfor r := 0; r < %d; r++ {", s.mr)
+			f.p("//\t\tfor j := 0; j < %d; j++ {", s.nr)
+			f.p("//\t\t\tfor k := 0; k < kc; k++ { c[r*ldc+j] += a[k*%d+r] * b[k*%d+j] }", s.mr, s.nr)
+			f.p("//\t\t}")
+			f.p("//\t}")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func %s(kc int, a, b, c *%s, ldc int, acc int)", s.name, t.goType)
+		}
+	}
+	done = map[string]bool{}
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			if e.rbfW == "" || done[e.rbfW] {
+				continue
+			}
+			done[e.rbfW] = true
+			lanes := 32 / t.size
+			T := t.goType
+			f.p("")
+			f.p("// %s sets, for j < n, n a multiple of %d (the exponential: micro_amd64.s):", e.rbfW, lanes)
+			f.p("//")
+			f.p("//\tdst[j] = exp(-gamma * max(ni+nj[j]-2*dst[j], 0))")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func %s(dst, nj *%s, n int, ni, gamma %s)", e.rbfW, T, T)
+			f.p("")
+			f.p("// %s sets, for j < n, n a multiple of %d, degree ≥ 1:", e.polyW, lanes)
+			f.p("//")
+			f.p("//\tdst[j] = powi(gamma*dst[j]+coef0, degree)")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func %s(dst *%s, n int, gamma, coef0 %s, degree int)", e.polyW, T, T)
+			f.p("")
+			f.p("// %s sets, for c < %d, r < rows, rows a multiple of %d:", e.tran, lanes, lanes)
+			f.p("//")
+			f.p("//\tdst[c*ldd+r] = src[r*lds+c]")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func %s(dst *%s, ldd int, src *%s, lds int, rows int)", e.tran, T, T)
+		}
+	}
+	return f.gofmt()
+}

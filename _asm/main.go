@@ -90,6 +90,23 @@ func generate(pkg string) ([]outFile, error) {
 			}
 		}
 	}
+	if pkg == "" || pkg == "gram" {
+		for _, g := range []struct {
+			path string
+			f    func() ([]byte, error)
+		}{
+			{"gram/micro_amd64.s", gramAVX2File},
+			{"gram/micro_avx512_amd64.s", gramAVX512File},
+			{"gram/micro_amd64.go", func() ([]byte, error) { return gramGoFile("amd64") }},
+			{"gram/micro_arm64.go", func() ([]byte, error) { return gramGoFile("arm64") }},
+			{"gram/micro_noasm.go", func() ([]byte, error) { return gramGoFile("") }},
+		} {
+			data, err := g.f()
+			if err := add(g.path, data, err); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if pkg != "" && pkg != "kernel" && pkg != "gram" {
 		return nil, fmt.Errorf("unknown package %q", pkg)
 	}

@@ -57,8 +57,19 @@ type asmFile struct {
 }
 
 type asmFunc struct {
-	name string
-	impl *implSpec
+	name  string
+	impls []*implSpec // the implementations whose code calls it
+}
+
+// also records that the implementations ims use function name too.
+func (f *asmFile) also(name string, ims ...*implSpec) {
+	for i := range f.funcs {
+		if f.funcs[i].name == name {
+			f.funcs[i].impls = append(f.funcs[i].impls, ims...)
+			return
+		}
+	}
+	panic("no function " + name)
 }
 
 func newAsmFile(about ...string) *asmFile {
@@ -82,7 +93,7 @@ func (f *asmFile) fn(impl *implSpec, t elem, v isa, name, sig string) *x86 {
 	g.Function(name)
 	g.Attributes(attr.NOSPLIT)
 	g.SignatureExpr(strings.ReplaceAll(sig, "T", t.goType))
-	f.funcs = append(f.funcs, asmFunc{name, impl})
+	f.funcs = append(f.funcs, asmFunc{name, []*implSpec{impl}})
 	return g
 }
 
@@ -98,18 +109,20 @@ func (f *asmFile) render() ([]byte, error) {
 		return nil, err
 	}
 	for _, fn := range file.Functions() {
-		var spec *implSpec
+		var specs []*implSpec
 		for _, af := range f.funcs {
 			if af.name == fn.Name {
-				spec = af.impl
+				specs = af.impls
 			}
 		}
-		if spec == nil {
+		if len(specs) == 0 {
 			return nil, fmt.Errorf("%s: no implementation", fn.Name)
 		}
-		for _, isa := range fn.ISA {
-			if !spec.covers(isa) {
-				return nil, fmt.Errorf("%s uses %s, which the availability check of %s does not cover (%v)", fn.Name, isa, spec.name, spec.features)
+		for _, spec := range specs {
+			for _, isa := range fn.ISA {
+				if !spec.covers(isa) {
+					return nil, fmt.Errorf("%s uses %s, which the availability check of %s does not cover (%v)", fn.Name, isa, spec.name, spec.features)
+				}
 			}
 		}
 	}
