@@ -80,6 +80,7 @@ func generate(pkg string) ([]outFile, error) {
 		}{
 			{"kernel/kernel_amd64.s", kernelAVX2File},
 			{"kernel/kernel_avx512_amd64.s", kernelAVX512File},
+			{"kernel/kernel_arm64.s", func() ([]byte, error) { return kernelNEONFile(), nil }},
 			{"kernel/kernel_amd64.go", func() ([]byte, error) { return kernelGoFile("amd64") }},
 			{"kernel/kernel_arm64.go", func() ([]byte, error) { return kernelGoFile("arm64") }},
 			{"kernel/kernel_noasm.go", func() ([]byte, error) { return kernelGoFile("") }},
@@ -97,6 +98,7 @@ func generate(pkg string) ([]outFile, error) {
 		}{
 			{"gram/micro_amd64.s", gramAVX2File},
 			{"gram/micro_avx512_amd64.s", gramAVX512File},
+			{"gram/micro_arm64.s", func() ([]byte, error) { return gramNEONFile(), nil }},
 			{"gram/micro_amd64.go", func() ([]byte, error) { return gramGoFile("amd64") }},
 			{"gram/micro_arm64.go", func() ([]byte, error) { return gramGoFile("arm64") }},
 			{"gram/micro_noasm.go", func() ([]byte, error) { return gramGoFile("") }},
