@@ -7,10 +7,6 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/viterin/vek/vek32"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // benchShapes are the (N, D) of the issue. The largest is left out of
@@ -19,12 +15,11 @@ var benchShapes = [][2]int{{512, 512}, {2048, 256}, {4096, 784}}
 
 // BenchmarkGram measures the Gram matrix of an N×D data set, reporting
 // GFLOP/s counted as N(N+1)·D (the multiply-adds of the triangle), for
-// every path of this build ("auto" is the default choice), against gonum's
-// blas32/blas64 Syrk and Gemm and vek32.MatMul (with the transpose made
-// outside the timing), with 1 and 2 goroutines (GOMAXPROCS is set to the
-// same number for the peers, which spread their work over it). Like the
-// peers, which write into a preallocated C, ours reuse the result matrix
-// (ComputeInto).
+// every implementation of this build ("auto" is the default choice), with 1
+// and 2 goroutines, reusing the result matrix (ComputeInto). The comparison
+// with gonum's Syrk and Gemm and vek32.MatMul in the same run is
+// BenchmarkGram of the bench module (bench/gram_bench_test.go), which keeps
+// those dependencies out of this module's go.mod.
 //
 //	go test -run '^$' -bench 'Gram/.*/n=512/' ./gram/
 func BenchmarkGram(b *testing.B) {
@@ -122,36 +117,6 @@ func benchCases(paths []string, d int) []benchCase {
 			cs = append(cs, benchCase{impl: name, kernel: kname, f32: ours[float32](p, k), f64: ours[float64](p, k)})
 		}
 	}
-	cs = append(cs,
-		benchCase{impl: "gonum-syrk",
-			f32: func(X []float32, n, d, _ int) func() {
-				c := blas32.Symmetric{N: n, Stride: n, Data: make([]float32, n*n), Uplo: blas.Lower}
-				a := blas32.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas32.Syrk(blas.NoTrans, 1, a, 0, c) }
-			},
-			f64: func(X []float64, n, d, _ int) func() {
-				c := blas64.Symmetric{N: n, Stride: n, Data: make([]float64, n*n), Uplo: blas.Lower}
-				a := blas64.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas64.Syrk(blas.NoTrans, 1, a, 0, c) }
-			}},
-		benchCase{impl: "gonum-gemm",
-			f32: func(X []float32, n, d, _ int) func() {
-				c := blas32.General{Rows: n, Cols: n, Stride: n, Data: make([]float32, n*n)}
-				a := blas32.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas32.Gemm(blas.NoTrans, blas.Trans, 1, a, a, 0, c) }
-			},
-			f64: func(X []float64, n, d, _ int) func() {
-				c := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
-				a := blas64.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, a, 0, c) }
-			}},
-		benchCase{impl: "vek",
-			f32: func(X []float32, n, d, _ int) func() {
-				xt := transpose(X, n, d)
-				dst := make([]float32, n*n)
-				return func() { vek32.MatMul_Into(dst, X, xt, d) }
-			}},
-	)
 	return cs
 }
 
