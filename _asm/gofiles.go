@@ -14,7 +14,7 @@ import (
 
 // kspec is one kernel of package kernel as the Go code sees it.
 type kspec struct {
-	name   string   // "dot": dot32/dot64 switch, dotGeneric, dot<INFIX>F32 stubs
+	name   string   // "dot": dotGeneric, dot<INFIX>F32 stubs
 	params string   // parameters, with T the element type
 	args   string   // the call's arguments
 	result string   // "T" or ""
@@ -136,41 +136,7 @@ func kernelGoFile(goarch string) ([]byte, error) {
 		f.p("}")
 	}
 	f.p("")
-	f.comment("The dispatch switches: each calls the implementation named by id\n" +
-		"directly (a direct call reaches the assembly without an ABI wrapper),\n" +
-		"and the portable Go code (kernel_generic.go) for IDGeneric or any id\n" +
-		"this build lacks.")
-	for _, t := range []elem{f32, f64} {
-		for _, k := range kernelSpecs {
-			sig := fmt.Sprintf("%s%s(id ID, %s)", k.name, bits(t), typed(k.params, t))
-			if len(list) == 0 {
-				sig = fmt.Sprintf("%s%s(_ ID, %s)", k.name, bits(t), typed(k.params, t))
-			}
-			if k.result != "" {
-				sig += " " + typed(k.result, t)
-			}
-			ret := ""
-			if k.result != "" {
-				ret = "return "
-			}
-			f.p("")
-			f.p("func %s {", sig)
-			if len(list) > 0 {
-				f.p("switch id {")
-				for i := len(list) - 1; i >= 0; i-- {
-					im := list[i]
-					f.p("case %s:", im.id)
-					f.p("%s%s%s%s(%s)", ret, k.name, im.infix, t.sfx, k.args)
-					if ret == "" {
-						f.p("return")
-					}
-				}
-				f.p("}")
-			}
-			f.p("%s%sGeneric(%s)", ret, k.name, k.args)
-			f.p("}")
-		}
-	}
+	apiFuncs(f, list)
 	for _, im := range list {
 		f.p("")
 		file := "kernel_amd64.s"

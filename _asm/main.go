@@ -5,7 +5,8 @@
 //	kernel/kernel_avx512_amd64.s   AVX-512 kernels (avo)
 //	kernel/kernel_arm64.s          NEON kernels (the arm64 emitter, neon.go)
 //	kernel/kernel_amd64.go, kernel_arm64.go, kernel_noasm.go
-//	                               implementations, dispatch switches, stubs
+//	                               implementations, the exported kernels with their
+//	                               dispatch switches (api.go), the stubs
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs

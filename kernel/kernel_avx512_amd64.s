@@ -17,7 +17,32 @@ TEXT ·dotAVX512F32(SB), NOSPLIT, $0-52
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
+	CMPQ CX, $64
+	JA   vectors
 
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     (SI), K1, Z0
+	VMOVUPS.Z     (DI), K1, Z1
+	VMULPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
@@ -141,7 +166,33 @@ TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
+	CMPQ CX, $64
+	JA   vectors
 
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     (SI), K1, Z0
+	VMOVUPS.Z     (DI), K1, Z1
+	VSUBPS        Z1, Z0, Z0
+	VMULPS        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
@@ -615,7 +666,30 @@ TEXT ·dotAVX512F64(SB), NOSPLIT, $0-56
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
+	CMPQ CX, $64
+	JA   vectors
 
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     (SI), K1, Z0
+	VMOVUPD.Z     (DI), K1, Z1
+	VMULPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
@@ -737,7 +811,31 @@ TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
+	CMPQ CX, $64
+	JA   vectors
 
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     (SI), K1, Z0
+	VMOVUPD.Z     (DI), K1, Z1
+	VSUBPD        Z1, Z0, Z0
+	VMULPD        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPD  Y0, Y0, Y0

@@ -7,47 +7,181 @@ package kernel
 // archImpls: this build has no assembly; the generic implementation is all.
 func archImpls() []*Impl { return nil }
 
-// The dispatch switches: each calls the implementation named by id
-// directly (a direct call reaches the assembly without an ABI wrapper),
-// and the portable Go code (kernel_generic.go) for IDGeneric or any id
-// this build lacks.
+// The exported kernels. Each checks the lengths, then calls the
+// implementation directly through the switch on its ID: one call from the
+// caller's code to the assembly.
 
-func dot32(_ ID, x, y []float32) float32 {
-	return dotGeneric(x, y)
+// Dot returns Σ x[i]·y[i]. It panics if len(x) != len(y).
+func (k Kernels[T]) Dot(x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		return T(dotGeneric(x32, y32))
+	}
+	x64, y64 := f64s(x), f64s(y)
+	return T(dotGeneric(x64, y64))
 }
 
-func sqdist32(_ ID, x, y []float32) float32 {
-	return sqdistGeneric(x, y)
+// SqDist returns the squared Euclidean distance Σ (x[i]−y[i])². It panics if
+// len(x) != len(y).
+func (k Kernels[T]) SqDist(x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		return T(sqdistGeneric(x32, y32))
+	}
+	x64, y64 := f64s(x), f64s(y)
+	return T(sqdistGeneric(x64, y64))
 }
 
-func axpy32(_ ID, a float32, x, y []float32) {
-	axpyGeneric(a, x, y)
+// Axpy adds a·x to y in place: y[i] += a·x[i]. It panics if len(x) != len(y).
+func (k Kernels[T]) Axpy(a T, x, y []T) {
+	if len(x) != len(y) {
+		panicLen("Axpy", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		axpyGeneric(float32(a), x32, y32)
+		return
+	}
+	x64, y64 := f64s(x), f64s(y)
+	axpyGeneric(float64(a), x64, y64)
 }
 
-func scale32(_ ID, a float32, x []float32) {
-	scaleGeneric(a, x)
+// Scale multiplies x by a in place: x[i] *= a.
+func (k Kernels[T]) Scale(a T, x []T) {
+	if is32[T]() {
+		x32 := f32s(x)
+		scaleGeneric(float32(a), x32)
+		return
+	}
+	x64 := f64s(x)
+	scaleGeneric(float64(a), x64)
 }
 
-func matvec32(_ ID, dst, m, w []float32) {
-	matvecGeneric(dst, m, w)
+// MatVec sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X: the
+// margins of a whole batch in one call. It panics if len(X) != len(dst)·len(w).
+func (k Kernels[T]) MatVec(dst, X, w []T) {
+	if len(X) != len(dst)*len(w) {
+		panicLen("MatVec", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
+	}
+	if is32[T]() {
+		dst32, x32, w32 := f32s(dst), f32s(X), f32s(w)
+		matvecGeneric(dst32, x32, w32)
+		return
+	}
+	dst64, x64, w64 := f64s(dst), f64s(X), f64s(w)
+	matvecGeneric(dst64, x64, w64)
 }
 
-func dot64(_ ID, x, y []float64) float64 {
-	return dotGeneric(x, y)
+// Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W of
+// weight vectors: the scores of every class for one sample. It is MatVec with
+// the roles named for scoring; the rows are processed in register blocks so x
+// is streamed once per block rather than once per row. It panics if
+// len(W) != len(dst)·len(x).
+func (k Kernels[T]) Dots(dst, W, x []T) {
+	if len(W) != len(dst)*len(x) {
+		panicLen("Dots", "len(W)", len(W), "len(dst)·len(x)", len(dst)*len(x))
+	}
+	if is32[T]() {
+		dst32, w32, x32 := f32s(dst), f32s(W), f32s(x)
+		matvecGeneric(dst32, w32, x32)
+		return
+	}
+	dst64, w64, x64 := f64s(dst), f64s(W), f64s(x)
+	matvecGeneric(dst64, w64, x64)
 }
 
-func sqdist64(_ ID, x, y []float64) float64 {
-	return sqdistGeneric(x, y)
+// Dot returns Σ x[i]·y[i] using the active implementation. It panics if
+// len(x) != len(y).
+func Dot[T Float](x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		return T(dotGeneric(x32, y32))
+	}
+	x64, y64 := f64s(x), f64s(y)
+	return T(dotGeneric(x64, y64))
 }
 
-func axpy64(_ ID, a float64, x, y []float64) {
-	axpyGeneric(a, x, y)
+// SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
+// active implementation. It panics if len(x) != len(y).
+func SqDist[T Float](x, y []T) T {
+	if len(x) != len(y) {
+		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		return T(sqdistGeneric(x32, y32))
+	}
+	x64, y64 := f64s(x), f64s(y)
+	return T(sqdistGeneric(x64, y64))
 }
 
-func scale64(_ ID, a float64, x []float64) {
-	scaleGeneric(a, x)
+// Axpy adds a·x to y in place (y[i] += a·x[i]) using the active
+// implementation. y is the destination; x is not modified. It panics if
+// len(x) != len(y).
+func Axpy[T Float](a T, x, y []T) {
+	if len(x) != len(y) {
+		panicLen("Axpy", "len(x)", len(x), "len(y)", len(y))
+	}
+	if is32[T]() {
+		x32, y32 := f32s(x), f32s(y)
+		axpyGeneric(float32(a), x32, y32)
+		return
+	}
+	x64, y64 := f64s(x), f64s(y)
+	axpyGeneric(float64(a), x64, y64)
 }
 
-func matvec64(_ ID, dst, m, w []float64) {
-	matvecGeneric(dst, m, w)
+// Scale multiplies x by a in place (x[i] *= a) using the active
+// implementation. x is the destination.
+func Scale[T Float](a T, x []T) {
+	if is32[T]() {
+		x32 := f32s(x)
+		scaleGeneric(float32(a), x32)
+		return
+	}
+	x64 := f64s(x)
+	scaleGeneric(float64(a), x64)
+}
+
+// MatVec sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X,
+// using the active implementation. The row loop runs inside the
+// implementation. dst is the destination; X and w are not modified. It panics
+// if len(X) != len(dst)·len(w).
+func MatVec[T Float](dst, X, w []T) {
+	if len(X) != len(dst)*len(w) {
+		panicLen("MatVec", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
+	}
+	if is32[T]() {
+		dst32, x32, w32 := f32s(dst), f32s(X), f32s(w)
+		matvecGeneric(dst32, x32, w32)
+		return
+	}
+	dst64, x64, w64 := f64s(dst), f64s(X), f64s(w)
+	matvecGeneric(dst64, x64, w64)
+}
+
+// Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W, using
+// the active implementation: k weight vectors scored against one sample. dst
+// is the destination; W and x are not modified. It panics if
+// len(W) != len(dst)·len(x).
+func Dots[T Float](dst, W, x []T) {
+	if len(W) != len(dst)*len(x) {
+		panicLen("Dots", "len(W)", len(W), "len(dst)·len(x)", len(dst)*len(x))
+	}
+	if is32[T]() {
+		dst32, w32, x32 := f32s(dst), f32s(W), f32s(x)
+		matvecGeneric(dst32, w32, x32)
+		return
+	}
+	dst64, w64, x64 := f64s(dst), f64s(W), f64s(x)
+	matvecGeneric(dst64, w64, x64)
 }
