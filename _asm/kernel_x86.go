@@ -130,25 +130,9 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 	g.MOVQ(g.param("x", "len"), reg.RCX)
 	g.shiftBytes(reg.RCX)
 	if v.masked {
-		g.CMPQ(reg.RCX, imm(W))
-		g.JA(lbl("vectors"))
-		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
-			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes")
-		g.kmask()
-		g.movuZ(mem(reg.RSI, 0), reg.K1, reg.Z0)
-		g.movuZ(mem(reg.RDI, 0), reg.K1, reg.Z1)
-		if sq {
-			g.sub(reg.Z1, reg.Z0, reg.Z0)
-			g.mul(reg.Z0, reg.Z0, reg.Z0)
-		} else {
-			g.mul(reg.Z1, reg.Z0, reg.Z0)
-		}
-		g.fold(0, 1)
-		g.hsum()
-		g.movs(reg.X0, g.result())
-		g.VZEROUPPER()
-		g.RET()
-		g.Label("vectors")
+		// CX ≤ W as CX < W+1: JB is a form the asmemu interpreter reads
+		g.CMPQ(reg.RCX, imm(W+1))
+		g.JB(lbl("one"))
 	}
 	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
 		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
@@ -256,6 +240,24 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 	g.RET()
 
 	if v.masked {
+		g.Label("one")
+		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
+			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes",
+			"(out of the way of longer inputs, for which the JB above is not taken)")
+		g.kmask()
+		g.movuZ(mem(reg.RSI, 0), reg.K1, reg.Z0)
+		g.movuZ(mem(reg.RDI, 0), reg.K1, reg.Z1)
+		if sq {
+			g.sub(reg.Z1, reg.Z0, reg.Z0)
+			g.mul(reg.Z0, reg.Z0, reg.Z0)
+		} else {
+			g.mul(reg.Z1, reg.Z0, reg.Z0)
+		}
+		g.fold(0, 1)
+		g.hsum()
+		g.movs(reg.X0, g.result())
+		g.VZEROUPPER()
+		g.RET()
 		return
 	}
 	g.Label("small")

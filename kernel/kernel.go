@@ -1,11 +1,13 @@
 // Package kernel holds the vector kernels everything else in rosenblatt runs on:
 // Dot, Axpy, Scale, SqDist, MatVec and Dots, for float32 and float64.
 //
-// Each kernel exists in several implementations (hand-written AVX-512 and
-// AVX2+FMA assembly on amd64, NEON on arm64, and portable Go everywhere). One
-// is chosen once, at start-up, from the CPU's features; see dispatch.go for the
-// table of which implementation runs on which CPU and for the
-// ROSENBLATT_KERNEL environment variable that caps the choice.
+// Each kernel exists in several implementations (AVX-512 and AVX2+FMA
+// assembly on amd64, NEON on arm64, all generated from one definition per
+// kernel by the program in _asm at the module root, and portable Go
+// everywhere, kernel_generic.go). One is chosen once, at start-up, from the
+// CPU's features; see dispatch.go for the table of which implementation runs
+// on which CPU and for the ROSENBLATT_KERNEL environment variable that caps
+// the choice.
 //
 // # Contracts
 //

@@ -17,32 +17,9 @@ TEXT ·dotAVX512F32(SB), NOSPLIT, $0-52
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
-	CMPQ CX, $64
-	JA   vectors
+	CMPQ CX, $65
+	JB   one
 
-	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
-	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
-	VMOVUPS.Z     (SI), K1, Z0
-	VMOVUPS.Z     (DI), K1, Z1
-	VMULPS        Z1, Z0, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VADDPS        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VADDPS        X1, X0, X0
-	VMOVHLPS      X0, X0, X1
-	VADDPS        X1, X0, X0
-	VMOVSHDUP     X0, X1
-	VADDSS        X1, X0, X0
-	VMOVSS        X0, ret+48(FP)
-	VZEROUPPER
-	RET
-
-vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
@@ -158,19 +135,10 @@ sum:
 	VZEROUPPER
 	RET
 
-// func sqdistAVX512F32(x []float32, y []float32) float32
-// Requires: AVX, AVX512F
-TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
-	// SI = &x[0], DI = &y[0], CX = bytes left
-	MOVQ x_base+0(FP), SI
-	MOVQ y_base+24(FP), DI
-	MOVQ x_len+8(FP), CX
-	SHLQ $2, CX
-	CMPQ CX, $64
-	JA   vectors
-
+one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
 	SHRQ          $2, CX
 	MOVL          $1, AX
 	SHLL          CX, AX
@@ -178,8 +146,7 @@ TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
 	KMOVW         AX, K1
 	VMOVUPS.Z     (SI), K1, Z0
 	VMOVUPS.Z     (DI), K1, Z1
-	VSUBPS        Z1, Z0, Z0
-	VMULPS        Z0, Z0, Z0
+	VMULPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -192,7 +159,17 @@ TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
 	VZEROUPPER
 	RET
 
-vectors:
+// func sqdistAVX512F32(x []float32, y []float32) float32
+// Requires: AVX, AVX512F
+TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
+	// SI = &x[0], DI = &y[0], CX = bytes left
+	MOVQ x_base+0(FP), SI
+	MOVQ y_base+24(FP), DI
+	MOVQ x_len+8(FP), CX
+	SHLQ $2, CX
+	CMPQ CX, $65
+	JB   one
+
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
@@ -312,6 +289,31 @@ sum:
 	VADDPS        Z1, Z0, Z0
 	VADDPS        Z3, Z2, Z2
 	VADDPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+one:
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     (SI), K1, Z0
+	VMOVUPS.Z     (DI), K1, Z1
+	VSUBPS        Z1, Z0, Z0
+	VMULPS        Z0, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -666,30 +668,9 @@ TEXT ·dotAVX512F64(SB), NOSPLIT, $0-56
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
-	CMPQ CX, $64
-	JA   vectors
+	CMPQ CX, $65
+	JB   one
 
-	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
-	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
-	VMOVUPD.Z     (SI), K1, Z0
-	VMOVUPD.Z     (DI), K1, Z1
-	VMULPD        Z1, Z0, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VADDPD        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VADDPD        X1, X0, X0
-	VUNPCKHPD     X0, X0, X1
-	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+48(FP)
-	VZEROUPPER
-	RET
-
-vectors:
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
@@ -803,19 +784,10 @@ sum:
 	VZEROUPPER
 	RET
 
-// func sqdistAVX512F64(x []float64, y []float64) float64
-// Requires: AVX, AVX512F
-TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
-	// SI = &x[0], DI = &y[0], CX = bytes left
-	MOVQ x_base+0(FP), SI
-	MOVQ y_base+24(FP), DI
-	MOVQ x_len+8(FP), CX
-	SHLQ $3, CX
-	CMPQ CX, $64
-	JA   vectors
-
+one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
 	SHRQ          $3, CX
 	MOVL          $1, AX
 	SHLL          CX, AX
@@ -823,8 +795,7 @@ TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
 	KMOVW         AX, K1
 	VMOVUPD.Z     (SI), K1, Z0
 	VMOVUPD.Z     (DI), K1, Z1
-	VSUBPD        Z1, Z0, Z0
-	VMULPD        Z0, Z0, Z0
+	VMULPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -835,7 +806,17 @@ TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-vectors:
+// func sqdistAVX512F64(x []float64, y []float64) float64
+// Requires: AVX, AVX512F
+TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
+	// SI = &x[0], DI = &y[0], CX = bytes left
+	MOVQ x_base+0(FP), SI
+	MOVQ y_base+24(FP), DI
+	MOVQ x_len+8(FP), CX
+	SHLQ $3, CX
+	CMPQ CX, $65
+	JB   one
+
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
@@ -955,6 +936,29 @@ sum:
 	VADDPD        Z1, Z0, Z0
 	VADDPD        Z3, Z2, Z2
 	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+one:
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     (SI), K1, Z0
+	VMOVUPD.Z     (DI), K1, Z1
+	VSUBPD        Z1, Z0, Z0
+	VMULPD        Z0, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
