@@ -41,9 +41,9 @@
 //	neon     8×12 / 8×6, ASIMD             Go (polynomial exp as avx2)
 //	generic  4×4 / 4×4, portable Go        portable Go (math.Exp)
 //
-// The avx512 micro-kernels mirror the avx2 ones; they were checked by
-// disassembly but could not be run on the machine this package was written
-// on.
+// The avx512 micro-kernels are the avx2 ones with ZMM registers and twice the
+// rows: one definition in the generator (_asm/gram_x86.go), instantiated for
+// each instruction set.
 //
 // # Numerics
 //
