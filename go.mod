@@ -5,17 +5,12 @@ go 1.26
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/schollz/progressbar/v3 v3.19.1
-	github.com/viterin/vek v0.4.3
 	golang.org/x/term v0.44.0
-	gonum.org/v1/gonum v0.17.0
 )
 
 require (
-	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
-	github.com/viterin/partial v1.1.0 // indirect
-	golang.org/x/exp v0.0.0-20230817173708-d852ddb80c63 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 )

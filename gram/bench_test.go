@@ -7,10 +7,6 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/viterin/vek/vek32"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // benchShapes are the (N, D) of the issue. The largest is left out of
@@ -19,19 +15,18 @@ var benchShapes = [][2]int{{512, 512}, {2048, 256}, {4096, 784}}
 
 // BenchmarkGram measures the Gram matrix of an N×D data set, reporting
 // GFLOP/s counted as N(N+1)·D (the multiply-adds of the triangle), for
-// every path of this build ("auto" is the default choice), against gonum's
-// blas32/blas64 Syrk and Gemm and vek32.MatMul (with the transpose made
-// outside the timing), with 1 and 2 goroutines (GOMAXPROCS is set to the
-// same number for the peers, which spread their work over it). Like the
-// peers, which write into a preallocated C, ours reuse the result matrix
-// (ComputeInto).
+// every implementation of this build ("auto" is the default choice), with 1
+// and 2 goroutines, reusing the result matrix (ComputeInto). The comparison
+// with gonum's Syrk and Gemm and vek32.MatMul in the same run is
+// BenchmarkGram of the bench module (bench/gram_bench_test.go), which keeps
+// those dependencies out of this module's go.mod.
 //
 //	go test -run '^$' -bench 'Gram/.*/n=512/' ./gram/
 func BenchmarkGram(b *testing.B) {
 	var names []string
-	for _, p := range paths {
-		if p.available {
-			names = append(names, p.name)
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			names = append(names, im.Name())
 		}
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -78,9 +73,15 @@ type benchCase struct {
 	f64    func(X []float64, n, d, threads int) func()
 }
 
-func ours[T kernel.Float](path string, k Kernel) func(X []T, n, d, threads int) func() {
+func ours[T kernel.Float](impl string, k Kernel) func(X []T, n, d, threads int) func() {
+	var im *kernel.Impl // nil: "auto"
+	for _, c := range kernel.Impls() {
+		if c.Name() == impl {
+			im = c
+		}
+	}
 	return func(X []T, n, d, threads int) func() {
-		opts := &Options{path: path, Threads: threads}
+		opts := &Options{Impl: im, Threads: threads}
 		m := &Matrix[T]{Data: make([]T, n*n)}
 		return func() {
 			if _, err := ComputeInto(m, X, d, k, opts); err != nil {
@@ -116,36 +117,6 @@ func benchCases(paths []string, d int) []benchCase {
 			cs = append(cs, benchCase{impl: name, kernel: kname, f32: ours[float32](p, k), f64: ours[float64](p, k)})
 		}
 	}
-	cs = append(cs,
-		benchCase{impl: "gonum-syrk",
-			f32: func(X []float32, n, d, _ int) func() {
-				c := blas32.Symmetric{N: n, Stride: n, Data: make([]float32, n*n), Uplo: blas.Lower}
-				a := blas32.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas32.Syrk(blas.NoTrans, 1, a, 0, c) }
-			},
-			f64: func(X []float64, n, d, _ int) func() {
-				c := blas64.Symmetric{N: n, Stride: n, Data: make([]float64, n*n), Uplo: blas.Lower}
-				a := blas64.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas64.Syrk(blas.NoTrans, 1, a, 0, c) }
-			}},
-		benchCase{impl: "gonum-gemm",
-			f32: func(X []float32, n, d, _ int) func() {
-				c := blas32.General{Rows: n, Cols: n, Stride: n, Data: make([]float32, n*n)}
-				a := blas32.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas32.Gemm(blas.NoTrans, blas.Trans, 1, a, a, 0, c) }
-			},
-			f64: func(X []float64, n, d, _ int) func() {
-				c := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
-				a := blas64.General{Rows: n, Cols: d, Stride: d, Data: X}
-				return func() { blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, a, 0, c) }
-			}},
-		benchCase{impl: "vek",
-			f32: func(X []float32, n, d, _ int) func() {
-				xt := transpose(X, n, d)
-				dst := make([]float32, n*n)
-				return func() { vek32.MatMul_Into(dst, X, xt, d) }
-			}},
-	)
 	return cs
 }
 
@@ -153,12 +124,12 @@ func benchCases(paths []string, d int) []benchCase {
 // the L1 cache (KC = 256): the ceiling of the blocked computation. GFLOP/s
 // counts 2 per multiply-add.
 func BenchmarkMicroKernel(b *testing.B) {
-	for _, p := range paths {
-		if !p.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		b.Run("impl="+p.name+"/type=f32", func(b *testing.B) { benchMicro(b, microOf[float32](p)) })
-		b.Run("impl="+p.name+"/type=f64", func(b *testing.B) { benchMicro(b, microOf[float64](p)) })
+		b.Run("impl="+im.Name()+"/type=f32", func(b *testing.B) { benchMicro(b, microOf[float32](im)) })
+		b.Run("impl="+im.Name()+"/type=f64", func(b *testing.B) { benchMicro(b, microOf[float64](im)) })
 	}
 }
 

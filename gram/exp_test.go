@@ -40,18 +40,24 @@ func expErr[T kernel.Float](mk *micro[T], u, flush, xmax float64) (rel, abs floa
 func TestExpAccuracy(t *testing.T) {
 	// The Go version of the polynomial (the NEON path's) is checked on
 	// every machine.
-	poly := &path{name: "go-poly", available: true,
-		f32: micro[float32]{nr: 4, rbf: rbfPoly[float32]}, f64: micro[float64]{nr: 4, rbf: rbfPoly[float64]}}
-	for _, p := range append(paths, poly) {
-		if !p.available {
-			continue
+	type entry struct {
+		name string
+		f32  *micro[float32]
+		f64  *micro[float64]
+	}
+	list := []entry{{"go-poly", &micro[float32]{nr: 4, rbf: rbfPoly[float32]}, &micro[float64]{nr: 4, rbf: rbfPoly[float64]}}}
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			list = append(list, entry{im.Name(), microOf[float32](im), microOf[float64](im)})
 		}
-		rel, abs := expErr(microOf[float32](p), 0x1p-24, math.Exp(-86), 120)
+	}
+	for _, p := range list {
+		rel, abs := expErr(p.f32, 0x1p-24, math.Exp(-86), 120)
 		t.Logf("%s f32: max rel err %.2f u, abs below flush %.3g", p.name, rel, abs)
 		if rel > 4 || abs > 5e-38 {
 			t.Errorf("%s f32: rel err %.2f u (bound 4), abs %.3g (bound 5e-38)", p.name, rel, abs)
 		}
-		rel, abs = expErr(microOf[float64](p), 0x1p-53, math.Exp(-708), 800)
+		rel, abs = expErr(p.f64, 0x1p-53, math.Exp(-708), 800)
 		t.Logf("%s f64: max rel err %.2f u, abs below flush %.3g", p.name, rel, abs)
 		if rel > 4 || abs > 4e-308 {
 			t.Errorf("%s f64: rel err %.2f u (bound 4), abs %.3g (bound 4e-308)", p.name, rel, abs)

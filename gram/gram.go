@@ -30,8 +30,10 @@
 //
 // The micro-kernels exist for the same implementations as the kernel
 // package's vector kernels, and the choice is the kernel package's (see
-// kernel.ActiveImpl and the ROSENBLATT_KERNEL variable), so one choice drives
-// everything:
+// kernel.ActiveImpl and the ROSENBLATT_KERNEL variable, or Options.Impl):
+// gram keeps its functions in a table indexed by kernel.ID (registry in
+// engine.go, filled by micro_GOARCH.go) and runs the entry of the chosen
+// implementation, so one choice drives everything:
 //
 //	name     micro-kernel f32 / f64       kernel function (RBF exp, power)
 //	avx512   12×32 / 12×16, AVX-512F       AVX2+FMA assembly
@@ -39,9 +41,9 @@
 //	neon     8×12 / 8×6, ASIMD             Go (polynomial exp as avx2)
 //	generic  4×4 / 4×4, portable Go        portable Go (math.Exp)
 //
-// The avx512 micro-kernels mirror the avx2 ones; they were checked by
-// disassembly but could not be run on the machine this package was written
-// on.
+// The avx512 micro-kernels are the avx2 ones with ZMM registers and twice the
+// rows: one definition in the generator (_asm/gram_x86.go), instantiated for
+// each instruction set.
 //
 // # Numerics
 //
@@ -122,9 +124,6 @@ type Options struct {
 	// means no limit.
 	MaxBytes int64
 
-	// path forces a micro-kernel path by name, for tests that walk the
-	// assembly paths while the kernel package does not offer them.
-	path string
 	// kc, mc, nc override the block sizes (tests and tuning).
 	kc, mc, nc int
 }

@@ -32,15 +32,15 @@ func kernelFor(k Kernel, d int) Kernel {
 	return k
 }
 
-// availablePaths returns the names of this build's paths the CPU can run.
-func availablePaths() []string {
-	var names []string
-	for _, p := range paths {
-		if p.available {
-			names = append(names, p.name)
+// availablePaths returns the implementations of this build the CPU can run.
+func availablePaths() []*kernel.Impl {
+	var list []*kernel.Impl
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			list = append(list, im)
 		}
 	}
-	return names
+	return list
 }
 
 func randData[T kernel.Float](rng *rand.Rand, n, d int) []T {
@@ -197,8 +197,8 @@ func checkSymmetric[T kernel.Float](t *testing.T, what string, m *Matrix[T], rbf
 
 // smallBlocks forces several feature blocks, row blocks and column blocks,
 // and more goroutines than cores, so every loop of the driver runs.
-func smallBlocks(path string) *Options {
-	return &Options{path: path, kc: 5, mc: 20, nc: 40, Threads: 3}
+func smallBlocks(path *kernel.Impl) *Options {
+	return &Options{Impl: path, kc: 5, mc: 20, nc: 40, Threads: 3}
 }
 
 func testComputeAll[T kernel.Float](t *testing.T) {
@@ -212,7 +212,7 @@ func testComputeAll[T kernel.Float](t *testing.T) {
 				k := kernelFor(k0, d)
 				rm := refOf[T](k, ps)
 				for _, path := range availablePaths() {
-					for _, opts := range []*Options{{path: path}, smallBlocks(path)} {
+					for _, opts := range []*Options{{Impl: path}, smallBlocks(path)} {
 						what := fmt.Sprintf("%s/%v/n=%d/d=%d/kc=%d", path, k, n, d, opts.kc)
 						m, err := Compute(X, d, k, opts)
 						if err != nil {
@@ -249,7 +249,7 @@ func testCross[T kernel.Float](t *testing.T) {
 			k := kernelFor(k0, d)
 			rm := refOf[T](k, ps)
 			for _, path := range availablePaths() {
-				for _, opts := range []*Options{{path: path}, smallBlocks(path)} {
+				for _, opts := range []*Options{{Impl: path}, smallBlocks(path)} {
 					what := fmt.Sprintf("%s/%v/%v/kc=%d", path, sh, k, opts.kc)
 					m, err := Cross(A, B, d, k, opts)
 					if err != nil {
@@ -281,7 +281,7 @@ func testCrossSelfIsCompute[T kernel.Float](t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := Cross(X, X, d, k, &Options{path: path})
+			c, err := Cross(X, X, d, k, &Options{Impl: path})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -347,11 +347,11 @@ func testRowsAndCache[T kernel.Float](t *testing.T) {
 			for _, k0 := range testKernels {
 				k := kernelFor(k0, d)
 				what := fmt.Sprintf("%s/n=%d/d=%d/%v", path, n, d, k)
-				full, err := Compute(X, d, k, &Options{path: path, Threads: 2})
+				full, err := Compute(X, d, k, &Options{Impl: path, Threads: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows, err := NewRows(X, d, k, &Options{path: path, kc: 7})
+				rows, err := NewRows(X, d, k, &Options{Impl: path, kc: 7})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -375,7 +375,7 @@ func testRowsAndCache[T kernel.Float](t *testing.T) {
 				// repeats so that rows are evicted and recomputed.
 				var z T
 				budget := int64(max(1, n/3)) * int64(n) * int64(unsafe.Sizeof(z))
-				c, err := NewCache(X, d, k, budget, &Options{path: path})
+				c, err := NewCache(X, d, k, budget, &Options{Impl: path})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -433,7 +433,7 @@ func TestCacheLRU(t *testing.T) {
 	}
 }
 
-// Every entry of kernel.Impls() the CPU runs is accepted and maps to a path;
+// Every entry of kernel.Impls() the CPU runs is accepted;
 // one it cannot run is an error.
 func TestOptionsImpl(t *testing.T) {
 	X := []float32{1, 2, 3, 4, 5, 6}
@@ -458,8 +458,31 @@ func TestOptionsImpl(t *testing.T) {
 			}
 		}
 	}
-	if p := pathNamed("no-such"); !p.available {
-		t.Fatalf("pathNamed fallback %s is not available", p.name)
+}
+
+// TestRegistryComplete fails if an implementation of package kernel in this
+// build, available on this CPU or not, has no micro-kernels and tile
+// functions registered in gram, or if an entry's tile is inconsistent.
+func TestRegistryComplete(t *testing.T) {
+	for _, im := range kernel.Impls() {
+		mk32, mk64 := microOf[float32](im), microOf[float64](im)
+		if mk32 == nil || mk64 == nil {
+			t.Errorf("kernel implementation %s (ID %d): gram registered nothing", im.Name(), im.ID())
+			continue
+		}
+		if mk32.kern == nil || mk32.rbf == nil || mk32.poly == nil || mk32.trans == nil || mk32.mr < 1 || mk32.nr < 1 ||
+			mk64.kern == nil || mk64.rbf == nil || mk64.poly == nil || mk64.trans == nil || mk64.mr < 1 || mk64.nr < 1 {
+			t.Errorf("kernel implementation %s: incomplete entry %+v / %+v", im.Name(), *mk32, *mk64)
+		}
+	}
+	for id, e := range registry {
+		found := false
+		for _, im := range kernel.Impls() {
+			found = found || int(im.ID()) == id
+		}
+		if e != nil && !found {
+			t.Errorf("gram registers ID %d, which is no implementation of kernel in this build", id)
+		}
 	}
 }
 
@@ -497,7 +520,7 @@ func TestErrors(t *testing.T) {
 		{"norm overflow", huge, 2, Linear{}, nil, ErrOverflow},
 		{"poly overflow", []float32{1e3, 1e3}, 2, Polynomial{Gamma: 1, Degree: 30}, nil, ErrOverflow},
 		{"budget", good, 2, Linear{}, &Options{MaxBytes: 8}, ErrBudget},
-		{"unknown path", good, 2, Linear{}, &Options{path: "z80"}, ErrImpl},
+		{"unavailable impl", good, 2, Linear{}, &Options{Impl: &kernel.Impl{}}, ErrImpl},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -621,10 +644,7 @@ func TestComputeInto(t *testing.T) {
 
 // Every path's transpose, on shapes around its register blocks.
 func TestTranspose(t *testing.T) {
-	for _, p := range paths {
-		if !p.available {
-			continue
-		}
+	for _, p := range availablePaths() {
 		mk := microOf[float32](p)
 		mk64 := microOf[float64](p)
 		for _, rows := range []int{0, 1, 3, 4, 8, 9, 17, 252} {
@@ -650,7 +670,7 @@ func TestTranspose(t *testing.T) {
 							want = src[r*lds+c]
 						}
 						if dst[c*ldd+r] != want || dst64[c*ldd+r] != float64(want) {
-							t.Fatalf("%s %d×%d: dst[%d][%d] = %v / %v, want %v", p.name, rows, cols, c, r, dst[c*ldd+r], dst64[c*ldd+r], want)
+							t.Fatalf("%s %d×%d: dst[%d][%d] = %v / %v, want %v", p.Name(), rows, cols, c, r, dst[c*ldd+r], dst64[c*ldd+r], want)
 						}
 					}
 				}

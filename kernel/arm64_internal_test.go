@@ -4,7 +4,6 @@ package kernel
 
 import (
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -15,78 +14,7 @@ import (
 // (The hand-encoded WORD instructions are checked on every host by
 // wordenc_test.go.)
 
-// fusedRef returns a*x+y rounded once to T (math/big computes it exactly at
-// 200 bits, far more than the 24+24+(exponent range) bits that can matter
-// here, then rounds to nearest even).
-func fusedRef[T float32 | float64](a, x, y T) T {
-	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
-	p.Mul(p, new(big.Float).SetPrec(200).SetFloat64(float64(x)))
-	p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(y)))
-	var z T
-	if _, ok := any(z).(float32); ok {
-		f, _ := p.Float32()
-		return T(f)
-	}
-	f, _ := p.Float64()
-	return T(f)
-}
-
-func bitsEqual[T float32 | float64](a, b T) bool {
-	if _, ok := any(a).(float32); ok {
-		return math.Float32bits(float32(a)) == math.Float32bits(float32(b))
-	}
-	return math.Float64bits(float64(a)) == math.Float64bits(float64(b))
-}
-
-// testAxpyFused checks that every element of Axpy, in the vector body and in
-// the scalar tail, is a single fused multiply-add (bit-exact against the
-// once-rounded a*x+y), with inputs chosen so that a*x and y nearly cancel
-// and the unfused result would differ. It also runs Axpy in place (x and y
-// the same slice), which the kernel supports.
-func testAxpyFused[T float32 | float64](t *testing.T, axpy func(a T, x, y []T)) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	unfusedDiffers := 0
-	for n := 0; n <= 70; n++ {
-		a := T(1 + rng.Float64())
-		x := make([]T, n)
-		y := make([]T, n)
-		want := make([]T, n)
-		for i := range x {
-			x[i] = T(rng.Float64()*2 - 1)
-			y[i] = -a * x[i] // a*x - fl(a*x): the rounding error of the product
-			want[i] = fusedRef(a, x[i], y[i])
-			// The explicit conversion forces rounding of the product
-			// (Go may otherwise fuse x*y+z on arm64).
-			if want[i] != T(a*x[i])+y[i] {
-				unfusedDiffers++
-			}
-		}
-		x0 := append([]T(nil), x...)
-		axpy(a, x, y)
-		for i := range y {
-			if !bitsEqual(y[i], want[i]) {
-				t.Fatalf("n=%d i=%d: got %v, want the fused %v", n, i, y[i], want[i])
-			}
-			if !bitsEqual(x[i], x0[i]) {
-				t.Fatalf("n=%d i=%d: x modified", n, i)
-			}
-		}
-
-		// In place: x += a*x.
-		for i := range x {
-			want[i] = fusedRef(a, x[i], x[i])
-		}
-		axpy(a, x, x)
-		for i := range x {
-			if !bitsEqual(x[i], want[i]) {
-				t.Fatalf("in place n=%d i=%d: got %v, want %v", n, i, x[i], want[i])
-			}
-		}
-	}
-	if unfusedDiffers == 0 {
-		t.Fatal("test data never separates fused from unfused multiply-add")
-	}
-}
+// fusedRef, bitsEqual and testAxpyFused are in fused_internal_test.go.
 
 func TestNEONAxpyFused(t *testing.T) {
 	t.Run("f32", func(t *testing.T) { testAxpyFused(t, axpyNEONF32) })

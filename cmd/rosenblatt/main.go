@@ -45,6 +45,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // exit codes
@@ -95,6 +97,9 @@ func main() {
 // lost (a full disk, a closed pipe) fails with exit status 1 even if the
 // command itself ignored the write error.
 func run(args []string, stdout, stderr io.Writer) int {
+	if err := kernel.SelectionError(); err != nil {
+		fmt.Fprintf(stderr, "rosenblatt: %v\n", err) // a bad ROSENBLATT_KERNEL: said once, then the run goes on
+	}
 	if len(args) == 0 {
 		args = []string{"demo"}
 	}

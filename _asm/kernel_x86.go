@@ -1,0 +1,758 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The vector kernels of package kernel for amd64, each written once and
+// instantiated for float32 and float64 and for AVX2 (YMM, 32 bytes) and
+// AVX-512 (ZMM, 64 bytes). W below is the vector width in bytes.
+//
+// Conventions for every function:
+//   - lengths are turned into byte counts at entry, so both element types
+//     share one structure;
+//   - all vector loads and stores are unaligned: Go only guarantees 4- or
+//     8-byte alignment;
+//   - reductions keep independent partial sums so the FMA latency is hidden;
+//   - no kernel reads or writes a byte outside its slices. On AVX-512 every
+//     tail is one operation under an opmask K1 (masked loads zero the lanes
+//     past the end and, like masked stores, suppress faults there). On AVX2
+//     a reduction whose length is not a whole number of vectors finishes
+//     with the last 32 bytes of the slice, which overlap bytes already
+//     summed; those lanes are cleared with VANDPS against a mask from
+//     tailMask, so every element counts once (VMASKMOVPS would also be
+//     correct on hardware, but emulators such as qemu 7.2 fault on its
+//     masked-off bytes past a page end). Inputs shorter than one vector take
+//     one XMM vector (plus an overlapping one) or single elements;
+//     element-wise kernels finish with one XMM vector and a scalar loop.
+//     Scalars are loaded with VMOVSS/VMOVSD, never as a memory operand of
+//     the arithmetic: qemu 7.2 reads 16 bytes for those and faults at a page
+//     end;
+//   - VZEROUPPER before every RET (only Z0-Z15 are used on AVX-512, so it
+//     cleans all upper state).
+
+// kernelFuncs emits the five kernels of implementation im for both element
+// types into f.
+func kernelFuncs(f *asmFile, im *implSpec, v isa) {
+	for _, t := range []elem{f32, f64} {
+		dotKernel(f, im, t, v, false)
+		dotKernel(f, im, t, v, true)
+		axpyKernel(f, im, t, v)
+		scaleKernel(f, im, t, v)
+		matvecKernel(f, im, t, v)
+	}
+}
+
+// tailMaskData emits the AVX2 mask table: 32 zero bytes then 32 bytes of
+// ones. The 32 bytes at tailMask+r (0 ≤ r < 32) have only their last r
+// bytes set: ANDed with the last 32 bytes of a slice, they keep the r bytes
+// not yet summed. The 16 bytes at tailMask+16+r (0 ≤ r < 16) do the same
+// for an XMM vector.
+func tailMaskData(f *asmFile) operand.Mem {
+	m := f.ctx.StaticGlobal("tailMask")
+	f.ctx.DataAttributes(rodataNoptr)
+	for i := 0; i < 8; i++ {
+		v := uint64(0)
+		if i >= 4 {
+			v = ^uint64(0)
+		}
+		f.ctx.AddDatum(8*i, operand.U64(v))
+	}
+	return m
+}
+
+// reduceStep emits one block of a reduction: the x vectors at xs (loaded
+// into registers V8.., or given as registers when xreg is set), combined
+// with the y operands ys into the accumulators accs. Dot: acc += x·y;
+// SqDist: x −= y, acc += x·x.
+func (g *x86) reduceStep(sq bool, xs []operand.Op, ys []operand.Op, tmp []reg.VecPhysical, accs []reg.VecPhysical) {
+	for i, x := range xs {
+		if _, isReg := x.(reg.VecPhysical); !isReg {
+			g.movu(x, tmp[i])
+		}
+	}
+	reg := func(i int) reg.VecPhysical {
+		if r, ok := xs[i].(reg.VecPhysical); ok {
+			return r
+		}
+		return tmp[i]
+	}
+	if sq {
+		for i := range xs {
+			g.sub(ys[i], reg(i), reg(i))
+		}
+		for i := range xs {
+			g.fmadd231(reg(i), reg(i), accs[i])
+		}
+		return
+	}
+	for i := range xs {
+		g.fmadd231(ys[i], reg(i), accs[i])
+	}
+}
+
+// vecs returns the n vector operands at disp(base), disp+W(base), ...
+func (g *x86) vecs(base reg.Register, disp, n int, index ...reg.Register) []operand.Op {
+	ops := make([]operand.Op, n)
+	for i := range ops {
+		ops[i] = mem(base, disp+i*g.v.vec, index...)
+	}
+	return ops
+}
+
+// vregs returns vector registers first..first+n-1.
+func (g *x86) vregs(first, n int) []reg.VecPhysical {
+	rs := make([]reg.VecPhysical, n)
+	for i := range rs {
+		rs[i] = g.V(first + i)
+	}
+	return rs
+}
+
+// dotKernel emits dot (sq false) or sqdist (sq true).
+func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
+	kind := "dot"
+	if sq {
+		kind = "sqdist"
+	}
+	g := f.fn(im, t, v, kind+v.name+t.sfx, "func(x, y []T) T")
+	W := v.vec
+	vn := "Y"
+	if v.masked {
+		vn = "Z"
+	}
+	g.Comment("SI = &x[0], DI = &y[0], CX = bytes left")
+	g.MOVQ(g.param("x", "base"), reg.RSI)
+	g.MOVQ(g.param("y", "base"), reg.RDI)
+	g.MOVQ(g.param("x", "len"), reg.RCX)
+	g.shiftBytes(reg.RCX)
+	if v.masked {
+		// CX ≤ W as CX < W+1: JB is a form the asmemu interpreter reads
+		g.CMPQ(reg.RCX, imm(W+1))
+		g.JB(lbl("one"))
+	}
+	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
+		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
+	g.zero(0, 1, 2, 3)
+	if !v.masked {
+		g.CMPQ(reg.RCX, imm(W))
+		g.JB(lbl("small"))
+	}
+	g.CMPQ(reg.RCX, imm(8*W))
+	g.JB(lbl("tail"))
+	g.zero(4, 5, 6, 7)
+	g.pcalign(32)
+
+	g.Label("loop")
+	what := "x vectors"
+	if sq {
+		what = "x-y differences"
+	}
+	g.Commentf("8 vectors (%d bytes) per iteration; %s8..%s11 = %s", 8*W, vn, vn, what)
+	g.reduceStep(sq, g.vecs(reg.RSI, 0, 4), g.vecs(reg.RDI, 0, 4), g.vregs(8, 4), g.vregs(0, 4))
+	g.reduceStep(sq, g.vecs(reg.RSI, 4*W, 4), g.vecs(reg.RDI, 4*W, 4), g.vregs(8, 4), g.vregs(4, 4))
+	g.ADDQ(imm(8*W), reg.RSI)
+	g.ADDQ(imm(8*W), reg.RDI)
+	g.SUBQ(imm(8*W), reg.RCX)
+	g.CMPQ(reg.RCX, imm(8*W))
+	g.JAE(lbl("loop"))
+	g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
+	for i := 0; i < 4; i++ {
+		g.add(g.V(4+i), g.V(i), g.V(i))
+	}
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("sum"))
+
+	g.Label("tail")
+	g.Commentf("CX < %d: 4, 2 and 1 whole vectors as the bits of CX say, then", 8*W)
+	if v.masked {
+		g.Comment("one masked vector, spread over the partial sums so that no sum")
+	} else {
+		g.Comment("the overlapping masked last vector, spread over the partial sums so that no sum")
+	}
+	g.Comment("takes more than two of these steps")
+	// blocks of 4, 2, 1 vectors into the sums 0-3, 2-3, 0
+	for _, b := range []struct{ n, acc int }{{4, 0}, {2, 2}, {1, 0}} {
+		next := fmt.Sprintf("tail%d", b.n*W/2)
+		if b.n == 1 {
+			next = "tailmask"
+		}
+		if b.n != 4 {
+			g.Label(fmt.Sprintf("tail%d", b.n*W))
+		}
+		g.CMPQ(reg.RCX, imm(b.n*W))
+		g.JB(lbl(next))
+		g.reduceStep(sq, g.vecs(reg.RSI, 0, b.n), g.vecs(reg.RDI, 0, b.n), g.vregs(8, b.n), g.vregs(b.acc, b.n))
+		g.ADDQ(imm(b.n*W), reg.RSI)
+		g.ADDQ(imm(b.n*W), reg.RDI)
+		g.SUBQ(imm(b.n*W), reg.RCX)
+	}
+
+	g.Label("tailmask")
+	x8, x9 := g.V(8), g.V(9)
+	if v.masked {
+		g.Comment("CX < 64 bytes left: K1 = one bit per remaining element,")
+		if sq {
+			g.Comment("Z8, Z9 = the masked x and y lanes (zero elsewhere, so 0-0 there)")
+		} else {
+			g.Comment("Z8, Z9 = the masked x and y lanes (zero elsewhere)")
+		}
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("sum"))
+		g.kmask()
+		g.movuZ(mem(reg.RSI, 0), reg.K1, x8)
+		g.movuZ(mem(reg.RDI, 0), reg.K1, x9)
+	} else {
+		g.Comment("0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;",
+			"Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at")
+		if sq {
+			g.Comment("least 32 bytes long) with the lanes already summed cleared (0-0 there)")
+		} else {
+			g.Comment("least 32 bytes long) with the lanes already summed cleared")
+		}
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("sum"))
+		g.LEAQ(tailMask, reg.RAX)
+		g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.Y12)
+		g.and(mem(reg.RSI, -32, reg.RCX), reg.Y12, reg.Y8)
+		g.and(mem(reg.RDI, -32, reg.RCX), reg.Y12, reg.Y9)
+	}
+	g.reduceStep(sq, []operand.Op{x8}, []operand.Op{x9}, nil, []reg.VecPhysical{g.V(1)})
+
+	g.Label("sum")
+	if v.masked {
+		g.Comment("pairwise sum of the four partial sums, fold to YMM, then across lanes")
+	} else {
+		g.Comment("pairwise sum of the four partial sums, then across lanes")
+	}
+	g.add(g.V(1), g.V(0), g.V(0))
+	g.add(g.V(3), g.V(2), g.V(2))
+	g.add(g.V(2), g.V(0), g.V(0))
+	if v.masked {
+		g.fold(0, 1)
+	}
+	g.hsum()
+	g.movs(reg.X0, g.result())
+	g.VZEROUPPER()
+	g.RET()
+
+	if v.masked {
+		g.Label("one")
+		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
+			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes",
+			"(out of the way of longer inputs, for which the JB above is not taken)")
+		g.kmask()
+		g.movuZ(mem(reg.RSI, 0), reg.K1, reg.Z0)
+		g.movuZ(mem(reg.RDI, 0), reg.K1, reg.Z1)
+		if sq {
+			g.sub(reg.Z1, reg.Z0, reg.Z0)
+			g.mul(reg.Z0, reg.Z0, reg.Z0)
+		} else {
+			g.mul(reg.Z1, reg.Z0, reg.Z0)
+		}
+		g.fold(0, 1)
+		g.hsum()
+		g.movs(reg.X0, g.result())
+		g.VZEROUPPER()
+		g.RET()
+		return
+	}
+	g.Label("small")
+	g.Comment("CX < 32 bytes in all: one XMM vector into X0 and the overlapping",
+		"last 16 bytes, masked by X12, into X1; or, below 16 bytes, single",
+		"elements into X0 (SI, DI advance)")
+	g.CMPQ(reg.RCX, imm(16))
+	g.JB(lbl("scalar"))
+	g.reduceStep(sq, []operand.Op{mem(reg.RSI, 0)}, []operand.Op{mem(reg.RDI, 0)}, []reg.VecPhysical{reg.X8}, []reg.VecPhysical{reg.X0})
+	g.SUBQ(imm(16), reg.RCX)
+	g.JZ(lbl("sum"))
+	g.LEAQ(tailMask.Offset(16), reg.RAX)
+	g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.X12)
+	g.and(mem(reg.RSI, 0, reg.RCX), reg.X12, reg.X8)
+	g.and(mem(reg.RDI, 0, reg.RCX), reg.X12, reg.X9)
+	g.reduceStep(sq, []operand.Op{reg.X8}, []operand.Op{reg.X9}, nil, []reg.VecPhysical{reg.X1})
+	g.JMP(lbl("sum"))
+
+	g.Label("scalar")
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("sum"))
+	g.Label("scalarloop")
+	g.movs(mem(reg.RSI, 0), reg.X8)
+	g.movs(mem(reg.RDI, 0), reg.X9)
+	if sq {
+		g.subs(reg.X9, reg.X8, reg.X8)
+		g.fmadd231s(reg.X8, reg.X8, reg.X0)
+	} else {
+		g.fmadd231s(reg.X9, reg.X8, reg.X0)
+	}
+	g.ADDQ(imm(t.size), reg.RSI)
+	g.ADDQ(imm(t.size), reg.RDI)
+	g.SUBQ(imm(t.size), reg.RCX)
+	g.JNZ(lbl("scalarloop"))
+	g.JMP(lbl("sum"))
+}
+
+// tailMask is the AVX2 mask table of the file (tailMaskData).
+var tailMask = operand.NewDataAddr(operand.NewStaticSymbol("tailMask"), 0)
+
+// axpyKernel emits axpy: y += a·x, one FMA per element.
+func axpyKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	elementwise(f, im, t, v, true)
+}
+
+// scaleKernel emits scale: x *= a.
+func scaleKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	elementwise(f, im, t, v, false)
+}
+
+// elementwise emits axpy (axpy true) or scale.
+func elementwise(f *asmFile, im *implSpec, t elem, v isa, axpy bool) {
+	name, sig := "scale", "func(a T, x []T)"
+	if axpy {
+		name, sig = "axpy", "func(a T, x, y []T)"
+	}
+	g := f.fn(im, t, v, name+v.name+t.sfx, sig)
+	W := v.vec
+	vn := "Y"
+	if v.masked {
+		vn = "Z"
+	}
+	if axpy {
+		g.Commentf("%s0 = a in every lane, SI = &x[0], DI = &y[0], CX = bytes left", vn)
+	} else {
+		g.Commentf("%s0 = a in every lane, SI = &x[0], CX = bytes left", vn)
+	}
+	g.broadcast(g.param("a"), g.V(0))
+	g.MOVQ(g.param("x", "base"), reg.RSI)
+	if axpy {
+		g.MOVQ(g.param("y", "base"), reg.RDI)
+	}
+	g.MOVQ(g.param("x", "len"), reg.RCX)
+	g.shiftBytes(reg.RCX)
+	g.CMPQ(reg.RCX, imm(4*W))
+	g.JB(lbl("tail"))
+	g.pcalign(32)
+
+	// step emits n vectors at the pointers' current position, through
+	// registers 1..n of width w.
+	step := func(n int, rs []reg.VecPhysical, a reg.VecPhysical) {
+		w := int(rs[0].Size())
+		if axpy {
+			for i := 0; i < n; i++ {
+				g.movu(mem(reg.RSI, i*w), rs[i])
+			}
+			for i := 0; i < n; i++ {
+				g.fmadd213(mem(reg.RDI, i*w), a, rs[i])
+			}
+			for i := 0; i < n; i++ {
+				g.movu(rs[i], mem(reg.RDI, i*w))
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				g.mul(mem(reg.RSI, i*w), a, rs[i])
+			}
+			for i := 0; i < n; i++ {
+				g.movu(rs[i], mem(reg.RSI, i*w))
+			}
+		}
+		g.ADDQ(imm(n*w), reg.RSI)
+		if axpy {
+			g.ADDQ(imm(n*w), reg.RDI)
+		}
+		g.SUBQ(imm(n*w), reg.RCX)
+	}
+
+	g.Label("loop")
+	if axpy {
+		g.Commentf("4 vectors (%d bytes) per iteration: %sk = a*x + y, stored to y", 4*W, vn)
+	} else {
+		g.Commentf("4 vectors (%d bytes) per iteration: %sk = a*x, stored back to x", 4*W, vn)
+	}
+	step(4, g.vregs(1, 4), g.V(0))
+	g.CMPQ(reg.RCX, imm(4*W))
+	g.JAE(lbl("loop"))
+
+	g.Label("tail")
+	if v.masked {
+		g.Commentf("CX < %d: 2 and 1 whole vectors, then one masked vector", 4*W)
+	} else {
+		g.Commentf("CX < %d: 2 and 1 whole vectors, one XMM vector, then single elements", 4*W)
+	}
+	g.CMPQ(reg.RCX, imm(2*W))
+	g.JB(lbl(fmt.Sprintf("tail%d", W)))
+	step(2, g.vregs(1, 2), g.V(0))
+	g.Label(fmt.Sprintf("tail%d", W))
+	g.CMPQ(reg.RCX, imm(W))
+	if v.masked {
+		g.JB(lbl("tailmask"))
+		step(1, g.vregs(1, 1), g.V(0))
+		g.Label("tailmask")
+		g.Comment("CX < 64 bytes left: K1 = one bit per remaining element,")
+		if axpy {
+			g.Comment("Z1 = masked x, Z2 = masked y, then Z2 += a*Z1 stored under K1")
+		} else {
+			g.Comment("Z1 = a * masked x, stored under K1")
+		}
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("done"))
+		g.kmask()
+		g.movuZ(mem(reg.RSI, 0), reg.K1, reg.Z1)
+		if axpy {
+			g.movuZ(mem(reg.RDI, 0), reg.K1, reg.Z2)
+			g.fmadd231(reg.Z1, reg.Z0, reg.Z2)
+			g.movu(reg.Z2, reg.K1, mem(reg.RDI, 0))
+		} else {
+			g.mul(reg.Z1, reg.Z0, reg.Z1)
+			g.movu(reg.Z1, reg.K1, mem(reg.RSI, 0))
+		}
+	} else {
+		g.JB(lbl("tail16"))
+		step(1, g.vregs(1, 1), g.V(0))
+		g.Label("tail16")
+		g.CMPQ(reg.RCX, imm(16))
+		g.JB(lbl("scalar"))
+		step(1, []reg.VecPhysical{reg.X1}, reg.X0)
+
+		g.Label("scalar")
+		if axpy {
+			g.Commentf("fewer than 16 bytes left: one element at a time, X1 = a*x[i] + y[i].")
+		} else {
+			g.Comment("fewer than 16 bytes left: one element at a time, X1 = a*x[i]")
+		}
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("done"))
+		g.Label("scalarloop")
+		g.movs(mem(reg.RSI, 0), reg.X1)
+		if axpy {
+			g.movs(mem(reg.RDI, 0), reg.X2)
+			g.fmadd213s(reg.X2, reg.X0, reg.X1)
+			g.movs(reg.X1, mem(reg.RDI, 0))
+		} else {
+			g.muls(reg.X1, reg.X0, reg.X1)
+			g.movs(reg.X1, mem(reg.RSI, 0))
+		}
+		g.ADDQ(imm(t.size), reg.RSI)
+		if axpy {
+			g.ADDQ(imm(t.size), reg.RDI)
+		}
+		g.SUBQ(imm(t.size), reg.RCX)
+		g.JNZ(lbl("scalarloop"))
+	}
+
+	g.Label("done")
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// matvecKernel emits matvec: dst[i] = row i of the row-major len(dst)×len(w)
+// matrix m times w, four rows at a time (each load of w shared by the four),
+// the remaining rows one at a time as dot does.
+func matvecKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	g := f.fn(im, t, v, "matvec"+v.name+t.sfx, "func(dst, m, w []T)")
+	W := v.vec
+	if v.masked {
+		g.Comment("DX = &dst[i], BX = rows left, SI = &m[i*d], DI = &w[0],",
+			fmt.Sprintf("R8 = row length in bytes (d*%d), R12 = R8 rounded down to %d bytes,", t.size, 2*W),
+			"R13 = R8 mod 64 (bytes of the masked tail), K1 = its element mask")
+	} else {
+		g.Comment("DX = &dst[i], BX = rows left, SI = &m[i*d], DI = &w[0],",
+			fmt.Sprintf("R8 = row length in bytes (d*%d), R12 = R8 rounded down to 64 bytes,", t.size),
+			"Y12 = mask keeping the last R8 mod 32 bytes of a vector,",
+			"X13 = mask keeping the last R8 mod 16 bytes of an XMM vector")
+	}
+	g.MOVQ(g.param("dst", "base"), reg.RDX)
+	g.MOVQ(g.param("dst", "len"), reg.RBX)
+	g.MOVQ(g.param("m", "base"), reg.RSI)
+	g.MOVQ(g.param("w", "base"), reg.RDI)
+	g.MOVQ(g.param("w", "len"), reg.R8)
+	g.shiftBytes(reg.R8)
+	g.MOVQ(reg.R8, reg.R12)
+	g.ANDQ(imm(-2*W), reg.R12)
+	if v.masked {
+		g.MOVQ(reg.R8, reg.R13)
+		g.ANDQ(imm(63), reg.R13)
+		g.MOVQ(reg.R13, reg.RCX)
+		g.kmask()
+		g.CMPQ(reg.RBX, imm(4))
+		g.JB(lbl("rows1"))
+	} else {
+		g.LEAQ(tailMask, reg.RAX)
+		g.MOVQ(reg.R8, reg.RCX)
+		g.ANDQ(imm(31), reg.RCX)
+		g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.Y12)
+		g.MOVQ(reg.R8, reg.RCX)
+		g.ANDQ(imm(15), reg.RCX)
+		g.VMOVDQU(mem(reg.RAX, 16, reg.RCX), reg.X13)
+		g.Comment("CX = the matrix's size in bytes: past 1 MiB (beyond L2) the block",
+			"loop prefetches, below it the prefetches would only cost issue slots")
+		g.MOVQ(reg.RBX, reg.RCX)
+		g.IMULQ(reg.R8, reg.RCX)
+		g.CMPQ(reg.R8, imm(32))
+		g.JB(lbl("rows1"))
+		g.CMPQ(reg.RBX, imm(4))
+		g.JB(lbl("rows1"))
+	}
+
+	rows := []reg.Register{reg.RSI, reg.R9, reg.R10, reg.R11}
+	g.Label("block4")
+	if v.masked {
+		g.Comment("four rows at a time, each load of w shared by the four:",
+			"SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,",
+			"Z0..Z3 and Z4..Z7 = partial sums of rows 0..3 (even / odd vectors),",
+			"Z8, Z9 = w vectors")
+	} else {
+		g.Comment("four rows (of at least 32 bytes) at a time, each load of w shared by",
+			"the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,",
+			"Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),",
+			"Y8, Y9 = w vectors, R13 = next block (prefetch)")
+	}
+	g.LEAQ(mem(reg.RSI, 0, reg.R8), reg.R9)
+	g.LEAQ(mem(reg.R9, 0, reg.R8), reg.R10)
+	g.LEAQ(mem(reg.R10, 0, reg.R8), reg.R11)
+	if !v.masked {
+		g.LEAQ(mem(reg.R11, 0, reg.R8), reg.R13)
+	}
+	g.zero(0, 1, 2, 3, 4, 5, 6, 7)
+	g.XORL(reg.EAX, reg.EAX)
+	g.CMPQ(reg.RAX, reg.R12)
+	g.JAE(lbl(fmt.Sprintf("block4v%d", W)))
+	if !v.masked {
+		g.CMPQ(reg.RCX, imm(0x100000))
+		g.JAE(lbl("block4pf"))
+	}
+	g.pcalign(32)
+
+	// block2 emits 2 vectors of each of the four rows at offset AX.
+	block2 := func() {
+		g.movu(mem(reg.RDI, 0, reg.RAX), g.V(8))
+		g.movu(mem(reg.RDI, W, reg.RAX), g.V(9))
+		for r := 0; r < 4; r++ {
+			g.fmadd231(mem(rows[r], 0, reg.RAX), g.V(8), g.V(r))
+		}
+		for r := 0; r < 4; r++ {
+			g.fmadd231(mem(rows[r], W, reg.RAX), g.V(9), g.V(4+r))
+		}
+		g.ADDQ(imm(2*W), reg.RAX)
+		g.CMPQ(reg.RAX, reg.R12)
+	}
+	g.Label("block4loop")
+	g.Commentf("2 vectors (%d bytes) of each of the four rows", 2*W)
+	block2()
+	g.JB(lbl("block4loop"))
+	if !v.masked {
+		g.JMP(lbl(fmt.Sprintf("block4v%d", W)))
+		g.pcalign(32)
+		g.Label("block4pf")
+		g.Comment("the same for a large matrix, while the next four rows (4·R8",
+			"contiguous bytes) are prefetched in order, 256 bytes per iteration:",
+			"a matrix streamed from DRAM is then fetched as one stream rather than",
+			"as four interleaved ones")
+		for i := 0; i < 4; i++ {
+			g.PREFETCHT0(memx(reg.R13, 64*i, reg.RAX, 4))
+		}
+		block2()
+		g.JB(lbl("block4pf"))
+	}
+
+	g.Label(fmt.Sprintf("block4v%d", W))
+	g.Commentf("one whole vector if the row has %d more bytes", W)
+	next := "block4tail"
+	if v.masked {
+		next = "block4mask"
+	}
+	g.TESTQ(imm32(W), reg.R8)
+	g.JZ(lbl(next))
+	g.movu(mem(reg.RDI, 0, reg.RAX), g.V(8))
+	for r := 0; r < 4; r++ {
+		g.fmadd231(mem(rows[r], 0, reg.RAX), g.V(8), g.V(r))
+	}
+	if v.masked {
+		g.ADDQ(imm(W), reg.RAX)
+		g.Label("block4mask")
+		g.Comment("the R13-byte tail under K1: Z8 = masked w, Z9..Z11 = masked row lanes")
+		g.TESTQ(reg.R13, reg.R13)
+		g.JZ(lbl("block4sum"))
+		g.movuZ(mem(reg.RDI, 0, reg.RAX), reg.K1, reg.Z8)
+		for r := 0; r < 3; r++ {
+			g.movuZ(mem(rows[r], 0, reg.RAX), reg.K1, zr[9+r])
+		}
+		for r := 0; r < 3; r++ {
+			g.fmadd231(zr[9+r], reg.Z8, zr[4+r])
+		}
+		g.movuZ(mem(rows[3], 0, reg.RAX), reg.K1, reg.Z9)
+		g.fmadd231(reg.Z9, reg.Z8, reg.Z7)
+	} else {
+		g.Label("block4tail")
+		g.Comment("the last R8 mod 32 bytes: the last 32 bytes of w and of each row,",
+			"ANDed with Y12 so the lanes already summed are cleared;",
+			"Y8 = w, Y9..Y11 = rows")
+		g.TESTQ(imm32(31), reg.R8)
+		g.JZ(lbl("block4sum"))
+		g.and(mem(reg.RDI, -32, reg.R8), reg.Y12, reg.Y8)
+		for r := 0; r < 3; r++ {
+			g.and(mem(rows[r], -32, reg.R8), reg.Y12, yr[9+r])
+		}
+		for r := 0; r < 3; r++ {
+			g.fmadd231(yr[9+r], reg.Y8, yr[4+r])
+		}
+		g.and(mem(rows[3], -32, reg.R8), reg.Y12, reg.Y9)
+		g.fmadd231(reg.Y9, reg.Y8, reg.Y7)
+	}
+
+	g.Label("block4sum")
+	res, resBytes := "X0", 16
+	if !t.is32() {
+		res, resBytes = "Y0", 32
+	}
+	if v.masked {
+		g.Commentf("Y0..Y3 = row partial sums folded to YMM, %s = the four row sums,", res)
+		g.Comment("stored to dst[i:i+4]; next block")
+	} else {
+		g.Commentf("%s = the four row sums, stored to dst[i:i+4]; next block", res)
+	}
+	for r := 0; r < 4; r++ {
+		g.add(g.V(4+r), g.V(r), g.V(r))
+	}
+	if v.masked {
+		for r := 0; r < 4; r++ {
+			g.fold(r, 8+r)
+		}
+	}
+	g.rows4()
+	if t.is32() {
+		g.movu(reg.X0, mem(reg.RDX, 0))
+	} else {
+		g.movu(reg.Y0, mem(reg.RDX, 0))
+	}
+	g.ADDQ(imm(resBytes), reg.RDX)
+	g.LEAQ(mem(reg.R11, 0, reg.R8), reg.RSI)
+	g.SUBQ(imm(4), reg.RBX)
+	g.CMPQ(reg.RBX, imm(4))
+	g.JAE(lbl("block4"))
+
+	g.Label("rows1")
+	if v.masked {
+		g.Comment("the last BX < 4 rows one at a time, like dot:",
+			"R9 = R8 rounded down to 256 bytes, SI = the row, AX = byte offset,",
+			"Z0..Z3 = partial sums, Z8..Z11 = w vectors")
+	} else {
+		g.Comment("the remaining rows one at a time (all of them if a row is shorter",
+			"than 32 bytes), like dot: R9 = R8 rounded down to 128 bytes,",
+			"SI = the row, AX = byte offset, Y0..Y3 = partial sums,",
+			"Y8..Y11 = w vectors")
+	}
+	g.TESTQ(reg.RBX, reg.RBX)
+	g.JZ(lbl("done"))
+	g.MOVQ(reg.R8, reg.R9)
+	g.ANDQ(imm(-4*W), reg.R9)
+
+	g.Label("row")
+	g.zero(0, 1, 2, 3)
+	g.XORL(reg.EAX, reg.EAX)
+	if !v.masked {
+		g.CMPQ(reg.R8, imm(32))
+		g.JB(lbl("rowsmall"))
+	}
+	g.CMPQ(reg.RAX, reg.R9)
+	g.JAE(lbl(fmt.Sprintf("rowv%d", 2*W)))
+	g.pcalign(32)
+
+	g.Label("rowloop")
+	g.Commentf("4 vectors (%d bytes) per iteration", 4*W)
+	for i := 0; i < 4; i++ {
+		g.movu(mem(reg.RDI, i*W, reg.RAX), g.V(8+i))
+	}
+	for i := 0; i < 4; i++ {
+		g.fmadd231(mem(reg.RSI, i*W, reg.RAX), g.V(8+i), g.V(i))
+	}
+	g.ADDQ(imm(4*W), reg.RAX)
+	g.CMPQ(reg.RAX, reg.R9)
+	g.JB(lbl("rowloop"))
+
+	g.Label(fmt.Sprintf("rowv%d", 2*W))
+	if v.masked {
+		g.Comment("2 and 1 whole vectors as the bits of R8 say, then the masked tail")
+	} else {
+		g.Comment("2 and 1 whole vectors as the bits of R8 say, then the masked",
+			"overlapping last vector")
+	}
+	g.TESTQ(imm32(2*W), reg.R8)
+	g.JZ(lbl(fmt.Sprintf("rowv%d", W)))
+	g.movu(mem(reg.RDI, 0, reg.RAX), g.V(8))
+	g.movu(mem(reg.RDI, W, reg.RAX), g.V(9))
+	g.fmadd231(mem(reg.RSI, 0, reg.RAX), g.V(8), g.V(0))
+	g.fmadd231(mem(reg.RSI, W, reg.RAX), g.V(9), g.V(1))
+	g.ADDQ(imm(2*W), reg.RAX)
+
+	g.Label(fmt.Sprintf("rowv%d", W))
+	g.TESTQ(imm32(W), reg.R8)
+	if v.masked {
+		g.JZ(lbl("rowmask"))
+	} else {
+		g.JZ(lbl("rowtail"))
+	}
+	g.movu(mem(reg.RDI, 0, reg.RAX), g.V(8))
+	g.fmadd231(mem(reg.RSI, 0, reg.RAX), g.V(8), g.V(2))
+	if v.masked {
+		g.ADDQ(imm(W), reg.RAX)
+		g.Label("rowmask")
+		g.TESTQ(reg.R13, reg.R13)
+		g.JZ(lbl("rowsum"))
+		g.movuZ(mem(reg.RDI, 0, reg.RAX), reg.K1, reg.Z8)
+		g.movuZ(mem(reg.RSI, 0, reg.RAX), reg.K1, reg.Z9)
+		g.fmadd231(reg.Z9, reg.Z8, reg.Z3)
+	} else {
+		g.Label("rowtail")
+		g.TESTQ(imm32(31), reg.R8)
+		g.JZ(lbl("rowsum"))
+		g.and(mem(reg.RDI, -32, reg.R8), reg.Y12, reg.Y8)
+		g.and(mem(reg.RSI, -32, reg.R8), reg.Y12, reg.Y9)
+		g.fmadd231(reg.Y9, reg.Y8, reg.Y3)
+		g.JMP(lbl("rowsum"))
+
+		g.Label("rowsmall")
+		g.Comment("a row shorter than 32 bytes: one XMM vector and the overlapping last",
+			"16 bytes masked by X13, or single elements")
+		g.CMPQ(reg.R8, imm(16))
+		g.JB(lbl("rowscalar"))
+		g.movu(mem(reg.RDI, 0), reg.X8)
+		g.fmadd231(mem(reg.RSI, 0), reg.X8, reg.X0)
+		g.TESTQ(imm32(15), reg.R8)
+		g.JZ(lbl("rowsum"))
+		g.and(mem(reg.RDI, -16, reg.R8), reg.X13, reg.X8)
+		g.and(mem(reg.RSI, -16, reg.R8), reg.X13, reg.X9)
+		g.fmadd231(reg.X9, reg.X8, reg.X1)
+		g.JMP(lbl("rowsum"))
+
+		g.Label("rowscalar")
+		g.CMPQ(reg.RAX, reg.R8)
+		g.JAE(lbl("rowsum"))
+		g.movs(mem(reg.RDI, 0, reg.RAX), reg.X8)
+		g.movs(mem(reg.RSI, 0, reg.RAX), reg.X9)
+		g.fmadd231s(reg.X9, reg.X8, reg.X0)
+		g.ADDQ(imm(t.size), reg.RAX)
+		g.JMP(lbl("rowscalar"))
+	}
+
+	g.Label("rowsum")
+	g.Comment("X0[0] = the row sum, stored to dst[i]; next row")
+	g.add(g.V(1), g.V(0), g.V(0))
+	g.add(g.V(3), g.V(2), g.V(2))
+	g.add(g.V(2), g.V(0), g.V(0))
+	if v.masked {
+		g.fold(0, 1)
+	}
+	g.hsum()
+	g.movs(reg.X0, mem(reg.RDX, 0))
+	g.ADDQ(imm(t.size), reg.RDX)
+	g.ADDQ(reg.R8, reg.RSI)
+	g.DECQ(reg.RBX)
+	g.JNZ(lbl("row"))
+
+	g.Label("done")
+	g.VZEROUPPER()
+	g.RET()
+}

@@ -1,0 +1,140 @@
+// Command _asm generates every assembly file of the rosenblatt module, with
+// the Go declarations and dispatch code that go with them:
+//
+//	kernel/kernel_amd64.s          AVX2+FMA kernels (avo)
+//	kernel/kernel_avx512_amd64.s   AVX-512 kernels (avo)
+//	kernel/kernel_arm64.s          NEON kernels (the arm64 emitter, neon.go)
+//	kernel/kernel_amd64.go, kernel_arm64.go, kernel_noasm.go
+//	                               implementations, the exported kernels with their
+//	                               dispatch switches (api.go), the stubs
+//	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
+//	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
+//	                               gram's registry entries, wrappers, stubs
+//
+// Each kernel is written once (kernel_x86.go, gram_x86.go, kernel_neon.go,
+// gram_neon.go) and instantiated per element type and vector width. Run it
+// from the module root with
+//
+//	go generate ./kernel ./gram
+//
+// (the //go:generate lines run "go -C ../_asm run . -pkg kernel" and
+// "... -pkg gram"), or as "go -C _asm run ." for everything. CI regenerates
+// and fails if the committed files differ.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mmcloughlin/avo/build"
+)
+
+func main() {
+	// A flag set of its own: avo's build package registers its flags on
+	// the default one.
+	fs := flag.NewFlagSet("_asm", flag.ExitOnError)
+	root := fs.String("root", "..", "the module root")
+	pkg := fs.String("pkg", "", "generate only this package's files (kernel or gram); empty: all")
+	_ = fs.Parse(os.Args[1:])
+	files, err := generate(*pkg)
+	if err != nil {
+		var list build.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				fmt.Fprintln(os.Stderr, "_asm:", e)
+			}
+		}
+		fmt.Fprintln(os.Stderr, "_asm:", err)
+		os.Exit(1)
+	}
+	for _, f := range files {
+		path := filepath.Join(*root, f.path)
+		if err := os.WriteFile(path, f.data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "_asm:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+type outFile struct {
+	path string
+	data []byte
+}
+
+// generate returns the files of package pkg ("" for all).
+func generate(pkg string) ([]outFile, error) {
+	var out []outFile
+	add := func(path string, data []byte, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, outFile{path, data})
+		return nil
+	}
+	if pkg == "" || pkg == "kernel" {
+		for _, g := range []struct {
+			path string
+			f    func() ([]byte, error)
+		}{
+			{"kernel/kernel_amd64.s", kernelAVX2File},
+			{"kernel/kernel_avx512_amd64.s", kernelAVX512File},
+			{"kernel/kernel_arm64.s", func() ([]byte, error) { return kernelNEONFile(), nil }},
+			{"kernel/kernel_amd64.go", func() ([]byte, error) { return kernelGoFile("amd64") }},
+			{"kernel/kernel_arm64.go", func() ([]byte, error) { return kernelGoFile("arm64") }},
+			{"kernel/kernel_noasm.go", func() ([]byte, error) { return kernelGoFile("") }},
+		} {
+			data, err := g.f()
+			if err := add(g.path, data, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if pkg == "" || pkg == "gram" {
+		for _, g := range []struct {
+			path string
+			f    func() ([]byte, error)
+		}{
+			{"gram/micro_amd64.s", gramAVX2File},
+			{"gram/micro_avx512_amd64.s", gramAVX512File},
+			{"gram/micro_arm64.s", func() ([]byte, error) { return gramNEONFile(), nil }},
+			{"gram/micro_amd64.go", func() ([]byte, error) { return gramGoFile("amd64") }},
+			{"gram/micro_arm64.go", func() ([]byte, error) { return gramGoFile("arm64") }},
+			{"gram/micro_noasm.go", func() ([]byte, error) { return gramGoFile("") }},
+		} {
+			data, err := g.f()
+			if err := add(g.path, data, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if pkg != "" && pkg != "kernel" && pkg != "gram" {
+		return nil, fmt.Errorf("unknown package %q", pkg)
+	}
+	return out, nil
+}
+
+func kernelAVX2File() ([]byte, error) {
+	f := newAsmFile(
+		"AVX2+FMA kernels of package kernel (the \"avx2\" implementation). The Go",
+		"declarations, with the plain Go loop each computes, are in kernel_amd64.go;",
+		"the generator's kernel_x86.go holds their definition, shared with the",
+		"AVX-512 kernels (kernel_avx512_amd64.s), and its conventions.",
+	)
+	tailMaskData(f)
+	kernelFuncs(f, implAVX2, avx2)
+	return f.render()
+}
+
+func kernelAVX512File() ([]byte, error) {
+	f := newAsmFile(
+		"AVX-512F kernels of package kernel (the \"avx512\" implementation): the",
+		"AVX2 kernels of kernel_amd64.s with ZMM registers (16 float32 or 8 float64)",
+		"and every tail a single opmask-masked operation. The Go declarations are",
+		"in kernel_amd64.go; the generator's kernel_x86.go holds the definitions.",
+	)
+	kernelFuncs(f, implAVX512, avx512)
+	return f.render()
+}
