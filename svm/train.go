@@ -378,16 +378,21 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem) (solution, error) {
 	return solution{alpha: res.alpha, info: info}, nil
 }
 
-// notSeparable explains a failed hard-margin solve.
+// notSeparable explains a failed hard-margin solve: the distance √D of
+// the solver's last λ bounds the margin by √D/2 (two hulls) or √D (the
+// hull of the yᵢφ(xᵢ) and the origin).
 func notSeparable(r nearestResult, biased bool, maxIter int) error {
-	bound := math.Sqrt(max(r.d, 0))
+	dist := math.Sqrt(max(r.d, 0))
+	bound := dist
+	what := fmt.Sprintf("the convex hull of the yᵢφ(xᵢ) comes within %.3g of the origin", dist)
 	if biased {
 		bound /= 2
+		what = fmt.Sprintf("the classes' convex hulls come within %.3g of each other", dist)
 	}
 	if r.iter >= maxIter {
-		return fmt.Errorf("%w: no separator found in %d iterations; the maximum margin is at most %.3g", ErrNotSeparable, r.iter, bound)
+		return fmt.Errorf("%w: no separator found in %d iterations: %s, so the maximum margin is at most %.3g", ErrNotSeparable, r.iter, what, bound)
 	}
-	return fmt.Errorf("%w: the classes' convex hulls come within %.3g of each other (the maximum margin is at most %.3g, below the element type's resolution)", ErrNotSeparable, math.Sqrt(max(r.d, 0)), bound)
+	return fmt.Errorf("%w: %s: the maximum margin is at most %.3g, below what the element type resolves", ErrNotSeparable, what, bound)
 }
 
 // kernelDiags returns K(xᵢ, xᵢ) for the rows of the row-major X,
