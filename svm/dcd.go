@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -50,12 +51,29 @@ type dcdClass struct {
 	gap      float64
 }
 
+// maxGroup is the largest number of classes a group runs in lockstep (the
+// width of a row's active-class mask).
+const maxGroup = 64
+
+// Layout of a row's state: one block of stride float64s per row, read
+// together (a pass visits rows in random order, so each row costs one
+// cache miss for its state, not one per array):
+//
+//	[0] bits of the mask of classes that have the row active
+//	[1] bits of the mask of classes for which the row is positive
+//	[2] ‖xᵢ‖² + B² + Dᵢᵢ (Q̄ᵢᵢ)
+//	[3 …] αᵢ of each class
+const (
+	stActive = 0
+	stPos    = 1
+	stQD     = 2
+	stAlpha  = 3
+)
+
 // dcdGroup solves the machines of a group of classes in lockstep.
 type dcdGroup[T Float] struct {
 	rows    Rows[T]
 	n, d    int
-	cls     []int32 // class index of every row
-	sq      []float64
 	B       float64
 	upper   float64 // U
 	diag    float64 // Dᵢᵢ
@@ -64,42 +82,56 @@ type dcdGroup[T Float] struct {
 	seed    uint64
 	ctx     context.Context
 
-	cs    []dcdClass
-	W     []T       // K×d
-	wb    []float64 // bias weights
-	alpha []float64 // n×K
-	act   []bool    // n×K
-	cnt   []int32   // active classes per row
+	cs     []dcdClass
+	W      []T       // K×d
+	wb     []float64 // bias weights
+	stride int
+	state  []float64 // n×stride, see stActive…
+	alive  []uint64  // bit i: row i is active for some class
 }
 
 func newDCDGroup[T Float](rows Rows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, ctx context.Context) *dcdGroup[T] {
 	n, d, k := rows.Len(), rows.Dim(), len(classes)
+	stride := (stAlpha + k + 7) &^ 7 // whole 64-byte lines
 	g := &dcdGroup[T]{
-		rows: rows, n: n, d: d, cls: cls, sq: sq, B: B, upper: upper, diag: diag, eps: eps, maxIter: maxIter, seed: seed, ctx: ctx,
+		rows: rows, n: n, d: d, B: B, upper: upper, diag: diag, eps: eps, maxIter: maxIter, seed: seed, ctx: ctx,
 		cs: make([]dcdClass, k), W: make([]T, k*d), wb: make([]float64, k),
-		alpha: make([]float64, n*k), act: make([]bool, n*k), cnt: make([]int32, n),
+		stride: stride, state: make([]float64, n*stride), alive: make([]uint64, (n+63)/64),
+	}
+	all := uint64(1)<<k - 1
+	if k == 64 {
+		all = ^uint64(0)
 	}
 	for c, cl := range classes {
 		g.cs[c] = dcdClass{cls: cl, pgmaxOld: math.Inf(1), pgminOld: math.Inf(-1), nactive: n}
 	}
-	for i := range g.act {
-		g.act[i] = true
-	}
-	for i := range g.cnt {
-		g.cnt[i] = int32(k)
+	for i := range n {
+		st := g.state[i*stride : (i+1)*stride]
+		var pos uint64
+		for c, cl := range classes {
+			if cls[i] == cl {
+				pos |= 1 << c
+			}
+		}
+		st[stActive] = math.Float64frombits(all)
+		st[stPos] = math.Float64frombits(pos)
+		st[stQD] = sq[i] + B*B + diag
+		g.alive[i/64] |= 1 << (i % 64)
 	}
 	return g
 }
 
+// alpha returns αᵢ of class c.
+func (g *dcdGroup[T]) alpha(i, c int) float64 { return g.state[i*g.stride+stAlpha+c] }
+
 func (g *dcdGroup[T]) solve() error {
-	k := len(g.cs)
 	n, d := g.n, g.d
 	rng := rand.New(rand.NewPCG(g.seed, 0x5eed5eed))
 	perm := make([]int32, n)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	running := k
+	running := len(g.cs)
 	for running > 0 {
 		if err := g.ctx.Err(); err != nil {
 			return err
@@ -113,57 +145,8 @@ func (g *dcdGroup[T]) solve() error {
 			g.cs[c].pgmaxNew, g.cs[c].pgminNew = math.Inf(-1), math.Inf(1)
 		}
 		for _, i32 := range perm {
-			i := int(i32)
-			if g.cnt[i] == 0 {
-				continue
-			}
-			qd := g.sq[i] + g.B*g.B + g.diag
-			act := g.act[i*k : (i+1)*k]
-			alpha := g.alpha[i*k : (i+1)*k]
-			for c := range g.cs {
-				if !act[c] {
-					continue
-				}
-				cs := &g.cs[c]
-				w := g.W[c*d : (c+1)*d]
-				yi := -1.0
-				if g.cls[i] == cs.cls {
-					yi = 1
-				}
-				a := alpha[c]
-				G := yi*(float64(g.rows.Dot(i, w))+g.B*g.wb[c]) - 1 + a*g.diag
-				PG := 0.0
-				switch {
-				case a == 0:
-					if G > cs.pgmaxOld {
-						act[c] = false
-						g.cnt[i]--
-						cs.nactive--
-						continue
-					} else if G < 0 {
-						PG = G
-					}
-				case a == g.upper:
-					if G < cs.pgminOld {
-						act[c] = false
-						g.cnt[i]--
-						cs.nactive--
-						continue
-					} else if G > 0 {
-						PG = G
-					}
-				default:
-					PG = G
-				}
-				cs.pgmaxNew = max(cs.pgmaxNew, PG)
-				cs.pgminNew = min(cs.pgminNew, PG)
-				if math.Abs(PG) > 1e-12 {
-					na := min(max(a-G/qd, 0), g.upper)
-					alpha[c] = na
-					dy := (na - a) * yi
-					g.rows.Axpy(i, T(dy), w)
-					g.wb[c] += dy * g.B
-				}
+			if i := int(i32); g.alive[i/64]&(1<<(i%64)) != 0 {
+				g.visit(i, d)
 			}
 		}
 		for c := range g.cs {
@@ -200,27 +183,89 @@ func (g *dcdGroup[T]) solve() error {
 	return nil
 }
 
-// finish ends class c: its rows leave the active sets.
-func (g *dcdGroup[T]) finish(c int) {
-	k := len(g.cs)
-	g.cs[c].done = true
-	for i := range g.n {
-		if g.act[i*k+c] {
-			g.act[i*k+c] = false
-			g.cnt[i]--
+// visit makes the coordinate steps of row i for every class that has it
+// active (LIBLINEAR's inner loop, with its shrinking test).
+func (g *dcdGroup[T]) visit(i, d int) {
+	st := g.state[i*g.stride : (i+1)*g.stride]
+	act := math.Float64bits(st[stActive])
+	pos := math.Float64bits(st[stPos])
+	qd := st[stQD]
+	alpha := st[stAlpha:]
+	for m := act; m != 0; m &= m - 1 {
+		c := bits.TrailingZeros64(m)
+		cs := &g.cs[c]
+		w := g.W[c*d : (c+1)*d]
+		yi := -1.0
+		if pos&(1<<c) != 0 {
+			yi = 1
+		}
+		a := alpha[c]
+		G := yi*(float64(g.rows.Dot(i, w))+g.B*g.wb[c]) - 1 + a*g.diag
+		PG := 0.0
+		switch {
+		case a == 0:
+			if G > cs.pgmaxOld {
+				act &^= 1 << c
+				cs.nactive--
+				continue
+			} else if G < 0 {
+				PG = G
+			}
+		case a == g.upper:
+			if G < cs.pgminOld {
+				act &^= 1 << c
+				cs.nactive--
+				continue
+			} else if G > 0 {
+				PG = G
+			}
+		default:
+			PG = G
+		}
+		cs.pgmaxNew = max(cs.pgmaxNew, PG)
+		cs.pgminNew = min(cs.pgminNew, PG)
+		if math.Abs(PG) > 1e-12 {
+			na := min(max(a-G/qd, 0), g.upper)
+			alpha[c] = na
+			dy := (na - a) * yi
+			g.rows.Axpy(i, T(dy), w)
+			g.wb[c] += dy * g.B
 		}
 	}
+	st[stActive] = math.Float64frombits(act)
+	if act == 0 {
+		g.alive[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// setActive sets or clears class c's bit of every row.
+func (g *dcdGroup[T]) setActive(c int, on bool) {
+	for i := range g.n {
+		st := g.state[i*g.stride : (i+1)*g.stride]
+		act := math.Float64bits(st[stActive])
+		if on {
+			act |= 1 << c
+		} else {
+			act &^= 1 << c
+		}
+		st[stActive] = math.Float64frombits(act)
+		if act != 0 {
+			g.alive[i/64] |= 1 << (i % 64)
+		} else {
+			g.alive[i/64] &^= 1 << (i % 64)
+		}
+	}
+}
+
+// finish ends class c: its rows leave the active sets.
+func (g *dcdGroup[T]) finish(c int) {
+	g.cs[c].done = true
+	g.setActive(c, false)
 	g.cs[c].nactive = 0
 }
 
 // reactivate puts every row back into class c's active set.
 func (g *dcdGroup[T]) reactivate(c int) {
-	k := len(g.cs)
-	for i := range g.n {
-		if !g.act[i*k+c] {
-			g.act[i*k+c] = true
-			g.cnt[i]++
-		}
-	}
+	g.setActive(c, true)
 	g.cs[c].nactive = g.n
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -399,16 +400,26 @@ func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linCon
 		upper, diag = math.Inf(1), 0.5/cfg.c
 	}
 	workers := max(1, min(cfg.threads, len(classes)))
-	groups := make([]*dcdGroup[T], workers)
-	errs := make([]error, workers)
+	ng := max(workers, (len(classes)+maxGroup-1)/maxGroup)
+	groups := make([]*dcdGroup[T], ng)
+	for gi := range groups {
+		lo, hi := gi*len(classes)/ng, (gi+1)*len(classes)/ng
+		groups[gi] = newDCDGroup(rows, cls, sq, classes[lo:hi], cfg.B, upper, diag, cfg.tol, cfg.maxIter, cfg.seed, ctx)
+	}
+	errs := make([]error, ng)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(classes)/workers, (w+1)*len(classes)/workers
-		groups[w] = newDCDGroup(rows, cls, sq, classes[lo:hi], cfg.B, upper, diag, cfg.tol, cfg.maxIter, cfg.seed, ctx)
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = groups[w].solve()
+			for {
+				gi := int(next.Add(1) - 1)
+				if gi >= ng {
+					return
+				}
+				errs[gi] = groups[gi].solve()
+			}
 		}()
 	}
 	wg.Wait()
@@ -511,17 +522,17 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 // finalize recomputes every class's w = Σαᵢyᵢx̃ᵢ from α in one pass, so the
 // model and the objectives carry no drift from the incremental updates.
 func (g *dcdGroup[T]) finalize(c float64, loss Loss) {
-	k := len(g.cs)
 	clear(g.W)
 	clear(g.wb)
 	for i := range g.n {
+		pos := math.Float64bits(g.state[i*g.stride+stPos])
 		for ci := range g.cs {
-			a := g.alpha[i*k+ci]
+			a := g.alpha(i, ci)
 			if a == 0 {
 				continue
 			}
 			dy := a
-			if g.cls[i] != g.cs[ci].cls {
+			if pos&(1<<ci) == 0 {
 				dy = -a
 			}
 			g.rows.Axpy(i, T(dy), g.W[ci*g.d:(ci+1)*g.d])
@@ -533,7 +544,6 @@ func (g *dcdGroup[T]) finalize(c float64, loss Loss) {
 // objectives returns class c's dual and primal objectives and its number
 // of support vectors.
 func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss) (dual, primal float64, nsv int) {
-	k := len(g.cs)
 	w := g.W[c*g.d : (c+1)*g.d]
 	var wsq float64
 	for _, v := range w {
@@ -542,14 +552,14 @@ func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss) (dual, primal floa
 	wsq += g.wb[c] * g.wb[c]
 	var sa, sa2, loss1 float64
 	for i := range g.n {
-		a := g.alpha[i*k+c]
+		a := g.alpha(i, c)
 		if a > 0 {
 			nsv++
 			sa += a
 			sa2 += a * a
 		}
 		yi := -1.0
-		if g.cls[i] == g.cs[c].cls {
+		if math.Float64bits(g.state[i*g.stride+stPos])&(1<<c) != 0 {
 			yi = 1
 		}
 		xi := max(0, 1-yi*(float64(g.rows.Dot(i, w))+g.B*g.wb[c]))

@@ -165,7 +165,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 		tr.G = G
 	}
 	p := makeProblems(Binary, 2, cls)[0]
-	src, gidx, kd, err := tr.source(&p)
+	src, gidx, kd, err := tr.source(&p, new(workerState[T]))
 	if err != nil {
 		return nil, err
 	}

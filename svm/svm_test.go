@@ -303,29 +303,52 @@ func TestNotSeparable(t *testing.T) {
 	}
 }
 
-// TestSourcesIdentical: the kernel matrix of all rows, per-problem
-// matrices and the LRU row cache give bit-identical models, since gram
-// computes every kernel value identically on one implementation and SMO's
-// arithmetic does not depend on where a column came from.
+// TestSourcesIdentical: the kernel sources — one-vs-one class blocks,
+// the N×N matrix, per-machine matrices and the LRU row cache — give
+// bit-identical models, since gram computes every kernel value identically
+// on one implementation and SMO's arithmetic does not depend on where a
+// column came from.
 func TestSourcesIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	X, y := randInt(r, 240, 5, 3, 3)
+	counts := make([]int64, 3)
+	for _, c := range y {
+		counts[c]++
+	}
+	var diag, lmax int64
+	for a, na := range counts {
+		diag += na * na
+		for _, nb := range counts[a+1:] {
+			lmax = max(lmax, na+nb)
+		}
+	}
+	blocks := (diag + 2*lmax*lmax) * 8
+	full := int64(240*240) * 8
+	if blocks <= full {
+		t.Fatalf("test data: class blocks (%d bytes) should not fit where the full matrix (%d) does", blocks, full)
+	}
 	for _, k := range testKernels {
-		var ref *Model[float64]
-		for _, gb := range []int64{0, 240 * 240 * 8 / 2, -1} {
-			m, info, err := Train(X, 5, y, Options{Kernel: k, C: 3, GramBytes: gb, CacheBytes: 240 * 8 * 60, Threads: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if info.Precomputed != (gb == 0) {
-				t.Errorf("GramBytes %d: Precomputed = %v", gb, info.Precomputed)
-			}
-			if ref == nil {
-				ref = m
-				continue
-			}
-			if !slices.Equal(m.coef, ref.coef) || !slices.Equal(m.bias, ref.bias) || !slices.Equal(m.index, ref.index) {
-				t.Errorf("%v, GramBytes %d: model differs from the precomputed matrix's", k, gb)
+		for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+			var ref *Model[float64]
+			budgets := []int64{0, full, 2 * lmax * lmax * 8, -1} // blocks, N×N, per machine, cache
+			for i, gb := range budgets {
+				if sch == OneVsRest && i == 2 {
+					continue // one-vs-rest machines are N×N
+				}
+				m, info, err := Train(X, 5, y, Options{Kernel: k, C: 3, Multiclass: sch, GramBytes: gb, CacheBytes: 240 * 8 * 60, Threads: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if info.Precomputed != (i < 2) {
+					t.Errorf("%v GramBytes %d: Precomputed = %v", sch, gb, info.Precomputed)
+				}
+				if ref == nil {
+					ref = m
+					continue
+				}
+				if !slices.Equal(m.coef, ref.coef) || !slices.Equal(m.bias, ref.bias) || !slices.Equal(m.index, ref.index) {
+					t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", k, sch, gb)
+				}
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -153,18 +154,14 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 	probs := makeProblems(scheme, len(labels), cls)
 	tr := &trainer[T]{cfg: cfg, X: X, d: d, n: n, k: kernel.On[T](cfg.impl)}
 	tr.workers = max(1, min(cfg.threads, len(probs)))
-	if cfg.gramBytes >= 0 && int64(n)*int64(n)*int64(sizeOf[T]()) <= cfg.gramBytes {
-		G, err := gram.Compute(X, d, cfg.kern, &gram.Options{Impl: cfg.impl, Threads: cfg.threads, MaxBytes: -1})
-		if err != nil {
-			return nil, nil, gramErr(err)
-		}
-		tr.G = G
+	if err := tr.precompute(scheme, len(labels), cls); err != nil {
+		return nil, nil, err
 	}
 	sols, err := tr.run(ctx, probs)
 	if err != nil {
 		return nil, nil, err
 	}
-	info := &Info{Converged: true, Precomputed: tr.G != nil}
+	info := &Info{Converged: true, Precomputed: tr.G != nil || tr.blocks != nil}
 	for i, p := range probs {
 		pi := sols[i].info
 		pi.Positive = labels[p.pos]
@@ -232,7 +229,26 @@ type trainer[T Float] struct {
 	d, n    int
 	k       kernel.Kernels[T]
 	G       *gram.Matrix[T] // kernel matrix of all rows, or nil
+	blocks  *classBlocks[T] // one-vs-one: per-class kernel matrices, or nil
 	workers int
+}
+
+// classBlocks holds what one-vs-one machines need to assemble their l×l
+// kernel matrices without the N×N one: each class's rows (a contiguous
+// copy) and the kernel matrix among them. The machine of classes a and b
+// computes only the cross block K(x_b, x_a) (gram.Cross) and copies the
+// two diagonal blocks, so all machines together compute each kernel value
+// once, as the N×N matrix would, while the memory they touch is
+// Σ n_c² + workers·max l², not N²: for ten equal classes 18 % of it. The
+// values are gram's, bit-identical to the N×N matrix's.
+type classBlocks[T Float] struct {
+	X    [][]T // rows of each class, row-major
+	diag []*gram.Matrix[T]
+}
+
+// workerState is what a goroutine keeps between its machines.
+type workerState[T Float] struct {
+	sub []T // storage of the last machine's kernel matrix
 }
 
 // run solves the problems on tr.workers goroutines, largest first.
@@ -252,13 +268,14 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ws := new(workerState[T])
 			for {
 				t := int(next.Add(1) - 1)
 				if t >= len(order) {
 					return
 				}
 				i := order[t]
-				sol, err := tr.solve(ctx, &probs[i])
+				sol, err := tr.solve(ctx, &probs[i], ws)
 				if err != nil {
 					errs[w] = err
 					cancel()
@@ -285,11 +302,109 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 	return sols, nil
 }
 
+// precompute computes the kernel matrices shared by the machines, if
+// they fit Options.GramBytes: the class blocks for one-vs-one, the N×N
+// matrix otherwise.
+func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
+	cfg := &tr.cfg
+	if cfg.gramBytes < 0 {
+		return nil
+	}
+	size := int64(sizeOf[T]())
+	n, d := int64(tr.n), tr.d
+	gopts := &gram.Options{Impl: cfg.impl, Threads: cfg.threads, MaxBytes: -1}
+	if scheme == OneVsOne {
+		counts := make([]int64, k)
+		for _, c := range cls {
+			counts[c]++
+		}
+		var diag, lmax int64
+		for a, na := range counts {
+			diag += na * na
+			for _, nb := range counts[a+1:] {
+				lmax = max(lmax, na+nb)
+			}
+		}
+		if (diag+int64(tr.workers)*lmax*lmax)*size <= cfg.gramBytes {
+			b := &classBlocks[T]{X: make([][]T, k), diag: make([]*gram.Matrix[T], k)}
+			for c, nc := range counts {
+				b.X[c] = make([]T, 0, nc*int64(d))
+			}
+			for i, c := range cls {
+				b.X[c] = append(b.X[c], tr.X[i*d:(i+1)*d]...)
+			}
+			for c := range k {
+				m, err := gram.Compute(b.X[c], d, cfg.kern, gopts)
+				if err != nil {
+					return gramErr(err)
+				}
+				b.diag[c] = m
+			}
+			tr.blocks = b
+			return nil
+		}
+	}
+	if n*n*size > cfg.gramBytes {
+		return nil
+	}
+	G := &gram.Matrix[T]{Data: dataset.Alloc[T](int(n * n))[:0]}
+	G, err := gram.ComputeInto(G, tr.X, d, cfg.kern, gopts)
+	if err != nil {
+		return gramErr(err)
+	}
+	tr.G = G
+	return nil
+}
+
+// pairMatrix assembles the kernel matrix of one-vs-one machine p (rows of
+// class p.pos, then of class p.neg) from the class blocks, in ws's
+// storage.
+func (tr *trainer[T]) pairMatrix(p *problem, ws *workerState[T]) (*gram.Matrix[T], error) {
+	b := tr.blocks
+	A, B := b.diag[p.pos], b.diag[p.neg]
+	na, nb := A.Rows, B.Rows
+	l := na + nb
+	if cap(ws.sub) < l*l {
+		ws.sub = dataset.Alloc[T](l * l)
+	}
+	sub := ws.sub[:l*l]
+	gopts := &gram.Options{Impl: tr.cfg.impl, Threads: max(1, tr.cfg.threads/tr.workers), MaxBytes: -1}
+	C, err := gram.Cross(b.X[p.pos], b.X[p.neg], tr.d, tr.cfg.kern, gopts)
+	if err != nil {
+		return nil, gramErr(err)
+	}
+	for i := range na {
+		row := sub[i*l : (i+1)*l]
+		copy(row[:na], A.Row(i))
+		copy(row[na:], C.Row(i))
+	}
+	for j := range nb {
+		row := sub[(na+j)*l : (na+j+1)*l]
+		for i := range na {
+			row[i] = C.Data[i*nb+j]
+		}
+		copy(row[na:], B.Row(j))
+	}
+	return &gram.Matrix[T]{Rows: l, Cols: l, Data: sub}, nil
+}
+
 // source returns the kernel column source of problem p, the source index
 // of each of its rows and the kernel diagonal.
-func (tr *trainer[T]) source(p *problem) (colSource[T], []int32, []float64, error) {
+func (tr *trainer[T]) source(p *problem, ws *workerState[T]) (colSource[T], []int32, []float64, error) {
 	l := len(p.rows)
 	kd := make([]float64, l)
+	if tr.blocks != nil && p.neg >= 0 {
+		G, err := tr.pairMatrix(p, ws)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		gidx := make([]int32, l)
+		for q := range gidx {
+			gidx[q] = int32(q)
+			kd[q] = float64(G.At(q, q))
+		}
+		return matrixSource[T]{G}, gidx, kd, nil
+	}
 	if tr.G != nil {
 		for q, i := range p.rows {
 			kd[q] = float64(tr.G.At(int(i), int(i)))
@@ -331,8 +446,8 @@ func (tr *trainer[T]) source(p *problem) (colSource[T], []int32, []float64, erro
 }
 
 // solve trains one binary machine.
-func (tr *trainer[T]) solve(ctx context.Context, p *problem) (solution, error) {
-	src, gidx, kd, err := tr.source(p)
+func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T]) (solution, error) {
+	src, gidx, kd, err := tr.source(p, ws)
 	if err != nil {
 		return solution{}, err
 	}
