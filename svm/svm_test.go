@@ -772,3 +772,86 @@ func TestNewModel(t *testing.T) {
 		}
 	}
 }
+
+// TestNovikoff: MaxMargin's Bound is Novikoff's: Rosenblatt's perceptron,
+// cycling through separable data until an epoch without mistakes, makes
+// at most R²/γ_D² mistakes — with the bias as a weight on a constant
+// feature 1 (BiasFeature) or without bias (BiasNone). The test runs the
+// perceptron itself, in float64, and checks that the bound holds and is
+// not vacuous.
+func TestNovikoff(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for trial := range 12 {
+		d := 2 + trial%4
+		X, _ := randData(r, 60, d, 0)
+		w := make([]float64, d)
+		for j := range w {
+			w[j] = r.NormFloat64()
+		}
+		bias := trial%2 == 0
+		y := make([]int, 60)
+		var Xs []float64
+		var ys []int
+		for i := range y {
+			s := 0.0
+			for j := range d {
+				s += w[j] * X[i*d+j]
+			}
+			if bias {
+				s += 0.2
+			}
+			if math.Abs(s) < 0.15 { // keep a margin
+				continue
+			}
+			Xs = append(Xs, X[i*d:(i+1)*d]...)
+			ys = append(ys, int(math.Copysign(1, s)))
+		}
+		if !slices.Contains(ys, 1) || !slices.Contains(ys, -1) {
+			continue // one class only: nothing to separate
+		}
+		mode := BiasNone
+		if bias {
+			mode = BiasFeature
+		}
+		mg, err := MaxMargin(Xs, d, ys, MarginOptions{Bias: mode})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		// The perceptron on (x, 1) or x.
+		n := len(ys)
+		v := make([]float64, d+1)
+		mistakes := 0
+		for epoch := 0; epoch < 100000; epoch++ {
+			clean := true
+			for i := range n {
+				s := 0.0
+				for j := range d {
+					s += v[j] * Xs[i*d+j]
+				}
+				if bias {
+					s += v[d]
+				}
+				if float64(ys[i])*s <= 0 {
+					clean = false
+					mistakes++
+					for j := range d {
+						v[j] += float64(ys[i]) * Xs[i*d+j]
+					}
+					if bias {
+						v[d] += float64(ys[i])
+					}
+				}
+			}
+			if clean {
+				break
+			}
+		}
+		t.Logf("trial %d: %d mistakes, bound %.1f", trial, mistakes, mg.Bound)
+		if float64(mistakes) > mg.Bound {
+			t.Errorf("trial %d: %d mistakes > R²/γ² = %v", trial, mistakes, mg.Bound)
+		}
+		if mg.Bound > 1e6 {
+			t.Errorf("trial %d: bound %v is vacuous for this data", trial, mg.Bound)
+		}
+	}
+}
