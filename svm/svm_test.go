@@ -303,39 +303,42 @@ func TestNotSeparable(t *testing.T) {
 	}
 }
 
-// TestSourcesIdentical: the kernel sources — one-vs-one class blocks,
-// the N×N matrix, per-machine matrices and the LRU row cache — give
-// bit-identical models, since gram computes every kernel value identically
-// on one implementation and SMO's arithmetic does not depend on where a
-// column came from.
+// TestSourcesIdentical: the kernel sources — the N×N matrix, the
+// one-vs-one class blocks, per-machine matrices and the LRU row cache —
+// give bit-identical models, since gram computes every kernel value
+// identically on one implementation and SMO's arithmetic does not depend
+// on where a column came from.
 func TestSourcesIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	X, y := randInt(r, 240, 5, 3, 3)
-	counts := make([]int64, 3)
+	const n, k = 240, 8
+	X, y := randInt(r, n, 5, 3, k)
+	counts := make([]int64, k)
 	for _, c := range y {
 		counts[c]++
 	}
-	var diag, lmax int64
+	var diag, strips, lmax int64
 	for a, na := range counts {
 		diag += na * na
 		for _, nb := range counts[a+1:] {
 			lmax = max(lmax, na+nb)
+			strips += na * nb
 		}
 	}
-	blocks := (diag + 2*lmax*lmax) * 8
-	full := int64(240*240) * 8
-	if blocks <= full {
-		t.Fatalf("test data: class blocks (%d bytes) should not fit where the full matrix (%d) does", blocks, full)
+	blocks := (diag + strips + 2*lmax*lmax) * 8
+	full := int64(n*n) * 8
+	perMachine := 2 * lmax * lmax * 8
+	if !(perMachine < blocks && blocks < full) {
+		t.Fatalf("test data: want per-machine %d < blocks %d < N×N %d bytes", perMachine, blocks, full)
 	}
-	for _, k := range testKernels {
+	for _, kern := range testKernels {
 		for _, sch := range []Scheme{OneVsOne, OneVsRest} {
 			var ref *Model[float64]
-			budgets := []int64{0, full, 2 * lmax * lmax * 8, -1} // blocks, N×N, per machine, cache
+			budgets := []int64{0, blocks, perMachine, -1} // N×N, blocks, per machine, cache
 			for i, gb := range budgets {
-				if sch == OneVsRest && i == 2 {
+				if sch == OneVsRest && (i == 1 || i == 2) {
 					continue // one-vs-rest machines are N×N
 				}
-				m, info, err := Train(X, 5, y, Options{Kernel: k, C: 3, Multiclass: sch, GramBytes: gb, CacheBytes: 240 * 8 * 60, Threads: 2})
+				m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: sch, GramBytes: gb, CacheBytes: n * 8 * 60, Threads: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -347,7 +350,7 @@ func TestSourcesIdentical(t *testing.T) {
 					continue
 				}
 				if !slices.Equal(m.coef, ref.coef) || !slices.Equal(m.bias, ref.bias) || !slices.Equal(m.index, ref.index) {
-					t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", k, sch, gb)
+					t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", kern, sch, gb)
 				}
 			}
 		}
