@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -67,8 +66,13 @@ type LinearOptions struct {
 	// Seed seeds the random order of the coordinate steps: the same data,
 	// options and Seed give a bit-identical model, whatever Threads is.
 	Seed uint64
-	// Threads is the number of goroutines for one-vs-rest (classes are
-	// split between them); 0 means GOMAXPROCS.
+	// Threads is the number of goroutines for one-vs-rest, between which
+	// the classes are split; 0 means 1. The solver is bound by memory
+	// traffic, not arithmetic: one goroutine visits each row once per pass
+	// for all its classes, so splitting the classes between g goroutines
+	// reads the data g times. On the 2-core benchmark machine one
+	// goroutine was faster (bench/results/svm-zen5.txt); try 2 on a machine
+	// with memory bandwidth to spare.
 	Threads int
 	// Impl selects the kernel implementation (one of kernel.Impls()); nil
 	// means kernel.ActiveImpl().
@@ -120,7 +124,7 @@ func (o LinearOptions) resolve() (linConfig, error) {
 		return c, fmt.Errorf("%w: Bias = %v, want finite > 0 (or NoBias)", ErrOption, o.Bias)
 	}
 	if c.threads <= 0 {
-		c.threads = runtime.GOMAXPROCS(0)
+		c.threads = 1
 	}
 	if c.impl == nil {
 		c.impl = kernel.ActiveImpl()
