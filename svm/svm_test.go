@@ -330,28 +330,33 @@ func TestSourcesIdentical(t *testing.T) {
 	if !(perMachine < blocks && blocks < full) {
 		t.Fatalf("test data: want per-machine %d < blocks %d < N×N %d bytes", perMachine, blocks, full)
 	}
+	// One-vs-one takes the class blocks where they fit, one-vs-rest the
+	// N×N matrix; then per-machine matrices (one-vs-one), then the cache.
+	paths := []struct {
+		sch    Scheme
+		budget int64
+		pre    bool
+	}{
+		{OneVsOne, 0, true}, {OneVsOne, perMachine, false}, {OneVsOne, -1, false},
+		{OneVsRest, 0, true}, {OneVsRest, blocks, false}, {OneVsRest, -1, false},
+	}
 	for _, kern := range testKernels {
-		for _, sch := range []Scheme{OneVsOne, OneVsRest} {
-			var ref *Model[float64]
-			budgets := []int64{0, blocks, perMachine, -1} // N×N, blocks, per machine, cache
-			for i, gb := range budgets {
-				if sch == OneVsRest && (i == 1 || i == 2) {
-					continue // one-vs-rest machines are N×N
-				}
-				m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: sch, GramBytes: gb, CacheBytes: n * 8 * 60, Threads: 2})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if info.Precomputed != (i < 2) {
-					t.Errorf("%v GramBytes %d: Precomputed = %v", sch, gb, info.Precomputed)
-				}
-				if ref == nil {
-					ref = m
-					continue
-				}
-				if !slices.Equal(m.coef, ref.coef) || !slices.Equal(m.bias, ref.bias) || !slices.Equal(m.index, ref.index) {
-					t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", kern, sch, gb)
-				}
+		ref := map[Scheme]*Model[float64]{}
+		for _, p := range paths {
+			m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Threads: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Precomputed != p.pre {
+				t.Errorf("%v GramBytes %d: Precomputed = %v", p.sch, p.budget, info.Precomputed)
+			}
+			r := ref[p.sch]
+			if r == nil {
+				ref[p.sch] = m
+				continue
+			}
+			if !slices.Equal(m.coef, r.coef) || !slices.Equal(m.bias, r.bias) || !slices.Equal(m.index, r.index) {
+				t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", kern, p.sch, p.budget)
 			}
 		}
 	}

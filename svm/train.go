@@ -23,8 +23,9 @@ type Info struct {
 	// Converged reports that every machine met the tolerance; false means
 	// some machine stopped at Options.MaxIter (its entry says which).
 	Converged bool
-	// Precomputed reports that the kernel matrix of all rows was computed
-	// once and shared by the machines (see Options.GramBytes).
+	// Precomputed reports that the kernel values were computed once and
+	// shared by the machines: the N×N matrix, or for one-vs-one the class
+	// blocks (see Options.GramBytes).
 	Precomputed bool
 }
 
@@ -56,7 +57,8 @@ type ProblemInfo struct {
 	SV, BoundedSV int
 	// Margin is 1/‖w‖, the distance from the decision boundary to the
 	// margin hyperplanes w·φ(x) + b = ±1; for the hard margin (C = +Inf)
-	// it is the data's maximum margin γ_D.
+	// it is the dual bound √D/2 ≥ γ_D on the data's maximum margin, equal
+	// to γ_D to within Tol (MaxMargin brackets γ_D from both sides).
 	Margin float64
 }
 
@@ -241,8 +243,7 @@ type trainer[T Float] struct {
 // once per pair). Every kernel value is computed once, as the N×N matrix
 // would, and the values are gram's, bit-identical to the N×N matrix's;
 // the memory is Σ n_c² + Σ_a n_a·(rows after a) + workers·max l², about
-// 60 % of N² for ten equal classes, and none of it is the N² matrix's
-// page faults at once.
+// 60 % of N² for ten equal classes.
 type classBlocks[T Float] struct {
 	X     [][]T // rows of each class, row-major (slices of one copy)
 	start []int // first sorted row of each class
@@ -250,9 +251,7 @@ type classBlocks[T Float] struct {
 	strip []*gram.Matrix[T] // strip[a]: K(x_a, rows of classes > a)
 }
 
-// forceBlocks makes one-vs-one use the class blocks even where the N×N
-// matrix fits (for measurements).
-var forceBlocks = false
+
 
 // workerState is what a goroutine keeps between its machines.
 type workerState[T Float] struct {
@@ -311,11 +310,11 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 }
 
 // precompute computes the kernel matrices shared by the machines, if
-// they fit Options.GramBytes: the N×N matrix, or for one-vs-one where that
-// does not fit, the class blocks. (Where both fit, the N×N matrix measured
-// faster on Fashion-MNIST 10k: one gram.Compute packs the data once and
-// the machines gather their columns from it without assembling their own
-// matrices.)
+// they fit Options.GramBytes: for one-vs-one the class blocks, otherwise
+// (or if they do not fit) the N×N matrix. On Fashion-MNIST 10k the two
+// cost the same CPU time in user space, but the blocks touch about 60 %
+// of the N×N matrix's memory, and on the shared benchmark machine page
+// faults were a large part of the N×N matrix's cost.
 func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	cfg := &tr.cfg
 	if cfg.gramBytes < 0 {
@@ -324,15 +323,6 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	size := int64(sizeOf[T]())
 	n, d := int64(tr.n), tr.d
 	gopts := &gram.Options{Impl: cfg.impl, Threads: cfg.threads, MaxBytes: -1}
-	if n*n*size <= cfg.gramBytes && !(scheme == OneVsOne && forceBlocks) {
-		G := &gram.Matrix[T]{Data: dataset.Alloc[T](int(n * n))[:0]}
-		G, err := gram.ComputeInto(G, tr.X, d, cfg.kern, gopts)
-		if err != nil {
-			return gramErr(err)
-		}
-		tr.G = G
-		return nil
-	}
 	if scheme == OneVsOne {
 		counts := make([]int64, k)
 		for _, c := range cls {
@@ -380,6 +370,15 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 			tr.blocks = b
 			return nil
 		}
+	}
+	if n*n*size <= cfg.gramBytes {
+		G := &gram.Matrix[T]{Data: dataset.Alloc[T](int(n * n))[:0]}
+		G, err := gram.ComputeInto(G, tr.X, d, cfg.kern, gopts)
+		if err != nil {
+			return gramErr(err)
+		}
+		tr.G = G
+		return nil
 	}
 	return nil
 }
