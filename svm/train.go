@@ -251,8 +251,6 @@ type classBlocks[T Float] struct {
 	strip []*gram.Matrix[T] // strip[a]: K(x_a, rows of classes > a)
 }
 
-
-
 // workerState is what a goroutine keeps between its machines.
 type workerState[T Float] struct {
 	sub []T // storage of the last machine's kernel matrix
