@@ -93,6 +93,7 @@ func BenchmarkLinearSVM(b *testing.B) {
 			opts := LinearOptions{C: 1, Threads: th.threads, Seed: 1}
 			var fit, pred time.Duration
 			var acc, dual float64
+			var last *LinearInfo
 			conv := 0
 			for b.Loop() {
 				t0 := time.Now()
@@ -107,7 +108,7 @@ func BenchmarkLinearSVM(b *testing.B) {
 				}
 				fit += t1.Sub(t0)
 				pred += time.Since(t1)
-				dual, conv = 0, 0
+				dual, conv, last = 0, 0, info
 				for _, p := range info.Problems {
 					dual += p.Dual
 					if p.Converged {
@@ -118,6 +119,9 @@ func BenchmarkLinearSVM(b *testing.B) {
 			b.ReportMetric(fit.Seconds()/float64(b.N), "fit-s")
 			b.ReportMetric(pred.Seconds()/float64(b.N), "predict-s")
 			b.ReportMetric(acc, "test-acc")
+			for _, p := range last.Problems {
+				b.Logf("class %d: dual %.6f, %d passes, converged %v, %d SV", p.Positive, p.Dual, p.Iterations, p.Converged, p.SV)
+			}
 			b.ReportMetric(dual, "dual-sum")
 			b.ReportMetric(float64(conv), "converged")
 		})
