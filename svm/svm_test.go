@@ -330,14 +330,14 @@ func TestSourcesIdentical(t *testing.T) {
 	if !(perMachine < blocks && blocks < full) {
 		t.Fatalf("test data: want per-machine %d < blocks %d < N×N %d bytes", perMachine, blocks, full)
 	}
-	// One-vs-one takes the class blocks where they fit, one-vs-rest the
-	// N×N matrix; then per-machine matrices (one-vs-one), then the cache.
+	// The N×N matrix where it fits; for one-vs-one the class blocks where
+	// they do, then per-machine matrices; then the cache.
 	paths := []struct {
 		sch    Scheme
 		budget int64
 		pre    bool
 	}{
-		{OneVsOne, 0, true}, {OneVsOne, perMachine, false}, {OneVsOne, -1, false},
+		{OneVsOne, 0, true}, {OneVsOne, blocks, true}, {OneVsOne, perMachine, false}, {OneVsOne, -1, false},
 		{OneVsRest, 0, true}, {OneVsRest, blocks, false}, {OneVsRest, -1, false},
 	}
 	for _, kern := range testKernels {
