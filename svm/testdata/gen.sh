@@ -11,7 +11,6 @@
 set -eu
 svm() { # name train test args...
 	name=$1 tr=$2 te=$3; shift 3
-	svm-train -q "$@" "$tr" "libsvm/$name.model" >/dev/null
 	svm-train "$@" "$tr" "libsvm/$name.model" >"libsvm/$name.out"
 	svm-predict "$te" "libsvm/$name.model" "libsvm/$name.pred" >/dev/null
 }
