@@ -1,0 +1,121 @@
+package svm_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+// A kernel SVM separates XOR, which no hyperplane does.
+func ExampleTrain() {
+	X := []float64{
+		0, 0,
+		1, 1,
+		0, 1,
+		1, 0,
+	}
+	y := []int{-1, -1, 1, 1}
+	m, info, err := svm.Train(X, 2, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pred := make([]int, 4)
+	_ = m.PredictBatch(pred, X)
+	p := info.Problems[0]
+	fmt.Printf("%v; support vectors: %d, dual objective %.4f (scikit-learn SVC: -2.6751)\n", pred, m.NumSupport(), p.Dual)
+	// Output:
+	// [-1 -1 1 1]; support vectors: 4, dual objective -2.6751 (scikit-learn SVC: -2.6751)
+}
+
+// One-vs-one on iris, LIBSVM's defaults with scikit-learn's gamma="scale".
+func ExampleTrain_multiclass() {
+	tr, _ := dataset.LoadLIBSVM[float64]("testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	te, _ := dataset.LoadLIBSVM[float64]("testdata/iris.test.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	m, info, err := svm.Train(tr.X, 4, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(tr.X, 4)}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	acc, _ := m.Accuracy(te.X, te.Y)
+	fmt.Printf("%v with %d machines, %d support vectors, test accuracy %.3f\n", m.Scheme(), len(info.Problems), m.NumSupport(), acc)
+	for r := range m.NumScores() {
+		neg, pos := m.Pair(r)
+		fmt.Printf("%d vs %d: %d support vectors\n", neg, pos, info.Problems[r].SV)
+	}
+	// Output:
+	// ovo with 3 machines, 54 support vectors, test accuracy 1.000
+	// 0 vs 1: 12 support vectors
+	// 0 vs 2: 7 support vectors
+	// 1 vs 2: 41 support vectors
+}
+
+// C = +Inf trains the hard-margin SVM; data it cannot separate is an
+// error.
+func ExampleTrain_hardMargin() {
+	and := []float64{0, 0, 0, 1, 1, 0, 1, 1}
+	_, info, err := svm.Train(and, 2, []int{-1, -1, -1, 1}, svm.Options{C: math.Inf(1), Kernel: gram.Linear{}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("AND: margin %.4f (√2/4 = %.4f)\n", info.Problems[0].Margin, math.Sqrt2/4)
+	_, _, err = svm.Train(and, 2, []int{-1, 1, 1, -1}, svm.Options{C: math.Inf(1), Kernel: gram.Linear{}})
+	fmt.Println("XOR:", errors.Is(err, svm.ErrNotSeparable))
+	// Output:
+	// AND: margin 0.3536 (√2/4 = 0.3536)
+	// XOR: true
+}
+
+// The linear SVM by dual coordinate descent, LIBLINEAR's -s 3 -B 1.
+func ExampleTrainLinear() {
+	ds, _ := dataset.LoadLIBSVM[float64]("testdata/heart_scale.libsvm", dataset.LIBSVMOptions{Cols: 13})
+	m, info, err := svm.TrainLinear(ds.X, 13, ds.Y, svm.LinearOptions{Loss: svm.Hinge, C: 1, Tol: 0.01, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	acc, _ := m.Accuracy(ds.X, ds.Y)
+	p := info.Problems[0]
+	fmt.Printf("dual objective %.2f (liblinear-train -s 3 -e 0.01 -B 1: -92.96), training accuracy %.3f\n", p.Dual, acc)
+	// Output:
+	// dual objective -92.96 (liblinear-train -s 3 -e 0.01 -B 1: -92.96), training accuracy 0.848
+}
+
+// The data set's maximum margin γ_D and Novikoff's bound R²/γ_D² for a
+// perceptron with a bias (a weight on the constant feature 1).
+func ExampleMaxMargin() {
+	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
+	y := []int{-1, -1, -1, 1} // AND
+	mg, err := svm.MaxMargin(X, 2, y, svm.MarginOptions{Bias: svm.BiasFeature})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("γ_D = %.4f (1/√17 = %.4f), R = %.4f, R²/γ² = %.1f\n", mg.Gamma, 1/math.Sqrt(17), mg.Radius, mg.Bound)
+	fmt.Printf("w = (%.3f, %.3f), b = %.3f, support vectors %v\n", mg.W[0], mg.W[1], mg.Bias, mg.Support)
+	// Output:
+	// γ_D = 0.2425 (1/√17 = 0.2425), R = 1.7321, R²/γ² = 51.0
+	// w = (2.000, 2.000), b = -3.000, support vectors [1 2 3]
+}
+
+// A model's parts, as a model file stores them, rebuild the model.
+func ExampleNewModel() {
+	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
+	y := []int{-1, -1, 1, 1}
+	m, _, _ := svm.Train(X, 2, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	p := m.Parts()
+	m2, err := svm.NewModel(p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	label, _ := m2.Predict([]float64{0.9, 0.1})
+	fmt.Println(p.Scheme, p.Labels, len(p.SV)/p.Dims, "support vectors; predicts", label)
+	// Output:
+	// binary [-1 1] 4 support vectors; predicts 1
+}

@@ -1,0 +1,446 @@
+package svm
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// numFuncs returns the number of decision functions of scheme s for k
+// classes.
+func numFuncs(s Scheme, k int) int {
+	switch s {
+	case Binary:
+		return 1
+	case OneVsRest:
+		return k
+	}
+	return k * (k - 1) / 2
+}
+
+// Parts is the content of a kernel model: what a model file stores and
+// NewModel takes. Every decision function r is
+//
+//	f_r(x) = Σᵢ Coef[r·S + i]·K(svᵢ, x) + Bias[r]
+//
+// over the S shared support vectors svᵢ = SV[i·Dims : (i+1)·Dims], where
+// Coef holds αᵢyᵢ of machine r (0 for a support vector of another
+// machine) and y = +1 marks the machine's positive class.
+type Parts[T Float] struct {
+	Kernel gram.Kernel
+	Dims   int
+	Labels []int // the classes, strictly increasing
+	Scheme Scheme
+	SV     []T   // S×Dims support vectors, row-major
+	Index  []int // training row of each support vector (optional: nil or S values)
+	Coef   []T   // R×S coefficients αᵢyᵢ
+	Bias   []T   // R biases b = −ρ
+}
+
+// Model is a trained kernel SVM: binary, one-vs-rest or one-vs-one. It is
+// immutable; Predict, Scores, the batch methods and the accessors are safe
+// for concurrent use, and Predict and Scores allocate nothing in steady
+// state (their scratch buffers come from a pool).
+type Model[T Float] struct {
+	kern   gram.Kernel
+	d      int
+	labels []int
+	scheme Scheme
+	sv     []T
+	index  []int
+	coef   []T
+	bias   []T
+	k      kernel.Kernels[T]
+	rows   *gram.Rows[T] // the support vectors prepared for K(x, SV)
+	pool   sync.Pool     // *scratch[T]
+}
+
+type scratch[T Float] struct {
+	kr    []T // K(x, SV)
+	out   []T // R scores
+	votes []int
+}
+
+// NewModel checks p and builds a model from a copy of it: the way back
+// from a model file. Inconsistent sizes, labels that are not strictly
+// increasing, a scheme that does not fit the number of labels, and NaN or
+// infinite values are errors wrapping ErrModel.
+func NewModel[T Float](p Parts[T]) (*Model[T], error) {
+	if p.Kernel == nil {
+		return nil, fmt.Errorf("%w: no kernel", ErrModel)
+	}
+	if err := p.Kernel.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	if p.Dims < 1 {
+		return nil, fmt.Errorf("%w: Dims = %d", ErrModel, p.Dims)
+	}
+	k := len(p.Labels)
+	if k < 2 {
+		return nil, fmt.Errorf("%w: %d labels, want ≥ 2", ErrModel, k)
+	}
+	for i := 1; i < k; i++ {
+		if p.Labels[i] <= p.Labels[i-1] {
+			return nil, fmt.Errorf("%w: labels not strictly increasing", ErrModel)
+		}
+	}
+	switch {
+	case p.Scheme == Binary && k != 2,
+		p.Scheme != Binary && p.Scheme != OneVsRest && p.Scheme != OneVsOne:
+		return nil, fmt.Errorf("%w: scheme %v with %d labels", ErrModel, p.Scheme, k)
+	}
+	if len(p.SV)%p.Dims != 0 {
+		return nil, fmt.Errorf("%w: len(SV) = %d is not a multiple of Dims = %d", ErrModel, len(p.SV), p.Dims)
+	}
+	s := len(p.SV) / p.Dims
+	r := numFuncs(p.Scheme, k)
+	if len(p.Coef) != r*s || len(p.Bias) != r {
+		return nil, fmt.Errorf("%w: %d coefficients and %d biases for %d functions of %d support vectors", ErrModel, len(p.Coef), len(p.Bias), r, s)
+	}
+	if p.Index != nil && len(p.Index) != s {
+		return nil, fmt.Errorf("%w: %d indices for %d support vectors", ErrModel, len(p.Index), s)
+	}
+	if !finite(p.SV) || !finite(p.Coef) || !finite(p.Bias) {
+		return nil, fmt.Errorf("%w: NaN or infinite value", ErrModel)
+	}
+	m := &Model[T]{
+		kern: p.Kernel, d: p.Dims, labels: slices.Clone(p.Labels), scheme: p.Scheme,
+		sv: slices.Clone(p.SV), index: slices.Clone(p.Index), coef: slices.Clone(p.Coef), bias: slices.Clone(p.Bias),
+	}
+	if err := m.init(nil); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	return m, nil
+}
+
+// init prepares the support vectors for scoring.
+func (m *Model[T]) init(impl *kernel.Impl) error {
+	if impl == nil {
+		impl = kernel.ActiveImpl()
+	}
+	m.k = kernel.On[T](impl)
+	if len(m.sv) == 0 {
+		return nil
+	}
+	r, err := gram.NewRows(m.sv, m.d, m.kern, &gram.Options{Impl: impl, MaxBytes: -1})
+	if err != nil {
+		return gramErr(err)
+	}
+	m.rows = r
+	return nil
+}
+
+// Parts returns a copy of the model's content.
+func (m *Model[T]) Parts() Parts[T] {
+	return Parts[T]{
+		Kernel: m.kern, Dims: m.d, Labels: slices.Clone(m.labels), Scheme: m.scheme,
+		SV: slices.Clone(m.sv), Index: slices.Clone(m.index), Coef: slices.Clone(m.coef), Bias: slices.Clone(m.bias),
+	}
+}
+
+// Kernel returns the kernel function.
+func (m *Model[T]) Kernel() gram.Kernel { return m.kern }
+
+// Dims returns the number of features a sample must have.
+func (m *Model[T]) Dims() int { return m.d }
+
+// Classes returns the labels the model predicts, sorted (a copy).
+func (m *Model[T]) Classes() []int { return slices.Clone(m.labels) }
+
+// Scheme returns how the decision functions combine.
+func (m *Model[T]) Scheme() Scheme { return m.scheme }
+
+// NumScores returns the number of decision functions, the length of what
+// Scores writes: 1 (binary), K (one-vs-rest) or K(K−1)/2 (one-vs-one).
+func (m *Model[T]) NumScores() int { return len(m.bias) }
+
+// NumSupport returns the number of support vectors.
+func (m *Model[T]) NumSupport() int { return len(m.sv) / m.d }
+
+// SupportVectors returns a copy of the S×Dims support vectors.
+func (m *Model[T]) SupportVectors() []T { return slices.Clone(m.sv) }
+
+// SupportIndices returns the training row of each support vector (a copy;
+// nil for a model built by NewModel without indices).
+func (m *Model[T]) SupportIndices() []int { return slices.Clone(m.index) }
+
+// Coefficients returns a copy of decision function r's coefficients αᵢyᵢ
+// (one per support vector) and its bias. It panics if r is out of range.
+func (m *Model[T]) Coefficients(r int) ([]T, T) {
+	s := m.NumSupport()
+	return slices.Clone(m.coef[r*s : (r+1)*s]), m.bias[r]
+}
+
+// Pair returns the labels of one-vs-one decision function r: a positive
+// value votes for pos, anything else for neg. For a binary model r = 0
+// gives the two labels; for one-vs-rest, pos is class r's label and neg
+// is 0. It panics if r is out of range.
+func (m *Model[T]) Pair(r int) (neg, pos int) {
+	switch m.scheme {
+	case Binary:
+		return m.labels[0], m.labels[1]
+	case OneVsRest:
+		return 0, m.labels[r]
+	}
+	a, b := pairOf(len(m.labels), r)
+	return m.labels[a], m.labels[b]
+}
+
+// pairOf returns the classes (a, b), a < b, of one-vs-one function r.
+func pairOf(k, r int) (a, b int) {
+	for a = 0; a < k-1; a++ {
+		if n := k - 1 - a; r < n {
+			return a, a + 1 + r
+		}
+		r -= k - 1 - a
+	}
+	panic(fmt.Sprintf("svm: one-vs-one function %d out of range", r))
+}
+
+func (m *Model[T]) get() *scratch[T] {
+	if sc, ok := m.pool.Get().(*scratch[T]); ok {
+		return sc
+	}
+	return &scratch[T]{kr: make([]T, m.NumSupport()), out: make([]T, len(m.bias)), votes: make([]int, len(m.labels))}
+}
+
+func (m *Model[T]) check() error {
+	if m == nil || m.d == 0 {
+		return fmt.Errorf("%w: untrained model", ErrModel)
+	}
+	return nil
+}
+
+func (m *Model[T]) checkSample(x []T) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	if len(x) != m.d {
+		return fmt.Errorf("%w: sample has %d values, model has %d features", ErrDims, len(x), m.d)
+	}
+	if !finite(x) {
+		return fmt.Errorf("%w: sample", ErrNonFinite)
+	}
+	return nil
+}
+
+// scores writes the decision values of the sample whose kernel row is kr.
+func (m *Model[T]) scores(dst, kr []T) {
+	if len(kr) == 0 {
+		copy(dst, m.bias)
+		return
+	}
+	m.k.Dots(dst, m.coef, kr)
+	for r, b := range m.bias {
+		dst[r] += b
+	}
+}
+
+// decide maps decision values to a label.
+func (m *Model[T]) decide(sc []T, votes []int) int {
+	switch m.scheme {
+	case Binary:
+		if sc[0] > 0 {
+			return m.labels[1]
+		}
+		return m.labels[0]
+	case OneVsRest:
+		best := 0
+		for r, v := range sc {
+			if v > sc[best] {
+				best = r
+			}
+		}
+		return m.labels[best]
+	}
+	clear(votes)
+	k := len(m.labels)
+	r := 0
+	for a := 0; a < k-1; a++ {
+		for b := a + 1; b < k; b++ {
+			if sc[r] > 0 {
+				votes[b]++
+			} else {
+				votes[a]++
+			}
+			r++
+		}
+	}
+	best := 0
+	for c, v := range votes {
+		if v > votes[best] {
+			best = c
+		}
+	}
+	return m.labels[best]
+}
+
+// Scores writes the NumScores decision values of x into dst. x must have
+// Dims finite values and dst NumScores room.
+func (m *Model[T]) Scores(dst, x []T) error {
+	if err := m.checkSample(x); err != nil {
+		return err
+	}
+	if len(dst) != len(m.bias) {
+		return fmt.Errorf("%w: len(dst) = %d, want %d", ErrDims, len(dst), len(m.bias))
+	}
+	sc := m.get()
+	defer m.pool.Put(sc)
+	if err := m.row(sc, x); err != nil {
+		return err
+	}
+	m.scores(dst, sc.kr)
+	return nil
+}
+
+func (m *Model[T]) row(sc *scratch[T], x []T) error {
+	if m.rows == nil {
+		return nil
+	}
+	kr, err := m.rows.RowOf(sc.kr, x)
+	if err != nil {
+		return gramErr(err)
+	}
+	sc.kr = kr
+	return nil
+}
+
+// Predict returns the predicted label of x.
+func (m *Model[T]) Predict(x []T) (int, error) {
+	if err := m.checkSample(x); err != nil {
+		return 0, err
+	}
+	sc := m.get()
+	defer m.pool.Put(sc)
+	if err := m.row(sc, x); err != nil {
+		return 0, err
+	}
+	m.scores(sc.out, sc.kr)
+	return m.decide(sc.out, sc.votes), nil
+}
+
+// batchRows is the number of samples whose kernel rows a batch call
+// computes at once: a block of batchRows×S values.
+func (m *Model[T]) batchRows() int {
+	return max(64, min(4096, (16<<20)/max(1, m.NumSupport())))
+}
+
+// ScoresBatch writes the decision values of the rows of X (row-major,
+// Dims columns) into dst, NumScores per row: the kernel rows come from
+// gram.Cross against the support vectors, one block of rows at a time,
+// and each row's scores from one kernel.Dots with the coefficients.
+func (m *Model[T]) ScoresBatch(dst, X []T) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	if len(X)%m.d != 0 || len(dst) != len(X)/m.d*len(m.bias) {
+		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features and %d scores", ErrDims, len(X), len(dst), m.d, len(m.bias))
+	}
+	return m.batch(X, func(lo, hi int, out []T) error {
+		copy(dst[lo*len(m.bias):hi*len(m.bias)], out)
+		return nil
+	})
+}
+
+// PredictBatch writes the predicted label of each row of X into dst.
+func (m *Model[T]) PredictBatch(dst []int, X []T) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	if len(X)%m.d != 0 || len(dst) != len(X)/m.d {
+		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features", ErrDims, len(X), len(dst), m.d)
+	}
+	votes := make([]int, len(m.labels))
+	r := len(m.bias)
+	return m.batch(X, func(lo, hi int, out []T) error {
+		for i := lo; i < hi; i++ {
+			dst[i] = m.decide(out[(i-lo)*r:(i-lo+1)*r], votes)
+		}
+		return nil
+	})
+}
+
+// Accuracy returns the fraction of rows of X whose predicted label is y.
+func (m *Model[T]) Accuracy(X []T, y []int) (float64, error) {
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	if len(X)%m.d != 0 || len(y) != len(X)/m.d || len(y) == 0 {
+		return 0, fmt.Errorf("%w: len(X) = %d and len(y) = %d for %d features", ErrDims, len(X), len(y), m.d)
+	}
+	pred := make([]int, len(y))
+	if err := m.PredictBatch(pred, X); err != nil {
+		return 0, err
+	}
+	ok := 0
+	for i, p := range pred {
+		if p == y[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y)), nil
+}
+
+// batch computes the scores of the rows of X block by block and hands each
+// block to use.
+func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	if len(X)%m.d != 0 {
+		return fmt.Errorf("%w: len(X) = %d is not a multiple of %d features", ErrDims, len(X), m.d)
+	}
+	if !finite(X) {
+		return fmt.Errorf("%w: samples", ErrNonFinite)
+	}
+	n := len(X) / m.d
+	r, s := len(m.bias), m.NumSupport()
+	step := m.batchRows()
+	out := make([]T, min(n, step)*r)
+	for lo := 0; lo < n; lo += step {
+		hi := min(n, lo+step)
+		o := out[:(hi-lo)*r]
+		if s == 0 {
+			for i := range hi - lo {
+				copy(o[i*r:], m.bias)
+			}
+		} else {
+			K, err := gram.Cross(X[lo*m.d:hi*m.d], m.sv, m.d, m.kern, &gram.Options{Impl: m.k.Impl(), MaxBytes: -1})
+			if err != nil {
+				return gramErr(err)
+			}
+			parallelRows(hi-lo, func(a, b int) {
+				for i := a; i < b; i++ {
+					m.scores(o[i*r:(i+1)*r], K.Data[i*s:(i+1)*s])
+				}
+			})
+		}
+		if err := use(lo, hi, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parallelRows splits [0, n) between GOMAXPROCS goroutines.
+func parallelRows(n int, f func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), max(1, n/64))
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := range w {
+		lo, hi := t*n/w, (t+1)*n/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,243 @@
+package svm
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// Scheme says how a model's binary machines make a prediction, and how
+// Train reduces more than two classes to binary problems
+// (Options.Multiclass).
+type Scheme int
+
+const (
+	// OneVsOne has one machine per pair of classes a < b, trained on the
+	// rows of those two classes only, in the order (0,1), (0,2), …,
+	// (0,K−1), (1,2), …; a positive decision value votes for b, anything
+	// else for a, and the prediction is the class with the most votes,
+	// ties going to the smaller label. It is LIBSVM's method and Train's
+	// default: K classes give K(K−1)/2 machines, each on about 2/K of the
+	// data.
+	OneVsOne Scheme = iota
+	// OneVsRest has one machine per class (in label order) against all
+	// other rows; the prediction is the class of the largest decision
+	// value, ties going to the smaller label.
+	OneVsRest
+	// Binary is one machine for two classes; a positive decision value
+	// predicts the larger label, anything else the smaller. Train uses it
+	// whenever there are two classes, whatever Options.Multiclass says.
+	Binary
+)
+
+// String returns "ovo", "ovr" or "binary".
+func (s Scheme) String() string {
+	switch s {
+	case Binary:
+		return "binary"
+	case OneVsRest:
+		return "ovr"
+	case OneVsOne:
+		return "ovo"
+	}
+	return fmt.Sprintf("Scheme(%d)", int(s))
+}
+
+// ParseMulticlass reads "ovo" or "ovr" (case-insensitive; "one-vs-one"
+// and "one-vs-rest" too), as a command line would take it.
+func ParseMulticlass(s string) (Scheme, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "ovo", "one-vs-one":
+		return OneVsOne, nil
+	case "ovr", "one-vs-rest":
+		return OneVsRest, nil
+	}
+	return 0, fmt.Errorf("%w: multiclass %q, want ovo or ovr", ErrOption, s)
+}
+
+// ParseC reads a C value as a command line would take it: a positive
+// number, or "inf" (any case, also "+inf") for the hard margin.
+func ParseC(s string) (float64, error) {
+	var c float64
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inf", "+inf", "infinity", "+infinity":
+		c = math.Inf(1)
+	default:
+		if _, err := fmt.Sscanf(strings.TrimSpace(s), "%g", &c); err != nil {
+			return 0, fmt.Errorf("%w: C = %q is not a number", ErrOption, s)
+		}
+	}
+	if !(c > 0) {
+		return 0, fmt.Errorf("%w: C = %q, want > 0 or inf", ErrOption, s)
+	}
+	return c, nil
+}
+
+// Default values of the options.
+const (
+	// DefaultC is the C of a zero Options.C (LIBSVM's and LIBLINEAR's -c 1).
+	DefaultC = 1.0
+	// DefaultTol is the kernel solver's stopping tolerance on
+	// m(α) − M(α) (LIBSVM's -e 0.001).
+	DefaultTol = 1e-3
+	// DefaultLinearTol is the linear solver's stopping tolerance on the
+	// spread of the projected gradient (LIBLINEAR's -e 0.1 for -s 1, -s 3).
+	DefaultLinearTol = 0.1
+	// DefaultLinearMaxIter is the linear solver's cap on passes over the
+	// data (LIBLINEAR's 1000).
+	DefaultLinearMaxIter = 1000
+	// DefaultCacheBytes is the kernel column cache of a zero
+	// Options.CacheBytes: 100 MiB, LIBSVM's -m 100.
+	DefaultCacheBytes int64 = 100 << 20
+)
+
+// Options configure Train. The zero value is LIBSVM's C-SVC with its
+// defaults (C = 1, tolerance 10⁻³, shrinking, one-vs-one) and LIBSVM's
+// default RBF kernel γ = 1/d.
+type Options struct {
+	// C is the soft-margin constant of ½‖w‖² + C·Σξᵢ (LIBSVM's
+	// convention; the notes' C is twice it, see the package
+	// documentation). 0 means DefaultC; +Inf (math.Inf(1)) trains the
+	// hard-margin machine, an error wrapping ErrNotSeparable when the
+	// classes cannot be separated. Negative or NaN values are errors.
+	C float64
+	// Kernel is the kernel function; nil means gram.RBF{Gamma: 1/d}
+	// (LIBSVM's default). GammaScale computes scikit-learn's
+	// gamma="scale".
+	Kernel gram.Kernel
+	// Tol is the stopping tolerance on the maximal violation
+	// m(α) − M(α) of the KKT conditions; 0 means DefaultTol.
+	Tol float64
+	// Multiclass chooses OneVsOne (default) or OneVsRest for more than
+	// two classes; it is ignored for two.
+	Multiclass Scheme
+	// NoShrinking turns off LIBSVM's shrinking heuristic (its -h 0).
+	NoShrinking bool
+	// MaxIter caps the SMO iterations of each binary problem; 0 means
+	// LIBSVM's max(10⁷, 100·l) for a problem of l rows. Reaching it is
+	// not an error: the model is returned and Info.Converged is false.
+	MaxIter int
+	// GramBytes is the memory the solver may spend on precomputed kernel
+	// matrices: when N²·sizeof(T) fits, the N×N matrix of all rows is
+	// computed once (gram.Compute) and shared by every binary problem;
+	// otherwise, for one-vs-one, the class blocks if they fit (each
+	// class's matrix, one gram.Cross strip per class and one l×l matrix
+	// per goroutine: about 60 % of N² for ten equal classes), or else a
+	// one-vs-one problem whose own l×l matrix fits in GramBytes/workers
+	// gets that matrix; any other problem computes kernel rows on demand
+	// through an LRU cache of CacheBytes. 0 means gram.DefaultMaxBytes
+	// (2 GiB); a negative value never precomputes.
+	GramBytes int64
+	// CacheBytes is the budget of the kernel row caches (split between
+	// the goroutines); 0 means DefaultCacheBytes (LIBSVM's 100 MB). A
+	// budget below one row is an error wrapping ErrBudget.
+	CacheBytes int64
+	// Threads is the number of goroutines (binary problems run in
+	// parallel, and gram threads the kernel matrix); 0 means GOMAXPROCS.
+	Threads int
+	// Impl selects the kernel implementation (one of kernel.Impls()) for
+	// the kernel matrices and the solver's vector operations; nil means
+	// kernel.ActiveImpl(). Tests use it to compare the paths.
+	Impl *kernel.Impl
+}
+
+// config is Options resolved against the data.
+type config struct {
+	c          float64
+	kern       gram.Kernel
+	tol        float64
+	multi      Scheme
+	shrinking  bool
+	maxIter    int
+	gramBytes  int64
+	cacheBytes int64
+	threads    int
+	impl       *kernel.Impl
+}
+
+func (o Options) resolve(d int) (config, error) {
+	c := config{
+		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking,
+		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Threads, impl: o.Impl,
+	}
+	switch {
+	case c.c == 0:
+		c.c = DefaultC
+	case !(c.c > 0):
+		return c, fmt.Errorf("%w: C = %v, want > 0 (or +Inf for the hard margin)", ErrOption, o.C)
+	}
+	if c.kern == nil {
+		c.kern = gram.RBF{Gamma: 1 / float64(d)}
+	}
+	if err := c.kern.Validate(); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrOption, err)
+	}
+	switch {
+	case c.tol == 0:
+		c.tol = DefaultTol
+	case !(c.tol > 0) || math.IsInf(c.tol, 0):
+		return c, fmt.Errorf("%w: Tol = %v, want finite > 0", ErrOption, o.Tol)
+	}
+	if c.multi != OneVsOne && c.multi != OneVsRest {
+		return c, fmt.Errorf("%w: Multiclass = %d", ErrOption, int(o.Multiclass))
+	}
+	if c.maxIter < 0 {
+		return c, fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrOption, o.MaxIter)
+	}
+	if c.gramBytes == 0 {
+		c.gramBytes = gram.DefaultMaxBytes
+	}
+	switch {
+	case c.cacheBytes == 0:
+		c.cacheBytes = DefaultCacheBytes
+	case c.cacheBytes < 0:
+		return c, fmt.Errorf("%w: CacheBytes = %d, want ≥ 0", ErrOption, o.CacheBytes)
+	}
+	if c.threads <= 0 {
+		c.threads = runtime.GOMAXPROCS(0)
+	}
+	if c.impl == nil {
+		c.impl = kernel.ActiveImpl()
+	}
+	if !c.impl.Available() {
+		return c, fmt.Errorf("%w: implementation %s is not available on this CPU", ErrOption, c.impl.Name())
+	}
+	return c, nil
+}
+
+// iterCap returns the iteration cap for a problem of l rows.
+func (c *config) iterCap(l int) int {
+	if c.maxIter > 0 {
+		return c.maxIter
+	}
+	return max(10_000_000, 100*l)
+}
+
+// GammaScale returns scikit-learn's gamma="scale" for the row-major data
+// X: 1/(d·Var(X)), the variance taken over all values of X (ddof 0), or 1
+// when the values are all equal. Use it as gram.RBF{Gamma: GammaScale(X, d)}.
+// It returns 0 for empty X or d < 1.
+func GammaScale[T Float](X []T, d int) float64 {
+	if len(X) == 0 || d < 1 {
+		return 0
+	}
+	var s float64
+	for _, v := range X {
+		s += float64(v)
+	}
+	mean := s / float64(len(X))
+	var q float64
+	for _, v := range X {
+		e := float64(v) - mean
+		q += e * e
+	}
+	v := q / float64(len(X))
+	if v == 0 {
+		return 1
+	}
+	return 1 / (float64(d) * v)
+}

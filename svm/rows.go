@@ -1,0 +1,85 @@
+package svm
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// Rows is the data the linear solver reads: Len rows of Dim features,
+// touched only through these methods, so that a sparse (CSR) matrix can
+// implement it as well as a dense one (TrainLinear wraps a dense
+// row-major matrix). The solver calls them from one goroutine per group of
+// classes, so an implementation must allow concurrent calls (none of
+// them modifies the rows).
+type Rows[T Float] interface {
+	// Len returns the number of rows.
+	Len() int
+	// Dim returns the number of features.
+	Dim() int
+	// Dot returns xᵢ·w; len(w) == Dim().
+	Dot(i int, w []T) T
+	// Axpy adds a·xᵢ to w; len(w) == Dim().
+	Axpy(i int, a T, w []T)
+	// SqNorm returns ‖xᵢ‖², computed in float64. The solver checks that
+	// it is finite, which catches NaN and infinite values in the row.
+	SqNorm(i int) float64
+}
+
+// dense is a row-major matrix as Rows.
+type dense[T Float] struct {
+	X []T
+	n int
+	d int
+	k kernel.Kernels[T]
+}
+
+func newDense[T Float](X []T, d int, impl *kernel.Impl) *dense[T] {
+	return &dense[T]{X: X, n: len(X) / d, d: d, k: kernel.On[T](impl)}
+}
+
+func (m *dense[T]) Len() int { return m.n }
+func (m *dense[T]) Dim() int { return m.d }
+func (m *dense[T]) row(i int) []T {
+	return m.X[i*m.d : (i+1)*m.d : (i+1)*m.d]
+}
+func (m *dense[T]) Dot(i int, w []T) T     { return m.k.Dot(m.row(i), w) }
+func (m *dense[T]) Axpy(i int, a T, w []T) { m.k.Axpy(a, m.row(i), w) }
+func (m *dense[T]) SqNorm(i int) float64 {
+	var s float64
+	for _, v := range m.row(i) {
+		s += float64(v) * float64(v)
+	}
+	return s
+}
+
+// checkRows validates a Rows and returns the squared norms of its rows.
+func checkRows[T Float](rows Rows[T], y []int) ([]float64, error) {
+	if rows == nil {
+		return nil, fmt.Errorf("%w: nil rows", ErrEmpty)
+	}
+	n, d := rows.Len(), rows.Dim()
+	if n < 1 {
+		return nil, fmt.Errorf("%w: no samples", ErrEmpty)
+	}
+	if d < 1 {
+		return nil, fmt.Errorf("%w: %d features; need at least 1", ErrDims, d)
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: len(y) = %d, but there are %d rows", ErrDims, len(y), n)
+	}
+	limit := math.MaxFloat64 / 4
+	if is32[T]() {
+		limit = math.MaxFloat32 / 4
+	}
+	sq := make([]float64, n)
+	for i := range n {
+		s := rows.SqNorm(i)
+		if !(s <= limit) {
+			return nil, fmt.Errorf("%w: row %d has a NaN or infinite value, or its squared norm %g could overflow the element type", ErrNonFinite, i, s)
+		}
+		sq[i] = s
+	}
+	return sq, nil
+}

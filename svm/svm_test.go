@@ -1,0 +1,865 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+var testKernels = []gram.Kernel{
+	gram.RBF{Gamma: 0.7},
+	gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 2},
+	gram.Linear{},
+}
+
+// TestDualMatchesExactQP: on small problems the dual objective, the α and
+// the bias equal those of an exact solve by enumeration of the KKT
+// systems (helpers_test.go's exactDual).
+func TestDualMatchesExactQP(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 30 {
+		n := 5 + trial%4
+		d := 3
+		k := testKernels[trial%len(testKernels)]
+		if _, ok := k.(gram.Linear); ok {
+			d = n // keep Q non-singular
+		}
+		C := []float64{0.1, 1, 10}[trial%3]
+		X, y := randData(r, n, d, 0.2)
+		m, info, err := Train(X, d, y, Options{Kernel: k, C: C, Tol: 1e-10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		yf := make([]float64, n)
+		for i, v := range y {
+			yf[i] = float64(v)
+		}
+		ex, ok := exactDual(refGram(k, X, d), yf, C)
+		if !ok {
+			t.Fatalf("trial %d: no exact solution found", trial)
+		}
+		p := info.Problems[0]
+		if math.Abs(p.Dual-ex.obj) > 1e-8*max(1, math.Abs(ex.obj)) {
+			t.Errorf("trial %d (%v, C=%v): dual %.12g, exact %.12g", trial, k, C, p.Dual, ex.obj)
+		}
+		// α through the model's coefficients.
+		coef, b := m.Coefficients(0)
+		got := make([]float64, n)
+		for j, i := range m.SupportIndices() {
+			got[i] = coef[j] * yf[i]
+		}
+		for i := range n {
+			if math.Abs(got[i]-ex.alpha[i]) > 1e-6*max(1, C) {
+				t.Errorf("trial %d: α[%d] = %v, exact %v", trial, i, got[i], ex.alpha[i])
+			}
+		}
+		if free := slices.ContainsFunc(ex.alpha, func(a float64) bool { return a > 1e-9 && a < C-1e-9 }); free && math.Abs(b-ex.b) > 1e-6 {
+			t.Errorf("trial %d: b = %v, exact %v", trial, b, ex.b)
+		}
+		if p.Primal+p.Dual < -1e-9 || p.Primal+p.Dual > 1e-6*max(1, math.Abs(p.Dual)) {
+			t.Errorf("trial %d: duality gap %v", trial, p.Primal+p.Dual)
+		}
+	}
+}
+
+// TestKKT: at the returned solution of larger problems, every KKT
+// condition of the C-SVC holds within the tolerance, recomputed in
+// float64 from the data and the model (not from the solver's gradient),
+// for binary, one-vs-one and one-vs-rest machines, with and without
+// shrinking.
+func TestKKT(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, k := range testKernels {
+		for _, C := range []float64{0.5, 20} {
+			for _, shrink := range []bool{true, false} {
+				X, y := randData(r, 150, 4, 0.1)
+				tol := 1e-3
+				m, _, err := Train(X, 4, y, Options{Kernel: k, C: C, Tol: tol, NoShrinking: !shrink})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Run(fmt.Sprintf("%v/C=%v/shrink=%v", k, C, shrink), func(t *testing.T) {
+					checkKKT(t, m, 0, X, 4, y, 1, C, tol+1e-9)
+				})
+			}
+		}
+	}
+	// Multiclass: every machine on its own rows.
+	X, _ := randData(r, 180, 3, 0)
+	y := make([]int, 180)
+	for i := range y {
+		y[i] = i % 3
+		X[i*3] += float64(y[i])
+	}
+	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+		m, info, err := Train(X, 3, y, Options{Kernel: gram.RBF{Gamma: 1}, C: 2, Multiclass: sch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, p := range info.Problems {
+			var Xs []float64
+			var ys []int
+			for i, v := range y {
+				if v == p.Positive || p.Rest || v == p.Negative {
+					Xs = append(Xs, X[i*3:(i+1)*3]...)
+					ys = append(ys, v)
+				}
+			}
+			// Restrict the model's support vectors to this machine: the
+			// coefficients of other machines' vectors are 0.
+			t.Run(fmt.Sprintf("%v/%d", sch, r), func(t *testing.T) {
+				sub := subModel(m, r, y)
+				checkKKT(t, sub, 0, Xs, 3, ys, p.Positive, 2, 1e-3+1e-9)
+			})
+		}
+	}
+}
+
+// subModel returns machine r of m as a binary model over the training
+// rows' indices renumbered to the machine's own rows.
+func subModel(m *Model[float64], r int, y []int) *Model[float64] {
+	p := m.Parts()
+	s := m.NumSupport()
+	neg, pos := m.Pair(r)
+	rows := map[int]int{} // training row → machine row
+	for i, v := range y {
+		if v == pos || m.scheme == OneVsRest || v == neg {
+			rows[i] = len(rows)
+		}
+	}
+	q := Parts[float64]{Kernel: p.Kernel, Dims: p.Dims, Labels: []int{math.MinInt, pos}, Scheme: Binary,
+		Bias: []float64{p.Bias[r]}}
+	for j := range s {
+		c := p.Coef[r*s+j]
+		if c == 0 {
+			continue
+		}
+		q.SV = append(q.SV, p.SV[j*p.Dims:(j+1)*p.Dims]...)
+		q.Index = append(q.Index, rows[p.Index[j]])
+		q.Coef = append(q.Coef, c)
+	}
+	sub, err := NewModel(q)
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+// TestHardMarginKnown: C = +Inf and MaxMargin give the maximum margins of
+// sets whose margins are known in closed form, in every bias mode.
+func TestHardMarginKnown(t *testing.T) {
+	sq := [][]float64{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
+	flat := slices.Concat(sq...)
+	and := []int{-1, -1, -1, 1}
+	or := []int{-1, 1, 1, 1}
+	cases := []struct {
+		name  string
+		X     []float64
+		d     int
+		y     []int
+		mode  BiasMode
+		gamma float64
+	}{
+		// AND, b free: the hulls {(1,1)} and {(0,0),(0,1),(1,0)} are √2/2 apart.
+		{"and/free", flat, 2, and, BiasFree, math.Sqrt2 / 4},
+		// AND with a bias feature 1: w = (2,2), w_B = −3, ‖(2,2,−3)‖ = √17.
+		{"and/feature", flat, 2, and, BiasFeature, 1 / math.Sqrt(17)},
+		// OR with a bias feature 1: w = (2,2), w_B = −1.
+		{"or/feature", flat, 2, or, BiasFeature, 1.0 / 3},
+		// Two points 4 apart on a line: margin 2 with a free bias.
+		{"pair/free", []float64{3, -1}, 1, []int{1, -1}, BiasFree, 2},
+		// 1-D, through the origin: x = 2 (+), x = −1 (−): the margin is the
+		// smaller |x|, 1.
+		{"line/none", []float64{2, -1}, 1, []int{1, -1}, BiasNone, 1},
+		// 1-D with a bias feature: z = (1, 1) and −(0, 1): the nearest point
+		// of that segment to the origin is (2/5, −1/5).
+		{"line/feature", []float64{1, 0}, 1, []int{1, -1}, BiasFeature, 1 / math.Sqrt(5)},
+		// (0,0) and (2,−1) against (0,−1) with a bias feature 1: the
+		// augmented yᵢ(xᵢ, 1) all lie on the plane v₁ + 2v₂ + v₃ = 1 and
+		// their triangle holds its foot (1, 2, 1)/6: margin 1/√6 = 0.408.
+		{"sixth/feature", []float64{0, 0, 2, -1, 0, -1}, 2, []int{1, 1, -1}, BiasFeature, 1 / math.Sqrt(6)},
+		// (1,1) and (2,0) against (0,0) with a bias feature: the segment
+		// from (1,1,1) to (0,0,−1) is nearest at (1,1,−1)/3.
+		{"third/feature", []float64{1, 1, 2, 0, 0, 0}, 2, []int{1, 1, -1}, BiasFeature, 1 / math.Sqrt(3)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mg, err := MaxMargin(c.X, c.d, c.y, MarginOptions{Bias: c.mode, Tol: 1e-10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(mg.Gamma-c.gamma) > 1e-8 || math.Abs(mg.Upper-c.gamma) > 1e-8 {
+				t.Errorf("γ in [%.10f, %.10f], want %.10f", mg.Gamma, mg.Upper, c.gamma)
+			}
+			if mg.Gamma > mg.Upper*(1+1e-12) {
+				t.Errorf("Gamma %v > Upper %v", mg.Gamma, mg.Upper)
+			}
+			if c.mode != BiasFree {
+				return
+			}
+			// Train with C = +Inf: the same margin.
+			_, info, err := Train(c.X, c.d, c.y, Options{C: math.Inf(1), Kernel: gram.Linear{}, Tol: 1e-10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := info.Problems[0].Margin; math.Abs(got-c.gamma) > 1e-8 {
+				t.Errorf("Train(C=Inf) margin %v, want %v", got, c.gamma)
+			}
+		})
+	}
+}
+
+// TestHardMarginMatchesExact: on random small separable sets the hard
+// margin equals the exact solution of the C = +Inf dual (γ = 1/√Σα*),
+// for the three kernels, and MaxMargin's Gamma ≤ γ ≤ Upper.
+func TestHardMarginMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	done := 0
+	for trial := 0; done < 20 && trial < 200; trial++ {
+		n, d := 6+trial%3, 2
+		k := testKernels[trial%len(testKernels)]
+		X, y := randData(r, n, d, 0)
+		yf := make([]float64, n)
+		for i, v := range y {
+			yf[i] = float64(v)
+		}
+		ex, ok := exactDual(refGram(k, X, d), yf, math.Inf(1))
+		if !ok {
+			continue // not separable by this kernel (or degenerate)
+		}
+		done++
+		var sa float64
+		for _, a := range ex.alpha {
+			sa += a
+		}
+		want := 1 / math.Sqrt(sa)
+		mg, err := MaxMargin(X, d, y, MarginOptions{Kernel: k, Tol: 1e-9})
+		if err != nil {
+			t.Fatalf("trial %d (%v): %v", trial, k, err)
+		}
+		if !(mg.Gamma <= want*(1+1e-9) && want <= mg.Upper*(1+1e-9)) || math.Abs(mg.Gamma-want) > 1e-6*want {
+			t.Errorf("trial %d (%v): exact γ %.10g not in [%.10g, %.10g]", trial, k, want, mg.Gamma, mg.Upper)
+		}
+		m, info, err := Train(X, d, y, Options{Kernel: k, C: math.Inf(1), Tol: 1e-9})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if got := info.Problems[0].Dual; math.Abs(got-ex.obj) > 1e-6*math.Abs(ex.obj) {
+			t.Errorf("trial %d: hard-margin dual %.10g, exact %.10g", trial, got, ex.obj)
+		}
+		if acc, _ := m.Accuracy(X, y); acc != 1 {
+			t.Errorf("trial %d: a hard-margin model misclassifies its training data (accuracy %v)", trial, acc)
+		}
+	}
+	if done < 20 {
+		t.Fatalf("only %d separable trials", done)
+	}
+}
+
+// TestNotSeparable: C = +Inf on data whose hulls intersect is an error
+// wrapping ErrNotSeparable, for Train (binary and one-vs-one), TrainLinear
+// and MaxMargin, in float32 and float64, quickly.
+func TestNotSeparable(t *testing.T) {
+	// XOR: not linearly separable, with or without bias.
+	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
+	y := []int{1, 1, -1, -1}
+	inf := math.Inf(1)
+	checks := map[string]func() error{
+		"train": func() error { _, _, err := Train(X, 2, y, Options{C: inf, Kernel: gram.Linear{}}); return err },
+		"train32": func() error {
+			_, _, err := Train(convert32(X), 2, y, Options{C: inf, Kernel: gram.Linear{}})
+			return err
+		},
+		"linear":        func() error { _, _, err := TrainLinear(X, 2, y, LinearOptions{C: inf}); return err },
+		"margin/free":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{}); return err },
+		"margin/none":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{Bias: BiasNone}); return err },
+		"margin/feat32": func() error { _, err := MaxMargin(convert32(X), 2, y, MarginOptions{Bias: BiasFeature}); return err },
+		"ovo": func() error {
+			_, _, err := Train(append(slices.Clone(X), 5, 5), 2, append(slices.Clone(y), 7), Options{C: inf, Kernel: gram.Linear{}})
+			return err
+		},
+		// heart_scale is not linearly separable.
+		"heart": func() error {
+			ds := load(t, "heart_scale.libsvm", 13)
+			_, _, err := Train(ds.X, 13, ds.Y, Options{C: inf, Kernel: gram.Linear{}})
+			return err
+		},
+	}
+	for name, f := range checks {
+		if err := f(); !errors.Is(err, ErrNotSeparable) {
+			t.Errorf("%s: err = %v, want ErrNotSeparable", name, err)
+		}
+	}
+	// The same data is separable by an RBF machine.
+	if _, _, err := Train(X, 2, y, Options{C: inf, Kernel: gram.RBF{Gamma: 1}}); err != nil {
+		t.Errorf("RBF on XOR: %v", err)
+	}
+}
+
+// TestSourcesIdentical: the kernel sources — the N×N matrix, the
+// one-vs-one class blocks, per-machine matrices and the LRU row cache —
+// give bit-identical models, since gram computes every kernel value
+// identically on one implementation and SMO's arithmetic does not depend
+// on where a column came from.
+func TestSourcesIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const n, k = 240, 8
+	X, y := randInt(r, n, 5, 3, k)
+	counts := make([]int64, k)
+	for _, c := range y {
+		counts[c]++
+	}
+	var diag, strips, lmax int64
+	for a, na := range counts {
+		diag += na * na
+		for _, nb := range counts[a+1:] {
+			lmax = max(lmax, na+nb)
+			strips += na * nb
+		}
+	}
+	blocks := (diag + strips + 2*lmax*lmax) * 8
+	full := int64(n*n) * 8
+	perMachine := 2 * lmax * lmax * 8
+	if !(perMachine < blocks && blocks < full) {
+		t.Fatalf("test data: want per-machine %d < blocks %d < N×N %d bytes", perMachine, blocks, full)
+	}
+	// The N×N matrix where it fits; for one-vs-one the class blocks where
+	// they do, then per-machine matrices; then the cache.
+	paths := []struct {
+		sch    Scheme
+		budget int64
+		pre    bool
+	}{
+		{OneVsOne, 0, true}, {OneVsOne, blocks, true}, {OneVsOne, perMachine, false}, {OneVsOne, -1, false},
+		{OneVsRest, 0, true}, {OneVsRest, blocks, false}, {OneVsRest, -1, false},
+	}
+	for _, kern := range testKernels {
+		ref := map[Scheme]*Model[float64]{}
+		for _, p := range paths {
+			m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Threads: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Precomputed != p.pre {
+				t.Errorf("%v GramBytes %d: Precomputed = %v", p.sch, p.budget, info.Precomputed)
+			}
+			r := ref[p.sch]
+			if r == nil {
+				ref[p.sch] = m
+				continue
+			}
+			if !slices.Equal(m.coef, r.coef) || !slices.Equal(m.bias, r.bias) || !slices.Equal(m.index, r.index) {
+				t.Errorf("%v, %v, GramBytes %d: model differs from GramBytes 0's", kern, p.sch, p.budget)
+			}
+		}
+	}
+}
+
+// TestThreadsIdentical: the model does not depend on the number of
+// goroutines.
+func TestThreadsIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	X, y := randInt(r, 200, 4, 5, 4)
+	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+		a, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 1, Kernel: gram.RBF{Gamma: 0.05}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 3, Kernel: gram.RBF{Gamma: 0.05}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.coef, b.coef) || !slices.Equal(a.bias, b.bias) {
+			t.Errorf("%v: Threads 1 and 3 give different models", sch)
+		}
+	}
+}
+
+// TestImplementations: on integer data with the linear and polynomial
+// kernels every kernel value is exact, so the kernel matrices are equal on
+// every implementation the CPU runs, and the machines differ only by the
+// rounding of the solver's vector operations (fused multiply-add or not),
+// which can change SMO's path but not its end point beyond the tolerance.
+// In float64 with a tight tolerance the support vectors are the same and
+// the coefficients agree to 10⁻⁶; in float32 (default tolerance) the dual
+// objectives agree to 10⁻³, support vectors can differ only by α < 10⁻²·C,
+// and every test prediction whose decision values are not within 10⁻² of
+// a tie is the same.
+func TestImplementations(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	X, y := randInt(r, 120, 6, 4, 3)
+	Xt, _ := randInt(r, 200, 6, 4, 3)
+	const C = 0.01
+	for _, k := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}} {
+		var ref *Model[float64]
+		var ref32 *Model[float32]
+		var refInfo *Info
+		var refPred []int
+		for _, im := range kernel.Impls() {
+			if !im.Available() {
+				continue
+			}
+			name := fmt.Sprintf("%v/%s", k, im.Name())
+			m, _, err := Train(X, 6, y, Options{Kernel: k, C: C, Impl: im, Tol: 1e-9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m32, info32, err := Train(convert32(X), 6, y, Options{Kernel: k, C: C, Impl: im})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred := make([]int, 200)
+			if err := m32.PredictBatch(pred, convert32(Xt)); err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref, ref32, refInfo, refPred = m, m32, info32, pred
+				continue
+			}
+			compareModels(t, name, m.coef, ref.coef, m.index, ref.index, 1e-6)
+			for p := range info32.Problems {
+				if a, b := info32.Problems[p].Dual, refInfo.Problems[p].Dual; math.Abs(a-b) > 1e-3*math.Abs(b) {
+					t.Errorf("%s/f32: machine %d dual %v, first implementation %v", name, p, a, b)
+				}
+			}
+			alpha := func(m *Model[float32]) map[int]float64 {
+				a := map[int]float64{}
+				s := m.NumSupport()
+				for j, i := range m.index {
+					for rr := range m.NumScores() {
+						a[i] = max(a[i], math.Abs(float64(m.coef[rr*s+j])))
+					}
+				}
+				return a
+			}
+			a1, a2 := alpha(m32), alpha(ref32)
+			for i, v := range a1 {
+				if _, ok := a2[i]; !ok && v > 1e-2*C {
+					t.Errorf("%s/f32: row %d is a support vector (α %v) only here", name, i, v)
+				}
+			}
+			for i, v := range a2 {
+				if _, ok := a1[i]; !ok && v > 1e-2*C {
+					t.Errorf("%s/f32: row %d is a support vector (α %v) only on the first implementation", name, i, v)
+				}
+			}
+			sc := make([]float32, ref32.NumScores())
+			for i := range pred {
+				if pred[i] == refPred[i] {
+					continue
+				}
+				_ = ref32.Scores(sc, convert32(Xt[i*6:(i+1)*6]))
+				near := false
+				for _, v := range sc {
+					near = near || math.Abs(float64(v)) < 1e-2
+				}
+				if !near {
+					t.Errorf("%s/f32: test row %d predicted %d, first implementation %d (scores %v)", name, i, pred[i], refPred[i], sc)
+				}
+			}
+		}
+	}
+}
+
+func compareModels(t *testing.T, name string, coef, ref []float64, idx, refIdx []int, tol float64) {
+	t.Helper()
+	if !slices.Equal(idx, refIdx) {
+		t.Errorf("%s: support vectors %v, want %v", name, idx, refIdx)
+		return
+	}
+	scale := 0.0
+	for _, v := range ref {
+		scale = max(scale, math.Abs(v))
+	}
+	for i := range coef {
+		if math.Abs(coef[i]-ref[i]) > tol*scale {
+			t.Errorf("%s: coef[%d] = %v, want %v", name, i, coef[i], ref[i])
+			return
+		}
+	}
+}
+
+// TestPredictPaths: Predict, Scores, PredictBatch and ScoresBatch agree,
+// and the scores are the decision functions recomputed in float64.
+func TestPredictPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	X, y := randInt(r, 150, 3, 4, 4)
+	Xt, _ := randInt(r, 300, 3, 5, 4)
+	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+		m, _, err := Train(X, 3, y, Options{Kernel: gram.RBF{Gamma: 0.3}, Multiclass: sch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(Xt) / 3
+		R := m.NumScores()
+		batch := make([]float64, n*R)
+		if err := m.ScoresBatch(batch, Xt); err != nil {
+			t.Fatal(err)
+		}
+		pred := make([]int, n)
+		if err := m.PredictBatch(pred, Xt); err != nil {
+			t.Fatal(err)
+		}
+		sv := m.SupportVectors()
+		sc := make([]float64, R)
+		for i := range n {
+			x := Xt[i*3 : (i+1)*3]
+			if err := m.Scores(sc, x); err != nil {
+				t.Fatal(err)
+			}
+			p, err := m.Predict(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p != pred[i] {
+				t.Fatalf("%v row %d: Predict %d, PredictBatch %d", sch, i, p, pred[i])
+			}
+			for rr := range R {
+				coef, b := m.Coefficients(rr)
+				want := b
+				for j, c := range coef {
+					want += c * refKernel(m.Kernel(), sv[j*3:(j+1)*3], x)
+				}
+				if math.Abs(sc[rr]-want) > 1e-9*max(1, math.Abs(want)) || math.Abs(batch[i*R+rr]-want) > 1e-9*max(1, math.Abs(want)) {
+					t.Fatalf("%v row %d score %d: Scores %v, ScoresBatch %v, want %v", sch, i, rr, sc[rr], batch[i*R+rr], want)
+				}
+			}
+		}
+	}
+}
+
+// TestDecide: the tie rules of the three schemes.
+func TestDecide(t *testing.T) {
+	bin := &Model[float64]{labels: []int{-1, 1}, scheme: Binary}
+	ovr := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsRest}
+	ovo := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsOne}
+	votes := make([]int, 3)
+	cases := []struct {
+		m    *Model[float64]
+		sc   []float64
+		want int
+	}{
+		{bin, []float64{0}, -1},
+		{bin, []float64{1e-300}, 1},
+		{ovr, []float64{1, 2, 2}, 5}, // tie → smaller label
+		{ovr, []float64{-3, -2, -1}, 9},
+		// pairs (3,5), (3,9), (5,9): 5, 3, 9 → one vote each → 3
+		{ovo, []float64{1, -1, 1}, 3},
+		// 5, 9, 9 → 9
+		{ovo, []float64{1, 1, 1}, 9},
+		// zero votes for the smaller label of the pair
+		{ovo, []float64{0, 0, 0}, 3},
+	}
+	for i, c := range cases {
+		if got := c.m.decide(c.sc, votes); got != c.want {
+			t.Errorf("case %d: %d, want %d", i, got, c.want)
+		}
+	}
+	for r, want := range [][2]int{{0, 1}, {0, 2}, {1, 2}} {
+		if a, b := pairOf(3, r); a != want[0] || b != want[1] {
+			t.Errorf("pairOf(3, %d) = %d, %d", r, a, b)
+		}
+	}
+}
+
+// TestErrors: bad input is an error wrapping the right sentinel, never a
+// panic.
+func TestErrors(t *testing.T) {
+	X := []float64{0, 0, 1, 1, 2, 2}
+	y := []int{1, -1, 1}
+	nan := []float64{0, math.NaN(), 1, 1, 2, 2}
+	cases := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"no rows", train(nil, 2, nil, Options{}), ErrEmpty},
+		{"d=0", train(X, 0, y, Options{}), ErrDims},
+		{"ragged", train(X[:5], 2, y, Options{}), ErrDims},
+		{"labels", train(X, 2, y[:2], Options{}), ErrDims},
+		{"nan", train(nan, 2, y, Options{}), ErrNonFinite},
+		{"inf", train([]float64{math.Inf(1), 0, 1, 1, 2, 2}, 2, y, Options{}), ErrNonFinite},
+		{"overflow", train([]float64{1e200, 0, 1, 1, 2, 2}, 2, y, Options{Kernel: gram.Linear{}}), ErrNonFinite},
+		{"one class", train(X, 2, []int{4, 4, 4}, Options{}), ErrLabels},
+		{"C<0", train(X, 2, y, Options{C: -1}), ErrOption},
+		{"C nan", train(X, 2, y, Options{C: math.NaN()}), ErrOption},
+		{"tol<0", train(X, 2, y, Options{Tol: -1}), ErrOption},
+		{"tol inf", train(X, 2, y, Options{Tol: math.Inf(1)}), ErrOption},
+		{"kernel", train(X, 2, y, Options{Kernel: gram.RBF{Gamma: -1}}), ErrOption},
+		{"poly", train(X, 2, y, Options{Kernel: gram.Polynomial{Gamma: 1, Degree: 0}}), ErrOption},
+		{"scheme", train(X, 2, []int{1, 2, 3}, Options{Multiclass: Scheme(7)}), ErrOption},
+		{"maxiter", train(X, 2, y, Options{MaxIter: -1}), ErrOption},
+		{"cache", train(X, 2, y, Options{GramBytes: -1, CacheBytes: 8}), ErrBudget},
+		{"cache<0", train(X, 2, y, Options{CacheBytes: -8}), ErrOption},
+		{"margin 3 labels", margin(X, 2, []int{1, 2, 3}, MarginOptions{}), ErrLabels},
+		{"margin bias", margin(X, 2, y, MarginOptions{Bias: BiasMode(9)}), ErrOption},
+		{"margin B", margin(X, 2, y, MarginOptions{Bias: BiasFeature, B: -1}), ErrOption},
+		{"linear nan", trainLin(nan, 2, y, LinearOptions{}), ErrNonFinite},
+		{"linear loss", trainLin(X, 2, y, LinearOptions{Loss: Loss(5)}), ErrOption},
+		{"linear bias", trainLin(X, 2, y, LinearOptions{Bias: math.Inf(1)}), ErrOption},
+		{"linear C", trainLin(X, 2, y, LinearOptions{C: -2}), ErrOption},
+		{"linear one class", trainLin(X, 2, []int{0, 0, 0}, LinearOptions{}), ErrLabels},
+		{"linear rows nil", func() error {
+			_, _, err := TrainLinearRows[float64](context.Background(), nil, y, LinearOptions{})
+			return err
+		}(), ErrEmpty},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, c.err, c.want)
+		}
+	}
+	if _, err := ParseC("-1"); !errors.Is(err, ErrOption) {
+		t.Errorf("ParseC(-1): %v", err)
+	}
+	if c, err := ParseC("INF"); err != nil || !math.IsInf(c, 1) {
+		t.Errorf("ParseC(INF) = %v, %v", c, err)
+	}
+	if c, err := ParseC("0.5"); err != nil || c != 0.5 {
+		t.Errorf("ParseC(0.5) = %v, %v", c, err)
+	}
+	if s, err := ParseMulticlass("OVR"); err != nil || s != OneVsRest {
+		t.Errorf("ParseMulticlass(OVR) = %v, %v", s, err)
+	}
+	if _, err := ParseMulticlass("all"); !errors.Is(err, ErrOption) {
+		t.Errorf("ParseMulticlass(all): %v", err)
+	}
+	// Scoring errors.
+	m, _, err := Train(X, 2, y, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict([]float64{1}); !errors.Is(err, ErrDims) {
+		t.Errorf("short sample: %v", err)
+	}
+	if _, err := m.Predict([]float64{1, math.NaN()}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("NaN sample: %v", err)
+	}
+	if err := m.PredictBatch(make([]int, 2), X); !errors.Is(err, ErrDims) {
+		t.Errorf("short dst: %v", err)
+	}
+	if err := m.ScoresBatch(make([]float64, 2), X); !errors.Is(err, ErrDims) {
+		t.Errorf("short score dst: %v", err)
+	}
+	var zero Model[float64]
+	if _, err := zero.Predict([]float64{1, 2}); !errors.Is(err, ErrModel) {
+		t.Errorf("zero model: %v", err)
+	}
+}
+
+func train(X []float64, d int, y []int, o Options) error {
+	_, _, err := Train(X, d, y, o)
+	return err
+}
+
+func margin(X []float64, d int, y []int, o MarginOptions) error {
+	_, err := MaxMargin(X, d, y, o)
+	return err
+}
+
+func trainLin(X []float64, d int, y []int, o LinearOptions) error {
+	_, _, err := TrainLinear(X, d, y, o)
+	return err
+}
+
+// TestNoModify: training never changes the caller's slices, and the
+// model's support vectors are copies.
+func TestNoModify(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	X, y := randData(r, 80, 3, 0.1)
+	X0, y0 := slices.Clone(X), slices.Clone(y)
+	m, _, err := Train(X, 3, y, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := TrainLinear(X, 3, y, LinearOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Train(X, 3, y, Options{C: math.Inf(1), Kernel: gram.RBF{Gamma: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(X, X0) || !slices.Equal(y, y0) {
+		t.Fatal("training modified its input")
+	}
+	before, _ := m.Predict(X[:3])
+	for i := range X {
+		X[i] = 100
+	}
+	if after, _ := m.Predict(X0[:3]); after != before {
+		t.Error("the model shares memory with the training data")
+	}
+}
+
+// TestCancel: a cancelled context stops training with an error wrapping
+// context.Canceled.
+func TestCancel(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	X, y := randData(r, 300, 3, 0.3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := TrainContext(ctx, X, 3, y, Options{C: 100}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Train: %v", err)
+	}
+	if _, _, err := TrainLinearContext(ctx, X, 3, y, LinearOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("TrainLinear: %v", err)
+	}
+	if _, err := MaxMarginContext(ctx, X, 3, y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("MaxMargin: %v", err)
+	}
+}
+
+// TestMaxIter: reaching the iteration cap returns a usable model and
+// reports it.
+func TestMaxIter(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	X, y := randData(r, 200, 3, 0.2)
+	m, info, err := Train(X, 3, y, Options{C: 10, MaxIter: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Converged || info.Problems[0].Converged || info.Problems[0].Iterations != 5 {
+		t.Errorf("info = %+v, want 5 iterations, not converged", info.Problems[0])
+	}
+	if _, err := m.Predict(X[:3]); err != nil {
+		t.Error(err)
+	}
+	_, linfo, err := TrainLinear(X, 3, y, LinearOptions{C: 10, MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if linfo.Converged || linfo.Problems[0].Iterations != 2 {
+		t.Errorf("linear info = %+v", linfo.Problems[0])
+	}
+}
+
+// TestNewModel: Parts round-trips through NewModel, and inconsistent parts
+// are errors.
+func TestNewModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	X, y := randInt(r, 90, 3, 3, 3)
+	m, _, err := Train(X, 3, y, Options{Kernel: gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Parts()
+	m2, err := NewModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := make([]int, 90), make([]int, 90)
+	_ = m.PredictBatch(a, X)
+	_ = m2.PredictBatch(b, X)
+	if !slices.Equal(a, b) {
+		t.Error("NewModel(Parts()) predicts differently")
+	}
+	bad := []func(*Parts[float64]){
+		func(p *Parts[float64]) { p.Kernel = nil },
+		func(p *Parts[float64]) { p.Dims = 0 },
+		func(p *Parts[float64]) { p.Labels = []int{2, 1, 3} },
+		func(p *Parts[float64]) { p.Scheme = Binary },
+		func(p *Parts[float64]) { p.Coef = p.Coef[1:] },
+		func(p *Parts[float64]) { p.Bias = append(p.Bias, 0) },
+		func(p *Parts[float64]) { p.SV = p.SV[1:] },
+		func(p *Parts[float64]) { p.Index = p.Index[1:] },
+		func(p *Parts[float64]) { p.Coef[0] = math.NaN() },
+		func(p *Parts[float64]) { p.SV[0] = math.Inf(1) },
+		func(p *Parts[float64]) { p.Kernel = gram.RBF{} },
+	}
+	for i, f := range bad {
+		q := m.Parts()
+		f(&q)
+		if _, err := NewModel(q); !errors.Is(err, ErrModel) {
+			t.Errorf("case %d: %v", i, err)
+		}
+	}
+}
+
+// TestNovikoff: MaxMargin's Bound is Novikoff's: Rosenblatt's perceptron,
+// cycling through separable data until an epoch without mistakes, makes
+// at most R²/γ_D² mistakes — with the bias as a weight on a constant
+// feature 1 (BiasFeature) or without bias (BiasNone). The test runs the
+// perceptron itself, in float64, and checks that the bound holds and is
+// not vacuous.
+func TestNovikoff(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for trial := range 12 {
+		d := 2 + trial%4
+		X, _ := randData(r, 60, d, 0)
+		w := make([]float64, d)
+		for j := range w {
+			w[j] = r.NormFloat64()
+		}
+		bias := trial%2 == 0
+		y := make([]int, 60)
+		var Xs []float64
+		var ys []int
+		for i := range y {
+			s := 0.0
+			for j := range d {
+				s += w[j] * X[i*d+j]
+			}
+			if bias {
+				s += 0.2
+			}
+			if math.Abs(s) < 0.15 { // keep a margin
+				continue
+			}
+			Xs = append(Xs, X[i*d:(i+1)*d]...)
+			ys = append(ys, int(math.Copysign(1, s)))
+		}
+		if !slices.Contains(ys, 1) || !slices.Contains(ys, -1) {
+			continue // one class only: nothing to separate
+		}
+		mode := BiasNone
+		if bias {
+			mode = BiasFeature
+		}
+		mg, err := MaxMargin(Xs, d, ys, MarginOptions{Bias: mode})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		// The perceptron on (x, 1) or x.
+		n := len(ys)
+		v := make([]float64, d+1)
+		mistakes := 0
+		for epoch := 0; epoch < 100000; epoch++ {
+			clean := true
+			for i := range n {
+				s := 0.0
+				for j := range d {
+					s += v[j] * Xs[i*d+j]
+				}
+				if bias {
+					s += v[d]
+				}
+				if float64(ys[i])*s <= 0 {
+					clean = false
+					mistakes++
+					for j := range d {
+						v[j] += float64(ys[i]) * Xs[i*d+j]
+					}
+					if bias {
+						v[d] += float64(ys[i])
+					}
+				}
+			}
+			if clean {
+				break
+			}
+		}
+		t.Logf("trial %d: %d mistakes, bound %.1f", trial, mistakes, mg.Bound)
+		if float64(mistakes) > mg.Bound {
+			t.Errorf("trial %d: %d mistakes > R²/γ² = %v", trial, mistakes, mg.Bound)
+		}
+		if mg.Bound > 1e6 {
+			t.Errorf("trial %d: bound %v is vacuous for this data", trial, mg.Bound)
+		}
+	}
+}
