@@ -247,12 +247,10 @@ type dualTrainer[T Float] struct {
 	step int64 // samples visited so far (all epochs)
 	smp  sampler
 
-	// Divergence (see linTrainer's notes): checked makes every update
-	// check the values it changed. The Argmax epoch reports in nonFinite
+	// Divergence (see diverge.go): checked makes every update check the
+	// values it changed. The Argmax epoch reports in divState's nonFinite
 	// and first; one-vs-rest classes in their classStats.
-	checked   bool
-	nonFinite bool
-	first     divEvent
+	divState
 }
 
 // Bytes of the voted kernel perceptron's kept state: per mistake its row
@@ -337,7 +335,6 @@ func (t *dualTrainer[T]) reset() {
 		t.bud.over.Store(false)
 	}
 	t.step = 0
-	t.nonFinite, t.first = false, divEvent{}
 	t.smp.reset()
 }
 
@@ -535,7 +532,7 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 	if !allFinite(s.Coef) || !allFinite(s.B) {
 		// Only the averages a − u/c and b − ub/c are formed here, from
 		// finite values.
-		return nil, nil, &DivergedError{Epoch: epochs, Sample: -1, Quantity: "averaged coefficients", Type: elemType[T]()}
+		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged coefficients", false, nil)
 	}
 	return newKernelModel(s), diag, nil
 }
@@ -583,7 +580,7 @@ func (t *dualTrainer[T]) diverged(stats []classStats) bool {
 			return true
 		}
 	}
-	return !allFinite(t.F) || !allFinite(t.A) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UF) || !allFinite(t.UB)
+	return anyNonFinite(t.F, t.A, t.B, t.U, t.UF, t.UB)
 }
 
 // locate trains again from the start up to epoch ep (on the same kernel
@@ -593,26 +590,11 @@ func (t *dualTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, labels
 	trace := t.trace
 	t.trace = nil
 	defer func() { t.trace = trace }()
-	t.reset()
-	for e := 1; e <= ep; e++ {
-		t.checked = e == ep
+	ev, _ := t.divState.locate(ep, stats, t.reset, func() error {
 		t.epoch(&Epoch{}, stats, grp)
-	}
-	t.checked = false
-	ev := t.first
-	for c := range stats {
-		if f := stats[c].first; f.found {
-			ev.record(f.pos, f.row, f.class, f.qty)
-		}
-	}
-	e := &DivergedError{Epoch: ep, Sample: -1, Quantity: "decision values", Type: elemType[T]()}
-	if ev.found {
-		e.Sample, e.Quantity = ev.row, ev.qty
-		if t.K > 1 {
-			e.HasClass, e.Class = true, labels[ev.class]
-		}
-	}
-	return e
+		return nil
+	})
+	return divergedErr[T](ev, ep, "decision values", t.K > 1, labels)
 }
 
 // check records, in a checked epoch, the first non-finite value among
