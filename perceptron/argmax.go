@@ -43,15 +43,7 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 // reset puts the trainer in its initial state (the start's weights, zero
 // by default; the sampling generator freshly seeded).
 func (t *argmaxTrainer[T]) reset() {
-	st := t.start
-	if st == nil {
-		st = &linStart[T]{}
-	}
-	copyOrClear(t.W, st.W)
-	copyOrClear(t.B, st.B)
-	copyOrClear(t.U, st.U)
-	copyOrClear(t.UB, st.UB)
-	t.step = st.step
+	t.step = t.start.load(t.W, t.B, t.U, t.UB).step
 	t.smp.reset()
 }
 

@@ -379,6 +379,11 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	if err := r.Close(); err != nil {
 		return err
 	}
+	return m.publish(s)
+}
+
+// publish checks a decoded state, prepares it and stores it in m.
+func (m *Model[T]) publish(s *state[T]) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -386,6 +391,29 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	m.mu.Lock()
 	m.st.Store(s)
 	m.mu.Unlock()
+	return nil
+}
+
+// checkSizes checks a decoded model's D and number of labels (either
+// family) before anything is sized from them.
+func checkSizes(d int, labels []int) error {
+	if d < 1 || d > maxDims || len(labels) < 2 || len(labels) > maxLabels {
+		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, d, len(labels))
+	}
+	return nil
+}
+
+// checkLabels checks a decoded model's labels (either family): strictly
+// increasing, and −1, +1 for a binary model.
+func checkLabels(labels []int, binary bool) error {
+	if binary && (len(labels) != 2 || labels[0] != -1 || labels[1] != 1) {
+		return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, labels)
+	}
+	for i := 1; i < len(labels); i++ {
+		if labels[i] <= labels[i-1] {
+			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
+		}
+	}
 	return nil
 }
 
@@ -408,21 +436,14 @@ func (s *state[T]) check() error {
 	if s.scaling > ScaleFeatures {
 		return fmt.Errorf("%w: unknown scaling %d", ErrCorrupt, uint8(s.scaling))
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	if err := s.checkState(); err != nil {
 		return err
 	}
-	if s.kind == KindBinary {
-		if len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1 {
-			return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, s.labels)
-		}
-	}
-	for i := 1; i < len(s.labels); i++ {
-		if s.labels[i] <= s.labels[i-1] {
-			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
-		}
+	if err := checkLabels(s.labels, s.kind == KindBinary); err != nil {
+		return err
 	}
 	r := s.rows()
 	if s.voted() {
@@ -623,8 +644,8 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}
 	s.algo = a
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	r := s.rows()
 	rowsOf := func(vs [][]T) ([]T, error) {
@@ -680,12 +701,5 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if j.Averaging != nil && s.algo == Voted {
 		return fmt.Errorf("%w: a voted model with an averaging state", ErrCorrupt)
 	}
-	if err := s.check(); err != nil {
-		return err
-	}
-	s.k = kernelsFor[T](nil)
-	m.mu.Lock()
-	m.st.Store(s)
-	m.mu.Unlock()
-	return nil
+	return m.publish(s)
 }

@@ -268,16 +268,11 @@ func (s *kstate[T]) check() error {
 	if !finitePositive(s.eta) {
 		return fmt.Errorf("%w: η = %v", ErrCorrupt, s.eta)
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
-	if s.kind == KindKernelBinary && (len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1) {
-		return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, s.labels)
-	}
-	for i := 1; i < len(s.labels); i++ {
-		if s.labels[i] <= s.labels[i-1] {
-			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
-		}
+	if err := checkLabels(s.labels, s.kind == KindKernelBinary); err != nil {
+		return err
 	}
 	if s.kern == nil {
 		return fmt.Errorf("%w: no kernel", ErrCorrupt)
@@ -424,8 +419,8 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	if s.kern, err = fileErrs.Kernel(j.Kernel); err != nil {
 		return err
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	if len(j.SupportVectors) != len(s.idx) {
 		return fmt.Errorf("%w: %d support vectors, %d indices", ErrCorrupt, len(j.SupportVectors), len(s.idx))

@@ -393,14 +393,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 // vectors only (and their budget reserving room for each class's final
 // vector).
 func (t *linTrainer[T]) reset() {
-	st := t.start
-	if st == nil {
-		st = &linStart[T]{}
-	}
-	copyOrClear(t.W, st.W)
-	copyOrClear(t.B, st.B)
-	copyOrClear(t.U, st.U)
-	copyOrClear(t.UB, st.UB)
+	st := t.start.load(t.W, t.B, t.U, t.UB)
 	for c := range t.svmS {
 		t.svmS[c] = 1
 		t.svmN2[c] = 0
@@ -431,6 +424,19 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
+}
+
+// load sets W, B, U and UB to the start's (zero for a nil start or a nil
+// part) and returns the start (an empty one for nil).
+func (st *linStart[T]) load(W, B, U, UB []T) *linStart[T] {
+	if st == nil {
+		st = &linStart[T]{}
+	}
+	copyOrClear(W, st.W)
+	copyOrClear(B, st.B)
+	copyOrClear(U, st.U)
+	copyOrClear(UB, st.UB)
+	return st
 }
 
 // copyOrClear copies src to dst, or clears dst if src is nil.
