@@ -83,12 +83,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
 		m := hi - lo
-		xs := xb[:m*d]
-		if t.smp.order == nil {
-			xs = dt.X[lo*d : hi*d]
-		} else {
-			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
-		}
+		xs := visited(&t.smp, xb, dt.X, d, lo, hi)
 		for c := range K {
 			s := sc[c*blockRows : c*blockRows+m]
 			k.MatVec(s, xs, t.W[c*d:(c+1)*d])

@@ -827,12 +827,7 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
 		m := hi - lo
-		xs := xb[:m*d]
-		if t.smp.order == nil {
-			xs = dt.X[lo*d : hi*d]
-		} else {
-			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
-		}
+		xs := visited(&t.smp, xb, dt.X, d, lo, hi)
 		for g := range G {
 			c := c0 + g
 			s := sc[g*blockRows : g*blockRows+m]
@@ -869,6 +864,18 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 // gatherChunk is the number of values gather copies from one row before
 // moving to the next.
 const gatherChunk = 64
+
+// visited returns the samples visited at positions lo..hi−1 of the epoch
+// as one row-major block: a slice of X in storage order, else their rows
+// copied into buf.
+func visited[T Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
+	if smp.order == nil {
+		return X[lo*d : hi*d]
+	}
+	xs := buf[:(hi-lo)*d]
+	gatherRows(xs, X, smp.order[lo:hi], d)
+	return xs
+}
 
 // gatherRows copies the rows of the row-major X (d values each) listed in
 // order into xs. It copies them in interleaved chunks, so that the rows
