@@ -76,7 +76,14 @@ type Config struct {
 	// library's binary model format; a report of the epochs is written
 	// next to it as Output+".ipm.json" before the model.
 	Output string
+	// Overwrite lets the job replace an existing Output (and its report);
+	// without it an existing file is an error wrapping ErrExists.
+	Overwrite bool
 }
+
+// ErrExists is wrapped by the error about an output file that exists
+// (Config.Overwrite not set) or that is one of the inputs.
+var ErrExists = errors.New("ipm: output file exists")
 
 // check resolves the defaults and validates c.
 func (c *Config) check() error {

@@ -36,7 +36,7 @@ func runPrism(ctx context.Context, p *beam.Pipeline) error {
 
 // writeParts writes d as LIBSVM into n files part-0.svm.. under dir, rows
 // dealt in contiguous blocks, and returns their pattern.
-func writeParts[T kernel.Float](t *testing.T, dir string, d *dataset.Data[T], n int) string {
+func writeParts[T kernel.Float](t testing.TB, dir string, d *dataset.Data[T], n int) string {
 	t.Helper()
 	for i := range n {
 		lo, hi := d.Rows*i/n, d.Rows*(i+1)/n
@@ -329,6 +329,35 @@ func TestBadInputWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a model was written: %v", err)
+	}
+}
+
+// An existing output is not replaced without Overwrite, and an input is
+// never an output.
+func TestOutputExists(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.svm")
+	out := filepath.Join(dir, "model.bin")
+	for _, f := range []string{in, out} {
+		if err := os.WriteFile(f, []byte("1 1:1\n-1 1:-1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := Config{Inputs: []string{in}, Dims: 1, Shards: 1, Epochs: 1, Output: out}
+	if _, err := Run(ctx, cfg, runPrism); !errors.Is(err, ErrExists) {
+		t.Fatalf("existing output: error %v, want ErrExists", err)
+	}
+	cfg.Output, cfg.Overwrite = in, true
+	if _, err := Run(ctx, cfg, runPrism); !errors.Is(err, ErrExists) {
+		t.Fatalf("the input as output: error %v, want ErrExists", err)
+	}
+	cfg.Output = out
+	if _, err := Run(ctx, cfg, runPrism); err != nil {
+		t.Fatalf("-f: %v", err)
+	}
+	if m := readModel(t, out); m.Dims() != 1 {
+		t.Fatalf("the replaced model has %d features", m.Dims())
 	}
 }
 

@@ -93,6 +93,9 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 	if err != nil {
 		return "", nil, err
 	}
+	if err := checkOutput(ctx, cfg.Output, cfg.Overwrite, files); err != nil {
+		return "", nil, err
+	}
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	job := hex.EncodeToString(id[:])
@@ -122,6 +125,25 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 	}
 	beam.ParDo0(s.Scope("write"), &writeFn{Output: cfg.Output, Type: cfg.Type, Report: string(head)}, mixed)
 	return job, files, nil
+}
+
+// checkOutput refuses an output (or its report) that exists, unless
+// overwrite, and one that is an input.
+func checkOutput(ctx context.Context, out string, overwrite bool, inputs []string) error {
+	fs, err := filesystem.New(ctx, out)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrConfig, out, err)
+	}
+	defer fs.Close()
+	for _, p := range []string{out, out + ".ipm.json"} {
+		if slices.Contains(inputs, p) {
+			return fmt.Errorf("%w: %s is one of the inputs", ErrExists, p)
+		}
+		if _, err := fs.Size(ctx, p); err == nil && !overwrite {
+			return fmt.Errorf("%w: %s (give -f to replace it)", ErrExists, p)
+		}
+	}
+	return nil
 }
 
 // Run builds the job into a new pipeline, runs it with run (beamx.Run, or

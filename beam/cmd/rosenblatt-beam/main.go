@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -44,6 +45,8 @@ Flags of train:
   -eta η             step size (default 1)
   -format F          libsvm or csv (label first, no header) (default libsvm)
   -type T            float32 or float64 (default float32)
+  -f                 replace an existing MODEL (and its report)
+  -v                 show Beam's informational log (default: warnings only)
 
 Beam flags: --runner=prism|flink|spark|dataflow (default prism, in-process),
 --endpoint (Flink/Spark job server), --project, --region, --temp_location,
@@ -60,6 +63,8 @@ var (
 	eta       = flag.Float64("eta", 1, "step size")
 	format    = flag.String("format", "libsvm", "libsvm or csv")
 	typ       = flag.String("type", "float32", "float32 or float64")
+	force     = flag.Bool("f", false, "replace an existing model file")
+	verbose   = flag.Bool("v", false, "show Beam's log")
 )
 
 func main() {
@@ -71,6 +76,9 @@ func main() {
 		_ = flag.CommandLine.Parse(os.Args[2:])
 	} else {
 		flag.Parse()
+	}
+	if !*verbose {
+		slog.SetLogLoggerLevel(slog.LevelWarn)
 	}
 	beam.Init()
 	if !train {
@@ -96,7 +104,7 @@ func run(ctx context.Context, patterns []string, stdout io.Writer) error {
 		return err
 	}
 	cfg := ipm.Config{Inputs: patterns, Format: *format, Dims: *dims, Type: *typ, Algorithm: alg,
-		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, Output: *out}
+		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, Output: *out, Overwrite: *force}
 	start := time.Now()
 	rep, err := ipm.Run(ctx, cfg, beamx.Run)
 	if err != nil {
