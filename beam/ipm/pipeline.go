@@ -238,9 +238,9 @@ func (f *initFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]byte
 	var m []byte
 	var err error
 	if f.Type == "float64" {
-		m, err = zeroModel[float64](labels, f.Dims, f.Eta, f.Type)
+		m, err = zeroModel[float64](labels, f.Dims, f.Eta)
 	} else {
-		m, err = zeroModel[float32](labels, f.Dims, f.Eta, f.Type)
+		m, err = zeroModel[float32](labels, f.Dims, f.Eta)
 	}
 	if err != nil {
 		return err

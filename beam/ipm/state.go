@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -15,12 +16,7 @@ import (
 // and the step count. The pipeline passes models between stages in this
 // form and lets perceptron.Model.UnmarshalJSON check them.
 type doc[T kernel.Float] struct {
-	Format    string  `json:"format"`
-	Version   int     `json:"version"`
-	Type      string  `json:"type"`
-	Kind      string  `json:"kind"`
-	Algorithm string  `json:"algorithm"`
-	Dims      int     `json:"dims"`
+	modelfile.JSONHeader
 	Bias      bool    `json:"bias"`
 	Normalize bool    `json:"normalize"`
 	Eta       float64 `json:"eta"`
@@ -72,15 +68,14 @@ type shardResult struct {
 // zeroModel returns the model every shard starts the first epoch from:
 // w = 0, b = 0, an online perceptron of the job's kind (binary for the
 // labels {−1, +1}, one-vs-rest otherwise, as the rosenblatt command decides).
-func zeroModel[T kernel.Float](labels []int, dims int, eta float64, typ string) ([]byte, error) {
+func zeroModel[T kernel.Float](labels []int, dims int, eta float64) ([]byte, error) {
 	rows := len(labels)
 	kind := "ovr"
 	if slices.Equal(labels, []int{-1, 1}) {
 		kind, rows = "binary", 1
 	}
-	d := doc[T]{Format: "rosenblatt-perceptron", Version: 2, Type: typ, Kind: kind,
-		Algorithm: perceptron.Online.String(), Dims: dims, Bias: true, Eta: eta, Labels: labels,
-		Biases: make([]T, rows)}
+	d := doc[T]{JSONHeader: modelfile.NewJSONHeader[T]("rosenblatt-perceptron", kind, perceptron.Online.String(), dims),
+		Bias: true, Eta: eta, Labels: labels, Biases: make([]T, rows)}
 	for range rows {
 		d.Weights = append(d.Weights, make([]T, dims))
 	}
