@@ -387,3 +387,42 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("a valid config is rejected: %v", c.check())
 	}
 }
+
+// Two shards that hold the same rows in the same order (every row of the
+// file twice in a row, dealt round-robin) follow the same trajectory, so
+// their mix is the single-process model on one copy: the running weights
+// are the same, and the averaged model — the mixed sums over twice the
+// steps — is the same average, bit for bit on integer data. This checks
+// the mixing of the averaging sums, which one shard does not exercise.
+func TestTwinShardsAreSingleMachine(t *testing.T) {
+	ctx := context.Background()
+	d := intData(200, 10, 3, 11)
+	twice := &dataset.Data[float32]{Cols: d.Cols}
+	for i := range d.Rows {
+		for range 2 {
+			twice.X = append(twice.X, d.Row(i)...)
+			twice.Y = append(twice.Y, d.Y[i])
+			twice.Rows++
+		}
+	}
+	for _, alg := range []perceptron.Algorithm{perceptron.Online, perceptron.Averaged} {
+		for _, mx := range []Mixing{Uniform, Mistakes} {
+			t.Run(alg.String()+"/"+mx.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				out := filepath.Join(dir, "model.bin")
+				if _, err := Run(ctx, Config{Inputs: []string{writeParts(t, dir, twice, 1)}, Dims: d.Cols, Algorithm: alg,
+					Mixing: mx, Shards: 2, Epochs: 3, Output: out}, runPrism); err != nil {
+					t.Fatal(err)
+				}
+				got, want := readModel(t, out), singleMachine(t, d, alg, 3)
+				for k := range want.Classes() {
+					gw, gb := got.Weights(k)
+					ww, wb := want.Weights(k)
+					if !slices.Equal(gw, ww) || gb != wb {
+						t.Fatalf("class %d: the twin shards' weights differ from the single machine's", k)
+					}
+				}
+			})
+		}
+	}
+}
