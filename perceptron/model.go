@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -432,14 +433,17 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // ScoresBatch writes the decision values of the row-major samples X to dst
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major), the
 // values Scores gives each row up to rounding (within the bound of
-// package kernel: the products are summed in another order). A multiclass
-// or voted model scores the batch as one matrix product of the samples and
-// its weight vectors on gram's register-tiled micro-kernels
-// (gram.CrossInto, on GOMAXPROCS goroutines), which reads each weight
-// vector once per tile of samples instead of once per sample; a binary
-// model, one vector, with kernel.MatVec. It allocates only the packed
-// copies of the product (and, for a voted model, the products of a chunk
-// of rows with its vectors).
+// package kernel; exactly Scores' values for a model with fewer than
+// gemmMinRows weight vectors). A model with many weight vectors (classes,
+// or a voted model's vectors) scores the batch as one matrix product of the
+// samples and its vectors on gram's register-tiled micro-kernels
+// (gram.CrossInto), which reads each vector once per tile of samples
+// instead of once per sample; with fewer, for which packing the samples
+// for the product costs more than it saves, each sample is scored as by
+// Scores (kernel.Dots, or kernel.MatVec over the rows for a binary model).
+// Either way a large batch is split over GOMAXPROCS goroutines. It
+// allocates only the packed copies of the product (and, for a voted model,
+// the products of a chunk of rows with its vectors) and the goroutines.
 func (m *Model[T]) ScoresBatch(dst, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -452,9 +456,39 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 	return s.scoresBatch(dst, X)
 }
 
+// gemmMinRows is the number of weight vectors from which ScoresBatch
+// computes the products as one matrix product with gram.CrossInto rather
+// than sample by sample with kernel.Dots: the product has to pack the
+// samples, a pass over the batch as long as scoring them against a few
+// vectors, and pays it back only over many (on Zen 5, d = 784, 200
+// samples: Dots is 3× faster for 10 vectors, even at about 32, and 4×
+// slower for 128; bench/results/predict-zen5.txt).
+const gemmMinRows = 32
+
 // votedChunk bounds the products of samples and vectors one step of a
 // voted model's ScoresBatch holds (4 Mi values).
 const votedChunk = 1 << 22
+
+// parallelMinWork is the number of multiply-adds from which a batch is
+// split over goroutines (about 10 µs of work, ten times the cost of
+// starting and joining them).
+const parallelMinWork = 1 << 17
+
+// parallelRows runs f over [0, n) split into contiguous ranges, one per
+// goroutine (GOMAXPROCS of them when the batch has work·n ≥
+// parallelMinWork multiply-adds, else one).
+func parallelRows(n, work int, f func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n, max(1, n*work/parallelMinWork))
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := range w {
+		wg.Go(func() { f(n*t/w, n*(t+1)/w) })
+	}
+	wg.Wait()
+}
 
 // scoresBatch is ScoresBatch on snapshot s; len(dst) is a multiple of
 // s.rows().
@@ -467,10 +501,30 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 	if n == 0 {
 		return nil
 	}
+	vectors := r
+	if s.voted() {
+		vectors = len(s.VB)
+	}
 	switch {
+	case vectors < gemmMinRows && r == 1 && !s.voted():
+		parallelRows(n, d, func(lo, hi int) {
+			s.k.MatVec(dst[lo:hi], X[lo*d:hi*d], s.W)
+			for i := lo; i < hi; i++ {
+				mul, bmul := s.sampleScale(X[i*d : (i+1)*d])
+				dst[i] = dst[i]*mul + s.B[0]*bmul
+			}
+		})
+	case vectors < gemmMinRows:
+		parallelRows(n, vectors*d, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				x := X[i*d : (i+1)*d]
+				mul, bmul := s.sampleScale(x)
+				s.scoresInto(dst[i*r:(i+1)*r], 0, x, mul, bmul)
+			}
+		})
 	case s.voted():
-		nv := len(s.VB)
-		chunk := max(1, min(n, votedChunk/max(1, nv)))
+		nv := vectors
+		chunk := max(1, min(n, votedChunk/nv))
 		G := make([]T, chunk*nv)
 		for lo := 0; lo < n; lo += chunk {
 			hi := min(lo+chunk, n)
@@ -487,14 +541,10 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 				}
 			}
 		}
-	case r == 1:
-		s.k.MatVec(dst, X, s.W)
 	default:
 		if err := s.cross(dst, X, s.W, 0); err != nil {
 			return err
 		}
-	}
-	if !s.voted() {
 		for i := range n {
 			mul, bmul := s.sampleScale(X[i*d : (i+1)*d])
 			for k := range r {

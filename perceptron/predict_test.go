@@ -210,6 +210,7 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 	rng := newRand(21)
 	Xf, yb, _, _ := separable(rng, 90, 23, 3, 0.5, true)
 	Xm, ym := intMulticlass(rng, 150, 23, 6)
+	Xw, yw := intMulticlass(rng, 200, 23, 40)
 	for _, c := range []struct {
 		name  string
 		multi bool
@@ -220,14 +221,19 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 		{"ovr/online", true, Options{MaxIter: 3}},
 		{"ovr/voted", true, Options{Algorithm: Voted, MaxIter: 3}},
 		{"argmax/online", true, Options{Multiclass: Argmax, MaxIter: 3}},
+		{"argmax/40 classes", true, Options{Multiclass: Argmax, MaxIter: 3}},
 	} {
 		var m *Model[T]
 		var X []T
 		var err error
-		if c.multi {
+		switch {
+		case c.name == "argmax/40 classes":
+			X = conv[T](Xw)
+			m, _, err = TrainMulticlass(X, 23, yw, c.opt)
+		case c.multi:
 			X = conv[T](Xm)
 			m, _, err = TrainMulticlass(X, 23, ym, c.opt)
-		} else {
+		default:
 			X = conv[T](Xf)
 			m, _, err = Train(X, 23, yb, c.opt)
 		}
@@ -300,8 +306,8 @@ func TestPredictBlockedAllocatesNothing(t *testing.T) {
 // wraps ErrNonFinite and names the row, on the MatVec path (binary), the
 // matrix-product path (ovr) and the voted one; nothing panics.
 func TestPredictBatchErrors(t *testing.T) {
-	for _, c := range []predictCase{predictCases[0], predictCases[5], predictCases[7]} {
-		m, X := trainCase[float32](t, c, 60, 9, 3)
+	for _, c := range []predictCase{predictCases[0], predictCases[5], predictCases[7], predictCases[11]} {
+		m, X := trainCase[float32](t, c, 150, 9, 3)
 		r := m.NumScores()
 		bad := append([]float32(nil), X[:5*9]...)
 		bad[3*9+4] = float32(math.Inf(-1))
@@ -342,8 +348,11 @@ func containsRow(msg string, i int) bool {
 // (which gram's overflow check rejects) but whose scores are finite is
 // scored by the batch as by Scores, not refused.
 func TestScoresBatchHugeSample(t *testing.T) {
-	for _, c := range []predictCase{predictCases[5], predictCases[7]} {
-		m, X := trainCase[float32](t, c, 60, 9, 4)
+	for _, c := range []predictCase{predictCases[5], predictCases[7], predictCases[11]} {
+		m, X := trainCase[float32](t, c, 150, 9, 4)
+		if s := m.st.Load(); c.name != "ovr/online" && len(s.B)+len(s.VB) < gemmMinRows {
+			t.Fatalf("%s: %d vectors, want at least %d (the matrix-product path)", c.name, len(s.B)+len(s.VB), gemmMinRows)
+		}
 		big := append([]float32(nil), X[:2*9]...)
 		for j := range 9 {
 			big[9+j] = 3e19 * float32(1+j%3)
