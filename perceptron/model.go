@@ -312,26 +312,29 @@ func (s *state[T]) scoresInto(dst []T, k0 int, x []T, mul, bmul T) {
 
 // vote returns Σₜ VC[j0+t]·sign(dots[t]·mul + VB[j0+t]·bmul) over the
 // products dots[t] = V[j0+t]·x of a voted model's vectors (a zero score
-// votes −1), or NaN if a score is NaN.
+// votes −1), or NaN if a score is NaN or infinite (a NaN or Inf in x), so
+// that such a sample is an error as for the other models.
 func (s *state[T]) vote(dots []T, j0 int, mul, bmul T) float64 {
 	var vote float64
 	for t, p := range dots {
 		a := p*mul + s.VB[j0+t]*bmul
 		switch {
+		case a-a != 0:
+			return math.NaN()
 		case a > 0:
 			vote += float64(s.VC[j0+t])
-		case a <= 0:
-			vote -= float64(s.VC[j0+t])
 		default:
-			return math.NaN()
+			vote -= float64(s.VC[j0+t])
 		}
 	}
 	return vote
 }
 
+// finite reports whether a is neither NaN nor ±Inf: a − a is 0 exactly
+// for a finite a and NaN otherwise (one subtraction, where math.IsNaN and
+// math.IsInf are two tests of the converted value).
 func finite[T Float](a T) bool {
-	f := float64(a)
-	return !math.IsNaN(f) && !math.IsInf(f, 0)
+	return a-a == 0
 }
 
 func (s *state[T]) checkLen(x []T) error {
@@ -366,8 +369,27 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 		}
 		return -1, nil
 	}
-	mul, bmul := s.sampleScale(x)
 	var buf [scoreChunk]T
+	if r := len(s.labels); r <= scoreChunk && s.W != nil && s.scaling == ScaleNone && s.kind != KindBinary {
+		// The common multiclass case, kept short: one kernel call reads
+		// the sample once for all classes.
+		sc := buf[:r]
+		s.k.Dots(sc, s.W, x)
+		best, bestK := sc[0]+s.B[0], 0
+		bad := best - best
+		for k := 1; k < r; k++ {
+			a := sc[k] + s.B[k]
+			bad += a - a
+			if a > best {
+				best, bestK = a, k
+			}
+		}
+		if bad != 0 { // NaN: a score is NaN or ±Inf
+			return 0, fmt.Errorf("%w: a score of the sample is not finite", ErrNonFinite)
+		}
+		return s.labels[bestK], nil
+	}
+	mul, bmul := s.sampleScale(x)
 	if s.kind == KindBinary {
 		s.scoresInto(buf[:1], 0, x, mul, bmul)
 		a := buf[0]

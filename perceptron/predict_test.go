@@ -323,6 +323,8 @@ func TestPredictBatchErrors(t *testing.T) {
 			{"ScoresBatch dst", m.ScoresBatch(make([]float32, 2*r+1), X[:18]), ErrDims},
 			{"ScoresBatch X", m.ScoresBatch(make([]float32, 2*r), X[:19]), ErrDims},
 			{"PredictBatch X", m.PredictBatch(make([]int, 2), X[:17]), ErrDims},
+			{"Predict Inf", func() error { _, err := m.Predict(bad[3*9 : 4*9]); return err }(), ErrNonFinite},
+			{"Scores Inf", m.Scores(make([]float32, r), bad[3*9:4*9]), ErrNonFinite},
 			{"ScoresBatch Inf", m.ScoresBatch(make([]float32, 5*r), bad), ErrNonFinite},
 			{"PredictBatch Inf", m.PredictBatch(make([]int, 5), bad), ErrNonFinite},
 			{"untrained", new(Model[float32]).ScoresBatch(nil, nil), ErrUntrained},
