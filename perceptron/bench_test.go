@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -193,6 +194,44 @@ func BenchmarkPredict(b *testing.B) {
 					if _, err := c.m.Predict(X[i*d : (i+1)*d]); err != nil {
 						b.Fatal(err)
 					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+	}
+}
+
+// BenchmarkBatchProduct measures the two ways ScoresBatch can compute the
+// products of 200 samples (d = 784, float32) with k weight vectors: one
+// kernel.Dots per sample (path=dots) and one gram.CrossInto (path=gemm),
+// both on one goroutine. gemmMinRows is where the second starts to win.
+func BenchmarkBatchProduct(b *testing.B) {
+	const d, n = 784, 200
+	rng := newRand(1)
+	X := make([]float32, n*d)
+	W := make([]float32, 128*d)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	for i := range W {
+		W[i] = float32(rng.Float64() - 0.5)
+	}
+	for _, k := range []int{10, 32, 128} {
+		Wk := W[:k*d]
+		dst := make([]float32, n*k)
+		b.Run(fmt.Sprintf("k=%d/path=dots", k), func(b *testing.B) {
+			for b.Loop() {
+				for i := range n {
+					kernel.Dots(dst[i*k:(i+1)*k], Wk, X[i*d:(i+1)*d])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+		b.Run(fmt.Sprintf("k=%d/path=gemm", k), func(b *testing.B) {
+			opts := &gram.Options{Threads: 1, MaxBytes: -1}
+			for b.Loop() {
+				if err := gram.CrossInto(dst, X, Wk, d, gram.Linear{}, opts); err != nil {
+					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
