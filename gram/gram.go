@@ -1,8 +1,9 @@
 // Package gram computes Gram and kernel matrices: G[i][j] = K(xᵢ, xⱼ) for the
-// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross), rows
-// K(xᵢ, X) on demand, one at a time or in batches against a packed copy of
-// the data (Rows), and an LRU row cache with a byte budget that fills its
-// misses in batches (Cache), for float32 and float64.
+// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross, or
+// CrossInto into the caller's buffer), rows K(xᵢ, X) and K(q, X) on demand,
+// one at a time or in batches against a packed copy of the data (Rows), and
+// an LRU row cache with a byte budget that fills its misses in batches
+// (Cache), for float32 and float64.
 //
 // # Kernels
 //
