@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -455,8 +456,8 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // ScoresBatch writes the decision values of the row-major samples X to dst
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major), the
 // values Scores gives each row up to rounding (within the bound of
-// package kernel; exactly Scores' values for a model with fewer than
-// gemmMinRows weight vectors). A model with many weight vectors (classes,
+// package kernel; exactly Scores' values for a model with few weight
+// vectors, see gemmMinRows). A model with many weight vectors (classes,
 // or a voted model's vectors) scores the batch as one matrix product of the
 // samples and its vectors on gram's register-tiled micro-kernels
 // (gram.CrossInto), which reads each vector once per tile of samples
@@ -480,12 +481,17 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 
 // gemmMinRows is the number of weight vectors from which ScoresBatch
 // computes the products as one matrix product with gram.CrossInto rather
-// than sample by sample with kernel.Dots: the product has to pack the
-// samples, a pass over the batch as long as scoring them against a few
-// vectors, and pays it back only over many (on Zen 5, d = 784, 200
-// samples: Dots is 3× faster for 10 vectors, even at about 32, and 4×
-// slower for 128; bench/results/predict-zen5.txt).
+// than sample by sample with kernel.Dots. The product packs the samples
+// first, a pass over the batch that costs more than scoring them against a
+// few vectors; measured in CPU time on Zen 5 (d = 784, 200 samples,
+// TestPredictCPUTime, bench/results/predict-zen5.txt), Dots is several
+// times faster for 10 and 16 vectors, the two are even at 32, and the
+// product twice as fast at 128.
 const gemmMinRows = 32
+
+// useGEMM reports whether ScoresBatch multiplies by vectors weight vectors
+// with gram.CrossInto.
+func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
 
 // votedChunk bounds the products of samples and vectors one step of a
 // voted model's ScoresBatch holds (4 Mi values).
@@ -528,7 +534,7 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 		vectors = len(s.VB)
 	}
 	switch {
-	case vectors < gemmMinRows && r == 1 && !s.voted():
+	case !s.useGEMM(vectors) && r == 1 && !s.voted():
 		parallelRows(n, d, func(lo, hi int) {
 			s.k.MatVec(dst[lo:hi], X[lo*d:hi*d], s.W)
 			for i := lo; i < hi; i++ {
@@ -536,7 +542,7 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 				dst[i] = dst[i]*mul + s.B[0]*bmul
 			}
 		})
-	case vectors < gemmMinRows:
+	case !s.useGEMM(vectors):
 		parallelRows(n, vectors*d, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				x := X[i*d : (i+1)*d]
@@ -624,7 +630,9 @@ func (m *Model[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	sc := make([]T, len(dst)*r)
+	p := getScores[T](len(dst) * r)
+	defer scorePools[poolIndex[T]()].Put(p)
+	sc := *p
 	if err := s.scoresBatch(sc, X); err != nil {
 		return err
 	}
@@ -632,6 +640,32 @@ func (m *Model[T]) PredictBatch(dst []int, X []T) error {
 		dst[i] = s.decide(sc[i*r : (i+1)*r])
 	}
 	return nil
+}
+
+// scorePools recycle PredictBatch's score buffers, *[]float32 in the
+// first and *[]float64 in the second: a fresh buffer per call would cost
+// page faults whenever the runtime has returned the freed pages to the
+// system (on Zen 5, d = 784, 10 classes: 400 ns per sample instead of 150,
+// measured in CPU time by TestPredictCPUTime).
+var scorePools [2]sync.Pool
+
+func poolIndex[T Float]() int {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return 0
+	}
+	return 1
+}
+
+// getScores returns a buffer of n values from scorePools (or a new one);
+// hand it back with scorePools[poolIndex[T]()].Put.
+func getScores[T Float](n int) *[]T {
+	if p, ok := scorePools[poolIndex[T]()].Get().(*[]T); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]T, n)
+	return &b
 }
 
 // decide turns one sample's scores into a label.

@@ -352,8 +352,8 @@ func containsRow(msg string, i int) bool {
 func TestScoresBatchHugeSample(t *testing.T) {
 	for _, c := range []predictCase{predictCases[5], predictCases[7], predictCases[11]} {
 		m, X := trainCase[float32](t, c, 150, 9, 4)
-		if s := m.st.Load(); c.name != "ovr/online" && len(s.B)+len(s.VB) < gemmMinRows {
-			t.Fatalf("%s: %d vectors, want at least %d (the matrix-product path)", c.name, len(s.B)+len(s.VB), gemmMinRows)
+		if s := m.st.Load(); c.name != "ovr/online" && !s.useGEMM(len(s.B)+len(s.VB)) {
+			t.Fatalf("%s: %d vectors: not the matrix-product path", c.name, len(s.B)+len(s.VB))
 		}
 		big := append([]float32(nil), X[:2*9]...)
 		for j := range 9 {
