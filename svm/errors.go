@@ -39,4 +39,16 @@ var (
 	// given parts whose sizes or values do not fit together, or a call on
 	// a zero Model.
 	ErrModel = errors.New("svm: invalid model")
+	// ErrCorrupt reports a model file or JSON document that is truncated,
+	// modified or inconsistent (see Model.UnmarshalBinary). An error that
+	// also names the inconsistency NewModel found wraps ErrModel too.
+	ErrCorrupt = errors.New("svm: corrupt model file")
+	// ErrVersion reports a model file written by a format version this
+	// package does not read.
+	ErrVersion = errors.New("svm: unsupported model file version")
+	// ErrMismatch reports a valid model file that the receiver cannot
+	// hold: another element type (float32 against float64), a linear
+	// model read into a Model or a kernel one into a LinearModel, or
+	// another package's model (a perceptron).
+	ErrMismatch = errors.New("svm: model file does not match the receiver")
 )
