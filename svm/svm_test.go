@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -293,8 +294,14 @@ func TestNotSeparable(t *testing.T) {
 		},
 	}
 	for name, f := range checks {
-		if err := f(); !errors.Is(err, ErrNotSeparable) {
+		err := f()
+		if !errors.Is(err, ErrNotSeparable) {
 			t.Errorf("%s: err = %v, want ErrNotSeparable", name, err)
+		}
+		// The bound in the message is also a number; the hulls touch.
+		var ns *NotSeparableError
+		if !errors.As(err, &ns) || !ns.Resolved || !(ns.Upper >= 0 && ns.Upper < 1e-2) || !strings.Contains(err.Error(), "at most") {
+			t.Errorf("%s: %#v", name, ns)
 		}
 	}
 	// The same data is separable by an RBF machine.

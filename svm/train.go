@@ -523,10 +523,13 @@ func notSeparable(r nearestResult, biased bool, maxIter int) error {
 		bound /= 2
 		what = fmt.Sprintf("the classes' convex hulls come within %.3g of each other", dist)
 	}
-	if r.iter >= maxIter {
-		return fmt.Errorf("%w: no separator found in %d iterations: %s, so the maximum margin is at most %.3g", ErrNotSeparable, r.iter, what, bound)
+	e := &NotSeparableError{Upper: bound, Resolved: r.iter < maxIter}
+	if !e.Resolved {
+		e.msg = fmt.Sprintf("%v: no separator found in %d iterations: %s, so the maximum margin is at most %.3g", ErrNotSeparable, r.iter, what, bound)
+	} else {
+		e.msg = fmt.Sprintf("%v: %s: the maximum margin is at most %.3g, below what the element type resolves", ErrNotSeparable, what, bound)
 	}
-	return fmt.Errorf("%w: %s: the maximum margin is at most %.3g, below what the element type resolves", ErrNotSeparable, what, bound)
+	return e
 }
 
 // kernelDiags returns K(xᵢ, xᵢ) for the rows of the row-major X,
