@@ -22,7 +22,8 @@ type DataMargin struct {
 	Separable bool
 	// Gamma ≤ γ_D ≤ Upper: Gamma is the margin of the separator the solver
 	// found, Upper the solver's dual bound; they agree to about 10⁻⁶
-	// relative in float64 (10⁻⁴ in float32).
+	// relative (the solve runs in float64, on the points as trained on,
+	// whatever the model's element type).
 	Gamma, Upper float64
 	// Radius is R′ = maxᵢ ‖zᵢ‖, Diagnostics.RadiusAugmented.
 	Radius float64
@@ -46,6 +47,15 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 	if bias {
 		mode = svm.BiasFeature
 	}
+	// The margin is the points' own: solve it in float64 whatever T (a
+	// float32 kernel matrix resolves no margin below about 10⁻³·R).
+	X64, ok := any(X).([]float64)
+	if !ok {
+		X64 = make([]float64, len(X))
+		for i, v := range X {
+			X64[i] = float64(v)
+		}
+	}
 	y := make([]int, len(cls))
 	for c := range K {
 		for i, v := range cls {
@@ -54,7 +64,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 				y[i] = 1
 			}
 		}
-		dm := measureMargin(X, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, Threads: cfg.workers, Impl: cfg.impl})
+		dm := measureMargin(X64, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, Threads: cfg.workers, Impl: cfg.impl})
 		if K == 1 {
 			diag.DataMargin = dm
 		} else {
@@ -64,7 +74,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 }
 
 // measureMargin solves one hard-margin problem.
-func measureMargin[T Float](X []T, d int, y []int, o svm.MarginOptions) *DataMargin {
+func measureMargin(X []float64, d int, y []int, o svm.MarginOptions) *DataMargin {
 	mg, err := svm.MaxMargin(X, d, y, o)
 	if err != nil {
 		dm := &DataMargin{Upper: math.Inf(1), Err: err}

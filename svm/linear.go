@@ -522,6 +522,9 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 		}
 		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Threads: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
+			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
+				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)
+			}
 			if errors.Is(err, ErrNotSeparable) {
 				return nil, nil, fmt.Errorf("class %d against the rest: %w", labels[p.pos], err)
 			}
