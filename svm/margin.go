@@ -1,11 +1,9 @@
 package svm
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -107,17 +105,6 @@ type Margin struct {
 // costs a training run. Data that are not separable give an error
 // wrapping ErrNotSeparable whose message bounds the margin; more or fewer
 // than two labels wrap ErrLabels.
-//
-// On more than a few hundred rows the solve runs on a working set: the
-// nearest-point problem of a subset of the rows is solved, the separator
-// it gives is checked on every row, and the rows it separates worst are
-// added until no row outside the subset comes closer to the separator than
-// the subset's own nearest row. The subset's constraints are a part of the
-// whole set's, so its margin bounds γ_D from above (and its
-// non-separability proves the whole set's), and the final separator's
-// margin over every row bounds γ_D from below: the result is that of the
-// solve on all rows, at the cost of a few solves on a small fraction of
-// them when the support vectors are few.
 func MaxMargin[T Float](X []T, d int, y []int, opts MarginOptions) (*Margin, error) {
 	return maxMargin(context.Background(), X, d, y, opts, true)
 }
@@ -127,169 +114,7 @@ func MaxMarginContext[T Float](ctx context.Context, X []T, d int, y []int, opts 
 	return maxMargin(ctx, X, d, y, opts, true)
 }
 
-// wsStart is the size of MaxMargin's first working set; data with more
-// than twice as many rows are solved on working sets. A variable so that
-// the tests can exercise the working sets on small data.
-var wsStart = 256
-
 func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
-	n, err := checkShape(X, d, y)
-	if err != nil {
-		return nil, err
-	}
-	if n > 2*wsStart {
-		return maxMarginSets(ctx, X, d, y, opts, check)
-	}
-	return maxMarginAll(ctx, X, d, y, opts, check)
-}
-
-// maxMarginSets is MaxMargin on working sets (see MaxMargin).
-func maxMarginSets[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
-	n := len(y)
-	if check {
-		if err := checkFinite(X, d); err != nil {
-			return nil, err
-		}
-	}
-	labels, cls := classesOf(y)
-	if len(labels) != 2 {
-		return nil, fmt.Errorf("%w: %d classes, MaxMargin needs exactly 2", ErrLabels, len(labels))
-	}
-	// The first set: rows spread evenly over the data, with both classes.
-	in := make([]bool, n)
-	var set []int
-	add := func(i int) {
-		if !in[i] {
-			in[i] = true
-			set = append(set, i)
-		}
-	}
-	for k := range wsStart {
-		add(k * n / wsStart)
-	}
-	for c := range int32(2) {
-		if i := slices.Index(cls, c); i >= 0 {
-			add(i)
-		}
-	}
-	kern := opts.Kernel
-	if kern == nil {
-		kern = gram.Linear{}
-	}
-	off := 0.0
-	if opts.Bias == BiasFeature {
-		B := opts.B
-		if B == 0 {
-			B = 1
-		}
-		off = B * B
-	}
-	gopts := &gram.Options{Impl: opts.Impl, Threads: opts.Threads, MaxBytes: -1}
-	iters := 0
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("svm: margin computation stopped: %w", err)
-		}
-		XS := make([]T, 0, len(set)*d)
-		yS := make([]int, len(set))
-		for q, i := range set {
-			XS = append(XS, X[i*d:(i+1)*d]...)
-			yS[q] = y[i]
-		}
-		mg, err := maxMarginAll(ctx, XS, d, yS, opts, false)
-		if err != nil {
-			return nil, err // on a subset: the whole set is no more separable
-		}
-		iters += mg.Iterations
-		// The separator's decision values on every row, from the kernel
-		// values against its support vectors, in float64 as maxMarginAll
-		// computes them.
-		sv := mg.Support
-		XV := make([]T, 0, len(sv)*d)
-		ay := make([]float64, len(sv))
-		for t, q := range sv {
-			XV = append(XV, XS[q*d:(q+1)*d]...)
-			ay[t] = mg.Alpha[q]
-			if int(cls[set[q]]) == 0 {
-				ay[t] = -ay[t]
-			}
-		}
-		b := 0.0
-		if opts.Bias == BiasFree {
-			b = mg.Bias
-		}
-		f := make([]float64, n)
-		const block = 2048
-		for lo := 0; lo < n; lo += block {
-			hi := min(n, lo+block)
-			K, err := gram.Cross(X[lo*d:hi*d], XV, d, kern, gopts)
-			if err != nil {
-				return nil, gramErr(err)
-			}
-			for i := lo; i < hi; i++ {
-				v := 0.0
-				for t, a := range ay {
-					v += a * (float64(K.At(i-lo, t)) + off)
-				}
-				f[i] = v
-			}
-		}
-		wsq := 0.0
-		for t, q := range sv {
-			wsq += ay[t] * f[set[q]]
-		}
-		norm := math.Sqrt(wsq)
-		margin := func(i int) float64 {
-			m := (f[i] + b) / norm
-			if int(cls[i]) == 0 {
-				return -m
-			}
-			return m
-		}
-		minSet := math.Inf(1)
-		for _, i := range set {
-			minSet = min(minSet, margin(i))
-		}
-		var worse []int
-		for i := range n {
-			if !in[i] && margin(i) < minSet {
-				worse = append(worse, i)
-			}
-		}
-		if len(worse) == 0 {
-			// The solution of the whole set: every other row has α = 0
-			// and satisfies its constraint as well as the subset's rows.
-			kd, err := kernelDiags(X, d, kern, gopts)
-			if err != nil {
-				return nil, err
-			}
-			out := &Margin{Gamma: minSet, Upper: mg.Upper, Alpha: make([]float64, n), W: mg.W, Bias: mg.Bias,
-				Iterations: iters, Converged: mg.Converged, Gap: mg.Gap}
-			r2 := 0.0
-			for _, v := range kd {
-				r2 = max(r2, v+off)
-			}
-			out.Radius = math.Sqrt(r2)
-			out.Bound = r2 / (out.Gamma * out.Gamma)
-			for q, a := range mg.Alpha {
-				out.Alpha[set[q]] = a
-				if a > 0 {
-					out.Support = append(out.Support, set[q])
-				}
-			}
-			slices.Sort(out.Support)
-			return out, nil
-		}
-		// Add the rows the separator serves worst: as many as the set
-		// holds, at most half again, at least 64.
-		slices.SortFunc(worse, func(i, j int) int { return cmp.Compare(margin(i), margin(j)) })
-		for _, i := range worse[:min(len(worse), max(64, len(set)/2))] {
-			add(i)
-		}
-	}
-}
-
-func maxMarginAll[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, err

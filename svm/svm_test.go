@@ -304,6 +304,17 @@ func TestNotSeparable(t *testing.T) {
 			t.Errorf("%s: %#v", name, ns)
 		}
 	}
+	// With more than two classes, the error names the machine that failed.
+	X3, y3 := append(slices.Clone(X), 5, 5), append(slices.Clone(y), 7)
+	for _, mc := range []struct {
+		m    Scheme
+		want string
+	}{{OneVsOne, "class 1 against -1: "}, {OneVsRest, "against the rest: "}} {
+		_, _, err := Train(X3, 2, y3, Options{C: inf, Kernel: gram.Linear{}, Multiclass: mc.m})
+		if !errors.Is(err, ErrNotSeparable) || !strings.Contains(err.Error(), mc.want) {
+			t.Errorf("%v: err = %v, want ErrNotSeparable naming %q", mc.m, err, mc.want)
+		}
+	}
 	// The same data is separable by an RBF machine.
 	if _, _, err := Train(X, 2, y, Options{C: inf, Kernel: gram.RBF{Gamma: 1}}); err != nil {
 		t.Errorf("RBF on XOR: %v", err)

@@ -174,8 +174,10 @@ func libraryPredictions(t *testing.T, modelPath string) (pred, y []int) {
 }
 
 var (
-	demoMistakes = regexp.MustCompile(`total mistakes (\d+) ≤ R²/γ² = (\d+)`)
-	demoAccuracy = regexp.MustCompile(`test accuracy: +([0-9.]+)% \((\d+)/(\d+)\)`)
+	demoMistakes   = regexp.MustCompile(`total mistakes (\d+) ≤ R²/γ² = (\d+)`)
+	demoHidden     = regexp.MustCompile(`γ = ([0-9.e+-]+) of the hidden separator`)
+	demoDataMargin = regexp.MustCompile(`: ([0-9.e+-]+) ≤ γ_D ≤ ([0-9.e+-]+),\n.*R²/γ_D² ≤ (\d+):`)
+	demoAccuracy   = regexp.MustCompile(`test accuracy: +([0-9.]+)% \((\d+)/(\d+)\)`)
 )
 
 // checkDemo checks the numbers the demo prints.
@@ -189,6 +191,22 @@ func checkDemo(t *testing.T, _, stdout, _ string) {
 	bound, _ := strconv.Atoi(m[2])
 	if mistakes < 1 || mistakes > bound {
 		t.Errorf("demo: %d mistakes against the bound %d: want 1 ≤ mistakes ≤ bound (Novikoff)", mistakes, bound)
+	}
+	// The data's own margin γ_D is the largest of any separator's, the
+	// hidden w*'s included, so its bound is the tighter one and still
+	// bounds the mistakes.
+	h := demoHidden.FindStringSubmatch(stdout)
+	dm := demoDataMargin.FindStringSubmatch(stdout)
+	if h == nil || dm == nil {
+		t.Fatalf("demo output lacks the hidden separator's or the data's margin:\n%s", stdout)
+	}
+	hidden, _ := strconv.ParseFloat(h[1], 64)
+	lo, _ := strconv.ParseFloat(dm[1], 64)
+	hi, _ := strconv.ParseFloat(dm[2], 64)
+	boundD, _ := strconv.Atoi(dm[3])
+	if !(lo <= hi && hi <= lo*1.002 && hidden <= hi*(1+1e-3)) || boundD > bound || mistakes > boundD {
+		t.Errorf("demo: %g ≤ γ_D ≤ %g with the hidden γ = %g, R²/γ_D² ≤ %d against R²/γ² = %d and %d mistakes: want a tight bracket above γ, a tighter bound, no more mistakes",
+			lo, hi, hidden, boundD, bound, mistakes)
 	}
 	accs := demoAccuracy.FindAllStringSubmatch(stdout, -1)
 	if len(accs) != 2 {

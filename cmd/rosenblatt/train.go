@@ -105,7 +105,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stopping tolerance on the KKT violation (default 0.001 with -kernel or -C inf, else\n"+
 		"LIBLINEAR's 0.1 on the projected gradient); pegasos: stop when an epoch lowers the objective\n"+
 		"by less than this relative `amount` (default 0: run all epochs)")
-	fs.StringVar(&tf.loss, "loss", "hinge", "svm without -kernel: the `loss`, hinge (LIBLINEAR -s 3) or squared-hinge (-s 1)")
+	fs.StringVar(&tf.loss, "loss", "hinge", "svm without -kernel: the `loss`, hinge (alias l1, LIBLINEAR's -s 3) or squared-hinge\n(alias l2, -s 1)")
 	fs.BoolVar(&tf.dataMargin, "data-margin", false, "also solve the hard-margin problem on the training data and report its own maximum\n"+
 		"margin γ_D, bracketed, and R²/γ_D², next to the model's margin (costs about a kernel SVM fit\n"+
 		"per binary problem)")
@@ -123,7 +123,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.kernel, "kernel", "", "the `kernel` of the kernel perceptron (algorithms online, averaged, voted) or, with\n"+
 		"-algo svm, of the kernel SVM: linear, poly or rbf (default: the linear models of -algo)")
 	fs.Var(&tf.gamma, "gamma", "poly, rbf: kernel parameter `γ` > 0, in (γ·x·x′ + coef0)^degree (default 1) and\n"+
-		"exp(−γ·‖x−x′‖²) (default 1/features), or scale: 1/(features·Var(X)), scikit-learn's gamma=\"scale\"")
+		"exp(−γ·‖x−x′‖²) (default 1/features), or scale: 1/(features·Var(X)), scikit-learn's gamma=\"scale\",\n"+
+		"or auto: 1/features (scikit-learn's gamma=\"auto\", LIBSVM's default)")
 	fs.Float64Var(&tf.coef0, "coef0", 1, "poly: the constant `c` in (γ·x·x′ + c)^degree")
 	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree` m of the notes' polynomial kernel (1 + x·x′)^m")
 	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
@@ -156,6 +157,8 @@ func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, e
 			return scale()
 		case tf.gamma.scale:
 			return 1
+		case tf.gamma.auto:
+			return 1 / float64(max(cols, 1))
 		case tf.set["gamma"]:
 			return tf.gamma.v
 		}

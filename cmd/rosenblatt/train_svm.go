@@ -40,11 +40,13 @@ func (c *cValue) Set(s string) error {
 	return nil
 }
 
-// gammaValue is the -gamma flag: a number, or scale for scikit-learn's
-// gamma="scale" (computed from the training data).
+// gammaValue is the -gamma flag: a number, scale for scikit-learn's
+// gamma="scale" (1/(d·Var(X)), computed from the training data) or auto
+// for its gamma="auto" (1/d, LIBSVM's default).
 type gammaValue struct {
 	v     float64
 	scale bool
+	auto  bool
 }
 
 func (g *gammaValue) String() string {
@@ -53,6 +55,8 @@ func (g *gammaValue) String() string {
 		return ""
 	case g.scale:
 		return "scale"
+	case g.auto:
+		return "auto"
 	case g.v == 0:
 		return ""
 	}
@@ -60,13 +64,17 @@ func (g *gammaValue) String() string {
 }
 
 func (g *gammaValue) Set(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "scale") {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "scale":
 		*g = gammaValue{scale: true}
+		return nil
+	case "auto":
+		*g = gammaValue{auto: true}
 		return nil
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return errors.New("want a number, or scale")
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return errors.New("want a number > 0, scale (1/(features·Var(X))) or auto (1/features)")
 	}
 	*g = gammaValue{v: v}
 	return nil
@@ -114,8 +122,13 @@ func (tf *trainFlags) checkSVM() error {
 		if tf.set["multiclass"] && tf.multiclass != "ovr" {
 			return fmt.Errorf("%w: -multiclass %s: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", errUsage, tf.multiclass)
 		}
-		if tf.loss != "hinge" && tf.loss != "squared-hinge" {
-			return fmt.Errorf("%w: -loss %q: want hinge or squared-hinge", errUsage, tf.loss)
+		switch tf.loss {
+		case "hinge", "l1":
+			tf.loss = "hinge"
+		case "squared-hinge", "l2":
+			tf.loss = "squared-hinge"
+		default:
+			return fmt.Errorf("%w: -loss %q: want hinge (alias l1) or squared-hinge (alias l2)", errUsage, tf.loss)
 		}
 		if tf.set["loss"] && tf.loss == "squared-hinge" && math.IsInf(tf.c.v, 1) {
 			return fmt.Errorf("%w: -C inf is the hard margin, which has no loss: give no -loss", errUsage)
