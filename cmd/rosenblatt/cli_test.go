@@ -534,8 +534,8 @@ func (c *cliCase) checkResult(t *testing.T, dir string, code int, stdout, stderr
 }
 
 // allCLICases are cliCases and the cases of the other test files
-// (outputCases).
-func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases) }
+// (outputCases, platformCases, svmCases).
+func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases, svmCases) }
 
 func TestCLIInProcess(t *testing.T) {
 	for _, c := range allCLICases() {

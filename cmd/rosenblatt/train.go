@@ -95,7 +95,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its algorithm resumes its state (averaged: its\n"+
-		"running weights and sums; voted: its vectors; svm: its step count and λ), another -algo starts\n"+
+		"running weights and sums; voted: its vectors; pegasos: its step count and λ), another -algo starts\n"+
 		"from its weights; -algo, -multiclass, -normalize, -normalize-features, -bias and -type default to\n"+
 		"the model's")
 	fs.Float64Var(&tf.lambda, "lambda", 0, "pegasos: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
