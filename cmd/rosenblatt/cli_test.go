@@ -487,7 +487,8 @@ var cliCases = []cliCase{
 	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
 	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},
 	{name: "kernel parameter it does not take", args: []string{"train", "-kernel", "linear", "-degree", "2", "x"}, code: exitUsage, stderr: []string{"-kernel linear takes no -degree"}},
-	{name: "bad kernel parameter", args: []string{"train", "-kernel", "rbf", "-gamma", "-1", "x"}, code: exitUsage, stderr: []string{"rbf gamma = -1"}},
+	{name: "bad kernel parameter", args: []string{"train", "-kernel", "poly", "-degree", "0", "x"}, code: exitUsage, stderr: []string{"polynomial degree = 0"}},
+	{name: "bad kernel gamma", args: []string{"train", "-kernel", "rbf", "-gamma", "-1", "x"}, code: exitUsage, stderr: []string{`invalid value "-1" for flag -gamma: want a number > 0`}},
 
 	// eval
 	{name: "eval", setup: trainIris(), args: []string{"eval", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK,
