@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -304,7 +305,7 @@ func TestJSONCorrupt(t *testing.T) {
 		{"algorithm", mod(ovo, func(v map[string]any) { v["algorithm"] = "smo" }), false, ErrCorrupt},
 		{"kind", mod(ovo, func(v map[string]any) { v["kind"] = "kernel-argmax" }), false, ErrCorrupt},
 		{"dims", mod(ovo, func(v map[string]any) { v["dims"] = 4 }), false, ErrCorrupt},
-		{"dims huge", mod(ovo, func(v map[string]any) { v["dims"] = 1 << 31 }), false, ErrCorrupt},
+		{"dims huge", mod(ovo, func(v map[string]any) { v["dims"] = int64(1) << 31 }), false, ErrCorrupt},
 		{"pair swapped", mod(ovo, func(v map[string]any) {
 			m := machine(v, 1)
 			m["negative"], m["positive"] = m["positive"], m["negative"]
@@ -358,7 +359,11 @@ func TestNewModelIndex(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil || back.Kernel() != (gram.RBF{Gamma: 1}) {
 		t.Fatalf("%v, %v", err, back.Kernel())
 	}
-	for _, idx := range [][]int{{5, 3}, {3, 3}, {-1, 2}, {0, math.MaxInt32 + 1}} {
+	bad := [][]int{{5, 3}, {3, 3}, {-1, 2}}
+	if beyond := int64(math.MaxInt32) + 1; strconv.IntSize == 64 {
+		bad = append(bad, []int{0, int(beyond)}) // beyond the file's int32 indices
+	}
+	for _, idx := range bad {
 		p.Index = idx
 		if _, err := NewModel(p); !errors.Is(err, ErrModel) {
 			t.Errorf("Index %v: %v", idx, err)

@@ -20,7 +20,7 @@ func numFuncs(s Scheme, k int) int {
 	case OneVsRest:
 		return k
 	}
-	if r := uint64(k) * uint64(k-1) / 2; k > 1<<32 || r > math.MaxInt {
+	if r := uint64(k) * uint64(k-1) / 2; uint64(k) > 1<<32 || r > math.MaxInt {
 		return -1
 	}
 	return k * (k - 1) / 2
