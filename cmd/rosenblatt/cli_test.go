@@ -127,6 +127,21 @@ type testModel interface {
 	Kind() perceptron.Kind
 }
 
+// unmarshaler is a model that reads its file, binary or JSON.
+type unmarshaler interface {
+	UnmarshalBinary([]byte) error
+	UnmarshalJSON([]byte) error
+}
+
+// decodeFile decodes the model file content b into m: as JSON if it
+// starts with '{', else as the binary format.
+func decodeFile(b []byte, m unmarshaler) error {
+	if len(b) > 0 && b[0] == '{' {
+		return m.UnmarshalJSON(b)
+	}
+	return m.UnmarshalBinary(b)
+}
+
 // loadModel32 reads a float32 model file, linear or kernel, binary or
 // JSON, with the library.
 func loadModel32(t *testing.T, path string) testModel {
@@ -135,15 +150,7 @@ func loadModel32(t *testing.T, path string) testModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func(m interface {
-		UnmarshalBinary([]byte) error
-		UnmarshalJSON([]byte) error
-	}) error {
-		if len(b) > 0 && b[0] == '{' {
-			return m.UnmarshalJSON(b)
-		}
-		return m.UnmarshalBinary(b)
-	}
+	decode := func(m unmarshaler) error { return decodeFile(b, m) }
 	lin := new(perceptron.Model[float32])
 	err1 := decode(lin)
 	if err1 == nil {

@@ -300,37 +300,23 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 // svmFormat is the format field of the svm package's JSON documents.
 const svmFormat = "rosenblatt-svm"
 
-// svmStored is an SVM model that can be read from a file: *svm.Model or
-// *svm.LinearModel.
-type svmStored[T kernel.Float] interface {
+// decodable is a model that loadModel can read: any model of the module.
+type decodable[T kernel.Float] interface {
 	classifier[T]
 	UnmarshalBinary([]byte) error
-	UnmarshalJSON([]byte) error
 }
 
 // decodeSVM decodes data into a new SVM of element type T, a kernel SVM if
 // isKernel, and stores it in lm.
 func decodeSVM[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []byte) error {
-	var m svmStored[T] = new(svm.LinearModel[T])
+	var m decodable[T] = new(svm.LinearModel[T])
 	if isKernel {
 		m = new(svm.Model[T])
 	}
-	var err error
-	if isJSON {
-		err = m.UnmarshalJSON(data)
-	} else {
-		err = m.UnmarshalBinary(data)
-	}
-	if err != nil {
+	if err := decodeInto(lm, m, isJSON, data); err != nil {
 		return err
 	}
 	lm.desc = describeSVM(m, typeName[T]())
-	switch c := any(m).(type) {
-	case classifier[float32]:
-		lm.m32 = c
-	case classifier[float64]:
-		lm.m64 = c
-	}
 	return nil
 }
 
@@ -341,6 +327,15 @@ func decodeModel[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []
 	if isKernel {
 		m = new(perceptron.KernelModel[T])
 	}
+	if err := decodeInto[T](lm, m, isJSON, data); err != nil {
+		return err
+	}
+	lm.desc = describeModel(m, typeName[T]())
+	return nil
+}
+
+// decodeInto decodes data, JSON or binary, into m and stores m in lm.
+func decodeInto[T kernel.Float](lm *loadedModel, m decodable[T], isJSON bool, data []byte) error {
 	var err error
 	if isJSON {
 		err = json.Unmarshal(data, m)
@@ -350,7 +345,6 @@ func decodeModel[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []
 	if err != nil {
 		return err
 	}
-	lm.desc = describeModel(m, typeName[T]())
 	switch c := any(m).(type) {
 	case classifier[float32]:
 		lm.m32 = c

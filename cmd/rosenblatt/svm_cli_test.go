@@ -55,15 +55,7 @@ func loadSVM32(t *testing.T, path string) svmFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func(m interface {
-		UnmarshalBinary([]byte) error
-		UnmarshalJSON([]byte) error
-	}) error {
-		if len(b) > 0 && b[0] == '{' {
-			return m.UnmarshalJSON(b)
-		}
-		return m.UnmarshalBinary(b)
-	}
+	decode := func(m unmarshaler) error { return decodeFile(b, m) }
 	km := new(svm.Model[float32])
 	err1 := decode(km)
 	if err1 == nil {

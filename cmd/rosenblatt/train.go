@@ -503,39 +503,13 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		testOK = correct(pred, test.Y)
 	}
 
-	var encoded []byte
-	if tf.asJSON {
-		encoded, err = m.MarshalJSON()
-		encoded = append(encoded, '\n')
-	} else {
-		encoded, err = m.MarshalBinary()
-	}
-	if err != nil {
+	encoded, err := tf.saveModel(std, path, m)
+	if err != nil || tf.quiet {
 		return err
-	}
-	if err := std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
-		_, err := w.Write(encoded)
-		return err
-	}); err != nil {
-		return err
-	}
-	if tf.quiet {
-		return nil
 	}
 
-	w := func(k, f string, a ...any) {
-		if k != "" {
-			k += ":"
-		}
-		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
-	}
-	counts := data.ClassCounts()
-	var perClass []string
-	for _, c := range classes {
-		perClass = append(perClass, fmt.Sprint(counts[c]))
-	}
-	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, tf.typ)
-	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+	w := summaryPrinter(summary)
+	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", describeModel(m, tf.typ))
 	w("training", "%s", describeOptions(opt, binary))
 	if from != nil {
@@ -604,11 +578,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if test != nil {
 		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(testOK)/float64(test.Rows), testOK, test.Rows, tf.test)
 	}
-	kind := "binary format"
-	if tf.asJSON {
-		kind = "JSON"
-	}
-	w("saved", "%s (%s, %d bytes)", tf.out, kind, len(encoded))
+	tf.printSaved(w, len(encoded))
 	w("time", "%v reading, %v training", roundDur(loaded.Sub(start)), roundDur(trained.Sub(loaded)))
 	return nil
 }
@@ -697,4 +667,66 @@ func initModel[T kernel.Float](lm *loadedModel) *perceptron.Model[T] {
 	}
 	m, _ := any(lm.m64).(*perceptron.Model[T])
 	return m
+}
+
+// modelMarshaler is a model train can write: the perceptron's and the
+// SVMs'.
+type modelMarshaler interface {
+	MarshalBinary() ([]byte, error)
+	MarshalJSON() ([]byte, error)
+}
+
+// saveModel encodes m as the flags ask (-json or the binary format) and
+// writes it atomically to the -o file, never over one of the inputs of
+// training on path. It returns the bytes written.
+func (tf *trainFlags) saveModel(std stdio, path string, m modelMarshaler) ([]byte, error) {
+	var encoded []byte
+	var err error
+	if tf.asJSON {
+		encoded, err = m.MarshalJSON()
+		encoded = append(encoded, '\n')
+	} else {
+		encoded, err = m.MarshalBinary()
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
+		_, err := w.Write(encoded)
+		return err
+	})
+	return encoded, err
+}
+
+// printSaved prints the summary's line about the model file of n bytes.
+func (tf *trainFlags) printSaved(w func(k, f string, a ...any), n int) {
+	kind := "binary format"
+	if tf.asJSON {
+		kind = "JSON"
+	}
+	w("saved", "%s (%s, %d bytes)", tf.out, kind, n)
+}
+
+// summaryPrinter returns the printer of train's summary lines, "key:"
+// padded to a column, then the formatted value.
+func summaryPrinter(summary io.Writer) func(k, f string, a ...any) {
+	return func(k, f string, a ...any) {
+		if k != "" {
+			k += ":"
+		}
+		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
+	}
+}
+
+// printDataLines prints the summary's lines about the training data: its
+// file, size and element type, and its classes with their row counts.
+func printDataLines[T kernel.Float](w func(k, f string, a ...any), path, format, typ string, data *dataset.Data[T]) {
+	classes := data.Classes()
+	counts := data.ClassCounts()
+	var perClass []string
+	for _, c := range classes {
+		perClass = append(perClass, fmt.Sprint(counts[c]))
+	}
+	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, typ)
+	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
 }

@@ -240,40 +240,13 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 		}
 	}
 
-	var encoded []byte
-	if tf.asJSON {
-		encoded, err = m.MarshalJSON()
-		encoded = append(encoded, '\n')
-	} else {
-		encoded, err = m.MarshalBinary()
-	}
-	if err != nil {
+	encoded, err := tf.saveModel(std, path, m)
+	if err != nil || tf.quiet {
 		return err
-	}
-	if err := std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
-		_, err := w.Write(encoded)
-		return err
-	}); err != nil {
-		return err
-	}
-	if tf.quiet {
-		return nil
 	}
 
-	w := func(k, f string, a ...any) {
-		if k != "" {
-			k += ":"
-		}
-		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
-	}
-	classes := data.Classes()
-	counts := data.ClassCounts()
-	var perClass []string
-	for _, c := range classes {
-		perClass = append(perClass, fmt.Sprint(counts[c]))
-	}
-	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, tf.typ)
-	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+	w := summaryPrinter(summary)
+	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", describeSVM(m, tf.typ))
 	w("training", "%s", run.solver)
 	w("kernel path", "%s", kernel.Active())
@@ -285,11 +258,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 	if test != nil {
 		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(testOK)/float64(test.Rows), testOK, test.Rows, tf.test)
 	}
-	kind := "binary format"
-	if tf.asJSON {
-		kind = "JSON"
-	}
-	w("saved", "%s (%s, %d bytes)", tf.out, kind, len(encoded))
+	tf.printSaved(w, len(encoded))
 	w("time", "%v reading, %v training", roundDur(loaded.Sub(start)), roundDur(trained.Sub(loaded)))
 	return nil
 }
