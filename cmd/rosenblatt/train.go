@@ -395,10 +395,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	}
 	tf.typ = typ
 	if !tf.set["algo"] {
-		tf.algo = m.Algorithm().String()
-		if m.Algorithm() == perceptron.SVM {
-			tf.algo = "pegasos"
-		}
+		tf.algo = algoFlag(m.Algorithm())
 	}
 	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
 		tf.multiclass = "argmax"
@@ -418,15 +415,9 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std stdio, summary io.Writer) error {
 	stderr := std.stderr()
 	start := time.Now()
-	data, format, err := loadData[T](path, &tf.data, 0, "")
+	data, test, format, err := loadTrainTest[T](tf, path)
 	if err != nil {
 		return err
-	}
-	var test *dataset.Data[T]
-	if tf.test != "" {
-		if test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data"); err != nil {
-			return err
-		}
 	}
 	loaded := time.Now()
 
@@ -511,11 +502,11 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	w := summaryPrinter(summary)
 	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", describeModel(m, tf.typ))
-	w("training", "%s", describeOptions(opt, binary))
+	w("training", "%s", describeOptions(opt, binary, from != nil))
 	if from != nil {
 		how := "its weights as the start"
 		if opt.Algorithm == from.Algorithm() {
-			how = fmt.Sprintf("its %s state resumed after %d samples", opt.Algorithm, from.Steps())
+			how = fmt.Sprintf("its %s state resumed after %d samples", algoFlag(opt.Algorithm), from.Steps())
 		}
 		w("from", "%s (%s)", tf.init, how)
 	}
@@ -584,7 +575,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 }
 
 // describeOptions says how a model was trained.
-func describeOptions(opt perceptron.Options, binary bool) string {
+func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	var parts []string
 	if !binary {
 		if opt.Multiclass == perceptron.Argmax {
@@ -598,9 +589,12 @@ func describeOptions(opt perceptron.Options, binary bool) string {
 	case perceptron.MiniBatch:
 		parts = append(parts, fmt.Sprintf("B = %d, τ = %g (steps τ/B)", opt.BatchSize, opt.Tau))
 	case perceptron.SVM:
-		if opt.C > 0 {
+		switch {
+		case opt.C > 0:
 			parts = append(parts, fmt.Sprintf("C = %g", opt.C))
-		} else {
+		case opt.Lambda == 0 && continued:
+			parts = append(parts, "λ of the -init model") // Continue keeps it
+		default:
 			parts = append(parts, fmt.Sprintf("λ = %g", cmp(opt.Lambda, 1e-4)))
 		}
 		if opt.Tol > 0 {
@@ -729,4 +723,27 @@ func printDataLines[T kernel.Float](w func(k, f string, a ...any), path, format,
 	}
 	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, typ)
 	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+}
+
+// loadTrainTest reads the training data at path and the -test file, if
+// any, with the -test file's width checked against the training data's.
+func loadTrainTest[T kernel.Float](tf *trainFlags, path string) (data, test *dataset.Data[T], format string, err error) {
+	if data, format, err = loadData[T](path, &tf.data, 0, ""); err != nil {
+		return nil, nil, "", err
+	}
+	if tf.test != "" {
+		if test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data"); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	return data, test, format, nil
+}
+
+// algoFlag is the -algo name of a perceptron algorithm: pegasos for the
+// package's SVM (Pegasos), whose name -algo svm gave before the exact SVMs.
+func algoFlag(a perceptron.Algorithm) string {
+	if a == perceptron.SVM {
+		return "pegasos"
+	}
+	return a.String()
 }

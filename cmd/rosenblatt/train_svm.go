@@ -178,15 +178,9 @@ type svmMachine struct {
 // for element type T, writes the model and prints the summary.
 func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary io.Writer) error {
 	start := time.Now()
-	data, format, err := loadData[T](path, &tf.data, 0, "")
+	data, test, format, err := loadTrainTest[T](tf, path)
 	if err != nil {
 		return err
-	}
-	var test *dataset.Data[T]
-	if tf.test != "" {
-		if test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data"); err != nil {
-			return err
-		}
 	}
 	loaded := time.Now()
 	kern, err := tf.kernelFunc(data.Cols, func() float64 { return svm.GammaScale(data.X, data.Cols) })
