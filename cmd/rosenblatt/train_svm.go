@@ -229,7 +229,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 				bias = svm.BiasNone
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, svm.MarginOptions{Kernel: kern, Bias: bias, Threads: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, Threads: tf.workers}); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -416,15 +416,20 @@ func (l *dataMarginLine) print(w func(k, f string, a ...any)) {
 	}
 	w("data margin", "%sγ_D = %.6g (%.6g ≤ γ_D ≤ %.6g, exact hard-margin solve), R = max ‖%s‖ = %.4g, R²/γ_D² = %.4g",
 		l.what, l.mg.Gamma, l.mg.Gamma, l.mg.Upper, l.radius, l.mg.Radius, l.mg.Bound)
-	if l.model > 0 && !math.IsInf(l.model, 0) {
-		w("", "%sthe model's margin 1/‖w‖ = %.6g", l.what, l.model)
+	switch {
+	case l.model <= 0 || math.IsInf(l.model, 0):
+	case l.hard:
+		w("", "%sthe model's margin 1/‖w‖ = %.6g (the hard-margin machine: γ_D to its tolerance)", l.what, l.model)
+	default:
+		w("", "%sthe model's 1/‖w‖ = %.6g (a soft margin: rows inside it pay slack ξ, so it may exceed γ_D)", l.what, l.model)
 	}
 }
 
 // dataMargins solves the hard-margin problem of every machine of a run on
 // the training data, in float64: the machine's two classes, or its class
-// against the rest. Only errors other than non-separability are returned.
-func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, o svm.MarginOptions) ([]dataMarginLine, error) {
+// against the rest; hard says the machines are hard-margin ones. Only
+// errors other than non-separability are returned.
+func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, hard bool, o svm.MarginOptions) ([]dataMarginLine, error) {
 	radius := "x"
 	switch {
 	case o.Kernel != nil:
@@ -450,7 +455,7 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, o
 				X = append(X, float64(v))
 			}
 		}
-		l := dataMarginLine{radius: radius, model: mi.margin}
+		l := dataMarginLine{radius: radius, model: mi.margin, hard: hard}
 		if len(machines) > 1 {
 			l.what = mi.name() + ": "
 		}
