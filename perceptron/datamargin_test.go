@@ -178,3 +178,27 @@ func TestDataMarginOneVsRest(t *testing.T) {
 		t.Errorf("kernel with Normalize: %v", err)
 	}
 }
+
+// TestDataMarginFloat32: the data margin of float32 training data is
+// solved in float64 on the same values: two points 10⁻⁴ apart on a line,
+// whose margin (about 4.5·10⁻⁵ with the bias feature) a float32 kernel
+// matrix cannot resolve (solved in float32, they were "not separable"),
+// get the exact margin of the float32 values: the distance to the origin
+// of the nearest point of the segment between −z₁ and z₂.
+func TestDataMarginFloat32(t *testing.T) {
+	X := []float32{0.5, 0.5001}
+	y := []int{-1, 1}
+	_, diag, err := Train(X, 1, y, Options{Algorithm: Online, MaxIter: 1, DataMargin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a = −(x₁, 1), b = (x₂, 1): the nearest point of a + t(b − a).
+	ax, ay := -float64(X[0]), -1.0
+	dx, dy := float64(X[1])+float64(X[0]), 2.0
+	tt := min(1, max(0, -(ax*dx+ay*dy)/(dx*dx+dy*dy)))
+	want := math.Hypot(ax+tt*dx, ay+tt*dy)
+	dm := diag.DataMargin
+	if dm == nil || !dm.Separable || !(dm.Gamma <= dm.Upper) || math.Abs(dm.Gamma-want) > 1e-3*want || math.Abs(dm.Upper-want) > 1e-3*want {
+		t.Fatalf("DataMargin = %+v, want γ_D = %v", dm, want)
+	}
+}
