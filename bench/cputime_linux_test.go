@@ -6,22 +6,13 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/viterin/vek/vek32"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// threadCPU returns the CPU time the calling thread has used, in
-// nanoseconds (CLOCK_THREAD_CPUTIME_ID).
-func threadCPU() int64 {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0) // 3: CLOCK_THREAD_CPUTIME_ID
-	return ts.Nano()
-}
 
 // TestDotCPUTime measures float32 Dot through the public API of every
 // implementation this CPU runs and vek32.Dot, in CPU time of the measuring
@@ -67,11 +58,11 @@ func TestDotCPUTime(t *testing.T) {
 		for r := 0; r < rounds; r++ {
 			for i, c := range cands {
 				var s float32
-				t0 := threadCPU()
+				t0 := cputime.Thread()
 				for range calls {
 					s += c.f(x, y)
 				}
-				times[i] = append(times[i], float64(threadCPU()-t0)/float64(calls))
+				times[i] = append(times[i], float64(cputime.Thread()-t0)/float64(calls))
 				sink32 += s
 			}
 		}

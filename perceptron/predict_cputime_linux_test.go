@@ -6,21 +6,12 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// threadCPU returns the CPU time the calling thread has used, in
-// nanoseconds (CLOCK_THREAD_CPUTIME_ID).
-func threadCPU() int64 {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0) // 3: CLOCK_THREAD_CPUTIME_ID
-	return ts.Nano()
-}
 
 // TestPredictCPUTime measures BenchmarkPredict's cases in CPU time of the
 // measuring thread rather than wall time, GOMAXPROCS 1 (so a batch runs on
@@ -110,11 +101,11 @@ func TestPredictCPUTime(t *testing.T) {
 	times := make([][]float64, len(cands))
 	for range rounds {
 		for c, cd := range cands {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			for range cd.calls {
 				cd.f()
 			}
-			times[c] = append(times[c], float64(threadCPU()-t0)/float64(cd.calls*cd.samples))
+			times[c] = append(times[c], float64(cputime.Thread()-t0)/float64(cd.calls*cd.samples))
 		}
 	}
 	best := map[string]float64{}
