@@ -489,8 +489,8 @@ func finiteSlice[T Float](x []T) bool {
 
 // PredictBatch writes the labels of the row-major samples X to dst, one per
 // row (len(X) must be len(dst)·Dims), scoring them with ScoresBatch. It
-// allocates the scores (len(dst)·NumScores values) and the kernel values of
-// a chunk of rows.
+// takes the scores (len(dst)·NumScores values) from a pool and allocates
+// the kernel values of a chunk of rows.
 func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -500,7 +500,9 @@ func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	sc := make([]T, len(dst)*r)
+	p := getScores[T](len(dst) * r)
+	defer scorePools[poolIndex[T]()].Put(p)
+	sc := *p
 	if err := m.ScoresBatch(sc, X); err != nil {
 		return err
 	}
