@@ -456,8 +456,8 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // ScoresBatch writes the decision values of the row-major samples X to dst
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major), the
 // values Scores gives each row up to rounding (within the bound of
-// package kernel; exactly Scores' values for a model with few weight
-// vectors, see gemmMinRows). A model with many weight vectors (classes,
+// package kernel; exactly Scores' values for a multiclass model with few
+// weight vectors, see gemmMinRows). A model with many weight vectors (classes,
 // or a voted model's vectors) scores the batch as one matrix product of the
 // samples and its vectors on gram's register-tiled micro-kernels
 // (gram.CrossInto), which reads each vector once per tile of samples

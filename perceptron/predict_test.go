@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -373,6 +374,44 @@ func TestScoresBatchHugeSample(t *testing.T) {
 			for k := range r {
 				if e := math.Abs(float64(batch[i*r+k]) - ref[k]); !(e <= tol[k]) && !math.IsInf(tol[k], 1) {
 					t.Fatalf("%s: row %d score %d: %v, exact %v", c.name, i, k, batch[i*r+k], ref[k])
+				}
+			}
+		}
+	}
+}
+
+// TestScoresBatchSplit: a batch large enough to be split over goroutines
+// (binary: kernel.MatVec per range; 5 classes: kernel.Dots per sample)
+// gives the values of Scores, row by row, whatever GOMAXPROCS: exactly for
+// the multiclass model, within the bound for the binary ones.
+func TestScoresBatchSplit(t *testing.T) {
+	const n, d = 700, 400
+	for _, c := range []predictCase{predictCases[0], predictCases[3], predictCases[5]} {
+		m, X := trainCase[float32](t, c, n, d, 9)
+		r := m.NumScores()
+		if n*d*r < 2*parallelMinWork {
+			t.Fatalf("%s: %d multiply-adds, too few to split", c.name, n*d*r)
+		}
+		for _, procs := range []int{1, 2, 3} {
+			old := runtime.GOMAXPROCS(procs)
+			batch := make([]float32, n*r)
+			err := m.ScoresBatch(batch, X)
+			runtime.GOMAXPROCS(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := make([]float32, r)
+			for i := range n {
+				if err := m.Scores(one, X[i*d:(i+1)*d]); err != nil {
+					t.Fatal(err)
+				}
+				_, tol := refScores(m.st.Load(), X[i*d:(i+1)*d])
+				for k := range r {
+					// MatVec's four-row blocks sum in another order than a
+					// binary model's single Dot: within twice the bound.
+					if e := math.Abs(float64(one[k]) - float64(batch[i*r+k])); r > 1 && e != 0 || !(e <= 2*tol[k]) {
+						t.Fatalf("%s/GOMAXPROCS=%d: row %d score %d: ScoresBatch %v, Scores %v", c.name, procs, i, k, batch[i*r+k], one[k])
+					}
 				}
 			}
 		}
