@@ -31,7 +31,7 @@ type i8Variant struct {
 
 var (
 	i8AVX2 = &i8Variant{
-		spec: &implSpec{name: "avx2", id: "i8AVX2", goarch: "amd64", rank: 1, infix: "AVX2", label: "AVX2 (VPMADDUBSW on 4-bit halves)",
+		spec: &implSpec{name: "avx2", id: "i8AVX2", goarch: "amd64", rank: 1, infix: "AVX2", label: "AVX2 (VPMADDUBSW, VPMADDWD)",
 			features: []string{"AVX", "AVX2"}},
 		parent: implAVX2, file: "int8_amd64.s", vec: 32}
 	i8AVXVNNI = &i8Variant{

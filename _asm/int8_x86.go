@@ -25,19 +25,20 @@ import (
 //     taken as w+128 = w XOR 0x80 (unsigned) and acc = Σ (w+128)·x =
 //     Σ w·x + 128·Σ x; Σ x is one more VPDPBUSD of x with bytes of 1, shared
 //     by the rows of the block, and 128·Σx is subtracted from each row's sum.
-//   - AVX2 (no VNNI): VPMADDUBSW multiplies u8 by i8 and adds adjacent pairs
-//     into int16 with signed saturation, and a pair of full bytes saturates
-//     (2·255·127 > 32 767). So x is split into its 4-bit halves,
-//     x = 16·h + l with l, h in 0..15, and each half is multiplied by w: a
-//     pair is then at most 2·15·128 = 3 840 in magnitude, no saturation, and
-//     eight of them add up in an int16 lane without overflow (30 720). Every
-//     eight vectors the two int16 sums are widened and combined in int32 by
-//     VPMADDWD with 1 and 16 ("flush"). Signed x: with x+128 = 16·h + l, the
-//     high half is taken as hs = h−8 in −8..7 (x = 16·hs + l), and hs·w,
-//     signed by signed, as (w+128)·hs − 128·hs: VPMADDUBSW of w XOR 0x80 with
-//     hs, minus VPMADDUBSW of bytes of 128 with hs (shared by the rows); a
-//     pair of (w+128)·hs is at most 2·255·8 = 4 080 and of w·hs 2 048, so
-//     the int16 sums stay below 32 767 in every step of the eight.
+//   - AVX2 (no VNNI), unsigned x: VPMADDUBSW multiplies u8 by i8 and adds
+//     adjacent pairs into int16 with signed saturation, and a pair of full
+//     bytes saturates (2·255·127 > 32 767). So x is split into its 4-bit
+//     halves, x = 16·h + l with l, h in 0..15, and each half is multiplied
+//     by w: a pair is then at most 2·15·128 = 3 840 in magnitude, no
+//     saturation, and eight of them add up in an int16 lane without
+//     overflow (30 720). Every eight vectors the two int16 sums are widened
+//     and combined in int32 by VPMADDWD with 1 and 16 ("flush"): two
+//     multiplies per 32 bytes and row, against the four FMAs of float32.
+//   - AVX2 (no VNNI), signed x: both operands are sign-extended to int16
+//     (VPMOVSXBW) and VPMADDWD multiplies and adds adjacent pairs into
+//     int32, exactly (|pair| ≤ 2·128·128). (The 4-bit split needs an
+//     unsigned operand: for signed x it costs an XOR of every w and a
+//     shared correction, and measured slower.)
 //
 // Tails: AVX512_VNNI loads the last len mod 64 bytes of x and of each row
 // under the opmask K1 (AVX512BW byte masking: the lanes past the end are
@@ -87,8 +88,8 @@ func int8X86File() ([]byte, error) {
 	return encodeVEX(out)
 }
 
-// The constants: i8c holds 32-byte vectors (0x0F, 0x80 and 0x08 bytes; int16
-// 1 and 16) and a dword of 0x01 bytes for broadcasting; i8tail is 32 zero
+// The constants: i8c holds 32-byte vectors (0x0F bytes; int16 1 and 16)
+// and dwords of 0x80 and of 0x01 bytes for broadcasting; i8tail is 32 zero
 // bytes then 32 bytes of 0xFF: the 32 bytes at i8tail+r keep the last r
 // bytes of a vector.
 var (
@@ -98,23 +99,22 @@ var (
 
 const (
 	i8c0F   = 0   // 32 × 0x0F
-	i8c80   = 32  // 32 × 0x80
-	i8c08   = 64  // 32 × 0x08
-	i8cW1   = 96  // 16 × int16 1
-	i8cW16  = 128 // 16 × int16 16
-	i8cOnes = 160 // 4 × 0x01, broadcast
+	i8cW1   = 32  // 16 × int16 1
+	i8cW16  = 64  // 16 × int16 16
+	i8c80   = 96  // 4 × 0x80, broadcast
+	i8cOnes = 100 // 4 × 0x01, broadcast
 )
 
 func i8ConstData(f *asmFile) {
 	f.ctx.StaticGlobal("i8c")
 	f.ctx.DataAttributes(rodataNoptr)
-	for i, b := range []uint64{0x0f0f0f0f0f0f0f0f, 0x8080808080808080, 0x0808080808080808, 0x0001000100010001, 0x0010001000100010} {
+	for i, b := range []uint64{0x0f0f0f0f0f0f0f0f, 0x0001000100010001, 0x0010001000100010} {
 		for q := 0; q < 4; q++ {
 			f.ctx.AddDatum(32*i+8*q, operand.U64(b))
 		}
 	}
+	f.ctx.AddDatum(i8c80, operand.U32(0x80808080))
 	f.ctx.AddDatum(i8cOnes, operand.U32(0x01010101))
-	f.ctx.AddDatum(i8cOnes+4, operand.U32(0))
 	f.ctx.StaticGlobal("i8tail")
 	f.ctx.DataAttributes(rodataNoptr)
 	for i := 0; i < 8; i++ {
@@ -314,11 +314,73 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 // i8Block emits the code for a block of R rows (SI, R9, R10, R11) and
 // stores their R sums at DX. Labels are prefixed with "b<R>".
 func (g *i8x86) i8Block(R int) {
-	if g.v.vnni {
+	switch {
+	case g.v.vnni:
 		g.vnniBlock(R)
-		return
+	case g.k.signed():
+		g.widenBlock(R)
+	default:
+		g.nibbleBlock(R)
 	}
-	g.nibbleBlock(R)
+}
+
+// widenBlock: the AVX2 variant for signed x. Both operands are
+// sign-extended to int16 (VPMOVSXBW) and VPMADDWD multiplies and adds
+// adjacent pairs into int32 exactly (|pair| ≤ 2·128·128 = 32 768, far from
+// its one overflow, −32 768·−32 768 twice). acc(r) = Y(r); Y8, Y9 = x
+// widened (low and high 16 bytes); Y10.. temporaries.
+func (g *i8x86) widenBlock(R int) {
+	p := fmt.Sprintf("b%d", R)
+	xl, xh := reg.Y8, reg.Y9
+	g.Commentf("%d row(s) at a time: Y0.. = int32 sums, Y8, Y9 = the 32 bytes of x", R)
+	g.Comment("sign-extended to int16, AX = byte offset")
+	g.rowPointers(R)
+	var zs []reg.VecPhysical
+	for r := 0; r < R; r++ {
+		zs = append(zs, yr[r], yr[4+r])
+	}
+	g.vzero(zs...)
+	g.XORL(reg.EAX, reg.EAX)
+	step := func(at func(r, half int) operand.Mem) {
+		for r := 0; r < R; r++ {
+			t0, t1 := yr[10+r%2*2], yr[11+r%2*2]
+			g.VPMOVSXBW(at(r, 0), t0)
+			g.VPMOVSXBW(at(r, 1), t1)
+			g.VPMADDWD(xl, t0, t0)
+			g.VPMADDWD(xh, t1, t1)
+			g.VPADDD(t0, yr[r], yr[r])
+			g.VPADDD(t1, yr[4+r], yr[4+r])
+		}
+	}
+	g.CMPQ(reg.RAX, reg.R13)
+	g.JAE(lbl(p + "tail"))
+	g.pcalign(32)
+	g.Label(p + "loop")
+	g.VPMOVSXBW(mem(reg.RDI, 0, reg.RAX), xl)
+	g.VPMOVSXBW(mem(reg.RDI, 16, reg.RAX), xh)
+	step(func(r, half int) operand.Mem { return mem(rowRegs[r], 16*half, reg.RAX) })
+	g.ADDQ(imm(32), reg.RAX)
+	g.CMPQ(reg.RAX, reg.R13)
+	g.JB(lbl(p + "loop"))
+
+	g.Label(p + "tail")
+	g.Comment("the last 32 bytes of x, with the lanes already summed cleared,",
+		"against the last 32 bytes of each row")
+	g.TESTQ(imm32(31), reg.R8)
+	g.JZ(lbl(p + "sum"))
+	g.tailSetup()
+	g.VMOVDQU(mem(reg.RDI, -32, reg.R8), xh)
+	g.VPAND(mem(reg.RAX, 0, reg.RCX), xh, xh)
+	g.VPMOVSXBW(reg.X9, xl)
+	g.VEXTRACTI128(operand.Imm(1), xh, reg.X9)
+	g.VPMOVSXBW(reg.X9, xh)
+	step(func(r, half int) operand.Mem { return mem(rowRegs[r], -32+16*half, reg.R8) })
+
+	g.Label(p + "sum")
+	for r := 0; r < R; r++ {
+		g.VPADDD(yr[4+r], yr[r], yr[r])
+	}
+	g.reduceRows(R, nil)
 }
 
 // rowRegs are the row pointers of a block.
@@ -508,24 +570,18 @@ func (g *i8x86) xorC80(src operand.Op, dst reg.VecPhysical) {
 	g.VPXOR(src, g.V(14), dst)
 }
 
-// nibbleBlock: the AVX2 variant. acc(r) = Y(r) int32 sums, lo(r) = Y(4+r)
-// and hi(r) = Y(8+r) int16 sums of l·w and h·w (hs·w for signed x);
-// Y12 = l, Y13 = h (hs), Y14 = P = pairs of 128·hs (signed x), Y15 = temp.
+// nibbleBlock: the AVX2 variant for unsigned x. acc(r) = Y(r) int32 sums,
+// lo(r) = Y(4+r) and hi(r) = Y(8+r) the int16 sums of l·w and h·w;
+// Y12 = l, Y13 = h, Y14 = the row vector, Y15 = temporary.
 func (g *i8x86) nibbleBlock(R int) {
 	p := fmt.Sprintf("b%d", R)
-	signed := g.k.signed()
 	acc := func(r int) reg.VecPhysical { return yr[r] }
 	lo := func(r int) reg.VecPhysical { return yr[4+r] }
 	hi := func(r int) reg.VecPhysical { return yr[8+r] }
-	l, h, P, t := reg.Y12, reg.Y13, reg.Y14, reg.Y15
+	l, h, w, t := reg.Y12, reg.Y13, reg.Y14, reg.Y15
 	g.Commentf("%d row(s) at a time, 8 vectors (256 bytes) per flush: Y0.. = int32 sums,", R)
-	if signed {
-		g.Comment("Y4.. = int16 sums of l·w, Y8.. = int16 sums of hs·w, Y12 = l, Y13 = hs,",
-			"Y14 = pairs of 128·hs; AX = byte offset, R12 = d rounded down to 256 bytes")
-	} else {
-		g.Comment("Y4.. = int16 sums of l·w, Y8.. = int16 sums of h·w, Y12 = l, Y13 = h;",
-			"AX = byte offset, R12 = d rounded down to 256 bytes")
-	}
+	g.Comment("Y4.. = int16 sums of l·w, Y8.. = int16 sums of h·w, Y12 = l, Y13 = h;",
+		"AX = byte offset, R12 = d rounded down to 256 bytes")
 	g.rowPointers(R)
 	var zs []reg.VecPhysical
 	for r := 0; r < R; r++ {
@@ -536,33 +592,18 @@ func (g *i8x86) nibbleBlock(R int) {
 	g.ANDQ(imm(-256), reg.R12)
 	g.XORL(reg.EAX, reg.EAX)
 
-	// prepare splits the x vector in Y13 into l and h (hs).
+	// prepare splits the x vector in Y13 into l and h.
 	prepare := func() {
 		g.VPAND(i8c.Offset(i8c0F), h, l)
-		if signed {
-			g.VPXOR(i8c.Offset(i8c80), h, h)
-		}
 		g.VPSRLW(operand.Imm(4), h, h)
 		g.VPAND(i8c.Offset(i8c0F), h, h)
-		if signed {
-			g.VPSUBB(i8c.Offset(i8c08), h, h)
-			g.VMOVDQU(i8c.Offset(i8c80), P)
-			g.VPMADDUBSW(h, P, P)
-		}
 	}
 	step := func(at func(r int) operand.Mem) {
 		for r := 0; r < R; r++ {
-			if signed {
-				g.VMOVDQU(at(r), t)
-				g.VPXOR(i8c.Offset(i8c80), t, t)
-				g.VPMADDUBSW(h, t, t)
-				g.VPADDW(t, hi(r), hi(r))
-				g.VPSUBW(P, hi(r), hi(r))
-			} else {
-				g.VPMADDUBSW(at(r), h, t)
-				g.VPADDW(t, hi(r), hi(r))
-			}
-			g.VPMADDUBSW(at(r), l, t)
+			g.VMOVDQU(at(r), w)
+			g.VPMADDUBSW(w, h, t)
+			g.VPADDW(t, hi(r), hi(r))
+			g.VPMADDUBSW(w, l, t)
 			g.VPADDW(t, lo(r), lo(r))
 		}
 	}

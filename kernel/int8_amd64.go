@@ -219,7 +219,7 @@ func DotsI8(dst []int32, W []int8, x []int8) {
 	dotsI8Generic(dst, W, x)
 }
 
-// The AVX2 (VPMADDUBSW on 4-bit halves) int8 kernels (int8_amd64.s). Each reads len(dst) and len(x)
+// The AVX2 (VPMADDUBSW, VPMADDWD) int8 kernels (int8_amd64.s). Each reads len(dst) and len(x)
 // and trusts the caller's length check, len(w) == len(dst)*len(x); any
 // length ≥ 0 is accepted. The sums wrap modulo 2³² exactly as the plain
 // loop's do.

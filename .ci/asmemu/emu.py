@@ -1020,7 +1020,19 @@ def op_movdq(n):
     return h
 
 
+def op_pmovx(sf, df):
+    def h(cpu, ins, ops):  # VPMOVSXBW/VPMOVZXBW: w/2 bytes of memory or an XMM, extended
+        src, d = ops
+        w = vwidth(d)
+        n = w // struct.calcsize(df)
+        sz = n * struct.calcsize(sf)
+        b = cpu.load(addr(cpu, src), sz) if src[0] in ('mem', 'sym') else bytes(cpu.v[src[2]][:sz])
+        vset(cpu, d, ipack(ilanes(b, sf), df))
+    return h
+
+
 INTVEC = {
+    'VPMOVSXBW': op_pmovx('b', 'h'), 'VPMOVZXBW': op_pmovx('B', 'h'),
     'VPADDB': binop('b', lambda a, b: a + b), 'VPADDW': binop('h', lambda a, b: a + b),
     'VPADDD': binop('i', lambda a, b: a + b), 'VPSUBB': binop('b', lambda a, b: a - b),
     'VPSUBW': binop('h', lambda a, b: a - b), 'VPSUBD': binop('i', lambda a, b: a - b),
