@@ -62,20 +62,34 @@ func i8VariantsOf(goarch string) []*i8Variant {
 	return list
 }
 
-// i8Kind is one of the two products.
+// i8Kind is one of the products: its assembly function, fn+name+infix,
+// multiplies every row of the matrix rows (parameter name and type) by the
+// vector vec.
 type i8Kind struct {
-	name  string // "U8I8": dotsU8I8<V>
-	xType string // the element type of x
-	doc   string
+	fn, name          string // "dots", "U8I8": dotsU8I8<V>
+	rows, vec         string // the parameter names
+	rowsType, vecType string
+	doc               string
 }
 
 var (
-	kindU8I8 = i8Kind{name: "U8I8", xType: "uint8", doc: "unsigned x, signed w"}
-	kindI8   = i8Kind{name: "I8", xType: "int8", doc: "signed x and w"}
-	i8Kinds  = []i8Kind{kindU8I8, kindI8}
+	kindU8I8 = i8Kind{fn: "dots", name: "U8I8", rows: "w", vec: "x", rowsType: "int8", vecType: "uint8", doc: "unsigned x, signed w"}
+	kindI8   = i8Kind{fn: "dots", name: "I8", rows: "w", vec: "x", rowsType: "int8", vecType: "int8", doc: "signed x and w"}
+	kindMV   = i8Kind{fn: "matvec", name: "U8I8", rows: "m", vec: "w", rowsType: "uint8", vecType: "int8", doc: "unsigned m, signed w"}
+	i8Kinds  = []i8Kind{kindU8I8, kindI8, kindMV}
 )
 
+// signed reports whether both operands are signed (DotsI8).
 func (k i8Kind) signed() bool { return k == kindI8 }
+
+// swap reports whether the rows are the unsigned operand (MatVecU8I8).
+func (k i8Kind) swap() bool { return k == kindMV }
+
+func (k i8Kind) asmName(v *i8Variant) string { return k.fn + k.name + v.spec.infix }
+
+func (k i8Kind) sig() string {
+	return fmt.Sprintf("func(dst []int32, %s []%s, %s []%s)", k.rows, k.rowsType, k.vec, k.vecType)
+}
 
 // i8API is one exported int8 kernel.
 type i8API struct {
@@ -87,28 +101,46 @@ type i8API struct {
 	docFn  string // of the package-level function
 }
 
-const i8Exact = "The sum is computed in int32 as the loop shows and is exact whenever it\n" +
-	"fits in an int32, which is guaranteed for len(x) ≤ %s (|term| ≤ %s); beyond,\n" +
-	"it is the exact sum modulo 2³², the plain loop's value, on every\n" +
-	"implementation (see kernel/int8.go)."
+// args are the matrix and vector arguments of a batched kernel's call.
+func (a i8API) args() string {
+	if a.kind.swap() {
+		return "X, w"
+	}
+	return "W, x"
+}
+
+// i8Exact is the exactness paragraph of the single dot products' docs.
+func i8Exact(limit, term, panics string) string {
+	return "The sum is computed in int32, as the loop shows: it is exact whenever\n" +
+		"it fits in an int32, which is guaranteed for len(x) ≤ " + limit + "\n" +
+		"(|term| ≤ " + term + "), and beyond that it is the exact sum\n" +
+		"modulo 2³², the plain loop's value, on every implementation (see\n" +
+		"kernel/int8.go). It panics if " + panics + "."
+}
 
 var i8APIs = []i8API{
 	{name: "DotU8I8", kind: kindU8I8, params: "x []uint8, w []int8",
 		doc: "DotU8I8 returns Σ x[i]·w[i] for unsigned x and signed w. It panics if\nlen(x) != len(w).",
 		docFn: "DotU8I8 returns Σ x[i]·w[i] for unsigned bytes x and signed bytes w (the\nform of x86's VPDPBUSD), using the active int8 implementation:\n\n" +
 			"\tvar s int32\n\tfor i := range x { s += int32(x[i]) * int32(w[i]) }\n\n" +
-			fmt.Sprintf(i8Exact, "65 793", "255·128 = 32 640") + " It panics if\nlen(x) != len(w)."},
+			i8Exact("65 793", "255·128 = 32 640", "len(x) != len(w)")},
 	{name: "DotI8", kind: kindI8, params: "x, y []int8",
 		doc: "DotI8 returns Σ x[i]·y[i] for signed x and y. It panics if len(x) != len(y).",
 		docFn: "DotI8 returns Σ x[i]·y[i] for signed bytes x and y (the form of arm64's\nSDOT), using the active int8 implementation:\n\n" +
 			"\tvar s int32\n\tfor i := range x { s += int32(x[i]) * int32(y[i]) }\n\n" +
-			fmt.Sprintf(i8Exact, "131 071", "128·128 = 16 384") + " It panics if\nlen(x) != len(y)."},
+			i8Exact("131 071", "128·128 = 16 384", "len(x) != len(y)")},
 	{name: "DotsU8I8", kind: kindU8I8, params: "dst []int32, W []int8, x []uint8", dots: true,
 		doc: "DotsU8I8 sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W of\nsigned weights and unsigned x. It panics if len(W) != len(dst)·len(x).",
 		docFn: "DotsU8I8 sets dst[k] = W[k]·x, DotU8I8 of row k of the row-major\nlen(dst)×len(x) matrix W of signed bytes with the unsigned bytes x, for\n" +
 			"every k: the scores of every class for one sample. The rows are processed\nin register blocks, so x is read once per block of rows:\n\n" +
 			"\td := len(x)\n\tfor k := range dst { dst[k] = DotU8I8(x, W[k*d:(k+1)*d]) }\n\n" +
 			"Each dst[k] is exactly DotU8I8's value. dst is the destination; W and x\nare not modified. It panics if len(W) != len(dst)·len(x)."},
+	{name: "MatVecU8I8", kind: kindMV, params: "dst []int32, X []uint8, w []int8", dots: true,
+		doc: "MatVecU8I8 sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X of\nunsigned samples and signed w. It panics if len(X) != len(dst)·len(w).",
+		docFn: "MatVecU8I8 sets dst[i] = X[i]·w, DotU8I8 of row i of the row-major\nlen(dst)×len(w) matrix X of unsigned bytes with the signed bytes w, for\n" +
+			"every i: the scores of a batch of samples under one weight vector, w read\nonce per block of rows:\n\n" +
+			"\td := len(w)\n\tfor i := range dst { dst[i] = DotU8I8(X[i*d:(i+1)*d], w) }\n\n" +
+			"Each dst[i] is exactly DotU8I8's value. dst is the destination; X and w\nare not modified. It panics if len(X) != len(dst)·len(w). (For signed\nsamples, DotsI8(dst, X, w) is the same product: the signed form is\nsymmetric.)"},
 	{name: "DotsI8", kind: kindI8, params: "dst []int32, W []int8, x []int8", dots: true,
 		doc: "DotsI8 sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W and\nsigned x. It panics if len(W) != len(dst)·len(x).",
 		docFn: "DotsI8 sets dst[k] = W[k]·x, DotI8 of row k of the row-major len(dst)×len(x)\nmatrix W of signed bytes with the signed bytes x, for every k, reading x\n" +
@@ -185,8 +217,12 @@ func int8GoFile(goarch string) ([]byte, error) {
 			}
 			f.p("func %s {", sig)
 			if a.dots {
-				f.p("if len(W) != len(dst)*len(x) {")
-				f.p("panicLen(%q, %q, len(W), %q, len(dst)*len(x))", a.name, "len(W)", "len(dst)·len(x)")
+				m, v := "W", "x"
+				if a.kind.swap() {
+					m, v = "X", "w"
+				}
+				f.p("if len(%s) != len(dst)*len(%s) {", m, v)
+				f.p("panicLen(%q, %q, len(%s), %q, len(dst)*len(%s))", a.name, "len("+m+")", m, "len(dst)·len("+v+")", v)
 				f.p("}")
 			} else {
 				y := "w"
@@ -204,10 +240,10 @@ func int8GoFile(goarch string) ([]byte, error) {
 				f.p("switch %s {", id)
 				for i := len(list) - 1; i >= 0; i-- {
 					v := list[i]
-					fn := "dots" + a.kind.name + v.spec.infix
+					fn := a.kind.asmName(v)
 					f.p("case %s:", v.spec.id)
 					if a.dots {
-						f.p("%s(dst, W, x)", fn)
+						f.p("%s(dst, %s)", fn, a.args())
 						f.p("return")
 					} else if a.kind.signed() {
 						f.p("%s(r[:], y, x)", fn)
@@ -221,7 +257,7 @@ func int8GoFile(goarch string) ([]byte, error) {
 			}
 			switch {
 			case a.dots:
-				f.p("dots%sGeneric(dst, W, x)", a.kind.name)
+				f.p("%s%sGeneric(dst, %s)", a.kind.fn, a.kind.name, a.args())
 			case a.kind.signed():
 				f.p("return dotI8Generic(x, y)")
 			default:
@@ -232,24 +268,24 @@ func int8GoFile(goarch string) ([]byte, error) {
 	}
 	for _, v := range list {
 		f.p("")
-		f.comment(fmt.Sprintf("The %s int8 kernels (%s). Each reads len(dst) and len(x)\n"+
-			"and trusts the caller's length check, len(w) == len(dst)*len(x); any\n"+
-			"length ≥ 0 is accepted. The sums wrap modulo 2³² exactly as the plain\n"+
-			"loop's do.", v.spec.label, v.file))
+		f.comment(fmt.Sprintf("The %s int8 kernels (%s). Each reads len(dst) and the\n"+
+			"vector's length d and trusts the caller's length check, that the matrix\n"+
+			"has len(dst)·d elements; any length ≥ 0 is accepted. The sums wrap\n"+
+			"modulo 2³² exactly as the plain loop's do.", v.spec.label, v.file))
 		for _, k := range i8Kinds {
-			name := "dots" + k.name + v.spec.infix
+			name, m, x := k.asmName(v), k.rows, k.vec
 			f.p("")
-			f.p("// %s sets dst[k] = Σⱼ x[j]·w[k·d+j], d = len(x) (%s):", name, k.doc)
+			f.p("// %s sets dst[k] = Σⱼ %s[k·d+j]·%s[j], d = len(%s) (%s):", name, m, x, x, k.doc)
 			f.p("//")
-			f.p("//\td := len(x)")
+			f.p("//\td := len(%s)", x)
 			f.p("//\tfor k := range dst {")
 			f.p("//\t\tvar s int32")
-			f.p("//\t\tfor j := range x { s += int32(x[j]) * int32(w[k*d+j]) }")
+			f.p("//\t\tfor j := range %s { s += int32(%s[k*d+j]) * int32(%s[j]) }", x, m, x)
 			f.p("//\t\tdst[k] = s")
 			f.p("//\t}")
 			f.p("//")
 			f.p("//go:noescape")
-			f.p("func %s(dst []int32, w []int8, x []%s)", name, k.xType)
+			f.p("func %s(dst []int32, %s []%s, %s []%s)", name, m, k.rowsType, x, k.vecType)
 		}
 	}
 	return f.gofmt()

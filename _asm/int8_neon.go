@@ -2,8 +2,8 @@ package main
 
 import "fmt"
 
-// The int8 kernels for arm64 (kernel/int8_arm64.s): dotsU8I8<V> and
-// dotsI8<V> (see int8.go) for the NEON and NEON dot-product variants, with
+// The int8 kernels for arm64 (kernel/int8_arm64.s): dotsU8I8<V>,
+// dotsI8<V> and matvecU8I8<V> (see int8.go) for the NEON and NEON dot-product variants, with
 // the structure of the amd64 ones: blocks of 4, 2 and 1 rows, each vector
 // of x read once per block.
 //
@@ -16,6 +16,12 @@ import "fmt"
 //     and UDOT (u8·u8) accumulates Σ x·(w+128) = Σ x·w + 128·Σx; Σx is one
 //     more UDOT of x with bytes of 1, shared by the rows of the block, and
 //     128·Σx is subtracted from each row's sum.
+//   - dot product, MatVecU8I8 (unsigned rows m, signed w): each row is
+//     taken as m−128 = m XOR 0x80 (signed) and SDOT accumulates
+//     Σ (m−128)·w = Σ m·w − 128·Σw; Σw (SDOT of w with bytes of 1) is
+//     shared by the rows, and 128·Σw is added to each row's sum.
+//   - without the dot product, MatVecU8I8: as for unsigned x below, with
+//     the roles of the row and the vector exchanged.
 //   - without the dot product, unsigned x: x is zero-extended and w
 //     sign-extended to 16 bits (UXTL, SXTL) and SMLAL/SMLAL2 multiply the
 //     halves into int32 sums (|x·w| ≤ 32 640 fits the 16-bit operands).
@@ -127,18 +133,22 @@ var neonRows = []string{"R5", "R6", "R7", "R8"}
 
 // neonI8Dots emits dots<kind><variant>.
 func neonI8Dots(f *neonFile, v *i8Variant, k i8Kind) {
-	name := "dots" + k.name + v.spec.infix
+	name := k.asmName(v)
 	// The frame: three slices.
-	fmt.Fprintf(&f.b, "\n// func %s(dst []int32, w []int8, x []%s)\n", name, k.xType)
+	fmt.Fprintf(&f.b, "\n// %s\n", "func "+name+k.sig()[4:])
 	fmt.Fprintf(&f.b, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
 	a := &neonI8{neon: &neon{f: f, t: f32, frame: map[string]int{
-		"dst_base": 0, "dst_len": 8, "w_base": 24, "x_base": 48, "x_len": 56}}, v: v, k: k}
+		"dst_base": 0, "dst_len": 8, k.rows + "_base": 24, k.vec + "_base": 48, k.vec + "_len": 56}}, v: v, k: k}
 	a.i("MOVD", a.fp("dst_base"), "R0")
 	a.i("MOVD", a.fp("dst_len"), "R1")
-	a.i("MOVD", a.fp("w_base"), "R2")
-	a.i("MOVD", a.fp("x_base"), "R3")
-	a.i("MOVD", a.fp("x_len"), "R4")
-	if v.dot && !k.signed() {
+	a.i("MOVD", a.fp(k.rows+"_base"), "R2")
+	a.i("MOVD", a.fp(k.vec+"_base"), "R3")
+	a.i("MOVD", a.fp(k.vec+"_len"), "R4")
+	if v.dot && k.swap() {
+		a.comment("V30 = bytes of 0x80 (m XOR 0x80 = m−128, signed), V31 = bytes of 1 (Σw)")
+		a.i("VMOVI", "$128", vb(30))
+		a.i("VMOVI", "$1", vb(31))
+	} else if v.dot && !k.signed() {
 		a.comment("V30 = bytes of 0x80 (w XOR 0x80 = w+128), V31 = bytes of 1 (Σx)")
 		a.i("VMOVI", "$128", vb(30))
 		a.i("VMOVI", "$1", vb(31))
@@ -169,7 +179,7 @@ func neonI8Dots(f *neonFile, v *i8Variant, k i8Kind) {
 // and leaves R2 at the row after the block.
 func (a *neonI8) block(R int) {
 	p := fmt.Sprintf("b%d", R)
-	dot, signed := a.v.dot, a.k.signed()
+	dot, signed, swap := a.v.dot, a.k.signed(), a.k.swap()
 	A := 8 / R // sums per row
 	if A > 4 {
 		A = 4
@@ -204,6 +214,12 @@ func (a *neonI8) block(R int) {
 	// step multiplies the x vector(s) X(u) into the rows' data.
 	step := func(u int) {
 		switch {
+		case dot && swap:
+			a.sdot(S(u), X(u), 31)
+			for r := 0; r < R; r++ {
+				a.i("VEOR", vb(30), vb(row(r, u)), vb(row(r, u)))
+				a.sdot(acc(r, u), X(u), row(r, u))
+			}
 		case dot && signed:
 			for r := 0; r < R; r++ {
 				a.sdot(acc(r, u), X(u), row(r, u))
@@ -223,12 +239,12 @@ func (a *neonI8) block(R int) {
 				a.sadalp(acc(r, 1%A), t+1)
 			}
 		default:
-			a.xtl(false, false, 17, X(0))
-			a.xtl(false, true, 18, X(0))
+			a.xtl(swap, false, 17, X(0))
+			a.xtl(swap, true, 18, X(0))
 			for r := 0; r < R; r++ {
 				t := 24 + 2*r
-				a.xtl(true, false, t, row(r, 0))
-				a.xtl(true, true, t+1, row(r, 0))
+				a.xtl(!swap, false, t, row(r, 0))
+				a.xtl(!swap, true, t+1, row(r, 0))
 				a.smlal(false, acc(r, 0), 17, t)
 				a.smlal(true, acc(r, 1%A), 17, t)
 				a.smlal(false, acc(r, 2%A), 18, t+1)
@@ -309,14 +325,22 @@ func (a *neonI8) block(R int) {
 		a.i("VADDV", vs(0), "V0")
 	}
 	if dot && !signed {
-		a.comment("less 128·Σx in every lane")
+		if swap {
+			a.comment("plus 128·Σw in every lane")
+		} else {
+			a.comment("less 128·Σx in every lane")
+		}
 		for u := 1; u < A; u++ {
 			a.i("VADD", vs(S(u)), vs(S(0)), vs(S(0)))
 		}
 		a.i("VADDV", vs(S(0)), fmt.Sprintf("V%d", S(0)))
 		a.i("VDUP", fmt.Sprintf("V%d.S[0]", S(0)), vs(S(0)))
 		a.i("VSHL", "$7", vs(S(0)), vs(S(0)))
-		a.i("VSUB", vs(S(0)), vs(0), vs(0))
+		if swap {
+			a.i("VADD", vs(S(0)), vs(0), vs(0))
+		} else {
+			a.i("VSUB", vs(S(0)), vs(0), vs(0))
+		}
 	}
 	switch R {
 	case 4:

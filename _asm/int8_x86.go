@@ -10,8 +10,8 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The int8 kernels for amd64 (kernel/int8_amd64.s): dotsU8I8<V> and
-// dotsI8<V> (see int8.go) for the AVX2, AVX-VNNI and AVX512_VNNI variants.
+// The int8 kernels for amd64 (kernel/int8_amd64.s): dotsU8I8<V>,
+// dotsI8<V> and matvecU8I8<V> (see int8.go) for the AVX2, AVX-VNNI and AVX512_VNNI variants.
 // All three share one structure: the rows of w are taken in blocks of 4,
 // then 2, then 1; a block reads each vector of x once, prepares it, and
 // multiplies it into every row of the block; each row's lanes are summed at
@@ -38,7 +38,10 @@ import (
 //     (VPMOVSXBW) and VPMADDWD multiplies and adds adjacent pairs into
 //     int32, exactly (|pair| ≤ 2·128·128). (The 4-bit split needs an
 //     unsigned operand: for signed x it costs an XOR of every w and a
-//     shared correction, and measured slower.)
+//     shared correction, and measured slower.) MatVecU8I8, whose unsigned
+//     operand is the rows, the same with the rows zero-extended.
+//   - MatVecU8I8 on VNNI: VPDPBUSD with the row (unsigned) in a register
+//     and the shared vector w as the signed operand.
 //
 // Tails: AVX512_VNNI loads the last len mod 64 bytes of x and of each row
 // under the opmask K1 (AVX512BW byte masking: the lanes past the end are
@@ -219,16 +222,16 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 	if v.vec == 64 {
 		vi = avx512
 	}
-	name := "dots" + k.name + v.spec.infix
-	g := &i8x86{x86: f.fn(v.spec, f32, vi, name, "func(dst []int32, w []int8, x []"+k.xType+")"),
+	name := k.asmName(v)
+	g := &i8x86{x86: f.fn(v.spec, f32, vi, name, k.sig()),
 		v: v, k: k, W: v.vec, name: name, extra: extra}
 	W := g.W
-	g.Comment("DX = &dst[k], BX = rows left, SI = row k of w, DI = &x[0], R8 = d = len(x)")
+	g.Commentf("DX = &dst[k], BX = rows left, SI = row k of %s, DI = &%s[0], R8 = d = len(%s)", k.rows, k.vec, k.vec)
 	g.MOVQ(g.param("dst", "base"), reg.RDX)
 	g.MOVQ(g.param("dst", "len"), reg.RBX)
-	g.MOVQ(g.param("w", "base"), reg.RSI)
-	g.MOVQ(g.param("x", "base"), reg.RDI)
-	g.MOVQ(g.param("x", "len"), reg.R8)
+	g.MOVQ(g.param(k.rows, "base"), reg.RSI)
+	g.MOVQ(g.param(k.vec, "base"), reg.RDI)
+	g.MOVQ(g.param(k.vec, "len"), reg.R8)
 	if v.vec == 64 {
 		g.Comment("K1 = one bit per byte of the tail, d mod 64 (AVX512BW)")
 		g.MOVQ(reg.R8, reg.RCX)
@@ -288,12 +291,16 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 		g.TESTQ(reg.R8, reg.R8)
 		g.JZ(lbl("smallstore"))
 		g.Label("smallcol")
-		if k.signed() {
+		if k.vecType == "int8" {
 			g.MOVBQSX(mem(reg.RDI, 0, reg.RAX), reg.R10)
 		} else {
 			g.MOVBQZX(mem(reg.RDI, 0, reg.RAX), reg.R10)
 		}
-		g.MOVBQSX(mem(reg.RSI, 0, reg.RAX), reg.R11)
+		if k.rowsType == "int8" {
+			g.MOVBQSX(mem(reg.RSI, 0, reg.RAX), reg.R11)
+		} else {
+			g.MOVBQZX(mem(reg.RSI, 0, reg.RAX), reg.R11)
+		}
 		g.IMULL(reg.R11L, reg.R10L)
 		g.ADDL(reg.R10L, reg.R9L)
 		g.INCQ(reg.RAX)
@@ -317,18 +324,20 @@ func (g *i8x86) i8Block(R int) {
 	switch {
 	case g.v.vnni:
 		g.vnniBlock(R)
-	case g.k.signed():
+	case g.k.signed() || g.k.swap():
 		g.widenBlock(R)
 	default:
 		g.nibbleBlock(R)
 	}
 }
 
-// widenBlock: the AVX2 variant for signed x. Both operands are
-// sign-extended to int16 (VPMOVSXBW) and VPMADDWD multiplies and adds
-// adjacent pairs into int32 exactly (|pair| ≤ 2·128·128 = 32 768, far from
-// its one overflow, −32 768·−32 768 twice). acc(r) = Y(r); Y8, Y9 = x
-// widened (low and high 16 bytes); Y10.. temporaries.
+// widenBlock: the AVX2 variant for signed x (and for MatVecU8I8, whose
+// vector is the signed operand). The operands are extended to int16, the
+// signed ones with VPMOVSXBW, unsigned rows with VPMOVZXBW, and VPMADDWD
+// multiplies and adds adjacent pairs into int32 exactly (|pair| ≤
+// 2·255·128, far from its one overflow, −32 768·−32 768 twice).
+// acc(r) = Y(r); Y8, Y9 = x widened (low and high 16 bytes); Y10..
+// temporaries.
 func (g *i8x86) widenBlock(R int) {
 	p := fmt.Sprintf("b%d", R)
 	xl, xh := reg.Y8, reg.Y9
@@ -344,8 +353,13 @@ func (g *i8x86) widenBlock(R int) {
 	step := func(at func(r, half int) operand.Mem) {
 		for r := 0; r < R; r++ {
 			t0, t1 := yr[10+r%2*2], yr[11+r%2*2]
-			g.VPMOVSXBW(at(r, 0), t0)
-			g.VPMOVSXBW(at(r, 1), t1)
+			if g.k.swap() {
+				g.VPMOVZXBW(at(r, 0), t0)
+				g.VPMOVZXBW(at(r, 1), t1)
+			} else {
+				g.VPMOVSXBW(at(r, 0), t0)
+				g.VPMOVSXBW(at(r, 1), t1)
+			}
 			g.VPMADDWD(xl, t0, t0)
 			g.VPMADDWD(xh, t1, t1)
 			g.VPADDD(t0, yr[r], yr[r])
@@ -471,6 +485,14 @@ func (g *i8x86) vnniBlock(R int) {
 		for r := 0; r < R; r++ {
 			t := T[r%2]
 			switch {
+			case g.k.swap():
+				// the row is the unsigned operand: in a register
+				if ld != nil {
+					ld(at(r), t)
+				} else {
+					g.movdqu(at(r), t)
+				}
+				g.vpdpbusd(X(u), t, acc(r, a))
 			case signed:
 				if ld != nil {
 					ld(at(r), t)

@@ -28,8 +28,10 @@ type int8Case struct {
 var int8Sink int32
 
 // int8Cases returns the int8 kernels of every int8 implementation this CPU
-// runs ("auto" the package-level functions) and float32 Dot and Dots of
-// every implementation, on the same data.
+// runs ("auto": the package-level DotU8I8 and DotsU8I8) and float32 Dot and
+// Dots of every implementation, on the same data. The int8 calls go through
+// an Int8Kernels method value captured in a closure, one indirect call as
+// user code through an interface would pay.
 func int8Cases() []int8Case {
 	const d, K = int8D, int8Classes
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -49,18 +51,24 @@ func int8Cases() []int8Case {
 		Wf[i] = float32(W[i]) / 127
 	}
 	var cs []int8Case
-	add := func(impl string, dot func([]uint8, []int8) int32, doti func([]int8, []int8) int32, dots func([]int32, []int8, []uint8), dotsi func([]int32, []int8, []int8)) {
-		cs = append(cs,
-			int8Case{"DotU8I8", impl, d, func() { int8Sink += dot(x, W[:d]) }},
-			int8Case{"DotI8", impl, d, func() { int8Sink += doti(xs, W[:d]) }},
-			int8Case{"DotsU8I8", impl, K * d, func() { dots(dst, W, x) }},
-			int8Case{"DotsI8", impl, K * d, func() { dotsi(dst, W, xs) }})
+	X := make([]uint8, K*d) // K samples for MatVecU8I8, against the weights W[:d]
+	for i := range X {
+		X[i] = uint8(rng.Uint32())
 	}
-	add("auto", kernel.DotU8I8, kernel.DotI8, kernel.DotsU8I8, kernel.DotsI8)
+	add := func(impl string, k kernel.Int8Kernels) {
+		cs = append(cs,
+			int8Case{"DotU8I8", impl, d, func() { int8Sink += k.DotU8I8(x, W[:d]) }},
+			int8Case{"DotI8", impl, d, func() { int8Sink += k.DotI8(xs, W[:d]) }},
+			int8Case{"DotsU8I8", impl, K * d, func() { k.DotsU8I8(dst, W, x) }},
+			int8Case{"DotsI8", impl, K * d, func() { k.DotsI8(dst, W, xs) }},
+			int8Case{"MatVecU8I8", impl, K * d, func() { k.MatVecU8I8(dst, X, W[:d]) }})
+	}
+	cs = append(cs,
+		int8Case{"DotU8I8", "auto", d, func() { int8Sink += kernel.DotU8I8(x, W[:d]) }},
+		int8Case{"DotsU8I8", "auto", K * d, func() { kernel.DotsU8I8(dst, W, x) }})
 	for _, v := range kernel.Int8Impls() {
 		if v.Available() {
-			k := kernel.OnInt8(v)
-			add(v.Name(), k.DotU8I8, k.DotI8, k.DotsU8I8, k.DotsI8)
+			add(v.Name(), kernel.OnInt8(v))
 		}
 	}
 	for _, im := range kernel.Impls() {

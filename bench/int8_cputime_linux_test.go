@@ -51,7 +51,7 @@ func TestInt8CPUTime(t *testing.T) {
 	for i, c := range cs {
 		v := slices.Clone(times[i])
 		slices.Sort(v)
-		line := fmt.Sprintf("%-9s %-11s min %8.1f ns  median %8.1f ns  %7.1f GOP/s", c.kernel, c.impl, v[0], v[len(v)/2], 2*float64(c.ops)/v[0])
+		line := fmt.Sprintf("%-10s %-11s min %8.1f ns  median %8.1f ns  %7.1f GOP/s", c.kernel, c.impl, v[0], v[len(v)/2], 2*float64(c.ops)/v[0])
 		f32 := "Dot/f32/"
 		if c.ops > int8D {
 			f32 = "Dots/f32/"

@@ -141,3 +141,33 @@ func FuzzDotsI8(f *testing.F) {
 	addInt8DotsSeeds(f)
 	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzInt8Dots(t, rows, data, true) })
 }
+
+// fuzzInt8MatVec checks MatVecU8I8: rows picks the row count, data is w
+// followed by the rows of X.
+func fuzzInt8MatVec(t *testing.T, rows uint8, data []byte) {
+	r := int(rows % 12)
+	d := len(data) / (r + 1)
+	data0 := slices.Clone(data)
+	w, X := asInt8(data[:d:d]), data[d:d+r*d:d+r*d]
+	for _, v := range int8Impls(t) {
+		dst := make([]int32, r+1)
+		dst[r] = 0x1234567
+		kernel.OnInt8(v).MatVecU8I8(dst[:r], X, w)
+		for i := range r {
+			if want, _ := kerneltest.DotU8I8(X[i*d:(i+1)*d], w); dst[i] != want {
+				t.Fatalf("%s MatVecU8I8 rows=%d d=%d: row %d: got %d, want %d", v, r, d, i, dst[i], want)
+			}
+		}
+		if dst[r] != 0x1234567 {
+			t.Fatalf("%s wrote past dst", v)
+		}
+		if !bytes.Equal(data, data0) {
+			t.Fatalf("%s modified its inputs", v)
+		}
+	}
+}
+
+func FuzzMatVecU8I8(f *testing.F) {
+	addInt8DotsSeeds(f)
+	f.Fuzz(fuzzInt8MatVec)
+}

@@ -1098,6 +1098,299 @@ smallstore:
 smalldone:
 	RET
 
+// func matvecU8I8AVX2(dst []int32, m []uint8, w []int8)
+// Requires: AVX, AVX2
+TEXT ·matvecU8I8AVX2(SB), NOSPLIT, $0-72
+	// DX = &dst[k], BX = rows left, SI = row k of m, DI = &w[0], R8 = d = len(w)
+	MOVQ dst_base+0(FP), DX
+	MOVQ dst_len+8(FP), BX
+	MOVQ m_base+24(FP), SI
+	MOVQ w_base+48(FP), DI
+	MOVQ w_len+56(FP), R8
+	CMPQ R8, $32
+	JB   small
+
+	// R13 = d rounded down to 32 bytes (the whole vectors)
+	MOVQ R8, R13
+	ANDQ $-32, R13
+
+rows4:
+	CMPQ BX, $4
+	JB   rows2
+
+	// 4 row(s) at a time: Y0.. = int32 sums, Y8, Y9 = the 32 bytes of x
+	// sign-extended to int16, AX = byte offset
+	LEAQ    (SI)(R8*1), R9
+	LEAQ    (R9)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y7, Y7, Y7
+	XORL    AX, AX
+	CMPQ    AX, R13
+	JAE     b4tail
+	PCALIGN $32
+
+b4loop:
+	VPMOVSXBW (DI)(AX*1), Y8
+	VPMOVSXBW 16(DI)(AX*1), Y9
+	VPMOVZXBW (SI)(AX*1), Y10
+	VPMOVZXBW 16(SI)(AX*1), Y11
+	VPMADDWD  Y8, Y10, Y10
+	VPMADDWD  Y9, Y11, Y11
+	VPADDD    Y10, Y0, Y0
+	VPADDD    Y11, Y4, Y4
+	VPMOVZXBW (R9)(AX*1), Y12
+	VPMOVZXBW 16(R9)(AX*1), Y13
+	VPMADDWD  Y8, Y12, Y12
+	VPMADDWD  Y9, Y13, Y13
+	VPADDD    Y12, Y1, Y1
+	VPADDD    Y13, Y5, Y5
+	VPMOVZXBW (R10)(AX*1), Y10
+	VPMOVZXBW 16(R10)(AX*1), Y11
+	VPMADDWD  Y8, Y10, Y10
+	VPMADDWD  Y9, Y11, Y11
+	VPADDD    Y10, Y2, Y2
+	VPADDD    Y11, Y6, Y6
+	VPMOVZXBW (R11)(AX*1), Y12
+	VPMOVZXBW 16(R11)(AX*1), Y13
+	VPMADDWD  Y8, Y12, Y12
+	VPMADDWD  Y9, Y13, Y13
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y13, Y7, Y7
+	ADDQ      $32, AX
+	CMPQ      AX, R13
+	JB        b4loop
+
+b4tail:
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	TESTQ        $31, R8
+	JZ           b4sum
+	MOVQ         R8, CX
+	ANDQ         $31, CX
+	LEAQ         i8tail<>+0(SB), AX
+	VMOVDQU      -32(DI)(R8*1), Y9
+	VPAND        (AX)(CX*1), Y9, Y9
+	VPMOVSXBW    X9, Y8
+	VEXTRACTI128 $1, Y9, X9
+	VPMOVSXBW    X9, Y9
+	VPMOVZXBW    -32(SI)(R8*1), Y10
+	VPMOVZXBW    -16(SI)(R8*1), Y11
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y9, Y11, Y11
+	VPADDD       Y10, Y0, Y0
+	VPADDD       Y11, Y4, Y4
+	VPMOVZXBW    -32(R9)(R8*1), Y12
+	VPMOVZXBW    -16(R9)(R8*1), Y13
+	VPMADDWD     Y8, Y12, Y12
+	VPMADDWD     Y9, Y13, Y13
+	VPADDD       Y12, Y1, Y1
+	VPADDD       Y13, Y5, Y5
+	VPMOVZXBW    -32(R10)(R8*1), Y10
+	VPMOVZXBW    -16(R10)(R8*1), Y11
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y9, Y11, Y11
+	VPADDD       Y10, Y2, Y2
+	VPADDD       Y11, Y6, Y6
+	VPMOVZXBW    -32(R11)(R8*1), Y12
+	VPMOVZXBW    -16(R11)(R8*1), Y13
+	VPMADDWD     Y8, Y12, Y12
+	VPMADDWD     Y9, Y13, Y13
+	VPADDD       Y12, Y3, Y3
+	VPADDD       Y13, Y7, Y7
+
+b4sum:
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+	VPADDD Y6, Y2, Y2
+	VPADDD Y7, Y3, Y3
+
+	// X0 = the four row sums: pairwise adds within the 128-bit lanes, then
+	// the high lane onto the low
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VMOVDQU      X0, (DX)
+	ADDQ         $16, DX
+	LEAQ         (R11)(R8*1), SI
+	SUBQ         $4, BX
+	JMP          rows4
+
+rows2:
+	CMPQ BX, $2
+	JB   rows1
+
+	// 2 row(s) at a time: Y0.. = int32 sums, Y8, Y9 = the 32 bytes of x
+	// sign-extended to int16, AX = byte offset
+	LEAQ    (SI)(R8*1), R9
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y5, Y5, Y5
+	XORL    AX, AX
+	CMPQ    AX, R13
+	JAE     b2tail
+	PCALIGN $32
+
+b2loop:
+	VPMOVSXBW (DI)(AX*1), Y8
+	VPMOVSXBW 16(DI)(AX*1), Y9
+	VPMOVZXBW (SI)(AX*1), Y10
+	VPMOVZXBW 16(SI)(AX*1), Y11
+	VPMADDWD  Y8, Y10, Y10
+	VPMADDWD  Y9, Y11, Y11
+	VPADDD    Y10, Y0, Y0
+	VPADDD    Y11, Y4, Y4
+	VPMOVZXBW (R9)(AX*1), Y12
+	VPMOVZXBW 16(R9)(AX*1), Y13
+	VPMADDWD  Y8, Y12, Y12
+	VPMADDWD  Y9, Y13, Y13
+	VPADDD    Y12, Y1, Y1
+	VPADDD    Y13, Y5, Y5
+	ADDQ      $32, AX
+	CMPQ      AX, R13
+	JB        b2loop
+
+b2tail:
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	TESTQ        $31, R8
+	JZ           b2sum
+	MOVQ         R8, CX
+	ANDQ         $31, CX
+	LEAQ         i8tail<>+0(SB), AX
+	VMOVDQU      -32(DI)(R8*1), Y9
+	VPAND        (AX)(CX*1), Y9, Y9
+	VPMOVSXBW    X9, Y8
+	VEXTRACTI128 $1, Y9, X9
+	VPMOVSXBW    X9, Y9
+	VPMOVZXBW    -32(SI)(R8*1), Y10
+	VPMOVZXBW    -16(SI)(R8*1), Y11
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y9, Y11, Y11
+	VPADDD       Y10, Y0, Y0
+	VPADDD       Y11, Y4, Y4
+	VPMOVZXBW    -32(R9)(R8*1), Y12
+	VPMOVZXBW    -16(R9)(R8*1), Y13
+	VPMADDWD     Y8, Y12, Y12
+	VPMADDWD     Y9, Y13, Y13
+	VPADDD       Y12, Y1, Y1
+	VPADDD       Y13, Y5, Y5
+
+b2sum:
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+
+	// X0[0:2] = the two row sums
+	VPHADDD      Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPHADDD      X0, X0, X0
+	VMOVQ        X0, (DX)
+	ADDQ         $8, DX
+	LEAQ         (R9)(R8*1), SI
+	SUBQ         $2, BX
+
+rows1:
+	TESTQ BX, BX
+	JZ    done
+
+	// 1 row(s) at a time: Y0.. = int32 sums, Y8, Y9 = the 32 bytes of x
+	// sign-extended to int16, AX = byte offset
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y4, Y4, Y4
+	XORL    AX, AX
+	CMPQ    AX, R13
+	JAE     b1tail
+	PCALIGN $32
+
+b1loop:
+	VPMOVSXBW (DI)(AX*1), Y8
+	VPMOVSXBW 16(DI)(AX*1), Y9
+	VPMOVZXBW (SI)(AX*1), Y10
+	VPMOVZXBW 16(SI)(AX*1), Y11
+	VPMADDWD  Y8, Y10, Y10
+	VPMADDWD  Y9, Y11, Y11
+	VPADDD    Y10, Y0, Y0
+	VPADDD    Y11, Y4, Y4
+	ADDQ      $32, AX
+	CMPQ      AX, R13
+	JB        b1loop
+
+b1tail:
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	TESTQ        $31, R8
+	JZ           b1sum
+	MOVQ         R8, CX
+	ANDQ         $31, CX
+	LEAQ         i8tail<>+0(SB), AX
+	VMOVDQU      -32(DI)(R8*1), Y9
+	VPAND        (AX)(CX*1), Y9, Y9
+	VPMOVSXBW    X9, Y8
+	VEXTRACTI128 $1, Y9, X9
+	VPMOVSXBW    X9, Y9
+	VPMOVZXBW    -32(SI)(R8*1), Y10
+	VPMOVZXBW    -16(SI)(R8*1), Y11
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y9, Y11, Y11
+	VPADDD       Y10, Y0, Y0
+	VPADDD       Y11, Y4, Y4
+
+b1sum:
+	VPADDD Y4, Y0, Y0
+
+	// X0[0] = the row sum
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $78, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $177, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+small:
+	// d < 32: each row by a scalar loop; R9 = the sum, AX = j
+	TESTQ BX, BX
+	JZ    smalldone
+
+smallrow:
+	XORL  R9, R9
+	XORL  AX, AX
+	TESTQ R8, R8
+	JZ    smallstore
+
+smallcol:
+	MOVBQSX (DI)(AX*1), R10
+	MOVBQZX (SI)(AX*1), R11
+	IMULL   R11, R10
+	ADDL    R10, R9
+	INCQ    AX
+	CMPQ    AX, R8
+	JB      smallcol
+
+smallstore:
+	MOVL R9, (DX)
+	ADDQ $4, DX
+	ADDQ R8, SI
+	DECQ BX
+	JNZ  smallrow
+
+smalldone:
+	RET
+
 // func dotsU8I8AVXVNNI(dst []int32, w []int8, x []uint8)
 // Requires: AVX, AVX2
 TEXT ·dotsU8I8AVXVNNI(SB), NOSPLIT, $0-72
@@ -1764,6 +2057,308 @@ smallstore:
 smalldone:
 	RET
 
+// func matvecU8I8AVXVNNI(dst []int32, m []uint8, w []int8)
+// Requires: AVX, AVX2
+TEXT ·matvecU8I8AVXVNNI(SB), NOSPLIT, $0-72
+	// DX = &dst[k], BX = rows left, SI = row k of m, DI = &w[0], R8 = d = len(w)
+	MOVQ dst_base+0(FP), DX
+	MOVQ dst_len+8(FP), BX
+	MOVQ m_base+24(FP), SI
+	MOVQ w_base+48(FP), DI
+	MOVQ w_len+56(FP), R8
+	CMPQ R8, $32
+	JB   small
+
+	// R13 = d rounded down to 32 bytes (the whole vectors)
+	MOVQ R8, R13
+	ANDQ $-32, R13
+
+rows4:
+	CMPQ BX, $4
+	JB   rows2
+
+	// 4 row(s) at a time, 2 vectors (64 bytes) per iteration: Y0..Y7 = the
+	// rows' partial sums, Y8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 64 bytes
+	LEAQ    (SI)(R8*1), R9
+	LEAQ    (R9)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y7, Y7, Y7
+	MOVQ    R8, R12
+	ANDQ    $-64, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b4one
+	PCALIGN $32
+
+b4loop:
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     32(DI)(AX*1), Y9
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	VMOVDQU     (R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xc8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm1
+	VMOVDQU     (R10)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xd0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm2
+	VMOVDQU     (R11)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xd8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm3
+	VMOVDQU     32(SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xe1 // {vex} vpdpbusd %ymm9, %ymm12, %ymm4
+	VMOVDQU     32(R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xe9 // {vex} vpdpbusd %ymm9, %ymm13, %ymm5
+	VMOVDQU     32(R10)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xf1 // {vex} vpdpbusd %ymm9, %ymm12, %ymm6
+	VMOVDQU     32(R11)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xf9 // {vex} vpdpbusd %ymm9, %ymm13, %ymm7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          b4loop
+
+b4one:
+	// the remaining whole vectors one at a time (fewer than 2)
+	CMPQ        AX, R13
+	JAE         b4tail
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	VMOVDQU     (R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xc8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm1
+	VMOVDQU     (R10)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xd0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm2
+	VMOVDQU     (R11)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xd8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm3
+	ADDQ        $32, AX
+	JMP         b4one
+
+b4tail:
+	TESTQ $31, R8
+	JZ    b4sum
+
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	MOVQ        R8, CX
+	ANDQ        $31, CX
+	LEAQ        i8tail<>+0(SB), AX
+	VMOVDQU     -32(DI)(R8*1), Y8
+	VPAND       (AX)(CX*1), Y8, Y8
+	VMOVDQU     -32(SI)(R8*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xe0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm4
+	VMOVDQU     -32(R9)(R8*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xe8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm5
+	VMOVDQU     -32(R10)(R8*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xf0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm6
+	VMOVDQU     -32(R11)(R8*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xf8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm7
+
+b4sum:
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+	VPADDD Y6, Y2, Y2
+	VPADDD Y7, Y3, Y3
+
+	// X0 = the four row sums: pairwise adds within the 128-bit lanes, then
+	// the high lane onto the low
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VMOVDQU      X0, (DX)
+	ADDQ         $16, DX
+	LEAQ         (R11)(R8*1), SI
+	SUBQ         $4, BX
+	JMP          rows4
+
+rows2:
+	CMPQ BX, $2
+	JB   rows1
+
+	// 2 row(s) at a time, 2 vectors (64 bytes) per iteration: Y0..Y3 = the
+	// rows' partial sums, Y8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 64 bytes
+	LEAQ    (SI)(R8*1), R9
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y3, Y3, Y3
+	MOVQ    R8, R12
+	ANDQ    $-64, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b2one
+	PCALIGN $32
+
+b2loop:
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     32(DI)(AX*1), Y9
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	VMOVDQU     (R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xc8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm1
+	VMOVDQU     32(SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xd1 // {vex} vpdpbusd %ymm9, %ymm12, %ymm2
+	VMOVDQU     32(R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xd9 // {vex} vpdpbusd %ymm9, %ymm13, %ymm3
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          b2loop
+
+b2one:
+	// the remaining whole vectors one at a time (fewer than 2)
+	CMPQ        AX, R13
+	JAE         b2tail
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	VMOVDQU     (R9)(AX*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xc8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm1
+	ADDQ        $32, AX
+	JMP         b2one
+
+b2tail:
+	TESTQ $31, R8
+	JZ    b2sum
+
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	MOVQ        R8, CX
+	ANDQ        $31, CX
+	LEAQ        i8tail<>+0(SB), AX
+	VMOVDQU     -32(DI)(R8*1), Y8
+	VPAND       (AX)(CX*1), Y8, Y8
+	VMOVDQU     -32(SI)(R8*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xd0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm2
+	VMOVDQU     -32(R9)(R8*1), Y13
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x15; BYTE $0x50; BYTE $0xd8 // {vex} vpdpbusd %ymm8, %ymm13, %ymm3
+
+b2sum:
+	VPADDD Y2, Y0, Y0
+	VPADDD Y3, Y1, Y1
+
+	// X0[0:2] = the two row sums
+	VPHADDD      Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPHADDD      X0, X0, X0
+	VMOVQ        X0, (DX)
+	ADDQ         $8, DX
+	LEAQ         (R9)(R8*1), SI
+	SUBQ         $2, BX
+
+rows1:
+	TESTQ BX, BX
+	JZ    done
+
+	// 1 row(s) at a time, 4 vectors (128 bytes) per iteration: Y0..Y3 = the
+	// rows' partial sums, Y8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 128 bytes
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    R8, R12
+	ANDQ    $-128, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b1one
+	PCALIGN $32
+
+b1loop:
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     32(DI)(AX*1), Y9
+	VMOVDQU     64(DI)(AX*1), Y10
+	VMOVDQU     96(DI)(AX*1), Y11
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	VMOVDQU     32(SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc9 // {vex} vpdpbusd %ymm9, %ymm12, %ymm1
+	VMOVDQU     64(SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xd2 // {vex} vpdpbusd %ymm10, %ymm12, %ymm2
+	VMOVDQU     96(SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xdb // {vex} vpdpbusd %ymm11, %ymm12, %ymm3
+	ADDQ        $128, AX
+	CMPQ        AX, R12
+	JB          b1loop
+
+b1one:
+	// the remaining whole vectors one at a time (fewer than 4)
+	CMPQ        AX, R13
+	JAE         b1tail
+	VMOVDQU     (DI)(AX*1), Y8
+	VMOVDQU     (SI)(AX*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc0 // {vex} vpdpbusd %ymm8, %ymm12, %ymm0
+	ADDQ        $32, AX
+	JMP         b1one
+
+b1tail:
+	TESTQ $31, R8
+	JZ    b1sum
+
+	// the last 32 bytes of x, with the lanes already summed cleared,
+	// against the last 32 bytes of each row
+	MOVQ        R8, CX
+	ANDQ        $31, CX
+	LEAQ        i8tail<>+0(SB), AX
+	VMOVDQU     -32(DI)(R8*1), Y8
+	VPAND       (AX)(CX*1), Y8, Y8
+	VMOVDQU     -32(SI)(R8*1), Y12
+	BYTE $0xc4; BYTE $0xc2; BYTE $0x1d; BYTE $0x50; BYTE $0xc8 // {vex} vpdpbusd %ymm8, %ymm12, %ymm1
+
+b1sum:
+	VPADDD Y1, Y0, Y0
+	VPADDD Y2, Y0, Y0
+	VPADDD Y3, Y0, Y0
+
+	// X0[0] = the row sum
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $78, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $177, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+small:
+	// d < 32: each row by a scalar loop; R9 = the sum, AX = j
+	TESTQ BX, BX
+	JZ    smalldone
+
+smallrow:
+	XORL  R9, R9
+	XORL  AX, AX
+	TESTQ R8, R8
+	JZ    smallstore
+
+smallcol:
+	MOVBQSX (DI)(AX*1), R10
+	MOVBQZX (SI)(AX*1), R11
+	IMULL   R11, R10
+	ADDL    R10, R9
+	INCQ    AX
+	CMPQ    AX, R8
+	JB      smallcol
+
+smallstore:
+	MOVL R9, (DX)
+	ADDQ $4, DX
+	ADDQ R8, SI
+	DECQ BX
+	JNZ  smallrow
+
+smalldone:
+	RET
+
 // func dotsU8I8AVX512VNNI(dst []int32, w []int8, x []uint8)
 // Requires: AVX, AVX2, AVX512BW, AVX512F
 TEXT ·dotsU8I8AVX512VNNI(SB), NOSPLIT, $0-72
@@ -2376,6 +2971,289 @@ b1sum:
 	VPSHUFD      $177, X0, X1
 	VPADDD       X1, X0, X0
 	VPSUBD       X4, X0, X0
+	VMOVD        X0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func matvecU8I8AVX512VNNI(dst []int32, m []uint8, w []int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F
+TEXT ·matvecU8I8AVX512VNNI(SB), NOSPLIT, $0-72
+	// DX = &dst[k], BX = rows left, SI = row k of m, DI = &w[0], R8 = d = len(w)
+	MOVQ dst_base+0(FP), DX
+	MOVQ dst_len+8(FP), BX
+	MOVQ m_base+24(FP), SI
+	MOVQ w_base+48(FP), DI
+	MOVQ w_len+56(FP), R8
+
+	// K1 = one bit per byte of the tail, d mod 64 (AVX512BW)
+	MOVQ  R8, CX
+	ANDQ  $63, CX
+	MOVL  $1, AX
+	SHLQ  CX, AX
+	DECQ  AX
+	KMOVQ AX, K1
+
+	// R13 = d rounded down to 64 bytes (the whole vectors)
+	MOVQ R8, R13
+	ANDQ $-64, R13
+
+rows4:
+	CMPQ BX, $4
+	JB   rows2
+
+	// 4 row(s) at a time, 2 vectors (128 bytes) per iteration: Z0..Z7 = the
+	// rows' partial sums, Z8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 128 bytes
+	LEAQ    (SI)(R8*1), R9
+	LEAQ    (R9)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y7, Y7, Y7
+	MOVQ    R8, R12
+	ANDQ    $-128, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b4one
+	PCALIGN $32
+
+b4loop:
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 64(DI)(AX*1), Z9
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	VMOVDQU64 (R9)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z1
+	VMOVDQU64 (R10)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z2
+	VMOVDQU64 (R11)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z3
+	VMOVDQU64 64(SI)(AX*1), Z12
+	VPDPBUSD  Z9, Z12, Z4
+	VMOVDQU64 64(R9)(AX*1), Z13
+	VPDPBUSD  Z9, Z13, Z5
+	VMOVDQU64 64(R10)(AX*1), Z12
+	VPDPBUSD  Z9, Z12, Z6
+	VMOVDQU64 64(R11)(AX*1), Z13
+	VPDPBUSD  Z9, Z13, Z7
+	ADDQ      $128, AX
+	CMPQ      AX, R12
+	JB        b4loop
+
+b4one:
+	// the remaining whole vectors one at a time (fewer than 2)
+	CMPQ      AX, R13
+	JAE       b4tail
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	VMOVDQU64 (R9)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z1
+	VMOVDQU64 (R10)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z2
+	VMOVDQU64 (R11)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z3
+	ADDQ      $64, AX
+	JMP       b4one
+
+b4tail:
+	TESTQ $63, R8
+	JZ    b4sum
+
+	// the last d mod 64 bytes under K1 (zero beyond the end)
+	VMOVDQU8.Z (DI)(AX*1), K1, Z8
+	VMOVDQU8.Z (SI)(AX*1), K1, Z12
+	VPDPBUSD   Z8, Z12, Z4
+	VMOVDQU8.Z (R9)(AX*1), K1, Z13
+	VPDPBUSD   Z8, Z13, Z5
+	VMOVDQU8.Z (R10)(AX*1), K1, Z12
+	VPDPBUSD   Z8, Z12, Z6
+	VMOVDQU8.Z (R11)(AX*1), K1, Z13
+	VPDPBUSD   Z8, Z13, Z7
+
+b4sum:
+	VPADDD Z4, Z0, Z0
+	VPADDD Z5, Z1, Z1
+	VPADDD Z6, Z2, Z2
+	VPADDD Z7, Z3, Z3
+
+	// fold each ZMM sum onto its low half (Y12, Y13: the high halves)
+	VEXTRACTI64X4 $1, Z0, Y12
+	VPADDD        Y12, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y13
+	VPADDD        Y13, Y1, Y1
+	VEXTRACTI64X4 $1, Z2, Y12
+	VPADDD        Y12, Y2, Y2
+	VEXTRACTI64X4 $1, Z3, Y13
+	VPADDD        Y13, Y3, Y3
+
+	// X0 = the four row sums: pairwise adds within the 128-bit lanes, then
+	// the high lane onto the low
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VMOVDQU      X0, (DX)
+	ADDQ         $16, DX
+	LEAQ         (R11)(R8*1), SI
+	SUBQ         $4, BX
+	JMP          rows4
+
+rows2:
+	CMPQ BX, $2
+	JB   rows1
+
+	// 2 row(s) at a time, 2 vectors (128 bytes) per iteration: Z0..Z3 = the
+	// rows' partial sums, Z8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 128 bytes
+	LEAQ    (SI)(R8*1), R9
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y3, Y3, Y3
+	MOVQ    R8, R12
+	ANDQ    $-128, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b2one
+	PCALIGN $32
+
+b2loop:
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 64(DI)(AX*1), Z9
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	VMOVDQU64 (R9)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z1
+	VMOVDQU64 64(SI)(AX*1), Z12
+	VPDPBUSD  Z9, Z12, Z2
+	VMOVDQU64 64(R9)(AX*1), Z13
+	VPDPBUSD  Z9, Z13, Z3
+	ADDQ      $128, AX
+	CMPQ      AX, R12
+	JB        b2loop
+
+b2one:
+	// the remaining whole vectors one at a time (fewer than 2)
+	CMPQ      AX, R13
+	JAE       b2tail
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	VMOVDQU64 (R9)(AX*1), Z13
+	VPDPBUSD  Z8, Z13, Z1
+	ADDQ      $64, AX
+	JMP       b2one
+
+b2tail:
+	TESTQ $63, R8
+	JZ    b2sum
+
+	// the last d mod 64 bytes under K1 (zero beyond the end)
+	VMOVDQU8.Z (DI)(AX*1), K1, Z8
+	VMOVDQU8.Z (SI)(AX*1), K1, Z12
+	VPDPBUSD   Z8, Z12, Z2
+	VMOVDQU8.Z (R9)(AX*1), K1, Z13
+	VPDPBUSD   Z8, Z13, Z3
+
+b2sum:
+	VPADDD Z2, Z0, Z0
+	VPADDD Z3, Z1, Z1
+
+	// fold each ZMM sum onto its low half (Y12, Y13: the high halves)
+	VEXTRACTI64X4 $1, Z0, Y12
+	VPADDD        Y12, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y13
+	VPADDD        Y13, Y1, Y1
+
+	// X0[0:2] = the two row sums
+	VPHADDD      Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPHADDD      X0, X0, X0
+	VMOVQ        X0, (DX)
+	ADDQ         $8, DX
+	LEAQ         (R9)(R8*1), SI
+	SUBQ         $2, BX
+
+rows1:
+	TESTQ BX, BX
+	JZ    done
+
+	// 1 row(s) at a time, 4 vectors (256 bytes) per iteration: Z0..Z3 = the
+	// rows' partial sums, Z8.. = x vectors,
+	// AX = byte offset, R12 = d rounded down to 256 bytes
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    R8, R12
+	ANDQ    $-256, R12
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     b1one
+	PCALIGN $32
+
+b1loop:
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 64(DI)(AX*1), Z9
+	VMOVDQU64 128(DI)(AX*1), Z10
+	VMOVDQU64 192(DI)(AX*1), Z11
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	VMOVDQU64 64(SI)(AX*1), Z12
+	VPDPBUSD  Z9, Z12, Z1
+	VMOVDQU64 128(SI)(AX*1), Z12
+	VPDPBUSD  Z10, Z12, Z2
+	VMOVDQU64 192(SI)(AX*1), Z12
+	VPDPBUSD  Z11, Z12, Z3
+	ADDQ      $256, AX
+	CMPQ      AX, R12
+	JB        b1loop
+
+b1one:
+	// the remaining whole vectors one at a time (fewer than 4)
+	CMPQ      AX, R13
+	JAE       b1tail
+	VMOVDQU64 (DI)(AX*1), Z8
+	VMOVDQU64 (SI)(AX*1), Z12
+	VPDPBUSD  Z8, Z12, Z0
+	ADDQ      $64, AX
+	JMP       b1one
+
+b1tail:
+	TESTQ $63, R8
+	JZ    b1sum
+
+	// the last d mod 64 bytes under K1 (zero beyond the end)
+	VMOVDQU8.Z (DI)(AX*1), K1, Z8
+	VMOVDQU8.Z (SI)(AX*1), K1, Z12
+	VPDPBUSD   Z8, Z12, Z1
+
+b1sum:
+	VPADDD Z1, Z0, Z0
+	VPADDD Z2, Z0, Z0
+	VPADDD Z3, Z0, Z0
+
+	// fold each ZMM sum onto its low half (Y12, Y13: the high halves)
+	VEXTRACTI64X4 $1, Z0, Y12
+	VPADDD        Y12, Y0, Y0
+
+	// X0[0] = the row sum
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $78, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $177, X0, X1
+	VPADDD       X1, X0, X0
 	VMOVD        X0, (DX)
 
 done:

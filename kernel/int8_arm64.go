@@ -72,6 +72,23 @@ func (k Int8Kernels) DotsU8I8(dst []int32, W []int8, x []uint8) {
 	dotsU8I8Generic(dst, W, x)
 }
 
+// MatVecU8I8 sets dst[i] = X[i]·w for the row-major len(dst)×len(w) matrix X of
+// unsigned samples and signed w. It panics if len(X) != len(dst)·len(w).
+func (k Int8Kernels) MatVecU8I8(dst []int32, X []uint8, w []int8) {
+	if len(X) != len(dst)*len(w) {
+		panicLen("MatVecU8I8", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
+	}
+	switch k.im.id {
+	case i8NEONDot:
+		matvecU8I8NEONDot(dst, X, w)
+		return
+	case i8NEON:
+		matvecU8I8NEON(dst, X, w)
+		return
+	}
+	matvecU8I8Generic(dst, X, w)
+}
+
 // DotsI8 sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W and
 // signed x. It panics if len(W) != len(dst)·len(x).
 func (k Int8Kernels) DotsI8(dst []int32, W []int8, x []int8) {
@@ -95,11 +112,11 @@ func (k Int8Kernels) DotsI8(dst []int32, W []int8, x []int8) {
 //	var s int32
 //	for i := range x { s += int32(x[i]) * int32(w[i]) }
 //
-// The sum is computed in int32 as the loop shows and is exact whenever it
-// fits in an int32, which is guaranteed for len(x) ≤ 65 793 (|term| ≤ 255·128 = 32 640); beyond,
-// it is the exact sum modulo 2³², the plain loop's value, on every
-// implementation (see kernel/int8.go). It panics if
-// len(x) != len(w).
+// The sum is computed in int32, as the loop shows: it is exact whenever
+// it fits in an int32, which is guaranteed for len(x) ≤ 65 793
+// (|term| ≤ 255·128 = 32 640), and beyond that it is the exact sum
+// modulo 2³², the plain loop's value, on every implementation (see
+// kernel/int8.go). It panics if len(x) != len(w).
 func DotU8I8(x []uint8, w []int8) int32 {
 	if len(x) != len(w) {
 		panicLen("DotU8I8", "len(x)", len(x), "len(w)", len(w))
@@ -122,11 +139,11 @@ func DotU8I8(x []uint8, w []int8) int32 {
 //	var s int32
 //	for i := range x { s += int32(x[i]) * int32(y[i]) }
 //
-// The sum is computed in int32 as the loop shows and is exact whenever it
-// fits in an int32, which is guaranteed for len(x) ≤ 131 071 (|term| ≤ 128·128 = 16 384); beyond,
-// it is the exact sum modulo 2³², the plain loop's value, on every
-// implementation (see kernel/int8.go). It panics if
-// len(x) != len(y).
+// The sum is computed in int32, as the loop shows: it is exact whenever
+// it fits in an int32, which is guaranteed for len(x) ≤ 131 071
+// (|term| ≤ 128·128 = 16 384), and beyond that it is the exact sum
+// modulo 2³², the plain loop's value, on every implementation (see
+// kernel/int8.go). It panics if len(x) != len(y).
 func DotI8(x, y []int8) int32 {
 	if len(x) != len(y) {
 		panicLen("DotI8", "len(x)", len(x), "len(y)", len(y))
@@ -168,6 +185,33 @@ func DotsU8I8(dst []int32, W []int8, x []uint8) {
 	dotsU8I8Generic(dst, W, x)
 }
 
+// MatVecU8I8 sets dst[i] = X[i]·w, DotU8I8 of row i of the row-major
+// len(dst)×len(w) matrix X of unsigned bytes with the signed bytes w, for
+// every i: the scores of a batch of samples under one weight vector, w read
+// once per block of rows:
+//
+//	d := len(w)
+//	for i := range dst { dst[i] = DotU8I8(X[i*d:(i+1)*d], w) }
+//
+// Each dst[i] is exactly DotU8I8's value. dst is the destination; X and w
+// are not modified. It panics if len(X) != len(dst)·len(w). (For signed
+// samples, DotsI8(dst, X, w) is the same product: the signed form is
+// symmetric.)
+func MatVecU8I8(dst []int32, X []uint8, w []int8) {
+	if len(X) != len(dst)*len(w) {
+		panicLen("MatVecU8I8", "len(X)", len(X), "len(dst)·len(w)", len(dst)*len(w))
+	}
+	switch activeInt8.id {
+	case i8NEONDot:
+		matvecU8I8NEONDot(dst, X, w)
+		return
+	case i8NEON:
+		matvecU8I8NEON(dst, X, w)
+		return
+	}
+	matvecU8I8Generic(dst, X, w)
+}
+
 // DotsI8 sets dst[k] = W[k]·x, DotI8 of row k of the row-major len(dst)×len(x)
 // matrix W of signed bytes with the signed bytes x, for every k, reading x
 // once per block of rows:
@@ -192,60 +236,84 @@ func DotsI8(dst []int32, W []int8, x []int8) {
 	dotsI8Generic(dst, W, x)
 }
 
-// The NEON (widening multiplies) int8 kernels (int8_arm64.s). Each reads len(dst) and len(x)
-// and trusts the caller's length check, len(w) == len(dst)*len(x); any
-// length ≥ 0 is accepted. The sums wrap modulo 2³² exactly as the plain
-// loop's do.
+// The NEON (widening multiplies) int8 kernels (int8_arm64.s). Each reads len(dst) and the
+// vector's length d and trusts the caller's length check, that the matrix
+// has len(dst)·d elements; any length ≥ 0 is accepted. The sums wrap
+// modulo 2³² exactly as the plain loop's do.
 
-// dotsU8I8NEON sets dst[k] = Σⱼ x[j]·w[k·d+j], d = len(x) (unsigned x, signed w):
+// dotsU8I8NEON sets dst[k] = Σⱼ w[k·d+j]·x[j], d = len(x) (unsigned x, signed w):
 //
 //	d := len(x)
 //	for k := range dst {
 //		var s int32
-//		for j := range x { s += int32(x[j]) * int32(w[k*d+j]) }
+//		for j := range x { s += int32(w[k*d+j]) * int32(x[j]) }
 //		dst[k] = s
 //	}
 //
 //go:noescape
 func dotsU8I8NEON(dst []int32, w []int8, x []uint8)
 
-// dotsI8NEON sets dst[k] = Σⱼ x[j]·w[k·d+j], d = len(x) (signed x and w):
+// dotsI8NEON sets dst[k] = Σⱼ w[k·d+j]·x[j], d = len(x) (signed x and w):
 //
 //	d := len(x)
 //	for k := range dst {
 //		var s int32
-//		for j := range x { s += int32(x[j]) * int32(w[k*d+j]) }
+//		for j := range x { s += int32(w[k*d+j]) * int32(x[j]) }
 //		dst[k] = s
 //	}
 //
 //go:noescape
 func dotsI8NEON(dst []int32, w []int8, x []int8)
 
-// The NEON dot product (UDOT, SDOT) int8 kernels (int8_arm64.s). Each reads len(dst) and len(x)
-// and trusts the caller's length check, len(w) == len(dst)*len(x); any
-// length ≥ 0 is accepted. The sums wrap modulo 2³² exactly as the plain
-// loop's do.
+// matvecU8I8NEON sets dst[k] = Σⱼ m[k·d+j]·w[j], d = len(w) (unsigned m, signed w):
+//
+//	d := len(w)
+//	for k := range dst {
+//		var s int32
+//		for j := range w { s += int32(m[k*d+j]) * int32(w[j]) }
+//		dst[k] = s
+//	}
+//
+//go:noescape
+func matvecU8I8NEON(dst []int32, m []uint8, w []int8)
 
-// dotsU8I8NEONDot sets dst[k] = Σⱼ x[j]·w[k·d+j], d = len(x) (unsigned x, signed w):
+// The NEON dot product (UDOT, SDOT) int8 kernels (int8_arm64.s). Each reads len(dst) and the
+// vector's length d and trusts the caller's length check, that the matrix
+// has len(dst)·d elements; any length ≥ 0 is accepted. The sums wrap
+// modulo 2³² exactly as the plain loop's do.
+
+// dotsU8I8NEONDot sets dst[k] = Σⱼ w[k·d+j]·x[j], d = len(x) (unsigned x, signed w):
 //
 //	d := len(x)
 //	for k := range dst {
 //		var s int32
-//		for j := range x { s += int32(x[j]) * int32(w[k*d+j]) }
+//		for j := range x { s += int32(w[k*d+j]) * int32(x[j]) }
 //		dst[k] = s
 //	}
 //
 //go:noescape
 func dotsU8I8NEONDot(dst []int32, w []int8, x []uint8)
 
-// dotsI8NEONDot sets dst[k] = Σⱼ x[j]·w[k·d+j], d = len(x) (signed x and w):
+// dotsI8NEONDot sets dst[k] = Σⱼ w[k·d+j]·x[j], d = len(x) (signed x and w):
 //
 //	d := len(x)
 //	for k := range dst {
 //		var s int32
-//		for j := range x { s += int32(x[j]) * int32(w[k*d+j]) }
+//		for j := range x { s += int32(w[k*d+j]) * int32(x[j]) }
 //		dst[k] = s
 //	}
 //
 //go:noescape
 func dotsI8NEONDot(dst []int32, w []int8, x []int8)
+
+// matvecU8I8NEONDot sets dst[k] = Σⱼ m[k·d+j]·w[j], d = len(w) (unsigned m, signed w):
+//
+//	d := len(w)
+//	for k := range dst {
+//		var s int32
+//		for j := range w { s += int32(m[k*d+j]) * int32(w[j]) }
+//		dst[k] = s
+//	}
+//
+//go:noescape
+func matvecU8I8NEONDot(dst []int32, m []uint8, w []int8)

@@ -619,6 +619,328 @@ b1sum:
 done:
 	RET
 
+// func matvecU8I8NEON(dst []int32, m []uint8, w []int8)
+TEXT ·matvecU8I8NEON(SB), NOSPLIT, $0-72
+	MOVD	dst_base+0(FP), R0
+	MOVD	dst_len+8(FP), R1
+	MOVD	m_base+24(FP), R2
+	MOVD	w_base+48(FP), R3
+	MOVD	w_len+56(FP), R4
+
+rows4:
+	CMP	$4, R1
+	BLT	rows2
+
+	// 4 row(s) at a time: V0..V7 = their sums (2 per row), 1 vector(s) per iteration.
+	MOVD	R2, R5
+	ADD	R4, R5, R6
+	ADD	R4, R6, R7
+	ADD	R4, R7, R8
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	LSR	$4, R4, R10
+	CBZ	R10, b4one
+
+b4loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	VLD1.P	16(R7), [V22.B16]
+	VLD1.P	16(R8), [V23.B16]
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788224 // smlal2 v4.4s, v17.8h, v24.8h
+	WORD	$0x0e798240 // smlal v0.4s, v18.4h, v25.4h
+	WORD	$0x4e798244 // smlal2 v4.4s, v18.8h, v25.8h
+	WORD	$0x2f08a6ba // uxtl v26.8h, v21.8b
+	WORD	$0x6f08a6bb // uxtl2 v27.8h, v21.16b
+	WORD	$0x0e7a8221 // smlal v1.4s, v17.4h, v26.4h
+	WORD	$0x4e7a8225 // smlal2 v5.4s, v17.8h, v26.8h
+	WORD	$0x0e7b8241 // smlal v1.4s, v18.4h, v27.4h
+	WORD	$0x4e7b8245 // smlal2 v5.4s, v18.8h, v27.8h
+	WORD	$0x2f08a6dc // uxtl v28.8h, v22.8b
+	WORD	$0x6f08a6dd // uxtl2 v29.8h, v22.16b
+	WORD	$0x0e7c8222 // smlal v2.4s, v17.4h, v28.4h
+	WORD	$0x4e7c8226 // smlal2 v6.4s, v17.8h, v28.8h
+	WORD	$0x0e7d8242 // smlal v2.4s, v18.4h, v29.4h
+	WORD	$0x4e7d8246 // smlal2 v6.4s, v18.8h, v29.8h
+	WORD	$0x2f08a6fe // uxtl v30.8h, v23.8b
+	WORD	$0x6f08a6ff // uxtl2 v31.8h, v23.16b
+	WORD	$0x0e7e8223 // smlal v3.4s, v17.4h, v30.4h
+	WORD	$0x4e7e8227 // smlal2 v7.4s, v17.8h, v30.8h
+	WORD	$0x0e7f8243 // smlal v3.4s, v18.4h, v31.4h
+	WORD	$0x4e7f8247 // smlal2 v7.4s, v18.8h, v31.8h
+	SUBS	$1, R10, R10
+	BNE	b4loop
+
+b4one:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b4sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	TBZ	$3, R4, b4t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+	VLD1.P	8(R6), V21.D[0]
+	VLD1.P	8(R7), V22.D[0]
+	VLD1.P	8(R8), V23.D[0]
+
+b4t3:
+	TBZ	$2, R4, b4t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+	VLD1.P	4(R6), V21.S[2]
+	VLD1.P	4(R7), V22.S[2]
+	VLD1.P	4(R8), V23.S[2]
+
+b4t2:
+	TBZ	$1, R4, b4t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+	VLD1.P	2(R6), V21.H[6]
+	VLD1.P	2(R7), V22.H[6]
+	VLD1.P	2(R8), V23.H[6]
+
+b4t1:
+	TBZ	$0, R4, b4t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+	VLD1.P	1(R6), V21.B[14]
+	VLD1.P	1(R7), V22.B[14]
+	VLD1.P	1(R8), V23.B[14]
+
+b4t0:
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788224 // smlal2 v4.4s, v17.8h, v24.8h
+	WORD	$0x0e798240 // smlal v0.4s, v18.4h, v25.4h
+	WORD	$0x4e798244 // smlal2 v4.4s, v18.8h, v25.8h
+	WORD	$0x2f08a6ba // uxtl v26.8h, v21.8b
+	WORD	$0x6f08a6bb // uxtl2 v27.8h, v21.16b
+	WORD	$0x0e7a8221 // smlal v1.4s, v17.4h, v26.4h
+	WORD	$0x4e7a8225 // smlal2 v5.4s, v17.8h, v26.8h
+	WORD	$0x0e7b8241 // smlal v1.4s, v18.4h, v27.4h
+	WORD	$0x4e7b8245 // smlal2 v5.4s, v18.8h, v27.8h
+	WORD	$0x2f08a6dc // uxtl v28.8h, v22.8b
+	WORD	$0x6f08a6dd // uxtl2 v29.8h, v22.16b
+	WORD	$0x0e7c8222 // smlal v2.4s, v17.4h, v28.4h
+	WORD	$0x4e7c8226 // smlal2 v6.4s, v17.8h, v28.8h
+	WORD	$0x0e7d8242 // smlal v2.4s, v18.4h, v29.4h
+	WORD	$0x4e7d8246 // smlal2 v6.4s, v18.8h, v29.8h
+	WORD	$0x2f08a6fe // uxtl v30.8h, v23.8b
+	WORD	$0x6f08a6ff // uxtl2 v31.8h, v23.16b
+	WORD	$0x0e7e8223 // smlal v3.4s, v17.4h, v30.4h
+	WORD	$0x4e7e8227 // smlal2 v7.4s, v17.8h, v30.8h
+	WORD	$0x0e7f8243 // smlal v3.4s, v18.4h, v31.4h
+	WORD	$0x4e7f8247 // smlal2 v7.4s, v18.8h, v31.8h
+
+b4sum:
+	VADD	V4.S4, V0.S4, V0.S4
+	VADD	V5.S4, V1.S4, V1.S4
+	VADD	V6.S4, V2.S4, V2.S4
+	VADD	V7.S4, V3.S4, V3.S4
+	// V0 = the four row sums (pairwise adds)
+	VADDP	V1.S4, V0.S4, V0.S4
+	VADDP	V3.S4, V2.S4, V2.S4
+	VADDP	V2.S4, V0.S4, V0.S4
+	VST1.P	[V0.S4], 16(R0)
+	MOVD	R8, R2
+	SUB	$4, R1, R1
+	B	rows4
+
+rows2:
+	CMP	$2, R1
+	BLT	rows1
+
+	// 2 row(s) at a time: V0..V7 = their sums (4 per row), 1 vector(s) per iteration.
+	MOVD	R2, R5
+	ADD	R4, R5, R6
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	LSR	$4, R4, R10
+	CBZ	R10, b2one
+
+b2loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788222 // smlal2 v2.4s, v17.8h, v24.8h
+	WORD	$0x0e798244 // smlal v4.4s, v18.4h, v25.4h
+	WORD	$0x4e798246 // smlal2 v6.4s, v18.8h, v25.8h
+	WORD	$0x2f08a6ba // uxtl v26.8h, v21.8b
+	WORD	$0x6f08a6bb // uxtl2 v27.8h, v21.16b
+	WORD	$0x0e7a8221 // smlal v1.4s, v17.4h, v26.4h
+	WORD	$0x4e7a8223 // smlal2 v3.4s, v17.8h, v26.8h
+	WORD	$0x0e7b8245 // smlal v5.4s, v18.4h, v27.4h
+	WORD	$0x4e7b8247 // smlal2 v7.4s, v18.8h, v27.8h
+	SUBS	$1, R10, R10
+	BNE	b2loop
+
+b2one:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b2sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	TBZ	$3, R4, b2t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+	VLD1.P	8(R6), V21.D[0]
+
+b2t3:
+	TBZ	$2, R4, b2t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+	VLD1.P	4(R6), V21.S[2]
+
+b2t2:
+	TBZ	$1, R4, b2t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+	VLD1.P	2(R6), V21.H[6]
+
+b2t1:
+	TBZ	$0, R4, b2t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+	VLD1.P	1(R6), V21.B[14]
+
+b2t0:
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788222 // smlal2 v2.4s, v17.8h, v24.8h
+	WORD	$0x0e798244 // smlal v4.4s, v18.4h, v25.4h
+	WORD	$0x4e798246 // smlal2 v6.4s, v18.8h, v25.8h
+	WORD	$0x2f08a6ba // uxtl v26.8h, v21.8b
+	WORD	$0x6f08a6bb // uxtl2 v27.8h, v21.16b
+	WORD	$0x0e7a8221 // smlal v1.4s, v17.4h, v26.4h
+	WORD	$0x4e7a8223 // smlal2 v3.4s, v17.8h, v26.8h
+	WORD	$0x0e7b8245 // smlal v5.4s, v18.4h, v27.4h
+	WORD	$0x4e7b8247 // smlal2 v7.4s, v18.8h, v27.8h
+
+b2sum:
+	VADD	V2.S4, V0.S4, V0.S4
+	VADD	V4.S4, V0.S4, V0.S4
+	VADD	V6.S4, V0.S4, V0.S4
+	VADD	V3.S4, V1.S4, V1.S4
+	VADD	V5.S4, V1.S4, V1.S4
+	VADD	V7.S4, V1.S4, V1.S4
+	// V0[0:2] = the two row sums (pairwise adds)
+	VADDP	V1.S4, V0.S4, V0.S4
+	VADDP	V0.S4, V0.S4, V0.S4
+	VMOV	V0.D[0], R11
+	MOVD.P	R11, 8(R0)
+	MOVD	R6, R2
+	SUB	$2, R1, R1
+
+rows1:
+	CBZ	R1, done
+
+	// 1 row(s) at a time: V0..V3 = their sums (4 per row), 1 vector(s) per iteration.
+	MOVD	R2, R5
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	LSR	$4, R4, R10
+	CBZ	R10, b1one
+
+b1loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788221 // smlal2 v1.4s, v17.8h, v24.8h
+	WORD	$0x0e798242 // smlal v2.4s, v18.4h, v25.4h
+	WORD	$0x4e798243 // smlal2 v3.4s, v18.8h, v25.8h
+	SUBS	$1, R10, R10
+	BNE	b1loop
+
+b1one:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b1sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	TBZ	$3, R4, b1t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+
+b1t3:
+	TBZ	$2, R4, b1t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+
+b1t2:
+	TBZ	$1, R4, b1t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+
+b1t1:
+	TBZ	$0, R4, b1t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+
+b1t0:
+	WORD	$0x0f08a611 // sxtl v17.8h, v16.8b
+	WORD	$0x4f08a612 // sxtl2 v18.8h, v16.16b
+	WORD	$0x2f08a698 // uxtl v24.8h, v20.8b
+	WORD	$0x6f08a699 // uxtl2 v25.8h, v20.16b
+	WORD	$0x0e788220 // smlal v0.4s, v17.4h, v24.4h
+	WORD	$0x4e788221 // smlal2 v1.4s, v17.8h, v24.8h
+	WORD	$0x0e798242 // smlal v2.4s, v18.4h, v25.4h
+	WORD	$0x4e798243 // smlal2 v3.4s, v18.8h, v25.8h
+
+b1sum:
+	VADD	V1.S4, V0.S4, V0.S4
+	VADD	V2.S4, V0.S4, V0.S4
+	VADD	V3.S4, V0.S4, V0.S4
+	// V0[0] = the row sum
+	VADDV	V0.S4, V0
+	VMOV	V0.S[0], R11
+	MOVW.P	R11, 4(R0)
+	MOVD	R5, R2
+
+done:
+	RET
+
 // func dotsU8I8NEONDot(dst []int32, w []int8, x []uint8)
 TEXT ·dotsU8I8NEONDot(SB), NOSPLIT, $0-72
 	MOVD	dst_base+0(FP), R0
@@ -1331,6 +1653,408 @@ b1sum:
 	VADD	V3.S4, V0.S4, V0.S4
 	// V0[0] = the row sum
 	VADDV	V0.S4, V0
+	VMOV	V0.S[0], R11
+	MOVW.P	R11, 4(R0)
+	MOVD	R5, R2
+
+done:
+	RET
+
+// func matvecU8I8NEONDot(dst []int32, m []uint8, w []int8)
+TEXT ·matvecU8I8NEONDot(SB), NOSPLIT, $0-72
+	MOVD	dst_base+0(FP), R0
+	MOVD	dst_len+8(FP), R1
+	MOVD	m_base+24(FP), R2
+	MOVD	w_base+48(FP), R3
+	MOVD	w_len+56(FP), R4
+	// V30 = bytes of 0x80 (m XOR 0x80 = m−128, signed), V31 = bytes of 1 (Σw)
+	VMOVI	$128, V30.B16
+	VMOVI	$1, V31.B16
+
+rows4:
+	CMP	$4, R1
+	BLT	rows2
+
+	// 4 row(s) at a time: V0..V7 = their sums (2 per row), 2 vector(s) per iteration.
+	MOVD	R2, R5
+	ADD	R4, R5, R6
+	ADD	R4, R6, R7
+	ADD	R4, R7, R8
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	LSR	$5, R4, R10
+	CBZ	R10, b4one
+
+b4loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	VLD1.P	16(R7), [V22.B16]
+	VLD1.P	16(R8), [V23.B16]
+	VLD1.P	16(R9), [V17.B16]
+	VLD1.P	16(R5), [V24.B16]
+	VLD1.P	16(R6), [V25.B16]
+	VLD1.P	16(R7), [V26.B16]
+	VLD1.P	16(R8), [V27.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+	VEOR	V30.B16, V22.B16, V22.B16
+	WORD	$0x4e969602 // sdot v2.4s, v16.16b, v22.16b
+	VEOR	V30.B16, V23.B16, V23.B16
+	WORD	$0x4e979603 // sdot v3.4s, v16.16b, v23.16b
+	WORD	$0x4e9f9629 // sdot v9.4s, v17.16b, v31.16b
+	VEOR	V30.B16, V24.B16, V24.B16
+	WORD	$0x4e989624 // sdot v4.4s, v17.16b, v24.16b
+	VEOR	V30.B16, V25.B16, V25.B16
+	WORD	$0x4e999625 // sdot v5.4s, v17.16b, v25.16b
+	VEOR	V30.B16, V26.B16, V26.B16
+	WORD	$0x4e9a9626 // sdot v6.4s, v17.16b, v26.16b
+	VEOR	V30.B16, V27.B16, V27.B16
+	WORD	$0x4e9b9627 // sdot v7.4s, v17.16b, v27.16b
+	SUBS	$1, R10, R10
+	BNE	b4loop
+
+b4one:
+	// the remaining whole vectors (fewer than 2) one at a time
+	UBFX	$4, R4, $1, R10
+	CBZ	R10, b4tail
+
+b4oneloop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	VLD1.P	16(R7), [V22.B16]
+	VLD1.P	16(R8), [V23.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+	VEOR	V30.B16, V22.B16, V22.B16
+	WORD	$0x4e969602 // sdot v2.4s, v16.16b, v22.16b
+	VEOR	V30.B16, V23.B16, V23.B16
+	WORD	$0x4e979603 // sdot v3.4s, v16.16b, v23.16b
+	SUBS	$1, R10, R10
+	BNE	b4oneloop
+
+b4tail:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b4sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	TBZ	$3, R4, b4t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+	VLD1.P	8(R6), V21.D[0]
+	VLD1.P	8(R7), V22.D[0]
+	VLD1.P	8(R8), V23.D[0]
+
+b4t3:
+	TBZ	$2, R4, b4t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+	VLD1.P	4(R6), V21.S[2]
+	VLD1.P	4(R7), V22.S[2]
+	VLD1.P	4(R8), V23.S[2]
+
+b4t2:
+	TBZ	$1, R4, b4t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+	VLD1.P	2(R6), V21.H[6]
+	VLD1.P	2(R7), V22.H[6]
+	VLD1.P	2(R8), V23.H[6]
+
+b4t1:
+	TBZ	$0, R4, b4t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+	VLD1.P	1(R6), V21.B[14]
+	VLD1.P	1(R7), V22.B[14]
+	VLD1.P	1(R8), V23.B[14]
+
+b4t0:
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+	VEOR	V30.B16, V22.B16, V22.B16
+	WORD	$0x4e969602 // sdot v2.4s, v16.16b, v22.16b
+	VEOR	V30.B16, V23.B16, V23.B16
+	WORD	$0x4e979603 // sdot v3.4s, v16.16b, v23.16b
+
+b4sum:
+	VADD	V4.S4, V0.S4, V0.S4
+	VADD	V5.S4, V1.S4, V1.S4
+	VADD	V6.S4, V2.S4, V2.S4
+	VADD	V7.S4, V3.S4, V3.S4
+	// V0 = the four row sums (pairwise adds)
+	VADDP	V1.S4, V0.S4, V0.S4
+	VADDP	V3.S4, V2.S4, V2.S4
+	VADDP	V2.S4, V0.S4, V0.S4
+	// plus 128·Σw in every lane
+	VADD	V9.S4, V8.S4, V8.S4
+	VADDV	V8.S4, V8
+	VDUP	V8.S[0], V8.S4
+	VSHL	$7, V8.S4, V8.S4
+	VADD	V8.S4, V0.S4, V0.S4
+	VST1.P	[V0.S4], 16(R0)
+	MOVD	R8, R2
+	SUB	$4, R1, R1
+	B	rows4
+
+rows2:
+	CMP	$2, R1
+	BLT	rows1
+
+	// 2 row(s) at a time: V0..V7 = their sums (4 per row), 4 vector(s) per iteration.
+	MOVD	R2, R5
+	ADD	R4, R5, R6
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	VEOR	V10.B16, V10.B16, V10.B16
+	VEOR	V11.B16, V11.B16, V11.B16
+	LSR	$6, R4, R10
+	CBZ	R10, b2one
+
+b2loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	VLD1.P	16(R9), [V17.B16]
+	VLD1.P	16(R5), [V22.B16]
+	VLD1.P	16(R6), [V23.B16]
+	VLD1.P	16(R9), [V18.B16]
+	VLD1.P	16(R5), [V24.B16]
+	VLD1.P	16(R6), [V25.B16]
+	VLD1.P	16(R9), [V19.B16]
+	VLD1.P	16(R5), [V26.B16]
+	VLD1.P	16(R6), [V27.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+	WORD	$0x4e9f9629 // sdot v9.4s, v17.16b, v31.16b
+	VEOR	V30.B16, V22.B16, V22.B16
+	WORD	$0x4e969622 // sdot v2.4s, v17.16b, v22.16b
+	VEOR	V30.B16, V23.B16, V23.B16
+	WORD	$0x4e979623 // sdot v3.4s, v17.16b, v23.16b
+	WORD	$0x4e9f964a // sdot v10.4s, v18.16b, v31.16b
+	VEOR	V30.B16, V24.B16, V24.B16
+	WORD	$0x4e989644 // sdot v4.4s, v18.16b, v24.16b
+	VEOR	V30.B16, V25.B16, V25.B16
+	WORD	$0x4e999645 // sdot v5.4s, v18.16b, v25.16b
+	WORD	$0x4e9f966b // sdot v11.4s, v19.16b, v31.16b
+	VEOR	V30.B16, V26.B16, V26.B16
+	WORD	$0x4e9a9666 // sdot v6.4s, v19.16b, v26.16b
+	VEOR	V30.B16, V27.B16, V27.B16
+	WORD	$0x4e9b9667 // sdot v7.4s, v19.16b, v27.16b
+	SUBS	$1, R10, R10
+	BNE	b2loop
+
+b2one:
+	// the remaining whole vectors (fewer than 4) one at a time
+	UBFX	$4, R4, $2, R10
+	CBZ	R10, b2tail
+
+b2oneloop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R6), [V21.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+	SUBS	$1, R10, R10
+	BNE	b2oneloop
+
+b2tail:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b2sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	TBZ	$3, R4, b2t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+	VLD1.P	8(R6), V21.D[0]
+
+b2t3:
+	TBZ	$2, R4, b2t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+	VLD1.P	4(R6), V21.S[2]
+
+b2t2:
+	TBZ	$1, R4, b2t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+	VLD1.P	2(R6), V21.H[6]
+
+b2t1:
+	TBZ	$0, R4, b2t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+	VLD1.P	1(R6), V21.B[14]
+
+b2t0:
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959601 // sdot v1.4s, v16.16b, v21.16b
+
+b2sum:
+	VADD	V2.S4, V0.S4, V0.S4
+	VADD	V4.S4, V0.S4, V0.S4
+	VADD	V6.S4, V0.S4, V0.S4
+	VADD	V3.S4, V1.S4, V1.S4
+	VADD	V5.S4, V1.S4, V1.S4
+	VADD	V7.S4, V1.S4, V1.S4
+	// V0[0:2] = the two row sums (pairwise adds)
+	VADDP	V1.S4, V0.S4, V0.S4
+	VADDP	V0.S4, V0.S4, V0.S4
+	// plus 128·Σw in every lane
+	VADD	V9.S4, V8.S4, V8.S4
+	VADD	V10.S4, V8.S4, V8.S4
+	VADD	V11.S4, V8.S4, V8.S4
+	VADDV	V8.S4, V8
+	VDUP	V8.S[0], V8.S4
+	VSHL	$7, V8.S4, V8.S4
+	VADD	V8.S4, V0.S4, V0.S4
+	VMOV	V0.D[0], R11
+	MOVD.P	R11, 8(R0)
+	MOVD	R6, R2
+	SUB	$2, R1, R1
+
+rows1:
+	CBZ	R1, done
+
+	// 1 row(s) at a time: V0..V3 = their sums (4 per row), 4 vector(s) per iteration.
+	MOVD	R2, R5
+	MOVD	R3, R9
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	VEOR	V10.B16, V10.B16, V10.B16
+	VEOR	V11.B16, V11.B16, V11.B16
+	LSR	$6, R4, R10
+	CBZ	R10, b1one
+
+b1loop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	VLD1.P	16(R9), [V17.B16]
+	VLD1.P	16(R5), [V21.B16]
+	VLD1.P	16(R9), [V18.B16]
+	VLD1.P	16(R5), [V22.B16]
+	VLD1.P	16(R9), [V19.B16]
+	VLD1.P	16(R5), [V23.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	WORD	$0x4e9f9629 // sdot v9.4s, v17.16b, v31.16b
+	VEOR	V30.B16, V21.B16, V21.B16
+	WORD	$0x4e959621 // sdot v1.4s, v17.16b, v21.16b
+	WORD	$0x4e9f964a // sdot v10.4s, v18.16b, v31.16b
+	VEOR	V30.B16, V22.B16, V22.B16
+	WORD	$0x4e969642 // sdot v2.4s, v18.16b, v22.16b
+	WORD	$0x4e9f966b // sdot v11.4s, v19.16b, v31.16b
+	VEOR	V30.B16, V23.B16, V23.B16
+	WORD	$0x4e979663 // sdot v3.4s, v19.16b, v23.16b
+	SUBS	$1, R10, R10
+	BNE	b1loop
+
+b1one:
+	// the remaining whole vectors (fewer than 4) one at a time
+	UBFX	$4, R4, $2, R10
+	CBZ	R10, b1tail
+
+b1oneloop:
+	VLD1.P	16(R9), [V16.B16]
+	VLD1.P	16(R5), [V20.B16]
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+	SUBS	$1, R10, R10
+	BNE	b1oneloop
+
+b1tail:
+	// the last d mod 16 bytes as pieces of 8, 4, 2 and 1 into zeroed registers
+	ANDS	$15, R4, R10
+	BEQ	b1sum
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	TBZ	$3, R4, b1t3
+	VLD1.P	8(R9), V16.D[0]
+	VLD1.P	8(R5), V20.D[0]
+
+b1t3:
+	TBZ	$2, R4, b1t2
+	VLD1.P	4(R9), V16.S[2]
+	VLD1.P	4(R5), V20.S[2]
+
+b1t2:
+	TBZ	$1, R4, b1t1
+	VLD1.P	2(R9), V16.H[6]
+	VLD1.P	2(R5), V20.H[6]
+
+b1t1:
+	TBZ	$0, R4, b1t0
+	VLD1.P	1(R9), V16.B[14]
+	VLD1.P	1(R5), V20.B[14]
+
+b1t0:
+	WORD	$0x4e9f9608 // sdot v8.4s, v16.16b, v31.16b
+	VEOR	V30.B16, V20.B16, V20.B16
+	WORD	$0x4e949600 // sdot v0.4s, v16.16b, v20.16b
+
+b1sum:
+	VADD	V1.S4, V0.S4, V0.S4
+	VADD	V2.S4, V0.S4, V0.S4
+	VADD	V3.S4, V0.S4, V0.S4
+	// V0[0] = the row sum
+	VADDV	V0.S4, V0
+	// plus 128·Σw in every lane
+	VADD	V9.S4, V8.S4, V8.S4
+	VADD	V10.S4, V8.S4, V8.S4
+	VADD	V11.S4, V8.S4, V8.S4
+	VADDV	V8.S4, V8
+	VDUP	V8.S[0], V8.S4
+	VSHL	$7, V8.S4, V8.S4
+	VADD	V8.S4, V0.S4, V0.S4
 	VMOV	V0.S[0], R11
 	MOVW.P	R11, 4(R0)
 	MOVD	R5, R2

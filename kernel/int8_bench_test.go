@@ -58,6 +58,16 @@ func BenchmarkInt8(b *testing.B) {
 			}
 			ops(b, classes*d)
 		})
+		b.Run("kernel=MatVecU8I8/impl="+v.Name(), func(b *testing.B) {
+			X := make([]uint8, classes*d)
+			for i := range X {
+				X[i] = uint8(i * 7)
+			}
+			for b.Loop() {
+				k.MatVecU8I8(dst, X, W[:d])
+			}
+			ops(b, classes*d)
+		})
 	}
 	xf, Wf, df := make([]float32, d), make([]float32, classes*d), make([]float32, classes)
 	for i := range xf {

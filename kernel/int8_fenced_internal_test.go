@@ -84,6 +84,24 @@ func TestInt8Fenced(t *testing.T) {
 							t.Fatalf("DotsI8 %s: row %d: got %d, want %d", what, r, dst[r], want)
 						}
 					}
+					// MatVecU8I8: the rows of x's page against the first d of W
+					// (at the start of its page, or its end when rows = 1).
+					if rows*d <= len(px) {
+						X := i8At[uint8](px, rows*d, end)
+						for i := range X {
+							X[i] = uint8(i*29 + 3)
+						}
+						w := W[:min(d, len(W))]
+						if rows == 0 {
+							w = i8At[int8](pw, d, end)
+						}
+						k.MatVecU8I8(dst, X, w)
+						for r := range dst {
+							if want := dotU8I8Generic(X[r*d:(r+1)*d], w); dst[r] != want {
+								t.Fatalf("MatVecU8I8 %s: row %d: got %d, want %d", what, r, dst[r], want)
+							}
+						}
+					}
 					if rows == 1 {
 						if got, want := k.DotU8I8(x, W), dotU8I8Generic(x, W); got != want {
 							t.Fatalf("DotU8I8 %s: got %d, want %d", what, got, want)

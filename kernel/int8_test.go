@@ -204,10 +204,12 @@ func TestInt8Dots(t *testing.T) {
 						W, Wok := kerneltest.GuardedInts[int8](rows*d, off)
 						x, xok := kerneltest.GuardedInts[uint8](d, (off+1)%4)
 						xs, xsok := kerneltest.GuardedInts[int8](d, (off+3)%4)
+						X, Xok := kerneltest.GuardedInts[uint8](rows*d, (off+2)%4) // samples for MatVecU8I8
 						fillI8(rng, W, kind, true)
 						fillI8(rng, x, kind, false)
 						fillI8(rng, xs, kind, false)
-						W0, x0, xs0 := slices.Clone(W), slices.Clone(x), slices.Clone(xs)
+						fillI8(rng, X, kind, false)
+						W0, x0, xs0, X0 := slices.Clone(W), slices.Clone(x), slices.Clone(xs), slices.Clone(X)
 						for _, op := range []struct {
 							name string
 							call func(dst []int32)
@@ -215,14 +217,25 @@ func TestInt8Dots(t *testing.T) {
 						}{
 							{"DotsU8I8", func(dst []int32) { k.DotsU8I8(dst, W, x) }, func(row []int8) int32 { r, _ := kerneltest.DotU8I8(x, row); return r }},
 							{"DotsI8", func(dst []int32) { k.DotsI8(dst, W, xs) }, func(row []int8) int32 { r, _ := kerneltest.DotI8(xs, row); return r }},
+							// MatVecU8I8: the rows of X against the first row of W as the weights.
+							{"MatVecU8I8", func(dst []int32) { k.MatVecU8I8(dst, X, W[:min(d, len(W))]) }, nil},
 						} {
+							if op.name == "MatVecU8I8" && rows == 0 {
+								continue // no weight vector of length d in an empty W
+							}
 							dst, dok := kerneltest.GuardedInts[int32](rows, (off+2)%4)
 							for i := range dst {
 								dst[i] = 0x7eadbeef // overwritten
 							}
 							op.call(dst)
 							for i := range dst {
-								if want := op.ref(W[i*d : (i+1)*d]); dst[i] != want {
+								var want int32
+								if op.ref != nil {
+									want = op.ref(W[i*d : (i+1)*d])
+								} else {
+									want, _ = kerneltest.DotU8I8(X[i*d:(i+1)*d], W[:d])
+								}
+								if dst[i] != want {
 									t.Fatalf("%s %s: row %d: got %d, want %d", op.name, what, i, dst[i], want)
 								}
 							}
@@ -230,10 +243,10 @@ func TestInt8Dots(t *testing.T) {
 								t.Fatalf("%s %s: dst: %v", op.name, what, err)
 							}
 						}
-						if !slices.Equal(W, W0) || !slices.Equal(x, x0) || !slices.Equal(xs, xs0) {
+						if !slices.Equal(W, W0) || !slices.Equal(x, x0) || !slices.Equal(xs, xs0) || !slices.Equal(X, X0) {
 							t.Fatalf("%s: an input was modified", what)
 						}
-						for _, ok := range []func() error{Wok, xok, xsok} {
+						for _, ok := range []func() error{Wok, xok, xsok, Xok} {
 							if err := ok(); err != nil {
 								t.Fatalf("%s: %v", what, err)
 							}
@@ -272,6 +285,13 @@ func TestInt8PackageFunctions(t *testing.T) {
 		if !slices.Equal(a, b) {
 			t.Errorf("d=%d: DotsI8 %v, the active implementation's %v", d, a, b)
 		}
+		X := make([]uint8, 7*d)
+		fillI8(rng, X, i8Random, false)
+		kernel.MatVecU8I8(a, X, W[:d])
+		k.MatVecU8I8(b, X, W[:d])
+		if !slices.Equal(a, b) {
+			t.Errorf("d=%d: MatVecU8I8 %v, the active implementation's %v", d, a, b)
+		}
 	}
 }
 
@@ -286,6 +306,8 @@ func TestInt8LengthMismatchPanics(t *testing.T) {
 		{"DotI8", func() { kernel.DotI8([]int8{1, 2}, nil) }, "kernel.DotI8: length mismatch: len(x) = 2, len(y) = 0"},
 		{"DotsU8I8", func() { kernel.DotsU8I8(make([]int32, 2), make([]int8, 5), make([]uint8, 3)) }, "kernel.DotsU8I8: length mismatch: len(W) = 5, len(dst)·len(x) = 6"},
 		{"DotsI8", func() { kernel.DotsI8(make([]int32, 1), make([]int8, 4), make([]int8, 3)) }, "kernel.DotsI8: length mismatch"},
+		{"MatVecU8I8", func() { kernel.MatVecU8I8(make([]int32, 2), make([]uint8, 7), make([]int8, 3)) }, "kernel.MatVecU8I8: length mismatch: len(X) = 7, len(dst)·len(w) = 6"},
+		{"method MatVecU8I8", func() { k.MatVecU8I8(nil, make([]uint8, 1), nil) }, "kernel.MatVecU8I8: length mismatch"},
 		{"method DotU8I8", func() { k.DotU8I8(nil, []int8{1}) }, "kernel.DotU8I8: length mismatch"},
 		{"method DotI8", func() { k.DotI8([]int8{1}, nil) }, "kernel.DotI8: length mismatch"},
 		{"method DotsU8I8", func() { k.DotsU8I8(nil, make([]int8, 1), make([]uint8, 1)) }, "kernel.DotsU8I8: length mismatch"},
@@ -319,6 +341,12 @@ func TestInt8Empty(t *testing.T) {
 		if !slices.Equal(dst, []int32{0, 0, 0}) {
 			t.Errorf("%s: DotsI8 with d=0 gave %v, want zeros", v, dst)
 		}
+		dst = []int32{7, 7}
+		k.MatVecU8I8(dst, nil, nil)
+		if !slices.Equal(dst, []int32{0, 0}) {
+			t.Errorf("%s: MatVecU8I8 with d=0 gave %v, want zeros", v, dst)
+		}
+		k.MatVecU8I8(nil, nil, []int8{1, 2})
 	}
 }
 

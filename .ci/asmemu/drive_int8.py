@@ -1,10 +1,12 @@
 # Runs the int8 kernels of kernel/int8_amd64.s (dotsU8I8<SUFFIX>,
-# dotsI8<SUFFIX>) under emu.py: every row count 0..9 against lengths 0..140
+# dotsI8<SUFFIX>, matvecU8I8<SUFFIX>) under emu.py: every row count 0..9 against lengths 0..140
 # and around the unroll, flush and vector sizes, on random bytes and on the
 # extremes (0, 1, 127, 128, 255; the largest products of one sign), with
 # guard bytes around every slice. Any access outside a slice is a fault; the
 # results must equal the plain int32 loop's exactly (wrapping modulo 2^32),
 # the inputs and the guards must keep their bytes.
+# The matrix is W (signed rows) for the dots functions and m (unsigned
+# rows) for matvecU8I8, whose vector w is the signed operand.
 # Usage: python3 drive_int8.py FILE.s SUFFIX...   (AVX512VNNI, AVXVNNI, AVX2)
 import sys, random, struct, os
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -50,7 +52,10 @@ shapes += [(10, 768), (1, 4099), (3, 2047)]
 
 fails = checks = 0
 for suffix in suffixes:
-    for signed, name in ((False, 'dotsU8I8' + suffix), (True, 'dotsI8' + suffix)):
+    # (name, the vector signed, the rows unsigned, the parameter names)
+    for name, signed, swap, (mp, vp) in (('dotsU8I8' + suffix, False, False, ('w', 'x')),
+                                         ('dotsI8' + suffix, True, False, ('w', 'x')),
+                                         ('matvecU8I8' + suffix, True, True, ('m', 'w'))):
         if name not in funcs:
             print('no function', name)
             fails += 1
@@ -59,14 +64,14 @@ for suffix in suffixes:
             for kind in ('random', 'extreme', 'maxneg', 'maxpos'):
                 if kind != 'random' and (rows > 5 or d % 7 not in (0, 1)):
                     continue
-                W = values(rows * d, kind, True)
-                x = values(d, kind, False)
+                W = values(rows * d, kind, not swap)
+                x = values(d, kind, swap)
                 dst = bytes(random.randrange(256) for _ in range(4 * rows))
                 Wb, xb = bytes(W), bytes(x)
                 mem, (adst, aw, ax), allowed = layout([dst, Wb, xb])
                 before = bytes(mem)
-                args = {'dst_base': adst, 'dst_len': rows, 'dst_cap': rows, 'w_base': aw, 'w_len': rows * d,
-                        'w_cap': rows * d, 'x_base': ax, 'x_len': d, 'x_cap': d}
+                args = {'dst_base': adst, 'dst_len': rows, 'dst_cap': rows, mp + '_base': aw, mp + '_len': rows * d,
+                        mp + '_cap': rows * d, vp + '_base': ax, vp + '_len': d, vp + '_cap': d}
                 try:
                     run(funcs, data, name, args, mem, allowed)
                 except Fault as e:
@@ -75,7 +80,7 @@ for suffix in suffixes:
                     continue
                 checks += 1
                 xs = [v - 256 if signed and v > 127 else v for v in x]
-                ws = [v - 256 if v > 127 else v for v in W]
+                ws = [v - 256 if not swap and v > 127 else v for v in W]
                 want = [wrap32(sum(xs[j] * ws[r * d + j] for j in range(d))) for r in range(rows)]
                 got = list(struct.unpack('<%di' % rows, bytes(mem[adst:adst + 4 * rows])))
                 if got != want:
