@@ -1,0 +1,478 @@
+// Package quant serves linear perceptron models with 8-bit integer
+// arithmetic: a Model is made from any trained linear (not voted, not
+// kernel) perceptron.Model, binary or multiclass, and scores samples with
+// the int8 kernels of package kernel (VPDPBUSD on AVX512-VNNI and
+// AVX-VNNI, VPMADDWD on AVX2, SDOT/UDOT on arm64).
+//
+// # Quantisation
+//
+// Each score row k of the float model (its weights w_k and bias b_k) is
+// quantised symmetrically with its own scale:
+//
+//	s_k = max|w_k[i]| / 127,   q_k[i] = round(w_k[i] / s_k) ∈ [−127, 127]
+//
+// (a row of zeros gets s_k = 1). The biases stay in float32. A sample is
+// given in one of three forms:
+//
+//   - float32 values (Predict, Scores): quantised per vector to unsigned
+//     bytes with a scale and a zero point (QuantizeInput), so that
+//     x[i] ≈ sx·(u[i] − z);
+//   - unsigned bytes with their scale and zero point (PredictU8,
+//     ScoresU8), such as image pixels: a model trained on pixel/255 takes
+//     the pixels with sx = 1/255 and z = 0;
+//   - signed bytes with their scale (PredictI8, ScoresI8), x[i] ≈ sx·v[i],
+//     such as int8 embeddings.
+//
+// # Exactness
+//
+// The dot product of the quantised weights and the quantised sample is
+// computed exactly in int32 (the kernel's value, minus z·Σ_i q_k[i] for a
+// zero point, with two's-complement arithmetic that is exact because the
+// result fits: D ≤ MaxDims), identical on every implementation. The score
+// is then the float model's formula applied to the dequantised weights and
+// sample, evaluated in float64 and rounded once to float32:
+//
+//	score_k = s_k·sx·acc_k·mul + b_k·bmul
+//
+// with (mul, bmul) = (1, 1) for an unscaled model, (f, f), f = 1/‖(x̂, 1)‖
+// (1/‖x̂‖ without a bias), for perceptron.ScaleAugmented, and (1/‖x̂‖, 1)
+// for perceptron.ScaleFeatures, x̂ the dequantised sample (its norm
+// computed exactly from the integers). Predict returns the label of the
+// highest score (ties to the smaller label), or for a binary model +1 when
+// the score is > 0.
+//
+// # Files
+//
+// MarshalBinary writes the model in the module's model-file envelope
+// (package internal/modelfile) with kinds of its own (49 binary, 50
+// one-vs-rest, 51 argmax) and a body of its own format version; see
+// MarshalBinary.
+package quant
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+// MaxDims is the most features a quantised model has: every dot product of
+// 127·255-bounded terms then fits in an int32, so the integer scores are
+// exact.
+const MaxDims = math.MaxInt32 / (127 * 255)
+
+// Model is a quantised linear model. It is immutable and safe for
+// concurrent use; Predict, PredictU8 and PredictI8 allocate nothing for
+// models of up to 16 scores (the float32 form borrows a scratch buffer
+// from a pool).
+type Model struct {
+	kind    perceptron.Kind // the source model's: binary, one-vs-rest or argmax
+	algo    perceptron.Algorithm
+	d       int
+	labels  []int // binary: {−1, +1}
+	bias    bool
+	scaling perceptron.Scaling
+	q       []int8    // rows×d quantised weights, row-major
+	scale   []float32 // per row, finite and > 0
+	b       []float32 // per row, finite
+	sum     []int32   // per row, Σ q (for the zero point)
+	k       kernel.Int8Kernels
+	pool    sync.Pool // *scratch of this model's sizes
+}
+
+// scratch is the per-call memory of the float32 and many-class paths.
+type scratch struct {
+	u   []uint8
+	acc []int32
+}
+
+// New quantises a trained linear model (binary, one-vs-rest or argmax, of
+// any algorithm but perceptron.Voted) of float32 or float64. Errors wrap
+// ErrUnsupported (a voted model, more than MaxDims features, weights or
+// biases beyond float32's range) or perceptron.ErrUntrained.
+func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
+	kind := m.Kind()
+	if kind == 0 {
+		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
+	}
+	if m.Algorithm() == perceptron.Voted {
+		return nil, fmt.Errorf("%w: a voted model (its score is a vote of signs, not one linear function per class)", ErrUnsupported)
+	}
+	d := m.Dims()
+	if d > MaxDims {
+		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
+	}
+	rows := m.NumScores()
+	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling(),
+		q: make([]int8, rows*d), scale: make([]float32, rows), b: make([]float32, rows)}
+	for k := range rows {
+		w, b := m.Weights(k)
+		if w == nil {
+			return nil, fmt.Errorf("%w: score row %d has no weights", ErrUnsupported, k)
+		}
+		s, err := quantizeRow(q.q[k*d:(k+1)*d], w)
+		if err != nil {
+			return nil, fmt.Errorf("%w: score row %d: %v", ErrUnsupported, k, err)
+		}
+		fb := float32(b)
+		if math.IsInf(float64(fb), 0) {
+			return nil, fmt.Errorf("%w: bias %d (%v) beyond float32's range", ErrUnsupported, k, b)
+		}
+		q.scale[k], q.b[k] = s, fb
+	}
+	q.prepare()
+	return q, nil
+}
+
+// quantizeRow sets dst to the symmetric int8 quantisation of w and returns
+// its scale.
+func quantizeRow[T perceptron.Float](dst []int8, w []T) (float32, error) {
+	amax := 0.0
+	for _, v := range w {
+		amax = max(amax, math.Abs(float64(v)))
+	}
+	if amax == 0 {
+		clear(dst)
+		return 1, nil
+	}
+	s := float32(amax / 127)
+	switch {
+	case math.IsInf(float64(s), 0):
+		return 0, fmt.Errorf("weights up to %v, beyond float32's range", amax)
+	case s == 0:
+		s = math.SmallestNonzeroFloat32
+	}
+	inv := 1 / float64(s)
+	for i, v := range w {
+		dst[i] = int8(min(max(math.Round(float64(v)*inv), -127), 127))
+	}
+	return s, nil
+}
+
+// prepare computes the row sums and resolves the kernels of a model whose
+// fields are set.
+func (q *Model) prepare() {
+	rows := len(q.scale)
+	q.sum = make([]int32, rows)
+	for k := range rows {
+		var s int32
+		for _, v := range q.q[k*q.d : (k+1)*q.d] {
+			s += int32(v)
+		}
+		q.sum[k] = s
+	}
+	q.k = kernel.OnInt8(kernel.ActiveInt8())
+	d := q.d
+	q.pool.New = func() any { return &scratch{u: make([]uint8, d), acc: make([]int32, rows)} }
+}
+
+// Kind returns the kind of the model it was made from: perceptron.KindBinary,
+// KindOneVsRest or KindArgmax.
+func (q *Model) Kind() perceptron.Kind { return q.kind }
+
+// Algorithm returns the algorithm that trained the model it was made from.
+func (q *Model) Algorithm() perceptron.Algorithm { return q.algo }
+
+// Dims returns the number of features a sample must have.
+func (q *Model) Dims() int { return q.d }
+
+// Classes returns the labels the model predicts, sorted ({−1, +1} for a
+// binary model). It returns a copy.
+func (q *Model) Classes() []int { return slices.Clone(q.labels) }
+
+// NumScores returns the number of decision values Scores writes: 1 for a
+// binary model, the number of classes otherwise.
+func (q *Model) NumScores() int { return len(q.scale) }
+
+// HasBias reports whether the model has a bias term.
+func (q *Model) HasBias() bool { return q.bias }
+
+// Scaling returns the transform the model applies to a sample before
+// scoring it (the source model's).
+func (q *Model) Scaling() perceptron.Scaling { return q.scaling }
+
+// Weights returns a copy of the quantised weights of score row k and
+// their scale: row k of the float model is approximately scale·w. It
+// returns nil for an out-of-range k.
+func (q *Model) Weights(k int) (w []int8, scale float32, bias float32) {
+	if k < 0 || k >= len(q.scale) {
+		return nil, 0, 0
+	}
+	return slices.Clone(q.q[k*q.d : (k+1)*q.d]), q.scale[k], q.b[k]
+}
+
+func (q *Model) checkLen(n int) error {
+	if n != q.d {
+		return fmt.Errorf("%w: sample has %d features, the model %d", ErrDims, n, q.d)
+	}
+	return nil
+}
+
+// checkScale checks a caller's input scale.
+func checkScale(sx float32) error {
+	if !(sx > 0) || math.IsInf(float64(sx), 0) {
+		return fmt.Errorf("%w: input scale %v (want finite and > 0)", ErrScale, sx)
+	}
+	return nil
+}
+
+// accU8 sets acc to the exact integer scores of the unsigned sample u with
+// zero point z.
+func (q *Model) accU8(acc []int32, u []uint8, z uint8) {
+	q.k.DotsU8I8(acc, q.q, u)
+	if z != 0 {
+		for k := range acc {
+			acc[k] -= int32(z) * q.sum[k]
+		}
+	}
+}
+
+// factors returns the (mul, bmul) of the model's scaling for a sample
+// whose dequantised squared norm is sx²·sq.
+func (q *Model) factors(sx float64, sq int64) (mul, bmul float64) {
+	switch q.scaling {
+	case perceptron.ScaleAugmented:
+		n2 := sx * sx * float64(sq)
+		f := 1.0
+		switch {
+		case q.bias:
+			f = 1 / math.Sqrt(n2+1)
+		case n2 > 0:
+			f = 1 / math.Sqrt(n2)
+		}
+		return f, f
+	case perceptron.ScaleFeatures:
+		if sq > 0 {
+			return 1 / (sx * math.Sqrt(float64(sq))), 1
+		}
+	}
+	return 1, 1
+}
+
+// sqU8 returns Σ (u[i] − z)², exactly.
+func sqU8(u []uint8, z uint8) int64 {
+	var s int64
+	for _, v := range u {
+		t := int64(v) - int64(z)
+		s += t * t
+	}
+	return s
+}
+
+// sqI8 returns Σ v[i]², exactly.
+func sqI8(v []int8) int64 {
+	var s int64
+	for _, x := range v {
+		s += int64(x) * int64(x)
+	}
+	return s
+}
+
+// rescale writes the float scores of the integer scores acc to dst (which
+// may be nil: then only the decision is made) and returns the index of the
+// highest score (ties to the first), or for a binary model 1 if its score
+// is > 0 and 0 otherwise.
+func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float64) int {
+	best, bestK := float32(0), 0
+	for k, a := range acc {
+		v := float32(float64(q.scale[k])*sx*float64(a)*mul + float64(q.b[k])*bmul)
+		if dst != nil {
+			dst[k] = v
+		}
+		if k == 0 || v > best {
+			best, bestK = v, k
+		}
+	}
+	if len(acc) == 1 {
+		if best > 0 {
+			return 1
+		}
+		return 0
+	}
+	return bestK
+}
+
+// label returns the label of rescale's index.
+func (q *Model) label(i int) int { return q.labels[i] }
+
+// PredictU8 returns the label of the sample x[i] ≈ scale·(u[i] − zero)
+// given as unsigned bytes. A sample of the wrong length is an error
+// wrapping ErrDims, a scale that is not finite and > 0 one wrapping
+// ErrScale.
+func (q *Model) PredictU8(u []uint8, scale float32, zero uint8) (int, error) {
+	if err := q.checkLen(len(u)); err != nil {
+		return 0, err
+	}
+	if err := checkScale(scale); err != nil {
+		return 0, err
+	}
+	var buf [16]int32
+	acc, s := q.accBuf(&buf)
+	q.accU8(acc, u, zero)
+	mul, bmul := 1.0, 1.0
+	if q.scaling != perceptron.ScaleNone {
+		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
+	}
+	l := q.label(q.rescale(nil, acc, float64(scale), mul, bmul))
+	q.release(s)
+	return l, nil
+}
+
+// ScoresU8 writes the decision values of the sample x[i] ≈
+// scale·(u[i] − zero) to dst, which must have length NumScores. Errors are
+// PredictU8's.
+func (q *Model) ScoresU8(dst []float32, u []uint8, scale float32, zero uint8) error {
+	if err := q.checkDst(len(dst), len(u)); err != nil {
+		return err
+	}
+	if err := checkScale(scale); err != nil {
+		return err
+	}
+	var buf [16]int32
+	acc, s := q.accBuf(&buf)
+	q.accU8(acc, u, zero)
+	mul, bmul := 1.0, 1.0
+	if q.scaling != perceptron.ScaleNone {
+		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
+	}
+	q.rescale(dst, acc, float64(scale), mul, bmul)
+	q.release(s)
+	return nil
+}
+
+// PredictI8 returns the label of the sample x[i] ≈ scale·v[i] given as
+// signed bytes. Errors are PredictU8's.
+func (q *Model) PredictI8(v []int8, scale float32) (int, error) {
+	if err := q.checkLen(len(v)); err != nil {
+		return 0, err
+	}
+	if err := checkScale(scale); err != nil {
+		return 0, err
+	}
+	var buf [16]int32
+	acc, s := q.accBuf(&buf)
+	q.k.DotsI8(acc, q.q, v)
+	mul, bmul := 1.0, 1.0
+	if q.scaling != perceptron.ScaleNone {
+		mul, bmul = q.factors(float64(scale), sqI8(v))
+	}
+	l := q.label(q.rescale(nil, acc, float64(scale), mul, bmul))
+	q.release(s)
+	return l, nil
+}
+
+// ScoresI8 writes the decision values of the sample x[i] ≈ scale·v[i] to
+// dst, which must have length NumScores. Errors are PredictU8's.
+func (q *Model) ScoresI8(dst []float32, v []int8, scale float32) error {
+	if err := q.checkDst(len(dst), len(v)); err != nil {
+		return err
+	}
+	if err := checkScale(scale); err != nil {
+		return err
+	}
+	var buf [16]int32
+	acc, s := q.accBuf(&buf)
+	q.k.DotsI8(acc, q.q, v)
+	mul, bmul := 1.0, 1.0
+	if q.scaling != perceptron.ScaleNone {
+		mul, bmul = q.factors(float64(scale), sqI8(v))
+	}
+	q.rescale(dst, acc, float64(scale), mul, bmul)
+	q.release(s)
+	return nil
+}
+
+// Predict quantises the float32 sample x with QuantizeInput and returns
+// its label. A sample of the wrong length is an error wrapping ErrDims,
+// one with a NaN or ±Inf value one wrapping ErrNonFinite.
+func (q *Model) Predict(x []float32) (int, error) {
+	if err := q.checkLen(len(x)); err != nil {
+		return 0, err
+	}
+	s := q.pool.Get().(*scratch)
+	defer q.pool.Put(s)
+	sx, z, err := QuantizeInput(s.u, x)
+	if err != nil {
+		return 0, err
+	}
+	return q.PredictU8(s.u, sx, z)
+}
+
+// Scores quantises the float32 sample x with QuantizeInput and writes its
+// decision values to dst, which must have length NumScores. Errors are
+// Predict's.
+func (q *Model) Scores(dst, x []float32) error {
+	if err := q.checkDst(len(dst), len(x)); err != nil {
+		return err
+	}
+	s := q.pool.Get().(*scratch)
+	defer q.pool.Put(s)
+	sx, z, err := QuantizeInput(s.u, x)
+	if err != nil {
+		return err
+	}
+	return q.ScoresU8(dst, s.u, sx, z)
+}
+
+// PredictBatch writes the labels of the row-major float32 samples X to
+// dst, one per row (len(X) must be len(dst)·Dims), each quantised as
+// Predict does. Errors name the row.
+func (q *Model) PredictBatch(dst []int, X []float32) error {
+	if len(X) != len(dst)*q.d {
+		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), q.d)
+	}
+	for i := range dst {
+		l, err := q.Predict(X[i*q.d : (i+1)*q.d])
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+		dst[i] = l
+	}
+	return nil
+}
+
+// ScoresBatch writes the decision values of the row-major float32 samples
+// X to dst (NumScores values per sample, row-major), each quantised as
+// Scores does. Errors name the row.
+func (q *Model) ScoresBatch(dst, X []float32) error {
+	r := len(q.scale)
+	if len(dst)%r != 0 || len(X) != len(dst)/r*q.d {
+		return fmt.Errorf("%w: len(dst) = %d, len(X) = %d: want rows·%d and rows·%d", ErrDims, len(dst), len(X), r, q.d)
+	}
+	for i := range len(dst) / r {
+		if err := q.Scores(dst[i*r:(i+1)*r], X[i*q.d:(i+1)*q.d]); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// accBuf returns the integer scores' buffer: buf for up to 16 scores, else
+// a pooled scratch (returned too, for release).
+func (q *Model) accBuf(buf *[16]int32) ([]int32, *scratch) {
+	if r := len(q.scale); r <= len(buf) {
+		return buf[:r], nil
+	}
+	s := q.pool.Get().(*scratch)
+	return s.acc, s
+}
+
+// release returns a scratch accBuf took from the pool.
+func (q *Model) release(s *scratch) {
+	if s != nil {
+		q.pool.Put(s)
+	}
+}
+
+func (q *Model) checkDst(nd, nx int) error {
+	if err := q.checkLen(nx); err != nil {
+		return err
+	}
+	if nd != len(q.scale) {
+		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, nd, len(q.scale))
+	}
+	return nil
+}
