@@ -14,7 +14,8 @@ import (
 var (
 	// ErrDims reports a sample or destination of the wrong length.
 	ErrDims = fmt.Errorf("quant: %w", perceptron.ErrDims)
-	// ErrNonFinite reports a NaN or ±Inf value in a float32 sample.
+	// ErrNonFinite reports a NaN or ±Inf value in a float32 sample, or a
+	// score beyond float32's range.
 	ErrNonFinite = fmt.Errorf("quant: %w", perceptron.ErrNonFinite)
 	// ErrScale reports an input scale that is not finite and > 0.
 	ErrScale = errors.New("quant: bad input scale")

@@ -272,13 +272,17 @@ func sqI8(v []int8) int64 {
 }
 
 // rescale writes the float scores of the integer scores acc to dst (which
-// may be nil: then only the decision is made) and returns the index of the
-// highest score (ties to the first), or for a binary model 1 if its score
-// is > 0 and 0 otherwise.
-func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float64) int {
+// may be nil: then only the decision is made) and returns the label of the
+// highest score (ties to the smaller label), or for a binary model +1 if
+// its score is > 0 and −1 otherwise. A score float32 cannot hold (a sample
+// scale far beyond the training data's) is an error wrapping ErrNonFinite.
+func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float64) (int, error) {
 	best, bestK := float32(0), 0
 	for k, a := range acc {
 		v := float32(float64(q.scale[k])*sx*float64(a)*mul + float64(q.b[k])*bmul)
+		if v-v != 0 {
+			return 0, fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, v)
+		}
 		if dst != nil {
 			dst[k] = v
 		}
@@ -288,20 +292,18 @@ func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float6
 	}
 	if len(acc) == 1 {
 		if best > 0 {
-			return 1
+			return 1, nil
 		}
-		return 0
+		return -1, nil
 	}
-	return bestK
+	return q.labels[bestK], nil
 }
-
-// label returns the label of rescale's index.
-func (q *Model) label(i int) int { return q.labels[i] }
 
 // PredictU8 returns the label of the sample x[i] ≈ scale·(u[i] − zero)
 // given as unsigned bytes. A sample of the wrong length is an error
 // wrapping ErrDims, a scale that is not finite and > 0 one wrapping
-// ErrScale.
+// ErrScale, a score beyond float32's range (a scale far larger than the
+// training data's) one wrapping ErrNonFinite.
 func (q *Model) PredictU8(u []uint8, scale float32, zero uint8) (int, error) {
 	if err := q.checkLen(len(u)); err != nil {
 		return 0, err
@@ -316,9 +318,9 @@ func (q *Model) PredictU8(u []uint8, scale float32, zero uint8) (int, error) {
 	if q.scaling != perceptron.ScaleNone {
 		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
 	}
-	l := q.label(q.rescale(nil, acc, float64(scale), mul, bmul))
+	l, err := q.rescale(nil, acc, float64(scale), mul, bmul)
 	q.release(s)
-	return l, nil
+	return l, err
 }
 
 // ScoresU8 writes the decision values of the sample x[i] ≈
@@ -338,9 +340,9 @@ func (q *Model) ScoresU8(dst []float32, u []uint8, scale float32, zero uint8) er
 	if q.scaling != perceptron.ScaleNone {
 		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
 	}
-	q.rescale(dst, acc, float64(scale), mul, bmul)
+	_, err := q.rescale(dst, acc, float64(scale), mul, bmul)
 	q.release(s)
-	return nil
+	return err
 }
 
 // PredictI8 returns the label of the sample x[i] ≈ scale·v[i] given as
@@ -359,9 +361,9 @@ func (q *Model) PredictI8(v []int8, scale float32) (int, error) {
 	if q.scaling != perceptron.ScaleNone {
 		mul, bmul = q.factors(float64(scale), sqI8(v))
 	}
-	l := q.label(q.rescale(nil, acc, float64(scale), mul, bmul))
+	l, err := q.rescale(nil, acc, float64(scale), mul, bmul)
 	q.release(s)
-	return l, nil
+	return l, err
 }
 
 // ScoresI8 writes the decision values of the sample x[i] ≈ scale·v[i] to
@@ -380,9 +382,9 @@ func (q *Model) ScoresI8(dst []float32, v []int8, scale float32) error {
 	if q.scaling != perceptron.ScaleNone {
 		mul, bmul = q.factors(float64(scale), sqI8(v))
 	}
-	q.rescale(dst, acc, float64(scale), mul, bmul)
+	_, err := q.rescale(dst, acc, float64(scale), mul, bmul)
 	q.release(s)
-	return nil
+	return err
 }
 
 // Predict quantises the float32 sample x with QuantizeInput and returns
