@@ -517,7 +517,9 @@ func (c *cliCase) checkResult(t *testing.T, dir string, code int, stdout, stderr
 
 // allCLICases are cliCases and the cases of the other test files
 // (outputCases).
-func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases) }
+func allCLICases() []cliCase {
+	return slices.Concat(cliCases, outputCases, platformCases, quantizeCases)
+}
 
 func TestCLIInProcess(t *testing.T) {
 	for _, c := range allCLICases() {

@@ -15,6 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/quant"
 )
 
 // Model files: the perceptron package's checksummed binary format (magic
@@ -24,8 +25,8 @@ import (
 // binaryMagic opens every binary model file.
 const binaryMagic = "RBLTPCPT"
 
-// classifier is what predict and eval need of a model; *perceptron.Model
-// and *perceptron.KernelModel implement it.
+// classifier is what predict and eval need of a model; *perceptron.Model,
+// *perceptron.KernelModel and (for float32) *quant.Model implement it.
 type classifier[T kernel.Float] interface {
 	Dims() int
 	Classes() []int
@@ -73,7 +74,8 @@ func (lm *loadedModel) classes() []int {
 }
 
 // loadModel reads the model file at path: a linear or kernel model, binary
-// or JSON, float32 or float64. Errors name the file; a file of the right
+// or JSON, float32 or float64, or a quantised linear model (binary; read
+// as a float32 classifier). Errors name the file; a file of the right
 // kind with bad content wraps perceptron.ErrCorrupt (or ErrVersion), a JSON
 // syntax error carries its line and column, a file that is no model at
 // all wraps errMalformed, and a JSON model beyond maxModel, or a binary
@@ -96,6 +98,14 @@ func loadModel(path string) (*loadedModel, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte(binaryMagic)):
 		info, err := perceptron.Inspect(data)
+		if errors.Is(err, perceptron.ErrMismatch) && quant.IsKind(byte(info.Kind)) {
+			q, err := quant.Unmarshal(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			lm.m32, lm.desc = q, "int8 quantised "+describeModel(q, "float32 input")
+			return lm, nil
+		}
 		isKernel := info.Kind.IsKernel() && errors.Is(err, perceptron.ErrMismatch)
 		if err != nil && !isKernel {
 			return nil, fmt.Errorf("%s: %w", path, err)
