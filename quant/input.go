@@ -20,13 +20,8 @@ func QuantizeInput(dst []uint8, x []float32) (scale float32, zero uint8, err err
 	if len(dst) != len(x) {
 		return 0, 0, fmt.Errorf("%w: len(dst) = %d, len(x) = %d", ErrDims, len(dst), len(x))
 	}
-	var lo, hi float32
-	for _, v := range x {
-		lo = min(lo, v)
-		hi = max(hi, v)
-	}
-	// min and max propagate a NaN; ±Inf lands in lo or hi.
-	if lo-lo != 0 || hi-hi != 0 {
+	lo, hi, bad := rangeOf(x)
+	if bad {
 		for i, v := range x {
 			if v-v != 0 {
 				return 0, 0, fmt.Errorf("%w: feature %d is %v", ErrNonFinite, i, v)
@@ -53,9 +48,85 @@ func QuantizeInput(dst []uint8, x []float32) (scale float32, zero uint8, err err
 		}
 		return scale, zero, nil
 	}
-	dst = dst[:len(x)]
-	for i, v := range x {
-		dst[i] = uint8(int32(min(max(v*inv32+off, 0), 255)))
-	}
+	quantizeAffine(dst, x, inv32, off)
 	return scale, zero, nil
+}
+
+// rangeOf returns min(0, min x), max(0, max x) and whether x holds a NaN
+// or ±Inf (an exponent of all ones), in one pass with four independent
+// chains: plain comparisons, which Go compiles to a compare and a
+// predictable branch (the min and max builtins' NaN handling costs a
+// dependent chain of several instructions per value).
+func rangeOf(x []float32) (lo, hi float32, bad bool) {
+	var lo0, lo1, lo2, lo3, hi0, hi1, hi2, hi3 float32
+	var e0, e1, e2, e3 uint32
+	const exp, one = 0x7f800000, 0x00800000 // (bits & exp) + one has bit 31 set exactly for an all-ones exponent
+	i := 0
+	for ; i <= len(x)-4; i += 4 {
+		v0, v1, v2, v3 := x[i], x[i+1], x[i+2], x[i+3]
+		if v0 < lo0 {
+			lo0 = v0
+		}
+		if v0 > hi0 {
+			hi0 = v0
+		}
+		if v1 < lo1 {
+			lo1 = v1
+		}
+		if v1 > hi1 {
+			hi1 = v1
+		}
+		if v2 < lo2 {
+			lo2 = v2
+		}
+		if v2 > hi2 {
+			hi2 = v2
+		}
+		if v3 < lo3 {
+			lo3 = v3
+		}
+		if v3 > hi3 {
+			hi3 = v3
+		}
+		e0 |= math.Float32bits(v0)&exp + one
+		e1 |= math.Float32bits(v1)&exp + one
+		e2 |= math.Float32bits(v2)&exp + one
+		e3 |= math.Float32bits(v3)&exp + one
+	}
+	for ; i < len(x); i++ {
+		v := x[i]
+		if v < lo0 {
+			lo0 = v
+		}
+		if v > hi0 {
+			hi0 = v
+		}
+		e0 |= math.Float32bits(v)&exp + one
+	}
+	lo = min(lo0, lo1, lo2, lo3)
+	hi = max(hi0, hi1, hi2, hi3)
+	return lo, hi, (e0|e1|e2|e3)>>31 != 0
+}
+
+// quantizeAffine sets dst[i] = clamp(⌊x[i]·inv + off⌋, 0, 255) for finite
+// x (off > 0, so truncation is the floor).
+func quantizeAffine(dst []uint8, x []float32, inv, off float32) {
+	dst = dst[:len(x)]
+	q := func(v float32) uint8 {
+		f := v*inv + off
+		if f < 0 {
+			f = 0
+		}
+		if f > 255 {
+			f = 255
+		}
+		return uint8(int32(f))
+	}
+	i := 0
+	for ; i <= len(x)-4; i += 4 {
+		dst[i], dst[i+1], dst[i+2], dst[i+3] = q(x[i]), q(x[i+1]), q(x[i+2]), q(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		dst[i] = q(x[i])
+	}
 }
