@@ -60,7 +60,7 @@ func BenchmarkPredict(b *testing.B) {
 			if !im.Available() || im.Name() == "generic" {
 				continue
 			}
-			q.k = kernel.OnInt8(im)
+			q := q.OnInt8(im)
 			for _, in := range []struct {
 				name string
 				f    func() (int, error)
@@ -79,7 +79,6 @@ func BenchmarkPredict(b *testing.B) {
 				})
 			}
 		}
-		q.k = kernel.OnInt8(kernel.ActiveInt8())
 	}
 }
 

@@ -53,75 +53,42 @@ func QuantizeInput(dst []uint8, x []float32) (scale float32, zero uint8, err err
 }
 
 // rangeOf returns min(0, min x), max(0, max x) and whether x holds a NaN
-// or ±Inf (an exponent of all ones), in one pass with four independent
-// chains: plain comparisons, which Go compiles to a compare and a
-// predictable branch (the min and max builtins' NaN handling costs a
-// dependent chain of several instructions per value).
+// or ±Inf, in one pass over order keys: the bits of a float32 mapped to an
+// int32 that orders as the values do (negative values' magnitude bits
+// flipped), whose integer min and max compile to branch-free CMOVs in two
+// independent chains (four spill to the stack) (the min and max builtins' NaN handling for floats
+// costs a dependent chain of several instructions per value). A NaN's key
+// lies beyond ±Inf's, so the extreme keys tell a non-finite value too.
 func rangeOf(x []float32) (lo, hi float32, bad bool) {
-	var lo0, lo1, lo2, lo3, hi0, hi1, hi2, hi3 float32
-	var e0, e1, e2, e3 uint32
-	const exp, one = 0x7f800000, 0x00800000 // (bits & exp) + one has bit 31 set exactly for an all-ones exponent
+	key := func(v float32) int32 {
+		b := int32(math.Float32bits(v))
+		return b ^ (b >> 31 & 0x7fffffff)
+	}
+	var lo0, lo1, hi0, hi1 int32 // key(0) = 0
 	i := 0
-	for ; i <= len(x)-4; i += 4 {
-		v0, v1, v2, v3 := x[i], x[i+1], x[i+2], x[i+3]
-		if v0 < lo0 {
-			lo0 = v0
-		}
-		if v0 > hi0 {
-			hi0 = v0
-		}
-		if v1 < lo1 {
-			lo1 = v1
-		}
-		if v1 > hi1 {
-			hi1 = v1
-		}
-		if v2 < lo2 {
-			lo2 = v2
-		}
-		if v2 > hi2 {
-			hi2 = v2
-		}
-		if v3 < lo3 {
-			lo3 = v3
-		}
-		if v3 > hi3 {
-			hi3 = v3
-		}
-		e0 |= math.Float32bits(v0)&exp + one
-		e1 |= math.Float32bits(v1)&exp + one
-		e2 |= math.Float32bits(v2)&exp + one
-		e3 |= math.Float32bits(v3)&exp + one
+	for ; i <= len(x)-2; i += 2 {
+		k0, k1 := key(x[i]), key(x[i+1])
+		lo0, hi0 = min(lo0, k0), max(hi0, k0)
+		lo1, hi1 = min(lo1, k1), max(hi1, k1)
 	}
-	for ; i < len(x); i++ {
-		v := x[i]
-		if v < lo0 {
-			lo0 = v
-		}
-		if v > hi0 {
-			hi0 = v
-		}
-		e0 |= math.Float32bits(v)&exp + one
+	if i < len(x) {
+		k := key(x[i])
+		lo0, hi0 = min(lo0, k), max(hi0, k)
 	}
-	lo = min(lo0, lo1, lo2, lo3)
-	hi = max(hi0, hi1, hi2, hi3)
-	return lo, hi, (e0|e1|e2|e3)>>31 != 0
+	kl, kh := min(lo0, lo1), max(hi0, hi1)
+	if kl <= key(float32(math.Inf(-1))) || kh >= key(float32(math.Inf(1))) {
+		return 0, 0, true
+	}
+	back := func(k int32) float32 { return math.Float32frombits(uint32(k ^ (k >> 31 & 0x7fffffff))) }
+	return back(kl), back(kh), false
 }
 
-// quantizeAffine sets dst[i] = clamp(⌊x[i]·inv + off⌋, 0, 255) for finite
-// x (off > 0, so truncation is the floor).
+// quantizeAffine sets dst[i] = min(⌊x[i]·inv + off⌋, 255) for x within
+// the range inv and off were made from, where x[i]·inv + off ≥ −ε
+// (truncation toward zero then gives 0) and may exceed 255 by rounding.
 func quantizeAffine(dst []uint8, x []float32, inv, off float32) {
 	dst = dst[:len(x)]
-	q := func(v float32) uint8 {
-		f := v*inv + off
-		if f < 0 {
-			f = 0
-		}
-		if f > 255 {
-			f = 255
-		}
-		return uint8(int32(f))
-	}
+	q := func(v float32) uint8 { return uint8(min(int32(v*inv+off), 255)) }
 	i := 0
 	for ; i <= len(x)-4; i += 4 {
 		dst[i], dst[i+1], dst[i+2], dst[i+3] = q(x[i]), q(x[i+1]), q(x[i+2]), q(x[i+3])

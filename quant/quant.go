@@ -169,6 +169,18 @@ func (q *Model) prepare() {
 	q.pool.New = func() any { return &scratch{u: make([]uint8, d), acc: make([]int32, rows)} }
 }
 
+// OnInt8 returns a model with q's weights (shared, both immutable) that
+// scores with the int8 implementation v instead of kernel.ActiveInt8, so
+// that tests and benchmarks run every implementation in one process. It
+// panics if v is not available on this CPU (see kernel.OnInt8).
+func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
+	r := &Model{kind: q.kind, algo: q.algo, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
+		q: q.q, scale: q.scale, b: q.b}
+	r.prepare()
+	r.k = kernel.OnInt8(v)
+	return r
+}
+
 // Kind returns the kind of the model it was made from: perceptron.KindBinary,
 // KindOneVsRest or KindArgmax.
 func (q *Model) Kind() perceptron.Kind { return q.kind }
