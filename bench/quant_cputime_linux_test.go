@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -10,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
-	"github.com/rosenblatt-go/rosenblatt/quant"
 )
 
 // TestQuantPredictCPUTime measures a 10-class one-vs-rest Predict at
@@ -42,43 +39,17 @@ func TestQuantPredictCPUTime(t *testing.T) {
 	}
 	var cs []cand
 	for _, d := range []int{768, 784} {
-		rng := rand.New(rand.NewPCG(uint64(d), 1))
-		const n, cls = 200, 10
-		X := make([]float32, n*d)
-		for i := range X {
-			X[i] = rng.Float32()
-		}
-		y := make([]int, n)
-		for i := range y {
-			y[i] = i % cls
-		}
-		m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := quant.New(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x := X[3*d : 4*d]
-		u, v := make([]uint8, d), make([]int8, d)
-		sx, z, err := quant.QuantizeInput(u, x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range v {
-			v[i] = int8(u[i] >> 1)
-		}
-		cs = append(cs, cand{d, "float32 Predict", kernel.Active(), func() (int, error) { return m.Predict(x) }})
+		c := newQuantCase(t, d)
+		cs = append(cs, cand{d, "float32 Predict", kernel.Active(), c.float32})
 		for _, im := range kernel.Int8Impls() {
 			if !im.Available() || im.Name() == "generic" {
 				continue
 			}
-			qi := q.OnInt8(im)
+			u8, i8, f32 := c.int8(im)
 			cs = append(cs,
-				cand{d, "int8 PredictU8", im.Name(), func() (int, error) { return qi.PredictU8(u, sx, z) }},
-				cand{d, "int8 PredictI8", im.Name(), func() (int, error) { return qi.PredictI8(v, sx) }},
-				cand{d, "int8 Predict (float32 in)", im.Name(), func() (int, error) { return qi.Predict(x) }})
+				cand{d, "int8 PredictU8", im.Name(), u8},
+				cand{d, "int8 PredictI8", im.Name(), i8},
+				cand{d, "int8 Predict (float32 in)", im.Name(), f32})
 		}
 	}
 	runtime.LockOSThread()

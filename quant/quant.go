@@ -311,6 +311,42 @@ func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float6
 	return q.labels[bestK], nil
 }
 
+// sample is a sample in one of the byte forms: unsigned bytes u with zero
+// point z, or (signed) the signed bytes v.
+type sample struct {
+	signed bool
+	u      []uint8
+	z      uint8
+	v      []int8
+}
+
+// eval scores the sample in (its length and dst's checked by the caller)
+// with input scale sx: it writes the scores to dst unless dst is nil and
+// returns the label.
+func (q *Model) eval(dst []float32, in sample, sx float32) (int, error) {
+	if err := checkScale(sx); err != nil {
+		return 0, err
+	}
+	var buf [16]int32
+	acc, s := q.accBuf(&buf)
+	var sq int64
+	if in.signed {
+		q.k.DotsI8(acc, q.q, in.v)
+		if q.scaling != perceptron.ScaleNone {
+			sq = sqI8(in.v)
+		}
+	} else {
+		q.accU8(acc, in.u, in.z)
+		if q.scaling != perceptron.ScaleNone {
+			sq = sqU8(in.u, in.z)
+		}
+	}
+	mul, bmul := q.factors(float64(sx), sq)
+	l, err := q.rescale(dst, acc, float64(sx), mul, bmul)
+	q.release(s)
+	return l, err
+}
+
 // PredictU8 returns the label of the sample x[i] ≈ scale·(u[i] − zero)
 // given as unsigned bytes. A sample of the wrong length is an error
 // wrapping ErrDims, a scale that is not finite and > 0 one wrapping
@@ -320,19 +356,7 @@ func (q *Model) PredictU8(u []uint8, scale float32, zero uint8) (int, error) {
 	if err := q.checkLen(len(u)); err != nil {
 		return 0, err
 	}
-	if err := checkScale(scale); err != nil {
-		return 0, err
-	}
-	var buf [16]int32
-	acc, s := q.accBuf(&buf)
-	q.accU8(acc, u, zero)
-	mul, bmul := 1.0, 1.0
-	if q.scaling != perceptron.ScaleNone {
-		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
-	}
-	l, err := q.rescale(nil, acc, float64(scale), mul, bmul)
-	q.release(s)
-	return l, err
+	return q.eval(nil, sample{u: u, z: zero}, scale)
 }
 
 // ScoresU8 writes the decision values of the sample x[i] ≈
@@ -342,18 +366,7 @@ func (q *Model) ScoresU8(dst []float32, u []uint8, scale float32, zero uint8) er
 	if err := q.checkDst(len(dst), len(u)); err != nil {
 		return err
 	}
-	if err := checkScale(scale); err != nil {
-		return err
-	}
-	var buf [16]int32
-	acc, s := q.accBuf(&buf)
-	q.accU8(acc, u, zero)
-	mul, bmul := 1.0, 1.0
-	if q.scaling != perceptron.ScaleNone {
-		mul, bmul = q.factors(float64(scale), sqU8(u, zero))
-	}
-	_, err := q.rescale(dst, acc, float64(scale), mul, bmul)
-	q.release(s)
+	_, err := q.eval(dst, sample{u: u, z: zero}, scale)
 	return err
 }
 
@@ -363,19 +376,7 @@ func (q *Model) PredictI8(v []int8, scale float32) (int, error) {
 	if err := q.checkLen(len(v)); err != nil {
 		return 0, err
 	}
-	if err := checkScale(scale); err != nil {
-		return 0, err
-	}
-	var buf [16]int32
-	acc, s := q.accBuf(&buf)
-	q.k.DotsI8(acc, q.q, v)
-	mul, bmul := 1.0, 1.0
-	if q.scaling != perceptron.ScaleNone {
-		mul, bmul = q.factors(float64(scale), sqI8(v))
-	}
-	l, err := q.rescale(nil, acc, float64(scale), mul, bmul)
-	q.release(s)
-	return l, err
+	return q.eval(nil, sample{signed: true, v: v}, scale)
 }
 
 // ScoresI8 writes the decision values of the sample x[i] ≈ scale·v[i] to
@@ -384,18 +385,7 @@ func (q *Model) ScoresI8(dst []float32, v []int8, scale float32) error {
 	if err := q.checkDst(len(dst), len(v)); err != nil {
 		return err
 	}
-	if err := checkScale(scale); err != nil {
-		return err
-	}
-	var buf [16]int32
-	acc, s := q.accBuf(&buf)
-	q.k.DotsI8(acc, q.q, v)
-	mul, bmul := 1.0, 1.0
-	if q.scaling != perceptron.ScaleNone {
-		mul, bmul = q.factors(float64(scale), sqI8(v))
-	}
-	_, err := q.rescale(dst, acc, float64(scale), mul, bmul)
-	q.release(s)
+	_, err := q.eval(dst, sample{signed: true, v: v}, scale)
 	return err
 }
 
