@@ -30,6 +30,7 @@ func quantSeeds(t testing.TB) [][]byte {
 		{MaxIter: 3},
 		{MaxIter: 3, Algorithm: perceptron.Averaged, Normalize: true},
 		{MaxIter: 3, NormalizeFeatures: true, NoBias: true},
+		{MaxIter: 3, Algorithm: perceptron.Voted},
 	} {
 		m32, _, err := perceptron.Train(X32, 3, yb, opt)
 		if err != nil {

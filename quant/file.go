@@ -55,21 +55,24 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 		return 0, e.Corruptf("a quantised model in format version %d (they are written in version %d)", h.Version, modelfile.Version)
 	case h.ElemSize != 4:
 		return 0, e.Corruptf("element size %d in a quantised model (float32 scales: 4)", h.ElemSize)
-	case a == perceptron.Voted:
-		return 0, e.Corruptf("a quantised voted model")
 	case !knownAlgo(a):
 		return 0, e.Corruptf("unknown algorithm %d", h.Algorithm)
 	case h.Flags&^flagsKnow != 0 || h.Flags&flagAug != 0 && h.Flags&flagFeat != 0:
 		return 0, e.Corruptf("flags %#x", h.Flags)
 	case h.Dims > MaxDims:
 		return 0, e.Corruptf("%d features, more than %d", h.Dims, MaxDims)
-	case h.Count != 0:
+	case a != perceptron.Voted && h.Count != 0:
 		return 0, e.Corruptf("count %d, want 0", h.Count)
 	case math.Float64bits(h.Param) != 0:
 		return 0, e.Corruptf("parameter %v, want 0", h.Param)
 	}
 	r := rowsOf(h)
 	sz.Add(8, 1) // body version, reserved
+	if a == perceptron.Voted {
+		sz.Add(r, 4) // vectors per score
+		r = uint64(h.Count)
+		sz.Add(r, 8) // survival counts
+	}
 	sz.Add(r, 8) // scales, biases
 	sz.Add(sz.Mul(r, uint64(h.Dims)), 1)
 	return 0, nil
@@ -86,11 +89,14 @@ func knownAlgo(a perceptron.Algorithm) bool {
 // implements encoding.BinaryMarshaler. The header holds element size 4,
 // kind 49 (binary), 50 (one-vs-rest) or 51 (argmax), the source model's
 // algorithm, flags (bit 0 bias, bit 1 ScaleAugmented, bit 2
-// ScaleFeatures), D ≤ MaxDims, L, count 0 and parameter 0; then the labels
-// and the body, for R score rows (1 binary, L otherwise):
+// ScaleFeatures), D ≤ MaxDims, L, count M (a voted model's vectors, else
+// 0) and parameter 0; then the labels and the body, for S scores (1
+// binary, L otherwise) and R = S rows (R = M for a voted model):
 //
 //	4     body version (1)
 //	4     reserved, 0
+//	      a voted model only: 4·S vectors per score, uint32, summing to M;
+//	      8·M survival counts, uint64, > 0 and < 2⁶³
 //	4·R   weight scales s_k, float32, finite and > 0
 //	4·R   biases b_k, float32, finite
 //	R·D   quantised weights, int8 in [−127, 127], row-major
@@ -107,11 +113,19 @@ func (q *Model) MarshalBinary() ([]byte, error) {
 	case perceptron.ScaleFeatures:
 		flags |= flagFeat
 	}
-	h := modelfile.Header{ElemSize: 4, Kind: 48 + byte(q.kind), Algorithm: byte(q.algo), Flags: flags, Dims: q.d}
+	h := modelfile.Header{ElemSize: 4, Kind: 48 + byte(q.kind), Algorithm: byte(q.algo), Flags: flags, Dims: q.d, Count: len(q.vc)}
 	r := len(q.scale)
-	w := modelfile.New(h, q.labels, 8+8*r+r*q.d)
+	w := modelfile.New(h, q.labels, 8+4*len(q.voff)+8*len(q.vc)+8*r+r*q.d)
 	w.U32(BodyVersion)
 	w.U32(0)
+	if q.voff != nil {
+		for k := range len(q.voff) - 1 {
+			w.U32(uint32(q.voff[k+1] - q.voff[k]))
+		}
+		for _, c := range q.vc {
+			w.U64(uint64(c))
+		}
+	}
 	modelfile.Elems(w, q.scale)
 	modelfile.Elems(w, q.b)
 	b := make([]byte, len(q.q))
@@ -165,6 +179,28 @@ func Unmarshal(data []byte) (*Model, error) {
 		return nil, fileErrs.Corruptf("reserved body bytes are not zero")
 	}
 	rows := int(rowsOf(&h))
+	if q.algo == perceptron.Voted {
+		q.voff = make([]int, rows+1)
+		var total uint64 // summed in 64 bits: an int may have 32
+		for k := range rows {
+			if total += uint64(r.U32()); total > uint64(h.Count) {
+				break
+			}
+			q.voff[k+1] = int(total)
+		}
+		if total != uint64(h.Count) {
+			return nil, fileErrs.Corruptf("vectors per score add up to %d or more, the header says %d", total, h.Count)
+		}
+		q.vc = make([]int64, h.Count)
+		for j := range q.vc {
+			c := r.U64()
+			if c == 0 || c > math.MaxInt64 {
+				return nil, fileErrs.Corruptf("survival count %d of vector %d", c, j)
+			}
+			q.vc[j] = int64(c)
+		}
+		rows = h.Count
+	}
 	q.scale = modelfile.Decode[float32](r.Take(uint64(rows), 4, "scales"), 4)
 	q.b = modelfile.Decode[float32](r.Take(uint64(rows), 4, "biases"), 4)
 	wb := r.Take(uint64(rows), uint64(h.Dims), "weights")

@@ -109,7 +109,7 @@ func TestFileErrors(t *testing.T) {
 		{"NaN bias", edit(func(b []byte) { copy(b[body+8+12:], []byte{0, 0, 0xc0, 0x7f}) }), ErrCorrupt},
 		{"weight -128", edit(func(b []byte) { b[body+8+24+5] = 0x80 }), ErrCorrupt},
 		{"labels", edit(func(b []byte) { b[modelfile.HeaderSize] = 9 }), ErrCorrupt},
-		{"voted", edit(func(b []byte) { b[12] = byte(perceptron.Voted) }), ErrCorrupt},
+		{"voted without its counts", edit(func(b []byte) { b[12] = byte(perceptron.Voted) }), ErrCorrupt},
 		{"algorithm", edit(func(b []byte) { b[12] = 200 }), ErrCorrupt},
 		{"flags", edit(func(b []byte) { b[13] = 6 }), ErrCorrupt},
 		{"float64", edit(func(b []byte) { b[10] = 8 }), ErrCorrupt},
@@ -120,6 +120,37 @@ func TestFileErrors(t *testing.T) {
 		_, err := Unmarshal(c.data)
 		if !errors.Is(err, c.want) || !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestVotedFileErrors: a voted model's per-score vector counts must add up
+// to the header's count, and its survival counts be > 0.
+func TestVotedFileErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	X, y := randData(rng, 40, 6, 3)
+	q, err := New(train(t, X, 6, y, 3, perceptron.Options{MaxIter: 2, Algorithm: perceptron.Voted}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := q.MarshalBinary()
+	if _, err := Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	body := modelfile.HeaderSize + 8*3 + 8 // the vectors per score
+	for _, c := range []struct {
+		name string
+		f    func(b []byte)
+	}{
+		{"counts", func(b []byte) { b[body]++ }},
+		{"count overflow", func(b []byte) { binary.LittleEndian.PutUint32(b[body+4:], 0xffffffff) }},
+		{"zero survival", func(b []byte) { clear(b[body+12 : body+20]) }},
+		{"negative survival", func(b []byte) { b[body+19] = 0x80 }},
+	} {
+		b := bytes.Clone(data)
+		c.f(b)
+		if _, err := Unmarshal(reseal(b)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: err = %v, want ErrCorrupt", c.name, err)
 		}
 	}
 }

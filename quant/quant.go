@@ -1,6 +1,6 @@
 // Package quant serves linear perceptron models with 8-bit integer
-// arithmetic: a Model is made from any trained linear (not voted, not
-// kernel) perceptron.Model, binary or multiclass, and scores samples with
+// arithmetic: a Model is made from any trained linear (not kernel)
+// perceptron.Model, binary or multiclass, and scores samples with
 // the int8 kernels of package kernel (VPDPBUSD on AVX512-VNNI and
 // AVX-VNNI, VPMADDWD on AVX2, SDOT/UDOT on arm64).
 //
@@ -65,9 +65,9 @@ import (
 const MaxDims = math.MaxInt32 / (127 * 255)
 
 // Model is a quantised linear model. It is immutable and safe for
-// concurrent use; Predict, PredictU8 and PredictI8 allocate nothing for
-// models of up to 16 scores (the float32 form borrows a scratch buffer
-// from a pool).
+// concurrent use; Predict, PredictU8 and PredictI8 allocate nothing (up to
+// 16 weight vectors their integer scores live on the stack; beyond, and
+// for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
 	kind    perceptron.Kind // the source model's: binary, one-vs-rest or argmax
 	algo    perceptron.Algorithm
@@ -75,10 +75,14 @@ type Model struct {
 	labels  []int // binary: {−1, +1}
 	bias    bool
 	scaling perceptron.Scaling
-	q       []int8    // rows×d quantised weights, row-major
+	q       []int8    // rows×d quantised weights, row-major (voted: one row per vector)
 	scale   []float32 // per row, finite and > 0
 	b       []float32 // per row, finite
 	sum     []int32   // per row, Σ q (for the zero point)
+	// A voted model's vectors: score k's are rows voff[k] to voff[k+1]−1,
+	// row j with survival count vc[j] > 0. nil for the other algorithms.
+	voff []int
+	vc   []int64
 	k       kernel.Int8Kernels
 	pool    sync.Pool // *scratch of this model's sizes
 }
@@ -90,38 +94,56 @@ type scratch struct {
 }
 
 // New quantises a trained linear model (binary, one-vs-rest or argmax, of
-// any algorithm but perceptron.Voted) of float32 or float64. Errors wrap
-// ErrUnsupported (a voted model, more than MaxDims features, weights or
-// biases beyond float32's range) or perceptron.ErrUntrained.
+// any algorithm) of float32 or float64; a voted model's vectors are
+// quantised each with its own scale, and its score stays the vote
+// Σ c_j·sign(score_j). Errors wrap ErrUnsupported (more than MaxDims
+// features, weights or biases beyond float32's range) or
+// perceptron.ErrUntrained.
 func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
 		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
 	}
-	if m.Algorithm() == perceptron.Voted {
-		return nil, fmt.Errorf("%w: a voted model (its score is a vote of signs, not one linear function per class)", ErrUnsupported)
-	}
 	d := m.Dims()
 	if d > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
 	}
-	rows := m.NumScores()
-	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling(),
-		q: make([]int8, rows*d), scale: make([]float32, rows), b: make([]float32, rows)}
-	for k := range rows {
-		w, b := m.Weights(k)
-		if w == nil {
-			return nil, fmt.Errorf("%w: score row %d has no weights", ErrUnsupported, k)
-		}
-		s, err := quantizeRow(q.q[k*d:(k+1)*d], w)
+	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
+	voted := q.algo == perceptron.Voted
+	if voted {
+		q.voff = []int{0}
+	}
+	// add quantises one weight vector and its bias.
+	add := func(w []T, b T) error {
+		j := len(q.scale)
+		q.q = append(q.q, make([]int8, d)...)
+		s, err := quantizeRow(q.q[j*d:], w)
 		if err != nil {
-			return nil, fmt.Errorf("%w: score row %d: %v", ErrUnsupported, k, err)
+			return fmt.Errorf("%w: weight vector %d: %v", ErrUnsupported, j, err)
 		}
 		fb := float32(b)
 		if math.IsInf(float64(fb), 0) {
-			return nil, fmt.Errorf("%w: bias %d (%v) beyond float32's range", ErrUnsupported, k, b)
+			return fmt.Errorf("%w: bias %d (%v) beyond float32's range", ErrUnsupported, j, b)
 		}
-		q.scale[k], q.b[k] = s, fb
+		q.scale, q.b = append(q.scale, s), append(q.b, fb)
+		return nil
+	}
+	for k := range m.NumScores() {
+		if voted {
+			vs, bs, cs := m.Voted(k)
+			for i, w := range vs {
+				if err := add(w, bs[i]); err != nil {
+					return nil, err
+				}
+			}
+			q.vc = append(q.vc, cs...)
+			q.voff = append(q.voff, len(q.scale))
+			continue
+		}
+		w, b := m.Weights(k)
+		if err := add(w, b); err != nil {
+			return nil, err
+		}
 	}
 	q.prepare()
 	return q, nil
@@ -175,7 +197,7 @@ func (q *Model) prepare() {
 // panics if v is not available on this CPU (see kernel.OnInt8).
 func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 	r := &Model{kind: q.kind, algo: q.algo, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
-		q: q.q, scale: q.scale, b: q.b}
+		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}
 	r.prepare()
 	r.k = kernel.OnInt8(v)
 	return r
@@ -197,7 +219,12 @@ func (q *Model) Classes() []int { return slices.Clone(q.labels) }
 
 // NumScores returns the number of decision values Scores writes: 1 for a
 // binary model, the number of classes otherwise.
-func (q *Model) NumScores() int { return len(q.scale) }
+func (q *Model) NumScores() int {
+	if q.voff != nil {
+		return len(q.voff) - 1
+	}
+	return len(q.scale)
+}
 
 // HasBias reports whether the model has a bias term.
 func (q *Model) HasBias() bool { return q.bias }
@@ -206,9 +233,10 @@ func (q *Model) HasBias() bool { return q.bias }
 // scoring it (the source model's).
 func (q *Model) Scaling() perceptron.Scaling { return q.scaling }
 
-// Weights returns a copy of the quantised weights of score row k and
-// their scale: row k of the float model is approximately scale·w. It
-// returns nil for an out-of-range k.
+// Weights returns a copy of the quantised weights of row k and their
+// scale: row k of the float model is approximately scale·w (for a voted
+// model, vector k, in the order of the float model's Voted(0), Voted(1),
+// …). It returns nil for an out-of-range k.
 func (q *Model) Weights(k int) (w []int8, scale float32, bias float32) {
 	if k < 0 || k >= len(q.scale) {
 		return nil, 0, 0
@@ -289,6 +317,9 @@ func sqI8(v []int8) int64 {
 // its score is > 0 and −1 otherwise. A score float32 cannot hold (a sample
 // scale far beyond the training data's) is an error wrapping ErrNonFinite.
 func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float64) (int, error) {
+	if q.voff != nil {
+		return q.vote(dst, acc, sx, mul, bmul)
+	}
 	best, bestK := float32(0), 0
 	for k, a := range acc {
 		v := float32(float64(q.scale[k])*sx*float64(a)*mul + float64(q.b[k])*bmul)
@@ -302,13 +333,47 @@ func (q *Model) rescale(dst []float32, acc []int32, sx float64, mul, bmul float6
 			best, bestK = v, k
 		}
 	}
-	if len(acc) == 1 {
+	return q.decide(best, bestK, len(acc))
+}
+
+// decide returns the label of the best of r scores, best at index bestK.
+func (q *Model) decide(best float32, bestK, r int) (int, error) {
+	if r == 1 {
 		if best > 0 {
 			return 1, nil
 		}
 		return -1, nil
 	}
 	return q.labels[bestK], nil
+}
+
+// vote is rescale for a voted model: score k is Σ c_j·sign(score_j) over
+// its vectors j (a score_j ≤ 0 votes −c_j), as perceptron's voted models
+// compute it.
+func (q *Model) vote(dst []float32, acc []int32, sx float64, mul, bmul float64) (int, error) {
+	r := len(q.voff) - 1
+	best, bestK := float32(0), 0
+	for k := range r {
+		var v float64
+		for j := q.voff[k]; j < q.voff[k+1]; j++ {
+			a := float32(float64(q.scale[j])*sx*float64(acc[j])*mul + float64(q.b[j])*bmul)
+			switch {
+			case a > 0:
+				v += float64(q.vc[j])
+			case a <= 0:
+				v -= float64(q.vc[j])
+			default:
+				return 0, fmt.Errorf("%w: the score of vector %d is %v", ErrNonFinite, j, a)
+			}
+		}
+		if dst != nil {
+			dst[k] = float32(v)
+		}
+		if k == 0 || float32(v) > best {
+			best, bestK = float32(v), k
+		}
+	}
+	return q.decide(best, bestK, r)
 }
 
 // sample is a sample in one of the byte forms: unsigned bytes u with zero
@@ -442,7 +507,7 @@ func (q *Model) PredictBatch(dst []int, X []float32) error {
 // X to dst (NumScores values per sample, row-major), each quantised as
 // Scores does. Errors name the row.
 func (q *Model) ScoresBatch(dst, X []float32) error {
-	r := len(q.scale)
+	r := q.NumScores()
 	if len(dst)%r != 0 || len(X) != len(dst)/r*q.d {
 		return fmt.Errorf("%w: len(dst) = %d, len(X) = %d: want rows·%d and rows·%d", ErrDims, len(dst), len(X), r, q.d)
 	}
@@ -475,8 +540,8 @@ func (q *Model) checkDst(nd, nx int) error {
 	if err := q.checkLen(nx); err != nil {
 		return err
 	}
-	if nd != len(q.scale) {
-		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, nd, len(q.scale))
+	if nd != q.NumScores() {
+		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, nd, q.NumScores())
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ var trainCases = []trainCase{
 	{"argmax5/d=129/features", 129, 5, perceptron.Options{MaxIter: 3, NormalizeFeatures: true, Multiclass: perceptron.Argmax}, false},
 	{"ovr20/d=64/svm", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: perceptron.SVM}, true},
 	{"argmax20/d=64/averaged", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: perceptron.Averaged, Multiclass: perceptron.Argmax}, true},
+	{"binary/d=40/voted", 40, 2, perceptron.Options{MaxIter: 3, Algorithm: perceptron.Voted}, false},
+	{"ovr3/d=50/voted-normalize", 50, 3, perceptron.Options{MaxIter: 2, Algorithm: perceptron.Voted, Normalize: true}, true},
 }
 
 // randData returns n random samples of d features in [−1, 2) and labels of
@@ -90,8 +92,8 @@ func (tc trainCase) quantized(t testing.TB, rng *rand.Rand) *Model {
 
 // refScores is the reference: the plain int32 loop over the quantised
 // weights and the sample's integers (zero point subtracted per term),
-// then the documented rescale. ints holds the sample's integers
-// (u − zero, or v).
+// then the documented rescale (and for a voted model the vote). ints
+// holds the sample's integers (u − zero, or v).
 func refScores(q *Model, ints []int32, sx float32) []float32 {
 	d := q.d
 	var sq int64
@@ -114,13 +116,28 @@ func refScores(q *Model, ints []int32, sx float32) []float32 {
 			mul = 1 / (float64(sx) * math.Sqrt(float64(sq)))
 		}
 	}
-	out := make([]float32, len(q.scale))
-	for k := range out {
+	rows := make([]float32, len(q.scale))
+	for k := range rows {
 		var acc int32
 		for i, v := range ints {
 			acc += int32(q.q[k*d+i]) * v
 		}
-		out[k] = float32(float64(q.scale[k])*float64(sx)*float64(acc)*mul + float64(q.b[k])*bmul)
+		rows[k] = float32(float64(q.scale[k])*float64(sx)*float64(acc)*mul + float64(q.b[k])*bmul)
+	}
+	if q.voff == nil {
+		return rows
+	}
+	out := make([]float32, len(q.voff)-1)
+	for k := range out {
+		var vote float64
+		for j := q.voff[k]; j < q.voff[k+1]; j++ {
+			if rows[j] > 0 {
+				vote += float64(q.vc[j])
+			} else {
+				vote -= float64(q.vc[j])
+			}
+		}
+		out[k] = float32(vote)
 	}
 	return out
 }
@@ -374,9 +391,9 @@ func TestQuantizeInput(t *testing.T) {
 func TestErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	X, y := randData(rng, 40, 5, 3)
-	voted := train(t, X, 5, y, 3, perceptron.Options{MaxIter: 2, Algorithm: perceptron.Voted})
-	if _, err := New(voted); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("voted: %v", err)
+	wide := train(t, make([]float32, 2*(MaxDims+1)), MaxDims+1, []int{1, -1}, 2, perceptron.Options{MaxIter: 1})
+	if _, err := New(wide); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("%d features: %v", MaxDims+1, err)
 	}
 	if _, err := New(new(perceptron.Model[float32])); !errors.Is(err, perceptron.ErrUntrained) {
 		t.Fatalf("untrained: %v", err)
@@ -444,13 +461,14 @@ func TestBatch(t *testing.T) {
 }
 
 // TestPredictAllocs: the byte forms allocate nothing for 10 classes, nor
-// for 20 (pooled scratch), nor the float32 form (pooled).
+// for 20 or a voted model's many vectors (pooled scratch), nor the float32
+// form (pooled).
 func TestPredictAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops objects under -race")
 	}
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, tc := range []trainCase{trainCases[2], trainCases[6]} {
+	for _, tc := range []trainCase{trainCases[2], trainCases[6], trainCases[8]} { // 10 and 20 classes, voted
 		q := tc.quantized(t, rng)
 		u, v, x := make([]uint8, q.d), make([]int8, q.d), make([]float32, q.d)
 		for i := range x {

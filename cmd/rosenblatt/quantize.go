@@ -14,7 +14,7 @@ import (
 //	rosenblatt quantize -model IN -o OUT
 //
 // writes the int8 quantised form of the linear model IN (binary or JSON,
-// float32 or float64, any kind and algorithm but voted) to OUT, atomically,
+// float32 or float64, any kind and algorithm) to OUT, atomically,
 // never over an existing file without -f nor over IN. predict and eval
 // read the result like any model file.
 
