@@ -83,8 +83,8 @@ type Model struct {
 	// row j with survival count vc[j] > 0. nil for the other algorithms.
 	voff []int
 	vc   []int64
-	k       kernel.Int8Kernels
-	pool    sync.Pool // *scratch of this model's sizes
+	k    kernel.Int8Kernels
+	pool sync.Pool // *scratch of this model's sizes
 }
 
 // scratch is the per-call memory of the float32 and many-class paths.
