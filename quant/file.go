@@ -128,11 +128,9 @@ func (q *Model) MarshalBinary() ([]byte, error) {
 	}
 	modelfile.Elems(w, q.scale)
 	modelfile.Elems(w, q.b)
-	b := make([]byte, r*q.d)
-	for k := range r {
-		for i, v := range q.q[k*q.stride : k*q.stride+q.d] {
-			b[k*q.d+i] = byte(v)
-		}
+	b := make([]byte, len(q.q))
+	for i, v := range q.q {
+		b[i] = byte(v)
 	}
 	w.Bytes(b)
 	return w.Finish(), nil
@@ -217,13 +215,12 @@ func Unmarshal(data []byte) (*Model, error) {
 			return nil, fileErrs.Corruptf("bias %d is %v", k, b)
 		}
 	}
-	q.stride = strideOf(q.d)
-	q.q = make([]int8, rows*q.stride)
+	q.q = make([]int8, len(wb))
 	for i, v := range wb {
 		if v == 0x80 {
 			return nil, fileErrs.Corruptf("weight %d is −128 (quantised weights are in [−127, 127])", i)
 		}
-		q.q[i/q.d*q.stride+i%q.d] = int8(v)
+		q.q[i] = int8(v)
 	}
 	q.prepare()
 	return q, nil

@@ -72,11 +72,10 @@ type Model struct {
 	kind    perceptron.Kind // the source model's: binary, one-vs-rest or argmax
 	algo    perceptron.Algorithm
 	d       int
-	stride  int   // the rows' length in q: d rounded up to 64 (zero weights after d)
 	labels  []int // binary: {−1, +1}
 	bias    bool
 	scaling perceptron.Scaling
-	q       []int8    // rows×stride quantised weights, row-major (voted: one row per vector)
+	q       []int8    // rows×d quantised weights, row-major (voted: one row per vector)
 	scale   []float32 // per row, finite and > 0
 	b       []float32 // per row, finite
 	sum     []int32   // per row, Σ q (for the zero point)
@@ -88,20 +87,11 @@ type Model struct {
 	pool sync.Pool // *scratch of this model's sizes
 }
 
-// scratch is the per-call memory of the float32 and many-row paths and of
-// the byte forms when d is not a multiple of 64: the samples padded to
-// stride bytes (the bytes after d stay zero) and the integer scores.
+// scratch is the per-call memory of the float32 and many-class paths.
 type scratch struct {
 	u   []uint8
-	v   []int8
 	acc []int32
 }
-
-// strideOf returns d rounded up to 64: the rows of q are padded with zero
-// weights to a whole number of 64-byte vectors, so that each row of an
-// aligned matrix starts on a cache line and the int8 kernels run no tail
-// (at d = 784 the unpadded rows cost a third more time).
-func strideOf(d int) int { return (d + 63) &^ 63 }
 
 // New quantises a trained linear model (binary, one-vs-rest or argmax, of
 // any algorithm) of float32 or float64; a voted model's vectors are
@@ -118,7 +108,7 @@ func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	if d > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
 	}
-	q := &Model{kind: kind, algo: m.Algorithm(), d: d, stride: strideOf(d), labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
+	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
 	voted := q.algo == perceptron.Voted
 	if voted {
 		q.voff = []int{0}
@@ -126,8 +116,8 @@ func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	// add quantises one weight vector and its bias.
 	add := func(w []T, b T) error {
 		j := len(q.scale)
-		q.q = append(q.q, make([]int8, q.stride)...)
-		s, err := quantizeRow(q.q[j*q.stride:j*q.stride+d], w)
+		q.q = append(q.q, make([]int8, d)...)
+		s, err := quantizeRow(q.q[j*d:], w)
 		if err != nil {
 			return fmt.Errorf("%w: weight vector %d: %v", ErrUnsupported, j, err)
 		}
@@ -191,14 +181,14 @@ func (q *Model) prepare() {
 	q.sum = make([]int32, rows)
 	for k := range rows {
 		var s int32
-		for _, v := range q.q[k*q.stride : (k+1)*q.stride] {
+		for _, v := range q.q[k*q.d : (k+1)*q.d] {
 			s += int32(v)
 		}
 		q.sum[k] = s
 	}
 	q.k = kernel.OnInt8(kernel.ActiveInt8())
-	n := q.stride
-	q.pool.New = func() any { return &scratch{u: make([]uint8, n), v: make([]int8, n), acc: make([]int32, rows)} }
+	d := q.d
+	q.pool.New = func() any { return &scratch{u: make([]uint8, d), acc: make([]int32, rows)} }
 }
 
 // OnInt8 returns a model with q's weights (shared, both immutable) that
@@ -206,7 +196,7 @@ func (q *Model) prepare() {
 // that tests and benchmarks run every implementation in one process. It
 // panics if v is not available on this CPU (see kernel.OnInt8).
 func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
-	r := &Model{kind: q.kind, algo: q.algo, d: q.d, stride: q.stride, labels: q.labels, bias: q.bias, scaling: q.scaling,
+	r := &Model{kind: q.kind, algo: q.algo, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
 		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}
 	r.prepare()
 	r.k = kernel.OnInt8(v)
@@ -251,7 +241,7 @@ func (q *Model) Weights(k int) (w []int8, scale float32, bias float32) {
 	if k < 0 || k >= len(q.scale) {
 		return nil, 0, 0
 	}
-	return slices.Clone(q.q[k*q.stride : k*q.stride+q.d]), q.scale[k], q.b[k]
+	return slices.Clone(q.q[k*q.d : (k+1)*q.d]), q.scale[k], q.b[k]
 }
 
 func (q *Model) checkLen(n int) error {
@@ -395,50 +385,30 @@ type sample struct {
 	v      []int8
 }
 
-// eval scores the sample in, of d bytes or of stride bytes with zeros
-// after d (its length checked by the caller, as dst's), with input scale
-// sx: it writes the scores to dst unless dst is nil and returns the label.
+// eval scores the sample in (its length and dst's checked by the caller)
+// with input scale sx: it writes the scores to dst unless dst is nil and
+// returns the label.
 func (q *Model) eval(dst []float32, in sample, sx float32) (int, error) {
 	if err := checkScale(sx); err != nil {
 		return 0, err
 	}
 	var buf [16]int32
-	rows := len(q.scale)
-	var s *scratch
-	if rows > len(buf) || len(in.u)+len(in.v) != q.stride {
-		s = q.pool.Get().(*scratch)
-	}
-	acc := buf[:min(rows, len(buf))]
-	if rows > len(buf) {
-		acc = s.acc
-	}
+	acc, s := q.accBuf(&buf)
 	var sq int64
 	if in.signed {
-		v := in.v
-		if len(v) != q.stride {
-			copy(s.v, v) // the bytes after d stay zero
-			v = s.v
-		}
-		q.k.DotsI8(acc, q.q, v)
+		q.k.DotsI8(acc, q.q, in.v)
 		if q.scaling != perceptron.ScaleNone {
-			sq = sqI8(v[:q.d])
+			sq = sqI8(in.v)
 		}
 	} else {
-		u := in.u
-		if len(u) != q.stride {
-			copy(s.u, u)
-			u = s.u
-		}
-		q.accU8(acc, u, in.z)
+		q.accU8(acc, in.u, in.z)
 		if q.scaling != perceptron.ScaleNone {
-			sq = sqU8(u[:q.d], in.z)
+			sq = sqU8(in.u, in.z)
 		}
 	}
 	mul, bmul := q.factors(float64(sx), sq)
 	l, err := q.rescale(dst, acc, float64(sx), mul, bmul)
-	if s != nil {
-		q.pool.Put(s)
-	}
+	q.release(s)
 	return l, err
 }
 
@@ -493,11 +463,11 @@ func (q *Model) Predict(x []float32) (int, error) {
 	}
 	s := q.pool.Get().(*scratch)
 	defer q.pool.Put(s)
-	sx, z, err := QuantizeInput(s.u[:q.d], x)
+	sx, z, err := QuantizeInput(s.u, x)
 	if err != nil {
 		return 0, err
 	}
-	return q.eval(nil, sample{u: s.u, z: z}, sx)
+	return q.PredictU8(s.u, sx, z)
 }
 
 // Scores quantises the float32 sample x with QuantizeInput and writes its
@@ -509,12 +479,11 @@ func (q *Model) Scores(dst, x []float32) error {
 	}
 	s := q.pool.Get().(*scratch)
 	defer q.pool.Put(s)
-	sx, z, err := QuantizeInput(s.u[:q.d], x)
+	sx, z, err := QuantizeInput(s.u, x)
 	if err != nil {
 		return err
 	}
-	_, err = q.eval(dst, sample{u: s.u, z: z}, sx)
-	return err
+	return q.ScoresU8(dst, s.u, sx, z)
 }
 
 // PredictBatch writes the labels of the row-major float32 samples X to
@@ -548,6 +517,23 @@ func (q *Model) ScoresBatch(dst, X []float32) error {
 		}
 	}
 	return nil
+}
+
+// accBuf returns the integer scores' buffer: buf for up to 16 scores, else
+// a pooled scratch (returned too, for release).
+func (q *Model) accBuf(buf *[16]int32) ([]int32, *scratch) {
+	if r := len(q.scale); r <= len(buf) {
+		return buf[:r], nil
+	}
+	s := q.pool.Get().(*scratch)
+	return s.acc, s
+}
+
+// release returns a scratch accBuf took from the pool.
+func (q *Model) release(s *scratch) {
+	if s != nil {
+		q.pool.Put(s)
+	}
 }
 
 func (q *Model) checkDst(nd, nx int) error {

@@ -95,6 +95,7 @@ func (tc trainCase) quantized(t testing.TB, rng *rand.Rand) *Model {
 // then the documented rescale (and for a voted model the vote). ints
 // holds the sample's integers (u − zero, or v).
 func refScores(q *Model, ints []int32, sx float32) []float32 {
+	d := q.d
 	var sq int64
 	for _, v := range ints {
 		sq += int64(v) * int64(v)
@@ -119,7 +120,7 @@ func refScores(q *Model, ints []int32, sx float32) []float32 {
 	for k := range rows {
 		var acc int32
 		for i, v := range ints {
-			acc += int32(q.q[k*q.stride+i]) * v
+			acc += int32(q.q[k*d+i]) * v
 		}
 		rows[k] = float32(float64(q.scale[k])*float64(sx)*float64(acc)*mul + float64(q.b[k])*bmul)
 	}
