@@ -58,7 +58,7 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 	case *quant.Model:
 		return fmt.Errorf("%s: %w: it is quantised already", *in, errNotQuantizable)
 	default:
-		return fmt.Errorf("%s: %w: a kernel model (only linear models are quantised)", *in, errNotQuantizable)
+		return fmt.Errorf("%s: %w: %s (only linear perceptron models are quantised)", *in, errNotQuantizable, lm.desc)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", *in, errNotQuantizable, err)

@@ -94,16 +94,11 @@ var quantizeCases = []cliCase{
 			checkQuantPredictions(t, dir, mustRun(t, "predict", filepath.Join(dir, "iris.q"), td("iris.test.libsvm")), "")
 		}},
 	{name: "quantize a kernel model", setup: trainIris("-kernel", "rbf"), args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"},
-		code: exitFail, stderr: []string{"kernel model"}, check: noFile("iris.q")},
+		code: exitFail, stderr: []string{"kernel-ovr", "only linear perceptron models"}, check: noFile("iris.q")},
+	{name: "quantize an SVM", setup: func(t *testing.T, dir string) {
+		mustRun(t, "train", "-q", "-algo", "svm", "-o", filepath.Join(dir, "iris.model"), td("iris.train.libsvm"))
+	}, args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"},
+		code: exitFail, stderr: []string{"only linear perceptron models"}, check: noFile("iris.q")},
 	{name: "quantize a corrupt model", args: []string{"quantize", "-model", "{td}/corrupt.model", "-o", "iris.q"},
 		code: exitFail, stderr: []string{"corrupt"}, check: noFile("iris.q")},
-}
-
-// noFile fails if dir/name exists.
-func noFile(name string) func(t *testing.T, dir, _, _ string) {
-	return func(t *testing.T, dir, _, _ string) {
-		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
-			t.Fatalf("%s exists (%v)", name, err)
-		}
-	}
 }
