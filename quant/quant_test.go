@@ -485,3 +485,54 @@ func TestPredictAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrent: goroutines predicting at once with every input form get
+// the labels one goroutine gets (run with -race for the data races).
+func TestConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, tc := range []trainCase{trainCases[2], trainCases[6], trainCases[8]} {
+		q := tc.quantized(t, rng)
+		const n = 8
+		xs := make([][]float32, n)
+		want := make([]int, n)
+		for i := range xs {
+			xs[i] = make([]float32, q.d)
+			for j := range xs[i] {
+				xs[i][j] = float32(rng.NormFloat64())
+			}
+			var err error
+			if want[i], err = q.Predict(xs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		errs := make(chan error, 4)
+		for g := range 4 {
+			go func() {
+				u := make([]uint8, q.d)
+				for r := range 50 {
+					i := (g + r) % n
+					l, err := q.Predict(xs[i])
+					if err == nil && l != want[i] {
+						err = fmt.Errorf("row %d: %d, want %d", i, l, want[i])
+					}
+					if err == nil {
+						sx, z, _ := QuantizeInput(u, xs[i])
+						if l, err = q.PredictU8(u, sx, z); err == nil && l != want[i] {
+							err = fmt.Errorf("row %d (bytes): %d, want %d", i, l, want[i])
+						}
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+	}
+}
