@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -32,11 +33,11 @@ func TestInt8CPUTime(t *testing.T) {
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
 		for i, c := range cs {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			for range calls {
 				c.call()
 			}
-			times[i] = append(times[i], float64(threadCPU()-t0)/calls)
+			times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
 		}
 	}
 	best := map[string]float64{}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -58,13 +59,13 @@ func TestQuantPredictCPUTime(t *testing.T) {
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
 		for i, c := range cs {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			for range calls {
 				if _, err := c.call(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			times[i] = append(times[i], float64(threadCPU()-t0)/calls)
+			times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
 		}
 	}
 	belongs := map[string]string{}
