@@ -2,10 +2,8 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/viterin/vek/vek32"
@@ -28,10 +26,7 @@ import (
 // machine; on a busy one, their spread is many times the differences
 // between the candidates at small n.
 func TestDotCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	type cand struct {

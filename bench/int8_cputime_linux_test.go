@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -22,10 +21,7 @@ import (
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=30 go -C bench test -run TestInt8CPUTime -v .
 func TestInt8CPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cs := int8Cases()

@@ -2,10 +2,8 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -29,10 +27,7 @@ import (
 // (the second: float32 on the AVX2 kernels, against int8 avx2, the path of
 // an AVX2 CPU without VNNI, and avxvnni).
 func TestQuantPredictCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	type cand struct {
 		d          int
 		name, impl string

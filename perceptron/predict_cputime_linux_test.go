@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -19,17 +18,14 @@ import (
 // processes, time spent descheduled does not count. It also measures the
 // two ways ScoresBatch computes the products of the 200 samples with k
 // weight vectors (kernel.Dots per sample, gram.CrossInto), the figures
-// gemmMinRows and gemmMinBytes rest on. Rounds of each case
+// gemmMinRows rests on. Rounds of each case
 // are interleaved; it prints the fastest and the median round per sample
 // with the ratios the targets of issue 13 name, and asserts nothing. Run it
 // with
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=30 go test -run TestPredictCPUTime -v ./perceptron
 func TestPredictCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
