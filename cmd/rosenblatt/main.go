@@ -11,7 +11,7 @@
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
-//	rosenblatt bench [flags]                time the kernels on every implementation against the peak
+//	rosenblatt bench [flags]                measure the roofline; time the kernels against it
 //	rosenblatt bench compare A.json B.json  put two bench reports side by side
 //
 // Run "rosenblatt COMMAND -h" for a command's flags. Flags may come before
@@ -70,7 +70,7 @@ var commands = map[string]command{
 	"predict": {"predict a label for every row of a data file", runPredict},
 	"eval":    {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
 	"cpu":     {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":   {"time the kernels on every implementation against the estimated peak", runBench},
+	"bench":   {"measure the roofline, and time the kernels on every implementation against it", runBench},
 }
 
 func usage(w io.Writer) {

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package main
+
+import "runtime"
+
+// affinityCPUs returns runtime.NumCPU, which is the process's affinity
+// where the operating system has one Go reads (FreeBSD, Windows).
+func affinityCPUs() (int, string) { return runtime.NumCPU(), "runtime.NumCPU" }
