@@ -440,19 +440,23 @@ func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
 
 	add := func(c benchCase) {
 		prog.Describe(fmt.Sprintf("%-6s %-7s %-4s %-7s", c.res.Kernel, c.res.Type, c.res.Set, c.res.Path))
+		// The roof of the case's level, measured again on its operands
+		// just before and just after it: the machine's load changes.
+		refresh := func() {
+			for _, p := range cfg.paths {
+				if c.operands != nil && p.name == c.res.Path {
+					rf.refresh(p.impl(), c.res.Set, c.operands, plan)
+				}
+			}
+		}
+		refresh()
 		t := measure(c.fn, cfg.minTime, cfg.runs)
+		refresh()
 		r := c.res
 		r.Case = caseName(r.Kernel, r.Type, r.Set)
 		r.Iterations, r.NsPerOp, r.MedianNsPerOp = t.iters, t.best, t.median
 		r.GFLOPS = float64(r.FlopsPerOp) / t.best
 		r.GBps = float64(r.BytesPerOp) / t.best
-		if c.operands != nil {
-			for _, p := range cfg.paths {
-				if p.name == r.Path {
-					rf.refresh(p.impl(), r.Set, c.operands, plan)
-				}
-			}
-		}
 		rep.Results = append(rep.Results, r)
 		prog.Add(1)
 	}

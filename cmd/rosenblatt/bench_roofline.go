@@ -113,7 +113,7 @@ func planFor(cfg benchConfig) probePlan {
 	case cfg.quick:
 		return probePlan{trials: 8, dramTrials: 3, refresh: 3, min: 2 * time.Millisecond}
 	}
-	return probePlan{trials: 30, dramTrials: 10, refresh: 5, min: 2 * time.Millisecond}
+	return probePlan{trials: 30, dramTrials: 10, refresh: 6, min: 2 * time.Millisecond}
 }
 
 // readRate is the read bandwidth of l over buf in GB/s, the maximum over
@@ -203,7 +203,7 @@ func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan prob
 	keep(float64(sink) + fsink)
 	rf.Method = []string{
 		fmt.Sprintf("every figure is the maximum over %d trials of at least %s (DRAM: %d trials of one pass or more): on a shared machine a trial can only be slowed down", plan.trials, plan.min, plan.dramTrials),
-		fmt.Sprintf("each bandwidth is measured again (%d trials) on the bytes of every case of its level, right after the case: the roof is the maximum of all these trials, so that a quieter moment during a case also raises its roof", plan.refresh),
+		fmt.Sprintf("each bandwidth is measured again (%d trials) on the bytes of every case of its level, just before and just after the case: the roof is the maximum of all these trials, so that a quieter moment during a case also raises its roof", plan.refresh),
 		"clock: " + rf.ClockMethod,
 		"peak: an FMA-throughput loop per implementation (internal/roofline): independent accumulators on registers only, enough to hide the FMA latency; 2 flops per FMA lane (the generic implementation's loop is scalar Go, s = s·a + a)",
 		fmt.Sprintf("all-cores peak: the float32 loop on %d threads at once", cores),
