@@ -204,6 +204,9 @@ func (rf *rooflineReport) validate() error {
 		for _, r := range im.Read {
 			vals = append(vals, namedValue{r.Level + " gbps", r.GBps})
 		}
+		for _, r := range im.ReadFirst {
+			vals = append(vals, namedValue{r.Level + " first gbps", r.GBps})
+		}
 		if err := finite(vals...); err != nil {
 			return fmt.Errorf("%s: %v", im.Impl, err)
 		}

@@ -158,9 +158,14 @@ func TestBenchQuickReport(t *testing.T) {
 		if len(im.Read) != 4 {
 			t.Errorf("%s: %d bandwidths", im.Impl, len(im.Read))
 		}
-		for _, l := range levelNames {
+		for i, l := range levelNames {
 			if !ok(im.read(l)) {
 				t.Errorf("%s: %s bandwidth %v", im.Impl, l, im.read(l))
+			}
+			// The roof is the maximum of every measurement, the first
+			// one included.
+			if len(im.ReadFirst) != 4 || im.ReadFirst[i].Level != l || !ok(im.ReadFirst[i].GBps) || im.ReadFirst[i].GBps > im.read(l) {
+				t.Errorf("%s: first bandwidths %+v, roofs %+v", im.Impl, im.ReadFirst, im.Read)
 			}
 		}
 	}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Runs `rosenblatt bench` and the C probe (probe.c) in turn, ROUNDS times
+# (default 3), the probe on the working sets the bench run just before it
+# chose, then compares their figures (compare.py): the maximum over the
+# rounds of each, and round by round. Run from the repository root:
+#
+#	sh bench/probe/compare.sh bench/results/roofline-zen5
+#
+# It writes PREFIX-N.json and PREFIX-N.txt (the bench report and table of
+# round N), PREFIX-probe-N.txt (the probe's output) and PREFIX-compare.txt.
+set -eu
+prefix=${1:?usage: compare.sh OUTPUT-PREFIX [ROUNDS]}
+rounds=${2:-3}
+gcc -O2 -Wall -o /tmp/rosenblatt-probe bench/probe/probe.c
+go build -o /tmp/rosenblatt-bench ./cmd/rosenblatt
+i=1
+while [ "$i" -le "$rounds" ]; do
+	/tmp/rosenblatt-bench bench -q -f -json "$prefix-$i.json" >"$prefix-$i.txt"
+	sizes=$(python3 -c 'import json,sys; print(" ".join(str(l["bytes"]) for l in json.load(open(sys.argv[1]))["roofline"]["levels"]))' "$prefix-$i.json")
+	/tmp/rosenblatt-probe $sizes >"$prefix-probe-$i.txt"
+	i=$((i + 1))
+done
+python3 bench/probe/compare.py "$prefix" "$rounds" | tee "$prefix-compare.txt"
