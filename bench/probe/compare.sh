@@ -6,8 +6,10 @@
 #
 #	sh bench/probe/compare.sh bench/results/roofline-zen5
 #
-# It writes PREFIX-N.json and PREFIX-N.txt (the bench report and table of
-# round N), PREFIX-probe-N.txt (the probe's output) and PREFIX-compare.txt.
+# It writes PREFIX-N.json, PREFIX-N.txt and PREFIX-N.svg (the bench report,
+# table and roofline plot of round N), PREFIX-probe-N.txt (the probe's
+# output) and PREFIX-compare.txt; with rsvg-convert (Debian: librsvg2-bin)
+# also PREFIX-N.png, the last round's plot as an image.
 set -eu
 prefix=${1:?usage: compare.sh OUTPUT-PREFIX [ROUNDS]}
 rounds=${2:-3}
@@ -15,9 +17,12 @@ gcc -O2 -Wall -o /tmp/rosenblatt-probe bench/probe/probe.c
 go build -o /tmp/rosenblatt-bench ./cmd/rosenblatt
 i=1
 while [ "$i" -le "$rounds" ]; do
-	/tmp/rosenblatt-bench bench -q -f -json "$prefix-$i.json" >"$prefix-$i.txt"
+	/tmp/rosenblatt-bench bench -q -f -json "$prefix-$i.json" -plot "$prefix-$i.svg" >"$prefix-$i.txt"
 	sizes=$(python3 -c 'import json,sys; print(" ".join(str(l["bytes"]) for l in json.load(open(sys.argv[1]))["roofline"]["levels"]))' "$prefix-$i.json")
 	/tmp/rosenblatt-probe $sizes >"$prefix-probe-$i.txt"
 	i=$((i + 1))
 done
 python3 bench/probe/compare.py "$prefix" "$rounds" | tee "$prefix-compare.txt"
+if command -v rsvg-convert >/dev/null; then
+	rsvg-convert -w 2400 -b white "$prefix-$rounds.svg" -o "$prefix-$rounds.png"
+fi

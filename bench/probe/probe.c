@@ -10,7 +10,7 @@
 // with a 48 KiB L1D, a 1 MiB L2 and a 32 MiB L3: 24K 512K 16M 128M. Pass the
 // sizes `rosenblatt bench` prints to compare like with like.
 //
-// What it measures, each figure the maximum over the trials (default 40,
+// What it measures, each figure the maximum over the trials (default 30,
 // each at least 2 ms, or one pass over the working set) because the
 // machine is shared:
 //
@@ -39,7 +39,7 @@ static double now(void) {
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static int trials = 40;
+static int trials = 30;
 
 // ---- clock: 64 dependent adds per iteration ----
 

@@ -25,11 +25,10 @@ type rooflineReport struct {
 	// vector kernels' cases), smallest first.
 	Levels []levelSize `json:"levels"`
 	// Trials and TrialMin: each figure is the maximum over Trials trials
-	// of at least TrialMin (DRAMTrials for the DRAM bandwidth, whose
-	// trials are one pass over the working set or more).
-	Trials     int    `json:"trials"`
-	DRAMTrials int    `json:"dram_trials"`
-	TrialMin   string `json:"trial_min"`
+	// of at least TrialMin (and of at least one pass over the working
+	// set).
+	Trials   int    `json:"trials"`
+	TrialMin string `json:"trial_min"`
 	// Method says how the figures were obtained.
 	Method []string   `json:"method"`
 	Impls  []implRoof `json:"impls"`
@@ -106,18 +105,18 @@ func (rf *rooflineReport) level(name string) *levelSize {
 
 // probePlan is how long the roofline's measurements run.
 type probePlan struct {
-	trials, dramTrials, refresh int
-	min                         time.Duration
+	trials, refresh int
+	min             time.Duration
 }
 
 func planFor(cfg benchConfig) probePlan {
 	switch {
 	case cfg.tiny:
-		return probePlan{trials: 2, dramTrials: 1, refresh: 1, min: 200 * time.Microsecond}
+		return probePlan{trials: 2, refresh: 1, min: 200 * time.Microsecond}
 	case cfg.quick:
-		return probePlan{trials: 8, dramTrials: 3, refresh: 3, min: 2 * time.Millisecond}
+		return probePlan{trials: 8, refresh: 3, min: 2 * time.Millisecond}
 	}
-	return probePlan{trials: 30, dramTrials: 10, refresh: 6, min: 2 * time.Millisecond}
+	return probePlan{trials: 30, refresh: 6, min: 2 * time.Millisecond}
 }
 
 // readRate is the read bandwidth of l over buf in GB/s, the maximum over
@@ -162,7 +161,7 @@ func rooflineSteps(n, cores, levels int) int {
 // of buf (which holds at least the largest set).
 func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan probePlan, prog progress, buf []uint64) *rooflineReport {
 	rf := &rooflineReport{
-		Trials: plan.trials, DRAMTrials: plan.dramTrials, TrialMin: plan.min.String(),
+		Trials: plan.trials, TrialMin: plan.min.String(),
 		ClockMethod: fmt.Sprintf("a chain of dependent single-cycle integer operations (%s)", roofline.ChainSource),
 	}
 	for _, ws := range sets {
@@ -194,12 +193,7 @@ func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan prob
 		}
 		for _, ws := range sets {
 			prog.Describe(fmt.Sprintf("roofline: %s %s read", l.Impl, ws.name))
-			b := buf[:ws.bytes/8]
-			t := tr
-			if ws.name == "DRAM" {
-				t.Count = plan.dramTrials
-			}
-			ir.Read = append(ir.Read, levelRate{ws.name, readRate(l, b, t)})
+			ir.Read = append(ir.Read, levelRate{ws.name, readRate(l, buf[:ws.bytes/8], tr)})
 			prog.Add(1)
 		}
 		ir.ReadFirst = append([]levelRate(nil), ir.Read...)
@@ -207,7 +201,7 @@ func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan prob
 	}
 	keep(float64(sink) + fsink)
 	rf.Method = []string{
-		fmt.Sprintf("every figure is the maximum over %d trials of at least %s (DRAM: %d trials of one pass or more): on a shared machine a trial can only be slowed down", plan.trials, plan.min, plan.dramTrials),
+		fmt.Sprintf("every figure is the maximum over %d trials of at least %s (and one pass over the working set): on a shared machine a trial can only be slowed down", plan.trials, plan.min),
 		fmt.Sprintf("each bandwidth is measured again (%d trials) on the bytes of every case of its level, just before and just after the case: the roof is the maximum of all these trials, so that a quieter moment during a case also raises its roof", plan.refresh),
 		"clock: " + rf.ClockMethod,
 		"peak: an FMA-throughput loop per implementation (internal/roofline): independent accumulators on registers only, enough to hide the FMA latency; 2 flops per FMA lane (the generic implementation's loop is scalar Go, s = s·a + a)",
@@ -236,11 +230,7 @@ func measureL3(l *roofline.Loops, l2 int, plan probePlan, buf []uint64) (int, st
 	}
 	bw := make([]float64, len(sizes))
 	for i, s := range sizes {
-		t := roofline.Trials{Count: plan.trials, Min: plan.min}
-		if s > minDRAM {
-			t.Count = plan.dramTrials
-		}
-		bw[i] = readRate(l, buf[:s/8], t) * 1e9
+		bw[i] = readRate(l, buf[:s/8], roofline.Trials{Count: plan.trials, Min: plan.min}) * 1e9
 	}
 	return l3FromSweep(sizes, bw)
 }
@@ -389,7 +379,7 @@ func describeRoofline(b *strings.Builder, rf *rooflineReport, emulated bool) {
 		mark = " (EMULATED)"
 	}
 	fmt.Fprintf(b, "clock:     %.2f GHz, measured by %s%s\n", rf.ClockHz/1e9, rf.ClockMethod, mark)
-	fmt.Fprintf(b, "\nroofline%s: measured, each figure the maximum over %d trials of at least %s (DRAM: %d)\n", mark, rf.Trials, rf.TrialMin, rf.DRAMTrials)
+	fmt.Fprintf(b, "\nroofline%s: measured, each figure the maximum over %d trials of at least %s\n", mark, rf.Trials, rf.TrialMin)
 	fmt.Fprintf(b, "%-8s  %-12s  %4s  %9s  %9s  %11s", "impl", "ISA", "bits", "peak f32", "peak f64", "f32 all")
 	for _, l := range rf.Levels {
 		fmt.Fprintf(b, "  %12s", fmt.Sprintf("%s %s", l.Name, fmtBytes(l.Bytes)))
