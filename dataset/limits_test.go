@@ -10,23 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
-// which counts every allocation, whether or not it has been freed since).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
+)
 
 // TestLIBSVMDenseBound checks the default rule of LIBSVMOptions.MaxValues:
 // without Cols or MaxValues, a file too sparse for its size fails with
@@ -83,7 +74,7 @@ func TestLIBSVMDenseBound(t *testing.T) {
 func TestLIBSVMDenseBoundBeforeAllocating(t *testing.T) {
 	for _, in := range []string{"1 1000000000:1\n", "1 1000000000:1\n" + strings.Repeat("-1\n", 1000)} {
 		var err error
-		got := allocated(func() { _, err = ReadLIBSVM[float32](strings.NewReader(in), LIBSVMOptions{}) })
+		got := memtest.Allocated(func() { _, err = ReadLIBSVM[float32](strings.NewReader(in), LIBSVMOptions{}) })
 		if !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("%.20q: got %v, want ErrTooLarge", in, err)
 		}
@@ -121,7 +112,7 @@ func TestMaxLineBytesDefault(t *testing.T) {
 	}
 	limit := DefaultMaxLineBytes + 1<<20
 	var err error
-	got := allocated(func() {
+	got := memtest.Allocated(func() {
 		_, err = ReadLIBSVM[float32](&endless{t: t, c: '1', limit: limit}, LIBSVMOptions{File: "zero"})
 	})
 	wantParseError(t, err, ErrLineTooLong, 1, 0)
@@ -130,7 +121,7 @@ func TestMaxLineBytesDefault(t *testing.T) {
 	if got > DefaultMaxLineBytes+1<<20 {
 		t.Errorf("LIBSVM: allocated %d bytes for a line limit of %d", got, DefaultMaxLineBytes)
 	}
-	got = allocated(func() {
+	got = memtest.Allocated(func() {
 		_, err = ReadCSV[float32](&endless{t: t, c: '1', limit: limit}, CSVOptions{File: "zero"})
 	})
 	wantParseError(t, err, ErrLineTooLong, 1, 0)
@@ -564,7 +555,7 @@ func TestIDXHeaderBounds(t *testing.T) {
 				r, read = c, func() int { return c.n }
 			}
 			var err error
-			got := allocated(func() { _, err = ReadIDX(r) })
+			got := memtest.Allocated(func() { _, err = ReadIDX(r) })
 			if !errors.Is(err, tt.kind) {
 				t.Fatalf("got %v, want %v", err, tt.kind)
 			}
@@ -578,7 +569,7 @@ func TestIDXHeaderBounds(t *testing.T) {
 	}
 	// LoadIDX knows the file's size too.
 	var err error
-	if got := allocated(func() { _, err = LoadIDX(bombPath) }); !errors.Is(err, ErrTruncated) || got > 1<<20 {
+	if got := memtest.Allocated(func() { _, err = LoadIDX(bombPath) }); !errors.Is(err, ErrTruncated) || got > 1<<20 {
 		t.Errorf("LoadIDX: %v after allocating %d bytes, want ErrTruncated after a few", err, got)
 	}
 	// An honest gzip file, sized or not, still reads.

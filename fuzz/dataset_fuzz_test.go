@@ -8,12 +8,12 @@ import (
 	"errors"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -100,16 +100,6 @@ func sameData[T kernel.Float](a, b *dataset.Data[T]) bool {
 // LIBSVM input is sparse, so a few bytes can describe a huge matrix.
 const maxFuzzValues = 1 << 16
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
-// which counts every allocation, freed or not).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // textBound is what a text reader may allocate in all for n bytes of
 // input: twice the documented bound on the dense matrix (DenseRatio bytes
 // per byte plus DenseSlack), which leaves as much again for the sparse rows,
@@ -178,7 +168,7 @@ func FuzzReadLIBSVM(f *testing.F) {
 func fuzzLIBSVM[T kernel.Float](t *testing.T, data []byte, opts dataset.LIBSVMOptions) {
 	var d *dataset.Data[T]
 	var err error
-	got := allocated(func() { d, err = dataset.ReadLIBSVM[T](bytes.NewReader(data), opts) })
+	got := memtest.Allocated(func() { d, err = dataset.ReadLIBSVM[T](bytes.NewReader(data), opts) })
 	if opts.Cols == 0 && got > textBound(len(data)) {
 		t.Fatalf("allocated %d bytes for %d bytes of input, more than %d", got, len(data), textBound(len(data)))
 	}
@@ -257,7 +247,7 @@ func FuzzReadCSV(f *testing.F) {
 func fuzzCSV[T kernel.Float](t *testing.T, data []byte, opts dataset.CSVOptions) {
 	var d *dataset.Data[T]
 	var err error
-	got := allocated(func() { d, err = dataset.ReadCSV[T](bytes.NewReader(data), opts) })
+	got := memtest.Allocated(func() { d, err = dataset.ReadCSV[T](bytes.NewReader(data), opts) })
 	if got > textBound(len(data)) {
 		t.Fatalf("allocated %d bytes for %d bytes of input, more than %d", got, len(data), textBound(len(data)))
 	}
@@ -382,10 +372,10 @@ func FuzzReadIDX(f *testing.F) {
 		sized, unsized := 2*limit+512<<10, 2*limit+(1<<20)+512<<10
 		var m, mu *dataset.IDX
 		var err, erru error
-		if got := allocated(func() { m, err = dataset.ReadIDX(bytes.NewReader(data)) }); got > sized {
+		if got := memtest.Allocated(func() { m, err = dataset.ReadIDX(bytes.NewReader(data)) }); got > sized {
 			t.Fatalf("allocated %d bytes for %d bytes of input, more than %d", got, len(data), sized)
 		}
-		if got := allocated(func() { mu, erru = dataset.ReadIDX(unsizedReader{bytes.NewReader(data)}) }); got > unsized {
+		if got := memtest.Allocated(func() { mu, erru = dataset.ReadIDX(unsizedReader{bytes.NewReader(data)}) }); got > unsized {
 			t.Fatalf("unsized: allocated %d bytes for %d bytes of input, more than %d", got, len(data), unsized)
 		}
 		if (err == nil) != (erru == nil) {

@@ -16,31 +16,8 @@ import (
 // kernelSeeds trains one small kernel model of each kind, algorithm and
 // kernel and returns their binary and JSON encodings, float32 and float64.
 func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
-	X := []float64{2, 1, 0, 3, 2, 1, -1, -2, 0, -2, -1, 1, 0.5, 0.25, -3, 1, -1, 2}
-	yb := []int{1, 1, -1, -1, 1, -1}
-	ym := []int{4, 4, 7, 9, 7, 9}
-	X32 := make([]float32, len(X))
-	for i, v := range X {
-		X32[i] = float32(v)
-	}
-	type codec interface {
-		MarshalBinary() ([]byte, error)
-		MarshalJSON() ([]byte, error)
-	}
-	enc := func(m codec, err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := m.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := m.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		bins, jsons = append(bins, b), append(jsons, j)
-	}
+	X, X32, yb, ym := seedData()
+	enc := encoder(t, &bins, &jsons)
 	for _, opt := range []perceptron.KernelOptions{
 		{Options: perceptron.Options{Algorithm: perceptron.Online, MaxIter: 3}},
 		{Options: perceptron.Options{Algorithm: perceptron.Averaged, Normalize: true, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.5}},

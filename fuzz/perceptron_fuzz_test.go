@@ -11,26 +11,27 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-// modelSeeds trains one small model of each kind and returns its binary
-// and JSON encodings, float32 and float64.
-func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
-	X := []float64{2, 1, 0, 3, 2, 1, -1, -2, 0, -2, -1, 1, 0.5, 0.25, -3, 1, -1, 2}
-	yb := []int{1, 1, -1, -1, 1, -1}
-	ym := []int{4, 4, 7, 9, 7, 9}
-	X32 := make([]float32, len(X))
+// seedData is the data set the model seeds are trained on: six samples of
+// three features (float64 and float32), binary and multiclass labels.
+func seedData() (X []float64, X32 []float32, yb, ym []int) {
+	X = []float64{2, 1, 0, 3, 2, 1, -1, -2, 0, -2, -1, 1, 0.5, 0.25, -3, 1, -1, 2}
+	X32 = make([]float32, len(X))
 	for i, v := range X {
 		X32[i] = float32(v)
 	}
-	add := func(b, j []byte, err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		bins, jsons = append(bins, b), append(jsons, j)
-	}
-	enc := func(m interface {
-		MarshalBinary() ([]byte, error)
-		MarshalJSON() ([]byte, error)
-	}, err error) {
+	return X, X32, []int{1, 1, -1, -1, 1, -1}, []int{4, 4, 7, 9, 7, 9}
+}
+
+// codec is what the seeds' models encode with.
+type codec interface {
+	MarshalBinary() ([]byte, error)
+	MarshalJSON() ([]byte, error)
+}
+
+// encoder returns a function that appends the binary and JSON encodings of
+// a model trained with error err to bins and jsons.
+func encoder(t testing.TB, bins, jsons *[][]byte) func(m codec, err error) {
+	return func(m codec, err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,8 +40,18 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 			t.Fatal(err)
 		}
 		j, err := m.MarshalJSON()
-		add(b, j, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*bins, *jsons = append(*bins, b), append(*jsons, j)
 	}
+}
+
+// modelSeeds trains one small model of each kind and returns its binary
+// and JSON encodings, float32 and float64.
+func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
+	X, X32, yb, ym := seedData()
+	enc := encoder(t, &bins, &jsons)
 	for _, opt := range []perceptron.Options{
 		{Algorithm: perceptron.Online},
 		{Algorithm: perceptron.Averaged, Normalize: true},

@@ -141,3 +141,44 @@ func benchMicro[T kernel.Float](b *testing.B, mk *micro[T]) {
 	}
 	b.ReportMetric(2*float64(kc*mk.mr*mk.nr)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 }
+
+// BenchmarkRowBatch measures kernel rows of a 10 000 × 784 float32 set (the
+// size of the kernel perceptron's Fashion-MNIST benchmark) with the RBF
+// kernel: one row by Rows.Row, and batches of 1, 16 and 256 rows by
+// Rows.RowBatch, on 2 goroutines, reporting the time per row (ms/row).
+//
+//	go test -run '^$' -bench RowBatch ./gram/
+func BenchmarkRowBatch(b *testing.B) {
+	n, d := 10000, 784
+	if testing.Short() {
+		n = 2000
+	}
+	X := randData[float32](rand.New(rand.NewPCG(13, 14)), n, d)
+	r, err := NewRows(X, d, RBF{Gamma: 1.0 / float64(d)}, &Options{Threads: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	perRow := func(b *testing.B, rows int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N*rows), "ms/row")
+	}
+	b.Run(fmt.Sprintf("n=%d/d=%d/rows=1/Row", n, d), func(b *testing.B) {
+		var dst []float32
+		for i := 0; b.Loop(); i++ {
+			dst = r.Row(dst, i%n)
+		}
+		perRow(b, 1)
+	})
+	for _, m := range []int{1, 16, 256} {
+		b.Run(fmt.Sprintf("n=%d/d=%d/rows=%d/RowBatch", n, d, m), func(b *testing.B) {
+			idx := make([]int, m)
+			var dst [][]float32
+			for k := 0; b.Loop(); k++ {
+				for q := range idx {
+					idx[q] = (k*m + q*37) % n
+				}
+				dst = r.RowBatch(dst, idx)
+			}
+			perRow(b, m)
+		})
+	}
+}

@@ -376,8 +376,46 @@ type task struct{ i0, i1, j0, j1 int }
 // run computes C[i][j] = K(aᵢ, bⱼ) with row stride ldc; if sym (a and b are
 // the same set), only the lower triangle is computed and mirrored.
 func (e *engine[T]) run(sa, sb *set[T], C []T, ldc int, sym bool) {
+	tasks, _, _ := e.plan(sa, sb, sym, 0)
+	e.work(len(tasks), func(int) func(int) {
+		w := worker[T]{e: e, sa: sa, sb: sb, C: C, ldc: ldc, sym: sym, tmp: make([]T, e.mk.mr*e.mk.nr)}
+		return func(t int) { w.block(tasks[t]) }
+	})
+}
+
+// rowScratchValues bounds the scratch block of runRows per goroutine
+// (values): 256 KiB of float32, so that the tiles written into it and the
+// copy out of it stay in L2 (on Zen 5, a batch of 256 rows of a
+// 10 000 × 784 set took 0.066 ms per row with it, 0.070 with 1 MiB).
+const rowScratchValues = 1 << 16
+
+// runRows computes dst[i][j] = K(aᵢ, bⱼ) into rows that need not be
+// contiguous (len(dst) = sa.n, len(dst[i]) ≥ sb.n): the tasks of run, each
+// computed in its goroutine's scratch block (at most rowScratchValues) by
+// the same tile code and then copied to its rows, so every value is the
+// one run computes for the pair.
+func (e *engine[T]) runRows(sa, sb *set[T], dst [][]T) {
+	tasks, mc, nc := e.plan(sa, sb, false, rowScratchValues)
+	scratch := getBuf[T](e.workers(len(tasks)) * mc * nc)
+	defer putBuf(scratch)
+	e.work(len(tasks), func(id int) func(int) {
+		w := worker[T]{e: e, sa: sa, sb: sb, C: scratch[id*mc*nc:][:mc*nc], ldc: nc, tmp: make([]T, e.mk.mr*e.mk.nr)}
+		return func(t int) {
+			tk := tasks[t]
+			w.i0, w.j0 = tk.i0, tk.j0
+			w.block(tk)
+			for i := tk.i0; i < tk.i1; i++ {
+				copy(dst[i][tk.j0:tk.j1], w.C[(i-tk.i0)*nc:])
+			}
+		}
+	})
+}
+
+// plan splits the result into tasks of at most mc rows by nc columns; if
+// scratch > 0, a task holds at most scratch values.
+func (e *engine[T]) plan(sa, sb *set[T], sym bool, scratch int) (tasks []task, mc, nc int) {
 	mr, nr := e.mk.mr, e.mk.nr
-	mc, nc := e.mc, e.nc
+	mc, nc = e.mc, e.nc
 	if e.threads > 1 {
 		// At least four tasks per goroutine, so the uneven triangle and a
 		// busy core even out: smaller row blocks first, then column blocks.
@@ -388,7 +426,10 @@ func (e *engine[T]) run(sa, sb *set[T], C []T, ldc int, sym bool) {
 			nc = max(nr, min(nc, (sb.n+split-1)/split/nr*nr))
 		}
 	}
-	var tasks []task
+	if scratch > 0 {
+		mc = min(mc, (sa.n+mr-1)/mr*mr)
+		nc = max(nr, min(nc, scratch/mc/nr*nr))
+	}
 	for j0 := 0; j0 < sb.n; j0 += nc {
 		j1 := min(j0+nc, sb.n)
 		// For the triangle the blocks with more columns come first so the
@@ -403,29 +444,35 @@ func (e *engine[T]) run(sa, sb *set[T], C []T, ldc int, sym bool) {
 			}
 		}
 	}
-	workers := min(e.threads, len(tasks))
+	return tasks, mc, nc
+}
+
+// workers returns the number of goroutines work runs n tasks on.
+func (e *engine[T]) workers(n int) int { return max(1, min(e.threads, n)) }
+
+// work runs n tasks on workers(n) goroutines, each of which gets its task
+// function (with its own state) from newWorker, called with the
+// goroutine's number.
+func (e *engine[T]) work(n int, newWorker func(id int) func(int)) {
+	workers := e.workers(n)
 	var next atomic.Int64
-	work := func() {
-		w := worker[T]{e: e, sa: sa, sb: sb, C: C, ldc: ldc, sym: sym, tmp: make([]T, e.mk.mr*e.mk.nr)}
+	loop := func(id int) {
+		do := newWorker(id)
 		for {
 			t := int(next.Add(1) - 1)
-			if t >= len(tasks) {
+			if t >= n {
 				return
 			}
-			w.block(tasks[t])
+			do(t)
 		}
 	}
 	if workers <= 1 {
-		work()
+		loop(0)
 		return
 	}
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
+	for id := range workers {
+		wg.Go(func() { loop(id) })
 	}
 	wg.Wait()
 }
@@ -436,9 +483,13 @@ type worker[T kernel.Float] struct {
 	sa, sb *set[T]
 	C      []T
 	ldc    int
+	i0, j0 int // the result position of C[0] (runRows' scratch block)
 	sym    bool
 	tmp    []T // mr×nr scratch for tiles on the edge or the diagonal
 }
+
+// at returns the index in C of the result position (i, j).
+func (w *worker[T]) at(i, j int) int { return (i-w.i0)*w.ldc + j - w.j0 }
 
 // block computes one MC×NC block: for each feature block, for each NR-wide
 // sliver of columns (in L1), for each MR-wide sliver of rows (in L2).
@@ -461,7 +512,7 @@ func (w *worker[T]) block(t task) {
 				}
 				as := sa.a[k0*sa.npadA+ir*kl:][:kl*mr]
 				if ir+mr <= sa.n && jr+nr <= sb.n && (!w.sym || ir >= jr+nr) {
-					c := C[ir*ldc+jr:]
+					c := C[w.at(ir, jr):]
 					mk.kern(kl, as, bs, c, ldc, acc)
 					if last {
 						w.finish(c, ldc, ir, jr, mr)
@@ -478,7 +529,7 @@ func (w *worker[T]) block(t task) {
 				// The strip of rows [lo, hi) and columns [jr, jr+nr) is in
 				// L1/L2 now; transposing it as one block writes whole cache
 				// lines of rows jr… instead of a few values per tile.
-				mk.trans(C[jr*ldc+lo:], ldc, C[lo*ldc+jr:], ldc, hi-lo, nr)
+				mk.trans(C[w.at(jr, lo):], ldc, C[w.at(lo, jr):], ldc, hi-lo, nr)
 			}
 		}
 	}
@@ -506,7 +557,7 @@ func (w *worker[T]) finish(c []T, ldc, ir, jr, rows int) {
 func (w *worker[T]) edge(kl int, as, bs []T, ir, jr int, acc, last bool) {
 	mk := w.e.mk
 	mr, nr := mk.mr, mk.nr
-	C, ldc, tmp := w.C, w.ldc, w.tmp
+	C, tmp := w.C, w.tmp
 	rv, cv := min(mr, w.sa.n-ir), min(nr, w.sb.n-jr)
 	cols := func(r int) int { // valid columns of row r
 		if w.sym {
@@ -517,7 +568,7 @@ func (w *worker[T]) edge(kl int, as, bs []T, ir, jr int, acc, last bool) {
 	if acc {
 		for r := 0; r < rv; r++ {
 			if nc := cols(r); nc > 0 {
-				copy(tmp[r*nr:r*nr+nc], C[(ir+r)*ldc+jr:])
+				copy(tmp[r*nr:r*nr+nc], C[w.at(ir+r, jr):])
 			}
 		}
 	}
@@ -537,10 +588,10 @@ func (w *worker[T]) edge(kl int, as, bs []T, ir, jr int, acc, last bool) {
 		if nc <= 0 {
 			continue
 		}
-		copy(C[(ir+r)*ldc+jr:][:nc], tmp[r*nr:])
+		copy(C[w.at(ir+r, jr):][:nc], tmp[r*nr:])
 		if last && w.sym {
 			for c := 0; c < nc; c++ {
-				C[(jr+c)*ldc+ir+r] = tmp[r*nr+c]
+				C[w.at(jr+c, ir+r)] = tmp[r*nr+c]
 			}
 		}
 	}

@@ -79,6 +79,27 @@ func ExampleNewCache() {
 	// 1 2
 }
 
+// A trainer that knows which rows it needs next asks for them together:
+// Fill computes the missing ones in one batch, and all of them stay valid
+// until the next call.
+func ExampleCache_Fill() {
+	X := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	c, err := gram.NewCache(X, 2, gram.Linear{}, 3*4*4, nil) // three rows
+	if err != nil {
+		panic(err)
+	}
+	rows := c.Fill(nil, []int{2, 0})
+	fmt.Println(rows[0], rows[1])
+	rows = c.Fill(rows, []int{0, 3})
+	fmt.Println(rows[0], rows[1])
+	hits, misses := c.Stats()
+	fmt.Println(hits, misses, c.Contains(2))
+	// Output:
+	// [17 39 61 83] [5 11 17 23]
+	// [5 11 17 23] [23 53 83 113]
+	// 1 3 true
+}
+
 // Kernel rows for arbitrary queries.
 func ExampleRows_RowOf() {
 	X := []float64{1, 0, 0, 1}

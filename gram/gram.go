@@ -1,7 +1,8 @@
 // Package gram computes Gram and kernel matrices: G[i][j] = K(xᵢ, xⱼ) for the
-// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross), single
-// rows K(xᵢ, X) on demand (Rows) and an LRU row cache with a byte budget
-// (Cache), for float32 and float64.
+// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross), rows
+// K(xᵢ, X) on demand, one at a time or in batches against a packed copy of
+// the data (Rows), and an LRU row cache with a byte budget that fills its
+// misses in batches (Cache), for float32 and float64.
 //
 // # Kernels
 //

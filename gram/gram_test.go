@@ -358,11 +358,7 @@ func testRowsAndCache[T kernel.Float](t *testing.T) {
 				var buf []T
 				for i := 0; i < n; i++ {
 					buf = rows.Row(buf, i)
-					for j, v := range buf {
-						if v != full.At(i, j) {
-							t.Fatalf("%s: Rows.Row(%d)[%d] = %v, Compute = %v", what, i, j, v, full.At(i, j))
-						}
-					}
+					checkRow(t, what+"/Rows.Row", buf, full, i)
 				}
 				q := randData[T](rng, 1, d)
 				got, err := rows.RowOf(nil, q)
@@ -387,12 +383,7 @@ func testRowsAndCache[T kernel.Float](t *testing.T) {
 					if step%5 == 0 {
 						i = 0
 					}
-					r := c.Row(i)
-					for j, v := range r {
-						if v != full.At(i, j) {
-							t.Fatalf("%s: Cache.Row(%d)[%d] = %v, Compute = %v (step %d)", what, i, j, v, full.At(i, j), step)
-						}
-					}
+					checkRow(t, fmt.Sprintf("%s/Cache.Row (step %d)", what, step), c.Row(i), full, i)
 				}
 				hits, misses := c.Stats()
 				if hits+misses != int64(4*n) || misses < int64(min(n, 1)) {

@@ -20,12 +20,9 @@ type argmaxTrainer[T Float] struct {
 	step  int64
 	smp   sampler
 
-	// nonFinite reports a non-finite score seen in the epoch; checked
-	// makes every update check the values it changed, recording the first
-	// non-finite one in first (see linTrainer's notes on divergence).
-	nonFinite bool
-	checked   bool
-	first     divEvent
+	// divState records a non-finite score seen in the epoch, and in a
+	// checked epoch the first non-finite value (see diverge.go).
+	divState
 
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
@@ -46,16 +43,7 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 // reset puts the trainer in its initial state (the start's weights, zero
 // by default; the sampling generator freshly seeded).
 func (t *argmaxTrainer[T]) reset() {
-	st := t.start
-	if st == nil {
-		st = &linStart[T]{}
-	}
-	copyOrClear(t.W, st.W)
-	copyOrClear(t.B, st.B)
-	copyOrClear(t.U, st.U)
-	copyOrClear(t.UB, st.UB)
-	t.step = st.step
-	t.nonFinite, t.first = false, divEvent{}
+	t.step = t.start.load(t.W, t.B, t.U, t.UB).step
 	t.smp.reset()
 }
 
@@ -65,18 +53,14 @@ func (t *argmaxTrainer[T]) reset() {
 func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
 	d := t.dt.d
 	for _, c := range [2]int{y, p} {
-		bad := ""
-		switch {
-		case !allFinite(t.W[c*d : (c+1)*d]):
-			bad = "weights"
-		case !finite(t.B[c]):
-			bad = "bias"
-		case t.U != nil && (!allFinite(t.U[c*d:(c+1)*d]) || !finite(t.UB[c])):
-			bad = "averaging sum"
-		default:
-			continue
+		var u []T
+		var ub T
+		if t.U != nil {
+			u, ub = t.U[c*d:(c+1)*d], t.UB[c]
 		}
-		t.first.record(pos, i, c, bad)
+		if bad := nonFiniteLinear(t.W[c*d:(c+1)*d], t.B[c], u, ub); bad != "" {
+			t.first.record(pos, i, c, bad)
+		}
 	}
 }
 
@@ -99,12 +83,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
 		m := hi - lo
-		xs := xb[:m*d]
-		if t.smp.order == nil {
-			xs = dt.X[lo*d : hi*d]
-		} else {
-			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
-		}
+		xs := visited(&t.smp, xb, dt.X, d, lo, hi)
 		for c := range K {
 			s := sc[c*blockRows : c*blockRows+m]
 			k.MatVec(s, xs, t.W[c*d:(c+1)*d])
@@ -184,24 +163,18 @@ func (t *argmaxTrainer[T]) runEpoch(e *Epoch) (diverged bool) {
 	t.nonFinite = false
 	t.epoch(e)
 	t.step += int64(t.smp.visits)
-	return t.nonFinite || !allFinite(t.W) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UB)
+	return t.nonFinite || anyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
 // locate trains again from the start up to epoch ep, checking every value
 // epoch ep changes, and returns the *DivergedError of the first non-finite
 // one.
 func (t *argmaxTrainer[T]) locate(ep int, labels []int) error {
-	t.reset()
-	for e := 1; e <= ep; e++ {
-		t.checked = e == ep
+	ev, _ := t.divState.locate(ep, nil, t.reset, func() error {
 		t.runEpoch(&Epoch{})
-	}
-	t.checked = false
-	e := &DivergedError{Epoch: ep, Sample: -1, Quantity: "weights", Type: elemType[T]()}
-	if f := t.first; f.found {
-		e.Sample, e.HasClass, e.Class, e.Quantity = f.row, true, labels[f.class], f.qty
-	}
-	return e
+		return nil
+	})
+	return divergedErr[T](ev, ep, "weights", true, labels)
 }
 
 func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
@@ -238,7 +211,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 	}
 	if !allFinite(W) || !allFinite(B) {
 		// Only the average w − u/c is formed here, from finite w and u.
-		return nil, nil, &DivergedError{Epoch: epochs, Sample: -1, Quantity: "averaged weights", Type: elemType[T]()}
+		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
 	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
 		bias: cfg.bias, scaling: cfg.scaling, eta: cfg.eta, steps: t.step}

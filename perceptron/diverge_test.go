@@ -238,14 +238,6 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 	if err != nil {
 		t.Fatal(err)
 	}
-	merge := func(stats []classStats, ev divEvent) divEvent {
-		for c := range stats {
-			if s := stats[c].first; s.found {
-				ev.record(s.pos, s.row, s.class, s.qty)
-			}
-		}
-		return ev
-	}
 	if f.kernel {
 		dtr, err := newDualTrainer(&cfg, gram.Kernel(gram.Linear{}), 0, nil, X, n, d, cls, K, f.strategy == Argmax)
 		if err != nil {
@@ -255,7 +247,7 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 		grp, stats := dtr.groups(), make([]classStats, K)
 		for ep := 1; ep <= cfg.epochs; ep++ {
 			dtr.epoch(&Epoch{}, stats, grp)
-			if ev := merge(stats, dtr.first); ev.found {
+			if ev := dtr.first.merge(stats); ev.found {
 				return ep, ev, labels
 			}
 		}
@@ -284,7 +276,7 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 		if _, err := lt.epoch(stats, grp, scratch); err != nil {
 			t.Fatal(err)
 		}
-		if ev := merge(stats, divEvent{}); ev.found {
+		if ev := (divEvent{}).merge(stats); ev.found {
 			return ep, ev, labels
 		}
 	}

@@ -1,28 +1,46 @@
 package perceptron
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"math"
-	"math/bits"
 	"slices"
-	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
+// The envelope of the model files (magic, header, labels, checksum) is
+// package modelfile's; this file holds what is particular to this
+// package's two families of kinds: the flags, the η parameter and the
+// linear models' body (the kernel models' body is in kernelfile.go).
 const (
-	fileMagic   = "RBLTPCPT"
-	fileVersion = 2 // the version written; 1 is read too
-	headerSize  = 40
-	maxDims     = 1 << 30
-	maxLabels   = 1 << 24
+	fileMagic   = modelfile.Magic
+	fileVersion = modelfile.Version // the version written; 1 is read too
+	headerSize  = modelfile.HeaderSize
+	maxDims     = modelfile.MaxDims
+	maxLabels   = modelfile.MaxLabels
 	flagBias    = 1
 	flagNorm    = 2 // version 2: ScaleAugmented; version 1: ScaleFeatures
 	flagNormX   = 4 // version 2: ScaleFeatures
 	flagState   = 8 // version 2, linear models: the training state follows the labels
 	stateSize   = 16
 )
+
+// fileErrs are the sentinels of this package's model-file errors.
+var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismatch: ErrMismatch}
+
+// The families of model kinds this package stores.
+var (
+	linearFamily = &modelfile.Family{Name: "linear", BodySize: linearBodySize,
+		Kinds: []byte{byte(KindBinary), byte(KindOneVsRest), byte(KindArgmax)}}
+	kernelFamily = &modelfile.Family{Name: "kernel", BodySize: kernelBodySize,
+		Kinds: []byte{byte(KindKernelBinary), byte(KindKernelOneVsRest), byte(KindKernelArgmax)}}
+)
+
+func init() {
+	modelfile.Register(linearFamily)
+	modelfile.Register(kernelFamily)
+}
 
 // scalingFlags returns the header flags of a scaling (version 2).
 func scalingFlags(sc Scaling) byte {
@@ -33,6 +51,19 @@ func scalingFlags(sc Scaling) byte {
 		return flagNormX
 	}
 	return 0
+}
+
+// headerFlags returns the header flags of a model: its scaling, its bias
+// and whether the training state follows the labels.
+func headerFlags(sc Scaling, bias, state bool) byte {
+	f := scalingFlags(sc)
+	if bias {
+		f |= flagBias
+	}
+	if state {
+		f |= flagState
+	}
+	return f
 }
 
 // flagsScaling decodes the scaling of a header's flags, checking that the
@@ -62,37 +93,24 @@ func flagsScaling(version int, flags byte, allowState bool) (Scaling, error) {
 	return ScaleNone, nil
 }
 
-// checkVersion accepts the versions this package reads.
-func checkVersion(v int) error {
-	if v != 1 && v != fileVersion {
-		return fmt.Errorf("%w: version %d (this package reads 1 and %d)", ErrVersion, v, fileVersion)
+// checkParams checks the header fields both families read alike: η (the
+// header's parameter), finite and > 0, and the flags (the state bit for
+// the linear models only); it returns the scaling.
+func checkParams(h *modelfile.Header, linear bool) (Scaling, error) {
+	if !finitePositive(h.Param) {
+		return 0, fmt.Errorf("%w: η = %v", ErrCorrupt, h.Param)
 	}
-	return nil
+	return flagsScaling(h.Version, h.Flags, linear)
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+func elemSize[T Float]() int { return modelfile.ElemSize[T]() }
 
-func elemSize[T Float]() int {
-	var z T
-	return int(unsafe.Sizeof(z))
-}
+func elemName(size int) string { return modelfile.ElemName(size) }
 
-func elemName(size int) string {
-	if size == 4 {
-		return "float32"
-	}
-	return "float64"
-}
-
-func appendElems[T Float](b []byte, v []T) []byte {
-	for _, x := range v {
-		if elemSize[T]() == 4 {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x)))
-		} else {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(x)))
-		}
-	}
-	return b
+// elemMismatch is the error of a file of element size es read into a
+// model of T.
+func elemMismatch[T Float](es int) error {
+	return fmt.Errorf("%w: the file holds %s values, the model is %s", ErrMismatch, elemName(es), elemName(elemSize[T]()))
 }
 
 // MarshalBinary encodes the model in a checksummed little-endian format. It
@@ -143,50 +161,33 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	es := elemSize[T]()
-	b := make([]byte, 0, headerSize+8*len(s.labels)+stateSize+es*(len(s.W)+len(s.B)+len(s.CW)+len(s.CB)+len(s.U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC)+4)
-	b = append(b, fileMagic...)
-	b = binary.LittleEndian.AppendUint16(b, fileVersion)
-	b = append(b, byte(es), byte(s.kind), byte(s.algo))
-	flags := scalingFlags(s.scaling)
-	if s.bias {
-		flags |= flagBias
-	}
+	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
+		Flags: headerFlags(s.scaling, s.bias, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
+	w := modelfile.New(h, s.labels, stateSize+es*(len(s.W)+len(s.B)+len(s.CW)+len(s.CB)+len(s.U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
 	if s.hasState() {
-		flags |= flagState
-	}
-	b = append(b, flags, 0, 0)
-	b = binary.LittleEndian.AppendUint32(b, uint32(s.d))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.labels)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.VC)))
-	b = binary.LittleEndian.AppendUint32(b, 0)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.eta))
-	for _, l := range s.labels {
-		b = binary.LittleEndian.AppendUint64(b, uint64(int64(l)))
-	}
-	if s.hasState() {
-		b = binary.LittleEndian.AppendUint64(b, uint64(s.steps))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.lambda))
+		w.U64(uint64(s.steps))
+		w.F64(s.lambda)
 	}
 	if s.voted() {
 		for k := range s.rows() {
-			b = binary.LittleEndian.AppendUint32(b, uint32(s.VOff[k+1]-s.VOff[k]))
+			w.U32(uint32(s.VOff[k+1] - s.VOff[k]))
 		}
 		for _, c := range s.VC {
-			b = binary.LittleEndian.AppendUint64(b, uint64(c))
+			w.U64(uint64(c))
 		}
-		b = appendElems(b, s.V)
-		b = appendElems(b, s.VB)
+		modelfile.Elems(w, s.V)
+		modelfile.Elems(w, s.VB)
 	} else {
-		b = appendElems(b, s.W)
-		b = appendElems(b, s.B)
+		modelfile.Elems(w, s.W)
+		modelfile.Elems(w, s.B)
 		if s.CW != nil {
-			b = appendElems(b, s.CW)
-			b = appendElems(b, s.CB)
-			b = appendElems(b, s.U)
-			b = appendElems(b, s.UB)
+			modelfile.Elems(w, s.CW)
+			modelfile.Elems(w, s.CB)
+			modelfile.Elems(w, s.U)
+			modelfile.Elems(w, s.UB)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return w.Finish(), nil
 }
 
 // FileInfo describes a model file; Inspect returns it.
@@ -200,7 +201,7 @@ type FileInfo struct {
 	Vectors   int       // voted vectors (0 for linear models)
 }
 
-// header is the decoded fixed part of a file.
+// header is the decoded fixed part of a linear model's file.
 type header struct {
 	FileInfo
 	flags   byte
@@ -215,82 +216,78 @@ type header struct {
 // training state carries the averaging arrays.
 func averagingState(algo Algorithm, state bool) bool { return state && algo == Averaged }
 
-// parseHeader checks the magic, version, sizes and checksum of a model file.
-func parseHeader(data []byte) (header, error) {
+// fileInfo returns the description of a header.
+func fileInfo(h *modelfile.Header) FileInfo {
+	return FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
+		Dims: h.Dims, Labels: h.Labels, Vectors: h.Count}
+}
+
+// parseHeader checks the envelope of a linear model's file (magic,
+// version, checksum, shared fields), its own header fields and its size,
+// and returns the header and a reader positioned at the labels.
+func parseHeader(data []byte) (header, *modelfile.Reader, error) {
 	var h header
-	if len(data) < headerSize+4 {
-		return h, fmt.Errorf("%w: %d bytes, shorter than a header", ErrCorrupt, len(data))
+	mh, r, err := fileErrs.Open(data)
+	h.FileInfo = fileInfo(&mh)
+	if err != nil {
+		return h, nil, err
 	}
-	if string(data[:8]) != fileMagic {
-		return h, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, data[:8])
+	if f := modelfile.Lookup(mh.Kind); f != linearFamily {
+		return h, nil, fileErrs.Otherwise(linearFamily, mh.Kind)
 	}
-	le := binary.LittleEndian
-	h.Version = int(le.Uint16(data[8:]))
-	if err := checkVersion(h.Version); err != nil {
-		return h, err
+	var sz modelfile.Sizer
+	sz.Add(headerSize, 1)
+	sz.Add(uint64(mh.Labels), 8)
+	if _, err := linearBodySize(fileErrs, &mh, nil, &sz); err != nil {
+		return h, nil, err
 	}
-	body := len(data) - 4
-	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
-		return h, fmt.Errorf("%w: checksum %08x, the data gives %08x (truncated or modified)", ErrCorrupt, want, got)
+	sz.Add(modelfile.SumSize, 1)
+	if sz.Over || sz.N != uint64(len(data)) {
+		if sz.Over {
+			return h, nil, fmt.Errorf("%w: the header implies more than 2^63 bytes, the file has %d (truncated)", ErrCorrupt, len(data))
+		}
+		return h, nil, fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", ErrCorrupt, sz.N, len(data))
 	}
-	h.esize = int(data[10])
-	h.Kind, h.Algorithm, h.flags = Kind(data[11]), Algorithm(data[12]), data[13]
-	h.Dims = int(le.Uint32(data[16:]))
-	h.Labels = int(le.Uint32(data[20:]))
-	h.Vectors = int(le.Uint32(data[24:]))
-	h.eta = math.Float64frombits(le.Uint64(data[32:]))
-	h.ElemBits = 8 * h.esize
-	if h.Kind >= 16 {
-		// A kernel model: its body is not ours to check, but the header
-		// tells a caller which decoder to use.
-		return h, fmt.Errorf("%w: a kernel model (kind %d), not a linear one", ErrMismatch, h.Kind)
-	}
-	switch {
-	case h.esize != 4 && h.esize != 8:
-		return h, fmt.Errorf("%w: element size %d", ErrCorrupt, h.esize)
-	case data[14] != 0 || data[15] != 0 || le.Uint32(data[28:]) != 0:
-		return h, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-	case h.Dims < 1 || h.Dims > maxDims:
-		return h, fmt.Errorf("%w: %d features", ErrCorrupt, h.Dims)
-	case h.Labels < 2 || h.Labels > maxLabels:
-		return h, fmt.Errorf("%w: %d labels", ErrCorrupt, h.Labels)
-	case h.Kind != KindBinary && h.Kind != KindOneVsRest && h.Kind != KindArgmax:
-		return h, fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(h.Kind))
-	case h.Algorithm >= numAlgorithms:
-		return h, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(h.Algorithm))
-	case !finitePositive(h.eta):
-		return h, fmt.Errorf("%w: η = %v", ErrCorrupt, h.eta)
-	}
-	var err error
-	if h.scaling, err = flagsScaling(h.Version, h.flags, true); err != nil {
-		return h, err
-	}
+	h.flags, h.eta, h.esize = mh.Flags, mh.Param, mh.ElemSize
+	h.scaling, _ = flagsScaling(mh.Version, mh.Flags, true) // checked by linearBodySize
 	h.state = h.flags&flagState != 0
 	h.rows = h.Labels
 	if h.Kind == KindBinary {
 		h.rows = 1
 	}
-	// Expected length, in uint64: at most 2^24·(8 + 4 + 8·2^30) + ... fits.
-	size := uint64(headerSize) + 8*uint64(h.Labels) + 4
-	if h.state {
-		size += stateSize
+	return h, r, nil
+}
+
+// linearBodySize is the linear family's modelfile.Family.BodySize: it
+// checks the algorithm, η and the flags, and adds the body's length.
+func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.Sizer) (uint64, error) {
+	algo := Algorithm(h.Algorithm)
+	if algo >= numAlgorithms {
+		return 0, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(algo))
 	}
-	if averagingState(h.Algorithm, h.state) {
-		size += 2 * uint64(h.esize) * uint64(h.rows) * (uint64(h.Dims) + 1)
+	if _, err := checkParams(h, true); err != nil {
+		return 0, err
 	}
-	if h.Algorithm == Voted {
-		per := 8 + uint64(h.esize)*(uint64(h.Dims)+1)
-		if uint64(h.Vectors) > uint64(len(data))/per {
-			return h, fmt.Errorf("%w: %d voted vectors of %d features do not fit in %d bytes (truncated)", ErrCorrupt, h.Vectors, h.Dims, len(data))
-		}
-		size += 4*uint64(h.rows) + uint64(h.Vectors)*per
-	} else {
-		size += uint64(h.esize) * uint64(h.rows) * (uint64(h.Dims) + 1)
+	esize, d, m := uint64(h.ElemSize), uint64(h.Dims), uint64(h.Count)
+	rows := uint64(h.Labels)
+	if Kind(h.Kind) == KindBinary {
+		rows = 1
 	}
-	if size != uint64(len(data)) {
-		return h, fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", ErrCorrupt, size, len(data))
+	state := h.Flags&flagState != 0
+	if state {
+		sz.Add(stateSize, 1)
 	}
-	return h, nil
+	switch {
+	case algo == Voted:
+		sz.Add(rows, 4)
+		sz.Add(m, 8)
+		sz.Add(sz.Mul(m, d+1), esize)
+	case averagingState(algo, state):
+		sz.Add(sz.Mul(rows, d+1), 3*esize)
+	default:
+		sz.Add(sz.Mul(rows, d+1), esize)
+	}
+	return 0, nil
 }
 
 // Inspect checks a model file's header, size and checksum and describes
@@ -299,7 +296,7 @@ func parseHeader(data []byte) (header, error) {
 // of a kernel model (Kind ≥ 16) the error wraps ErrMismatch and the
 // returned FileInfo still names its kind, element type and version.
 func Inspect(data []byte) (FileInfo, error) {
-	h, err := parseHeader(data)
+	h, _, err := parseHeader(data)
 	return h.FileInfo, err
 }
 
@@ -322,134 +319,7 @@ func Inspect(data []byte) (FileInfo, error) {
 // a valid model yet: the checksum and the body are checked by
 // UnmarshalBinary, which rejects every file EncodedSize rejects.
 func EncodedSize(prefix []byte) (size, need int64, err error) {
-	if len(prefix) < headerSize {
-		if len(prefix) >= len(fileMagic) && string(prefix[:len(fileMagic)]) != fileMagic {
-			return 0, 0, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, prefix[:len(fileMagic)])
-		}
-		return 0, headerSize, nil
-	}
-	le := binary.LittleEndian
-	if string(prefix[:len(fileMagic)]) != fileMagic {
-		return 0, 0, fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, prefix[:len(fileMagic)])
-	}
-	version := int(le.Uint16(prefix[8:]))
-	if err := checkVersion(version); err != nil {
-		return 0, 0, err
-	}
-	esize, kind, algo, flags := uint64(prefix[10]), Kind(prefix[11]), Algorithm(prefix[12]), prefix[13]
-	d := uint64(le.Uint32(prefix[16:]))
-	nl := uint64(le.Uint32(prefix[20:]))
-	m := uint64(le.Uint32(prefix[24:]))
-	eta := math.Float64frombits(le.Uint64(prefix[32:]))
-	switch {
-	case esize != 4 && esize != 8:
-		return 0, 0, fmt.Errorf("%w: element size %d", ErrCorrupt, esize)
-	case prefix[14] != 0 || prefix[15] != 0 || le.Uint32(prefix[28:]) != 0:
-		return 0, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-	case d < 1 || d > maxDims:
-		return 0, 0, fmt.Errorf("%w: %d features", ErrCorrupt, d)
-	case nl < 2 || nl > maxLabels:
-		return 0, 0, fmt.Errorf("%w: %d labels", ErrCorrupt, nl)
-	case !finitePositive(eta):
-		return 0, 0, fmt.Errorf("%w: η = %v", ErrCorrupt, eta)
-	}
-	if _, err := flagsScaling(version, flags, !kind.IsKernel()); err != nil {
-		return 0, 0, err
-	}
-	state := flags&flagState != 0
-	// Sizes in uint64 with an overflow check: a hostile header can ask for
-	// more than 2^64 bytes.
-	var sz sizer
-	sz.add(headerSize, 1)
-	sz.add(nl, 8)
-	rows := nl
-	switch kind {
-	case KindBinary, KindOneVsRest, KindArgmax:
-		if algo >= numAlgorithms {
-			return 0, 0, fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(algo))
-		}
-		if kind == KindBinary {
-			rows = 1
-		}
-		if state {
-			sz.add(stateSize, 1)
-		}
-		switch {
-		case algo == Voted:
-			sz.add(rows, 4)
-			sz.add(m, 8)
-			sz.add(sz.mul(m, d+1), esize)
-		case averagingState(algo, state):
-			sz.add(sz.mul(rows, d+1), 3*esize)
-		default:
-			sz.add(sz.mul(rows, d+1), esize)
-		}
-	case KindKernelBinary, KindKernelOneVsRest, KindKernelArgmax:
-		if algo != Online && algo != Averaged && algo != Voted {
-			return 0, 0, fmt.Errorf("%w: a kernel model trained by %v", ErrCorrupt, algo)
-		}
-		if m < 1 || m > maxKernelIndex {
-			return 0, 0, fmt.Errorf("%w: %d support vectors", ErrCorrupt, m)
-		}
-		if kind == KindKernelBinary {
-			rows = 1
-		}
-		sz.add(kernSpecSize, 1)
-		sz.add(m, 4)
-		sz.add(sz.mul(m, d), esize)
-		if algo != Voted {
-			sz.add(sz.mul(rows, m+1), esize)
-			break
-		}
-		// The counts: 8 bytes (Q_r mistakes, V_r kept functions) per row.
-		sz.add(rows, 8)
-		if sz.over {
-			return 0, 0, fmt.Errorf("%w: the header implies more than 2^63 bytes", ErrCorrupt)
-		}
-		counts := sz.n - 8*rows
-		if uint64(len(prefix)) < sz.n {
-			return 0, int64(sz.n), nil
-		}
-		var q, v uint64
-		for r := range rows {
-			q += uint64(le.Uint32(prefix[counts+8*r:]))
-			v += uint64(le.Uint32(prefix[counts+8*r+4:]))
-		}
-		sz.add(q, 4+esize)
-		sz.add(v, 4+8+esize)
-	default:
-		return 0, 0, fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(kind))
-	}
-	sz.add(4, 1) // the checksum
-	if sz.over {
-		return 0, 0, fmt.Errorf("%w: the header implies more than 2^63 bytes", ErrCorrupt)
-	}
-	return int64(sz.n), 0, nil
-}
-
-// sizer sums count·size terms in uint64, remembering an overflow past
-// math.MaxInt64.
-type sizer struct {
-	n    uint64
-	over bool
-}
-
-// mul returns a·b, or marks the overflow.
-func (s *sizer) mul(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi != 0 || lo > math.MaxInt64 {
-		s.over = true
-	}
-	return lo
-}
-
-// add adds count·size to the sum.
-func (s *sizer) add(count, size uint64) {
-	t := s.mul(count, size)
-	s.n += t
-	if s.n < t || s.n > math.MaxInt64 {
-		s.over = true
-	}
+	return fileErrs.EncodedSize(prefix)
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m,
@@ -458,73 +328,62 @@ func (s *sizer) add(count, size uint64) {
 // a Model[float32] or the reverse (ErrMismatch); a truncated, modified or
 // inconsistent file is an error wrapping ErrCorrupt. data is not retained.
 func (m *Model[T]) UnmarshalBinary(data []byte) error {
-	h, err := parseHeader(data)
+	h, r, err := parseHeader(data)
 	if err != nil {
 		return err
 	}
 	if h.esize != elemSize[T]() {
-		return fmt.Errorf("%w: the file holds %s values, the model is %s", ErrMismatch, elemName(h.esize), elemName(elemSize[T]()))
+		return elemMismatch[T](h.esize)
 	}
-	le := binary.LittleEndian
 	s := &state[T]{kind: h.Kind, algo: h.Algorithm, d: h.Dims, eta: h.eta,
 		bias: h.flags&flagBias != 0, scaling: h.scaling}
-	p := data[headerSize:]
-	s.labels = make([]int, h.Labels)
-	for i := range s.labels {
-		v := int64(le.Uint64(p))
-		if int64(int(v)) != v {
-			return fmt.Errorf("%w: label %d does not fit an int", ErrCorrupt, v)
-		}
-		s.labels[i] = int(v)
-		p = p[8:]
+	// parseHeader has checked the file's size: the reads below fit.
+	if s.labels = r.Labels(h.Labels); s.labels == nil {
+		return r.Err()
 	}
 	if h.state {
-		steps := le.Uint64(p)
+		steps := r.U64()
 		if steps == 0 || steps > math.MaxInt64 {
 			return fmt.Errorf("%w: %d steps in the training state", ErrCorrupt, steps)
 		}
 		s.steps = int64(steps)
-		s.lambda = math.Float64frombits(le.Uint64(p[8:]))
-		p = p[stateSize:]
+		s.lambda = math.Float64frombits(r.U64())
 	}
-	elems := func(n int) []T {
-		v := make([]T, n)
-		for i := range v {
-			if h.esize == 4 {
-				v[i] = T(math.Float32frombits(le.Uint32(p[4*i:])))
-			} else {
-				v[i] = T(math.Float64frombits(le.Uint64(p[8*i:])))
-			}
-		}
-		p = p[n*h.esize:]
-		return v
+	elems := func(n int, what string) []T {
+		return modelfile.Decode[T](r.Take(uint64(n), uint64(h.esize), what), h.esize)
 	}
 	if h.Algorithm == Voted {
 		s.VOff = make([]int, h.rows+1)
 		for k := range h.rows {
-			s.VOff[k+1] = s.VOff[k] + int(le.Uint32(p))
-			p = p[4:]
+			s.VOff[k+1] = s.VOff[k] + int(r.U32())
 		}
 		if s.VOff[h.rows] != h.Vectors {
 			return fmt.Errorf("%w: per-class vector counts add up to %d, the header says %d", ErrCorrupt, s.VOff[h.rows], h.Vectors)
 		}
 		s.VC = make([]int64, h.Vectors)
 		for i := range s.VC {
-			s.VC[i] = int64(le.Uint64(p))
-			p = p[8:]
+			s.VC[i] = int64(r.U64())
 		}
-		s.V = elems(h.Vectors * h.Dims)
-		s.VB = elems(h.Vectors)
+		s.V = elems(h.Vectors*h.Dims, "vector values")
+		s.VB = elems(h.Vectors, "vector biases")
 	} else {
-		s.W = elems(h.rows * h.Dims)
-		s.B = elems(h.rows)
+		s.W = elems(h.rows*h.Dims, "weights")
+		s.B = elems(h.rows, "biases")
 		if averagingState(h.Algorithm, h.state) {
-			s.CW = elems(h.rows * h.Dims)
-			s.CB = elems(h.rows)
-			s.U = elems(h.rows * h.Dims)
-			s.UB = elems(h.rows)
+			s.CW = elems(h.rows*h.Dims, "running weights")
+			s.CB = elems(h.rows, "running biases")
+			s.U = elems(h.rows*h.Dims, "averaging sums")
+			s.UB = elems(h.rows, "bias sums")
 		}
 	}
+	if err := r.Close(); err != nil {
+		return err
+	}
+	return m.publish(s)
+}
+
+// publish checks a decoded state, prepares it and stores it in m.
+func (m *Model[T]) publish(s *state[T]) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -532,6 +391,29 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	m.mu.Lock()
 	m.st.Store(s)
 	m.mu.Unlock()
+	return nil
+}
+
+// checkSizes checks a decoded model's D and number of labels (either
+// family) before anything is sized from them.
+func checkSizes(d int, labels []int) error {
+	if d < 1 || d > maxDims || len(labels) < 2 || len(labels) > maxLabels {
+		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, d, len(labels))
+	}
+	return nil
+}
+
+// checkLabels checks a decoded model's labels (either family): strictly
+// increasing, and −1, +1 for a binary model.
+func checkLabels(labels []int, binary bool) error {
+	if binary && (len(labels) != 2 || labels[0] != -1 || labels[1] != 1) {
+		return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, labels)
+	}
+	for i := 1; i < len(labels); i++ {
+		if labels[i] <= labels[i-1] {
+			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
+		}
+	}
 	return nil
 }
 
@@ -554,21 +436,14 @@ func (s *state[T]) check() error {
 	if s.scaling > ScaleFeatures {
 		return fmt.Errorf("%w: unknown scaling %d", ErrCorrupt, uint8(s.scaling))
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	if err := s.checkState(); err != nil {
 		return err
 	}
-	if s.kind == KindBinary {
-		if len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1 {
-			return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, s.labels)
-		}
-	}
-	for i := 1; i < len(s.labels); i++ {
-		if s.labels[i] <= s.labels[i-1] {
-			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
-		}
+	if err := checkLabels(s.labels, s.kind == KindBinary); err != nil {
+		return err
 	}
 	r := s.rows()
 	if s.voted() {
@@ -636,19 +511,39 @@ func checkFinite[T Float](vs ...[]T) error {
 	return nil
 }
 
+// jsonCommon is the part of the JSON form both model families share: the
+// envelope's header (format, version, type, kind, algorithm, dims), then
+// this package's fields.
+type jsonCommon struct {
+	modelfile.JSONHeader
+	Bias      bool    `json:"bias"`
+	Normalize bool    `json:"normalize"`
+	NormX     bool    `json:"normalize_features,omitempty"`
+	Eta       float64 `json:"eta"`
+	Labels    []int   `json:"labels"`
+}
+
+// newJSONCommon returns the common fields of a model's document.
+func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, sc Scaling, eta float64, labels []int) jsonCommon {
+	return jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kind.String(), algo.String(), d),
+		Bias: bias, Normalize: sc == ScaleAugmented, NormX: sc == ScaleFeatures, Eta: eta, Labels: labels}
+}
+
+// scaling returns the scaling of the normalisation flags, checking them.
+func (c *jsonCommon) scaling() (Scaling, error) {
+	var flags byte
+	if c.Normalize {
+		flags |= flagNorm
+	}
+	if c.NormX {
+		flags |= flagNormX
+	}
+	return flagsScaling(c.Version, flags, false)
+}
+
 // jsonModel is the JSON form of a Model.
 type jsonModel[T Float] struct {
-	Format    string         `json:"format"`
-	Version   int            `json:"version"`
-	Type      string         `json:"type"`
-	Kind      string         `json:"kind"`
-	Algorithm string         `json:"algorithm"`
-	Dims      int            `json:"dims"`
-	Bias      bool           `json:"bias"`
-	Normalize bool           `json:"normalize"`
-	NormX     bool           `json:"normalize_features,omitempty"`
-	Eta       float64        `json:"eta"`
-	Labels    []int          `json:"labels"`
+	jsonCommon
 	Steps     int64          `json:"steps,omitempty"`
 	Lambda    float64        `json:"lambda,omitempty"`
 	Weights   [][]T          `json:"weights,omitempty"`
@@ -687,10 +582,8 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonModel[T]{Format: jsonFormat, Version: fileVersion, Type: elemName(elemSize[T]()),
-		Kind: s.kind.String(), Algorithm: s.algo.String(), Dims: s.d, Bias: s.bias,
-		Normalize: s.scaling == ScaleAugmented, NormX: s.scaling == ScaleFeatures,
-		Eta: s.eta, Labels: s.labels, Steps: s.steps, Lambda: s.lambda}
+	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.scaling, s.eta, s.labels),
+		Steps: s.steps, Lambda: s.lambda}
 	r := s.rows()
 	if s.voted() {
 		for k := range r {
@@ -722,29 +615,13 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 // same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
 func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	var j jsonModel[T]
-	if err := json.Unmarshal(data, &j); err != nil {
-		return fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	if j.Format != jsonFormat {
-		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
-	}
-	if err := checkVersion(j.Version); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
 		return err
 	}
-	if want := elemName(elemSize[T]()); j.Type != want {
-		if j.Type == "float32" || j.Type == "float64" {
-			return fmt.Errorf("%w: the document holds %s values, the model is %s", ErrMismatch, j.Type, want)
-		}
-		return fmt.Errorf("%w: type %q", ErrCorrupt, j.Type)
+	if err := modelfile.CheckType[T](fileErrs, &j.JSONHeader); err != nil {
+		return err
 	}
-	var flags byte
-	if j.Normalize {
-		flags |= flagNorm
-	}
-	if j.NormX {
-		flags |= flagNormX
-	}
-	scaling, err := flagsScaling(j.Version, flags, false)
+	scaling, err := j.scaling()
 	if err != nil {
 		return err
 	}
@@ -767,8 +644,8 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}
 	s.algo = a
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	r := s.rows()
 	rowsOf := func(vs [][]T) ([]T, error) {
@@ -824,12 +701,5 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if j.Averaging != nil && s.algo == Voted {
 		return fmt.Errorf("%w: a voted model with an averaging state", ErrCorrupt)
 	}
-	if err := s.check(); err != nil {
-		return err
-	}
-	s.k = kernelsFor[T](nil)
-	m.mu.Lock()
-	m.st.Store(s)
-	m.mu.Unlock()
-	return nil
+	return m.publish(s)
 }

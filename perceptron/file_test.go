@@ -4,12 +4,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
 // fileModels trains one model of every kind and algorithm family.
@@ -139,7 +140,7 @@ func TestFileCorruption(t *testing.T) {
 // reseal recomputes the checksum of a file edited on purpose.
 func reseal(b []byte) []byte {
 	n := len(b) - 4
-	binary.LittleEndian.PutUint32(b[n:], crc32.Checksum(b[:n], castagnoli))
+	binary.LittleEndian.PutUint32(b[n:], modelfile.Checksum(b[:n]))
 	return b
 }
 

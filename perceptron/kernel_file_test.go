@@ -274,7 +274,7 @@ func TestKernelJSONErrors(t *testing.T) {
 		{"kernel-rbf-degree", doc(js, func(m map[string]any) { m["kernel"] = map[string]any{"type": "rbf", "gamma": 1, "degree": 2} }), ErrCorrupt},
 		{"kernel-poly-degree", doc(js, func(m map[string]any) { m["kernel"] = map[string]any{"type": "poly", "gamma": 1} }), ErrCorrupt},
 		{"dims", doc(js, func(m map[string]any) { m["dims"] = 3 }), ErrCorrupt},
-		{"dims-huge", doc(js, func(m map[string]any) { m["dims"] = 1 << 40 }), ErrCorrupt},
+		{"dims-huge", doc(js, func(m map[string]any) { m["dims"] = int64(1) << 40 }), ErrCorrupt},
 		{"labels", doc(js, func(m map[string]any) { m["labels"] = []int{0, 0, 1} }), ErrCorrupt},
 		{"indices", doc(js, func(m map[string]any) { m["support_indices"] = []int{1} }), ErrCorrupt},
 		{"coefficients", doc(js, func(m map[string]any) { m["coefficients"] = [][]float64{{1}} }), ErrCorrupt},

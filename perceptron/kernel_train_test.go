@@ -657,8 +657,8 @@ func TestKernelRowCache(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// 1 and 7 rows compute single rows with gram.Rows; a quarter
-			// of the matrix computes batches with gram.Cross.
+			// 1 and 7 rows compute single rows; a quarter of the matrix
+			// computes batches (gram.Cache.Fill).
 			for _, rows := range []int64{1, 7, n / 4} {
 				m, md, err := train(rows * n * 4)
 				if err != nil {
@@ -734,48 +734,6 @@ func sameDual[T Float](s *kstate[T], a int, u *kstate[T], b int) bool {
 		}
 	}
 	return true
-}
-
-// The row store's rows, computed in batches by gram.Cross or one by one by
-// gram.Rows, and evicted and recomputed, are the rows of gram.Compute bit
-// for bit, for every kernel and implementation.
-func TestRowStoreMatchesCompute(t *testing.T) {
-	d := loadSet[float32](t, "digits.train.libsvm", 64)
-	sub := d.Subset(97)
-	n := sub.Rows
-	for _, k := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 0.01, Coef0: 1, Degree: 3}, gram.RBF{Gamma: 1.0 / 2000}} {
-		for _, im := range availableImpls() {
-			opts := &gram.Options{Impl: im, MaxBytes: -1}
-			G, err := gram.Compute(sub.X, sub.Cols, k, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := newRowStore(sub.X, n, sub.Cols, k, opts, 40)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := newRand(5)
-			for range 300 {
-				var js []int
-				for _, j := range rng.Perm(n)[:1+rng.IntN(12)] {
-					if !s.cached(j) {
-						js = append(js, j)
-					}
-				}
-				if len(js) > 0 {
-					s.fill(js)
-				}
-				for _, j := range js {
-					if r := s.get(j); !slices.Equal(r, G.Row(j)) {
-						t.Fatalf("%v on %s: row %d differs from Compute's", k, im, j)
-					}
-				}
-			}
-			if s.fills == 0 || s.misses <= int64(s.cap) {
-				t.Fatalf("%v on %s: %d Cross calls, %d rows computed: the test did not exercise batches and eviction", k, im, s.fills, s.misses)
-			}
-		}
-	}
 }
 
 // With the notes' normalisation the kernel perceptron scales each sample by

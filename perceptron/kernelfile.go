@@ -4,75 +4,16 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"math"
 
-	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
-// Kernel function codes of the model file.
 const (
-	kernCodeLinear = 0
-	kernCodePoly   = 1
-	kernCodeRBF    = 2
-	kernSpecSize   = 24
+	kernSpecSize   = modelfile.KernelSize
+	kernCodeLinear = modelfile.KernelLinear
 	maxKernelIndex = math.MaxInt32
 )
-
-// appendKernelSpec appends the 24-byte kernel description.
-func appendKernelSpec(b []byte, k gram.Kernel) []byte {
-	var code byte
-	var gamma, coef0 float64
-	var degree uint32
-	switch v := k.(type) {
-	case gram.Polynomial:
-		code, gamma, coef0, degree = kernCodePoly, v.Gamma, v.Coef0, uint32(v.Degree)
-	case gram.RBF:
-		code, gamma = kernCodeRBF, v.Gamma
-	}
-	b = append(b, code, 0, 0, 0)
-	b = binary.LittleEndian.AppendUint32(b, degree)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(gamma))
-	return binary.LittleEndian.AppendUint64(b, math.Float64bits(coef0))
-}
-
-// parseKernelSpec decodes the 24-byte kernel description; unused fields
-// must be zero, so that an accepted file re-encodes to the same bytes.
-func parseKernelSpec(p []byte) (gram.Kernel, error) {
-	le := binary.LittleEndian
-	code := p[0]
-	degree := le.Uint32(p[4:])
-	gamma := math.Float64frombits(le.Uint64(p[8:]))
-	coef0b := le.Uint64(p[16:])
-	coef0 := math.Float64frombits(coef0b)
-	if p[1] != 0 || p[2] != 0 || p[3] != 0 {
-		return nil, fmt.Errorf("%w: reserved kernel bytes are not zero", ErrCorrupt)
-	}
-	var k gram.Kernel
-	switch code {
-	case kernCodeLinear:
-		if degree != 0 || le.Uint64(p[8:]) != 0 || coef0b != 0 {
-			return nil, fmt.Errorf("%w: linear kernel with parameters", ErrCorrupt)
-		}
-		k = gram.Linear{}
-	case kernCodePoly:
-		if degree > math.MaxInt32 {
-			return nil, fmt.Errorf("%w: polynomial degree %d", ErrCorrupt, degree)
-		}
-		k = gram.Polynomial{Gamma: gamma, Coef0: coef0, Degree: int(degree)}
-	case kernCodeRBF:
-		if degree != 0 || coef0b != 0 {
-			return nil, fmt.Errorf("%w: rbf kernel with a degree or coef0", ErrCorrupt)
-		}
-		k = gram.RBF{Gamma: gamma}
-	default:
-		return nil, fmt.Errorf("%w: unknown kernel code %d", ErrCorrupt, code)
-	}
-	if err := k.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	return k, nil
-}
 
 // MarshalBinary encodes the model in the checksummed little-endian format
 // of the linear models (see Model.MarshalBinary), with a kernel Kind (16
@@ -108,77 +49,92 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	le := binary.LittleEndian
 	es := elemSize[T]()
-	size := headerSize + 8*len(s.labels) + kernSpecSize + 4*len(s.idx) + es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB)) +
-		8*(len(s.QOff)-1) + 4*len(s.QIdx) + 12*len(s.VC) + 4
-	b := make([]byte, 0, max(size, 0))
-	b = append(b, fileMagic...)
-	b = le.AppendUint16(b, fileVersion)
-	b = append(b, byte(es), byte(s.kind), byte(s.algo))
-	flags := scalingFlags(s.scaling)
-	if s.bias {
-		flags |= flagBias
-	}
-	b = append(b, flags, 0, 0)
-	b = le.AppendUint32(b, uint32(s.d))
-	b = le.AppendUint32(b, uint32(len(s.labels)))
-	b = le.AppendUint32(b, uint32(s.nsv()))
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint64(b, math.Float64bits(s.eta))
-	for _, l := range s.labels {
-		b = le.AppendUint64(b, uint64(int64(l)))
-	}
-	b = appendKernelSpec(b, s.kern)
+	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
+		Flags: headerFlags(s.scaling, s.bias, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
+	w := modelfile.New(h, s.labels, kernSpecSize+4*len(s.idx)+es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB))+
+		8*(len(s.QOff)-1)+4*len(s.QIdx)+12*len(s.VC))
+	w.WriteKernel(s.kern)
 	for _, j := range s.idx {
-		b = le.AppendUint32(b, uint32(j))
+		w.U32(uint32(j))
 	}
-	b = appendElems(b, s.SV)
+	modelfile.Elems(w, s.SV)
 	if s.voted() {
 		for r := range s.nrows() {
-			b = le.AppendUint32(b, uint32(s.QOff[r+1]-s.QOff[r]))
-			b = le.AppendUint32(b, uint32(s.VOff[r+1]-s.VOff[r]))
+			w.U32(uint32(s.QOff[r+1] - s.QOff[r]))
+			w.U32(uint32(s.VOff[r+1] - s.VOff[r]))
 		}
 		for _, q := range s.QIdx {
-			b = le.AppendUint32(b, uint32(q))
+			w.U32(uint32(q))
 		}
-		b = appendElems(b, s.QStep)
+		modelfile.Elems(w, s.QStep)
 		for _, p := range s.VPre {
-			b = le.AppendUint32(b, uint32(p))
+			w.U32(uint32(p))
 		}
 		for _, c := range s.VC {
-			b = le.AppendUint64(b, uint64(c))
+			w.U64(uint64(c))
 		}
-		b = appendElems(b, s.VB)
+		modelfile.Elems(w, s.VB)
 	} else {
-		b = appendElems(b, s.Coef)
-		b = appendElems(b, s.B)
+		modelfile.Elems(w, s.Coef)
+		modelfile.Elems(w, s.B)
 	}
-	return le.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return w.Finish(), nil
 }
 
-// kreader walks a model file's body, checking every size against the bytes
-// left before anything is allocated.
-type kreader struct {
-	p   []byte
-	err error
+// kernelBodySize is the kernel family's modelfile.Family.BodySize: it
+// checks the algorithm, η, the flags and the number of support vectors, and
+// adds the body's length, which for a voted model depends on the per-class
+// counts after the support vectors.
+func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *modelfile.Sizer) (uint64, error) {
+	algo := Algorithm(h.Algorithm)
+	if algo != Online && algo != Averaged && algo != Voted {
+		return 0, fmt.Errorf("%w: a kernel model trained by %v", ErrCorrupt, algo)
+	}
+	if _, err := checkParams(h, false); err != nil {
+		return 0, err
+	}
+	esize, d, m := uint64(h.ElemSize), uint64(h.Dims), uint64(h.Count)
+	if m < 1 || m > maxKernelIndex {
+		return 0, fmt.Errorf("%w: %d support vectors", ErrCorrupt, m)
+	}
+	rows := uint64(h.Labels)
+	if Kind(h.Kind) == KindKernelBinary {
+		rows = 1
+	}
+	var sv modelfile.Sizer // the kernel and the support vectors
+	sv.Add(kernSpecSize, 1)
+	sv.Add(m, 4)
+	sv.Add(sv.Mul(m, d), esize)
+	sz.Add(sv.N, 1)
+	if sv.Over {
+		sz.Over = true
+	}
+	if algo != Voted {
+		sz.Add(sz.Mul(rows, m+1), esize)
+		return 0, nil
+	}
+	// The counts: 8 bytes (Q_r mistakes, V_r kept functions) per row.
+	sv.Add(rows, 8)
+	if sv.Over {
+		return 0, fmt.Errorf("%w: the header implies more than 2^63 bytes", ErrCorrupt)
+	}
+	if uint64(len(body)) < sv.N {
+		return sv.N, nil
+	}
+	counts := body[sv.N-8*rows:]
+	var q, v uint64
+	for r := range rows {
+		q += uint64(le.Uint32(counts[8*r:]))
+		v += uint64(le.Uint32(counts[8*r+4:]))
+	}
+	sz.Add(rows, 8)
+	sz.Add(q, 4+esize)
+	sz.Add(v, 4+8+esize)
+	return 0, nil
 }
 
-// take returns the next count·size bytes, or nil (and sets err) if the
-// file is shorter.
-func (r *kreader) take(count uint64, size uint64, what string) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if size != 0 && count > uint64(len(r.p))/size {
-		r.err = fmt.Errorf("%w: %d %s do not fit in the %d bytes left (truncated)", ErrCorrupt, count, what, len(r.p))
-		return nil
-	}
-	n := count * size
-	out := r.p[:n:n]
-	r.p = r.p[n:]
-	return out
-}
+var le = binary.LittleEndian
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m,
 // replacing it atomically (see the KernelModel's concurrency notes). It
@@ -188,107 +144,64 @@ func (r *kreader) take(count uint64, size uint64, what string) []byte {
 // an error wrapping ErrCorrupt (ErrVersion for a newer format), never a
 // panic. data is not retained.
 func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
-	le := binary.LittleEndian
-	if len(data) < headerSize+4 {
-		return fmt.Errorf("%w: %d bytes, shorter than a header", ErrCorrupt, len(data))
-	}
-	if string(data[:8]) != fileMagic {
-		return fmt.Errorf("%w: bad magic %q (not a rosenblatt perceptron model)", ErrCorrupt, data[:8])
-	}
-	version := int(le.Uint16(data[8:]))
-	if err := checkVersion(version); err != nil {
-		return err
-	}
-	body := len(data) - 4
-	if want, got := le.Uint32(data[body:]), crc32.Checksum(data[:body], castagnoli); want != got {
-		return fmt.Errorf("%w: checksum %08x, the data gives %08x (truncated or modified)", ErrCorrupt, want, got)
-	}
-	esize, kind, algo, flags := int(data[10]), Kind(data[11]), Algorithm(data[12]), data[13]
-	switch {
-	case esize != 4 && esize != 8:
-		return fmt.Errorf("%w: element size %d", ErrCorrupt, esize)
-	case kind == KindBinary || kind == KindOneVsRest || kind == KindArgmax:
-		return fmt.Errorf("%w: a linear model (kind %v); read it with Model", ErrMismatch, kind)
-	case kind != KindKernelBinary && kind != KindKernelOneVsRest && kind != KindKernelArgmax:
-		return fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(kind))
-	case esize != elemSize[T]():
-		return fmt.Errorf("%w: the file holds %s values, the model is %s", ErrMismatch, elemName(esize), elemName(elemSize[T]()))
-	case data[14] != 0 || data[15] != 0 || le.Uint32(data[28:]) != 0:
-		return fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-	}
-	scaling, err := flagsScaling(version, flags, false)
+	h, r, err := fileErrs.Open(data)
 	if err != nil {
 		return err
 	}
-	d := uint64(le.Uint32(data[16:]))
-	nl := uint64(le.Uint32(data[20:]))
-	S := uint64(le.Uint32(data[24:]))
-	if d < 1 || d > maxDims || nl < 2 || nl > maxLabels || S < 1 || S > maxKernelIndex {
-		return fmt.Errorf("%w: %d features, %d labels, %d support vectors", ErrCorrupt, d, nl, S)
+	kind, algo := Kind(h.Kind), Algorithm(h.Algorithm)
+	switch {
+	case modelfile.Lookup(h.Kind) != kernelFamily:
+		return fileErrs.Otherwise(kernelFamily, h.Kind)
+	case h.ElemSize != elemSize[T]():
+		return elemMismatch[T](h.ElemSize)
 	}
-	s := &kstate[T]{kind: kind, algo: algo, d: int(d), eta: math.Float64frombits(le.Uint64(data[32:])),
-		bias: flags&flagBias != 0, scaling: scaling}
-	r := &kreader{p: data[headerSize:body]}
-	lab := r.take(nl, 8, "labels")
-	spec := r.take(1, kernSpecSize, "kernel bytes")
-	idx := r.take(S, 4, "support indices")
-	sv := r.take(S*d, uint64(esize), "support vector values")
-	R := nl
+	scaling, err := flagsScaling(h.Version, h.Flags, false)
+	if err != nil {
+		return err
+	}
+	S, esize := uint64(h.Count), uint64(h.ElemSize)
+	if S < 1 || S > maxKernelIndex {
+		return fmt.Errorf("%w: %d support vectors", ErrCorrupt, S)
+	}
+	s := &kstate[T]{kind: kind, algo: algo, d: h.Dims, eta: h.Param, bias: h.Flags&flagBias != 0, scaling: scaling}
+	s.labels = r.Labels(h.Labels)
+	spec := r.Take(1, kernSpecSize, "kernel bytes")
+	idx := r.Take(S, 4, "support indices")
+	sv := r.Take(S*uint64(h.Dims), esize, "support vector values")
+	R := uint64(h.Labels)
 	if kind == KindKernelBinary {
 		R = 1
 	}
 	var coef, bs, counts, qidx, qstep, vpre, vc, vb []byte
 	var Q, V uint64
 	if algo == Voted {
-		counts = r.take(R, 8, "per-class counts")
-		if r.err == nil {
+		counts = r.Take(R, 8, "per-class counts")
+		if r.Err() == nil {
 			for k := range R {
 				Q += uint64(le.Uint32(counts[8*k:]))
 				V += uint64(le.Uint32(counts[8*k+4:]))
 			}
 		}
-		qidx = r.take(Q, 4, "mistakes")
-		qstep = r.take(Q, uint64(esize), "mistake steps")
-		vpre = r.take(V, 4, "kept functions")
-		vc = r.take(V, 8, "survival counts")
-		vb = r.take(V, uint64(esize), "kept biases")
+		qidx = r.Take(Q, 4, "mistakes")
+		qstep = r.Take(Q, esize, "mistake steps")
+		vpre = r.Take(V, 4, "kept functions")
+		vc = r.Take(V, 8, "survival counts")
+		vb = r.Take(V, esize, "kept biases")
 	} else {
-		coef = r.take(R*S, uint64(esize), "coefficients")
-		bs = r.take(R, uint64(esize), "biases")
+		coef = r.Take(R*S, esize, "coefficients")
+		bs = r.Take(R, esize, "biases")
 	}
-	if r.err != nil {
-		return r.err
-	}
-	if len(r.p) != 0 {
-		return fmt.Errorf("%w: %d bytes after the model (padded)", ErrCorrupt, len(r.p))
-	}
-	if s.kern, err = parseKernelSpec(spec); err != nil {
+	if err := r.Close(); err != nil {
 		return err
 	}
-	s.labels = make([]int, nl)
-	for i := range s.labels {
-		v := int64(le.Uint64(lab[8*i:]))
-		if int64(int(v)) != v {
-			return fmt.Errorf("%w: label %d does not fit an int", ErrCorrupt, v)
-		}
-		s.labels[i] = int(v)
+	if s.kern, err = fileErrs.ParseKernel(spec); err != nil {
+		return err
 	}
 	s.idx = make([]int, S)
-	for i := range s.idx {
-		s.idx[i] = int(le.Uint32(idx[4*i:]))
+	for i, v := range modelfile.U32s(idx) {
+		s.idx[i] = int(v)
 	}
-	elems := func(p []byte) []T {
-		v := make([]T, len(p)/esize)
-		for i := range v {
-			if esize == 4 {
-				v[i] = T(math.Float32frombits(le.Uint32(p[4*i:])))
-			} else {
-				v[i] = T(math.Float64frombits(le.Uint64(p[8*i:])))
-			}
-		}
-		return v
-	}
-	s.SV = elems(sv)
+	s.SV = modelfile.Decode[T](sv, h.ElemSize)
 	if algo == Voted {
 		s.QOff = make([]int, R+1)
 		s.VOff = make([]int, R+1)
@@ -297,17 +210,15 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 			s.VOff[k+1] = s.VOff[k] + int(le.Uint32(counts[8*k+4:]))
 		}
 		s.QIdx = make([]int32, Q)
-		for i := range s.QIdx {
-			v := le.Uint32(qidx[4*i:])
+		for i, v := range modelfile.U32s(qidx) {
 			if v >= uint32(S) {
 				return fmt.Errorf("%w: mistake %d names support vector %d of %d", ErrCorrupt, i, v, S)
 			}
 			s.QIdx[i] = int32(v)
 		}
-		s.QStep = elems(qstep)
+		s.QStep = modelfile.Decode[T](qstep, h.ElemSize)
 		s.VPre = make([]int32, V)
-		for i := range s.VPre {
-			v := le.Uint32(vpre[4*i:])
+		for i, v := range modelfile.U32s(vpre) {
 			if v > maxKernelIndex {
 				return fmt.Errorf("%w: prefix %d", ErrCorrupt, v)
 			}
@@ -317,10 +228,10 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 		for i := range s.VC {
 			s.VC[i] = int64(le.Uint64(vc[8*i:]))
 		}
-		s.VB = elems(vb)
+		s.VB = modelfile.Decode[T](vb, h.ElemSize)
 	} else {
-		s.Coef = elems(coef)
-		s.B = elems(bs)
+		s.Coef = modelfile.Decode[T](coef, h.ElemSize)
+		s.B = modelfile.Decode[T](bs, h.ElemSize)
 	}
 	return m.publish(s)
 }
@@ -357,16 +268,11 @@ func (s *kstate[T]) check() error {
 	if !finitePositive(s.eta) {
 		return fmt.Errorf("%w: η = %v", ErrCorrupt, s.eta)
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
-	if s.kind == KindKernelBinary && (len(s.labels) != 2 || s.labels[0] != -1 || s.labels[1] != 1) {
-		return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, s.labels)
-	}
-	for i := 1; i < len(s.labels); i++ {
-		if s.labels[i] <= s.labels[i-1] {
-			return fmt.Errorf("%w: labels not strictly increasing at %d", ErrCorrupt, i)
-		}
+	if err := checkLabels(s.labels, s.kind == KindKernelBinary); err != nil {
+		return err
 	}
 	if s.kern == nil {
 		return fmt.Errorf("%w: no kernel", ErrCorrupt)
@@ -426,30 +332,13 @@ func (s *kstate[T]) check() error {
 
 // jsonKernelModel is the JSON form of a KernelModel.
 type jsonKernelModel[T Float] struct {
-	Format         string               `json:"format"`
-	Version        int                  `json:"version"`
-	Type           string               `json:"type"`
-	Kind           string               `json:"kind"`
-	Algorithm      string               `json:"algorithm"`
-	Dims           int                  `json:"dims"`
-	Bias           bool                 `json:"bias"`
-	Normalize      bool                 `json:"normalize"`
-	NormX          bool                 `json:"normalize_features,omitempty"`
-	Eta            float64              `json:"eta"`
-	Labels         []int                `json:"labels"`
-	Kernel         jsonKernel           `json:"kernel"`
+	jsonCommon
+	Kernel         modelfile.JSONKernel `json:"kernel"`
 	SupportIndices []int                `json:"support_indices"`
 	SupportVectors [][]T                `json:"support_vectors"`
 	Coefficients   [][]T                `json:"coefficients,omitempty"`
 	Biases         []T                  `json:"biases,omitempty"`
 	Voted          []jsonKernelVoted[T] `json:"voted,omitempty"`
-}
-
-type jsonKernel struct {
-	Type   string  `json:"type"` // "linear", "poly", "rbf"
-	Gamma  float64 `json:"gamma,omitempty"`
-	Coef0  float64 `json:"coef0,omitempty"`
-	Degree int     `json:"degree,omitempty"`
 }
 
 // jsonKernelVoted is one score row of a voted kernel model.
@@ -473,18 +362,8 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonKernelModel[T]{Format: jsonFormat, Version: fileVersion, Type: elemName(elemSize[T]()),
-		Kind: s.kind.String(), Algorithm: s.algo.String(), Dims: s.d, Bias: s.bias,
-		Normalize: s.scaling == ScaleAugmented, NormX: s.scaling == ScaleFeatures,
-		Eta: s.eta, Labels: s.labels, SupportIndices: s.idx}
-	switch k := s.kern.(type) {
-	case gram.Linear:
-		j.Kernel.Type = "linear"
-	case gram.Polynomial:
-		j.Kernel = jsonKernel{Type: "poly", Gamma: k.Gamma, Coef0: k.Coef0, Degree: k.Degree}
-	case gram.RBF:
-		j.Kernel = jsonKernel{Type: "rbf", Gamma: k.Gamma}
-	}
+	j := jsonKernelModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.scaling, s.eta, s.labels),
+		Kernel: modelfile.KernelJSON(s.kern), SupportIndices: s.idx}
 	S := s.nsv()
 	for i := range S {
 		j.SupportVectors = append(j.SupportVectors, s.SV[i*s.d:(i+1)*s.d])
@@ -509,23 +388,10 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 // same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
 func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	var j jsonKernelModel[T]
-	if err := json.Unmarshal(data, &j); err != nil {
-		return fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	if j.Format != jsonFormat {
-		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
-	}
-	if err := checkVersion(j.Version); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
 		return err
 	}
-	var flags byte
-	if j.Normalize {
-		flags |= flagNorm
-	}
-	if j.NormX {
-		flags |= flagNormX
-	}
-	scaling, err := flagsScaling(j.Version, flags, false)
+	scaling, err := j.scaling()
 	if err != nil {
 		return err
 	}
@@ -542,35 +408,19 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	default:
 		return fmt.Errorf("%w: kind %q", ErrCorrupt, j.Kind)
 	}
-	if want := elemName(elemSize[T]()); j.Type != want {
-		if j.Type == "float32" || j.Type == "float64" {
-			return fmt.Errorf("%w: the document holds %s values, the model is %s", ErrMismatch, j.Type, want)
-		}
-		return fmt.Errorf("%w: type %q", ErrCorrupt, j.Type)
+	if err := modelfile.CheckType[T](fileErrs, &j.JSONHeader); err != nil {
+		return err
 	}
 	a, err := ParseAlgorithm(j.Algorithm)
 	if err != nil {
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}
 	s.algo = a
-	switch j.Kernel.Type {
-	case "linear":
-		if j.Kernel != (jsonKernel{Type: "linear"}) {
-			return fmt.Errorf("%w: linear kernel with parameters", ErrCorrupt)
-		}
-		s.kern = gram.Linear{}
-	case "poly":
-		s.kern = gram.Polynomial{Gamma: j.Kernel.Gamma, Coef0: j.Kernel.Coef0, Degree: j.Kernel.Degree}
-	case "rbf":
-		if j.Kernel.Coef0 != 0 || j.Kernel.Degree != 0 {
-			return fmt.Errorf("%w: rbf kernel with a degree or coef0", ErrCorrupt)
-		}
-		s.kern = gram.RBF{Gamma: j.Kernel.Gamma}
-	default:
-		return fmt.Errorf("%w: kernel type %q", ErrCorrupt, j.Kernel.Type)
+	if s.kern, err = fileErrs.Kernel(j.Kernel); err != nil {
+		return err
 	}
-	if s.d < 1 || s.d > maxDims || len(s.labels) < 2 || len(s.labels) > maxLabels {
-		return fmt.Errorf("%w: %d features, %d labels", ErrCorrupt, s.d, len(s.labels))
+	if err := checkSizes(s.d, s.labels); err != nil {
+		return err
 	}
 	if len(j.SupportVectors) != len(s.idx) {
 		return fmt.Errorf("%w: %d support vectors, %d indices", ErrCorrupt, len(j.SupportVectors), len(s.idx))

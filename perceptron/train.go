@@ -164,22 +164,6 @@ type classStats struct {
 	first divEvent
 }
 
-// divEvent is the first non-finite value of a checked epoch.
-type divEvent struct {
-	found bool
-	pos   int    // position of the sample in the epoch's visiting order
-	row   int    // the sample's row
-	class int    // the class (index into the labels)
-	qty   string // what became non-finite (DivergedError.Quantity)
-}
-
-// record keeps e as the first event unless one came before it.
-func (f *divEvent) record(pos, row, class int, qty string) {
-	if !f.found || pos < f.pos || (pos == f.pos && class < f.class) {
-		*f = divEvent{found: true, pos: pos, row: row, class: class, qty: qty}
-	}
-}
-
 // allFinite reports whether every value of x is finite: v − v is 0 for a
 // finite v and NaN for ±Inf and NaN, so the sum is 0 exactly when all are.
 func allFinite[T Float](x []T) bool {
@@ -279,9 +263,10 @@ type linTrainer[T Float] struct {
 	bud   *votedBudget // Voted: the budget of the kept vectors
 	vecB  int64        // Voted: bytes of one kept vector, its bias and count
 
-	// checked makes every update check the values it changed and record
-	// the first non-finite one in its class's classStats.first (locate).
-	checked bool
+	// divState's checked makes every update check the values it changed
+	// and record the first non-finite one in its class's
+	// classStats.first (locate).
+	divState
 
 	step int64 // samples visited so far (all epochs, and before a warm start)
 	smp  sampler
@@ -408,14 +393,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 // vectors only (and their budget reserving room for each class's final
 // vector).
 func (t *linTrainer[T]) reset() {
-	st := t.start
-	if st == nil {
-		st = &linStart[T]{}
-	}
-	copyOrClear(t.W, st.W)
-	copyOrClear(t.B, st.B)
-	copyOrClear(t.U, st.U)
-	copyOrClear(t.UB, st.UB)
+	st := t.start.load(t.W, t.B, t.U, t.UB)
 	for c := range t.svmS {
 		t.svmS[c] = 1
 		t.svmN2[c] = 0
@@ -446,6 +424,19 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
+}
+
+// load sets W, B, U and UB to the start's (zero for a nil start or a nil
+// part) and returns the start (an empty one for nil).
+func (st *linStart[T]) load(W, B, U, UB []T) *linStart[T] {
+	if st == nil {
+		st = &linStart[T]{}
+	}
+	copyOrClear(W, st.W)
+	copyOrClear(B, st.B)
+	copyOrClear(U, st.U)
+	copyOrClear(UB, st.UB)
+	return st
 }
 
 // copyOrClear copies src to dst, or clears dst if src is nil.
@@ -561,7 +552,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	s, Ws, Bs := t.finish(kind, labels)
 	if !allFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
-		return nil, nil, t.divergedAt(divEvent{pos: -1, row: -1, qty: "averaged weights"}, epochs, labels)
+		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
 	}
 	var last *classStats
 	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 &&
@@ -615,24 +606,6 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 	return nil, nil
 }
 
-// Divergence. The weights, biases and averaging sums only grow by adding
-// finite steps, so once a value is ±Inf or NaN it stays non-finite (and
-// every score computed with a non-finite weight vector is non-finite). So
-// the trainers check cheaply, in two places: every score a visit looks at
-// (one comparison per sample and class, the score being at hand; it also
-// catches a score that overflows with finite weights), and all of the
-// state at the end of each epoch (O(K·D), against the epoch's O(N·K·D)).
-// The SVM's norm and scale, which are recomputed and can come back from
-// Inf, are checked at each step (two comparisons). Checking the updated
-// vector after every update would name the sample directly, but costs
-// O(D) per mistake, as much as the update itself. Instead, when an epoch
-// ends with a non-finite value, locate trains again from the start (the
-// run is deterministic: same order, same arithmetic) with the checks on in
-// that epoch only: the state was finite at the end of the previous one, so
-// the first non-finite value it finds is the one to report. Divergence
-// costs the time of the run once more; training that does not diverge
-// pays only the comparisons.
-
 // diverged reports whether the epoch just run produced a non-finite value.
 func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 	for c := range stats {
@@ -645,42 +618,23 @@ func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 			return true
 		}
 	}
-	return !allFinite(t.W) || !allFinite(t.B) || !allFinite(t.U) || !allFinite(t.UB)
+	return anyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
 // locate trains again from the start up to epoch ep, checking every value
 // epoch ep changes, and returns the *DivergedError of the first non-finite
 // one.
 func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch [][]T, labels []int) error {
-	t.reset()
-	for e := 1; e <= ep; e++ {
-		t.checked = e == ep
-		if _, err := t.epoch(stats, grp, scratch); err != nil {
-			return err
-		}
+	ev, err := t.divState.locate(ep, stats, t.reset, func() error {
+		_, err := t.epoch(stats, grp, scratch)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	t.checked = false
-	var ev divEvent
-	for c := range stats {
-		if f := stats[c].first; f.found {
-			ev.record(f.pos, f.row, f.class, f.qty)
-		}
-	}
-	if !ev.found {
-		// Not found by the checks of the updates: the objective's pass
-		// over the data (SVM) overflowed.
-		ev = divEvent{pos: -1, row: -1, qty: "score"}
-	}
-	return t.divergedAt(ev, ep, labels)
-}
-
-// divergedAt returns the *DivergedError of ev in epoch ep.
-func (t *linTrainer[T]) divergedAt(ev divEvent, ep int, labels []int) error {
-	e := &DivergedError{Epoch: ep, Sample: ev.row, Quantity: ev.qty, Type: elemType[T]()}
-	if t.K > 1 && ev.row >= 0 {
-		e.HasClass, e.Class = true, labels[ev.class]
-	}
-	return e
+	// Not found by the checks of the updates: the objective's pass over
+	// the data (SVM) overflowed.
+	return divergedErr[T](ev, ep, "score", t.K > 1, labels)
 }
 
 // check records, in a checked epoch, the first non-finite value among
@@ -688,24 +642,23 @@ func (t *linTrainer[T]) divergedAt(ev divEvent, ep int, labels []int) error {
 // position pos of the epoch (and, for SVM, its norm and scale).
 func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 	d := t.dt.d
-	bad := ""
-	switch {
-	case !allFinite(t.W[c*d : (c+1)*d]):
-		bad = "weights"
-	case !finite(t.B[c]):
-		bad = "bias"
-	case t.U != nil && (!allFinite(t.U[c*d:(c+1)*d]) || !finite(t.UB[c])):
-		bad = "averaging sum"
-	case t.svmS != nil && !(t.svmS[c] > 0 && t.svmS[c] <= 1):
-		bad = "scale"
-	case t.svmS != nil && !(t.svmN2[c] <= math.MaxFloat64):
-		bad = "norm"
-	case t.svmS != nil && math.IsInf(sqNorm(t.k, t.W[c*d:(c+1)*d]), 0):
-		bad = "norm"
-	default:
-		return
+	var u []T
+	var ub T
+	if t.U != nil {
+		u, ub = t.U[c*d:(c+1)*d], t.UB[c]
 	}
-	s.first.record(pos, i, c, bad)
+	bad := nonFiniteLinear(t.W[c*d:(c+1)*d], t.B[c], u, ub)
+	if bad == "" && t.svmS != nil {
+		switch {
+		case !(t.svmS[c] > 0 && t.svmS[c] <= 1):
+			bad = "scale"
+		case !(t.svmN2[c] <= math.MaxFloat64), math.IsInf(sqNorm(t.k, t.W[c*d:(c+1)*d]), 0):
+			bad = "norm"
+		}
+	}
+	if bad != "" {
+		s.first.record(pos, i, c, bad)
+	}
 }
 
 // checkBudget returns the ErrBudget error of a voted perceptron whose kept
@@ -874,12 +827,7 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
 		m := hi - lo
-		xs := xb[:m*d]
-		if t.smp.order == nil {
-			xs = dt.X[lo*d : hi*d]
-		} else {
-			gatherRows(xs, dt.X, t.smp.order[lo:hi], d)
-		}
+		xs := visited(&t.smp, xb, dt.X, d, lo, hi)
 		for g := range G {
 			c := c0 + g
 			s := sc[g*blockRows : g*blockRows+m]
@@ -916,6 +864,18 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 // gatherChunk is the number of values gather copies from one row before
 // moving to the next.
 const gatherChunk = 64
+
+// visited returns the samples visited at positions lo..hi−1 of the epoch
+// as one row-major block: a slice of X in storage order, else their rows
+// copied into buf.
+func visited[T Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
+	if smp.order == nil {
+		return X[lo*d : hi*d]
+	}
+	xs := buf[:(hi-lo)*d]
+	gatherRows(xs, X, smp.order[lo:hi], d)
+	return xs
+}
 
 // gatherRows copies the rows of the row-major X (d values each) listed in
 // order into xs. It copies them in interleaved chunks, so that the rows

@@ -168,6 +168,19 @@ func (u *updater[T]) runningScore(k int) T {
 	return u.s.k.Dot(w, u.x)*u.mul + b*u.bmul
 }
 
+// runningScores returns the running score of every score row; a
+// non-finite one is ErrNonFinite.
+func (u *updater[T]) runningScores() ([]T, error) {
+	sc := make([]T, u.s.rows())
+	for k := range sc {
+		sc[k] = u.runningScore(k)
+		if !finite(sc[k]) {
+			return nil, fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, sc[k])
+		}
+	}
+	return sc, nil
+}
+
 // step applies w += a·x̃, b += a·bmul to row k of the running perceptron
 // (with the averaging sums for Averaged, a new vector for Voted).
 func (u *updater[T]) step(k int, a T) {
@@ -257,12 +270,9 @@ func (u *updater[T]) insertVoted(k int, w []T, b T) {
 func (u *updater[T]) binary(yk int) (bool, error) {
 	s := u.s
 	r := s.rows()
-	sc := make([]T, r)
-	for k := range r {
-		sc[k] = u.runningScore(k)
-		if !finite(sc[k]) {
-			return false, fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, sc[k])
-		}
+	sc, err := u.runningScores()
+	if err != nil {
+		return false, err
 	}
 	changed := false
 	eta := T(s.eta)
@@ -318,12 +328,9 @@ func (u *updater[T]) argmax(yk int) (bool, error) {
 func (u *updater[T]) pegasos(yk int) (bool, error) {
 	s, d := u.s, u.s.d
 	r := s.rows()
-	sc := make([]T, r)
-	for k := range r {
-		sc[k] = u.runningScore(k)
-		if !finite(sc[k]) {
-			return false, fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, sc[k])
-		}
+	sc, err := u.runningScores()
+	if err != nil {
+		return false, err
 	}
 	ns := u.next()
 	ns.W, ns.B = slices.Clone(s.W), slices.Clone(s.B)

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -336,16 +337,6 @@ func TestModelFromPipe(t *testing.T) {
 	}
 }
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc,
-// which counts every allocation, freed or not).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // Model and report files from pipes and devices cost about the bytes that
 // arrive, not what a header claims nor twice or four times the limit: a
 // binary header implying more than maxModel is refused before its body, a
@@ -428,7 +419,7 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		}, []error{errMalformed}, 24<<20 + 1<<20},
 	} {
 		var err error
-		got := allocated(func() { err = within(t, c.name, c.read) })
+		got := memtest.Allocated(func() { err = within(t, c.name, c.read) })
 		for _, w := range c.want {
 			if !errors.Is(err, w) {
 				t.Errorf("%s: %v, want an error wrapping %v", c.name, err, w)
