@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -160,7 +161,8 @@ func detectCaches(c cpuidCaches, readFile func(string) ([]byte, error), glob fun
 }
 
 // parseCacheSize reads a sysfs cache size: "48K", "1024K", "32M" or a
-// number of bytes; 0 if it is none of these.
+// number of bytes; 0 if it is none of these or 2 GiB or more (no cache
+// is that large, and the size fits a 32-bit int).
 func parseCacheSize(s string) int {
 	mult := 1
 	switch {
@@ -172,7 +174,7 @@ func parseCacheSize(s string) int {
 		mult, s = 1<<30, strings.TrimSuffix(s, "G")
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 || n > (1<<40)/mult {
+	if err != nil || n <= 0 || n > math.MaxInt32/mult {
 		return 0
 	}
 	return n * mult

@@ -774,7 +774,7 @@ func TestDetectCaches(t *testing.T) {
 
 func TestParseCacheSize(t *testing.T) {
 	cases := map[string]int{"48K": 48 << 10, "1024K": 1 << 20, "32M": 32 << 20, "1G": 1 << 30, "4096": 4096,
-		"": 0, "K": 0, "-4K": 0, "12X": 0, "0K": 0, "99999999999999G": 0}
+		"": 0, "K": 0, "-4K": 0, "12X": 0, "0K": 0, "2G": 0, "99999999999999G": 0}
 	for s, want := range cases {
 		if got := parseCacheSize(s); got != want {
 			t.Errorf("parseCacheSize(%q) = %d, want %d", s, got, want)

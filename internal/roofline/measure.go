@@ -17,6 +17,10 @@ type Trials struct {
 	Min   time.Duration
 }
 
+// maxCalibrate bounds the n calibrate tries: 2³⁰ iterations of any loop
+// here take far longer than a trial, and it fits a 32-bit int.
+const maxCalibrate = 1 << 30
+
 // calibrate returns the n for which run(n) takes about t.Min (at least
 // 1), timing run(n) for growing n.
 func calibrate(run func(n int), t Trials) int {
@@ -25,18 +29,18 @@ func calibrate(run func(n int), t Trials) int {
 		start := time.Now()
 		run(n)
 		d := time.Since(start)
-		if d >= t.Min/4 || n >= 1<<40 {
+		if d >= t.Min/4 || n >= maxCalibrate {
 			if d <= 0 {
 				return n
 			}
 			return max(int(float64(n)*float64(t.Min)/float64(d)+0.5), 1)
 		}
 		if d <= 0 {
-			n *= 16
+			n = min(16*n, maxCalibrate)
 			continue
 		}
 		// Aim a little past a quarter of t.Min, growing at most 16-fold.
-		n = min(max(int(float64(n)*float64(t.Min)/(3*float64(d))), n+1), 16*n)
+		n = min(max(int(float64(n)*float64(t.Min)/(3*float64(d))), n+1), 16*n, maxCalibrate)
 	}
 }
 
