@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -208,6 +207,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	quick := fs.Bool("quick", false, "fewer trials and shorter runs (under 10 s; the figures are rougher)")
 	pathsFlag := fs.String("paths", "", "comma-separated `list` of implementations to run (default: every available one, and auto)")
 	quiet := fs.Bool("q", false, "no progress bar")
+	showProgress := fs.Bool("progress", false, "draw the progress bar on stderr even when it is not a terminal (a log, a CI job)")
 	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 100ms, 5ms with -quick)")
 	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 3, 2 with -quick)")
 	fs.Usage = func() {
@@ -224,6 +224,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
 		return fmt.Errorf("%w: -time and -runs must not be negative", errUsage)
+	}
+	if *quiet && *showProgress {
+		return fmt.Errorf("%w: -q and -progress contradict each other", errUsage)
 	}
 	if cfg.minTime == 0 {
 		switch {
@@ -267,7 +270,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -json and -plot name the same file %s", errUsage, *jsonFile)
 	}
 
-	rep, err := runSuite(cfg, newSuiteProgress(cfg, *quiet, stderr))
+	rep, err := runSuite(cfg, newSuiteProgress(cfg, *quiet, *showProgress, stderr))
 	if err != nil {
 		return err
 	}
@@ -419,6 +422,7 @@ func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
 		arenaBytes = maxDRAM
 	}
 	arena := make([]uint64, arenaBytes/8)
+	adviseHugePages(arena)
 	for i := range arena {
 		arena[i] = uint64(i)
 	}
@@ -495,23 +499,37 @@ func suiteSize(cfg benchConfig, cores int) int {
 	return 1 + rooflineSteps(len(pathImpls(cfg.paths)), cores, 4) + perPath*len(cfg.paths) + trainCaseCount(cfg)
 }
 
-func newSuiteProgress(cfg benchConfig, quiet bool, w io.Writer) progress {
-	m := currentMachine()
-	return newProgress(suiteSize(cfg, m.Cores), "bench", quiet, w)
+// newSuiteProgress returns runSuite's progress bar on w: drawn when w is
+// a terminal and quiet is false, or whatever w is when force is set
+// (-progress).
+func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) progress {
+	total := suiteSize(cfg, currentMachine().Cores)
+	if force {
+		return newProgressBar(total, "bench", w)
+	}
+	return newProgress(total, "bench", quiet, w)
 }
 
-// randomVec returns n pseudo-random values in [-1, 1) (deterministic).
+// randomVec returns n pseudo-random values in [-1, 1] (deterministic).
 func randomVec[T kernel.Float](n int, seed uint64) []T {
 	v := make([]T, n)
 	fillRandom(v, seed)
 	return v
 }
 
-// fillRandom sets v to pseudo-random values in [-1, 1) (deterministic).
+// fillRandom sets v to pseudo-random values in [-1, 1] (deterministic):
+// SplitMix64's output as a signed 53-bit fraction. It fills the bench's
+// operands, up to 256 MiB per working set, so it is kept a few times
+// cheaper than math/rand/v2's generators behind their interface.
 func fillRandom[T kernel.Float](v []T, seed uint64) {
-	r := rand.New(rand.NewPCG(seed, 0x726f73656e626c61))
+	x := seed
 	for i := range v {
-		v[i] = T(2*r.Float64() - 1)
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		v[i] = T(float64(int64(z)>>11) * 0x1p-52)
 	}
 }
 

@@ -114,7 +114,7 @@ func planFor(cfg benchConfig) probePlan {
 	case cfg.tiny:
 		return probePlan{trials: 2, refresh: 1, min: 200 * time.Microsecond}
 	case cfg.quick:
-		return probePlan{trials: 8, refresh: 3, min: 2 * time.Millisecond}
+		return probePlan{trials: 8, refresh: 2, min: 2 * time.Millisecond}
 	}
 	return probePlan{trials: 30, refresh: 6, min: 2 * time.Millisecond}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"runtime"
 	"strings"
 	"testing"
@@ -1042,10 +1043,24 @@ func TestFmtBytes(t *testing.T) {
 }
 
 // TestBenchProgressBar checks that bench draws its bar on a terminal, with
-// one step per measurement, and nothing with -q.
+// one step per measurement, and nothing with -q; elsewhere (a pipe, a
+// log) only with -progress.
 func TestBenchProgressBar(t *testing.T) {
-	forceTerminal(t)
 	args := []string{"bench", "-quick", "-runs", "1", "-time", "1ms", "-paths", "generic"}
+	// stderr is a buffer here: no bar unless -progress asks for one.
+	code, _, errOut := runCmd(t, args...)
+	if code != exitOK || errOut != "" {
+		t.Errorf("not a terminal: exit %d, stderr %q; want 0 and nothing", code, errOut)
+	}
+	code, _, errOut = runCmd(t, append(args, "-progress")...)
+	if code != exitOK || !strings.Contains(errOut, "bench") || !strings.Contains(errOut, "(0/") {
+		t.Errorf("-progress on a non-terminal: exit %d, stderr %q; want the bar", code, errOut)
+	}
+	if code, _, errOut := runCmd(t, "bench", "-q", "-progress"); code != exitUsage || !strings.Contains(errOut, "contradict") {
+		t.Errorf("-q -progress: exit %d, stderr %q", code, errOut)
+	}
+
+	forceTerminal(t)
 	code, out, errOut := runCmd(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -1070,5 +1085,42 @@ func TestBenchProgressBar(t *testing.T) {
 	code, _, errOut = runCmd(t, append(args, "-q")...)
 	if code != exitOK || errOut != "" {
 		t.Errorf("-q: exit %d, stderr %q; want 0 and nothing", code, errOut)
+	}
+}
+
+// TestFillRandom: the operands are deterministic, in [-1, 1], of both
+// signs and about zero on average (so that Dot and Axpy stay clear of
+// overflow and subnormals), and differ between seeds.
+func TestFillRandom(t *testing.T) {
+	check := func(t *testing.T, v []float64) {
+		t.Helper()
+		sum, neg := 0.0, 0
+		for _, x := range v {
+			if !(x >= -1 && x <= 1) {
+				t.Fatalf("value %v outside [-1, 1]", x)
+			}
+			if x != 0 && math.Abs(x) < 1e-30 {
+				t.Fatalf("value %v near the subnormals", x)
+			}
+			sum += x
+			if x < 0 {
+				neg++
+			}
+		}
+		if mean := sum / float64(len(v)); math.Abs(mean) > 0.02 || neg < len(v)*45/100 || neg > len(v)*55/100 {
+			t.Errorf("mean %v, %d of %d negative", mean, neg, len(v))
+		}
+	}
+	a, b, c := randomVec[float64](10000, 1), randomVec[float64](10000, 1), randomVec[float64](10000, 2)
+	check(t, a)
+	check(t, c)
+	if !slices.Equal(a, b) || slices.Equal(a, c) {
+		t.Errorf("same seed equal %v, different seeds equal %v", slices.Equal(a, b), slices.Equal(a, c))
+	}
+	f := randomVec[float32](10000, 1)
+	for i := range f {
+		if f[i] != float32(a[i]) {
+			t.Fatalf("float32 value %d is %v, the float64 one %v", i, f[i], a[i])
+		}
 	}
 }
