@@ -481,6 +481,87 @@ func TestBenchCompareV1(t *testing.T) {
 	}
 }
 
+// TestBenchCompareArchitectures compares this machine's report with one
+// made for arm64 under qemu-aarch64 (testdata): the two name their cases
+// the same on their common paths (generic, and auto: each one's best), so
+// every such case of the arm64 report is a compared row; each row and
+// roofline says which implementation, ISA and vector width ran; the
+// emulated report is marked; and the two are plotted side by side.
+func TestBenchCompareArchitectures(t *testing.T) {
+	arm := filepath.Join("testdata", "bench-arm64-qemu.json")
+	b := readReport(t, arm)
+	if b.Schema != benchSchema || b.Machine.GOARCH != "arm64" || !b.Machine.Emulated || b.Roofline == nil {
+		t.Fatalf("schema %q, GOARCH %q, emulated %v", b.Schema, b.Machine.GOARCH, b.Machine.Emulated)
+	}
+	neon := b.Roofline.impl("neon")
+	if neon == nil || neon.ISA != "NEON" || neon.VectorBits != 128 {
+		t.Fatalf("the arm64 roofline's neon implementation: %+v", neon)
+	}
+	fileA, _ := sharedQuickReport(t)
+	a := readReport(t, fileA)
+
+	// The same case names on the paths both have.
+	casesOn := func(r *benchReport) map[string][]string {
+		m := map[string][]string{}
+		for _, x := range r.Results {
+			if x.Case != caseName(x.Kernel, x.Type, x.Set) {
+				t.Errorf("%s: case %q", x.key(), x.Case)
+			}
+			if im := r.Roofline.impl(x.Impl); im == nil || x.ISA != im.ISA || x.VectorBits != im.VectorBits {
+				t.Errorf("%s: impl %q ISA %q %d bits, roofline %+v", x.key(), x.Impl, x.ISA, x.VectorBits, im)
+			}
+			m[x.Path] = append(m[x.Path], x.Case)
+		}
+		return m
+	}
+	ca, cb := casesOn(a), casesOn(b)
+	common := 0
+	for _, p := range []string{"generic", autoPath} {
+		if !slices.Equal(ca[p], cb[p]) {
+			t.Errorf("path %s: cases %v here, %v on arm64", p, ca[p], cb[p])
+		}
+	}
+	for p, cs := range cb {
+		if _, ok := ca[p]; ok {
+			common += len(cs)
+		}
+	}
+	if common < 2*17 {
+		t.Errorf("%d common cases, want at least generic's and auto's 17 each", common)
+	}
+
+	plot := filepath.Join(t.TempDir(), "cross.svg")
+	code, out, errOut := runCmd(t, "bench", "compare", "-plot", plot, fileA, arm)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 6 && slices.Contains([]string{"dot", "axpy", "matvec", "gram", "train"}, f[0]) && strings.HasSuffix(line, "GFLOP/s") && !strings.HasPrefix(line, " ") {
+			rows++
+			if f[3] == autoPath && (f[4] != a.Machine.ActiveKernel || f[5] != "neon") {
+				t.Errorf("auto row without each machine's implementation: %s", line)
+			}
+		}
+	}
+	if rows != common {
+		t.Errorf("%d compared rows, want %d:\n%s", rows, common, out)
+	}
+	for _, s := range []string{"linux/arm64", "EMULATED", "B was measured under an emulator", "B neon: NEON", "roofline plot saved to " + plot} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the comparison lacks %q:\n%s", s, out)
+		}
+	}
+	svg, err := os.ReadFile(plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(svg, []byte("(EMULATED)")) || !bytes.Contains(svg, []byte("neon")) || !bytes.Contains(svg, []byte(a.Machine.ActiveKernel)) {
+		t.Errorf("the plot lacks the two machines' panels (EMULATED, neon, %s)", a.Machine.ActiveKernel)
+	}
+}
+
 func TestBenchCompareMalformed(t *testing.T) {
 	good, _ := sharedQuickReport(t)
 	dir := t.TempDir()
