@@ -15,14 +15,22 @@ prefix=${1:?usage: compare.sh OUTPUT-PREFIX [ROUNDS]}
 rounds=${2:-3}
 gcc -O2 -Wall -o /tmp/rosenblatt-probe bench/probe/probe.c
 go build -o /tmp/rosenblatt-bench ./cmd/rosenblatt
+load=""
 i=1
 while [ "$i" -le "$rounds" ]; do
+	load="$load round $i: $(cut -d' ' -f1-3 /proc/loadavg);"
 	/tmp/rosenblatt-bench bench -q -f -json "$prefix-$i.json" -plot "$prefix-$i.svg" >"$prefix-$i.txt"
 	sizes=$(python3 -c 'import json,sys; print(" ".join(str(l["bytes"]) for l in json.load(open(sys.argv[1]))["roofline"]["levels"]))' "$prefix-$i.json")
 	/tmp/rosenblatt-probe $sizes >"$prefix-probe-$i.txt"
 	i=$((i + 1))
 done
-python3 bench/probe/compare.py "$prefix" "$rounds" | tee "$prefix-compare.txt"
+{
+	echo "command: sh bench/probe/compare.sh $prefix $rounds ($(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(gcc --version | head -1))"
+	echo "CPU: $(/tmp/rosenblatt-bench cpu | sed -n 's/^brand: *//p'), $(nproc) CPUs usable"
+	echo "load average (1, 5, 15 min) before each round:$load"
+	echo
+	python3 bench/probe/compare.py "$prefix" "$rounds"
+} | tee "$prefix-compare.txt"
 if command -v rsvg-convert >/dev/null; then
 	rsvg-convert -w 2400 -b white "$prefix-$rounds.svg" -o "$prefix-$rounds.png"
 fi
