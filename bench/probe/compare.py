@@ -31,13 +31,15 @@ def bench_figures(path):
             out[f"{name} read {r['level']}"] = r["gbps"]
         for r in im.get("read_gbps_first", []):
             out[f"{name} read {r['level']} first"] = r["gbps"]
-    return out, sizes, rep["machine"]["brand"]
+    return out, sizes, rep["machine"]["brand"], rf["trials"]
 
 
 def probe_figures(path):
     out = {}
     for line in open(path):
-        if m := re.match(r"clock\s+([\d.]+) GHz", line):
+        if m := re.match(r"probe: maximum over (\d+) trials", line):
+            out["trials"] = int(m[1])
+        elif m := re.match(r"clock\s+([\d.]+) GHz", line):
             out["clock GHz"] = float(m[1])
         elif m := re.match(r"FMA peak\s+([\d.]+) GFLOP/s (\S+) float(32|64)", line):
             out[f"{m[2]} peak f{m[3]}"] = float(m[1])
@@ -48,7 +50,7 @@ def probe_figures(path):
 
 runs = []
 for n in range(1, rounds + 1):
-    b, sizes, brand = bench_figures(f"{prefix}-{n}.json")
+    b, sizes, brand, bench_trials = bench_figures(f"{prefix}-{n}.json")
     runs.append((b, probe_figures(f"{prefix}-probe-{n}.txt"), sizes))
 # A bench bandwidth is compared twice: its roof (every measurement of the
 # run, the refreshes around each case included: many more trials than the
@@ -63,8 +65,10 @@ keys.sort(key=lambda k: (probe_key(k), k.endswith(" first")))
 print(f"{brand}: rosenblatt bench's roofline against the C probe (bench/probe/probe.c), {rounds} rounds")
 print("working sets per round: " + "; ".join(
     ", ".join(f"{l} {r[2][l] >> 10} KiB" for l in LEVELS) for r in runs))
-print("\n(\"read X\": the bench's roof, the maximum of all its measurements in the run; \"read X first\": its")
-print("first measurement alone, before any case, as many trials as the probe's)")
+probe_trials = runs[0][1].get("trials", "?")
+print("\n(\"read X\": the bench's roof, the maximum of all its measurements in the run: its first, then")
+print("two more around each case of the level, see the report's notes; \"read X first\": its first")
+print(f"measurement alone, before any case, {bench_trials} trials; the probe: {probe_trials} trials per figure)")
 print(f"\n{'figure':<28} {'bench max':>10} {'probe max':>10} {'ratio':>7}  within 10 %")
 ok = 0
 for k in keys:
