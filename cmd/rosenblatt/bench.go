@@ -208,8 +208,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	pathsFlag := fs.String("paths", "", "comma-separated `list` of implementations to run (default: every available one, and auto)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	showProgress := fs.Bool("progress", false, "draw the progress bar on stderr even when it is not a terminal (a log, a CI job)")
-	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 100ms, 5ms with -quick)")
-	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 3, 2 with -quick)")
+	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 20ms, 5ms with -quick)")
+	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 12, 2 with -quick)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt bench [flags]\n       rosenblatt bench compare [-plot FILE [-f]] A.json B.json\n\n")
 		fmt.Fprintf(stderr, "Measures the machine's roofline (the clock, and per kernel implementation the\n")
@@ -235,11 +235,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		case cfg.quick:
 			cfg.minTime = 5 * time.Millisecond
 		default:
-			cfg.minTime = 100 * time.Millisecond
+			// Many short runs rather than a few long ones, as the
+			// roofline's trials: on a shared machine the best of them
+			// is the likeliest to be undisturbed, like the roof's.
+			cfg.minTime = 20 * time.Millisecond
 		}
 	}
 	if cfg.runs == 0 {
-		cfg.runs = 3
+		cfg.runs = 12
 		if cfg.quick {
 			cfg.runs = 2
 		}
