@@ -10,6 +10,7 @@
 //	                                        kernel perceptron (-kernel linear|poly|rbf)
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
+//	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
 //	rosenblatt bench [flags]                measure the roofline; time the kernels against it
 //	rosenblatt bench compare A.json B.json  put two bench reports side by side
@@ -65,12 +66,13 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"demo":    {"train on data embedded in the binary (what runs without arguments)", runDemo},
-	"train":   {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
-	"predict": {"predict a label for every row of a data file", runPredict},
-	"eval":    {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
-	"cpu":     {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":   {"measure the roofline, and time the kernels on every implementation against it", runBench},
+	"demo":     {"train on data embedded in the binary (what runs without arguments)", runDemo},
+	"train":    {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
+	"predict":  {"predict a label for every row of a data file", runPredict},
+	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
+	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
+	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
+	"bench":    {"measure the roofline, and time the kernels on every implementation against it", runBench},
 }
 
 func usage(w io.Writer) {
