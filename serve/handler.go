@@ -204,16 +204,23 @@ func serveBinary[T kernel.Float](w http.ResponseWriter, body io.Reader, limit in
 		return bad(http.StatusBadRequest, "binary request: more bytes follow the %d rows × %d values the header implies", n, d)
 	}
 	x := grow(xbuf[T](b), int(n*d))
-	for i := range x {
-		var v float64
-		if size == 4 {
-			v = float64(math.Float32frombits(le.Uint32(raw[4*i:])))
-		} else {
-			v = math.Float64frombits(le.Uint64(raw[8*i:]))
+	if size == 4 {
+		raw := raw[:4*len(x)]
+		for i := range x {
+			u := le.Uint32(raw[4*i:])
+			if u&0x7f800000 == 0x7f800000 { // exponent all ones: NaN or ±Inf
+				return nonFinite(i, int(d), float64(math.Float32frombits(u)))
+			}
+			x[i] = T(math.Float32frombits(u))
 		}
-		x[i] = T(v)
-		if !finite(x[i]) {
-			return nonFinite(i, int(d), v)
+	} else {
+		raw := raw[:8*len(x)]
+		for i := range x {
+			v := math.Float64frombits(le.Uint64(raw[8*i:]))
+			x[i] = T(v)
+			if !finite(x[i]) { // NaN, ±Inf, or beyond float32
+				return nonFinite(i, int(d), v)
+			}
 		}
 	}
 	labels, sc, e := run(c, m, x, int(n), b, scores)

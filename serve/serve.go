@@ -81,7 +81,7 @@ type Options struct {
 	// MaxBodyBytes bounds a request body; default 64 MiB.
 	MaxBodyBytes int64
 	// Poll is the interval at which Watch looks at the model file;
-	// default 1 s.
+	// default 1 s; negative: Watch does nothing (reload by Reload only).
 	Poll time.Duration
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout are
 	// HTTPServer's; defaults 5 s, 30 s, 30 s, 2 min.
@@ -102,7 +102,7 @@ func (o Options) withDefaults() (Options, error) {
 	for _, v := range []struct {
 		name string
 		d    time.Duration
-	}{{"Poll", o.Poll}, {"ReadHeaderTimeout", o.ReadHeaderTimeout}, {"ReadTimeout", o.ReadTimeout},
+	}{{"ReadHeaderTimeout", o.ReadHeaderTimeout}, {"ReadTimeout", o.ReadTimeout},
 		{"WriteTimeout", o.WriteTimeout}, {"IdleTimeout", o.IdleTimeout}, {"ShutdownTimeout", o.ShutdownTimeout}} {
 		if v.d < 0 {
 			return o, fmt.Errorf("%w: %s = %v is negative", ErrOption, v.name, v.d)
@@ -348,6 +348,9 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 // it: a file caught half-written fails to decode and is retried when it
 // changes again.
 func (s *Server) Watch(ctx context.Context) {
+	if s.opt.Poll < 0 {
+		return
+	}
 	t := time.NewTicker(s.opt.Poll)
 	defer t.Stop()
 	for {

@@ -301,7 +301,7 @@ func TestNew(t *testing.T) {
 	_, err = serve.New(path, notClassifier, serve.Options{})
 	require.ErrorIs(t, err, serve.ErrModel)
 	require.Contains(t, err.Error(), "neither a Classifier[float32] nor a Classifier[float64]")
-	_, err = serve.New(path, decode, serve.Options{Poll: -1})
+	_, err = serve.New(path, decode, serve.Options{ReadTimeout: -1})
 	require.ErrorIs(t, err, serve.ErrOption)
 	_, err = serve.New(path, decode, serve.Options{MaxModelBytes: 10})
 	require.ErrorIs(t, err, serve.ErrModel)
