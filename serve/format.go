@@ -12,7 +12,7 @@ import (
 // X of d features each (len(X) must be a positive multiple of d), asking
 // for the scores if scores is set. It panics on sizes that do not fit.
 func AppendRequest[T kernel.Float](dst []byte, X []T, d int, scores bool) []byte {
-	if d < 1 || len(X) == 0 || len(X)%d != 0 || len(X)/d > math.MaxUint32 || d > math.MaxUint32 {
+	if d < 1 || len(X) == 0 || len(X)%d != 0 || uint64(len(X)/d) > math.MaxUint32 || uint64(d) > math.MaxUint32 {
 		panic(fmt.Sprintf("serve.AppendRequest: %d values in rows of %d", len(X), d))
 	}
 	size := int(unsafe.Sizeof(X[0]))
