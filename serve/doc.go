@@ -32,8 +32,12 @@
 //	response {"model": "9f86d081884c7d65", "label": 1, "scores": [0.25]}
 //	         {"model": "9f86d081884c7d65", "labels": [1, -1], "scores": [[0.25], [-3.5]]}
 //
-// Content-Type application/json (or none). Unknown fields, trailing data
-// and a request with both or neither of x and rows are refused.
+// Content-Type application/json (or none). Field names are exact (case
+// matters); unknown or repeated fields, null for x or rows, trailing data
+// and a request with both or neither of x and rows are refused. The rows
+// are decoded one at a time, each checked as it arrives, so that a request
+// takes the memory of its values in the model's type and of one row,
+// whatever the shape of its body.
 //
 // # Binary
 //

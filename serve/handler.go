@@ -45,6 +45,8 @@ type buffers struct {
 	head   [headerSize]byte
 	body   []byte
 	x32    []float32
+	r32    []float32 // one JSON row
+	r64    []float64
 	x64    []float64
 	labels []int
 	s32    []float32
@@ -66,6 +68,14 @@ func xbuf[T kernel.Float](b *buffers) *[]T {
 		return any(&b.x32).(*[]T)
 	}
 	return any(&b.x64).(*[]T)
+}
+
+func rowbuf[T kernel.Float](b *buffers) *[]T {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return any(&b.r32).(*[]T)
+	}
+	return any(&b.r64).(*[]T)
 }
 
 func sbuf[T kernel.Float](b *buffers) *[]T {
@@ -302,52 +312,13 @@ func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, s
 	return labels, sc, nil
 }
 
-// jsonRequest is a JSON request: one sample (X) or a batch (Rows).
-type jsonRequest[T kernel.Float] struct {
-	X      []T   `json:"x"`
-	Rows   [][]T `json:"rows"`
-	Scores bool  `json:"scores"`
-}
-
 // serveJSON answers a JSON request.
 func serveJSON[T kernel.Float](w http.ResponseWriter, body io.Reader, limit int64, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
-	var req jsonRequest[T]
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return jsonError(err, limit)
+	x, n, single, asked, e := decodeJSON[T](body, limit, m.dims, b)
+	if e != nil {
+		return e
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return bad(http.StatusBadRequest, "bad JSON: data after the request object")
-		}
-		return jsonError(err, limit)
-	}
-	scores = scores || req.Scores
-	var x []T
-	n, single := 0, req.X != nil
-	switch {
-	case req.X != nil && req.Rows != nil:
-		return bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
-	case single:
-		if len(req.X) != m.dims {
-			return bad(http.StatusBadRequest, `"x" has %d features, the model has %d`, len(req.X), m.dims)
-		}
-		x, n = req.X, 1
-	case req.Rows == nil:
-		return bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`)
-	case len(req.Rows) == 0:
-		return bad(http.StatusBadRequest, `"rows" is an empty batch`)
-	default:
-		n = len(req.Rows)
-		x = grow(xbuf[T](b), n*m.dims)
-		for i, r := range req.Rows {
-			if len(r) != m.dims {
-				return bad(http.StatusBadRequest, `row %d has %d features, the model has %d`, i, len(r), m.dims)
-			}
-			copy(x[i*m.dims:], r)
-		}
-	}
+	scores = scores || asked
 	labels, sc, e := run(c, m, x, n, b, scores)
 	if e != nil {
 		return e
@@ -448,4 +419,118 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	out, _ := json.Marshal(hb)
 	h["Content-Type"] = ctJSON
 	w.Write(append(out, '\n'))
+}
+
+// decodeJSON reads a JSON request, {"x": [...]} or {"rows": [[...], ...]}
+// with an optional "scores": bool, into b's sample buffer: x holds the n
+// rows of d values, single reports "x". The rows are decoded one at a time
+// into a reused row and copied into x as they come, and a row of the wrong
+// width is refused as soon as it is read: the memory a request takes is
+// its values in the model's type (at most 8 bytes per 2 bytes of body, as
+// in "0,") and one row, whatever the shape of the body.
+func decodeJSON[T kernel.Float](body io.Reader, limit int64, d int, b *buffers) (x []T, n int, single, scores bool, e *httpError) {
+	dec := json.NewDecoder(body)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, 0, false, false, jsonError(err, limit)
+	}
+	if tok != json.Delim('{') {
+		return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: the request is %s, not an object {"x": [...]} or {"rows": [[...], ...]}`, tokenName(tok))
+	}
+	xp := xbuf[T](b)
+	x = (*xp)[:0]
+	rp := rowbuf[T](b)
+	seen := map[string]bool{} // small: three keys at most
+	var haveX, haveRows bool
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, 0, false, false, jsonError(err, limit)
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return nil, 0, false, false, bad(http.StatusBadRequest, "bad JSON: field %q twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "scores":
+			if err := dec.Decode(&scores); err != nil {
+				return nil, 0, false, false, jsonError(err, limit)
+			}
+		case "x":
+			haveX = true
+			if haveRows {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
+			}
+			if err := dec.Decode(rp); err != nil {
+				return nil, 0, false, false, jsonError(err, limit)
+			}
+			if *rp == nil {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
+			}
+			if len(*rp) != d {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" has %d features, the model has %d`, len(*rp), d)
+			}
+			x, n = append(x, *rp...), 1
+		case "rows":
+			haveRows = true
+			if haveX {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
+			}
+			if tok, err := dec.Token(); err != nil {
+				return nil, 0, false, false, jsonError(err, limit)
+			} else if tok != json.Delim('[') {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is %s, not an array of rows`, tokenName(tok))
+			}
+			for ; dec.More(); n++ {
+				if err := dec.Decode(rp); err != nil {
+					return nil, 0, false, false, jsonError(err, limit)
+				}
+				if len(*rp) != d || *rp == nil {
+					return nil, 0, false, false, bad(http.StatusBadRequest, `row %d has %d features, the model has %d`, n, len(*rp), d)
+				}
+				x = append(x, *rp...)
+			}
+			if _, err := dec.Token(); err != nil { // the ']'
+				return nil, 0, false, false, jsonError(err, limit)
+			}
+			if n == 0 {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is an empty batch`)
+			}
+		default:
+			return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: unknown field %q (want "x" or "rows", and "scores")`, key)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the '}'
+		return nil, 0, false, false, jsonError(err, limit)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			return nil, 0, false, false, bad(http.StatusBadRequest, "bad JSON: data after the request object")
+		}
+		return nil, 0, false, false, jsonError(err, limit)
+	}
+	*xp = x
+	if !haveX && !haveRows {
+		return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`)
+	}
+	return x, n, haveX, scores, nil
+}
+
+// tokenName names a JSON token for a message.
+func tokenName(tok json.Token) string {
+	switch t := tok.(type) {
+	case nil:
+		return "null"
+	case json.Delim:
+		if t == '[' {
+			return "an array"
+		}
+		return "an object"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
 }
