@@ -337,7 +337,8 @@ func start(t testing.TB, s *serve.Server) string {
 
 // TestLoad drives the server on loopback with concurrent clients while the
 // model file is replaced over and over (two models that disagree on the
-// requests, and now and then a corrupt file), found by Watch or by Reload:
+// requests, and now and then a corrupt file), found by Watch or by Reload,
+// with binary and JSON requests:
 // no request fails, and every response's labels and scores are exactly
 // those of the model version it names.
 func TestLoad(t *testing.T) {
@@ -358,7 +359,7 @@ func TestLoad(t *testing.T) {
 		labels []int
 		scores []float64
 	}
-	bodies := make([][]byte, kinds)
+	bodies, jsonBodies := make([][]byte, kinds), make([][]byte, kinds)
 	want := map[string][]expect{}
 	versions := map[string]*perceptron.Model[float32]{}
 	s.Reload()
@@ -372,6 +373,11 @@ func TestLoad(t *testing.T) {
 		n := 1 + k*3 // up to 22 rows: both the Predict and the PredictBatch paths
 		X := randRows[float32](uint64(100+k), n, d)
 		bodies[k] = serve.AppendRequest(nil, X, d, true)
+		rows := make([][]float32, n)
+		for i := range rows {
+			rows[i] = X[i*d : (i+1)*d]
+		}
+		jsonBodies[k], _ = json.Marshal(map[string]any{"rows": rows, "scores": true})
 		for v, m := range versions {
 			e := expect{labels: make([]int, n)}
 			sc := make([]float32, 1)
@@ -400,16 +406,27 @@ func TestLoad(t *testing.T) {
 		wg.Go(func() {
 			client := &http.Client{Timeout: 30 * time.Second}
 			var resp serve.Response
+			var err error
 			for i := sent.Add(1); i <= int64(requests); i = sent.Add(1) {
 				k := int(i) % kinds
-				code, v, body := post(t, client, url, ctBin, bodies[k])
+				isJSON := i%4 == 0 // one request in four is JSON, the others binary
+				ct, req := ctBin, bodies[k]
+				if isJSON {
+					ct, req = ctJSON, jsonBodies[k]
+				}
+				code, v, body := post(t, client, url, ct, req)
 				e, ok := want[v]
 				if code != 200 || !ok {
 					failed.Add(1)
 					t.Errorf("request %d: status %d, model %q: %s", i, code, v, body)
 					continue
 				}
-				if err := serve.ParseResponse(&resp, body); err != nil {
+				if isJSON {
+					err = parseJSON(&resp, body, v)
+				} else {
+					err = serve.ParseResponse(&resp, body)
+				}
+				if err != nil {
 					t.Errorf("request %d: %v", i, err)
 					failed.Add(1)
 					continue
@@ -462,6 +479,33 @@ func TestLoad(t *testing.T) {
 	t.Logf("%d requests, %d swaps, responses per model version: %v", requests, swaps, total)
 	require.Len(t, total, 2, "both models must have answered")
 	require.Greater(t, swaps, 2)
+}
+
+// parseJSON parses a JSON response of float32 scores into r; its model
+// must be version.
+func parseJSON(r *serve.Response, body []byte, version string) error {
+	var jr jsonResponse
+	if err := json.Unmarshal(body, &jr); err != nil {
+		return err
+	}
+	if jr.Model != version {
+		return fmt.Errorf("body names model %s, the header %s", jr.Model, version)
+	}
+	var rows [][]json.Number
+	if err := json.Unmarshal(jr.Scores, &rows); err != nil {
+		return err
+	}
+	r.Labels, r.Scores, r.K = jr.Labels, r.Scores[:0], 1
+	for _, row := range rows {
+		for _, v := range row {
+			f, err := strconv.ParseFloat(string(v), 32)
+			if err != nil {
+				return err
+			}
+			r.Scores = append(r.Scores, f)
+		}
+	}
+	return nil
 }
 
 // hexOther returns the version in versions other than v.
