@@ -15,6 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // decode decodes a binary or JSON perceptron model file, float32 or
@@ -171,3 +172,11 @@ func post(t testing.TB, c *http.Client, url, ct string, body []byte) (int, strin
 	}
 	return resp.StatusCode, resp.Header.Get("X-Model-Version"), b
 }
+
+// The model types the package documentation says are served.
+var (
+	_ serve.Classifier[float32] = (*perceptron.Model[float32])(nil)
+	_ serve.Classifier[float64] = (*perceptron.KernelModel[float64])(nil)
+	_ serve.Classifier[float32] = (*svm.Model[float32])(nil)
+	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)
+)

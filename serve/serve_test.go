@@ -21,8 +21,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 const (
@@ -621,3 +623,23 @@ func (w *discard) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 func (w *discard) WriteHeader(code int) { w.code = code }
+
+// TestSVM serves an SVM (the XOR kernel SVM of svm's example) through a
+// Decoder that returns it: a model kind plugs in by its methods alone.
+func TestSVM(t *testing.T) {
+	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
+	m, _, err := svm.Train(X, 2, []int{-1, -1, 1, 1}, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	require.NoError(t, err)
+	path := t.TempDir() + "/svm.model"
+	writeAtomic(t, path, []byte("any bytes: the decoder below ignores them"))
+	s, err := serve.New(path, func(string, []byte) (serve.Model, error) { return m, nil }, serve.Options{})
+	require.NoError(t, err)
+	require.Equal(t, "float64", s.Current().Elem)
+	r := httptest.NewRequest("POST", "/predict", strings.NewReader(`{"rows": [[0, 0], [1, 1], [0, 1], [1, 0]]}`))
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	require.Equal(t, 200, w.Code, w.Body.String())
+	var resp jsonResponse
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
+	require.Equal(t, []int{-1, -1, 1, 1}, resp.Labels)
+}
