@@ -397,7 +397,7 @@ type health struct {
 	Status string `json:"status"`
 	Info
 	LastReloadError string `json:"lastReloadError,omitempty"`
-	Reloads         int64  `json:"reloads"`
+	Reloads         int64  `json:"reloads"` // models put in use after the first
 }
 
 // healthz is GET /healthz.
@@ -410,12 +410,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	info := s.Current()
 	h[hdrVersion] = []string{info.Version}
-	s.mu.Lock()
-	hb := health{Status: "ok", Info: info, Reloads: s.reloads}
-	if s.lastErr != nil {
-		hb.LastReloadError = s.lastErr.Error()
+	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
+	if e := s.failure.Load(); e != nil {
+		hb.LastReloadError = *e
 	}
-	s.mu.Unlock()
 	out, _ := json.Marshal(hb)
 	h["Content-Type"] = ctJSON
 	w.Write(append(out, '\n'))

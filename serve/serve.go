@@ -204,7 +204,10 @@ type Server struct {
 	seen    fileStat   // the file's state at the last reload
 	badSum  [sha256.Size]byte
 	lastErr error
-	reloads int64
+
+	// For /healthz, which must not wait for a reload in progress.
+	reloads atomic.Int64           // models put in use after the first
+	failure atomic.Pointer[string] // the last reload's error, nil after a success
 }
 
 // New reads and decodes the model file at path and returns a server of
@@ -283,18 +286,22 @@ func (s *Server) Reload() (bool, error) {
 	sum := sha256.Sum256(data)
 	if cur != nil && sum == cur.sum {
 		s.lastErr = nil
+		s.failure.Store(nil)
 		return false, nil
 	}
 	if sum == s.badSum && s.lastErr != nil {
 		return false, s.lastErr // already logged
 	}
-	m, err := s.decode(s.path, data)
+	m, err := s.safeDecode(data)
 	if err == nil {
 		var l *loaded
 		if l, err = newLoaded(m, sum); err == nil {
+			if cur != nil {
+				s.reloads.Add(1)
+			}
 			s.cur.Store(l)
 			s.lastErr = nil
-			s.reloads++
+			s.failure.Store(nil)
 			s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
 				"classes", len(l.classes), "scores", l.nscores, "type", 8*l.elem)
 			return true, nil
@@ -313,10 +320,23 @@ func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
 		s.badSum = *sum
 	}
 	s.lastErr = err
+	msg := err.Error()
+	s.failure.Store(&msg)
 	if cur := s.cur.Load(); cur != nil {
 		s.log.Error("serve: model reload failed; keeping the model in use", "file", s.path, "model", cur.version, "err", err)
 	}
 	return err
+}
+
+// safeDecode is the Decoder's result, with a panic in it turned into an
+// error: a bad file must not bring the server down.
+func (s *Server) safeDecode(data []byte) (m Model, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m, err = nil, fmt.Errorf("%w: %s: the decoder panicked: %v", ErrModel, s.path, p)
+		}
+	}()
+	return s.decode(s.path, data)
 }
 
 // newLoaded checks m and computes what the handler needs of it.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -642,4 +643,63 @@ func TestSVM(t *testing.T) {
 	var resp jsonResponse
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
 	require.Equal(t, []int{-1, -1, 1, 1}, resp.Labels)
+}
+
+// TestSlowReload: while a reload reads a (slow) file, requests and
+// /healthz are answered by the model in use, without waiting; a decoder
+// that panics is an error and keeps the model.
+func TestSlowReload(t *testing.T) {
+	const d = 4
+	a := marshal(t, trainBinary[float32](t, 1, 50, d, false))
+	b := marshal(t, trainBinary[float32](t, 1, 50, d, true))
+	path := t.TempDir() + "/m.model"
+	writeAtomic(t, path, a)
+	var slow atomic.Bool
+	started, release := make(chan struct{}), make(chan struct{})
+	read := func(p string) ([]byte, error) {
+		if slow.Load() {
+			close(started)
+			<-release
+		}
+		return os.ReadFile(p)
+	}
+	panics := false
+	dec := func(p string, data []byte) (serve.Model, error) {
+		if panics {
+			panic("decoder bug")
+		}
+		return decode(p, data)
+	}
+	s, err := serve.New(path, dec, serve.Options{ReadFile: read, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	va := s.Current().Version
+	writeAtomic(t, path, b)
+	slow.Store(true)
+	done := make(chan error, 1)
+	go func() { _, err := s.Reload(); done <- err }()
+	<-started
+	for _, req := range []*http.Request{
+		httptest.NewRequest("GET", "/healthz", nil),
+		httptest.NewRequest("POST", "/predict", strings.NewReader(`{"x": [1, 2, 3, 4]}`)),
+	} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req) // would block for ever if it waited for the reload
+		require.Equal(t, 200, w.Code, w.Body.String())
+		require.Equal(t, va, w.Header().Get("X-Model-Version"))
+	}
+	close(release)
+	require.NoError(t, <-done)
+	require.NotEqual(t, va, s.Current().Version)
+
+	slow.Store(false)
+	panics = true
+	writeAtomic(t, path, a)
+	_, err = s.Reload()
+	require.ErrorIs(t, err, serve.ErrModel)
+	require.Contains(t, err.Error(), "the decoder panicked: decoder bug")
+	require.NotEqual(t, va, s.Current().Version)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+	require.Contains(t, w.Body.String(), `"reloads":1`)
+	require.Contains(t, w.Body.String(), "decoder panicked")
 }
