@@ -292,20 +292,17 @@ func (s *Server) Reload() (bool, error) {
 	if sum == s.badSum && s.lastErr != nil {
 		return false, s.lastErr // already logged
 	}
-	m, err := s.safeDecode(data)
+	l, err := s.safeDecode(data, sum)
 	if err == nil {
-		var l *loaded
-		if l, err = newLoaded(m, sum); err == nil {
-			if cur != nil {
-				s.reloads.Add(1)
-			}
-			s.cur.Store(l)
-			s.lastErr = nil
-			s.failure.Store(nil)
-			s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
-				"classes", len(l.classes), "scores", l.nscores, "type", 8*l.elem)
-			return true, nil
+		if cur != nil {
+			s.reloads.Add(1)
 		}
+		s.cur.Store(l)
+		s.lastErr = nil
+		s.failure.Store(nil)
+		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
+			"classes", len(l.classes), "scores", l.nscores, "type", 8*l.elem)
+		return true, nil
 	}
 	if !errors.Is(err, ErrModel) {
 		err = fmt.Errorf("%w: %s: %w", ErrModel, s.path, err)
@@ -328,15 +325,20 @@ func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
 	return err
 }
 
-// safeDecode is the Decoder's result, with a panic in it turned into an
-// error: a bad file must not bring the server down.
-func (s *Server) safeDecode(data []byte) (m Model, err error) {
+// safeDecode decodes data (whose hash is sum) and checks the model, with a
+// panic in the Decoder or the model's methods turned into an error: a bad
+// file must not bring the server down.
+func (s *Server) safeDecode(data []byte, sum [sha256.Size]byte) (l *loaded, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			m, err = nil, fmt.Errorf("%w: %s: the decoder panicked: %v", ErrModel, s.path, p)
+			l, err = nil, fmt.Errorf("%w: %s: the decoder or the model panicked: %v", ErrModel, s.path, p)
 		}
 	}()
-	return s.decode(s.path, data)
+	m, err := s.decode(s.path, data)
+	if err != nil {
+		return nil, err
+	}
+	return newLoaded(m, sum)
 }
 
 // newLoaded checks m and computes what the handler needs of it.

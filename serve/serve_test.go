@@ -314,6 +314,10 @@ func TestNew(t *testing.T) {
 	_, err = serve.New(path, notClassifier, serve.Options{})
 	require.ErrorIs(t, err, serve.ErrModel)
 	require.Contains(t, err.Error(), "neither a Classifier[float32] nor a Classifier[float64]")
+	nilModel := func(string, []byte) (serve.Model, error) { return (*perceptron.Model[float32])(nil), nil }
+	_, err = serve.New(path, nilModel, serve.Options{})
+	require.ErrorIs(t, err, serve.ErrModel)
+	require.Contains(t, err.Error(), "panicked")
 	_, err = serve.New(path, decode, serve.Options{ReadTimeout: -1})
 	require.ErrorIs(t, err, serve.ErrOption)
 	_, err = serve.New(path, decode, serve.Options{MaxModelBytes: 10})
@@ -696,10 +700,10 @@ func TestSlowReload(t *testing.T) {
 	writeAtomic(t, path, a)
 	_, err = s.Reload()
 	require.ErrorIs(t, err, serve.ErrModel)
-	require.Contains(t, err.Error(), "the decoder panicked: decoder bug")
+	require.Contains(t, err.Error(), "the decoder or the model panicked: decoder bug")
 	require.NotEqual(t, va, s.Current().Version)
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
 	require.Contains(t, w.Body.String(), `"reloads":1`)
-	require.Contains(t, w.Body.String(), "decoder panicked")
+	require.Contains(t, w.Body.String(), "panicked")
 }
