@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -61,29 +60,13 @@ func (s *Server) put(b *buffers) {
 	s.pool.Put(b)
 }
 
-// xbuf and sbuf return b's sample and score buffers of element type T.
-func xbuf[T kernel.Float](b *buffers) *[]T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return any(&b.x32).(*[]T)
+// pick returns whichever of p32 and p64 holds T: one of a request's
+// buffers in the model's element type.
+func pick[T kernel.Float](p32 *[]float32, p64 *[]float64) *[]T {
+	if p, ok := any(p32).(*[]T); ok {
+		return p
 	}
-	return any(&b.x64).(*[]T)
-}
-
-func rowbuf[T kernel.Float](b *buffers) *[]T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return any(&b.r32).(*[]T)
-	}
-	return any(&b.r64).(*[]T)
-}
-
-func sbuf[T kernel.Float](b *buffers) *[]T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return any(&b.s32).(*[]T)
-	}
-	return any(&b.s64).(*[]T)
+	return any(p64).(*[]T)
 }
 
 // grow sets *p to a slice of length n, reusing its memory when it can.
@@ -213,7 +196,7 @@ func serveBinary[T kernel.Float](w http.ResponseWriter, body io.Reader, limit in
 	if k, _ := body.Read(hd[:1]); k > 0 { // hd: a local array would escape
 		return bad(http.StatusBadRequest, "binary request: more bytes follow the %d rows × %d values the header implies", n, d)
 	}
-	x := grow(xbuf[T](b), int(n*d))
+	x := grow(pick[T](&b.x32, &b.x64), int(n*d))
 	if size == 4 {
 		raw := raw[:4*len(x)]
 		for i := range x {
@@ -298,7 +281,7 @@ func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, s
 		return labels, nil, nil
 	}
 	k := m.nscores
-	sc := grow(sbuf[T](b), n*k)
+	sc := grow(pick[T](&b.s32, &b.s64), n*k)
 	for i := range n {
 		if err := c.Scores(sc[i*k:(i+1)*k], x[i*d:(i+1)*d]); err != nil {
 			return nil, nil, bad(http.StatusUnprocessableEntity, "the model cannot score row %d: %v", i, err)
@@ -435,9 +418,9 @@ func decodeJSON[T kernel.Float](body io.Reader, limit int64, d int, b *buffers) 
 	if tok != json.Delim('{') {
 		return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: the request is %s, not an object {"x": [...]} or {"rows": [[...], ...]}`, tokenName(tok))
 	}
-	xp := xbuf[T](b)
+	xp := pick[T](&b.x32, &b.x64)
 	x = (*xp)[:0]
-	rp := rowbuf[T](b)
+	rp := pick[T](&b.r32, &b.r64)
 	seen := map[string]bool{} // small: three keys at most
 	var haveX, haveRows bool
 	for dec.More() {
