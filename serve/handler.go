@@ -150,7 +150,11 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 			e = serveJSON(w, body, s.opt.MaxBodyBytes, m, m.c64, b, scores)
 		}
 	default:
-		e = bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream", ct)
+		hint := ""
+		if strings.EqualFold(ct, "application/x-www-form-urlencoded") {
+			hint = " (curl -d sends it: add -H 'Content-Type: application/json')"
+		}
+		e = bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream%s", ct, hint)
 	}
 	if e != nil {
 		fail(w, e)

@@ -244,11 +244,15 @@ type Info struct {
 // Current describes the model in use.
 func (s *Server) Current() Info {
 	m := s.cur.Load()
-	elem := "float32"
-	if m.elem == 8 {
-		elem = "float64"
+	return Info{m.version, m.dims, slices.Clone(m.classes), m.nscores, m.elemName(), m.at}
+}
+
+// elemName is "float32" or "float64".
+func (l *loaded) elemName() string {
+	if l.elem == 8 {
+		return "float64"
 	}
-	return Info{m.version, m.dims, slices.Clone(m.classes), m.nscores, elem, m.at}
+	return "float32"
 }
 
 // Model returns the model in use and its version.
@@ -301,7 +305,7 @@ func (s *Server) Reload() (bool, error) {
 		s.lastErr = nil
 		s.failure.Store(nil)
 		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
-			"classes", len(l.classes), "scores", l.nscores, "type", 8*l.elem)
+			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName())
 		return true, nil
 	}
 	if !errors.Is(err, ErrModel) {

@@ -99,6 +99,7 @@ func TestMalformed(t *testing.T) {
 		{name: "float64 beyond float32", ct: ctBin, raw: big64, code: 400, msg: "1e+300 overflows"},
 		{name: "header implies too much", ct: ctBin, raw: binHeader("RBRQ", 4, 0, 1000, d), code: 413, msg: "over the limit of 4096"},
 		{name: "content type", ct: "text/plain", body: `1 2 3 4`, code: 415, msg: "Content-Type \"text/plain\""},
+		{name: "form content type", ct: "application/x-www-form-urlencoded", body: `{"x": [1, 2, 3, 4]}`, code: 415, msg: "curl -d sends it: add -H 'Content-Type: application/json'"},
 		{name: "GET", method: "GET", code: 405, msg: "use POST"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
