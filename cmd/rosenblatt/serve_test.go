@@ -23,7 +23,7 @@ import (
 // train": its labels are predict's, a new model file is put in use on
 // SIGHUP, a corrupt one keeps the model in use and is logged, and the
 // server shuts down cleanly when its context ends. Linear and kernel
-// models, binary and JSON files.
+// perceptrons and a kernel SVM, binary and JSON files.
 func TestServe(t *testing.T) {
 	td, err := filepath.Abs("testdata")
 	if err != nil {
@@ -56,6 +56,8 @@ func TestServe(t *testing.T) {
 	wantA := train(model, "-algo", "averaged", "-epochs", "5")
 	kernelJSON := filepath.Join(dir, "k.json")
 	wantB := train(kernelJSON, "-kernel", "rbf", "-gamma", "0.5", "-json")
+	svmModel := filepath.Join(dir, "svm.model")
+	wantC := train(svmModel, "-algo", "svm", "-kernel", "rbf", "-gamma", "0.5", "-C", "1")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -151,8 +153,19 @@ func TestServe(t *testing.T) {
 	}
 	reload()
 	waitFor(t, func() bool { v, _ := health(); return v != va })
-	if _, got := predict(); !eq(got, wantB) {
+	vb, got := predict()
+	if !eq(got, wantB) {
 		t.Errorf("after SIGHUP: served %v, predict %v", got, wantB)
+	}
+
+	// An SVM (one-vs-one, kernel) model file.
+	if err := os.Rename(svmModel, model); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { v, _ := health(); return v != vb })
+	if _, got := predict(); !eq(got, wantC) {
+		t.Errorf("SVM: served %v, predict %v", got, wantC)
 	}
 
 	cancel()
