@@ -538,12 +538,17 @@ func versionOf(versions map[string]*perceptron.Model[float32], data []byte, t te
 }
 
 // TestShutdown: Run's graceful shutdown lets a request in flight finish
-// (its body arrives after the shutdown began) and returns nil; new
-// connections are refused.
+// (it is inside the model's Predict when the shutdown begins) and returns
+// nil; new connections are refused.
 func TestShutdown(t *testing.T) {
 	const d = 4
-	m := trainBinary[float32](t, 1, 50, d, false)
-	s, _, _ := newServer(t, marshal(t, m), serve.Options{})
+	bm := &blockingModel{Model: trainBinary[float32](t, 1, 50, d, false),
+		entered: make(chan struct{}), release: make(chan struct{})}
+	path := t.TempDir() + "/m.model"
+	writeAtomic(t, path, marshal(t, bm.Model))
+	s, err := serve.New(path, func(string, []byte) (serve.Model, error) { return bm, nil },
+		serve.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -552,13 +557,9 @@ func TestShutdown(t *testing.T) {
 	url := "http://" + ln.Addr().String() + "/predict"
 
 	body := serve.AppendRequest(nil, []float32{1, 2, 3, 4}, d, false)
-	pr, pw := io.Pipe()
 	got := make(chan int, 1)
 	go func() {
-		req, _ := http.NewRequest("POST", url, pr)
-		req.Header.Set("Content-Type", ctBin)
-		req.ContentLength = int64(len(body))
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := http.Post(url, ctBin, bytes.NewReader(body))
 		if err != nil {
 			t.Error(err)
 			got <- 0
@@ -567,21 +568,32 @@ func TestShutdown(t *testing.T) {
 		resp.Body.Close()
 		got <- resp.StatusCode
 	}()
-	pw.Write(body[:10]) // the request is in flight
-	time.Sleep(50 * time.Millisecond)
+	<-bm.entered // the request is in the handler
 	cancel()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // time enough for Run to return if it did not wait
 	select {
 	case err := <-done:
 		t.Fatalf("Run returned (%v) with a request in flight", err)
 	default:
 	}
-	pw.Write(body[10:])
-	pw.Close()
+	close(bm.release)
 	require.Equal(t, 200, <-got)
 	require.NoError(t, <-done)
 	_, err = http.Post(url, ctBin, bytes.NewReader(body))
 	require.Error(t, err)
+}
+
+// blockingModel is a model whose Predict signals entered and waits for
+// release.
+type blockingModel struct {
+	*perceptron.Model[float32]
+	entered, release chan struct{}
+}
+
+func (m *blockingModel) Predict(x []float32) (int, error) {
+	m.entered <- struct{}{}
+	<-m.release
+	return m.Model.Predict(x)
 }
 
 // TestAllocs: the binary path allocates nothing per request beyond
