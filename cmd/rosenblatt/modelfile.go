@@ -27,13 +27,15 @@ import (
 // binaryMagic opens every binary model file.
 const binaryMagic = "RBLTPCPT"
 
-// classifier is what predict and eval need of a model; *perceptron.Model,
-// *perceptron.KernelModel, *svm.Model, *svm.LinearModel and (for float32)
-// *quant.Model implement it.
+// classifier is what predict, eval and serve need of a model;
+// *perceptron.Model, *perceptron.KernelModel, *svm.Model, *svm.LinearModel
+// and (for float32) *quant.Model implement it.
 type classifier[T kernel.Float] interface {
 	Dims() int
 	Classes() []int
 	NumScores() int
+	Predict(x []T) (int, error)
+	Scores(dst, x []T) error
 	PredictBatch(dst []int, X []T) error
 	ScoresBatch(dst, X []T) error
 }
@@ -97,6 +99,14 @@ func loadModel(path string) (*loadedModel, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseModel(path, data)
+}
+
+// parseModel decodes the bytes of the model file at path, as readModelFile
+// returned them (serve reads a file once, names the model by a hash of
+// those bytes, and decodes the same bytes).
+func parseModel(path string, data []byte) (*loadedModel, error) {
+	var err error
 	lm := &loadedModel{path: path}
 	trimmed := bytes.TrimSpace(data)
 	switch {
