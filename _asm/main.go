@@ -7,9 +7,14 @@
 //	kernel/kernel_amd64.go, kernel_arm64.go, kernel_noasm.go
 //	                               implementations, the exported kernels with their
 //	                               dispatch switches (api.go), the stubs
+//	kernel/int8_amd64.s, int8_arm64.s, int8_{amd64,arm64,noasm}.go
+//	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
+//	internal/roofline/loops_*.s, loops_*.go
+//	                               the measurement loops of rosenblatt bench
+//	                               (roofline.go)
 //
 // Each kernel is written once (kernel_x86.go, gram_x86.go, kernel_neon.go,
 // gram_neon.go) and instantiated per element type and vector width. Run it
@@ -37,7 +42,7 @@ func main() {
 	// the default one.
 	fs := flag.NewFlagSet("_asm", flag.ExitOnError)
 	root := fs.String("root", "..", "the module root")
-	pkg := fs.String("pkg", "", "generate only this package's files (kernel or gram); empty: all")
+	pkg := fs.String("pkg", "", "generate only this package's files (kernel, gram or roofline); empty: all")
 	_ = fs.Parse(os.Args[1:])
 	files, err := generate(*pkg)
 	if err != nil {
@@ -85,6 +90,11 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/kernel_amd64.go", func() ([]byte, error) { return kernelGoFile("amd64") }},
 			{"kernel/kernel_arm64.go", func() ([]byte, error) { return kernelGoFile("arm64") }},
 			{"kernel/kernel_noasm.go", func() ([]byte, error) { return kernelGoFile("") }},
+			{"kernel/int8_amd64.s", int8X86File},
+			{"kernel/int8_arm64.s", func() ([]byte, error) { return int8NEONFile(), nil }},
+			{"kernel/int8_amd64.go", func() ([]byte, error) { return int8GoFile("amd64") }},
+			{"kernel/int8_arm64.go", func() ([]byte, error) { return int8GoFile("arm64") }},
+			{"kernel/int8_noasm.go", func() ([]byte, error) { return int8GoFile("") }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {
@@ -110,7 +120,14 @@ func generate(pkg string) ([]outFile, error) {
 			}
 		}
 	}
-	if pkg != "" && pkg != "kernel" && pkg != "gram" {
+	if pkg == "" || pkg == "roofline" {
+		files, err := rooflineFiles()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	if pkg != "" && pkg != "kernel" && pkg != "gram" && pkg != "roofline" {
 		return nil, fmt.Errorf("unknown package %q", pkg)
 	}
 	return out, nil

@@ -36,6 +36,14 @@
 // (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
 // margin γ = min y(w·x + b)/‖w‖ with R = max ‖x‖, and the margin of the
 // augmented points with their radius and Novikoff's bound R′²/γ′².
+// Options.DataMargin adds the data's own maximum margin γ_D, from an exact
+// hard-margin solve (package svm), and the tightest bound R′²/γ_D².
+//
+// The exact SVMs, kernel and linear, are package svm's; this package's SVM
+// algorithm is Pegasos, a stochastic subgradient method for the same
+// linear soft-margin problem (with the same C: ½‖w‖² + C·Σ hinge, the bias
+// regularised as a weight on a constant 1), which learns online: use it
+// for streams and Update, package svm for an exact solution.
 //
 // # Overflow
 //
@@ -65,7 +73,10 @@
 // (a binary perceptron's epoch is one Dot per sample, and an Axpy per
 // mistake), kernel.Axpy applies an update, kernel.MatVec scores a batch of
 // rows, and kernel.Dots scores one sample against a block of class weight
-// vectors. One-vs-rest perceptrons work on blocks
+// vectors (a multiclass Predict reads the sample once for all classes).
+// PredictBatch against many weight vectors (32 or more classes, or a voted
+// model's vectors) is one matrix product on gram's micro-kernels
+// (gram.CrossInto). One-vs-rest perceptrons work on blocks
 // of four samples, copied once into a contiguous buffer and scored for each
 // class by one MatVec, with the scores of later samples corrected after an
 // update by the samples' dot product; so each goroutine reads a sample once
@@ -117,7 +128,8 @@
 // trains the same model bit for bit. A KernelModel keeps copies of the
 // support vectors (the training rows with α ≠ 0) and their coefficients;
 // Predict computes one kernel row against them and allocates nothing,
-// PredictBatch uses gram.Cross. Kernel model files use the format of the
+// PredictBatch computes the kernel rows of a batch at once with
+// gram.Rows.RowsOf on the support vectors packed once. Kernel model files use the format of the
 // linear ones with kinds 16 to 18 (see KernelModel.MarshalBinary).
 //
 // # Model files
