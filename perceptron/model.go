@@ -232,7 +232,8 @@ func (m *Model[T]) Voted(k int) (vectors [][]T, biases []T, counts []int64) {
 // scaling: score = (w·x)·mul + b·bmul. They are (1, 1) without scaling,
 // (s, s) with ScaleAugmented, s = 1/‖(x, 1)‖ as training computed it, and
 // (1/‖x‖, 1) with ScaleFeatures (1 for x = 0). A NaN in x gives a NaN
-// factor, which reaches the score.
+// factor, which reaches the score. Only x's norm counts, so x may be the
+// stored values of a sparse sample.
 func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
 	switch s.scaling {
 	case ScaleAugmented:
@@ -279,10 +280,15 @@ func augScaleOf[T Float](k kernel.Kernels[T], x []T, bias bool) float64 {
 
 // score returns score k of x, with (mul, bmul) = s.sampleScale(x).
 func (s *state[T]) score(k int, x []T, mul, bmul T) T {
+	return s.scoreVec(k, vec[T]{val: x}, mul, bmul)
+}
+
+// scoreVec is score for a dense or sparse sample.
+func (s *state[T]) scoreVec(k int, x vec[T], mul, bmul T) T {
 	if s.voted() {
 		var vote float64
 		for j := s.VOff[k]; j < s.VOff[k+1]; j++ {
-			a := s.k.Dot(s.V[j*s.d:(j+1)*s.d], x)*mul + s.VB[j]*bmul
+			a := dotv(s.k, x, s.V[j*s.d:(j+1)*s.d])*mul + s.VB[j]*bmul
 			switch {
 			case a > 0:
 				vote += float64(s.VC[j])
@@ -294,7 +300,7 @@ func (s *state[T]) score(k int, x []T, mul, bmul T) T {
 		}
 		return T(vote)
 	}
-	return s.k.Dot(s.W[k*s.d:(k+1)*s.d], x)*mul + s.B[k]*bmul
+	return dotv(s.k, x, s.W[k*s.d:(k+1)*s.d])*mul + s.B[k]*bmul
 }
 
 func finite[T Float](a T) bool {
@@ -334,9 +340,14 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 		}
 		return -1, nil
 	}
-	mul, bmul := s.sampleScale(x)
+	return s.predict(vec[T]{val: x})
+}
+
+// predict is Predict after the checks, for a dense or sparse sample.
+func (s *state[T]) predict(x vec[T]) (int, error) {
+	mul, bmul := s.sampleScale(x.val)
 	if s.kind == KindBinary {
-		a := s.score(0, x, mul, bmul)
+		a := s.scoreVec(0, x, mul, bmul)
 		if !finite(a) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
@@ -347,7 +358,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	}
 	best, bestK := T(0), 0
 	for k := range s.labels {
-		a := s.score(k, x, mul, bmul)
+		a := s.scoreVec(k, x, mul, bmul)
 		if !finite(a) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
@@ -380,12 +391,17 @@ func (m *Model[T]) Scores(dst, x []T) error {
 	if err := s.checkLen(x); err != nil {
 		return err
 	}
+	return s.scores(dst, vec[T]{val: x})
+}
+
+// scores is Scores after the sample's checks, for a dense or sparse sample.
+func (s *state[T]) scores(dst []T, x vec[T]) error {
 	if len(dst) != s.rows() {
 		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())
 	}
-	mul, bmul := s.sampleScale(x)
+	mul, bmul := s.sampleScale(x.val)
 	for k := range dst {
-		a := s.score(k, x, mul, bmul)
+		a := s.scoreVec(k, x, mul, bmul)
 		if !finite(a) {
 			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, a)
 		}

@@ -261,7 +261,11 @@ type linTrainer[T Float] struct {
 	svmN2 []float64 // SVM: ‖v‖² + vb², kept up to date incrementally
 	vot   []votedState[T]
 	bud   *votedBudget // Voted: the budget of the kept vectors
-	vecB  int64        // Voted: bytes of one kept vector, its bias and count
+	// blk: sparse one-vs-rest training of a sequential perceptron keeps
+	// the weights (and sums) interleaved in blocks during the epochs (see
+	// sparse_ovr.go); blk[c] is class c's group. nil otherwise.
+	blk  []*ovrGroup[T]
+	vecB int64 // Voted: bytes of one kept vector, its bias and count
 
 	// divState's checked makes every update check the values it changed
 	// and record the first non-finite one in its class's
@@ -384,6 +388,9 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
 	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
+	if dt.sp != nil && K > 1 && t.blocked() {
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, d, cfg.algo == Averaged)
+	}
 	t.reset()
 	return t
 }
@@ -424,6 +431,9 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
+	if t.blk != nil {
+		t.syncIn()
+	}
 }
 
 // load sets W, B, U and UB to the start's (zero for a nil start or a nil
@@ -512,6 +522,9 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		// check the weights on all of them.
 		var clean []int // mistakes per class on all samples, or nil
 		if cfg.algo != SVM && e.Mistakes == 0 && t.smp.random() {
+			if t.blk != nil {
+				t.syncOut()
+			}
 			ev := evaluate(t.k, t.dt, t.cls, t.W, t.B, nil, t.K, cfg.workers)
 			clean = make([]int, t.K)
 			for c := range clean {
@@ -549,6 +562,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			break
 		}
 	}
+	if t.blk != nil {
+		t.syncOut()
+		t.releaseBlocks()
+	}
 	s, Ws, Bs := t.finish(kind, labels)
 	if !allFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
@@ -573,7 +590,11 @@ func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {
-		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
+		block := blockRows * (t.dt.d + blockRows) // epochBlock's copies of the samples and their Gram
+		if t.dt.sp != nil {
+			block = 0 // sparse samples are not copied
+		}
+		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+block)
 	}
 	return grp, scratch
 }
@@ -618,6 +639,11 @@ func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 			return true
 		}
 	}
+	if t.blk != nil {
+		// The weights and sums are in the blocks, whose updates checked
+		// every value they wrote.
+		return anyNonFinite(t.B, t.UB)
+	}
 	return anyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
@@ -642,12 +668,11 @@ func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch
 // position pos of the epoch (and, for SVM, its norm and scale).
 func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 	d := t.dt.d
-	var u []T
 	var ub T
 	if t.U != nil {
-		u, ub = t.U[c*d:(c+1)*d], t.UB[c]
+		ub = t.UB[c]
 	}
-	bad := nonFiniteLinear(t.W[c*d:(c+1)*d], t.B[c], u, ub)
+	bad := nonFiniteLinear(t.weights(c), t.B[c], t.sums(c), ub)
 	if bad == "" && t.svmS != nil {
 		switch {
 		case !(t.svmS[c] > 0 && t.svmS[c] <= 1):
@@ -705,6 +730,10 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		coef = T(t.cfg.tau / float64(bs))
 	}
 	if t.K > 1 && t.blocked() {
+		if t.blk != nil {
+			t.epochSparseOvR(t.blk[c0], stats)
+			return
+		}
 		t.epochBlock(c0, c1, stats, scratch)
 		return
 	}
@@ -717,14 +746,14 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		sc := scratch[:(hi-lo)*G]
 		switch {
 		case G == 1 && t.smp.order == nil && hi-lo > 1:
-			k.MatVec(sc, dt.X[lo*d:hi*d], Wg)
+			dt.matVec(k, sc, lo, hi, Wg)
 		case G == 1:
 			for j := lo; j < hi; j++ {
-				sc[j-lo] = k.Dot(dt.row(t.rowAt(j)), Wg)
+				sc[j-lo] = dotv(k, dt.vec(t.rowAt(j)), Wg)
 			}
 		default:
 			for j := lo; j < hi; j++ {
-				k.Dots(sc[(j-lo)*G:(j-lo+1)*G], Wg, dt.row(t.rowAt(j)))
+				dt.dots(k, sc[(j-lo)*G:(j-lo+1)*G], Wg, t.rowAt(j))
 			}
 		}
 		// Add the biases as they are before any update of the batch.
@@ -735,7 +764,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		}
 		for j := lo; j < hi; j++ {
 			i := t.rowAt(j)
-			x := dt.row(i)
+			x := dt.vec(i)
 			for g := range G {
 				t.visit(c0+g, i, x, sc[(j-lo)*G+g], t.step+int64(j), coef, &stats[c0+g])
 			}
@@ -767,10 +796,10 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 	minM := math.Inf(1)
 	for j := range E {
 		i := t.rowAt(j)
-		x := dt.X[i*d : i*d+d]
-		a := k.Dot(x, w) + t.B[c]
+		x := dt.vec(i)
+		a := dotv(k, x, w) + t.B[c]
 		if check {
-			if err := dt.check(i, k.Dot(x, x)); err != nil {
+			if err := dt.check(i, sqv(k, x)); err != nil {
 				return err
 			}
 		}
@@ -842,7 +871,7 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 			x := xs[j*d : (j+1)*d]
 			for g := range G {
 				c := c0 + g
-				if !t.visit(c, i, x, sc[g*blockRows+j], t.step+int64(lo+j), coef, &stats[c]) {
+				if !t.visit(c, i, vec[T]{val: x}, sc[g*blockRows+j], t.step+int64(lo+j), coef, &stats[c]) {
 					continue
 				}
 				step := coef
@@ -898,7 +927,7 @@ func (t *linTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 // the scale s). st is the number of samples visited before this one. It
 // reports whether the class's weights or bias changed. A non-finite score
 // marks the epoch as diverged (and is a mistake: !(m > 0)).
-func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) bool {
+func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *classStats) bool {
 	if a-a != 0 { // ±Inf or NaN
 		s.nonFinite = true
 		if t.checked {
@@ -926,14 +955,12 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 	s.mistakes++
 	s.updates++
 	s.loss -= float64(m)
-	d := t.dt.d
-	w := t.W[c*d : (c+1)*d]
 	step := coef * y
 	switch t.cfg.algo {
 	case Averaged:
 		ca := T(st) * step
-		t.k.Axpy(step, x, w)
-		t.k.Axpy(ca, x, t.U[c*d:(c+1)*d])
+		t.add(c, step, x, s)
+		t.addU(c, ca, x, s)
 		if t.bias {
 			t.B[c] += step
 			t.UB[c] += ca
@@ -947,11 +974,11 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 		// Keep the current vector, if the budget allows (else the epoch
 		// ends with ErrBudget).
 		if v.cnt > 0 && t.bud.take(t.vecB) {
-			v.keep(w, t.B[c], v.cnt)
+			v.keep(t.weights(c), t.B[c], v.cnt)
 		}
 		v.cnt = 1
 	}
-	t.k.Axpy(step, x, w)
+	t.add(c, step, x, s)
 	if t.bias {
 		t.B[c] += step
 	}
@@ -963,7 +990,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 
 // visitSVM is one Pegasos step for class c: w = s·v, b = s·vb. It reports
 // whether v or vb changed (the scale s changes every step).
-func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStats) bool {
+func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classStats) bool {
 	lam := t.lambda
 	tt := float64(st + 1)
 	sc := t.svmS[c]
@@ -984,7 +1011,7 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 		s.updates++
 		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
 		d := t.dt.d
-		t.k.Axpy(T(a), x, t.W[c*d:(c+1)*d])
+		axpyv(t.k, T(a), x, t.W[c*d:(c+1)*d])
 		extra := 0.0
 		if t.bias {
 			t.B[c] += T(a)
