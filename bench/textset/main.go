@@ -36,8 +36,8 @@
 // man-db, manpages and manpages-dev among its 834 packages, 19 753 pages
 // in those sections (which man pages are installed decides the bytes:
 // another machine gets another set; on a fresh Debian, install
-// "man-db manpages manpages-dev" first, and note that Debian's Docker
-// images exclude /usr/share/man).
+// "man-db manpages manpages-dev" first; images that exclude /usr/share/man
+// through dpkg's path-exclude have none).
 package main
 
 import (
