@@ -25,3 +25,12 @@ for set in mantext-name mantext; do
 		/usr/bin/python3 bench/peers/mantext.py "$dir/$set" 1
 	done
 done
+# The linear SVM against liblinear-train -s 3 (whose time includes reading
+# the file; textfit prints its own reading time), short-text set only.
+for r in $(seq "$rounds"); do
+	echo "== linear SVM mantext-name round $r"
+	/tmp/textfit -svm "$dir/mantext-name" 1
+	/usr/bin/time -f "liblinear-train -s 3 -c 1 -B 1: %e s wall, %U s user, %S s system" \
+		liblinear-train -q -s 3 -c 1 -B 1 "$dir/mantext-name.train.libsvm" /tmp/mantext-name.s3.model
+	liblinear-predict "$dir/mantext-name.test.libsvm" /tmp/mantext-name.s3.model /tmp/mantext-name.s3.pred
+done
