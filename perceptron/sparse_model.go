@@ -162,11 +162,5 @@ func (m *Model[T]) AccuracySparse(X *dataset.CSR[T], y []int) (float64, error) {
 	if err := m.PredictBatchSparse(pred, X); err != nil {
 		return 0, err
 	}
-	ok := 0
-	for i, p := range pred {
-		if p == y[i] {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(y)), nil
+	return fractionEqual(pred, y), nil
 }

@@ -123,63 +123,63 @@ func deinterleave[T Float](w, blk []T, width, lane int) {
 // weights returns class c's weight vector (in the trainer's layout): a
 // view of W, or with blocks, the class's weights gathered into a scratch
 // vector valid until the next call for the group.
-func (t *linTrainer[T]) weights(c int) []T {
-	d := t.dt.d
-	if t.blk == nil {
-		return t.W[c*d : (c+1)*d]
-	}
-	g := t.blk[c]
-	b, w, l := g.block(c)
-	if g.tmp == nil {
-		g.tmp = make([]T, d)
-	}
-	deinterleave(g.tmp, g.W[b], w, l)
-	return g.tmp
-}
+func (t *linTrainer[T]) weights(c int) []T { return t.vector(false, c) }
 
 // sums returns class c's averaging sums as weights returns its weights
 // (nil unless Averaged).
 func (t *linTrainer[T]) sums(c int) []T {
-	d := t.dt.d
 	if t.U == nil {
 		return nil
 	}
+	return t.vector(true, c)
+}
+
+// vector is weights, or with sums, sums.
+func (t *linTrainer[T]) vector(sums bool, c int) []T {
+	d := t.dt.d
 	if t.blk == nil {
-		return t.U[c*d : (c+1)*d]
+		if sums {
+			return t.U[c*d : (c+1)*d]
+		}
+		return t.W[c*d : (c+1)*d]
 	}
 	g := t.blk[c]
-	b, w, l := g.block(c)
-	if g.tmpU == nil {
-		g.tmpU = make([]T, d)
+	blocks, tmp := g.W, &g.tmp
+	if sums {
+		blocks, tmp = g.U, &g.tmpU
 	}
-	deinterleave(g.tmpU, g.U[b], w, l)
-	return g.tmpU
+	b, w, l := g.block(c)
+	if *tmp == nil {
+		*tmp = make([]T, d)
+	}
+	deinterleave(*tmp, blocks[b], w, l)
+	return *tmp
 }
 
 // add adds a·x to class c's weights.
-func (t *linTrainer[T]) add(c int, a T, x vec[T], s *classStats) {
-	if t.blk == nil {
-		d := t.dt.d
-		axpyv(t.k, a, x, t.W[c*d:(c+1)*d])
-		return
-	}
-	g := t.blk[c]
-	b, w, l := g.block(c)
-	if !scatterFinite(g.W[b], w, l, a, x) {
-		s.nonFinite = true
-	}
-}
+func (t *linTrainer[T]) add(c int, a T, x vec[T], s *classStats) { t.addTo(false, c, a, x, s) }
 
 // addU adds a·x to class c's averaging sums.
-func (t *linTrainer[T]) addU(c int, a T, x vec[T], s *classStats) {
+func (t *linTrainer[T]) addU(c int, a T, x vec[T], s *classStats) { t.addTo(true, c, a, x, s) }
+
+// addTo is add, or with sums, addU.
+func (t *linTrainer[T]) addTo(sums bool, c int, a T, x vec[T], s *classStats) {
 	if t.blk == nil {
 		d := t.dt.d
-		axpyv(t.k, a, x, t.U[c*d:(c+1)*d])
+		all := t.W
+		if sums {
+			all = t.U
+		}
+		axpyv(t.k, a, x, all[c*d:(c+1)*d])
 		return
 	}
 	g := t.blk[c]
+	blocks := g.W
+	if sums {
+		blocks = g.U
+	}
 	b, w, l := g.block(c)
-	if !scatterFinite(g.U[b], w, l, a, x) {
+	if !scatterFinite(blocks[b], w, l, a, x) {
 		s.nonFinite = true
 	}
 }
