@@ -17,15 +17,19 @@ package kernel
 // Every implementation ID dispatches here, and every one runs the portable
 // Go loops of this file: DotSparse unrolled by eight with eight partial
 // sums. A sparse dot is a chain of dependent loads (index, then weight),
-// and a plain Go loop already runs near the machine's rate for them: on the
-// Zen 5 of the README, 100 non-zeros into 2²⁰ float32 weights take 40 ns
-// (1.3× the plain loop's 51 ns) with the weights in L1 and 104 ns (1.05×)
-// with them spread over L2 and L3; 12 non-zeros take the plain loop's
-// 7.6 ns. AVX-512 gathers (vgatherdps, measured in a prototype without the
-// index checks) did no better where it matters: 1.39× at 100 hot non-zeros,
-// 0.83× at 12, 1.15× cold (bench/results/sparse-dot-zen5.txt). So there is
-// no assembly for them; the Kernels methods keep the per-implementation
-// entry point should a CPU's gathers win.
+// and a plain Go loop already runs near the machine's rate for them. On the
+// Zen 5 of the README (CPU time, fastest of 15 interleaved rounds,
+// bench/results/sparse-dot-zen5.txt), 100 non-zeros into 2²⁰ float32
+// weights take 41 ns against the plain loop's 59 ns (1.46×) with the
+// weights in L1, and 97 ns against 101 ns (1.04×) spread over L2 and L3;
+// 12 non-zeros take 9.8 ns against 7.3 ns (0.75×: the call through the
+// Kernels method and the unrolled loop's set-up cost more than eight sums
+// gain on 12 terms) and 19.6 ns against 14.8 ns cold. The 1.5× is
+// not met. The previous author reported that AVX-512 gathers (vgatherdps,
+// in a prototype without the index checks, not kept) did no better where
+// it matters: 1.39× at 100 hot non-zeros, 0.83× at 12, 1.15× cold. So
+// there is no assembly for them; the Kernels methods keep the
+// per-implementation entry point should a CPU's gathers win.
 //
 // Numerics: DotSparse, MatVecSparse and DotsSparse are reductions of
 // n = len(idx) terms (per row), and obey the dense bound with the gathered
