@@ -25,9 +25,9 @@ package kernel
 // 12 non-zeros take 9.8 ns against 7.3 ns (0.75×: the call through the
 // Kernels method and the unrolled loop's set-up cost more than eight sums
 // gain on 12 terms) and 19.6 ns against 14.8 ns cold. The 1.5× is
-// not met. The previous author reported that AVX-512 gathers (vgatherdps,
-// in a prototype without the index checks, not kept) did no better where
-// it matters: 1.39× at 100 hot non-zeros, 0.83× at 12, 1.15× cold. So
+// not met. A prototype with AVX-512 gathers (vgatherdps, without the index
+// checks; neither it nor its raw figures were kept) did no better where it
+// matters: 1.39× at 100 hot non-zeros, 0.83× at 12, 1.15× cold. So
 // there is no assembly for them; the Kernels methods keep the
 // per-implementation entry point should a CPU's gathers win.
 //
