@@ -263,3 +263,46 @@ func TestSparseErrors(t *testing.T) {
 		t.Errorf("Argmax with Voted: %v", err)
 	}
 }
+
+// TestContinueSparse: continuing a model on CSR rows gives the model
+// continuing it on the dense rows gives, for every algorithm that resumes
+// its state (integer data: bit for bit), and a CSR of another width is
+// ErrDims.
+func TestContinueSparse(t *testing.T) {
+	rng := newRand(59)
+	const d = 24
+	Xm, ym := intMulticlass(rng, 150, d, 3)
+	X, c := sparsify[float64](t, rng, Xm, d, ym, 0.6)
+	for _, algo := range []Algorithm{Online, Averaged, Voted, MiniBatch} {
+		for _, strat := range []Strategy{OneVsRest, Argmax} {
+			if strat == Argmax && algo != Online && algo != Averaged {
+				continue
+			}
+			o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 1, RunAllEpochs: true, Shuffle: true, Seed: 4}
+			m, _, err := TrainMulticlass(X, d, ym, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dm, _, err := m.Continue(X, d, ym, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sm, _, err := m.ContinueSparse(c, ym, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameModel(t, dm, sm) {
+				t.Errorf("%v %v: ContinueSparse's model differs from Continue's", algo, strat)
+			}
+		}
+	}
+	m, _, err := TrainMulticlass(X, d, ym, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := *c
+	wide.Cols = d + 1
+	if _, _, err := m.ContinueSparse(&wide, ym, Options{}); !errors.Is(err, ErrDims) {
+		t.Errorf("a wider CSR: %v, want ErrDims", err)
+	}
+}
