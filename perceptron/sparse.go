@@ -232,8 +232,9 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 // labels, one-vs-rest (every Algorithm) or Argmax (Online, Averaged), at
 // O(nnz·K) per epoch for K classes. One-vs-rest trains the sequential
 // perceptrons (Online, Averaged, Voted) with each goroutine's classes
-// interleaved by feature in blocks of four, so that scoring a sample for
-// four classes reads one cache line per stored value instead of four. See
+// interleaved by feature in blocks of up to eight, so that scoring a
+// sample for eight classes reads one or two cache lines per stored value
+// instead of eight. See
 // TrainSparse for the model and the errors.
 func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()

@@ -7,10 +7,11 @@ package perceptron
 // K·D weights that do not fit in the caches for text-sized D. So for the
 // sequential perceptrons (Online, Averaged, Voted: the algorithms the dense
 // epochBlock serves) each goroutine keeps its classes' weights (and
-// averaging sums) interleaved by feature, in blocks of up to four classes:
+// averaging sums) interleaved by feature, in blocks of up to eight classes:
 // block b holds feature j of its classes side by side at [j·w, j·w+w),
 // w ≤ 4 its width. Scoring a sample for a block then reads one cache line
-// per stored value, and the four sums run as independent chains.
+// per stored value (two at most, where a feature's values straddle a line
+// boundary), and the sums run as independent chains.
 //
 // The blocks are the weights during the epochs; the trainer's K×D W and U
 // are brought up to date from them (syncOut) where they are read: at the
@@ -21,9 +22,18 @@ package perceptron
 // Each class's score is one sequential sum over the sample's stored values
 // in order, whatever its block, so the model does not depend on Workers.
 
-// blockWidth is the most classes one block interleaves: four float32 or
-// float64 weights of a feature share a cache line.
-const blockWidth = 4
+// blockWidth is the most classes one block interleaves: eight float32
+// weights of a feature fill half a cache line, eight float64 one.
+const blockWidth = 8
+
+// blockPad is the values a block of width w has past its last feature:
+// scoreBlock reads eight lanes for widths 5 to 8.
+func blockPad(w int) int {
+	if w > 4 {
+		return blockWidth - w
+	}
+	return 0
+}
 
 // ovrGroup is one goroutine's classes c0..c0+G−1, interleaved in blocks.
 type ovrGroup[T Float] struct {
@@ -49,9 +59,9 @@ func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T]
 		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
-			g.W = append(g.W, make([]T, d*w))
+			g.W = append(g.W, make([]T, d*w+blockPad(w)))
 			if averaged {
-				g.U = append(g.U, make([]T, d*w))
+				g.U = append(g.U, make([]T, d*w+blockPad(w)))
 			}
 		}
 		for c := r[0]; c < r[1]; c++ {
@@ -221,10 +231,29 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
 // len(dst) classes of a block: each a sequential sum over the stored
-// values, the classes' sums in independent registers.
+// values, the classes' sums in independent registers. A lane's sum is the
+// same whatever w, so the model does not depend on the blocking.
 func scoreBlock[T Float](dst, blk []T, x vec[T]) {
 	idx, val := x.idx, x.val[:len(x.idx)]
-	switch len(dst) {
+	switch w := len(dst); w {
+	case 5, 6, 7, 8:
+		// Eight lanes read, the first w kept: the lanes past w are the
+		// next feature's (or the block's padding), read and dropped.
+		var s0, s1, s2, s3, s4, s5, s6, s7 T
+		for k, j := range idx {
+			v, p := val[k], int(j)*w
+			b := blk[p : p+8 : p+8]
+			s0 += v * b[0]
+			s1 += v * b[1]
+			s2 += v * b[2]
+			s3 += v * b[3]
+			s4 += v * b[4]
+			s5 += v * b[5]
+			s6 += v * b[6]
+			s7 += v * b[7]
+		}
+		all := [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
+		copy(dst, all[:w])
 	case 4:
 		var s0, s1, s2, s3 T
 		for k, j := range idx {

@@ -193,15 +193,24 @@ func sameDiagnostics(a, b *Diagnostics, exact bool) bool {
 func TestSparseMatchesDenseFloat32(t *testing.T) {
 	rng := newRand(43)
 	const d = 33
-	Xm, ym := intMulticlass(rng, 200, d, 4)
-	X, c := sparsify[float32](t, rng, Xm, d, ym, 0.7)
+	// 4 classes on 2 goroutines: blocks of 2; 7 on one: a block of 7,
+	// whose scores read 8 lanes.
+	for _, kw := range [][2]int{{4, 2}, {7, 1}} {
+		Xm, ym := intMulticlass(rng, 200, d, kw[0])
+		X, c := sparsify[float32](t, rng, Xm, d, ym, 0.7)
+		parityFloat32(t, X, c, d, ym, kw[1])
+	}
+}
+
+func parityFloat32(t *testing.T, X []float32, c *dataset.CSR[float32], d int, ym []int, workers int) {
+	t.Helper()
 	for _, im := range availableImpls() {
 		for _, algo := range []Algorithm{Online, Batch, MiniBatch, Averaged, Voted} {
 			for _, strat := range []Strategy{OneVsRest, Argmax} {
 				if strat == Argmax && algo != Online && algo != Averaged {
 					continue
 				}
-				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 9, impl: im, Workers: 2}
+				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 9, impl: im, Workers: workers}
 				dm, _, err := TrainMulticlass(X, d, ym, o)
 				if err != nil {
 					t.Fatal(err)
@@ -211,7 +220,7 @@ func TestSparseMatchesDenseFloat32(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !sameModel(t, dm, sm) {
-					t.Fatalf("%s %v %v: the sparse fit's model differs from the dense fit's", im, algo, strat)
+					t.Fatalf("%s %v %v workers=%d: the sparse fit's model differs from the dense fit's", im, algo, strat, workers)
 				}
 			}
 		}
