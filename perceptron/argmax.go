@@ -3,6 +3,7 @@ package perceptron
 import (
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -14,6 +15,7 @@ type argmaxTrainer[T Float] struct {
 	cls   []int32
 	K     int
 	bias  bool         // a bias of its own (see linTrainer.bias)
+	fresh bool         // W, B, U and UB as make returned them (see linStart.load)
 	start *linStart[T] // the warm start, or nil for zero
 	W, B  []T
 	U, UB []T
@@ -29,16 +31,17 @@ type argmaxTrainer[T Float] struct {
 
 func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
 	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start,
-		W: make([]T, K*dt.d), B: make([]T, K),
+		W: dataset.Alloc[T](K * dt.d), B: make([]T, K),
 		sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
 	if dt.sp == nil {
 		t.xb = make([]T, blockRows*dt.d) // sparse samples are not copied
 	}
 	if cfg.algo == Averaged {
-		t.U = make([]T, K*dt.d)
+		t.U = dataset.Alloc[T](K * dt.d)
 		t.UB = make([]T, K)
 	}
 	t.smp = newSampler(dt.n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
+	t.fresh = true
 	t.reset()
 	return t
 }
@@ -46,7 +49,8 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 // reset puts the trainer in its initial state (the start's weights, zero
 // by default; the sampling generator freshly seeded).
 func (t *argmaxTrainer[T]) reset() {
-	t.step = t.start.load(t.W, t.B, t.U, t.UB).step
+	t.step = t.start.load(t.W, t.B, t.U, t.UB, t.fresh).step
+	t.fresh = false
 	t.smp.reset()
 }
 

@@ -1,5 +1,7 @@
 package perceptron
 
+import "github.com/rosenblatt-go/rosenblatt/dataset"
+
 // One-vs-rest on sparse data. A sparse sample's score for class c gathers
 // one weight per stored value from class c's weight vector; with K classes
 // stored one after the other (the trainer's K×D layout), scoring a sample
@@ -59,9 +61,9 @@ func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T]
 		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
-			g.W = append(g.W, make([]T, d*w+blockPad(w)))
+			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
 			if averaged {
-				g.U = append(g.U, make([]T, d*w+blockPad(w)))
+				g.U = append(g.U, dataset.Alloc[T](d*w+blockPad(w)))
 			}
 		}
 		for c := r[0]; c < r[1]; c++ {

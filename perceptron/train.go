@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -264,8 +265,10 @@ type linTrainer[T Float] struct {
 	// blk: sparse one-vs-rest training of a sequential perceptron keeps
 	// the weights (and sums) interleaved in blocks during the epochs (see
 	// sparse_ovr.go); blk[c] is class c's group. nil otherwise.
-	blk  []*ovrGroup[T]
-	vecB int64 // Voted: bytes of one kept vector, its bias and count
+	blk []*ovrGroup[T]
+	// fresh: the weights and sums are as make returned them (see reset).
+	fresh bool
+	vecB  int64 // Voted: bytes of one kept vector, its bias and count
 
 	// divState's checked makes every update check the values it changed
 	// and record the first non-finite one in its class's
@@ -365,11 +368,11 @@ func (s *sampler) at(j int) int {
 func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start}
 	d := dt.d
-	t.W = make([]T, K*d)
+	t.W = dataset.Alloc[T](K * d) // huge pages: a K×D array faults in 512 times fewer pages
 	t.B = make([]T, K)
 	switch cfg.algo {
 	case Averaged:
-		t.U = make([]T, K*d)
+		t.U = dataset.Alloc[T](K * d)
 		t.UB = make([]T, K)
 	case SVM:
 		t.lambda = cfg.lambda
@@ -388,6 +391,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
 	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
+	t.fresh = true // W, B, U, UB and the blocks: just made
 	if dt.sp != nil && K > 1 && t.blocked() {
 		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, d, cfg.algo == Averaged)
 	}
@@ -400,7 +404,9 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 // vectors only (and their budget reserving room for each class's final
 // vector).
 func (t *linTrainer[T]) reset() {
-	st := t.start.load(t.W, t.B, t.U, t.UB)
+	fresh := t.fresh
+	t.fresh = false
+	st := t.start.load(t.W, t.B, t.U, t.UB, fresh)
 	for c := range t.svmS {
 		t.svmS[c] = 1
 		t.svmN2[c] = 0
@@ -431,28 +437,36 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
-	if t.blk != nil {
-		t.syncIn()
+	if t.blk != nil && !(fresh && st.W == nil && st.U == nil) {
+		t.syncIn() // (fresh blocks of a zero start are zero already)
 	}
 }
 
 // load sets W, B, U and UB to the start's (zero for a nil start or a nil
 // part) and returns the start (an empty one for nil).
-func (st *linStart[T]) load(W, B, U, UB []T) *linStart[T] {
+//
+// fresh says that W, B, U and UB are as make returned them (zero, and not
+// yet touched): a nil start then leaves them alone. Clearing K×D fresh
+// weights would only fault in their pages, which for text-sized D costs
+// more than a sparse fit's epochs.
+func (st *linStart[T]) load(W, B, U, UB []T, fresh bool) *linStart[T] {
 	if st == nil {
 		st = &linStart[T]{}
 	}
-	copyOrClear(W, st.W)
-	copyOrClear(B, st.B)
-	copyOrClear(U, st.U)
-	copyOrClear(UB, st.UB)
+	copyOrClear(W, st.W, fresh)
+	copyOrClear(B, st.B, fresh)
+	copyOrClear(U, st.U, fresh)
+	copyOrClear(UB, st.UB, fresh)
 	return st
 }
 
-// copyOrClear copies src to dst, or clears dst if src is nil.
-func copyOrClear[T Float](dst, src []T) {
+// copyOrClear copies src to dst, or clears dst if src is nil (unless dst
+// is fresh: zero already).
+func copyOrClear[T Float](dst, src []T, fresh bool) {
 	if src == nil {
-		clear(dst)
+		if !fresh {
+			clear(dst)
+		}
 		return
 	}
 	copy(dst, src)
@@ -1131,7 +1145,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 // every kernel implementation, and Update, give the same bits.
 func averageOf[T Float](w, u []T, steps int64) []T {
 	c := T(steps)
-	a := make([]T, len(w))
+	a := dataset.Alloc[T](len(w))
 	for i := range w {
 		a[i] = w[i] - u[i]/c
 	}
