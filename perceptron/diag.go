@@ -117,6 +117,11 @@ type Diagnostics struct {
 	// With Normalize, R′ = 1 and the bound is 1/γ′².
 	BoundAugmented float64
 
+	// DataMargin is the training data's own maximum margin, in the space
+	// of MarginAugmented, when Options.DataMargin asked for it (nil
+	// otherwise, and for a one-vs-rest model, whose classes have theirs).
+	DataMargin *DataMargin
+
 	// Classes holds the per-class diagnostics of a one-vs-rest model, in the
 	// order of Model.Classes.
 	Classes []Diagnostics

@@ -36,6 +36,14 @@
 // (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
 // margin γ = min y(w·x + b)/‖w‖ with R = max ‖x‖, and the margin of the
 // augmented points with their radius and Novikoff's bound R′²/γ′².
+// Options.DataMargin adds the data's own maximum margin γ_D, from an exact
+// hard-margin solve (package svm), and the tightest bound R′²/γ_D².
+//
+// The exact SVMs, kernel and linear, are package svm's; this package's SVM
+// algorithm is Pegasos, a stochastic subgradient method for the same
+// linear soft-margin problem (with the same C: ½‖w‖² + C·Σ hinge, the bias
+// regularised as a weight on a constant 1), which learns online: use it
+// for streams and Update, package svm for an exact solution.
 //
 // # Overflow
 //

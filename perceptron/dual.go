@@ -143,6 +143,9 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 	if cfg.w0 != nil || cfg.b0 != nil {
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no InitialWeights or InitialBias", ErrOption)
 	}
+	if cfg.margin && cfg.scaling == ScaleAugmented {
+		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), 1)/‖(φ(x), 1)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)
+	}
 	k, err := canonicalKernel(o.Kernel)
 	if err != nil {
 		return cfg, nil, err
@@ -525,6 +528,9 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 		}
 	}
 	t.diagnose(kern, diag)
+	if cfg.margin {
+		dataMargins(cfg, t.dt.X, t.dt.d, t.cls, t.K, kern, cfg.bias, diag)
+	}
 	s, err := t.finish(kern, kind, labels)
 	if err != nil {
 		return nil, nil, err

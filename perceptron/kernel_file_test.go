@@ -152,7 +152,8 @@ func TestKernelFileBadFields(t *testing.T) {
 		{"elem-size", bin, func(b []byte) { b[10] = 5 }, ErrCorrupt},
 		{"elem-mismatch", bin, func(b []byte) { b[10] = 8 }, ErrMismatch},
 		{"linear-kind", bin, func(b []byte) { b[11] = byte(KindBinary) }, ErrMismatch},
-		{"kind", bin, func(b []byte) { b[11] = 40 }, ErrCorrupt},
+		{"kind", bin, func(b []byte) { b[11] = 99 }, ErrCorrupt},
+		{"svm-kind", bin, func(b []byte) { b[11] = 40 }, ErrMismatch}, // package svm's linear SVM
 		{"algorithm", bin, func(b []byte) { b[12] = byte(SVM) }, ErrCorrupt},
 		{"algorithm-unknown", bin, func(b []byte) { b[12] = 99 }, ErrCorrupt},
 		{"flags", bin, func(b []byte) { b[13] = 0x10 }, ErrCorrupt},

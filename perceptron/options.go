@@ -303,6 +303,20 @@ type Options struct {
 	// (briefly a second copy). Other algorithms ignore it.
 	VotedMaxBytes int64
 
+	// DataMargin asks for the training data's own maximum margin γ_D, next
+	// to the model's: after training, the hard-margin SVM is solved
+	// exactly (svm.MaxMargin) on the points the perceptron trained on —
+	// the augmented (x, 1) with a bias, scaled as Normalize or
+	// NormalizeFeatures scale them, (φ(x), 1) for a kernel model — and
+	// Diagnostics.DataMargin (for one-vs-rest each class's, against the
+	// rest) brackets γ_D and gives R′²/γ_D², the tightest mistake bound
+	// Novikoff's theorem gives (BoundAugmented uses the returned model's
+	// own margin, which is at most γ_D). It costs about a kernel SVM fit
+	// per binary problem: an N×N kernel matrix when it fits 2 GiB, rows on
+	// demand otherwise. Not with the Argmax strategy, nor for a kernel
+	// model with Normalize (ErrOption).
+	DataMargin bool
+
 	// Callback, if not nil, is called after every epoch with its
 	// statistics, on the goroutine that called Train. Returning ErrStop
 	// ends training with the model so far; any other error aborts it.
@@ -349,6 +363,7 @@ type config struct {
 	workers   int
 	impl      *kernel.Impl
 	votedMax  int64 // bytes; < 0: no limit
+	margin    bool  // DataMargin
 }
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -375,6 +390,7 @@ func (o *Options) resolve() (config, error) {
 		workers:   o.Workers,
 		impl:      o.impl,
 		votedMax:  o.VotedMaxBytes,
+		margin:    o.DataMargin,
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))
@@ -455,6 +471,9 @@ func (o *Options) resolve() (config, error) {
 		c.votedMax = DefaultVotedMaxBytes
 	case c.votedMax < 0:
 		c.votedMax = -1
+	}
+	if c.margin && c.strategy == Argmax {
+		return c, fmt.Errorf("%w: DataMargin measures binary problems; it is for binary and one-vs-rest models, not the Argmax strategy", ErrOption)
 	}
 	if c.impl != nil && !c.impl.Available() {
 		return c, fmt.Errorf("%w: kernel %s is not available on this CPU", ErrOption, c.impl.Name())

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -594,6 +595,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		last = &stats[0]
 	}
 	t.diagnose(s, Ws, Bs, diag, last)
+	if cfg.margin {
+		// With aug the bias is the last column of the points already.
+		dataMargins(cfg, t.dt.X, t.dt.d, t.cls, t.K, gram.Linear{}, t.bias, diag)
+	}
 	return newModel(s), diag, nil
 }
 

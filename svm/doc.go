@@ -103,12 +103,28 @@
 // # Errors and data
 //
 // Every error wraps a sentinel (ErrEmpty, ErrDims, ErrNonFinite, ErrLabels,
-// ErrOption, ErrNotSeparable, ErrBudget, ErrModel) for errors.Is; errors of
+// ErrOption, ErrNotSeparable, ErrBudget, ErrModel, and for model files
+// ErrCorrupt, ErrVersion, ErrMismatch) for errors.Is; errors of
 // package gram are wrapped too. Bad input never panics. The caller's slices
 // are never modified; models keep copies of their support vectors. Training
 // stops when its context is cancelled (the error wraps the context's). A
 // machine that reaches its iteration cap is not an error: the model is
 // returned and Info.Converged / LinearInfo.Converged is false.
+//
+// # Model files
+//
+// Model and LinearModel implement encoding.BinaryMarshaler and
+// json.Marshaler and their inverses, in the module's one model-file format
+// (the envelope of package perceptron's files: magic, version 2, element
+// type, kind, D, labels, a body, CRC-32C): a kernel model stores its
+// kernel, support vectors (with their training rows when known), the
+// coefficients αᵢyᵢ of every decision function and the biases; a linear
+// model its weights and biases (see Model.MarshalBinary). Decoders check
+// the checksum and the size the header implies before they allocate, and
+// then every field as NewModel does; a bad file is an error wrapping
+// ErrCorrupt, never a panic. Inspect describes a file from its header and
+// EncodedSize gives its size from its first 40 bytes, so that a reader of
+// untrusted files never reads more than the header justifies.
 //
 // # Determinism
 //

@@ -29,8 +29,9 @@ var (
 	// ErrNotSeparable reports that a hard-margin problem (C = +Inf, or
 	// MaxMargin) has no solution: the two classes' convex hulls in the
 	// kernel's feature space touch, or come closer than the element type
-	// resolves. The message gives the proven upper bound on the margin.
-	// See the package documentation, "Hard margin".
+	// resolves. The message gives the proven upper bound on the margin,
+	// which a *NotSeparableError in the chain (errors.As) holds as a
+	// number. See the package documentation, "Hard margin".
 	ErrNotSeparable = errors.New("svm: data not separable")
 	// ErrBudget reports memory limits that cannot hold what training
 	// needs: a kernel column cache smaller than one column.
@@ -39,4 +40,35 @@ var (
 	// given parts whose sizes or values do not fit together, or a call on
 	// a zero Model.
 	ErrModel = errors.New("svm: invalid model")
+	// ErrCorrupt reports a model file or JSON document that is truncated,
+	// modified or inconsistent (see Model.UnmarshalBinary). An error that
+	// also names the inconsistency NewModel found wraps ErrModel too.
+	ErrCorrupt = errors.New("svm: corrupt model file")
+	// ErrVersion reports a model file written by a format version this
+	// package does not read.
+	ErrVersion = errors.New("svm: unsupported model file version")
+	// ErrMismatch reports a valid model file that the receiver cannot
+	// hold: another element type (float32 against float64), a linear
+	// model read into a Model or a kernel one into a LinearModel, or
+	// another package's model (a perceptron).
+	ErrMismatch = errors.New("svm: model file does not match the receiver")
 )
+
+// NotSeparableError is the error of a hard-margin problem without a
+// solution (see ErrNotSeparable, which it wraps): it carries the upper
+// bound on the margin that the solver proved.
+type NotSeparableError struct {
+	// Upper bounds the margin of every separator: γ_D ≤ Upper.
+	Upper float64
+	// Resolved is true when the bound is below what the element type
+	// resolves (the classes' hulls touch, to rounding), false when the
+	// iteration cap came first without a proof either way.
+	Resolved bool
+	msg      string
+}
+
+// Error returns the message, which states the bound.
+func (e *NotSeparableError) Error() string { return e.msg }
+
+// Unwrap returns ErrNotSeparable.
+func (e *NotSeparableError) Unwrap() error { return ErrNotSeparable }

@@ -315,6 +315,27 @@ func (m *LinearModel[T]) PredictBatch(dst []int, X []T) error {
 	return nil
 }
 
+// ScoresBatch writes the decision values of the rows of X (row-major,
+// Dims columns) into dst, NumScores per row.
+func (m *LinearModel[T]) ScoresBatch(dst, X []T) error {
+	if m == nil || m.d == 0 {
+		return fmt.Errorf("%w: untrained model", ErrModel)
+	}
+	r := len(m.b)
+	if len(X)%m.d != 0 || len(dst) != len(X)/m.d*r {
+		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features and %d scores", ErrDims, len(X), len(dst), m.d, r)
+	}
+	if !finite(X) {
+		return fmt.Errorf("%w: samples", ErrNonFinite)
+	}
+	parallelRows(len(X)/m.d, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m.scores(dst[i*r:(i+1)*r], X[i*m.d:(i+1)*m.d])
+		}
+	})
+	return nil
+}
+
 // Accuracy returns the fraction of rows of X whose predicted label is y.
 func (m *LinearModel[T]) Accuracy(X []T, y []int) (float64, error) {
 	if m == nil || m.d == 0 {
@@ -501,6 +522,9 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 		}
 		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Threads: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
+			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
+				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)
+			}
 			if errors.Is(err, ErrNotSeparable) {
 				return nil, nil, fmt.Errorf("class %d against the rest: %w", labels[p.pos], err)
 			}

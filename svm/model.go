@@ -2,6 +2,7 @@ package svm
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,13 +12,16 @@ import (
 )
 
 // numFuncs returns the number of decision functions of scheme s for k
-// classes.
+// classes, or −1 if one-vs-one's k(k−1)/2 exceeds an int.
 func numFuncs(s Scheme, k int) int {
 	switch s {
 	case Binary:
 		return 1
 	case OneVsRest:
 		return k
+	}
+	if r := uint64(k) * uint64(k-1) / 2; uint64(k) > 1<<32 || r > math.MaxInt {
+		return -1
 	}
 	return k * (k - 1) / 2
 }
@@ -36,7 +40,7 @@ type Parts[T Float] struct {
 	Labels []int // the classes, strictly increasing
 	Scheme Scheme
 	SV     []T   // S×Dims support vectors, row-major
-	Index  []int // training row of each support vector (optional: nil or S values)
+	Index  []int // training row of each support vector (optional: nil or S increasing values in [0, 2³¹))
 	Coef   []T   // R×S coefficients αᵢyᵢ
 	Bias   []T   // R biases b = −ρ
 }
@@ -67,15 +71,21 @@ type scratch[T Float] struct {
 
 // NewModel checks p and builds a model from a copy of it: the way back
 // from a model file. Inconsistent sizes, labels that are not strictly
-// increasing, a scheme that does not fit the number of labels, and NaN or
-// infinite values are errors wrapping ErrModel.
+// increasing, a scheme that does not fit the number of labels, indices
+// that are not increasing training rows, and NaN or infinite values are
+// errors wrapping ErrModel.
 func NewModel[T Float](p Parts[T]) (*Model[T], error) {
-	if p.Kernel == nil {
-		return nil, fmt.Errorf("%w: no kernel", ErrModel)
+	return newModel(p, true)
+}
+
+// newModel is NewModel; it copies the slices of p only if clone is set
+// (a decoder hands over slices it made).
+func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
+	kern, err := kernelValue(p.Kernel)
+	if err != nil {
+		return nil, err
 	}
-	if err := p.Kernel.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
-	}
+	p.Kernel = kern
 	if p.Dims < 1 {
 		return nil, fmt.Errorf("%w: Dims = %d", ErrModel, p.Dims)
 	}
@@ -98,18 +108,32 @@ func NewModel[T Float](p Parts[T]) (*Model[T], error) {
 	}
 	s := len(p.SV) / p.Dims
 	r := numFuncs(p.Scheme, k)
-	if len(p.Coef) != r*s || len(p.Bias) != r {
+	if r < 0 {
+		return nil, fmt.Errorf("%w: %d labels make more one-vs-one functions than an int counts", ErrModel, k)
+	}
+	if uint64(len(p.Coef)) != uint64(r)*uint64(s) || len(p.Bias) != r {
 		return nil, fmt.Errorf("%w: %d coefficients and %d biases for %d functions of %d support vectors", ErrModel, len(p.Coef), len(p.Bias), r, s)
 	}
 	if p.Index != nil && len(p.Index) != s {
 		return nil, fmt.Errorf("%w: %d indices for %d support vectors", ErrModel, len(p.Index), s)
 	}
+	for i, j := range p.Index {
+		if j < 0 || j > math.MaxInt32 || i > 0 && j <= p.Index[i-1] {
+			return nil, fmt.Errorf("%w: support index %d is %d: want increasing training rows in [0, 2³¹)", ErrModel, i, j)
+		}
+	}
 	if !finite(p.SV) || !finite(p.Coef) || !finite(p.Bias) {
 		return nil, fmt.Errorf("%w: NaN or infinite value", ErrModel)
 	}
+	if len(p.Index) == 0 {
+		p.Index = nil // no support vectors: nothing to index
+	}
+	if clone {
+		p.Labels, p.SV, p.Index, p.Coef, p.Bias = slices.Clone(p.Labels), slices.Clone(p.SV), slices.Clone(p.Index), slices.Clone(p.Coef), slices.Clone(p.Bias)
+	}
 	m := &Model[T]{
-		kern: p.Kernel, d: p.Dims, labels: slices.Clone(p.Labels), scheme: p.Scheme,
-		sv: slices.Clone(p.SV), index: slices.Clone(p.Index), coef: slices.Clone(p.Coef), bias: slices.Clone(p.Bias),
+		kern: p.Kernel, d: p.Dims, labels: p.Labels, scheme: p.Scheme,
+		sv: p.SV, index: p.Index, coef: p.Coef, bias: p.Bias,
 	}
 	if err := m.init(nil); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)

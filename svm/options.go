@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -67,9 +68,11 @@ func ParseC(s string) (float64, error) {
 	case "inf", "+inf", "infinity", "+infinity":
 		c = math.Inf(1)
 	default:
-		if _, err := fmt.Sscanf(strings.TrimSpace(s), "%g", &c); err != nil {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
 			return 0, fmt.Errorf("%w: C = %q is not a number", ErrOption, s)
 		}
+		c = v
 	}
 	if !(c > 0) {
 		return 0, fmt.Errorf("%w: C = %q, want > 0 or inf", ErrOption, s)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -293,8 +294,25 @@ func TestNotSeparable(t *testing.T) {
 		},
 	}
 	for name, f := range checks {
-		if err := f(); !errors.Is(err, ErrNotSeparable) {
+		err := f()
+		if !errors.Is(err, ErrNotSeparable) {
 			t.Errorf("%s: err = %v, want ErrNotSeparable", name, err)
+		}
+		// The bound in the message is also a number; the hulls touch.
+		var ns *NotSeparableError
+		if !errors.As(err, &ns) || !ns.Resolved || !(ns.Upper >= 0 && ns.Upper < 1e-2) || !strings.Contains(err.Error(), "at most") {
+			t.Errorf("%s: %#v", name, ns)
+		}
+	}
+	// With more than two classes, the error names the machine that failed.
+	X3, y3 := append(slices.Clone(X), 5, 5), append(slices.Clone(y), 7)
+	for _, mc := range []struct {
+		m    Scheme
+		want string
+	}{{OneVsOne, "class 1 against -1: "}, {OneVsRest, "against the rest: "}} {
+		_, _, err := Train(X3, 2, y3, Options{C: inf, Kernel: gram.Linear{}, Multiclass: mc.m})
+		if !errors.Is(err, ErrNotSeparable) || !strings.Contains(err.Error(), mc.want) {
+			t.Errorf("%v: err = %v, want ErrNotSeparable naming %q", mc.m, err, mc.want)
 		}
 	}
 	// The same data is separable by an RBF machine.

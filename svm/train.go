@@ -154,7 +154,7 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 		}
 	}
 	probs := makeProblems(scheme, len(labels), cls)
-	tr := &trainer[T]{cfg: cfg, X: X, d: d, n: n, k: kernel.On[T](cfg.impl)}
+	tr := &trainer[T]{cfg: cfg, X: X, d: d, n: n, k: kernel.On[T](cfg.impl), labels: labels}
 	tr.workers = max(1, min(cfg.threads, len(probs)))
 	if err := tr.precompute(scheme, len(labels), cls); err != nil {
 		return nil, nil, err
@@ -233,6 +233,7 @@ type trainer[T Float] struct {
 	G       *gram.Matrix[T] // kernel matrix of all rows, or nil
 	blocks  *classBlocks[T] // one-vs-one: per-class kernel matrices, or nil
 	workers int
+	labels  []int // the classes' labels, for the errors
 }
 
 // classBlocks holds what one-vs-one machines need to assemble their l×l
@@ -254,6 +255,19 @@ type classBlocks[T Float] struct {
 // workerState is what a goroutine keeps between its machines.
 type workerState[T Float] struct {
 	sub []T // storage of the last machine's kernel matrix
+}
+
+// problemErr names the machine of a hard-margin problem that is not
+// separable (when there are more than two classes); other errors are
+// returned as they are.
+func (tr *trainer[T]) problemErr(p *problem, err error) error {
+	if !errors.Is(err, ErrNotSeparable) || len(tr.labels) <= 2 {
+		return err
+	}
+	if p.neg < 0 {
+		return fmt.Errorf("class %d against the rest: %w", tr.labels[p.pos], err)
+	}
+	return fmt.Errorf("class %d against %d: %w", tr.labels[p.pos], tr.labels[p.neg], err)
 }
 
 // run solves the problems on tr.workers goroutines, largest first.
@@ -282,7 +296,7 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 				i := order[t]
 				sol, err := tr.solve(ctx, &probs[i], ws)
 				if err != nil {
-					errs[w] = err
+					errs[w] = tr.problemErr(&probs[i], err)
 					cancel()
 					return
 				}
@@ -523,10 +537,13 @@ func notSeparable(r nearestResult, biased bool, maxIter int) error {
 		bound /= 2
 		what = fmt.Sprintf("the classes' convex hulls come within %.3g of each other", dist)
 	}
-	if r.iter >= maxIter {
-		return fmt.Errorf("%w: no separator found in %d iterations: %s, so the maximum margin is at most %.3g", ErrNotSeparable, r.iter, what, bound)
+	e := &NotSeparableError{Upper: bound, Resolved: r.iter < maxIter}
+	if !e.Resolved {
+		e.msg = fmt.Sprintf("%v: no separator found in %d iterations: %s, so the maximum margin is at most %.3g", ErrNotSeparable, r.iter, what, bound)
+	} else {
+		e.msg = fmt.Sprintf("%v: %s: the maximum margin is at most %.3g, below what the element type resolves", ErrNotSeparable, what, bound)
 	}
-	return fmt.Errorf("%w: %s: the maximum margin is at most %.3g, below what the element type resolves", ErrNotSeparable, what, bound)
+	return e
 }
 
 // kernelDiags returns K(xᵢ, xᵢ) for the rows of the row-major X,

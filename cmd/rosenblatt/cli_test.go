@@ -127,6 +127,21 @@ type testModel interface {
 	Kind() perceptron.Kind
 }
 
+// unmarshaler is a model that reads its file, binary or JSON.
+type unmarshaler interface {
+	UnmarshalBinary([]byte) error
+	UnmarshalJSON([]byte) error
+}
+
+// decodeFile decodes the model file content b into m: as JSON if it
+// starts with '{', else as the binary format.
+func decodeFile(b []byte, m unmarshaler) error {
+	if len(b) > 0 && b[0] == '{' {
+		return m.UnmarshalJSON(b)
+	}
+	return m.UnmarshalBinary(b)
+}
+
 // loadModel32 reads a float32 model file, linear or kernel, binary or
 // JSON, with the library.
 func loadModel32(t *testing.T, path string) testModel {
@@ -135,15 +150,7 @@ func loadModel32(t *testing.T, path string) testModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func(m interface {
-		UnmarshalBinary([]byte) error
-		UnmarshalJSON([]byte) error
-	}) error {
-		if len(b) > 0 && b[0] == '{' {
-			return m.UnmarshalJSON(b)
-		}
-		return m.UnmarshalBinary(b)
-	}
+	decode := func(m unmarshaler) error { return decodeFile(b, m) }
 	lin := new(perceptron.Model[float32])
 	err1 := decode(lin)
 	if err1 == nil {
@@ -174,8 +181,10 @@ func libraryPredictions(t *testing.T, modelPath string) (pred, y []int) {
 }
 
 var (
-	demoMistakes = regexp.MustCompile(`total mistakes (\d+) ≤ R²/γ² = (\d+)`)
-	demoAccuracy = regexp.MustCompile(`test accuracy: +([0-9.]+)% \((\d+)/(\d+)\)`)
+	demoMistakes   = regexp.MustCompile(`total mistakes (\d+) ≤ R²/γ² = (\d+)`)
+	demoHidden     = regexp.MustCompile(`γ = ([0-9.e+-]+) of the hidden separator`)
+	demoDataMargin = regexp.MustCompile(`: ([0-9.e+-]+) ≤ γ_D ≤ ([0-9.e+-]+),\n.*R²/γ_D² ≤ (\d+):`)
+	demoAccuracy   = regexp.MustCompile(`test accuracy: +([0-9.]+)% \((\d+)/(\d+)\)`)
 )
 
 // checkDemo checks the numbers the demo prints.
@@ -189,6 +198,22 @@ func checkDemo(t *testing.T, _, stdout, _ string) {
 	bound, _ := strconv.Atoi(m[2])
 	if mistakes < 1 || mistakes > bound {
 		t.Errorf("demo: %d mistakes against the bound %d: want 1 ≤ mistakes ≤ bound (Novikoff)", mistakes, bound)
+	}
+	// The data's own margin γ_D is the largest of any separator's, the
+	// hidden w*'s included, so its bound is the tighter one and still
+	// bounds the mistakes.
+	h := demoHidden.FindStringSubmatch(stdout)
+	dm := demoDataMargin.FindStringSubmatch(stdout)
+	if h == nil || dm == nil {
+		t.Fatalf("demo output lacks the hidden separator's or the data's margin:\n%s", stdout)
+	}
+	hidden, _ := strconv.ParseFloat(h[1], 64)
+	lo, _ := strconv.ParseFloat(dm[1], 64)
+	hi, _ := strconv.ParseFloat(dm[2], 64)
+	boundD, _ := strconv.Atoi(dm[3])
+	if !(lo <= hi && hi <= lo*1.002 && hidden <= hi*(1+1e-3)) || boundD > bound || mistakes > boundD {
+		t.Errorf("demo: %g ≤ γ_D ≤ %g with the hidden γ = %g, R²/γ_D² ≤ %d against R²/γ² = %d and %d mistakes: want a tight bracket above γ, a tighter bound, no more mistakes",
+			lo, hi, hidden, boundD, bound, mistakes)
 	}
 	accs := demoAccuracy.FindAllStringSubmatch(stdout, -1)
 	if len(accs) != 2 {
@@ -337,7 +362,7 @@ var cliCases = []cliCase{
 		stdout: []string{"45 rows, 9 features", "labels {td}/tiny-labels-idx1-ubyte", "train accuracy: 100.00%", "test accuracy:  100.00% (45/45)"}},
 	{name: "train idx explicit labels and format", args: []string{"train", "-format", "idx", "-labels", "{td}/tiny-labels-idx1-ubyte", "-o", "m", "{td}/tinygz-images-idx3-ubyte.gz"},
 		code: exitOK, stdout: []string{"45 rows, 9 features"}},
-	{name: "train binary svm", args: []string{"train", "-algo", "svm", "-C", "1", "-epochs", "20", "-shuffle", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "train binary pegasos", args: []string{"train", "-algo", "pegasos", "-C", "1", "-epochs", "20", "-shuffle", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"binary linear SVM (Pegasos)", "C = 1", "test accuracy:", "margin:"}},
 	{name: "train argmax float64 json", args: []string{"train", "-multiclass", "multi", "-type", "float64", "-json", "-o", "m.json", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"argmax online perceptron, float64", "multiclass perceptron (argmax)", "(JSON,"},
@@ -395,12 +420,12 @@ var cliCases = []cliCase{
 	{name: "train two files", args: []string{"train", "a", "b"}, code: exitUsage, stderr: []string{usageTrain, `unexpected argument "b"`}},
 	{name: "train unknown flag", args: []string{"train", "-nope", "x"}, code: exitUsage, stderr: []string{usageTrain, "flag provided but not defined: -nope"}},
 	{name: "train bad algo", args: []string{"train", "-algo", "adaline", "x"}, code: exitUsage, stderr: []string{`-algo "adaline"`}},
-	{name: "train bad multiclass", args: []string{"train", "-multiclass", "ovo", "x"}, code: exitUsage, stderr: []string{`-multiclass "ovo"`}},
+	{name: "train bad multiclass", args: []string{"train", "-multiclass", "ovx", "x"}, code: exitUsage, stderr: []string{`-multiclass "ovx"`}},
 	{name: "train argmax with batch", args: []string{"train", "-multiclass", "argmax", "-algo", "batch", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitUsage, stderr: []string{"Argmax strategy supports the Online and Averaged"}},
 	{name: "train zero epochs", args: []string{"train", "-epochs", "0", "x"}, code: exitUsage, stderr: []string{"-epochs 0"}},
 	{name: "train negative eta", args: []string{"train", "-eta", "-1", "x"}, code: exitUsage, stderr: []string{"-eta -1"}},
-	{name: "train lambda and C", args: []string{"train", "-algo", "svm", "-lambda", "0.1", "-C", "1", "-o", "m", "{td}/iris.train.libsvm"},
+	{name: "train lambda and C", args: []string{"train", "-algo", "pegasos", "-lambda", "0.1", "-C", "1", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitUsage, stderr: []string{"set Lambda or C, not both"}},
 	{name: "train bad type", args: []string{"train", "-type", "float16", "x"}, code: exitUsage, stderr: []string{`-type "float16"`}},
 	{name: "train bad format", args: []string{"train", "-format", "xml", "x"}, code: exitUsage, stderr: []string{`-format "xml"`}},
@@ -469,7 +494,8 @@ var cliCases = []cliCase{
 	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
 	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},
 	{name: "kernel parameter it does not take", args: []string{"train", "-kernel", "linear", "-degree", "2", "x"}, code: exitUsage, stderr: []string{"-kernel linear takes no -degree"}},
-	{name: "bad kernel parameter", args: []string{"train", "-kernel", "rbf", "-gamma", "-1", "x"}, code: exitUsage, stderr: []string{"rbf gamma = -1"}},
+	{name: "bad kernel parameter", args: []string{"train", "-kernel", "poly", "-degree", "0", "x"}, code: exitUsage, stderr: []string{"polynomial degree = 0"}},
+	{name: "bad kernel gamma", args: []string{"train", "-kernel", "rbf", "-gamma", "-1", "x"}, code: exitUsage, stderr: []string{`invalid value "-1" for flag -gamma: want a number > 0`}},
 
 	// eval
 	{name: "eval", setup: trainIris(), args: []string{"eval", "iris.model", "{td}/iris.test.libsvm"}, code: exitOK,
@@ -516,8 +542,8 @@ func (c *cliCase) checkResult(t *testing.T, dir string, code int, stdout, stderr
 }
 
 // allCLICases are cliCases and the cases of the other test files
-// (outputCases).
-func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases) }
+// (outputCases, platformCases, svmCases).
+func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases, svmCases) }
 
 func TestCLIInProcess(t *testing.T) {
 	for _, c := range allCLICases() {

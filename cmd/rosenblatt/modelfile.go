@@ -15,17 +15,19 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
-// Model files: the perceptron package's checksummed binary format (magic
-// "RBLTPCPT") or its JSON form, float32 or float64, told apart by their
-// content, not their name.
+// Model files: the module's checksummed binary format (magic "RBLTPCPT"),
+// which the perceptron and svm packages share, or their JSON forms,
+// float32 or float64, told apart by their content, not their name: the
+// header's kind (svm.Inspect names the SVMs' kinds) or the JSON format.
 
 // binaryMagic opens every binary model file.
 const binaryMagic = "RBLTPCPT"
 
-// classifier is what predict and eval need of a model; *perceptron.Model
-// and *perceptron.KernelModel implement it.
+// classifier is what predict and eval need of a model; *perceptron.Model,
+// *perceptron.KernelModel, *svm.Model and *svm.LinearModel implement it.
 type classifier[T kernel.Float] interface {
 	Dims() int
 	Classes() []int
@@ -72,9 +74,10 @@ func (lm *loadedModel) classes() []int {
 	return lm.m64.Classes()
 }
 
-// loadModel reads the model file at path: a linear or kernel model, binary
-// or JSON, float32 or float64. Errors name the file; a file of the right
-// kind with bad content wraps perceptron.ErrCorrupt (or ErrVersion), a JSON
+// loadModel reads the model file at path: a linear or kernel perceptron,
+// or a kernel or linear SVM, binary or JSON, float32 or float64. Errors
+// name the file; a file of the right kind with bad content wraps
+// perceptron.ErrCorrupt or svm.ErrCorrupt (or ErrVersion), a JSON
 // syntax error carries its line and column, a file that is no model at
 // all wraps errMalformed, and a JSON model beyond maxModel, or a binary
 // one from a pipe or device whose header implies more, wraps errTooLarge.
@@ -95,6 +98,19 @@ func loadModel(path string) (*loadedModel, error) {
 	trimmed := bytes.TrimSpace(data)
 	switch {
 	case bytes.HasPrefix(data, []byte(binaryMagic)):
+		if info, err := svm.Inspect(data); info.Kind != 0 {
+			if err == nil {
+				if info.ElemBits == 64 {
+					err = decodeSVM[float64](lm, info.Kind.IsKernel(), false, data)
+				} else {
+					err = decodeSVM[float32](lm, info.Kind.IsKernel(), false, data)
+				}
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return lm, nil
+		}
 		info, err := perceptron.Inspect(data)
 		isKernel := info.Kind.IsKernel() && errors.Is(err, perceptron.ErrMismatch)
 		if err != nil && !isKernel {
@@ -110,13 +126,25 @@ func loadModel(path string) (*loadedModel, error) {
 		}
 	case len(trimmed) > 0 && trimmed[0] == '{':
 		var head struct {
-			Type string `json:"type"`
-			Kind string `json:"kind"`
+			Format string `json:"format"`
+			Type   string `json:"type"`
+			Kind   string `json:"kind"`
 		}
 		if err := json.Unmarshal(data, &head); err != nil {
 			return nil, jsonError(path, data, err)
 		}
 		isKernel := strings.HasPrefix(head.Kind, "kernel-")
+		if head.Format == svmFormat {
+			if head.Type == "float64" {
+				err = decodeSVM[float64](lm, isKernel, true, data)
+			} else {
+				err = decodeSVM[float32](lm, isKernel, true, data)
+			}
+			if err != nil {
+				return nil, jsonError(path, data, err)
+			}
+			return lm, nil
+		}
 		if head.Type == "float64" {
 			err = decodeModel[float64](lm, isKernel, true, data)
 		} else { // float32, or a bad type that the decoder reports
@@ -174,12 +202,28 @@ func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // claims.
 func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	regular := fi.Mode().IsRegular()
+	var c chunks
+	// The header's kind says whose model it is, and whose errors to give.
+	// The first piece holds the header (the first read asks for its 40
+	// bytes); joining the pieces here would cost a copy of the file.
+	isSVM := func() bool {
+		if len(c.bufs) == 0 || len(c.bufs[0]) <= 11 {
+			return false
+		}
+		k := svm.FileKind(c.bufs[0][11])
+		return k.IsKernel() || k.IsLinear()
+	}
+	errCorrupt := func() error {
+		if isSVM() {
+			return svm.ErrCorrupt
+		}
+		return perceptron.ErrCorrupt
+	}
 	corrupt := func(f string, a ...any) error {
-		return fmt.Errorf("%s: %w: %s", path, perceptron.ErrCorrupt, fmt.Sprintf(f, a...))
+		return fmt.Errorf("%s: %w: %s", path, errCorrupt(), fmt.Sprintf(f, a...))
 	}
 	// fill reads the file up to n bytes in all (n is implied by a header
 	// already checked).
-	var c chunks
 	fill := func(n int64) error {
 		err := c.fill(r, n, nil)
 		switch {
@@ -206,7 +250,11 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	}
 	var size int64
 	for need := int64(0); ; {
-		s, more, err := perceptron.EncodedSize(c.bytes())
+		encodedSize := perceptron.EncodedSize
+		if isSVM() {
+			encodedSize = svm.EncodedSize
+		}
+		s, more, err := encodedSize(c.bytes())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -244,9 +292,32 @@ func readBinaryModel(path string, r io.Reader, fi os.FileInfo) ([]byte, error) {
 	// Nothing may follow.
 	var one [1]byte
 	if n, _ := io.ReadFull(r, one[:]); n > 0 {
-		return nil, fmt.Errorf("%s: %w (%w): more bytes follow the %d the header implies (padded)", path, perceptron.ErrCorrupt, errTooLarge, size)
+		return nil, fmt.Errorf("%s: %w (%w): more bytes follow the %d the header implies (padded)", path, errCorrupt(), errTooLarge, size)
 	}
 	return c.bytes(), nil
+}
+
+// svmFormat is the format field of the svm package's JSON documents.
+const svmFormat = "rosenblatt-svm"
+
+// decodable is a model that loadModel can read: any model of the module.
+type decodable[T kernel.Float] interface {
+	classifier[T]
+	UnmarshalBinary([]byte) error
+}
+
+// decodeSVM decodes data into a new SVM of element type T, a kernel SVM if
+// isKernel, and stores it in lm.
+func decodeSVM[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []byte) error {
+	var m decodable[T] = new(svm.LinearModel[T])
+	if isKernel {
+		m = new(svm.Model[T])
+	}
+	if err := decodeInto(lm, m, isJSON, data); err != nil {
+		return err
+	}
+	lm.desc = describeSVM(m, typeName[T]())
+	return nil
 }
 
 // decodeModel decodes data into a new model of element type T, a kernel
@@ -256,6 +327,15 @@ func decodeModel[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []
 	if isKernel {
 		m = new(perceptron.KernelModel[T])
 	}
+	if err := decodeInto[T](lm, m, isJSON, data); err != nil {
+		return err
+	}
+	lm.desc = describeModel(m, typeName[T]())
+	return nil
+}
+
+// decodeInto decodes data, JSON or binary, into m and stores m in lm.
+func decodeInto[T kernel.Float](lm *loadedModel, m decodable[T], isJSON bool, data []byte) error {
 	var err error
 	if isJSON {
 		err = json.Unmarshal(data, m)
@@ -265,7 +345,6 @@ func decodeModel[T kernel.Float](lm *loadedModel, isKernel, isJSON bool, data []
 	if err != nil {
 		return err
 	}
-	lm.desc = describeModel(m, typeName[T]())
 	switch c := any(m).(type) {
 	case classifier[float32]:
 		lm.m32 = c

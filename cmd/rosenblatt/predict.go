@@ -26,7 +26,8 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	var df dataFlags
 	out := fs.String("o", "", "write the labels to `file` instead of stdout")
 	force := fs.Bool("f", false, "overwrite the -o file if it exists")
-	scores := fs.Bool("scores", false, "after each label, the model's decision values (one for a binary model, one per class otherwise)")
+	scores := fs.Bool("scores", false, "after each label, the model's decision values (one for a binary model, one per class for\n"+
+		"one-vs-rest and argmax, one per pair of classes for a one-vs-one SVM, in the order (0,1), (0,2), ...)")
 	df.register(fs, false)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt predict [flags] MODEL DATA\n\n")

@@ -67,7 +67,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 			t.Errorf("%v: stdout lacks %q:\n%s", args, tc.repr, stdout)
 		}
 	}
-	for _, algo := range []string{"online", "batch", "minibatch", "averaged", "voted", "svm"} {
+	for _, algo := range []string{"online", "batch", "minibatch", "averaged", "voted", "pegasos"} {
 		for _, multi := range []string{"ovr", "argmax"} {
 			if multi == "argmax" && algo != "online" && algo != "averaged" {
 				continue
@@ -92,7 +92,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 					}
 				}
 			}
-			if algo == "svm" {
+			if algo == "pegasos" {
 				continue // Pegasos' steps 1/(λt) round: the models agree up to rounding (see package perceptron)
 			}
 			if !bytes.Equal(files[0], files[1]) {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The train subcommand:
@@ -21,9 +23,10 @@ import (
 //	rosenblatt train [flags] DATA
 //
 // trains a model on DATA (LIBSVM, CSV or IDX) with every option of package
-// perceptron as a flag, prints a summary and writes the model file (-o,
-// default DATA's base name + ".model"; never over an existing file without
-// -f, never over DATA, the -test file, the -init model or their IDX label
+// perceptron as a flag, or an exact SVM of package svm (-algo svm: see
+// train_svm.go), prints a summary and writes the model file (-o, default
+// DATA's base name + ".model"; never over an existing file without -f,
+// never over DATA, the -test file, the -init model or their IDX label
 // files). With -init MODEL it continues training from a model file
 // (perceptron.Model.Continue).
 
@@ -44,8 +47,11 @@ type trainFlags struct {
 	normFeat   bool
 	bias       bool
 	init       string
-	lambda, c  float64
+	lambda     float64
+	c          cValue
 	tol        float64
+	loss       string
+	dataMargin bool
 	workers    int
 	out        string
 	force      bool
@@ -58,7 +64,7 @@ type trainFlags struct {
 
 	// The kernel perceptron: -kernel selects it.
 	kernel  string
-	gamma   float64
+	gamma   gammaValue
 	coef0   float64
 	degree  int
 	cacheMB int64
@@ -67,10 +73,14 @@ type trainFlags struct {
 }
 
 func (tf *trainFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&tf.algo, "algo", "online", "training `algorithm`: online, batch, minibatch, averaged, voted, svm")
-	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm) or argmax\n"+
-		"(alias multi: the multiclass perceptron, online and averaged); labels other than -1/+1\n"+
-		"train a multiclass model, and giving -multiclass makes -1/+1 data multiclass too")
+	fs.StringVar(&tf.algo, "algo", "online", "training `algorithm`: online, batch, minibatch, averaged, voted (the perceptrons),\n"+
+		"pegasos (the stochastic linear SVM, which -init and Update continue), or svm (the exact SVM:\n"+
+		"with -kernel the kernel SVM by SMO, as LIBSVM; without, the linear SVM by dual coordinate\n"+
+		"descent, as LIBLINEAR)")
+	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
+		"multiclass perceptron, online and averaged) or ovo (one-vs-one: the kernel SVM, whose default\n"+
+		"it is, as LIBSVM's); for the perceptrons and pegasos, labels other than -1/+1 train a multiclass\n"+
+		"model, and giving -multiclass makes -1/+1 data multiclass too (the SVMs are binary for two classes)")
 	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
 	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
 	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each step moves by τ/B·Σ y·x over the mistakes of its B samples)")
@@ -86,12 +96,20 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its algorithm resumes its state (averaged: its\n"+
-		"running weights and sums; voted: its vectors; svm: its step count and λ), another -algo starts\n"+
+		"running weights and sums; voted: its vectors; pegasos: its step count and λ), another -algo starts\n"+
 		"from its weights; -algo, -multiclass, -normalize, -normalize-features, -bias and -type default to\n"+
 		"the model's")
-	fs.Float64Var(&tf.lambda, "lambda", 0, "svm: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
-	fs.Float64Var(&tf.c, "C", 0, "svm: soft-margin constant `C` > 0, as λ = 1/(C·N); give -lambda or -C, not both")
-	fs.Float64Var(&tf.tol, "tol", 0, "svm: stop when an epoch lowers the objective by less than this relative `amount` (0: run all epochs)")
+	fs.Float64Var(&tf.lambda, "lambda", 0, "pegasos: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
+	fs.Var(&tf.c, "C", "svm, pegasos: soft-margin constant `C` of ½‖w‖² + C·Σ hinge (LIBSVM's; the notes' C is 2C);\n"+
+		"svm: default 1, and inf trains the hard margin (non-separable data is an error);\n"+
+		"pegasos: λ = 1/(C·N), give -lambda or -C, not both")
+	fs.Float64Var(&tf.tol, "tol", 0, "svm: stopping tolerance on the KKT violation (default 0.001 with -kernel or -C inf, else\n"+
+		"LIBLINEAR's 0.1 on the projected gradient); pegasos: stop when an epoch lowers the objective\n"+
+		"by less than this relative `amount` (default 0: run all epochs)")
+	fs.StringVar(&tf.loss, "loss", "hinge", "svm without -kernel: the `loss`, hinge (alias l1, LIBLINEAR's -s 3) or squared-hinge\n(alias l2, -s 1)")
+	fs.BoolVar(&tf.dataMargin, "data-margin", false, "also solve the hard-margin problem on the training data and report its own maximum\n"+
+		"margin γ_D, bracketed, and R²/γ_D², next to the model's margin (costs about a kernel SVM fit\n"+
+		"per binary problem)")
 	fs.IntVar(&tf.workers, "workers", 0, "`n` goroutines for one-vs-rest training and evaluation (default GOMAXPROCS)")
 	fs.StringVar(&tf.typ, "type", "float32", "element `type`: float32 or float64")
 	fs.StringVar(&tf.out, "o", "", "model `file` to write (default: DATA's base name + \".model\", in the current directory;\n"+
@@ -103,15 +121,18 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.verbose, "v", false, "print the statistics of every epoch")
 	fs.Int64Var(&tf.maxMB, "max-mb", 0, "voted: memory budget in `MB` for the kept vectors (the model); training fails\n"+
 		"before exceeding it (default 1024; -1: no limit)")
-	fs.StringVar(&tf.kernel, "kernel", "", "train the kernel (dual) perceptron with this `kernel`: linear, poly or rbf\n"+
-		"(algorithms online, averaged, voted; default: the linear models of -algo)")
-	fs.Float64Var(&tf.gamma, "gamma", 0, "poly, rbf: kernel parameter `γ` > 0, in (γ·x·x′ + coef0)^degree (default 1) and\nexp(−γ·‖x−x′‖²) (default 1/features)")
+	fs.StringVar(&tf.kernel, "kernel", "", "the `kernel` of the kernel perceptron (algorithms online, averaged, voted) or, with\n"+
+		"-algo svm, of the kernel SVM: linear, poly or rbf (default: the linear models of -algo)")
+	fs.Var(&tf.gamma, "gamma", "poly, rbf: kernel parameter `γ` > 0, in (γ·x·x′ + coef0)^degree (default 1) and\n"+
+		"exp(−γ·‖x−x′‖²) (default 1/features), or scale: 1/(features·Var(X)), scikit-learn's gamma=\"scale\",\n"+
+		"or auto: 1/features (scikit-learn's gamma=\"auto\", LIBSVM's default)")
 	fs.Float64Var(&tf.coef0, "coef0", 1, "poly: the constant `c` in (γ·x·x′ + c)^degree")
 	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree` m of the notes' polynomial kernel (1 + x·x′)^m")
 	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
-		"else an LRU cache of its rows (default 2048; -1: no limit)")
+		"else an LRU cache of its rows (default 2048; -1: no limit; the kernel SVM's row cache is\n"+
+		"this budget too, default 100)")
 	fs.BoolVar(&tf.dense, "dense", false, "LIBSVM: read DATA and -test as dense rows (default: sparse CSR rows, at O(stored values)\n"+
-		"per epoch, whenever the trainer takes them: the linear models, not -kernel; -v says which)")
+		"per epoch, whenever the trainer takes them: the perceptrons and Pegasos, not -kernel or -algo svm; -v says which)")
 	tf.data.register(fs, true)
 }
 
@@ -133,9 +154,10 @@ func (tf *trainFlags) representation(path string) (sparse bool, why string, err 
 }
 
 // kernelFunc returns the kernel of the -kernel flags for data with cols
-// features, or nil for the linear (primal) models. Kernel flags without
+// features, or nil for the linear (primal) models; scale computes -gamma
+// scale (nil before the data are read: then it is 1). Kernel flags without
 // -kernel, or that the kernel does not take, are usage errors.
-func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
+func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, error) {
 	takes := map[string][]string{"": nil, "linear": {"cache"}, "poly": {"gamma", "coef0", "degree", "cache"}, "rbf": {"gamma", "cache"}}
 	params, ok := takes[tf.kernel]
 	if !ok {
@@ -149,6 +171,19 @@ func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
 			return nil, fmt.Errorf("%w: -kernel %s takes no -%s", errUsage, tf.kernel, f)
 		}
 	}
+	gammaOr := func(def float64) float64 {
+		switch {
+		case tf.gamma.scale && scale != nil:
+			return scale()
+		case tf.gamma.scale:
+			return 1
+		case tf.gamma.auto:
+			return 1 / float64(max(cols, 1))
+		case tf.set["gamma"]:
+			return tf.gamma.v
+		}
+		return def
+	}
 	var k gram.Kernel
 	switch tf.kernel {
 	case "":
@@ -157,17 +192,9 @@ func (tf *trainFlags) kernelFunc(cols int) (gram.Kernel, error) {
 		k = gram.Linear{}
 	case "poly":
 		// The notes' kernel (1 + x·x′)^m by default.
-		gamma := 1.0
-		if tf.set["gamma"] {
-			gamma = tf.gamma
-		}
-		k = gram.Polynomial{Gamma: gamma, Coef0: tf.coef0, Degree: tf.degree}
+		k = gram.Polynomial{Gamma: gammaOr(1), Coef0: tf.coef0, Degree: tf.degree}
 	case "rbf":
-		gamma := 1 / float64(max(cols, 1))
-		if tf.set["gamma"] {
-			gamma = tf.gamma
-		}
-		k = gram.RBF{Gamma: gamma}
+		k = gram.RBF{Gamma: gammaOr(1 / float64(max(cols, 1)))}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -186,9 +213,16 @@ func (tf *trainFlags) maxBytes() int64 {
 // options turns the flags into perceptron.Options. A bad value is a usage
 // error.
 func (tf *trainFlags) options() (perceptron.Options, error) {
-	algo, err := perceptron.ParseAlgorithm(tf.algo)
+	name := tf.algo
+	switch name {
+	case "pegasos":
+		name = "svm" // the package's name for Pegasos
+	case "svm":
+		name = "" // the exact SVMs are not the package's (see train_svm.go)
+	}
+	algo, err := perceptron.ParseAlgorithm(name)
 	if err != nil {
-		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, svm", errUsage, tf.algo)
+		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", errUsage, tf.algo)
 	}
 	var strategy perceptron.Strategy
 	switch tf.multiclass {
@@ -196,6 +230,8 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		strategy = perceptron.OneVsRest
 	case "argmax", "multi":
 		strategy = perceptron.Argmax
+	case "ovo":
+		return perceptron.Options{}, fmt.Errorf("%w: -multiclass ovo: one-vs-one is the kernel SVM's (-algo svm -kernel ...)", errUsage)
 	default:
 		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", errUsage, tf.multiclass)
 	}
@@ -230,9 +266,16 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		NormalizeFeatures: tf.normFeat,
 		NoBias:            !tf.bias,
 		Lambda:            tf.lambda,
-		C:                 tf.c,
+		C:                 tf.c.v,
 		Tol:               tf.tol,
 		Workers:           tf.workers,
+		DataMargin:        tf.dataMargin,
+	}
+	if tf.set["loss"] {
+		return opt, fmt.Errorf("%w: -loss is the linear SVM's (-algo svm without -kernel)", errUsage)
+	}
+	if math.IsInf(tf.c.v, 1) {
+		return opt, fmt.Errorf("%w: -C inf is the hard margin of the exact SVM (-algo svm); %s needs a finite C", errUsage, tf.algo)
 	}
 	if tf.set["max-mb"] {
 		if algo != perceptron.Voted {
@@ -265,8 +308,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt train [flags] DATA\n\n")
-		fmt.Fprintf(stderr, "Trains a perceptron or linear SVM on DATA (LIBSVM/SVMlight, CSV, or an IDX image file\n")
-		fmt.Fprintf(stderr, "with its label file; gzip is fine) and writes the model file.\n\nflags:\n")
+		fmt.Fprintf(stderr, "Trains a perceptron, a kernel perceptron, Pegasos or an exact SVM (-algo svm) on DATA\n")
+		fmt.Fprintf(stderr, "(LIBSVM/SVMlight, CSV, or an IDX image file with its label file; gzip is fine) and\n")
+		fmt.Fprintf(stderr, "writes the model file.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args, "DATA")
@@ -279,27 +323,34 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := tf.data.check(); err != nil {
 		return err
 	}
+	exact := tf.algo == "svm"
 	var init *loadedModel
-	if tf.init != "" {
-		if tf.kernel != "" {
-			return fmt.Errorf("%w: -init continues a linear model; the kernel perceptron starts from α = 0 (no -kernel with -init)", errUsage)
-		}
-		if init, err = loadModel(tf.init); err != nil {
+	var opt perceptron.Options
+	if exact {
+		if err := tf.checkSVM(); err != nil {
 			return err
 		}
-		if err := tf.fromModel(init); err != nil {
+	} else {
+		if tf.init != "" {
+			if tf.kernel != "" {
+				return fmt.Errorf("%w: -init continues a linear model; the kernel perceptron starts from α = 0 (no -kernel with -init)", errUsage)
+			}
+			if init, err = loadModel(tf.init); err != nil {
+				return err
+			}
+			if err := tf.fromModel(init); err != nil {
+				return err
+			}
+		}
+		if opt, err = tf.options(); err != nil {
 			return err
 		}
-	}
-	opt, err := tf.options()
-	if err != nil {
-		return err
-	}
-	if _, err := tf.kernelFunc(1); err != nil {
-		return err
-	}
-	if tf.kernel != "" && opt.Algorithm != perceptron.Online && opt.Algorithm != perceptron.Averaged && opt.Algorithm != perceptron.Voted {
-		return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s", errUsage, opt.Algorithm)
+		if _, err := tf.kernelFunc(1, nil); err != nil {
+			return err
+		}
+		if tf.kernel != "" && opt.Algorithm != perceptron.Online && opt.Algorithm != perceptron.Averaged && opt.Algorithm != perceptron.Voted {
+			return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s (-algo svm: the kernel SVM)", errUsage, tf.algo)
+		}
 	}
 	path := pos[0]
 	if tf.out == "" {
@@ -320,7 +371,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if tf.typ == "float64" {
+	switch {
+	case exact && tf.typ == "float64":
+		return trainSVMOn[float64](&tf, path, std, summary)
+	case exact:
+		return trainSVMOn[float32](&tf, path, std, summary)
+	case tf.typ == "float64":
 		return trainOn[float64](&tf, path, opt, init, std, summary)
 	}
 	return trainOn[float32](&tf, path, opt, init, std, summary)
@@ -352,14 +408,14 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		m, typ = m64, "float64"
 	}
 	if m == nil || m.Kind().IsKernel() {
-		return fmt.Errorf("%w: -init %s: a kernel model (%s); -init continues a linear model", errUsage, lm.path, lm.desc)
+		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", errUsage, lm.path, lm.desc)
 	}
 	if tf.set["type"] && tf.typ != typ {
 		return fmt.Errorf("%w: -type %s, but the -init model holds %s values", errUsage, tf.typ, typ)
 	}
 	tf.typ = typ
 	if !tf.set["algo"] {
-		tf.algo = m.Algorithm().String()
+		tf.algo = algoFlag(m.Algorithm())
 	}
 	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
 		tf.multiclass = "argmax"
@@ -420,7 +476,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	classes := data.Classes()
 	binary := slices.Equal(classes, []int{-1, 1}) && !tf.set["multiclass"]
-	kern, err := tf.kernelFunc(data.Cols)
+	kern, err := tf.kernelFunc(data.Cols, func() float64 { return svm.GammaScale(data.X, data.Cols) })
 	if err != nil {
 		prog.Finish()
 		return err
@@ -497,45 +553,19 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		testOK = correct(pred, test.Y)
 	}
 
-	var encoded []byte
-	if tf.asJSON {
-		encoded, err = m.MarshalJSON()
-		encoded = append(encoded, '\n')
-	} else {
-		encoded, err = m.MarshalBinary()
-	}
-	if err != nil {
+	encoded, err := tf.saveModel(std, path, m)
+	if err != nil || tf.quiet {
 		return err
-	}
-	if err := std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
-		_, err := w.Write(encoded)
-		return err
-	}); err != nil {
-		return err
-	}
-	if tf.quiet {
-		return nil
 	}
 
-	w := func(k, f string, a ...any) {
-		if k != "" {
-			k += ":"
-		}
-		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
-	}
-	counts := data.ClassCounts()
-	var perClass []string
-	for _, c := range classes {
-		perClass = append(perClass, fmt.Sprint(counts[c]))
-	}
-	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, tf.typ)
-	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+	w := summaryPrinter(summary)
+	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", describeModel(m, tf.typ))
-	w("training", "%s", describeOptions(opt, binary))
+	w("training", "%s", describeOptions(opt, binary, from != nil))
 	if from != nil {
 		how := "its weights as the start"
 		if opt.Algorithm == from.Algorithm() {
-			how = fmt.Sprintf("its %s state resumed after %d samples", opt.Algorithm, from.Steps())
+			how = fmt.Sprintf("its %s state resumed after %d samples", algoFlag(opt.Algorithm), from.Steps())
 		}
 		w("from", "%s (%s)", tf.init, how)
 	}
@@ -588,20 +618,24 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			w("margin", "the model does not separate the training data")
 		}
 	}
+	if diag.DataMargin != nil {
+		printDataMargin(w, "", diag.DataMargin, diag.MarginAugmented, diag.Separable)
+	}
+	for c, cd := range diag.Classes {
+		if cd.DataMargin != nil {
+			printDataMargin(w, fmt.Sprintf("class %d: ", classes[c]), cd.DataMargin, cd.MarginAugmented, cd.Separable)
+		}
+	}
 	if test != nil {
 		w("test accuracy", "%.2f%% (%d/%d) on %s", 100*float64(testOK)/float64(test.Rows), testOK, test.Rows, tf.test)
 	}
-	kind := "binary format"
-	if tf.asJSON {
-		kind = "JSON"
-	}
-	w("saved", "%s (%s, %d bytes)", tf.out, kind, len(encoded))
+	tf.printSaved(w, len(encoded))
 	w("time", "%v reading, %v training", roundDur(loaded.Sub(start)), roundDur(trained.Sub(loaded)))
 	return nil
 }
 
 // describeOptions says how a model was trained.
-func describeOptions(opt perceptron.Options, binary bool) string {
+func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	var parts []string
 	if !binary {
 		if opt.Multiclass == perceptron.Argmax {
@@ -615,9 +649,12 @@ func describeOptions(opt perceptron.Options, binary bool) string {
 	case perceptron.MiniBatch:
 		parts = append(parts, fmt.Sprintf("B = %d, τ = %g (steps τ/B)", opt.BatchSize, opt.Tau))
 	case perceptron.SVM:
-		if opt.C > 0 {
+		switch {
+		case opt.C > 0:
 			parts = append(parts, fmt.Sprintf("C = %g", opt.C))
-		} else {
+		case opt.Lambda == 0 && continued:
+			parts = append(parts, "λ of the -init model") // Continue keeps it
+		default:
 			parts = append(parts, fmt.Sprintf("λ = %g", cmp(opt.Lambda, 1e-4)))
 		}
 		if opt.Tol > 0 {
@@ -684,4 +721,89 @@ func initModel[T kernel.Float](lm *loadedModel) *perceptron.Model[T] {
 	}
 	m, _ := any(lm.m64).(*perceptron.Model[T])
 	return m
+}
+
+// modelMarshaler is a model train can write: the perceptron's and the
+// SVMs'.
+type modelMarshaler interface {
+	MarshalBinary() ([]byte, error)
+	MarshalJSON() ([]byte, error)
+}
+
+// saveModel encodes m as the flags ask (-json or the binary format) and
+// writes it atomically to the -o file, never over one of the inputs of
+// training on path. It returns the bytes written.
+func (tf *trainFlags) saveModel(std stdio, path string, m modelMarshaler) ([]byte, error) {
+	var encoded []byte
+	var err error
+	if tf.asJSON {
+		encoded, err = m.MarshalJSON()
+		encoded = append(encoded, '\n')
+	} else {
+		encoded, err = m.MarshalBinary()
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
+		_, err := w.Write(encoded)
+		return err
+	})
+	return encoded, err
+}
+
+// printSaved prints the summary's line about the model file of n bytes.
+func (tf *trainFlags) printSaved(w func(k, f string, a ...any), n int) {
+	kind := "binary format"
+	if tf.asJSON {
+		kind = "JSON"
+	}
+	w("saved", "%s (%s, %d bytes)", tf.out, kind, n)
+}
+
+// summaryPrinter returns the printer of train's summary lines, "key:"
+// padded to a column, then the formatted value.
+func summaryPrinter(summary io.Writer) func(k, f string, a ...any) {
+	return func(k, f string, a ...any) {
+		if k != "" {
+			k += ":"
+		}
+		fmt.Fprintf(summary, "%-15s "+f+"\n", append([]any{k}, a...)...)
+	}
+}
+
+// printDataLines prints the summary's lines about the training data: its
+// file, size and element type, and its classes with their row counts.
+func printDataLines[T kernel.Float](w func(k, f string, a ...any), path, format, typ string, data *dataset.Data[T]) {
+	classes := data.Classes()
+	counts := data.ClassCounts()
+	var perClass []string
+	for _, c := range classes {
+		perClass = append(perClass, fmt.Sprint(counts[c]))
+	}
+	w("data", "%s (%s): %d rows, %d features, %s", path, format, data.Rows, data.Cols, typ)
+	w("classes", "%s (%s rows)", joinInts(classes), strings.Join(perClass, " "))
+}
+
+// loadTrainTest reads the training data at path and the -test file, if
+// any, with the -test file's width checked against the training data's.
+func loadTrainTest[T kernel.Float](tf *trainFlags, path string) (data, test *dataset.Data[T], format string, err error) {
+	if data, format, err = loadData[T](path, &tf.data, 0, ""); err != nil {
+		return nil, nil, "", err
+	}
+	if tf.test != "" {
+		if test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data"); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	return data, test, format, nil
+}
+
+// algoFlag is the -algo name of a perceptron algorithm: pegasos for the
+// package's SVM (Pegasos), whose name -algo svm gave before the exact SVMs.
+func algoFlag(a perceptron.Algorithm) string {
+	if a == perceptron.SVM {
+		return "pegasos"
+	}
+	return a.String()
 }

@@ -27,7 +27,8 @@
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
 //
 // Integers are little-endian. The kinds registered so far: 1–3 the linear
-// models and 16–18 the kernel perceptrons (package perceptron).
+// models and 16–18 the kernel perceptrons (package perceptron), 32–34 the
+// kernel SVMs and 40–41 the linear SVMs (package svm; version 2 only).
 //
 // # Errors
 //

@@ -1,0 +1,239 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+// svmSeeds trains small SVMs of every file kind (kernel binary, one-vs-rest
+// and one-vs-one with each kernel, linear binary and one-vs-rest, a model
+// without support indices) and returns their binary and JSON encodings,
+// float32 and float64.
+func svmSeeds(t testing.TB) (bins, jsons [][]byte) {
+	X, X32, yb, ym := seedData()
+	enc := encoder(t, &bins, &jsons)
+	for _, o := range []svm.Options{
+		{Kernel: gram.RBF{Gamma: 0.5}},
+		{Kernel: gram.Linear{}, C: math.Inf(1)},
+		{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, Multiclass: svm.OneVsRest},
+	} {
+		m32, _, err := svm.Train(X32, 3, yb, o)
+		enc(m32, err)
+		m64, _, err := svm.Train(X, 3, ym, o)
+		enc(m64, err)
+	}
+	for _, o := range []svm.LinearOptions{{}, {Loss: svm.SquaredHinge, NoBias: true}} {
+		l32, _, err := svm.TrainLinear(X32, 3, ym, o)
+		enc(l32, err)
+		l64, _, err := svm.TrainLinear(X, 3, yb, o)
+		enc(l64, err)
+	}
+	m, _, err := svm.Train(X, 3, ym, svm.Options{Kernel: gram.RBF{Gamma: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Parts()
+	p.Index = nil
+	noIdx, err := svm.NewModel(p)
+	enc(noIdx, err)
+	return bins, jsons
+}
+
+// svmDecoded is what the fuzz targets need of the four SVM receivers.
+type svmDecoded interface {
+	UnmarshalBinary([]byte) error
+	UnmarshalJSON([]byte) error
+	MarshalBinary() ([]byte, error)
+	MarshalJSON() ([]byte, error)
+	Dims() int
+	NumScores() int
+}
+
+// checkSVMError fails unless err is one of the SVM decoders' errors.
+func checkSVMError(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, svm.ErrVersion) && !errors.Is(err, svm.ErrMismatch) {
+		t.Fatalf("error %q wraps none of svm.ErrCorrupt, ErrVersion, ErrMismatch", err)
+	}
+}
+
+// svmReceivers returns fresh receivers of the four model types.
+func svmReceivers() (*svm.Model[float32], *svm.Model[float64], *svm.LinearModel[float32], *svm.LinearModel[float64]) {
+	return new(svm.Model[float32]), new(svm.Model[float64]), new(svm.LinearModel[float32]), new(svm.LinearModel[float64])
+}
+
+// exerciseSVM scores a decoded model on a few samples and a small batch:
+// no panic, and either a result or an error of the package.
+func exerciseSVM[T float32 | float64](t *testing.T, m interface {
+	svmDecoded
+	Predict([]T) (int, error)
+	Scores(dst, x []T) error
+	PredictBatch([]int, []T) error
+	ScoresBatch(dst, X []T) error
+}) {
+	t.Helper()
+	if m.Dims() < 1 || m.Dims() > 1<<12 || m.NumScores() > 1<<12 {
+		return
+	}
+	x := make([]T, m.Dims())
+	sc := make([]T, m.NumScores())
+	batch := make([]T, 0, 3*m.Dims())
+	for _, v := range []T{0, 1, -3} {
+		for i := range x {
+			x[i] = v
+		}
+		batch = append(batch, x...)
+		if _, err := m.Predict(x); err != nil && !errors.Is(err, svm.ErrNonFinite) {
+			t.Fatalf("Predict: %v", err)
+		}
+		if err := m.Scores(sc, x); err != nil && !errors.Is(err, svm.ErrNonFinite) {
+			t.Fatalf("Scores: %v", err)
+		}
+	}
+	if err := m.PredictBatch(make([]int, 3), batch); err != nil && !errors.Is(err, svm.ErrNonFinite) {
+		t.Fatalf("PredictBatch: %v", err)
+	}
+	if err := m.ScoresBatch(make([]T, 3*m.NumScores()), batch); err != nil && !errors.Is(err, svm.ErrNonFinite) {
+		t.Fatalf("ScoresBatch: %v", err)
+	}
+}
+
+// checkSVMFile: data gives an error wrapping an SVM model-file sentinel in
+// every receiver, or a model, in exactly one, that re-encodes to the same
+// bytes, survives a JSON round trip, agrees with Inspect and EncodedSize,
+// is refused by the perceptron's decoders as another package's file, and
+// scores samples without panicking.
+func checkSVMFile(t *testing.T, data []byte) {
+	info, ierr := svm.Inspect(data)
+	k32, k64, l32, l64 := svmReceivers()
+	accepted := 0
+	for _, m := range []svmDecoded{k32, k64, l32, l64} {
+		err := m.UnmarshalBinary(data)
+		if err != nil {
+			checkSVMError(t, err)
+			continue
+		}
+		accepted++
+		if ierr != nil || info.Dims != m.Dims() || !info.Kind.IsKernel() && !info.Kind.IsLinear() {
+			t.Fatalf("Inspect = %+v, %v on an accepted file", info, ierr)
+		}
+		if size, need, err := svm.EncodedSize(data[:40]); err != nil || need != 0 || size != int64(len(data)) {
+			t.Fatalf("EncodedSize = %d, %d, %v; the file has %d bytes", size, need, err, len(data))
+		}
+		again, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, data) {
+			t.Fatal("an accepted file does not re-encode to itself")
+		}
+		js, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.UnmarshalJSON(js); err != nil {
+			t.Fatalf("JSON of an accepted model does not decode: %v", err)
+		}
+		if b, _ := m.MarshalBinary(); !bytes.Equal(b, data) {
+			t.Fatal("JSON round trip changed the model")
+		}
+		// The perceptron's decoders refuse it as another family's file.
+		if err := new(perceptron.KernelModel[float64]).UnmarshalBinary(data); !errors.Is(err, perceptron.ErrMismatch) {
+			t.Fatalf("perceptron.KernelModel on an SVM file: %v", err)
+		}
+		if _, err := perceptron.Inspect(data); !errors.Is(err, perceptron.ErrMismatch) {
+			t.Fatalf("perceptron.Inspect on an SVM file: %v", err)
+		}
+	}
+	if accepted > 1 {
+		t.Fatalf("%d receivers accept the same file", accepted)
+	}
+	exerciseSVM[float32](t, k32)
+	exerciseSVM[float64](t, k64)
+	exerciseSVM[float32](t, l32)
+	exerciseSVM[float64](t, l64)
+}
+
+// FuzzUnmarshalSVM: any bytes give an error wrapping an SVM model-file
+// sentinel or a model that re-encodes to exactly the same bytes (see
+// checkSVMFile). The seeds include perceptron files, which must be
+// refused with ErrMismatch.
+func FuzzUnmarshalSVM(f *testing.F) {
+	bins, _ := svmSeeds(f)
+	for _, b := range bins {
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	pb, _ := modelSeeds(f)
+	kb, _ := kernelSeeds(f)
+	f.Add(pb[0])
+	f.Add(kb[0])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkSVMFile(t, data)
+		if len(data) >= 12 && (data[11] < 32 || data[11] > 41) {
+			// Not an SVM kind: every SVM decoder refuses it.
+			for _, m := range []svmDecoded{new(svm.Model[float64]), new(svm.LinearModel[float32])} {
+				if m.UnmarshalBinary(data) == nil {
+					t.Fatal("an SVM decoder accepts a file of another kind")
+				}
+			}
+		}
+	})
+}
+
+// FuzzUnmarshalSVMResealed treats its input as an SVM model file without
+// its checksum and appends a valid CRC-32C, so that mutations get past the
+// checksum and reach the header, size and field checks.
+func FuzzUnmarshalSVMResealed(f *testing.F) {
+	bins, _ := svmSeeds(f)
+	for _, b := range bins {
+		f.Add(b[:len(b)-4])
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+		checkSVMFile(t, data)
+	})
+}
+
+// FuzzUnmarshalSVMJSON: any JSON document gives an error wrapping an SVM
+// model-file sentinel or a model whose binary form decodes back to the
+// same model.
+func FuzzUnmarshalSVMJSON(f *testing.F) {
+	_, jsons := svmSeeds(f)
+	for _, j := range jsons {
+		f.Add(j)
+	}
+	f.Add([]byte(`{"format":"rosenblatt-svm","version":2,"type":"float64","kind":"kernel-ovo","algorithm":"svm","dims":1,"labels":[1,2,3],"kernel":{"type":"rbf","gamma":1},"support_vectors":[],"machines":[{"negative":1,"positive":2,"coefficients":[],"bias":0},{"negative":1,"positive":3,"coefficients":[],"bias":1},{"negative":2,"positive":3,"coefficients":[],"bias":-1}]}`))
+	f.Add([]byte(`{"format":"rosenblatt-svm","version":2,"type":"float32","kind":"linear-binary","algorithm":"svm","dims":1000000000,"labels":[0,1],"weights":[],"biases":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		k32, k64, l32, l64 := svmReceivers()
+		for _, m := range []svmDecoded{k32, k64, l32, l64} {
+			if err := m.UnmarshalJSON(data); err != nil {
+				checkSVMError(t, err)
+				continue
+			}
+			b, err := m.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.UnmarshalBinary(b); err != nil {
+				t.Fatalf("binary form of an accepted JSON model does not decode: %v", err)
+			}
+			if again, _ := m.MarshalBinary(); !bytes.Equal(again, b) {
+				t.Fatal("binary round trip changed the model")
+			}
+		}
+		exerciseSVM[float32](t, k32)
+		exerciseSVM[float64](t, k64)
+		exerciseSVM[float32](t, l32)
+		exerciseSVM[float64](t, l64)
+	})
+}
