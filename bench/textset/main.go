@@ -143,6 +143,9 @@ func run(root, out, prefix string) error {
 		}
 	}
 	pages = slices.DeleteFunc(pages, func(p *page) bool { return p.skipped })
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
 	// Document frequencies of the training pages.
 	df := make(map[uint32]int)
 	ntrain := 0
