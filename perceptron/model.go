@@ -443,9 +443,18 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 			s.k.Dots(dst[i*r:(i+1)*r], s.W, X[i*s.d:(i+1)*s.d])
 		}
 	}
+	return s.finishBatch(dst, n, func(i int) []T { return X[i*s.d : (i+1)*s.d] })
+}
+
+// finishBatch completes the products w·x of n samples in dst (for a voted
+// model, the final scores) into the scores: the samples' scaling (vals(i)
+// is sample i's values, all that its norm needs) and the biases; a
+// non-finite score is ErrNonFinite.
+func (s *state[T]) finishBatch(dst []T, n int, vals func(i int) []T) error {
+	r := s.rows()
 	if !s.voted() {
 		for i := range n {
-			mul, bmul := s.sampleScale(X[i*s.d : (i+1)*s.d])
+			mul, bmul := s.sampleScale(vals(i))
 			for k := range r {
 				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
 			}

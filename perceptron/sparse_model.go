@@ -114,20 +114,7 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 			s.k.DotsSparse(dst[i*r:(i+1)*r], s.W, xi.idx, xi.val)
 		}
 	}
-	if !s.voted() {
-		for i := range X.Rows {
-			mul, bmul := s.sampleScale(x(i).val)
-			for k := range r {
-				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
-			}
-		}
-	}
-	for j, a := range dst {
-		if !finite(a) {
-			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
-		}
-	}
-	return nil
+	return s.finishBatch(dst, X.Rows, func(i int) []T { return x(i).val })
 }
 
 // PredictBatchSparse writes the labels of the rows of X to dst (len(dst) =
