@@ -7,6 +7,8 @@
 //	kernel/kernel_amd64.go, kernel_arm64.go, kernel_noasm.go
 //	                               implementations, the exported kernels with their
 //	                               dispatch switches (api.go), the stubs
+//	kernel/int8_amd64.s, int8_arm64.s, int8_{amd64,arm64,noasm}.go
+//	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -85,6 +87,11 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/kernel_amd64.go", func() ([]byte, error) { return kernelGoFile("amd64") }},
 			{"kernel/kernel_arm64.go", func() ([]byte, error) { return kernelGoFile("arm64") }},
 			{"kernel/kernel_noasm.go", func() ([]byte, error) { return kernelGoFile("") }},
+			{"kernel/int8_amd64.s", int8X86File},
+			{"kernel/int8_arm64.s", func() ([]byte, error) { return int8NEONFile(), nil }},
+			{"kernel/int8_amd64.go", func() ([]byte, error) { return int8GoFile("amd64") }},
+			{"kernel/int8_arm64.go", func() ([]byte, error) { return int8GoFile("arm64") }},
+			{"kernel/int8_noasm.go", func() ([]byte, error) { return int8GoFile("") }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {

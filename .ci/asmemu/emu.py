@@ -1,5 +1,7 @@
 # Instruction-level interpreter for the subset of the Go assembler (amd64,
-# AVX2 and AVX-512F) that kernel/*_amd64.s and gram/micro*_amd64.s use. CI
+# AVX2 and AVX-512F, and the integer instructions of the int8 kernels:
+# AVX512BW byte masking, AVX512_VNNI, and the AVX-VNNI VPDPBUSD the
+# generator writes as BYTEs) that kernel/*_amd64.s and gram/micro*_amd64.s use. CI
 # runs the AVX-512 files through it because no emulator available here (qemu
 # TCG) executes AVX-512; see README.md beside this file.
 #
@@ -207,12 +209,42 @@ class Ins:
 _decoded = {}
 
 
+def decode_bytes(bs):
+    """The instruction a run of BYTE statements encodes, as Go assembler
+    text. Only the encoding the generator writes is accepted: {vex}
+    VPDPBUSD ymm, ymm, ymm (VEX.256.66.0F38.W0 50 /r, register form), which
+    computes what the EVEX VPDPBUSD does on YMM registers."""
+    if len(bs) != 5 or bs[0] != 0xc4 or bs[1] & 0x1f != 0x02 or not bs[1] & 0x40 or bs[2] & 0x87 != 0x05 \
+            or bs[3] != 0x50 or bs[4] >> 6 != 3:
+        raise ValueError('unmodelled BYTE encoding: ' + ' '.join('%02x' % b for b in bs))
+    dst = (bs[4] >> 3 & 7) | (0 if bs[1] & 0x80 else 8)
+    src2 = (bs[4] & 7) | (0 if bs[1] & 0x20 else 8)
+    src1 = ~bs[2] >> 3 & 15
+    return 'VPDPBUSD Y%d, Y%d, Y%d' % (src2, src1, dst)
+
+
+def coalesce(code):
+    # Joins each run of BYTE statements into the instruction it encodes.
+    out, run = [], []
+    for s in code + ['']:
+        m = re.match(r'BYTE\s+\$(\w+)$', s)
+        if m:
+            run.append(int(m.group(1), 0))
+            continue
+        if run:
+            out.append(decode_bytes(run))
+            run = []
+        if s:
+            out.append(s)
+    return out
+
+
 def decode(code):
     hit = _decoded.get(id(code))
     if hit is not None and hit[0] is code:
         return hit[1], hit[2]
     labels, prog = {}, []
-    for s in code:
+    for s in coalesce(code):
         if s.endswith(':'):
             if s[:-1] in labels:
                 raise ValueError('duplicate label ' + s)
@@ -648,7 +680,7 @@ def vset(cpu, o, b, mask=None, zeroing=False, esz=4):
 
 
 MOVES = {'VMOVUPS': 4, 'VMOVUPD': 8, 'VMOVAPS': 4, 'VMOVAPD': 8, 'VMOVDQU': None, 'VMOVDQA': None,
-         'VMOVDQU32': 4, 'VMOVDQU64': 8, 'VMOVDQA32': 4, 'VMOVDQA64': 8}
+         'VMOVDQU32': 4, 'VMOVDQU64': 8, 'VMOVDQA32': 4, 'VMOVDQA64': 8, 'VMOVDQU8': 1, 'VMOVDQU16': 2}
 BITWISE = {'VXORPS': 'x', 'VXORPD': 'x', 'VPXOR': 'x', 'VPXORD': 'x', 'VPXORQ': 'x',
            'VANDPS': 'a', 'VANDPD': 'a', 'VPAND': 'a', 'VPANDD': 'a', 'VPANDQ': 'a',
            'VORPS': 'o', 'VORPD': 'o', 'VPOR': 'o', 'VPORD': 'o', 'VPORQ': 'o',
@@ -811,6 +843,13 @@ def vector(cpu, ins, frame, ret):
         vset(cpu, d, r.to_bytes(w, 'little'), mask, zeroing, e)
         return
 
+    h = INTVEC.get(b)
+    if h is not None:
+        if mask is not None:
+            raise ValueError('masked form not modelled: ' + ins.text)
+        h(cpu, ins, ops)
+        return
+
     if mask is not None:
         raise ValueError('masked form not modelled: ' + ins.text)
 
@@ -826,9 +865,10 @@ def vector(cpu, ins, frame, ret):
             aa = A[lane * n:(lane + 1) * n]
             R += [bb[j] + bb[j + 1] for j in range(0, n, 2)] + [aa[j] + aa[j + 1] for j in range(0, n, 2)]
         vset(cpu, d, pack(R, t))
-    elif b in ('VEXTRACTF128', 'VEXTRACTF64X4', 'VEXTRACTF32X4', 'VEXTRACTF64X2'):
+    elif b in ('VEXTRACTF128', 'VEXTRACTF64X4', 'VEXTRACTF32X4', 'VEXTRACTF64X2',
+               'VEXTRACTI128', 'VEXTRACTI64X4', 'VEXTRACTI32X4', 'VEXTRACTI64X2'):
         imm, src, dst = ops
-        half = 32 if b == 'VEXTRACTF64X4' else 16
+        half = 32 if b.endswith('64X4') else 16
         i = imm[1] & ((vwidth(src) // half) - 1)
         part = bytes(cpu.v[src[2]][i * half:(i + 1) * half])
         if dst[0] in ('mem', 'sym'):
@@ -869,3 +909,135 @@ def vector(cpu, ins, frame, ret):
         vset(cpu, d, pack([A[j] if imm >> j & 1 else B[j] for j in range(len(A))], 'd'))
     else:
         raise ValueError('unmodelled: ' + ins.text)
+
+
+# ---------------------------------------------------------------- integer vectors
+#
+# The int8 kernels' instructions. Lanes are unpacked with struct formats
+# (b/B: signed/unsigned byte, h/H: word, i/I: dword); Go writes the
+# operands in reverse of Intel's order: OP src2, src1, dst.
+
+def ilanes(b, f):
+    return list(st(len(b) // struct.calcsize(f), f).unpack(b))
+
+
+def ipack(vals, f):
+    bits = 8 * struct.calcsize(f)
+    m = (1 << bits) - 1
+    return st(len(vals), f.upper()).pack(*[v & m for v in vals])
+
+
+def sat16(v):
+    return max(-32768, min(32767, v))
+
+
+def binop(f, fn):
+    def h(cpu, ins, ops):
+        s2, s1, d = ops
+        w = vwidth(d)
+        A = ilanes(vget(cpu, s1, w), f)  # Intel src1
+        B = ilanes(vget(cpu, s2, w), f)  # Intel src2 (register or memory)
+        vset(cpu, d, ipack([fn(a, bb) for a, bb in zip(A, B)], f))
+    return h
+
+
+def op_pmaddubsw(cpu, ins, ops):
+    s2, s1, d = ops
+    w = vwidth(d)
+    U = ilanes(vget(cpu, s1, w), 'B')
+    S = ilanes(vget(cpu, s2, w), 'b')
+    vset(cpu, d, ipack([sat16(U[j] * S[j] + U[j + 1] * S[j + 1]) for j in range(0, w, 2)], 'h'))
+
+
+def op_pmaddwd(cpu, ins, ops):
+    s2, s1, d = ops
+    w = vwidth(d)
+    A = ilanes(vget(cpu, s1, w), 'h')
+    B = ilanes(vget(cpu, s2, w), 'h')
+    vset(cpu, d, ipack([A[j] * B[j] + A[j + 1] * B[j + 1] for j in range(0, w // 2, 2)], 'i'))
+
+
+def op_vpdpbusd(cpu, ins, ops):
+    s2, s1, d = ops
+    w = vwidth(d)
+    U = ilanes(vget(cpu, s1, w), 'B')
+    S = ilanes(vget(cpu, s2, w), 'b')
+    acc = ilanes(bytes(cpu.v[d[2]][:w]), 'i')
+    vset(cpu, d, ipack([acc[i] + sum(U[4 * i + j] * S[4 * i + j] for j in range(4)) for i in range(w // 4)], 'i'))
+
+
+def shift_imm(f, left):
+    def h(cpu, ins, ops):
+        imm, src, d = ops
+        w = vwidth(d)
+        bits = 8 * struct.calcsize(f)
+        n = imm[1]
+        L = ilanes(vget(cpu, src, w), f.upper())
+        if n >= bits:
+            R = [0] * len(L)
+        else:
+            R = [(v << n) if left else (v >> n) for v in L]
+        vset(cpu, d, ipack(R, f))
+    return h
+
+
+def op_phaddd(cpu, ins, ops):
+    s2, s1, d = ops  # per 128-bit lane: [s1 pairs, s2 pairs]
+    w = vwidth(d)
+    A = ilanes(vget(cpu, s1, w), 'i')
+    B = ilanes(vget(cpu, s2, w), 'i')
+    R = []
+    for l in range(w // 16):
+        a, bb = A[4 * l:4 * l + 4], B[4 * l:4 * l + 4]
+        R += [a[0] + a[1], a[2] + a[3], bb[0] + bb[1], bb[2] + bb[3]]
+    vset(cpu, d, ipack(R, 'i'))
+
+
+def op_pshufd(cpu, ins, ops):
+    imm, src, d = ops
+    w = vwidth(d)
+    L = ilanes(vget(cpu, src, w), 'I')
+    n = imm[1]
+    vset(cpu, d, ipack([L[4 * (i // 4) + (n >> (2 * (i % 4)) & 3)] for i in range(len(L))], 'i'))
+
+
+def op_pbroadcastd(cpu, ins, ops):
+    src, d = ops
+    w = vwidth(d)
+    e = cpu.load(addr(cpu, src), 4) if src[0] in ('mem', 'sym') else bytes(cpu.v[src[2]][:4])
+    vset(cpu, d, e * (w // 4))
+
+
+def op_movdq(n):
+    def h(cpu, ins, ops):  # VMOVD/VMOVQ between an XMM register and memory
+        src, d = ops
+        if src[0] == 'vec' and d[0] in ('mem', 'sym'):
+            cpu.store(addr(cpu, d), bytes(cpu.v[src[2]][:n]))
+        elif src[0] in ('mem', 'sym') and d[0] == 'vec':
+            vset(cpu, ('vec', 16, d[2]), cpu.load(addr(cpu, src), n) + bytes(16 - n))
+        else:
+            raise ValueError('unmodelled form: ' + ins.text)
+    return h
+
+
+def op_pmovx(sf, df):
+    def h(cpu, ins, ops):  # VPMOVSXBW/VPMOVZXBW: w/2 bytes of memory or an XMM, extended
+        src, d = ops
+        w = vwidth(d)
+        n = w // struct.calcsize(df)
+        sz = n * struct.calcsize(sf)
+        b = cpu.load(addr(cpu, src), sz) if src[0] in ('mem', 'sym') else bytes(cpu.v[src[2]][:sz])
+        vset(cpu, d, ipack(ilanes(b, sf), df))
+    return h
+
+
+INTVEC = {
+    'VPMOVSXBW': op_pmovx('b', 'h'), 'VPMOVZXBW': op_pmovx('B', 'h'),
+    'VPADDB': binop('b', lambda a, b: a + b), 'VPADDW': binop('h', lambda a, b: a + b),
+    'VPADDD': binop('i', lambda a, b: a + b), 'VPSUBB': binop('b', lambda a, b: a - b),
+    'VPSUBW': binop('h', lambda a, b: a - b), 'VPSUBD': binop('i', lambda a, b: a - b),
+    'VPMADDUBSW': op_pmaddubsw, 'VPMADDWD': op_pmaddwd, 'VPDPBUSD': op_vpdpbusd,
+    'VPSRLW': shift_imm('h', False), 'VPSLLD': shift_imm('i', True),
+    'VPHADDD': op_phaddd, 'VPSHUFD': op_pshufd, 'VPBROADCASTD': op_pbroadcastd,
+    'VMOVD': op_movdq(4), 'VMOVQ': op_movdq(8),
+}

@@ -542,8 +542,10 @@ func (c *cliCase) checkResult(t *testing.T, dir string, code int, stdout, stderr
 }
 
 // allCLICases are cliCases and the cases of the other test files
-// (outputCases, platformCases, svmCases).
-func allCLICases() []cliCase { return slices.Concat(cliCases, outputCases, platformCases, svmCases) }
+// (outputCases, platformCases, svmCases, quantizeCases).
+func allCLICases() []cliCase {
+	return slices.Concat(cliCases, outputCases, platformCases, svmCases, quantizeCases)
+}
 
 func TestCLIInProcess(t *testing.T) {
 	for _, c := range allCLICases() {

@@ -10,6 +10,8 @@
 //	                                        kernel perceptron (-kernel linear|poly|rbf)
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
+//	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
+//	rosenblatt serve -model FILE [flags]    serve the model's predictions over HTTP, reloading it when it changes
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
 //	rosenblatt bench [flags]                time the kernels on every implementation against the peak
 //	rosenblatt bench compare A.json B.json  put two bench reports side by side
@@ -65,12 +67,14 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"demo":    {"train on data embedded in the binary (what runs without arguments)", runDemo},
-	"train":   {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
-	"predict": {"predict a label for every row of a data file", runPredict},
-	"eval":    {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
-	"cpu":     {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":   {"time the kernels on every implementation against the estimated peak", runBench},
+	"demo":     {"train on data embedded in the binary (what runs without arguments)", runDemo},
+	"train":    {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
+	"predict":  {"predict a label for every row of a data file", runPredict},
+	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
+	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
+	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
+	"bench":    {"time the kernels on every implementation against the estimated peak", runBench},
+	"serve":    {"serve a model's predictions over HTTP, reloading it when the file changes", runServe},
 }
 
 func usage(w io.Writer) {

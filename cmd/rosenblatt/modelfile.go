@@ -15,6 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -26,12 +27,15 @@ import (
 // binaryMagic opens every binary model file.
 const binaryMagic = "RBLTPCPT"
 
-// classifier is what predict and eval need of a model; *perceptron.Model,
-// *perceptron.KernelModel, *svm.Model and *svm.LinearModel implement it.
+// classifier is what predict, eval and serve need of a model;
+// *perceptron.Model, *perceptron.KernelModel, *svm.Model, *svm.LinearModel
+// and (for float32) *quant.Model implement it.
 type classifier[T kernel.Float] interface {
 	Dims() int
 	Classes() []int
 	NumScores() int
+	Predict(x []T) (int, error)
+	Scores(dst, x []T) error
 	PredictBatch(dst []int, X []T) error
 	ScoresBatch(dst, X []T) error
 }
@@ -75,7 +79,8 @@ func (lm *loadedModel) classes() []int {
 }
 
 // loadModel reads the model file at path: a linear or kernel perceptron,
-// or a kernel or linear SVM, binary or JSON, float32 or float64. Errors
+// or a kernel or linear SVM, binary or JSON, float32 or float64, or a
+// quantised linear model (binary; read as a float32 classifier). Errors
 // name the file; a file of the right kind with bad content wraps
 // perceptron.ErrCorrupt or svm.ErrCorrupt (or ErrVersion), a JSON
 // syntax error carries its line and column, a file that is no model at
@@ -94,6 +99,14 @@ func loadModel(path string) (*loadedModel, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseModel(path, data)
+}
+
+// parseModel decodes the bytes of the model file at path, as readModelFile
+// returned them (serve reads a file once, names the model by a hash of
+// those bytes, and decodes the same bytes).
+func parseModel(path string, data []byte) (*loadedModel, error) {
+	var err error
 	lm := &loadedModel{path: path}
 	trimmed := bytes.TrimSpace(data)
 	switch {
@@ -112,6 +125,14 @@ func loadModel(path string) (*loadedModel, error) {
 			return lm, nil
 		}
 		info, err := perceptron.Inspect(data)
+		if errors.Is(err, perceptron.ErrMismatch) && quant.IsKind(byte(info.Kind)) {
+			q, err := quant.Unmarshal(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			lm.m32, lm.desc = q, "int8 quantised "+describeModel(q, "float32 input")
+			return lm, nil
+		}
 		isKernel := info.Kind.IsKernel() && errors.Is(err, perceptron.ErrMismatch)
 		if err != nil && !isKernel {
 			return nil, fmt.Errorf("%s: %w", path, err)

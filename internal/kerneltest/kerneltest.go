@@ -296,3 +296,67 @@ func CheckAxpySparse[T kernel.Float](got []T, a T, idx []int32, val, y []T) erro
 	}
 	return nil
 }
+
+// Integer is the set of element types of the int8 kernels' slices.
+type Integer interface {
+	~int8 | ~uint8 | ~int32
+}
+
+// DotU8I8 returns the plain loop's Σ x[i]·w[i] in int32 (wrapping modulo
+// 2³² as Go's int32 arithmetic does), the reference of kernel.DotU8I8, and
+// the exact sum in int64.
+func DotU8I8(x []uint8, w []int8) (wrapped int32, exact int64) {
+	for i := range x {
+		p := int32(x[i]) * int32(w[i])
+		wrapped += p
+		exact += int64(p)
+	}
+	return wrapped, exact
+}
+
+// DotI8 is DotU8I8 for signed x: the reference of kernel.DotI8.
+func DotI8(x, y []int8) (wrapped int32, exact int64) {
+	for i := range x {
+		p := int32(x[i]) * int32(y[i])
+		wrapped += p
+		exact += int64(p)
+	}
+	return wrapped, exact
+}
+
+// GuardedInts returns a slice of n elements at element offset off inside a
+// larger buffer whose other elements hold a sentinel pattern, and a
+// function that reports whether any of them was overwritten.
+func GuardedInts[T Integer](n, off int) (s []T, intact func() error) {
+	const guard = 64
+	buf := make([]T, off+n+guard+guard)
+	sentinel := func(i int) T { return T(0x5a ^ i*37) }
+	for i := range buf {
+		buf[i] = sentinel(i)
+	}
+	lo, hi := guard+off, guard+off+n
+	s = buf[lo:hi:hi]
+	return s, func() error {
+		for i := range buf {
+			if i >= lo && i < hi {
+				continue
+			}
+			if buf[i] != sentinel(i) {
+				return fmt.Errorf("out-of-bounds write: element %d of the guard buffer (slice at %d..%d) is %v", i, lo, hi, buf[i])
+			}
+		}
+		return nil
+	}
+}
+
+// AvailableInt8 returns the int8 implementations of this build that the
+// CPU can run.
+func AvailableInt8() []*kernel.Int8Impl {
+	var out []*kernel.Int8Impl
+	for _, v := range kernel.Int8Impls() {
+		if v.Available() {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -28,7 +28,8 @@
 //
 // Integers are little-endian. The kinds registered so far: 1–3 the linear
 // models and 16–18 the kernel perceptrons (package perceptron), 32–34 the
-// kernel SVMs and 40–41 the linear SVMs (package svm; version 2 only).
+// kernel SVMs and 40–41 the linear SVMs (package svm; version 2 only), 49–51
+// the quantised linear models (package quant).
 //
 // # Errors
 //

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/quant"
+)
+
+// The quantize subcommand:
+//
+//	rosenblatt quantize -model IN -o OUT
+//
+// writes the int8 quantised form of the linear model IN (binary or JSON,
+// float32 or float64, any kind and algorithm) to OUT, atomically,
+// never over an existing file without -f nor over IN. predict and eval
+// read the result like any model file.
+
+// errNotQuantizable marks a model quantize cannot convert.
+var errNotQuantizable = errors.New("cannot quantise this model")
+
+func runQuantize(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("quantize", stderr)
+	in := fs.String("model", "", "the linear model `file` to quantise (required)")
+	out := fs.String("o", "", "the quantised model `file` to write (required)")
+	force := fs.Bool("f", false, "overwrite the -o file if it exists")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: rosenblatt quantize -model IN -o OUT\n\n")
+		fmt.Fprintf(stderr, "Writes the int8 quantised form of the linear model IN (int8 weights with one scale per class,\n")
+		fmt.Fprintf(stderr, "samples quantised per vector when predicting) to OUT; predict and eval read it.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *in == "":
+		return fmt.Errorf("%w: -model is required", errUsage)
+	case *out == "":
+		return fmt.Errorf("%w: -o is required", errUsage)
+	}
+	std := stdio{stdout, stderr}
+	if err := std.checkWritable(*out, *force, *in); err != nil {
+		return err
+	}
+	lm, err := loadModel(*in)
+	if err != nil {
+		return err
+	}
+	var q *quant.Model
+	switch m := anyModel(lm).(type) {
+	case *perceptron.Model[float32]:
+		q, err = quant.New(m)
+	case *perceptron.Model[float64]:
+		q, err = quant.New(m)
+	case *quant.Model:
+		return fmt.Errorf("%s: %w: it is quantised already", *in, errNotQuantizable)
+	default:
+		return fmt.Errorf("%s: %w: %s (only linear perceptron models are quantised)", *in, errNotQuantizable, lm.desc)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", *in, errNotQuantizable, err)
+	}
+	data, err := q.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return std.writeOutput(*out, *force, []string{*in}, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// anyModel returns the model lm holds.
+func anyModel(lm *loadedModel) any {
+	if lm.m64 != nil {
+		return lm.m64
+	}
+	return lm.m32
+}

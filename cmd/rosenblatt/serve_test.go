@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/serve"
+)
+
+// TestServe runs "rosenblatt serve" on a model trained by "rosenblatt
+// train": its labels are predict's, a new model file is put in use on
+// SIGHUP, a corrupt one keeps the model in use and is logged, and the
+// server shuts down cleanly when its context ends. Linear and kernel
+// perceptrons and a kernel SVM, binary and JSON files.
+func TestServe(t *testing.T) {
+	td, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := filepath.Join(td, "iris.test.libsvm")
+	data, err := dataset.LoadLIBSVM[float64](test, dataset.LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([][]float64, data.Rows)
+	for i := range rows {
+		rows[i] = data.X[i*data.Cols : (i+1)*data.Cols]
+	}
+	body, _ := json.Marshal(map[string]any{"rows": rows})
+
+	dir := t.TempDir()
+	train := func(out string, extra ...string) []string {
+		args := append([]string{"train", "-q", "-f", "-o", out}, extra...)
+		if code, _, stderr := runIn(t, dir, append(args, filepath.Join(td, "iris.train.libsvm"))...); code != exitOK {
+			t.Fatalf("train: %s", stderr)
+		}
+		code, stdout, stderr := runIn(t, dir, "predict", out, test)
+		if code != exitOK {
+			t.Fatalf("predict: %s", stderr)
+		}
+		return strings.Fields(stdout)
+	}
+	model := filepath.Join(dir, "m.model")
+	wantA := train(model, "-algo", "averaged", "-epochs", "5")
+	kernelJSON := filepath.Join(dir, "k.json")
+	wantB := train(kernelJSON, "-kernel", "rbf", "-gamma", "0.5", "-json")
+	svmModel := filepath.Join(dir, "svm.model")
+	wantC := train(svmModel, "-algo", "svm", "-kernel", "rbf", "-gamma", "0.5", "-C", "1")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hup := make(chan os.Signal)
+	var logs syncBuffer
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0"}, &logs,
+			func(a net.Addr) { addrc <- a.String() })
+	}()
+	var url string
+	select {
+	case url = <-addrc:
+		url = "http://" + url
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+
+	predict := func() (string, []string) {
+		t.Helper()
+		resp, err := http.Post(url+"/predict", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d: %s", resp.StatusCode, b)
+		}
+		var r struct {
+			Model  string
+			Labels []int
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if h := resp.Header.Get("X-Model-Version"); h != r.Model {
+			t.Errorf("header names model %s, body %s", h, r.Model)
+		}
+		var labels []string
+		for _, l := range r.Labels {
+			labels = append(labels, strconv.Itoa(l))
+		}
+		return r.Model, labels
+	}
+	health := func() (string, string) {
+		t.Helper()
+		resp, err := http.Get(url + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var h struct{ Model, LastReloadError string }
+		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+			t.Fatal(err)
+		}
+		return h.Model, h.LastReloadError
+	}
+	reload := func() {
+		hup <- os.Interrupt // any value: serveWith reloads on each
+		hup <- os.Interrupt // the first has been taken: the reload is under way or done
+	}
+	eq := func(a, b []string) bool { return strings.Join(a, " ") == strings.Join(b, " ") }
+
+	va, got := predict()
+	if !eq(got, wantA) {
+		t.Fatalf("served %v, predict %v", got, wantA)
+	}
+	if eq(wantA, wantB) {
+		t.Fatal("the two models must disagree somewhere for the test to tell them apart")
+	}
+
+	// A corrupt file keeps the model in use.
+	if err := os.WriteFile(model, []byte("RBLTPCPT garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { _, e := health(); return e != "" })
+	if v, e := health(); v != va || !strings.Contains(e, "m.model") {
+		t.Errorf("after a corrupt file: model %s (want %s), last error %q", v, va, e)
+	}
+	if v, got := predict(); v != va || !eq(got, wantA) {
+		t.Errorf("after a corrupt file: model %s, labels %v", v, got)
+	}
+	if !strings.Contains(logs.String(), "keeping the model in use") {
+		t.Errorf("the failed reload is not logged:\n%s", logs.String())
+	}
+
+	// The kernel model's JSON file, renamed over the model file.
+	if err := os.Rename(kernelJSON, model); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { v, _ := health(); return v != va })
+	vb, got := predict()
+	if !eq(got, wantB) {
+		t.Errorf("after SIGHUP: served %v, predict %v", got, wantB)
+	}
+
+	// An SVM (one-vs-one, kernel) model file.
+	if err := os.Rename(svmModel, model); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { v, _ := health(); return v != vb })
+	if _, got := predict(); !eq(got, wantC) {
+		t.Errorf("SVM: served %v, predict %v", got, wantC)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if !strings.Contains(logs.String(), "shut down") {
+		t.Errorf("no shutdown in the log:\n%s", logs.String())
+	}
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("timed out")
+}
+
+// TestServeErrors: usage errors and a model that does not load.
+func TestServeErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		err  error
+		msg  string
+	}{
+		{"no model", []string{"-addr", "127.0.0.1:0"}, errUsage, "-model FILE is required"},
+		{"argument", []string{"-model", "x", "extra"}, errUsage, `unexpected argument "extra"`},
+		{"negative poll", []string{"-model", "x", "-poll", "-1s"}, errUsage, "-poll must not be negative"},
+		{"not a model", []string{"-model", "testdata/notamodel.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "notamodel.model"},
+		{"corrupt", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "corrupt.model"},
+		{"missing", []string{"-model", "testdata/missing.model", "-addr", "127.0.0.1:0"}, os.ErrNotExist, "missing.model"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := serveWith(context.Background(), nil, c.args, &stderr, nil)
+			if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("err = %v, want %v containing %q", err, c.err, c.msg)
+			}
+		})
+	}
+}

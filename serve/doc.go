@@ -1,0 +1,69 @@
+// Package serve is an HTTP handler that serves a classifier's predictions
+// from a model file, and swaps the model when the file changes.
+//
+// A Server reads the model file once at start (New) and again on Reload
+// (the command calls it on SIGHUP) or when Watch sees the file's size,
+// modification time or identity change. The bytes read are decoded by the
+// caller's Decoder and named by their SHA-256 (Version: the first 16 hex
+// digits); the model in use is held in an atomic.Pointer, so a request
+// loads it once and uses that model, whole, to the end: every response
+// names the version it used (the X-Model-Version header, and "model" in a
+// JSON body). A new file that cannot be read or decoded, or whose model is
+// unusable, keeps the current model and is logged.
+//
+// # Endpoints
+//
+//	POST /predict   one sample or a batch, JSON or binary (below)
+//	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use and the last reload error
+//
+// Query parameter scores=1 (or "scores": true in a JSON request, or flag
+// bit 0 of a binary one) adds the model's decision values to the labels.
+// Malformed requests get a 4xx status and a one-line text/plain message:
+// 400 for bad JSON, a wrong feature count, a NaN or ±Inf value, an empty
+// batch or a truncated binary body; 413 for a body over
+// Options.MaxBodyBytes; 415 for another Content-Type; 422 when the model
+// cannot score a valid sample (a score that overflows); 405 for another
+// method.
+//
+// # JSON
+//
+//	request  {"x": [0.1, 0.2, ...]}                    one sample
+//	         {"rows": [[0.1, ...], [0.3, ...]]}          a batch
+//	response {"model": "9f86d081884c7d65", "label": 1, "scores": [0.25]}
+//	         {"model": "9f86d081884c7d65", "labels": [1, -1], "scores": [[0.25], [-3.5]]}
+//
+// Content-Type application/json (or none). Field names are exact (case
+// matters); unknown or repeated fields, null for x or rows, trailing data
+// and a request with both or neither of x and rows are refused. The rows
+// are decoded one at a time, each checked as it arrives, so that a request
+// takes the memory of its values in the model's type and of one row,
+// whatever the shape of its body.
+//
+// # Binary
+//
+// Content-Type application/octet-stream; integers little-endian, values
+// IEEE 754 little-endian, rows row-major.
+//
+//	request                                    response (200)
+//	off size                                   off size
+//	0   4    magic "RBRQ"                      0   4    magic "RBRS"
+//	4   1    value size: 4 float32, 8 float64  4   1    score size (the model's: 4 or 8), 0 without scores
+//	5   1    flags: bit 0 = return scores      5   3    reserved, 0
+//	6   2    reserved, 0                       8   4    N rows
+//	8   4    N rows, ≥ 1                       12  4    K scores per row (NumScores; 0 without scores)
+//	12  4    D features per row (the model's)  16  8·N  labels, int64
+//	16  N·D·size  the values                   then N·K scores of the score size
+//
+// The body must be exactly 16 + N·D·size bytes. AppendRequest and
+// ParseResponse implement the format for Go clients. Values are converted
+// to the model's element type (float32 → float64 exactly; float64 →
+// float32 rounded, as JSON numbers are).
+//
+// # Models
+//
+// A Model is served if it is a Classifier[float32] or a
+// Classifier[float64]: Dims, Classes, NumScores, Predict and Scores, which
+// perceptron.Model, perceptron.KernelModel, svm.Model and svm.LinearModel
+// all have. Any other kind (a quantised model, say) plugs in by having
+// those methods and being returned by the Decoder.
+package serve

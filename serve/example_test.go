@@ -1,0 +1,96 @@
+package serve_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/serve"
+)
+
+// A Go service that embeds a model and reloads it when its file is
+// replaced: train, write the file, serve it, then replace the file (by
+// renaming a complete new one over it) and see the new model answer.
+func Example_hotReload() {
+	dir, _ := os.MkdirTemp("", "serve-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "model.bin")
+
+	// Two models of 2 features: one says +1 for x₀ > 0, the other −1.
+	X := []float32{1, 0, 2, 1, -1, 0, -2, 1}
+	save := func(y []int) {
+		m, _, err := perceptron.Train(X, 2, y, perceptron.Options{MaxIter: 5})
+		if err != nil {
+			log.Fatal(err)
+		}
+		b, _ := m.MarshalBinary()
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil { // atomic: never half a file
+			log.Fatal(err)
+		}
+	}
+	save([]int{1, 1, -1, -1})
+
+	// How the service decodes its model files.
+	decode := func(path string, data []byte) (serve.Model, error) {
+		m := new(perceptron.Model[float32])
+		if err := m.UnmarshalBinary(data); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	s, err := serve.New(path, decode, serve.Options{
+		Poll:   10 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Watch(ctx) // or s.Run(ctx, listener), which also serves and shuts down gracefully
+	// In a real service: s.HTTPServer(":8080").ListenAndServe(), or mount
+	// s (an http.Handler) in your own mux.
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+
+	ask := func() {
+		resp, err := http.Post(ts.URL+"/predict", "application/json", strings.NewReader(`{"x": [3, 0]}`))
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r struct {
+			Model string // the version that answered, also in the X-Model-Version header
+			Label int
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(resp.StatusCode, "label", r.Label, r.Model == resp.Header.Get("X-Model-Version"))
+	}
+	ask()
+
+	old := s.Current().Version
+	save([]int{-1, -1, 1, 1}) // the new model: Watch puts it in use
+	for s.Current().Version == old {
+		time.Sleep(time.Millisecond)
+	}
+	ask()
+	// Output:
+	// 200 label 1 true
+	// 200 label -1 true
+}
