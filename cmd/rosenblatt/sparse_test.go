@@ -143,6 +143,15 @@ func TestTrainWideSparse(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", s, stdout)
 		}
 	}
+	// predict and eval read it sparse too, with the model's width.
+	code, stdout, stderr = runIn(t, dir, "predict", "-scores", "m.model", "wide.libsvm")
+	if code != exitOK || strings.Count(stdout, "\n") != 1500 {
+		t.Errorf("predict: exit %d, %d lines\n%s", code, strings.Count(stdout, "\n"), stderr)
+	}
+	code, stdout, stderr = runIn(t, dir, "eval", "m.model", "wide.libsvm")
+	if code != exitOK || !strings.Contains(stdout, "(libsvm, sparse): 1500 rows") || !strings.Contains(stdout, "accuracy:") {
+		t.Errorf("eval: exit %d\n%s%s", code, stdout, stderr)
+	}
 	code, stdout, stderr = runIn(t, dir, "train", "-dense", "-f", "-o", "m.model", "wide.libsvm")
 	if code != exitFail || !strings.Contains(stderr, "exceed the limit") {
 		t.Errorf("dense: exit %d, want %d with the dense limit\n%s%s", code, exitFail, stdout, stderr)
