@@ -12,6 +12,9 @@
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
+//	internal/roofline/loops_*.s, loops_*.go
+//	                               the measurement loops of rosenblatt bench
+//	                               (roofline.go)
 //
 // Each kernel is written once (kernel_x86.go, gram_x86.go, kernel_neon.go,
 // gram_neon.go) and instantiated per element type and vector width. Run it
@@ -39,7 +42,7 @@ func main() {
 	// the default one.
 	fs := flag.NewFlagSet("_asm", flag.ExitOnError)
 	root := fs.String("root", "..", "the module root")
-	pkg := fs.String("pkg", "", "generate only this package's files (kernel or gram); empty: all")
+	pkg := fs.String("pkg", "", "generate only this package's files (kernel, gram or roofline); empty: all")
 	_ = fs.Parse(os.Args[1:])
 	files, err := generate(*pkg)
 	if err != nil {
@@ -117,7 +120,14 @@ func generate(pkg string) ([]outFile, error) {
 			}
 		}
 	}
-	if pkg != "" && pkg != "kernel" && pkg != "gram" {
+	if pkg == "" || pkg == "roofline" {
+		files, err := rooflineFiles()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	if pkg != "" && pkg != "kernel" && pkg != "gram" && pkg != "roofline" {
 		return nil, fmt.Errorf("unknown package %q", pkg)
 	}
 	return out, nil

@@ -2,26 +2,15 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/viterin/vek/vek32"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// threadCPU returns the CPU time the calling thread has used, in
-// nanoseconds (CLOCK_THREAD_CPUTIME_ID).
-func threadCPU() int64 {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0) // 3: CLOCK_THREAD_CPUTIME_ID
-	return ts.Nano()
-}
 
 // TestDotCPUTime measures float32 Dot through the public API of every
 // implementation this CPU runs and vek32.Dot, in CPU time of the measuring
@@ -37,10 +26,7 @@ func threadCPU() int64 {
 // machine; on a busy one, their spread is many times the differences
 // between the candidates at small n.
 func TestDotCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	type cand struct {
@@ -67,11 +53,11 @@ func TestDotCPUTime(t *testing.T) {
 		for r := 0; r < rounds; r++ {
 			for i, c := range cands {
 				var s float32
-				t0 := threadCPU()
+				t0 := cputime.Thread()
 				for range calls {
 					s += c.f(x, y)
 				}
-				times[i] = append(times[i], float64(threadCPU()-t0)/float64(calls))
+				times[i] = append(times[i], float64(cputime.Thread()-t0)/float64(calls))
 				sink32 += s
 			}
 		}

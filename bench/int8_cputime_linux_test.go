@@ -5,10 +5,10 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -21,10 +21,7 @@ import (
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=30 go -C bench test -run TestInt8CPUTime -v .
 func TestInt8CPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cs := int8Cases()
@@ -32,11 +29,11 @@ func TestInt8CPUTime(t *testing.T) {
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
 		for i, c := range cs {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			for range calls {
 				c.call()
 			}
-			times[i] = append(times[i], float64(threadCPU()-t0)/calls)
+			times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
 		}
 	}
 	best := map[string]float64{}

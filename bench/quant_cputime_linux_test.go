@@ -2,12 +2,11 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -28,10 +27,7 @@ import (
 // (the second: float32 on the AVX2 kernels, against int8 avx2, the path of
 // an AVX2 CPU without VNNI, and avxvnni).
 func TestQuantPredictCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	type cand struct {
 		d          int
 		name, impl string
@@ -58,13 +54,13 @@ func TestQuantPredictCPUTime(t *testing.T) {
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
 		for i, c := range cs {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			for range calls {
 				if _, err := c.call(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			times[i] = append(times[i], float64(threadCPU()-t0)/calls)
+			times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
 		}
 	}
 	belongs := map[string]string{}

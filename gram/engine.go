@@ -205,7 +205,7 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 		// A NaN or an infinity makes the norm NaN or +Inf, so only rows
 		// whose norm is not finite need the check value by value (a finite
 		// row can overflow its norm: checkOverflow reports that).
-		nm := norm(row)
+		nm := e.rowNorm(row)
 		if f := float64(nm); math.IsNaN(f) || math.IsInf(f, 0) {
 			if !finite(row) {
 				return nil, fmt.Errorf("%w: row %d", ErrNonFinite, i)
@@ -289,6 +289,18 @@ func norm[T kernel.Float](x []T) T {
 		s0 += x[i] * x[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// rowNorm returns ‖x‖² as prepare records it: norm's fixed order where the
+// kernel function uses the norms (RBF), so that every function of the
+// package sees the same values, and the implementation's vector Dot where
+// they serve only the checks (finite values, overflow), which for a batch
+// of samples against a few weight vectors is a good part of the work.
+func (e *engine[T]) rowNorm(x []T) T {
+	if e.sp.kind == kindLinear {
+		return kernel.On[T](e.im).Dot(x, x)
+	}
+	return norm(x)
 }
 
 // kBlocks returns the number of feature blocks and their common length: d

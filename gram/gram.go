@@ -1,8 +1,9 @@
 // Package gram computes Gram and kernel matrices: G[i][j] = K(xᵢ, xⱼ) for the
-// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross), rows
-// K(xᵢ, X) on demand, one at a time or in batches against a packed copy of
-// the data (Rows), and an LRU row cache with a byte budget that fills its
-// misses in batches (Cache), for float32 and float64.
+// rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross, or
+// CrossInto into the caller's buffer), rows K(xᵢ, X) and K(q, X) on demand,
+// one at a time or in batches against a packed copy of the data (Rows), and
+// an LRU row cache with a byte budget that fills its misses in batches
+// (Cache), for float32 and float64.
 //
 // # Kernels
 //
@@ -315,6 +316,77 @@ func Cross[T kernel.Float](A, B []T, d int, k Kernel, opts *Options) (*Matrix[T]
 	m := &Matrix[T]{Rows: na, Cols: nb, Data: make([]T, na*nb)}
 	e.run(sa, sb, m.Data, nb, false)
 	return m, nil
+}
+
+// CrossInto is Cross writing the N×M values into dst (row-major,
+// len(dst) = N·M, dst[i·M+j] = K(aᵢ, bⱼ)) instead of a new matrix: the
+// kernel values, or for Linear the products A·Bᵀ, of a batch of samples
+// against a model's support or weight vectors. When one side has fewer rows
+// than a register tile (a handful of class weight vectors, say), it is put
+// on the side of the tile with fewer rows and the result transposed, so the
+// micro-kernel's padding stays small; every value is the same one sequential
+// chain of multiply-adds either way, identical to Cross's. The memory budget
+// (Options.MaxBytes) covers the packed copies of A and B and, when
+// transposed, a scratch copy of the result. A and B are not modified; dst
+// of another length is an error wrapping ErrShape.
+func CrossInto[T kernel.Float](dst, A, B []T, d int, k Kernel, opts *Options) error {
+	e, err := setup[T](k, opts)
+	if err != nil {
+		return err
+	}
+	na, err := rowsOf(A, d, "A")
+	if err != nil {
+		return err
+	}
+	nb, err := rowsOf(B, d, "B")
+	if err != nil {
+		return err
+	}
+	if int64(len(dst)) != int64(na)*int64(nb) {
+		return fmt.Errorf("%w: len(dst) = %d, want %d×%d", ErrShape, len(dst), na, nb)
+	}
+	flip := e.flip(na, nb)
+	scratch := int64(0)
+	if flip {
+		scratch = int64(na) * int64(nb)
+	}
+	if err := e.budget(scratch, (int64(na)+int64(nb))*int64(d), "cross product"); err != nil {
+		return err
+	}
+	if flip {
+		A, B, na, nb = B, A, nb, na
+	}
+	sa, err := prepare(e, A, na, d, true, false)
+	if err != nil {
+		return err
+	}
+	defer sa.release()
+	sb, err := prepare(e, B, nb, d, false, true)
+	if err != nil {
+		return err
+	}
+	defer sb.release()
+	if err := e.checkOverflow(max(sa.maxNorm, sb.maxNorm)); err != nil {
+		return err
+	}
+	if !flip {
+		e.run(sa, sb, dst, nb, false)
+		return nil
+	}
+	tmp := getBuf[T](na * nb)
+	e.run(sa, sb, tmp, nb, false)
+	e.mk.trans(dst, na, tmp, nb, na, nb)
+	putBuf(tmp)
+	return nil
+}
+
+// flip reports whether the product of na rows by nb rows needs fewer
+// padded tile values with the B rows on the A side of the tile (mr rows)
+// and the A rows on its B side (nr rows).
+func (e *engine[T]) flip(na, nb int) bool {
+	mr, nr := e.mk.mr, e.mk.nr
+	pad := func(n, w int) int64 { return int64((n + w - 1) / w * w) }
+	return pad(nb, mr)*pad(na, nr) < pad(na, mr)*pad(nb, nr)
 }
 
 // rowsOf returns len(X)/d after checking the shape.

@@ -98,6 +98,35 @@ func (r *Rows[T]) RowOf(dst, x []T) ([]T, error) {
 	return r.row(sc, dst, x, nm, -1), nil
 }
 
+// RowsOf writes K(qᵢ, xⱼ) for the M row-major queries Q (M·d values) into
+// dst[i·N+j] (len(dst) = M·N): the kernel values of a batch of new samples
+// against the data set, computed together on the packed copy as Cross
+// computes them (the queries packed as the other side of the product, full
+// tiles, Options.Threads goroutines), so that each value is identical to
+// RowOf's. Its working memory is the packed queries. A length that is not a
+// multiple of d, or dst of the wrong length, wraps ErrShape, an empty Q
+// ErrEmpty, and NaN or infinite values ErrNonFinite; Q is not modified.
+func (r *Rows[T]) RowsOf(dst, Q []T) error {
+	e, s := r.e, r.s
+	m, err := rowsOf(Q, s.d, "Q")
+	if err != nil {
+		return err
+	}
+	if int64(len(dst)) != int64(m)*int64(s.n) {
+		return fmt.Errorf("%w: len(dst) = %d, want %d queries × %d rows", ErrShape, len(dst), m, s.n)
+	}
+	q, err := prepare(e, Q, m, s.d, true, false)
+	if err != nil {
+		return err
+	}
+	defer q.release()
+	if err := e.checkOverflow(max(s.maxNorm, q.maxNorm)); err != nil {
+		return err
+	}
+	e.run(q, s, dst, s.n, false)
+	return nil
+}
+
 // RowBatch writes K(xᵢ, X) for each i of idx into dst[k], k the position
 // of i in idx (dst is grown to len(idx) rows, each grown if shorter than N,
 // as by Row), and returns dst[:len(idx)]. The rows are computed together,

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Training benchmarks: one iteration is one whole fit. Each reports the
@@ -116,14 +118,26 @@ func BenchmarkTrain(b *testing.B) {
 	benchKernelTrain(b) // kernel_bench_test.go
 }
 
-// BenchmarkPredict scores one d = 784 float32 sample (the Fashion-MNIST
-// shape) with a binary and a 10-class model; Predict must not allocate.
+// BenchmarkPredict scores d = 784 float32 samples (the Fashion-MNIST
+// shape) with a binary and a 10-class one-vs-rest model, in one run with
+// the peers the targets of issue 13 are ratios to:
+//
+//   - kind=…/d=784: Predict of one sample (which must not allocate);
+//   - peer=matvec10/d=784: one kernel.MatVec over the 10-class model's
+//     10×784 weights, the floor of a 10-class Predict;
+//   - kind=…-batch200/d=784: PredictBatch of 200 samples, ns/sample;
+//   - kind=…-loop200/d=784: Predict of each of the same 200 samples in
+//     turn, ns/sample (the batch's data, not one sample kept in L1).
+//
+// Run with
+//
+//	go test -run '^$' -bench '^BenchmarkPredict$' -count 6 ./perceptron
 func BenchmarkPredict(b *testing.B) {
-	const d = 784
+	const d, n = 784, 200
 	rng := newRand(1)
-	X := make([]float32, 200*d)
-	yb := make([]int, 200)
-	ym := make([]int, 200)
+	X := make([]float32, n*d)
+	yb := make([]int, n)
+	ym := make([]int, n)
 	for i := range X {
 		X[i] = float32(rng.Float64())
 	}
@@ -140,11 +154,12 @@ func BenchmarkPredict(b *testing.B) {
 		b.Fatal(err)
 	}
 	x := X[3*d : 4*d]
-	for _, c := range []struct {
+	models := []struct {
 		name string
 		m    *Model[float32]
-	}{{"kind=binary/d=784", bin}, {"kind=ovr10/d=784", ovr}} {
-		b.Run(c.name, func(b *testing.B) {
+	}{{"binary", bin}, {"ovr10", ovr}}
+	for _, c := range models {
+		b.Run("kind="+c.name+"/d=784", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := c.m.Predict(x); err != nil {
@@ -153,16 +168,75 @@ func BenchmarkPredict(b *testing.B) {
 			}
 		})
 	}
-	b.Run("kind=binary-batch200/d=784", func(b *testing.B) {
-		dst := make([]int, 200)
+	b.Run("peer=matvec10/d=784", func(b *testing.B) {
+		W := ovr.st.Load().W
+		dst := make([]float32, 10)
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := bin.PredictBatch(dst, X); err != nil {
-				b.Fatal(err)
-			}
+			kernel.MatVec(dst, W, x)
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*200), "ns/sample")
 	})
+	for _, c := range models {
+		b.Run("kind="+c.name+"-batch200/d=784", func(b *testing.B) {
+			dst := make([]int, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.m.PredictBatch(dst, X); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+		b.Run("kind="+c.name+"-loop200/d=784", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range n {
+					if _, err := c.m.Predict(X[i*d : (i+1)*d]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+	}
+}
+
+// BenchmarkBatchProduct measures the two ways ScoresBatch can compute the
+// products of 200 samples (d = 784, float32) with k weight vectors: one
+// kernel.Dots per sample (path=dots) and one gram.CrossInto (path=gemm),
+// both on one goroutine. gemmMinRows is where the second starts to win.
+func BenchmarkBatchProduct(b *testing.B) {
+	const d, n = 784, 200
+	rng := newRand(1)
+	X := make([]float32, n*d)
+	W := make([]float32, 128*d)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	for i := range W {
+		W[i] = float32(rng.Float64() - 0.5)
+	}
+	for _, k := range []int{10, 32, 128} {
+		Wk := W[:k*d]
+		dst := make([]float32, n*k)
+		b.Run(fmt.Sprintf("k=%d/path=dots", k), func(b *testing.B) {
+			for b.Loop() {
+				for i := range n {
+					kernel.Dots(dst[i*k:(i+1)*k], Wk, X[i*d:(i+1)*d])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+		b.Run(fmt.Sprintf("k=%d/path=gemm", k), func(b *testing.B) {
+			opts := &gram.Options{Threads: 1, MaxBytes: -1}
+			for b.Loop() {
+				if err := gram.CrossInto(dst, X, Wk, d, gram.Linear{}, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+		})
+	}
 }
 
 // BenchmarkShuffledRead measures the memory floor of a shuffled

@@ -73,7 +73,10 @@
 // (a binary perceptron's epoch is one Dot per sample, and an Axpy per
 // mistake), kernel.Axpy applies an update, kernel.MatVec scores a batch of
 // rows, and kernel.Dots scores one sample against a block of class weight
-// vectors. One-vs-rest perceptrons work on blocks
+// vectors (a multiclass Predict reads the sample once for all classes).
+// PredictBatch against many weight vectors (32 or more classes, or a voted
+// model's vectors) is one matrix product on gram's micro-kernels
+// (gram.CrossInto). One-vs-rest perceptrons work on blocks
 // of four samples, copied once into a contiguous buffer and scored for each
 // class by one MatVec, with the scores of later samples corrected after an
 // update by the samples' dot product; so each goroutine reads a sample once
@@ -125,7 +128,8 @@
 // trains the same model bit for bit. A KernelModel keeps copies of the
 // support vectors (the training rows with α ≠ 0) and their coefficients;
 // Predict computes one kernel row against them and allocates nothing,
-// PredictBatch uses gram.Cross. Kernel model files use the format of the
+// PredictBatch computes the kernel rows of a batch at once with
+// gram.Rows.RowsOf on the support vectors packed once. Kernel model files use the format of the
 // linear ones with kinds 16 to 18 (see KernelModel.MarshalBinary).
 //
 // # Model files

@@ -123,7 +123,7 @@ func kernelModels[T Float](t testing.TB) (map[string]*KernelModel[T], []T, int) 
 }
 
 // Predict, Scores, PredictBatch and ScoresBatch agree exactly (the kernel
-// values of gram.Rows.RowOf and gram.Cross are the same bits), and Predict
+// values of gram.Rows.RowOf and gram.Rows.RowsOf are the same bits), and Predict
 // takes the sign / argmax of Scores.
 func TestKernelPredictConsistency(t *testing.T) {
 	testPredictConsistency[float32](t)

@@ -402,16 +402,19 @@ func (m *KernelModel[T]) Scores(dst, x []T) error {
 	return s.scores(sc, dst, x)
 }
 
-// crossChunk bounds the kernel values one gram.Cross call of ScoresBatch
-// holds (16 Mi values, 64 MiB of float32).
+// crossChunk bounds the kernel values one gram.Rows.RowsOf call of
+// ScoresBatch holds (16 Mi values, 64 MiB of float32).
 const crossChunk = 1 << 24
 
 // ScoresBatch writes the decision values of the row-major samples X to dst
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major). It
 // computes the kernel values of the samples against the support vectors
-// with gram.Cross, in chunks of rows that bound its memory to 16 Mi values
-// of T, and combines each row with the coefficients (kernel.Dot for a binary
-// model, kernel.Dots otherwise). The values are identical to Scores'.
+// with gram.Rows.RowsOf on the model's packed support vectors (a matrix
+// product on gram's register-tiled micro-kernels, on GOMAXPROCS
+// goroutines), in chunks of rows that bound its memory to 16 Mi values of
+// T, and combines each row with the coefficients (kernel.Dot for a binary
+// model, kernel.Dots, blocked over the classes, otherwise). The values are
+// identical to Scores'.
 func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -428,8 +431,9 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 	if n == 0 {
 		return nil
 	}
-	chunk := max(64, crossChunk/s.nsv())
-	var buf, bfs []T
+	S := s.nsv()
+	chunk := max(64, crossChunk/S)
+	var buf, bfs, C []T
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		Xc := X[lo*d : hi*d]
@@ -443,8 +447,11 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 			}
 			Xc = buf[:(hi-lo)*d]
 		}
-		C, err := gram.Cross(Xc, s.SV, d, s.kern, &gram.Options{MaxBytes: -1})
-		if err != nil {
+		if C == nil {
+			C = make([]T, min(chunk, n)*S)
+		}
+		kr := C[:(hi-lo)*S]
+		if err := s.rows.RowsOf(kr, Xc); err != nil {
 			if errors.Is(err, gram.ErrNonFinite) {
 				for i := lo; i < hi; i++ {
 					x := X[i*d : (i+1)*d]
@@ -460,7 +467,7 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 			if bfs != nil {
 				bf = bfs[i]
 			}
-			s.combine(dst[(lo+i)*r:(lo+i+1)*r], C.Row(i), bf)
+			s.combine(dst[(lo+i)*r:(lo+i+1)*r], kr[i*S:(i+1)*S], bf)
 		}
 	}
 	for j, a := range dst {
@@ -482,8 +489,8 @@ func finiteSlice[T Float](x []T) bool {
 
 // PredictBatch writes the labels of the row-major samples X to dst, one per
 // row (len(X) must be len(dst)·Dims), scoring them with ScoresBatch. It
-// allocates the scores (len(dst)·NumScores values) and the kernel values of
-// a chunk of rows.
+// takes the scores (len(dst)·NumScores values) from a pool and allocates
+// the kernel values of a chunk of rows.
 func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -493,7 +500,9 @@ func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	sc := make([]T, len(dst)*r)
+	p := getScores[T](len(dst) * r)
+	defer scorePools[poolIndex[T]()].Put(p)
+	sc := *p
 	if err := m.ScoresBatch(sc, X); err != nil {
 		return err
 	}

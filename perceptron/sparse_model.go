@@ -21,6 +21,52 @@ func checkSparse[T Float](x dataset.SparseRow[T], d int) error {
 	return nil
 }
 
+// scoreSparse returns score k of the sparse sample x, with (mul, bmul) =
+// s.sampleScale(x.val): O(nnz) per weight vector (for a voted model, per
+// kept vector of class k, voted as scoresInto does).
+func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
+	d := s.d
+	if !s.voted() {
+		return s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul + s.B[k]*bmul
+	}
+	var buf [scoreChunk]T
+	var vote float64
+	for j, end := s.VOff[k], s.VOff[k+1]; j < end; j += scoreChunk {
+		c := min(scoreChunk, end-j)
+		for t := range c {
+			buf[t] = s.k.DotSparse(x.idx, x.val, s.V[(j+t)*d:(j+t+1)*d])
+		}
+		vote += s.vote(buf[:c], j, mul, bmul)
+	}
+	return T(vote)
+}
+
+// predictSparse is Predict for a checked sparse sample.
+func (s *state[T]) predictSparse(x vec[T]) (int, error) {
+	mul, bmul := s.sampleScale(x.val)
+	if s.kind == KindBinary {
+		a := s.scoreSparse(0, x, mul, bmul)
+		if !finite(a) {
+			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
+		}
+		if a > 0 {
+			return 1, nil
+		}
+		return -1, nil
+	}
+	best, bestK := T(0), 0
+	for k := range s.labels {
+		a := s.scoreSparse(k, x, mul, bmul)
+		if !finite(a) {
+			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
+		}
+		if k == 0 || a > best {
+			best, bestK = a, k
+		}
+	}
+	return s.labels[bestK], nil
+}
+
 // PredictSparse is Predict for a sparse sample (for example a row of a
 // dataset.CSR, X.Row(i)): the stored values x.Val at the 0-based feature
 // indices x.Idx, every other feature 0. It costs O(nnz) per score (for a
@@ -35,7 +81,7 @@ func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
 	if err := checkSparse(x, s.d); err != nil {
 		return 0, err
 	}
-	return s.predict(vec[T]{idx: x.Idx, val: x.Val})
+	return s.predictSparse(vec[T]{idx: x.Idx, val: x.Val})
 }
 
 // ScoresSparse is Scores for a sparse sample (see PredictSparse). It
@@ -48,7 +94,19 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 	if err := checkSparse(x, s.d); err != nil {
 		return err
 	}
-	return s.scores(dst, vec[T]{idx: x.Idx, val: x.Val})
+	if len(dst) != s.rows() {
+		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())
+	}
+	v := vec[T]{idx: x.Idx, val: x.Val}
+	mul, bmul := s.sampleScale(v.val)
+	for k := range dst {
+		a := s.scoreSparse(k, v, mul, bmul)
+		if !finite(a) {
+			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, a)
+		}
+		dst[k] = a
+	}
+	return nil
 }
 
 // checkCSRFor validates a CSR matrix of samples for a model of d features:
@@ -103,7 +161,7 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 			xi := x(i)
 			mul, bmul := s.sampleScale(xi.val)
 			for k := range r {
-				dst[i*r+k] = s.scoreVec(k, xi, mul, bmul)
+				dst[i*r+k] = s.scoreSparse(k, xi, mul, bmul)
 			}
 		}
 	case r == 1:
@@ -150,4 +208,26 @@ func (m *Model[T]) AccuracySparse(X *dataset.CSR[T], y []int) (float64, error) {
 		return 0, err
 	}
 	return fractionEqual(pred, y), nil
+}
+
+// finishBatch completes the products w·x of n samples in dst (for a voted
+// model, the final scores) into the scores: the samples' scaling (vals(i)
+// is sample i's values, all that its norm needs) and the biases; a
+// non-finite score is ErrNonFinite.
+func (s *state[T]) finishBatch(dst []T, n int, vals func(i int) []T) error {
+	r := s.rows()
+	if !s.voted() {
+		for i := range n {
+			mul, bmul := s.sampleScale(vals(i))
+			for k := range r {
+				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
+			}
+		}
+	}
+	for j, a := range dst {
+		if !finite(a) {
+			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
+		}
+	}
+	return nil
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -15,18 +13,25 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// The bench subcommand: the kernel suite on every implementation, timed in
-// process, with the machine's estimated peak next to the measured rates.
+// The bench subcommand: the machine's roofline, measured (the clock, and
+// per implementation the floating-point peak and the read bandwidth of
+// each cache level and of memory), then the kernel suite on every
+// implementation, each case placed on that roofline.
 //
-//	rosenblatt bench [-json FILE [-f]] [-quick] [-paths generic,avx2,auto] [-q] [-time D] [-runs N]
-//	rosenblatt bench compare A.json B.json
+//	rosenblatt bench [-json FILE [-f]] [-plot FILE] [-quick] [-paths generic,avx2,auto] [-q] [-time D] [-runs N]
+//	rosenblatt bench compare [-plot FILE [-f]] A.json B.json
 
-// benchSchema identifies the JSON report format; bench compare refuses
+// benchSchema identifies the JSON report format. bench compare also reads
+// reports of benchSchemaV1 (their rates, without a roofline) and refuses
 // anything else.
-const benchSchema = "rosenblatt-bench/1"
+const (
+	benchSchema   = "rosenblatt-bench/2"
+	benchSchemaV1 = "rosenblatt-bench/1"
+)
 
 // autoPath is the pseudo-path that runs the package-level functions, i.e.
 // whatever implementation the kernel package chose at start-up (including
@@ -35,49 +40,65 @@ const autoPath = "auto"
 
 // benchReport is the -json report.
 type benchReport struct {
-	Schema  string        `json:"schema"`
-	Created string        `json:"created"` // RFC 3339, UTC
-	Quick   bool          `json:"quick"`
-	MinTime string        `json:"min_time_per_run"`
-	Runs    int           `json:"runs"`
-	Machine machineInfo   `json:"machine"`
-	Peak    peakEstimate  `json:"peak"`
-	Results []benchResult `json:"results"`
-	Notes   []string      `json:"notes,omitempty"`
+	Schema   string          `json:"schema"`
+	Created  string          `json:"created"` // RFC 3339, UTC
+	Quick    bool            `json:"quick"`
+	MinTime  string          `json:"min_time_per_run"`
+	Runs     int             `json:"runs"`
+	Machine  machineInfo     `json:"machine"`
+	Roofline *rooflineReport `json:"roofline,omitempty"` // nil in a schema 1 report
+	Results  []benchResult   `json:"results"`
+	Notes    []string        `json:"notes,omitempty"`
 }
 
 // benchResult is one timed case.
 type benchResult struct {
+	// Case names the case the same way on every machine and architecture:
+	// kernel/type/set. With Path it identifies a result across reports.
+	Case   string `json:"case"`
 	Kernel string `json:"kernel"` // dot, axpy, matvec, gram, train
 	Type   string `json:"type"`   // float32, float64
 	Path   string `json:"path"`   // an implementation name, or "auto"
 	Impl   string `json:"impl"`   // the implementation that ran ("auto" resolved)
-	Set    string `json:"set"`    // working-set class: L1, L2, L3, DRAM, or "-" (gram, train)
-	Shape  string `json:"shape"`  // e.g. "n=2048", "rows=15 cols=256", "N=1024 D=256"
-	Bytes  int64  `json:"working_set_bytes"`
+	// ISA and VectorBits describe the implementation that ran (0 bits:
+	// scalar Go).
+	ISA        string `json:"isa,omitempty"`
+	VectorBits int    `json:"vector_bits"`
+	Set        string `json:"set"`   // working-set class: L1, L2, L3, DRAM, or "-" (gram, train)
+	Shape      string `json:"shape"` // e.g. "n=2048", "rows=15 cols=256", "N=1024 D=256"
+	Bytes      int64  `json:"working_set_bytes"`
 	// Threads is the number of goroutines the case runs on.
 	Threads int `json:"threads"`
 	// FlopsPerOp and BytesPerOp are the floating-point operations and the
 	// memory traffic (reads plus writes of the operands, once each) of one
-	// call, from which GFLOPS and GBps are computed.
-	FlopsPerOp int64 `json:"flops_per_op"`
-	BytesPerOp int64 `json:"bytes_per_op"`
-	Iterations int64 `json:"iterations_per_run"`
+	// call, from which GFLOPS and GBps are computed. ReadBytesPerOp is
+	// the part read, the denominator of the arithmetic intensity.
+	FlopsPerOp     int64 `json:"flops_per_op"`
+	BytesPerOp     int64 `json:"bytes_per_op"`
+	ReadBytesPerOp int64 `json:"read_bytes_per_op"`
+	Iterations     int64 `json:"iterations_per_run"`
 	// NsPerOp is the best (lowest) run; MedianNsPerOp the median of the
 	// runs.
 	NsPerOp       float64 `json:"ns_per_op"`
 	MedianNsPerOp float64 `json:"median_ns_per_op"`
 	GFLOPS        float64 `json:"gflops"`
 	GBps          float64 `json:"gbps"`
-	// PeakPercent is GFLOPS against the estimated peak of Threads cores
-	// (at most the machine's), 0 when the peak is unknown.
-	PeakPercent float64 `json:"peak_percent,omitempty"`
+	// The case on the roofline (see rooflineReport.place): flops per
+	// byte read, the level whose bandwidth applies, the roof in GFLOP/s,
+	// what bounds it ("compute" or "<level> read"), and GFLOPS as a
+	// percentage of it. Zero when the report has no roofline.
+	Intensity   float64 `json:"flops_per_byte,omitempty"`
+	RoofLevel   string  `json:"roof_level,omitempty"`
+	Roof        float64 `json:"roof_gflops,omitempty"`
+	Bound       string  `json:"bound,omitempty"`
+	RoofPercent float64 `json:"roof_percent,omitempty"`
 }
 
-// key identifies a result across reports.
-func (r *benchResult) key() string {
-	return r.Kernel + "/" + r.Type + "/" + r.Path + "/" + r.Set
-}
+// caseName is kernel/type/set.
+func caseName(kernel, typ, set string) string { return kernel + "/" + typ + "/" + set }
+
+// key identifies a result across reports: its case and path.
+func (r *benchResult) key() string { return r.Case + "/" + r.Path }
 
 // benchPath is one implementation to run, or auto (im == nil).
 type benchPath struct {
@@ -93,13 +114,29 @@ func (p benchPath) implName() string {
 	return p.im.Name()
 }
 
+// impl is the implementation that runs on this path.
+func (p benchPath) impl() *kernel.Impl {
+	if p.im == nil {
+		return kernel.ActiveImpl()
+	}
+	return p.im
+}
+
 // benchConfig is what the flags select.
 type benchConfig struct {
 	quick   bool
 	minTime time.Duration
 	runs    int
 	paths   []benchPath
+	// tiny shrinks every working set, shape and trial to a smoke test:
+	// the package's tests set it (benchTiny) so that they run in moments,
+	// also under qemu.
+	tiny bool
 }
+
+// benchTiny makes every bench run tiny (see benchConfig.tiny); only tests
+// set it.
+var benchTiny = false
 
 // workingSet is one cache level's working-set size.
 type workingSet struct {
@@ -107,22 +144,24 @@ type workingSet struct {
 	bytes int64
 }
 
-// Fallback cache sizes when cpuid does not know them, and the bounds of the
-// DRAM working set.
+// Bounds of the DRAM working set, and the L1D and L2 sizes assumed when
+// neither cpuid nor sysfs gives them.
 const (
 	fallbackL1D = 32 << 10
 	fallbackL2  = 256 << 10
-	fallbackL3  = 8 << 20
 	minDRAM     = 64 << 20
 	maxDRAM     = 256 << 20
 )
 
 // workingSets derives the four working-set sizes from the cache sizes: half
 // of L1D, half of L2, half of L3, and 4×L3 (clamped to [64 MiB, 256 MiB])
-// for memory. Unknown (≤ 0) sizes fall back to 32 KiB, 256 KiB and 8 MiB.
-// Quick mode uses tiny fixed sizes instead.
-func workingSets(l1d, l2, l3 int, quick bool) []workingSet {
-	if quick {
+// for memory. Unknown (≤ 0) L1D and L2 sizes fall back to 32 KiB and 256
+// KiB; an unknown L3 (bench measures it first, so only when that failed
+// too) gives 4×L2 for the L3 set and 256 MiB for memory. Tiny (tests)
+// uses tiny fixed sizes instead. Every size is a whole number of the read
+// loops' 512-byte blocks.
+func workingSets(l1d, l2, l3 int, tiny bool) []workingSet {
+	if tiny {
 		return []workingSet{{"L1", 4 << 10}, {"L2", 16 << 10}, {"L3", 64 << 10}, {"DRAM", 256 << 10}}
 	}
 	if l1d <= 0 {
@@ -131,26 +170,27 @@ func workingSets(l1d, l2, l3 int, quick bool) []workingSet {
 	if l2 <= 0 {
 		l2 = fallbackL2
 	}
+	l3set, dram := int64(l3)/2, min(max(4*int64(l3), minDRAM), maxDRAM)
 	if l3 <= 0 {
-		l3 = fallbackL3
+		l3set, dram = 4*int64(l2), maxDRAM
 	}
-	dram := min(max(4*int64(l3), minDRAM), maxDRAM)
-	return []workingSet{{"L1", int64(l1d) / 2}, {"L2", int64(l2) / 2}, {"L3", int64(l3) / 2}, {"DRAM", dram}}
+	block := func(b int64) int64 { return max(b/512*512, 512) }
+	return []workingSet{{"L1", block(int64(l1d) / 2)}, {"L2", block(int64(l2) / 2)}, {"L3", block(l3set)}, {"DRAM", block(dram)}}
 }
 
 // gramShape returns the N×D of the Gram case: big enough to be a matrix
 // product rather than a loop of dot products, small enough to take well
 // under a second per call on the portable path.
-func gramShape(quick bool) (n, d int) {
-	if quick {
+func gramShape(tiny bool) (n, d int) {
+	if tiny {
 		return 48, 16
 	}
 	return 1024, 256
 }
 
 // matvecCols is the row length of the MatVec cases.
-func matvecCols(quick bool) int {
-	if quick {
+func matvecCols(tiny bool) int {
+	if tiny {
 		return 64
 	}
 	return 256
@@ -162,33 +202,47 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := newFlagSet("bench", stderr)
 	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
-	force := fs.Bool("f", false, "overwrite the -json file if it exists")
-	quick := fs.Bool("quick", false, "tiny sizes and short times (a smoke test; the numbers mean little)")
+	plotFile := fs.String("plot", "", "draw the roofline with the kernels' points to `FILE` (.svg or .png)")
+	force := fs.Bool("f", false, "overwrite the -json and -plot files if they exist")
+	quick := fs.Bool("quick", false, "fewer trials and shorter runs (under 10 s; the figures are rougher)")
 	pathsFlag := fs.String("paths", "", "comma-separated `list` of implementations to run (default: every available one, and auto)")
 	quiet := fs.Bool("q", false, "no progress bar")
-	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 100ms, 2ms with -quick)")
-	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 3, 2 with -quick)")
+	showProgress := fs.Bool("progress", false, "draw the progress bar on stderr even when it is not a terminal (a log, a CI job)")
+	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 20ms, 5ms with -quick)")
+	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 12, 2 with -quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rosenblatt bench [flags]\n       rosenblatt bench compare A.json B.json\n\n")
-		fmt.Fprintf(stderr, "Times Dot, Axpy and MatVec at L1/L2/L3/DRAM working sets, a Gram matrix and a\n")
-		fmt.Fprintf(stderr, "training run on every kernel implementation, with the estimated peak.\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rosenblatt bench [flags]\n       rosenblatt bench compare [-plot FILE [-f]] A.json B.json\n\n")
+		fmt.Fprintf(stderr, "Measures the machine's roofline (the clock, and per kernel implementation the\n")
+		fmt.Fprintf(stderr, "FMA peak and the L1/L2/L3/DRAM read bandwidths), then times Dot, Axpy and\n")
+		fmt.Fprintf(stderr, "MatVec at each working set, a Gram matrix and a training run on every\n")
+		fmt.Fprintf(stderr, "implementation, each as a percentage of its roof.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs}
+	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
 		return fmt.Errorf("%w: -time and -runs must not be negative", errUsage)
 	}
+	if *quiet && *showProgress {
+		return fmt.Errorf("%w: -q and -progress contradict each other", errUsage)
+	}
 	if cfg.minTime == 0 {
-		cfg.minTime = 100 * time.Millisecond
-		if cfg.quick {
-			cfg.minTime = 2 * time.Millisecond
+		switch {
+		case cfg.tiny:
+			cfg.minTime = time.Millisecond
+		case cfg.quick:
+			cfg.minTime = 5 * time.Millisecond
+		default:
+			// Many short runs rather than a few long ones, as the
+			// roofline's trials: on a shared machine the best of them
+			// is the likeliest to be undisturbed, like the roof's.
+			cfg.minTime = 20 * time.Millisecond
 		}
 	}
 	if cfg.runs == 0 {
-		cfg.runs = 3
+		cfg.runs = 12
 		if cfg.quick {
 			cfg.runs = 2
 		}
@@ -197,17 +251,29 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if cfg.paths, err = parsePaths(*pathsFlag); err != nil {
 		return err
 	}
-	std := stdio{stdout, stderr}
-	if *jsonFile != "" {
-		if err := std.checkWritable(*jsonFile, *force); err != nil {
+	var format string
+	if *plotFile != "" {
+		if format, err = plotFormat(*plotFile); err != nil {
 			return err
 		}
-		if fd, ok := descriptorOf(*jsonFile); ok && fd == 1 {
-			stdout = stderr // the JSON goes to standard output alone
+	}
+	std := stdio{stdout, stderr}
+	for _, f := range []string{*jsonFile, *plotFile} {
+		if f == "" {
+			continue
+		}
+		if err := std.checkWritable(f, *force); err != nil {
+			return err
+		}
+		if fd, ok := descriptorOf(f); ok && fd == 1 {
+			stdout = stderr // the file goes to standard output alone
 		}
 	}
+	if *jsonFile != "" && *plotFile != "" && samePath(*jsonFile, *plotFile) {
+		return fmt.Errorf("%w: -json and -plot name the same file %s", errUsage, *jsonFile)
+	}
 
-	rep, err := runSuite(cfg, newSuiteProgress(cfg, *quiet, stderr))
+	rep, err := runSuite(cfg, newSuiteProgress(cfg, *quiet, *showProgress, stderr))
 	if err != nil {
 		return err
 	}
@@ -223,7 +289,23 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "\nreport saved to %s\n", *jsonFile)
 	}
+	if *plotFile != "" {
+		err := std.writeOutput(*plotFile, *force, nil, func(w io.Writer) error {
+			return plotReports(w, format, []plotSource{{"", rep}})
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "roofline plot saved to %s\n", *plotFile)
+	}
 	return nil
+}
+
+// samePath reports whether two output names are the same file name.
+func samePath(a, b string) bool {
+	ca, errA := filepath.Abs(a)
+	cb, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && ca == cb
 }
 
 // knownImplNames are the kernel implementations of every build, to tell a
@@ -285,53 +367,115 @@ func parsePaths(list string) ([]benchPath, error) {
 	return ps, nil
 }
 
+// pathImpls returns the implementations the paths run, each once, in
+// kernel.Impls order.
+func pathImpls(paths []benchPath) []*kernel.Impl {
+	var ims []*kernel.Impl
+	for _, im := range usableImpls() {
+		for _, p := range paths {
+			if p.impl() == im {
+				ims = append(ims, im)
+				break
+			}
+		}
+	}
+	return ims
+}
+
 // benchCase is one case of the suite, ready to time.
 type benchCase struct {
 	res benchResult
 	fn  func() // one operation
+	// operands, if not nil, are the bytes the case reads (its working
+	// set): the roofline's bandwidth of its level is measured on them
+	// again after the case.
+	operands []uint64
 }
 
-// runSuite runs every case and returns the report.
+// runSuite measures the roofline, runs every case and returns the report.
 func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
 	defer prog.Finish()
 	m := currentMachine()
-	hz, src := currentFrequency()
 	rep := &benchReport{
 		Schema:  benchSchema,
 		Created: time.Now().UTC().Format(time.RFC3339),
 		Quick:   cfg.quick,
 		MinTime: cfg.minTime.String(),
 		Runs:    cfg.runs,
-		Machine: m,
-		Peak:    estimatePeak(currentSIMD(), hz, src),
 	}
 	if cfg.quick {
-		rep.Notes = append(rep.Notes, "quick mode: tiny sizes and short runs; the numbers are a smoke test, not a measurement")
+		rep.Notes = append(rep.Notes, "quick mode: fewer trials and shorter runs than the default; the figures are rougher")
 	}
+	if m.Emulated {
+		// The figures would describe the emulator: a smoke test will do,
+		// at a fraction of the (emulated) time.
+		rep.Notes = append(rep.Notes, "emulated: tiny working sets and shapes, since the figures describe the emulator anyway")
+	} else if cfg.tiny {
+		rep.Notes = append(rep.Notes, "tiny sizes (a test run): the figures are a smoke test, not a measurement")
+	}
+	cfg.tiny = cfg.tiny || m.Emulated
+	plan := planFor(cfg)
+	ims := pathImpls(cfg.paths)
+	// One buffer for every read of the run, so that its pages are faulted
+	// in once: the L3 sweep's, the roofline's and the vector cases'
+	// operands (as float32 or float64).
+	sweep := m.L3 <= 0 && !cfg.tiny && len(ims) > 0
+	arenaBytes := workingSets(m.L1D, m.L2, max(m.L3, 0), cfg.tiny)[3].bytes
+	if sweep {
+		arenaBytes = maxDRAM
+	}
+	arena := make([]uint64, arenaBytes/8)
+	adviseHugePages(arena)
+	for i := range arena {
+		arena[i] = uint64(i)
+	}
+	if sweep {
+		// No L3 size from cpuid or sysfs: measure it with the widest
+		// loads, before the working sets are chosen.
+		prog.Describe("roofline: L3 size")
+		if l := roofline.For(ims[len(ims)-1]); l != nil {
+			m.L3, m.L3Source = measureL3(l, m.L2, plan, arena)
+		}
+	}
+	prog.Add(1)
+	sets := workingSets(m.L1D, m.L2, m.L3, cfg.tiny)
+	rf := measureRoofline(ims, sets, m.Cores, plan, prog, arena)
+	if !m.Emulated {
+		m.Emulated, m.EmulatedWhy = emulatedFromRates(rf)
+	}
+	rep.Machine, rep.Roofline = m, rf
+
 	add := func(c benchCase) {
 		prog.Describe(fmt.Sprintf("%-6s %-7s %-4s %-7s", c.res.Kernel, c.res.Type, c.res.Set, c.res.Path))
+		// The roof of the case's level, measured again on its operands
+		// just before and just after it: the machine's load changes.
+		refresh := func() {
+			for _, p := range cfg.paths {
+				if c.operands != nil && p.name == c.res.Path {
+					rf.refresh(p.impl(), c.res.Set, c.operands, plan)
+				}
+			}
+		}
+		refresh()
 		t := measure(c.fn, cfg.minTime, cfg.runs)
+		refresh()
 		r := c.res
+		r.Case = caseName(r.Kernel, r.Type, r.Set)
 		r.Iterations, r.NsPerOp, r.MedianNsPerOp = t.iters, t.best, t.median
 		r.GFLOPS = float64(r.FlopsPerOp) / t.best
 		r.GBps = float64(r.BytesPerOp) / t.best
-		if peak := rep.Peak.perCore(elemSize(r.Type)); peak > 0 {
-			cores := min(max(r.Threads, 1), max(rep.Peak.Cores, 1))
-			r.PeakPercent = 100 * r.GFLOPS / (peak * float64(cores))
-		}
 		rep.Results = append(rep.Results, r)
 		prog.Add(1)
 	}
 
-	// Vector kernels, one working set at a time so that only one set's
-	// buffers are alive.
-	for _, ws := range workingSets(m.L1D, m.L2, m.L3, cfg.quick) {
-		vectorCases32(ws, cfg, add)
-		runtime.GC()
-		vectorCases64(ws, cfg, add)
-		runtime.GC()
+	// Vector kernels, one working set at a time, on the arena.
+	for _, ws := range sets {
+		vectorCases32(ws, cfg, arena[:ws.bytes/8], add)
+		vectorCases64(ws, cfg, arena[:ws.bytes/8], add)
 	}
-	if err := gramCases(cfg, add); err != nil {
+	arena = nil
+	runtime.GC()
+	if err := gramCases(cfg, gramThreads(&m), add); err != nil {
 		return nil, err
 	}
 	runtime.GC()
@@ -342,44 +486,65 @@ func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
 	if note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	// Every case on the roofline, now that the roofs have their last
+	// measurements.
+	for i := range rep.Results {
+		rf.place(&rep.Results[i], &rep.Machine)
+	}
+	rep.Notes = append(rep.Notes, overRoof(rep)...)
 	return rep, nil
 }
 
-// suiteSize is the number of cases runSuite runs, for the progress bar.
-func suiteSize(cfg benchConfig) int {
+// suiteSize is the number of progress steps runSuite takes: the L3 step,
+// the roofline's, and one per case.
+func suiteSize(cfg benchConfig, cores int) int {
 	perPath := 4*4 + 1 // (dot32, axpy32, matvec32, dot64) × 4 sets + gram
-	return perPath*len(cfg.paths) + trainCaseCount(cfg)
+	return 1 + rooflineSteps(len(pathImpls(cfg.paths)), cores, 4) + perPath*len(cfg.paths) + trainCaseCount(cfg)
 }
 
-func newSuiteProgress(cfg benchConfig, quiet bool, w io.Writer) progress {
-	return newProgress(suiteSize(cfg), "bench", quiet, w)
-}
-
-func elemSize(typ string) int {
-	if typ == "float64" {
-		return 8
+// newSuiteProgress returns runSuite's progress bar on w: drawn when w is
+// a terminal and quiet is false, or whatever w is when force is set
+// (-progress).
+func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) progress {
+	total := suiteSize(cfg, currentMachine().Cores)
+	if force {
+		return newProgressBar(total, "bench", w)
 	}
-	return 4
+	return newProgress(total, "bench", quiet, w)
 }
 
-// randomVec returns n pseudo-random values in [-1, 1) (deterministic).
+// randomVec returns n pseudo-random values in [-1, 1] (deterministic).
 func randomVec[T kernel.Float](n int, seed uint64) []T {
-	r := rand.New(rand.NewPCG(seed, 0x726f73656e626c61))
 	v := make([]T, n)
-	for i := range v {
-		v[i] = T(2*r.Float64() - 1)
-	}
+	fillRandom(v, seed)
 	return v
 }
 
+// fillRandom sets v to pseudo-random values in [-1, 1] (deterministic):
+// SplitMix64's output as a signed 53-bit fraction. It fills the bench's
+// operands, up to 256 MiB per working set, so it is kept a few times
+// cheaper than math/rand/v2's generators behind their interface.
+func fillRandom[T kernel.Float](v []T, seed uint64) {
+	x := seed
+	for i := range v {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		v[i] = T(float64(int64(z)>>11) * 0x1p-52)
+	}
+}
+
 // vectorCases32 adds the float32 Dot, Axpy and MatVec cases of one working
-// set for every path.
-func vectorCases32(ws workingSet, cfg benchConfig, add func(benchCase)) {
+// set for every path, on the words of operands (ws.bytes of them).
+func vectorCases32(ws workingSet, cfg benchConfig, operands []uint64, add func(benchCase)) {
 	const s = 4
-	n := max(int(ws.bytes/(2*s)), 16) // two vectors
-	buf := randomVec[float32](2*n, 1)
+	buf := roofline.Float32s(operands)
+	fillRandom(buf, 1)
+	n := len(buf) / 2 // two vectors
 	x, y := buf[:n:n], buf[n:]
-	cols := matvecCols(cfg.quick)
+	cols := matvecCols(cfg.tiny)
 	rows := max((2*n-cols)/cols, 1) // X and w fill the working set
 	X := buf[:rows*cols]
 	w := randomVec[float32](cols, 2)
@@ -390,14 +555,14 @@ func vectorCases32(ws workingSet, cfg benchConfig, add func(benchCase)) {
 	for _, p := range cfg.paths {
 		r := results(p)
 		r.Kernel, r.Shape, r.Bytes = "dot", fmt.Sprintf("n=%d", n), int64(2*n*s)
-		r.FlopsPerOp, r.BytesPerOp = int64(2*n), int64(2*n*s)
+		r.FlopsPerOp, r.BytesPerOp, r.ReadBytesPerOp = int64(2*n), int64(2*n*s), int64(2*n*s)
 		var acc float32
 		fn := func() { acc += kernel.Dot(x, y) }
 		if p.im != nil {
 			k := kernel.On[float32](p.im)
 			fn = func() { acc += k.Dot(x, y) }
 		}
-		add(benchCase{r, fn})
+		add(benchCase{r, fn, operands})
 		keep(float64(acc))
 	}
 	// Axpy alternates the sign of a so that y stays bounded (and clear of
@@ -405,68 +570,71 @@ func vectorCases32(ws workingSet, cfg benchConfig, add func(benchCase)) {
 	for _, p := range cfg.paths {
 		r := results(p)
 		r.Kernel, r.Shape, r.Bytes = "axpy", fmt.Sprintf("n=%d", n), int64(2*n*s)
-		r.FlopsPerOp, r.BytesPerOp = int64(2*n), int64(3*n*s) // read x and y, write y
+		// read x and y, write y
+		r.FlopsPerOp, r.BytesPerOp, r.ReadBytesPerOp = int64(2*n), int64(3*n*s), int64(2*n*s)
 		a := float32(1.0 / 1024)
 		fn := func() { kernel.Axpy(a, x, y); a = -a }
 		if p.im != nil {
 			k := kernel.On[float32](p.im)
 			fn = func() { k.Axpy(a, x, y); a = -a }
 		}
-		add(benchCase{r, fn})
+		add(benchCase{r, fn, operands})
 	}
 	for _, p := range cfg.paths {
 		r := results(p)
 		r.Kernel, r.Shape, r.Bytes = "matvec", fmt.Sprintf("rows=%d cols=%d", rows, cols), int64((rows*cols+cols+rows)*s)
-		r.FlopsPerOp, r.BytesPerOp = int64(2*rows*cols), int64((rows*cols+cols+rows)*s)
+		// read X and w, write dst
+		r.FlopsPerOp, r.BytesPerOp, r.ReadBytesPerOp = int64(2*rows*cols), int64((rows*cols+cols+rows)*s), int64((rows*cols+cols)*s)
 		fn := func() { kernel.MatVec(dst, X, w) }
 		if p.im != nil {
 			k := kernel.On[float32](p.im)
 			fn = func() { k.MatVec(dst, X, w) }
 		}
-		add(benchCase{r, fn})
+		add(benchCase{r, fn, operands})
 	}
 }
 
 // vectorCases64 adds the float64 Dot case of one working set for every
-// path.
-func vectorCases64(ws workingSet, cfg benchConfig, add func(benchCase)) {
+// path, on the words of operands (ws.bytes of them).
+func vectorCases64(ws workingSet, cfg benchConfig, operands []uint64, add func(benchCase)) {
 	const s = 8
-	n := max(int(ws.bytes/(2*s)), 16)
-	buf := randomVec[float64](2*n, 3)
+	buf := roofline.Float64s(operands)
+	fillRandom(buf, 3)
+	n := len(buf) / 2
 	x, y := buf[:n:n], buf[n:]
 	for _, p := range cfg.paths {
 		r := benchResult{Kernel: "dot", Type: "float64", Path: p.name, Impl: p.implName(), Set: ws.name, Threads: 1,
-			Shape: fmt.Sprintf("n=%d", n), Bytes: int64(2 * n * s), FlopsPerOp: int64(2 * n), BytesPerOp: int64(2 * n * s)}
+			Shape: fmt.Sprintf("n=%d", n), Bytes: int64(2 * n * s), FlopsPerOp: int64(2 * n), BytesPerOp: int64(2 * n * s),
+			ReadBytesPerOp: int64(2 * n * s)}
 		var acc float64
 		fn := func() { acc += kernel.Dot(x, y) }
 		if p.im != nil {
 			k := kernel.On[float64](p.im)
 			fn = func() { acc += k.Dot(x, y) }
 		}
-		add(benchCase{r, fn})
+		add(benchCase{r, fn, operands})
 		keep(acc)
 	}
 }
 
 // gramCases adds a float32 linear Gram matrix per path. Compute evaluates
-// the lower triangle, N(N+1)/2 dot products of length D, on GOMAXPROCS
+// the lower triangle, N(N+1)/2 dot products of length D, on threads
 // goroutines; its traffic is reading X once and writing the N×N result.
-func gramCases(cfg benchConfig, add func(benchCase)) error {
-	n, d := gramShape(cfg.quick)
+func gramCases(cfg benchConfig, threads int, add func(benchCase)) error {
+	n, d := gramShape(cfg.tiny)
 	X := randomVec[float32](n*d, 4)
-	threads := runtime.GOMAXPROCS(0)
 	for _, p := range cfg.paths {
 		opts := &gram.Options{Impl: p.im, Threads: threads}
 		r := benchResult{Kernel: "gram", Type: "float32", Path: p.name, Impl: p.implName(), Set: "-", Threads: threads,
 			Shape: fmt.Sprintf("N=%d D=%d", n, d), Bytes: int64((n*d + n*n) * 4),
-			FlopsPerOp: int64(n) * int64(n+1) * int64(d), BytesPerOp: int64((n*d + n*n) * 4)}
+			FlopsPerOp: int64(n) * int64(n+1) * int64(d), BytesPerOp: int64((n*d + n*n) * 4), ReadBytesPerOp: int64(n * d * 4)}
 		var failed error
 		fn := func() {
 			if _, err := gram.Compute(X, d, gram.Linear{}, opts); err != nil && failed == nil {
 				failed = err
 			}
 		}
-		add(benchCase{r, fn})
+		add(benchCase{r, fn, nil})
 		if failed != nil {
 			// Not expected: the data are finite, the shape is right and
 			// the implementation is available.
@@ -529,22 +697,19 @@ func measure(fn func(), minTime time.Duration, runs int) timing {
 func printReport(w io.Writer, rep *benchReport) {
 	var b strings.Builder
 	m := &rep.Machine
-	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s, GOMAXPROCS %d)\n",
-		orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, m.GOMAXPROCS)
-	fmt.Fprintf(&b, "kernels:        %s available; auto = %s\n", strings.Join(m.Kernels, ", "), m.ActiveKernel)
-	fmt.Fprintf(&b, "caches:         L1D %s, L2 %s, L3 %s\n", size(m.L1D), size(m.L2), size(m.L3))
-	describePeak(&b, &rep.Peak)
+	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s)\n", orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion)
+	describeMachine(&b, m)
+	if rep.Roofline != nil {
+		describeRoofline(&b, rep.Roofline, m.Emulated)
+	}
+	b.WriteByte('\n')
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	fmt.Fprintf(&b, "timing: best of %d runs of at least %s each\n\n", rep.Runs, rep.MinTime)
 
-	showPeak := rep.Peak.Known
-	hdr := fmt.Sprintf("%-6s  %-7s  %-4s  %-10s  %-22s  %-9s  %12s  %9s  %8s", "kernel", "type", "set", "bytes", "shape", "path", "ns/op", "GFLOP/s", "GB/s")
-	if showPeak {
-		hdr += fmt.Sprintf("  %6s", "%peak")
-	}
-	b.WriteString(hdr + "\n")
+	fmt.Fprintf(&b, "%-6s  %-7s  %-4s  %-10s  %-20s  %-14s  %10s  %8s  %7s  %6s  %8s  %-9s  %6s\n",
+		"kernel", "type", "set", "bytes", "shape", "path", "ns/op", "GFLOP/s", "GB/s", "flop/B", "roof", "bound", "%roof")
 	prev := ""
 	for i := range rep.Results {
 		r := &rep.Results[i]
@@ -557,23 +722,23 @@ func printReport(w io.Writer, rep *benchReport) {
 		if r.Path == autoPath {
 			path = autoPath + "=" + r.Impl
 		}
-		fmt.Fprintf(&b, "%-6s  %-7s  %-4s  %-10s  %-22s  %-9s  %12s  %9.2f  %8.2f",
+		fmt.Fprintf(&b, "%-6s  %-7s  %-4s  %-10s  %-20s  %-14s  %10s  %8.2f  %7.2f",
 			r.Kernel, r.Type, r.Set, fmtBytes(r.Bytes), r.Shape, path, fmtNs(r.NsPerOp), r.GFLOPS, r.GBps)
-		if showPeak {
-			if r.PeakPercent > 0 {
-				fmt.Fprintf(&b, "  %5.1f%%", r.PeakPercent)
-			} else {
-				fmt.Fprintf(&b, "  %6s", "-")
+		if r.Roof > 0 {
+			flag := ""
+			if r.RoofPercent > 100 {
+				flag = " !"
 			}
+			fmt.Fprintf(&b, "  %6.3g  %8.1f  %-9s  %5.1f%%%s", r.Intensity, r.Roof, r.Bound, r.RoofPercent, flag)
 		}
 		if r.Threads > 1 {
 			fmt.Fprintf(&b, "  (%d threads)", r.Threads)
 		}
 		b.WriteByte('\n')
 	}
-	if showPeak {
-		b.WriteString("\n%peak is GFLOP/s against the estimated peak of the cores the case runs on (1 for the vector kernels).\n")
-	}
+	b.WriteString("\nflop/B is the flops per byte read; roof is the lower of the compute peak and flop/B × the read\n")
+	b.WriteString("bandwidth of the case's level (for the case's implementation and thread count); %roof is GFLOP/s\n")
+	b.WriteString("against it. \"!\" marks a case above its roof: a measurement error (see the notes).\n")
 	io.WriteString(w, b.String())
 }
 
@@ -606,179 +771,4 @@ func fmtNs(ns float64) string {
 		return fmt.Sprintf("%.1f", ns)
 	}
 	return fmt.Sprintf("%.2f", ns)
-}
-
-// ---- bench compare ----
-
-// runBenchCompare reads two reports and prints their common cases side by
-// side with the ratio B/A of the rates.
-func runBenchCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench compare", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rosenblatt bench compare A.json B.json\n\n")
-		fmt.Fprintf(stderr, "Prints the cases of two bench reports side by side with the ratio B/A of their\n")
-		fmt.Fprintf(stderr, "GFLOP/s (above 1: B is faster). Cases are matched by kernel, type, path and set.\n")
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() != 2 {
-		return fmt.Errorf("%w: bench compare needs two report files, got %d arguments", errUsage, fs.NArg())
-	}
-	if err := (stdio{stdout, stderr}).notAnInput(fs.Arg(0), fs.Arg(1)); err != nil {
-		return err
-	}
-	a, err := readBenchReport(fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	b, err := readBenchReport(fs.Arg(1))
-	if err != nil {
-		return err
-	}
-	printCompare(stdout, fs.Arg(0), a, fs.Arg(1), b)
-	return nil
-}
-
-// readBenchReport reads and validates a -json report. Every content error
-// wraps errMalformed and names the file (with line and column for JSON
-// errors). A report begins with {"schema" as bench -json writes it: a file
-// that does not is refused from its first bytes, before the rest is read.
-func readBenchReport(name string) (*benchReport, error) {
-	var rep benchReport
-	start := &jsonStart{key: "schema", what: "a rosenblatt bench report"}
-	if err := decodeJSONFile(name, maxReport, start, &rep); err != nil {
-		return nil, err
-	}
-	if err := rep.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, errMalformed, err)
-	}
-	return &rep, nil
-}
-
-// validate checks a decoded report: the schema, and every result having
-// its identifying fields and positive, finite timings and rates.
-func (rep *benchReport) validate() error {
-	if rep.Schema != benchSchema {
-		if rep.Schema == "" {
-			return fmt.Errorf("not a rosenblatt bench report (no \"schema\" field)")
-		}
-		return fmt.Errorf("schema %q, want %q", rep.Schema, benchSchema)
-	}
-	if len(rep.Results) == 0 {
-		return fmt.Errorf("no results")
-	}
-	seen := map[string]int{}
-	for i := range rep.Results {
-		r := &rep.Results[i]
-		bad := func(f string, a ...any) error {
-			return fmt.Errorf("result %d (%s): %s", i+1, r.key(), fmt.Sprintf(f, a...))
-		}
-		if r.Kernel == "" || r.Type == "" || r.Path == "" || r.Set == "" {
-			return bad("kernel, type, path and set must all be set")
-		}
-		if r.Type != "float32" && r.Type != "float64" {
-			return bad("type %q, want float32 or float64", r.Type)
-		}
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"ns_per_op", r.NsPerOp}, {"gflops", r.GFLOPS}, {"gbps", r.GBps}} {
-			if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
-				return bad("%s = %v, want a finite value ≥ 0", v.name, v.x)
-			}
-		}
-		if !(r.NsPerOp > 0) {
-			return bad("ns_per_op = %v, want > 0", r.NsPerOp)
-		}
-		if j, dup := seen[r.key()]; dup {
-			return bad("same case as result %d", j+1)
-		}
-		seen[r.key()] = i
-	}
-	return nil
-}
-
-// rate is the figure compared: GFLOP/s, or GB/s for a case without flops.
-func (r *benchResult) rate() (float64, string) {
-	if r.GFLOPS > 0 {
-		return r.GFLOPS, "GFLOP/s"
-	}
-	return r.GBps, "GB/s"
-}
-
-func describeReport(rep *benchReport) string {
-	m := &rep.Machine
-	s := fmt.Sprintf("%s, %s/%s, %s, kernels %s (auto=%s), %s",
-		orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, strings.Join(m.Kernels, ","), m.ActiveKernel, rep.Created)
-	if rep.Quick {
-		s += ", QUICK"
-	}
-	return s
-}
-
-func printCompare(w io.Writer, nameA string, a *benchReport, nameB string, b *benchReport) {
-	var out strings.Builder
-	fmt.Fprintf(&out, "A: %s\n   %s\n", nameA, describeReport(a))
-	fmt.Fprintf(&out, "B: %s\n   %s\n", nameB, describeReport(b))
-	if a.Quick || b.Quick {
-		out.WriteString("note: a quick report's numbers are a smoke test, not a measurement\n")
-	}
-	out.WriteString("B/A is the ratio of the rates (GFLOP/s; GB/s where a case has no flops): above 1, B is faster.\n\n")
-
-	inB := map[string]*benchResult{}
-	for i := range b.Results {
-		inB[b.Results[i].key()] = &b.Results[i]
-	}
-	inA := map[string]bool{}
-	fmt.Fprintf(&out, "%-6s  %-7s  %-4s  %-9s  %10s  %10s  %10s  %10s  %7s\n",
-		"kernel", "type", "set", "path", "A bytes", "B bytes", "A rate", "B rate", "B/A")
-	var onlyA, onlyB []string
-	common := 0
-	for i := range a.Results {
-		ra := &a.Results[i]
-		inA[ra.key()] = true
-		rb, ok := inB[ra.key()]
-		if !ok {
-			onlyA = append(onlyA, describeCase(ra))
-			continue
-		}
-		common++
-		va, unit := ra.rate()
-		vb, _ := rb.rate()
-		ratio := "-"
-		if va > 0 {
-			ratio = fmt.Sprintf("%.2f", vb/va)
-		}
-		fmt.Fprintf(&out, "%-6s  %-7s  %-4s  %-9s  %10s  %10s  %10.2f  %10.2f  %7s  %s\n",
-			ra.Kernel, ra.Type, ra.Set, ra.Path, fmtBytes(ra.Bytes), fmtBytes(rb.Bytes), va, vb, ratio, unit)
-	}
-	for i := range b.Results {
-		if rb := &b.Results[i]; !inA[rb.key()] {
-			onlyB = append(onlyB, describeCase(rb))
-		}
-	}
-	if common == 0 {
-		out.WriteString("(no case in common)\n")
-	}
-	for _, l := range []struct {
-		name  string
-		cases []string
-	}{{"A", onlyA}, {"B", onlyB}} {
-		if len(l.cases) > 0 {
-			fmt.Fprintf(&out, "\nonly in %s (%d):\n", l.name, len(l.cases))
-			for _, c := range l.cases {
-				fmt.Fprintf(&out, "  %s\n", c)
-			}
-		}
-	}
-	io.WriteString(w, out.String())
-}
-
-func describeCase(r *benchResult) string {
-	v, unit := r.rate()
-	return fmt.Sprintf("%-6s  %-7s  %-4s  %-9s  %10s  %.2f %s", r.Kernel, r.Type, r.Set, r.Path, fmtBytes(r.Bytes), v, unit)
 }

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,225 +17,208 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// machineInfo describes the machine a bench report was made on.
+// machineInfo describes the machine a bench report was made on: what it
+// is (from cpuid and the operating system), not how fast it is (that is
+// the report's roofline, which is measured).
 type machineInfo struct {
-	Brand          string   `json:"brand"`
-	Vendor         string   `json:"vendor"`
-	Family         int      `json:"family"`
-	Model          int      `json:"model"`
-	PhysicalCores  int      `json:"physical_cores"`
-	LogicalCores   int      `json:"logical_cores"`
-	ThreadsPerCore int      `json:"threads_per_core"`
-	GOMAXPROCS     int      `json:"gomaxprocs"`
-	BaseHz         int64    `json:"base_hz,omitempty"`
-	BoostHz        int64    `json:"boost_hz,omitempty"`
-	L1D            int      `json:"l1d_bytes"`
-	L2             int      `json:"l2_bytes"`
-	L3             int      `json:"l3_bytes"`
-	Features       []string `json:"features"`
-	GoVersion      string   `json:"go_version"`
-	GOOS           string   `json:"goos"`
-	GOARCH         string   `json:"goarch"`
-	Kernels        []string `json:"kernels"` // implementations this CPU can run, worst first
-	ActiveKernel   string   `json:"active_kernel"`
+	Brand  string `json:"brand"`
+	Vendor string `json:"vendor"`
+	Family int    `json:"family"`
+	Model  int    `json:"model"`
+	// Cores is the number of cores the process may run on: the CPUs of
+	// its affinity mask, at most GOMAXPROCS. Every "all cores" figure
+	// (and the Gram case's thread count) uses it.
+	Cores       int    `json:"usable_cores"`
+	CoresSource string `json:"usable_cores_source"`
+	// AffinityCPUs is the size of the affinity mask (sched_getaffinity on
+	// Linux; runtime.NumCPU elsewhere).
+	AffinityCPUs int `json:"affinity_cpus"`
+	GOMAXPROCS   int `json:"gomaxprocs"`
+	// HostCPUs is what cpuid says the host has: information only. In a
+	// virtual machine it is often the host's count, not the guest's.
+	HostCPUs int `json:"host_logical_cpus,omitempty"`
+	// The cache sizes in bytes (0: unknown) and where each came from:
+	// "cpuid", "sysfs" or "measured: ...".
+	L1D       int    `json:"l1d_bytes"`
+	L1DSource string `json:"l1d_source"`
+	L2        int    `json:"l2_bytes"`
+	L2Source  string `json:"l2_source"`
+	L3        int    `json:"l3_bytes"`
+	L3Source  string `json:"l3_source"`
+	// BaseHz and BoostHz are cpuid's nominal clocks, when it reports them
+	// (information: the report's clock is measured).
+	BaseHz    int64    `json:"base_hz,omitempty"`
+	BoostHz   int64    `json:"boost_hz,omitempty"`
+	Features  []string `json:"features"`
+	GoVersion string   `json:"go_version"`
+	GOOS      string   `json:"goos"`
+	GOARCH    string   `json:"goarch"`
+	Kernels   []string `json:"kernels"` // implementations this CPU can run, worst first
+	// ActiveKernel is the implementation of the "auto" path.
+	ActiveKernel string `json:"active_kernel"`
+	// Emulated is set when the report's figures were measured under an
+	// emulator (EmulatedWhy says how that was detected): they describe the
+	// emulator on its host, not a CPU of this architecture.
+	Emulated    bool   `json:"emulated"`
+	EmulatedWhy string `json:"emulated_why,omitempty"`
 }
 
 func currentMachine() machineInfo {
 	c := &cpuid.CPU
 	m := machineInfo{
-		Brand:          strings.TrimSpace(c.BrandName),
-		Vendor:         c.VendorString,
-		Family:         c.Family,
-		Model:          c.Model,
-		PhysicalCores:  c.PhysicalCores,
-		LogicalCores:   c.LogicalCores,
-		ThreadsPerCore: c.ThreadsPerCore,
-		GOMAXPROCS:     runtime.GOMAXPROCS(0),
-		BaseHz:         c.Hz,
-		BoostHz:        c.BoostFreq,
-		L1D:            c.Cache.L1D,
-		L2:             c.Cache.L2,
-		L3:             c.Cache.L3,
-		Features:       c.FeatureSet(),
-		GoVersion:      runtime.Version(),
-		GOOS:           runtime.GOOS,
-		GOARCH:         runtime.GOARCH,
-		ActiveKernel:   kernel.Active(),
+		Brand:     strings.TrimSpace(c.BrandName),
+		Vendor:    c.VendorString,
+		Family:    c.Family,
+		Model:     c.Model,
+		HostCPUs:  c.LogicalCores,
+		BaseHz:    c.Hz,
+		BoostHz:   c.BoostFreq,
+		Features:  c.FeatureSet(),
+		GoVersion: runtime.Version(),
+		GOOS:      runtime.GOOS,
+		GOARCH:    runtime.GOARCH,
 	}
+	m.ActiveKernel = kernel.Active()
 	for _, im := range kernel.Impls() {
 		if im.Available() {
 			m.Kernels = append(m.Kernels, im.Name())
 		}
 	}
+	aff, affSrc := affinityCPUs()
+	m.AffinityCPUs, m.GOMAXPROCS = aff, runtime.GOMAXPROCS(0)
+	m.Cores, m.CoresSource = usableCores(aff, affSrc, m.GOMAXPROCS)
+	cs := detectCaches(cpuidCaches{c.Cache.L1D, c.Cache.L2, c.Cache.L3}, os.ReadFile, filepath.Glob)
+	m.L1D, m.L1DSource = cs[0].bytes, cs[0].source
+	m.L2, m.L2Source = cs[1].bytes, cs[1].source
+	m.L3, m.L3Source = cs[2].bytes, cs[2].source
+	if cpuinfo, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		m.Emulated, m.EmulatedWhy = emulatedFromCPUInfo(runtime.GOARCH, cpuinfo)
+	}
 	return m
 }
 
-// peakEstimate is the machine's estimated peak floating-point rate. It is
-// an estimate from the CPU's advertised features and clock, not a
-// measurement; Assumptions lists what it takes for granted.
-type peakEstimate struct {
-	Known       bool     `json:"known"` // false when the clock or the SIMD width is unknown
-	Hz          float64  `json:"hz,omitempty"`
-	HzSource    string   `json:"hz_source"`
-	SIMD        string   `json:"simd,omitempty"`          // "AVX-512F", "AVX2+FMA3", "NEON"
-	Lanes32     int      `json:"lanes_float32,omitempty"` // float32 lanes of one FMA
-	FMAUnits    int      `json:"fma_units_per_core,omitempty"`
-	Cores       int      `json:"cores,omitempty"`
-	PerCore32   float64  `json:"per_core_gflops_float32,omitempty"`
-	Machine32   float64  `json:"machine_gflops_float32,omitempty"`
-	Assumptions []string `json:"assumptions"`
-}
-
-// perCore returns the estimated per-core peak in GFLOP/s for elements of
-// the given byte size (4 or 8), or 0 when unknown.
-func (p *peakEstimate) perCore(elemSize int) float64 {
-	if !p.Known {
-		return 0
-	}
-	return p.PerCore32 * 4 / float64(elemSize)
-}
-
-// simdInput is what the peak estimate needs from cpuid, separated out so
-// that tests can feed it any machine.
-type simdInput struct {
-	goarch        string
-	avx512f       bool
-	avx2, fma3    bool
-	asimd         bool
-	vendor        cpuid.Vendor
-	physicalCores int
-	logicalCores  int
-}
-
-func currentSIMD() simdInput {
-	c := &cpuid.CPU
-	return simdInput{
-		goarch:        runtime.GOARCH,
-		avx512f:       c.Supports(cpuid.AVX512F),
-		avx2:          c.Supports(cpuid.AVX2),
-		fma3:          c.Supports(cpuid.FMA3),
-		asimd:         c.Supports(cpuid.ASIMD),
-		vendor:        c.VendorID,
-		physicalCores: c.PhysicalCores,
-		logicalCores:  runtime.NumCPU(),
-	}
-}
-
-// estimatePeak computes peak FLOP/s = cores × FMA units per core × lanes ×
-// 2 flops per FMA × frequency, for float32 (float64 has half the lanes).
-func estimatePeak(in simdInput, hz float64, hzSource string) peakEstimate {
-	p := peakEstimate{Hz: hz, HzSource: hzSource, FMAUnits: 2}
+// usableCores is the number of cores the process may run on: its affinity
+// mask, capped by GOMAXPROCS (Go runs at most that many threads of Go code
+// at once).
+func usableCores(affinity int, affinitySource string, gomaxprocs int) (int, string) {
 	switch {
-	case in.goarch == "amd64" && in.avx512f:
-		p.SIMD, p.Lanes32 = "AVX-512F", 16
-		p.Assumptions = append(p.Assumptions,
-			"2 512-bit FMA units per core (server Intel parts; Zen 4 and many client Intel parts have 1, so their true peak is half)")
-	case in.goarch == "amd64" && in.avx2 && in.fma3:
-		p.SIMD, p.Lanes32 = "AVX2+FMA3", 8
-		p.Assumptions = append(p.Assumptions,
-			"2 256-bit FMA units per core (Haswell and later, Zen 2 and later; Zen 1 has half that)")
-	case in.goarch == "arm64":
-		p.SIMD, p.Lanes32 = "NEON", 4
-		p.Assumptions = append(p.Assumptions,
-			"2 128-bit FMA units per core (Cortex-A76/Neoverse N1 class; Apple M-series and Neoverse V1/V2 have 4, so their true peak is double)")
-	default:
-		p.Assumptions = append(p.Assumptions, "no known SIMD FMA on this CPU: no peak estimate")
+	case affinity <= 0:
+		return max(gomaxprocs, 1), "GOMAXPROCS (affinity unknown)"
+	case gomaxprocs > 0 && gomaxprocs < affinity:
+		return gomaxprocs, fmt.Sprintf("GOMAXPROCS (%s: %d CPUs)", affinitySource, affinity)
 	}
-	p.Cores = in.physicalCores
-	if p.Cores <= 0 {
-		p.Cores = in.logicalCores
-		p.Assumptions = append(p.Assumptions, "physical core count unknown: counting every logical CPU as a core")
-	}
-	if hz <= 0 {
-		p.Assumptions = append(p.Assumptions, "clock frequency unknown: no peak estimate")
-	}
-	if hz > 0 && p.Lanes32 > 0 && p.Cores > 0 {
-		p.Known = true
-		p.PerCore32 = float64(p.FMAUnits*p.Lanes32*2) * hz / 1e9
-		p.Machine32 = p.PerCore32 * float64(p.Cores)
-		p.Assumptions = append(p.Assumptions,
-			"every core runs at the frequency above at once (all-core turbo is usually lower than the maximum)",
-			"an FMA counts as 2 flops; float64 has half the float32 lanes",
-			"memory bandwidth is not estimated: cpuid does not report it")
-	}
-	return p
+	return affinity, fmt.Sprintf("%s (GOMAXPROCS %d)", affinitySource, gomaxprocs)
 }
 
-// freqSources are where cpuFrequency looks, as functions so that tests can
-// substitute them.
-type freqSources struct {
-	baseHz, boostHz int64                        // from cpuid
-	readFile        func(string) ([]byte, error) // os.ReadFile
+// cacheLevel is one detected cache size and its source.
+type cacheLevel struct {
+	bytes  int
+	source string
 }
 
-// cpuFrequency returns the clock frequency to estimate the peak with, and
-// where it came from: cpuid's boost frequency, else its base frequency
-// (both usually only on x86), else the kernel's cpufreq maximum
-// (/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq, in kHz), else the
-// highest "cpu MHz" of /proc/cpuinfo (the current clock, so possibly low on
-// an idle machine with frequency scaling; on virtual machines it is usually
-// the nominal clock). It returns 0, "unknown" if none is available.
-func cpuFrequency(s freqSources) (hz float64, source string) {
-	switch {
-	case s.boostHz > 0:
-		return float64(s.boostHz), "cpuid boost frequency"
-	case s.baseHz > 0:
-		return float64(s.baseHz), "cpuid base frequency"
-	}
-	if s.readFile == nil {
-		return 0, "unknown"
-	}
-	const maxFreq = "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"
-	if b, err := s.readFile(maxFreq); err == nil {
-		if khz, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64); err == nil && khz > 0 {
-			return khz * 1e3, maxFreq
+// cpuidCaches are the sizes cpuid reports (≤ 0: none).
+type cpuidCaches struct{ l1d, l2, l3 int }
+
+// sysfsCache is where Linux describes CPU 0's caches.
+const sysfsCache = "/sys/devices/system/cpu/cpu0/cache"
+
+// detectCaches returns the L1D, L2 and L3 sizes: cpuid's, else those of
+// sysfs (sysfsCache/index*/{level,type,size}), else 0 with source
+// "unknown" (bench then measures the L3: see measureL3). readFile and glob
+// are os.ReadFile and filepath.Glob, parameters for the tests.
+func detectCaches(c cpuidCaches, readFile func(string) ([]byte, error), glob func(string) ([]string, error)) [3]cacheLevel {
+	out := [3]cacheLevel{{c.l1d, "cpuid"}, {c.l2, "cpuid"}, {c.l3, "cpuid"}}
+	var sys [3]int
+	if dirs, err := glob(sysfsCache + "/index*"); err == nil {
+		for _, d := range dirs {
+			read := func(f string) string {
+				b, err := readFile(d + "/" + f)
+				if err != nil {
+					return ""
+				}
+				return strings.TrimSpace(string(b))
+			}
+			level, err := strconv.Atoi(read("level"))
+			typ := read("type")
+			size := parseCacheSize(read("size"))
+			if err != nil || level < 1 || level > 3 || size <= 0 || (typ != "Data" && typ != "Unified") {
+				continue
+			}
+			sys[level-1] = size
 		}
 	}
-	if b, err := s.readFile("/proc/cpuinfo"); err == nil {
-		if mhz := cpuinfoMHz(b); mhz > 0 {
-			return mhz * 1e6, `/proc/cpuinfo "cpu MHz", the current clock`
-		}
-	}
-	return 0, "unknown"
-}
-
-// cpuinfoMHz returns the highest "cpu MHz" value of a /proc/cpuinfo text, or
-// 0 if there is none.
-func cpuinfoMHz(b []byte) float64 {
-	best := 0.0
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || strings.TrimSpace(k) != "cpu MHz" {
+	for i := range out {
+		if out[i].bytes > 0 {
 			continue
 		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && f > best {
-			best = f
+		if sys[i] > 0 {
+			out[i] = cacheLevel{sys[i], "sysfs"}
+		} else {
+			out[i] = cacheLevel{0, "unknown"}
 		}
 	}
-	return best
+	return out
 }
 
-func currentFrequency() (float64, string) {
-	return cpuFrequency(freqSources{baseHz: cpuid.CPU.Hz, boostHz: cpuid.CPU.BoostFreq, readFile: os.ReadFile})
+// parseCacheSize reads a sysfs cache size: "48K", "1024K", "32M" or a
+// number of bytes; 0 if it is none of these or 2 GiB or more (no cache
+// is that large, and the size fits a 32-bit int).
+func parseCacheSize(s string) int {
+	mult := 1
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 || n > math.MaxInt32/mult {
+		return 0
+	}
+	return n * mult
 }
 
-// describePeak writes the peak estimate and its assumptions.
-func describePeak(w *strings.Builder, p *peakEstimate) {
-	if p.Hz > 0 {
-		fmt.Fprintf(w, "clock:          %.2f GHz (%s)\n", p.Hz/1e9, p.HzSource)
-	} else {
-		fmt.Fprintf(w, "clock:          unknown\n")
+// emulatedFromCPUInfo reports whether /proc/cpuinfo describes a CPU of
+// another architecture than goarch, the program's: a user-mode emulator
+// (qemu-user) runs the program and passes the host's file through. x86
+// CPUs have a "vendor_id" and "flags" lines, arm64 ones "CPU implementer"
+// and "Features" lines.
+func emulatedFromCPUInfo(goarch string, cpuinfo []byte) (bool, string) {
+	fields := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(cpuinfo))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if k = strings.TrimSpace(k); ok && fields[k] == "" {
+			fields[k] = strings.TrimSpace(v)
+		}
 	}
-	if p.Known {
-		fmt.Fprintf(w, "estimated peak: %.1f GFLOP/s float32 per core (%.1f float64) = %d FMA units × %d lanes (%s) × 2 flops × %.2f GHz\n",
-			p.PerCore32, p.PerCore32/2, p.FMAUnits, p.Lanes32, p.SIMD, p.Hz/1e9)
-		fmt.Fprintf(w, "                %.1f GFLOP/s float32 for the machine (%d cores)\n", p.Machine32, p.Cores)
-	} else {
-		fmt.Fprintf(w, "estimated peak: unknown (no %%peak column)\n")
+	x86 := fields["vendor_id"] != "" && fields["flags"] != ""
+	arm := fields["CPU implementer"] != ""
+	var host string
+	switch {
+	case x86 && slices.Contains([]string{"arm64", "arm", "riscv64", "ppc64le", "s390x", "loong64"}, goarch):
+		host = fmt.Sprintf("an x86 CPU (vendor_id %s)", fields["vendor_id"])
+	case arm && (goarch == "amd64" || goarch == "386"):
+		host = fmt.Sprintf("an Arm CPU (CPU implementer %s)", fields["CPU implementer"])
+	default:
+		return false, ""
 	}
-	fmt.Fprintf(w, "this is an ESTIMATE; it assumes:\n")
-	for _, a := range p.Assumptions {
-		fmt.Fprintf(w, "  - %s\n", a)
+	return true, fmt.Sprintf("/proc/cpuinfo describes %s, but this program runs as %s: an emulator (qemu-user) translates it", host, goarch)
+}
+
+// describeMachine writes the machine part of the report.
+func describeMachine(b *strings.Builder, m *machineInfo) {
+	fmt.Fprintf(b, "cores:     %d usable (%s)", m.Cores, m.CoresSource)
+	if m.HostCPUs > 0 && m.HostCPUs != m.Cores {
+		fmt.Fprintf(b, "; cpuid reports %d logical CPUs on the host (information only)", m.HostCPUs)
+	}
+	b.WriteByte('\n')
+	fmt.Fprintf(b, "caches:    L1D %s (%s), L2 %s (%s), L3 %s (%s)\n",
+		size(m.L1D), m.L1DSource, size(m.L2), m.L2Source, size(m.L3), m.L3Source)
+	fmt.Fprintf(b, "kernels:   %s available; auto = %s\n", strings.Join(m.Kernels, ", "), m.ActiveKernel)
+	if m.Emulated {
+		fmt.Fprintf(b, "EMULATED:  %s. Every figure below measures the emulator on its host, not a CPU of this architecture.\n", m.EmulatedWhy)
 	}
 }

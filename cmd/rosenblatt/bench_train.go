@@ -17,8 +17,8 @@ import (
 // gramCases does and update trainCaseCount.
 
 // trainShape is the data of the training case and its number of epochs.
-func trainShape(quick bool) (rows, cols, epochs int) {
-	if quick {
+func trainShape(tiny bool) (rows, cols, epochs int) {
+	if tiny {
 		return 64, 16, 3
 	}
 	return 4000, 256, 10
@@ -39,7 +39,7 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	if trainCaseCount(cfg) == 0 {
 		return "no training run: it runs on the auto path only (package perceptron does not let a caller choose the implementation), and -paths excludes auto", nil
 	}
-	rows, cols, epochs := trainShape(cfg.quick)
+	rows, cols, epochs := trainShape(cfg.tiny)
 	train, _, err := dataset.SynthSeparable(dataset.SynthOptions{D: cols, Seed: 42, Gamma: 1, NTrain: rows})
 	if err != nil {
 		return "", fmt.Errorf("training data: %w", err)
@@ -59,10 +59,12 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 		// counted, so the rate is a lower bound.
 		FlopsPerOp: 2*int64(rows)*int64(cols)*int64(len(diag.Epochs)) + 2*int64(cols)*int64(diag.Updates),
 		BytesPerOp: 4 * int64(rows) * int64(cols) * int64(len(diag.Epochs)),
+		// The data, read once per epoch (the weights stay in L1).
+		ReadBytesPerOp: 4 * int64(rows) * int64(cols) * int64(len(diag.Epochs)),
 	}
 	r.Impl = benchPath{name: autoPath}.implName()
 	var failed error
-	add(benchCase{r, func() {
+	add(benchCase{res: r, fn: func() {
 		if _, _, err := perceptron.Train(train.X, cols, train.Y, opt); err != nil && failed == nil {
 			failed = err
 		}

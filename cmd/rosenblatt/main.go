@@ -13,7 +13,7 @@
 //	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
 //	rosenblatt serve -model FILE [flags]    serve the model's predictions over HTTP, reloading it when it changes
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
-//	rosenblatt bench [flags]                time the kernels on every implementation against the peak
+//	rosenblatt bench [flags]                measure the roofline; time the kernels against it
 //	rosenblatt bench compare A.json B.json  put two bench reports side by side
 //
 // Run "rosenblatt COMMAND -h" for a command's flags. Flags may come before
@@ -73,7 +73,7 @@ var commands = map[string]command{
 	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
 	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
 	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":    {"time the kernels on every implementation against the estimated peak", runBench},
+	"bench":    {"measure the roofline, and time the kernels on every implementation against it", runBench},
 	"serve":    {"serve a model's predictions over HTTP, reloading it when the file changes", runServe},
 }
 

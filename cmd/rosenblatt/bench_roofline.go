@@ -1,0 +1,426 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// The measured roofline: per implementation, the floating-point peak and
+// the read bandwidth at each working set; for the machine, the clock. Each
+// figure is the maximum over many short trials (roofline.Best), since on a
+// shared machine a trial can only be slowed down.
+
+// rooflineReport is the roofline part of a report.
+type rooflineReport struct {
+	// ClockHz is the clock the core ran the dependent chain at.
+	ClockHz     float64 `json:"clock_hz"`
+	ClockMethod string  `json:"clock_method"`
+	// Levels are the working sets of the bandwidth figures (and of the
+	// vector kernels' cases), smallest first.
+	Levels []levelSize `json:"levels"`
+	// Trials and TrialMin: each figure is the maximum over Trials trials
+	// of at least TrialMin (and of at least one pass over the working
+	// set).
+	Trials   int    `json:"trials"`
+	TrialMin string `json:"trial_min"`
+	// Method says how the figures were obtained.
+	Method []string   `json:"method"`
+	Impls  []implRoof `json:"impls"`
+}
+
+// levelSize is one working set.
+type levelSize struct {
+	Name  string `json:"name"` // L1, L2, L3, DRAM
+	Bytes int64  `json:"bytes"`
+}
+
+// implRoof is the roofline of one kernel implementation.
+type implRoof struct {
+	Impl       string `json:"impl"`
+	ISA        string `json:"isa"`
+	VectorBits int    `json:"vector_bits"` // 0: scalar Go
+	FMAChains  int    `json:"fma_chains"`
+	// Peak32 and Peak64 are the FMA loop's GFLOP/s on one core.
+	Peak32 float64 `json:"peak_gflops_float32"`
+	Peak64 float64 `json:"peak_gflops_float64"`
+	// PeakAll32 is the float32 FMA loop on AllCores threads at once
+	// (absent when only one core is usable).
+	AllCores  int     `json:"all_cores,omitempty"`
+	PeakAll32 float64 `json:"peak_gflops_float32_all_cores,omitempty"`
+	// Read is the read bandwidth of one core at each level, in GB/s: the
+	// roof, the maximum of every measurement of the run. ReadFirst is
+	// the first measurement alone (the dedicated loop's trials before any
+	// case), for comparing with another tool that makes only that one.
+	Read      []levelRate `json:"read_gbps"`
+	ReadFirst []levelRate `json:"read_gbps_first"`
+}
+
+// levelRate is a bandwidth at one level.
+type levelRate struct {
+	Level string  `json:"level"`
+	GBps  float64 `json:"gbps"`
+}
+
+func (im *implRoof) peak(typ string) float64 {
+	if typ == "float64" {
+		return im.Peak64
+	}
+	return im.Peak32
+}
+
+func (im *implRoof) read(level string) float64 {
+	for _, r := range im.Read {
+		if r.Level == level {
+			return r.GBps
+		}
+	}
+	return 0
+}
+
+// impl returns the roofline of implementation name, or nil.
+func (rf *rooflineReport) impl(name string) *implRoof {
+	for i := range rf.Impls {
+		if rf.Impls[i].Impl == name {
+			return &rf.Impls[i]
+		}
+	}
+	return nil
+}
+
+// level returns the working set named name, or nil.
+func (rf *rooflineReport) level(name string) *levelSize {
+	for i := range rf.Levels {
+		if rf.Levels[i].Name == name {
+			return &rf.Levels[i]
+		}
+	}
+	return nil
+}
+
+// probePlan is how long the roofline's measurements run.
+type probePlan struct {
+	trials, refresh int
+	min             time.Duration
+}
+
+func planFor(cfg benchConfig) probePlan {
+	switch {
+	case cfg.tiny:
+		return probePlan{trials: 2, refresh: 1, min: 200 * time.Microsecond}
+	case cfg.quick:
+		return probePlan{trials: 8, refresh: 2, min: 2 * time.Millisecond}
+	}
+	return probePlan{trials: 30, refresh: 6, min: 2 * time.Millisecond}
+}
+
+// readRate is the read bandwidth of l over buf in GB/s, the maximum over
+// the trials t.
+func readRate(l *roofline.Loops, buf []uint64, t roofline.Trials) float64 {
+	var sink uint64
+	bytes := float64(len(buf) / (roofline.ReadBlock / 8) * roofline.ReadBlock)
+	gbps := roofline.Best(func(n int) { sink += l.Read(buf, n) }, bytes, t) / 1e9
+	keep(float64(sink))
+	return gbps
+}
+
+// refresh measures the read bandwidth of implementation impl at level
+// again, over buf (a case's operands), and raises the roofline's figure
+// if this one is higher.
+func (rf *rooflineReport) refresh(impl *kernel.Impl, level string, buf []uint64, plan probePlan) {
+	im, l := rf.impl(impl.Name()), roofline.For(impl)
+	if im == nil || l == nil || len(buf) == 0 {
+		return
+	}
+	for i := range im.Read {
+		if im.Read[i].Level == level {
+			gbps := readRate(l, buf, roofline.Trials{Count: plan.refresh, Min: plan.min})
+			im.Read[i].GBps = max(im.Read[i].GBps, gbps)
+		}
+	}
+}
+
+// rooflineSteps is the number of progress steps measureRoofline takes
+// for n implementations: the clock, and per implementation two peaks, the
+// all-cores peak and one bandwidth per level.
+func rooflineSteps(n, cores, levels int) int {
+	per := 2 + levels
+	if cores > 1 {
+		per++
+	}
+	return 1 + n*per
+}
+
+// measureRoofline measures the clock, and the peaks and bandwidths of
+// every implementation in ims on the working sets sets, reading a prefix
+// of buf (which holds at least the largest set).
+func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan probePlan, prog progress, buf []uint64) *rooflineReport {
+	rf := &rooflineReport{
+		Trials: plan.trials, TrialMin: plan.min.String(),
+		ClockMethod: fmt.Sprintf("a chain of dependent single-cycle integer operations (%s)", roofline.ChainSource),
+	}
+	for _, ws := range sets {
+		rf.Levels = append(rf.Levels, levelSize{ws.name, ws.bytes})
+	}
+	tr := roofline.Trials{Count: plan.trials, Min: plan.min}
+	var sink uint64
+	var fsink float64
+	prog.Describe("roofline: clock")
+	rf.ClockHz = roofline.Best(func(n int) { sink += roofline.Chain(n) }, roofline.ChainSteps, tr)
+	prog.Add(1)
+
+	for _, im := range ims {
+		l := roofline.For(im)
+		if l == nil {
+			continue
+		}
+		ir := implRoof{Impl: l.Impl, ISA: l.ISA, VectorBits: l.VectorBits, FMAChains: l.FMAChains}
+		prog.Describe(fmt.Sprintf("roofline: %s peak", l.Impl))
+		ir.Peak32 = roofline.Best(func(n int) { fsink += float64(l.FMA32(n, 1)) }, float64(l.FMAFlops(4)), tr) / 1e9
+		prog.Add(1)
+		ir.Peak64 = roofline.Best(func(n int) { fsink += l.FMA64(n, 1) }, float64(l.FMAFlops(8)), tr) / 1e9
+		prog.Add(1)
+		if cores > 1 {
+			prog.Describe(fmt.Sprintf("roofline: %s peak, %d cores", l.Impl, cores))
+			ir.AllCores = cores
+			ir.PeakAll32 = roofline.BestParallel(cores, func(n int) { fsink += float64(l.FMA32(n, 1)) }, float64(l.FMAFlops(4)), tr) / 1e9
+			prog.Add(1)
+		}
+		for _, ws := range sets {
+			prog.Describe(fmt.Sprintf("roofline: %s %s read", l.Impl, ws.name))
+			ir.Read = append(ir.Read, levelRate{ws.name, readRate(l, buf[:ws.bytes/8], tr)})
+			prog.Add(1)
+		}
+		ir.ReadFirst = append([]levelRate(nil), ir.Read...)
+		rf.Impls = append(rf.Impls, ir)
+	}
+	keep(float64(sink) + fsink)
+	rf.Method = []string{
+		fmt.Sprintf("every figure is the maximum over %d trials of at least %s (and one pass over the working set): on a shared machine a trial can only be slowed down", plan.trials, plan.min),
+		fmt.Sprintf("each bandwidth is measured again (%d trials) on the bytes of every case of its level, just before and just after the case: the roof is the maximum of all these trials, so that a quieter moment during a case also raises its roof", plan.refresh),
+		"clock: " + rf.ClockMethod,
+		"peak: an FMA-throughput loop per implementation (internal/roofline): independent accumulators on registers only, enough to hide the FMA latency; 2 flops per FMA lane (the generic implementation's loop is scalar Go, s = s·a + a)",
+		fmt.Sprintf("all-cores peak: the float32 loop on %d threads at once", cores),
+		"read bandwidth: a streaming read loop per implementation with its widest loads into 8 accumulators, one core, reading the two halves of each working set at once (two streams, as Dot and Axpy read x and y)",
+	}
+	return rf
+}
+
+// measureL3 estimates the L3 size when neither cpuid nor sysfs gives it,
+// from the read bandwidth of l at working sets doubling from 2·L2 to
+// maxDRAM: the L3 is the largest size whose bandwidth stays above the
+// geometric mean of the first size's and memory's, whatever a size in
+// between does (a dip is another program's moment). Memory's is the
+// higher of the last two sizes': the largest, whose trials each take a
+// pass of 10 ms or more, is the likeliest to be slowed by other programs,
+// and a memory figure too low puts the cut too low and the L3 too large
+// (128 MiB for this Zen 5 guest's 32 MiB under a load of 14). It returns
+// 0 when the first size is not clearly faster than memory (no level
+// between L2 and memory shows), and a description of the measurement.
+// buf holds at least maxDRAM bytes.
+func measureL3(l *roofline.Loops, l2 int, plan probePlan, buf []uint64) (int, string) {
+	first := max(2*int64(l2), 1<<20)
+	var sizes []int64
+	for s := first; s <= int64(len(buf))*8; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	if len(sizes) < 3 {
+		return 0, "unknown"
+	}
+	bw := make([]float64, len(sizes))
+	for i, s := range sizes {
+		bw[i] = readRate(l, buf[:s/8], roofline.Trials{Count: plan.trials, Min: plan.min}) * 1e9
+	}
+	return l3FromSweep(sizes, bw)
+}
+
+// l3FromSweep is measureL3's rule, separated for the tests.
+func l3FromSweep(sizes []int64, bw []float64) (int, string) {
+	top, mem := bw[0], max(bw[len(bw)-1], bw[len(bw)-2])
+	var steps []string
+	for i := range sizes {
+		steps = append(steps, fmt.Sprintf("%s %.0f", fmtBytes(sizes[i]), bw[i]/1e9))
+	}
+	sweep := "read GB/s by working set: " + strings.Join(steps, ", ")
+	if !(top >= 1.5*mem) {
+		return 0, "unknown (no level between L2 and memory shows in a read sweep: " + sweep + ")"
+	}
+	cut := math.Sqrt(top * mem)
+	l3 := sizes[0]
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if bw[i] >= cut {
+			l3 = sizes[i]
+			break
+		}
+	}
+	return int(l3), fmt.Sprintf("measured: the largest working set read at over %.0f GB/s, the geometric mean of %s's bandwidth and memory's (the higher of %s's and %s's); cpuid and sysfs report none; %s",
+		cut/1e9, fmtBytes(sizes[0]), fmtBytes(sizes[len(sizes)-2]), fmtBytes(sizes[len(sizes)-1]), sweep)
+}
+
+// emulatedFromRates reports whether the measured figures are implausible
+// for hardware: a SIMD FMA loop running under one flop per cycle of the
+// measured clock (a real vector unit does at least 2), as under a
+// binary translator such as qemu's.
+func emulatedFromRates(rf *rooflineReport) (bool, string) {
+	if rf.ClockHz <= 0 {
+		return false, ""
+	}
+	for _, im := range rf.Impls {
+		if im.VectorBits == 0 || im.Peak32 <= 0 {
+			continue
+		}
+		if perCycle := im.Peak32 * 1e9 / rf.ClockHz; perCycle < 1 {
+			return true, fmt.Sprintf("the %s FMA loop ran %.2f float32 flops per cycle of the measured %.2f GHz clock, where a %d-bit vector unit does at least 2: the CPU is emulated",
+				im.Impl, perCycle, rf.ClockHz/1e9, im.VectorBits)
+		}
+	}
+	return false, ""
+}
+
+// levelOf returns the level whose working set a case of the given bytes
+// falls in: the first cache it fits (with unknown sizes taken as twice
+// the level's working set), else DRAM.
+func levelOf(bytes int64, m *machineInfo, rf *rooflineReport) string {
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"L1", m.L1D}, {"L2", m.L2}, {"L3", m.L3}} {
+		s := int64(c.size)
+		if s <= 0 {
+			if l := rf.level(c.name); l != nil {
+				s = 2 * l.Bytes
+			}
+		}
+		if bytes <= s {
+			return c.name
+		}
+	}
+	return "DRAM"
+}
+
+// place puts result r on the roofline: its arithmetic intensity (flops
+// per byte read), the level whose bandwidth bounds it, its roof (the
+// lower of the compute peak and intensity × bandwidth, for its thread
+// count) and its rate as a percentage of the roof.
+//
+// The memory roofs are read bandwidths and the intensity counts the bytes
+// a case reads once (not what it writes, not re-reads of data in
+// registers or L1): both make the memory roof an upper bound on what the
+// case can reach. With threads > 1, the roofs are the all-cores peak
+// (measured) and threads × one core's bandwidth (an upper bound for the
+// shared levels).
+func (rf *rooflineReport) place(r *benchResult, m *machineInfo) {
+	im := rf.impl(r.Impl)
+	if im == nil || r.ReadBytesPerOp <= 0 {
+		return
+	}
+	r.ISA, r.VectorBits = im.ISA, im.VectorBits
+	r.Intensity = float64(r.FlopsPerOp) / float64(r.ReadBytesPerOp)
+	r.RoofLevel = r.Set
+	if rf.level(r.Set) == nil {
+		r.RoofLevel = levelOf(r.Bytes, m, rf)
+	}
+	threads := max(r.Threads, 1)
+	peak := im.peak(r.Type)
+	if threads > 1 {
+		if r.Type == "float32" && threads == im.AllCores && im.PeakAll32 > 0 {
+			peak = im.PeakAll32
+		} else {
+			peak *= float64(threads)
+		}
+	}
+	mem := r.Intensity * im.read(r.RoofLevel) * float64(threads)
+	if peak <= 0 || mem <= 0 {
+		return
+	}
+	if peak <= mem {
+		r.Roof, r.Bound = peak, "compute"
+	} else {
+		r.Roof, r.Bound = mem, r.RoofLevel+" read"
+	}
+	r.RoofPercent = 100 * r.GFLOPS / r.Roof
+}
+
+// overRoof returns a note for each result above 100 % of its roof. The
+// roof's loops do at least what any kernel can (nothing but the
+// operation, from registers or a single stream), and each roof figure is
+// the maximum over its trials, so an excess is a measurement error: the
+// clock or the machine's load differed between the two measurements. It
+// is reported as measured, not clamped.
+func overRoof(rep *benchReport) []string {
+	var notes []string
+	if rep.Machine.Emulated {
+		n := 0
+		for i := range rep.Results {
+			if rep.Results[i].RoofPercent > 100 {
+				n++
+			}
+		}
+		if n > 0 {
+			notes = append(notes, fmt.Sprintf("%d cases run above their roof (marked !): under an emulator, which spends its own time per instruction, the roofline's loops bound nothing", n))
+		}
+		return notes
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.RoofPercent > 100 {
+			notes = append(notes, fmt.Sprintf("MEASUREMENT ERROR: %s on %s runs at %.1f%% of its roof (%s, %.1f GFLOP/s); the roof is the maximum over %d trials of a loop that does at least as well, so the excess is noise (clock or load changed between the measurements). Shown as measured, not clamped; run bench again.",
+				r.key(), r.Impl, r.RoofPercent, r.Bound, r.Roof, rep.Roofline.Trials))
+		}
+	}
+	return notes
+}
+
+// describeRoofline writes the roofline table.
+func describeRoofline(b *strings.Builder, rf *rooflineReport, emulated bool) {
+	mark := ""
+	if emulated {
+		mark = " (EMULATED)"
+	}
+	fmt.Fprintf(b, "clock:     %.2f GHz, measured by %s%s\n", rf.ClockHz/1e9, rf.ClockMethod, mark)
+	fmt.Fprintf(b, "\nroofline%s: measured, each figure the maximum over %d trials of at least %s\n", mark, rf.Trials, rf.TrialMin)
+	fmt.Fprintf(b, "%-8s  %-12s  %4s  %9s  %9s  %11s", "impl", "ISA", "bits", "peak f32", "peak f64", "f32 all")
+	for _, l := range rf.Levels {
+		fmt.Fprintf(b, "  %12s", fmt.Sprintf("%s %s", l.Name, fmtBytes(l.Bytes)))
+	}
+	b.WriteString("\n")
+	for _, im := range rf.Impls {
+		bits := "-"
+		if im.VectorBits > 0 {
+			bits = fmt.Sprint(im.VectorBits)
+		}
+		all := "-"
+		if im.AllCores > 1 {
+			all = fmt.Sprintf("%.1f (%d)", im.PeakAll32, im.AllCores)
+		}
+		fmt.Fprintf(b, "%-8s  %-12s  %4s  %9.1f  %9.1f  %11s", im.Impl, im.ISA, bits, im.Peak32, im.Peak64, all)
+		for _, l := range rf.Levels {
+			fmt.Fprintf(b, "  %12.1f", im.read(l.Name))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("(peaks in GFLOP/s on one core, \"all\" on all usable cores at once; reads in GB/s on one core)\n")
+	for _, m := range rf.Method {
+		fmt.Fprintf(b, "  - %s\n", m)
+	}
+}
+
+// usableImpls returns the implementations the roofline measures: every
+// available one (auto runs one of them).
+func usableImpls() []*kernel.Impl {
+	var ims []*kernel.Impl
+	for _, im := range kernel.Impls() {
+		if im.Available() {
+			ims = append(ims, im)
+		}
+	}
+	return ims
+}
+
+// gramThreads is the Gram case's thread count: the usable cores.
+func gramThreads(m *machineInfo) int { return max(min(m.Cores, runtime.GOMAXPROCS(0)), 1) }

@@ -1,0 +1,139 @@
+package roofline
+
+// The portable Go loops: the roofline of the generic implementation, which
+// is scalar Go code compiled by the same compiler as these loops.
+
+// genericChains is the number of independent accumulators of fmaGeneric:
+// each step is a multiply and a dependent add (or one fused
+// multiply-add, where the compiler fuses them), so its latency is at most
+// about 6 cycles, and 12 chains keep two multiply-add pipes busy without
+// spilling amd64's 16 floating-point registers.
+const genericChains = 12
+
+// fmaGeneric runs n iterations of s ← s·a + a on genericChains
+// accumulators. They start at different values, so that the compiler
+// cannot merge identical chains; the multiply is in the chain, so it
+// cannot be hoisted out of the loop.
+func fmaGeneric[T float32 | float64](n int, a T) T {
+	s0, s1, s2, s3, s4, s5 := T(0), T(1), T(2), T(3), T(4), T(5)
+	s6, s7, s8, s9, s10, s11 := T(6), T(7), T(8), T(9), T(10), T(11)
+	for range n {
+		s0 = s0*a + a
+		s1 = s1*a + a
+		s2 = s2*a + a
+		s3 = s3*a + a
+		s4 = s4*a + a
+		s5 = s5*a + a
+		s6 = s6*a + a
+		s7 = s7*a + a
+		s8 = s8*a + a
+		s9 = s9*a + a
+		s10 = s10*a + a
+		s11 = s11*a + a
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + ((s8 + s9) + (s10 + s11))
+}
+
+// readGeneric reads buf passes times, its two halves at once, into eight
+// independent sums: an indexed loop like the generic kernels' (kernel's
+// dotGeneric), with the bounds checks proved away.
+func readGeneric(buf []uint64, passes int) uint64 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 uint64
+	h := len(buf) / 2
+	a, b := buf[:h], buf[h:2*h]
+	b = b[:len(a)]
+	for range passes {
+		for i := 0; i <= len(a)-4; i += 4 {
+			s0 += a[i]
+			s1 += b[i]
+			s2 += a[i+1]
+			s3 += b[i+1]
+			s4 += a[i+2]
+			s5 += b[i+2]
+			s6 += a[i+3]
+			s7 += b[i+3]
+		}
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// chainOne and chainZero are 1 and 0, in variables so that the compiler
+// can fold nothing in chainGeneric.
+var chainOne, chainZero uint64 = 1, 0
+
+// chainGeneric runs n iterations of ChainSteps dependent single-cycle
+// integer operations, alternately x += one and x ^= zero, and returns x
+// (n·ChainSteps/2 with one = 1 and zero = 0). Alternating them keeps the
+// compiler from merging steps: it turns two adds of a variable into one
+// LEAQ (x)(one*2), but has no rule combining an add with a xor (checked on
+// amd64 and arm64 with go build -gcflags=-S).
+func chainGeneric(n int, one, zero uint64) uint64 {
+	var x uint64
+	for range n {
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+		x += one
+		x ^= zero
+	}
+	return x
+}

@@ -1,0 +1,419 @@
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// onImpl returns a model serving m's snapshot with implementation im, so
+// that one test process checks every implementation the CPU has.
+func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
+	s := *m.st.Load()
+	s.k = kernel.On[T](im)
+	out := new(Model[T])
+	out.st.Store(&s)
+	return out
+}
+
+// refScores returns the exact (float64) scores of x under snapshot s,
+// with the sample factors s computes, and a bound on the error of any
+// evaluation order of each. For a voted model ref[k] is the vote of
+// the exact vector scores and tol[k] is 0, or +Inf where a vector's
+// score is within rounding of 0 (either vote is then right).
+func refScores[T Float](s *state[T], x []T) (ref, tol []float64) {
+	mul, bmul := s.sampleScale(x)
+	m, bm := float64(mul), float64(bmul)
+	u, d := kerneltest.Unit[T](), s.d
+	score := func(w []T, b T) (float64, float64) {
+		p, S := kerneltest.Dot(w, x)
+		a := p*m + float64(b)*bm
+		e := (kerneltest.Gamma[T](d)+kerneltest.Gamma[float64](d))*S*math.Abs(m) +
+			4*u*(math.Abs(p*m)+math.Abs(float64(b)*bm)) + float64(d)*math.SmallestNonzeroFloat32
+		return a, e
+	}
+	r := s.rows()
+	ref, tol = make([]float64, r), make([]float64, r)
+	for k := range r {
+		if !s.voted() {
+			ref[k], tol[k] = score(s.W[k*d:(k+1)*d], s.B[k])
+			continue
+		}
+		for j := s.VOff[k]; j < s.VOff[k+1]; j++ {
+			a, e := score(s.V[j*d:(j+1)*d], s.VB[j])
+			if math.Abs(a) <= e {
+				tol[k] = math.Inf(1)
+			}
+			if a > 0 {
+				ref[k] += float64(s.VC[j])
+			} else {
+				ref[k] -= float64(s.VC[j])
+			}
+		}
+	}
+	return ref, tol
+}
+
+// argmaxRef returns the label the exact scores give and whether it is
+// certain: no other score (or, for a binary model, 0) within the bounds.
+func argmaxRef[T Float](s *state[T], ref, tol []float64) (int, bool) {
+	if s.kind == KindBinary {
+		l := -1
+		if ref[0] > 0 {
+			l = 1
+		}
+		return l, math.Abs(ref[0]) > tol[0]
+	}
+	best := 0
+	for k := range ref {
+		if ref[k] > ref[best] {
+			best = k
+		}
+	}
+	for k := range ref {
+		if k != best && ref[best]-ref[k] <= tol[best]+tol[k] {
+			return s.labels[best], false
+		}
+	}
+	return s.labels[best], true
+}
+
+type predictCase struct {
+	name    string
+	classes int // 2: Train (binary), else TrainMulticlass
+	opt     Options
+}
+
+var predictCases = []predictCase{
+	{"binary/online", 2, Options{MaxIter: 3}},
+	{"binary/averaged", 2, Options{Algorithm: Averaged, MaxIter: 3}},
+	{"binary/voted", 2, Options{Algorithm: Voted, MaxIter: 3}},
+	{"binary/normalize", 2, Options{MaxIter: 3, Normalize: true}},
+	{"binary/features", 2, Options{MaxIter: 3, NormalizeFeatures: true}},
+	{"ovr/online", 5, Options{MaxIter: 3}},
+	{"ovr/averaged/normalize", 5, Options{Algorithm: Averaged, MaxIter: 3, Normalize: true}},
+	{"ovr/voted", 5, Options{Algorithm: Voted, MaxIter: 4}},
+	{"ovr/voted/features", 5, Options{Algorithm: Voted, MaxIter: 2, NormalizeFeatures: true}},
+	{"argmax/online", 7, Options{Multiclass: Argmax, MaxIter: 3}},
+	{"argmax/averaged", 7, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3}},
+	{"argmax/70 classes", 70, Options{Multiclass: Argmax, MaxIter: 2}},
+	{"ovr/svm", 5, Options{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3}},
+}
+
+// trainCase fits c's model on n random samples of d features (labels
+// 10·class − 3), or on integer data when integer is set.
+func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*Model[T], []T) {
+	t.Helper()
+	rng := newRand(seed)
+	X := make([]T, n*d)
+	for i := range X {
+		X[i] = T(rng.Float64()*2 - 1)
+	}
+	y := make([]int, n)
+	for i := range y {
+		if c.classes == 2 {
+			y[i] = 1 - 2*rng.IntN(2)
+		} else {
+			y[i] = 10*(i%c.classes) - 3
+		}
+	}
+	var m *Model[T]
+	var err error
+	if c.classes == 2 {
+		m, _, err = Train(X, d, y, c.opt)
+	} else {
+		m, _, err = TrainMulticlass(X, d, y, c.opt)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	return m, X
+}
+
+// checkScores checks the blocked Scores, the batched ScoresBatch and the
+// labels of Predict and PredictBatch of every row of X against the exact
+// scores, on implementation im.
+func checkScores[T Float](t *testing.T, what string, m *Model[T], X []T) {
+	t.Helper()
+	s := m.st.Load()
+	d, r := s.d, s.rows()
+	n := len(X) / d
+	batch := make([]T, n*r)
+	if err := m.ScoresBatch(batch, X); err != nil {
+		t.Fatalf("%s: ScoresBatch: %v", what, err)
+	}
+	labels := make([]int, n)
+	if err := m.PredictBatch(labels, X); err != nil {
+		t.Fatalf("%s: PredictBatch: %v", what, err)
+	}
+	one := make([]T, r)
+	for i := range n {
+		x := X[i*d : (i+1)*d]
+		if err := m.Scores(one, x); err != nil {
+			t.Fatalf("%s: Scores: %v", what, err)
+		}
+		ref, tol := refScores(s, x)
+		for k := range r {
+			for _, got := range []struct {
+				name string
+				v    T
+			}{{"Scores", one[k]}, {"ScoresBatch", batch[i*r+k]}} {
+				if e := math.Abs(float64(got.v) - ref[k]); !(e <= tol[k]) && !math.IsInf(tol[k], 1) {
+					t.Fatalf("%s: row %d score %d: %s = %v, exact %v: |error| %.3g > bound %.3g", what, i, k, got.name, got.v, ref[k], e, tol[k])
+				}
+			}
+		}
+		l, err := m.Predict(x)
+		if err != nil {
+			t.Fatalf("%s: Predict: %v", what, err)
+		}
+		if want, sure := argmaxRef(s, ref, tol); sure && (l != want || labels[i] != want) {
+			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, exact scores give %d", what, i, l, labels[i], want)
+		}
+		if l != s.decide(one) || labels[i] != s.decide(batch[i*r:(i+1)*r]) {
+			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, not the labels of their scores", what, i, l, labels[i])
+		}
+	}
+}
+
+func testPredictParity[T Float](t *testing.T) {
+	for _, c := range predictCases {
+		for _, d := range []int{1, 37, 130} {
+			m, X := trainCase[T](t, c, 150, d, uint64(d))
+			if c.opt.Algorithm == Voted && d > 1 {
+				if s := m.st.Load(); s.VOff[1]-s.VOff[0] <= scoreChunk {
+					t.Fatalf("%s/d=%d: %d vectors in class 0, want more than a chunk", c.name, d, s.VOff[1]-s.VOff[0])
+				}
+			}
+			for _, im := range availableImpls() {
+				checkScores(t, fmt.Sprintf("%s/d=%d/%s", c.name, d, im), onImpl(m, im), X)
+			}
+		}
+	}
+}
+
+// TestPredictParity checks, on every implementation this CPU has, every
+// kind and algorithm's Predict, Scores (blocked over the classes),
+// ScoresBatch and PredictBatch (one matrix product) against the exact
+// per-class scores, within the reduction bound.
+func TestPredictParity(t *testing.T) {
+	t.Run("f32", testPredictParity[float32])
+	t.Run("f64", testPredictParity[float64])
+}
+
+func testPredictIntegerExact[T Float](t *testing.T) {
+	rng := newRand(21)
+	Xf, yb, _, _ := separable(rng, 90, 23, 3, 0.5, true)
+	Xm, ym := intMulticlass(rng, 150, 23, 6)
+	Xw, yw := intMulticlass(rng, 200, 23, 40)
+	for _, c := range []struct {
+		name  string
+		multi bool
+		opt   Options
+	}{
+		{"binary/online", false, Options{MaxIter: 3}},
+		{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 3}},
+		{"ovr/online", true, Options{MaxIter: 3}},
+		{"ovr/voted", true, Options{Algorithm: Voted, MaxIter: 3}},
+		{"argmax/online", true, Options{Multiclass: Argmax, MaxIter: 3}},
+		{"argmax/40 classes", true, Options{Multiclass: Argmax, MaxIter: 3}},
+	} {
+		var m *Model[T]
+		var X []T
+		var err error
+		switch {
+		case c.name == "argmax/40 classes":
+			X = conv[T](Xw)
+			m, _, err = TrainMulticlass(X, 23, yw, c.opt)
+		case c.multi:
+			X = conv[T](Xm)
+			m, _, err = TrainMulticlass(X, 23, ym, c.opt)
+		default:
+			X = conv[T](Xf)
+			m, _, err = Train(X, 23, yb, c.opt)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range availableImpls() {
+			mi := onImpl(m, im)
+			s := mi.st.Load()
+			r, n := s.rows(), len(X)/23
+			batch := make([]T, n*r)
+			if err := mi.ScoresBatch(batch, X); err != nil {
+				t.Fatal(err)
+			}
+			one := make([]T, r)
+			for i := range n {
+				x := X[i*23 : (i+1)*23]
+				if err := mi.Scores(one, x); err != nil {
+					t.Fatal(err)
+				}
+				ref, _ := refScores(s, x)
+				for k := range r {
+					if float64(one[k]) != ref[k] || float64(batch[i*r+k]) != ref[k] {
+						t.Fatalf("%s/%s: row %d score %d: Scores %v, ScoresBatch %v, exact %v", c.name, im, i, k, one[k], batch[i*r+k], ref[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+func conv[T Float](x []float64) []T {
+	out := make([]T, len(x))
+	for i, v := range x {
+		out[i] = T(v)
+	}
+	return out
+}
+
+// TestPredictIntegerExact: on integer data an integer model's scores are
+// exact sums, so every path gives them exactly.
+func TestPredictIntegerExact(t *testing.T) {
+	t.Run("f32", testPredictIntegerExact[float32])
+	t.Run("f64", testPredictIntegerExact[float64])
+}
+
+// TestPredictBlockedAllocatesNothing: Predict and Scores of every kind,
+// with more classes than one stack block and voted models with more
+// vectors than one, allocate nothing.
+func TestPredictBlockedAllocatesNothing(t *testing.T) {
+	for _, c := range predictCases {
+		m, X := trainCase[float32](t, c, 150, 37, 5)
+		m64, X64 := trainCase[float64](t, c, 150, 37, 5)
+		sc, sc64 := make([]float32, m.NumScores()), make([]float64, m64.NumScores())
+		x, x64 := X[37:74], X64[37:74]
+		for name, f := range map[string]func(){
+			"Predict":     func() { _, _ = m.Predict(x) },
+			"Scores":      func() { _ = m.Scores(sc, x) },
+			"Predict f64": func() { _, _ = m64.Predict(x64) },
+			"Scores f64":  func() { _ = m64.Scores(sc64, x64) },
+		} {
+			if n := testing.AllocsPerRun(50, f); n != 0 {
+				t.Errorf("%s: %s: %v allocations per call", c.name, name, n)
+			}
+		}
+	}
+}
+
+// TestPredictBatchErrors: wrong shapes wrap ErrDims, a NaN or Inf in a row
+// wraps ErrNonFinite and names the row, on the MatVec path (binary), the
+// matrix-product path (ovr) and the voted one; nothing panics.
+func TestPredictBatchErrors(t *testing.T) {
+	for _, c := range []predictCase{predictCases[0], predictCases[5], predictCases[7], predictCases[11]} {
+		m, X := trainCase[float32](t, c, 150, 9, 3)
+		r := m.NumScores()
+		bad := append([]float32(nil), X[:5*9]...)
+		bad[3*9+4] = float32(math.Inf(-1))
+		for _, tc := range []struct {
+			name string
+			err  error
+			want error
+		}{
+			{"Predict short", func() error { _, err := m.Predict(X[:8]); return err }(), ErrDims},
+			{"Predict long", func() error { _, err := m.Predict(X[:10]); return err }(), ErrDims},
+			{"Scores dst", m.Scores(make([]float32, r+1), X[:9]), ErrDims},
+			{"Scores x", m.Scores(make([]float32, r), X[:10]), ErrDims},
+			{"ScoresBatch dst", m.ScoresBatch(make([]float32, 2*r+1), X[:18]), ErrDims},
+			{"ScoresBatch X", m.ScoresBatch(make([]float32, 2*r), X[:19]), ErrDims},
+			{"PredictBatch X", m.PredictBatch(make([]int, 2), X[:17]), ErrDims},
+			{"Predict Inf", func() error { _, err := m.Predict(bad[3*9 : 4*9]); return err }(), ErrNonFinite},
+			{"Scores Inf", m.Scores(make([]float32, r), bad[3*9:4*9]), ErrNonFinite},
+			{"ScoresBatch Inf", m.ScoresBatch(make([]float32, 5*r), bad), ErrNonFinite},
+			{"PredictBatch Inf", m.PredictBatch(make([]int, 5), bad), ErrNonFinite},
+			{"untrained", new(Model[float32]).ScoresBatch(nil, nil), ErrUntrained},
+		} {
+			if !errors.Is(tc.err, tc.want) {
+				t.Errorf("%s: %s: err = %v, want %v", c.name, tc.name, tc.err, tc.want)
+			}
+		}
+		if err := m.ScoresBatch(make([]float32, 5*r), bad); err == nil || !containsRow(err.Error(), 3) {
+			t.Errorf("%s: ScoresBatch: err = %v, want one naming row 3", c.name, err)
+		}
+		if err := m.ScoresBatch(nil, nil); err != nil {
+			t.Errorf("%s: empty batch: %v", c.name, err)
+		}
+	}
+}
+
+func containsRow(msg string, i int) bool {
+	return strings.Contains(msg, fmt.Sprintf("X[%d]", i)) || strings.Contains(msg, fmt.Sprintf("row %d", i))
+}
+
+// TestScoresBatchHugeSample: a sample whose squared norm overflows float32
+// (which gram's overflow check rejects) but whose scores are finite is
+// scored by the batch as by Scores, not refused.
+func TestScoresBatchHugeSample(t *testing.T) {
+	for _, c := range []predictCase{predictCases[5], predictCases[7], predictCases[11]} {
+		m, X := trainCase[float32](t, c, 150, 9, 4)
+		if s := m.st.Load(); c.name != "ovr/online" && !s.useGEMM(len(s.B)+len(s.VB)) {
+			t.Fatalf("%s: %d vectors: not the matrix-product path", c.name, len(s.B)+len(s.VB))
+		}
+		big := append([]float32(nil), X[:2*9]...)
+		for j := range 9 {
+			big[9+j] = 3e19 * float32(1+j%3)
+		}
+		r := m.NumScores()
+		batch := make([]float32, 2*r)
+		if err := m.ScoresBatch(batch, big); err != nil {
+			t.Fatalf("%s: ScoresBatch: %v", c.name, err)
+		}
+		one := make([]float32, r)
+		for i := range 2 {
+			if err := m.Scores(one, big[i*9:(i+1)*9]); err != nil {
+				t.Fatalf("%s: Scores: %v", c.name, err)
+			}
+			ref, tol := refScores(m.st.Load(), big[i*9:(i+1)*9])
+			for k := range r {
+				if e := math.Abs(float64(batch[i*r+k]) - ref[k]); !(e <= tol[k]) && !math.IsInf(tol[k], 1) {
+					t.Fatalf("%s: row %d score %d: %v, exact %v", c.name, i, k, batch[i*r+k], ref[k])
+				}
+			}
+		}
+	}
+}
+
+// TestScoresBatchSplit: a batch large enough to be split over goroutines
+// (binary: kernel.MatVec per range; 5 classes: kernel.Dots per sample)
+// gives the values of Scores, row by row, whatever GOMAXPROCS: exactly for
+// the multiclass model, within the bound for the binary ones.
+func TestScoresBatchSplit(t *testing.T) {
+	const n, d = 700, 400
+	for _, c := range []predictCase{predictCases[0], predictCases[3], predictCases[5]} {
+		m, X := trainCase[float32](t, c, n, d, 9)
+		r := m.NumScores()
+		if n*d*r < 2*parallelMinWork {
+			t.Fatalf("%s: %d multiply-adds, too few to split", c.name, n*d*r)
+		}
+		for _, procs := range []int{1, 2, 3} {
+			old := runtime.GOMAXPROCS(procs)
+			batch := make([]float32, n*r)
+			err := m.ScoresBatch(batch, X)
+			runtime.GOMAXPROCS(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := make([]float32, r)
+			for i := range n {
+				if err := m.Scores(one, X[i*d:(i+1)*d]); err != nil {
+					t.Fatal(err)
+				}
+				_, tol := refScores(m.st.Load(), X[i*d:(i+1)*d])
+				for k := range r {
+					// MatVec's four-row blocks sum in another order than a
+					// binary model's single Dot: within twice the bound.
+					if e := math.Abs(float64(one[k]) - float64(batch[i*r+k])); r > 1 && e != 0 || !(e <= 2*tol[k]) {
+						t.Fatalf("%s/GOMAXPROCS=%d: row %d score %d: ScoresBatch %v, Scores %v", c.name, procs, i, k, batch[i*r+k], one[k])
+					}
+				}
+			}
+		}
+	}
+}
