@@ -2,11 +2,11 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 )
 
 // TestSparseCPUTime measures DotSparse as TestDotCPUTime measures Dot: in
@@ -17,10 +17,7 @@ import (
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=30 go -C bench test -run TestSparseCPUTime -v .
 func TestSparseCPUTime(t *testing.T) {
-	rounds, _ := strconv.Atoi(os.Getenv("ROSENBLATT_CPUTIME_ROUNDS"))
-	if rounds <= 0 {
-		t.Skip("set ROSENBLATT_CPUTIME_ROUNDS to run")
-	}
+	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	w := randSlice[float32](sparseDim, 7)
@@ -34,14 +31,14 @@ func TestSparseCPUTime(t *testing.T) {
 				for i, c := range cands {
 					var s float32
 					r := 0
-					t0 := threadCPU()
+					t0 := cputime.Thread()
 					for range calls {
 						s += c.fn(rs.idx[r], rs.val[r], w)
 						if r++; r == rows {
 							r = 0
 						}
 					}
-					times[i] = append(times[i], float64(threadCPU()-t0)/calls)
+					times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
 					sink32 += s
 				}
 			}
