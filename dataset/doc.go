@@ -1,10 +1,14 @@
 // Package dataset reads labelled data sets into dense, row-major matrices
-// ready for the rosenblatt kernels and perceptrons, and generates the
-// synthetic linearly separable benchmark set "synth256".
+// (Data) or compressed sparse row matrices (CSR) ready for the rosenblatt
+// kernels and perceptrons, and generates the synthetic linearly separable
+// benchmark set "synth256".
 //
 // Readers:
 //
 //   - ReadLIBSVM / LoadLIBSVM: LIBSVM and SVMlight text ("label idx:val ...").
+//   - ReadLIBSVMSparse / LoadLIBSVMSparse: the same into a CSR, never dense
+//     (text data: 10⁵–10⁷ features, a few hundred stored per row).
+//     CSR.ToDense and FromDense convert.
 //   - ReadCSV / LoadCSV: comma (or other) separated values with one label column.
 //   - ReadIDX / LoadIDX / LoadIDXPair / FashionMNIST: the IDX format of MNIST
 //     and Fashion-MNIST, raw or gzip-compressed.

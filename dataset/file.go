@@ -86,6 +86,45 @@ func LoadLIBSVM[T kernel.Float](path string, opts LIBSVMOptions) (*Data[T], erro
 	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadLIBSVM[T](r, opts) })
 }
 
+// LoadLIBSVMSparse reads the LIBSVM / SVMlight file at path with
+// ReadLIBSVMSparse, as LoadLIBSVM does with ReadLIBSVM.
+func LoadLIBSVMSparse[T kernel.Float](path string, opts LIBSVMOptions) (*CSR[T], error) {
+	if opts.File == "" {
+		opts.File = path
+	}
+	return readFile(path, func(r io.Reader) (*CSR[T], error) { return ReadLIBSVMSparse[T](r, opts) })
+}
+
+// WriteLIBSVMSparse writes c in LIBSVM format, one row per line, with the
+// values c stores (an explicit zero too), each as the shortest decimal
+// that parses back to the same T: ReadLIBSVMSparse with
+// LIBSVMOptions{Cols: c.Cols} returns c again bit for bit (except that -0
+// reads back as +0). It returns an error if c is not valid (see
+// CSR.Validate).
+func WriteLIBSVMSparse[T kernel.Float](w io.Writer, c *CSR[T]) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	bits := bitsOf[T]()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var b []byte
+	for i := range c.Rows {
+		b = appendInt(b[:0], c.Y[i])
+		r := c.Row(i)
+		for k, j := range r.Idx {
+			b = append(b, ' ')
+			b = appendInt(b, int(j)+1)
+			b = append(b, ':')
+			b = appendFloat(b, r.Val[k], bits)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
 // WriteLIBSVM writes d in LIBSVM format, one row per line, leaving out zero
 // values. Each value is written as the shortest decimal that parses back to
 // the same T, so ReadLIBSVM with LIBSVMOptions{Cols: d.Cols} returns d again

@@ -113,16 +113,56 @@ type LIBSVMOptions struct {
 // ErrEmpty (no rows at all). Errors from r itself are returned wrapped with
 // the file name.
 func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], error) {
+	p, err := parseLIBSVM[T](r, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return p.dense(), nil
+}
+
+// ReadLIBSVMSparse reads a data set in LIBSVM / SVMlight text format, as
+// ReadLIBSVM does, into a CSR matrix: the values the file stores, with
+// their column indices, never a dense matrix. It is the reader for text
+// and other high-dimensional data, whose dense form would not fit in
+// memory; CSR.ToDense converts when the caller wants dense rows after all.
+// An explicit zero in the file ("3:0") is kept as a stored value.
+//
+// Options mean what they mean for ReadLIBSVM, except MaxValues: for a
+// sparse read it bounds the number of stored values (an error wrapping
+// ErrTooLarge past it), and 0 means no bound but the input's size. The
+// dense bounds (DefaultMaxValues, DenseRatio) do not apply: the matrix's
+// memory is bounded by the input naturally. A stored value takes at least
+// 4 bytes of text ("j:v" and a blank) and 4 + sizeof(T) bytes of matrix
+// (index and value), a row at least 2 bytes ("1" and a newline) and 16
+// bytes (label and offset), so the matrix holds at most 8 bytes per byte
+// of input (plus 16: the first offset, and a last line without its
+// newline), in slices grown by append (Go's growth allocates up to about
+// five times a slice's final size in all, so at most about 40 bytes per
+// byte plus the line buffer; the fuzz target checks the allocations).
+// Feature indices go up to 2³¹−1 (CSR indices are int32).
+//
+// Errors are those of ReadLIBSVM.
+func ReadLIBSVMSparse[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*CSR[T], error) {
+	p, err := parseLIBSVM[T](r, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return p.csr(), nil
+}
+
+// parseLIBSVM reads r into a parser's sparse rows, with the dense bounds
+// unless sparse is set.
+func parseLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse bool) (*libsvmParser[T], error) {
 	if opts.Cols < 0 || opts.MaxValues < 0 || opts.MaxLineBytes < 0 {
 		return nil, &ParseError{File: opts.File,
 			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d, MaxLineBytes %d",
 				opts.Cols, opts.MaxValues, opts.MaxLineBytes)}
 	}
 	maxValues := opts.MaxValues
-	if maxValues == 0 {
+	if maxValues == 0 && !sparse {
 		maxValues = DefaultMaxValues
 	}
-	p := &libsvmParser[T]{opts: opts, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols}
+	p := &libsvmParser[T]{opts: opts, sparse: sparse, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols, ptr: []int{0}}
 	lr := newLineReader(r, opts.MaxLineBytes)
 	for {
 		line, err := lr.next()
@@ -142,15 +182,20 @@ func ReadLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*Data[T], erro
 	if len(p.labels) == 0 {
 		return nil, &ParseError{File: opts.File, Err: errorf(ErrEmpty, "no data rows")}
 	}
-	if err := p.checkDense(lr.read); err != nil {
-		return nil, err
+	if !sparse {
+		if err := p.checkDense(lr.read); err != nil {
+			return nil, err
+		}
 	}
-	return p.dense(), nil
+	return p, nil
 }
 
 // libsvmParser accumulates the rows of a LIBSVM file in sparse form.
 type libsvmParser[T kernel.Float] struct {
-	opts      LIBSVMOptions
+	opts LIBSVMOptions
+	// sparse: the rows are wanted as a CSR, without the dense bounds;
+	// maxValues then bounds the stored values (0: no bound).
+	sparse    bool
 	maxValues int
 	bits      int
 	line      int     // number of the line being parsed
@@ -158,7 +203,7 @@ type libsvmParser[T kernel.Float] struct {
 	wideLine  int     // line and 1-based column of the index that set cols
 	wideCol   int     //
 	labels    []int   // one per row
-	ends      []int   // ends[i] = end of row i in idx and val
+	ptr       []int   // ptr[i] = start of row i in idx and val; one more than the rows
 	idx       []int32 // 0-based feature indices
 	val       []T
 }
@@ -208,7 +253,7 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 		return at(start, ErrLabel, "label %s is not an integer", quote(tok))
 	}
 	rows := len(p.labels) + 1
-	if n, ok := mulOK(rows, p.cols); !ok || n > p.maxValues {
+	if n, ok := mulOK(rows, p.cols); !p.sparse && (!ok || n > p.maxValues) {
 		return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, p.cols, p.maxValues)
 	}
 	prev := 0
@@ -252,8 +297,11 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 			return at(start, ErrIndex, "index %d not increasing (previous %d)", j, prev)
 		}
 		prev = j
+		if p.sparse && p.maxValues > 0 && len(p.val) >= p.maxValues {
+			return at(start, ErrTooLarge, "more than %d stored values (the MaxValues option)", p.maxValues)
+		}
 		if j > p.cols {
-			if n, ok := mulOK(rows, j); !ok || n > p.maxValues {
+			if n, ok := mulOK(rows, j); !p.sparse && (!ok || n > p.maxValues) {
 				return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, j, p.maxValues)
 			}
 			p.cols = j
@@ -271,7 +319,7 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 		p.val = append(p.val, v)
 	}
 	p.labels = append(p.labels, label)
-	p.ends = append(p.ends, len(p.idx))
+	p.ptr = append(p.ptr, len(p.idx))
 	return nil
 }
 
@@ -279,15 +327,18 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 func (p *libsvmParser[T]) dense() *Data[T] {
 	rows, cols := len(p.labels), p.cols
 	x := Alloc[T](rows * cols) // rows*cols <= maxValues was checked while parsing
-	lo := 0
-	for r, hi := range p.ends {
+	for r := range rows {
 		row := x[r*cols : (r+1)*cols]
-		for k := lo; k < hi; k++ {
+		for k := p.ptr[r]; k < p.ptr[r+1]; k++ {
 			row[p.idx[k]] = p.val[k]
 		}
-		lo = hi
 	}
 	return &Data[T]{X: x, Y: p.labels, Rows: rows, Cols: cols}
+}
+
+// csr hands the sparse rows over as a CSR.
+func (p *libsvmParser[T]) csr() *CSR[T] {
+	return &CSR[T]{Ptr: p.ptr, Idx: p.idx, Val: p.val, Y: p.labels, Rows: len(p.labels), Cols: p.cols}
 }
 
 // nextToken returns the next blank-separated token of line at or after

@@ -32,51 +32,55 @@ func wantParseError(t *testing.T, err error, kind error, line, col int) {
 	}
 }
 
+// libsvmErrorCases are malformed LIBSVM inputs and the error each gives,
+// for the dense and the sparse reader.
+var libsvmErrorCases = []struct {
+	name      string
+	in        string
+	opts      LIBSVMOptions
+	f32       bool // read as float32 instead of float64
+	kind      error
+	line, col int
+	msg       string // substring of the message, if not empty
+}{
+	{"decreasing index", "1 3:1 2:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 7, "1:7: index 2 not increasing (previous 3)"},
+	{"duplicate index", "1 3:1 3:2\n", LIBSVMOptions{}, false, ErrIndex, 1, 7, "index 3 not increasing (previous 3)"},
+	{"index zero", "1 0:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, "indices start at 1"},
+	{"index not a number", "1 a:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, `index "a"`},
+	{"negative index", "1 -1:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, ""},
+	{"empty index", "1 :1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, ""},
+	{"label not a number", "x 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, `label "x" is not an integer`},
+	{"fractional label", "1.5 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
+	{"NaN label", "nan 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
+	{"label is a feature", "1:1 2:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
+	{"bad value", "1 1:abc\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, `value "abc" is not a number`},
+	{"missing value", "1 1:\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, "missing value"},
+	{"missing colon", "1 1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 3, "expected index:value"},
+	{"two colons", "1 1:2:3\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
+	{"NaN value", "1 1:nan\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 5, "not finite"},
+	{"Inf value", "1 1:1 2:-Inf\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 9, ""},
+	{"float64 overflow", "1 1:1e309\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 5, "overflows float64"},
+	{"float32 overflow", "1 1:1e39\n", LIBSVMOptions{}, true, ErrNonFinite, 1, 5, "overflows float32"},
+	{"index above Cols", "1 3:1\n", LIBSVMOptions{Cols: 2}, false, ErrTooManyFeatures, 1, 3, "exceeds the feature count 2"},
+	{"huge index above Cols", "1 99999999999999999999999:1\n", LIBSVMOptions{Cols: 2}, false, ErrTooManyFeatures, 1, 3, ""},
+	{"huge index", "1 3000000000:1\n", LIBSVMOptions{}, false, ErrTooLarge, 1, 3, ""},
+	{"MaxValues by index", "1 11:1\n", LIBSVMOptions{MaxValues: 10}, false, ErrTooLarge, 1, 3, ""},
+	{"MaxValues by rows", "1 5:1\n-1 5:1\n1 5:1\n", LIBSVMOptions{MaxValues: 10}, false, ErrTooLarge, 3, 1, ""},
+	{"MaxValues by rows with Cols", "1\n1\n1\n", LIBSVMOptions{Cols: 5, MaxValues: 10}, false, ErrTooLarge, 3, 1, ""},
+	{"bad qid", "1 qid:x 1:1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 7, "qid"},
+	{"CRLF keeps columns", "1 1:1\r\n2 2:x\r\n", LIBSVMOptions{}, false, ErrSyntax, 2, 5, ""},
+	{"stray CR", "1 1:1\r 2:1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
+	{"tabs", "1\t2:x\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
+	{"blank and comment lines count", "\n# c\n1 1:1\n1 1:q", LIBSVMOptions{}, false, ErrSyntax, 4, 5, ""},
+	{"file name", "1 3:1 2:1\n", LIBSVMOptions{File: "heart.libsvm"}, false, ErrIndex, 1, 7, "heart.libsvm:1:7: index 2 not increasing (previous 3)"},
+	{"empty", "", LIBSVMOptions{}, false, ErrEmpty, 0, 0, "no data rows"},
+	{"only comments", "# a\n\n  \n#b 1:2\n", LIBSVMOptions{File: "f"}, false, ErrEmpty, 0, 0, "f: no data rows"},
+	{"negative Cols", "1 1:1\n", LIBSVMOptions{Cols: -1}, false, ErrInvalid, 0, 0, ""},
+	{"negative MaxValues", "1 1:1\n", LIBSVMOptions{MaxValues: -1}, false, ErrInvalid, 0, 0, ""},
+}
+
 func TestReadLIBSVMErrors(t *testing.T) {
-	tests := []struct {
-		name      string
-		in        string
-		opts      LIBSVMOptions
-		f32       bool // read as float32 instead of float64
-		kind      error
-		line, col int
-		msg       string // substring of the message, if not empty
-	}{
-		{"decreasing index", "1 3:1 2:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 7, "1:7: index 2 not increasing (previous 3)"},
-		{"duplicate index", "1 3:1 3:2\n", LIBSVMOptions{}, false, ErrIndex, 1, 7, "index 3 not increasing (previous 3)"},
-		{"index zero", "1 0:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, "indices start at 1"},
-		{"index not a number", "1 a:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, `index "a"`},
-		{"negative index", "1 -1:1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, ""},
-		{"empty index", "1 :1\n", LIBSVMOptions{}, false, ErrIndex, 1, 3, ""},
-		{"label not a number", "x 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, `label "x" is not an integer`},
-		{"fractional label", "1.5 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
-		{"NaN label", "nan 1:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
-		{"label is a feature", "1:1 2:1\n", LIBSVMOptions{}, false, ErrLabel, 1, 1, ""},
-		{"bad value", "1 1:abc\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, `value "abc" is not a number`},
-		{"missing value", "1 1:\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, "missing value"},
-		{"missing colon", "1 1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 3, "expected index:value"},
-		{"two colons", "1 1:2:3\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
-		{"NaN value", "1 1:nan\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 5, "not finite"},
-		{"Inf value", "1 1:1 2:-Inf\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 9, ""},
-		{"float64 overflow", "1 1:1e309\n", LIBSVMOptions{}, false, ErrNonFinite, 1, 5, "overflows float64"},
-		{"float32 overflow", "1 1:1e39\n", LIBSVMOptions{}, true, ErrNonFinite, 1, 5, "overflows float32"},
-		{"index above Cols", "1 3:1\n", LIBSVMOptions{Cols: 2}, false, ErrTooManyFeatures, 1, 3, "exceeds the feature count 2"},
-		{"huge index above Cols", "1 99999999999999999999999:1\n", LIBSVMOptions{Cols: 2}, false, ErrTooManyFeatures, 1, 3, ""},
-		{"huge index", "1 3000000000:1\n", LIBSVMOptions{}, false, ErrTooLarge, 1, 3, ""},
-		{"MaxValues by index", "1 11:1\n", LIBSVMOptions{MaxValues: 10}, false, ErrTooLarge, 1, 3, ""},
-		{"MaxValues by rows", "1 5:1\n-1 5:1\n1 5:1\n", LIBSVMOptions{MaxValues: 10}, false, ErrTooLarge, 3, 1, ""},
-		{"MaxValues by rows with Cols", "1\n1\n1\n", LIBSVMOptions{Cols: 5, MaxValues: 10}, false, ErrTooLarge, 3, 1, ""},
-		{"bad qid", "1 qid:x 1:1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 7, "qid"},
-		{"CRLF keeps columns", "1 1:1\r\n2 2:x\r\n", LIBSVMOptions{}, false, ErrSyntax, 2, 5, ""},
-		{"stray CR", "1 1:1\r 2:1\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
-		{"tabs", "1\t2:x\n", LIBSVMOptions{}, false, ErrSyntax, 1, 5, ""},
-		{"blank and comment lines count", "\n# c\n1 1:1\n1 1:q", LIBSVMOptions{}, false, ErrSyntax, 4, 5, ""},
-		{"file name", "1 3:1 2:1\n", LIBSVMOptions{File: "heart.libsvm"}, false, ErrIndex, 1, 7, "heart.libsvm:1:7: index 2 not increasing (previous 3)"},
-		{"empty", "", LIBSVMOptions{}, false, ErrEmpty, 0, 0, "no data rows"},
-		{"only comments", "# a\n\n  \n#b 1:2\n", LIBSVMOptions{File: "f"}, false, ErrEmpty, 0, 0, "f: no data rows"},
-		{"negative Cols", "1 1:1\n", LIBSVMOptions{Cols: -1}, false, ErrInvalid, 0, 0, ""},
-		{"negative MaxValues", "1 1:1\n", LIBSVMOptions{MaxValues: -1}, false, ErrInvalid, 0, 0, ""},
-	}
+	tests := libsvmErrorCases
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error

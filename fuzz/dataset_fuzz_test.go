@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -210,6 +211,107 @@ func fuzzLIBSVM[T kernel.Float](t *testing.T, data []byte, opts dataset.LIBSVMOp
 	}
 	if !sameData(d, d2) {
 		t.Fatal("write/read round trip changed the data")
+	}
+}
+
+// FuzzReadLIBSVMSparse reads every input both ways: the sparse reader
+// accepts whatever the dense one accepts and the same matrix (and more: rows
+// too wide to read dense), fails with the dense reader's error wherever that
+// is not a size limit, allocates within its documented bound, and keeps
+// MaxValues as a bound on the stored values.
+func FuzzReadLIBSVMSparse(f *testing.F) {
+	f.Add([]byte("+1 1:0.5 3:-2\n-1 2:1e-3\n"), uint8(0), false, uint16(0), uint8(0))
+	f.Add([]byte("1 1:1 \r\n0 2:2 # c\n\n3 qid:4 5:6"), uint8(5), true, uint16(0), uint8(2))
+	f.Add([]byte("1 3:1 2:1\n"), uint8(0), false, uint16(0), uint8(0))
+	f.Add([]byte("1 1:nan\n"), uint8(0), true, uint16(0), uint8(0))
+	f.Add([]byte("1 1000000000:1\n-1 5:0\n"), uint8(0), true, uint16(0), uint8(1))
+	f.Add([]byte("1 2147483647:1\n1 2147483648:1\n"), uint8(0), false, uint16(0), uint8(0))
+	f.Add([]byte("1 300000:1\n1\n1\n"), uint8(0), false, uint16(0), uint8(0))
+	f.Add([]byte("1 1:1\n2 1:0.25 2:0.5 3:0.75\n"), uint8(0), false, uint16(12), uint8(3))
+	f.Add([]byte("1 1:0x1p-3 2:.5 3:5.\n"), uint8(0), true, uint16(0), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, cols uint8, f32 bool, maxLine uint16, maxValues uint8) {
+		opts := dataset.LIBSVMOptions{Cols: int(cols), MaxLineBytes: int(maxLine)}
+		if f32 {
+			fuzzLIBSVMSparse[float32](t, data, opts, int(maxValues))
+		} else {
+			fuzzLIBSVMSparse[float64](t, data, opts, int(maxValues))
+		}
+	})
+}
+
+func fuzzLIBSVMSparse[T kernel.Float](t *testing.T, data []byte, opts dataset.LIBSVMOptions, maxValues int) {
+	var c *dataset.CSR[T]
+	var err error
+	got := memtest.Allocated(func() { c, err = dataset.ReadLIBSVMSparse[T](bytes.NewReader(data), opts) })
+	if bound := uint64(40*len(data) + 256<<10); got > bound {
+		t.Fatalf("allocated %d bytes for %d bytes of input, more than %d", got, len(data), bound)
+	}
+	dopts := opts
+	if opts.Cols > 0 {
+		dopts.MaxValues = maxFuzzValues
+	}
+	d, derr := dataset.ReadLIBSVM[T](bytes.NewReader(data), dopts)
+	if err != nil {
+		if c != nil {
+			t.Fatal("data and error both returned")
+		}
+		checkError(t, err, data, true)
+		if derr == nil {
+			t.Fatalf("the sparse read fails (%v), the dense read does not", err)
+		}
+		if !errors.Is(derr, dataset.ErrTooLarge) && derr.Error() != err.Error() {
+			t.Fatalf("sparse error %q, dense error %q", err, derr)
+		}
+		return
+	}
+	if derr != nil && !errors.Is(derr, dataset.ErrTooLarge) {
+		t.Fatalf("the dense read fails (%v), the sparse read does not", derr)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if opts.Cols > 0 && c.Cols != opts.Cols {
+		t.Fatalf("Cols = %d, want %d", c.Cols, opts.Cols)
+	}
+	if c.Bytes() > int64(8*len(data)+16) {
+		t.Fatalf("a matrix of %d bytes for %d bytes of input", c.Bytes(), len(data))
+	}
+	if derr == nil {
+		back, err := c.ToDense(-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameData(back, d) || !kerneltest.SameBits(back.X, d.X) {
+			t.Fatal("the sparse read, made dense, differs from the dense read")
+		}
+	}
+	// MaxValues bounds the stored values.
+	if maxValues > 0 {
+		opts.MaxValues = maxValues
+		cm, err := dataset.ReadLIBSVMSparse[T](bytes.NewReader(data), opts)
+		switch {
+		case err != nil && !errors.Is(err, dataset.ErrTooLarge):
+			t.Fatalf("MaxValues %d: %v", maxValues, err)
+		case err != nil && c.NNZ() <= maxValues:
+			t.Fatalf("MaxValues %d refuses %d stored values: %v", maxValues, c.NNZ(), err)
+		case err == nil && c.NNZ() > maxValues:
+			t.Fatalf("MaxValues %d accepts %d stored values", maxValues, c.NNZ())
+		case err == nil && cm.NNZ() != c.NNZ():
+			t.Fatal("MaxValues changed the matrix")
+		}
+	}
+	// Writing and reading back gives the same matrix.
+	var buf bytes.Buffer
+	if err := dataset.WriteLIBSVMSparse(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := dataset.ReadLIBSVMSparse[T](&buf, dataset.LIBSVMOptions{Cols: c.Cols})
+	if err != nil {
+		t.Fatalf("re-reading the written data: %v", err)
+	}
+	if !slices.Equal(c.Ptr, c2.Ptr) || !slices.Equal(c.Idx, c2.Idx) || !slices.Equal(c.Y, c2.Y) ||
+		c.Cols != c2.Cols || !slices.Equal(c.Val, c2.Val) {
+		t.Fatal("write/read round trip changed the matrix")
 	}
 }
 

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -14,6 +15,7 @@ type argmaxTrainer[T Float] struct {
 	cls   []int32
 	K     int
 	bias  bool         // a bias of its own (see linTrainer.bias)
+	fresh bool         // W, B, U and UB as make returned them (see linStart.load)
 	start *linStart[T] // the warm start, or nil for zero
 	W, B  []T
 	U, UB []T
@@ -29,13 +31,17 @@ type argmaxTrainer[T Float] struct {
 
 func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
 	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start,
-		W: make([]T, K*dt.d), B: make([]T, K),
-		xb: make([]T, blockRows*dt.d), sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
+		W: dataset.Alloc[T](K * dt.d), B: make([]T, K),
+		sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
+	if dt.sp == nil {
+		t.xb = make([]T, blockRows*dt.d) // sparse samples are not copied
+	}
 	if cfg.algo == Averaged {
-		t.U = make([]T, K*dt.d)
+		t.U = dataset.Alloc[T](K * dt.d)
 		t.UB = make([]T, K)
 	}
 	t.smp = newSampler(dt.n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
+	t.fresh = true
 	t.reset()
 	return t
 }
@@ -43,7 +49,8 @@ func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cl
 // reset puts the trainer in its initial state (the start's weights, zero
 // by default; the sampling generator freshly seeded).
 func (t *argmaxTrainer[T]) reset() {
-	t.step = t.start.load(t.W, t.B, t.U, t.UB).step
+	t.step = t.start.load(t.W, t.B, t.U, t.UB, t.fresh).step
+	t.fresh = false
 	t.smp.reset()
 }
 
@@ -72,6 +79,10 @@ func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
 // block's later samples are corrected by ±η·(x_j·x_j2 + 1), so each sample
 // is judged by the weights in force when it is visited.
 func (t *argmaxTrainer[T]) epoch(e *Epoch) {
+	if t.dt.sp != nil {
+		t.epochSparse(e)
+		return
+	}
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
 	biasOne := T(0)
@@ -153,6 +164,87 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 			}
 		}
 	}
+}
+
+// epochSparse is epoch for sparse data: each sample scored for every
+// class with one kernel.DotsSparse, a mistake's updates scattered with
+// kernel.AxpySparse.
+func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
+	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
+	eta := T(t.cfg.eta)
+	sc := t.sc[:K]
+	for j := range E {
+		i := t.smp.at(j)
+		x := dt.vec(i)
+		k.DotsSparse(sc, t.W, x.idx, x.val)
+		for c := range K {
+			sc[c] += t.B[c]
+		}
+		y := int(t.cls[i])
+		if t.judge(e, sc, y, i, j) {
+			continue
+		}
+		p := t.runnerUp(sc, y)
+		k.AxpySparse(eta, x.idx, x.val, t.W[y*d:(y+1)*d])
+		k.AxpySparse(-eta, x.idx, x.val, t.W[p*d:(p+1)*d])
+		if t.bias {
+			t.B[y] += eta
+			t.B[p] -= eta
+		}
+		if t.U != nil {
+			ca := T(t.step+int64(j)) * eta
+			k.AxpySparse(ca, x.idx, x.val, t.U[y*d:(y+1)*d])
+			k.AxpySparse(-ca, x.idx, x.val, t.U[p*d:(p+1)*d])
+			if t.bias {
+				t.UB[y] += ca
+				t.UB[p] -= ca
+			}
+		}
+		if t.checked {
+			t.check(y, p, i, j)
+		}
+	}
+}
+
+// runnerUp returns the highest-scoring class other than y (the smallest
+// such class on a tie, and never one with a NaN score unless all are).
+func (t *argmaxTrainer[T]) runnerUp(sc []T, y int) int {
+	p, sp := -1, T(0)
+	for c, a := range sc {
+		if c != y && (p < 0 || a > sp) {
+			p, sp = c, a
+		}
+	}
+	return p
+}
+
+// judge applies the mistake rule to a sample at position pos of the epoch
+// (row i, class y) with the scores sc of every class: it records a
+// non-finite score, and reports whether the sample is classified
+// correctly (the true class strictly above every other); a mistake is
+// counted in e.
+func (t *argmaxTrainer[T]) judge(e *Epoch, sc []T, y, i, pos int) bool {
+	var bad T // stays 0 while the scores are finite
+	for _, a := range sc {
+		bad += a - a
+	}
+	if bad != 0 {
+		t.nonFinite = true
+		if t.checked {
+			for c, a := range sc {
+				if a-a != 0 {
+					t.first.record(pos, i, c, "score")
+				}
+			}
+		}
+	}
+	mg := sc[y] - sc[t.runnerUp(sc, y)]
+	if mg > 0 {
+		return true
+	}
+	e.Mistakes++
+	e.Loss -= float64(mg)
+	return false
 }
 
 // runEpoch shuffles, runs one epoch with its statistics in e, and
@@ -249,7 +341,7 @@ func (t *argmaxTrainer[T]) allCorrect() bool {
 	K := t.K
 	sc := make([]T, K)
 	for i := range t.dt.n {
-		t.k.Dots(sc, t.W, t.dt.row(i))
+		t.dt.dots(t.k, sc, t.W, i)
 		y := int(t.cls[i])
 		for c := range K {
 			if c != y && !(sc[y]+t.B[y] > sc[c]+t.B[c]) {

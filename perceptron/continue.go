@@ -3,6 +3,9 @@ package perceptron
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Continue trains a new model on the row-major samples X (cols features
@@ -37,6 +40,34 @@ import (
 // count the model's steps and this run's when it resumes the state, this
 // run's otherwise.
 func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
+		if cols != s.d {
+			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
+		}
+		return checkShape(X, cols, y)
+	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
+		return prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+	})
+}
+
+// ContinueSparse is Continue for a CSR matrix: the training goes on at
+// O(nnz) per epoch (see TrainSparse), and on integer-valued data gives the
+// model Continue gives for the dense form of X. X.Cols must be m.Dims().
+func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
+		if X != nil && X.Cols != s.d {
+			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.d)
+		}
+		return checkCSR(X, y)
+	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
+		return prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	})
+}
+
+// continueOn is Continue with the data's checks (returning the number of
+// samples) and preparation given as functions.
+func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, error),
+	prep func(kernel.Kernels[T], *config, int) (*data[T], error)) (*Model[T], *Diagnostics, error) {
 	s, err := m.load()
 	if err != nil {
 		return nil, nil, err
@@ -73,10 +104,7 @@ func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *
 	case cont && s.algo == SVM && cfg.c == 0 && cfg.lambda != s.lambda:
 		return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, the options give %v", ErrOption, s.lambda, cfg.lambda)
 	}
-	if cols != s.d {
-		return nil, nil, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
-	}
-	n, err := checkShape(X, cols, y)
+	n, err := shape(s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +138,7 @@ func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *
 		cfg.strategy = Argmax
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+	dt, err := prep(k, &cfg, n)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -34,11 +34,13 @@ func Flatten[T Float](rows [][]T) ([]T, int, error) {
 }
 
 // data is validated training data: X (the caller's slice, or a normalised
-// copy), its shape, and every row's squared norm.
+// copy) or the rows of a CSR matrix, its shape, and every row's squared
+// norm.
 type data[T Float] struct {
-	X    []T
-	n, d int       // d: the columns of X (with aug, the model's features + 1)
-	sq   []float64 // ‖zᵢ‖² of the rows as trained on (with aug, of the augmented rows)
+	X    []T            // dense rows, row-major; nil for sparse data
+	sp   *sparseRows[T] // sparse rows (see sparse.go); nil for dense data
+	n, d int            // d: the columns of X (with aug, the model's features + 1)
+	sq   []float64      // ‖zᵢ‖² of the rows as trained on (with aug, of the augmented rows)
 	// unchecked: sq is not filled in yet, and X not yet checked for
 	// non-finite values; the first epoch does both (see prepareLazy).
 	unchecked bool

@@ -30,7 +30,7 @@ const evalChunk = 1024
 // workers goroutines. Rows are cut into fixed chunks whose partial sums are
 // added in chunk order, so the result does not depend on workers.
 func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, scale []float64, K, workers int) evalResult {
-	n, d := dt.n, dt.d
+	n := dt.n
 	nch := (n + evalChunk - 1) / evalChunk
 	parts := make([]evalResult, nch)
 	var next atomic.Int64
@@ -53,13 +53,13 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 				p.cls[c].minRaw = math.Inf(1)
 			}
 			if K == 1 {
-				k.MatVec(buf[:hi-lo], dt.X[lo*d:hi*d], W)
+				dt.matVec(k, buf[:hi-lo], lo, hi, W)
 			}
 			for i := lo; i < hi; i++ {
 				if K == 1 {
 					a[0] = float64(buf[i-lo] + B[0])
 				} else {
-					k.Dots(buf, W, dt.row(i))
+					dt.dots(k, buf, W, i)
 					for c := range K {
 						a[c] = float64(buf[c] + B[c])
 					}

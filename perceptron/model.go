@@ -695,11 +695,17 @@ func (m *Model[T]) Accuracy(X []T, y []int) (float64, error) {
 	if err := m.PredictBatch(pred, X); err != nil {
 		return 0, err
 	}
+	return fractionEqual(pred, y), nil
+}
+
+// fractionEqual returns the fraction of the predictions pred equal to the
+// labels y (len(y) > 0).
+func fractionEqual(pred, y []int) float64 {
 	ok := 0
 	for i, p := range pred {
 		if p == y[i] {
 			ok++
 		}
 	}
-	return float64(ok) / float64(len(y)), nil
+	return float64(ok) / float64(len(y))
 }

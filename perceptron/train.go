@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -262,7 +263,13 @@ type linTrainer[T Float] struct {
 	svmN2 []float64 // SVM: ‖v‖² + vb², kept up to date incrementally
 	vot   []votedState[T]
 	bud   *votedBudget // Voted: the budget of the kept vectors
-	vecB  int64        // Voted: bytes of one kept vector, its bias and count
+	// blk: sparse one-vs-rest training of a sequential perceptron keeps
+	// the weights (and sums) interleaved in blocks during the epochs (see
+	// sparse_ovr.go); blk[c] is class c's group. nil otherwise.
+	blk []*ovrGroup[T]
+	// fresh: the weights and sums are as make returned them (see reset).
+	fresh bool
+	vecB  int64 // Voted: bytes of one kept vector, its bias and count
 
 	// divState's checked makes every update check the values it changed
 	// and record the first non-finite one in its class's
@@ -362,11 +369,11 @@ func (s *sampler) at(j int) int {
 func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start}
 	d := dt.d
-	t.W = make([]T, K*d)
+	t.W = dataset.Alloc[T](K * d) // huge pages: a K×D array faults in 512 times fewer pages
 	t.B = make([]T, K)
 	switch cfg.algo {
 	case Averaged:
-		t.U = make([]T, K*d)
+		t.U = dataset.Alloc[T](K * d)
 		t.UB = make([]T, K)
 	case SVM:
 		t.lambda = cfg.lambda
@@ -385,6 +392,10 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
 	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
+	t.fresh = true // W, B, U, UB and the blocks: just made
+	if dt.sp != nil && K > 1 && t.blocked() {
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, d, cfg.algo == Averaged)
+	}
 	t.reset()
 	return t
 }
@@ -394,7 +405,9 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 // vectors only (and their budget reserving room for each class's final
 // vector).
 func (t *linTrainer[T]) reset() {
-	st := t.start.load(t.W, t.B, t.U, t.UB)
+	fresh := t.fresh
+	t.fresh = false
+	st := t.start.load(t.W, t.B, t.U, t.UB, fresh)
 	for c := range t.svmS {
 		t.svmS[c] = 1
 		t.svmN2[c] = 0
@@ -425,25 +438,36 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
+	if t.blk != nil && !(fresh && st.W == nil && st.U == nil) {
+		t.syncIn() // (fresh blocks of a zero start are zero already)
+	}
 }
 
 // load sets W, B, U and UB to the start's (zero for a nil start or a nil
 // part) and returns the start (an empty one for nil).
-func (st *linStart[T]) load(W, B, U, UB []T) *linStart[T] {
+//
+// fresh says that W, B, U and UB are as make returned them (zero, and not
+// yet touched): a nil start then leaves them alone. Clearing K×D fresh
+// weights would only fault in their pages, which for text-sized D costs
+// more than a sparse fit's epochs.
+func (st *linStart[T]) load(W, B, U, UB []T, fresh bool) *linStart[T] {
 	if st == nil {
 		st = &linStart[T]{}
 	}
-	copyOrClear(W, st.W)
-	copyOrClear(B, st.B)
-	copyOrClear(U, st.U)
-	copyOrClear(UB, st.UB)
+	copyOrClear(W, st.W, fresh)
+	copyOrClear(B, st.B, fresh)
+	copyOrClear(U, st.U, fresh)
+	copyOrClear(UB, st.UB, fresh)
 	return st
 }
 
-// copyOrClear copies src to dst, or clears dst if src is nil.
-func copyOrClear[T Float](dst, src []T) {
+// copyOrClear copies src to dst, or clears dst if src is nil (unless dst
+// is fresh: zero already).
+func copyOrClear[T Float](dst, src []T, fresh bool) {
 	if src == nil {
-		clear(dst)
+		if !fresh {
+			clear(dst)
+		}
 		return
 	}
 	copy(dst, src)
@@ -513,6 +537,9 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		// check the weights on all of them.
 		var clean []int // mistakes per class on all samples, or nil
 		if cfg.algo != SVM && e.Mistakes == 0 && t.smp.random() {
+			if t.blk != nil {
+				t.syncOut()
+			}
 			ev := evaluate(t.k, t.dt, t.cls, t.W, t.B, nil, t.K, cfg.workers)
 			clean = make([]int, t.K)
 			for c := range clean {
@@ -550,6 +577,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 			break
 		}
 	}
+	if t.blk != nil {
+		t.syncOut()
+		t.releaseBlocks()
+	}
 	s, Ws, Bs := t.finish(kind, labels)
 	if !allFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
@@ -578,7 +609,11 @@ func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {
-		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+blockRows*(t.dt.d+blockRows))
+		block := blockRows * (t.dt.d + blockRows) // epochBlock's copies of the samples and their Gram
+		if t.dt.sp != nil {
+			block = 0 // sparse samples are not copied
+		}
+		scratch[g] = make([]T, max(bs, blockRows)*(r[1]-r[0])+block)
 	}
 	return grp, scratch
 }
@@ -623,6 +658,11 @@ func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 			return true
 		}
 	}
+	if t.blk != nil {
+		// The weights and sums are in the blocks, whose updates checked
+		// every value they wrote.
+		return anyNonFinite(t.B, t.UB)
+	}
 	return anyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
@@ -647,12 +687,11 @@ func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch
 // position pos of the epoch (and, for SVM, its norm and scale).
 func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 	d := t.dt.d
-	var u []T
 	var ub T
 	if t.U != nil {
-		u, ub = t.U[c*d:(c+1)*d], t.UB[c]
+		ub = t.UB[c]
 	}
-	bad := nonFiniteLinear(t.W[c*d:(c+1)*d], t.B[c], u, ub)
+	bad := nonFiniteLinear(t.weights(c), t.B[c], t.sums(c), ub)
 	if bad == "" && t.svmS != nil {
 		switch {
 		case !(t.svmS[c] > 0 && t.svmS[c] <= 1):
@@ -710,6 +749,10 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		coef = T(t.cfg.tau / float64(bs))
 	}
 	if t.K > 1 && t.blocked() {
+		if t.blk != nil {
+			t.epochSparseOvR(t.blk[c0], stats)
+			return
+		}
 		t.epochBlock(c0, c1, stats, scratch)
 		return
 	}
@@ -722,14 +765,14 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		sc := scratch[:(hi-lo)*G]
 		switch {
 		case G == 1 && t.smp.order == nil && hi-lo > 1:
-			k.MatVec(sc, dt.X[lo*d:hi*d], Wg)
+			dt.matVec(k, sc, lo, hi, Wg)
 		case G == 1:
 			for j := lo; j < hi; j++ {
-				sc[j-lo] = k.Dot(dt.row(t.rowAt(j)), Wg)
+				sc[j-lo] = dotv(k, dt.vec(t.rowAt(j)), Wg)
 			}
 		default:
 			for j := lo; j < hi; j++ {
-				k.Dots(sc[(j-lo)*G:(j-lo+1)*G], Wg, dt.row(t.rowAt(j)))
+				dt.dots(k, sc[(j-lo)*G:(j-lo+1)*G], Wg, t.rowAt(j))
 			}
 		}
 		// Add the biases as they are before any update of the batch.
@@ -740,7 +783,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		}
 		for j := lo; j < hi; j++ {
 			i := t.rowAt(j)
-			x := dt.row(i)
+			x := dt.vec(i)
 			for g := range G {
 				t.visit(c0+g, i, x, sc[(j-lo)*G+g], t.step+int64(j), coef, &stats[c0+g])
 			}
@@ -772,10 +815,10 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 	minM := math.Inf(1)
 	for j := range E {
 		i := t.rowAt(j)
-		x := dt.X[i*d : i*d+d]
-		a := k.Dot(x, w) + t.B[c]
+		x := dt.vec(i)
+		a := dotv(k, x, w) + t.B[c]
 		if check {
-			if err := dt.check(i, k.Dot(x, x)); err != nil {
+			if err := dt.check(i, sqv(k, x)); err != nil {
 				return err
 			}
 		}
@@ -847,7 +890,7 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 			x := xs[j*d : (j+1)*d]
 			for g := range G {
 				c := c0 + g
-				if !t.visit(c, i, x, sc[g*blockRows+j], t.step+int64(lo+j), coef, &stats[c]) {
+				if !t.visit(c, i, vec[T]{val: x}, sc[g*blockRows+j], t.step+int64(lo+j), coef, &stats[c]) {
 					continue
 				}
 				step := coef
@@ -903,7 +946,7 @@ func (t *linTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 // the scale s). st is the number of samples visited before this one. It
 // reports whether the class's weights or bias changed. A non-finite score
 // marks the epoch as diverged (and is a mistake: !(m > 0)).
-func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classStats) bool {
+func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *classStats) bool {
 	if a-a != 0 { // ±Inf or NaN
 		s.nonFinite = true
 		if t.checked {
@@ -931,14 +974,12 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 	s.mistakes++
 	s.updates++
 	s.loss -= float64(m)
-	d := t.dt.d
-	w := t.W[c*d : (c+1)*d]
 	step := coef * y
 	switch t.cfg.algo {
 	case Averaged:
 		ca := T(st) * step
-		t.k.Axpy(step, x, w)
-		t.k.Axpy(ca, x, t.U[c*d:(c+1)*d])
+		t.add(c, step, x, s)
+		t.addU(c, ca, x, s)
 		if t.bias {
 			t.B[c] += step
 			t.UB[c] += ca
@@ -952,11 +993,11 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 		// Keep the current vector, if the budget allows (else the epoch
 		// ends with ErrBudget).
 		if v.cnt > 0 && t.bud.take(t.vecB) {
-			v.keep(w, t.B[c], v.cnt)
+			v.keep(t.weights(c), t.B[c], v.cnt)
 		}
 		v.cnt = 1
 	}
-	t.k.Axpy(step, x, w)
+	t.add(c, step, x, s)
 	if t.bias {
 		t.B[c] += step
 	}
@@ -968,7 +1009,7 @@ func (t *linTrainer[T]) visit(c, i int, x []T, a T, st int64, coef T, s *classSt
 
 // visitSVM is one Pegasos step for class c: w = s·v, b = s·vb. It reports
 // whether v or vb changed (the scale s changes every step).
-func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStats) bool {
+func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classStats) bool {
 	lam := t.lambda
 	tt := float64(st + 1)
 	sc := t.svmS[c]
@@ -989,7 +1030,7 @@ func (t *linTrainer[T]) visitSVM(c, i int, x []T, a, y T, st int64, s *classStat
 		s.updates++
 		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
 		d := t.dt.d
-		t.k.Axpy(T(a), x, t.W[c*d:(c+1)*d])
+		axpyv(t.k, T(a), x, t.W[c*d:(c+1)*d])
 		extra := 0.0
 		if t.bias {
 			t.B[c] += T(a)
@@ -1109,7 +1150,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 // every kernel implementation, and Update, give the same bits.
 func averageOf[T Float](w, u []T, steps int64) []T {
 	c := T(steps)
-	a := make([]T, len(w))
+	a := dataset.Alloc[T](len(w))
 	for i := range w {
 		a[i] = w[i] - u[i]/c
 	}

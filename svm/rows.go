@@ -1,9 +1,11 @@
 package svm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -82,4 +84,48 @@ func checkRows[T Float](rows Rows[T], y []int) ([]float64, error) {
 		sq[i] = s
 	}
 	return sq, nil
+}
+
+// csrRows is a CSR matrix as Rows: every method touches only the row's
+// stored values (kernel.DotSparse, kernel.AxpySparse).
+type csrRows[T Float] struct {
+	c *dataset.CSR[T]
+	k kernel.Kernels[T]
+}
+
+// SparseRows returns the CSR matrix c as Rows for TrainLinearRows, which
+// then trains at O(nnz) per pass: the linear SVM on text-sized feature
+// spaces. c is checked (dataset.CSR.Validate: offsets, indices increasing
+// and below c.Cols, finite values; the error wraps ErrDims or
+// ErrNonFinite) and never modified; the labels are TrainLinearRows' y
+// (c.Y, usually).
+func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: nil matrix", ErrEmpty)
+	}
+	if err := c.Validate(); err != nil {
+		if errors.Is(err, dataset.ErrNonFinite) {
+			return nil, fmt.Errorf("%w: %v", ErrNonFinite, err)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrDims, err)
+	}
+	return &csrRows[T]{c: c, k: kernel.On[T](kernel.ActiveImpl())}, nil
+}
+
+func (m *csrRows[T]) Len() int { return m.c.Rows }
+func (m *csrRows[T]) Dim() int { return m.c.Cols }
+func (m *csrRows[T]) Dot(i int, w []T) T {
+	r := m.c.Row(i)
+	return m.k.DotSparse(r.Idx, r.Val, w)
+}
+func (m *csrRows[T]) Axpy(i int, a T, w []T) {
+	r := m.c.Row(i)
+	m.k.AxpySparse(a, r.Idx, r.Val, w)
+}
+func (m *csrRows[T]) SqNorm(i int) float64 {
+	var s float64
+	for _, v := range m.c.Row(i).Val {
+		s += float64(v) * float64(v)
+	}
+	return s
 }

@@ -62,15 +62,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 // evalOn predicts every row of the data file with c and scores the
 // predictions.
 func evalOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags) (*evalReport, string, error) {
-	d, format, err := loadData[T](dataPath, df, c.Dims(), "the model")
+	pred, y, _, format, err := predictFile(c, dataPath, df, false)
 	if err != nil {
 		return nil, "", err
 	}
-	pred, err := predictAll(c, d)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", dataPath, err)
-	}
-	return newEvalReport(pred, d.Y, c.Classes()), format, nil
+	return newEvalReport(pred, y, c.Classes()), format, nil
 }
 
 // classMetrics are one class's statistics; a ratio whose denominator is 0

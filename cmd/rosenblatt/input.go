@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -201,4 +203,27 @@ func loadData[T kernel.Float](path string, d *dataFlags, cols int, against strin
 		return nil, "", fmt.Errorf("%s: %w: %d features, %s has %d", path, errMismatch, data.Cols, against, cols)
 	}
 	return data, format, nil
+}
+
+// loadSparse reads the LIBSVM file path as a CSR matrix, never dense:
+// with cols > 0 (-cols, or the training data's feature count for a test
+// file), an index above it is an error at its line and column, and the
+// matrix has exactly cols columns. Without cols the width is the largest
+// index, and the weights a model trained on it holds, one vector of that
+// width per class, must be justified by the input as a dense matrix is
+// (see dataset.DenseRatio): at most DenseRatio bytes per byte of the
+// sparse rows, plus DenseSlack; else the error asks for -cols.
+func loadSparse[T kernel.Float](path string, cols int) (*dataset.CSR[T], error) {
+	c, err := dataset.LoadLIBSVMSparse[T](path, dataset.LIBSVMOptions{Cols: cols})
+	if err != nil || cols > 0 {
+		return c, err
+	}
+	var z T
+	K := int64(len(slices.Compact(slices.Sorted(slices.Values(c.Y)))))
+	weights := K * int64(c.Cols) * int64(unsafe.Sizeof(z))
+	if limit := dataset.DenseRatio*c.Bytes() + dataset.DenseSlack; weights > limit {
+		return nil, fmt.Errorf("%s: %w: the largest index, %d, makes weights of %d classes × %d features (%d bytes), more than the %d bytes "+
+			"these %d stored values justify; give the feature count with -cols to ask for that width", path, dataset.ErrTooLarge, c.Cols, K, c.Cols, weights, limit, c.NNZ())
+	}
+	return c, nil
 }

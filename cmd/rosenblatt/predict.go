@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // The predict subcommand:
@@ -67,22 +68,11 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 
 // predictOn is predict for element type T.
 func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, std stdio) error {
-	d, _, err := loadData[T](dataPath, df, c.Dims(), "the model")
+	pred, _, sc, _, err := predictFile(c, dataPath, df, withScores)
 	if err != nil {
 		return err
 	}
-	pred, err := predictAll(c, d)
-	if err != nil {
-		return fmt.Errorf("%s: %w", dataPath, err)
-	}
 	k := c.NumScores()
-	var sc []T
-	if withScores {
-		sc = make([]T, d.Rows*k)
-		if err := c.ScoresBatch(sc, d.X); err != nil {
-			return fmt.Errorf("%s: %w", dataPath, err)
-		}
-	}
 	bits := int(unsafe.Sizeof(T(0))) * 8
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
@@ -115,6 +105,51 @@ func predictAll[T kernel.Float](c classifier[T], d *dataset.Data[T]) ([]int, err
 		return nil, err
 	}
 	return pred, nil
+}
+
+// predictFile reads the data file at dataPath for the classifier c and
+// predicts every row, with the decision values (NumScores per row) if
+// withScores; it returns the predictions, the file's labels, the scores and
+// the format read. A LIBSVM file read for a linear perceptron model is read
+// sparse (CSR), with the model's width: text-sized feature spaces that the
+// dense matrix's bound refuses work as they do in train; other models and
+// formats read dense rows.
+func predictFile[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, withScores bool) (pred, y []int, sc []T, format string, err error) {
+	format, err = df.formatOf(dataPath)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	if m, ok := c.(*perceptron.Model[T]); ok && format == fmtLIBSVM {
+		X, err := loadSparse[T](dataPath, m.Dims())
+		if err != nil {
+			return nil, nil, nil, "", err
+		}
+		pred = make([]int, X.Rows)
+		if err := m.PredictBatchSparse(pred, X); err != nil {
+			return nil, nil, nil, "", fmt.Errorf("%s: %w", dataPath, err)
+		}
+		if withScores {
+			sc = make([]T, X.Rows*m.NumScores())
+			if err := m.ScoresBatchSparse(sc, X); err != nil {
+				return nil, nil, nil, "", fmt.Errorf("%s: %w", dataPath, err)
+			}
+		}
+		return pred, X.Y, sc, format + ", sparse", nil
+	}
+	d, format, err := loadData[T](dataPath, df, c.Dims(), "the model")
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	if pred, err = predictAll(c, d); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("%s: %w", dataPath, err)
+	}
+	if withScores {
+		sc = make([]T, d.Rows*c.NumScores())
+		if err := c.ScoresBatch(sc, d.X); err != nil {
+			return nil, nil, nil, "", fmt.Errorf("%s: %w", dataPath, err)
+		}
+	}
+	return pred, d.Y, sc, format, nil
 }
 
 // correct counts the predictions equal to the labels.

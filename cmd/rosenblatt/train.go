@@ -60,6 +60,7 @@ type trainFlags struct {
 	verbose    bool
 	test       string
 	maxMB      int64
+	dense      bool
 
 	// The kernel perceptron: -kernel selects it.
 	kernel  string
@@ -130,7 +131,26 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
 		"else an LRU cache of its rows (default 2048; -1: no limit; the kernel SVM's row cache is\n"+
 		"this budget too, default 100)")
+	fs.BoolVar(&tf.dense, "dense", false, "LIBSVM: read DATA and -test as dense rows (default: sparse CSR rows, at O(stored values)\n"+
+		"per epoch, whenever the trainer takes them: the perceptrons and Pegasos, not -kernel or -algo svm; -v says which)")
 	tf.data.register(fs, true)
+}
+
+// representation says whether train reads path sparse (CSR) or dense,
+// and why: sparse for a LIBSVM file when the trainer takes CSR rows.
+func (tf *trainFlags) representation(path string) (sparse bool, why string, err error) {
+	format, err := tf.data.formatOf(path)
+	switch {
+	case err != nil:
+		return false, "", err
+	case format != fmtLIBSVM:
+		return false, "dense: " + format + " input", nil
+	case tf.dense:
+		return false, "dense: -dense", nil
+	case tf.kernel != "":
+		return false, "dense: the kernel perceptron trains on dense rows", nil
+	}
+	return true, "sparse (CSR)", nil
 }
 
 // kernelFunc returns the kernel of the -kernel flags for data with cols
@@ -415,9 +435,36 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std stdio, summary io.Writer) error {
 	stderr := std.stderr()
 	start := time.Now()
-	data, test, format, err := loadTrainTest[T](tf, path)
+	sparse, repr, err := tf.representation(path)
 	if err != nil {
 		return err
+	}
+	var data *dataset.Data[T]
+	var csr *dataset.CSR[T]
+	format := fmtLIBSVM
+	if sparse {
+		if csr, err = loadSparse[T](path, tf.data.cols); err != nil {
+			return err
+		}
+		repr += fmt.Sprintf(", %d stored values (%.1f per row), %.1f MB; the trainer reads only the stored values", csr.NNZ(), float64(csr.NNZ())/float64(max(csr.Rows, 1)), float64(csr.Bytes())/1e6)
+		// Only what the summary reads of the dense form.
+		data = &dataset.Data[T]{Y: csr.Y, Rows: csr.Rows, Cols: csr.Cols}
+	} else if data, format, err = loadData[T](path, &tf.data, 0, ""); err != nil {
+		return err
+	}
+	var test *dataset.Data[T]
+	var testCSR *dataset.CSR[T]
+	if tf.test != "" {
+		if tsparse, _, _ := tf.representation(tf.test); tsparse && sparse {
+			if testCSR, err = loadSparse[T](tf.test, data.Cols); err == nil {
+				test = &dataset.Data[T]{Y: testCSR.Y, Rows: testCSR.Rows, Cols: testCSR.Cols}
+			}
+		} else {
+			test, _, err = loadData[T](tf.test, &tf.data, data.Cols, "the training data")
+		}
+		if err != nil {
+			return err
+		}
 	}
 	loaded := time.Now()
 
@@ -446,11 +493,10 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	var m storedModel[T]
 	var diag *perceptron.Diagnostics
 	switch {
+	case from != nil && sparse:
+		m, diag, err = from.ContinueSparse(csr, csr.Y, opt)
 	case from != nil:
 		m, diag, err = from.Continue(data.X, data.Cols, data.Y, opt)
-		if errors.Is(err, perceptron.ErrLabels) {
-			err = fmt.Errorf("%w (the -init model's classes are %s)", err, joinInts(from.Classes()))
-		}
 	case kern != nil:
 		kopt := perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()}
 		var km *perceptron.KernelModel[T]
@@ -460,12 +506,19 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			km, diag, err = perceptron.TrainKernelMulticlass(data.X, data.Cols, data.Y, kopt)
 		}
 		m = km
+	case sparse && binary:
+		m, diag, err = perceptron.TrainSparse(csr, csr.Y, opt)
+	case sparse:
+		m, diag, err = perceptron.TrainMulticlassSparse(csr, csr.Y, opt)
 	case binary:
 		m, diag, err = perceptron.Train(data.X, data.Cols, data.Y, opt)
 	default:
 		m, diag, err = perceptron.TrainMulticlass(data.X, data.Cols, data.Y, opt)
 	}
 	prog.Finish()
+	if from != nil && errors.Is(err, perceptron.ErrLabels) {
+		err = fmt.Errorf("%w (the -init model's classes are %s)", err, joinInts(from.Classes()))
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, perceptron.ErrOption):
@@ -487,7 +540,13 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	// written.
 	testOK := 0
 	if test != nil {
-		pred, err := predictAll(m, test)
+		var pred []int
+		if testCSR != nil {
+			pred = make([]int, testCSR.Rows)
+			err = m.(*perceptron.Model[T]).PredictBatchSparse(pred, testCSR)
+		} else {
+			pred, err = predictAll(m, test)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w (no model written)", tf.test, err)
 		}
@@ -515,6 +574,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	w("kernel path", "%s", kernel.Active())
 	if tf.verbose {
+		w("representation", "%s", repr)
 		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
 	}
 	end := "not converged"

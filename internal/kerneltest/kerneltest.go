@@ -257,6 +257,46 @@ func Available() []*kernel.Impl {
 	return out
 }
 
+// Gather returns the dense values w[idx[i]], so that the reduction checks
+// apply to the sparse kernels: DotSparse(idx, val, w) must be an acceptable
+// value of Dot(val, Gather(idx, w)).
+func Gather[T kernel.Float](idx []int32, w []T) []T {
+	g := make([]T, len(idx))
+	for i, j := range idx {
+		g[i] = w[j]
+	}
+	return g
+}
+
+// CheckDotSparse returns an error if got is not an acceptable value of
+// Σ val[i]·w[idx[i]].
+func CheckDotSparse[T kernel.Float](got T, idx []int32, val, w []T) error {
+	return CheckDot(got, val, Gather(idx, w))
+}
+
+// CheckAxpySparse returns an error if got is not an acceptable value of y
+// after y[idx[i]] += a·val[i] for every i in order, for distinct indices:
+// within two roundings of the exact value at each index scattered to, and
+// bit-identical to y elsewhere.
+func CheckAxpySparse[T kernel.Float](got []T, a T, idx []int32, val, y []T) error {
+	hit := make([]bool, len(y))
+	for i, j := range idx {
+		if hit[j] {
+			return fmt.Errorf("index %d repeated: CheckAxpySparse needs distinct indices", j)
+		}
+		hit[j] = true
+		if err := CheckAxpy(got[j:j+1], a, val[i:i+1], y[j:j+1]); err != nil {
+			return fmt.Errorf("non-zero %d (index %d): %w", i, j, err)
+		}
+	}
+	for j := range y {
+		if !hit[j] && !SameBits(got[j:j+1], y[j:j+1]) {
+			return fmt.Errorf("index %d, not in idx, changed from %v to %v", j, y[j], got[j])
+		}
+	}
+	return nil
+}
+
 // Integer is the set of element types of the int8 kernels' slices.
 type Integer interface {
 	~int8 | ~uint8 | ~int32

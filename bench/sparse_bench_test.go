@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// ---- sparse kernels ----------------------------------------------------------
+//
+// A text sample against a hashed feature space: nnz non-zeros (12 for a
+// short text, 100 for a paragraph) into a weight vector of 2²⁰ values.
+// rows=1 scores the same sample again and again (its weights stay in L1);
+// rows=4096 cycles through 4096 different samples, whose gathers spread over
+// the whole 4 or 8 MB vector (L2/L3), as an epoch's do.
+
+const sparseDim = 1 << 20
+
+type sparseRows[T kernel.Float] struct {
+	idx [][]int32
+	val [][]T
+}
+
+func newSparseRows[T kernel.Float](rows, nnz int) sparseRows[T] {
+	rng := rand.New(rand.NewPCG(uint64(rows), uint64(nnz)))
+	s := sparseRows[T]{idx: make([][]int32, rows), val: make([][]T, rows)}
+	for r := range rows {
+		idx := make([]int32, nnz)
+		for i := range idx {
+			idx[i] = int32(rng.IntN(sparseDim))
+		}
+		slices.Sort(idx)
+		s.idx[r] = idx
+		s.val[r] = randSlice[T](nnz, uint64(r))
+	}
+	return s
+}
+
+type dotSparseFn[T kernel.Float] func(idx []int32, val, w []T) T
+
+func plainDotSparse[T kernel.Float](idx []int32, val, w []T) T {
+	var s T
+	for i, j := range idx {
+		s += val[i] * w[j]
+	}
+	return s
+}
+
+func dotSparseCandidates[T kernel.Float]() []candidate[dotSparseFn[T]] {
+	c := []candidate[dotSparseFn[T]]{{"auto", func(idx []int32, val, w []T) T { return kernel.DotSparse(idx, val, w) }}}
+	names, ks := paths[T]()
+	for i := range ks {
+		k := ks[i]
+		c = append(c, candidate[dotSparseFn[T]]{names[i], func(idx []int32, val, w []T) T { return k.DotSparse(idx, val, w) }})
+	}
+	return append(c, candidate[dotSparseFn[T]]{"plain", plainDotSparse[T]})
+}
+
+func benchDotSparse[T kernel.Float](b *testing.B) {
+	w := randSlice[T](sparseDim, 7)
+	for _, rows := range []int{1, 4096} {
+		for _, nnz := range []int{12, 100} {
+			rs := newSparseRows[T](rows, nnz)
+			for _, c := range dotSparseCandidates[T]() {
+				b.Run(fmt.Sprintf("impl=%s/type=%s/rows=%d/nnz=%d", c.name, typeName[T](), rows, nnz), func(b *testing.B) {
+					var s T
+					r := 0
+					for range b.N {
+						s += c.fn(rs.idx[r], rs.val[r], w)
+						if r++; r == rows {
+							r = 0
+						}
+					}
+					sink64 += float64(s)
+					reportGFLOPS(b, 2*float64(nnz))
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkDotSparse is the sparse dot of the issue: 12 and 100 non-zeros
+// into 2²⁰ weights, every implementation against a plain Go loop.
+func BenchmarkDotSparse(b *testing.B) {
+	benchDotSparse[float32](b)
+	benchDotSparse[float64](b)
+}
+
+type axpySparseFn[T kernel.Float] func(a T, idx []int32, val, y []T)
+
+func plainAxpySparse[T kernel.Float](a T, idx []int32, val, y []T) {
+	for i, j := range idx {
+		y[j] += a * val[i]
+	}
+}
+
+func benchAxpySparse[T kernel.Float](b *testing.B) {
+	y := randSlice[T](sparseDim, 8)
+	cands := []candidate[axpySparseFn[T]]{{"auto", func(a T, idx []int32, val, y []T) { kernel.AxpySparse(a, idx, val, y) }}}
+	names, ks := paths[T]()
+	for i := range ks {
+		k := ks[i]
+		cands = append(cands, candidate[axpySparseFn[T]]{names[i], func(a T, idx []int32, val, y []T) { k.AxpySparse(a, idx, val, y) }})
+	}
+	cands = append(cands, candidate[axpySparseFn[T]]{"plain", plainAxpySparse[T]})
+	for _, rows := range []int{1, 4096} {
+		for _, nnz := range []int{12, 100} {
+			rs := newSparseRows[T](rows, nnz)
+			for _, c := range cands {
+				b.Run(fmt.Sprintf("impl=%s/type=%s/rows=%d/nnz=%d", c.name, typeName[T](), rows, nnz), func(b *testing.B) {
+					r := 0
+					a := T(1e-3)
+					for range b.N {
+						c.fn(a, rs.idx[r], rs.val[r], y)
+						a = -a // keep y bounded
+						if r++; r == rows {
+							r = 0
+						}
+					}
+					reportGFLOPS(b, 2*float64(nnz))
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkAxpySparse is the scatter update of a perceptron mistake on a
+// sparse sample.
+func BenchmarkAxpySparse(b *testing.B) {
+	benchAxpySparse[float32](b)
+	benchAxpySparse[float64](b)
+}

@@ -1,0 +1,128 @@
+// Command textfit times rosenblatt's averaged one-vs-rest perceptron on a
+// sparse text set (bench/textset's LIBSVM files), the peer of
+// bench/peers/mantext.py (scikit-learn's Perceptron on the same files):
+//
+//	go -C bench run ./textfit /tmp/mantext/mantext [rounds]
+//	go -C bench run ./textfit -svm /tmp/mantext/mantext [rounds]
+//
+// It reads PREFIX.train.libsvm and PREFIX.test.libsvm as CSR float32
+// matrices of 2²⁰ features (not timed), then per round trains 10 epochs
+// (every epoch run, shuffled) with Workers 1 (one goroutine, as
+// scikit-learn's n_jobs=None) and 2, and prints the wall time and the CPU
+// time of the process during the fit (on a machine shared with other
+// processes the CPU time is the steadier figure; the peer prints both too)
+// and the test accuracy. With -svm it trains the linear SVM instead
+// (svm.TrainLinearRows on svm.SparseRows, one-vs-rest, hinge loss, C = 1,
+// bias feature 1, tolerance 0.1: liblinear-train -s 3 -c 1 -B 1's
+// problem), and also prints the time to read the training file, which
+// liblinear-train's time includes.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func main() {
+	useSVM := flag.Bool("svm", false, "train the linear SVM (liblinear-train -s 3's problem)")
+	flag.Parse()
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
+		os.Exit(2)
+	}
+	prefix := flag.Arg(0)
+	rounds := 1
+	if flag.NArg() > 1 {
+		rounds, _ = strconv.Atoi(flag.Arg(1))
+	}
+	opts := dataset.LIBSVMOptions{Cols: 1 << 20}
+	r0 := time.Now()
+	tr, err := dataset.LoadLIBSVMSparse[float32](prefix+".train.libsvm", opts)
+	read := time.Since(r0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	te, err := dataset.LoadLIBSVMSparse[float32](prefix+".test.libsvm", opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("train %dx%d nnz %d, test %d; reading the training file took %.3f s\n", tr.Rows, tr.Cols, tr.NNZ(), te.Rows, read.Seconds())
+	if *useSVM {
+		fitSVM(tr, te, rounds)
+		return
+	}
+	for range rounds {
+		for _, w := range []int{1, 2} {
+			o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, Workers: w}
+			c0, t0 := cpu(), time.Now()
+			m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
+			wall, c := time.Since(t0), cpu()-c0
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			acc, err := m.AccuracySparse(te, te.Y)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Printf("rosenblatt averaged ovr 10 epochs workers=%d fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", w, wall.Seconds(), c.Seconds(), acc)
+		}
+	}
+}
+
+// fitSVM trains and scores the linear SVM rounds times.
+func fitSVM(tr, te *dataset.CSR[float32], rounds int) {
+	rows, err := svm.SparseRows(tr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for range rounds {
+		o := svm.LinearOptions{C: 1, Tol: 0.1, Bias: 1, Threads: 1}
+		c0, t0 := cpu(), time.Now()
+		m, _, err := svm.TrainLinearRows(context.Background(), rows, tr.Y, o)
+		wall, c := time.Since(t0), cpu()-c0
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		ok := 0
+		x := make([]float32, tr.Cols) // the linear SVM model predicts dense samples
+		for i := range te.Rows {
+			r := te.Row(i)
+			for k, j := range r.Idx {
+				x[j] = r.Val[k]
+			}
+			p, err := m.Predict(x)
+			for _, j := range r.Idx {
+				x[j] = 0
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if p == te.Y[i] {
+				ok++
+			}
+		}
+		fmt.Printf("rosenblatt svm.TrainLinearRows(SparseRows) C=1 B=1 tol 0.1 threads=1 fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", wall.Seconds(), c.Seconds(), float64(ok)/float64(te.Rows))
+	}
+}

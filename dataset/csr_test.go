@@ -1,0 +1,383 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
+)
+
+// sameDense reports whether a and b have the same shape, labels and value
+// bits.
+func sameDense[T float32 | float64](a, b *Data[T]) bool {
+	if a.Rows != b.Rows || a.Cols != b.Cols || !slices.Equal(a.Y, b.Y) || len(a.X) != len(b.X) {
+		return false
+	}
+	for i := range a.X {
+		if math.Float64bits(float64(a.X[i])) != math.Float64bits(float64(b.X[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestReadLIBSVMSparseErrors(t *testing.T) {
+	for _, tt := range libsvmErrorCases {
+		if strings.HasPrefix(tt.name, "MaxValues") {
+			continue // a sparse read's MaxValues counts stored values: below
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.f32 {
+				_, err = ReadLIBSVMSparse[float32](strings.NewReader(tt.in), tt.opts)
+			} else {
+				_, err = ReadLIBSVMSparse[float64](strings.NewReader(tt.in), tt.opts)
+			}
+			wantParseError(t, err, tt.kind, tt.line, tt.col)
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not contain %q", err, tt.msg)
+			}
+		})
+	}
+	// MaxValues bounds the stored values of a sparse read.
+	_, err := ReadLIBSVMSparse[float64](strings.NewReader("1 1:1 7:1\n1 qid:3 3:1\n"), LIBSVMOptions{MaxValues: 2})
+	wantParseError(t, err, ErrTooLarge, 2, 9)
+	if c, err := ReadLIBSVMSparse[float64](strings.NewReader("1 1:1 7:1\n1 qid:3\n"), LIBSVMOptions{MaxValues: 2}); err != nil || c.NNZ() != 2 {
+		t.Fatalf("two stored values with MaxValues 2: %v", err)
+	}
+}
+
+// sparseInputs are valid LIBSVM texts, with the options to read them.
+var sparseInputs = []struct {
+	in   string
+	opts LIBSVMOptions
+}{
+	{"+1 1:0.5 3:-2\n-1 2:1e-3\n", LIBSVMOptions{}},
+	{"1 1:1\n2 2:2\n", LIBSVMOptions{Cols: 4}},
+	{"1 1:1 \n0 2:2 \t ", LIBSVMOptions{}},
+	{"# header\n\n1 1:1 # note 5:x\n   \n0 2:2#c\n", LIBSVMOptions{}},
+	{"3 qid:1 1:1\n1 qid:2 2:2\n", LIBSVMOptions{}},
+	{"7\n-3 2:4\n", LIBSVMOptions{}},
+	{"7\n-3\n", LIBSVMOptions{}},
+	{"1 1:0 2:+3 3:-0.25 4:.5 5:1E2\n", LIBSVMOptions{}},
+	{"1 1:-0 2:1e-400\n", LIBSVMOptions{}},
+	{"1 5:1\n1 5:1\n", LIBSVMOptions{MaxValues: 10}},
+}
+
+// TestReadLIBSVMSparseMatchesDense reads every input both ways: the CSR,
+// made dense, is the dense read bit for bit, and stores exactly the values
+// the text does.
+func TestReadLIBSVMSparseMatchesDense(t *testing.T) {
+	check := func(t *testing.T, in []byte, opts LIBSVMOptions) {
+		t.Helper()
+		d, err := ReadLIBSVM[float64](bytes.NewReader(in), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadLIBSVMSparse[float64](bytes.NewReader(in), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		stored := 0
+		for _, line := range strings.Split(string(in), "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			stored += strings.Count(line, ":") - strings.Count(line, "qid:")
+		}
+		if c.NNZ() != stored {
+			t.Errorf("NNZ = %d, the text stores %d", c.NNZ(), stored)
+		}
+		back, err := c.ToDense(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameDense(back, d) {
+			t.Fatalf("ToDense of the sparse read differs from the dense read:\n%+v\n%+v", back, d)
+		}
+		c32, err := ReadLIBSVMSparse[float32](bytes.NewReader(in), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c32.Val {
+			if v != float32(c.Val[k]) {
+				t.Fatalf("float32 value %d = %v, want %v", k, v, float32(c.Val[k]))
+			}
+		}
+	}
+	for i, tt := range sparseInputs {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { check(t, []byte(tt.in), tt.opts) })
+	}
+	for _, f := range realFiles {
+		t.Run(f.name, func(t *testing.T) {
+			in := readTestdata(t, f.name)
+			check(t, in, LIBSVMOptions{})
+			check(t, in, LIBSVMOptions{Cols: f.cols + 3})
+		})
+	}
+}
+
+// TestReadLIBSVMSparseWide reads what the dense reader refuses: rows of a
+// billion features, a few values each, in memory the size of the input.
+func TestReadLIBSVMSparseWide(t *testing.T) {
+	in := "1 1000000000:1\n-1 3:2 70000000:-1\n"
+	if _, err := ReadLIBSVM[float32](strings.NewReader(in), LIBSVMOptions{}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("dense read: %v, want ErrTooLarge", err)
+	}
+	var c *CSR[float32]
+	var err error
+	alloc := memtest.Allocated(func() { c, err = ReadLIBSVMSparse[float32](strings.NewReader(in), LIBSVMOptions{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc > 256<<10 {
+		t.Errorf("allocated %d bytes for %d bytes of input", alloc, len(in))
+	}
+	if c.Rows != 2 || c.Cols != 1000000000 || c.NNZ() != 3 ||
+		!slices.Equal(c.Ptr, []int{0, 1, 3}) || !slices.Equal(c.Idx, []int32{999999999, 2, 69999999}) ||
+		!slices.Equal(c.Val, []float32{1, 2, -1}) || !slices.Equal(c.Y, []int{1, -1}) {
+		t.Fatalf("got %+v", *c)
+	}
+	if _, err := c.ToDense(0); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("ToDense: %v, want ErrTooLarge", err)
+	}
+	// The largest index CSR can hold.
+	c, err = ReadLIBSVMSparse[float32](strings.NewReader("1 2147483647:1\n"), LIBSVMOptions{})
+	if err != nil || c.Cols != math.MaxInt32 || c.Idx[0] != math.MaxInt32-1 {
+		t.Fatalf("index 2³¹−1: %v", err)
+	}
+}
+
+// TestReadLIBSVMSparseMemory reads a text-like file (2²⁰ features, 12
+// values a row) and checks the documented bounds: the matrix holds at most
+// 8 bytes per byte of input, and the read allocates at most 40 per byte
+// plus the line buffer.
+func TestReadLIBSVMSparseMemory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d", i%20)
+		j := 0
+		for range 12 {
+			j += 1 + rng.IntN(1<<16)
+			fmt.Fprintf(&b, " %d:%.4g", j, rng.Float64())
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("1\n1\n1\n1\n") // rows without values: the densest case
+	in := b.String()
+	var c *CSR[float64]
+	var err error
+	alloc := memtest.Allocated(func() { c, err = ReadLIBSVMSparse[float64](strings.NewReader(in), LIBSVMOptions{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows != 20004 || c.NNZ() != 240000 {
+		t.Fatalf("%d rows, %d values", c.Rows, c.NNZ())
+	}
+	if got, bound := c.Bytes(), int64(8*len(in)); got > bound {
+		t.Errorf("the matrix holds %d bytes, more than 8 per byte of input (%d)", got, bound)
+	}
+	if bound := uint64(40*len(in) + 256<<10); alloc > bound {
+		t.Errorf("allocated %d bytes for %d bytes of input, more than %d", alloc, len(in), bound)
+	}
+	t.Logf("%d bytes of input: matrix %d bytes, %d allocated", len(in), c.Bytes(), alloc)
+}
+
+func TestCSRDenseRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, shape := range [][2]int{{1, 1}, {3, 7}, {50, 33}, {10, 1}} {
+		rows, cols := shape[0], shape[1]
+		d := &Data[float32]{X: make([]float32, rows*cols), Y: make([]int, rows), Rows: rows, Cols: cols}
+		nz := 0
+		for i := range d.X {
+			switch rng.IntN(4) {
+			case 0:
+				d.X[i] = float32(rng.NormFloat64())
+				nz++
+			case 1:
+				d.X[i] = float32(math.Copysign(0, -1)) // −0 is a zero: not stored
+			}
+		}
+		for i := range d.Y {
+			d.Y[i] = rng.IntN(5) - 2
+		}
+		c, err := FromDense(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if c.NNZ() != nz {
+			t.Fatalf("%dx%d: NNZ %d, want %d", rows, cols, c.NNZ(), nz)
+		}
+		back, err := c.ToDense(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range d.X {
+			if back.X[i] != d.X[i] { // −0 comes back as +0, which compares equal
+				t.Fatalf("%dx%d: value %d is %v, want %v", rows, cols, i, back.X[i], d.X[i])
+			}
+		}
+		if !slices.Equal(back.Y, d.Y) || back.Rows != rows || back.Cols != cols {
+			t.Fatalf("%dx%d: shape or labels changed", rows, cols)
+		}
+		back.Y[0]++ // ToDense copies the labels
+		if c.Y[0] == back.Y[0] {
+			t.Fatal("ToDense shares its labels with the CSR")
+		}
+		c64 := ConvertCSR[float64](c)
+		for k, v := range c64.Val {
+			if float32(v) != c.Val[k] {
+				t.Fatal("ConvertCSR changed a value")
+			}
+		}
+	}
+	if _, err := FromDense(&Data[float64]{X: []float64{math.NaN()}, Y: []int{1}, Rows: 1, Cols: 1}); !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("FromDense of a NaN: %v", err)
+	}
+}
+
+func TestCSRToDenseLimit(t *testing.T) {
+	c := &CSR[float64]{Ptr: []int{0, 1, 1}, Idx: []int32{4}, Val: []float64{2}, Y: []int{1, 2}, Rows: 2, Cols: 5}
+	if _, err := c.ToDense(9); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("ToDense(9) of 2×5: %v", err)
+	}
+	d, err := c.ToDense(10)
+	if err != nil || !slices.Equal(d.X, []float64{0, 0, 0, 0, 2, 0, 0, 0, 0, 0}) {
+		t.Fatalf("ToDense(10): %v %v", d, err)
+	}
+	if _, err := c.ToDense(-1); err != nil {
+		t.Fatalf("ToDense(-1): %v", err)
+	}
+	huge := &CSR[float64]{Ptr: []int{0, 0, 0}, Y: []int{1, 2}, Rows: 2, Cols: math.MaxInt32}
+	if _, err := huge.ToDense(0); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("ToDense of 2×(2³¹−1): %v", err)
+	}
+}
+
+func TestCSRValidate(t *testing.T) {
+	ok := func() *CSR[float64] {
+		return &CSR[float64]{Ptr: []int{0, 2, 3}, Idx: []int32{0, 2, 1}, Val: []float64{1, 2, 3}, Y: []int{1, -1}, Rows: 2, Cols: 3}
+	}
+	if err := ok().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(c *CSR[float64])
+		kind   error
+	}{
+		{"negative rows", func(c *CSR[float64]) { c.Rows = -1 }, ErrMismatch},
+		{"short Ptr", func(c *CSR[float64]) { c.Ptr = c.Ptr[:2] }, ErrMismatch},
+		{"Ptr not from 0", func(c *CSR[float64]) { c.Ptr[0] = 1 }, ErrMismatch},
+		{"Ptr end", func(c *CSR[float64]) { c.Ptr[2] = 2 }, ErrMismatch},
+		{"Ptr decreasing", func(c *CSR[float64]) { c.Ptr[1] = 4 }, ErrMismatch},
+		{"Idx and Val", func(c *CSR[float64]) { c.Val = c.Val[:2] }, ErrMismatch},
+		{"labels", func(c *CSR[float64]) { c.Y = c.Y[:1] }, ErrMismatch},
+		{"index not increasing", func(c *CSR[float64]) { c.Idx[1] = 0 }, ErrIndex},
+		{"index at Cols", func(c *CSR[float64]) { c.Idx[1] = 3 }, ErrIndex},
+		{"negative index", func(c *CSR[float64]) { c.Idx[2] = -1 }, ErrIndex},
+		{"NaN", func(c *CSR[float64]) { c.Val[2] = math.NaN() }, ErrNonFinite},
+		{"Inf", func(c *CSR[float64]) { c.Val[0] = math.Inf(-1) }, ErrNonFinite},
+	}
+	for _, tt := range tests {
+		c := ok()
+		tt.change(c)
+		if err := c.Validate(); !errors.Is(err, tt.kind) {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.kind)
+		}
+		var buf bytes.Buffer
+		if err := WriteLIBSVMSparse(&buf, c); !errors.Is(err, tt.kind) {
+			t.Errorf("%s: WriteLIBSVMSparse: %v, want %v", tt.name, err, tt.kind)
+		}
+	}
+}
+
+func TestCSRRowAndSlice(t *testing.T) {
+	c, err := ReadLIBSVMSparse[float64](strings.NewReader("1 1:1 3:3\n2\n3 2:5\n4 1:7 2:8 3:9\n"), LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Row(0)
+	if !slices.Equal(r.Idx, []int32{0, 2}) || !slices.Equal(r.Val, []float64{1, 3}) || r.NNZ() != 2 {
+		t.Fatalf("row 0: %+v", r)
+	}
+	_ = append(r.Val, 99) // capacity capped: the next row is untouched
+	if c.Val[2] != 5 {
+		t.Fatal("appending to a row overwrote the next one")
+	}
+	if r := c.Row(1); r.NNZ() != 0 {
+		t.Fatalf("row 1: %+v", r)
+	}
+	s := c.Slice(1, 4)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Rows != 3 || !slices.Equal(s.Ptr, []int{0, 0, 1, 4}) || !slices.Equal(s.Y, []int{2, 3, 4}) ||
+		!slices.Equal(s.Row(2).Val, []float64{7, 8, 9}) {
+		t.Fatalf("Slice(1, 4): %+v", *s)
+	}
+	for _, f := range []func(){func() { c.Row(4) }, func() { c.Row(-1) }, func() { c.Slice(2, 1) }, func() { c.Slice(0, 5) }} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic on a bad row range")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestWriteLIBSVMSparseRoundTrip(t *testing.T) {
+	inputs := map[string][]byte{"explicit zeros": []byte("1 1:0 4:2.5\n-1 2:0\n")}
+	for _, f := range realFiles {
+		inputs[f.name] = readTestdata(t, f.name)
+	}
+	for name, in := range inputs {
+		c, err := ReadLIBSVMSparse[float32](bytes.NewReader(in), LIBSVMOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteLIBSVMSparse(&buf, c); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := ReadLIBSVMSparse[float32](&buf, LIBSVMOptions{Cols: c.Cols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Ptr, c2.Ptr) || !slices.Equal(c.Idx, c2.Idx) || !slices.Equal(c.Val, c2.Val) ||
+			!slices.Equal(c.Y, c2.Y) || c.Rows != c2.Rows || c.Cols != c2.Cols {
+			t.Fatalf("%s: the round trip changed the matrix", name)
+		}
+	}
+}
+
+func TestLoadLIBSVMSparse(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "h.libsvm.gz")
+	writeGzip(t, path, readTestdata(t, "heart_scale.libsvm"))
+	c, err := LoadLIBSVMSparse[float64](path, LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows != 270 || c.Cols != 13 || c.NNZ() != 3378 {
+		t.Fatalf("%dx%d, %d values", c.Rows, c.Cols, c.NNZ())
+	}
+	_, err = LoadLIBSVMSparse[float64](filepath.Join(dir, "missing"), LIBSVMOptions{})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("missing file: %v", err)
+	}
+}

@@ -1,0 +1,108 @@
+package fuzz
+
+import (
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// sparseOf splits fuzz values into the stored values of a sparse vector
+// and a dense vector w, and turns ix into its indices into w: nnz =
+// min(len(val), len(ix)); with distinct set, each byte adds a step of
+// 1 + byte to the previous index (increasing, as a CSR row stores them,
+// which AxpySparse's check needs), otherwise the indices are the bytes
+// modulo len(w), in any order, with repeats. It returns nils when w would
+// be empty.
+func sparseOf[T kernel.Float](v []T, ix []byte, distinct bool) (idx []int32, val, w []T) {
+	half := (len(v) + 1) / 2
+	val, w = v[:half:half], v[half:]
+	if len(w) == 0 {
+		return nil, nil, nil
+	}
+	nnz := min(len(val), len(ix))
+	idx = make([]int32, 0, nnz)
+	j := -1
+	for _, b := range ix[:nnz] {
+		if distinct {
+			j += 1 + int(b)%4
+			if j >= len(w) {
+				break
+			}
+		} else {
+			j = int(b) % len(w)
+		}
+		idx = append(idx, int32(j))
+	}
+	return idx, val[:len(idx)], w
+}
+
+// fuzzDotSparse checks DotSparse, and MatVecSparse and DotsSparse on the
+// same sparse vector, on every implementation against the plain loop
+// under the γₙ bound, exactly for integers.
+func fuzzDotSparse[T kernel.Float](t *testing.T, data, ix []byte) {
+	v, exact := decode[T](data)
+	idx, val, w := sparseOf(v, ix, false)
+	if w == nil {
+		return
+	}
+	ref, _ := kerneltest.Dot(val, kerneltest.Gather(idx, w))
+	var first T
+	for n, im := range impls(t) {
+		k := kernel.On[T](im)
+		got := k.DotSparse(idx, val, w)
+		if err := kerneltest.CheckDotSparse(got, idx, val, w); err != nil {
+			t.Fatalf("%s DotSparse nnz=%d: %v", im, len(idx), err)
+		}
+		if exact && float64(got) != ref {
+			t.Fatalf("%s DotSparse of integers nnz=%d: got %v, want exactly %v", im, len(idx), got, ref)
+		}
+		if n == 0 {
+			first = got
+		} else if !kerneltest.SameBits([]T{got}, []T{first}) {
+			t.Fatalf("%s DotSparse %v, %s %v", im, got, impls(t)[0], first)
+		}
+		// The same vector as a one-row CSR block and against two rows.
+		dst := make([]T, 2)
+		k.MatVecSparse(dst[:1], []int{0, len(idx)}, idx, val, w)
+		W := append(append([]T(nil), w...), w...)
+		k.DotsSparse(dst, W, idx, val)
+		if !kerneltest.SameBits(dst, []T{got, got}) {
+			t.Fatalf("%s MatVecSparse and DotsSparse %v, DotSparse %v", im, dst, got)
+		}
+	}
+}
+
+func fuzzAxpySparse[T kernel.Float](t *testing.T, data, ix []byte) {
+	v, _ := decode[T](data)
+	if len(v) == 0 {
+		return
+	}
+	a := v[0]
+	idx, val, y0 := sparseOf(v[1:], ix, true)
+	if y0 == nil {
+		return
+	}
+	val0 := append([]T(nil), val...)
+	for _, im := range impls(t) {
+		y := append([]T(nil), y0...)
+		kernel.On[T](im).AxpySparse(a, idx, val, y)
+		if err := kerneltest.CheckAxpySparse(y, a, idx, val, y0); err != nil {
+			t.Fatalf("%s AxpySparse nnz=%d: %v", im, len(idx), err)
+		}
+		if !kerneltest.SameBits(val, val0) {
+			t.Fatalf("%s AxpySparse modified val", im)
+		}
+	}
+}
+
+func addSparseSeeds(f *testing.F) {
+	for i, s := range seeds {
+		f.Add(s, []byte{byte(i), 3, 0, 7, 1, 200, 5, 9, 2})
+	}
+}
+
+func FuzzDotSparseF32(f *testing.F)  { addSparseSeeds(f); f.Fuzz(fuzzDotSparse[float32]) }
+func FuzzDotSparseF64(f *testing.F)  { addSparseSeeds(f); f.Fuzz(fuzzDotSparse[float64]) }
+func FuzzAxpySparseF32(f *testing.F) { addSparseSeeds(f); f.Fuzz(fuzzAxpySparse[float32]) }
+func FuzzAxpySparseF64(f *testing.F) { addSparseSeeds(f); f.Fuzz(fuzzAxpySparse[float64]) }

@@ -1,0 +1,271 @@
+package perceptron
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// Sparse data. Every trainer of this package accepts a CSR matrix
+// (dataset.CSR, which dataset.ReadLIBSVMSparse returns) in place of the
+// dense row-major X, and touches only the stored values: an epoch costs
+// O(nnz) (times the classes), never O(N·D), so text-sized feature spaces
+// (10⁵–10⁷ hashed features, a few hundred stored per row) train in the
+// memory of the CSR plus the weights. The models are the same: D dense
+// weights per class, the same file format, and the same model (bit for bit
+// on integer-valued data, where no rounding depends on the order of a sum)
+// as the dense fit of the same data.
+
+// vec is one sample as the trainers see it: a dense row (idx nil, val its
+// d values) or a sparse one (the values val in the columns idx).
+type vec[T Float] struct {
+	idx []int32
+	val []T
+}
+
+// dotv returns x·w.
+func dotv[T Float](k kernel.Kernels[T], x vec[T], w []T) T {
+	if x.idx == nil {
+		return k.Dot(x.val, w)
+	}
+	return k.DotSparse(x.idx, x.val, w)
+}
+
+// axpyv adds a·x to w.
+func axpyv[T Float](k kernel.Kernels[T], a T, x vec[T], w []T) {
+	if x.idx == nil {
+		k.Axpy(a, x.val, w)
+		return
+	}
+	k.AxpySparse(a, x.idx, x.val, w)
+}
+
+// sqv returns ‖x‖² as training computes it.
+func sqv[T Float](k kernel.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
+
+// sparseRows are the rows of a CSR matrix (validated: see prepareSparse).
+type sparseRows[T Float] struct {
+	ptr []int
+	idx []int32
+	val []T
+}
+
+// vec returns sample i of the training data.
+func (dt *data[T]) vec(i int) vec[T] {
+	if sp := dt.sp; sp != nil {
+		lo, hi := sp.ptr[i], sp.ptr[i+1]
+		return vec[T]{idx: sp.idx[lo:hi:hi], val: sp.val[lo:hi:hi]}
+	}
+	return vec[T]{val: dt.row(i)}
+}
+
+// matVec sets dst[j] = x·w for the rows lo..hi−1 (kernel.MatVec, or
+// kernel.MatVecSparse).
+func (dt *data[T]) matVec(k kernel.Kernels[T], dst []T, lo, hi int, w []T) {
+	if sp := dt.sp; sp != nil {
+		k.MatVecSparse(dst, sp.ptr[lo:hi+1], sp.idx, sp.val, w)
+		return
+	}
+	k.MatVec(dst, dt.X[lo*dt.d:hi*dt.d], w)
+}
+
+// dots sets dst[c] = W_c·x for sample i (kernel.Dots, or kernel.DotsSparse).
+func (dt *data[T]) dots(k kernel.Kernels[T], dst, W []T, i int) {
+	if sp := dt.sp; sp != nil {
+		lo, hi := sp.ptr[i], sp.ptr[i+1]
+		k.DotsSparse(dst, W, sp.idx[lo:hi], sp.val[lo:hi])
+		return
+	}
+	k.Dots(dst, W, dt.row(i))
+}
+
+// checkCSR validates the shape of a CSR matrix and its labels, and returns
+// the number of rows. It checks the offsets and indices (they are used to
+// index the weights: a bad one would panic); the values are checked by
+// prepareSparse.
+func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
+	switch {
+	case X == nil || X.Rows == 0:
+		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
+	case X.Cols <= 0:
+		return 0, fmt.Errorf("%w: %d features (columns); need at least 1", ErrDims, X.Cols)
+	case X.Rows < 0 || len(X.Ptr) != X.Rows+1:
+		return 0, fmt.Errorf("%w: CSR with %d rows has %d offsets", ErrDims, X.Rows, len(X.Ptr))
+	case len(X.Idx) != len(X.Val) || X.Ptr[0] != 0 || X.Ptr[X.Rows] != len(X.Idx):
+		return 0, fmt.Errorf("%w: CSR offsets run from %d to %d over %d indices and %d values", ErrDims, X.Ptr[0], X.Ptr[X.Rows], len(X.Idx), len(X.Val))
+	case len(y) != X.Rows:
+		return 0, fmt.Errorf("%w: len(y) = %d, but X has %d rows", ErrDims, len(y), X.Rows)
+	}
+	for i := range X.Rows {
+		lo, hi := X.Ptr[i], X.Ptr[i+1]
+		if hi < lo {
+			return 0, fmt.Errorf("%w: CSR offsets decrease at row %d", ErrDims, i)
+		}
+	}
+	for i := range X.Rows {
+		prev := int32(-1)
+		for _, j := range X.Idx[X.Ptr[i]:X.Ptr[i+1]] {
+			if j <= prev || int(j) >= X.Cols {
+				return 0, fmt.Errorf("%w: row %d: column %d not increasing (previous %d) or not below the %d features", ErrDims, i, j, prev, X.Cols)
+			}
+			prev = j
+		}
+	}
+	return X.Rows, nil
+}
+
+// prepareSparse is prepare for a CSR matrix (checked by checkCSR): it
+// checks the values, computes the row norms and applies the scaling on a
+// copy of the values (the caller's matrix is never modified). With
+// ScaleAugmented, column and a bias, the rows get the augmented feature
+// sᵢ as one more stored value, in column d (dt.d = d + 1).
+func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bias, column bool) (*data[T], error) {
+	n, d := X.Rows, X.Cols
+	sp := &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}
+	dt := &data[T]{sp: sp, n: n, d: d, sq: make([]float64, n)}
+	for i := range n {
+		x := dt.vec(i)
+		if err := dt.checkVec(i, x, sqv(k, x)); err != nil {
+			return nil, err
+		}
+	}
+	switch scaling {
+	case ScaleFeatures:
+		sp.val = slices.Clone(X.Val)
+		for i := range n {
+			if dt.sq[i] > 0 {
+				x := dt.vec(i)
+				k.Scale(T(1/math.Sqrt(dt.sq[i])), x.val)
+				dt.sq[i] = float64(sqv(k, x))
+			}
+		}
+	case ScaleAugmented:
+		dt.r2 = dt.radius2()
+		dt.scale = make([]float64, n)
+		for i := range n {
+			dt.scale[i] = augScale(dt.sq[i], bias)
+		}
+		if column && bias {
+			// Every row gets one more value: the augmented feature.
+			dt.aug, dt.d = true, d+1
+			aug := &sparseRows[T]{ptr: make([]int, n+1), idx: make([]int32, 0, len(X.Idx)+n), val: make([]T, 0, len(X.Val)+n)}
+			for i := range n {
+				lo, hi := X.Ptr[i], X.Ptr[i+1]
+				aug.idx = append(append(aug.idx, X.Idx[lo:hi]...), int32(d))
+				aug.val = append(append(aug.val, X.Val[lo:hi]...), 1)
+				aug.ptr[i+1] = len(aug.idx)
+			}
+			dt.sp, sp = aug, aug
+		} else {
+			sp.val = slices.Clone(X.Val)
+		}
+		for i := range n {
+			x := dt.vec(i)
+			k.Scale(T(dt.scale[i]), x.val)
+			dt.sq[i] = float64(sqv(k, x))
+		}
+	}
+	return dt, nil
+}
+
+// checkVec records the squared norm s of sample i, or explains why it is
+// not finite.
+func (dt *data[T]) checkVec(i int, x vec[T], s T) error {
+	if f := float64(s); !math.IsNaN(f) && !math.IsInf(f, 0) {
+		dt.sq[i] = f
+		return nil
+	}
+	for k, v := range x.val {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			j := k
+			if x.idx != nil {
+				j = int(x.idx[k])
+			}
+			return fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, f)
+		}
+	}
+	return fmt.Errorf("%w: the squared norm of row %d overflows", ErrNonFinite, i)
+}
+
+// TrainSparse is Train for a CSR matrix: it fits a binary classifier
+// (labels y[i] ∈ {−1, +1}) to the rows of X, with the options of Train, at
+// O(nnz) per epoch. The model has X.Cols features, dense weights as Train's
+// models, and scores dense samples (Predict) as well as sparse ones
+// (PredictSparse). On integer-valued data it is the model Train gives for
+// the dense form of X, bit for bit; otherwise the sums are ordered
+// differently and the weights agree up to rounding. Errors are Train's,
+// with ErrDims also for an inconsistent CSR (offsets, or a column index
+// not increasing along its row or not below X.Cols); X and y are never
+// modified.
+func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := checkCSR(X, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	cls, err := binaryClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	start, err := initialStart[T](&cfg, dt, 1, X.Cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
+}
+
+// TrainMulticlassSparse is TrainMulticlass for a CSR matrix: any integer
+// labels, one-vs-rest (every Algorithm) or Argmax (Online, Averaged), at
+// O(nnz·K) per epoch for K classes. One-vs-rest trains the sequential
+// perceptrons (Online, Averaged, Voted) with each goroutine's classes
+// interleaved by feature in blocks of up to eight, so that scoring a
+// sample for eight classes reads one or two cache lines per stored value
+// instead of eight. See
+// TrainSparse for the model and the errors.
+func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.strategy == Argmax && cfg.algo != Online && cfg.algo != Averaged {
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	}
+	n, err := checkCSR(X, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, cls, err := multiClasses(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
+	k := kernelsFor[T](cfg.impl)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	start, err := initialStart[T](&cfg, dt, len(labels), X.Cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.strategy == Argmax {
+		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
+	}
+	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(KindOneVsRest, labels)
+}

@@ -1,0 +1,233 @@
+package perceptron
+
+import (
+	"fmt"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// checkSparse validates a sparse sample against a model of d features:
+// as many indices as values, every index in [0, d). The indices need not
+// be sorted: a repeated one counts twice, as in the dot product it is.
+func checkSparse[T Float](x dataset.SparseRow[T], d int) error {
+	if len(x.Idx) != len(x.Val) {
+		return fmt.Errorf("%w: sparse sample with %d indices and %d values", ErrDims, len(x.Idx), len(x.Val))
+	}
+	for _, j := range x.Idx {
+		if j < 0 || int(j) >= d {
+			return fmt.Errorf("%w: sparse sample has feature index %d, the model %d features", ErrDims, j, d)
+		}
+	}
+	return nil
+}
+
+// scoreSparse returns score k of the sparse sample x, with (mul, bmul) =
+// s.sampleScale(x.val): O(nnz) per weight vector (for a voted model, per
+// kept vector of class k, voted as scoresInto does).
+func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
+	d := s.d
+	if !s.voted() {
+		return s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul + s.B[k]*bmul
+	}
+	var buf [scoreChunk]T
+	var vote float64
+	for j, end := s.VOff[k], s.VOff[k+1]; j < end; j += scoreChunk {
+		c := min(scoreChunk, end-j)
+		for t := range c {
+			buf[t] = s.k.DotSparse(x.idx, x.val, s.V[(j+t)*d:(j+t+1)*d])
+		}
+		vote += s.vote(buf[:c], j, mul, bmul)
+	}
+	return T(vote)
+}
+
+// predictSparse is Predict for a checked sparse sample.
+func (s *state[T]) predictSparse(x vec[T]) (int, error) {
+	mul, bmul := s.sampleScale(x.val)
+	if s.kind == KindBinary {
+		a := s.scoreSparse(0, x, mul, bmul)
+		if !finite(a) {
+			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
+		}
+		if a > 0 {
+			return 1, nil
+		}
+		return -1, nil
+	}
+	best, bestK := T(0), 0
+	for k := range s.labels {
+		a := s.scoreSparse(k, x, mul, bmul)
+		if !finite(a) {
+			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
+		}
+		if k == 0 || a > best {
+			best, bestK = a, k
+		}
+	}
+	return s.labels[bestK], nil
+}
+
+// PredictSparse is Predict for a sparse sample (for example a row of a
+// dataset.CSR, X.Row(i)): the stored values x.Val at the 0-based feature
+// indices x.Idx, every other feature 0. It costs O(nnz) per score (for a
+// voted model, per kept vector), allocates nothing, and is safe for
+// concurrent use. An index outside [0, Dims()) or len(x.Idx) != len(x.Val)
+// is an error wrapping ErrDims; a non-finite score wraps ErrNonFinite.
+func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
+	s, err := m.load()
+	if err != nil {
+		return 0, err
+	}
+	if err := checkSparse(x, s.d); err != nil {
+		return 0, err
+	}
+	return s.predictSparse(vec[T]{idx: x.Idx, val: x.Val})
+}
+
+// ScoresSparse is Scores for a sparse sample (see PredictSparse). It
+// allocates nothing and is safe for concurrent use.
+func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
+	s, err := m.load()
+	if err != nil {
+		return err
+	}
+	if err := checkSparse(x, s.d); err != nil {
+		return err
+	}
+	if len(dst) != s.rows() {
+		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())
+	}
+	v := vec[T]{idx: x.Idx, val: x.Val}
+	mul, bmul := s.sampleScale(v.val)
+	for k := range dst {
+		a := s.scoreSparse(k, v, mul, bmul)
+		if !finite(a) {
+			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, a)
+		}
+		dst[k] = a
+	}
+	return nil
+}
+
+// checkCSRFor validates a CSR matrix of samples for a model of d features:
+// consistent offsets, every column index in [0, d). Its Cols may be below
+// d (the missing features are 0) but not above.
+func checkCSRFor[T Float](X *dataset.CSR[T], d int) error {
+	switch {
+	case X == nil:
+		return fmt.Errorf("%w: nil matrix", ErrDims)
+	case X.Cols > d:
+		return fmt.Errorf("%w: samples of %d features, the model has %d", ErrDims, X.Cols, d)
+	case X.Rows < 0 || len(X.Ptr) != X.Rows+1 || len(X.Idx) != len(X.Val) || X.Ptr[0] != 0 || X.Ptr[X.Rows] != len(X.Idx):
+		return fmt.Errorf("%w: inconsistent CSR matrix (%d rows, %d offsets, %d indices, %d values)", ErrDims, X.Rows, len(X.Ptr), len(X.Idx), len(X.Val))
+	}
+	for i := range X.Rows {
+		if X.Ptr[i+1] < X.Ptr[i] {
+			return fmt.Errorf("%w: CSR offsets decrease at row %d", ErrDims, i)
+		}
+	}
+	for _, j := range X.Idx {
+		if j < 0 || int(j) >= d {
+			return fmt.Errorf("%w: feature index %d, the model has %d features", ErrDims, j, d)
+		}
+	}
+	return nil
+}
+
+// ScoresBatchSparse writes the decision values of the rows of X to dst
+// (NumScores values per row, len(dst) = X.Rows·NumScores, row-major), as
+// ScoresBatch does for dense rows: kernel.MatVecSparse for a binary model,
+// kernel.DotsSparse per row otherwise. X may have fewer columns than the
+// model (the rest are 0), not more.
+func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
+	s, err := m.load()
+	if err != nil {
+		return err
+	}
+	if err := checkCSRFor(X, s.d); err != nil {
+		return err
+	}
+	r := s.rows()
+	if len(dst) != X.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d, want %d rows × %d scores", ErrDims, len(dst), X.Rows, r)
+	}
+	x := func(i int) vec[T] {
+		lo, hi := X.Ptr[i], X.Ptr[i+1]
+		return vec[T]{idx: X.Idx[lo:hi:hi], val: X.Val[lo:hi:hi]}
+	}
+	switch {
+	case s.voted():
+		for i := range X.Rows {
+			xi := x(i)
+			mul, bmul := s.sampleScale(xi.val)
+			for k := range r {
+				dst[i*r+k] = s.scoreSparse(k, xi, mul, bmul)
+			}
+		}
+	case r == 1:
+		s.k.MatVecSparse(dst, X.Ptr, X.Idx, X.Val, s.W)
+	default:
+		for i := range X.Rows {
+			xi := x(i)
+			s.k.DotsSparse(dst[i*r:(i+1)*r], s.W, xi.idx, xi.val)
+		}
+	}
+	return s.finishBatch(dst, X.Rows, func(i int) []T { return x(i).val })
+}
+
+// PredictBatchSparse writes the labels of the rows of X to dst (len(dst) =
+// X.Rows), scoring them with ScoresBatchSparse; it allocates one scratch
+// slice of X.Rows·NumScores values.
+func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
+	s, err := m.load()
+	if err != nil {
+		return err
+	}
+	if X == nil || len(dst) != X.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for the rows of X", ErrDims, len(dst))
+	}
+	r := s.rows()
+	sc := make([]T, len(dst)*r)
+	if err := m.ScoresBatchSparse(sc, X); err != nil {
+		return err
+	}
+	for i := range dst {
+		dst[i] = s.decide(sc[i*r : (i+1)*r])
+	}
+	return nil
+}
+
+// AccuracySparse returns the fraction of the rows of X whose predicted
+// label equals y.
+func (m *Model[T]) AccuracySparse(X *dataset.CSR[T], y []int) (float64, error) {
+	if len(y) == 0 {
+		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
+	}
+	pred := make([]int, len(y))
+	if err := m.PredictBatchSparse(pred, X); err != nil {
+		return 0, err
+	}
+	return fractionEqual(pred, y), nil
+}
+
+// finishBatch completes the products w·x of n samples in dst (for a voted
+// model, the final scores) into the scores: the samples' scaling (vals(i)
+// is sample i's values, all that its norm needs) and the biases; a
+// non-finite score is ErrNonFinite.
+func (s *state[T]) finishBatch(dst []T, n int, vals func(i int) []T) error {
+	r := s.rows()
+	if !s.voted() {
+		for i := range n {
+			mul, bmul := s.sampleScale(vals(i))
+			for k := range r {
+				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
+			}
+		}
+	}
+	for j, a := range dst {
+		if !finite(a) {
+			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package perceptron
+
+import "github.com/rosenblatt-go/rosenblatt/dataset"
+
+// One-vs-rest on sparse data. A sparse sample's score for class c gathers
+// one weight per stored value from class c's weight vector; with K classes
+// stored one after the other (the trainer's K×D layout), scoring a sample
+// for all of them touches K cache lines per stored value, scattered over
+// K·D weights that do not fit in the caches for text-sized D. So for the
+// sequential perceptrons (Online, Averaged, Voted: the algorithms the dense
+// epochBlock serves) each goroutine keeps its classes' weights (and
+// averaging sums) interleaved by feature, in blocks of up to eight classes:
+// block b holds feature j of its classes side by side at [j·w, j·w+w),
+// w ≤ 4 its width. Scoring a sample for a block then reads one cache line
+// per stored value (two at most, where a feature's values straddle a line
+// boundary), and the sums run as independent chains.
+//
+// The blocks are the weights during the epochs; the trainer's K×D W and U
+// are brought up to date from them (syncOut) where they are read: at the
+// end of training, and before a pass over the data with fixed weights. The
+// updates check the values they write, so the end of an epoch needs no
+// scan of the weights for non-finite values (diverged).
+//
+// Each class's score is one sequential sum over the sample's stored values
+// in order, whatever its block, so the model does not depend on Workers.
+
+// blockWidth is the most classes one block interleaves: eight float32
+// weights of a feature fill half a cache line, eight float64 one.
+const blockWidth = 8
+
+// blockPad is the values a block of width w has past its last feature:
+// scoreBlock reads eight lanes for widths 5 to 8.
+func blockPad(w int) int {
+	if w > 4 {
+		return blockWidth - w
+	}
+	return 0
+}
+
+// ovrGroup is one goroutine's classes c0..c0+G−1, interleaved in blocks.
+type ovrGroup[T Float] struct {
+	c0, G, d int
+	W, U     [][]T // per block: d × width values; U nil unless Averaged
+	sc       []T   // scores of the sample being visited, one per class
+	tmp      []T   // d values: a class's weights gathered (Voted, checks)
+	tmpU     []T   // d values: a class's averaging sums gathered (checks)
+}
+
+// block returns class c's block, its width and its lane in it.
+func (g *ovrGroup[T]) block(c int) (b, w, l int) {
+	r := c - g.c0
+	b = r / blockWidth
+	return b, min(blockWidth, g.G-b*blockWidth), r % blockWidth
+}
+
+// newOvrGroups returns the blocks of every class's group (one entry per
+// class), for the groups grp.
+func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
+	byClass := make([]*ovrGroup[T], K)
+	for _, r := range grp {
+		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
+		for b := 0; b*blockWidth < g.G; b++ {
+			w := min(blockWidth, g.G-b*blockWidth)
+			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
+			if averaged {
+				g.U = append(g.U, dataset.Alloc[T](d*w+blockPad(w)))
+			}
+		}
+		for c := r[0]; c < r[1]; c++ {
+			byClass[c] = g
+		}
+	}
+	return byClass
+}
+
+// groupsOf returns each group once, in class order.
+func groupsOf[T Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
+	var gs []*ovrGroup[T]
+	for c, g := range byClass {
+		if g.c0 == c {
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
+// syncIn copies the trainer's K×D W and U into the blocks.
+func (t *linTrainer[T]) syncIn() {
+	d := t.dt.d
+	for _, g := range groupsOf(t.blk) {
+		for c := g.c0; c < g.c0+g.G; c++ {
+			b, w, l := g.block(c)
+			interleave(g.W[b], t.W[c*d:(c+1)*d], w, l)
+			if g.U != nil {
+				interleave(g.U[b], t.U[c*d:(c+1)*d], w, l)
+			}
+		}
+	}
+}
+
+// syncOut copies the blocks into the trainer's K×D W and U.
+func (t *linTrainer[T]) syncOut() {
+	d := t.dt.d
+	for _, g := range groupsOf(t.blk) {
+		for c := g.c0; c < g.c0+g.G; c++ {
+			b, w, l := g.block(c)
+			deinterleave(t.W[c*d:(c+1)*d], g.W[b], w, l)
+			if g.U != nil {
+				deinterleave(t.U[c*d:(c+1)*d], g.U[b], w, l)
+			}
+		}
+	}
+}
+
+// releaseBlocks lets the collector have the blocks, once syncOut has
+// copied them for the last time.
+func (t *linTrainer[T]) releaseBlocks() {
+	for _, g := range groupsOf(t.blk) {
+		g.W, g.U = nil, nil
+	}
+}
+
+func interleave[T Float](blk, w []T, width, lane int) {
+	for j, v := range w {
+		blk[j*width+lane] = v
+	}
+}
+
+func deinterleave[T Float](w, blk []T, width, lane int) {
+	for j := range w {
+		w[j] = blk[j*width+lane]
+	}
+}
+
+// weights returns class c's weight vector (in the trainer's layout): a
+// view of W, or with blocks, the class's weights gathered into a scratch
+// vector valid until the next call for the group.
+func (t *linTrainer[T]) weights(c int) []T { return t.vector(false, c) }
+
+// sums returns class c's averaging sums as weights returns its weights
+// (nil unless Averaged).
+func (t *linTrainer[T]) sums(c int) []T {
+	if t.U == nil {
+		return nil
+	}
+	return t.vector(true, c)
+}
+
+// vector is weights, or with sums, sums.
+func (t *linTrainer[T]) vector(sums bool, c int) []T {
+	d := t.dt.d
+	if t.blk == nil {
+		if sums {
+			return t.U[c*d : (c+1)*d]
+		}
+		return t.W[c*d : (c+1)*d]
+	}
+	g := t.blk[c]
+	blocks, tmp := g.W, &g.tmp
+	if sums {
+		blocks, tmp = g.U, &g.tmpU
+	}
+	b, w, l := g.block(c)
+	if *tmp == nil {
+		*tmp = make([]T, d)
+	}
+	deinterleave(*tmp, blocks[b], w, l)
+	return *tmp
+}
+
+// add adds a·x to class c's weights.
+func (t *linTrainer[T]) add(c int, a T, x vec[T], s *classStats) { t.addTo(false, c, a, x, s) }
+
+// addU adds a·x to class c's averaging sums.
+func (t *linTrainer[T]) addU(c int, a T, x vec[T], s *classStats) { t.addTo(true, c, a, x, s) }
+
+// addTo is add, or with sums, addU.
+func (t *linTrainer[T]) addTo(sums bool, c int, a T, x vec[T], s *classStats) {
+	if t.blk == nil {
+		d := t.dt.d
+		all := t.W
+		if sums {
+			all = t.U
+		}
+		axpyv(t.k, a, x, all[c*d:(c+1)*d])
+		return
+	}
+	g := t.blk[c]
+	blocks := g.W
+	if sums {
+		blocks = g.U
+	}
+	b, w, l := g.block(c)
+	if !scatterFinite(blocks[b], w, l, a, x) {
+		s.nonFinite = true
+	}
+}
+
+// scatterFinite adds a·x to the lane of a block and reports whether every
+// value it wrote is finite (v − v is 0 exactly for a finite v).
+func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
+	var bad T
+	val := x.val[:len(x.idx)]
+	for k, j := range x.idx {
+		p := int(j)*width + lane
+		v := blk[p] + a*val[k]
+		blk[p] = v
+		bad += v - v
+	}
+	return bad == 0
+}
+
+// epochSparseOvR runs one epoch of a sequential perceptron for the classes
+// of group g: each sample is scored for the group's classes, block by
+// block, then visited for each class in turn (a class's update changes no
+// other class's score).
+func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
+	dt, E := t.dt, t.smp.visits
+	coef := T(t.cfg.eta)
+	sc := g.sc
+	for j := range E {
+		i := t.rowAt(j)
+		x := dt.vec(i)
+		for b, blk := range g.W {
+			scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+		}
+		for r := range g.G {
+			c := g.c0 + r
+			t.visit(c, i, x, sc[r]+t.B[c], t.step+int64(j), coef, &stats[c])
+		}
+	}
+}
+
+// scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
+// len(dst) classes of a block: each a sequential sum over the stored
+// values, the classes' sums in independent registers. A lane's sum is the
+// same whatever w, so the model does not depend on the blocking.
+func scoreBlock[T Float](dst, blk []T, x vec[T]) {
+	idx, val := x.idx, x.val[:len(x.idx)]
+	switch w := len(dst); w {
+	case 5, 6, 7, 8:
+		// Eight lanes read, the first w kept: the lanes past w are the
+		// next feature's (or the block's padding), read and dropped.
+		var s0, s1, s2, s3, s4, s5, s6, s7 T
+		for k, j := range idx {
+			v, p := val[k], int(j)*w
+			b := blk[p : p+8 : p+8]
+			s0 += v * b[0]
+			s1 += v * b[1]
+			s2 += v * b[2]
+			s3 += v * b[3]
+			s4 += v * b[4]
+			s5 += v * b[5]
+			s6 += v * b[6]
+			s7 += v * b[7]
+		}
+		all := [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
+		copy(dst, all[:w])
+	case 4:
+		var s0, s1, s2, s3 T
+		for k, j := range idx {
+			v, p := val[k], int(j)*4
+			w := blk[p : p+4 : p+4]
+			s0 += v * w[0]
+			s1 += v * w[1]
+			s2 += v * w[2]
+			s3 += v * w[3]
+		}
+		dst[0], dst[1], dst[2], dst[3] = s0, s1, s2, s3
+	case 3:
+		var s0, s1, s2 T
+		for k, j := range idx {
+			v, p := val[k], int(j)*3
+			w := blk[p : p+3 : p+3]
+			s0 += v * w[0]
+			s1 += v * w[1]
+			s2 += v * w[2]
+		}
+		dst[0], dst[1], dst[2] = s0, s1, s2
+	case 2:
+		var s0, s1 T
+		for k, j := range idx {
+			v, p := val[k], int(j)*2
+			w := blk[p : p+2 : p+2]
+			s0 += v * w[0]
+			s1 += v * w[1]
+		}
+		dst[0], dst[1] = s0, s1
+	case 1:
+		var s0 T
+		for k, j := range idx {
+			s0 += val[k] * blk[j]
+		}
+		dst[0] = s0
+	}
+}

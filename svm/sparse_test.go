@@ -1,0 +1,90 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// TestSparseRows: a dataset.CSR through SparseRows trains the machine the
+// dense matrix trains (to rounding: the sums skip the zeros), one-vs-rest
+// over three classes, and a bad matrix is an error, not a panic.
+func TestSparseRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	const n, d = 240, 30
+	X := make([]float64, n*d)
+	y := make([]int, n)
+	for i := range n {
+		y[i] = i % 3
+		for j := range d {
+			if r.IntN(3) == 0 {
+				X[i*d+j] = float64(r.IntN(5) - 2 + 3*boolInt(j%3 == y[i]))
+			}
+		}
+	}
+	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := SparseRows(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := LinearOptions{Tol: 1e-6, MaxIter: 10000}
+	dm, dinfo, err := TrainLinear(X, d, y, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, sinfo, err := TrainLinearRows(context.Background(), rows, c.Y, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sm.NumScores() != 3 || dm.NumScores() != 3 {
+		t.Fatalf("%d and %d scores, want 3", sm.NumScores(), dm.NumScores())
+	}
+	for k := range 3 {
+		if a, b := sinfo.Problems[k].Dual, dinfo.Problems[k].Dual; math.Abs(a-b) > 1e-8*math.Abs(b) {
+			t.Errorf("class %d: sparse dual %v, dense %v", k, a, b)
+		}
+		ws, bs := sm.Weights(k)
+		wd, bd := dm.Weights(k)
+		for j := range wd {
+			if math.Abs(ws[j]-wd[j]) > 1e-4*max(1, math.Abs(wd[j])) {
+				t.Errorf("class %d w[%d]: sparse %v, dense %v", k, j, ws[j], wd[j])
+			}
+		}
+		if math.Abs(bs-bd) > 1e-4*max(1, math.Abs(bd)) {
+			t.Errorf("class %d b: sparse %v, dense %v", k, bs, bd)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(c *dataset.CSR[float64])
+		want   error
+	}{
+		{"index at Cols", func(c *dataset.CSR[float64]) { c.Idx[len(c.Idx)-1] = int32(c.Cols) }, ErrDims},
+		{"offsets", func(c *dataset.CSR[float64]) { c.Ptr[1] = c.Ptr[2] + 1 }, ErrDims},
+		{"NaN", func(c *dataset.CSR[float64]) { c.Val[5] = math.NaN() }, ErrNonFinite},
+	} {
+		bad := *c
+		bad.Ptr, bad.Idx, bad.Val = append([]int(nil), c.Ptr...), append([]int32(nil), c.Idx...), append([]float64(nil), c.Val...)
+		tc.change(&bad)
+		if _, err := SparseRows(&bad); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if _, err := SparseRows[float64](nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("nil: %v", err)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
