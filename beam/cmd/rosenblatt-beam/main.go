@@ -1,0 +1,124 @@
+// Command rosenblatt-beam trains a perceptron past one machine, by
+// iterative parameter mixing on Apache Beam (package ipm), and writes a
+// model file that the rosenblatt command's predict and eval read.
+//
+//	rosenblatt-beam train -dims 784 -shards 4 -epochs 10 -algorithm averaged \
+//	    -out model.bin 'data/part-*.svm'
+//
+// The runner is Beam's usual flag: --runner=prism (the default: in this
+// process), or --runner=flink / --runner=spark with --endpoint=host:8099 (a
+// Beam job server), or --runner=dataflow with --project, --region,
+// --staging_location and --temp_location; --job_name and every other Beam
+// pipeline flag is accepted. Input patterns and -out may be on any Beam
+// filesystem the binary includes (local files, gs://).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+const usage = `usage: rosenblatt-beam train [flags] -dims D -out MODEL PATTERN...
+
+Trains the online or averaged perceptron by iterative parameter mixing
+(McDonald, Hall & Mann 2010) on Apache Beam and writes MODEL in the
+rosenblatt model format (and MODEL.ipm.json, the epochs' report).
+
+Flags of train:
+  -dims D            number of features (required)
+  -out MODEL         model file to write (required; any Beam filesystem)
+  -shards S          shards (default 4): each shard trains in one worker's memory
+  -epochs E          epochs (default 10): all run
+  -algorithm A       online or averaged (default averaged)
+  -mixing M          uniform or mistakes (default uniform)
+  -eta η             step size (default 1)
+  -format F          libsvm or csv (label first, no header) (default libsvm)
+  -type T            float32 or float64 (default float32)
+  -f                 replace an existing MODEL (and its report)
+  -v                 show Beam's informational log (default: warnings only)
+
+Beam flags: --runner=prism|flink|spark|dataflow (default prism, in-process),
+--endpoint (Flink/Spark job server), --project, --region, --temp_location,
+--staging_location, --job_name, ... (see the README).
+`
+
+var (
+	dims      = flag.Int("dims", 0, "number of features")
+	out       = flag.String("out", "", "model file to write")
+	shards    = flag.Int("shards", 4, "shards")
+	epochs    = flag.Int("epochs", 10, "epochs")
+	algorithm = flag.String("algorithm", "averaged", "online or averaged")
+	mixing    = flag.String("mixing", "uniform", "uniform or mistakes")
+	eta       = flag.Float64("eta", 1, "step size")
+	format    = flag.String("format", "libsvm", "libsvm or csv")
+	typ       = flag.String("type", "float32", "float32 or float64")
+	force     = flag.Bool("f", false, "replace an existing model file")
+	verbose   = flag.Bool("v", false, "show Beam's log")
+)
+
+func main() {
+	// A Beam worker runs this binary with Beam's own flags and no
+	// subcommand: beam.Init takes over in that case.
+	train := len(os.Args) > 1 && os.Args[1] == "train"
+	flag.Usage = func() { fmt.Fprint(os.Stderr, usage) }
+	if train {
+		_ = flag.CommandLine.Parse(os.Args[2:])
+	} else {
+		flag.Parse()
+	}
+	if !*verbose {
+		slog.SetLogLoggerLevel(slog.LevelWarn)
+	}
+	beam.Init()
+	if !train {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), flag.Args(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "rosenblatt-beam:", err)
+		if errors.Is(err, ipm.ErrConfig) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, patterns []string, stdout io.Writer) error {
+	alg, err := perceptron.ParseAlgorithm(*algorithm)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ipm.ErrConfig, err)
+	}
+	mx, err := ipm.ParseMixing(*mixing)
+	if err != nil {
+		return err
+	}
+	cfg := ipm.Config{Inputs: patterns, Format: *format, Dims: *dims, Type: *typ, Algorithm: alg,
+		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, Output: *out, Overwrite: *force}
+	start := time.Now()
+	rep, err := ipm.Run(ctx, cfg, beamx.Run)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d rows from %d files, %d shards, %s perceptron, %s mixing, %d epochs in %.1fs\n",
+		rep.Rows(), len(rep.Files), rep.Shards, rep.Algorithm, rep.Mixing, rep.Epochs, time.Since(start).Seconds())
+	for _, e := range rep.History {
+		k := 0
+		for _, s := range e.Shards {
+			k += s.Mistakes
+		}
+		fmt.Fprintf(stdout, "epoch %d: %d mistakes\n", e.Epoch, k)
+	}
+	fmt.Fprintf(stdout, "wrote %s (report %s.ipm.json)\n", *out, *out)
+	return nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	beam.Init()
+	os.Exit(m.Run())
+}
+
+// The README's local run: the digits data, 4 shards, 10 epochs on prism
+// (Beam's default runner, in this process), then the model file is an
+// ordinary one-vs-rest averaged model; a second run refuses to replace it.
+func TestTrainDigits(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "digits.model")
+	for name, v := range map[string]string{"dims": "64", "shards": "4", "epochs": "10", "out": out} {
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := "../../../dataset/testdata/digits.train.libsvm"
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{data}, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "1437 rows from 1 files, 4 shards, averaged perceptron, uniform mixing, 10 epochs") {
+		t.Errorf("summary:\n%s", stdout.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m perceptron.Model[float32]
+	if err := m.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind() != perceptron.KindOneVsRest || m.Algorithm() != perceptron.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
+		t.Errorf("model: %v %v, %d classes, %d features", m.Kind(), m.Algorithm(), len(m.Classes()), m.Dims())
+	}
+	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
+		t.Errorf("second run: %v, want ErrExists", err)
+	}
+	if err := flag.Set("mixing", "median"); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrConfig) {
+		t.Errorf("bad -mixing: %v, want ErrConfig", err)
+	}
+}
