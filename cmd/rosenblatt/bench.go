@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -648,6 +649,12 @@ func gramCases(cfg benchConfig, threads int, add func(benchCase)) error {
 var sink float64
 
 func keep(v float64) { sink += v }
+
+// sharedSink keeps the results of goroutines measured at once (sink is for
+// one goroutine only).
+var sharedSink atomic.Uint64
+
+func keepShared(v float64) { sharedSink.Store(math.Float64bits(v)) }
 
 // timing is the result of measure.
 type timing struct {

@@ -188,7 +188,8 @@ func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan prob
 		if cores > 1 {
 			prog.Describe(fmt.Sprintf("roofline: %s peak, %d cores", l.Impl, cores))
 			ir.AllCores = cores
-			ir.PeakAll32 = roofline.BestParallel(cores, func(n int) { fsink += float64(l.FMA32(n, 1)) }, float64(l.FMAFlops(4)), tr) / 1e9
+			// each goroutine keeps its own result (a shared sink would be a data race)
+			ir.PeakAll32 = roofline.BestParallel(cores, func(n int) { keepShared(float64(l.FMA32(n, 1))) }, float64(l.FMAFlops(4)), tr) / 1e9
 			prog.Add(1)
 		}
 		for _, ws := range sets {

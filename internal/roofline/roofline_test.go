@@ -3,6 +3,7 @@ package roofline
 import (
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,17 +126,17 @@ func TestLanes(t *testing.T) {
 // TestBest checks Best's arithmetic on a loop of known cost: a sleep. The
 // rate can only come out lower than work per sleep time, never higher.
 func TestBest(t *testing.T) {
-	calls := 0
+	var calls atomic.Int64 // BestParallel runs it on two goroutines at once
 	run := func(n int) {
-		calls++
+		calls.Add(1)
 		time.Sleep(time.Duration(n) * 200 * time.Microsecond)
 	}
 	rate := Best(run, 1, Trials{Count: 3, Min: 2 * time.Millisecond})
 	if !(rate > 0) || rate > 5000 {
 		t.Errorf("rate %v per second, want in (0, 5000]: a unit sleeps 200µs", rate)
 	}
-	if calls < 4 {
-		t.Errorf("%d calls: want calibration and 3 trials", calls)
+	if c := calls.Load(); c < 4 {
+		t.Errorf("%d calls: want calibration and 3 trials", c)
 	}
 	rate = BestParallel(2, run, 1, Trials{Count: 2, Min: 2 * time.Millisecond})
 	if !(rate > 0) || rate > 10000 {
