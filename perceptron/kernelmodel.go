@@ -522,11 +522,5 @@ func (m *KernelModel[T]) Accuracy(X []T, y []int) (float64, error) {
 	if err := m.PredictBatch(pred, X); err != nil {
 		return 0, err
 	}
-	ok := 0
-	for i, p := range pred {
-		if p == y[i] {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(y)), nil
+	return fractionEqual(pred, y), nil
 }

@@ -348,13 +348,7 @@ func (m *LinearModel[T]) Accuracy(X []T, y []int) (float64, error) {
 	if err := m.PredictBatch(pred, X); err != nil {
 		return 0, err
 	}
-	ok := 0
-	for i, p := range pred {
-		if p == y[i] {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(y)), nil
+	return fractionEqual(pred, y), nil
 }
 
 // TrainLinear fits a linear SVM on the row-major data X (d features per

@@ -400,13 +400,7 @@ func (m *Model[T]) Accuracy(X []T, y []int) (float64, error) {
 	if err := m.PredictBatch(pred, X); err != nil {
 		return 0, err
 	}
-	ok := 0
-	for i, p := range pred {
-		if p == y[i] {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(y)), nil
+	return fractionEqual(pred, y), nil
 }
 
 // batch computes the scores of the rows of X block by block and hands each
@@ -467,4 +461,16 @@ func parallelRows(n int, f func(lo, hi int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// fractionEqual returns the fraction of the predictions pred equal to the
+// labels y (len(y) > 0).
+func fractionEqual(pred, y []int) float64 {
+	ok := 0
+	for i, p := range pred {
+		if p == y[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
 }
