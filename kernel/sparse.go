@@ -37,31 +37,6 @@ package kernel
 // element-wise, within one rounding per element of the plain loop as Axpy
 // is (the compiler fuses the multiply-add on arm64, not on amd64).
 
-// DotSparse returns Σ val[i]·w[idx[i]], the dot product of the sparse
-// vector (idx, val) with the dense w, using the active implementation:
-//
-//	for i := range idx {
-//		s += val[i] * w[idx[i]]
-//	}
-//
-// It panics if len(idx) != len(val), or, as indexing does, if an index is
-// outside w.
-func DotSparse[T Float](idx []int32, val, w []T) T {
-	return Kernels[T]{im: active}.DotSparse(idx, val, w)
-}
-
-// AxpySparse adds a·(idx, val) to the dense y in place, a scatter:
-//
-//	for i := range idx {
-//		y[idx[i]] += a * val[i]
-//	}
-//
-// using the active implementation. y is the destination. It panics if
-// len(idx) != len(val), or, as indexing does, if an index is outside y.
-func AxpySparse[T Float](a T, idx []int32, val, y []T) {
-	Kernels[T]{im: active}.AxpySparse(a, idx, val, y)
-}
-
 // MatVecSparse sets dst[i] to the dot product of row i of the CSR matrix
 // (ptr, idx, val) with the dense w, using the active implementation:
 //
@@ -92,25 +67,6 @@ func DotsSparse[T Float](dst, W []T, idx []int32, val []T) {
 	Kernels[T]{im: active}.DotsSparse(dst, W, idx, val)
 }
 
-// DotSparse is the package-level DotSparse on k's implementation.
-func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
-	if len(idx) != len(val) {
-		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", len(val))
-	}
-	// Every implementation runs the Go loop for now (see the top of the
-	// file); an assembly path would be a case of a switch on k.im.id. The
-	// method stays small enough to inline, so that a call costs one call.
-	return dotSparseGeneric(idx, val, w)
-}
-
-// AxpySparse is the package-level AxpySparse on k's implementation.
-func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
-	if len(idx) != len(val) {
-		panicLen("AxpySparse", "len(idx)", len(idx), "len(val)", len(val))
-	}
-	axpySparseGeneric(a, idx, val, y)
-}
-
 // MatVecSparse is the package-level MatVecSparse on k's implementation.
 func (k Kernels[T]) MatVecSparse(dst []T, ptr []int, idx []int32, val, w []T) {
 	if len(ptr) != len(dst)+1 {
@@ -119,7 +75,10 @@ func (k Kernels[T]) MatVecSparse(dst []T, ptr []int, idx []int32, val, w []T) {
 	if len(idx) != len(val) {
 		panicLen("MatVecSparse", "len(idx)", len(idx), "len(val)", len(val))
 	}
-	matvecSparseGeneric(dst, ptr, idx, val, w)
+	for i := range dst {
+		lo, hi := ptr[i], ptr[i+1]
+		dst[i] = k.DotSparse(idx[lo:hi], val[lo:hi], w)
+	}
 }
 
 // DotsSparse is the package-level DotsSparse on k's implementation.
@@ -133,7 +92,10 @@ func (k Kernels[T]) DotsSparse(dst, W []T, idx []int32, val []T) {
 	if len(W)%len(dst) != 0 {
 		panicLen("DotsSparse", "len(W)", len(W), "a multiple of len(dst)", len(dst))
 	}
-	dotsSparseGeneric(dst, W, idx, val)
+	d := len(W) / len(dst)
+	for r := range dst {
+		dst[r] = k.DotSparse(idx, val, W[r*d:(r+1)*d:(r+1)*d])
+	}
 }
 
 // dotSparseGeneric keeps eight partial sums, so that the adds of eight
@@ -184,19 +146,5 @@ func axpySparseGeneric[T Float](a T, idx []int32, val, y []T) {
 	}
 	for i, j := range idx {
 		y[j] += a * val[i]
-	}
-}
-
-func matvecSparseGeneric[T Float](dst []T, ptr []int, idx []int32, val, w []T) {
-	for i := range dst {
-		lo, hi := ptr[i], ptr[i+1]
-		dst[i] = dotSparseGeneric(idx[lo:hi], val[lo:hi], w)
-	}
-}
-
-func dotsSparseGeneric[T Float](dst, W []T, idx []int32, val []T) {
-	d := len(W) / len(dst)
-	for k := range dst {
-		dst[k] = dotSparseGeneric(idx, val, W[k*d:(k+1)*d:(k+1)*d])
 	}
 }

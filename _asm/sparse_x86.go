@@ -1,0 +1,357 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The sparse kernels of package kernel for amd64 (kernel/sparse_amd64.s):
+// the sparse·dense dot Σ val[i]·w[idx[i]] and the scatter axpy
+// y[idx[i]] += a·val[i], each for AVX2 and AVX-512 and both element types.
+//
+// Index safety: every index is checked before its element is read or
+// written, against bound = min(len(w), 2³¹) as an unsigned 32-bit number,
+// so a negative index (2³¹ or more as unsigned) fails as one ≥ len(w) does.
+// A failed check returns at once with ok = false (dot) or the number of
+// elements already updated (axpy); the Go caller then runs the Go loop on
+// the rest, which panics with Go's index-out-of-range error at that index.
+// Nothing outside w or y is ever read or written: a gather's indices are
+// checked as a vector (VPCMPUD on AVX-512; VPMINUD/VPCMPEQD on AVX2, which
+// has no unsigned compare) before the gather runs.
+//
+// The dot has two loops, chosen by the caller's gmin: from gmin non-zeros
+// up, vector gathers (VGATHERDPS/VGATHERDPD with int32 indices) into two
+// vector partial sums; below it, a scalar loop unrolled by eight into eight
+// partial sums (X0..X7). Both fuse the multiply-adds. The axpy is a scalar
+// loop in the plain loop's order, so that a repeated index adds twice.
+
+// sparseFuncs emits the sparse kernels of im for both element types.
+func sparseFuncs(f *asmFile, im *implSpec, v isa) {
+	for _, t := range []elem{f32, f64} {
+		dotSparseKernel(f, im, t, v)
+		axpySparseKernel(f, im, t, v)
+	}
+}
+
+func sparseAVXFile() ([]byte, error) {
+	f := newAsmFile(
+		"Sparse kernels of package kernel (the \"avx2\" and \"avx512\" implementations):",
+		"the sparse·dense dot (gathers or a scalar loop) and the scatter axpy. The",
+		"Go declarations are in sparse_amd64.go; the generator's sparse_x86.go holds",
+		"their definition and conventions.",
+	)
+	sparseFuncs(f, implAVX2, avx2)
+	sparseFuncs(f, implAVX512, avx512)
+	return f.render()
+}
+
+// sparseBound sets R8 = min(len(w), 2³¹) from the slice parameter p.
+func (g *x86) sparseBound(p string) {
+	g.MOVQ(g.param(p, "len"), reg.R8)
+	g.MOVL(operand.U32(1<<31), reg.R9L)
+	g.CMPQ(reg.R8, reg.R9)
+	g.CMOVQHI(reg.R9, reg.R8)
+}
+
+// scalarDot emits one non-zero of the scalar dot at offset k (elements)
+// of SI (idx) and DI (val) into accumulator acc, using index register
+// ix and vector temporaries ta, tb.
+func (g *x86) scalarDot(k int, ix reg.GPPhysical, ta, tb, acc reg.VecPhysical) {
+	g.MOVL(mem(reg.RSI, 4*k), ix.As32())
+	g.CMPQ(ix.As64(), reg.R8)
+	g.JAE(lbl("bad"))
+	g.movs(memx(reg.RDX, 0, ix.As64(), uint8(g.t.size)), ta)
+	g.movs(mem(reg.RDI, k*g.t.size), tb)
+	g.fmadd231s(tb, ta, acc)
+}
+
+// scalarDot2 is scalarDot for the non-zeros k and k+1, their indices read
+// with one 8-byte load (one load fewer per pair: the loop is bound by its
+// loads).
+func (g *x86) scalarDot2(k int, ia, ib reg.GPPhysical, ta, tb, tc, td, acca, accb reg.VecPhysical) {
+	g.MOVQ(mem(reg.RSI, 4*k), ia.As64())
+	g.MOVL(ia.As32(), ib.As32())
+	g.SHRQ(operand.U8(32), ia.As64())
+	g.CMPQ(ib.As64(), reg.R8)
+	g.JAE(lbl("bad"))
+	g.CMPQ(ia.As64(), reg.R8)
+	g.JAE(lbl("bad"))
+	g.movs(memx(reg.RDX, 0, ib.As64(), uint8(g.t.size)), ta)
+	g.movs(mem(reg.RDI, k*g.t.size), tb)
+	g.fmadd231s(tb, ta, acca)
+	g.movs(memx(reg.RDX, 0, ia.As64(), uint8(g.t.size)), tc)
+	g.movs(mem(reg.RDI, (k+1)*g.t.size), td)
+	g.fmadd231s(td, tc, accb)
+}
+
+var sparseIdxRegs = []reg.GPPhysical{reg.RAX, reg.RBX, reg.R10, reg.R11}
+
+// dotSparseKernel emits dotSparse<INFIX><T>(idx []int32, val, w []T, gmin int) (s T, ok bool).
+func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	g := f.fn(im, t, v, "dotSparse"+v.name+t.sfx, "func(idx []int32, val, w []T, gmin int) (s T, ok bool)")
+	okRes := func() operand.Mem {
+		b, err := g.ReturnIndex(1).Resolve()
+		if err != nil {
+			panic(err)
+		}
+		return b.Addr
+	}()
+	L := g.lanes()
+	g.Comment("SI = &idx[0], DI = &val[0], DX = &w[0], CX = non-zeros left,",
+		"R8 = min(len(w), 2³¹): an index is valid iff it is below R8 as unsigned")
+	g.MOVQ(g.param("idx", "base"), reg.RSI)
+	g.MOVQ(g.param("val", "base"), reg.RDI)
+	g.MOVQ(g.param("w", "base"), reg.RDX)
+	g.MOVQ(g.param("idx", "len"), reg.RCX)
+	g.sparseBound("w")
+	g.CMPQ(reg.RCX, g.param("gmin"))
+	g.JB(lbl("scalar"))
+	g.CMPQ(reg.RCX, imm(L))
+	g.JB(lbl("scalar"))
+
+	vn := "Y"
+	if v.masked {
+		vn = "Z"
+	}
+	x4, x5, x6 := g.V(4), g.V(5), g.V(6)
+	ixw := x4 // the index vector as the gather's index operand
+	if !t.is32() {
+		ixw = yr[4]
+		if !v.masked {
+			ixw = xr[4]
+		}
+	}
+	g.Commentf("gathers: %s0, %s1 = partial sums, %s15 = the bound in every lane,", vn, vn, vn)
+	g.Comment("X8 = the scalar remainder's sum")
+	g.zero(0, 1, 8)
+	if v.masked {
+		g.VPBROADCASTD(reg.R8L, reg.Z15)
+	} else {
+		g.Comment("(AVX2 compares signed only: Y15 = bound−1, an index is valid iff",
+			"min(index, bound−1) as unsigned is the index itself)")
+		g.LEAQ(mem(reg.R8, -1), reg.R9)
+		g.VMOVD(reg.R9L, reg.X15)
+		g.VPBROADCASTD(reg.X15, reg.Y15)
+	}
+	// gather emits one vector of L non-zeros at the pointers' position into acc.
+	gather := func(acc reg.VecPhysical, disp int) {
+		if v.masked {
+			if t.is32() {
+				g.VMOVDQU32(mem(reg.RSI, 4*disp), x4)
+			} else {
+				g.VMOVDQU(mem(reg.RSI, 4*disp), reg.Y4)
+			}
+			g.VPCMPUD(operand.U8(5), reg.Z15, reg.Z4, reg.K2) // K2 = index ≥ bound
+			g.KORTESTW(reg.K2, reg.K2)
+			g.JNZ(lbl("bad"))
+			g.KXNORW(reg.K1, reg.K1, reg.K1)
+			if t.is32() {
+				g.VGATHERDPS(memx(reg.RDX, 0, ixw, 4), reg.K1, x5)
+			} else {
+				g.VGATHERDPD(memx(reg.RDX, 0, ixw, 8), reg.K1, x5)
+			}
+		} else {
+			idx, t15, t6 := reg.Y4, reg.Y15, reg.Y6
+			if !t.is32() {
+				idx, t15, t6 = reg.X4, reg.X15, reg.X6
+			}
+			g.VMOVDQU(mem(reg.RSI, 4*disp), idx)
+			g.VPMINUD(t15, idx, t6)
+			g.VPCMPEQD(t6, idx, t6)
+			g.VMOVMSKPS(t6, reg.EAX)
+			full := 0xff
+			if !t.is32() {
+				full = 0xf
+			}
+			g.CMPL(reg.EAX, imm(full))
+			g.JNE(lbl("bad"))
+			g.VPCMPEQD(reg.Y7, reg.Y7, reg.Y7)
+			if t.is32() {
+				g.VGATHERDPS(reg.Y7, memx(reg.RDX, 0, ixw, 4), x5)
+			} else {
+				g.VGATHERDPD(reg.Y7, memx(reg.RDX, 0, ixw, 8), x5)
+			}
+		}
+		g.fmadd231(mem(reg.RDI, disp*t.size), x5, acc)
+	}
+	g.CMPQ(reg.RCX, imm(2*L))
+	g.JB(lbl("gtail"))
+	g.pcalign(32)
+	g.Label("gloop")
+	g.Commentf("two vectors (%d non-zeros) per iteration: check the indices, gather, multiply-add", 2*L)
+	gather(g.V(0), 0)
+	gather(g.V(1), L)
+	g.ADDQ(imm(2*L*4), reg.RSI)
+	g.ADDQ(imm(2*L*t.size), reg.RDI)
+	g.SUBQ(imm(2*L), reg.RCX)
+	g.CMPQ(reg.RCX, imm(2*L))
+	g.JAE(lbl("gloop"))
+	g.Label("gtail")
+	g.CMPQ(reg.RCX, imm(L))
+	g.JB(lbl("grest"))
+	gather(g.V(0), 0)
+	g.ADDQ(imm(L*4), reg.RSI)
+	g.ADDQ(imm(L*t.size), reg.RDI)
+	g.SUBQ(imm(L), reg.RCX)
+	g.Label("grest")
+	if v.masked {
+		g.Commentf("CX < %d left: one gather under K3 = one bit per remaining non-zero", L)
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("gsum"))
+		g.MOVL(imm32(1), reg.EAX)
+		g.SHLQ(reg.CL, reg.RAX)
+		g.DECQ(reg.RAX)
+		g.KMOVW(reg.EAX, reg.K3)
+		g.VMOVDQU32_Z(mem(reg.RSI, 0), reg.K3, reg.Z4)
+		g.VPCMPUD(operand.U8(5), reg.Z15, reg.Z4, reg.K3, reg.K2)
+		g.KORTESTW(reg.K2, reg.K2)
+		g.JNZ(lbl("bad"))
+		g.KMOVW(reg.K3, reg.K1)
+		g.movuZ(mem(reg.RDI, 0), reg.K3, x6)
+		g.zero(5)
+		if t.is32() {
+			g.VGATHERDPS(memx(reg.RDX, 0, ixw, 4), reg.K1, x5)
+		} else {
+			g.VGATHERDPD(memx(reg.RDX, 0, ixw, 8), reg.K1, x5)
+		}
+		g.fmadd231(x6, x5, g.V(1))
+	} else {
+		g.Commentf("CX < %d left: single non-zeros into X8", L)
+		g.TESTQ(reg.RCX, reg.RCX)
+		g.JZ(lbl("gsum"))
+		g.Label("grestloop")
+		g.scalarDot(0, reg.RAX, reg.X9, reg.X10, reg.X8)
+		g.ADDQ(imm(4), reg.RSI)
+		g.ADDQ(imm(t.size), reg.RDI)
+		g.DECQ(reg.RCX)
+		g.JNZ(lbl("grestloop"))
+	}
+	g.Label("gsum")
+	g.add(g.V(1), g.V(0), g.V(0))
+	if v.masked {
+		g.fold(0, 1)
+	}
+	g.hsum()
+	if !v.masked {
+		g.adds(reg.X8, reg.X0, reg.X0)
+	}
+	g.movs(reg.X0, g.result())
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+
+	g.Label("scalar")
+	g.Comment("fewer than gmin non-zeros: eight scalar partial sums X0..X7, eight",
+		"non-zeros per iteration, then four, then one at a time into X0")
+	for i := 0; i < 8; i++ {
+		g.xor(xr[i], xr[i], xr[i])
+	}
+	g.CMPQ(reg.RCX, imm(8))
+	g.JB(lbl("s4"))
+	g.Label("sloop")
+	for k := 0; k < 8; k += 2 {
+		g.scalarDot2(k, sparseIdxRegs[k%4], sparseIdxRegs[k%4+1], xr[8+k%4], xr[12+k%4], xr[9+k%4], xr[13+k%4], xr[k], xr[k+1])
+	}
+	g.ADDQ(imm(8*4), reg.RSI)
+	g.ADDQ(imm(8*t.size), reg.RDI)
+	g.SUBQ(imm(8), reg.RCX)
+	g.CMPQ(reg.RCX, imm(8))
+	g.JAE(lbl("sloop"))
+	g.Label("s4")
+	g.CMPQ(reg.RCX, imm(4))
+	g.JB(lbl("s1"))
+	for k := 0; k < 4; k++ {
+		g.scalarDot(k, sparseIdxRegs[k], xr[8+k], xr[12+k], xr[k])
+	}
+	g.ADDQ(imm(4*4), reg.RSI)
+	g.ADDQ(imm(4*t.size), reg.RDI)
+	g.SUBQ(imm(4), reg.RCX)
+	g.Label("s1")
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("ssum"))
+	g.Label("s1loop")
+	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, reg.X0)
+	g.ADDQ(imm(4), reg.RSI)
+	g.ADDQ(imm(t.size), reg.RDI)
+	g.DECQ(reg.RCX)
+	g.JNZ(lbl("s1loop"))
+	g.Label("ssum")
+	g.Comment("((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))")
+	for i := 0; i < 4; i++ {
+		g.adds(xr[4+i], xr[i], xr[i])
+	}
+	g.adds(reg.X1, reg.X0, reg.X0)
+	g.adds(reg.X3, reg.X2, reg.X2)
+	g.adds(reg.X2, reg.X0, reg.X0)
+	g.movs(reg.X0, g.result())
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+
+	g.Label("bad")
+	g.Comment("an index outside w: s = 0, ok = false, nothing read there")
+	g.xor(reg.X0, reg.X0, reg.X0)
+	g.movs(reg.X0, g.result())
+	g.MOVB(operand.U8(0), okRes)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// axpySparseKernel emits axpySparse<INFIX><T>(a T, idx []int32, val, y []T) (done int):
+// y[idx[i]] += a·val[i] in order, one fused multiply-add per non-zero,
+// stopping before the first invalid index; done is the number updated.
+func axpySparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	g := f.fn(im, t, v, "axpySparse"+v.name+t.sfx, "func(a T, idx []int32, val, y []T) (done int)")
+	g.Comment("X15 = a, SI = &idx[0], DI = &val[0], DX = &y[0], BX = non-zeros done,",
+		"CX = len(idx), R8 = min(len(y), 2³¹)")
+	g.movs(g.param("a"), reg.X15)
+	g.MOVQ(g.param("idx", "base"), reg.RSI)
+	g.MOVQ(g.param("val", "base"), reg.RDI)
+	g.MOVQ(g.param("y", "base"), reg.RDX)
+	g.MOVQ(g.param("idx", "len"), reg.RCX)
+	g.sparseBound("y")
+	g.XORL(reg.EBX, reg.EBX)
+	// one emits the update of non-zero BX+k (in order: a repeated index
+	// reads the value the previous update stored).
+	one := func(k int, ix reg.GPPhysical, ta, tb reg.VecPhysical) {
+		g.MOVL(memx(reg.RSI, 4*k, reg.RBX, 4), ix.As32())
+		g.CMPQ(ix.As64(), reg.R8)
+		if k == 0 {
+			g.JAE(lbl("done"))
+		} else {
+			g.JAE(lbl(fmt.Sprintf("done%d", k)))
+		}
+		g.movs(memx(reg.RDX, 0, ix.As64(), uint8(t.size)), ta)
+		g.movs(memx(reg.RDI, k*t.size, reg.RBX, uint8(t.size)), tb)
+		g.fmadd231s(reg.X15, tb, ta)
+		g.movs(ta, memx(reg.RDX, 0, ix.As64(), uint8(t.size)))
+	}
+	g.LEAQ(mem(reg.RCX, -4), reg.R9)
+	g.Comment("four non-zeros per iteration while BX+4 ≤ CX, then one at a time")
+	g.CMPQ(reg.RBX, reg.R9)
+	g.JG(lbl("rest"))
+	g.Label("loop")
+	for k := 0; k < 4; k++ {
+		one(k, sparseIdxRegs[k%2*2], xr[k%2], xr[2+k%2])
+	}
+	g.ADDQ(imm(4), reg.RBX)
+	g.CMPQ(reg.RBX, reg.R9)
+	g.JLE(lbl("loop"))
+	g.Label("rest")
+	g.CMPQ(reg.RBX, reg.RCX)
+	g.JAE(lbl("done"))
+	one(0, reg.RAX, reg.X0, reg.X2)
+	g.INCQ(reg.RBX)
+	g.JMP(lbl("rest"))
+	for k := 1; k < 4; k++ {
+		g.Label(fmt.Sprintf("done%d", k))
+		g.ADDQ(imm(k), reg.RBX)
+		g.JMP(lbl("done"))
+	}
+	g.Label("done")
+	g.MOVQ(reg.RBX, g.result())
+	g.VZEROUPPER()
+	g.RET()
+}

@@ -1,0 +1,83 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// BenchmarkDotSparseLoops compares, on each available amd64 path, the two
+// loops of the sparse dot's assembly (gathers, and the unrolled scalar
+// loop) with the Go loops, to place each path's gather threshold
+// (gatherMin*, generated): 2²⁰ float32/float64 weights, random sorted
+// indices as in bench/sparse_bench_test.go.
+func BenchmarkDotSparseLoops(b *testing.B) {
+	benchDotSparseLoops[float32](b)
+	benchDotSparseLoops[float64](b)
+}
+
+func benchDotSparseLoops[T Float](b *testing.B) {
+	const d = 1 << 20
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]T, d)
+	for i := range w {
+		w[i] = T(rng.Float64() - 0.5)
+	}
+	var sink T
+	for _, rows := range []int{1, 4096} {
+		for _, nnz := range []int{8, 12, 16, 24, 32, 48, 100} {
+			idx := make([][]int32, rows)
+			val := make([][]T, rows)
+			for r := range rows {
+				idx[r] = make([]int32, nnz)
+				val[r] = make([]T, nnz)
+				for i := range nnz {
+					idx[r][i] = int32(rng.IntN(d))
+					val[r][i] = T(rng.Float64())
+				}
+				slices.Sort(idx[r])
+			}
+			type loop struct {
+				name string
+				fn   func(idx []int32, val, w []T) T
+			}
+			loops := []loop{{"go", dotSparseGeneric[T]}, {"plain", func(idx []int32, val, w []T) T {
+				var s T
+				for i, j := range idx {
+					s += val[i] * w[j]
+				}
+				return s
+			}}}
+			for _, im := range archImpls() {
+				if !im.available {
+					continue
+				}
+				for _, g := range []struct {
+					name string
+					gmin int
+				}{{"gather", 0}, {"scalar", gatherNeverTest}} {
+					loops = append(loops, loop{im.name + "-" + g.name, func(idx []int32, val, w []T) T {
+						s, _ := dotSparseAsm(im.id, idx, val, w, g.gmin)
+						return s
+					}})
+				}
+			}
+			for _, l := range loops {
+				var z T
+				b.Run(fmt.Sprintf("%T/rows=%d/nnz=%d/%s", z, rows, nnz, l.name), func(b *testing.B) {
+					r := 0
+					for range b.N {
+						sink += l.fn(idx[r], val[r], w)
+						if r++; r == rows {
+							r = 0
+						}
+					}
+				})
+			}
+		}
+	}
+	_ = sink
+}
