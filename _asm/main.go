@@ -9,8 +9,8 @@
 //	                               dispatch switches (api.go), the stubs
 //	kernel/int8_amd64.s, int8_arm64.s, int8_{amd64,arm64,noasm}.go
 //	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
-//	kernel/sparse_amd64.s, sparse_{amd64,arm64,noasm}.go
-//	                               the sparse kernels (sparse.go, sparse_x86.go)
+//	kernel/sparse_amd64.s, sparse_arm64.s, sparse_{amd64,arm64,noasm}.go
+//	                               the sparse kernels (sparse.go, sparse_x86.go, sparse_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -98,6 +98,7 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/int8_arm64.go", func() ([]byte, error) { return int8GoFile("arm64") }},
 			{"kernel/int8_noasm.go", func() ([]byte, error) { return int8GoFile("") }},
 			{"kernel/sparse_amd64.s", sparseAVXFile},
+			{"kernel/sparse_arm64.s", func() ([]byte, error) { return sparseNEONFile(), nil }},
 			{"kernel/sparse_amd64.go", func() ([]byte, error) { return sparseGoFile("amd64") }},
 			{"kernel/sparse_arm64.go", func() ([]byte, error) { return sparseGoFile("arm64") }},
 			{"kernel/sparse_noasm.go", func() ([]byte, error) { return sparseGoFile("") }},

@@ -1,5 +1,7 @@
 package main
 
+import "fmt"
+
 // The Go side of the sparse kernels: kernel/sparse_<goarch>.go (and
 // sparse_noasm.go) hold the Kernels methods DotSparse and AxpySparse with
 // their switch on the implementation ID, the declarations of the assembly
@@ -10,7 +12,7 @@ package main
 // sparseImpl is one implementation's sparse assembly for one element type.
 type sparseImpl struct {
 	im   *implSpec
-	gmin map[string]int // by element suffix: gather from this many non-zeros (0: never)
+	gmin map[string]int // by element suffix: gather from this many non-zeros; nil: no gathers
 }
 
 // gatherNever is a gmin no slice length reaches: the scalar loop always.
@@ -22,6 +24,7 @@ const gatherNever = 1 << 62
 var sparseImpls = []sparseImpl{
 	{implAVX2, map[string]int{"F32": gatherNever, "F64": gatherNever}},
 	{implAVX512, map[string]int{"F32": gatherNever, "F64": gatherNever}},
+	{implNEON, nil},
 }
 
 func sparseImplsOf(goarch string) []sparseImpl {
@@ -42,14 +45,18 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		constraint = "purego || !(amd64 || arm64)"
 	}
 	f := newGoFile(constraint, "kernel")
-	if len(list) > 0 {
+	if len(list) > 0 && list[0].gmin != nil {
 		f.comment("The number of non-zeros from which each path's DotSparse gathers; below\n" +
 			"it, its unrolled scalar loop runs. A value no length reaches means the\n" +
 			"scalar loop always won (kernel/sparse.go has the measurements).")
 		f.p("const (")
 		for _, s := range list {
 			for _, t := range []elem{f32, f64} {
-				f.p("gatherMin%s%s = %d", s.im.infix, t.sfx, s.gmin[t.sfx])
+				if g := s.gmin[t.sfx]; g == gatherNever {
+					f.p("gatherMin%s%s = 1 << 62 // never", s.im.infix, t.sfx)
+				} else {
+					f.p("gatherMin%s%s = %d", s.im.infix, t.sfx, g)
+				}
 			}
 		}
 		f.p(")")
@@ -65,12 +72,21 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		for _, t := range []elem{f32, f64} {
 			T := t.goType
 			f.p("")
-			f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), gathering from gmin", s.im.infix, t.sfx, s.im.label)
-			f.p("// non-zeros up, with ok = false if an index is outside w (nothing is read")
-			f.p("// there); len(val) == len(idx) is the caller's check.")
-			f.p("//")
-			f.p("//go:noescape")
-			f.p("func dotSparse%s%s(idx []int32, val, w []%s, gmin int) (s %s, ok bool)", s.im.infix, t.sfx, T, T)
+			if s.gmin != nil {
+				f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), gathering from gmin", s.im.infix, t.sfx, s.im.label)
+				f.p("// non-zeros up, with ok = false if an index is outside w (nothing is read")
+				f.p("// there); len(val) == len(idx) is the caller's check.")
+				f.p("//")
+				f.p("//go:noescape")
+				f.p("func dotSparse%s%s(idx []int32, val, w []%s, gmin int) (s %s, ok bool)", s.im.infix, t.sfx, T, T)
+			} else {
+				f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), with ok = false if an", s.im.infix, t.sfx, s.im.label)
+				f.p("// index is outside w (nothing is read there); len(val) == len(idx) is the")
+				f.p("// caller's check.")
+				f.p("//")
+				f.p("//go:noescape")
+				f.p("func dotSparse%s%s(idx []int32, val, w []%s) (s %s, ok bool)", s.im.infix, t.sfx, T, T)
+			}
 			f.p("")
 			f.p("// axpySparse%s%s adds a·val[i] to y[idx[i]] in order, one fused", s.im.infix, t.sfx)
 			f.p("// multiply-add each (%s), stopping before the first index outside y;", s.im.label)
@@ -145,7 +161,11 @@ func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
 			for i := len(list) - 1; i >= 0; i-- {
 				s := list[i]
 				f.p("case %s:", s.im.id)
-				f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s, gatherMin%s%s); ok {", s.im.infix, t.sfx, b, b, s.im.infix, t.sfx)
+				gmin := ""
+				if s.gmin != nil {
+					gmin = fmt.Sprintf(", gatherMin%s%s", s.im.infix, t.sfx)
+				}
+				f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s%s); ok {", s.im.infix, t.sfx, b, b, gmin)
 				f.p("return T(s)")
 				f.p("}")
 			}
@@ -181,6 +201,9 @@ func sparseAxpyFunc(f *goFile, list []sparseImpl, method bool) {
 				s := list[i]
 				f.p("case %s:", s.im.id)
 				f.p("n := axpySparse%s%s(%s(a), idx, val%s, y%s)", s.im.infix, t.sfx, t.goType, b, b)
+				f.p("if n == len(idx) {")
+				f.p("return")
+				f.p("}")
 				f.p("idx, val%s = idx[n:], val%s[n:]", b, b)
 			}
 			f.p("}")

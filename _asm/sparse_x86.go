@@ -86,6 +86,46 @@ func (g *x86) scalarDot2(k int, ia, ib reg.GPPhysical, ta, tb, tc, td, acca, acc
 	g.fmadd231s(td, tc, accb)
 }
 
+const sparseLanes = true
+
+// laneDot4 adds the products of the non-zeros k..k+3 to the vector
+// accumulators: the four indices read with two 8-byte loads and checked,
+// the four weights loaded into the lanes of one XMM register (float32:
+// VMOVSS and three VINSERTPS; float64: two registers of two, VMOVSD and
+// VMOVHPD), multiplied with the values as vectors: loads of one weight
+// each, and one load per vector of values instead of one per value.
+// float32 uses ta and acca; float64 ta, tb and acca, accb.
+func (g *x86) laneDot4(k int, ta, tb, acca, accb reg.VecPhysical) {
+	r := sparseIdxRegs
+	g.MOVQ(mem(reg.RSI, 4*k), r[0])
+	g.MOVQ(mem(reg.RSI, 4*k+8), r[2])
+	g.MOVL(r[0].As32(), r[1].As32())
+	g.MOVL(r[2].As32(), r[3].As32())
+	g.SHRQ(operand.U8(32), r[0])
+	g.SHRQ(operand.U8(32), r[2])
+	// in order: r[1] = idx[k], r[0] = idx[k+1], r[3] = idx[k+2], r[2] = idx[k+3]
+	ord := []reg.GPPhysical{r[1], r[0], r[3], r[2]}
+	for _, x := range ord {
+		g.CMPQ(x, reg.R8)
+		g.JAE(lbl("bad"))
+	}
+	w := func(x reg.GPPhysical) operand.Mem { return memx(reg.RDX, 0, x, uint8(g.t.size)) }
+	if g.t.is32() {
+		g.VMOVSS(w(ord[0]), ta)
+		for l := 1; l < 4; l++ {
+			g.VINSERTPS(operand.U8(l<<4), w(ord[l]), ta, ta)
+		}
+		g.VFMADD231PS(mem(reg.RDI, 4*k), ta, acca)
+		return
+	}
+	g.VMOVSD(w(ord[0]), ta)
+	g.VMOVHPD(w(ord[1]), ta, ta)
+	g.VMOVSD(w(ord[2]), tb)
+	g.VMOVHPD(w(ord[3]), tb, tb)
+	g.VFMADD231PD(mem(reg.RDI, 8*k), ta, acca)
+	g.VFMADD231PD(mem(reg.RDI, 8*k+16), tb, accb)
+}
+
 var sparseIdxRegs = []reg.GPPhysical{reg.RAX, reg.RBX, reg.R10, reg.R11}
 
 // dotSparseKernel emits dotSparse<INFIX><T>(idx []int32, val, w []T, gmin int) (s T, ok bool).
@@ -251,8 +291,13 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.CMPQ(reg.RCX, imm(8))
 	g.JB(lbl("s4"))
 	g.Label("sloop")
-	for k := 0; k < 8; k += 2 {
-		g.scalarDot2(k, sparseIdxRegs[k%4], sparseIdxRegs[k%4+1], xr[8+k%4], xr[12+k%4], xr[9+k%4], xr[13+k%4], xr[k], xr[k+1])
+	if sparseLanes {
+		g.laneDot4(0, xr[8], xr[9], xr[0], xr[1])
+		g.laneDot4(4, xr[10], xr[11], xr[2], xr[3])
+	} else {
+		for k := 0; k < 8; k += 2 {
+			g.scalarDot2(k, sparseIdxRegs[k%4], sparseIdxRegs[k%4+1], xr[8+k%4], xr[12+k%4], xr[9+k%4], xr[13+k%4], xr[k], xr[k+1])
+		}
 	}
 	g.ADDQ(imm(8*4), reg.RSI)
 	g.ADDQ(imm(8*t.size), reg.RDI)
@@ -262,8 +307,12 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.Label("s4")
 	g.CMPQ(reg.RCX, imm(4))
 	g.JB(lbl("s1"))
-	for k := 0; k < 4; k++ {
-		g.scalarDot(k, sparseIdxRegs[k], xr[8+k], xr[12+k], xr[k])
+	if sparseLanes {
+		g.laneDot4(0, xr[8], xr[9], xr[4], xr[5])
+	} else {
+		for k := 0; k < 4; k++ {
+			g.scalarDot(k, sparseIdxRegs[k], xr[8+k], xr[12+k], xr[k])
+		}
 	}
 	g.ADDQ(imm(4*4), reg.RSI)
 	g.ADDQ(imm(4*t.size), reg.RDI)
@@ -272,19 +321,50 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.TESTQ(reg.RCX, reg.RCX)
 	g.JZ(lbl("ssum"))
 	g.Label("s1loop")
-	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, reg.X0)
+	acc1 := reg.X0
+	if sparseLanes {
+		acc1 = reg.X6
+	}
+	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, acc1)
 	g.ADDQ(imm(4), reg.RSI)
 	g.ADDQ(imm(t.size), reg.RDI)
 	g.DECQ(reg.RCX)
 	g.JNZ(lbl("s1loop"))
 	g.Label("ssum")
-	g.Comment("((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))")
-	for i := 0; i < 4; i++ {
-		g.adds(xr[4+i], xr[i], xr[i])
+	if sparseLanes {
+		if g.t.is32() {
+			g.Comment("(X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,",
+				"zeros above), then across the lanes")
+			g.add(reg.X2, reg.X0, reg.X0)
+			g.add(reg.X6, reg.X4, reg.X4)
+			g.add(reg.X4, reg.X0, reg.X0)
+		} else {
+			g.Comment("((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single",
+				"non-zeros in lane 0, zero above), then across the lanes")
+			g.add(reg.X1, reg.X0, reg.X0)
+			g.add(reg.X3, reg.X2, reg.X2)
+			g.add(reg.X5, reg.X4, reg.X4)
+			g.add(reg.X2, reg.X0, reg.X0)
+			g.add(reg.X6, reg.X4, reg.X4)
+			g.add(reg.X4, reg.X0, reg.X0)
+		}
+		if g.t.is32() {
+			g.VMOVHLPS(reg.X0, reg.X0, reg.X1)
+			g.add(reg.X1, reg.X0, reg.X0)
+			g.VMOVSHDUP(reg.X0, reg.X1)
+		} else {
+			g.VUNPCKHPD(reg.X0, reg.X0, reg.X1)
+		}
+		g.adds(reg.X1, reg.X0, reg.X0)
+	} else {
+		g.Comment("((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))")
+		for i := 0; i < 4; i++ {
+			g.adds(xr[4+i], xr[i], xr[i])
+		}
+		g.adds(reg.X1, reg.X0, reg.X0)
+		g.adds(reg.X3, reg.X2, reg.X2)
+		g.adds(reg.X2, reg.X0, reg.X0)
 	}
-	g.adds(reg.X1, reg.X0, reg.X0)
-	g.adds(reg.X3, reg.X2, reg.X2)
-	g.adds(reg.X2, reg.X0, reg.X0)
 	g.movs(reg.X0, g.result())
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()

@@ -8,10 +8,10 @@ package kernel
 // it, its unrolled scalar loop runs. A value no length reaches means the
 // scalar loop always won (kernel/sparse.go has the measurements).
 const (
-	gatherMinAVX2F32   = 4611686018427387904
-	gatherMinAVX2F64   = 4611686018427387904
-	gatherMinAVX512F32 = 4611686018427387904
-	gatherMinAVX512F64 = 4611686018427387904
+	gatherMinAVX2F32   = 1 << 62 // never
+	gatherMinAVX2F64   = 1 << 62 // never
+	gatherMinAVX512F32 = 1 << 62 // never
+	gatherMinAVX512F64 = 1 << 62 // never
 )
 
 // DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if
@@ -66,9 +66,15 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 		switch k.im.id {
 		case IDAVX512:
 			n := axpySparseAVX512F32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
 			idx, val32 = idx[n:], val32[n:]
 		case IDAVX2:
 			n := axpySparseAVX2F32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
 			idx, val32 = idx[n:], val32[n:]
 		}
 		axpySparseGeneric(float32(a), idx, val32, y32)
@@ -80,9 +86,15 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 	switch k.im.id {
 	case IDAVX512:
 		n := axpySparseAVX512F64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
 		idx, val64 = idx[n:], val64[n:]
 	case IDAVX2:
 		n := axpySparseAVX2F64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
 		idx, val64 = idx[n:], val64[n:]
 	}
 	axpySparseGeneric(float64(a), idx, val64, y64)
@@ -153,9 +165,15 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 		switch active.id {
 		case IDAVX512:
 			n := axpySparseAVX512F32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
 			idx, val32 = idx[n:], val32[n:]
 		case IDAVX2:
 			n := axpySparseAVX2F32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
 			idx, val32 = idx[n:], val32[n:]
 		}
 		axpySparseGeneric(float32(a), idx, val32, y32)
@@ -167,9 +185,15 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	switch active.id {
 	case IDAVX512:
 		n := axpySparseAVX512F64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
 		idx, val64 = idx[n:], val64[n:]
 	case IDAVX2:
 		n := axpySparseAVX2F64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
 		idx, val64 = idx[n:], val64[n:]
 	}
 	axpySparseGeneric(float64(a), idx, val64, y64)

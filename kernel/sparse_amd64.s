@@ -131,57 +131,43 @@ scalar:
 
 sloop:
 	MOVQ        (SI), AX
-	MOVL        AX, BX
-	SHRQ        $32, AX
-	CMPQ        BX, R8
-	JAE         bad
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSS      (DX)(BX*4), X8
-	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
-	VMOVSS      (DX)(AX*4), X9
-	VMOVSS      4(DI), X13
-	VFMADD231SS X13, X9, X1
 	MOVQ        8(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
-	CMPQ        R11, R8
-	JAE         bad
-	CMPQ        R10, R8
-	JAE         bad
-	VMOVSS      (DX)(R11*4), X10
-	VMOVSS      8(DI), X14
-	VFMADD231SS X14, X10, X2
-	VMOVSS      (DX)(R10*4), X11
-	VMOVSS      12(DI), X15
-	VFMADD231SS X15, X11, X3
-	MOVQ        16(SI), AX
 	MOVL        AX, BX
+	MOVL        R10, R11
 	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
 	CMPQ        AX, R8
 	JAE         bad
-	VMOVSS      (DX)(BX*4), X8
-	VMOVSS      16(DI), X12
-	VFMADD231SS X12, X8, X4
-	VMOVSS      (DX)(AX*4), X9
-	VMOVSS      20(DI), X13
-	VFMADD231SS X13, X9, X5
-	MOVQ        24(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
 	CMPQ        R11, R8
 	JAE         bad
 	CMPQ        R10, R8
 	JAE         bad
-	VMOVSS      (DX)(R11*4), X10
-	VMOVSS      24(DI), X14
-	VFMADD231SS X14, X10, X6
-	VMOVSS      (DX)(R10*4), X11
-	VMOVSS      28(DI), X15
-	VFMADD231SS X15, X11, X7
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X0
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         bad
+	CMPQ        AX, R8
+	JAE         bad
+	CMPQ        R11, R8
+	JAE         bad
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSS      (DX)(BX*4), X10
+	VINSERTPS   $16, (DX)(AX*4), X10, X10
+	VINSERTPS   $32, (DX)(R11*4), X10, X10
+	VINSERTPS   $48, (DX)(R10*4), X10, X10
+	VFMADD231PS 16(DI), X10, X2
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $8, CX
@@ -191,30 +177,25 @@ sloop:
 s4:
 	CMPQ        CX, $4
 	JB          s1
-	MOVL        (SI), AX
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSS      (DX)(AX*4), X8
-	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
-	MOVL        4(SI), BX
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
-	VMOVSS      (DX)(BX*4), X9
-	VMOVSS      4(DI), X13
-	VFMADD231SS X13, X9, X1
-	MOVL        8(SI), R10
-	CMPQ        R10, R8
+	CMPQ        AX, R8
 	JAE         bad
-	VMOVSS      (DX)(R10*4), X10
-	VMOVSS      8(DI), X14
-	VFMADD231SS X14, X10, X2
-	MOVL        12(SI), R11
 	CMPQ        R11, R8
 	JAE         bad
-	VMOVSS      (DX)(R11*4), X11
-	VMOVSS      12(DI), X15
-	VFMADD231SS X15, X11, X3
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X4
 	ADDQ        $16, SI
 	ADDQ        $16, DI
 	SUBQ        $4, CX
@@ -229,23 +210,24 @@ s1loop:
 	JAE         bad
 	VMOVSS      (DX)(AX*4), X8
 	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
+	VFMADD231SS X12, X8, X6
 	ADDQ        $4, SI
 	ADDQ        $4, DI
 	DECQ        CX
 	JNZ         s1loop
 
 ssum:
-	// ((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))
-	VADDSS X4, X0, X0
-	VADDSS X5, X1, X1
-	VADDSS X6, X2, X2
-	VADDSS X7, X3, X3
-	VADDSS X1, X0, X0
-	VADDSS X3, X2, X2
-	VADDSS X2, X0, X0
-	VMOVSS X0, s+80(FP)
-	MOVB   $1, ok+84(FP)
+	// (X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,
+	// zeros above), then across the lanes
+	VADDPS    X2, X0, X0
+	VADDPS    X6, X4, X4
+	VADDPS    X4, X0, X0
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSS    X0, s+80(FP)
+	MOVB      $1, ok+84(FP)
 	VZEROUPPER
 	RET
 
@@ -460,57 +442,45 @@ scalar:
 
 sloop:
 	MOVQ        (SI), AX
-	MOVL        AX, BX
-	SHRQ        $32, AX
-	CMPQ        BX, R8
-	JAE         bad
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSD      (DX)(BX*8), X8
-	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
-	VMOVSD      (DX)(AX*8), X9
-	VMOVSD      8(DI), X13
-	VFMADD231SD X13, X9, X1
 	MOVQ        8(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
-	CMPQ        R11, R8
-	JAE         bad
-	CMPQ        R10, R8
-	JAE         bad
-	VMOVSD      (DX)(R11*8), X10
-	VMOVSD      16(DI), X14
-	VFMADD231SD X14, X10, X2
-	VMOVSD      (DX)(R10*8), X11
-	VMOVSD      24(DI), X15
-	VFMADD231SD X15, X11, X3
-	MOVQ        16(SI), AX
 	MOVL        AX, BX
+	MOVL        R10, R11
 	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
 	CMPQ        AX, R8
 	JAE         bad
-	VMOVSD      (DX)(BX*8), X8
-	VMOVSD      32(DI), X12
-	VFMADD231SD X12, X8, X4
-	VMOVSD      (DX)(AX*8), X9
-	VMOVSD      40(DI), X13
-	VFMADD231SD X13, X9, X5
-	MOVQ        24(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
 	CMPQ        R11, R8
 	JAE         bad
 	CMPQ        R10, R8
 	JAE         bad
-	VMOVSD      (DX)(R11*8), X10
-	VMOVSD      48(DI), X14
-	VFMADD231SD X14, X10, X6
-	VMOVSD      (DX)(R10*8), X11
-	VMOVSD      56(DI), X15
-	VFMADD231SD X15, X11, X7
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X0
+	VFMADD231PD 16(DI), X9, X1
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         bad
+	CMPQ        AX, R8
+	JAE         bad
+	CMPQ        R11, R8
+	JAE         bad
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSD      (DX)(BX*8), X10
+	VMOVHPD     (DX)(AX*8), X10, X10
+	VMOVSD      (DX)(R11*8), X11
+	VMOVHPD     (DX)(R10*8), X11, X11
+	VFMADD231PD 32(DI), X10, X2
+	VFMADD231PD 48(DI), X11, X3
 	ADDQ        $32, SI
 	ADDQ        $64, DI
 	SUBQ        $8, CX
@@ -520,30 +490,26 @@ sloop:
 s4:
 	CMPQ        CX, $4
 	JB          s1
-	MOVL        (SI), AX
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSD      (DX)(AX*8), X8
-	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
-	MOVL        4(SI), BX
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
-	VMOVSD      (DX)(BX*8), X9
-	VMOVSD      8(DI), X13
-	VFMADD231SD X13, X9, X1
-	MOVL        8(SI), R10
-	CMPQ        R10, R8
+	CMPQ        AX, R8
 	JAE         bad
-	VMOVSD      (DX)(R10*8), X10
-	VMOVSD      16(DI), X14
-	VFMADD231SD X14, X10, X2
-	MOVL        12(SI), R11
 	CMPQ        R11, R8
 	JAE         bad
-	VMOVSD      (DX)(R11*8), X11
-	VMOVSD      24(DI), X15
-	VFMADD231SD X15, X11, X3
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X4
+	VFMADD231PD 16(DI), X9, X5
 	ADDQ        $16, SI
 	ADDQ        $32, DI
 	SUBQ        $4, CX
@@ -558,23 +524,25 @@ s1loop:
 	JAE         bad
 	VMOVSD      (DX)(AX*8), X8
 	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
+	VFMADD231SD X12, X8, X6
 	ADDQ        $4, SI
 	ADDQ        $8, DI
 	DECQ        CX
 	JNZ         s1loop
 
 ssum:
-	// ((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))
-	VADDSD X4, X0, X0
-	VADDSD X5, X1, X1
-	VADDSD X6, X2, X2
-	VADDSD X7, X3, X3
-	VADDSD X1, X0, X0
-	VADDSD X3, X2, X2
-	VADDSD X2, X0, X0
-	VMOVSD X0, s+80(FP)
-	MOVB   $1, ok+88(FP)
+	// ((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single
+	// non-zeros in lane 0, zero above), then across the lanes
+	VADDPD    X1, X0, X0
+	VADDPD    X3, X2, X2
+	VADDPD    X5, X4, X4
+	VADDPD    X2, X0, X0
+	VADDPD    X6, X4, X4
+	VADDPD    X4, X0, X0
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, s+80(FP)
+	MOVB      $1, ok+88(FP)
 	VZEROUPPER
 	RET
 
@@ -782,57 +750,43 @@ scalar:
 
 sloop:
 	MOVQ        (SI), AX
-	MOVL        AX, BX
-	SHRQ        $32, AX
-	CMPQ        BX, R8
-	JAE         bad
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSS      (DX)(BX*4), X8
-	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
-	VMOVSS      (DX)(AX*4), X9
-	VMOVSS      4(DI), X13
-	VFMADD231SS X13, X9, X1
 	MOVQ        8(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
-	CMPQ        R11, R8
-	JAE         bad
-	CMPQ        R10, R8
-	JAE         bad
-	VMOVSS      (DX)(R11*4), X10
-	VMOVSS      8(DI), X14
-	VFMADD231SS X14, X10, X2
-	VMOVSS      (DX)(R10*4), X11
-	VMOVSS      12(DI), X15
-	VFMADD231SS X15, X11, X3
-	MOVQ        16(SI), AX
 	MOVL        AX, BX
+	MOVL        R10, R11
 	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
 	CMPQ        AX, R8
 	JAE         bad
-	VMOVSS      (DX)(BX*4), X8
-	VMOVSS      16(DI), X12
-	VFMADD231SS X12, X8, X4
-	VMOVSS      (DX)(AX*4), X9
-	VMOVSS      20(DI), X13
-	VFMADD231SS X13, X9, X5
-	MOVQ        24(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
 	CMPQ        R11, R8
 	JAE         bad
 	CMPQ        R10, R8
 	JAE         bad
-	VMOVSS      (DX)(R11*4), X10
-	VMOVSS      24(DI), X14
-	VFMADD231SS X14, X10, X6
-	VMOVSS      (DX)(R10*4), X11
-	VMOVSS      28(DI), X15
-	VFMADD231SS X15, X11, X7
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X0
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         bad
+	CMPQ        AX, R8
+	JAE         bad
+	CMPQ        R11, R8
+	JAE         bad
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSS      (DX)(BX*4), X10
+	VINSERTPS   $16, (DX)(AX*4), X10, X10
+	VINSERTPS   $32, (DX)(R11*4), X10, X10
+	VINSERTPS   $48, (DX)(R10*4), X10, X10
+	VFMADD231PS 16(DI), X10, X2
 	ADDQ        $32, SI
 	ADDQ        $32, DI
 	SUBQ        $8, CX
@@ -842,30 +796,25 @@ sloop:
 s4:
 	CMPQ        CX, $4
 	JB          s1
-	MOVL        (SI), AX
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSS      (DX)(AX*4), X8
-	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
-	MOVL        4(SI), BX
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
-	VMOVSS      (DX)(BX*4), X9
-	VMOVSS      4(DI), X13
-	VFMADD231SS X13, X9, X1
-	MOVL        8(SI), R10
-	CMPQ        R10, R8
+	CMPQ        AX, R8
 	JAE         bad
-	VMOVSS      (DX)(R10*4), X10
-	VMOVSS      8(DI), X14
-	VFMADD231SS X14, X10, X2
-	MOVL        12(SI), R11
 	CMPQ        R11, R8
 	JAE         bad
-	VMOVSS      (DX)(R11*4), X11
-	VMOVSS      12(DI), X15
-	VFMADD231SS X15, X11, X3
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X4
 	ADDQ        $16, SI
 	ADDQ        $16, DI
 	SUBQ        $4, CX
@@ -880,23 +829,24 @@ s1loop:
 	JAE         bad
 	VMOVSS      (DX)(AX*4), X8
 	VMOVSS      (DI), X12
-	VFMADD231SS X12, X8, X0
+	VFMADD231SS X12, X8, X6
 	ADDQ        $4, SI
 	ADDQ        $4, DI
 	DECQ        CX
 	JNZ         s1loop
 
 ssum:
-	// ((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))
-	VADDSS X4, X0, X0
-	VADDSS X5, X1, X1
-	VADDSS X6, X2, X2
-	VADDSS X7, X3, X3
-	VADDSS X1, X0, X0
-	VADDSS X3, X2, X2
-	VADDSS X2, X0, X0
-	VMOVSS X0, s+80(FP)
-	MOVB   $1, ok+84(FP)
+	// (X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,
+	// zeros above), then across the lanes
+	VADDPS    X2, X0, X0
+	VADDPS    X6, X4, X4
+	VADDPS    X4, X0, X0
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSS    X0, s+80(FP)
+	MOVB      $1, ok+84(FP)
 	VZEROUPPER
 	RET
 
@@ -1102,57 +1052,45 @@ scalar:
 
 sloop:
 	MOVQ        (SI), AX
-	MOVL        AX, BX
-	SHRQ        $32, AX
-	CMPQ        BX, R8
-	JAE         bad
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSD      (DX)(BX*8), X8
-	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
-	VMOVSD      (DX)(AX*8), X9
-	VMOVSD      8(DI), X13
-	VFMADD231SD X13, X9, X1
 	MOVQ        8(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
-	CMPQ        R11, R8
-	JAE         bad
-	CMPQ        R10, R8
-	JAE         bad
-	VMOVSD      (DX)(R11*8), X10
-	VMOVSD      16(DI), X14
-	VFMADD231SD X14, X10, X2
-	VMOVSD      (DX)(R10*8), X11
-	VMOVSD      24(DI), X15
-	VFMADD231SD X15, X11, X3
-	MOVQ        16(SI), AX
 	MOVL        AX, BX
+	MOVL        R10, R11
 	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
 	CMPQ        AX, R8
 	JAE         bad
-	VMOVSD      (DX)(BX*8), X8
-	VMOVSD      32(DI), X12
-	VFMADD231SD X12, X8, X4
-	VMOVSD      (DX)(AX*8), X9
-	VMOVSD      40(DI), X13
-	VFMADD231SD X13, X9, X5
-	MOVQ        24(SI), R10
-	MOVL        R10, R11
-	SHRQ        $32, R10
 	CMPQ        R11, R8
 	JAE         bad
 	CMPQ        R10, R8
 	JAE         bad
-	VMOVSD      (DX)(R11*8), X10
-	VMOVSD      48(DI), X14
-	VFMADD231SD X14, X10, X6
-	VMOVSD      (DX)(R10*8), X11
-	VMOVSD      56(DI), X15
-	VFMADD231SD X15, X11, X7
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X0
+	VFMADD231PD 16(DI), X9, X1
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         bad
+	CMPQ        AX, R8
+	JAE         bad
+	CMPQ        R11, R8
+	JAE         bad
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSD      (DX)(BX*8), X10
+	VMOVHPD     (DX)(AX*8), X10, X10
+	VMOVSD      (DX)(R11*8), X11
+	VMOVHPD     (DX)(R10*8), X11, X11
+	VFMADD231PD 32(DI), X10, X2
+	VFMADD231PD 48(DI), X11, X3
 	ADDQ        $32, SI
 	ADDQ        $64, DI
 	SUBQ        $8, CX
@@ -1162,30 +1100,26 @@ sloop:
 s4:
 	CMPQ        CX, $4
 	JB          s1
-	MOVL        (SI), AX
-	CMPQ        AX, R8
-	JAE         bad
-	VMOVSD      (DX)(AX*8), X8
-	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
-	MOVL        4(SI), BX
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
 	CMPQ        BX, R8
 	JAE         bad
-	VMOVSD      (DX)(BX*8), X9
-	VMOVSD      8(DI), X13
-	VFMADD231SD X13, X9, X1
-	MOVL        8(SI), R10
-	CMPQ        R10, R8
+	CMPQ        AX, R8
 	JAE         bad
-	VMOVSD      (DX)(R10*8), X10
-	VMOVSD      16(DI), X14
-	VFMADD231SD X14, X10, X2
-	MOVL        12(SI), R11
 	CMPQ        R11, R8
 	JAE         bad
-	VMOVSD      (DX)(R11*8), X11
-	VMOVSD      24(DI), X15
-	VFMADD231SD X15, X11, X3
+	CMPQ        R10, R8
+	JAE         bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X4
+	VFMADD231PD 16(DI), X9, X5
 	ADDQ        $16, SI
 	ADDQ        $32, DI
 	SUBQ        $4, CX
@@ -1200,23 +1134,25 @@ s1loop:
 	JAE         bad
 	VMOVSD      (DX)(AX*8), X8
 	VMOVSD      (DI), X12
-	VFMADD231SD X12, X8, X0
+	VFMADD231SD X12, X8, X6
 	ADDQ        $4, SI
 	ADDQ        $8, DI
 	DECQ        CX
 	JNZ         s1loop
 
 ssum:
-	// ((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))
-	VADDSD X4, X0, X0
-	VADDSD X5, X1, X1
-	VADDSD X6, X2, X2
-	VADDSD X7, X3, X3
-	VADDSD X1, X0, X0
-	VADDSD X3, X2, X2
-	VADDSD X2, X0, X0
-	VMOVSD X0, s+80(FP)
-	MOVB   $1, ok+88(FP)
+	// ((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single
+	// non-zeros in lane 0, zero above), then across the lanes
+	VADDPD    X1, X0, X0
+	VADDPD    X3, X2, X2
+	VADDPD    X5, X4, X4
+	VADDPD    X2, X0, X0
+	VADDPD    X6, X4, X4
+	VADDPD    X4, X0, X0
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, s+80(FP)
+	MOVB      $1, ok+88(FP)
 	VZEROUPPER
 	RET
 

@@ -12,9 +12,25 @@ func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
 	}
 	if is32[T]() {
 		val32, w32 := f32s(val), f32s(w)
+		// On an invalid index the assembly returns !ok having read nothing
+		// outside w, and the Go loop below panics at that index.
+		switch k.im.id {
+		case IDNEON:
+			if s, ok := dotSparseNEONF32(idx, val32, w32); ok {
+				return T(s)
+			}
+		}
 		return T(dotSparseGeneric(idx, val32, w32))
 	}
 	val64, w64 := f64s(val), f64s(w)
+	// On an invalid index the assembly returns !ok having read nothing
+	// outside w, and the Go loop below panics at that index.
+	switch k.im.id {
+	case IDNEON:
+		if s, ok := dotSparseNEONF64(idx, val64, w64); ok {
+			return T(s)
+		}
+	}
 	return T(dotSparseGeneric(idx, val64, w64))
 }
 
@@ -27,10 +43,30 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 	}
 	if is32[T]() {
 		val32, y32 := f32s(val), f32s(y)
+		// The assembly stops before an invalid index; the Go loop then panics
+		// there (or, after a complete run, has nothing left to do).
+		switch k.im.id {
+		case IDNEON:
+			n := axpySparseNEONF32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
+			idx, val32 = idx[n:], val32[n:]
+		}
 		axpySparseGeneric(float32(a), idx, val32, y32)
 		return
 	}
 	val64, y64 := f64s(val), f64s(y)
+	// The assembly stops before an invalid index; the Go loop then panics
+	// there (or, after a complete run, has nothing left to do).
+	switch k.im.id {
+	case IDNEON:
+		n := axpySparseNEONF64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
+		idx, val64 = idx[n:], val64[n:]
+	}
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
 
@@ -49,9 +85,25 @@ func DotSparse[T Float](idx []int32, val, w []T) T {
 	}
 	if is32[T]() {
 		val32, w32 := f32s(val), f32s(w)
+		// On an invalid index the assembly returns !ok having read nothing
+		// outside w, and the Go loop below panics at that index.
+		switch active.id {
+		case IDNEON:
+			if s, ok := dotSparseNEONF32(idx, val32, w32); ok {
+				return T(s)
+			}
+		}
 		return T(dotSparseGeneric(idx, val32, w32))
 	}
 	val64, w64 := f64s(val), f64s(w)
+	// On an invalid index the assembly returns !ok having read nothing
+	// outside w, and the Go loop below panics at that index.
+	switch active.id {
+	case IDNEON:
+		if s, ok := dotSparseNEONF64(idx, val64, w64); ok {
+			return T(s)
+		}
+	}
 	return T(dotSparseGeneric(idx, val64, w64))
 }
 
@@ -70,9 +122,57 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	}
 	if is32[T]() {
 		val32, y32 := f32s(val), f32s(y)
+		// The assembly stops before an invalid index; the Go loop then panics
+		// there (or, after a complete run, has nothing left to do).
+		switch active.id {
+		case IDNEON:
+			n := axpySparseNEONF32(float32(a), idx, val32, y32)
+			if n == len(idx) {
+				return
+			}
+			idx, val32 = idx[n:], val32[n:]
+		}
 		axpySparseGeneric(float32(a), idx, val32, y32)
 		return
 	}
 	val64, y64 := f64s(val), f64s(y)
+	// The assembly stops before an invalid index; the Go loop then panics
+	// there (or, after a complete run, has nothing left to do).
+	switch active.id {
+	case IDNEON:
+		n := axpySparseNEONF64(float64(a), idx, val64, y64)
+		if n == len(idx) {
+			return
+		}
+		idx, val64 = idx[n:], val64[n:]
+	}
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
+
+// dotSparseNEONF32 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if an
+// index is outside w (nothing is read there); len(val) == len(idx) is the
+// caller's check.
+//
+//go:noescape
+func dotSparseNEONF32(idx []int32, val, w []float32) (s float32, ok bool)
+
+// axpySparseNEONF32 adds a·val[i] to y[idx[i]] in order, one fused
+// multiply-add each (NEON), stopping before the first index outside y;
+// done is the number of non-zeros updated.
+//
+//go:noescape
+func axpySparseNEONF32(a float32, idx []int32, val, y []float32) (done int)
+
+// dotSparseNEONF64 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if an
+// index is outside w (nothing is read there); len(val) == len(idx) is the
+// caller's check.
+//
+//go:noescape
+func dotSparseNEONF64(idx []int32, val, w []float64) (s float64, ok bool)
+
+// axpySparseNEONF64 adds a·val[i] to y[idx[i]] in order, one fused
+// multiply-add each (NEON), stopping before the first index outside y;
+// done is the number of non-zeros updated.
+//
+//go:noescape
+func axpySparseNEONF64(a float64, idx []int32, val, y []float64) (done int)

@@ -81,3 +81,59 @@ func benchDotSparseLoops[T Float](b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkAxpySparseLoops compares the scatter axpy's assembly with the
+// Go loops (2²⁰ weights, sorted random indices).
+func BenchmarkAxpySparseLoops(b *testing.B) {
+	benchAxpySparseLoops[float32](b)
+	benchAxpySparseLoops[float64](b)
+}
+
+func benchAxpySparseLoops[T Float](b *testing.B) {
+	const d = 1 << 20
+	rng := rand.New(rand.NewPCG(5, 6))
+	y := make([]T, d)
+	for _, rows := range []int{1, 4096} {
+		for _, nnz := range []int{12, 100} {
+			idx := make([][]int32, rows)
+			val := make([][]T, rows)
+			for r := range rows {
+				idx[r] = make([]int32, nnz)
+				val[r] = make([]T, nnz)
+				for i := range nnz {
+					idx[r][i] = int32(rng.IntN(d))
+					val[r][i] = T(rng.Float64())
+				}
+				slices.Sort(idx[r])
+			}
+			type loop struct {
+				name string
+				fn   func(a T, idx []int32, val, y []T)
+			}
+			loops := []loop{{"go", axpySparseGeneric[T]}, {"plain", func(a T, idx []int32, val, y []T) {
+				for i, j := range idx {
+					y[j] += a * val[i]
+				}
+			}}}
+			for _, im := range archImpls() {
+				if im.available {
+					loops = append(loops, loop{im.name, Kernels[T]{im: im}.AxpySparse})
+				}
+			}
+			for _, l := range loops {
+				var z T
+				b.Run(fmt.Sprintf("%T/rows=%d/nnz=%d/%s", z, rows, nnz, l.name), func(b *testing.B) {
+					r := 0
+					a := T(1e-3)
+					for range b.N {
+						l.fn(a, idx[r], val[r], y)
+						a = -a
+						if r++; r == rows {
+							r = 0
+						}
+					}
+				})
+			}
+		}
+	}
+}
