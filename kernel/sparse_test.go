@@ -45,10 +45,12 @@ func testDotSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, kind := range []valueKind{mixed, integer} {
 		for _, sh := range sparseShapes {
-			for _, off := range offsets {
+			for i, off := range offsets {
 				nnz, d := sh[0], sh[1]
-				what := fmt.Sprintf("nnz=%d d=%d off=%d kind=%d", nnz, d, off, kind)
-				idx := sparseIndices(rng, nnz, d, false)
+				// Every other offset: indices in any order, with repeats.
+				anyOrder := i%2 == 1
+				what := fmt.Sprintf("nnz=%d d=%d off=%d kind=%d anyOrder=%v", nnz, d, off, kind, anyOrder)
+				idx := sparseIndices(rng, nnz, d, anyOrder)
 				idx0 := slices.Clone(idx)
 				val, val0, vok := input[T](rng, nnz, off, kind)
 				w, w0, wok := input[T](rng, d, (off+1)%4, kind)
@@ -93,6 +95,10 @@ func testAxpySparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					a = T(rng.Float64()*4 - 2)
 				}
 				idx := sparseIndices(rng, nnz, d, false)
+				if off%2 == 1 {
+					// distinct but unsorted
+					rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+				}
 				val, val0, vok := input[T](rng, nnz, off, kind)
 				y, y0, yok := input[T](rng, d, (off+3)%4, kind)
 
