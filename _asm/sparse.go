@@ -1,7 +1,5 @@
 package main
 
-import "fmt"
-
 // The Go side of the sparse kernels: kernel/sparse_<goarch>.go (and
 // sparse_noasm.go) hold the Kernels methods DotSparse and AxpySparse with
 // their switch on the implementation ID, the declarations of the assembly
@@ -9,22 +7,39 @@ import "fmt"
 // The package-level functions, MatVecSparse, DotsSparse (rows of DotSparse)
 // and the portable Go loops are in kernel/sparse.go.
 
-// sparseImpl is one implementation's sparse assembly for one element type.
+// sparseImpl is one implementation's sparse assembly: fn is the infix of
+// the functions it calls (the AVX-512 implementation calls the AVX2 ones).
 type sparseImpl struct {
-	im   *implSpec
-	gmin map[string]int // by element suffix: gather from this many non-zeros; nil: no gathers
+	im *implSpec
+	fn string
 }
 
-// gatherNever is a gmin no slice length reaches: the scalar loop always.
-const gatherNever = 1 << 62
-
-// sparseImpls are the implementations with sparse assembly and, per element
-// type, where their gathers take over from the scalar loop (measured on
-// Zen 5; see kernel/sparse.go).
+// sparseImpls are the implementations with sparse assembly.
 var sparseImpls = []sparseImpl{
-	{implAVX2, map[string]int{"F32": gatherNever, "F64": gatherNever}},
-	{implAVX512, map[string]int{"F32": gatherNever, "F64": gatherNever}},
-	{implNEON, nil},
+	{implAVX2, "AVX2"},
+	{implAVX512, "AVX2"},
+	{implNEON, "NEON"},
+}
+
+// sparseCase is one case of a dispatch switch: the IDs calling impl's functions.
+type sparseCase struct {
+	ids  string
+	impl sparseImpl
+}
+
+// sparseCases groups the implementations of list (best first) by the
+// functions they call.
+func sparseCases(list []sparseImpl) []sparseCase {
+	var cs []sparseCase
+	for i := len(list) - 1; i >= 0; i-- {
+		s := list[i]
+		if n := len(cs); n > 0 && cs[n-1].impl.fn == s.fn {
+			cs[n-1].ids += ", " + s.im.id
+			continue
+		}
+		cs = append(cs, sparseCase{s.im.id, s})
+	}
+	return cs
 }
 
 func sparseImplsOf(goarch string) []sparseImpl {
@@ -45,55 +60,38 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		constraint = "purego || !(amd64 || arm64)"
 	}
 	f := newGoFile(constraint, "kernel")
-	if len(list) > 0 && list[0].gmin != nil {
-		f.comment("The number of non-zeros from which each path's DotSparse gathers; below\n" +
-			"it, its unrolled scalar loop runs. A value no length reaches means the\n" +
-			"scalar loop always won (kernel/sparse.go has the measurements).")
-		f.p("const (")
-		for _, s := range list {
-			for _, t := range []elem{f32, f64} {
-				if g := s.gmin[t.sfx]; g == gatherNever {
-					f.p("gatherMin%s%s = 1 << 62 // never", s.im.infix, t.sfx)
-				} else {
-					f.p("gatherMin%s%s = %d", s.im.infix, t.sfx, g)
-				}
-			}
-		}
-		f.p(")")
-		f.p("")
-	}
 	for _, method := range []bool{true, false} {
 		sparseDotFunc(f, list, method)
 		f.p("")
 		sparseAxpyFunc(f, list, method)
 		f.p("")
 	}
+	done := map[string]bool{}
 	for _, s := range list {
+		if done[s.fn] {
+			continue
+		}
+		done[s.fn] = true
+		label := s.im.label
+		if s.fn == "AVX2" {
+			label = "AVX+FMA on XMM: avx2, avx512"
+		}
 		for _, t := range []elem{f32, f64} {
 			T := t.goType
 			f.p("")
-			if s.gmin != nil {
-				f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), gathering from gmin", s.im.infix, t.sfx, s.im.label)
-				f.p("// non-zeros up, with ok = false if an index is outside w (nothing is read")
-				f.p("// there); len(val) == len(idx) is the caller's check.")
-				f.p("//")
-				f.p("//go:noescape")
-				f.p("func dotSparse%s%s(idx []int32, val, w []%s, gmin int) (s %s, ok bool)", s.im.infix, t.sfx, T, T)
-			} else {
-				f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), with ok = false if an", s.im.infix, t.sfx, s.im.label)
-				f.p("// index is outside w (nothing is read there); len(val) == len(idx) is the")
-				f.p("// caller's check.")
-				f.p("//")
-				f.p("//go:noescape")
-				f.p("func dotSparse%s%s(idx []int32, val, w []%s) (s %s, ok bool)", s.im.infix, t.sfx, T, T)
-			}
-			f.p("")
-			f.p("// axpySparse%s%s adds a·val[i] to y[idx[i]] in order, one fused", s.im.infix, t.sfx)
-			f.p("// multiply-add each (%s), stopping before the first index outside y;", s.im.label)
-			f.p("// done is the number of non-zeros updated.")
+			f.p("// dotSparse%s%s returns Σ val[i]·w[idx[i]] (%s), with ok = false if", s.fn, t.sfx, label)
+			f.p("// an index is outside w (nothing is read there); len(val) == len(idx) is")
+			f.p("// the caller's check.")
 			f.p("//")
 			f.p("//go:noescape")
-			f.p("func axpySparse%s%s(a %s, idx []int32, val, y []%s) (done int)", s.im.infix, t.sfx, T, T)
+			f.p("func dotSparse%s%s(idx []int32, val, w []%s) (s %s, ok bool)", s.fn, t.sfx, T, T)
+			f.p("")
+			f.p("// axpySparse%s%s adds a·val[i] to y[idx[i]] in order, one fused", s.fn, t.sfx)
+			f.p("// multiply-add each (%s), stopping before the first index", label)
+			f.p("// outside y; done is the number of non-zeros updated.")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func axpySparse%s%s(a %s, idx []int32, val, y []%s) (done int)", s.fn, t.sfx, T, T)
 		}
 	}
 	return f.gofmt()
@@ -158,14 +156,10 @@ func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
 			f.comment("On an invalid index the assembly returns !ok having read nothing\n" +
 				"outside w, and the Go loop below panics at that index.")
 			f.p("switch %s {", id)
-			for i := len(list) - 1; i >= 0; i-- {
-				s := list[i]
-				f.p("case %s:", s.im.id)
-				gmin := ""
-				if s.gmin != nil {
-					gmin = fmt.Sprintf(", gatherMin%s%s", s.im.infix, t.sfx)
-				}
-				f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s%s); ok {", s.im.infix, t.sfx, b, b, gmin)
+			for _, c := range sparseCases(list) {
+				s := c.impl
+				f.p("case %s:", c.ids)
+				f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s); ok {", s.fn, t.sfx, b, b)
 				f.p("return T(s)")
 				f.p("}")
 			}
@@ -197,10 +191,10 @@ func sparseAxpyFunc(f *goFile, list []sparseImpl, method bool) {
 			f.comment("The assembly stops before an invalid index; the Go loop then panics\n" +
 				"there (or, after a complete run, has nothing left to do).")
 			f.p("switch %s {", id)
-			for i := len(list) - 1; i >= 0; i-- {
-				s := list[i]
-				f.p("case %s:", s.im.id)
-				f.p("n := axpySparse%s%s(%s(a), idx, val%s, y%s)", s.im.infix, t.sfx, t.goType, b, b)
+			for _, c := range sparseCases(list) {
+				s := c.impl
+				f.p("case %s:", c.ids)
+				f.p("n := axpySparse%s%s(%s(a), idx, val%s, y%s)", s.fn, t.sfx, t.goType, b, b)
 				f.p("if n == len(idx) {")
 				f.p("return")
 				f.p("}")

@@ -9,41 +9,50 @@ import (
 
 // The sparse kernels of package kernel for amd64 (kernel/sparse_amd64.s):
 // the sparse·dense dot Σ val[i]·w[idx[i]] and the scatter axpy
-// y[idx[i]] += a·val[i], each for AVX2 and AVX-512 and both element types.
+// y[idx[i]] += a·val[i], each for AVX2 and AVX-512 (the same code: the
+// loops use XMM registers only, VEX-encoded) and both element types.
 //
 // Index safety: every index is checked before its element is read or
-// written, against bound = min(len(w), 2³¹) as an unsigned 32-bit number,
-// so a negative index (2³¹ or more as unsigned) fails as one ≥ len(w) does.
-// A failed check returns at once with ok = false (dot) or the number of
-// elements already updated (axpy); the Go caller then runs the Go loop on
-// the rest, which panics with Go's index-out-of-range error at that index.
-// Nothing outside w or y is ever read or written: a gather's indices are
-// checked as a vector (VPCMPUD on AVX-512; VPMINUD/VPCMPEQD on AVX2, which
-// has no unsigned compare) before the gather runs.
+// written, against bound = min(len(w), 2³¹) as an unsigned number (the
+// index zero-extended), so a negative index (2³¹ or more as unsigned)
+// fails as one ≥ len(w) does. A failed check returns at once with
+// ok = false (dot) or the number of non-zeros already updated (axpy); the
+// Go caller then runs the Go loop on the rest, which panics with Go's
+// index-out-of-range error at that index. Nothing outside w or y is read
+// or written.
 //
-// The dot has two loops, chosen by the caller's gmin: from gmin non-zeros
-// up, vector gathers (VGATHERDPS/VGATHERDPD with int32 indices) into two
-// vector partial sums; below it, a scalar loop unrolled by eight into eight
-// partial sums (X0..X7). Both fuse the multiply-adds. The axpy is a scalar
-// loop in the plain loop's order, so that a repeated index adds twice.
+// The dot reads four indices with two 8-byte loads, checks them, loads the
+// four weights into the lanes of an XMM register (VMOVSS + three
+// VINSERTPS; float64: VMOVSD + VMOVHPD into two registers) and multiplies
+// them with the four values as one vector: eight non-zeros per iteration
+// into two vector partial sums (float64: four), then four, then single
+// non-zeros into a scalar sum. Gathers (VGATHERDPS/VGATHERDPD with the
+// indices checked as a vector first) were measured against this loop on
+// Zen 5 and lost at every size from 8 to 100 non-zeros, hot and cold, on
+// AVX2 and AVX-512 (bench/results/sparse-gather-vs-scalar-zen5.txt), and
+// were removed. The axpy is a scalar loop in the plain loop's order, so
+// that a repeated index adds twice.
 
-// sparseFuncs emits the sparse kernels of im for both element types.
-func sparseFuncs(f *asmFile, im *implSpec, v isa) {
+// sparseFuncs emits the sparse kernels for both element types. They use
+// AVX and FMA on XMM registers only, so the AVX-512 implementation calls
+// the same functions (f.also records it for the ISA check).
+func sparseFuncs(f *asmFile) {
 	for _, t := range []elem{f32, f64} {
-		dotSparseKernel(f, im, t, v)
-		axpySparseKernel(f, im, t, v)
+		dotSparseKernel(f, implAVX2, t, avx2)
+		f.also("dotSparseAVX2"+t.sfx, implAVX512)
+		axpySparseKernel(f, implAVX2, t, avx2)
+		f.also("axpySparseAVX2"+t.sfx, implAVX512)
 	}
 }
 
 func sparseAVXFile() ([]byte, error) {
 	f := newAsmFile(
-		"Sparse kernels of package kernel (the \"avx2\" and \"avx512\" implementations):",
-		"the sparse·dense dot (gathers or a scalar loop) and the scatter axpy. The",
-		"Go declarations are in sparse_amd64.go; the generator's sparse_x86.go holds",
+		"Sparse kernels of package kernel (the \"avx2\" and \"avx512\" implementations,",
+		"which share them): the sparse·dense dot and the scatter axpy. The Go",
+		"declarations are in sparse_amd64.go; the generator's sparse_x86.go holds",
 		"their definition and conventions.",
 	)
-	sparseFuncs(f, implAVX2, avx2)
-	sparseFuncs(f, implAVX512, avx512)
+	sparseFuncs(f)
 	return f.render()
 }
 
@@ -66,27 +75,6 @@ func (g *x86) scalarDot(k int, ix reg.GPPhysical, ta, tb, acc reg.VecPhysical) {
 	g.movs(mem(reg.RDI, k*g.t.size), tb)
 	g.fmadd231s(tb, ta, acc)
 }
-
-// scalarDot2 is scalarDot for the non-zeros k and k+1, their indices read
-// with one 8-byte load (one load fewer per pair: the loop is bound by its
-// loads).
-func (g *x86) scalarDot2(k int, ia, ib reg.GPPhysical, ta, tb, tc, td, acca, accb reg.VecPhysical) {
-	g.MOVQ(mem(reg.RSI, 4*k), ia.As64())
-	g.MOVL(ia.As32(), ib.As32())
-	g.SHRQ(operand.U8(32), ia.As64())
-	g.CMPQ(ib.As64(), reg.R8)
-	g.JAE(lbl("bad"))
-	g.CMPQ(ia.As64(), reg.R8)
-	g.JAE(lbl("bad"))
-	g.movs(memx(reg.RDX, 0, ib.As64(), uint8(g.t.size)), ta)
-	g.movs(mem(reg.RDI, k*g.t.size), tb)
-	g.fmadd231s(tb, ta, acca)
-	g.movs(memx(reg.RDX, 0, ia.As64(), uint8(g.t.size)), tc)
-	g.movs(mem(reg.RDI, (k+1)*g.t.size), td)
-	g.fmadd231s(td, tc, accb)
-}
-
-const sparseLanes = true
 
 // laneDot4 adds the products of the non-zeros k..k+3 to the vector
 // accumulators: the four indices read with two 8-byte loads and checked,
@@ -128,9 +116,9 @@ func (g *x86) laneDot4(k int, ta, tb, acca, accb reg.VecPhysical) {
 
 var sparseIdxRegs = []reg.GPPhysical{reg.RAX, reg.RBX, reg.R10, reg.R11}
 
-// dotSparseKernel emits dotSparse<INFIX><T>(idx []int32, val, w []T, gmin int) (s T, ok bool).
+// dotSparseKernel emits dotSparse<INFIX><T>(idx []int32, val, w []T) (s T, ok bool).
 func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
-	g := f.fn(im, t, v, "dotSparse"+v.name+t.sfx, "func(idx []int32, val, w []T, gmin int) (s T, ok bool)")
+	g := f.fn(im, t, v, "dotSparse"+v.name+t.sfx, "func(idx []int32, val, w []T) (s T, ok bool)")
 	okRes := func() operand.Mem {
 		b, err := g.ReturnIndex(1).Resolve()
 		if err != nil {
@@ -138,7 +126,6 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 		}
 		return b.Addr
 	}()
-	L := g.lanes()
 	g.Comment("SI = &idx[0], DI = &val[0], DX = &w[0], CX = non-zeros left,",
 		"R8 = min(len(w), 2³¹): an index is valid iff it is below R8 as unsigned")
 	g.MOVQ(g.param("idx", "base"), reg.RSI)
@@ -146,159 +133,16 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.MOVQ(g.param("w", "base"), reg.RDX)
 	g.MOVQ(g.param("idx", "len"), reg.RCX)
 	g.sparseBound("w")
-	g.CMPQ(reg.RCX, g.param("gmin"))
-	g.JB(lbl("scalar"))
-	g.CMPQ(reg.RCX, imm(L))
-	g.JB(lbl("scalar"))
-
-	vn := "Y"
-	if v.masked {
-		vn = "Z"
-	}
-	x4, x5, x6 := g.V(4), g.V(5), g.V(6)
-	ixw := x4 // the index vector as the gather's index operand
-	if !t.is32() {
-		ixw = yr[4]
-		if !v.masked {
-			ixw = xr[4]
-		}
-	}
-	g.Commentf("gathers: %s0, %s1 = partial sums, %s15 = the bound in every lane,", vn, vn, vn)
-	g.Comment("X8 = the scalar remainder's sum")
-	g.zero(0, 1, 8)
-	if v.masked {
-		g.VPBROADCASTD(reg.R8L, reg.Z15)
-	} else {
-		g.Comment("(AVX2 compares signed only: Y15 = bound−1, an index is valid iff",
-			"min(index, bound−1) as unsigned is the index itself)")
-		g.LEAQ(mem(reg.R8, -1), reg.R9)
-		g.VMOVD(reg.R9L, reg.X15)
-		g.VPBROADCASTD(reg.X15, reg.Y15)
-	}
-	// gather emits one vector of L non-zeros at the pointers' position into acc.
-	gather := func(acc reg.VecPhysical, disp int) {
-		if v.masked {
-			if t.is32() {
-				g.VMOVDQU32(mem(reg.RSI, 4*disp), x4)
-			} else {
-				g.VMOVDQU(mem(reg.RSI, 4*disp), reg.Y4)
-			}
-			g.VPCMPUD(operand.U8(5), reg.Z15, reg.Z4, reg.K2) // K2 = index ≥ bound
-			g.KORTESTW(reg.K2, reg.K2)
-			g.JNZ(lbl("bad"))
-			g.KXNORW(reg.K1, reg.K1, reg.K1)
-			if t.is32() {
-				g.VGATHERDPS(memx(reg.RDX, 0, ixw, 4), reg.K1, x5)
-			} else {
-				g.VGATHERDPD(memx(reg.RDX, 0, ixw, 8), reg.K1, x5)
-			}
-		} else {
-			idx, t15, t6 := reg.Y4, reg.Y15, reg.Y6
-			if !t.is32() {
-				idx, t15, t6 = reg.X4, reg.X15, reg.X6
-			}
-			g.VMOVDQU(mem(reg.RSI, 4*disp), idx)
-			g.VPMINUD(t15, idx, t6)
-			g.VPCMPEQD(t6, idx, t6)
-			g.VMOVMSKPS(t6, reg.EAX)
-			full := 0xff
-			if !t.is32() {
-				full = 0xf
-			}
-			g.CMPL(reg.EAX, imm(full))
-			g.JNE(lbl("bad"))
-			g.VPCMPEQD(reg.Y7, reg.Y7, reg.Y7)
-			if t.is32() {
-				g.VGATHERDPS(reg.Y7, memx(reg.RDX, 0, ixw, 4), x5)
-			} else {
-				g.VGATHERDPD(reg.Y7, memx(reg.RDX, 0, ixw, 8), x5)
-			}
-		}
-		g.fmadd231(mem(reg.RDI, disp*t.size), x5, acc)
-	}
-	g.CMPQ(reg.RCX, imm(2*L))
-	g.JB(lbl("gtail"))
-	g.pcalign(32)
-	g.Label("gloop")
-	g.Commentf("two vectors (%d non-zeros) per iteration: check the indices, gather, multiply-add", 2*L)
-	gather(g.V(0), 0)
-	gather(g.V(1), L)
-	g.ADDQ(imm(2*L*4), reg.RSI)
-	g.ADDQ(imm(2*L*t.size), reg.RDI)
-	g.SUBQ(imm(2*L), reg.RCX)
-	g.CMPQ(reg.RCX, imm(2*L))
-	g.JAE(lbl("gloop"))
-	g.Label("gtail")
-	g.CMPQ(reg.RCX, imm(L))
-	g.JB(lbl("grest"))
-	gather(g.V(0), 0)
-	g.ADDQ(imm(L*4), reg.RSI)
-	g.ADDQ(imm(L*t.size), reg.RDI)
-	g.SUBQ(imm(L), reg.RCX)
-	g.Label("grest")
-	if v.masked {
-		g.Commentf("CX < %d left: one gather under K3 = one bit per remaining non-zero", L)
-		g.TESTQ(reg.RCX, reg.RCX)
-		g.JZ(lbl("gsum"))
-		g.MOVL(imm32(1), reg.EAX)
-		g.SHLQ(reg.CL, reg.RAX)
-		g.DECQ(reg.RAX)
-		g.KMOVW(reg.EAX, reg.K3)
-		g.VMOVDQU32_Z(mem(reg.RSI, 0), reg.K3, reg.Z4)
-		g.VPCMPUD(operand.U8(5), reg.Z15, reg.Z4, reg.K3, reg.K2)
-		g.KORTESTW(reg.K2, reg.K2)
-		g.JNZ(lbl("bad"))
-		g.KMOVW(reg.K3, reg.K1)
-		g.movuZ(mem(reg.RDI, 0), reg.K3, x6)
-		g.zero(5)
-		if t.is32() {
-			g.VGATHERDPS(memx(reg.RDX, 0, ixw, 4), reg.K1, x5)
-		} else {
-			g.VGATHERDPD(memx(reg.RDX, 0, ixw, 8), reg.K1, x5)
-		}
-		g.fmadd231(x6, x5, g.V(1))
-	} else {
-		g.Commentf("CX < %d left: single non-zeros into X8", L)
-		g.TESTQ(reg.RCX, reg.RCX)
-		g.JZ(lbl("gsum"))
-		g.Label("grestloop")
-		g.scalarDot(0, reg.RAX, reg.X9, reg.X10, reg.X8)
-		g.ADDQ(imm(4), reg.RSI)
-		g.ADDQ(imm(t.size), reg.RDI)
-		g.DECQ(reg.RCX)
-		g.JNZ(lbl("grestloop"))
-	}
-	g.Label("gsum")
-	g.add(g.V(1), g.V(0), g.V(0))
-	if v.masked {
-		g.fold(0, 1)
-	}
-	g.hsum()
-	if !v.masked {
-		g.adds(reg.X8, reg.X0, reg.X0)
-	}
-	g.movs(reg.X0, g.result())
-	g.MOVB(operand.U8(1), okRes)
-	g.VZEROUPPER()
-	g.RET()
-
-	g.Label("scalar")
-	g.Comment("fewer than gmin non-zeros: eight scalar partial sums X0..X7, eight",
-		"non-zeros per iteration, then four, then one at a time into X0")
+	g.Comment("X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single",
+		"non-zeros' sum; eight non-zeros per iteration, then four, then one at a time")
 	for i := 0; i < 8; i++ {
 		g.xor(xr[i], xr[i], xr[i])
 	}
 	g.CMPQ(reg.RCX, imm(8))
 	g.JB(lbl("s4"))
 	g.Label("sloop")
-	if sparseLanes {
-		g.laneDot4(0, xr[8], xr[9], xr[0], xr[1])
-		g.laneDot4(4, xr[10], xr[11], xr[2], xr[3])
-	} else {
-		for k := 0; k < 8; k += 2 {
-			g.scalarDot2(k, sparseIdxRegs[k%4], sparseIdxRegs[k%4+1], xr[8+k%4], xr[12+k%4], xr[9+k%4], xr[13+k%4], xr[k], xr[k+1])
-		}
-	}
+	g.laneDot4(0, xr[8], xr[9], xr[0], xr[1])
+	g.laneDot4(4, xr[10], xr[11], xr[2], xr[3])
 	g.ADDQ(imm(8*4), reg.RSI)
 	g.ADDQ(imm(8*t.size), reg.RDI)
 	g.SUBQ(imm(8), reg.RCX)
@@ -307,13 +151,7 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.Label("s4")
 	g.CMPQ(reg.RCX, imm(4))
 	g.JB(lbl("s1"))
-	if sparseLanes {
-		g.laneDot4(0, xr[8], xr[9], xr[4], xr[5])
-	} else {
-		for k := 0; k < 4; k++ {
-			g.scalarDot(k, sparseIdxRegs[k], xr[8+k], xr[12+k], xr[k])
-		}
-	}
+	g.laneDot4(0, xr[8], xr[9], xr[4], xr[5])
 	g.ADDQ(imm(4*4), reg.RSI)
 	g.ADDQ(imm(4*t.size), reg.RDI)
 	g.SUBQ(imm(4), reg.RCX)
@@ -321,50 +159,36 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.TESTQ(reg.RCX, reg.RCX)
 	g.JZ(lbl("ssum"))
 	g.Label("s1loop")
-	acc1 := reg.X0
-	if sparseLanes {
-		acc1 = reg.X6
-	}
-	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, acc1)
+	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, reg.X6)
 	g.ADDQ(imm(4), reg.RSI)
 	g.ADDQ(imm(t.size), reg.RDI)
 	g.DECQ(reg.RCX)
 	g.JNZ(lbl("s1loop"))
 	g.Label("ssum")
-	if sparseLanes {
-		if g.t.is32() {
-			g.Comment("(X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,",
-				"zeros above), then across the lanes")
-			g.add(reg.X2, reg.X0, reg.X0)
-			g.add(reg.X6, reg.X4, reg.X4)
-			g.add(reg.X4, reg.X0, reg.X0)
-		} else {
-			g.Comment("((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single",
-				"non-zeros in lane 0, zero above), then across the lanes")
-			g.add(reg.X1, reg.X0, reg.X0)
-			g.add(reg.X3, reg.X2, reg.X2)
-			g.add(reg.X5, reg.X4, reg.X4)
-			g.add(reg.X2, reg.X0, reg.X0)
-			g.add(reg.X6, reg.X4, reg.X4)
-			g.add(reg.X4, reg.X0, reg.X0)
-		}
-		if g.t.is32() {
-			g.VMOVHLPS(reg.X0, reg.X0, reg.X1)
-			g.add(reg.X1, reg.X0, reg.X0)
-			g.VMOVSHDUP(reg.X0, reg.X1)
-		} else {
-			g.VUNPCKHPD(reg.X0, reg.X0, reg.X1)
-		}
-		g.adds(reg.X1, reg.X0, reg.X0)
+	if g.t.is32() {
+		g.Comment("(X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,",
+			"zeros above), then across the lanes")
+		g.add(reg.X2, reg.X0, reg.X0)
+		g.add(reg.X6, reg.X4, reg.X4)
+		g.add(reg.X4, reg.X0, reg.X0)
 	} else {
-		g.Comment("((X0+X4) + (X1+X5)) + ((X2+X6) + (X3+X7))")
-		for i := 0; i < 4; i++ {
-			g.adds(xr[4+i], xr[i], xr[i])
-		}
-		g.adds(reg.X1, reg.X0, reg.X0)
-		g.adds(reg.X3, reg.X2, reg.X2)
-		g.adds(reg.X2, reg.X0, reg.X0)
+		g.Comment("((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single",
+			"non-zeros in lane 0, zero above), then across the lanes")
+		g.add(reg.X1, reg.X0, reg.X0)
+		g.add(reg.X3, reg.X2, reg.X2)
+		g.add(reg.X5, reg.X4, reg.X4)
+		g.add(reg.X2, reg.X0, reg.X0)
+		g.add(reg.X6, reg.X4, reg.X4)
+		g.add(reg.X4, reg.X0, reg.X0)
 	}
+	if g.t.is32() {
+		g.VMOVHLPS(reg.X0, reg.X0, reg.X1)
+		g.add(reg.X1, reg.X0, reg.X0)
+		g.VMOVSHDUP(reg.X0, reg.X1)
+	} else {
+		g.VUNPCKHPD(reg.X0, reg.X0, reg.X1)
+	}
+	g.adds(reg.X1, reg.X0, reg.X0)
 	g.movs(reg.X0, g.result())
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()

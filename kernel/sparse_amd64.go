@@ -4,16 +4,6 @@
 
 package kernel
 
-// The number of non-zeros from which each path's DotSparse gathers; below
-// it, its unrolled scalar loop runs. A value no length reaches means the
-// scalar loop always won (kernel/sparse.go has the measurements).
-const (
-	gatherMinAVX2F32   = 1 << 62 // never
-	gatherMinAVX2F64   = 1 << 62 // never
-	gatherMinAVX512F32 = 1 << 62 // never
-	gatherMinAVX512F64 = 1 << 62 // never
-)
-
 // DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if
 // len(idx) != len(val) or, as indexing does, if an index is outside w.
 func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
@@ -25,12 +15,8 @@ func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
 		// On an invalid index the assembly returns !ok having read nothing
 		// outside w, and the Go loop below panics at that index.
 		switch k.im.id {
-		case IDAVX512:
-			if s, ok := dotSparseAVX512F32(idx, val32, w32, gatherMinAVX512F32); ok {
-				return T(s)
-			}
-		case IDAVX2:
-			if s, ok := dotSparseAVX2F32(idx, val32, w32, gatherMinAVX2F32); ok {
+		case IDAVX512, IDAVX2:
+			if s, ok := dotSparseAVX2F32(idx, val32, w32); ok {
 				return T(s)
 			}
 		}
@@ -40,12 +26,8 @@ func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
 	// On an invalid index the assembly returns !ok having read nothing
 	// outside w, and the Go loop below panics at that index.
 	switch k.im.id {
-	case IDAVX512:
-		if s, ok := dotSparseAVX512F64(idx, val64, w64, gatherMinAVX512F64); ok {
-			return T(s)
-		}
-	case IDAVX2:
-		if s, ok := dotSparseAVX2F64(idx, val64, w64, gatherMinAVX2F64); ok {
+	case IDAVX512, IDAVX2:
+		if s, ok := dotSparseAVX2F64(idx, val64, w64); ok {
 			return T(s)
 		}
 	}
@@ -64,13 +46,7 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 		// The assembly stops before an invalid index; the Go loop then panics
 		// there (or, after a complete run, has nothing left to do).
 		switch k.im.id {
-		case IDAVX512:
-			n := axpySparseAVX512F32(float32(a), idx, val32, y32)
-			if n == len(idx) {
-				return
-			}
-			idx, val32 = idx[n:], val32[n:]
-		case IDAVX2:
+		case IDAVX512, IDAVX2:
 			n := axpySparseAVX2F32(float32(a), idx, val32, y32)
 			if n == len(idx) {
 				return
@@ -84,13 +60,7 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 	// The assembly stops before an invalid index; the Go loop then panics
 	// there (or, after a complete run, has nothing left to do).
 	switch k.im.id {
-	case IDAVX512:
-		n := axpySparseAVX512F64(float64(a), idx, val64, y64)
-		if n == len(idx) {
-			return
-		}
-		idx, val64 = idx[n:], val64[n:]
-	case IDAVX2:
+	case IDAVX512, IDAVX2:
 		n := axpySparseAVX2F64(float64(a), idx, val64, y64)
 		if n == len(idx) {
 			return
@@ -118,12 +88,8 @@ func DotSparse[T Float](idx []int32, val, w []T) T {
 		// On an invalid index the assembly returns !ok having read nothing
 		// outside w, and the Go loop below panics at that index.
 		switch active.id {
-		case IDAVX512:
-			if s, ok := dotSparseAVX512F32(idx, val32, w32, gatherMinAVX512F32); ok {
-				return T(s)
-			}
-		case IDAVX2:
-			if s, ok := dotSparseAVX2F32(idx, val32, w32, gatherMinAVX2F32); ok {
+		case IDAVX512, IDAVX2:
+			if s, ok := dotSparseAVX2F32(idx, val32, w32); ok {
 				return T(s)
 			}
 		}
@@ -133,12 +99,8 @@ func DotSparse[T Float](idx []int32, val, w []T) T {
 	// On an invalid index the assembly returns !ok having read nothing
 	// outside w, and the Go loop below panics at that index.
 	switch active.id {
-	case IDAVX512:
-		if s, ok := dotSparseAVX512F64(idx, val64, w64, gatherMinAVX512F64); ok {
-			return T(s)
-		}
-	case IDAVX2:
-		if s, ok := dotSparseAVX2F64(idx, val64, w64, gatherMinAVX2F64); ok {
+	case IDAVX512, IDAVX2:
+		if s, ok := dotSparseAVX2F64(idx, val64, w64); ok {
 			return T(s)
 		}
 	}
@@ -163,13 +125,7 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 		// The assembly stops before an invalid index; the Go loop then panics
 		// there (or, after a complete run, has nothing left to do).
 		switch active.id {
-		case IDAVX512:
-			n := axpySparseAVX512F32(float32(a), idx, val32, y32)
-			if n == len(idx) {
-				return
-			}
-			idx, val32 = idx[n:], val32[n:]
-		case IDAVX2:
+		case IDAVX512, IDAVX2:
 			n := axpySparseAVX2F32(float32(a), idx, val32, y32)
 			if n == len(idx) {
 				return
@@ -183,13 +139,7 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	// The assembly stops before an invalid index; the Go loop then panics
 	// there (or, after a complete run, has nothing left to do).
 	switch active.id {
-	case IDAVX512:
-		n := axpySparseAVX512F64(float64(a), idx, val64, y64)
-		if n == len(idx) {
-			return
-		}
-		idx, val64 = idx[n:], val64[n:]
-	case IDAVX2:
+	case IDAVX512, IDAVX2:
 		n := axpySparseAVX2F64(float64(a), idx, val64, y64)
 		if n == len(idx) {
 			return
@@ -199,58 +149,30 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
 
-// dotSparseAVX2F32 returns Σ val[i]·w[idx[i]] (AVX2+FMA), gathering from gmin
-// non-zeros up, with ok = false if an index is outside w (nothing is read
-// there); len(val) == len(idx) is the caller's check.
+// dotSparseAVX2F32 returns Σ val[i]·w[idx[i]] (AVX+FMA on XMM: avx2, avx512), with ok = false if
+// an index is outside w (nothing is read there); len(val) == len(idx) is
+// the caller's check.
 //
 //go:noescape
-func dotSparseAVX2F32(idx []int32, val, w []float32, gmin int) (s float32, ok bool)
+func dotSparseAVX2F32(idx []int32, val, w []float32) (s float32, ok bool)
 
 // axpySparseAVX2F32 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (AVX2+FMA), stopping before the first index outside y;
-// done is the number of non-zeros updated.
+// multiply-add each (AVX+FMA on XMM: avx2, avx512), stopping before the first index
+// outside y; done is the number of non-zeros updated.
 //
 //go:noescape
 func axpySparseAVX2F32(a float32, idx []int32, val, y []float32) (done int)
 
-// dotSparseAVX2F64 returns Σ val[i]·w[idx[i]] (AVX2+FMA), gathering from gmin
-// non-zeros up, with ok = false if an index is outside w (nothing is read
-// there); len(val) == len(idx) is the caller's check.
+// dotSparseAVX2F64 returns Σ val[i]·w[idx[i]] (AVX+FMA on XMM: avx2, avx512), with ok = false if
+// an index is outside w (nothing is read there); len(val) == len(idx) is
+// the caller's check.
 //
 //go:noescape
-func dotSparseAVX2F64(idx []int32, val, w []float64, gmin int) (s float64, ok bool)
+func dotSparseAVX2F64(idx []int32, val, w []float64) (s float64, ok bool)
 
 // axpySparseAVX2F64 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (AVX2+FMA), stopping before the first index outside y;
-// done is the number of non-zeros updated.
+// multiply-add each (AVX+FMA on XMM: avx2, avx512), stopping before the first index
+// outside y; done is the number of non-zeros updated.
 //
 //go:noescape
 func axpySparseAVX2F64(a float64, idx []int32, val, y []float64) (done int)
-
-// dotSparseAVX512F32 returns Σ val[i]·w[idx[i]] (AVX-512F), gathering from gmin
-// non-zeros up, with ok = false if an index is outside w (nothing is read
-// there); len(val) == len(idx) is the caller's check.
-//
-//go:noescape
-func dotSparseAVX512F32(idx []int32, val, w []float32, gmin int) (s float32, ok bool)
-
-// axpySparseAVX512F32 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (AVX-512F), stopping before the first index outside y;
-// done is the number of non-zeros updated.
-//
-//go:noescape
-func axpySparseAVX512F32(a float32, idx []int32, val, y []float32) (done int)
-
-// dotSparseAVX512F64 returns Σ val[i]·w[idx[i]] (AVX-512F), gathering from gmin
-// non-zeros up, with ok = false if an index is outside w (nothing is read
-// there); len(val) == len(idx) is the caller's check.
-//
-//go:noescape
-func dotSparseAVX512F64(idx []int32, val, w []float64, gmin int) (s float64, ok bool)
-
-// axpySparseAVX512F64 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (AVX-512F), stopping before the first index outside y;
-// done is the number of non-zeros updated.
-//
-//go:noescape
-func axpySparseAVX512F64(a float64, idx []int32, val, y []float64) (done int)

@@ -149,30 +149,30 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
 
-// dotSparseNEONF32 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if an
-// index is outside w (nothing is read there); len(val) == len(idx) is the
-// caller's check.
+// dotSparseNEONF32 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if
+// an index is outside w (nothing is read there); len(val) == len(idx) is
+// the caller's check.
 //
 //go:noescape
 func dotSparseNEONF32(idx []int32, val, w []float32) (s float32, ok bool)
 
 // axpySparseNEONF32 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (NEON), stopping before the first index outside y;
-// done is the number of non-zeros updated.
+// multiply-add each (NEON), stopping before the first index
+// outside y; done is the number of non-zeros updated.
 //
 //go:noescape
 func axpySparseNEONF32(a float32, idx []int32, val, y []float32) (done int)
 
-// dotSparseNEONF64 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if an
-// index is outside w (nothing is read there); len(val) == len(idx) is the
-// caller's check.
+// dotSparseNEONF64 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if
+// an index is outside w (nothing is read there); len(val) == len(idx) is
+// the caller's check.
 //
 //go:noescape
 func dotSparseNEONF64(idx []int32, val, w []float64) (s float64, ok bool)
 
 // axpySparseNEONF64 adds a·val[i] to y[idx[i]] in order, one fused
-// multiply-add each (NEON), stopping before the first index outside y;
-// done is the number of non-zeros updated.
+// multiply-add each (NEON), stopping before the first index
+// outside y; done is the number of non-zeros updated.
 //
 //go:noescape
 func axpySparseNEONF64(a float64, idx []int32, val, y []float64) (done int)

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// BenchmarkDotSparseLoops compares, on each available amd64 path, the two
-// loops of the sparse dot's assembly (gathers, and the unrolled scalar
-// loop) with the Go loops, to place each path's gather threshold
-// (gatherMin*, generated): 2²⁰ float32/float64 weights, random sorted
-// indices as in bench/sparse_bench_test.go.
+// BenchmarkDotSparseLoops compares the sparse dot's assembly on each
+// available amd64 path with the Go loops, from 8 to 100 non-zeros: 2²⁰
+// float32/float64 weights, random sorted indices as in
+// bench/sparse_bench_test.go. (At commit b2a653d it also measured
+// VGATHERDPS/VGATHERDPD loops: bench/results/sparse-gather-vs-scalar-zen5.txt.)
 func BenchmarkDotSparseLoops(b *testing.B) {
 	benchDotSparseLoops[float32](b)
 	benchDotSparseLoops[float64](b)
@@ -52,17 +52,8 @@ func benchDotSparseLoops[T Float](b *testing.B) {
 				return s
 			}}}
 			for _, im := range archImpls() {
-				if !im.available {
-					continue
-				}
-				for _, g := range []struct {
-					name string
-					gmin int
-				}{{"gather", 0}, {"scalar", gatherNeverTest}} {
-					loops = append(loops, loop{im.name + "-" + g.name, func(idx []int32, val, w []T) T {
-						s, _ := dotSparseAsm(im.id, idx, val, w, g.gmin)
-						return s
-					}})
+				if im.available {
+					loops = append(loops, loop{im.name, Kernels[T]{im: im}.DotSparse})
 				}
 			}
 			for _, l := range loops {
