@@ -49,12 +49,15 @@ func plainDotSparse[T kernel.Float](idx []int32, val, w []T) T {
 	return s
 }
 
+// dotSparseCandidates are the paths and the plain loop, each called the
+// same way: through a func value of the function itself (kernel.DotSparse,
+// the method value of a path's Kernels, plainDotSparse), with no closure
+// around one of them only.
 func dotSparseCandidates[T kernel.Float]() []candidate[dotSparseFn[T]] {
-	c := []candidate[dotSparseFn[T]]{{"auto", func(idx []int32, val, w []T) T { return kernel.DotSparse(idx, val, w) }}}
+	c := []candidate[dotSparseFn[T]]{{"auto", kernel.DotSparse[T]}}
 	names, ks := paths[T]()
 	for i := range ks {
-		k := ks[i]
-		c = append(c, candidate[dotSparseFn[T]]{names[i], func(idx []int32, val, w []T) T { return k.DotSparse(idx, val, w) }})
+		c = append(c, candidate[dotSparseFn[T]]{names[i], ks[i].DotSparse})
 	}
 	return append(c, candidate[dotSparseFn[T]]{"plain", plainDotSparse[T]})
 }
@@ -99,11 +102,10 @@ func plainAxpySparse[T kernel.Float](a T, idx []int32, val, y []T) {
 
 func benchAxpySparse[T kernel.Float](b *testing.B) {
 	y := randSlice[T](sparseDim, 8)
-	cands := []candidate[axpySparseFn[T]]{{"auto", func(a T, idx []int32, val, y []T) { kernel.AxpySparse(a, idx, val, y) }}}
+	cands := []candidate[axpySparseFn[T]]{{"auto", kernel.AxpySparse[T]}}
 	names, ks := paths[T]()
 	for i := range ks {
-		k := ks[i]
-		cands = append(cands, candidate[axpySparseFn[T]]{names[i], func(a T, idx []int32, val, y []T) { k.AxpySparse(a, idx, val, y) }})
+		cands = append(cands, candidate[axpySparseFn[T]]{names[i], ks[i].AxpySparse})
 	}
 	cands = append(cands, candidate[axpySparseFn[T]]{"plain", plainAxpySparse[T]})
 	for _, rows := range []int{1, 4096} {
