@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
+	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -234,27 +235,39 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	return s, nil
 }
 
-// bufPool recycles the packed copies of Compute and Cross: a repeated call
-// then finds its buffers mapped and in cache instead of faulting in fresh
-// pages. Entries are *[]float32 or *[]float64.
-var bufPool sync.Pool
+// bufs32 and bufs64 recycle the packed copies and scratch blocks of
+// Compute, Cross and Rows: a repeated call then finds its buffers mapped
+// and in cache instead of faulting in fresh pages. Unlike a sync.Pool they
+// survive garbage collections (a pool empties at every GC, so a service
+// scoring batches allocated its buffers again after each); each keeps at
+// most 8 buffers and 2²³ values (32 MiB of float32, 64 MiB of float64).
+var (
+	bufs32 = freelist.New[float32](8, 1<<23)
+	bufs64 = freelist.New[float64](8, 1<<23)
+)
 
 // getBuf returns a slice of n values with arbitrary contents.
 func getBuf[T kernel.Float](n int) []T {
-	if p, ok := bufPool.Get().(*[]T); ok {
-		if cap(*p) >= n {
-			return (*p)[:n]
-		}
-		bufPool.Put(p)
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		b := bufs32.Get(n)
+		return *(*[]T)(unsafe.Pointer(&b))
 	}
-	return make([]T, n)
+	b := bufs64.Get(n)
+	return *(*[]T)(unsafe.Pointer(&b))
 }
 
 // putBuf hands a slice from getBuf back.
 func putBuf[T kernel.Float](b []T) {
-	if b != nil {
-		bufPool.Put(&b)
+	if b == nil {
+		return
 	}
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		bufs32.Put(*(*[]float32)(unsafe.Pointer(&b)))
+		return
+	}
+	bufs64.Put(*(*[]float64)(unsafe.Pointer(&b)))
 }
 
 // release returns the set's packed copies to the pool.
