@@ -458,7 +458,7 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major), the
 // values Scores gives each row up to rounding (within the bound of package
 // kernel; they do not depend on GOMAXPROCS). A model with many weight
-// vectors (32 or more classes, or a voted model's vectors) scores the batch
+// vectors (64 or more classes, or a voted model's vectors) scores the batch
 // as one matrix product of the samples and its vectors on gram's
 // register-tiled micro-kernels (gram.CrossInto), which reads each vector
 // once per tile of samples instead of once per sample; with fewer, for
@@ -483,13 +483,13 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 
 // gemmMinRows is the number of weight vectors from which ScoresBatch
 // computes the products as one matrix product with gram.CrossInto rather
-// than sample by sample with kernel.Dots. The product packs the samples
-// first, a pass over the batch that costs more than scoring them against a
-// few vectors; measured in CPU time on Zen 5 (d = 784, 200 samples,
-// TestPredictCPUTime, bench/results/predict-zen5.txt), Dots is several
-// times faster for 10 and 16 vectors, the two are even at 32, and the
-// product twice as fast at 128.
-const gemmMinRows = 32
+// than two samples at a time with kernel.Dots2. The product packs the
+// samples first, a pass over the batch that costs more than scoring them
+// against a few vectors; measured in CPU time on Zen 5 (d = 784, 200
+// samples, TestPredictCPUTime, bench/results/predict-batch-zen5.txt), Dots2
+// is 6, 2.3 and 1.3 times faster for 10, 16 and 32 vectors, the two are
+// even at 64, and the product 1.2 times faster at 128.
+const gemmMinRows = 64
 
 // useGEMM reports whether ScoresBatch multiplies by vectors weight vectors
 // with gram.CrossInto.
@@ -616,8 +616,14 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 // is scored by kernel.Dots, as by Scores. ScoresBatch and PredictBatch
 // both score with it, so they agree exactly.
 func (s *state[T]) scoreRows(dst, X []T, lo, hi int) {
+	s.productRows(dst, X, lo, hi)
+	s.biasRows(dst, X, lo, hi)
+}
+
+// productRows writes the products w·x of rows lo … hi−1 of X with the
+// weight vectors to dst, as scoreRows describes.
+func (s *state[T]) productRows(dst, X []T, lo, hi int) {
 	r, d := s.rows(), s.d
-	n := hi - lo
 	switch {
 	case r == 1:
 		s.k.MatVec(dst, X[lo*d:hi*d], s.W)
@@ -640,6 +646,13 @@ func (s *state[T]) scoreRows(dst, X []T, lo, hi int) {
 			}
 		}
 	}
+}
+
+// biasRows turns the products of rows lo … hi−1 in dst into their scores:
+// the scaling and the biases.
+func (s *state[T]) biasRows(dst, X []T, lo, hi int) {
+	r, d := s.rows(), s.d
+	n := hi - lo
 	if s.scaling == ScaleNone {
 		for i := range n {
 			sc := dst[i*r : (i+1)*r]
@@ -690,7 +703,7 @@ func (s *state[T]) cross(dst, X, W []T, row0 int) error {
 // row (len(X) must be len(dst)·Dims). It scores the batch as ScoresBatch
 // does, with the same values; a label can differ from Predict's only where
 // two scores are within rounding of each other (or of 0, for a binary
-// model). A model with fewer than 32 weight vectors (not voted) scores
+// model). A model with fewer than 64 weight vectors (not voted) scores
 // blocks of samples into a buffer on the stack, two samples per
 // kernel.Dots2 call (one kernel.MatVec per block for a binary model), and
 // allocates nothing when the batch runs on one goroutine; a batch of at
@@ -771,6 +784,15 @@ func (s *state[T]) predictRange(dst []int, X []T, lo, hi int) int {
 	for b := lo; b < hi; b += per {
 		e := min(b+per, hi)
 		sc := buf[:(e-b)*r]
+		if s.scaling == ScaleNone {
+			// The biases added while deciding, as Predict does: the same
+			// sums as biasRows', in one pass.
+			s.productRows(sc, X, b, e)
+			if bad := s.decideRows(dst[b:e], sc); bad >= 0 {
+				return b + bad
+			}
+			continue
+		}
 		s.scoreRows(sc, X, b, e)
 		for i := b; i < e; i++ {
 			row := sc[(i-b)*r : (i-b+1)*r]
@@ -783,6 +805,45 @@ func (s *state[T]) predictRange(dst []int, X []T, lo, hi int) int {
 			}
 			dst[i] = s.decide(row)
 		}
+	}
+	return -1
+}
+
+// decideRows sets dst[i] to the label of the products sc[i·r:(i+1)·r]
+// plus the biases (a model without scaling) and returns the first row
+// with a non-finite score, or −1.
+func (s *state[T]) decideRows(dst []int, sc []T) int {
+	r := s.rows()
+	if r == 1 {
+		b := s.B[0]
+		for i, p := range sc {
+			a := p + b
+			if a-a != 0 {
+				return i
+			}
+			dst[i] = -1
+			if a > 0 {
+				dst[i] = 1
+			}
+		}
+		return -1
+	}
+	B := s.B[:r]
+	for i := range dst {
+		row := sc[i*r : (i+1)*r]
+		best, bestK := row[0]+B[0], 0
+		bad := best - best
+		for k := 1; k < r; k++ {
+			a := row[k] + B[k]
+			bad += a - a
+			if a > best {
+				best, bestK = a, k
+			}
+		}
+		if bad != 0 { // NaN: a score is NaN or ±Inf
+			return i
+		}
+		dst[i] = s.labels[bestK]
 	}
 	return -1
 }

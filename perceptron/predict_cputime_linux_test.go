@@ -16,8 +16,8 @@ import (
 // measuring thread rather than wall time, GOMAXPROCS 1 (so a batch runs on
 // that thread, one core's work): on a machine shared with other
 // processes, time spent descheduled does not count. It also measures the
-// two ways ScoresBatch computes the products of the 200 samples with k
-// weight vectors (kernel.Dots per sample, gram.CrossInto), the figures
+// ways of computing the products of the 200 samples with k weight vectors
+// (kernel.Dots per sample, kernel.Dots2 per pair, gram.CrossInto), the figures
 // gemmMinRows rests on. Rounds of each case
 // are interleaved; it prints the fastest and the median round per sample
 // with the ratios the targets of issue 13 name, and asserts nothing. Run it
@@ -83,12 +83,16 @@ func TestPredictCPUTime(t *testing.T) {
 	for i := range Wr {
 		Wr[i] = float32(rng.Float64() - 0.5)
 	}
-	for _, k := range []int{10, 16, 32, 128} {
+	for _, k := range []int{10, 16, 32, 64, 128} {
 		Wk, dst := Wr[:k*d], make([]float32, n*k)
 		opts := &gram.Options{Threads: 1, MaxBytes: -1}
 		cands = append(cands, cand{fmt.Sprintf("k=%d product dots", k), n, 10, func() {
 			for i := range n {
 				kernel.Dots(dst[i*k:(i+1)*k], Wk, X[i*d:(i+1)*d])
+			}
+		}}, cand{fmt.Sprintf("k=%d product dots2", k), n, 10, func() {
+			for i := 0; i < n; i += 2 {
+				kernel.Dots2(dst[i*k:(i+2)*k], Wk, X[i*d:(i+2)*d])
 			}
 		}}, cand{fmt.Sprintf("k=%d product gemm", k), n, 10, func() {
 			must(gram.CrossInto(dst, X, Wk, d, gram.Linear{}, opts))

@@ -427,7 +427,7 @@ func TestScoresBatchSplit(t *testing.T) {
 // Predict and the exact scores for batch sizes around the two-sample tiles
 // of kernel.Dots2, the stack blocks of PredictBatch and its goroutine split
 // (0, 1, 31, 32, 33, 200, 1000 rows), for binary, one-vs-rest and argmax
-// models (10 and 40 classes: Dots2 and the matrix product), float32 and
+// models (10, 7 and 40 classes on Dots2, 70 on the matrix product), float32 and
 // float64, on every implementation.
 func TestPredictBatchSizes(t *testing.T) {
 	t.Run("f32", testPredictBatchSizes[float32])
@@ -441,6 +441,7 @@ func testPredictBatchSizes[T Float](t *testing.T) {
 		{"ovr10/averaged", 10, Options{Algorithm: Averaged, MaxIter: 2}},
 		{"argmax7/normalize", 7, Options{Multiclass: Argmax, MaxIter: 2, Normalize: true}},
 		{"argmax40/online", 40, Options{Multiclass: Argmax, MaxIter: 2}},
+		{"argmax70/online", 70, Options{Multiclass: Argmax, MaxIter: 2}},
 	} {
 		m, X := trainCase[T](t, c, 1000, d, 9)
 		for _, im := range availableImpls() {
@@ -482,7 +483,10 @@ func TestPredictBatchAllocations(t *testing.T) {
 			}
 		}
 	}
-	m, X := trainCase[float32](t, predictCase{"argmax40", 40, Options{Multiclass: Argmax, MaxIter: 1}}, 1000, d, 4)
+	m, X := trainCase[float32](t, predictCase{"argmax70", 70, Options{Multiclass: Argmax, MaxIter: 1}}, 1000, d, 4)
+	if !m.st.Load().useGEMM(70) {
+		t.Fatal("70 classes do not take the matrix product")
+	}
 	pred := make([]int, 1000)
 	_ = m.PredictBatch(pred, X)
 	var before, after runtime.MemStats
@@ -495,9 +499,9 @@ func TestPredictBatchAllocations(t *testing.T) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	// The scores are 1000·40 float32 (160 KB), the packed samples 1000·784
+	// The scores are 1000·70 float32 (280 KB), the packed samples 1000·784
 	// (3.1 MB): fresh buffers would be far above this bound per call.
 	if per := (after.TotalAlloc - before.TotalAlloc) / rounds; per > 64<<10 {
-		t.Errorf("argmax40: PredictBatch of 1000 after a GC allocated %d bytes per call, want under 64 KiB", per)
+		t.Errorf("argmax70: PredictBatch of 1000 after a GC allocated %d bytes per call, want under 64 KiB", per)
 	}
 }
