@@ -500,10 +500,13 @@ func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
 const votedChunk = 1 << 22
 
 // parallelMinWork is the number of multiply-adds from which a batch is
-// split over goroutines (a few µs of work at the rates of kernel.MatVec and
-// kernel.Dots2, several times the cost of starting and joining them; a
-// binary batch of 200 samples of 784 features is split).
-const parallelMinWork = 1 << 16
+// split over goroutines: 2¹⁷, a few µs of work at the rates of
+// kernel.MatVec and kernel.Dots2, several times the cost of starting and
+// joining a goroutine on an idle core (a binary batch of 200 samples of 784
+// features is not split, a 10-class one is). On a machine whose other
+// cores are busy the split gains nothing: TestPredictBatchWall,
+// bench/results/predict-batch-zen5.txt.
+const parallelMinWork = 1 << 17
 
 // workers returns the number of goroutines a batch of n rows of work
 // multiply-adds each is split over: GOMAXPROCS of them when it has
@@ -531,10 +534,11 @@ func parallelRows(n, work int, f func(lo, hi int)) {
 		return
 	}
 	var wg sync.WaitGroup
-	for t := range w {
+	for t := 1; t < w; t++ {
 		lo, hi := rangeOf(n, t, w)
 		wg.Go(func() { f(lo, hi) })
 	}
+	f(rangeOf(n, 0, w)) // the first range on the calling goroutine
 	wg.Wait()
 }
 
@@ -751,10 +755,12 @@ func (s *state[T]) predictRows(dst []int, X []T) error {
 	} else {
 		bads := make([]int, w)
 		var wg sync.WaitGroup
-		for t := range w {
+		for t := 1; t < w; t++ {
 			lo, hi := rangeOf(n, t, w)
 			wg.Go(func() { bads[t] = s.predictRange(dst, X, lo, hi) })
 		}
+		lo, hi := rangeOf(n, 0, w)
+		bads[0] = s.predictRange(dst, X, lo, hi)
 		wg.Wait()
 		for _, b := range bads {
 			if b >= 0 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -120,4 +121,86 @@ func TestPredictCPUTime(t *testing.T) {
 			best[k+" PredictBatch200"]/best[k+" Predict"], best[k+" PredictBatch200"]/best[k+" Predict loop200"])
 	}
 	fmt.Fprintln(os.Stderr) // keep the log apart from the PASS line
+}
+
+// TestPredictBatchWall measures PredictBatch's wall-clock time per sample on
+// one and on GOMAXPROCS 2 goroutines (the batch split over both cores),
+// next to Predict's, for batches of 200 and 1000 samples of 784 features:
+// the fastest and the median of interleaved rounds, each a few hundred µs,
+// so that the fastest round is one where this process had both vCPUs of the
+// shared machine to itself. It prints the ratios to Predict of one sample
+// and asserts nothing. Run it with
+//
+//	ROSENBLATT_CPUTIME_ROUNDS=200 go test -run TestPredictBatchWall -v ./perceptron
+func TestPredictBatchWall(t *testing.T) {
+	rounds := cputime.Rounds(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const d, n = 784, 1000
+	rng := newRand(1)
+	X := make([]float32, n*d)
+	yb, ym := make([]int, n), make([]int, n)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	for i := range yb {
+		yb[i], ym[i] = 1-2*(i%2), i%10
+	}
+	bin, _, err := Train(X[:200*d], d, yb[:200], Options{MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ovr, _, err := TrainMulticlass(X[:200*d], d, ym[:200], Options{MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, labels := X[3*d:4*d], make([]int, n)
+	type cand struct {
+		name           string
+		procs, samples int
+		calls          int
+		f              func()
+	}
+	var cands []cand
+	for _, m := range []struct {
+		name  string
+		m     *Model[float32]
+		calls int
+	}{{"binary", bin, 4}, {"ovr10", ovr, 1}} {
+		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, func() { _, _ = m.m.Predict(x) }})
+		for _, procs := range []int{1, 2} {
+			for _, bn := range []int{200, 1000} {
+				cands = append(cands, cand{fmt.Sprintf("%s PredictBatch%d/procs=%d", m.name, bn, procs), procs, bn, 10 * m.calls * 200 / bn, func() {
+					if err := m.m.PredictBatch(labels[:bn], X[:bn*d]); err != nil {
+						t.Fatal(err)
+					}
+				}})
+			}
+		}
+	}
+	times := make([][]float64, len(cands))
+	for range rounds {
+		for c, cd := range cands {
+			runtime.GOMAXPROCS(cd.procs)
+			t0 := time.Now()
+			for range cd.calls {
+				cd.f()
+			}
+			times[c] = append(times[c], float64(time.Since(t0).Nanoseconds())/float64(cd.calls*cd.samples))
+		}
+	}
+	best := map[string]float64{}
+	for c, cd := range cands {
+		slices.Sort(times[c])
+		best[cd.name] = times[c][0]
+		t.Logf("%-32s min %8.1f ns/sample  median %8.1f ns/sample", cd.name, times[c][0], times[c][len(times[c])/2])
+	}
+	for _, m := range []string{"binary", "ovr10"} {
+		for _, procs := range []int{1, 2} {
+			for _, bn := range []int{200, 1000} {
+				t.Logf("%s PredictBatch%d/procs=%d per sample / Predict: %.2f (target ≤ 0.5)", m, bn, procs,
+					best[fmt.Sprintf("%s PredictBatch%d/procs=%d", m, bn, procs)]/best[m+" Predict"])
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr)
 }
