@@ -466,7 +466,7 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // binary model scores the rows with kernel.MatVec and a multiclass one two
 // rows at a time with kernel.Dots2 (2×5 register tiles over samples and
 // classes: each weight load serves two samples). Either way a batch of at
-// least 2¹⁶ multiply-adds is split over up to GOMAXPROCS goroutines. It
+// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines. It
 // allocates only the packed copies of the product (and, for a voted model,
 // the products of a chunk of rows with its vectors) and the goroutines.
 func (m *Model[T]) ScoresBatch(dst, X []T) error {
@@ -500,13 +500,15 @@ func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
 const votedChunk = 1 << 22
 
 // parallelMinWork is the number of multiply-adds from which a batch is
-// split over goroutines: 2¹⁷, a few µs of work at the rates of
-// kernel.MatVec and kernel.Dots2, several times the cost of starting and
-// joining a goroutine on an idle core (a binary batch of 200 samples of 784
-// features is not split, a 10-class one is). On a machine whose other
-// cores are busy the split gains nothing: TestPredictBatchWall,
-// bench/results/predict-batch-zen5.txt.
-const parallelMinWork = 1 << 17
+// split over goroutines: 2²¹, some 20 µs of work at the rate of
+// kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
+// goroutines even when the other cores are busy. Measured on the shared
+// 2-vCPU Zen 5 guest (bench/results/predict-batch-zen5.txt), splitting a
+// 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
+// over two goroutines was slower than one (wall clock, median 177 against
+// 122 ns per sample), so such a batch runs on the calling goroutine; one
+// of 1000 samples is split. A variable for the tests.
+var parallelMinWork = 1 << 21
 
 // workers returns the number of goroutines a batch of n rows of work
 // multiply-adds each is split over: GOMAXPROCS of them when it has
@@ -711,7 +713,7 @@ func (s *state[T]) cross(dst, X, W []T, row0 int) error {
 // blocks of samples into a buffer on the stack, two samples per
 // kernel.Dots2 call (one kernel.MatVec per block for a binary model), and
 // allocates nothing when the batch runs on one goroutine; a batch of at
-// least 2¹⁶ multiply-adds is split over up to GOMAXPROCS goroutines (a few
+// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines (a few
 // allocations each, whatever the batch size). The other models take the
 // scores (len(dst)·NumScores values) from a bounded free list that
 // survives garbage collections.

@@ -387,6 +387,8 @@ func TestScoresBatchHugeSample(t *testing.T) {
 // another order than Scores' single Dot or Dots).
 func TestScoresBatchSplit(t *testing.T) {
 	const n, d = 700, 400
+	defer func(w int) { parallelMinWork = w }(parallelMinWork)
+	parallelMinWork = 1 << 17
 	for _, c := range []predictCase{predictCases[0], predictCases[3], predictCases[5]} {
 		m, X := trainCase[float32](t, c, n, d, 9)
 		r := m.NumScores()
