@@ -37,11 +37,6 @@ var kernelSpecs = []kspec{
 		[]string{"K, d := len(dst)/2, len(x)/2", "for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }"}},
 }
 
-// goKernels are the kernels an implementation runs as Go code over its
-// other kernels rather than as assembly of its own: dots2 on NEON is two
-// matvec calls (no NEON tile yet).
-var goKernels = map[string]bool{"dots2NEON": true}
-
 // goFile accumulates a generated Go file.
 type goFile struct {
 	bytes.Buffer
@@ -163,16 +158,6 @@ func kernelGoFile(goarch string) ([]byte, error) {
 			for _, k := range kernelSpecs {
 				name := k.name + im.infix + t.sfx
 				f.p("")
-				if goKernels[k.name+im.infix] {
-					f.p("// %s is dots2 as two calls of matvec%s%s: the arm64", name, im.infix, t.sfx)
-					f.p("// assembly has no two-sample tile yet.")
-					f.p("func %s(%s) {", name, typed(k.params, t))
-					f.p("K, d := len(dst)/2, len(x)/2")
-					f.p("matvec%s%s(dst[:K], w, x[:d])", im.infix, t.sfx)
-					f.p("matvec%s%s(dst[K:], w, x[d:])", im.infix, t.sfx)
-					f.p("}")
-					continue
-				}
 				doc := strings.SplitN(k.doc, "\n", 2)
 				f.p("// %s %s", name, doc[0])
 				if len(doc) > 1 {

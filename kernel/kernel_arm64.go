@@ -417,13 +417,15 @@ func scaleNEONF32(a float32, x []float32)
 //go:noescape
 func matvecNEONF32(dst, m, w []float32)
 
-// dots2NEONF32 is dots2 as two calls of matvecNEONF32: the arm64
-// assembly has no two-sample tile yet.
-func dots2NEONF32(dst, w, x []float32) {
-	K, d := len(dst)/2, len(x)/2
-	matvecNEONF32(dst[:K], w, x[:d])
-	matvecNEONF32(dst[K:], w, x[d:])
-}
+// dots2NEONF32 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
+// five rows at a time sharing each load of the two samples:
+//
+//	K, d := len(dst)/2, len(x)/2
+//	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
+//
+//go:noescape
+func dots2NEONF32(dst, w, x []float32)
 
 // dotNEONF64 returns Σ x[i]*y[i]:
 //
@@ -462,10 +464,12 @@ func scaleNEONF64(a float64, x []float64)
 //go:noescape
 func matvecNEONF64(dst, m, w []float64)
 
-// dots2NEONF64 is dots2 as two calls of matvecNEONF64: the arm64
-// assembly has no two-sample tile yet.
-func dots2NEONF64(dst, w, x []float64) {
-	K, d := len(dst)/2, len(x)/2
-	matvecNEONF64(dst[:K], w, x[:d])
-	matvecNEONF64(dst[K:], w, x[d:])
-}
+// dots2NEONF64 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
+// five rows at a time sharing each load of the two samples:
+//
+//	K, d := len(dst)/2, len(x)/2
+//	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
+//
+//go:noescape
+func dots2NEONF64(dst, w, x []float64)
