@@ -235,39 +235,22 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	return s, nil
 }
 
-// bufs32 and bufs64 recycle the packed copies and scratch blocks of
+// bufs recycles the packed copies and scratch blocks of
 // Compute, Cross and Rows: a repeated call then finds its buffers mapped
-// and in cache instead of faulting in fresh pages. Unlike a sync.Pool they
-// survive garbage collections (a pool empties at every GC, so a service
-// scoring batches allocated its buffers again after each); each keeps at
+// and in cache instead of faulting in fresh pages. Unlike a sync.Pool it
+// survives garbage collections (a pool empties at every GC, so a service
+// scoring batches allocated its buffers again after each); it keeps at
 // most 8 buffers and 2²³ values (32 MiB of float32, 64 MiB of float64).
-var (
-	bufs32 = freelist.New[float32](8, 1<<23)
-	bufs64 = freelist.New[float64](8, 1<<23)
-)
+var bufs = freelist.NewFloats(8, 1<<23)
 
 // getBuf returns a slice of n values with arbitrary contents.
-func getBuf[T kernel.Float](n int) []T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		b := bufs32.Get(n)
-		return *(*[]T)(unsafe.Pointer(&b))
-	}
-	b := bufs64.Get(n)
-	return *(*[]T)(unsafe.Pointer(&b))
-}
+func getBuf[T kernel.Float](n int) []T { return freelist.GetFloat[T](bufs, n) }
 
 // putBuf hands a slice from getBuf back.
 func putBuf[T kernel.Float](b []T) {
-	if b == nil {
-		return
+	if b != nil {
+		freelist.PutFloat(bufs, b)
 	}
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		bufs32.Put(*(*[]float32)(unsafe.Pointer(&b)))
-		return
-	}
-	bufs64.Put(*(*[]float64)(unsafe.Pointer(&b)))
 }
 
 // release returns the set's packed copies to the pool.

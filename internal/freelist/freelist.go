@@ -4,7 +4,10 @@
 // allocating (and page-faulting) fresh ones after every GC.
 package freelist
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // List recycles slices of T. It holds at most MaxBuffers slices and at most
 // MaxValues values in all (the retained memory is bounded); a slice that
@@ -48,9 +51,9 @@ func (l *List[T]) Get(n int) []T {
 	return make([]T, n)
 }
 
-// Put hands b back for reuse. When the list is full, b replaces the
-// smallest held slice if it is larger (and still fits MaxValues), so the
-// list converges on buffers that fit the largest recent requests.
+// Put hands b back for reuse. When the list is full (in count or in
+// values), b replaces the smallest held slices if it is larger than them,
+// so the list converges on buffers that fit the largest recent requests.
 func (l *List[T]) Put(b []T) {
 	c := cap(b)
 	if c == 0 || c > l.maxValues {
@@ -58,22 +61,7 @@ func (l *List[T]) Put(b []T) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.bufs) == l.maxBufs {
-		small := 0
-		for i, h := range l.bufs {
-			if cap(h) < cap(l.bufs[small]) {
-				small = i
-			}
-		}
-		if cap(l.bufs[small]) >= c {
-			return
-		}
-		l.held -= cap(l.bufs[small])
-		l.bufs[small] = l.bufs[len(l.bufs)-1]
-		l.bufs = l.bufs[:len(l.bufs)-1]
-	}
-	for l.held+c > l.maxValues && len(l.bufs) > 0 {
-		// Drop the smallest until b fits.
+	for len(l.bufs) == l.maxBufs || l.held+c > l.maxValues {
 		small := 0
 		for i, h := range l.bufs {
 			if cap(h) < cap(l.bufs[small]) {
@@ -96,4 +84,37 @@ func (l *List[T]) Held() (buffers, values int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.bufs), l.held
+}
+
+// Floats is a pair of Lists, for float32 and float64 slices, for the
+// generic code over both element types (GetFloat, PutFloat).
+type Floats struct {
+	f32 *List[float32]
+	f64 *List[float64]
+}
+
+// NewFloats returns a pair of Lists with New's bounds each.
+func NewFloats(maxBuffers, maxValues int) *Floats {
+	return &Floats{New[float32](maxBuffers, maxValues), New[float64](maxBuffers, maxValues)}
+}
+
+// GetFloat is Get on p's list for T.
+func GetFloat[T ~float32 | ~float64](p *Floats, n int) []T {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		b := p.f32.Get(n)
+		return *(*[]T)(unsafe.Pointer(&b))
+	}
+	b := p.f64.Get(n)
+	return *(*[]T)(unsafe.Pointer(&b))
+}
+
+// PutFloat is Put on p's list for T.
+func PutFloat[T ~float32 | ~float64](p *Floats, b []T) {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		p.f32.Put(*(*[]float32)(unsafe.Pointer(&b)))
+		return
+	}
+	p.f64.Put(*(*[]float64)(unsafe.Pointer(&b)))
 }

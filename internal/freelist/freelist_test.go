@@ -74,3 +74,26 @@ func TestGetAllocatesNothingInSteadyState(t *testing.T) {
 		t.Fatalf("%v allocations per Get/GC/Put, want 0", a)
 	}
 }
+
+// TestFloats: GetFloat and PutFloat keep float32 and float64 slices (and
+// named types of them) on separate lists, and reuse them.
+func TestFloats(t *testing.T) {
+	type score float32
+	p := NewFloats(2, 1<<10)
+	a := GetFloat[score](p, 100)
+	PutFloat(p, a)
+	if n, v := p.f32.Held(); n != 1 || v != 100 {
+		t.Fatalf("float32 list holds %d buffers, %d values, want 1, 100", n, v)
+	}
+	if n, _ := p.f64.Held(); n != 0 {
+		t.Fatalf("float64 list holds %d buffers, want 0", n)
+	}
+	b := GetFloat[float64](p, 100)
+	if n, _ := p.f32.Held(); n != 1 {
+		t.Fatal("a float64 request took the float32 buffer")
+	}
+	PutFloat(p, b)
+	if c := GetFloat[float32](p, 50); cap(c) != 100 || &c[0] != (*float32)(&a[0]) {
+		t.Fatal("the float32 buffer was not reused")
+	}
+}
