@@ -10,7 +10,7 @@ import (
 // dots2Kernel emits dots2: the scores of two samples against every weight
 // vector. dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the K = len(dst)/2
 // rows of the row-major K×d matrix W, d = len(x)/2 (at least one vector:
-// the Go wrapper sends shorter rows to matvec). The classes are processed
+// the Go wrapper sends shorter rows to Dots). The classes are processed
 // five at a time (then a last tile of 1 to 4): a 2×5 register tile of
 // accumulators, so each vector step loads 2 sample vectors and 5 weight
 // vectors for 10 multiply-adds (Dots: 5 loads for 4), which keeps the FMA

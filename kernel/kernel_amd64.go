@@ -497,9 +497,10 @@ func scaleAVX2F32(a float32, x []float32)
 //go:noescape
 func matvecAVX2F32(dst, m, w []float32)
 
-// dots2AVX2F32 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2AVX2F32 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
@@ -544,9 +545,10 @@ func scaleAVX2F64(a float64, x []float64)
 //go:noescape
 func matvecAVX2F64(dst, m, w []float64)
 
-// dots2AVX2F64 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2AVX2F64 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
@@ -598,9 +600,10 @@ func scaleAVX512F32(a float32, x []float32)
 //go:noescape
 func matvecAVX512F32(dst, m, w []float32)
 
-// dots2AVX512F32 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2AVX512F32 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
@@ -645,9 +648,10 @@ func scaleAVX512F64(a float64, x []float64)
 //go:noescape
 func matvecAVX512F64(dst, m, w []float64)
 
-// dots2AVX512F64 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2AVX512F64 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }

@@ -417,9 +417,10 @@ func scaleNEONF32(a float32, x []float32)
 //go:noescape
 func matvecNEONF32(dst, m, w []float32)
 
-// dots2NEONF32 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2NEONF32 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
@@ -464,9 +465,10 @@ func scaleNEONF64(a float64, x []float64)
 //go:noescape
 func matvecNEONF64(dst, m, w []float64)
 
-// dots2NEONF64 sets dst[k] = W[k]·x[:d] and dst[K+k] = W[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 ≥ one vector,
-// five rows at a time sharing each load of the two samples:
+// dots2NEONF64 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
+// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
+// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
+// time sharing each load of the two samples:
 //
 //	K, d := len(dst)/2, len(x)/2
 //	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
