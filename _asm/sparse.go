@@ -139,10 +139,12 @@ func sparseHead(f *goFile, method bool, name, params, result, docMethod, docFn s
 	return id
 }
 
-func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
-	id := sparseHead(f, method, "DotSparse", "idx []int32, val, w []T", " T",
-		"DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if\n"+
-			"len(idx) != len(val) or, as indexing does, if an index is outside w.", dotSparseDoc)
+// sparseFunc writes one sparse kernel: the head (sparseHead), then per
+// element type the slices converted (dense is "w" or "y"), the switch
+// whose cases call the assembly (caseBody), and the Go loop (tail).
+func sparseFunc(f *goFile, list []sparseImpl, method bool, name, params, result, docMethod, docFn, dense, why string,
+	caseBody func(s sparseImpl, t elem, b string), tail func(t elem, b string)) {
+	id := sparseHead(f, method, name, params, result, docMethod, docFn)
 	for _, t := range []elem{f32, f64} {
 		conv, b := "f32s", "32"
 		if !t.is32() {
@@ -151,21 +153,17 @@ func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
 		if t.is32() {
 			f.p("if is32[T]() {")
 		}
-		f.p("val%s, w%s := %s(val), %s(w)", b, b, conv, conv)
+		f.p("val%s, %s%s := %s(val), %s(%s)", b, dense, b, conv, conv, dense)
 		if len(list) > 0 {
-			f.comment("On an invalid index the assembly returns !ok having read nothing\n" +
-				"outside w, and the Go loop below panics at that index.")
+			f.comment(why)
 			f.p("switch %s {", id)
 			for _, c := range sparseCases(list) {
-				s := c.impl
 				f.p("case %s:", c.ids)
-				f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s); ok {", s.fn, t.sfx, b, b)
-				f.p("return T(s)")
-				f.p("}")
+				caseBody(c.impl, t, b)
 			}
 			f.p("}")
 		}
-		f.p("return T(dotSparseGeneric(idx, val%s, w%s))", b, b)
+		tail(t, b)
 		if t.is32() {
 			f.p("}")
 		}
@@ -173,40 +171,38 @@ func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
 	f.p("}")
 }
 
+func sparseDotFunc(f *goFile, list []sparseImpl, method bool) {
+	sparseFunc(f, list, method, "DotSparse", "idx []int32, val, w []T", " T",
+		"DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if\n"+
+			"len(idx) != len(val) or, as indexing does, if an index is outside w.", dotSparseDoc, "w",
+		"On an invalid index the assembly returns !ok having read nothing\n"+
+			"outside w, and the Go loop below panics at that index.",
+		func(s sparseImpl, t elem, b string) {
+			f.p("if s, ok := dotSparse%s%s(idx, val%s, w%s); ok {", s.fn, t.sfx, b, b)
+			f.p("return T(s)")
+			f.p("}")
+		},
+		func(t elem, b string) { f.p("return T(dotSparseGeneric(idx, val%s, w%s))", b, b) })
+}
+
 func sparseAxpyFunc(f *goFile, list []sparseImpl, method bool) {
-	id := sparseHead(f, method, "AxpySparse", "a T, idx []int32, val, y []T", "",
+	sparseFunc(f, list, method, "AxpySparse", "a T, idx []int32, val, y []T", "",
 		"AxpySparse adds a·(idx, val) to y in place on k's implementation. It\n"+
 			"panics if len(idx) != len(val) or, as indexing does, if an index is\n"+
-			"outside y, after updating the non-zeros before it.", axpySparseDoc)
-	for _, t := range []elem{f32, f64} {
-		conv, b := "f32s", "32"
-		if !t.is32() {
-			conv, b = "f64s", "64"
-		}
-		if t.is32() {
-			f.p("if is32[T]() {")
-		}
-		f.p("val%s, y%s := %s(val), %s(y)", b, b, conv, conv)
-		if len(list) > 0 {
-			f.comment("The assembly stops before an invalid index; the Go loop then panics\n" +
-				"there (or, after a complete run, has nothing left to do).")
-			f.p("switch %s {", id)
-			for _, c := range sparseCases(list) {
-				s := c.impl
-				f.p("case %s:", c.ids)
-				f.p("n := axpySparse%s%s(%s(a), idx, val%s, y%s)", s.fn, t.sfx, t.goType, b, b)
-				f.p("if n == len(idx) {")
-				f.p("return")
-				f.p("}")
-				f.p("idx, val%s = idx[n:], val%s[n:]", b, b)
-			}
-			f.p("}")
-		}
-		f.p("axpySparseGeneric(%s(a), idx, val%s, y%s)", t.goType, b, b)
-		if t.is32() {
+			"outside y, after updating the non-zeros before it.", axpySparseDoc, "y",
+		"The assembly stops before an invalid index; the Go loop then panics\n"+
+			"there (or, after a complete run, has nothing left to do).",
+		func(s sparseImpl, t elem, b string) {
+			f.p("n := axpySparse%s%s(%s(a), idx, val%s, y%s)", s.fn, t.sfx, t.goType, b, b)
+			f.p("if n == len(idx) {")
 			f.p("return")
 			f.p("}")
-		}
-	}
-	f.p("}")
+			f.p("idx, val%s = idx[n:], val%s[n:]", b, b)
+		},
+		func(t elem, b string) {
+			f.p("axpySparseGeneric(%s(a), idx, val%s, y%s)", t.goType, b, b)
+			if t.is32() {
+				f.p("return")
+			}
+		})
 }

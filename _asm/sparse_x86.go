@@ -181,14 +181,7 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 		g.add(reg.X6, reg.X4, reg.X4)
 		g.add(reg.X4, reg.X0, reg.X0)
 	}
-	if g.t.is32() {
-		g.VMOVHLPS(reg.X0, reg.X0, reg.X1)
-		g.add(reg.X1, reg.X0, reg.X0)
-		g.VMOVSHDUP(reg.X0, reg.X1)
-	} else {
-		g.VUNPCKHPD(reg.X0, reg.X0, reg.X1)
-	}
-	g.adds(reg.X1, reg.X0, reg.X0)
+	g.hsumX()
 	g.movs(reg.X0, g.result())
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()

@@ -319,6 +319,11 @@ func (g *x86) shiftBytes(r reg.Register) { g.SHLQ(operand.Imm(uint64(g.t.shift))
 func (g *x86) hsum() {
 	g.VEXTRACTF128(operand.Imm(1), reg.Y0, reg.X1)
 	g.add(reg.X1, reg.X0, reg.X0)
+	g.hsumX()
+}
+
+// hsumX sets X0[0] to the sum of the lanes of X0 (clobbers X1).
+func (g *x86) hsumX() {
 	if g.t.is32() {
 		g.VMOVHLPS(reg.X0, reg.X0, reg.X1)
 		g.add(reg.X1, reg.X0, reg.X0)

@@ -29,17 +29,7 @@ func benchDotSparseLoops[T Float](b *testing.B) {
 	var sink T
 	for _, rows := range []int{1, 4096} {
 		for _, nnz := range []int{8, 12, 16, 24, 32, 48, 100} {
-			idx := make([][]int32, rows)
-			val := make([][]T, rows)
-			for r := range rows {
-				idx[r] = make([]int32, nnz)
-				val[r] = make([]T, nnz)
-				for i := range nnz {
-					idx[r][i] = int32(rng.IntN(d))
-					val[r][i] = T(rng.Float64())
-				}
-				slices.Sort(idx[r])
-			}
+			idx, val := sparseBenchRows[T](rng, rows, nnz, d)
 			type loop struct {
 				name string
 				fn   func(idx []int32, val, w []T) T
@@ -86,17 +76,7 @@ func benchAxpySparseLoops[T Float](b *testing.B) {
 	y := make([]T, d)
 	for _, rows := range []int{1, 4096} {
 		for _, nnz := range []int{12, 100} {
-			idx := make([][]int32, rows)
-			val := make([][]T, rows)
-			for r := range rows {
-				idx[r] = make([]int32, nnz)
-				val[r] = make([]T, nnz)
-				for i := range nnz {
-					idx[r][i] = int32(rng.IntN(d))
-					val[r][i] = T(rng.Float64())
-				}
-				slices.Sort(idx[r])
-			}
+			idx, val := sparseBenchRows[T](rng, rows, nnz, d)
 			type loop struct {
 				name string
 				fn   func(a T, idx []int32, val, y []T)
@@ -127,4 +107,21 @@ func benchAxpySparseLoops[T Float](b *testing.B) {
 			}
 		}
 	}
+}
+
+// sparseBenchRows returns rows sparse vectors of nnz sorted random indices
+// below d and values in [0, 1).
+func sparseBenchRows[T Float](rng *rand.Rand, rows, nnz, d int) ([][]int32, [][]T) {
+	idx := make([][]int32, rows)
+	val := make([][]T, rows)
+	for r := range rows {
+		idx[r] = make([]int32, nnz)
+		val[r] = make([]T, nnz)
+		for i := range nnz {
+			idx[r][i] = int32(rng.IntN(d))
+			val[r][i] = T(rng.Float64())
+		}
+		slices.Sort(idx[r])
+	}
+	return idx, val
 }
