@@ -238,10 +238,10 @@ func (r *Rows[T]) row(sc *rowScratch[T], dst, x []T, nx T, diag int) []T {
 type Cache[T kernel.Float] struct {
 	rows   *Rows[T]     // the dense row source, nil for a sparse one
 	src    rowSource[T] // where the rows come from: rows, or a *SparseRows
-	cap    int     // most rows held
-	slot   []int32 // row → slot, −1 if absent
-	owner  []int32 // slot → row
-	prev   []int32 // LRU list over slots, head = most recent
+	cap    int          // most rows held
+	slot   []int32      // row → slot, −1 if absent
+	owner  []int32      // slot → row
+	prev   []int32      // LRU list over slots, head = most recent
 	next   []int32
 	head   int32
 	tail   int32
