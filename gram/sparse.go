@@ -398,5 +398,12 @@ func NewSparseCache[T kernel.Float](c *dataset.CSR[T], k Kernel, budgetBytes int
 	if err != nil {
 		return nil, err
 	}
+	return NewSparseCacheOf(r, budgetBytes)
+}
+
+// NewSparseCacheOf returns a cache of the rows of r holding at most
+// budgetBytes of rows (N values each), sharing r (see NewCacheOf). A
+// budget below one row is an error wrapping ErrBudget.
+func NewSparseCacheOf[T kernel.Float](r *SparseRows[T], budgetBytes int64) (*Cache[T], error) {
 	return newCache[T](r, budgetBytes)
 }
