@@ -185,13 +185,18 @@ func (m *Model[T]) checkSparseSample(x dataset.SparseRow[T]) error {
 	if err := m.check(); err != nil {
 		return err
 	}
+	return checkSparseRow(x, m.d)
+}
+
+// checkSparseRow checks a sparse sample for a model of d features.
+func checkSparseRow[T Float](x dataset.SparseRow[T], d int) error {
 	if len(x.Idx) != len(x.Val) {
 		return fmt.Errorf("%w: sample has %d indices and %d values", ErrDims, len(x.Idx), len(x.Val))
 	}
 	prev := int32(-1)
 	for _, j := range x.Idx {
-		if j <= prev || int(j) >= m.d {
-			return fmt.Errorf("%w: sample feature %d (0-based) is not increasing (previous %d) or not below the model's %d features", ErrDims, j, prev, m.d)
+		if j <= prev || int(j) >= d {
+			return fmt.Errorf("%w: sample feature %d (0-based) is not increasing (previous %d) or not below the model's %d features", ErrDims, j, prev, d)
 		}
 		prev = j
 	}
@@ -277,20 +282,7 @@ func (m *Model[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error {
 	if c == nil || len(dst) != c.Rows {
 		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), rowsOf(c))
 	}
-	if c.Cols > m.d {
-		return fmt.Errorf("%w: the matrix has %d features, the model %d", ErrDims, c.Cols, m.d)
-	}
-	errs := make([]error, c.Rows)
-	parallelRows(c.Rows, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			dst[i], errs[i] = m.PredictSparse(c.Row(i))
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("row %d: %w", i, errs[i])
-				return
-			}
-		}
-	})
-	return errors.Join(errs...)
+	return batchSparse(c, m.d, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
 }
 
 func rowsOf[T Float](c *dataset.CSR[T]) int {
@@ -378,4 +370,94 @@ func decodeSparse[T Float](lens, cols, vals []byte, d, es int) (*dataset.CSR[T],
 	}
 	c.Val = modelfile.Decode[T](vals, es)
 	return c, nil
+}
+
+// ScoresBatchSparse writes the decision values of the rows of c into dst,
+// NumScores per row; see ScoresSparse.
+func (m *Model[T]) ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	r := len(m.bias)
+	if c == nil || len(dst) != c.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), rowsOf(c), r)
+	}
+	return batchSparse(c, m.d, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
+}
+
+// batchSparse runs f on every row of c over GOMAXPROCS goroutines, after
+// checking that c is at most d wide; the first error by row wins.
+func batchSparse[T Float](c *dataset.CSR[T], d int, f func(i int) error) error {
+	if c.Cols > d {
+		return fmt.Errorf("%w: the matrix has %d features, the model %d", ErrDims, c.Cols, d)
+	}
+	errs := make([]error, c.Rows)
+	parallelRows(c.Rows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if err := f(i); err != nil {
+				errs[i] = fmt.Errorf("row %d: %w", i, err)
+				return
+			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ScoresSparse writes the decision values of the sparse sample x into dst
+// (NumScores values): gathers of the weights at x's stored features. A
+// feature at or beyond Dims is an error wrapping ErrDims.
+func (m *LinearModel[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
+	if m == nil || m.d == 0 {
+		return fmt.Errorf("%w: untrained model", ErrModel)
+	}
+	if err := checkSparseRow(x, m.d); err != nil {
+		return err
+	}
+	if len(dst) != len(m.b) {
+		return fmt.Errorf("%w: len(dst) = %d, want %d", ErrDims, len(dst), len(m.b))
+	}
+	m.k.DotsSparse(dst, m.w, x.Idx, x.Val)
+	for r, b := range m.b {
+		dst[r] += b
+	}
+	return nil
+}
+
+// PredictSparse returns the predicted label of the sparse sample x.
+func (m *LinearModel[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
+	var buf [64]T
+	sc := buf[:0]
+	if len(m.b) <= len(buf) {
+		sc = buf[:len(m.b)]
+	} else {
+		sc = make([]T, len(m.b))
+	}
+	if err := m.ScoresSparse(sc, x); err != nil {
+		return 0, err
+	}
+	return m.decide(sc), nil
+}
+
+// PredictBatchSparse writes the predicted label of each row of c into dst
+// (len(dst) = c.Rows); c may have fewer columns than the model, not more.
+func (m *LinearModel[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error {
+	if c == nil || len(dst) != c.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), rowsOf(c))
+	}
+	return batchSparse(c, m.d, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
+}
+
+// ScoresBatchSparse writes the decision values of the rows of c into dst,
+// NumScores per row.
+func (m *LinearModel[T]) ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error {
+	r := len(m.b)
+	if c == nil || len(dst) != c.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), rowsOf(c), r)
+	}
+	return batchSparse(c, m.d, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
 }

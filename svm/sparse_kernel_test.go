@@ -316,3 +316,42 @@ func FuzzSparseModelFile(f *testing.F) {
 		}
 	})
 }
+
+// TestLinearModelSparse: the linear SVM's sparse predictions are its dense
+// ones (integer data: the same scores bit for bit), and a sample wider
+// than the model is ErrDims.
+func TestLinearModelSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 99))
+	X, y, c := sparseInt(r, 80, 16, 3)
+	m, _, err := TrainLinear(X, 16, y, LinearOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := make([]float32, 3*c.Rows), make([]float32, 3*c.Rows)
+	if err := m.ScoresBatch(want, X); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.ScoresBatchSparse(got, c); err != nil {
+		t.Fatal(err)
+	}
+	pd, ps := make([]int, c.Rows), make([]int, c.Rows)
+	if err := m.PredictBatch(pd, X); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.PredictBatchSparse(ps, c); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-5*max(1, math.Abs(float64(want[i]))) {
+			t.Fatalf("score %d: sparse %v, dense %v", i, got[i], want[i])
+		}
+	}
+	for i := range pd {
+		if pd[i] != ps[i] {
+			t.Fatalf("row %d: sparse %d, dense %d", i, ps[i], pd[i])
+		}
+	}
+	if _, err := m.PredictSparse(dataset.SparseRow[float32]{Idx: []int32{16}, Val: []float32{1}}); !errors.Is(err, ErrDims) {
+		t.Errorf("a sample wider than the model: %v", err)
+	}
+}
