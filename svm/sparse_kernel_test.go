@@ -355,3 +355,26 @@ func TestLinearModelSparse(t *testing.T) {
 		t.Errorf("a sample wider than the model: %v", err)
 	}
 }
+
+// TestGammaScaleSparse: GammaScaleSparse is GammaScale of the dense form
+// to the last bits, and 1 for constant data.
+func TestGammaScaleSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 100))
+	X, _, c := sparseInt(r, 50, 13, 2)
+	for i := range c.Val {
+		c.Val[i] += 0.25
+	}
+	d, err := c.ToDense(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	X = d.X
+	want, got := GammaScale(X, 13), GammaScaleSparse(c)
+	if math.Abs(got-want) > 1e-12*want {
+		t.Errorf("GammaScaleSparse = %v, GammaScale = %v", got, want)
+	}
+	empty := &dataset.CSR[float32]{Rows: 2, Cols: 3, Ptr: []int{0, 0, 0}, Y: []int{0, 1}}
+	if g := GammaScaleSparse(empty); g != GammaScale(make([]float32, 6), 3) {
+		t.Errorf("all zeros: %v, GammaScale %v", g, GammaScale(make([]float32, 6), 3))
+	}
+}

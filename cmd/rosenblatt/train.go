@@ -132,7 +132,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"else an LRU cache of its rows (default 2048; -1: no limit; the kernel SVM's row cache is\n"+
 		"this budget too, default 100)")
 	fs.BoolVar(&tf.dense, "dense", false, "LIBSVM: read DATA and -test as dense rows (default: sparse CSR rows, at O(stored values)\n"+
-		"per epoch, whenever the trainer takes them: the perceptrons and Pegasos, not -kernel or -algo svm; -v says which)")
+		"per epoch, whenever the trainer takes them: the perceptrons, Pegasos and -algo svm (linear and -kernel), not the\n"+
+		"kernel perceptron nor -data-margin; -v says which)")
 	tf.data.register(fs, true)
 }
 
@@ -147,8 +148,12 @@ func (tf *trainFlags) representation(path string) (sparse bool, why string, err 
 		return false, "dense: " + format + " input", nil
 	case tf.dense:
 		return false, "dense: -dense", nil
-	case tf.kernel != "":
+	case tf.kernel != "" && tf.algo != "svm":
 		return false, "dense: the kernel perceptron trains on dense rows", nil
+	case tf.algo == "svm" && tf.dataMargin:
+		return false, "dense: -data-margin solves on dense rows", nil
+	case tf.algo == "svm" && tf.kernel == "" && math.IsInf(tf.c.v, 1):
+		return false, "dense: the linear hard margin (-C inf) solves on dense rows", nil
 	}
 	return true, "sparse (CSR)", nil
 }
