@@ -118,7 +118,7 @@ type sparseBatch[T kernel.Float] interface {
 
 // sparseReader returns c as a sparseBatch if predict reads LIBSVM files
 // sparse for it: a linear perceptron model, a linear SVM, or a kernel SVM
-// trained on sparse rows (its support vectors sparse).
+// or kernel perceptron trained on sparse rows (its support vectors sparse).
 func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 	switch m := c.(type) {
 	case *perceptron.Model[T]:
@@ -126,6 +126,8 @@ func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 	case *svm.LinearModel[T]:
 		return m, true
 	case *svm.Model[T]:
+		return m, m.SparseSupport() != nil
+	case *perceptron.KernelModel[T]:
 		return m, m.SparseSupport() != nil
 	}
 	return nil, false
@@ -135,7 +137,7 @@ func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 // predicts every row, with the decision values (NumScores per row) if
 // withScores; it returns the predictions, the file's labels, the scores and
 // the format read. A LIBSVM file read for a linear perceptron model, a
-// linear SVM or a kernel SVM with sparse support vectors is read sparse
+// linear SVM or a kernel model with sparse support vectors is read sparse
 // (CSR), with the model's width: text-sized feature spaces that the dense
 // matrix's bound refuses work as they do in train; other models and formats
 // read dense rows.

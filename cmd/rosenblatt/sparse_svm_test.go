@@ -24,6 +24,8 @@ func TestSVMSparseCLI(t *testing.T) {
 		{"kernel poly ovr", []string{"-kernel", "poly", "-degree", "2", "-multiclass", "ovr"}},
 		{"kernel linear", []string{"-kernel", "linear"}},
 		{"linear", nil},
+		{"kernel perceptron", []string{"-algo", "averaged", "-kernel", "rbf", "-epochs", "3"}},
+		{"kernel perceptron argmax", []string{"-algo", "online", "-multiclass", "argmax", "-kernel", "poly", "-degree", "2", "-epochs", "2"}},
 	} {
 		args := append(append([]string{"train", "-v", "-f", "-o", "m.model", "-algo", "svm", "-cols", "1048576", "-test", "wide.test.libsvm"}, tc.args...), "wide.libsvm")
 		code, stdout, stderr := runIn(t, dir, args...)
@@ -61,17 +63,21 @@ func TestSVMSparseCLI(t *testing.T) {
 }
 
 // TestSVMSparseDenseSame: on integer data the sparse and the dense run of
-// train -algo svm -kernel K predict the same labels with the same decision
+// train -algo svm -kernel K (and of the kernel perceptron) predict the same labels with the same decision
 // values (predict -scores, to the printed digits: the models are the same
 // bit for bit, see package svm), and -data-margin reads dense.
 func TestSVMSparseDenseSame(t *testing.T) {
 	dir := t.TempDir()
 	textFile(t, dir, "int.libsvm", 120, 60, 6, 3, 5)
 	textFile(t, dir, "int.test.libsvm", 40, 60, 6, 3, 6)
-	for _, kern := range []string{"linear", "poly", "rbf"} {
+	for _, kern := range []string{"linear", "poly", "rbf", "perceptron rbf", "perceptron poly"} {
+		algo := "svm"
+		if k, ok := strings.CutPrefix(kern, "perceptron "); ok {
+			kern, algo = k, "averaged"
+		}
 		var scores [2]string
 		for k, repr := range []string{"-dense=false", "-dense"} {
-			args := []string{"train", "-v", "-f", "-o", "m.model", "-algo", "svm", "-kernel", kern, "-type", "float64", repr, "int.libsvm"}
+			args := []string{"train", "-v", "-f", "-o", "m.model", "-algo", algo, "-kernel", kern, "-type", "float64", repr, "int.libsvm"}
 			code, stdout, stderr := runIn(t, dir, args...)
 			if code != exitOK {
 				t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
