@@ -54,7 +54,10 @@ type SparseRows[T kernel.Float] struct {
 	val   []T
 	norms []T // ‖xᵢ‖², zero-padded to a multiple of the register tile
 	npad  int
-	pool  sync.Pool // *sparseScratch[T]
+	// free holds idle scratches. Not a sync.Pool: the collector empties a
+	// pool, and a fresh scratch is D zeroed values (4 MiB for 2²⁰ float32
+	// features), more than a whole row of gathers costs.
+	free chan *sparseScratch[T]
 }
 
 // sparseScratch is one goroutine's working memory: the scattered row (D
@@ -93,7 +96,7 @@ func NewSparseRows[T kernel.Float](c *dataset.CSR[T], k Kernel, opts *Options) (
 	}
 	nr := e.mk.nr
 	npad := (c.Rows + nr - 1) / nr * nr
-	r := &SparseRows[T]{e: e, n: c.Rows, d: c.Cols, npad: npad,
+	r := &SparseRows[T]{e: e, n: c.Rows, d: c.Cols, npad: npad, free: make(chan *sparseScratch[T], e.threads),
 		ptr: append([]int(nil), c.Ptr...), idx: append([]int32(nil), c.Idx...), val: append([]T(nil), c.Val...),
 		norms: make([]T, npad)}
 	maxNorm := 0.0
@@ -162,11 +165,22 @@ func sparseDot[T kernel.Float](ai []int32, av []T, bi []int32, bv []T) T {
 	return s
 }
 
+// scratch returns an idle scratch, or a new one; put hands it back (and
+// drops it if Options.Threads are idle already).
 func (r *SparseRows[T]) scratch() *sparseScratch[T] {
-	if sc, ok := r.pool.Get().(*sparseScratch[T]); ok {
+	select {
+	case sc := <-r.free:
 		return sc
+	default:
+		return &sparseScratch[T]{w: make([]T, r.d), row: make([]T, r.npad)}
 	}
-	return &sparseScratch[T]{w: make([]T, r.d), row: make([]T, r.npad)}
+}
+
+func (r *SparseRows[T]) put(sc *sparseScratch[T]) {
+	select {
+	case r.free <- sc:
+	default:
+	}
 }
 
 // rowInto computes K(x, X) for the sparse x (idx, val) with squared norm
@@ -217,7 +231,7 @@ func (r *SparseRows[T]) Row(dst []T, i int) []T {
 	}
 	dst = dst[:r.n]
 	sc := r.scratch()
-	defer r.pool.Put(sc)
+	defer r.put(sc)
 	lo, hi := r.ptr[i], r.ptr[i+1]
 	r.rowInto(sc, dst, r.idx[lo:hi], r.val[lo:hi], r.norms[i], i, r.n)
 	return dst
@@ -238,7 +252,7 @@ func (r *SparseRows[T]) RowOf(dst []T, x dataset.SparseRow[T]) ([]T, error) {
 	}
 	dst = dst[:r.n]
 	sc := r.scratch()
-	defer r.pool.Put(sc)
+	defer r.put(sc)
 	r.rowInto(sc, dst, x.Idx, x.Val, nx, -1, r.n)
 	return dst, nil
 }
@@ -335,7 +349,7 @@ func (r *SparseRows[T]) rowsParallel(m int, f func(sc *sparseScratch[T], k int))
 	var next atomic.Int64
 	run := func() {
 		sc := r.scratch()
-		defer r.pool.Put(sc)
+		defer r.put(sc)
 		for {
 			k0 := int(next.Add(chunk)) - chunk
 			if k0 >= m {
