@@ -370,33 +370,3 @@ func sparseFlag(h *modelfile.Header) (modelfile.Header, bool) {
 	}
 	return hh, false
 }
-
-// decodeSparseSV builds the sparse support vectors of a model file from
-// their row lengths, features and values (sizes checked by the caller);
-// lengths that do not add up to the values are ErrCorrupt, the rest is
-// checked by kstate.check.
-func decodeSparseSV[T Float](lens, cols, vals []byte, d, es int) (*dataset.CSR[T], error) {
-	ls := modelfile.U32s(lens)
-	c := &dataset.CSR[T]{Rows: len(ls), Cols: d, Ptr: make([]int, len(ls)+1), Y: make([]int, len(ls))}
-	nnz := uint64(len(cols) / 4)
-	var sum uint64
-	for i, l := range ls {
-		sum += uint64(l)
-		if sum > nnz {
-			return nil, fmt.Errorf("%w: sparse row lengths add up to more than the %d stored values", ErrCorrupt, nnz)
-		}
-		c.Ptr[i+1] = int(sum)
-	}
-	if sum != nnz {
-		return nil, fmt.Errorf("%w: sparse row lengths add up to %d, not the %d stored values", ErrCorrupt, sum, nnz)
-	}
-	c.Idx = make([]int32, nnz)
-	for k, j := range modelfile.U32s(cols) {
-		if j > math.MaxInt32 {
-			return nil, fmt.Errorf("%w: sparse feature %d", ErrCorrupt, j)
-		}
-		c.Idx[k] = int32(j)
-	}
-	c.Val = modelfile.Decode[T](vals, es)
-	return c, nil
-}

@@ -65,22 +65,15 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 		8*(len(s.QOff)-1) + 4*len(s.QIdx) + 12*len(s.VC)
 	if s.ssv != nil {
 		h.Flags |= flagSparseSV
-		body += 8 + 4*s.nsv() + (4+es)*len(s.ssv.Val)
+		body += modelfile.SparseBytes(s.ssv)
 	}
 	w := modelfile.New(h, s.labels, body)
 	w.WriteKernel(s.kern)
 	for _, j := range s.idx {
 		w.U32(uint32(j))
 	}
-	if c := s.ssv; c != nil {
-		w.U64(uint64(len(c.Val)))
-		for i := range c.Rows {
-			w.U32(uint32(c.Ptr[i+1] - c.Ptr[i]))
-		}
-		for _, j := range c.Idx {
-			w.U32(uint32(j))
-		}
-		modelfile.Elems(w, c.Val)
+	if s.ssv != nil {
+		modelfile.WriteSparse(w, s.ssv)
 	}
 	modelfile.Elems(w, s.SV)
 	if s.voted() {
@@ -131,16 +124,9 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mo
 	sv.Add(kernSpecSize, 1)
 	sv.Add(m, 4)
 	if sparse {
-		if uint64(len(body)) < sv.N+8 {
-			return sv.N + 8, nil
+		if need, err := fileErrs.SparseSize(body, sv.N, m, d, esize, &sv); need > 0 || err != nil {
+			return need, err
 		}
-		nnz := le.Uint64(body[sv.N:])
-		if most := sv.Mul(m, d); nnz > most {
-			return 0, fmt.Errorf("%w: %d stored values in %d sparse support vectors of %d features", ErrCorrupt, nnz, m, d)
-		}
-		sv.Add(1, 8)
-		sv.Add(m, 4)
-		sv.Add(nnz, 4+esize)
 	} else {
 		sv.Add(sv.Mul(m, d), esize)
 	}
@@ -206,12 +192,11 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	s.labels = r.Labels(h.Labels)
 	spec := r.Take(1, kernSpecSize, "kernel bytes")
 	idx := r.Take(S, 4, "support indices")
-	var sv, lens, cols, vals []byte
+	var sv []byte
 	if sparse {
-		nnz := r.U64()
-		lens = r.Take(S, 4, "sparse row lengths")
-		cols = r.Take(nnz, 4, "sparse features")
-		vals = r.Take(nnz, esize, "sparse values")
+		if s.ssv, err = modelfile.ReadSparse[T](fileErrs, r, S, h.Dims, h.ElemSize); err != nil {
+			return err
+		}
 	} else {
 		sv = r.Take(S*uint64(h.Dims), esize, "support vector values")
 	}
@@ -248,11 +233,7 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	for i, v := range modelfile.U32s(idx) {
 		s.idx[i] = int(v)
 	}
-	if sparse {
-		if s.ssv, err = decodeSparseSV[T](lens, cols, vals, h.Dims, h.ElemSize); err != nil {
-			return err
-		}
-	} else {
+	if !sparse {
 		s.SV = modelfile.Decode[T](sv, h.ElemSize)
 	}
 	if algo == Voted {

@@ -1,7 +1,6 @@
 package svm
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -169,16 +168,9 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mo
 		off += 4 * s
 	}
 	if h.Flags&flagSparse != 0 {
-		if uint64(len(body)) < off+8 {
-			return off + 8, nil
+		if need, err := e.SparseSize(body, off, s, uint64(h.Dims), es, sz); need > 0 || err != nil {
+			return need, err
 		}
-		nnz := binary.LittleEndian.Uint64(body[off:])
-		if most := sz.Mul(s, uint64(h.Dims)); nnz > most {
-			return 0, e.Corruptf("%d stored values in %d sparse support vectors of %d features", nnz, s, h.Dims)
-		}
-		sz.Add(1, 8)
-		sz.Add(s, 4)
-		sz.Add(nnz, 4+es)
 	} else {
 		sz.Add(sz.Mul(s, uint64(h.Dims)), es)
 	}
@@ -398,22 +390,15 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	body := modelfile.KernelSize + 4*len(m.index) + es*(len(m.sv)+len(m.coef)+len(m.bias))
 	if m.ssv != nil {
 		h.Flags |= flagSparse
-		body += 8 + 4*s + (4+es)*len(m.ssv.Val)
+		body += modelfile.SparseBytes(m.ssv)
 	}
 	w := modelfile.New(h, m.labels, body)
 	w.WriteKernel(kern)
 	for _, i := range m.index {
 		w.U32(uint32(i))
 	}
-	if c := m.ssv; c != nil {
-		w.U64(uint64(len(c.Val)))
-		for i := range c.Rows {
-			w.U32(uint32(c.Ptr[i+1] - c.Ptr[i]))
-		}
-		for _, j := range c.Idx {
-			w.U32(uint32(j))
-		}
-		modelfile.Elems(w, c.Val)
+	if m.ssv != nil {
+		modelfile.WriteSparse(w, m.ssv)
 	}
 	modelfile.Elems(w, m.sv)
 	modelfile.Elems(w, m.coef)
@@ -449,15 +434,9 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	var sv []byte
 	var sp *dataset.CSR[T]
 	if h.Flags&flagSparse != 0 {
-		nnz := r.U64()
-		lens := r.Take(s, 4, "sparse row lengths")
-		cols := r.Take(nnz, 4, "sparse features")
-		vals := r.Take(nnz, es, "sparse values")
-		if r.Err() == nil {
-			var err error
-			if sp, err = decodeSparse[T](lens, cols, vals, h.Dims, h.ElemSize); err != nil {
-				return err
-			}
+		var err error
+		if sp, err = modelfile.ReadSparse[T](fileErrs, r, s, h.Dims, h.ElemSize); err != nil {
+			return err
 		}
 	} else {
 		sv = r.Take(s*uint64(h.Dims), es, "support vector values")

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
 // The kernel SVM on sparse (CSR) data. The kernel values come from gram's
@@ -347,36 +345,6 @@ func checkSparseParts[T Float](p *Parts[T]) error {
 		return fmt.Errorf("%w: sparse support vectors: %w", ErrModel, err)
 	}
 	return nil
-}
-
-// decodeSparse builds the sparse support vectors of a model file from
-// their row lengths, features and values (the sizes checked by the
-// caller); lengths that do not add up to the values are ErrCorrupt, and
-// the rest is checked by NewModel's rules.
-func decodeSparse[T Float](lens, cols, vals []byte, d, es int) (*dataset.CSR[T], error) {
-	ls := modelfile.U32s(lens)
-	c := &dataset.CSR[T]{Rows: len(ls), Cols: d, Ptr: make([]int, len(ls)+1), Y: make([]int, len(ls))}
-	nnz := uint64(len(cols) / 4)
-	var sum uint64
-	for i, l := range ls {
-		sum += uint64(l)
-		if sum > nnz {
-			return nil, fileErrs.Corruptf("sparse row lengths add up to more than the %d stored values", nnz)
-		}
-		c.Ptr[i+1] = int(sum)
-	}
-	if sum != nnz {
-		return nil, fileErrs.Corruptf("sparse row lengths add up to %d, not the %d stored values", sum, nnz)
-	}
-	c.Idx = make([]int32, nnz)
-	for k, j := range modelfile.U32s(cols) {
-		if j > math.MaxInt32 {
-			return nil, fileErrs.Corruptf("sparse feature %d", j)
-		}
-		c.Idx[k] = int32(j)
-	}
-	c.Val = modelfile.Decode[T](vals, es)
-	return c, nil
 }
 
 // ScoresBatchSparse writes the decision values of the rows of c into dst,
