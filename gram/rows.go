@@ -142,7 +142,16 @@ func (r *Rows[T]) RowsOf(dst, Q []T) error {
 // 2·len(idx)·d values) and a scratch block of 2¹⁶ values per goroutine.
 // It panics if an index is out of range.
 func (r *Rows[T]) RowBatch(dst [][]T, idx []int) [][]T {
-	n := r.s.n
+	dst = batchRows(dst, idx, r.s.n)
+	if len(idx) > 0 {
+		r.batch(dst, idx)
+	}
+	return dst
+}
+
+// batchRows checks the row indices idx against n rows (panicking on one
+// out of range) and returns dst grown to len(idx) rows of n values.
+func batchRows[T kernel.Float](dst [][]T, idx []int, n int) [][]T {
 	for _, i := range idx {
 		if i < 0 || i >= n {
 			panic(fmt.Sprintf("gram: row %d out of range [0, %d)", i, n))
@@ -157,9 +166,6 @@ func (r *Rows[T]) RowBatch(dst [][]T, idx []int) [][]T {
 			dst[k] = make([]T, n)
 		}
 		dst[k] = dst[k][:n]
-	}
-	if len(idx) > 0 {
-		r.batch(dst, idx)
 	}
 	return dst
 }

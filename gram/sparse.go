@@ -260,18 +260,11 @@ func (r *SparseRows[T]) RowOf(dst []T, x dataset.SparseRow[T]) ([]T, error) {
 // checkQuery validates a sparse query against the data set and returns its
 // squared norm.
 func (r *SparseRows[T]) checkQuery(x dataset.SparseRow[T]) (T, error) {
-	if len(x.Idx) != len(x.Val) {
-		return 0, fmt.Errorf("%w: query has %d indices and %d values", ErrShape, len(x.Idx), len(x.Val))
-	}
-	prev := int32(-1)
-	for _, j := range x.Idx {
-		if j <= prev || int(j) >= r.d {
-			return 0, fmt.Errorf("%w: query feature %d (0-based) is not increasing (previous %d) or not below the data set's d = %d", ErrShape, j, prev, r.d)
+	if err := x.Check(r.d); err != nil {
+		if isNonFinite(err) {
+			return 0, fmt.Errorf("%w: query: %w", ErrNonFinite, err)
 		}
-		prev = j
-	}
-	if !finite(x.Val) {
-		return 0, fmt.Errorf("%w: query", ErrNonFinite)
+		return 0, fmt.Errorf("%w: query: %w", ErrShape, err)
 	}
 	nx := selfDot(x.Val)
 	if err := r.e.checkOverflow(max(float64(nx), r.maxNorm())); err != nil {
@@ -311,22 +304,7 @@ func (r *SparseRows[T]) Diag() []T {
 // dst[:len(idx)]; the rows are spread over Options.Threads goroutines. The
 // values are identical to Row's. It panics if an index is out of range.
 func (r *SparseRows[T]) RowBatch(dst [][]T, idx []int) [][]T {
-	n := r.n
-	for _, i := range idx {
-		if i < 0 || i >= n {
-			panic(fmt.Sprintf("gram: row %d out of range [0, %d)", i, n))
-		}
-	}
-	if cap(dst) < len(idx) {
-		dst = append(dst[:cap(dst)], make([][]T, len(idx)-cap(dst))...)
-	}
-	dst = dst[:len(idx)]
-	for k := range dst {
-		if cap(dst[k]) < n {
-			dst[k] = make([]T, n)
-		}
-		dst[k] = dst[k][:n]
-	}
+	dst = batchRows(dst, idx, r.n)
 	r.batch(dst, idx)
 	return dst
 }

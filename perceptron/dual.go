@@ -118,12 +118,17 @@ func TrainKernelMulticlass[T Float](X []T, cols int, y []int, opt KernelOptions)
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax := cfg.strategy == Argmax
-	kind := KindKernelOneVsRest
-	if argmax {
-		kind = KindKernelArgmax
-	}
+	argmax, kind := cfg.kernelKind()
 	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, len(labels), argmax, kind, labels)
+}
+
+// kernelKind returns whether a multiclass kernel fit is Argmax, and its
+// model kind.
+func (cfg *config) kernelKind() (argmax bool, kind Kind) {
+	if cfg.strategy == Argmax {
+		return true, KindKernelArgmax
+	}
+	return false, KindKernelOneVsRest
 }
 
 // resolveKernel checks the options of a kernel training call.

@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -54,11 +55,7 @@ func TrainKernelMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Kernel
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax := cfg.strategy == Argmax
-	kind := KindKernelOneVsRest
-	if argmax {
-		kind = KindKernelArgmax
-	}
+	argmax, kind := cfg.kernelKind()
 	return trainDualSparse(&cfg, kern, opt.MaxBytes, opt.trace, X, cls, len(labels), argmax, kind, labels)
 }
 
@@ -162,18 +159,11 @@ func (s *kstate[T]) checkSparse() error {
 
 // checkSparseSample checks a sparse sample for a model of d features.
 func checkSparseSample[T Float](x dataset.SparseRow[T], d int) error {
-	if len(x.Idx) != len(x.Val) {
-		return fmt.Errorf("%w: sample has %d indices and %d values", ErrDims, len(x.Idx), len(x.Val))
-	}
-	prev := int32(-1)
-	for k, j := range x.Idx {
-		if j <= prev || int(j) >= d {
-			return fmt.Errorf("%w: sample feature %d (0-based) is not increasing (previous %d) or not below the model's %d features", ErrDims, j, prev, d)
+	if err := x.Check(d); err != nil {
+		if errors.Is(err, dataset.ErrNonFinite) {
+			return fmt.Errorf("%w: %w", ErrNonFinite, err)
 		}
-		prev = j
-		if !finite(x.Val[k]) {
-			return fmt.Errorf("%w: x[%d] = %v", ErrNonFinite, j, x.Val[k])
-		}
+		return fmt.Errorf("%w: %w (the model has %d features)", ErrDims, err, d)
 	}
 	return nil
 }

@@ -195,18 +195,11 @@ func (m *Model[T]) checkSparseSample(x dataset.SparseRow[T]) error {
 
 // checkSparseRow checks a sparse sample for a model of d features.
 func checkSparseRow[T Float](x dataset.SparseRow[T], d int) error {
-	if len(x.Idx) != len(x.Val) {
-		return fmt.Errorf("%w: sample has %d indices and %d values", ErrDims, len(x.Idx), len(x.Val))
-	}
-	prev := int32(-1)
-	for _, j := range x.Idx {
-		if j <= prev || int(j) >= d {
-			return fmt.Errorf("%w: sample feature %d (0-based) is not increasing (previous %d) or not below the model's %d features", ErrDims, j, prev, d)
+	if err := x.Check(d); err != nil {
+		if errors.Is(err, dataset.ErrNonFinite) {
+			return fmt.Errorf("%w: %w", ErrNonFinite, err)
 		}
-		prev = j
-	}
-	if !finite(x.Val) {
-		return fmt.Errorf("%w: sample", ErrNonFinite)
+		return fmt.Errorf("%w: %w (the model has %d features)", ErrDims, err, d)
 	}
 	return nil
 }
