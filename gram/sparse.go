@@ -23,8 +23,10 @@ import (
 // gathers every other row against it: O(nnz(X)) per row, O(nnz(xⱼ)) per
 // pair. Sorted merging of the two index lists, the alternative that needs
 // no scratch, costs O(nnz(xᵢ) + nnz(xⱼ)) per pair and a mispredicted
-// branch per step; BenchmarkSparseDot measures both (gram/sparse_test.go,
-// bench/results/sparse-gram-zen5.txt).
+// branch per step: 5–10× slower on text-like rows (BenchmarkSparseDot,
+// bench/results/sparse-gram-zen5.txt). It serves only where the scratch
+// would be too large, D > MaxScatterCols (2²² features; a model file may
+// declare up to 2³⁰), so that the memory stays bounded by the data.
 //
 // Numerics. Every product x·x′ is the sequential sum, in increasing column
 // order, of the products of the columns the two rows share (a column one
@@ -41,6 +43,12 @@ import (
 // the whole kernel value is bit-identical to the dense one. The RBF
 // diagonal is exactly 1, as in Compute.
 
+// MaxScatterCols is the widest data set whose kernel rows SparseRows
+// computes by scatter and gather, with a scratch vector of D values per
+// goroutine (16 MiB of float32); wider ones merge index lists, with the
+// same values.
+const MaxScatterCols = 1 << 22
+
 // SparseRows computes rows of the kernel matrix of a CSR data set on
 // demand, as Rows does for dense data: K(xᵢ, X) for a training row, or
 // K(x, X) for any sparse query. It keeps its own copy of the rows (O(nnz)
@@ -54,6 +62,7 @@ type SparseRows[T kernel.Float] struct {
 	val   []T
 	norms []T // ‖xᵢ‖², zero-padded to a multiple of the register tile
 	npad  int
+	merge bool // D > MaxScatterCols: products by merging, no scratch
 	// free holds idle scratches. Not a sync.Pool: the collector empties a
 	// pool, and a fresh scratch is D zeroed values (4 MiB for 2²⁰ float32
 	// features), more than a whole row of gathers costs.
@@ -90,13 +99,18 @@ func NewSparseRows[T kernel.Float](c *dataset.CSR[T], k Kernel, opts *Options) (
 		return nil, fmt.Errorf("%w: dimension d = %d, want ≥ 1", ErrShape, c.Cols)
 	}
 	nnz := int64(len(c.Val))
+	merge := c.Cols > MaxScatterCols
+	scratch := int64(e.threads) * int64(c.Cols)
+	if merge {
+		scratch = 0
+	}
 	// The copy holds nnz values and nnz int32 indices (counted as values).
-	if err := e.budget(int64(c.Rows), 2*nnz+int64(e.threads)*int64(c.Cols), "sparse row source"); err != nil {
+	if err := e.budget(int64(c.Rows), 2*nnz+scratch, "sparse row source"); err != nil {
 		return nil, err
 	}
 	nr := e.mk.nr
 	npad := (c.Rows + nr - 1) / nr * nr
-	r := &SparseRows[T]{e: e, n: c.Rows, d: c.Cols, npad: npad, free: make(chan *sparseScratch[T], e.threads),
+	r := &SparseRows[T]{e: e, n: c.Rows, d: c.Cols, npad: npad, merge: merge, free: make(chan *sparseScratch[T], e.threads),
 		ptr: append([]int(nil), c.Ptr...), idx: append([]int32(nil), c.Idx...), val: append([]T(nil), c.Val...),
 		norms: make([]T, npad)}
 	maxNorm := 0.0
@@ -146,7 +160,7 @@ func gather[T kernel.Float](idx []int32, val, w []T) T {
 
 // sparseDot is the product of two sorted sparse rows by merging their
 // index lists: the same value as gather against the other row scattered.
-// It serves the single products (a model's diagonal, tests).
+// It serves data wider than MaxScatterCols.
 func sparseDot[T kernel.Float](ai []int32, av []T, bi []int32, bv []T) T {
 	var s T
 	p, q := 0, 0
@@ -172,7 +186,11 @@ func (r *SparseRows[T]) scratch() *sparseScratch[T] {
 	case sc := <-r.free:
 		return sc
 	default:
-		return &sparseScratch[T]{w: make([]T, r.d), row: make([]T, r.npad)}
+		sc := &sparseScratch[T]{row: make([]T, r.npad)}
+		if !r.merge {
+			sc.w = make([]T, r.d)
+		}
+		return sc
 	}
 }
 
@@ -188,19 +206,26 @@ func (r *SparseRows[T]) put(sc *sparseScratch[T]) {
 // the columns lo ≤ j < hi are computed (the others of dst are left
 // alone).
 func (r *SparseRows[T]) rowInto(sc *sparseScratch[T], dst []T, idx []int32, val []T, nx T, diag, hi int) {
-	w := sc.w
-	for k, j := range idx {
-		w[j] = val[k]
-	}
 	out := sc.row[:(hi+r.e.mk.nr-1)/r.e.mk.nr*r.e.mk.nr]
-	for j := range hi {
-		lo, up := r.ptr[j], r.ptr[j+1]
-		out[j] = gather(r.idx[lo:up], r.val[lo:up], w)
+	if r.merge {
+		for j := range hi {
+			lo, up := r.ptr[j], r.ptr[j+1]
+			out[j] = sparseDot(idx, val, r.idx[lo:up], r.val[lo:up])
+		}
+	} else {
+		w := sc.w
+		for k, j := range idx {
+			w[j] = val[k]
+		}
+		for j := range hi {
+			lo, up := r.ptr[j], r.ptr[j+1]
+			out[j] = gather(r.idx[lo:up], r.val[lo:up], w)
+		}
+		for _, j := range idx {
+			w[j] = 0
+		}
 	}
 	clear(out[hi:])
-	for _, j := range idx {
-		w[j] = 0
-	}
 	r.apply(out, nx)
 	if diag >= 0 && diag < hi && r.e.sp.kind == kindRBF {
 		out[diag] = 1

@@ -344,3 +344,35 @@ func BenchmarkSparseDot(b *testing.B) {
 		}
 	}
 }
+
+// TestSparseMergeWide: past MaxScatterCols the products merge index lists
+// (no scratch of D values) and give the scatter path's values bit for bit.
+func TestSparseMergeWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	c := randCSR[float32](rng, 30, 50, 0.3, false)
+	wide := *c
+	wide.Cols = MaxScatterCols + 1
+	for _, k := range sparseKernels(50) {
+		want, err := ComputeSparse(c, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ComputeSparse(&wide, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range want.Data {
+			if got.Data[p] != want.Data[p] {
+				t.Fatalf("%v: [%d] merge %v, scatter %v", k, p, got.Data[p], want.Data[p])
+			}
+		}
+		r, err := NewSparseRows(&wide, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc := r.scratch(); sc.w != nil {
+			t.Fatal("a scratch of D values for data past MaxScatterCols")
+		}
+		checkSparseRows(t, fmt.Sprint(k), &wide, k, nil, got)
+	}
+}
