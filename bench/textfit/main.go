@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -40,6 +41,7 @@ func cpu() time.Duration {
 
 func main() {
 	useSVM := flag.Bool("svm", false, "train the linear SVM (liblinear-train -s 3's problem)")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the fits to this file")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
@@ -64,6 +66,19 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("train %dx%d nnz %d, test %d; reading the training file took %.3f s\n", tr.Rows, tr.Cols, tr.NNZ(), te.Rows, read.Seconds())
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if *useSVM {
 		fitSVM(tr, te, rounds)
 		return
