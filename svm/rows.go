@@ -112,6 +112,38 @@ func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
 	return &csrRows[T]{c: c, k: kernel.On[T](kernel.ActiveImpl())}, nil
 }
 
+// compact returns the rows with their columns renumbered to the ones that
+// hold a stored value, 0..Du−1 in increasing order (the offsets and values
+// shared, the indices copied), and cols[r], the column of rank r. Hashed
+// text uses a few percent of its columns: the solver's weights over the
+// used ones fit in the caches where D-wide ones do not. Renumbering keeps
+// every row's values in their order, so each dot product and update is the
+// same sum, bit for bit.
+func (m *csrRows[T]) compact() (*csrRows[T], []int32) {
+	c := m.c
+	rank := make([]int32, c.Cols)
+	for _, j := range c.Idx {
+		rank[j] = 1
+	}
+	du := 0
+	for _, u := range rank {
+		du += int(u)
+	}
+	cols := make([]int32, 0, du)
+	for j, u := range rank {
+		if u != 0 {
+			rank[j] = int32(len(cols))
+			cols = append(cols, int32(j))
+		}
+	}
+	idx := make([]int32, len(c.Idx))
+	for k, j := range c.Idx {
+		idx[k] = rank[j]
+	}
+	cc := &dataset.CSR[T]{Rows: c.Rows, Cols: du, Ptr: c.Ptr, Idx: idx, Val: c.Val}
+	return &csrRows[T]{c: cc, k: m.k}, cols
+}
+
 func (m *csrRows[T]) Len() int { return m.c.Rows }
 func (m *csrRows[T]) Dim() int { return m.c.Cols }
 func (m *csrRows[T]) Dot(i int, w []T) T {
