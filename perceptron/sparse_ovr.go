@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 )
 
 // One-vs-rest on sparse data. A sparse sample's score for class c gathers
@@ -68,28 +69,9 @@ type ovrCols[T Float] struct {
 }
 
 // usedCols renumbers the columns of sp (d columns) that hold a stored
-// value 0..Du−1 in increasing order. It allocates d int32 for the ranks
-// for a moment, and keeps a copy of the indices and the Du columns.
+// value 0..Du−1 in increasing order (usedcols.Renumber).
 func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
-	rank := make([]int32, d)
-	for _, j := range sp.idx {
-		rank[j] = 1
-	}
-	du := 0
-	for _, m := range rank {
-		du += int(m)
-	}
-	cols := make([]int32, 0, du)
-	for j, m := range rank {
-		if m != 0 {
-			rank[j] = int32(len(cols))
-			cols = append(cols, int32(j))
-		}
-	}
-	idx := make([]int32, len(sp.idx))
-	for k, j := range sp.idx {
-		idx[k] = rank[j]
-	}
+	idx, cols := usedcols.Renumber(sp.idx, d)
 	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: cols}
 }
 
@@ -179,6 +161,63 @@ func (t *linTrainer[T]) syncOutGroup(g *ovrGroup[T], d int, cols []int32) {
 func (t *linTrainer[T]) releaseBlocks() {
 	for _, g := range groupsOf(t.blk) {
 		g.W, g.U = nil, nil
+	}
+}
+
+// zeroOutside reports whether the columns the data does not use hold zero
+// weights and sums (a training without a start), so that the served
+// weights are zero there too.
+func (t *linTrainer[T]) zeroOutside() bool {
+	st := t.start
+	return t.ovr != nil && (st == nil || st.W == nil && st.U == nil)
+}
+
+// servedFinite reports whether the served weights W (K×d) are all finite:
+// with zeroOutside, only the used columns are read.
+func (t *linTrainer[T]) servedFinite(W []T) bool {
+	if !t.zeroOutside() || len(W) != t.K*t.dt.d {
+		return allFinite(W)
+	}
+	d := t.dt.d
+	var bad T
+	for c := range t.K {
+		w := W[c*d : (c+1)*d]
+		for _, j := range t.ovr.cols {
+			bad += w[j] - w[j]
+		}
+	}
+	return bad == 0
+}
+
+// servedDots returns the served weights' scores for evaluate (the final
+// pass): from the blocks (the running weights, or for Averaged the
+// average w − u/steps formed block by block, as averageOf forms it), with
+// scoreBlock on the renumbered rows. The scores are the model's up to the
+// order of the sums (the same for integer data).
+func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
+	gs := groupsOf(t.blk)
+	served := make([][][]T, len(gs))
+	steps := T(t.step)
+	for gi, g := range gs {
+		served[gi] = g.W
+		if g.U != nil {
+			served[gi] = make([][]T, len(g.W))
+			for b, w := range g.W {
+				u, a := g.U[b], make([]T, len(w))
+				for p := range a {
+					a[p] = w[p] - u[p]/steps
+				}
+				served[gi][b] = a
+			}
+		}
+	}
+	return func(dst []T, i int) {
+		x := t.ovr.vec(i)
+		for gi, g := range gs {
+			for b, blk := range served[gi] {
+				scoreBlock(dst[g.c0+b*blockWidth:g.c0+min((b+1)*blockWidth, g.G)], blk, x)
+			}
+		}
 	}
 }
 
@@ -285,15 +324,23 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	E := t.smp.visits
 	coef := T(t.cfg.eta)
 	sc := g.sc
+	// Online and Averaged do nothing on a correctly classified sample
+	// (a finite score of the right sign): visit only the others.
+	fast := t.cfg.algo != Voted
 	for j := range E {
 		i := t.rowAt(j)
 		x := t.ovr.vec(i) // the blocks' columns
 		for b, blk := range g.W {
 			scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
 		}
+		yc := int(t.cls[i]) - g.c0 // the row's class in the group, if there
 		for r := range g.G {
 			c := g.c0 + r
-			t.visit(c, i, x, sc[r]+t.B[c], t.step+int64(j), coef, &stats[c])
+			a := sc[r] + t.B[c]
+			if fast && a-a == 0 && (a > 0) == (r == yc) && a != 0 {
+				continue
+			}
+			t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
 		}
 	}
 }

@@ -581,10 +581,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	}
 	if t.blk != nil {
 		t.syncOut()
-		t.releaseBlocks()
+		defer t.releaseBlocks() // after diagnose, which scores with them
 	}
 	s, Ws, Bs := t.finish(kind, labels)
-	if !allFinite(Ws) || !allFinite(Bs) {
+	if !t.servedFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
 	}
@@ -1235,6 +1235,10 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 	var ev evalResult
 	if last != nil {
 		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin, minRaw: last.minMargin}}
+	} else if t.blk != nil {
+		// The served weights in the blocks' layout: one cache line per
+		// stored value for all of a block's classes.
+		ev = evaluateWith(t.k, t.dt, t.cls, t.servedDots(), W, B, nil, t.K, t.cfg.workers)
 	} else {
 		ev = evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, t.cfg.workers)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -121,26 +122,8 @@ func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
 // same sum, bit for bit.
 func (m *csrRows[T]) compact() (*csrRows[T], []int32) {
 	c := m.c
-	rank := make([]int32, c.Cols)
-	for _, j := range c.Idx {
-		rank[j] = 1
-	}
-	du := 0
-	for _, u := range rank {
-		du += int(u)
-	}
-	cols := make([]int32, 0, du)
-	for j, u := range rank {
-		if u != 0 {
-			rank[j] = int32(len(cols))
-			cols = append(cols, int32(j))
-		}
-	}
-	idx := make([]int32, len(c.Idx))
-	for k, j := range c.Idx {
-		idx[k] = rank[j]
-	}
-	cc := &dataset.CSR[T]{Rows: c.Rows, Cols: du, Ptr: c.Ptr, Idx: idx, Val: c.Val}
+	idx, cols := usedcols.Renumber(c.Idx, c.Cols)
+	cc := &dataset.CSR[T]{Rows: c.Rows, Cols: len(cols), Ptr: c.Ptr, Idx: idx, Val: c.Val}
 	return &csrRows[T]{c: cc, k: m.k}, cols
 }
 
