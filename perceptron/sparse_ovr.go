@@ -32,7 +32,7 @@ import (
 // The blocks hold only the features the data uses: text rows of 2²⁰
 // hashed features use a few percent of them (the manual pages' NAME lines
 // 33 000), and a fit's weights in the blocks then fit in the caches. The
-// trainer renumbers the used columns 0..Du−1 in increasing order (ovrCols:
+// trainer renumbers the used columns 0..Du−1 most frequent first (ovrCols:
 // a copy of the column indices, renumbered, with the rows' offsets and
 // values shared), trains in that space, and syncIn/syncOut gather and
 // scatter the used columns of the K×D W and U, whose other columns no
@@ -62,16 +62,17 @@ type ovrGroup[T Float] struct {
 
 // ovrCols is the data renumbered to the features it uses: the rows with
 // their column indices replaced by the features' ranks (rows; offsets and
-// values are the data's), and cols[r] the column of rank r, increasing.
+// values are the data's), and cols[r] the column of rank r (the most frequent first).
 type ovrCols[T Float] struct {
 	rows *sparseRows[T]
 	cols []int32
 }
 
 // usedCols renumbers the columns of sp (d columns) that hold a stored
-// value 0..Du−1 in increasing order (usedcols.Renumber).
+// value 0..Du−1, the most frequent first (usedcols.Renumber, ByCount).
 func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
 	idx, cols := usedcols.Renumber(sp.idx, d)
+	usedcols.ByCount(idx, cols)
 	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: cols}
 }
 

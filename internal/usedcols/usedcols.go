@@ -38,3 +38,44 @@ func Renumber(idx []int32, d int) (ranked, cols []int32) {
 	}
 	return ranked, cols
 }
+
+// ByCount renumbers the ranks of Renumber's results, in place, in order of
+// decreasing count in ranked (ties in increasing column order): the most
+// frequent columns first, so that a trainer's weights for them share a few
+// cache lines (a tenth of the columns often holds most of the stored
+// values). The rows' values keep their order; their indices are no longer
+// increasing. It takes O(len(ranked) + len(cols) + the largest count) time.
+func ByCount(ranked, cols []int32) {
+	cnt := make([]int32, len(cols))
+	for _, r := range ranked {
+		cnt[r]++
+	}
+	top := int32(0)
+	for _, c := range cnt {
+		top = max(top, c)
+	}
+	// start[c]: the first new rank of the columns counted c times (those
+	// counted more come first).
+	start := make([]int32, top+2)
+	for _, c := range cnt {
+		start[c]++
+	}
+	next := int32(0)
+	for c := top; c >= 0; c-- {
+		k := start[c]
+		start[c] = next
+		next += k
+	}
+	perm := make([]int32, len(cols)) // old rank → new rank
+	for r, c := range cnt {
+		perm[r] = start[c]
+		start[c]++
+	}
+	for k, r := range ranked {
+		ranked[k] = perm[r]
+	}
+	old := append([]int32(nil), cols...)
+	for r, j := range old {
+		cols[perm[r]] = j
+	}
+}

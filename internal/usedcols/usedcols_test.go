@@ -40,3 +40,33 @@ func TestRenumber(t *testing.T) {
 		}
 	}
 }
+
+// TestByCount: after ByCount every index still names its column through
+// cols, the ranks run in order of decreasing count, and equal counts keep
+// their columns in increasing order.
+func TestByCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 70, 5000} {
+		idx := make([]int32, 3*d)
+		for k := range idx {
+			idx[k] = int32(r.IntN(d) * r.IntN(2)) // column 0 about half the time
+		}
+		ranked, cols := Renumber(idx, d)
+		ByCount(ranked, cols)
+		cnt := make([]int, len(cols))
+		for k, j := range idx {
+			if cols[ranked[k]] != j {
+				t.Fatalf("d=%d: index %d (column %d) renumbered %d, the rank of column %d", d, k, j, ranked[k], cols[ranked[k]])
+			}
+			cnt[ranked[k]]++
+		}
+		if cols[0] != 0 {
+			t.Errorf("d=%d: the most frequent column is %d, want 0", d, cols[0])
+		}
+		for q := 1; q < len(cols); q++ {
+			if cnt[q] > cnt[q-1] || cnt[q] == cnt[q-1] && cols[q] < cols[q-1] {
+				t.Fatalf("d=%d: rank %d (column %d, %d times) after rank %d (column %d, %d times)", d, q, cols[q], cnt[q], q-1, cols[q-1], cnt[q-1])
+			}
+		}
+	}
+}
