@@ -26,14 +26,7 @@ func TestSparseRows(t *testing.T) {
 			}
 		}
 	}
-	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := SparseRows(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, rows := sparseOf(t, X, y, n, d)
 	opts := LinearOptions{Tol: 1e-6, MaxIter: 10000}
 	dm, dinfo, err := TrainLinear(X, d, y, opts)
 	if err != nil {
@@ -82,6 +75,21 @@ func TestSparseRows(t *testing.T) {
 	}
 }
 
+// sparseOf returns the dense rows X (n×d, labels y) as a CSR matrix and as
+// SparseRows.
+func sparseOf(t *testing.T, X []float64, y []int, n, d int) (*dataset.CSR[float64], Rows[float64]) {
+	t.Helper()
+	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := SparseRows(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rows
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -112,14 +120,7 @@ func TestSparseRowsUsedColumns(t *testing.T) {
 				x[3*r.IntN(d/3)] = float64(r.IntN(5)-2) / 4
 			}
 		}
-		c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := SparseRows(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rows := sparseOf(t, X, y, n, d)
 		for _, threads := range []int{1, 2} {
 			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, Bias: 1, Threads: threads}
 			cm, cinfo, err := TrainLinearRows(context.Background(), rows, y, opts)
