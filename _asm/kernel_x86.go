@@ -144,6 +144,8 @@ func (g *x86) dotBody(sq bool) {
 		// CX ≤ W as CX < W+1: JB is a form the asmemu interpreter reads
 		g.CMPQ(reg.RCX, imm(W+1))
 		g.JB(g.L("one"))
+		g.CMPQ(reg.RCX, imm(4*W+1))
+		g.JB(g.L("mid"))
 	}
 	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
 		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
@@ -251,6 +253,7 @@ func (g *x86) dotBody(sq bool) {
 	g.RET()
 
 	if v.masked {
+		g.pcalign(hotAlign)
 		g.label("one")
 		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
 			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes",
@@ -269,6 +272,8 @@ func (g *x86) dotBody(sq bool) {
 		g.storeResult()
 		g.VZEROUPPER()
 		g.RET()
+
+		g.midBody(sq)
 		return
 	}
 	g.label("small")
@@ -852,3 +857,77 @@ func (g *x86) tailCall(name string) {
 		IsTerminal: true,
 	})
 }
+
+// midBody emits the AVX-512 path of dotBody for W < CX ≤ 4W bytes (17 to
+// 64 float32, 9 to 32 float64): straight-line code with two partial sums,
+// one or two whole vectors and one or two masked ones, so a short vector
+// pays no loop set-up, no branch per block and no four-way fold. The
+// benchmarks count calls per second, in which the out-of-order engine
+// overlaps consecutive calls: what bounds them is the number of
+// instructions, not the latency of the sums.
+func (g *x86) midBody(sq bool) {
+	W, lanes := g.v.vec, g.lanes()
+	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
+		if k == nil {
+			g.movu(mem(reg.RSI, disp), t)
+		} else {
+			g.movuZ(mem(reg.RSI, disp), k, t)
+		}
+		var y operand.Op = mem(reg.RDI, disp)
+		if k != nil {
+			g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
+			y = reg.Z15
+		}
+		if sq {
+			g.sub(y, t, t)
+			y = t
+		}
+		if first {
+			g.mul(y, t, acc)
+		} else {
+			g.fmadd231(y, t, acc)
+		}
+	}
+	g.pcalign(hotAlign)
+	g.label("mid")
+	g.Commentf("%d < CX ≤ %d bytes: Z0 = x·y (or (x−y)²) over the first vector, then", W, 4*W)
+	g.Comment("one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two",
+		"masked ones, under K1 and K2 (the elements past 2W, one bit each)")
+	prod(0, nil, reg.Z0, reg.Z0, true)
+	g.CMPQ(reg.RCX, imm(2*W+1))
+	g.JB(g.L("mid2"))
+	prod(W, nil, reg.Z1, reg.Z1, true)
+	g.SUBQ(imm(2*W), reg.RCX)
+	g.SHRQ(operand.Imm(uint64(g.t.shift)), reg.RCX)
+	g.MOVL(imm32(1), reg.EAX)
+	// SHLQ CX, AX: 1 ≤ CX ≤ 2·lanes ≤ 32, so the mask fits in AX
+	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
+	g.DECQ(reg.RAX)
+	g.KMOVW(reg.EAX, reg.K1)
+	g.SHRQ(operand.Imm(uint64(lanes)), reg.RAX)
+	g.KMOVW(reg.EAX, reg.K2)
+	prod(2*W, reg.K1, reg.Z0, reg.Z2, false)
+	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
+	g.add(reg.Z1, reg.Z0, reg.Z0)
+	g.fold(0, 1)
+	g.hsum()
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
+
+	g.label("mid2")
+	g.SUBQ(imm(W), reg.RCX)
+	g.kmask()
+	prod(W, reg.K1, reg.Z0, reg.Z2, false)
+	g.fold(0, 1)
+	g.hsum()
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// hotAlign aligns the short paths of the AVX-512 reductions (one, mid),
+// which every call of up to 64 float32 takes: they start a fetch block of
+// their own, so their speed does not depend on where the code above them
+// happens to end.
+const hotAlign = 64

@@ -41,6 +41,8 @@ TEXT ·dotAuto(SB), NOSPLIT, $0-48
 	SHLQ $2, CX
 	CMPQ CX, $65
 	JB   avx512f32_one
+	CMPQ CX, $257
+	JB   avx512f32_mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -156,6 +158,7 @@ avx512f32_sum:
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 avx512f32_one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -169,6 +172,66 @@ avx512f32_one:
 	VMOVUPS.Z     (SI), K1, Z0
 	VMOVUPS.Z     (DI), K1, Z1
 	VMULPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f32_mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPS       (SI), Z0
+	VMULPS        (DI), Z0, Z0
+	CMPQ          CX, $129
+	JB            avx512f32_mid2
+	VMOVUPS       64(SI), Z1
+	VMULPS        64(DI), Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $16, AX
+	KMOVW         AX, K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VFMADD231PS   Z15, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VFMADD231PS   Z15, Z3, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f32_mid2:
+	SUBQ          $64, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     64(SI), K1, Z2
+	VMOVUPS.Z     64(DI), K1, Z15
+	VFMADD231PS   Z15, Z2, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -340,6 +403,8 @@ f64:
 	SHLQ $3, CX
 	CMPQ CX, $65
 	JB   avx512f64_one
+	CMPQ CX, $257
+	JB   avx512f64_mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -453,6 +518,7 @@ avx512f64_sum:
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 avx512f64_one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -466,6 +532,62 @@ avx512f64_one:
 	VMOVUPD.Z     (SI), K1, Z0
 	VMOVUPD.Z     (DI), K1, Z1
 	VMULPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f64_mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPD       (SI), Z0
+	VMULPD        (DI), Z0, Z0
+	CMPQ          CX, $129
+	JB            avx512f64_mid2
+	VMOVUPD       64(SI), Z1
+	VMULPD        64(DI), Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $8, AX
+	KMOVW         AX, K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VFMADD231PD   Z15, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VFMADD231PD   Z15, Z3, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f64_mid2:
+	SUBQ          $64, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     64(SI), K1, Z2
+	VMOVUPD.Z     64(DI), K1, Z15
+	VFMADD231PD   Z15, Z2, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
