@@ -267,11 +267,7 @@ func (g *x86) dotBody(sq bool) {
 		} else {
 			g.mul(reg.Z1, reg.Z0, reg.Z0)
 		}
-		g.fold(0, 1)
-		g.hsum()
-		g.storeResult()
-		g.VZEROUPPER()
-		g.RET()
+		g.zmmReturn()
 
 		g.midBody(sq)
 		return
@@ -909,21 +905,13 @@ func (g *x86) midBody(sq bool) {
 	prod(2*W, reg.K1, reg.Z0, reg.Z2, false)
 	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
 	g.add(reg.Z1, reg.Z0, reg.Z0)
-	g.fold(0, 1)
-	g.hsum()
-	g.storeResult()
-	g.VZEROUPPER()
-	g.RET()
+	g.zmmReturn()
 
 	g.label("mid2")
 	g.SUBQ(imm(W), reg.RCX)
 	g.kmask()
 	prod(W, reg.K1, reg.Z0, reg.Z2, false)
-	g.fold(0, 1)
-	g.hsum()
-	g.storeResult()
-	g.VZEROUPPER()
-	g.RET()
+	g.zmmReturn()
 }
 
 // hotAlign aligns the short paths of the AVX-512 reductions (one, mid),
@@ -931,3 +919,12 @@ func (g *x86) midBody(sq bool) {
 // their own, so their speed does not depend on where the code above them
 // happens to end.
 const hotAlign = 64
+
+// zmmReturn returns the sum of the lanes of Z0 (clobbers Z1).
+func (g *x86) zmmReturn() {
+	g.fold(0, 1)
+	g.hsum()
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
+}
