@@ -544,6 +544,11 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 			return solution{}, err
 		}
 		if !res.separable {
+			if is32[T]() && res.iter < cfg.iterCap(l) {
+				// float32 could not resolve the margin; float64 decides
+				// (as MaxMargin and the diagnostics do).
+				return tr.solve64(ctx, p)
+			}
 			return solution{}, notSeparable(res, true, tr.cfg.iterCap(l))
 		}
 		info.Iterations, info.Converged, info.Gap = res.iter, res.converged, res.gap
@@ -573,6 +578,25 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 		info.Margin = math.Inf(1)
 	}
 	return solution{alpha: res.alpha, info: info}, nil
+}
+
+// solve64 solves hard-margin machine p again in float64, on a float64
+// copy of its rows: float32 data whose margin is below what float32 kernel
+// values resolve are separable or not as float64 says, so that Train and
+// MaxMargin (and the diagnostics, which solve in float64) agree. The
+// machine's α and bias are float64's; the model stores them in T.
+func (tr *trainer[T]) solve64(ctx context.Context, p *problem) (solution, error) {
+	d, l := tr.d, len(p.rows)
+	X := make([]float64, l*d)
+	rows := make([]int32, l)
+	for q, i := range p.rows {
+		for j, v := range tr.X[int(i)*d : int(i+1)*d] {
+			X[q*d+j] = float64(v)
+		}
+		rows[q] = int32(q)
+	}
+	t64 := &trainer[float64]{cfg: tr.cfg, X: X, d: d, n: l, k: kernel.On[float64](tr.cfg.impl), workers: tr.workers, labels: tr.labels}
+	return t64.solve(ctx, &problem{pos: p.pos, neg: p.neg, rows: rows, y: p.y}, new(workerState[float64]))
 }
 
 // notSeparable explains a failed hard-margin solve: the distance √D of
