@@ -420,6 +420,11 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 	if err != nil {
 		return err
 	}
+	return s.scoresBatch(dst, X)
+}
+
+// scoresBatch is ScoresBatch on snapshot s.
+func (s *kstate[T]) scoresBatch(dst, X []T) error {
 	r, d := s.nrows(), s.d
 	if len(dst)%r != 0 {
 		return fmt.Errorf("%w: len(dst) = %d is not a multiple of the %d scores", ErrDims, len(dst), r)
@@ -488,9 +493,10 @@ func finiteSlice[T Float](x []T) bool {
 }
 
 // PredictBatch writes the labels of the row-major samples X to dst, one per
-// row (len(X) must be len(dst)·Dims), scoring them with ScoresBatch. It
-// takes the scores (len(dst)·NumScores values) from a pool and allocates
-// the kernel values of a chunk of rows.
+// row (len(X) must be len(dst)·Dims), scoring them as ScoresBatch does on
+// the one snapshot it loads (a concurrent Update or Unmarshal cannot mix
+// two models in one batch). It takes the scores (len(dst)·NumScores values)
+// from a free list and allocates the kernel values of a chunk of rows.
 func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -500,10 +506,9 @@ func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	p := getScores[T](len(dst) * r)
-	defer scorePools[poolIndex[T]()].Put(p)
-	sc := *p
-	if err := m.ScoresBatch(sc, X); err != nil {
+	sc := getScores[T](len(dst) * r)
+	defer putScores(sc)
+	if err := s.scoresBatch(sc, X); err != nil {
 		return err
 	}
 	for i := range dst {
