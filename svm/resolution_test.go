@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
@@ -44,6 +45,14 @@ func TestHardMarginBelowFloat32(t *testing.T) {
 		if a, b := info.Problems[0].Margin, info64.Problems[0].Margin; math.Abs(a-b) > 1e-3*b {
 			t.Errorf("margins float32 %g, float64 %g", a, b)
 		}
+	}
+	// The same on CSR rows (TrainSparse).
+	c := &dataset.CSR[float32]{Rows: 4, Cols: 2, Ptr: []int{0, 1, 3, 5, 7}, Idx: []int32{0, 0, 1, 0, 1, 0, 1},
+		Val: []float32{1, 1, -1, 1, eps, 1, 1 + eps}, Y: y}
+	if _, info, err := TrainSparse(c, y, Options{C: math.Inf(1), Kernel: gram.Linear{}}); err != nil {
+		t.Errorf("TrainSparse float32, C = inf: %v", err)
+	} else if got := info.Problems[0].Margin; math.Abs(got-want) > 1e-3*want {
+		t.Errorf("TrainSparse float32: margin %g, want %g", got, want)
 	}
 	mg, err := MaxMargin(X, 2, y, MarginOptions{})
 	if err != nil {

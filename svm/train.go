@@ -607,15 +607,30 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 // machine's α and bias are float64's; the model stores them in T.
 func (tr *trainer[T]) solve64(ctx context.Context, p *problem) (solution, error) {
 	d, l := tr.d, len(p.rows)
-	X := make([]float64, l*d)
 	rows := make([]int32, l)
-	for q, i := range p.rows {
-		for j, v := range tr.X[int(i)*d : int(i+1)*d] {
-			X[q*d+j] = float64(v)
-		}
+	for q := range rows {
 		rows[q] = int32(q)
 	}
-	t64 := &trainer[float64]{cfg: tr.cfg, X: X, d: d, n: l, k: kernel.On[float64](tr.cfg.impl), workers: tr.workers, labels: tr.labels}
+	t64 := &trainer[float64]{cfg: tr.cfg, d: d, n: l, k: kernel.On[float64](tr.cfg.impl), workers: tr.workers, labels: tr.labels}
+	if tr.sp != nil {
+		idx := make([]int, l)
+		for q, i := range p.rows {
+			idx[q] = int(i)
+		}
+		sub := selectRows(tr.sp, idx)
+		val := make([]float64, len(sub.Val))
+		for i, v := range sub.Val {
+			val[i] = float64(v)
+		}
+		t64.sp = &dataset.CSR[float64]{Ptr: sub.Ptr, Idx: sub.Idx, Val: val, Y: sub.Y, Rows: sub.Rows, Cols: sub.Cols}
+	} else {
+		t64.X = make([]float64, l*d)
+		for q, i := range p.rows {
+			for j, v := range tr.X[int(i)*d : int(i+1)*d] {
+				t64.X[q*d+j] = float64(v)
+			}
+		}
+	}
 	return t64.solve(ctx, &problem{pos: p.pos, neg: p.neg, rows: rows, y: p.y}, new(workerState[float64]))
 }
 
