@@ -161,6 +161,7 @@ func kernelAVX512File() ([]byte, error) {
 		"and every tail a single opmask-masked operation. The Go declarations are",
 		"in kernel_amd64.go; the generator's kernel_x86.go holds the definitions.",
 	)
+	kMaskData(f)
 	kernelFuncs(f, implAVX512, avx512)
 	return f.render()
 }
