@@ -60,8 +60,16 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		constraint = "purego || !(amd64 || arm64)"
 	}
 	f := newGoFile(constraint, "kernel")
+	if goarch == "amd64" {
+		f.p(`import "unsafe"`)
+		f.p("")
+	}
 	for _, method := range []bool{true, false} {
-		sparseDotFunc(f, list, method)
+		if !method && goarch == "amd64" {
+			dotSparseAutoGo(f)
+		} else {
+			sparseDotFunc(f, list, method)
+		}
 		f.p("")
 		sparseAxpyFunc(f, list, method)
 		f.p("")
@@ -205,4 +213,44 @@ func sparseAxpyFunc(f *goFile, list []sparseImpl, method bool) {
 				f.p("return")
 			}
 		})
+}
+
+// dotSparseAutoGo writes the amd64 DotSparse: one call of the assembly
+// dotSparseAuto (sparse_amd64.s), which checks the lengths and picks the
+// implementation and element type itself, as dotAutoGo's Dot does; it is
+// small enough for the inliner, so a call of kernel.DotSparse compiles to
+// a call of dotSparseAuto in the caller. When the assembly declines (no
+// assembly implementation active, unequal lengths, an index outside w),
+// dotSparseSlow runs the Go code, which panics in the last two cases.
+func dotSparseAutoGo(f *goFile) {
+	f.comment(dotSparseDoc)
+	f.p("func DotSparse[T Float](idx []int32, val, w []T) T {")
+	f.p("var z T")
+	f.p("r, ok := dotSparseAuto(idx, (*byte)(unsafe.Pointer(unsafe.SliceData(val))), (*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(val), len(w), unsafe.Sizeof(z))")
+	f.p("if !ok {")
+	f.p("return dotSparseSlow(idx, val, w)")
+	f.p("}")
+	f.p("return *(*T)(unsafe.Pointer(&r))")
+	f.p("}")
+	f.p("")
+	f.comment("dotSparseAuto is DotSparse for float32 (size 4) or float64 (size 8)\n" +
+		"values and weights, on the AVX2/AVX-512 sparse dot: the result's bits\n" +
+		"(float32 in the low four bytes) with ok = true, or ok = false having read\n" +
+		"nothing outside w if len(idx) != nval, an index is outside w, or no\n" +
+		"assembly implementation is active.")
+	f.p("//")
+	f.p("//go:noescape")
+	f.p("func dotSparseAuto(idx []int32, val, w *byte, nval, nw int, size uintptr) (r uint64, ok bool)")
+	f.p("")
+	f.comment("dotSparseSlow is DotSparse where dotSparseAuto declines: the length\n" +
+		"panic, or the Go loop (which panics at an index outside w).")
+	f.p("func dotSparseSlow[T Float](idx []int32, val, w []T) T {")
+	f.p("if len(idx) != len(val) {")
+	f.p(`panicLen("DotSparse", "len(idx)", len(idx), "len(val)", len(val))`)
+	f.p("}")
+	f.p("if is32[T]() {")
+	f.p("return T(dotSparseGeneric(idx, f32s(val), f32s(w)))")
+	f.p("}")
+	f.p("return T(dotSparseGeneric(idx, f64s(val), f64s(w)))")
+	f.p("}")
 }

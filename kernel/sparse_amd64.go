@@ -4,6 +4,8 @@
 
 package kernel
 
+import "unsafe"
+
 // DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if
 // len(idx) != len(val) or, as indexing does, if an index is outside w.
 func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
@@ -80,31 +82,33 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 // It panics if len(idx) != len(val), or, as indexing does, if an index is
 // outside w.
 func DotSparse[T Float](idx []int32, val, w []T) T {
+	var z T
+	r, ok := dotSparseAuto(idx, (*byte)(unsafe.Pointer(unsafe.SliceData(val))), (*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(val), len(w), unsafe.Sizeof(z))
+	if !ok {
+		return dotSparseSlow(idx, val, w)
+	}
+	return *(*T)(unsafe.Pointer(&r))
+}
+
+// dotSparseAuto is DotSparse for float32 (size 4) or float64 (size 8)
+// values and weights, on the AVX2/AVX-512 sparse dot: the result's bits
+// (float32 in the low four bytes) with ok = true, or ok = false having read
+// nothing outside w if len(idx) != nval, an index is outside w, or no
+// assembly implementation is active.
+//
+//go:noescape
+func dotSparseAuto(idx []int32, val, w *byte, nval, nw int, size uintptr) (r uint64, ok bool)
+
+// dotSparseSlow is DotSparse where dotSparseAuto declines: the length
+// panic, or the Go loop (which panics at an index outside w).
+func dotSparseSlow[T Float](idx []int32, val, w []T) T {
 	if len(idx) != len(val) {
 		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", len(val))
 	}
 	if is32[T]() {
-		val32, w32 := f32s(val), f32s(w)
-		// On an invalid index the assembly returns !ok having read nothing
-		// outside w, and the Go loop below panics at that index.
-		switch active.id {
-		case IDAVX512, IDAVX2:
-			if s, ok := dotSparseAVX2F32(idx, val32, w32); ok {
-				return T(s)
-			}
-		}
-		return T(dotSparseGeneric(idx, val32, w32))
+		return T(dotSparseGeneric(idx, f32s(val), f32s(w)))
 	}
-	val64, w64 := f64s(val), f64s(w)
-	// On an invalid index the assembly returns !ok having read nothing
-	// outside w, and the Go loop below panics at that index.
-	switch active.id {
-	case IDAVX512, IDAVX2:
-		if s, ok := dotSparseAVX2F64(idx, val64, w64); ok {
-			return T(s)
-		}
-	}
-	return T(dotSparseGeneric(idx, val64, w64))
+	return T(dotSparseGeneric(idx, f64s(val), f64s(w)))
 }
 
 // AxpySparse adds a·(idx, val) to the dense y in place, a scatter:
