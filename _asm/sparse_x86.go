@@ -50,14 +50,14 @@ func sparseFuncs(f *asmFile) {
 // lengths, the implementation (activeID) and the element type checked in
 // assembly, then the dot body of that type inline, so that a call of
 // kernel.DotSparse (its Go side inlines into the caller) reaches the
-// arithmetic through one call, as dotAuto does for Dot. It returns ok =
-// false, having read nothing outside w, when len(idx) != nval, when no
-// assembly implementation is active, or at an index outside w; the Go
-// side then runs dotSparseSlow, which panics or runs the Go loop.
+// arithmetic through one call, as dotAuto does for Dot. When len(idx) !=
+// nval, no assembly implementation is active, or at an index outside w
+// (having read nothing outside w), it jumps to the Go function dotSparseGo
+// with its own arguments, which panics or runs the Go loop.
 func dotSparseAutoFunc(f *asmFile) {
-	g := f.fn(implAVX2, f32, avx2, "dotSparseAuto", "func(idx []int32, val, w *byte, nval, nw int, size uintptr) (r uint64, ok bool)")
-	g.Comment("CX = len(idx); ok = false unless len(val) is the same and activeID",
-		"names avx2 or avx512 (whose sparse kernels are these XMM bodies)")
+	g := f.fn(implAVX2, f32, avx2, "dotSparseAuto", "func(idx []int32, val, w *byte, nval, nw int, size uintptr) uint64")
+	g.Comment("CX = len(idx); to Go (dotSparseGo) unless len(val) is the same and",
+		"activeID names avx2 or avx512 (whose sparse kernels are these XMM bodies)")
 	g.MOVQ(g.param("idx", "len"), reg.RCX)
 	g.CMPQ(reg.RCX, g.param("nval"))
 	g.JNE(lbl("fail"))
@@ -79,11 +79,10 @@ func dotSparseAutoFunc(f *asmFile) {
 			g.Label("f64")
 		}
 		h := &x86{Context: f.ctx, t: t, v: avx2, pfx: strings.ToLower(t.sfx) + "_", ret8: true}
-		h.dotSparseBody()
+		h.dotSparseBody(true)
 	}
 	g.Label("fail")
-	g.MOVB(operand.U8(0), g.okResult())
-	g.RET()
+	g.tailCall("dotSparseGo")
 }
 
 func sparseAVXFile() ([]byte, error) {
@@ -171,7 +170,7 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.MOVQ(g.param("w", "base"), reg.RDX)
 	g.MOVQ(g.param("idx", "len"), reg.RCX)
 	g.sparseBound("w")
-	g.dotSparseBody()
+	g.dotSparseBody(false)
 }
 
 // okResult is the function's second result (ok).
@@ -185,11 +184,11 @@ func (g *x86) okResult() operand.Mem {
 
 // dotSparseBody emits the sparse dot from SI = &idx[0], DI = &val[0],
 // DX = &w[0], CX = the non-zeros and R8 = the index bound; it stores the
-// result (storeResult) and ok. Its labels carry g's prefix, so that
-// dotSparseAuto holds one body per element type.
-func (g *x86) dotSparseBody() {
+// result (storeResult) and ok, or, for dotSparseAuto (auto), the result
+// alone, with a jump to dotSparseGo at an invalid index. Its labels carry
+// g's prefix, so that dotSparseAuto holds one body per element type.
+func (g *x86) dotSparseBody(auto bool) {
 	t := g.t
-	okRes := g.okResult()
 	g.Comment("X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single",
 		"non-zeros' sum; eight non-zeros per iteration, then four, then one at a time")
 	for i := 0; i < 8; i++ {
@@ -240,6 +239,16 @@ func (g *x86) dotSparseBody() {
 	}
 	g.hsumX()
 	g.storeResult()
+	if auto {
+		g.VZEROUPPER()
+		g.RET()
+		g.label("bad")
+		g.Comment("an index outside w: the Go loop panics there")
+		g.VZEROUPPER()
+		g.tailCall("dotSparseGo")
+		return
+	}
+	okRes := g.okResult()
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()
 	g.RET()

@@ -4,7 +4,10 @@
 
 package kernel
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if
 // len(idx) != len(val) or, as indexing does, if an index is outside w.
@@ -83,32 +86,29 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 // outside w.
 func DotSparse[T Float](idx []int32, val, w []T) T {
 	var z T
-	r, ok := dotSparseAuto(idx, (*byte)(unsafe.Pointer(unsafe.SliceData(val))), (*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(val), len(w), unsafe.Sizeof(z))
-	if !ok {
-		return dotSparseSlow(idx, val, w)
-	}
+	r := dotSparseAuto(idx, unsafe.Pointer(unsafe.SliceData(val)), unsafe.Pointer(unsafe.SliceData(w)), len(val), len(w), unsafe.Sizeof(z))
 	return *(*T)(unsafe.Pointer(&r))
 }
 
 // dotSparseAuto is DotSparse for float32 (size 4) or float64 (size 8)
-// values and weights, on the AVX2/AVX-512 sparse dot: the result's bits
-// (float32 in the low four bytes) with ok = true, or ok = false having read
-// nothing outside w if len(idx) != nval, an index is outside w, or no
-// assembly implementation is active.
+// values and weights on the AVX2/AVX-512 sparse dot; it jumps to dotSparseGo
+// (having read nothing outside w) if len(idx) != nval, an index is outside
+// w, or no assembly implementation is active. The result is the float64
+// or the float32 bits (in the low four bytes).
 //
 //go:noescape
-func dotSparseAuto(idx []int32, val, w *byte, nval, nw int, size uintptr) (r uint64, ok bool)
+func dotSparseAuto(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64
 
-// dotSparseSlow is DotSparse where dotSparseAuto declines: the length
-// panic, or the Go loop (which panics at an index outside w).
-func dotSparseSlow[T Float](idx []int32, val, w []T) T {
-	if len(idx) != len(val) {
-		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", len(val))
+// dotSparseGo is dotSparseAuto's Go path: the length panic, or the Go
+// loop (which panics at an index outside w).
+func dotSparseGo(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64 {
+	if len(idx) != nval {
+		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", nval)
 	}
-	if is32[T]() {
-		return T(dotSparseGeneric(idx, f32s(val), f32s(w)))
+	if size == 4 {
+		return uint64(math.Float32bits(dotSparseGeneric(idx, unsafe.Slice((*float32)(val), nval), unsafe.Slice((*float32)(w), nw))))
 	}
-	return T(dotSparseGeneric(idx, f64s(val), f64s(w)))
+	return math.Float64bits(dotSparseGeneric(idx, unsafe.Slice((*float64)(val), nval), unsafe.Slice((*float64)(w), nw)))
 }
 
 // AxpySparse adds a·(idx, val) to the dense y in place, a scatter:

@@ -453,11 +453,11 @@ done:
 	VZEROUPPER
 	RET
 
-// func dotSparseAuto(idx []int32, val *byte, w *byte, nval int, nw int, size uintptr) (r uint64, ok bool)
+// func dotSparseAuto(idx []int32, val *byte, w *byte, nval int, nw int, size uintptr) uint64
 // Requires: AVX, CMOV, FMA3
-TEXT ·dotSparseAuto(SB), NOSPLIT, $0-73
-	// CX = len(idx); ok = false unless len(val) is the same and activeID
-	// names avx2 or avx512 (whose sparse kernels are these XMM bodies)
+TEXT ·dotSparseAuto(SB), NOSPLIT, $0-72
+	// CX = len(idx); to Go (dotSparseGo) unless len(val) is the same and
+	// activeID names avx2 or avx512 (whose sparse kernels are these XMM bodies)
 	MOVQ idx_len+8(FP), CX
 	CMPQ CX, nval+40(FP)
 	JNE  fail
@@ -588,18 +588,14 @@ f32_ssum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
-	VMOVSD    X0, r+64(FP)
-	MOVB      $1, ok+72(FP)
+	VMOVSD    X0, ret+64(FP)
 	VZEROUPPER
 	RET
 
 f32_bad:
-	// an index outside w: s = 0, ok = false, nothing read there
-	VXORPS X0, X0, X0
-	VMOVSD X0, r+64(FP)
-	MOVB   $0, ok+72(FP)
+	// an index outside w: the Go loop panics there
 	VZEROUPPER
-	RET
+	JMP ·dotSparseGo+0(SB)
 
 f64:
 	// X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single
@@ -716,19 +712,14 @@ f64_ssum:
 	VADDPD    X4, X0, X0
 	VUNPCKHPD X0, X0, X1
 	VADDSD    X1, X0, X0
-	VMOVSD    X0, r+64(FP)
-	MOVB      $1, ok+72(FP)
+	VMOVSD    X0, ret+64(FP)
 	VZEROUPPER
 	RET
 
 f64_bad:
-	// an index outside w: s = 0, ok = false, nothing read there
-	VXORPD X0, X0, X0
-	VMOVSD X0, r+64(FP)
-	MOVB   $0, ok+72(FP)
+	// an index outside w: the Go loop panics there
 	VZEROUPPER
-	RET
+	JMP ·dotSparseGo+0(SB)
 
 fail:
-	MOVB $0, ok+72(FP)
-	RET
+	JMP ·dotSparseGo+0(SB)
