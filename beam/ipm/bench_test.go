@@ -102,3 +102,47 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Run("prism-svm/shards="+strconv.Itoa(S), func(b *testing.B) { job(b, perceptron.SVM, S) })
 	}
 }
+
+// BenchmarkShardEpoch measures one shard's epoch as a worker runs it
+// (decode the shard's row records, Continue the averaged one-vs-rest model
+// one epoch, encode it) on a quarter of the 10000 Fashion-MNIST rows, with
+// Continue's evaluation pass skipped (the pipeline's way) and made:
+//
+//	flock /work/wt/bench.lock /tmp/ipm.test -test.run '^$' -test.bench ShardEpoch -test.count 6
+func BenchmarkShardEpoch(b *testing.B) {
+	train, err := dataset.FashionMNIST[float32]("", "train")
+	if err != nil {
+		b.Skip("Fashion-MNIST:", err)
+	}
+	train = train.Subset(2500)
+	c, err := dataset.FromDense(train)
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs := make([][]byte, c.Rows)
+	for i := range c.Rows {
+		recs[i] = appendRow(nil, 0, i, c.Y[i], c.Row(i))
+	}
+	model, err := zeroModel[float32](train.Classes(), train.Cols, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Start from the model after one epoch, as every epoch but the first.
+	f := &epochFn{Type: "float32", Dims: train.Cols, Algorithm: int(perceptron.Averaged), Eta: 1}
+	r, err := shardEpoch[float32](f, recs, model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, eval := range []bool{false, true} {
+		b.Run("evaluate="+strconv.FormatBool(eval), func(b *testing.B) {
+			shardEvaluation = eval
+			defer func() { shardEvaluation = false }()
+			for b.Loop() {
+				if _, err := shardEpoch[float32](f, recs, r.Model); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.Rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
