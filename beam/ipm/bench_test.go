@@ -3,12 +3,14 @@ package ipm
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -106,9 +108,11 @@ func BenchmarkThroughput(b *testing.B) {
 // BenchmarkShardEpoch measures one shard's epoch as a worker runs it
 // (decode the shard's row records, Continue the averaged one-vs-rest model
 // one epoch, encode it) on a quarter of the 10000 Fashion-MNIST rows, with
-// Continue's evaluation pass skipped (the pipeline's way) and made:
+// Continue's evaluation pass skipped (the pipeline's way) and made, and
+// Continue alone both ways:
 //
-//	flock /work/wt/bench.lock /tmp/ipm.test -test.run '^$' -test.bench ShardEpoch -test.count 6
+//	flock /work/wt/bench.lock sh -c 'for i in 1 2 3; do for e in false true; do
+//	    /tmp/ipm.test -test.run "^$" -test.bench "ShardEpoch/(continue/)?evaluate=$e" -test.count 2; done; done'
 func BenchmarkShardEpoch(b *testing.B) {
 	train, err := dataset.FashionMNIST[float32]("", "train")
 	if err != nil {
@@ -137,12 +141,36 @@ func BenchmarkShardEpoch(b *testing.B) {
 		b.Run("evaluate="+strconv.FormatBool(eval), func(b *testing.B) {
 			shardEvaluation = eval
 			defer func() { shardEvaluation = false }()
+			runtime.LockOSThread() // the thread's CPU time is the shard's
+			defer runtime.UnlockOSThread()
+			cpu := cputime.Thread()
 			for b.Loop() {
 				if _, err := shardEpoch[float32](f, recs, r.Model); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(cputime.Thread()-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(c.Rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+	// Continue alone, on the shard's dense rows: the library's share.
+	var m perceptron.Model[float32]
+	if err := m.UnmarshalJSON(r.Model); err != nil {
+		b.Fatal(err)
+	}
+	for _, eval := range []bool{false, true} {
+		b.Run("continue/evaluate="+strconv.FormatBool(eval), func(b *testing.B) {
+			opt := Options(perceptron.Averaged, 1)
+			opt.SkipEvaluation = !eval
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu := cputime.Thread()
+			for b.Loop() {
+				if _, _, err := m.Continue(train.X, train.Cols, train.Y, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cputime.Thread()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
