@@ -41,6 +41,9 @@ func kernelNEONFile() []byte {
 	for _, t := range []elem{f32, f64} {
 		neonMatvec(f, t)
 	}
+	for _, t := range []elem{f32, f64} {
+		neonDots2(f, t)
+	}
 	return f.bytes()
 }
 

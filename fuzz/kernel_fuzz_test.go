@@ -210,3 +210,37 @@ func FuzzDotsF64(f *testing.F) {
 	addMatSeeds(f)
 	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzMatVec[float64](t, rows, data, true) })
 }
+
+// fuzzDots2 takes the row count as fuzzMatVec does; the values are the two
+// samples x0, x1 followed by the rows of W. Each score of each implementation's
+// Dots2 must lie within the reduction bound of the exact dot product (and be
+// NaN or infinite exactly where the reference is).
+func fuzzDots2[T kernel.Float](t *testing.T, rows uint8, data []byte) {
+	v, _ := decode[T](data)
+	r := int(rows%12) + 1
+	d := len(v) / (r + 2)
+	x, W := v[:2*d:2*d], v[2*d:2*d+r*d:2*d+r*d]
+	x0, W0 := append([]T(nil), x...), append([]T(nil), W...)
+	for _, im := range impls(t) {
+		dst := make([]T, 2*r)
+		kernel.On[T](im).Dots2(dst, W, x)
+		for s := range 2 {
+			if err := kerneltest.CheckMatVec(dst[s*r:(s+1)*r], W, x[s*d:(s+1)*d]); err != nil {
+				t.Fatalf("%s Dots2 rows=%d d=%d sample %d: %v", im, r, d, s, err)
+			}
+		}
+		if !kerneltest.SameBits(x, x0) || !kerneltest.SameBits(W, W0) {
+			t.Fatalf("%s Dots2 modified its inputs", im)
+		}
+	}
+}
+
+func FuzzDots2F32(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzDots2[float32](t, rows, data) })
+}
+
+func FuzzDots2F64(f *testing.F) {
+	addMatSeeds(f)
+	f.Fuzz(func(t *testing.T, rows uint8, data []byte) { fuzzDots2[float64](t, rows, data) })
+}

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
+	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -234,26 +235,21 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 	return s, nil
 }
 
-// bufPool recycles the packed copies of Compute and Cross: a repeated call
-// then finds its buffers mapped and in cache instead of faulting in fresh
-// pages. Entries are *[]float32 or *[]float64.
-var bufPool sync.Pool
+// bufs recycles the packed copies and scratch blocks of
+// Compute, Cross and Rows: a repeated call then finds its buffers mapped
+// and in cache instead of faulting in fresh pages. Unlike a sync.Pool it
+// survives garbage collections (a pool empties at every GC, so a service
+// scoring batches allocated its buffers again after each); it keeps at
+// most 8 buffers and 2²³ values (32 MiB of float32, 64 MiB of float64).
+var bufs = freelist.NewFloats(8, 1<<23)
 
 // getBuf returns a slice of n values with arbitrary contents.
-func getBuf[T kernel.Float](n int) []T {
-	if p, ok := bufPool.Get().(*[]T); ok {
-		if cap(*p) >= n {
-			return (*p)[:n]
-		}
-		bufPool.Put(p)
-	}
-	return make([]T, n)
-}
+func getBuf[T kernel.Float](n int) []T { return freelist.GetFloat[T](bufs, n) }
 
 // putBuf hands a slice from getBuf back.
 func putBuf[T kernel.Float](b []T) {
 	if b != nil {
-		bufPool.Put(&b)
+		freelist.PutFloat(bufs, b)
 	}
 }
 

@@ -142,7 +142,16 @@ func (r *Rows[T]) RowsOf(dst, Q []T) error {
 // 2·len(idx)·d values) and a scratch block of 2¹⁶ values per goroutine.
 // It panics if an index is out of range.
 func (r *Rows[T]) RowBatch(dst [][]T, idx []int) [][]T {
-	n := r.s.n
+	dst = batchRows(dst, idx, r.s.n)
+	if len(idx) > 0 {
+		r.batch(dst, idx)
+	}
+	return dst
+}
+
+// batchRows checks the row indices idx against n rows (panicking on one
+// out of range) and returns dst grown to len(idx) rows of n values.
+func batchRows[T kernel.Float](dst [][]T, idx []int, n int) [][]T {
 	for _, i := range idx {
 		if i < 0 || i >= n {
 			panic(fmt.Sprintf("gram: row %d out of range [0, %d)", i, n))
@@ -157,9 +166,6 @@ func (r *Rows[T]) RowBatch(dst [][]T, idx []int) [][]T {
 			dst[k] = make([]T, n)
 		}
 		dst[k] = dst[k][:n]
-	}
-	if len(idx) > 0 {
-		r.batch(dst, idx)
 	}
 	return dst
 }
@@ -236,11 +242,12 @@ func (r *Rows[T]) row(sc *rowScratch[T], dst, x []T, nx T, diag int) []T {
 // kernel perceptron does, visit the samples on one goroutine and let Fill
 // spread the computation of each batch over Options.Threads goroutines.
 type Cache[T kernel.Float] struct {
-	rows   *Rows[T]
-	cap    int     // most rows held
-	slot   []int32 // row → slot, −1 if absent
-	owner  []int32 // slot → row
-	prev   []int32 // LRU list over slots, head = most recent
+	rows   *Rows[T]     // the dense row source, nil for a sparse one
+	src    rowSource[T] // where the rows come from: rows, or a *SparseRows
+	cap    int          // most rows held
+	slot   []int32      // row → slot, −1 if absent
+	owner  []int32      // slot → row
+	prev   []int32      // LRU list over slots, head = most recent
 	next   []int32
 	head   int32
 	tail   int32
@@ -268,13 +275,30 @@ func NewCache[T kernel.Float](X []T, d int, k Kernel, budgetBytes int64, opts *O
 // several goroutines can share one Rows. A budget below one row is an
 // error wrapping ErrBudget.
 func NewCacheOf[T kernel.Float](r *Rows[T], budgetBytes int64) (*Cache[T], error) {
+	c, err := newCache[T](r, budgetBytes)
+	if err != nil {
+		return nil, err
+	}
+	c.rows = r
+	return c, nil
+}
+
+// rowSource is what a Cache computes its rows with: Rows or SparseRows.
+type rowSource[T kernel.Float] interface {
+	Len() int
+	Row(dst []T, i int) []T
+	batch(dst [][]T, idx []int)
+}
+
+// newCache returns a cache of the rows of r under budgetBytes.
+func newCache[T kernel.Float](r rowSource[T], budgetBytes int64) (*Cache[T], error) {
 	var zero T
 	n := r.Len()
 	rowBytes := int64(n) * int64(unsafe.Sizeof(zero))
 	if budgetBytes < rowBytes {
 		return nil, fmt.Errorf("%w: cache budget %d bytes is less than one row (%d bytes)", ErrBudget, budgetBytes, rowBytes)
 	}
-	c := &Cache[T]{rows: r, cap: int(min(budgetBytes/rowBytes, int64(n))), head: -1, tail: -1}
+	c := &Cache[T]{src: r, cap: int(min(budgetBytes/rowBytes, int64(n))), head: -1, tail: -1}
 	c.slot = make([]int32, n)
 	for i := range c.slot {
 		c.slot[i] = -1
@@ -282,7 +306,8 @@ func NewCacheOf[T kernel.Float](r *Rows[T], budgetBytes int64) (*Cache[T], error
 	return c, nil
 }
 
-// Rows returns the row source the cache computes its rows with.
+// Rows returns the row source the cache computes its rows with (nil for
+// a cache of NewSparseCache).
 func (c *Cache[T]) Rows() *Rows[T] { return c.rows }
 
 // Capacity returns the number of rows the budget holds.
@@ -311,7 +336,7 @@ func (c *Cache[T]) Row(i int) []T {
 	}
 	c.misses++
 	s := c.alloc(i)
-	c.rows.Row(c.bufs[s], i)
+	c.src.Row(c.bufs[s], i)
 	return c.bufs[s]
 }
 
@@ -356,7 +381,7 @@ func (c *Cache[T]) Fill(dst [][]T, idx []int) [][]T {
 		slots = append(slots, c.bufs[s])
 	}
 	if len(miss) > 0 {
-		c.rows.batch(slots, miss)
+		c.src.batch(slots, miss)
 	}
 	c.miss, c.missSlots = miss, slots
 	if cap(dst) < len(idx) {
@@ -381,7 +406,7 @@ func (c *Cache[T]) alloc(i int) int32 {
 	var s int32
 	if len(c.bufs) < c.cap {
 		s = int32(len(c.bufs))
-		c.bufs = append(c.bufs, make([]T, c.rows.Len()))
+		c.bufs = append(c.bufs, make([]T, c.src.Len()))
 		c.owner = append(c.owner, -1)
 		c.prev = append(c.prev, -1)
 		c.next = append(c.next, -1)

@@ -801,3 +801,951 @@ onestore:
 
 done:
 	RET
+
+// func dots2NEONF32(dst []float32, w []float32, x []float32)
+TEXT ·dots2NEONF32(SB), NOSPLIT, $0-72
+	// R0: dst cursor of x0's scores, R13: of x1's, R1: classes left,
+	// R2: the tile's first weight row, R3: x0, R6: x1, R4: d = len(x)/2,
+	// R5: row stride in bytes (4d).
+	MOVD	dst_base+0(FP), R0
+	MOVD	dst_len+8(FP), R1
+	LSR	$1, R1, R1
+	LSL	$2, R1, R13
+	ADD	R0, R13, R13
+	MOVD	w_base+24(FP), R2
+	MOVD	x_base+48(FP), R3
+	MOVD	x_len+56(FP), R4
+	LSR	$1, R4, R4
+	LSL	$2, R4, R5
+	ADD	R3, R5, R6
+	CMP	$5, R1
+	BLT	rem
+
+tile5:
+	// R7..R11: cursors in the tile's 5 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	ADD	R5, R9, R10
+	ADD	R5, R10, R11
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	LSR	$2, R4, R19
+	CBZ	R19, t5tail
+
+t5loop:
+	VLD1.P	16(R14), [V16.S4]
+	VLD1.P	16(R15), [V17.S4]
+	VLD1.P	16(R7), [V18.S4]
+	VLD1.P	16(R8), [V19.S4]
+	VLD1.P	16(R9), [V20.S4]
+	VLD1.P	16(R10), [V21.S4]
+	VLD1.P	16(R11), [V22.S4]
+	VFMLA	V18.S4, V16.S4, V0.S4
+	VFMLA	V18.S4, V17.S4, V5.S4
+	VFMLA	V19.S4, V16.S4, V1.S4
+	VFMLA	V19.S4, V17.S4, V6.S4
+	VFMLA	V20.S4, V16.S4, V2.S4
+	VFMLA	V20.S4, V17.S4, V7.S4
+	VFMLA	V21.S4, V16.S4, V3.S4
+	VFMLA	V21.S4, V17.S4, V8.S4
+	VFMLA	V22.S4, V16.S4, V4.S4
+	VFMLA	V22.S4, V17.S4, V9.S4
+	SUBS	$1, R19, R19
+	BNE	t5loop
+
+t5tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	VEOR	V28.B16, V28.B16, V28.B16
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V29.B16, V29.B16, V29.B16
+	AND	$3, R4, R19
+	CBZ	R19, t5sum
+
+t5one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVS.P	4(R14), F16
+	FMOVS.P	4(R15), F17
+	FMOVS.P	4(R7), F18
+	FMADDS	F18, F20, F16, F20
+	FMADDS	F18, F25, F17, F25
+	FMOVS.P	4(R8), F18
+	FMADDS	F18, F21, F16, F21
+	FMADDS	F18, F26, F17, F26
+	FMOVS.P	4(R9), F18
+	FMADDS	F18, F22, F16, F22
+	FMADDS	F18, F27, F17, F27
+	FMOVS.P	4(R10), F18
+	FMADDS	F18, F23, F16, F23
+	FMADDS	F18, F28, F17, F28
+	FMOVS.P	4(R11), F18
+	FMADDS	F18, F24, F16, F24
+	FMADDS	F18, F29, F17, F29
+	SUBS	$1, R19, R19
+	BNE	t5one
+
+t5sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x6e20d400 // faddp v0.4s, v0.4s, v0.4s
+	WORD	$0x7e30d800 // faddp s0, v0.2s
+	FADDS	F20, F0, F0
+	FMOVS.P	F0, 4(R0)
+	WORD	$0x6e21d421 // faddp v1.4s, v1.4s, v1.4s
+	WORD	$0x7e30d821 // faddp s1, v1.2s
+	FADDS	F21, F1, F1
+	FMOVS.P	F1, 4(R0)
+	WORD	$0x6e22d442 // faddp v2.4s, v2.4s, v2.4s
+	WORD	$0x7e30d842 // faddp s2, v2.2s
+	FADDS	F22, F2, F2
+	FMOVS.P	F2, 4(R0)
+	WORD	$0x6e23d463 // faddp v3.4s, v3.4s, v3.4s
+	WORD	$0x7e30d863 // faddp s3, v3.2s
+	FADDS	F23, F3, F3
+	FMOVS.P	F3, 4(R0)
+	WORD	$0x6e24d484 // faddp v4.4s, v4.4s, v4.4s
+	WORD	$0x7e30d884 // faddp s4, v4.2s
+	FADDS	F24, F4, F4
+	FMOVS.P	F4, 4(R0)
+	WORD	$0x6e25d4a5 // faddp v5.4s, v5.4s, v5.4s
+	WORD	$0x7e30d8a5 // faddp s5, v5.2s
+	FADDS	F25, F5, F5
+	FMOVS.P	F5, 4(R13)
+	WORD	$0x6e26d4c6 // faddp v6.4s, v6.4s, v6.4s
+	WORD	$0x7e30d8c6 // faddp s6, v6.2s
+	FADDS	F26, F6, F6
+	FMOVS.P	F6, 4(R13)
+	WORD	$0x6e27d4e7 // faddp v7.4s, v7.4s, v7.4s
+	WORD	$0x7e30d8e7 // faddp s7, v7.2s
+	FADDS	F27, F7, F7
+	FMOVS.P	F7, 4(R13)
+	WORD	$0x6e28d508 // faddp v8.4s, v8.4s, v8.4s
+	WORD	$0x7e30d908 // faddp s8, v8.2s
+	FADDS	F28, F8, F8
+	FMOVS.P	F8, 4(R13)
+	WORD	$0x6e29d529 // faddp v9.4s, v9.4s, v9.4s
+	WORD	$0x7e30d929 // faddp s9, v9.2s
+	FADDS	F29, F9, F9
+	FMOVS.P	F9, 4(R13)
+	// R11 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R11, R2
+	SUB	$5, R1, R1
+	CMP	$5, R1
+	BGE	tile5
+
+rem:
+	CMP	$4, R1
+	BEQ	tile4
+	CMP	$3, R1
+	BEQ	tile3
+	CMP	$2, R1
+	BEQ	tile2
+	CMP	$1, R1
+	BEQ	tile1
+	B	done
+
+tile4:
+	// R7..R10: cursors in the tile's 4 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	ADD	R5, R9, R10
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	LSR	$2, R4, R19
+	CBZ	R19, t4tail
+
+t4loop:
+	VLD1.P	16(R14), [V16.S4]
+	VLD1.P	16(R15), [V17.S4]
+	VLD1.P	16(R7), [V18.S4]
+	VLD1.P	16(R8), [V19.S4]
+	VLD1.P	16(R9), [V20.S4]
+	VLD1.P	16(R10), [V21.S4]
+	VFMLA	V18.S4, V16.S4, V0.S4
+	VFMLA	V18.S4, V17.S4, V5.S4
+	VFMLA	V19.S4, V16.S4, V1.S4
+	VFMLA	V19.S4, V17.S4, V6.S4
+	VFMLA	V20.S4, V16.S4, V2.S4
+	VFMLA	V20.S4, V17.S4, V7.S4
+	VFMLA	V21.S4, V16.S4, V3.S4
+	VFMLA	V21.S4, V17.S4, V8.S4
+	SUBS	$1, R19, R19
+	BNE	t4loop
+
+t4tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	VEOR	V28.B16, V28.B16, V28.B16
+	AND	$3, R4, R19
+	CBZ	R19, t4sum
+
+t4one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVS.P	4(R14), F16
+	FMOVS.P	4(R15), F17
+	FMOVS.P	4(R7), F18
+	FMADDS	F18, F20, F16, F20
+	FMADDS	F18, F25, F17, F25
+	FMOVS.P	4(R8), F18
+	FMADDS	F18, F21, F16, F21
+	FMADDS	F18, F26, F17, F26
+	FMOVS.P	4(R9), F18
+	FMADDS	F18, F22, F16, F22
+	FMADDS	F18, F27, F17, F27
+	FMOVS.P	4(R10), F18
+	FMADDS	F18, F23, F16, F23
+	FMADDS	F18, F28, F17, F28
+	SUBS	$1, R19, R19
+	BNE	t4one
+
+t4sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x6e20d400 // faddp v0.4s, v0.4s, v0.4s
+	WORD	$0x7e30d800 // faddp s0, v0.2s
+	FADDS	F20, F0, F0
+	FMOVS.P	F0, 4(R0)
+	WORD	$0x6e21d421 // faddp v1.4s, v1.4s, v1.4s
+	WORD	$0x7e30d821 // faddp s1, v1.2s
+	FADDS	F21, F1, F1
+	FMOVS.P	F1, 4(R0)
+	WORD	$0x6e22d442 // faddp v2.4s, v2.4s, v2.4s
+	WORD	$0x7e30d842 // faddp s2, v2.2s
+	FADDS	F22, F2, F2
+	FMOVS.P	F2, 4(R0)
+	WORD	$0x6e23d463 // faddp v3.4s, v3.4s, v3.4s
+	WORD	$0x7e30d863 // faddp s3, v3.2s
+	FADDS	F23, F3, F3
+	FMOVS.P	F3, 4(R0)
+	WORD	$0x6e25d4a5 // faddp v5.4s, v5.4s, v5.4s
+	WORD	$0x7e30d8a5 // faddp s5, v5.2s
+	FADDS	F25, F5, F5
+	FMOVS.P	F5, 4(R13)
+	WORD	$0x6e26d4c6 // faddp v6.4s, v6.4s, v6.4s
+	WORD	$0x7e30d8c6 // faddp s6, v6.2s
+	FADDS	F26, F6, F6
+	FMOVS.P	F6, 4(R13)
+	WORD	$0x6e27d4e7 // faddp v7.4s, v7.4s, v7.4s
+	WORD	$0x7e30d8e7 // faddp s7, v7.2s
+	FADDS	F27, F7, F7
+	FMOVS.P	F7, 4(R13)
+	WORD	$0x6e28d508 // faddp v8.4s, v8.4s, v8.4s
+	WORD	$0x7e30d908 // faddp s8, v8.2s
+	FADDS	F28, F8, F8
+	FMOVS.P	F8, 4(R13)
+	// R10 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R10, R2
+	SUB	$4, R1, R1
+	B	done
+
+tile3:
+	// R7..R9: cursors in the tile's 3 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	LSR	$2, R4, R19
+	CBZ	R19, t3tail
+
+t3loop:
+	VLD1.P	16(R14), [V16.S4]
+	VLD1.P	16(R15), [V17.S4]
+	VLD1.P	16(R7), [V18.S4]
+	VLD1.P	16(R8), [V19.S4]
+	VLD1.P	16(R9), [V20.S4]
+	VFMLA	V18.S4, V16.S4, V0.S4
+	VFMLA	V18.S4, V17.S4, V5.S4
+	VFMLA	V19.S4, V16.S4, V1.S4
+	VFMLA	V19.S4, V17.S4, V6.S4
+	VFMLA	V20.S4, V16.S4, V2.S4
+	VFMLA	V20.S4, V17.S4, V7.S4
+	SUBS	$1, R19, R19
+	BNE	t3loop
+
+t3tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	AND	$3, R4, R19
+	CBZ	R19, t3sum
+
+t3one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVS.P	4(R14), F16
+	FMOVS.P	4(R15), F17
+	FMOVS.P	4(R7), F18
+	FMADDS	F18, F20, F16, F20
+	FMADDS	F18, F25, F17, F25
+	FMOVS.P	4(R8), F18
+	FMADDS	F18, F21, F16, F21
+	FMADDS	F18, F26, F17, F26
+	FMOVS.P	4(R9), F18
+	FMADDS	F18, F22, F16, F22
+	FMADDS	F18, F27, F17, F27
+	SUBS	$1, R19, R19
+	BNE	t3one
+
+t3sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x6e20d400 // faddp v0.4s, v0.4s, v0.4s
+	WORD	$0x7e30d800 // faddp s0, v0.2s
+	FADDS	F20, F0, F0
+	FMOVS.P	F0, 4(R0)
+	WORD	$0x6e21d421 // faddp v1.4s, v1.4s, v1.4s
+	WORD	$0x7e30d821 // faddp s1, v1.2s
+	FADDS	F21, F1, F1
+	FMOVS.P	F1, 4(R0)
+	WORD	$0x6e22d442 // faddp v2.4s, v2.4s, v2.4s
+	WORD	$0x7e30d842 // faddp s2, v2.2s
+	FADDS	F22, F2, F2
+	FMOVS.P	F2, 4(R0)
+	WORD	$0x6e25d4a5 // faddp v5.4s, v5.4s, v5.4s
+	WORD	$0x7e30d8a5 // faddp s5, v5.2s
+	FADDS	F25, F5, F5
+	FMOVS.P	F5, 4(R13)
+	WORD	$0x6e26d4c6 // faddp v6.4s, v6.4s, v6.4s
+	WORD	$0x7e30d8c6 // faddp s6, v6.2s
+	FADDS	F26, F6, F6
+	FMOVS.P	F6, 4(R13)
+	WORD	$0x6e27d4e7 // faddp v7.4s, v7.4s, v7.4s
+	WORD	$0x7e30d8e7 // faddp s7, v7.2s
+	FADDS	F27, F7, F7
+	FMOVS.P	F7, 4(R13)
+	// R9 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R9, R2
+	SUB	$3, R1, R1
+	B	done
+
+tile2:
+	// R7..R8: cursors in the tile's 2 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	LSR	$2, R4, R19
+	CBZ	R19, t2tail
+
+t2loop:
+	VLD1.P	16(R14), [V16.S4]
+	VLD1.P	16(R15), [V17.S4]
+	VLD1.P	16(R7), [V18.S4]
+	VLD1.P	16(R8), [V19.S4]
+	VFMLA	V18.S4, V16.S4, V0.S4
+	VFMLA	V18.S4, V17.S4, V5.S4
+	VFMLA	V19.S4, V16.S4, V1.S4
+	VFMLA	V19.S4, V17.S4, V6.S4
+	SUBS	$1, R19, R19
+	BNE	t2loop
+
+t2tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	AND	$3, R4, R19
+	CBZ	R19, t2sum
+
+t2one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVS.P	4(R14), F16
+	FMOVS.P	4(R15), F17
+	FMOVS.P	4(R7), F18
+	FMADDS	F18, F20, F16, F20
+	FMADDS	F18, F25, F17, F25
+	FMOVS.P	4(R8), F18
+	FMADDS	F18, F21, F16, F21
+	FMADDS	F18, F26, F17, F26
+	SUBS	$1, R19, R19
+	BNE	t2one
+
+t2sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x6e20d400 // faddp v0.4s, v0.4s, v0.4s
+	WORD	$0x7e30d800 // faddp s0, v0.2s
+	FADDS	F20, F0, F0
+	FMOVS.P	F0, 4(R0)
+	WORD	$0x6e21d421 // faddp v1.4s, v1.4s, v1.4s
+	WORD	$0x7e30d821 // faddp s1, v1.2s
+	FADDS	F21, F1, F1
+	FMOVS.P	F1, 4(R0)
+	WORD	$0x6e25d4a5 // faddp v5.4s, v5.4s, v5.4s
+	WORD	$0x7e30d8a5 // faddp s5, v5.2s
+	FADDS	F25, F5, F5
+	FMOVS.P	F5, 4(R13)
+	WORD	$0x6e26d4c6 // faddp v6.4s, v6.4s, v6.4s
+	WORD	$0x7e30d8c6 // faddp s6, v6.2s
+	FADDS	F26, F6, F6
+	FMOVS.P	F6, 4(R13)
+	// R8 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R8, R2
+	SUB	$2, R1, R1
+	B	done
+
+tile1:
+	// R7..R7: cursors in the tile's 1 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	LSR	$2, R4, R19
+	CBZ	R19, t1tail
+
+t1loop:
+	VLD1.P	16(R14), [V16.S4]
+	VLD1.P	16(R15), [V17.S4]
+	VLD1.P	16(R7), [V18.S4]
+	VFMLA	V18.S4, V16.S4, V0.S4
+	VFMLA	V18.S4, V17.S4, V5.S4
+	SUBS	$1, R19, R19
+	BNE	t1loop
+
+t1tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	AND	$3, R4, R19
+	CBZ	R19, t1sum
+
+t1one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVS.P	4(R14), F16
+	FMOVS.P	4(R15), F17
+	FMOVS.P	4(R7), F18
+	FMADDS	F18, F20, F16, F20
+	FMADDS	F18, F25, F17, F25
+	SUBS	$1, R19, R19
+	BNE	t1one
+
+t1sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x6e20d400 // faddp v0.4s, v0.4s, v0.4s
+	WORD	$0x7e30d800 // faddp s0, v0.2s
+	FADDS	F20, F0, F0
+	FMOVS.P	F0, 4(R0)
+	WORD	$0x6e25d4a5 // faddp v5.4s, v5.4s, v5.4s
+	WORD	$0x7e30d8a5 // faddp s5, v5.2s
+	FADDS	F25, F5, F5
+	FMOVS.P	F5, 4(R13)
+	// R7 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R7, R2
+	SUB	$1, R1, R1
+	B	done
+
+done:
+	RET
+
+// func dots2NEONF64(dst []float64, w []float64, x []float64)
+TEXT ·dots2NEONF64(SB), NOSPLIT, $0-72
+	// R0: dst cursor of x0's scores, R13: of x1's, R1: classes left,
+	// R2: the tile's first weight row, R3: x0, R6: x1, R4: d = len(x)/2,
+	// R5: row stride in bytes (8d).
+	MOVD	dst_base+0(FP), R0
+	MOVD	dst_len+8(FP), R1
+	LSR	$1, R1, R1
+	LSL	$3, R1, R13
+	ADD	R0, R13, R13
+	MOVD	w_base+24(FP), R2
+	MOVD	x_base+48(FP), R3
+	MOVD	x_len+56(FP), R4
+	LSR	$1, R4, R4
+	LSL	$3, R4, R5
+	ADD	R3, R5, R6
+	CMP	$5, R1
+	BLT	rem
+
+tile5:
+	// R7..R11: cursors in the tile's 5 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	ADD	R5, R9, R10
+	ADD	R5, R10, R11
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	LSR	$1, R4, R19
+	CBZ	R19, t5tail
+
+t5loop:
+	VLD1.P	16(R14), [V16.D2]
+	VLD1.P	16(R15), [V17.D2]
+	VLD1.P	16(R7), [V18.D2]
+	VLD1.P	16(R8), [V19.D2]
+	VLD1.P	16(R9), [V20.D2]
+	VLD1.P	16(R10), [V21.D2]
+	VLD1.P	16(R11), [V22.D2]
+	VFMLA	V18.D2, V16.D2, V0.D2
+	VFMLA	V18.D2, V17.D2, V5.D2
+	VFMLA	V19.D2, V16.D2, V1.D2
+	VFMLA	V19.D2, V17.D2, V6.D2
+	VFMLA	V20.D2, V16.D2, V2.D2
+	VFMLA	V20.D2, V17.D2, V7.D2
+	VFMLA	V21.D2, V16.D2, V3.D2
+	VFMLA	V21.D2, V17.D2, V8.D2
+	VFMLA	V22.D2, V16.D2, V4.D2
+	VFMLA	V22.D2, V17.D2, V9.D2
+	SUBS	$1, R19, R19
+	BNE	t5loop
+
+t5tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	VEOR	V28.B16, V28.B16, V28.B16
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V29.B16, V29.B16, V29.B16
+	AND	$1, R4, R19
+	CBZ	R19, t5sum
+
+t5one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVD.P	8(R14), F16
+	FMOVD.P	8(R15), F17
+	FMOVD.P	8(R7), F18
+	FMADDD	F18, F20, F16, F20
+	FMADDD	F18, F25, F17, F25
+	FMOVD.P	8(R8), F18
+	FMADDD	F18, F21, F16, F21
+	FMADDD	F18, F26, F17, F26
+	FMOVD.P	8(R9), F18
+	FMADDD	F18, F22, F16, F22
+	FMADDD	F18, F27, F17, F27
+	FMOVD.P	8(R10), F18
+	FMADDD	F18, F23, F16, F23
+	FMADDD	F18, F28, F17, F28
+	FMOVD.P	8(R11), F18
+	FMADDD	F18, F24, F16, F24
+	FMADDD	F18, F29, F17, F29
+	SUBS	$1, R19, R19
+	BNE	t5one
+
+t5sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x7e70d800 // faddp d0, v0.2d
+	FADDD	F20, F0, F0
+	FMOVD.P	F0, 8(R0)
+	WORD	$0x7e70d821 // faddp d1, v1.2d
+	FADDD	F21, F1, F1
+	FMOVD.P	F1, 8(R0)
+	WORD	$0x7e70d842 // faddp d2, v2.2d
+	FADDD	F22, F2, F2
+	FMOVD.P	F2, 8(R0)
+	WORD	$0x7e70d863 // faddp d3, v3.2d
+	FADDD	F23, F3, F3
+	FMOVD.P	F3, 8(R0)
+	WORD	$0x7e70d884 // faddp d4, v4.2d
+	FADDD	F24, F4, F4
+	FMOVD.P	F4, 8(R0)
+	WORD	$0x7e70d8a5 // faddp d5, v5.2d
+	FADDD	F25, F5, F5
+	FMOVD.P	F5, 8(R13)
+	WORD	$0x7e70d8c6 // faddp d6, v6.2d
+	FADDD	F26, F6, F6
+	FMOVD.P	F6, 8(R13)
+	WORD	$0x7e70d8e7 // faddp d7, v7.2d
+	FADDD	F27, F7, F7
+	FMOVD.P	F7, 8(R13)
+	WORD	$0x7e70d908 // faddp d8, v8.2d
+	FADDD	F28, F8, F8
+	FMOVD.P	F8, 8(R13)
+	WORD	$0x7e70d929 // faddp d9, v9.2d
+	FADDD	F29, F9, F9
+	FMOVD.P	F9, 8(R13)
+	// R11 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R11, R2
+	SUB	$5, R1, R1
+	CMP	$5, R1
+	BGE	tile5
+
+rem:
+	CMP	$4, R1
+	BEQ	tile4
+	CMP	$3, R1
+	BEQ	tile3
+	CMP	$2, R1
+	BEQ	tile2
+	CMP	$1, R1
+	BEQ	tile1
+	B	done
+
+tile4:
+	// R7..R10: cursors in the tile's 4 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	ADD	R5, R9, R10
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	LSR	$1, R4, R19
+	CBZ	R19, t4tail
+
+t4loop:
+	VLD1.P	16(R14), [V16.D2]
+	VLD1.P	16(R15), [V17.D2]
+	VLD1.P	16(R7), [V18.D2]
+	VLD1.P	16(R8), [V19.D2]
+	VLD1.P	16(R9), [V20.D2]
+	VLD1.P	16(R10), [V21.D2]
+	VFMLA	V18.D2, V16.D2, V0.D2
+	VFMLA	V18.D2, V17.D2, V5.D2
+	VFMLA	V19.D2, V16.D2, V1.D2
+	VFMLA	V19.D2, V17.D2, V6.D2
+	VFMLA	V20.D2, V16.D2, V2.D2
+	VFMLA	V20.D2, V17.D2, V7.D2
+	VFMLA	V21.D2, V16.D2, V3.D2
+	VFMLA	V21.D2, V17.D2, V8.D2
+	SUBS	$1, R19, R19
+	BNE	t4loop
+
+t4tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	VEOR	V28.B16, V28.B16, V28.B16
+	AND	$1, R4, R19
+	CBZ	R19, t4sum
+
+t4one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVD.P	8(R14), F16
+	FMOVD.P	8(R15), F17
+	FMOVD.P	8(R7), F18
+	FMADDD	F18, F20, F16, F20
+	FMADDD	F18, F25, F17, F25
+	FMOVD.P	8(R8), F18
+	FMADDD	F18, F21, F16, F21
+	FMADDD	F18, F26, F17, F26
+	FMOVD.P	8(R9), F18
+	FMADDD	F18, F22, F16, F22
+	FMADDD	F18, F27, F17, F27
+	FMOVD.P	8(R10), F18
+	FMADDD	F18, F23, F16, F23
+	FMADDD	F18, F28, F17, F28
+	SUBS	$1, R19, R19
+	BNE	t4one
+
+t4sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x7e70d800 // faddp d0, v0.2d
+	FADDD	F20, F0, F0
+	FMOVD.P	F0, 8(R0)
+	WORD	$0x7e70d821 // faddp d1, v1.2d
+	FADDD	F21, F1, F1
+	FMOVD.P	F1, 8(R0)
+	WORD	$0x7e70d842 // faddp d2, v2.2d
+	FADDD	F22, F2, F2
+	FMOVD.P	F2, 8(R0)
+	WORD	$0x7e70d863 // faddp d3, v3.2d
+	FADDD	F23, F3, F3
+	FMOVD.P	F3, 8(R0)
+	WORD	$0x7e70d8a5 // faddp d5, v5.2d
+	FADDD	F25, F5, F5
+	FMOVD.P	F5, 8(R13)
+	WORD	$0x7e70d8c6 // faddp d6, v6.2d
+	FADDD	F26, F6, F6
+	FMOVD.P	F6, 8(R13)
+	WORD	$0x7e70d8e7 // faddp d7, v7.2d
+	FADDD	F27, F7, F7
+	FMOVD.P	F7, 8(R13)
+	WORD	$0x7e70d908 // faddp d8, v8.2d
+	FADDD	F28, F8, F8
+	FMOVD.P	F8, 8(R13)
+	// R10 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R10, R2
+	SUB	$4, R1, R1
+	B	done
+
+tile3:
+	// R7..R9: cursors in the tile's 3 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	ADD	R5, R8, R9
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	LSR	$1, R4, R19
+	CBZ	R19, t3tail
+
+t3loop:
+	VLD1.P	16(R14), [V16.D2]
+	VLD1.P	16(R15), [V17.D2]
+	VLD1.P	16(R7), [V18.D2]
+	VLD1.P	16(R8), [V19.D2]
+	VLD1.P	16(R9), [V20.D2]
+	VFMLA	V18.D2, V16.D2, V0.D2
+	VFMLA	V18.D2, V17.D2, V5.D2
+	VFMLA	V19.D2, V16.D2, V1.D2
+	VFMLA	V19.D2, V17.D2, V6.D2
+	VFMLA	V20.D2, V16.D2, V2.D2
+	VFMLA	V20.D2, V17.D2, V7.D2
+	SUBS	$1, R19, R19
+	BNE	t3loop
+
+t3tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	AND	$1, R4, R19
+	CBZ	R19, t3sum
+
+t3one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVD.P	8(R14), F16
+	FMOVD.P	8(R15), F17
+	FMOVD.P	8(R7), F18
+	FMADDD	F18, F20, F16, F20
+	FMADDD	F18, F25, F17, F25
+	FMOVD.P	8(R8), F18
+	FMADDD	F18, F21, F16, F21
+	FMADDD	F18, F26, F17, F26
+	FMOVD.P	8(R9), F18
+	FMADDD	F18, F22, F16, F22
+	FMADDD	F18, F27, F17, F27
+	SUBS	$1, R19, R19
+	BNE	t3one
+
+t3sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x7e70d800 // faddp d0, v0.2d
+	FADDD	F20, F0, F0
+	FMOVD.P	F0, 8(R0)
+	WORD	$0x7e70d821 // faddp d1, v1.2d
+	FADDD	F21, F1, F1
+	FMOVD.P	F1, 8(R0)
+	WORD	$0x7e70d842 // faddp d2, v2.2d
+	FADDD	F22, F2, F2
+	FMOVD.P	F2, 8(R0)
+	WORD	$0x7e70d8a5 // faddp d5, v5.2d
+	FADDD	F25, F5, F5
+	FMOVD.P	F5, 8(R13)
+	WORD	$0x7e70d8c6 // faddp d6, v6.2d
+	FADDD	F26, F6, F6
+	FMOVD.P	F6, 8(R13)
+	WORD	$0x7e70d8e7 // faddp d7, v7.2d
+	FADDD	F27, F7, F7
+	FMOVD.P	F7, 8(R13)
+	// R9 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R9, R2
+	SUB	$3, R1, R1
+	B	done
+
+tile2:
+	// R7..R8: cursors in the tile's 2 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	ADD	R5, R7, R8
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	LSR	$1, R4, R19
+	CBZ	R19, t2tail
+
+t2loop:
+	VLD1.P	16(R14), [V16.D2]
+	VLD1.P	16(R15), [V17.D2]
+	VLD1.P	16(R7), [V18.D2]
+	VLD1.P	16(R8), [V19.D2]
+	VFMLA	V18.D2, V16.D2, V0.D2
+	VFMLA	V18.D2, V17.D2, V5.D2
+	VFMLA	V19.D2, V16.D2, V1.D2
+	VFMLA	V19.D2, V17.D2, V6.D2
+	SUBS	$1, R19, R19
+	BNE	t2loop
+
+t2tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	AND	$1, R4, R19
+	CBZ	R19, t2sum
+
+t2one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVD.P	8(R14), F16
+	FMOVD.P	8(R15), F17
+	FMOVD.P	8(R7), F18
+	FMADDD	F18, F20, F16, F20
+	FMADDD	F18, F25, F17, F25
+	FMOVD.P	8(R8), F18
+	FMADDD	F18, F21, F16, F21
+	FMADDD	F18, F26, F17, F26
+	SUBS	$1, R19, R19
+	BNE	t2one
+
+t2sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x7e70d800 // faddp d0, v0.2d
+	FADDD	F20, F0, F0
+	FMOVD.P	F0, 8(R0)
+	WORD	$0x7e70d821 // faddp d1, v1.2d
+	FADDD	F21, F1, F1
+	FMOVD.P	F1, 8(R0)
+	WORD	$0x7e70d8a5 // faddp d5, v5.2d
+	FADDD	F25, F5, F5
+	FMOVD.P	F5, 8(R13)
+	WORD	$0x7e70d8c6 // faddp d6, v6.2d
+	FADDD	F26, F6, F6
+	FMOVD.P	F6, 8(R13)
+	// R8 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R8, R2
+	SUB	$2, R1, R1
+	B	done
+
+tile1:
+	// R7..R7: cursors in the tile's 1 rows, R14, R15: in x0, x1,
+	// R19: loop counter; V0..V4 / V5..V9: x0's / x1's vector sums,
+	// V16, V17: sample vectors, V18..V22: weight vectors,
+	// F20..F24 / F25..F29: x0's / x1's sums of the last columns.
+	MOVD	R2, R7
+	MOVD	R3, R14
+	MOVD	R6, R15
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	LSR	$1, R4, R19
+	CBZ	R19, t1tail
+
+t1loop:
+	VLD1.P	16(R14), [V16.D2]
+	VLD1.P	16(R15), [V17.D2]
+	VLD1.P	16(R7), [V18.D2]
+	VFMLA	V18.D2, V16.D2, V0.D2
+	VFMLA	V18.D2, V17.D2, V5.D2
+	SUBS	$1, R19, R19
+	BNE	t1loop
+
+t1tail:
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	AND	$1, R4, R19
+	CBZ	R19, t1sum
+
+t1one:
+	// one column j: F16, F17 = x0[j], x1[j], F18 = row[j]
+	FMOVD.P	8(R14), F16
+	FMOVD.P	8(R15), F17
+	FMOVD.P	8(R7), F18
+	FMADDD	F18, F20, F16, F20
+	FMADDD	F18, F25, F17, F25
+	SUBS	$1, R19, R19
+	BNE	t1one
+
+t1sum:
+	// each vector sum reduced to its lane 0, plus the last columns' sum, stored
+	WORD	$0x7e70d800 // faddp d0, v0.2d
+	FADDD	F20, F0, F0
+	FMOVD.P	F0, 8(R0)
+	WORD	$0x7e70d8a5 // faddp d5, v5.2d
+	FADDD	F25, F5, F5
+	FMOVD.P	F5, 8(R13)
+	// R7 has walked to the end of the tile's last row: the next tile's first.
+	MOVD	R7, R2
+	SUB	$1, R1, R1
+	B	done
+
+done:
+	RET

@@ -660,6 +660,534 @@ done:
 	VZEROUPPER
 	RET
 
+// func dots2AVX512F32(dst []float32, w []float32, x []float32)
+// Requires: AVX, AVX512F
+TEXT ·dots2AVX512F32(SB), NOSPLIT, $0-72
+	// DX = &dst[k0], R14 = K in bytes (dst[K+k0] = R14(DX)), BX = classes left,
+	// SI = x0, R9 = x1, DI = the tile's first weight row, R10, R11, R13, CX = the
+	// next ones, R8 = d in bytes, R12 = R8 rounded down to 64 bytes, AX = byte
+	// offset in the rows; V0..V4 and V5..V9 = accumulators of x0 and x1 against
+	// the tile's rows, V10, V11 = sample vectors, V12 = weight vector
+	MOVQ dst_base+0(FP), DX
+	MOVQ dst_len+8(FP), BX
+	SHRQ $1, BX
+	MOVQ BX, R14
+	SHLQ $2, R14
+	MOVQ w_base+24(FP), DI
+	MOVQ x_base+48(FP), SI
+	MOVQ x_len+56(FP), R8
+	SHRQ $1, R8
+	SHLQ $2, R8
+	LEAQ (SI)(R8*1), R9
+	MOVQ R8, R12
+	ANDQ $-64, R12
+
+	// K1 = the element mask of the R8 mod 64 bytes of the tail
+	MOVQ  R8, CX
+	ANDQ  $63, CX
+	SHRQ  $2, CX
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K1
+	CMPQ  BX, $5
+	JB    rem
+
+tile5:
+	LEAQ    (DI)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	LEAQ    (R11)(R8*1), R13
+	LEAQ    (R13)(R8*1), CX
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y9, Y9, Y9
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t5tail
+	PCALIGN $32
+
+t5loop:
+	// one vector (64 bytes) of both samples and of the 5 rows
+	VMOVUPS     (SI)(AX*1), Z10
+	VMOVUPS     (R9)(AX*1), Z11
+	VMOVUPS     (DI)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS     (R10)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS     (R11)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+	VMOVUPS     (R13)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z3
+	VFMADD231PS Z12, Z11, Z8
+	VMOVUPS     (CX)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z4
+	VFMADD231PS Z12, Z11, Z9
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t5loop
+
+t5tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t5sum
+	VMOVUPS.Z   (SI)(AX*1), K1, Z10
+	VMOVUPS.Z   (R9)(AX*1), K1, Z11
+	VMOVUPS.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+	VMOVUPS.Z   (R13)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z3
+	VFMADD231PS Z12, Z11, Z8
+	VMOVUPS.Z   (CX)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z4
+	VFMADD231PS Z12, Z11, Z9
+
+t5sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPS        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPS        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPS        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPS        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPS        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPS        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPS        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPS        Y12, Y8, Y8
+	VEXTRACTF64X4 $1, Z4, Y12
+	VADDPS        Y12, Y4, Y4
+	VEXTRACTF64X4 $1, Z9, Y12
+	VADDPS        Y12, Y9, Y9
+
+	// x0's 5 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVUPS      X0, (DX)
+	VMOVAPS      Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, 16(DX)
+	VMOVAPS      Y5, Y0
+	VMOVAPS      Y6, Y1
+	VMOVAPS      Y7, Y2
+	VMOVAPS      Y8, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVUPS      X0, (DX)(R14*1)
+	VMOVAPS      Y9, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, 16(DX)(R14*1)
+	LEAQ         (CX)(R8*1), DI
+	ADDQ         $20, DX
+	SUBQ         $5, BX
+	CMPQ         BX, $5
+	JAE          tile5
+
+rem:
+	CMPQ BX, $4
+	JE   tile4
+	CMPQ BX, $3
+	JE   tile3
+	CMPQ BX, $2
+	JE   tile2
+	CMPQ BX, $1
+	JE   tile1
+	JMP  done
+
+tile4:
+	LEAQ    (DI)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	LEAQ    (R11)(R8*1), R13
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t4tail
+	PCALIGN $32
+
+t4loop:
+	// one vector (64 bytes) of both samples and of the 4 rows
+	VMOVUPS     (SI)(AX*1), Z10
+	VMOVUPS     (R9)(AX*1), Z11
+	VMOVUPS     (DI)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS     (R10)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS     (R11)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+	VMOVUPS     (R13)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z3
+	VFMADD231PS Z12, Z11, Z8
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t4loop
+
+t4tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t4sum
+	VMOVUPS.Z   (SI)(AX*1), K1, Z10
+	VMOVUPS.Z   (R9)(AX*1), K1, Z11
+	VMOVUPS.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+	VMOVUPS.Z   (R13)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z3
+	VFMADD231PS Z12, Z11, Z8
+
+t4sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPS        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPS        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPS        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPS        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPS        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPS        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPS        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPS        Y12, Y8, Y8
+
+	// x0's 4 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVUPS      X0, (DX)
+	VMOVAPS      Y5, Y0
+	VMOVAPS      Y6, Y1
+	VMOVAPS      Y7, Y2
+	VMOVAPS      Y8, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVUPS      X0, (DX)(R14*1)
+	LEAQ         (R13)(R8*1), DI
+	ADDQ         $16, DX
+	SUBQ         $4, BX
+	JMP          done
+
+tile3:
+	LEAQ   (DI)(R8*1), R10
+	LEAQ   (R10)(R8*1), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y5, Y5, Y5
+	VXORPS Y1, Y1, Y1
+	VXORPS Y6, Y6, Y6
+	VXORPS Y2, Y2, Y2
+	VXORPS Y7, Y7, Y7
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t3tail
+	PCALIGN $32
+
+t3loop:
+	// one vector (64 bytes) of both samples and of the 3 rows
+	VMOVUPS     (SI)(AX*1), Z10
+	VMOVUPS     (R9)(AX*1), Z11
+	VMOVUPS     (DI)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS     (R10)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS     (R11)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t3loop
+
+t3tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t3sum
+	VMOVUPS.Z   (SI)(AX*1), K1, Z10
+	VMOVUPS.Z   (R9)(AX*1), K1, Z11
+	VMOVUPS.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	VMOVUPS.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z2
+	VFMADD231PS Z12, Z11, Z7
+
+t3sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPS        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPS        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPS        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPS        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPS        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPS        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPS        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPS        Y12, Y8, Y8
+
+	// x0's 3 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSD       X0, (DX)
+	VEXTRACTPS   $2, X0, 8(DX)
+	VMOVAPS      Y5, Y0
+	VMOVAPS      Y6, Y1
+	VMOVAPS      Y7, Y2
+	VMOVAPS      Y8, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSD       X0, (DX)(R14*1)
+	VEXTRACTPS   $2, X0, 8(DX)(R14*1)
+	LEAQ         (R11)(R8*1), DI
+	ADDQ         $12, DX
+	SUBQ         $3, BX
+	JMP          done
+
+tile2:
+	LEAQ   (DI)(R8*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y5, Y5, Y5
+	VXORPS Y1, Y1, Y1
+	VXORPS Y6, Y6, Y6
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t2tail
+	PCALIGN $32
+
+t2loop:
+	// one vector (64 bytes) of both samples and of the 2 rows
+	VMOVUPS     (SI)(AX*1), Z10
+	VMOVUPS     (R9)(AX*1), Z11
+	VMOVUPS     (DI)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS     (R10)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t2loop
+
+t2tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t2sum
+	VMOVUPS.Z   (SI)(AX*1), K1, Z10
+	VMOVUPS.Z   (R9)(AX*1), K1, Z11
+	VMOVUPS.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	VMOVUPS.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z1
+	VFMADD231PS Z12, Z11, Z6
+
+t2sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPS        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPS        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPS        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPS        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPS        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPS        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPS        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPS        Y12, Y8, Y8
+
+	// x0's 2 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSD       X0, (DX)
+	VMOVAPS      Y5, Y0
+	VMOVAPS      Y6, Y1
+	VMOVAPS      Y7, Y2
+	VMOVAPS      Y8, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSD       X0, (DX)(R14*1)
+	LEAQ         (R10)(R8*1), DI
+	ADDQ         $8, DX
+	SUBQ         $2, BX
+	JMP          done
+
+tile1:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y5, Y5, Y5
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t1tail
+	PCALIGN $32
+
+t1loop:
+	// one vector (64 bytes) of both samples and of the 1 rows
+	VMOVUPS     (SI)(AX*1), Z10
+	VMOVUPS     (R9)(AX*1), Z11
+	VMOVUPS     (DI)(AX*1), Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t1loop
+
+t1tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t1sum
+	VMOVUPS.Z   (SI)(AX*1), K1, Z10
+	VMOVUPS.Z   (R9)(AX*1), K1, Z11
+	VMOVUPS.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PS Z12, Z10, Z0
+	VFMADD231PS Z12, Z11, Z5
+
+t1sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPS        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPS        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPS        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPS        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPS        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPS        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPS        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPS        Y12, Y8, Y8
+
+	// x0's 1 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSS       X0, (DX)
+	VMOVAPS      Y5, Y0
+	VMOVAPS      Y6, Y1
+	VMOVAPS      Y7, Y2
+	VMOVAPS      Y8, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R14*1)
+	LEAQ         (DI)(R8*1), DI
+	ADDQ         $4, DX
+	SUBQ         $1, BX
+
+done:
+	VZEROUPPER
+	RET
+
 // func dotAVX512F64(x []float64, y []float64) float64
 // Requires: AVX, AVX512F
 TEXT ·dotAVX512F64(SB), NOSPLIT, $0-56
@@ -1296,6 +1824,532 @@ rowsum:
 	ADDQ          R8, SI
 	DECQ          BX
 	JNZ           row
+
+done:
+	VZEROUPPER
+	RET
+
+// func dots2AVX512F64(dst []float64, w []float64, x []float64)
+// Requires: AVX, AVX512F
+TEXT ·dots2AVX512F64(SB), NOSPLIT, $0-72
+	// DX = &dst[k0], R14 = K in bytes (dst[K+k0] = R14(DX)), BX = classes left,
+	// SI = x0, R9 = x1, DI = the tile's first weight row, R10, R11, R13, CX = the
+	// next ones, R8 = d in bytes, R12 = R8 rounded down to 64 bytes, AX = byte
+	// offset in the rows; V0..V4 and V5..V9 = accumulators of x0 and x1 against
+	// the tile's rows, V10, V11 = sample vectors, V12 = weight vector
+	MOVQ dst_base+0(FP), DX
+	MOVQ dst_len+8(FP), BX
+	SHRQ $1, BX
+	MOVQ BX, R14
+	SHLQ $3, R14
+	MOVQ w_base+24(FP), DI
+	MOVQ x_base+48(FP), SI
+	MOVQ x_len+56(FP), R8
+	SHRQ $1, R8
+	SHLQ $3, R8
+	LEAQ (SI)(R8*1), R9
+	MOVQ R8, R12
+	ANDQ $-64, R12
+
+	// K1 = the element mask of the R8 mod 64 bytes of the tail
+	MOVQ  R8, CX
+	ANDQ  $63, CX
+	SHRQ  $3, CX
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K1
+	CMPQ  BX, $5
+	JB    rem
+
+tile5:
+	LEAQ    (DI)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	LEAQ    (R11)(R8*1), R13
+	LEAQ    (R13)(R8*1), CX
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y9, Y9, Y9
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t5tail
+	PCALIGN $32
+
+t5loop:
+	// one vector (64 bytes) of both samples and of the 5 rows
+	VMOVUPD     (SI)(AX*1), Z10
+	VMOVUPD     (R9)(AX*1), Z11
+	VMOVUPD     (DI)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD     (R10)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD     (R11)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+	VMOVUPD     (R13)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z3
+	VFMADD231PD Z12, Z11, Z8
+	VMOVUPD     (CX)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z12, Z11, Z9
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t5loop
+
+t5tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t5sum
+	VMOVUPD.Z   (SI)(AX*1), K1, Z10
+	VMOVUPD.Z   (R9)(AX*1), K1, Z11
+	VMOVUPD.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+	VMOVUPD.Z   (R13)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z3
+	VFMADD231PD Z12, Z11, Z8
+	VMOVUPD.Z   (CX)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z12, Z11, Z9
+
+t5sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPD        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPD        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPD        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPD        Y12, Y8, Y8
+	VEXTRACTF64X4 $1, Z4, Y12
+	VADDPD        Y12, Y4, Y4
+	VEXTRACTF64X4 $1, Z9, Y12
+	VADDPD        Y12, Y9, Y9
+
+	// x0's 5 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPD      Y1, Y0, Y0
+	VHADDPD      Y3, Y2, Y2
+	VPERM2F128   $0x21, Y2, Y0, Y1
+	VBLENDPD     $0x0c, Y2, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (DX)
+	VMOVAPD      Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, 32(DX)
+	VMOVAPD      Y5, Y0
+	VMOVAPD      Y6, Y1
+	VMOVAPD      Y7, Y2
+	VMOVAPD      Y8, Y3
+	VHADDPD      Y1, Y0, Y0
+	VHADDPD      Y3, Y2, Y2
+	VPERM2F128   $0x21, Y2, Y0, Y1
+	VBLENDPD     $0x0c, Y2, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (DX)(R14*1)
+	VMOVAPD      Y9, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, 32(DX)(R14*1)
+	LEAQ         (CX)(R8*1), DI
+	ADDQ         $40, DX
+	SUBQ         $5, BX
+	CMPQ         BX, $5
+	JAE          tile5
+
+rem:
+	CMPQ BX, $4
+	JE   tile4
+	CMPQ BX, $3
+	JE   tile3
+	CMPQ BX, $2
+	JE   tile2
+	CMPQ BX, $1
+	JE   tile1
+	JMP  done
+
+tile4:
+	LEAQ    (DI)(R8*1), R10
+	LEAQ    (R10)(R8*1), R11
+	LEAQ    (R11)(R8*1), R13
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t4tail
+	PCALIGN $32
+
+t4loop:
+	// one vector (64 bytes) of both samples and of the 4 rows
+	VMOVUPD     (SI)(AX*1), Z10
+	VMOVUPD     (R9)(AX*1), Z11
+	VMOVUPD     (DI)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD     (R10)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD     (R11)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+	VMOVUPD     (R13)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z3
+	VFMADD231PD Z12, Z11, Z8
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t4loop
+
+t4tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t4sum
+	VMOVUPD.Z   (SI)(AX*1), K1, Z10
+	VMOVUPD.Z   (R9)(AX*1), K1, Z11
+	VMOVUPD.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+	VMOVUPD.Z   (R13)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z3
+	VFMADD231PD Z12, Z11, Z8
+
+t4sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPD        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPD        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPD        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPD        Y12, Y8, Y8
+
+	// x0's 4 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVUPD    Y0, (DX)
+	VMOVAPD    Y5, Y0
+	VMOVAPD    Y6, Y1
+	VMOVAPD    Y7, Y2
+	VMOVAPD    Y8, Y3
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVUPD    Y0, (DX)(R14*1)
+	LEAQ       (R13)(R8*1), DI
+	ADDQ       $32, DX
+	SUBQ       $4, BX
+	JMP        done
+
+tile3:
+	LEAQ   (DI)(R8*1), R10
+	LEAQ   (R10)(R8*1), R11
+	VXORPD Y0, Y0, Y0
+	VXORPD Y5, Y5, Y5
+	VXORPD Y1, Y1, Y1
+	VXORPD Y6, Y6, Y6
+	VXORPD Y2, Y2, Y2
+	VXORPD Y7, Y7, Y7
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t3tail
+	PCALIGN $32
+
+t3loop:
+	// one vector (64 bytes) of both samples and of the 3 rows
+	VMOVUPD     (SI)(AX*1), Z10
+	VMOVUPD     (R9)(AX*1), Z11
+	VMOVUPD     (DI)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD     (R10)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD     (R11)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t3loop
+
+t3tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t3sum
+	VMOVUPD.Z   (SI)(AX*1), K1, Z10
+	VMOVUPD.Z   (R9)(AX*1), K1, Z11
+	VMOVUPD.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	VMOVUPD.Z   (R11)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z2
+	VFMADD231PD Z12, Z11, Z7
+
+t3sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPD        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPD        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPD        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPD        Y12, Y8, Y8
+
+	// x0's 3 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPD      Y1, Y0, Y0
+	VHADDPD      Y3, Y2, Y2
+	VPERM2F128   $0x21, Y2, Y0, Y1
+	VBLENDPD     $0x0c, Y2, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      X0, (DX)
+	VEXTRACTF128 $1, Y0, X1
+	VMOVSD       X1, 16(DX)
+	VMOVAPD      Y5, Y0
+	VMOVAPD      Y6, Y1
+	VMOVAPD      Y7, Y2
+	VMOVAPD      Y8, Y3
+	VHADDPD      Y1, Y0, Y0
+	VHADDPD      Y3, Y2, Y2
+	VPERM2F128   $0x21, Y2, Y0, Y1
+	VBLENDPD     $0x0c, Y2, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      X0, (DX)(R14*1)
+	VEXTRACTF128 $1, Y0, X1
+	VMOVSD       X1, 16(DX)(R14*1)
+	LEAQ         (R11)(R8*1), DI
+	ADDQ         $24, DX
+	SUBQ         $3, BX
+	JMP          done
+
+tile2:
+	LEAQ   (DI)(R8*1), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y5, Y5, Y5
+	VXORPD Y1, Y1, Y1
+	VXORPD Y6, Y6, Y6
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t2tail
+	PCALIGN $32
+
+t2loop:
+	// one vector (64 bytes) of both samples and of the 2 rows
+	VMOVUPD     (SI)(AX*1), Z10
+	VMOVUPD     (R9)(AX*1), Z11
+	VMOVUPD     (DI)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD     (R10)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t2loop
+
+t2tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t2sum
+	VMOVUPD.Z   (SI)(AX*1), K1, Z10
+	VMOVUPD.Z   (R9)(AX*1), K1, Z11
+	VMOVUPD.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	VMOVUPD.Z   (R10)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z1
+	VFMADD231PD Z12, Z11, Z6
+
+t2sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPD        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPD        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPD        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPD        Y12, Y8, Y8
+
+	// x0's 2 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVUPD    X0, (DX)
+	VMOVAPD    Y5, Y0
+	VMOVAPD    Y6, Y1
+	VMOVAPD    Y7, Y2
+	VMOVAPD    Y8, Y3
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVUPD    X0, (DX)(R14*1)
+	LEAQ       (R10)(R8*1), DI
+	ADDQ       $16, DX
+	SUBQ       $2, BX
+	JMP        done
+
+tile1:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y5, Y5, Y5
+
+	// the unused accumulators of the four-row sums stay zero
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y8, Y8, Y8
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     t1tail
+	PCALIGN $32
+
+t1loop:
+	// one vector (64 bytes) of both samples and of the 1 rows
+	VMOVUPD     (SI)(AX*1), Z10
+	VMOVUPD     (R9)(AX*1), Z11
+	VMOVUPD     (DI)(AX*1), Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          t1loop
+
+t1tail:
+	// the R8 mod 64 bytes left, under K1 (masked lanes load as zero)
+	TESTQ       $63, R8
+	JZ          t1sum
+	VMOVUPD.Z   (SI)(AX*1), K1, Z10
+	VMOVUPD.Z   (R9)(AX*1), K1, Z11
+	VMOVUPD.Z   (DI)(AX*1), K1, Z12
+	VFMADD231PD Z12, Z10, Z0
+	VFMADD231PD Z12, Z11, Z5
+
+t1sum:
+	// the ZMM accumulators folded to YMM
+	VEXTRACTF64X4 $1, Z0, Y12
+	VADDPD        Y12, Y0, Y0
+	VEXTRACTF64X4 $1, Z5, Y12
+	VADDPD        Y12, Y5, Y5
+	VEXTRACTF64X4 $1, Z1, Y12
+	VADDPD        Y12, Y1, Y1
+	VEXTRACTF64X4 $1, Z6, Y12
+	VADDPD        Y12, Y6, Y6
+	VEXTRACTF64X4 $1, Z2, Y12
+	VADDPD        Y12, Y2, Y2
+	VEXTRACTF64X4 $1, Z7, Y12
+	VADDPD        Y12, Y7, Y7
+	VEXTRACTF64X4 $1, Z3, Y12
+	VADDPD        Y12, Y3, Y3
+	VEXTRACTF64X4 $1, Z8, Y12
+	VADDPD        Y12, Y8, Y8
+
+	// x0's 1 sums to dst[k0:], x1's to dst[K+k0:]
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVSD     X0, (DX)
+	VMOVAPD    Y5, Y0
+	VMOVAPD    Y6, Y1
+	VMOVAPD    Y7, Y2
+	VMOVAPD    Y8, Y3
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VMOVSD     X0, (DX)(R14*1)
+	LEAQ       (DI)(R8*1), DI
+	ADDQ       $8, DX
+	SUBQ       $1, BX
 
 done:
 	VZEROUPPER

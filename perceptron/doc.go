@@ -74,9 +74,10 @@
 // mistake), kernel.Axpy applies an update, kernel.MatVec scores a batch of
 // rows, and kernel.Dots scores one sample against a block of class weight
 // vectors (a multiclass Predict reads the sample once for all classes).
-// PredictBatch against many weight vectors (32 or more classes, or a voted
-// model's vectors) is one matrix product on gram's micro-kernels
-// (gram.CrossInto). One-vs-rest perceptrons work on blocks
+// PredictBatch scores two samples per kernel.Dots2 call (2×5 register
+// tiles of samples and classes); against many weight vectors (64 or more
+// classes, or a voted model's vectors) it is one matrix product on gram's
+// micro-kernels (gram.CrossInto). One-vs-rest perceptrons work on blocks
 // of four samples, copied once into a contiguous buffer and scored for each
 // class by one MatVec, with the scores of later samples corrected after an
 // update by the samples' dot product; so each goroutine reads a sample once

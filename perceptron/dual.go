@@ -118,12 +118,17 @@ func TrainKernelMulticlass[T Float](X []T, cols int, y []int, opt KernelOptions)
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax := cfg.strategy == Argmax
-	kind := KindKernelOneVsRest
-	if argmax {
-		kind = KindKernelArgmax
-	}
+	argmax, kind := cfg.kernelKind()
 	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, len(labels), argmax, kind, labels)
+}
+
+// kernelKind returns whether a multiclass kernel fit is Argmax, and its
+// model kind.
+func (cfg *config) kernelKind() (argmax bool, kind Kind) {
+	if cfg.strategy == Argmax {
+		return true, KindKernelArgmax
+	}
+	return false, KindKernelOneVsRest
 }
 
 // resolveKernel checks the options of a kernel training call.
@@ -282,6 +287,12 @@ func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trac
 	if err != nil {
 		return nil, err
 	}
+	return newDualTrainerOn(cfg, kern, maxBytes, trace, k, dt, cls, K, argmax)
+}
+
+// newDualTrainerOn is newDualTrainer on prepared data (dense or sparse).
+func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), k kernel.Kernels[T], dt *data[T], cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+	n := dt.n
 	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
 	if dt.scale != nil && cfg.bias {
 		t.beta = make([]T, n)
@@ -353,6 +364,9 @@ func (t *dualTrainer[T]) setupKernel(kern gram.Kernel, maxBytes int64) error {
 	opts := &gram.Options{Impl: t.k.Impl(), Threads: t.cfg.workers, MaxBytes: -1}
 	rowBytes := int64(n) * size
 	full := maxBytes < 0 || (int64(n) <= maxBytes/rowBytes && int64(n) <= math.MaxInt32)
+	if t.dt.sp != nil {
+		return t.setupSparseKernel(kern, maxBytes, rowBytes, full, opts)
+	}
 	if full {
 		G, err := gram.Compute(t.dt.X, d, kern, opts)
 		if err != nil {
@@ -979,9 +993,16 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kst
 	}
 	S := len(idx)
 	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias,
-		scaling: t.cfg.scaling, eta: t.cfg.eta, kern: kern, idx: idx, SV: make([]T, S*d)}
-	for i, j := range idx {
-		copy(s.SV[i*d:(i+1)*d], t.dt.row(j))
+		scaling: t.cfg.scaling, eta: t.cfg.eta, kern: kern, idx: idx}
+	if t.dt.sp == nil {
+		s.SV = make([]T, S*d)
+	}
+	if t.dt.sp != nil {
+		s.SV, s.ssv = nil, t.sparseSupport(idx)
+	} else {
+		for i, j := range idx {
+			copy(s.SV[i*d:(i+1)*d], t.dt.row(j))
+		}
 	}
 	if t.vot != nil {
 		s.QOff = make([]int, K+1)

@@ -30,6 +30,13 @@ const evalChunk = 1024
 // workers goroutines. Rows are cut into fixed chunks whose partial sums are
 // added in chunk order, so the result does not depend on workers.
 func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, scale []float64, K, workers int) evalResult {
+	return evaluateWith(k, dt, cls, nil, W, B, scale, K, workers)
+}
+
+// evaluateWith is evaluate with, for K > 1, dots(dst, i) setting dst[c]
+// to class c's W_c·x for row i in place of kernel.Dots (nil: kernel.Dots
+// or kernel.DotsSparse with W). dots is called from several goroutines.
+func evaluateWith[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, dots func(dst []T, i int), W, B []T, scale []float64, K, workers int) evalResult {
 	n := dt.n
 	nch := (n + evalChunk - 1) / evalChunk
 	parts := make([]evalResult, nch)
@@ -59,7 +66,11 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 				if K == 1 {
 					a[0] = float64(buf[i-lo] + B[0])
 				} else {
-					dt.dots(k, buf, W, i)
+					if dots != nil {
+						dots(buf, i)
+					} else {
+						dt.dots(k, buf, W, i)
+					}
 					for c := range K {
 						a[c] = float64(buf[c] + B[c])
 					}

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
 const (
+	// flagSparseSV marks a kernel model file (version 2) whose support
+	// vectors are sparse rows (a model trained on CSR data).
+	flagSparseSV   = 16
 	kernSpecSize   = modelfile.KernelSize
 	kernCodeLinear = modelfile.KernelLinear
 	maxKernelIndex = math.MaxInt32
@@ -25,7 +29,12 @@ const (
 //	24     kernel: code (0 linear, 1 polynomial, 2 rbf), 3 bytes 0,
 //	       degree uint32, gamma float64, coef0 float64 (unused fields 0)
 //	4·S    training row index of each support vector, uint32, increasing
-//	S·D    support vectors, row-major (element type)
+//	S·D    support vectors, row-major (element type); or, with flag bit
+//	       4 (16: a model trained on CSR rows, TrainKernelSparse):
+//	         8      Z, the number of stored values, uint64
+//	         4·S    each support vector's count of stored values, uint32
+//	         4·Z    their features (0-based), uint32, increasing per row
+//	         Z      their values (element type)
 //
 // then, for a plain or averaged model with R score rows (1 binary, L
 // otherwise):
@@ -52,11 +61,19 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 	es := elemSize[T]()
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
 		Flags: headerFlags(s.scaling, s.bias, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
-	w := modelfile.New(h, s.labels, kernSpecSize+4*len(s.idx)+es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB))+
-		8*(len(s.QOff)-1)+4*len(s.QIdx)+12*len(s.VC))
+	body := kernSpecSize + 4*len(s.idx) + es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB)) +
+		8*(len(s.QOff)-1) + 4*len(s.QIdx) + 12*len(s.VC)
+	if s.ssv != nil {
+		h.Flags |= flagSparseSV
+		body += modelfile.SparseBytes(s.ssv)
+	}
+	w := modelfile.New(h, s.labels, body)
 	w.WriteKernel(s.kern)
 	for _, j := range s.idx {
 		w.U32(uint32(j))
+	}
+	if s.ssv != nil {
+		modelfile.WriteSparse(w, s.ssv)
 	}
 	modelfile.Elems(w, s.SV)
 	if s.voted() {
@@ -91,7 +108,8 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mo
 	if algo != Online && algo != Averaged && algo != Voted {
 		return 0, fmt.Errorf("%w: a kernel model trained by %v", ErrCorrupt, algo)
 	}
-	if _, err := checkParams(h, false); err != nil {
+	hh, sparse := sparseFlag(h)
+	if _, err := checkParams(&hh, false); err != nil {
 		return 0, err
 	}
 	esize, d, m := uint64(h.ElemSize), uint64(h.Dims), uint64(h.Count)
@@ -105,7 +123,13 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mo
 	var sv modelfile.Sizer // the kernel and the support vectors
 	sv.Add(kernSpecSize, 1)
 	sv.Add(m, 4)
-	sv.Add(sv.Mul(m, d), esize)
+	if sparse {
+		if need, err := fileErrs.SparseSize(body, sv.N, m, d, esize, &sv); need > 0 || err != nil {
+			return need, err
+		}
+	} else {
+		sv.Add(sv.Mul(m, d), esize)
+	}
 	sz.Add(sv.N, 1)
 	if sv.Over {
 		sz.Over = true
@@ -155,7 +179,8 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	case h.ElemSize != elemSize[T]():
 		return elemMismatch[T](h.ElemSize)
 	}
-	scaling, err := flagsScaling(h.Version, h.Flags, false)
+	hh, sparse := sparseFlag(&h)
+	scaling, err := flagsScaling(hh.Version, hh.Flags, false)
 	if err != nil {
 		return err
 	}
@@ -167,7 +192,14 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	s.labels = r.Labels(h.Labels)
 	spec := r.Take(1, kernSpecSize, "kernel bytes")
 	idx := r.Take(S, 4, "support indices")
-	sv := r.Take(S*uint64(h.Dims), esize, "support vector values")
+	var sv []byte
+	if sparse {
+		if s.ssv, err = modelfile.ReadSparse[T](fileErrs, r, S, h.Dims, h.ElemSize); err != nil {
+			return err
+		}
+	} else {
+		sv = r.Take(S*uint64(h.Dims), esize, "support vector values")
+	}
 	R := uint64(h.Labels)
 	if kind == KindKernelBinary {
 		R = 1
@@ -201,7 +233,9 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	for i, v := range modelfile.U32s(idx) {
 		s.idx[i] = int(v)
 	}
-	s.SV = modelfile.Decode[T](sv, h.ElemSize)
+	if !sparse {
+		s.SV = modelfile.Decode[T](sv, h.ElemSize)
+	}
 	if algo == Voted {
 		s.QOff = make([]int, R+1)
 		s.VOff = make([]int, R+1)
@@ -281,8 +315,13 @@ func (s *kstate[T]) check() error {
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	S := len(s.idx)
-	if S < 1 || S > maxKernelIndex || len(s.SV) != S*s.d {
+	if S < 1 || S > maxKernelIndex || (s.ssv == nil && len(s.SV) != S*s.d) {
 		return fmt.Errorf("%w: %d support vectors with %d values", ErrCorrupt, S, len(s.SV))
+	}
+	if s.ssv != nil {
+		if err := s.checkSparse(); err != nil {
+			return err
+		}
 	}
 	for i, j := range s.idx {
 		if j < 0 || j > maxKernelIndex || i > 0 && j <= s.idx[i-1] {
@@ -336,9 +375,17 @@ type jsonKernelModel[T Float] struct {
 	Kernel         modelfile.JSONKernel `json:"kernel"`
 	SupportIndices []int                `json:"support_indices"`
 	SupportVectors [][]T                `json:"support_vectors"`
+	SparseSupport  []jsonSparseSV[T]    `json:"sparse_support_vectors,omitempty"` // instead (TrainKernelSparse)
 	Coefficients   [][]T                `json:"coefficients,omitempty"`
 	Biases         []T                  `json:"biases,omitempty"`
 	Voted          []jsonKernelVoted[T] `json:"voted,omitempty"`
+}
+
+// jsonSparseSV is one sparse support vector: its stored values and their
+// features (0-based, increasing).
+type jsonSparseSV[T Float] struct {
+	Features []int32 `json:"features"`
+	Values   []T     `json:"values"`
 }
 
 // jsonKernelVoted is one score row of a voted kernel model.
@@ -365,8 +412,17 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 	j := jsonKernelModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.scaling, s.eta, s.labels),
 		Kernel: modelfile.KernelJSON(s.kern), SupportIndices: s.idx}
 	S := s.nsv()
+	if c := s.ssv; c != nil {
+		j.SupportVectors = [][]T{}
+		for i := range S {
+			r := c.Row(i)
+			j.SparseSupport = append(j.SparseSupport, jsonSparseSV[T]{Features: r.Idx, Values: r.Val})
+		}
+	}
 	for i := range S {
-		j.SupportVectors = append(j.SupportVectors, s.SV[i*s.d:(i+1)*s.d])
+		if s.ssv == nil {
+			j.SupportVectors = append(j.SupportVectors, s.SV[i*s.d:(i+1)*s.d])
+		}
 	}
 	R := s.nrows()
 	if s.voted() {
@@ -422,7 +478,21 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	if err := checkSizes(s.d, s.labels); err != nil {
 		return err
 	}
-	if len(j.SupportVectors) != len(s.idx) {
+	if j.SparseSupport != nil {
+		if len(j.SupportVectors) != 0 || len(j.SparseSupport) != len(s.idx) {
+			return fmt.Errorf("%w: %d sparse and %d dense support vectors, %d indices", ErrCorrupt, len(j.SparseSupport), len(j.SupportVectors), len(s.idx))
+		}
+		c := &dataset.CSR[T]{Rows: len(j.SparseSupport), Cols: s.d, Ptr: []int{0}, Y: make([]int, len(j.SparseSupport))}
+		for _, v := range j.SparseSupport {
+			if len(v.Features) != len(v.Values) {
+				return fmt.Errorf("%w: a sparse support vector of %d features and %d values", ErrCorrupt, len(v.Features), len(v.Values))
+			}
+			c.Idx = append(c.Idx, v.Features...)
+			c.Val = append(c.Val, v.Values...)
+			c.Ptr = append(c.Ptr, len(c.Idx))
+		}
+		s.ssv = c
+	} else if len(j.SupportVectors) != len(s.idx) {
 		return fmt.Errorf("%w: %d support vectors, %d indices", ErrCorrupt, len(j.SupportVectors), len(s.idx))
 	}
 	for _, v := range j.SupportVectors {

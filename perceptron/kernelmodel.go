@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -70,8 +71,9 @@ type kstate[T Float] struct {
 	eta     float64
 	kern    gram.Kernel
 
-	idx []int // training row of each support vector
-	SV  []T   // S×d support vectors
+	idx []int           // training row of each support vector
+	SV  []T             // S×d support vectors (nil when ssv holds them)
+	ssv *dataset.CSR[T] // sparse support vectors (kernel_sparse.go), or nil
 
 	// Plain and averaged models: R×S coefficients and R biases.
 	Coef []T
@@ -88,20 +90,34 @@ type kstate[T Float] struct {
 	VB    []T
 	VC    []int64
 
-	rows *gram.Rows[T] // the support vectors prepared for kernel rows
-	pool sync.Pool     // *kscratch[T]
+	rows  *gram.Rows[T]       // the support vectors prepared for kernel rows
+	srows *gram.SparseRows[T] // or the sparse ones
+	pool  sync.Pool           // *kscratch[T]
 }
 
 type kscratch[T Float] struct {
 	kr  []T // K(x, SV)
 	x   []T // the normalised sample
 	out []T // R scores
+
+	xd   []T     // a sparse sample densified (dense support vectors)
+	val  []T     // a sparse sample's values normalised (sparse support vectors)
+	sidx []int32 // a dense sample's non-zeros (sparse support vectors)
+	sval []T
 }
 
 // init prepares a checked state for scoring. Its error is package gram's
 // (data whose kernel values overflow T, a γ out of T's range).
 func (s *kstate[T]) init() error {
 	s.k = kernelsFor[T](nil)
+	if s.ssv != nil {
+		r, err := gram.NewSparseRows(s.ssv, s.kern, &gram.Options{MaxBytes: -1})
+		if err != nil {
+			return err
+		}
+		s.srows = r
+		return nil
+	}
 	r, err := gram.NewRows(s.SV, s.d, s.kern, &gram.Options{MaxBytes: -1})
 	if err != nil {
 		return err
@@ -125,7 +141,7 @@ func (s *kstate[T]) get() *kscratch[T] {
 		return sc
 	}
 	sc := &kscratch[T]{kr: make([]T, s.nsv()), out: make([]T, s.nrows())}
-	if s.scaling != ScaleNone {
+	if s.scaling != ScaleNone && s.ssv == nil {
 		sc.x = make([]T, s.d)
 	}
 	return sc
@@ -228,10 +244,14 @@ func (m *KernelModel[T]) NumSupport() int {
 }
 
 // SupportVectors returns copies of the support vectors, in the order of
-// their training rows (as trained on: unit-norm for a normalising model).
+// their training rows (as trained on: unit-norm for a normalising model);
+// nil for a model with sparse support vectors (see SparseSupport).
 func (m *KernelModel[T]) SupportVectors() [][]T {
 	s := m.st.Load()
 	if s == nil {
+		return nil
+	}
+	if s.ssv != nil {
 		return nil
 	}
 	out := make([][]T, s.nsv())
@@ -325,6 +345,9 @@ func (s *kstate[T]) normalized(buf, x []T) ([]T, T) {
 func (s *kstate[T]) scores(sc *kscratch[T], dst, x []T) error {
 	if len(x) != s.d {
 		return fmt.Errorf("%w: sample has %d features, the model %d", ErrDims, len(x), s.d)
+	}
+	if s.srows != nil {
+		return s.scoresSparse(sc, dst, sc.sparseOf(x))
 	}
 	xs, bf := s.normalized(sc.x, x)
 	kr, err := s.rows.RowOf(sc.kr, xs)
@@ -420,6 +443,11 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 	if err != nil {
 		return err
 	}
+	return s.scoresBatch(dst, X)
+}
+
+// scoresBatch is ScoresBatch on snapshot s.
+func (s *kstate[T]) scoresBatch(dst, X []T) error {
 	r, d := s.nrows(), s.d
 	if len(dst)%r != 0 {
 		return fmt.Errorf("%w: len(dst) = %d is not a multiple of the %d scores", ErrDims, len(dst), r)
@@ -430,6 +458,14 @@ func (m *KernelModel[T]) ScoresBatch(dst, X []T) error {
 	}
 	if n == 0 {
 		return nil
+	}
+	if s.srows != nil {
+		return s.rowsParallel(n, func(sc *kscratch[T], i int) error {
+			if err := s.scores(sc, dst[i*r:(i+1)*r], X[i*d:(i+1)*d]); err != nil {
+				return fmt.Errorf("row %d: %w", i, err)
+			}
+			return nil
+		})
 	}
 	S := s.nsv()
 	chunk := max(64, crossChunk/S)
@@ -488,9 +524,10 @@ func finiteSlice[T Float](x []T) bool {
 }
 
 // PredictBatch writes the labels of the row-major samples X to dst, one per
-// row (len(X) must be len(dst)·Dims), scoring them with ScoresBatch. It
-// takes the scores (len(dst)·NumScores values) from a pool and allocates
-// the kernel values of a chunk of rows.
+// row (len(X) must be len(dst)·Dims), scoring them as ScoresBatch does on
+// the one snapshot it loads (a concurrent Update or Unmarshal cannot mix
+// two models in one batch). It takes the scores (len(dst)·NumScores values)
+// from a free list and allocates the kernel values of a chunk of rows.
 func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -500,10 +537,9 @@ func (m *KernelModel[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	p := getScores[T](len(dst) * r)
-	defer scorePools[poolIndex[T]()].Put(p)
-	sc := *p
-	if err := m.ScoresBatch(sc, X); err != nil {
+	sc := getScores[T](len(dst) * r)
+	defer putScores(sc)
+	if err := s.scoresBatch(sc, X); err != nil {
 		return err
 	}
 	for i := range dst {

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -455,16 +455,17 @@ func (m *Model[T]) Scores(dst, x []T) error {
 
 // ScoresBatch writes the decision values of the row-major samples X to dst
 // (NumScores values per sample, len(dst) = rows·NumScores, row-major), the
-// values Scores gives each row up to rounding (within the bound of
-// package kernel; exactly Scores' values for a multiclass model with few
-// weight vectors, see gemmMinRows). A model with many weight vectors (classes,
-// or a voted model's vectors) scores the batch as one matrix product of the
-// samples and its vectors on gram's register-tiled micro-kernels
-// (gram.CrossInto), which reads each vector once per tile of samples
-// instead of once per sample; with fewer, for which packing the samples
-// for the product costs more than it saves, each sample is scored as by
-// Scores (kernel.Dots, or kernel.MatVec over the rows for a binary model).
-// Either way a large batch is split over GOMAXPROCS goroutines. It
+// values Scores gives each row up to rounding (within the bound of package
+// kernel; they do not depend on GOMAXPROCS). A model with many weight
+// vectors (64 or more classes, or a voted model's vectors) scores the batch
+// as one matrix product of the samples and its vectors on gram's
+// register-tiled micro-kernels (gram.CrossInto), which reads each vector
+// once per tile of samples instead of once per sample; with fewer, for
+// which packing the samples for the product costs more than it saves, a
+// binary model scores the rows with kernel.MatVec and a multiclass one two
+// rows at a time with kernel.Dots2 (2×5 register tiles over samples and
+// classes: each weight load serves two samples). Either way a batch of at
+// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines. It
 // allocates only the packed copies of the product (and, for a voted model,
 // the products of a chunk of rows with its vectors) and the goroutines.
 func (m *Model[T]) ScoresBatch(dst, X []T) error {
@@ -481,13 +482,13 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 
 // gemmMinRows is the number of weight vectors from which ScoresBatch
 // computes the products as one matrix product with gram.CrossInto rather
-// than sample by sample with kernel.Dots. The product packs the samples
-// first, a pass over the batch that costs more than scoring them against a
-// few vectors; measured in CPU time on Zen 5 (d = 784, 200 samples,
-// TestPredictCPUTime, bench/results/predict-zen5.txt), Dots is several
-// times faster for 10 and 16 vectors, the two are even at 32, and the
-// product twice as fast at 128.
-const gemmMinRows = 32
+// than two samples at a time with kernel.Dots2. The product packs the
+// samples first, a pass over the batch that costs more than scoring them
+// against a few vectors; measured in CPU time on Zen 5 (d = 784, 200
+// samples, TestPredictCPUTime, bench/results/predict-batch-zen5.txt), Dots2
+// is 6, 2.3 and 1.3 times faster for 10, 16 and 32 vectors, the two are
+// even at 64, and the product 1.2 times faster at 128.
+const gemmMinRows = 64
 
 // useGEMM reports whether ScoresBatch multiplies by vectors weight vectors
 // with gram.CrossInto.
@@ -498,23 +499,47 @@ func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
 const votedChunk = 1 << 22
 
 // parallelMinWork is the number of multiply-adds from which a batch is
-// split over goroutines (about 10 µs of work, ten times the cost of
-// starting and joining them).
-const parallelMinWork = 1 << 17
+// split over goroutines: 2²¹, some 20 µs of work at the rate of
+// kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
+// goroutines even when the other cores are busy. Measured on the shared
+// 2-vCPU Zen 5 guest (bench/results/predict-batch-zen5.txt), splitting a
+// 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
+// over two goroutines was slower than one (wall clock, median 177 against
+// 122 ns per sample), so such a batch runs on the calling goroutine; one
+// of 1000 samples is split. A variable for the tests.
+var parallelMinWork = 1 << 21
 
-// parallelRows runs f over [0, n) split into contiguous ranges, one per
-// goroutine (GOMAXPROCS of them when the batch has work·n ≥
-// parallelMinWork multiply-adds, else one).
+// workers returns the number of goroutines a batch of n rows of work
+// multiply-adds each is split over: GOMAXPROCS of them when it has
+// n·work ≥ parallelMinWork multiply-adds, fewer for a smaller one, at least
+// one.
+func workers(n, work int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/4, n*work/parallelMinWork))
+}
+
+// rangeOf returns the rows [lo, hi) of part t of w of a batch of n rows:
+// contiguous ranges that start at multiples of 4, so that kernel.MatVec
+// blocks and kernel.Dots2 pairs the same rows whatever the split and a
+// row's scores do not depend on it.
+func rangeOf(n, t, w int) (lo, hi int) {
+	quads := (n + 3) / 4
+	return min(n, 4*(quads*t/w)), min(n, 4*(quads*(t+1)/w))
+}
+
+// parallelRows runs f over [0, n) split into workers(n, work) ranges (see
+// rangeOf), one per goroutine.
 func parallelRows(n, work int, f func(lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), n, max(1, n*work/parallelMinWork))
+	w := workers(n, work)
 	if w <= 1 {
 		f(0, n)
 		return
 	}
 	var wg sync.WaitGroup
-	for t := range w {
-		wg.Go(func() { f(n*t/w, n*(t+1)/w) })
+	for t := 1; t < w; t++ {
+		lo, hi := rangeOf(n, t, w)
+		wg.Go(func() { f(lo, hi) })
 	}
+	f(rangeOf(n, 0, w)) // the first range on the calling goroutine
 	wg.Wait()
 }
 
@@ -534,13 +559,9 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 		vectors = len(s.VB)
 	}
 	switch {
-	case !s.useGEMM(vectors) && r == 1 && !s.voted():
-		parallelRows(n, d, func(lo, hi int) {
-			s.k.MatVec(dst[lo:hi], X[lo*d:hi*d], s.W)
-			for i := lo; i < hi; i++ {
-				mul, bmul := s.sampleScale(X[i*d : (i+1)*d])
-				dst[i] = dst[i]*mul + s.B[0]*bmul
-			}
+	case !s.useGEMM(vectors) && !s.voted():
+		parallelRows(n, vectors*d, func(lo, hi int) {
+			s.scoreRows(dst[lo*r:hi*r], X, lo, hi)
 		})
 	case !s.useGEMM(vectors):
 		parallelRows(n, vectors*d, func(lo, hi int) {
@@ -588,6 +609,73 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 	return nil
 }
 
+// scoreRows writes the scores of rows lo … hi−1 of the batch X to dst
+// ((hi−lo)·r values) for a model with a few weight vectors that is not
+// voted: one kernel.MatVec over the rows for a binary model (each load of
+// w shared by four rows), kernel.Dots2 for two rows at a time otherwise
+// (each load of a weight vector shared by the two samples, 2×5 register
+// tiles), then the scaling and the biases. Dots2 pairs rows 2j and 2j+1 of
+// the batch; an odd last row is scored with its predecessor (Dots2 sums a
+// sample's products in the same order whatever its partner), so a row's
+// scores do not depend on how the batch is split; only a batch of one row
+// is scored by kernel.Dots, as by Scores. ScoresBatch and PredictBatch
+// both score with it, so they agree exactly.
+func (s *state[T]) scoreRows(dst, X []T, lo, hi int) {
+	s.productRows(dst, X, lo, hi)
+	s.biasRows(dst, X, lo, hi)
+}
+
+// productRows writes the products w·x of rows lo … hi−1 of X with the
+// weight vectors to dst, as scoreRows describes.
+func (s *state[T]) productRows(dst, X []T, lo, hi int) {
+	r, d := s.rows(), s.d
+	switch {
+	case r == 1:
+		s.k.MatVec(dst, X[lo*d:hi*d], s.W)
+	case len(X) == d:
+		s.k.Dots(dst, s.W, X)
+	default:
+		i := lo
+		for ; i+2 <= hi; i += 2 {
+			s.k.Dots2(dst[(i-lo)*r:(i-lo+2)*r], s.W, X[i*d:(i+2)*d])
+		}
+		if i < hi {
+			var buf [2 * scoreChunk]T
+			j := max(i-1, 0) // i − 1, or 0 for i = 0 (then row 1 exists)
+			if j == i {
+				s.k.Dots2(buf[:2*r], s.W, X[i*d:(i+2)*d])
+				copy(dst[(i-lo)*r:], buf[:r])
+			} else {
+				s.k.Dots2(buf[:2*r], s.W, X[j*d:(j+2)*d])
+				copy(dst[(i-lo)*r:], buf[r:2*r])
+			}
+		}
+	}
+}
+
+// biasRows turns the products of rows lo … hi−1 in dst into their scores:
+// the scaling and the biases.
+func (s *state[T]) biasRows(dst, X []T, lo, hi int) {
+	r, d := s.rows(), s.d
+	n := hi - lo
+	if s.scaling == ScaleNone {
+		for i := range n {
+			sc := dst[i*r : (i+1)*r]
+			for k := range sc {
+				sc[k] += s.B[k]
+			}
+		}
+		return
+	}
+	for i := range n {
+		mul, bmul := s.sampleScale(X[(lo+i)*d : (lo+i+1)*d])
+		sc := dst[i*r : (i+1)*r]
+		for k := range sc {
+			sc[k] = sc[k]*mul + s.B[k]*bmul
+		}
+	}
+}
+
 // cross sets dst[i·k+j] = X[i]·W[j] for the len(W)/d = k vectors W with
 // gram.CrossInto on the model's implementation; row0 is the index of X's
 // first row in the caller's batch, for the error messages. Where gram's
@@ -618,9 +706,16 @@ func (s *state[T]) cross(dst, X, W []T, row0 int) error {
 
 // PredictBatch writes the labels of the row-major samples X to dst, one per
 // row (len(X) must be len(dst)·Dims). It scores the batch as ScoresBatch
-// does and allocates the scores (len(dst)·NumScores values); a label can
-// differ from Predict's only where two scores are within rounding of each
-// other (or of 0, for a binary model).
+// does, with the same values; a label can differ from Predict's only where
+// two scores are within rounding of each other (or of 0, for a binary
+// model). A model with fewer than 64 weight vectors (not voted) scores
+// blocks of samples into a buffer on the stack, two samples per
+// kernel.Dots2 call (one kernel.MatVec per block for a binary model), and
+// allocates nothing when the batch runs on one goroutine; a batch of at
+// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines (a few
+// allocations each, whatever the batch size). The other models take the
+// scores (len(dst)·NumScores values) from a bounded free list that
+// survives garbage collections.
 func (m *Model[T]) PredictBatch(dst []int, X []T) error {
 	s, err := m.load()
 	if err != nil {
@@ -630,9 +725,14 @@ func (m *Model[T]) PredictBatch(dst []int, X []T) error {
 	if len(X) != len(dst)*s.d {
 		return fmt.Errorf("%w: len(X) = %d, want len(dst) = %d rows × %d features", ErrDims, len(X), len(dst), s.d)
 	}
-	p := getScores[T](len(dst) * r)
-	defer scorePools[poolIndex[T]()].Put(p)
-	sc := *p
+	if len(dst) == 0 {
+		return nil
+	}
+	if !s.useGEMM(r) && !s.voted() {
+		return s.predictRows(dst, X)
+	}
+	sc := getScores[T](len(dst) * r)
+	defer putScores(sc)
 	if err := s.scoresBatch(sc, X); err != nil {
 		return err
 	}
@@ -642,31 +742,133 @@ func (m *Model[T]) PredictBatch(dst []int, X []T) error {
 	return nil
 }
 
-// scorePools recycle PredictBatch's score buffers, *[]float32 in the
-// first and *[]float64 in the second: a fresh buffer per call would cost
-// page faults whenever the runtime has returned the freed pages to the
-// system (on Zen 5, d = 784, 10 classes: 400 ns per sample instead of 150,
-// measured in CPU time by TestPredictCPUTime).
-var scorePools [2]sync.Pool
+// predictBlock is the number of scores predictRows keeps on the stack.
+const predictBlock = 256
 
-func poolIndex[T Float]() int {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return 0
+// predictRows is PredictBatch for a model that scoreRows scores, on
+// workers' goroutines (none started for one). Of the rows with a
+// non-finite score it reports the first.
+func (s *state[T]) predictRows(dst []int, X []T) error {
+	n := len(dst)
+	bad := -1
+	if w := workers(n, s.rows()*s.d); w <= 1 {
+		bad = s.predictRange(dst, X, 0, n)
+	} else {
+		bads := make([]int, w)
+		var wg sync.WaitGroup
+		for t := 1; t < w; t++ {
+			lo, hi := rangeOf(n, t, w)
+			wg.Go(func() { bads[t] = s.predictRange(dst, X, lo, hi) })
+		}
+		lo, hi := rangeOf(n, 0, w)
+		bads[0] = s.predictRange(dst, X, lo, hi)
+		wg.Wait()
+		for _, b := range bads {
+			if b >= 0 {
+				bad = b
+				break
+			}
+		}
 	}
-	return 1
+	if bad >= 0 {
+		d := s.d
+		row := X[bad*d : (bad+1)*d]
+		if !finiteSlice(row) {
+			return nonFiniteRow(row, bad)
+		}
+		return fmt.Errorf("%w: a score of row %d is not finite", ErrNonFinite, bad)
+	}
+	return nil
 }
 
-// getScores returns a buffer of n values from scorePools (or a new one);
-// hand it back with scorePools[poolIndex[T]()].Put.
-func getScores[T Float](n int) *[]T {
-	if p, ok := scorePools[poolIndex[T]()].Get().(*[]T); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
+// predictRange labels rows lo … hi−1 (lo a multiple of 4), blocks of them scored into
+// a buffer on the stack, and returns the first row with a non-finite
+// score, or −1.
+func (s *state[T]) predictRange(dst []int, X []T, lo, hi int) int {
+	r := s.rows()
+	per := max(4, predictBlock/r) &^ 3 // rows per block, a multiple of 4 (see rangeOf)
+	var buf [predictBlock]T
+	for b := lo; b < hi; b += per {
+		e := min(b+per, hi)
+		sc := buf[:(e-b)*r]
+		if s.scaling == ScaleNone {
+			// The biases added while deciding, as Predict does: the same
+			// sums as biasRows', in one pass.
+			s.productRows(sc, X, b, e)
+			if bad := s.decideRows(dst[b:e], sc); bad >= 0 {
+				return b + bad
+			}
+			continue
+		}
+		s.scoreRows(sc, X, b, e)
+		for i := b; i < e; i++ {
+			row := sc[(i-b)*r : (i-b+1)*r]
+			var z T
+			for _, a := range row {
+				z += a - a
+			}
+			if z != 0 { // NaN: a score is NaN or ±Inf
+				return i
+			}
+			dst[i] = s.decide(row)
+		}
 	}
-	b := make([]T, n)
-	return &b
+	return -1
 }
+
+// decideRows sets dst[i] to the label of the products sc[i·r:(i+1)·r]
+// plus the biases (a model without scaling) and returns the first row
+// with a non-finite score, or −1.
+func (s *state[T]) decideRows(dst []int, sc []T) int {
+	r := s.rows()
+	if r == 1 {
+		b := s.B[0]
+		for i, p := range sc {
+			a := p + b
+			if a-a != 0 {
+				return i
+			}
+			dst[i] = -1
+			if a > 0 {
+				dst[i] = 1
+			}
+		}
+		return -1
+	}
+	B := s.B[:r]
+	for i := range dst {
+		row := sc[i*r : (i+1)*r]
+		best, bestK := row[0]+B[0], 0
+		bad := best - best
+		for k := 1; k < r; k++ {
+			a := row[k] + B[k]
+			bad += a - a
+			if a > best {
+				best, bestK = a, k
+			}
+		}
+		if bad != 0 { // NaN: a score is NaN or ±Inf
+			return i
+		}
+		dst[i] = s.labels[bestK]
+	}
+	return -1
+}
+
+// scores recycles the score buffers of PredictBatch for the
+// models predictRows does not take (and of KernelModel.PredictBatch): a
+// fresh buffer per call would cost page faults whenever the runtime has
+// returned the freed pages to the system (on Zen 5, d = 784, 10 classes:
+// 400 ns per sample instead of 150, measured in CPU time by
+// TestPredictCPUTime). Unlike a sync.Pool it survives garbage
+// collections; it keeps at most 8 buffers and 2²² values per type.
+var scores = freelist.NewFloats(8, 1<<22)
+
+// getScores returns a buffer of n values; hand it back with putScores.
+func getScores[T Float](n int) []T { return freelist.GetFloat[T](scores, n) }
+
+// putScores hands a buffer from getScores back.
+func putScores[T Float](b []T) { freelist.PutFloat(scores, b) }
 
 // decide turns one sample's scores into a label.
 func (s *state[T]) decide(sc []T) int {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -16,8 +17,8 @@ import (
 // measuring thread rather than wall time, GOMAXPROCS 1 (so a batch runs on
 // that thread, one core's work): on a machine shared with other
 // processes, time spent descheduled does not count. It also measures the
-// two ways ScoresBatch computes the products of the 200 samples with k
-// weight vectors (kernel.Dots per sample, gram.CrossInto), the figures
+// ways of computing the products of the 200 samples with k weight vectors
+// (kernel.Dots per sample, kernel.Dots2 per pair, gram.CrossInto), the figures
 // gemmMinRows rests on. Rounds of each case
 // are interleaved; it prints the fastest and the median round per sample
 // with the ratios the targets of issue 13 name, and asserts nothing. Run it
@@ -83,12 +84,16 @@ func TestPredictCPUTime(t *testing.T) {
 	for i := range Wr {
 		Wr[i] = float32(rng.Float64() - 0.5)
 	}
-	for _, k := range []int{10, 16, 32, 128} {
+	for _, k := range []int{10, 16, 32, 64, 128} {
 		Wk, dst := Wr[:k*d], make([]float32, n*k)
 		opts := &gram.Options{Threads: 1, MaxBytes: -1}
 		cands = append(cands, cand{fmt.Sprintf("k=%d product dots", k), n, 10, func() {
 			for i := range n {
 				kernel.Dots(dst[i*k:(i+1)*k], Wk, X[i*d:(i+1)*d])
+			}
+		}}, cand{fmt.Sprintf("k=%d product dots2", k), n, 10, func() {
+			for i := 0; i < n; i += 2 {
+				kernel.Dots2(dst[i*k:(i+2)*k], Wk, X[i*d:(i+2)*d])
 			}
 		}}, cand{fmt.Sprintf("k=%d product gemm", k), n, 10, func() {
 			must(gram.CrossInto(dst, X, Wk, d, gram.Linear{}, opts))
@@ -116,4 +121,86 @@ func TestPredictCPUTime(t *testing.T) {
 			best[k+" PredictBatch200"]/best[k+" Predict"], best[k+" PredictBatch200"]/best[k+" Predict loop200"])
 	}
 	fmt.Fprintln(os.Stderr) // keep the log apart from the PASS line
+}
+
+// TestPredictBatchWall measures PredictBatch's wall-clock time per sample on
+// one and on GOMAXPROCS 2 goroutines (the batch split over both cores),
+// next to Predict's, for batches of 200 and 1000 samples of 784 features:
+// the fastest and the median of interleaved rounds, each a few hundred µs,
+// so that the fastest round is one where this process had both vCPUs of the
+// shared machine to itself. It prints the ratios to Predict of one sample
+// and asserts nothing. Run it with
+//
+//	ROSENBLATT_CPUTIME_ROUNDS=200 go test -run TestPredictBatchWall -v ./perceptron
+func TestPredictBatchWall(t *testing.T) {
+	rounds := cputime.Rounds(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const d, n = 784, 1000
+	rng := newRand(1)
+	X := make([]float32, n*d)
+	yb, ym := make([]int, n), make([]int, n)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	for i := range yb {
+		yb[i], ym[i] = 1-2*(i%2), i%10
+	}
+	bin, _, err := Train(X[:200*d], d, yb[:200], Options{MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ovr, _, err := TrainMulticlass(X[:200*d], d, ym[:200], Options{MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, labels := X[3*d:4*d], make([]int, n)
+	type cand struct {
+		name           string
+		procs, samples int
+		calls          int
+		f              func()
+	}
+	var cands []cand
+	for _, m := range []struct {
+		name  string
+		m     *Model[float32]
+		calls int
+	}{{"binary", bin, 4}, {"ovr10", ovr, 1}} {
+		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, func() { _, _ = m.m.Predict(x) }})
+		for _, procs := range []int{1, 2} {
+			for _, bn := range []int{200, 1000} {
+				cands = append(cands, cand{fmt.Sprintf("%s PredictBatch%d/procs=%d", m.name, bn, procs), procs, bn, 10 * m.calls * 200 / bn, func() {
+					if err := m.m.PredictBatch(labels[:bn], X[:bn*d]); err != nil {
+						t.Fatal(err)
+					}
+				}})
+			}
+		}
+	}
+	times := make([][]float64, len(cands))
+	for range rounds {
+		for c, cd := range cands {
+			runtime.GOMAXPROCS(cd.procs)
+			t0 := time.Now()
+			for range cd.calls {
+				cd.f()
+			}
+			times[c] = append(times[c], float64(time.Since(t0).Nanoseconds())/float64(cd.calls*cd.samples))
+		}
+	}
+	best := map[string]float64{}
+	for c, cd := range cands {
+		slices.Sort(times[c])
+		best[cd.name] = times[c][0]
+		t.Logf("%-32s min %8.1f ns/sample  median %8.1f ns/sample", cd.name, times[c][0], times[c][len(times[c])/2])
+	}
+	for _, m := range []string{"binary", "ovr10"} {
+		for _, procs := range []int{1, 2} {
+			for _, bn := range []int{200, 1000} {
+				t.Logf("%s PredictBatch%d/procs=%d per sample / Predict: %.2f (target ≤ 0.5)", m, bn, procs,
+					best[fmt.Sprintf("%s PredictBatch%d/procs=%d", m, bn, procs)]/best[m+" Predict"])
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr)
 }

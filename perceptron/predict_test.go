@@ -381,17 +381,21 @@ func TestScoresBatchHugeSample(t *testing.T) {
 }
 
 // TestScoresBatchSplit: a batch large enough to be split over goroutines
-// (binary: kernel.MatVec per range; 5 classes: kernel.Dots per sample)
-// gives the values of Scores, row by row, whatever GOMAXPROCS: exactly for
-// the multiclass model, within the bound for the binary ones.
+// (binary: kernel.MatVec per range; 5 classes: kernel.Dots2 per pair of
+// rows) gives the same values whatever GOMAXPROCS, bit for bit, and the
+// values of Scores within twice the reduction bound (the batch sums in
+// another order than Scores' single Dot or Dots).
 func TestScoresBatchSplit(t *testing.T) {
 	const n, d = 700, 400
+	defer func(w int) { parallelMinWork = w }(parallelMinWork)
+	parallelMinWork = 1 << 17
 	for _, c := range []predictCase{predictCases[0], predictCases[3], predictCases[5]} {
 		m, X := trainCase[float32](t, c, n, d, 9)
 		r := m.NumScores()
 		if n*d*r < 2*parallelMinWork {
 			t.Fatalf("%s: %d multiply-adds, too few to split", c.name, n*d*r)
 		}
+		var first []float32
 		for _, procs := range []int{1, 2, 3} {
 			old := runtime.GOMAXPROCS(procs)
 			batch := make([]float32, n*r)
@@ -400,6 +404,11 @@ func TestScoresBatchSplit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if first == nil {
+				first = batch
+			} else if !kerneltest.SameBits(first, batch) {
+				t.Fatalf("%s: ScoresBatch on GOMAXPROCS %d differs from GOMAXPROCS 1", c.name, procs)
+			}
 			one := make([]float32, r)
 			for i := range n {
 				if err := m.Scores(one, X[i*d:(i+1)*d]); err != nil {
@@ -407,13 +416,94 @@ func TestScoresBatchSplit(t *testing.T) {
 				}
 				_, tol := refScores(m.st.Load(), X[i*d:(i+1)*d])
 				for k := range r {
-					// MatVec's four-row blocks sum in another order than a
-					// binary model's single Dot: within twice the bound.
-					if e := math.Abs(float64(one[k]) - float64(batch[i*r+k])); r > 1 && e != 0 || !(e <= 2*tol[k]) {
+					if e := math.Abs(float64(one[k]) - float64(batch[i*r+k])); !(e <= 2*tol[k]) {
 						t.Fatalf("%s/GOMAXPROCS=%d: row %d score %d: ScoresBatch %v, Scores %v", c.name, procs, i, k, batch[i*r+k], one[k])
 					}
 				}
 			}
 		}
+	}
+}
+
+// TestPredictBatchSizes checks ScoresBatch and PredictBatch against Scores,
+// Predict and the exact scores for batch sizes around the two-sample tiles
+// of kernel.Dots2, the stack blocks of PredictBatch and its goroutine split
+// (0, 1, 31, 32, 33, 200, 1000 rows), for binary, one-vs-rest and argmax
+// models (10, 7 and 40 classes on Dots2, 70 on the matrix product), float32 and
+// float64, on every implementation.
+func TestPredictBatchSizes(t *testing.T) {
+	t.Run("f32", testPredictBatchSizes[float32])
+	t.Run("f64", testPredictBatchSizes[float64])
+}
+
+func testPredictBatchSizes[T Float](t *testing.T) {
+	const d = 45
+	for _, c := range []predictCase{
+		{"binary/online", 2, Options{MaxIter: 3}},
+		{"ovr10/averaged", 10, Options{Algorithm: Averaged, MaxIter: 2}},
+		{"argmax7/normalize", 7, Options{Multiclass: Argmax, MaxIter: 2, Normalize: true}},
+		{"argmax40/online", 40, Options{Multiclass: Argmax, MaxIter: 2}},
+		{"argmax70/online", 70, Options{Multiclass: Argmax, MaxIter: 2}},
+	} {
+		m, X := trainCase[T](t, c, 1000, d, 9)
+		for _, im := range availableImpls() {
+			mi := onImpl(m, im)
+			for _, n := range []int{0, 1, 31, 32, 33, 200, 1000} {
+				checkScores(t, fmt.Sprintf("%s/%s/n=%d", c.name, im, n), mi, X[:n*d])
+			}
+		}
+	}
+}
+
+// TestPredictBatchAllocations: in the steady state PredictBatch of a model
+// with few weight vectors allocates nothing on one goroutine and a number
+// of small objects independent of the batch size on several, also right
+// after a garbage collection; with many (the matrix product) it allocates
+// no buffer of the batch's size after a collection (the score and packing
+// buffers come from free lists that survive it).
+func TestPredictBatchAllocations(t *testing.T) {
+	const d = 784
+	for _, c := range []predictCase{
+		{"binary", 2, Options{MaxIter: 1}},
+		{"ovr10", 10, Options{MaxIter: 1}},
+	} {
+		m, X := trainCase[float32](t, c, 1000, d, 3)
+		pred := make([]int, 1000)
+		for _, procs := range []int{1, 2} {
+			old := runtime.GOMAXPROCS(procs)
+			small := testing.AllocsPerRun(20, func() { _ = m.PredictBatch(pred[:200], X[:200*d]) })
+			large := testing.AllocsPerRun(20, func() {
+				runtime.GC()
+				_ = m.PredictBatch(pred, X)
+			})
+			runtime.GOMAXPROCS(old)
+			if procs == 1 && (small != 0 || large != 0) {
+				t.Errorf("%s, GOMAXPROCS 1: %v and %v allocations per PredictBatch of 200 and 1000, want 0", c.name, small, large)
+			}
+			if small > 4*float64(procs) || large > 4*float64(procs) {
+				t.Errorf("%s, GOMAXPROCS %d: %v and %v allocations per PredictBatch of 200 and 1000, want at most %d", c.name, procs, small, large, 4*procs)
+			}
+		}
+	}
+	m, X := trainCase[float32](t, predictCase{"argmax70", 70, Options{Multiclass: Argmax, MaxIter: 1}}, 1000, d, 4)
+	if !m.st.Load().useGEMM(70) {
+		t.Fatal("70 classes do not take the matrix product")
+	}
+	pred := make([]int, 1000)
+	_ = m.PredictBatch(pred, X)
+	var before, after runtime.MemStats
+	const rounds = 5
+	runtime.ReadMemStats(&before)
+	for range rounds {
+		runtime.GC()
+		if err := m.PredictBatch(pred, X); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	// The scores are 1000·70 float32 (280 KB), the packed samples 1000·784
+	// (3.1 MB): fresh buffers would be far above this bound per call.
+	if per := (after.TotalAlloc - before.TotalAlloc) / rounds; per > 64<<10 {
+		t.Errorf("argmax70: PredictBatch of 1000 after a GC allocated %d bytes per call, want under 64 KiB", per)
 	}
 }

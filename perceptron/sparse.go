@@ -234,7 +234,8 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 // perceptrons (Online, Averaged, Voted) with each goroutine's classes
 // interleaved by feature in blocks of up to eight, so that scoring a
 // sample for eight classes reads one or two cache lines per stored value
-// instead of eight. See
+// instead of eight, and over only the columns the data uses (most frequent
+// first), so that a hashed text's weights fit in the caches. See
 // TrainSparse for the model and the errors.
 func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()

@@ -1,6 +1,11 @@
 package perceptron
 
-import "github.com/rosenblatt-go/rosenblatt/dataset"
+import (
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
+)
 
 // One-vs-rest on sparse data. A sparse sample's score for class c gathers
 // one weight per stored value from class c's weight vector; with K classes
@@ -23,6 +28,15 @@ import "github.com/rosenblatt-go/rosenblatt/dataset"
 //
 // Each class's score is one sequential sum over the sample's stored values
 // in order, whatever its block, so the model does not depend on Workers.
+//
+// The blocks hold only the features the data uses: text rows of 2²⁰
+// hashed features use a few percent of them (the manual pages' NAME lines
+// 33 000), and a fit's weights in the blocks then fit in the caches. The
+// trainer renumbers the used columns 0..Du−1 most frequent first (ovrCols:
+// a copy of the column indices, renumbered, with the rows' offsets and
+// values shared), trains in that space, and syncIn/syncOut gather and
+// scatter the used columns of the K×D W and U, whose other columns no
+// update touches (they keep the start's values, zero by default).
 
 // blockWidth is the most classes one block interleaves: eight float32
 // weights of a feature fill half a cache line, eight float64 one.
@@ -39,11 +53,33 @@ func blockPad(w int) int {
 
 // ovrGroup is one goroutine's classes c0..c0+G−1, interleaved in blocks.
 type ovrGroup[T Float] struct {
-	c0, G, d int
+	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
 	sc       []T   // scores of the sample being visited, one per class
-	tmp      []T   // d values: a class's weights gathered (Voted, checks)
-	tmpU     []T   // d values: a class's averaging sums gathered (checks)
+	tmp      []T   // D values: a class's weights scattered (Voted, checks)
+	tmpU     []T   // D values: a class's averaging sums scattered (checks)
+}
+
+// ovrCols is the data renumbered to the features it uses: the rows with
+// their column indices replaced by the features' ranks (rows; offsets and
+// values are the data's), and cols[r] the column of rank r (the most frequent first).
+type ovrCols[T Float] struct {
+	rows *sparseRows[T]
+	cols []int32
+}
+
+// usedCols renumbers the columns of sp (d columns) that hold a stored
+// value 0..Du−1, the most frequent first (usedcols.Renumber, ByCount).
+func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
+	idx, cols := usedcols.Renumber(sp.idx, d)
+	usedcols.ByCount(idx, cols)
+	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: cols}
+}
+
+// vec returns sample i with its columns renumbered.
+func (o *ovrCols[T]) vec(i int) vec[T] {
+	lo, hi := o.rows.ptr[i], o.rows.ptr[i+1]
+	return vec[T]{idx: o.rows.idx[lo:hi:hi], val: o.rows.val[lo:hi:hi]}
 }
 
 // block returns class c's block, its width and its lane in it.
@@ -84,30 +120,39 @@ func groupsOf[T Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
 	return gs
 }
 
-// syncIn copies the trainer's K×D W and U into the blocks.
+// syncIn copies the used columns of the trainer's K×D W and U into the
+// blocks.
 func (t *linTrainer[T]) syncIn() {
-	d := t.dt.d
+	d, cols := t.dt.d, t.ovr.cols
 	for _, g := range groupsOf(t.blk) {
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
-			interleave(g.W[b], t.W[c*d:(c+1)*d], w, l)
+			interleave(g.W[b], t.W[c*d:(c+1)*d], cols, w, l)
 			if g.U != nil {
-				interleave(g.U[b], t.U[c*d:(c+1)*d], w, l)
+				interleave(g.U[b], t.U[c*d:(c+1)*d], cols, w, l)
 			}
 		}
 	}
 }
 
-// syncOut copies the blocks into the trainer's K×D W and U.
+// syncOut copies the blocks into the used columns of the trainer's K×D W
+// and U, each group's classes on a goroutine of their own.
 func (t *linTrainer[T]) syncOut() {
-	d := t.dt.d
+	d, cols := t.dt.d, t.ovr.cols
+	var wg sync.WaitGroup
 	for _, g := range groupsOf(t.blk) {
-		for c := g.c0; c < g.c0+g.G; c++ {
-			b, w, l := g.block(c)
-			deinterleave(t.W[c*d:(c+1)*d], g.W[b], w, l)
-			if g.U != nil {
-				deinterleave(t.U[c*d:(c+1)*d], g.U[b], w, l)
-			}
+		wg.Go(func() { t.syncOutGroup(g, d, cols) })
+	}
+	wg.Wait()
+}
+
+// syncOutGroup is syncOut for the classes of group g.
+func (t *linTrainer[T]) syncOutGroup(g *ovrGroup[T], d int, cols []int32) {
+	for c := g.c0; c < g.c0+g.G; c++ {
+		b, w, l := g.block(c)
+		deinterleave(t.W[c*d:(c+1)*d], g.W[b], cols, w, l)
+		if g.U != nil {
+			deinterleave(t.U[c*d:(c+1)*d], g.U[b], cols, w, l)
 		}
 	}
 }
@@ -120,21 +165,81 @@ func (t *linTrainer[T]) releaseBlocks() {
 	}
 }
 
-func interleave[T Float](blk, w []T, width, lane int) {
-	for j, v := range w {
-		blk[j*width+lane] = v
+// zeroOutside reports whether the columns the data does not use hold zero
+// weights and sums (a training without a start), so that the served
+// weights are zero there too.
+func (t *linTrainer[T]) zeroOutside() bool {
+	st := t.start
+	return t.ovr != nil && (st == nil || st.W == nil && st.U == nil)
+}
+
+// servedFinite reports whether the served weights W (K×d) are all finite:
+// with zeroOutside, only the used columns are read.
+func (t *linTrainer[T]) servedFinite(W []T) bool {
+	if !t.zeroOutside() || len(W) != t.K*t.dt.d {
+		return allFinite(W)
+	}
+	d := t.dt.d
+	var bad T
+	for c := range t.K {
+		w := W[c*d : (c+1)*d]
+		for _, j := range t.ovr.cols {
+			bad += w[j] - w[j]
+		}
+	}
+	return bad == 0
+}
+
+// servedDots returns the served weights' scores for evaluate (the final
+// pass): from the blocks (the running weights, or for Averaged the
+// average w − u/steps formed block by block, as averageOf forms it), with
+// scoreBlock on the renumbered rows. The scores are the model's up to the
+// order of the sums (the same for integer data).
+func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
+	gs := groupsOf(t.blk)
+	served := make([][][]T, len(gs))
+	steps := T(t.step)
+	for gi, g := range gs {
+		served[gi] = g.W
+		if g.U != nil {
+			served[gi] = make([][]T, len(g.W))
+			for b, w := range g.W {
+				u, a := g.U[b], make([]T, len(w))
+				for p := range a {
+					a[p] = w[p] - u[p]/steps
+				}
+				served[gi][b] = a
+			}
+		}
+	}
+	return func(dst []T, i int) {
+		x := t.ovr.vec(i)
+		for gi, g := range gs {
+			for b, blk := range served[gi] {
+				scoreBlock(dst[g.c0+b*blockWidth:g.c0+min((b+1)*blockWidth, g.G)], blk, x)
+			}
+		}
 	}
 }
 
-func deinterleave[T Float](w, blk []T, width, lane int) {
-	for j := range w {
-		w[j] = blk[j*width+lane]
+// interleave sets lane of the block to the columns cols of w.
+func interleave[T Float](blk, w []T, cols []int32, width, lane int) {
+	for r, j := range cols {
+		blk[r*width+lane] = w[j]
+	}
+}
+
+// deinterleave sets the columns cols of w to lane of the block.
+func deinterleave[T Float](w, blk []T, cols []int32, width, lane int) {
+	for r, j := range cols {
+		w[j] = blk[r*width+lane]
 	}
 }
 
 // weights returns class c's weight vector (in the trainer's layout): a
-// view of W, or with blocks, the class's weights gathered into a scratch
-// vector valid until the next call for the group.
+// view of W, or with blocks, the class's weights scattered into a scratch
+// vector valid until the next call for the group (its other columns are
+// W's: no update changes them).
 func (t *linTrainer[T]) weights(c int) []T { return t.vector(false, c) }
 
 // sums returns class c's averaging sums as weights returns its weights
@@ -161,10 +266,12 @@ func (t *linTrainer[T]) vector(sums bool, c int) []T {
 		blocks, tmp = g.U, &g.tmpU
 	}
 	b, w, l := g.block(c)
-	if *tmp == nil {
-		*tmp = make([]T, d)
+	all := t.W // the unused columns: never updated, W's and U's are current
+	if sums {
+		all = t.U
 	}
-	deinterleave(*tmp, blocks[b], w, l)
+	*tmp = append((*tmp)[:0], all[c*d:(c+1)*d]...)
+	deinterleave(*tmp, blocks[b], t.ovr.cols, w, l)
 	return *tmp
 }
 
@@ -215,18 +322,26 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // block, then visited for each class in turn (a class's update changes no
 // other class's score).
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
-	dt, E := t.dt, t.smp.visits
+	E := t.smp.visits
 	coef := T(t.cfg.eta)
 	sc := g.sc
+	// Online and Averaged do nothing on a correctly classified sample
+	// (a finite score of the right sign): visit only the others.
+	fast := t.cfg.algo != Voted
 	for j := range E {
 		i := t.rowAt(j)
-		x := dt.vec(i)
+		x := t.ovr.vec(i) // the blocks' columns
 		for b, blk := range g.W {
 			scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
 		}
+		yc := int(t.cls[i]) - g.c0 // the row's class in the group, if there
 		for r := range g.G {
 			c := g.c0 + r
-			t.visit(c, i, x, sc[r]+t.B[c], t.step+int64(j), coef, &stats[c])
+			a := sc[r] + t.B[c]
+			if fast && a-a == 0 && (a > 0) == (r == yc) && a != 0 {
+				continue
+			}
+			t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
 		}
 	}
 }

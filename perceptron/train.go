@@ -267,6 +267,7 @@ type linTrainer[T Float] struct {
 	// the weights (and sums) interleaved in blocks during the epochs (see
 	// sparse_ovr.go); blk[c] is class c's group. nil otherwise.
 	blk []*ovrGroup[T]
+	ovr *ovrCols[T] // with blk: the data renumbered to its used columns
 	// fresh: the weights and sums are as make returned them (see reset).
 	fresh bool
 	vecB  int64 // Voted: bytes of one kept vector, its bias and count
@@ -394,7 +395,8 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if dt.sp != nil && K > 1 && t.blocked() {
-		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, d, cfg.algo == Averaged)
+		t.ovr = usedCols(dt.sp, d)
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.cols), cfg.algo == Averaged)
 	}
 	t.reset()
 	return t
@@ -579,10 +581,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	}
 	if t.blk != nil {
 		t.syncOut()
-		t.releaseBlocks()
+		defer t.releaseBlocks() // after diagnose, which scores with them
 	}
 	s, Ws, Bs := t.finish(kind, labels)
-	if !allFinite(Ws) || !allFinite(Bs) {
+	if !t.servedFinite(Ws) || !allFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
 	}
@@ -1125,7 +1127,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		// The average of the weights after each of the t.step samples:
 		// w − u/steps (averageOf). The running weights and the sums stay
 		// in the model, for Update and Model.Continue to go on averaging.
-		AW, AB := averageOf(t.W, t.U, t.step), averageOf(t.B, t.UB, t.step)
+		AW, AB := t.averageW(), averageOf(t.B, t.UB, t.step)
 		s.W, s.B = t.modelLayout(AW, AB)
 		s.CW, s.CB = t.modelLayout(t.W, t.B)
 		s.U, s.UB = t.modelLayout(t.U, t.UB)
@@ -1154,6 +1156,33 @@ func averageOf[T Float](w, u []T, steps int64) []T {
 	for i := range w {
 		a[i] = w[i] - u[i]/c
 	}
+	return a
+}
+
+// averageW is averageOf(t.W, t.U, t.step). With the data's used columns
+// (t.ovr) and a zero start, the other columns of W and U are zero, and so
+// are the average's (0 − 0/steps): it computes the used ones only, into
+// fresh (zero) memory, so that the pages of columns no sample uses are
+// never touched.
+func (t *linTrainer[T]) averageW() []T {
+	st := t.start
+	if t.ovr == nil || (st != nil && (st.W != nil || st.U != nil)) || t.step == 0 {
+		return averageOf(t.W, t.U, t.step)
+	}
+	d, c := t.dt.d, T(t.step)
+	a := dataset.Alloc[T](len(t.W))
+	var wg sync.WaitGroup
+	for _, r := range groups(t.K, t.cfg.workers) {
+		wg.Go(func() {
+			for k := r[0]; k < r[1]; k++ {
+				w, u, ak := t.W[k*d:(k+1)*d], t.U[k*d:(k+1)*d], a[k*d:(k+1)*d]
+				for _, j := range t.ovr.cols {
+					ak[j] = w[j] - u[j]/c
+				}
+			}
+		})
+	}
+	wg.Wait()
 	return a
 }
 
@@ -1206,6 +1235,10 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 	var ev evalResult
 	if last != nil {
 		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin, minRaw: last.minMargin}}
+	} else if t.blk != nil {
+		// The served weights in the blocks' layout: one cache line per
+		// stored value for all of a block's classes.
+		ev = evaluateWith(t.k, t.dt, t.cls, t.servedDots(), W, B, nil, t.K, t.cfg.workers)
 	} else {
 		ev = evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, t.cfg.workers)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
@@ -84,8 +85,12 @@ func linearKind(s Scheme) FileKind {
 }
 
 // flagIndex marks a kernel model file that stores the support vectors'
-// training rows.
-const flagIndex = 1
+// training rows; flagSparse one that stores them as sparse rows (a model
+// trained on CSR data).
+const (
+	flagIndex  = 1
+	flagSparse = 2
+)
 
 // jsonFormat is the format name of the JSON documents.
 const jsonFormat = "rosenblatt-svm"
@@ -139,14 +144,16 @@ func checkHeader(e modelfile.Errors, h *modelfile.Header) error {
 	return nil
 }
 
-// kernelBodySize is the kernel family's modelfile.Family.BodySize.
-func kernelBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.Sizer) (uint64, error) {
+// kernelBodySize is the kernel family's modelfile.Family.BodySize. The
+// length of a file with sparse support vectors depends on their number of
+// stored values, which the body holds after the kernel and the indices.
+func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *modelfile.Sizer) (uint64, error) {
 	if err := checkHeader(e, h); err != nil {
 		return 0, err
 	}
 	s := uint64(h.Count)
 	switch {
-	case h.Flags&^flagIndex != 0:
+	case h.Flags&^(flagIndex|flagSparse) != 0:
 		return 0, e.Corruptf("unknown flags %#x", h.Flags)
 	case s > math.MaxInt32:
 		return 0, e.Corruptf("%d support vectors", s)
@@ -155,10 +162,18 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 	}
 	es := uint64(h.ElemSize)
 	sz.Add(modelfile.KernelSize, 1)
+	off := uint64(modelfile.KernelSize)
 	if h.Flags&flagIndex != 0 {
 		sz.Add(s, 4)
+		off += 4 * s
 	}
-	sz.Add(sz.Mul(s, uint64(h.Dims)), es)
+	if h.Flags&flagSparse != 0 {
+		if need, err := e.SparseSize(body, off, s, uint64(h.Dims), es, sz); need > 0 || err != nil {
+			return need, err
+		}
+	} else {
+		sz.Add(sz.Mul(s, uint64(h.Dims)), es)
+	}
 	r := funcsOf(h)
 	sz.Add(sz.Mul(r, s+1), es)
 	return 0, nil
@@ -194,19 +209,29 @@ func open[T Float](data []byte, f *modelfile.Family) (modelfile.Header, *modelfi
 	if es := modelfile.ElemSize[T](); h.ElemSize != es {
 		return h, nil, fileErrs.Mismatchf("the file holds %s values, the model is %s", modelfile.ElemName(h.ElemSize), modelfile.ElemName(es))
 	}
-	if err := checkSize(&h, len(data), f); err != nil {
+	if err := checkSize(&h, data, f); err != nil {
 		return h, nil, err
 	}
 	return h, r, nil
 }
 
-// checkSize compares a file's length with the one its header implies.
-func checkSize(h *modelfile.Header, n int, f *modelfile.Family) error {
+// checkSize compares a file's length with the one its header (and, for
+// sparse support vectors, their count of stored values) implies.
+func checkSize(h *modelfile.Header, data []byte, f *modelfile.Family) error {
+	n := len(data)
 	var sz modelfile.Sizer
 	sz.Add(modelfile.HeaderSize, 1)
 	sz.Add(uint64(h.Labels), 8)
-	if _, err := f.BodySize(fileErrs, h, nil, &sz); err != nil {
+	var body []byte
+	if start := uint64(modelfile.HeaderSize) + 8*uint64(h.Labels); start <= uint64(n) {
+		body = data[start:]
+	}
+	need, err := f.BodySize(fileErrs, h, body, &sz)
+	if err != nil {
 		return err
+	}
+	if need > 0 {
+		return fileErrs.Corruptf("the file ends within its body (%d bytes, truncated)", n)
 	}
 	sz.Add(modelfile.SumSize, 1)
 	switch {
@@ -227,6 +252,7 @@ type FileInfo struct {
 	Labels   int      // number of labels
 	Support  int      // support vectors (0 for a linear model)
 	Indices  bool     // the file stores the support vectors' training rows
+	Sparse   bool     // the file stores the support vectors as sparse rows
 }
 
 // Inspect checks an SVM model file's envelope, header, size and checksum
@@ -249,7 +275,7 @@ func Inspect(data []byte) (FileInfo, error) {
 		return info, err
 	}
 	info = FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: FileKind(h.Kind), Dims: h.Dims, Labels: h.Labels,
-		Support: h.Count, Indices: h.Flags&flagIndex != 0}
+		Support: h.Count, Indices: h.Flags&flagIndex != 0, Sparse: h.Flags&flagSparse != 0}
 	f := modelfile.Lookup(h.Kind)
 	switch f {
 	case kernelFamily, linearFamily:
@@ -259,7 +285,7 @@ func Inspect(data []byte) (FileInfo, error) {
 		info.Kind = 0
 		return info, fileErrs.Mismatchf("a %s model (kind %d), not an SVM", f.Name, h.Kind)
 	}
-	return info, checkSize(&h, len(data), f)
+	return info, checkSize(&h, data, f)
 }
 
 // EncodedSize returns the length in bytes of the model file that begins
@@ -329,7 +355,12 @@ func fileLimits(d, labels, support int) error {
 //	       degree uint32, gamma float64, coef0 float64 (unused fields 0)
 //	4·S    if flags bit 0: the training row of each support vector,
 //	       uint32, increasing (only with S > 0)
-//	S·D    support vectors, row-major (element type)
+//	S·D    support vectors, row-major (element type); or, if flags
+//	       bit 1 (a model with sparse support vectors, TrainSparse):
+//	         8      Z, the number of stored values, uint64
+//	         4·S    each support vector's count of stored values, uint32
+//	         4·Z    their features (0-based), uint32, increasing per row
+//	         Z      their values (element type)
 //	R·S    coefficients αᵢyᵢ, one row of S per decision function
 //	R      biases b = −ρ
 //
@@ -356,10 +387,18 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if m.index != nil {
 		h.Flags = flagIndex
 	}
-	w := modelfile.New(h, m.labels, modelfile.KernelSize+4*len(m.index)+es*(len(m.sv)+len(m.coef)+len(m.bias)))
+	body := modelfile.KernelSize + 4*len(m.index) + es*(len(m.sv)+len(m.coef)+len(m.bias))
+	if m.ssv != nil {
+		h.Flags |= flagSparse
+		body += modelfile.SparseBytes(m.ssv)
+	}
+	w := modelfile.New(h, m.labels, body)
 	w.WriteKernel(kern)
 	for _, i := range m.index {
 		w.U32(uint32(i))
+	}
+	if m.ssv != nil {
+		modelfile.WriteSparse(w, m.ssv)
 	}
 	modelfile.Elems(w, m.sv)
 	modelfile.Elems(w, m.coef)
@@ -392,7 +431,16 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	if h.Flags&flagIndex != 0 {
 		idx = r.Take(s, 4, "support indices")
 	}
-	sv := r.Take(s*uint64(h.Dims), es, "support vector values")
+	var sv []byte
+	var sp *dataset.CSR[T]
+	if h.Flags&flagSparse != 0 {
+		var err error
+		if sp, err = modelfile.ReadSparse[T](fileErrs, r, s, h.Dims, h.ElemSize); err != nil {
+			return err
+		}
+	} else {
+		sv = r.Take(s*uint64(h.Dims), es, "support vector values")
+	}
 	coef := r.Take(nf*s, es, "coefficients")
 	bias := r.Take(nf, es, "biases")
 	if err := r.Close(); err != nil {
@@ -403,7 +451,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	p := Parts[T]{Kernel: kern, Dims: h.Dims, Labels: labels, Scheme: FileKind(h.Kind).Scheme(),
-		SV: modelfile.Decode[T](sv, h.ElemSize), Coef: modelfile.Decode[T](coef, h.ElemSize), Bias: modelfile.Decode[T](bias, h.ElemSize)}
+		SV: modelfile.Decode[T](sv, h.ElemSize), Sparse: sp, Coef: modelfile.Decode[T](coef, h.ElemSize), Bias: modelfile.Decode[T](bias, h.ElemSize)}
 	if idx != nil {
 		p.Index = make([]int, s)
 		for i, v := range modelfile.U32s(idx) {
@@ -424,7 +472,7 @@ func (m *Model[T]) set(p Parts[T]) error {
 	}
 	m.kern, m.d, m.labels, m.scheme = n.kern, n.d, n.labels, n.scheme
 	m.sv, m.index, m.coef, m.bias = n.sv, n.index, n.coef, n.bias
-	m.k, m.rows = n.k, n.rows
+	m.k, m.rows, m.ssv, m.srows = n.k, n.rows, n.ssv, n.srows
 	m.pool = sync.Pool{} // scratch buffers of the old sizes must go
 	return nil
 }
@@ -445,7 +493,15 @@ type jsonModel[T Float] struct {
 	Kernel         modelfile.JSONKernel `json:"kernel"`
 	SupportIndices []int                `json:"support_indices,omitempty"`
 	SupportVectors [][]T                `json:"support_vectors"`
+	SparseSupport  []jsonSparse[T]      `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (TrainSparse)
 	Machines       []jsonMachine[T]     `json:"machines"`
+}
+
+// jsonSparse is one sparse support vector: its stored values and their
+// features (0-based, increasing).
+type jsonSparse[T Float] struct {
+	Features []int32 `json:"features"`
+	Values   []T     `json:"values"`
 }
 
 // MarshalJSON encodes the model as a JSON document for people and other
@@ -471,8 +527,17 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	j := jsonModel[T]{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kernelKind(m.scheme).String(), jsonAlgorithm, m.d),
 		Labels: m.labels, Kernel: modelfile.KernelJSON(kern), SupportIndices: m.index, SupportVectors: make([][]T, s),
 		Machines: make([]jsonMachine[T], len(m.bias))}
-	for i := range s {
-		j.SupportVectors[i] = m.sv[i*m.d : (i+1)*m.d]
+	if c := m.ssv; c != nil {
+		j.SupportVectors = [][]T{}
+		j.SparseSupport = make([]jsonSparse[T], s)
+		for i := range s {
+			r := c.Row(i)
+			j.SparseSupport[i] = jsonSparse[T]{Features: r.Idx, Values: r.Val}
+		}
+	} else {
+		for i := range s {
+			j.SupportVectors[i] = m.sv[i*m.d : (i+1)*m.d]
+		}
 	}
 	for r := range m.bias {
 		mc := &j.Machines[r]
@@ -520,7 +585,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	s := len(j.SupportVectors)
+	s := len(j.SupportVectors) + len(j.SparseSupport)
 	if s > math.MaxInt32 {
 		return fileErrs.Corruptf("%d support vectors", s)
 	}
@@ -530,6 +595,21 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 			return fileErrs.Corruptf("a support vector of %d values, want %d", len(v), p.Dims)
 		}
 		p.SV = append(p.SV, v...)
+	}
+	if len(j.SparseSupport) > 0 {
+		if len(j.SupportVectors) > 0 {
+			return fileErrs.Corruptf("both dense and sparse support vectors")
+		}
+		c := &dataset.CSR[T]{Rows: len(j.SparseSupport), Cols: p.Dims, Ptr: []int{0}, Y: make([]int, len(j.SparseSupport))}
+		for _, v := range j.SparseSupport {
+			if len(v.Features) != len(v.Values) {
+				return fileErrs.Corruptf("a sparse support vector of %d features and %d values", len(v.Features), len(v.Values))
+			}
+			c.Idx = append(c.Idx, v.Features...)
+			c.Val = append(c.Val, v.Values...)
+			c.Ptr = append(c.Ptr, len(c.Idx))
+		}
+		p.Sparse = c
 	}
 	if nf := numFuncs(p.Scheme, len(p.Labels)); len(j.Machines) != nf {
 		return fileErrs.Corruptf("%d machines for %d labels, want %d", len(j.Machines), len(p.Labels), nf)

@@ -420,10 +420,17 @@ func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linCon
 	}
 	workers := max(1, min(cfg.threads, len(classes)))
 	ng := max(workers, (len(classes)+maxGroup-1)/maxGroup)
+	// Sparse rows: the solver's weights span only the used columns (cols,
+	// nil for all d), scattered into the model's at the end.
+	var cols []int32
+	solveRows := rows
+	if cr, ok := rows.(*csrRows[T]); ok {
+		solveRows, cols = cr.compact()
+	}
 	groups := make([]*dcdGroup[T], ng)
 	for gi := range groups {
 		lo, hi := gi*len(classes)/ng, (gi+1)*len(classes)/ng
-		groups[gi] = newDCDGroup(rows, cls, sq, classes[lo:hi], cfg.B, upper, diag, cfg.tol, cfg.maxIter, cfg.seed, ctx)
+		groups[gi] = newDCDGroup(solveRows, cls, sq, classes[lo:hi], cfg.B, upper, diag, cfg.tol, cfg.maxIter, cfg.seed, ctx)
 	}
 	errs := make([]error, ng)
 	var next atomic.Int64
@@ -457,7 +464,14 @@ func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linCon
 			if scheme == Binary {
 				ri = 0
 			}
-			copy(m.w[ri*d:(ri+1)*d], g.W[c*d:(c+1)*d])
+			if cols == nil {
+				copy(m.w[ri*d:(ri+1)*d], g.W[c*d:(c+1)*d])
+			} else {
+				w, gw := m.w[ri*d:(ri+1)*d], g.W[c*g.d:(c+1)*g.d]
+				for r, j := range cols {
+					w[j] = gw[r]
+				}
+			}
 			m.b[ri] = T(g.wb[c] * cfg.B)
 			pi := LinearProblemInfo{Positive: labels[cs.cls], Iterations: cs.iter, Converged: cs.conv, Gap: cs.gap}
 			if scheme == Binary {

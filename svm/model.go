@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -39,7 +40,11 @@ type Parts[T Float] struct {
 	Dims   int
 	Labels []int // the classes, strictly increasing
 	Scheme Scheme
-	SV     []T   // S×Dims support vectors, row-major
+	SV     []T // S×Dims support vectors, row-major (nil when Sparse is set)
+	// Sparse holds the support vectors as CSR rows instead of SV (Rows =
+	// S, Cols = Dims; its labels are ignored): the form of a model trained
+	// on sparse data (TrainSparse), whose D may be 2²⁰ or more.
+	Sparse *dataset.CSR[T]
 	Index  []int // training row of each support vector (optional: nil or S increasing values in [0, 2³¹))
 	Coef   []T   // R×S coefficients αᵢyᵢ
 	Bias   []T   // R biases b = −ρ
@@ -59,14 +64,19 @@ type Model[T Float] struct {
 	coef   []T
 	bias   []T
 	k      kernel.Kernels[T]
-	rows   *gram.Rows[T] // the support vectors prepared for K(x, SV)
-	pool   sync.Pool     // *scratch[T]
+	rows   *gram.Rows[T]       // the support vectors prepared for K(x, SV)
+	ssv    *dataset.CSR[T]     // sparse support vectors (sv nil), see sparse.go
+	srows  *gram.SparseRows[T] // ssv prepared for K(x, SV)
+	pool   sync.Pool           // *scratch[T]
 }
 
 type scratch[T Float] struct {
 	kr    []T // K(x, SV)
 	out   []T // R scores
 	votes []int
+	x     []T     // a sparse sample densified (dense support vectors)
+	idx   []int32 // a dense sample's non-zeros (sparse support vectors)
+	val   []T
 }
 
 // NewModel checks p and builds a model from a copy of it: the way back
@@ -107,6 +117,12 @@ func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
 		return nil, fmt.Errorf("%w: len(SV) = %d is not a multiple of Dims = %d", ErrModel, len(p.SV), p.Dims)
 	}
 	s := len(p.SV) / p.Dims
+	if p.Sparse != nil {
+		if err := checkSparseParts(&p); err != nil {
+			return nil, err
+		}
+		s = p.Sparse.Rows
+	}
 	r := numFuncs(p.Scheme, k)
 	if r < 0 {
 		return nil, fmt.Errorf("%w: %d labels make more one-vs-one functions than an int counts", ErrModel, k)
@@ -122,7 +138,7 @@ func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
 			return nil, fmt.Errorf("%w: support index %d is %d: want increasing training rows in [0, 2³¹)", ErrModel, i, j)
 		}
 	}
-	if !finite(p.SV) || !finite(p.Coef) || !finite(p.Bias) {
+	if !finite(p.SV) || !finite(p.Coef) || !finite(p.Bias) { // (Sparse's values: checkSparseParts)
 		return nil, fmt.Errorf("%w: NaN or infinite value", ErrModel)
 	}
 	if len(p.Index) == 0 {
@@ -130,10 +146,13 @@ func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
 	}
 	if clone {
 		p.Labels, p.SV, p.Index, p.Coef, p.Bias = slices.Clone(p.Labels), slices.Clone(p.SV), slices.Clone(p.Index), slices.Clone(p.Coef), slices.Clone(p.Bias)
+		if p.Sparse != nil {
+			p.Sparse = cloneCSR(p.Sparse)
+		}
 	}
 	m := &Model[T]{
 		kern: p.Kernel, d: p.Dims, labels: p.Labels, scheme: p.Scheme,
-		sv: p.SV, index: p.Index, coef: p.Coef, bias: p.Bias,
+		sv: p.SV, index: p.Index, coef: p.Coef, bias: p.Bias, ssv: p.Sparse,
 	}
 	if err := m.init(nil); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)
@@ -147,6 +166,17 @@ func (m *Model[T]) init(impl *kernel.Impl) error {
 		impl = kernel.ActiveImpl()
 	}
 	m.k = kernel.On[T](impl)
+	if m.ssv != nil {
+		if m.ssv.Rows == 0 {
+			return nil
+		}
+		r, err := gram.NewSparseRows(m.ssv, m.kern, &gram.Options{Impl: impl, MaxBytes: -1})
+		if err != nil {
+			return gramErr(err)
+		}
+		m.srows = r
+		return nil
+	}
 	if len(m.sv) == 0 {
 		return nil
 	}
@@ -163,6 +193,7 @@ func (m *Model[T]) Parts() Parts[T] {
 	return Parts[T]{
 		Kernel: m.kern, Dims: m.d, Labels: slices.Clone(m.labels), Scheme: m.scheme,
 		SV: slices.Clone(m.sv), Index: slices.Clone(m.index), Coef: slices.Clone(m.coef), Bias: slices.Clone(m.bias),
+		Sparse: m.SparseSupport(),
 	}
 }
 
@@ -183,9 +214,15 @@ func (m *Model[T]) Scheme() Scheme { return m.scheme }
 func (m *Model[T]) NumScores() int { return len(m.bias) }
 
 // NumSupport returns the number of support vectors.
-func (m *Model[T]) NumSupport() int { return len(m.sv) / m.d }
+func (m *Model[T]) NumSupport() int {
+	if m.ssv != nil {
+		return m.ssv.Rows
+	}
+	return len(m.sv) / m.d
+}
 
-// SupportVectors returns a copy of the S×Dims support vectors.
+// SupportVectors returns a copy of the S×Dims support vectors (nil for a
+// model with sparse support vectors: see SparseSupport).
 func (m *Model[T]) SupportVectors() []T { return slices.Clone(m.sv) }
 
 // SupportIndices returns the training row of each support vector (a copy;
@@ -322,6 +359,14 @@ func (m *Model[T]) Scores(dst, x []T) error {
 }
 
 func (m *Model[T]) row(sc *scratch[T], x []T) error {
+	if m.srows != nil {
+		kr, err := m.srows.RowOf(sc.kr, sc.sparseOf(x))
+		if err != nil {
+			return gramErr(err)
+		}
+		sc.kr = kr
+		return nil
+	}
 	if m.rows == nil {
 		return nil
 	}
@@ -422,11 +467,24 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
 		o := out[:(hi-lo)*r]
-		if s == 0 {
+		switch {
+		case s == 0:
 			for i := range hi - lo {
 				copy(o[i*r:], m.bias)
 			}
-		} else {
+		case m.srows != nil:
+			parallelRows(hi-lo, func(a, b int) {
+				sc := m.get()
+				defer m.pool.Put(sc)
+				for i := a; i < b; i++ {
+					x := X[(lo+i)*m.d : (lo+i+1)*m.d]
+					if kr, err := m.srows.RowOf(sc.kr, sc.sparseOf(x)); err == nil { // X is checked
+						sc.kr = kr
+					}
+					m.scores(o[i*r:(i+1)*r], sc.kr)
+				}
+			})
+		default:
 			K, err := gram.Cross(X[lo*m.d:hi*m.d], m.sv, m.d, m.kern, &gram.Options{Impl: m.k.Impl(), MaxBytes: -1})
 			if err != nil {
 				return gramErr(err)

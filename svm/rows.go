@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -121,6 +122,20 @@ func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
 		return nil, fmt.Errorf("%w: %v", ErrDims, err)
 	}
 	return &csrRows[T]{c: c, k: kernel.On[T](kernel.ActiveImpl())}, nil
+}
+
+// compact returns the rows with their columns renumbered to the ones that
+// hold a stored value, 0..Du−1 in increasing order (the offsets and values
+// shared, the indices copied), and cols[r], the column of rank r. Hashed
+// text uses a few percent of its columns: the solver's weights over the
+// used ones fit in the caches where D-wide ones do not. Renumbering keeps
+// every row's values in their order, so each dot product and update is the
+// same sum, bit for bit.
+func (m *csrRows[T]) compact() (*csrRows[T], []int32) {
+	c := m.c
+	idx, cols := usedcols.Renumber(c.Idx, c.Cols)
+	cc := &dataset.CSR[T]{Rows: c.Rows, Cols: len(cols), Ptr: c.Ptr, Idx: idx, Val: c.Val}
+	return &csrRows[T]{c: cc, k: m.k}, cols
 }
 
 func (m *csrRows[T]) Len() int { return m.c.Rows }

@@ -26,14 +26,7 @@ func TestSparseRows(t *testing.T) {
 			}
 		}
 	}
-	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := SparseRows(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, rows := sparseOf(t, X, y, n, d)
 	opts := LinearOptions{Tol: 1e-6, MaxIter: 10000}
 	dm, dinfo, err := TrainLinear(X, d, y, opts)
 	if err != nil {
@@ -82,6 +75,21 @@ func TestSparseRows(t *testing.T) {
 	}
 }
 
+// sparseOf returns the dense rows X (n×d, labels y) as a CSR matrix and as
+// SparseRows.
+func sparseOf(t *testing.T, X []float64, y []int, n, d int) (*dataset.CSR[float64], Rows[float64]) {
+	t.Helper()
+	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := SparseRows(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rows
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -128,6 +136,59 @@ func TestDenseRows(t *testing.T) {
 	for _, bad := range []struct{ n, d int }{{10, 3}, {6, 0}} {
 		if _, err := DenseRows(make([]float32, bad.n), bad.d); !errors.Is(err, ErrDims) {
 			t.Errorf("%d values in rows of %d: error %v, want ErrDims", bad.n, bad.d, err)
+		}
+	}
+}
+
+// hiddenRows hides a Rows' type, so TrainLinearRows takes it as any Rows
+// (D-wide weights) rather than as SparseRows' matrix (used columns only).
+type hiddenRows[T Float] struct{ Rows[T] }
+
+// TestSparseRowsUsedColumns: on rows that leave most columns empty (as
+// hashed text does), the solver over the used columns only gives the model
+// of the solver over all D columns, bit for bit (the same sums in the same
+// order), with 0 weights for the unused columns, binary and one-vs-rest, on
+// one and two goroutines.
+func TestSparseRowsUsedColumns(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	const n, d = 200, 97
+	for _, K := range []int{2, 4} {
+		X := make([]float64, n*d)
+		y := make([]int, n)
+		for i := range n {
+			y[i] = i % K
+			x := X[i*d : (i+1)*d]
+			x[5+7*y[i]] = float64(1 + r.IntN(3))
+			for range 4 {
+				x[3*r.IntN(d/3)] = float64(r.IntN(5)-2) / 4
+			}
+		}
+		_, rows := sparseOf(t, X, y, n, d)
+		for _, threads := range []int{1, 2} {
+			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, Bias: 1, Threads: threads}
+			cm, cinfo, err := TrainLinearRows(context.Background(), rows, y, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fm, finfo, err := TrainLinearRows(context.Background(), hiddenRows[float64]{rows}, y, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range fm.NumScores() {
+				wc, bc := cm.Weights(k)
+				wf, bf := fm.Weights(k)
+				if bc != bf {
+					t.Fatalf("K=%d threads=%d class %d: bias %v over the used columns, %v over all", K, threads, k, bc, bf)
+				}
+				for j := range wf {
+					if wc[j] != wf[j] {
+						t.Fatalf("K=%d threads=%d class %d w[%d]: %v over the used columns, %v over all", K, threads, k, j, wc[j], wf[j])
+					}
+				}
+				if cinfo.Problems[k] != finfo.Problems[k] {
+					t.Fatalf("K=%d threads=%d class %d: %+v over the used columns, %+v over all", K, threads, k, cinfo.Problems[k], finfo.Problems[k])
+				}
+			}
 		}
 	}
 }

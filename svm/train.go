@@ -142,6 +142,13 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 	if err := checkFinite(X, d); err != nil {
 		return nil, nil, err
 	}
+	return fit(ctx, &trainer[T]{cfg: cfg, X: X, d: d, n: n}, y)
+}
+
+// fit trains the machines of tr's data (dense X or sparse sp) with labels
+// y and assembles the model.
+func fit[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
+	cfg := tr.cfg
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
@@ -154,7 +161,7 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 		}
 	}
 	probs := makeProblems(scheme, len(labels), cls)
-	tr := &trainer[T]{cfg: cfg, X: X, d: d, n: n, k: kernel.On[T](cfg.impl), labels: labels}
+	tr.k, tr.labels = kernel.On[T](cfg.impl), labels
 	tr.workers = max(1, min(cfg.threads, len(probs)))
 	if err := tr.precompute(scheme, len(labels), cls); err != nil {
 		return nil, nil, err
@@ -175,7 +182,7 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 		info.Problems = append(info.Problems, pi)
 		info.Converged = info.Converged && pi.Converged
 	}
-	m, err := assemble(X, d, n, labels, scheme, cfg, probs, sols)
+	m, err := assemble(tr.X, tr.sp, tr.d, tr.n, labels, scheme, cfg, probs, sols)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -184,8 +191,9 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 
 // assemble builds the model from the machines' solutions: the union of
 // their support vectors (in training row order) and an R×S coefficient
-// matrix.
-func assemble[T Float](X []T, d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*Model[T], error) {
+// matrix. The support vectors are copied from X, or from sp (as sparse
+// rows) if it is not nil.
+func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*Model[T], error) {
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = -1
@@ -206,9 +214,14 @@ func assemble[T Float](X []T, d, n int, labels []int, scheme Scheme, cfg config,
 	}
 	s := len(index)
 	m := &Model[T]{kern: cfg.kern, d: d, labels: labels, scheme: scheme, index: index,
-		sv: make([]T, s*d), coef: make([]T, len(probs)*s), bias: make([]T, len(probs))}
-	for j, i := range index {
-		copy(m.sv[j*d:(j+1)*d], X[i*d:(i+1)*d])
+		coef: make([]T, len(probs)*s), bias: make([]T, len(probs))}
+	if sp != nil {
+		m.ssv = selectRows(sp, index)
+	} else {
+		m.sv = make([]T, s*d)
+		for j, i := range index {
+			copy(m.sv[j*d:(j+1)*d], X[i*d:(i+1)*d])
+		}
 	}
 	for r, p := range probs {
 		for q, a := range sols[r].alpha {
@@ -228,6 +241,7 @@ func assemble[T Float](X []T, d, n int, labels []int, scheme Scheme, cfg config,
 type trainer[T Float] struct {
 	cfg     config
 	X       []T
+	sp      *dataset.CSR[T] // sparse data (X nil): see sparse.go
 	d, n    int
 	k       kernel.Kernels[T]
 	G       *gram.Matrix[T] // kernel matrix of all rows, or nil
@@ -331,6 +345,9 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	cfg := &tr.cfg
 	if cfg.gramBytes < 0 {
 		return nil
+	}
+	if tr.sp != nil {
+		return tr.precomputeSparse()
 	}
 	size := int64(sizeOf[T]())
 	n, d := int64(tr.n), tr.d
@@ -443,6 +460,9 @@ func (tr *trainer[T]) source(p *problem, ws *workerState[T]) (colSource[T], []in
 			kd[q] = float64(tr.G.At(int(i), int(i)))
 		}
 		return matrixSource[T]{tr.G}, p.rows, kd, nil
+	}
+	if tr.sp != nil {
+		return tr.sparseSource(p)
 	}
 	d := tr.d
 	sub := make([]T, l*d)

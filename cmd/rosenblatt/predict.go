@@ -10,6 +10,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The predict subcommand:
@@ -107,19 +108,45 @@ func predictAll[T kernel.Float](c classifier[T], d *dataset.Data[T]) ([]int, err
 	return pred, nil
 }
 
+// sparseBatch is a model that predicts CSR rows.
+type sparseBatch[T kernel.Float] interface {
+	Dims() int
+	NumScores() int
+	PredictBatchSparse(dst []int, c *dataset.CSR[T]) error
+	ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error
+}
+
+// sparseReader returns c as a sparseBatch if predict reads LIBSVM files
+// sparse for it: a linear perceptron model, a linear SVM, or a kernel SVM
+// or kernel perceptron trained on sparse rows (its support vectors sparse).
+func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
+	switch m := c.(type) {
+	case *perceptron.Model[T]:
+		return m, true
+	case *svm.LinearModel[T]:
+		return m, true
+	case *svm.Model[T]:
+		return m, m.SparseSupport() != nil
+	case *perceptron.KernelModel[T]:
+		return m, m.SparseSupport() != nil
+	}
+	return nil, false
+}
+
 // predictFile reads the data file at dataPath for the classifier c and
 // predicts every row, with the decision values (NumScores per row) if
 // withScores; it returns the predictions, the file's labels, the scores and
-// the format read. A LIBSVM file read for a linear perceptron model is read
-// sparse (CSR), with the model's width: text-sized feature spaces that the
-// dense matrix's bound refuses work as they do in train; other models and
-// formats read dense rows.
+// the format read. A LIBSVM file read for a linear perceptron model, a
+// linear SVM or a kernel model with sparse support vectors is read sparse
+// (CSR), with the model's width: text-sized feature spaces that the dense
+// matrix's bound refuses work as they do in train; other models and formats
+// read dense rows.
 func predictFile[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, withScores bool) (pred, y []int, sc []T, format string, err error) {
 	format, err = df.formatOf(dataPath)
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
-	if m, ok := c.(*perceptron.Model[T]); ok && format == fmtLIBSVM {
+	if m, ok := sparseReader(c); ok && format == fmtLIBSVM {
 		X, err := loadSparse[T](dataPath, m.Dims())
 		if err != nil {
 			return nil, nil, nil, "", err

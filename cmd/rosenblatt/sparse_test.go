@@ -56,7 +56,8 @@ func TestTrainSparseRepresentation(t *testing.T) {
 	}{
 		{[]string{"-algo", "averaged"}, "representation: sparse (CSR)"},
 		{[]string{"-algo", "averaged", "-dense"}, "representation: dense: -dense"},
-		{[]string{"-kernel", "rbf", "-epochs", "2"}, "representation: dense: the kernel perceptron"},
+		{[]string{"-kernel", "rbf", "-epochs", "2"}, "representation: sparse (CSR)"},
+		{[]string{"-kernel", "rbf", "-epochs", "2", "-data-margin"}, "representation: dense: -data-margin"},
 	} {
 		args := append(append([]string{"train", "-v", "-f", "-o", "m.model"}, tc.args...), "int.libsvm")
 		code, stdout, stderr := runIn(t, dir, args...)

@@ -132,7 +132,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"else an LRU cache of its rows (default 2048; -1: no limit; the kernel SVM's row cache is\n"+
 		"this budget too, default 100)")
 	fs.BoolVar(&tf.dense, "dense", false, "LIBSVM: read DATA and -test as dense rows (default: sparse CSR rows, at O(stored values)\n"+
-		"per epoch, whenever the trainer takes them: the perceptrons and Pegasos, not -kernel or -algo svm; -v says which)")
+		"per epoch, whenever the trainer takes them: the perceptrons, Pegasos, the kernel perceptron and -algo svm\n"+
+		"(linear and -kernel), not -data-margin of the kernel machines; -v says which)")
 	tf.data.register(fs, true)
 }
 
@@ -147,8 +148,10 @@ func (tf *trainFlags) representation(path string) (sparse bool, why string, err 
 		return false, "dense: " + format + " input", nil
 	case tf.dense:
 		return false, "dense: -dense", nil
-	case tf.kernel != "":
-		return false, "dense: the kernel perceptron trains on dense rows", nil
+	case (tf.kernel != "" || tf.algo == "svm") && tf.dataMargin:
+		return false, "dense: -data-margin solves on dense rows", nil
+	case tf.algo == "svm" && tf.kernel == "" && math.IsInf(tf.c.v, 1):
+		return false, "dense: the linear hard margin (-C inf) solves on dense rows", nil
 	}
 	return true, "sparse (CSR)", nil
 }
@@ -476,7 +479,12 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	classes := data.Classes()
 	binary := slices.Equal(classes, []int{-1, 1}) && !tf.set["multiclass"]
-	kern, err := tf.kernelFunc(data.Cols, func() float64 { return svm.GammaScale(data.X, data.Cols) })
+	kern, err := tf.kernelFunc(data.Cols, func() float64 {
+		if csr != nil {
+			return svm.GammaScaleSparse(csr)
+		}
+		return svm.GammaScale(data.X, data.Cols)
+	})
 	if err != nil {
 		prog.Finish()
 		return err
@@ -500,9 +508,14 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	case kern != nil:
 		kopt := perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()}
 		var km *perceptron.KernelModel[T]
-		if binary {
+		switch {
+		case sparse && binary:
+			km, diag, err = perceptron.TrainKernelSparse(csr, csr.Y, kopt)
+		case sparse:
+			km, diag, err = perceptron.TrainKernelMulticlassSparse(csr, csr.Y, kopt)
+		case binary:
 			km, diag, err = perceptron.TrainKernel(data.X, data.Cols, data.Y, kopt)
-		} else {
+		default:
 			km, diag, err = perceptron.TrainKernelMulticlass(data.X, data.Cols, data.Y, kopt)
 		}
 		m = km
@@ -543,7 +556,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		var pred []int
 		if testCSR != nil {
 			pred = make([]int, testCSR.Rows)
-			err = m.(*perceptron.Model[T]).PredictBatchSparse(pred, testCSR)
+			err = m.(sparseBatch[T]).PredictBatchSparse(pred, testCSR)
 		} else {
 			pred, err = predictAll(m, test)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -151,6 +152,7 @@ type svmModel[T kernel.Float] interface {
 	classifier[T]
 	MarshalBinary() ([]byte, error)
 	MarshalJSON() ([]byte, error)
+	PredictBatchSparse(dst []int, c *dataset.CSR[T]) error
 }
 
 // svmRun is the outcome of a training run, for the summary.
@@ -178,12 +180,18 @@ type svmMachine struct {
 // for element type T, writes the model and prints the summary.
 func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary io.Writer) error {
 	start := time.Now()
-	data, test, format, err := loadTrainTest[T](tf, path)
+	sd, err := loadSVMData[T](tf, path)
 	if err != nil {
 		return err
 	}
+	data, test, format := sd.data, sd.test, sd.format
 	loaded := time.Now()
-	kern, err := tf.kernelFunc(data.Cols, func() float64 { return svm.GammaScale(data.X, data.Cols) })
+	kern, err := tf.kernelFunc(data.Cols, func() float64 {
+		if sd.csr != nil {
+			return svm.GammaScaleSparse(sd.csr)
+		}
+		return svm.GammaScale(data.X, data.Cols)
+	})
 	if err != nil {
 		return err
 	}
@@ -194,9 +202,9 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 	var m svmModel[T]
 	var run svmRun
 	if kern != nil {
-		m, run, err = trainKernelSVM(tf, data, kern, C)
+		m, run, err = trainKernelSVM(tf, sd, kern, C)
 	} else {
-		m, run, err = trainLinearSVM(tf, data, C)
+		m, run, err = trainLinearSVM(tf, sd, C)
 	}
 	if err != nil {
 		switch {
@@ -208,13 +216,13 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	trained := time.Now()
-	train, err := predictAll[T](m, data)
+	train, err := sd.predict(m, data, sd.csr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	testOK := 0
 	if test != nil {
-		pred, err := predictAll[T](m, test)
+		pred, err := sd.predict(m, test, sd.testCSR)
 		if err != nil {
 			return fmt.Errorf("%s: %w (no model written)", tf.test, err)
 		}
@@ -244,6 +252,9 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 	w("model", "%s", describeSVM(m, tf.typ))
 	w("training", "%s", run.solver)
 	w("kernel path", "%s", kernel.Active())
+	if tf.verbose {
+		w("representation", "%s", sd.repr)
+	}
 	printMachines(w, summary, run, tf.verbose)
 	w("train accuracy", "%.2f%% (%d/%d)", 100*float64(correct(train, data.Y))/float64(data.Rows), correct(train, data.Y), data.Rows)
 	for _, l := range margins {
@@ -266,7 +277,7 @@ func cText(C float64) string {
 }
 
 // trainKernelSVM trains the kernel SVM of the flags.
-func trainKernelSVM[T kernel.Float](tf *trainFlags, data *dataset.Data[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
+func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
 	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Threads: tf.workers}
 	if tf.set["multiclass"] {
 		o.Multiclass, _ = svm.ParseMulticlass(tf.multiclass) // checked by checkSVM
@@ -280,7 +291,14 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, data *dataset.Data[T], kern 
 			o.CacheBytes = tf.maxBytes()
 		}
 	}
-	m, info, err := svm.Train(data.X, data.Cols, data.Y, o)
+	var m *svm.Model[T]
+	var info *svm.Info
+	var err error
+	if sd.csr != nil {
+		m, info, err = svm.TrainSparse(sd.csr, sd.csr.Y, o)
+	} else {
+		m, info, err = svm.Train(sd.data.X, sd.data.Cols, sd.data.Y, o)
+	}
 	if err != nil {
 		return nil, svmRun{}, err
 	}
@@ -301,7 +319,7 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, data *dataset.Data[T], kern 
 }
 
 // trainLinearSVM trains the linear SVM of the flags.
-func trainLinearSVM[T kernel.Float](tf *trainFlags, data *dataset.Data[T], C float64) (svmModel[T], svmRun, error) {
+func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (svmModel[T], svmRun, error) {
 	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, Seed: tf.seed}
 	if tf.loss == "squared-hinge" {
 		o.Loss = svm.SquaredHinge
@@ -312,7 +330,17 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, data *dataset.Data[T], C flo
 	if tf.set["workers"] {
 		o.Threads = tf.workers
 	}
-	m, info, err := svm.TrainLinear(data.X, data.Cols, data.Y, o)
+	var m *svm.LinearModel[T]
+	var info *svm.LinearInfo
+	var err error
+	if sd.csr != nil {
+		var rows svm.Rows[T]
+		if rows, err = svm.SparseRows(sd.csr); err == nil {
+			m, info, err = svm.TrainLinearRows(context.Background(), rows, sd.csr.Y, o)
+		}
+	} else {
+		m, info, err = svm.TrainLinear(sd.data.X, sd.data.Cols, sd.data.Y, o)
+	}
 	if err != nil {
 		return nil, svmRun{}, err
 	}

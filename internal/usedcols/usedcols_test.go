@@ -1,0 +1,72 @@
+package usedcols
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRenumber checks Renumber against a map on rows of random columns
+// (dense and sparse, across word boundaries, with the last column used):
+// cols lists each used column once in increasing order, and every index
+// becomes the rank of its column.
+func TestRenumber(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct{ d, nnz int }{{1, 1}, {64, 5}, {65, 40}, {200, 0}, {1000, 300}, {1 << 16, 2000}} {
+		idx := make([]int32, tc.nnz)
+		for k := range idx {
+			idx[k] = int32(r.IntN(tc.d))
+		}
+		if tc.nnz > 0 {
+			idx[0] = int32(tc.d - 1)
+		}
+		ranked, cols := Renumber(idx, tc.d)
+		seen := map[int32]bool{}
+		for _, j := range idx {
+			seen[j] = true
+		}
+		want := make([]int32, 0, len(seen))
+		for j := range seen {
+			want = append(want, j)
+		}
+		slices.Sort(want)
+		if !slices.Equal(cols, want) {
+			t.Fatalf("d=%d: cols %v, want %v", tc.d, cols, want)
+		}
+		for k, j := range idx {
+			if cols[ranked[k]] != j {
+				t.Fatalf("d=%d: index %d (column %d) renumbered %d, the rank of column %d", tc.d, k, j, ranked[k], cols[ranked[k]])
+			}
+		}
+	}
+}
+
+// TestByCount: after ByCount every index still names its column through
+// cols, the ranks run in order of decreasing count, and equal counts keep
+// their columns in increasing order.
+func TestByCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 70, 5000} {
+		idx := make([]int32, 3*d)
+		for k := range idx {
+			idx[k] = int32(r.IntN(d) * r.IntN(2)) // column 0 about half the time
+		}
+		ranked, cols := Renumber(idx, d)
+		ByCount(ranked, cols)
+		cnt := make([]int, len(cols))
+		for k, j := range idx {
+			if cols[ranked[k]] != j {
+				t.Fatalf("d=%d: index %d (column %d) renumbered %d, the rank of column %d", d, k, j, ranked[k], cols[ranked[k]])
+			}
+			cnt[ranked[k]]++
+		}
+		if cols[0] != 0 {
+			t.Errorf("d=%d: the most frequent column is %d, want 0", d, cols[0])
+		}
+		for q := 1; q < len(cols); q++ {
+			if cnt[q] > cnt[q-1] || cnt[q] == cnt[q-1] && cols[q] < cols[q-1] {
+				t.Fatalf("d=%d: rank %d (column %d, %d times) after rank %d (column %d, %d times)", d, q, cols[q], cnt[q], q-1, cols[q-1], cnt[q-1])
+			}
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package perceptron
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// ovrTextLike returns n integer-valued sparse rows of d columns, K classes,
+// in the shape of hashed text: class k's rows hold a large value in column
+// 3 + 4k (its signature) and small noise in a few of the columns 1, 5, 9,
+// …; every other column (0, the even ones, those past the classes') holds
+// no value in any row. One-vs-rest separates the classes, so a fit can
+// stop early.
+func ovrTextLike(t *testing.T, n, d, K int) ([]float64, *dataset.CSR[float64], []int) {
+	t.Helper()
+	rng := newRand(71)
+	X, y := make([]float64, n*d), make([]int, n)
+	for i := range n {
+		k := rng.IntN(K)
+		y[i] = k * 10 // labels need not be 0..K−1
+		x := X[i*d : (i+1)*d]
+		x[3+4*k] = float64(3 + rng.IntN(3))
+		for range 3 {
+			j := 1 + 4*rng.IntN(d/4)
+			x[j] = float64(rng.IntN(5) - 2)
+		}
+	}
+	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return X, c, y
+}
+
+// TestSparseOvRMatchesPerClass checks the sparse one-vs-rest trainer (all
+// classes in one pass over the samples, weights interleaved by feature over
+// the columns the data uses) against two references, bit for bit on
+// integer data: the dense one-vs-rest fit (the same model and diagnostics,
+// epochs and early stop included; the final pass of Averaged up to
+// rounding), and, where a class's training does not depend on the others'
+// (every epoch run, or Online, which stops changing once clean), a binary
+// fit of each class against the rest (the same scores on every row). With
+// a warm start whose weights fill the columns no row uses, those columns
+// must come out as they went in.
+func TestSparseOvRMatchesPerClass(t *testing.T) {
+	const n, d, K = 160, 64, 5
+	X, c, y := ovrTextLike(t, n, d, K)
+	w0, b0 := make([]float64, K*d), make([]float64, K)
+	rng := newRand(72)
+	for i := range w0 {
+		w0[i] = float64(rng.IntN(3) - 1)
+	}
+	for i := range b0 {
+		b0[i] = float64(rng.IntN(3) - 1)
+	}
+	stopped := false
+	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+		for _, all := range []bool{true, false} {
+			for _, workers := range []int{1, 2} {
+				for _, warm := range []bool{false, true} {
+					o := Options{Algorithm: algo, MaxIter: 12, RunAllEpochs: all, Shuffle: true, Seed: 5, Workers: workers}
+					if warm {
+						o.InitialWeights, o.InitialBias = w0, b0
+					}
+					t.Run(fmt.Sprintf("%v/all=%v/workers=%d/warm=%v", algo, all, workers, warm), func(t *testing.T) {
+						dm, dd, err := TrainMulticlass(X, d, y, o)
+						if err != nil {
+							t.Fatal(err)
+						}
+						sm, sd, err := TrainMulticlassSparse(c, y, o)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !sameModel(t, dm, sm) {
+							t.Fatal("the sparse one-vs-rest model differs from the dense one")
+						}
+						if !sameDiagnostics(dd, sd, algo != Averaged) {
+							t.Fatalf("diagnostics differ:\ndense  %+v\nsparse %+v", *dd, *sd)
+						}
+						if len(sd.Epochs) < o.MaxIter {
+							stopped = true
+						}
+						if !all && algo != Online {
+							return
+						}
+						sc := make([]float64, K)
+						for k := range K {
+							yk := make([]int, n)
+							for i := range yk {
+								yk[i] = -1
+								if y[i] == k*10 {
+									yk[i] = 1
+								}
+							}
+							ob := o
+							if warm {
+								ob.InitialWeights, ob.InitialBias = w0[k*d:(k+1)*d], b0[k:k+1]
+							}
+							if !all {
+								// The binary fit stops at its own first clean
+								// epoch; one-vs-rest runs until every class is
+								// clean, and a clean class changes nothing.
+								ob.MaxIter = len(sd.Epochs)
+							}
+							bm, _, err := TrainSparse(c, yk, ob)
+							if err != nil {
+								t.Fatal(err)
+							}
+							bs := make([]float64, 1)
+							for i := range n {
+								if err := sm.ScoresSparse(sc, c.Row(i)); err != nil {
+									t.Fatal(err)
+								}
+								if err := bm.ScoresSparse(bs, c.Row(i)); err != nil {
+									t.Fatal(err)
+								}
+								if sc[k] != bs[0] {
+									t.Fatalf("class %d row %d: one-vs-rest score %v, binary %v", k, i, sc[k], bs[0])
+								}
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+	if !stopped {
+		t.Error("no fit stopped early: the early-stop cases test nothing")
+	}
+}
