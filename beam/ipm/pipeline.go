@@ -338,8 +338,8 @@ func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byt
 // Options returns the library options of one shard epoch (and, with
 // MaxIter set to the epochs, of the single-process run it equals). A shard
 // needs only its model and the epoch's mistakes: the final pass that
-// evaluates the model is skipped (about half of an Online shard epoch's
-// work; see shardEvaluation).
+// evaluates the model is skipped (about half of Continue's time on a
+// shard; see shardEvaluation and BenchmarkShardEpoch).
 func Options(alg perceptron.Algorithm, eta float64) perceptron.Options {
 	return perceptron.Options{Algorithm: alg, MaxIter: 1, RunAllEpochs: true, Eta: eta, Workers: 1,
 		SkipEvaluation: !shardEvaluation}
