@@ -152,3 +152,28 @@ func TestSVMReachesOptimum(t *testing.T) {
 		}
 	}
 }
+
+// More shards than rows: the shards without rows move nothing (averaging
+// counts them with Δw = 0, as their αs are 0), and the job still writes
+// a model whose duality gap is non-negative.
+func TestSVMEmptyShards(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.svm")
+	if err := os.WriteFile(in, []byte("1 1:2 2:1\n-1 1:-1 2:-2\n1 1:1 2:2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mx := range []Mixing{Uniform, Adding} {
+		out := filepath.Join(dir, mx.String()+".bin")
+		rep, err := Run(context.Background(), Config{Inputs: []string{in}, Dims: 2, Algorithm: perceptron.SVM, Mixing: mx,
+			Shards: 5, Epochs: 3, Output: out}, runPrism)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.History) != 3 || len(rep.History[0].Shards) != 3 || rep.Gap < 0 || rep.Primal <= 0 {
+			t.Fatalf("%v: %d epochs, %d shards with rows, primal %v, gap %v", mx, len(rep.History), len(rep.History[0].Shards), rep.Primal, rep.Gap)
+		}
+		if m := readSVM[float32](t, out); m.Dims() != 2 {
+			t.Fatalf("%v: %d features", mx, m.Dims())
+		}
+	}
+}
