@@ -103,7 +103,12 @@ func kernelGoFile(goarch string) ([]byte, error) {
 	f := newGoFile(constraint, "kernel")
 	switch goarch {
 	case "amd64":
-		f.p(`import "github.com/klauspost/cpuid/v2"`)
+		f.p("import (")
+		f.p(`"math"`)
+		f.p(`"unsafe"`)
+		f.p("")
+		f.p(`"github.com/klauspost/cpuid/v2"`)
+		f.p(")")
 		f.p("")
 		f.comment("archImpls returns the amd64 assembly implementations, worst first. cpuid\n" +
 			"reports a feature only when the operating system saves the registers it\n" +
@@ -139,6 +144,9 @@ func kernelGoFile(goarch string) ([]byte, error) {
 	}
 	f.p("")
 	apiFuncs(f, list)
+	if goarch == "amd64" {
+		dotAutoDecls(f)
+	}
 	for _, im := range list {
 		f.p("")
 		file := "kernel_amd64.s"

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/mmcloughlin/avo/ir"
 
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -120,34 +123,44 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 		kind = "sqdist"
 	}
 	g := f.fn(im, t, v, kind+v.name+t.sfx, "func(x, y []T) T")
-	W := v.vec
-	vn := "Y"
-	if v.masked {
-		vn = "Z"
-	}
 	g.Comment("SI = &x[0], DI = &y[0], CX = bytes left")
 	g.MOVQ(g.param("x", "base"), reg.RSI)
 	g.MOVQ(g.param("y", "base"), reg.RDI)
 	g.MOVQ(g.param("x", "len"), reg.RCX)
 	g.shiftBytes(reg.RCX)
+	g.dotBody(sq)
+}
+
+// dotBody emits the body of dot or sqdist from SI = &x[0], DI = &y[0] and
+// CX = the length in bytes; it returns through storeResult. Its labels
+// carry g's prefix, so several bodies can share one function (dotAuto).
+func (g *x86) dotBody(sq bool) {
+	t, v := g.t, g.v
+	W := v.vec
+	vn := "Y"
+	if v.masked {
+		vn = "Z"
+	}
 	if v.masked {
 		// CX ≤ W as CX < W+1: JB is a form the asmemu interpreter reads
 		g.CMPQ(reg.RCX, imm(W+1))
-		g.JB(lbl("one"))
+		g.JB(g.L("one"))
+		g.CMPQ(reg.RCX, imm(4*W+1))
+		g.JB(g.L("mid"))
 	}
 	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
 		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
 	g.zero(0, 1, 2, 3)
 	if !v.masked {
 		g.CMPQ(reg.RCX, imm(W))
-		g.JB(lbl("small"))
+		g.JB(g.L("small"))
 	}
 	g.CMPQ(reg.RCX, imm(8*W))
-	g.JB(lbl("tail"))
+	g.JB(g.L("tail"))
 	g.zero(4, 5, 6, 7)
 	g.pcalign(32)
 
-	g.Label("loop")
+	g.label("loop")
 	what := "x vectors"
 	if sq {
 		what = "x-y differences"
@@ -159,15 +172,15 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 	g.ADDQ(imm(8*W), reg.RDI)
 	g.SUBQ(imm(8*W), reg.RCX)
 	g.CMPQ(reg.RCX, imm(8*W))
-	g.JAE(lbl("loop"))
+	g.JAE(g.L("loop"))
 	g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
 	for i := 0; i < 4; i++ {
 		g.add(g.V(4+i), g.V(i), g.V(i))
 	}
 	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(lbl("sum"))
+	g.JZ(g.L("sum"))
 
-	g.Label("tail")
+	g.label("tail")
 	g.Commentf("CX < %d: 4, 2 and 1 whole vectors as the bits of CX say, then", 8*W)
 	if v.masked {
 		g.Comment("one masked vector, spread over the partial sums so that no sum")
@@ -182,17 +195,17 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 			next = "tailmask"
 		}
 		if b.n != 4 {
-			g.Label(fmt.Sprintf("tail%d", b.n*W))
+			g.label(fmt.Sprintf("tail%d", b.n*W))
 		}
 		g.CMPQ(reg.RCX, imm(b.n*W))
-		g.JB(lbl(next))
+		g.JB(g.L(next))
 		g.reduceStep(sq, g.vecs(reg.RSI, 0, b.n), g.vecs(reg.RDI, 0, b.n), g.vregs(8, b.n), g.vregs(b.acc, b.n))
 		g.ADDQ(imm(b.n*W), reg.RSI)
 		g.ADDQ(imm(b.n*W), reg.RDI)
 		g.SUBQ(imm(b.n*W), reg.RCX)
 	}
 
-	g.Label("tailmask")
+	g.label("tailmask")
 	x8, x9 := g.V(8), g.V(9)
 	if v.masked {
 		g.Comment("CX < 64 bytes left: K1 = one bit per remaining element,")
@@ -202,7 +215,7 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 			g.Comment("Z8, Z9 = the masked x and y lanes (zero elsewhere)")
 		}
 		g.TESTQ(reg.RCX, reg.RCX)
-		g.JZ(lbl("sum"))
+		g.JZ(g.L("sum"))
 		g.kmask()
 		g.movuZ(mem(reg.RSI, 0), reg.K1, x8)
 		g.movuZ(mem(reg.RDI, 0), reg.K1, x9)
@@ -215,7 +228,7 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 			g.Comment("least 32 bytes long) with the lanes already summed cleared")
 		}
 		g.TESTQ(reg.RCX, reg.RCX)
-		g.JZ(lbl("sum"))
+		g.JZ(g.L("sum"))
 		g.LEAQ(tailMask, reg.RAX)
 		g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.Y12)
 		g.and(mem(reg.RSI, -32, reg.RCX), reg.Y12, reg.Y8)
@@ -223,7 +236,7 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 	}
 	g.reduceStep(sq, []operand.Op{x8}, []operand.Op{x9}, nil, []reg.VecPhysical{g.V(1)})
 
-	g.Label("sum")
+	g.label("sum")
 	if v.masked {
 		g.Comment("pairwise sum of the four partial sums, fold to YMM, then across lanes")
 	} else {
@@ -236,12 +249,13 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 		g.fold(0, 1)
 	}
 	g.hsum()
-	g.movs(reg.X0, g.result())
+	g.storeResult()
 	g.VZEROUPPER()
 	g.RET()
 
 	if v.masked {
-		g.Label("one")
+		g.pcalign(hotAlign)
+		g.label("one")
 		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
 			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes",
 			"(out of the way of longer inputs, for which the JB above is not taken)")
@@ -254,33 +268,31 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 		} else {
 			g.mul(reg.Z1, reg.Z0, reg.Z0)
 		}
-		g.fold(0, 1)
-		g.hsum()
-		g.movs(reg.X0, g.result())
-		g.VZEROUPPER()
-		g.RET()
+		g.zmmReturn()
+
+		g.midBody(sq)
 		return
 	}
-	g.Label("small")
+	g.label("small")
 	g.Comment("CX < 32 bytes in all: one XMM vector into X0 and the overlapping",
 		"last 16 bytes, masked by X12, into X1; or, below 16 bytes, single",
 		"elements into X0 (SI, DI advance)")
 	g.CMPQ(reg.RCX, imm(16))
-	g.JB(lbl("scalar"))
+	g.JB(g.L("scalar"))
 	g.reduceStep(sq, []operand.Op{mem(reg.RSI, 0)}, []operand.Op{mem(reg.RDI, 0)}, []reg.VecPhysical{reg.X8}, []reg.VecPhysical{reg.X0})
 	g.SUBQ(imm(16), reg.RCX)
-	g.JZ(lbl("sum"))
+	g.JZ(g.L("sum"))
 	g.LEAQ(tailMask.Offset(16), reg.RAX)
 	g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.X12)
 	g.and(mem(reg.RSI, 0, reg.RCX), reg.X12, reg.X8)
 	g.and(mem(reg.RDI, 0, reg.RCX), reg.X12, reg.X9)
 	g.reduceStep(sq, []operand.Op{reg.X8}, []operand.Op{reg.X9}, nil, []reg.VecPhysical{reg.X1})
-	g.JMP(lbl("sum"))
+	g.JMP(g.L("sum"))
 
-	g.Label("scalar")
+	g.label("scalar")
 	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(lbl("sum"))
-	g.Label("scalarloop")
+	g.JZ(g.L("sum"))
+	g.label("scalarloop")
 	g.movs(mem(reg.RSI, 0), reg.X8)
 	g.movs(mem(reg.RDI, 0), reg.X9)
 	if sq {
@@ -292,8 +304,8 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 	g.ADDQ(imm(t.size), reg.RSI)
 	g.ADDQ(imm(t.size), reg.RDI)
 	g.SUBQ(imm(t.size), reg.RCX)
-	g.JNZ(lbl("scalarloop"))
-	g.JMP(lbl("sum"))
+	g.JNZ(g.L("scalarloop"))
+	g.JMP(g.L("sum"))
 }
 
 // tailMask is the AVX2 mask table of the file (tailMaskData).
@@ -754,6 +766,166 @@ func matvecKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.JNZ(lbl("row"))
 
 	g.Label("done")
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// dotAutoFile emits dotAuto, the body of the exported kernel.Dot on amd64:
+// the length check, the choice of the active implementation and element
+// type, and the four dot bodies (AVX-512 and AVX2, float32 and float64)
+// inline, so that a call of kernel.Dot, which the Go compiler inlines into
+// its caller, reaches the arithmetic through a single call. A separate Go
+// function in between (the switch of the other exported kernels) costs a
+// call level, about 1 ns on a Zen 5: as much as the arithmetic of a
+// 64-element float32 Dot. The portable path and the length panic are Go
+// functions it jumps to with its own arguments.
+func dotAutoFile() ([]byte, error) {
+	f := newAsmFile(
+		"dotAuto: kernel.Dot on amd64 (its Go side, which the compiler inlines",
+		"into the caller, is in kernel_amd64.go). The AVX-512 and AVX2 bodies are",
+		"those of dotAVX512F32/F64 (kernel_avx512_amd64.s) and dotAVX2F32/F64",
+		"(kernel_amd64.s), from the same generator code (dotBody in _asm/kernel_x86.go),",
+		"with the result written as 8 bytes.",
+	)
+	tailMaskData(f)
+	g := f.fn(implAVX512, f32, avx512, "dotAuto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
+	// Listed under avx512, whose check covers every instruction here: each
+	// body runs only when activeID names its implementation, which
+	// kernel.choose picked among the available ones.
+	g.Comment("CX = len(x); a different len(y) panics (dotAutoLen)")
+	g.MOVQ(g.param("nx"), reg.RCX)
+	g.CMPQ(reg.RCX, g.param("ny"))
+	g.JNE(lbl("mismatch"))
+	g.Comment("SI = &x[0], DI = &y[0]; the body for the active implementation",
+		"(activeID) and the element size")
+	g.MOVQ(g.param("x"), reg.RSI)
+	g.MOVQ(g.param("y"), reg.RDI)
+	active := operand.Mem{Symbol: operand.Symbol{Name: "·activeID"}, Base: reg.StaticBase}
+	g.CMPQ(g.param("size"), imm(4))
+	g.JNE(lbl("f64"))
+	bodies := []struct {
+		t    elem
+		next string
+	}{{f32, "generic"}, {f64, "generic"}}
+	for i, b := range bodies {
+		if i == 1 {
+			g.Label("f64")
+		}
+		for _, v := range []isa{avx512, avx2} {
+			p := strings.ToLower(v.name + b.t.sfx)
+			id := map[string]int{"AVX512": idAVX512, "AVX2": idAVX2}[v.name]
+			next := b.t.sfx + "notAVX512"
+			if v.name == "AVX2" {
+				next = "generic"
+			}
+			g.CMPB(active, imm(id))
+			g.JNE(lbl(strings.ToLower(next)))
+			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
+			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", ret8: true}
+			h.shiftBytes(reg.RCX)
+			h.dotBody(false)
+			if v.name == "AVX512" {
+				g.Label(strings.ToLower(next))
+			}
+		}
+	}
+	g.Label("generic")
+	g.Comment("no assembly implementation active: the portable Go code")
+	g.tailCall("dotAutoGeneric")
+	g.Label("mismatch")
+	g.tailCall("dotAutoLen")
+	return f.render()
+}
+
+// The values of kernel.IDAVX2 and kernel.IDAVX512 that dotAuto compares
+// activeID with; kernel_amd64.go fails to compile if they differ.
+const (
+	idAVX2   = 1
+	idAVX512 = 2
+)
+
+// tailCall jumps to the Go function ·name, which takes the arguments of the
+// function being built (a direct JMP: the function's frame is empty, so
+// the callee finds them at its own 0(FP) and returns to our caller).
+func (g *x86) tailCall(name string) {
+	g.Instruction(&ir.Instruction{
+		Opcode:     "JMP",
+		Operands:   []operand.Op{operand.Mem{Symbol: operand.Symbol{Name: "·" + name}, Base: reg.StaticBase}},
+		IsTerminal: true,
+	})
+}
+
+// midBody emits the AVX-512 path of dotBody for W < CX ≤ 4W bytes (17 to
+// 64 float32, 9 to 32 float64): straight-line code with two partial sums,
+// one or two whole vectors and one or two masked ones, so a short vector
+// pays no loop set-up, no branch per block and no four-way fold. The
+// benchmarks count calls per second, in which the out-of-order engine
+// overlaps consecutive calls: what bounds them is the number of
+// instructions, not the latency of the sums.
+func (g *x86) midBody(sq bool) {
+	W, lanes := g.v.vec, g.lanes()
+	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
+		if k == nil {
+			g.movu(mem(reg.RSI, disp), t)
+		} else {
+			g.movuZ(mem(reg.RSI, disp), k, t)
+		}
+		var y operand.Op = mem(reg.RDI, disp)
+		if k != nil {
+			g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
+			y = reg.Z15
+		}
+		if sq {
+			g.sub(y, t, t)
+			y = t
+		}
+		if first {
+			g.mul(y, t, acc)
+		} else {
+			g.fmadd231(y, t, acc)
+		}
+	}
+	g.pcalign(hotAlign)
+	g.label("mid")
+	g.Commentf("%d < CX ≤ %d bytes: Z0 = x·y (or (x−y)²) over the first vector, then", W, 4*W)
+	g.Comment("one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two",
+		"masked ones, under K1 and K2 (the elements past 2W, one bit each)")
+	prod(0, nil, reg.Z0, reg.Z0, true)
+	g.CMPQ(reg.RCX, imm(2*W+1))
+	g.JB(g.L("mid2"))
+	prod(W, nil, reg.Z1, reg.Z1, true)
+	g.SUBQ(imm(2*W), reg.RCX)
+	g.SHRQ(operand.Imm(uint64(g.t.shift)), reg.RCX)
+	g.MOVL(imm32(1), reg.EAX)
+	// SHLQ CX, AX: 1 ≤ CX ≤ 2·lanes ≤ 32, so the mask fits in AX
+	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
+	g.DECQ(reg.RAX)
+	g.KMOVW(reg.EAX, reg.K1)
+	g.SHRQ(operand.Imm(uint64(lanes)), reg.RAX)
+	g.KMOVW(reg.EAX, reg.K2)
+	prod(2*W, reg.K1, reg.Z0, reg.Z2, false)
+	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
+	g.add(reg.Z1, reg.Z0, reg.Z0)
+	g.zmmReturn()
+
+	g.label("mid2")
+	g.SUBQ(imm(W), reg.RCX)
+	g.kmask()
+	prod(W, reg.K1, reg.Z0, reg.Z2, false)
+	g.zmmReturn()
+}
+
+// hotAlign aligns the short paths of the AVX-512 reductions (one, mid),
+// which every call of up to 64 float32 takes: they start a fetch block of
+// their own, so their speed does not depend on where the code above them
+// happens to end.
+const hotAlign = 64
+
+// zmmReturn returns the sum of the lanes of Z0 (clobbers Z1).
+func (g *x86) zmmReturn() {
+	g.fold(0, 1)
+	g.hsum()
+	g.storeResult()
 	g.VZEROUPPER()
 	g.RET()
 }

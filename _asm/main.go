@@ -3,6 +3,7 @@
 //
 //	kernel/kernel_amd64.s          AVX2+FMA kernels (avo)
 //	kernel/kernel_avx512_amd64.s   AVX-512 kernels (avo)
+//	kernel/dot_amd64.s             dotAuto, the exported Dot's assembly (avo)
 //	kernel/kernel_arm64.s          NEON kernels (the arm64 emitter, neon.go)
 //	kernel/kernel_amd64.go, kernel_arm64.go, kernel_noasm.go
 //	                               implementations, the exported kernels with their
@@ -86,6 +87,7 @@ func generate(pkg string) ([]outFile, error) {
 		}{
 			{"kernel/kernel_amd64.s", kernelAVX2File},
 			{"kernel/kernel_avx512_amd64.s", kernelAVX512File},
+			{"kernel/dot_amd64.s", dotAutoFile},
 			{"kernel/kernel_arm64.s", func() ([]byte, error) { return kernelNEONFile(), nil }},
 			{"kernel/kernel_amd64.go", func() ([]byte, error) { return kernelGoFile("amd64") }},
 			{"kernel/kernel_arm64.go", func() ([]byte, error) { return kernelGoFile("arm64") }},

@@ -84,6 +84,26 @@ type x86 struct {
 	*build.Context
 	t elem
 	v isa
+	// pfx prefixes the labels of dotBody, so that several bodies can share
+	// a function; ret8 makes storeResult write 8 bytes whatever the
+	// element type (a uint64 result).
+	pfx  string
+	ret8 bool
+}
+
+// L is the reference to label name (with g's prefix); label defines it.
+func (g *x86) L(name string) operand.LabelRef { return lbl(g.pfx + name) }
+func (g *x86) label(name string)              { g.Label(g.pfx + name) }
+
+// storeResult writes the scalar result X0 to the function's result: the
+// element's own size, or 8 bytes (VMOVSD: the float32 in the low four)
+// when g.ret8 is set.
+func (g *x86) storeResult() {
+	if g.ret8 {
+		g.VMOVSD(reg.X0, g.result())
+		return
+	}
+	g.movs(reg.X0, g.result())
 }
 
 // fn starts function name with Go signature sig (with T standing for the

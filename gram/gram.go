@@ -1,9 +1,11 @@
 // Package gram computes Gram and kernel matrices: G[i][j] = K(xᵢ, xⱼ) for the
 // rows of a data set (Compute), K(aᵢ, bⱼ) between two sets (Cross, or
 // CrossInto into the caller's buffer), rows K(xᵢ, X) and K(q, X) on demand,
-// one at a time or in batches against a packed copy of the data (Rows), and
-// an LRU row cache with a byte budget that fills its misses in batches
-// (Cache), for float32 and float64.
+// one at a time or in batches against a packed copy of the data (Rows), an
+// LRU row cache with a byte budget that fills its misses in batches
+// (Cache), and blocks of a larger matrix from sets packed once (Pack,
+// Packed.GramInto, Packed.CrossBlock with its mirror block), for float32
+// and float64.
 //
 // # Kernels
 //

@@ -4,7 +4,12 @@
 
 package kernel
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"math"
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // archImpls returns the amd64 assembly implementations, worst first. cpuid
 // reports a feature only when the operating system saves the registers it
@@ -239,27 +244,9 @@ func (k Kernels[T]) Dots2(dst, W, x []T) {
 // Dot returns Σ x[i]·y[i] using the active implementation. It panics if
 // len(x) != len(y).
 func Dot[T Float](x, y []T) T {
-	if len(x) != len(y) {
-		panicLen("Dot", "len(x)", len(x), "len(y)", len(y))
-	}
-	if is32[T]() {
-		x32, y32 := f32s(x), f32s(y)
-		switch active.id {
-		case IDAVX512:
-			return T(dotAVX512F32(x32, y32))
-		case IDAVX2:
-			return T(dotAVX2F32(x32, y32))
-		}
-		return T(dotGeneric(x32, y32))
-	}
-	x64, y64 := f64s(x), f64s(y)
-	switch active.id {
-	case IDAVX512:
-		return T(dotAVX512F64(x64, y64))
-	case IDAVX2:
-		return T(dotAVX2F64(x64, y64))
-	}
-	return T(dotGeneric(x64, y64))
+	var z T
+	r := dotAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z))
+	return *(*T)(unsafe.Pointer(&r))
 }
 
 // SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
@@ -452,6 +439,36 @@ func Dots2[T Float](dst, W, x []T) {
 	}
 	dots2Generic(dst64, w64, x64)
 }
+
+// dotAuto is Dot on the active implementation for float32 (size 4) or
+// float64 (size 8) vectors x and y of nx and ny elements: it panics (through
+// dotAutoLen) if nx != ny, runs the AVX-512 or AVX2 dot kernel inline, or
+// jumps to dotAutoGeneric. The result is the float64 or the float32 bits
+// (in the low four bytes; the high four are not zeroed).
+//
+//go:noescape
+func dotAuto(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64
+
+// dotAutoGeneric is dotAuto's portable path (dotAuto jumps to it with its
+// own arguments when the active implementation has no assembly).
+func dotAutoGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {
+	if size == 4 {
+		return uint64(math.Float32bits(dotGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))))
+	}
+	return math.Float64bits(dotGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx)))
+}
+
+// dotAutoLen is dotAuto's length panic.
+func dotAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {
+	panicLen("Dot", "len(x)", nx, "len(y)", ny)
+	return 0
+}
+
+// activeID is active.id, read by dotAuto; the constant fails to compile
+// unless IDAVX2 and IDAVX512 are the values dotAuto compares it with.
+var activeID = active.id
+
+const _ = (IDAVX2 - 1) + (1 - IDAVX2) + (IDAVX512 - 2) + (2 - IDAVX512)
 
 // The AVX2+FMA kernels (kernel_amd64.s). Each reads len(x) (or len(dst) and
 // len(w)) and trusts the caller's length checks: len(y) == len(x), and

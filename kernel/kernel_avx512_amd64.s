@@ -19,6 +19,8 @@ TEXT ·dotAVX512F32(SB), NOSPLIT, $0-52
 	SHLQ $2, CX
 	CMPQ CX, $65
 	JB   one
+	CMPQ CX, $257
+	JB   mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -134,6 +136,7 @@ sum:
 	VMOVSS        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -158,6 +161,66 @@ one:
 	VMOVSS        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
+
+mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPS       (SI), Z0
+	VMULPS        (DI), Z0, Z0
+	CMPQ          CX, $129
+	JB            mid2
+	VMOVUPS       64(SI), Z1
+	VMULPS        64(DI), Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $16, AX
+	KMOVW         AX, K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VFMADD231PS   Z15, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VFMADD231PS   Z15, Z3, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2:
+	SUBQ          $64, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     64(SI), K1, Z2
+	VMOVUPS.Z     64(DI), K1, Z15
+	VFMADD231PS   Z15, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func sqdistAVX512F32(x []float32, y []float32) float32
 // Requires: AVX, AVX512F
@@ -169,6 +232,8 @@ TEXT ·sqdistAVX512F32(SB), NOSPLIT, $0-52
 	SHLQ $2, CX
 	CMPQ CX, $65
 	JB   one
+	CMPQ CX, $257
+	JB   mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -300,6 +365,7 @@ sum:
 	VMOVSS        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -314,6 +380,71 @@ one:
 	VMOVUPS.Z     (DI), K1, Z1
 	VSUBPS        Z1, Z0, Z0
 	VMULPS        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPS       (SI), Z0
+	VSUBPS        (DI), Z0, Z0
+	VMULPS        Z0, Z0, Z0
+	CMPQ          CX, $129
+	JB            mid2
+	VMOVUPS       64(SI), Z1
+	VSUBPS        64(DI), Z1, Z1
+	VMULPS        Z1, Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $16, AX
+	KMOVW         AX, K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VSUBPS        Z15, Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VSUBPS        Z15, Z3, Z3
+	VFMADD231PS   Z3, Z3, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2:
+	SUBQ          $64, CX
+	SHRQ          $2, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     64(SI), K1, Z2
+	VMOVUPS.Z     64(DI), K1, Z15
+	VSUBPS        Z15, Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -1198,6 +1329,8 @@ TEXT ·dotAVX512F64(SB), NOSPLIT, $0-56
 	SHLQ $3, CX
 	CMPQ CX, $65
 	JB   one
+	CMPQ CX, $257
+	JB   mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -1311,6 +1444,7 @@ sum:
 	VMOVSD        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -1333,6 +1467,62 @@ one:
 	VMOVSD        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
+
+mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPD       (SI), Z0
+	VMULPD        (DI), Z0, Z0
+	CMPQ          CX, $129
+	JB            mid2
+	VMOVUPD       64(SI), Z1
+	VMULPD        64(DI), Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $8, AX
+	KMOVW         AX, K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VFMADD231PD   Z15, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VFMADD231PD   Z15, Z3, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2:
+	SUBQ          $64, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     64(SI), K1, Z2
+	VMOVUPD.Z     64(DI), K1, Z15
+	VFMADD231PD   Z15, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func sqdistAVX512F64(x []float64, y []float64) float64
 // Requires: AVX, AVX512F
@@ -1344,6 +1534,8 @@ TEXT ·sqdistAVX512F64(SB), NOSPLIT, $0-56
 	SHLQ $3, CX
 	CMPQ CX, $65
 	JB   one
+	CMPQ CX, $257
+	JB   mid
 
 	// Z0..Z3 = four independent partial sums; the main loop adds
 	// Z4..Z7 and folds them in afterwards
@@ -1473,6 +1665,7 @@ sum:
 	VMOVSD        X0, ret+48(FP)
 	VZEROUPPER
 	RET
+	PCALIGN $64
 
 one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
@@ -1487,6 +1680,67 @@ one:
 	VMOVUPD.Z     (DI), K1, Z1
 	VSUBPD        Z1, Z0, Z0
 	VMULPD        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPD       (SI), Z0
+	VSUBPD        (DI), Z0, Z0
+	VMULPD        Z0, Z0, Z0
+	CMPQ          CX, $129
+	JB            mid2
+	VMOVUPD       64(SI), Z1
+	VSUBPD        64(DI), Z1, Z1
+	VMULPD        Z1, Z1, Z1
+	SUBQ          $128, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLQ          CX, AX
+	DECQ          AX
+	KMOVW         AX, K1
+	SHRQ          $8, AX
+	KMOVW         AX, K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VSUBPD        Z15, Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VSUBPD        Z15, Z3, Z3
+	VFMADD231PD   Z3, Z3, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2:
+	SUBQ          $64, CX
+	SHRQ          $3, CX
+	MOVL          $1, AX
+	SHLL          CX, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPD.Z     64(SI), K1, Z2
+	VMOVUPD.Z     64(DI), K1, Z15
+	VSUBPD        Z15, Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -368,7 +369,10 @@ func (t *dualTrainer[T]) setupKernel(kern gram.Kernel, maxBytes int64) error {
 		return t.setupSparseKernel(kern, maxBytes, rowBytes, full, opts)
 	}
 	if full {
-		G, err := gram.Compute(t.dt.X, d, kern, opts)
+		// Huge pages where the system has them: a 60 000-row matrix is
+		// 14 GB, 3.5 million 4 KiB page faults against 7000 huge ones.
+		G := &gram.Matrix[T]{Data: dataset.Alloc[T](n * n)[:0]}
+		G, err := gram.ComputeInto(G, t.dt.X, d, kern, opts)
 		if err != nil {
 			return gramError(err)
 		}

@@ -819,3 +819,27 @@ func TestKernelNormalizeMatchesPrimal(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelHugeGram: a full Gram matrix large enough for huge pages
+// (dataset.Alloc advises from 8 MiB: all 1437 digits in float64, 16.5 MB)
+// trains the same model, bit for bit, as the row cache does.
+func TestKernelHugeGram(t *testing.T) {
+	d := loadSet[float64](t, "digits.train.libsvm", 64)
+	n := int64(d.Rows)
+	if n*n*8 < 8<<20 {
+		t.Fatalf("%d rows: the Gram matrix is below the huge-page size", n)
+	}
+	o := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 2, Shuffle: true, Seed: 5}, Kernel: gram.RBF{Gamma: 1.0 / (64 * 30)}}
+	full, _, err := TrainKernelMulticlass(d.X, d.Cols, d.Y, KernelOptions{Options: o.Options, Kernel: o.Kernel, MaxBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.MaxBytes = n * 8 * 64
+	cached, _, err := TrainKernelMulticlass(d.X, d.Cols, d.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameKernelModel(t, full, cached) {
+		t.Fatal("the huge-page Gram matrix trains a different model from the row cache")
+	}
+}

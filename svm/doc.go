@@ -80,7 +80,12 @@
 // element type resolves (16·(d+2)·u·max Kᵢᵢ, u the unit roundoff; see
 // floorD), no separator has a margin above √D(λ)/2 that the kernel values
 // could distinguish from 0, and training fails with an error wrapping
-// ErrNotSeparable whose message gives that bound. If the iteration cap
+// ErrNotSeparable whose message gives that bound. For float32 data that
+// verdict is checked in float64 first (the machine's rows converted, its
+// kernel values recomputed): data separable by a margin float32 cannot
+// resolve are separable for Train and MaxMargin, as for the float64
+// diagnostics, with float64's α and bias (stored in float32, whose scores
+// may not resolve that margin). If the iteration cap
 // comes first, a positive Frank–Wolfe lower bound 2·Σ_g min_{i∈g} ∇ᵢ − D
 // on D* still proves separability; otherwise the error is ErrNotSeparable
 // with the bound found so far. So ErrNotSeparable means: the classes' hulls

@@ -183,6 +183,18 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 		return nil, fmt.Errorf("svm: margin computation stopped: %w", err)
 	}
 	if !res.separable {
+		if is32[T]() && res.iter < cfg.iterCap(l) {
+			// float32 could not resolve the margin: float64 decides, as in
+			// Train.
+			X64 := make([]float64, len(X))
+			for i, v := range X {
+				X64[i] = float64(v)
+			}
+			if opts.Tol == 0 {
+				opts.Tol = tol
+			}
+			return maxMargin(ctx, X64, d, y, opts, false)
+		}
 		return nil, notSeparable(res, biased, cfg.iterCap(l))
 	}
 	mg := &Margin{Alpha: make([]float64, n), Bias: res.bias, Iterations: res.iter, Converged: res.converged, Gap: res.gap,

@@ -125,15 +125,17 @@ type Options struct {
 	// not an error: the model is returned and Info.Converged is false.
 	MaxIter int
 	// GramBytes is the memory the solver may spend on precomputed kernel
-	// matrices: when N²·sizeof(T) fits, the N×N matrix of all rows is
-	// computed once (gram.Compute) and shared by every binary problem;
-	// otherwise, for one-vs-one, the class blocks if they fit (each
-	// class's matrix, one gram.Cross strip per class and one l×l matrix
-	// per goroutine: about 60 % of N² for ten equal classes), or else a
-	// one-vs-one problem whose own l×l matrix fits in GramBytes/workers
-	// gets that matrix; any other problem computes kernel rows on demand
-	// through an LRU cache of CacheBytes. 0 means gram.DefaultMaxBytes
-	// (2 GiB); a negative value never precomputes.
+	// matrices. One-vs-one takes the class blocks if they fit (each class
+	// packed once with its kernel matrix, and one l×l matrix per goroutine
+	// that each machine's matrix is assembled in: about 18 % of N² for ten
+	// equal classes on two goroutines), or the N×N matrix of all rows if
+	// that is smaller (three classes) and fits; one-vs-rest and binary
+	// problems the N×N matrix (gram.Compute, shared by every machine) when
+	// N²·sizeof(T) fits. Otherwise a problem whose own l×l matrix fits in
+	// GramBytes/workers gets that matrix, and any other computes kernel
+	// rows on demand through an LRU cache of CacheBytes. Every path gives
+	// the same model. 0 means gram.DefaultMaxBytes (2 GiB); a negative
+	// value never precomputes.
 	GramBytes int64
 	// CacheBytes is the budget of the kernel row caches (split between
 	// the goroutines); 0 means DefaultCacheBytes (LIBSVM's 100 MB). A

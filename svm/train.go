@@ -166,6 +166,9 @@ func fit[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Inf
 	if err := tr.precompute(scheme, len(labels), cls); err != nil {
 		return nil, nil, err
 	}
+	if tr.blocks != nil {
+		defer tr.blocks.release()
+	}
 	sols, err := tr.run(ctx, probs)
 	if err != nil {
 		return nil, nil, err
@@ -251,19 +254,20 @@ type trainer[T Float] struct {
 }
 
 // classBlocks holds what one-vs-one machines need to assemble their l×l
-// kernel matrices without the N×N one: the rows sorted by class (a
-// contiguous copy), each class's kernel matrix (diag) and, for each class
-// a, the strip K(x_a, x_c) against all rows of the classes c > a (one
-// gram.Cross call per class, so the data are packed K times rather than
-// once per pair). Every kernel value is computed once, as the N×N matrix
-// would, and the values are gram's, bit-identical to the N×N matrix's;
-// the memory is Σ n_c² + Σ_a n_a·(rows after a) + workers·max l², about
-// 60 % of N² for ten equal classes.
+// kernel matrices without the N×N one: each class's rows packed once
+// (gram.Pack) and its kernel matrix (diag). A machine's matrix
+// [Kpp Kpn; Knp Knn] is assembled in its goroutine's storage from the two
+// diagonal blocks and one gram Packed.CrossBlock for Kpn and its mirror Knp;
+// every off-diagonal block belongs to one machine, so every kernel value
+// is computed once, as the N×N matrix would, and the values are gram's,
+// bit-identical to the N×N matrix's. The memory is Σ n_c² + workers·max l²
+// values and two packed copies of the data, about 18 % of N² for ten equal
+// classes on two goroutines: where fresh memory is dear (a virtual machine
+// faults 400 MB in in about a second of system time) that is most of the
+// difference to the N×N matrix.
 type classBlocks[T Float] struct {
-	X     [][]T // rows of each class, row-major (slices of one copy)
-	start []int // first sorted row of each class
-	diag  []*gram.Matrix[T]
-	strip []*gram.Matrix[T] // strip[a]: K(x_a, rows of classes > a)
+	packed []*gram.Packed[T]
+	diag   []*gram.Matrix[T]
 }
 
 // workerState is what a goroutine keeps between its machines.
@@ -336,11 +340,13 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 }
 
 // precompute computes the kernel matrices shared by the machines, if
-// they fit Options.GramBytes: the N×N matrix, or for one-vs-one where that
-// does not fit, the class blocks. Where both fit, the N×N matrix is
-// faster: on Fashion-MNIST 10k, on a quiet machine, 0.52–0.62 s against
-// 1.1–1.3 s for the blocks (one gram.Compute packs the data once and
-// exploits the symmetry; the strips' gram.Cross calls do neither).
+// they fit Options.GramBytes: for one-vs-one the class blocks, else the
+// N×N matrix. The class blocks take the same products as the N×N matrix
+// and a fifth of its memory for ten classes (fresh memory is what the N×N
+// matrix spent most of its time on: on Fashion-MNIST 10k on a quiet Zen 5
+// guest, 0.25 s of products and up to a second of system time faulting in
+// its 400 MB); for three classes they can take more than N², and the N×N
+// matrix is used where it is smaller.
 func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	cfg := &tr.cfg
 	if cfg.gramBytes < 0 {
@@ -352,15 +358,7 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	size := int64(sizeOf[T]())
 	n, d := int64(tr.n), tr.d
 	gopts := &gram.Options{Impl: cfg.impl, Threads: cfg.threads, MaxBytes: -1}
-	if n*n*size <= cfg.gramBytes {
-		G := &gram.Matrix[T]{Data: dataset.Alloc[T](int(n * n))[:0]}
-		G, err := gram.ComputeInto(G, tr.X, d, cfg.kern, gopts)
-		if err != nil {
-			return gramErr(err)
-		}
-		tr.G = G
-		return nil
-	}
+	full := n * n * size
 	if scheme == OneVsOne {
 		counts := make([]int64, k)
 		for _, c := range cls {
@@ -373,49 +371,101 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 				lmax = max(lmax, na+nb)
 			}
 		}
-		var strips, after int64
-		for a := k - 1; a >= 0; a-- {
-			strips += counts[a] * after
-			after += counts[a]
-		}
-		if (diag+strips+int64(tr.workers)*lmax*lmax)*size <= cfg.gramBytes {
-			b := &classBlocks[T]{X: make([][]T, k), start: make([]int, k+1),
-				diag: make([]*gram.Matrix[T], k), strip: make([]*gram.Matrix[T], k)}
-			for c := range k {
-				b.start[c+1] = b.start[c] + int(counts[c])
-			}
-			sorted := make([]T, len(tr.X))
-			fill := slices.Clone(b.start[:k])
-			for i, c := range cls {
-				copy(sorted[fill[c]*d:], tr.X[i*d:(i+1)*d])
-				fill[c]++
-			}
-			for c := range k {
-				b.X[c] = sorted[b.start[c]*d : b.start[c+1]*d : b.start[c+1]*d]
-				m, err := gram.Compute(b.X[c], d, cfg.kern, gopts)
-				if err != nil {
-					return gramErr(err)
-				}
-				b.diag[c] = m
-				if c < k-1 {
-					m, err := gram.Cross(b.X[c], sorted[b.start[c+1]*d:], d, cfg.kern, gopts)
-					if err != nil {
-						return gramErr(err)
-					}
-					b.strip[c] = m
-				}
+		blocks := (diag + int64(tr.workers)*lmax*lmax) * size
+		if blocks <= cfg.gramBytes && (blocks <= full || full > cfg.gramBytes) {
+			b, err := tr.classBlocks(k, counts, cls)
+			if err != nil {
+				return err
 			}
 			tr.blocks = b
 			return nil
 		}
 	}
+	if full <= cfg.gramBytes {
+		G := &gram.Matrix[T]{Data: dataset.Alloc[T](int(n * n))[:0]}
+		G, err := gram.ComputeInto(G, tr.X, d, cfg.kern, gopts)
+		if err != nil {
+			return gramErr(err)
+		}
+		tr.G = G
+	}
 	return nil
 }
 
+// classBlocks packs each class and computes its kernel matrix, the
+// classes spread over the goroutines. The diagonal blocks share one
+// allocation (with huge pages where the system has them).
+func (tr *trainer[T]) classBlocks(k int, counts []int64, cls []int32) (*classBlocks[T], error) {
+	d := tr.d
+	start := make([]int, k+1)
+	var diag int
+	for c := range k {
+		start[c+1] = start[c] + int(counts[c])
+		diag += int(counts[c] * counts[c])
+	}
+	// The rows sorted by class, for packing.
+	sorted := dataset.Alloc[T](len(tr.X))
+	fill := slices.Clone(start[:k])
+	for i, c := range cls {
+		copy(sorted[fill[c]*d:], tr.X[i*d:(i+1)*d])
+		fill[c]++
+	}
+	b := &classBlocks[T]{packed: make([]*gram.Packed[T], k), diag: make([]*gram.Matrix[T], k)}
+	slab := dataset.Alloc[T](diag)
+	gopts := &gram.Options{Impl: tr.cfg.impl, Threads: max(1, tr.cfg.threads/tr.workers), MaxBytes: -1}
+	errs := make([]error, k)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range tr.workers {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= k {
+					return
+				}
+				n := int(counts[c])
+				p, err := gram.Pack(sorted[start[c]*d:start[c+1]*d], d, tr.cfg.kern, gopts)
+				if err != nil {
+					errs[c] = gramErr(err)
+					continue
+				}
+				b.packed[c] = p
+				var off int
+				for a := range c {
+					off += int(counts[a] * counts[a])
+				}
+				m := &gram.Matrix[T]{Rows: n, Cols: n, Data: slab[off : off+n*n : off+n*n]}
+				if err := p.GramInto(m.Data, n, 0); err != nil {
+					errs[c] = gramErr(err)
+					continue
+				}
+				b.diag[c] = m
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		b.release()
+		return nil, err
+	}
+	return b, nil
+}
+
+// release hands the packed classes back to gram.
+func (b *classBlocks[T]) release() {
+	for i, p := range b.packed {
+		if p != nil {
+			p.Release()
+			b.packed[i] = nil
+		}
+	}
+}
+
 // pairMatrix assembles the kernel matrix of one-vs-one machine p (rows of
-// class p.pos, then of class p.neg < p.pos) from the class blocks, in ws's
-// storage.
-func (tr *trainer[T]) pairMatrix(p *problem, ws *workerState[T]) *gram.Matrix[T] {
+// class p.pos, then of class p.neg) in ws's storage: the classes' diagonal
+// blocks copied, the off-diagonal block and its mirror computed by
+// gram's Packed.CrossBlock on the goroutine's share of the threads.
+func (tr *trainer[T]) pairMatrix(p *problem, ws *workerState[T]) (*gram.Matrix[T], error) {
 	b := tr.blocks
 	pos, neg := p.pos, p.neg
 	np, nn := b.diag[pos].Rows, b.diag[neg].Rows
@@ -424,21 +474,17 @@ func (tr *trainer[T]) pairMatrix(p *problem, ws *workerState[T]) *gram.Matrix[T]
 		ws.sub = dataset.Alloc[T](l * l)
 	}
 	sub := ws.sub[:l*l]
-	S := b.strip[neg] // K(x_neg, rows of classes > neg)
-	off := b.start[pos] - b.start[neg+1]
 	for i := range np {
 		copy(sub[i*l:i*l+np], b.diag[pos].Row(i))
 	}
 	for j := range nn {
-		src := S.Row(j)[off : off+np]
-		row := sub[(np+j)*l : (np+j+1)*l]
-		copy(row[:np], src)
-		copy(row[np:], b.diag[neg].Row(j))
-		for i, v := range src {
-			sub[i*l+np+j] = v
-		}
+		copy(sub[(np+j)*l+np:(np+j+1)*l], b.diag[neg].Row(j))
 	}
-	return &gram.Matrix[T]{Rows: l, Cols: l, Data: sub}
+	threads := max(1, tr.cfg.threads/tr.workers)
+	if err := b.packed[pos].CrossBlock(sub[np:], sub[np*l:], l, b.packed[neg], threads); err != nil {
+		return nil, gramErr(err)
+	}
+	return &gram.Matrix[T]{Rows: l, Cols: l, Data: sub}, nil
 }
 
 // source returns the kernel column source of problem p, the source index
@@ -447,7 +493,10 @@ func (tr *trainer[T]) source(p *problem, ws *workerState[T]) (colSource[T], []in
 	l := len(p.rows)
 	kd := make([]float64, l)
 	if tr.blocks != nil && p.neg >= 0 {
-		G := tr.pairMatrix(p, ws)
+		G, err := tr.pairMatrix(p, ws)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		gidx := make([]int32, l)
 		for q := range gidx {
 			gidx[q] = int32(q)
@@ -515,6 +564,11 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 			return solution{}, err
 		}
 		if !res.separable {
+			if is32[T]() && res.iter < cfg.iterCap(l) {
+				// float32 could not resolve the margin; float64 decides
+				// (as MaxMargin and the diagnostics do).
+				return tr.solve64(ctx, p)
+			}
 			return solution{}, notSeparable(res, true, tr.cfg.iterCap(l))
 		}
 		info.Iterations, info.Converged, info.Gap = res.iter, res.converged, res.gap
@@ -544,6 +598,40 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 		info.Margin = math.Inf(1)
 	}
 	return solution{alpha: res.alpha, info: info}, nil
+}
+
+// solve64 solves hard-margin machine p again in float64, on a float64
+// copy of its rows: float32 data whose margin is below what float32 kernel
+// values resolve are separable or not as float64 says, so that Train and
+// MaxMargin (and the diagnostics, which solve in float64) agree. The
+// machine's α and bias are float64's; the model stores them in T.
+func (tr *trainer[T]) solve64(ctx context.Context, p *problem) (solution, error) {
+	d, l := tr.d, len(p.rows)
+	rows := make([]int32, l)
+	for q := range rows {
+		rows[q] = int32(q)
+	}
+	t64 := &trainer[float64]{cfg: tr.cfg, d: d, n: l, k: kernel.On[float64](tr.cfg.impl), workers: tr.workers, labels: tr.labels}
+	if tr.sp != nil {
+		idx := make([]int, l)
+		for q, i := range p.rows {
+			idx[q] = int(i)
+		}
+		sub := selectRows(tr.sp, idx)
+		val := make([]float64, len(sub.Val))
+		for i, v := range sub.Val {
+			val[i] = float64(v)
+		}
+		t64.sp = &dataset.CSR[float64]{Ptr: sub.Ptr, Idx: sub.Idx, Val: val, Y: sub.Y, Rows: sub.Rows, Cols: sub.Cols}
+	} else {
+		t64.X = make([]float64, l*d)
+		for q, i := range p.rows {
+			for j, v := range tr.X[int(i)*d : int(i+1)*d] {
+				t64.X[q*d+j] = float64(v)
+			}
+		}
+	}
+	return t64.solve(ctx, &problem{pos: p.pos, neg: p.neg, rows: rows, y: p.y}, new(workerState[float64]))
 }
 
 // notSeparable explains a failed hard-margin solve: the distance √D of
