@@ -1,3 +1,6 @@
+// The benchmarks measure CPU time with Linux calls (getrusage, the
+// thread CPU clock): they build on Linux only, as the tests need not.
+
 package ipm
 
 import (
