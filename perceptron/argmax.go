@@ -327,6 +327,9 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		r2aug++
 	}
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
+	if cfg.noEval {
+		return newModel(s), diag, nil
+	}
 	ev := evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, cfg.workers)
 	diag.Evaluated = true
 	diag.TrainAccuracy = float64(ev.argmaxOK) / float64(n)

@@ -3,11 +3,14 @@ package perceptron
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
 // Training starts from the given w₀, b₀ (Options.InitialWeights,
@@ -377,5 +380,83 @@ func TestContinueVotedBudget(t *testing.T) {
 	}
 	if _, _, err := m.Continue(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// SkipEvaluation drops the final pass over the data and nothing else: the
+// model is the same, byte for byte, for every linear algorithm and
+// strategy, dense and sparse, trained or continued; Evaluated says the
+// diagnostics of that pass are absent (and they are zero).
+func TestSkipEvaluation(t *testing.T) {
+	Xb, yb, _, _ := separable(newRand(94), 120, 6, 3, 0.5, true)
+	for i := 0; i < len(yb); i += 7 {
+		yb[i] = -yb[i]
+	}
+	Xm, ym := intMulticlass(newRand(95), 120, 6, 3)
+	for _, tc := range []struct {
+		name  string
+		multi bool
+		opt   Options
+	}{
+		{"online", false, Options{}},
+		{"averaged", false, Options{Algorithm: Averaged}},
+		{"svm", false, Options{Algorithm: SVM, Lambda: 0.01}},
+		{"minibatch", false, Options{Algorithm: MiniBatch, BatchSize: 8}},
+		{"ovr-averaged", true, Options{Algorithm: Averaged}},
+		{"argmax-online", true, Options{Multiclass: Argmax}},
+	} {
+		for _, sparse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/sparse=%v", tc.name, sparse), func(t *testing.T) {
+				X, y := Xb, yb
+				if tc.multi {
+					X, y = Xm, ym
+				}
+				c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: len(y), Cols: 6})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fit := func(skip bool, from *Model[float64]) (*Model[float64], *Diagnostics) {
+					o := tc.opt
+					o.MaxIter, o.RunAllEpochs, o.SkipEvaluation = 3, true, skip
+					var m *Model[float64]
+					var d *Diagnostics
+					var err error
+					switch {
+					case from != nil && sparse:
+						m, d, err = from.ContinueSparse(c, y, o)
+					case from != nil:
+						m, d, err = from.Continue(X, 6, y, o)
+					case sparse && tc.multi:
+						m, d, err = TrainMulticlassSparse(c, y, o)
+					case sparse:
+						m, d, err = TrainSparse(c, y, o)
+					case tc.multi:
+						m, d, err = TrainMulticlass(X, 6, y, o)
+					default:
+						m, d, err = Train(X, 6, y, o)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					return m, d
+				}
+				full, dfull := fit(false, nil)
+				skip, dskip := fit(true, nil)
+				if !sameModel(t, full, skip) {
+					t.Fatal("SkipEvaluation changed the model")
+				}
+				if !dfull.Evaluated || dskip.Evaluated || dskip.TrainAccuracy != 0 || dskip.TrainLoss != 0 {
+					t.Fatalf("Evaluated %v / %v, skipped accuracy %v loss %v", dfull.Evaluated, dskip.Evaluated, dskip.TrainAccuracy, dskip.TrainLoss)
+				}
+				if dskip.RadiusAugmented != dfull.RadiusAugmented {
+					t.Fatalf("radius %v, want %v", dskip.RadiusAugmented, dfull.RadiusAugmented)
+				}
+				cfull, _ := fit(false, full)
+				cskip, dc := fit(true, full)
+				if !sameModel(t, cfull, cskip) || dc.Evaluated {
+					t.Fatalf("Continue: SkipEvaluation changed the model or evaluated it (%v)", dc.Evaluated)
+				}
+			})
+		}
 	}
 }

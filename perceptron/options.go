@@ -317,6 +317,15 @@ type Options struct {
 	// model with Normalize (ErrOption).
 	DataMargin bool
 
+	// SkipEvaluation skips the final pass of a linear model over the
+	// training data that fills Diagnostics.TrainAccuracy, TrainLoss and the
+	// margins (Evaluated stays false; the radii are still set): for a caller
+	// that wants the model only, such as a shard of iterative parameter
+	// mixing, for which that pass costs about as much as an Online epoch.
+	// The model is the same. Kernel models are always evaluated (their
+	// kept decision values make it cheap).
+	SkipEvaluation bool
+
 	// Callback, if not nil, is called after every epoch with its
 	// statistics, on the goroutine that called Train. Returning ErrStop
 	// ends training with the model so far; any other error aborts it.
@@ -364,6 +373,7 @@ type config struct {
 	impl      *kernel.Impl
 	votedMax  int64 // bytes; < 0: no limit
 	margin    bool  // DataMargin
+	noEval    bool  // SkipEvaluation
 }
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -391,6 +401,7 @@ func (o *Options) resolve() (config, error) {
 		impl:      o.impl,
 		votedMax:  o.VotedMaxBytes,
 		margin:    o.DataMargin,
+		noEval:    o.SkipEvaluation,
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))

@@ -128,13 +128,16 @@ func TestPredictCPUTime(t *testing.T) {
 // next to Predict's, for batches of 200 and 1000 samples of 784 features:
 // the fastest and the median of interleaved rounds, each a few hundred µs,
 // so that the fastest round is one where this process had both vCPUs of the
-// shared machine to itself. It prints the ratios to Predict of one sample
-// and asserts nothing. Run it with
+// shared machine to itself. The two-goroutine rounds run with the split
+// threshold (parallelMinWork) at its value and at 2¹⁷, so that a batch of
+// 200 is split too. It prints the ratios to Predict of one sample and
+// asserts nothing. Run it with
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=200 go test -run TestPredictBatchWall -v ./perceptron
 func TestPredictBatchWall(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(w int) { parallelMinWork = w }(parallelMinWork)
 	const d, n = 784, 1000
 	rng := newRand(1)
 	X := make([]float32, n*d)
@@ -158,6 +161,7 @@ func TestPredictBatchWall(t *testing.T) {
 		name           string
 		procs, samples int
 		calls          int
+		minWork        int // parallelMinWork during the round
 		f              func()
 	}
 	var cands []cand
@@ -166,10 +170,13 @@ func TestPredictBatchWall(t *testing.T) {
 		m     *Model[float32]
 		calls int
 	}{{"binary", bin, 4}, {"ovr10", ovr, 1}} {
-		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, func() { _, _ = m.m.Predict(x) }})
-		for _, procs := range []int{1, 2} {
+		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, parallelMinWork, func() { _, _ = m.m.Predict(x) }})
+		for _, split := range []struct {
+			procs, minWork int
+			name           string
+		}{{1, parallelMinWork, "procs=1"}, {2, parallelMinWork, "procs=2"}, {2, 1 << 17, "procs=2,split"}} {
 			for _, bn := range []int{200, 1000} {
-				cands = append(cands, cand{fmt.Sprintf("%s PredictBatch%d/procs=%d", m.name, bn, procs), procs, bn, 10 * m.calls * 200 / bn, func() {
+				cands = append(cands, cand{fmt.Sprintf("%s PredictBatch%d/%s", m.name, bn, split.name), split.procs, bn, 10 * m.calls * 200 / bn, split.minWork, func() {
 					if err := m.m.PredictBatch(labels[:bn], X[:bn*d]); err != nil {
 						t.Fatal(err)
 					}
@@ -181,6 +188,7 @@ func TestPredictBatchWall(t *testing.T) {
 	for range rounds {
 		for c, cd := range cands {
 			runtime.GOMAXPROCS(cd.procs)
+			parallelMinWork = cd.minWork
 			t0 := time.Now()
 			for range cd.calls {
 				cd.f()
@@ -195,10 +203,10 @@ func TestPredictBatchWall(t *testing.T) {
 		t.Logf("%-32s min %8.1f ns/sample  median %8.1f ns/sample", cd.name, times[c][0], times[c][len(times[c])/2])
 	}
 	for _, m := range []string{"binary", "ovr10"} {
-		for _, procs := range []int{1, 2} {
+		for _, split := range []string{"procs=1", "procs=2", "procs=2,split"} {
 			for _, bn := range []int{200, 1000} {
-				t.Logf("%s PredictBatch%d/procs=%d per sample / Predict: %.2f (target ≤ 0.5)", m, bn, procs,
-					best[fmt.Sprintf("%s PredictBatch%d/procs=%d", m, bn, procs)]/best[m+" Predict"])
+				t.Logf("%s PredictBatch%d/%s per sample / Predict: %.2f (target ≤ 0.5)", m, bn, split,
+					best[fmt.Sprintf("%s PredictBatch%d/%s", m, bn, split)]/best[m+" Predict"])
 			}
 		}
 	}

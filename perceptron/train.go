@@ -1229,7 +1229,7 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 	for c := range diag.Classes {
 		diag.Classes[c].Radius, diag.Classes[c].RadiusAugmented = diag.Radius, diag.RadiusAugmented
 	}
-	if s.voted() {
+	if s.voted() || t.cfg.noEval {
 		return
 	}
 	var ev evalResult

@@ -57,6 +57,17 @@ func (m *dense[T]) SqNorm(i int) float64 {
 	return s
 }
 
+// DenseRows returns the row-major matrix X (d features per row) as Rows
+// for TrainLinearRows and other solvers over Rows, with the kernels of
+// kernel.ActiveImpl(). X is not copied nor modified; len(X) must be a
+// multiple of d ≥ 1 (else ErrDims).
+func DenseRows[T Float](X []T, d int) (Rows[T], error) {
+	if d < 1 || len(X)%d != 0 {
+		return nil, fmt.Errorf("%w: %d values in rows of %d", ErrDims, len(X), d)
+	}
+	return newDense(X, d, kernel.ActiveImpl()), nil
+}
+
 // checkRows validates a Rows and returns the squared norms of its rows.
 func checkRows[T Float](rows Rows[T], y []int) ([]float64, error) {
 	if rows == nil {

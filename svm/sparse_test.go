@@ -97,6 +97,49 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// TestDenseRows: a row-major matrix through DenseRows trains, by
+// TrainLinearRows, the model TrainLinear trains, bit for bit; a matrix
+// that is not whole rows is an error wrapping ErrDims.
+func TestDenseRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	const n, d = 150, 7
+	X := make([]float32, n*d)
+	y := make([]int, n)
+	for i := range n {
+		s := float32(0)
+		for j := range d {
+			X[i*d+j] = float32(r.IntN(9) - 4)
+			s += X[i*d+j] * float32(j%3-1)
+		}
+		y[i] = 1
+		if s < 0 || r.IntN(8) == 0 {
+			y[i] = -1
+		}
+	}
+	want, _, err := TrainLinear(X, d, y, LinearOptions{C: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := DenseRows(X, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := TrainLinearRows(context.Background(), rows, y, LinearOptions{C: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _ := want.MarshalBinary()
+	gb, _ := got.MarshalBinary()
+	if string(wb) != string(gb) {
+		t.Fatal("DenseRows trains another model than TrainLinear")
+	}
+	for _, bad := range []struct{ n, d int }{{10, 3}, {6, 0}} {
+		if _, err := DenseRows(make([]float32, bad.n), bad.d); !errors.Is(err, ErrDims) {
+			t.Errorf("%d values in rows of %d: error %v, want ErrDims", bad.n, bad.d, err)
+		}
+	}
+}
+
 // hiddenRows hides a Rows' type, so TrainLinearRows takes it as any Rows
 // (D-wide weights) rather than as SparseRows' matrix (used columns only).
 type hiddenRows[T Float] struct{ Rows[T] }

@@ -3,6 +3,7 @@ package ipm
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -23,15 +24,21 @@ const (
 	// Mistakes weighs each shard by its share of the epoch's mistakes,
 	// μᵢ = kᵢ/Σk (uniform when no shard made a mistake).
 	Mistakes
+	// Adding is the linear SVM's CoCoA+ (Ma et al. 2015): the shards'
+	// updates are added (γ = 1), each shard's local problem scaled by
+	// σ′ = S. For the SVM, Uniform is CoCoA's averaging (γ = 1/S, σ′ = 1).
+	Adding
 )
 
-// String returns "uniform" or "mistakes".
+// String returns "uniform", "mistakes" or "adding".
 func (m Mixing) String() string {
 	switch m {
 	case Uniform:
 		return "uniform"
 	case Mistakes:
 		return "mistakes"
+	case Adding:
+		return "adding"
 	}
 	return fmt.Sprintf("Mixing(%d)", uint8(m))
 }
@@ -43,8 +50,10 @@ func ParseMixing(name string) (Mixing, error) {
 		return Uniform, nil
 	case "mistakes":
 		return Mistakes, nil
+	case "adding":
+		return Adding, nil
 	}
-	return 0, fmt.Errorf("%w: unknown mixing %q (want uniform or mistakes)", ErrConfig, name)
+	return 0, fmt.Errorf("%w: unknown mixing %q (want uniform, mistakes or adding)", ErrConfig, name)
 }
 
 // Config describes one training job.
@@ -61,12 +70,23 @@ type Config struct {
 	Dims int
 	// Type is the element type, "float32" (the default) or "float64".
 	Type string
-	// Algorithm is perceptron.Online or perceptron.Averaged.
+	// Algorithm is perceptron.Online or perceptron.Averaged, or
+	// perceptron.SVM for the linear SVM of package svm (L1 loss, bias
+	// feature 1) trained by CoCoA, not Pegasos: see C.
 	Algorithm perceptron.Algorithm
-	// Mixing is Uniform or Mistakes.
+	// Mixing is Uniform or Mistakes for the perceptrons, Uniform
+	// (CoCoA's averaging) or Adding (CoCoA+) for the SVM.
 	Mixing Mixing
+	// C is the SVM's constant in ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ)
+	// (LIBLINEAR's convention, svm.LinearOptions.C); 0 means 1.
+	C float64
+	// Seed seeds the SVM shards' visiting orders (one permutation per
+	// shard and epoch).
+	Seed uint64
 	// Shards is the number of shards S ≥ 1. Each shard's rows are held in
-	// one worker's memory, densely (S·memory ≥ rows·D·size of Type).
+	// one worker's memory: as a CSR matrix (about 4 + size of Type bytes a
+	// stored value), or dense (rows·D·size of Type) when that takes at
+	// most twice the CSR's memory.
 	Shards int
 	// Epochs is the number of epochs E ≥ 1; all of them run.
 	Epochs int
@@ -107,11 +127,21 @@ func (c *Config) check() error {
 	if c.Dims < 1 {
 		return fmt.Errorf("%w: Dims = %d: give the number of features", ErrConfig, c.Dims)
 	}
-	if c.Algorithm != perceptron.Online && c.Algorithm != perceptron.Averaged {
-		return fmt.Errorf("%w: algorithm %v: parameter mixing supports online and averaged", ErrConfig, c.Algorithm)
-	}
-	if c.Mixing != Uniform && c.Mixing != Mistakes {
-		return fmt.Errorf("%w: mixing %v", ErrConfig, c.Mixing)
+	switch {
+	case c.Algorithm == perceptron.SVM:
+		if c.Mixing != Uniform && c.Mixing != Adding {
+			return fmt.Errorf("%w: mixing %v: the SVM mixes uniformly (CoCoA) or by adding (CoCoA+)", ErrConfig, c.Mixing)
+		}
+		if c.C == 0 {
+			c.C = 1
+		}
+		if !(c.C > 0) || math.IsInf(c.C, 0) {
+			return fmt.Errorf("%w: C = %v (want finite > 0)", ErrConfig, c.C)
+		}
+	case c.Algorithm != perceptron.Online && c.Algorithm != perceptron.Averaged:
+		return fmt.Errorf("%w: algorithm %v: parameter mixing supports online, averaged and svm", ErrConfig, c.Algorithm)
+	case c.Mixing != Uniform && c.Mixing != Mistakes:
+		return fmt.Errorf("%w: mixing %v: the perceptrons mix uniformly or by mistakes", ErrConfig, c.Mixing)
 	}
 	if c.Shards < 1 || c.Shards > 1<<20 {
 		return fmt.Errorf("%w: Shards = %d (want 1 to 2²⁰)", ErrConfig, c.Shards)

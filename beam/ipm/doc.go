@@ -5,7 +5,12 @@
 // Beam filesystem, are dealt round-robin into shards; every epoch each shard
 // runs one epoch of the library's trainer (perceptron.Model.Continue) from
 // the current mixed weights, and the shard weights are mixed, uniformly or
-// weighted by the shards' mistakes, into the next epoch's start.
+// weighted by the shards' mistakes, into the next epoch's start. The
+// linear SVM of package svm trains by CoCoA or CoCoA+ (Jaggi et al. 2014,
+// Ma et al. 2015): each shard makes a pass of dual coordinate ascent on its
+// own dual variables, which stay with it from epoch to epoch, and the
+// updates of w are averaged or added (see svm.go). A shard's rows are a
+// CSR matrix (dense when that is no more than twice as large).
 //
 // Build adds the whole training, unrolled into one stage per epoch with the
 // mixed state as a singleton side input, to a pipeline; the runner (prism

@@ -39,6 +39,14 @@ type Report struct {
 	Epochs    int         `json:"epochs"`
 	Files     []string    `json:"files"`
 	History   []EpochStat `json:"history"`
+	// The linear SVM's C, and after its last epoch the primal objective
+	// P(w) = ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ), the dual one in the svm
+	// package's sign (LinearProblemInfo.Dual: ½‖w‖² − Σαᵢ) and the
+	// duality gap P + Dual ≥ P(w) − min P, summed over the machines.
+	C      float64 `json:"c,omitempty"`
+	Primal float64 `json:"primal,omitempty"`
+	Dual   float64 `json:"dual,omitempty"`
+	Gap    float64 `json:"gap,omitempty"`
 }
 
 // Rows returns the number of training rows (those of the first epoch).
@@ -108,6 +116,17 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 	rows, labels := beam.ParDo2(s.Scope("read"), &readFn{Format: cfg.Format, Dims: cfg.Dims, Type: cfg.Type, Shards: cfg.Shards},
 		beam.CreateList(s, refs))
 	shards := beam.GroupByKey(s.Scope("shard"), rows)
+	if cfg.Algorithm == perceptron.SVM {
+		mixed := buildSVM(s, cfg, shards, labels)
+		rep := Report{Job: job, Algorithm: "svm", Mixing: cfg.Mixing.String(), C: cfg.C,
+			Shards: cfg.Shards, Epochs: cfg.Epochs, Files: files}
+		head, err := json.Marshal(rep)
+		if err != nil {
+			return "", nil, err
+		}
+		beam.ParDo0(s.Scope("write"), &writeFn{Output: cfg.Output, Type: cfg.Type, Report: string(head), SVM: true}, mixed)
+		return job, files, nil
+	}
 	mixed := beam.ParDo(s.Scope("init"), &initFn{Dims: cfg.Dims, Eta: cfg.Eta, Type: cfg.Type},
 		beam.GroupByKey(s, beam.AddFixedKey(s, labels)))
 	for e := 1; e <= cfg.Epochs; e++ {
@@ -125,6 +144,25 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 	}
 	beam.ParDo0(s.Scope("write"), &writeFn{Output: cfg.Output, Type: cfg.Type, Report: string(head)}, mixed)
 	return job, files, nil
+}
+
+// buildSVM adds the CoCoA epochs of the linear SVM and the final
+// evaluation (see svm.go) and returns the final state.
+func buildSVM(s beam.Scope, cfg Config, shards, labels beam.PCollection) beam.PCollection {
+	mixed, alphas := beam.ParDo2(s.Scope("init"), &svmInitFn{Dims: cfg.Dims, Shards: cfg.Shards},
+		beam.GroupByKey(s, beam.AddFixedKey(s, labels)))
+	adding := cfg.Mixing == Adding
+	for e := 1; e <= cfg.Epochs; e++ {
+		es := s.Scope("epoch" + strconv.Itoa(e))
+		res, next := beam.ParDo2(es, &svmEpochFn{Type: cfg.Type, Dims: cfg.Dims, C: cfg.C, Adding: adding, Shards: cfg.Shards,
+			Epoch: e, Seed: cfg.Seed}, shards, beam.SideInput{Input: mixed}, beam.SideInput{Input: alphas})
+		mixed = beam.ParDo(es, &svmMixFn{Adding: adding, Shards: cfg.Shards, Epoch: e},
+			beam.GroupByKey(es, beam.AddFixedKey(es, res)), beam.SideInput{Input: mixed})
+		alphas = next
+	}
+	es := s.Scope("evaluate")
+	ev := beam.ParDo(es, &svmEvalFn{Type: cfg.Type, Dims: cfg.Dims}, shards, beam.SideInput{Input: mixed})
+	return beam.ParDo(es, &svmFinalFn{C: cfg.C}, beam.GroupByKey(es, beam.AddFixedKey(es, ev)), beam.SideInput{Input: mixed})
 }
 
 // checkOutput refuses an output (or its report) that exists, unless
@@ -206,7 +244,9 @@ func readShards[T kernel.Float](ctx context.Context, f *readFn, file int, path s
 		emit((file+r)%f.Shards, appendRow(nil, file, r, d.Y[r], d.Row(r)))
 	}
 	if d.Rows > 0 {
-		b, _ := json.Marshal(d.Classes())
+		labels := slices.Clone(d.Y)
+		slices.Sort(labels)
+		b, _ := json.Marshal(slices.Compact(labels))
 		emitLabels(b)
 	}
 	return nil
@@ -221,22 +261,11 @@ type initFn struct {
 
 // ProcessElement takes the files' label sets.
 func (f *initFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]byte)) error {
-	var labels []int
-	var b []byte
-	for sets(&b) {
-		var l []int
-		if err := json.Unmarshal(b, &l); err != nil {
-			return err
-		}
-		labels = append(labels, l...)
-	}
-	slices.Sort(labels)
-	labels = slices.Compact(labels)
-	if len(labels) < 2 {
-		return fmt.Errorf("%w: the input has one label only (%v)", ErrInput, labels)
+	labels, err := collectLabels(sets)
+	if err != nil {
+		return err
 	}
 	var m []byte
-	var err error
 	if f.Type == "float64" {
 		m, err = zeroModel[float64](labels, f.Dims, f.Eta)
 	} else {
@@ -253,6 +282,25 @@ func (f *initFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]byte
 	return nil
 }
 
+// collectLabels returns the sorted union of the files' label sets (JSON),
+// an error wrapping ErrInput if it has fewer than two labels.
+func collectLabels(sets func(*[]byte) bool) ([]int, error) {
+	var labels []int
+	for _, b := range collect(sets) {
+		var l []int
+		if err := json.Unmarshal(b, &l); err != nil {
+			return nil, err
+		}
+		labels = append(labels, l...)
+	}
+	slices.Sort(labels)
+	labels = slices.Compact(labels)
+	if len(labels) < 2 {
+		return nil, fmt.Errorf("%w: the input has one label only (%v)", ErrInput, labels)
+	}
+	return labels, nil
+}
+
 // epochFn runs one epoch on one shard from the mixed state.
 type epochFn struct {
 	Type      string
@@ -263,12 +311,7 @@ type epochFn struct {
 
 // ProcessElement trains shard on its rows.
 func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byte, emit func([]byte)) error {
-	var recs [][]byte
-	var b []byte
-	for rows(&b) {
-		recs = append(recs, b)
-		b = nil
-	}
+	recs := collect(rows)
 	var st state
 	if err := json.Unmarshal(mixed, &st); err != nil {
 		return fmt.Errorf("ipm: the mixed state: %w", err)
@@ -293,13 +336,22 @@ func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byt
 }
 
 // Options returns the library options of one shard epoch (and, with
-// MaxIter set to the epochs, of the single-process run it equals).
+// MaxIter set to the epochs, of the single-process run it equals). A shard
+// needs only its model and the epoch's mistakes: the final pass that
+// evaluates the model is skipped (about half of Continue's time on a
+// shard; see shardEvaluation and BenchmarkShardEpoch).
 func Options(alg perceptron.Algorithm, eta float64) perceptron.Options {
-	return perceptron.Options{Algorithm: alg, MaxIter: 1, RunAllEpochs: true, Eta: eta, Workers: 1}
+	return perceptron.Options{Algorithm: alg, MaxIter: 1, RunAllEpochs: true, Eta: eta, Workers: 1,
+		SkipEvaluation: !shardEvaluation}
 }
 
+// shardEvaluation makes the shards evaluate their models as Continue does
+// by default, for BenchmarkThroughput's comparison only: the pipeline uses
+// nothing of that pass.
+var shardEvaluation = false
+
 func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardResult, error) {
-	X, y, err := shardRows[T](recs, f.Dims)
+	c, err := shardRows[T](recs, f.Dims)
 	if err != nil {
 		return shardResult{}, err
 	}
@@ -307,7 +359,14 @@ func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardR
 	if err := m.UnmarshalJSON(model); err != nil {
 		return shardResult{}, err
 	}
-	nm, diag, err := m.Continue(X, f.Dims, y, Options(perceptron.Algorithm(f.Algorithm), f.Eta))
+	opt := Options(perceptron.Algorithm(f.Algorithm), f.Eta)
+	var nm *perceptron.Model[T]
+	var diag *perceptron.Diagnostics
+	if X := denseFor(c); X != nil {
+		nm, diag, err = m.Continue(X, f.Dims, c.Y, opt)
+	} else {
+		nm, diag, err = m.ContinueSparse(c, c.Y, opt)
+	}
 	if err != nil {
 		return shardResult{}, err
 	}
@@ -319,7 +378,7 @@ func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardR
 	for _, e := range diag.Epochs {
 		mistakes += e.Mistakes
 	}
-	return shardResult{Rows: len(y), Mistakes: mistakes, Model: mb}, nil
+	return shardResult{Rows: c.Rows, Mistakes: mistakes, Model: mb}, nil
 }
 
 // mixFn mixes the shard models of one epoch.
@@ -379,29 +438,46 @@ type writeFn struct {
 	Output string
 	Type   string
 	Report string // the report without its history, JSON
+	SVM    bool   // the state is an svmState
 }
 
 // ProcessElement writes the mixed state of the last epoch.
 func (f *writeFn) ProcessElement(ctx context.Context, mixed []byte) error {
-	var st state
-	if err := json.Unmarshal(mixed, &st); err != nil {
-		return err
-	}
-	var bin []byte
-	var err error
-	if f.Type == "float64" {
-		bin, err = binaryModel[float64](st.Model)
-	} else {
-		bin, err = binaryModel[float32](st.Model)
-	}
-	if err != nil {
-		return err
-	}
 	var rep Report
 	if err := json.Unmarshal([]byte(f.Report), &rep); err != nil {
 		return err
 	}
-	rep.History = st.History
+	var bin []byte
+	var err error
+	if f.SVM {
+		var st svmState
+		if err := json.Unmarshal(mixed, &st); err != nil {
+			return err
+		}
+		if !st.Final {
+			return fmt.Errorf("ipm: the SVM state was not evaluated")
+		}
+		rep.History, rep.Primal, rep.Dual, rep.Gap = st.History, st.Primal, st.Dual, st.Primal+st.Dual
+		if f.Type == "float64" {
+			bin, err = svmModel[float64](&st)
+		} else {
+			bin, err = svmModel[float32](&st)
+		}
+	} else {
+		var st state
+		if err := json.Unmarshal(mixed, &st); err != nil {
+			return err
+		}
+		rep.History = st.History
+		if f.Type == "float64" {
+			bin, err = binaryModel[float64](st.Model)
+		} else {
+			bin, err = binaryModel[float32](st.Model)
+		}
+	}
+	if err != nil {
+		return err
+	}
 	rb, err := json.MarshalIndent(rep, "", " ")
 	if err != nil {
 		return err

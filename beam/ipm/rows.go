@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -21,20 +22,21 @@ import (
 // index in it (the shard sorts by them, so a shard trains in the files'
 // order), the label, and the non-zero features as (column delta, float64
 // bits) pairs. Sparse, because data at this scale usually is.
-func appendRow[T kernel.Float](b []byte, file, row int, label int, x []T) []byte {
+func appendRow[T kernel.Float](b []byte, file, row int, label int, r dataset.SparseRow[T]) []byte {
 	b = binary.AppendUvarint(b, uint64(file))
 	b = binary.AppendUvarint(b, uint64(row))
 	b = binary.AppendVarint(b, int64(label))
 	nnz := 0
-	for _, v := range x {
+	for _, v := range r.Val {
 		if v != 0 {
 			nnz++
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(nnz))
 	last := 0
-	for j, v := range x {
+	for k, v := range r.Val {
 		if v != 0 {
+			j := int(r.Idx[k])
 			b = binary.AppendUvarint(b, uint64(j-last))
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(v)))
 			last = j
@@ -63,9 +65,9 @@ func decodeRowKey(b []byte) (rowKey, error) {
 	return rowKey{f, r}, nil
 }
 
-// decodeRow writes the features of a row record into x (zeroed by the
-// caller, len D) and returns its label.
-func decodeRow[T kernel.Float](b []byte, x []T) (int, error) {
+// appendCSR appends the row of a row record to c (its features below
+// c.Cols) and returns its label.
+func appendCSR[T kernel.Float](c *dataset.CSR[T], b []byte) error {
 	p := 0
 	next := func() (uint64, bool) {
 		v, n := binary.Uvarint(b[p:])
@@ -73,45 +75,50 @@ func decodeRow[T kernel.Float](b []byte, x []T) (int, error) {
 		return v, n > 0
 	}
 	if _, ok := next(); !ok {
-		return 0, errRow
+		return errRow
 	}
 	if _, ok := next(); !ok {
-		return 0, errRow
+		return errRow
 	}
 	label, n := binary.Varint(b[p:])
 	if n <= 0 {
-		return 0, errRow
+		return errRow
 	}
 	p += n
 	nnz, ok := next()
-	if !ok || nnz > uint64(len(x)) {
-		return 0, errRow
+	if !ok || nnz > uint64(c.Cols) {
+		return errRow
 	}
 	j := uint64(0)
-	for range nnz {
+	for k := range nnz {
 		d, ok := next()
-		if !ok || p+8 > len(b) {
-			return 0, errRow
+		if !ok || p+8 > len(b) || (k > 0 && d == 0) {
+			return errRow
 		}
 		j += d
-		if j >= uint64(len(x)) {
-			return 0, errRow
+		if j >= uint64(c.Cols) {
+			return errRow
 		}
-		x[j] = T(math.Float64frombits(binary.LittleEndian.Uint64(b[p:])))
+		c.Idx = append(c.Idx, int32(j))
+		c.Val = append(c.Val, T(math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))))
 		p += 8
 	}
-	return int(label), nil
+	c.Ptr = append(c.Ptr, len(c.Idx))
+	c.Y = append(c.Y, int(label))
+	c.Rows++
+	return nil
 }
 
 // shardRows sorts a shard's row records into the input's order and returns
-// them as a dense matrix with its labels.
-func shardRows[T kernel.Float](recs [][]byte, dims int) ([]T, []int, error) {
+// them as a CSR matrix: memory in proportion to the stored values, never
+// rows·D.
+func shardRows[T kernel.Float](recs [][]byte, dims int) (*dataset.CSR[T], error) {
 	keys := make([]rowKey, len(recs))
 	idx := make([]int, len(recs))
 	for i, r := range recs {
 		k, err := decodeRowKey(r)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		keys[i], idx[i] = k, i
 	}
@@ -121,21 +128,36 @@ func shardRows[T kernel.Float](recs [][]byte, dims int) ([]T, []int, error) {
 		}
 		return cmp.Compare(keys[a].row, keys[b].row)
 	})
-	X := make([]T, len(recs)*dims)
-	y := make([]int, len(recs))
-	for i, j := range idx {
-		l, err := decodeRow(recs[j], X[i*dims:(i+1)*dims])
-		if err != nil {
-			return nil, nil, err
+	c := &dataset.CSR[T]{Ptr: make([]int, 1, len(recs)+1), Y: make([]int, 0, len(recs)), Cols: dims}
+	for _, j := range idx {
+		if err := appendCSR(c, recs[j]); err != nil {
+			return nil, err
 		}
-		y[i] = l
 	}
-	return X, y, nil
+	return c, nil
+}
+
+// denseFor returns the dense form of a shard's rows when it takes at most
+// twice the CSR's memory (density ≥ 1/4 for float32, 3/8 for float64),
+// where the dense kernels are the faster ones; nil for a sparser shard,
+// which trains on the CSR (perceptron.Model.ContinueSparse,
+// svm.SparseRows) at O(nnz) per epoch.
+func denseFor[T kernel.Float](c *dataset.CSR[T]) []T {
+	var z T
+	size := int64(unsafe.Sizeof(z))
+	if int64(c.Rows)*int64(c.Cols)*size > 2*c.Bytes() {
+		return nil
+	}
+	d, err := c.ToDense(-1)
+	if err != nil {
+		return nil
+	}
+	return d.X
 }
 
 // readFile reads one input file with the library's reader of the format:
 // its errors name the file, line and column.
-func readFile[T kernel.Float](ctx context.Context, path, format string, dims int) (*dataset.Data[T], error) {
+func readFile[T kernel.Float](ctx context.Context, path, format string, dims int) (*dataset.CSR[T], error) {
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInput, path, err)
@@ -155,17 +177,21 @@ func readFile[T kernel.Float](ctx context.Context, path, format string, dims int
 		defer gz.Close()
 		r = gz
 	}
-	var d *dataset.Data[T]
 	if format == "csv" {
-		d, err = dataset.ReadCSV[T](r, dataset.CSVOptions{File: path})
-		if err == nil && d.Cols != dims {
+		d, err := dataset.ReadCSV[T](r, dataset.CSVOptions{File: path})
+		switch {
+		case errors.Is(err, dataset.ErrEmpty):
+			return &dataset.CSR[T]{Ptr: []int{0}, Cols: dims}, nil // an empty part file holds no rows
+		case err != nil:
+			return nil, err
+		case d.Cols != dims:
 			return nil, fmt.Errorf("%w: %s: %d features, the job has %d", ErrInput, path, d.Cols, dims)
 		}
-	} else {
-		d, err = dataset.ReadLIBSVM[T](r, dataset.LIBSVMOptions{Cols: dims, File: path})
+		return dataset.FromDense(d)
 	}
+	c, err := dataset.ReadLIBSVMSparse[T](r, dataset.LIBSVMOptions{Cols: dims, File: path})
 	if errors.Is(err, dataset.ErrEmpty) {
-		return &dataset.Data[T]{Cols: dims}, nil // an empty part file holds no rows
+		return &dataset.CSR[T]{Ptr: []int{0}, Cols: dims}, nil
 	}
-	return d, err
+	return c, err
 }

@@ -46,10 +46,14 @@ type state struct {
 type EpochStat struct {
 	Epoch  int         `json:"epoch"`
 	Shards []ShardStat `json:"shards"`
+	// Dual is the linear SVM's dual objective after the epoch's mixing,
+	// ½‖w‖² − Σαᵢ over the machines (svm's sign: it decreases to −min P).
+	Dual float64 `json:"dual,omitempty"`
 }
 
 // ShardStat is one shard's epoch: its rows, its mistakes (summed over the
-// classes of a one-vs-rest model) and its mixing weight μ.
+// classes of a one-vs-rest model; for the SVM the margins ≤ 0 at their
+// rows' visits) and its mixing weight μ (the SVM's γ).
 type ShardStat struct {
 	Shard    int     `json:"shard"`
 	Rows     int     `json:"rows"`

@@ -1,6 +1,7 @@
 // Command rosenblatt-beam trains a perceptron past one machine, by
-// iterative parameter mixing on Apache Beam (package ipm), and writes a
-// model file that the rosenblatt command's predict and eval read.
+// iterative parameter mixing on Apache Beam (package ipm), or the linear
+// SVM by CoCoA, and writes a model file that the rosenblatt command's
+// predict and eval read.
 //
 //	rosenblatt-beam train -dims 784 -shards 4 -epochs 10 -algorithm averaged \
 //	    -out model.bin 'data/part-*.svm'
@@ -32,17 +33,21 @@ import (
 const usage = `usage: rosenblatt-beam train [flags] -dims D -out MODEL PATTERN...
 
 Trains the online or averaged perceptron by iterative parameter mixing
-(McDonald, Hall & Mann 2010) on Apache Beam and writes MODEL in the
-rosenblatt model format (and MODEL.ipm.json, the epochs' report).
+(McDonald, Hall & Mann 2010), or the linear SVM (L1 loss) by CoCoA (Jaggi
+et al. 2014; CoCoA+, Ma et al. 2015), on Apache Beam and writes MODEL in
+the rosenblatt model format (and MODEL.ipm.json, the epochs' report).
 
 Flags of train:
   -dims D            number of features (required)
   -out MODEL         model file to write (required; any Beam filesystem)
   -shards S          shards (default 4): each shard trains in one worker's memory
   -epochs E          epochs (default 10): all run
-  -algorithm A       online or averaged (default averaged)
-  -mixing M          uniform or mistakes (default uniform)
-  -eta η             step size (default 1)
+  -algorithm A       online, averaged or svm (default averaged)
+  -mixing M          perceptrons: uniform or mistakes; svm: uniform (CoCoA's
+                     averaging) or adding (CoCoA+) (default uniform)
+  -eta η             step size of the perceptrons (default 1)
+  -C c               svm: C of ½‖w‖² + C·Σ hinge, LIBLINEAR's convention (default 1)
+  -seed n            svm: seed of the shards' visiting orders (default 0)
   -format F          libsvm or csv (label first, no header) (default libsvm)
   -type T            float32 or float64 (default float32)
   -f                 replace an existing MODEL (and its report)
@@ -61,6 +66,8 @@ var (
 	algorithm = flag.String("algorithm", "averaged", "online or averaged")
 	mixing    = flag.String("mixing", "uniform", "uniform or mistakes")
 	eta       = flag.Float64("eta", 1, "step size")
+	svmC      = flag.Float64("C", 1, "SVM constant C")
+	seed      = flag.Uint64("seed", 0, "SVM seed")
 	format    = flag.String("format", "libsvm", "libsvm or csv")
 	typ       = flag.String("type", "float32", "float32 or float64")
 	force     = flag.Bool("f", false, "replace an existing model file")
@@ -104,20 +111,31 @@ func run(ctx context.Context, patterns []string, stdout io.Writer) error {
 		return err
 	}
 	cfg := ipm.Config{Inputs: patterns, Format: *format, Dims: *dims, Type: *typ, Algorithm: alg,
-		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, Output: *out, Overwrite: *force}
+		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, C: *svmC, Seed: *seed, Output: *out, Overwrite: *force}
 	start := time.Now()
 	rep, err := ipm.Run(ctx, cfg, beamx.Run)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d rows from %d files, %d shards, %s perceptron, %s mixing, %d epochs in %.1fs\n",
-		rep.Rows(), len(rep.Files), rep.Shards, rep.Algorithm, rep.Mixing, rep.Epochs, time.Since(start).Seconds())
+	what := rep.Algorithm + " perceptron"
+	if alg == perceptron.SVM {
+		what = fmt.Sprintf("linear SVM (C = %g)", rep.C)
+	}
+	fmt.Fprintf(stdout, "%d rows from %d files, %d shards, %s, %s mixing, %d epochs in %.1fs\n",
+		rep.Rows(), len(rep.Files), rep.Shards, what, rep.Mixing, rep.Epochs, time.Since(start).Seconds())
 	for _, e := range rep.History {
 		k := 0
 		for _, s := range e.Shards {
 			k += s.Mistakes
 		}
-		fmt.Fprintf(stdout, "epoch %d: %d mistakes\n", e.Epoch, k)
+		if alg == perceptron.SVM {
+			fmt.Fprintf(stdout, "epoch %d: %d margins ≤ 0, dual objective %.6g\n", e.Epoch, k, e.Dual)
+		} else {
+			fmt.Fprintf(stdout, "epoch %d: %d mistakes\n", e.Epoch, k)
+		}
+	}
+	if alg == perceptron.SVM {
+		fmt.Fprintf(stdout, "primal %.6g, duality gap %.3g (%.2g of the primal)\n", rep.Primal, rep.Gap, rep.Gap/rep.Primal)
 	}
 	fmt.Fprintf(stdout, "wrote %s (report %s.ipm.json)\n", *out, *out)
 	return nil

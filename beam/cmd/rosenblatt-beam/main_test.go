@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 func TestMain(m *testing.M) {
@@ -52,6 +53,27 @@ func TestTrainDigits(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
 		t.Errorf("second run: %v, want ErrExists", err)
+	}
+	// The linear SVM by CoCoA+: a one-vs-rest svm.LinearModel file.
+	svmOut := filepath.Join(t.TempDir(), "digits-svm.model")
+	for name, v := range map[string]string{"algorithm": "svm", "mixing": "adding", "C": "0.01", "epochs": "5", "out": svmOut} {
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout.Reset()
+	if err := run(context.Background(), []string{data}, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "4 shards, linear SVM (C = 0.01), adding mixing, 5 epochs") || !strings.Contains(stdout.String(), "duality gap") {
+		t.Errorf("summary:\n%s", stdout.String())
+	}
+	if b, err = os.ReadFile(svmOut); err != nil {
+		t.Fatal(err)
+	}
+	var sm svm.LinearModel[float32]
+	if err := sm.UnmarshalBinary(b); err != nil || sm.Scheme() != svm.OneVsRest || sm.Dims() != 64 {
+		t.Errorf("SVM model: %v, %v, %d features", err, sm.Scheme(), sm.Dims())
 	}
 	if err := flag.Set("mixing", "median"); err != nil {
 		t.Fatal(err)
