@@ -173,15 +173,6 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.dotSparseBody(false)
 }
 
-// okResult is the function's second result (ok).
-func (g *x86) okResult() operand.Mem {
-	b, err := g.ReturnIndex(1).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
-}
-
 // dotSparseBody emits the sparse dot from SI = &idx[0], DI = &val[0],
 // DX = &w[0], CX = the non-zeros and R8 = the index bound; it stores the
 // result (storeResult) and ok, or, for dotSparseAuto (auto), the result
@@ -248,7 +239,7 @@ func (g *x86) dotSparseBody(auto bool) {
 		g.tailCall("dotSparseGo")
 		return
 	}
-	okRes := g.okResult()
+	okRes := g.resultAt(1)
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()
 	g.RET()
