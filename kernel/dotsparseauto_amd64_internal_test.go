@@ -84,7 +84,11 @@ func TestDotSparseAutoPanics(t *testing.T) {
 
 // recovered runs f and returns what it panicked with ("no panic" if none).
 func recovered(f func()) (msg string) {
-	defer func() { msg = fmt.Sprint(recover()) }()
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
 	f()
 	return "no panic"
 }
