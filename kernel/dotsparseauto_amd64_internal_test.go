@@ -11,7 +11,7 @@ import (
 
 // The package-level DotSparse on amd64 is the assembly dotSparseAuto, which
 // checks the lengths and picks the implementation and element type itself
-// (activeID), with dotSparseSlow behind it. These tests set activeID to
+// (activeID), with dotSparseGo behind it. These tests set activeID to
 // every implementation this CPU runs (and to generic), so both of its
 // bodies and each of its ways out to Go are checked in one process.
 
