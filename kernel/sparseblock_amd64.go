@@ -4,11 +4,12 @@ package kernel
 
 // scoreBlockAsm runs ScoreBlock's assembly on implementation id, if it has
 // one, and reports whether it did: false (dst unwritten) on a path without
-// assembly or on an index at or above bound (the features inside blk),
+// assembly or on an index whose feature's lanes are not inside blk,
 // for the Go loop to run (and panic at that index).
-func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T, bound int) bool {
+func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {
 	switch id {
 	case IDAVX512, IDAVX2:
+		bound := scoreBlockBound(scoreBlockLanes(len(dst)), len(dst), len(blk))
 		if is32[T]() {
 			return scoreBlockAVX2F32(f32s(dst), f32s(blk), idx, f32s(val), bound)
 		}
