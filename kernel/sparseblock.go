@@ -18,8 +18,10 @@ import "math"
 // Each lane is one sequential sum over the non-zeros in order, computed on
 // every path exactly as this loop computes it on the machine's Go
 // compiler: a multiply then an add on amd64 (Go does not fuse them there
-// with the default GOAMD64=v1), so its scores equal the Go loop's bit for
-// bit, and a lane's sum does not depend on w.
+// with the default GOAMD64=v1; built with GOAMD64=v3 or above it may, and
+// the lanes then differ from such a loop by a rounding per term), a fused
+// multiply-add on arm64, so its scores equal the Go loop's bit for bit,
+// and a lane's sum does not depend on w.
 //
 // Widths 5 to 8 may read eight lanes per feature (the lanes past w are
 // dropped), so blk must then hold blockWidth−w values of padding past its
