@@ -12,8 +12,10 @@
 //	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	kernel/sparse_amd64.s, sparse_arm64.s, sparse_{amd64,arm64,noasm}.go
 //	                               the sparse kernels (sparse.go, sparse_x86.go, sparse_neon.go)
-//	kernel/sparseblock_amd64.s, sparseblock_arm64.s
-//	                               the block-scoring kernel (sparseblock_x86.go, sparseblock_neon.go)
+//	kernel/sparseblock_amd64.s, sparseblock_arm64.s,
+//	kernel/sparseblock_{amd64,arm64,other}.go
+//	                               the block-scoring kernel (sparseblock.go,
+//	                               sparseblock_x86.go, sparseblock_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -108,6 +110,9 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/sparse_noasm.go", func() ([]byte, error) { return sparseGoFile("") }},
 			{"kernel/sparseblock_amd64.s", scoreBlockAVXFile},
 			{"kernel/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
+			{"kernel/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},
+			{"kernel/sparseblock_arm64.go", func() ([]byte, error) { return scoreBlockGoFile("arm64") }},
+			{"kernel/sparseblock_other.go", func() ([]byte, error) { return scoreBlockGoFile("") }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {

@@ -25,15 +25,17 @@ func scoreBlockNEONFile() []byte {
 		"sparseblock_neon.go holds the definition.",
 	)
 	for _, t := range []elem{f32, f64} {
-		for nv := 1; nv*16/t.size <= 8; nv *= 2 {
+		for _, nv := range scoreBlockNEONVectors(t) {
 			neonScoreBlock(f, t, nv)
 		}
 	}
 	return f.bytes()
 }
 
+// neonScoreBlock emits scoreBlockNEONName(t, nv), of signature
+// scoreBlockNEONSig (sparseblock.go); the frame offsets below follow it.
 func neonScoreBlock(f *neonFile, t elem, nv int) {
-	name := fmt.Sprintf("scoreBlockNEON%sx%d", t.sfx, nv)
+	name := scoreBlockNEONName(t, nv)
 	a := &neon{f: f, t: t, frame: map[string]int{}}
 	off := 0
 	for _, p := range []string{"dst", "blk", "idx", "val"} {
@@ -42,7 +44,7 @@ func neonScoreBlock(f *neonFile, t elem, nv int) {
 	}
 	a.frame["bound"], a.frame["w"], a.frame["ok"] = off, off+8, off+16
 	off += 17
-	fmt.Fprintf(&f.b, "\n// func %s(dst, blk []%s, idx []int32, val []%s, bound, w int) (ok bool)\n", name, t.goType, t.goType)
+	fmt.Fprintf(&f.b, "\n// %s\n", typed("func "+name+scoreBlockNEONSig, t))
 	fmt.Fprintf(&f.b, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, off)
 	a.comment("R0 = &idx[0], R1 = non-zeros left, R2 = &val[0], R3 = &blk[0],",
 		"R4 = bound, R5 = w, R7 = &dst[0]")

@@ -40,7 +40,7 @@ func scoreBlockFuncs(f *asmFile) {
 	}
 	for _, t := range []elem{f32, f64} {
 		scoreBlockKernel(f, t, m)
-		f.also("scoreBlockAVX2"+t.sfx, implAVX512)
+		f.also(scoreBlockAVXName(t), scoreBlockAVXImpls[1:]...)
 	}
 }
 
@@ -55,9 +55,10 @@ func scoreBlockAVXFile() ([]byte, error) {
 	return f.render()
 }
 
-// scoreBlockKernel emits scoreBlockAVX2<T>(dst, blk []T, idx []int32, val []T, bound int) (ok bool).
+// scoreBlockKernel emits scoreBlockAVX2<T> (scoreBlockAVXName), of
+// signature scoreBlockAVXSig (sparseblock.go).
 func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
-	g := f.fn(implAVX2, t, avx2, "scoreBlockAVX2"+t.sfx, "func(dst, blk []T, idx []int32, val []T, bound int) (ok bool)")
+	g := f.fn(scoreBlockAVXImpls[0], t, avx2, scoreBlockAVXName(t), "func"+scoreBlockAVXSig)
 	g.Comment("SI = &idx[0], DI = &val[0], DX = &blk[0], CX = non-zeros left,",
 		"R8 = bound, R9 = w = len(dst), BX = &dst[0]")
 	g.MOVQ(g.param("idx", "base"), reg.RSI)

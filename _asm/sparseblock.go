@@ -1,0 +1,180 @@
+package main
+
+import "fmt"
+
+// The Go side of the block-scoring kernel: kernel/sparseblock_<goarch>.go
+// (and sparseblock_other.go) hold scoreBlockAsm, the switch on the
+// implementation ID that kernel.ScoreBlock (kernel/sparseblock.go, written
+// by hand with the Go loop) calls, and the declarations of the assembly of
+// sparseblock_x86.go and sparseblock_neon.go. The names and signatures
+// below are the ones those generators emit.
+
+// scoreBlockAVXSig is the signature of the amd64 kernels, T the element type.
+const scoreBlockAVXSig = "(dst, blk []T, idx []int32, val []T, bound int) (ok bool)"
+
+// scoreBlockAVXImpls are the implementations running the amd64 kernels
+// (AVX on YMM: the avx512 one shares avx2's), worst first.
+var scoreBlockAVXImpls = []*implSpec{implAVX2, implAVX512}
+
+// scoreBlockAVXName is the amd64 kernel for element type t.
+func scoreBlockAVXName(t elem) string { return "scoreBlockAVX2" + t.sfx }
+
+// scoreBlockNEONSig is the signature of the arm64 kernels: those of amd64
+// with the block's width w, as dst is a scratch of eight elements.
+const scoreBlockNEONSig = "(dst, blk []T, idx []int32, val []T, bound, w int) (ok bool)"
+
+// scoreBlockNEONVectors are the vector counts nv of the arm64 kernels of
+// element type t: 128-bit vectors of weights read per feature, up to the
+// widest block (8 lanes).
+func scoreBlockNEONVectors(t elem) []int {
+	var nvs []int
+	for nv := 1; nv*16/t.size <= 8; nv *= 2 {
+		nvs = append(nvs, nv)
+	}
+	return nvs
+}
+
+// scoreBlockNEONName is the arm64 kernel for element type t reading nv
+// vectors per feature.
+func scoreBlockNEONName(t elem, nv int) string {
+	return fmt.Sprintf("scoreBlockNEON%sx%d", t.sfx, nv)
+}
+
+// scoreBlockNEONLanes is the lanes that kernel reads per feature.
+func scoreBlockNEONLanes(t elem, nv int) int { return nv * 16 / t.size }
+
+// lanesWord spells the lane counts of the declarations' docs.
+var lanesWord = map[int]string{2: "two", 4: "four", 8: "eight"}
+
+// scoreBlockGoFile returns kernel/sparseblock_<goarch>.go, or
+// sparseblock_other.go for "".
+func scoreBlockGoFile(goarch string) ([]byte, error) {
+	constraint := "!purego"
+	if goarch == "" {
+		constraint = "purego || !(amd64 || arm64)"
+	}
+	f := newGoFile(constraint, "kernel")
+	switch goarch {
+	case "amd64":
+		scoreBlockAVXGo(f)
+	case "arm64":
+		if err := scoreBlockNEONGo(f); err != nil {
+			return nil, err
+		}
+	default:
+		f.comment("scoreBlockAsm reports false: no assembly for ScoreBlock on this build:\n" +
+			"the Go loop runs.")
+		f.p("func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {")
+		f.p("return false")
+		f.p("}")
+	}
+	return f.gofmt()
+}
+
+func scoreBlockAVXGo(f *goFile) {
+	f.comment("scoreBlockAsm runs ScoreBlock's assembly on implementation id, if it has\n" +
+		"one, and reports whether it did: false (dst unwritten) on a path without\n" +
+		"assembly or on an index whose feature's lanes are not inside blk,\n" +
+		"for the Go loop to run (and panic at that index).")
+	f.p("func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {")
+	f.p("switch id {")
+	ids := ""
+	for i := len(scoreBlockAVXImpls) - 1; i >= 0; i-- {
+		if ids != "" {
+			ids += ", "
+		}
+		ids += scoreBlockAVXImpls[i].id
+	}
+	f.p("case %s:", ids)
+	f.p("bound := scoreBlockBound(scoreBlockLanes(len(dst)), len(dst), len(blk))")
+	f.p("if is32[T]() {")
+	f.p("return %s(f32s(dst), f32s(blk), idx, f32s(val), bound)", scoreBlockAVXName(f32))
+	f.p("}")
+	f.p("return %s(f64s(dst), f64s(blk), idx, f64s(val), bound)", scoreBlockAVXName(f64))
+	f.p("}")
+	f.p("return false")
+	f.p("}")
+	for _, t := range []elem{f32, f64} {
+		f.p("")
+		if t.is32() {
+			f.comment(scoreBlockAVXName(t) + " is ScoreBlock for 1 ≤ len(dst) ≤ 8 (AVX on YMM: avx2,\n" +
+				"avx512), with ok = false, nothing read outside blk and dst unwritten, if\n" +
+				"an index is not below bound; len(val) == len(idx) is the caller's check.")
+		} else {
+			f.comment(fmt.Sprintf("%s is %s for %s.", scoreBlockAVXName(t), scoreBlockAVXName(f32), t.goType))
+		}
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("%s", typed("func "+scoreBlockAVXName(t)+scoreBlockAVXSig, t))
+	}
+}
+
+func scoreBlockNEONGo(f *goFile) error {
+	f.comment("scoreBlockAsm runs ScoreBlock's assembly on implementation id, if it has\n" +
+		"one, and reports whether it did: false (dst unwritten) on a path without\n" +
+		"assembly or on an index whose nv vectors of weights are not inside blk,\n" +
+		"for the Go loop to run (and panic at that index, or score the sample if\n" +
+		"only lanes past len(dst) were outside).")
+	f.p("func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {")
+	f.p("if id != %s {", implNEON.id)
+	f.p("return false")
+	f.p("}")
+	f.p("w := len(dst)")
+	f.p("var buf [scoreBlockMax]T")
+	f.p("ok := false")
+	for _, t := range []elem{f32, f64} {
+		conv := "f64s"
+		if t.is32() {
+			conv = "f32s"
+			f.p("if is32[T]() {")
+		} else {
+			f.p("} else {")
+		}
+		f.p("b, bl, v := %s(buf[:]), %s(blk), %s(val)", conv, conv, conv)
+		f.p("switch {")
+		nvs := scoreBlockNEONVectors(t)
+		for i, nv := range nvs {
+			lanes := scoreBlockNEONLanes(t, nv)
+			if i < len(nvs)-1 {
+				f.p("case w <= %d:", lanes)
+			} else {
+				// The widest kernel takes every width up to scoreBlockMax.
+				if lanes != 8 {
+					return fmt.Errorf("the widest NEON block kernel for %s reads %d lanes, not 8", t.goType, lanes)
+				}
+				f.p("default:")
+			}
+			f.p("ok = %s(b, bl, idx, v, scoreBlockBound(%d, w, len(blk)), w)", scoreBlockNEONName(t, nv), lanes)
+		}
+		f.p("}")
+	}
+	f.p("}")
+	f.p("if ok {")
+	f.p("copy(dst, buf[:w])")
+	f.p("}")
+	f.p("return ok")
+	f.p("}")
+	for _, t := range []elem{f32, f64} {
+		nvs := scoreBlockNEONVectors(t)
+		for i, nv := range nvs {
+			name, lanes := scoreBlockNEONName(t, nv), scoreBlockNEONLanes(t, nv)
+			f.p("")
+			switch {
+			case t.is32() && i == 0:
+				f.comment(fmt.Sprintf("%s sets dst[0:%d] to the sums of ScoreBlock at width w\n"+
+					"reading %s lanes per feature (NEON), with ok = false, nothing read\n"+
+					"outside blk, if an index is not below bound; len(dst) ≥ %d and\n"+
+					"len(val) == len(idx) are the caller's.", name, lanes, lanesWord[lanes], lanes))
+			case i == 0:
+				f.comment(fmt.Sprintf("%s is %s for %s reading %s lanes.",
+					name, scoreBlockNEONName(f32, 1), t.goType, lanesWord[lanes]))
+			default:
+				f.comment(fmt.Sprintf("%s is %s reading %s lanes.", name, scoreBlockNEONName(t, nvs[0]), lanesWord[lanes]))
+			}
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("%s", typed("func "+name+scoreBlockNEONSig, t))
+		}
+	}
+	return nil
+}
