@@ -11,6 +11,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -527,20 +528,11 @@ func rangeOf(n, t, w int) (lo, hi int) {
 }
 
 // parallelRows runs f over [0, n) split into workers(n, work) ranges (see
-// rangeOf), one per goroutine.
+// rangeOf), one per goroutine, the first on the caller's (a panic in any
+// is re-raised on the caller once all have ended; see package parallel).
 func parallelRows(n, work int, f func(lo, hi int)) {
 	w := workers(n, work)
-	if w <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for t := 1; t < w; t++ {
-		lo, hi := rangeOf(n, t, w)
-		wg.Go(func() { f(lo, hi) })
-	}
-	f(rangeOf(n, 0, w)) // the first range on the calling goroutine
-	wg.Wait()
+	parallel.Run(w, func(t int) { f(rangeOf(n, t, w)) })
 }
 
 // scoresBatch is ScoresBatch on snapshot s; len(dst) is a multiple of

@@ -1,0 +1,104 @@
+package perceptron
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/csrtest"
+)
+
+// TestSparseBatchMalformed: every sparse batch method of the linear and
+// the kernel models returns an error wrapping ErrDims and
+// dataset.ErrMismatch for a CSR whose offsets do not describe its rows (on
+// 8 rows and on 2000, split over goroutines), never a panic.
+func TestSparseBatchMalformed(t *testing.T) {
+	_, y, c := sparseIntSet(51, 60, 10, 3)
+	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, _, err := TrainMulticlassSparse(c, y, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := []struct {
+		name string
+		call func(c *dataset.CSR[float32], n int) error
+	}{
+		{"KernelModel.PredictBatchSparse", func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{"KernelModel.ScoresBatchSparse", func(c *dataset.CSR[float32], n int) error {
+			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
+		}},
+		{"KernelModel.AccuracySparse", func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{"Model.PredictBatchSparse", func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{"Model.ScoresBatchSparse", func(c *dataset.CSR[float32], n int) error {
+			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
+		}},
+		{"Model.AccuracySparse", func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
+	}
+	for _, rows := range []int{8, 2000} {
+		_, _, valid := sparseIntSet(52, rows, 10, 3)
+		for _, m := range methods {
+			if err := m.call(valid, rows); err != nil {
+				t.Fatalf("%s on a valid matrix of %d rows: %v", m.name, rows, err)
+			}
+			for _, tc := range csrtest.Malformed(valid) {
+				n := 0
+				if tc.C != nil {
+					n = max(0, tc.C.Rows)
+				}
+				err := m.call(tc.C, n)
+				if !errors.Is(err, ErrDims) || (tc.C != nil && !errors.Is(err, dataset.ErrMismatch)) {
+					t.Errorf("%s, %d rows, %s: %v, want ErrDims and dataset.ErrMismatch", m.name, rows, tc.Name, err)
+				}
+			}
+		}
+	}
+}
+
+// TestKernelAccuracySparse: the fraction of matching labels, the dense
+// Accuracy's value, and the dense method's error for no labels (ErrEmpty).
+func TestKernelAccuracySparse(t *testing.T) {
+	X, y, c := sparseIntSet(53, 60, 10, 3)
+	m, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.05}, Options: Options{MaxIter: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.AccuracySparse(c, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Accuracy(X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred := make([]int, len(y))
+	if err := m.PredictBatchSparse(pred, c); err != nil {
+		t.Fatal(err)
+	}
+	if f := fractionEqual(pred, y); got != want || got != f || got <= 0 {
+		t.Errorf("AccuracySparse = %v, dense Accuracy %v, fraction of PredictBatchSparse %v", got, want, f)
+	}
+	flipped := make([]int, len(y))
+	for i, p := range pred {
+		flipped[i] = p
+		if i%2 == 0 {
+			flipped[i] = p + 100
+		}
+	}
+	if a, err := m.AccuracySparse(c, flipped); err != nil || a != 0.5 {
+		t.Errorf("half the labels changed: %v, %v; want 0.5", a, err)
+	}
+	empty := &dataset.CSR[float32]{Cols: 10, Ptr: []int{0}}
+	if _, err := m.AccuracySparse(empty, nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("no samples: %v, want ErrEmpty", err)
+	}
+	if _, err := m.Accuracy(nil, nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("dense Accuracy, no samples: %v, want ErrEmpty (the sparse one's)", err)
+	}
+	if _, err := m.AccuracySparse(c, y[:10]); !errors.Is(err, ErrDims) {
+		t.Errorf("short labels: %v, want ErrDims", err)
+	}
+}
