@@ -264,7 +264,10 @@ type trainer[T Float] struct {
 // values and two packed copies of the data, about 18 % of N² for ten equal
 // classes on two goroutines: where fresh memory is dear (a virtual machine
 // faults 400 MB in in about a second of system time) that is most of the
-// difference to the N×N matrix.
+// difference to the N×N matrix. Only the kernel values are checked against
+// GramBytes: classBlocks also makes an N×d copy of the rows sorted by class
+// (dropped once packed) and the packed copies (gram.Pack with MaxBytes −1,
+// kept for the fit), a few times the data's own size, which come on top.
 type classBlocks[T Float] struct {
 	packed []*gram.Packed[T]
 	diag   []*gram.Matrix[T]
