@@ -26,38 +26,17 @@ func TestSparseBatchMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	methods := []struct {
-		name string
-		call func(c *dataset.CSR[float32], n int) error
-	}{
-		{"Model.PredictBatchSparse", func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
-		{"Model.ScoresBatchSparse", func(c *dataset.CSR[float32], n int) error {
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
+		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
 		}},
-		{"Model.AccuracySparse", func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
-		{"LinearModel.PredictBatchSparse", func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
-		{"LinearModel.ScoresBatchSparse", func(c *dataset.CSR[float32], n int) error {
+		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{Name: "LinearModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "LinearModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
 		}},
-	}
-	for _, rows := range []int{8, 2000} {
-		_, _, valid := sparseInt(r, rows, 10, 3)
-		for _, m := range methods {
-			if err := m.call(valid, rows); err != nil {
-				t.Fatalf("%s on a valid matrix of %d rows: %v", m.name, rows, err)
-			}
-			for _, tc := range csrtest.Malformed(valid) {
-				n := 0
-				if tc.C != nil {
-					n = max(0, tc.C.Rows)
-				}
-				err := m.call(tc.C, n)
-				if !errors.Is(err, ErrDims) || (tc.C != nil && !errors.Is(err, dataset.ErrMismatch)) {
-					t.Errorf("%s, %d rows, %s: %v, want ErrDims and dataset.ErrMismatch", m.name, rows, tc.Name, err)
-				}
-			}
-		}
-	}
+	})
 }
 
 // TestAccuracySparse: the fraction of matching labels, the dense

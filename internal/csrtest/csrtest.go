@@ -4,7 +4,9 @@
 package csrtest
 
 import (
+	"errors"
 	"slices"
+	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -41,4 +43,36 @@ func Malformed[T kernel.Float](c *dataset.CSR[T]) []Case[T] {
 	add("Ptr end short", func(m *dataset.CSR[T]) { m.Ptr[n]-- })
 	add("Idx longer than Val", func(m *dataset.CSR[T]) { m.Val = m.Val[:len(m.Val)-1] })
 	return out
+}
+
+// Method is a sparse batch method under test: Call runs it on c with
+// outputs (dst, labels) sized for n rows.
+type Method[T kernel.Float] struct {
+	Name string
+	Call func(c *dataset.CSR[T], n int) error
+}
+
+// Check runs every method on valid(8) and valid(2000), which must succeed,
+// and on every Malformed matrix made from them, which must return an error
+// wrapping sentinel and (but for a nil matrix) dataset.ErrMismatch.
+func Check[T kernel.Float](t testing.TB, valid func(rows int) *dataset.CSR[T], sentinel error, methods []Method[T]) {
+	t.Helper()
+	for _, rows := range []int{8, 2000} {
+		c := valid(rows)
+		for _, m := range methods {
+			if err := m.Call(c, rows); err != nil {
+				t.Fatalf("%s on a valid matrix of %d rows: %v", m.Name, rows, err)
+			}
+			for _, tc := range Malformed(c) {
+				n := 0
+				if tc.C != nil {
+					n = max(0, tc.C.Rows)
+				}
+				err := m.Call(tc.C, n)
+				if !errors.Is(err, sentinel) || (tc.C != nil && !errors.Is(err, dataset.ErrMismatch)) {
+					t.Errorf("%s, %d rows, %s: %v, want %v and %v", m.Name, rows, tc.Name, err, sentinel, dataset.ErrMismatch)
+				}
+			}
+		}
+	}
 }
