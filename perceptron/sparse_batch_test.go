@@ -45,31 +45,11 @@ func TestKernelAccuracySparse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := m.AccuracySparse(c, y)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, err := m.Accuracy(X, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pred := make([]int, len(y))
-	if err := m.PredictBatchSparse(pred, c); err != nil {
-		t.Fatal(err)
-	}
-	if f := fractionEqual(pred, y); got != want || got != f || got <= 0 {
-		t.Errorf("AccuracySparse = %v, dense Accuracy %v, fraction of PredictBatchSparse %v", got, want, f)
-	}
-	flipped := make([]int, len(y))
-	for i, p := range pred {
-		flipped[i] = p
-		if i%2 == 0 {
-			flipped[i] = p + 100
-		}
-	}
-	if a, err := m.AccuracySparse(c, flipped); err != nil || a != 0.5 {
-		t.Errorf("half the labels changed: %v, %v; want 0.5", a, err)
-	}
+	csrtest.CheckAccuracy(t, c, y, want, m.AccuracySparse, m.PredictBatchSparse)
 	empty := &dataset.CSR[float32]{Cols: 10, Ptr: []int{0}}
 	if _, err := m.AccuracySparse(empty, nil); !errors.Is(err, ErrEmpty) {
 		t.Errorf("no samples: %v, want ErrEmpty", err)

@@ -76,3 +76,37 @@ func Check[T kernel.Float](t testing.TB, valid func(rows int) *dataset.CSR[T], s
 		}
 	}
 }
+
+// CheckAccuracy checks a model's AccuracySparse on c and its labels y: it
+// equals dense (the dense Accuracy's value on the same rows) and the
+// fraction of PredictBatchSparse's labels equal to y (above 0), and it is
+// 0.5 when every other label is changed.
+func CheckAccuracy[T kernel.Float](t testing.TB, c *dataset.CSR[T], y []int, dense float64,
+	accuracy func(c *dataset.CSR[T], y []int) (float64, error), predict func(dst []int, c *dataset.CSR[T]) error) {
+	t.Helper()
+	got, err := accuracy(c, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred := make([]int, len(y))
+	if err := predict(pred, c); err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	flipped := make([]int, len(y))
+	for i, p := range pred {
+		if p == y[i] {
+			ok++
+		}
+		flipped[i] = p
+		if i%2 == 0 {
+			flipped[i] = p + 100
+		}
+	}
+	if f := float64(ok) / float64(len(y)); got != dense || got != f || got <= 0 {
+		t.Errorf("AccuracySparse = %v, dense Accuracy %v, fraction of PredictBatchSparse %v", got, dense, f)
+	}
+	if a, err := accuracy(c, flipped); err != nil || a != 0.5 {
+		t.Errorf("half the labels changed: %v, %v; want 0.5", a, err)
+	}
+}
