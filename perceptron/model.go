@@ -534,6 +534,10 @@ func rangeOf(n, t, w int) (lo, hi int) {
 // is re-raised on the caller once all have ended; see package parallel).
 func parallelRows(n, work int, f func(lo, hi int)) {
 	w := workers(n, work)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
 	parallel.Run(w, func(t int) { f(rangeOf(n, t, w)) })
 }
 
@@ -750,14 +754,10 @@ func (s *state[T]) predictRows(dst []int, X []T) error {
 		bad = s.predictRange(dst, X, 0, n)
 	} else {
 		bads := make([]int, w)
-		var wg sync.WaitGroup
-		for t := 1; t < w; t++ {
+		parallel.Run(w, func(t int) {
 			lo, hi := rangeOf(n, t, w)
-			wg.Go(func() { bads[t] = s.predictRange(dst, X, lo, hi) })
-		}
-		lo, hi := rangeOf(n, 0, w)
-		bads[0] = s.predictRange(dst, X, lo, hi)
-		wg.Wait()
+			bads[t] = s.predictRange(dst, X, lo, hi)
+		})
 		for _, b := range bads {
 			if b >= 0 {
 				bad = b

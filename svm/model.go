@@ -506,6 +506,10 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 // parallelRows splits [0, n) between GOMAXPROCS goroutines.
 func parallelRows(n int, f func(lo, hi int)) {
 	w := rowWorkers(n)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
 	parallel.Run(w, func(t int) { f(t*n/w, (t+1)*n/w) })
 }
 

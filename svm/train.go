@@ -12,6 +12,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -303,29 +304,23 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 	defer cancel()
 	var next atomic.Int64
 	errs := make([]error, tr.workers)
-	var wg sync.WaitGroup
-	for w := range tr.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := new(workerState[T])
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= len(order) {
-					return
-				}
-				i := order[t]
-				sol, err := tr.solve(ctx, &probs[i], ws)
-				if err != nil {
-					errs[w] = tr.problemErr(&probs[i], err)
-					cancel()
-					return
-				}
-				sols[i] = sol
+	parallel.Run(tr.workers, func(w int) {
+		ws := new(workerState[T])
+		for {
+			t := int(next.Add(1) - 1)
+			if t >= len(order) {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			i := order[t]
+			sol, err := tr.solve(ctx, &probs[i], ws)
+			if err != nil {
+				errs[w] = tr.problemErr(&probs[i], err)
+				cancel()
+				return
+			}
+			sols[i] = sol
+		}
+	})
 	var ctxErr error
 	for _, err := range errs {
 		switch {
