@@ -259,7 +259,7 @@ func (g *x86) dotBody(sq bool) {
 		g.Comment("CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),",
 			"no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes",
 			"(out of the way of longer inputs, for which the JB above is not taken)")
-		g.kmask()
+		g.kmasks(0, false)
 		g.movuZ(mem(reg.RSI, 0), reg.K1, reg.Z0)
 		g.movuZ(mem(reg.RDI, 0), reg.K1, reg.Z1)
 		if sq {
@@ -306,6 +306,44 @@ func (g *x86) dotBody(sq bool) {
 	g.SUBQ(imm(t.size), reg.RCX)
 	g.JNZ(g.L("scalarloop"))
 	g.JMP(g.L("sum"))
+}
+
+// kMaskData emits the AVX-512 opmask tables of the short dot paths, one
+// per element type: at byte offset r (a multiple of the element size, 0 ≤
+// r ≤ 2W) an element-sized entry with its low r/size bits set. KMOVW from
+// kMask+r is then the mask of the first r bytes of a vector (the bits past
+// the vector's lanes are ignored), and KMOVW from kMask+r+lanes/8 that of
+// the r−W bytes of the next one: a load instead of a shift, a decrement and
+// a move from a general register, and no masks to compute from n.
+func kMaskData(f *asmFile) {
+	for _, t := range []elem{f32, f64} {
+		f.ctx.StaticGlobal(kMaskName(t))
+		f.ctx.DataAttributes(rodataNoptr)
+		W := avx512.vec
+		for r := 0; r <= 2*W; r += t.size {
+			e := r / t.size
+			if t.size == 4 {
+				f.ctx.AddDatum(r, operand.U32(uint32(1)<<e-1))
+			} else {
+				f.ctx.AddDatum(r, operand.U64(uint64(1)<<e-1))
+			}
+		}
+	}
+}
+
+// kMaskName is the symbol of the opmask table of element type t (kMaskData).
+func kMaskName(t elem) string { return "kMask" + t.sfx }
+
+// kmasks sets K1 to the mask of the first CX+disp bytes of a vector, from
+// the table kMaskData emits, and, if both, K2 to that of the CX+disp−W
+// bytes past it; CX is a multiple of the element size with 0 ≤ CX+disp ≤
+// 2W (clobbers AX).
+func (g *x86) kmasks(disp int, both bool) {
+	g.LEAQ(operand.NewDataAddr(operand.NewStaticSymbol(kMaskName(g.t)), 0), reg.RAX)
+	g.KMOVW(mem(reg.RAX, disp, reg.RCX), reg.K1)
+	if both {
+		g.KMOVW(mem(reg.RAX, disp+g.lanes()/8, reg.RCX), reg.K2)
+	}
 }
 
 // tailMask is the AVX2 mask table of the file (tailMaskData).
@@ -788,6 +826,7 @@ func dotAutoFile() ([]byte, error) {
 		"with the result written as 8 bytes.",
 	)
 	tailMaskData(f)
+	kMaskData(f)
 	g := f.fn(implAVX512, f32, avx512, "dotAuto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
@@ -863,7 +902,7 @@ func (g *x86) tailCall(name string) {
 // overlaps consecutive calls: what bounds them is the number of
 // instructions, not the latency of the sums.
 func (g *x86) midBody(sq bool) {
-	W, lanes := g.v.vec, g.lanes()
+	W := g.v.vec
 	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
 		if k == nil {
 			g.movu(mem(reg.RSI, disp), t)
@@ -894,24 +933,24 @@ func (g *x86) midBody(sq bool) {
 	g.CMPQ(reg.RCX, imm(2*W+1))
 	g.JB(g.L("mid2"))
 	prod(W, nil, reg.Z1, reg.Z1, true)
-	g.SUBQ(imm(2*W), reg.RCX)
-	g.SHRQ(operand.Imm(uint64(g.t.shift)), reg.RCX)
-	g.MOVL(imm32(1), reg.EAX)
-	// SHLQ CX, AX: 1 ≤ CX ≤ 2·lanes ≤ 32, so the mask fits in AX
-	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
-	g.DECQ(reg.RAX)
-	g.KMOVW(reg.EAX, reg.K1)
-	g.SHRQ(operand.Imm(uint64(lanes)), reg.RAX)
-	g.KMOVW(reg.EAX, reg.K2)
-	prod(2*W, reg.K1, reg.Z0, reg.Z2, false)
-	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
+	g.Commentf("CX = %d (four whole vectors): no masks, the loads fold into the FMAs", 4*W)
+	g.CMPQ(reg.RCX, imm(4*W))
+	g.JNE(g.L("mid3"))
+	prod(2*W, nil, reg.Z0, reg.Z2, false)
+	prod(3*W, nil, reg.Z1, reg.Z3, false)
 	g.add(reg.Z1, reg.Z0, reg.Z0)
 	g.zmmReturn()
 
 	g.label("mid2")
-	g.SUBQ(imm(W), reg.RCX)
-	g.kmask()
+	g.kmasks(-W, false)
 	prod(W, reg.K1, reg.Z0, reg.Z2, false)
+	g.zmmReturn()
+
+	g.label("mid3")
+	g.kmasks(-2*W, true)
+	prod(2*W, reg.K1, reg.Z0, reg.Z2, false)
+	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
+	g.add(reg.Z1, reg.Z0, reg.Z0)
 	g.zmmReturn()
 }
 

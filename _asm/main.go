@@ -12,6 +12,8 @@
 //	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	kernel/sparse_amd64.s, sparse_arm64.s, sparse_{amd64,arm64,noasm}.go
 //	                               the sparse kernels (sparse.go, sparse_x86.go, sparse_neon.go)
+//	kernel/sparseblock_amd64.s, sparseblock_arm64.s
+//	                               the block-scoring kernel (sparseblock_x86.go, sparseblock_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -104,6 +106,8 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/sparse_amd64.go", func() ([]byte, error) { return sparseGoFile("amd64") }},
 			{"kernel/sparse_arm64.go", func() ([]byte, error) { return sparseGoFile("arm64") }},
 			{"kernel/sparse_noasm.go", func() ([]byte, error) { return sparseGoFile("") }},
+			{"kernel/sparseblock_amd64.s", scoreBlockAVXFile},
+			{"kernel/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {
@@ -161,6 +165,7 @@ func kernelAVX512File() ([]byte, error) {
 		"and every tail a single opmask-masked operation. The Go declarations are",
 		"in kernel_amd64.go; the generator's kernel_x86.go holds the definitions.",
 	)
+	kMaskData(f)
 	kernelFuncs(f, implAVX512, avx512)
 	return f.render()
 }

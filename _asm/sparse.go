@@ -60,8 +60,19 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		constraint = "purego || !(amd64 || arm64)"
 	}
 	f := newGoFile(constraint, "kernel")
+	if goarch == "amd64" {
+		f.p("import (")
+		f.p(`"math"`)
+		f.p(`"unsafe"`)
+		f.p(")")
+		f.p("")
+	}
 	for _, method := range []bool{true, false} {
-		sparseDotFunc(f, list, method)
+		if !method && goarch == "amd64" {
+			dotSparseAutoGo(f)
+		} else {
+			sparseDotFunc(f, list, method)
+		}
 		f.p("")
 		sparseAxpyFunc(f, list, method)
 		f.p("")
@@ -205,4 +216,42 @@ func sparseAxpyFunc(f *goFile, list []sparseImpl, method bool) {
 				f.p("return")
 			}
 		})
+}
+
+// dotSparseAutoGo writes the amd64 DotSparse: one call of the assembly
+// dotSparseAuto (sparse_amd64.s), which checks the lengths and picks the
+// implementation and element type itself, as dotAutoGo's Dot does; small
+// enough for the inliner, so that a call of kernel.DotSparse compiles to a
+// call of dotSparseAuto in the caller. Where the assembly declines (no
+// assembly implementation active, unequal lengths, an index outside w) it
+// jumps to dotSparseGo with its own arguments, which panics in the last
+// two cases.
+func dotSparseAutoGo(f *goFile) {
+	f.comment(dotSparseDoc)
+	f.p("func DotSparse[T Float](idx []int32, val, w []T) T {")
+	f.p("var z T")
+	f.p("r := dotSparseAuto(idx, unsafe.Pointer(unsafe.SliceData(val)), unsafe.Pointer(unsafe.SliceData(w)), len(val), len(w), unsafe.Sizeof(z))")
+	f.p("return *(*T)(unsafe.Pointer(&r))")
+	f.p("}")
+	f.p("")
+	f.comment("dotSparseAuto is DotSparse for float32 (size 4) or float64 (size 8)\n" +
+		"values and weights on the AVX2/AVX-512 sparse dot; it jumps to dotSparseGo\n" +
+		"(having read nothing outside w) if len(idx) != nval, an index is outside\n" +
+		"w, or no assembly implementation is active. The result is the float64\n" +
+		"or the float32 bits (in the low four bytes).")
+	f.p("//")
+	f.p("//go:noescape")
+	f.p("func dotSparseAuto(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64")
+	f.p("")
+	f.comment("dotSparseGo is dotSparseAuto's Go path: the length panic, or the Go\n" +
+		"loop (which panics at an index outside w).")
+	f.p("func dotSparseGo(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64 {")
+	f.p("if len(idx) != nval {")
+	f.p(`panicLen("DotSparse", "len(idx)", len(idx), "len(val)", nval)`)
+	f.p("}")
+	f.p("if size == 4 {")
+	f.p("return uint64(math.Float32bits(dotSparseGeneric(idx, unsafe.Slice((*float32)(val), nval), unsafe.Slice((*float32)(w), nw))))")
+	f.p("}")
+	f.p("return math.Float64bits(dotSparseGeneric(idx, unsafe.Slice((*float64)(val), nval), unsafe.Slice((*float64)(w), nw)))")
+	f.p("}")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -45,6 +46,45 @@ func sparseFuncs(f *asmFile) {
 	}
 }
 
+// dotSparseAutoFunc emits dotSparseAuto, kernel.DotSparse on amd64: the
+// lengths, the implementation (activeID) and the element type checked in
+// assembly, then the dot body of that type inline, so that a call of
+// kernel.DotSparse (its Go side inlines into the caller) reaches the
+// arithmetic through one call, as dotAuto does for Dot. When len(idx) !=
+// nval, no assembly implementation is active, or at an index outside w
+// (having read nothing outside w), it jumps to the Go function dotSparseGo
+// with its own arguments, which panics or runs the Go loop.
+func dotSparseAutoFunc(f *asmFile) {
+	g := f.fn(implAVX2, f32, avx2, "dotSparseAuto", "func(idx []int32, val, w *byte, nval, nw int, size uintptr) uint64")
+	g.Comment("CX = len(idx); to Go (dotSparseGo) unless len(val) is the same and",
+		"activeID names avx2 or avx512 (whose sparse kernels are these XMM bodies)")
+	g.MOVQ(g.param("idx", "len"), reg.RCX)
+	g.CMPQ(reg.RCX, g.param("nval"))
+	g.JNE(lbl("fail"))
+	active := operand.Mem{Symbol: operand.Symbol{Name: "·activeID"}, Base: reg.StaticBase}
+	g.CMPB(active, imm(idAVX2))
+	g.JE(lbl("go"))
+	g.CMPB(active, imm(idAVX512))
+	g.JNE(lbl("fail"))
+	g.Label("go")
+	g.Comment("SI = &idx[0], DI = &val[0], DX = &w[0], R8 = min(nw, 2³¹)")
+	g.MOVQ(g.param("idx", "base"), reg.RSI)
+	g.MOVQ(g.param("val"), reg.RDI)
+	g.MOVQ(g.param("w"), reg.RDX)
+	g.boundFrom(g.param("nw"))
+	g.CMPQ(g.param("size"), imm(4))
+	g.JNE(lbl("f64"))
+	for _, t := range []elem{f32, f64} {
+		if !t.is32() {
+			g.Label("f64")
+		}
+		h := &x86{Context: f.ctx, t: t, v: avx2, pfx: strings.ToLower(t.sfx) + "_", ret8: true}
+		h.dotSparseBody(true)
+	}
+	g.Label("fail")
+	g.tailCall("dotSparseGo")
+}
+
 func sparseAVXFile() ([]byte, error) {
 	f := newAsmFile(
 		"Sparse kernels of package kernel (the \"avx2\" and \"avx512\" implementations,",
@@ -53,12 +93,16 @@ func sparseAVXFile() ([]byte, error) {
 		"their definition and conventions.",
 	)
 	sparseFuncs(f)
+	dotSparseAutoFunc(f)
 	return f.render()
 }
 
 // sparseBound sets R8 = min(len(w), 2³¹) from the slice parameter p.
-func (g *x86) sparseBound(p string) {
-	g.MOVQ(g.param(p, "len"), reg.R8)
+func (g *x86) sparseBound(p string) { g.boundFrom(g.param(p, "len")) }
+
+// boundFrom sets R8 = min(n, 2³¹) for the length n at m.
+func (g *x86) boundFrom(m operand.Mem) {
+	g.MOVQ(m, reg.R8)
 	g.MOVL(operand.U32(1<<31), reg.R9L)
 	g.CMPQ(reg.R8, reg.R9)
 	g.CMOVQHI(reg.R9, reg.R8)
@@ -70,7 +114,7 @@ func (g *x86) sparseBound(p string) {
 func (g *x86) scalarDot(k int, ix reg.GPPhysical, ta, tb, acc reg.VecPhysical) {
 	g.MOVL(mem(reg.RSI, 4*k), ix.As32())
 	g.CMPQ(ix.As64(), reg.R8)
-	g.JAE(lbl("bad"))
+	g.JAE(g.L("bad"))
 	g.movs(memx(reg.RDX, 0, ix.As64(), uint8(g.t.size)), ta)
 	g.movs(mem(reg.RDI, k*g.t.size), tb)
 	g.fmadd231s(tb, ta, acc)
@@ -95,7 +139,7 @@ func (g *x86) laneDot4(k int, ta, tb, acca, accb reg.VecPhysical) {
 	ord := []reg.GPPhysical{r[1], r[0], r[3], r[2]}
 	for _, x := range ord {
 		g.CMPQ(x, reg.R8)
-		g.JAE(lbl("bad"))
+		g.JAE(g.L("bad"))
 	}
 	w := func(x reg.GPPhysical) operand.Mem { return memx(reg.RDX, 0, x, uint8(g.t.size)) }
 	if g.t.is32() {
@@ -119,13 +163,6 @@ var sparseIdxRegs = []reg.GPPhysical{reg.RAX, reg.RBX, reg.R10, reg.R11}
 // dotSparseKernel emits dotSparse<INFIX><T>(idx []int32, val, w []T) (s T, ok bool).
 func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g := f.fn(im, t, v, "dotSparse"+v.name+t.sfx, "func(idx []int32, val, w []T) (s T, ok bool)")
-	okRes := func() operand.Mem {
-		b, err := g.ReturnIndex(1).Resolve()
-		if err != nil {
-			panic(err)
-		}
-		return b.Addr
-	}()
 	g.Comment("SI = &idx[0], DI = &val[0], DX = &w[0], CX = non-zeros left,",
 		"R8 = min(len(w), 2³¹): an index is valid iff it is below R8 as unsigned")
 	g.MOVQ(g.param("idx", "base"), reg.RSI)
@@ -133,38 +170,48 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g.MOVQ(g.param("w", "base"), reg.RDX)
 	g.MOVQ(g.param("idx", "len"), reg.RCX)
 	g.sparseBound("w")
+	g.dotSparseBody(false)
+}
+
+// dotSparseBody emits the sparse dot from SI = &idx[0], DI = &val[0],
+// DX = &w[0], CX = the non-zeros and R8 = the index bound; it stores the
+// result (storeResult) and ok, or, for dotSparseAuto (auto), the result
+// alone, with a jump to dotSparseGo at an invalid index. Its labels carry
+// g's prefix, so that dotSparseAuto holds one body per element type.
+func (g *x86) dotSparseBody(auto bool) {
+	t := g.t
 	g.Comment("X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single",
 		"non-zeros' sum; eight non-zeros per iteration, then four, then one at a time")
 	for i := 0; i < 8; i++ {
 		g.xor(xr[i], xr[i], xr[i])
 	}
 	g.CMPQ(reg.RCX, imm(8))
-	g.JB(lbl("s4"))
-	g.Label("sloop")
+	g.JB(g.L("s4"))
+	g.label("sloop")
 	g.laneDot4(0, xr[8], xr[9], xr[0], xr[1])
 	g.laneDot4(4, xr[10], xr[11], xr[2], xr[3])
 	g.ADDQ(imm(8*4), reg.RSI)
 	g.ADDQ(imm(8*t.size), reg.RDI)
 	g.SUBQ(imm(8), reg.RCX)
 	g.CMPQ(reg.RCX, imm(8))
-	g.JAE(lbl("sloop"))
-	g.Label("s4")
+	g.JAE(g.L("sloop"))
+	g.label("s4")
 	g.CMPQ(reg.RCX, imm(4))
-	g.JB(lbl("s1"))
+	g.JB(g.L("s1"))
 	g.laneDot4(0, xr[8], xr[9], xr[4], xr[5])
 	g.ADDQ(imm(4*4), reg.RSI)
 	g.ADDQ(imm(4*t.size), reg.RDI)
 	g.SUBQ(imm(4), reg.RCX)
-	g.Label("s1")
+	g.label("s1")
 	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(lbl("ssum"))
-	g.Label("s1loop")
+	g.JZ(g.L("ssum"))
+	g.label("s1loop")
 	g.scalarDot(0, reg.RAX, reg.X8, reg.X12, reg.X6)
 	g.ADDQ(imm(4), reg.RSI)
 	g.ADDQ(imm(t.size), reg.RDI)
 	g.DECQ(reg.RCX)
-	g.JNZ(lbl("s1loop"))
-	g.Label("ssum")
+	g.JNZ(g.L("s1loop"))
+	g.label("ssum")
 	if g.t.is32() {
 		g.Comment("(X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,",
 			"zeros above), then across the lanes")
@@ -182,15 +229,25 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 		g.add(reg.X4, reg.X0, reg.X0)
 	}
 	g.hsumX()
-	g.movs(reg.X0, g.result())
+	g.storeResult()
+	if auto {
+		g.VZEROUPPER()
+		g.RET()
+		g.label("bad")
+		g.Comment("an index outside w: the Go loop panics there")
+		g.VZEROUPPER()
+		g.tailCall("dotSparseGo")
+		return
+	}
+	okRes := g.resultAt(1)
 	g.MOVB(operand.U8(1), okRes)
 	g.VZEROUPPER()
 	g.RET()
 
-	g.Label("bad")
+	g.label("bad")
 	g.Comment("an index outside w: s = 0, ok = false, nothing read there")
 	g.xor(reg.X0, reg.X0, reg.X0)
-	g.movs(reg.X0, g.result())
+	g.storeResult()
 	g.MOVB(operand.U8(0), okRes)
 	g.VZEROUPPER()
 	g.RET()

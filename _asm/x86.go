@@ -270,8 +270,11 @@ func (g *x86) param(name string, part ...string) operand.Mem {
 }
 
 // result returns the address of the function's result.
-func (g *x86) result() operand.Mem {
-	b, err := g.ReturnIndex(0).Resolve()
+func (g *x86) result() operand.Mem { return g.resultAt(0) }
+
+// resultAt is the address of the function's result number i.
+func (g *x86) resultAt(i int) operand.Mem {
+	b, err := g.ReturnIndex(i).Resolve()
 	if err != nil {
 		panic(err)
 	}

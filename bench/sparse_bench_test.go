@@ -49,17 +49,19 @@ func plainDotSparse[T kernel.Float](idx []int32, val, w []T) T {
 	return s
 }
 
-// dotSparseCandidates are the paths and the plain loop, each called the
-// same way: through a func value of the function itself (kernel.DotSparse,
-// the method value of a path's Kernels, plainDotSparse), with no closure
-// around one of them only.
+// dotSparseCandidates are the paths and the plain loop. kernel.DotSparse
+// and the plain loop are called the way user code calls them, as
+// dotCandidates calls Dot: a closure whose body is the call, which the
+// compiler inlines (DotSparse's Go side is one call of the assembly
+// dotSparseAuto; the plain loop is inlined whole). The paths are the method
+// values of their Kernels.
 func dotSparseCandidates[T kernel.Float]() []candidate[dotSparseFn[T]] {
-	c := []candidate[dotSparseFn[T]]{{"auto", kernel.DotSparse[T]}}
+	c := []candidate[dotSparseFn[T]]{{"auto", func(idx []int32, val, w []T) T { return kernel.DotSparse(idx, val, w) }}}
 	names, ks := paths[T]()
 	for i := range ks {
 		c = append(c, candidate[dotSparseFn[T]]{names[i], ks[i].DotSparse})
 	}
-	return append(c, candidate[dotSparseFn[T]]{"plain", plainDotSparse[T]})
+	return append(c, candidate[dotSparseFn[T]]{"plain", func(idx []int32, val, w []T) T { return plainDotSparse(idx, val, w) }})
 }
 
 func benchDotSparse[T kernel.Float](b *testing.B) {

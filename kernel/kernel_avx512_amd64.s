@@ -9,6 +9,60 @@
 // and every tail a single opmask-masked operation. The Go declarations are
 // in kernel_amd64.go; the generator's kernel_x86.go holds the definitions.
 
+DATA kMaskF32<>+0(SB)/4, $0x00000000
+DATA kMaskF32<>+4(SB)/4, $0x00000001
+DATA kMaskF32<>+8(SB)/4, $0x00000003
+DATA kMaskF32<>+12(SB)/4, $0x00000007
+DATA kMaskF32<>+16(SB)/4, $0x0000000f
+DATA kMaskF32<>+20(SB)/4, $0x0000001f
+DATA kMaskF32<>+24(SB)/4, $0x0000003f
+DATA kMaskF32<>+28(SB)/4, $0x0000007f
+DATA kMaskF32<>+32(SB)/4, $0x000000ff
+DATA kMaskF32<>+36(SB)/4, $0x000001ff
+DATA kMaskF32<>+40(SB)/4, $0x000003ff
+DATA kMaskF32<>+44(SB)/4, $0x000007ff
+DATA kMaskF32<>+48(SB)/4, $0x00000fff
+DATA kMaskF32<>+52(SB)/4, $0x00001fff
+DATA kMaskF32<>+56(SB)/4, $0x00003fff
+DATA kMaskF32<>+60(SB)/4, $0x00007fff
+DATA kMaskF32<>+64(SB)/4, $0x0000ffff
+DATA kMaskF32<>+68(SB)/4, $0x0001ffff
+DATA kMaskF32<>+72(SB)/4, $0x0003ffff
+DATA kMaskF32<>+76(SB)/4, $0x0007ffff
+DATA kMaskF32<>+80(SB)/4, $0x000fffff
+DATA kMaskF32<>+84(SB)/4, $0x001fffff
+DATA kMaskF32<>+88(SB)/4, $0x003fffff
+DATA kMaskF32<>+92(SB)/4, $0x007fffff
+DATA kMaskF32<>+96(SB)/4, $0x00ffffff
+DATA kMaskF32<>+100(SB)/4, $0x01ffffff
+DATA kMaskF32<>+104(SB)/4, $0x03ffffff
+DATA kMaskF32<>+108(SB)/4, $0x07ffffff
+DATA kMaskF32<>+112(SB)/4, $0x0fffffff
+DATA kMaskF32<>+116(SB)/4, $0x1fffffff
+DATA kMaskF32<>+120(SB)/4, $0x3fffffff
+DATA kMaskF32<>+124(SB)/4, $0x7fffffff
+DATA kMaskF32<>+128(SB)/4, $0xffffffff
+GLOBL kMaskF32<>(SB), RODATA|NOPTR, $132
+
+DATA kMaskF64<>+0(SB)/8, $0x0000000000000000
+DATA kMaskF64<>+8(SB)/8, $0x0000000000000001
+DATA kMaskF64<>+16(SB)/8, $0x0000000000000003
+DATA kMaskF64<>+24(SB)/8, $0x0000000000000007
+DATA kMaskF64<>+32(SB)/8, $0x000000000000000f
+DATA kMaskF64<>+40(SB)/8, $0x000000000000001f
+DATA kMaskF64<>+48(SB)/8, $0x000000000000003f
+DATA kMaskF64<>+56(SB)/8, $0x000000000000007f
+DATA kMaskF64<>+64(SB)/8, $0x00000000000000ff
+DATA kMaskF64<>+72(SB)/8, $0x00000000000001ff
+DATA kMaskF64<>+80(SB)/8, $0x00000000000003ff
+DATA kMaskF64<>+88(SB)/8, $0x00000000000007ff
+DATA kMaskF64<>+96(SB)/8, $0x0000000000000fff
+DATA kMaskF64<>+104(SB)/8, $0x0000000000001fff
+DATA kMaskF64<>+112(SB)/8, $0x0000000000003fff
+DATA kMaskF64<>+120(SB)/8, $0x0000000000007fff
+DATA kMaskF64<>+128(SB)/8, $0x000000000000ffff
+GLOBL kMaskF64<>(SB), RODATA|NOPTR, $136
+
 // func dotAVX512F32(x []float32, y []float32) float32
 // Requires: AVX, AVX512F
 TEXT ·dotAVX512F32(SB), NOSPLIT, $0-52
@@ -142,11 +196,8 @@ one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
 	// (out of the way of longer inputs, for which the JB above is not taken)
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
 	VMOVUPS.Z     (SI), K1, Z0
 	VMOVUPS.Z     (DI), K1, Z1
 	VMULPS        Z1, Z0, Z0
@@ -167,26 +218,20 @@ mid:
 	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
 	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
 	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
-	VMOVUPS       (SI), Z0
-	VMULPS        (DI), Z0, Z0
-	CMPQ          CX, $129
-	JB            mid2
-	VMOVUPS       64(SI), Z1
-	VMULPS        64(DI), Z1, Z1
-	SUBQ          $128, CX
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLQ          CX, AX
-	DECQ          AX
-	KMOVW         AX, K1
-	SHRQ          $16, AX
-	KMOVW         AX, K2
-	VMOVUPS.Z     128(SI), K1, Z2
-	VMOVUPS.Z     128(DI), K1, Z15
-	VFMADD231PS   Z15, Z2, Z0
-	VMOVUPS.Z     192(SI), K2, Z3
-	VMOVUPS.Z     192(DI), K2, Z15
-	VFMADD231PS   Z15, Z3, Z1
+	VMOVUPS (SI), Z0
+	VMULPS  (DI), Z0, Z0
+	CMPQ    CX, $129
+	JB      mid2
+	VMOVUPS 64(SI), Z1
+	VMULPS  64(DI), Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           mid3
+	VMOVUPS       128(SI), Z2
+	VFMADD231PS   128(DI), Z2, Z0
+	VMOVUPS       192(SI), Z3
+	VFMADD231PS   192(DI), Z3, Z1
 	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
@@ -201,15 +246,34 @@ mid:
 	RET
 
 mid2:
-	SUBQ          $64, CX
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
 	VMOVUPS.Z     64(SI), K1, Z2
 	VMOVUPS.Z     64(DI), K1, Z15
 	VFMADD231PS   Z15, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -126(AX)(CX*1), K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VFMADD231PS   Z15, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VFMADD231PS   Z15, Z3, Z1
+	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -371,11 +435,8 @@ one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
 	// (out of the way of longer inputs, for which the JB above is not taken)
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
 	VMOVUPS.Z     (SI), K1, Z0
 	VMOVUPS.Z     (DI), K1, Z1
 	VSUBPS        Z1, Z0, Z0
@@ -397,29 +458,23 @@ mid:
 	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
 	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
 	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
-	VMOVUPS       (SI), Z0
-	VSUBPS        (DI), Z0, Z0
-	VMULPS        Z0, Z0, Z0
-	CMPQ          CX, $129
-	JB            mid2
-	VMOVUPS       64(SI), Z1
-	VSUBPS        64(DI), Z1, Z1
-	VMULPS        Z1, Z1, Z1
-	SUBQ          $128, CX
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLQ          CX, AX
-	DECQ          AX
-	KMOVW         AX, K1
-	SHRQ          $16, AX
-	KMOVW         AX, K2
-	VMOVUPS.Z     128(SI), K1, Z2
-	VMOVUPS.Z     128(DI), K1, Z15
-	VSUBPS        Z15, Z2, Z2
+	VMOVUPS (SI), Z0
+	VSUBPS  (DI), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	CMPQ    CX, $129
+	JB      mid2
+	VMOVUPS 64(SI), Z1
+	VSUBPS  64(DI), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           mid3
+	VMOVUPS       128(SI), Z2
+	VSUBPS        128(DI), Z2, Z2
 	VFMADD231PS   Z2, Z2, Z0
-	VMOVUPS.Z     192(SI), K2, Z3
-	VMOVUPS.Z     192(DI), K2, Z15
-	VSUBPS        Z15, Z3, Z3
+	VMOVUPS       192(SI), Z3
+	VSUBPS        192(DI), Z3, Z3
 	VFMADD231PS   Z3, Z3, Z1
 	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
@@ -435,16 +490,37 @@ mid:
 	RET
 
 mid2:
-	SUBQ          $64, CX
-	SHRQ          $2, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
 	VMOVUPS.Z     64(SI), K1, Z2
 	VMOVUPS.Z     64(DI), K1, Z15
 	VSUBPS        Z15, Z2, Z2
 	VFMADD231PS   Z2, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -126(AX)(CX*1), K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VSUBPS        Z15, Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VSUBPS        Z15, Z3, Z3
+	VFMADD231PS   Z3, Z3, Z1
+	VADDPS        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -1450,11 +1526,8 @@ one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
 	// (out of the way of longer inputs, for which the JB above is not taken)
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
 	VMOVUPD.Z     (SI), K1, Z0
 	VMOVUPD.Z     (DI), K1, Z1
 	VMULPD        Z1, Z0, Z0
@@ -1473,26 +1546,20 @@ mid:
 	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
 	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
 	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
-	VMOVUPD       (SI), Z0
-	VMULPD        (DI), Z0, Z0
-	CMPQ          CX, $129
-	JB            mid2
-	VMOVUPD       64(SI), Z1
-	VMULPD        64(DI), Z1, Z1
-	SUBQ          $128, CX
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLQ          CX, AX
-	DECQ          AX
-	KMOVW         AX, K1
-	SHRQ          $8, AX
-	KMOVW         AX, K2
-	VMOVUPD.Z     128(SI), K1, Z2
-	VMOVUPD.Z     128(DI), K1, Z15
-	VFMADD231PD   Z15, Z2, Z0
-	VMOVUPD.Z     192(SI), K2, Z3
-	VMOVUPD.Z     192(DI), K2, Z15
-	VFMADD231PD   Z15, Z3, Z1
+	VMOVUPD (SI), Z0
+	VMULPD  (DI), Z0, Z0
+	CMPQ    CX, $129
+	JB      mid2
+	VMOVUPD 64(SI), Z1
+	VMULPD  64(DI), Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           mid3
+	VMOVUPD       128(SI), Z2
+	VFMADD231PD   128(DI), Z2, Z0
+	VMOVUPD       192(SI), Z3
+	VFMADD231PD   192(DI), Z3, Z1
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
@@ -1505,15 +1572,32 @@ mid:
 	RET
 
 mid2:
-	SUBQ          $64, CX
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
 	VMOVUPD.Z     64(SI), K1, Z2
 	VMOVUPD.Z     64(DI), K1, Z15
 	VFMADD231PD   Z15, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -127(AX)(CX*1), K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VFMADD231PD   Z15, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VFMADD231PD   Z15, Z3, Z1
+	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
@@ -1671,11 +1755,8 @@ one:
 	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
 	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
 	// (out of the way of longer inputs, for which the JB above is not taken)
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
 	VMOVUPD.Z     (SI), K1, Z0
 	VMOVUPD.Z     (DI), K1, Z1
 	VSUBPD        Z1, Z0, Z0
@@ -1695,29 +1776,23 @@ mid:
 	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
 	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
 	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
-	VMOVUPD       (SI), Z0
-	VSUBPD        (DI), Z0, Z0
-	VMULPD        Z0, Z0, Z0
-	CMPQ          CX, $129
-	JB            mid2
-	VMOVUPD       64(SI), Z1
-	VSUBPD        64(DI), Z1, Z1
-	VMULPD        Z1, Z1, Z1
-	SUBQ          $128, CX
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLQ          CX, AX
-	DECQ          AX
-	KMOVW         AX, K1
-	SHRQ          $8, AX
-	KMOVW         AX, K2
-	VMOVUPD.Z     128(SI), K1, Z2
-	VMOVUPD.Z     128(DI), K1, Z15
-	VSUBPD        Z15, Z2, Z2
+	VMOVUPD (SI), Z0
+	VSUBPD  (DI), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	CMPQ    CX, $129
+	JB      mid2
+	VMOVUPD 64(SI), Z1
+	VSUBPD  64(DI), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           mid3
+	VMOVUPD       128(SI), Z2
+	VSUBPD        128(DI), Z2, Z2
 	VFMADD231PD   Z2, Z2, Z0
-	VMOVUPD.Z     192(SI), K2, Z3
-	VMOVUPD.Z     192(DI), K2, Z15
-	VSUBPD        Z15, Z3, Z3
+	VMOVUPD       192(SI), Z3
+	VSUBPD        192(DI), Z3, Z3
 	VFMADD231PD   Z3, Z3, Z1
 	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
@@ -1731,16 +1806,35 @@ mid:
 	RET
 
 mid2:
-	SUBQ          $64, CX
-	SHRQ          $3, CX
-	MOVL          $1, AX
-	SHLL          CX, AX
-	DECL          AX
-	KMOVW         AX, K1
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
 	VMOVUPD.Z     64(SI), K1, Z2
 	VMOVUPD.Z     64(DI), K1, Z15
 	VSUBPD        Z15, Z2, Z2
 	VFMADD231PD   Z2, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -127(AX)(CX*1), K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VSUBPD        Z15, Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VSUBPD        Z15, Z3, Z3
+	VFMADD231PD   Z3, Z3, Z1
+	VADDPD        Z1, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPD        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1

@@ -4,6 +4,11 @@
 
 package kernel
 
+import (
+	"math"
+	"unsafe"
+)
+
 // DotSparse returns Σ val[i]·w[idx[i]] on k's implementation. It panics if
 // len(idx) != len(val) or, as indexing does, if an index is outside w.
 func (k Kernels[T]) DotSparse(idx []int32, val, w []T) T {
@@ -80,31 +85,30 @@ func (k Kernels[T]) AxpySparse(a T, idx []int32, val, y []T) {
 // It panics if len(idx) != len(val), or, as indexing does, if an index is
 // outside w.
 func DotSparse[T Float](idx []int32, val, w []T) T {
-	if len(idx) != len(val) {
-		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", len(val))
+	var z T
+	r := dotSparseAuto(idx, unsafe.Pointer(unsafe.SliceData(val)), unsafe.Pointer(unsafe.SliceData(w)), len(val), len(w), unsafe.Sizeof(z))
+	return *(*T)(unsafe.Pointer(&r))
+}
+
+// dotSparseAuto is DotSparse for float32 (size 4) or float64 (size 8)
+// values and weights on the AVX2/AVX-512 sparse dot; it jumps to dotSparseGo
+// (having read nothing outside w) if len(idx) != nval, an index is outside
+// w, or no assembly implementation is active. The result is the float64
+// or the float32 bits (in the low four bytes).
+//
+//go:noescape
+func dotSparseAuto(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64
+
+// dotSparseGo is dotSparseAuto's Go path: the length panic, or the Go
+// loop (which panics at an index outside w).
+func dotSparseGo(idx []int32, val, w unsafe.Pointer, nval, nw int, size uintptr) uint64 {
+	if len(idx) != nval {
+		panicLen("DotSparse", "len(idx)", len(idx), "len(val)", nval)
 	}
-	if is32[T]() {
-		val32, w32 := f32s(val), f32s(w)
-		// On an invalid index the assembly returns !ok having read nothing
-		// outside w, and the Go loop below panics at that index.
-		switch active.id {
-		case IDAVX512, IDAVX2:
-			if s, ok := dotSparseAVX2F32(idx, val32, w32); ok {
-				return T(s)
-			}
-		}
-		return T(dotSparseGeneric(idx, val32, w32))
+	if size == 4 {
+		return uint64(math.Float32bits(dotSparseGeneric(idx, unsafe.Slice((*float32)(val), nval), unsafe.Slice((*float32)(w), nw))))
 	}
-	val64, w64 := f64s(val), f64s(w)
-	// On an invalid index the assembly returns !ok having read nothing
-	// outside w, and the Go loop below panics at that index.
-	switch active.id {
-	case IDAVX512, IDAVX2:
-		if s, ok := dotSparseAVX2F64(idx, val64, w64); ok {
-			return T(s)
-		}
-	}
-	return T(dotSparseGeneric(idx, val64, w64))
+	return math.Float64bits(dotSparseGeneric(idx, unsafe.Slice((*float64)(val), nval), unsafe.Slice((*float64)(w), nw)))
 }
 
 // AxpySparse adds a·(idx, val) to the dense y in place, a scatter:

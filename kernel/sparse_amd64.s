@@ -452,3 +452,274 @@ done:
 	MOVQ BX, done+80(FP)
 	VZEROUPPER
 	RET
+
+// func dotSparseAuto(idx []int32, val *byte, w *byte, nval int, nw int, size uintptr) uint64
+// Requires: AVX, CMOV, FMA3
+TEXT ·dotSparseAuto(SB), NOSPLIT, $0-72
+	// CX = len(idx); to Go (dotSparseGo) unless len(val) is the same and
+	// activeID names avx2 or avx512 (whose sparse kernels are these XMM bodies)
+	MOVQ idx_len+8(FP), CX
+	CMPQ CX, nval+40(FP)
+	JNE  fail
+	CMPB ·activeID+0(SB), $1
+	JE   go
+	CMPB ·activeID+0(SB), $2
+	JNE  fail
+
+go:
+	// SI = &idx[0], DI = &val[0], DX = &w[0], R8 = min(nw, 2³¹)
+	MOVQ    idx_base+0(FP), SI
+	MOVQ    val+24(FP), DI
+	MOVQ    w+32(FP), DX
+	MOVQ    nw+48(FP), R8
+	MOVL    $2147483648, R9
+	CMPQ    R8, R9
+	CMOVQHI R9, R8
+	CMPQ    size+56(FP), $4
+	JNE     f64
+
+	// X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single
+	// non-zeros' sum; eight non-zeros per iteration, then four, then one at a time
+	VXORPS X0, X0, X0
+	VXORPS X1, X1, X1
+	VXORPS X2, X2, X2
+	VXORPS X3, X3, X3
+	VXORPS X4, X4, X4
+	VXORPS X5, X5, X5
+	VXORPS X6, X6, X6
+	VXORPS X7, X7, X7
+	CMPQ   CX, $8
+	JB     f32_s4
+
+f32_sloop:
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f32_bad
+	CMPQ        AX, R8
+	JAE         f32_bad
+	CMPQ        R11, R8
+	JAE         f32_bad
+	CMPQ        R10, R8
+	JAE         f32_bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X0
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f32_bad
+	CMPQ        AX, R8
+	JAE         f32_bad
+	CMPQ        R11, R8
+	JAE         f32_bad
+	CMPQ        R10, R8
+	JAE         f32_bad
+	VMOVSS      (DX)(BX*4), X10
+	VINSERTPS   $16, (DX)(AX*4), X10, X10
+	VINSERTPS   $32, (DX)(R11*4), X10, X10
+	VINSERTPS   $48, (DX)(R10*4), X10, X10
+	VFMADD231PS 16(DI), X10, X2
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	CMPQ        CX, $8
+	JAE         f32_sloop
+
+f32_s4:
+	CMPQ        CX, $4
+	JB          f32_s1
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f32_bad
+	CMPQ        AX, R8
+	JAE         f32_bad
+	CMPQ        R11, R8
+	JAE         f32_bad
+	CMPQ        R10, R8
+	JAE         f32_bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X4
+	ADDQ        $16, SI
+	ADDQ        $16, DI
+	SUBQ        $4, CX
+
+f32_s1:
+	TESTQ CX, CX
+	JZ    f32_ssum
+
+f32_s1loop:
+	MOVL        (SI), AX
+	CMPQ        AX, R8
+	JAE         f32_bad
+	VMOVSS      (DX)(AX*4), X8
+	VMOVSS      (DI), X12
+	VFMADD231SS X12, X8, X6
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	DECQ        CX
+	JNZ         f32_s1loop
+
+f32_ssum:
+	// (X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,
+	// zeros above), then across the lanes
+	VADDPS    X2, X0, X0
+	VADDPS    X6, X4, X4
+	VADDPS    X4, X0, X0
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSD    X0, ret+64(FP)
+	VZEROUPPER
+	RET
+
+f32_bad:
+	// an index outside w: the Go loop panics there
+	VZEROUPPER
+	JMP ·dotSparseGo+0(SB)
+
+f64:
+	// X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single
+	// non-zeros' sum; eight non-zeros per iteration, then four, then one at a time
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	CMPQ   CX, $8
+	JB     f64_s4
+
+f64_sloop:
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f64_bad
+	CMPQ        AX, R8
+	JAE         f64_bad
+	CMPQ        R11, R8
+	JAE         f64_bad
+	CMPQ        R10, R8
+	JAE         f64_bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X0
+	VFMADD231PD 16(DI), X9, X1
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f64_bad
+	CMPQ        AX, R8
+	JAE         f64_bad
+	CMPQ        R11, R8
+	JAE         f64_bad
+	CMPQ        R10, R8
+	JAE         f64_bad
+	VMOVSD      (DX)(BX*8), X10
+	VMOVHPD     (DX)(AX*8), X10, X10
+	VMOVSD      (DX)(R11*8), X11
+	VMOVHPD     (DX)(R10*8), X11, X11
+	VFMADD231PD 32(DI), X10, X2
+	VFMADD231PD 48(DI), X11, X3
+	ADDQ        $32, SI
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	CMPQ        CX, $8
+	JAE         f64_sloop
+
+f64_s4:
+	CMPQ        CX, $4
+	JB          f64_s1
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         f64_bad
+	CMPQ        AX, R8
+	JAE         f64_bad
+	CMPQ        R11, R8
+	JAE         f64_bad
+	CMPQ        R10, R8
+	JAE         f64_bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X4
+	VFMADD231PD 16(DI), X9, X5
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $4, CX
+
+f64_s1:
+	TESTQ CX, CX
+	JZ    f64_ssum
+
+f64_s1loop:
+	MOVL        (SI), AX
+	CMPQ        AX, R8
+	JAE         f64_bad
+	VMOVSD      (DX)(AX*8), X8
+	VMOVSD      (DI), X12
+	VFMADD231SD X12, X8, X6
+	ADDQ        $4, SI
+	ADDQ        $8, DI
+	DECQ        CX
+	JNZ         f64_s1loop
+
+f64_ssum:
+	// ((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single
+	// non-zeros in lane 0, zero above), then across the lanes
+	VADDPD    X1, X0, X0
+	VADDPD    X3, X2, X2
+	VADDPD    X5, X4, X4
+	VADDPD    X2, X0, X0
+	VADDPD    X6, X4, X4
+	VADDPD    X4, X0, X0
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+64(FP)
+	VZEROUPPER
+	RET
+
+f64_bad:
+	// an index outside w: the Go loop panics there
+	VZEROUPPER
+	JMP ·dotSparseGo+0(SB)
+
+fail:
+	JMP ·dotSparseGo+0(SB)

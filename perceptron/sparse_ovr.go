@@ -5,6 +5,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // One-vs-rest on sparse data. A sparse sample's score for class c gathers
@@ -43,7 +44,7 @@ import (
 const blockWidth = 8
 
 // blockPad is the values a block of width w has past its last feature:
-// scoreBlock reads eight lanes for widths 5 to 8.
+// scoreBlock (kernel.ScoreBlock) may read eight lanes for widths 5 to 8.
 func blockPad(w int) int {
 	if w > 4 {
 		return blockWidth - w
@@ -348,64 +349,10 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
 // len(dst) classes of a block: each a sequential sum over the stored
-// values, the classes' sums in independent registers. A lane's sum is the
-// same whatever w, so the model does not depend on the blocking.
+// values, the classes' sums in independent lanes (kernel.ScoreBlock: one
+// YMM vector on amd64, the Go loop elsewhere, bit for bit the same sums).
+// A lane's sum is the same whatever w, so the model does not depend on the
+// blocking.
 func scoreBlock[T Float](dst, blk []T, x vec[T]) {
-	idx, val := x.idx, x.val[:len(x.idx)]
-	switch w := len(dst); w {
-	case 5, 6, 7, 8:
-		// Eight lanes read, the first w kept: the lanes past w are the
-		// next feature's (or the block's padding), read and dropped.
-		var s0, s1, s2, s3, s4, s5, s6, s7 T
-		for k, j := range idx {
-			v, p := val[k], int(j)*w
-			b := blk[p : p+8 : p+8]
-			s0 += v * b[0]
-			s1 += v * b[1]
-			s2 += v * b[2]
-			s3 += v * b[3]
-			s4 += v * b[4]
-			s5 += v * b[5]
-			s6 += v * b[6]
-			s7 += v * b[7]
-		}
-		all := [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
-		copy(dst, all[:w])
-	case 4:
-		var s0, s1, s2, s3 T
-		for k, j := range idx {
-			v, p := val[k], int(j)*4
-			w := blk[p : p+4 : p+4]
-			s0 += v * w[0]
-			s1 += v * w[1]
-			s2 += v * w[2]
-			s3 += v * w[3]
-		}
-		dst[0], dst[1], dst[2], dst[3] = s0, s1, s2, s3
-	case 3:
-		var s0, s1, s2 T
-		for k, j := range idx {
-			v, p := val[k], int(j)*3
-			w := blk[p : p+3 : p+3]
-			s0 += v * w[0]
-			s1 += v * w[1]
-			s2 += v * w[2]
-		}
-		dst[0], dst[1], dst[2] = s0, s1, s2
-	case 2:
-		var s0, s1 T
-		for k, j := range idx {
-			v, p := val[k], int(j)*2
-			w := blk[p : p+2 : p+2]
-			s0 += v * w[0]
-			s1 += v * w[1]
-		}
-		dst[0], dst[1] = s0, s1
-	case 1:
-		var s0 T
-		for k, j := range idx {
-			s0 += val[k] * blk[j]
-		}
-		dst[0] = s0
-	}
+	kernel.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
 }

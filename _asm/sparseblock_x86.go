@@ -1,0 +1,146 @@
+package main
+
+import (
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The block-scoring kernel of package kernel for amd64
+// (kernel/sparseblock_amd64.s): for a block of w ≤ 8 classes whose weights
+// are interleaved by feature (feature j's at blk[j·w : j·w+w]),
+//
+//	acc[0:w] += val[k] · blk[idx[k]·w : idx[k]·w+w]   for k in order
+//
+// each lane one sequential sum over the non-zeros, as the Go loop
+// (kernel.scoreBlockGeneric) computes it: the value broadcast, one VMULPS
+// and one VADDPS per non-zero (no fused multiply-add: Go does not fuse
+// s += v·b on amd64, and each lane must round as the Go loop does). The
+// weights are read with VMASKMOVPS/VMASKMOVPD under a mask of the first w
+// lanes (float64: two YMM registers for w > 4), so nothing past a
+// feature's w weights is read. AVX only (YMM): the avx2 and avx512
+// implementations share it.
+//
+// Index safety: the Go caller passes bound, the number of features whose
+// weights lie inside blk (capped at 2³¹−1); each index, zero-extended, is
+// checked below bound as an unsigned number (a negative one fails as one
+// too large does) before its weights are read. On a failed check the
+// kernel returns ok = false having written nothing, and the caller runs
+// the Go loop, which panics at that index.
+
+// scoreBlockFuncs emits scoreBlockAVX2F32 and scoreBlockAVX2F64.
+func scoreBlockFuncs(f *asmFile) {
+	m := f.ctx.StaticGlobal("blockMask")
+	f.ctx.DataAttributes(rodataNoptr)
+	for i := 0; i < 16; i++ {
+		v := uint64(0)
+		if i < 8 {
+			v = ^uint64(0)
+		}
+		f.ctx.AddDatum(8*i, operand.U64(v))
+	}
+	for _, t := range []elem{f32, f64} {
+		scoreBlockKernel(f, t, m)
+		f.also("scoreBlockAVX2"+t.sfx, implAVX512)
+	}
+}
+
+func scoreBlockAVXFile() ([]byte, error) {
+	f := newAsmFile(
+		"The block-scoring kernel of package kernel (the \"avx2\" and \"avx512\"",
+		"implementations, which share it). The Go declarations are in",
+		"sparseblock_amd64.go; the generator's sparseblock_x86.go holds the",
+		"definition and conventions.",
+	)
+	scoreBlockFuncs(f)
+	return f.render()
+}
+
+// scoreBlockKernel emits scoreBlockAVX2<T>(dst, blk []T, idx []int32, val []T, bound int) (ok bool).
+func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
+	g := f.fn(implAVX2, t, avx2, "scoreBlockAVX2"+t.sfx, "func(dst, blk []T, idx []int32, val []T, bound int) (ok bool)")
+	g.Comment("SI = &idx[0], DI = &val[0], DX = &blk[0], CX = non-zeros left,",
+		"R8 = bound, R9 = w = len(dst), BX = &dst[0]")
+	g.MOVQ(g.param("idx", "base"), reg.RSI)
+	g.MOVQ(g.param("val", "base"), reg.RDI)
+	g.MOVQ(g.param("blk", "base"), reg.RDX)
+	g.MOVQ(g.param("idx", "len"), reg.RCX)
+	g.MOVQ(g.param("bound"), reg.R8)
+	g.MOVQ(g.param("dst", "base"), reg.RBX)
+	g.MOVQ(g.param("dst", "len"), reg.R9)
+	g.Comment("Y14 (and Y15 for float64 lanes 4..7) = the mask of the first w lanes:",
+		"blockMask holds eight all-ones elements then eight zeros")
+	g.LEAQ(mask, reg.R10)
+	if t.is32() {
+		g.Comment("float32: the 32 bytes at blockMask + 4·(16−w)")
+		g.MOVQ(imm32(16), reg.R11)
+		g.SUBQ(reg.R9, reg.R11)
+		g.VMOVDQU(memx(reg.R10, 0, reg.R11, 4), reg.Y14)
+	} else {
+		g.Comment("float64: the 64 bytes at blockMask + 8·(8−w)")
+		g.MOVQ(imm32(8), reg.R11)
+		g.SUBQ(reg.R9, reg.R11)
+		g.VMOVDQU(memx(reg.R10, 0, reg.R11, 8), reg.Y14)
+		g.VMOVDQU(memx(reg.R10, 32, reg.R11, 8), reg.Y15)
+	}
+	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
+	g.VXORPS(reg.Y1, reg.Y1, reg.Y1)
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("store"))
+	if !t.is32() {
+		g.CMPQ(reg.R9, imm(4))
+		g.JA(lbl("loop8"))
+	}
+	// one non-zero: Y0 (Y1) += v·weights, a multiply then an add
+	step := func(two bool) {
+		g.MOVL(mem(reg.RSI, 0), reg.EAX)
+		g.CMPQ(reg.RAX, reg.R8)
+		g.JAE(lbl("bad"))
+		g.IMULQ(reg.R9, reg.RAX)
+		g.broadcast(mem(reg.RDI, 0), reg.Y2)
+		if t.is32() {
+			g.VMASKMOVPS(memx(reg.RDX, 0, reg.RAX, 4), reg.Y14, reg.Y3)
+			g.VMULPS(reg.Y3, reg.Y2, reg.Y3)
+			g.VADDPS(reg.Y3, reg.Y0, reg.Y0)
+		} else {
+			g.VMASKMOVPD(memx(reg.RDX, 0, reg.RAX, 8), reg.Y14, reg.Y3)
+			g.VMULPD(reg.Y3, reg.Y2, reg.Y3)
+			g.VADDPD(reg.Y3, reg.Y0, reg.Y0)
+			if two {
+				g.VMASKMOVPD(memx(reg.RDX, 32, reg.RAX, 8), reg.Y15, reg.Y4)
+				g.VMULPD(reg.Y4, reg.Y2, reg.Y4)
+				g.VADDPD(reg.Y4, reg.Y1, reg.Y1)
+			}
+		}
+		g.ADDQ(imm(4), reg.RSI)
+		g.ADDQ(imm(t.size), reg.RDI)
+		g.DECQ(reg.RCX)
+	}
+	g.pcalign(16)
+	g.Label("loop")
+	step(false)
+	g.JNZ(lbl("loop"))
+	if !t.is32() {
+		g.JMP(lbl("store"))
+		g.pcalign(16)
+		g.Label("loop8")
+		step(true)
+		g.JNZ(lbl("loop8"))
+	}
+	g.Label("store")
+	g.Comment("dst[0:w] = the first w lanes")
+	if t.is32() {
+		g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RBX, 0))
+	} else {
+		g.VMASKMOVPD(reg.Y0, reg.Y14, mem(reg.RBX, 0))
+		g.VMASKMOVPD(reg.Y1, reg.Y15, mem(reg.RBX, 32))
+	}
+	okRes := g.result()
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+	g.Label("bad")
+	g.Comment("an index outside blk: ok = false, dst not written")
+	g.MOVB(operand.U8(0), okRes)
+	g.VZEROUPPER()
+	g.RET()
+}
