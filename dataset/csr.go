@@ -61,6 +61,34 @@ func (c *CSR[T]) Bytes() int64 {
 	return int64(len(c.Ptr))*8 + int64(len(c.Y))*8 + int64(len(c.Idx))*4 + int64(len(c.Val))*int64(sizeOf(z))
 }
 
+// CheckShape reports whether c's offsets describe its rows, so that Row(i)
+// is safe for every i in [0, Rows): c not nil, Rows ≥ 0, len(Ptr) ==
+// Rows+1, Ptr[0] = 0, Ptr non-decreasing, and Ptr[Rows] == len(Idx) ==
+// len(Val). It does not look at the indices, values, Cols or Y (see
+// Validate, and SparseRow.Check for one row); it runs in O(Rows). The error
+// wraps ErrMismatch. The models' batch methods on CSR matrices call it
+// first, so a malformed matrix is an error, never a panic.
+func (c *CSR[T]) CheckShape() error {
+	switch {
+	case c == nil:
+		return errorf(ErrMismatch, "nil CSR matrix")
+	case c.Rows < 0:
+		return errorf(ErrMismatch, "negative row count %d", c.Rows)
+	case len(c.Ptr) != c.Rows+1:
+		return errorf(ErrMismatch, "len(Ptr) = %d, want Rows+1 = %d", len(c.Ptr), c.Rows+1)
+	case len(c.Idx) != len(c.Val):
+		return errorf(ErrMismatch, "len(Idx) = %d, len(Val) = %d", len(c.Idx), len(c.Val))
+	case c.Ptr[0] != 0 || c.Ptr[c.Rows] != len(c.Idx):
+		return errorf(ErrMismatch, "Ptr runs from %d to %d, want 0 to len(Idx) = %d", c.Ptr[0], c.Ptr[c.Rows], len(c.Idx))
+	}
+	for i := range c.Rows {
+		if c.Ptr[i+1] < c.Ptr[i] {
+			return errorf(ErrMismatch, "Ptr[%d] = %d > Ptr[%d] = %d", i, c.Ptr[i], i+1, c.Ptr[i+1])
+		}
+	}
+	return nil
+}
+
 // Validate reports whether c is consistent: non-negative Rows and Cols,
 // len(Ptr) == Rows+1 with Ptr[0] = 0, non-decreasing, and Ptr[Rows] ==
 // len(Idx) == len(Val), len(Y) == Rows, the indices of every row strictly
@@ -70,25 +98,14 @@ func (c *CSR[T]) Bytes() int64 {
 // inside a *ParseError giving the row as Line and the 1-based column as
 // Col).
 func (c *CSR[T]) Validate() error {
-	if c.Rows < 0 || c.Cols < 0 {
+	if err := c.CheckShape(); err != nil {
+		return err
+	}
+	if c.Cols < 0 {
 		return errorf(ErrMismatch, "negative shape %dx%d", c.Rows, c.Cols)
-	}
-	if len(c.Ptr) != c.Rows+1 {
-		return errorf(ErrMismatch, "len(Ptr) = %d, want Rows+1 = %d", len(c.Ptr), c.Rows+1)
-	}
-	if len(c.Idx) != len(c.Val) {
-		return errorf(ErrMismatch, "len(Idx) = %d, len(Val) = %d", len(c.Idx), len(c.Val))
-	}
-	if c.Ptr[0] != 0 || c.Ptr[c.Rows] != len(c.Idx) {
-		return errorf(ErrMismatch, "Ptr runs from %d to %d, want 0 to len(Idx) = %d", c.Ptr[0], c.Ptr[c.Rows], len(c.Idx))
 	}
 	if len(c.Y) != c.Rows {
 		return errorf(ErrMismatch, "len(Y) = %d, want Rows = %d", len(c.Y), c.Rows)
-	}
-	for i := range c.Rows {
-		if c.Ptr[i+1] < c.Ptr[i] {
-			return errorf(ErrMismatch, "Ptr[%d] = %d > Ptr[%d] = %d", i, c.Ptr[i], i+1, c.Ptr[i+1])
-		}
 	}
 	for i := range c.Rows {
 		lo, hi := c.Ptr[i], c.Ptr[i+1]

@@ -381,3 +381,40 @@ func TestLoadLIBSVMSparse(t *testing.T) {
 		t.Fatalf("missing file: %v", err)
 	}
 }
+
+func TestCSRCheckShape(t *testing.T) {
+	ok := func() *CSR[float64] {
+		return &CSR[float64]{Ptr: []int{0, 2, 3}, Idx: []int32{0, 2, 1}, Val: []float64{1, 2, 3}, Y: []int{1, -1}, Rows: 2, Cols: 3}
+	}
+	tests := []struct {
+		name   string
+		change func(c *CSR[float64]) *CSR[float64]
+		bad    bool
+	}{
+		{"valid", func(c *CSR[float64]) *CSR[float64] { return c }, false},
+		{"nil", func(*CSR[float64]) *CSR[float64] { return nil }, true},
+		{"negative rows", func(c *CSR[float64]) *CSR[float64] { c.Rows = -1; return c }, true},
+		{"rows beyond Ptr", func(c *CSR[float64]) *CSR[float64] { c.Ptr = []int{0, 1}; return c }, true},
+		{"Ptr not from 0", func(c *CSR[float64]) *CSR[float64] { c.Ptr[0] = 1; return c }, true},
+		{"Ptr end", func(c *CSR[float64]) *CSR[float64] { c.Ptr[2] = 2; return c }, true},
+		{"Ptr beyond Idx", func(c *CSR[float64]) *CSR[float64] { c.Ptr[1] = 100; return c }, true},
+		{"Ptr decreasing", func(c *CSR[float64]) *CSR[float64] { c.Ptr[1] = 0; c.Ptr[0] = 0; c.Ptr = []int{0, 3, 2}; return c }, true},
+		{"Idx and Val", func(c *CSR[float64]) *CSR[float64] { c.Val = c.Val[:2]; return c }, true},
+		// Not shape: left to Validate and SparseRow.Check.
+		{"labels", func(c *CSR[float64]) *CSR[float64] { c.Y = nil; return c }, false},
+		{"index at Cols", func(c *CSR[float64]) *CSR[float64] { c.Idx[1] = 3; return c }, false},
+		{"NaN", func(c *CSR[float64]) *CSR[float64] { c.Val[2] = math.NaN(); return c }, false},
+	}
+	for _, tt := range tests {
+		c := tt.change(ok())
+		err := c.CheckShape()
+		if tt.bad != (err != nil) || (err != nil && !errors.Is(err, ErrMismatch)) {
+			t.Errorf("%s: CheckShape = %v, want an error wrapping ErrMismatch: %v", tt.name, err, tt.bad)
+		}
+		if tt.bad {
+			if err := c.Validate(); !errors.Is(err, ErrMismatch) {
+				t.Errorf("%s: Validate = %v, want ErrMismatch", tt.name, err)
+			}
+		}
+	}
+}

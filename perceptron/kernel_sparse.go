@@ -9,6 +9,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
 // The kernel perceptron on sparse (CSR) data. The kernel values come from
@@ -271,18 +272,15 @@ func (m *KernelModel[T]) ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error {
 	if err != nil {
 		return err
 	}
-	r := s.nrows()
-	if c == nil || len(dst) != c.Rows*r {
-		return fmt.Errorf("%w: len(dst) = %d for %d scores of a matrix of %d rows", ErrDims, len(dst), r, csrRows(c))
+	if err := checkCSRShape(c, s.d); err != nil {
+		return err
 	}
-	if c.Cols > s.d {
-		return fmt.Errorf("%w: the matrix has %d features, the model %d", ErrDims, c.Cols, s.d)
+	r := s.nrows()
+	if len(dst) != c.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d for %d scores of a matrix of %d rows", ErrDims, len(dst), r, c.Rows)
 	}
 	return s.rowsParallel(c.Rows, func(sc *kscratch[T], i int) error {
-		if err := s.scoresSparse(sc, dst[i*r:(i+1)*r], c.Row(i)); err != nil {
-			return fmt.Errorf("row %d: %w", i, err)
-		}
-		return nil
+		return s.scoresSparse(sc, dst[i*r:(i+1)*r], c.Row(i))
 	})
 }
 
@@ -293,15 +291,15 @@ func (m *KernelModel[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error 
 	if err != nil {
 		return err
 	}
-	if c == nil || len(dst) != c.Rows {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), csrRows(c))
+	if err := checkCSRShape(c, s.d); err != nil {
+		return err
 	}
-	if c.Cols > s.d {
-		return fmt.Errorf("%w: the matrix has %d features, the model %d", ErrDims, c.Cols, s.d)
+	if len(dst) != c.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), c.Rows)
 	}
 	return s.rowsParallel(c.Rows, func(sc *kscratch[T], i int) error {
 		if err := s.scoresSparse(sc, sc.out, c.Row(i)); err != nil {
-			return fmt.Errorf("row %d: %w", i, err)
+			return err
 		}
 		dst[i] = s.decide(sc.out)
 		return nil
@@ -311,6 +309,13 @@ func (m *KernelModel[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error 
 // AccuracySparse returns the fraction of the rows of c whose predicted
 // label equals y.
 func (m *KernelModel[T]) AccuracySparse(c *dataset.CSR[T], y []int) (float64, error) {
+	s, err := m.load()
+	if err != nil {
+		return 0, err
+	}
+	if err := checkCSRShape(c, s.d); err != nil {
+		return 0, err
+	}
 	if len(y) == 0 {
 		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
 	}
@@ -321,32 +326,16 @@ func (m *KernelModel[T]) AccuracySparse(c *dataset.CSR[T], y []int) (float64, er
 	return fractionEqual(pred, y), nil
 }
 
-func csrRows[T Float](c *dataset.CSR[T]) int {
-	if c == nil {
-		return 0
-	}
-	return c.Rows
-}
-
 // rowsParallel runs f(sc, i) for the n rows over GOMAXPROCS goroutines,
 // each with its own scratch; the first error by row wins.
 func (s *kstate[T]) rowsParallel(n int, f func(sc *kscratch[T], i int) error) error {
-	errs := make([]error, n)
-	parallelRows(n, s.nsv()*16, func(lo, hi int) {
+	w := workers(n, s.nsv()*16)
+	return parallel.FirstError(w, func(t int) error {
 		sc := s.get()
 		defer s.pool.Put(sc)
-		for i := lo; i < hi; i++ {
-			if errs[i] = f(sc, i); errs[i] != nil {
-				return
-			}
-		}
+		lo, hi := rangeOf(n, t, w)
+		return parallel.Each(lo, hi, func(i int) error { return f(sc, i) })
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // sparseFlag returns the header without the sparse-support flag, and

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -372,20 +371,13 @@ func (s *kstate[T]) check() error {
 // jsonKernelModel is the JSON form of a KernelModel.
 type jsonKernelModel[T Float] struct {
 	jsonCommon
-	Kernel         modelfile.JSONKernel `json:"kernel"`
-	SupportIndices []int                `json:"support_indices"`
-	SupportVectors [][]T                `json:"support_vectors"`
-	SparseSupport  []jsonSparseSV[T]    `json:"sparse_support_vectors,omitempty"` // instead (TrainKernelSparse)
-	Coefficients   [][]T                `json:"coefficients,omitempty"`
-	Biases         []T                  `json:"biases,omitempty"`
-	Voted          []jsonKernelVoted[T] `json:"voted,omitempty"`
-}
-
-// jsonSparseSV is one sparse support vector: its stored values and their
-// features (0-based, increasing).
-type jsonSparseSV[T Float] struct {
-	Features []int32 `json:"features"`
-	Values   []T     `json:"values"`
+	Kernel         modelfile.JSONKernel      `json:"kernel"`
+	SupportIndices []int                     `json:"support_indices"`
+	SupportVectors [][]T                     `json:"support_vectors"`
+	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead (TrainKernelSparse)
+	Coefficients   [][]T                     `json:"coefficients,omitempty"`
+	Biases         []T                       `json:"biases,omitempty"`
+	Voted          []jsonKernelVoted[T]      `json:"voted,omitempty"`
 }
 
 // jsonKernelVoted is one score row of a voted kernel model.
@@ -414,10 +406,7 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 	S := s.nsv()
 	if c := s.ssv; c != nil {
 		j.SupportVectors = [][]T{}
-		for i := range S {
-			r := c.Row(i)
-			j.SparseSupport = append(j.SparseSupport, jsonSparseSV[T]{Features: r.Idx, Values: r.Val})
-		}
+		j.SparseSupport = modelfile.SparseJSON(c)
 	}
 	for i := range S {
 		if s.ssv == nil {
@@ -482,14 +471,9 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 		if len(j.SupportVectors) != 0 || len(j.SparseSupport) != len(s.idx) {
 			return fmt.Errorf("%w: %d sparse and %d dense support vectors, %d indices", ErrCorrupt, len(j.SparseSupport), len(j.SupportVectors), len(s.idx))
 		}
-		c := &dataset.CSR[T]{Rows: len(j.SparseSupport), Cols: s.d, Ptr: []int{0}, Y: make([]int, len(j.SparseSupport))}
-		for _, v := range j.SparseSupport {
-			if len(v.Features) != len(v.Values) {
-				return fmt.Errorf("%w: a sparse support vector of %d features and %d values", ErrCorrupt, len(v.Features), len(v.Values))
-			}
-			c.Idx = append(c.Idx, v.Features...)
-			c.Val = append(c.Val, v.Values...)
-			c.Ptr = append(c.Ptr, len(c.Idx))
+		c, err := modelfile.SparseFromJSON(fileErrs, j.SparseSupport, s.d)
+		if err != nil {
+			return err
 		}
 		s.ssv = c
 	} else if len(j.SupportVectors) != len(s.idx) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -464,8 +465,9 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // which packing the samples for the product costs more than it saves, a
 // binary model scores the rows with kernel.MatVec and a multiclass one two
 // rows at a time with kernel.Dots2 (2×5 register tiles over samples and
-// classes: each weight load serves two samples). Either way a batch of at
-// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines. It
+// classes: each weight load serves two samples). Either way a batch is
+// split over one goroutine per full 2²¹ multiply-adds (so from 2²² on),
+// up to GOMAXPROCS and one per 4 rows. It
 // allocates only the packed copies of the product (and, for a voted model,
 // the products of a chunk of rows with its vectors) and the goroutines.
 func (m *Model[T]) ScoresBatch(dst, X []T) error {
@@ -498,9 +500,9 @@ func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
 // voted model's ScoresBatch holds (4 Mi values).
 const votedChunk = 1 << 22
 
-// parallelMinWork is the number of multiply-adds from which a batch is
-// split over goroutines: 2²¹, some 20 µs of work at the rate of
-// kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
+// parallelMinWork is the number of multiply-adds each goroutine of a
+// split batch gets at least (see workers): 2²¹, some 20 µs of work at the
+// rate of kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
 // goroutines even when the other cores are busy. Measured on the shared
 // 2-vCPU Zen 5 guest (bench/results/predict-batch-zen5.txt), splitting a
 // 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
@@ -510,9 +512,10 @@ const votedChunk = 1 << 22
 var parallelMinWork = 1 << 21
 
 // workers returns the number of goroutines a batch of n rows of work
-// multiply-adds each is split over: GOMAXPROCS of them when it has
-// n·work ≥ parallelMinWork multiply-adds, fewer for a smaller one, at least
-// one.
+// multiply-adds each is split over: one per full parallelMinWork
+// multiply-adds of the batch (n·work/parallelMinWork, so a batch is split
+// from 2·parallelMinWork on), at most GOMAXPROCS and n/4 (ranges of at
+// least 4 rows), at least one.
 func workers(n, work int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n/4, n*work/parallelMinWork))
 }
@@ -527,20 +530,15 @@ func rangeOf(n, t, w int) (lo, hi int) {
 }
 
 // parallelRows runs f over [0, n) split into workers(n, work) ranges (see
-// rangeOf), one per goroutine.
+// rangeOf), one per goroutine, the first on the caller's (a panic in any
+// is re-raised on the caller once all have ended; see package parallel).
 func parallelRows(n, work int, f func(lo, hi int)) {
 	w := workers(n, work)
 	if w <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for t := 1; t < w; t++ {
-		lo, hi := rangeOf(n, t, w)
-		wg.Go(func() { f(lo, hi) })
-	}
-	f(rangeOf(n, 0, w)) // the first range on the calling goroutine
-	wg.Wait()
+	parallel.Run(w, func(t int) { f(rangeOf(n, t, w)) })
 }
 
 // scoresBatch is ScoresBatch on snapshot s; len(dst) is a multiple of
@@ -711,9 +709,10 @@ func (s *state[T]) cross(dst, X, W []T, row0 int) error {
 // model). A model with fewer than 64 weight vectors (not voted) scores
 // blocks of samples into a buffer on the stack, two samples per
 // kernel.Dots2 call (one kernel.MatVec per block for a binary model), and
-// allocates nothing when the batch runs on one goroutine; a batch of at
-// least 2²¹ multiply-adds is split over up to GOMAXPROCS goroutines (a few
-// allocations each, whatever the batch size). The other models take the
+// allocates nothing when the batch runs on one goroutine; a batch is split
+// over one goroutine per full 2²¹ multiply-adds (so from 2²² on), up to
+// GOMAXPROCS and one per 4 rows (a few allocations each, whatever the
+// batch size). The other models take the
 // scores (len(dst)·NumScores values) from a bounded free list that
 // survives garbage collections.
 func (m *Model[T]) PredictBatch(dst []int, X []T) error {
@@ -755,14 +754,10 @@ func (s *state[T]) predictRows(dst []int, X []T) error {
 		bad = s.predictRange(dst, X, 0, n)
 	} else {
 		bads := make([]int, w)
-		var wg sync.WaitGroup
-		for t := 1; t < w; t++ {
+		parallel.Run(w, func(t int) {
 			lo, hi := rangeOf(n, t, w)
-			wg.Go(func() { bads[t] = s.predictRange(dst, X, lo, hi) })
-		}
-		lo, hi := rangeOf(n, 0, w)
-		bads[0] = s.predictRange(dst, X, lo, hi)
-		wg.Wait()
+			bads[t] = s.predictRange(dst, X, lo, hi)
+		})
 		for _, b := range bads {
 			if b >= 0 {
 				bad = b

@@ -113,23 +113,28 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 // consistent offsets, every column index in [0, d). Its Cols may be below
 // d (the missing features are 0) but not above.
 func checkCSRFor[T Float](X *dataset.CSR[T], d int) error {
-	switch {
-	case X == nil:
-		return fmt.Errorf("%w: nil matrix", ErrDims)
-	case X.Cols > d:
-		return fmt.Errorf("%w: samples of %d features, the model has %d", ErrDims, X.Cols, d)
-	case X.Rows < 0 || len(X.Ptr) != X.Rows+1 || len(X.Idx) != len(X.Val) || X.Ptr[0] != 0 || X.Ptr[X.Rows] != len(X.Idx):
-		return fmt.Errorf("%w: inconsistent CSR matrix (%d rows, %d offsets, %d indices, %d values)", ErrDims, X.Rows, len(X.Ptr), len(X.Idx), len(X.Val))
-	}
-	for i := range X.Rows {
-		if X.Ptr[i+1] < X.Ptr[i] {
-			return fmt.Errorf("%w: CSR offsets decrease at row %d", ErrDims, i)
-		}
+	if err := checkCSRShape(X, d); err != nil {
+		return err
 	}
 	for _, j := range X.Idx {
 		if j < 0 || int(j) >= d {
 			return fmt.Errorf("%w: feature index %d, the model has %d features", ErrDims, j, d)
 		}
+	}
+	return nil
+}
+
+// checkCSRShape checks the shape of a batch's matrix for a model of d
+// features (dataset.CSR.CheckShape: the offsets describe the rows, so
+// X.Row is safe) and that it is at most d wide; the indices and values are
+// left to the per-row checks. Errors wrap ErrDims (and dataset.ErrMismatch
+// for a malformed matrix).
+func checkCSRShape[T Float](X *dataset.CSR[T], d int) error {
+	if err := X.CheckShape(); err != nil {
+		return fmt.Errorf("%w: %w", ErrDims, err)
+	}
+	if X.Cols > d {
+		return fmt.Errorf("%w: samples of %d features, the model has %d", ErrDims, X.Cols, d)
 	}
 	return nil
 }
@@ -183,8 +188,11 @@ func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
 	if err != nil {
 		return err
 	}
-	if X == nil || len(dst) != X.Rows {
-		return fmt.Errorf("%w: len(dst) = %d for the rows of X", ErrDims, len(dst))
+	if err := checkCSRShape(X, s.d); err != nil {
+		return err
+	}
+	if len(dst) != X.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for the %d rows of X", ErrDims, len(dst), X.Rows)
 	}
 	r := s.rows()
 	sc := make([]T, len(dst)*r)
@@ -200,6 +208,13 @@ func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
 // AccuracySparse returns the fraction of the rows of X whose predicted
 // label equals y.
 func (m *Model[T]) AccuracySparse(X *dataset.CSR[T], y []int) (float64, error) {
+	s, err := m.load()
+	if err != nil {
+		return 0, err
+	}
+	if err := checkCSRShape(X, s.d); err != nil {
+		return 0, err
+	}
 	if len(y) == 0 {
 		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
 	}

@@ -489,19 +489,12 @@ type jsonMachine[T Float] struct {
 // jsonModel is the JSON form of a Model.
 type jsonModel[T Float] struct {
 	modelfile.JSONHeader
-	Labels         []int                `json:"labels"`
-	Kernel         modelfile.JSONKernel `json:"kernel"`
-	SupportIndices []int                `json:"support_indices,omitempty"`
-	SupportVectors [][]T                `json:"support_vectors"`
-	SparseSupport  []jsonSparse[T]      `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (TrainSparse)
-	Machines       []jsonMachine[T]     `json:"machines"`
-}
-
-// jsonSparse is one sparse support vector: its stored values and their
-// features (0-based, increasing).
-type jsonSparse[T Float] struct {
-	Features []int32 `json:"features"`
-	Values   []T     `json:"values"`
+	Labels         []int                     `json:"labels"`
+	Kernel         modelfile.JSONKernel      `json:"kernel"`
+	SupportIndices []int                     `json:"support_indices,omitempty"`
+	SupportVectors [][]T                     `json:"support_vectors"`
+	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (TrainSparse)
+	Machines       []jsonMachine[T]          `json:"machines"`
 }
 
 // MarshalJSON encodes the model as a JSON document for people and other
@@ -529,11 +522,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 		Machines: make([]jsonMachine[T], len(m.bias))}
 	if c := m.ssv; c != nil {
 		j.SupportVectors = [][]T{}
-		j.SparseSupport = make([]jsonSparse[T], s)
-		for i := range s {
-			r := c.Row(i)
-			j.SparseSupport[i] = jsonSparse[T]{Features: r.Idx, Values: r.Val}
-		}
+		j.SparseSupport = modelfile.SparseJSON(c)
 	} else {
 		for i := range s {
 			j.SupportVectors[i] = m.sv[i*m.d : (i+1)*m.d]
@@ -600,14 +589,9 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		if len(j.SupportVectors) > 0 {
 			return fileErrs.Corruptf("both dense and sparse support vectors")
 		}
-		c := &dataset.CSR[T]{Rows: len(j.SparseSupport), Cols: p.Dims, Ptr: []int{0}, Y: make([]int, len(j.SparseSupport))}
-		for _, v := range j.SparseSupport {
-			if len(v.Features) != len(v.Values) {
-				return fileErrs.Corruptf("a sparse support vector of %d features and %d values", len(v.Features), len(v.Values))
-			}
-			c.Idx = append(c.Idx, v.Features...)
-			c.Val = append(c.Val, v.Values...)
-			c.Ptr = append(c.Ptr, len(c.Idx))
+		c, err := modelfile.SparseFromJSON(fileErrs, j.SparseSupport, p.Dims)
+		if err != nil {
+			return err
 		}
 		p.Sparse = c
 	}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -434,21 +434,15 @@ func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linCon
 	}
 	errs := make([]error, ng)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				gi := int(next.Add(1) - 1)
-				if gi >= ng {
-					return
-				}
-				errs[gi] = groups[gi].solve()
+	parallel.Run(workers, func(int) {
+		for {
+			gi := int(next.Add(1) - 1)
+			if gi >= ng {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			errs[gi] = groups[gi].solve()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, fmt.Errorf("svm: training stopped: %w", err)
@@ -488,16 +482,13 @@ func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linCon
 	return m, info, nil
 }
 
+// parallelGroups runs f on every group, each on a goroutine of its own.
 func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
-	var wg sync.WaitGroup
-	for _, g := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(g)
-		}()
-	}
-	wg.Wait()
+	parallel.Run(len(groups), func(t int) {
+		if t < len(groups) {
+			f(groups[t])
+		}
+	})
 }
 
 // trainLinearHard solves the hard-margin linear SVM on the augmented rows

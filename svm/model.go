@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -504,21 +505,18 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 
 // parallelRows splits [0, n) between GOMAXPROCS goroutines.
 func parallelRows(n int, f func(lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), max(1, n/64))
+	w := rowWorkers(n)
 	if w <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for t := range w {
-		lo, hi := t*n/w, (t+1)*n/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
+	parallel.Run(w, func(t int) { f(t*n/w, (t+1)*n/w) })
+}
+
+// rowWorkers is the number of goroutines for a batch of n rows: GOMAXPROCS,
+// but at least 64 rows each.
+func rowWorkers(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/64))
 }
 
 // fractionEqual returns the fraction of the predictions pred equal to the

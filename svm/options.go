@@ -128,7 +128,9 @@ type Options struct {
 	// matrices. One-vs-one takes the class blocks if they fit (each class
 	// packed once with its kernel matrix, and one l×l matrix per goroutine
 	// that each machine's matrix is assembled in: about 18 % of N² for ten
-	// equal classes on two goroutines), or the N×N matrix of all rows if
+	// equal classes on two goroutines; only kernel values are counted: the
+	// class-sorted and packed copies of the N×d rows that the blocks need
+	// come on top), or the N×N matrix of all rows if
 	// that is smaller (three classes) and fits; one-vs-rest and binary
 	// problems the N×N matrix (gram.Compute, shared by every machine) when
 	// N²·sizeof(T) fits. Otherwise a problem whose own l×l matrix fits in

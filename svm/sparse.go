@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
 // The kernel SVM on sparse (CSR) data. The kernel values come from gram's
@@ -277,24 +278,26 @@ func (m *Model[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	if c == nil || len(dst) != c.Rows {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), rowsOf(c))
+	if err := checkBatchCSR(c, m.d); err != nil {
+		return err
 	}
-	return batchSparse(c, m.d, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
-}
-
-func rowsOf[T Float](c *dataset.CSR[T]) int {
-	if c == nil {
-		return 0
+	if len(dst) != c.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), c.Rows)
 	}
-	return c.Rows
+	return batchSparse(c, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
 }
 
 // AccuracySparse returns the fraction of rows of c whose predicted label is
 // y.
 func (m *Model[T]) AccuracySparse(c *dataset.CSR[T], y []int) (float64, error) {
-	if c == nil || len(y) != c.Rows || len(y) == 0 {
-		return 0, fmt.Errorf("%w: len(y) = %d for a matrix of %d rows", ErrDims, len(y), rowsOf(c))
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	if err := checkBatchCSR(c, m.d); err != nil {
+		return 0, err
+	}
+	if len(y) != c.Rows || len(y) == 0 {
+		return 0, fmt.Errorf("%w: len(y) = %d for a matrix of %d rows", ErrDims, len(y), c.Rows)
 	}
 	pred := make([]int, len(y))
 	if err := m.PredictBatchSparse(pred, c); err != nil {
@@ -346,34 +349,36 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	r := len(m.bias)
-	if c == nil || len(dst) != c.Rows*r {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), rowsOf(c), r)
+	if err := checkBatchCSR(c, m.d); err != nil {
+		return err
 	}
-	return batchSparse(c, m.d, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
+	r := len(m.bias)
+	if len(dst) != c.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), c.Rows, r)
+	}
+	return batchSparse(c, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
 }
 
-// batchSparse runs f on every row of c over GOMAXPROCS goroutines, after
-// checking that c is at most d wide; the first error by row wins.
-func batchSparse[T Float](c *dataset.CSR[T], d int, f func(i int) error) error {
+// checkBatchCSR checks the shape of a batch's matrix (dataset.CSR.CheckShape:
+// the offsets describe the rows, so c.Row is safe) and that it is at most d
+// wide. Errors wrap ErrDims and dataset.ErrMismatch.
+func checkBatchCSR[T Float](c *dataset.CSR[T], d int) error {
+	if err := c.CheckShape(); err != nil {
+		return fmt.Errorf("%w: %w", ErrDims, err)
+	}
 	if c.Cols > d {
 		return fmt.Errorf("%w: the matrix has %d features, the model %d", ErrDims, c.Cols, d)
 	}
-	errs := make([]error, c.Rows)
-	parallelRows(c.Rows, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if err := f(i); err != nil {
-				errs[i] = fmt.Errorf("row %d: %w", i, err)
-				return
-			}
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// batchSparse runs f on every row of c (checked by checkBatchCSR) over
+// GOMAXPROCS goroutines; the first error by row wins.
+func batchSparse[T Float](c *dataset.CSR[T], f func(i int) error) error {
+	w := rowWorkers(c.Rows)
+	return parallel.FirstError(w, func(t int) error {
+		return parallel.Each(t*c.Rows/w, (t+1)*c.Rows/w, f)
+	})
 }
 
 // ScoresSparse writes the decision values of the sparse sample x into dst
@@ -414,18 +419,30 @@ func (m *LinearModel[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
 // PredictBatchSparse writes the predicted label of each row of c into dst
 // (len(dst) = c.Rows); c may have fewer columns than the model, not more.
 func (m *LinearModel[T]) PredictBatchSparse(dst []int, c *dataset.CSR[T]) error {
-	if c == nil || len(dst) != c.Rows {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), rowsOf(c))
+	if m == nil || m.d == 0 {
+		return fmt.Errorf("%w: untrained model", ErrModel)
 	}
-	return batchSparse(c, m.d, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
+	if err := checkBatchCSR(c, m.d); err != nil {
+		return err
+	}
+	if len(dst) != c.Rows {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows", ErrDims, len(dst), c.Rows)
+	}
+	return batchSparse(c, func(i int) (err error) { dst[i], err = m.PredictSparse(c.Row(i)); return err })
 }
 
 // ScoresBatchSparse writes the decision values of the rows of c into dst,
 // NumScores per row.
 func (m *LinearModel[T]) ScoresBatchSparse(dst []T, c *dataset.CSR[T]) error {
-	r := len(m.b)
-	if c == nil || len(dst) != c.Rows*r {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), rowsOf(c), r)
+	if m == nil || m.d == 0 {
+		return fmt.Errorf("%w: untrained model", ErrModel)
 	}
-	return batchSparse(c, m.d, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
+	if err := checkBatchCSR(c, m.d); err != nil {
+		return err
+	}
+	r := len(m.b)
+	if len(dst) != c.Rows*r {
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %d rows and %d scores", ErrDims, len(dst), c.Rows, r)
+	}
+	return batchSparse(c, func(i int) error { return m.ScoresSparse(dst[i*r:(i+1)*r], c.Row(i)) })
 }

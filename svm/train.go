@@ -12,6 +12,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -264,7 +265,10 @@ type trainer[T Float] struct {
 // values and two packed copies of the data, about 18 % of N² for ten equal
 // classes on two goroutines: where fresh memory is dear (a virtual machine
 // faults 400 MB in in about a second of system time) that is most of the
-// difference to the N×N matrix.
+// difference to the N×N matrix. Only the kernel values are checked against
+// GramBytes: classBlocks also makes an N×d copy of the rows sorted by class
+// (dropped once packed) and the packed copies (gram.Pack with MaxBytes −1,
+// kept for the fit), a few times the data's own size, which come on top.
 type classBlocks[T Float] struct {
 	packed []*gram.Packed[T]
 	diag   []*gram.Matrix[T]
@@ -300,29 +304,23 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 	defer cancel()
 	var next atomic.Int64
 	errs := make([]error, tr.workers)
-	var wg sync.WaitGroup
-	for w := range tr.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := new(workerState[T])
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= len(order) {
-					return
-				}
-				i := order[t]
-				sol, err := tr.solve(ctx, &probs[i], ws)
-				if err != nil {
-					errs[w] = tr.problemErr(&probs[i], err)
-					cancel()
-					return
-				}
-				sols[i] = sol
+	parallel.Run(tr.workers, func(w int) {
+		ws := new(workerState[T])
+		for {
+			t := int(next.Add(1) - 1)
+			if t >= len(order) {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			i := order[t]
+			sol, err := tr.solve(ctx, &probs[i], ws)
+			if err != nil {
+				errs[w] = tr.problemErr(&probs[i], err)
+				cancel()
+				return
+			}
+			sols[i] = sol
+		}
+	})
 	var ctxErr error
 	for _, err := range errs {
 		switch {

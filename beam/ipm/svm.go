@@ -30,10 +30,15 @@ import (
 // then w ← w + γ·Σ Δw_k and α_k ← α_k + γ·Δα_k. Uniform mixing is CoCoA's
 // averaging, γ = 1/S with σ′ = 1 (safe for any data); Adding is CoCoA+,
 // γ = 1 with σ′ = S (Ma et al.'s safe σ′ for adding: as fast as one machine
-// when the shards' rows are uncorrelated). Both keep w = Σαᵢyᵢx̃ᵢ, so
-// D(α) is a lower bound on the optimum: after the last epoch one more pass
-// evaluates the primal P(w), and the report gives the duality gap
-// P(w) − D(α) ≥ P(w) − P*, a certificate of the model's suboptimality.
+// when the shards' rows are uncorrelated). Both keep w = Σαᵢyᵢx̃ᵢ in exact
+// arithmetic, so D(α) is a lower bound on the optimum: after the last epoch
+// one more pass evaluates the primal P(w), and the report gives the duality
+// gap P(w) − D(α) ≥ P(w) − P*, a certificate of the model's suboptimality.
+// With float32 shards the certificate is approximate: w is accumulated by
+// rounded float32 Axpy steps and mixes, so it is Σαᵢyᵢx̃ᵢ only up to those
+// roundings, and D(α) evaluated from it is not a proven lower bound (the
+// gap may be off by about the rounding error of w, relative 2⁻²⁴ per
+// update, and could even come out slightly negative near the optimum).
 //
 // The αs stay with their shard: each epoch emits them keyed by shard (8
 // bytes per row and machine, in the shard's row order, which the sort by

@@ -22,7 +22,8 @@ type List[T any] struct {
 }
 
 // New returns a List that keeps up to maxBuffers slices of up to maxValues
-// values in all.
+// values in all. With maxBuffers ≤ 0 or maxValues ≤ 0 it keeps none (every
+// Get allocates).
 func New[T any](maxBuffers, maxValues int) *List[T] {
 	return &List[T]{maxBufs: maxBuffers, maxValues: maxValues}
 }
@@ -56,7 +57,7 @@ func (l *List[T]) Get(n int) []T {
 // so the list converges on buffers that fit the largest recent requests.
 func (l *List[T]) Put(b []T) {
 	c := cap(b)
-	if c == 0 || c > l.maxValues {
+	if c == 0 || c > l.maxValues || l.maxBufs <= 0 {
 		return
 	}
 	l.mu.Lock()

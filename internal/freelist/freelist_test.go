@@ -35,6 +35,9 @@ func TestBounds(t *testing.T) {
 		{"count bound keeps the largest", 2, 1000, []int{10, 20, 30}, 2, 50},
 		{"value bound drops the smallest", 4, 100, []int{40, 50, 60}, 1, 60},
 		{"smaller than all when full is dropped", 2, 1000, []int{30, 20, 10}, 2, 50},
+		{"no buffers keeps none", 0, 1000, []int{10, 20}, 0, 0},
+		{"negative buffers keeps none", -1, 1000, []int{10, 20}, 0, 0},
+		{"no values keeps none", 4, 0, []int{10}, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,7 +46,7 @@ func TestBounds(t *testing.T) {
 				l.Put(make([]float64, n))
 			}
 			b, v := l.Held()
-			if b != tc.wantB || v != tc.wantV || v > tc.maxV || b > tc.maxB {
+			if b != tc.wantB || v != tc.wantV || v > max(tc.maxV, 0) || b > max(tc.maxB, 0) {
 				t.Fatalf("held %d buffers, %d values, want %d, %d", b, v, tc.wantB, tc.wantV)
 			}
 		})

@@ -84,3 +84,39 @@ func ReadSparse[T Float](e Errors, r *Reader, s uint64, d, es int) (*dataset.CSR
 	c.Val = Decode[T](vals, es)
 	return c, nil
 }
+
+// JSONSparse is one sparse support vector in a JSON model file (both
+// packages' "sparse_support_vectors"): its stored values and their
+// features (0-based, increasing).
+type JSONSparse[T Float] struct {
+	Features []int32 `json:"features"`
+	Values   []T     `json:"values"`
+}
+
+// SparseJSON returns the rows of c in their JSON form (views of c's
+// slices).
+func SparseJSON[T Float](c *dataset.CSR[T]) []JSONSparse[T] {
+	out := make([]JSONSparse[T], c.Rows)
+	for i := range c.Rows {
+		r := c.Row(i)
+		out[i] = JSONSparse[T]{Features: r.Idx, Values: r.Val}
+	}
+	return out
+}
+
+// SparseFromJSON returns the rows as a CSR of cols columns (no labels:
+// Y is zeros). A row of more features than values, or fewer, is
+// e.Corrupt; the rest (features increasing and below cols, finite values)
+// is the caller's to check (dataset.CSR.Validate).
+func SparseFromJSON[T Float](e Errors, rows []JSONSparse[T], cols int) (*dataset.CSR[T], error) {
+	c := &dataset.CSR[T]{Rows: len(rows), Cols: cols, Ptr: []int{0}, Y: make([]int, len(rows))}
+	for _, v := range rows {
+		if len(v.Features) != len(v.Values) {
+			return nil, e.Corruptf("a sparse support vector of %d features and %d values", len(v.Features), len(v.Values))
+		}
+		c.Idx = append(c.Idx, v.Features...)
+		c.Val = append(c.Val, v.Values...)
+		c.Ptr = append(c.Ptr, len(c.Idx))
+	}
+	return c, nil
+}

@@ -1,0 +1,63 @@
+package perceptron
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/csrtest"
+)
+
+// TestSparseBatchMalformed: every sparse batch method of the linear and
+// the kernel models returns an error wrapping ErrDims and
+// dataset.ErrMismatch for a CSR whose offsets do not describe its rows (on
+// 8 rows and on 2000, split over goroutines), never a panic.
+func TestSparseBatchMalformed(t *testing.T) {
+	_, y, c := sparseIntSet(51, 60, 10, 3)
+	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, _, err := TrainMulticlassSparse(c, y, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
+		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
+		}},
+		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
+		}},
+		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
+	})
+}
+
+// TestKernelAccuracySparse: the fraction of matching labels, the dense
+// Accuracy's value, and the dense method's error for no labels (ErrEmpty).
+func TestKernelAccuracySparse(t *testing.T) {
+	X, y, c := sparseIntSet(53, 60, 10, 3)
+	m, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.05}, Options: Options{MaxIter: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Accuracy(X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csrtest.CheckAccuracy(t, c, y, want, m.AccuracySparse, m.PredictBatchSparse)
+	empty := &dataset.CSR[float32]{Cols: 10, Ptr: []int{0}}
+	if _, err := m.AccuracySparse(empty, nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("no samples: %v, want ErrEmpty", err)
+	}
+	if _, err := m.Accuracy(nil, nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("dense Accuracy, no samples: %v, want ErrEmpty (the sparse one's)", err)
+	}
+	if _, err := m.AccuracySparse(c, y[:10]); !errors.Is(err, ErrDims) {
+		t.Errorf("short labels: %v, want ErrDims", err)
+	}
+}
