@@ -9,11 +9,15 @@ import "fmt"
 // avx512vnni the AVX-512 one, avx2 and avxvnni the AVX2 one, neon and
 // neondot the NEON one. Two assembly functions per width:
 //
-//	quantRange<W>(x []float32) (lo, hi int32)
-//	    the minimum and maximum of 0 and the order keys of x,
-//	    key(v) = b XOR ((b >> 31) & 0x7fffffff) for b = the bits of v as an
-//	    int32 (arithmetic shift): an int32 that orders as the floats do,
-//	    with a NaN's key beyond ±Inf's
+//	quantRange<W>(x []float32) (neg uint32, pos int32)
+//	    the largest of 0 and the bits of x[i] as unsigned numbers, and the
+//	    largest of 0 and those bits as signed ones: a float32's bits order
+//	    as the values do among the non-negative ones (as int32, all the
+//	    sign-bit ones below them), and as the magnitudes do among those with
+//	    the sign bit (as uint32, all above the others); so pos is the bits
+//	    of max(+0, max x) and, if neg ≥ 2³¹, neg is the bits of min x (else
+//	    x has no value with the sign bit). NaNs lie beyond ±Inf's bits on
+//	    their side, so both results tell a NaN or ±Inf too.
 //	quantizeU8<W>(dst []uint8, x []float32, inv, off float32)
 //	    dst[i] = the byte of t = float32(x[i]·inv) + off (a multiply
 //	    rounded to float32, then an add: never fused), 255 for t ≥ 255,
@@ -53,9 +57,9 @@ func (w quantWidth) rangeName() string    { return "quantRange" + w.infix }
 func (w quantWidth) quantizeName() string { return "quantizeU8" + w.infix }
 
 const (
-	quantRangeSig    = "func(x []float32) (lo, hi int32)"
+	quantRangeSig    = "func(x []float32) (neg uint32, pos int32)"
 	quantizeU8Sig    = "func(dst []uint8, x []float32, inv, off float32)"
-	quantRangeDecl   = "(x []float32) (lo, hi int32)"
+	quantRangeDecl   = "(x []float32) (neg uint32, pos int32)"
 	quantizeU8Decl   = "(dst []uint8, x []float32, inv, off float32)"
 	quantGoConstrain = "purego || !(amd64 || arm64)"
 )
@@ -69,10 +73,11 @@ func quantizeGoFile(goarch string) ([]byte, error) {
 	}
 	f := newGoFile(constraint, "kernel")
 	widths := quantWidthsOf(goarch)
-	f.comment("quantRangeAsm returns the order-key range of x (see QuantRange) computed\n" +
-		"by int8 implementation id's assembly, and ok = false, for the Go loop to\n" +
-		"run, when it has none or x is shorter than its assembly takes.")
-	f.p("func quantRangeAsm(id int8ID, x []float32) (lo, hi int32, ok bool) {")
+	f.comment("quantRangeAsm returns the largest unsigned and signed bits of x (see\n" +
+		"quantRangeGeneric) computed by int8 implementation id's assembly, and\n" +
+		"ok = false, for the Go loop to run, when it has none or x is shorter\n" +
+		"than its assembly takes.")
+	f.p("func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {")
 	if len(widths) > 0 {
 		f.p("switch id {")
 		for _, w := range widths {
@@ -82,8 +87,8 @@ func quantizeGoFile(goarch string) ([]byte, error) {
 				f.p("return 0, 0, false")
 				f.p("}")
 			}
-			f.p("lo, hi = %s(x)", w.rangeName())
-			f.p("return lo, hi, true")
+			f.p("neg, pos = %s(x)", w.rangeName())
+			f.p("return neg, pos, true")
 		}
 		f.p("}")
 	}
@@ -123,8 +128,8 @@ func quantizeGoFile(goarch string) ([]byte, error) {
 			tail = fmt.Sprintf("len(x) ≥ %d (its last vector overlaps the previous ones)", w.min)
 		}
 		f.p("")
-		f.comment(fmt.Sprintf("%s returns min(0, min key(x[i])) and max(0, max key(x[i])),\n"+
-			"key the order key of QuantRange (%s; %s).", w.rangeName(), users, tail))
+		f.comment(fmt.Sprintf("%s returns the largest of 0 and the bits of the x[i] as\n"+
+			"uint32, and as int32 (quantRangeGeneric; %s; %s).", w.rangeName(), users, tail))
 		f.p("//")
 		f.p("//go:noescape")
 		f.p("func %s%s", w.rangeName(), quantRangeDecl)

@@ -5,10 +5,10 @@ import "fmt"
 // The input quantiser for arm64 (kernel/quantize_arm64.s; see quantize.go
 // for the contracts), run by the neon and neondot int8 implementations.
 //
-// quantRangeNEON: each vector's keys are b XOR ((b >>arith 31) >>logical 1)
-// (SSHR, USHR, EOR), folded into four running minima and four maxima
-// (SMIN, SMAX) from key(0) = 0; the lanes are reduced by SMINV and SMAXV.
-// The last 4 elements are loaded again, overlapping those already seen.
+// quantRangeNEON: the bits of each vector folded into four running
+// unsigned maxima (UMAX) and four signed ones (SMAX) from 0; the lanes are
+// reduced by UMAXV and SMAXV. The last 4 elements are loaded again,
+// overlapping those already seen.
 //
 // quantizeU8NEON: t = x·inv (FMUL) + off (FADD), two roundings as Go's
 // float32(x*inv) + off; FCVTZU truncates toward zero with unsigned
@@ -16,7 +16,7 @@ import "fmt"
 // narrow with unsigned saturation to 16 then 8 bits: 255 for every t ≥ 255.
 // The last 4 bytes are computed and stored again from the last 4 elements.
 //
-// The Go assembler has none of SSHR, SMIN, SMAX, SMINV, SMAXV, FMUL, FADD,
+// The Go assembler has none of UMAX, SMAX, UMAXV, SMAXV, FMUL, FADD,
 // FCVTZU, UQXTN: they are WORDs with their GNU mnemonic (kernel's
 // wordenc_test.go re-assembles each).
 
@@ -41,13 +41,8 @@ func (a neonQ) enc(base uint32, d, n, m int, gnu string) {
 	a.word(base|uint32(m)<<16|uint32(n)<<5|uint32(d), gnu)
 }
 
-// sshr31: Vd.4S = Vn.4S >> 31, arithmetic.
-func (a neonQ) sshr31(d, n int) {
-	a.enc(0x4f210400, d, n, 0, fmt.Sprintf("sshr v%d.4s, v%d.4s, #31", d, n))
-}
-
-func (a neonQ) smin(d, n, m int) {
-	a.enc(0x4ea06c00, d, n, m, fmt.Sprintf("smin v%d.4s, v%d.4s, v%d.4s", d, n, m))
+func (a neonQ) umax(d, n, m int) {
+	a.enc(0x6ea06400, d, n, m, fmt.Sprintf("umax v%d.4s, v%d.4s, v%d.4s", d, n, m))
 }
 
 func (a neonQ) smax(d, n, m int) {
@@ -85,18 +80,13 @@ func (f *neonFile) text(name, decl string, size int) neonQ {
 
 func quantRangeNEON(f *neonFile) {
 	a := f.text(quantNEON.rangeName(), quantRangeDecl, 32)
-	a.comment("R0 = the x cursor, R1 = elements left; V0-V3 the minima, V4-V7 the",
-		"maxima of the keys, from key(0) = 0; V16-V19 x, V20-V23 scratch")
+	a.comment("R0 = the x cursor, R1 = elements left; V0-V3 the unsigned maxima,",
+		"V4-V7 the signed maxima of the bits, from 0; V16-V19 x")
 	a.i("MOVD", "x_base+0(FP)", "R0")
 	a.i("MOVD", "x_len+8(FP)", "R1")
 	a.vzero(0, 1, 2, 3, 4, 5, 6, 7)
-	key := func(r int) {
-		a.sshr31(r+4, r)
-		a.i("VUSHR", "$1", fmt.Sprintf("V%d.S4", r+4), fmt.Sprintf("V%d.S4", r+4))
-		a.i("VEOR", fmt.Sprintf("V%d.B16", r+4), fmt.Sprintf("V%d.B16", r), fmt.Sprintf("V%d.B16", r))
-	}
 	fold := func(r, acc int) {
-		a.smin(acc, acc, r)
+		a.umax(acc, acc, r)
 		a.smax(acc+4, acc+4, r)
 	}
 	a.label("loop16")
@@ -104,7 +94,6 @@ func quantRangeNEON(f *neonFile) {
 	a.i("BLT", "loop4")
 	a.i("VLD1.P", "64(R0)", "[V16.S4, V17.S4, V18.S4, V19.S4]")
 	for j := 0; j < 4; j++ {
-		key(16 + j)
 		fold(16+j, j)
 	}
 	a.i("SUB", "$16", "R1")
@@ -113,7 +102,6 @@ func quantRangeNEON(f *neonFile) {
 	a.i("CMP", "$4", "R1")
 	a.i("BLT", "tail")
 	a.i("VLD1.P", "16(R0)", "[V16.S4]")
-	key(16)
 	fold(16, 0)
 	a.i("SUB", "$4", "R1")
 	a.i("B", "loop4")
@@ -123,21 +111,20 @@ func quantRangeNEON(f *neonFile) {
 	a.i("ADD", "R1<<2", "R0", "R0")
 	a.i("SUB", "$16", "R0")
 	a.i("VLD1", "(R0)", "[V16.S4]")
-	key(16)
 	fold(16, 1)
 	a.label("reduce")
-	a.smin(0, 0, 1)
-	a.smin(2, 2, 3)
-	a.smin(0, 0, 2)
-	a.enc(0x4eb1a800, 0, 0, 0, "sminv s0, v0.4s")
+	a.umax(0, 0, 1)
+	a.umax(2, 2, 3)
+	a.umax(0, 0, 2)
+	a.enc(0x6eb0a800, 0, 0, 0, "umaxv s0, v0.4s")
 	a.smax(4, 4, 5)
 	a.smax(6, 6, 7)
 	a.smax(4, 4, 6)
 	a.enc(0x4eb0a800, 4, 4, 0, "smaxv s4, v4.4s")
 	a.i("VMOV", "V0.S[0]", "R2")
-	a.i("MOVW", "R2", "lo+24(FP)")
+	a.i("MOVW", "R2", "neg+24(FP)")
 	a.i("VMOV", "V4.S[0]", "R3")
-	a.i("MOVW", "R3", "hi+28(FP)")
+	a.i("MOVW", "R3", "pos+28(FP)")
 	a.i("RET")
 }
 

@@ -9,26 +9,25 @@ import (
 // The input quantiser for amd64 (kernel/quantize_amd64.s; see quantize.go
 // for the functions' contracts).
 //
-// quantRange: each vector's keys are b XOR ((b >>arith 31) >>logical 1)
-// (AVX2: VPSRAD, VPSRLD, VPXOR; AVX-512: VPSRAD and one VPTERNLOGD
-// computing b XOR (s AND 0x7fffffff)), folded into four running minima
-// and four maxima (VPMINSD, VPMAXSD: independent chains) that start at 0,
-// key(0), so that the result is min(0, …) and max(0, …) as required;
-// the lanes are reduced at the end. AVX2 ends with the last 8 elements
-// loaded again (overlapping: min and max are idempotent); AVX-512 with one
-// vector loaded under a mask of the remaining lanes, the others zero,
-// whose key 0 is neutral.
+// quantRange: the bits of each vector folded into four running unsigned
+// maxima (VPMAXUD) and four signed ones (VPMAXSD), independent chains from
+// 0; the lanes are reduced at the end. AVX2 ends with the last 8 elements
+// loaded again (overlapping: max is idempotent); AVX-512 with one vector
+// loaded under a mask of the remaining lanes, the others zero, which is
+// neutral for both.
 //
 // quantizeU8: t = x·inv (VMULPS) + off (VADDPS), two roundings as Go's
 // float32(x*inv) + off; then VMINPS with 255 as the first source, so that
 // a NaN t stays NaN (x86's MINPS returns its second source when either is
 // NaN) and every other t > 255 becomes 255; VCVTTPS2DQ truncates toward
-// zero, giving 0x80000000 for NaN and −Inf. AVX2 packs four vectors with
+// zero, giving 0x80000000 for NaN and −Inf. Four vectors are packed with
 // signed (VPACKSSDW) then unsigned (VPACKUSWB) saturation, which sends the
 // negative values to 0 and keeps 0..255, and VPERMD puts the dwords the
-// in-lane packs interleaved back in order; its tail stores the last 8
-// bytes again from the last 8 elements. AVX-512 clamps the negatives with
-// VPMAXSD 0 and narrows with VPMOVDB (masked on the tail).
+// in-lane (128-bit) packs interleaved back in order (quantPerm,
+// quantPerm512), for one store. AVX2's tail stores the last 8 bytes again
+// from the last 8 elements. AVX-512's single vectors and masked tail clamp
+// the negatives with VPMAXSD 0 and narrow with VPMOVDB (two µops each,
+// where the packs cost five instructions per four vectors).
 
 func quantizeX86File() ([]byte, error) {
 	f := newAsmFile(
@@ -43,10 +42,15 @@ func quantizeX86File() ([]byte, error) {
 	for i, v := range []uint32{0, 4, 1, 5, 2, 6, 3, 7} {
 		f.ctx.AddDatum(4*i, operand.U32(v))
 	}
+	perm512 := f.ctx.StaticGlobal("quantPerm512")
+	f.ctx.DataAttributes(rodataNoptr)
+	for i := range 16 {
+		f.ctx.AddDatum(4*i, operand.U32(uint32(i%4*4+i/4)))
+	}
 	quantRangeX86(f, quantAVX2, avx2)
 	quantizeX86(f, quantAVX2, avx2, perm)
 	quantRangeX86(f, quantAVX512, avx512)
-	quantizeX86(f, quantAVX512, avx512, perm)
+	quantizeX86(f, quantAVX512, avx512, perm512)
 	return f.render()
 }
 
@@ -76,32 +80,16 @@ func (g *x86) tailMask() {
 func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g := quantFn(f, w, v, w.rangeName(), quantRangeSig)
 	zmm := v.vec == 64
-	g.Comment("SI = &x[0], CX = elements left; V0-V3 the minima, V4-V7 the maxima",
-		"of the keys, from key(0) = 0")
+	g.Comment("SI = &x[0], CX = elements left; V0-V3 the unsigned maxima, V4-V7 the",
+		"signed maxima of the bits, from 0")
 	g.MOVQ(g.param("x", "base"), reg.RSI)
 	g.MOVQ(g.param("x", "len"), reg.RCX)
 	for i := 0; i < 8; i++ {
 		g.VPXOR(yr[i], yr[i], yr[i])
 	}
-	if zmm {
-		g.MOVL(operand.U32(0x7fffffff), reg.EAX)
-		g.VPBROADCASTD(reg.EAX, reg.Z16)
-	}
 	lanes := v.vec / 4
-	// key turns the floats in vector register r into their keys (clobbers r+4).
-	key := func(r int) {
-		if zmm {
-			g.VPSRAD(operand.Imm(31), zr[r], zr[r+4])
-			// r = r XOR (r+4 AND Z16): truth table A^(B&C) = 0x78
-			g.VPTERNLOGD(operand.Imm(0x78), reg.Z16, zr[r+4], zr[r])
-			return
-		}
-		g.VPSRAD(operand.Imm(31), yr[r], yr[r+4])
-		g.VPSRLD(operand.Imm(1), yr[r+4], yr[r+4])
-		g.VPXOR(yr[r+4], yr[r], yr[r])
-	}
 	fold := func(r, acc int) {
-		g.VPMINSD(g.V(r), g.V(acc), g.V(acc))
+		g.VPMAXUD(g.V(r), g.V(acc), g.V(acc))
 		g.VPMAXSD(g.V(r), g.V(acc+4), g.V(acc+4))
 	}
 	load := func(m operand.Mem, r int) {
@@ -116,9 +104,6 @@ func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g.JB(lbl("loop1"))
 	for j := 0; j < 4; j++ {
 		load(mem(reg.RSI, j*v.vec), 8+j)
-	}
-	for j := 0; j < 4; j++ {
-		key(8 + j)
 		fold(8+j, j)
 	}
 	g.ADDQ(imm(4*v.vec), reg.RSI)
@@ -128,7 +113,6 @@ func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g.CMPQ(reg.RCX, imm(lanes))
 	g.JB(lbl("tail"))
 	load(mem(reg.RSI, 0), 8)
-	key(8)
 	fold(8, 0)
 	g.ADDQ(imm(v.vec), reg.RSI)
 	g.SUBQ(imm(lanes), reg.RCX)
@@ -137,18 +121,17 @@ func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g.TESTQ(reg.RCX, reg.RCX)
 	g.JZ(lbl("reduce"))
 	if zmm {
-		g.Comment("the last CX < 16 elements, the other lanes zero (key 0)")
+		g.Comment("the last CX < 16 elements, the other lanes zero")
 		g.tailMask()
 		g.VMOVDQU32_Z(mem(reg.RSI, 0), reg.K1, reg.Z8)
 	} else {
 		g.Comment("the last 8 elements, overlapping those already seen")
 		g.VMOVDQU(memx(reg.RSI, -v.vec, reg.RCX, 4), reg.Y8)
 	}
-	key(8)
 	fold(8, 1)
 	g.Label("reduce")
 	for half, base := range []int{0, 4} {
-		op := g.VPMINSD
+		op := g.VPMAXUD
 		if half == 1 {
 			op = g.VPMAXSD
 		}
@@ -176,8 +159,8 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	g := quantFn(f, w, v, w.quantizeName(), quantizeU8Sig)
 	zmm := v.vec == 64
 	g.Comment("DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,",
-		"V14 = 255.0 in every lane; AVX-512: Z15 = 0; AVX2: Y15 = the dword order",
-		"after the packs")
+		"V14 = 255.0 in every lane, V15 = the dword order after the packs;",
+		"AVX-512: Z16 = 0")
 	g.MOVQ(g.param("dst", "base"), reg.RDI)
 	g.MOVQ(g.param("x", "base"), reg.RSI)
 	g.MOVQ(g.param("x", "len"), reg.RCX)
@@ -186,7 +169,8 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	g.MOVL(operand.U32(0x437f0000), reg.EAX) // 255.0
 	if zmm {
 		g.VPBROADCASTD(reg.EAX, reg.Z14)
-		g.VPXOR(reg.Y15, reg.Y15, reg.Y15)
+		g.VMOVDQU32(perm, reg.Z15)
+		g.VPXORD(reg.Z16, reg.Z16, reg.Z16)
 	} else {
 		g.VMOVD(reg.EAX, reg.X14)
 		g.VPBROADCASTD(reg.X14, reg.Y14)
@@ -194,8 +178,9 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	}
 	lanes := v.vec / 4
 	// conv turns the floats in register r (or at m, if given) into int32
-	// lanes whose saturation to a byte is the result.
-	conv := func(r int, m operand.Op) {
+	// lanes whose saturation to a byte is the result; clamp (AVX-512)
+	// clamps them to 0..255 for VPMOVDB.
+	conv := func(r int, m operand.Op, clamp bool) {
 		if m == nil {
 			m = g.V(r)
 		}
@@ -203,8 +188,8 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 		g.VADDPS(g.V(13), g.V(r), g.V(r))
 		g.VMINPS(g.V(r), g.V(14), g.V(r))
 		g.VCVTTPS2DQ(g.V(r), g.V(r))
-		if zmm {
-			g.VPMAXSD(reg.Z15, zr[r], zr[r])
+		if clamp {
+			g.VPMAXSD(reg.Z16, zr[r], zr[r])
 		}
 	}
 	// store8 writes the 8 bytes of Y r to m (AVX2; clobbers Y r+1).
@@ -218,17 +203,15 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	g.CMPQ(reg.RCX, imm(4*lanes))
 	g.JB(lbl("loop1"))
 	for j := 0; j < 4; j++ {
-		conv(j, mem(reg.RSI, j*v.vec))
+		conv(j, mem(reg.RSI, j*v.vec), false)
 	}
+	g.VPACKSSDW(g.V(1), g.V(0), g.V(0))
+	g.VPACKSSDW(g.V(3), g.V(2), g.V(2))
+	g.VPACKUSWB(g.V(2), g.V(0), g.V(0))
+	g.VPERMD(g.V(0), g.V(15), g.V(0))
 	if zmm {
-		for j := 0; j < 4; j++ {
-			g.VPMOVDB(zr[j], mem(reg.RDI, 16*j))
-		}
+		g.VMOVDQU8(reg.Z0, mem(reg.RDI, 0))
 	} else {
-		g.VPACKSSDW(reg.Y1, reg.Y0, reg.Y0)
-		g.VPACKSSDW(reg.Y3, reg.Y2, reg.Y2)
-		g.VPACKUSWB(reg.Y2, reg.Y0, reg.Y0)
-		g.VPERMD(reg.Y0, reg.Y15, reg.Y0)
 		g.VMOVDQU(reg.Y0, mem(reg.RDI, 0))
 	}
 	g.ADDQ(imm(4*v.vec), reg.RSI)
@@ -238,7 +221,7 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	g.Label("loop1")
 	g.CMPQ(reg.RCX, imm(lanes))
 	g.JB(lbl("tail"))
-	conv(0, mem(reg.RSI, 0))
+	conv(0, mem(reg.RSI, 0), zmm)
 	if zmm {
 		g.VPMOVDB(reg.Z0, mem(reg.RDI, 0))
 	} else {
@@ -255,11 +238,11 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 		g.Comment("the last CX < 16 elements under the mask K1, loaded and stored")
 		g.tailMask()
 		g.VMOVUPS_Z(mem(reg.RSI, 0), reg.K1, reg.Z0)
-		conv(0, nil)
+		conv(0, nil, true)
 		g.VPMOVDB(reg.Z0, reg.K1, mem(reg.RDI, 0))
 	} else {
 		g.Comment("the last 8 elements and bytes again, overlapping those already done")
-		conv(0, memx(reg.RSI, -v.vec, reg.RCX, 4))
+		conv(0, memx(reg.RSI, -v.vec, reg.RCX, 4), false)
 		store8(0, memx(reg.RDI, -lanes, reg.RCX, 1))
 	}
 	g.Label("done")

@@ -43,14 +43,18 @@ func QuantizeU8(dst []uint8, x []float32, inv, off float32) {
 
 // QuantRange is the package-level QuantRange on k's implementation.
 func (k Int8Kernels) QuantRange(x []float32) (lo, hi float32, finite bool) {
-	kl, kh, ok := quantRangeAsm(k.im.id, x)
+	neg, pos, ok := quantRangeAsm(k.im.id, x)
 	if !ok {
-		kl, kh = quantRangeGeneric(x)
+		neg, pos = quantRangeGeneric(x)
 	}
-	if kl <= quantKey(float32(math.Inf(-1))) || kh >= quantKey(float32(math.Inf(1))) {
+	const inf, sign = 0x7f800000, 0x80000000
+	if pos >= inf || neg >= sign|inf {
 		return 0, 0, false
 	}
-	return quantFloat(kl), quantFloat(kh), true
+	if neg >= sign {
+		lo = math.Float32frombits(neg)
+	}
+	return lo, math.Float32frombits(uint32(pos)), true
 }
 
 // QuantizeU8 is the package-level QuantizeU8 on k's implementation.
@@ -64,56 +68,59 @@ func (k Int8Kernels) QuantizeU8(dst []uint8, x []float32, inv, off float32) {
 	quantizeU8Generic(dst, x, inv, off)
 }
 
-// quantKey maps a float32 to an int32 that orders as the values do: the
-// bits, with a negative value's magnitude bits flipped. ±Inf's keys are
-// the extremes of the finite values' and a NaN's lie beyond them (a
-// negative NaN below −Inf's, a positive one above +Inf's); key(0) = 0,
-// key(−0) = −1.
-func quantKey(v float32) int32 {
-	b := int32(math.Float32bits(v))
-	return b ^ (b >> 31 & 0x7fffffff)
-}
-
-// quantFloat is quantKey's inverse.
-func quantFloat(k int32) float32 {
-	return math.Float32frombits(uint32(k ^ (k >> 31 & 0x7fffffff)))
-}
-
-// quantRangeGeneric returns min(0, min key(x[i])) and max(0, max key(x[i])):
-// integer min and max compile to branch-free CMOVs, in two independent
-// chains (the min and max builtins' NaN handling for floats costs a
-// dependent chain of several instructions per value).
-func quantRangeGeneric(x []float32) (lo, hi int32) {
-	var lo0, lo1, hi0, hi1 int32 // key(0) = 0
+// quantRangeGeneric returns the largest of 0 and the bits of the x[i] as
+// uint32 (neg) and as int32 (pos). Among the values without the sign bit
+// the bits order as the values do, and as int32 they are above those with
+// it; among the values with the sign bit the bits order as the magnitudes
+// do, and as uint32 they are above the others. So pos is the bits of
+// max(+0, max x), and neg, if at least 2³¹, the bits of min x (−0 included:
+// it counts as below +0); else no value has the sign bit and min(0, min x)
+// is +0. A NaN's bits lie beyond ±Inf's on its side: pos ≥ +Inf's bits or
+// neg ≥ −Inf's tells a non-finite value. Integer max compiles to
+// branch-free CMOVs, here in two chains of each (the max builtin's NaN
+// handling for floats costs a dependent chain of several instructions).
+func quantRangeGeneric(x []float32) (neg uint32, pos int32) {
+	var n0, n1 uint32
+	var p0, p1 int32
 	i := 0
 	for ; i <= len(x)-2; i += 2 {
-		k0, k1 := quantKey(x[i]), quantKey(x[i+1])
-		lo0, hi0 = min(lo0, k0), max(hi0, k0)
-		lo1, hi1 = min(lo1, k1), max(hi1, k1)
+		b0, b1 := math.Float32bits(x[i]), math.Float32bits(x[i+1])
+		n0, p0 = max(n0, b0), max(p0, int32(b0))
+		n1, p1 = max(n1, b1), max(p1, int32(b1))
 	}
 	if i < len(x) {
-		k := quantKey(x[i])
-		lo0, hi0 = min(lo0, k), max(hi0, k)
+		b := math.Float32bits(x[i])
+		n0, p0 = max(n0, b), max(p0, int32(b))
 	}
-	return min(lo0, lo1), max(hi0, hi1)
+	return max(n0, n1), max(p0, p1)
 }
 
-// quantizeU8Generic is QuantizeU8's Go loop, the reference of every path.
+// quantizeU8Generic is QuantizeU8's Go loop, the reference of every path,
+// four elements a step (independent conversions).
 func quantizeU8Generic(dst []uint8, x []float32, inv, off float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		dst[i] = quantizeByte(float32(v*inv) + off)
+	i := 0
+	for ; i <= len(x)-4; i += 4 {
+		d, y := dst[i:i+4:i+4], x[i:i+4:i+4]
+		d[0] = quantizeByte(float32(y[0]*inv) + off)
+		d[1] = quantizeByte(float32(y[1]*inv) + off)
+		d[2] = quantizeByte(float32(y[2]*inv) + off)
+		d[3] = quantizeByte(float32(y[3]*inv) + off)
+	}
+	for ; i < len(x); i++ {
+		dst[i] = quantizeByte(float32(x[i]*inv) + off)
 	}
 }
 
 // quantizeByte is 255 for t ≥ 255, t truncated for 0 < t < 255, and 0 for
-// t ≤ 0 or NaN.
+// t ≤ 0 or NaN (which fails t > 0), clamped as floats so that the
+// conversion only ever sees 0..255.
 func quantizeByte(t float32) uint8 {
-	switch {
-	case t >= 255:
-		return 255
-	case t > 0:
-		return uint8(t)
+	if !(t > 0) {
+		t = 0
 	}
-	return 0
+	if t > 255 {
+		t = 255
+	}
+	return uint8(int32(t))
 }

@@ -4,20 +4,21 @@
 
 package kernel
 
-// quantRangeAsm returns the order-key range of x (see QuantRange) computed
-// by int8 implementation id's assembly, and ok = false, for the Go loop to
-// run, when it has none or x is shorter than its assembly takes.
-func quantRangeAsm(id int8ID, x []float32) (lo, hi int32, ok bool) {
+// quantRangeAsm returns the largest unsigned and signed bits of x (see
+// quantRangeGeneric) computed by int8 implementation id's assembly, and
+// ok = false, for the Go loop to run, when it has none or x is shorter
+// than its assembly takes.
+func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {
 	switch id {
 	case i8AVX512VNNI:
-		lo, hi = quantRangeAVX512(x)
-		return lo, hi, true
+		neg, pos = quantRangeAVX512(x)
+		return neg, pos, true
 	case i8AVXVNNI, i8AVX2:
 		if len(x) < 8 {
 			return 0, 0, false
 		}
-		lo, hi = quantRangeAVX2(x)
-		return lo, hi, true
+		neg, pos = quantRangeAVX2(x)
+		return neg, pos, true
 	}
 	return 0, 0, false
 }
@@ -40,11 +41,11 @@ func quantizeAsm(id int8ID, dst []uint8, x []float32, inv, off float32) bool {
 	return false
 }
 
-// quantRangeAVX512 returns min(0, min key(x[i])) and max(0, max key(x[i])),
-// key the order key of QuantRange (avx512vnni; any length).
+// quantRangeAVX512 returns the largest of 0 and the bits of the x[i] as
+// uint32, and as int32 (quantRangeGeneric; avx512vnni; any length).
 //
 //go:noescape
-func quantRangeAVX512(x []float32) (lo, hi int32)
+func quantRangeAVX512(x []float32) (neg uint32, pos int32)
 
 // quantizeU8AVX512 is QuantizeU8 (avx512vnni; any length):
 //
@@ -53,11 +54,11 @@ func quantRangeAVX512(x []float32) (lo, hi int32)
 //go:noescape
 func quantizeU8AVX512(dst []uint8, x []float32, inv, off float32)
 
-// quantRangeAVX2 returns min(0, min key(x[i])) and max(0, max key(x[i])),
-// key the order key of QuantRange (avxvnni, avx2; len(x) ≥ 8 (its last vector overlaps the previous ones)).
+// quantRangeAVX2 returns the largest of 0 and the bits of the x[i] as
+// uint32, and as int32 (quantRangeGeneric; avxvnni, avx2; len(x) ≥ 8 (its last vector overlaps the previous ones)).
 //
 //go:noescape
-func quantRangeAVX2(x []float32) (lo, hi int32)
+func quantRangeAVX2(x []float32) (neg uint32, pos int32)
 
 // quantizeU8AVX2 is QuantizeU8 (avxvnni, avx2; len(x) ≥ 8 (its last vector overlaps the previous ones)):
 //

@@ -20,11 +20,29 @@ DATA quantPerm<>+24(SB)/4, $0x00000003
 DATA quantPerm<>+28(SB)/4, $0x00000007
 GLOBL quantPerm<>(SB), RODATA|NOPTR, $32
 
-// func quantRangeAVX2(x []float32) (lo int32, hi int32)
+DATA quantPerm512<>+0(SB)/4, $0x00000000
+DATA quantPerm512<>+4(SB)/4, $0x00000004
+DATA quantPerm512<>+8(SB)/4, $0x00000008
+DATA quantPerm512<>+12(SB)/4, $0x0000000c
+DATA quantPerm512<>+16(SB)/4, $0x00000001
+DATA quantPerm512<>+20(SB)/4, $0x00000005
+DATA quantPerm512<>+24(SB)/4, $0x00000009
+DATA quantPerm512<>+28(SB)/4, $0x0000000d
+DATA quantPerm512<>+32(SB)/4, $0x00000002
+DATA quantPerm512<>+36(SB)/4, $0x00000006
+DATA quantPerm512<>+40(SB)/4, $0x0000000a
+DATA quantPerm512<>+44(SB)/4, $0x0000000e
+DATA quantPerm512<>+48(SB)/4, $0x00000003
+DATA quantPerm512<>+52(SB)/4, $0x00000007
+DATA quantPerm512<>+56(SB)/4, $0x0000000b
+DATA quantPerm512<>+60(SB)/4, $0x0000000f
+GLOBL quantPerm512<>(SB), RODATA|NOPTR, $64
+
+// func quantRangeAVX2(x []float32) (neg uint32, pos int32)
 // Requires: AVX, AVX2
 TEXT ·quantRangeAVX2(SB), NOSPLIT, $0-32
-	// SI = &x[0], CX = elements left; V0-V3 the minima, V4-V7 the maxima
-	// of the keys, from key(0) = 0
+	// SI = &x[0], CX = elements left; V0-V3 the unsigned maxima, V4-V7 the
+	// signed maxima of the bits, from 0
 	MOVQ  x_base+0(FP), SI
 	MOVQ  x_len+8(FP), CX
 	VPXOR Y0, Y0, Y0
@@ -40,28 +58,16 @@ loop4:
 	CMPQ    CX, $32
 	JB      loop1
 	VMOVDQU (SI), Y8
-	VMOVDQU 32(SI), Y9
-	VMOVDQU 64(SI), Y10
-	VMOVDQU 96(SI), Y11
-	VPSRAD  $31, Y8, Y12
-	VPSRLD  $1, Y12, Y12
-	VPXOR   Y12, Y8, Y8
-	VPMINSD Y8, Y0, Y0
+	VPMAXUD Y8, Y0, Y0
 	VPMAXSD Y8, Y4, Y4
-	VPSRAD  $31, Y9, Y13
-	VPSRLD  $1, Y13, Y13
-	VPXOR   Y13, Y9, Y9
-	VPMINSD Y9, Y1, Y1
+	VMOVDQU 32(SI), Y9
+	VPMAXUD Y9, Y1, Y1
 	VPMAXSD Y9, Y5, Y5
-	VPSRAD  $31, Y10, Y14
-	VPSRLD  $1, Y14, Y14
-	VPXOR   Y14, Y10, Y10
-	VPMINSD Y10, Y2, Y2
+	VMOVDQU 64(SI), Y10
+	VPMAXUD Y10, Y2, Y2
 	VPMAXSD Y10, Y6, Y6
-	VPSRAD  $31, Y11, Y15
-	VPSRLD  $1, Y15, Y15
-	VPXOR   Y15, Y11, Y11
-	VPMINSD Y11, Y3, Y3
+	VMOVDQU 96(SI), Y11
+	VPMAXUD Y11, Y3, Y3
 	VPMAXSD Y11, Y7, Y7
 	ADDQ    $128, SI
 	SUBQ    $32, CX
@@ -71,10 +77,7 @@ loop1:
 	CMPQ    CX, $8
 	JB      tail
 	VMOVDQU (SI), Y8
-	VPSRAD  $31, Y8, Y12
-	VPSRLD  $1, Y12, Y12
-	VPXOR   Y12, Y8, Y8
-	VPMINSD Y8, Y0, Y0
+	VPMAXUD Y8, Y0, Y0
 	VPMAXSD Y8, Y4, Y4
 	ADDQ    $32, SI
 	SUBQ    $8, CX
@@ -86,24 +89,21 @@ tail:
 
 	// the last 8 elements, overlapping those already seen
 	VMOVDQU -32(SI)(CX*4), Y8
-	VPSRAD  $31, Y8, Y12
-	VPSRLD  $1, Y12, Y12
-	VPXOR   Y12, Y8, Y8
-	VPMINSD Y8, Y1, Y1
+	VPMAXUD Y8, Y1, Y1
 	VPMAXSD Y8, Y5, Y5
 
 reduce:
-	VPMINSD      Y1, Y0, Y0
-	VPMINSD      Y3, Y2, Y2
-	VPMINSD      Y2, Y0, Y0
+	VPMAXUD      Y1, Y0, Y0
+	VPMAXUD      Y3, Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
 	VEXTRACTI128 $1, Y0, X1
-	VPMINSD      X1, X0, X0
+	VPMAXUD      X1, X0, X0
 	VPSHUFD      $78, X0, X1
-	VPMINSD      X1, X0, X0
+	VPMAXUD      X1, X0, X0
 	VPSHUFD      $177, X0, X1
-	VPMINSD      X1, X0, X0
+	VPMAXUD      X1, X0, X0
 	VMOVD        X0, AX
-	MOVL         AX, lo+24(FP)
+	MOVL         AX, neg+24(FP)
 	VPMAXSD      Y5, Y4, Y4
 	VPMAXSD      Y7, Y6, Y6
 	VPMAXSD      Y6, Y4, Y4
@@ -114,7 +114,7 @@ reduce:
 	VPSHUFD      $177, X4, X5
 	VPMAXSD      X5, X4, X4
 	VMOVD        X4, AX
-	MOVL         AX, hi+28(FP)
+	MOVL         AX, pos+28(FP)
 	VZEROUPPER
 	RET
 
@@ -122,8 +122,8 @@ reduce:
 // Requires: AVX, AVX2
 TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-56
 	// DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,
-	// V14 = 255.0 in every lane; AVX-512: Z15 = 0; AVX2: Y15 = the dword order
-	// after the packs
+	// V14 = 255.0 in every lane, V15 = the dword order after the packs;
+	// AVX-512: Z16 = 0
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         x_base+24(FP), SI
 	MOVQ         x_len+32(FP), CX
@@ -197,92 +197,78 @@ done:
 	VZEROUPPER
 	RET
 
-// func quantRangeAVX512(x []float32) (lo int32, hi int32)
+// func quantRangeAVX512(x []float32) (neg uint32, pos int32)
 // Requires: AVX, AVX2, AVX512F
 TEXT ·quantRangeAVX512(SB), NOSPLIT, $0-32
-	// SI = &x[0], CX = elements left; V0-V3 the minima, V4-V7 the maxima
-	// of the keys, from key(0) = 0
-	MOVQ         x_base+0(FP), SI
-	MOVQ         x_len+8(FP), CX
-	VPXOR        Y0, Y0, Y0
-	VPXOR        Y1, Y1, Y1
-	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
-	VPXOR        Y6, Y6, Y6
-	VPXOR        Y7, Y7, Y7
-	MOVL         $2147483647, AX
-	VPBROADCASTD AX, Z16
+	// SI = &x[0], CX = elements left; V0-V3 the unsigned maxima, V4-V7 the
+	// signed maxima of the bits, from 0
+	MOVQ  x_base+0(FP), SI
+	MOVQ  x_len+8(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
 
 loop4:
-	CMPQ       CX, $64
-	JB         loop1
-	VMOVDQU32  (SI), Z8
-	VMOVDQU32  64(SI), Z9
-	VMOVDQU32  128(SI), Z10
-	VMOVDQU32  192(SI), Z11
-	VPSRAD     $31, Z8, Z12
-	VPTERNLOGD $120, Z16, Z12, Z8
-	VPMINSD    Z8, Z0, Z0
-	VPMAXSD    Z8, Z4, Z4
-	VPSRAD     $31, Z9, Z13
-	VPTERNLOGD $120, Z16, Z13, Z9
-	VPMINSD    Z9, Z1, Z1
-	VPMAXSD    Z9, Z5, Z5
-	VPSRAD     $31, Z10, Z14
-	VPTERNLOGD $120, Z16, Z14, Z10
-	VPMINSD    Z10, Z2, Z2
-	VPMAXSD    Z10, Z6, Z6
-	VPSRAD     $31, Z11, Z15
-	VPTERNLOGD $120, Z16, Z15, Z11
-	VPMINSD    Z11, Z3, Z3
-	VPMAXSD    Z11, Z7, Z7
-	ADDQ       $256, SI
-	SUBQ       $64, CX
-	JMP        loop4
+	CMPQ      CX, $64
+	JB        loop1
+	VMOVDQU32 (SI), Z8
+	VPMAXUD   Z8, Z0, Z0
+	VPMAXSD   Z8, Z4, Z4
+	VMOVDQU32 64(SI), Z9
+	VPMAXUD   Z9, Z1, Z1
+	VPMAXSD   Z9, Z5, Z5
+	VMOVDQU32 128(SI), Z10
+	VPMAXUD   Z10, Z2, Z2
+	VPMAXSD   Z10, Z6, Z6
+	VMOVDQU32 192(SI), Z11
+	VPMAXUD   Z11, Z3, Z3
+	VPMAXSD   Z11, Z7, Z7
+	ADDQ      $256, SI
+	SUBQ      $64, CX
+	JMP       loop4
 
 loop1:
-	CMPQ       CX, $16
-	JB         tail
-	VMOVDQU32  (SI), Z8
-	VPSRAD     $31, Z8, Z12
-	VPTERNLOGD $120, Z16, Z12, Z8
-	VPMINSD    Z8, Z0, Z0
-	VPMAXSD    Z8, Z4, Z4
-	ADDQ       $64, SI
-	SUBQ       $16, CX
-	JMP        loop1
+	CMPQ      CX, $16
+	JB        tail
+	VMOVDQU32 (SI), Z8
+	VPMAXUD   Z8, Z0, Z0
+	VPMAXSD   Z8, Z4, Z4
+	ADDQ      $64, SI
+	SUBQ      $16, CX
+	JMP       loop1
 
 tail:
 	TESTQ CX, CX
 	JZ    reduce
 
-	// the last CX < 16 elements, the other lanes zero (key 0)
+	// the last CX < 16 elements, the other lanes zero
 	MOVL        $1, AX
 	SHLL        CX, AX
 	DECL        AX
 	KMOVW       AX, K1
 	VMOVDQU32.Z (SI), K1, Z8
-	VPSRAD      $31, Z8, Z12
-	VPTERNLOGD  $120, Z16, Z12, Z8
-	VPMINSD     Z8, Z1, Z1
+	VPMAXUD     Z8, Z1, Z1
 	VPMAXSD     Z8, Z5, Z5
 
 reduce:
-	VPMINSD       Z1, Z0, Z0
-	VPMINSD       Z3, Z2, Z2
-	VPMINSD       Z2, Z0, Z0
+	VPMAXUD       Z1, Z0, Z0
+	VPMAXUD       Z3, Z2, Z2
+	VPMAXUD       Z2, Z0, Z0
 	VEXTRACTI64X4 $1, Z0, Y1
-	VPMINSD       Y1, Y0, Y0
+	VPMAXUD       Y1, Y0, Y0
 	VEXTRACTI128  $1, Y0, X1
-	VPMINSD       X1, X0, X0
+	VPMAXUD       X1, X0, X0
 	VPSHUFD       $78, X0, X1
-	VPMINSD       X1, X0, X0
+	VPMAXUD       X1, X0, X0
 	VPSHUFD       $177, X0, X1
-	VPMINSD       X1, X0, X0
+	VPMAXUD       X1, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, lo+24(FP)
+	MOVL          AX, neg+24(FP)
 	VPMAXSD       Z5, Z4, Z4
 	VPMAXSD       Z7, Z6, Z6
 	VPMAXSD       Z6, Z4, Z4
@@ -295,16 +281,16 @@ reduce:
 	VPSHUFD       $177, X4, X5
 	VPMAXSD       X5, X4, X4
 	VMOVD         X4, AX
-	MOVL          AX, hi+28(FP)
+	MOVL          AX, pos+28(FP)
 	VZEROUPPER
 	RET
 
 // func quantizeU8AVX512(dst []uint8, x []float32, inv float32, off float32)
-// Requires: AVX, AVX2, AVX512F
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-56
 	// DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,
-	// V14 = 255.0 in every lane; AVX-512: Z15 = 0; AVX2: Y15 = the dword order
-	// after the packs
+	// V14 = 255.0 in every lane, V15 = the dword order after the packs;
+	// AVX-512: Z16 = 0
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         x_base+24(FP), SI
 	MOVQ         x_len+32(FP), CX
@@ -312,7 +298,8 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-56
 	VBROADCASTSS off+52(FP), Z13
 	MOVL         $1132396544, AX
 	VPBROADCASTD AX, Z14
-	VPXOR        Y15, Y15, Y15
+	VMOVDQU32    quantPerm512<>+0(SB), Z15
+	VPXORD       Z16, Z16, Z16
 
 loop4:
 	CMPQ       CX, $64
@@ -321,26 +308,23 @@ loop4:
 	VADDPS     Z13, Z0, Z0
 	VMINPS     Z0, Z14, Z0
 	VCVTTPS2DQ Z0, Z0
-	VPMAXSD    Z15, Z0, Z0
 	VMULPS     64(SI), Z12, Z1
 	VADDPS     Z13, Z1, Z1
 	VMINPS     Z1, Z14, Z1
 	VCVTTPS2DQ Z1, Z1
-	VPMAXSD    Z15, Z1, Z1
 	VMULPS     128(SI), Z12, Z2
 	VADDPS     Z13, Z2, Z2
 	VMINPS     Z2, Z14, Z2
 	VCVTTPS2DQ Z2, Z2
-	VPMAXSD    Z15, Z2, Z2
 	VMULPS     192(SI), Z12, Z3
 	VADDPS     Z13, Z3, Z3
 	VMINPS     Z3, Z14, Z3
 	VCVTTPS2DQ Z3, Z3
-	VPMAXSD    Z15, Z3, Z3
-	VPMOVDB    Z0, (DI)
-	VPMOVDB    Z1, 16(DI)
-	VPMOVDB    Z2, 32(DI)
-	VPMOVDB    Z3, 48(DI)
+	VPACKSSDW  Z1, Z0, Z0
+	VPACKSSDW  Z3, Z2, Z2
+	VPACKUSWB  Z2, Z0, Z0
+	VPERMD     Z0, Z15, Z0
+	VMOVDQU8   Z0, (DI)
 	ADDQ       $256, SI
 	ADDQ       $64, DI
 	SUBQ       $64, CX
@@ -353,7 +337,7 @@ loop1:
 	VADDPS     Z13, Z0, Z0
 	VMINPS     Z0, Z14, Z0
 	VCVTTPS2DQ Z0, Z0
-	VPMAXSD    Z15, Z0, Z0
+	VPMAXSD    Z16, Z0, Z0
 	VPMOVDB    Z0, (DI)
 	ADDQ       $64, SI
 	ADDQ       $16, DI
@@ -374,7 +358,7 @@ tail:
 	VADDPS     Z13, Z0, Z0
 	VMINPS     Z0, Z14, Z0
 	VCVTTPS2DQ Z0, Z0
-	VPMAXSD    Z15, Z0, Z0
+	VPMAXSD    Z16, Z0, Z0
 	VPMOVDB    Z0, K1, (DI)
 
 done:

@@ -4,17 +4,18 @@
 
 package kernel
 
-// quantRangeAsm returns the order-key range of x (see QuantRange) computed
-// by int8 implementation id's assembly, and ok = false, for the Go loop to
-// run, when it has none or x is shorter than its assembly takes.
-func quantRangeAsm(id int8ID, x []float32) (lo, hi int32, ok bool) {
+// quantRangeAsm returns the largest unsigned and signed bits of x (see
+// quantRangeGeneric) computed by int8 implementation id's assembly, and
+// ok = false, for the Go loop to run, when it has none or x is shorter
+// than its assembly takes.
+func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {
 	switch id {
 	case i8NEONDot, i8NEON:
 		if len(x) < 4 {
 			return 0, 0, false
 		}
-		lo, hi = quantRangeNEON(x)
-		return lo, hi, true
+		neg, pos = quantRangeNEON(x)
+		return neg, pos, true
 	}
 	return 0, 0, false
 }
@@ -34,11 +35,11 @@ func quantizeAsm(id int8ID, dst []uint8, x []float32, inv, off float32) bool {
 	return false
 }
 
-// quantRangeNEON returns min(0, min key(x[i])) and max(0, max key(x[i])),
-// key the order key of QuantRange (neondot, neon; len(x) ≥ 4 (its last vector overlaps the previous ones)).
+// quantRangeNEON returns the largest of 0 and the bits of the x[i] as
+// uint32, and as int32 (quantRangeGeneric; neondot, neon; len(x) ≥ 4 (its last vector overlaps the previous ones)).
 //
 //go:noescape
-func quantRangeNEON(x []float32) (lo, hi int32)
+func quantRangeNEON(x []float32) (neg uint32, pos int32)
 
 // quantizeU8NEON is QuantizeU8 (neondot, neon; len(x) ≥ 4 (its last vector overlaps the previous ones)):
 //

@@ -10,10 +10,10 @@
 // quantize_neon.go hold their definition. Every WORD carries its GNU
 // mnemonic; wordenc_test.go re-assembles each one.
 
-// func quantRangeNEON(x []float32) (lo, hi int32)
+// func quantRangeNEON(x []float32) (neg uint32, pos int32)
 TEXT ·quantRangeNEON(SB), NOSPLIT, $0-32
-	// R0 = the x cursor, R1 = elements left; V0-V3 the minima, V4-V7 the
-	// maxima of the keys, from key(0) = 0; V16-V19 x, V20-V23 scratch
+	// R0 = the x cursor, R1 = elements left; V0-V3 the unsigned maxima,
+	// V4-V7 the signed maxima of the bits, from 0; V16-V19 x
 	MOVD	x_base+0(FP), R0
 	MOVD	x_len+8(FP), R1
 	VEOR	V0.B16, V0.B16, V0.B16
@@ -29,25 +29,13 @@ loop16:
 	CMP	$16, R1
 	BLT	loop4
 	VLD1.P	64(R0), [V16.S4, V17.S4, V18.S4, V19.S4]
-	WORD	$0x4f210614 // sshr v20.4s, v16.4s, #31
-	VUSHR	$1, V20.S4, V20.S4
-	VEOR	V20.B16, V16.B16, V16.B16
-	WORD	$0x4eb06c00 // smin v0.4s, v0.4s, v16.4s
+	WORD	$0x6eb06400 // umax v0.4s, v0.4s, v16.4s
 	WORD	$0x4eb06484 // smax v4.4s, v4.4s, v16.4s
-	WORD	$0x4f210635 // sshr v21.4s, v17.4s, #31
-	VUSHR	$1, V21.S4, V21.S4
-	VEOR	V21.B16, V17.B16, V17.B16
-	WORD	$0x4eb16c21 // smin v1.4s, v1.4s, v17.4s
+	WORD	$0x6eb16421 // umax v1.4s, v1.4s, v17.4s
 	WORD	$0x4eb164a5 // smax v5.4s, v5.4s, v17.4s
-	WORD	$0x4f210656 // sshr v22.4s, v18.4s, #31
-	VUSHR	$1, V22.S4, V22.S4
-	VEOR	V22.B16, V18.B16, V18.B16
-	WORD	$0x4eb26c42 // smin v2.4s, v2.4s, v18.4s
+	WORD	$0x6eb26442 // umax v2.4s, v2.4s, v18.4s
 	WORD	$0x4eb264c6 // smax v6.4s, v6.4s, v18.4s
-	WORD	$0x4f210677 // sshr v23.4s, v19.4s, #31
-	VUSHR	$1, V23.S4, V23.S4
-	VEOR	V23.B16, V19.B16, V19.B16
-	WORD	$0x4eb36c63 // smin v3.4s, v3.4s, v19.4s
+	WORD	$0x6eb36463 // umax v3.4s, v3.4s, v19.4s
 	WORD	$0x4eb364e7 // smax v7.4s, v7.4s, v19.4s
 	SUB	$16, R1
 	B	loop16
@@ -56,10 +44,7 @@ loop4:
 	CMP	$4, R1
 	BLT	tail
 	VLD1.P	16(R0), [V16.S4]
-	WORD	$0x4f210614 // sshr v20.4s, v16.4s, #31
-	VUSHR	$1, V20.S4, V20.S4
-	VEOR	V20.B16, V16.B16, V16.B16
-	WORD	$0x4eb06c00 // smin v0.4s, v0.4s, v16.4s
+	WORD	$0x6eb06400 // umax v0.4s, v0.4s, v16.4s
 	WORD	$0x4eb06484 // smax v4.4s, v4.4s, v16.4s
 	SUB	$4, R1
 	B	loop4
@@ -70,25 +55,22 @@ tail:
 	ADD	R1<<2, R0, R0
 	SUB	$16, R0
 	VLD1	(R0), [V16.S4]
-	WORD	$0x4f210614 // sshr v20.4s, v16.4s, #31
-	VUSHR	$1, V20.S4, V20.S4
-	VEOR	V20.B16, V16.B16, V16.B16
-	WORD	$0x4eb06c21 // smin v1.4s, v1.4s, v16.4s
+	WORD	$0x6eb06421 // umax v1.4s, v1.4s, v16.4s
 	WORD	$0x4eb064a5 // smax v5.4s, v5.4s, v16.4s
 
 reduce:
-	WORD	$0x4ea16c00 // smin v0.4s, v0.4s, v1.4s
-	WORD	$0x4ea36c42 // smin v2.4s, v2.4s, v3.4s
-	WORD	$0x4ea26c00 // smin v0.4s, v0.4s, v2.4s
-	WORD	$0x4eb1a800 // sminv s0, v0.4s
+	WORD	$0x6ea16400 // umax v0.4s, v0.4s, v1.4s
+	WORD	$0x6ea36442 // umax v2.4s, v2.4s, v3.4s
+	WORD	$0x6ea26400 // umax v0.4s, v0.4s, v2.4s
+	WORD	$0x6eb0a800 // umaxv s0, v0.4s
 	WORD	$0x4ea56484 // smax v4.4s, v4.4s, v5.4s
 	WORD	$0x4ea764c6 // smax v6.4s, v6.4s, v7.4s
 	WORD	$0x4ea66484 // smax v4.4s, v4.4s, v6.4s
 	WORD	$0x4eb0a884 // smaxv s4, v4.4s
 	VMOV	V0.S[0], R2
-	MOVW	R2, lo+24(FP)
+	MOVW	R2, neg+24(FP)
 	VMOV	V4.S[0], R3
-	MOVW	R3, hi+28(FP)
+	MOVW	R3, pos+28(FP)
 	RET
 
 // func quantizeU8NEON(dst []uint8, x []float32, inv, off float32)

@@ -4,10 +4,11 @@
 
 package kernel
 
-// quantRangeAsm returns the order-key range of x (see QuantRange) computed
-// by int8 implementation id's assembly, and ok = false, for the Go loop to
-// run, when it has none or x is shorter than its assembly takes.
-func quantRangeAsm(id int8ID, x []float32) (lo, hi int32, ok bool) {
+// quantRangeAsm returns the largest unsigned and signed bits of x (see
+// quantRangeGeneric) computed by int8 implementation id's assembly, and
+// ok = false, for the Go loop to run, when it has none or x is shorter
+// than its assembly takes.
+func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {
 	return 0, 0, false
 }
 
