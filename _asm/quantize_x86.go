@@ -160,7 +160,7 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	zmm := v.vec == 64
 	g.Comment("DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,",
 		"V14 = 255.0 in every lane, V15 = the dword order after the packs;",
-		"AVX-512: Z16 = 0")
+		"AVX-512: Z8 = 0 (not Z16-Z31, which VZEROUPPER leaves dirty)")
 	g.MOVQ(g.param("dst", "base"), reg.RDI)
 	g.MOVQ(g.param("x", "base"), reg.RSI)
 	g.MOVQ(g.param("x", "len"), reg.RCX)
@@ -170,7 +170,7 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	if zmm {
 		g.VPBROADCASTD(reg.EAX, reg.Z14)
 		g.VMOVDQU32(perm, reg.Z15)
-		g.VPXORD(reg.Z16, reg.Z16, reg.Z16)
+		g.VPXOR(reg.Y8, reg.Y8, reg.Y8)
 	} else {
 		g.VMOVD(reg.EAX, reg.X14)
 		g.VPBROADCASTD(reg.X14, reg.Y14)
@@ -189,7 +189,7 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 		g.VMINPS(g.V(r), g.V(14), g.V(r))
 		g.VCVTTPS2DQ(g.V(r), g.V(r))
 		if clamp {
-			g.VPMAXSD(reg.Z16, zr[r], zr[r])
+			g.VPMAXSD(reg.Z8, zr[r], zr[r])
 		}
 	}
 	// store8 writes the 8 bytes of Y r to m (AVX2; clobbers Y r+1).

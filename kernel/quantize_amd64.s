@@ -123,7 +123,7 @@ reduce:
 TEXT ·quantizeU8AVX2(SB), NOSPLIT, $0-56
 	// DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,
 	// V14 = 255.0 in every lane, V15 = the dword order after the packs;
-	// AVX-512: Z16 = 0
+	// AVX-512: Z8 = 0 (not Z16-Z31, which VZEROUPPER leaves dirty)
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         x_base+24(FP), SI
 	MOVQ         x_len+32(FP), CX
@@ -286,11 +286,11 @@ reduce:
 	RET
 
 // func quantizeU8AVX512(dst []uint8, x []float32, inv float32, off float32)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX2, AVX512BW, AVX512F
 TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-56
 	// DI = &dst[0], SI = &x[0], CX = elements left; V12 = inv, V13 = off,
 	// V14 = 255.0 in every lane, V15 = the dword order after the packs;
-	// AVX-512: Z16 = 0
+	// AVX-512: Z8 = 0 (not Z16-Z31, which VZEROUPPER leaves dirty)
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         x_base+24(FP), SI
 	MOVQ         x_len+32(FP), CX
@@ -299,7 +299,7 @@ TEXT ·quantizeU8AVX512(SB), NOSPLIT, $0-56
 	MOVL         $1132396544, AX
 	VPBROADCASTD AX, Z14
 	VMOVDQU32    quantPerm512<>+0(SB), Z15
-	VPXORD       Z16, Z16, Z16
+	VPXOR        Y8, Y8, Y8
 
 loop4:
 	CMPQ       CX, $64
@@ -337,7 +337,7 @@ loop1:
 	VADDPS     Z13, Z0, Z0
 	VMINPS     Z0, Z14, Z0
 	VCVTTPS2DQ Z0, Z0
-	VPMAXSD    Z16, Z0, Z0
+	VPMAXSD    Z8, Z0, Z0
 	VPMOVDB    Z0, (DI)
 	ADDQ       $64, SI
 	ADDQ       $16, DI
@@ -358,7 +358,7 @@ tail:
 	VADDPS     Z13, Z0, Z0
 	VMINPS     Z0, Z14, Z0
 	VCVTTPS2DQ Z0, Z0
-	VPMAXSD    Z16, Z0, Z0
+	VPMAXSD    Z8, Z0, Z0
 	VPMOVDB    Z0, K1, (DI)
 
 done:
