@@ -30,17 +30,9 @@ func TestSparseCPUTime(t *testing.T) {
 			times := make([][]float64, len(cands))
 			for range rounds {
 				for i, c := range cands {
-					var s float32
-					r := 0
 					t0 := cputime.Thread()
-					for range calls {
-						s += c.fn(rs.idx[r], rs.val[r], w)
-						if r++; r == rows {
-							r = 0
-						}
-					}
+					sink32 += closureLoop(c.fn, calls, rs, w)
 					times[i] = append(times[i], float64(cputime.Thread()-t0)/calls)
-					sink32 += s
 				}
 			}
 			plainMin := slices.Min(times[len(cands)-1])
@@ -79,17 +71,9 @@ func sparseSmallCPUTime[T kernel.Float](t *testing.T) {
 			td := make([][]float64, len(direct))
 			for range rounds {
 				for i, c := range closure {
-					var s T
-					r := 0
 					t0 := cputime.Thread()
-					for range calls {
-						s += c.fn(rs.idx[r], rs.val[r], w)
-						if r++; r == rows {
-							r = 0
-						}
-					}
+					sink64 += float64(closureLoop(c.fn, calls, rs, w))
 					tc[i] = append(tc[i], float64(cputime.Thread()-t0)/calls)
-					sink64 += float64(s)
 				}
 				for i, c := range direct {
 					t0 := cputime.Thread()

@@ -190,15 +190,7 @@ func benchDotSparseSmall[T kernel.Float](b *testing.B) {
 			rs := newSparseRows[T](rows, nnz)
 			for _, c := range closure {
 				b.Run(fmt.Sprintf("loop=closure/type=%s/rows=%d/nnz=%d/impl=%s", typeName[T](), rows, nnz, c.name), func(b *testing.B) {
-					var s T
-					r := 0
-					for range b.N {
-						s += c.fn(rs.idx[r], rs.val[r], w)
-						if r++; r == rows {
-							r = 0
-						}
-					}
-					sink64 += float64(s)
+					sink64 += float64(closureLoop(c.fn, b.N, rs, w))
 				})
 			}
 			for _, c := range direct {
