@@ -516,12 +516,7 @@ func (s *kstate[T]) scoresBatch(dst, X []T) error {
 			s.combine(dst[(lo+i)*r:(lo+i+1)*r], kr[i*S:(i+1)*S], bf)
 		}
 	}
-	for j, a := range dst {
-		if !finite(a) {
-			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
-		}
-	}
-	return nil
+	return finiteScores(dst, r)
 }
 
 func finiteSlice[T Float](x []T) bool {
