@@ -140,39 +140,6 @@ func checkKernelScores(t *testing.T, name string, sm, dm *KernelModel[float32], 
 	}
 }
 
-// TestKernelSparsePredictAllocatesNothing: PredictSparse and ScoresSparse
-// allocate nothing once the scratch pool is warm, on models with dense
-// support vectors and on one with sparse ones.
-func TestKernelSparsePredictAllocatesNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("sync.Pool drops pooled scratch at random under -race")
-	}
-	models, X, d := kernelModels[float32](t)
-	xd := X[5*d : 6*d]
-	_, y, c := sparseIntSet(43, 40, 12, 3)
-	sm, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Options: Options{MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	models["sparse-sv"] = sm
-	for name, m := range models {
-		x := c.Row(5)
-		if name != "sparse-sv" {
-			x = dataset.SparseRow[float32]{Idx: []int32{0, 2, 3}, Val: []float32{xd[0], xd[2], xd[3]}}
-		}
-		sc := make([]float32, m.NumScores())
-		if _, err := m.PredictSparse(x); err != nil { // warm the scratch pool
-			t.Fatal(err)
-		}
-		if n := testing.AllocsPerRun(100, func() { _, _ = m.PredictSparse(x) }); n != 0 {
-			t.Errorf("%s: PredictSparse makes %v allocations", name, n)
-		}
-		if n := testing.AllocsPerRun(100, func() { _ = m.ScoresSparse(sc, x) }); n != 0 {
-			t.Errorf("%s: ScoresSparse makes %v allocations", name, n)
-		}
-	}
-}
-
 // TestKernelSparseNormalize: with Normalize and NormalizeFeatures the
 // sparse fit scales a copy of the stored values as the dense fit scales
 // its rows; the models agree on the training predictions, and the caller's
