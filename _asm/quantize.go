@@ -77,44 +77,18 @@ func quantizeGoFile(goarch string) ([]byte, error) {
 		"quantRangeGeneric) computed by int8 implementation id's assembly, and\n" +
 		"ok = false, for the Go loop to run, when it has none or x is shorter\n" +
 		"than its assembly takes.")
-	f.p("func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {")
-	if len(widths) > 0 {
-		f.p("switch id {")
-		for _, w := range widths {
-			f.p("case %s:", quantIDs(w))
-			if w.min > 0 {
-				f.p("if len(x) < %d {", w.min)
-				f.p("return 0, 0, false")
-				f.p("}")
-			}
-			f.p("neg, pos = %s(x)", w.rangeName())
-			f.p("return neg, pos, true")
-		}
-		f.p("}")
-	}
-	f.p("return 0, 0, false")
-	f.p("}")
+	quantSwitch(f, widths, "func quantRangeAsm(id int8ID, x []float32) (neg uint32, pos int32, ok bool) {",
+		"0, 0, false", func(w quantWidth) []string {
+			return []string{fmt.Sprintf("neg, pos = %s(x)", w.rangeName()), "return neg, pos, true"}
+		})
 	f.p("")
 	f.comment("quantizeAsm runs QuantizeU8 on int8 implementation id's assembly and\n" +
 		"reports whether it did: false when it has none or x is shorter than its\n" +
 		"assembly takes (dst then unwritten). len(dst) == len(x) is the caller's.")
-	f.p("func quantizeAsm(id int8ID, dst []uint8, x []float32, inv, off float32) bool {")
-	if len(widths) > 0 {
-		f.p("switch id {")
-		for _, w := range widths {
-			f.p("case %s:", quantIDs(w))
-			if w.min > 0 {
-				f.p("if len(x) < %d {", w.min)
-				f.p("return false")
-				f.p("}")
-			}
-			f.p("%s(dst, x, inv, off)", w.quantizeName())
-			f.p("return true")
-		}
-		f.p("}")
-	}
-	f.p("return false")
-	f.p("}")
+	quantSwitch(f, widths, "func quantizeAsm(id int8ID, dst []uint8, x []float32, inv, off float32) bool {",
+		"false", func(w quantWidth) []string {
+			return []string{fmt.Sprintf("%s(dst, x, inv, off)", w.quantizeName()), "return true"}
+		})
 	for _, w := range widths {
 		users := ""
 		for i, u := range w.users {
@@ -143,6 +117,30 @@ func quantizeGoFile(goarch string) ([]byte, error) {
 		f.p("func %s%s", w.quantizeName(), quantizeU8Decl)
 	}
 	return f.gofmt()
+}
+
+// quantSwitch emits the function opened by head: a switch on the int8 ID
+// running call(w) for each width's users, x long enough, and returning
+// miss otherwise.
+func quantSwitch(f *goFile, widths []quantWidth, head, miss string, call func(quantWidth) []string) {
+	f.p("%s", head)
+	if len(widths) > 0 {
+		f.p("switch id {")
+		for _, w := range widths {
+			f.p("case %s:", quantIDs(w))
+			if w.min > 0 {
+				f.p("if len(x) < %d {", w.min)
+				f.p("return %s", miss)
+				f.p("}")
+			}
+			for _, l := range call(w) {
+				f.p("%s", l)
+			}
+		}
+		f.p("}")
+	}
+	f.p("return %s", miss)
+	f.p("}")
 }
 
 // quantIDs lists the int8 IDs of w's users for a case clause.

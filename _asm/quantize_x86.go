@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -77,6 +79,34 @@ func (g *x86) tailMask() {
 	g.KMOVW(reg.EAX, reg.K1)
 }
 
+// quantLoops emits the loops over x (SI, CX elements left; with bytes, DI
+// the dst cursor): four vectors a step (four), then one (one), then
+// TESTQ CX, CX for the caller's tail.
+func (g *x86) quantLoops(lanes int, bytes bool, four, one func()) {
+	for _, n := range []int{4, 1} {
+		next := "loop1"
+		if n == 1 {
+			next = "tail"
+		}
+		g.Label(fmt.Sprintf("loop%d", n))
+		g.CMPQ(reg.RCX, imm(n*lanes))
+		g.JB(lbl(next))
+		if n == 4 {
+			four()
+		} else {
+			one()
+		}
+		g.ADDQ(imm(4*n*lanes), reg.RSI)
+		if bytes {
+			g.ADDQ(imm(n*lanes), reg.RDI)
+		}
+		g.SUBQ(imm(n*lanes), reg.RCX)
+		g.JMP(lbl(fmt.Sprintf("loop%d", n)))
+	}
+	g.Label("tail")
+	g.TESTQ(reg.RCX, reg.RCX)
+}
+
 func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g := quantFn(f, w, v, w.rangeName(), quantRangeSig)
 	zmm := v.vec == 64
@@ -99,26 +129,15 @@ func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 		}
 		g.VMOVDQU(m, yr[r])
 	}
-	g.Label("loop4")
-	g.CMPQ(reg.RCX, imm(4*lanes))
-	g.JB(lbl("loop1"))
-	for j := 0; j < 4; j++ {
-		load(mem(reg.RSI, j*v.vec), 8+j)
-		fold(8+j, j)
-	}
-	g.ADDQ(imm(4*v.vec), reg.RSI)
-	g.SUBQ(imm(4*lanes), reg.RCX)
-	g.JMP(lbl("loop4"))
-	g.Label("loop1")
-	g.CMPQ(reg.RCX, imm(lanes))
-	g.JB(lbl("tail"))
-	load(mem(reg.RSI, 0), 8)
-	fold(8, 0)
-	g.ADDQ(imm(v.vec), reg.RSI)
-	g.SUBQ(imm(lanes), reg.RCX)
-	g.JMP(lbl("loop1"))
-	g.Label("tail")
-	g.TESTQ(reg.RCX, reg.RCX)
+	g.quantLoops(lanes, false, func() {
+		for j := 0; j < 4; j++ {
+			load(mem(reg.RSI, j*v.vec), 8+j)
+			fold(8+j, j)
+		}
+	}, func() {
+		load(mem(reg.RSI, 0), 8)
+		fold(8, 0)
+	})
 	g.JZ(lbl("reduce"))
 	if zmm {
 		g.Comment("the last CX < 16 elements, the other lanes zero")
@@ -199,40 +218,27 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 		g.VPACKUSWB(xr[r], xr[r], xr[r])
 		g.VMOVQ(xr[r], m)
 	}
-	g.Label("loop4")
-	g.CMPQ(reg.RCX, imm(4*lanes))
-	g.JB(lbl("loop1"))
-	for j := 0; j < 4; j++ {
-		conv(j, mem(reg.RSI, j*v.vec), false)
-	}
-	g.VPACKSSDW(g.V(1), g.V(0), g.V(0))
-	g.VPACKSSDW(g.V(3), g.V(2), g.V(2))
-	g.VPACKUSWB(g.V(2), g.V(0), g.V(0))
-	g.VPERMD(g.V(0), g.V(15), g.V(0))
-	if zmm {
-		g.VMOVDQU8(reg.Z0, mem(reg.RDI, 0))
-	} else {
-		g.VMOVDQU(reg.Y0, mem(reg.RDI, 0))
-	}
-	g.ADDQ(imm(4*v.vec), reg.RSI)
-	g.ADDQ(imm(4*lanes), reg.RDI)
-	g.SUBQ(imm(4*lanes), reg.RCX)
-	g.JMP(lbl("loop4"))
-	g.Label("loop1")
-	g.CMPQ(reg.RCX, imm(lanes))
-	g.JB(lbl("tail"))
-	conv(0, mem(reg.RSI, 0), zmm)
-	if zmm {
-		g.VPMOVDB(reg.Z0, mem(reg.RDI, 0))
-	} else {
-		store8(0, mem(reg.RDI, 0))
-	}
-	g.ADDQ(imm(v.vec), reg.RSI)
-	g.ADDQ(imm(lanes), reg.RDI)
-	g.SUBQ(imm(lanes), reg.RCX)
-	g.JMP(lbl("loop1"))
-	g.Label("tail")
-	g.TESTQ(reg.RCX, reg.RCX)
+	g.quantLoops(lanes, true, func() {
+		for j := 0; j < 4; j++ {
+			conv(j, mem(reg.RSI, j*v.vec), false)
+		}
+		g.VPACKSSDW(g.V(1), g.V(0), g.V(0))
+		g.VPACKSSDW(g.V(3), g.V(2), g.V(2))
+		g.VPACKUSWB(g.V(2), g.V(0), g.V(0))
+		g.VPERMD(g.V(0), g.V(15), g.V(0))
+		if zmm {
+			g.VMOVDQU8(reg.Z0, mem(reg.RDI, 0))
+		} else {
+			g.VMOVDQU(reg.Y0, mem(reg.RDI, 0))
+		}
+	}, func() {
+		conv(0, mem(reg.RSI, 0), zmm)
+		if zmm {
+			g.VPMOVDB(reg.Z0, mem(reg.RDI, 0))
+		} else {
+			store8(0, mem(reg.RDI, 0))
+		}
+	})
 	g.JZ(lbl("done"))
 	if zmm {
 		g.Comment("the last CX < 16 elements under the mask K1, loaded and stored")
