@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -21,6 +22,12 @@ import (
 //   - kind=…/op=loop200: Predict of each of the 200 distinct samples in
 //     turn (the per-request baseline: the samples come from L2);
 //   - kind=…/op=batch200: PredictBatch of the 200 samples;
+//   - kind=…/op=batch200split2: PredictBatch split over two goroutines
+//     (parallelMinWork lowered: by default a batch this small runs on one);
+//   - kind=…/op=batch100x2: two goroutines, each locked to its thread,
+//     each calling PredictBatch on its own half of the batch in a loop
+//     (the aggregate rate: what two cores give when nothing is started,
+//     joined or moved between their caches);
 //   - kind=…/op=kernel200: the kernel calls PredictBatch makes, alone
 //     (kernel.MatVec over the batch, kernel.Dots2 over its pairs);
 //   - roof=fma/threads=1|2: the FMA peak of the active implementation
@@ -32,6 +39,9 @@ import (
 //     batch's 627 200 bytes (one thread reading all of it, or two threads
 //     one half each, as a split batch would), as ns per sample's 3136
 //     bytes, and in GB/s;
+//   - roof=forkjoin/threads=1|2: two parts of 1024 FMA-loop iterations,
+//     one after the other or by parallel.Run on two goroutines (a split's
+//     start and join), in ns/op;
 //   - roof=clock: the clock the core runs at (roofline.Chain), in GHz.
 //
 // Run with (see bench/results/predict-bound-zen5.txt)
@@ -60,6 +70,27 @@ func BenchmarkPredictBound(b *testing.B) {
 	}
 	perSample := func(b *testing.B, samples int) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*samples), "ns/sample")
+	}
+	// runOn runs op on one goroutine, or on t goroutines at once
+	// (b.RunParallel with GOMAXPROCS of them, each locked to its thread),
+	// giving each its index.
+	runOn := func(b *testing.B, t int, op func(id int)) {
+		if t == 1 {
+			for b.Loop() {
+				op(0)
+			}
+			return
+		}
+		b.SetParallelism(1)
+		var next atomic.Int32
+		b.RunParallel(func(pb *testing.PB) {
+			runtime.LockOSThread() // each goroutine keeps its core's L2
+			defer runtime.UnlockOSThread()
+			id := int(next.Add(1) - 1)
+			for pb.Next() {
+				op(id)
+			}
+		})
 	}
 	x := X[3*d : 4*d]
 	for _, c := range []struct {
@@ -93,6 +124,35 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			perSample(b, n)
 		})
+		b.Run("kind="+c.name+"/op=batch200split2", func(b *testing.B) {
+			if runtime.GOMAXPROCS(0) < 2 {
+				b.Skip("GOMAXPROCS < 2")
+			}
+			defer func(w int) { parallelMinWork = w }(parallelMinWork)
+			parallelMinWork = 1 // workers = min(GOMAXPROCS, n/4, …) = 2
+			dst := make([]int, n)
+			for b.Loop() {
+				if err := c.m.PredictBatch(dst, X); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perSample(b, n)
+		})
+		b.Run("kind="+c.name+"/op=batch100x2", func(b *testing.B) {
+			// Two goroutines, each locked to its thread, each labelling
+			// its own half of the batch over and over: what two cores
+			// give without a split's start, join and data movement.
+			if runtime.GOMAXPROCS(0) != 2 {
+				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
+			}
+			runOn(b, 2, func(id int) {
+				var dst [n / 2]int
+				if err := c.m.PredictBatch(dst[:], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
+					b.Error(err) // not Fatal: off the benchmark's goroutine
+				}
+			})
+			perSample(b, n/2)
+		})
 		b.Run("kind="+c.name+"/op=kernel200", func(b *testing.B) {
 			W := c.m.st.Load().W
 			r := len(W) / d
@@ -118,24 +178,6 @@ func BenchmarkPredictBound(b *testing.B) {
 	if runtime.GOMAXPROCS(0) >= 2 {
 		threads = append(threads, 2)
 	}
-	// parallel runs op on one goroutine, or on t goroutines at once
-	// (b.RunParallel with GOMAXPROCS of them), giving each its index.
-	parallel := func(b *testing.B, t int, op func(id int)) {
-		if t == 1 {
-			for b.Loop() {
-				op(0)
-			}
-			return
-		}
-		b.SetParallelism(1)
-		var next atomic.Int32
-		b.RunParallel(func(pb *testing.PB) {
-			id := int(next.Add(1) - 1)
-			for pb.Next() {
-				op(id)
-			}
-		})
-	}
 	for _, t := range threads {
 		b.Run("roof=fma/threads="+strconv.Itoa(t), func(b *testing.B) {
 			if t > 1 && runtime.GOMAXPROCS(0) != t {
@@ -143,7 +185,7 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			const iters = 4096
 			var sinks [2]float32
-			parallel(b, t, func(id int) { sinks[id%2] += l.FMA32(iters, 1) })
+			runOn(b, t, func(id int) { sinks[id%2] += l.FMA32(iters, 1) })
 			lanes := float64(l.Lanes(4))
 			fmas := float64(b.N) * iters * float64(l.FMAChains) * lanes // multiply-adds (lanes)
 			ns := float64(b.Elapsed().Nanoseconds())
@@ -161,11 +203,29 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			part := len(buf) / t
 			var sinks [2]uint64
-			parallel(b, t, func(id int) { sinks[id%2] += l.Read(buf[id*part:(id+1)*part], 1) })
+			runOn(b, t, func(id int) { sinks[id%2] += l.Read(buf[id*part:(id+1)*part], 1) })
 			ns := float64(b.Elapsed().Nanoseconds())
 			bytes := float64(b.N) * float64(part*8)
 			b.ReportMetric(ns/bytes*4*d, "ns/sample")
 			b.ReportMetric(bytes/ns, "GB/s")
+		})
+	}
+	for _, t := range threads {
+		b.Run("roof=forkjoin/threads="+strconv.Itoa(t), func(b *testing.B) {
+			// What a split pays on top of its work: two parts of 1024
+			// iterations of the FMA loop each (some 3.7 µs), run one after
+			// the other (threads=1) or by parallel.Run on two goroutines
+			// (threads=2), as a split batch's parts are.
+			const iters = 1024
+			var sinks [2]float32
+			for b.Loop() {
+				if t == 1 {
+					sinks[0] += l.FMA32(iters, 1)
+					sinks[1] += l.FMA32(iters, 1)
+					continue
+				}
+				parallel.Run(2, func(id int) { sinks[id] += l.FMA32(iters, 1) })
+			}
 		})
 	}
 	b.Run("roof=clock", func(b *testing.B) {
