@@ -503,11 +503,12 @@ func elementwise(f *asmFile, im *implSpec, t elem, v isa, axpy bool) {
 // the remaining rows one at a time as dot does. Below 1 MiB the four rows
 // of a block are i, i+q, i+2q and i+3q (q = len(dst)/4), so that each load
 // instruction streams through one quarter of the matrix: on Zen 5 (d = 784
-// float32, 200 rows, from L2) that took the kernel from 30 to about 19 ns
-// per row, where four consecutive rows, each load jumping three rows ahead
-// at every block, kept the prefetchers from following (BenchmarkPredictBound,
-// bench/results/predict-bound-zen5.txt). From 1 MiB on the blocks are four
-// consecutive rows, prefetched (AVX2) as one stream.
+// float32, 200 rows, from L2) that took the kernel from 32 to 20 ns per row
+// (AVX-512; AVX2 34 to 23), where four consecutive rows, each load jumping
+// three rows ahead at every block, kept the prefetchers from following
+// (BenchmarkPredictBound, bench/results/predict-bound-zen5-matvec-ab.txt).
+// From 1 MiB on the blocks are four consecutive rows, prefetched (AVX2) as
+// one stream.
 func matvecKernel(f *asmFile, im *implSpec, t elem, v isa) {
 	g := f.fn(im, t, v, "matvec"+v.name+t.sfx, "func(dst, m, w []T)")
 	W := v.vec
