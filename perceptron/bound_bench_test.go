@@ -48,26 +48,8 @@ import (
 //
 //	go test -run '^$' -bench '^BenchmarkPredictBound$' -count 10 ./perceptron
 func BenchmarkPredictBound(b *testing.B) {
-	const d, n = 784, 200
-	rng := newRand(1)
-	X := make([]float32, n*d)
-	yb := make([]int, n)
-	ym := make([]int, n)
-	for i := range X {
-		X[i] = float32(rng.Float64())
-	}
-	for i := range yb {
-		yb[i] = 1 - 2*(i%2)
-		ym[i] = i % 10
-	}
-	bin, _, err := Train(X, d, yb, Options{MaxIter: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ovr, _, err := TrainMulticlass(X, d, ym, Options{MaxIter: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
+	const d, n = predictDims, 200
+	X, bin, ovr := predictModels(b, n)
 	perSample := func(b *testing.B, samples int) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*samples), "ns/sample")
 	}
