@@ -15,7 +15,7 @@ import (
 // a 10-class one-vs-rest model) next to its peers and to the roofs that
 // bound it, all in one run so that every ratio is a same-run ratio (issue
 // 13's target: PredictBatch per sample ≤ 0.5× the single-sample Predict).
-// Every sub-benchmark reports ns/sample:
+// The kind= sub-benchmarks and roof=l2read report ns/sample:
 //
 //   - kind=…/op=predict1: Predict of one sample, kept hot in L1 (the
 //     issue's baseline);
@@ -28,6 +28,7 @@ import (
 //     each calling PredictBatch on its own half of the batch in a loop
 //     (the aggregate rate: what two cores give when nothing is started,
 //     joined or moved between their caches);
+//   - kind=…/op=kernel100x2: the same with the kernel calls alone;
 //   - kind=…/op=kernel200: the kernel calls PredictBatch makes, alone
 //     (kernel.MatVec over the batch, kernel.Dots2 over its pairs);
 //   - roof=fma/threads=1|2: the FMA peak of the active implementation
@@ -127,10 +128,29 @@ func BenchmarkPredictBound(b *testing.B) {
 			if runtime.GOMAXPROCS(0) != 2 {
 				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
 			}
+			dsts := [2][]int{make([]int, n/2), make([]int, n/2)}
 			runOn(b, 2, func(id int) {
-				var dst [n / 2]int
-				if err := c.m.PredictBatch(dst[:], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
+				if err := c.m.PredictBatch(dsts[id], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
 					b.Error(err) // not Fatal: off the benchmark's goroutine
+				}
+			})
+			perSample(b, n/2)
+		})
+		b.Run("kind="+c.name+"/op=kernel100x2", func(b *testing.B) {
+			if runtime.GOMAXPROCS(0) != 2 {
+				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
+			}
+			W := c.m.st.Load().W
+			r := len(W) / d
+			dsts := [2][]float32{make([]float32, n/2*r), make([]float32, n/2*r)}
+			runOn(b, 2, func(id int) {
+				dst, Xh := dsts[id], X[id*n/2*d:(id+1)*n/2*d]
+				if r == 1 {
+					kernel.MatVec(dst, Xh, W)
+					return
+				}
+				for i := 0; i < n/2; i += 2 {
+					kernel.Dots2(dst[i*r:(i+2)*r], W, Xh[i*d:(i+2)*d])
 				}
 			})
 			perSample(b, n/2)
