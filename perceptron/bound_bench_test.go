@@ -2,9 +2,11 @@ package perceptron
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
@@ -98,15 +100,54 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			perSample(b, n)
 		})
-		b.Run("kind="+c.name+"/op=batch200", func(b *testing.B) {
-			dst := make([]int, n)
-			for b.Loop() {
-				if err := c.m.PredictBatch(dst, X); err != nil {
-					b.Fatal(err)
-				}
+		for _, solo := range []bool{false, true} {
+			name := "batch200"
+			if solo {
+				name = "batch200solo"
 			}
-			perSample(b, n)
-		})
+			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
+				// Back-to-back calls, with the warm helpers (batch200)
+				// or without (batch200solo); also the 99th percentile
+				// of one call's time, per sample.
+				defer parallel.Disable(parallel.Disable(solo))
+				time.Sleep(4 * parallel.SpinWindow) // the helpers park
+				dst := make([]int, n)
+				calls := make([]time.Duration, 0, 1024)
+				for b.Loop() {
+					t0 := time.Now()
+					if err := c.m.PredictBatch(dst, X); err != nil {
+						b.Fatal(err)
+					}
+					calls = append(calls, time.Since(t0))
+				}
+				perSample(b, n)
+				slices.Sort(calls)
+				b.ReportMetric(float64(calls[len(calls)*99/100].Nanoseconds())/n, "p99-ns/sample")
+			})
+		}
+		for _, solo := range []bool{false, true} {
+			name := "cold200"
+			if solo {
+				name = "cold200solo"
+			}
+			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
+				// One call at a time, each after a pause longer than the
+				// helpers' spin window (so they are parked): the call's
+				// own time, per sample.
+				defer parallel.Disable(parallel.Disable(solo))
+				dst := make([]int, n)
+				var in time.Duration
+				for b.Loop() {
+					time.Sleep(4 * parallel.SpinWindow)
+					t0 := time.Now()
+					if err := c.m.PredictBatch(dst, X); err != nil {
+						b.Fatal(err)
+					}
+					in += time.Since(t0)
+				}
+				b.ReportMetric(float64(in.Nanoseconds())/float64(b.N*n), "ns/sample")
+			})
+		}
 		b.Run("kind="+c.name+"/op=batch200split2", func(b *testing.B) {
 			if runtime.GOMAXPROCS(0) < 2 {
 				b.Skip("GOMAXPROCS < 2")
