@@ -162,21 +162,29 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			perSample(b, n)
 		})
-		b.Run("kind="+c.name+"/op=batch100x2", func(b *testing.B) {
-			// Two goroutines, each locked to its thread, each labelling
-			// its own half of the batch over and over: what two cores
-			// give without a split's start, join and data movement.
-			if runtime.GOMAXPROCS(0) != 2 {
-				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
+		for _, solo := range []bool{false, true} {
+			name := "batch100x2"
+			if solo {
+				name = "batch100x2solo"
 			}
-			dsts := [2][]int{make([]int, n/2), make([]int, n/2)}
-			runOn(b, 2, func(id int) {
-				if err := c.m.PredictBatch(dsts[id], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
-					b.Error(err) // not Fatal: off the benchmark's goroutine
+			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
+				// Two goroutines, each locked to its thread, each labelling
+				// its own half of the batch over and over: what two cores
+				// give without a split's start, join and data movement
+				// (with the warm helpers on, or off: solo).
+				if runtime.GOMAXPROCS(0) != 2 {
+					b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
 				}
+				defer parallel.Disable(parallel.Disable(solo))
+				dsts := [2][]int{make([]int, n/2), make([]int, n/2)}
+				runOn(b, 2, func(id int) {
+					if err := c.m.PredictBatch(dsts[id], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
+						b.Error(err) // not Fatal: off the benchmark's goroutine
+					}
+				})
+				perSample(b, n/2)
 			})
-			perSample(b, n/2)
-		})
+		}
 		b.Run("kind="+c.name+"/op=kernel100x2", func(b *testing.B) {
 			if runtime.GOMAXPROCS(0) != 2 {
 				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
