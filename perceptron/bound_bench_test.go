@@ -2,11 +2,9 @@ package perceptron
 
 import (
 	"runtime"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
@@ -100,54 +98,15 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			perSample(b, n)
 		})
-		for _, solo := range []bool{false, true} {
-			name := "batch200"
-			if solo {
-				name = "batch200solo"
-			}
-			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
-				// Back-to-back calls, with the warm helpers (batch200)
-				// or without (batch200solo); also the 99th percentile
-				// of one call's time, per sample.
-				defer parallel.Disable(parallel.Disable(solo))
-				time.Sleep(4 * parallel.SpinWindow) // the helpers park
-				dst := make([]int, n)
-				calls := make([]time.Duration, 0, 1024)
-				for b.Loop() {
-					t0 := time.Now()
-					if err := c.m.PredictBatch(dst, X); err != nil {
-						b.Fatal(err)
-					}
-					calls = append(calls, time.Since(t0))
+		b.Run("kind="+c.name+"/op=batch200", func(b *testing.B) {
+			dst := make([]int, n)
+			for b.Loop() {
+				if err := c.m.PredictBatch(dst, X); err != nil {
+					b.Fatal(err)
 				}
-				perSample(b, n)
-				slices.Sort(calls)
-				b.ReportMetric(float64(calls[len(calls)*99/100].Nanoseconds())/n, "p99-ns/sample")
-			})
-		}
-		for _, solo := range []bool{false, true} {
-			name := "cold200"
-			if solo {
-				name = "cold200solo"
 			}
-			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
-				// One call at a time, each after a pause longer than the
-				// helpers' spin window (so they are parked): the call's
-				// own time, per sample.
-				defer parallel.Disable(parallel.Disable(solo))
-				dst := make([]int, n)
-				var in time.Duration
-				for b.Loop() {
-					time.Sleep(4 * parallel.SpinWindow)
-					t0 := time.Now()
-					if err := c.m.PredictBatch(dst, X); err != nil {
-						b.Fatal(err)
-					}
-					in += time.Since(t0)
-				}
-				b.ReportMetric(float64(in.Nanoseconds())/float64(b.N*n), "ns/sample")
-			})
-		}
+			perSample(b, n)
+		})
 		b.Run("kind="+c.name+"/op=batch200split2", func(b *testing.B) {
 			if runtime.GOMAXPROCS(0) < 2 {
 				b.Skip("GOMAXPROCS < 2")
@@ -162,29 +121,21 @@ func BenchmarkPredictBound(b *testing.B) {
 			}
 			perSample(b, n)
 		})
-		for _, solo := range []bool{false, true} {
-			name := "batch100x2"
-			if solo {
-				name = "batch100x2solo"
+		b.Run("kind="+c.name+"/op=batch100x2", func(b *testing.B) {
+			// Two goroutines, each locked to its thread, each labelling
+			// its own half of the batch over and over: what two cores
+			// give without a split's start, join and data movement.
+			if runtime.GOMAXPROCS(0) != 2 {
+				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
 			}
-			b.Run("kind="+c.name+"/op="+name, func(b *testing.B) {
-				// Two goroutines, each locked to its thread, each labelling
-				// its own half of the batch over and over: what two cores
-				// give without a split's start, join and data movement
-				// (with the warm helpers on, or off: solo).
-				if runtime.GOMAXPROCS(0) != 2 {
-					b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
+			dsts := [2][]int{make([]int, n/2), make([]int, n/2)}
+			runOn(b, 2, func(id int) {
+				if err := c.m.PredictBatch(dsts[id], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
+					b.Error(err) // not Fatal: off the benchmark's goroutine
 				}
-				defer parallel.Disable(parallel.Disable(solo))
-				dsts := [2][]int{make([]int, n/2), make([]int, n/2)}
-				runOn(b, 2, func(id int) {
-					if err := c.m.PredictBatch(dsts[id], X[id*n/2*d:(id+1)*n/2*d]); err != nil {
-						b.Error(err) // not Fatal: off the benchmark's goroutine
-					}
-				})
-				perSample(b, n/2)
 			})
-		}
+			perSample(b, n/2)
+		})
 		b.Run("kind="+c.name+"/op=kernel100x2", func(b *testing.B) {
 			if runtime.GOMAXPROCS(0) != 2 {
 				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))

@@ -741,27 +741,19 @@ func (s *state[T]) predictRows(dst []int, X []T) error {
 	n := len(dst)
 	bad := -1
 	if w := workers(n, s.rows()*s.d); w <= 1 {
-		team := parallel.Team{}
-		if n >= 8 && n*s.rows()*s.d >= warmMinWork {
-			team = parallel.Claim(min(runtime.GOMAXPROCS(0), n/4))
-		}
-		if w = team.Parts(); w <= 1 {
-			bad = s.predictRange(dst, X, 0, n)
-		} else {
-			bads := make([]int, w)
-			team.Run(func(t int) {
-				lo, hi := rangeOf(n, t, w)
-				bads[t] = s.predictRange(dst, X, lo, hi)
-			})
-			bad = firstBad(bads)
-		}
+		bad = s.predictRange(dst, X, 0, n)
 	} else {
 		bads := make([]int, w)
 		parallel.Run(w, func(t int) {
 			lo, hi := rangeOf(n, t, w)
 			bads[t] = s.predictRange(dst, X, lo, hi)
 		})
-		bad = firstBad(bads)
+		for _, b := range bads {
+			if b >= 0 {
+				bad = b
+				break
+			}
+		}
 	}
 	if bad >= 0 {
 		d := s.d
@@ -773,21 +765,6 @@ func (s *state[T]) predictRows(dst []int, X []T) error {
 	}
 	return nil
 }
-
-// firstBad returns the first of the parts' first bad rows, or −1.
-func firstBad(bads []int) int {
-	for _, b := range bads {
-		if b >= 0 {
-			return b
-		}
-	}
-	return -1
-}
-
-// warmMinWork is the number of multiply-adds from which a batch below
-// the goroutine threshold (workers) is split over the warm helpers of
-// internal/parallel, if any is warm.
-var warmMinWork = 1 << 16
 
 // predictRange labels rows lo … hi−1 (lo a multiple of 4), blocks of them scored into
 // a buffer on the stack, and returns the first row with a non-finite
