@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -23,7 +24,12 @@ import (
 //
 // The blocks are the weights during the epochs; the trainer's K×D W and U
 // are brought up to date from them (syncOut) where they are read: at the
-// end of training, and before a pass over the data with fixed weights. The
+// end of training, and before a pass over the data with fixed weights.
+// Training from zero weights (no InitialWeights or InitialBias, not Voted)
+// makes no K×D W and U unless such a pass needs them (ensureDense): the
+// model's weights (and for Averaged its sums and average) are written
+// straight from the blocks at the end (fromBlocks), in one pass over the
+// used columns, so a fit writes each of the model's K×D arrays once. The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
 //
@@ -137,8 +143,10 @@ func (t *linTrainer[T]) syncIn() {
 }
 
 // syncOut copies the blocks into the used columns of the trainer's K×D W
-// and U, each group's classes on a goroutine of their own.
+// and U (made first if they are not: ensureDense), each group's classes on
+// a goroutine of their own.
 func (t *linTrainer[T]) syncOut() {
+	t.ensureDense()
 	d, cols := t.dt.d, t.ovr.cols
 	var wg sync.WaitGroup
 	for _, g := range groupsOf(t.blk) {
@@ -156,6 +164,85 @@ func (t *linTrainer[T]) syncOutGroup(g *ovrGroup[T], d int, cols []int32) {
 			deinterleave(t.U[c*d:(c+1)*d], g.U[b], cols, w, l)
 		}
 	}
+}
+
+// ensureDense makes the trainer's K×D W (and U, for Averaged) if a
+// training from zero weights has not made them yet (newLinTrainer): zero,
+// as the columns no update touches are.
+func (t *linTrainer[T]) ensureDense() {
+	if t.W != nil {
+		return
+	}
+	n := t.K * t.dt.d
+	t.W = dataset.Alloc[T](n)
+	if t.UB != nil {
+		t.U = dataset.Alloc[T](n)
+	}
+}
+
+// clearBlocks sets the blocks' weights and sums to zero (a reset to a zero
+// start while W and U are not made).
+func (t *linTrainer[T]) clearBlocks() {
+	for _, g := range groupsOf(t.blk) {
+		for b := range g.W {
+			clear(g.W[b])
+			if g.U != nil {
+				clear(g.U[b])
+			}
+		}
+	}
+}
+
+// fromBlocks returns the model's K×D weights written straight from the
+// blocks, for a training from zero weights whose W and U were never made
+// (ensureDense): the running weights W, and for Averaged the sums U and
+// the average A = W − U/steps (averageOf's values, bit for bit). The
+// columns the data does not use are zero in all three, as they would be
+// in W and U; each group's classes are written on a goroutine of their
+// own, in one pass over the used columns. t.step must be positive.
+//
+// It also sets servedN2 to the squared norm of each class's served weights
+// (A, or W for Online), summed in float64 over the used columns as it
+// writes them, for diagnose: sqNorm would read all K×D values again.
+func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
+	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
+	W = dataset.Alloc[T](n)
+	if t.UB != nil {
+		U, A = dataset.Alloc[T](n), dataset.Alloc[T](n)
+	}
+	steps := T(t.step)
+	n2 := make([]float64, t.K)
+	var wg sync.WaitGroup
+	for _, g := range groupsOf(t.blk) {
+		wg.Go(func() {
+			for c := g.c0; c < g.c0+g.G; c++ {
+				b, w, l := g.block(c)
+				wc, bw := W[c*d:(c+1)*d], g.W[b]
+				var s float64
+				if U == nil {
+					for r, j := range cols {
+						v := bw[r*w+l]
+						wc[j] = v
+						s += float64(v) * float64(v)
+					}
+					n2[c] = s
+					continue
+				}
+				uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+				for r, j := range cols {
+					p := r*w + l
+					wv, uv := bw[p], bu[p]
+					a := wv - uv/steps
+					wc[j], uc[j], ac[j] = wv, uv, a
+					s += float64(a) * float64(a)
+				}
+				n2[c] = s
+			}
+		})
+	}
+	wg.Wait()
+	t.servedN2 = n2
+	return W, U, A
 }
 
 // releaseBlocks lets the collector have the blocks, once syncOut has
@@ -246,7 +333,7 @@ func (t *linTrainer[T]) weights(c int) []T { return t.vector(false, c) }
 // sums returns class c's averaging sums as weights returns its weights
 // (nil unless Averaged).
 func (t *linTrainer[T]) sums(c int) []T {
-	if t.U == nil {
+	if t.UB == nil {
 		return nil
 	}
 	return t.vector(true, c)
@@ -271,7 +358,12 @@ func (t *linTrainer[T]) vector(sums bool, c int) []T {
 	if sums {
 		all = t.U
 	}
-	*tmp = append((*tmp)[:0], all[c*d:(c+1)*d]...)
+	if all == nil { // a zero start, W and U not made (ensureDense)
+		*tmp = slices.Grow((*tmp)[:0], d)[:d]
+		clear(*tmp)
+	} else {
+		*tmp = append((*tmp)[:0], all[c*d:(c+1)*d]...)
+	}
 	deinterleave(*tmp, blocks[b], t.ovr.cols, w, l)
 	return *tmp
 }
