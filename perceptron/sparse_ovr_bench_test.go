@@ -16,14 +16,16 @@ import (
 //
 //   - epochs: the 10 epochs alone (shuffled, every update), no model
 //     written;
+//
 //   - pass: 10 passes of scoring only (kernel.ScoreBlock on every row in a
 //     fresh shuffled order, with the trained weights, no update): the
 //     epochs' floor, and pass-prefetch the same with kernel.PrefetchRow of
 //     the row rowsAhead visits ahead, as epochSparseOvR does;
+//
 //   - write: writing the model's K×D weights, sums and average from the
 //     blocks (fromBlocks), which allocates them.
 //
-//	ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
+//     ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
 func BenchmarkTextOvRParts(b *testing.B) {
 	prefix := os.Getenv("ROSENBLATT_TEXTSET")
 	if prefix == "" {
