@@ -25,7 +25,9 @@ import (
 //   - write: writing the model's K×D weights, sums and average from the
 //     blocks (fromBlocks), which allocates them.
 //
-//     ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
+// Run it with
+//
+//	ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
 func BenchmarkTextOvRParts(b *testing.B) {
 	prefix := os.Getenv("ROSENBLATT_TEXTSET")
 	if prefix == "" {
