@@ -12,6 +12,9 @@
 //	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	kernel/sparse_amd64.s, sparse_arm64.s, sparse_{amd64,arm64,noasm}.go
 //	                               the sparse kernels (sparse.go, sparse_x86.go, sparse_neon.go)
+//	kernel/quantize_amd64.s, quantize_arm64.s, quantize_{amd64,arm64,noasm}.go
+//	                               the int8 models' input quantiser (quantize.go,
+//	                               quantize_x86.go, quantize_neon.go)
 //	kernel/sparseblock_amd64.s, sparseblock_arm64.s,
 //	kernel/sparseblock_{amd64,arm64,other}.go
 //	                               the block-scoring kernel (sparseblock.go,
@@ -108,6 +111,11 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/sparse_amd64.go", func() ([]byte, error) { return sparseGoFile("amd64") }},
 			{"kernel/sparse_arm64.go", func() ([]byte, error) { return sparseGoFile("arm64") }},
 			{"kernel/sparse_noasm.go", func() ([]byte, error) { return sparseGoFile("") }},
+			{"kernel/quantize_amd64.s", quantizeX86File},
+			{"kernel/quantize_arm64.s", func() ([]byte, error) { return quantizeNEONFile(), nil }},
+			{"kernel/quantize_amd64.go", func() ([]byte, error) { return quantizeGoFile("amd64") }},
+			{"kernel/quantize_arm64.go", func() ([]byte, error) { return quantizeGoFile("arm64") }},
+			{"kernel/quantize_noasm.go", func() ([]byte, error) { return quantizeGoFile("") }},
 			{"kernel/sparseblock_amd64.s", scoreBlockAVXFile},
 			{"kernel/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
 			{"kernel/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},

@@ -41,6 +41,20 @@ func newSparseRows[T kernel.Float](rows, nnz int) sparseRows[T] {
 
 type dotSparseFn[T kernel.Float] func(idx []int32, val, w []T) T
 
+// closureLoop makes n calls of fn, on the rows of rs in turn, and returns
+// the sum of the results.
+func closureLoop[T kernel.Float](fn dotSparseFn[T], n int, rs sparseRows[T], w []T) T {
+	var s T
+	r := 0
+	for range n {
+		s += fn(rs.idx[r], rs.val[r], w)
+		if r++; r == len(rs.idx) {
+			r = 0
+		}
+	}
+	return s
+}
+
 func plainDotSparse[T kernel.Float](idx []int32, val, w []T) T {
 	var s T
 	for i, j := range idx {
@@ -71,15 +85,7 @@ func benchDotSparse[T kernel.Float](b *testing.B) {
 			rs := newSparseRows[T](rows, nnz)
 			for _, c := range dotSparseCandidates[T]() {
 				b.Run(fmt.Sprintf("impl=%s/type=%s/rows=%d/nnz=%d", c.name, typeName[T](), rows, nnz), func(b *testing.B) {
-					var s T
-					r := 0
-					for range b.N {
-						s += c.fn(rs.idx[r], rs.val[r], w)
-						if r++; r == rows {
-							r = 0
-						}
-					}
-					sink64 += float64(s)
+					sink64 += float64(closureLoop(c.fn, b.N, rs, w))
 					reportGFLOPS(b, 2*float64(nnz))
 				})
 			}

@@ -32,12 +32,13 @@ package kernel
 // (bench/results/sparse-gather-vs-scalar-zen5.txt), and were removed.
 //
 // On the Zen 5 of the README (CPU time, fastest of 30 interleaved rounds,
-// bench/results/sparse-dot-zen5-asm.txt), 100 non-zeros into 2²⁰ float32
-// weights run 1.7× the plain Go loop with the weights in L1 and 1.25×
-// spread over L2 and L3. 12 non-zeros run 0.8× the plain loop: a 12-term
-// plain loop takes about 26 cycles, near the floor of a dependent chain of
-// argument, index load, weight load, multiply-add and reduction that every
-// kernel behind an assembly call also pays, plus the call itself.
+// bench/results/sparse-dot-zen5-r3.txt), 100 non-zeros into 2²⁰ float32
+// weights run 1.7–2.1× the plain Go loop with the weights in L1 and
+// 1.15–1.3× spread over the whole vector. 12 non-zeros run 0.95–1.1× the
+// plain loop: the inlined plain loop overlaps consecutive dots at about
+// 0.4 ns per non-zero, and an empty assembly call with the same arguments
+// already costs 3.3 ns of the 6 ns it takes, so no path behind a call
+// (assembly or a Go small path, both measured there) reaches 1.5×.
 //
 // Numerics: DotSparse, MatVecSparse and DotsSparse are reductions of
 // n = len(idx) terms (per row), and obey the dense bound with the gathered

@@ -12,6 +12,7 @@ import (
 func TestNEONWordEncodings(t *testing.T) {
 	asmcheck.NEONWords(t, "kernel_arm64.s")
 	asmcheck.NEONWords(t, "int8_arm64.s")
+	asmcheck.NEONWords(t, "quantize_arm64.s")
 }
 
 // TestX86ByteEncodings checks every hand-encoded instruction of

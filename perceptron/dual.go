@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -579,14 +579,10 @@ func (t *dualTrainer[T]) epoch(e *Epoch, stats []classStats, grp [][2]int) {
 	switch {
 	case t.argmax:
 		t.epochArgmax(e)
-	case len(grp) == 1:
-		t.epochClasses(0, t.K, stats)
 	default:
-		var wg sync.WaitGroup
-		for _, r := range grp {
-			wg.Go(func() { t.epochClasses(r[0], r[1], stats) })
-		}
-		wg.Wait()
+		// One group runs on the caller; a worker's panic is re-raised
+		// on the caller (see package parallel).
+		parallel.Run(len(grp), func(g int) { t.epochClasses(grp[g][0], grp[g][1], stats) })
 	}
 	t.step += int64(t.smp.visits)
 }

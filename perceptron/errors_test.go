@@ -106,6 +106,26 @@ func TestOptionErrors(t *testing.T) {
 	}
 }
 
+// TestEnumNames pins the enums' names, the form of an unknown value, and
+// the parse errors' text.
+func TestEnumNames(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Online.String(), "online"},
+		{SVM.String(), "svm"},
+		{numAlgorithms.String(), "Algorithm(6)"},
+		{Argmax.String(), "argmax"},
+		{Strategy(7).String(), "Strategy(7)"},
+		{SampleReplace.String(), "replace"},
+		{Sampling(200).String(), "Sampling(200)"},
+		{func() string { _, err := ParseAlgorithm("nope"); return err.Error() }(), `perceptron: invalid option: unknown algorithm "nope"`},
+		{func() string { _, err := ParseSampling("often"); return err.Error() }(), `perceptron: invalid option: unknown sampling "often"`},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
 func TestFlatten(t *testing.T) {
 	X, cols, err := Flatten([][]float32{{1, 2}, {3, 4}})
 	if err != nil || cols != 2 || !slices.Equal(X, []float32{1, 2, 3, 4}) {

@@ -2,9 +2,9 @@ package perceptron
 
 import (
 	"math"
-	"sync"
 	"sync/atomic"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -119,16 +119,9 @@ func evaluateWith[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, dots f
 			parts[ch] = p
 		}
 	}
-	w := max(1, min(workers, nch))
-	if w == 1 {
-		work()
-	} else {
-		var wg sync.WaitGroup
-		for range w {
-			wg.Go(work)
-		}
-		wg.Wait()
-	}
+	// One worker runs on the caller; a worker's panic is re-raised on
+	// the caller (see package parallel).
+	parallel.Run(max(1, min(workers, nch)), func(int) { work() })
 	res := evalResult{cls: make([]evalClass, K)}
 	for c := range res.cls {
 		res.cls[c].minMargin = math.Inf(1)

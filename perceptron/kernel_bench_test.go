@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
@@ -127,4 +128,33 @@ func BenchmarkKernelPredict(b *testing.B) {
 		}
 		b.ReportMetric(float64(m.NumSupport()), "support-vectors")
 	})
+}
+
+// BenchmarkKernelScoreOne scores one iris sample, dense and sparse, with
+// the small one-vs-rest polynomial model of kernelModels: the per-call
+// cost around the kernel row (snapshot, scratch pool, checks) shows here.
+func BenchmarkKernelScoreOne(b *testing.B) {
+	models, X, d := kernelModels[float32](b)
+	m := models["ovr-averaged"]
+	x := X[5*d : 6*d]
+	xs := dataset.SparseRow[float32]{Idx: []int32{0, 1, 2, 3}, Val: x}
+	dst := make([]float32, m.NumScores())
+	for _, bc := range []struct {
+		name string
+		f    func() error
+	}{
+		{"Predict", func() error { _, err := m.Predict(x); return err }},
+		{"Scores", func() error { return m.Scores(dst, x) }},
+		{"PredictSparse", func() error { _, err := m.PredictSparse(xs); return err }},
+		{"ScoresSparse", func() error { return m.ScoresSparse(dst, xs) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bc.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
@@ -223,18 +224,39 @@ func TestKernelPredictAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops pooled scratch at random under -race")
 	}
+	type sample struct {
+		dense  []float32
+		sparse dataset.SparseRow[float32]
+	}
 	models, X, d := kernelModels[float32](t)
-	x := X[5*d : 6*d]
+	xd := X[5*d : 6*d]
+	x := sample{xd, dataset.SparseRow[float32]{Idx: []int32{0, 1, 2, 3}, Val: xd}}
+	// And a model with sparse support vectors.
+	Xs, y, c := sparseIntSet(43, 40, 12, 3)
+	sm, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Options: Options{MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	models["sparse-sv"] = sm
 	for name, m := range models {
+		x := x
+		if name == "sparse-sv" {
+			x = sample{Xs[5*12 : 6*12], c.Row(5)}
+		}
 		sc := make([]float32, m.NumScores())
-		if _, err := m.Predict(x); err != nil { // warm the scratch pool
-			t.Fatal(err)
-		}
-		if n := testing.AllocsPerRun(100, func() { _, _ = m.Predict(x) }); n != 0 {
-			t.Errorf("%s: Predict makes %v allocations", name, n)
-		}
-		if n := testing.AllocsPerRun(100, func() { _ = m.Scores(sc, x) }); n != 0 {
-			t.Errorf("%s: Scores makes %v allocations", name, n)
+		for _, call := range []struct {
+			name string
+			f    func()
+		}{
+			{"Predict", func() { _, _ = m.Predict(x.dense) }},
+			{"Scores", func() { _ = m.Scores(sc, x.dense) }},
+			{"PredictSparse", func() { _, _ = m.PredictSparse(x.sparse) }},
+			{"ScoresSparse", func() { _ = m.ScoresSparse(sc, x.sparse) }},
+		} {
+			call.f() // warm the scratch pool
+			if n := testing.AllocsPerRun(100, call.f); n != 0 {
+				t.Errorf("%s: %s makes %v allocations", name, call.name, n)
+			}
 		}
 	}
 }

@@ -238,14 +238,10 @@ func (sc *kscratch[T]) sparseOf(x []T) dataset.SparseRow[T] {
 // beyond Dims, or unsorted features, wrap ErrDims, a NaN or Inf
 // ErrNonFinite.
 func (m *KernelModel[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
-	s, err := m.load()
+	s, sc, err := m.scoring(dst)
 	if err != nil {
 		return err
 	}
-	if len(dst) != s.nrows() {
-		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.nrows())
-	}
-	sc := s.get()
 	defer s.pool.Put(sc)
 	return s.scoresSparse(sc, dst, x)
 }

@@ -413,16 +413,26 @@ func (m *KernelModel[T]) Predict(x []T) (int, error) {
 // vote Σⱼ cⱼ·sign(fⱼ(x)). It allocates nothing and is safe for concurrent
 // use.
 func (m *KernelModel[T]) Scores(dst, x []T) error {
-	s, err := m.load()
+	s, sc, err := m.scoring(dst)
 	if err != nil {
 		return err
 	}
-	if len(dst) != s.nrows() {
-		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.nrows())
-	}
-	sc := s.get()
 	defer s.pool.Put(sc)
 	return s.scores(sc, dst, x)
+}
+
+// scoring is the start Scores and ScoresSparse share: the model's
+// snapshot, dst's length checked against its scores, and a scratch of its
+// pool, which the caller puts back.
+func (m *KernelModel[T]) scoring(dst []T) (*kstate[T], *kscratch[T], error) {
+	s, err := m.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(dst) != s.nrows() {
+		return nil, nil, fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.nrows())
+	}
+	return s, s.get(), nil
 }
 
 // crossChunk bounds the kernel values one gram.Rows.RowsOf call of
@@ -506,12 +516,7 @@ func (s *kstate[T]) scoresBatch(dst, X []T) error {
 			s.combine(dst[(lo+i)*r:(lo+i+1)*r], kr[i*S:(i+1)*S], bf)
 		}
 	}
-	for j, a := range dst {
-		if !finite(a) {
-			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
-		}
-	}
-	return nil
+	return finiteScores(dst, r)
 }
 
 func finiteSlice[T Float](x []T) bool {

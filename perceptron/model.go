@@ -592,19 +592,9 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 		if err := s.cross(dst, X, s.W, 0); err != nil {
 			return err
 		}
-		for i := range n {
-			mul, bmul := s.sampleScale(X[i*d : (i+1)*d])
-			for k := range r {
-				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
-			}
-		}
+		return s.finishBatch(dst, n, func(i int) []T { return X[i*d : (i+1)*d] })
 	}
-	for j, a := range dst {
-		if !finite(a) {
-			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)
-		}
-	}
-	return nil
+	return finiteScores(dst, r)
 }
 
 // scoreRows writes the scores of rows lo … hi−1 of the batch X to dst

@@ -63,22 +63,31 @@ var algorithmNames = [...]string{"online", "batch", "minibatch", "averaged", "vo
 
 // String returns the algorithm's lower-case name ("online", "batch",
 // "minibatch", "averaged", "voted", "svm").
-func (a Algorithm) String() string {
-	if a < numAlgorithms {
-		return algorithmNames[a]
-	}
-	return fmt.Sprintf("Algorithm(%d)", uint8(a))
-}
+func (a Algorithm) String() string { return enumName(algorithmNames[:], a, "Algorithm") }
 
 // ParseAlgorithm returns the Algorithm whose String is name. Unknown names
 // are an error wrapping ErrOption.
 func ParseAlgorithm(name string) (Algorithm, error) {
-	for i, s := range algorithmNames {
+	return parseEnum[Algorithm](algorithmNames[:], name, "algorithm")
+}
+
+// enumName returns names[v], or typ(v) for a v past the names.
+func enumName[E ~uint8](names []string, v E, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, uint8(v))
+}
+
+// parseEnum returns the E whose name is name, or an error wrapping
+// ErrOption for an unknown what.
+func parseEnum[E ~uint8](names []string, name, what string) (E, error) {
+	for i, s := range names {
 		if s == name {
-			return Algorithm(i), nil
+			return E(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown algorithm %q", ErrOption, name)
+	return 0, fmt.Errorf("%w: unknown %s %q", ErrOption, what, name)
 }
 
 // Strategy selects how TrainMulticlass handles more than two classes.
@@ -103,12 +112,7 @@ const (
 var strategyNames = [...]string{"ovr", "argmax"}
 
 // String returns "ovr" or "argmax".
-func (s Strategy) String() string {
-	if s < numStrategies {
-		return strategyNames[s]
-	}
-	return fmt.Sprintf("Strategy(%d)", uint8(s))
-}
+func (s Strategy) String() string { return enumName(strategyNames[:], s, "Strategy") }
 
 // Sampling selects the samples each epoch visits (Options.Sampling).
 type Sampling uint8
@@ -141,22 +145,12 @@ const (
 var samplingNames = [...]string{"default", "sweep", "subsets", "replace"}
 
 // String returns "default", "sweep", "subsets" or "replace".
-func (s Sampling) String() string {
-	if s < numSamplings {
-		return samplingNames[s]
-	}
-	return fmt.Sprintf("Sampling(%d)", uint8(s))
-}
+func (s Sampling) String() string { return enumName(samplingNames[:], s, "Sampling") }
 
 // ParseSampling returns the Sampling whose String is name. Unknown names
 // are an error wrapping ErrOption.
 func ParseSampling(name string) (Sampling, error) {
-	for i, s := range samplingNames {
-		if s == name {
-			return Sampling(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown sampling %q", ErrOption, name)
+	return parseEnum[Sampling](samplingNames[:], name, "sampling")
 }
 
 // Scaling is the transform a model applies to every sample before scoring

@@ -239,6 +239,12 @@ func (s *state[T]) finishBatch(dst []T, n int, vals func(i int) []T) error {
 			}
 		}
 	}
+	return finiteScores(dst, r)
+}
+
+// finiteScores returns an error wrapping ErrNonFinite that names the first
+// non-finite score of dst (rows of r scores), or nil.
+func finiteScores[T Float](dst []T, r int) error {
 	for j, a := range dst {
 		if !finite(a) {
 			return fmt.Errorf("%w: score %d of row %d is %v", ErrNonFinite, j%r, j/r, a)

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -651,14 +651,10 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 			return nil, err
 		}
 		t.dt.unchecked = false
-	} else if len(grp) == 1 {
-		t.epochGroup(0, t.K, stats, scratch[0])
 	} else {
-		var wg sync.WaitGroup
-		for g, r := range grp {
-			wg.Go(func() { t.epochGroup(r[0], r[1], stats, scratch[g]) })
-		}
-		wg.Wait()
+		// One group runs on the caller; a worker's panic is re-raised
+		// on the caller (see package parallel).
+		parallel.Run(len(grp), func(g int) { t.epochGroup(grp[g][0], grp[g][1], stats, scratch[g]) })
 	}
 	t.step += int64(t.smp.visits)
 	if t.cfg.algo == SVM {
@@ -1200,18 +1196,15 @@ func (t *linTrainer[T]) averageW() []T {
 	}
 	d, c := t.dt.d, T(t.step)
 	a := dataset.Alloc[T](len(t.W))
-	var wg sync.WaitGroup
-	for _, r := range groups(t.K, t.cfg.workers) {
-		wg.Go(func() {
-			for k := r[0]; k < r[1]; k++ {
-				w, u, ak := t.W[k*d:(k+1)*d], t.U[k*d:(k+1)*d], a[k*d:(k+1)*d]
-				for _, j := range t.ovr.cols {
-					ak[j] = w[j] - u[j]/c
-				}
+	grp := groups(t.K, t.cfg.workers)
+	parallel.Run(len(grp), func(g int) {
+		for k := grp[g][0]; k < grp[g][1]; k++ {
+			w, u, ak := t.W[k*d:(k+1)*d], t.U[k*d:(k+1)*d], a[k*d:(k+1)*d]
+			for _, j := range t.ovr.cols {
+				ak[j] = w[j] - u[j]/c
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	return a
 }
 

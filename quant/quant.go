@@ -454,8 +454,8 @@ func (q *Model) ScoresI8(dst []float32, v []int8, scale float32) error {
 	return err
 }
 
-// Predict quantises the float32 sample x with QuantizeInput and returns
-// its label. A sample of the wrong length is an error wrapping ErrDims,
+// Predict quantises the float32 sample x with QuantizeInput (on q's int8
+// implementation: see OnInt8) and returns its label. A sample of the wrong length is an error wrapping ErrDims,
 // one with a NaN or ±Inf value one wrapping ErrNonFinite.
 func (q *Model) Predict(x []float32) (int, error) {
 	if err := q.checkLen(len(x)); err != nil {
@@ -463,7 +463,7 @@ func (q *Model) Predict(x []float32) (int, error) {
 	}
 	s := q.pool.Get().(*scratch)
 	defer q.pool.Put(s)
-	sx, z, err := QuantizeInput(s.u, x)
+	sx, z, err := quantizeInput(q.k, s.u, x)
 	if err != nil {
 		return 0, err
 	}
@@ -479,7 +479,7 @@ func (q *Model) Scores(dst, x []float32) error {
 	}
 	s := q.pool.Get().(*scratch)
 	defer q.pool.Put(s)
-	sx, z, err := QuantizeInput(s.u, x)
+	sx, z, err := quantizeInput(q.k, s.u, x)
 	if err != nil {
 		return err
 	}

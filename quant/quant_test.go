@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -327,8 +328,10 @@ func TestScoresClose(t *testing.T) {
 	}
 }
 
-// TestQuantizeInput: within scale/2 of x, 0 exactly at the zero point, the
-// extremes at 0 and 255, and the edge cases.
+// TestQuantizeInput: on every int8 implementation the CPU runs (each has
+// its own SIMD quantiser), within scale/2 of x, 0 exactly at the zero
+// point, the extremes at 0 and 255, and the edge cases; a NaN or ±Inf is
+// found wherever it is (the vector body, its tail), and names its feature.
 func TestQuantizeInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	rnd := func(n int, lo, hi float64) []float32 {
@@ -339,7 +342,7 @@ func TestQuantizeInput(t *testing.T) {
 		x[n/2] = 0
 		return x
 	}
-	for _, c := range []struct {
+	cases := []struct {
 		name string
 		x    []float32
 	}{
@@ -349,40 +352,97 @@ func TestQuantizeInput(t *testing.T) {
 		{"tiny", rnd(50, -1e-40, 1e-40)},
 		{"huge", []float32{-3e38, 3e38, 0, 1, -1e38}},
 		{"one", []float32{-2.5}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			u := make([]uint8, len(c.x))
-			s, z, err := QuantizeInput(u, c.x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lo, hi := 255, 0
-			for i, v := range c.x {
-				deq := float64(s) * (float64(u[i]) - float64(z))
-				if e := math.Abs(deq - float64(v)); e > float64(s)*0.5001 {
-					t.Fatalf("x[%d] = %v → %d (scale %v, zero %d) = %v: error %v > scale/2", i, v, u[i], s, z, deq, e)
-				}
-				if v == 0 && u[i] != z {
-					t.Fatalf("0 → %d, zero point %d", u[i], z)
-				}
-				lo, hi = min(lo, int(u[i])), max(hi, int(u[i]))
-			}
-			if (lo != 0 && z != 0) || (hi != 255 && z != 255) {
-				t.Fatalf("range %d..%d with zero %d: not the full byte range", lo, hi, z)
-			}
-		})
+		{"d784", rnd(784, -1, 1)},
 	}
-	u := make([]uint8, 3)
-	if s, z, err := QuantizeInput(u, []float32{0, 0, 0}); err != nil || s != 1 || z != 0 || u[0]|u[1]|u[2] != 0 {
-		t.Fatalf("all zero: %v %v %v %v", s, z, u, err)
-	}
-	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
-		if _, _, err := QuantizeInput(u, []float32{1, bad, 2}); !errors.Is(err, ErrNonFinite) || !errors.Is(err, perceptron.ErrNonFinite) {
-			t.Fatalf("%v: err = %v, want ErrNonFinite", bad, err)
+	for _, v := range kernel.Int8Impls() {
+		if !v.Available() {
+			continue
+		}
+		k := kernel.OnInt8(v)
+		for _, c := range cases {
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) {
+				u := make([]uint8, len(c.x))
+				s, z, err := quantizeInput(k, u, c.x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lo, hi := 255, 0
+				for i, v := range c.x {
+					deq := float64(s) * (float64(u[i]) - float64(z))
+					if e := math.Abs(deq - float64(v)); e > float64(s)*0.5001 {
+						t.Fatalf("x[%d] = %v → %d (scale %v, zero %d) = %v: error %v > scale/2", i, v, u[i], s, z, deq, e)
+					}
+					if v == 0 && u[i] != z {
+						t.Fatalf("0 → %d, zero point %d", u[i], z)
+					}
+					lo, hi = min(lo, int(u[i])), max(hi, int(u[i]))
+				}
+				if (lo != 0 && z != 0) || (hi != 255 && z != 255) {
+					t.Fatalf("range %d..%d with zero %d: not the full byte range", lo, hi, z)
+				}
+			})
+		}
+		u := make([]uint8, 3)
+		if s, z, err := quantizeInput(k, u, []float32{0, 0, 0}); err != nil || s != 1 || z != 0 || u[0]|u[1]|u[2] != 0 {
+			t.Fatalf("%s: all zero: %v %v %v %v", v, s, z, u, err)
+		}
+		x := rnd(784, -1, 1)
+		u = make([]uint8, len(x))
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+			for _, at := range []int{0, 1, 17, 770, 782, 783} {
+				keep := x[at]
+				x[at] = bad
+				_, _, err := quantizeInput(k, u, x)
+				x[at] = keep
+				if !errors.Is(err, ErrNonFinite) || !errors.Is(err, perceptron.ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("feature %d ", at)) {
+					t.Fatalf("%s: %v at %d: err = %v, want ErrNonFinite naming feature %d", v, bad, at, err, at)
+				}
+			}
+		}
+		if _, _, err := quantizeInput(k, u[:1], x[:2]); !errors.Is(err, ErrDims) {
+			t.Fatalf("%s: short dst: %v", v, err)
 		}
 	}
-	if _, _, err := QuantizeInput(u, []float32{1}); !errors.Is(err, ErrDims) {
+	if _, _, err := QuantizeInput(make([]uint8, 1), []float32{1, 2}); !errors.Is(err, ErrDims) {
 		t.Fatalf("short dst: %v", err)
+	}
+}
+
+// TestQuantizeInputSameEverywhere: every int8 implementation's quantiser
+// gives the generic (Go) one's scale, zero point and bytes exactly, for
+// lengths 0..70 and 768/784, ranges of every sign and magnitude (a range of
+// subnormals, where 1/scale overflows float32, included).
+func TestQuantizeInputSameEverywhere(t *testing.T) {
+	var generic kernel.Int8Kernels
+	for _, v := range kernel.Int8Impls() {
+		if v.Name() == "generic" {
+			generic = kernel.OnInt8(v)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 9))
+	lengths := []int{768, 784}
+	for n := 0; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, v := range kernel.Int8Impls() {
+		if !v.Available() {
+			continue
+		}
+		k := kernel.OnInt8(v)
+		for _, n := range lengths {
+			for _, r := range [][2]float64{{-1, 1}, {0, 255}, {-7, -3}, {2, 1e4}, {-1e-41, 1e-41}, {-3e38, 3e38}, {-0.5, 1e-3}} {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(r[0] + (r[1]-r[0])*rng.Float64())
+				}
+				want, got := make([]uint8, n), make([]uint8, n)
+				ws, wz, werr := quantizeInput(generic, want, x)
+				gs, gz, gerr := quantizeInput(k, got, x)
+				if ws != gs || wz != gz || (werr == nil) != (gerr == nil) || string(want) != string(got) {
+					t.Fatalf("%s: n=%d range %v: (%v, %d, %v) %v, generic (%v, %d, %v) %v", v, n, r, gs, gz, gerr, got, ws, wz, werr, want)
+				}
+			}
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -413,35 +412,31 @@ func (tr *trainer[T]) classBlocks(k int, counts []int64, cls []int32) (*classBlo
 	gopts := &gram.Options{Impl: tr.cfg.impl, Threads: max(1, tr.cfg.threads/tr.workers), MaxBytes: -1}
 	errs := make([]error, k)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range tr.workers {
-		wg.Go(func() {
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= k {
-					return
-				}
-				n := int(counts[c])
-				p, err := gram.Pack(sorted[start[c]*d:start[c+1]*d], d, tr.cfg.kern, gopts)
-				if err != nil {
-					errs[c] = gramErr(err)
-					continue
-				}
-				b.packed[c] = p
-				var off int
-				for a := range c {
-					off += int(counts[a] * counts[a])
-				}
-				m := &gram.Matrix[T]{Rows: n, Cols: n, Data: slab[off : off+n*n : off+n*n]}
-				if err := p.GramInto(m.Data, n, 0); err != nil {
-					errs[c] = gramErr(err)
-					continue
-				}
-				b.diag[c] = m
+	parallel.Run(tr.workers, func(int) {
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= k {
+				return
 			}
-		})
-	}
-	wg.Wait()
+			n := int(counts[c])
+			p, err := gram.Pack(sorted[start[c]*d:start[c+1]*d], d, tr.cfg.kern, gopts)
+			if err != nil {
+				errs[c] = gramErr(err)
+				continue
+			}
+			b.packed[c] = p
+			var off int
+			for a := range c {
+				off += int(counts[a] * counts[a])
+			}
+			m := &gram.Matrix[T]{Rows: n, Cols: n, Data: slab[off : off+n*n : off+n*n]}
+			if err := p.GramInto(m.Data, n, 0); err != nil {
+				errs[c] = gramErr(err)
+				continue
+			}
+			b.diag[c] = m
+		}
+	})
 	if err := errors.Join(errs...); err != nil {
 		b.release()
 		return nil, err

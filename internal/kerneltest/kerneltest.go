@@ -360,3 +360,39 @@ func AvailableInt8() []*kernel.Int8Impl {
 	}
 	return out
 }
+
+// QuantRange is kernel.QuantRange's plain loop, written with float
+// comparisons (not kernel's order keys): lo = min(0, min x) and
+// hi = max(0, max x), −0 below +0, and finite = false, lo = hi = 0, if x
+// holds a NaN or ±Inf.
+func QuantRange(x []float32) (lo, hi float32, finite bool) {
+	neg := func(v float32) bool { return math.Signbit(float64(v)) }
+	for _, v := range x {
+		switch {
+		case math.IsNaN(float64(v)) || math.IsInf(float64(v), 0):
+			return 0, 0, false
+		case v < lo || v == lo && neg(v) && !neg(lo):
+			lo = v
+		case v > hi:
+			hi = v
+		}
+	}
+	return lo, hi, true
+}
+
+// QuantizeU8 is kernel.QuantizeU8's plain loop: the byte of
+// t = float32(x[i]·inv) + off, 255 for t ≥ 255, 0 for t ≤ 0 or NaN, else t
+// truncated toward zero.
+func QuantizeU8(dst []uint8, x []float32, inv, off float32) {
+	for i, v := range x {
+		t := float32(v*inv) + off
+		switch {
+		case math.IsNaN(float64(t)) || t <= 0:
+			dst[i] = 0
+		case t >= 255:
+			dst[i] = 255
+		default:
+			dst[i] = uint8(math.Trunc(float64(t)))
+		}
+	}
+}
