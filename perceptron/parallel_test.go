@@ -100,10 +100,21 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 			t.Fatal("no used columns: averageW's split path is not taken")
 		}
 		lt.step = 1
+		lt.ensureDense() // (a fit from zero weights makes W only where read)
 		lt.W = lt.W[:dt.d:dt.d]
 		got := recovered(func() { lt.averageW() })
 		if _, ok := got.(error); !ok {
 			t.Fatalf("recovered %v, want the worker's runtime error", got)
+		}
+		// fromBlocks, the same split: the second group's block holds no
+		// feature, so its worker indexes past it.
+		lt2 := newLinTrainer(k32, &cfg, dt, cls32, 3, nil)
+		lt2.step = 1
+		g := lt2.blk[2]
+		g.W[0] = g.W[0][:0]
+		got = recovered(func() { lt2.fromBlocks() })
+		if _, ok := got.(error); !ok {
+			t.Fatalf("fromBlocks: recovered %v, want the worker's runtime error", got)
 		}
 	})
 

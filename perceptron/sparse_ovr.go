@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -199,7 +200,7 @@ func (t *linTrainer[T]) clearBlocks() {
 // the average A = W − U/steps (averageOf's values, bit for bit). The
 // columns the data does not use are zero in all three, as they would be
 // in W and U; each group's classes are written on a goroutine of their
-// own, in one pass over the used columns. t.step must be positive.
+// own (parallel.Run), in one pass over the used columns. t.step must be positive.
 //
 // It also sets servedN2 to the squared norm of each class's served weights
 // (A, or W for Online), summed in float64 over the used columns as it
@@ -212,35 +213,33 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 	}
 	steps := T(t.step)
 	n2 := make([]float64, t.K)
-	var wg sync.WaitGroup
-	for _, g := range groupsOf(t.blk) {
-		wg.Go(func() {
-			for c := g.c0; c < g.c0+g.G; c++ {
-				b, w, l := g.block(c)
-				wc, bw := W[c*d:(c+1)*d], g.W[b]
-				var s float64
-				if U == nil {
-					for r, j := range cols {
-						v := bw[r*w+l]
-						wc[j] = v
-						s += float64(v) * float64(v)
-					}
-					n2[c] = s
-					continue
-				}
-				uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+	gs := groupsOf(t.blk)
+	parallel.Run(len(gs), func(gi int) {
+		g := gs[gi]
+		for c := g.c0; c < g.c0+g.G; c++ {
+			b, w, l := g.block(c)
+			wc, bw := W[c*d:(c+1)*d], g.W[b]
+			var s float64
+			if U == nil {
 				for r, j := range cols {
-					p := r*w + l
-					wv, uv := bw[p], bu[p]
-					a := wv - uv/steps
-					wc[j], uc[j], ac[j] = wv, uv, a
-					s += float64(a) * float64(a)
+					v := bw[r*w+l]
+					wc[j] = v
+					s += float64(v) * float64(v)
 				}
 				n2[c] = s
+				continue
 			}
-		})
-	}
-	wg.Wait()
+			uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+			for r, j := range cols {
+				p := r*w + l
+				wv, uv := bw[p], bu[p]
+				a := wv - uv/steps
+				wc[j], uc[j], ac[j] = wv, uv, a
+				s += float64(a) * float64(a)
+			}
+			n2[c] = s
+		}
+	})
 	t.servedN2 = n2
 	return W, U, A
 }

@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"math"
 	"os"
 	"testing"
 
@@ -74,7 +75,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			t.smp.next()
 			E := t.smp.visits
 			for j := range E {
-				if j+ahead < E {
+				if ahead < E-j {
 					nx := t.ovr.vec(t.rowAt(j + ahead))
 					kernel.PrefetchRow(nx.idx, nx.val)
 				}
@@ -104,4 +105,4 @@ func BenchmarkTextOvRParts(b *testing.B) {
 }
 
 // noAhead is a look-ahead past every epoch: no prefetch.
-const noAhead = 1 << 40
+const noAhead = math.MaxInt
