@@ -204,7 +204,8 @@ func (t *linTrainer[T]) clearBlocks() {
 //
 // It also sets servedN2 to the squared norm of each class's served weights
 // (A, or W for Online), summed in float64 over the used columns as it
-// writes them, for diagnose: sqNorm would read all K×D values again.
+// writes them, for diagnose (sqNorm would read all K×D values again), and
+// servedOK to whether they are all finite, for servedFinite.
 func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
 	W = dataset.Alloc[T](n)
@@ -213,6 +214,7 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 	}
 	steps := T(t.step)
 	n2 := make([]float64, t.K)
+	bad := make([]bool, t.K)
 	gs := groupsOf(t.blk)
 	parallel.Run(len(gs), func(gi int) {
 		g := gs[gi]
@@ -220,27 +222,29 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 			b, w, l := g.block(c)
 			wc, bw := W[c*d:(c+1)*d], g.W[b]
 			var s float64
+			var nf T // Σ v − v: 0 exactly when every served value is finite
 			if U == nil {
 				for r, j := range cols {
 					v := bw[r*w+l]
 					wc[j] = v
 					s += float64(v) * float64(v)
+					nf += v - v
 				}
-				n2[c] = s
-				continue
+			} else {
+				uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+				for r, j := range cols {
+					p := r*w + l
+					wv, uv := bw[p], bu[p]
+					a := wv - uv/steps
+					wc[j], uc[j], ac[j] = wv, uv, a
+					s += float64(a) * float64(a)
+					nf += a - a
+				}
 			}
-			uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
-			for r, j := range cols {
-				p := r*w + l
-				wv, uv := bw[p], bu[p]
-				a := wv - uv/steps
-				wc[j], uc[j], ac[j] = wv, uv, a
-				s += float64(a) * float64(a)
-			}
-			n2[c] = s
+			n2[c], bad[c] = s, nf != 0
 		}
 	})
-	t.servedN2 = n2
+	t.servedN2, t.servedOK = n2, !slices.Contains(bad, true)
 	return W, U, A
 }
 
@@ -261,8 +265,12 @@ func (t *linTrainer[T]) zeroOutside() bool {
 }
 
 // servedFinite reports whether the served weights W (K×d) are all finite:
-// with zeroOutside, only the used columns are read.
+// with zeroOutside, only the used columns are read; written by fromBlocks,
+// none (it checked them as it wrote them).
 func (t *linTrainer[T]) servedFinite(W []T) bool {
+	if t.servedN2 != nil { // fromBlocks wrote W, and checked it
+		return t.servedOK
+	}
 	if !t.zeroOutside() || len(W) != t.K*t.dt.d {
 		return allFinite(W)
 	}

@@ -186,3 +186,47 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestFromBlocksNonFinite: the model written from the blocks reports a
+// served weight that is not finite (servedFinite, which then reads no
+// weight), as a pass over the written weights would: finite running
+// weights and sums can still give an average w − u/steps that overflows,
+// and the fit must then fail with the "averaged weights" divergence, not
+// serve it.
+func TestFromBlocksNonFinite(t *testing.T) {
+	_, y32, c := sparseIntSet(7, 60, 10, 3)
+	cls := make([]int32, len(y32))
+	for i, v := range y32 {
+		cls[i] = int32(v)
+	}
+	for _, workers := range []int{1, 2} {
+		o := Options{Algorithm: Averaged, Workers: workers, MaxIter: 1}
+		cfg, err := o.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := kernelsFor[float32](nil)
+		dt, err := prepareSparse(k, c, ScaleNone, cfg.bias, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, overflow := range []bool{false, true} {
+			lt := newLinTrainer(k, &cfg, dt, cls, 3, nil)
+			lt.step = 1
+			g := lt.blk[2] // class 2: the second group's with 2 workers
+			b, w, l := g.block(2)
+			p := (len(lt.ovr.cols)-1)*w + l // the least frequent used column
+			g.W[b][p], g.U[b][p] = 3e38, -1
+			if overflow {
+				g.U[b][p] = -3e38 // w − u/1 = 6e38: +Inf in float32
+			}
+			W, U, A := lt.fromBlocks()
+			if got := lt.servedFinite(A); got == overflow {
+				t.Errorf("workers=%d, overflow=%v: servedFinite = %v", workers, overflow, got)
+			}
+			if !allFinite(W) || !allFinite(U) || allFinite(A) == overflow {
+				t.Errorf("workers=%d, overflow=%v: the written arrays do not match the check", workers, overflow)
+			}
+		}
+	}
+}

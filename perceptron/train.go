@@ -271,6 +271,7 @@ type linTrainer[T Float] struct {
 	// servedN2: each class's ‖w‖² of the served weights, when fromBlocks
 	// wrote them (else nil: diagnose computes it).
 	servedN2 []float64
+	servedOK bool // with servedN2: every served weight is finite
 	// fresh: the weights and sums are as make returned them (see reset).
 	fresh bool
 	vecB  int64 // Voted: bytes of one kept vector, its bias and count
