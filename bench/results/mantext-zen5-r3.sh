@@ -7,7 +7,7 @@
 #
 #	git checkout <the commit before "perceptron: a sparse one-vs-rest fit from zero weights makes no K×D trainer W and U">
 #	go -C bench build -o /tmp/ovr-textfit-base ./textfit
-#	git checkout <the commit "perceptron: BenchmarkTextOvRParts's doc, its command as a code block" or later>
+#	git checkout <the commit "perceptron: fromBlocks checks the served weights' finiteness as it writes them" or later>
 #	go -C bench build -o /tmp/ovr-textfit-after ./textfit
 #	flock /work/wt/bench.lock sh bench/results/mantext-zen5-r3.sh /tmp/mantext 3 > bench/results/mantext-zen5-r3.txt 2>&1
 set -eu
