@@ -194,24 +194,10 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 // and the fit must then fail with the "averaged weights" divergence, not
 // serve it.
 func TestFromBlocksNonFinite(t *testing.T) {
-	_, y32, c := sparseIntSet(7, 60, 10, 3)
-	cls := make([]int32, len(y32))
-	for i, v := range y32 {
-		cls[i] = int32(v)
-	}
 	for _, workers := range []int{1, 2} {
-		o := Options{Algorithm: Averaged, Workers: workers, MaxIter: 1}
-		cfg, err := o.resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := kernelsFor[float32](nil)
-		dt, err := prepareSparse(k, c, ScaleNone, cfg.bias, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		newTrainer := averagedOvRTrainer(t, workers)
 		for _, overflow := range []bool{false, true} {
-			lt := newLinTrainer(k, &cfg, dt, cls, 3, nil)
+			lt := newTrainer()
 			lt.step = 1
 			g := lt.blk[2] // class 2: the second group's with 2 workers
 			b, w, l := g.block(2)
@@ -228,5 +214,34 @@ func TestFromBlocksNonFinite(t *testing.T) {
 				t.Errorf("workers=%d, overflow=%v: the written arrays do not match the check", workers, overflow)
 			}
 		}
+	}
+}
+
+// averagedOvRTrainer returns a maker of fresh sparse one-vs-rest trainers
+// (Averaged, float32, zero start, the given Workers) of 3 classes on a
+// small integer set, groups 0 | 1, 2 with 2 workers.
+func averagedOvRTrainer(t *testing.T, workers int) func() *linTrainer[float32] {
+	t.Helper()
+	_, y, c := sparseIntSet(7, 60, 10, 3)
+	cls := make([]int32, len(y))
+	for i, v := range y {
+		cls[i] = int32(v)
+	}
+	o := Options{Algorithm: Averaged, Workers: workers, MaxIter: 1}
+	cfg, err := o.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kernelsFor[float32](nil)
+	dt, err := prepareSparse(k, c, ScaleNone, cfg.bias, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() *linTrainer[float32] {
+		lt := newLinTrainer(k, &cfg, dt, cls, 3, nil)
+		if lt.ovr == nil {
+			t.Fatal("no used columns: not the blocks' path")
+		}
+		return lt
 	}
 }
