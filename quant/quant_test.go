@@ -476,6 +476,8 @@ func TestErrors(t *testing.T) {
 		{"NaN scale", q.ScoresI8(sc, make([]int8, 5), float32(math.NaN())), ErrScale},
 		{"Inf scale", q.ScoresU8(sc, make([]uint8, 5), float32(math.Inf(1)), 0), ErrScale},
 		{"huge scale", func() error { _, err := q.PredictU8([]uint8{255, 255, 255, 255, 255}, 3e38, 0); return err }(), ErrNonFinite},
+		{"huge scale, scores", q.ScoresU8(sc, []uint8{255, 255, 255, 255, 255}, 3e38, 0), ErrNonFinite},
+		{"huge scale, signed", func() error { _, err := q.PredictI8([]int8{-128, 127, -128, 127, -128}, 3e38); return err }(), ErrNonFinite},
 		{"batch", q.PredictBatch(make([]int, 2), make([]float32, 9)), ErrDims},
 		{"scores batch", q.ScoresBatch(make([]float32, 5), make([]float32, 5)), ErrDims},
 	} {
