@@ -21,29 +21,8 @@ import (
 //	ROSENBLATT_CPUTIME_ROUNDS=40 go test -run TestPredictPartsCPUTime -v ./quant
 func TestPredictPartsCPUTime(t *testing.T) {
 	rounds := cputime.Rounds(t)
-	rng := rand.New(rand.NewPCG(768, 1))
-	const d, n, cls = 768, 200, 10
-	X := make([]float32, n*d)
-	for i := range X {
-		X[i] = rng.Float32()
-	}
-	y := make([]int, n)
-	for i := range y {
-		y[i] = i % cls
-	}
-	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q0, err := New(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := make([]uint8, d)
-	sx, z, err := QuantizeInput(u, X[3*d:4*d])
-	if err != nil {
-		t.Fatal(err)
-	}
+	q0, u, sx, z := partsModel(t)
+	const d, cls = 768, 10
 	type part struct {
 		name string
 		call func()
@@ -81,4 +60,33 @@ func TestPredictPartsCPUTime(t *testing.T) {
 	for i, p := range parts {
 		fmt.Printf("%-30s min %6.1f ns\n", p.name, best[i])
 	}
+}
+
+// partsModel returns TestPredictPartsCPUTime's model (10 classes, d = 768)
+// and sample.
+func partsModel(t *testing.T) (*Model, []uint8, float32, uint8) {
+	rng := rand.New(rand.NewPCG(768, 1))
+	const d, n, cls = 768, 200, 10
+	X := make([]float32, n*d)
+	for i := range X {
+		X[i] = rng.Float32()
+	}
+	y := make([]int, n)
+	for i := range y {
+		y[i] = i % cls
+	}
+	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := make([]uint8, d)
+	sx, z, err := QuantizeInput(u, X[3*d:4*d])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, u, sx, z
 }
