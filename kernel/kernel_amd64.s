@@ -523,25 +523,136 @@ TEXT ·matvecAVX2F32(SB), NOSPLIT, $0-72
 	MOVQ    R8, CX
 	ANDQ    $15, CX
 	VMOVDQU 16(AX)(CX*1), X13
+	CMPQ    R8, $32
+	JB      rows1
+	CMPQ    BX, $4
+	JB      rows1
 
-	// CX = the matrix's size in bytes: past 1 MiB (beyond L2) the block
-	// loop prefetches, below it the prefetches would only cost issue slots
+	// CX = the matrix's size in bytes: from 1 MiB on (beyond L2) the rows are
+	// taken four consecutive ones at a time (block4), below it from the four
+	// quarters of the matrix (quarters)
 	MOVQ  BX, CX
 	IMULQ R8, CX
-	CMPQ  R8, $32
-	JB    rows1
-	CMPQ  BX, $4
-	JB    rows1
+	CMPQ  CX, $1048576
+	JAE   block4
 
-block4:
+	// rows i, i+q, i+2q and i+3q together for i < q = BX/4, so that each
+	// load instruction of the loop reads one contiguous stream (a quarter of
+	// the matrix) rather than jumping ahead by three rows every block; the
+	// hardware prefetchers follow such streams. CX = q, R14 = q rows in
+	// bytes, BX = blocks left; the rows 4q… are left to rows1
+	MOVQ  BX, CX
+	SHRQ  $2, CX
+	MOVQ  CX, R14
+	IMULQ R8, R14
+	MOVQ  CX, BX
+
+quarters:
+	LEAQ (SI)(R14*1), R9
+	LEAQ (R9)(R14*1), R10
+	LEAQ (R10)(R14*1), R11
+
 	// four rows (of at least 32 bytes) at a time, each load of w shared by
 	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
-	// Y8, Y9 = w vectors, R13 = next block (prefetch)
-	LEAQ    (SI)(R8*1), R9
-	LEAQ    (R9)(R8*1), R10
-	LEAQ    (R10)(R8*1), R11
-	LEAQ    (R11)(R8*1), R13
+	// Y8, Y9 = w vectors
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     quartersv32
+	PCALIGN $32
+
+quartersloop:
+	// 2 vectors (64 bytes) of each of the four rows
+	VMOVUPS     (DI)(AX*1), Y8
+	VMOVUPS     32(DI)(AX*1), Y9
+	VFMADD231PS (SI)(AX*1), Y8, Y0
+	VFMADD231PS (R9)(AX*1), Y8, Y1
+	VFMADD231PS (R10)(AX*1), Y8, Y2
+	VFMADD231PS (R11)(AX*1), Y8, Y3
+	VFMADD231PS 32(SI)(AX*1), Y9, Y4
+	VFMADD231PS 32(R9)(AX*1), Y9, Y5
+	VFMADD231PS 32(R10)(AX*1), Y9, Y6
+	VFMADD231PS 32(R11)(AX*1), Y9, Y7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          quartersloop
+
+quartersv32:
+	// one whole vector if the row has 32 more bytes
+	TESTQ       $32, R8
+	JZ          quarterstail
+	VMOVUPS     (DI)(AX*1), Y8
+	VFMADD231PS (SI)(AX*1), Y8, Y0
+	VFMADD231PS (R9)(AX*1), Y8, Y1
+	VFMADD231PS (R10)(AX*1), Y8, Y2
+	VFMADD231PS (R11)(AX*1), Y8, Y3
+
+quarterstail:
+	// the last R8 mod 32 bytes: the last 32 bytes of w and of each row,
+	// ANDed with Y12 so the lanes already summed are cleared;
+	// Y8 = w, Y9..Y11 = rows
+	TESTQ       $31, R8
+	JZ          quarterssum
+	VANDPS      -32(DI)(R8*1), Y12, Y8
+	VANDPS      -32(SI)(R8*1), Y12, Y9
+	VANDPS      -32(R9)(R8*1), Y12, Y10
+	VANDPS      -32(R10)(R8*1), Y12, Y11
+	VFMADD231PS Y9, Y8, Y4
+	VFMADD231PS Y10, Y8, Y5
+	VFMADD231PS Y11, Y8, Y6
+	VANDPS      -32(R11)(R8*1), Y12, Y9
+	VFMADD231PS Y9, Y8, Y7
+
+quarterssum:
+	// the four row sums
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+
+	// the four row sums to dst[i], dst[i+q], dst[i+2q], dst[i+3q]; next block
+	VMOVSS     X0, (DX)
+	VEXTRACTPS $1, X0, (DX)(CX*4)
+	LEAQ       (DX)(CX*8), R9
+	VEXTRACTPS $2, X0, (R9)
+	VEXTRACTPS $3, X0, (R9)(CX*4)
+	ADDQ       $4, DX
+	ADDQ       R8, SI
+	DECQ       BX
+	JNZ        quarters
+
+	// SI, DX = row 4q and its dst; BX = the len(dst) mod 4 rows left
+	LEAQ (SI)(R14*1), SI
+	LEAQ (SI)(R14*2), SI
+	LEAQ (CX)(CX*2), R9
+	LEAQ (DX)(R9*4), DX
+	MOVQ dst_len+8(FP), BX
+	ANDQ $3, BX
+	JMP  rows1
+
+block4:
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	LEAQ (R11)(R8*1), R13
+
+	// four rows (of at least 32 bytes) at a time, each load of w shared by
+	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
+	// Y8, Y9 = w vectors
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
@@ -553,11 +664,18 @@ block4:
 	XORL    AX, AX
 	CMPQ    AX, R12
 	JAE     block4v32
-	CMPQ    CX, $1048576
-	JAE     block4pf
 	PCALIGN $32
 
 block4loop:
+	// a matrix of 1 MiB or more: while the four rows are read, the next
+	// four (4·R8 contiguous bytes from R13) are prefetched in order, 256
+	// bytes per iteration: a matrix streamed from DRAM is then fetched as one
+	// stream rather than as four interleaved ones
+	PREFETCHT0 (R13)(AX*4)
+	PREFETCHT0 64(R13)(AX*4)
+	PREFETCHT0 128(R13)(AX*4)
+	PREFETCHT0 192(R13)(AX*4)
+
 	// 2 vectors (64 bytes) of each of the four rows
 	VMOVUPS     (DI)(AX*1), Y8
 	VMOVUPS     32(DI)(AX*1), Y9
@@ -572,31 +690,6 @@ block4loop:
 	ADDQ        $64, AX
 	CMPQ        AX, R12
 	JB          block4loop
-	JMP         block4v32
-	PCALIGN $32
-
-block4pf:
-	// the same for a large matrix, while the next four rows (4·R8
-	// contiguous bytes) are prefetched in order, 256 bytes per iteration:
-	// a matrix streamed from DRAM is then fetched as one stream rather than
-	// as four interleaved ones
-	PREFETCHT0  (R13)(AX*4)
-	PREFETCHT0  64(R13)(AX*4)
-	PREFETCHT0  128(R13)(AX*4)
-	PREFETCHT0  192(R13)(AX*4)
-	VMOVUPS     (DI)(AX*1), Y8
-	VMOVUPS     32(DI)(AX*1), Y9
-	VFMADD231PS (SI)(AX*1), Y8, Y0
-	VFMADD231PS (R9)(AX*1), Y8, Y1
-	VFMADD231PS (R10)(AX*1), Y8, Y2
-	VFMADD231PS (R11)(AX*1), Y8, Y3
-	VFMADD231PS 32(SI)(AX*1), Y9, Y4
-	VFMADD231PS 32(R9)(AX*1), Y9, Y5
-	VFMADD231PS 32(R10)(AX*1), Y9, Y6
-	VFMADD231PS 32(R11)(AX*1), Y9, Y7
-	ADDQ        $64, AX
-	CMPQ        AX, R12
-	JB          block4pf
 
 block4v32:
 	// one whole vector if the row has 32 more bytes
@@ -625,7 +718,7 @@ block4tail:
 	VFMADD231PS Y9, Y8, Y7
 
 block4sum:
-	// X0 = the four row sums, stored to dst[i:i+4]; next block
+	// the four row sums
 	VADDPS       Y4, Y0, Y0
 	VADDPS       Y5, Y1, Y1
 	VADDPS       Y6, Y2, Y2
@@ -635,12 +728,14 @@ block4sum:
 	VHADDPS      Y2, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
-	VMOVUPS      X0, (DX)
-	ADDQ         $16, DX
-	LEAQ         (R11)(R8*1), SI
-	SUBQ         $4, BX
-	CMPQ         BX, $4
-	JAE          block4
+
+	// X0 = the four row sums, stored to dst[i:i+4]; next block
+	VMOVUPS X0, (DX)
+	ADDQ    $16, DX
+	LEAQ    (R11)(R8*1), SI
+	SUBQ    $4, BX
+	CMPQ    BX, $4
+	JAE     block4
 
 rows1:
 	// the remaining rows one at a time (all of them if a row is shorter
@@ -1683,25 +1778,138 @@ TEXT ·matvecAVX2F64(SB), NOSPLIT, $0-72
 	MOVQ    R8, CX
 	ANDQ    $15, CX
 	VMOVDQU 16(AX)(CX*1), X13
+	CMPQ    R8, $32
+	JB      rows1
+	CMPQ    BX, $4
+	JB      rows1
 
-	// CX = the matrix's size in bytes: past 1 MiB (beyond L2) the block
-	// loop prefetches, below it the prefetches would only cost issue slots
+	// CX = the matrix's size in bytes: from 1 MiB on (beyond L2) the rows are
+	// taken four consecutive ones at a time (block4), below it from the four
+	// quarters of the matrix (quarters)
 	MOVQ  BX, CX
 	IMULQ R8, CX
-	CMPQ  R8, $32
-	JB    rows1
-	CMPQ  BX, $4
-	JB    rows1
+	CMPQ  CX, $1048576
+	JAE   block4
 
-block4:
+	// rows i, i+q, i+2q and i+3q together for i < q = BX/4, so that each
+	// load instruction of the loop reads one contiguous stream (a quarter of
+	// the matrix) rather than jumping ahead by three rows every block; the
+	// hardware prefetchers follow such streams. CX = q, R14 = q rows in
+	// bytes, BX = blocks left; the rows 4q… are left to rows1
+	MOVQ  BX, CX
+	SHRQ  $2, CX
+	MOVQ  CX, R14
+	IMULQ R8, R14
+	MOVQ  CX, BX
+
+quarters:
+	LEAQ (SI)(R14*1), R9
+	LEAQ (R9)(R14*1), R10
+	LEAQ (R10)(R14*1), R11
+
 	// four rows (of at least 32 bytes) at a time, each load of w shared by
 	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
-	// Y8, Y9 = w vectors, R13 = next block (prefetch)
-	LEAQ    (SI)(R8*1), R9
-	LEAQ    (R9)(R8*1), R10
-	LEAQ    (R10)(R8*1), R11
-	LEAQ    (R11)(R8*1), R13
+	// Y8, Y9 = w vectors
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     quartersv32
+	PCALIGN $32
+
+quartersloop:
+	// 2 vectors (64 bytes) of each of the four rows
+	VMOVUPD     (DI)(AX*1), Y8
+	VMOVUPD     32(DI)(AX*1), Y9
+	VFMADD231PD (SI)(AX*1), Y8, Y0
+	VFMADD231PD (R9)(AX*1), Y8, Y1
+	VFMADD231PD (R10)(AX*1), Y8, Y2
+	VFMADD231PD (R11)(AX*1), Y8, Y3
+	VFMADD231PD 32(SI)(AX*1), Y9, Y4
+	VFMADD231PD 32(R9)(AX*1), Y9, Y5
+	VFMADD231PD 32(R10)(AX*1), Y9, Y6
+	VFMADD231PD 32(R11)(AX*1), Y9, Y7
+	ADDQ        $64, AX
+	CMPQ        AX, R12
+	JB          quartersloop
+
+quartersv32:
+	// one whole vector if the row has 32 more bytes
+	TESTQ       $32, R8
+	JZ          quarterstail
+	VMOVUPD     (DI)(AX*1), Y8
+	VFMADD231PD (SI)(AX*1), Y8, Y0
+	VFMADD231PD (R9)(AX*1), Y8, Y1
+	VFMADD231PD (R10)(AX*1), Y8, Y2
+	VFMADD231PD (R11)(AX*1), Y8, Y3
+
+quarterstail:
+	// the last R8 mod 32 bytes: the last 32 bytes of w and of each row,
+	// ANDed with Y12 so the lanes already summed are cleared;
+	// Y8 = w, Y9..Y11 = rows
+	TESTQ       $31, R8
+	JZ          quarterssum
+	VANDPD      -32(DI)(R8*1), Y12, Y8
+	VANDPD      -32(SI)(R8*1), Y12, Y9
+	VANDPD      -32(R9)(R8*1), Y12, Y10
+	VANDPD      -32(R10)(R8*1), Y12, Y11
+	VFMADD231PD Y9, Y8, Y4
+	VFMADD231PD Y10, Y8, Y5
+	VFMADD231PD Y11, Y8, Y6
+	VANDPD      -32(R11)(R8*1), Y12, Y9
+	VFMADD231PD Y9, Y8, Y7
+
+quarterssum:
+	// the four row sums
+	VADDPD     Y4, Y0, Y0
+	VADDPD     Y5, Y1, Y1
+	VADDPD     Y6, Y2, Y2
+	VADDPD     Y7, Y3, Y3
+	VHADDPD    Y1, Y0, Y0
+	VHADDPD    Y3, Y2, Y2
+	VPERM2F128 $0x21, Y2, Y0, Y1
+	VBLENDPD   $0x0c, Y2, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+
+	// the four row sums to dst[i], dst[i+q], dst[i+2q], dst[i+3q]; next block
+	VMOVSD       X0, (DX)
+	VMOVHPD      X0, (DX)(CX*8)
+	VEXTRACTF128 $1, Y0, X1
+	LEAQ         (DX)(CX*8), R9
+	VMOVSD       X1, (R9)(CX*8)
+	LEAQ         (R9)(CX*8), R9
+	VMOVHPD      X1, (R9)(CX*8)
+	ADDQ         $8, DX
+	ADDQ         R8, SI
+	DECQ         BX
+	JNZ          quarters
+
+	// SI, DX = row 4q and its dst; BX = the len(dst) mod 4 rows left
+	LEAQ (SI)(R14*1), SI
+	LEAQ (SI)(R14*2), SI
+	LEAQ (CX)(CX*2), R9
+	LEAQ (DX)(R9*8), DX
+	MOVQ dst_len+8(FP), BX
+	ANDQ $3, BX
+	JMP  rows1
+
+block4:
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	LEAQ (R11)(R8*1), R13
+
+	// four rows (of at least 32 bytes) at a time, each load of w shared by
+	// the four: SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// Y0..Y3 and Y4..Y7 = partial sums of rows 0..3 (even / odd vectors),
+	// Y8, Y9 = w vectors
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
@@ -1713,11 +1921,18 @@ block4:
 	XORL    AX, AX
 	CMPQ    AX, R12
 	JAE     block4v32
-	CMPQ    CX, $1048576
-	JAE     block4pf
 	PCALIGN $32
 
 block4loop:
+	// a matrix of 1 MiB or more: while the four rows are read, the next
+	// four (4·R8 contiguous bytes from R13) are prefetched in order, 256
+	// bytes per iteration: a matrix streamed from DRAM is then fetched as one
+	// stream rather than as four interleaved ones
+	PREFETCHT0 (R13)(AX*4)
+	PREFETCHT0 64(R13)(AX*4)
+	PREFETCHT0 128(R13)(AX*4)
+	PREFETCHT0 192(R13)(AX*4)
+
 	// 2 vectors (64 bytes) of each of the four rows
 	VMOVUPD     (DI)(AX*1), Y8
 	VMOVUPD     32(DI)(AX*1), Y9
@@ -1732,31 +1947,6 @@ block4loop:
 	ADDQ        $64, AX
 	CMPQ        AX, R12
 	JB          block4loop
-	JMP         block4v32
-	PCALIGN $32
-
-block4pf:
-	// the same for a large matrix, while the next four rows (4·R8
-	// contiguous bytes) are prefetched in order, 256 bytes per iteration:
-	// a matrix streamed from DRAM is then fetched as one stream rather than
-	// as four interleaved ones
-	PREFETCHT0  (R13)(AX*4)
-	PREFETCHT0  64(R13)(AX*4)
-	PREFETCHT0  128(R13)(AX*4)
-	PREFETCHT0  192(R13)(AX*4)
-	VMOVUPD     (DI)(AX*1), Y8
-	VMOVUPD     32(DI)(AX*1), Y9
-	VFMADD231PD (SI)(AX*1), Y8, Y0
-	VFMADD231PD (R9)(AX*1), Y8, Y1
-	VFMADD231PD (R10)(AX*1), Y8, Y2
-	VFMADD231PD (R11)(AX*1), Y8, Y3
-	VFMADD231PD 32(SI)(AX*1), Y9, Y4
-	VFMADD231PD 32(R9)(AX*1), Y9, Y5
-	VFMADD231PD 32(R10)(AX*1), Y9, Y6
-	VFMADD231PD 32(R11)(AX*1), Y9, Y7
-	ADDQ        $64, AX
-	CMPQ        AX, R12
-	JB          block4pf
 
 block4v32:
 	// one whole vector if the row has 32 more bytes
@@ -1785,7 +1975,7 @@ block4tail:
 	VFMADD231PD Y9, Y8, Y7
 
 block4sum:
-	// Y0 = the four row sums, stored to dst[i:i+4]; next block
+	// the four row sums
 	VADDPD     Y4, Y0, Y0
 	VADDPD     Y5, Y1, Y1
 	VADDPD     Y6, Y2, Y2
@@ -1795,12 +1985,14 @@ block4sum:
 	VPERM2F128 $0x21, Y2, Y0, Y1
 	VBLENDPD   $0x0c, Y2, Y0, Y0
 	VADDPD     Y1, Y0, Y0
-	VMOVUPD    Y0, (DX)
-	ADDQ       $32, DX
-	LEAQ       (R11)(R8*1), SI
-	SUBQ       $4, BX
-	CMPQ       BX, $4
-	JAE        block4
+
+	// Y0 = the four row sums, stored to dst[i:i+4]; next block
+	VMOVUPD Y0, (DX)
+	ADDQ    $32, DX
+	LEAQ    (R11)(R8*1), SI
+	SUBQ    $4, BX
+	CMPQ    BX, $4
+	JAE     block4
 
 rows1:
 	// the remaining rows one at a time (all of them if a row is shorter

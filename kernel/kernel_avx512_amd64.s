@@ -698,14 +698,137 @@ TEXT ·matvecAVX512F32(SB), NOSPLIT, $0-72
 	CMPQ  BX, $4
 	JB    rows1
 
-block4:
+	// CX = the matrix's size in bytes: from 1 MiB on (beyond L2) the rows are
+	// taken four consecutive ones at a time (block4), below it from the four
+	// quarters of the matrix (quarters)
+	MOVQ  BX, CX
+	IMULQ R8, CX
+	CMPQ  CX, $1048576
+	JAE   block4
+
+	// rows i, i+q, i+2q and i+3q together for i < q = BX/4, so that each
+	// load instruction of the loop reads one contiguous stream (a quarter of
+	// the matrix) rather than jumping ahead by three rows every block; the
+	// hardware prefetchers follow such streams. CX = q, R14 = q rows in
+	// bytes, BX = blocks left; the rows 4q… are left to rows1
+	MOVQ  BX, CX
+	SHRQ  $2, CX
+	MOVQ  CX, R14
+	IMULQ R8, R14
+	MOVQ  CX, BX
+
+quarters:
+	LEAQ (SI)(R14*1), R9
+	LEAQ (R9)(R14*1), R10
+	LEAQ (R10)(R14*1), R11
+
 	// four rows at a time, each load of w shared by the four:
 	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Z0..Z3 and Z4..Z7 = partial sums of rows 0..3 (even / odd vectors),
 	// Z8, Z9 = w vectors
-	LEAQ    (SI)(R8*1), R9
-	LEAQ    (R9)(R8*1), R10
-	LEAQ    (R10)(R8*1), R11
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     quartersv64
+	PCALIGN $32
+
+quartersloop:
+	// 2 vectors (128 bytes) of each of the four rows
+	VMOVUPS     (DI)(AX*1), Z8
+	VMOVUPS     64(DI)(AX*1), Z9
+	VFMADD231PS (SI)(AX*1), Z8, Z0
+	VFMADD231PS (R9)(AX*1), Z8, Z1
+	VFMADD231PS (R10)(AX*1), Z8, Z2
+	VFMADD231PS (R11)(AX*1), Z8, Z3
+	VFMADD231PS 64(SI)(AX*1), Z9, Z4
+	VFMADD231PS 64(R9)(AX*1), Z9, Z5
+	VFMADD231PS 64(R10)(AX*1), Z9, Z6
+	VFMADD231PS 64(R11)(AX*1), Z9, Z7
+	ADDQ        $128, AX
+	CMPQ        AX, R12
+	JB          quartersloop
+
+quartersv64:
+	// one whole vector if the row has 64 more bytes
+	TESTQ       $64, R8
+	JZ          quartersmask
+	VMOVUPS     (DI)(AX*1), Z8
+	VFMADD231PS (SI)(AX*1), Z8, Z0
+	VFMADD231PS (R9)(AX*1), Z8, Z1
+	VFMADD231PS (R10)(AX*1), Z8, Z2
+	VFMADD231PS (R11)(AX*1), Z8, Z3
+	ADDQ        $64, AX
+
+quartersmask:
+	// the R13-byte tail under K1: Z8 = masked w, Z9..Z11 = masked row lanes
+	TESTQ       R13, R13
+	JZ          quarterssum
+	VMOVUPS.Z   (DI)(AX*1), K1, Z8
+	VMOVUPS.Z   (SI)(AX*1), K1, Z9
+	VMOVUPS.Z   (R9)(AX*1), K1, Z10
+	VMOVUPS.Z   (R10)(AX*1), K1, Z11
+	VFMADD231PS Z9, Z8, Z4
+	VFMADD231PS Z10, Z8, Z5
+	VFMADD231PS Z11, Z8, Z6
+	VMOVUPS.Z   (R11)(AX*1), K1, Z9
+	VFMADD231PS Z9, Z8, Z7
+
+quarterssum:
+	// Y0..Y3 = row partial sums folded to YMM, then the four row sums
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VEXTRACTF64X4 $1, Z0, Y8
+	VADDPS        Y8, Y0, Y0
+	VEXTRACTF64X4 $1, Z1, Y9
+	VADDPS        Y9, Y1, Y1
+	VEXTRACTF64X4 $1, Z2, Y10
+	VADDPS        Y10, Y2, Y2
+	VEXTRACTF64X4 $1, Z3, Y11
+	VADDPS        Y11, Y3, Y3
+	VHADDPS       Y1, Y0, Y0
+	VHADDPS       Y3, Y2, Y2
+	VHADDPS       Y2, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+
+	// the four row sums to dst[i], dst[i+q], dst[i+2q], dst[i+3q]; next block
+	VMOVSS     X0, (DX)
+	VEXTRACTPS $1, X0, (DX)(CX*4)
+	LEAQ       (DX)(CX*8), R9
+	VEXTRACTPS $2, X0, (R9)
+	VEXTRACTPS $3, X0, (R9)(CX*4)
+	ADDQ       $4, DX
+	ADDQ       R8, SI
+	DECQ       BX
+	JNZ        quarters
+
+	// SI, DX = row 4q and its dst; BX = the len(dst) mod 4 rows left
+	LEAQ (SI)(R14*1), SI
+	LEAQ (SI)(R14*2), SI
+	LEAQ (CX)(CX*2), R9
+	LEAQ (DX)(R9*4), DX
+	MOVQ dst_len+8(FP), BX
+	ANDQ $3, BX
+	JMP  rows1
+
+block4:
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+
+	// four rows at a time, each load of w shared by the four:
+	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// Z0..Z3 and Z4..Z7 = partial sums of rows 0..3 (even / odd vectors),
+	// Z8, Z9 = w vectors
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
@@ -761,8 +884,7 @@ block4mask:
 	VFMADD231PS Z9, Z8, Z7
 
 block4sum:
-	// Y0..Y3 = row partial sums folded to YMM, X0 = the four row sums,
-	// stored to dst[i:i+4]; next block
+	// Y0..Y3 = row partial sums folded to YMM, then the four row sums
 	VADDPS        Z4, Z0, Z0
 	VADDPS        Z5, Z1, Z1
 	VADDPS        Z6, Z2, Z2
@@ -780,12 +902,14 @@ block4sum:
 	VHADDPS       Y2, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
 	VADDPS        X1, X0, X0
-	VMOVUPS       X0, (DX)
-	ADDQ          $16, DX
-	LEAQ          (R11)(R8*1), SI
-	SUBQ          $4, BX
-	CMPQ          BX, $4
-	JAE           block4
+
+	// X0 = the four row sums, stored to dst[i:i+4]; next block
+	VMOVUPS X0, (DX)
+	ADDQ    $16, DX
+	LEAQ    (R11)(R8*1), SI
+	SUBQ    $4, BX
+	CMPQ    BX, $4
+	JAE     block4
 
 rows1:
 	// the last BX < 4 rows one at a time, like dot:
@@ -2010,14 +2134,139 @@ TEXT ·matvecAVX512F64(SB), NOSPLIT, $0-72
 	CMPQ  BX, $4
 	JB    rows1
 
-block4:
+	// CX = the matrix's size in bytes: from 1 MiB on (beyond L2) the rows are
+	// taken four consecutive ones at a time (block4), below it from the four
+	// quarters of the matrix (quarters)
+	MOVQ  BX, CX
+	IMULQ R8, CX
+	CMPQ  CX, $1048576
+	JAE   block4
+
+	// rows i, i+q, i+2q and i+3q together for i < q = BX/4, so that each
+	// load instruction of the loop reads one contiguous stream (a quarter of
+	// the matrix) rather than jumping ahead by three rows every block; the
+	// hardware prefetchers follow such streams. CX = q, R14 = q rows in
+	// bytes, BX = blocks left; the rows 4q… are left to rows1
+	MOVQ  BX, CX
+	SHRQ  $2, CX
+	MOVQ  CX, R14
+	IMULQ R8, R14
+	MOVQ  CX, BX
+
+quarters:
+	LEAQ (SI)(R14*1), R9
+	LEAQ (R9)(R14*1), R10
+	LEAQ (R10)(R14*1), R11
+
 	// four rows at a time, each load of w shared by the four:
 	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
 	// Z0..Z3 and Z4..Z7 = partial sums of rows 0..3 (even / odd vectors),
 	// Z8, Z9 = w vectors
-	LEAQ    (SI)(R8*1), R9
-	LEAQ    (R9)(R8*1), R10
-	LEAQ    (R10)(R8*1), R11
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	XORL    AX, AX
+	CMPQ    AX, R12
+	JAE     quartersv64
+	PCALIGN $32
+
+quartersloop:
+	// 2 vectors (128 bytes) of each of the four rows
+	VMOVUPD     (DI)(AX*1), Z8
+	VMOVUPD     64(DI)(AX*1), Z9
+	VFMADD231PD (SI)(AX*1), Z8, Z0
+	VFMADD231PD (R9)(AX*1), Z8, Z1
+	VFMADD231PD (R10)(AX*1), Z8, Z2
+	VFMADD231PD (R11)(AX*1), Z8, Z3
+	VFMADD231PD 64(SI)(AX*1), Z9, Z4
+	VFMADD231PD 64(R9)(AX*1), Z9, Z5
+	VFMADD231PD 64(R10)(AX*1), Z9, Z6
+	VFMADD231PD 64(R11)(AX*1), Z9, Z7
+	ADDQ        $128, AX
+	CMPQ        AX, R12
+	JB          quartersloop
+
+quartersv64:
+	// one whole vector if the row has 64 more bytes
+	TESTQ       $64, R8
+	JZ          quartersmask
+	VMOVUPD     (DI)(AX*1), Z8
+	VFMADD231PD (SI)(AX*1), Z8, Z0
+	VFMADD231PD (R9)(AX*1), Z8, Z1
+	VFMADD231PD (R10)(AX*1), Z8, Z2
+	VFMADD231PD (R11)(AX*1), Z8, Z3
+	ADDQ        $64, AX
+
+quartersmask:
+	// the R13-byte tail under K1: Z8 = masked w, Z9..Z11 = masked row lanes
+	TESTQ       R13, R13
+	JZ          quarterssum
+	VMOVUPD.Z   (DI)(AX*1), K1, Z8
+	VMOVUPD.Z   (SI)(AX*1), K1, Z9
+	VMOVUPD.Z   (R9)(AX*1), K1, Z10
+	VMOVUPD.Z   (R10)(AX*1), K1, Z11
+	VFMADD231PD Z9, Z8, Z4
+	VFMADD231PD Z10, Z8, Z5
+	VFMADD231PD Z11, Z8, Z6
+	VMOVUPD.Z   (R11)(AX*1), K1, Z9
+	VFMADD231PD Z9, Z8, Z7
+
+quarterssum:
+	// Y0..Y3 = row partial sums folded to YMM, then the four row sums
+	VADDPD        Z4, Z0, Z0
+	VADDPD        Z5, Z1, Z1
+	VADDPD        Z6, Z2, Z2
+	VADDPD        Z7, Z3, Z3
+	VEXTRACTF64X4 $1, Z0, Y8
+	VADDPD        Y8, Y0, Y0
+	VEXTRACTF64X4 $1, Z1, Y9
+	VADDPD        Y9, Y1, Y1
+	VEXTRACTF64X4 $1, Z2, Y10
+	VADDPD        Y10, Y2, Y2
+	VEXTRACTF64X4 $1, Z3, Y11
+	VADDPD        Y11, Y3, Y3
+	VHADDPD       Y1, Y0, Y0
+	VHADDPD       Y3, Y2, Y2
+	VPERM2F128    $0x21, Y2, Y0, Y1
+	VBLENDPD      $0x0c, Y2, Y0, Y0
+	VADDPD        Y1, Y0, Y0
+
+	// the four row sums to dst[i], dst[i+q], dst[i+2q], dst[i+3q]; next block
+	VMOVSD       X0, (DX)
+	VMOVHPD      X0, (DX)(CX*8)
+	VEXTRACTF128 $1, Y0, X1
+	LEAQ         (DX)(CX*8), R9
+	VMOVSD       X1, (R9)(CX*8)
+	LEAQ         (R9)(CX*8), R9
+	VMOVHPD      X1, (R9)(CX*8)
+	ADDQ         $8, DX
+	ADDQ         R8, SI
+	DECQ         BX
+	JNZ          quarters
+
+	// SI, DX = row 4q and its dst; BX = the len(dst) mod 4 rows left
+	LEAQ (SI)(R14*1), SI
+	LEAQ (SI)(R14*2), SI
+	LEAQ (CX)(CX*2), R9
+	LEAQ (DX)(R9*8), DX
+	MOVQ dst_len+8(FP), BX
+	ANDQ $3, BX
+	JMP  rows1
+
+block4:
+	LEAQ (SI)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+
+	// four rows at a time, each load of w shared by the four:
+	// SI, R9, R10, R11 = rows 0..3, AX = byte offset in the row,
+	// Z0..Z3 and Z4..Z7 = partial sums of rows 0..3 (even / odd vectors),
+	// Z8, Z9 = w vectors
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
@@ -2073,8 +2322,7 @@ block4mask:
 	VFMADD231PD Z9, Z8, Z7
 
 block4sum:
-	// Y0..Y3 = row partial sums folded to YMM, Y0 = the four row sums,
-	// stored to dst[i:i+4]; next block
+	// Y0..Y3 = row partial sums folded to YMM, then the four row sums
 	VADDPD        Z4, Z0, Z0
 	VADDPD        Z5, Z1, Z1
 	VADDPD        Z6, Z2, Z2
@@ -2092,12 +2340,14 @@ block4sum:
 	VPERM2F128    $0x21, Y2, Y0, Y1
 	VBLENDPD      $0x0c, Y2, Y0, Y0
 	VADDPD        Y1, Y0, Y0
-	VMOVUPD       Y0, (DX)
-	ADDQ          $32, DX
-	LEAQ          (R11)(R8*1), SI
-	SUBQ          $4, BX
-	CMPQ          BX, $4
-	JAE           block4
+
+	// Y0 = the four row sums, stored to dst[i:i+4]; next block
+	VMOVUPD Y0, (DX)
+	ADDQ    $32, DX
+	LEAQ    (R11)(R8*1), SI
+	SUBQ    $4, BX
+	CMPQ    BX, $4
+	JAE     block4
 
 rows1:
 	// the last BX < 4 rows one at a time, like dot:

@@ -301,6 +301,39 @@ func TestMatVecDots(t *testing.T) {
 	forEach(t, testMatVec[float32], testMatVec[float64])
 }
 
+// TestMatVecRowsIndependent checks that MatVec gives each row of a whole
+// number of blocks of four the same bits whatever rows it is called with
+// (perceptron's batches rely on it to score a row alike however a batch
+// is split): the amd64 kernels group rows i, i+q, i+2q and i+3q below
+// 1 MiB and four consecutive rows above, and each row must be summed in
+// the same order either way.
+func TestMatVecRowsIndependent(t *testing.T) {
+	forEach(t, testMatVecRowsIndependent[float32], testMatVecRowsIndependent[float64])
+}
+
+func testMatVecRowsIndependent[T kernel.Float](t *testing.T, im *kernel.Impl) {
+	k := kernel.On[T](im)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sh := range [][2]int{{40, 784}, {23, 100}, {12, 33}, {9, 8}, {345, 784}} {
+		n, d := sh[0], sh[1]
+		m, _, _ := input[T](rng, n*d, 0, mixed)
+		w, _, _ := input[T](rng, d, 1, mixed)
+		all := make([]T, n)
+		k.MatVec(all, m, w)
+		for lo := 0; lo < n/4*4; lo += 4 {
+			for hi := lo + 4; hi <= n/4*4; hi += 4 {
+				part := make([]T, hi-lo)
+				k.MatVec(part, m[lo*d:hi*d], w)
+				for i, got := range part {
+					if want := all[lo+i]; got != want {
+						t.Fatalf("rows=%d d=%d: row %d alone in rows %d…%d: got %v, want %v as in all rows", n, d, lo+i, lo, hi-1, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestNaNInf(t *testing.T) {
 	forEach(t, testSpecial[float32], testSpecial[float64])
 }

@@ -118,6 +118,37 @@ func BenchmarkTrain(b *testing.B) {
 	benchKernelTrain(b) // kernel_bench_test.go
 }
 
+// predictDims is the number of features of the prediction benchmarks (the
+// Fashion-MNIST shape).
+const predictDims = 784
+
+// predictModels returns n random samples of predictDims float32 features
+// (row-major, uniform in [0, 1)) and a binary and a 10-class one-vs-rest
+// model trained for two epochs on the first 200 of them: the data and
+// models of the prediction benchmarks and timing tests.
+func predictModels(tb testing.TB, n int) (X []float32, bin, ovr *Model[float32]) {
+	tb.Helper()
+	const d, m = predictDims, 200
+	rng := newRand(1)
+	X = make([]float32, n*d)
+	for i := range X {
+		X[i] = float32(rng.Float64())
+	}
+	yb, ym := make([]int, m), make([]int, m)
+	for i := range yb {
+		yb[i], ym[i] = 1-2*(i%2), i%10
+	}
+	bin, _, err := Train(X[:m*d], d, yb, Options{MaxIter: 2})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ovr, _, err = TrainMulticlass(X[:m*d], d, ym, Options{MaxIter: 2})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return X, bin, ovr
+}
+
 // BenchmarkPredict scores d = 784 float32 samples (the Fashion-MNIST
 // shape) with a binary and a 10-class one-vs-rest model, in one run with
 // the peers the targets of issue 13 are ratios to:
@@ -133,26 +164,8 @@ func BenchmarkTrain(b *testing.B) {
 //
 //	go test -run '^$' -bench '^BenchmarkPredict$' -count 6 ./perceptron
 func BenchmarkPredict(b *testing.B) {
-	const d, n = 784, 200
-	rng := newRand(1)
-	X := make([]float32, n*d)
-	yb := make([]int, n)
-	ym := make([]int, n)
-	for i := range X {
-		X[i] = float32(rng.Float64())
-	}
-	for i := range yb {
-		yb[i] = 1 - 2*(i%2)
-		ym[i] = i % 10
-	}
-	bin, _, err := Train(X, d, yb, Options{MaxIter: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ovr, _, err := TrainMulticlass(X, d, ym, Options{MaxIter: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
+	const d, n = predictDims, 200
+	X, bin, ovr := predictModels(b, n)
 	x := X[3*d : 4*d]
 	models := []struct {
 		name string

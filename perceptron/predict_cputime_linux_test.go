@@ -30,24 +30,8 @@ func TestPredictCPUTime(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	const d, n = 784, 200
-	rng := newRand(1)
-	X := make([]float32, n*d)
-	yb, ym := make([]int, n), make([]int, n)
-	for i := range X {
-		X[i] = float32(rng.Float64())
-	}
-	for i := range yb {
-		yb[i], ym[i] = 1-2*(i%2), i%10
-	}
-	bin, _, err := Train(X, d, yb, Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ovr, _, err := TrainMulticlass(X, d, ym, Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	const d, n = predictDims, 200
+	X, bin, ovr := predictModels(t, n)
 	x, W := X[3*d:4*d], ovr.st.Load().W
 	sc, labels := make([]float32, 10), make([]int, n)
 	type cand struct {
@@ -80,7 +64,7 @@ func TestPredictCPUTime(t *testing.T) {
 			}
 		}},
 	}
-	Wr := make([]float32, 128*d)
+	rng, Wr := newRand(2), make([]float32, 128*d)
 	for i := range Wr {
 		Wr[i] = float32(rng.Float64() - 0.5)
 	}
@@ -138,24 +122,8 @@ func TestPredictBatchWall(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	defer func(w int) { parallelMinWork = w }(parallelMinWork)
-	const d, n = 784, 1000
-	rng := newRand(1)
-	X := make([]float32, n*d)
-	yb, ym := make([]int, n), make([]int, n)
-	for i := range X {
-		X[i] = float32(rng.Float64())
-	}
-	for i := range yb {
-		yb[i], ym[i] = 1-2*(i%2), i%10
-	}
-	bin, _, err := Train(X[:200*d], d, yb[:200], Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ovr, _, err := TrainMulticlass(X[:200*d], d, ym[:200], Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	const d, n = predictDims, 1000
+	X, bin, ovr := predictModels(t, n)
 	x, labels := X[3*d:4*d], make([]int, n)
 	type cand struct {
 		name           string
