@@ -8,7 +8,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // TestPredictPartsCPUTime splits PredictU8 of a 10-class one-vs-rest
@@ -22,7 +21,7 @@ import (
 func TestPredictPartsCPUTime(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	q0, u, sx, z := partsModel(t)
-	const d, cls = 768, 10
+	cls := q0.NumScores()
 	type part struct {
 		name string
 		call func()
@@ -56,35 +55,22 @@ func TestPredictPartsCPUTime(t *testing.T) {
 			}
 		}
 	}
-	fmt.Printf("PredictU8's parts, d = %d, %d classes, zero point %d: fastest of %d rounds of %d calls (thread CPU time)\n", d, cls, z, rounds, calls)
+	fmt.Printf("PredictU8's parts, d = %d, %d classes, zero point %d: fastest of %d rounds of %d calls (thread CPU time)\n", q0.d, cls, z, rounds, calls)
 	for i, p := range parts {
 		fmt.Printf("%-30s min %6.1f ns\n", p.name, best[i])
 	}
 }
 
-// partsModel returns TestPredictPartsCPUTime's model (10 classes, d = 768)
-// and sample.
+// partsModel returns TestPredictPartsCPUTime's model (trainCases'
+// ovr10/d=768) and a sample of values in [0, 1) as unsigned bytes.
 func partsModel(t *testing.T) (*Model, []uint8, float32, uint8) {
 	rng := rand.New(rand.NewPCG(768, 1))
-	const d, n, cls = 768, 200, 10
-	X := make([]float32, n*d)
-	for i := range X {
-		X[i] = rng.Float32()
+	q := trainCases[2].quantized(t, rng)
+	x, u := make([]float32, q.d), make([]uint8, q.d)
+	for i := range x {
+		x[i] = rng.Float32()
 	}
-	y := make([]int, n)
-	for i := range y {
-		y[i] = i % cls
-	}
-	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := New(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := make([]uint8, d)
-	sx, z, err := QuantizeInput(u, X[3*d:4*d])
+	sx, z, err := QuantizeInput(u, x)
 	if err != nil {
 		t.Fatal(err)
 	}
