@@ -19,6 +19,14 @@ var scoreBlockAVXImpls = []*implSpec{implAVX2, implAVX512}
 // scoreBlockAVXName is the amd64 kernel for element type t.
 func scoreBlockAVXName(t elem) string { return "scoreBlockAVX2" + t.sfx }
 
+// prefetchRowSig is the signature of the amd64 prefetch of a sparse row
+// (kernel.PrefetchRow): the addresses of its first index and value.
+const prefetchRowSig = "(idx, val uintptr)"
+
+// prefetchRowAVXName is the amd64 prefetch, shared by the AVX
+// implementations (PREFETCHT0 predates them).
+const prefetchRowAVXName = "prefetchRowAVX2"
+
 // scoreBlockNEONSig is the signature of the arm64 kernels: those of amd64
 // with the block's width w, as dst is a scratch of eight elements.
 const scoreBlockNEONSig = "(dst, blk []T, idx []int32, val []T, bound, w int) (ok bool)"
@@ -68,6 +76,11 @@ func scoreBlockGoFile(goarch string) ([]byte, error) {
 		f.p("return false")
 		f.p("}")
 	}
+	if goarch != "amd64" {
+		f.p("")
+		f.comment("prefetchRowAsm does nothing: no prefetch for PrefetchRow on this build.")
+		f.p("func prefetchRowAsm(id ID, idx, val uintptr) {}")
+	}
 	return f.gofmt()
 }
 
@@ -94,6 +107,22 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("}")
 	f.p("return false")
 	f.p("}")
+	f.p("")
+	f.comment("prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it\n" +
+		"has one.")
+	f.p("func prefetchRowAsm(id ID, idx, val uintptr) {")
+	f.p("switch id {")
+	f.p("case %s:", ids)
+	f.p("%s(idx, val)", prefetchRowAVXName)
+	f.p("}")
+	f.p("}")
+	f.p("")
+	f.comment(prefetchRowAVXName + " prefetches (PREFETCHT0) the two cache lines from idx and\n" +
+		"the two from val (AVX implementations: avx2, avx512). It reads nothing a\n" +
+		"program sees and never faults.")
+	f.p("//")
+	f.p("//go:noescape")
+	f.p("func %s%s", prefetchRowAVXName, prefetchRowSig)
 	for _, t := range []elem{f32, f64} {
 		f.p("")
 		if t.is32() {

@@ -42,6 +42,23 @@ func scoreBlockFuncs(f *asmFile) {
 		scoreBlockKernel(f, t, m)
 		f.also(scoreBlockAVXName(t), scoreBlockAVXImpls[1:]...)
 	}
+	prefetchRowKernel(f)
+	f.also(prefetchRowAVXName, scoreBlockAVXImpls[1:]...)
+}
+
+// prefetchRowKernel emits prefetchRowAVX2 (prefetchRowAVXName), of
+// signature prefetchRowSig (sparseblock.go): PREFETCHT0 of the two cache
+// lines from each of its addresses. A prefetch never faults, whatever the
+// address, and changes nothing a program can read.
+func prefetchRowKernel(f *asmFile) {
+	g := f.fn(scoreBlockAVXImpls[0], f32, avx2, prefetchRowAVXName, "func"+prefetchRowSig)
+	g.MOVQ(g.param("idx"), reg.RAX)
+	g.MOVQ(g.param("val"), reg.RBX)
+	g.PREFETCHT0(mem(reg.RAX, 0))
+	g.PREFETCHT0(mem(reg.RAX, 64))
+	g.PREFETCHT0(mem(reg.RBX, 0))
+	g.PREFETCHT0(mem(reg.RBX, 64))
+	g.RET()
 }
 
 func scoreBlockAVXFile() ([]byte, error) {

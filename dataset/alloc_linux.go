@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -44,6 +45,12 @@ func adviseHuge[T kernel.Float](x []T) error {
 	// The range lies inside x, which stays alive until the call returns;
 	// its ends are 2 MiB-aligned and x's elements at least 4-aligned, so
 	// they fall on element boundaries.
+	if advisedBefore(lo, hi) {
+		// make cleared x, and the range's mapping keeps the advice
+		// (madvise flags belong to the mapping, and the Go heap never
+		// unmaps): its pages are huge already, or fault in as huge ones.
+		return nil
+	}
 	b := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), lo-p)), hi-lo)
 	if err := madvise(b, madvHugepage); err != nil {
 		return err
@@ -59,6 +66,54 @@ func adviseHuge[T kernel.Float](x []T) error {
 	err := madvise(b, madvDontneed)
 	if err != nil || x[i0] != 0 {
 		clear(x[i0:i1])
+		return err
 	}
-	return err
+	rememberAdvised(lo, hi)
+	return nil
+}
+
+// advised holds the address ranges [lo, hi) that adviseHuge has advised
+// and released, disjoint, at most maxAdvised of them. The Go
+// heap reuses freed memory at the same addresses: an Alloc there (the next
+// fit's model, say) would otherwise clear its slice twice, once in make and
+// once more in the kernel after the release, and fault every huge page in
+// again.
+var (
+	advisedMu sync.Mutex
+	advised   [][2]uintptr
+)
+
+// maxAdvised bounds advised; past it the list starts again (a range not
+// remembered is only advised and released once more).
+const maxAdvised = 256
+
+// advisedBefore reports whether [lo, hi) lies inside one remembered range.
+func advisedBefore(lo, hi uintptr) bool {
+	advisedMu.Lock()
+	defer advisedMu.Unlock()
+	for _, r := range advised {
+		if r[0] <= lo && hi <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// rememberAdvised adds [lo, hi) to advised, merging the ranges it overlaps
+// or touches.
+func rememberAdvised(lo, hi uintptr) {
+	advisedMu.Lock()
+	defer advisedMu.Unlock()
+	out := advised[:0:0]
+	for _, r := range advised {
+		if r[1] < lo || hi < r[0] {
+			out = append(out, r)
+			continue
+		}
+		lo, hi = min(lo, r[0]), max(hi, r[1])
+	}
+	if len(out) >= maxAdvised {
+		out = out[:0]
+	}
+	advised = append(out, [2]uintptr{lo, hi})
 }

@@ -1,6 +1,9 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // ScoreBlock is the scoring step of the one-vs-rest trainer on sparse data
 // (package perceptron): the scores of a block of w = len(dst) ≤ 8 classes
@@ -56,6 +59,26 @@ func (k Kernels[T]) ScoreBlock(dst, blk []T, idx []int32, val []T) {
 		return
 	}
 	scoreBlockGeneric(dst, blk, idx, val)
+}
+
+// PrefetchRow asks the processor to bring the start of a sparse row, the
+// first two cache lines of its column indices and of its values, into the
+// caches, for a ScoreBlock (or other sparse kernel) on the row soon after:
+// a trainer visiting rows in shuffled order knows the next rows long
+// before their turn, and the hardware prefetchers cannot guess them. It is
+// only a hint: it changes no result, reads nothing a program sees, never
+// faults (whatever lies past the slices), and does nothing for an empty
+// row or on a path without assembly (amd64's avx2 and avx512 prefetch).
+func PrefetchRow[T Float](idx []int32, val []T) {
+	Kernels[T]{im: active}.PrefetchRow(idx, val)
+}
+
+// PrefetchRow is the package-level PrefetchRow on k's implementation.
+func (k Kernels[T]) PrefetchRow(idx []int32, val []T) {
+	if len(idx) == 0 || len(val) == 0 {
+		return
+	}
+	prefetchRowAsm(k.im.id, uintptr(unsafe.Pointer(&idx[0])), uintptr(unsafe.Pointer(&val[0])))
 }
 
 // scoreBlockMax is the widest block ScoreBlock scores.

@@ -20,6 +20,22 @@ func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {
 	return false
 }
 
+// prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it
+// has one.
+func prefetchRowAsm(id ID, idx, val uintptr) {
+	switch id {
+	case IDAVX512, IDAVX2:
+		prefetchRowAVX2(idx, val)
+	}
+}
+
+// prefetchRowAVX2 prefetches (PREFETCHT0) the two cache lines from idx and
+// the two from val (AVX implementations: avx2, avx512). It reads nothing a
+// program sees and never faults.
+//
+//go:noescape
+func prefetchRowAVX2(idx, val uintptr)
+
 // scoreBlockAVX2F32 is ScoreBlock for 1 ≤ len(dst) ≤ 8 (AVX on YMM: avx2,
 // avx512), with ok = false, nothing read outside blk and dst unwritten, if
 // an index is not below bound; len(val) == len(idx) is the caller's check.

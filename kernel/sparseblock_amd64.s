@@ -157,3 +157,14 @@ bad:
 	MOVB $0, ok+104(FP)
 	VZEROUPPER
 	RET
+
+// func prefetchRowAVX2(idx uintptr, val uintptr)
+// Requires: MMX+
+TEXT ·prefetchRowAVX2(SB), NOSPLIT, $0-16
+	MOVQ       idx+0(FP), AX
+	MOVQ       val+8(FP), BX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	RET

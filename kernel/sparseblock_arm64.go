@@ -68,3 +68,6 @@ func scoreBlockNEONF64x2(dst, blk []float64, idx []int32, val []float64, bound, 
 //
 //go:noescape
 func scoreBlockNEONF64x4(dst, blk []float64, idx []int32, val []float64, bound, w int) (ok bool)
+
+// prefetchRowAsm does nothing: no prefetch for PrefetchRow on this build.
+func prefetchRowAsm(id ID, idx, val uintptr) {}

@@ -216,3 +216,28 @@ func BenchmarkScoreBlock(b *testing.B) {
 		}
 	}
 }
+
+// TestPrefetchRow: PrefetchRow is only a hint, on every implementation: it
+// returns for empty and nil rows (whose first element does not exist) and
+// for a row at the very end of its array (the lines it prefetches reach
+// past it), and changes none of the row's values.
+func TestPrefetchRow(t *testing.T) {
+	idx := []int32{3, 1, 4, 1, 5}
+	val := []float32{9, 2, 6, 5, 3}
+	want := slices.Clone(val)
+	for _, im := range impls {
+		if !im.available {
+			continue
+		}
+		k := Kernels[float32]{im: im}
+		k.PrefetchRow(nil, nil)
+		k.PrefetchRow(idx[:0], val[:0])
+		k.PrefetchRow(idx[4:], val[4:])
+		k.PrefetchRow(idx, val)
+		Kernels[float64]{im: im}.PrefetchRow(idx[:1], []float64{1})
+		if !slices.Equal(val, want) {
+			t.Fatalf("%s: PrefetchRow changed the row's values to %v", im.name, val)
+		}
+	}
+	PrefetchRow(idx, val)
+}

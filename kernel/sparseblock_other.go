@@ -9,3 +9,6 @@ package kernel
 func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {
 	return false
 }
+
+// prefetchRowAsm does nothing: no prefetch for PrefetchRow on this build.
+func prefetchRowAsm(id ID, idx, val uintptr) {}

@@ -80,30 +80,24 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 		// The sparse one-vs-rest path of averageW, over classes 0 | 1, 2;
 		// W holds class 0's weights only, so the second group (on a
 		// goroutine of its own) slices past it.
-		_, y32, c := sparseIntSet(7, 60, 10, 3)
-		cls32 := make([]int32, len(y32))
-		for i, v := range y32 {
-			cls32[i] = int32(v)
-		}
-		o := Options{Algorithm: Averaged, Workers: 2, MaxIter: 1}
-		cfg, err := o.resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		k32 := kernelsFor[float32](nil)
-		dt, err := prepareSparse(k32, c, ScaleNone, cfg.bias, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lt := newLinTrainer(k32, &cfg, dt, cls32, 3, nil)
-		if lt.ovr == nil {
-			t.Fatal("no used columns: averageW's split path is not taken")
-		}
+		newTrainer := averagedOvRTrainer(t, 2)
+		lt := newTrainer()
 		lt.step = 1
-		lt.W = lt.W[:dt.d:dt.d]
+		lt.ensureDense() // (a fit from zero weights makes W only where read)
+		lt.W = lt.W[:lt.dt.d:lt.dt.d]
 		got := recovered(func() { lt.averageW() })
 		if _, ok := got.(error); !ok {
 			t.Fatalf("recovered %v, want the worker's runtime error", got)
+		}
+		// fromBlocks, the same split: the second group's block holds no
+		// feature, so its worker indexes past it.
+		lt2 := newTrainer()
+		lt2.step = 1
+		g := lt2.blk[2]
+		g.W[0] = g.W[0][:0]
+		got = recovered(func() { lt2.fromBlocks() })
+		if _, ok := got.(error); !ok {
+			t.Fatalf("fromBlocks: recovered %v, want the worker's runtime error", got)
 		}
 	})
 

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -128,5 +129,119 @@ func TestSparseOvRMatchesPerClass(t *testing.T) {
 	}
 	if !stopped {
 		t.Error("no fit stopped early: the early-stop cases test nothing")
+	}
+}
+
+// TestSparseOvRFromBlocks checks the model a one-vs-rest fit from zero
+// weights writes straight from its blocks (fromBlocks: no K×D trainer
+// arrays) against the one assembled through the trainer's K×D W and U
+// (syncOut, averageW), which a start of zero biases takes (InitialBias
+// makes the start's weights, zero): the same bits, on data with
+// non-integer values, where a different order or form of the average
+// w − u/steps, or a lane of the wrong class, shows; and the same
+// diagnostics, the margins (which use the served weights' norms) up to
+// rounding.
+func TestSparseOvRFromBlocks(t *testing.T) {
+	rng := newRand(91)
+	const K = 6
+	c := textLike[float32](rng, 400, 1<<12, 9, K)
+	for k := range c.Val {
+		c.Val[k] = float32(rng.Float64()*2 - 0.7)
+	}
+	for _, algo := range []Algorithm{Online, Averaged} {
+		for _, workers := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%v/workers=%d", algo, workers), func(t *testing.T) {
+				o := Options{Algorithm: algo, MaxIter: 5, RunAllEpochs: true, Shuffle: true, Seed: 3, Workers: workers}
+				fused, fd, err := TrainMulticlassSparse(c, c.Y, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.InitialBias = make([]float64, K)
+				dense, dd, err := TrainMulticlassSparse(c, c.Y, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameModel(t, fused, dense) {
+					t.Fatal("the model written from the blocks differs from the one assembled through W and U")
+				}
+				// The margins divide by ‖w‖, which fromBlocks sums in
+				// float64 as it writes the weights and the other path
+				// with kernel.Dot in float32: the same up to float32's
+				// rounding of a sum of 4096 squares (γₙ ≈ n·2⁻²⁴ ≈
+				// 2.5e-4 relative at most, and the bounds square it).
+				for k := range K {
+					f, e := &fd.Classes[k], &dd.Classes[k]
+					for _, p := range [][2]float64{{f.Margin, e.Margin}, {f.MarginAugmented, e.MarginAugmented},
+						{f.Bound, e.Bound}, {f.BoundAugmented, e.BoundAugmented}} {
+						if math.Abs(p[0]-p[1]) > 5e-4*math.Abs(p[1]) {
+							t.Fatalf("class %d: margin or bound %v from the blocks, %v through W and U", k, p[0], p[1])
+						}
+					}
+					f.Margin, f.MarginAugmented, f.Bound, f.BoundAugmented = e.Margin, e.MarginAugmented, e.Bound, e.BoundAugmented
+				}
+				if !sameDiagnostics(fd, dd, true) {
+					t.Fatalf("diagnostics differ:\nfrom the blocks %+v\nthrough W, U     %+v", *fd, *dd)
+				}
+			})
+		}
+	}
+}
+
+// TestFromBlocksNonFinite: the model written from the blocks reports a
+// served weight that is not finite (servedFinite, which then reads no
+// weight), as a pass over the written weights would: finite running
+// weights and sums can still give an average w − u/steps that overflows,
+// and the fit must then fail with the "averaged weights" divergence, not
+// serve it.
+func TestFromBlocksNonFinite(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		newTrainer := averagedOvRTrainer(t, workers)
+		for _, overflow := range []bool{false, true} {
+			lt := newTrainer()
+			lt.step = 1
+			g := lt.blk[2] // class 2: the second group's with 2 workers
+			b, w, l := g.block(2)
+			p := (len(lt.ovr.cols)-1)*w + l // the least frequent used column
+			g.W[b][p], g.U[b][p] = 3e38, -1
+			if overflow {
+				g.U[b][p] = -3e38 // w − u/1 = 6e38: +Inf in float32
+			}
+			W, U, A := lt.fromBlocks()
+			if got := lt.servedFinite(A); got == overflow {
+				t.Errorf("workers=%d, overflow=%v: servedFinite = %v", workers, overflow, got)
+			}
+			if !allFinite(W) || !allFinite(U) || allFinite(A) == overflow {
+				t.Errorf("workers=%d, overflow=%v: the written arrays do not match the check", workers, overflow)
+			}
+		}
+	}
+}
+
+// averagedOvRTrainer returns a maker of fresh sparse one-vs-rest trainers
+// (Averaged, float32, zero start, the given Workers) of 3 classes on a
+// small integer set, groups 0 | 1, 2 with 2 workers.
+func averagedOvRTrainer(t *testing.T, workers int) func() *linTrainer[float32] {
+	t.Helper()
+	_, y, c := sparseIntSet(7, 60, 10, 3)
+	cls := make([]int32, len(y))
+	for i, v := range y {
+		cls[i] = int32(v)
+	}
+	o := Options{Algorithm: Averaged, Workers: workers, MaxIter: 1}
+	cfg, err := o.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kernelsFor[float32](nil)
+	dt, err := prepareSparse(k, c, ScaleNone, cfg.bias, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() *linTrainer[float32] {
+		lt := newLinTrainer(k, &cfg, dt, cls, 3, nil)
+		if lt.ovr == nil {
+			t.Fatal("no used columns: not the blocks' path")
+		}
+		return lt
 	}
 }

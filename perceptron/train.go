@@ -268,6 +268,10 @@ type linTrainer[T Float] struct {
 	// sparse_ovr.go); blk[c] is class c's group. nil otherwise.
 	blk []*ovrGroup[T]
 	ovr *ovrCols[T] // with blk: the data renumbered to its used columns
+	// servedN2: each class's ‖w‖² of the served weights, when fromBlocks
+	// wrote them (else nil: diagnose computes it).
+	servedN2 []float64
+	servedOK bool // with servedN2: every served weight is finite
 	// fresh: the weights and sums are as make returned them (see reset).
 	fresh bool
 	vecB  int64 // Voted: bytes of one kept vector, its bias and count
@@ -370,11 +374,20 @@ func (s *sampler) at(j int) int {
 func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start}
 	d := dt.d
-	t.W = dataset.Alloc[T](K * d) // huge pages: a K×D array faults in 512 times fewer pages
+	blocks := dt.sp != nil && K > 1 && t.blocked()
+	// With blocks and no start weights, the K×D W and U are made only
+	// where they are read (ensureDense); the model's are written from the
+	// blocks at the end (fromBlocks).
+	lazy := blocks && cfg.algo != Voted && (start == nil || start.W == nil && start.U == nil)
+	if !lazy {
+		t.W = dataset.Alloc[T](K * d) // huge pages: a K×D array faults in 512 times fewer pages
+	}
 	t.B = make([]T, K)
 	switch cfg.algo {
 	case Averaged:
-		t.U = dataset.Alloc[T](K * d)
+		if !lazy {
+			t.U = dataset.Alloc[T](K * d)
+		}
 		t.UB = make([]T, K)
 	case SVM:
 		t.lambda = cfg.lambda
@@ -394,7 +407,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	}
 	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
 	t.fresh = true // W, B, U, UB and the blocks: just made
-	if dt.sp != nil && K > 1 && t.blocked() {
+	if blocks {
 		t.ovr = usedCols(dt.sp, d)
 		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.cols), cfg.algo == Averaged)
 	}
@@ -440,8 +453,13 @@ func (t *linTrainer[T]) reset() {
 	}
 	t.step = st.step
 	t.smp.reset()
-	if t.blk != nil && !(fresh && st.W == nil && st.U == nil) {
-		t.syncIn() // (fresh blocks of a zero start are zero already)
+	switch {
+	case t.blk == nil || fresh && st.W == nil && st.U == nil:
+		// (fresh blocks of a zero start are zero already)
+	case t.W == nil:
+		t.clearBlocks() // a zero start, never made dense
+	default:
+		t.syncIn()
 	}
 }
 
@@ -580,7 +598,9 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		}
 	}
 	if t.blk != nil {
-		t.syncOut()
+		if t.W != nil || t.step == 0 {
+			t.syncOut() // (else finish writes the model from the blocks)
+		}
 		defer t.releaseBlocks() // after diagnose, which scores with them
 	}
 	s, Ws, Bs := t.finish(kind, labels)
@@ -686,7 +706,7 @@ func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch
 func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 	d := t.dt.d
 	var ub T
-	if t.U != nil {
+	if t.UB != nil {
 		ub = t.UB[c]
 	}
 	bad := nonFiniteLinear(t.weights(c), t.B[c], t.sums(c), ub)
@@ -738,6 +758,10 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 // several), then apply the updates. A mini-batch step is τ/B, also for a
 // short last batch.
 func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) {
+	if t.blk != nil {
+		t.epochSparseOvR(t.blk[c0], stats)
+		return
+	}
 	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
 	G := c1 - c0
 	Wg := t.W[c0*d : c1*d]
@@ -747,10 +771,6 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		coef = T(t.cfg.tau / float64(bs))
 	}
 	if t.K > 1 && t.blocked() {
-		if t.blk != nil {
-			t.epochSparseOvR(t.blk[c0], stats)
-			return
-		}
 		t.epochBlock(c0, c1, stats, scratch)
 		return
 	}
@@ -1123,10 +1143,16 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		// The average of the weights after each of the t.step samples:
 		// w − u/steps (averageOf). The running weights and the sums stay
 		// in the model, for Update and Model.Continue to go on averaging.
-		AW, AB := t.averageW(), averageOf(t.B, t.UB, t.step)
+		var CW, U, AW []T
+		if t.W == nil {
+			CW, U, AW = t.fromBlocks()
+		} else {
+			CW, U, AW = t.W, t.U, t.averageW()
+		}
+		AB := averageOf(t.B, t.UB, t.step)
 		s.W, s.B = t.modelLayout(AW, AB)
-		s.CW, s.CB = t.modelLayout(t.W, t.B)
-		s.U, s.UB = t.modelLayout(t.U, t.UB)
+		s.CW, s.CB = t.modelLayout(CW, t.B)
+		s.U, s.UB = t.modelLayout(U, t.UB)
 		return s, AW, AB
 	case SVM:
 		for c := range t.K {
@@ -1139,8 +1165,12 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		}
 		s.lambda = t.lambda
 	}
-	s.W, s.B = t.modelLayout(t.W, t.B)
-	return s, t.W, t.B
+	W := t.W
+	if W == nil {
+		W, _, _ = t.fromBlocks()
+	}
+	s.W, s.B = t.modelLayout(W, t.B)
+	return s, W, t.B
 }
 
 // averageOf returns w − u/steps, the averaged perceptron's weights from
@@ -1249,7 +1279,13 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 		case t.bias:
 			b = float64(B[c])
 		}
-		dg.setMargins(cs, sqNorm(t.k, w), b*b, r2, r2aug)
+		n2 := 0.0
+		if t.servedN2 != nil && !t.dt.aug {
+			n2 = t.servedN2[c] // (fromBlocks: the used columns only)
+		} else {
+			n2 = sqNorm(t.k, w)
+		}
+		dg.setMargins(cs, n2, b*b, r2, r2aug)
 	}
 	if t.K == 1 {
 		fill(diag, 0)

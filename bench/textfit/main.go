@@ -2,7 +2,7 @@
 // sparse text set (bench/textset's LIBSVM files), the peer of
 // bench/peers/mantext.py (scikit-learn's Perceptron on the same files):
 //
-//	go -C bench run ./textfit /tmp/mantext/mantext [rounds]
+//	go -C bench run ./textfit [-workers 1,2] /tmp/mantext/mantext [rounds]
 //	go -C bench run ./textfit -svm /tmp/mantext/mantext [rounds]
 //
 // It reads PREFIX.train.libsvm and PREFIX.test.libsvm as CSR float32
@@ -28,6 +28,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -45,6 +46,7 @@ func cpu() time.Duration {
 func main() {
 	useSVM := flag.Bool("svm", false, "train the linear SVM (liblinear-train -s 3's problem)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the fits to this file")
+	workers := flag.String("workers", "1,2", "the perceptron's Workers (comma-separated) to time in each round")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
@@ -87,7 +89,12 @@ func main() {
 		return
 	}
 	for range rounds {
-		for _, w := range []int{1, 2} {
+		for _, f := range strings.Split(*workers, ",") {
+			w, err := strconv.Atoi(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "-workers:", err)
+				os.Exit(2)
+			}
 			o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: w}
 			c0, t0 := cpu(), time.Now()
 			m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
