@@ -63,6 +63,24 @@ func (c *quantCase) int8(im *kernel.Int8Impl) (u8, i8, f32 func() (int, error)) 
 		func() (int, error) { return q.Predict(c.x) }
 }
 
+// kernelOnly returns a call of the int8 kernel alone that PredictU8 runs
+// on im (DotsU8I8 of the model's weights and the unsigned sample), so
+// that a table shows what PredictU8 adds to it.
+func (c *quantCase) kernelOnly(im *kernel.Int8Impl) func() (int, error) {
+	k := kernel.OnInt8(im)
+	r, d := c.q.NumScores(), c.q.Dims()
+	W := make([]int8, 0, r*d)
+	for i := range r {
+		w, _, _ := c.q.Weights(i)
+		W = append(W, w...)
+	}
+	acc := make([]int32, r)
+	return func() (int, error) {
+		k.DotsU8I8(acc, W, c.u)
+		return int(acc[0]), nil
+	}
+}
+
 // BenchmarkQuantPredict times a 10-class one-vs-rest Predict at d = 768
 // and 784 in the same run: the float32 model (perceptron.Model.Predict on
 // the active float implementation), and its quantised form (package

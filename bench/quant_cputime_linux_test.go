@@ -43,6 +43,7 @@ func TestQuantPredictCPUTime(t *testing.T) {
 			}
 			u8, i8, f32 := c.int8(im)
 			cs = append(cs,
+				cand{d, "int8 DotsU8I8 alone", im.Name(), c.kernelOnly(im)},
 				cand{d, "int8 PredictU8", im.Name(), u8},
 				cand{d, "int8 PredictI8", im.Name(), i8},
 				cand{d, "int8 Predict (float32 in)", im.Name(), f32})

@@ -174,12 +174,14 @@ func TestInt8Wraps(t *testing.T) {
 }
 
 // i8Shapes are the (rows, d) shapes of the Dots tests: every row count to
-// 9 (blocks of 4, 2, 1) against lengths around each vector width and the
-// flush size, and the serving sizes.
+// 13 (blocks of 4, 2, 1; each ending in each block kind) against lengths
+// around each vector width, each unroll (the VNNI two-row block takes four
+// vectors per iteration for unsigned x, the others two) and the flush
+// size, and the serving sizes.
 var i8Shapes = func() [][2]int {
 	var s [][2]int
-	ds := []int{0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 127, 128, 129, 191, 255, 256, 257, 300, 511, 513}
-	for rows := 0; rows <= 9; rows++ {
+	ds := []int{0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 127, 128, 129, 191, 255, 256, 257, 300, 449, 511, 513, 767}
+	for rows := 0; rows <= 13; rows++ {
 		for _, d := range ds {
 			s = append(s, [2]int{rows, d})
 		}

@@ -476,6 +476,8 @@ func TestErrors(t *testing.T) {
 		{"NaN scale", q.ScoresI8(sc, make([]int8, 5), float32(math.NaN())), ErrScale},
 		{"Inf scale", q.ScoresU8(sc, make([]uint8, 5), float32(math.Inf(1)), 0), ErrScale},
 		{"huge scale", func() error { _, err := q.PredictU8([]uint8{255, 255, 255, 255, 255}, 3e38, 0); return err }(), ErrNonFinite},
+		{"huge scale, scores", q.ScoresU8(sc, []uint8{255, 255, 255, 255, 255}, 3e38, 0), ErrNonFinite},
+		{"huge scale, signed", func() error { _, err := q.PredictI8([]int8{-128, 127, -128, 127, -128}, 3e38); return err }(), ErrNonFinite},
 		{"batch", q.PredictBatch(make([]int, 2), make([]float32, 9)), ErrDims},
 		{"scores batch", q.ScoresBatch(make([]float32, 5), make([]float32, 5)), ErrDims},
 	} {
@@ -593,6 +595,53 @@ func TestConcurrent(t *testing.T) {
 			if err := <-errs; err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
+		}
+	}
+}
+
+// TestRescaleTiesAndNonFinite: equal best scores give the smaller label,
+// on PredictU8 and PredictI8 alike and for every int8 implementation; a
+// score float32 cannot hold is an error naming it even when it is neither
+// the first score nor where the argmax stands, and Scores and Predict
+// agree.
+func TestRescaleTiesAndNonFinite(t *testing.T) {
+	mk := func(scale, b []float32) *Model {
+		q := &Model{kind: perceptron.KindOneVsRest, d: 2, labels: []int{10, 20, 30, 40}, bias: true,
+			q: []int8{1, 0, 1, 0, 1, 0, 1, 0}, scale: scale, b: b}
+		q.prepare()
+		return q
+	}
+	for _, v := range kernel.Int8Impls() {
+		if !v.Available() {
+			continue
+		}
+		// all four integer scores are u[0]; the biases decide: 1 and 2 tie
+		tie := mk([]float32{1, 1, 1, 1}, []float32{0, 5, 5, 1}).OnInt8(v)
+		if l, err := tie.PredictU8([]uint8{0, 9}, 1, 0); err != nil || l != 20 {
+			t.Errorf("%s: tie PredictU8 = %d, %v; want 20", v, l, err)
+		}
+		if l, err := tie.PredictI8([]int8{0, -9}, 1); err != nil || l != 20 {
+			t.Errorf("%s: tie PredictI8 = %d, %v; want 20", v, l, err)
+		}
+		// score 2 overflows float32 (3e38·100·1), score 1 is the largest finite
+		huge := mk([]float32{1, 2, 3e38, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
+		sc := make([]float32, 4)
+		for _, err := range []error{
+			huge.ScoresU8(sc, []uint8{100, 0}, 1, 0),
+			func() error { _, err := huge.PredictU8([]uint8{100, 0}, 1, 0); return err }(),
+			func() error { _, err := huge.PredictI8([]int8{-100, 0}, 1); return err }(),
+		} {
+			if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "score 2 ") {
+				t.Errorf("%s: err = %v, want ErrNonFinite naming score 2", v, err)
+			}
+		}
+		// without the overflow, Scores and Predict agree on the argmax
+		ok := mk([]float32{1, 2, 3, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
+		if err := ok.ScoresU8(sc, []uint8{100, 0}, 1, 0); err != nil || sc[2] != 300 {
+			t.Errorf("%s: scores %v, %v", v, sc, err)
+		}
+		if l, err := ok.PredictU8([]uint8{100, 0}, 1, 0); err != nil || l != 30 {
+			t.Errorf("%s: PredictU8 = %d, %v; want 30", v, l, err)
 		}
 	}
 }
