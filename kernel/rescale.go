@@ -19,13 +19,11 @@ import "math"
 // panics unless len(dst), len(s) and len(b) equal len(acc).
 func (k Int8Kernels) RescaleArgmax(dst []float32, acc []int32, s, b []float64, sx float64) (best int, finite bool) {
 	n := len(acc)
-	for _, c := range []struct {
-		name string
-		n    int
-	}{{"len(dst)", len(dst)}, {"len(s)", len(s)}, {"len(b)", len(b)}} {
-		if c.n != n {
-			panicLen("RescaleArgmax", c.name, c.n, "len(acc)", n)
-		}
+	if len(dst) != n {
+		panicLen("RescaleArgmax", "len(dst)", len(dst), "len(acc)", n)
+	}
+	if len(s) != n || len(b) != n {
+		panicLen("RescaleArgmax", "len(s)", len(s), "len(b)", len(b))
 	}
 	if best, finite, ok := rescaleArgmaxAsm(k.im.id, dst, acc, s, b, sx); ok {
 		return best, finite

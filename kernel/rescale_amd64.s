@@ -9,14 +9,24 @@
 // in rescale_amd64.go; the generator's rescale.go holds its definition.
 
 DATA rescaleC<>+0(SB)/4, $0x7f800000
-DATA rescaleC<>+4(SB)/4, $0xff800000
-GLOBL rescaleC<>(SB), RODATA|NOPTR, $8
+DATA rescaleC<>+4(SB)/4, $0x80000000
+DATA rescaleC<>+8(SB)/8, $0x00000000ffffffff
+DATA rescaleC<>+16(SB)/8, $0x00000000fffffffe
+DATA rescaleC<>+24(SB)/8, $0x00000000fffffffd
+DATA rescaleC<>+32(SB)/8, $0x00000000fffffffc
+DATA rescaleC<>+40(SB)/8, $0x00000000fffffffb
+DATA rescaleC<>+48(SB)/8, $0x00000000fffffffa
+DATA rescaleC<>+56(SB)/8, $0x00000000fffffff9
+DATA rescaleC<>+64(SB)/8, $0x00000000fffffff8
+DATA rescaleC<>+72(SB)/8, $0x0000000000000008
+GLOBL rescaleC<>(SB), RODATA|NOPTR, $80
 
 // func rescaleArgmaxAVX512(dst []float32, acc []int32, s []float64, b []float64, sx float64) (best int, finite bool)
-// Requires: AVX, AVX2, AVX512F, CMOV
+// Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·rescaleArgmaxAVX512(SB), NOSPLIT, $0-113
 	// DI = dst, SI = acc, R8 = s, R9 = b, DX = n, AX = k; Z15 = sx, Y14 = exponent
-	// bits, Z13 = running max, Y12 = running max of the exponent bits
+	// bits, Y9 = their running max, Z13 = the running max of the keys, Z11 = the
+	// step's 2³² − 1 − k, Z10 = 8, Y8 = +0, Y7 = the sign bit
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         acc_base+24(FP), SI
 	MOVQ         s_base+48(FP), R8
@@ -27,15 +37,49 @@ TEXT ·rescaleArgmaxAVX512(SB), NOSPLIT, $0-113
 	JZ           found
 	VBROADCASTSD sx+96(FP), Z15
 	VPBROADCASTD rescaleC<>+0(SB), Y14
-	VBROADCASTSS rescaleC<>+4(SB), Z13
-	VPXOR        Y12, Y12, Y12
+	VPBROADCASTD rescaleC<>+4(SB), Y7
+	VMOVDQU64    rescaleC<>+8(SB), Z11
+	VPBROADCASTQ rescaleC<>+72(SB), Z10
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y13, Y13, Y13
+
+	// the whole steps of 8; BX = n rounded down to 8
+	MOVQ DX, BX
+	ANDQ $-8, BX
+	JZ   tail
 
 scores:
+	VCVTDQ2PD (SI)(AX*4), Z0
+	VMOVUPD   (R8)(AX*8), Z1
+	VMOVUPD   (R9)(AX*8), Z2
+	VMULPD    Z15, Z1, Z1
+	VMULPD    Z0, Z1, Z1
+	VADDPD    Z2, Z1, Z1
+	VCVTPD2PS Z1, Y1
+	VMOVUPS   Y1, (DI)(AX*4)
+	VPAND     Y14, Y1, Y2
+	VPMAXUD   Y2, Y9, Y9
+
+	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
+	VADDPS    Y8, Y1, Y1
+	VPSRAD    $31, Y1, Y2
+	VPOR      Y7, Y2, Y2
+	VPXOR     Y2, Y1, Y1
+	VPMOVZXDQ Y1, Z1
+	VPSLLQ    $32, Z1, Z1
+	VPORQ     Z11, Z1, Z1
+	VPMAXUQ   Z1, Z13, Z13
+	VPSUBQ    Z10, Z11, Z11
+	ADDQ      $8, AX
+	CMPQ      AX, BX
+	JB        scores
+
+tail:
+	// the last n mod 8 under K1
 	MOVQ        DX, CX
-	SUBQ        AX, CX
-	MOVL        $8, BX
-	CMPQ        CX, BX
-	CMOVQGT     BX, CX
+	ANDQ        $7, CX
+	JZ          check
 	MOVL        $1, BX
 	SHLL        CX, BX
 	DECL        BX
@@ -47,56 +91,36 @@ scores:
 	VMULPD      Z0, Z1, Z1
 	VADDPD      Z2, Z1, Z1
 	VCVTPD2PS   Z1, Y1
-	VMOVUPS     Z1, K1, (DI)(AX*4)
+	VMOVUPS     Y1, K1, (DI)(AX*4)
 	VPAND       Y14, Y1, Y2
-	VPMAXUD     Y2, Y12, Y12
-	VMAXPS      Z1, Z13, K1, Z13
-	ADDQ        $8, AX
-	CMPQ        AX, DX
-	JB          scores
+	VPMAXUD     Y2, Y9, Y9
 
+	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
+	VADDPS    Y8, Y1, Y1
+	VPSRAD    $31, Y1, Y2
+	VPOR      Y7, Y2, Y2
+	VPXOR     Y2, Y1, Y1
+	VPMOVZXDQ Y1, Z1
+	VPSLLQ    $32, Z1, Z1
+	VPORQ     Z11, Z1, Z1
+	VPMAXUQ   Z1, Z13, K1, Z13
+
+check:
 	// a score with all exponent bits set (±Inf, NaN): 0, false
-	VPCMPEQD  Y14, Y12, Y2
+	VPCMPEQD  Y14, Y9, Y2
 	VMOVMSKPS Y2, CX
 	TESTL     CX, CX
 	JNZ       nonfinite
 
-	// Z13 = the maximum in every lane (its lanes 8.. are −Inf)
-	VEXTRACTF128 $1, Y13, X0
-	VMAXPS       X0, X13, X13
-	VPERMILPS    $78, X13, X0
-	VMAXPS       X0, X13, X13
-	VPERMILPS    $177, X13, X0
-	VMAXPS       X0, X13, X13
-	VBROADCASTSS X13, Z13
-	XORL         AX, AX
-
-argmax:
-	MOVQ      DX, CX
-	SUBQ      AX, CX
-	MOVL      $8, BX
-	CMPQ      CX, BX
-	CMOVQGT   BX, CX
-	MOVL      $1, BX
-	SHLL      CX, BX
-	DECL      BX
-	KMOVW     BX, K1
-	VMOVUPS.Z (DI)(AX*4), K1, Z0
-	VCMPPS    $0x00, Z13, Z0, K1, K2
-	KMOVW     K2, CX
-	TESTL     CX, CX
-	JNZ       first
-	ADDQ      $8, AX
-	CMPQ      AX, DX
-	JB        argmax
-
-	// (not reached: the maximum is one of the scores)
-	XORL AX, AX
-	JMP  found
-
-first:
-	BSFL CX, CX
-	ADDQ CX, AX
+	// AX = k of the largest key: its low 32 bits complemented
+	VEXTRACTI64X4 $1, Z13, Y0
+	VPMAXUQ       Z0, Z13, Z0
+	VEXTRACTI32X4 $1, Z0, X1
+	VPMAXUQ       Z1, Z0, Z0
+	VPSHUFD       $78, X0, X1
+	VPMAXUQ       Z1, Z0, Z0
+	VMOVQ         X0, AX
+	NOTL          AX
 
 found:
 	MOVQ AX, best+104(FP)

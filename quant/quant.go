@@ -350,6 +350,11 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 	dst = dst[:len(acc)]
 	if mul == 1 && bmul == 1 {
 		if k, ok := q.k.RescaleArgmax(dst, acc, q.rs, q.rb, sx); ok {
+			if len(acc) > 1 {
+				// dst[k] not read back: a load right after the kernel's
+				// masked store would wait for it (measured 2x slower)
+				return q.labels[k], nil
+			}
 			return q.decide(dst[k], k, len(acc))
 		}
 		return 0, q.nonFinite(dst)
