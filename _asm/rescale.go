@@ -78,7 +78,11 @@ func rescaleX86File() ([]byte, error) {
 			g.VMOVUPD_Z(s, reg.K1, reg.Z1)
 			g.VMOVUPD_Z(b, reg.K1, reg.Z2)
 		} else {
-			g.VCVTDQ2PD(a, reg.Z0)
+			// two 16-byte loads: each is forwarded from a store of 16
+			// bytes or more just made (the kernels' blocks of 4 rows)
+			g.VMOVDQU(a, reg.X0)
+			g.VINSERTI128(operand.Imm(1), memx(reg.RSI, 16, reg.RAX, 4), reg.Y0, reg.Y0)
+			g.VCVTDQ2PD(reg.Y0, reg.Z0)
 			g.VMOVUPD(s, reg.Z1)
 			g.VMOVUPD(b, reg.Z2)
 		}
@@ -175,6 +179,14 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 	}
 	f.p("return 0, false, false")
 	f.p("}")
+	f.p("")
+	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
+		"in assembly.")
+	if goarch == "amd64" {
+		f.p("func rescaleHasAsm(id int8ID) bool { return id == %s }", i8AVX512VNNI.spec.id)
+	} else {
+		f.p("func rescaleHasAsm(id int8ID) bool { return false }")
+	}
 	if goarch == "amd64" {
 		f.p("")
 		f.comment("rescaleArgmaxAVX512 is RescaleArgmax (avx512vnni; any length):\n\n" +

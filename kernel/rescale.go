@@ -31,6 +31,10 @@ func (k Int8Kernels) RescaleArgmax(dst []float32, acc []int32, s, b []float64, s
 	return rescaleArgmaxGeneric(dst, acc, s, b, sx)
 }
 
+// RescaleAsm reports whether k's RescaleArgmax runs assembly; if not, it
+// runs the Go loop above, which a caller may as well inline.
+func (k Int8Kernels) RescaleAsm() bool { return rescaleHasAsm(k.im.id) }
+
 // rescaleArgmaxGeneric is RescaleArgmax's Go loop, the reference of every
 // path.
 func rescaleArgmaxGeneric(dst []float32, acc []int32, s, b []float64, sx float64) (int, bool) {

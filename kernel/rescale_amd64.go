@@ -15,6 +15,10 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 	return 0, false, false
 }
 
+// rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
+// in assembly.
+func rescaleHasAsm(id int8ID) bool { return id == i8AVX512VNNI }
+
 // rescaleArgmaxAVX512 is RescaleArgmax (avx512vnni; any length):
 //
 //	for k, a := range acc { dst[k] = float32(float64(s[k]*sx*float64(a)) + b[k]) }

@@ -50,16 +50,18 @@ TEXT ·rescaleArgmaxAVX512(SB), NOSPLIT, $0-113
 	JZ   tail
 
 scores:
-	VCVTDQ2PD (SI)(AX*4), Z0
-	VMOVUPD   (R8)(AX*8), Z1
-	VMOVUPD   (R9)(AX*8), Z2
-	VMULPD    Z15, Z1, Z1
-	VMULPD    Z0, Z1, Z1
-	VADDPD    Z2, Z1, Z1
-	VCVTPD2PS Z1, Y1
-	VMOVUPS   Y1, (DI)(AX*4)
-	VPAND     Y14, Y1, Y2
-	VPMAXUD   Y2, Y9, Y9
+	VMOVDQU     (SI)(AX*4), X0
+	VINSERTI128 $1, 16(SI)(AX*4), Y0, Y0
+	VCVTDQ2PD   Y0, Z0
+	VMOVUPD     (R8)(AX*8), Z1
+	VMOVUPD     (R9)(AX*8), Z2
+	VMULPD      Z15, Z1, Z1
+	VMULPD      Z0, Z1, Z1
+	VADDPD      Z2, Z1, Z1
+	VCVTPD2PS   Z1, Y1
+	VMOVUPS     Y1, (DI)(AX*4)
+	VPAND       Y14, Y1, Y2
+	VPMAXUD     Y2, Y9, Y9
 
 	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
 	VADDPS    Y8, Y1, Y1

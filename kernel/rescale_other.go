@@ -10,3 +10,7 @@ package kernel
 func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx float64) (best int, finite, ok bool) {
 	return 0, false, false
 }
+
+// rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
+// in assembly.
+func rescaleHasAsm(id int8ID) bool { return false }

@@ -348,7 +348,7 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 	// before the add, as the general loop's; its argmax ties to the
 	// smaller index).
 	dst = dst[:len(acc)]
-	if mul == 1 && bmul == 1 {
+	if mul == 1 && bmul == 1 && q.k.RescaleAsm() {
 		if k, ok := q.k.RescaleArgmax(dst, acc, q.rs, q.rb, sx); ok {
 			if len(acc) > 1 {
 				// dst[k] not read back: a load right after the kernel's
@@ -359,12 +359,20 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 		}
 		return 0, q.nonFinite(dst)
 	}
-	// Two tight passes (measured faster than one with the argmax's
-	// branches in it): the scores, then their argmax and a check that all
-	// are finite (a non-finite score has its exponent bits all ones).
+	// Else (the Go loop: inline) two tight passes (measured faster than
+	// one with the argmax's branches in it): the scores, then their argmax
+	// and a check that all are finite (a non-finite score has its exponent
+	// bits all ones).
 	rs, rb := q.rs[:len(acc)], q.rb[:len(acc)]
-	for k, a := range acc {
-		dst[k] = float32(rs[k]*sx*float64(a)*mul + rb[k]*bmul)
+	if mul == 1 && bmul == 1 {
+		for k, a := range acc {
+			// float64(…) rounds the product as the general loop does (no FMA)
+			dst[k] = float32(float64(rs[k]*sx*float64(a)) + rb[k])
+		}
+	} else {
+		for k, a := range acc {
+			dst[k] = float32(rs[k]*sx*float64(a)*mul + rb[k]*bmul)
+		}
 	}
 	best, bestK := dst[0], 0
 	var exp uint32
