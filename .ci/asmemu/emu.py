@@ -875,6 +875,15 @@ def vector(cpu, ins, frame, ret):
             cpu.store(addr(cpu, dst), part)
         else:
             vset(cpu, dst, part)
+    elif b == 'VEXTRACTPS':
+        imm, src, dst = ops  # the float32 lane imm & 3 of the low 128 bits
+        if dst[0] not in ('mem', 'sym'):
+            raise ValueError('unmodelled form: ' + ins.text)
+        i = imm[1] & 3
+        cpu.store(addr(cpu, dst), bytes(cpu.v[src[2]][4 * i:4 * i + 4]))
+    elif b in ('VMOVHPD', 'VMOVHPS') and len(ops) == 2 and ops[1][0] in ('mem', 'sym'):
+        src, dst = ops  # the store form: bits 127:64 of src
+        cpu.store(addr(cpu, dst), bytes(cpu.v[src[2]][8:16]))
     elif b == 'VMOVHLPS':
         s3, s2, d = ops  # d[63:0] = s3[127:64], d[127:64] = s2[127:64]
         b3 = bytes(cpu.v[s3[2]][:16])
