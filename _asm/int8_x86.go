@@ -858,19 +858,21 @@ func (g *i8x86) vnni10Block() {
 		g.VEXTRACTI64X4(operand.Imm(1), acc(r, 0), yr[10+r%2])
 		g.VPADDD(yr[10+r%2], yr[r], yr[r])
 	}
-	g.Comment("Y0 = the sums of rows 0..7: pairwise adds within the 128-bit lanes give",
-		"Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes' sums), then",
-		"the low lanes of both plus their high lanes")
+	g.Comment("X0, X4 = the sums of rows 0..3 and 4..7: pairwise adds within the 128-bit",
+		"lanes give Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes'",
+		"sums), then the high lane onto the low")
 	g.VPHADDD(reg.Y1, reg.Y0, reg.Y0)
 	g.VPHADDD(reg.Y3, reg.Y2, reg.Y2)
 	g.VPHADDD(reg.Y2, reg.Y0, reg.Y0)
 	g.VPHADDD(reg.Y5, reg.Y4, reg.Y4)
 	g.VPHADDD(reg.Y7, reg.Y6, reg.Y6)
 	g.VPHADDD(reg.Y6, reg.Y4, reg.Y4)
-	g.VPERM2I128(operand.Imm(0x20), reg.Y4, reg.Y0, reg.Y1)
-	g.VPERM2I128(operand.Imm(0x31), reg.Y4, reg.Y0, reg.Y0)
-	g.VPADDD(reg.Y1, reg.Y0, reg.Y0)
-	g.VMOVDQU(reg.Y0, mem(reg.RDX, 0))
+	g.VEXTRACTI128(operand.Imm(1), reg.Y0, reg.X1)
+	g.VPADDD(reg.X1, reg.X0, reg.X0)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y4, reg.X5)
+	g.VPADDD(reg.X5, reg.X4, reg.X4)
+	g.VMOVDQU(reg.X0, mem(reg.RDX, 0))
+	g.VMOVDQU(reg.X4, mem(reg.RDX, 16))
 	g.Comment("X8[0:2] = the sums of rows 8, 9")
 	g.VPHADDD(reg.Y9, reg.Y8, reg.Y8)
 	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)

@@ -2532,19 +2532,21 @@ b10sum:
 	VEXTRACTI64X4 $1, Z9, Y11
 	VPADDD        Y11, Y9, Y9
 
-	// Y0 = the sums of rows 0..7: pairwise adds within the 128-bit lanes give
-	// Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes' sums), then
-	// the low lanes of both plus their high lanes
-	VPHADDD    Y1, Y0, Y0
-	VPHADDD    Y3, Y2, Y2
-	VPHADDD    Y2, Y0, Y0
-	VPHADDD    Y5, Y4, Y4
-	VPHADDD    Y7, Y6, Y6
-	VPHADDD    Y6, Y4, Y4
-	VPERM2I128 $32, Y4, Y0, Y1
-	VPERM2I128 $49, Y4, Y0, Y0
-	VPADDD     Y1, Y0, Y0
-	VMOVDQU    Y0, (DX)
+	// X0, X4 = the sums of rows 0..3 and 4..7: pairwise adds within the 128-bit
+	// lanes give Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes'
+	// sums), then the high lane onto the low
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VPHADDD      Y5, Y4, Y4
+	VPHADDD      Y7, Y6, Y6
+	VPHADDD      Y6, Y4, Y4
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VEXTRACTI128 $1, Y4, X5
+	VPADDD       X5, X4, X4
+	VMOVDQU      X0, (DX)
+	VMOVDQU      X4, 16(DX)
 
 	// X8[0:2] = the sums of rows 8, 9
 	VPHADDD      Y9, Y8, Y8
