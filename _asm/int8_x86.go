@@ -258,7 +258,7 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 		g.Label("rows10")
 		g.CMPQ(reg.RBX, imm(10))
 		g.JB(lbl("rows4"))
-		g.vnni10Block()
+		g.vnni10Block(true)
 		g.ADDQ(imm(40), reg.RDX)
 		g.LEAQ(memx(reg.RSI, 0, reg.R8, 8), reg.RSI)
 		g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.RSI)
@@ -772,7 +772,9 @@ func (g *i8x86) reduceRows(R int, corr reg.VecPhysical) {
 // addressed from three cursors with d·{1, 2, 4, 8} as the scaled index:
 // CX = row 0 (rows 0, 1, 2, 4, 8), R9 = row 3, R10 = row 5 (rows 5, 6, 7,
 // 9); R12 = the x cursor, R11 = its end. SI and DI are left as they were.
-func (g *i8x86) vnni10Block() {
+// With store, the 10 sums go to DX; else they are left in X0 (rows 0..3),
+// X4 (rows 4..7) and X8's low two lanes (rows 8, 9).
+func (g *i8x86) vnni10Block(store bool) {
 	const p = "b10"
 	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	X := []reg.VecPhysical{reg.Z20, reg.Z21}
@@ -871,12 +873,16 @@ func (g *i8x86) vnni10Block() {
 	g.VPADDD(reg.X1, reg.X0, reg.X0)
 	g.VEXTRACTI128(operand.Imm(1), reg.Y4, reg.X5)
 	g.VPADDD(reg.X5, reg.X4, reg.X4)
-	g.VMOVDQU(reg.X0, mem(reg.RDX, 0))
-	g.VMOVDQU(reg.X4, mem(reg.RDX, 16))
+	if store {
+		g.VMOVDQU(reg.X0, mem(reg.RDX, 0))
+		g.VMOVDQU(reg.X4, mem(reg.RDX, 16))
+	}
 	g.Comment("X8[0:2] = the sums of rows 8, 9")
 	g.VPHADDD(reg.Y9, reg.Y8, reg.Y8)
 	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
 	g.VPADDD(reg.X9, reg.X8, reg.X8)
 	g.VPHADDD(reg.X8, reg.X8, reg.X8)
-	g.VMOVQ(reg.X8, mem(reg.RDX, 32))
+	if store {
+		g.VMOVQ(reg.X8, mem(reg.RDX, 32))
+	}
 }

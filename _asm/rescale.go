@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -59,64 +60,14 @@ func rescaleX86File() ([]byte, error) {
 	g.XORL(reg.EAX, reg.EAX)
 	g.TESTQ(reg.RDX, reg.RDX)
 	g.JZ(lbl("found"))
-	g.VBROADCASTSD(g.param("sx"), reg.Z15)
-	g.VPBROADCASTD(c.Offset(0), reg.Y14)
-	g.VPBROADCASTD(c.Offset(4), reg.Y7)
-	g.VMOVDQU64(c.Offset(8), reg.Z11)
-	g.VPBROADCASTQ(c.Offset(72), reg.Z10)
-	for _, r := range []reg.VecPhysical{reg.Y9, reg.Y8, reg.Y13} {
-		g.VPXOR(r, r, r)
-	}
-	// chunk emits the step of the 8 scores at AX, under K1 if masked (the
-	// tail): the loads and the store then touch only the bytes of the
-	// slices (the store's footprint is 32 bytes, AVX512VL), and the whole
-	// steps use plain ones, which a store just made forwards to.
-	chunk := func(masked bool) {
-		a, s, b := memx(reg.RSI, 0, reg.RAX, 4), memx(reg.R8, 0, reg.RAX, 8), memx(reg.R9, 0, reg.RAX, 8)
-		if masked {
-			g.VCVTDQ2PD_Z(a, reg.K1, reg.Z0)
-			g.VMOVUPD_Z(s, reg.K1, reg.Z1)
-			g.VMOVUPD_Z(b, reg.K1, reg.Z2)
-		} else {
-			// two 16-byte loads: each is forwarded from a store of 16
-			// bytes or more just made (the kernels' blocks of 4 rows)
-			g.VMOVDQU(a, reg.X0)
-			g.VINSERTI128(operand.Imm(1), memx(reg.RSI, 16, reg.RAX, 4), reg.Y0, reg.Y0)
-			g.VCVTDQ2PD(reg.Y0, reg.Z0)
-			g.VMOVUPD(s, reg.Z1)
-			g.VMOVUPD(b, reg.Z2)
-		}
-		g.VMULPD(reg.Z15, reg.Z1, reg.Z1)
-		g.VMULPD(reg.Z0, reg.Z1, reg.Z1)
-		g.VADDPD(reg.Z2, reg.Z1, reg.Z1)
-		g.VCVTPD2PS(reg.Z1, reg.Y1)
-		if masked {
-			g.VMOVUPS(reg.Y1, reg.K1, memx(reg.RDI, 0, reg.RAX, 4))
-		} else {
-			g.VMOVUPS(reg.Y1, memx(reg.RDI, 0, reg.RAX, 4))
-		}
-		g.VPAND(reg.Y14, reg.Y1, reg.Y2)
-		g.VPMAXUD(reg.Y2, reg.Y9, reg.Y9)
-		g.Comment("the keys: the ordered bits of score + 0 above 2³² − 1 − k")
-		g.VADDPS(reg.Y8, reg.Y1, reg.Y1)
-		g.VPSRAD(operand.Imm(31), reg.Y1, reg.Y2)
-		g.VPOR(reg.Y7, reg.Y2, reg.Y2)
-		g.VPXOR(reg.Y2, reg.Y1, reg.Y1)
-		g.VPMOVZXDQ(reg.Y1, reg.Z1)
-		g.VPSLLQ(operand.Imm(32), reg.Z1, reg.Z1)
-		g.VPORQ(reg.Z11, reg.Z1, reg.Z1)
-		if masked {
-			g.VPMAXUQ(reg.Z1, reg.Z13, reg.K1, reg.Z13)
-		} else {
-			g.VPMAXUQ(reg.Z1, reg.Z13, reg.Z13)
-		}
-	}
+	rescaleSetup(g, c)
+	acc := memx(reg.RSI, 0, reg.RAX, 4)
 	g.Comment("the whole steps of 8; BX = n rounded down to 8")
 	g.MOVQ(reg.RDX, reg.RBX)
 	g.ANDQ(imm(-8), reg.RBX)
 	g.JZ(lbl("tail"))
 	g.Label("scores")
-	chunk(false)
+	rescaleChunk(g, acc, false)
 	g.VPSUBQ(reg.Z10, reg.Z11, reg.Z11)
 	g.ADDQ(imm(8), reg.RAX)
 	g.CMPQ(reg.RAX, reg.RBX)
@@ -130,9 +81,82 @@ func rescaleX86File() ([]byte, error) {
 	g.shlCL(reg.EBX)
 	g.DECL(reg.EBX)
 	g.KMOVW(reg.EBX, reg.K1)
-	chunk(true)
-
+	rescaleChunk(g, acc, true)
 	g.Label("check")
+	rescaleFinish(g)
+
+	dotsRescale10(f, c)
+	return f.render()
+}
+
+// rescaleSetup loads rescaleArgmax's constants (the registers of its
+// comment) and zeroes its running maxima.
+func rescaleSetup(g *x86, c operand.Mem) {
+	g.VBROADCASTSD(g.param("sx"), reg.Z15)
+	g.VPBROADCASTD(c.Offset(0), reg.Y14)
+	g.VPBROADCASTD(c.Offset(4), reg.Y7)
+	g.VMOVDQU64(c.Offset(8), reg.Z11)
+	g.VPBROADCASTQ(c.Offset(72), reg.Z10)
+	for _, r := range []reg.VecPhysical{reg.Y9, reg.Y8, reg.Y13} {
+		g.VPXOR(r, r, r)
+	}
+}
+
+// rescaleChunk emits the step of the 8 scores at AX, their int32 sums a
+// (the memory at AX, or a YMM register), under K1 if masked (the tail):
+// the loads and the store then touch only the bytes of the slices (the
+// store's footprint is 32 bytes, AVX512VL), and the whole steps use plain
+// ones, which a store just made forwards to. DI = dst, R8 = s, R9 = b.
+func rescaleChunk(g *x86, a operand.Op, masked bool) {
+	s, b := memx(reg.R8, 0, reg.RAX, 8), memx(reg.R9, 0, reg.RAX, 8)
+	am, inMem := a.(operand.Mem)
+	switch {
+	case masked:
+		g.VCVTDQ2PD_Z(a, reg.K1, reg.Z0)
+		g.VMOVUPD_Z(s, reg.K1, reg.Z1)
+		g.VMOVUPD_Z(b, reg.K1, reg.Z2)
+	case inMem:
+		// two 16-byte loads: each is forwarded from a store of 16
+		// bytes or more just made (the kernels' blocks of 4 rows)
+		g.VMOVDQU(am, reg.X0)
+		g.VINSERTI128(operand.Imm(1), am.Offset(16), reg.Y0, reg.Y0)
+		g.VCVTDQ2PD(reg.Y0, reg.Z0)
+		g.VMOVUPD(s, reg.Z1)
+		g.VMOVUPD(b, reg.Z2)
+	default:
+		g.VCVTDQ2PD(a, reg.Z0)
+		g.VMOVUPD(s, reg.Z1)
+		g.VMOVUPD(b, reg.Z2)
+	}
+	g.VMULPD(reg.Z15, reg.Z1, reg.Z1)
+	g.VMULPD(reg.Z0, reg.Z1, reg.Z1)
+	g.VADDPD(reg.Z2, reg.Z1, reg.Z1)
+	g.VCVTPD2PS(reg.Z1, reg.Y1)
+	if masked {
+		g.VMOVUPS(reg.Y1, reg.K1, memx(reg.RDI, 0, reg.RAX, 4))
+	} else {
+		g.VMOVUPS(reg.Y1, memx(reg.RDI, 0, reg.RAX, 4))
+	}
+	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
+	g.VPMAXUD(reg.Y2, reg.Y9, reg.Y9)
+	g.Comment("the keys: the ordered bits of score + 0 above 2³² − 1 − k")
+	g.VADDPS(reg.Y8, reg.Y1, reg.Y1)
+	g.VPSRAD(operand.Imm(31), reg.Y1, reg.Y2)
+	g.VPOR(reg.Y7, reg.Y2, reg.Y2)
+	g.VPXOR(reg.Y2, reg.Y1, reg.Y1)
+	g.VPMOVZXDQ(reg.Y1, reg.Z1)
+	g.VPSLLQ(operand.Imm(32), reg.Z1, reg.Z1)
+	g.VPORQ(reg.Z11, reg.Z1, reg.Z1)
+	if masked {
+		g.VPMAXUQ(reg.Z1, reg.Z13, reg.K1, reg.Z13)
+	} else {
+		g.VPMAXUQ(reg.Z1, reg.Z13, reg.Z13)
+	}
+}
+
+// rescaleFinish emits the end of rescaleArgmax: the finiteness check, the
+// reduction of the keys and the results; label found stores AX, true.
+func rescaleFinish(g *x86) {
 	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
 	g.VPCMPEQD(reg.Y14, reg.Y9, reg.Y2)
 	g.VMOVMSKPS(reg.Y2, reg.ECX)
@@ -157,7 +181,59 @@ func rescaleX86File() ([]byte, error) {
 	g.MOVB(operand.U8(0), g.resultAt(1))
 	g.VZEROUPPER()
 	g.RET()
-	return f.render()
+}
+
+const dotsRescaleSig = "func(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)"
+
+// dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
+// DotsU8I8's block of 10 rows (vnni10Block: acc[k] = Σ w[k·d+i]·x[i]),
+// acc[k] −= z·sum[k] (int32, wrapping as Go's), then rescaleArgmax's steps
+// on the sums still in registers: rows 0..7 whole, rows 8, 9 under K1.
+// len(dst) = len(sum) = len(s) = len(b) = 10 and len(w) = 10·len(x), the
+// caller's.
+func dotsRescale10(f *asmFile, c operand.Mem) {
+	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, "dotsRescaleU8AVX512", dotsRescaleSig),
+		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
+	g.Comment("SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;",
+		"R13 = d rounded down to 64")
+	g.MOVQ(g.param("w", "base"), reg.RSI)
+	g.MOVQ(g.param("x", "base"), reg.RDI)
+	g.MOVQ(g.param("x", "len"), reg.R8)
+	g.MOVQ(reg.R8, reg.RCX)
+	g.ANDQ(imm(63), reg.RCX)
+	g.MOVL(imm32(1), reg.EAX)
+	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
+	g.DECQ(reg.RAX)
+	g.KMOVQ(reg.RAX, reg.K1)
+	g.MOVQ(reg.R8, reg.R13)
+	g.ANDQ(imm(-64), reg.R13)
+	g.vnni10Block(false)
+	g.Comment("Y3 = the sums of rows 0..7, X6 = rows 8, 9 (and two lanes not used), less",
+		"z·sum (Y5 = z)")
+	g.VINSERTI128(operand.Imm(1), reg.X4, reg.Y0, reg.Y3)
+	g.VMOVDQA(reg.X8, reg.X6)
+	g.MOVQ(g.param("sum", "base"), reg.R10)
+	g.MOVL(g.param("z"), reg.R11L)
+	g.VMOVD(reg.R11L, reg.X5)
+	g.VPBROADCASTD(reg.X5, reg.Y5)
+	g.VPMULLD(mem(reg.R10, 0), reg.Y5, reg.Y4)
+	g.VPSUBD(reg.Y4, reg.Y3, reg.Y3)
+	g.VMOVQ(mem(reg.R10, 32), reg.X4)
+	g.VPMULLD(reg.X4, reg.X5, reg.X4)
+	g.VPSUBD(reg.X4, reg.X6, reg.X6)
+	g.Comment("the rescale and argmax: DI = dst, R8 = s, R9 = b, AX = k")
+	g.MOVQ(g.param("dst", "base"), reg.RDI)
+	g.MOVQ(g.param("s", "base"), reg.R8)
+	g.MOVQ(g.param("b", "base"), reg.R9)
+	g.XORL(reg.EAX, reg.EAX)
+	rescaleSetup(g.x86, c)
+	rescaleChunk(g.x86, reg.Y3, false)
+	g.VPSUBQ(reg.Z10, reg.Z11, reg.Z11)
+	g.MOVL(imm32(8), reg.EAX)
+	g.MOVL(imm32(3), reg.EBX)
+	g.KMOVW(reg.EBX, reg.K1)
+	rescaleChunk(g.x86, reg.Y6, true)
+	rescaleFinish(g.x86)
 }
 
 // rescaleGoFile returns kernel/rescale_amd64.go, or rescale_other.go for "".
@@ -180,6 +256,19 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 	f.p("return 0, false, false")
 	f.p("}")
 	f.p("")
+	f.comment("dotsRescaleAsm runs DotsU8I8RescaleArgmax on int8 implementation id's\n" +
+		"fused assembly (10 rows) and reports whether it did: ok = false when it\n" +
+		"has none (dst then unwritten). The lengths are the caller's.")
+	f.p("func dotsRescaleAsm(id int8ID, dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite, ok bool) {")
+	if goarch == "amd64" {
+		f.p("if id == %s {", i8AVX512VNNI.spec.id)
+		f.p("best, finite = dotsRescaleU8AVX512(dst, w, x, sum, z, s, b, sx)")
+		f.p("return best, finite, true")
+		f.p("}")
+	}
+	f.p("return 0, false, false")
+	f.p("}")
+	f.p("")
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
 	if goarch == "amd64" {
@@ -196,6 +285,13 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("//")
 		f.p("//go:noescape")
 		f.p("func rescaleArgmaxAVX512(dst []float32, acc []int32, s, b []float64, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):\n" +
+			"the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in\n" +
+			"registers.")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }

@@ -56,3 +56,28 @@ func rescaleArgmaxGeneric(dst []float32, acc []int32, s, b []float64, sx float64
 	}
 	return bestK, true
 }
+
+// DotsU8I8RescaleArgmax is an int8 model's whole prediction of an unsigned
+// sample in one call, where k has it: for the 10-row W of the avx512vnni
+// implementation (10 classes, the sums kept in registers), it sets
+//
+//	acc[r] = Σ W[r·d+i]·x[i] − int32(z)·sum[r] // DotsU8I8's, int32 wrapping
+//
+// and returns RescaleArgmax(dst, acc, s, b, sx) with ok = true: the same
+// dst, best and finite, bit for bit. Otherwise (another implementation or
+// row count) it returns ok = false with dst unwritten: the caller runs
+// DotsU8I8 and RescaleArgmax. It panics unless len(s), len(b) and len(sum)
+// equal len(dst) and len(W) = len(dst)·len(x).
+func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, sum []int32, z uint8, s, b []float64, sx float64) (best int, finite, ok bool) {
+	n := len(dst)
+	if len(s) != n || len(b) != n || len(sum) != n {
+		panicLen("DotsU8I8RescaleArgmax", "len(s)", len(s), "len(dst)", n)
+	}
+	if len(W) != n*len(x) {
+		panicLen("DotsU8I8RescaleArgmax", "len(W)", len(W), "len(dst)·len(x)", n*len(x))
+	}
+	if n != 10 {
+		return 0, false, false
+	}
+	return dotsRescaleAsm(k.im.id, dst, W, x, sum, int32(z), s, b, sx)
+}

@@ -456,6 +456,22 @@ func (q *Model) eval(dst []float32, in sample, sx float32) (int, error) {
 	if err := checkScale(sx); err != nil {
 		return 0, err
 	}
+	if !in.signed && q.scaling == perceptron.ScaleNone && q.voff == nil && len(q.sum) == 10 {
+		// the 10-class model of an unscaled one-vs-rest: the kernel's
+		// fused prediction, where it has one (its sums and scores bit
+		// for bit those of accU8 and rescale below)
+		var fbuf [10]float32
+		out := dst
+		if out == nil {
+			out = fbuf[:]
+		}
+		if k, finite, ok := q.k.DotsU8I8RescaleArgmax(out, q.q, in.u, q.sum, in.z, q.rs, q.rb, float64(sx)); ok {
+			if finite {
+				return q.labels[k], nil
+			}
+			return 0, q.nonFinite(out)
+		}
+	}
 	var buf [16]int32
 	var fbuf [16]float32
 	acc, tmp, s := q.accBuf(&buf, &fbuf)

@@ -605,43 +605,64 @@ func TestConcurrent(t *testing.T) {
 // the first score nor where the argmax stands, and Scores and Predict
 // agree.
 func TestRescaleTiesAndNonFinite(t *testing.T) {
-	mk := func(scale, b []float32) *Model {
-		q := &Model{kind: perceptron.KindOneVsRest, d: 2, labels: []int{10, 20, 30, 40}, bias: true,
-			q: []int8{1, 0, 1, 0, 1, 0, 1, 0}, scale: scale, b: b}
-		q.prepare()
-		return q
-	}
-	for _, v := range kernel.Int8Impls() {
-		if !v.Available() {
-			continue
-		}
-		// all four integer scores are u[0]; the biases decide: 1 and 2 tie
-		tie := mk([]float32{1, 1, 1, 1}, []float32{0, 5, 5, 1}).OnInt8(v)
-		if l, err := tie.PredictU8([]uint8{0, 9}, 1, 0); err != nil || l != 20 {
-			t.Errorf("%s: tie PredictU8 = %d, %v; want 20", v, l, err)
-		}
-		if l, err := tie.PredictI8([]int8{0, -9}, 1); err != nil || l != 20 {
-			t.Errorf("%s: tie PredictI8 = %d, %v; want 20", v, l, err)
-		}
-		// score 2 overflows float32 (3e38·100·1), score 1 is the largest finite
-		huge := mk([]float32{1, 2, 3e38, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
-		sc := make([]float32, 4)
-		for _, err := range []error{
-			huge.ScoresU8(sc, []uint8{100, 0}, 1, 0),
-			func() error { _, err := huge.PredictU8([]uint8{100, 0}, 1, 0); return err }(),
-			func() error { _, err := huge.PredictI8([]int8{-100, 0}, 1); return err }(),
-		} {
-			if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "score 2 ") {
-				t.Errorf("%s: err = %v, want ErrNonFinite naming score 2", v, err)
+	// n = 10: the 10-class model, which avx512vnni predicts in one fused
+	// kernel call (kernel.DotsU8I8RescaleArgmax); n = 4: the other path
+	for _, n := range []int{4, 10} {
+		// pad extends the first four per-class values with v
+		pad := func(four []float32, v float32) []float32 {
+			out := append([]float32(nil), four...)
+			for len(out) < n {
+				out = append(out, v)
 			}
+			return out
 		}
-		// without the overflow, Scores and Predict agree on the argmax
-		ok := mk([]float32{1, 2, 3, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
-		if err := ok.ScoresU8(sc, []uint8{100, 0}, 1, 0); err != nil || sc[2] != 300 {
-			t.Errorf("%s: scores %v, %v", v, sc, err)
+		mk := func(scale, b []float32) *Model {
+			labels := make([]int, n)
+			w := make([]int8, 2*n)
+			for k := range n {
+				labels[k] = 10 * (k + 1)
+				w[2*k] = 1
+			}
+			q := &Model{kind: perceptron.KindOneVsRest, d: 2, labels: labels, bias: true,
+				q: w, scale: pad(scale, 1), b: pad(b, 0)}
+			q.prepare()
+			return q
 		}
-		if l, err := ok.PredictU8([]uint8{100, 0}, 1, 0); err != nil || l != 30 {
-			t.Errorf("%s: PredictU8 = %d, %v; want 30", v, l, err)
+		for _, v := range kernel.Int8Impls() {
+			if !v.Available() {
+				continue
+			}
+			// all the integer scores are u[0]; the biases decide: 1 and 2 tie
+			tie := mk([]float32{1, 1, 1, 1}, []float32{0, 5, 5, 1}).OnInt8(v)
+			if l, err := tie.PredictU8([]uint8{0, 9}, 1, 0); err != nil || l != 20 {
+				t.Errorf("%s, %d classes: tie PredictU8 = %d, %v; want 20", v, n, l, err)
+			}
+			if l, err := tie.PredictU8([]uint8{7, 9}, 1, 7); err != nil || l != 20 {
+				t.Errorf("%s, %d classes: tie PredictU8 with zero point = %d, %v; want 20", v, n, l, err)
+			}
+			if l, err := tie.PredictI8([]int8{0, -9}, 1); err != nil || l != 20 {
+				t.Errorf("%s, %d classes: tie PredictI8 = %d, %v; want 20", v, n, l, err)
+			}
+			// score 2 overflows float32 (3e38·100·1), score 1 is the largest finite
+			huge := mk([]float32{1, 2, 3e38, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
+			sc := make([]float32, n)
+			for _, err := range []error{
+				huge.ScoresU8(sc, []uint8{100, 0}, 1, 0),
+				func() error { _, err := huge.PredictU8([]uint8{100, 0}, 1, 0); return err }(),
+				func() error { _, err := huge.PredictI8([]int8{-100, 0}, 1); return err }(),
+			} {
+				if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "score 2 ") {
+					t.Errorf("%s, %d classes: err = %v, want ErrNonFinite naming score 2", v, n, err)
+				}
+			}
+			// without the overflow, Scores and Predict agree on the argmax
+			ok := mk([]float32{1, 2, 3, 1}, []float32{0, 0, 0, 0}).OnInt8(v)
+			if err := ok.ScoresU8(sc, []uint8{100, 0}, 1, 0); err != nil || sc[2] != 300 {
+				t.Errorf("%s, %d classes: scores %v, %v", v, n, sc, err)
+			}
+			if l, err := ok.PredictU8([]uint8{100, 0}, 1, 0); err != nil || l != 30 {
+				t.Errorf("%s, %d classes: PredictU8 = %d, %v; want 30", v, n, l, err)
+			}
 		}
 	}
 }

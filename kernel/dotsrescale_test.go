@@ -1,0 +1,118 @@
+package kernel_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// TestDotsU8I8RescaleArgmax checks every int8 implementation's fused
+// prediction against DotsU8I8, the zero point's correction and
+// RescaleArgmax run one after the other, bit for bit (dst, best, finite),
+// for 1..12 rows at d from 0 to 1000 (the 10-row block's whole 128- and
+// 64-byte steps and masked tail, 767, 768, 784): rows repeated (equal
+// scores: the tie to the smaller index), ±0 scores, all negative, sums
+// that wrap int32 under the zero point, scores beyond float32 (±Inf at
+// any row) and random ones. It also checks that the fused path runs where
+// it is documented to (avx512vnni, 10 rows) and nowhere else.
+func TestDotsU8I8RescaleArgmax(t *testing.T) {
+	for _, v := range int8Under(t) {
+		t.Run(v.Name(), func(t *testing.T) {
+			k := kernel.OnInt8(v)
+			rng := rand.New(rand.NewPCG(31, 32))
+			for n := 1; n <= 12; n++ {
+				for _, d := range []int{0, 1, 3, 63, 64, 65, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
+					for trial := range 12 {
+						W, x := make([]int8, n*d), make([]uint8, d)
+						sum, s, b := make([]int32, n), make([]float64, n), make([]float64, n)
+						sx := float64(float32(rng.Float64()*2 + 1e-3))
+						z := uint8(rng.IntN(256))
+						for i := range x {
+							x[i] = uint8(rng.Uint32())
+						}
+						for i := range W {
+							W[i] = int8(rng.Uint32())
+						}
+						for r := range n {
+							s[r] = float64(float32(rng.Float64() * 1e-3))
+							b[r] = float64(float32(rng.NormFloat64()))
+							sum[r] = int32(rng.Uint32()) // any: the wrap of z·sum
+						}
+						switch trial % 6 {
+						case 0: // ties: every row a copy of row 0, the same s, b, sum
+							for r := 1; r < n; r++ {
+								copy(W[r*d:(r+1)*d], W[:d])
+								s[r], b[r], sum[r] = s[0], b[0], sum[0]
+							}
+						case 1: // ±0: zero scale products, b ±0
+							for r := range n {
+								s[r], b[r] = 0, []float64{0, math.Copysign(0, -1)}[rng.IntN(2)]
+							}
+						case 2: // all negative
+							for r := range n {
+								b[r] = -100 - rng.Float64()
+							}
+						case 3: // beyond float32 at a random row (±Inf)
+							s[rng.IntN(n)] = 1e300
+						case 4: // no zero point
+							z = 0
+						}
+						acc := make([]int32, n)
+						want := make([]float32, n)
+						k.DotsU8I8(acc, W, x)
+						for r := range acc {
+							acc[r] -= int32(z) * sum[r]
+						}
+						wb, wf := k.RescaleArgmax(want, acc, s, b, sx)
+						got := make([]float32, n)
+						for i := range got {
+							got[i] = 12345 // to see that ok = false leaves dst alone
+						}
+						gb, gf, ok := k.DotsU8I8RescaleArgmax(got, W, x, sum, z, s, b, sx)
+						if wantOK := v.Name() == "avx512vnni" && n == 10; ok != wantOK {
+							t.Fatalf("n=%d d=%d: ok = %v, want %v", n, d, ok, wantOK)
+						}
+						if !ok {
+							for i, g := range got {
+								if g != 12345 {
+									t.Fatalf("n=%d d=%d: ok = false but dst[%d] written", n, d, i)
+								}
+							}
+							continue
+						}
+						if gb != wb || gf != wf {
+							t.Fatalf("n=%d d=%d trial %d: (%d, %v), want (%d, %v); acc %v", n, d, trial, gb, gf, wb, wf, acc)
+						}
+						for i := range got {
+							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("n=%d d=%d trial %d: dst[%d] = %v, want %v", n, d, trial, i, got[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched
+// lengths.
+func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
+	k := kernel.OnInt8(int8Under(t)[0])
+	f := make([]float64, 10)
+	for name, call := range map[string]func(){
+		"sum": func() { k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 10), make([]uint8, 1), make([]int32, 9), 0, f, f, 1) },
+		"W":   func() { k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 11), make([]uint8, 1), make([]int32, 10), 0, f, f, 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			call()
+		}()
+	}
+}
