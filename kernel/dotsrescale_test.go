@@ -103,8 +103,12 @@ func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
 	k := kernel.OnInt8(int8Under(t)[0])
 	f := make([]float64, 10)
 	for name, call := range map[string]func(){
-		"sum": func() { k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 10), make([]uint8, 1), make([]int32, 9), 0, f, f, 1) },
-		"W":   func() { k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 11), make([]uint8, 1), make([]int32, 10), 0, f, f, 1) },
+		"sum": func() {
+			k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 10), make([]uint8, 1), make([]int32, 9), 0, f, f, 1)
+		},
+		"W": func() {
+			k.DotsU8I8RescaleArgmax(make([]float32, 10), make([]int8, 11), make([]uint8, 1), make([]int32, 10), 0, f, f, 1)
+		},
 	} {
 		func() {
 			defer func() {
