@@ -107,10 +107,21 @@ func rescaleSetup(g *x86, c operand.Mem) {
 // the loads and the store then touch only the bytes of the slices (the
 // store's footprint is 32 bytes, AVX512VL), and the whole steps use plain
 // ones, which a store just made forwards to. DI = dst, R8 = s, R9 = b.
-func rescaleChunk(g *x86, a operand.Op, masked bool) {
+func rescaleChunk(g *x86, a operand.Op, masked bool) { rescaleStep(g, a, masked, false) }
+
+// rescaleStep is rescaleChunk, or with two (a a register, AX = 8: the
+// 10-class model's rows 8, 9) the step of the two scores in a's low lanes:
+// s and b by 16-byte loads (the lanes above zero), dst by an 8-byte store,
+// the keys merged under K1 = 0b11; the scores of the lanes above are
+// 0·sx·a + 0 = +0, which leave the exponents' maximum as it was.
+func rescaleStep(g *x86, a operand.Op, masked, two bool) {
 	s, b := memx(reg.R8, 0, reg.RAX, 8), memx(reg.R9, 0, reg.RAX, 8)
 	am, inMem := a.(operand.Mem)
 	switch {
+	case two:
+		g.VCVTDQ2PD(a, reg.Z0)
+		g.VMOVUPD(s, reg.X1)
+		g.VMOVUPD(b, reg.X2)
 	case masked:
 		g.VCVTDQ2PD_Z(a, reg.K1, reg.Z0)
 		g.VMOVUPD_Z(s, reg.K1, reg.Z1)
@@ -132,9 +143,12 @@ func rescaleChunk(g *x86, a operand.Op, masked bool) {
 	g.VMULPD(reg.Z0, reg.Z1, reg.Z1)
 	g.VADDPD(reg.Z2, reg.Z1, reg.Z1)
 	g.VCVTPD2PS(reg.Z1, reg.Y1)
-	if masked {
+	switch {
+	case two:
+		g.VMOVQ(reg.X1, memx(reg.RDI, 0, reg.RAX, 4))
+	case masked:
 		g.VMOVUPS(reg.Y1, reg.K1, memx(reg.RDI, 0, reg.RAX, 4))
-	} else {
+	default:
 		g.VMOVUPS(reg.Y1, memx(reg.RDI, 0, reg.RAX, 4))
 	}
 	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
@@ -147,7 +161,7 @@ func rescaleChunk(g *x86, a operand.Op, masked bool) {
 	g.VPMOVZXDQ(reg.Y1, reg.Z1)
 	g.VPSLLQ(operand.Imm(32), reg.Z1, reg.Z1)
 	g.VPORQ(reg.Z11, reg.Z1, reg.Z1)
-	if masked {
+	if masked || two {
 		g.VPMAXUQ(reg.Z1, reg.Z13, reg.K1, reg.Z13)
 	} else {
 		g.VPMAXUQ(reg.Z1, reg.Z13, reg.Z13)
@@ -188,7 +202,8 @@ const dotsRescaleSig = "func(dst []float32, w []int8, x []uint8, sum []int32, z 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
 // DotsU8I8's block of 10 rows (vnni10Block: acc[k] = Σ w[k·d+i]·x[i]),
 // acc[k] −= z·sum[k] (int32, wrapping as Go's), then rescaleArgmax's steps
-// on the sums still in registers: rows 0..7 whole, rows 8, 9 under K1.
+// on the sums still in registers: rows 0..7 whole, rows 8, 9 by
+// rescaleStep's two-score form.
 // len(dst) = len(sum) = len(s) = len(b) = 10 and len(w) = 10·len(x), the
 // caller's.
 func dotsRescale10(f *asmFile, c operand.Mem) {
@@ -232,7 +247,7 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.MOVL(imm32(8), reg.EAX)
 	g.MOVL(imm32(3), reg.EBX)
 	g.KMOVW(reg.EBX, reg.K1)
-	rescaleChunk(g.x86, reg.Y6, true)
+	rescaleStep(g.x86, reg.Y6, false, true)
 	rescaleFinish(g.x86)
 }
 

@@ -16,7 +16,7 @@ import (
 // scores: the tie to the smaller index), ±0 scores, all negative, sums
 // that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
-// it is documented to (avx512vnni, 10 rows) and nowhere else.
+// it is documented to (10 rows where RescaleAsm) and nowhere else.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
@@ -71,7 +71,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 							got[i] = 12345 // to see that ok = false leaves dst alone
 						}
 						gb, gf, ok := k.DotsU8I8RescaleArgmax(got, W, x, sum, z, s, b, sx)
-						if wantOK := v.Name() == "avx512vnni" && n == 10; ok != wantOK {
+						if wantOK := k.RescaleAsm() && n == 10; ok != wantOK {
 							t.Fatalf("n=%d d=%d: ok = %v, want %v", n, d, ok, wantOK)
 						}
 						if !ok {

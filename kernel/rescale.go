@@ -66,7 +66,8 @@ func rescaleArgmaxGeneric(dst []float32, acc []int32, s, b []float64, sx float64
 // and returns RescaleArgmax(dst, acc, s, b, sx) with ok = true: the same
 // dst, best and finite, bit for bit. Otherwise (another implementation or
 // row count) it returns ok = false with dst unwritten: the caller runs
-// DotsU8I8 and RescaleArgmax. It panics unless len(s), len(b) and len(sum)
+// DotsU8I8 and RescaleArgmax. The implementations with the fused path are
+// those whose RescaleAsm is true. It panics unless len(s), len(b) and len(sum)
 // equal len(dst) and len(W) = len(dst)·len(x).
 func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, sum []int32, z uint8, s, b []float64, sx float64) (best int, finite, ok bool) {
 	n := len(dst)

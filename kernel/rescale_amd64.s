@@ -137,7 +137,7 @@ nonfinite:
 	RET
 
 // func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s []float64, b []float64, sx float64) (best int, finite bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512F
 TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-169
 	// SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;
 	// R13 = d rounded down to 64
@@ -359,28 +359,28 @@ b10sum:
 	VPMAXUD      Y2, Y9, Y9
 
 	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
-	VADDPS      Y8, Y1, Y1
-	VPSRAD      $31, Y1, Y2
-	VPOR        Y7, Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPMOVZXDQ   Y1, Z1
-	VPSLLQ      $32, Z1, Z1
-	VPORQ       Z11, Z1, Z1
-	VPMAXUQ     Z1, Z13, Z13
-	VPSUBQ      Z10, Z11, Z11
-	MOVL        $8, AX
-	MOVL        $3, BX
-	KMOVW       BX, K1
-	VCVTDQ2PD.Z Y6, K1, Z0
-	VMOVUPD.Z   (R8)(AX*8), K1, Z1
-	VMOVUPD.Z   (R9)(AX*8), K1, Z2
-	VMULPD      Z15, Z1, Z1
-	VMULPD      Z0, Z1, Z1
-	VADDPD      Z2, Z1, Z1
-	VCVTPD2PS   Z1, Y1
-	VMOVUPS     Y1, K1, (DI)(AX*4)
-	VPAND       Y14, Y1, Y2
-	VPMAXUD     Y2, Y9, Y9
+	VADDPS    Y8, Y1, Y1
+	VPSRAD    $31, Y1, Y2
+	VPOR      Y7, Y2, Y2
+	VPXOR     Y2, Y1, Y1
+	VPMOVZXDQ Y1, Z1
+	VPSLLQ    $32, Z1, Z1
+	VPORQ     Z11, Z1, Z1
+	VPMAXUQ   Z1, Z13, Z13
+	VPSUBQ    Z10, Z11, Z11
+	MOVL      $8, AX
+	MOVL      $3, BX
+	KMOVW     BX, K1
+	VCVTDQ2PD Y6, Z0
+	VMOVUPD   (R8)(AX*8), X1
+	VMOVUPD   (R9)(AX*8), X2
+	VMULPD    Z15, Z1, Z1
+	VMULPD    Z0, Z1, Z1
+	VADDPD    Z2, Z1, Z1
+	VCVTPD2PS Z1, Y1
+	VMOVQ     X1, (DI)(AX*4)
+	VPAND     Y14, Y1, Y2
+	VPMAXUD   Y2, Y9, Y9
 
 	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
 	VADDPS    Y8, Y1, Y1
