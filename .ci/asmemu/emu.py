@@ -153,6 +153,9 @@ def operand(tok):
     m = re.match(r'(\w+)<>(?:([-+][^(]+))?\(SB\)$', tok)
     if m:
         return ('sym', m.group(1), cexpr(m.group(2)) if m.group(2) else 0)
+    m = re.match(r'·(\w+)(?:([-+][^(]+))?\(SB\)$', tok)
+    if m:  # a Go package symbol: a variable the caller supplies, or a tail-call target
+        return ('sym', '·' + m.group(1), cexpr(m.group(2)) if m.group(2) else 0)
     m = re.match(r'([^(]*)\((\w+)\)(?:\((\w+)\*([1248])\))?$', tok)
     if m:
         disp = cexpr(m.group(1)) if m.group(1).strip() else 0
@@ -365,9 +368,13 @@ def run(funcs, data, name, args, mem, allowed, seed=None, max_steps=2_000_000):
         except Fault as e:
             raise Fault('%s: %s at "%s"' % (name, e, ins.text)) from None
         if j is not None:
-            if j == -1:
+            if j == -1 or isinstance(j, tuple):
                 if cpu.r['BP'] != bp0 or cpu.r['SP'] != sp0:
                     raise Fault('%s: returns with BP or SP changed' % name)
+                if isinstance(j, tuple):  # JMP ·f(SB): f runs on the same frame
+                    if ret:
+                        raise Fault('%s: tail call to %s after storing results' % (name, j[1]))
+                    ret['tailcall'] = j[1]
                 return ret, cpu
             pc = j
 
@@ -387,7 +394,10 @@ def execute(cpu, ins, frame, ret, labels):
             return labels[ins.ops[0][1]]
         return None
     if b == 'JMP':
-        return labels[ins.ops[0][1]]
+        o = ins.ops[0]
+        if o[0] == 'sym' and o[1].startswith('·') and o[2] == 0:
+            return ('tail', o[1][1:])  # a tail call to a Go function
+        return labels[o[1]]
     if b == 'RET':
         return -1
     vector(cpu, ins, frame, ret)
@@ -403,6 +413,8 @@ def addr(cpu, o):
             a += cpu.r[o[3]] * o[4]
         return a & M64
     if o[0] == 'sym':
+        if o[1] not in cpu.data_addrs:
+            raise Fault('access to %s, which the caller did not supply' % o[1])
         return cpu.data_addrs[o[1]] + o[2]
     raise ValueError('not an address: %r' % (o,))
 
