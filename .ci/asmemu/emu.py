@@ -857,8 +857,10 @@ def vector(cpu, ins, frame, ret):
 
     h = INTVEC.get(b)
     if h is not None:
-        if mask is not None:
+        if mask is not None and b not in INTVEC_MASKED:
             raise ValueError('masked form not modelled: ' + ins.text)
+        if bcst:
+            raise ValueError('.BCST form not modelled: ' + ins.text)
         h(cpu, ins, ops)
         return
 
@@ -1023,22 +1025,95 @@ def op_pshufd(cpu, ins, ops):
 
 
 def op_pbroadcastd(cpu, ins, ops):
-    src, d = ops
+    src, d = ops  # from memory, an XMM, or (AVX-512F) the low dword of a GPR
     w = vwidth(d)
-    e = cpu.load(addr(cpu, src), 4) if src[0] in ('mem', 'sym') else bytes(cpu.v[src[2]][:4])
+    if src[0] in ('mem', 'sym'):
+        e = cpu.load(addr(cpu, src), 4)
+    elif src[0] == 'reg':
+        e = (cpu.r[src[1]] & 0xffffffff).to_bytes(4, 'little')
+    else:
+        e = bytes(cpu.v[src[2]][:4])
     vset(cpu, d, e * (w // 4))
 
 
 def op_movdq(n):
-    def h(cpu, ins, ops):  # VMOVD/VMOVQ between an XMM register and memory
+    def h(cpu, ins, ops):  # VMOVD/VMOVQ between an XMM register and memory or a GPR
         src, d = ops
         if src[0] == 'vec' and d[0] in ('mem', 'sym'):
             cpu.store(addr(cpu, d), bytes(cpu.v[src[2]][:n]))
         elif src[0] in ('mem', 'sym') and d[0] == 'vec':
             vset(cpu, ('vec', 16, d[2]), cpu.load(addr(cpu, src), n) + bytes(16 - n))
+        elif src[0] == 'vec' and d[0] == 'reg':  # zero-extended into the 64-bit register
+            cpu.r[d[1]] = int.from_bytes(cpu.v[src[2]][:n], 'little')
+        elif src[0] == 'reg' and d[0] == 'vec':
+            vset(cpu, ('vec', 16, d[2]), (cpu.r[src[1]] & ((1 << (8 * n)) - 1)).to_bytes(n, 'little') + bytes(16 - n))
         else:
             raise ValueError('unmodelled form: ' + ins.text)
     return h
+
+
+def op_cvttps2dq(cpu, ins, ops):
+    # float32 lanes to int32, truncated toward zero; NaN and values outside
+    # the int32 range give the integer indefinite 0x80000000
+    src, d = ops
+    w = vwidth(d)
+    R = []
+    for v in lanes(vget(cpu, src, w), 'f'):
+        if math.isnan(v) or math.isinf(v) or not -2147483648 <= math.trunc(v) <= 2147483647:
+            R.append(-2147483648)
+        else:
+            R.append(math.trunc(v))
+    vset(cpu, d, ipack(R, 'i'))
+
+
+def op_pack(sf, df, lo, hi):
+    def h(cpu, ins, ops):  # VPACKSSDW/VPACKUSWB: per 128-bit lane, src1's then src2's elements, saturated
+        s2, s1, d = ops
+        w = vwidth(d)
+        A = ilanes(vget(cpu, s1, w), sf)
+        B = ilanes(vget(cpu, s2, w), sf)
+        k = 16 // struct.calcsize(sf)
+        R = []
+        for l in range(w // 16):
+            R += [max(lo, min(hi, v)) for v in A[k * l:k * l + k] + B[k * l:k * l + k]]
+        vset(cpu, d, ipack(R, df))
+    return h
+
+
+def op_permd(cpu, ins, ops):
+    s2, s1, d = ops  # Intel VPERMD dst, idx (src1), table (src2): dst[i] = table[idx[i] mod lanes]
+    w = vwidth(d)
+    if w < 32:
+        raise ValueError('VPERMD has no 128-bit form: ' + ins.text)
+    idx = ilanes(vget(cpu, s1, w), 'I')
+    T = ilanes(vget(cpu, s2, w), 'I')
+    vset(cpu, d, ipack([T[i & (len(T) - 1)] for i in idx], 'I'))
+
+
+def op_pmovdb(cpu, ins, ops):
+    # VPMOVDB: each dword truncated to its low byte, to memory (under an
+    # opmask only the selected bytes are written, the others not accessed)
+    # or to an XMM register (bits above cleared)
+    src, d = ops
+    if src[0] != 'vec':
+        raise ValueError('unmodelled form: ' + ins.text)
+    w = vwidth(src)
+    b = bytes(ilanes(vget(cpu, src, w), 'I')[i] & 0xff for i in range(w // 4))
+    if d[0] in ('mem', 'sym'):
+        if 'Z' in ins.sfx:
+            raise ValueError('zeroing into memory: ' + ins.text)
+        a = addr(cpu, d)
+        if ins.mask is None:
+            cpu.store(a, b)
+        else:
+            m = cpu.k[ins.mask]
+            for i in range(len(b)):
+                if m >> i & 1:
+                    cpu.store(a + i, b[i:i + 1])
+    elif d[0] == 'vec':
+        vset(cpu, ('vec', len(b), d[2]), b, ins.mask, 'Z' in ins.sfx, 1)
+    else:
+        raise ValueError('unmodelled form: ' + ins.text)
 
 
 def op_pmovx(sf, df):
@@ -1061,4 +1136,8 @@ INTVEC = {
     'VPSRLW': shift_imm('h', False), 'VPSLLD': shift_imm('i', True),
     'VPHADDD': op_phaddd, 'VPSHUFD': op_pshufd, 'VPBROADCASTD': op_pbroadcastd,
     'VMOVD': op_movdq(4), 'VMOVQ': op_movdq(8),
+    'VPMAXUD': binop('I', max), 'VPMAXSD': binop('i', max),
+    'VCVTTPS2DQ': op_cvttps2dq, 'VPACKSSDW': op_pack('i', 'h', -32768, 32767),
+    'VPACKUSWB': op_pack('h', 'B', 0, 255), 'VPERMD': op_permd, 'VPMOVDB': op_pmovdb,
 }
+INTVEC_MASKED = {'VPMOVDB'}  # the handlers that apply ins.mask themselves
