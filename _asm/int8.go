@@ -40,7 +40,7 @@ var (
 		parent: implAVX2, file: "int8_amd64.s", vec: 32, vnni: true}
 	i8AVX512VNNI = &i8Variant{
 		spec: &implSpec{name: "avx512vnni", id: "i8AVX512VNNI", goarch: "amd64", rank: 3, infix: "AVX512VNNI", label: "AVX512_VNNI (EVEX VPDPBUSD)",
-			features: []string{"AVX", "AVX2", "AVX512F", "AVX512BW", "AVX512VNNI"}},
+			features: []string{"AVX", "AVX2", "AVX512F", "AVX512BW", "AVX512VL", "AVX512VNNI"}},
 		parent: implAVX512, file: "int8_amd64.s", vec: 64, vnni: true}
 	i8NEON = &i8Variant{
 		spec:   &implSpec{name: "neon", id: "i8NEON", goarch: "arm64", rank: 1, infix: "NEON", label: "NEON (widening multiplies)"},

@@ -254,6 +254,18 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 		g.VPBROADCASTD(i8c.Offset(i8cOnes), g.V(15))
 	}
 
+	if v.vec == 64 && k == kindU8I8 {
+		g.Label("rows10")
+		g.CMPQ(reg.RBX, imm(10))
+		g.JB(lbl("rows4"))
+		g.vnni10Block()
+		g.ADDQ(imm(40), reg.RDX)
+		g.LEAQ(memx(reg.RSI, 0, reg.R8, 8), reg.RSI)
+		g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.RSI)
+		g.SUBQ(imm(10), reg.RBX)
+		g.JMP(lbl("rows10"))
+	}
+
 	g.Label("rows4")
 	g.CMPQ(reg.RBX, imm(4))
 	g.JB(lbl("rows2"))
@@ -749,4 +761,122 @@ func (g *i8x86) reduceRows(R int, corr reg.VecPhysical) {
 		}
 		g.VMOVD(reg.X0, mem(reg.RDX, 0))
 	}
+}
+
+// vnni10Block: the AVX512_VNNI block of 10 rows for unsigned x (DotsU8I8),
+// the 10-class case: each vector of x is loaded once and multiplied into
+// all 10 rows, whose bytes are VPDPBUSD's memory operand, two vectors per
+// iteration so that each row has two independent sums (VPDPBUSD's latency
+// would otherwise bound the loop). Z(r), Z(10+r) = row r's int32 sums,
+// Z20, Z21 = the x vectors, Z22, Z23 = masked tail rows. The rows are
+// addressed from three cursors with d·{1, 2, 4, 8} as the scaled index:
+// CX = row 0 (rows 0, 1, 2, 4, 8), R9 = row 3, R10 = row 5 (rows 5, 6, 7,
+// 9); R12 = the x cursor, R11 = its end. SI and DI are left as they were.
+func (g *i8x86) vnni10Block() {
+	const p = "b10"
+	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
+	X := []reg.VecPhysical{reg.Z20, reg.Z21}
+	T := []reg.VecPhysical{reg.Z22, reg.Z23}
+	g.Comment("10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =",
+		"row r's sums, Z20, Z21 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others",
+		"at d·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 128-byte blocks")
+	g.MOVQ(reg.RSI, reg.RCX)
+	g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.R9)
+	g.ADDQ(reg.R8, reg.R9)
+	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
+	g.MOVQ(reg.RDI, reg.R12)
+	g.MOVQ(reg.R8, reg.R11)
+	g.ANDQ(imm(-128), reg.R11)
+	g.ADDQ(reg.RDI, reg.R11)
+	for r := 0; r < 20; r++ {
+		g.VPXORD(zr[r], zr[r], zr[r])
+	}
+	at := func(r, disp int) operand.Mem {
+		switch r {
+		case 0:
+			return mem(reg.RCX, disp)
+		case 1, 2, 4, 8:
+			return memx(reg.RCX, disp, reg.R8, uint8(r))
+		case 3:
+			return mem(reg.R9, disp)
+		case 5:
+			return mem(reg.R10, disp)
+		default: // 6, 7, 9
+			return memx(reg.R10, disp, reg.R8, uint8(r-5))
+		}
+	}
+	advance := func(n int) {
+		for _, c := range []reg.Register{reg.R12, reg.RCX, reg.R9, reg.R10} {
+			g.ADDQ(imm(n), c)
+		}
+	}
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "one"))
+	g.pcalign(32)
+	g.Label(p + "loop")
+	for u := 0; u < 2; u++ {
+		g.VMOVDQU64(mem(reg.R12, 64*u), X[u])
+	}
+	for u := 0; u < 2; u++ {
+		for r := 0; r < 10; r++ {
+			g.vpdpbusd(at(r, 64*u), X[u], acc(r, u))
+		}
+	}
+	advance(128)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JB(lbl(p + "loop"))
+
+	g.Label(p + "one")
+	g.Comment("one more whole vector if d mod 128 ≥ 64")
+	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "tail"))
+	g.VMOVDQU64(mem(reg.R12, 0), X[0])
+	for r := 0; r < 10; r++ {
+		g.vpdpbusd(at(r, 0), X[0], acc(r, 0))
+	}
+	advance(64)
+
+	g.Label(p + "tail")
+	g.TESTQ(imm32(63), reg.R8)
+	g.JZ(lbl(p + "sum"))
+	g.Comment("the last d mod 64 bytes under K1 (zero beyond the end)")
+	g.VMOVDQU8_Z(mem(reg.R12, 0), reg.K1, X[1])
+	for r := 0; r < 10; r++ {
+		t := T[r%2]
+		g.VMOVDQU8_Z(at(r, 0), reg.K1, t)
+		g.vpdpbusd(t, X[1], acc(r, 1))
+	}
+
+	g.Label(p + "sum")
+	g.Comment("Y(r) = row r's sums, the two ZMMs added and folded onto 8 lanes (Y10, Y11:",
+		"the high halves)")
+	for r := 0; r < 10; r++ {
+		g.VPADDD(acc(r, 1), acc(r, 0), acc(r, 0))
+	}
+	for r := 0; r < 10; r++ {
+		g.VEXTRACTI64X4(operand.Imm(1), acc(r, 0), yr[10+r%2])
+		g.VPADDD(yr[10+r%2], yr[r], yr[r])
+	}
+	g.Comment("X0, X4 = the sums of rows 0..3 and 4..7: pairwise adds within the 128-bit",
+		"lanes give Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes'",
+		"sums), then the high lane onto the low")
+	g.VPHADDD(reg.Y1, reg.Y0, reg.Y0)
+	g.VPHADDD(reg.Y3, reg.Y2, reg.Y2)
+	g.VPHADDD(reg.Y2, reg.Y0, reg.Y0)
+	g.VPHADDD(reg.Y5, reg.Y4, reg.Y4)
+	g.VPHADDD(reg.Y7, reg.Y6, reg.Y6)
+	g.VPHADDD(reg.Y6, reg.Y4, reg.Y4)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y0, reg.X1)
+	g.VPADDD(reg.X1, reg.X0, reg.X0)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y4, reg.X5)
+	g.VPADDD(reg.X5, reg.X4, reg.X4)
+	g.VMOVDQU(reg.X0, mem(reg.RDX, 0))
+	g.VMOVDQU(reg.X4, mem(reg.RDX, 16))
+	g.Comment("X8[0:2] = the sums of rows 8, 9")
+	g.VPHADDD(reg.Y9, reg.Y8, reg.Y8)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
+	g.VPADDD(reg.X9, reg.X8, reg.X8)
+	g.VPHADDD(reg.X8, reg.X8, reg.X8)
+	g.VMOVQ(reg.X8, mem(reg.RDX, 32))
 }

@@ -15,6 +15,8 @@
 //	kernel/quantize_amd64.s, quantize_arm64.s, quantize_{amd64,arm64,noasm}.go
 //	                               the int8 models' input quantiser (quantize.go,
 //	                               quantize_x86.go, quantize_neon.go)
+//	kernel/rescale_amd64.s, rescale_{amd64,other}.go
+//	                               the int8 models' rescale and argmax (rescale.go)
 //	kernel/sparseblock_amd64.s, sparseblock_arm64.s,
 //	kernel/sparseblock_{amd64,arm64,other}.go
 //	                               the block-scoring kernel (sparseblock.go,
@@ -116,6 +118,9 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/quantize_amd64.go", func() ([]byte, error) { return quantizeGoFile("amd64") }},
 			{"kernel/quantize_arm64.go", func() ([]byte, error) { return quantizeGoFile("arm64") }},
 			{"kernel/quantize_noasm.go", func() ([]byte, error) { return quantizeGoFile("") }},
+			{"kernel/rescale_amd64.s", rescaleX86File},
+			{"kernel/rescale_amd64.go", func() ([]byte, error) { return rescaleGoFile("amd64") }},
+			{"kernel/rescale_other.go", func() ([]byte, error) { return rescaleGoFile("") }},
 			{"kernel/sparseblock_amd64.s", scoreBlockAVXFile},
 			{"kernel/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
 			{"kernel/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},

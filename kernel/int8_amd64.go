@@ -15,7 +15,7 @@ func archInt8Impls() []*Int8Impl {
 	return []*Int8Impl{
 		{name: "avx2", id: i8AVX2, impl: IDAVX2, rank: 1, available: cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)},
 		{name: "avxvnni", id: i8AVXVNNI, impl: IDAVX2, rank: 2, available: cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.AVXVNNI)},
-		{name: "avx512vnni", id: i8AVX512VNNI, impl: IDAVX512, rank: 3, available: cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VNNI)},
+		{name: "avx512vnni", id: i8AVX512VNNI, impl: IDAVX512, rank: 3, available: cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI)},
 	}
 }
 

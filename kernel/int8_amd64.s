@@ -2381,6 +2381,185 @@ TEXT ·dotsU8I8AVX512VNNI(SB), NOSPLIT, $0-72
 	MOVQ R8, R13
 	ANDQ $-64, R13
 
+rows10:
+	CMPQ BX, $10
+	JB   rows4
+
+	// 10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =
+	// row r's sums, Z20, Z21 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others
+	// at d·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 128-byte blocks
+	MOVQ    SI, CX
+	LEAQ    (SI)(R8*2), R9
+	ADDQ    R8, R9
+	LEAQ    (R9)(R8*2), R10
+	MOVQ    DI, R12
+	MOVQ    R8, R11
+	ANDQ    $-128, R11
+	ADDQ    DI, R11
+	VPXORD  Z0, Z0, Z0
+	VPXORD  Z1, Z1, Z1
+	VPXORD  Z2, Z2, Z2
+	VPXORD  Z3, Z3, Z3
+	VPXORD  Z4, Z4, Z4
+	VPXORD  Z5, Z5, Z5
+	VPXORD  Z6, Z6, Z6
+	VPXORD  Z7, Z7, Z7
+	VPXORD  Z8, Z8, Z8
+	VPXORD  Z9, Z9, Z9
+	VPXORD  Z10, Z10, Z10
+	VPXORD  Z11, Z11, Z11
+	VPXORD  Z12, Z12, Z12
+	VPXORD  Z13, Z13, Z13
+	VPXORD  Z14, Z14, Z14
+	VPXORD  Z15, Z15, Z15
+	VPXORD  Z16, Z16, Z16
+	VPXORD  Z17, Z17, Z17
+	VPXORD  Z18, Z18, Z18
+	VPXORD  Z19, Z19, Z19
+	CMPQ    R12, R11
+	JAE     b10one
+	PCALIGN $32
+
+b10loop:
+	VMOVDQU64 (R12), Z20
+	VMOVDQU64 64(R12), Z21
+	VPDPBUSD  (CX), Z20, Z0
+	VPDPBUSD  (CX)(R8*1), Z20, Z1
+	VPDPBUSD  (CX)(R8*2), Z20, Z2
+	VPDPBUSD  (R9), Z20, Z3
+	VPDPBUSD  (CX)(R8*4), Z20, Z4
+	VPDPBUSD  (R10), Z20, Z5
+	VPDPBUSD  (R10)(R8*1), Z20, Z6
+	VPDPBUSD  (R10)(R8*2), Z20, Z7
+	VPDPBUSD  (CX)(R8*8), Z20, Z8
+	VPDPBUSD  (R10)(R8*4), Z20, Z9
+	VPDPBUSD  64(CX), Z21, Z10
+	VPDPBUSD  64(CX)(R8*1), Z21, Z11
+	VPDPBUSD  64(CX)(R8*2), Z21, Z12
+	VPDPBUSD  64(R9), Z21, Z13
+	VPDPBUSD  64(CX)(R8*4), Z21, Z14
+	VPDPBUSD  64(R10), Z21, Z15
+	VPDPBUSD  64(R10)(R8*1), Z21, Z16
+	VPDPBUSD  64(R10)(R8*2), Z21, Z17
+	VPDPBUSD  64(CX)(R8*8), Z21, Z18
+	VPDPBUSD  64(R10)(R8*4), Z21, Z19
+	ADDQ      $128, R12
+	ADDQ      $128, CX
+	ADDQ      $128, R9
+	ADDQ      $128, R10
+	CMPQ      R12, R11
+	JB        b10loop
+
+b10one:
+	// one more whole vector if d mod 128 ≥ 64
+	LEAQ      (DI)(R13*1), R11
+	CMPQ      R12, R11
+	JAE       b10tail
+	VMOVDQU64 (R12), Z20
+	VPDPBUSD  (CX), Z20, Z0
+	VPDPBUSD  (CX)(R8*1), Z20, Z1
+	VPDPBUSD  (CX)(R8*2), Z20, Z2
+	VPDPBUSD  (R9), Z20, Z3
+	VPDPBUSD  (CX)(R8*4), Z20, Z4
+	VPDPBUSD  (R10), Z20, Z5
+	VPDPBUSD  (R10)(R8*1), Z20, Z6
+	VPDPBUSD  (R10)(R8*2), Z20, Z7
+	VPDPBUSD  (CX)(R8*8), Z20, Z8
+	VPDPBUSD  (R10)(R8*4), Z20, Z9
+	ADDQ      $64, R12
+	ADDQ      $64, CX
+	ADDQ      $64, R9
+	ADDQ      $64, R10
+
+b10tail:
+	TESTQ $63, R8
+	JZ    b10sum
+
+	// the last d mod 64 bytes under K1 (zero beyond the end)
+	VMOVDQU8.Z (R12), K1, Z21
+	VMOVDQU8.Z (CX), K1, Z22
+	VPDPBUSD   Z22, Z21, Z10
+	VMOVDQU8.Z (CX)(R8*1), K1, Z23
+	VPDPBUSD   Z23, Z21, Z11
+	VMOVDQU8.Z (CX)(R8*2), K1, Z22
+	VPDPBUSD   Z22, Z21, Z12
+	VMOVDQU8.Z (R9), K1, Z23
+	VPDPBUSD   Z23, Z21, Z13
+	VMOVDQU8.Z (CX)(R8*4), K1, Z22
+	VPDPBUSD   Z22, Z21, Z14
+	VMOVDQU8.Z (R10), K1, Z23
+	VPDPBUSD   Z23, Z21, Z15
+	VMOVDQU8.Z (R10)(R8*1), K1, Z22
+	VPDPBUSD   Z22, Z21, Z16
+	VMOVDQU8.Z (R10)(R8*2), K1, Z23
+	VPDPBUSD   Z23, Z21, Z17
+	VMOVDQU8.Z (CX)(R8*8), K1, Z22
+	VPDPBUSD   Z22, Z21, Z18
+	VMOVDQU8.Z (R10)(R8*4), K1, Z23
+	VPDPBUSD   Z23, Z21, Z19
+
+b10sum:
+	// Y(r) = row r's sums, the two ZMMs added and folded onto 8 lanes (Y10, Y11:
+	// the high halves)
+	VPADDD        Z10, Z0, Z0
+	VPADDD        Z11, Z1, Z1
+	VPADDD        Z12, Z2, Z2
+	VPADDD        Z13, Z3, Z3
+	VPADDD        Z14, Z4, Z4
+	VPADDD        Z15, Z5, Z5
+	VPADDD        Z16, Z6, Z6
+	VPADDD        Z17, Z7, Z7
+	VPADDD        Z18, Z8, Z8
+	VPADDD        Z19, Z9, Z9
+	VEXTRACTI64X4 $1, Z0, Y10
+	VPADDD        Y10, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y11
+	VPADDD        Y11, Y1, Y1
+	VEXTRACTI64X4 $1, Z2, Y10
+	VPADDD        Y10, Y2, Y2
+	VEXTRACTI64X4 $1, Z3, Y11
+	VPADDD        Y11, Y3, Y3
+	VEXTRACTI64X4 $1, Z4, Y10
+	VPADDD        Y10, Y4, Y4
+	VEXTRACTI64X4 $1, Z5, Y11
+	VPADDD        Y11, Y5, Y5
+	VEXTRACTI64X4 $1, Z6, Y10
+	VPADDD        Y10, Y6, Y6
+	VEXTRACTI64X4 $1, Z7, Y11
+	VPADDD        Y11, Y7, Y7
+	VEXTRACTI64X4 $1, Z8, Y10
+	VPADDD        Y10, Y8, Y8
+	VEXTRACTI64X4 $1, Z9, Y11
+	VPADDD        Y11, Y9, Y9
+
+	// X0, X4 = the sums of rows 0..3 and 4..7: pairwise adds within the 128-bit
+	// lanes give Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes'
+	// sums), then the high lane onto the low
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VPHADDD      Y5, Y4, Y4
+	VPHADDD      Y7, Y6, Y6
+	VPHADDD      Y6, Y4, Y4
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VEXTRACTI128 $1, Y4, X5
+	VPADDD       X5, X4, X4
+	VMOVDQU      X0, (DX)
+	VMOVDQU      X4, 16(DX)
+
+	// X8[0:2] = the sums of rows 8, 9
+	VPHADDD      Y9, Y8, Y8
+	VEXTRACTI128 $1, Y8, X9
+	VPADDD       X9, X8, X8
+	VPHADDD      X8, X8, X8
+	VMOVQ        X8, 32(DX)
+	ADDQ         $40, DX
+	LEAQ         (SI)(R8*8), SI
+	LEAQ         (SI)(R8*2), SI
+	SUBQ         $10, BX
+	JMP          rows10
+
 rows4:
 	CMPQ BX, $4
 	JB   rows2

@@ -78,7 +78,7 @@ type Model struct {
 	q       []int8    // rows×d quantised weights, row-major (voted: one row per vector)
 	scale   []float32 // per row, finite and > 0
 	b       []float32 // per row, finite
-	rf      []rowf    // per row, scale and b in float64 (for rescale)
+	rs, rb  []float64 // per row, scale and b in float64 (for rescale)
 	sum     []int32   // per row, Σ q (for the zero point)
 	// A voted model's vectors: score k's are rows voff[k] to voff[k+1]−1,
 	// row j with survival count vc[j] > 0. nil for the other algorithms.
@@ -90,9 +90,6 @@ type Model struct {
 
 // expMask is float32's exponent bits: all are set in ±Inf and NaN alone.
 const expMask = 0x7f800000
-
-// rowf is a row's scale and bias as the float64 factors of its score.
-type rowf struct{ s, b float64 }
 
 // scratch is the per-call memory of the float32 and many-class paths.
 type scratch struct {
@@ -187,9 +184,9 @@ func quantizeRow[T perceptron.Float](dst []int8, w []T) (float32, error) {
 func (q *Model) prepare() {
 	rows := len(q.scale)
 	q.sum = make([]int32, rows)
-	q.rf = make([]rowf, rows)
+	q.rs, q.rb = make([]float64, rows), make([]float64, rows)
 	for k := range rows {
-		q.rf[k] = rowf{float64(q.scale[k]), float64(q.b[k])}
+		q.rs[k], q.rb[k] = float64(q.scale[k]), float64(q.b[k])
 	}
 	for k := range rows {
 		var s int32
@@ -346,20 +343,35 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 	if dst == nil {
 		dst = tmp
 	}
-	// Two tight passes (measured faster than one with the argmax's
-	// branches in it): the scores, then their argmax and a check that all
-	// are finite (a non-finite score has its exponent bits all ones).
 	// mul and bmul are 1 for an unscaled model, and a product by 1 is
-	// exact: that loop leaves them out.
-	dst, rf := dst[:len(acc)], q.rf[:len(acc)]
+	// exact: kernel.RescaleArgmax leaves them out (its product rounded
+	// before the add, as the general loop's; its argmax ties to the
+	// smaller index).
+	dst = dst[:len(acc)]
+	if mul == 1 && bmul == 1 && q.k.RescaleAsm() {
+		if k, ok := q.k.RescaleArgmax(dst, acc, q.rs, q.rb, sx); ok {
+			if len(acc) > 1 {
+				// dst[k] not read back: a load right after the kernel's
+				// masked store would wait for it (measured 2x slower)
+				return q.labels[k], nil
+			}
+			return q.decide(dst[k], k, len(acc))
+		}
+		return 0, q.nonFinite(dst)
+	}
+	// Else (the Go loop: inline) two tight passes (measured faster than
+	// one with the argmax's branches in it): the scores, then their argmax
+	// and a check that all are finite (a non-finite score has its exponent
+	// bits all ones).
+	rs, rb := q.rs[:len(acc)], q.rb[:len(acc)]
 	if mul == 1 && bmul == 1 {
 		for k, a := range acc {
 			// float64(…) rounds the product as the general loop does (no FMA)
-			dst[k] = float32(float64(rf[k].s*sx*float64(a)) + rf[k].b)
+			dst[k] = float32(float64(rs[k]*sx*float64(a)) + rb[k])
 		}
 	} else {
 		for k, a := range acc {
-			dst[k] = float32(rf[k].s*sx*float64(a)*mul + rf[k].b*bmul)
+			dst[k] = float32(rs[k]*sx*float64(a)*mul + rb[k]*bmul)
 		}
 	}
 	best, bestK := dst[0], 0
@@ -372,13 +384,20 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 		}
 	}
 	if exp == expMask {
-		for k, v := range dst {
-			if math.Float32bits(v)&expMask == expMask {
-				return 0, fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, v)
-			}
-		}
+		return 0, q.nonFinite(dst)
 	}
 	return q.decide(best, bestK, len(acc))
+}
+
+// nonFinite returns the error naming the first score of dst that is ±Inf
+// or NaN (dst has one).
+func (q *Model) nonFinite(dst []float32) error {
+	for k, v := range dst {
+		if math.Float32bits(v)&expMask == expMask {
+			return fmt.Errorf("%w: score %d is %v", ErrNonFinite, k, v)
+		}
+	}
+	return fmt.Errorf("%w: a score is not finite", ErrNonFinite)
 }
 
 // decide returns the label of the best of r scores, best at index bestK.
