@@ -153,6 +153,9 @@ def operand(tok):
     m = re.match(r'(\w+)<>(?:([-+][^(]+))?\(SB\)$', tok)
     if m:
         return ('sym', m.group(1), cexpr(m.group(2)) if m.group(2) else 0)
+    m = re.match(r'·(\w+)(?:([-+][^(]+))?\(SB\)$', tok)
+    if m:  # a Go package symbol: a variable the caller supplies, or a tail-call target
+        return ('sym', '·' + m.group(1), cexpr(m.group(2)) if m.group(2) else 0)
     m = re.match(r'([^(]*)\((\w+)\)(?:\((\w+)\*([1248])\))?$', tok)
     if m:
         disp = cexpr(m.group(1)) if m.group(1).strip() else 0
@@ -365,9 +368,13 @@ def run(funcs, data, name, args, mem, allowed, seed=None, max_steps=2_000_000):
         except Fault as e:
             raise Fault('%s: %s at "%s"' % (name, e, ins.text)) from None
         if j is not None:
-            if j == -1:
+            if j == -1 or isinstance(j, tuple):
                 if cpu.r['BP'] != bp0 or cpu.r['SP'] != sp0:
                     raise Fault('%s: returns with BP or SP changed' % name)
+                if isinstance(j, tuple):  # JMP ·f(SB): f runs on the same frame
+                    if ret:
+                        raise Fault('%s: tail call to %s after storing results' % (name, j[1]))
+                    ret['tailcall'] = j[1]
                 return ret, cpu
             pc = j
 
@@ -387,7 +394,10 @@ def execute(cpu, ins, frame, ret, labels):
             return labels[ins.ops[0][1]]
         return None
     if b == 'JMP':
-        return labels[ins.ops[0][1]]
+        o = ins.ops[0]
+        if o[0] == 'sym' and o[1].startswith('·') and o[2] == 0:
+            return ('tail', o[1][1:])  # a tail call to a Go function
+        return labels[o[1]]
     if b == 'RET':
         return -1
     vector(cpu, ins, frame, ret)
@@ -403,6 +413,8 @@ def addr(cpu, o):
             a += cpu.r[o[3]] * o[4]
         return a & M64
     if o[0] == 'sym':
+        if o[1] not in cpu.data_addrs:
+            raise Fault('access to %s, which the caller did not supply' % o[1])
         return cpu.data_addrs[o[1]] + o[2]
     raise ValueError('not an address: %r' % (o,))
 
@@ -845,8 +857,10 @@ def vector(cpu, ins, frame, ret):
 
     h = INTVEC.get(b)
     if h is not None:
-        if mask is not None:
+        if mask is not None and b not in INTVEC_MASKED:
             raise ValueError('masked form not modelled: ' + ins.text)
+        if bcst:
+            raise ValueError('.BCST form not modelled: ' + ins.text)
         h(cpu, ins, ops)
         return
 
@@ -941,12 +955,14 @@ def sat16(v):
 
 
 def binop(f, fn):
-    def h(cpu, ins, ops):
+    def h(cpu, ins, ops):  # under an opmask (if INTVEC_MASKED allows one) per element of f
         s2, s1, d = ops
         w = vwidth(d)
         A = ilanes(vget(cpu, s1, w), f)  # Intel src1
+        if ins.mask is not None and s2[0] != 'vec':
+            raise ValueError('masked memory source not modelled: ' + ins.text)
         B = ilanes(vget(cpu, s2, w), f)  # Intel src2 (register or memory)
-        vset(cpu, d, ipack([fn(a, bb) for a, bb in zip(A, B)], f))
+        vset(cpu, d, ipack([fn(a, bb) for a, bb in zip(A, B)], f), ins.mask, 'Z' in ins.sfx, struct.calcsize(f))
     return h
 
 
@@ -990,6 +1006,77 @@ def shift_imm(f, left):
     return h
 
 
+def op_psra_imm(f):
+    def h(cpu, ins, ops):  # VPSRAD/VPSRAQ $n: arithmetic shift, counts ≥ the width fill with the sign
+        imm, src, d = ops
+        w = vwidth(d)
+        bits = 8 * struct.calcsize(f)
+        n = min(imm[1], bits - 1)
+        vset(cpu, d, ipack([v >> n for v in ilanes(vget(cpu, src, w), f)], f))
+    return h
+
+
+def op_inserti128(cpu, ins, ops):
+    imm, s3, s2, d = ops  # Intel VINSERTI128 dst, src2, src3/m128, imm: src2 with 128-bit lane imm&1 from src3
+    if vwidth(d) != 32:
+        raise ValueError('unmodelled form: ' + ins.text)
+    lo = imm[1] & 1
+    out = bytearray(vget(cpu, s2, 32))
+    out[16 * lo:16 * lo + 16] = vget(cpu, s3, 16)
+    vset(cpu, d, bytes(out))
+
+
+def op_cvtdq2pd(cpu, ins, ops):
+    # int32 elements to float64 lanes (exact); under an opmask the source
+    # elements of masked-off lanes are not read (a memory source's faults suppressed)
+    src, d = ops
+    w = vwidth(d)
+    n = w // 8
+    m = cpu.k[ins.mask] if ins.mask is not None else (1 << n) - 1
+    if src[0] in ('mem', 'sym'):
+        a = addr(cpu, src)
+        vals = [int.from_bytes(cpu.load(a + 4 * i, 4), 'little', signed=True) if m >> i & 1 else 0 for i in range(n)]
+    else:
+        vals = ilanes(bytes(cpu.v[src[2]][:4 * n]), 'i')
+    vset(cpu, d, pack([float(v) for v in vals], 'd'), ins.mask, 'Z' in ins.sfx, 8)
+
+
+def op_cvtpd2ps(cpu, ins, ops):
+    # float64 lanes to float32, rounded to nearest even (overflow to ±Inf);
+    # a NaN keeps its sign and the top 22 bits of its payload, made quiet
+    src, d = ops
+    if src[0] != 'vec' or ins.mask is not None:
+        raise ValueError('unmodelled form: ' + ins.text)
+    w = vwidth(src)
+    out = b''
+    for v in lanes(bytes(cpu.v[src[2]][:w]), 'd'):
+        if math.isnan(v):
+            bits = int.from_bytes(struct.pack('<d', v), 'little')
+            out += ((bits >> 63) << 31 | 0x7fc00000 | (bits >> 29 & 0x3fffff)).to_bytes(4, 'little')
+        else:
+            out += struct.pack('<f', f32(v))
+    vset(cpu, ('vec', w // 2, d[2]), out)
+
+
+def op_pcmpeq(f):
+    def h(cpu, ins, ops):  # VEX VPCMPEQD: all ones where equal (the EVEX form writes an opmask: not modelled)
+        s2, s1, d = ops
+        if d[0] != 'vec' or vwidth(d) > 32:
+            raise ValueError('unmodelled form: ' + ins.text)
+        w = vwidth(d)
+        A, B = ilanes(vget(cpu, s1, w), f), ilanes(vget(cpu, s2, w), f)
+        vset(cpu, d, ipack([-1 if a == b else 0 for a, b in zip(A, B)], f))
+    return h
+
+
+def op_movmskps(cpu, ins, ops):
+    src, d = ops  # the sign bit of each dword lane, zero-extended into the GPR
+    if src[0] != 'vec' or d[0] != 'reg':
+        raise ValueError('unmodelled form: ' + ins.text)
+    L = ilanes(bytes(cpu.v[src[2]][:vwidth(src)]), 'I')
+    cpu.r[d[1]] = sum((v >> 31) << i for i, v in enumerate(L))
+
+
 def op_phaddd(cpu, ins, ops):
     s2, s1, d = ops  # per 128-bit lane: [s1 pairs, s2 pairs]
     w = vwidth(d)
@@ -1010,23 +1097,98 @@ def op_pshufd(cpu, ins, ops):
     vset(cpu, d, ipack([L[4 * (i // 4) + (n >> (2 * (i % 4)) & 3)] for i in range(len(L))], 'i'))
 
 
-def op_pbroadcastd(cpu, ins, ops):
-    src, d = ops
-    w = vwidth(d)
-    e = cpu.load(addr(cpu, src), 4) if src[0] in ('mem', 'sym') else bytes(cpu.v[src[2]][:4])
-    vset(cpu, d, e * (w // 4))
+def op_pbroadcast(n):
+    def h(cpu, ins, ops):  # VPBROADCASTD/Q from memory, an XMM, or (AVX-512F) the low bytes of a GPR
+        src, d = ops
+        w = vwidth(d)
+        if src[0] in ('mem', 'sym'):
+            e = cpu.load(addr(cpu, src), n)
+        elif src[0] == 'reg':
+            e = (cpu.r[src[1]] & ((1 << (8 * n)) - 1)).to_bytes(n, 'little')
+        else:
+            e = bytes(cpu.v[src[2]][:n])
+        vset(cpu, d, e * (w // n))
+    return h
 
 
 def op_movdq(n):
-    def h(cpu, ins, ops):  # VMOVD/VMOVQ between an XMM register and memory
+    def h(cpu, ins, ops):  # VMOVD/VMOVQ between an XMM register and memory or a GPR
         src, d = ops
         if src[0] == 'vec' and d[0] in ('mem', 'sym'):
             cpu.store(addr(cpu, d), bytes(cpu.v[src[2]][:n]))
         elif src[0] in ('mem', 'sym') and d[0] == 'vec':
             vset(cpu, ('vec', 16, d[2]), cpu.load(addr(cpu, src), n) + bytes(16 - n))
+        elif src[0] == 'vec' and d[0] == 'reg':  # zero-extended into the 64-bit register
+            cpu.r[d[1]] = int.from_bytes(cpu.v[src[2]][:n], 'little')
+        elif src[0] == 'reg' and d[0] == 'vec':
+            vset(cpu, ('vec', 16, d[2]), (cpu.r[src[1]] & ((1 << (8 * n)) - 1)).to_bytes(n, 'little') + bytes(16 - n))
         else:
             raise ValueError('unmodelled form: ' + ins.text)
     return h
+
+
+def op_cvttps2dq(cpu, ins, ops):
+    # float32 lanes to int32, truncated toward zero; NaN and values outside
+    # the int32 range give the integer indefinite 0x80000000
+    src, d = ops
+    w = vwidth(d)
+    R = []
+    for v in lanes(vget(cpu, src, w), 'f'):
+        if math.isnan(v) or math.isinf(v) or not -2147483648 <= math.trunc(v) <= 2147483647:
+            R.append(-2147483648)
+        else:
+            R.append(math.trunc(v))
+    vset(cpu, d, ipack(R, 'i'))
+
+
+def op_pack(sf, df, lo, hi):
+    def h(cpu, ins, ops):  # VPACKSSDW/VPACKUSWB: per 128-bit lane, src1's then src2's elements, saturated
+        s2, s1, d = ops
+        w = vwidth(d)
+        A = ilanes(vget(cpu, s1, w), sf)
+        B = ilanes(vget(cpu, s2, w), sf)
+        k = 16 // struct.calcsize(sf)
+        R = []
+        for l in range(w // 16):
+            R += [max(lo, min(hi, v)) for v in A[k * l:k * l + k] + B[k * l:k * l + k]]
+        vset(cpu, d, ipack(R, df))
+    return h
+
+
+def op_permd(cpu, ins, ops):
+    s2, s1, d = ops  # Intel VPERMD dst, idx (src1), table (src2): dst[i] = table[idx[i] mod lanes]
+    w = vwidth(d)
+    if w < 32:
+        raise ValueError('VPERMD has no 128-bit form: ' + ins.text)
+    idx = ilanes(vget(cpu, s1, w), 'I')
+    T = ilanes(vget(cpu, s2, w), 'I')
+    vset(cpu, d, ipack([T[i & (len(T) - 1)] for i in idx], 'I'))
+
+
+def op_pmovdb(cpu, ins, ops):
+    # VPMOVDB: each dword truncated to its low byte, to memory (under an
+    # opmask only the selected bytes are written, the others not accessed)
+    # or to an XMM register (bits above cleared)
+    src, d = ops
+    if src[0] != 'vec':
+        raise ValueError('unmodelled form: ' + ins.text)
+    w = vwidth(src)
+    b = bytes(ilanes(vget(cpu, src, w), 'I')[i] & 0xff for i in range(w // 4))
+    if d[0] in ('mem', 'sym'):
+        if 'Z' in ins.sfx:
+            raise ValueError('zeroing into memory: ' + ins.text)
+        a = addr(cpu, d)
+        if ins.mask is None:
+            cpu.store(a, b)
+        else:
+            m = cpu.k[ins.mask]
+            for i in range(len(b)):
+                if m >> i & 1:
+                    cpu.store(a + i, b[i:i + 1])
+    elif d[0] == 'vec':
+        vset(cpu, ('vec', len(b), d[2]), b, ins.mask, 'Z' in ins.sfx, 1)
+    else:
+        raise ValueError('unmodelled form: ' + ins.text)
 
 
 def op_pmovx(sf, df):
@@ -1047,6 +1209,14 @@ INTVEC = {
     'VPSUBW': binop('h', lambda a, b: a - b), 'VPSUBD': binop('i', lambda a, b: a - b),
     'VPMADDUBSW': op_pmaddubsw, 'VPMADDWD': op_pmaddwd, 'VPDPBUSD': op_vpdpbusd,
     'VPSRLW': shift_imm('h', False), 'VPSLLD': shift_imm('i', True),
-    'VPHADDD': op_phaddd, 'VPSHUFD': op_pshufd, 'VPBROADCASTD': op_pbroadcastd,
+    'VPHADDD': op_phaddd, 'VPSHUFD': op_pshufd, 'VPBROADCASTD': op_pbroadcast(4),
     'VMOVD': op_movdq(4), 'VMOVQ': op_movdq(8),
+    'VPMAXUD': binop('I', max), 'VPMAXSD': binop('i', max),
+    'VCVTTPS2DQ': op_cvttps2dq, 'VPACKSSDW': op_pack('i', 'h', -32768, 32767),
+    'VPACKUSWB': op_pack('h', 'B', 0, 255), 'VPERMD': op_permd, 'VPMOVDB': op_pmovdb,
+    'VPBROADCASTQ': op_pbroadcast(8), 'VPMAXUQ': binop('Q', max), 'VPSUBQ': binop('q', lambda a, b: a - b),
+    'VPSRAD': op_psra_imm('i'), 'VPSLLQ': shift_imm('q', True), 'VPMOVZXDQ': op_pmovx('I', 'q'),
+    'VINSERTI128': op_inserti128, 'VCVTDQ2PD': op_cvtdq2pd, 'VCVTPD2PS': op_cvtpd2ps,
+    'VPCMPEQD': op_pcmpeq('i'), 'VMOVMSKPS': op_movmskps,
 }
+INTVEC_MASKED = {'VPMOVDB', 'VPMAXUQ', 'VCVTDQ2PD'}  # the handlers that apply ins.mask themselves
