@@ -8,6 +8,12 @@
 # matches any NaN); no byte outside dst[:n] may change. The data: small
 # integers (many ties; the largest score 0 as both -0 and +0), random values, int32 extremes, and
 # scales and offsets that overflow float32 or are ±Inf or NaN.
+# Then dotsRescaleU8AVX512 (DotsU8I8RescaleArgmax of avx512vnni: 10 rows) at
+# d = 0..139, 255..257, 767, 768, 784, 1000 with guard bytes around dst, W, x,
+# sum, s and b: acc[r] = Σ W[r·d+i]·x[i] − z·sum[r] wrapped to int32 (z 0,
+# 1, 128, 255, random; sums up to the int32 extremes, so z·sum wraps), then
+# the same rescale and argmax check, on random and extreme bytes, repeated
+# rows (ties), and overflowing, infinite and NaN scales (s, sx) and offsets.
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -71,29 +77,95 @@ def layout(blocks):
     return mem, addrs, allowed
 
 
+def wrap32(v):
+    v &= 0xffffffff
+    return v - (1 << 32) if v >> 31 else v
+
+
+def check(name, n, kind, args, blocks, acc, s, b, sx):
+    """Runs name with blocks[0] as dst (n float32s) and the other blocks as
+    the arguments args names (base addresses in order), then compares dst,
+    best and finite with reference(acc, s, b, sx) and every other byte with
+    its old value. Returns 1 on a failure."""
+    global checks
+    mem, addrs, allowed = layout(blocks)
+    before = bytes(mem)
+    ad = addrs[0]
+    a = dict(args)
+    for (nm, ln), addr in zip(a.pop('slices'), addrs):
+        a.update({nm + '_base': addr, nm + '_len': ln, nm + '_cap': ln})
+    try:
+        ret, cpu = run(funcs, data, name, a, mem, allowed)
+    except Fault as e:
+        print('FAULT', name, n, kind, e)
+        return 1
+    checks += 1
+    want, wbest, wfin = reference(acc, s, b, sx)
+    got = list(struct.unpack('<%df' % n, bytes(mem[ad:ad + 4 * n])))
+    same = all(g == w and math.copysign(1, g) == math.copysign(1, w) or (math.isnan(g) and math.isnan(w))
+               for g, w in zip(got, want))
+    rest = mem[:ad] == before[:ad] and mem[ad + 4 * n:len(before)] == before[ad + 4 * n:]
+    if not same or not rest or ret.get('best') != wbest or ret.get('finite') != int(wfin):
+        bad = [(k, got[k], want[k]) for k in range(n) if not (got[k] == want[k] or (math.isnan(got[k]) and math.isnan(want[k])))][:3]
+        print('WRONG', name, n, kind, 'best/finite', ret.get('best'), ret.get('finite'), 'want', wbest, wfin,
+              '' if rest else 'outside dst modified', bad)
+        return 1
+    return 0
+
+
 fails = checks = 0
 for n in list(range(0, 140)) + [255, 256, 257, 1000, 1027]:
     for kind in ('ties', 'zeros', 'zeros', 'zeros', 'random', 'nonfinite'):
         acc, s, b, sx = sample(n, kind)
-        mem, (ad, aa, as_, ab), allowed = layout([random.randbytes(4 * n), struct.pack('<%di' % n, *acc),
-                                                 struct.pack('<%dd' % n, *s), struct.pack('<%dd' % n, *b)])
-        before = bytes(mem)
-        args = {'sx': sx}
-        for nm, a in (('dst', ad), ('acc', aa), ('s', as_), ('b', ab)):
-            args.update({nm + '_base': a, nm + '_len': n, nm + '_cap': n})
-        try:
-            ret, cpu = run(funcs, data, 'rescaleArgmaxAVX512', args, mem, allowed)
-        except Fault as e:
-            print('FAULT', n, kind, e); fails += 1; continue
-        checks += 1
-        want, wbest, wfin = reference(acc, s, b, sx)
-        got = list(struct.unpack('<%df' % n, bytes(mem[ad:ad + 4 * n])))
-        same = all(g == w and math.copysign(1, g) == math.copysign(1, w) or (math.isnan(g) and math.isnan(w))
-                   for g, w in zip(got, want))
-        rest = mem[:ad] == before[:ad] and mem[ad + 4 * n:len(before)] == before[ad + 4 * n:]
-        if not same or not rest or ret.get('best') != wbest or ret.get('finite') != int(wfin):
-            bad = [(k, got[k], want[k]) for k in range(n) if not (got[k] == want[k] or (math.isnan(got[k]) and math.isnan(want[k])))][:3]
-            print('WRONG', n, kind, 'best/finite', ret.get('best'), ret.get('finite'), 'want', wbest, wfin,
-                  '' if rest else 'outside dst modified', bad); fails += 1
-print(path, 'rescaleArgmaxAVX512 checks', checks, 'failures', fails)
+        fails += check('rescaleArgmaxAVX512', n, kind,
+                       {'sx': sx, 'slices': [('dst', n), ('acc', n), ('s', n), ('b', n)]},
+                       [random.randbytes(4 * n), struct.pack('<%di' % n, *acc),
+                        struct.pack('<%dd' % n, *s), struct.pack('<%dd' % n, *b)], acc, s, b, sx)
+
+# dotsRescaleU8AVX512: DotsU8I8 on 10 rows, less z·sum (int32 wrapping),
+# then the rescale and argmax above. The sums and z cover 0 and products far
+# beyond int32; 'ties' repeats rows (with their sum, s and b) so that equal
+# scores must give the smallest row.
+R = 10
+for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
+    for kind in ('random', 'extreme', 'ties', 'nonfinite', 'wrap'):
+        if kind == 'extreme':
+            x = [random.choice([0, 255]) for _ in range(d)]
+            W = [random.choice([-128, 127]) for _ in range(R * d)]
+        else:
+            x = [random.randrange(256) for _ in range(d)]
+            W = [random.randrange(-128, 128) for _ in range(R * d)]
+        z = random.choice([0, 0, 1, 128, 255, random.randrange(256)])
+        sums = [random.choice([random.randint(-2**31, 2**31 - 1), random.randint(-5000, 5000), -2**31, 2**31 - 1])
+                for _ in range(R)]
+        if kind == 'wrap':
+            z = 255
+            sums = [random.choice([-2**31, 2**31 - 1, 2**30 + 12345, -2**30 - 7]) for _ in range(R)]
+        acc0, s, b, sx = sample(R, 'random')
+        if kind == 'ties':
+            src = [random.randrange(3) for _ in range(R)]
+            W = [W[src[r] * d + i] for r in range(R) for i in range(d)]
+            sums = [sums[src[r]] for r in range(R)]
+            s = [s[src[r]] for r in range(R)]
+            b = [b[src[r]] for r in range(R)]
+            z = random.choice([0, 3])
+        if kind == 'nonfinite':
+            k = random.randrange(R)
+            c = random.randrange(5)
+            if c == 0:
+                s[k] = 1e38; sums[k] = 2**31 - 1; z = 255  # |acc| large: beyond float32, +-Inf
+            elif c == 1:
+                b[k] = math.nan
+            elif c == 2:
+                s[k] = -math.inf
+            elif c == 3:
+                sx = random.choice([math.inf, math.nan])
+            else:
+                b[k] = math.inf
+        acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
+        fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
+                       {'sx': sx, 'z': z, 'slices': [('dst', R), ('w', R * d), ('x', d), ('sum', R), ('s', R), ('b', R)]},
+                       [random.randbytes(4 * R), bytes(v & 255 for v in W), bytes(x), struct.pack('<%di' % R, *sums),
+                        struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
+print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)

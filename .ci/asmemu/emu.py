@@ -1218,5 +1218,6 @@ INTVEC = {
     'VPSRAD': op_psra_imm('i'), 'VPSLLQ': shift_imm('q', True), 'VPMOVZXDQ': op_pmovx('I', 'q'),
     'VINSERTI128': op_inserti128, 'VCVTDQ2PD': op_cvtdq2pd, 'VCVTPD2PS': op_cvtpd2ps,
     'VPCMPEQD': op_pcmpeq('i'), 'VMOVMSKPS': op_movmskps,
+    'VPMULLD': binop('i', lambda a, b: a * b),  # the low 32 bits of each product (ipack wraps)
 }
 INTVEC_MASKED = {'VPMOVDB', 'VPMAXUQ', 'VCVTDQ2PD'}  # the handlers that apply ins.mask themselves
