@@ -2,7 +2,6 @@ package perceptron
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
@@ -145,15 +144,13 @@ func (t *linTrainer[T]) syncIn() {
 
 // syncOut copies the blocks into the used columns of the trainer's K×D W
 // and U (made first if they are not: ensureDense), each group's classes on
-// a goroutine of their own.
+// a goroutine of their own (parallel.Run: one group on the caller, a
+// worker's panic re-raised there).
 func (t *linTrainer[T]) syncOut() {
 	t.ensureDense()
 	d, cols := t.dt.d, t.ovr.cols
-	var wg sync.WaitGroup
-	for _, g := range groupsOf(t.blk) {
-		wg.Go(func() { t.syncOutGroup(g, d, cols) })
-	}
-	wg.Wait()
+	gs := groupsOf(t.blk)
+	parallel.Run(len(gs), func(gi int) { t.syncOutGroup(gs[gi], d, cols) })
 }
 
 // syncOutGroup is syncOut for the classes of group g.
@@ -453,8 +450,9 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 
 // rowsAhead is how many visits ahead epochSparseOvR prefetches a row's
 // stored values (kernel.PrefetchRow): 2 measured best of 1, 2 and 4 on the
-// NAME lines of the manual pages (bench/textset) on Zen 5, scoring a
-// pass about 17% faster than without.
+// NAME lines of the manual pages (bench/textset) on Zen 5: a scoring pass
+// up to 17% faster than without on a quiet machine, whole epochs 3–5%
+// (bench/results/mantext-parts-zen5.txt).
 const rowsAhead = 2
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
