@@ -13,18 +13,8 @@ import (
 func BenchmarkPredictSparse(b *testing.B) {
 	for _, nnz := range []int{12, 100} {
 		c := textLike[float32](newRand(61), 256, 1<<14, nnz, 4)
-		yb := make([]int, c.Rows)
-		for i, y := range c.Y {
-			yb[i] = 2*(y%2) - 1
-		}
-		bin, _, err := TrainSparse(c, yb, Options{MaxIter: 2})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ovr, _, err := TrainMulticlassSparse(c, c.Y, Options{MaxIter: 2})
-		if err != nil {
-			b.Fatal(err)
-		}
+		bin := trainSparseKind(b, c, false, Options{MaxIter: 2})
+		ovr := trainSparseKind(b, c, true, Options{MaxIter: 2})
 		for _, m := range []struct {
 			name string
 			m    *Model[float32]

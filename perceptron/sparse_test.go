@@ -281,10 +281,6 @@ func TestSparseErrors(t *testing.T) {
 func TestSparseSampleErrors(t *testing.T) {
 	rng := newRand(67)
 	c := textLike[float32](rng, 120, 16, 4, 3)
-	yb := make([]int, c.Rows)
-	for i, y := range c.Y {
-		yb[i] = 2*(y%2) - 1
-	}
 	inf := float32(math.Inf(1))
 	nan := float32(math.NaN())
 	samples := []struct {
@@ -302,27 +298,8 @@ func TestSparseSampleErrors(t *testing.T) {
 		{"NaN", dataset.SparseRow[float32]{Idx: []int32{1, 5}, Val: []float32{1, nan}}, ErrNonFinite},
 		{"Inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{-inf}}, ErrNonFinite},
 	}
-	for _, tc := range []struct {
-		name  string
-		multi bool
-		o     Options
-	}{
-		{"binary", false, Options{}},
-		{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 2}},
-		{"binary/scaled", false, Options{Algorithm: Averaged, Normalize: true}},
-		{"ovr", true, Options{}},
-		{"argmax", true, Options{Multiclass: Argmax, Algorithm: Averaged}},
-	} {
-		var m *Model[float32]
-		var err error
-		if tc.multi {
-			m, _, err = TrainMulticlassSparse(c, c.Y, tc.o)
-		} else {
-			m, _, err = TrainSparse(c, yb, tc.o)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range sparseKinds {
+		m := trainSparseKind(t, c, tc.multi, tc.o)
 		dst := make([]float32, m.NumScores())
 		for _, s := range samples {
 			if _, err := m.PredictSparse(s.x); !errors.Is(err, s.want) {
