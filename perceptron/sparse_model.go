@@ -96,10 +96,10 @@ func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 // dataset.CSR, X.Row(i)): the stored values x.Val at the 0-based feature
 // indices x.Idx, every other feature 0. It costs O(nnz) per score (for a
 // voted model, per kept vector), allocates nothing, and is safe for
-// concurrent use. x is checked as KernelModel.PredictSparse and the svm
-// package check theirs (dataset.SparseRow.Check): len(x.Idx) != len(x.Val),
-// or an index that is not strictly increasing (unsorted or repeated) or not
-// in [0, Dims()), is an error wrapping ErrDims; a NaN or ±Inf value wraps
+// concurrent use. x must be valid as for KernelModel.PredictSparse and the
+// svm package (dataset.SparseRow.Check): len(x.Idx) != len(x.Val), or an
+// index that is not strictly increasing (unsorted or repeated) or not in
+// [0, Dims()), is an error wrapping ErrDims; a NaN or ±Inf value wraps
 // ErrNonFinite (found, as Predict finds it, by the score it makes
 // non-finite: one pass over x.Val fewer), and so does a non-finite score.
 func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
