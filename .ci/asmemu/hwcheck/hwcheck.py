@@ -1,4 +1,5 @@
-# On a CPU with AVX-512F: checks that emu.py computes what the CPU computes.
+# On a CPU with AVX-512 F, BW, DQ and VL: checks that emu.py computes what
+# the CPU computes.
 #  1. gram's micro-kernels: every case drive_gram.py runs (or the dumps
 #     given as arguments, from drive_gram.py --dump) is replayed on the CPU,
 #     and the whole address space must come out byte for byte as the
@@ -56,8 +57,9 @@ def cpu_flags():
     return set()
 
 
-def has_avx512f():
-    return 'avx512f' in cpu_flags()
+# vec_amd64.s and ivec_amd64.s use AVX-512 F, BW (byte masks, KMOVQ), DQ
+# (KMOVB) and VL (X16-X31, Y16-Y31), as every AVX-512 CPU since Skylake-SP.
+NEED = ('avx512f', 'avx512bw', 'avx512dq', 'avx512vl')
 
 
 def ivec_out():
@@ -66,8 +68,9 @@ def ivec_out():
 
 
 def main():
-    if not has_avx512f():
-        print('hwcheck: this CPU has no AVX-512F; nothing to compare')
+    missing = [f for f in NEED if f not in cpu_flags()]
+    if missing:
+        print('hwcheck: this CPU lacks %s; nothing to compare' % ', '.join(missing))
         return 0
     tmp = tempfile.mkdtemp(prefix='asmemu-hwcheck-')
     try:
