@@ -204,10 +204,33 @@ func (t *linTrainer[T]) clearBlocks() {
 // writes them, for diagnose (sqNorm would read all K×D values again), and
 // servedOK to whether they are all finite, for servedFinite.
 func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
+	W, U, A, _ = t.writeBlocks(false)
+	return W, U, A
+}
+
+// fromBlocksCompact is fromBlocks for Averaged with the running weights
+// and sums kept compact: it writes the K×D average A only, and returns the
+// running weights and sums of the used columns (compactAvg; the other
+// columns are zero, as fromBlocks writes them). The trainer's columns must
+// be the model's (no augmented column).
+func (t *linTrainer[T]) fromBlocksCompact() (A []T, avg *compactAvg[T]) {
+	_, _, A, avg = t.writeBlocks(true)
+	return A, avg
+}
+
+// writeBlocks is fromBlocks, or with compact (Averaged only),
+// fromBlocksCompact.
+func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[T]) {
 	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
-	W = dataset.Alloc[T](n)
-	if t.UB != nil {
-		U, A = dataset.Alloc[T](n), dataset.Alloc[T](n)
+	nc := len(cols)
+	switch {
+	case compact:
+		A = dataset.Alloc[T](n)
+		avg = &compactAvg[T]{cols: cols, W: make([]T, t.K*nc), U: make([]T, t.K*nc)}
+	case t.UB != nil:
+		W, U, A = dataset.Alloc[T](n), dataset.Alloc[T](n), dataset.Alloc[T](n)
+	default:
+		W = dataset.Alloc[T](n)
 	}
 	steps := T(t.step)
 	n2 := make([]float64, t.K)
@@ -217,18 +240,31 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 		g := gs[gi]
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
-			wc, bw := W[c*d:(c+1)*d], g.W[b]
+			bw := g.W[b]
 			var s float64
 			var nf T // Σ v − v: 0 exactly when every served value is finite
-			if U == nil {
+			switch {
+			case compact:
+				ac, bu := A[c*d:(c+1)*d], g.U[b]
+				cw, cu := avg.W[c*nc:(c+1)*nc], avg.U[c*nc:(c+1)*nc]
+				for r, j := range cols {
+					p := r*w + l
+					wv, uv := bw[p], bu[p]
+					a := wv - uv/steps
+					cw[r], cu[r], ac[j] = wv, uv, a
+					s += float64(a) * float64(a)
+					nf += a - a
+				}
+			case U == nil:
+				wc := W[c*d : (c+1)*d]
 				for r, j := range cols {
 					v := bw[r*w+l]
 					wc[j] = v
 					s += float64(v) * float64(v)
 					nf += v - v
 				}
-			} else {
-				uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+			default:
+				wc, uc, ac, bu := W[c*d:(c+1)*d], U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
 				for r, j := range cols {
 					p := r*w + l
 					wv, uv := bw[p], bu[p]
@@ -242,7 +278,7 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 		}
 	})
 	t.servedN2, t.servedOK = n2, !slices.Contains(bad, true)
-	return W, U, A
+	return W, U, A, avg
 }
 
 // releaseBlocks lets the collector have the blocks, once syncOut has
