@@ -63,6 +63,7 @@ type ovrGroup[T Float] struct {
 	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
 	sc       []T   // scores of the sample being visited, one per class
+	ahead    []T   // scores of the next visit's sample (epochSparseOvR)
 	tmp      []T   // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T   // D values: a class's averaging sums scattered (checks)
 }
@@ -101,7 +102,7 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
 	for _, r := range grp {
-		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
+		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0]), ahead: make([]T, r[1]-r[0])}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
 			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
@@ -454,10 +455,19 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // of group g: each sample is scored for the group's classes, block by
 // block, then visited for each class in turn (a class's update changes no
 // other class's score).
+//
+// The samples are scored two at a time (scoreBlock2: two independent
+// chains of sums, so one sample's latency overlaps the other's): visit j's
+// scores come with visit j+1's, computed before visit j's updates. Those of
+// visit j+1 are used only if no weight changed in between (visit reports
+// it: most visits of a few epochs in change nothing); else the sample is
+// scored again. Each score is thus the one a visit-by-visit scoring gives,
+// bit for bit.
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	E := t.smp.visits
 	coef := T(t.cfg.eta)
-	sc := g.sc
+	sc, ahead := g.sc, g.ahead
+	valid := false // ahead holds visit j's scores, with the current weights
 	// Online and Averaged do nothing on a correctly classified sample
 	// (a finite score of the right sign): visit only the others.
 	fast := t.cfg.algo != Voted
@@ -469,8 +479,21 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 		}
 		i := t.rowAt(j)
 		x := t.ovr.vec(i) // the blocks' columns
-		for b, blk := range g.W {
-			scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+		switch {
+		case valid:
+			sc, ahead = ahead, sc
+			valid = false
+		case j+1 < E:
+			nx := t.ovr.vec(t.rowAt(j + 1))
+			for b, blk := range g.W {
+				lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
+				scoreBlock2(sc[lo:hi], ahead[lo:hi], blk, x, nx)
+			}
+			valid = true
+		default:
+			for b, blk := range g.W {
+				scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+			}
 		}
 		yc := int(t.cls[i]) - g.c0 // the row's class in the group, if there
 		for r := range g.G {
@@ -479,7 +502,9 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 			if fast && a-a == 0 && (a > 0) == (r == yc) && a != 0 {
 				continue
 			}
-			t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
+			if t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c]) {
+				valid = false
+			}
 		}
 	}
 }
@@ -499,4 +524,11 @@ const rowsAhead = 2
 // blocking.
 func scoreBlock[T Float](dst, blk []T, x vec[T]) {
 	kernel.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
+}
+
+// scoreBlock2 is scoreBlock of x into dst and of y into dsty
+// (kernel.ScoreBlock2: the two samples' sums interleaved, bit for bit
+// those of two scoreBlock calls).
+func scoreBlock2[T Float](dst, dsty, blk []T, x, y vec[T]) {
+	kernel.ScoreBlock2(dst, dsty, blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)])
 }
