@@ -127,10 +127,14 @@ func testScoreBlock2BadIndex[T Float](t *testing.T) {
 			}
 		}
 	}
-	if err := catch(func() { Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 3), make([]T, 100), nil, nil, nil, nil) }); err == nil {
+	if err := catch(func() {
+		Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 3), make([]T, 100), nil, nil, nil, nil)
+	}); err == nil {
 		t.Error("len(dst0) != len(dst1): no panic")
 	}
-	if err := catch(func() { Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 2), make([]T, 100), nil, nil, []int32{1}, nil) }); err == nil {
+	if err := catch(func() {
+		Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 2), make([]T, 100), nil, nil, []int32{1}, nil)
+	}); err == nil {
 		t.Error("len(idx1) != len(val1): no panic")
 	}
 }
