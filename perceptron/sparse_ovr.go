@@ -27,9 +27,11 @@ import (
 // end of training, and before a pass over the data with fixed weights.
 // Training from zero weights (no InitialWeights or InitialBias, not Voted)
 // makes no K×D W and U unless such a pass needs them (ensureDense): the
-// model's weights (and for Averaged its sums and average) are written
-// straight from the blocks at the end (fromBlocks), in one pass over the
-// used columns, so a fit writes each of the model's K×D arrays once. The
+// model's weights are written straight from the blocks at the end
+// (fromBlocks), in one pass over the used columns, so a fit writes each of
+// the model's K×D arrays once; an Averaged fit writes only its average
+// K×D, and keeps its running weights and sums compact (fromBlocksCompact,
+// compactAvg) until Continue, Update or a model file needs them. The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
 //
