@@ -112,24 +112,23 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 	}
 	// one non-zero: Y0 (Y1) += v·weights, a multiply then an add
 	step := func(two bool) {
+		if t.is32() {
+			scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0)
+			g.DECQ(reg.RCX)
+			return
+		}
 		g.MOVL(mem(reg.RSI, 0), reg.EAX)
 		g.CMPQ(reg.RAX, reg.R8)
 		g.JAE(lbl("bad"))
 		g.IMULQ(reg.R9, reg.RAX)
 		g.broadcast(mem(reg.RDI, 0), reg.Y2)
-		if t.is32() {
-			g.VMASKMOVPS(memx(reg.RDX, 0, reg.RAX, 4), reg.Y14, reg.Y3)
-			g.VMULPS(reg.Y3, reg.Y2, reg.Y3)
-			g.VADDPS(reg.Y3, reg.Y0, reg.Y0)
-		} else {
-			g.VMASKMOVPD(memx(reg.RDX, 0, reg.RAX, 8), reg.Y14, reg.Y3)
-			g.VMULPD(reg.Y3, reg.Y2, reg.Y3)
-			g.VADDPD(reg.Y3, reg.Y0, reg.Y0)
-			if two {
-				g.VMASKMOVPD(memx(reg.RDX, 32, reg.RAX, 8), reg.Y15, reg.Y4)
-				g.VMULPD(reg.Y4, reg.Y2, reg.Y4)
-				g.VADDPD(reg.Y4, reg.Y1, reg.Y1)
-			}
+		g.VMASKMOVPD(memx(reg.RDX, 0, reg.RAX, 8), reg.Y14, reg.Y3)
+		g.VMULPD(reg.Y3, reg.Y2, reg.Y3)
+		g.VADDPD(reg.Y3, reg.Y0, reg.Y0)
+		if two {
+			g.VMASKMOVPD(memx(reg.RDX, 32, reg.RAX, 8), reg.Y15, reg.Y4)
+			g.VMULPD(reg.Y4, reg.Y2, reg.Y4)
+			g.VADDPD(reg.Y4, reg.Y1, reg.Y1)
 		}
 		g.ADDQ(imm(4), reg.RSI)
 		g.ADDQ(imm(t.size), reg.RDI)
@@ -203,23 +202,8 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.CMOVQLT(reg.R11, reg.R12)
 	g.SUBQ(reg.R12, reg.RCX)
 	g.SUBQ(reg.R12, reg.R11)
-	// one non-zero of the sample whose index and value pointers are ip and
-	// vp, into accumulator acc, through the scratch registers x (x32 its
-	// low half), yv and yw
-	step := func(ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecPhysical) {
-		g.MOVL(mem(ip, 0), x32)
-		g.CMPQ(x, reg.R8)
-		g.JAE(lbl("bad"))
-		g.IMULQ(reg.R9, x)
-		g.broadcast(mem(vp, 0), yv)
-		g.VMASKMOVPS(memx(reg.RDX, 0, x, 4), reg.Y14, yw)
-		g.VMULPS(yw, yv, yw)
-		g.VADDPS(yw, acc, acc)
-		g.ADDQ(imm(4), ip)
-		g.ADDQ(imm(4), vp)
-	}
-	first := func() { step(reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
-	second := func() { step(reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
+	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
+	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
 	g.TESTQ(reg.R12, reg.R12)
 	g.JZ(lbl("rest0"))
 	g.pcalign(16)
@@ -257,4 +241,22 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.MOVB(operand.U8(0), okRes)
 	g.VZEROUPPER()
 	g.RET()
+}
+
+// scoreBlockStepF32 emits the float32 kernels' step on one non-zero: of
+// the sample whose index and value pointers are ip and vp (both advanced),
+// into accumulator acc (a multiply then an add), through the scratch
+// registers x (x32 its low half), yv and yw; DX = &blk[0], R8 = bound,
+// R9 = w, Y14 = the lane mask, and an index not below bound jumps to "bad".
+func scoreBlockStepF32(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecPhysical) {
+	g.MOVL(mem(ip, 0), x32)
+	g.CMPQ(x, reg.R8)
+	g.JAE(lbl("bad"))
+	g.IMULQ(reg.R9, x)
+	g.broadcast(mem(vp, 0), yv)
+	g.VMASKMOVPS(memx(reg.RDX, 0, x, 4), reg.Y14, yw)
+	g.VMULPS(yw, yv, yw)
+	g.VADDPS(yw, acc, acc)
+	g.ADDQ(imm(4), ip)
+	g.ADDQ(imm(4), vp)
 }
