@@ -112,6 +112,9 @@ type state[T Float] struct {
 	lambda float64
 	CW, CB []T
 	U, UB  []T
+	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
+	// see compactAvg and averaging.
+	avg *compactAvg[T]
 }
 
 // hasState reports whether the snapshot holds the training state of its
