@@ -267,6 +267,193 @@ bad:
 	VZEROUPPER
 	RET
 
+// func scoreBlock4AVX2F32(dst []float32, blk []float32, idx *[4][]int32, val *[4][]float32, bound int, w int) (ok bool)
+// Requires: AVX, CMOV
+TEXT ·scoreBlock4AVX2F32(SB), NOSPLIT, $0-81
+	// SI, BX, R10, R12 = &idx[k][0]; DI, R11, R13, R9 = &val[k][0] (k = 0..3);
+	// DX = &blk[0]; R8 = the joint loop's count m (the fewest non-zeros);
+	// CX = the non-zeros left in a loop; AX = the pointer to idx or val, then scratch
+	MOVQ    idx+48(FP), AX
+	MOVQ    (AX), SI
+	MOVQ    24(AX), BX
+	MOVQ    48(AX), R10
+	MOVQ    72(AX), R12
+	MOVQ    8(AX), R8
+	MOVQ    32(AX), CX
+	CMPQ    CX, R8
+	CMOVQLT CX, R8
+	MOVQ    56(AX), CX
+	CMPQ    CX, R8
+	CMOVQLT CX, R8
+	MOVQ    80(AX), CX
+	CMPQ    CX, R8
+	CMOVQLT CX, R8
+	MOVQ    val+56(FP), AX
+	MOVQ    (AX), DI
+	MOVQ    24(AX), R11
+	MOVQ    48(AX), R13
+	MOVQ    72(AX), R9
+	MOVQ    blk_base+24(FP), DX
+
+	// Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w)
+	LEAQ    blockMask<>+0(SB), AX
+	MOVQ    $16, CX
+	SUBQ    w+72(FP), CX
+	VMOVDQU (AX)(CX*4), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	MOVQ    R8, CX
+	TESTQ   CX, CX
+	JZ      rest0
+	PCALIGN $16
+
+all:
+	MOVL         (SI), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (DI), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	MOVL         (BX), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R11), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, BX
+	ADDQ         $4, R11
+	MOVL         (R10), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	MOVL         (R12), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R9), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y3, Y3
+	ADDQ         $4, R12
+	ADDQ         $4, R9
+	DECQ         CX
+	JNZ          all
+
+rest0:
+	// sample 0's non-zeros past the joint loop: len(idx[0]) − m
+	MOVQ idx+48(FP), AX
+	MOVQ 8(AX), CX
+	SUBQ R8, CX
+	JZ   rest1
+
+loop0:
+	MOVL         (SI), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (DI), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	DECQ         CX
+	JNZ          loop0
+
+rest1:
+	// sample 1's non-zeros past the joint loop: len(idx[1]) − m
+	MOVQ idx+48(FP), AX
+	MOVQ 32(AX), CX
+	SUBQ R8, CX
+	JZ   rest2
+
+loop1:
+	MOVL         (BX), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R11), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, BX
+	ADDQ         $4, R11
+	DECQ         CX
+	JNZ          loop1
+
+rest2:
+	// sample 2's non-zeros past the joint loop: len(idx[2]) − m
+	MOVQ idx+48(FP), AX
+	MOVQ 56(AX), CX
+	SUBQ R8, CX
+	JZ   rest3
+
+loop2:
+	MOVL         (R10), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	DECQ         CX
+	JNZ          loop2
+
+rest3:
+	// sample 3's non-zeros past the joint loop: len(idx[3]) − m
+	MOVQ idx+48(FP), AX
+	MOVQ 80(AX), CX
+	SUBQ R8, CX
+	JZ   store
+
+loop3:
+	MOVL         (R12), AX
+	CMPQ         AX, bound+64(FP)
+	JAE          bad
+	IMULQ        w+72(FP), AX
+	VBROADCASTSS (R9), Y4
+	VMASKMOVPS   (DX)(AX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y3, Y3
+	ADDQ         $4, R12
+	ADDQ         $4, R9
+	DECQ         CX
+	JNZ          loop3
+
+store:
+	// dst[8k : 8k+w] = sample k's first w lanes
+	MOVQ       dst_base+0(FP), AX
+	VMASKMOVPS Y0, Y14, (AX)
+	VMASKMOVPS Y1, Y14, 32(AX)
+	VMASKMOVPS Y2, Y14, 64(AX)
+	VMASKMOVPS Y3, Y14, 96(AX)
+	MOVB       $1, ok+80(FP)
+	VZEROUPPER
+	RET
+
+bad:
+	// an index outside blk: ok = false, dst not written
+	MOVB $0, ok+80(FP)
+	VZEROUPPER
+	RET
+
 // func prefetchRowAVX2(idx uintptr, val uintptr)
 // Requires: MMX+
 TEXT ·prefetchRowAVX2(SB), NOSPLIT, $0-16

@@ -65,7 +65,7 @@ type ovrGroup[T Float] struct {
 	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
 	sc       []T   // scores of the sample being visited, one per class
-	ahead    []T   // scores of the next visit's sample (epochSparseOvR)
+	ahead    [][]T // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
 	tmp      []T   // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T   // D values: a class's averaging sums scattered (checks)
 }
@@ -104,7 +104,10 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
 	for _, r := range grp {
-		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0]), ahead: make([]T, r[1]-r[0])}
+		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
+		for range scoreAhead {
+			g.ahead = append(g.ahead, make([]T, g.G))
+		}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
 			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
@@ -458,45 +461,30 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // block, then visited for each class in turn (a class's update changes no
 // other class's score).
 //
-// The samples are scored two at a time (scoreBlock2: two independent
-// chains of sums, so one sample's latency overlaps the other's): visit j's
-// scores come with visit j+1's, computed before visit j's updates. Those of
-// visit j+1 are used only if no weight changed in between (visit reports
-// it: most visits of a few epochs in change nothing); else the sample is
-// scored again. Each score is thus the one a visit-by-visit scoring gives,
-// bit for bit.
+// The samples are scored four at a time (scoreBlock4: four independent
+// chains of sums, so that the samples' memory latencies overlap): visit
+// j's scores come with those of visits j+1..j+3, computed before visit j's
+// updates. Those of the later visits are used only if no weight changed in
+// between (visit reports it: most visits of a few epochs change nothing);
+// else the next sample is scored again, with the three after it. Each
+// score is thus the one a visit-by-visit scoring gives, bit for bit.
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	E := t.smp.visits
 	coef := T(t.cfg.eta)
-	sc, ahead := g.sc, g.ahead
-	valid := false // ahead holds visit j's scores, with the current weights
 	// Online and Averaged do nothing on a correctly classified sample
 	// (a finite score of the right sign): visit only the others.
 	fast := t.cfg.algo != Voted
+	// g.ahead[next:have] hold the scores of visits j.. with the current
+	// weights.
+	next, have := 0, 0
 	for j := range E {
-		if j+rowsAhead < E {
-			// Shuffled rows are not where the hardware prefetchers look.
-			nx := t.ovr.vec(t.rowAt(j + rowsAhead))
-			kernel.PrefetchRow(nx.idx, nx.val)
-		}
 		i := t.rowAt(j)
 		x := t.ovr.vec(i) // the blocks' columns
-		switch {
-		case valid:
-			sc, ahead = ahead, sc
-			valid = false
-		case j+1 < E:
-			nx := t.ovr.vec(t.rowAt(j + 1))
-			for b, blk := range g.W {
-				lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
-				scoreBlock2(sc[lo:hi], ahead[lo:hi], blk, x, nx)
-			}
-			valid = true
-		default:
-			for b, blk := range g.W {
-				scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
-			}
+		if next == have {
+			have, next = t.scoreVisits(g, j, min(scoreAhead, E-j)), 0
 		}
+		sc := g.ahead[next]
+		next++
 		yc := int(t.cls[i]) - g.c0 // the row's class in the group, if there
 		for r := range g.G {
 			c := g.c0 + r
@@ -505,17 +493,51 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 				continue
 			}
 			if t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c]) {
-				valid = false
+				have = next // the later scores are stale
 			}
 		}
 	}
 }
 
-// rowsAhead is how many visits ahead epochSparseOvR prefetches a row's
-// stored values (kernel.PrefetchRow): 2 measured best of 1, 2 and 4 on the
-// NAME lines of the manual pages (bench/textset) on Zen 5: a scoring pass
-// up to 17% faster than without on a quiet machine, whole epochs 3–5%
-// (bench/results/mantext-parts-zen5.txt).
+// scoreAhead is how many visits epochSparseOvR scores at once: 4
+// (kernel.ScoreBlock4) measured 5–10% faster scoring passes than 2 on the
+// NAME lines of the manual pages (bench/textset) on Zen 5
+// (bench/results/mantext-quads-zen5.txt); software prefetches of the rows
+// ahead measured slower there and are not issued.
+const scoreAhead = 4
+
+// scoreVisits sets g.ahead[k] to the scores of visit j+k's sample for
+// k < n (1 ≤ n ≤ scoreAhead), block by block, and returns n.
+func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], j, n int) int {
+	var xs [scoreAhead]vec[T]
+	for k := range n {
+		xs[k] = t.ovr.vec(t.rowAt(j + k))
+	}
+	for b, blk := range g.W {
+		lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
+		switch n {
+		case 4:
+			var dst [4][]T
+			var idx [4][]int32
+			var val [4][]T
+			for k, x := range xs {
+				dst[k], idx[k], val[k] = g.ahead[k][lo:hi], x.idx, x.val[:len(x.idx)]
+			}
+			kernel.ScoreBlock4(dst, blk, idx, val)
+		case 3:
+			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, xs[0], xs[1])
+			scoreBlock(g.ahead[2][lo:hi], blk, xs[2])
+		case 2:
+			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, xs[0], xs[1])
+		default:
+			scoreBlock(g.ahead[0][lo:hi], blk, xs[0])
+		}
+	}
+	return n
+}
+
+// rowsAhead is how many visits ahead the benchmarks' pass-prefetch
+// prefetches a row's stored values (kernel.PrefetchRow).
 const rowsAhead = 2
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =

@@ -1,9 +1,14 @@
 package perceptron
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
+	"slices"
+	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -21,11 +26,12 @@ import (
 //   - pass: 10 passes of scoring only (kernel.ScoreBlock on every row in a
 //     fresh shuffled order, with the trained weights, no update): the
 //     epochs' floor, and pass-prefetch the same with kernel.PrefetchRow of
-//     the row rowsAhead visits ahead, as epochSparseOvR does;
+//     the row rowsAhead visits ahead;
 //
 //   - pass-pairs: pass with the visits scored two at a time
-//     (kernel.ScoreBlock2, as epochSparseOvR scores them), and the
-//     prefetch;
+//     (kernel.ScoreBlock2), and the prefetch; pass-quads: four at a time
+//     (scoreVisits, kernel.ScoreBlock4), no prefetch, as epochSparseOvR
+//     scores them;
 //
 //   - write: writing the model from the blocks as the fit does
 //     (fromBlocksCompact: the K×D average, which it allocates, and the
@@ -35,39 +41,7 @@ import (
 //
 //	ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
 func BenchmarkTextOvRParts(b *testing.B) {
-	prefix := os.Getenv("ROSENBLATT_TEXTSET")
-	if prefix == "" {
-		b.Skip("ROSENBLATT_TEXTSET not set")
-	}
-	X, err := dataset.LoadLIBSVMSparse[float32](prefix+".train.libsvm", dataset.LIBSVMOptions{Cols: 1 << 20})
-	if err != nil {
-		b.Fatal(err)
-	}
-	o := Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
-	cfg, err := o.resolve()
-	if err != nil {
-		b.Fatal(err)
-	}
-	labels, cls, err := multiClasses(X.Y)
-	if err != nil {
-		b.Fatal(err)
-	}
-	k := kernelsFor[float32](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	t := newLinTrainer(k, &cfg, dt, cls, len(labels), nil)
-	grp, scratch := t.groups()
-	stats := make([]classStats, t.K)
-	train := func() {
-		t.reset()
-		for range 10 {
-			if _, err := t.epoch(stats, grp, scratch); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	t, train := textTrainer(b)
 	b.Run("epochs", func(b *testing.B) {
 		for range b.N {
 			train()
@@ -126,6 +100,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			}
 		}
 	})
+	b.Run("pass-quads", func(b *testing.B) { passQuads(b, t, g) })
 	b.Run("write", func(b *testing.B) {
 		for range b.N {
 			if A, _ := t.fromBlocksCompact(); len(A) == 0 {
@@ -135,5 +110,252 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	})
 }
 
+// textTrainer returns the trainer of BenchmarkTextOvRParts, trained for 10
+// epochs, and train, which trains it again from the start (it skips
+// without ROSENBLATT_TEXTSET).
+func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
+	prefix := os.Getenv("ROSENBLATT_TEXTSET")
+	if prefix == "" {
+		b.Skip("ROSENBLATT_TEXTSET not set")
+	}
+	X, err := dataset.LoadLIBSVMSparse[float32](prefix+".train.libsvm", dataset.LIBSVMOptions{Cols: 1 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
+	cfg, err := o.resolve()
+	if err != nil {
+		b.Fatal(err)
+	}
+	labels, cls, err := multiClasses(X.Y)
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := kernelsFor[float32](cfg.impl)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t = newLinTrainer(k, &cfg, dt, cls, len(labels), nil)
+	grp, scratch := t.groups()
+	stats := make([]classStats, t.K)
+	train = func() {
+		t.reset()
+		for range 10 {
+			if _, err := t.epoch(stats, grp, scratch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	train()
+	return t, train
+}
+
 // noAhead is a look-ahead past every epoch: no prefetch.
 const noAhead = math.MaxInt
+
+// BenchmarkTextOvRBound measures what bounds the scoring passes of
+// BenchmarkTextOvRParts (same set, same trained weights; 10 passes of
+// kernel.ScoreBlock2 on pairs of visits, as pass-pairs without its
+// prefetch, unless said), one change at a time:
+//
+//   - shuffled-real, storage-real: the visits in a fresh shuffled order, or
+//     in storage order (the rows then stream through memory in order);
+//   - shuffled-fold256, storage-fold256: the same with every column index
+//     folded into the first 256 features (6 KiB of weights: L1 hits);
+//   - fixedlen-shuffled, fixedlen-storage: every row read as 19 values (the
+//     mean) from its start: constant trip counts, no mispredicted loop
+//     exits;
+//   - pfN-touchfalse, pfN-touchtrue: kernel.PrefetchRow of the rows N
+//     visits ahead, or a load of their first and last index and value;
+//   - hugefalse, hugetrue: the rows and the block copied, or copied onto
+//     transparent huge pages (dataset.Alloc of an 8 MiB arena; AnonHugeKB
+//     reports the process's);
+//   - aligned, aligned-one: every row's indices and values starting on a
+//     cache line, in two arrays, or in one (a row's indices then its
+//     values: one stream);
+//   - pairs-w6, pairs-w8: the class block as trained (6 lanes, 24-byte
+//     features that straddle cache lines) or padded to 8 lanes (32-byte
+//     aligned features), with pass-pairs' prefetch;
+//   - quads: kernel.ScoreBlock4, four visits at once, as epochSparseOvR
+//     scores them.
+//
+// Run it with
+//
+//	ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRBound ./perceptron
+func BenchmarkTextOvRBound(b *testing.B) {
+	t, _ := textTrainer(b)
+	g := t.blk[0]
+	w := g.G
+	rows := t.ovr.rows
+	sc, ahead := make([]float32, w), make([]float32, w)
+	shuffled := func(j int) int { return t.rowAt(j) }
+	storage := func(j int) int { return j }
+	// pairs runs 10 passes scoring the visits two at a time against blk,
+	// row at(j) read by vecAt, pf (if not nil) called on the rows dist
+	// visits ahead.
+	pairs := func(b *testing.B, blk []float32, at func(int) int, vecAt func(int) vec[float32], dist int, pf func(int)) {
+		for range b.N {
+			for range 10 {
+				t.smp.next()
+				E := t.smp.visits
+				for j := 0; j < E; j += 2 {
+					if pf != nil && j+dist+1 < E {
+						pf(at(j + dist))
+						pf(at(j + dist + 1))
+					}
+					x := vecAt(at(j))
+					if j+1 < E {
+						scoreBlock2(sc, ahead, blk, x, vecAt(at(j+1)))
+					} else {
+						scoreBlock(sc, blk, x)
+					}
+				}
+			}
+		}
+	}
+	orig := rows.idx
+	fold := make([]int32, len(orig))
+	for i, j := range orig {
+		fold[i] = j % 256
+	}
+	for _, order := range []string{"shuffled", "storage"} {
+		at := shuffled
+		if order == "storage" {
+			at = storage
+		}
+		for _, v := range []struct {
+			name string
+			idx  []int32
+		}{{"real", orig}, {"fold256", fold}} {
+			b.Run(order+"-"+v.name, func(b *testing.B) {
+				rows.idx = v.idx
+				defer func() { rows.idx = orig }()
+				pairs(b, g.W[0], at, t.ovr.vec, 0, nil)
+			})
+		}
+		b.Run("fixedlen-"+order, func(b *testing.B) {
+			pairs(b, g.W[0], at, func(i int) vec[float32] {
+				lo := min(rows.ptr[i], len(rows.idx)-19)
+				return vec[float32]{idx: rows.idx[lo : lo+19], val: rows.val[lo : lo+19]}
+			}, 0, nil)
+		})
+	}
+	var touched int32
+	for _, dist := range []int{2, 8, 16} {
+		for _, touch := range []bool{false, true} {
+			b.Run(fmt.Sprintf("pf%d-touch%v", dist, touch), func(b *testing.B) {
+				pairs(b, g.W[0], shuffled, t.ovr.vec, dist, func(r int) {
+					nx := t.ovr.vec(r)
+					if !touch {
+						kernel.PrefetchRow(nx.idx, nx.val)
+					} else if n := len(nx.idx); n > 0 {
+						touched += nx.idx[0] + nx.idx[n-1] + int32(nx.val[0]) + int32(nx.val[n-1])
+					}
+				})
+			})
+		}
+	}
+	{
+		arena := dataset.Alloc[float32](8 << 20)
+		idxH := unsafe.Slice((*int32)(unsafe.Pointer(&arena[0])), len(rows.idx))
+		copy(idxH, rows.idx)
+		off := (len(rows.idx) + 1023) &^ 1023
+		valH := arena[off : off+len(rows.val)]
+		copy(valH, rows.val)
+		off = (off + len(rows.val) + 1023) &^ 1023
+		blkH := arena[off : off+len(g.W[0])]
+		copy(blkH, g.W[0])
+		idxC, valC, blkC := slices.Clone(rows.idx), slices.Clone(rows.val), slices.Clone(g.W[0])
+		origVal := rows.val
+		for _, huge := range []bool{false, true} {
+			b.Run(fmt.Sprintf("huge%v", huge), func(b *testing.B) {
+				rows.idx, rows.val = idxC, valC
+				blk := blkC
+				if huge {
+					rows.idx, rows.val, blk = idxH, valH, blkH
+				}
+				defer func() { rows.idx, rows.val = orig, origVal }()
+				pairs(b, blk, shuffled, t.ovr.vec, 0, nil)
+				b.ReportMetric(hugeKB(), "AnonHugeKB")
+			})
+		}
+	}
+	{
+		n := len(rows.ptr) - 1
+		st := make([]int, n+1) // row i's first value (a multiple of 16)
+		for i := range n {
+			st[i+1] = st[i] + (rows.ptr[i+1]-rows.ptr[i]+15)&^15
+		}
+		two, one := alignedFloats(2*st[n]), alignedFloats(2*st[n])
+		idxA := unsafe.Slice((*int32)(unsafe.Pointer(&two[0])), st[n])
+		valA := two[st[n]:]
+		idxO := unsafe.Slice((*int32)(unsafe.Pointer(&one[0])), 2*st[n])
+		for i := range n {
+			lo, hi := rows.ptr[i], rows.ptr[i+1]
+			copy(idxA[st[i]:], rows.idx[lo:hi])
+			copy(valA[st[i]:], rows.val[lo:hi])
+			copy(idxO[2*st[i]:], rows.idx[lo:hi])
+			copy(one[2*st[i]+(hi-lo):], rows.val[lo:hi])
+		}
+		for _, mode := range []string{"aligned", "aligned-one"} {
+			b.Run(mode, func(b *testing.B) {
+				pairs(b, g.W[0], shuffled, func(i int) vec[float32] {
+					k := rows.ptr[i+1] - rows.ptr[i]
+					if mode == "aligned" {
+						return vec[float32]{idx: idxA[st[i] : st[i]+k], val: valA[st[i] : st[i]+k]}
+					}
+					return vec[float32]{idx: idxO[2*st[i] : 2*st[i]+k], val: one[2*st[i]+k : 2*st[i]+2*k]}
+				}, 0, nil)
+			})
+		}
+	}
+	for _, pw := range []int{w, 8} {
+		blk := alignedFloats(g.d*pw + 8)
+		for r := range g.d {
+			copy(blk[r*pw:r*pw+w], g.W[0][r*w:r*w+w])
+		}
+		sc, ahead = make([]float32, pw), make([]float32, pw)
+		b.Run(fmt.Sprintf("pairs-w%d", pw), func(b *testing.B) {
+			pairs(b, blk, shuffled, t.ovr.vec, rowsAhead, func(r int) {
+				nx := t.ovr.vec(r)
+				kernel.PrefetchRow(nx.idx, nx.val)
+			})
+		})
+	}
+	b.Run("quads", func(b *testing.B) { passQuads(b, t, g) })
+	_ = touched
+}
+
+// passQuads runs 10 passes of epochSparseOvR's scoring (scoreVisits: four
+// visits at a time) in fresh shuffled orders.
+func passQuads(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
+	for range b.N {
+		for range 10 {
+			t.smp.next()
+			E := t.smp.visits
+			for j := 0; j < E; {
+				j += t.scoreVisits(g, j, min(scoreAhead, E-j))
+			}
+		}
+	}
+}
+
+// alignedFloats returns n zeros starting on a 64-byte boundary.
+func alignedFloats(n int) []float32 {
+	x := make([]float32, n+16)
+	off := (16 - int(uintptr(unsafe.Pointer(&x[0]))/4%16)) % 16
+	return x[off : off+n]
+}
+
+// hugeKB is the process's AnonHugePages (kB) from /proc/self/smaps_rollup.
+func hugeKB() float64 {
+	b, _ := os.ReadFile("/proc/self/smaps_rollup")
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if f := bytes.Fields(l); len(f) >= 2 && string(f[0]) == "AnonHugePages:" {
+			v, _ := strconv.ParseFloat(string(f[1]), 64)
+			return v
+		}
+	}
+	return -1
+}
