@@ -30,18 +30,6 @@ const scoreBlock2AVXName = "scoreBlock2AVX2F32"
 // kernel.ScoreBlock2.
 const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool"
 
-// scoreBlock4AVXSig is the signature of the amd64 four-sample kernel
-// (kernel.ScoreBlock4; float32 only): dst holds 4×8 values, sample k's
-// scores at dst[8k : 8k+w].
-const scoreBlock4AVXSig = "(dst, blk []float32, idx *[4][]int32, val *[4][]float32, bound, w int) (ok bool)"
-
-// scoreBlock4AVXName is the amd64 four-sample kernel.
-const scoreBlock4AVXName = "scoreBlock4AVX2F32"
-
-// scoreBlock4AsmSig is the signature of scoreBlock4Asm, the Go dispatch of
-// kernel.ScoreBlock4.
-const scoreBlock4AsmSig = "[T Float](id ID, dst *[4][]T, blk []T, idx *[4][]int32, val *[4][]T) bool"
-
 // prefetchRowSig is the signature of the amd64 prefetch of a sparse row
 // (kernel.PrefetchRow): the addresses of its first index and value.
 const prefetchRowSig = "(idx, val uintptr)"
@@ -109,12 +97,6 @@ func scoreBlockGoFile(goarch string) ([]byte, error) {
 		f.p("func scoreBlock2Asm%s {", scoreBlock2AsmSig)
 		f.p("return false")
 		f.p("}")
-		f.p("")
-		f.comment("scoreBlock4Asm reports false: no four-sample assembly for ScoreBlock4 on\n" +
-			"this build (it runs ScoreBlock2 twice).")
-		f.p("func scoreBlock4Asm%s {", scoreBlock4AsmSig)
-		f.p("return false")
-		f.p("}")
 	}
 	return f.gofmt()
 }
@@ -159,32 +141,6 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("return false")
 	f.p("}")
 	f.p("")
-	f.comment("scoreBlock4Asm runs ScoreBlock4's four-sample assembly on\n" +
-		"implementation id, if it has one (float32), and reports whether it did:\n" +
-		"false (no dst written) on a path without it or on an index whose\n" +
-		"feature's lanes are not inside blk, for ScoreBlock4 to run ScoreBlock2\n" +
-		"twice.")
-	f.p("func scoreBlock4Asm%s {", scoreBlock4AsmSig)
-	f.p("if !is32[T]() {")
-	f.p("return false")
-	f.p("}")
-	f.p("switch id {")
-	f.p("case %s:", ids)
-	f.p("w := len(dst[0])")
-	f.p("var buf [4 * scoreBlockMax]float32")
-	f.p("bound := scoreBlockBound(scoreBlockLanes(w), w, len(blk))")
-	f.p("v := [4][]float32{f32s(val[0]), f32s(val[1]), f32s(val[2]), f32s(val[3])}")
-	f.p("if !%s(buf[:], f32s(blk), idx, &v, bound, w) {", scoreBlock4AVXName)
-	f.p("return false")
-	f.p("}")
-	f.p("for k, d := range dst {")
-	f.p("copy(f32s(d), buf[k*scoreBlockMax:k*scoreBlockMax+w])")
-	f.p("}")
-	f.p("return true")
-	f.p("}")
-	f.p("return false")
-	f.p("}")
-	f.p("")
 	f.comment("prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it\n" +
 		"has one.")
 	f.p("func prefetchRowAsm(id ID, idx, val uintptr) {")
@@ -221,14 +177,6 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("//")
 	f.p("//go:noescape")
 	f.p("func %s%s", scoreBlock2AVXName, scoreBlock2AVXSig)
-	f.p("")
-	f.comment(scoreBlock4AVXName + " is " + scoreBlockAVXName(f32) + " on four samples, (idx[k],\n" +
-		"val[k]) into dst[8k : 8k+w] (len(dst) ≥ 32, len(val[k]) == len(idx[k])),\n" +
-		"their sums interleaved: ok = false, nothing read outside blk and dst not\n" +
-		"written, if an index of any is not below bound.")
-	f.p("//")
-	f.p("//go:noescape")
-	f.p("func %s%s", scoreBlock4AVXName, scoreBlock4AVXSig)
 }
 
 func scoreBlockNEONGo(f *goFile) error {

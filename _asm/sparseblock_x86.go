@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -46,8 +44,6 @@ func scoreBlockFuncs(f *asmFile) {
 	}
 	scoreBlock2Kernel(f, m)
 	f.also(scoreBlock2AVXName, scoreBlockAVXImpls[1:]...)
-	scoreBlock4Kernel(f, m)
-	f.also(scoreBlock4AVXName, scoreBlockAVXImpls[1:]...)
 	prefetchRowKernel(f)
 	f.also(prefetchRowAVXName, scoreBlockAVXImpls[1:]...)
 }
@@ -253,109 +249,14 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 // registers x (x32 its low half), yv and yw; DX = &blk[0], R8 = bound,
 // R9 = w, Y14 = the lane mask, and an index not below bound jumps to "bad".
 func scoreBlockStepF32(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecPhysical) {
-	scoreBlockStepF32At(g, ip, vp, x, x32, yv, yw, acc, reg.R8, reg.R9)
-}
-
-// scoreBlockStepF32At is scoreBlockStepF32 with the bound and the width w
-// in the operands bound and w (registers, or the arguments in memory).
-func scoreBlockStepF32At(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecPhysical, bound, w operand.Op) {
 	g.MOVL(mem(ip, 0), x32)
-	g.CMPQ(x, bound)
+	g.CMPQ(x, reg.R8)
 	g.JAE(lbl("bad"))
-	g.IMULQ(w, x)
+	g.IMULQ(reg.R9, x)
 	g.broadcast(mem(vp, 0), yv)
 	g.VMASKMOVPS(memx(reg.RDX, 0, x, 4), reg.Y14, yw)
 	g.VMULPS(yw, yv, yw)
 	g.VADDPS(yw, acc, acc)
 	g.ADDQ(imm(4), ip)
 	g.ADDQ(imm(4), vp)
-}
-
-// scoreBlock4Kernel emits scoreBlock4AVX2F32 (scoreBlock4AVXName), of
-// signature scoreBlock4AVXSig (sparseblock.go): scoreBlock2Kernel on four
-// samples, each into an accumulator of its own (Y0..Y3, sample k's lanes
-// stored at dst[8k : 8k+w]), for as many non-zeros as all four have, then
-// the rest of each alone, in order. Each lane is one sequential sum over
-// its sample's non-zeros in order (a multiply then an add), so the scores
-// are four scoreBlockAVX2F32 calls' bit for bit; the four chains are
-// independent, so more of the samples' memory latency overlaps. The
-// samples share the scratch registers (AX, Y4, Y5: renamed), and bound and
-// w are read from the arguments, which frees the registers for the eight
-// pointers. Every index is checked before anything is stored.
-func scoreBlock4Kernel(f *asmFile, mask operand.Mem) {
-	t := f32
-	g := f.fn(scoreBlockAVXImpls[0], t, avx2, scoreBlock4AVXName, "func"+scoreBlock4AVXSig)
-	ips := []reg.Register{reg.RSI, reg.RBX, reg.R10, reg.R12}
-	vps := []reg.Register{reg.RDI, reg.R11, reg.R13, reg.R9}
-	accs := []reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3}
-	g.Comment("SI, BX, R10, R12 = &idx[k][0]; DI, R11, R13, R9 = &val[k][0] (k = 0..3);",
-		"DX = &blk[0]; R8 = the joint loop's count m (the fewest non-zeros);",
-		"CX = the non-zeros left in a loop; AX = the pointer to idx or val, then scratch")
-	g.MOVQ(g.param("idx"), reg.RAX)
-	for k, r := range ips {
-		g.MOVQ(mem(reg.RAX, 24*k), r)
-	}
-	g.MOVQ(mem(reg.RAX, 8), reg.R8)
-	for k := 1; k < 4; k++ {
-		g.MOVQ(mem(reg.RAX, 24*k+8), reg.RCX)
-		g.CMPQ(reg.RCX, reg.R8)
-		g.CMOVQLT(reg.RCX, reg.R8)
-	}
-	g.MOVQ(g.param("val"), reg.RAX)
-	for k, r := range vps {
-		g.MOVQ(mem(reg.RAX, 24*k), r)
-	}
-	g.MOVQ(g.param("blk", "base"), reg.RDX)
-	g.Comment("Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w)")
-	g.LEAQ(mask, reg.RAX)
-	g.MOVQ(imm32(16), reg.RCX)
-	g.SUBQ(g.param("w"), reg.RCX)
-	g.VMOVDQU(memx(reg.RAX, 0, reg.RCX, 4), reg.Y14)
-	for _, a := range accs {
-		g.VXORPS(a, a, a)
-	}
-	step := func(k int) {
-		scoreBlockStepF32At(g, ips[k], vps[k], reg.RAX, reg.EAX, reg.Y4, reg.Y5, accs[k], g.param("bound"), g.param("w"))
-	}
-	g.MOVQ(reg.R8, reg.RCX)
-	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(lbl("rest0"))
-	g.pcalign(16)
-	g.Label("all")
-	for k := range 4 {
-		step(k)
-	}
-	g.DECQ(reg.RCX)
-	g.JNZ(lbl("all"))
-	for k := range 4 {
-		g.Label(fmt.Sprintf("rest%d", k))
-		g.Comment(fmt.Sprintf("sample %d's non-zeros past the joint loop: len(idx[%d]) − m", k, k))
-		g.MOVQ(g.param("idx"), reg.RAX)
-		g.MOVQ(mem(reg.RAX, 24*k+8), reg.RCX)
-		g.SUBQ(reg.R8, reg.RCX)
-		next := "store"
-		if k < 3 {
-			next = fmt.Sprintf("rest%d", k+1)
-		}
-		g.JZ(lbl(next))
-		g.Label(fmt.Sprintf("loop%d", k))
-		step(k)
-		g.DECQ(reg.RCX)
-		g.JNZ(lbl(fmt.Sprintf("loop%d", k)))
-	}
-	g.Label("store")
-	g.Comment("dst[8k : 8k+w] = sample k's first w lanes")
-	g.MOVQ(g.param("dst", "base"), reg.RAX)
-	for k, a := range accs {
-		g.VMASKMOVPS(a, reg.Y14, mem(reg.RAX, 32*k))
-	}
-	okRes := g.result()
-	g.MOVB(operand.U8(1), okRes)
-	g.VZEROUPPER()
-	g.RET()
-	g.Label("bad")
-	g.Comment("an index outside blk: ok = false, dst not written")
-	g.MOVB(operand.U8(0), okRes)
-	g.VZEROUPPER()
-	g.RET()
 }

@@ -189,31 +189,3 @@ func scoreBlockGeneric[T Float](dst, blk []T, idx []int32, val []T) {
 		dst[0] = s0
 	}
 }
-
-// ScoreBlock4 is ScoreBlock on four samples against the same block:
-// ScoreBlock(dst[k], blk, idx[k], val[k]) for k = 0..3, bit for bit, with
-// every len(dst[k]) == len(dst[0]). Where it has assembly (amd64's avx2 and
-// avx512, float32) the four samples' sums run interleaved, in four
-// independent chains, so that more of their memory latency overlaps than
-// ScoreBlock2's two; elsewhere it runs ScoreBlock2 twice. It panics as the
-// four ScoreBlocks would, and if the lengths of the dst[k] differ.
-func ScoreBlock4[T Float](dst [4][]T, blk []T, idx [4][]int32, val [4][]T) {
-	Kernels[T]{im: active}.ScoreBlock4(dst, blk, idx, val)
-}
-
-// ScoreBlock4 is the package-level ScoreBlock4 on k's implementation.
-func (k Kernels[T]) ScoreBlock4(dst [4][]T, blk []T, idx [4][]int32, val [4][]T) {
-	w := len(dst[0])
-	ok := w > 0 && w <= scoreBlockMax
-	for i := range dst {
-		if len(dst[i]) != w {
-			panicLen("ScoreBlock4", "len(dst[k])", len(dst[i]), "len(dst[0])", w)
-		}
-		ok = ok && len(idx[i]) == len(val[i])
-	}
-	if ok && scoreBlock4Asm(k.im.id, &dst, blk, &idx, &val) {
-		return
-	}
-	k.ScoreBlock2(dst[0], dst[1], blk, idx[0], val[0], idx[1], val[1])
-	k.ScoreBlock2(dst[2], dst[3], blk, idx[2], val[2], idx[3], val[3])
-}

@@ -36,32 +36,6 @@ func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T,
 	return false
 }
 
-// scoreBlock4Asm runs ScoreBlock4's four-sample assembly on
-// implementation id, if it has one (float32), and reports whether it did:
-// false (no dst written) on a path without it or on an index whose
-// feature's lanes are not inside blk, for ScoreBlock4 to run ScoreBlock2
-// twice.
-func scoreBlock4Asm[T Float](id ID, dst *[4][]T, blk []T, idx *[4][]int32, val *[4][]T) bool {
-	if !is32[T]() {
-		return false
-	}
-	switch id {
-	case IDAVX512, IDAVX2:
-		w := len(dst[0])
-		var buf [4 * scoreBlockMax]float32
-		bound := scoreBlockBound(scoreBlockLanes(w), w, len(blk))
-		v := [4][]float32{f32s(val[0]), f32s(val[1]), f32s(val[2]), f32s(val[3])}
-		if !scoreBlock4AVX2F32(buf[:], f32s(blk), idx, &v, bound, w) {
-			return false
-		}
-		for k, d := range dst {
-			copy(f32s(d), buf[k*scoreBlockMax:k*scoreBlockMax+w])
-		}
-		return true
-	}
-	return false
-}
-
 // prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it
 // has one.
 func prefetchRowAsm(id ID, idx, val uintptr) {
@@ -97,11 +71,3 @@ func scoreBlockAVX2F64(dst, blk []float64, idx []int32, val []float64, bound int
 //
 //go:noescape
 func scoreBlock2AVX2F32(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)
-
-// scoreBlock4AVX2F32 is scoreBlockAVX2F32 on four samples, (idx[k],
-// val[k]) into dst[8k : 8k+w] (len(dst) ≥ 32, len(val[k]) == len(idx[k])),
-// their sums interleaved: ok = false, nothing read outside blk and dst not
-// written, if an index of any is not below bound.
-//
-//go:noescape
-func scoreBlock4AVX2F32(dst, blk []float32, idx *[4][]int32, val *[4][]float32, bound, w int) (ok bool)

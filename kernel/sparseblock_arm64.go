@@ -77,9 +77,3 @@ func prefetchRowAsm(id ID, idx, val uintptr) {}
 func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool {
 	return false
 }
-
-// scoreBlock4Asm reports false: no four-sample assembly for ScoreBlock4 on
-// this build (it runs ScoreBlock2 twice).
-func scoreBlock4Asm[T Float](id ID, dst *[4][]T, blk []T, idx *[4][]int32, val *[4][]T) bool {
-	return false
-}

@@ -461,13 +461,13 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // block, then visited for each class in turn (a class's update changes no
 // other class's score).
 //
-// The samples are scored four at a time (scoreBlock4: four independent
-// chains of sums, so that the samples' memory latencies overlap): visit
-// j's scores come with those of visits j+1..j+3, computed before visit j's
-// updates. Those of the later visits are used only if no weight changed in
-// between (visit reports it: most visits of a few epochs change nothing);
-// else the next sample is scored again, with the three after it. Each
-// score is thus the one a visit-by-visit scoring gives, bit for bit.
+// The samples are scored two at a time (scoreBlock2: two independent
+// chains of sums, so one sample's latency overlaps the other's): visit j's
+// scores come with visit j+1's, computed before visit j's updates. Those of
+// visit j+1 are used only if no weight changed in between (visit reports
+// it: most visits of a few epochs change nothing); else the sample is
+// scored again. Each score is thus the one a visit-by-visit scoring gives,
+// bit for bit.
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	E := t.smp.visits
 	coef := T(t.cfg.eta)
@@ -499,38 +499,24 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	}
 }
 
-// scoreAhead is how many visits epochSparseOvR scores at once: 4
-// (kernel.ScoreBlock4) measured 5–10% faster scoring passes than 2 on the
-// NAME lines of the manual pages (bench/textset) on Zen 5
-// (bench/results/mantext-quads-zen5.txt); software prefetches of the rows
-// ahead measured slower there and are not issued.
-const scoreAhead = 4
+// scoreAhead is how many visits epochSparseOvR scores at once: 2
+// (kernel.ScoreBlock2). On the NAME lines of the manual pages
+// (bench/textset, Zen 5) four at once (a ScoreBlock4 interleaving four
+// samples' sums) measured no faster, and software prefetches of the rows
+// a few visits ahead (kernel.PrefetchRow) measured slower, so neither is
+// used (BenchmarkTextOvRBound, bench/results/mantext-bound-zen5.txt).
+const scoreAhead = 2
 
 // scoreVisits sets g.ahead[k] to the scores of visit j+k's sample for
 // k < n (1 ≤ n ≤ scoreAhead), block by block, and returns n.
 func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], j, n int) int {
-	var xs [scoreAhead]vec[T]
-	for k := range n {
-		xs[k] = t.ovr.vec(t.rowAt(j + k))
-	}
+	x := t.ovr.vec(t.rowAt(j))
 	for b, blk := range g.W {
 		lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
-		switch n {
-		case 4:
-			var dst [4][]T
-			var idx [4][]int32
-			var val [4][]T
-			for k, x := range xs {
-				dst[k], idx[k], val[k] = g.ahead[k][lo:hi], x.idx, x.val[:len(x.idx)]
-			}
-			kernel.ScoreBlock4(dst, blk, idx, val)
-		case 3:
-			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, xs[0], xs[1])
-			scoreBlock(g.ahead[2][lo:hi], blk, xs[2])
-		case 2:
-			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, xs[0], xs[1])
-		default:
-			scoreBlock(g.ahead[0][lo:hi], blk, xs[0])
+		if n == 2 {
+			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, x, t.ovr.vec(t.rowAt(j+1)))
+		} else {
+			scoreBlock(g.ahead[0][lo:hi], blk, x)
 		}
 	}
 	return n

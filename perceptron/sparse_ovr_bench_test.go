@@ -29,9 +29,8 @@ import (
 //     the row rowsAhead visits ahead;
 //
 //   - pass-pairs: pass with the visits scored two at a time
-//     (kernel.ScoreBlock2), and the prefetch; pass-quads: four at a time
-//     (scoreVisits, kernel.ScoreBlock4), no prefetch, as epochSparseOvR
-//     scores them;
+//     (kernel.ScoreBlock2), and the prefetch; pass-visits: the same
+//     without the prefetch, as epochSparseOvR scores them (scoreVisits);
 //
 //   - write: writing the model from the blocks as the fit does
 //     (fromBlocksCompact: the K×D average, which it allocates, and the
@@ -100,7 +99,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			}
 		}
 	})
-	b.Run("pass-quads", func(b *testing.B) { passQuads(b, t, g) })
+	b.Run("pass-visits", func(b *testing.B) { passVisits(b, t, g) })
 	b.Run("write", func(b *testing.B) {
 		for range b.N {
 			if A, _ := t.fromBlocksCompact(); len(A) == 0 {
@@ -177,8 +176,7 @@ const noAhead = math.MaxInt
 //   - pairs-w6, pairs-w8: the class block as trained (6 lanes, 24-byte
 //     features that straddle cache lines) or padded to 8 lanes (32-byte
 //     aligned features), with pass-pairs' prefetch;
-//   - quads: kernel.ScoreBlock4, four visits at once, as epochSparseOvR
-//     scores them.
+//   - visits: epochSparseOvR's scoring (scoreVisits: pairs, no prefetch).
 //
 // Run it with
 //
@@ -323,13 +321,13 @@ func BenchmarkTextOvRBound(b *testing.B) {
 			})
 		})
 	}
-	b.Run("quads", func(b *testing.B) { passQuads(b, t, g) })
+	b.Run("visits", func(b *testing.B) { passVisits(b, t, g) })
 	_ = touched
 }
 
-// passQuads runs 10 passes of epochSparseOvR's scoring (scoreVisits: four
-// visits at a time) in fresh shuffled orders.
-func passQuads(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
+// passVisits runs 10 passes of epochSparseOvR's scoring (scoreVisits:
+// scoreAhead visits at a time) in fresh shuffled orders.
+func passVisits(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
 	for range b.N {
 		for range 10 {
 			t.smp.next()
