@@ -775,6 +775,13 @@ func (g *i8x86) reduceRows(R int, corr reg.VecPhysical) {
 // With store, the 10 sums go to DX; else they are left in X0 (rows 0..3),
 // X4 (rows 4..7) and X8's low two lanes (rows 8, 9).
 func (g *i8x86) vnni10Block(store bool) {
+	g.vnni10Loop()
+	g.vnni10Sum(store)
+}
+
+// vnni10Loop emits vnni10Block's loop: at its end Z(r), Z(10+r) hold row
+// r's two sets of int32 sums.
+func (g *i8x86) vnni10Loop() {
 	const p = "b10"
 	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	X := []reg.VecPhysical{reg.Z20, reg.Z21}
@@ -851,6 +858,12 @@ func (g *i8x86) vnni10Block(store bool) {
 	}
 
 	g.Label(p + "sum")
+}
+
+// vnni10Sum emits vnni10Block's end: the rows' two ZMMs of sums added and
+// reduced to X0, X4, X8 (and stored to DX with store).
+func (g *i8x86) vnni10Sum(store bool) {
+	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	g.Comment("Y(r) = row r's sums, the two ZMMs added and folded onto 8 lanes (Y10, Y11:",
 		"the high halves)")
 	for r := 0; r < 10; r++ {

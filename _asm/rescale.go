@@ -197,21 +197,53 @@ func rescaleFinish(g *x86) {
 	g.RET()
 }
 
-const dotsRescaleSig = "func(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)"
+const dotsRescaleSig = "func(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool)"
 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
-// DotsU8I8's block of 10 rows (vnni10Block: acc[k] = Σ w[k·d+i]·x[i]),
-// acc[k] −= z·sum[k] (int32, wrapping as Go's), then rescaleArgmax's steps
-// on the sums still in registers: rows 0..7 whole, rows 8, 9 by
-// rescaleStep's two-score form.
+// DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
+// acc[k] −= z·sum[k] (int32, wrapping as Go's), then RescaleArgmax on the
+// sums still in registers. What follows the loop is one dependent chain,
+// kept short:
+//   - the 20 accumulators to the 10 sums by a transpose-and-add tree
+//     (VPADDD of each row's two, then VPUNPCKL/HDQ, VPUNPCKL/HQDQ within the
+//     128-bit lanes and VSHUFI32X4 across them): Y0 = rows 0..7, X8's low
+//     lanes = rows 8, 9;
+//   - the correction, VCVTDQ2PD, the product by s[k]·sx and the add of b[k]
+//     one instruction each on rows 0..7 (ZMM) and on rows 8, 9 (XMM), in
+//     parallel; z·sum, s·sx and b are made before the loop (Z24..Z31);
+//   - the argmax without keys: the maximum m of the ten float32 scores by a
+//     VMAXPS tree (rows 8, 9 merged into lanes 0, 1 under K2 = 0b11), then
+//     the scores equal to m (VCMPPS EQ: −0 = +0) as a 16-bit mask, rows 0..7
+//     in bits 0..7 and rows 8, 9 in bits 8, 9 (KUNPCKBW), and its lowest set
+//     bit (BSF): the smallest k of the largest score, the documented rule.
+//     The maximum is one of the ten scores, so one of bits 0..9 is set (and
+//     the bits above, of lanes holding +0, never the lowest set); a score
+//     with all exponent bits set (±Inf, NaN) returns 0, false first.
+//
 // len(dst) = len(sum) = len(s) = len(b) = 10 and len(w) = 10·len(x), the
 // caller's.
 func dotsRescale10(f *asmFile, c operand.Mem) {
 	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, "dotsRescaleU8AVX512", dotsRescaleSig),
 		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
+	g.Comment("Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,",
+		"Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain")
+	g.MOVQ(g.param("sum"), reg.R10)
+	g.MOVL(g.param("z"), reg.R11L)
+	g.VPBROADCASTD(reg.R11L, reg.Y24)
+	g.VPMULLD(mem(reg.R10, 0), reg.Y24, reg.Y25)
+	g.VMOVQ(mem(reg.R10, 32), reg.X26)
+	g.VPMULLD(reg.X26, reg.X24, reg.X26)
+	g.MOVQ(g.param("s"), reg.R10)
+	g.VBROADCASTSD(g.param("sx"), reg.Z27)
+	g.VMULPD(mem(reg.R10, 0), reg.Z27, reg.Z28)
+	g.VMOVUPD(mem(reg.R10, 64), reg.X29)
+	g.VMULPD(reg.X27, reg.X29, reg.X29)
+	g.MOVQ(g.param("b"), reg.R10)
+	g.VMOVUPD(mem(reg.R10, 0), reg.Z30)
+	g.VMOVUPD(mem(reg.R10, 64), reg.X31)
 	g.Comment("SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;",
 		"R13 = d rounded down to 64")
-	g.MOVQ(g.param("w", "base"), reg.RSI)
+	g.MOVQ(g.param("w"), reg.RSI)
 	g.MOVQ(g.param("x", "base"), reg.RDI)
 	g.MOVQ(g.param("x", "len"), reg.R8)
 	g.MOVQ(reg.R8, reg.RCX)
@@ -222,33 +254,103 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.KMOVQ(reg.RAX, reg.K1)
 	g.MOVQ(reg.R8, reg.R13)
 	g.ANDQ(imm(-64), reg.R13)
-	g.vnni10Block(false)
-	g.Comment("Y3 = the sums of rows 0..7, X6 = rows 8, 9 (and two lanes not used), less",
-		"z·sum (Y5 = z)")
-	g.VINSERTI128(operand.Imm(1), reg.X4, reg.Y0, reg.Y3)
-	g.VMOVDQA(reg.X8, reg.X6)
-	g.MOVQ(g.param("sum", "base"), reg.R10)
-	g.MOVL(g.param("z"), reg.R11L)
-	g.VMOVD(reg.R11L, reg.X5)
-	g.VPBROADCASTD(reg.X5, reg.Y5)
-	g.VPMULLD(mem(reg.R10, 0), reg.Y5, reg.Y4)
-	g.VPSUBD(reg.Y4, reg.Y3, reg.Y3)
-	g.VMOVQ(mem(reg.R10, 32), reg.X4)
-	g.VPMULLD(reg.X4, reg.X5, reg.X4)
-	g.VPSUBD(reg.X4, reg.X6, reg.X6)
-	g.Comment("the rescale and argmax: DI = dst, R8 = s, R9 = b, AX = k")
-	g.MOVQ(g.param("dst", "base"), reg.RDI)
-	g.MOVQ(g.param("s", "base"), reg.R8)
-	g.MOVQ(g.param("b", "base"), reg.R9)
-	g.XORL(reg.EAX, reg.EAX)
-	rescaleSetup(g.x86, c)
-	rescaleChunk(g.x86, reg.Y3, false)
-	g.VPSUBQ(reg.Z10, reg.Z11, reg.Z11)
-	g.MOVL(imm32(8), reg.EAX)
+	g.vnni10Loop()
+	dotsRescaleTree(g.x86)
+	g.Comment("the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows",
+		"8, 9 in X9 (its float32 lanes 2, 3 zero); dst written")
+	g.VPSUBD(reg.Y25, reg.Y0, reg.Y0)
+	g.VPSUBD(reg.X26, reg.X8, reg.X8)
+	g.VCVTDQ2PD(reg.Y0, reg.Z1)
+	g.VCVTDQ2PD(reg.X8, reg.X9)
+	g.VMULPD(reg.Z28, reg.Z1, reg.Z1)
+	g.VMULPD(reg.X29, reg.X9, reg.X9)
+	g.VADDPD(reg.Z30, reg.Z1, reg.Z1)
+	g.VADDPD(reg.X31, reg.X9, reg.X9)
+	g.VCVTPD2PS(reg.Z1, reg.Y1)
+	g.VCVTPD2PSX(reg.X9, reg.X9)
+	g.MOVQ(g.param("dst"), reg.RDI)
+	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
+	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
+	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
+	g.VPBROADCASTD(c.Offset(0), reg.Y14)
+	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
+	g.VPAND(reg.X14, reg.X9, reg.X3)
+	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
+	g.VPCMPEQD(reg.Y14, reg.Y2, reg.Y2)
+	g.VMOVMSKPS(reg.Y2, reg.ECX)
+	g.TESTL(reg.ECX, reg.ECX)
+	g.JNZ(lbl("nonfinite"))
+	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then",
+		"the halves, the pairs and the neighbours")
 	g.MOVL(imm32(3), reg.EBX)
-	g.KMOVW(reg.EBX, reg.K1)
-	rescaleStep(g.x86, reg.Y6, false, true)
-	rescaleFinish(g.x86)
+	g.KMOVW(reg.EBX, reg.K2)
+	g.VMOVAPS(reg.Y1, reg.Y4)
+	g.VMAXPS(reg.Y9, reg.Y1, reg.K2, reg.Y4)
+	g.VPERM2F128(operand.Imm(1), reg.Y4, reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0x4e), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0xb1), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.Comment("AX = the lowest k whose score equals the maximum: K3 = rows 0..7, K4 =",
+		"rows 8, 9 (its bits 2..7, of +0 lanes, may be set too, but above a set one),",
+		"K5 = K4:K3")
+	g.VCMPPS(operand.Imm(0), reg.Y4, reg.Y1, reg.K3)
+	g.VCMPPS(operand.Imm(0), reg.Y4, reg.Y9, reg.K4)
+	g.KUNPCKBW(reg.K3, reg.K4, reg.K5)
+	g.KMOVW(reg.K5, reg.EAX)
+	g.BSFL(reg.EAX, reg.EAX)
+	g.MOVQ(reg.RAX, g.resultAt(0))
+	g.MOVB(operand.U8(1), g.resultAt(1))
+	g.VZEROUPPER()
+	g.RET()
+	g.Label("nonfinite")
+	g.MOVQ(operand.U32(0), g.resultAt(0))
+	g.MOVB(operand.U8(0), g.resultAt(1))
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// dotsRescaleTree emits the reduction of vnni10Loop's accumulators (Z(r),
+// Z(10+r): row r's two sets of 16 int32 sums) to Y0 = the sums of rows
+// 0..7 and X8's lanes 0, 1 = rows 8, 9 (its lanes 2, 3 left over), four
+// levels after the pairs' add: VPUNPCKLDQ/HDQ + VPADDD on the row pairs
+// (Z0, Z2, Z4, Z6, Z8: per 128-bit lane, the two rows' even and odd
+// partial sums), VPUNPCKLQDQ/HQDQ + VPADDD (Z0 = rows 0..3 and Z4 = rows
+// 4..7, one partial sum per 128-bit lane; Z8 = rows 8, 9 in lanes 0, 1
+// of each), then across the 128-bit lanes: VSHUFI32X4 + VPADDD twice for
+// rows 0..7, the high halves added twice for rows 8, 9.
+func dotsRescaleTree(g *x86) {
+	g.Comment("the 10 sums: the row pairs' dwords interleaved and added")
+	for r := 0; r < 10; r++ {
+		g.VPADDD(zr[10+r], zr[r], zr[r])
+	}
+	for p := 0; p < 5; p++ {
+		a, b := zr[2*p], zr[2*p+1]
+		g.VPUNPCKLDQ(b, a, zr[10+2*p])
+		g.VPUNPCKHDQ(b, a, zr[11+2*p])
+		g.VPADDD(zr[11+2*p], zr[10+2*p], a)
+	}
+	g.Comment("then their qwords: Z0 = rows 0..3, Z4 = rows 4..7 in every 128-bit lane,",
+		"Z8 = rows 8, 9 in lanes 0, 1 of each")
+	for _, q := range []int{0, 4} {
+		g.VPUNPCKLQDQ(zr[q+2], zr[q], zr[10+q])
+		g.VPUNPCKHQDQ(zr[q+2], zr[q], zr[11+q])
+		g.VPADDD(zr[11+q], zr[10+q], zr[q])
+	}
+	g.VPUNPCKHQDQ(reg.Z8, reg.Z8, reg.Z14)
+	g.VPADDD(reg.Z14, reg.Z8, reg.Z8)
+	g.Comment("across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9")
+	g.VSHUFI32X4(operand.Imm(0x88), reg.Z4, reg.Z0, reg.Z10)
+	g.VSHUFI32X4(operand.Imm(0xdd), reg.Z4, reg.Z0, reg.Z11)
+	g.VPADDD(reg.Z11, reg.Z10, reg.Z0)
+	g.VEXTRACTI64X4(operand.Imm(1), reg.Z8, reg.Y9)
+	g.VPADDD(reg.Y9, reg.Y8, reg.Y8)
+	g.VSHUFI32X4(operand.Imm(0x88), reg.Z0, reg.Z0, reg.Z10)
+	g.VSHUFI32X4(operand.Imm(0xdd), reg.Z0, reg.Z0, reg.Z11)
+	g.VPADDD(reg.Y11, reg.Y10, reg.Y0)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
+	g.VPADDD(reg.X9, reg.X8, reg.X8)
 }
 
 // rescaleGoFile returns kernel/rescale_amd64.go, or rescale_other.go for "".
@@ -271,19 +373,14 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 	f.p("return 0, false, false")
 	f.p("}")
 	f.p("")
-	f.comment("dotsRescaleAsm runs DotsU8I8RescaleArgmax on int8 implementation id's\n" +
-		"fused assembly (10 rows) and reports whether it did: ok = false when it\n" +
-		"has none (dst then unwritten). The lengths are the caller's.")
-	f.p("func dotsRescaleAsm(id int8ID, dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite, ok bool) {")
-	if goarch == "amd64" {
-		f.p("if id == %s {", i8AVX512VNNI.spec.id)
-		f.p("best, finite = dotsRescaleU8AVX512(dst, w, x, sum, z, s, b, sx)")
-		f.p("return best, finite, true")
+	if goarch != "amd64" {
+		f.comment("dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax\n" +
+			"calls only where rescaleHasAsm is true: never here.")
+		f.p("func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleU8AVX512 without assembly")`)
 		f.p("}")
+		f.p("")
 	}
-	f.p("return 0, false, false")
-	f.p("}")
-	f.p("")
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
 	if goarch == "amd64" {
@@ -303,10 +400,12 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("")
 		f.comment("dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):\n" +
 			"the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in\n" +
-			"registers.")
+			"registers. The lengths are the caller's: it takes the first elements of\n" +
+			"all but x, so that the call has few arguments (each Go call layer\n" +
+			"around it measured about 4 ns on Zen 5).")
 		f.p("//")
 		f.p("//go:noescape")
-		f.p("func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)")
+		f.p("func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }

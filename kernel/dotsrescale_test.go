@@ -13,8 +13,9 @@ import (
 // RescaleArgmax run one after the other, bit for bit (dst, best, finite),
 // for 1..12 rows at d from 0 to 1000 (the 10-row block's whole 128- and
 // 64-byte steps and masked tail, 767, 768, 784): rows repeated (equal
-// scores: the tie to the smaller index), ±0 scores, all negative, sums
-// that wrap int32 under the zero point, scores beyond float32 (±Inf at
+// scores: the tie to the smaller index), ±0 scores, all negative, the
+// maximum at rows 8, 9 alone or tied, scores of a few values (±0 among
+// them) tied at random rows, sums that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
 // it is documented to (10 rows where RescaleAsm) and nowhere else.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
@@ -24,7 +25,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
 			for n := 1; n <= 12; n++ {
 				for _, d := range []int{0, 1, 3, 63, 64, 65, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
-					for trial := range 12 {
+					for trial := range 16 {
 						W, x := make([]int8, n*d), make([]uint8, d)
 						sum, s, b := make([]int32, n), make([]float64, n), make([]float64, n)
 						sx := float64(float32(rng.Float64()*2 + 1e-3))
@@ -40,7 +41,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 							b[r] = float64(float32(rng.NormFloat64()))
 							sum[r] = int32(rng.Uint32()) // any: the wrap of z·sum
 						}
-						switch trial % 6 {
+						switch trial % 8 {
 						case 0: // ties: every row a copy of row 0, the same s, b, sum
 							for r := 1; r < n; r++ {
 								copy(W[r*d:(r+1)*d], W[:d])
@@ -58,6 +59,20 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 							s[rng.IntN(n)] = 1e300
 						case 4: // no zero point
 							z = 0
+						case 5: // the maximum at rows 8, 9 alone, or tied between them
+							for r := range n {
+								s[r], b[r] = 0, -1
+							}
+							for _, r := range []int{8, 9}[:1+rng.IntN(2)] {
+								if r < n {
+									b[r] = 1
+								}
+							}
+						case 6, 7: // scores of a few values, ±0 among them: ties at random rows
+							for r := range n {
+								s[r] = 0
+								b[r] = []float64{-1, math.Copysign(0, -1), 0, 0.5}[rng.IntN(4-(trial%8-6))]
+							}
 						}
 						acc := make([]int32, n)
 						want := make([]float32, n)

@@ -1,6 +1,9 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // RescaleArgmax is the last step of an int8 model's prediction (package
 // quant): it turns the integer scores acc into float32 ones, with the
@@ -77,8 +80,9 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 	if len(W) != n*len(x) {
 		panicLen("DotsU8I8RescaleArgmax", "len(W)", len(W), "len(dst)·len(x)", n*len(x))
 	}
-	if n != 10 {
+	if n != 10 || !rescaleHasAsm(k.im.id) {
 		return 0, false, false
 	}
-	return dotsRescaleAsm(k.im.id, dst, W, x, sum, int32(z), s, b, sx)
+	best, finite = dotsRescaleU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(W), x, unsafe.SliceData(sum), int32(z), unsafe.SliceData(s), unsafe.SliceData(b), sx)
+	return best, finite, true
 }

@@ -14,7 +14,8 @@ import (
 // model at d = 768 into its parts, in thread CPU time (fastest of
 // interleaved rounds, as bench's TestQuantPredictCPUTime): the integer
 // scores (accU8: the kernel DotsU8I8 and the zero point), their rescaling
-// to float32 scores and argmax (rescale), both, and the whole call. It
+// to float32 scores and argmax (rescale), both, the whole call and, where
+// PredictU8 runs it, the kernel's fused call (DotsU8I8RescaleArgmax) alone. It
 // prints a table and asserts nothing; run it with
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=40 go test -run TestPredictPartsCPUTime -v ./quant
@@ -39,6 +40,11 @@ func TestPredictPartsCPUTime(t *testing.T) {
 			part{im.Name() + " rescale", func() { _, _ = q.rescale(nil, tmp, acc, float64(sx), 1, 1) }},
 			part{im.Name() + " accU8 + rescale", func() { q.accU8(acc, u, z); _, _ = q.rescale(nil, tmp, acc, float64(sx), 1, 1) }},
 			part{im.Name() + " PredictU8", func() { _, _ = q.PredictU8(u, sx, z) }})
+		if cls == 10 && q.k.RescaleAsm() {
+			parts = append(parts, part{im.Name() + " fused kernel call", func() {
+				_, _, _ = q.k.DotsU8I8RescaleArgmax(tmp, q.q, u, q.sum, z, q.rs, q.rb, float64(sx))
+			}})
+		}
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
