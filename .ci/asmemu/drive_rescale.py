@@ -13,7 +13,10 @@
 # sum, s and b: acc[r] = Σ W[r·d+i]·x[i] − z·sum[r] wrapped to int32 (z 0,
 # 1, 128, 255, random; sums up to the int32 extremes, so z·sum wraps), then
 # the same rescale and argmax check, on random and extreme bytes, repeated
-# rows (ties), and overflowing, infinite and NaN scales (s, sx) and offsets.
+# rows (ties), scores of a few values (s = 0; ±0 among them, the largest at
+# any rows, rows 8 and 9 too), and overflowing, infinite and NaN scales (s,
+# sx) and offsets. Its dst, w, sum, s and b are pointer arguments (the
+# first elements), x a slice.
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -93,7 +96,10 @@ def check(name, n, kind, args, blocks, acc, s, b, sx):
     ad = addrs[0]
     a = dict(args)
     for (nm, ln), addr in zip(a.pop('slices'), addrs):
-        a.update({nm + '_base': addr, nm + '_len': ln, nm + '_cap': ln})
+        if ln is None:  # a pointer argument: the block's address
+            a[nm] = addr
+        else:
+            a.update({nm + '_base': addr, nm + '_len': ln, nm + '_cap': ln})
     try:
         ret, cpu = run(funcs, data, name, a, mem, allowed)
     except Fault as e:
@@ -128,7 +134,7 @@ for n in list(range(0, 140)) + [255, 256, 257, 1000, 1027]:
 # scores must give the smallest row.
 R = 10
 for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
-    for kind in ('random', 'extreme', 'ties', 'nonfinite', 'wrap'):
+    for kind in ('random', 'extreme', 'ties', 'flat', 'nonfinite', 'wrap'):
         if kind == 'extreme':
             x = [random.choice([0, 255]) for _ in range(d)]
             W = [random.choice([-128, 127]) for _ in range(R * d)]
@@ -149,6 +155,12 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
             s = [s[src[r]] for r in range(R)]
             b = [b[src[r]] for r in range(R)]
             z = random.choice([0, 3])
+        if kind == 'flat':  # s = 0: the scores are b's few values, ±0 among them: ties at any rows, 8 and 9 too
+            s = [0.0] * R
+            vals = random.choice([[-1.0, -0.0, 0.0, 0.5], [-1.0, -0.0, 0.0], [-2.0, -1.0]])
+            b = [random.choice(vals) for _ in range(R)]
+            if random.randrange(2):
+                b[random.choice([8, 9])] = 1.0
         if kind == 'nonfinite':
             k = random.randrange(R)
             c = random.randrange(5)
@@ -164,7 +176,7 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
                 b[k] = math.inf
         acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
         fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
-                       {'sx': sx, 'z': z, 'slices': [('dst', R), ('w', R * d), ('x', d), ('sum', R), ('s', R), ('b', R)]},
+                       {'sx': sx, 'z': z, 'slices': [('dst', None), ('w', None), ('x', d), ('sum', None), ('s', None), ('b', None)]},
                        [random.randbytes(4 * R), bytes(v & 255 for v in W), bytes(x), struct.pack('<%di' % R, *sums),
                         struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
 print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
