@@ -197,7 +197,10 @@ func rescaleFinish(g *x86) {
 	g.RET()
 }
 
-const dotsRescaleSig = "func(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool)"
+// dotsRescaleSig is dotsRescaleU8AVX512's signature for avo; the Go
+// declaration's m is a *Fused10 (kernel/rescale.go), whose first four words
+// are the pointers w, sum, s and b.
+const dotsRescaleSig = "func(dst *[10]float32, m *[4]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
 // DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
@@ -227,23 +230,24 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
 	g.Comment("Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,",
 		"Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain")
-	g.MOVQ(g.param("sum"), reg.R10)
-	g.MOVL(g.param("z"), reg.R11L)
-	g.VPBROADCASTD(reg.R11L, reg.Y24)
-	g.VPMULLD(mem(reg.R10, 0), reg.Y24, reg.Y25)
-	g.VMOVQ(mem(reg.R10, 32), reg.X26)
+	g.MOVQ(g.param("m"), reg.R10)
+	g.MOVQ(mem(reg.R10, 8), reg.R11)
+	g.MOVBLZX(g.param("z"), reg.R12L)
+	g.VPBROADCASTD(reg.R12L, reg.Y24)
+	g.VPMULLD(mem(reg.R11, 0), reg.Y24, reg.Y25)
+	g.VMOVQ(mem(reg.R11, 32), reg.X26)
 	g.VPMULLD(reg.X26, reg.X24, reg.X26)
-	g.MOVQ(g.param("s"), reg.R10)
+	g.MOVQ(mem(reg.R10, 16), reg.R11)
 	g.VBROADCASTSD(g.param("sx"), reg.Z27)
-	g.VMULPD(mem(reg.R10, 0), reg.Z27, reg.Z28)
-	g.VMOVUPD(mem(reg.R10, 64), reg.X29)
+	g.VMULPD(mem(reg.R11, 0), reg.Z27, reg.Z28)
+	g.VMOVUPD(mem(reg.R11, 64), reg.X29)
 	g.VMULPD(reg.X27, reg.X29, reg.X29)
-	g.MOVQ(g.param("b"), reg.R10)
-	g.VMOVUPD(mem(reg.R10, 0), reg.Z30)
-	g.VMOVUPD(mem(reg.R10, 64), reg.X31)
+	g.MOVQ(mem(reg.R10, 24), reg.R11)
+	g.VMOVUPD(mem(reg.R11, 0), reg.Z30)
+	g.VMOVUPD(mem(reg.R11, 64), reg.X31)
 	g.Comment("SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;",
 		"R13 = d rounded down to 64")
-	g.MOVQ(g.param("w"), reg.RSI)
+	g.MOVQ(mem(reg.R10, 0), reg.RSI)
 	g.MOVQ(g.param("x", "base"), reg.RDI)
 	g.MOVQ(g.param("x", "len"), reg.R8)
 	g.MOVQ(reg.R8, reg.RCX)
@@ -376,7 +380,7 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 	if goarch != "amd64" {
 		f.comment("dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax\n" +
 			"calls only where rescaleHasAsm is true: never here.")
-		f.p("func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool) {")
+		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
 		f.p(`panic("kernel: dotsRescaleU8AVX512 without assembly")`)
 		f.p("}")
 		f.p("")
@@ -401,11 +405,12 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.comment("dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):\n" +
 			"the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in\n" +
 			"registers. The lengths are the caller's: it takes the first elements of\n" +
-			"all but x, so that the call has few arguments (each Go call layer\n" +
-			"around it measured about 4 ns on Zen 5).")
+			"all but x, through m (Fused10's four pointers w, sum, s, b), so that the\n" +
+			"call has few arguments (each Go call layer around it with 20 argument\n" +
+			"words measured about 4 ns on Zen 5).")
 		f.p("//")
 		f.p("//go:noescape")
-		f.p("func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool)")
+		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }

@@ -17,7 +17,8 @@ import (
 // maximum at rows 8, 9 alone or tied, scores of a few values (±0 among
 // them) tied at random rows, sums that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
-// it is documented to (10 rows where RescaleAsm) and nowhere else.
+// it is documented to (10 rows where RescaleAsm) and nowhere else, and
+// that Fused10.Predict on the same rows gives the same, bit for bit.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
@@ -105,11 +106,66 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 								t.Fatalf("n=%d d=%d trial %d: dst[%d] = %v, want %v", n, d, trial, i, got[i], want[i])
 							}
 						}
+						// the same rows made ready once: Fused10.Predict
+						f, fok := k.Fused10(W, sum, s, b)
+						if !fok {
+							t.Fatalf("n=%d d=%d: Fused10 not ok where DotsU8I8RescaleArgmax fused", n, d)
+						}
+						var out [10]float32
+						if pb, pf := f.Predict(&out, x, z, sx); pb != wb || pf != wf {
+							t.Fatalf("n=%d d=%d trial %d: Predict (%d, %v), want (%d, %v)", n, d, trial, pb, pf, wb, wf)
+						}
+						for i := range out {
+							if math.Float32bits(out[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("n=%d d=%d trial %d: Predict dst[%d] = %v, want %v", n, d, trial, i, out[i], want[i])
+							}
+						}
 					}
 				}
 			}
 		})
 	}
+}
+
+// TestFused10 checks where Fused10 is ready (the implementations whose
+// RescaleAsm is true) and its panics: lengths other than 10 or a W not of
+// 10 rows, Predict on a Fused10 not ready (the zero value, or ok = false)
+// or with a sample of another length.
+func TestFused10(t *testing.T) {
+	f64 := make([]float64, 10)
+	sum := make([]int32, 10)
+	W := make([]int8, 10*5)
+	var out [10]float32
+	panics := func(name string, call func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", name)
+			}
+		}()
+		call()
+	}
+	for _, v := range int8Under(t) {
+		k := kernel.OnInt8(v)
+		f, ok := k.Fused10(W, sum, f64, f64)
+		if ok != k.RescaleAsm() {
+			t.Fatalf("%s: Fused10 ok = %v, RescaleAsm %v", v.Name(), ok, k.RescaleAsm())
+		}
+		if ok {
+			f.Predict(&out, make([]uint8, 5), 0, 1) // the right length: no panic
+			panics(v.Name()+" Predict len(x) 4", func() { f.Predict(&out, make([]uint8, 4), 0, 1) })
+			panics(v.Name()+" Predict len(x) 6", func() { f.Predict(&out, make([]uint8, 6), 0, 1) })
+		} else {
+			panics(v.Name()+" Predict not ready", func() { f.Predict(&out, make([]uint8, 5), 0, 1) })
+		}
+		panics(v.Name()+" sum", func() { k.Fused10(W, sum[:9], f64, f64) })
+		panics(v.Name()+" s", func() { k.Fused10(W, sum, f64[:9], f64) })
+		panics(v.Name()+" b", func() { k.Fused10(W, sum, f64, make([]float64, 11)) })
+		panics(v.Name()+" W", func() { k.Fused10(W[:49], sum, f64, f64) })
+	}
+	var zero kernel.Fused10
+	panics("zero value, empty x", func() { zero.Predict(&out, nil, 0, 1) })
+	panics("zero value", func() { zero.Predict(&out, make([]uint8, 5), 0, 1) })
 }
 
 // TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched

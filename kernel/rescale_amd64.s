@@ -136,29 +136,30 @@ nonfinite:
 	VZEROUPPER
 	RET
 
-// func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s *float64, b *float64, sx float64) (best int, finite bool)
+// func dotsRescaleU8AVX512(dst *[10]float32, m *[4]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
-TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-89
+TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-65
 	// Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,
 	// Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain
-	MOVQ         sum+40(FP), R10
-	MOVL         z+48(FP), R11
-	VPBROADCASTD R11, Y24
-	VPMULLD      (R10), Y24, Y25
-	VMOVQ        32(R10), X26
+	MOVQ         m+8(FP), R10
+	MOVQ         8(R10), R11
+	MOVBLZX      z+40(FP), R12
+	VPBROADCASTD R12, Y24
+	VPMULLD      (R11), Y24, Y25
+	VMOVQ        32(R11), X26
 	VPMULLD      X26, X24, X26
-	MOVQ         s+56(FP), R10
-	VBROADCASTSD sx+72(FP), Z27
-	VMULPD       (R10), Z27, Z28
-	VMOVUPD      64(R10), X29
+	MOVQ         16(R10), R11
+	VBROADCASTSD sx+48(FP), Z27
+	VMULPD       (R11), Z27, Z28
+	VMOVUPD      64(R11), X29
 	VMULPD       X27, X29, X29
-	MOVQ         b+64(FP), R10
-	VMOVUPD      (R10), Z30
-	VMOVUPD      64(R10), X31
+	MOVQ         24(R10), R11
+	VMOVUPD      (R11), Z30
+	VMOVUPD      64(R11), X31
 
 	// SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;
 	// R13 = d rounded down to 64
-	MOVQ  w+8(FP), SI
+	MOVQ  (R10), SI
 	MOVQ  x_base+16(FP), DI
 	MOVQ  x_len+24(FP), R8
 	MOVQ  R8, CX
@@ -381,13 +382,13 @@ b10sum:
 	KUNPCKBW K3, K4, K5
 	KMOVW    K5, AX
 	BSFL     AX, AX
-	MOVQ     AX, best+80(FP)
-	MOVB     $1, finite+88(FP)
+	MOVQ     AX, best+56(FP)
+	MOVB     $1, finite+64(FP)
 	VZEROUPPER
 	RET
 
 nonfinite:
-	MOVQ $0, best+80(FP)
-	MOVB $0, finite+88(FP)
+	MOVQ $0, best+56(FP)
+	MOVB $0, finite+64(FP)
 	VZEROUPPER
 	RET

@@ -13,7 +13,7 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 
 // dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax
 // calls only where rescaleHasAsm is true: never here.
-func dotsRescaleU8AVX512(dst *float32, w *int8, x []uint8, sum *int32, z int32, s, b *float64, sx float64) (best int, finite bool) {
+func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
 	panic("kernel: dotsRescaleU8AVX512 without assembly")
 }
 

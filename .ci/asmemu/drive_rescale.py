@@ -15,8 +15,9 @@
 # the same rescale and argmax check, on random and extreme bytes, repeated
 # rows (ties), scores of a few values (s = 0; ±0 among them, the largest at
 # any rows, rows 8 and 9 too), and overflowing, infinite and NaN scales (s,
-# sx) and offsets. Its dst, w, sum, s and b are pointer arguments (the
-# first elements), x a slice.
+# sx) and offsets. Its dst is a pointer argument, x a slice, and m points
+# to a Fused10: the addresses of w, sum, s and b (the first elements), then
+# len(x) + 1.
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -92,9 +93,14 @@ def check(name, n, kind, args, blocks, acc, s, b, sx):
     its old value. Returns 1 on a failure."""
     global checks
     mem, addrs, allowed = layout(blocks)
+    ptrs = args.get('ptrs')  # (block i, [blocks j...]): block i holds the addresses of blocks j
+    if ptrs:
+        i, js = ptrs
+        mem[addrs[i]:addrs[i] + 8 * len(js)] = struct.pack('<%dQ' % len(js), *[addrs[j] for j in js])
     before = bytes(mem)
     ad = addrs[0]
     a = dict(args)
+    a.pop('ptrs', None)
     for (nm, ln), addr in zip(a.pop('slices'), addrs):
         if ln is None:  # a pointer argument: the block's address
             a[nm] = addr
@@ -176,8 +182,9 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
                 b[k] = math.inf
         acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
         fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
-                       {'sx': sx, 'z': z, 'slices': [('dst', None), ('w', None), ('x', d), ('sum', None), ('s', None), ('b', None)]},
-                       [random.randbytes(4 * R), bytes(v & 255 for v in W), bytes(x), struct.pack('<%di' % R, *sums),
-                        struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
+                       {'sx': sx, 'z': z, 'slices': [('dst', None), ('x', d), ('m', None), ('', None), ('', None), ('', None), ('', None)],
+                        'ptrs': (2, [3, 4, 5, 6])},
+                       [random.randbytes(4 * R), bytes(x), struct.pack('<4Qq', 0, 0, 0, 0, d + 1), bytes(v & 255 for v in W),
+                        struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
 print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)

@@ -622,7 +622,7 @@ def op_vzeroupper(cpu, ins, frame, ret, labels):
 
 
 INT_OPS = {'LEAQ': op_lea, 'LEAL': op_lea, 'NOP': op_nop, 'PCALIGN': op_nop, 'VZEROUPPER': op_vzeroupper,
-           'MOVLQZX': op_movzx, 'MOVWQZX': op_movzx, 'MOVBQZX': op_movzx,
+           'MOVLQZX': op_movzx, 'MOVWQZX': op_movzx, 'MOVBQZX': op_movzx, 'MOVBLZX': op_movzx,
            'MOVLQSX': op_movsx, 'MOVWQSX': op_movsx, 'MOVBQSX': op_movsx}
 for sfx in 'QLWB':
     INT_OPS['MOV' + sfx] = op_mov
