@@ -775,13 +775,16 @@ func (g *i8x86) reduceRows(R int, corr reg.VecPhysical) {
 // With store, the 10 sums go to DX; else they are left in X0 (rows 0..3),
 // X4 (rows 4..7) and X8's low two lanes (rows 8, 9).
 func (g *i8x86) vnni10Block(store bool) {
-	g.vnni10Loop()
+	g.vnni10Loop(reg.R8)
 	g.vnni10Sum(store)
 }
 
 // vnni10Loop emits vnni10Block's loop: at its end Z(r), Z(10+r) hold row
-// r's two sets of int32 sums.
-func (g *i8x86) vnni10Loop() {
+// r's two sets of int32 sums. R8 is the rows' stride and d the register
+// of len(x) (R8 too in DotsU8I8; the fused prediction's rows may be padded
+// past len(x)); R13 = len(x) rounded down to 64 and K1 the tail's mask, as
+// in vnni10Block.
+func (g *i8x86) vnni10Loop(d reg.Register) {
 	const p = "b10"
 	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	X := []reg.VecPhysical{reg.Z20, reg.Z21}
@@ -794,7 +797,7 @@ func (g *i8x86) vnni10Loop() {
 	g.ADDQ(reg.R8, reg.R9)
 	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
 	g.MOVQ(reg.RDI, reg.R12)
-	g.MOVQ(reg.R8, reg.R11)
+	g.MOVQ(d, reg.R11)
 	g.ANDQ(imm(-128), reg.R11)
 	g.ADDQ(reg.RDI, reg.R11)
 	for r := 0; r < 20; r++ {
@@ -847,7 +850,7 @@ func (g *i8x86) vnni10Loop() {
 	advance(64)
 
 	g.Label(p + "tail")
-	g.TESTQ(imm32(63), reg.R8)
+	g.TESTQ(imm32(63), d)
 	g.JZ(lbl(p + "sum"))
 	g.Comment("the last d mod 64 bytes under K1 (zero beyond the end)")
 	g.VMOVDQU8_Z(mem(reg.R12, 0), reg.K1, X[1])

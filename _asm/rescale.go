@@ -199,8 +199,8 @@ func rescaleFinish(g *x86) {
 
 // dotsRescaleSig is dotsRescaleU8AVX512's signature for avo; the Go
 // declaration's m is a *Fused10 (kernel/rescale.go), whose first four words
-// are the pointers w, sum, s and b.
-const dotsRescaleSig = "func(dst *[10]float32, m *[4]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
+// are the pointers w, sum, s and b, then the rows' stride.
+const dotsRescaleSig = "func(dst *[10]float32, m *[5]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
 // DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
@@ -245,20 +245,21 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.MOVQ(mem(reg.R10, 24), reg.R11)
 	g.VMOVUPD(mem(reg.R11, 0), reg.Z30)
 	g.VMOVUPD(mem(reg.R11, 64), reg.X31)
-	g.Comment("SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;",
-		"R13 = d rounded down to 64")
+	g.Comment("SI = w, DI = &x[0], BX = d, R8 = the rows' stride; K1 = one bit per byte of",
+		"the tail, d mod 64; R13 = d rounded down to 64")
 	g.MOVQ(mem(reg.R10, 0), reg.RSI)
+	g.MOVQ(mem(reg.R10, 32), reg.R8)
 	g.MOVQ(g.param("x", "base"), reg.RDI)
-	g.MOVQ(g.param("x", "len"), reg.R8)
-	g.MOVQ(reg.R8, reg.RCX)
+	g.MOVQ(g.param("x", "len"), reg.RBX)
+	g.MOVQ(reg.RBX, reg.RCX)
 	g.ANDQ(imm(63), reg.RCX)
 	g.MOVL(imm32(1), reg.EAX)
 	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
 	g.DECQ(reg.RAX)
 	g.KMOVQ(reg.RAX, reg.K1)
-	g.MOVQ(reg.R8, reg.R13)
+	g.MOVQ(reg.RBX, reg.R13)
 	g.ANDQ(imm(-64), reg.R13)
-	g.vnni10Loop()
+	g.vnni10Loop(reg.RBX)
 	dotsRescaleTree(g.x86)
 	g.Comment("the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows",
 		"8, 9 in X9 (its float32 lanes 2, 3 zero); dst written")

@@ -84,7 +84,7 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 	if n != 10 || !rescaleHasAsm(k.im.id) {
 		return 0, false, false
 	}
-	m := Fused10{w: unsafe.SliceData(W), sum: &sum[0], s: &s[0], b: &b[0]}
+	m := Fused10{w: unsafe.SliceData(W), sum: &sum[0], s: &s[0], b: &b[0], stride: len(x)}
 	best, finite = dotsRescaleU8AVX512((*[10]float32)(dst), &m, x, z, sx)
 	return best, finite, true
 }
@@ -98,11 +98,13 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 // Zen 5, a tenth of the prediction). The zero value is not ready: its
 // Predict panics.
 type Fused10 struct {
-	// the first elements of W, sum, s and b, in this order: the assembly
-	// reads them at offsets 0, 8, 16, 24
-	w    *int8
-	sum  *int32
-	s, b *float64
+	// the first elements of W (f's copy), sum, s and b and the stride of
+	// W's rows, in this order: the assembly reads them at offsets 0, 8,
+	// 16, 24, 32
+	w      *int8
+	sum    *int32
+	s, b   *float64
+	stride int
 	// ready is len(x) + 1 (0: not ready)
 	ready int
 }
@@ -113,9 +115,11 @@ var errFused10 = errors.New("kernel.Fused10.Predict: not ready, or len(x) is not
 // Fused10 returns W (10 rows of d = len(W)/10 weights), sum, s and b made
 // ready for Fused10.Predict, and ok = true, where k has the fused path (the
 // implementations whose RescaleAsm is true); elsewhere it returns ok =
-// false and a Fused10 that is not ready. The result keeps the slices: they
-// must not change while it is in use. It panics unless len(sum), len(s)
-// and len(b) are 10 and len(W) is a multiple of 10.
+// false and a Fused10 that is not ready. It copies W into rows that start
+// on 64-byte boundaries (each padded to a multiple of 64 bytes: at d = 784
+// the unaligned rows' loads straddle cache lines); it keeps sum, s and b,
+// which must not change while it is in use. It panics unless len(sum),
+// len(s) and len(b) are 10 and len(W) is a multiple of 10.
 func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, ok bool) {
 	if len(sum) != 10 {
 		panicLen("Fused10", "len(sum)", len(sum), "rows", 10)
@@ -129,7 +133,21 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 	if !rescaleHasAsm(k.im.id) {
 		return Fused10{}, false
 	}
-	return Fused10{w: unsafe.SliceData(W), sum: &sum[0], s: &s[0], b: &b[0], ready: len(W)/10 + 1}, true
+	d := len(W) / 10
+	stride := (d + 63) &^ 63
+	w := aligned64(10 * stride)
+	for r := range 10 {
+		copy(w[r*stride:], W[r*d:(r+1)*d])
+	}
+	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, ready: d + 1}, true
+}
+
+// aligned64 returns n zero bytes (n > 0 or not) starting on a 64-byte
+// boundary.
+func aligned64(n int) []int8 {
+	buf := make([]int8, n+63)
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & 63)
+	return buf[off : off+n : off+n]
 }
 
 // Predict is DotsU8I8RescaleArgmax(dst[:], W, x, sum, z, s, b, sx) on the

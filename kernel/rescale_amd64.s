@@ -136,7 +136,7 @@ nonfinite:
 	VZEROUPPER
 	RET
 
-// func dotsRescaleU8AVX512(dst *[10]float32, m *[4]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)
+// func dotsRescaleU8AVX512(dst *[10]float32, m *[5]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-65
 	// Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,
@@ -157,18 +157,19 @@ TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-65
 	VMOVUPD      (R11), Z30
 	VMOVUPD      64(R11), X31
 
-	// SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;
-	// R13 = d rounded down to 64
+	// SI = w, DI = &x[0], BX = d, R8 = the rows' stride; K1 = one bit per byte of
+	// the tail, d mod 64; R13 = d rounded down to 64
 	MOVQ  (R10), SI
+	MOVQ  32(R10), R8
 	MOVQ  x_base+16(FP), DI
-	MOVQ  x_len+24(FP), R8
-	MOVQ  R8, CX
+	MOVQ  x_len+24(FP), BX
+	MOVQ  BX, CX
 	ANDQ  $63, CX
 	MOVL  $1, AX
 	SHLQ  CX, AX
 	DECQ  AX
 	KMOVQ AX, K1
-	MOVQ  R8, R13
+	MOVQ  BX, R13
 	ANDQ  $-64, R13
 
 	// 10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =
@@ -179,7 +180,7 @@ TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-65
 	ADDQ    R8, R9
 	LEAQ    (R9)(R8*2), R10
 	MOVQ    DI, R12
-	MOVQ    R8, R11
+	MOVQ    BX, R11
 	ANDQ    $-128, R11
 	ADDQ    DI, R11
 	VPXORD  Z0, Z0, Z0
@@ -258,7 +259,7 @@ b10one:
 	ADDQ      $64, R10
 
 b10tail:
-	TESTQ $63, R8
+	TESTQ $63, BX
 	JZ    b10sum
 
 	// the last d mod 64 bytes under K1 (zero beyond the end)

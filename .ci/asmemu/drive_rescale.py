@@ -16,8 +16,9 @@
 # rows (ties), scores of a few values (s = 0; ±0 among them, the largest at
 # any rows, rows 8 and 9 too), and overflowing, infinite and NaN scales (s,
 # sx) and offsets. Its dst is a pointer argument, x a slice, and m points
-# to a Fused10: the addresses of w, sum, s and b (the first elements), then
-# len(x) + 1.
+# to a Fused10: the addresses of w, sum, s and b (the first elements), the
+# rows' stride (d, or padded past d with random bytes never to be read),
+# then len(x) + 1.
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -181,10 +182,15 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
             else:
                 b[k] = math.inf
         acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
+        # the rows at a stride of d (DotsU8I8RescaleArgmax) or padded past d
+        # (Fused10's: to a multiple of 64, or any) with random bytes that must
+        # not be read
+        stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
+        Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
         fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
                        {'sx': sx, 'z': z, 'slices': [('dst', None), ('x', d), ('m', None), ('', None), ('', None), ('', None), ('', None)],
                         'ptrs': (2, [3, 4, 5, 6])},
-                       [random.randbytes(4 * R), bytes(x), struct.pack('<4Qq', 0, 0, 0, 0, d + 1), bytes(v & 255 for v in W),
+                       [random.randbytes(4 * R), bytes(x), struct.pack('<4Qqq', 0, 0, 0, 0, stride, d + 1), Wb,
                         struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
 print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)
