@@ -223,8 +223,10 @@ const dotsRescaleSig = "func(dst *[10]float32, m *[5]uintptr, x []uint8, z uint8
 //     the bits above, of lanes holding +0, never the lowest set); a score
 //     with all exponent bits set (±Inf, NaN) returns 0, false first.
 //
-// len(dst) = len(sum) = len(s) = len(b) = 10 and len(w) = 10·len(x), the
-// caller's.
+// m points to a kernel.Fused10: the first elements of w, sum, s and b,
+// then the stride of w's 10 rows (≥ len(x); Fused10's are 64-byte aligned
+// and padded to a multiple of 64 bytes, whose pad is never read). The
+// lengths (10 and the rows') are the caller's.
 func dotsRescale10(f *asmFile, c operand.Mem) {
 	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, "dotsRescaleU8AVX512", dotsRescaleSig),
 		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
@@ -406,7 +408,7 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.comment("dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):\n" +
 			"the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in\n" +
 			"registers. The lengths are the caller's: it takes the first elements of\n" +
-			"all but x, through m (Fused10's four pointers w, sum, s, b), so that the\n" +
+			"all but x, through m (Fused10's pointers w, sum, s, b and w's stride), so that the\n" +
 			"call has few arguments (each Go call layer around it with 20 argument\n" +
 			"words measured about 4 ns on Zen 5).")
 		f.p("//")

@@ -32,7 +32,7 @@ func rescaleArgmaxAVX512(dst []float32, acc []int32, s, b []float64, sx float64)
 // dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):
 // the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in
 // registers. The lengths are the caller's: it takes the first elements of
-// all but x, through m (Fused10's four pointers w, sum, s, b), so that the
+// all but x, through m (Fused10's pointers w, sum, s, b and w's stride), so that the
 // call has few arguments (each Go call layer around it with 20 argument
 // words measured about 4 ns on Zen 5).
 //
