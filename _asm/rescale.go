@@ -172,10 +172,7 @@ func rescaleStep(g *x86, a operand.Op, masked, two bool) {
 // reduction of the keys and the results; label found stores AX, true.
 func rescaleFinish(g *x86) {
 	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
-	g.VPCMPEQD(reg.Y14, reg.Y9, reg.Y2)
-	g.VMOVMSKPS(reg.Y2, reg.ECX)
-	g.TESTL(reg.ECX, reg.ECX)
-	g.JNZ(lbl("nonfinite"))
+	rescaleNonFinite(g, reg.Y9)
 	g.Comment("AX = k of the largest key: its low 32 bits complemented")
 	g.VEXTRACTI64X4(operand.Imm(1), reg.Z13, reg.Y0)
 	g.VPMAXUQ(reg.Z0, reg.Z13, reg.Z0)
@@ -186,6 +183,21 @@ func rescaleFinish(g *x86) {
 	g.VMOVQ(reg.X0, reg.RAX)
 	g.NOTL(reg.EAX)
 	g.Label("found")
+	rescaleReturn(g)
+}
+
+// rescaleNonFinite emits the jump to label nonfinite if a lane of e (the
+// scores' exponent bits, or their running maximum) equals Y14's (all ones).
+func rescaleNonFinite(g *x86, e reg.VecPhysical) {
+	g.VPCMPEQD(reg.Y14, e, reg.Y2)
+	g.VMOVMSKPS(reg.Y2, reg.ECX)
+	g.TESTL(reg.ECX, reg.ECX)
+	g.JNZ(lbl("nonfinite"))
+}
+
+// rescaleReturn emits the end of rescaleArgmax and dotsRescaleU8AVX512:
+// the results AX, true, and at label nonfinite 0, false.
+func rescaleReturn(g *x86) {
 	g.MOVQ(reg.RAX, g.resultAt(0))
 	g.MOVB(operand.U8(1), g.resultAt(1))
 	g.VZEROUPPER()
@@ -283,10 +295,7 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
 	g.VPAND(reg.X14, reg.X9, reg.X3)
 	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
-	g.VPCMPEQD(reg.Y14, reg.Y2, reg.Y2)
-	g.VMOVMSKPS(reg.Y2, reg.ECX)
-	g.TESTL(reg.ECX, reg.ECX)
-	g.JNZ(lbl("nonfinite"))
+	rescaleNonFinite(g.x86, reg.Y2)
 	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then",
 		"the halves, the pairs and the neighbours")
 	g.MOVL(imm32(3), reg.EBX)
@@ -307,15 +316,7 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.KUNPCKBW(reg.K3, reg.K4, reg.K5)
 	g.KMOVW(reg.K5, reg.EAX)
 	g.BSFL(reg.EAX, reg.EAX)
-	g.MOVQ(reg.RAX, g.resultAt(0))
-	g.MOVB(operand.U8(1), g.resultAt(1))
-	g.VZEROUPPER()
-	g.RET()
-	g.Label("nonfinite")
-	g.MOVQ(operand.U32(0), g.resultAt(0))
-	g.MOVB(operand.U8(0), g.resultAt(1))
-	g.VZEROUPPER()
-	g.RET()
+	rescaleReturn(g.x86)
 }
 
 // dotsRescaleTree emits the reduction of vnni10Loop's accumulators (Z(r),
