@@ -48,6 +48,7 @@ func rescaleX86File() ([]byte, error) {
 		f.ctx.AddDatum(8+8*i, operand.U64(0xffffffff-uint64(i))) // 2³² − 1 − lane
 	}
 	f.ctx.AddDatum(72, operand.U64(8))
+	f.ctx.AddDatum(80, operand.U32(0x80808080)) // the bytes' sign bits (dotsRescaleI8AVX512)
 	g := f.fn(i8AVX512VNNI.spec, f32, avx512, "rescaleArgmaxAVX512", rescaleSig)
 	g.Comment("DI = dst, SI = acc, R8 = s, R9 = b, DX = n, AX = k; Z15 = sx, Y14 = exponent",
 		"bits, Y9 = their running max, Z13 = the running max of the keys, Z11 = the",
@@ -85,7 +86,8 @@ func rescaleX86File() ([]byte, error) {
 	g.Label("check")
 	rescaleFinish(g)
 
-	dotsRescale10(f, c)
+	dotsRescale10(f, c, false)
+	dotsRescale10(f, c, true)
 	return f.render()
 }
 
@@ -211,8 +213,12 @@ func rescaleReturn(g *x86) {
 
 // dotsRescaleSig is dotsRescaleU8AVX512's signature for avo; the Go
 // declaration's m is a *Fused10 (kernel/rescale.go), whose first four words
-// are the pointers w, sum, s and b, then the rows' stride.
-const dotsRescaleSig = "func(dst *[10]float32, m *[5]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
+// are the pointers w, sum, s and b, then the rows' stride and (read by
+// dotsRescaleI8AVX512 alone) a pointer to the rows' own sums.
+const dotsRescaleSig = "func(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
+
+// dotsRescaleI8Sig is dotsRescaleI8AVX512's: signed bytes, no zero point.
+const dotsRescaleI8Sig = "func(dst *[10]float32, m *[6]uintptr, x []int8, sx float64) (best int, finite bool)"
 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
 // DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
@@ -239,14 +245,29 @@ const dotsRescaleSig = "func(dst *[10]float32, m *[5]uintptr, x []uint8, z uint8
 // then the stride of w's 10 rows (≥ len(x); Fused10's are 64-byte aligned
 // and padded to a multiple of 64 bytes, whose pad is never read). The
 // lengths (10 and the rows') are the caller's.
-func dotsRescale10(f *asmFile, c operand.Mem) {
-	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, "dotsRescaleU8AVX512", dotsRescaleSig),
-		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
+//
+// With signed, it emits dotsRescaleI8AVX512 instead, the same for signed
+// bytes x (DotsI8's sums, exact): each loaded vector of x has its sign bits
+// flipped (VPXORD by Z24's 0x80 bytes), so that VPDPBUSD reads v + 128,
+// z is 128 and sum the rows' own sums Σ w (Fused10's, at m + 40): Σ w·(v +
+// 128) − 128·Σ w = Σ w·v (modulo 2³², as DotsI8's).
+func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
+	name, sig := "dotsRescaleU8AVX512", dotsRescaleSig
+	if signed {
+		name, sig = "dotsRescaleI8AVX512", dotsRescaleI8Sig
+	}
+	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, name, sig),
+		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: name, extra: map[string][]string{}}
 	g.Comment("Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,",
 		"Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain")
 	g.MOVQ(g.param("m"), reg.R10)
-	g.MOVQ(mem(reg.R10, 8), reg.R11)
-	g.MOVBLZX(g.param("z"), reg.R12L)
+	if signed {
+		g.MOVQ(mem(reg.R10, 40), reg.R11) // Fused10's own row sums Σ w
+		g.MOVL(imm32(128), reg.R12L)
+	} else {
+		g.MOVQ(mem(reg.R10, 8), reg.R11)
+		g.MOVBLZX(g.param("z"), reg.R12L)
+	}
 	g.VPBROADCASTD(reg.R12L, reg.Y24)
 	g.VPMULLD(mem(reg.R11, 0), reg.Y24, reg.Y25)
 	g.VMOVQ(mem(reg.R11, 32), reg.X26)
@@ -273,7 +294,12 @@ func dotsRescale10(f *asmFile, c operand.Mem) {
 	g.KMOVQ(reg.RAX, reg.K1)
 	g.MOVQ(reg.RBX, reg.R13)
 	g.ANDQ(imm(-64), reg.R13)
-	g.vnni10Loop(reg.RBX)
+	var flip reg.VecPhysical
+	if signed {
+		g.VPBROADCASTD(c.Offset(80), reg.Z24)
+		flip = reg.Z24
+	}
+	g.vnni10Loop(reg.RBX, flip)
 	dotsRescaleTree(g.x86)
 	g.Comment("the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows",
 		"8, 9 in X9 (its float32 lanes 2, 3 zero); dst written")
@@ -388,6 +414,11 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p(`panic("kernel: dotsRescaleU8AVX512 without assembly")`)
 		f.p("}")
 		f.p("")
+		f.comment("dotsRescaleI8AVX512 likewise (Fused10.PredictI8).")
+		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleI8AVX512 without assembly")`)
+		f.p("}")
+		f.p("")
 	}
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
@@ -415,6 +446,12 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("//")
 		f.p("//go:noescape")
 		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleI8AVX512 is dotsRescaleU8AVX512 for signed bytes x (avx512vnni,\n" +
+			"Fused10.PredictI8): the sums of DotsI8 (x read as x + 128, z = 128).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }

@@ -18,7 +18,9 @@ import (
 // them) tied at random rows, sums that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
 // it is documented to (10 rows where RescaleAsm) and nowhere else, and
-// that Fused10.Predict on the same rows gives the same, bit for bit.
+// that Fused10.Predict on the same rows gives the same, bit for bit, and
+// Fused10.PredictI8 on the sample's bytes read as signed what DotsI8 and
+// RescaleArgmax give.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
@@ -120,6 +122,22 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 								t.Fatalf("n=%d d=%d trial %d: Predict dst[%d] = %v, want %v", n, d, trial, i, out[i], want[i])
 							}
 						}
+						// PredictI8 on x's bytes read as signed: DotsI8 then
+						// RescaleArgmax
+						v := make([]int8, d)
+						for i := range v {
+							v[i] = int8(x[i])
+						}
+						k.DotsI8(acc, W, v)
+						wb, wf = k.RescaleArgmax(want, acc, s, b, sx)
+						if pb, pf := f.PredictI8(&out, v, sx); pb != wb || pf != wf {
+							t.Fatalf("n=%d d=%d trial %d: PredictI8 (%d, %v), want (%d, %v)", n, d, trial, pb, pf, wb, wf)
+						}
+						for i := range out {
+							if math.Float32bits(out[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("n=%d d=%d trial %d: PredictI8 dst[%d] = %v, want %v", n, d, trial, i, out[i], want[i])
+							}
+						}
 					}
 				}
 			}
@@ -155,8 +173,11 @@ func TestFused10(t *testing.T) {
 			f.Predict(&out, make([]uint8, 5), 0, 1) // the right length: no panic
 			panics(v.Name()+" Predict len(x) 4", func() { f.Predict(&out, make([]uint8, 4), 0, 1) })
 			panics(v.Name()+" Predict len(x) 6", func() { f.Predict(&out, make([]uint8, 6), 0, 1) })
+			f.PredictI8(&out, make([]int8, 5), 1)
+			panics(v.Name()+" PredictI8 len(v) 4", func() { f.PredictI8(&out, make([]int8, 4), 1) })
 		} else {
 			panics(v.Name()+" Predict not ready", func() { f.Predict(&out, make([]uint8, 5), 0, 1) })
+			panics(v.Name()+" PredictI8 not ready", func() { f.PredictI8(&out, make([]int8, 5), 1) })
 		}
 		panics(v.Name()+" sum", func() { k.Fused10(W, sum[:9], f64, f64) })
 		panics(v.Name()+" s", func() { k.Fused10(W, sum, f64[:9], f64) })
@@ -166,6 +187,7 @@ func TestFused10(t *testing.T) {
 	var zero kernel.Fused10
 	panics("zero value, empty x", func() { zero.Predict(&out, nil, 0, 1) })
 	panics("zero value", func() { zero.Predict(&out, make([]uint8, 5), 0, 1) })
+	panics("zero value, PredictI8", func() { zero.PredictI8(&out, nil, 1) })
 }
 
 // TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched

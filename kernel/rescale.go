@@ -99,8 +99,8 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 // sample, with its checks made once, and is small enough to inline, so
 // that the prediction costs one call into the assembly (each Go call layer
 // with DotsU8I8RescaleArgmax's 20 argument words measured about 4 ns on
-// Zen 5, a tenth of the prediction). The zero value is not ready: its
-// Predict panics.
+// Zen 5, a tenth of the prediction). PredictI8 does the same for signed
+// bytes. The zero value is not ready: its Predict and PredictI8 panic.
 type Fused10 struct {
 	// the first elements of W (f's copy), sum, s and b and the stride of
 	// W's rows, in this order: the assembly reads them at offsets 0, 8,
@@ -109,7 +109,10 @@ type Fused10 struct {
 	sum    *int32
 	s, b   *float64
 	stride int
-	// ready is len(x) + 1 (0: not ready)
+	// wsum (at offset 40, read by PredictI8's assembly) points to the
+	// rows' own sums Σ W[r·d+i], int32 wrapping; ready is len(x) + 1 (0:
+	// not ready)
+	wsum  *[10]int32
 	ready int
 }
 
@@ -140,10 +143,14 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 	d := len(W) / 10
 	stride := (d + 63) &^ 63
 	w := aligned64(10 * stride)
+	wsum := new([10]int32)
 	for r := range 10 {
 		copy(w[r*stride:], W[r*d:(r+1)*d])
+		for _, v := range W[r*d : (r+1)*d] {
+			wsum[r] += int32(v)
+		}
 	}
-	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, ready: d + 1}, true
+	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, wsum: wsum, ready: d + 1}, true
 }
 
 // aligned64 returns n zero bytes (n > 0 or not) starting on a 64-byte
@@ -163,4 +170,15 @@ func (f *Fused10) Predict(dst *[10]float32, x []uint8, z uint8, sx float64) (bes
 		panic(errFused10)
 	}
 	return dotsRescaleU8AVX512(dst, f, x, z, sx)
+}
+
+// PredictI8 is Predict for a sample of signed bytes v: the sums
+// Σ W[r·d+i]·v[i] (DotsI8's, exact) in place of DotsU8I8's less z·sum,
+// then RescaleArgmax(dst[:], acc, s, b, sx), bit for bit. It panics as
+// Predict does.
+func (f *Fused10) PredictI8(dst *[10]float32, v []int8, sx float64) (best int, finite bool) {
+	if len(v)+1 != f.ready {
+		panic(errFused10)
+	}
+	return dotsRescaleI8AVX512(dst, f, v, sx)
 }

@@ -38,3 +38,9 @@ func rescaleArgmaxAVX512(dst []float32, acc []int32, s, b []float64, sx float64)
 //
 //go:noescape
 func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)
+
+// dotsRescaleI8AVX512 is dotsRescaleU8AVX512 for signed bytes x (avx512vnni,
+// Fused10.PredictI8): the sums of DotsI8 (x read as x + 128, z = 128).
+//
+//go:noescape
+func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)

@@ -17,6 +17,11 @@ func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx fl
 	panic("kernel: dotsRescaleU8AVX512 without assembly")
 }
 
+// dotsRescaleI8AVX512 likewise (Fused10.PredictI8).
+func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleI8AVX512 without assembly")
+}
+
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return false }

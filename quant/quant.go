@@ -219,8 +219,8 @@ func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 // setKernels makes k q's int8 kernels and, if q is the 10-class model of
 // an unscaled one-vs-rest and k has the fused prediction (where its
 // RescaleArgmax is assembly), readies q's rows for it: its sums and scores
-// are bit for bit those of accU8 and rescale (the call is not tried
-// elsewhere: measured 8 ns).
+// are bit for bit those of accU8 (or DotsI8) and rescale (the call is not
+// tried elsewhere: measured 8 ns).
 func (q *Model) setKernels(k kernel.Int8Kernels) {
 	q.k = k
 	q.f10, q.f10ok = kernel.Fused10{}, false
@@ -473,13 +473,20 @@ func (q *Model) eval(dst []float32, in sample, sx float32) (int, error) {
 	if err := checkScale(sx); err != nil {
 		return 0, err
 	}
-	if !in.signed && q.f10ok {
+	if q.f10ok {
 		var fbuf [10]float32
 		out := &fbuf
 		if dst != nil {
 			out = (*[10]float32)(dst)
 		}
-		if k, finite := q.f10.Predict(out, in.u, in.z, float64(sx)); finite {
+		var k int
+		var finite bool
+		if in.signed {
+			k, finite = q.f10.PredictI8(out, in.v, float64(sx))
+		} else {
+			k, finite = q.f10.Predict(out, in.u, in.z, float64(sx))
+		}
+		if finite {
 			return q.labels[k], nil
 		}
 		return 0, q.nonFinite(out[:])
@@ -542,6 +549,14 @@ func (q *Model) ScoresU8(dst []float32, u []uint8, scale float32, zero uint8) er
 func (q *Model) PredictI8(v []int8, scale float32) (int, error) {
 	if err := q.checkLen(len(v)); err != nil {
 		return 0, err
+	}
+	if q.f10ok && checkScale(scale) == nil {
+		// as PredictU8's
+		var fbuf [10]float32
+		if k, finite := q.f10.PredictI8(&fbuf, v, float64(scale)); finite {
+			return q.labels[k], nil
+		}
+		return 0, q.nonFinite(fbuf[:])
 	}
 	return q.eval(nil, sample{signed: true, v: v}, scale)
 }

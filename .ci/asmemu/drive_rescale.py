@@ -18,7 +18,10 @@
 # sx) and offsets. Its dst is a pointer argument, x a slice, and m points
 # to a Fused10: the addresses of w, sum, s and b (the first elements), the
 # rows' stride (d, or padded past d with random bytes never to be read),
-# then len(x) + 1.
+# the address of the rows' own sums, then len(x) + 1. Then
+# dotsRescaleI8AVX512 (Fused10.PredictI8) on the same data with x's bytes
+# read as signed: acc[r] = Σ W[r·d+i]·v[i] (wrapped), through the rows' own
+# sums (the unsigned function gets random ones there, which it must not read).
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -94,10 +97,11 @@ def check(name, n, kind, args, blocks, acc, s, b, sx):
     its old value. Returns 1 on a failure."""
     global checks
     mem, addrs, allowed = layout(blocks)
-    ptrs = args.get('ptrs')  # (block i, [blocks j...]): block i holds the addresses of blocks j
+    ptrs = args.get('ptrs')  # (block i, {word: block j}): word of block i holds the address of block j
     if ptrs:
-        i, js = ptrs
-        mem[addrs[i]:addrs[i] + 8 * len(js)] = struct.pack('<%dQ' % len(js), *[addrs[j] for j in js])
+        i, words = ptrs
+        for wd, j in words.items():
+            mem[addrs[i] + 8 * wd:addrs[i] + 8 * wd + 8] = struct.pack('<Q', addrs[j])
     before = bytes(mem)
     ad = addrs[0]
     a = dict(args)
@@ -187,10 +191,23 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
         # not be read
         stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
         Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
+        # m: a Fused10 (w, sum, s, b, stride, wsum, ready), wsum the rows' own
+        # sums (random for the unsigned function, which must not read them)
+        wsum = [wrap32(sum(W[r * d:(r + 1) * d])) for r in range(R)]
+        slices = [('dst', None), ('x', d), ('m', None)] + [('', None)] * 5
+        ptrs = (2, {0: 3, 1: 4, 2: 5, 3: 6, 5: 7})
+        mblk = struct.pack('<4Qqqq', 0, 0, 0, 0, stride, 0, d + 1)
+        tail = [Wb, struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)]
         fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
-                       {'sx': sx, 'z': z, 'slices': [('dst', None), ('x', d), ('m', None), ('', None), ('', None), ('', None), ('', None)],
-                        'ptrs': (2, [3, 4, 5, 6])},
-                       [random.randbytes(4 * R), bytes(x), struct.pack('<4Qqq', 0, 0, 0, 0, stride, d + 1), Wb,
-                        struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
-print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
+                       {'sx': sx, 'z': z, 'slices': slices, 'ptrs': ptrs},
+                       [random.randbytes(4 * R), bytes(x), mblk] + tail + [random.randbytes(4 * R)], acc, s, b, sx)
+        # dotsRescaleI8AVX512: x's bytes read as signed, no zero point, the
+        # rows' own sums (Fused10.PredictI8): acc = Σ W·v exactly (wrapped)
+        if kind != 'wrap':
+            v = [b8 - 256 if b8 > 127 else b8 for b8 in x]
+            acc = [wrap32(sum(W[r * d + i] * v[i] for i in range(d))) for r in range(R)]
+            fails += check('dotsRescaleI8AVX512', R, kind + ' d=%d signed' % d,
+                           {'sx': sx, 'slices': slices, 'ptrs': ptrs},
+                           [random.randbytes(4 * R), bytes(x), mblk] + tail + [struct.pack('<%di' % R, *wsum)], acc, s, b, sx)
+print(path, 'rescaleArgmaxAVX512, dotsRescaleU8AVX512 and dotsRescaleI8AVX512 checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)
