@@ -19,6 +19,17 @@ var scoreBlockAVXImpls = []*implSpec{implAVX2, implAVX512}
 // scoreBlockAVXName is the amd64 kernel for element type t.
 func scoreBlockAVXName(t elem) string { return "scoreBlockAVX2" + t.sfx }
 
+// scoreBlock2AVXSig is the signature of the amd64 two-sample kernel
+// (kernel.ScoreBlock2; float32 only).
+const scoreBlock2AVXSig = "(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)"
+
+// scoreBlock2AVXName is the amd64 two-sample kernel.
+const scoreBlock2AVXName = "scoreBlock2AVX2F32"
+
+// scoreBlock2AsmSig is the signature of scoreBlock2Asm, the Go dispatch of
+// kernel.ScoreBlock2.
+const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool"
+
 // prefetchRowSig is the signature of the amd64 prefetch of a sparse row
 // (kernel.PrefetchRow): the addresses of its first index and value.
 const prefetchRowSig = "(idx, val uintptr)"
@@ -80,6 +91,12 @@ func scoreBlockGoFile(goarch string) ([]byte, error) {
 		f.p("")
 		f.comment("prefetchRowAsm does nothing: no prefetch for PrefetchRow on this build.")
 		f.p("func prefetchRowAsm(id ID, idx, val uintptr) {}")
+		f.p("")
+		f.comment("scoreBlock2Asm reports false: no two-sample assembly for ScoreBlock2 on\n" +
+			"this build (it runs ScoreBlock twice).")
+		f.p("func scoreBlock2Asm%s {", scoreBlock2AsmSig)
+		f.p("return false")
+		f.p("}")
 	}
 	return f.gofmt()
 }
@@ -104,6 +121,22 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("return %s(f32s(dst), f32s(blk), idx, f32s(val), bound)", scoreBlockAVXName(f32))
 	f.p("}")
 	f.p("return %s(f64s(dst), f64s(blk), idx, f64s(val), bound)", scoreBlockAVXName(f64))
+	f.p("}")
+	f.p("return false")
+	f.p("}")
+	f.p("")
+	f.comment("scoreBlock2Asm runs ScoreBlock2's two-sample assembly on implementation\n" +
+		"id, if it has one (float32), and reports whether it did: false (dst0 and\n" +
+		"dst1 unwritten) on a path without it or on an index whose feature's\n" +
+		"lanes are not inside blk, for ScoreBlock2 to run ScoreBlock twice.")
+	f.p("func scoreBlock2Asm%s {", scoreBlock2AsmSig)
+	f.p("if !is32[T]() {")
+	f.p("return false")
+	f.p("}")
+	f.p("switch id {")
+	f.p("case %s:", ids)
+	f.p("bound := scoreBlockBound(scoreBlockLanes(len(dst0)), len(dst0), len(blk))")
+	f.p("return %s(f32s(dst0), f32s(dst1), f32s(blk), idx0, f32s(val0), idx1, f32s(val1), bound)", scoreBlock2AVXName)
 	f.p("}")
 	f.p("return false")
 	f.p("}")
@@ -136,6 +169,14 @@ func scoreBlockAVXGo(f *goFile) {
 		f.p("//go:noescape")
 		f.p("%s", typed("func "+scoreBlockAVXName(t)+scoreBlockAVXSig, t))
 	}
+	f.p("")
+	f.comment(scoreBlock2AVXName + " is " + scoreBlockAVXName(f32) + " on two samples, (idx0, val0)\n" +
+		"into dst0 and (idx1, val1) into dst1 (len(dst1) == len(dst0)), their sums\n" +
+		"interleaved: ok = false, nothing read outside blk and neither dst written,\n" +
+		"if an index of either is not below bound.")
+	f.p("//")
+	f.p("//go:noescape")
+	f.p("func %s%s", scoreBlock2AVXName, scoreBlock2AVXSig)
 }
 
 func scoreBlockNEONGo(f *goFile) error {

@@ -42,6 +42,8 @@ func scoreBlockFuncs(f *asmFile) {
 		scoreBlockKernel(f, t, m)
 		f.also(scoreBlockAVXName(t), scoreBlockAVXImpls[1:]...)
 	}
+	scoreBlock2Kernel(f, m)
+	f.also(scoreBlock2AVXName, scoreBlockAVXImpls[1:]...)
 	prefetchRowKernel(f)
 	f.also(prefetchRowAVXName, scoreBlockAVXImpls[1:]...)
 }
@@ -110,24 +112,23 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 	}
 	// one non-zero: Y0 (Y1) += v·weights, a multiply then an add
 	step := func(two bool) {
+		if t.is32() {
+			scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0)
+			g.DECQ(reg.RCX)
+			return
+		}
 		g.MOVL(mem(reg.RSI, 0), reg.EAX)
 		g.CMPQ(reg.RAX, reg.R8)
 		g.JAE(lbl("bad"))
 		g.IMULQ(reg.R9, reg.RAX)
 		g.broadcast(mem(reg.RDI, 0), reg.Y2)
-		if t.is32() {
-			g.VMASKMOVPS(memx(reg.RDX, 0, reg.RAX, 4), reg.Y14, reg.Y3)
-			g.VMULPS(reg.Y3, reg.Y2, reg.Y3)
-			g.VADDPS(reg.Y3, reg.Y0, reg.Y0)
-		} else {
-			g.VMASKMOVPD(memx(reg.RDX, 0, reg.RAX, 8), reg.Y14, reg.Y3)
-			g.VMULPD(reg.Y3, reg.Y2, reg.Y3)
-			g.VADDPD(reg.Y3, reg.Y0, reg.Y0)
-			if two {
-				g.VMASKMOVPD(memx(reg.RDX, 32, reg.RAX, 8), reg.Y15, reg.Y4)
-				g.VMULPD(reg.Y4, reg.Y2, reg.Y4)
-				g.VADDPD(reg.Y4, reg.Y1, reg.Y1)
-			}
+		g.VMASKMOVPD(memx(reg.RDX, 0, reg.RAX, 8), reg.Y14, reg.Y3)
+		g.VMULPD(reg.Y3, reg.Y2, reg.Y3)
+		g.VADDPD(reg.Y3, reg.Y0, reg.Y0)
+		if two {
+			g.VMASKMOVPD(memx(reg.RDX, 32, reg.RAX, 8), reg.Y15, reg.Y4)
+			g.VMULPD(reg.Y4, reg.Y2, reg.Y4)
+			g.VADDPD(reg.Y4, reg.Y1, reg.Y1)
 		}
 		g.ADDQ(imm(4), reg.RSI)
 		g.ADDQ(imm(t.size), reg.RDI)
@@ -161,4 +162,101 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 	g.MOVB(operand.U8(0), okRes)
 	g.VZEROUPPER()
 	g.RET()
+}
+
+// scoreBlock2Kernel emits scoreBlock2AVX2F32 (scoreBlock2AVXName), of
+// signature scoreBlock2AVXSig (sparseblock.go): scoreBlockKernel's float32
+// step on two samples at once, each into an accumulator of its own (Y0 for
+// sample 0, Y1 for sample 1), for as many non-zeros as both have, then the
+// rest of the longer one alone. Each lane is still one sequential sum over
+// its sample's non-zeros in order (a multiply then an add), so the scores
+// are two scoreBlockAVX2F32 calls' bit for bit; the two chains of adds are
+// independent, so one sample's latency (the adds, the gathers of its
+// weights) overlaps the other's. Every index of both samples is checked
+// before anything is stored.
+func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
+	t := f32
+	g := f.fn(scoreBlockAVXImpls[0], t, avx2, scoreBlock2AVXName, "func"+scoreBlock2AVXSig)
+	g.Comment("SI, DI = &idx0[0], &val0[0]; R10, R13 = &idx1[0], &val1[0];",
+		"DX = &blk[0], R8 = bound, R9 = w = len(dst0);",
+		"CX, R11 = the non-zeros of sample 0, 1 left after the joint loop,",
+		"R12 = the joint loop's count (the fewer of the two)")
+	g.MOVQ(g.param("idx0", "base"), reg.RSI)
+	g.MOVQ(g.param("val0", "base"), reg.RDI)
+	g.MOVQ(g.param("idx1", "base"), reg.R10)
+	g.MOVQ(g.param("val1", "base"), reg.R13)
+	g.MOVQ(g.param("blk", "base"), reg.RDX)
+	g.MOVQ(g.param("idx0", "len"), reg.RCX)
+	g.MOVQ(g.param("idx1", "len"), reg.R11)
+	g.MOVQ(g.param("bound"), reg.R8)
+	g.MOVQ(g.param("dst0", "len"), reg.R9)
+	g.Comment("Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w)")
+	g.LEAQ(mask, reg.RAX)
+	g.MOVQ(imm32(16), reg.R12)
+	g.SUBQ(reg.R9, reg.R12)
+	g.VMOVDQU(memx(reg.RAX, 0, reg.R12, 4), reg.Y14)
+	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
+	g.VXORPS(reg.Y1, reg.Y1, reg.Y1)
+	g.MOVQ(reg.RCX, reg.R12)
+	g.CMPQ(reg.R11, reg.R12)
+	g.CMOVQLT(reg.R11, reg.R12)
+	g.SUBQ(reg.R12, reg.RCX)
+	g.SUBQ(reg.R12, reg.R11)
+	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
+	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
+	g.TESTQ(reg.R12, reg.R12)
+	g.JZ(lbl("rest0"))
+	g.pcalign(16)
+	g.Label("both")
+	first()
+	second()
+	g.DECQ(reg.R12)
+	g.JNZ(lbl("both"))
+	g.Label("rest0")
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("rest1"))
+	g.Label("loop0")
+	first()
+	g.DECQ(reg.RCX)
+	g.JNZ(lbl("loop0"))
+	g.Label("rest1")
+	g.TESTQ(reg.R11, reg.R11)
+	g.JZ(lbl("store"))
+	g.Label("loop1")
+	second()
+	g.DECQ(reg.R11)
+	g.JNZ(lbl("loop1"))
+	g.Label("store")
+	g.Comment("dst0[0:w], dst1[0:w] = the first w lanes")
+	g.MOVQ(g.param("dst0", "base"), reg.RSI)
+	g.MOVQ(g.param("dst1", "base"), reg.RDI)
+	g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RSI, 0))
+	g.VMASKMOVPS(reg.Y1, reg.Y14, mem(reg.RDI, 0))
+	okRes := g.result()
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+	g.Label("bad")
+	g.Comment("an index outside blk: ok = false, dst0 and dst1 not written")
+	g.MOVB(operand.U8(0), okRes)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// scoreBlockStepF32 emits the float32 kernels' step on one non-zero: of
+// the sample whose index and value pointers are ip and vp (both advanced),
+// into accumulator acc (a multiply then an add), through the scratch
+// registers x (x32 its low half), yv and yw; DX = &blk[0], R8 = bound,
+// R9 = w, Y14 = the lane mask, and an index not below bound jumps to "bad".
+func scoreBlockStepF32(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecPhysical) {
+	g.MOVL(mem(ip, 0), x32)
+	g.CMPQ(x, reg.R8)
+	g.JAE(lbl("bad"))
+	g.IMULQ(reg.R9, x)
+	g.broadcast(mem(vp, 0), yv)
+	g.VMASKMOVPS(memx(reg.RDX, 0, x, 4), reg.Y14, yw)
+	g.VMULPS(yw, yv, yw)
+	g.VADDPS(yw, acc, acc)
+	g.ADDQ(imm(4), ip)
+	g.ADDQ(imm(4), vp)
 }

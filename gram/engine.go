@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -359,23 +359,11 @@ func (e *engine[T]) unpackB(s *set[T], x []T, i int) {
 }
 
 // parallel runs f over [0, n) split into contiguous ranges, one per
-// goroutine.
+// goroutine (the first on the caller's), through parallel.Run: a panic in
+// any range is re-raised on the caller once all have ended.
 func (e *engine[T]) parallel(n int, f func(lo, hi int)) {
-	w := min(e.threads, n)
-	if w <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		lo, hi := n*t/w, n*(t+1)/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
+	w := max(1, min(e.threads, n))
+	parallel.Run(w, func(t int) { f(n*t/w, n*(t+1)/w) })
 }
 
 // task is an MC×NC block of the result.
@@ -458,9 +446,10 @@ func (e *engine[T]) plan(sa, sb *set[T], sym bool, scratch int) (tasks []task, m
 // workers returns the number of goroutines work runs n tasks on.
 func (e *engine[T]) workers(n int) int { return max(1, min(e.threads, n)) }
 
-// work runs n tasks on workers(n) goroutines, each of which gets its task
-// function (with its own state) from newWorker, called with the
-// goroutine's number.
+// work runs n tasks on workers(n) goroutines (the first is the caller's),
+// each of which gets its task function (with its own state) from
+// newWorker, called with the goroutine's number. A panic in any of them is
+// re-raised on the caller once all have ended (parallel.Run).
 func (e *engine[T]) work(n int, newWorker func(id int) func(int)) {
 	workers := e.workers(n)
 	var next atomic.Int64
@@ -474,15 +463,7 @@ func (e *engine[T]) work(n int, newWorker func(id int) func(int)) {
 			do(t)
 		}
 	}
-	if workers <= 1 {
-		loop(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for id := range workers {
-		wg.Go(func() { loop(id) })
-	}
-	wg.Wait()
+	parallel.Run(workers, loop)
 }
 
 // worker is one goroutine's state: the inputs and its scratch tile.

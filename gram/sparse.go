@@ -3,10 +3,10 @@ package gram
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -344,8 +344,9 @@ func (r *SparseRows[T]) batch(dst [][]T, idx []int) {
 }
 
 // rowsParallel runs f(sc, k) for k = 0…m−1 on up to Options.Threads
-// goroutines, each with its own scratch, taking rows in small chunks from
-// a shared counter (rows of a triangle differ in cost).
+// goroutines (the first is the caller's; parallel.Run re-raises a panic
+// there), each with its own scratch, taking rows in small chunks from a
+// shared counter (rows of a triangle differ in cost).
 func (r *SparseRows[T]) rowsParallel(m int, f func(sc *sparseScratch[T], k int)) {
 	const chunk = 8
 	w := r.e.workers((m + chunk - 1) / chunk)
@@ -363,19 +364,7 @@ func (r *SparseRows[T]) rowsParallel(m int, f func(sc *sparseScratch[T], k int))
 			}
 		}
 	}
-	if w <= 1 {
-		run()
-		return
-	}
-	var wg sync.WaitGroup
-	for range w {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run()
-		}()
-	}
-	wg.Wait()
+	parallel.Run(w, func(int) { run() })
 }
 
 // ComputeSparse returns the symmetric N×N kernel matrix of the CSR data

@@ -61,6 +61,31 @@ func (k Kernels[T]) ScoreBlock(dst, blk []T, idx []int32, val []T) {
 	scoreBlockGeneric(dst, blk, idx, val)
 }
 
+// ScoreBlock2 is ScoreBlock on two samples against the same block:
+// ScoreBlock(dst0, blk, idx0, val0) then ScoreBlock(dst1, blk, idx1,
+// val1), bit for bit, with len(dst1) == len(dst0). Where it has assembly
+// (amd64's avx2 and avx512, float32) the two samples' sums run
+// interleaved, in two independent chains, so that one sample's latency
+// (its adds, the gathers of its weights) overlaps the other's; elsewhere
+// it runs ScoreBlock twice. It panics as the two ScoreBlocks would, and if
+// the lengths of dst0 and dst1 differ.
+func ScoreBlock2[T Float](dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) {
+	Kernels[T]{im: active}.ScoreBlock2(dst0, dst1, blk, idx0, val0, idx1, val1)
+}
+
+// ScoreBlock2 is the package-level ScoreBlock2 on k's implementation.
+func (k Kernels[T]) ScoreBlock2(dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) {
+	if len(dst0) != len(dst1) {
+		panicLen("ScoreBlock2", "len(dst0)", len(dst0), "len(dst1)", len(dst1))
+	}
+	if len(idx0) == len(val0) && len(idx1) == len(val1) && len(dst0) <= scoreBlockMax && len(dst0) > 0 &&
+		scoreBlock2Asm(k.im.id, dst0, dst1, blk, idx0, val0, idx1, val1) {
+		return
+	}
+	k.ScoreBlock(dst0, blk, idx0, val0)
+	k.ScoreBlock(dst1, blk, idx1, val1)
+}
+
 // PrefetchRow asks the processor to bring the start of a sparse row, the
 // first two cache lines of its column indices and of its values, into the
 // caches, for a ScoreBlock (or other sparse kernel) on the row soon after:

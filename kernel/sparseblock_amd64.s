@@ -158,6 +158,115 @@ bad:
 	VZEROUPPER
 	RET
 
+// func scoreBlock2AVX2F32(dst0 []float32, dst1 []float32, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)
+// Requires: AVX, CMOV
+TEXT ·scoreBlock2AVX2F32(SB), NOSPLIT, $0-177
+	// SI, DI = &idx0[0], &val0[0]; R10, R13 = &idx1[0], &val1[0];
+	// DX = &blk[0], R8 = bound, R9 = w = len(dst0);
+	// CX, R11 = the non-zeros of sample 0, 1 left after the joint loop,
+	// R12 = the joint loop's count (the fewer of the two)
+	MOVQ idx0_base+72(FP), SI
+	MOVQ val0_base+96(FP), DI
+	MOVQ idx1_base+120(FP), R10
+	MOVQ val1_base+144(FP), R13
+	MOVQ blk_base+48(FP), DX
+	MOVQ idx0_len+80(FP), CX
+	MOVQ idx1_len+128(FP), R11
+	MOVQ bound+168(FP), R8
+	MOVQ dst0_len+8(FP), R9
+
+	// Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w)
+	LEAQ    blockMask<>+0(SB), AX
+	MOVQ    $16, R12
+	SUBQ    R9, R12
+	VMOVDQU (AX)(R12*4), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	MOVQ    CX, R12
+	CMPQ    R11, R12
+	CMOVQLT R11, R12
+	SUBQ    R12, CX
+	SUBQ    R12, R11
+	TESTQ   R12, R12
+	JZ      rest0
+	PCALIGN $16
+
+both:
+	MOVL         (SI), AX
+	CMPQ         AX, R8
+	JAE          bad
+	IMULQ        R9, AX
+	VBROADCASTSS (DI), Y2
+	VMASKMOVPS   (DX)(AX*4), Y14, Y3
+	VMULPS       Y3, Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	MOVL         (R10), BX
+	CMPQ         BX, R8
+	JAE          bad
+	IMULQ        R9, BX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(BX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	DECQ         R12
+	JNZ          both
+
+rest0:
+	TESTQ CX, CX
+	JZ    rest1
+
+loop0:
+	MOVL         (SI), AX
+	CMPQ         AX, R8
+	JAE          bad
+	IMULQ        R9, AX
+	VBROADCASTSS (DI), Y2
+	VMASKMOVPS   (DX)(AX*4), Y14, Y3
+	VMULPS       Y3, Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	DECQ         CX
+	JNZ          loop0
+
+rest1:
+	TESTQ R11, R11
+	JZ    store
+
+loop1:
+	MOVL         (R10), BX
+	CMPQ         BX, R8
+	JAE          bad
+	IMULQ        R9, BX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(BX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	DECQ         R11
+	JNZ          loop1
+
+store:
+	// dst0[0:w], dst1[0:w] = the first w lanes
+	MOVQ       dst0_base+0(FP), SI
+	MOVQ       dst1_base+24(FP), DI
+	VMASKMOVPS Y0, Y14, (SI)
+	VMASKMOVPS Y1, Y14, (DI)
+	MOVB       $1, ok+176(FP)
+	VZEROUPPER
+	RET
+
+bad:
+	// an index outside blk: ok = false, dst0 and dst1 not written
+	MOVB $0, ok+176(FP)
+	VZEROUPPER
+	RET
+
 // func prefetchRowAVX2(idx uintptr, val uintptr)
 // Requires: MMX+
 TEXT ·prefetchRowAVX2(SB), NOSPLIT, $0-16

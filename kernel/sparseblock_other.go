@@ -12,3 +12,9 @@ func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {
 
 // prefetchRowAsm does nothing: no prefetch for PrefetchRow on this build.
 func prefetchRowAsm(id ID, idx, val uintptr) {}
+
+// scoreBlock2Asm reports false: no two-sample assembly for ScoreBlock2 on
+// this build (it runs ScoreBlock twice).
+func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool {
+	return false
+}

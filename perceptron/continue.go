@@ -166,8 +166,13 @@ func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T]
 	st := &linStart[T]{}
 	switch {
 	case cont && s.algo == Averaged:
-		st.W, st.B = layout(s.CW, s.CB)
-		st.U, st.UB = layout(s.U, s.UB)
+		CW, U := s.averaging()
+		if s.avg != nil && !dt.aug { // formed afresh: no need for copies
+			st.W, st.B, st.U, st.UB = CW, slices.Clone(s.CB), U, slices.Clone(s.UB)
+		} else {
+			st.W, st.B = layout(CW, s.CB)
+			st.U, st.UB = layout(U, s.UB)
+		}
 		st.step = s.steps
 	case cont && s.algo == Voted:
 		d := dt.d

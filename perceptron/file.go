@@ -163,7 +163,8 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	es := elemSize[T]()
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
 		Flags: headerFlags(s.scaling, s.bias, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
-	w := modelfile.New(h, s.labels, stateSize+es*(len(s.W)+len(s.B)+len(s.CW)+len(s.CB)+len(s.U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
+	CW, U := s.averaging()
+	w := modelfile.New(h, s.labels, stateSize+es*(len(s.W)+len(s.B)+len(CW)+len(s.CB)+len(U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
 	if s.hasState() {
 		w.U64(uint64(s.steps))
 		w.F64(s.lambda)
@@ -180,10 +181,10 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	} else {
 		modelfile.Elems(w, s.W)
 		modelfile.Elems(w, s.B)
-		if s.CW != nil {
-			modelfile.Elems(w, s.CW)
+		if CW != nil {
+			modelfile.Elems(w, CW)
 			modelfile.Elems(w, s.CB)
-			modelfile.Elems(w, s.U)
+			modelfile.Elems(w, U)
 			modelfile.Elems(w, s.UB)
 		}
 	}
@@ -604,8 +605,8 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 			return out
 		}
 		j.Weights, j.Biases = rowsOf(s.W), s.B
-		if s.CW != nil {
-			j.Averaging = &jsonAvg[T]{Weights: rowsOf(s.CW), Biases: s.CB, Sums: rowsOf(s.U), BSums: s.UB}
+		if CW, U := s.averaging(); CW != nil {
+			j.Averaging = &jsonAvg[T]{Weights: rowsOf(CW), Biases: s.CB, Sums: rowsOf(U), BSums: s.UB}
 		}
 	}
 	return json.Marshal(j)

@@ -370,21 +370,9 @@ func (s *kstate[T]) scores(sc *kscratch[T], dst, x []T) error {
 
 // decide turns one sample's scores into a label: the sign for a binary
 // model (0 → −1), else the class with the highest score (ties to the
-// smaller label).
+// smaller label), by the linear models' rule (decideLabel).
 func (s *kstate[T]) decide(sc []T) int {
-	if s.kind == KindKernelBinary {
-		if sc[0] > 0 {
-			return 1
-		}
-		return -1
-	}
-	best := 0
-	for k, a := range sc {
-		if a > sc[best] {
-			best = k
-		}
-	}
-	return s.labels[best]
+	return decideLabel(s.kind == KindKernelBinary, s.labels, sc)
 }
 
 // Predict returns the label of sample x: for a binary model +1 if its score

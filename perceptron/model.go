@@ -112,6 +112,9 @@ type state[T Float] struct {
 	lambda float64
 	CW, CB []T
 	U, UB  []T
+	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
+	// see compactAvg and averaging.
+	avg *compactAvg[T]
 }
 
 // hasState reports whether the snapshot holds the training state of its
@@ -855,21 +858,27 @@ func getScores[T Float](n int) []T { return freelist.GetFloat[T](scores, n) }
 // putScores hands a buffer from getScores back.
 func putScores[T Float](b []T) { freelist.PutFloat(scores, b) }
 
-// decide turns one sample's scores into a label.
-func (s *state[T]) decide(sc []T) int {
-	if s.kind == KindBinary {
+// decide turns one sample's scores into a label (see decideLabel).
+func (s *state[T]) decide(sc []T) int { return decideLabel(s.kind == KindBinary, s.labels, sc) }
+
+// decideLabel is the decision rule of every model of the package, linear
+// or kernel: for a binary model the sign of its one score (0 → −1), else
+// the label of the highest score, the first on a tie (labels are sorted, so
+// the smaller label). It inlines into the decide methods and their callers.
+func decideLabel[T Float](binary bool, labels []int, sc []T) int {
+	if binary {
 		if sc[0] > 0 {
 			return 1
 		}
 		return -1
 	}
-	bestK := 0
+	best := 0
 	for k, a := range sc {
-		if a > sc[bestK] {
-			bestK = k
+		if a > sc[best] {
+			best = k
 		}
 	}
-	return s.labels[bestK]
+	return labels[best]
 }
 
 // Accuracy returns the fraction of the row-major samples X whose predicted

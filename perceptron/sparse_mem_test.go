@@ -104,38 +104,50 @@ func TestSparseFitMemory(t *testing.T) {
 	}
 }
 
+// sparseKinds are the kinds of linear model the sparse prediction tests
+// train: binary (plain, averaged and scaled, voted) and multiclass.
+var sparseKinds = []struct {
+	name  string
+	multi bool
+	o     Options
+}{
+	{"binary", false, Options{}},
+	{"binary/averaged/scaled", false, Options{Algorithm: Averaged, Normalize: true}},
+	{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 2}},
+	{"ovr", true, Options{}},
+	{"ovr/features", true, Options{NormalizeFeatures: true}},
+	{"argmax", true, Options{Multiclass: Argmax, Algorithm: Averaged}},
+}
+
+// trainSparseKind fits a model to c with options o: multiclass on c.Y, or
+// binary on c.Y's parity as −1/+1.
+func trainSparseKind[T Float](t testing.TB, c *dataset.CSR[T], multi bool, o Options) *Model[T] {
+	t.Helper()
+	var m *Model[T]
+	var err error
+	if multi {
+		m, _, err = TrainMulticlassSparse(c, c.Y, o)
+	} else {
+		yb := make([]int, c.Rows)
+		for i, y := range c.Y {
+			yb[i] = 2*(y%2) - 1
+		}
+		m, _, err = TrainSparse(c, yb, o)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestSparsePredictAllocs: PredictSparse and ScoresSparse allocate nothing,
 // for every kind of model.
 func TestSparsePredictAllocs(t *testing.T) {
 	rng := newRand(53)
 	c := textLike[float64](rng, 200, 1<<12, 12, 4)
-	yb := make([]int, c.Rows)
-	for i, y := range c.Y {
-		yb[i] = 2*(y%2) - 1
-	}
-	for _, tc := range []struct {
-		name  string
-		multi bool
-		o     Options
-	}{
-		{"binary", false, Options{}},
-		{"binary/averaged/scaled", false, Options{Algorithm: Averaged, Normalize: true}},
-		{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 2}},
-		{"ovr", true, Options{}},
-		{"ovr/features", true, Options{NormalizeFeatures: true}},
-		{"argmax", true, Options{Multiclass: Argmax, Algorithm: Averaged}},
-	} {
+	for _, tc := range sparseKinds {
 		t.Run(tc.name, func(t *testing.T) {
-			var m *Model[float64]
-			var err error
-			if tc.multi {
-				m, _, err = TrainMulticlassSparse(c, c.Y, tc.o)
-			} else {
-				m, _, err = TrainSparse(c, yb, tc.o)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := trainSparseKind(t, c, tc.multi, tc.o)
 			x := c.Row(7)
 			dst := make([]float64, m.NumScores())
 			if a := testing.AllocsPerRun(100, func() {

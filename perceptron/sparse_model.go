@@ -6,19 +6,44 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
-// checkSparse validates a sparse sample against a model of d features:
-// as many indices as values, every index in [0, d). The indices need not
-// be sorted: a repeated one counts twice, as in the dot product it is.
-func checkSparse[T Float](x dataset.SparseRow[T], d int) error {
-	if len(x.Idx) != len(x.Val) {
-		return fmt.Errorf("%w: sparse sample with %d indices and %d values", ErrDims, len(x.Idx), len(x.Val))
+// sparseOK is the check of the linear model's PredictSparse and
+// ScoresSparse, whose dot product is too short to pay for
+// checkSparseSample's branches per value: it reports whether there are
+// nval indices, the first at least 0, the last below d, and strictly
+// increasing, tested in one pass with no branch per index: idx[k−1] −
+// idx[k], in int64 so that it cannot overflow, is negative for every k
+// exactly when they are, so the AND of the differences keeps its sign bit
+// (four running ANDs let the loop overlap the dot product's loads). The
+// values are left to the score, which a NaN or ±Inf value always makes
+// non-finite (0·Inf is NaN), as Predict does for a dense sample. A sample
+// that fails is given to sparseError.
+func sparseOK(idx []int32, nval, d int) bool {
+	n := len(idx)
+	if n != nval || n > 0 && (idx[0] < 0 || int(idx[n-1]) >= d) {
+		return false
 	}
-	for _, j := range x.Idx {
-		if j < 0 || int(j) >= d {
-			return fmt.Errorf("%w: sparse sample has feature index %d, the model %d features", ErrDims, j, d)
-		}
+	m0, m1, m2, m3 := int64(-1), int64(-1), int64(-1), int64(-1)
+	k := 1
+	for ; k+3 < n; k += 4 {
+		p := idx[k-1 : k+4 : k+4]
+		m0 &= int64(p[0]) - int64(p[1])
+		m1 &= int64(p[1]) - int64(p[2])
+		m2 &= int64(p[2]) - int64(p[3])
+		m3 &= int64(p[3]) - int64(p[4])
 	}
-	return nil
+	for ; k < n; k++ {
+		m0 &= int64(idx[k-1]) - int64(idx[k])
+	}
+	return m0&m1&m2&m3 < 0
+}
+
+// sparseError is the error checkSparseSample gives for a sample that
+// sparseOK rejects, the one KernelModel would give.
+func sparseError[T Float](x dataset.SparseRow[T], d int) error {
+	if err := checkSparseSample(x, d); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: sparse sample of %d indices and %d values rejected", ErrDims, len(x.Idx), len(x.Val)) // not reached
 }
 
 // scoreSparse returns score k of the sparse sample x, with (mul, bmul) =
@@ -71,28 +96,32 @@ func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 // dataset.CSR, X.Row(i)): the stored values x.Val at the 0-based feature
 // indices x.Idx, every other feature 0. It costs O(nnz) per score (for a
 // voted model, per kept vector), allocates nothing, and is safe for
-// concurrent use. An index outside [0, Dims()) or len(x.Idx) != len(x.Val)
-// is an error wrapping ErrDims; a non-finite score wraps ErrNonFinite.
+// concurrent use. x must be valid as for KernelModel.PredictSparse and the
+// svm package (dataset.SparseRow.Check): len(x.Idx) != len(x.Val), or an
+// index that is not strictly increasing (unsorted or repeated) or not in
+// [0, Dims()), is an error wrapping ErrDims; a NaN or ±Inf value wraps
+// ErrNonFinite (found, as Predict finds it, by the score it makes
+// non-finite: one pass over x.Val fewer), and so does a non-finite score.
 func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
 	s, err := m.load()
 	if err != nil {
 		return 0, err
 	}
-	if err := checkSparse(x, s.d); err != nil {
-		return 0, err
+	if !sparseOK(x.Idx, len(x.Val), s.d) {
+		return 0, sparseError(x, s.d)
 	}
 	return s.predictSparse(vec[T]{idx: x.Idx, val: x.Val})
 }
 
-// ScoresSparse is Scores for a sparse sample (see PredictSparse). It
-// allocates nothing and is safe for concurrent use.
+// ScoresSparse is Scores for a sparse sample, checked as PredictSparse
+// checks it. It allocates nothing and is safe for concurrent use.
 func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 	s, err := m.load()
 	if err != nil {
 		return err
 	}
-	if err := checkSparse(x, s.d); err != nil {
-		return err
+	if !sparseOK(x.Idx, len(x.Val), s.d) {
+		return sparseError(x, s.d)
 	}
 	if len(dst) != s.rows() {
 		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())

@@ -27,9 +27,11 @@ import (
 // end of training, and before a pass over the data with fixed weights.
 // Training from zero weights (no InitialWeights or InitialBias, not Voted)
 // makes no K×D W and U unless such a pass needs them (ensureDense): the
-// model's weights (and for Averaged its sums and average) are written
-// straight from the blocks at the end (fromBlocks), in one pass over the
-// used columns, so a fit writes each of the model's K×D arrays once. The
+// model's weights are written straight from the blocks at the end
+// (fromBlocks), in one pass over the used columns, so a fit writes each of
+// the model's K×D arrays once; an Averaged fit writes only its average
+// K×D, and keeps its running weights and sums compact (fromBlocksCompact,
+// compactAvg) until Continue, Update or a model file needs them. The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
 //
@@ -63,6 +65,7 @@ type ovrGroup[T Float] struct {
 	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
 	sc       []T   // scores of the sample being visited, one per class
+	ahead    []T   // scores of the next visit's sample (epochSparseOvR)
 	tmp      []T   // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T   // D values: a class's averaging sums scattered (checks)
 }
@@ -101,7 +104,7 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
 	for _, r := range grp {
-		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
+		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0]), ahead: make([]T, r[1]-r[0])}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
 			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
@@ -204,10 +207,33 @@ func (t *linTrainer[T]) clearBlocks() {
 // writes them, for diagnose (sqNorm would read all K×D values again), and
 // servedOK to whether they are all finite, for servedFinite.
 func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
+	W, U, A, _ = t.writeBlocks(false)
+	return W, U, A
+}
+
+// fromBlocksCompact is fromBlocks for Averaged with the running weights
+// and sums kept compact: it writes the K×D average A only, and returns the
+// running weights and sums of the used columns (compactAvg; the other
+// columns are zero, as fromBlocks writes them). The trainer's columns must
+// be the model's (no augmented column).
+func (t *linTrainer[T]) fromBlocksCompact() (A []T, avg *compactAvg[T]) {
+	_, _, A, avg = t.writeBlocks(true)
+	return A, avg
+}
+
+// writeBlocks is fromBlocks, or with compact (Averaged only),
+// fromBlocksCompact.
+func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[T]) {
 	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
-	W = dataset.Alloc[T](n)
-	if t.UB != nil {
-		U, A = dataset.Alloc[T](n), dataset.Alloc[T](n)
+	nc := len(cols)
+	switch {
+	case compact:
+		A = dataset.Alloc[T](n)
+		avg = &compactAvg[T]{cols: cols, W: make([]T, t.K*nc), U: make([]T, t.K*nc)}
+	case t.UB != nil:
+		W, U, A = dataset.Alloc[T](n), dataset.Alloc[T](n), dataset.Alloc[T](n)
+	default:
+		W = dataset.Alloc[T](n)
 	}
 	steps := T(t.step)
 	n2 := make([]float64, t.K)
@@ -217,18 +243,31 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 		g := gs[gi]
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
-			wc, bw := W[c*d:(c+1)*d], g.W[b]
+			bw := g.W[b]
 			var s float64
 			var nf T // Σ v − v: 0 exactly when every served value is finite
-			if U == nil {
+			switch {
+			case compact:
+				ac, bu := A[c*d:(c+1)*d], g.U[b]
+				cw, cu := avg.W[c*nc:(c+1)*nc], avg.U[c*nc:(c+1)*nc]
+				for r, j := range cols {
+					p := r*w + l
+					wv, uv := bw[p], bu[p]
+					a := wv - uv/steps
+					cw[r], cu[r], ac[j] = wv, uv, a
+					s += float64(a) * float64(a)
+					nf += a - a
+				}
+			case U == nil:
+				wc := W[c*d : (c+1)*d]
 				for r, j := range cols {
 					v := bw[r*w+l]
 					wc[j] = v
 					s += float64(v) * float64(v)
 					nf += v - v
 				}
-			} else {
-				uc, ac, bu := U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
+			default:
+				wc, uc, ac, bu := W[c*d:(c+1)*d], U[c*d:(c+1)*d], A[c*d:(c+1)*d], g.U[b]
 				for r, j := range cols {
 					p := r*w + l
 					wv, uv := bw[p], bu[p]
@@ -242,7 +281,7 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 		}
 	})
 	t.servedN2, t.servedOK = n2, !slices.Contains(bad, true)
-	return W, U, A
+	return W, U, A, avg
 }
 
 // releaseBlocks lets the collector have the blocks, once syncOut has
@@ -418,10 +457,19 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // of group g: each sample is scored for the group's classes, block by
 // block, then visited for each class in turn (a class's update changes no
 // other class's score).
+//
+// The samples are scored two at a time (scoreBlock2: two independent
+// chains of sums, so one sample's latency overlaps the other's): visit j's
+// scores come with visit j+1's, computed before visit j's updates. Those of
+// visit j+1 are used only if no weight changed in between (visit reports
+// it: most visits of a few epochs in change nothing); else the sample is
+// scored again. Each score is thus the one a visit-by-visit scoring gives,
+// bit for bit.
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	E := t.smp.visits
 	coef := T(t.cfg.eta)
-	sc := g.sc
+	sc, ahead := g.sc, g.ahead
+	valid := false // ahead holds visit j's scores, with the current weights
 	// Online and Averaged do nothing on a correctly classified sample
 	// (a finite score of the right sign): visit only the others.
 	fast := t.cfg.algo != Voted
@@ -433,8 +481,21 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 		}
 		i := t.rowAt(j)
 		x := t.ovr.vec(i) // the blocks' columns
-		for b, blk := range g.W {
-			scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+		switch {
+		case valid:
+			sc, ahead = ahead, sc
+			valid = false
+		case j+1 < E:
+			nx := t.ovr.vec(t.rowAt(j + 1))
+			for b, blk := range g.W {
+				lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
+				scoreBlock2(sc[lo:hi], ahead[lo:hi], blk, x, nx)
+			}
+			valid = true
+		default:
+			for b, blk := range g.W {
+				scoreBlock(sc[b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+			}
 		}
 		yc := int(t.cls[i]) - g.c0 // the row's class in the group, if there
 		for r := range g.G {
@@ -443,7 +504,9 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 			if fast && a-a == 0 && (a > 0) == (r == yc) && a != 0 {
 				continue
 			}
-			t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
+			if t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c]) {
+				valid = false
+			}
 		}
 	}
 }
@@ -463,4 +526,11 @@ const rowsAhead = 2
 // blocking.
 func scoreBlock[T Float](dst, blk []T, x vec[T]) {
 	kernel.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
+}
+
+// scoreBlock2 is scoreBlock of x into dst and of y into dsty
+// (kernel.ScoreBlock2: the two samples' sums interleaved, bit for bit
+// those of two scoreBlock calls).
+func scoreBlock2[T Float](dst, dsty, blk []T, x, y vec[T]) {
+	kernel.ScoreBlock2(dst, dsty, blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)])
 }

@@ -23,8 +23,13 @@ import (
 //     epochs' floor, and pass-prefetch the same with kernel.PrefetchRow of
 //     the row rowsAhead visits ahead, as epochSparseOvR does;
 //
-//   - write: writing the model's K×D weights, sums and average from the
-//     blocks (fromBlocks), which allocates them.
+//   - pass-pairs: pass with the visits scored two at a time
+//     (kernel.ScoreBlock2, as epochSparseOvR scores them), and the
+//     prefetch;
+//
+//   - write: writing the model from the blocks as the fit does
+//     (fromBlocksCompact: the K×D average, which it allocates, and the
+//     compact running weights and sums).
 //
 // Run it with
 //
@@ -95,9 +100,35 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			pass(rowsAhead)
 		}
 	})
+	b.Run("pass-pairs", func(b *testing.B) {
+		ahead := make([]float32, g.G)
+		for range b.N {
+			for range 10 {
+				t.smp.next()
+				E := t.smp.visits
+				for j := 0; j < E; j += 2 {
+					for _, a := range []int{rowsAhead, rowsAhead + 1} {
+						if j+a < E {
+							nx := t.ovr.vec(t.rowAt(j + a))
+							kernel.PrefetchRow(nx.idx, nx.val)
+						}
+					}
+					x := t.ovr.vec(t.rowAt(j))
+					for bi, blk := range g.W {
+						lo, hi := bi*blockWidth, min((bi+1)*blockWidth, g.G)
+						if j+1 < E {
+							scoreBlock2(g.sc[lo:hi], ahead[lo:hi], blk, x, t.ovr.vec(t.rowAt(j+1)))
+						} else {
+							scoreBlock(g.sc[lo:hi], blk, x)
+						}
+					}
+				}
+			}
+		}
+	})
 	b.Run("write", func(b *testing.B) {
 		for range b.N {
-			if W, _, _ := t.fromBlocks(); len(W) == 0 {
+			if A, _ := t.fromBlocksCompact(); len(A) == 0 {
 				b.Fatal("no weights")
 			}
 		}

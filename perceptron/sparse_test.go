@@ -273,6 +273,90 @@ func TestSparseErrors(t *testing.T) {
 	}
 }
 
+// TestSparseSampleErrors: the linear Model's PredictSparse and ScoresSparse
+// check a sample as KernelModel's and the svm package's do, for every kind
+// of model: unsorted or repeated indices (which the dot product would
+// accept), an index outside [0, Dims()) and mismatched lengths are ErrDims,
+// a NaN or Inf value ErrNonFinite; never a panic.
+func TestSparseSampleErrors(t *testing.T) {
+	rng := newRand(67)
+	c := textLike[float32](rng, 120, 16, 4, 3)
+	inf := float32(math.Inf(1))
+	nan := float32(math.NaN())
+	samples := []struct {
+		name string
+		x    dataset.SparseRow[float32]
+		want error
+	}{
+		{"unsorted", dataset.SparseRow[float32]{Idx: []int32{5, 2}, Val: []float32{1, 1}}, ErrDims},
+		{"repeated", dataset.SparseRow[float32]{Idx: []int32{2, 2}, Val: []float32{1, 1}}, ErrDims},
+		{"repeated after others", dataset.SparseRow[float32]{Idx: []int32{0, 3, 7, 7}, Val: []float32{1, 1, 1, 1}}, ErrDims},
+		{"at Dims", dataset.SparseRow[float32]{Idx: []int32{1, 16}, Val: []float32{1, 1}}, ErrDims},
+		{"negative", dataset.SparseRow[float32]{Idx: []int32{-3}, Val: []float32{1}}, ErrDims},
+		{"fewer values", dataset.SparseRow[float32]{Idx: []int32{5}}, ErrDims},
+		{"fewer indices", dataset.SparseRow[float32]{Val: []float32{1}}, ErrDims},
+		{"NaN", dataset.SparseRow[float32]{Idx: []int32{1, 5}, Val: []float32{1, nan}}, ErrNonFinite},
+		{"Inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{-inf}}, ErrNonFinite},
+	}
+	for _, tc := range sparseKinds {
+		m := trainSparseKind(t, c, tc.multi, tc.o)
+		dst := make([]float32, m.NumScores())
+		for _, s := range samples {
+			if _, err := m.PredictSparse(s.x); !errors.Is(err, s.want) {
+				t.Errorf("%s: %s: PredictSparse: %v, want %v", tc.name, s.name, err, s.want)
+			}
+			if err := m.ScoresSparse(dst, s.x); !errors.Is(err, s.want) {
+				t.Errorf("%s: %s: ScoresSparse: %v, want %v", tc.name, s.name, err, s.want)
+			}
+		}
+		if _, err := m.PredictSparse(c.Row(3)); err != nil {
+			t.Errorf("%s: a valid row: %v", tc.name, err)
+		}
+	}
+}
+
+// TestSparseOK: the linear model's branch-free check accepts exactly the
+// samples (of finite values) that dataset.SparseRow.Check accepts, for
+// every length up to 13 (each lane of its four running ANDs and the tail),
+// with one index disturbed at each position, and for indices whose
+// differences overflow int32.
+func TestSparseOK(t *testing.T) {
+	const d = 64
+	check := func(idx []int32, nval int) {
+		t.Helper()
+		x := dataset.SparseRow[float32]{Idx: idx, Val: make([]float32, nval)}
+		want := checkSparseSample(x, d) == nil
+		if got := sparseOK(idx, nval, d); got != want {
+			t.Errorf("sparseOK(%v, %d values) = %v, Check says %v", idx, nval, got, want)
+		}
+	}
+	for n := range 14 {
+		idx := make([]int32, n)
+		for i := range idx {
+			idx[i] = int32(3*i + 1)
+		}
+		check(idx, n)
+		check(idx, n+1)
+		for i := range idx {
+			for _, v := range []int32{-1, 0, idx[i] - 1, idx[i] + 1, idx[i] + 3, d - 1, d, math.MaxInt32, math.MinInt32} {
+				old := idx[i]
+				idx[i] = v
+				check(idx, n)
+				idx[i] = old
+			}
+		}
+	}
+	for _, idx := range [][]int32{
+		{0, math.MaxInt32, math.MinInt32, 5},
+		{0, math.MinInt32, math.MaxInt32, 5},
+		{1, math.MaxInt32, math.MinInt32 + 1, 2, 3, 4, 5, 6},
+	} {
+		if sparseOK(idx, len(idx), d) {
+			t.Errorf("sparseOK(%v) accepts", idx)
+		}
+	}
+}
+
 // TestContinueSparse: continuing a model on CSR rows gives the model
 // continuing it on the dense rows gives, for every algorithm that resumes
 // its state (integer data: bit for bit), and a CSR of another width is

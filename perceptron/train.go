@@ -1144,9 +1144,14 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		// w − u/steps (averageOf). The running weights and the sums stay
 		// in the model, for Update and Model.Continue to go on averaging.
 		var CW, U, AW []T
-		if t.W == nil {
+		switch {
+		case t.W == nil && !t.dt.aug:
+			// The running weights and sums stay compact (compactAvg):
+			// one K×D array written, not three.
+			AW, s.avg = t.fromBlocksCompact()
+		case t.W == nil:
 			CW, U, AW = t.fromBlocks()
-		} else {
+		default:
 			CW, U, AW = t.W, t.U, t.averageW()
 		}
 		AB := averageOf(t.B, t.UB, t.step)

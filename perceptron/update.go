@@ -76,7 +76,10 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	if s.kind != KindBinary && s.kind != KindOneVsRest && s.kind != KindArgmax {
 		return false, fmt.Errorf("%w: Update on a %v model", ErrUnsupported, s.kind)
 	}
-	u := newUpdater(s, x)
+	// A compact averaging state (compactAvg) is formed dense first, into
+	// arrays of the new snapshot's own.
+	u := newUpdater(s.withDenseAveraging(), x)
+	u.owned = s.avg != nil
 	var changed bool
 	switch {
 	case s.algo == SVM:
@@ -106,8 +109,9 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 // the published length).
 type updater[T Float] struct {
 	s, ns     *state[T]
-	x         []T // the sample
-	xs        []T // the scaled sample (x·mul), made on the first step
+	owned     bool // s's CW, CB, U and UB are unpublished (formed from a compact state): step may change them in place
+	x         []T  // the sample
+	xs        []T  // the scaled sample (x·mul), made on the first step
 	mul, bmul T
 }
 
@@ -199,7 +203,7 @@ func (u *updater[T]) step(k int, a T) {
 		}
 		u.insertVoted(k, nw, b)
 	case s.algo == Averaged:
-		if ns.CW == nil || &ns.CW[0] == &s.CW[0] {
+		if ns.CW == nil || !u.owned && &ns.CW[0] == &s.CW[0] {
 			ns.CW, ns.CB = slices.Clone(s.CW), slices.Clone(s.CB)
 			ns.U, ns.UB = slices.Clone(s.U), slices.Clone(s.UB)
 		}

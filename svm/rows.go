@@ -117,9 +117,9 @@ func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
 	}
 	if err := c.Validate(); err != nil {
 		if errors.Is(err, dataset.ErrNonFinite) {
-			return nil, fmt.Errorf("%w: %v", ErrNonFinite, err)
+			return nil, fmt.Errorf("%w: %w", ErrNonFinite, err)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrDims, err)
+		return nil, fmt.Errorf("%w: %w", ErrDims, err)
 	}
 	return &csrRows[T]{c: c, k: kernel.On[T](kernel.ActiveImpl())}, nil
 }

@@ -58,16 +58,21 @@ func TestSparseRows(t *testing.T) {
 		name   string
 		change func(c *dataset.CSR[float64])
 		want   error
+		cause  error // dataset's error, wrapped as well
 	}{
-		{"index at Cols", func(c *dataset.CSR[float64]) { c.Idx[len(c.Idx)-1] = int32(c.Cols) }, ErrDims},
-		{"offsets", func(c *dataset.CSR[float64]) { c.Ptr[1] = c.Ptr[2] + 1 }, ErrDims},
-		{"NaN", func(c *dataset.CSR[float64]) { c.Val[5] = math.NaN() }, ErrNonFinite},
+		{"index at Cols", func(c *dataset.CSR[float64]) { c.Idx[len(c.Idx)-1] = int32(c.Cols) }, ErrDims, dataset.ErrIndex},
+		{"offsets", func(c *dataset.CSR[float64]) { c.Ptr[1] = c.Ptr[2] + 1 }, ErrDims, nil},
+		{"NaN", func(c *dataset.CSR[float64]) { c.Val[5] = math.NaN() }, ErrNonFinite, dataset.ErrNonFinite},
 	} {
 		bad := *c
 		bad.Ptr, bad.Idx, bad.Val = append([]int(nil), c.Ptr...), append([]int32(nil), c.Idx...), append([]float64(nil), c.Val...)
 		tc.change(&bad)
-		if _, err := SparseRows(&bad); !errors.Is(err, tc.want) {
+		_, err := SparseRows(&bad)
+		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+		if tc.cause != nil && !errors.Is(err, tc.cause) {
+			t.Errorf("%s: %v does not wrap %v", tc.name, err, tc.cause)
 		}
 	}
 	if _, err := SparseRows[float64](nil); !errors.Is(err, ErrEmpty) {

@@ -2,7 +2,7 @@
 // sparse text set (bench/textset's LIBSVM files), the peer of
 // bench/peers/mantext.py (scikit-learn's Perceptron on the same files):
 //
-//	go -C bench run ./textfit [-workers 1,2] /tmp/mantext/mantext [rounds]
+//	go -C bench run ./textfit [-workers 1,2] [-noeval] /tmp/mantext/mantext [rounds]
 //	go -C bench run ./textfit -svm /tmp/mantext/mantext [rounds]
 //
 // It reads PREFIX.train.libsvm and PREFIX.test.libsvm as CSR float32
@@ -14,7 +14,9 @@
 // scikit-learn's n_jobs=None) and 2, and prints the wall time and the CPU
 // time of the process during the fit (on a machine shared with other
 // processes the CPU time is the steadier figure; the peer prints both too)
-// and the test accuracy. With -svm it trains the linear SVM instead
+// and the test accuracy; -noeval sets SkipEvaluation (the final pass
+// over the training data for the diagnostics, which scikit-learn's fit
+// has no counterpart of). With -svm it trains the linear SVM instead
 // (svm.TrainLinearRows on svm.SparseRows, one-vs-rest, hinge loss, C = 1,
 // bias feature 1, tolerance 0.1: liblinear-train -s 3 -c 1 -B 1's
 // problem) with Threads 1 and 2, and also prints the time to read the training file, which
@@ -47,6 +49,7 @@ func main() {
 	useSVM := flag.Bool("svm", false, "train the linear SVM (liblinear-train -s 3's problem)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the fits to this file")
 	workers := flag.String("workers", "1,2", "the perceptron's Workers (comma-separated) to time in each round")
+	noEval := flag.Bool("noeval", false, "set the perceptron's SkipEvaluation (no final pass for the training diagnostics)")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
@@ -95,7 +98,7 @@ func main() {
 				fmt.Fprintln(os.Stderr, "-workers:", err)
 				os.Exit(2)
 			}
-			o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: w}
+			o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: w, SkipEvaluation: *noEval}
 			c0, t0 := cpu(), time.Now()
 			m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
 			wall, c := time.Since(t0), cpu()-c0
@@ -108,7 +111,11 @@ func main() {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
-			fmt.Printf("rosenblatt averaged ovr 10 epochs nobias workers=%d fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", w, wall.Seconds(), c.Seconds(), acc)
+			tag := ""
+			if *noEval {
+				tag = " noeval"
+			}
+			fmt.Printf("rosenblatt averaged ovr 10 epochs nobias%s workers=%d fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", tag, w, wall.Seconds(), c.Seconds(), acc)
 		}
 	}
 }

@@ -1,4 +1,5 @@
-# On a CPU with AVX-512F: checks that emu.py computes what the CPU computes.
+# On a CPU with AVX-512 F, BW, DQ and VL: checks that emu.py computes what
+# the CPU computes.
 #  1. gram's micro-kernels: every case drive_gram.py runs (or the dumps
 #     given as arguments, from drive_gram.py --dump) is replayed on the CPU,
 #     and the whole address space must come out byte for byte as the
@@ -6,6 +7,10 @@
 #  2. Every Go conditional jump after each of 19 flag-setting instructions
 #     on 169 operand pairs (conds_amd64.s, generated here).
 #  3. vec_amd64.s: AVX-512 features the kernels may not use yet.
+#  4. ivec_amd64.s: the instructions the kernel files use that 1-3 do not
+#     run (integer, conversion, shuffle, scalar and general-purpose forms),
+#     under the same opmasks as vec, and VPDPBUSD where the CPU has
+#     AVX512_VNNI.
 # It copies this directory, the generated conds_amd64.s and gram's two
 # amd64 files into a temporary Go module and runs its tests there.
 # Usage (from anywhere): python3 .ci/asmemu/hwcheck/hwcheck.py [CASES.jsonl...]
@@ -23,7 +28,8 @@ CONDS = ['JEQ', 'JNE', 'JLT', 'JGE', 'JLE', 'JGT', 'JCS', 'JCC', 'JHI', 'JLS', '
 # OF is undefined).
 OPS = ['CMPQ R8, R9', 'SUBQ R9, R8', 'ADDQ R9, R8', 'TESTQ R8, R9', 'ANDQ R9, R8', 'ORQ R9, R8',
        'XORQ R9, R8', 'DECQ R8', 'INCQ R8', 'NEGQ R8', 'SHLQ $1, R8', 'SHRQ $1, R8', 'SARQ $1, R8',
-       'CMPL R8, R9', 'SUBL R9, R8', 'ADDL R9, R8', 'DECL R8', 'CMPQ R8, $-1', 'CMPQ R8, $7']
+       'CMPL R8, R9', 'SUBL R9, R8', 'ADDL R9, R8', 'DECL R8', 'CMPQ R8, $-1', 'CMPQ R8, $7',
+       'CMPB R8, R9', 'TESTL R8, R9', 'XORL R9, R8', 'SHLL $1, R8']
 
 
 def conds_source():
@@ -40,21 +46,35 @@ def conds_source():
     return '\n'.join(w) + '\n'
 
 
-def has_avx512f():
+def cpu_flags():
     try:
         with open('/proc/cpuinfo') as f:
-            return any(l.startswith('flags') and 'avx512f' in l.split() for l in f)
+            for l in f:
+                if l.startswith('flags'):
+                    return set(l.split())
     except OSError:
-        return False
+        pass
+    return set()
+
+
+# vec_amd64.s and ivec_amd64.s use AVX-512 F, BW (byte masks, KMOVQ), DQ
+# (KMOVB) and VL (X16-X31, Y16-Y31), as every AVX-512 CPU since Skylake-SP.
+NEED = ('avx512f', 'avx512bw', 'avx512dq', 'avx512vl')
+
+
+def ivec_out():
+    # ivec's output buffer as probe_test.go's ivecOut prefills it
+    return bytearray((i * 37 + 11) & 255 for i in range(4096))
 
 
 def main():
-    if not has_avx512f():
-        print('hwcheck: this CPU has no AVX-512F; nothing to compare')
+    missing = [f for f in NEED if f not in cpu_flags()]
+    if missing:
+        print('hwcheck: this CPU lacks %s; nothing to compare' % ', '.join(missing))
         return 0
     tmp = tempfile.mkdtemp(prefix='asmemu-hwcheck-')
     try:
-        for f in ('probe.go', 'probe_test.go', 'vec_amd64.s'):
+        for f in ('probe.go', 'probe_test.go', 'vec_amd64.s', 'ivec_amd64.s'):
             shutil.copy(os.path.join(HERE, f), tmp)
         with open(os.path.join(tmp, 'go.mod'), 'w') as f:
             f.write('module asmemuhwcheck\n\ngo 1.26\n')
@@ -76,6 +96,10 @@ def main():
                         print('hwcheck: the interpreter already fails on %s' % src)
                         return 1
         env = dict(os.environ, HWCHECK_DIR=tmp, CGO_ENABLED='0')
+        if 'avx512_vnni' in cpu_flags():
+            env['HWCHECK_VNNI'] = '1'
+        if 'avx_vnni' in cpu_flags():
+            env['HWCHECK_AVXVNNI'] = '1'
         r = subprocess.run(['go', 'test', '-count=1', '-v', '.'], cwd=tmp, env=env, capture_output=True, text=True)
         print('\n'.join(l for l in r.stdout.splitlines() if not l.startswith('=== RUN')))
         if r.returncode:
@@ -121,7 +145,38 @@ def compare(hw, tmp):
             diffs = [(4 * i, '%#x' % g, '%#x' % h) for i, (g, h) in enumerate(zip(got, v['Out'])) if g != h]
             print('vec k=%#x: %d words differ; first (byte of out, interpreter, CPU): %s' % (v['K'], len(diffs), diffs[:4]))
     print('hwcheck: vec_amd64.s with %d opmasks, %d mismatches' % (len(hw['vec']), vbad))
-    return 1 if bad or vbad else 0
+    funcs, data = parse(os.path.join(tmp, 'ivec_amd64.s'))
+    iin = bytes.fromhex(hw['iin'])
+    ain = 64
+    ibad = 0
+    for v in hw['ivec']:
+        mem = bytearray(ain) + iin + bytearray(64)
+        aout = len(mem)
+        mem += ivec_out() + bytearray(64)
+        run(funcs, data, 'ivec', {'in': ain, 'k': v['K'], 'out': aout}, mem, [(ain, ain + 512), (aout, aout + 4096)])
+        got, want = bytes(mem[aout:aout + 4096]), bytes.fromhex(v['Out'])
+        if got != want:
+            ibad += 1
+            slots = sorted({i // 64 for i in range(4096) if got[i] != want[i]})
+            for sl in slots[:6]:
+                print('ivec k=%#x slot %d (out[%d:%d]): interpreter %s, CPU %s' % (
+                    v['K'], sl, 64 * sl, 64 * sl + 64, got[64 * sl:64 * sl + 64].hex(), want[64 * sl:64 * sl + 64].hex()))
+    print('hwcheck: ivec_amd64.s with %d opmasks, %d mismatches' % (len(hw['ivec']), ibad))
+    for name, n, feature in (('vnni', 128, 'AVX512_VNNI'), ('avxvnni', 32, 'AVX-VNNI')):
+        if not hw[name]:
+            print('hwcheck: this CPU has no %s; its VPDPBUSD not compared' % feature)
+            continue
+        mem = bytearray(ain) + iin + bytearray(64)
+        aout = len(mem)
+        mem += bytearray(n + 64)
+        run(funcs, data, name, {'in': ain, 'out': aout}, mem, [(ain, ain + 512), (aout, aout + n)])
+        got = bytes(mem[aout:aout + n])
+        same = got == bytes.fromhex(hw[name])
+        if not same:
+            ibad += 1
+            print('%s: interpreter %s, CPU %s' % (name, got.hex(), hw[name]))
+        print('hwcheck: VPDPBUSD (%s), %s' % (feature, 'identical' if same else 'MISMATCH'))
+    return 1 if bad or vbad or ibad else 0
 
 
 if __name__ == '__main__':

@@ -15,6 +15,21 @@ func conds(x, y int64, out *uint64)
 //go:noescape
 func vec(in *float32, ind *float64, k uint64, out *float32)
 
+// ivec runs the program of ivec_amd64.s.
+//
+//go:noescape
+func ivec(in *byte, k uint64, out *byte)
+
+// vnni runs VPDPBUSD (AVX512_VNNI); see ivec_amd64.s.
+//
+//go:noescape
+func vnni(in *byte, out *byte)
+
+// avxvnni runs the AVX-VNNI {vex} VPDPBUSD (BYTEs); see ivec_amd64.s.
+//
+//go:noescape
+func avxvnni(in *byte, out *byte)
+
 //go:noescape
 func sgemm12x32(kc int, a, b, c *float32, ldc int, acc int)
 

@@ -3,6 +3,7 @@ package hwcheck
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"math"
@@ -132,11 +133,94 @@ func TestProbe(t *testing.T) {
 	for i, v := range in {
 		inBits[i] = math.Float32bits(v)
 	}
-	b, err := json.Marshal(map[string]any{"conds": cs, "vec": vs, "in": inBits, "ind": ind})
+	iin := ivecInput()
+	type ivecCase struct {
+		K   uint64
+		Out string
+	}
+	var is []ivecCase
+	for _, k := range Masks {
+		out := ivecOut()
+		ivec(&iin[0], k, &out[0])
+		is = append(is, ivecCase{k, hex.EncodeToString(out)})
+	}
+	vn := ""
+	if os.Getenv("HWCHECK_VNNI") != "" {
+		out := make([]byte, 128)
+		vnni(&iin[0], &out[0])
+		vn = hex.EncodeToString(out)
+	}
+	avn := ""
+	if os.Getenv("HWCHECK_AVXVNNI") != "" {
+		out := make([]byte, 32)
+		avxvnni(&iin[0], &out[0])
+		avn = hex.EncodeToString(out)
+	}
+	b, err := json.Marshal(map[string]any{"conds": cs, "vec": vs, "in": inBits, "ind": ind,
+		"iin": hex.EncodeToString(iin), "ivec": is, "vnni": vn, "avxvnni": avn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "probe.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ivecInput returns the 512 input bytes of ivec (and vnni): pseudo-random
+// integer data with the edges of each lane type where the instructions
+// saturate, wrap or compare equal, then 32 float32 and 16 float64 values,
+// the first half of each exact under every operation of ivec_amd64.s, the
+// second half the conversions' edges (±0, halves, the int32 and float32
+// range limits and ties, ±Inf, NaNs with payloads).
+func ivecInput() []byte {
+	in := make([]byte, 512)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range 256 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		in[i] = byte(x >> 24)
+	}
+	le := binary.LittleEndian
+	copy(in[0:], []byte{0, 1, 127, 128, 255, 255, 128, 127})
+	copy(in[16:], []byte{0, 0x80, 0, 0x80})   // words −32768: VPMADDWD's 2³¹
+	copy(in[24:], []byte{255, 255, 255, 255}) // VPMADDUBSW saturates up and down
+	le.PutUint32(in[32:], 0x7fffffff)         // dword edges (packs saturate)
+	le.PutUint32(in[36:], 0x80000000)
+	le.PutUint32(in[40:], 0xffffffff)
+	le.PutUint32(in[44:], 0)
+	copy(in[48:], []byte{0, 0x80, 0, 0x80})
+	copy(in[56:], []byte{127, 127, 128, 128})
+	copy(in[64:76], in[0:12])                 // equal dwords for VPCMPEQD
+	le.PutUint64(in[80:], 0xffffffffffffffff) // qword edges
+	le.PutUint64(in[88:], 0x8000000000000000)
+	le.PutUint64(in[96:], 0x7fffffffffffffff)
+	f32 := []float32{1, 2, 3, -4, 0.5, 6, -7, 8, 1.25, -2.5, 10, 11, -12, 0.75, 14, 15,
+		0, float32(math.Copysign(0, -1)), 1.5, -1.5, 2.5, -2.7, 2147483520, 2147483648, -2147483648, -2147483904, 3e9,
+		float32(math.Inf(1)), float32(math.Inf(-1))}
+	for i, v := range f32 {
+		le.PutUint32(in[256+4*i:], math.Float32bits(v))
+	}
+	le.PutUint32(in[256+4*29:], 0x7fc00000) // NaNs: quiet, negative with a payload, signalling
+	le.PutUint32(in[256+4*30:], 0xffc12345)
+	le.PutUint32(in[256+4*31:], 0x7f800001)
+	f64 := []uint64{
+		math.Float64bits(1.5), math.Float64bits(-2), math.Float64bits(3.25), math.Float64bits(4),
+		math.Float64bits(-5.5), math.Float64bits(6), math.Float64bits(7.125), math.Float64bits(-8),
+		math.Float64bits(1.0 / 3), math.Float64bits(1e300), math.Float64bits(-1e-300), 0x7ff8000123456789,
+		math.Float64bits(16777217), 0x47efffffefffffff, 0x47effffff0000000, math.Float64bits(math.Copysign(0, -1))}
+	for i, v := range f64 {
+		le.PutUint64(in[384+8*i:], v)
+	}
+	return in
+}
+
+// ivecOut returns ivec's output buffer, prefilled (hwcheck.py fills the
+// interpreter's the same way) so that a byte not written shows.
+func ivecOut() []byte {
+	out := make([]byte, 4096)
+	for i := range out {
+		out[i] = byte(i*37 + 11)
+	}
+	return out
 }
