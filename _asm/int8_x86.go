@@ -775,6 +775,18 @@ func (g *i8x86) reduceRows(R int, corr reg.VecPhysical) {
 // With store, the 10 sums go to DX; else they are left in X0 (rows 0..3),
 // X4 (rows 4..7) and X8's low two lanes (rows 8, 9).
 func (g *i8x86) vnni10Block(store bool) {
+	g.vnni10Loop(reg.R8, nil)
+	g.vnni10Sum(store)
+}
+
+// vnni10Loop emits vnni10Block's loop: at its end Z(r), Z(10+r) hold row
+// r's two sets of int32 sums. R8 is the rows' stride and d the register
+// of len(x) (R8 too in DotsU8I8; the fused prediction's rows may be padded
+// past len(x)); R13 = len(x) rounded down to 64 and K1 the tail's mask, as
+// in vnni10Block. With flip (a register of 0x80 bytes), x's bytes are
+// flipped after each load: signed bytes v read as the unsigned v + 128
+// (the masked tail's zero lanes become 0x80, against the rows' zero ones).
+func (g *i8x86) vnni10Loop(d reg.Register, flip reg.VecPhysical) {
 	const p = "b10"
 	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	X := []reg.VecPhysical{reg.Z20, reg.Z21}
@@ -787,7 +799,7 @@ func (g *i8x86) vnni10Block(store bool) {
 	g.ADDQ(reg.R8, reg.R9)
 	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
 	g.MOVQ(reg.RDI, reg.R12)
-	g.MOVQ(reg.R8, reg.R11)
+	g.MOVQ(d, reg.R11)
 	g.ANDQ(imm(-128), reg.R11)
 	g.ADDQ(reg.RDI, reg.R11)
 	for r := 0; r < 20; r++ {
@@ -818,6 +830,9 @@ func (g *i8x86) vnni10Block(store bool) {
 	g.Label(p + "loop")
 	for u := 0; u < 2; u++ {
 		g.VMOVDQU64(mem(reg.R12, 64*u), X[u])
+		if flip != nil {
+			g.VPXORD(flip, X[u], X[u])
+		}
 	}
 	for u := 0; u < 2; u++ {
 		for r := 0; r < 10; r++ {
@@ -834,16 +849,22 @@ func (g *i8x86) vnni10Block(store bool) {
 	g.CMPQ(reg.R12, reg.R11)
 	g.JAE(lbl(p + "tail"))
 	g.VMOVDQU64(mem(reg.R12, 0), X[0])
+	if flip != nil {
+		g.VPXORD(flip, X[0], X[0])
+	}
 	for r := 0; r < 10; r++ {
 		g.vpdpbusd(at(r, 0), X[0], acc(r, 0))
 	}
 	advance(64)
 
 	g.Label(p + "tail")
-	g.TESTQ(imm32(63), reg.R8)
+	g.TESTQ(imm32(63), d)
 	g.JZ(lbl(p + "sum"))
 	g.Comment("the last d mod 64 bytes under K1 (zero beyond the end)")
 	g.VMOVDQU8_Z(mem(reg.R12, 0), reg.K1, X[1])
+	if flip != nil {
+		g.VPXORD(flip, X[1], X[1])
+	}
 	for r := 0; r < 10; r++ {
 		t := T[r%2]
 		g.VMOVDQU8_Z(at(r, 0), reg.K1, t)
@@ -851,6 +872,12 @@ func (g *i8x86) vnni10Block(store bool) {
 	}
 
 	g.Label(p + "sum")
+}
+
+// vnni10Sum emits vnni10Block's end: the rows' two ZMMs of sums added and
+// reduced to X0, X4, X8 (and stored to DX with store).
+func (g *i8x86) vnni10Sum(store bool) {
+	acc := func(r, u int) reg.VecPhysical { return zr[r+10*u] }
 	g.Comment("Y(r) = row r's sums, the two ZMMs added and folded onto 8 lanes (Y10, Y11:",
 		"the high halves)")
 	for r := 0; r < 10; r++ {

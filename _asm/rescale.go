@@ -48,6 +48,7 @@ func rescaleX86File() ([]byte, error) {
 		f.ctx.AddDatum(8+8*i, operand.U64(0xffffffff-uint64(i))) // 2³² − 1 − lane
 	}
 	f.ctx.AddDatum(72, operand.U64(8))
+	f.ctx.AddDatum(80, operand.U32(0x80808080)) // the bytes' sign bits (dotsRescaleI8AVX512)
 	g := f.fn(i8AVX512VNNI.spec, f32, avx512, "rescaleArgmaxAVX512", rescaleSig)
 	g.Comment("DI = dst, SI = acc, R8 = s, R9 = b, DX = n, AX = k; Z15 = sx, Y14 = exponent",
 		"bits, Y9 = their running max, Z13 = the running max of the keys, Z11 = the",
@@ -85,7 +86,8 @@ func rescaleX86File() ([]byte, error) {
 	g.Label("check")
 	rescaleFinish(g)
 
-	dotsRescale10(f, c)
+	dotsRescale10(f, c, false)
+	dotsRescale10(f, c, true)
 	return f.render()
 }
 
@@ -172,10 +174,7 @@ func rescaleStep(g *x86, a operand.Op, masked, two bool) {
 // reduction of the keys and the results; label found stores AX, true.
 func rescaleFinish(g *x86) {
 	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
-	g.VPCMPEQD(reg.Y14, reg.Y9, reg.Y2)
-	g.VMOVMSKPS(reg.Y2, reg.ECX)
-	g.TESTL(reg.ECX, reg.ECX)
-	g.JNZ(lbl("nonfinite"))
+	rescaleNonFinite(g, reg.Y9)
 	g.Comment("AX = k of the largest key: its low 32 bits complemented")
 	g.VEXTRACTI64X4(operand.Imm(1), reg.Z13, reg.Y0)
 	g.VPMAXUQ(reg.Z0, reg.Z13, reg.Z0)
@@ -186,6 +185,21 @@ func rescaleFinish(g *x86) {
 	g.VMOVQ(reg.X0, reg.RAX)
 	g.NOTL(reg.EAX)
 	g.Label("found")
+	rescaleReturn(g)
+}
+
+// rescaleNonFinite emits the jump to label nonfinite if a lane of e (the
+// scores' exponent bits, or their running maximum) equals Y14's (all ones).
+func rescaleNonFinite(g *x86, e reg.VecPhysical) {
+	g.VPCMPEQD(reg.Y14, e, reg.Y2)
+	g.VMOVMSKPS(reg.Y2, reg.ECX)
+	g.TESTL(reg.ECX, reg.ECX)
+	g.JNZ(lbl("nonfinite"))
+}
+
+// rescaleReturn emits the end of rescaleArgmax and dotsRescaleU8AVX512:
+// the results AX, true, and at label nonfinite 0, false.
+func rescaleReturn(g *x86) {
 	g.MOVQ(reg.RAX, g.resultAt(0))
 	g.MOVB(operand.U8(1), g.resultAt(1))
 	g.VZEROUPPER()
@@ -197,58 +211,180 @@ func rescaleFinish(g *x86) {
 	g.RET()
 }
 
-const dotsRescaleSig = "func(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)"
+// dotsRescaleSig is dotsRescaleU8AVX512's signature for avo; the Go
+// declaration's m is a *Fused10 (kernel/rescale.go), whose first four words
+// are the pointers w, sum, s and b, then the rows' stride and (read by
+// dotsRescaleI8AVX512 alone) a pointer to the rows' own sums.
+const dotsRescaleSig = "func(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
+
+// dotsRescaleI8Sig is dotsRescaleI8AVX512's: signed bytes, no zero point.
+const dotsRescaleI8Sig = "func(dst *[10]float32, m *[6]uintptr, x []int8, sx float64) (best int, finite bool)"
 
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
-// DotsU8I8's block of 10 rows (vnni10Block: acc[k] = Σ w[k·d+i]·x[i]),
-// acc[k] −= z·sum[k] (int32, wrapping as Go's), then rescaleArgmax's steps
-// on the sums still in registers: rows 0..7 whole, rows 8, 9 by
-// rescaleStep's two-score form.
-// len(dst) = len(sum) = len(s) = len(b) = 10 and len(w) = 10·len(x), the
-// caller's.
-func dotsRescale10(f *asmFile, c operand.Mem) {
-	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, "dotsRescaleU8AVX512", dotsRescaleSig),
-		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: "dotsRescaleU8AVX512", extra: map[string][]string{}}
-	g.Comment("SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;",
-		"R13 = d rounded down to 64")
-	g.MOVQ(g.param("w", "base"), reg.RSI)
+// DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
+// acc[k] −= z·sum[k] (int32, wrapping as Go's), then RescaleArgmax on the
+// sums still in registers. What follows the loop is one dependent chain,
+// kept short:
+//   - the 20 accumulators to the 10 sums by a transpose-and-add tree
+//     (VPADDD of each row's two, then VPUNPCKL/HDQ, VPUNPCKL/HQDQ within the
+//     128-bit lanes and VSHUFI32X4 across them): Y0 = rows 0..7, X8's low
+//     lanes = rows 8, 9;
+//   - the correction, VCVTDQ2PD, the product by s[k]·sx and the add of b[k]
+//     one instruction each on rows 0..7 (ZMM) and on rows 8, 9 (XMM), in
+//     parallel; z·sum, s·sx and b are made before the loop (Z24..Z31);
+//   - the argmax without keys: the maximum m of the ten float32 scores by a
+//     VMAXPS tree (rows 8, 9 merged into lanes 0, 1 under K2 = 0b11), then
+//     the scores equal to m (VCMPPS EQ: −0 = +0) as a 16-bit mask, rows 0..7
+//     in bits 0..7 and rows 8, 9 in bits 8, 9 (KUNPCKBW), and its lowest set
+//     bit (BSF): the smallest k of the largest score, the documented rule.
+//     The maximum is one of the ten scores, so one of bits 0..9 is set (and
+//     the bits above, of lanes holding +0, never the lowest set); a score
+//     with all exponent bits set (±Inf, NaN) returns 0, false first.
+//
+// m points to a kernel.Fused10: the first elements of w, sum, s and b,
+// then the stride of w's 10 rows (≥ len(x); Fused10's are 64-byte aligned
+// and padded to a multiple of 64 bytes, whose pad is never read). The
+// lengths (10 and the rows') are the caller's.
+//
+// With signed, it emits dotsRescaleI8AVX512 instead, the same for signed
+// bytes x (DotsI8's sums, exact): each loaded vector of x has its sign bits
+// flipped (VPXORD by Z24's 0x80 bytes), so that VPDPBUSD reads v + 128,
+// z is 128 and sum the rows' own sums Σ w (Fused10's, at m + 40): Σ w·(v +
+// 128) − 128·Σ w = Σ w·v (modulo 2³², as DotsI8's).
+func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
+	name, sig := "dotsRescaleU8AVX512", dotsRescaleSig
+	if signed {
+		name, sig = "dotsRescaleI8AVX512", dotsRescaleI8Sig
+	}
+	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, name, sig),
+		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: name, extra: map[string][]string{}}
+	g.Comment("Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,",
+		"Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain")
+	g.MOVQ(g.param("m"), reg.R10)
+	if signed {
+		g.MOVQ(mem(reg.R10, 40), reg.R11) // Fused10's own row sums Σ w
+		g.MOVL(imm32(128), reg.R12L)
+	} else {
+		g.MOVQ(mem(reg.R10, 8), reg.R11)
+		g.MOVBLZX(g.param("z"), reg.R12L)
+	}
+	g.VPBROADCASTD(reg.R12L, reg.Y24)
+	g.VPMULLD(mem(reg.R11, 0), reg.Y24, reg.Y25)
+	g.VMOVQ(mem(reg.R11, 32), reg.X26)
+	g.VPMULLD(reg.X26, reg.X24, reg.X26)
+	g.MOVQ(mem(reg.R10, 16), reg.R11)
+	g.VBROADCASTSD(g.param("sx"), reg.Z27)
+	g.VMULPD(mem(reg.R11, 0), reg.Z27, reg.Z28)
+	g.VMOVUPD(mem(reg.R11, 64), reg.X29)
+	g.VMULPD(reg.X27, reg.X29, reg.X29)
+	g.MOVQ(mem(reg.R10, 24), reg.R11)
+	g.VMOVUPD(mem(reg.R11, 0), reg.Z30)
+	g.VMOVUPD(mem(reg.R11, 64), reg.X31)
+	g.Comment("SI = w, DI = &x[0], BX = d, R8 = the rows' stride; K1 = one bit per byte of",
+		"the tail, d mod 64; R13 = d rounded down to 64")
+	g.MOVQ(mem(reg.R10, 0), reg.RSI)
+	g.MOVQ(mem(reg.R10, 32), reg.R8)
 	g.MOVQ(g.param("x", "base"), reg.RDI)
-	g.MOVQ(g.param("x", "len"), reg.R8)
-	g.MOVQ(reg.R8, reg.RCX)
+	g.MOVQ(g.param("x", "len"), reg.RBX)
+	g.MOVQ(reg.RBX, reg.RCX)
 	g.ANDQ(imm(63), reg.RCX)
 	g.MOVL(imm32(1), reg.EAX)
 	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
 	g.DECQ(reg.RAX)
 	g.KMOVQ(reg.RAX, reg.K1)
-	g.MOVQ(reg.R8, reg.R13)
+	g.MOVQ(reg.RBX, reg.R13)
 	g.ANDQ(imm(-64), reg.R13)
-	g.vnni10Block(false)
-	g.Comment("Y3 = the sums of rows 0..7, X6 = rows 8, 9 (and two lanes not used), less",
-		"z·sum (Y5 = z)")
-	g.VINSERTI128(operand.Imm(1), reg.X4, reg.Y0, reg.Y3)
-	g.VMOVDQA(reg.X8, reg.X6)
-	g.MOVQ(g.param("sum", "base"), reg.R10)
-	g.MOVL(g.param("z"), reg.R11L)
-	g.VMOVD(reg.R11L, reg.X5)
-	g.VPBROADCASTD(reg.X5, reg.Y5)
-	g.VPMULLD(mem(reg.R10, 0), reg.Y5, reg.Y4)
-	g.VPSUBD(reg.Y4, reg.Y3, reg.Y3)
-	g.VMOVQ(mem(reg.R10, 32), reg.X4)
-	g.VPMULLD(reg.X4, reg.X5, reg.X4)
-	g.VPSUBD(reg.X4, reg.X6, reg.X6)
-	g.Comment("the rescale and argmax: DI = dst, R8 = s, R9 = b, AX = k")
-	g.MOVQ(g.param("dst", "base"), reg.RDI)
-	g.MOVQ(g.param("s", "base"), reg.R8)
-	g.MOVQ(g.param("b", "base"), reg.R9)
-	g.XORL(reg.EAX, reg.EAX)
-	rescaleSetup(g.x86, c)
-	rescaleChunk(g.x86, reg.Y3, false)
-	g.VPSUBQ(reg.Z10, reg.Z11, reg.Z11)
-	g.MOVL(imm32(8), reg.EAX)
+	var flip reg.VecPhysical
+	if signed {
+		g.VPBROADCASTD(c.Offset(80), reg.Z24)
+		flip = reg.Z24
+	}
+	g.vnni10Loop(reg.RBX, flip)
+	dotsRescaleTree(g.x86)
+	g.Comment("the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows",
+		"8, 9 in X9 (its float32 lanes 2, 3 zero); dst written")
+	g.VPSUBD(reg.Y25, reg.Y0, reg.Y0)
+	g.VPSUBD(reg.X26, reg.X8, reg.X8)
+	g.VCVTDQ2PD(reg.Y0, reg.Z1)
+	g.VCVTDQ2PD(reg.X8, reg.X9)
+	g.VMULPD(reg.Z28, reg.Z1, reg.Z1)
+	g.VMULPD(reg.X29, reg.X9, reg.X9)
+	g.VADDPD(reg.Z30, reg.Z1, reg.Z1)
+	g.VADDPD(reg.X31, reg.X9, reg.X9)
+	g.VCVTPD2PS(reg.Z1, reg.Y1)
+	g.VCVTPD2PSX(reg.X9, reg.X9)
+	g.MOVQ(g.param("dst"), reg.RDI)
+	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
+	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
+	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
+	g.VPBROADCASTD(c.Offset(0), reg.Y14)
+	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
+	g.VPAND(reg.X14, reg.X9, reg.X3)
+	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
+	rescaleNonFinite(g.x86, reg.Y2)
+	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then",
+		"the halves, the pairs and the neighbours")
 	g.MOVL(imm32(3), reg.EBX)
-	g.KMOVW(reg.EBX, reg.K1)
-	rescaleStep(g.x86, reg.Y6, false, true)
-	rescaleFinish(g.x86)
+	g.KMOVW(reg.EBX, reg.K2)
+	g.VMOVAPS(reg.Y1, reg.Y4)
+	g.VMAXPS(reg.Y9, reg.Y1, reg.K2, reg.Y4)
+	g.VPERM2F128(operand.Imm(1), reg.Y4, reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0x4e), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0xb1), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.Comment("AX = the lowest k whose score equals the maximum: K3 = rows 0..7, K4 =",
+		"rows 8, 9 (its bits 2..7, of +0 lanes, may be set too, but above a set one),",
+		"K5 = K4:K3")
+	g.VCMPPS(operand.Imm(0), reg.Y4, reg.Y1, reg.K3)
+	g.VCMPPS(operand.Imm(0), reg.Y4, reg.Y9, reg.K4)
+	g.KUNPCKBW(reg.K3, reg.K4, reg.K5)
+	g.KMOVW(reg.K5, reg.EAX)
+	g.BSFL(reg.EAX, reg.EAX)
+	rescaleReturn(g.x86)
+}
+
+// dotsRescaleTree emits the reduction of vnni10Loop's accumulators (Z(r),
+// Z(10+r): row r's two sets of 16 int32 sums) to Y0 = the sums of rows
+// 0..7 and X8's lanes 0, 1 = rows 8, 9 (its lanes 2, 3 left over), four
+// levels after the pairs' add: VPUNPCKLDQ/HDQ + VPADDD on the row pairs
+// (Z0, Z2, Z4, Z6, Z8: per 128-bit lane, the two rows' even and odd
+// partial sums), VPUNPCKLQDQ/HQDQ + VPADDD (Z0 = rows 0..3 and Z4 = rows
+// 4..7, one partial sum per 128-bit lane; Z8 = rows 8, 9 in lanes 0, 1
+// of each), then across the 128-bit lanes: VSHUFI32X4 + VPADDD twice for
+// rows 0..7, the high halves added twice for rows 8, 9.
+func dotsRescaleTree(g *x86) {
+	g.Comment("the 10 sums: the row pairs' dwords interleaved and added")
+	for r := 0; r < 10; r++ {
+		g.VPADDD(zr[10+r], zr[r], zr[r])
+	}
+	for p := 0; p < 5; p++ {
+		a, b := zr[2*p], zr[2*p+1]
+		g.VPUNPCKLDQ(b, a, zr[10+2*p])
+		g.VPUNPCKHDQ(b, a, zr[11+2*p])
+		g.VPADDD(zr[11+2*p], zr[10+2*p], a)
+	}
+	g.Comment("then their qwords: Z0 = rows 0..3, Z4 = rows 4..7 in every 128-bit lane,",
+		"Z8 = rows 8, 9 in lanes 0, 1 of each")
+	for _, q := range []int{0, 4} {
+		g.VPUNPCKLQDQ(zr[q+2], zr[q], zr[10+q])
+		g.VPUNPCKHQDQ(zr[q+2], zr[q], zr[11+q])
+		g.VPADDD(zr[11+q], zr[10+q], zr[q])
+	}
+	g.VPUNPCKHQDQ(reg.Z8, reg.Z8, reg.Z14)
+	g.VPADDD(reg.Z14, reg.Z8, reg.Z8)
+	g.Comment("across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9")
+	g.VSHUFI32X4(operand.Imm(0x88), reg.Z4, reg.Z0, reg.Z10)
+	g.VSHUFI32X4(operand.Imm(0xdd), reg.Z4, reg.Z0, reg.Z11)
+	g.VPADDD(reg.Z11, reg.Z10, reg.Z0)
+	g.VEXTRACTI64X4(operand.Imm(1), reg.Z8, reg.Y9)
+	g.VPADDD(reg.Y9, reg.Y8, reg.Y8)
+	g.VSHUFI32X4(operand.Imm(0x88), reg.Z0, reg.Z0, reg.Z10)
+	g.VSHUFI32X4(operand.Imm(0xdd), reg.Z0, reg.Z0, reg.Z11)
+	g.VPADDD(reg.Y11, reg.Y10, reg.Y0)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
+	g.VPADDD(reg.X9, reg.X8, reg.X8)
 }
 
 // rescaleGoFile returns kernel/rescale_amd64.go, or rescale_other.go for "".
@@ -271,19 +407,19 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 	f.p("return 0, false, false")
 	f.p("}")
 	f.p("")
-	f.comment("dotsRescaleAsm runs DotsU8I8RescaleArgmax on int8 implementation id's\n" +
-		"fused assembly (10 rows) and reports whether it did: ok = false when it\n" +
-		"has none (dst then unwritten). The lengths are the caller's.")
-	f.p("func dotsRescaleAsm(id int8ID, dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite, ok bool) {")
-	if goarch == "amd64" {
-		f.p("if id == %s {", i8AVX512VNNI.spec.id)
-		f.p("best, finite = dotsRescaleU8AVX512(dst, w, x, sum, z, s, b, sx)")
-		f.p("return best, finite, true")
+	if goarch != "amd64" {
+		f.comment("dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax\n" +
+			"calls only where rescaleHasAsm is true: never here.")
+		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleU8AVX512 without assembly")`)
 		f.p("}")
+		f.p("")
+		f.comment("dotsRescaleI8AVX512 likewise (Fused10.PredictI8).")
+		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleI8AVX512 without assembly")`)
+		f.p("}")
+		f.p("")
 	}
-	f.p("return 0, false, false")
-	f.p("}")
-	f.p("")
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
 	if goarch == "amd64" {
@@ -303,10 +439,19 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("")
 		f.comment("dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):\n" +
 			"the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in\n" +
-			"registers.")
+			"registers. The lengths are the caller's: it takes the first elements of\n" +
+			"all but x, through m (Fused10's pointers w, sum, s, b and w's stride), so that the\n" +
+			"call has few arguments (each Go call layer around it with 20 argument\n" +
+			"words measured about 4 ns on Zen 5).")
 		f.p("//")
 		f.p("//go:noescape")
-		f.p("func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)")
+		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleI8AVX512 is dotsRescaleU8AVX512 for signed bytes x (avx512vnni,\n" +
+			"Fused10.PredictI8): the sums of DotsI8 (x read as x + 128, z = 128).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"testing"
 	"unsafe"
@@ -170,4 +171,71 @@ func fuzzInt8MatVec(t *testing.T, rows uint8, data []byte) {
 func FuzzMatVecU8I8(f *testing.F) {
 	addInt8DotsSeeds(f)
 	f.Fuzz(fuzzInt8MatVec)
+}
+
+// fuzzFused10 checks the fused 10-class prediction (kernel.Fused10:
+// Predict and PredictI8) wherever an implementation has it, bit for bit
+// against the plain loops: the rows' dots (kerneltest.DotU8I8 less
+// z·Σ w, or DotI8 of the sample's bytes read as signed), then the generic
+// implementation's RescaleArgmax. data is the sample (d = len(data)/11
+// bytes) then the 10 rows; the scales and biases come from the rows'
+// first bytes, so that scores tie, are ±0 or negative as the bytes say.
+func fuzzFused10(t *testing.T, z uint8, data []byte) {
+	d := len(data) / 11
+	data0 := slices.Clone(data)
+	x, W := data[:d:d], asInt8(data[d:11*d:11*d])
+	var generic kernel.Int8Kernels
+	for _, v := range kernel.Int8Impls() {
+		if v.Name() == "generic" {
+			generic = kernel.OnInt8(v)
+		}
+	}
+	sum := make([]int32, 10)
+	s, b := make([]float64, 10), make([]float64, 10)
+	for r := range 10 {
+		for _, w := range W[r*d : (r+1)*d] {
+			sum[r] += int32(w)
+		}
+		if d > 0 {
+			s[r] = float64(W[r*d]&7) * 1e-4
+			b[r] = float64(W[r*d]>>3) * 0.25
+		}
+	}
+	const sx = 1.0 / 255
+	v := asInt8(x)
+	accU, accI := make([]int32, 10), make([]int32, 10)
+	for r := range 10 {
+		du, _ := kerneltest.DotU8I8(x, W[r*d:(r+1)*d])
+		accU[r] = du - int32(z)*sum[r]
+		accI[r], _ = kerneltest.DotI8(v, W[r*d:(r+1)*d])
+	}
+	wantU, wantI := make([]float32, 10), make([]float32, 10)
+	bu, fu := generic.RescaleArgmax(wantU, accU, s, b, sx)
+	bi, fi := generic.RescaleArgmax(wantI, accI, s, b, sx)
+	for _, im := range int8Impls(t) {
+		f, ok := kernel.OnInt8(im).Fused10(W, sum, s, b)
+		if !ok {
+			continue
+		}
+		var got [10]float32
+		if gb, gf := f.Predict(&got, x, z, sx); gb != bu || gf != fu || !sameBits(got[:], wantU) {
+			t.Fatalf("%s Predict d=%d z=%d: (%d, %v) %v, want (%d, %v) %v", im, d, z, gb, gf, got, bu, fu, wantU)
+		}
+		if gb, gf := f.PredictI8(&got, v, sx); gb != bi || gf != fi || !sameBits(got[:], wantI) {
+			t.Fatalf("%s PredictI8 d=%d: (%d, %v) %v, want (%d, %v) %v", im, d, gb, gf, got, bi, fi, wantI)
+		}
+		if !bytes.Equal(data, data0) {
+			t.Fatalf("%s modified its inputs", im)
+		}
+	}
+}
+
+func FuzzFused10(f *testing.F) {
+	addInt8DotsSeeds(f)
+	f.Fuzz(fuzzFused10)
+}
+
+// sameBits reports whether a and b hold the same float32 bits.
+func sameBits(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
 }

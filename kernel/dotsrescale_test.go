@@ -13,10 +13,14 @@ import (
 // RescaleArgmax run one after the other, bit for bit (dst, best, finite),
 // for 1..12 rows at d from 0 to 1000 (the 10-row block's whole 128- and
 // 64-byte steps and masked tail, 767, 768, 784): rows repeated (equal
-// scores: the tie to the smaller index), ±0 scores, all negative, sums
-// that wrap int32 under the zero point, scores beyond float32 (±Inf at
+// scores: the tie to the smaller index), ±0 scores, all negative, the
+// maximum at rows 8, 9 alone or tied, scores of a few values (±0 among
+// them) tied at random rows, sums that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
-// it is documented to (10 rows where RescaleAsm) and nowhere else.
+// it is documented to (10 rows where RescaleAsm) and nowhere else, and
+// that Fused10.Predict on the same rows gives the same, bit for bit, and
+// Fused10.PredictI8 on the sample's bytes read as signed what DotsI8 and
+// RescaleArgmax give.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
@@ -24,7 +28,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
 			for n := 1; n <= 12; n++ {
 				for _, d := range []int{0, 1, 3, 63, 64, 65, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
-					for trial := range 12 {
+					for trial := range 16 {
 						W, x := make([]int8, n*d), make([]uint8, d)
 						sum, s, b := make([]int32, n), make([]float64, n), make([]float64, n)
 						sx := float64(float32(rng.Float64()*2 + 1e-3))
@@ -40,7 +44,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 							b[r] = float64(float32(rng.NormFloat64()))
 							sum[r] = int32(rng.Uint32()) // any: the wrap of z·sum
 						}
-						switch trial % 6 {
+						switch trial % 8 {
 						case 0: // ties: every row a copy of row 0, the same s, b, sum
 							for r := 1; r < n; r++ {
 								copy(W[r*d:(r+1)*d], W[:d])
@@ -58,6 +62,20 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 							s[rng.IntN(n)] = 1e300
 						case 4: // no zero point
 							z = 0
+						case 5: // the maximum at rows 8, 9 alone, or tied between them
+							for r := range n {
+								s[r], b[r] = 0, -1
+							}
+							for _, r := range []int{8, 9}[:1+rng.IntN(2)] {
+								if r < n {
+									b[r] = 1
+								}
+							}
+						case 6, 7: // scores of a few values, ±0 among them: ties at random rows
+							for r := range n {
+								s[r] = 0
+								b[r] = []float64{-1, math.Copysign(0, -1), 0, 0.5}[rng.IntN(4-(trial%8-6))]
+							}
 						}
 						acc := make([]int32, n)
 						want := make([]float32, n)
@@ -90,11 +108,86 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 								t.Fatalf("n=%d d=%d trial %d: dst[%d] = %v, want %v", n, d, trial, i, got[i], want[i])
 							}
 						}
+						// the same rows made ready once: Fused10.Predict
+						f, fok := k.Fused10(W, sum, s, b)
+						if !fok {
+							t.Fatalf("n=%d d=%d: Fused10 not ok where DotsU8I8RescaleArgmax fused", n, d)
+						}
+						var out [10]float32
+						if pb, pf := f.Predict(&out, x, z, sx); pb != wb || pf != wf {
+							t.Fatalf("n=%d d=%d trial %d: Predict (%d, %v), want (%d, %v)", n, d, trial, pb, pf, wb, wf)
+						}
+						for i := range out {
+							if math.Float32bits(out[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("n=%d d=%d trial %d: Predict dst[%d] = %v, want %v", n, d, trial, i, out[i], want[i])
+							}
+						}
+						// PredictI8 on x's bytes read as signed: DotsI8 then
+						// RescaleArgmax
+						v := make([]int8, d)
+						for i := range v {
+							v[i] = int8(x[i])
+						}
+						k.DotsI8(acc, W, v)
+						wb, wf = k.RescaleArgmax(want, acc, s, b, sx)
+						if pb, pf := f.PredictI8(&out, v, sx); pb != wb || pf != wf {
+							t.Fatalf("n=%d d=%d trial %d: PredictI8 (%d, %v), want (%d, %v)", n, d, trial, pb, pf, wb, wf)
+						}
+						for i := range out {
+							if math.Float32bits(out[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("n=%d d=%d trial %d: PredictI8 dst[%d] = %v, want %v", n, d, trial, i, out[i], want[i])
+							}
+						}
 					}
 				}
 			}
 		})
 	}
+}
+
+// TestFused10 checks where Fused10 is ready (the implementations whose
+// RescaleAsm is true) and its panics: lengths other than 10 or a W not of
+// 10 rows, Predict on a Fused10 not ready (the zero value, or ok = false)
+// or with a sample of another length.
+func TestFused10(t *testing.T) {
+	f64 := make([]float64, 10)
+	sum := make([]int32, 10)
+	W := make([]int8, 10*5)
+	var out [10]float32
+	panics := func(name string, call func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", name)
+			}
+		}()
+		call()
+	}
+	for _, v := range int8Under(t) {
+		k := kernel.OnInt8(v)
+		f, ok := k.Fused10(W, sum, f64, f64)
+		if ok != k.RescaleAsm() {
+			t.Fatalf("%s: Fused10 ok = %v, RescaleAsm %v", v.Name(), ok, k.RescaleAsm())
+		}
+		if ok {
+			f.Predict(&out, make([]uint8, 5), 0, 1) // the right length: no panic
+			panics(v.Name()+" Predict len(x) 4", func() { f.Predict(&out, make([]uint8, 4), 0, 1) })
+			panics(v.Name()+" Predict len(x) 6", func() { f.Predict(&out, make([]uint8, 6), 0, 1) })
+			f.PredictI8(&out, make([]int8, 5), 1)
+			panics(v.Name()+" PredictI8 len(v) 4", func() { f.PredictI8(&out, make([]int8, 4), 1) })
+		} else {
+			panics(v.Name()+" Predict not ready", func() { f.Predict(&out, make([]uint8, 5), 0, 1) })
+			panics(v.Name()+" PredictI8 not ready", func() { f.PredictI8(&out, make([]int8, 5), 1) })
+		}
+		panics(v.Name()+" sum", func() { k.Fused10(W, sum[:9], f64, f64) })
+		panics(v.Name()+" s", func() { k.Fused10(W, sum, f64[:9], f64) })
+		panics(v.Name()+" b", func() { k.Fused10(W, sum, f64, make([]float64, 11)) })
+		panics(v.Name()+" W", func() { k.Fused10(W[:49], sum, f64, f64) })
+	}
+	var zero kernel.Fused10
+	panics("zero value, empty x", func() { zero.Predict(&out, nil, 0, 1) })
+	panics("zero value", func() { zero.Predict(&out, make([]uint8, 5), 0, 1) })
+	panics("zero value, PredictI8", func() { zero.PredictI8(&out, nil, 1) })
 }
 
 // TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched

@@ -15,17 +15,6 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 	return 0, false, false
 }
 
-// dotsRescaleAsm runs DotsU8I8RescaleArgmax on int8 implementation id's
-// fused assembly (10 rows) and reports whether it did: ok = false when it
-// has none (dst then unwritten). The lengths are the caller's.
-func dotsRescaleAsm(id int8ID, dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite, ok bool) {
-	if id == i8AVX512VNNI {
-		best, finite = dotsRescaleU8AVX512(dst, w, x, sum, z, s, b, sx)
-		return best, finite, true
-	}
-	return 0, false, false
-}
-
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return id == i8AVX512VNNI }
@@ -42,7 +31,16 @@ func rescaleArgmaxAVX512(dst []float32, acc []int32, s, b []float64, sx float64)
 
 // dotsRescaleU8AVX512 is DotsU8I8RescaleArgmax for 10 rows (avx512vnni):
 // the sums of DotsU8I8 less z·sum, then RescaleArgmax on them, kept in
-// registers.
+// registers. The lengths are the caller's: it takes the first elements of
+// all but x, through m (Fused10's pointers w, sum, s, b and w's stride), so that the
+// call has few arguments (each Go call layer around it with 20 argument
+// words measured about 4 ns on Zen 5).
 //
 //go:noescape
-func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite bool)
+func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)
+
+// dotsRescaleI8AVX512 is dotsRescaleU8AVX512 for signed bytes x (avx512vnni,
+// Fused10.PredictI8): the sums of DotsI8 (x read as x + 128, z = 128).
+//
+//go:noescape
+func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)

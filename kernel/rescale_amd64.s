@@ -19,7 +19,8 @@ DATA rescaleC<>+48(SB)/8, $0x00000000fffffffa
 DATA rescaleC<>+56(SB)/8, $0x00000000fffffff9
 DATA rescaleC<>+64(SB)/8, $0x00000000fffffff8
 DATA rescaleC<>+72(SB)/8, $0x0000000000000008
-GLOBL rescaleC<>(SB), RODATA|NOPTR, $80
+DATA rescaleC<>+80(SB)/4, $0x80808080
+GLOBL rescaleC<>(SB), RODATA|NOPTR, $84
 
 // func rescaleArgmaxAVX512(dst []float32, acc []int32, s []float64, b []float64, sx float64) (best int, finite bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
@@ -136,21 +137,40 @@ nonfinite:
 	VZEROUPPER
 	RET
 
-// func dotsRescaleU8AVX512(dst []float32, w []int8, x []uint8, sum []int32, z int32, s []float64, b []float64, sx float64) (best int, finite bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F
-TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-169
-	// SI = w, DI = &x[0], R8 = d; K1 = one bit per byte of the tail, d mod 64;
-	// R13 = d rounded down to 64
-	MOVQ  w_base+24(FP), SI
-	MOVQ  x_base+48(FP), DI
-	MOVQ  x_len+56(FP), R8
-	MOVQ  R8, CX
+// func dotsRescaleU8AVX512(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-65
+	// Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,
+	// Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain
+	MOVQ         m+8(FP), R10
+	MOVQ         8(R10), R11
+	MOVBLZX      z+40(FP), R12
+	VPBROADCASTD R12, Y24
+	VPMULLD      (R11), Y24, Y25
+	VMOVQ        32(R11), X26
+	VPMULLD      X26, X24, X26
+	MOVQ         16(R10), R11
+	VBROADCASTSD sx+48(FP), Z27
+	VMULPD       (R11), Z27, Z28
+	VMOVUPD      64(R11), X29
+	VMULPD       X27, X29, X29
+	MOVQ         24(R10), R11
+	VMOVUPD      (R11), Z30
+	VMOVUPD      64(R11), X31
+
+	// SI = w, DI = &x[0], BX = d, R8 = the rows' stride; K1 = one bit per byte of
+	// the tail, d mod 64; R13 = d rounded down to 64
+	MOVQ  (R10), SI
+	MOVQ  32(R10), R8
+	MOVQ  x_base+16(FP), DI
+	MOVQ  x_len+24(FP), BX
+	MOVQ  BX, CX
 	ANDQ  $63, CX
 	MOVL  $1, AX
 	SHLQ  CX, AX
 	DECQ  AX
 	KMOVQ AX, K1
-	MOVQ  R8, R13
+	MOVQ  BX, R13
 	ANDQ  $-64, R13
 
 	// 10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =
@@ -161,7 +181,7 @@ TEXT ·dotsRescaleU8AVX512(SB), NOSPLIT, $0-169
 	ADDQ    R8, R9
 	LEAQ    (R9)(R8*2), R10
 	MOVQ    DI, R12
-	MOVQ    R8, R11
+	MOVQ    BX, R11
 	ANDQ    $-128, R11
 	ADDQ    DI, R11
 	VPXORD  Z0, Z0, Z0
@@ -240,7 +260,7 @@ b10one:
 	ADDQ      $64, R10
 
 b10tail:
-	TESTQ $63, R8
+	TESTQ $63, BX
 	JZ    b10sum
 
 	// the last d mod 64 bytes under K1 (zero beyond the end)
@@ -267,153 +287,373 @@ b10tail:
 	VPDPBUSD   Z23, Z21, Z19
 
 b10sum:
-	// Y(r) = row r's sums, the two ZMMs added and folded onto 8 lanes (Y10, Y11:
-	// the high halves)
-	VPADDD        Z10, Z0, Z0
-	VPADDD        Z11, Z1, Z1
-	VPADDD        Z12, Z2, Z2
-	VPADDD        Z13, Z3, Z3
-	VPADDD        Z14, Z4, Z4
-	VPADDD        Z15, Z5, Z5
-	VPADDD        Z16, Z6, Z6
-	VPADDD        Z17, Z7, Z7
-	VPADDD        Z18, Z8, Z8
-	VPADDD        Z19, Z9, Z9
-	VEXTRACTI64X4 $1, Z0, Y10
-	VPADDD        Y10, Y0, Y0
-	VEXTRACTI64X4 $1, Z1, Y11
-	VPADDD        Y11, Y1, Y1
-	VEXTRACTI64X4 $1, Z2, Y10
-	VPADDD        Y10, Y2, Y2
-	VEXTRACTI64X4 $1, Z3, Y11
-	VPADDD        Y11, Y3, Y3
-	VEXTRACTI64X4 $1, Z4, Y10
-	VPADDD        Y10, Y4, Y4
-	VEXTRACTI64X4 $1, Z5, Y11
-	VPADDD        Y11, Y5, Y5
-	VEXTRACTI64X4 $1, Z6, Y10
-	VPADDD        Y10, Y6, Y6
-	VEXTRACTI64X4 $1, Z7, Y11
-	VPADDD        Y11, Y7, Y7
-	VEXTRACTI64X4 $1, Z8, Y10
-	VPADDD        Y10, Y8, Y8
-	VEXTRACTI64X4 $1, Z9, Y11
-	VPADDD        Y11, Y9, Y9
+	// the 10 sums: the row pairs' dwords interleaved and added
+	VPADDD     Z10, Z0, Z0
+	VPADDD     Z11, Z1, Z1
+	VPADDD     Z12, Z2, Z2
+	VPADDD     Z13, Z3, Z3
+	VPADDD     Z14, Z4, Z4
+	VPADDD     Z15, Z5, Z5
+	VPADDD     Z16, Z6, Z6
+	VPADDD     Z17, Z7, Z7
+	VPADDD     Z18, Z8, Z8
+	VPADDD     Z19, Z9, Z9
+	VPUNPCKLDQ Z1, Z0, Z10
+	VPUNPCKHDQ Z1, Z0, Z11
+	VPADDD     Z11, Z10, Z0
+	VPUNPCKLDQ Z3, Z2, Z12
+	VPUNPCKHDQ Z3, Z2, Z13
+	VPADDD     Z13, Z12, Z2
+	VPUNPCKLDQ Z5, Z4, Z14
+	VPUNPCKHDQ Z5, Z4, Z15
+	VPADDD     Z15, Z14, Z4
+	VPUNPCKLDQ Z7, Z6, Z16
+	VPUNPCKHDQ Z7, Z6, Z17
+	VPADDD     Z17, Z16, Z6
+	VPUNPCKLDQ Z9, Z8, Z18
+	VPUNPCKHDQ Z9, Z8, Z19
+	VPADDD     Z19, Z18, Z8
 
-	// X0, X4 = the sums of rows 0..3 and 4..7: pairwise adds within the 128-bit
-	// lanes give Y0 = rows 0..3 and Y4 = rows 4..7 (low lanes' sums, high lanes'
-	// sums), then the high lane onto the low
-	VPHADDD      Y1, Y0, Y0
-	VPHADDD      Y3, Y2, Y2
-	VPHADDD      Y2, Y0, Y0
-	VPHADDD      Y5, Y4, Y4
-	VPHADDD      Y7, Y6, Y6
-	VPHADDD      Y6, Y4, Y4
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VEXTRACTI128 $1, Y4, X5
-	VPADDD       X5, X4, X4
+	// then their qwords: Z0 = rows 0..3, Z4 = rows 4..7 in every 128-bit lane,
+	// Z8 = rows 8, 9 in lanes 0, 1 of each
+	VPUNPCKLQDQ Z2, Z0, Z10
+	VPUNPCKHQDQ Z2, Z0, Z11
+	VPADDD      Z11, Z10, Z0
+	VPUNPCKLQDQ Z6, Z4, Z14
+	VPUNPCKHQDQ Z6, Z4, Z15
+	VPADDD      Z15, Z14, Z4
+	VPUNPCKHQDQ Z8, Z8, Z14
+	VPADDD      Z14, Z8, Z8
 
-	// X8[0:2] = the sums of rows 8, 9
-	VPHADDD      Y9, Y8, Y8
-	VEXTRACTI128 $1, Y8, X9
-	VPADDD       X9, X8, X8
-	VPHADDD      X8, X8, X8
+	// across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9
+	VSHUFI32X4    $136, Z4, Z0, Z10
+	VSHUFI32X4    $221, Z4, Z0, Z11
+	VPADDD        Z11, Z10, Z0
+	VEXTRACTI64X4 $1, Z8, Y9
+	VPADDD        Y9, Y8, Y8
+	VSHUFI32X4    $136, Z0, Z0, Z10
+	VSHUFI32X4    $221, Z0, Z0, Z11
+	VPADDD        Y11, Y10, Y0
+	VEXTRACTI128  $1, Y8, X9
+	VPADDD        X9, X8, X8
 
-	// Y3 = the sums of rows 0..7, X6 = rows 8, 9 (and two lanes not used), less
-	// z·sum (Y5 = z)
-	VINSERTI128  $1, X4, Y0, Y3
-	VMOVDQA      X8, X6
-	MOVQ         sum_base+72(FP), R10
-	MOVL         z+96(FP), R11
-	VMOVD        R11, X5
-	VPBROADCASTD X5, Y5
-	VPMULLD      (R10), Y5, Y4
-	VPSUBD       Y4, Y3, Y3
-	VMOVQ        32(R10), X4
-	VPMULLD      X4, X5, X4
-	VPSUBD       X4, X6, X6
-
-	// the rescale and argmax: DI = dst, R8 = s, R9 = b, AX = k
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         s_base+104(FP), R8
-	MOVQ         b_base+128(FP), R9
-	XORL         AX, AX
-	VBROADCASTSD sx+152(FP), Z15
-	VPBROADCASTD rescaleC<>+0(SB), Y14
-	VPBROADCASTD rescaleC<>+4(SB), Y7
-	VMOVDQU64    rescaleC<>+8(SB), Z11
-	VPBROADCASTQ rescaleC<>+72(SB), Z10
-	VPXOR        Y9, Y9, Y9
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y13, Y13, Y13
-	VCVTDQ2PD    Y3, Z0
-	VMOVUPD      (R8)(AX*8), Z1
-	VMOVUPD      (R9)(AX*8), Z2
-	VMULPD       Z15, Z1, Z1
-	VMULPD       Z0, Z1, Z1
-	VADDPD       Z2, Z1, Z1
-	VCVTPD2PS    Z1, Y1
-	VMOVUPS      Y1, (DI)(AX*4)
-	VPAND        Y14, Y1, Y2
-	VPMAXUD      Y2, Y9, Y9
-
-	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
-	VADDPS    Y8, Y1, Y1
-	VPSRAD    $31, Y1, Y2
-	VPOR      Y7, Y2, Y2
-	VPXOR     Y2, Y1, Y1
-	VPMOVZXDQ Y1, Z1
-	VPSLLQ    $32, Z1, Z1
-	VPORQ     Z11, Z1, Z1
-	VPMAXUQ   Z1, Z13, Z13
-	VPSUBQ    Z10, Z11, Z11
-	MOVL      $8, AX
-	MOVL      $3, BX
-	KMOVW     BX, K1
-	VCVTDQ2PD Y6, Z0
-	VMOVUPD   (R8)(AX*8), X1
-	VMOVUPD   (R9)(AX*8), X2
-	VMULPD    Z15, Z1, Z1
-	VMULPD    Z0, Z1, Z1
-	VADDPD    Z2, Z1, Z1
-	VCVTPD2PS Z1, Y1
-	VMOVQ     X1, (DI)(AX*4)
-	VPAND     Y14, Y1, Y2
-	VPMAXUD   Y2, Y9, Y9
-
-	// the keys: the ordered bits of score + 0 above 2³² − 1 − k
-	VADDPS    Y8, Y1, Y1
-	VPSRAD    $31, Y1, Y2
-	VPOR      Y7, Y2, Y2
-	VPXOR     Y2, Y1, Y1
-	VPMOVZXDQ Y1, Z1
-	VPSLLQ    $32, Z1, Z1
-	VPORQ     Z11, Z1, Z1
-	VPMAXUQ   Z1, Z13, K1, Z13
+	// the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows
+	// 8, 9 in X9 (its float32 lanes 2, 3 zero); dst written
+	VPSUBD     Y25, Y0, Y0
+	VPSUBD     X26, X8, X8
+	VCVTDQ2PD  Y0, Z1
+	VCVTDQ2PD  X8, X9
+	VMULPD     Z28, Z1, Z1
+	VMULPD     X29, X9, X9
+	VADDPD     Z30, Z1, Z1
+	VADDPD     X31, X9, X9
+	VCVTPD2PS  Z1, Y1
+	VCVTPD2PSX X9, X9
+	MOVQ       dst+0(FP), DI
+	VMOVUPS    Y1, (DI)
+	VMOVQ      X9, 32(DI)
 
 	// a score with all exponent bits set (±Inf, NaN): 0, false
-	VPCMPEQD  Y14, Y9, Y2
-	VMOVMSKPS Y2, CX
-	TESTL     CX, CX
-	JNZ       nonfinite
+	VPBROADCASTD rescaleC<>+0(SB), Y14
+	VPAND        Y14, Y1, Y2
+	VPAND        X14, X9, X3
+	VPMAXUD      Y3, Y2, Y2
+	VPCMPEQD     Y14, Y2, Y2
+	VMOVMSKPS    Y2, CX
+	TESTL        CX, CX
+	JNZ          nonfinite
 
-	// AX = k of the largest key: its low 32 bits complemented
-	VEXTRACTI64X4 $1, Z13, Y0
-	VPMAXUQ       Z0, Z13, Z0
-	VEXTRACTI32X4 $1, Z0, X1
-	VPMAXUQ       Z1, Z0, Z0
-	VPSHUFD       $78, X0, X1
-	VPMAXUQ       Z1, Z0, Z0
-	VMOVQ         X0, AX
-	NOTL          AX
-	MOVQ          AX, best+160(FP)
-	MOVB          $1, finite+168(FP)
+	// Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then
+	// the halves, the pairs and the neighbours
+	MOVL       $3, BX
+	KMOVW      BX, K2
+	VMOVAPS    Y1, Y4
+	VMAXPS     Y9, Y1, K2, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $78, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $177, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+
+	// AX = the lowest k whose score equals the maximum: K3 = rows 0..7, K4 =
+	// rows 8, 9 (its bits 2..7, of +0 lanes, may be set too, but above a set one),
+	// K5 = K4:K3
+	VCMPPS   $0x00, Y4, Y1, K3
+	VCMPPS   $0x00, Y4, Y9, K4
+	KUNPCKBW K3, K4, K5
+	KMOVW    K5, AX
+	BSFL     AX, AX
+	MOVQ     AX, best+56(FP)
+	MOVB     $1, finite+64(FP)
 	VZEROUPPER
 	RET
 
 nonfinite:
-	MOVQ $0, best+160(FP)
-	MOVB $0, finite+168(FP)
+	MOVQ $0, best+56(FP)
+	MOVB $0, finite+64(FP)
+	VZEROUPPER
+	RET
+
+// func dotsRescaleI8AVX512(dst *[10]float32, m *[6]uintptr, x []int8, sx float64) (best int, finite bool)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·dotsRescaleI8AVX512(SB), NOSPLIT, $0-57
+	// Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,
+	// Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain
+	MOVQ         m+8(FP), R10
+	MOVQ         40(R10), R11
+	MOVL         $128, R12
+	VPBROADCASTD R12, Y24
+	VPMULLD      (R11), Y24, Y25
+	VMOVQ        32(R11), X26
+	VPMULLD      X26, X24, X26
+	MOVQ         16(R10), R11
+	VBROADCASTSD sx+40(FP), Z27
+	VMULPD       (R11), Z27, Z28
+	VMOVUPD      64(R11), X29
+	VMULPD       X27, X29, X29
+	MOVQ         24(R10), R11
+	VMOVUPD      (R11), Z30
+	VMOVUPD      64(R11), X31
+
+	// SI = w, DI = &x[0], BX = d, R8 = the rows' stride; K1 = one bit per byte of
+	// the tail, d mod 64; R13 = d rounded down to 64
+	MOVQ         (R10), SI
+	MOVQ         32(R10), R8
+	MOVQ         x_base+16(FP), DI
+	MOVQ         x_len+24(FP), BX
+	MOVQ         BX, CX
+	ANDQ         $63, CX
+	MOVL         $1, AX
+	SHLQ         CX, AX
+	DECQ         AX
+	KMOVQ        AX, K1
+	MOVQ         BX, R13
+	ANDQ         $-64, R13
+	VPBROADCASTD rescaleC<>+80(SB), Z24
+
+	// 10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =
+	// row r's sums, Z20, Z21 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others
+	// at d·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 128-byte blocks
+	MOVQ    SI, CX
+	LEAQ    (SI)(R8*2), R9
+	ADDQ    R8, R9
+	LEAQ    (R9)(R8*2), R10
+	MOVQ    DI, R12
+	MOVQ    BX, R11
+	ANDQ    $-128, R11
+	ADDQ    DI, R11
+	VPXORD  Z0, Z0, Z0
+	VPXORD  Z1, Z1, Z1
+	VPXORD  Z2, Z2, Z2
+	VPXORD  Z3, Z3, Z3
+	VPXORD  Z4, Z4, Z4
+	VPXORD  Z5, Z5, Z5
+	VPXORD  Z6, Z6, Z6
+	VPXORD  Z7, Z7, Z7
+	VPXORD  Z8, Z8, Z8
+	VPXORD  Z9, Z9, Z9
+	VPXORD  Z10, Z10, Z10
+	VPXORD  Z11, Z11, Z11
+	VPXORD  Z12, Z12, Z12
+	VPXORD  Z13, Z13, Z13
+	VPXORD  Z14, Z14, Z14
+	VPXORD  Z15, Z15, Z15
+	VPXORD  Z16, Z16, Z16
+	VPXORD  Z17, Z17, Z17
+	VPXORD  Z18, Z18, Z18
+	VPXORD  Z19, Z19, Z19
+	CMPQ    R12, R11
+	JAE     b10one
+	PCALIGN $32
+
+b10loop:
+	VMOVDQU64 (R12), Z20
+	VPXORD    Z24, Z20, Z20
+	VMOVDQU64 64(R12), Z21
+	VPXORD    Z24, Z21, Z21
+	VPDPBUSD  (CX), Z20, Z0
+	VPDPBUSD  (CX)(R8*1), Z20, Z1
+	VPDPBUSD  (CX)(R8*2), Z20, Z2
+	VPDPBUSD  (R9), Z20, Z3
+	VPDPBUSD  (CX)(R8*4), Z20, Z4
+	VPDPBUSD  (R10), Z20, Z5
+	VPDPBUSD  (R10)(R8*1), Z20, Z6
+	VPDPBUSD  (R10)(R8*2), Z20, Z7
+	VPDPBUSD  (CX)(R8*8), Z20, Z8
+	VPDPBUSD  (R10)(R8*4), Z20, Z9
+	VPDPBUSD  64(CX), Z21, Z10
+	VPDPBUSD  64(CX)(R8*1), Z21, Z11
+	VPDPBUSD  64(CX)(R8*2), Z21, Z12
+	VPDPBUSD  64(R9), Z21, Z13
+	VPDPBUSD  64(CX)(R8*4), Z21, Z14
+	VPDPBUSD  64(R10), Z21, Z15
+	VPDPBUSD  64(R10)(R8*1), Z21, Z16
+	VPDPBUSD  64(R10)(R8*2), Z21, Z17
+	VPDPBUSD  64(CX)(R8*8), Z21, Z18
+	VPDPBUSD  64(R10)(R8*4), Z21, Z19
+	ADDQ      $128, R12
+	ADDQ      $128, CX
+	ADDQ      $128, R9
+	ADDQ      $128, R10
+	CMPQ      R12, R11
+	JB        b10loop
+
+b10one:
+	// one more whole vector if d mod 128 ≥ 64
+	LEAQ      (DI)(R13*1), R11
+	CMPQ      R12, R11
+	JAE       b10tail
+	VMOVDQU64 (R12), Z20
+	VPXORD    Z24, Z20, Z20
+	VPDPBUSD  (CX), Z20, Z0
+	VPDPBUSD  (CX)(R8*1), Z20, Z1
+	VPDPBUSD  (CX)(R8*2), Z20, Z2
+	VPDPBUSD  (R9), Z20, Z3
+	VPDPBUSD  (CX)(R8*4), Z20, Z4
+	VPDPBUSD  (R10), Z20, Z5
+	VPDPBUSD  (R10)(R8*1), Z20, Z6
+	VPDPBUSD  (R10)(R8*2), Z20, Z7
+	VPDPBUSD  (CX)(R8*8), Z20, Z8
+	VPDPBUSD  (R10)(R8*4), Z20, Z9
+	ADDQ      $64, R12
+	ADDQ      $64, CX
+	ADDQ      $64, R9
+	ADDQ      $64, R10
+
+b10tail:
+	TESTQ $63, BX
+	JZ    b10sum
+
+	// the last d mod 64 bytes under K1 (zero beyond the end)
+	VMOVDQU8.Z (R12), K1, Z21
+	VPXORD     Z24, Z21, Z21
+	VMOVDQU8.Z (CX), K1, Z22
+	VPDPBUSD   Z22, Z21, Z10
+	VMOVDQU8.Z (CX)(R8*1), K1, Z23
+	VPDPBUSD   Z23, Z21, Z11
+	VMOVDQU8.Z (CX)(R8*2), K1, Z22
+	VPDPBUSD   Z22, Z21, Z12
+	VMOVDQU8.Z (R9), K1, Z23
+	VPDPBUSD   Z23, Z21, Z13
+	VMOVDQU8.Z (CX)(R8*4), K1, Z22
+	VPDPBUSD   Z22, Z21, Z14
+	VMOVDQU8.Z (R10), K1, Z23
+	VPDPBUSD   Z23, Z21, Z15
+	VMOVDQU8.Z (R10)(R8*1), K1, Z22
+	VPDPBUSD   Z22, Z21, Z16
+	VMOVDQU8.Z (R10)(R8*2), K1, Z23
+	VPDPBUSD   Z23, Z21, Z17
+	VMOVDQU8.Z (CX)(R8*8), K1, Z22
+	VPDPBUSD   Z22, Z21, Z18
+	VMOVDQU8.Z (R10)(R8*4), K1, Z23
+	VPDPBUSD   Z23, Z21, Z19
+
+b10sum:
+	// the 10 sums: the row pairs' dwords interleaved and added
+	VPADDD     Z10, Z0, Z0
+	VPADDD     Z11, Z1, Z1
+	VPADDD     Z12, Z2, Z2
+	VPADDD     Z13, Z3, Z3
+	VPADDD     Z14, Z4, Z4
+	VPADDD     Z15, Z5, Z5
+	VPADDD     Z16, Z6, Z6
+	VPADDD     Z17, Z7, Z7
+	VPADDD     Z18, Z8, Z8
+	VPADDD     Z19, Z9, Z9
+	VPUNPCKLDQ Z1, Z0, Z10
+	VPUNPCKHDQ Z1, Z0, Z11
+	VPADDD     Z11, Z10, Z0
+	VPUNPCKLDQ Z3, Z2, Z12
+	VPUNPCKHDQ Z3, Z2, Z13
+	VPADDD     Z13, Z12, Z2
+	VPUNPCKLDQ Z5, Z4, Z14
+	VPUNPCKHDQ Z5, Z4, Z15
+	VPADDD     Z15, Z14, Z4
+	VPUNPCKLDQ Z7, Z6, Z16
+	VPUNPCKHDQ Z7, Z6, Z17
+	VPADDD     Z17, Z16, Z6
+	VPUNPCKLDQ Z9, Z8, Z18
+	VPUNPCKHDQ Z9, Z8, Z19
+	VPADDD     Z19, Z18, Z8
+
+	// then their qwords: Z0 = rows 0..3, Z4 = rows 4..7 in every 128-bit lane,
+	// Z8 = rows 8, 9 in lanes 0, 1 of each
+	VPUNPCKLQDQ Z2, Z0, Z10
+	VPUNPCKHQDQ Z2, Z0, Z11
+	VPADDD      Z11, Z10, Z0
+	VPUNPCKLQDQ Z6, Z4, Z14
+	VPUNPCKHQDQ Z6, Z4, Z15
+	VPADDD      Z15, Z14, Z4
+	VPUNPCKHQDQ Z8, Z8, Z14
+	VPADDD      Z14, Z8, Z8
+
+	// across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9
+	VSHUFI32X4    $136, Z4, Z0, Z10
+	VSHUFI32X4    $221, Z4, Z0, Z11
+	VPADDD        Z11, Z10, Z0
+	VEXTRACTI64X4 $1, Z8, Y9
+	VPADDD        Y9, Y8, Y8
+	VSHUFI32X4    $136, Z0, Z0, Z10
+	VSHUFI32X4    $221, Z0, Z0, Z11
+	VPADDD        Y11, Y10, Y0
+	VEXTRACTI128  $1, Y8, X9
+	VPADDD        X9, X8, X8
+
+	// the correction, the conversion, ·s·sx, +b: rows 0..7 in Z1 then Y1, rows
+	// 8, 9 in X9 (its float32 lanes 2, 3 zero); dst written
+	VPSUBD     Y25, Y0, Y0
+	VPSUBD     X26, X8, X8
+	VCVTDQ2PD  Y0, Z1
+	VCVTDQ2PD  X8, X9
+	VMULPD     Z28, Z1, Z1
+	VMULPD     X29, X9, X9
+	VADDPD     Z30, Z1, Z1
+	VADDPD     X31, X9, X9
+	VCVTPD2PS  Z1, Y1
+	VCVTPD2PSX X9, X9
+	MOVQ       dst+0(FP), DI
+	VMOVUPS    Y1, (DI)
+	VMOVQ      X9, 32(DI)
+
+	// a score with all exponent bits set (±Inf, NaN): 0, false
+	VPBROADCASTD rescaleC<>+0(SB), Y14
+	VPAND        Y14, Y1, Y2
+	VPAND        X14, X9, X3
+	VPMAXUD      Y3, Y2, Y2
+	VPCMPEQD     Y14, Y2, Y2
+	VMOVMSKPS    Y2, CX
+	TESTL        CX, CX
+	JNZ          nonfinite
+
+	// Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then
+	// the halves, the pairs and the neighbours
+	MOVL       $3, BX
+	KMOVW      BX, K2
+	VMOVAPS    Y1, Y4
+	VMAXPS     Y9, Y1, K2, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $78, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $177, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+
+	// AX = the lowest k whose score equals the maximum: K3 = rows 0..7, K4 =
+	// rows 8, 9 (its bits 2..7, of +0 lanes, may be set too, but above a set one),
+	// K5 = K4:K3
+	VCMPPS   $0x00, Y4, Y1, K3
+	VCMPPS   $0x00, Y4, Y9, K4
+	KUNPCKBW K3, K4, K5
+	KMOVW    K5, AX
+	BSFL     AX, AX
+	MOVQ     AX, best+48(FP)
+	MOVB     $1, finite+56(FP)
+	VZEROUPPER
+	RET
+
+nonfinite:
+	MOVQ $0, best+48(FP)
+	MOVB $0, finite+56(FP)
 	VZEROUPPER
 	RET

@@ -11,11 +11,15 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 	return 0, false, false
 }
 
-// dotsRescaleAsm runs DotsU8I8RescaleArgmax on int8 implementation id's
-// fused assembly (10 rows) and reports whether it did: ok = false when it
-// has none (dst then unwritten). The lengths are the caller's.
-func dotsRescaleAsm(id int8ID, dst []float32, w []int8, x []uint8, sum []int32, z int32, s, b []float64, sx float64) (best int, finite, ok bool) {
-	return 0, false, false
+// dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax
+// calls only where rescaleHasAsm is true: never here.
+func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleU8AVX512 without assembly")
+}
+
+// dotsRescaleI8AVX512 likewise (Fused10.PredictI8).
+func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleI8AVX512 without assembly")
 }
 
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax

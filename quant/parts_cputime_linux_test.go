@@ -14,7 +14,9 @@ import (
 // model at d = 768 into its parts, in thread CPU time (fastest of
 // interleaved rounds, as bench's TestQuantPredictCPUTime): the integer
 // scores (accU8: the kernel DotsU8I8 and the zero point), their rescaling
-// to float32 scores and argmax (rescale), both, and the whole call. It
+// to float32 scores and argmax (rescale), both, the whole call and, where
+// PredictU8 runs it, the kernel's fused call alone (DotsU8I8RescaleArgmax,
+// and Fused10.Predict, which PredictU8 calls). It
 // prints a table and asserts nothing; run it with
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=40 go test -run TestPredictPartsCPUTime -v ./quant
@@ -39,6 +41,14 @@ func TestPredictPartsCPUTime(t *testing.T) {
 			part{im.Name() + " rescale", func() { _, _ = q.rescale(nil, tmp, acc, float64(sx), 1, 1) }},
 			part{im.Name() + " accU8 + rescale", func() { q.accU8(acc, u, z); _, _ = q.rescale(nil, tmp, acc, float64(sx), 1, 1) }},
 			part{im.Name() + " PredictU8", func() { _, _ = q.PredictU8(u, sx, z) }})
+		if q.f10ok {
+			var out [10]float32
+			parts = append(parts,
+				part{im.Name() + " DotsU8I8RescaleArgmax", func() {
+					_, _, _ = q.k.DotsU8I8RescaleArgmax(tmp, q.q, u, q.sum, z, q.rs, q.rb, float64(sx))
+				}},
+				part{im.Name() + " Fused10.Predict", func() { _, _ = q.f10.Predict(&out, u, z, float64(sx)) }})
+		}
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -57,7 +67,7 @@ func TestPredictPartsCPUTime(t *testing.T) {
 	}
 	fmt.Printf("PredictU8's parts, d = %d, %d classes, zero point %d: fastest of %d rounds of %d calls (thread CPU time)\n", q0.d, cls, z, rounds, calls)
 	for i, p := range parts {
-		fmt.Printf("%-30s min %6.1f ns\n", p.name, best[i])
+		fmt.Printf("%-36s min %6.1f ns\n", p.name, best[i])
 	}
 }
 

@@ -13,7 +13,15 @@
 # sum, s and b: acc[r] = Σ W[r·d+i]·x[i] − z·sum[r] wrapped to int32 (z 0,
 # 1, 128, 255, random; sums up to the int32 extremes, so z·sum wraps), then
 # the same rescale and argmax check, on random and extreme bytes, repeated
-# rows (ties), and overflowing, infinite and NaN scales (s, sx) and offsets.
+# rows (ties), scores of a few values (s = 0; ±0 among them, the largest at
+# any rows, rows 8 and 9 too), and overflowing, infinite and NaN scales (s,
+# sx) and offsets. Its dst is a pointer argument, x a slice, and m points
+# to a Fused10: the addresses of w, sum, s and b (the first elements), the
+# rows' stride (d, or padded past d with random bytes never to be read),
+# the address of the rows' own sums, then len(x) + 1. Then
+# dotsRescaleI8AVX512 (Fused10.PredictI8) on the same data with x's bytes
+# read as signed: acc[r] = Σ W[r·d+i]·v[i] (wrapped), through the rows' own
+# sums (the unsigned function gets random ones there, which it must not read).
 # Usage: python3 drive_rescale.py kernel/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -89,11 +97,20 @@ def check(name, n, kind, args, blocks, acc, s, b, sx):
     its old value. Returns 1 on a failure."""
     global checks
     mem, addrs, allowed = layout(blocks)
+    ptrs = args.get('ptrs')  # (block i, {word: block j}): word of block i holds the address of block j
+    if ptrs:
+        i, words = ptrs
+        for wd, j in words.items():
+            mem[addrs[i] + 8 * wd:addrs[i] + 8 * wd + 8] = struct.pack('<Q', addrs[j])
     before = bytes(mem)
     ad = addrs[0]
     a = dict(args)
+    a.pop('ptrs', None)
     for (nm, ln), addr in zip(a.pop('slices'), addrs):
-        a.update({nm + '_base': addr, nm + '_len': ln, nm + '_cap': ln})
+        if ln is None:  # a pointer argument: the block's address
+            a[nm] = addr
+        else:
+            a.update({nm + '_base': addr, nm + '_len': ln, nm + '_cap': ln})
     try:
         ret, cpu = run(funcs, data, name, a, mem, allowed)
     except Fault as e:
@@ -128,7 +145,7 @@ for n in list(range(0, 140)) + [255, 256, 257, 1000, 1027]:
 # scores must give the smallest row.
 R = 10
 for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
-    for kind in ('random', 'extreme', 'ties', 'nonfinite', 'wrap'):
+    for kind in ('random', 'extreme', 'ties', 'flat', 'nonfinite', 'wrap'):
         if kind == 'extreme':
             x = [random.choice([0, 255]) for _ in range(d)]
             W = [random.choice([-128, 127]) for _ in range(R * d)]
@@ -149,6 +166,12 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
             s = [s[src[r]] for r in range(R)]
             b = [b[src[r]] for r in range(R)]
             z = random.choice([0, 3])
+        if kind == 'flat':  # s = 0: the scores are b's few values, ±0 among them: ties at any rows, 8 and 9 too
+            s = [0.0] * R
+            vals = random.choice([[-1.0, -0.0, 0.0, 0.5], [-1.0, -0.0, 0.0], [-2.0, -1.0]])
+            b = [random.choice(vals) for _ in range(R)]
+            if random.randrange(2):
+                b[random.choice([8, 9])] = 1.0
         if kind == 'nonfinite':
             k = random.randrange(R)
             c = random.randrange(5)
@@ -163,9 +186,28 @@ for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
             else:
                 b[k] = math.inf
         acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
+        # the rows at a stride of d (DotsU8I8RescaleArgmax) or padded past d
+        # (Fused10's: to a multiple of 64, or any) with random bytes that must
+        # not be read
+        stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
+        Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
+        # m: a Fused10 (w, sum, s, b, stride, wsum, ready), wsum the rows' own
+        # sums (random for the unsigned function, which must not read them)
+        wsum = [wrap32(sum(W[r * d:(r + 1) * d])) for r in range(R)]
+        slices = [('dst', None), ('x', d), ('m', None)] + [('', None)] * 5
+        ptrs = (2, {0: 3, 1: 4, 2: 5, 3: 6, 5: 7})
+        mblk = struct.pack('<4Qqqq', 0, 0, 0, 0, stride, 0, d + 1)
+        tail = [Wb, struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)]
         fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
-                       {'sx': sx, 'z': z, 'slices': [('dst', R), ('w', R * d), ('x', d), ('sum', R), ('s', R), ('b', R)]},
-                       [random.randbytes(4 * R), bytes(v & 255 for v in W), bytes(x), struct.pack('<%di' % R, *sums),
-                        struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)], acc, s, b, sx)
-print(path, 'rescaleArgmaxAVX512 and dotsRescaleU8AVX512 checks', checks, 'failures', fails)
+                       {'sx': sx, 'z': z, 'slices': slices, 'ptrs': ptrs},
+                       [random.randbytes(4 * R), bytes(x), mblk] + tail + [random.randbytes(4 * R)], acc, s, b, sx)
+        # dotsRescaleI8AVX512: x's bytes read as signed, no zero point, the
+        # rows' own sums (Fused10.PredictI8): acc = Σ W·v exactly (wrapped)
+        if kind != 'wrap':
+            v = [b8 - 256 if b8 > 127 else b8 for b8 in x]
+            acc = [wrap32(sum(W[r * d + i] * v[i] for i in range(d))) for r in range(R)]
+            fails += check('dotsRescaleI8AVX512', R, kind + ' d=%d signed' % d,
+                           {'sx': sx, 'slices': slices, 'ptrs': ptrs},
+                           [random.randbytes(4 * R), bytes(x), mblk] + tail + [struct.pack('<%di' % R, *wsum)], acc, s, b, sx)
+print(path, 'rescaleArgmaxAVX512, dotsRescaleU8AVX512 and dotsRescaleI8AVX512 checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)

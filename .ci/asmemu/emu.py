@@ -622,7 +622,7 @@ def op_vzeroupper(cpu, ins, frame, ret, labels):
 
 
 INT_OPS = {'LEAQ': op_lea, 'LEAL': op_lea, 'NOP': op_nop, 'PCALIGN': op_nop, 'VZEROUPPER': op_vzeroupper,
-           'MOVLQZX': op_movzx, 'MOVWQZX': op_movzx, 'MOVBQZX': op_movzx,
+           'MOVLQZX': op_movzx, 'MOVWQZX': op_movzx, 'MOVBQZX': op_movzx, 'MOVBLZX': op_movzx,
            'MOVLQSX': op_movsx, 'MOVWQSX': op_movsx, 'MOVBQSX': op_movsx}
 for sfx in 'QLWB':
     INT_OPS['MOV' + sfx] = op_mov
@@ -638,6 +638,31 @@ for sfx in 'QLWB':
     INT_OPS['IMUL3' + sfx] = op_imul3
 for k in ('KMOVB', 'KMOVW', 'KMOVD', 'KMOVQ'):
     INT_OPS[k] = op_kmov
+
+
+def op_kunpckbw(cpu, ins, frame, ret, labels):
+    lo, hi, dst = ins.ops  # Go's order: the low byte's source first (Intel's src2)
+    if lo[0] != 'k' or hi[0] != 'k' or dst[0] != 'k':
+        raise ValueError('unmodelled form: ' + ins.text)
+    cpu.k[dst[1]] = (cpu.k[hi[1]] & 0xff) << 8 | (cpu.k[lo[1]] & 0xff)
+
+
+def op_bsf(cpu, ins, frame, ret, labels):
+    # BSF: the index of the lowest set bit, ZF = 0; a zero source sets ZF
+    # and leaves dst as it was (AMD's documented behaviour; Intel's
+    # undefined); the other flags undefined
+    w = width(ins.base)
+    src, dst = ins.ops
+    v = iget(cpu, src, w, frame)
+    f = cpu.flags
+    f['C'] = f['O'] = f['S'] = None
+    f['Z'] = v == 0
+    if v:
+        iset(cpu, dst, (v & -v).bit_length() - 1, w, ret)
+
+
+INT_OPS['KUNPCKBW'] = op_kunpckbw
+INT_OPS['BSFL'] = INT_OPS['BSFQ'] = op_bsf
 for k in ('PREFETCHT0', 'PREFETCHT1', 'PREFETCHT2', 'PREFETCHNTA'):
     INT_OPS[k] = op_nop  # hints: never fault, change no state
 
@@ -1202,6 +1227,64 @@ def op_pmovx(sf, df):
     return h
 
 
+def op_unpck(f, high):
+    def h(cpu, ins, ops):  # VPUNPCKL/H(DQ|QDQ): per 128-bit lane, src1's and src2's low (high) halves interleaved
+        s2, s1, d = ops
+        w = vwidth(d)
+        A = ilanes(vget(cpu, s1, w), f)
+        B = ilanes(vget(cpu, s2, w), f)
+        k = 16 // struct.calcsize(f)  # elements per 128-bit lane
+        R = []
+        for l in range(w // 16):
+            o = k * l + (k // 2 if high else 0)
+            for j in range(k // 2):
+                R += [A[o + j], B[o + j]]
+        vset(cpu, d, ipack(R, f))
+    return h
+
+
+def op_shufi32x4(cpu, ins, ops):
+    # VSHUFI32X4 $imm, src2, src1, dst: the 128-bit lanes of dst, the low
+    # half's from src1 and the high half's from src2, each chosen by imm
+    imm, s2, s1, d = ops
+    w = vwidth(d)
+    if w not in (32, 64):
+        raise ValueError('unmodelled form: ' + ins.text)
+    A, B = vget(cpu, s1, w), vget(cpu, s2, w)
+    n, bits = w // 16, (2 if w == 64 else 1)
+    out = b''
+    for i in range(n):
+        sel = imm[1] >> (bits * i) & ((1 << bits) - 1)
+        src = A if i < n // 2 else B
+        out += src[16 * sel:16 * sel + 16]
+    vset(cpu, d, out)
+
+
+def op_permilps(cpu, ins, ops):
+    if ops[0][0] != 'imm':
+        raise ValueError('VPERMILPS by a vector: not modelled: ' + ins.text)
+    op_pshufd(cpu, ins, ops)  # the immediate form moves the same dwords as VPSHUFD
+
+
+CMP_PREDICATES = {0: lambda a, b: a == b,   # EQ_OQ: false on NaN; -0 = +0
+                  1: lambda a, b: a < b,    # LT_OS
+                  2: lambda a, b: a <= b}   # LE_OS
+
+
+def op_cmpps(cpu, ins, ops):
+    # VCMPPS $pred, src2, src1, [mask,] kdst: bit i of kdst = pred(src1[i],
+    # src2[i]) for the lanes the opmask (if any) selects, the bits above 0
+    imm, s2, s1, d = ops
+    if d[0] != 'k' or imm[1] not in CMP_PREDICATES:
+        raise ValueError('unmodelled form: ' + ins.text)
+    w = vwidth(s1)
+    A = lanes(vget(cpu, s1, w), 'f')
+    B = lanes(vget(cpu, s2, w), 'f')
+    m = cpu.k[ins.mask] if ins.mask is not None else (1 << len(A)) - 1
+    p = CMP_PREDICATES[imm[1]]
+    cpu.k[d[1]] = sum(1 << i for i in range(len(A)) if m >> i & 1 and p(A[i], B[i]))
+
+
 INTVEC = {
     'VPMOVSXBW': op_pmovx('b', 'h'), 'VPMOVZXBW': op_pmovx('B', 'h'),
     'VPADDB': binop('b', lambda a, b: a + b), 'VPADDW': binop('h', lambda a, b: a + b),
@@ -1219,5 +1302,9 @@ INTVEC = {
     'VINSERTI128': op_inserti128, 'VCVTDQ2PD': op_cvtdq2pd, 'VCVTPD2PS': op_cvtpd2ps,
     'VPCMPEQD': op_pcmpeq('i'), 'VMOVMSKPS': op_movmskps,
     'VPMULLD': binop('i', lambda a, b: a * b),  # the low 32 bits of each product (ipack wraps)
+    'VPUNPCKLDQ': op_unpck('i', False), 'VPUNPCKHDQ': op_unpck('i', True),
+    'VPUNPCKLQDQ': op_unpck('q', False), 'VPUNPCKHQDQ': op_unpck('q', True),
+    'VSHUFI32X4': op_shufi32x4, 'VPERMILPS': op_permilps, 'VCMPPS': op_cmpps,
+    'VCVTPD2PSX': op_cvtpd2ps,  # Go's name of the form with an XMM (or m128) source
 }
-INTVEC_MASKED = {'VPMOVDB', 'VPMAXUQ', 'VCVTDQ2PD'}  # the handlers that apply ins.mask themselves
+INTVEC_MASKED = {'VPMOVDB', 'VPMAXUQ', 'VCVTDQ2PD', 'VCMPPS'}  # the handlers that apply ins.mask themselves
