@@ -2,6 +2,10 @@ package perceptron
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -35,6 +39,74 @@ func TestSparseBatchMalformed(t *testing.T) {
 		}},
 		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
 	})
+}
+
+// TestSparseBatchRows: every sparse batch method of the linear and the
+// kernel models rejects a matrix with one bad row (indices unsorted,
+// repeated, at or past the model's width, negative) with ErrDims naming
+// the row, as PredictSparse rejects the row alone, and a NaN value with
+// ErrNonFinite; the same matrix with the row mended passes.
+func TestSparseBatchRows(t *testing.T) {
+	_, y, c := sparseIntSet(54, 60, 10, 3)
+	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, _, err := TrainMulticlassSparse(c, y, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := []csrtest.Method[float32]{
+		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
+		}},
+		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
+		}},
+		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
+	}
+	// row is the row of at least three stored values that the cases change
+	row := -1
+	for i := range c.Rows {
+		if c.Ptr[i+1]-c.Ptr[i] >= 3 {
+			row = i
+			break
+		}
+	}
+	if row < 0 {
+		t.Fatal("no row of three values")
+	}
+	lo := c.Ptr[row]
+	for _, tc := range []struct {
+		name   string
+		change func(idx []int32, val []float32)
+		want   error
+	}{
+		{"unsorted", func(idx []int32, _ []float32) { idx[lo], idx[lo+1] = idx[lo+1], idx[lo] }, ErrDims},
+		{"repeated", func(idx []int32, _ []float32) { idx[lo+1] = idx[lo] }, ErrDims},
+		{"at the width", func(idx []int32, _ []float32) { idx[c.Ptr[row+1]-1] = 10 }, ErrDims},
+		{"negative", func(idx []int32, _ []float32) { idx[lo] = -1 }, ErrDims},
+		{"NaN", func(_ []int32, val []float32) { val[lo] = float32(math.NaN()) }, ErrNonFinite},
+	} {
+		bad := *c
+		bad.Idx, bad.Val = slices.Clone(c.Idx), slices.Clone(c.Val)
+		tc.change(bad.Idx, bad.Val)
+		for _, m := range methods {
+			err := m.Call(&bad, bad.Rows)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("%s: %s: %v, want %v", m.Name, tc.name, err, tc.want)
+			}
+			if tc.want == ErrDims && err != nil && !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) {
+				t.Errorf("%s: %s: %v does not name row %d", m.Name, tc.name, err, row)
+			}
+			if err := m.Call(c, c.Rows); err != nil {
+				t.Errorf("%s: the valid matrix: %v", m.Name, err)
+			}
+		}
+	}
 }
 
 // TestKernelAccuracySparse: the fraction of matching labels, the dense

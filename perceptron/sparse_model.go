@@ -139,15 +139,19 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 }
 
 // checkCSRFor validates a CSR matrix of samples for a model of d features:
-// consistent offsets, every column index in [0, d). Its Cols may be below
-// d (the missing features are 0) but not above.
+// consistent offsets, and in every row column indices strictly increasing
+// and in [0, d) (sparseOK, the single-sample methods' check: a row that
+// fails gets their error, with its number). Its Cols may be below d (the
+// missing features are 0) but not above. The values are left to the
+// scores, which a NaN or ±Inf value makes non-finite.
 func checkCSRFor[T Float](X *dataset.CSR[T], d int) error {
 	if err := checkCSRShape(X, d); err != nil {
 		return err
 	}
-	for _, j := range X.Idx {
-		if j < 0 || int(j) >= d {
-			return fmt.Errorf("%w: feature index %d, the model has %d features", ErrDims, j, d)
+	for i := range X.Rows {
+		lo, hi := X.Ptr[i], X.Ptr[i+1]
+		if !sparseOK(X.Idx[lo:hi], hi-lo, d) {
+			return fmt.Errorf("row %d: %w", i, sparseError(X.Row(i), d))
 		}
 	}
 	return nil
@@ -172,7 +176,10 @@ func checkCSRShape[T Float](X *dataset.CSR[T], d int) error {
 // (NumScores values per row, len(dst) = X.Rows·NumScores, row-major), as
 // ScoresBatch does for dense rows: kernel.MatVecSparse for a binary model,
 // kernel.DotsSparse per row otherwise. X may have fewer columns than the
-// model (the rest are 0), not more.
+// model (the rest are 0), not more. Each row is held to PredictSparse's
+// rules: a row whose indices are not strictly increasing or not below the
+// model's width is an error wrapping ErrDims that names the row; a score
+// made non-finite by a NaN or ±Inf value wraps ErrNonFinite.
 func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 	s, err := m.load()
 	if err != nil {
