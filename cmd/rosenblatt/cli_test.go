@@ -589,6 +589,12 @@ var binaryProbe = sync.OnceValue(func() error {
 })
 
 func TestCLIBinary(t *testing.T) {
+	if raceEnabled {
+		// About 30 s of process starts under the race runtime for code that
+		// TestCLIInProcess runs under the detector already; the plain run
+		// (the README's test command) executes the binary cases.
+		t.Skip("a -race build: TestCLIInProcess runs these cases in process")
+	}
 	if err := binaryProbe(); err != nil {
 		if strings.Contains(err.Error(), "exec format error") {
 			t.Skipf("cannot execute the %s test binary on this host (%v): an emulator run without binfmt_misc; TestCLIInProcess covers the same cases", runtime.GOARCH, err)
