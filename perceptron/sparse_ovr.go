@@ -64,7 +64,7 @@ func blockPad(w int) int {
 type ovrGroup[T Float] struct {
 	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
-	sc       []T   // scores of the sample being visited, one per class
+	sc       []T   // one score per class: the benchmarks' scoring passes (epochSparseOvR uses ahead)
 	ahead    [][]T // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
 	tmp      []T   // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T   // D values: a class's averaging sums scattered (checks)
