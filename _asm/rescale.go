@@ -326,15 +326,7 @@ func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
 	g.VADDPD(reg.X31, reg.X9, reg.X9)
 	g.VCVTPD2PS(reg.Z1, reg.Y1)
 	g.VCVTPD2PSX(reg.X9, reg.X9)
-	g.MOVQ(g.param("dst"), reg.RDI)
-	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
-	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
-	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
-	g.VPBROADCASTD(c.Offset(0), reg.Y14)
-	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
-	g.VPAND(reg.X14, reg.X9, reg.X3)
-	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
-	rescaleNonFinite(g.x86, reg.Y2)
+	dotsRescaleStore(g.x86, c)
 	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then",
 		"the halves, the pairs and the neighbours")
 	g.MOVL(imm32(3), reg.EBX)
@@ -570,20 +562,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	for r := 0; r < 10; r++ {
 		g.VPXOR(acc(r), acc(r), acc(r))
 	}
-	at := func(r, disp int) operand.Mem {
-		switch r {
-		case 0:
-			return mem(reg.RCX, disp)
-		case 1, 2, 4, 8:
-			return memx(reg.RCX, disp, reg.R8, uint8(r))
-		case 3:
-			return mem(reg.R9, disp)
-		case 5:
-			return mem(reg.R10, disp)
-		default: // 6, 7, 9
-			return memx(reg.R10, disp, reg.R8, uint8(r-5))
-		}
-	}
+	at := rows10At
 	cursors := []reg.Register{reg.RCX, reg.R9, reg.R10}
 	advance := func(n int) {
 		for _, r := range append([]reg.Register{reg.R12}, cursors...) {
@@ -685,15 +664,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	g.VCVTPD2PSY(reg.Y2, reg.X2)
 	g.VINSERTI128(operand.Imm(1), reg.X2, reg.Y1, reg.Y1)
 	g.VCVTPD2PSX(reg.X9, reg.X9)
-	g.MOVQ(g.param("dst"), reg.RDI)
-	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
-	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
-	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
-	g.VPBROADCASTD(c.Offset(0), reg.Y14)
-	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
-	g.VPAND(reg.X14, reg.X9, reg.X3)
-	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
-	rescaleNonFinite(g.x86, reg.Y2)
+	dotsRescaleStore(g.x86, c)
 	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (VBLENDPD),",
 		"then the halves, the pairs and the neighbours")
 	g.VMAXPS(reg.Y9, reg.Y1, reg.Y5)
@@ -752,4 +723,21 @@ func dotsRescaleTreeYMM(g *x86) {
 	g.VPADDD(reg.Y11, reg.Y10, reg.Y0)
 	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
 	g.VPADDD(reg.X9, reg.X8, reg.X8)
+}
+
+// dotsRescaleStore emits the end common to dotsRescale10 and
+// dotsRescale10YMM before the argmax: the scores of rows 0..7 (Y1) and 8, 9
+// (X9's low lanes, its lanes 2, 3 zero) stored to dst, and the jump to
+// label nonfinite if one has all exponent bits set (Y14 = those bits
+// after it).
+func dotsRescaleStore(g *x86, c operand.Mem) {
+	g.MOVQ(g.param("dst"), reg.RDI)
+	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
+	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
+	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
+	g.VPBROADCASTD(c.Offset(0), reg.Y14)
+	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
+	g.VPAND(reg.X14, reg.X9, reg.X3)
+	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
+	rescaleNonFinite(g, reg.Y2)
 }
