@@ -805,20 +805,7 @@ func (g *i8x86) vnni10Loop(d reg.Register, flip reg.VecPhysical) {
 	for r := 0; r < 20; r++ {
 		g.VPXORD(zr[r], zr[r], zr[r])
 	}
-	at := func(r, disp int) operand.Mem {
-		switch r {
-		case 0:
-			return mem(reg.RCX, disp)
-		case 1, 2, 4, 8:
-			return memx(reg.RCX, disp, reg.R8, uint8(r))
-		case 3:
-			return mem(reg.R9, disp)
-		case 5:
-			return mem(reg.R10, disp)
-		default: // 6, 7, 9
-			return memx(reg.R10, disp, reg.R8, uint8(r-5))
-		}
-	}
+	at := rows10At
 	advance := func(n int) {
 		for _, c := range []reg.Register{reg.R12, reg.RCX, reg.R9, reg.R10} {
 			g.ADDQ(imm(n), c)
@@ -911,5 +898,24 @@ func (g *i8x86) vnni10Sum(store bool) {
 	g.VPHADDD(reg.X8, reg.X8, reg.X8)
 	if store {
 		g.VMOVQ(reg.X8, mem(reg.RDX, 32))
+	}
+}
+
+// rows10At is the address of row r's bytes at disp past the cursors of the
+// 10-row loops (vnni10Loop, dotsRescale10YMM): CX = row 0 (rows 0, 1, 2, 4,
+// 8 at R8 = the stride times {0, 1, 2, 4, 8}), R9 = row 3, R10 = row 5
+// (rows 5, 6, 7, 9).
+func rows10At(r, disp int) operand.Mem {
+	switch r {
+	case 0:
+		return mem(reg.RCX, disp)
+	case 1, 2, 4, 8:
+		return memx(reg.RCX, disp, reg.R8, uint8(r))
+	case 3:
+		return mem(reg.R9, disp)
+	case 5:
+		return mem(reg.R10, disp)
+	default: // 6, 7, 9
+		return memx(reg.R10, disp, reg.R8, uint8(r-5))
 	}
 }

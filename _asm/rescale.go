@@ -86,9 +86,22 @@ func rescaleX86File() ([]byte, error) {
 	g.Label("check")
 	rescaleFinish(g)
 
+	for i := range 8 {
+		v := uint64(0)
+		if i >= 4 {
+			v = ^uint64(0)
+		}
+		f.ctx.AddDatum(rescaleTail+8*i, operand.U64(v))
+	}
 	dotsRescale10(f, c, false)
 	dotsRescale10(f, c, true)
-	return f.render()
+	dotsRescale10YMM(f, c, false)
+	dotsRescale10YMM(f, c, true)
+	out, err := f.render()
+	if err != nil {
+		return nil, err
+	}
+	return encodeVEX(out)
 }
 
 // rescaleSetup loads rescaleArgmax's constants (the registers of its
@@ -313,15 +326,7 @@ func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
 	g.VADDPD(reg.X31, reg.X9, reg.X9)
 	g.VCVTPD2PS(reg.Z1, reg.Y1)
 	g.VCVTPD2PSX(reg.X9, reg.X9)
-	g.MOVQ(g.param("dst"), reg.RDI)
-	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
-	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
-	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
-	g.VPBROADCASTD(c.Offset(0), reg.Y14)
-	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
-	g.VPAND(reg.X14, reg.X9, reg.X3)
-	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
-	rescaleNonFinite(g.x86, reg.Y2)
+	dotsRescaleStore(g.x86, c)
 	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (K2), then",
 		"the halves, the pairs and the neighbours")
 	g.MOVL(imm32(3), reg.EBX)
@@ -419,6 +424,16 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p(`panic("kernel: dotsRescaleI8AVX512 without assembly")`)
 		f.p("}")
 		f.p("")
+		f.comment("dotsRescaleU8AVXVNNI likewise (avxvnni's Fused10.Predict).")
+		f.p("func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleU8AVXVNNI without assembly")`)
+		f.p("}")
+		f.p("")
+		f.comment("dotsRescaleI8AVXVNNI likewise (avxvnni's Fused10.PredictI8).")
+		f.p("func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleI8AVXVNNI without assembly")`)
+		f.p("}")
+		f.p("")
 	}
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
@@ -426,6 +441,16 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("func rescaleHasAsm(id int8ID) bool { return id == %s }", i8AVX512VNNI.spec.id)
 	} else {
 		f.p("func rescaleHasAsm(id int8ID) bool { return false }")
+	}
+	f.p("")
+	f.comment("fused10Asm reports whether int8 implementation id has Fused10's assembly,\n" +
+		"and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which\n" +
+		"takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.")
+	if goarch == "amd64" {
+		f.p("func fused10Asm(id int8ID) (ok, ymm bool) { return id == %s || id == %s, id == %s }",
+			i8AVX512VNNI.spec.id, i8AVXVNNI.spec.id, i8AVXVNNI.spec.id)
+	} else {
+		f.p("func fused10Asm(id int8ID) (ok, ymm bool) { return false, false }")
 	}
 	if goarch == "amd64" {
 		f.p("")
@@ -452,6 +477,267 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("//")
 		f.p("//go:noescape")
 		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleU8AVXVNNI is dotsRescaleU8AVX512 on AVX2 and AVX-VNNI alone\n" +
+			"(avxvnni's Fused10.Predict; no EVEX): bit for bit the same results, for\n" +
+			"len(x) ≥ 32 or a multiple of 32 (Predict pads a shorter x with zeros,\n" +
+			"which meet the rows' zero padding).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleI8AVXVNNI is dotsRescaleI8AVX512 likewise (avxvnni's\n" +
+			"Fused10.PredictI8), with the same condition on len(x).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
+}
+
+// dotsRescale10YMM emits dotsRescaleU8AVXVNNI (or, with signed,
+// dotsRescaleI8AVXVNNI), dotsRescale10's prediction for the avxvnni
+// implementation: AVX2 and the VEX VPDPBUSD alone (no EVEX, no opmask),
+// what an AVX-VNNI CPU without AVX-512 runs. The same arithmetic, bit for
+// bit, in 16 YMM registers:
+//   - the loop: each 32-byte vector of x loaded once (two per iteration)
+//     and multiplied into the 10 rows, one accumulator each (Y0..Y9), the
+//     rows' bytes loaded into Y11, Y12 (the VEX VPDPBUSD is emitted with
+//     register operands only); the tail of d mod 32 bytes by one more
+//     vector, the last 32 bytes of x with the lanes already summed cleared
+//     (an AND with 32 bytes of rescaleC's tail table) against the last 32
+//     bytes of each row. That needs d ≥ 32 (or d mod 32 = 0): Fused10's
+//     Predict and PredictI8 give a shorter x as 32 bytes padded with zeros,
+//     which meet the rows' zero padding (Fused10's rows are padded to 64
+//     bytes with zeros);
+//   - the 10 sums by a transpose-and-add tree: VPUNPCKL/HDQ + VPADDD on the
+//     row pairs, VPUNPCKL/HQDQ + VPADDD (Y0 = rows 0..3, Y4 = rows 4..7 in
+//     each 128-bit lane; Y8 = rows 8, 9 in lanes 0, 1 of each), then across
+//     the lanes (VINSERTI128 and VPERM2F128 + VPADDD; the high half added
+//     for rows 8, 9): Y0 = rows 0..7, X8's lanes 0, 1 = rows 8, 9;
+//   - the correction (VPMULLD by the broadcast z), VCVTDQ2PD in three
+//     parts (rows 0..3, 4..7, 8..9), ·(s·sx), +b, VCVTPD2PS(Y/X);
+//   - the argmax: a score with all exponent bits set returns 0, false;
+//     else the maximum by a VMAXPS tree (rows 8, 9 merged into lanes 0, 1
+//     by VBLENDPD), VCMPPS EQ (−0 = +0) to all-ones lanes, VMOVMSKPS of rows
+//     0..7 and of rows 8, 9 (bits 8, 9; bits 10, 11 of +0 lanes may be set,
+//     but above a set one) and BSF: the smallest k of the largest score.
+//
+// m is a kernel.Fused10 as in dotsRescale10; with signed, x's bytes are
+// flipped (VPXOR by Y14's 0x80 bytes) and z = 128 against the rows' own
+// sums, as there.
+func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
+	name, sig := "dotsRescaleU8AVXVNNI", dotsRescaleSig
+	if signed {
+		name, sig = "dotsRescaleI8AVXVNNI", dotsRescaleI8Sig
+	}
+	g := &i8x86{x86: f.fn(i8AVXVNNI.spec, f32, avx2, name, sig),
+		v: i8AVXVNNI, k: kindU8I8, W: 32, name: name, extra: map[string][]string{}}
+	g.Comment("SI = w, R8 = the rows' stride, DI = &x[0], BX = d; R13 = d rounded down to",
+		"32; Y14 = bytes of 0x80 (signed x)")
+	g.MOVQ(g.param("m"), reg.R10)
+	g.MOVQ(mem(reg.R10, 0), reg.RSI)
+	g.MOVQ(mem(reg.R10, 32), reg.R8)
+	g.MOVQ(g.param("x", "base"), reg.RDI)
+	g.MOVQ(g.param("x", "len"), reg.RBX)
+	g.MOVQ(reg.RBX, reg.R13)
+	g.ANDQ(imm(-32), reg.R13)
+	if signed {
+		g.VPBROADCASTD(c.Offset(80), reg.Y14)
+	}
+	acc := func(r int) reg.VecPhysical { return yr[r] }
+	X := []reg.VecPhysical{reg.Y10, reg.Y13}
+	T := []reg.VecPhysical{reg.Y11, reg.Y12}
+	g.Comment("10 rows at a time, two vectors (64 bytes) per iteration: Y(r) = row r's",
+		"sums, Y10, Y13 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others at",
+		"stride·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 64-byte blocks")
+	g.MOVQ(reg.RSI, reg.RCX)
+	g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.R9)
+	g.ADDQ(reg.R8, reg.R9)
+	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
+	g.MOVQ(reg.RDI, reg.R12)
+	g.MOVQ(reg.RBX, reg.R11)
+	g.ANDQ(imm(-64), reg.R11)
+	g.ADDQ(reg.RDI, reg.R11)
+	for r := 0; r < 10; r++ {
+		g.VPXOR(acc(r), acc(r), acc(r))
+	}
+	at := rows10At
+	cursors := []reg.Register{reg.RCX, reg.R9, reg.R10}
+	advance := func(n int) {
+		for _, r := range append([]reg.Register{reg.R12}, cursors...) {
+			g.ADDQ(imm(n), r)
+		}
+	}
+	load := func(src operand.Mem, x reg.VecPhysical) {
+		g.VMOVDQU(src, x)
+		if signed {
+			g.VPXOR(reg.Y14, x, x)
+		}
+	}
+	rows := func(x reg.VecPhysical, disp int) {
+		for r := 0; r < 10; r++ {
+			t := T[r%2]
+			g.VMOVDQU(at(r, disp), t)
+			g.vpdpbusd(t, x, acc(r))
+		}
+	}
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl("y10one"))
+	g.pcalign(32)
+	g.Label("y10loop")
+	for u := 0; u < 2; u++ {
+		load(mem(reg.R12, 32*u), X[u])
+	}
+	for u := 0; u < 2; u++ {
+		rows(X[u], 32*u)
+	}
+	advance(64)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JB(lbl("y10loop"))
+
+	g.Label("y10one")
+	g.Comment("one more whole vector if d mod 64 ≥ 32")
+	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl("y10tail"))
+	load(mem(reg.R12, 0), X[0])
+	rows(X[0], 0)
+	advance(32)
+
+	g.Label("y10tail")
+	g.MOVQ(reg.RBX, reg.RAX)
+	g.ANDQ(imm(31), reg.RAX)
+	g.JZ(lbl("y10sum"))
+	g.Comment("the last d mod 32 = AX bytes (d ≥ 32): x's last 32 bytes, the lanes",
+		"already summed cleared, against the rows' last 32 (the cursors moved on by AX)")
+	g.LEAQ(c.Offset(rescaleTail), reg.R11)
+	g.VMOVDQU(mem(reg.RDI, -32, reg.RBX), X[1])
+	if signed {
+		g.VPXOR(reg.Y14, X[1], X[1]) // before the AND: cleared lanes 0, not 128
+	}
+	g.VPAND(mem(reg.R11, 0, reg.RAX), X[1], X[1])
+	for _, r := range cursors {
+		g.ADDQ(reg.RAX, r)
+	}
+	rows(X[1], -32)
+
+	g.Label("y10sum")
+	dotsRescaleTreeYMM(g.x86)
+
+	g.Comment("Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction")
+	if signed {
+		g.MOVQ(g.param("m"), reg.R10)
+		g.MOVQ(mem(reg.R10, 40), reg.R11) // Fused10's own row sums Σ w
+		g.MOVL(imm32(128), reg.R12L)
+	} else {
+		g.MOVQ(g.param("m"), reg.R10)
+		g.MOVQ(mem(reg.R10, 8), reg.R11)
+		g.MOVBLZX(g.param("z"), reg.R12L)
+	}
+	g.VMOVD(reg.R12L, reg.X15)
+	g.VPBROADCASTD(reg.X15, reg.Y15)
+	g.VPMULLD(mem(reg.R11, 0), reg.Y15, reg.Y11)
+	g.VMOVQ(mem(reg.R11, 32), reg.X12)
+	g.VPMULLD(reg.X12, reg.X15, reg.X12)
+	g.VPSUBD(reg.Y11, reg.Y0, reg.Y0)
+	g.VPSUBD(reg.X12, reg.X8, reg.X8)
+	g.Comment("to float64: Y1 = rows 0..3, Y2 = rows 4..7, X9 = rows 8, 9; ·(s·sx) (Y3, Y4,",
+		"X5), +b, to float32: Y1 = rows 0..7, X9 = rows 8, 9 (lanes 2, 3 zero)")
+	g.VCVTDQ2PD(reg.X0, reg.Y1)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y0, reg.X2)
+	g.VCVTDQ2PD(reg.X2, reg.Y2)
+	g.VCVTDQ2PD(reg.X8, reg.X9)
+	g.MOVQ(mem(reg.R10, 16), reg.R11)
+	g.VBROADCASTSD(g.param("sx"), reg.Y15)
+	g.VMULPD(mem(reg.R11, 0), reg.Y15, reg.Y3)
+	g.VMULPD(mem(reg.R11, 32), reg.Y15, reg.Y4)
+	g.VMULPD(mem(reg.R11, 64), reg.X15, reg.X5)
+	g.VMULPD(reg.Y1, reg.Y3, reg.Y1)
+	g.VMULPD(reg.Y2, reg.Y4, reg.Y2)
+	g.VMULPD(reg.X9, reg.X5, reg.X9)
+	g.MOVQ(mem(reg.R10, 24), reg.R11)
+	g.VADDPD(mem(reg.R11, 0), reg.Y1, reg.Y1)
+	g.VADDPD(mem(reg.R11, 32), reg.Y2, reg.Y2)
+	g.VADDPD(mem(reg.R11, 64), reg.X9, reg.X9)
+	g.VCVTPD2PSY(reg.Y1, reg.X1)
+	g.VCVTPD2PSY(reg.Y2, reg.X2)
+	g.VINSERTI128(operand.Imm(1), reg.X2, reg.Y1, reg.Y1)
+	g.VCVTPD2PSX(reg.X9, reg.X9)
+	dotsRescaleStore(g.x86, c)
+	g.Comment("Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (VBLENDPD),",
+		"then the halves, the pairs and the neighbours")
+	g.VMAXPS(reg.Y9, reg.Y1, reg.Y5)
+	g.VBLENDPD(operand.U8(1), reg.Y5, reg.Y1, reg.Y4)
+	g.VPERM2F128(operand.U8(1), reg.Y4, reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0x4e), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.VPERMILPS(operand.Imm(0xb1), reg.Y4, reg.Y5)
+	g.VMAXPS(reg.Y5, reg.Y4, reg.Y4)
+	g.Comment("AX = the lowest k whose score equals the maximum: rows 0..7 in bits 0..7,",
+		"rows 8, 9 in bits 8, 9 (bits 10, 11, of +0 lanes, may be set too, but above a",
+		"set one)")
+	g.VCMPPS(operand.U8(0), reg.Y4, reg.Y1, reg.Y5)
+	g.VMOVMSKPS(reg.Y5, reg.EAX)
+	g.VCMPPS(operand.U8(0), reg.X4, reg.X9, reg.X5)
+	g.VMOVMSKPS(reg.X5, reg.ECX)
+	g.SHLL(operand.U8(8), reg.ECX)
+	g.ORL(reg.ECX, reg.EAX)
+	g.BSFL(reg.EAX, reg.EAX)
+	rescaleReturn(g.x86)
+	for _, isa := range g.extra[name] {
+		if !i8AVXVNNI.spec.covers(isa) {
+			panic(name + " uses " + isa + ", which avxvnni's availability check does not cover")
+		}
+	}
+}
+
+// rescaleTail is the offset in rescaleC of 32 zero bytes then 32 bytes of
+// 0xFF: the 32 bytes at rescaleTail + r keep the last r bytes of a vector.
+const rescaleTail = 96
+
+// dotsRescaleTreeYMM is dotsRescaleTree for dotsRescale10YMM's one YMM
+// accumulator per row (Y0..Y9): Y0 = the sums of rows 0..7 and X8's lanes
+// 0, 1 = rows 8, 9 at its end (Y10..Y15 its temporaries).
+func dotsRescaleTreeYMM(g *x86) {
+	g.Comment("the 10 sums: the row pairs' dwords interleaved and added")
+	for p := 0; p < 5; p++ {
+		a, b := yr[2*p], yr[2*p+1]
+		g.VPUNPCKLDQ(b, a, reg.Y10)
+		g.VPUNPCKHDQ(b, a, reg.Y11)
+		g.VPADDD(reg.Y11, reg.Y10, a)
+	}
+	g.Comment("then their qwords: Y0 = rows 0..3, Y4 = rows 4..7 in each 128-bit lane,",
+		"Y8 = rows 8, 9 in lanes 0, 1 of each")
+	for _, q := range []int{0, 4} {
+		g.VPUNPCKLQDQ(yr[q+2], yr[q], reg.Y10)
+		g.VPUNPCKHQDQ(yr[q+2], yr[q], reg.Y11)
+		g.VPADDD(reg.Y11, reg.Y10, yr[q])
+	}
+	g.VPUNPCKHQDQ(reg.Y8, reg.Y8, reg.Y12)
+	g.VPADDD(reg.Y12, reg.Y8, reg.Y8)
+	g.Comment("across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9")
+	g.VINSERTI128(operand.Imm(1), reg.X4, reg.Y0, reg.Y10)
+	g.VPERM2F128(operand.U8(0x31), reg.Y4, reg.Y0, reg.Y11)
+	g.VPADDD(reg.Y11, reg.Y10, reg.Y0)
+	g.VEXTRACTI128(operand.Imm(1), reg.Y8, reg.X9)
+	g.VPADDD(reg.X9, reg.X8, reg.X8)
+}
+
+// dotsRescaleStore emits the end common to dotsRescale10 and
+// dotsRescale10YMM before the argmax: the scores of rows 0..7 (Y1) and 8, 9
+// (X9's low lanes, its lanes 2, 3 zero) stored to dst, and the jump to
+// label nonfinite if one has all exponent bits set (Y14 = those bits
+// after it).
+func dotsRescaleStore(g *x86, c operand.Mem) {
+	g.MOVQ(g.param("dst"), reg.RDI)
+	g.VMOVUPS(reg.Y1, mem(reg.RDI, 0))
+	g.VMOVQ(reg.X9, mem(reg.RDI, 32))
+	g.Comment("a score with all exponent bits set (±Inf, NaN): 0, false")
+	g.VPBROADCASTD(c.Offset(0), reg.Y14)
+	g.VPAND(reg.Y14, reg.Y1, reg.Y2)
+	g.VPAND(reg.X14, reg.X9, reg.X3)
+	g.VPMAXUD(reg.Y3, reg.Y2, reg.Y2)
+	rescaleNonFinite(g, reg.Y2)
 }

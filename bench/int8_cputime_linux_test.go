@@ -2,12 +2,12 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/klauspost/cpuid/v2"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -62,16 +62,15 @@ func TestInt8CPUTime(t *testing.T) {
 	}
 }
 
-// cpuName returns the model name of /proc/cpuinfo, or "unknown".
+// cpuName returns the CPU's brand string with its family and model, as
+// `rosenblatt cpu` names it (a guest's /proc/cpuinfo model name can be
+// vaguer: "AMD EPYC" on the Zen 5 guest whose brand is "Oxide Virtual
+// Turin-like Processor").
 func cpuName() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
+	c := cpuid.CPU
+	name := strings.TrimSpace(c.BrandName)
+	if name == "" {
+		name = "unknown"
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
+	return fmt.Sprintf("%s (family %d model %d)", name, c.Family, c.Model)
 }

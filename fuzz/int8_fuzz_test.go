@@ -174,7 +174,8 @@ func FuzzMatVecU8I8(f *testing.F) {
 }
 
 // fuzzFused10 checks the fused 10-class prediction (kernel.Fused10:
-// Predict and PredictI8) wherever an implementation has it, bit for bit
+// Predict and PredictI8) wherever an implementation has it (avx512vnni's
+// and avxvnni's assembly; ready on both, checked), bit for bit
 // against the plain loops: the rows' dots (kerneltest.DotU8I8 less
 // z·Σ w, or DotI8 of the sample's bytes read as signed), then the generic
 // implementation's RescaleArgmax. data is the sample (d = len(data)/11
@@ -213,8 +214,12 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 	bu, fu := generic.RescaleArgmax(wantU, accU, s, b, sx)
 	bi, fi := generic.RescaleArgmax(wantI, accI, s, b, sx)
 	for _, im := range int8Impls(t) {
-		f, ok := kernel.OnInt8(im).Fused10(W, sum, s, b)
+		k := kernel.OnInt8(im)
+		f, ok := k.Fused10(W, sum, s, b)
 		if !ok {
+			if k.RescaleAsm() || im.Name() == "avxvnni" {
+				t.Fatalf("%s: Fused10 not ready", im)
+			}
 			continue
 		}
 		var got [10]float32

@@ -18,7 +18,9 @@ import (
 // them) tied at random rows, sums that wrap int32 under the zero point, scores beyond float32 (±Inf at
 // any row) and random ones. It also checks that the fused path runs where
 // it is documented to (10 rows where RescaleAsm) and nowhere else, and
-// that Fused10.Predict on the same rows gives the same, bit for bit, and
+// that Fused10.Predict on the same rows (where Fused10 is ready: also
+// avxvnni, whose tail of d mod 32 bytes and short samples, d < 32, the
+// lengths around 32 and 96 cover) gives the same, bit for bit, and
 // Fused10.PredictI8 on the sample's bytes read as signed what DotsI8 and
 // RescaleArgmax give.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
@@ -27,7 +29,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 			k := kernel.OnInt8(v)
 			rng := rand.New(rand.NewPCG(31, 32))
 			for n := 1; n <= 12; n++ {
-				for _, d := range []int{0, 1, 3, 63, 64, 65, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
+				for _, d := range []int{0, 1, 3, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
 					for trial := range 16 {
 						W, x := make([]int8, n*d), make([]uint8, d)
 						sum, s, b := make([]int32, n), make([]float64, n), make([]float64, n)
@@ -98,20 +100,23 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 									t.Fatalf("n=%d d=%d: ok = false but dst[%d] written", n, d, i)
 								}
 							}
-							continue
-						}
-						if gb != wb || gf != wf {
-							t.Fatalf("n=%d d=%d trial %d: (%d, %v), want (%d, %v); acc %v", n, d, trial, gb, gf, wb, wf, acc)
-						}
-						for i := range got {
-							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-								t.Fatalf("n=%d d=%d trial %d: dst[%d] = %v, want %v", n, d, trial, i, got[i], want[i])
+						} else {
+							if gb != wb || gf != wf {
+								t.Fatalf("n=%d d=%d trial %d: (%d, %v), want (%d, %v); acc %v", n, d, trial, gb, gf, wb, wf, acc)
 							}
+							for i := range got {
+								if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+									t.Fatalf("n=%d d=%d trial %d: dst[%d] = %v, want %v", n, d, trial, i, got[i], want[i])
+								}
+							}
+						}
+						if n != 10 || !fused10Has(v) {
+							continue
 						}
 						// the same rows made ready once: Fused10.Predict
 						f, fok := k.Fused10(W, sum, s, b)
 						if !fok {
-							t.Fatalf("n=%d d=%d: Fused10 not ok where DotsU8I8RescaleArgmax fused", n, d)
+							t.Fatalf("n=%d d=%d: Fused10 not ok", n, d)
 						}
 						var out [10]float32
 						if pb, pf := f.Predict(&out, x, z, sx); pb != wb || pf != wf {
@@ -146,7 +151,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 }
 
 // TestFused10 checks where Fused10 is ready (the implementations whose
-// RescaleAsm is true) and its panics: lengths other than 10 or a W not of
+// RescaleAsm is true, and avxvnni) and its panics: lengths other than 10 or a W not of
 // 10 rows, Predict on a Fused10 not ready (the zero value, or ok = false)
 // or with a sample of another length.
 func TestFused10(t *testing.T) {
@@ -166,7 +171,7 @@ func TestFused10(t *testing.T) {
 	for _, v := range int8Under(t) {
 		k := kernel.OnInt8(v)
 		f, ok := k.Fused10(W, sum, f64, f64)
-		if ok != k.RescaleAsm() {
+		if ok != fused10Has(v) {
 			t.Fatalf("%s: Fused10 ok = %v, RescaleAsm %v", v.Name(), ok, k.RescaleAsm())
 		}
 		if ok {
@@ -212,4 +217,11 @@ func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
 			call()
 		}()
 	}
+}
+
+// fused10Has reports whether Fused10 is documented to be ready on v: the
+// implementations whose RescaleAsm is true, and avxvnni (amd64's
+// assembly, AVX2 and AVX-VNNI alone).
+func fused10Has(v *kernel.Int8Impl) bool {
+	return kernel.OnInt8(v).RescaleAsm() || v.Name() == "avxvnni"
 }

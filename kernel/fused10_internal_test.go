@@ -26,7 +26,7 @@ func TestFused10Rows(t *testing.T) {
 				W[i] = int8(i%251 + 1)
 			}
 			f, ok := k.Fused10(W, make([]int32, 10), make([]float64, 10), make([]float64, 10))
-			if ok != k.RescaleAsm() {
+			if ok != (k.RescaleAsm() || v.Name() == "avxvnni") {
 				t.Fatalf("%s: ok = %v", v.Name(), ok)
 			}
 			if !ok {

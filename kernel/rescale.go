@@ -70,8 +70,8 @@ func rescaleArgmaxGeneric(dst []float32, acc []int32, s, b []float64, sx float64
 // and returns RescaleArgmax(dst, acc, s, b, sx) with ok = true: the same
 // dst, best and finite, bit for bit. Otherwise (another implementation or
 // row count) it returns ok = false with dst unwritten: the caller runs
-// DotsU8I8 and RescaleArgmax. The implementations with the fused path are
-// those whose RescaleAsm is true. It panics unless len(s), len(b) and len(sum)
+// DotsU8I8 and RescaleArgmax. The implementations with this fused path are
+// those whose RescaleAsm is true (avxvnni has one through Fused10 alone). It panics unless len(s), len(b) and len(sum)
 // equal len(dst) and len(W) = len(dst)·len(x).
 func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, sum []int32, z uint8, s, b []float64, sx float64) (best int, finite, ok bool) {
 	n := len(dst)
@@ -114,6 +114,9 @@ type Fused10 struct {
 	// not ready)
 	wsum  *[10]int32
 	ready int
+	// ymm: the rows are for avxvnni's assembly (AVX2 and AVX-VNNI), not
+	// avx512vnni's
+	ymm bool
 }
 
 // errFused10 is Fused10.Predict's panic.
@@ -121,7 +124,8 @@ var errFused10 = errors.New("kernel.Fused10.Predict: not ready, or len(x) is not
 
 // Fused10 returns W (10 rows of d = len(W)/10 weights), sum, s and b made
 // ready for Fused10.Predict, and ok = true, where k has the fused path (the
-// implementations whose RescaleAsm is true); elsewhere it returns ok =
+// implementations whose RescaleAsm is true, and avxvnni, whose assembly
+// uses AVX2 and AVX-VNNI alone); elsewhere it returns ok =
 // false and a Fused10 that is not ready. It copies W into rows that start
 // on 64-byte boundaries (each padded to a multiple of 64 bytes: at d = 784
 // the unaligned rows' loads straddle cache lines); it keeps sum, s and b,
@@ -137,7 +141,8 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 	if len(W)%10 != 0 {
 		panicLen("Fused10", "len(W)", len(W), "10·(len(W)/10)", len(W)/10*10)
 	}
-	if !rescaleHasAsm(k.im.id) {
+	has, ymm := fused10Asm(k.im.id)
+	if !has {
 		return Fused10{}, false
 	}
 	d := len(W) / 10
@@ -150,7 +155,7 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 			wsum[r] += int32(v)
 		}
 	}
-	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, wsum: wsum, ready: d + 1}, true
+	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, wsum: wsum, ready: d + 1, ymm: ymm}, true
 }
 
 // aligned64 returns n zero bytes (n > 0 or not) starting on a 64-byte
@@ -169,7 +174,23 @@ func (f *Fused10) Predict(dst *[10]float32, x []uint8, z uint8, sx float64) (bes
 	if len(x)+1 != f.ready {
 		panic(errFused10)
 	}
+	if f.ymm {
+		if len(x) < 32 {
+			return f.predictShort(dst, x, z, sx)
+		}
+		return dotsRescaleU8AVXVNNI(dst, f, x, z, sx)
+	}
 	return dotsRescaleU8AVX512(dst, f, x, z, sx)
+}
+
+// predictShort is Predict on avxvnni's assembly for len(x) < 32, which it
+// does not take: x goes as 32 bytes padded with zeros, whose products with
+// the rows' zero padding (Fused10's rows are padded to 64 bytes) add
+// nothing.
+func (f *Fused10) predictShort(dst *[10]float32, x []uint8, z uint8, sx float64) (best int, finite bool) {
+	var p [32]uint8
+	copy(p[:], x)
+	return dotsRescaleU8AVXVNNI(dst, f, p[:], z, sx)
 }
 
 // PredictI8 is Predict for a sample of signed bytes v: the sums
@@ -180,5 +201,19 @@ func (f *Fused10) PredictI8(dst *[10]float32, v []int8, sx float64) (best int, f
 	if len(v)+1 != f.ready {
 		panic(errFused10)
 	}
+	if f.ymm {
+		if len(v) < 32 {
+			return f.predictI8Short(dst, v, sx)
+		}
+		return dotsRescaleI8AVXVNNI(dst, f, v, sx)
+	}
 	return dotsRescaleI8AVX512(dst, f, v, sx)
+}
+
+// predictI8Short is PredictI8's predictShort (the padding's zero bytes,
+// read as 128, meet the rows' zero padding too).
+func (f *Fused10) predictI8Short(dst *[10]float32, v []int8, sx float64) (best int, finite bool) {
+	var p [32]int8
+	copy(p[:], v)
+	return dotsRescaleI8AVXVNNI(dst, f, p[:], sx)
 }

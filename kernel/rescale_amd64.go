@@ -19,6 +19,13 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return id == i8AVX512VNNI }
 
+// fused10Asm reports whether int8 implementation id has Fused10's assembly,
+// and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which
+// takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.
+func fused10Asm(id int8ID) (ok, ymm bool) {
+	return id == i8AVX512VNNI || id == i8AVXVNNI, id == i8AVXVNNI
+}
+
 // rescaleArgmaxAVX512 is RescaleArgmax (avx512vnni; any length):
 //
 //	for k, a := range acc { dst[k] = float32(float64(s[k]*sx*float64(a)) + b[k]) }
@@ -44,3 +51,17 @@ func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx fl
 //
 //go:noescape
 func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)
+
+// dotsRescaleU8AVXVNNI is dotsRescaleU8AVX512 on AVX2 and AVX-VNNI alone
+// (avxvnni's Fused10.Predict; no EVEX): bit for bit the same results, for
+// len(x) ≥ 32 or a multiple of 32 (Predict pads a shorter x with zeros,
+// which meet the rows' zero padding).
+//
+//go:noescape
+func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)
+
+// dotsRescaleI8AVXVNNI is dotsRescaleI8AVX512 likewise (avxvnni's
+// Fused10.PredictI8), with the same condition on len(x).
+//
+//go:noescape
+func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)

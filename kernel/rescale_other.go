@@ -22,6 +22,21 @@ func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (be
 	panic("kernel: dotsRescaleI8AVX512 without assembly")
 }
 
+// dotsRescaleU8AVXVNNI likewise (avxvnni's Fused10.Predict).
+func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleU8AVXVNNI without assembly")
+}
+
+// dotsRescaleI8AVXVNNI likewise (avxvnni's Fused10.PredictI8).
+func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleI8AVXVNNI without assembly")
+}
+
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return false }
+
+// fused10Asm reports whether int8 implementation id has Fused10's assembly,
+// and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which
+// takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.
+func fused10Asm(id int8ID) (ok, ymm bool) { return false, false }

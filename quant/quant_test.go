@@ -188,14 +188,15 @@ func samples(rng *rand.Rand, d int) (us [][]uint8, zs []uint8, vs [][]int8) {
 }
 
 // onEachInt8 runs f with q scoring on every int8 implementation this CPU
-// has.
+// has, its rows made ready for the implementation's fused 10-class
+// prediction where it has one (setKernels, as OnInt8 does).
 func onEachInt8(t *testing.T, q *Model, f func(t *testing.T)) {
-	defer func(k kernel.Int8Kernels) { q.k = k }(q.k)
+	defer q.setKernels(q.k)
 	for _, v := range kernel.Int8Impls() {
 		if !v.Available() {
 			continue
 		}
-		q.k = kernel.OnInt8(v)
+		q.setKernels(kernel.OnInt8(v))
 		t.Run("int8="+v.Name(), f)
 	}
 }

@@ -144,70 +144,87 @@ for n in list(range(0, 140)) + [255, 256, 257, 1000, 1027]:
 # beyond int32; 'ties' repeats rows (with their sum, s and b) so that equal
 # scores must give the smallest row.
 R = 10
-for d in list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000]:
-    for kind in ('random', 'extreme', 'ties', 'flat', 'nonfinite', 'wrap'):
-        if kind == 'extreme':
-            x = [random.choice([0, 255]) for _ in range(d)]
-            W = [random.choice([-128, 127]) for _ in range(R * d)]
-        else:
-            x = [random.randrange(256) for _ in range(d)]
-            W = [random.randrange(-128, 128) for _ in range(R * d)]
-        z = random.choice([0, 0, 1, 128, 255, random.randrange(256)])
-        sums = [random.choice([random.randint(-2**31, 2**31 - 1), random.randint(-5000, 5000), -2**31, 2**31 - 1])
-                for _ in range(R)]
-        if kind == 'wrap':
-            z = 255
-            sums = [random.choice([-2**31, 2**31 - 1, 2**30 + 12345, -2**30 - 7]) for _ in range(R)]
-        acc0, s, b, sx = sample(R, 'random')
-        if kind == 'ties':
-            src = [random.randrange(3) for _ in range(R)]
-            W = [W[src[r] * d + i] for r in range(R) for i in range(d)]
-            sums = [sums[src[r]] for r in range(R)]
-            s = [s[src[r]] for r in range(R)]
-            b = [b[src[r]] for r in range(R)]
-            z = random.choice([0, 3])
-        if kind == 'flat':  # s = 0: the scores are b's few values, ±0 among them: ties at any rows, 8 and 9 too
-            s = [0.0] * R
-            vals = random.choice([[-1.0, -0.0, 0.0, 0.5], [-1.0, -0.0, 0.0], [-2.0, -1.0]])
-            b = [random.choice(vals) for _ in range(R)]
-            if random.randrange(2):
-                b[random.choice([8, 9])] = 1.0
-        if kind == 'nonfinite':
-            k = random.randrange(R)
-            c = random.randrange(5)
-            if c == 0:
-                s[k] = 1e38; sums[k] = 2**31 - 1; z = 255  # |acc| large: beyond float32, +-Inf
-            elif c == 1:
-                b[k] = math.nan
-            elif c == 2:
-                s[k] = -math.inf
-            elif c == 3:
-                sx = random.choice([math.inf, math.nan])
+def fused10(u8, i8, lengths):
+    """Runs the functions u8 and i8 (dotsRescaleU8… and dotsRescaleI8…) on
+    the 10-row cases above at each d of lengths; returns the failures."""
+    bad = 0
+    for d in lengths:
+        for kind in ('random', 'extreme', 'ties', 'flat', 'nonfinite', 'wrap'):
+            if kind == 'extreme':
+                x = [random.choice([0, 255]) for _ in range(d)]
+                W = [random.choice([-128, 127]) for _ in range(R * d)]
             else:
-                b[k] = math.inf
-        acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
-        # the rows at a stride of d (DotsU8I8RescaleArgmax) or padded past d
-        # (Fused10's: to a multiple of 64, or any) with random bytes that must
-        # not be read
-        stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
-        Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
-        # m: a Fused10 (w, sum, s, b, stride, wsum, ready), wsum the rows' own
-        # sums (random for the unsigned function, which must not read them)
-        wsum = [wrap32(sum(W[r * d:(r + 1) * d])) for r in range(R)]
-        slices = [('dst', None), ('x', d), ('m', None)] + [('', None)] * 5
-        ptrs = (2, {0: 3, 1: 4, 2: 5, 3: 6, 5: 7})
-        mblk = struct.pack('<4Qqqq', 0, 0, 0, 0, stride, 0, d + 1)
-        tail = [Wb, struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)]
-        fails += check('dotsRescaleU8AVX512', R, kind + ' d=%d z=%d' % (d, z),
-                       {'sx': sx, 'z': z, 'slices': slices, 'ptrs': ptrs},
-                       [random.randbytes(4 * R), bytes(x), mblk] + tail + [random.randbytes(4 * R)], acc, s, b, sx)
-        # dotsRescaleI8AVX512: x's bytes read as signed, no zero point, the
-        # rows' own sums (Fused10.PredictI8): acc = Σ W·v exactly (wrapped)
-        if kind != 'wrap':
-            v = [b8 - 256 if b8 > 127 else b8 for b8 in x]
-            acc = [wrap32(sum(W[r * d + i] * v[i] for i in range(d))) for r in range(R)]
-            fails += check('dotsRescaleI8AVX512', R, kind + ' d=%d signed' % d,
-                           {'sx': sx, 'slices': slices, 'ptrs': ptrs},
-                           [random.randbytes(4 * R), bytes(x), mblk] + tail + [struct.pack('<%di' % R, *wsum)], acc, s, b, sx)
-print(path, 'rescaleArgmaxAVX512, dotsRescaleU8AVX512 and dotsRescaleI8AVX512 checks', checks, 'failures', fails)
+                x = [random.randrange(256) for _ in range(d)]
+                W = [random.randrange(-128, 128) for _ in range(R * d)]
+            z = random.choice([0, 0, 1, 128, 255, random.randrange(256)])
+            sums = [random.choice([random.randint(-2**31, 2**31 - 1), random.randint(-5000, 5000), -2**31, 2**31 - 1])
+                    for _ in range(R)]
+            if kind == 'wrap':
+                z = 255
+                sums = [random.choice([-2**31, 2**31 - 1, 2**30 + 12345, -2**30 - 7]) for _ in range(R)]
+            acc0, s, b, sx = sample(R, 'random')
+            if kind == 'ties':
+                src = [random.randrange(3) for _ in range(R)]
+                W = [W[src[r] * d + i] for r in range(R) for i in range(d)]
+                sums = [sums[src[r]] for r in range(R)]
+                s = [s[src[r]] for r in range(R)]
+                b = [b[src[r]] for r in range(R)]
+                z = random.choice([0, 3])
+            if kind == 'flat':  # s = 0: the scores are b's few values, ±0 among them: ties at any rows, 8 and 9 too
+                s = [0.0] * R
+                vals = random.choice([[-1.0, -0.0, 0.0, 0.5], [-1.0, -0.0, 0.0], [-2.0, -1.0]])
+                b = [random.choice(vals) for _ in range(R)]
+                if random.randrange(2):
+                    b[random.choice([8, 9])] = 1.0
+            if kind == 'nonfinite':
+                k = random.randrange(R)
+                c = random.randrange(5)
+                if c == 0:
+                    s[k] = 1e38; sums[k] = 2**31 - 1; z = 255  # |acc| large: beyond float32, +-Inf
+                elif c == 1:
+                    b[k] = math.nan
+                elif c == 2:
+                    s[k] = -math.inf
+                elif c == 3:
+                    sx = random.choice([math.inf, math.nan])
+                else:
+                    b[k] = math.inf
+            acc = [wrap32(sum(W[r * d + i] * x[i] for i in range(d)) - z * sums[r]) for r in range(R)]
+            # the rows at a stride of d (DotsU8I8RescaleArgmax) or padded past d
+            # (Fused10's: to a multiple of 64, or any) with random bytes that must
+            # not be read
+            stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
+            Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
+            # m: a Fused10 (w, sum, s, b, stride, wsum, ready), wsum the rows' own
+            # sums (random for the unsigned function, which must not read them)
+            wsum = [wrap32(sum(W[r * d:(r + 1) * d])) for r in range(R)]
+            slices = [('dst', None), ('x', d), ('m', None)] + [('', None)] * 5
+            ptrs = (2, {0: 3, 1: 4, 2: 5, 3: 6, 5: 7})
+            mblk = struct.pack('<4Qqqq', 0, 0, 0, 0, stride, 0, d + 1)
+            tail = [Wb, struct.pack('<%di' % R, *sums), struct.pack('<%dd' % R, *s), struct.pack('<%dd' % R, *b)]
+            bad += check(u8, R, kind + ' d=%d z=%d' % (d, z),
+                         {'sx': sx, 'z': z, 'slices': slices, 'ptrs': ptrs},
+                         [random.randbytes(4 * R), bytes(x), mblk] + tail + [random.randbytes(4 * R)], acc, s, b, sx)
+            # dotsRescaleI8AVX512: x's bytes read as signed, no zero point, the
+            # rows' own sums (Fused10.PredictI8): acc = Σ W·v exactly (wrapped)
+            if kind != 'wrap':
+                v = [b8 - 256 if b8 > 127 else b8 for b8 in x]
+                acc = [wrap32(sum(W[r * d + i] * v[i] for i in range(d))) for r in range(R)]
+                bad += check(i8, R, kind + ' d=%d signed' % d,
+                             {'sx': sx, 'slices': slices, 'ptrs': ptrs},
+                             [random.randbytes(4 * R), bytes(x), mblk] + tail + [struct.pack('<%di' % R, *wsum)], acc, s, b, sx)
+    return bad
+
+
+fails += fused10('dotsRescaleU8AVX512', 'dotsRescaleI8AVX512', list(range(0, 140)) + [255, 256, 257, 767, 768, 784, 1000])
+
+# dotsRescaleU8AVXVNNI and dotsRescaleI8AVXVNNI (avxvnni's Fused10.Predict
+# and PredictI8: AVX2 and the VEX VPDPBUSD): the same checks at the lengths
+# they take, d >= 32 or a multiple of 32 (Fused10 pads a shorter sample to
+# 32 bytes), around the 32- and 64-byte steps and the d mod 32 tail, rows at
+# a stride of d or padded past it with random bytes that must not be read
+# (the rows' padding is zero in Fused10, but these functions never read it
+# for d >= 32). Every byte of dst, best and finite as the reference says.
+fails += fused10('dotsRescaleU8AVXVNNI', 'dotsRescaleI8AVXVNNI', [0] + list(range(32, 140)) + [160, 255, 256, 257, 767, 768, 784, 1000])
+print(path, 'rescaleArgmaxAVX512, dotsRescaleU8AVX512, dotsRescaleI8AVX512, dotsRescaleU8AVXVNNI and dotsRescaleI8AVXVNNI checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)

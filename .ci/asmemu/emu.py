@@ -1273,13 +1273,19 @@ CMP_PREDICATES = {0: lambda a, b: a == b,   # EQ_OQ: false on NaN; -0 = +0
 
 def op_cmpps(cpu, ins, ops):
     # VCMPPS $pred, src2, src1, [mask,] kdst: bit i of kdst = pred(src1[i],
-    # src2[i]) for the lanes the opmask (if any) selects, the bits above 0
+    # src2[i]) for the lanes the opmask (if any) selects, the bits above 0;
+    # the VEX form's destination is a vector (XMM, YMM): all ones in the
+    # lanes where pred holds, zeros elsewhere (the bits above an XMM zeroed)
     imm, s2, s1, d = ops
-    if d[0] != 'k' or imm[1] not in CMP_PREDICATES:
+    if d[0] not in ('k', 'vec') or imm[1] not in CMP_PREDICATES or d[0] == 'vec' and (ins.mask is not None or vwidth(d) > 32):
         raise ValueError('unmodelled form: ' + ins.text)
     w = vwidth(s1)
     A = lanes(vget(cpu, s1, w), 'f')
     B = lanes(vget(cpu, s2, w), 'f')
+    if d[0] == 'vec':
+        p = CMP_PREDICATES[imm[1]]
+        vset(cpu, d, ipack([-1 if p(a, b) else 0 for a, b in zip(A, B)], 'i'))
+        return
     m = cpu.k[ins.mask] if ins.mask is not None else (1 << len(A)) - 1
     p = CMP_PREDICATES[imm[1]]
     cpu.k[d[1]] = sum(1 << i for i in range(len(A)) if m >> i & 1 and p(A[i], B[i]))
@@ -1306,5 +1312,6 @@ INTVEC = {
     'VPUNPCKLQDQ': op_unpck('q', False), 'VPUNPCKHQDQ': op_unpck('q', True),
     'VSHUFI32X4': op_shufi32x4, 'VPERMILPS': op_permilps, 'VCMPPS': op_cmpps,
     'VCVTPD2PSX': op_cvtpd2ps,  # Go's name of the form with an XMM (or m128) source
+    'VCVTPD2PSY': op_cvtpd2ps,  # and with a YMM source (to an XMM)
 }
 INTVEC_MASKED = {'VPMOVDB', 'VPMAXUQ', 'VCVTDQ2PD', 'VCMPPS'}  # the handlers that apply ins.mask themselves

@@ -281,7 +281,7 @@ TEXT ·ivec(SB), NOSPLIT, $0-24
 	VEXTRACTPS $2, X11, 3408(DI)
 	VMOVHPD X0, 3404(DI)(AX*8)
 	VMOVSS X1, 3420(DI)
-	// slots 54-61: the fused 10-class prediction's epilogue (rescale_amd64.s):
+	// slots 54-60: the fused 10-class prediction's epilogue (rescale_amd64.s):
 	// the transpose-and-add tree's shuffles, the argmax's merged maximum,
 	// compares into opmasks, KUNPCKBW and BSF, and the scalar forms it adds
 	VMOVDQU64 (SI), Z20
@@ -320,6 +320,26 @@ TEXT ·ivec(SB), NOSPLIT, $0-24
 	MOVQ R9, 3880(DI)
 	MOVBLZX 9(SI), R10
 	MOVQ R10, 3888(DI)
+	// slots 61-63: the AVX2 + AVX-VNNI fused prediction's (dotsRescale?8AVXVNNI)
+	// forms: VCVTPD2PSY, VEX VCMPPS to a vector, VCVTDQ2PD of an XMM to a YMM
+	// and an XMM, VPERM2F128 of two registers, SHLL by an immediate
+	VMOVUPD 384(SI), Y14
+	VCVTPD2PSY Y14, X15
+	VMOVUPS X15, 3904(DI)
+	VCMPPS $0x00, X13, X11, X14
+	VMOVUPS X14, 3920(DI)
+	VCMPPS $0x00, Y13, Y11, Y14
+	VMOVUPS Y14, 3936(DI)
+	VMOVDQU 0(SI), X9
+	VCVTDQ2PD X9, Y8
+	VMOVUPD Y8, 3968(DI)
+	VPERM2F128 $0x31, Y12, Y11, Y10
+	VMOVUPS Y10, 4000(DI)
+	VCVTDQ2PD X9, X8
+	VMOVUPD X8, 4032(DI)
+	VMOVMSKPS Y14, R11
+	SHLL $8, R11
+	MOVQ R11, 4048(DI)
 	VZEROUPPER
 	RET
 
