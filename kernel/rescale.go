@@ -96,8 +96,8 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 // Fused10 is a 10-class int8 model's rows made ready for
 // DotsU8I8RescaleArgmax's fused path (Int8Kernels.Fused10), for a caller
 // that predicts many samples with one model: its Predict takes only the
-// sample, with its checks made once, and is small enough to inline, so
-// that the prediction costs one call into the assembly (each Go call layer
+// sample, with its checks made once, so that the prediction costs one Go
+// call around one call into the assembly (each Go call layer
 // with DotsU8I8RescaleArgmax's 20 argument words measured about 4 ns on
 // Zen 5, a tenth of the prediction). PredictI8 does the same for signed
 // bytes. The zero value is not ready: its Predict and PredictI8 panic.
@@ -119,8 +119,8 @@ type Fused10 struct {
 	ymm bool
 }
 
-// errFused10 is Fused10.Predict's panic.
-var errFused10 = errors.New("kernel.Fused10.Predict: not ready, or len(x) is not the rows' length")
+// errFused10 is the panic of Fused10.Predict and Fused10.PredictI8.
+var errFused10 = errors.New("kernel.Fused10: not ready, or the sample's length is not the rows' length")
 
 // Fused10 returns W (10 rows of d = len(W)/10 weights), sum, s and b made
 // ready for Fused10.Predict, and ok = true, where k has the fused path (the
