@@ -794,14 +794,7 @@ func (g *i8x86) vnni10Loop(d reg.Register, flip reg.VecPhysical) {
 	g.Comment("10 rows at a time, two vectors (128 bytes) per iteration: Z(r), Z(10+r) =",
 		"row r's sums, Z20, Z21 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others",
 		"at d·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 128-byte blocks")
-	g.MOVQ(reg.RSI, reg.RCX)
-	g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.R9)
-	g.ADDQ(reg.R8, reg.R9)
-	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
-	g.MOVQ(reg.RDI, reg.R12)
-	g.MOVQ(d, reg.R11)
-	g.ANDQ(imm(-128), reg.R11)
-	g.ADDQ(reg.RDI, reg.R11)
+	rows10Cursors(g.x86, d, 128)
 	for r := 0; r < 20; r++ {
 		g.VPXORD(zr[r], zr[r], zr[r])
 	}
@@ -899,6 +892,21 @@ func (g *i8x86) vnni10Sum(store bool) {
 	if store {
 		g.VMOVQ(reg.X8, mem(reg.RDX, 32))
 	}
+}
+
+// rows10Cursors emits the start of the 10-row loops (vnni10Loop,
+// dotsRescale10YMM): rows10At's cursors CX, R9 and R10 from SI = row 0 and
+// R8 = the stride, R12 = the x cursor from DI = &x[0], and R11 = the end of
+// x's whole blocks of block bytes (a power of two), d holding len(x).
+func rows10Cursors(g *x86, d reg.Register, block int) {
+	g.MOVQ(reg.RSI, reg.RCX)
+	g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.R9)
+	g.ADDQ(reg.R8, reg.R9)
+	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
+	g.MOVQ(reg.RDI, reg.R12)
+	g.MOVQ(d, reg.R11)
+	g.ANDQ(imm(-block), reg.R11)
+	g.ADDQ(reg.RDI, reg.R11)
 }
 
 // rows10At is the address of row r's bytes at disp past the cursors of the

@@ -551,14 +551,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	g.Comment("10 rows at a time, two vectors (64 bytes) per iteration: Y(r) = row r's",
 		"sums, Y10, Y13 = x; CX = row 0, R9 = row 3, R10 = row 5 (the others at",
 		"stride·{1, 2, 4, 8} from these), R12 = x cursor, R11 = end of x's 64-byte blocks")
-	g.MOVQ(reg.RSI, reg.RCX)
-	g.LEAQ(memx(reg.RSI, 0, reg.R8, 2), reg.R9)
-	g.ADDQ(reg.R8, reg.R9)
-	g.LEAQ(memx(reg.R9, 0, reg.R8, 2), reg.R10)
-	g.MOVQ(reg.RDI, reg.R12)
-	g.MOVQ(reg.RBX, reg.R11)
-	g.ANDQ(imm(-64), reg.R11)
-	g.ADDQ(reg.RDI, reg.R11)
+	rows10Cursors(g.x86, reg.RBX, 64)
 	for r := 0; r < 10; r++ {
 		g.VPXOR(acc(r), acc(r), acc(r))
 	}
