@@ -76,11 +76,8 @@ func int8X86File() ([]byte, error) {
 	extra := map[string][]string{} // function → ISA extensions of raw instructions
 	for _, v := range []*i8Variant{i8AVX2, i8AVXVNNI, i8AVX512VNNI} {
 		for _, k := range i8Kinds {
-			name := i8Dots(f, v, k, extra)
-			for _, isa := range extra[name] {
-				if !v.spec.covers(isa) {
-					return nil, fmt.Errorf("%s uses %s, which the availability check of int8 %s does not cover (%v)", name, isa, v.spec.name, v.spec.features)
-				}
+			if err := i8Uncovered(v, i8Dots(f, v, k, extra), extra); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -162,6 +159,18 @@ func (g *i8x86) needISA(isa string) {
 		}
 	}
 	g.extra[g.name] = append(g.extra[g.name], isa)
+}
+
+// i8Uncovered returns an error if function name, emitted for int8 variant
+// v, has a raw instruction (extra[name], from needISA) whose ISA extension
+// v's availability check does not cover; else nil.
+func i8Uncovered(v *i8Variant, name string, extra map[string][]string) error {
+	for _, isa := range extra[name] {
+		if !v.spec.covers(isa) {
+			return fmt.Errorf("%s uses %s, which the availability check of int8 %s does not cover (%v)", name, isa, v.spec.name, v.spec.features)
+		}
+	}
+	return nil
 }
 
 var vexRE = regexp.MustCompile(`(?m)^\tVPDPBUSDVEX\s+Y(\d+), Y(\d+), Y(\d+)$`)

@@ -348,6 +348,9 @@ func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
 	g.KMOVW(reg.K5, reg.EAX)
 	g.BSFL(reg.EAX, reg.EAX)
 	rescaleReturn(g.x86)
+	if err := i8Uncovered(g.v, name, g.extra); err != nil {
+		panic(err)
+	}
 }
 
 // dotsRescaleTree emits the reduction of vnni10Loop's accumulators (Z(r),
@@ -679,10 +682,8 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	g.ORL(reg.ECX, reg.EAX)
 	g.BSFL(reg.EAX, reg.EAX)
 	rescaleReturn(g.x86)
-	for _, isa := range g.extra[name] {
-		if !i8AVXVNNI.spec.covers(isa) {
-			panic(name + " uses " + isa + ", which avxvnni's availability check does not cover")
-		}
+	if err := i8Uncovered(g.v, name, g.extra); err != nil {
+		panic(err)
 	}
 }
 
