@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -64,19 +63,6 @@ func quantFn(f *asmFile, w quantWidth, v isa, name, sig string) *x86 {
 		f.also(name, u.spec)
 	}
 	return g
-}
-
-// shlCL emits SHLL CX, r (the Go assembler names the count register CX).
-func (g *x86) shlCL(r reg.Register) {
-	g.Instruction(&ir.Instruction{Opcode: "SHLL", Operands: []operand.Op{reg.RCX, r}})
-}
-
-// tailMask sets K1 to the low CX bits (CX < 16; clobbers AX).
-func (g *x86) tailMask() {
-	g.MOVL(imm32(1), reg.EAX)
-	g.shlCL(reg.EAX)
-	g.DECL(reg.EAX)
-	g.KMOVW(reg.EAX, reg.K1)
 }
 
 // quantLoops emits the loops over x (SI, CX elements left; with bytes, DI
@@ -141,7 +127,7 @@ func quantRangeX86(f *asmFile, w quantWidth, v isa) {
 	g.JZ(lbl("reduce"))
 	if zmm {
 		g.Comment("the last CX < 16 elements, the other lanes zero")
-		g.tailMask()
+		g.tailMask(reg.EAX)
 		g.VMOVDQU32_Z(mem(reg.RSI, 0), reg.K1, reg.Z8)
 	} else {
 		g.Comment("the last 8 elements, overlapping those already seen")
@@ -242,7 +228,7 @@ func quantizeX86(f *asmFile, w quantWidth, v isa, perm operand.Mem) {
 	g.JZ(lbl("done"))
 	if zmm {
 		g.Comment("the last CX < 16 elements under the mask K1, loaded and stored")
-		g.tailMask()
+		g.tailMask(reg.EAX)
 		g.VMOVUPS_Z(mem(reg.RSI, 0), reg.K1, reg.Z0)
 		conv(0, nil, true)
 		g.VPMOVDB(reg.Z0, reg.K1, mem(reg.RDI, 0))

@@ -396,12 +396,22 @@ func (g *x86) rows4() {
 // (clobbering CX and AX): (1 << CX/size) − 1.
 func (g *x86) kmask() {
 	g.SHRQ(operand.Imm(uint64(g.t.shift)), reg.RCX)
-	g.MOVL(imm32(1), reg.EAX)
-	// SHLL CX, AX: the Go assembler names the count register CX (avo's
-	// form would print CL), as the asmemu interpreter reads it.
-	g.Instruction(&ir.Instruction{Opcode: "SHLL", Operands: []operand.Op{reg.RCX, reg.EAX}})
-	g.DECL(reg.EAX)
-	g.KMOVW(reg.EAX, reg.K1)
+	g.tailMask(reg.EAX)
+}
+
+// tailMask sets K1 to the low CX bits, (1 << CX) − 1 (CX < 16), through
+// the 32-bit register r.
+func (g *x86) tailMask(r reg.Register) {
+	g.MOVL(imm32(1), r)
+	g.shlCL(r)
+	g.DECL(r)
+	g.KMOVW(r, reg.K1)
+}
+
+// shlCL emits SHLL CX, r: the Go assembler names the count register CX
+// (avo's form would print CL), as the asmemu interpreter reads it.
+func (g *x86) shlCL(r reg.Register) {
+	g.Instruction(&ir.Instruction{Opcode: "SHLL", Operands: []operand.Op{reg.RCX, r}})
 }
 
 // rodataNoptr are the attributes of a constant table.
