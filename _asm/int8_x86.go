@@ -245,10 +245,7 @@ func i8Dots(f *asmFile, v *i8Variant, k i8Kind, extra map[string][]string) strin
 		g.Comment("K1 = one bit per byte of the tail, d mod 64 (AVX512BW)")
 		g.MOVQ(reg.R8, reg.RCX)
 		g.ANDQ(imm(W-1), reg.RCX)
-		g.MOVL(imm32(1), reg.EAX)
-		g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
-		g.DECQ(reg.RAX)
-		g.KMOVQ(reg.RAX, reg.K1)
+		g.tailMaskQ()
 	} else {
 		g.CMPQ(reg.R8, imm(W))
 		g.JB(lbl("small"))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -298,10 +297,7 @@ func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
 	g.MOVQ(g.param("x", "len"), reg.RBX)
 	g.MOVQ(reg.RBX, reg.RCX)
 	g.ANDQ(imm(63), reg.RCX)
-	g.MOVL(imm32(1), reg.EAX)
-	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
-	g.DECQ(reg.RAX)
-	g.KMOVQ(reg.RAX, reg.K1)
+	g.tailMaskQ()
 	g.MOVQ(reg.RBX, reg.R13)
 	g.ANDQ(imm(-64), reg.R13)
 	var flip reg.VecPhysical

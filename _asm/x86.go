@@ -408,6 +408,15 @@ func (g *x86) tailMask(r reg.Register) {
 	g.KMOVW(r, reg.K1)
 }
 
+// tailMaskQ sets K1 to the low CX bits, (1 << CX) − 1 (CX < 64: one bit
+// per byte of a ZMM), through AX.
+func (g *x86) tailMaskQ() {
+	g.MOVL(imm32(1), reg.EAX)
+	g.Instruction(&ir.Instruction{Opcode: "SHLQ", Operands: []operand.Op{reg.RCX, reg.RAX}})
+	g.DECQ(reg.RAX)
+	g.KMOVQ(reg.RAX, reg.K1)
+}
+
 // shlCL emits SHLL CX, r: the Go assembler names the count register CX
 // (avo's form would print CL), as the asmemu interpreter reads it.
 func (g *x86) shlCL(r reg.Register) {
