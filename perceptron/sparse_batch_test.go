@@ -27,18 +27,7 @@ func TestSparseBatchMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
-		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
-			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
-		}},
-		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
-		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
-			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
-		}},
-		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
-	})
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, sparseBatchMethods(km, lm))
 }
 
 // TestSparseBatchRows: every sparse batch method of the linear and the
@@ -56,18 +45,7 @@ func TestSparseBatchRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	methods := []csrtest.Method[float32]{
-		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
-			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
-		}},
-		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
-		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
-			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
-		}},
-		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
-	}
+	methods := sparseBatchMethods(km, lm)
 	// row is the row of at least three stored values that the cases change
 	row := -1
 	for i := range c.Rows {
@@ -131,5 +109,22 @@ func TestKernelAccuracySparse(t *testing.T) {
 	}
 	if _, err := m.AccuracySparse(c, y[:10]); !errors.Is(err, ErrDims) {
 		t.Errorf("short labels: %v, want ErrDims", err)
+	}
+}
+
+// sparseBatchMethods is the sparse batch methods of the kernel model km
+// and the linear model lm, each called on a CSR matrix of n rows.
+func sparseBatchMethods(km *KernelModel[float32], lm *Model[float32]) []csrtest.Method[float32] {
+	return []csrtest.Method[float32]{
+		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
+		}},
+		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
+		}},
+		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := lm.AccuracySparse(c, make([]int, n)); return err }},
 	}
 }

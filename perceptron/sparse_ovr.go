@@ -64,7 +64,6 @@ func blockPad(w int) int {
 type ovrGroup[T Float] struct {
 	c0, G, d int   // d: the used features (ovrCols)
 	W, U     [][]T // per block: d × width values; U nil unless Averaged
-	sc       []T   // one score per class: the benchmarks' scoring passes (epochSparseOvR uses ahead)
 	ahead    [][]T // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
 	tmp      []T   // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T   // D values: a class's averaging sums scattered (checks)
@@ -104,7 +103,7 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
 	for _, r := range grp {
-		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d, sc: make([]T, r[1]-r[0])}
+		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d}
 		for range scoreAhead {
 			g.ahead = append(g.ahead, make([]T, g.G))
 		}
@@ -521,10 +520,6 @@ func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], j, n int) int {
 	}
 	return n
 }
-
-// rowsAhead is how many visits ahead the benchmarks' pass-prefetch
-// prefetches a row's stored values (kernel.PrefetchRow).
-const rowsAhead = 2
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
 // len(dst) classes of a block: each a sequential sum over the stored

@@ -48,6 +48,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	})
 	train()
 	g := t.blk[0]
+	sc := make([]float32, g.G) // the scores of the visit being scored
 	pass := func(ahead int) {
 		for range 10 {
 			t.smp.next()
@@ -58,7 +59,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 					kernel.PrefetchRow(nx.idx, nx.val)
 				}
 				for bi, blk := range g.W {
-					scoreBlock(g.sc[bi*blockWidth:min((bi+1)*blockWidth, g.G)], blk, t.ovr.vec(t.rowAt(j)))
+					scoreBlock(sc[bi*blockWidth:min((bi+1)*blockWidth, g.G)], blk, t.ovr.vec(t.rowAt(j)))
 				}
 			}
 		}
@@ -90,9 +91,9 @@ func BenchmarkTextOvRParts(b *testing.B) {
 					for bi, blk := range g.W {
 						lo, hi := bi*blockWidth, min((bi+1)*blockWidth, g.G)
 						if j+1 < E {
-							scoreBlock2(g.sc[lo:hi], ahead[lo:hi], blk, x, t.ovr.vec(t.rowAt(j+1)))
+							scoreBlock2(sc[lo:hi], ahead[lo:hi], blk, x, t.ovr.vec(t.rowAt(j+1)))
 						} else {
-							scoreBlock(g.sc[lo:hi], blk, x)
+							scoreBlock(sc[lo:hi], blk, x)
 						}
 					}
 				}
@@ -152,6 +153,10 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 
 // noAhead is a look-ahead past every epoch: no prefetch.
 const noAhead = math.MaxInt
+
+// rowsAhead is how many visits ahead the pass-prefetch benchmarks
+// prefetch a row's stored values (kernel.PrefetchRow).
+const rowsAhead = 2
 
 // BenchmarkTextOvRBound measures what bounds the scoring passes of
 // BenchmarkTextOvRParts (same set, same trained weights; 10 passes of
