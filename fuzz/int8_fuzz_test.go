@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"bytes"
-	"math"
 	"slices"
 	"testing"
 	"unsafe"
@@ -223,10 +222,10 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 			continue
 		}
 		var got [10]float32
-		if gb, gf := f.Predict(&got, x, z, sx); gb != bu || gf != fu || !sameBits(got[:], wantU) {
+		if gb, gf := f.Predict(&got, x, z, sx); gb != bu || gf != fu || !kerneltest.SameBits(got[:], wantU) {
 			t.Fatalf("%s Predict d=%d z=%d: (%d, %v) %v, want (%d, %v) %v", im, d, z, gb, gf, got, bu, fu, wantU)
 		}
-		if gb, gf := f.PredictI8(&got, v, sx); gb != bi || gf != fi || !sameBits(got[:], wantI) {
+		if gb, gf := f.PredictI8(&got, v, sx); gb != bi || gf != fi || !kerneltest.SameBits(got[:], wantI) {
 			t.Fatalf("%s PredictI8 d=%d: (%d, %v) %v, want (%d, %v) %v", im, d, gb, gf, got, bi, fi, wantI)
 		}
 		if !bytes.Equal(data, data0) {
@@ -238,9 +237,4 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 func FuzzFused10(f *testing.F) {
 	addInt8DotsSeeds(f)
 	f.Fuzz(fuzzFused10)
-}
-
-// sameBits reports whether a and b hold the same float32 bits.
-func sameBits(a, b []float32) bool {
-	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
 }
