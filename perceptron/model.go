@@ -115,6 +115,10 @@ type state[T Float] struct {
 	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
 	// see compactAvg and averaging.
 	avg *compactAvg[T]
+	// cs, if not nil, holds the served weights compactly (W is then nil):
+	// see compactServed. Only the sparse methods read it (loadSparse);
+	// load gives everything else a snapshot with W formed (dense).
+	cs *compactServed[T]
 }
 
 // hasState reports whether the snapshot holds the training state of its
@@ -137,12 +141,39 @@ func newModel[T Float](s *state[T]) *Model[T] {
 	return m
 }
 
+// load returns the model's snapshot, with its weights W formed: a
+// compact model's (compactServed) are formed dense on the first call that
+// needs them, and the model publishes the dense snapshot, unless an Update
+// published another first.
 func (m *Model[T]) load() (*state[T], error) {
 	s := m.st.Load()
 	if s == nil {
 		return nil, ErrUntrained
 	}
+	if s.cs != nil {
+		return m.dense(s), nil
+	}
 	return s, nil
+}
+
+// loadSparse is load for the sparse methods, which score a compact
+// model's weights as they are.
+func (m *Model[T]) loadSparse() (*state[T], error) {
+	s := m.st.Load()
+	if s == nil {
+		return nil, ErrUntrained
+	}
+	return s, nil
+}
+
+// dense returns s, a snapshot with compact served weights, with its
+// weights formed dense (once, however many goroutines ask) and no compact
+// weights, and publishes it if s is still the model's.
+func (m *Model[T]) dense(s *state[T]) *state[T] {
+	ns := *s
+	ns.W, ns.cs = s.cs.denseW(), nil
+	m.st.CompareAndSwap(s, &ns)
+	return &ns
 }
 
 // Kind returns the model's kind (0 for an untrained Model).
@@ -218,6 +249,13 @@ func (m *Model[T]) Weights(k int) ([]T, T) {
 	s := m.st.Load()
 	if s == nil || s.voted() || k < 0 || k >= s.rows() {
 		return nil, 0
+	}
+	if s.cs != nil { // the row alone, not the model's dense weights
+		w, a := make([]T, s.d), s.cs.row(k)
+		for r, j := range s.cs.cols {
+			w[j] = a[r]
+		}
+		return w, s.B[k]
 	}
 	return slices.Clone(s.W[k*s.d : (k+1)*s.d]), s.B[k]
 }

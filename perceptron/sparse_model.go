@@ -48,10 +48,14 @@ func sparseError[T Float](x dataset.SparseRow[T], d int) error {
 
 // scoreSparse returns score k of the sparse sample x, with (mul, bmul) =
 // s.sampleScale(x.val): O(nnz) per weight vector (for a voted model, per
-// kept vector of class k, voted as scoresInto does).
+// kept vector of class k, voted as scoresInto does). For a compact model
+// (s.cs), x's indices are its compact columns (sparseCols).
 func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
 	d := s.d
 	if !s.voted() {
+		if s.cs != nil {
+			return s.k.DotSparse(x.idx, x.val, s.cs.row(k))*mul + s.B[k]*bmul
+		}
 		return s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul + s.B[k]*bmul
 	}
 	var buf [scoreChunk]T
@@ -103,20 +107,26 @@ func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 // ErrNonFinite (found, as Predict finds it, by the score it makes
 // non-finite: one pass over x.Val fewer), and so does a non-finite score.
 func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return 0, err
 	}
 	if !sparseOK(x.Idx, len(x.Val), s.d) {
 		return 0, sparseError(x, s.d)
 	}
-	return s.predictSparse(vec[T]{idx: x.Idx, val: x.Val})
+	v := vec[T]{idx: x.Idx, val: x.Val}
+	if s.cs != nil {
+		var ci compactIdx
+		defer ci.release()
+		v.idx = compactIdxOf(&ci, s.cs, v.idx)
+	}
+	return s.predictSparse(v)
 }
 
 // ScoresSparse is Scores for a sparse sample, checked as PredictSparse
 // checks it. It allocates nothing and is safe for concurrent use.
 func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return err
 	}
@@ -127,6 +137,11 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 		return fmt.Errorf("%w: len(dst) = %d, the model has %d scores", ErrDims, len(dst), s.rows())
 	}
 	v := vec[T]{idx: x.Idx, val: x.Val}
+	if s.cs != nil {
+		var ci compactIdx
+		defer ci.release()
+		v.idx = compactIdxOf(&ci, s.cs, v.idx)
+	}
 	mul, bmul := s.sampleScale(v.val)
 	for k := range dst {
 		a := s.scoreSparse(k, v, mul, bmul)
@@ -181,7 +196,7 @@ func checkCSRShape[T Float](X *dataset.CSR[T], d int) error {
 // model's width is an error wrapping ErrDims that names the row; a score
 // made non-finite by a NaN or ±Inf value wraps ErrNonFinite.
 func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return err
 	}
@@ -196,6 +211,13 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 		lo, hi := X.Ptr[i], X.Ptr[i+1]
 		return vec[T]{idx: X.Idx[lo:hi:hi], val: X.Val[lo:hi:hi]}
 	}
+	// The weights and the indices into them: a compact model's compact
+	// columns (compactServed), for all of X at once.
+	W, idx := s.W, X.Idx
+	if s.cs != nil {
+		W, idx = s.cs.A, make([]int32, X.Ptr[X.Rows])
+		s.cs.remap(idx, X.Idx[:len(idx)])
+	}
 	switch {
 	case s.voted():
 		for i := range X.Rows {
@@ -206,11 +228,11 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 			}
 		}
 	case r == 1:
-		s.k.MatVecSparse(dst, X.Ptr, X.Idx, X.Val, s.W)
+		s.k.MatVecSparse(dst, X.Ptr, idx, X.Val, W)
 	default:
 		for i := range X.Rows {
-			xi := x(i)
-			s.k.DotsSparse(dst[i*r:(i+1)*r], s.W, xi.idx, xi.val)
+			lo, hi := X.Ptr[i], X.Ptr[i+1]
+			s.k.DotsSparse(dst[i*r:(i+1)*r], W, idx[lo:hi:hi], X.Val[lo:hi:hi])
 		}
 	}
 	return s.finishBatch(dst, X.Rows, func(i int) []T { return x(i).val })
@@ -220,7 +242,7 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 // X.Rows), scoring them with ScoresBatchSparse; it allocates one scratch
 // slice of X.Rows·NumScores values.
 func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return err
 	}
@@ -244,7 +266,7 @@ func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
 // AccuracySparse returns the fraction of the rows of X whose predicted
 // label equals y.
 func (m *Model[T]) AccuracySparse(X *dataset.CSR[T], y []int) (float64, error) {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return 0, err
 	}

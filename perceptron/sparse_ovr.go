@@ -213,24 +213,26 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 	return W, U, A
 }
 
-// fromBlocksCompact is fromBlocks for Averaged with the running weights
-// and sums kept compact: it writes the K×D average A only, and returns the
-// running weights and sums of the used columns (compactAvg; the other
-// columns are zero, as fromBlocks writes them). The trainer's columns must
-// be the model's (no augmented column).
-func (t *linTrainer[T]) fromBlocksCompact() (A []T, avg *compactAvg[T]) {
-	_, _, A, avg = t.writeBlocks(true)
-	return A, avg
+// fromBlocksCompact is fromBlocks for Averaged with everything kept
+// compact: it returns the served average of the used columns
+// (compactServed: no K×D array at all) and the running weights and sums
+// of the used columns (compactAvg; the other columns are zero, as
+// fromBlocks writes them). The trainer's columns must be the model's (no
+// augmented column).
+func (t *linTrainer[T]) fromBlocksCompact() (*compactServed[T], *compactAvg[T]) {
+	_, _, A, avg := t.writeBlocks(true)
+	return newCompactServed(t.ovr.cols, A, t.dt.d), avg
 }
 
-// writeBlocks is fromBlocks, or with compact (Averaged only),
-// fromBlocksCompact.
+// writeBlocks is fromBlocks, or with compact (Averaged only), the arrays
+// of fromBlocksCompact: the average A compact (K × (len(cols)+1), as
+// compactServed lays it out) and the compact running weights and sums.
 func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[T]) {
 	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
 	nc := len(cols)
 	switch {
 	case compact:
-		A = dataset.Alloc[T](n)
+		A = make([]T, t.K*(nc+1))
 		avg = &compactAvg[T]{cols: cols, W: make([]T, t.K*nc), U: make([]T, t.K*nc)}
 	case t.UB != nil:
 		W, U, A = dataset.Alloc[T](n), dataset.Alloc[T](n), dataset.Alloc[T](n)
@@ -250,13 +252,14 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 			var nf T // Σ v − v: 0 exactly when every served value is finite
 			switch {
 			case compact:
-				ac, bu := A[c*d:(c+1)*d], g.U[b]
+				ac, bu := A[c*(nc+1):(c+1)*(nc+1)], g.U[b]
 				cw, cu := avg.W[c*nc:(c+1)*nc], avg.U[c*nc:(c+1)*nc]
-				for r, j := range cols {
+				ac = ac[:nc]
+				for r := range cols {
 					p := r*w + l
 					wv, uv := bw[p], bu[p]
 					a := wv - uv/steps
-					cw[r], cu[r], ac[j] = wv, uv, a
+					cw[r], cu[r], ac[r] = wv, uv, a
 					s += float64(a) * float64(a)
 					nf += a - a
 				}
@@ -328,6 +331,10 @@ func (t *linTrainer[T]) servedFinite(W []T) bool {
 // average w − u/steps formed block by block, as averageOf forms it), with
 // scoreBlock on the renumbered rows. The scores are the model's up to the
 // order of the sums (the same for integer data).
+//
+// It must come after finish, which has copied the blocks into the model:
+// the average is formed in place of the averaging sums, which are not
+// read again (releaseBlocks).
 func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
 	gs := groupsOf(t.blk)
 	served := make([][][]T, len(gs))
@@ -335,13 +342,12 @@ func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
 	for gi, g := range gs {
 		served[gi] = g.W
 		if g.U != nil {
-			served[gi] = make([][]T, len(g.W))
+			served[gi] = g.U
 			for b, w := range g.W {
-				u, a := g.U[b], make([]T, len(w))
-				for p := range a {
-					a[p] = w[p] - u[p]/steps
+				u := g.U[b][:len(w)]
+				for p, v := range w {
+					u[p] = v - u[p]/steps
 				}
-				served[gi][b] = a
 			}
 		}
 	}

@@ -20,6 +20,9 @@ import (
 // fit of bench/textfit with Workers 1, so that what bounds the whole is
 // measured:
 //
+//   - fit, fit-noeval: the whole fit (TrainMulticlassSparse), and with
+//     SkipEvaluation (no final pass for the training diagnostics);
+//
 //   - epochs: the 10 epochs alone (shuffled, every update), no model
 //     written;
 //
@@ -41,6 +44,21 @@ import (
 //	ROSENBLATT_TEXTSET=/tmp/mantext/mantext-name go test -run XXX -bench TextOvRParts ./perceptron
 func BenchmarkTextOvRParts(b *testing.B) {
 	t, train := textTrainer(b)
+	for _, noEval := range []bool{false, true} {
+		name := "fit"
+		if noEval {
+			name = "fit-noeval"
+		}
+		b.Run(name, func(b *testing.B) {
+			o := textOptions
+			o.SkipEvaluation = noEval
+			for range b.N {
+				if _, _, err := TrainMulticlassSparse(textX, textX.Y, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("epochs", func(b *testing.B) {
 		for range b.N {
 			train()
@@ -103,7 +121,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	b.Run("pass-visits", func(b *testing.B) { passVisits(b, t, g) })
 	b.Run("write", func(b *testing.B) {
 		for range b.N {
-			if A, _ := t.fromBlocksCompact(); len(A) == 0 {
+			if A, _ := t.fromBlocksCompact(); len(A.A) == 0 {
 				b.Fatal("no weights")
 			}
 		}
@@ -122,7 +140,8 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
+	textX = X
+	o := textOptions
 	cfg, err := o.resolve()
 	if err != nil {
 		b.Fatal(err)
@@ -150,6 +169,13 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 	train()
 	return t, train
 }
+
+// textOptions are bench/textfit's options, Workers 1; textX is the
+// training set textTrainer read.
+var (
+	textOptions = Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
+	textX       *dataset.CSR[float32]
+)
 
 // noAhead is a look-ahead past every epoch: no prefetch.
 const noAhead = math.MaxInt

@@ -1146,9 +1146,11 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		var CW, U, AW []T
 		switch {
 		case t.W == nil && !t.dt.aug:
-			// The running weights and sums stay compact (compactAvg):
-			// one K×D array written, not three.
-			AW, s.avg = t.fromBlocksCompact()
+			// The served average and the running weights and sums stay
+			// compact (compactServed, compactAvg): no K×D array written.
+			s.cs, s.avg = t.fromBlocksCompact()
+			s.B, s.CB, s.UB = averageOf(t.B, t.UB, t.step), t.B, t.UB
+			return s, nil, s.B
 		case t.W == nil:
 			CW, U, AW = t.fromBlocks()
 		default:
@@ -1277,18 +1279,20 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
 		dg.TrainLoss = cs.loss / n
-		w, b := W[c*d:(c+1)*d], 0.0
+		b := 0.0
 		switch {
 		case t.dt.aug:
-			w, b = w[:d-1], float64(w[d-1])
+			b = float64(W[c*d+d-1])
 		case t.bias:
 			b = float64(B[c])
 		}
 		n2 := 0.0
 		if t.servedN2 != nil && !t.dt.aug {
-			n2 = t.servedN2[c] // (fromBlocks: the used columns only)
+			n2 = t.servedN2[c] // (fromBlocks: the used columns only; W may be nil)
+		} else if t.dt.aug {
+			n2 = sqNorm(t.k, W[c*d:c*d+d-1])
 		} else {
-			n2 = sqNorm(t.k, w)
+			n2 = sqNorm(t.k, W[c*d:(c+1)*d])
 		}
 		dg.setMargins(cs, n2, b*b, r2, r2aug)
 	}

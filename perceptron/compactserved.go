@@ -1,0 +1,139 @@
+package perceptron
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// compactServed is a linear model's served weights held compactly: those
+// of the columns cols only (the columns its training data uses, every
+// other column's weight zero), rows × (nc+1) values, nc = len(cols): row
+// k's weight of column cols[r] at k·(nc+1)+r, and a zero at k·(nc+1)+nc,
+// the weight of every column not in cols.
+//
+// A fit from zero weights on sparse data (the one-vs-rest blocks) makes it
+// instead of the rows × D dense weights: for text-sized D the dense array
+// is mostly zeros (the manual pages' NAME lines use 33 000 of 2²⁰ columns,
+// so 25 MB against 0.8 MB for six classes), and allocating it and
+// scattering the used columns into it took about as long as the epochs.
+// The sparse methods (PredictSparse, ScoresSparse and their batch forms)
+// score with it directly: each sample's indices are mapped to the compact
+// columns (remap), and the same kernels run on the compact rows, so that
+// every score is bit for bit the one the dense weights give (the same
+// weights, gathered in the same order). Whatever else reads the weights
+// (a dense sample, Weights, Update, Continue, the model files) gets the
+// dense rows × D array, formed once on its first use (dense, through
+// Model.load), from which point the model is an ordinary dense one.
+type compactServed[T Float] struct {
+	d    int
+	cols []int32
+	A    []T
+	set  []uint64 // bit j%64 of word j/64: column j is in cols
+	base []int32  // the columns in cols before each word of set
+	rank []int32  // the rank in cols of the n-th smallest column of cols
+
+	once  sync.Once
+	dense []T // rows × d, formed once (denseW)
+}
+
+// newCompactServed returns the compact weights A (rows × (len(cols)+1),
+// laid out as compactServed says) of the columns cols (distinct, each in
+// [0, d)) of a model of d features.
+func newCompactServed[T Float](cols []int32, A []T, d int) *compactServed[T] {
+	words := (d + 63) / 64
+	c := &compactServed[T]{d: d, cols: cols, A: A, set: make([]uint64, words), base: make([]int32, words), rank: make([]int32, len(cols))}
+	for _, j := range cols {
+		c.set[j>>6] |= 1 << (j & 63)
+	}
+	n := int32(0)
+	for w, b := range c.set {
+		c.base[w] = n
+		n += int32(bits.OnesCount64(b))
+	}
+	for r, j := range cols {
+		w := j >> 6
+		c.rank[c.base[w]+int32(bits.OnesCount64(c.set[w]&(1<<(j&63)-1)))] = int32(r)
+	}
+	return c
+}
+
+// width is the compact rows' length: the used columns and the zero one.
+func (c *compactServed[T]) width() int { return len(c.cols) + 1 }
+
+// row returns the compact weights of row k.
+func (c *compactServed[T]) row(k int) []T {
+	n := c.width()
+	return c.A[k*n : (k+1)*n]
+}
+
+// remap sets dst[k] to the compact column of column idx[k] (its rank in
+// cols, or len(cols), the zero column, for a column not in cols). Every
+// index must be in [0, d).
+func (c *compactServed[T]) remap(dst, idx []int32) {
+	dst = dst[:len(idx)]
+	zero := int32(len(c.cols))
+	for k, j := range idx {
+		w := j >> 6
+		b := c.set[w]
+		bit := uint64(1) << (j & 63)
+		r := zero
+		if b&bit != 0 {
+			r = c.rank[c.base[w]+int32(bits.OnesCount64(b&(bit-1)))]
+		}
+		dst[k] = r
+	}
+}
+
+// denseW returns the rows × d dense weights, formed on the first call
+// (zero outside cols).
+func (c *compactServed[T]) denseW() []T {
+	c.once.Do(func() {
+		n := c.width()
+		rows := len(c.A) / n
+		W := dataset.Alloc[T](rows * c.d)
+		for k := range rows {
+			w, a := W[k*c.d:(k+1)*c.d], c.A[k*n:(k+1)*n]
+			for r, j := range c.cols {
+				w[j] = a[r]
+			}
+		}
+		c.dense = W
+	})
+	return c.dense
+}
+
+// remapPool holds the scratch index slices of samples too long for
+// compactIdx's stack buffer.
+var remapPool = sync.Pool{New: func() any { return new([]int32) }}
+
+// compactIdx is a sample's indices mapped to a compact model's columns, in
+// a buffer of its own for samples of up to len(buf) stored values (stack
+// memory in the caller), else in a pooled slice that release returns.
+type compactIdx struct {
+	buf    [256]int32
+	pooled *[]int32
+}
+
+// of returns idx mapped by c (compactServed.remap).
+func compactIdxOf[T Float](ci *compactIdx, c *compactServed[T], idx []int32) []int32 {
+	dst := ci.buf[:]
+	if len(idx) > len(ci.buf) {
+		ci.pooled = remapPool.Get().(*[]int32)
+		if cap(*ci.pooled) < len(idx) {
+			*ci.pooled = make([]int32, len(idx))
+		}
+		dst = (*ci.pooled)[:len(idx)]
+	}
+	c.remap(dst, idx)
+	return dst[:len(idx)]
+}
+
+// release returns a pooled slice to the pool.
+func (ci *compactIdx) release() {
+	if ci.pooled != nil {
+		remapPool.Put(ci.pooled)
+		ci.pooled = nil
+	}
+}

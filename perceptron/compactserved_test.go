@@ -1,0 +1,277 @@
+package perceptron
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+)
+
+// compactPair trains the same averaged one-vs-rest fit twice on sparse
+// data with non-integer values: from zero weights, which keeps the served
+// weights compact (compactServed), and from explicit zero InitialWeights,
+// which makes them dense. It fails the test if the first is not compact.
+func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, dense *Model[float32]) {
+	t.Helper()
+	compact, _, err := TrainMulticlassSparse(c, c.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := compact.st.Load(); s.cs == nil || s.W != nil {
+		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
+	}
+	oz := o
+	oz.InitialWeights = make([]float64, compact.NumScores()*c.Cols)
+	dense, _, err = TrainMulticlassSparse(c, c.Y, oz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := dense.st.Load(); s.cs != nil || s.W == nil {
+		t.Fatal("the fit from InitialWeights is not dense")
+	}
+	return compact, dense
+}
+
+// TestCompactServed checks a model whose served weights are compact
+// against the same model dense: every sparse method gives the same bits
+// (single samples and batches, samples with columns the training data
+// never used, samples past the stack buffer of compactIdx), Weights
+// gives the same rows without forming the dense weights, and after a dense
+// method has formed them (once) the model is dense and answers the same.
+func TestCompactServed(t *testing.T) {
+	rng := newRand(17)
+	const K, d = 4, 1 << 12
+	c := textLike[float32](rng, 240, d/2, 9, K) // columns d/2.. never used
+	c.Cols = d
+	for k := range c.Val {
+		c.Val[k] = float32(rng.Float64()*2 - 0.6)
+	}
+	test := textLike[float32](rng, 60, d, 9, K) // about half the columns unused in training
+	long := &dataset.CSR[float32]{Rows: 1, Cols: d, Ptr: []int{0, 300}, Y: []int{0}}
+	for j := range 300 {
+		long.Idx = append(long.Idx, int32(j*13))
+		long.Val = append(long.Val, float32(j%7)-2.5)
+	}
+	for _, tc := range []struct {
+		name string
+		o    Options
+	}{
+		{"nobias", Options{NoBias: true}},
+		{"bias", Options{}},
+		{"normalizefeatures", Options{NormalizeFeatures: true}},
+		{"workers2", Options{Workers: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			o.Algorithm, o.MaxIter, o.RunAllEpochs, o.Shuffle, o.Seed = Averaged, 3, true, true, 5
+			compact, dense := compactPair(t, c, o)
+			same := func(stage string) {
+				t.Helper()
+				for _, X := range []*dataset.CSR[float32]{test, long, c} {
+					r := compact.NumScores()
+					got, want := make([]float32, X.Rows*r), make([]float32, X.Rows*r)
+					if err := compact.ScoresBatchSparse(got, X); err != nil {
+						t.Fatal(err)
+					}
+					if err := dense.ScoresBatchSparse(want, X); err != nil {
+						t.Fatal(err)
+					}
+					if !sameBits(got, want) {
+						t.Fatalf("%s: ScoresBatchSparse differs from the dense model's", stage)
+					}
+					for i := range X.Rows {
+						g, w := make([]float32, r), make([]float32, r)
+						if err := compact.ScoresSparse(g, X.Row(i)); err != nil {
+							t.Fatal(err)
+						}
+						if err := dense.ScoresSparse(w, X.Row(i)); err != nil {
+							t.Fatal(err)
+						}
+						if !sameBits(g, w) {
+							t.Fatalf("%s: row %d: ScoresSparse %v, the dense model's %v", stage, i, g, w)
+						}
+						pg, err1 := compact.PredictSparse(X.Row(i))
+						pw, err2 := dense.PredictSparse(X.Row(i))
+						if err1 != nil || err2 != nil || pg != pw {
+							t.Fatalf("%s: row %d: PredictSparse %d (%v), the dense model's %d (%v)", stage, i, pg, err1, pw, err2)
+						}
+					}
+					pg, pw := make([]int, X.Rows), make([]int, X.Rows)
+					if err := compact.PredictBatchSparse(pg, X); err != nil {
+						t.Fatal(err)
+					}
+					if err := dense.PredictBatchSparse(pw, X); err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(pg, pw) {
+						t.Fatalf("%s: PredictBatchSparse differs", stage)
+					}
+				}
+			}
+			same("compact")
+			for k := range compact.NumScores() {
+				gw, gb := compact.Weights(k)
+				ww, wb := dense.Weights(k)
+				if !sameBits(gw, ww) || gb != wb {
+					t.Fatalf("Weights(%d) differs from the dense model's", k)
+				}
+			}
+			if s := compact.st.Load(); s.cs == nil || s.W != nil {
+				t.Fatal("Weights formed the dense weights")
+			}
+			// A dense sample forms the dense weights, once.
+			x := make([]float32, d)
+			for i := range test.Rows {
+				clear(x)
+				r := test.Row(i)
+				for k, j := range r.Idx {
+					x[j] = r.Val[k]
+				}
+				pg, err1 := compact.Predict(x)
+				pw, err2 := dense.Predict(x)
+				if err1 != nil || err2 != nil || pg != pw {
+					t.Fatalf("row %d: Predict %d (%v), the dense model's %d (%v)", i, pg, err1, pw, err2)
+				}
+			}
+			s := compact.st.Load()
+			if s.cs != nil || !sameBits(s.W, dense.st.Load().W) {
+				t.Fatal("after a dense Predict the model is not the dense model")
+			}
+			same("formed")
+			assertSameFiles(t, compact, dense)
+		})
+	}
+}
+
+// sameBits reports whether a and b hold the same float32 bits.
+func sameBits(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
+}
+
+// TestCompactServedConcurrentForm has goroutines form a compact model's
+// dense weights at once (Predict, Weights, MarshalBinary, PredictSparse):
+// run with -race, it shows a data race in forming them; every goroutine
+// must get the same answers, and the dense weights are formed once.
+func TestCompactServedConcurrentForm(t *testing.T) {
+	rng := newRand(29)
+	const K, d = 3, 1 << 10
+	c := textLike[float32](rng, 150, d, 6, K)
+	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 2}
+	compact, dense := compactPair(t, c, o)
+	cs := compact.st.Load().cs
+	want, err := dense.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float32, d)
+	for k, j := range c.Row(0).Idx {
+		x[j] = c.Row(0).Val[k]
+	}
+	wantP, _ := dense.Predict(x)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 8 {
+		wg.Go(func() {
+			switch g % 4 {
+			case 0:
+				if p, err := compact.Predict(x); err != nil || p != wantP {
+					errs <- fmt.Errorf("Predict %d (%v), want %d", p, err, wantP)
+				}
+			case 1:
+				if w, _ := compact.Weights(g % K); len(w) != d {
+					errs <- fmt.Errorf("Weights: %d values", len(w))
+				}
+			case 2:
+				if b, err := compact.MarshalBinary(); err != nil || string(b) != string(want) {
+					errs <- fmt.Errorf("MarshalBinary differs (%v)", err)
+				}
+			case 3:
+				if p, err := compact.PredictSparse(c.Row(0)); err != nil || p != wantP {
+					errs <- fmt.Errorf("PredictSparse %d (%v), want %d", p, err, wantP)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if s := compact.st.Load(); s.cs != nil || &s.W[0] != &cs.denseW()[0] {
+		t.Error("the published dense weights are not the ones formed once")
+	}
+}
+
+// TestCompactServedAllocs checks that PredictSparse and ScoresSparse on a
+// compact model allocate nothing, for samples within compactIdx's stack
+// buffer and past it (a pooled buffer).
+func TestCompactServedAllocs(t *testing.T) {
+	rng := newRand(41)
+	const K, d = 3, 1 << 11
+	c := textLike[float32](rng, 200, d, 8, K)
+	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 3, NoBias: true}
+	compact, _ := compactPair(t, c, o)
+	long := dataset.SparseRow[float32]{}
+	for j := range 400 {
+		long.Idx = append(long.Idx, int32(j*5))
+		long.Val = append(long.Val, 0.25)
+	}
+	dst := make([]float32, K)
+	rows := []dataset.SparseRow[float32]{c.Row(3), long}
+	if raceEnabled {
+		rows = rows[:1] // -race drops pooled buffers at random
+	}
+	for _, x := range rows {
+		if n := testing.AllocsPerRun(100, func() {
+			if _, err := compact.PredictSparse(x); err != nil {
+				t.Fatal(err)
+			}
+			if err := compact.ScoresSparse(dst, x); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%d stored values: %v allocations a call", len(x.Idx), n)
+		}
+	}
+	if s := compact.st.Load(); s.cs == nil {
+		t.Error("the sparse methods formed the dense weights")
+	}
+}
+
+// TestCompactServedRemap checks remap's compact columns against a map.
+func TestCompactServedRemap(t *testing.T) {
+	rng := newRand(5)
+	for _, d := range []int{1, 63, 64, 65, 1000, 1 << 14} {
+		var cols []int32
+		used := map[int32]int32{}
+		for j := range d {
+			if rng.IntN(3) == 0 {
+				used[int32(j)] = 0
+				cols = append(cols, int32(j))
+			}
+		}
+		rng.Shuffle(len(cols), func(a, b int) { cols[a], cols[b] = cols[b], cols[a] }) // ranks in any order
+		for r, j := range cols {
+			used[j] = int32(r)
+		}
+		cs := newCompactServed(cols, make([]float32, len(cols)+1), d)
+		idx := make([]int32, d)
+		for j := range idx {
+			idx[j] = int32(j)
+		}
+		got := make([]int32, d)
+		cs.remap(got, idx)
+		for j, r := range got {
+			want, ok := used[int32(j)]
+			if !ok {
+				want = int32(len(cols))
+			}
+			if r != want {
+				t.Fatalf("d=%d: column %d mapped to %d, want %d", d, j, r, want)
+			}
+		}
+	}
+}
