@@ -362,9 +362,9 @@ func passVisits(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
 	for range b.N {
 		for range 10 {
 			t.smp.next()
-			E := t.smp.visits
-			for j := 0; j < E; {
-				j += t.scoreVisits(g, j, min(scoreAhead, E-j))
+			vis := t.visitsOf(g)
+			for j := 0; j < len(vis); {
+				j += t.scoreVisits(g, vis[j:min(j+scoreAhead, len(vis))])
 			}
 		}
 	}
