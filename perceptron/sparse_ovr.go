@@ -62,12 +62,12 @@ func blockPad(w int) int {
 
 // ovrGroup is one goroutine's classes c0..c0+G−1, interleaved in blocks.
 type ovrGroup[T Float] struct {
-	c0, G, d int   // d: the used features (ovrCols)
-	W, U     [][]T // per block: d × width values; U nil unless Averaged
-	ahead    [][]T // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
+	c0, G, d int        // d: the used features (ovrCols)
+	W, U     [][]T      // per block: d × width values; U nil unless Averaged
+	ahead    [][]T      // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
 	vis      []ovrVisit // the epoch's visits (visitsOf)
-	tmp      []T   // D values: a class's weights scattered (Voted, checks)
-	tmpU     []T   // D values: a class's averaging sums scattered (checks)
+	tmp      []T        // D values: a class's weights scattered (Voted, checks)
+	tmpU     []T        // D values: a class's averaging sums scattered (checks)
 }
 
 // ovrCols is the data renumbered to the features it uses: the rows with
