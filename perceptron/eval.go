@@ -33,17 +33,18 @@ func evaluate[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, W, B []T, 
 	return evaluateWith(k, dt, cls, nil, W, B, scale, K, workers)
 }
 
-// evaluateWith is evaluate with, for K > 1, dots(dst, i) setting dst[c]
-// to class c's W_c·x for row i in place of kernel.Dots (nil: kernel.Dots
-// or kernel.DotsSparse with W). dots is called from several goroutines.
-func evaluateWith[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, dots func(dst []T, i int), W, B []T, scale []float64, K, workers int) evalResult {
+// evaluateWith is evaluate with, for K > 1, dots(dst, lo, hi) setting
+// dst[(i−lo)·K+c] to class c's W_c·x for the rows i of [lo, hi) (a chunk
+// of at most evalChunk) in place of kernel.Dots (nil: kernel.Dots or
+// kernel.DotsSparse with W). dots is called from several goroutines.
+func evaluateWith[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, dots func(dst []T, lo, hi int), W, B []T, scale []float64, K, workers int) evalResult {
 	n := dt.n
 	nch := (n + evalChunk - 1) / evalChunk
 	parts := make([]evalResult, nch)
 	var next atomic.Int64
 	work := func() {
 		rows := evalChunk
-		if K > 1 {
+		if K > 1 && dots == nil {
 			rows = 1
 		}
 		buf := make([]T, rows*K)
@@ -59,18 +60,23 @@ func evaluateWith[T Float](k kernel.Kernels[T], dt *data[T], cls []int32, dots f
 				p.cls[c].minMargin = math.Inf(1)
 				p.cls[c].minRaw = math.Inf(1)
 			}
-			if K == 1 {
+			switch {
+			case K == 1:
 				dt.matVec(k, buf[:hi-lo], lo, hi, W)
+			case dots != nil:
+				dots(buf[:(hi-lo)*K], lo, hi)
 			}
 			for i := lo; i < hi; i++ {
-				if K == 1 {
+				switch {
+				case K == 1:
 					a[0] = float64(buf[i-lo] + B[0])
-				} else {
-					if dots != nil {
-						dots(buf, i)
-					} else {
-						dt.dots(k, buf, W, i)
+				case dots != nil:
+					sc := buf[(i-lo)*K : (i-lo+1)*K]
+					for c := range K {
+						a[c] = float64(sc[c] + B[c])
 					}
+				default:
+					dt.dots(k, buf, W, i)
 					for c := range K {
 						a[c] = float64(buf[c] + B[c])
 					}

@@ -112,9 +112,9 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 			t.Fatal(err)
 		}
 		W, B := make([]float64, 3*dt.d), make([]float64, 3)
-		dots := func(dst []float64, i int) {
-			if i == n-1 {
-				panic(workerPanic{i})
+		dots := func(dst []float64, lo, hi int) {
+			if hi == n {
+				panic(workerPanic{n - 1})
 			}
 			clear(dst)
 		}

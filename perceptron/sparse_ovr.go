@@ -336,7 +336,7 @@ func (t *linTrainer[T]) servedFinite(W []T) bool {
 // It must come after finish, which has copied the blocks into the model:
 // the average is formed in place of the averaging sums, which are not
 // read again (releaseBlocks).
-func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
+func (t *linTrainer[T]) servedDots() func(dst []T, lo, hi int) {
 	gs := groupsOf(t.blk)
 	served := make([][][]T, len(gs))
 	steps := T(t.step)
@@ -352,11 +352,20 @@ func (t *linTrainer[T]) servedDots() func(dst []T, i int) {
 			}
 		}
 	}
-	return func(dst []T, i int) {
-		x := t.ovr.vec(i)
+	K := t.K
+	return func(dst []T, lo, hi int) {
 		for gi, g := range gs {
 			for b, blk := range served[gi] {
-				scoreBlock(dst[g.c0+b*blockWidth:g.c0+min((b+1)*blockWidth, g.G)], blk, x)
+				c0, c1 := g.c0+b*blockWidth, g.c0+min((b+1)*blockWidth, g.G)
+				i := lo
+				for ; i+1 < hi; i += 2 { // two rows at a time, as the epochs score them
+					r := (i - lo) * K
+					scoreBlock2(dst[r+c0:r+c1], dst[r+K+c0:r+K+c1], blk, t.ovr.vec(i), t.ovr.vec(i+1))
+				}
+				if i < hi {
+					r := (i - lo) * K
+					scoreBlock(dst[r+c0:r+c1], blk, t.ovr.vec(i))
+				}
 			}
 		}
 	}

@@ -399,3 +399,24 @@ func TestContinueSparse(t *testing.T) {
 		t.Errorf("a wider CSR: %v, want ErrDims", err)
 	}
 }
+
+// TestSqvShort checks the short rows' norm against a float64 sum, within
+// the bound γₙ·Σ v² of a float32 sum of n terms, at every length around
+// its unrolling and its switch to the kernel's Dot.
+func TestSqvShort(t *testing.T) {
+	rng := newRand(11)
+	k := kernelsFor[float32](nil)
+	for _, n := range []int{0, 1, 3, 4, 5, 8, 19, 63, 64, 65, 200} {
+		v := make([]float32, n)
+		var want float64
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+			want += float64(v[i]) * float64(v[i])
+		}
+		got := float64(sqvShort(k, vec[float32]{val: v}))
+		gamma := float64(n) * 0x1p-24 / (1 - float64(n)*0x1p-24)
+		if d := math.Abs(got - want); d > gamma*want+1e-30 {
+			t.Errorf("n=%d: %v, want %v (error %g above %g)", n, got, want, d, gamma*want)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func main() {
 			if *noEval {
 				tag = " noeval"
 			}
-			fmt.Printf("rosenblatt averaged ovr 10 epochs nobias%s workers=%d fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", tag, w, wall.Seconds(), c.Seconds(), acc)
+			fmt.Printf("rosenblatt averaged ovr 10 epochs nobias%s workers=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", tag, w, wall.Seconds(), c.Seconds(), acc)
 		}
 	}
 }
@@ -164,6 +164,6 @@ func fitSVMOnce(tr, te *dataset.CSR[float32], rows svm.Rows[float32], threads in
 				ok++
 			}
 		}
-		fmt.Printf("rosenblatt svm.TrainLinearRows(SparseRows) C=1 B=1 tol 0.1 threads=%d fit %.3f s wall %.3f s cpu  test accuracy %.4f\n", threads, wall.Seconds(), c.Seconds(), float64(ok)/float64(te.Rows))
+		fmt.Printf("rosenblatt svm.TrainLinearRows(SparseRows) C=1 B=1 tol 0.1 threads=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", threads, wall.Seconds(), c.Seconds(), float64(ok)/float64(te.Rows))
 	}
 }
