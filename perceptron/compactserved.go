@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 )
 
 // compactServed is a linear model's served weights held compactly: those
@@ -28,39 +29,22 @@ import (
 // Model.load), from which point the model is an ordinary dense one.
 type compactServed[T Float] struct {
 	d    int
-	cols []int32
+	cols *usedcols.Columns // cols.Cols[r]: the column of compact column r
 	A    []T
-	set  []uint64 // bit j%64 of word j/64: column j is in cols
-	base []int32  // the columns in cols before each word of set
-	rank []int32  // the rank in cols of the n-th smallest column of cols
 
 	once  sync.Once
 	dense []T // rows × d, formed once (denseW)
 }
 
-// newCompactServed returns the compact weights A (rows × (len(cols)+1),
-// laid out as compactServed says) of the columns cols (distinct, each in
-// [0, d)) of a model of d features.
-func newCompactServed[T Float](cols []int32, A []T, d int) *compactServed[T] {
-	words := (d + 63) / 64
-	c := &compactServed[T]{d: d, cols: cols, A: A, set: make([]uint64, words), base: make([]int32, words), rank: make([]int32, len(cols))}
-	for _, j := range cols {
-		c.set[j>>6] |= 1 << (j & 63)
-	}
-	n := int32(0)
-	for w, b := range c.set {
-		c.base[w] = n
-		n += int32(bits.OnesCount64(b))
-	}
-	for r, j := range cols {
-		w := j >> 6
-		c.rank[c.base[w]+int32(bits.OnesCount64(c.set[w]&(1<<(j&63)-1)))] = int32(r)
-	}
-	return c
+// newCompactServed returns the compact weights A (rows × (len(c.Cols)+1),
+// laid out as compactServed says) of the columns c of a model of d
+// features.
+func newCompactServed[T Float](c *usedcols.Columns, A []T, d int) *compactServed[T] {
+	return &compactServed[T]{d: d, cols: c, A: A}
 }
 
 // width is the compact rows' length: the used columns and the zero one.
-func (c *compactServed[T]) width() int { return len(c.cols) + 1 }
+func (c *compactServed[T]) width() int { return len(c.cols.Cols) + 1 }
 
 // row returns the compact weights of row k.
 func (c *compactServed[T]) row(k int) []T {
@@ -68,19 +52,20 @@ func (c *compactServed[T]) row(k int) []T {
 	return c.A[k*n : (k+1)*n]
 }
 
-// remap sets dst[k] to the compact column of column idx[k] (its rank in
-// cols, or len(cols), the zero column, for a column not in cols). Every
-// index must be in [0, d).
+// remap sets dst[k] to the compact column of column idx[k] (its rank,
+// usedcols.Columns.Lookup, or len(cols), the zero column, for a column
+// not used). Every index must be in [0, d).
 func (c *compactServed[T]) remap(dst, idx []int32) {
 	dst = dst[:len(idx)]
-	zero := int32(len(c.cols))
+	set, base, rank := c.cols.Set, c.cols.Base, c.cols.Rank
+	zero := int32(len(rank))
 	for k, j := range idx {
 		w := j >> 6
-		b := c.set[w]
+		b := set[w]
 		bit := uint64(1) << (j & 63)
 		r := zero
 		if b&bit != 0 {
-			r = c.rank[c.base[w]+int32(bits.OnesCount64(b&(bit-1)))]
+			r = rank[base[w]+int32(bits.OnesCount64(b&(bit-1)))]
 		}
 		dst[k] = r
 	}
@@ -95,7 +80,7 @@ func (c *compactServed[T]) denseW() []T {
 		W := dataset.Alloc[T](rows * c.d)
 		for k := range rows {
 			w, a := W[k*c.d:(k+1)*c.d], c.A[k*n:(k+1)*n]
-			for r, j := range c.cols {
+			for r, j := range c.cols.Cols {
 				w[j] = a[r]
 			}
 		}

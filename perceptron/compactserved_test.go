@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 )
 
 // compactPair trains the same averaged one-vs-rest fit twice on sparse
@@ -241,23 +242,24 @@ func TestCompactServedAllocs(t *testing.T) {
 	}
 }
 
-// TestCompactServedRemap checks remap's compact columns against a map.
+// TestCompactServedRemap checks remap's compact columns against the
+// ranks of the columns a set of rows uses (and the zero column for the
+// others).
 func TestCompactServedRemap(t *testing.T) {
 	rng := newRand(5)
 	for _, d := range []int{1, 63, 64, 65, 1000, 1 << 14} {
-		var cols []int32
-		used := map[int32]int32{}
-		for j := range d {
-			if rng.IntN(3) == 0 {
-				used[int32(j)] = 0
-				cols = append(cols, int32(j))
+		var rows []int32
+		for range 2 * d {
+			if j := int32(rng.IntN(d)); rng.IntN(3) == 0 {
+				rows = append(rows, j)
 			}
 		}
-		rng.Shuffle(len(cols), func(a, b int) { cols[a], cols[b] = cols[b], cols[a] }) // ranks in any order
-		for r, j := range cols {
+		m := usedcols.RenumberByCount(make([]int32, len(rows)), rows, d)
+		used := map[int32]int32{}
+		for r, j := range m.Cols {
 			used[j] = int32(r)
 		}
-		cs := newCompactServed(cols, make([]float32, len(cols)+1), d)
+		cs := newCompactServed(m, make([]float32, len(m.Cols)+1), d)
 		idx := make([]int32, d)
 		for j := range idx {
 			idx[j] = int32(j)
@@ -267,7 +269,7 @@ func TestCompactServedRemap(t *testing.T) {
 		for j, r := range got {
 			want, ok := used[int32(j)]
 			if !ok {
-				want = int32(len(cols))
+				want = int32(len(m.Cols))
 			}
 			if r != want {
 				t.Fatalf("d=%d: column %d mapped to %d, want %d", d, j, r, want)

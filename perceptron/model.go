@@ -252,7 +252,7 @@ func (m *Model[T]) Weights(k int) ([]T, T) {
 	}
 	if s.cs != nil { // the row alone, not the model's dense weights
 		w, a := make([]T, s.d), s.cs.row(k)
-		for r, j := range s.cs.cols {
+		for r, j := range s.cs.cols.Cols {
 			w[j] = a[r]
 		}
 		return w, s.B[k]

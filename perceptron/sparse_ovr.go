@@ -76,14 +76,15 @@ type ovrGroup[T Float] struct {
 type ovrCols[T Float] struct {
 	rows *sparseRows[T]
 	cols []int32
+	m    *usedcols.Columns // cols, and their lookup (compactServed)
 }
 
 // usedCols renumbers the columns of sp (d columns) that hold a stored
-// value 0..Du−1, the most frequent first (usedcols.Renumber, ByCount).
+// value 0..Du−1, the most frequent first (usedcols.RenumberByCount).
 func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
-	idx, cols := usedcols.Renumber(sp.idx, d)
-	usedcols.ByCount(idx, cols)
-	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: cols}
+	idx := poolI32.getOr(len(sp.idx), func(n int) []int32 { return make([]int32, n) })
+	m := usedcols.RenumberByCount(idx, sp.idx, d)
+	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: m.Cols, m: m}
 }
 
 // vec returns sample i with its columns renumbered.
@@ -110,9 +111,10 @@ func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T]
 		}
 		for b := 0; b*blockWidth < g.G; b++ {
 			w := min(blockWidth, g.G-b*blockWidth)
-			g.W = append(g.W, dataset.Alloc[T](d*w+blockPad(w)))
+			pool := poolOf[T]()
+			g.W = append(g.W, pool.getOr(d*w+blockPad(w), dataset.Alloc[T]))
 			if averaged {
-				g.U = append(g.U, dataset.Alloc[T](d*w+blockPad(w)))
+				g.U = append(g.U, pool.getOr(d*w+blockPad(w), dataset.Alloc[T]))
 			}
 		}
 		for c := r[0]; c < r[1]; c++ {
@@ -222,7 +224,7 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 // augmented column).
 func (t *linTrainer[T]) fromBlocksCompact() (*compactServed[T], *compactAvg[T]) {
 	_, _, A, avg := t.writeBlocks(true)
-	return newCompactServed(t.ovr.cols, A, t.dt.d), avg
+	return newCompactServed(t.ovr.m, A, t.dt.d), avg
 }
 
 // writeBlocks is fromBlocks, or with compact (Averaged only), the arrays
@@ -290,12 +292,23 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 	return W, U, A, avg
 }
 
-// releaseBlocks lets the collector have the blocks, once syncOut has
-// copied them for the last time.
+// releaseBlocks gives the blocks, the visits and the renumbered indices
+// to the scratch pools (slicePool), once syncOut or the model has copied
+// the blocks for the last time; the trainer must not train again.
 func (t *linTrainer[T]) releaseBlocks() {
+	pool := poolOf[T]()
 	for _, g := range groupsOf(t.blk) {
-		g.W, g.U = nil, nil
+		for b := range g.W {
+			pool.put(g.W[b])
+			if g.U != nil {
+				pool.put(g.U[b])
+			}
+		}
+		poolVisit.put(g.vis)
+		g.W, g.U, g.vis = nil, nil, nil
 	}
+	poolI32.put(t.ovr.rows.idx)
+	t.ovr.rows.idx = nil
 }
 
 // zeroOutside reports whether the columns the data does not use hold zero
@@ -528,7 +541,7 @@ type ovrVisit struct {
 func (t *linTrainer[T]) visitsOf(g *ovrGroup[T]) []ovrVisit {
 	E := t.smp.visits
 	if cap(g.vis) < E {
-		g.vis = make([]ovrVisit, E)
+		g.vis = poolVisit.get(E)
 	}
 	vis, ptr := g.vis[:E], t.ovr.rows.ptr
 	for j := range vis {

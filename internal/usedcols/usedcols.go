@@ -39,43 +39,92 @@ func Renumber(idx []int32, d int) (ranked, cols []int32) {
 	return ranked, cols
 }
 
-// ByCount renumbers the ranks of Renumber's results, in place, in order of
-// decreasing count in ranked (ties in increasing column order): the most
+// Columns describes the used columns of RenumberByCount: Cols[r] is the
+// column of rank r (the most frequent first), and the used columns as a
+// bitmap (bit j%64 of Set[j/64]: column j is used), Base[w] the used
+// columns below column 64·w, and Rank[s] the rank of the used column that
+// is s-th in increasing order, so that a column j maps to its rank with
+// no table of d entries (Lookup).
+type Columns struct {
+	Cols []int32
+	Set  []uint64
+	Base []int32
+	Rank []int32
+}
+
+// Lookup returns the rank of column j (in [0, d)), and whether j is used
+// (if not, the rank is meaningless).
+func (c *Columns) Lookup(j int32) (int32, bool) {
+	w := j >> 6
+	b := c.Set[w]
+	bit := uint64(1) << (j & 63)
+	if b&bit == 0 {
+		return 0, false
+	}
+	return c.Rank[c.Base[w]+int32(bits.OnesCount64(b&(bit-1)))], true
+}
+
+// RenumberByCount is Renumber with the ranks renumbered in order of
+// decreasing count in idx (ties in increasing column order): the most
 // frequent columns first, so that a trainer's weights for them share a few
 // cache lines (a tenth of the columns often holds most of the stored
 // values). The rows' values keep their order; their indices are no longer
-// increasing. It takes O(len(ranked) + len(cols) + the largest count) time.
-func ByCount(ranked, cols []int32) {
-	cnt := make([]int32, len(cols))
-	for _, r := range ranked {
-		cnt[r]++
+// increasing. The ranks are written to ranked (len(idx) long; it may not
+// be idx). It takes O(len(idx) + d/64 + the largest count) time, three
+// passes over idx, and keeps the bitmap (Columns) for looking columns up
+// later.
+func RenumberByCount(ranked, idx []int32, d int) *Columns {
+	words := (d + 63) / 64
+	c := &Columns{Set: make([]uint64, words), Base: make([]int32, words)}
+	set, base := c.Set, c.Base
+	for _, j := range idx {
+		set[j>>6] |= 1 << (j & 63)
 	}
+	n := 0
+	for w, b := range set {
+		base[w] = int32(n)
+		n += bits.OnesCount64(b)
+	}
+	// The columns' ranks in increasing order, counted as they are found.
+	cnt := make([]int32, n)
+	ranked = ranked[:len(idx)]
+	for k, j := range idx {
+		w := j >> 6
+		s := base[w] + int32(bits.OnesCount64(set[w]&(1<<(j&63)-1)))
+		ranked[k] = s
+		cnt[s]++
+	}
+	// A counting sort: decreasing count, ties in increasing column
+	// order.
 	top := int32(0)
-	for _, c := range cnt {
-		top = max(top, c)
+	for _, k := range cnt {
+		top = max(top, k)
 	}
-	// start[c]: the first new rank of the columns counted c times (those
-	// counted more come first).
 	start := make([]int32, top+2)
-	for _, c := range cnt {
-		start[c]++
+	for _, k := range cnt {
+		start[k]++
 	}
 	next := int32(0)
-	for c := top; c >= 0; c-- {
-		k := start[c]
-		start[c] = next
-		next += k
+	for k := top; k >= 0; k-- {
+		m := start[k]
+		start[k] = next
+		next += m
 	}
-	perm := make([]int32, len(cols)) // old rank → new rank
-	for r, c := range cnt {
-		perm[r] = start[c]
-		start[c]++
+	c.Rank = cnt // each count is read once, before its slot is written
+	for s, k := range cnt {
+		c.Rank[s] = start[k]
+		start[k]++
 	}
-	for k, r := range ranked {
-		ranked[k] = perm[r]
+	for k, s := range ranked {
+		ranked[k] = c.Rank[s]
 	}
-	old := append([]int32(nil), cols...)
-	for r, j := range old {
-		cols[perm[r]] = j
+	c.Cols = make([]int32, n)
+	s := 0
+	for w, b := range set {
+		for ; b != 0; b &= b - 1 {
+			c.Cols[c.Rank[s]] = int32(w*64 + bits.TrailingZeros64(b))
+			s++
+		}
 	}
+	return c
 }
