@@ -57,15 +57,14 @@ func (c *compactServed[T]) row(k int) []T {
 // not used). Every index must be in [0, d).
 func (c *compactServed[T]) remap(dst, idx []int32) {
 	dst = dst[:len(idx)]
-	set, base, rank := c.cols.Set, c.cols.Base, c.cols.Rank
+	words, rank := c.cols.Words, c.cols.Rank
 	zero := int32(len(rank))
 	for k, j := range idx {
-		w := j >> 6
-		b := set[w]
+		wd := words[j>>6]
 		bit := uint64(1) << (j & 63)
 		r := zero
-		if b&bit != 0 {
-			r = rank[base[w]+int32(bits.OnesCount64(b&(bit-1)))]
+		if wd.Bits&bit != 0 {
+			r = rank[wd.Base+int32(bits.OnesCount64(wd.Bits&(bit-1)))]
 		}
 		dst[k] = r
 	}

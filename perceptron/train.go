@@ -346,7 +346,13 @@ func (s *sampler) next() {
 	switch {
 	case s.order == nil:
 	case s.mode == SampleSweep:
-		s.rng.Shuffle(s.n, func(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] })
+		// rand.Rand.Shuffle's Fisher–Yates, the same draws (Uint64N is its
+		// uint64n), without a call of a swap function per sample.
+		o := s.order[:s.n]
+		for i := len(o) - 1; i > 0; i-- {
+			j := int(s.rng.Uint64N(uint64(i + 1)))
+			o[i], o[j] = o[j], o[i]
+		}
 	case s.mode == SampleSubsets:
 		p := s.perm
 		for lo := 0; lo < s.visits; lo += s.B {

@@ -40,28 +40,34 @@ func Renumber(idx []int32, d int) (ranked, cols []int32) {
 }
 
 // Columns describes the used columns of RenumberByCount: Cols[r] is the
-// column of rank r (the most frequent first), and the used columns as a
-// bitmap (bit j%64 of Set[j/64]: column j is used), Base[w] the used
-// columns below column 64·w, and Rank[s] the rank of the used column that
-// is s-th in increasing order, so that a column j maps to its rank with
-// no table of d entries (Lookup).
+// column of rank r (the most frequent first), and Words the used columns
+// as a bitmap with counts (Words[j/64].Bits has bit j%64 set if column j
+// is used, Words[w].Base is the number of used columns below column 64·w),
+// and Rank[s] the rank of the used column that is s-th in increasing
+// order, so that a column j maps to its rank with no table of d entries
+// (Lookup).
 type Columns struct {
-	Cols []int32
-	Set  []uint64
-	Base []int32
-	Rank []int32
+	Cols  []int32
+	Words []Word
+	Rank  []int32
+}
+
+// Word is 64 columns of the bitmap of Columns, with the used columns
+// before them: one load finds a column's rank among the used ones.
+type Word struct {
+	Bits uint64
+	Base int32
 }
 
 // Lookup returns the rank of column j (in [0, d)), and whether j is used
 // (if not, the rank is meaningless).
 func (c *Columns) Lookup(j int32) (int32, bool) {
-	w := j >> 6
-	b := c.Set[w]
+	wd := c.Words[j>>6]
 	bit := uint64(1) << (j & 63)
-	if b&bit == 0 {
+	if wd.Bits&bit == 0 {
 		return 0, false
 	}
-	return c.Rank[c.Base[w]+int32(bits.OnesCount64(b&(bit-1)))], true
+	return c.Rank[wd.Base+int32(bits.OnesCount64(wd.Bits&(bit-1)))], true
 }
 
 // RenumberByCount is Renumber with the ranks renumbered in order of
@@ -74,23 +80,22 @@ func (c *Columns) Lookup(j int32) (int32, bool) {
 // passes over idx, and keeps the bitmap (Columns) for looking columns up
 // later.
 func RenumberByCount(ranked, idx []int32, d int) *Columns {
-	words := (d + 63) / 64
-	c := &Columns{Set: make([]uint64, words), Base: make([]int32, words)}
-	set, base := c.Set, c.Base
+	words := make([]Word, (d+63)/64)
+	c := &Columns{Words: words}
 	for _, j := range idx {
-		set[j>>6] |= 1 << (j & 63)
+		words[j>>6].Bits |= 1 << (j & 63)
 	}
 	n := 0
-	for w, b := range set {
-		base[w] = int32(n)
-		n += bits.OnesCount64(b)
+	for w := range words {
+		words[w].Base = int32(n)
+		n += bits.OnesCount64(words[w].Bits)
 	}
 	// The columns' ranks in increasing order, counted as they are found.
 	cnt := make([]int32, n)
 	ranked = ranked[:len(idx)]
 	for k, j := range idx {
-		w := j >> 6
-		s := base[w] + int32(bits.OnesCount64(set[w]&(1<<(j&63)-1)))
+		wd := words[j>>6]
+		s := wd.Base + int32(bits.OnesCount64(wd.Bits&(1<<(j&63)-1)))
 		ranked[k] = s
 		cnt[s]++
 	}
@@ -120,8 +125,8 @@ func RenumberByCount(ranked, idx []int32, d int) *Columns {
 	}
 	c.Cols = make([]int32, n)
 	s := 0
-	for w, b := range set {
-		for ; b != 0; b &= b - 1 {
+	for w, wd := range words {
+		for b := wd.Bits; b != 0; b &= b - 1 {
 			c.Cols[c.Rank[s]] = int32(w*64 + bits.TrailingZeros64(b))
 			s++
 		}
