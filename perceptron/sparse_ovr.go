@@ -235,8 +235,11 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 	nc := len(cols)
 	switch {
 	case compact:
-		A = make([]T, t.K*(nc+1))
-		avg = &compactAvg[T]{cols: cols, W: make([]T, t.K*nc), U: make([]T, t.K*nc)}
+		// dataset.Alloc: the whole pages of bench/textset use 553 000
+		// columns, 13 MB a class block, and the fresh arrays fault in as
+		// huge pages.
+		A = dataset.Alloc[T](t.K * (nc + 1))
+		avg = &compactAvg[T]{cols: cols, W: dataset.Alloc[T](t.K * nc), U: dataset.Alloc[T](t.K * nc)}
 	case t.UB != nil:
 		W, U, A = dataset.Alloc[T](n), dataset.Alloc[T](n), dataset.Alloc[T](n)
 	default:
@@ -248,16 +251,24 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 	gs := groupsOf(t.blk)
 	parallel.Run(len(gs), func(gi int) {
 		g := gs[gi]
-		if compact {
-			writeCompact(g, steps, A, avg, n2, bad)
-			return
-		}
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
 			bw := g.W[b]
 			var s float64
 			var nf T // Σ v − v: 0 exactly when every served value is finite
 			switch {
+			case compact:
+				ac, bu := A[c*(nc+1):(c+1)*(nc+1)], g.U[b]
+				cw, cu := avg.W[c*nc:(c+1)*nc], avg.U[c*nc:(c+1)*nc]
+				ac = ac[:nc]
+				for r := range cols {
+					p := r*w + l
+					wv, uv := bw[p], bu[p]
+					a := wv - uv/steps
+					cw[r], cu[r], ac[r] = wv, uv, a
+					s += float64(a) * float64(a)
+					nf += a - a
+				}
 			case U == nil:
 				wc := W[c*d : (c+1)*d]
 				for r, j := range cols {
@@ -282,35 +293,6 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 	})
 	t.servedN2, t.servedOK = n2, !slices.Contains(bad, true)
 	return W, U, A, avg
-}
-
-// writeCompact is writeBlocks' compact case for the classes of group g:
-// block by block, one pass over each block's features, writing each
-// class's running weights, sums and average (A: K × (nc+1)) in column
-// order, and its served norm and finiteness as writeBlocks does (the same
-// sums in the same order, class by class).
-func writeCompact[T Float](g *ovrGroup[T], steps T, A []T, avg *compactAvg[T], n2 []float64, bad []bool) {
-	nc := len(avg.cols)
-	for b := range g.W {
-		w, cb := min(blockWidth, g.G-b*blockWidth), g.c0+b*blockWidth
-		bw, bu := g.W[b], g.U[b]
-		var s [blockWidth]float64
-		var nf [blockWidth]T // Σ v − v: 0 exactly when every served value is finite
-		for r := range nc {
-			pw, pu := bw[r*w:r*w+w], bu[r*w:r*w+w]
-			for l, wv := range pw {
-				uv := pu[l]
-				a := wv - uv/steps
-				c := cb + l
-				avg.W[c*nc+r], avg.U[c*nc+r], A[c*(nc+1)+r] = wv, uv, a
-				s[l] += float64(a) * float64(a)
-				nf[l] += a - a
-			}
-		}
-		for l := range w {
-			n2[cb+l], bad[cb+l] = s[l], nf[l] != 0
-		}
-	}
 }
 
 // releaseBlocks gives the blocks, the visits and the renumbered indices
