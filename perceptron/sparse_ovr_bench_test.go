@@ -36,8 +36,10 @@ import (
 //     without the prefetch, as epochSparseOvR scores them (scoreVisits);
 //
 //   - write: writing the model from the blocks as the fit does
-//     (fromBlocksCompact: the K×D average, which it allocates, and the
-//     compact running weights and sums).
+//     (fromBlocksCompact: the compact average, running weights and sums);
+//
+//   - form: forming a compact model's dense K×D weights, as its first
+//     dense use (a dense sample, Weights, Update, a model file) does.
 //
 // Run it with
 //
@@ -122,6 +124,17 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	b.Run("write", func(b *testing.B) {
 		for range b.N {
 			if A, _ := t.fromBlocksCompact(); len(A.A) == 0 {
+				b.Fatal("no weights")
+			}
+		}
+	})
+	// form: the dense K×D weights of a compact model formed on the first
+	// dense use (compactServed.denseW), the cost the fit no longer pays.
+	cs, _ := t.fromBlocksCompact()
+	b.Run("form", func(b *testing.B) {
+		for range b.N {
+			c := newCompactServed(cs.cols, cs.A, cs.d)
+			if len(c.denseW()) == 0 {
 				b.Fatal("no weights")
 			}
 		}
