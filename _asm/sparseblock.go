@@ -21,14 +21,14 @@ func scoreBlockAVXName(t elem) string { return "scoreBlockAVX2" + t.sfx }
 
 // scoreBlock2AVXSig is the signature of the amd64 two-sample kernel
 // (kernel.ScoreBlock2; float32 only).
-const scoreBlock2AVXSig = "(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)"
+const scoreBlock2AVXSig = "(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int, ahead *[4]uintptr) (ok bool)"
 
 // scoreBlock2AVXName is the amd64 two-sample kernel.
 const scoreBlock2AVXName = "scoreBlock2AVX2F32"
 
 // scoreBlock2AsmSig is the signature of scoreBlock2Asm, the Go dispatch of
 // kernel.ScoreBlock2.
-const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool"
+const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool"
 
 // prefetchRowSig is the signature of the amd64 prefetch of a sparse row
 // (kernel.PrefetchRow): the addresses of its first index and value.
@@ -128,7 +128,8 @@ func scoreBlockAVXGo(f *goFile) {
 	f.comment("scoreBlock2Asm runs ScoreBlock2's two-sample assembly on implementation\n" +
 		"id, if it has one (float32), and reports whether it did: false (dst0 and\n" +
 		"dst1 unwritten) on a path without it or on an index whose feature's\n" +
-		"lanes are not inside blk, for ScoreBlock2 to run ScoreBlock twice.")
+		"lanes are not inside blk, for ScoreBlock2 to run ScoreBlock twice;\n" +
+		"ahead (nil: none) is ScoreBlock2Ahead's prefetch.")
 	f.p("func scoreBlock2Asm%s {", scoreBlock2AsmSig)
 	f.p("if !is32[T]() {")
 	f.p("return false")
@@ -136,7 +137,7 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("switch id {")
 	f.p("case %s:", ids)
 	f.p("bound := scoreBlockBound(scoreBlockLanes(len(dst0)), len(dst0), len(blk))")
-	f.p("return %s(f32s(dst0), f32s(dst1), f32s(blk), idx0, f32s(val0), idx1, f32s(val1), bound)", scoreBlock2AVXName)
+	f.p("return %s(f32s(dst0), f32s(dst1), f32s(blk), idx0, f32s(val0), idx1, f32s(val1), bound, ahead)", scoreBlock2AVXName)
 	f.p("}")
 	f.p("return false")
 	f.p("}")
@@ -173,7 +174,9 @@ func scoreBlockAVXGo(f *goFile) {
 	f.comment(scoreBlock2AVXName + " is " + scoreBlockAVXName(f32) + " on two samples, (idx0, val0)\n" +
 		"into dst0 and (idx1, val1) into dst1 (len(dst1) == len(dst0)), their sums\n" +
 		"interleaved: ok = false, nothing read outside blk and neither dst written,\n" +
-		"if an index of either is not below bound.")
+		"if an index of either is not below bound. Unless ahead is nil, it first\n" +
+		"prefetches (PREFETCHT0) the two cache lines at each of its four addresses,\n" +
+		"which are never read through and may be anything.")
 	f.p("//")
 	f.p("//go:noescape")
 	f.p("func %s%s", scoreBlock2AVXName, scoreBlock2AVXSig)

@@ -173,7 +173,10 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 // are two scoreBlockAVX2F32 calls' bit for bit; the two chains of adds are
 // independent, so one sample's latency (the adds, the gathers of its
 // weights) overlaps the other's. Every index of both samples is checked
-// before anything is stored.
+// before anything is stored. It starts with kernel.ScoreBlock2Ahead's
+// prefetch: two cache lines at each of ahead's four addresses, unless
+// ahead is nil (a prefetch never faults and changes nothing a program can
+// read).
 func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	t := f32
 	g := f.fn(scoreBlockAVXImpls[0], t, avx2, scoreBlock2AVXName, "func"+scoreBlock2AVXSig)
@@ -181,6 +184,17 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 		"DX = &blk[0], R8 = bound, R9 = w = len(dst0);",
 		"CX, R11 = the non-zeros of sample 0, 1 left after the joint loop,",
 		"R12 = the joint loop's count (the fewer of the two)")
+	g.Comment("PREFETCHT0 the two cache lines at each of ahead's four addresses",
+		"(a later call's samples' indices and values), unless ahead is nil")
+	g.MOVQ(g.param("ahead"), reg.RAX)
+	g.TESTQ(reg.RAX, reg.RAX)
+	g.JZ(lbl("start"))
+	for k := range 4 {
+		g.MOVQ(mem(reg.RAX, 8*k), reg.RBX)
+		g.PREFETCHT0(mem(reg.RBX, 0))
+		g.PREFETCHT0(mem(reg.RBX, 64))
+	}
+	g.Label("start")
 	g.MOVQ(g.param("idx0", "base"), reg.RSI)
 	g.MOVQ(g.param("val0", "base"), reg.RDI)
 	g.MOVQ(g.param("idx1", "base"), reg.R10)

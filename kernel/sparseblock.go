@@ -75,11 +75,30 @@ func ScoreBlock2[T Float](dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []in
 
 // ScoreBlock2 is the package-level ScoreBlock2 on k's implementation.
 func (k Kernels[T]) ScoreBlock2(dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) {
+	k.ScoreBlock2Ahead(dst0, dst1, blk, idx0, val0, idx1, val1, nil)
+}
+
+// ScoreBlock2Ahead is ScoreBlock2, bit for bit, that also asks the
+// processor for the cache lines at and after each of the four addresses of
+// ahead (if not nil): typically the starts of the indices and values of
+// the samples a later call scores. A trainer visiting rows in shuffled
+// order knows them calls ahead, and the hardware prefetchers cannot guess
+// them; riding on the scoring call, the request costs a few instructions
+// rather than a call of its own (PrefetchRow). It is only a hint, as
+// PrefetchRow's: any address will do (0 for none), nothing is read through
+// it, and only amd64's avx2 and avx512 (float32) prefetch.
+func ScoreBlock2Ahead[T Float](dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) {
+	Kernels[T]{im: active}.ScoreBlock2Ahead(dst0, dst1, blk, idx0, val0, idx1, val1, ahead)
+}
+
+// ScoreBlock2Ahead is the package-level ScoreBlock2Ahead on k's
+// implementation.
+func (k Kernels[T]) ScoreBlock2Ahead(dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) {
 	if len(dst0) != len(dst1) {
 		panicLen("ScoreBlock2", "len(dst0)", len(dst0), "len(dst1)", len(dst1))
 	}
 	if len(idx0) == len(val0) && len(idx1) == len(val1) && len(dst0) <= scoreBlockMax && len(dst0) > 0 &&
-		scoreBlock2Asm(k.im.id, dst0, dst1, blk, idx0, val0, idx1, val1) {
+		scoreBlock2Asm(k.im.id, dst0, dst1, blk, idx0, val0, idx1, val1, ahead) {
 		return
 	}
 	k.ScoreBlock(dst0, blk, idx0, val0)

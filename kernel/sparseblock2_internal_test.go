@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // TestScoreBlock2: on every path of this build, ScoreBlock2's two score
@@ -14,7 +15,9 @@ import (
 // and the rest of either sample alone), with repeated indices and the last
 // feature among them, and it writes nothing past either dst. A swapped
 // accumulator, a lane of the wrong sample or a sum in another order shows
-// in the last bits.
+// in the last bits. ScoreBlock2Ahead gives the same bits whatever its
+// prefetch addresses: none, the samples' own, or addresses nothing is
+// mapped at (0, 1, the top of the address space), which must not fault.
 func TestScoreBlock2(t *testing.T) {
 	if fusingAMD64 {
 		t.Skip("the Go compiler fuses multiply-adds on this amd64 build (GOAMD64 ≥ v3)")
@@ -65,6 +68,20 @@ func testScoreBlock2[T Float](t *testing.T) {
 					}
 					if got0[w] != 42 || got1[w] != 43 {
 						t.Fatalf("%s %T w=%d nnz %d, %d: wrote past dst", im.name, want0[0], w, n0, n1)
+					}
+					var own [4]uintptr
+					if n0 > 0 && n1 > 0 {
+						own = [4]uintptr{uintptr(unsafe.Pointer(&idx0[0])), uintptr(unsafe.Pointer(&val0[0])), uintptr(unsafe.Pointer(&idx1[0])), uintptr(unsafe.Pointer(&val1[0]))}
+					}
+					for _, ahead := range []*[4]uintptr{nil, &own, {0, 1, ^uintptr(0), ^uintptr(0) - 63}} {
+						a0, a1 := make([]T, w), make([]T, w)
+						k.ScoreBlock2Ahead(a0, a1, blk, idx0, val0, idx1, val1, ahead)
+						for l := range w {
+							if math.Float64bits(float64(a0[l])) != math.Float64bits(float64(want0[l])) ||
+								math.Float64bits(float64(a1[l])) != math.Float64bits(float64(want1[l])) {
+								t.Fatalf("%s %T w=%d nnz %d, %d, ahead %v: lane %d differs from ScoreBlock's", im.name, want0[0], w, n0, n1, ahead, l)
+							}
+						}
 					}
 				}
 			}

@@ -23,15 +23,16 @@ func scoreBlockAsm[T Float](id ID, dst, blk []T, idx []int32, val []T) bool {
 // scoreBlock2Asm runs ScoreBlock2's two-sample assembly on implementation
 // id, if it has one (float32), and reports whether it did: false (dst0 and
 // dst1 unwritten) on a path without it or on an index whose feature's
-// lanes are not inside blk, for ScoreBlock2 to run ScoreBlock twice.
-func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool {
+// lanes are not inside blk, for ScoreBlock2 to run ScoreBlock twice;
+// ahead (nil: none) is ScoreBlock2Ahead's prefetch.
+func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool {
 	if !is32[T]() {
 		return false
 	}
 	switch id {
 	case IDAVX512, IDAVX2:
 		bound := scoreBlockBound(scoreBlockLanes(len(dst0)), len(dst0), len(blk))
-		return scoreBlock2AVX2F32(f32s(dst0), f32s(dst1), f32s(blk), idx0, f32s(val0), idx1, f32s(val1), bound)
+		return scoreBlock2AVX2F32(f32s(dst0), f32s(dst1), f32s(blk), idx0, f32s(val0), idx1, f32s(val1), bound, ahead)
 	}
 	return false
 }
@@ -67,7 +68,9 @@ func scoreBlockAVX2F64(dst, blk []float64, idx []int32, val []float64, bound int
 // scoreBlock2AVX2F32 is scoreBlockAVX2F32 on two samples, (idx0, val0)
 // into dst0 and (idx1, val1) into dst1 (len(dst1) == len(dst0)), their sums
 // interleaved: ok = false, nothing read outside blk and neither dst written,
-// if an index of either is not below bound.
+// if an index of either is not below bound. Unless ahead is nil, it first
+// prefetches (PREFETCHT0) the two cache lines at each of its four addresses,
+// which are never read through and may be anything.
 //
 //go:noescape
-func scoreBlock2AVX2F32(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)
+func scoreBlock2AVX2F32(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int, ahead *[4]uintptr) (ok bool)

@@ -158,13 +158,32 @@ bad:
 	VZEROUPPER
 	RET
 
-// func scoreBlock2AVX2F32(dst0 []float32, dst1 []float32, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int) (ok bool)
-// Requires: AVX, CMOV
-TEXT ·scoreBlock2AVX2F32(SB), NOSPLIT, $0-177
+// func scoreBlock2AVX2F32(dst0 []float32, dst1 []float32, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int, ahead *[4]uintptr) (ok bool)
+// Requires: AVX, CMOV, MMX+
+TEXT ·scoreBlock2AVX2F32(SB), NOSPLIT, $0-185
 	// SI, DI = &idx0[0], &val0[0]; R10, R13 = &idx1[0], &val1[0];
 	// DX = &blk[0], R8 = bound, R9 = w = len(dst0);
 	// CX, R11 = the non-zeros of sample 0, 1 left after the joint loop,
 	// R12 = the joint loop's count (the fewer of the two)
+	// PREFETCHT0 the two cache lines at each of ahead's four addresses
+	// (a later call's samples' indices and values), unless ahead is nil
+	MOVQ       ahead+176(FP), AX
+	TESTQ      AX, AX
+	JZ         start
+	MOVQ       (AX), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	MOVQ       8(AX), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	MOVQ       16(AX), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	MOVQ       24(AX), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+
+start:
 	MOVQ idx0_base+72(FP), SI
 	MOVQ val0_base+96(FP), DI
 	MOVQ idx1_base+120(FP), R10
@@ -257,13 +276,13 @@ store:
 	MOVQ       dst1_base+24(FP), DI
 	VMASKMOVPS Y0, Y14, (SI)
 	VMASKMOVPS Y1, Y14, (DI)
-	MOVB       $1, ok+176(FP)
+	MOVB       $1, ok+184(FP)
 	VZEROUPPER
 	RET
 
 bad:
 	// an index outside blk: ok = false, dst0 and dst1 not written
-	MOVB $0, ok+176(FP)
+	MOVB $0, ok+184(FP)
 	VZEROUPPER
 	RET
 

@@ -74,6 +74,6 @@ func prefetchRowAsm(id ID, idx, val uintptr) {}
 
 // scoreBlock2Asm reports false: no two-sample assembly for ScoreBlock2 on
 // this build (it runs ScoreBlock twice).
-func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T) bool {
+func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool {
 	return false
 }

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
@@ -511,7 +512,7 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	B := t.B[g.c0 : g.c0+g.G]
 	for j := range vis {
 		if next == have {
-			have, next = t.scoreVisits(g, vis[j:min(j+scoreAhead, len(vis))]), 0
+			have, next = t.scoreVisits(g, vis, j), 0
 		}
 		sc := g.ahead[next][:len(B)]
 		next++
@@ -563,23 +564,51 @@ func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
 // (kernel.ScoreBlock2). On the NAME lines of the manual pages
 // (bench/textset, Zen 5) four at once (a ScoreBlock4 interleaving four
 // samples' sums) measured no faster, and software prefetches of the rows
-// a few visits ahead (kernel.PrefetchRow) measured slower, so neither is
-// used (BenchmarkTextOvRBound, bench/results/mantext-bound-zen5.txt).
+// a few visits ahead by calls of their own (kernel.PrefetchRow) measured
+// slower (BenchmarkTextOvRBound, bench/results/mantext-bound-zen5.txt);
+// the prefetch that rides on the scoring call (kernel.ScoreBlock2Ahead,
+// prefetchAhead visits ahead) took the median fit from 16.5 to 13–14 ms
+// (bench/results/mantext-ahead-name-zen5.txt).
 const scoreAhead = 2
 
-// scoreVisits sets g.ahead[k] to the scores of the sample of visit vis[k]
-// for k < n = len(vis) (1 ≤ n ≤ scoreAhead), block by block, and returns n.
-func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], vis []ovrVisit) int {
-	x := t.ovr.visitVec(&vis[0])
-	for b, blk := range g.W {
-		lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
-		if len(vis) == 2 {
-			scoreBlock2(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, x, t.ovr.visitVec(&vis[1]))
-		} else {
-			scoreBlock(g.ahead[0][lo:hi], blk, x)
+// prefetchAhead is how many visits ahead of the pair it scores
+// scoreVisits asks for the rows of the next pair but one: the pair after
+// next measured as fast as the next one on the NAME lines, and leaves the
+// longer rows of the whole pages more time.
+const prefetchAhead = 4
+
+// scoreVisits sets g.ahead[k] to the scores of the sample of visit j+k
+// for k < n = min(scoreAhead, len(vis)−j), block by block, and returns n;
+// it asks the processor for the start of the rows of visits
+// j+prefetchAhead and the one after, where there are such visits.
+func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], vis []ovrVisit, j int) int {
+	x := t.ovr.visitVec(&vis[j])
+	if j+1 == len(vis) {
+		for b, blk := range g.W {
+			scoreBlock(g.ahead[0][b*blockWidth:min((b+1)*blockWidth, g.G)], blk, x)
+		}
+		return 1
+	}
+	y := t.ovr.visitVec(&vis[j+1])
+	var ahead [4]uintptr // nothing to fetch: address 0, which a prefetch ignores
+	if p := j + prefetchAhead; p+1 < len(vis) {
+		rows := t.ovr.rows
+		ahead = [4]uintptr{
+			rowAddr(rows.idx, vis[p].lo), rowAddr(rows.val, vis[p].lo),
+			rowAddr(rows.idx, vis[p+1].lo), rowAddr(rows.val, vis[p+1].lo),
 		}
 	}
-	return len(vis)
+	for b, blk := range g.W {
+		lo, hi := b*blockWidth, min((b+1)*blockWidth, g.G)
+		t.k.ScoreBlock2Ahead(g.ahead[0][lo:hi], g.ahead[1][lo:hi], blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)], &ahead)
+	}
+	return 2
+}
+
+// rowAddr is the address of s[lo] (of s's end for lo = len(s)), for a
+// prefetch: a hint, never read through.
+func rowAddr[E any](s []E, lo int) uintptr {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(s[lo:])))
 }
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =

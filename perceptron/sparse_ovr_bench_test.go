@@ -32,8 +32,9 @@ import (
 //     the row rowsAhead visits ahead;
 //
 //   - pass-pairs: pass with the visits scored two at a time
-//     (kernel.ScoreBlock2), and the prefetch; pass-visits: the same
-//     without the prefetch, as epochSparseOvR scores them (scoreVisits);
+//     (kernel.ScoreBlock2), and the prefetch; pass-visits: as
+//     epochSparseOvR scores them (scoreVisits: pairs, each call
+//     prefetching the rows of the pair after next, ScoreBlock2Ahead);
 //
 //   - write: writing the model from the blocks as the fit does
 //     (fromBlocksCompact: the compact average, running weights and sums);
@@ -220,7 +221,8 @@ const rowsAhead = 2
 //   - pairs-w6, pairs-w8: the class block as trained (6 lanes, 24-byte
 //     features that straddle cache lines) or padded to 8 lanes (32-byte
 //     aligned features), with pass-pairs' prefetch;
-//   - visits: epochSparseOvR's scoring (scoreVisits: pairs, no prefetch).
+//   - visits: epochSparseOvR's scoring (scoreVisits: pairs, each call
+//     prefetching the rows of the pair after next).
 //
 // Run it with
 //
@@ -370,14 +372,14 @@ func BenchmarkTextOvRBound(b *testing.B) {
 }
 
 // passVisits runs 10 passes of epochSparseOvR's scoring (scoreVisits:
-// scoreAhead visits at a time) in fresh shuffled orders.
+// scoreAhead visits at a time, and its prefetch) in fresh shuffled orders.
 func passVisits(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
 	for range b.N {
 		for range 10 {
 			t.smp.next()
 			vis := t.visitsOf(g)
 			for j := 0; j < len(vis); {
-				j += t.scoreVisits(g, vis[j:min(j+scoreAhead, len(vis))])
+				j += t.scoreVisits(g, vis, j)
 			}
 		}
 	}
