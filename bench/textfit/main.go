@@ -106,19 +106,9 @@ func main() {
 				fmt.Fprintln(os.Stderr, "-workers:", err)
 				os.Exit(2)
 			}
-			o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: w, SkipEvaluation: *noEval}
-			c0, t0 := cpu(), time.Now()
-			m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
-			wall, c := time.Since(t0), cpu()-c0
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-			acc, err := m.AccuracySparse(te, te.Y)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
+			o := fitOptions(1)
+			o.Workers, o.SkipEvaluation = w, *noEval
+			wall, c, acc := fitAndScore(tr, te, o)
 			tag := ""
 			if *noEval {
 				tag = " noeval"
@@ -128,23 +118,35 @@ func main() {
 	}
 }
 
+// fitOptions are the timed fit's options with seed s, Workers 1: 10
+// shuffled epochs, every one run, no bias.
+func fitOptions(s uint64) perceptron.Options {
+	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: s, NoBias: true, Workers: 1}
+}
+
+// fitAndScore trains with o, and returns the fit's wall and process CPU
+// time and the model's test accuracy; it exits on an error.
+func fitAndScore(tr, te *dataset.CSR[float32], o perceptron.Options) (wall, c time.Duration, acc float64) {
+	c0, t0 := cpu(), time.Now()
+	m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
+	wall, c = time.Since(t0), cpu()-c0
+	if err == nil {
+		acc, err = m.AccuracySparse(te, te.Y)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return wall, c, acc
+}
+
 // accuracies prints the test accuracy of the timed fit (Workers 1) with
 // each of the seeds 1..n, and their mean: a single fit's accuracy moves
 // by a few test pages with the shuffling.
 func accuracies(tr, te *dataset.CSR[float32], n int) {
 	sum := 0.0
 	for s := 1; s <= n; s++ {
-		o := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: uint64(s), NoBias: true, Workers: 1}
-		m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		acc, err := m.AccuracySparse(te, te.Y)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+		_, _, acc := fitAndScore(tr, te, fitOptions(uint64(s)))
 		sum += acc
 		fmt.Printf("rosenblatt averaged ovr 10 epochs nobias seed %d test accuracy %.4f\n", s, acc)
 	}
