@@ -23,7 +23,8 @@
 // problem) with Threads 1 and 2, and also prints the time to read the training file, which
 // liblinear-train's time includes. With -seeds N it prints the test
 // accuracy of the perceptron's fit with each seed 1..N and their mean, and
-// times nothing.
+// times nothing; -constant B first gives every row a feature of value B
+// (a bias feature, as liblinear's -B, in a fit without a bias term).
 package main
 
 import (
@@ -54,6 +55,7 @@ func main() {
 	workers := flag.String("workers", "1,2", "the perceptron's Workers (comma-separated) to time in each round")
 	noEval := flag.Bool("noeval", false, "set the perceptron's SkipEvaluation (no final pass for the training diagnostics)")
 	seeds := flag.Int("seeds", 0, "instead of timing, print the test accuracy of one fit for each of the seeds 1..N, and their mean")
+	constant := flag.Float64("constant", 0, "with -seeds: first append to every training and test row a feature of this value (one more column), as liblinear's -B does: a bias feature")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
@@ -96,6 +98,10 @@ func main() {
 		return
 	}
 	if *seeds > 0 {
+		if *constant != 0 {
+			tr, te = withConstant(tr, float32(*constant)), withConstant(te, float32(*constant))
+			fmt.Printf("every row has a constant feature %v (column %d)\n", *constant, tr.Cols-1)
+		}
 		accuracies(tr, te, *seeds)
 		return
 	}
@@ -151,6 +157,18 @@ func accuracies(tr, te *dataset.CSR[float32], n int) {
 		fmt.Printf("rosenblatt averaged ovr 10 epochs nobias seed %d test accuracy %.4f\n", s, acc)
 	}
 	fmt.Printf("rosenblatt averaged ovr 10 epochs nobias seeds 1..%d mean test accuracy %.4f\n", n, sum/float64(n))
+}
+
+// withConstant returns c with one more column, holding v in every row.
+func withConstant(c *dataset.CSR[float32], v float32) *dataset.CSR[float32] {
+	o := &dataset.CSR[float32]{Rows: c.Rows, Cols: c.Cols + 1, Ptr: make([]int, 1, c.Rows+1), Y: c.Y}
+	for i := range c.Rows {
+		r := c.Row(i)
+		o.Idx = append(append(o.Idx, r.Idx...), int32(c.Cols))
+		o.Val = append(append(o.Val, r.Val...), v)
+		o.Ptr = append(o.Ptr, len(o.Idx))
+	}
+	return o
 }
 
 // fitSVM trains and scores the linear SVM rounds times.

@@ -32,9 +32,11 @@
 //
 // It prints the number of pages, features and stored values of each file
 // and their SHA-256 sums; bench/textset/SHA256SUMS holds the sums of the
-// sets the README's figures were measured on: a Debian 12 machine with
-// man-db, manpages and manpages-dev among its 834 packages, 19 753 pages
-// in those sections (which man pages are installed decides the bytes:
+// sets the README's latest figures were measured on: a Debian 12 machine
+// with man-db, manpages and manpages-dev installed, 19 710 pages in those
+// sections (earlier figures: another image of it, 19 753 pages; each
+// results file prints the sums of its set; which man pages are installed
+// decides the bytes:
 // another machine gets another set; on a fresh Debian, install
 // "man-db manpages manpages-dev" first; images that exclude /usr/share/man
 // through dpkg's path-exclude have none).
