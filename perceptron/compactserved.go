@@ -1,7 +1,6 @@
 package perceptron
 
 import (
-	"math/bits"
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -23,10 +22,11 @@ import (
 // score with it directly: each sample's indices are mapped to the compact
 // columns (remap), and the same kernels run on the compact rows, so that
 // every score is bit for bit the one the dense weights give (the same
-// weights, gathered in the same order). Whatever else reads the weights
-// (a dense sample, Weights, Update, Continue, the model files) gets the
-// dense rows × D array, formed once on its first use (dense, through
-// Model.load), from which point the model is an ordinary dense one.
+// weights, gathered in the same order); Weights scatters the one row it
+// returns. Whatever else reads the weights (a dense sample, Update,
+// Continue, the model files) gets the dense rows × D array, formed once on
+// its first use (dense, through Model.load), from which point the model
+// is an ordinary dense one.
 type compactServed[T Float] struct {
 	d    int
 	cols *usedcols.Columns // cols.Cols[r]: the column of compact column r
@@ -57,16 +57,21 @@ func (c *compactServed[T]) row(k int) []T {
 // not used). Every index must be in [0, d).
 func (c *compactServed[T]) remap(dst, idx []int32) {
 	dst = dst[:len(idx)]
-	words, rank := c.cols.Words, c.cols.Rank
-	zero := int32(len(rank))
+	zero := int32(len(c.cols.Cols))
 	for k, j := range idx {
-		wd := words[j>>6]
-		bit := uint64(1) << (j & 63)
-		r := zero
-		if wd.Bits&bit != 0 {
-			r = rank[wd.Base+int32(bits.OnesCount64(wd.Bits&(bit-1)))]
+		r, ok := c.cols.Lookup(j)
+		if !ok {
+			r = zero
 		}
 		dst[k] = r
+	}
+}
+
+// scatterRow sets w (d long, zero) to row k's weights.
+func (c *compactServed[T]) scatterRow(w []T, k int) {
+	a := c.row(k)
+	for r, j := range c.cols.Cols {
+		w[j] = a[r]
 	}
 }
 
@@ -78,10 +83,7 @@ func (c *compactServed[T]) denseW() []T {
 		rows := len(c.A) / n
 		W := dataset.Alloc[T](rows * c.d)
 		for k := range rows {
-			w, a := W[k*c.d:(k+1)*c.d], c.A[k*n:(k+1)*n]
-			for r, j := range c.cols.Cols {
-				w[j] = a[r]
-			}
+			c.scatterRow(W[k*c.d:(k+1)*c.d], k)
 		}
 		c.dense = W
 	})
@@ -100,7 +102,7 @@ type compactIdx struct {
 	pooled *[]int32
 }
 
-// of returns idx mapped by c (compactServed.remap).
+// compactIdxOf returns idx mapped by c (compactServed.remap), in ci.
 func compactIdxOf[T Float](ci *compactIdx, c *compactServed[T], idx []int32) []int32 {
 	dst := ci.buf[:]
 	if len(idx) > len(ci.buf) {

@@ -153,9 +153,10 @@ func sameBits(a, b []float32) bool {
 }
 
 // TestCompactServedConcurrentForm has goroutines form a compact model's
-// dense weights at once (Predict, Weights, MarshalBinary, PredictSparse):
-// run with -race, it shows a data race in forming them; every goroutine
-// must get the same answers, and the dense weights are formed once.
+// dense weights at once (Predict, MarshalBinary) while others read the
+// compact ones (Weights, PredictSparse): run with -race, it shows a data
+// race in forming them; every goroutine must get the same answers, and the
+// dense weights are formed once.
 func TestCompactServedConcurrentForm(t *testing.T) {
 	rng := newRand(29)
 	const K, d = 3, 1 << 10
@@ -273,6 +274,48 @@ func TestCompactServedRemap(t *testing.T) {
 			}
 			if r != want {
 				t.Fatalf("d=%d: column %d mapped to %d, want %d", d, j, r, want)
+			}
+		}
+	}
+}
+
+// namedF32 is a named float type: the pools (poolOf) do not pool it, and a
+// fit must not panic choosing them.
+type namedF32 float32
+
+// TestSparseOvRNamedFloat trains the sparse one-vs-rest fit on a named
+// float32 type and checks that it gives the float32 fit's scores, bit for
+// bit (the same kernels; only the scratch pools differ).
+func TestSparseOvRNamedFloat(t *testing.T) {
+	rng := newRand(61)
+	c := textLike[float32](rng, 120, 1<<10, 7, 3)
+	for k := range c.Val {
+		c.Val[k] = float32(rng.Float64() - 0.3)
+	}
+	n := &dataset.CSR[namedF32]{Rows: c.Rows, Cols: c.Cols, Ptr: c.Ptr, Idx: c.Idx, Y: c.Y}
+	for _, v := range c.Val {
+		n.Val = append(n.Val, namedF32(v))
+	}
+	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 8}
+	mf, _, err := TrainMulticlassSparse(c, c.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mn, _, err := TrainMulticlassSparse(n, n.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gf, gn := make([]float32, 3), make([]namedF32, 3)
+	for i := range c.Rows {
+		if err := mf.ScoresSparse(gf, c.Row(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := mn.ScoresSparse(gn, n.Row(i)); err != nil {
+			t.Fatal(err)
+		}
+		for k := range gf {
+			if math.Float32bits(gf[k]) != math.Float32bits(float32(gn[k])) {
+				t.Fatalf("row %d score %d: %v, the float32 fit's %v", i, k, gn[k], gf[k])
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 		}
 		return checkCSR(X, y)
 	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
-		return prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+		return prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
 	})
 }
 

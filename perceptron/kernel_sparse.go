@@ -69,7 +69,7 @@ func trainDualSparse[T Float](cfg *config, kern gram.Kernel, maxBytes int64, tra
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, false)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, false, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -251,10 +251,8 @@ func (m *Model[T]) Weights(k int) ([]T, T) {
 		return nil, 0
 	}
 	if s.cs != nil { // the row alone, not the model's dense weights
-		w, a := make([]T, s.d), s.cs.row(k)
-		for r, j := range s.cs.cols.Cols {
-			w[j] = a[r]
-		}
+		w := make([]T, s.d)
+		s.cs.scatterRow(w, k)
 		return w, s.B[k]
 	}
 	return slices.Clone(s.W[k*s.d : (k+1)*s.d]), s.B[k]

@@ -14,13 +14,16 @@ import "sync"
 type slicePool[E any] struct{ p sync.Pool }
 
 // get returns a slice of n zero values: a pooled one if one is large
-// enough, else make's.
+// enough, else make's. A nil pool pools nothing.
 func (sp *slicePool[E]) get(n int) []E {
 	return sp.getOr(n, func(n int) []E { return make([]E, n) })
 }
 
 // getOr is get with alloc making the new slice.
 func (sp *slicePool[E]) getOr(n int, alloc func(int) []E) []E {
+	if sp == nil {
+		return alloc(n)
+	}
 	if v, ok := sp.p.Get().(*[]E); ok {
 		if cap(*v) >= n {
 			s := (*v)[:n]
@@ -34,7 +37,7 @@ func (sp *slicePool[E]) getOr(n int, alloc func(int) []E) []E {
 
 // put gives s back for a later get; the caller must not use s after.
 func (sp *slicePool[E]) put(s []E) {
-	if cap(s) > 0 {
+	if sp != nil && cap(s) > 0 {
 		sp.p.Put(&s)
 	}
 }
@@ -46,13 +49,16 @@ var (
 	poolVisit slicePool[ovrVisit]
 )
 
-// poolOf returns the pool of T's slices.
+// poolOf returns the pool of T's slices: float32's or float64's, and nil
+// (no pooling) for a named type of either.
 func poolOf[T Float]() *slicePool[T] {
-	var z T
-	switch any(z).(type) {
-	case float32:
-		return any(&poolF32).(*slicePool[T])
-	default:
-		return any(&poolF64).(*slicePool[T])
+	switch p := any(&poolF32).(type) {
+	case *slicePool[T]:
+		return p
 	}
+	switch p := any(&poolF64).(type) {
+	case *slicePool[T]:
+		return p
+	}
+	return nil
 }

@@ -46,12 +46,14 @@ func axpyv[T Float](k kernel.Kernels[T], a T, x vec[T], w []T) {
 // sqv returns ‖x‖² as training computes it.
 func sqv[T Float](k kernel.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
 
-// sqvShort is ‖x‖² for a fit whose samples are not scaled (ScaleNone),
-// where the norms serve only the checks and the diagnostics and need not be
-// the bits a model's sampleScale computes: for a short row (text rows of
-// a few tens of values, where the kernel's call costs more than its sum) a
-// Go loop of four partial sums, else sqv. On the manual pages' NAME lines
-// (19 values a row) this took the norms of a fit from about 1 ms to 0.2.
+// sqvShort is ‖x‖² for a fit whose norms serve only the checks and the
+// diagnostics (prepareSparse's normsForChecks: a linear perceptron that
+// does not scale its samples; not Pegasos, whose steps read them, nor a
+// kernel machine, nor a scaled fit, whose norms must be the bits a model's
+// sampleScale computes): for a short row (text rows of a few tens of
+// values, where the kernel's call costs more than its sum) a Go loop of
+// four partial sums, else sqv. On the manual pages' NAME lines (19 values
+// a row) this took the norms of a fit from about 1 ms to 0.2.
 func sqvShort[T Float](k kernel.Kernels[T], x vec[T]) T {
 	v := x.val
 	if len(v) >= 64 {
@@ -147,13 +149,15 @@ func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
 // checks the values, computes the row norms and applies the scaling on a
 // copy of the values (the caller's matrix is never modified). With
 // ScaleAugmented, column and a bias, the rows get the augmented feature
-// sᵢ as one more stored value, in column d (dt.d = d + 1).
-func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bias, column bool) (*data[T], error) {
+// sᵢ as one more stored value, in column d (dt.d = d + 1). normsForChecks
+// says the unscaled norms serve only the checks and the diagnostics
+// (sqvShort).
+func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bias, column, normsForChecks bool) (*data[T], error) {
 	n, d := X.Rows, X.Cols
 	sp := &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}
 	dt := &data[T]{sp: sp, n: n, d: d, sq: make([]float64, n)}
 	norm := sqv[T]
-	if scaling == ScaleNone {
+	if normsForChecks && scaling == ScaleNone {
 		norm = sqvShort[T]
 	}
 	for i := range n {
@@ -247,7 +251,7 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -287,7 +291,7 @@ func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*M
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -49,7 +49,7 @@ func sparseError[T Float](x dataset.SparseRow[T], d int) error {
 // scoreSparse returns score k of the sparse sample x, with (mul, bmul) =
 // s.sampleScale(x.val): O(nnz) per weight vector (for a voted model, per
 // kept vector of class k, voted as scoresInto does). For a compact model
-// (s.cs), x's indices are its compact columns (sparseCols).
+// (s.cs), x's indices are its compact columns (compactIdxOf).
 func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
 	d := s.d
 	if !s.voted() {
@@ -194,7 +194,9 @@ func checkCSRShape[T Float](X *dataset.CSR[T], d int) error {
 // model (the rest are 0), not more. Each row is held to PredictSparse's
 // rules: a row whose indices are not strictly increasing or not below the
 // model's width is an error wrapping ErrDims that names the row; a score
-// made non-finite by a NaN or ±Inf value wraps ErrNonFinite.
+// made non-finite by a NaN or ±Inf value wraps ErrNonFinite. For a model
+// whose weights are compact (a sparse one-vs-rest fit's) it allocates X's
+// indices mapped to them.
 func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 	s, err := m.loadSparse()
 	if err != nil {
@@ -240,7 +242,8 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 
 // PredictBatchSparse writes the labels of the rows of X to dst (len(dst) =
 // X.Rows), scoring them with ScoresBatchSparse; it allocates one scratch
-// slice of X.Rows·NumScores values.
+// slice of X.Rows·NumScores values (and, for a model trained on sparse data
+// whose weights are still compact, one of X's indices mapped to them).
 func (m *Model[T]) PredictBatchSparse(dst []int, X *dataset.CSR[T]) error {
 	s, err := m.loadSparse()
 	if err != nil {

@@ -30,9 +30,10 @@ import (
 // makes no K×D W and U unless such a pass needs them (ensureDense): the
 // model's weights are written straight from the blocks at the end
 // (fromBlocks), in one pass over the used columns, so a fit writes each of
-// the model's K×D arrays once; an Averaged fit writes only its average
-// K×D, and keeps its running weights and sums compact (fromBlocksCompact,
-// compactAvg) until Continue, Update or a model file needs them. The
+// the model's K×D arrays once; an Averaged fit writes no K×D array at all:
+// it keeps its served average (compactServed) and its running weights and
+// sums (compactAvg) compact until a dense use, Continue, Update or a model
+// file needs them dense (fromBlocksCompact). The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
 //
@@ -567,8 +568,9 @@ func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
 // a few visits ahead by calls of their own (kernel.PrefetchRow) measured
 // slower (BenchmarkTextOvRBound, bench/results/mantext-bound-zen5.txt);
 // the prefetch that rides on the scoring call (kernel.ScoreBlock2Ahead,
-// prefetchAhead visits ahead) took the median fit from 16.5 to 13–14 ms
-// (bench/results/mantext-ahead-name-zen5.txt).
+// prefetchAhead visits ahead) took the 10 scoring passes from 8.3 to 6.2 ms
+// and the fit from 15.7 to 13.4 ms (medians of BenchmarkTextOvRParts,
+// bench/results/mantext-parts-session-zen5.txt).
 const scoreAhead = 2
 
 // prefetchAhead is how many visits ahead of the pair it scores

@@ -40,7 +40,7 @@ import (
 //     (fromBlocksCompact: the compact average, running weights and sums);
 //
 //   - form: forming a compact model's dense K×D weights, as its first
-//     dense use (a dense sample, Weights, Update, a model file) does.
+//     dense use (a dense sample, Update, a model file) does.
 //
 // Run it with
 //
@@ -165,7 +165,7 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 		b.Fatal(err)
 	}
 	k := kernelsFor[float32](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1109,7 +1109,8 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 
 // finish builds the model's snapshot from the training state. It also
 // returns the served weights and biases in the trainer's layout (for the
-// diagnostics; empty for a voted model).
+// diagnostics; empty for a voted model, and nil weights for one whose
+// served weights stay compact, compactServed).
 func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,

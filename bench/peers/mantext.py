@@ -19,7 +19,11 @@ from sklearn.datasets import load_svmlight_file
 from sklearn.linear_model import Perceptron
 
 prefix = sys.argv[1]
-seeds = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "seeds" else 0
+seeds = 0
+if len(sys.argv) > 2 and sys.argv[2] == "seeds":
+    if len(sys.argv) < 4 or not sys.argv[3].isdigit() or int(sys.argv[3]) < 1:
+        sys.exit("usage: mantext.py PREFIX seeds N (N ≥ 1)")
+    seeds = int(sys.argv[3])
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 and not seeds else 1
 D = 1 << 20
 Xtr, ytr = load_svmlight_file(prefix + ".train.libsvm", n_features=D, dtype="float64")

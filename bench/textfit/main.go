@@ -97,6 +97,10 @@ func main() {
 		fitSVM(tr, te, rounds)
 		return
 	}
+	if *constant != 0 && *seeds == 0 {
+		fmt.Fprintln(os.Stderr, "-constant goes with -seeds")
+		os.Exit(2)
+	}
 	if *seeds > 0 {
 		if *constant != 0 {
 			tr, te = withConstant(tr, float32(*constant)), withConstant(te, float32(*constant))
