@@ -320,3 +320,133 @@ func TestSparseOvRNamedFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactServedFloat64 is TestCompactServed's check of the sparse
+// scores for float64 models: the compact model's scores are the dense
+// model's, bit for bit.
+func TestCompactServedFloat64(t *testing.T) {
+	rng := newRand(73)
+	const K, d = 4, 1 << 11
+	c := textLike[float64](rng, 200, d/2, 8, K)
+	c.Cols = d
+	for k := range c.Val {
+		c.Val[k] = rng.Float64()*2 - 0.6
+	}
+	test := textLike[float64](rng, 50, d, 8, K)
+	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 6}
+	compact, _, err := TrainMulticlassSparse(c, c.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compact.st.Load().cs == nil {
+		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
+	}
+	oz := o
+	oz.InitialWeights = make([]float64, K*d)
+	dense, _, err := TrainMulticlassSparse(c, c.Y, oz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := make([]float64, K), make([]float64, K)
+	for i := range test.Rows {
+		if err := compact.ScoresSparse(g, test.Row(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := dense.ScoresSparse(w, test.Row(i)); err != nil {
+			t.Fatal(err)
+		}
+		for k := range g {
+			if math.Float64bits(g[k]) != math.Float64bits(w[k]) {
+				t.Fatalf("row %d score %d: %v, the dense model's %v", i, k, g[k], w[k])
+			}
+		}
+	}
+}
+
+// TestSparseOvRConcurrentFits trains the same sparse one-vs-rest fit on
+// several goroutines at once, sharing the scratch pools (slicePool): each
+// model file must be the one a fit alone writes, so a pooled array handed
+// to two fits, or reused while a model still holds it, shows (and -race
+// reports it).
+func TestSparseOvRConcurrentFits(t *testing.T) {
+	rng := newRand(83)
+	c := textLike[float32](rng, 300, 1<<12, 9, 5)
+	for k := range c.Val {
+		c.Val[k] = float32(rng.Float64() - 0.4)
+	}
+	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 9}
+	alone, _, err := TrainMulticlassSparse(c, c.Y, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustMarshal(t, alone)
+	models := make([]*Model[float32], 4)
+	errs := make([]error, len(models))
+	for round := range 3 {
+		var wg sync.WaitGroup
+		for g := range models {
+			wg.Go(func() { models[g], _, errs[g] = TrainMulticlassSparse(c, c.Y, o) })
+		}
+		wg.Wait()
+		for g, m := range models {
+			if errs[g] != nil {
+				t.Fatal(errs[g])
+			}
+			if got := mustMarshal(t, m); string(got) != string(want) {
+				t.Fatalf("round %d, fit %d: the model differs from the fit alone's", round, g)
+			}
+		}
+	}
+}
+
+// TestCompactServedUpdateWhilePredicting runs Updates on a compact model
+// while other goroutines score sparse samples (-race shows a race on the
+// published snapshots), then checks that the model after the Updates is
+// the dense model after the same Updates, bit for bit.
+func TestCompactServedUpdateWhilePredicting(t *testing.T) {
+	rng := newRand(97)
+	const K, d = 3, 1 << 10
+	c := textLike[float32](rng, 150, d, 6, K)
+	for k := range c.Val {
+		c.Val[k] = float32(rng.Float64() - 0.3)
+	}
+	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 4}
+	compact, dense := compactPair(t, c, o)
+	x := make([]float32, d)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 3 {
+		wg.Go(func() {
+			dst := make([]float32, K)
+			for i := 0; ; i = (i + 1) % c.Rows {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := compact.ScoresSparse(dst, c.Row(i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 40 {
+		clear(x)
+		r := c.Row(i)
+		for k, j := range r.Idx {
+			x[j] = r.Val[k]
+		}
+		_, err1 := compact.Update(x, c.Y[i])
+		_, err2 := dense.Update(x, c.Y[i])
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if s := compact.st.Load(); s.cs != nil {
+		t.Fatal("the model's weights are still compact after Updates")
+	}
+	assertSameFiles(t, compact, dense)
+}
