@@ -229,6 +229,17 @@ const dotsRescaleSig = "func(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8
 // dotsRescaleI8Sig is dotsRescaleI8AVX512's: signed bytes, no zero point.
 const dotsRescaleI8Sig = "func(dst *[10]float32, m *[6]uintptr, x []int8, sx float64) (best int, finite bool)"
 
+// fused10Fn starts a fused 10-class function of variant v (vector ISA vi,
+// W bytes a vector): dotsRescaleU8<suffix> (dotsRescaleSig), or with
+// signed dotsRescaleI8<suffix> (dotsRescaleI8Sig).
+func fused10Fn(f *asmFile, v *i8Variant, vi isa, W int, suffix string, signed bool) *i8x86 {
+	name, sig := "dotsRescaleU8"+suffix, dotsRescaleSig
+	if signed {
+		name, sig = "dotsRescaleI8"+suffix, dotsRescaleI8Sig
+	}
+	return &i8x86{x86: f.fn(v.spec, f32, vi, name, sig), v: v, k: kindU8I8, W: W, name: name, extra: map[string][]string{}}
+}
+
 // dotsRescale10 emits dotsRescaleU8AVX512, the 10-class prediction fused:
 // DotsU8I8's loop of 10 rows (vnni10Loop: acc[k] = Σ w[k·d+i]·x[i]),
 // acc[k] −= z·sum[k] (int32, wrapping as Go's), then RescaleArgmax on the
@@ -261,12 +272,7 @@ const dotsRescaleI8Sig = "func(dst *[10]float32, m *[6]uintptr, x []int8, sx flo
 // z is 128 and sum the rows' own sums Σ w (Fused10's, at m + 40): Σ w·(v +
 // 128) − 128·Σ w = Σ w·v (modulo 2³², as DotsI8's).
 func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
-	name, sig := "dotsRescaleU8AVX512", dotsRescaleSig
-	if signed {
-		name, sig = "dotsRescaleI8AVX512", dotsRescaleI8Sig
-	}
-	g := &i8x86{x86: f.fn(i8AVX512VNNI.spec, f32, avx512, name, sig),
-		v: i8AVX512VNNI, k: kindU8I8, W: 64, name: name, extra: map[string][]string{}}
+	g := fused10Fn(f, i8AVX512VNNI, avx512, 64, "AVX512", signed)
 	g.Comment("Y25 = z·sum[0:8], X26 = z·sum[8:10], Z28 = s[0:8]·sx, X29 = s[8:10]·sx,",
 		"Z30 = b[0:8], X31 = b[8:10]: made before the loop, off the final chain")
 	g.MOVQ(g.param("m"), reg.R10)
@@ -341,7 +347,7 @@ func dotsRescale10(f *asmFile, c operand.Mem, signed bool) {
 	g.KMOVW(reg.K5, reg.EAX)
 	g.BSFL(reg.EAX, reg.EAX)
 	rescaleReturn(g.x86)
-	if err := i8Uncovered(g.v, name, g.extra); err != nil {
+	if err := i8Uncovered(g.v, g.name, g.extra); err != nil {
 		panic(err)
 	}
 }
@@ -523,12 +529,7 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 // flipped (VPXOR by Y14's 0x80 bytes) and z = 128 against the rows' own
 // sums, as there.
 func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
-	name, sig := "dotsRescaleU8AVXVNNI", dotsRescaleSig
-	if signed {
-		name, sig = "dotsRescaleI8AVXVNNI", dotsRescaleI8Sig
-	}
-	g := &i8x86{x86: f.fn(i8AVXVNNI.spec, f32, avx2, name, sig),
-		v: i8AVXVNNI, k: kindU8I8, W: 32, name: name, extra: map[string][]string{}}
+	g := fused10Fn(f, i8AVXVNNI, avx2, 32, "AVXVNNI", signed)
 	g.Comment("SI = w, R8 = the rows' stride, DI = &x[0], BX = d; R13 = d rounded down to",
 		"32; Y14 = bytes of 0x80 (signed x)")
 	g.MOVQ(g.param("m"), reg.R10)
@@ -675,7 +676,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	g.ORL(reg.ECX, reg.EAX)
 	g.BSFL(reg.EAX, reg.EAX)
 	rescaleReturn(g.x86)
-	if err := i8Uncovered(g.v, name, g.extra); err != nil {
+	if err := i8Uncovered(g.v, g.name, g.extra); err != nil {
 		panic(err)
 	}
 }
