@@ -13,12 +13,10 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/csrtest"
 )
 
-// TestSparseBatchMalformed: every sparse batch method of the linear and
-// the kernel models returns an error wrapping ErrDims and
-// dataset.ErrMismatch for a CSR whose offsets do not describe its rows (on
-// 8 rows and on 2000, split over goroutines), never a panic.
-func TestSparseBatchMalformed(t *testing.T) {
-	_, y, c := sparseIntSet(51, 60, 10, 3)
+// sparseBatchModels trains the kernel (RBF) and the linear one-vs-rest
+// model whose sparse batch methods the tests below call.
+func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelModel[float32], *Model[float32]) {
+	t.Helper()
 	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +25,16 @@ func TestSparseBatchMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return km, lm
+}
+
+// TestSparseBatchMalformed: every sparse batch method of the linear and
+// the kernel models returns an error wrapping ErrDims and
+// dataset.ErrMismatch for a CSR whose offsets do not describe its rows (on
+// 8 rows and on 2000, split over goroutines), never a panic.
+func TestSparseBatchMalformed(t *testing.T) {
+	_, y, c := sparseIntSet(51, 60, 10, 3)
+	km, lm := sparseBatchModels(t, c, y)
 	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, sparseBatchMethods(km, lm))
 }
 
@@ -37,14 +45,7 @@ func TestSparseBatchMalformed(t *testing.T) {
 // ErrNonFinite; the same matrix with the row mended passes.
 func TestSparseBatchRows(t *testing.T) {
 	_, y, c := sparseIntSet(54, 60, 10, 3)
-	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lm, _, err := TrainMulticlassSparse(c, y, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	km, lm := sparseBatchModels(t, c, y)
 	methods := sparseBatchMethods(km, lm)
 	// row is the row of at least three stored values that the cases change
 	row := -1
