@@ -74,11 +74,10 @@ type ovrGroup[T Float] struct {
 
 // ovrCols is the data renumbered to the features it uses: the rows with
 // their column indices replaced by the features' ranks (rows; offsets and
-// values are the data's), and cols[r] the column of rank r (the most frequent first).
+// values are the data's), and m.Cols[r] the column of rank r (the most frequent first).
 type ovrCols[T Float] struct {
 	rows *sparseRows[T]
-	cols []int32
-	m    *usedcols.Columns // cols, and their lookup (compactServed)
+	m    *usedcols.Columns // m.Cols: the column of each rank; and their lookup (compactServed)
 }
 
 // usedCols renumbers the columns of sp (d columns) that hold a stored
@@ -86,7 +85,7 @@ type ovrCols[T Float] struct {
 func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
 	idx := poolI32.getOr(len(sp.idx), func(n int) []int32 { return make([]int32, n) })
 	m := usedcols.RenumberByCount(idx, sp.idx, d)
-	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, cols: m.Cols, m: m}
+	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, m: m}
 }
 
 // vec returns sample i with its columns renumbered.
@@ -140,7 +139,7 @@ func groupsOf[T Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
 // syncIn copies the used columns of the trainer's K×D W and U into the
 // blocks.
 func (t *linTrainer[T]) syncIn() {
-	d, cols := t.dt.d, t.ovr.cols
+	d, cols := t.dt.d, t.ovr.m.Cols
 	for _, g := range groupsOf(t.blk) {
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
@@ -158,7 +157,7 @@ func (t *linTrainer[T]) syncIn() {
 // worker's panic re-raised there).
 func (t *linTrainer[T]) syncOut() {
 	t.ensureDense()
-	d, cols := t.dt.d, t.ovr.cols
+	d, cols := t.dt.d, t.ovr.m.Cols
 	gs := groupsOf(t.blk)
 	parallel.Run(len(gs), func(gi int) { t.syncOutGroup(gs[gi], d, cols) })
 }
@@ -233,7 +232,7 @@ func (t *linTrainer[T]) fromBlocksCompact() (*compactServed[T], *compactAvg[T]) 
 // of fromBlocksCompact: the average A compact (K × (len(cols)+1), as
 // compactServed lays it out) and the compact running weights and sums.
 func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[T]) {
-	d, cols, n := t.dt.d, t.ovr.cols, t.K*t.dt.d
+	d, cols, n := t.dt.d, t.ovr.m.Cols, t.K*t.dt.d
 	nc := len(cols)
 	switch {
 	case compact:
@@ -338,7 +337,7 @@ func (t *linTrainer[T]) servedFinite(W []T) bool {
 	var bad T
 	for c := range t.K {
 		w := W[c*d : (c+1)*d]
-		for _, j := range t.ovr.cols {
+		for _, j := range t.ovr.m.Cols {
 			bad += w[j] - w[j]
 		}
 	}
@@ -443,7 +442,7 @@ func (t *linTrainer[T]) vector(sums bool, c int) []T {
 	} else {
 		*tmp = append((*tmp)[:0], all[c*d:(c+1)*d]...)
 	}
-	deinterleave(*tmp, blocks[b], t.ovr.cols, w, l)
+	deinterleave(*tmp, blocks[b], t.ovr.m.Cols, w, l)
 	return *tmp
 }
 

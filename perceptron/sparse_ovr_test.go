@@ -201,7 +201,7 @@ func TestFromBlocksNonFinite(t *testing.T) {
 			lt.step = 1
 			g := lt.blk[2] // class 2: the second group's with 2 workers
 			b, w, l := g.block(2)
-			p := (len(lt.ovr.cols)-1)*w + l // the least frequent used column
+			p := (len(lt.ovr.m.Cols)-1)*w + l // the least frequent used column
 			g.W[b][p], g.U[b][p] = 3e38, -1
 			if overflow {
 				g.U[b][p] = -3e38 // w − u/1 = 6e38: +Inf in float32

@@ -415,7 +415,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if blocks {
 		t.ovr = usedCols(dt.sp, d)
-		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.cols), cfg.algo == Averaged)
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged)
 	}
 	t.reset()
 	return t
@@ -1215,7 +1215,7 @@ func (t *linTrainer[T]) averageW() []T {
 	parallel.Run(len(grp), func(g int) {
 		for k := grp[g][0]; k < grp[g][1]; k++ {
 			w, u, ak := t.W[k*d:(k+1)*d], t.U[k*d:(k+1)*d], a[k*d:(k+1)*d]
-			for _, j := range t.ovr.cols {
+			for _, j := range t.ovr.m.Cols {
 				ak[j] = w[j] - u[j]/c
 			}
 		}
