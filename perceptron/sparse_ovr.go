@@ -83,7 +83,7 @@ type ovrCols[T Float] struct {
 // usedCols renumbers the columns of sp (d columns) that hold a stored
 // value 0..Du−1, the most frequent first (usedcols.RenumberByCount).
 func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
-	idx := poolI32.getOr(len(sp.idx), func(n int) []int32 { return make([]int32, n) })
+	idx := poolI32.get(len(sp.idx))
 	m := usedcols.RenumberByCount(idx, sp.idx, d)
 	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, m: m}
 }
