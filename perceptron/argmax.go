@@ -85,9 +85,9 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 	}
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
-	biasOne := T(0)
+	biasOne, beta := T(0), eta*T(t.cfg.bfeat*t.cfg.bfeat) // B², and the bias's step η·B²
 	if t.bias {
-		biasOne = 1
+		biasOne = T(t.cfg.bfeat * t.cfg.bfeat)
 	}
 	xb, sc, gram := t.xb, t.sc, t.gram
 	var known [blockRows * blockRows]bool
@@ -138,16 +138,17 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 			k.Axpy(eta, x, t.W[y*d:(y+1)*d])
 			k.Axpy(-eta, x, t.W[p*d:(p+1)*d])
 			if t.bias {
-				t.B[y] += eta
-				t.B[p] -= eta
+				t.B[y] += beta
+				t.B[p] -= beta
 			}
 			if t.U != nil {
-				ca := T(t.step+int64(lo+j)) * eta
+				st := T(t.step + int64(lo+j))
+				ca := st * eta
 				k.Axpy(ca, x, t.U[y*d:(y+1)*d])
 				k.Axpy(-ca, x, t.U[p*d:(p+1)*d])
 				if t.bias {
-					t.UB[y] += ca
-					t.UB[p] -= ca
+					t.UB[y] += st * beta
+					t.UB[p] -= st * beta
 				}
 			}
 			if t.checked {
@@ -172,6 +173,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
+	beta := eta * T(t.cfg.bfeat*t.cfg.bfeat) // the bias's step η·B²
 	sc := t.sc[:K]
 	for j := range E {
 		i := t.smp.at(j)
@@ -188,16 +190,17 @@ func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 		k.AxpySparse(eta, x.idx, x.val, t.W[y*d:(y+1)*d])
 		k.AxpySparse(-eta, x.idx, x.val, t.W[p*d:(p+1)*d])
 		if t.bias {
-			t.B[y] += eta
-			t.B[p] -= eta
+			t.B[y] += beta
+			t.B[p] -= beta
 		}
 		if t.U != nil {
-			ca := T(t.step+int64(j)) * eta
+			st := T(t.step + int64(j))
+			ca := st * eta
 			k.AxpySparse(ca, x.idx, x.val, t.U[y*d:(y+1)*d])
 			k.AxpySparse(-ca, x.idx, x.val, t.U[p*d:(p+1)*d])
 			if t.bias {
-				t.UB[y] += ca
-				t.UB[p] -= ca
+				t.UB[y] += st * beta
+				t.UB[p] -= st * beta
 			}
 		}
 		if t.checked {
@@ -306,25 +309,30 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
 	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
-		bias: cfg.bias, scaling: cfg.scaling, eta: cfg.eta, steps: t.step}
+		bias: cfg.bias, bfeat: cfg.bfeat, scaling: cfg.scaling, eta: cfg.eta, steps: t.step}
 	split := func(W, B []T) ([]T, []T) {
 		if !t.dt.aug {
 			return W, B
 		}
 		s.d = d - 1
-		return splitAug(W, d, t.K)
+		return splitAug(W, d, t.K, cfg.bfeat)
 	}
 	s.W, s.B = split(W, B)
 	if t.U != nil {
 		s.CW, s.CB = split(t.W, t.B)
 		s.U, s.UB = split(t.U, t.UB)
+		if t.dt.aug {
+			// b = B·w_B: the served bias is the average of the model's
+			// own running bias and sums, as Update and the files form it.
+			s.B = averageOf(s.CB, s.UB, t.step)
+		}
 	}
 	r2, r2aug := t.dt.radius2(), 0.0
 	for _, v := range t.dt.sq {
 		r2aug = max(r2aug, v)
 	}
 	if t.bias {
-		r2aug++
+		r2aug += cfg.bfeat * cfg.bfeat
 	}
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	if cfg.noEval {

@@ -17,7 +17,9 @@ import (
 // the multiclass perceptron (Argmax) over the model's classes; every label
 // of y must be one of m.Classes(), but y need not hold all of them. cols
 // must be m.Dims(), and the options must scale samples as the model does
-// (Normalize, NormalizeFeatures, NoBias as it was trained), else ErrOption.
+// (Normalize, NormalizeFeatures, NoBias as it was trained), else ErrOption;
+// BiasFeature may be left 0 to keep the model's (Model.BiasFeature), and
+// another value is an error.
 //
 // With opt.Algorithm the model's own algorithm, training resumes its state:
 // the running weights and the averaging sums of Averaged (so the average
@@ -46,7 +48,7 @@ func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *
 		}
 		return checkShape(X, cols, y)
 	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
-		return prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+		return prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true)
 	})
 }
 
@@ -60,7 +62,7 @@ func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 		}
 		return checkCSR(X, y)
 	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
-		return prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
+		return prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
 	})
 }
 
@@ -76,6 +78,9 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 		return nil, nil, fmt.Errorf("%w: Continue starts from the model; it takes no InitialWeights or InitialBias", ErrOption)
 	}
 	cont := opt.Algorithm == s.algo
+	if opt.BiasFeature == 0 && s.bias && !opt.NoBias {
+		opt.BiasFeature = s.bfeat
+	}
 	if cont && s.algo == SVM && opt.Lambda == 0 && opt.C == 0 && s.hasState() {
 		opt.Lambda = s.lambda
 	}
@@ -95,6 +100,8 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, s.scaling, cfg.scaling)
 	case cfg.bias != s.bias:
 		return nil, nil, fmt.Errorf("%w: the model has bias %v, the options %v (NoBias)", ErrOption, s.bias, cfg.bias)
+	case cfg.bfeat != s.bfeat:
+		return nil, nil, fmt.Errorf("%w: the model's bias feature is %v, the options give BiasFeature = %v", ErrOption, s.bfeat, cfg.bfeat)
 	case cont && (s.algo == Averaged || s.algo == SVM) && !s.hasState():
 		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (a version-1 model file): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, s.algo)
 	case !cont && s.algo == Voted:
@@ -159,7 +166,7 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T] {
 	layout := func(w, b []T) ([]T, []T) {
 		if dt.aug {
-			return joinAug(w, b, s.d, K), make([]T, K)
+			return joinAug(w, b, s.d, K, s.bfeat), make([]T, K)
 		}
 		return slices.Clone(w), slices.Clone(b)
 	}
@@ -184,7 +191,7 @@ func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T]
 			for j := lo; j < hi; j++ {
 				w, b := s.V[j*s.d:(j+1)*s.d], s.VB[j]
 				if dt.aug {
-					w, b = joinAug(w, []T{b}, s.d, 1), 0
+					w, b = joinAug(w, []T{b}, s.d, 1, s.bfeat), 0
 				}
 				if j == hi-1 { // the running vector
 					copy(st.W[c*d:(c+1)*d], w)

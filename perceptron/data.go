@@ -45,8 +45,9 @@ type data[T Float] struct {
 	// non-finite values; the first epoch does both (see prepareLazy).
 	unchecked bool
 	// aug: X holds the notes' normalised augmented points
-	// (sᵢ·xᵢ, sᵢ), sᵢ = 1/‖(xᵢ, 1)‖, in d = D + 1 columns: the trainer has
-	// no bias of its own, the last column's weight is the model's b.
+	// (sᵢ·xᵢ, sᵢ·B), sᵢ = 1/‖(xᵢ, B)‖ (B the bias feature, 1 by default),
+	// in d = D + 1 columns: the trainer has no bias of its own, the last
+	// column's weight w_B gives the model's b = B·w_B.
 	aug bool
 	// scale holds sᵢ, the factor ScaleAugmented applied to row i (nil for
 	// the other scalings: 1). The dual trainer, whose rows keep D columns,
@@ -109,11 +110,12 @@ func checkShape[T Float](X []T, cols int, y []int) (int, error) {
 }
 
 // augScale returns the factor s of ScaleAugmented for a sample whose squared
-// norm is sq: 1/‖(x, 1)‖ = 1/√(sq + 1) with a bias, 1/‖x‖ without (1 for
-// x = 0). The model applies the same function to the samples it scores.
-func augScale(sq float64, bias bool) float64 {
-	if bias {
-		return 1 / math.Sqrt(sq+1)
+// norm is sq, with the bias feature bf (0 without a bias): 1/‖(x, bf)‖ =
+// 1/√(sq + bf²) with a bias, 1/‖x‖ without (1 for x = 0). The model applies
+// the same function to the samples it scores.
+func augScale(sq, bf float64) float64 {
+	if bf > 0 {
+		return 1 / math.Sqrt(sq+bf*bf)
 	}
 	if sq > 0 {
 		return 1 / math.Sqrt(sq)
@@ -124,9 +126,10 @@ func augScale(sq float64, bias bool) float64 {
 // prepare checks X for non-finite values, computes the row norms and
 // applies the scaling, on a copy (the caller's X is not modified):
 // ScaleFeatures scales every row to unit norm; ScaleAugmented scales the
-// augmented row (x, 1) to unit norm, as d+1 columns (aug) if column and
-// bias, else as the d scaled features with sᵢ kept in scale.
-func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, scaling Scaling, bias, column bool) (*data[T], error) {
+// augmented row (x, bf) to unit norm (bf: the bias feature B, 0 without a
+// bias), as d+1 columns (aug) if column and a bias, else as the d scaled
+// features with sᵢ kept in scale.
+func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, scaling Scaling, bf float64, column bool) (*data[T], error) {
 	dt := &data[T]{X: X, n: n, d: d, sq: make([]float64, n)}
 	for i := range n {
 		x := dt.row(i)
@@ -148,15 +151,15 @@ func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, scaling Scaling, bia
 		dt.r2 = dt.radius2()
 		dt.scale = make([]float64, n)
 		for i := range n {
-			dt.scale[i] = augScale(dt.sq[i], bias)
+			dt.scale[i] = augScale(dt.sq[i], bf)
 		}
-		if column && bias {
+		if column && bf > 0 {
 			dt.aug, dt.d = true, d+1
 			dt.X = make([]T, n*(d+1))
 			for i := range n {
 				z := dt.row(i)
 				copy(z, X[i*d:(i+1)*d])
-				z[d] = 1
+				z[d] = T(bf)
 				k.Scale(T(dt.scale[i]), z)
 			}
 		} else {

@@ -13,8 +13,8 @@ import (
 // every separator (w, b) of the points zᵢ the perceptron trains on (see
 // Diagnostics.MarginAugmented, the returned model's value of the same
 // ratio). It comes from an exact hard-margin solve (svm.MaxMargin, with
-// the bias as a regularised weight on the constant feature 1, as in
-// Novikoff's theorem).
+// the bias as a regularised weight on the constant feature B,
+// Options.BiasFeature, 1 by default, as in Novikoff's theorem).
 type DataMargin struct {
 	// Separable reports that some separator exists. Otherwise Gamma,
 	// Radius and Bound are 0, Upper bounds the margin of every separator
@@ -40,8 +40,9 @@ type DataMargin struct {
 // dataMargins measures the data margin of every binary problem of a
 // trainer: X (n rows of d values) are the points as trained on, cls the
 // class of each (for a binary model 0 is the positive class), kern the
-// kernel and bias whether the model adds a bias the points do not carry.
-// It fills diag.DataMargin (K = 1) or each class's.
+// kernel and bias whether the model adds a bias the points do not carry
+// (on the constant feature cfg.bfeat). It fills diag.DataMargin (K = 1) or
+// each class's.
 func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gram.Kernel, bias bool, diag *Diagnostics) {
 	mode := svm.BiasNone
 	if bias {
@@ -64,7 +65,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 				y[i] = 1
 			}
 		}
-		dm := measureMargin(X64, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, Threads: cfg.workers, Impl: cfg.impl})
+		dm := measureMargin(X64, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, B: cfg.bfeat, Threads: cfg.workers, Impl: cfg.impl})
 		if K == 1 {
 			diag.DataMargin = dm
 		} else {

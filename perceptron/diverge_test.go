@@ -253,7 +253,7 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 		}
 		return 0, divEvent{}, labels
 	}
-	dt, err := prepare(kernelsFor[T](nil), X, n, d, cfg.scaling, cfg.bias, true)
+	dt, err := prepare(kernelsFor[T](nil), X, n, d, cfg.scaling, cfg.bfeat, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func testDiverged[T Float](t *testing.T) {
 // as a mistake, and a NaN score does not win the argmax.
 func TestNaNScoreIsAMistake(t *testing.T) {
 	k := kernelsFor[float64](nil)
-	dt, err := prepare(k, []float64{1, 0, 0, 1, 1, 1}, 3, 2, ScaleNone, true, true)
+	dt, err := prepare(k, []float64{1, 0, 0, 1, 1, 1}, 3, 2, ScaleNone, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}

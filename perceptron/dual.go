@@ -249,8 +249,10 @@ type dualTrainer[T Float] struct {
 	vot   []dualVoted[T]
 	bud   *votedBudget // Voted: the budget of the kept state
 
-	// beta is each row's bias feature under ScaleAugmented, sⱼ = 1/‖(xⱼ, 1)‖
-	// (the rows are scaled by it too); nil means 1.
+	// beta is each row's factor of the bias feature under ScaleAugmented,
+	// sⱼ = 1/‖(xⱼ, B)‖ (the rows are scaled by it too); nil means 1. The
+	// feature itself is sⱼ·B: the score's bias term is b·sⱼ, a step's
+	// share of b is step·sⱼ·B² (b = B·w_B).
 	beta []T
 
 	step int64 // samples visited so far (all epochs)
@@ -284,7 +286,7 @@ func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trac
 		return nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, d, cfg.scaling, cfg.bias, false)
+	dt, err := prepare(k, X, n, d, cfg.scaling, cfg.bfeat, false)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +324,7 @@ func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, tr
 	return t, nil
 }
 
-// bf returns row j's bias feature: 1, or sⱼ under ScaleAugmented.
+// bf returns row j's factor of the bias: 1, or sⱼ under ScaleAugmented.
 func (t *dualTrainer[T]) bf(j int) T {
 	if t.beta == nil {
 		return 1
@@ -677,6 +679,7 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 	n := t.dt.n
 	eta := T(t.cfg.eta)
 	bias := t.cfg.bias
+	bsq := T(t.cfg.bfeat * t.cfg.bfeat) // B²: the bias feature is bⱼ·B, its weight b/B
 	for c := c0; c < c1; c++ {
 		stats[c].minMargin = math.Inf(1)
 	}
@@ -737,14 +740,14 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 				s.nonFinite = true // one more would wrap
 			}
 			if bias {
-				t.B[c] += step * bj
+				t.B[c] += step * bj * bsq
 			}
 			if t.U != nil {
 				ca := T(t.step+int64(jj)) * step
 				t.U[c*n+j] += ca
 				t.k.Axpy(ca, row, t.UF[c*n:(c+1)*n])
 				if bias {
-					t.UB[c] += ca * bj
+					t.UB[c] += ca * bj * bsq
 				}
 			}
 			if t.checked {
@@ -762,6 +765,7 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 	n, K := t.dt.n, t.K
 	eta := T(t.cfg.eta)
 	bias := t.cfg.bias
+	bsq := T(t.cfg.bfeat * t.cfg.bfeat) // B²: the bias feature is bⱼ·B, its weight b/B
 	for jj := range t.smp.visits {
 		j := t.rowAt(jj)
 		bj := t.bf(j)
@@ -802,8 +806,8 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 			t.nonFinite = true // one more would wrap
 		}
 		if bias {
-			t.B[y] += eta * bj
-			t.B[p] -= eta * bj
+			t.B[y] += eta * bj * bsq
+			t.B[p] -= eta * bj * bsq
 		}
 		if t.U != nil {
 			ca := T(t.step+int64(jj)) * eta
@@ -812,8 +816,8 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 			t.k.Axpy(ca, row, t.UF[y*n:(y+1)*n])
 			t.k.Axpy(-ca, row, t.UF[p*n:(p+1)*n])
 			if bias {
-				t.UB[y] += ca * bj
-				t.UB[p] -= ca * bj
+				t.UB[y] += ca * bj * bsq
+				t.UB[p] -= ca * bj * bsq
 			}
 		}
 		if t.checked {
@@ -854,11 +858,11 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 		}
 		return t.dt.scale[j]
 	}
-	beta := func(j int) float64 { // the bias feature
+	beta := func(j int) float64 { // the bias feature: bⱼ·B
 		if !t.cfg.bias {
 			return 0
 		}
-		return float64(t.bf(j))
+		return float64(t.bf(j)) * t.cfg.bfeat
 	}
 	r2, r2aug := 0.0, 0.0
 	for j, v := range t.dt.sq {
@@ -951,7 +955,7 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 		dg.TrainLoss = a.loss / float64(n)
 		nb := 0.0
 		if t.cfg.bias {
-			b := bias(c)
+			b := bias(c) / t.cfg.bfeat // the bias feature's weight
 			nb = b * b
 		}
 		dg.setMargins(a.ev, max(0, a.norm2), nb, r2, r2aug)
@@ -992,7 +996,7 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kst
 		}
 	}
 	S := len(idx)
-	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias,
+	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias, bfeat: t.cfg.bfeat,
 		scaling: t.cfg.scaling, eta: t.cfg.eta, kern: kern, idx: idx}
 	if t.dt.sp == nil {
 		s.SV = make([]T, S*d)

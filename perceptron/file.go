@@ -23,7 +23,11 @@ const (
 	flagNorm    = 2 // version 2: ScaleAugmented; version 1: ScaleFeatures
 	flagNormX   = 4 // version 2: ScaleFeatures
 	flagState   = 8 // version 2, linear models: the training state follows the labels
-	stateSize   = 16
+	// flagBiasFeat (version 3, both families): the bias feature B
+	// (Options.BiasFeature) follows the labels, a float64 ≠ 1. A model
+	// with B = 1 is written as version 2 without it.
+	flagBiasFeat = 32
+	stateSize    = 16
 )
 
 // fileErrs are the sentinels of this package's model-file errors.
@@ -54,11 +58,15 @@ func scalingFlags(sc Scaling) byte {
 }
 
 // headerFlags returns the header flags of a model: its scaling, its bias
-// and whether the training state follows the labels.
-func headerFlags(sc Scaling, bias, state bool) byte {
+// (and whether its bias feature bf follows the labels) and whether the
+// training state follows them.
+func headerFlags(sc Scaling, bias bool, bf float64, state bool) byte {
 	f := scalingFlags(sc)
 	if bias {
 		f |= flagBias
+	}
+	if bias && bf != 1 {
+		f |= flagBiasFeat
 	}
 	if state {
 		f |= flagState
@@ -66,15 +74,58 @@ func headerFlags(sc Scaling, bias, state bool) byte {
 	return f
 }
 
+// headerVersion returns the format version of a file with these flags: 3
+// with the bias feature, else 2 (modelfile.Version).
+func headerVersion(flags byte) int {
+	if flags&flagBiasFeat != 0 {
+		return 3
+	}
+	return fileVersion
+}
+
+// readBiasFeature reads the bias feature of a file whose header flags are
+// flags (after the labels: B, if flagBiasFeat; else 1 with a bias, 0
+// without) and checks it: finite, > 0, with a bias, and B² finite and
+// nonzero in T.
+func readBiasFeature[T Float](r *modelfile.Reader, flags byte) (float64, error) {
+	bias := flags&flagBias != 0
+	if flags&flagBiasFeat == 0 {
+		if bias {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return checkBiasFeature[T](bias, math.Float64frombits(r.U64()))
+}
+
+// checkBiasFeature checks a model file's bias feature b.
+func checkBiasFeature[T Float](bias bool, b float64) (float64, error) {
+	if !bias {
+		return 0, fmt.Errorf("%w: a bias feature without a bias", ErrCorrupt)
+	}
+	if sq := float64(T(b * b)); !finitePositive(b) || !finitePositive(sq) {
+		return 0, fmt.Errorf("%w: bias feature %v", ErrCorrupt, b)
+	}
+	return b, nil
+}
+
 // flagsScaling decodes the scaling of a header's flags, checking that the
 // version allows them: version 1 knows bias and normalise (the features),
-// version 2 also ScaleAugmented, and the state bit where allowState.
+// version 2 also ScaleAugmented, and the state bit where allowState,
+// version 3 also the bias feature, which it must have (a file takes
+// version 3 for it only).
 func flagsScaling(version int, flags byte, allowState bool) (Scaling, error) {
 	known := byte(flagBias | flagNorm)
 	if version >= 2 {
 		known |= flagNormX
 		if allowState {
 			known |= flagState
+		}
+	}
+	if version >= 3 {
+		known |= flagBiasFeat
+		if flags&flagBiasFeat == 0 {
+			return 0, fmt.Errorf("%w: a version-3 file without a bias feature", ErrCorrupt)
 		}
 	}
 	if flags&^known != 0 {
@@ -123,7 +174,8 @@ func elemMismatch[T Float](es int) error {
 //	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
 //	12     1     Algorithm
 //	13     1     flags: bit 0 bias, bit 1 Normalize (ScaleAugmented),
-//	             bit 2 NormalizeFeatures, bit 3 training state (other bits 0)
+//	             bit 2 NormalizeFeatures, bit 3 training state, bit 5 bias
+//	             feature (version 3 only) (other bits 0)
 //	14     2     reserved, 0
 //	16     4     D, features per sample
 //	20     4     L, number of labels (2 for binary)
@@ -131,6 +183,8 @@ func elemMismatch[T Float](es int) error {
 //	28     4     reserved, 0
 //	32     8     η of Update, float64
 //	40     8·L   labels, int64, increasing
+//	then, if flag bit 5, the bias feature B (Options.BiasFeature), float64,
+//	             finite, > 0 and ≠ 1
 //	then, if flag bit 3, the training state (16 bytes):
 //	             steps, the samples visited, uint64 > 0; λ, float64 (SVM:
 //	             the finite λ > 0 it trained with; else 0)
@@ -144,6 +198,11 @@ func elemMismatch[T Float](es int) error {
 //	             R uint32 vector counts per score row (summing to M),
 //	             M int64 survival counts (> 0), M·D vectors, M biases
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
+//
+// A model with a bias feature B ≠ 1 is written as version 3, which has
+// flag bit 5 and B and is otherwise version 2, so that a reader that
+// knows only version 2 rejects it (ErrVersion) rather than serve it with
+// B = 1; every other model is written as version 2.
 //
 // Version 1, which UnmarshalBinary also reads, had no training state and
 // flag bit 1 meant NormalizeFeatures' transform (which Normalize was then);
@@ -162,9 +221,13 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	}
 	es := elemSize[T]()
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
-		Flags: headerFlags(s.scaling, s.bias, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
+		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
+	h.Version = headerVersion(h.Flags)
 	CW, U := s.averaging()
-	w := modelfile.New(h, s.labels, stateSize+es*(len(s.W)+len(s.B)+len(CW)+len(s.CB)+len(U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
+	w := modelfile.New(h, s.labels, 8+stateSize+es*(len(s.W)+len(s.B)+len(CW)+len(s.CB)+len(U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
+	if h.Flags&flagBiasFeat != 0 {
+		w.F64(s.bfeat)
+	}
 	if s.hasState() {
 		w.U64(uint64(s.steps))
 		w.F64(s.lambda)
@@ -274,6 +337,9 @@ func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 	if Kind(h.Kind) == KindBinary {
 		rows = 1
 	}
+	if h.Flags&flagBiasFeat != 0 {
+		sz.Add(8, 1)
+	}
 	state := h.Flags&flagState != 0
 	if state {
 		sz.Add(stateSize, 1)
@@ -341,6 +407,9 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	// parseHeader has checked the file's size: the reads below fit.
 	if s.labels = r.Labels(h.Labels); s.labels == nil {
 		return r.Err()
+	}
+	if s.bfeat, err = readBiasFeature[T](r, h.flags); err != nil {
+		return err
 	}
 	if h.state {
 		steps := r.U64()
@@ -518,6 +587,8 @@ func checkFinite[T Float](vs ...[]T) error {
 type jsonCommon struct {
 	modelfile.JSONHeader
 	Bias      bool    `json:"bias"`
+	// BiasFeat is the bias feature B when it is not 1 (version 3).
+	BiasFeat  float64 `json:"bias_feature,omitempty"`
 	Normalize bool    `json:"normalize"`
 	NormX     bool    `json:"normalize_features,omitempty"`
 	Eta       float64 `json:"eta"`
@@ -525,14 +596,38 @@ type jsonCommon struct {
 }
 
 // newJSONCommon returns the common fields of a model's document.
-func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, sc Scaling, eta float64, labels []int) jsonCommon {
-	return jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kind.String(), algo.String(), d),
+func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, bf float64, sc Scaling, eta float64, labels []int) jsonCommon {
+	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kind.String(), algo.String(), d),
 		Bias: bias, Normalize: sc == ScaleAugmented, NormX: sc == ScaleFeatures, Eta: eta, Labels: labels}
+	if bias && bf != 1 {
+		c.BiasFeat, c.Version = bf, 3
+	}
+	return c
+}
+
+// biasFeature returns the document's bias feature (1 with a bias and
+// none given, 0 without a bias), checking it: a version-3 document has
+// one, other versions none.
+func biasFeatureOf[T Float](c *jsonCommon) (float64, error) {
+	switch {
+	case c.Version >= 3 && c.BiasFeat == 0:
+		return 0, fmt.Errorf("%w: a version-3 document without a bias feature", ErrCorrupt)
+	case c.Version < 3 && c.BiasFeat != 0:
+		return 0, fmt.Errorf("%w: a bias feature in a version-%d document", ErrCorrupt, c.Version)
+	case c.BiasFeat != 0:
+		return checkBiasFeature[T](c.Bias, c.BiasFeat)
+	case c.Bias:
+		return 1, nil
+	}
+	return 0, nil
 }
 
 // scaling returns the scaling of the normalisation flags, checking them.
 func (c *jsonCommon) scaling() (Scaling, error) {
 	var flags byte
+	if c.BiasFeat != 0 {
+		flags |= flagBiasFeat
+	}
 	if c.Normalize {
 		flags |= flagNorm
 	}
@@ -583,7 +678,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.scaling, s.eta, s.labels),
+	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels),
 		Steps: s.steps, Lambda: s.lambda}
 	r := s.rows()
 	if s.voted() {
@@ -630,6 +725,9 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: a version-1 document with a training state", ErrCorrupt)
 	}
 	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda}
+	if s.bfeat, err = biasFeatureOf[T](&j.jsonCommon); err != nil {
+		return err
+	}
 	switch j.Kind {
 	case "binary":
 		s.kind = KindBinary

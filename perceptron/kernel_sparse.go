@@ -69,7 +69,7 @@ func trainDualSparse[T Float](cfg *config, kern gram.Kernel, maxBytes int64, tra
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, false, false)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, false, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +199,7 @@ func (s *kstate[T]) scoresSparse(sc *kscratch[T], dst []T, x dataset.SparseRow[T
 				s.k.Scale(T(1/math.Sqrt(nx)), sc.val)
 			}
 		case ScaleAugmented:
-			bf = T(augScaleOf(s.k, x.Val, s.bias))
+			bf = T(augScaleOf(s.k, x.Val, s.bfeat))
 			s.k.Scale(bf, sc.val)
 		}
 		x.Val = sc.val

@@ -22,7 +22,8 @@ const (
 // of the linear models (see Model.MarshalBinary), with a kernel Kind (16
 // binary, 17 one-vs-rest, 18 argmax) and M = S, the number of support
 // vectors. It implements encoding.BinaryMarshaler. After the 40-byte header
-// and the L labels:
+// and the L labels (and, with flag bit 5, version 3, the bias feature B as
+// a float64, as for the linear models):
 //
 //	size   field
 //	24     kernel: code (0 linear, 1 polynomial, 2 rbf), 3 bytes 0,
@@ -59,14 +60,18 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 	}
 	es := elemSize[T]()
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
-		Flags: headerFlags(s.scaling, s.bias, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
+		Flags: headerFlags(s.scaling, s.bias, s.bfeat, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
+	h.Version = headerVersion(h.Flags)
 	body := kernSpecSize + 4*len(s.idx) + es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB)) +
 		8*(len(s.QOff)-1) + 4*len(s.QIdx) + 12*len(s.VC)
 	if s.ssv != nil {
 		h.Flags |= flagSparseSV
 		body += modelfile.SparseBytes(s.ssv)
 	}
-	w := modelfile.New(h, s.labels, body)
+	w := modelfile.New(h, s.labels, 8+body)
+	if h.Flags&flagBiasFeat != 0 {
+		w.F64(s.bfeat)
+	}
 	w.WriteKernel(s.kern)
 	for _, j := range s.idx {
 		w.U32(uint32(j))
@@ -119,7 +124,10 @@ func kernelBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mo
 	if Kind(h.Kind) == KindKernelBinary {
 		rows = 1
 	}
-	var sv modelfile.Sizer // the kernel and the support vectors
+	var sv modelfile.Sizer // the bias feature, the kernel and the support vectors
+	if h.Flags&flagBiasFeat != 0 {
+		sv.Add(8, 1)
+	}
 	sv.Add(kernSpecSize, 1)
 	sv.Add(m, 4)
 	if sparse {
@@ -189,6 +197,11 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	}
 	s := &kstate[T]{kind: kind, algo: algo, d: h.Dims, eta: h.Param, bias: h.Flags&flagBias != 0, scaling: scaling}
 	s.labels = r.Labels(h.Labels)
+	if s.labels != nil {
+		if s.bfeat, err = readBiasFeature[T](r, h.Flags); err != nil {
+			return err
+		}
+	}
 	spec := r.Take(1, kernSpecSize, "kernel bytes")
 	idx := r.Take(S, 4, "support indices")
 	var sv []byte
@@ -401,7 +414,7 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonKernelModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.scaling, s.eta, s.labels),
+	j := jsonKernelModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels),
 		Kernel: modelfile.KernelJSON(s.kern), SupportIndices: s.idx}
 	S := s.nsv()
 	if c := s.ssv; c != nil {
@@ -441,6 +454,9 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	s := &kstate[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, idx: j.SupportIndices}
+	if s.bfeat, err = biasFeatureOf[T](&j.jsonCommon); err != nil {
+		return err
+	}
 	switch j.Kind {
 	case "kernel-binary":
 		s.kind = KindKernelBinary

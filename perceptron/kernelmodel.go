@@ -67,6 +67,7 @@ type kstate[T Float] struct {
 	d       int
 	labels  []int
 	bias    bool
+	bfeat   float64 // the bias feature B: 1 by default, 0 without a bias
 	scaling Scaling
 	eta     float64
 	kern    gram.Kernel
@@ -234,6 +235,16 @@ func (m *KernelModel[T]) HasBias() bool {
 	return s != nil && s.bias
 }
 
+// BiasFeature returns the value B of the constant feature that carries
+// the model's bias (Options.BiasFeature; see Model.BiasFeature): 1 unless
+// it was trained with another, 0 for a model without a bias.
+func (m *KernelModel[T]) BiasFeature() float64 {
+	if s := m.st.Load(); s != nil {
+		return s.bfeat
+	}
+	return 0
+}
+
 // NumSupport returns the number of support vectors, the training rows with
 // α ≠ 0 (for any class).
 func (m *KernelModel[T]) NumSupport() int {
@@ -334,7 +345,7 @@ func (s *kstate[T]) normalized(buf, x []T) ([]T, T) {
 		return buf, 1
 	case ScaleAugmented:
 		copy(buf, x)
-		f := T(augScaleOf(s.k, x, s.bias))
+		f := T(augScaleOf(s.k, x, s.bfeat))
 		s.k.Scale(f, buf)
 		return buf, f
 	}

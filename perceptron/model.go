@@ -84,6 +84,7 @@ type state[T Float] struct {
 	d       int
 	labels  []int // KindBinary: {−1, +1}; else the sorted class labels
 	bias    bool
+	bfeat   float64 // the bias feature B (Options.BiasFeature): 1 by default, 0 without a bias
 	scaling Scaling
 	eta     float64 // Update's step size
 
@@ -242,6 +243,18 @@ func (m *Model[T]) HasBias() bool {
 	return s != nil && s.bias
 }
 
+// BiasFeature returns the value B of the constant feature that carries
+// the model's bias (Options.BiasFeature): 1 unless it was trained with
+// another, 0 for a model without a bias. The scores are w·x + b all the
+// same; B sets the bias's steps (η·y·B²) in Update and Continue, and the
+// augmented length ‖(x, B)‖ that Normalize scales by.
+func (m *Model[T]) BiasFeature() float64 {
+	if s := m.st.Load(); s != nil {
+		return s.bfeat
+	}
+	return 0
+}
+
 // Weights returns a copy of the weight vector of score k (k = 0 for a
 // binary model; k indexes Classes otherwise) and its bias. It returns nil
 // for a voted model (see Voted) or an out-of-range k.
@@ -280,7 +293,7 @@ func (m *Model[T]) Voted(k int) (vectors [][]T, biases []T, counts []int64) {
 func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
 	switch s.scaling {
 	case ScaleAugmented:
-		f := T(augScaleOf(s.k, x, s.bias))
+		f := T(augScaleOf(s.k, x, s.bfeat))
 		return f, f
 	case ScaleFeatures:
 		nx := s.k.Dot(x, x)
@@ -294,14 +307,15 @@ func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
 	return 1, 1
 }
 
-// augScaleOf returns ScaleAugmented's factor for x: augScale of ‖x‖², as
+// augScaleOf returns ScaleAugmented's factor for x with the bias feature
+// bf (0 without a bias): augScale of ‖x‖², as
 // training computes it from k.Dot, and where that overflows (a sample far
 // larger than any training row) from a scaled sum, so that the factor is
 // not 0.
-func augScaleOf[T Float](k kernel.Kernels[T], x []T, bias bool) float64 {
+func augScaleOf[T Float](k kernel.Kernels[T], x []T, bf float64) float64 {
 	sq := float64(k.Dot(x, x))
 	if !math.IsInf(sq, 1) {
-		return augScale(sq, bias)
+		return augScale(sq, bf)
 	}
 	big := 0.0
 	for _, v := range x {
@@ -315,8 +329,8 @@ func augScaleOf[T Float](k kernel.Kernels[T], x []T, bias bool) float64 {
 		r := float64(v) / big
 		acc += r * r
 	}
-	if bias {
-		acc += 1 / (big * big)
+	if bf > 0 {
+		acc += (bf / big) * (bf / big)
 	}
 	return 1 / (big * math.Sqrt(acc))
 }

@@ -254,6 +254,19 @@ type Options struct {
 	NormalizeFeatures bool
 	// NoBias trains without the bias term b (b stays 0).
 	NoBias bool
+	// BiasFeature is the value B of the constant feature that carries the
+	// bias (LIBLINEAR's -B): the model trains on the augmented points
+	// (x, B), so a mistake's step moves b = B·w_B by η·y·B² instead of
+	// η·y, Normalize scales (x, B) to unit length, the SVM's ‖θ‖² counts
+	// (b/B)², and Novikoff's radius is that of the (x, B). A small B damps
+	// the bias's steps against the weights', as scikit-learn's SGD damps
+	// its intercept on sparse data (B = 0.1 matches its factor 0.01); on
+	// text, whose rows have unit norm, that often predicts better. 0 means
+	// 1, the notes' (x, 1); negative, NaN or infinite is an error, and so
+	// is a B whose square overflows the element type or rounds to 0 in it.
+	// Not with NoBias. The model remembers it (Model.BiasFeature) for
+	// Update, Continue and the samples it scores.
+	BiasFeature float64
 
 	// InitialWeights is the starting weight vector w₀ of the perceptrons
 	// (every algorithm but SVM, whose first Pegasos step would discard it,
@@ -358,6 +371,7 @@ type config struct {
 	sampling  Sampling // resolved: never SampleDefault
 	scaling   Scaling
 	bias      bool
+	bfeat     float64   // BiasFeature B (1 by default; 0 with NoBias)
 	w0, b0    []float64 // InitialWeights, InitialBias
 	lambda    float64
 	c         float64
@@ -433,6 +447,18 @@ func (o *Options) resolve() (config, error) {
 		return c, fmt.Errorf("%w: SampleSubsets draws mini-batches; it is for the MiniBatch algorithm, not %v (SampleReplace draws single samples)", ErrOption, c.algo)
 	case c.sampling == SampleReplace && c.algo == Batch:
 		return c, fmt.Errorf("%w: the Batch algorithm sums over all samples; it takes no SampleReplace", ErrOption)
+	}
+	switch b := o.BiasFeature; {
+	case b != 0 && !finitePositive(b):
+		return c, fmt.Errorf("%w: BiasFeature = %v, want a finite value > 0 (0 for 1)", ErrOption, b)
+	case b != 0 && !c.bias:
+		return c, fmt.Errorf("%w: BiasFeature with NoBias", ErrOption)
+	case !c.bias:
+		c.bfeat = 0
+	case b == 0:
+		c.bfeat = 1
+	default:
+		c.bfeat = b
 	}
 	switch {
 	case o.Normalize && o.NormalizeFeatures:
@@ -528,6 +554,11 @@ func checkElem[T Float](c *config, n int) error {
 	}
 	if err := step("Eta", c.eta); err != nil {
 		return err
+	}
+	if c.bfeat != 1 && c.bias {
+		if err := step(fmt.Sprintf("BiasFeature² (BiasFeature = %v)", c.bfeat), c.bfeat*c.bfeat); err != nil {
+			return err
+		}
 	}
 	switch c.algo {
 	case MiniBatch:

@@ -59,7 +59,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dt, err := prepare(k, X, len(y), 2, ScaleNone, cfg.bias, false)
+		dt, err := prepare(k, X, len(y), 2, ScaleNone, cfg.bfeat, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 		n := 2*evalChunk + 10
 		Xe := make([]float64, 2*n)
 		ce := make([]int32, n)
-		dt, err := prepare(k, Xe, n, 2, ScaleNone, true, false)
+		dt, err := prepare(k, Xe, n, 2, ScaleNone, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}

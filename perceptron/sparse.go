@@ -148,11 +148,12 @@ func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
 // prepareSparse is prepare for a CSR matrix (checked by checkCSR): it
 // checks the values, computes the row norms and applies the scaling on a
 // copy of the values (the caller's matrix is never modified). With
-// ScaleAugmented, column and a bias, the rows get the augmented feature
-// sᵢ as one more stored value, in column d (dt.d = d + 1). normsForChecks
+// ScaleAugmented, column and a bias (bf > 0, the bias feature B), the rows
+// get the augmented feature sᵢ·B as one more stored value, in column d
+// (dt.d = d + 1). normsForChecks
 // says the unscaled norms serve only the checks and the diagnostics
 // (sqvShort).
-func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bias, column, normsForChecks bool) (*data[T], error) {
+func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bf float64, column, normsForChecks bool) (*data[T], error) {
 	n, d := X.Rows, X.Cols
 	sp := &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}
 	dt := &data[T]{sp: sp, n: n, d: d, sq: make([]float64, n)}
@@ -180,16 +181,16 @@ func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scal
 		dt.r2 = dt.radius2()
 		dt.scale = make([]float64, n)
 		for i := range n {
-			dt.scale[i] = augScale(dt.sq[i], bias)
+			dt.scale[i] = augScale(dt.sq[i], bf)
 		}
-		if column && bias {
+		if column && bf > 0 {
 			// Every row gets one more value: the augmented feature.
 			dt.aug, dt.d = true, d+1
 			aug := &sparseRows[T]{ptr: make([]int, n+1), idx: make([]int32, 0, len(X.Idx)+n), val: make([]T, 0, len(X.Val)+n)}
 			for i := range n {
 				lo, hi := X.Ptr[i], X.Ptr[i+1]
 				aug.idx = append(append(aug.idx, X.Idx[lo:hi]...), int32(d))
-				aug.val = append(append(aug.val, X.Val[lo:hi]...), 1)
+				aug.val = append(append(aug.val, X.Val[lo:hi]...), T(bf))
 				aug.ptr[i+1] = len(aug.idx)
 			}
 			dt.sp, sp = aug, aug
@@ -251,7 +252,7 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,7 +292,7 @@ func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*M
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, cfg.algo != SVM)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
 	if err != nil {
 		return nil, nil, err
 	}

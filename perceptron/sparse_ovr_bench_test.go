@@ -165,7 +165,7 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 		b.Fatal(err)
 	}
 	k := kernelsFor[float32](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bias, true, true)
+	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, true)
 	if err != nil {
 		b.Fatal(err)
 	}

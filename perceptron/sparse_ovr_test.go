@@ -233,7 +233,7 @@ func averagedOvRTrainer(t *testing.T, workers int) func() *linTrainer[float32] {
 		t.Fatal(err)
 	}
 	k := kernelsFor[float32](nil)
-	dt, err := prepareSparse(k, c, ScaleNone, cfg.bias, false, false)
+	dt, err := prepareSparse(k, c, ScaleNone, cfg.bfeat, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

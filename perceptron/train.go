@@ -46,7 +46,7 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 	var dt *data[T]
 	if cfg.checksInFirstEpoch() {
 		dt = prepareLazy(X, n, cols)
-	} else if dt, err = prepare(k, X, n, cols, cfg.scaling, cfg.bias, true); err != nil {
+	} else if dt, err = prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true); err != nil {
 		return nil, nil, err
 	}
 	start, err := initialStart[T](&cfg, dt, 1, cols)
@@ -82,7 +82,7 @@ func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T],
 		return nil, nil, err
 	}
 	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bias, true)
+	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,7 +144,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 				return nil, err
 			}
 			if dt.aug {
-				st.W[c*dt.d+D] = v
+				st.W[c*dt.d+D] = augWeight(v, cfg.bfeat)
 			} else {
 				st.B[c] = v
 			}
@@ -255,6 +255,9 @@ type linTrainer[T Float] struct {
 	// bias: the trainer keeps a bias of its own in B (cfg.bias, except
 	// for augmented data, whose last column's weight is the bias).
 	bias  bool
+	// bsq is B², the square of the bias feature (Options.BiasFeature), by
+	// which a step of the weights moves the bias (1 by default).
+	bsq   float64
 	start *linStart[T] // the warm start, or nil for zero
 
 	W, B  []T // K×d weights (SVM: the unscaled v) and K biases
@@ -378,7 +381,7 @@ func (s *sampler) at(j int) int {
 }
 
 func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
-	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start}
+	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.bfeat * cfg.bfeat, start: start}
 	d := dt.d
 	blocks := dt.sp != nil && K > 1 && t.blocked()
 	// With blocks and no start weights, the K×D W and U are made only
@@ -435,7 +438,7 @@ func (t *linTrainer[T]) reset() {
 		if st.W != nil {
 			t.svmN2[c] = sqNorm(t.k, t.W[c*t.dt.d:(c+1)*t.dt.d])
 			if t.bias {
-				t.svmN2[c] += float64(t.B[c]) * float64(t.B[c])
+				t.svmN2[c] += float64(t.B[c]) * float64(t.B[c]) / t.bsq
 			}
 		}
 	}
@@ -892,9 +895,9 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 	sc := scratch[blockRows*(d+blockRows):][:G*blockRows]
 	var known [blockRows * blockRows]bool
 	coef := T(t.cfg.eta)
-	biasOne := T(0)
+	biasOne := T(0) // the bias feature's B², the bias's share of x_i·x_j
 	if t.bias {
-		biasOne = 1
+		biasOne = T(t.bsq)
 	}
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
@@ -1005,8 +1008,8 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 		t.add(c, step, x, s)
 		t.addU(c, ca, x, s)
 		if t.bias {
-			t.B[c] += step
-			t.UB[c] += ca
+			t.B[c] += step * T(t.bsq)
+			t.UB[c] += ca * T(t.bsq)
 		}
 		if t.checked {
 			t.check(c, i, int(st-t.step), s)
@@ -1023,7 +1026,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 	}
 	t.add(c, step, x, s)
 	if t.bias {
-		t.B[c] += step
+		t.B[c] += step * T(t.bsq)
 	}
 	if t.checked {
 		t.check(c, i, int(st-t.step), s)
@@ -1055,10 +1058,10 @@ func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classS
 		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
 		d := t.dt.d
 		axpyv(t.k, T(a), x, t.W[c*d:(c+1)*d])
-		extra := 0.0
+		extra := 0.0 // the bias feature's B²: ‖(x, B)‖² = ‖x‖² + B²
 		if t.bias {
-			t.B[c] += T(a)
-			extra = 1
+			t.B[c] += T(a * t.bsq) // vb = B·v_B moves by a·B²
+			extra = t.bsq
 		}
 		t.svmN2[c] = max(0, t.svmN2[c]+2*a*inner+a*a*(t.dt.sq[i]+extra))
 	}
@@ -1094,7 +1097,7 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 	for c := range t.K {
 		n2 := sqNorm(t.k, t.W[c*d:(c+1)*d])
 		if t.bias {
-			n2 += float64(t.B[c]) * float64(t.B[c])
+			n2 += float64(t.B[c]) * float64(t.B[c]) / t.bsq
 		}
 		t.svmN2[c] = n2
 	}
@@ -1114,7 +1117,7 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
-		bias: t.cfg.bias, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step}
+		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step}
 	if t.dt.aug {
 		s.d = d - 1
 	}
@@ -1143,7 +1146,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 			*v = votedState[T]{} // let the collector have it
 		}
 		if t.dt.aug {
-			s.V, s.VB = splitAug(s.V, d, len(s.VC))
+			s.V, s.VB = splitAug(s.V, d, len(s.VC), t.cfg.bfeat)
 		}
 		return s, nil, nil
 	case Averaged:
@@ -1167,6 +1170,11 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		s.W, s.B = t.modelLayout(AW, AB)
 		s.CW, s.CB = t.modelLayout(CW, t.B)
 		s.U, s.UB = t.modelLayout(U, t.UB)
+		if t.dt.aug {
+			// b = B·w_B: the served bias is the average of the model's
+			// own running bias and sums, as Update and the files form it.
+			s.B = averageOf(s.CB, s.UB, t.step)
+		}
 		return s, AW, AB
 	case SVM:
 		for c := range t.K {
@@ -1230,30 +1238,48 @@ func (t *linTrainer[T]) modelLayout(W, B []T) ([]T, []T) {
 	if !t.dt.aug {
 		return W, B
 	}
-	return splitAug(W, t.dt.d, t.K)
+	return splitAug(W, t.dt.d, t.K, t.cfg.bfeat)
 }
 
-// splitAug splits K vectors of d values, the last one a bias, into K×(d−1)
-// weights and K biases.
-func splitAug[T Float](W []T, d, K int) ([]T, []T) {
+// splitAug splits K vectors of d values, the last one the weight w_B of
+// the bias feature bf, into K×(d−1) weights and K biases b = bf·w_B.
+func splitAug[T Float](W []T, d, K int, bf float64) ([]T, []T) {
 	D := d - 1
 	w, b := make([]T, K*D), make([]T, K)
 	for c := range K {
 		copy(w[c*D:(c+1)*D], W[c*d:c*d+D])
-		b[c] = W[c*d+D]
+		b[c] = augBias(W[c*d+D], bf)
 	}
 	return w, b
 }
 
 // joinAug is splitAug's inverse: K×D weights and K biases into K vectors
-// of D+1 values.
-func joinAug[T Float](w, b []T, D, K int) []T {
+// of D+1 values, the last one w_B = b/bf.
+func joinAug[T Float](w, b []T, D, K int, bf float64) []T {
 	W := make([]T, K*(D+1))
 	for c := range K {
 		copy(W[c*(D+1):c*(D+1)+D], w[c*D:(c+1)*D])
-		W[c*(D+1)+D] = b[c]
+		W[c*(D+1)+D] = augWeight(b[c], bf)
 	}
 	return W
+}
+
+// augBias returns the bias b = bf·w_B of the augmented column's weight
+// w_B; bf = 1, the default, returns w_B itself.
+func augBias[T Float](wb T, bf float64) T {
+	if bf == 1 {
+		return wb
+	}
+	return wb * T(bf)
+}
+
+// augWeight is augBias's inverse, w_B = b/bf. For a bf that is not a power
+// of two, augBias(augWeight(b)) can differ from b in its last bit.
+func augWeight[T Float](b T, bf float64) T {
+	if bf == 1 {
+		return b
+	}
+	return b / T(bf)
 }
 
 // diagnose fills the model-level fields of diag with a final pass of the
@@ -1286,12 +1312,12 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
 		dg.TrainLoss = cs.loss / n
-		b := 0.0
+		b := 0.0 // the weight of the bias feature: b/B
 		switch {
 		case t.dt.aug:
 			b = float64(W[c*d+d-1])
 		case t.bias:
-			b = float64(B[c])
+			b = float64(B[c]) / t.cfg.bfeat
 		}
 		n2 := 0.0
 		if t.servedN2 != nil && !t.dt.aug {
@@ -1325,7 +1351,7 @@ func (t *linTrainer[T]) radii() (r2, r2aug float64) {
 		r2aug = max(r2aug, v)
 	}
 	if t.bias {
-		r2aug++
+		r2aug += t.bsq
 	}
 	return r2, r2aug
 }

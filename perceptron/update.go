@@ -113,11 +113,13 @@ type updater[T Float] struct {
 	x         []T  // the sample
 	xs        []T  // the scaled sample (x·mul), made on the first step
 	mul, bmul T
+	bstep     T // bmul·B², the bias's share of a step (B the bias feature)
 }
 
 func newUpdater[T Float](s *state[T], x []T) *updater[T] {
 	u := &updater[T]{s: s, x: x}
 	u.mul, u.bmul = s.sampleScale(x)
+	u.bstep = u.bmul * T(s.bfeat*s.bfeat)
 	return u
 }
 
@@ -185,7 +187,7 @@ func (u *updater[T]) runningScores() ([]T, error) {
 	return sc, nil
 }
 
-// step applies w += a·x̃, b += a·bmul to row k of the running perceptron
+// step applies w += a·x̃, b += a·bmul·B² to row k of the running perceptron
 // (with the averaging sums for Averaged, a new vector for Voted).
 func (u *updater[T]) step(k int, a T) {
 	ns := u.next()
@@ -199,7 +201,7 @@ func (u *updater[T]) step(k int, a T) {
 		}
 		s.k.Axpy(a, z, nw)
 		if s.bias {
-			b += a * u.bmul
+			b += a * u.bstep
 		}
 		u.insertVoted(k, nw, b)
 	case s.algo == Averaged:
@@ -211,8 +213,8 @@ func (u *updater[T]) step(k int, a T) {
 		s.k.Axpy(a, z, ns.CW[k*d:(k+1)*d])
 		s.k.Axpy(ca, z, ns.U[k*d:(k+1)*d])
 		if s.bias {
-			ns.CB[k] += a * u.bmul
-			ns.UB[k] += ca * u.bmul
+			ns.CB[k] += a * u.bstep
+			ns.UB[k] += ca * u.bstep
 		}
 	default:
 		if &ns.W[0] == &s.W[0] {
@@ -220,7 +222,7 @@ func (u *updater[T]) step(k int, a T) {
 		}
 		s.k.Axpy(a, z, ns.W[k*d:(k+1)*d])
 		if s.bias {
-			ns.B[k] += a * u.bmul
+			ns.B[k] += a * u.bstep
 		}
 	}
 }
@@ -356,12 +358,12 @@ func (u *updater[T]) pegasos(yk int) (bool, error) {
 			a := T(y / (lam * t))
 			s.k.Axpy(a, z, w)
 			if s.bias {
-				ns.B[k] += a * u.bmul
+				ns.B[k] += a * u.bstep
 			}
 		}
 		n2 := sqNorm(s.k, w)
 		if s.bias {
-			n2 += float64(ns.B[k]) * float64(ns.B[k])
+			n2 += float64(ns.B[k]) * float64(ns.B[k]) / (s.bfeat * s.bfeat)
 		}
 		if n2*lam > 1 {
 			f := T(1 / math.Sqrt(n2*lam))

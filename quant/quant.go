@@ -106,14 +106,19 @@ type scratch struct {
 // any algorithm) of float32 or float64; a voted model's vectors are
 // quantised each with its own scale, and its score stays the vote
 // Σ c_j·sign(score_j). Errors wrap ErrUnsupported (more than MaxDims
-// features, weights or biases beyond float32's range) or
-// perceptron.ErrUntrained.
+// features, weights or biases beyond float32's range, a Normalize model
+// whose bias feature is not 1) or perceptron.ErrUntrained.
 func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
 		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
 	}
 	d := m.Dims()
+	if B := m.BiasFeature(); m.Scaling() == perceptron.ScaleAugmented && m.HasBias() && B != 1 {
+		// B enters the scaling 1/‖(x, B)‖, which the quantised file
+		// does not record; without Normalize it only shaped training.
+		return nil, fmt.Errorf("%w: a normalised model with the bias feature B = %v (quantised models scale by ‖(x, 1)‖)", ErrUnsupported, B)
+	}
 	if d > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
 	}
@@ -254,6 +259,17 @@ func (q *Model) NumScores() int {
 
 // HasBias reports whether the model has a bias term.
 func (q *Model) HasBias() bool { return q.bias }
+
+// BiasFeature returns 1 for a model with a bias, 0 without: the bias
+// feature of its scaling (see perceptron.Model.BiasFeature). A model
+// trained with another B scores alike once trained, unless normalised,
+// which New refuses.
+func (q *Model) BiasFeature() float64 {
+	if q.bias {
+		return 1
+	}
+	return 0
+}
 
 // Scaling returns the transform the model applies to a sample before
 // scoring it (the source model's).

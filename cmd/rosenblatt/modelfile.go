@@ -47,6 +47,7 @@ type describable interface {
 	Dims() int
 	Classes() []int
 	HasBias() bool
+	BiasFeature() float64
 	Scaling() perceptron.Scaling
 }
 
@@ -416,12 +417,20 @@ func describeModel(m describable, typ string) string {
 		s += fmt.Sprintf(", %d support vectors", sv.NumSupport())
 	}
 	s += ", classes " + joinInts(m.Classes())
-	if !m.HasBias() {
+	B := m.BiasFeature()
+	switch {
+	case !m.HasBias():
 		s += ", no bias"
+	case B != 1:
+		s += fmt.Sprintf(", bias feature B = %g", B)
 	}
 	switch m.Scaling() {
 	case perceptron.ScaleAugmented:
-		s += ", samples normalised as (x, 1)/‖(x, 1)‖"
+		aug := fmt.Sprintf("(x, %g)", B)
+		if !m.HasBias() {
+			aug = "x" // without a bias Normalize scales x alone
+		}
+		s += ", samples normalised as " + aug + "/‖" + aug + "‖"
 	case perceptron.ScaleFeatures:
 		s += ", samples normalised as x/‖x‖"
 	}

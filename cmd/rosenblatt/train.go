@@ -46,6 +46,7 @@ type trainFlags struct {
 	normalize  bool
 	normFeat   bool
 	bias       bool
+	biasFeat   float64 // -B: 0 when not given
 	init       string
 	lambda     float64
 	c          cValue
@@ -95,6 +96,9 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
+	fs.Float64Var(&tf.biasFeat, "B", 0, "the value `B` > 0 of the constant feature that carries the bias (LIBLINEAR's -B; default 1,\n"+
+		"with -init the model's): a mistake moves b by η·y·B², and -normalize scales (x, B); 0.1 damps the\n"+
+		"bias as scikit-learn's SGD does on sparse data. Perceptrons and the linear SVM")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its algorithm resumes its state (averaged: its\n"+
 		"running weights and sums; voted: its vectors; pegasos: its step count and λ), another -algo starts\n"+
 		"from its weights; -algo, -multiclass, -normalize, -normalize-features, -bias and -type default to\n"+
@@ -215,6 +219,19 @@ func (tf *trainFlags) maxBytes() int64 {
 
 // options turns the flags into perceptron.Options. A bad value is a usage
 // error.
+// checkBiasFeature checks -B: a finite value > 0, with a bias.
+func (tf *trainFlags) checkBiasFeature() error {
+	switch b := tf.biasFeat; {
+	case !tf.set["B"]:
+		return nil
+	case !(b > 0) || math.IsInf(b, 0):
+		return fmt.Errorf("%w: -B %v: want a finite value > 0", errUsage, b)
+	case !tf.bias:
+		return fmt.Errorf("%w: -B with -bias=false: there is no bias to carry", errUsage)
+	}
+	return nil
+}
+
 func (tf *trainFlags) options() (perceptron.Options, error) {
 	name := tf.algo
 	switch name {
@@ -251,6 +268,9 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	if err != nil {
 		return perceptron.Options{}, fmt.Errorf("%w: -sampling %q: want default, sweep, subsets or replace", errUsage, tf.sampling)
 	}
+	if err := tf.checkBiasFeature(); err != nil {
+		return perceptron.Options{}, err
+	}
 	if tf.normalize && tf.normFeat {
 		return perceptron.Options{}, fmt.Errorf("%w: give -normalize or -normalize-features, not both", errUsage)
 	}
@@ -268,6 +288,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		Normalize:         tf.normalize,
 		NormalizeFeatures: tf.normFeat,
 		NoBias:            !tf.bias,
+		BiasFeature:       tf.biasFeat,
 		Lambda:            tf.lambda,
 		C:                 tf.c.v,
 		Tol:               tf.tol,
@@ -402,6 +423,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		Kind() perceptron.Kind
 		Algorithm() perceptron.Algorithm
 		HasBias() bool
+		BiasFeature() float64
 		Scaling() perceptron.Scaling
 	}
 	typ := "float32"
@@ -426,6 +448,9 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	if !tf.set["normalize"] && !tf.set["normalize-features"] {
 		tf.normalize = m.Scaling() == perceptron.ScaleAugmented
 		tf.normFeat = m.Scaling() == perceptron.ScaleFeatures
+	}
+	if !tf.set["B"] && m.HasBias() {
+		tf.biasFeat = m.BiasFeature()
 	}
 	if !tf.set["bias"] {
 		tf.bias = m.HasBias()
@@ -612,9 +637,9 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			space = " (in the kernel's feature space)"
 		}
 		if diag.Separable {
-			x, aug := "x", "(x, 1)"
+			x, aug := "x", fmt.Sprintf("(x, %g)", cmp(opt.BiasFeature, 1))
 			if kern != nil {
-				x, aug = "φ(x)", "(φ(x), 1)"
+				x, aug = "φ(x)", fmt.Sprintf("(φ(x), %g)", cmp(opt.BiasFeature, 1))
 			}
 			switch {
 			case opt.NoBias && opt.Normalize:

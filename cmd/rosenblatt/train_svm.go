@@ -111,8 +111,8 @@ func (tf *trainFlags) checkSVM() error {
 				return fmt.Errorf("%w: -%s is the linear SVM's (-algo svm without -kernel); SMO is deterministic and runs to -tol", errUsage, name)
 			}
 		}
-		if tf.set["bias"] && !tf.bias {
-			return fmt.Errorf("%w: -bias=false: the kernel SVM's bias b is free and unregularised, as LIBSVM's", errUsage)
+		if tf.set["bias"] && !tf.bias || tf.set["B"] {
+			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", errUsage)
 		}
 		if tf.set["multiclass"] {
 			if _, err := svm.ParseMulticlass(tf.multiclass); err != nil {
@@ -140,6 +140,9 @@ func (tf *trainFlags) checkSVM() error {
 	}
 	if tf.set["tol"] && !(tf.tol > 0 && !math.IsInf(tf.tol, 0)) {
 		return fmt.Errorf("%w: -tol %v: want a value > 0", errUsage, tf.tol)
+	}
+	if err := tf.checkBiasFeature(); err != nil {
+		return err
 	}
 	if tf.workers < 0 {
 		return fmt.Errorf("%w: -workers %d: want at least 0", errUsage, tf.workers)
@@ -237,7 +240,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 				bias = svm.BiasNone
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, Threads: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Threads: tf.workers}); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -320,7 +323,7 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Ke
 
 // trainLinearSVM trains the linear SVM of the flags.
 func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (svmModel[T], svmRun, error) {
-	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, Seed: tf.seed}
+	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, Bias: tf.biasFeat, Seed: tf.seed}
 	if tf.loss == "squared-hinge" {
 		o.Loss = svm.SquaredHinge
 	}
@@ -346,7 +349,7 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 	}
 	var solver string
 	if math.IsInf(C, 1) {
-		solver = fmt.Sprintf("the nearest point of the hull of the y·(x, 1) (exact hard margin), %s, tol %g", cText(C), cmp(tf.tol, svm.DefaultTol))
+		solver = fmt.Sprintf("the nearest point of the hull of the y·(x, %g) (exact hard margin), %s, tol %g", cmp(tf.biasFeat, 1), cText(C), cmp(tf.tol, svm.DefaultTol))
 	} else {
 		solver = fmt.Sprintf("dual coordinate descent (LIBLINEAR's -s %d), %s loss, %s, tol %g, up to %d passes, seed %d",
 			map[svm.Loss]int{svm.Hinge: 3, svm.SquaredHinge: 1}[o.Loss], o.Loss, cText(C), cmp(tf.tol, svm.DefaultLinearTol),
@@ -355,7 +358,8 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 	if o.NoBias {
 		solver += ", no bias"
 	} else {
-		solver += ", bias as a weight on a constant feature 1 (LIBLINEAR's -B 1)"
+		B := cmp(tf.biasFeat, 1)
+		solver += fmt.Sprintf(", bias as a weight on a constant feature %g (LIBLINEAR's -B %g)", B, B)
 	}
 	run := svmRun{converged: info.Converged, solver: solver}
 	for r, p := range info.Problems {

@@ -52,7 +52,8 @@ import (
 // The envelope's constants.
 const (
 	Magic      = "RBLTPCPT" // the first bytes of every file
-	Version    = 2          // the format version written; 1 is read too
+	Version    = 2          // the format version written by default; 1 is read too
+	Newest     = 3          // the newest version read, written only for what version 2 cannot hold
 	HeaderSize = 40         // bytes before the labels
 	SumSize    = 4          // the checksum's bytes, at the end
 	MaxDims    = 1 << 30    // most features per sample
@@ -84,18 +85,19 @@ func (e Errors) Mismatchf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", e.Mismatch, fmt.Sprintf(format, args...))
 }
 
-// CheckVersion accepts the format versions this code reads (1 and
-// Version); another is an error wrapping e.Version.
+// CheckVersion accepts the format versions this code reads (1 to
+// Newest); another is an error wrapping e.Version. A family checks which of
+// them its kinds use.
 func (e Errors) CheckVersion(v int) error {
-	if v != 1 && v != Version {
-		return fmt.Errorf("%w: version %d (this package reads 1 and %d)", e.Version, v, Version)
+	if v < 1 || v > Newest {
+		return fmt.Errorf("%w: version %d (this package reads 1 to %d)", e.Version, v, Newest)
 	}
 	return nil
 }
 
 // Header is the fixed part of a file.
 type Header struct {
-	Version   int     // format version (Write writes Version)
+	Version   int     // format version (New writes it if above Version, else Version)
 	ElemSize  int     // 4 or 8
 	Kind      byte    // model kind
 	Algorithm byte    // the family's
@@ -318,12 +320,13 @@ type Writer struct {
 	b []byte
 }
 
-// New starts a file of header h (its Version is ignored: Version is
-// written; L is len(labels)) with room for body more bytes.
+// New starts a file of header h (of version h.Version if it is above
+// Version, else Version: a file takes a newer version only for a field the
+// older lacks; L is len(labels)) with room for body more bytes.
 func New(h Header, labels []int, body int) *Writer {
 	w := &Writer{b: make([]byte, 0, HeaderSize+8*len(labels)+max(body, 0)+SumSize)}
 	w.b = append(w.b, Magic...)
-	w.b = le.AppendUint16(w.b, Version)
+	w.b = le.AppendUint16(w.b, uint16(max(h.Version, Version)))
 	w.b = append(w.b, byte(h.ElemSize), h.Kind, h.Algorithm, h.Flags, 0, 0)
 	w.b = le.AppendUint32(w.b, uint32(h.Dims))
 	w.b = le.AppendUint32(w.b, uint32(len(labels)))
