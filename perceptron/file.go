@@ -586,7 +586,7 @@ func checkFinite[T Float](vs ...[]T) error {
 // this package's fields.
 type jsonCommon struct {
 	modelfile.JSONHeader
-	Bias      bool    `json:"bias"`
+	Bias bool `json:"bias"`
 	// BiasFeat is the bias feature B when it is not 1 (version 3).
 	BiasFeat  float64 `json:"bias_feature,omitempty"`
 	Normalize bool    `json:"normalize"`

@@ -254,7 +254,7 @@ type linTrainer[T Float] struct {
 	lambda float64
 	// bias: the trainer keeps a bias of its own in B (cfg.bias, except
 	// for augmented data, whose last column's weight is the bias).
-	bias  bool
+	bias bool
 	// bsq is B², the square of the bias feature (Options.BiasFeature), by
 	// which a step of the weights moves the bias (1 by default).
 	bsq   float64

@@ -459,6 +459,14 @@ func TestErrors(t *testing.T) {
 	if _, err := New(new(perceptron.Model[float32])); !errors.Is(err, perceptron.ErrUntrained) {
 		t.Fatalf("untrained: %v", err)
 	}
+	// A normalised model's B enters its scaling, which quantised files do
+	// not record; without Normalize B only shaped training.
+	if _, err := New(train(t, X, 5, y, 3, perceptron.Options{MaxIter: 2, Normalize: true, BiasFeature: 0.5})); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("normalised with B = 0.5: %v", err)
+	}
+	if _, err := New(train(t, X, 5, y, 3, perceptron.Options{MaxIter: 2, BiasFeature: 0.5})); err != nil {
+		t.Fatalf("B = 0.5 without Normalize: %v", err)
+	}
 	q, err := New(train(t, X, 5, y, 3, perceptron.Options{MaxIter: 2}))
 	if err != nil {
 		t.Fatal(err)

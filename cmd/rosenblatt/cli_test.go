@@ -125,6 +125,7 @@ func fileContent(t *testing.T, dir, name, want string) {
 type testModel interface {
 	classifier[float32]
 	Kind() perceptron.Kind
+	BiasFeature() float64
 }
 
 // unmarshaler is a model that reads its file, binary or JSON.
@@ -373,6 +374,27 @@ var cliCases = []cliCase{
 				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Kind(), err)
 			}
 		}},
+	{name: "train -B", args: []string{"train", "-B", "0.1", "-algo", "averaged", "-normalize", "-epochs", "5", "-o", "m.model", "{td}/iris.train.libsvm"},
+		code: exitOK, stdout: []string{"bias feature B = 0.1, samples normalised as (x, 0.1)/‖(x, 0.1)‖", "(x, 0.1) normalised"},
+		check: func(t *testing.T, dir, _, _ string) {
+			m := loadModel32(t, filepath.Join(dir, "m.model"))
+			if m.BiasFeature() != 0.1 {
+				t.Errorf("the model's bias feature is %v, want 0.1", m.BiasFeature())
+			}
+			// -init keeps the model's B.
+			out := mustRun(t, "train", "-init", filepath.Join(dir, "m.model"), "-epochs", "1", "-o", filepath.Join(dir, "c.model"), td("iris.train.libsvm"))
+			if !strings.Contains(out, "(x, 0.1) normalised") {
+				t.Errorf("-init: the summary does not train on (x, 0.1):\n%s", out)
+			}
+			if c := loadModel32(t, filepath.Join(dir, "c.model")); c.BiasFeature() != 0.1 {
+				t.Errorf("-init: the continued model's bias feature is %v, want 0.1", c.BiasFeature())
+			}
+		}},
+	{name: "train -B linear svm", args: []string{"train", "-algo", "svm", "-B", "0.5", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
+		code: exitOK, stdout: []string{"bias as a weight on a constant feature 0.5 (LIBLINEAR's -B 0.5)"}},
+	{name: "train -B not positive", args: []string{"train", "-B", "-1", "-o", "m", "{td}/iris.train.libsvm"}, code: exitUsage, stderr: []string{"-B -1: want a finite value > 0"}},
+	{name: "train -B without a bias", args: []string{"train", "-B", "2", "-bias=false", "-o", "m", "{td}/iris.train.libsvm"}, code: exitUsage, stderr: []string{"-B with -bias=false"}},
+	{name: "train -B kernel svm", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-B", "2", "-o", "m", "{td}/iris.train.libsvm"}, code: exitUsage, stderr: []string{"-B: the kernel SVM's bias b is free"}},
 	{name: "train same seed same model", args: []string{"train", "-q", "-shuffle", "-seed", "7", "-algo", "averaged", "-o", "b.model", "{td}/iris.train.libsvm"},
 		setup: func(t *testing.T, dir string) {
 			mustRun(t, "train", "-q", "-shuffle", "-seed", "7", "-algo", "averaged", "-o", filepath.Join(dir, "a.model"), td("iris.train.libsvm"))

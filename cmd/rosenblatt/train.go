@@ -92,7 +92,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch")
 	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
 	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
-	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) to unit Euclidean length, as the notes do\n"+
+	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) (with -B: (x, B)) to unit Euclidean length, as the notes do\n"+
 		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
@@ -711,7 +711,10 @@ func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	}
 	switch {
 	case opt.Normalize:
-		parts = append(parts, "(x, 1) normalised")
+		parts = append(parts, fmt.Sprintf("(x, %g) normalised", cmp(opt.BiasFeature, 1)))
+		if opt.NoBias {
+			parts[len(parts)-1] = "x normalised (no bias)"
+		}
 	case opt.NormalizeFeatures:
 		parts = append(parts, "x normalised")
 	}

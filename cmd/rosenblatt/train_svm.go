@@ -364,14 +364,15 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 	run := svmRun{converged: info.Converged, solver: solver}
 	for r, p := range info.Problems {
 		w, b := m.Weights(r)
-		n2 := float64(b) * float64(b)
+		wb := float64(b) / cmp(tf.biasFeat, 1) // b = B·w_B
+		n2 := wb * wb
 		for _, v := range w {
 			n2 += float64(v) * float64(v)
 		}
 		mi := svmMachine{pos: p.Positive, neg: p.Negative, rest: p.Rest, iterations: p.Iterations, converged: p.Converged,
 			gap: p.Gap, dual: p.Dual, primal: p.Primal, sv: p.SV, bias: float64(b)}
 		if n2 > 0 {
-			mi.margin = 1 / math.Sqrt(n2) // of (w, w_B) on the points (x, 1)
+			mi.margin = 1 / math.Sqrt(n2) // of (w, w_B) on the points (x, B)
 		}
 		run.machines = append(run.machines, mi)
 	}
@@ -467,7 +468,7 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 	case o.Kernel != nil:
 		radius = "φ(x)"
 	case o.Bias == svm.BiasFeature:
-		radius = "(x, 1)"
+		radius = fmt.Sprintf("(x, %g)", cmp(o.B, 1))
 	}
 	var out []dataMarginLine
 	for i := range machines {

@@ -1,0 +1,392 @@
+package perceptron
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/stretchr/testify/require"
+)
+
+// testBiasFeature is the bias feature of the parity tests: a power of two,
+// so that b = B·w_B and every step's B² are exact.
+const testBiasFeature = 0.5
+
+// withColumn returns the n rows of X (d values each) with one more column,
+// of value v.
+func withColumn(X []float64, d int, v float64) []float64 {
+	n := len(X) / d
+	out := make([]float64, 0, n*(d+1))
+	for i := range n {
+		out = append(append(out, X[i*d:(i+1)*d]...), v)
+	}
+	return out
+}
+
+// csrOf returns X as a CSR matrix.
+func csrOf(t testing.TB, X []float64, d int, y []int) *dataset.CSR[float64] {
+	t.Helper()
+	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: len(y), Cols: d})
+	require.NoError(t, err)
+	return c
+}
+
+// TestBiasFeatureMatchesColumn trains every algorithm, strategy and
+// sampling with BiasFeature B, and without a bias on the data with a
+// constant column B appended: the two are the same perceptron, so on
+// integer-valued data with B a power of two they make the same mistakes
+// and give the same weights, with b = B·w_B, bit for bit — dense and
+// sparse, with and without Normalize (which scales (x, B) and the
+// appended row alike). Pegasos keeps ‖θ‖² as ‖v‖² + (vb/B)² where the
+// column's fit sums it over d+1 values: its weights agree up to rounding.
+// Updates on the trained models agree too.
+func TestBiasFeatureMatchesColumn(t *testing.T) {
+	const B, d = testBiasFeature, 12
+	rng := newRand(43)
+	Xb, yb, _, _ := separable(rng, 160, d, 3, 1, true)
+	Xm, ym := intMulticlass(rng, 160, d, 4)
+	for _, fc := range fitCases() {
+		if fc.opt.NoBias {
+			continue
+		}
+		for _, norm := range []bool{false, true} {
+			for _, sparse := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/normalize=%v/sparse=%v", fc.name, norm, sparse), func(t *testing.T) {
+					X, y := Xb, yb
+					if fc.multi {
+						X, y = Xm, ym
+					}
+					Xc := withColumn(X, d, B)
+					withB, col := fc, fc
+					withB.opt.BiasFeature, withB.opt.Normalize = B, norm
+					col.opt.NoBias, col.opt.Normalize = true, norm
+					ma, da, err := withB.fit(t, sparse, X, csrOf(t, X, d, y), d, y)
+					require.NoError(t, err)
+					mc, dc, err := col.fit(t, sparse, Xc, csrOf(t, Xc, d+1, y), d+1, y)
+					require.NoError(t, err)
+					require.Equal(t, B, ma.BiasFeature())
+					exact := fc.opt.Algorithm != SVM
+					if exact {
+						require.Equal(t, dc.Epochs, da.Epochs, "the epochs' mistakes and losses")
+					}
+					sameAsColumn(t, ma, mc, B, exact)
+					require.InDelta(t, dc.RadiusAugmented, da.RadiusAugmented, 1e-12*dc.RadiusAugmented)
+					if da.Evaluated && fc.opt.Multiclass != Argmax && !fc.multi {
+						require.InDelta(t, dc.MarginAugmented, da.MarginAugmented, 1e-9*(1+math.Abs(dc.MarginAugmented)))
+					}
+					// The models score alike (the column's sums are
+					// ordered differently: up to rounding).
+					sa, sc := make([]float64, ma.NumScores()), make([]float64, mc.NumScores())
+					for i := range y {
+						require.NoError(t, ma.Scores(sa, X[i*d:(i+1)*d]))
+						require.NoError(t, mc.Scores(sc, Xc[i*(d+1):(i+1)*(d+1)]))
+						for k := range sa {
+							require.InDelta(t, sc[k], sa[k], 1e-9*(1+math.Abs(sc[k])), "row %d score %d", i, k)
+						}
+					}
+					if fc.opt.Algorithm == SVM || fc.opt.Algorithm == Voted || ma.Steps() == 0 {
+						return
+					}
+					// Update goes on alike: the step's b += η·y·B²·s (with
+					// Normalize up to rounding: the kernels' Axpy may fuse
+					// the weights' multiply-adds, the bias's is Go's).
+					for i := range 10 {
+						ca, erra := ma.Update(X[i*d:(i+1)*d], y[i])
+						cc, errc := mc.Update(Xc[i*(d+1):(i+1)*(d+1)], y[i])
+						require.NoError(t, erra)
+						require.NoError(t, errc)
+						require.Equal(t, cc, ca, "update %d changed the model", i)
+					}
+					sameAsColumn(t, ma, mc, B, !norm)
+				})
+			}
+		}
+	}
+}
+
+// sameAsColumn checks that model a (bias feature B) and model c (no bias,
+// trained with a last column B) have the same weights, and a's biases are
+// B times c's last weights: exactly, or up to rounding.
+func sameAsColumn(t *testing.T, a, c *Model[float64], B float64, exact bool) {
+	t.Helper()
+	near := func(want, got float64, what string, k, j int) {
+		t.Helper()
+		if exact && want != got || !exact && math.Abs(want-got) > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("score %d %s %d: column fit %v, bias feature %v", k, what, j, want, got)
+		}
+	}
+	d := a.Dims()
+	require.Equal(t, d+1, c.Dims())
+	for k := range a.NumScores() {
+		if a.Algorithm() == Voted {
+			va, ba, na := a.Voted(k)
+			vc, _, nc := c.Voted(k)
+			require.Equal(t, nc, na, "score %d: survival counts", k)
+			for j := range va {
+				for i := range d {
+					near(vc[j][i], va[j][i], "vector weight", k, j*d+i)
+				}
+				near(B*vc[j][d], ba[j], "vector bias", k, j)
+			}
+			continue
+		}
+		wa, ba := a.Weights(k)
+		wc, bc := c.Weights(k)
+		require.Zero(t, bc)
+		for i := range d {
+			near(wc[i], wa[i], "weight", k, i)
+		}
+		near(B*wc[d], ba, "bias", k, 0)
+	}
+}
+
+// TestKernelBiasFeatureMatchesColumn is the parity for the kernel
+// perceptrons with the linear kernel: a bias on the feature B is the
+// column B appended to every row, whose kernel is x·x′ + B².
+func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
+	const B, d = testBiasFeature, 8
+	rng := newRand(44)
+	Xb, yb, _, _ := separable(rng, 80, d, 3, 1, true)
+	Xm, ym := intMulticlass(rng, 80, d, 3)
+	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+		for _, strat := range []Strategy{OneVsRest, Argmax} {
+			if strat == Argmax && algo == Voted {
+				continue
+			}
+			for _, multi := range []bool{false, true} {
+				if strat == Argmax && !multi {
+					continue
+				}
+				for _, norm := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%v/%v/multi=%v/normalize=%v", algo, strat, multi, norm), func(t *testing.T) {
+						X, y := Xb, yb
+						train := TrainKernel[float64]
+						if multi {
+							X, y, train = Xm, ym, TrainKernelMulticlass[float64]
+						}
+						base := Options{Algorithm: algo, Multiclass: strat, MaxIter: 4, Shuffle: true, Seed: 9, RunAllEpochs: true, Normalize: norm}
+						oa, oc := base, base
+						oa.BiasFeature = B
+						oc.NoBias = true
+						Xc := withColumn(X, d, B)
+						ma, da, err := train(X, d, y, KernelOptions{Options: oa, Kernel: gram.Linear{}})
+						require.NoError(t, err)
+						mc, dc, err := train(Xc, d+1, y, KernelOptions{Options: oc, Kernel: gram.Linear{}})
+						require.NoError(t, err)
+						require.Equal(t, B, ma.BiasFeature())
+						if norm { // the bias term's sums are ordered apart from the kernel's
+							for e := range dc.Epochs {
+								require.Equal(t, dc.Epochs[e].Mistakes, da.Epochs[e].Mistakes, "epoch %d's mistakes", e)
+								require.InDelta(t, dc.Epochs[e].Loss, da.Epochs[e].Loss, 1e-12)
+							}
+						} else {
+							require.Equal(t, dc.Epochs, da.Epochs, "the epochs' mistakes and losses")
+						}
+						require.InDelta(t, dc.RadiusAugmented, da.RadiusAugmented, 1e-12*dc.RadiusAugmented)
+						sa, sc := make([]float64, ma.NumScores()), make([]float64, mc.NumScores())
+						for i := range y {
+							require.NoError(t, ma.Scores(sa, X[i*d:(i+1)*d]))
+							require.NoError(t, mc.Scores(sc, Xc[i*(d+1):(i+1)*(d+1)]))
+							for k := range sa {
+								require.InDelta(t, sc[k], sa[k], 1e-9*(1+math.Abs(sc[k])), "row %d score %d", i, k)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestBiasFeatureOptions checks the option's errors and Continue's rule:
+// BiasFeature 0 keeps the model's, another value is an error.
+func TestBiasFeatureOptions(t *testing.T) {
+	X, y, _, _ := separable(newRand(45), 40, 3, 3, 1, true)
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"negative", Options{BiasFeature: -1}},
+		{"nan", Options{BiasFeature: math.NaN()}},
+		{"inf", Options{BiasFeature: math.Inf(1)}},
+		{"nobias", Options{BiasFeature: 2, NoBias: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Train(X, 3, y, tc.opt)
+			require.ErrorIs(t, err, ErrOption)
+			_, _, err = TrainKernel(X, 3, y, KernelOptions{Options: tc.opt})
+			require.ErrorIs(t, err, ErrOption)
+		})
+	}
+	// B² must be finite and nonzero in the element type.
+	X32 := to32(X)
+	for _, b := range []float64{1e20, 1e-23} {
+		_, _, err := Train(X32, 3, y, Options{BiasFeature: b})
+		require.ErrorIs(t, err, ErrOption, "float32, B = %v", b)
+		_, _, err = Train(X, 3, y, Options{BiasFeature: b})
+		require.NoError(t, err, "float64, B = %v", b)
+	}
+
+	m, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2})
+	require.NoError(t, err)
+	m1, _, err := Train(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	require.NoError(t, err)
+	require.Equal(t, 1.0, m1.BiasFeature())
+	m0, _, err := Train(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2, NoBias: true})
+	require.NoError(t, err)
+	require.Equal(t, 0.0, m0.BiasFeature())
+
+	// Continue keeps the model's B: two epochs and a Continue of one more
+	// give three epochs' model.
+	m3, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 3, RunAllEpochs: true})
+	require.NoError(t, err)
+	m2, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2, RunAllEpochs: true})
+	require.NoError(t, err)
+	mc, _, err := m2.Continue(X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true})
+	require.NoError(t, err)
+	require.Equal(t, 0.25, mc.BiasFeature())
+	require.True(t, sameModel(t, m3, mc), "Continue with the model's bias feature")
+	_, _, err = m.Continue(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
+	require.ErrorIs(t, err, ErrOption)
+	_, _, err = m1.Continue(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
+	require.ErrorIs(t, err, ErrOption)
+}
+
+// TestBiasFeatureFiles round-trips models with B ≠ 1 through both file
+// forms (version 3, B kept), checks that B = 1 is still written as
+// version 2, and that bad bias-feature fields are errors.
+func TestBiasFeatureFiles(t *testing.T) {
+	const d = 6
+	rng := newRand(46)
+	X, y, _, _ := separable(rng, 60, d, 3, 1, true)
+	Xm, ym := intMulticlass(rng, 60, d, 3)
+	models := map[string]*Model[float32]{}
+	for _, tc := range []struct {
+		name  string
+		multi bool
+		opt   Options
+	}{
+		{"binary-averaged-normalize", false, Options{Algorithm: Averaged, Normalize: true}},
+		{"ovr-voted", true, Options{Algorithm: Voted}},
+		{"binary-svm", false, Options{Algorithm: SVM}},
+		{"argmax", true, Options{Multiclass: Argmax}},
+	} {
+		tc.opt.BiasFeature, tc.opt.MaxIter = 0.1, 3
+		var m *Model[float32]
+		var err error
+		if tc.multi {
+			m, _, err = TrainMulticlass(to32(Xm), d, ym, tc.opt)
+		} else {
+			m, _, err = Train(to32(X), d, y, tc.opt)
+		}
+		require.NoError(t, err, tc.name)
+		models[tc.name] = m
+	}
+	for name, m := range models {
+		t.Run(name, func(t *testing.T) {
+			b := mustMarshal(t, m)
+			info, err := Inspect(b)
+			require.NoError(t, err)
+			require.Equal(t, 3, info.Version)
+			var r Model[float32]
+			require.NoError(t, r.UnmarshalBinary(b))
+			require.Equal(t, 0.1, r.BiasFeature())
+			require.True(t, sameModel(t, m, &r))
+			j, err := m.MarshalJSON()
+			require.NoError(t, err)
+			var rj Model[float32]
+			require.NoError(t, rj.UnmarshalJSON(j))
+			require.Equal(t, 0.1, rj.BiasFeature())
+			require.True(t, sameModel(t, m, &rj))
+			size, _, err := EncodedSize(b[:headerSize])
+			require.NoError(t, err)
+			require.Equal(t, int64(len(b)), size)
+		})
+	}
+	plain, _, err := Train(to32(X), d, y, Options{Algorithm: Averaged, MaxIter: 2})
+	require.NoError(t, err)
+	info, err := Inspect(mustMarshal(t, plain))
+	require.NoError(t, err)
+	require.Equal(t, 2, info.Version, "a model with B = 1 stays version 2")
+
+	// Bad fields, behind a valid checksum.
+	bin := mustMarshal(t, models["binary-averaged-normalize"])
+	at := headerSize + 8*2 // B, after the two labels
+	putB := func(v float64) func(b []byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint64(b[at:], math.Float64bits(v)) }
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(b []byte)
+		want error
+	}{
+		{"negative", putB(-0.1), ErrCorrupt},
+		{"zero", putB(0), ErrCorrupt},
+		{"nan", putB(math.NaN()), ErrCorrupt},
+		{"inf", putB(math.Inf(1)), ErrCorrupt},
+		{"square-overflows-float32", putB(1e20), ErrCorrupt},
+		{"no-bias", func(b []byte) { b[13] &^= flagBias }, ErrCorrupt},
+		{"version-2-flag", func(b []byte) { b[8] = 2 }, ErrCorrupt},
+		{"version-3-no-flag", func(b []byte) { b[13] &^= flagBiasFeat }, ErrCorrupt},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := []byte(string(bin))
+			tc.edit(b)
+			reseal(b)
+			var m Model[float32]
+			err := m.UnmarshalBinary(b)
+			require.ErrorIs(t, err, tc.want)
+		})
+	}
+}
+
+// TestKernelBiasFeatureFiles round-trips a kernel model with B ≠ 1.
+func TestKernelBiasFeatureFiles(t *testing.T) {
+	const d = 5
+	X, y, _, _ := separable(newRand(47), 50, d, 3, 1, true)
+	for _, sparse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sparse=%v", sparse), func(t *testing.T) {
+			o := KernelOptions{Options: Options{Algorithm: Averaged, BiasFeature: 0.1, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}
+			var m *KernelModel[float64]
+			var err error
+			if sparse {
+				m, _, err = TrainKernelSparse(csrOf(t, X, d, y), y, o)
+			} else {
+				m, _, err = TrainKernel(X, d, y, o)
+			}
+			require.NoError(t, err)
+			b, err := m.MarshalBinary()
+			require.NoError(t, err)
+			require.Equal(t, uint16(3), binary.LittleEndian.Uint16(b[8:]))
+			var r KernelModel[float64]
+			require.NoError(t, r.UnmarshalBinary(b))
+			require.Equal(t, 0.1, r.BiasFeature())
+			j, err := m.MarshalJSON()
+			require.NoError(t, err)
+			var rj KernelModel[float64]
+			require.NoError(t, rj.UnmarshalJSON(j))
+			require.Equal(t, 0.1, rj.BiasFeature())
+			size, _, err := EncodedSize(b[:headerSize])
+			if err == nil && size == 0 {
+				size, _, err = EncodedSize(b)
+			}
+			require.NoError(t, err)
+			require.Equal(t, int64(len(b)), size)
+			sa, sr, sj := make([]float64, 1), make([]float64, 1), make([]float64, 1)
+			for i := range y {
+				x := X[i*d : (i+1)*d]
+				require.NoError(t, m.Scores(sa, x))
+				require.NoError(t, r.Scores(sr, x))
+				require.NoError(t, rj.Scores(sj, x))
+				require.Equal(t, sa, sr)
+				require.Equal(t, sa, sj)
+			}
+			bad := []byte(string(b))
+			binary.LittleEndian.PutUint64(bad[headerSize+16:], math.Float64bits(-1))
+			require.ErrorIs(t, r.UnmarshalBinary(reseal(bad)), ErrCorrupt)
+		})
+	}
+}
