@@ -24,7 +24,10 @@
 // liblinear-train's time includes. With -seeds N it prints the test
 // accuracy of the perceptron's fit with each seed 1..N and their mean, and
 // times nothing; -constant B first gives every row a feature of value B
-// (a bias feature, as liblinear's -B, in a fit without a bias term).
+// (a bias feature, as liblinear's -B, in a fit without a bias term). -B
+// gives the perceptron a bias on the feature B (Options.BiasFeature;
+// B = 0.1 steps the bias by 0.01·η·y, as scikit-learn's SGD damps its
+// intercept on sparse data); without it the perceptron has no bias.
 package main
 
 import (
@@ -56,6 +59,7 @@ func main() {
 	noEval := flag.Bool("noeval", false, "set the perceptron's SkipEvaluation (no final pass for the training diagnostics)")
 	seeds := flag.Int("seeds", 0, "instead of timing, print the test accuracy of one fit for each of the seeds 1..N, and their mean")
 	constant := flag.Float64("constant", 0, "with -seeds: first append to every training and test row a feature of this value (one more column), as liblinear's -B does: a bias feature")
+	flag.Float64Var(&biasFeature, "B", 0, "the perceptron's bias feature (Options.BiasFeature); 0: no bias")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: textfit [-svm] PREFIX [rounds]")
@@ -123,15 +127,27 @@ func main() {
 			if *noEval {
 				tag = " noeval"
 			}
-			fmt.Printf("rosenblatt averaged ovr 10 epochs nobias%s workers=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", tag, w, wall.Seconds(), c.Seconds(), acc)
+			fmt.Printf("rosenblatt averaged ovr 10 epochs %s%s workers=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", biasTag(), tag, w, wall.Seconds(), c.Seconds(), acc)
 		}
 	}
 }
 
+// biasFeature is -B: the fits' bias feature, 0 for no bias.
+var biasFeature float64
+
 // fitOptions are the timed fit's options with seed s, Workers 1: 10
-// shuffled epochs, every one run, no bias.
+// shuffled epochs, every one run, no bias unless -B.
 func fitOptions(s uint64) perceptron.Options {
-	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: s, NoBias: true, Workers: 1}
+	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: s,
+		NoBias: biasFeature == 0, BiasFeature: biasFeature, Workers: 1}
+}
+
+// biasTag describes the fits' bias: "nobias" or "B=0.1".
+func biasTag() string {
+	if biasFeature == 0 {
+		return "nobias"
+	}
+	return fmt.Sprintf("B=%g", biasFeature)
 }
 
 // fitAndScore trains with o, and returns the fit's wall and process CPU
@@ -158,9 +174,9 @@ func accuracies(tr, te *dataset.CSR[float32], n int) {
 	for s := 1; s <= n; s++ {
 		_, _, acc := fitAndScore(tr, te, fitOptions(uint64(s)))
 		sum += acc
-		fmt.Printf("rosenblatt averaged ovr 10 epochs nobias seed %d test accuracy %.4f\n", s, acc)
+		fmt.Printf("rosenblatt averaged ovr 10 epochs %s seed %d test accuracy %.4f\n", biasTag(), s, acc)
 	}
-	fmt.Printf("rosenblatt averaged ovr 10 epochs nobias seeds 1..%d mean test accuracy %.4f\n", n, sum/float64(n))
+	fmt.Printf("rosenblatt averaged ovr 10 epochs %s seeds 1..%d mean test accuracy %.4f\n", biasTag(), n, sum/float64(n))
 }
 
 // withConstant returns c with one more column, holding v in every row.
