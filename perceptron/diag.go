@@ -81,7 +81,10 @@ type Diagnostics struct {
 	// samples, with b the offset of the hyperplane; the augmented pair
 	// treats b as one more weight, on the constant feature 1 of the
 	// augmented points (x, 1), which is what the perceptron's update adds
-	// (w += η·y·x, b += η·y) and what Novikoff's theorem is about.
+	// (w += η·y·x, b += η·y) and what Novikoff's theorem is about. With
+	// Options.BiasFeature B the points are (x, B) and the weight is b/B
+	// (the update adds η·y·B² to b): read (x, B) for (x, 1) and (w, b/B)
+	// for (w, b) below.
 
 	// Margin is the notes' geometric margin of the model's hyperplane,
 	// γ = minᵢ yᵢ(w·xᵢ + b)/‖w‖, the smallest signed distance of a

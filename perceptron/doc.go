@@ -32,7 +32,8 @@
 // at every step and adds τ/B·Σ_{i∈I, mistake} yᵢxᵢ. Training starts from
 // given w₀, b₀ (Options.InitialWeights, InitialBias) or continues a saved
 // model (Model.Continue). The bias is the augmented point's weight:
-// Normalize scales (x, 1) to unit length. Diagnostics reports the loss
+// Normalize scales (x, 1) to unit length (Options.BiasFeature B augments
+// with B instead, as LIBLINEAR's -B). Diagnostics reports the loss
 // (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
 // margin γ = min y(w·x + b)/‖w‖ with R = max ‖x‖, and the margin of the
 // augmented points with their radius and Novikoff's bound R′²/γ′².

@@ -23,15 +23,17 @@ type KernelOptions struct {
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
 	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, RunAllEpochs,
 	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
-	// Workers mean what they mean for the linear models (Normalize scales
-	// each sample by s = 1/‖(x, 1)‖ before the kernel sees it, and s is the
-	// bias's feature: f(x) = Σᵢ αᵢ·η·yᵢ·K(s(xᵢ)·xᵢ, s(x)·x) + b·s(x), the
-	// primal perceptron on the normalised augmented points for the linear
-	// kernel; VotedMaxBytes bounds the voted kernel perceptron's record of
-	// its mistakes and kept functions); Tau, BatchSize, Lambda, C and Tol
-	// are ignored, and InitialWeights and InitialBias are an error (the
-	// dual perceptron starts from α = 0). Workers is also the number of
-	// goroutines that compute the Gram matrix.
+	// Workers mean what they mean for the linear models, and so does
+	// BiasFeature B (1 by default: a mistake moves b by η·y·B²). Normalize
+	// scales each sample by s = 1/‖(x, B)‖ before the kernel sees it, and
+	// s·B is the bias's feature: f(x) = Σᵢ αᵢ·η·yᵢ·K(s(xᵢ)·xᵢ, s(x)·x) +
+	// b·s(x), the primal perceptron on the normalised augmented points for
+	// the linear kernel. VotedMaxBytes bounds the voted kernel
+	// perceptron's record of its mistakes and kept functions. Tau,
+	// BatchSize, Lambda, C and Tol are ignored, and InitialWeights and
+	// InitialBias are an error (the dual perceptron starts from α = 0).
+	// Workers is also the number of goroutines that compute the Gram
+	// matrix.
 	Options
 
 	// Kernel is the kernel function: gram.Linear{}, gram.Polynomial{...}

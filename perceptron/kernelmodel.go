@@ -220,7 +220,7 @@ func (m *KernelModel[T]) Normalized() bool {
 
 // Scaling returns the transform the model applies to a sample before the
 // kernel sees it: ScaleAugmented (Options.Normalize: the sample is scaled
-// by s = 1/‖(x, 1)‖, and so is the bias's feature), ScaleFeatures
+// by s = 1/‖(x, B)‖, B = BiasFeature(), and so is the bias's feature), ScaleFeatures
 // (NormalizeFeatures, and Normalize in a version-1 file) or ScaleNone.
 func (m *KernelModel[T]) Scaling() Scaling {
 	if s := m.st.Load(); s != nil {

@@ -287,7 +287,7 @@ func (m *Model[T]) Voted(k int) (vectors [][]T, biases []T, counts []int64) {
 
 // sampleScale returns the factors of x's scores under the model's
 // scaling: score = (w·x)·mul + b·bmul. They are (1, 1) without scaling,
-// (s, s) with ScaleAugmented, s = 1/‖(x, 1)‖ as training computed it, and
+// (s, s) with ScaleAugmented, s = 1/‖(x, B)‖ as training computed it, and
 // (1/‖x‖, 1) with ScaleFeatures (1 for x = 0). A NaN in x gives a NaN
 // factor, which reaches the score.
 func (s *state[T]) sampleScale(x []T) (mul, bmul T) {

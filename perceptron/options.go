@@ -162,7 +162,8 @@ const (
 	ScaleNone Scaling = iota
 	// ScaleAugmented is the notes' normalisation (Options.Normalize): the
 	// augmented point (x, 1) is scaled to unit length, so the model scores
-	// s·x with bias feature s, s = 1/‖(x, 1)‖ (1/‖x‖ without a bias, and
+	// s·x with bias feature s, s = 1/‖(x, 1)‖ (1/‖(x, B)‖ with the bias
+	// feature B of Options.BiasFeature, 1/‖x‖ without a bias, and
 	// s = 1 for x = 0). The score is s·(w·x + b): scaling never moves a
 	// point to the other side of a hyperplane.
 	ScaleAugmented
@@ -240,7 +241,8 @@ type Options struct {
 	// see Tol.
 	RunAllEpochs bool
 	// Normalize is the notes' normalisation: every augmented sample (x, 1)
-	// is scaled to unit Euclidean length (x alone with NoBias; a zero row
+	// ((x, B) with BiasFeature) is scaled to unit Euclidean length (x
+	// alone with NoBias; a zero row
 	// stays zero), on a copy: the caller's data is never modified. The
 	// perceptron then trains on points of norm 1, so the radius R of
 	// Novikoff's bound (Diagnostics.RadiusAugmented) is 1. The model
@@ -313,8 +315,9 @@ type Options struct {
 	// DataMargin asks for the training data's own maximum margin γ_D, next
 	// to the model's: after training, the hard-margin SVM is solved
 	// exactly (svm.MaxMargin) on the points the perceptron trained on —
-	// the augmented (x, 1) with a bias, scaled as Normalize or
-	// NormalizeFeatures scale them, (φ(x), 1) for a kernel model — and
+	// the augmented (x, B) with a bias (B = BiasFeature, 1 by default),
+	// scaled as Normalize or NormalizeFeatures scale them, (φ(x), B) for a
+	// kernel model — and
 	// Diagnostics.DataMargin (for one-vs-rest each class's, against the
 	// rest) brackets γ_D and gives R′²/γ_D², the tightest mistake bound
 	// Novikoff's theorem gives (BoundAugmented uses the returned model's
