@@ -123,6 +123,14 @@ func TestCompactServed(t *testing.T) {
 			if s := compact.st.Load(); s.cs == nil || s.W != nil {
 				t.Fatal("Weights formed the dense weights")
 			}
+			// The model file is written from the compact weights: the
+			// dense model's file, and the model stays compact.
+			if got, want := mustMarshal(t, compact), mustMarshal(t, dense); string(got) != string(want) {
+				t.Fatal("the compact model's file differs from the dense model's")
+			}
+			if s := compact.st.Load(); s.cs == nil || s.W != nil || s.avg == nil {
+				t.Fatal("MarshalBinary formed the dense weights")
+			}
 			// A dense sample forms the dense weights, once.
 			x := make([]float32, d)
 			for i := range test.Rows {

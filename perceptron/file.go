@@ -165,11 +165,12 @@ func elemMismatch[T Float](es int) error {
 }
 
 // MarshalBinary encodes the model in a checksummed little-endian format. It
-// implements encoding.BinaryMarshaler. The layout (version 2):
+// implements encoding.BinaryMarshaler. The layout (version 2; 3 with a
+// bias feature):
 //
 //	offset size  field
 //	0      8     magic "RBLTPCPT"
-//	8      2     format version (2)
+//	8      2     format version (2; 3 with flag bit 5)
 //	10     1     element size in bytes: 4 (float32) or 8 (float64)
 //	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
 //	12     1     Algorithm
@@ -214,8 +215,12 @@ func elemMismatch[T Float](es int) error {
 // error wrapping ErrCorrupt (ErrVersion for a newer format, ErrMismatch for
 // a valid file of another element type or of a kernel model), never a
 // panic.
+//
+// A model whose weights a sparse fit left compact (the columns its data
+// uses) is written from them, row by row, without forming its dense
+// weights: the file is the same, and the model stays compact.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
-	s, err := m.load()
+	s, err := m.loadSparse()
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +228,15 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
 		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
 	h.Version = headerVersion(h.Flags)
-	CW, U := s.averaging()
-	w := modelfile.New(h, s.labels, 8+stateSize+es*(len(s.W)+len(s.B)+len(CW)+len(s.CB)+len(U)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
+	R, avg := 0, averagingState(s.algo, s.hasState())
+	if !s.voted() {
+		R = s.rows()
+	}
+	nw := R * s.d // served weights
+	if avg {
+		nw *= 3 // and the running weights and averaging sums
+	}
+	w := modelfile.New(h, s.labels, 8+stateSize+es*(nw+len(s.B)+len(s.CB)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
 	if h.Flags&flagBiasFeat != 0 {
 		w.F64(s.bfeat)
 	}
@@ -242,16 +254,53 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		modelfile.Elems(w, s.V)
 		modelfile.Elems(w, s.VB)
 	} else {
-		modelfile.Elems(w, s.W)
-		modelfile.Elems(w, s.B)
-		if CW != nil {
-			modelfile.Elems(w, CW)
-			modelfile.Elems(w, s.CB)
-			modelfile.Elems(w, U)
-			modelfile.Elems(w, s.UB)
-		}
+		s.writeWeights(w)
 	}
 	return w.Finish(), nil
+}
+
+// writeWeights writes a linear model's served weights and biases, and for
+// an averaged model with its state the running weights and averaging sums
+// with their biases: dense arrays as they are, compact ones (cs, avg) row
+// by row, each row's values scattered into a zero row of d values.
+func (s *state[T]) writeWeights(w *modelfile.Writer) {
+	var row []T // the compact rows' scratch, zero between rows
+	// compactRows writes the rows of src, row k's values of the columns
+	// cols at src[k·stride:], zero elsewhere.
+	compactRows := func(src []T, stride int, cols []int32) {
+		if row == nil {
+			row = make([]T, s.d)
+		}
+		for k := range s.rows() {
+			vals := src[k*stride:][:len(cols)]
+			for r, j := range cols {
+				row[j] = vals[r]
+			}
+			modelfile.Elems(w, row)
+			for _, j := range cols {
+				row[j] = 0
+			}
+		}
+	}
+	if c := s.cs; c != nil {
+		compactRows(c.A, c.width(), c.cols.Cols)
+	} else {
+		modelfile.Elems(w, s.W)
+	}
+	modelfile.Elems(w, s.B)
+	if !averagingState(s.algo, s.hasState()) {
+		return
+	}
+	if a := s.avg; a != nil {
+		compactRows(a.W, len(a.cols), a.cols)
+		modelfile.Elems(w, s.CB)
+		compactRows(a.U, len(a.cols), a.cols)
+	} else {
+		modelfile.Elems(w, s.CW)
+		modelfile.Elems(w, s.CB)
+		modelfile.Elems(w, s.U)
+	}
+	modelfile.Elems(w, s.UB)
 }
 
 // FileInfo describes a model file; Inspect returns it.
