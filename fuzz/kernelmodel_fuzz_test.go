@@ -23,6 +23,7 @@ func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		{Options: perceptron.Options{Algorithm: perceptron.Averaged, Normalize: true, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.5}},
 		{Options: perceptron.Options{Algorithm: perceptron.Online, NormalizeFeatures: true, MaxIter: 3, Sampling: perceptron.SampleReplace}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}},
 		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, NoBias: true}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}},
+		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, BiasFeature: 0.5, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}, // version 3
 	} {
 		m32, _, err := perceptron.TrainKernel(X32, 3, yb, opt)
 		enc(m32, err)

@@ -61,6 +61,8 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		{Algorithm: perceptron.SVM, NoBias: true, MaxIter: 3},
 		{Algorithm: perceptron.SVM, MaxIter: 2, Lambda: 0.5},
 		{Algorithm: perceptron.MiniBatch, BatchSize: 2, MaxIter: 2},
+		{Algorithm: perceptron.Averaged, BiasFeature: 0.1, Normalize: true, MaxIter: 2}, // version 3
+		{Algorithm: perceptron.Voted, BiasFeature: 3, MaxIter: 2},
 	} {
 		m32, _, err := perceptron.Train(X32, 3, yb, opt)
 		enc(m32, err)

@@ -142,13 +142,12 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 				t.B[p] -= beta
 			}
 			if t.U != nil {
-				st := T(t.step + int64(lo+j))
-				ca := st * eta
+				ca := T(t.step+int64(lo+j)) * eta
 				k.Axpy(ca, x, t.U[y*d:(y+1)*d])
 				k.Axpy(-ca, x, t.U[p*d:(p+1)*d])
-				if t.bias {
-					t.UB[y] += st * beta
-					t.UB[p] -= st * beta
+				if t.bias { // (t·η)·B², as Update and one-vs-rest
+					t.UB[y] += ca * biasOne
+					t.UB[p] -= ca * biasOne
 				}
 			}
 			if t.checked {
@@ -173,7 +172,8 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
-	beta := eta * T(t.cfg.bfeat*t.cfg.bfeat) // the bias's step η·B²
+	bsq := T(t.cfg.bfeat * t.cfg.bfeat)
+	beta := eta * bsq // the bias's step η·B²
 	sc := t.sc[:K]
 	for j := range E {
 		i := t.smp.at(j)
@@ -194,13 +194,12 @@ func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 			t.B[p] -= beta
 		}
 		if t.U != nil {
-			st := T(t.step + int64(j))
-			ca := st * eta
+			ca := T(t.step+int64(j)) * eta
 			k.AxpySparse(ca, x.idx, x.val, t.U[y*d:(y+1)*d])
 			k.AxpySparse(-ca, x.idx, x.val, t.U[p*d:(p+1)*d])
-			if t.bias {
-				t.UB[y] += st * beta
-				t.UB[p] -= st * beta
+			if t.bias { // (t·η)·B², as Update and one-vs-rest
+				t.UB[y] += ca * bsq
+				t.UB[p] -= ca * bsq
 			}
 		}
 		if t.checked {

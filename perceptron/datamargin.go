@@ -9,8 +9,9 @@ import (
 )
 
 // DataMargin is a binary training set's own maximum margin, which
-// Options.DataMargin asks for: γ_D = sup minᵢ yᵢ⟨(w, b), zᵢ⟩/‖(w, b)‖ over
-// every separator (w, b) of the points zᵢ the perceptron trains on (see
+// Options.DataMargin asks for: γ_D = sup minᵢ yᵢ⟨(w, b/B), zᵢ⟩/‖(w, b/B)‖
+// over every separator (w, b) of the points zᵢ the perceptron trains on,
+// the augmented (x, B) (B = 1 but with Options.BiasFeature; see
 // Diagnostics.MarginAugmented, the returned model's value of the same
 // ratio). It comes from an exact hard-margin solve (svm.MaxMargin, with
 // the bias as a regularised weight on the constant feature B,

@@ -109,8 +109,8 @@ type Diagnostics struct {
 	// models). ⟨(w, b), zᵢ⟩ is the score training computes; without
 	// Normalize, MarginAugmented = Margin·‖w‖/‖(w, b)‖.
 	MarginAugmented float64
-	// RadiusAugmented is R′ = maxᵢ ‖zᵢ‖: √(Radius² + 1) with a bias, 1 with
-	// Normalize.
+	// RadiusAugmented is R′ = maxᵢ ‖zᵢ‖: √(Radius² + B²) with a bias (B the
+	// BiasFeature, 1 by default), 1 with Normalize.
 	RadiusAugmented float64
 	// BoundAugmented is R′²/γ′² when Separable, else 0: Novikoff's theorem
 	// for the notes' perceptron on the augmented points. Started from

@@ -66,8 +66,8 @@ type KernelOptions struct {
 //
 //	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
 //
-// where αᵢ counts the mistakes made on sample i and b += η·yᵢ with each of
-// them. Training keeps the decision values f(xⱼ) − b of every training
+// where αᵢ counts the mistakes made on sample i and b += η·yᵢ·B² with each
+// of them (B the Options.BiasFeature, 1 by default). Training keeps the decision values f(xⱼ) − b of every training
 // sample; a correct sample costs O(1), a mistake on sample j adds
 // η·yⱼ·G[j, :] to them (one kernel.Axpy, O(N)). With gram.Linear{} it makes
 // exactly the mistakes, in the same order, that Train's Online perceptron
@@ -152,7 +152,7 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no InitialWeights or InitialBias", ErrOption)
 	}
 	if cfg.margin && cfg.scaling == ScaleAugmented {
-		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), 1)/‖(φ(x), 1)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)
+		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), B)/‖(φ(x), B)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)
 	}
 	k, err := canonicalKernel(o.Kernel)
 	if err != nil {

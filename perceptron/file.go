@@ -103,7 +103,8 @@ func checkBiasFeature[T Float](bias bool, b float64) (float64, error) {
 	if !bias {
 		return 0, fmt.Errorf("%w: a bias feature without a bias", ErrCorrupt)
 	}
-	if sq := float64(T(b * b)); !finitePositive(b) || !finitePositive(sq) {
+	if sq := float64(T(b * b)); !finitePositive(b) || !finitePositive(sq) || b == 1 {
+		// (B = 1 is written as version 2, without the field.)
 		return 0, fmt.Errorf("%w: bias feature %v", ErrCorrupt, b)
 	}
 	return b, nil
@@ -654,7 +655,7 @@ func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, bf floa
 	return c
 }
 
-// biasFeature returns the document's bias feature (1 with a bias and
+// biasFeatureOf returns the document's bias feature (1 with a bias and
 // none given, 0 without a bias), checking it: a version-3 document has
 // one, other versions none.
 func biasFeatureOf[T Float](c *jsonCommon) (float64, error) {
@@ -714,8 +715,9 @@ type jsonVoted[T Float] struct {
 const jsonFormat = "rosenblatt-perceptron"
 
 // MarshalJSON encodes the model as a JSON document for people and other
-// tools: format, version (2), type ("float32"/"float64"), kind, algorithm,
-// dims, bias, normalize (Options.Normalize), normalize_features (if set),
+// tools: format, version (2; 3 with bias_feature), type ("float32"/"float64"),
+// kind, algorithm, dims, bias, bias_feature (the BiasFeature B, if not 1),
+// normalize (Options.Normalize), normalize_features (if set),
 // eta, labels, the training state's steps and lambda (if known; lambda for
 // SVM), and either weights (one array per score row, the served ones) and
 // biases, with for an averaged model averaging {running_weights,

@@ -404,7 +404,8 @@ type jsonKernelVoted[T Float] struct {
 
 // MarshalJSON encodes the model as a JSON document with the linear models'
 // conventions: format, version, type, kind ("kernel-binary", "kernel-ovr",
-// "kernel-argmax"), algorithm, dims, bias, normalize, eta, labels, plus
+// "kernel-argmax"), algorithm, dims, bias, bias_feature (if not 1; version
+// 3), normalize, eta, labels, plus
 // kernel {type, gamma, coef0, degree}, support_indices, support_vectors,
 // and either coefficients (one array per score row) and biases, or voted
 // (per score row: mistakes, steps, prefixes, biases, counts). Values

@@ -51,10 +51,11 @@ const (
 	Voted
 	// SVM is the soft-margin linear support vector machine, trained with
 	// Pegasos (Shalev-Shwartz et al.): the primal objective
-	// λ/2·(‖w‖² + b²) + (1/N)·Σ max(0, 1 − yᵢ(w·xᵢ + b)) is minimised by
-	// stochastic subgradient steps of size 1/(λt) with the projection onto
-	// the ball ‖(w,b)‖ ≤ 1/√λ. The bias, when on, is regularised like the
-	// weights (as an extra constant feature 1).
+	// λ/2·(‖w‖² + (b/B)²) + (1/N)·Σ max(0, 1 − yᵢ(w·xᵢ + b)) is minimised
+	// by stochastic subgradient steps of size 1/(λt) with the projection
+	// onto the ball ‖(w, b/B)‖ ≤ 1/√λ. The bias, when on, is regularised
+	// like the weights, as the weight b/B of an extra constant feature B
+	// (Options.BiasFeature, 1 by default).
 	SVM
 	numAlgorithms
 )
@@ -162,7 +163,7 @@ const (
 	ScaleNone Scaling = iota
 	// ScaleAugmented is the notes' normalisation (Options.Normalize): the
 	// augmented point (x, 1) is scaled to unit length, so the model scores
-	// s·x with bias feature s, s = 1/‖(x, 1)‖ (1/‖(x, B)‖ with the bias
+	// s·x with bias feature s·B, s = 1/‖(x, 1)‖ (1/‖(x, B)‖ with the bias
 	// feature B of Options.BiasFeature, 1/‖x‖ without a bias, and
 	// s = 1 for x = 0). The score is s·(w·x + b): scaling never moves a
 	// point to the other side of a hyperplane.

@@ -13,8 +13,10 @@ import (
 // for SVM a margin violation y·(w·x + b) < 1).
 //
 //   - Online, Batch and MiniBatch models take Online's step: if
-//     y·(w·x + b) ≤ 0 then w += η·y·x and b += η·y, with η the training's
-//     Options.Eta (a batch of one sample is Online's step).
+//     y·(w·x + b) ≤ 0 then w += η·y·x and b += η·y·B², with η the
+//     training's Options.Eta and B its BiasFeature (a batch of one sample
+//     is Online's step; with Normalize x is the scaled sample and the bias
+//     step is scaled alike).
 //   - Averaged models keep averaging: the running perceptron (w, b) takes
 //     the step above, and the served weights become the average over one
 //     more sample, w − u/c with c + 1 samples. Every Update therefore
@@ -25,7 +27,7 @@ import (
 //     current vector's count grows by one.
 //   - SVM models take the next Pegasos step, t = Steps() + 1:
 //     w ← (1 − 1/t)·w, then w += y·x/(λt) (and b likewise) if
-//     y·(w·x + b) < 1, then the projection onto ‖(w, b)‖ ≤ 1/√λ.
+//     y·(w·x + b) < 1, then the projection onto ‖(w, b/B)‖ ≤ 1/√λ.
 //   - The Argmax kind takes the multiclass perceptron's step (averaged,
 //     for an averaged model); one-vs-rest applies the rule to each class's
 //     binary problem.

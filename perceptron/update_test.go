@@ -25,6 +25,14 @@ var streamFits = []struct {
 	{"ovr-voted", true, Options{Algorithm: Voted}},
 	{"argmax-online", true, Options{Algorithm: Online, Multiclass: Argmax}},
 	{"argmax-averaged", true, Options{Algorithm: Averaged, Multiclass: Argmax, Eta: 2}},
+	// A bias feature B that is not a power of two, with an η that is not
+	// either: the steps' products must be formed in the same order.
+	{"online-B", false, Options{Algorithm: Online, Eta: 0.3, BiasFeature: 0.3}},
+	{"averaged-B", false, Options{Algorithm: Averaged, Eta: 0.3, BiasFeature: 0.3}},
+	{"voted-B", false, Options{Algorithm: Voted, Eta: 0.3, BiasFeature: 0.3}},
+	{"ovr-averaged-B", true, Options{Algorithm: Averaged, Eta: 0.3, BiasFeature: 0.1}},
+	{"argmax-online-B", true, Options{Algorithm: Online, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.3}},
+	{"argmax-averaged-B", true, Options{Algorithm: Averaged, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.1}},
 }
 
 // Update continues the algorithm that trained the model: training on the

@@ -51,6 +51,8 @@ func rowsOf(h *modelfile.Header) uint64 {
 func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.Sizer) (uint64, error) {
 	a := perceptron.Algorithm(h.Algorithm)
 	switch {
+	case h.Version > modelfile.Version:
+		return 0, fmt.Errorf("%w: a quantised model in format version %d (this package reads version %d)", e.Version, h.Version, modelfile.Version)
 	case h.Version != modelfile.Version:
 		return 0, e.Corruptf("a quantised model in format version %d (they are written in version %d)", h.Version, modelfile.Version)
 	case h.ElemSize != 4:

@@ -116,6 +116,8 @@ func TestFileErrors(t *testing.T) {
 		{"count", edit(func(b []byte) { b[24] = 1 }), ErrCorrupt},
 		{"parameter", edit(func(b []byte) { b[39] = 0x3f }), ErrCorrupt},
 		{"version 1", edit(func(b []byte) { b[8] = 1 }), ErrCorrupt},
+		{"version 3", edit(func(b []byte) { b[8] = 3 }), ErrVersion},
+		{"version 4", edit(func(b []byte) { b[8] = 4 }), ErrVersion},
 	} {
 		_, err := Unmarshal(c.data)
 		if !errors.Is(err, c.want) || !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) {

@@ -132,6 +132,8 @@ func funcsOf(h *modelfile.Header) uint64 {
 // float64 parameter are 0; a binary model has two labels.
 func checkHeader(e modelfile.Errors, h *modelfile.Header) error {
 	switch {
+	case h.Version > modelfile.Version:
+		return fmt.Errorf("%w: an SVM model (kind %d) in a version-%d file: this package reads SVM models of version %d", e.Version, h.Kind, h.Version, modelfile.Version)
 	case h.Version != modelfile.Version:
 		return e.Corruptf("an SVM model (kind %d) in a version-%d file: SVM models are version %d", h.Kind, h.Version, modelfile.Version)
 	case h.Algorithm != 0:
@@ -629,6 +631,9 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 // checkJSONHeader checks what the JSON forms share: version 2, the
 // element type, the algorithm, and sizes the binary format can hold.
 func checkJSONHeader[T Float](h *modelfile.JSONHeader, labels int) error {
+	if h.Version > modelfile.Version {
+		return fmt.Errorf("%w: an SVM model in a version-%d document: this package reads SVM models of version %d", ErrVersion, h.Version, modelfile.Version)
+	}
 	if h.Version != modelfile.Version {
 		return fileErrs.Corruptf("an SVM model in a version-%d document: SVM models are version %d", h.Version, modelfile.Version)
 	}

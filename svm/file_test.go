@@ -300,6 +300,7 @@ func TestJSONCorrupt(t *testing.T) {
 		{"syntax", []byte(`{"format":`), false, ErrCorrupt},
 		{"format", mod(ovo, func(v map[string]any) { v["format"] = "rosenblatt-perceptron" }), false, ErrCorrupt},
 		{"version 9", mod(ovo, func(v map[string]any) { v["version"] = 9 }), false, ErrVersion},
+		{"version 3", mod(ovo, func(v map[string]any) { v["version"] = 3 }), false, ErrVersion},
 		{"version 1", mod(ovo, func(v map[string]any) { v["version"] = 1 }), false, ErrCorrupt},
 		{"type", mod(ovo, func(v map[string]any) { v["type"] = "int8" }), false, ErrCorrupt},
 		{"algorithm", mod(ovo, func(v map[string]any) { v["algorithm"] = "smo" }), false, ErrCorrupt},

@@ -217,8 +217,6 @@ func (tf *trainFlags) maxBytes() int64 {
 	return min(tf.cacheMB, 1<<40) << 20
 }
 
-// options turns the flags into perceptron.Options. A bad value is a usage
-// error.
 // checkBiasFeature checks -B: a finite value > 0, with a bias.
 func (tf *trainFlags) checkBiasFeature() error {
 	switch b := tf.biasFeat; {
@@ -232,6 +230,8 @@ func (tf *trainFlags) checkBiasFeature() error {
 	return nil
 }
 
+// options turns the flags into perceptron.Options. A bad value is a usage
+// error.
 func (tf *trainFlags) options() (perceptron.Options, error) {
 	name := tf.algo
 	switch name {
@@ -449,11 +449,11 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		tf.normalize = m.Scaling() == perceptron.ScaleAugmented
 		tf.normFeat = m.Scaling() == perceptron.ScaleFeatures
 	}
-	if !tf.set["B"] && m.HasBias() {
-		tf.biasFeat = m.BiasFeature()
-	}
 	if !tf.set["bias"] {
 		tf.bias = m.HasBias()
+	}
+	if !tf.set["B"] && tf.bias && m.HasBias() {
+		tf.biasFeat = m.BiasFeature()
 	}
 	return nil
 }

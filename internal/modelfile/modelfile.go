@@ -11,7 +11,7 @@
 //
 //	offset size  field
 //	0      8     magic "RBLTPCPT"
-//	8      2     format version (2; 1 is read too)
+//	8      2     format version (2; 1 is read too; 3 for what 2 cannot hold)
 //	10     1     element size in bytes: 4 (float32) or 8 (float64)
 //	11     1     model kind (the Family that registered it decodes the body)
 //	12     1     algorithm (the family's)
