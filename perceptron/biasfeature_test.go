@@ -78,16 +78,7 @@ func TestBiasFeatureMatchesColumn(t *testing.T) {
 					if da.Evaluated && fc.opt.Multiclass != Argmax && !fc.multi {
 						require.InDelta(t, dc.MarginAugmented, da.MarginAugmented, 1e-9*(1+math.Abs(dc.MarginAugmented)))
 					}
-					// The models score alike (the column's sums are
-					// ordered differently: up to rounding).
-					sa, sc := make([]float64, ma.NumScores()), make([]float64, mc.NumScores())
-					for i := range y {
-						require.NoError(t, ma.Scores(sa, X[i*d:(i+1)*d]))
-						require.NoError(t, mc.Scores(sc, Xc[i*(d+1):(i+1)*(d+1)]))
-						for k := range sa {
-							require.InDelta(t, sc[k], sa[k], 1e-9*(1+math.Abs(sc[k])), "row %d score %d", i, k)
-						}
-					}
+					scoreAlike(t, ma, mc, X, Xc, d)
 					if fc.opt.Algorithm == SVM || fc.opt.Algorithm == Voted || ma.Steps() == 0 {
 						return
 					}
@@ -104,6 +95,27 @@ func TestBiasFeatureMatchesColumn(t *testing.T) {
 					sameAsColumn(t, ma, mc, B, !norm)
 				})
 			}
+		}
+	}
+}
+
+// scorer is a model that scores dense samples: Model or KernelModel.
+type scorer interface {
+	NumScores() int
+	Scores(dst, x []float64) error
+}
+
+// scoreAlike checks that model a (bias feature B) scores the rows of X (d
+// values each) as model c (no bias) scores the rows of Xc (the column B
+// appended), up to rounding: the column's sums are ordered differently.
+func scoreAlike(t *testing.T, a, c scorer, X, Xc []float64, d int) {
+	t.Helper()
+	sa, sc := make([]float64, a.NumScores()), make([]float64, c.NumScores())
+	for i := range len(X) / d {
+		require.NoError(t, a.Scores(sa, X[i*d:(i+1)*d]))
+		require.NoError(t, c.Scores(sc, Xc[i*(d+1):(i+1)*(d+1)]))
+		for k := range sa {
+			require.InDelta(t, sc[k], sa[k], 1e-9*(1+math.Abs(sc[k])), "row %d score %d", i, k)
 		}
 	}
 }
@@ -187,14 +199,7 @@ func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
 							require.Equal(t, dc.Epochs, da.Epochs, "the epochs' mistakes and losses")
 						}
 						require.InDelta(t, dc.RadiusAugmented, da.RadiusAugmented, 1e-12*dc.RadiusAugmented)
-						sa, sc := make([]float64, ma.NumScores()), make([]float64, mc.NumScores())
-						for i := range y {
-							require.NoError(t, ma.Scores(sa, X[i*d:(i+1)*d]))
-							require.NoError(t, mc.Scores(sc, Xc[i*(d+1):(i+1)*(d+1)]))
-							for k := range sa {
-								require.InDelta(t, sc[k], sa[k], 1e-9*(1+math.Abs(sc[k])), "row %d score %d", i, k)
-							}
-						}
+						scoreAlike(t, ma, mc, X, Xc, d)
 					})
 				}
 			}
