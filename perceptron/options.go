@@ -268,7 +268,11 @@ type Options struct {
 	// 1, the notes' (x, 1); negative, NaN or infinite is an error, and so
 	// is a B whose square overflows the element type or rounds to 0 in it.
 	// Not with NoBias. The model remembers it (Model.BiasFeature) for
-	// Update, Continue and the samples it scores.
+	// Update, Continue and the samples it scores. With Normalize the
+	// trainer keeps w_B = b/B as the weight of the normalised points' last
+	// column, so a warm start (InitialBias, Continue) divides b by B and
+	// the model multiplies back: for a B that is not a power of two the
+	// round trip can move b by a rounding.
 	BiasFeature float64
 
 	// InitialWeights is the starting weight vector w₀ of the perceptrons
