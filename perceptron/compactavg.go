@@ -13,7 +13,8 @@ import (
 // makes it (cols: the columns the data uses), so that the fit writes one
 // K×D array (the served average) rather than three; the dense running
 // weights and sums are formed (dense) only where they are read: Continue,
-// Update and the model files, which hold them dense of width D as before.
+// Update and MarshalJSON (MarshalBinary writes their rows from the compact
+// form; the files hold them dense of width D as before).
 type compactAvg[T Float] struct {
 	cols []int32
 	W, U []T

@@ -161,7 +161,7 @@ func sameBits(a, b []float32) bool {
 }
 
 // TestCompactServedConcurrentForm has goroutines form a compact model's
-// dense weights at once (Predict, MarshalBinary) while others read the
+// dense weights at once (Predict) while others read the
 // compact ones (Weights, PredictSparse): run with -race, it shows a data
 // race in forming them; every goroutine must get the same answers, and the
 // dense weights are formed once.

@@ -723,7 +723,9 @@ const jsonFormat = "rosenblatt-perceptron"
 // biases, with for an averaged model averaging {running_weights,
 // running_biases, sums, bias_sums}, or voted (per score row: vectors,
 // biases, counts). Values round-trip exactly. UnmarshalJSON also reads
-// version-1 documents, whose normalize meant normalize_features.
+// version-1 documents, whose normalize meant normalize_features. A model
+// whose sparse fit left its weights compact forms them dense here (and
+// keeps the dense served weights from then on), unlike MarshalBinary.
 func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	s, err := m.load()
 	if err != nil {
