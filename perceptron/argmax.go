@@ -85,9 +85,9 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 	}
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
-	biasOne, beta := T(0), eta*T(t.cfg.bfeat*t.cfg.bfeat) // B², and the bias's step η·B²
+	biasOne, beta := T(0), eta*T(t.cfg.biasSq()) // B², and the bias's step η·B²
 	if t.bias {
-		biasOne = T(t.cfg.bfeat * t.cfg.bfeat)
+		biasOne = T(t.cfg.biasSq())
 	}
 	xb, sc, gram := t.xb, t.sc, t.gram
 	var known [blockRows * blockRows]bool
@@ -172,7 +172,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
 	eta := T(t.cfg.eta)
-	bsq := T(t.cfg.bfeat * t.cfg.bfeat)
+	bsq := T(t.cfg.biasSq())
 	beta := eta * bsq // the bias's step η·B²
 	sc := t.sc[:K]
 	for j := range E {
@@ -331,7 +331,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		r2aug = max(r2aug, v)
 	}
 	if t.bias {
-		r2aug += cfg.bfeat * cfg.bfeat
+		r2aug += cfg.biasSq()
 	}
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	if cfg.noEval {

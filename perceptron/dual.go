@@ -67,8 +67,9 @@ type KernelOptions struct {
 //	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
 //
 // where αᵢ counts the mistakes made on sample i and b += η·yᵢ·B² with each
-// of them (B the Options.BiasFeature, 1 by default). Training keeps the decision values f(xⱼ) − b of every training
-// sample; a correct sample costs O(1), a mistake on sample j adds
+// of them (B the Options.BiasFeature, 1 by default). Training keeps the
+// decision values f(xⱼ) − b of every training sample; a correct sample
+// costs O(1), a mistake on sample j adds
 // η·yⱼ·G[j, :] to them (one kernel.Axpy, O(N)). With gram.Linear{} it makes
 // exactly the mistakes, in the same order, that Train's Online perceptron
 // makes (up to rounding; exactly on integer-valued data). Averaged returns
@@ -681,7 +682,7 @@ func (t *dualTrainer[T]) epochClasses(c0, c1 int, stats []classStats) {
 	n := t.dt.n
 	eta := T(t.cfg.eta)
 	bias := t.cfg.bias
-	bsq := T(t.cfg.bfeat * t.cfg.bfeat) // B²: the bias feature is bⱼ·B, its weight b/B
+	bsq := T(t.cfg.biasSq()) // B²: the bias feature is bⱼ·B, its weight b/B
 	for c := c0; c < c1; c++ {
 		stats[c].minMargin = math.Inf(1)
 	}
@@ -767,7 +768,7 @@ func (t *dualTrainer[T]) epochArgmax(e *Epoch) {
 	n, K := t.dt.n, t.K
 	eta := T(t.cfg.eta)
 	bias := t.cfg.bias
-	bsq := T(t.cfg.bfeat * t.cfg.bfeat) // B²: the bias feature is bⱼ·B, its weight b/B
+	bsq := T(t.cfg.biasSq()) // B²: the bias feature is bⱼ·B, its weight b/B
 	for jj := range t.smp.visits {
 		j := t.rowAt(jj)
 		bj := t.bf(j)

@@ -27,7 +27,9 @@ const (
 	// (Options.BiasFeature) follows the labels, a float64 ≠ 1. A model
 	// with B = 1 is written as version 2 without it.
 	flagBiasFeat = 32
-	stateSize    = 16
+	// biasFeatVersion is the format version of a file with flagBiasFeat.
+	biasFeatVersion = 3
+	stateSize       = 16
 )
 
 // fileErrs are the sentinels of this package's model-file errors.
@@ -78,7 +80,7 @@ func headerFlags(sc Scaling, bias bool, bf float64, state bool) byte {
 // with the bias feature, else 2 (modelfile.Version).
 func headerVersion(flags byte) int {
 	if flags&flagBiasFeat != 0 {
-		return 3
+		return biasFeatVersion
 	}
 	return fileVersion
 }
@@ -123,7 +125,7 @@ func flagsScaling(version int, flags byte, allowState bool) (Scaling, error) {
 			known |= flagState
 		}
 	}
-	if version >= 3 {
+	if version >= biasFeatVersion {
 		known |= flagBiasFeat
 		if flags&flagBiasFeat == 0 {
 			return 0, fmt.Errorf("%w: a version-3 file without a bias feature", ErrCorrupt)
@@ -650,7 +652,7 @@ func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, bf floa
 	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kind.String(), algo.String(), d),
 		Bias: bias, Normalize: sc == ScaleAugmented, NormX: sc == ScaleFeatures, Eta: eta, Labels: labels}
 	if bias && bf != 1 {
-		c.BiasFeat, c.Version = bf, 3
+		c.BiasFeat, c.Version = bf, biasFeatVersion
 	}
 	return c
 }
@@ -660,9 +662,9 @@ func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, bf floa
 // one, other versions none.
 func biasFeatureOf[T Float](c *jsonCommon) (float64, error) {
 	switch {
-	case c.Version >= 3 && c.BiasFeat == 0:
+	case c.Version >= biasFeatVersion && c.BiasFeat == 0:
 		return 0, fmt.Errorf("%w: a version-3 document without a bias feature", ErrCorrupt)
-	case c.Version < 3 && c.BiasFeat != 0:
+	case c.Version < biasFeatVersion && c.BiasFeat != 0:
 		return 0, fmt.Errorf("%w: a bias feature in a version-%d document", ErrCorrupt, c.Version)
 	case c.BiasFeat != 0:
 		return checkBiasFeature[T](c.Bias, c.BiasFeat)

@@ -126,6 +126,9 @@ type state[T Float] struct {
 // algorithm (not a model read from a version-1 file).
 func (s *state[T]) hasState() bool { return s.steps > 0 }
 
+// biasSq is B², the square of the model's bias feature (0 without a bias).
+func (s *state[T]) biasSq() float64 { return s.bfeat * s.bfeat }
+
 func (s *state[T]) rows() int {
 	if s.kind == KindBinary {
 		return 1

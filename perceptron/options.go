@@ -394,6 +394,10 @@ type config struct {
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 
+// biasSq is B², the square of the bias feature, by which a mistake's step
+// moves the bias (0 without a bias).
+func (c *config) biasSq() float64 { return c.bfeat * c.bfeat }
+
 func (o *Options) resolve() (config, error) {
 	c := config{
 		algo:      o.Algorithm,
@@ -564,7 +568,7 @@ func checkElem[T Float](c *config, n int) error {
 		return err
 	}
 	if c.bfeat != 1 && c.bias {
-		if err := step(fmt.Sprintf("BiasFeature² (BiasFeature = %v)", c.bfeat), c.bfeat*c.bfeat); err != nil {
+		if err := step(fmt.Sprintf("BiasFeature² (BiasFeature = %v)", c.bfeat), c.biasSq()); err != nil {
 			return err
 		}
 	}

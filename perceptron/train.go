@@ -381,7 +381,7 @@ func (s *sampler) at(j int) int {
 }
 
 func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
-	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.bfeat * cfg.bfeat, start: start}
+	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.biasSq(), start: start}
 	d := dt.d
 	blocks := dt.sp != nil && K > 1 && t.blocked()
 	// With blocks and no start weights, the K×D W and U are made only

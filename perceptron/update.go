@@ -121,7 +121,7 @@ type updater[T Float] struct {
 func newUpdater[T Float](s *state[T], x []T) *updater[T] {
 	u := &updater[T]{s: s, x: x}
 	u.mul, u.bmul = s.sampleScale(x)
-	u.bstep = u.bmul * T(s.bfeat*s.bfeat)
+	u.bstep = u.bmul * T(s.biasSq())
 	return u
 }
 
@@ -365,7 +365,7 @@ func (u *updater[T]) pegasos(yk int) (bool, error) {
 		}
 		n2 := sqNorm(s.k, w)
 		if s.bias {
-			n2 += float64(ns.B[k]) * float64(ns.B[k]) / (s.bfeat * s.bfeat)
+			n2 += float64(ns.B[k]) * float64(ns.B[k]) / s.biasSq()
 		}
 		if n2*lam > 1 {
 			f := T(1 / math.Sqrt(n2*lam))
