@@ -30,6 +30,17 @@ const scoreBlock2AVXName = "scoreBlock2AVX2F32"
 // kernel.ScoreBlock2.
 const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool"
 
+// scanBlock2AVXSig is the signature of the amd64 scan (kernel.ScanBlock2;
+// float32 only).
+const scanBlock2AVXSig = "(dst0, dst1, blk []float32, idx []int32, val []float32, vis []Visit, bias []float32, c0, bound int) (j, n int, ok bool)"
+
+// scanBlock2AVXName is the amd64 scan.
+const scanBlock2AVXName = "scanBlock2AVX2F32"
+
+// scanBlock2AsmSig is the signature of scanBlock2Asm, the Go dispatch of
+// kernel.ScanBlock2.
+const scanBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx []int32, val []T, vis []Visit, bias []T, c0 int) (j, n int, ok bool)"
+
 // prefetchRowSig is the signature of the amd64 prefetch of a sparse row
 // (kernel.PrefetchRow): the addresses of its first index and value.
 const prefetchRowSig = "(idx, val uintptr)"
@@ -97,6 +108,12 @@ func scoreBlockGoFile(goarch string) ([]byte, error) {
 		f.p("func scoreBlock2Asm%s {", scoreBlock2AsmSig)
 		f.p("return false")
 		f.p("}")
+		f.p("")
+		f.comment("scanBlock2Asm reports false: no assembly for ScanBlock2 on this build\n" +
+			"(its Go loop runs).")
+		f.p("func scanBlock2Asm%s {", scanBlock2AsmSig)
+		f.p("return 0, 0, false")
+		f.p("}")
 	}
 	return f.gofmt()
 }
@@ -142,6 +159,22 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("return false")
 	f.p("}")
 	f.p("")
+	f.comment("scanBlock2Asm runs ScanBlock2's assembly on implementation id, if it\n" +
+		"has one (float32), and reports whether it did: false (nothing written) on\n" +
+		"a path without it, or on a visit outside idx or an index whose feature's\n" +
+		"lanes are not inside blk, for ScanBlock2's Go loop to run (and panic).")
+	f.p("func scanBlock2Asm%s {", scanBlock2AsmSig)
+	f.p("if !is32[T]() {")
+	f.p("return 0, 0, false")
+	f.p("}")
+	f.p("switch id {")
+	f.p("case %s:", ids)
+	f.p("bound := scoreBlockBound(scoreBlockLanes(len(dst0)), len(dst0), len(blk))")
+	f.p("return %s(f32s(dst0), f32s(dst1), f32s(blk), idx, f32s(val), vis, f32s(bias), c0, bound)", scanBlock2AVXName)
+	f.p("}")
+	f.p("return 0, 0, false")
+	f.p("}")
+	f.p("")
 	f.comment("prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it\n" +
 		"has one.")
 	f.p("func prefetchRowAsm(id ID, idx, val uintptr) {")
@@ -180,6 +213,15 @@ func scoreBlockAVXGo(f *goFile) {
 	f.p("//")
 	f.p("//go:noescape")
 	f.p("func %s%s", scoreBlock2AVXName, scoreBlock2AVXSig)
+	f.p("")
+	f.comment(scanBlock2AVXName + " is ScanBlock2 (AVX on YMM: avx2, avx512) for\n" +
+		"1 ≤ len(dst0) = len(dst1) = len(bias) ≤ 8 and len(val) == len(idx), the\n" +
+		"callers' checks: the visits scored in pairs as " + scoreBlock2AVXName + "\n" +
+		"scores them, until one is wrong; ok = false, nothing written, if a\n" +
+		"visit's Lo ≤ Hi ≤ len(idx) fails or an index is not below bound.")
+	f.p("//")
+	f.p("//go:noescape")
+	f.p("func %s%s", scanBlock2AVXName, scanBlock2AVXSig)
 }
 
 func scoreBlockNEONGo(f *goFile) error {

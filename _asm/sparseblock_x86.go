@@ -44,6 +44,8 @@ func scoreBlockFuncs(f *asmFile) {
 	}
 	scoreBlock2Kernel(f, m)
 	f.also(scoreBlock2AVXName, scoreBlockAVXImpls[1:]...)
+	scanBlock2Kernel(f, m)
+	f.also(scanBlock2AVXName, scoreBlockAVXImpls[1:]...)
 	prefetchRowKernel(f)
 	f.also(prefetchRowAVXName, scoreBlockAVXImpls[1:]...)
 }
@@ -273,4 +275,220 @@ func scoreBlockStepF32(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecP
 	g.VADDPS(yw, acc, acc)
 	g.ADDQ(imm(4), ip)
 	g.ADDQ(imm(4), vp)
+}
+
+// The one-vs-rest scan (kernel.ScanBlock2): scoreBlock2Kernel's pairs run
+// over a list of visits (kernel.Visit: Lo, Hi, Row, Class at offsets 0, 8,
+// 16, 20, 24 bytes each) until a visit's scores are wrong for some lane
+// of the block, so that a trainer's epoch returns to Go only where it has
+// something to do. Lane l is right when a = score[l] + bias[l] is finite,
+// non-zero, and positive exactly for l = Class − c0: with the sign of the
+// other lanes flipped, 0 < a < +Inf (ordered compares: a NaN is wrong).
+const (
+	visitSize     = 24
+	visitLoOff    = 0
+	visitHiOff    = 8
+	visitClassOff = 20
+)
+
+// scanBlock2Kernel emits scanBlock2AVX2F32 (scanBlock2AVXName), of
+// signature scanBlock2AVXSig (sparseblock.go). Each pair of visits is
+// scored as scoreBlock2Kernel scores it (the same steps, so the same bits),
+// after PREFETCHT0 of the first two cache lines of the indices and values
+// of the visits four and five ahead; each visit's Lo ≤ Hi ≤ len(idx) and
+// each index below bound is checked before anything is read through them
+// (ok = false, nothing written: the Go loop then panics as indexing does).
+func scanBlock2Kernel(f *asmFile, mask operand.Mem) {
+	lanes := f.ctx.StaticGlobal("scanLanes")
+	f.ctx.DataAttributes(rodataNoptr)
+	for i := range 8 {
+		f.ctx.AddDatum(4*i, operand.U32(i))
+	}
+	f.ctx.AddDatum(32, operand.U32(0x80000000)) // the sign bit
+	f.ctx.AddDatum(36, operand.U32(0x7f800000)) // +Inf
+	t := f32
+	g := f.fn(scoreBlockAVXImpls[0], t, avx2, scanBlock2AVXName, "func"+scanBlock2AVXSig)
+	left := g.AllocLocal(8)
+	g.Comment("DX = &blk[0], R8 = bound, R9 = w = len(dst0), R14 = &vis[j];",
+		"the pair loop's SI, DI, R10, R13, CX, R11, R12 as in scoreBlock2AVX2F32;",
+		"left (a local) = the visits from R14 on")
+	g.MOVQ(g.param("blk", "base"), reg.RDX)
+	g.MOVQ(g.param("bound"), reg.R8)
+	g.MOVQ(g.param("dst0", "len"), reg.R9)
+	g.MOVQ(g.param("vis", "base"), reg.R14)
+	g.MOVQ(g.param("vis", "len"), reg.RAX)
+	g.MOVQ(reg.RAX, left)
+	g.Comment("Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w);",
+		"Y13 = bias (its w lanes, the others 0); Y12 = the lane numbers 0..7;",
+		"Y11 = the sign bit, Y10 = +Inf in every lane; Y9 = 0")
+	g.LEAQ(mask, reg.RAX)
+	g.MOVQ(imm32(16), reg.R12)
+	g.SUBQ(reg.R9, reg.R12)
+	g.VMOVDQU(memx(reg.RAX, 0, reg.R12, 4), reg.Y14)
+	g.MOVQ(g.param("bias", "base"), reg.RAX)
+	g.VMASKMOVPS(mem(reg.RAX, 0), reg.Y14, reg.Y13)
+	g.LEAQ(lanes, reg.RAX)
+	g.VMOVDQU(mem(reg.RAX, 0), reg.Y12)
+	g.VBROADCASTSS(mem(reg.RAX, 32), reg.Y11)
+	g.VBROADCASTSS(mem(reg.RAX, 36), reg.Y10)
+	g.VXORPS(reg.Y9, reg.Y9, reg.Y9)
+
+	// row sets ip, vp to the start of the indices and values of the visit
+	// at off(R14) and cnt to its length, after checking Lo ≤ Hi ≤ len(idx)
+	// (unsigned: a negative Lo or Hi fails too).
+	row := func(off int, ip, vp, cnt reg.Register) {
+		g.MOVQ(mem(reg.R14, off+visitLoOff), reg.RAX)
+		g.MOVQ(mem(reg.R14, off+visitHiOff), cnt)
+		g.CMPQ(cnt, g.param("idx", "len"))
+		g.JHI(lbl("bad"))
+		g.CMPQ(reg.RAX, cnt)
+		g.JHI(lbl("bad"))
+		g.SUBQ(reg.RAX, cnt)
+		g.MOVQ(g.param("idx", "base"), ip)
+		g.LEAQ(memx(ip, 0, reg.RAX, 4), ip)
+		g.MOVQ(g.param("val", "base"), vp)
+		g.LEAQ(memx(vp, 0, reg.RAX, 4), vp)
+	}
+	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
+	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
+	// check jumps to wrong unless every lane of the scores acc is right
+	// for the visit at off(R14).
+	check := func(acc reg.VecPhysical, off int, wrong string) {
+		g.VADDPS(reg.Y13, acc, reg.Y2)
+		g.MOVLQSX(mem(reg.R14, off+visitClassOff), reg.RAX)
+		g.SUBQ(g.param("c0"), reg.RAX)
+		g.MOVQ(operand.I64(-1), reg.RBX)
+		g.CMPQ(reg.RAX, imm(8))
+		g.CMOVQCC(reg.RBX, reg.RAX) // a class outside the block: no lane's
+		g.VMOVD(reg.EAX, reg.X3)
+		g.VPBROADCASTD(reg.X3, reg.Y3)
+		g.VPCMPEQD(reg.Y12, reg.Y3, reg.Y3)
+		g.VANDNPS(reg.Y11, reg.Y3, reg.Y3)
+		g.VXORPS(reg.Y3, reg.Y2, reg.Y2)
+		g.VCMPPS(operand.U8(0x1e), reg.Y9, reg.Y2, reg.Y4)  // > 0, ordered
+		g.VCMPPS(operand.U8(0x11), reg.Y10, reg.Y2, reg.Y5) // < +Inf, ordered
+		g.VANDPS(reg.Y5, reg.Y4, reg.Y4)
+		g.VMOVMSKPS(reg.Y4, reg.EAX)
+		g.VMOVMSKPS(reg.Y14, reg.EBX)
+		g.ANDL(reg.EBX, reg.EAX)
+		g.CMPL(reg.EAX, reg.EBX)
+		g.JNE(lbl(wrong))
+	}
+
+	g.Label("pair")
+	g.MOVQ(left, reg.RAX)
+	g.CMPQ(reg.RAX, imm(1))
+	g.JB(lbl("done"))
+	g.JE(lbl("single"))
+	g.Comment("PREFETCHT0 the first two cache lines of the indices and values of",
+		"the visits four and five ahead, where they exist")
+	g.CMPQ(reg.RAX, imm(6))
+	g.JB(lbl("fetched"))
+	for _, v := range []int{4, 5} {
+		g.MOVQ(mem(reg.R14, v*visitSize+visitLoOff), reg.RAX)
+		for _, p := range []string{"idx", "val"} {
+			g.MOVQ(g.param(p, "base"), reg.RBX)
+			g.PREFETCHT0(memx(reg.RBX, 0, reg.RAX, 4))
+			g.PREFETCHT0(memx(reg.RBX, 64, reg.RAX, 4))
+		}
+	}
+	g.Label("fetched")
+	row(0, reg.RSI, reg.RDI, reg.RCX)
+	row(visitSize, reg.R10, reg.R13, reg.R11)
+	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
+	g.VXORPS(reg.Y1, reg.Y1, reg.Y1)
+	g.MOVQ(reg.RCX, reg.R12)
+	g.CMPQ(reg.R11, reg.R12)
+	g.CMOVQLT(reg.R11, reg.R12)
+	g.SUBQ(reg.R12, reg.RCX)
+	g.SUBQ(reg.R12, reg.R11)
+	g.TESTQ(reg.R12, reg.R12)
+	g.JZ(lbl("rest0"))
+	g.pcalign(16)
+	g.Label("both")
+	first()
+	second()
+	g.DECQ(reg.R12)
+	g.JNZ(lbl("both"))
+	g.Label("rest0")
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("rest1"))
+	g.Label("loop0")
+	first()
+	g.DECQ(reg.RCX)
+	g.JNZ(lbl("loop0"))
+	g.Label("rest1")
+	g.TESTQ(reg.R11, reg.R11)
+	g.JZ(lbl("scored"))
+	g.Label("loop1")
+	second()
+	g.DECQ(reg.R11)
+	g.JNZ(lbl("loop1"))
+	g.Label("scored")
+	check(reg.Y0, 0, "wrong0")
+	check(reg.Y1, visitSize, "wrong1")
+	g.ADDQ(imm(2*visitSize), reg.R14)
+	g.SUBQ(imm(2), left)
+	g.JMP(lbl("pair"))
+
+	g.Label("single")
+	g.Comment("the last visit, alone")
+	row(0, reg.RSI, reg.RDI, reg.RCX)
+	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
+	g.TESTQ(reg.RCX, reg.RCX)
+	g.JZ(lbl("scored1"))
+	g.Label("loop")
+	first()
+	g.DECQ(reg.RCX)
+	g.JNZ(lbl("loop"))
+	g.Label("scored1")
+	check(reg.Y0, 0, "wrong1st")
+	g.Label("done")
+	g.Comment("every visit right: j = len(vis), n = 0")
+	g.MOVQ(g.param("vis", "len"), reg.RAX)
+	g.MOVQ(reg.RAX, g.resultAt(0))
+	g.MOVQ(imm32(0), g.resultAt(1))
+	g.JMP(lbl("ok"))
+
+	g.Label("wrong1st")
+	g.Comment("the last visit wrong: its scores in dst0, j = len(vis) − 1, n = 1")
+	g.MOVQ(g.param("dst0", "base"), reg.RSI)
+	g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RSI, 0))
+	g.MOVQ(g.param("vis", "len"), reg.RAX)
+	g.DECQ(reg.RAX)
+	g.MOVQ(reg.RAX, g.resultAt(0))
+	g.MOVQ(imm32(1), g.resultAt(1))
+	g.JMP(lbl("ok"))
+
+	g.Label("wrong0")
+	g.Comment("visit j wrong: its scores in dst0, visit j+1's in dst1, n = 2")
+	g.MOVQ(g.param("dst0", "base"), reg.RSI)
+	g.MOVQ(g.param("dst1", "base"), reg.RDI)
+	g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RSI, 0))
+	g.VMASKMOVPS(reg.Y1, reg.Y14, mem(reg.RDI, 0))
+	g.MOVQ(g.param("vis", "len"), reg.RAX)
+	g.SUBQ(left, reg.RAX)
+	g.MOVQ(reg.RAX, g.resultAt(0))
+	g.MOVQ(imm32(2), g.resultAt(1))
+	g.JMP(lbl("ok"))
+
+	g.Label("wrong1")
+	g.Comment("visit j right, j+1 wrong: j+1's scores in dst0, n = 1")
+	g.MOVQ(g.param("dst0", "base"), reg.RSI)
+	g.VMASKMOVPS(reg.Y1, reg.Y14, mem(reg.RSI, 0))
+	g.MOVQ(g.param("vis", "len"), reg.RAX)
+	g.SUBQ(left, reg.RAX)
+	g.INCQ(reg.RAX)
+	g.MOVQ(reg.RAX, g.resultAt(0))
+	g.MOVQ(imm32(1), g.resultAt(1))
+
+	g.Label("ok")
+	g.MOVB(operand.U8(1), g.resultAt(2))
+	g.VZEROUPPER()
+	g.RET()
+	g.Label("bad")
+	g.Comment("a visit outside idx or an index outside blk: ok = false, nothing written")
+	g.MOVB(operand.U8(0), g.resultAt(2))
+	g.VZEROUPPER()
+	g.RET()
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/token"
+	"go/types"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
@@ -112,10 +115,32 @@ func (f *asmFile) fn(impl *implSpec, t elem, v isa, name, sig string) *x86 {
 	g := &x86{Context: f.ctx, t: t, v: v}
 	g.Function(name)
 	g.Attributes(attr.NOSPLIT)
-	g.SignatureExpr(strings.ReplaceAll(sig, "T", t.goType))
+	s, err := gotypes.ParseSignatureInPackage(kernelTypes, strings.ReplaceAll(sig, "T", t.goType))
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", name, err))
+	}
+	g.Signature(s)
 	f.funcs = append(f.funcs, asmFunc{name, []*implSpec{impl}})
 	return g
 }
+
+// kernelTypes is the package the signatures are parsed in: package
+// kernel's types that signatures name (Visit, of kernel/sparseblock.go,
+// whose layout the scan kernel reads: visitSize and the offsets of
+// sparseblock_x86.go), besides the predeclared ones.
+var kernelTypes = func() *types.Package {
+	pkg := types.NewPackage("github.com/rosenblatt-go/rosenblatt/kernel", "kernel")
+	integer, i32 := types.Typ[types.Int], types.Typ[types.Int32]
+	visit := types.NewStruct([]*types.Var{
+		types.NewField(token.NoPos, pkg, "Lo", integer, false),
+		types.NewField(token.NoPos, pkg, "Hi", integer, false),
+		types.NewField(token.NoPos, pkg, "Row", i32, false),
+		types.NewField(token.NoPos, pkg, "Class", i32, false),
+	}, nil)
+	pkg.Scope().Insert(types.NewTypeName(token.NoPos, pkg, "Visit", nil))
+	types.NewNamed(pkg.Scope().Lookup("Visit").(*types.TypeName), visit, nil)
+	return pkg
+}()
 
 // render compiles the file with avo and returns the Go assembly text. It
 // checks that every function uses only instruction sets its

@@ -37,6 +37,22 @@ func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T,
 	return false
 }
 
+// scanBlock2Asm runs ScanBlock2's assembly on implementation id, if it
+// has one (float32), and reports whether it did: false (nothing written) on
+// a path without it, or on a visit outside idx or an index whose feature's
+// lanes are not inside blk, for ScanBlock2's Go loop to run (and panic).
+func scanBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx []int32, val []T, vis []Visit, bias []T, c0 int) (j, n int, ok bool) {
+	if !is32[T]() {
+		return 0, 0, false
+	}
+	switch id {
+	case IDAVX512, IDAVX2:
+		bound := scoreBlockBound(scoreBlockLanes(len(dst0)), len(dst0), len(blk))
+		return scanBlock2AVX2F32(f32s(dst0), f32s(dst1), f32s(blk), idx, f32s(val), vis, f32s(bias), c0, bound)
+	}
+	return 0, 0, false
+}
+
 // prefetchRowAsm runs PrefetchRow's assembly on implementation id, if it
 // has one.
 func prefetchRowAsm(id ID, idx, val uintptr) {
@@ -74,3 +90,12 @@ func scoreBlockAVX2F64(dst, blk []float64, idx []int32, val []float64, bound int
 //
 //go:noescape
 func scoreBlock2AVX2F32(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int, ahead *[4]uintptr) (ok bool)
+
+// scanBlock2AVX2F32 is ScanBlock2 (AVX on YMM: avx2, avx512) for
+// 1 ≤ len(dst0) = len(dst1) = len(bias) ≤ 8 and len(val) == len(idx), the
+// callers' checks: the visits scored in pairs as scoreBlock2AVX2F32
+// scores them, until one is wrong; ok = false, nothing written, if a
+// visit's Lo ≤ Hi ≤ len(idx) fails or an index is not below bound.
+//
+//go:noescape
+func scanBlock2AVX2F32(dst0, dst1, blk []float32, idx []int32, val []float32, vis []Visit, bias []float32, c0, bound int) (j, n int, ok bool)

@@ -286,6 +286,310 @@ bad:
 	VZEROUPPER
 	RET
 
+DATA scanLanes<>+0(SB)/4, $0x00000000
+DATA scanLanes<>+4(SB)/4, $0x00000001
+DATA scanLanes<>+8(SB)/4, $0x00000002
+DATA scanLanes<>+12(SB)/4, $0x00000003
+DATA scanLanes<>+16(SB)/4, $0x00000004
+DATA scanLanes<>+20(SB)/4, $0x00000005
+DATA scanLanes<>+24(SB)/4, $0x00000006
+DATA scanLanes<>+28(SB)/4, $0x00000007
+DATA scanLanes<>+32(SB)/4, $0x80000000
+DATA scanLanes<>+36(SB)/4, $0x7f800000
+GLOBL scanLanes<>(SB), RODATA|NOPTR, $40
+
+// func scanBlock2AVX2F32(dst0 []float32, dst1 []float32, blk []float32, idx []int32, val []float32, vis []Visit, bias []float32, c0 int, bound int) (j int, n int, ok bool)
+// Requires: AVX, AVX2, CMOV, MMX+
+TEXT ·scanBlock2AVX2F32(SB), NOSPLIT, $8-201
+	// DX = &blk[0], R8 = bound, R9 = w = len(dst0), R14 = &vis[j];
+	// the pair loop's SI, DI, R10, R13, CX, R11, R12 as in scoreBlock2AVX2F32;
+	// left (a local) = the visits from R14 on
+	MOVQ blk_base+48(FP), DX
+	MOVQ bound+176(FP), R8
+	MOVQ dst0_len+8(FP), R9
+	MOVQ vis_base+120(FP), R14
+	MOVQ vis_len+128(FP), AX
+	MOVQ AX, (SP)
+
+	// Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w);
+	// Y13 = bias (its w lanes, the others 0); Y12 = the lane numbers 0..7;
+	// Y11 = the sign bit, Y10 = +Inf in every lane; Y9 = 0
+	LEAQ         blockMask<>+0(SB), AX
+	MOVQ         $16, R12
+	SUBQ         R9, R12
+	VMOVDQU      (AX)(R12*4), Y14
+	MOVQ         bias_base+144(FP), AX
+	VMASKMOVPS   (AX), Y14, Y13
+	LEAQ         scanLanes<>+0(SB), AX
+	VMOVDQU      (AX), Y12
+	VBROADCASTSS 32(AX), Y11
+	VBROADCASTSS 36(AX), Y10
+	VXORPS       Y9, Y9, Y9
+
+pair:
+	MOVQ (SP), AX
+	CMPQ AX, $1
+	JB   done
+	JE   single
+
+	// PREFETCHT0 the first two cache lines of the indices and values of
+	// the visits four and five ahead, where they exist
+	CMPQ       AX, $6
+	JB         fetched
+	MOVQ       96(R14), AX
+	MOVQ       idx_base+72(FP), BX
+	PREFETCHT0 (BX)(AX*4)
+	PREFETCHT0 64(BX)(AX*4)
+	MOVQ       val_base+96(FP), BX
+	PREFETCHT0 (BX)(AX*4)
+	PREFETCHT0 64(BX)(AX*4)
+	MOVQ       120(R14), AX
+	MOVQ       idx_base+72(FP), BX
+	PREFETCHT0 (BX)(AX*4)
+	PREFETCHT0 64(BX)(AX*4)
+	MOVQ       val_base+96(FP), BX
+	PREFETCHT0 (BX)(AX*4)
+	PREFETCHT0 64(BX)(AX*4)
+
+fetched:
+	MOVQ    (R14), AX
+	MOVQ    8(R14), CX
+	CMPQ    CX, idx_len+80(FP)
+	JHI     bad
+	CMPQ    AX, CX
+	JHI     bad
+	SUBQ    AX, CX
+	MOVQ    idx_base+72(FP), SI
+	LEAQ    (SI)(AX*4), SI
+	MOVQ    val_base+96(FP), DI
+	LEAQ    (DI)(AX*4), DI
+	MOVQ    24(R14), AX
+	MOVQ    32(R14), R11
+	CMPQ    R11, idx_len+80(FP)
+	JHI     bad
+	CMPQ    AX, R11
+	JHI     bad
+	SUBQ    AX, R11
+	MOVQ    idx_base+72(FP), R10
+	LEAQ    (R10)(AX*4), R10
+	MOVQ    val_base+96(FP), R13
+	LEAQ    (R13)(AX*4), R13
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	MOVQ    CX, R12
+	CMPQ    R11, R12
+	CMOVQLT R11, R12
+	SUBQ    R12, CX
+	SUBQ    R12, R11
+	TESTQ   R12, R12
+	JZ      rest0
+	PCALIGN $16
+
+both:
+	MOVL         (SI), AX
+	CMPQ         AX, R8
+	JAE          bad
+	IMULQ        R9, AX
+	VBROADCASTSS (DI), Y2
+	VMASKMOVPS   (DX)(AX*4), Y14, Y3
+	VMULPS       Y3, Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	MOVL         (R10), BX
+	CMPQ         BX, R8
+	JAE          bad
+	IMULQ        R9, BX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(BX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	DECQ         R12
+	JNZ          both
+
+rest0:
+	TESTQ CX, CX
+	JZ    rest1
+
+loop0:
+	MOVL         (SI), AX
+	CMPQ         AX, R8
+	JAE          bad
+	IMULQ        R9, AX
+	VBROADCASTSS (DI), Y2
+	VMASKMOVPS   (DX)(AX*4), Y14, Y3
+	VMULPS       Y3, Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	DECQ         CX
+	JNZ          loop0
+
+rest1:
+	TESTQ R11, R11
+	JZ    scored
+
+loop1:
+	MOVL         (R10), BX
+	CMPQ         BX, R8
+	JAE          bad
+	IMULQ        R9, BX
+	VBROADCASTSS (R13), Y4
+	VMASKMOVPS   (DX)(BX*4), Y14, Y5
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $4, R10
+	ADDQ         $4, R13
+	DECQ         R11
+	JNZ          loop1
+
+scored:
+	VADDPS       Y13, Y0, Y2
+	MOVLQSX      20(R14), AX
+	SUBQ         c0+168(FP), AX
+	MOVQ         $-1, BX
+	CMPQ         AX, $8
+	CMOVQCC      BX, AX
+	VMOVD        AX, X3
+	VPBROADCASTD X3, Y3
+	VPCMPEQD     Y12, Y3, Y3
+	VANDNPS      Y11, Y3, Y3
+	VXORPS       Y3, Y2, Y2
+	VCMPPS       $0x1e, Y9, Y2, Y4
+	VCMPPS       $0x11, Y10, Y2, Y5
+	VANDPS       Y5, Y4, Y4
+	VMOVMSKPS    Y4, AX
+	VMOVMSKPS    Y14, BX
+	ANDL         BX, AX
+	CMPL         AX, BX
+	JNE          wrong0
+	VADDPS       Y13, Y1, Y2
+	MOVLQSX      44(R14), AX
+	SUBQ         c0+168(FP), AX
+	MOVQ         $-1, BX
+	CMPQ         AX, $8
+	CMOVQCC      BX, AX
+	VMOVD        AX, X3
+	VPBROADCASTD X3, Y3
+	VPCMPEQD     Y12, Y3, Y3
+	VANDNPS      Y11, Y3, Y3
+	VXORPS       Y3, Y2, Y2
+	VCMPPS       $0x1e, Y9, Y2, Y4
+	VCMPPS       $0x11, Y10, Y2, Y5
+	VANDPS       Y5, Y4, Y4
+	VMOVMSKPS    Y4, AX
+	VMOVMSKPS    Y14, BX
+	ANDL         BX, AX
+	CMPL         AX, BX
+	JNE          wrong1
+	ADDQ         $48, R14
+	SUBQ         $2, (SP)
+	JMP          pair
+
+single:
+	// the last visit, alone
+	MOVQ   (R14), AX
+	MOVQ   8(R14), CX
+	CMPQ   CX, idx_len+80(FP)
+	JHI    bad
+	CMPQ   AX, CX
+	JHI    bad
+	SUBQ   AX, CX
+	MOVQ   idx_base+72(FP), SI
+	LEAQ   (SI)(AX*4), SI
+	MOVQ   val_base+96(FP), DI
+	LEAQ   (DI)(AX*4), DI
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JZ     scored1
+
+loop:
+	MOVL         (SI), AX
+	CMPQ         AX, R8
+	JAE          bad
+	IMULQ        R9, AX
+	VBROADCASTSS (DI), Y2
+	VMASKMOVPS   (DX)(AX*4), Y14, Y3
+	VMULPS       Y3, Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	DECQ         CX
+	JNZ          loop
+
+scored1:
+	VADDPS       Y13, Y0, Y2
+	MOVLQSX      20(R14), AX
+	SUBQ         c0+168(FP), AX
+	MOVQ         $-1, BX
+	CMPQ         AX, $8
+	CMOVQCC      BX, AX
+	VMOVD        AX, X3
+	VPBROADCASTD X3, Y3
+	VPCMPEQD     Y12, Y3, Y3
+	VANDNPS      Y11, Y3, Y3
+	VXORPS       Y3, Y2, Y2
+	VCMPPS       $0x1e, Y9, Y2, Y4
+	VCMPPS       $0x11, Y10, Y2, Y5
+	VANDPS       Y5, Y4, Y4
+	VMOVMSKPS    Y4, AX
+	VMOVMSKPS    Y14, BX
+	ANDL         BX, AX
+	CMPL         AX, BX
+	JNE          wrong1st
+
+done:
+	// every visit right: j = len(vis), n = 0
+	MOVQ vis_len+128(FP), AX
+	MOVQ AX, j+184(FP)
+	MOVQ $0, n+192(FP)
+	JMP  ok
+
+wrong1st:
+	// the last visit wrong: its scores in dst0, j = len(vis) − 1, n = 1
+	MOVQ       dst0_base+0(FP), SI
+	VMASKMOVPS Y0, Y14, (SI)
+	MOVQ       vis_len+128(FP), AX
+	DECQ       AX
+	MOVQ       AX, j+184(FP)
+	MOVQ       $1, n+192(FP)
+	JMP        ok
+
+wrong0:
+	// visit j wrong: its scores in dst0, visit j+1's in dst1, n = 2
+	MOVQ       dst0_base+0(FP), SI
+	MOVQ       dst1_base+24(FP), DI
+	VMASKMOVPS Y0, Y14, (SI)
+	VMASKMOVPS Y1, Y14, (DI)
+	MOVQ       vis_len+128(FP), AX
+	SUBQ       (SP), AX
+	MOVQ       AX, j+184(FP)
+	MOVQ       $2, n+192(FP)
+	JMP        ok
+
+wrong1:
+	// visit j right, j+1 wrong: j+1's scores in dst0, n = 1
+	MOVQ       dst0_base+0(FP), SI
+	VMASKMOVPS Y1, Y14, (SI)
+	MOVQ       vis_len+128(FP), AX
+	SUBQ       (SP), AX
+	INCQ       AX
+	MOVQ       AX, j+184(FP)
+	MOVQ       $1, n+192(FP)
+
+ok:
+	MOVB $1, ok+200(FP)
+	VZEROUPPER
+	RET
+
+bad:
+	// a visit outside idx or an index outside blk: ok = false, nothing written
+	MOVB $0, ok+200(FP)
+	VZEROUPPER
+	RET
+
 // func prefetchRowAVX2(idx uintptr, val uintptr)
 // Requires: MMX+
 TEXT ·prefetchRowAVX2(SB), NOSPLIT, $0-16

@@ -77,3 +77,9 @@ func prefetchRowAsm(id ID, idx, val uintptr) {}
 func scoreBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool {
 	return false
 }
+
+// scanBlock2Asm reports false: no assembly for ScanBlock2 on this build
+// (its Go loop runs).
+func scanBlock2Asm[T Float](id ID, dst0, dst1, blk []T, idx []int32, val []T, vis []Visit, bias []T, c0 int) (j, n int, ok bool) {
+	return 0, 0, false
+}

@@ -510,32 +510,44 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	// weights.
 	next, have := 0, 0
 	B := t.B[g.c0 : g.c0+g.G]
-	for j := range vis {
+	// With one block, the scan (kernel.ScanBlock2) scores the visits on
+	// until one is wrong for some class of the group, which the others
+	// skip anyway, and returns its scores and those of the visit it paired
+	// it with: most visits of a few epochs then never leave the kernel.
+	scan := fast && len(g.W) == 1
+	rows := t.ovr.rows
+	for j := 0; j < len(vis); j++ {
 		if next == have {
-			have, next = t.scoreVisits(g, vis, j), 0
+			if scan {
+				s, n := t.k.ScanBlock2(g.ahead[0], g.ahead[1], g.W[0], rows.idx, rows.val, vis[j:], B, g.c0)
+				if j += s; j == len(vis) {
+					break
+				}
+				have, next = n, 0
+			} else {
+				have, next = t.scoreVisits(g, vis, j), 0
+			}
 		}
 		sc := g.ahead[next][:len(B)]
 		next++
 		v := &vis[j]
-		yc := int(v.cls) - g.c0 // the row's class in the group, if there
+		yc := int(v.Class) - g.c0 // the row's class in the group, if there
 		for r, b := range B {
 			a := sc[r] + b
 			if fast && a-a == 0 && (a > 0) == (r == yc) && a != 0 {
 				continue
 			}
-			if t.visit(g.c0+r, int(v.row), t.ovr.visitVec(v), a, t.step+int64(j), coef, &stats[g.c0+r]) {
+			if t.visit(g.c0+r, int(v.Row), t.ovr.visitVec(v), a, t.step+int64(j), coef, &stats[g.c0+r]) {
 				have = next // the later scores are stale
 			}
 		}
 	}
 }
 
-// ovrVisit is a visit of an epoch: the row, its class, and where its
-// stored values are in the renumbered rows (ovrCols).
-type ovrVisit struct {
-	lo, hi   int
-	row, cls int32
-}
+// ovrVisit is a visit of an epoch: where its stored values are in the
+// renumbered rows (ovrCols: Lo, Hi), the row and its class
+// (kernel.ScanBlock2 reads such lists).
+type ovrVisit = kernel.Visit
 
 // visitsOf returns the epoch's visits in order, in g's scratch. Looking
 // the rows up here, in a loop whose loads are independent of one another,
@@ -550,14 +562,14 @@ func (t *linTrainer[T]) visitsOf(g *ovrGroup[T]) []ovrVisit {
 	vis, ptr := g.vis[:E], t.ovr.rows.ptr
 	for j := range vis {
 		i := t.rowAt(j)
-		vis[j] = ovrVisit{lo: ptr[i], hi: ptr[i+1], row: int32(i), cls: t.cls[i]}
+		vis[j] = ovrVisit{Lo: ptr[i], Hi: ptr[i+1], Row: int32(i), Class: t.cls[i]}
 	}
 	return vis
 }
 
 // visitVec returns the renumbered sample of visit v.
 func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
-	return vec[T]{idx: o.rows.idx[v.lo:v.hi:v.hi], val: o.rows.val[v.lo:v.hi:v.hi]}
+	return vec[T]{idx: o.rows.idx[v.Lo:v.Hi:v.Hi], val: o.rows.val[v.Lo:v.Hi:v.Hi]}
 }
 
 // scoreAhead is how many visits epochSparseOvR scores at once: 2
@@ -595,8 +607,8 @@ func (t *linTrainer[T]) scoreVisits(g *ovrGroup[T], vis []ovrVisit, j int) int {
 	if p := j + prefetchAhead; p+1 < len(vis) {
 		rows := t.ovr.rows
 		ahead = [4]uintptr{
-			rowAddr(rows.idx, vis[p].lo), rowAddr(rows.val, vis[p].lo),
-			rowAddr(rows.idx, vis[p+1].lo), rowAddr(rows.val, vis[p+1].lo),
+			rowAddr(rows.idx, vis[p].Lo), rowAddr(rows.val, vis[p].Lo),
+			rowAddr(rows.idx, vis[p+1].Lo), rowAddr(rows.val, vis[p+1].Lo),
 		}
 	}
 	for b, blk := range g.W {
