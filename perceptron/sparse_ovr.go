@@ -102,10 +102,26 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 }
 
 // newOvrGroups returns the blocks of every class's group (one entry per
-// class), for the groups grp.
-func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T] {
+// class), for the workers' ranges of classes grp. With split, a range of
+// more than blockWidth classes is cut into groups of at most blockWidth
+// (as even as may be), each a single block, which the worker trains one
+// after the other: every visit of an epoch is then scanned group by group
+// (kernel.ScanBlock2), where a range's several blocks would be scored
+// visit by visit. A class's updates depend only on its own scores, so
+// the model is the same either way.
+func newOvrGroups[T Float](grp [][2]int, K, d int, averaged, split bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
+	var cut [][2]int
 	for _, r := range grp {
+		n := 1
+		if split {
+			n = (r[1] - r[0] + blockWidth - 1) / blockWidth
+		}
+		for i := range n {
+			cut = append(cut, [2]int{r[0] + i*(r[1]-r[0])/n, r[0] + (i+1)*(r[1]-r[0])/n})
+		}
+	}
+	for _, r := range cut {
 		g := &ovrGroup[T]{c0: r[0], G: r[1] - r[0], d: d}
 		for range scoreAhead {
 			g.ahead = append(g.ahead, make([]T, g.G))
@@ -127,13 +143,29 @@ func newOvrGroups[T Float](grp [][2]int, K, d int, averaged bool) []*ovrGroup[T]
 
 // groupsOf returns each group once, in class order.
 func groupsOf[T Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
+	return groupsIn(byClass, 0, len(byClass))
+}
+
+// groupsIn returns the groups of classes c0..c1−1 (whole groups), in class
+// order.
+func groupsIn[T Float](byClass []*ovrGroup[T], c0, c1 int) []*ovrGroup[T] {
 	var gs []*ovrGroup[T]
-	for c, g := range byClass {
-		if g.c0 == c {
-			gs = append(gs, g)
-		}
+	for c := c0; c < c1; c += byClass[c].G {
+		gs = append(gs, byClass[c])
 	}
 	return gs
+}
+
+// byWorker runs f on the groups of each worker's range of classes
+// (groups(K, workers)), one range per goroutine (parallel.Run: one on the
+// caller, a worker's panic re-raised there).
+func (t *linTrainer[T]) byWorker(f func(g *ovrGroup[T])) {
+	grp := groups(t.K, t.cfg.workers)
+	parallel.Run(len(grp), func(w int) {
+		for _, g := range groupsIn(t.blk, grp[w][0], grp[w][1]) {
+			f(g)
+		}
+	})
 }
 
 // syncIn copies the used columns of the trainer's K×D W and U into the
@@ -152,14 +184,12 @@ func (t *linTrainer[T]) syncIn() {
 }
 
 // syncOut copies the blocks into the used columns of the trainer's K×D W
-// and U (made first if they are not: ensureDense), each group's classes on
-// a goroutine of their own (parallel.Run: one group on the caller, a
-// worker's panic re-raised there).
+// and U (made first if they are not: ensureDense), each worker's groups
+// on a goroutine of their own (byWorker).
 func (t *linTrainer[T]) syncOut() {
 	t.ensureDense()
 	d, cols := t.dt.d, t.ovr.m.Cols
-	gs := groupsOf(t.blk)
-	parallel.Run(len(gs), func(gi int) { t.syncOutGroup(gs[gi], d, cols) })
+	t.byWorker(func(g *ovrGroup[T]) { t.syncOutGroup(g, d, cols) })
 }
 
 // syncOutGroup is syncOut for the classes of group g.
@@ -205,8 +235,8 @@ func (t *linTrainer[T]) clearBlocks() {
 // (ensureDense): the running weights W, and for Averaged the sums U and
 // the average A = W − U/steps (averageOf's values, bit for bit). The
 // columns the data does not use are zero in all three, as they would be
-// in W and U; each group's classes are written on a goroutine of their
-// own (parallel.Run), in one pass over the used columns. t.step must be positive.
+// in W and U; each worker's groups are written on a goroutine of their
+// own (byWorker), in one pass over the used columns. t.step must be positive.
 //
 // It also sets servedN2 to the squared norm of each class's served weights
 // (A, or W for Online), summed in float64 over the used columns as it
@@ -249,9 +279,7 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 	steps := T(t.step)
 	n2 := make([]float64, t.K)
 	bad := make([]bool, t.K)
-	gs := groupsOf(t.blk)
-	parallel.Run(len(gs), func(gi int) {
-		g := gs[gi]
+	t.byWorker(func(g *ovrGroup[T]) {
 		for c := g.c0; c < g.c0+g.G; c++ {
 			b, w, l := g.block(c)
 			bw := g.W[b]

@@ -44,9 +44,18 @@ func ovrTextLike(t *testing.T, n, d, K int) ([]float64, *dataset.CSR[float64], [
 // (every epoch run, or Online, which stops changing once clean), a binary
 // fit of each class against the rest (the same scores on every row). With
 // a warm start whose weights fill the columns no row uses, those columns
-// must come out as they went in.
+// must come out as they went in. With 19 classes, Online and Averaged
+// train a worker's classes in groups of at most eight, one after the
+// other (newOvrGroups' split), and Voted in blocks of one group.
 func TestSparseOvRMatchesPerClass(t *testing.T) {
-	const n, d, K = 160, 64, 5
+	for _, K := range []int{5, 19} {
+		testSparseOvRMatchesPerClass(t, K)
+	}
+}
+
+func testSparseOvRMatchesPerClass(t *testing.T, K int) {
+	const n = 160
+	d := 4*K + 12
 	X, c, y := ovrTextLike(t, n, d, K)
 	w0, b0 := make([]float64, K*d), make([]float64, K)
 	rng := newRand(72)
@@ -65,7 +74,7 @@ func TestSparseOvRMatchesPerClass(t *testing.T) {
 					if warm {
 						o.InitialWeights, o.InitialBias = w0, b0
 					}
-					t.Run(fmt.Sprintf("%v/all=%v/workers=%d/warm=%v", algo, all, workers, warm), func(t *testing.T) {
+					t.Run(fmt.Sprintf("K=%d/%v/all=%v/workers=%d/warm=%v", K, algo, all, workers, warm), func(t *testing.T) {
 						dm, dd, err := TrainMulticlass(X, d, y, o)
 						if err != nil {
 							t.Fatal(err)

@@ -418,7 +418,10 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if blocks {
 		t.ovr = usedCols(dt.sp, d)
-		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged)
+		// Online and Averaged scan (epochSparseOvR): groups of one
+		// block; Voted scores every visit, each row read once for all
+		// of a worker's classes.
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged, cfg.algo != Voted)
 	}
 	t.reset()
 	return t
@@ -768,7 +771,9 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 // short last batch.
 func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) {
 	if t.blk != nil {
-		t.epochSparseOvR(t.blk[c0], stats)
+		for _, g := range groupsIn(t.blk, c0, c1) {
+			t.epochSparseOvR(g, stats)
+		}
 		return
 	}
 	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
