@@ -19,7 +19,7 @@ import (
 // epochBlock serves) each goroutine keeps its classes' weights (and
 // averaging sums) interleaved by feature, in blocks of up to eight classes:
 // block b holds feature j of its classes side by side at [j·w, j·w+w),
-// w ≤ 4 its width. Scoring a sample for a block then reads one cache line
+// w ≤ 8 its width. Scoring a sample for a block then reads one cache line
 // per stored value (two at most, where a feature's values straddle a line
 // boundary), and the sums run as independent chains.
 //
@@ -37,8 +37,17 @@ import (
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
 //
+// Online and Averaged skip a visit every class of the group gets right, so
+// a group of one block (at most eight classes: newOvrGroups cuts a
+// worker's classes into such groups, which it trains one after the other)
+// hands its epoch to kernel.ScanBlock2, which scores the visits in pairs
+// and returns only at one that some class gets wrong: most visits of a few
+// epochs never leave the kernel (on the manual pages' NAME lines, Zen 5,
+// the epochs took 4.6 ms instead of 8.2, BenchmarkTextOvRParts).
+//
 // Each class's score is one sequential sum over the sample's stored values
-// in order, whatever its block, so the model does not depend on Workers.
+// in order, whatever its block or group, so the model does not depend on
+// Workers.
 //
 // The blocks hold only the features the data uses: text rows of 2²⁰
 // hashed features use a few percent of them (the manual pages' NAME lines
@@ -600,7 +609,9 @@ func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
 	return vec[T]{idx: o.rows.idx[v.Lo:v.Hi:v.Hi], val: o.rows.val[v.Lo:v.Hi:v.Hi]}
 }
 
-// scoreAhead is how many visits epochSparseOvR scores at once: 2
+// scoreAhead is how many visits epochSparseOvR scores at once (the scan,
+// kernel.ScanBlock2, pairs them likewise, prefetching the rows of the
+// pair after next itself): 2
 // (kernel.ScoreBlock2). On the NAME lines of the manual pages
 // (bench/textset, Zen 5) four at once (a ScoreBlock4 interleaving four
 // samples' sums) measured no faster, and software prefetches of the rows
