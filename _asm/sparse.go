@@ -7,6 +7,53 @@ package main
 // The package-level functions, MatVecSparse, DotsSparse (rows of DotSparse)
 // and the portable Go loops are in kernel/sparse.go.
 
+// matVecSparseSig is the signature of the amd64 row loop of
+// kernel.MatVecSparse (T the element type).
+const matVecSparseSig = "(dst []T, ptr []int, idx []int32, val, w []T) (done int)"
+
+// matVecSparseName is the row loop of element type t with infix fn.
+func matVecSparseName(fn string, t elem) string { return "matVecSparse" + fn + t.sfx }
+
+// matVecSparseAsmGo writes matVecSparseAsm, kernel.MatVecSparse's dispatch:
+// the rows the assembly of implementation id did (amd64's avx2 and
+// avx512), 0 elsewhere, for the Go loop to do the rest.
+func matVecSparseAsmGo(f *goFile, goarch string) {
+	if goarch != "amd64" {
+		f.comment("matVecSparseAsm returns 0: no row loop in assembly on this build\n" +
+			"(MatVecSparse calls DotSparse per row).")
+		f.p("func matVecSparseAsm[T Float](id ID, dst []T, ptr []int, idx []int32, val, w []T) int {")
+		f.p("return 0")
+		f.p("}")
+		return
+	}
+	f.comment("matVecSparseAsm runs MatVecSparse's row loop in assembly on\n" +
+		"implementation id, if it has one, and returns the rows it did: all of\n" +
+		"them, or those before a row whose offsets or an index are invalid, for\n" +
+		"MatVecSparse's Go loop to do (and panic at); 0 on a path without it.")
+	f.p("func matVecSparseAsm[T Float](id ID, dst []T, ptr []int, idx []int32, val, w []T) int {")
+	f.p("switch id {")
+	f.p("case IDAVX512, IDAVX2:")
+	f.p("if is32[T]() {")
+	f.p("return %s(f32s(dst), ptr, idx, f32s(val), f32s(w))", matVecSparseName("AVX2", f32))
+	f.p("}")
+	f.p("return %s(f64s(dst), ptr, idx, f64s(val), f64s(w))", matVecSparseName("AVX2", f64))
+	f.p("}")
+	f.p("return 0")
+	f.p("}")
+	for _, t := range []elem{f32, f64} {
+		f.p("")
+		f.comment(matVecSparseName("AVX2", t) + " sets dst[i] to the sparse dot of row i\n" +
+			"(idx[ptr[i]:ptr[i+1]], val[ptr[i]:ptr[i+1]]) with w, dotSparseAVX2" + t.sfx + "'s\n" +
+			"arithmetic, for the rows in turn until one whose offsets are not\n" +
+			"0 ≤ ptr[i] ≤ ptr[i+1] ≤ len(idx) or that holds an index outside w (not\n" +
+			"written); done is the rows written. len(ptr) == len(dst)+1 and\n" +
+			"len(val) == len(idx) are the caller's checks.")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("%s", typed("func "+matVecSparseName("AVX2", t)+matVecSparseSig, t))
+	}
+}
+
 // sparseImpl is one implementation's sparse assembly: fn is the infix of
 // the functions it calls (the AVX-512 implementation calls the AVX2 ones).
 type sparseImpl struct {
@@ -77,6 +124,8 @@ func sparseGoFile(goarch string) ([]byte, error) {
 		sparseAxpyFunc(f, list, method)
 		f.p("")
 	}
+	matVecSparseAsmGo(f, goarch)
+	f.p("")
 	done := map[string]bool{}
 	for _, s := range list {
 		if done[s.fn] {

@@ -43,6 +43,8 @@ func sparseFuncs(f *asmFile) {
 		f.also("dotSparseAVX2"+t.sfx, implAVX512)
 		axpySparseKernel(f, implAVX2, t, avx2)
 		f.also("axpySparseAVX2"+t.sfx, implAVX512)
+		matVecSparseKernel(f, implAVX2, t, avx2)
+		f.also(matVecSparseName("AVX2", t), implAVX512)
 	}
 }
 
@@ -179,6 +181,36 @@ func dotSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
 // alone, with a jump to dotSparseGo at an invalid index. Its labels carry
 // g's prefix, so that dotSparseAuto holds one body per element type.
 func (g *x86) dotSparseBody(auto bool) {
+	g.dotSparseSum()
+	g.storeResult()
+	if auto {
+		g.VZEROUPPER()
+		g.RET()
+		g.label("bad")
+		g.Comment("an index outside w: the Go loop panics there")
+		g.VZEROUPPER()
+		g.tailCall("dotSparseGo")
+		return
+	}
+	okRes := g.resultAt(1)
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+
+	g.label("bad")
+	g.Comment("an index outside w: s = 0, ok = false, nothing read there")
+	g.xor(reg.X0, reg.X0, reg.X0)
+	g.storeResult()
+	g.MOVB(operand.U8(0), okRes)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// dotSparseSum emits the arithmetic of the sparse dot from SI = &idx[0],
+// DI = &val[0], DX = &w[0], CX = the non-zeros and R8 = the index bound,
+// leaving the sum in X0 (lane 0); an invalid index jumps to g's "bad".
+// It uses AX, BX, R10, R11 and X0..X12 besides.
+func (g *x86) dotSparseSum() {
 	t := g.t
 	g.Comment("X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single",
 		"non-zeros' sum; eight non-zeros per iteration, then four, then one at a time")
@@ -229,26 +261,50 @@ func (g *x86) dotSparseBody(auto bool) {
 		g.add(reg.X4, reg.X0, reg.X0)
 	}
 	g.hsumX()
-	g.storeResult()
-	if auto {
-		g.VZEROUPPER()
-		g.RET()
-		g.label("bad")
-		g.Comment("an index outside w: the Go loop panics there")
-		g.VZEROUPPER()
-		g.tailCall("dotSparseGo")
-		return
-	}
-	okRes := g.resultAt(1)
-	g.MOVB(operand.U8(1), okRes)
-	g.VZEROUPPER()
-	g.RET()
+}
 
-	g.label("bad")
-	g.Comment("an index outside w: s = 0, ok = false, nothing read there")
-	g.xor(reg.X0, reg.X0, reg.X0)
-	g.storeResult()
-	g.MOVB(operand.U8(0), okRes)
+// matVecSparseKernel emits matVecSparse<INFIX><T> (matVecSparseSig): for
+// each row i in turn, dst[i] = the sparse dot of idx[ptr[i]:ptr[i+1]],
+// val[ptr[i]:ptr[i+1]] with w, dotSparseSum's arithmetic (so each is
+// DotSparse's result bit for bit), with no call per row. It stops before a
+// row whose offsets are not 0 ≤ ptr[i] ≤ ptr[i+1] ≤ len(idx) or that holds
+// an index outside w, having written only the rows before it, and returns
+// the rows done; len(ptr) == len(dst)+1 and len(val) == len(idx) are the
+// caller's checks.
+func matVecSparseKernel(f *asmFile, im *implSpec, t elem, v isa) {
+	g := f.fn(im, t, v, matVecSparseName(v.name, t), "func"+matVecSparseSig)
+	g.Comment("R12 = the row, R13 = len(dst), R14 = &ptr[0], DX = &w[0],",
+		"R8 = min(len(w), 2³¹); per row SI, DI, CX as dotSparseSum wants them")
+	g.MOVQ(g.param("w", "base"), reg.RDX)
+	g.sparseBound("w")
+	g.MOVQ(g.param("dst", "len"), reg.R13)
+	g.MOVQ(g.param("ptr", "base"), reg.R14)
+	g.XORL(reg.R12L, reg.R12L)
+	g.Label("row")
+	g.CMPQ(reg.R12, reg.R13)
+	g.JAE(lbl("done"))
+	g.MOVQ(memx(reg.R14, 0, reg.R12, 8), reg.RAX)
+	g.MOVQ(memx(reg.R14, 8, reg.R12, 8), reg.RCX)
+	g.Comment("ptr[i] ≤ ptr[i+1] ≤ len(idx), as unsigned numbers (a negative one fails)")
+	g.CMPQ(reg.RCX, g.param("idx", "len"))
+	g.JHI(lbl("done"))
+	g.CMPQ(reg.RAX, reg.RCX)
+	g.JHI(lbl("done"))
+	g.SUBQ(reg.RAX, reg.RCX)
+	g.MOVQ(g.param("idx", "base"), reg.RSI)
+	g.LEAQ(memx(reg.RSI, 0, reg.RAX, 4), reg.RSI)
+	g.MOVQ(g.param("val", "base"), reg.RDI)
+	g.LEAQ(memx(reg.RDI, 0, reg.RAX, uint8(t.size)), reg.RDI)
+	h := &x86{Context: f.ctx, t: t, v: v, pfx: "dot_"}
+	h.dotSparseSum()
+	g.MOVQ(g.param("dst", "base"), reg.RAX)
+	g.movs(reg.X0, memx(reg.RAX, 0, reg.R12, uint8(t.size)))
+	g.INCQ(reg.R12)
+	g.JMP(lbl("row"))
+	g.Label("dot_bad")
+	g.Comment("an index outside w: the row is not written")
+	g.Label("done")
+	g.MOVQ(reg.R12, g.result())
 	g.VZEROUPPER()
 	g.RET()
 }

@@ -86,7 +86,9 @@ func (k Kernels[T]) MatVecSparse(dst []T, ptr []int, idx []int32, val, w []T) {
 	if len(idx) != len(val) {
 		panicLen("MatVecSparse", "len(idx)", len(idx), "len(val)", len(val))
 	}
-	for i := range dst {
+	// The assembly's row loop (amd64) does the rows it can; the Go loop
+	// does the rest, panicking at a bad row as slicing or indexing does.
+	for i := matVecSparseAsm(k.im.id, dst, ptr, idx, val, w); i < len(dst); i++ {
 		lo, hi := ptr[i], ptr[i+1]
 		dst[i] = k.DotSparse(idx[lo:hi], val[lo:hi], w)
 	}

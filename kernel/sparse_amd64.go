@@ -153,6 +153,41 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
 
+// matVecSparseAsm runs MatVecSparse's row loop in assembly on
+// implementation id, if it has one, and returns the rows it did: all of
+// them, or those before a row whose offsets or an index are invalid, for
+// MatVecSparse's Go loop to do (and panic at); 0 on a path without it.
+func matVecSparseAsm[T Float](id ID, dst []T, ptr []int, idx []int32, val, w []T) int {
+	switch id {
+	case IDAVX512, IDAVX2:
+		if is32[T]() {
+			return matVecSparseAVX2F32(f32s(dst), ptr, idx, f32s(val), f32s(w))
+		}
+		return matVecSparseAVX2F64(f64s(dst), ptr, idx, f64s(val), f64s(w))
+	}
+	return 0
+}
+
+// matVecSparseAVX2F32 sets dst[i] to the sparse dot of row i
+// (idx[ptr[i]:ptr[i+1]], val[ptr[i]:ptr[i+1]]) with w, dotSparseAVX2F32's
+// arithmetic, for the rows in turn until one whose offsets are not
+// 0 ≤ ptr[i] ≤ ptr[i+1] ≤ len(idx) or that holds an index outside w (not
+// written); done is the rows written. len(ptr) == len(dst)+1 and
+// len(val) == len(idx) are the caller's checks.
+//
+//go:noescape
+func matVecSparseAVX2F32(dst []float32, ptr []int, idx []int32, val, w []float32) (done int)
+
+// matVecSparseAVX2F64 sets dst[i] to the sparse dot of row i
+// (idx[ptr[i]:ptr[i+1]], val[ptr[i]:ptr[i+1]]) with w, dotSparseAVX2F64's
+// arithmetic, for the rows in turn until one whose offsets are not
+// 0 ≤ ptr[i] ≤ ptr[i+1] ≤ len(idx) or that holds an index outside w (not
+// written); done is the rows written. len(ptr) == len(dst)+1 and
+// len(val) == len(idx) are the caller's checks.
+//
+//go:noescape
+func matVecSparseAVX2F64(dst []float64, ptr []int, idx []int32, val, w []float64) (done int)
+
 // dotSparseAVX2F32 returns Σ val[i]·w[idx[i]] (AVX+FMA on XMM: avx2, avx512), with ok = false if
 // an index is outside w (nothing is read there); len(val) == len(idx) is
 // the caller's check.

@@ -229,6 +229,159 @@ done:
 	VZEROUPPER
 	RET
 
+// func matVecSparseAVX2F32(dst []float32, ptr []int, idx []int32, val []float32, w []float32) (done int)
+// Requires: AVX, CMOV, FMA3
+TEXT ·matVecSparseAVX2F32(SB), NOSPLIT, $0-128
+	// R12 = the row, R13 = len(dst), R14 = &ptr[0], DX = &w[0],
+	// R8 = min(len(w), 2³¹); per row SI, DI, CX as dotSparseSum wants them
+	MOVQ    w_base+96(FP), DX
+	MOVQ    w_len+104(FP), R8
+	MOVL    $2147483648, R9
+	CMPQ    R8, R9
+	CMOVQHI R9, R8
+	MOVQ    dst_len+8(FP), R13
+	MOVQ    ptr_base+24(FP), R14
+	XORL    R12, R12
+
+row:
+	CMPQ R12, R13
+	JAE  done
+	MOVQ (R14)(R12*8), AX
+	MOVQ 8(R14)(R12*8), CX
+
+	// ptr[i] ≤ ptr[i+1] ≤ len(idx), as unsigned numbers (a negative one fails)
+	CMPQ CX, idx_len+56(FP)
+	JHI  done
+	CMPQ AX, CX
+	JHI  done
+	SUBQ AX, CX
+	MOVQ idx_base+48(FP), SI
+	LEAQ (SI)(AX*4), SI
+	MOVQ val_base+72(FP), DI
+	LEAQ (DI)(AX*4), DI
+
+	// X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single
+	// non-zeros' sum; eight non-zeros per iteration, then four, then one at a time
+	VXORPS X0, X0, X0
+	VXORPS X1, X1, X1
+	VXORPS X2, X2, X2
+	VXORPS X3, X3, X3
+	VXORPS X4, X4, X4
+	VXORPS X5, X5, X5
+	VXORPS X6, X6, X6
+	VXORPS X7, X7, X7
+	CMPQ   CX, $8
+	JB     dot_s4
+
+dot_sloop:
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X0
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSS      (DX)(BX*4), X10
+	VINSERTPS   $16, (DX)(AX*4), X10, X10
+	VINSERTPS   $32, (DX)(R11*4), X10, X10
+	VINSERTPS   $48, (DX)(R10*4), X10, X10
+	VFMADD231PS 16(DI), X10, X2
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	CMPQ        CX, $8
+	JAE         dot_sloop
+
+dot_s4:
+	CMPQ        CX, $4
+	JB          dot_s1
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSS      (DX)(BX*4), X8
+	VINSERTPS   $16, (DX)(AX*4), X8, X8
+	VINSERTPS   $32, (DX)(R11*4), X8, X8
+	VINSERTPS   $48, (DX)(R10*4), X8, X8
+	VFMADD231PS (DI), X8, X4
+	ADDQ        $16, SI
+	ADDQ        $16, DI
+	SUBQ        $4, CX
+
+dot_s1:
+	TESTQ CX, CX
+	JZ    dot_ssum
+
+dot_s1loop:
+	MOVL        (SI), AX
+	CMPQ        AX, R8
+	JAE         dot_bad
+	VMOVSS      (DX)(AX*4), X8
+	VMOVSS      (DI), X12
+	VFMADD231SS X12, X8, X6
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	DECQ        CX
+	JNZ         dot_s1loop
+
+dot_ssum:
+	// (X0+X2) + (X4+X6) as vectors (X6 holds the single non-zeros in lane 0,
+	// zeros above), then across the lanes
+	VADDPS    X2, X0, X0
+	VADDPS    X6, X4, X4
+	VADDPS    X4, X0, X0
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	MOVQ      dst_base+0(FP), AX
+	VMOVSS    X0, (AX)(R12*4)
+	INCQ      R12
+	JMP       row
+
+dot_bad:
+	// an index outside w: the row is not written
+done:
+	MOVQ R12, done+120(FP)
+	VZEROUPPER
+	RET
+
 // func dotSparseAVX2F64(idx []int32, val []float64, w []float64) (s float64, ok bool)
 // Requires: AVX, CMOV, FMA3
 TEXT ·dotSparseAVX2F64(SB), NOSPLIT, $0-81
@@ -450,6 +603,163 @@ done3:
 
 done:
 	MOVQ BX, done+80(FP)
+	VZEROUPPER
+	RET
+
+// func matVecSparseAVX2F64(dst []float64, ptr []int, idx []int32, val []float64, w []float64) (done int)
+// Requires: AVX, CMOV, FMA3
+TEXT ·matVecSparseAVX2F64(SB), NOSPLIT, $0-128
+	// R12 = the row, R13 = len(dst), R14 = &ptr[0], DX = &w[0],
+	// R8 = min(len(w), 2³¹); per row SI, DI, CX as dotSparseSum wants them
+	MOVQ    w_base+96(FP), DX
+	MOVQ    w_len+104(FP), R8
+	MOVL    $2147483648, R9
+	CMPQ    R8, R9
+	CMOVQHI R9, R8
+	MOVQ    dst_len+8(FP), R13
+	MOVQ    ptr_base+24(FP), R14
+	XORL    R12, R12
+
+row:
+	CMPQ R12, R13
+	JAE  done
+	MOVQ (R14)(R12*8), AX
+	MOVQ 8(R14)(R12*8), CX
+
+	// ptr[i] ≤ ptr[i+1] ≤ len(idx), as unsigned numbers (a negative one fails)
+	CMPQ CX, idx_len+56(FP)
+	JHI  done
+	CMPQ AX, CX
+	JHI  done
+	SUBQ AX, CX
+	MOVQ idx_base+48(FP), SI
+	LEAQ (SI)(AX*4), SI
+	MOVQ val_base+72(FP), DI
+	LEAQ (DI)(AX*8), DI
+
+	// X0..X5 = vector partial sums (float32: X0, X2, X4), X6 = the single
+	// non-zeros' sum; eight non-zeros per iteration, then four, then one at a time
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	CMPQ   CX, $8
+	JB     dot_s4
+
+dot_sloop:
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X0
+	VFMADD231PD 16(DI), X9, X1
+	MOVQ        16(SI), AX
+	MOVQ        24(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSD      (DX)(BX*8), X10
+	VMOVHPD     (DX)(AX*8), X10, X10
+	VMOVSD      (DX)(R11*8), X11
+	VMOVHPD     (DX)(R10*8), X11, X11
+	VFMADD231PD 32(DI), X10, X2
+	VFMADD231PD 48(DI), X11, X3
+	ADDQ        $32, SI
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	CMPQ        CX, $8
+	JAE         dot_sloop
+
+dot_s4:
+	CMPQ        CX, $4
+	JB          dot_s1
+	MOVQ        (SI), AX
+	MOVQ        8(SI), R10
+	MOVL        AX, BX
+	MOVL        R10, R11
+	SHRQ        $32, AX
+	SHRQ        $32, R10
+	CMPQ        BX, R8
+	JAE         dot_bad
+	CMPQ        AX, R8
+	JAE         dot_bad
+	CMPQ        R11, R8
+	JAE         dot_bad
+	CMPQ        R10, R8
+	JAE         dot_bad
+	VMOVSD      (DX)(BX*8), X8
+	VMOVHPD     (DX)(AX*8), X8, X8
+	VMOVSD      (DX)(R11*8), X9
+	VMOVHPD     (DX)(R10*8), X9, X9
+	VFMADD231PD (DI), X8, X4
+	VFMADD231PD 16(DI), X9, X5
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $4, CX
+
+dot_s1:
+	TESTQ CX, CX
+	JZ    dot_ssum
+
+dot_s1loop:
+	MOVL        (SI), AX
+	CMPQ        AX, R8
+	JAE         dot_bad
+	VMOVSD      (DX)(AX*8), X8
+	VMOVSD      (DI), X12
+	VFMADD231SD X12, X8, X6
+	ADDQ        $4, SI
+	ADDQ        $8, DI
+	DECQ        CX
+	JNZ         dot_s1loop
+
+dot_ssum:
+	// ((X0+X1) + (X2+X3)) + ((X4+X5) + X6) as vectors (X6 holds the single
+	// non-zeros in lane 0, zero above), then across the lanes
+	VADDPD    X1, X0, X0
+	VADDPD    X3, X2, X2
+	VADDPD    X5, X4, X4
+	VADDPD    X2, X0, X0
+	VADDPD    X6, X4, X4
+	VADDPD    X4, X0, X0
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	MOVQ      dst_base+0(FP), AX
+	VMOVSD    X0, (AX)(R12*8)
+	INCQ      R12
+	JMP       row
+
+dot_bad:
+	// an index outside w: the row is not written
+done:
+	MOVQ R12, done+120(FP)
 	VZEROUPPER
 	RET
 

@@ -149,6 +149,12 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
 
+// matVecSparseAsm returns 0: no row loop in assembly on this build
+// (MatVecSparse calls DotSparse per row).
+func matVecSparseAsm[T Float](id ID, dst []T, ptr []int, idx []int32, val, w []T) int {
+	return 0
+}
+
 // dotSparseNEONF32 returns Σ val[i]·w[idx[i]] (NEON), with ok = false if
 // an index is outside w (nothing is read there); len(val) == len(idx) is
 // the caller's check.

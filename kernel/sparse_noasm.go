@@ -76,3 +76,9 @@ func AxpySparse[T Float](a T, idx []int32, val, y []T) {
 	val64, y64 := f64s(val), f64s(y)
 	axpySparseGeneric(float64(a), idx, val64, y64)
 }
+
+// matVecSparseAsm returns 0: no row loop in assembly on this build
+// (MatVecSparse calls DotSparse per row).
+func matVecSparseAsm[T Float](id ID, dst []T, ptr []int, idx []int32, val, w []T) int {
+	return 0
+}

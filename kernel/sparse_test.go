@@ -245,6 +245,18 @@ func TestSparsePanics(t *testing.T) {
 		wantPanic(t, im.Name()+" MatVecSparse ptr range", "slice bounds out of range", func() {
 			k.MatVecSparse(make([]float32, 1), []int{0, 5}, []int32{0}, two[:1], w)
 		})
+		// A bad row after good ones (offsets decreasing, negative, past the
+		// end): the rows before it are written, as the loop writes them,
+		// and it panics as slicing does.
+		for _, ptr := range [][]int{{0, 1, 2, 1}, {0, 1, 2, -1}, {0, 1, 2, 4}, {0, 1, -1, 2}} {
+			dst := []float32{9, 9, 9}
+			wantPanic(t, fmt.Sprintf("%s MatVecSparse ptr %v", im.Name(), ptr), "slice bounds out of range", func() {
+				k.MatVecSparse(dst, ptr, []int32{1, 2, 3}, []float32{1, 1, 1}, w)
+			})
+			if want := float32(2); dst[0] != want || ptr[2] == 2 && dst[1] != 3 {
+				t.Errorf("%s MatVecSparse ptr %v: rows before the bad one %v, want %v, 3", im.Name(), ptr, dst, want)
+			}
+		}
 		for _, j := range []int32{4, 5, 1 << 30, -1} {
 			for _, nnz := range []int{1, 4, 5, 9} { // in the unrolled part and the tail
 				idx := make([]int32, nnz)
