@@ -67,6 +67,23 @@ func fuzzDotSparse[T kernel.Float](t *testing.T, data, ix []byte) {
 		if !kerneltest.SameBits(dst, []T{got, got}) {
 			t.Fatalf("%s MatVecSparse and DotsSparse %v, DotSparse %v", im, dst, got)
 		}
+		// The vector cut into three rows (the cuts from ix, rows may be
+		// empty): each row's entry is DotSparse of the row, bit for bit.
+		var c1, c2 int
+		if len(ix) > 0 {
+			c1, c2 = int(ix[0]), int(ix[len(ix)-1])
+		}
+		p1 := c1 % (len(idx) + 1)
+		p2 := p1 + c2%(len(idx)-p1+1)
+		ptr := []int{0, p1, p2, len(idx)}
+		rows := make([]T, 3)
+		k.MatVecSparse(rows, ptr, idx, val, w)
+		for r := range rows {
+			one := k.DotSparse(idx[ptr[r]:ptr[r+1]], val[ptr[r]:ptr[r+1]], w)
+			if !kerneltest.SameBits(rows[r:r+1], []T{one}) {
+				t.Fatalf("%s MatVecSparse rows %v: row %d %v, DotSparse %v", im, ptr, r, rows[r], one)
+			}
+		}
 		// One index moved out of w (past its end, or negative): a panic as
 		// a slice index out of range, on every path, wherever it is.
 		if len(idx) > 0 {
