@@ -23,7 +23,9 @@ import (
 // compiler: a multiply then an add on amd64 (Go does not fuse them there
 // with the default GOAMD64=v1; built with GOAMD64=v3 or above it may, and
 // the lanes then differ from such a loop by a rounding per term), a fused
-// multiply-add on arm64, so its scores equal the Go loop's bit for bit,
+// multiply-add on arm64, so its scores equal the Go loop's bit for bit
+// (a NaN's payload aside: which NaN two NaNs give depends on the order of
+// the operands, which the compiler may swap),
 // and a lane's sum does not depend on w.
 //
 // Widths 5 to 8 may read eight lanes per feature (the lanes past w are
