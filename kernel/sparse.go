@@ -86,13 +86,27 @@ func (k Kernels[T]) MatVecSparse(dst []T, ptr []int, idx []int32, val, w []T) {
 	if len(idx) != len(val) {
 		panicLen("MatVecSparse", "len(idx)", len(idx), "len(val)", len(val))
 	}
-	// The assembly's row loop (amd64) does the rows it can; the Go loop
-	// does the rest, panicking at a bad row as slicing or indexing does.
-	for i := matVecSparseAsm(k.im.id, dst, ptr, idx, val, w); i < len(dst); i++ {
+	// The assembly's row loop (amd64) does the rows it can, matVecChunk
+	// rows a call (a call cannot be preempted, and a batch may be long);
+	// the Go loop does the rest, panicking at a bad row as slicing or
+	// indexing does.
+	i := 0
+	for i < len(dst) {
+		end := min(len(dst), i+matVecChunk)
+		n := matVecSparseAsm(k.im.id, dst[i:end], ptr[i:end+1], idx, val, w)
+		if i += n; i < end {
+			break // a bad row, or no assembly
+		}
+	}
+	for ; i < len(dst); i++ {
 		lo, hi := ptr[i], ptr[i+1]
 		dst[i] = k.DotSparse(idx[lo:hi], val[lo:hi], w)
 	}
 }
+
+// matVecChunk is the most rows MatVecSparse hands its assembly at once:
+// 1024 rows of 500 stored values take about 0.5 ms.
+const matVecChunk = 1024
 
 // DotsSparse is the package-level DotsSparse on k's implementation.
 func (k Kernels[T]) DotsSparse(dst, W []T, idx []int32, val []T) {

@@ -148,7 +148,7 @@ func testMatVecSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 	k := kernel.On[T](im)
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, kind := range []valueKind{mixed, integer} {
-		for _, rows := range []int{0, 1, 2, 3, 4, 5, 9, 33} {
+		for _, rows := range []int{0, 1, 2, 3, 4, 5, 9, 33, 2500} { // 2500: MatVecSparse's assembly takes 1024 rows a call
 			for _, d := range []int{1, 7, 64, 1000} {
 				what := fmt.Sprintf("rows=%d d=%d kind=%d", rows, d, kind)
 				ptr, idx, val := randomCSR[T](rng, rows, d, kind)
@@ -245,6 +245,28 @@ func TestSparsePanics(t *testing.T) {
 		wantPanic(t, im.Name()+" MatVecSparse ptr range", "slice bounds out of range", func() {
 			k.MatVecSparse(make([]float32, 1), []int{0, 5}, []int32{0}, two[:1], w)
 		})
+		// A bad row past the first 1024 (the assembly's calls): every row
+		// before it is written.
+		{
+			const n = 1500
+			ptr, idx, val := make([]int, n+1), make([]int32, n), make([]float32, n)
+			for i := range ptr {
+				ptr[i] = i // rows of one value: w[3]·1
+			}
+			for i := range idx {
+				idx[i], val[i] = 3, 1
+			}
+			ptr[1201] = 1199 // row 1200 decreasing
+			dst := make([]float32, n)
+			wantPanic(t, im.Name()+" MatVecSparse bad row 1200", "slice bounds out of range", func() {
+				k.MatVecSparse(dst, ptr, idx, val, w)
+			})
+			for i := range 1200 {
+				if want := float32(4); dst[i] != want {
+					t.Fatalf("%s MatVecSparse bad row 1200: row %d = %v, want %v", im.Name(), i, dst[i], want)
+				}
+			}
+		}
 		// A bad row after good ones (offsets decreasing, negative, past the
 		// end): the rows before it are written, as the loop writes them,
 		// and it panics as slicing does.

@@ -233,9 +233,12 @@ type Visit struct {
 // (len(vis) if every visit is right) and how many visits' scores it wrote
 // from j on: n = 2, visit j's in dst0 and visit j+1's in dst1 (the pair
 // it scored together), or n = 1, visit j's in dst0 (j+1 is past the end,
-// or was scored with j−1), or n = 0 with j = len(vis). The scores are
-// those of the weights at the call, for a trainer to use those of visit
-// j+1 only if visit j's update changed nothing.
+// or j was scored with j−1), or n = 0 with j = len(vis); what else dst0
+// and dst1 hold afterwards is unspecified. The scores are those of the
+// weights at the call, for a trainer to use those of visit j+1 only if
+// visit j's update changed nothing. The call runs until it stops: a
+// caller that must stay preemptible (an assembly call cannot be
+// interrupted) passes the visits a stretch at a time.
 //
 // It panics as ScoreBlock does (a bad index, len(idx) != len(val)), if a
 // visit's samples are not inside idx as slicing panics, if len(dst0),
@@ -271,6 +274,7 @@ func (k Kernels[T]) ScanBlock2(dst0, dst1, blk []T, idx []int32, val []T, vis []
 // scanBlock2Go is ScanBlock2's Go loop: ScoreBlock2 on each pair (the
 // last visit of an odd count alone, ScoreBlock), and blockRight.
 func (k Kernels[T]) scanBlock2Go(dst0, dst1, blk []T, idx []int32, val []T, vis []Visit, bias []T, c0 int) (j, n int) {
+	idx, val = idx[:len(idx):len(idx)], val[:len(val):len(val)] // a visit past len(idx) panics, as the assembly refuses it
 	for j := 0; j < len(vis); j += 2 {
 		v := &vis[j]
 		if j+1 == len(vis) {

@@ -71,12 +71,13 @@ func blockPad(w int) int {
 	return 0
 }
 
-// ovrGroup is one goroutine's classes c0..c0+G−1, interleaved in blocks.
+// ovrGroup is classes c0..c0+G−1 of a worker's range, interleaved in
+// blocks (a worker trains its range's groups one after the other).
 type ovrGroup[T Float] struct {
 	c0, G, d int        // d: the used features (ovrCols)
 	W, U     [][]T      // per block: d × width values; U nil unless Averaged
 	ahead    [][]T      // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
-	vis      []ovrVisit // the epoch's visits (visitsOf)
+	vis      []ovrVisit // the epoch's visits (visitsOf; the first group of a worker's range)
 	tmp      []T        // D values: a class's weights scattered (Voted, checks)
 	tmpU     []T        // D values: a class's averaging sums scattered (checks)
 }
@@ -526,9 +527,10 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 }
 
 // epochSparseOvR runs one epoch of a sequential perceptron for the classes
-// of group g: each sample is scored for the group's classes, block by
-// block, then visited for each class in turn (a class's update changes no
-// other class's score).
+// of group g over the epoch's visits vis (visitsOf, shared by a worker's
+// groups): each sample is scored for the group's classes, block by block,
+// then visited for each class in turn (a class's update changes no other
+// class's score).
 //
 // The samples are scored two at a time (scoreBlock2: two independent
 // chains of sums, so one sample's latency overlaps the other's): visit j's
@@ -536,9 +538,11 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // visit j+1 are used only if no weight changed in between (visit reports
 // it: most visits of a few epochs change nothing); else the sample is
 // scored again. Each score is thus the one a visit-by-visit scoring gives,
-// bit for bit.
-func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
-	vis := t.visitsOf(g)
+// bit for bit. Online and Averaged with one block scan instead
+// (kernel.ScanBlock2, scanChunk visits a call): the visits every class of
+// the group gets right, which they skip anyway, never leave the kernel,
+// and the pair it stops in comes back scored as scoreBlock2 scores it.
+func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []classStats) {
 	coef := T(t.cfg.eta)
 	// Online and Averaged do nothing on a correctly classified sample
 	// (a finite score of the right sign): visit only the others.
@@ -548,17 +552,21 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 	next, have := 0, 0
 	B := t.B[g.c0 : g.c0+g.G]
 	// With one block, the scan (kernel.ScanBlock2) scores the visits on
-	// until one is wrong for some class of the group, which the others
-	// skip anyway, and returns its scores and those of the visit it paired
-	// it with: most visits of a few epochs then never leave the kernel.
+	// until one is wrong for some class of the group, and returns its
+	// scores and those of the visit it paired it with.
 	scan := fast && len(g.W) == 1
 	rows := t.ovr.rows
 	for j := 0; j < len(vis); j++ {
 		if next == have {
 			if scan {
-				s, n := t.k.ScanBlock2(g.ahead[0], g.ahead[1], g.W[0], rows.idx, rows.val, vis[j:], B, g.c0)
-				if j += s; j == len(vis) {
-					break
+				n := 0
+				for n == 0 && j < len(vis) {
+					var s int
+					s, n = t.k.ScanBlock2(g.ahead[0], g.ahead[1], g.W[0], rows.idx, rows.val, vis[j:min(len(vis), j+scanChunk)], B, g.c0)
+					j += s
+				}
+				if n == 0 {
+					break // every visit left was right
 				}
 				have, next = n, 0
 			} else {
@@ -580,6 +588,14 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], stats []classStats) {
 		}
 	}
 }
+
+// scanChunk is the most visits epochSparseOvR hands kernel.ScanBlock2 at
+// once: an assembly call cannot be preempted, so a scan of a whole epoch
+// of long rows would hold up the garbage collector's stop of the world
+// (and the other workers waiting for it) for tens of milliseconds; 512
+// rows of the whole manual pages (516 stored values each) take about
+// 0.3 ms, and a call per 512 visits costs nothing measurable.
+const scanChunk = 512
 
 // ovrVisit is a visit of an epoch: where its stored values are in the
 // renumbered rows (ovrCols: Lo, Hi), the row and its class

@@ -254,3 +254,40 @@ func averagedOvRTrainer(t *testing.T, workers int) func() *linTrainer[float32] {
 		return lt
 	}
 }
+
+// TestSparseOvRScanFloat32 is TestSparseOvRMatchesPerClass's dense
+// reference in float32, the type whose one-vs-rest epochs scan in
+// assembly on amd64 (kernel.ScanBlock2; float64 runs its Go loop): on
+// integer data the sparse fit is the dense fit bit for bit, with 5 classes
+// (one group) and 19 (groups of at most eight), one and two workers.
+func TestSparseOvRScanFloat32(t *testing.T) {
+	for _, K := range []int{5, 19} {
+		const n = 160
+		d := 4*K + 12
+		X64, _, y := ovrTextLike(t, n, d, K)
+		X := make([]float32, len(X64))
+		for i, v := range X64 {
+			X[i] = float32(v)
+		}
+		c, err := dataset.FromDense(&dataset.Data[float32]{X: X, Y: y, Rows: n, Cols: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, algo := range []Algorithm{Online, Averaged} {
+			for _, workers := range []int{1, 2} {
+				o := Options{Algorithm: algo, MaxIter: 12, RunAllEpochs: true, Shuffle: true, Seed: 9, Workers: workers}
+				dm, _, err := TrainMulticlass(X, d, y, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sm, _, err := TrainMulticlassSparse(c, y, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameModel(t, dm, sm) {
+					t.Fatalf("K=%d %v workers=%d: the sparse float32 model differs from the dense one", K, algo, workers)
+				}
+			}
+		}
+	}
+}

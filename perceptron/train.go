@@ -771,8 +771,10 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 // short last batch.
 func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) {
 	if t.blk != nil {
-		for _, g := range groupsIn(t.blk, c0, c1) {
-			t.epochSparseOvR(g, stats)
+		gs := groupsIn(t.blk, c0, c1)
+		vis := t.visitsOf(gs[0]) // one list for the range's groups
+		for _, g := range gs {
+			t.epochSparseOvR(g, vis, stats)
 		}
 		return
 	}
