@@ -211,6 +211,33 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.MOVQ(imm32(16), reg.R12)
 	g.SUBQ(reg.R9, reg.R12)
 	g.VMOVDQU(memx(reg.RAX, 0, reg.R12, 4), reg.Y14)
+	scoreBlock2Loops(g, "store")
+	g.Label("store")
+	g.Comment("dst0[0:w], dst1[0:w] = the first w lanes")
+	g.MOVQ(g.param("dst0", "base"), reg.RSI)
+	g.MOVQ(g.param("dst1", "base"), reg.RDI)
+	g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RSI, 0))
+	g.VMASKMOVPS(reg.Y1, reg.Y14, mem(reg.RDI, 0))
+	okRes := g.result()
+	g.MOVB(operand.U8(1), okRes)
+	g.VZEROUPPER()
+	g.RET()
+	g.Label("bad")
+	g.Comment("an index outside blk: ok = false, dst0 and dst1 not written")
+	g.MOVB(operand.U8(0), okRes)
+	g.VZEROUPPER()
+	g.RET()
+}
+
+// scoreBlock2Loops emits the two-sample scoring of scoreBlock2Kernel (and
+// of the scan, scanBlock2Kernel): Y0 and Y1 cleared, then the joint loop
+// over min(CX, R11) non-zeros of both samples (SI, DI: sample 0's indices
+// and values; R10, R13: sample 1's), then the rest of sample 0 (CX left),
+// then of sample 1 (R11 left); it ends at label done, which the caller
+// defines next (an index not below bound jumps to "bad").
+func scoreBlock2Loops(g *x86, done string) {
+	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
+	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
 	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
 	g.VXORPS(reg.Y1, reg.Y1, reg.Y1)
 	g.MOVQ(reg.RCX, reg.R12)
@@ -218,8 +245,6 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.CMOVQLT(reg.R11, reg.R12)
 	g.SUBQ(reg.R12, reg.RCX)
 	g.SUBQ(reg.R12, reg.R11)
-	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
-	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
 	g.TESTQ(reg.R12, reg.R12)
 	g.JZ(lbl("rest0"))
 	g.pcalign(16)
@@ -237,26 +262,11 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.JNZ(lbl("loop0"))
 	g.Label("rest1")
 	g.TESTQ(reg.R11, reg.R11)
-	g.JZ(lbl("store"))
+	g.JZ(lbl(done))
 	g.Label("loop1")
 	second()
 	g.DECQ(reg.R11)
 	g.JNZ(lbl("loop1"))
-	g.Label("store")
-	g.Comment("dst0[0:w], dst1[0:w] = the first w lanes")
-	g.MOVQ(g.param("dst0", "base"), reg.RSI)
-	g.MOVQ(g.param("dst1", "base"), reg.RDI)
-	g.VMASKMOVPS(reg.Y0, reg.Y14, mem(reg.RSI, 0))
-	g.VMASKMOVPS(reg.Y1, reg.Y14, mem(reg.RDI, 0))
-	okRes := g.result()
-	g.MOVB(operand.U8(1), okRes)
-	g.VZEROUPPER()
-	g.RET()
-	g.Label("bad")
-	g.Comment("an index outside blk: ok = false, dst0 and dst1 not written")
-	g.MOVB(operand.U8(0), okRes)
-	g.VZEROUPPER()
-	g.RET()
 }
 
 // scoreBlockStepF32 emits the float32 kernels' step on one non-zero: of
@@ -349,8 +359,7 @@ func scanBlock2Kernel(f *asmFile, mask operand.Mem) {
 		g.MOVQ(g.param("val", "base"), vp)
 		g.LEAQ(memx(vp, 0, reg.RAX, 4), vp)
 	}
-	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) }
-	second := func() { scoreBlockStepF32(g, reg.R10, reg.R13, reg.RBX, reg.EBX, reg.Y4, reg.Y5, reg.Y1) }
+	first := func() { scoreBlockStepF32(g, reg.RSI, reg.RDI, reg.RAX, reg.EAX, reg.Y2, reg.Y3, reg.Y0) } // the last visit alone
 	// check jumps to wrong unless every lane of the scores acc is right
 	// for the visit at off(R14).
 	check := func(acc reg.VecPhysical, off int, wrong string) {
@@ -395,35 +404,7 @@ func scanBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.Label("fetched")
 	row(0, reg.RSI, reg.RDI, reg.RCX)
 	row(visitSize, reg.R10, reg.R13, reg.R11)
-	g.VXORPS(reg.Y0, reg.Y0, reg.Y0)
-	g.VXORPS(reg.Y1, reg.Y1, reg.Y1)
-	g.MOVQ(reg.RCX, reg.R12)
-	g.CMPQ(reg.R11, reg.R12)
-	g.CMOVQLT(reg.R11, reg.R12)
-	g.SUBQ(reg.R12, reg.RCX)
-	g.SUBQ(reg.R12, reg.R11)
-	g.TESTQ(reg.R12, reg.R12)
-	g.JZ(lbl("rest0"))
-	g.pcalign(16)
-	g.Label("both")
-	first()
-	second()
-	g.DECQ(reg.R12)
-	g.JNZ(lbl("both"))
-	g.Label("rest0")
-	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(lbl("rest1"))
-	g.Label("loop0")
-	first()
-	g.DECQ(reg.RCX)
-	g.JNZ(lbl("loop0"))
-	g.Label("rest1")
-	g.TESTQ(reg.R11, reg.R11)
-	g.JZ(lbl("scored"))
-	g.Label("loop1")
-	second()
-	g.DECQ(reg.R11)
-	g.JNZ(lbl("loop1"))
+	scoreBlock2Loops(g, "scored")
 	g.Label("scored")
 	check(reg.Y0, 0, "wrong0")
 	check(reg.Y1, visitSize, "wrong1")
