@@ -94,9 +94,7 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 	g.LEAQ(mask, reg.R10)
 	if t.is32() {
 		g.Comment("float32: the 32 bytes at blockMask + 4·(16−w)")
-		g.MOVQ(imm32(16), reg.R11)
-		g.SUBQ(reg.R9, reg.R11)
-		g.VMOVDQU(memx(reg.R10, 0, reg.R11, 4), reg.Y14)
+		laneMaskF32(g, reg.R10, reg.R11)
 	} else {
 		g.Comment("float64: the 64 bytes at blockMask + 8·(8−w)")
 		g.MOVQ(imm32(8), reg.R11)
@@ -208,9 +206,7 @@ func scoreBlock2Kernel(f *asmFile, mask operand.Mem) {
 	g.MOVQ(g.param("dst0", "len"), reg.R9)
 	g.Comment("Y14 = the mask of the first w lanes: the 32 bytes at blockMask + 4·(16−w)")
 	g.LEAQ(mask, reg.RAX)
-	g.MOVQ(imm32(16), reg.R12)
-	g.SUBQ(reg.R9, reg.R12)
-	g.VMOVDQU(memx(reg.RAX, 0, reg.R12, 4), reg.Y14)
+	laneMaskF32(g, reg.RAX, reg.R12)
 	scoreBlock2Loops(g, "store")
 	g.Label("store")
 	g.Comment("dst0[0:w], dst1[0:w] = the first w lanes")
@@ -267,6 +263,15 @@ func scoreBlock2Loops(g *x86, done string) {
 	second()
 	g.DECQ(reg.R11)
 	g.JNZ(lbl("loop1"))
+}
+
+// laneMaskF32 sets Y14 to the float32 mask of the first w = R9 lanes: the
+// 32 bytes at base + 4·(16−w), base holding blockMask's address (eight
+// all-ones elements, then eight zeros); tmp is clobbered.
+func laneMaskF32(g *x86, base, tmp reg.Register) {
+	g.MOVQ(imm32(16), tmp)
+	g.SUBQ(reg.R9, tmp)
+	g.VMOVDQU(memx(base, 0, tmp, 4), reg.Y14)
 }
 
 // scoreBlockStepF32 emits the float32 kernels' step on one non-zero: of
@@ -332,9 +337,7 @@ func scanBlock2Kernel(f *asmFile, mask operand.Mem) {
 		"Y13 = bias (its w lanes, the others 0); Y12 = the lane numbers 0..7;",
 		"Y11 = the sign bit, Y10 = +Inf in every lane; Y9 = 0")
 	g.LEAQ(mask, reg.RAX)
-	g.MOVQ(imm32(16), reg.R12)
-	g.SUBQ(reg.R9, reg.R12)
-	g.VMOVDQU(memx(reg.RAX, 0, reg.R12, 4), reg.Y14)
+	laneMaskF32(g, reg.RAX, reg.R12)
 	g.MOVQ(g.param("bias", "base"), reg.RAX)
 	g.VMASKMOVPS(mem(reg.RAX, 0), reg.Y14, reg.Y13)
 	g.LEAQ(lanes, reg.RAX)

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 )
 
-// TestSparseAsmTakesValidInput: the amd64 scan and row loop accept valid
-// input themselves (ok, every row done) rather than leave it to the Go
+// TestSparseAsmTakesValidInput: the amd64 scan and row loop (float32 and
+// float64) accept valid input themselves (ok, every row done) rather than leave it to the Go
 // loops, which would give the same results and hide a check that refuses
 // what it should take; and their results are the Go loops'. The rows'
 // indices and values end at a page that cannot be read (fencedPage), and
@@ -57,7 +57,7 @@ func TestSparseAsmTakesValidInput(t *testing.T) {
 					}
 					b0, b1 := make([]float32, w), make([]float32, w)
 					gj, gn := k.scanBlock2Go(b0, b1, blk, idx, val, list[start:], bias, 0)
-					if j != gj || n != gn || n > 0 && !sameBitsF(a0, b0) || n == 2 && !sameBitsF(a1, b1) {
+					if j != gj || n != gn || n > 0 && !sameBits(a0, b0) || n == 2 && !sameBits(a1, b1) {
 						t.Fatalf("%s from %d: (%d, %d) %v %v; the Go loop's (%d, %d) %v %v", im.name, first+start, j, n, a0, a1, gj, gn, b0, b1)
 					}
 					start += j + 1
@@ -68,23 +68,32 @@ func TestSparseAsmTakesValidInput(t *testing.T) {
 		for i := range wv {
 			wv[i] = float32(rng.Float64())
 		}
-		dst := make([]float32, len(ptr)-1)
-		if done := matVecSparseAsm(im.id, dst, ptr, idx, val, wv); done != len(dst) {
-			t.Fatalf("%s: the row loop did %d of %d valid rows", im.name, done, len(dst))
+		checkRowLoop(t, im, ptr, idx, val, wv)
+		// float64: the same rows, values and weights widened
+		val64, wv64 := make([]float64, nnz), make([]float64, d)
+		for i, v := range val {
+			val64[i] = float64(v)
 		}
-		for i := range dst {
-			if got, want := dst[i], k.DotSparse(idx[ptr[i]:ptr[i+1]], val[ptr[i]:ptr[i+1]], wv); !sameBitsF(dst[i:i+1], []float32{want}) {
-				t.Fatalf("%s row %d: %v, DotSparse %v", im.name, i, got, want)
-			}
+		for i, v := range wv {
+			wv64[i] = float64(v)
 		}
+		checkRowLoop(t, im, ptr, idx, val64, wv64)
 	}
 }
 
-func sameBitsF(a, b []float32) bool {
-	for i := range a {
-		if *(*uint32)(unsafe.Pointer(&a[i])) != *(*uint32)(unsafe.Pointer(&b[i])) {
-			return false
+// checkRowLoop checks that MatVecSparse's assembly row loop does every
+// (valid) row itself, each DotSparse's bits.
+func checkRowLoop[T Float](t *testing.T, im *Impl, ptr []int, idx []int32, val, w []T) {
+	t.Helper()
+	dst := make([]T, len(ptr)-1)
+	if done := matVecSparseAsm(im.id, dst, ptr, idx, val, w); done != len(dst) {
+		t.Fatalf("%s %T: the row loop did %d of %d valid rows", im.name, dst[0], done, len(dst))
+	}
+	k := Kernels[T]{im: im}
+	for i := range dst {
+		want := k.DotSparse(idx[ptr[i]:ptr[i+1]], val[ptr[i]:ptr[i+1]], w)
+		if !sameBits(dst[i:i+1], []T{want}) {
+			t.Fatalf("%s %T row %d: %v, DotSparse %v", im.name, dst[0], i, dst[i], want)
 		}
 	}
-	return len(a) == len(b)
 }

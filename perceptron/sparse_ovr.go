@@ -43,7 +43,8 @@ import (
 // hands its epoch to kernel.ScanBlock2, which scores the visits in pairs
 // and returns only at one that some class gets wrong: most visits of a few
 // epochs never leave the kernel (on the manual pages' NAME lines, Zen 5,
-// the epochs took 4.6 ms instead of 8.2, BenchmarkTextOvRParts).
+// the epochs took 4.6 ms instead of 8.2, BenchmarkTextOvRParts in
+// bench/results/mantext-scan-parts-zen5.txt).
 //
 // Each class's score is one sequential sum over the sample's stored values
 // in order, whatever its block or group, so the model does not depend on
@@ -538,7 +539,7 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // visit j+1 are used only if no weight changed in between (visit reports
 // it: most visits of a few epochs change nothing); else the sample is
 // scored again. Each score is thus the one a visit-by-visit scoring gives,
-// bit for bit. Online and Averaged with one block scan instead
+// bit for bit. Online and Averaged (one block a group) scan instead
 // (kernel.ScanBlock2, scanChunk visits a call): the visits every class of
 // the group gets right, which they skip anyway, never leave the kernel,
 // and the pair it stops in comes back scored as scoreBlock2 scores it.
@@ -546,19 +547,19 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []c
 	coef := T(t.cfg.eta)
 	// Online and Averaged do nothing on a correctly classified sample
 	// (a finite score of the right sign): visit only the others.
-	fast := t.cfg.algo != Voted
+	fast := t.scans()
 	// g.ahead[next:have] hold the scores of visits j.. with the current
 	// weights.
 	next, have := 0, 0
 	B := t.B[g.c0 : g.c0+g.G]
-	// With one block, the scan (kernel.ScanBlock2) scores the visits on
-	// until one is wrong for some class of the group, and returns its
-	// scores and those of the visit it paired it with.
-	scan := fast && len(g.W) == 1
+	// Online and Averaged scan (kernel.ScanBlock2: their groups are one
+	// block each, newOvrGroups): the kernel scores the visits on until
+	// one is wrong for some class of the group, and returns its scores and
+	// those of the visit it paired it with. Voted scores pair by pair.
 	rows := t.ovr.rows
 	for j := 0; j < len(vis); j++ {
 		if next == have {
-			if scan {
+			if fast {
 				n := 0
 				for n == 0 && j < len(vis) {
 					var s int
@@ -592,10 +593,17 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []c
 // scanChunk is the most visits epochSparseOvR hands kernel.ScanBlock2 at
 // once: an assembly call cannot be preempted, so a scan of a whole epoch
 // of long rows would hold up the garbage collector's stop of the world
-// (and the other workers waiting for it) for tens of milliseconds; 512
-// rows of the whole manual pages (516 stored values each) take about
-// 0.3 ms, and a call per 512 visits costs nothing measurable.
+// (and the other workers waiting for it) for a large part of a second;
+// 512 visits of the whole manual pages (516 stored values each, about
+// 1.4 µs a visit in their epochs) take about 0.7 ms, and a call per 512
+// visits measured no slower on the NAME lines
+// (bench/results/mantext-scan-chunk-zen5.txt).
 const scanChunk = 512
+
+// scans reports whether the one-vs-rest epochs scan (kernel.ScanBlock2):
+// Online and Averaged, which skip the visits every class gets right, and
+// whose groups newOvrGroups therefore cuts to one block each.
+func (t *linTrainer[T]) scans() bool { return t.cfg.algo != Voted }
 
 // ovrVisit is a visit of an epoch: where its stored values are in the
 // renumbered rows (ovrCols: Lo, Hi), the row and its class

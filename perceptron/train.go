@@ -418,10 +418,10 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if blocks {
 		t.ovr = usedCols(dt.sp, d)
-		// Online and Averaged scan (epochSparseOvR): groups of one
-		// block; Voted scores every visit, each row read once for all
-		// of a worker's classes.
-		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged, cfg.algo != Voted)
+		// Scanning epochs (scans) want groups of one block; Voted
+		// scores every visit, each row read once for all of a worker's
+		// classes.
+		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged, t.scans())
 	}
 	t.reset()
 	return t
