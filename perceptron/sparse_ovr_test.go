@@ -3,6 +3,7 @@ package perceptron
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -153,45 +154,52 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 func TestSparseOvRFromBlocks(t *testing.T) {
 	rng := newRand(91)
 	const K = 6
-	c := textLike[float32](rng, 400, 1<<12, 9, K)
+	// More used columns than writeChunk: the blocks are written in
+	// chunks of columns.
+	c := textLike[float32](rng, 1000, 1<<13, 9, K)
+	if used := len(slices.Compact(slices.Sorted(slices.Values(c.Idx)))); used <= writeChunk {
+		t.Fatalf("%d used columns: not more than writeChunk", used)
+	}
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64()*2 - 0.7)
 	}
 	for _, algo := range []Algorithm{Online, Averaged} {
 		for _, workers := range []int{1, 2, 4} {
-			t.Run(fmt.Sprintf("%v/workers=%d", algo, workers), func(t *testing.T) {
-				o := Options{Algorithm: algo, MaxIter: 5, RunAllEpochs: true, Shuffle: true, Seed: 3, Workers: workers}
-				fused, fd, err := TrainMulticlassSparse(c, c.Y, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				o.InitialBias = make([]float64, K)
-				dense, dd, err := TrainMulticlassSparse(c, c.Y, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !sameModel(t, fused, dense) {
-					t.Fatal("the model written from the blocks differs from the one assembled through W and U")
-				}
-				// The margins divide by ‖w‖, which fromBlocks sums in
-				// float64 as it writes the weights and the other path
-				// with kernel.Dot in float32: the same up to float32's
-				// rounding of a sum of 4096 squares (γₙ ≈ n·2⁻²⁴ ≈
-				// 2.5e-4 relative at most, and the bounds square it).
-				for k := range K {
-					f, e := &fd.Classes[k], &dd.Classes[k]
-					for _, p := range [][2]float64{{f.Margin, e.Margin}, {f.MarginAugmented, e.MarginAugmented},
-						{f.Bound, e.Bound}, {f.BoundAugmented, e.BoundAugmented}} {
-						if math.Abs(p[0]-p[1]) > 5e-4*math.Abs(p[1]) {
-							t.Fatalf("class %d: margin or bound %v from the blocks, %v through W and U", k, p[0], p[1])
-						}
+			for _, bf := range []float64{0, 0.5} { // normalized with a bias feature: the augmented column, and the running weights and sums written too
+				t.Run(fmt.Sprintf("%v/workers=%d/B=%v", algo, workers, bf), func(t *testing.T) {
+					o := Options{Algorithm: algo, MaxIter: 5, RunAllEpochs: true, Shuffle: true, Seed: 3, Workers: workers, BiasFeature: bf, Normalize: bf > 0}
+					fused, fd, err := TrainMulticlassSparse(c, c.Y, o)
+					if err != nil {
+						t.Fatal(err)
 					}
-					f.Margin, f.MarginAugmented, f.Bound, f.BoundAugmented = e.Margin, e.MarginAugmented, e.Bound, e.BoundAugmented
-				}
-				if !sameDiagnostics(fd, dd, true) {
-					t.Fatalf("diagnostics differ:\nfrom the blocks %+v\nthrough W, U     %+v", *fd, *dd)
-				}
-			})
+					o.InitialBias = make([]float64, K)
+					dense, dd, err := TrainMulticlassSparse(c, c.Y, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !sameModel(t, fused, dense) {
+						t.Fatal("the model written from the blocks differs from the one assembled through W and U")
+					}
+					// The margins divide by ‖w‖, which fromBlocks sums in
+					// float64 as it writes the weights and the other path
+					// with kernel.Dot in float32: the same up to float32's
+					// rounding of a sum of 8192 squares (γₙ ≈ n·2⁻²⁴ ≈
+					// 4.9e-4 relative at most, far less in practice, and the bounds square it).
+					for k := range K {
+						f, e := &fd.Classes[k], &dd.Classes[k]
+						for _, p := range [][2]float64{{f.Margin, e.Margin}, {f.MarginAugmented, e.MarginAugmented},
+							{f.Bound, e.Bound}, {f.BoundAugmented, e.BoundAugmented}} {
+							if math.Abs(p[0]-p[1]) > 5e-4*math.Abs(p[1]) {
+								t.Fatalf("class %d: margin or bound %v from the blocks, %v through W and U", k, p[0], p[1])
+							}
+						}
+						f.Margin, f.MarginAugmented, f.Bound, f.BoundAugmented = e.Margin, e.MarginAugmented, e.Bound, e.BoundAugmented
+					}
+					if !sameDiagnostics(fd, dd, true) {
+						t.Fatalf("diagnostics differ:\nfrom the blocks %+v\nthrough W, U     %+v", *fd, *dd)
+					}
+				})
+			}
 		}
 	}
 }
