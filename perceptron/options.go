@@ -239,7 +239,11 @@ type Options struct {
 	// without a mistake. By default the perceptrons stop after such an
 	// epoch (their weights could not change any more, except an average's
 	// drift towards the final vector). SVM never stops on that criterion;
-	// see Tol.
+	// see Tol. On sparse data (TrainSparse, TrainMulticlassSparse with
+	// one-vs-rest) Online, Averaged and Voted count the epochs after a
+	// clean sweep instead of running them: every visit would be right
+	// again, with the same bits. The model and the diagnostics are those of
+	// running them; only the time is saved.
 	RunAllEpochs bool
 	// Normalize is the notes' normalisation: every augmented sample (x, 1)
 	// ((x, B) with BiasFeature) is scaled to unit Euclidean length (x
