@@ -24,6 +24,7 @@ func Alloc[T kernel.Float](n int) []T {
 	x := make([]T, n)
 	if n > 0 {
 		adviseHuge(x)
+		populateRest(x)
 	}
 	return x
 }

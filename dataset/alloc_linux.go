@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -32,13 +33,7 @@ var madvise = syscall.Madvise
 // pages. It returns madvise's error, which Alloc ignores: the advice is
 // only a hint.
 func adviseHuge[T kernel.Float](x []T) error {
-	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
-	if size < hugeMin {
-		return nil
-	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	lo := (p + hugePage - 1) &^ (hugePage - 1)
-	hi := (p + size) &^ (hugePage - 1)
+	p, lo, hi := hugeRange(x)
 	if hi <= lo {
 		return nil
 	}
@@ -70,6 +65,33 @@ func adviseHuge[T kernel.Float](x []T) error {
 	}
 	rememberAdvised(lo, hi)
 	return nil
+}
+
+// hugeRange returns the address p of x and the range [lo, hi) of it that
+// adviseHuge advises: its 2 MiB-aligned part if x is at least hugeMin
+// bytes, else an empty one (hi ≤ lo).
+func hugeRange[T kernel.Float](x []T) (p, lo, hi uintptr) {
+	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
+	p = uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	if size < hugeMin {
+		return p, 0, 0
+	}
+	return p, (p + hugePage - 1) &^ (hugePage - 1), (p + size) &^ (hugePage - 1)
+}
+
+// populateRest has the kernel back the pages of x outside the range
+// adviseHuge advises (pages.Populate): all of a slice below hugeMin, the
+// ends of a larger one (up to 2 MiB each, in 4 KiB pages), so that the
+// first writes to them do not fault page by page either.
+func populateRest[T kernel.Float](x []T) {
+	p, lo, hi := hugeRange(x)
+	if hi <= lo {
+		pages.Populate(x)
+		return
+	}
+	size0 := unsafe.Sizeof(x[0])
+	pages.Populate(x[:(lo-p)/size0])
+	pages.Populate(x[(hi-p)/size0:])
 }
 
 // advised holds the address ranges [lo, hi) that adviseHuge has advised

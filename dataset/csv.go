@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -161,7 +162,7 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 			if err != nil {
 				return nil, fail(j, errKind(err), "%s", err.(*kindError).msg)
 			}
-			d.X = append(d.X, v)
+			d.X = pages.Append(d.X, v)
 		}
 		d.Rows++
 	}

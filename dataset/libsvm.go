@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -315,8 +316,8 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 		if err != nil {
 			return at(vstart, errKind(err), "%s", err.(*kindError).msg)
 		}
-		p.idx = append(p.idx, int32(j-1))
-		p.val = append(p.val, v)
+		p.idx = pages.Append(p.idx, int32(j-1))
+		p.val = pages.Append(p.val, v)
 	}
 	p.labels = append(p.labels, label)
 	p.ptr = append(p.ptr, len(p.idx))

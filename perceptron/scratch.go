@@ -1,6 +1,10 @@
 package perceptron
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
+)
 
 // A slicePool keeps the large scratch arrays a sparse one-vs-rest fit drops
 // at its end (the class blocks of weights and sums, the renumbered column
@@ -14,9 +18,10 @@ import "sync"
 type slicePool[E any] struct{ p sync.Pool }
 
 // get returns a slice of n zero values: a pooled one if one is large
-// enough, else make's. A nil pool pools nothing.
+// enough, else a new one with its pages populated (pages.Make). A nil
+// pool pools nothing.
 func (sp *slicePool[E]) get(n int) []E {
-	return sp.getOr(n, func(n int) []E { return make([]E, n) })
+	return sp.getOr(n, pages.Make[E])
 }
 
 // getOr is get with alloc making the new slice.

@@ -15,7 +15,7 @@
 // scikit-learn's n_jobs=None) and 2, and prints the wall time and the CPU
 // time of the process during the fit (on a machine shared with other
 // processes the CPU time is the steadier figure; the peer prints both too)
-// and the test accuracy, and the page faults of the fit and its scoring
+// and the test accuracy, and the page faults of the fit (and, apart, of its scoring)
 // (getrusage's minor faults: fresh memory, at about 18 µs each on the
 // README's KVM guest); -noeval sets SkipEvaluation (the final pass
 // over the training data for the diagnostics, which scikit-learn's fit
@@ -131,14 +131,12 @@ func main() {
 			}
 			o := fitOptions(1)
 			o.Workers, o.SkipEvaluation = w, *noEval
-			f0 := faults()
-			wall, c, acc := fitAndScore(tr, te, o)
-			f := faults() - f0 // the fit's, and the test set's scoring (a few)
+			wall, c, acc, ff, sf := fitAndScore(tr, te, o)
 			tag := ""
 			if *noEval {
 				tag = " noeval"
 			}
-			fmt.Printf("rosenblatt averaged ovr 10 epochs %s%s workers=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f  page faults %d\n", biasTag(), tag, w, wall.Seconds(), c.Seconds(), acc, f)
+			fmt.Printf("rosenblatt averaged ovr 10 epochs %s%s workers=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f  page faults %d (scoring %d)\n", biasTag(), tag, w, wall.Seconds(), c.Seconds(), acc, ff, sf)
 		}
 	}
 }
@@ -163,18 +161,19 @@ func biasTag() string {
 
 // fitAndScore trains with o, and returns the fit's wall and process CPU
 // time and the model's test accuracy; it exits on an error.
-func fitAndScore(tr, te *dataset.CSR[float32], o perceptron.Options) (wall, c time.Duration, acc float64) {
-	c0, t0 := cpu(), time.Now()
+func fitAndScore(tr, te *dataset.CSR[float32], o perceptron.Options) (wall, c time.Duration, acc float64, fitFaults, scoreFaults int64) {
+	f0, c0, t0 := faults(), cpu(), time.Now()
 	m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
-	wall, c = time.Since(t0), cpu()-c0
+	wall, c, f1 := time.Since(t0), cpu()-c0, faults()
 	if err == nil {
 		acc, err = m.AccuracySparse(te, te.Y)
 	}
+	fitFaults, scoreFaults = f1-f0, faults()-f1
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	return wall, c, acc
+	return wall, c, acc, fitFaults, scoreFaults
 }
 
 // accuracies prints the test accuracy of the timed fit (Workers 1) with
@@ -183,7 +182,7 @@ func fitAndScore(tr, te *dataset.CSR[float32], o perceptron.Options) (wall, c ti
 func accuracies(tr, te *dataset.CSR[float32], n int) {
 	sum := 0.0
 	for s := 1; s <= n; s++ {
-		_, _, acc := fitAndScore(tr, te, fitOptions(uint64(s)))
+		_, _, acc, _, _ := fitAndScore(tr, te, fitOptions(uint64(s)))
 		sum += acc
 		fmt.Printf("rosenblatt averaged ovr 10 epochs %s seed %d test accuracy %.4f\n", biasTag(), s, acc)
 	}

@@ -5,7 +5,11 @@
 // the end.
 package usedcols
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
+)
 
 // Renumber returns idx (column indices below d, each row's increasing)
 // with every column replaced by its rank among the columns that occur in
@@ -80,7 +84,7 @@ func (c *Columns) Lookup(j int32) (int32, bool) {
 // passes over idx, and keeps the bitmap (Columns) for looking columns up
 // later.
 func RenumberByCount(ranked, idx []int32, d int) *Columns {
-	words := make([]Word, (d+63)/64)
+	words := pages.Make[Word]((d + 63) / 64)
 	c := &Columns{Words: words}
 	for _, j := range idx {
 		words[j>>6].Bits |= 1 << (j & 63)
@@ -91,7 +95,7 @@ func RenumberByCount(ranked, idx []int32, d int) *Columns {
 		n += bits.OnesCount64(words[w].Bits)
 	}
 	// The columns' ranks in increasing order, counted as they are found.
-	cnt := make([]int32, n)
+	cnt := pages.Make[int32](n)
 	ranked = ranked[:len(idx)]
 	for k, j := range idx {
 		wd := words[j>>6]
@@ -123,7 +127,7 @@ func RenumberByCount(ranked, idx []int32, d int) *Columns {
 	for k, s := range ranked {
 		ranked[k] = c.Rank[s]
 	}
-	c.Cols = make([]int32, n)
+	c.Cols = pages.Make[int32](n)
 	s := 0
 	for w, wd := range words {
 		for b := wd.Bits; b != 0; b &= b - 1 {

@@ -1,0 +1,93 @@
+package pages
+
+import (
+	"errors"
+	"runtime"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// TestPopulateRange: the advice covers exactly the whole pages inside the
+// slice, and only for slices of minBytes or more.
+func TestPopulateRange(t *testing.T) {
+	saved := madvise
+	defer func() { madvise = saved }()
+	var calls [][2]uintptr
+	madvise = func(b []byte, advice int) error {
+		if advice != madvPopulateWrite {
+			t.Fatalf("advice %d", advice)
+		}
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		calls = append(calls, [2]uintptr{p, p + uintptr(len(b))})
+		return nil
+	}
+	x := make([]byte, 1<<20)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	for _, c := range [][2]int{{0, 1 << 20}, {1, 1<<20 - 1}, {100, 100 + minBytes}, {5, 5 + minBytes - 1}} {
+		calls = nil
+		Populate(x[c[0]:c[1]])
+		lo, hi := base+uintptr(c[0]), base+uintptr(c[1])
+		if c[1]-c[0] < minBytes {
+			if len(calls) != 0 {
+				t.Fatalf("%v: advised a slice below minBytes", c)
+			}
+			continue
+		}
+		if len(calls) != 1 {
+			t.Fatalf("%v: %d calls", c, len(calls))
+		}
+		a := calls[0]
+		if a[0]%pageSize != 0 || a[1]%pageSize != 0 || a[0] < lo || a[1] > hi || a[0]-lo >= pageSize || hi-a[1] >= pageSize {
+			t.Fatalf("%v: advised [%#x, %#x) for the slice [%#x, %#x)", c, a[0], a[1], lo, hi)
+		}
+	}
+}
+
+// TestPopulateBacks: on memory never touched (a fresh mapping), Populate
+// backs the pages, so that writing them then faults none in.
+func TestPopulateBacks(t *testing.T) {
+	probe, err := syscall.Mmap(-1, 0, int(pageSize), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = madvise(probe, madvPopulateWrite)
+	syscall.Munmap(probe)
+	if errors.Is(err, syscall.EINVAL) {
+		t.Skip("this kernel has no MADV_POPULATE_WRITE (Linux < 5.14)")
+	}
+	runtime.LockOSThread() // the faults are counted for this thread
+	defer runtime.UnlockOSThread()
+	const size = 4 << 20
+	for _, populated := range []bool{false, true} {
+		b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if populated {
+			Populate(b)
+		}
+		f0 := minorFaults(t)
+		for i := 0; i < size; i += int(pageSize) {
+			b[i] = 1
+		}
+		f := minorFaults(t) - f0
+		syscall.Munmap(b)
+		pages := int64(size / pageSize)
+		t.Logf("populated %v: %d faults for %d pages", populated, f, pages)
+		if populated && f > pages/8 {
+			t.Errorf("populated: writing %d pages faulted %d", pages, f)
+		}
+		if !populated && f < pages/2 {
+			t.Errorf("not populated: writing %d pages faulted only %d: the test cannot tell", pages, f)
+		}
+	}
+}
+
+func minorFaults(t *testing.T) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return ru.Minflt
+}
