@@ -47,6 +47,8 @@ import (
 	"math/bits"
 	"sync"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
 )
 
 // The envelope's constants.
@@ -322,9 +324,12 @@ type Writer struct {
 
 // New starts a file of header h (of version h.Version if it is above
 // Version, else Version: a file takes a newer version only for a field the
-// older lacks; L is len(labels)) with room for body more bytes.
+// older lacks; L is len(labels)) with room for body more bytes, in a
+// buffer whose pages are populated at once (pages.Make: a text model's
+// dense weights make files of tens of megabytes, which would otherwise
+// fault in page by page as they are written).
 func New(h Header, labels []int, body int) *Writer {
-	w := &Writer{b: make([]byte, 0, HeaderSize+8*len(labels)+max(body, 0)+SumSize)}
+	w := &Writer{b: pages.Make[byte](HeaderSize + 8*len(labels) + max(body, 0) + SumSize)[:0]}
 	w.b = append(w.b, Magic...)
 	w.b = le.AppendUint16(w.b, uint16(max(h.Version, Version)))
 	w.b = append(w.b, byte(h.ElemSize), h.Kind, h.Algorithm, h.Flags, 0, 0)
@@ -358,7 +363,20 @@ func (w *Writer) Finish() []byte {
 }
 
 // Elems appends the values of v in T's size.
+//
+// On a little-endian machine the values' bytes are the file's: they are
+// copied at once (a text model's dense weights are tens of megabytes).
 func Elems[T Float](w *Writer, v []T) {
+	es := ElemSize[T]()
+	if nativeLE {
+		w.b = append(w.b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*es)...)
+		return
+	}
+	elemsLE(w, v)
+}
+
+// elemsLE is Elems value by value, for any byte order.
+func elemsLE[T Float](w *Writer, v []T) {
 	for _, x := range v {
 		if ElemSize[T]() == 4 {
 			w.b = le.AppendUint32(w.b, math.Float32bits(float32(x)))
@@ -367,6 +385,10 @@ func Elems[T Float](w *Writer, v []T) {
 		}
 	}
 }
+
+// nativeLE reports whether the machine stores integers little-endian, as
+// the files do.
+var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // Reader walks the labels and body of a file opened by Open, checking each
 // size against the bytes left before anything is allocated. After an error

@@ -1,6 +1,8 @@
 package modelfile
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
@@ -194,5 +196,43 @@ func TestSizer(t *testing.T) {
 	p.Mul(1<<32, 1<<32)
 	if !p.Over {
 		t.Fatal("2^64 product not flagged")
+	}
+}
+
+// TestElemsBytes: Elems writes each value's little-endian bits, the
+// bytes of the value-by-value encoding, for both element types and for
+// values whose bits matter (−0, NaN payloads, infinities, subnormals),
+// after bytes already written at an odd offset.
+func TestElemsBytes(t *testing.T) {
+	f64 := []float64{0, math.Copysign(0, -1), 1.5, -3e300, math.Inf(1), math.Inf(-1), math.Float64frombits(0x7ff8000000000123),
+		math.Float64frombits(0xfff0000000000001), 5e-324, math.Pi}
+	f32 := make([]float32, len(f64))
+	for i, v := range f64 {
+		f32[i] = float32(v)
+	}
+	f32[6] = math.Float32frombits(0x7fc00123)
+	elemsCase(t, f32)
+	elemsCase(t, f64)
+}
+
+func elemsCase[T Float](t *testing.T, v []T) {
+	t.Helper()
+	fast, slow := &Writer{b: []byte{1, 2, 3}}, &Writer{b: []byte{1, 2, 3}}
+	Elems(fast, v)
+	elemsLE(slow, v)
+	if !bytes.Equal(fast.b, slow.b) {
+		t.Fatalf("%T: Elems wrote % x, value by value % x", v, fast.b, slow.b)
+	}
+	for i, x := range v {
+		off := 3 + i*ElemSize[T]()
+		var bits uint64
+		if ElemSize[T]() == 4 {
+			bits = uint64(binary.LittleEndian.Uint32(fast.b[off:]))
+			if bits != uint64(math.Float32bits(float32(x))) {
+				t.Fatalf("%T[%d]: bits %#x", v, i, bits)
+			}
+		} else if bits = binary.LittleEndian.Uint64(fast.b[off:]); bits != math.Float64bits(float64(x)) {
+			t.Fatalf("%T[%d]: bits %#x", v, i, bits)
+		}
 	}
 }
