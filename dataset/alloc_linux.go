@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bytes"
+	"os"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -81,11 +83,12 @@ func hugeRange[T kernel.Float](x []T) (p, lo, hi uintptr) {
 
 // populateRest has the kernel back the pages of x outside the range
 // adviseHuge advises (pages.Populate): all of a slice below hugeMin, the
-// ends of a larger one (up to 2 MiB each, in 4 KiB pages), so that the
-// first writes to them do not fault page by page either.
+// ends of a larger one (up to 2 MiB each, in 4 KiB pages), and all of it
+// where transparent huge pages are off (thpOff), so that the first writes
+// to them do not fault page by page either.
 func populateRest[T kernel.Float](x []T) {
 	p, lo, hi := hugeRange(x)
-	if hi <= lo {
+	if hi <= lo || thpOff() {
 		pages.Populate(x)
 		return
 	}
@@ -93,6 +96,14 @@ func populateRest[T kernel.Float](x []T) {
 	pages.Populate(x[:(lo-p)/size0])
 	pages.Populate(x[(hi-p)/size0:])
 }
+
+// thpOff reports whether the kernel gives no transparent huge pages to
+// advised memory: its setting (/sys/kernel/mm/transparent_hugepage/enabled)
+// is "never", or it has none.
+var thpOff = sync.OnceValue(func() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err != nil || bytes.Contains(b, []byte("[never]"))
+})
 
 // advised holds the address ranges [lo, hi) that adviseHuge has advised
 // and released, disjoint, at most maxAdvised of them. The Go

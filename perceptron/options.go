@@ -240,10 +240,11 @@ type Options struct {
 	// epoch (their weights could not change any more, except an average's
 	// drift towards the final vector). SVM never stops on that criterion;
 	// see Tol. On sparse data (TrainSparse, TrainMulticlassSparse with
-	// one-vs-rest) Online, Averaged and Voted count the epochs after a
-	// clean sweep instead of running them: every visit would be right
-	// again, with the same bits. The model and the diagnostics are those of
-	// running them; only the time is saved.
+	// one-vs-rest, Model.ContinueSparse) Online, Averaged and Voted under
+	// SampleSweep count the epochs after a clean one instead of running
+	// them: every visit would be right again, with the same bits. The
+	// model and the diagnostics are those of running them; only the time
+	// is saved.
 	RunAllEpochs bool
 	// Normalize is the notes' normalisation: every augmented sample (x, 1)
 	// ((x, B) with BiasFeature) is scaled to unit Euclidean length (x

@@ -211,24 +211,37 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 // and the fit must then fail with the "averaged weights" divergence, not
 // serve it.
 func TestFromBlocksNonFinite(t *testing.T) {
+	// And on more used columns than writeChunk: the most and the least
+	// frequent column are then written in different chunks.
+	wide := textLike[float32](newRand(93), 1000, 1<<13, 9, 3)
 	for _, workers := range []int{1, 2} {
-		newTrainer := averagedOvRTrainer(t, workers)
+		for _, newTrainer := range []func() *linTrainer[float32]{averagedOvRTrainer(t, workers), averagedOvRTrainerOn(t, workers, wide, wide.Y)} {
+			testFromBlocksNonFinite(t, workers, newTrainer)
+		}
+	}
+}
+
+func testFromBlocksNonFinite(t *testing.T, workers int, newTrainer func() *linTrainer[float32]) {
+	for _, last := range []bool{false, true} {
 		for _, overflow := range []bool{false, true} {
 			lt := newTrainer()
 			lt.step = 1
 			g := lt.blk[2] // class 2: the second group's with 2 workers
 			b, w, l := g.block(2)
-			p := (len(lt.ovr.m.Cols)-1)*w + l // the least frequent used column
+			p := l // the most frequent used column
+			if last {
+				p = (len(lt.ovr.m.Cols)-1)*w + l // the least frequent
+			}
 			g.W[b][p], g.U[b][p] = 3e38, -1
 			if overflow {
 				g.U[b][p] = -3e38 // w − u/1 = 6e38: +Inf in float32
 			}
 			W, U, A := lt.fromBlocks()
 			if got := lt.servedFinite(A); got == overflow {
-				t.Errorf("workers=%d, overflow=%v: servedFinite = %v", workers, overflow, got)
+				t.Errorf("workers=%d, last=%v, overflow=%v: servedFinite = %v", workers, last, overflow, got)
 			}
 			if !allFinite(W) || !allFinite(U) || allFinite(A) == overflow {
-				t.Errorf("workers=%d, overflow=%v: the written arrays do not match the check", workers, overflow)
+				t.Errorf("workers=%d, last=%v, overflow=%v: the written arrays do not match the check", workers, last, overflow)
 			}
 		}
 	}
@@ -240,6 +253,13 @@ func TestFromBlocksNonFinite(t *testing.T) {
 func averagedOvRTrainer(t *testing.T, workers int) func() *linTrainer[float32] {
 	t.Helper()
 	_, y, c := sparseIntSet(7, 60, 10, 3)
+	return averagedOvRTrainerOn(t, workers, c, y)
+}
+
+// averagedOvRTrainerOn is averagedOvRTrainer on c with the labels y
+// (0, 1, 2).
+func averagedOvRTrainerOn(t *testing.T, workers int, c *dataset.CSR[float32], y []int) func() *linTrainer[float32] {
+	t.Helper()
 	cls := make([]int32, len(y))
 	for i, v := range y {
 		cls[i] = int32(v)

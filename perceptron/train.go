@@ -545,7 +545,8 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	clean := false                                              // the last epoch swept every sample without a mistake
 	for ep := 1; ep <= cfg.epochs; ep++ {
 		var objs []float64
-		if clean && t.repeatsClean() {
+		counted := clean && t.repeatsClean()
+		if counted {
 			t.cleanEpoch()
 		} else {
 			var err error
@@ -557,7 +558,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 		if err := t.checkBudget(ep); err != nil {
 			return nil, nil, err
 		}
-		if t.diverged(stats, objs) {
+		if !counted && t.diverged(stats, objs) { // a counted epoch changes no value
 			return nil, nil, t.locate(ep, stats, grp, scratch, labels)
 		}
 
@@ -707,16 +708,15 @@ func (t *linTrainer[T]) repeatsClean() bool {
 // the tests turn it off to train the same models the long way.
 var repeatCleanEpochs = true
 
-// cleanEpoch is epoch for an epoch repeatsClean vouches for: it draws the
-// epoch's order as epoch would (the generator's state stays the one the
-// epochs would leave) and counts its visits (the averaged perceptron's
-// steps, the voted perceptron's survival counts), and visits nothing.
+// cleanEpoch is epoch for an epoch repeatsClean vouches for: it counts
+// its visits (the averaged perceptron's steps, the voted perceptron's
+// survival counts) and visits nothing. It draws no order: every later
+// epoch is counted too, and nothing after the epochs reads the generator.
 // stats keep the clean epoch's: no mistake, update or loss, and the
 // smallest margin that the same weights give the same samples (the final
 // pass of a binary Online fit takes it from there). RunAllEpochs asks for
-// such epochs; they cost nothing.
+// such epochs; they cost next to nothing.
 func (t *linTrainer[T]) cleanEpoch() {
-	t.smp.next()
 	for c := range t.vot {
 		t.vot[c].cnt += int64(t.smp.visits)
 	}

@@ -22,15 +22,17 @@ func TestPopulateRange(t *testing.T) {
 		calls = append(calls, [2]uintptr{p, p + uintptr(len(b))})
 		return nil
 	}
-	x := make([]byte, 1<<20)
+	pg := int(pageSize)
+	x := make([]byte, 16*pg+minBytes)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	for _, c := range [][2]int{{0, 1 << 20}, {1, 1<<20 - 1}, {100, 100 + minBytes}, {5, 5 + minBytes - 1}} {
+	for _, c := range [][2]int{{0, len(x)}, {1, len(x) - 1}, {100, 100 + minBytes + pg}, {5, 5 + minBytes - 1}, {pg - 1, pg - 1 + minBytes}} {
 		calls = nil
 		Populate(x[c[0]:c[1]])
 		lo, hi := base+uintptr(c[0]), base+uintptr(c[1])
-		if c[1]-c[0] < minBytes {
+		whole := (hi&^(pageSize-1))-((lo+pageSize-1)&^(pageSize-1)) >= pageSize // a whole page inside
+		if c[1]-c[0] < minBytes || !whole {
 			if len(calls) != 0 {
-				t.Fatalf("%v: advised a slice below minBytes", c)
+				t.Fatalf("%v: advised a slice below minBytes or without a whole page", c)
 			}
 			continue
 		}
@@ -89,5 +91,5 @@ func minorFaults(t *testing.T) int64 {
 	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
 		t.Fatal(err)
 	}
-	return ru.Minflt
+	return int64(ru.Minflt) // int32 on 32-bit systems
 }
