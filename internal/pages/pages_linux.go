@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -15,9 +16,17 @@ var madvise = syscall.Madvise
 // pageSize is the system's page size.
 var pageSize = uintptr(syscall.Getpagesize())
 
+// unsupported is set once the kernel refuses MADV_POPULATE_WRITE as an
+// unknown advice (EINVAL: Linux before 5.14), so that later calls do not
+// ask again.
+var unsupported atomic.Bool
+
 // populate applies MADV_POPULATE_WRITE to the whole pages inside the size
 // bytes at p, ignoring any error (the advice is only a hint).
 func populate(p unsafe.Pointer, size uintptr) {
+	if unsupported.Load() {
+		return
+	}
 	a := uintptr(p)
 	lo := (a + pageSize - 1) &^ (pageSize - 1)
 	hi := (a + size) &^ (pageSize - 1)
@@ -26,5 +35,7 @@ func populate(p unsafe.Pointer, size uintptr) {
 	}
 	// The range lies inside the caller's slice, which stays alive
 	// until this call returns.
-	_ = madvise(unsafe.Slice((*byte)(unsafe.Add(p, lo-a)), hi-lo), madvPopulateWrite)
+	if err := madvise(unsafe.Slice((*byte)(unsafe.Add(p, lo-a)), hi-lo), madvPopulateWrite); err == syscall.EINVAL {
+		unsupported.Store(true)
+	}
 }

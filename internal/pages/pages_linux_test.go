@@ -93,3 +93,18 @@ func minorFaults(t *testing.T) int64 {
 	}
 	return int64(ru.Minflt) // int32 on 32-bit systems
 }
+
+// TestPopulateUnsupported: once the kernel refuses the advice as unknown
+// (EINVAL, Linux before 5.14), Populate stops asking.
+func TestPopulateUnsupported(t *testing.T) {
+	saved := madvise
+	defer func() { madvise = saved; unsupported.Store(false) }()
+	calls := 0
+	madvise = func(b []byte, advice int) error { calls++; return syscall.EINVAL }
+	x := make([]byte, 4*minBytes)
+	Populate(x)
+	Populate(x)
+	if calls != 1 {
+		t.Fatalf("%d calls after EINVAL, want 1", calls)
+	}
+}
