@@ -71,24 +71,25 @@ func adviseHuge[T kernel.Float](x []T) error {
 
 // hugeRange returns the address p of x and the range [lo, hi) of it that
 // adviseHuge advises: its 2 MiB-aligned part if x is at least hugeMin
-// bytes, else an empty one (hi ≤ lo).
+// bytes and the kernel gives transparent huge pages (thpOff), else an
+// empty one (hi ≤ lo).
 func hugeRange[T kernel.Float](x []T) (p, lo, hi uintptr) {
 	size := uintptr(len(x)) * unsafe.Sizeof(x[0])
 	p = uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	if size < hugeMin {
+	if size < hugeMin || thpOff() {
 		return p, 0, 0
 	}
 	return p, (p + hugePage - 1) &^ (hugePage - 1), (p + size) &^ (hugePage - 1)
 }
 
 // populateRest has the kernel back the pages of x outside the range
-// adviseHuge advises (pages.Populate): all of a slice below hugeMin, the
-// ends of a larger one (up to 2 MiB each, in 4 KiB pages), and all of it
-// where transparent huge pages are off (thpOff), so that the first writes
-// to them do not fault page by page either.
+// adviseHuge advises (pages.Populate): all of a slice below hugeMin or
+// where transparent huge pages are off, the ends of a larger one (up to
+// 2 MiB each, in 4 KiB pages), so that the first writes to them do not
+// fault page by page either.
 func populateRest[T kernel.Float](x []T) {
 	p, lo, hi := hugeRange(x)
-	if hi <= lo || thpOff() {
+	if hi <= lo {
 		pages.Populate(x)
 		return
 	}

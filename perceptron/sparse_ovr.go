@@ -339,11 +339,7 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 			}
 		}
 	})
-	bad := false
-	for _, f := range nf {
-		bad = bad || f != 0
-	}
-	t.servedN2, t.servedOK = n2, !bad
+	t.servedN2, t.servedOK = n2, !slices.ContainsFunc(nf, func(f T) bool { return f != 0 })
 	return W, U, A, avg
 }
 

@@ -543,9 +543,10 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	visits := float64(t.smp.visits)
 	steps := (t.smp.visits + t.batchSize() - 1) / t.batchSize() // the notes' steps k per epoch
 	clean := false                                              // the last epoch swept every sample without a mistake
+	repeats := t.repeatsClean()
 	for ep := 1; ep <= cfg.epochs; ep++ {
 		var objs []float64
-		counted := clean && t.repeatsClean()
+		counted := clean && repeats
 		if counted {
 			t.cleanEpoch()
 		} else {
@@ -685,9 +686,9 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 }
 
 // repeatsClean reports whether an epoch that follows a clean sweep (an
-// epoch of SampleSweep without a mistake) is known to be clean without
-// running it: the weights change only on a mistake (Online, Averaged and
-// Voted, one sample a step), so they are the ones every sample was just
+// epoch of SampleSweep without a mistake: run sets clean only for those)
+// is known to be clean without running it: the weights change only on a
+// mistake (Online, Averaged and Voted, one sample a step), so they are the ones every sample was just
 // right with, and on sparse data the score of a visit is a function of the
 // weights and the sample alone (kernel.DotSparse, ScoreBlock, ScoreBlock2
 // and ScanBlock2 give a visit the same bits wherever it falls in the
@@ -699,7 +700,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 func (t *linTrainer[T]) repeatsClean() bool {
 	switch t.cfg.algo {
 	case Online, Averaged, Voted:
-		return t.dt.sp != nil && t.batchSize() == 1 && t.smp.mode == SampleSweep && repeatCleanEpochs
+		return t.dt.sp != nil && repeatCleanEpochs
 	}
 	return false
 }
