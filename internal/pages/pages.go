@@ -5,10 +5,12 @@
 // backed: the first write to each page faults, and the kernel backs it
 // then. A fault costs a fraction of a microsecond on bare metal, but tens
 // of times that in some virtual machines: on the KVM guest of the README's
-// figures about 12–18 µs a page against about 0.6 µs a page when one
-// madvise(MADV_POPULATE_WRITE) backs a whole range (64 MiB: 190 ms of
-// faults against 10 ms). A fit that writes a few megabytes of fresh
-// arrays pays that first (bench/textfit counts each fit's page faults).
+// figures 64 MiB written a byte a page took 190 ms of faults (about 12 µs
+// a page), and 52 ms when one madvise(MADV_POPULATE_WRITE) had backed it
+// first (about 0.8 µs a page for the call, and 2.4 for the first write,
+// which the host still backs; bench/results/populate-zen5.{sh,txt}). A
+// fit that writes a few megabytes of fresh arrays pays that first
+// (bench/textfit counts each fit's page faults).
 package pages
 
 import "unsafe"
