@@ -70,7 +70,7 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 // 16 weight vectors their integer scores live on the stack; beyond, and
 // for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
-	kind    perceptron.Kind // the source model's: binary, one-vs-rest or argmax
+	kind    perceptron.Kind      // the source model's: binary, one-vs-rest or argmax
 	algo    perceptron.Algorithm // 0 for a linear SVM
 	svm     bool                 // the source is an svm.LinearModel
 	d       int
