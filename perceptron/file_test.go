@@ -158,7 +158,7 @@ func TestFileBadFields(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = 4 }, ErrVersion},
+		{"version", bin, func(b []byte) { b[8] = modelfile.Newest + 1 }, ErrVersion},
 		{"v1-with-state", bin, func(b []byte) { b[8] = 1 }, ErrCorrupt},
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
 		{"no-state", bin, func(b []byte) { b[13] &^= flagState }, ErrCorrupt},
