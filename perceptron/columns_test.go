@@ -187,3 +187,54 @@ func TestColumnsFileBad(t *testing.T) {
 		}
 	}
 }
+
+// TestResumable: without Options.Resumable a file holds the served model
+// alone (an averaged model's a third of the values), predicts the same
+// bits, and refuses to continue; with it the file continues exactly as the
+// fit would have, and a model read from it writes the state again.
+func TestResumable(t *testing.T) {
+	Xm, ym := intMulticlass(newRand(21), 120, 40, 3)
+	X := to32(Xm)
+	train := func(resumable bool, epochs int) *Model[float32] {
+		m, _, err := TrainMulticlass(X, 40, ym, Options{Algorithm: Averaged, MaxIter: epochs, RunAllEpochs: true, Resumable: resumable})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	served, full := mustMarshal(t, train(false, 2)), mustMarshal(t, train(true, 2))
+	if served[13]&flagState != 0 || full[13]&flagState == 0 {
+		t.Fatalf("state flags %#x and %#x", served[13], full[13])
+	}
+	if n := 3 * (40 + 1) * 4; len(full)-len(served) < 2*n {
+		t.Errorf("%d bytes without the state, %d with: want the running weights and sums (%d bytes) gone", len(served), len(full), 2*n)
+	}
+	var a, b Model[float32]
+	if err := a.UnmarshalBinary(served); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.UnmarshalBinary(full); err != nil {
+		t.Fatal(err)
+	}
+	csr, err := dataset.FromDense(&dataset.Data[float32]{X: X, Y: ym, Rows: 120, Cols: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameEveryForm(t, &b, &a, csr)
+	if _, _, err := a.Continue(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Continue without the state: %v", err)
+	}
+	if _, err := a.Update(X[:40], ym[0]); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Update without the state: %v", err)
+	}
+	if string(mustMarshal(t, &b)) != string(full) {
+		t.Error("a model read with its state does not write it again")
+	}
+	got, _, err := b.Continue(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true, Resumable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(mustMarshal(t, got)) != string(mustMarshal(t, train(true, 3))) {
+		t.Error("two epochs, a file and one more are not three epochs")
+	}
+}

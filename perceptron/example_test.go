@@ -187,7 +187,7 @@ func ExampleModel_MarshalBinary() {
 	data[len(data)/2] ^= 1
 	fmt.Println(errors.Is(wrong.UnmarshalBinary(data), perceptron.ErrMismatch))
 	// Output:
-	// 88 bytes, float32, binary, online
+	// 72 bytes, float32, binary, online
 	// <nil>
 	// true
 	// true

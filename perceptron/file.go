@@ -242,6 +242,9 @@ func elemMismatch[T Float](es int) error {
 // knows only version 2 rejects it (ErrVersion) rather than serve it with
 // B = 1; every other model is written as version 2.
 //
+// The training state is written only for a model trained with
+// Options.Resumable (or read from a file that held it).
+//
 // Version 1, which UnmarshalBinary also reads, had no training state and
 // flag bit 1 meant NormalizeFeatures' transform (which Normalize was then);
 // such a model is written back as version 2. An averaged or SVM model
@@ -262,14 +265,14 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	es := elemSize[T]()
-	R, avg := 0, averagingState(s.algo, s.hasState())
+	R, avg := 0, averagingState(s.algo, s.fileState())
 	var cols []int32
 	if !s.voted() {
 		R = s.rows()
 		cols = s.usedColumns()
 	}
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
-		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.hasState(), cols != nil), Dims: s.d, Count: len(s.VC) + len(cols), Param: s.eta}
+		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.fileState(), cols != nil), Dims: s.d, Count: len(s.VC) + len(cols), Param: s.eta}
 	h.Version = headerVersion(h.Flags)
 	nw := R * s.d // served weights
 	if cols != nil {
@@ -282,7 +285,7 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if h.Flags&flagBiasFeat != 0 {
 		w.F64(s.bfeat)
 	}
-	if s.hasState() {
+	if s.fileState() {
 		w.U64(uint64(s.steps))
 		w.F64(s.lambda)
 	}
@@ -338,7 +341,7 @@ func (s *state[T]) usedColumns() []int32 {
 	} else {
 		denseRows(s.W)
 	}
-	if averagingState(s.algo, s.hasState()) {
+	if averagingState(s.algo, s.fileState()) {
 		arrays = 3
 		if a := s.avg; a != nil {
 			compactRows(a.W, len(a.cols), a.cols)
@@ -416,7 +419,7 @@ func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
 		dense(s.W)
 	}
 	modelfile.Elems(w, s.B)
-	if !averagingState(s.algo, s.hasState()) {
+	if !averagingState(s.algo, s.fileState()) {
 		return
 	}
 	if a := s.avg; a != nil {
@@ -604,7 +607,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		if steps == 0 || steps > math.MaxInt64 {
 			return fmt.Errorf("%w: %d steps in the training state", ErrCorrupt, steps)
 		}
-		s.steps = int64(steps)
+		s.steps, s.resumable = int64(steps), true
 		s.lambda = math.Float64frombits(r.U64())
 	}
 	elems := func(n int, what string) []T {
@@ -929,8 +932,10 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels),
-		Steps: s.steps, Lambda: s.lambda}
+	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels)}
+	if s.fileState() {
+		j.Steps, j.Lambda = s.steps, s.lambda
+	}
 	r := s.rows()
 	if s.voted() {
 		for k := range r {
@@ -951,7 +956,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 			return out
 		}
 		j.Weights, j.Biases = rowsOf(s.W), s.B
-		if CW, U := s.averaging(); CW != nil {
+		if CW, U := s.averaging(); CW != nil && s.fileState() {
 			j.Averaging = &jsonAvg[T]{Weights: rowsOf(CW), Biases: s.CB, Sums: rowsOf(U), BSums: s.UB}
 		}
 	}
@@ -975,7 +980,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if j.Version == 1 && (j.Steps != 0 || j.Lambda != 0 || j.Averaging != nil) {
 		return fmt.Errorf("%w: a version-1 document with a training state", ErrCorrupt)
 	}
-	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda}
+	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda, resumable: j.Steps > 0}
 	if s.bfeat, err = biasFeatureOf[T](&j.jsonCommon); err != nil {
 		return err
 	}

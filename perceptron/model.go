@@ -111,6 +111,9 @@ type state[T Float] struct {
 	// each, so that W = CW − U/steps.
 	steps  int64
 	lambda float64
+	// resumable: the files of the model hold the state (Options.Resumable,
+	// or read from a file that held it).
+	resumable bool
 	CW, CB []T
 	U, UB  []T
 	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
@@ -125,6 +128,9 @@ type state[T Float] struct {
 // hasState reports whether the snapshot holds the training state of its
 // algorithm (not a model read from a version-1 file).
 func (s *state[T]) hasState() bool { return s.steps > 0 }
+
+// fileState reports whether the model's files hold its training state.
+func (s *state[T]) fileState() bool { return s.resumable && s.hasState() }
 
 // biasSq is B², the square of the model's bias feature (0 without a bias).
 func (s *state[T]) biasSq() float64 { return s.bfeat * s.bfeat }

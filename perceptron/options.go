@@ -345,6 +345,16 @@ type Options struct {
 	// The model is the same. Kernel models are always evaluated (their
 	// kept decision values make it cheap).
 	SkipEvaluation bool
+	// Resumable keeps the training state in the model's files
+	// (MarshalBinary, MarshalJSON): the step count, Pegasos's λ, and an
+	// averaged model's running weights and sums, which Continue and
+	// Update need to go on exactly as the fit would have. Without it a
+	// file holds the served model alone (an averaged model's is a third
+	// of the size); read back, it predicts the same, and an averaged or
+	// Pegasos model refuses to continue (ErrUnsupported). The model in memory
+	// keeps its state either way, and a model read from a file with the
+	// state writes it again.
+	Resumable bool
 
 	// Callback, if not nil, is called after every epoch with its
 	// statistics, on the goroutine that called Train. Returning ErrStop
@@ -395,6 +405,7 @@ type config struct {
 	votedMax  int64 // bytes; < 0: no limit
 	margin    bool  // DataMargin
 	noEval    bool  // SkipEvaluation
+	resumable bool  // Resumable
 }
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -427,6 +438,7 @@ func (o *Options) resolve() (config, error) {
 		votedMax:  o.VotedMaxBytes,
 		margin:    o.DataMargin,
 		noEval:    o.SkipEvaluation,
+		resumable: o.Resumable,
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))

@@ -1172,7 +1172,7 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
-		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step}
+		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step, resumable: t.cfg.resumable}
 	if t.dt.aug {
 		s.d = d - 1
 	}
