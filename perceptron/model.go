@@ -114,8 +114,8 @@ type state[T Float] struct {
 	// resumable: the files of the model hold the state (Options.Resumable,
 	// or read from a file that held it).
 	resumable bool
-	CW, CB []T
-	U, UB  []T
+	CW, CB    []T
+	U, UB     []T
 	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
 	// see compactAvg and averaging.
 	avg *compactAvg[T]
