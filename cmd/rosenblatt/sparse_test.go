@@ -108,7 +108,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 	var conts [2][]byte
 	for k, repr := range []string{"-dense=false", "-dense"} {
 		for _, args := range [][]string{
-			{"train", "-f", "-o", "one.model", "-algo", "averaged", "-epochs", "1", "-type", "float64", repr, "int.libsvm"},
+			{"train", "-f", "-o", "one.model", "-algo", "averaged", "-epochs", "1", "-type", "float64", "-resumable", repr, "int.libsvm"},
 			{"train", "-f", "-o", "two.model", "-init", "one.model", "-epochs", "1", repr, "int.libsvm"},
 		} {
 			if code, stdout, stderr := runIn(t, dir, args...); code != exitOK {
