@@ -71,7 +71,7 @@ type LinearOptions struct {
 	// traffic, not arithmetic: one goroutine visits each row once per pass
 	// for all its classes, so splitting the classes between g goroutines
 	// reads the data g times. On the 2-core benchmark machine one
-	// goroutine was faster (bench/results/svm-zen5.txt); try 2 on a machine
+	// goroutine was faster (bench/results/svm/svm-zen5.txt); try 2 on a machine
 	// with memory bandwidth to spare.
 	Threads int
 	// Impl selects the kernel implementation (one of kernel.Impls()); nil

@@ -8,7 +8,7 @@
 // figures 64 MiB written a byte a page took 190 ms of faults (about 12 µs
 // a page), and 52 ms when one madvise(MADV_POPULATE_WRITE) had backed it
 // first (about 0.8 µs a page for the call, and 2.4 for the first write,
-// which the host still backs; bench/results/populate-zen5.{sh,txt}). A
+// which the host still backs; bench/results/text/populate-zen5.{sh,txt}). A
 // fit that writes a few megabytes of fresh arrays pays that first
 // (bench/textfit counts each fit's page faults).
 package pages
