@@ -31,7 +31,7 @@ package kernel
 // non-zeros on Zen 5, on AVX2 and AVX-512, L1-hot and cold
 // (bench/results/kernels/sparse-gather-vs-scalar-zen5.txt), and were removed.
 //
-// On the Zen 5 of the README (CPU time, fastest of 30 interleaved rounds,
+// On the 2-vCPU AMD Zen 5 guest of docs/benchmarks/text.md (CPU time, fastest of 30 interleaved rounds,
 // bench/results/kernels/sparse-dot-zen5-r3.txt), 100 non-zeros into 2²⁰ float32
 // weights run 1.7–2.1× the plain Go loop with the weights in L1 and
 // 1.15–1.3× spread over the whole vector. 12 non-zeros run 0.95–1.1× the
