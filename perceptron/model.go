@@ -549,7 +549,7 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 // than two samples at a time with kernel.Dots2. The product packs the
 // samples first, a pass over the batch that costs more than scoring them
 // against a few vectors; measured in CPU time on Zen 5 (d = 784, 200
-// samples, TestPredictCPUTime, bench/results/predict-batch-zen5.txt), Dots2
+// samples, TestPredictCPUTime, bench/results/perceptron/predict-batch-zen5.txt), Dots2
 // is 6, 2.3 and 1.3 times faster for 10, 16 and 32 vectors, the two are
 // even at 64, and the product 1.2 times faster at 128.
 const gemmMinRows = 64
@@ -566,7 +566,7 @@ const votedChunk = 1 << 22
 // split batch gets at least (see workers): 2²¹, some 20 µs of work at the
 // rate of kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
 // goroutines even when the other cores are busy. Measured on the shared
-// 2-vCPU Zen 5 guest (bench/results/predict-batch-zen5.txt), splitting a
+// 2-vCPU Zen 5 guest (bench/results/perceptron/predict-batch-zen5.txt), splitting a
 // 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
 // over two goroutines was slower than one (wall clock, median 177 against
 // 122 ns per sample), so such a batch runs on the calling goroutine; one

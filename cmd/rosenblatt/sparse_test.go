@@ -126,7 +126,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 	}
 }
 
-// TestTrainWideSparse is the case: a text-shaped file of 2²⁰
+// TestTrainWideSparse is the text case: a text-shaped file of 2²⁰
 // hashed features that the dense reader refuses (its matrix would exceed
 // the limit) trains sparse, without -cols, and the model has the width.
 func TestTrainWideSparse(t *testing.T) {

@@ -200,7 +200,7 @@ func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, e
 	case "linear":
 		k = gram.Linear{}
 	case "poly":
-		// The notes' kernel (1 + x·x′)^m by default.
+		// The classical polynomial kernel (1 + x·x′)^m by default.
 		k = gram.Polynomial{Gamma: gammaOr(1), Coef0: tf.coef0, Degree: tf.degree}
 	case "rbf":
 		k = gram.RBF{Gamma: gammaOr(1 / float64(max(cols, 1)))}

@@ -9,8 +9,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-// notesCases are the train options that follow the user's notes: the
-// polynomial kernel (1 + x·x′)^m, the notes' normalisation, the mini-batch
+// notesCases are the train options of the textbook perceptron: the
+// polynomial kernel (1 + x·x′)^m, the normalisation (x, 1)/‖(x, 1)‖, the mini-batch
 // and online sampling, the warm start from a model file (-init), and the
 // two margins.
 var notesCases = []cliCase{
