@@ -339,10 +339,12 @@ func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byt
 // MaxIter set to the epochs, of the single-process run it equals). A shard
 // needs only its model and the epoch's mistakes: the final pass that
 // evaluates the model is skipped (about half of Continue's time on a
-// shard; see shardEvaluation and BenchmarkShardEpoch).
+// shard; see shardEvaluation and BenchmarkShardEpoch). The shards pass
+// their models on with the training state (Resumable): the next epoch
+// continues each exactly.
 func Options(alg perceptron.Algorithm, eta float64) perceptron.Options {
 	return perceptron.Options{Algorithm: alg, MaxIter: 1, RunAllEpochs: true, Eta: eta, Workers: 1,
-		SkipEvaluation: !shardEvaluation}
+		SkipEvaluation: !shardEvaluation, Resumable: true}
 }
 
 // shardEvaluation makes the shards evaluate their models as Continue does
