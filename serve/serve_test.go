@@ -80,7 +80,11 @@ func TestMalformed(t *testing.T) {
 		{name: "a null row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], null]}`, code: 400, msg: `row 1 has 0 features`},
 		{name: "many empty rows", ct: ctJSON, body: `{"rows": [` + strings.Repeat(`[],`, 1000) + `[]]}`, code: 400, msg: `row 0 has 0 features`},
 		{name: "scores not a boolean", ct: ctJSON, body: `{"x": [1, 2, 3, 4], "scores": 1}`, code: 400, msg: `bad JSON`},
-		{name: "rows not closed", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4]`, code: 400, msg: `bad JSON`},
+		{name: "rows not closed", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4]`, code: 400, msg: `truncated JSON at byte 22`},
+		{name: "object not closed", ct: ctJSON, body: `{"x":[1,2,3,4]`, code: 400, msg: `truncated JSON at byte 14`},
+		{name: "null feature", ct: ctJSON, body: `{"x": [1, null, 3, 4]}`, code: 400, msg: `row 0, feature 1 is null`},
+		{name: "null in a row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], [1, 2, 3, null]]}`, code: 400, msg: `row 1, feature 3 is null`},
+		{name: "null past a row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4, null]]}`, code: 400, msg: `row 0, feature 4 is null`},
 		{name: "empty batch", ct: ctJSON, body: `{"rows": []}`, code: 400, msg: "empty batch"},
 		{name: "x too short", ct: ctJSON, body: `{"x": [1, 2, 3]}`, code: 400, msg: `"x" has 3 features, the model has 4`},
 		{name: "x empty", ct: ctJSON, body: `{"x": []}`, code: 400, msg: `"x" has 0 features`},
@@ -272,7 +276,11 @@ func TestReload(t *testing.T) {
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &h))
 	require.Equal(t, "ok", h.Status)
 	require.Equal(t, va, h.Model)
-	require.Contains(t, h.LastReloadError, "checksum")
+	// A stranger learns that the reload failed, not why nor where.
+	require.Equal(t, "reload failed; see the server log", h.LastReloadError)
+	require.NotContains(t, w.Body.String(), "checksum")
+	require.NotContains(t, w.Body.String(), path)
+	require.Contains(t, w.Body.String(), `"lastReloadFailedAt":"`)
 
 	for _, c := range []struct {
 		name string
@@ -718,5 +726,6 @@ func TestSlowReload(t *testing.T) {
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
 	require.Contains(t, w.Body.String(), `"reloads":1`)
-	require.Contains(t, w.Body.String(), "panicked")
+	require.Contains(t, w.Body.String(), `"lastReloadError":"reload failed; see the server log"`)
+	require.NotContains(t, w.Body.String(), "panicked")
 }

@@ -137,8 +137,11 @@ func TestServe(t *testing.T) {
 	}
 	reload()
 	waitFor(t, func() bool { _, e := health(); return e != "" })
-	if v, e := health(); v != va || !strings.Contains(e, "m.model") {
+	if v, e := health(); v != va || e != "reload failed; see the server log" {
 		t.Errorf("after a corrupt file: model %s (want %s), last error %q", v, va, e)
+	}
+	if !strings.Contains(logs.String(), "m.model") {
+		t.Errorf("the log does not name the file that failed:\n%s", logs.String())
 	}
 	if v, got := predict(); v != va || !eq(got, wantA) {
 		t.Errorf("after a corrupt file: model %s, labels %v", v, got)
@@ -204,6 +207,9 @@ func TestServeErrors(t *testing.T) {
 		{"no model", []string{"-addr", "127.0.0.1:0"}, errUsage, "-model FILE is required"},
 		{"argument", []string{"-model", "x", "extra"}, errUsage, `unexpected argument "extra"`},
 		{"negative poll", []string{"-model", "x", "-poll", "-1s"}, errUsage, "-poll must not be negative"},
+		{"negative budget", []string{"-model", "x", "-max-inflight-bytes", "-1"}, errUsage, "-max-inflight-bytes must not be negative"},
+		{"zero scores", []string{"-model", "x", "-max-scores", "0"}, errUsage, "-max-scores and -max-conns must be positive"},
+		{"model over the limit", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0", "-max-model-bytes", "3"}, serve.ErrModel, "the limit (-max-model-bytes)"},
 		{"not a model", []string{"-model", "testdata/notamodel.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "notamodel.model"},
 		{"corrupt", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "corrupt.model"},
 		{"missing", []string{"-model", "testdata/missing.model", "-addr", "127.0.0.1:0"}, os.ErrNotExist, "missing.model"},
