@@ -70,12 +70,19 @@ type buffers struct {
 	cr     countReader
 }
 
-func (s *Server) put(b *buffers) {
+// done ends a request's use of b: what it held of the budget is given
+// back, and b keeps no reference to the request.
+func (b *buffers) done() {
 	b.h.release()
 	b.cr = countReader{}
 	if b.bw != nil {
-		b.bw.Reset(nil) // drops the ResponseWriter
+		b.bw.Reset(nil)
 	}
+}
+
+// put returns b to the pool unless it has grown large.
+func (s *Server) put(b *buffers) {
+	b.done()
 	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
 		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
@@ -253,11 +260,16 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
 		return
 	}
+	b := s.pool.Get().(*buffers)
+	defer s.put(b)
+	s.answer(w, r, m, b)
+}
+
+// answer answers a POST /predict with model m and buffers b.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *buffers) {
+	b.h = hold{s: s}
 	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
 	scores := wantScores(r.URL.RawQuery)
-	b := s.pool.Get().(*buffers)
-	b.h = hold{s: s}
-	defer s.put(b)
 	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
 	ct = strings.TrimSpace(ct)
 	var e *httpError
