@@ -123,7 +123,7 @@ func (h *hold) take(n int64) *httpError {
 	for {
 		cur := s.inflight.Load()
 		if cur+n > budget {
-			return bad(http.StatusServiceUnavailable, "the request would hold %s, and the requests in flight hold %s of the server's in-flight budget of %s (-max-inflight-bytes): retry later",
+			return bad(http.StatusServiceUnavailable, "the request would hold %s, with %s held by the other requests in flight: over the server's in-flight budget of %s (-max-inflight-bytes); retry later",
 				fmtBytes(h.n+n), fmtBytes(cur-h.n), fmtBytes(budget))
 		}
 		if s.inflight.CompareAndSwap(cur, cur+n) {
