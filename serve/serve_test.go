@@ -354,11 +354,16 @@ func start(t testing.TB, s *serve.Server) string {
 // TestLoad drives the server on loopback with concurrent clients while the
 // model file is replaced over and over (two models that disagree on the
 // requests, and now and then a corrupt file), found by Watch or by Reload,
-// with binary and JSON requests:
-// no request fails, and every response's labels and scores are exactly
-// those of the model version it names.
+// with binary and JSON requests, while slow connections each declare a
+// 60 MiB binary body, send 200 KiB of it and wait:
+// no request fails, every response's labels and scores are exactly
+// those of the model version it names, the slow connections are neither
+// answered nor refused while they wait, and the bytes they hold are
+// counted against the in-flight budget, which the requests in flight
+// never exceed.
 func TestLoad(t *testing.T) {
 	const d, clients = 16, 4
+	const budget, slow, slowSent = 8 << 20, 24, 200 << 10
 	requests := 3000
 	if testing.Short() {
 		requests = 600
@@ -366,8 +371,18 @@ func TestLoad(t *testing.T) {
 	ma := trainBinary[float32](t, 1, 100, d, false)
 	mb := trainBinary[float32](t, 1, 100, d, true)
 	fa, fb := marshal(t, ma), marshal(t, mb)
-	s, path, _ := newServer(t, fa, serve.Options{Poll: time.Millisecond})
-	url := start(t, s) + "/predict"
+	s, path, _ := newServer(t, fa, serve.Options{Poll: time.Millisecond, MaxInflightBytes: budget})
+	base := start(t, s)
+	url := base + "/predict"
+	stopSlow := make(chan struct{})
+	slowGot := slowClients(t, strings.TrimPrefix(base, "http://"), slow, d, 60<<20, slowSent, stopSlow)
+	deadline := time.Now().Add(10 * time.Second)
+	for now, _ := serve.InFlight(s); now < slow*slowSent && time.Now().Before(deadline); now, _ = serve.InFlight(s) {
+		time.Sleep(time.Millisecond)
+	}
+	held, _ := serve.InFlight(s)
+	require.GreaterOrEqual(t, held, int64(slow*slowSent), "the slow connections' bytes are held")
+	require.LessOrEqual(t, held, int64(slow*2*slowSent), "the slow connections hold what they sent, not what they declared")
 
 	// The requests and what each model answers to them.
 	const kinds = 8
@@ -486,6 +501,13 @@ func TestLoad(t *testing.T) {
 	}
 	wg.Wait()
 	require.Zero(t, failed.Load())
+	close(stopSlow)
+	for i, got := range slowGot() {
+		require.Empty(t, got, "slow connection %d was answered while it sent", i)
+	}
+	_, peak := serve.InFlight(s)
+	require.LessOrEqual(t, peak, int64(budget))
+	t.Logf("in flight: %d bytes held by %d slow connections, peak %d of a budget of %d", held, slow, peak, budget)
 	total := map[string]int{}
 	for _, m := range seen {
 		for v, n := range m {
