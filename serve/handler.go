@@ -156,8 +156,9 @@ func fmtBytes(n int64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[u:u+1] + "iB"
 }
 
-// countReader counts the bytes read through it and takes them from the
-// request's hold (a JSON decoder keeps at most what it has read).
+// countReader counts the bytes read through it and takes twice as many
+// from the request's hold: a json.Decoder's buffer, which grows by
+// doubling, is at most about twice what it has read.
 type countReader struct {
 	r io.Reader
 	n int64
@@ -171,7 +172,7 @@ var errBudget = errors.New("over the in-flight budget")
 func (c *countReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n += int64(k)
-	if e := c.h.take(int64(k)); e != nil {
+	if e := c.h.take(2 * int64(k)); e != nil {
 		c.e = e
 		return k, errBudget
 	}

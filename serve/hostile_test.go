@@ -113,6 +113,16 @@ func TestInflightBudget(t *testing.T) {
 	require.Equal(t, 413, w.Code, w.Body.String())
 	require.Contains(t, w.Body.String(), "more than the server's in-flight budget of 1 MiB (-max-inflight-bytes)")
 
+	// A JSON body of 600 KB whose values take 96 KB: its decoder's
+	// buffer counts too, twice the bytes read, so it alone needs more.
+	row := "[" + strings.TrimSuffix(strings.Repeat("1.0000000000000000000001,", d), ",") + "]"
+	jb := []byte(`{"rows": [` + strings.TrimSuffix(strings.Repeat(row+",", 1500), ",") + `]}`)
+	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jb))
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	require.Equal(t, 413, w.Code, w.Body.String())
+	require.Contains(t, w.Body.String(), "(-max-inflight-bytes)")
+
 	now, peak := serve.InFlight(s)
 	require.Zero(t, now, "every request gives back what it held")
 	require.LessOrEqual(t, peak, int64(budget))
