@@ -529,16 +529,6 @@ func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader,
 	bits := 8 * m.elem
 	out := append(b.out[:0], `{"model":"`...)
 	out = append(out, m.version...)
-	appendScores := func(out []byte, sc []T) []byte {
-		out = append(out, '[')
-		for j, v := range sc {
-			if j > 0 {
-				out = append(out, ',')
-			}
-			out = strconv.AppendFloat(out, float64(v), 'g', -1, bits)
-		}
-		return append(out, ']')
-	}
 	// send writes out once it holds a buffer's worth.
 	send := func(out []byte) []byte {
 		if len(out) < writeBuffer {
@@ -546,6 +536,16 @@ func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader,
 		}
 		bw.Write(out)
 		return out[:0]
+	}
+	appendScores := func(out []byte, sc []T) []byte {
+		out = append(out, '[')
+		for j, v := range sc {
+			if j > 0 {
+				out = append(out, ',')
+			}
+			out = send(strconv.AppendFloat(out, float64(v), 'g', -1, bits))
+		}
+		return append(out, ']')
 	}
 	if single {
 		out = append(out, `","label":`...)

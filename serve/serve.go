@@ -337,6 +337,7 @@ type Server struct {
 	badSum    [sha256.Size]byte // the last bad content's hash
 	lastErr   error             // the last reload's error, nil after a success
 	lastTrans string            // the last transient error logged
+	retry     bool              // the last read failed for a reason that may pass: Watch tries again
 
 	// For /healthz, which must not wait for a reload in progress.
 	reloads atomic.Int64              // models put in use after the first
@@ -446,10 +447,10 @@ func (s *Server) Reload() (bool, error) {
 		if gen < s.recorded {
 			return false, nil
 		}
-		s.recorded = gen
+		s.recorded, s.retry = gen, false
 		err = fmt.Errorf("%w: %w", ErrModel, err)
 		if transient(err) {
-			s.seen = fileStat{} // not seen: the next look tries again
+			s.retry = true // not taken as the file's state: the next look tries again
 			s.lastErr = err
 			now := time.Now()
 			s.failure.Store(&now)
@@ -467,7 +468,7 @@ func (s *Server) Reload() (bool, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if gen >= s.recorded {
-			s.recorded = gen
+			s.recorded, s.retry = gen, false
 			s.succeeded()
 		}
 		return false, nil
@@ -485,7 +486,7 @@ func (s *Server) Reload() (bool, error) {
 	if gen < s.recorded {
 		return false, nil // a reload that started later has put its outcome in
 	}
-	s.recorded = gen
+	s.recorded, s.retry = gen, false
 	if err == nil {
 		if cur != nil {
 			s.reloads.Add(1)
@@ -585,9 +586,9 @@ func (s *Server) Watch(ctx context.Context) {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		seen := s.seen
+		seen, retry := s.seen, s.retry
 		s.mu.Unlock()
-		if seen.changed(s.stat()) {
+		if retry || seen.changed(s.stat()) {
 			s.Reload() // logs its error
 		}
 	}
