@@ -236,7 +236,7 @@ func readModel(path string, limit int64) ([]byte, error) {
 		}
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s grew past %d bytes while it was read, more than %d bytes, the limit (-max-model-bytes)", path, limit, limit)
+		return nil, fmt.Errorf("%s grew while it was read: more than %d bytes, the limit (-max-model-bytes)", path, limit)
 	}
 	return data, nil
 }
