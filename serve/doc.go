@@ -49,8 +49,9 @@
 // What a request holds is counted against a budget shared by the requests
 // in flight, Options.MaxInflightBytes: a binary body as it arrives (in
 // memory that grows from 64 KiB by doubling, so that a header declaring
-// more than is sent costs what was sent), twice the bytes a JSON decoder
-// has read (its buffer grows by doubling), the samples in the model's type, the labels and the scores. The
+// more than is sent costs what was sent), three times the bytes a JSON
+// decoder has read (its buffer grows by doubling, and a row's text is
+// copied once), the samples in the model's type, the labels and the scores. The
 // response is written through a 16 KiB buffer as it is made, never whole.
 // Run serves at most Options.MaxConns connections at once. So the server
 // holds at most about MaxInflightBytes, plus per connection net/http's

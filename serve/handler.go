@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -59,8 +60,9 @@ type buffers struct {
 	body   []byte    // a binary request's values, as they arrived
 	x32    []float32 // the samples, in the model's type
 	x64    []float64
-	r32    []float32 // one JSON row: filled with NaN before it is decoded
+	r32    []float32 // one JSON row
 	r64    []float64
+	raw    json.RawMessage // one JSON row's text
 	labels []int
 	s32    []float32 // scores
 	s64    []float64
@@ -83,7 +85,7 @@ func (b *buffers) done() {
 // put returns b to the pool unless it has grown large.
 func (s *Server) put(b *buffers) {
 	b.done()
-	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
+	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || cap(b.raw) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
 		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
 	}
@@ -156,9 +158,10 @@ func fmtBytes(n int64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[u:u+1] + "iB"
 }
 
-// countReader counts the bytes read through it and takes twice as many
-// from the request's hold: a json.Decoder's buffer, which grows by
-// doubling, is at most about twice what it has read.
+// countReader counts the bytes read through it and takes three times as
+// many from the request's hold: a json.Decoder's buffer, which grows by
+// doubling, is at most about twice what it has read, and a row's text is
+// copied once (decodeJSON).
 type countReader struct {
 	r io.Reader
 	n int64
@@ -172,7 +175,7 @@ var errBudget = errors.New("over the in-flight budget")
 func (c *countReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n += int64(k)
-	if e := c.h.take(2 * int64(k)); e != nil {
+	if e := c.h.take(3 * int64(k)); e != nil {
 		c.e = e
 		return k, errBudget
 	}
@@ -642,20 +645,14 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // decodeJSON reads a JSON request, {"x": [...]} or {"rows": [[...], ...]}
 // with an optional "scores": bool, into b's sample buffer: x holds the n
 // rows of the model's d values, single reports "x". The rows are decoded
-// one at a time into a reused row and copied into x as they come, and a
-// row of the wrong width or with a null is refused as soon as it is read:
+// one at a time, each as its text (a json.RawMessage, reused) that
+// parseRow parses into a reused row, refusing a null, a wrong width or
+// anything but a number as soon as the row is read, and copied into x:
 // the memory a request takes is its values in the model's type (at most 8
-// bytes per 2 bytes of body, as in "0,"), one row and the body bytes the
-// decoder reads, each taken from the in-flight budget as it grows.
-// scores is whether the query asked for scores (so that a batch over
-// Options.MaxScores is refused as soon as it gets there).
-//
-// null is never a value: encoding/json leaves a number untouched when it
-// decodes a null into it, so the row is filled with NaN before each row
-// is decoded, and a NaN after it, which no JSON number decodes to, is a
-// null (a row is given d+1 elements of room so that the element past a
-// full row, if any, is one of them too; a longer row is refused for its
-// length).
+// bytes per 2 bytes of body, as in "0,"), one row, and the body bytes the
+// decoder reads with a row's text, each taken from the in-flight budget
+// as it grows. scores is whether the query asked for scores (so that a
+// batch over Options.MaxScores is refused as soon as it gets there).
 func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffers, scores bool) (x []T, n int, single, asked bool, e *httpError) {
 	d := m.dims
 	dec := json.NewDecoder(cr)
@@ -673,30 +670,15 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 	x = (*xp)[:0]
 	xheld := 0 // of x's capacity, the values the request holds
 	rp := pick[T](&b.r32, &b.r64)
-	if e := b.h.take(int64(d+1) * int64(m.elem)); e != nil {
+	if e := b.h.take(int64(d) * int64(m.elem)); e != nil {
 		return nil, 0, false, false, e
 	}
-	// row decodes the next row into *rp and returns the index of its
-	// first null, or -1.
-	row := func() (int, error) {
-		if cap(*rp) < d+1 {
-			*rp = make([]T, 0, d+1)
+	// row decodes the next row into *rp: row i, or "x".
+	row := func(i int, isX bool) *httpError {
+		if err := dec.Decode(&b.raw); err != nil {
+			return jerr(err)
 		}
-		r := (*rp)[:cap(*rp)]
-		nan := T(math.NaN())
-		for i := range r {
-			r[i] = nan
-		}
-		*rp = r[:0]
-		if err := dec.Decode(rp); err != nil {
-			return -1, err
-		}
-		for i, v := range *rp {
-			if v != v {
-				return i, nil
-			}
-		}
-		return -1, nil
+		return parseRow(b.raw, grow(rp, d), i, isX)
 	}
 	// keep appends a row to x, taking the memory it grows by from the
 	// budget first.
@@ -737,16 +719,8 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 			if haveRows {
 				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
 			}
-			null, err := row()
-			switch {
-			case err != nil:
-				return nil, 0, false, false, jerr(err)
-			case *rp == nil:
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
-			case null >= 0:
-				return nil, 0, false, false, isNull(0, null)
-			case len(*rp) != d:
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" has %d features, the model has %d`, len(*rp), d)
+			if e := row(0, true); e != nil {
+				return nil, 0, false, false, e
 			}
 			if e := keep(*rp); e != nil {
 				return nil, 0, false, false, e
@@ -763,14 +737,8 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is %s, not an array of rows`, tokenName(tok))
 			}
 			for ; dec.More(); n++ {
-				null, err := row()
-				switch {
-				case err != nil:
-					return nil, 0, false, false, jerr(err)
-				case null >= 0:
-					return nil, 0, false, false, isNull(n, null)
-				case len(*rp) != d || *rp == nil:
-					return nil, 0, false, false, bad(http.StatusBadRequest, `row %d has %d features, the model has %d`, n, len(*rp), d)
+				if e := row(n, false); e != nil {
+					return nil, 0, false, false, e
 				}
 				if scores || asked {
 					if e := s.tooManyScores(int64(n+1), int64(m.nscores)); e != nil {
@@ -805,6 +773,98 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 		return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`)
 	}
 	return x, n, haveX, asked, nil
+}
+
+// parseRow parses raw, one JSON value as a json.Decoder returned it (so
+// valid JSON), into row, the len(row) values of row i (of "x" if isX). The
+// row must be an array of exactly len(row) numbers: a null (for the row
+// or a value: encoding/json would leave the number it decodes a null into
+// as it was), a value of another kind, a number beyond T's range and
+// another count are refused, naming the row and the feature. Values past
+// len(row) are counted, not kept, so an overlong row costs its text only.
+// Every value of row is written before the row is used.
+func parseRow[T kernel.Float](raw []byte, row []T, i int, isX bool) *httpError {
+	name := func() string {
+		if isX {
+			return `"x"`
+		}
+		return "row " + strconv.Itoa(i)
+	}
+	raw = trimSpace(raw)
+	if string(raw) == "null" {
+		if isX {
+			return bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
+		}
+		return bad(http.StatusBadRequest, "row %d has 0 features (it is null), the model has %d", i, len(row))
+	}
+	if raw[0] != '[' {
+		return bad(http.StatusBadRequest, "bad JSON: %s is %s, not an array of numbers", name(), kindOf(raw[0]))
+	}
+	bits := 64
+	if unsafe.Sizeof(T(0)) == 4 {
+		bits = 32
+	}
+	p := raw[1 : len(raw)-1]
+	j := 0
+	for p = trimSpace(p); len(p) > 0; j++ {
+		end := 0
+		for end < len(p) && p[end] != ',' && !isSpace(p[end]) {
+			end++
+		}
+		v := p[:end]
+		switch v[0] {
+		case 'n':
+			return isNull(i, j)
+		case '"', '[', '{', 't', 'f':
+			return bad(http.StatusBadRequest, "bad JSON: row %d, feature %d is %s, not a number", i, j, kindOf(v[0]))
+		}
+		if j < len(row) {
+			f, err := strconv.ParseFloat(string(v), bits)
+			if err != nil {
+				return bad(http.StatusBadRequest, "row %d, feature %d: %s overflows the model's float%d", i, j, v, bits)
+			}
+			row[j] = T(f)
+		}
+		p = trimSpace(p[end:])
+		if len(p) > 0 { // the ',' (valid JSON)
+			p = trimSpace(p[1:])
+		}
+	}
+	if j != len(row) {
+		return bad(http.StatusBadRequest, "%s has %d features, the model has %d", name(), j, len(row))
+	}
+	return nil
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimSpace returns p without JSON white space at either end.
+func trimSpace(p []byte) []byte {
+	for len(p) > 0 && isSpace(p[0]) {
+		p = p[1:]
+	}
+	for len(p) > 0 && isSpace(p[len(p)-1]) {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// kindOf names the kind of the JSON value that starts with c.
+func kindOf(c byte) string {
+	switch c {
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // isNull is the error for a null at feature j of row i.
