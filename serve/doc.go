@@ -65,13 +65,13 @@
 //	         {"model": "9f86d081884c7d65", "labels": [1, -1], "scores": [[0.25], [-3.5]]}
 //
 // Content-Type application/json (or none). Field names are exact (case
-// matters); unknown or repeated fields, null for x or rows or any of their
-// values (JavaScript's JSON.stringify writes NaN and ±Infinity as null: the
-// refusal names the row and feature), trailing data and a request with
-// both or neither of x and rows are refused. The rows
-// are decoded one at a time, each checked as it arrives, so that a request
-// takes the memory of its values in the model's type and of one row,
-// whatever the shape of its body.
+// matters); unknown or repeated fields, null for x, rows, scores or any of
+// the values (JavaScript's JSON.stringify writes NaN and ±Infinity as
+// null; the refusal names the row and feature), a value that is not a
+// number, trailing data and a request with both or neither of x and rows
+// are refused. The rows are decoded one at a time, each checked as it
+// arrives, so that a request takes the memory of its values in the
+// model's type and of one row, whatever the shape of its body.
 //
 // # Binary
 //

@@ -711,9 +711,14 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 		seen[key] = true
 		switch key {
 		case "scores":
-			if err := dec.Decode(&asked); err != nil {
+			var v *bool
+			if err := dec.Decode(&v); err != nil {
 				return nil, 0, false, false, jerr(err)
 			}
+			if v == nil {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"scores" is null, not true or false`)
+			}
+			asked = *v
 		case "x":
 			haveX = true
 			if haveRows {

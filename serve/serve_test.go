@@ -79,6 +79,7 @@ func TestMalformed(t *testing.T) {
 		{name: "rows null", ct: ctJSON, body: `{"rows": null}`, code: 400, msg: `"rows" is null`},
 		{name: "a null row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], null]}`, code: 400, msg: `row 1 has 0 features`},
 		{name: "many empty rows", ct: ctJSON, body: `{"rows": [` + strings.Repeat(`[],`, 1000) + `[]]}`, code: 400, msg: `row 0 has 0 features`},
+		{name: "scores null", ct: ctJSON, body: `{"x": [1, 2, 3, 4], "scores": null}`, code: 400, msg: `"scores" is null, not true or false`},
 		{name: "scores not a boolean", ct: ctJSON, body: `{"x": [1, 2, 3, 4], "scores": 1}`, code: 400, msg: `bad JSON`},
 		{name: "rows not closed", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4]`, code: 400, msg: `truncated JSON at byte 22`},
 		{name: "object not closed", ct: ctJSON, body: `{"x":[1,2,3,4]`, code: 400, msg: `truncated JSON at byte 14`},
