@@ -36,11 +36,7 @@ func within[T any](t *testing.T, what string, f func() T) T {
 // another; the blocked one's outcome, older than the other's, is dropped
 // when it returns.
 func TestReloadNoLockAcrossIO(t *testing.T) {
-	const d = 4
-	a := marshal(t, trainBinary[float32](t, 1, 50, d, false))
-	b := marshal(t, trainBinary[float32](t, 1, 50, d, true))
-	path := t.TempDir() + "/m.model"
-	writeAtomic(t, path, a)
+	a, b, path := twoModels(t, 4)
 	var block atomic.Bool
 	started, release := make(chan struct{}), make(chan struct{})
 	read := func(p string) ([]byte, error) {
@@ -89,11 +85,7 @@ func TestReloadNoLockAcrossIO(t *testing.T) {
 // state, so Watch tries again at its next looks (the file unchanged), and
 // it is logged once.
 func TestReloadTransient(t *testing.T) {
-	const d = 4
-	a := marshal(t, trainBinary[float32](t, 1, 50, d, false))
-	b := marshal(t, trainBinary[float32](t, 1, 50, d, true))
-	path := t.TempDir() + "/m.model"
-	writeAtomic(t, path, a)
+	a, b, path := twoModels(t, 4)
 	var calls, fail atomic.Int64
 	var failWith atomic.Value
 	read := func(p string) ([]byte, error) {

@@ -701,11 +701,7 @@ func TestSVM(t *testing.T) {
 // /healthz are answered by the model in use, without waiting; a decoder
 // that panics is an error and keeps the model.
 func TestSlowReload(t *testing.T) {
-	const d = 4
-	a := marshal(t, trainBinary[float32](t, 1, 50, d, false))
-	b := marshal(t, trainBinary[float32](t, 1, 50, d, true))
-	path := t.TempDir() + "/m.model"
-	writeAtomic(t, path, a)
+	a, b, path := twoModels(t, 4)
 	var slow atomic.Bool
 	started, release := make(chan struct{}), make(chan struct{})
 	read := func(p string) ([]byte, error) {
