@@ -305,8 +305,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *bu
 // readValues reads the want value bytes of a binary request into b.body,
 // in memory that grows with what arrives (from firstChunk, doubling), each
 // step taken from the in-flight budget before it is allocated: a header
-// that declares more than is sent costs what was sent, not what it
-// declares.
+// that declares more than is sent costs at most twice what was sent (and
+// 64 KiB), not what it declares.
 func readValues(s *Server, body io.Reader, b *buffers, want int) ([]byte, *httpError) {
 	raw := b.body[:0]
 	held := 0 // of raw's capacity, what the request holds
