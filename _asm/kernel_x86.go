@@ -506,7 +506,7 @@ func elementwise(f *asmFile, im *implSpec, t elem, v isa, axpy bool) {
 // float32, 200 rows, from L2) that took the kernel from 32 to 20 ns per row
 // (AVX-512; AVX2 34 to 23), where four consecutive rows, each load jumping
 // three rows ahead at every block, kept the prefetchers from following
-// (BenchmarkPredictBound, bench/results/predict-bound-zen5-matvec-ab.txt).
+// (BenchmarkPredictBound, bench/results/perceptron/predict-bound-zen5-matvec-ab.txt).
 // From 1 MiB on the blocks are four consecutive rows, prefetched (AVX2) as
 // one stream.
 func matvecKernel(f *asmFile, im *implSpec, t elem, v isa) {

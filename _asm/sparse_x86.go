@@ -30,7 +30,7 @@ import (
 // non-zeros into a scalar sum. Gathers (VGATHERDPS/VGATHERDPD with the
 // indices checked as a vector first) were measured against this loop on
 // Zen 5 and lost at every size from 8 to 100 non-zeros, hot and cold, on
-// AVX2 and AVX-512 (bench/results/sparse-gather-vs-scalar-zen5.txt), and
+// AVX2 and AVX-512 (bench/results/kernels/sparse-gather-vs-scalar-zen5.txt), and
 // were removed. The axpy is a scalar loop in the plain loop's order, so
 // that a repeated index adds twice.
 

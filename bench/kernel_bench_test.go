@@ -15,7 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// ladder is the size ladder of the issue: from one element through L1, L2
+// ladder is the size ladder of the kernel benchmarks: from one element through L1, L2
 // and L3 to DRAM.
 var ladder = []int{1, 4, 16, 64, 256, 1024, 4096, 65536, 1 << 20}
 

@@ -93,7 +93,7 @@ func benchDotSparse[T kernel.Float](b *testing.B) {
 	}
 }
 
-// BenchmarkDotSparse is the sparse dot of the issue: 12 and 100 non-zeros
+// BenchmarkDotSparse is the sparse dot of text classification: 12 and 100 non-zeros
 // into 2²⁰ weights, every implementation against a plain Go loop.
 func BenchmarkDotSparse(b *testing.B) {
 	benchDotSparse[float32](b)

@@ -12,13 +12,13 @@ const hugeMin = 8 << 20
 // (madvise(MADV_HUGEPAGE) on the 2 MiB-aligned part of it, before any of it
 // is touched). A training epoch streams the whole matrix from memory, and
 // with 4 KiB pages the processor's prefetchers stop at every page boundary
-// and every shuffled row costs a TLB miss: on the machine of the README's
-// benchmarks a single core reads a huge-page matrix about 25% faster. The
-// rest of the slice (all of a smaller one, the ends of a larger one, all
-// of it where transparent huge pages are off) it has the kernel back at
-// once (madvise(MADV_POPULATE_WRITE), Linux 5.14), instead of a page fault
-// per page as the slice is first written: on the README's virtual machine
-// a page costs about 12 µs faulted, 3 µs populated and then written.
+// and every shuffled row costs a TLB miss, so a core reads a huge-page
+// matrix faster. The rest of the slice (all of a smaller one, the ends of
+// a larger one, all of it where transparent huge pages are off) it has the
+// kernel back at once (madvise(MADV_POPULATE_WRITE), Linux 5.14), instead
+// of a page fault per page as the slice is first written, which costs
+// several times as much in some virtual machines. docs/packages.md and
+// bench/results/text/populate-zen5.txt give measured figures.
 //
 // The readers of this package allocate their matrices with Alloc; use it
 // for matrices you build yourself. Where the kernel offers neither

@@ -49,27 +49,6 @@ func BenchmarkReadCSV(b *testing.B) {
 	}
 }
 
-// BenchmarkFashionMNISTTest reads the 10000-image test split (gzip, 4.4 MB).
-func BenchmarkFashionMNISTTest(b *testing.B) {
-	if _, err := os.Stat(filepath.Join(DefaultFashionMNISTDir, "t10k-images-idx3-ubyte.gz")); err != nil {
-		b.Skip("Fashion-MNIST not installed")
-	}
-	for b.Loop() {
-		if _, err := FashionMNIST[float32]("", "t10k"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkSynth256 generates 10000 training rows of synth256 (about 11000
-// candidate rows of 256 draws each).
-func BenchmarkSynth256(b *testing.B) {
-	b.SetBytes(10000 * 256 * 4)
-	for b.Loop() {
-		Synth256(10000, 0)
-	}
-}
-
 // BenchmarkParseValues parses the values of three files: digits (small
 // integers), heart_scale (six decimals) and breast_cancer_std (17 digits,
 // beyond the float64 fast path), as float32 and float64. parseFloat, which

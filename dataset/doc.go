@@ -1,7 +1,7 @@
 // Package dataset reads labelled data sets into dense, row-major matrices
 // (Data) or compressed sparse row matrices (CSR) ready for the rosenblatt
-// kernels and perceptrons, and generates the synthetic linearly separable
-// benchmark set "synth256".
+// kernels and perceptrons, and generates synthetic linearly separable data
+// (SynthSeparable).
 //
 // Readers:
 //
@@ -10,8 +10,8 @@
 //     (text data: 10⁵–10⁷ features, a few hundred stored per row).
 //     CSR.ToDense and FromDense convert.
 //   - ReadCSV / LoadCSV: comma (or other) separated values with one label column.
-//   - ReadIDX / LoadIDX / LoadIDXPair / FashionMNIST: the IDX format of MNIST
-//     and Fashion-MNIST, raw or gzip-compressed.
+//   - ReadIDX / LoadIDX / LoadIDXPair: the IDX format of MNIST and
+//     Fashion-MNIST, raw or gzip-compressed.
 //
 // Every reader returns an error instead of panicking or producing garbage on
 // bad input, and allocates in proportion to its input unless the caller asks

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -78,30 +77,6 @@ func ExampleReadIDX() {
 	// Output:
 	// [2 3] [1 2 3 4 5 6] <nil>
 	// true
-}
-
-func ExampleFashionMNIST() {
-	test, err := dataset.FashionMNIST[float32]("", "t10k")
-	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Println("Fashion-MNIST is not installed")
-		return
-	}
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(test.Rows, test.Cols, test.ClassCounts()[0])
-}
-
-func ExampleSynth256() {
-	// The first 1000 training rows of the reference set and 100 test rows
-	// that follow them.
-	train, test := dataset.Synth256(1000, 100)
-	fmt.Println(train.Rows, train.Cols, test.Rows, train.Classes())
-	fmt.Println(train.Row(0)[:4])
-	// Output:
-	// 1000 256 100 [-1 1]
-	// [0.64181423 -0.9740268 0.6858244 -0.4098953]
 }
 
 func ExampleSynthSeparable() {

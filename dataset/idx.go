@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -279,49 +278,4 @@ func LoadIDXPair[T kernel.Float](imagesPath, labelsPath string, scale T) (*Data[
 		d.Y[i] = int(l)
 	}
 	return d, nil
-}
-
-// DefaultFashionMNISTDir is where Debian's dataset-fashion-mnist package
-// installs Fashion-MNIST.
-const DefaultFashionMNISTDir = "/usr/share/datasets/fashion-mnist"
-
-// FashionMNIST loads the "train" (60000 images) or "t10k" (10000 images)
-// split of Fashion-MNIST from dir ("" means DefaultFashionMNISTDir), with
-// features pixel/255 in [0, 1], feature index = row-major pixel index
-// (784 columns), and labels 0..9 (0 T-shirt/top, 1 Trouser, 2 Pullover,
-// 3 Dress, 4 Coat, 5 Sandal, 6 Shirt, 7 Sneaker, 8 Bag, 9 Ankle boot).
-//
-// It reads the files <split>-images-idx3-ubyte[.gz] and
-// <split>-labels-idx1-ubyte[.gz], so it reads MNIST's files as well. If the
-// data is not installed the error wraps fs.ErrNotExist; an unknown split
-// gives ErrInvalid.
-func FashionMNIST[T kernel.Float](dir, split string) (*Data[T], error) {
-	if split != "train" && split != "t10k" {
-		return nil, errorf(ErrInvalid, "fashion-mnist: unknown split %q, want \"train\" or \"t10k\"", split)
-	}
-	if dir == "" {
-		dir = DefaultFashionMNISTDir
-	}
-	images, err := findIDX(dir, split+"-images-idx3-ubyte")
-	if err != nil {
-		return nil, err
-	}
-	labels, err := findIDX(dir, split+"-labels-idx1-ubyte")
-	if err != nil {
-		return nil, err
-	}
-	return LoadIDXPair(images, labels, T(1)/T(255))
-}
-
-// findIDX returns the path of dir/name.gz or, failing that, dir/name.
-func findIDX(dir, name string) (string, error) {
-	p := filepath.Join(dir, name)
-	_, err := os.Stat(p + ".gz")
-	if err == nil {
-		return p + ".gz", nil
-	}
-	if _, err2 := os.Stat(p); err2 == nil {
-		return p, nil
-	}
-	return "", fmt.Errorf("fashion-mnist: %s[.gz] not found in %s (Debian: apt-get install dataset-fashion-mnist): %w", name, dir, err)
 }

@@ -2,12 +2,6 @@ package dataset
 
 import "math"
 
-// Sizes of the reference synth256 data set.
-const (
-	Synth256Train = 200000 // training rows of the reference synth256 set
-	Synth256Test  = 50000  // test rows of the reference synth256 set
-)
-
 // SynthOptions configures SynthSeparable.
 type SynthOptions struct {
 	D      int     // number of features, at least 1
@@ -15,12 +9,6 @@ type SynthOptions struct {
 	Gamma  float64 // keep a candidate row x only if |x·w| >= Gamma; 0 <= Gamma <= sqrt(D)
 	NTrain int     // number of training rows, >= 0
 	NTest  int     // number of test rows, >= 0
-}
-
-// Synth256Options returns the options of the reference synth256 set:
-// D 256, Seed 42, Gamma 1, 200000 training and 50000 test rows.
-func Synth256Options() SynthOptions {
-	return SynthOptions{D: 256, Seed: 42, Gamma: 1, NTrain: Synth256Train, NTest: Synth256Test}
 }
 
 // splitmix64 constants.
@@ -118,22 +106,4 @@ func SynthSeparable(o SynthOptions) (train, test *Data[float32], err error) {
 		}
 	}
 	return train, test, nil
-}
-
-// Synth256 returns the reference synth256 set of the project's
-// gen_synthetic.py: 256 features, labels ±1, separable with margin >= 1/16
-// and row norms <= 16. Synth256(Synth256Train, Synth256Test) is the full
-// reference (200000 training and 50000 test rows, about 250 MB); smaller
-// counts give a prefix of the kept rows, so the training rows are those of
-// the full set and the test rows start right after them. It panics if a count
-// is negative or the data would not fit in memory, as make does; use
-// SynthSeparable for an error instead.
-func Synth256(nTrain, nTest int) (train, test *Data[float32]) {
-	o := Synth256Options()
-	o.NTrain, o.NTest = nTrain, nTest
-	train, test, err := SynthSeparable(o)
-	if err != nil {
-		panic(err)
-	}
-	return train, test
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// benchShapes are the (N, D) of the issue. The largest is left out of
+// benchShapes are the (N, D) of the Gram benchmarks. The largest is left out of
 // -short runs, and the generic path skips it.
 var benchShapes = [][2]int{{512, 512}, {2048, 256}, {4096, 784}}
 

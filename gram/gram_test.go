@@ -11,7 +11,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// edgeSizes are the N and D of the issue: every tile and block remainder.
+// edgeSizes are the N and D of the edge cases: every tile and block remainder.
 var edgeSizes = []int{1, 2, 3, 7, 15, 16, 17, 31, 33, 100, 257}
 
 // testKernels are the kernels every shape is checked with; gamma for RBF is

@@ -135,9 +135,8 @@ func (r *Rows[T]) RowsOf(dst, Q []T) error {
 // and multiplied with the packed copy at full tile size on Options.Threads
 // goroutines, which for a few dozen rows or more costs a fraction of as
 // many calls to Row (one Row runs the micro-kernel on a sliver with one
-// real row, on one goroutine: for a 10 000 × 784 float32 set on Zen 5, 2.4
-// ms per row by Row, 0.75 ms by a RowBatch of one row, 0.066 ms per row by
-// one of 256; BenchmarkRowBatch). The values are identical to those of Row
+// real row, on one goroutine; BenchmarkRowBatch measures both, and
+// docs/packages.md quotes a run). The values are identical to those of Row
 // and Compute. Its working memory is the packed query rows (about
 // 2·len(idx)·d values) and a scratch block of 2¹⁶ values per goroutine.
 // It panics if an index is out of range.

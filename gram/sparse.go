@@ -24,7 +24,7 @@ import (
 // pair. Sorted merging of the two index lists, the alternative that needs
 // no scratch, costs O(nnz(xᵢ) + nnz(xⱼ)) per pair and a mispredicted
 // branch per step: 5–10× slower on text-like rows (BenchmarkSparseDot,
-// bench/results/sparse-gram-zen5.txt). It serves only where the scratch
+// bench/results/gram/sparse-gram-zen5.txt). It serves only where the scratch
 // would be too large, D > MaxScatterCols (2²² features; a model file may
 // declare up to 2³⁰), so that the memory stays bounded by the data.
 //

@@ -97,9 +97,9 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 // DotsU8I8RescaleArgmax's fused path (Int8Kernels.Fused10), for a caller
 // that predicts many samples with one model: its Predict takes only the
 // sample, with its checks made once, so that the prediction costs one Go
-// call around one call into the assembly (each Go call layer
-// with DotsU8I8RescaleArgmax's 20 argument words measured about 4 ns on
-// Zen 5, a tenth of the prediction). PredictI8 does the same for signed
+// call around one call into the assembly (a Go call layer that passes
+// DotsU8I8RescaleArgmax's 20 argument words is a measurable share of a
+// prediction; docs/benchmarks/int8.md). PredictI8 does the same for signed
 // bytes. The zero value is not ready: its Predict and PredictI8 panic.
 type Fused10 struct {
 	// the first elements of W (f's copy), sum, s and b and the stride of

@@ -29,10 +29,10 @@ package kernel
 // path gathers: VGATHERDPS/VGATHERDPD (with the indices checked as a
 // vector first) lost to the lane-load loop at every size from 8 to 100
 // non-zeros on Zen 5, on AVX2 and AVX-512, L1-hot and cold
-// (bench/results/sparse-gather-vs-scalar-zen5.txt), and were removed.
+// (bench/results/kernels/sparse-gather-vs-scalar-zen5.txt), and were removed.
 //
-// On the Zen 5 of the README (CPU time, fastest of 30 interleaved rounds,
-// bench/results/sparse-dot-zen5-r3.txt), 100 non-zeros into 2²⁰ float32
+// On the 2-vCPU AMD Zen 5 guest of docs/benchmarks/text.md (CPU time, fastest of 30 interleaved rounds,
+// bench/results/kernels/sparse-dot-zen5-r3.txt), 100 non-zeros into 2²⁰ float32
 // weights run 1.7–2.1× the plain Go loop with the weights in L1 and
 // 1.15–1.3× spread over the whole vector. 12 non-zeros run 0.95–1.1× the
 // plain loop: the inlined plain loop overlaps consecutive dots at about
@@ -110,7 +110,7 @@ func (k Kernels[T]) MatVecSparse(dst []T, ptr []int, idx []int32, val, w []T) {
 // matVecChunk is the most rows MatVecSparse hands its assembly at once
 // (a call cannot be preempted): 1024 rows of 500 stored values take about
 // 0.3 ms (62 ns a row of 100, their weights out of cache:
-// bench/results/sparse-batch-zen5.txt).
+// bench/results/kernels/sparse-batch-zen5.txt).
 const matVecChunk = 1024
 
 // DotsSparse is the package-level DotsSparse on k's implementation.

@@ -13,7 +13,7 @@ import (
 // available amd64 path with the Go loops, from 8 to 100 non-zeros: 2²⁰
 // float32/float64 weights, random sorted indices as in
 // bench/sparse_bench_test.go. (At commit b2a653d it also measured
-// VGATHERDPS/VGATHERDPD loops: bench/results/sparse-gather-vs-scalar-zen5.txt.)
+// VGATHERDPS/VGATHERDPD loops: bench/results/kernels/sparse-gather-vs-scalar-zen5.txt.)
 func BenchmarkDotSparseLoops(b *testing.B) {
 	benchDotSparseLoops[float32](b)
 	benchDotSparseLoops[float64](b)

@@ -308,7 +308,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
 	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
-		bias: cfg.bias, bfeat: cfg.bfeat, scaling: cfg.scaling, eta: cfg.eta, steps: t.step}
+		bias: cfg.bias, bfeat: cfg.bfeat, scaling: cfg.scaling, eta: cfg.eta, steps: t.step, resumable: cfg.resumable}
 	split := func(W, B []T) ([]T, []T) {
 		if !t.dt.aug {
 			return W, B

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -34,7 +35,7 @@ func benchData(b *testing.B, name string) *benchSet {
 		case "fashion-mnist":
 			s.train, s.test = loadFashion(b, "train"), loadFashion(b, "t10k")
 		case "synth256":
-			s.train, s.test = dataset.Synth256(dataset.Synth256Train, dataset.Synth256Test)
+			s.train, s.test = fixtures.Synth256(fixtures.Synth256Train, fixtures.Synth256Test)
 		case "breast-cancer":
 			s.train = loadSet[float32](b, "breast_cancer_std.train.libsvm", 30)
 			s.test = loadSet[float32](b, "breast_cancer_std.test.libsvm", 30)

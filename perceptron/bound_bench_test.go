@@ -45,7 +45,7 @@ import (
 //     start and join), in ns/op;
 //   - roof=clock: the clock the core runs at (roofline.Chain), in GHz.
 //
-// Run with (see bench/results/predict-bound-zen5.txt)
+// Run with (see bench/results/perceptron/predict-bound-zen5.txt)
 //
 //	go test -run '^$' -bench '^BenchmarkPredictBound$' -count 10 ./perceptron
 func BenchmarkPredictBound(b *testing.B) {

@@ -103,7 +103,7 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 	case cfg.bfeat != s.bfeat:
 		return nil, nil, fmt.Errorf("%w: the model's bias feature is %v, the options give BiasFeature = %v", ErrOption, s.bfeat, cfg.bfeat)
 	case cont && (s.algo == Averaged || s.algo == SVM) && !s.hasState():
-		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (a version-1 model file): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, s.algo)
+		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (read from a file written without Options.Resumable, or of version 1): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, s.algo)
 	case !cont && s.algo == Voted:
 		return nil, nil, fmt.Errorf("%w: a voted model has no single weight vector to start %v from; continue it with Voted", ErrOption, cfg.algo)
 	case !cont && cfg.algo == SVM:

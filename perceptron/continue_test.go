@@ -198,7 +198,7 @@ func TestContinueFromModel(t *testing.T) {
 			}
 			train := func(epochs int) *Model[float64] {
 				o := tc.opt
-				o.MaxIter, o.RunAllEpochs = epochs, true
+				o.MaxIter, o.RunAllEpochs, o.Resumable = epochs, true, true
 				var m *Model[float64]
 				var err error
 				if tc.multi {
@@ -227,7 +227,7 @@ func TestContinueFromModel(t *testing.T) {
 					}
 				}
 				o := tc.opt
-				o.MaxIter, o.RunAllEpochs = 1, true
+				o.MaxIter, o.RunAllEpochs, o.Resumable = 1, true, true
 				got, diag, err := saved.Continue(X, 5, y, o)
 				if err != nil {
 					t.Fatal(err)

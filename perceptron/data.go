@@ -44,7 +44,7 @@ type data[T Float] struct {
 	// unchecked: sq is not filled in yet, and X not yet checked for
 	// non-finite values; the first epoch does both (see prepareLazy).
 	unchecked bool
-	// aug: X holds the notes' normalised augmented points
+	// aug: X holds the normalised augmented points
 	// (sᵢ·xᵢ, sᵢ·B), sᵢ = 1/‖(xᵢ, B)‖ (B the bias feature, 1 by default),
 	// in d = D + 1 columns: the trainer has no bias of its own, the last
 	// column's weight w_B gives the model's b = B·w_B.

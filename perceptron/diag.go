@@ -19,7 +19,7 @@ type Epoch struct {
 	// Samples is the number of visits of the epoch: N for SampleSweep,
 	// ⌈N/B⌉·B for MiniBatch's random samplings, N for SampleReplace.
 	Samples int
-	// Steps is the number of update steps k of the notes in the epoch:
+	// Steps is the number of update steps k in the epoch:
 	// one per visit for the online algorithms, ⌈N/B⌉ for MiniBatch, 1 for
 	// Batch.
 	Steps int
@@ -86,7 +86,7 @@ type Diagnostics struct {
 	// (the update adds η·y·B² to b): read (x, B) for (x, 1) and (w, b/B)
 	// for (w, b) below.
 
-	// Margin is the notes' geometric margin of the model's hyperplane,
+	// Margin is the geometric margin of the model's hyperplane,
 	// γ = minᵢ yᵢ(w·xᵢ + b)/‖w‖, the smallest signed distance of a
 	// training sample to {x : w·x + b = 0}, for the samples as given
 	// (Normalize never moves a sample to the other side; with
@@ -113,7 +113,7 @@ type Diagnostics struct {
 	// BiasFeature, 1 by default), 1 with Normalize.
 	RadiusAugmented float64
 	// BoundAugmented is R′²/γ′² when Separable, else 0: Novikoff's theorem
-	// for the notes' perceptron on the augmented points. Started from
+	// for Rosenblatt's perceptron on the augmented points. Started from
 	// w = 0, b = 0, Rosenblatt's perceptron makes at most R′²/γ′² mistakes
 	// on the data for the margin γ′ of any separator, so at most this many
 	// for the model's own (the best separator gives the tightest bound).

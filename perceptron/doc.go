@@ -21,9 +21,10 @@
 // ...) for errors.Is. The caller's slices are never modified:
 // Options.Normalize works on a copy.
 //
-// # The notes
+// # The rules
 //
-// The algorithms follow the user's notes rule by rule (see Algorithm):
+// The algorithms follow Rosenblatt (1958), Novikoff (1962) and Freund and
+// Schapire (1999) rule by rule (see Algorithm):
 // prediction sign(w·x + b); on a mistake y·(w·x + b) ≤ 0 the update
 // w += η·y·x, b += η·y; epochs up to MaxIter, stopping after a clean one.
 // Online visits the samples in turn, or draws them at random with repeats

@@ -62,7 +62,7 @@ type KernelOptions struct {
 
 // TrainKernel fits a binary kernel perceptron (labels y[i] ∈ {−1, +1}) to
 // the row-major samples X with cols features per row: the dual perceptron
-// of the notes,
+// (Freund and Schapire, 1999),
 //
 //	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
 //

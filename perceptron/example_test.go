@@ -27,7 +27,7 @@ func ExampleTrain_online() {
 	w, b := m.Weights(0)
 	fmt.Println("weights", w, "bias", b)
 	fmt.Println("epochs", len(diag.Epochs), "mistakes", diag.Updates, "converged", diag.Converged)
-	// The notes' geometric margin |w·x + b|/‖w‖ with R = max ‖x‖, and the
+	// The geometric margin |w·x + b|/‖w‖ with R = max ‖x‖, and the
 	// margin of the augmented points (x, 1), |w·x + b|/‖(w, b)‖, with
 	// R′ = max ‖(x, 1)‖: Novikoff's bound for the perceptron with a bias.
 	fmt.Printf("margin γ %.3f radius R %.3f R²/γ² %.1f\n", diag.Margin, diag.Radius, diag.Bound)
@@ -42,7 +42,7 @@ func ExampleTrain_online() {
 	// predict (5,5): 1
 }
 
-// Novikoff's theorem with the notes' normalisation: the augmented points
+// Novikoff's theorem with the points normalised: the augmented points
 // (x, 1)/‖(x, 1)‖ have norm R′ = 1, so the perceptron makes at most 1/γ′²
 // mistakes, γ′ the margin of any separator of those points.
 func ExampleTrain_novikoff() {
@@ -187,7 +187,7 @@ func ExampleModel_MarshalBinary() {
 	data[len(data)/2] ^= 1
 	fmt.Println(errors.Is(wrong.UnmarshalBinary(data), perceptron.ErrMismatch))
 	// Output:
-	// 88 bytes, float32, binary, online
+	// 72 bytes, float32, binary, online
 	// <nil>
 	// true
 	// true

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 )
 
 // The envelope of the model files (magic, header, labels, checksum) is
@@ -29,7 +31,13 @@ const (
 	flagBiasFeat = 32
 	// biasFeatVersion is the format version of a file with flagBiasFeat.
 	biasFeatVersion = 3
-	stateSize       = 16
+	// flagColumns (version 4, linear models but voted ones): the weights
+	// of the used columns only follow, M (the header's count) of them,
+	// their column indices first.
+	flagColumns = 64
+	// columnsVersion is the format version of a file with flagColumns.
+	columnsVersion = 4
+	stateSize      = 16
 )
 
 // fileErrs are the sentinels of this package's model-file errors.
@@ -62,8 +70,11 @@ func scalingFlags(sc Scaling) byte {
 // headerFlags returns the header flags of a model: its scaling, its bias
 // (and whether its bias feature bf follows the labels) and whether the
 // training state follows them.
-func headerFlags(sc Scaling, bias bool, bf float64, state bool) byte {
+func headerFlags(sc Scaling, bias bool, bf float64, state, columns bool) byte {
 	f := scalingFlags(sc)
+	if columns {
+		f |= flagColumns
+	}
 	if bias {
 		f |= flagBias
 	}
@@ -76,9 +87,13 @@ func headerFlags(sc Scaling, bias bool, bf float64, state bool) byte {
 	return f
 }
 
-// headerVersion returns the format version of a file with these flags: 3
-// with the bias feature, else 2 (modelfile.Version).
+// headerVersion returns the format version of a file with these flags: 4
+// with the used columns, 3 with the bias feature, else 2
+// (modelfile.Version).
 func headerVersion(flags byte) int {
+	if flags&flagColumns != 0 {
+		return columnsVersion
+	}
 	if flags&flagBiasFeat != 0 {
 		return biasFeatVersion
 	}
@@ -127,8 +142,16 @@ func flagsScaling(version int, flags byte, allowState bool) (Scaling, error) {
 	}
 	if version >= biasFeatVersion {
 		known |= flagBiasFeat
-		if flags&flagBiasFeat == 0 {
+		if version == biasFeatVersion && flags&flagBiasFeat == 0 {
 			return 0, fmt.Errorf("%w: a version-3 file without a bias feature", ErrCorrupt)
+		}
+	}
+	if version >= columnsVersion {
+		if allowState {
+			known |= flagColumns
+		}
+		if flags&flagColumns == 0 {
+			return 0, fmt.Errorf("%w: a version-4 file without the used columns", ErrCorrupt)
 		}
 	}
 	if flags&^known != 0 {
@@ -173,17 +196,19 @@ func elemMismatch[T Float](es int) error {
 //
 //	offset size  field
 //	0      8     magic "RBLTPCPT"
-//	8      2     format version (2; 3 with flag bit 5)
+//	8      2     format version (2; 3 with flag bit 5; 4 with flag bit 6)
 //	10     1     element size in bytes: 4 (float32) or 8 (float64)
 //	11     1     Kind (1 binary, 2 one-vs-rest, 3 argmax; ≥ 16 kernel models)
 //	12     1     Algorithm
 //	13     1     flags: bit 0 bias, bit 1 Normalize (ScaleAugmented),
 //	             bit 2 NormalizeFeatures, bit 3 training state, bit 5 bias
-//	             feature (version 3 only) (other bits 0)
+//	             feature (versions 3 and 4), bit 6 the used columns
+//	             (version 4 only) (other bits 0)
 //	14     2     reserved, 0
 //	16     4     D, features per sample
 //	20     4     L, number of labels (2 for binary)
-//	24     4     M, voted vectors in total (0 for linear models)
+//	24     4     M, voted vectors in total, or with flag bit 6 the used
+//	             columns (else 0)
 //	28     4     reserved, 0
 //	32     8     η of Update, float64
 //	40     8·L   labels, int64, increasing
@@ -194,7 +219,11 @@ func elemMismatch[T Float](es int) error {
 //	             the finite λ > 0 it trained with; else 0)
 //	then, for a linear model with R score rows (1 binary, L otherwise):
 //	             R·D weights, row-major, then R biases (element type): the
-//	             served ones (for Averaged, the average)
+//	             served ones (for Averaged, the average); or, in version 4
+//	             (flag bit 6), the used columns alone: M column indices,
+//	             uint32, strictly increasing and < D, then every array of
+//	             R·D weights below as R·M, row k's values of those columns
+//	             (every other weight is +0)
 //	             Averaged with the state: then R·D running weights, R
 //	             running biases, R·D averaging sums u, R sums for b, with
 //	             weights = running − u/steps exactly
@@ -203,10 +232,18 @@ func elemMismatch[T Float](es int) error {
 //	             M int64 survival counts (> 0), M·D vectors, M biases
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
 //
-// A model with a bias feature B ≠ 1 is written as version 3, which has
+// A linear model (not a voted one) whose weights are +0 outside a few
+// columns is written as version 4, with those columns alone, when that
+// makes a smaller file (a model of hashed text that uses a fifth of its
+// columns takes about a fifth of the bytes). It reads back with its weights held
+// as compactly, and predicts with the same bits. Otherwise, a model with a
+// bias feature B ≠ 1 is written as version 3, which has
 // flag bit 5 and B and is otherwise version 2, so that a reader that
 // knows only version 2 rejects it (ErrVersion) rather than serve it with
 // B = 1; every other model is written as version 2.
+//
+// The training state is written only for a model trained with
+// Options.Resumable (or read from a file that held it).
 //
 // Version 1, which UnmarshalBinary also reads, had no training state and
 // flag bit 1 meant NormalizeFeatures' transform (which Normalize was then);
@@ -228,22 +265,27 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	es := elemSize[T]()
-	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
-		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.hasState()), Dims: s.d, Count: len(s.VC), Param: s.eta}
-	h.Version = headerVersion(h.Flags)
-	R, avg := 0, averagingState(s.algo, s.hasState())
+	R, avg := 0, averagingState(s.algo, s.fileState())
+	var cols []int32
 	if !s.voted() {
 		R = s.rows()
+		cols = s.usedColumns()
 	}
+	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
+		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.fileState(), cols != nil), Dims: s.d, Count: len(s.VC) + len(cols), Param: s.eta}
+	h.Version = headerVersion(h.Flags)
 	nw := R * s.d // served weights
+	if cols != nil {
+		nw = R * len(cols)
+	}
 	if avg {
 		nw *= 3 // and the running weights and averaging sums
 	}
-	w := modelfile.New(h, s.labels, 8+stateSize+es*(nw+len(s.B)+len(s.CB)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
+	w := modelfile.New(h, s.labels, 8+stateSize+4*len(cols)+es*(nw+len(s.B)+len(s.CB)+len(s.UB)+len(s.V)+len(s.VB))+12*len(s.VC))
 	if h.Flags&flagBiasFeat != 0 {
 		w.F64(s.bfeat)
 	}
-	if s.hasState() {
+	if s.fileState() {
 		w.U64(uint64(s.steps))
 		w.F64(s.lambda)
 	}
@@ -257,30 +299,116 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		modelfile.Elems(w, s.V)
 		modelfile.Elems(w, s.VB)
 	} else {
-		s.writeWeights(w)
+		for _, j := range cols {
+			w.U32(uint32(j))
+		}
+		s.writeWeights(w, cols)
 	}
 	return w.Finish(), nil
 }
 
+// usedColumns returns the columns of a linear model whose weight is not
+// +0 in some row of the arrays its file holds (the served weights, and an
+// averaged model's running weights and sums if it keeps its state), in
+// increasing order, if storing those columns alone (their indices, then
+// their values) makes a smaller file than the dense rows; else nil. The
+// columns depend on the values alone, not on how the model holds them.
+func (s *state[T]) usedColumns() []int32 {
+	used := make([]uint64, (s.d+63)/64)
+	nonzero := func(v T) bool { return v != 0 || math.Signbit(float64(v)) }
+	denseRows := func(src []T) {
+		for i, v := range src {
+			if nonzero(v) {
+				j := i % s.d
+				used[j>>6] |= 1 << (j & 63)
+			}
+		}
+	}
+	// compactRows marks the columns cc of the rows of src (row k's values
+	// at src[k·stride:]) that hold a value.
+	compactRows := func(src []T, stride int, cc []int32) {
+		for k := range s.rows() {
+			for r, v := range src[k*stride:][:len(cc)] {
+				if nonzero(v) {
+					used[cc[r]>>6] |= 1 << (cc[r] & 63)
+				}
+			}
+		}
+	}
+	arrays := 1
+	if c := s.cs; c != nil {
+		compactRows(c.A, c.width(), c.cols.Cols)
+	} else {
+		denseRows(s.W)
+	}
+	if averagingState(s.algo, s.fileState()) {
+		arrays = 3
+		if a := s.avg; a != nil {
+			compactRows(a.W, len(a.cols), a.cols)
+			compactRows(a.U, len(a.cols), a.cols)
+		} else {
+			denseRows(s.CW)
+			denseRows(s.U)
+		}
+	}
+	n := 0
+	for _, u := range used {
+		n += bits.OnesCount64(u)
+	}
+	es := elemSize[T]()
+	if rows := arrays * s.rows(); n*(rows*es+4) >= rows*s.d*es {
+		return nil
+	}
+	cols := make([]int32, 0, n)
+	for w, u := range used {
+		for ; u != 0; u &= u - 1 {
+			cols = append(cols, int32(64*w+bits.TrailingZeros64(u)))
+		}
+	}
+	return cols
+}
+
 // writeWeights writes a linear model's served weights and biases, and for
 // an averaged model with its state the running weights and averaging sums
-// with their biases: dense arrays as they are, compact ones (cs, avg) row
-// by row, each row's values scattered into a zero row of d values.
-func (s *state[T]) writeWeights(w *modelfile.Writer) {
-	var row []T // the compact rows' scratch, zero between rows
+// with their biases: each row whole, or the values of the columns cols
+// alone if cols is not nil. A compact array (cs, avg) is scattered row by
+// row into a zero row of d values first.
+func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
+	var row []T    // the compact rows' scratch, zero between rows
+	var packed []T // a row's values of cols
+	put := func(r []T) {
+		if cols == nil {
+			modelfile.Elems(w, r)
+			return
+		}
+		packed = packed[:0]
+		for _, j := range cols {
+			packed = append(packed, r[j])
+		}
+		modelfile.Elems(w, packed)
+	}
+	dense := func(src []T) {
+		if cols == nil {
+			modelfile.Elems(w, src)
+			return
+		}
+		for k := range s.rows() {
+			put(src[k*s.d : (k+1)*s.d])
+		}
+	}
 	// compactRows writes the rows of src, row k's values of the columns
-	// cols at src[k·stride:], zero elsewhere.
-	compactRows := func(src []T, stride int, cols []int32) {
+	// cc at src[k·stride:], zero elsewhere.
+	compactRows := func(src []T, stride int, cc []int32) {
 		if row == nil {
 			row = make([]T, s.d)
 		}
 		for k := range s.rows() {
-			vals := src[k*stride:][:len(cols)]
-			for r, j := range cols {
+			vals := src[k*stride:][:len(cc)]
+			for r, j := range cc {
 				row[j] = vals[r]
 			}
-			modelfile.Elems(w, row)
-			for _, j := range cols {
+			put(row)
+			for _, j := range cc {
 				row[j] = 0
 			}
 		}
@@ -288,10 +416,10 @@ func (s *state[T]) writeWeights(w *modelfile.Writer) {
 	if c := s.cs; c != nil {
 		compactRows(c.A, c.width(), c.cols.Cols)
 	} else {
-		modelfile.Elems(w, s.W)
+		dense(s.W)
 	}
 	modelfile.Elems(w, s.B)
-	if !averagingState(s.algo, s.hasState()) {
+	if !averagingState(s.algo, s.fileState()) {
 		return
 	}
 	if a := s.avg; a != nil {
@@ -299,9 +427,9 @@ func (s *state[T]) writeWeights(w *modelfile.Writer) {
 		modelfile.Elems(w, s.CB)
 		compactRows(a.U, len(a.cols), a.cols)
 	} else {
-		modelfile.Elems(w, s.CW)
+		dense(s.CW)
 		modelfile.Elems(w, s.CB)
-		modelfile.Elems(w, s.U)
+		dense(s.U)
 	}
 	modelfile.Elems(w, s.UB)
 }
@@ -326,6 +454,7 @@ type header struct {
 	eta     float64
 	esize   int
 	rows    int
+	columns int // the used columns whose weights the file holds (flagColumns), else 0
 }
 
 // averagingState reports whether a linear model of this algorithm with the
@@ -367,6 +496,9 @@ func parseHeader(data []byte) (header, *modelfile.Reader, error) {
 	h.flags, h.eta, h.esize = mh.Flags, mh.Param, mh.ElemSize
 	h.scaling, _ = flagsScaling(mh.Version, mh.Flags, true) // checked by linearBodySize
 	h.state = h.flags&flagState != 0
+	if h.flags&flagColumns != 0 {
+		h.columns, h.Vectors = h.Vectors, 0 // the header's count
+	}
 	h.rows = h.Labels
 	if h.Kind == KindBinary {
 		h.rows = 1
@@ -395,6 +527,13 @@ func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 	state := h.Flags&flagState != 0
 	if state {
 		sz.Add(stateSize, 1)
+	}
+	if h.Flags&flagColumns != 0 {
+		if algo == Voted || m > d {
+			return 0, fmt.Errorf("%w: %d used columns of %d in a %v model", ErrCorrupt, m, d, algo)
+		}
+		sz.Add(m, 4) // the columns
+		d = m        // the values a row holds
 	}
 	switch {
 	case algo == Voted:
@@ -468,7 +607,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		if steps == 0 || steps > math.MaxInt64 {
 			return fmt.Errorf("%w: %d steps in the training state", ErrCorrupt, steps)
 		}
-		s.steps = int64(steps)
+		s.steps, s.resumable = int64(steps), true
 		s.lambda = math.Float64frombits(r.U64())
 	}
 	elems := func(n int, what string) []T {
@@ -488,6 +627,10 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		}
 		s.V = elems(h.Vectors*h.Dims, "vector values")
 		s.VB = elems(h.Vectors, "vector biases")
+	} else if h.flags&flagColumns != 0 {
+		if err := s.readColumns(r, &h, elems); err != nil {
+			return err
+		}
 	} else {
 		s.W = elems(h.rows*h.Dims, "weights")
 		s.B = elems(h.rows, "biases")
@@ -502,6 +645,56 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	return m.publish(s)
+}
+
+// readColumns reads the weights of a file that holds the used columns
+// alone (flagColumns): the columns, strictly increasing and below D, then
+// rows of their values. The served weights become the compact rows of a
+// sparse fit (compactServed: what the sparse methods score with; a dense
+// sample forms the dense rows on first use), unless the file holds an
+// averaged model's state, whose arrays are formed dense.
+func (s *state[T]) readColumns(r *modelfile.Reader, h *header, elems func(int, string) []T) error {
+	cols := make([]int32, h.columns) // the file's size holds them: parseHeader checked it
+	prev := int64(-1)
+	for i := range cols {
+		j := int64(r.U32())
+		if j <= prev || j >= int64(h.Dims) {
+			return fmt.Errorf("%w: used column %d is %d, after %d, of %d features", ErrCorrupt, i, j, prev, h.Dims)
+		}
+		cols[i], prev = int32(j), j
+	}
+	u := len(cols)
+	dense := func(what string) []T {
+		packed := elems(h.rows*u, what)
+		out := make([]T, h.rows*h.Dims)
+		for k := range h.rows {
+			row, vals := out[k*h.Dims:], packed[k*u:]
+			for i, j := range cols {
+				row[j] = vals[i]
+			}
+		}
+		return out
+	}
+	if averagingState(h.Algorithm, h.state) {
+		s.W = dense("weights")
+		s.B = elems(h.rows, "biases")
+		s.CW = dense("running weights")
+		s.CB = elems(h.rows, "running biases")
+		s.U = dense("averaging sums")
+		s.UB = elems(h.rows, "bias sums")
+		return nil
+	}
+	packed := elems(h.rows*u, "weights")
+	A := make([]T, h.rows*(u+1)) // each row's values, then its zero column
+	for k := range h.rows {
+		copy(A[k*(u+1):], packed[k*u:(k+1)*u])
+	}
+	if err := checkFinite(A); err != nil {
+		return err
+	}
+	s.cs = newCompactServed(usedcols.FromSorted(cols, h.Dims), A, h.Dims)
+	s.B = elems(h.rows, "biases")
+	return nil
 }
 
 // publish checks a decoded state, prepares it and stores it in m.
@@ -583,6 +776,9 @@ func (s *state[T]) check() error {
 			}
 		}
 		return checkFinite(s.V, s.VB)
+	}
+	if c := s.cs; c != nil && s.W == nil && len(s.B) == r && len(c.A) == r*c.width() && s.CW == nil && s.V == nil {
+		return checkFinite(s.B) // readColumns checked the compact rows
 	}
 	if len(s.W) != r*s.d || len(s.B) != r || s.V != nil || s.VC != nil || s.VOff != nil {
 		return fmt.Errorf("%w: inconsistent weight sizes", ErrCorrupt)
@@ -676,6 +872,9 @@ func biasFeatureOf[T Float](c *jsonCommon) (float64, error) {
 
 // scaling returns the scaling of the normalisation flags, checking them.
 func (c *jsonCommon) scaling() (Scaling, error) {
+	if c.Version > biasFeatVersion { // version 4 is the binary form's used columns: no document has it
+		return 0, fmt.Errorf("%w: a version-%d document (this package reads 1 to %d)", ErrVersion, c.Version, biasFeatVersion)
+	}
 	var flags byte
 	if c.BiasFeat != 0 {
 		flags |= flagBiasFeat
@@ -733,8 +932,10 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels),
-		Steps: s.steps, Lambda: s.lambda}
+	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels)}
+	if s.fileState() {
+		j.Steps, j.Lambda = s.steps, s.lambda
+	}
 	r := s.rows()
 	if s.voted() {
 		for k := range r {
@@ -755,7 +956,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 			return out
 		}
 		j.Weights, j.Biases = rowsOf(s.W), s.B
-		if CW, U := s.averaging(); CW != nil {
+		if CW, U := s.averaging(); CW != nil && s.fileState() {
 			j.Averaging = &jsonAvg[T]{Weights: rowsOf(CW), Biases: s.CB, Sums: rowsOf(U), BSums: s.UB}
 		}
 	}
@@ -779,7 +980,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	if j.Version == 1 && (j.Steps != 0 || j.Lambda != 0 || j.Averaging != nil) {
 		return fmt.Errorf("%w: a version-1 document with a training state", ErrCorrupt)
 	}
-	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda}
+	s := &state[T]{d: j.Dims, bias: j.Bias, scaling: scaling, eta: j.Eta, labels: j.Labels, steps: j.Steps, lambda: j.Lambda, resumable: j.Steps > 0}
 	if s.bfeat, err = biasFeatureOf[T](&j.jsonCommon); err != nil {
 		return err
 	}

@@ -26,12 +26,12 @@ func fileModels(t testing.TB) map[string]*Model[float32] {
 		out[name] = m
 	}
 	for a := Online; a < numAlgorithms; a++ {
-		m, d, err := Train(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == Batch, NoBias: a == SVM})
+		m, d, err := Train(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == Batch, NoBias: a == SVM, Resumable: true})
 		add("binary-"+a.String(), m, d, err)
-		m, d, err = TrainMulticlass(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3})
+		m, d, err = TrainMulticlass(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3, Resumable: true})
 		add("ovr-"+a.String(), m, d, err)
 	}
-	m, d, err := TrainMulticlass(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3, Eta: 0.25})
+	m, d, err := TrainMulticlass(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
 	add("argmax-averaged", m, d, err)
 	return out
 }
@@ -158,7 +158,7 @@ func TestFileBadFields(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = 4 }, ErrVersion},
+		{"version", bin, func(b []byte) { b[8] = modelfile.Newest + 1 }, ErrVersion},
 		{"v1-with-state", bin, func(b []byte) { b[8] = 1 }, ErrCorrupt},
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
 		{"no-state", bin, func(b []byte) { b[13] &^= flagState }, ErrCorrupt},

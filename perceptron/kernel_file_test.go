@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"math"
 	"slices"
 	"strings"
@@ -145,7 +146,7 @@ func TestKernelFileBadFields(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = 4 }, ErrVersion},
+		{"version", bin, func(b []byte) { b[8] = modelfile.Newest + 1 }, ErrVersion},
 		{"v1-normalize-features", bin, func(b []byte) { b[8], b[13] = 1, b[13]|flagNormX }, ErrCorrupt},
 		{"state-flag", bin, func(b []byte) { b[13] |= flagState }, ErrCorrupt},
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
@@ -263,7 +264,7 @@ func TestKernelJSONErrors(t *testing.T) {
 	}{
 		{"syntax", []byte(`{"format":`), ErrCorrupt},
 		{"format", doc(js, func(m map[string]any) { m["format"] = "x" }), ErrCorrupt},
-		{"version", doc(js, func(m map[string]any) { m["version"] = 4 }), ErrVersion},
+		{"version", doc(js, func(m map[string]any) { m["version"] = modelfile.Newest + 1 }), ErrVersion},
 		{"type", doc(js, func(m map[string]any) { m["type"] = "float32" }), ErrMismatch},
 		{"type-bad", doc(js, func(m map[string]any) { m["type"] = "int8" }), ErrCorrupt},
 		{"kind-linear", doc(js, func(m map[string]any) { m["kind"] = "ovr" }), ErrMismatch},

@@ -736,7 +736,7 @@ func sameDual[T Float](s *kstate[T], a int, u *kstate[T], b int) bool {
 	return true
 }
 
-// With the notes' normalisation the kernel perceptron scales each sample by
+// With Normalize's (x, 1)/‖(x, 1)‖ the kernel perceptron scales each sample by
 // s = 1/‖(x, 1)‖ before the kernel sees it and uses s as the bias's
 // feature: with the linear kernel it is the primal perceptron on the
 // augmented unit points. On samples whose ‖(x, 1)‖ is a power of two all

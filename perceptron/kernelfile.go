@@ -60,7 +60,7 @@ func (m *KernelModel[T]) MarshalBinary() ([]byte, error) {
 	}
 	es := elemSize[T]()
 	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
-		Flags: headerFlags(s.scaling, s.bias, s.bfeat, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
+		Flags: headerFlags(s.scaling, s.bias, s.bfeat, false, false), Dims: s.d, Count: s.nsv(), Param: s.eta}
 	h.Version = headerVersion(h.Flags)
 	body := kernSpecSize + 4*len(s.idx) + es*(len(s.SV)+len(s.Coef)+len(s.B)+len(s.QStep)+len(s.VB)) +
 		8*(len(s.QOff)-1) + 4*len(s.QIdx) + 12*len(s.VC)

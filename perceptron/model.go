@@ -111,8 +111,11 @@ type state[T Float] struct {
 	// each, so that W = CW − U/steps.
 	steps  int64
 	lambda float64
-	CW, CB []T
-	U, UB  []T
+	// resumable: the files of the model hold the state (Options.Resumable,
+	// or read from a file that held it).
+	resumable bool
+	CW, CB    []T
+	U, UB     []T
 	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
 	// see compactAvg and averaging.
 	avg *compactAvg[T]
@@ -125,6 +128,9 @@ type state[T Float] struct {
 // hasState reports whether the snapshot holds the training state of its
 // algorithm (not a model read from a version-1 file).
 func (s *state[T]) hasState() bool { return s.steps > 0 }
+
+// fileState reports whether the model's files hold its training state.
+func (s *state[T]) fileState() bool { return s.resumable && s.hasState() }
 
 // biasSq is B², the square of the model's bias feature (0 without a bias).
 func (s *state[T]) biasSq() float64 { return s.bfeat * s.bfeat }
@@ -543,7 +549,7 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 // than two samples at a time with kernel.Dots2. The product packs the
 // samples first, a pass over the batch that costs more than scoring them
 // against a few vectors; measured in CPU time on Zen 5 (d = 784, 200
-// samples, TestPredictCPUTime, bench/results/predict-batch-zen5.txt), Dots2
+// samples, TestPredictCPUTime, bench/results/perceptron/predict-batch-zen5.txt), Dots2
 // is 6, 2.3 and 1.3 times faster for 10, 16 and 32 vectors, the two are
 // even at 64, and the product 1.2 times faster at 128.
 const gemmMinRows = 64
@@ -560,7 +566,7 @@ const votedChunk = 1 << 22
 // split batch gets at least (see workers): 2²¹, some 20 µs of work at the
 // rate of kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
 // goroutines even when the other cores are busy. Measured on the shared
-// 2-vCPU Zen 5 guest (bench/results/predict-batch-zen5.txt), splitting a
+// 2-vCPU Zen 5 guest (bench/results/perceptron/predict-batch-zen5.txt), splitting a
 // 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
 // over two goroutines was slower than one (wall clock, median 177 against
 // 122 ns per sample), so such a batch runs on the calling goroutine; one

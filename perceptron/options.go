@@ -129,14 +129,14 @@ const (
 	// N, and is still stepped with τ/B). Batch always sums over all
 	// samples.
 	SampleSweep
-	// SampleSubsets is the notes' mini-batch sampling, for MiniBatch only:
+	// SampleSubsets is the stochastic mini-batch sampling, for MiniBatch only:
 	// every step draws a fresh subset of B distinct samples, uniformly
 	// among all B-subsets of {1..N} and independently of the other steps.
 	// An epoch is ⌈N/B⌉ steps, so ⌈N/B⌉·B visits; a sample may be visited
 	// in several steps of an epoch, or in none.
 	SampleSubsets
 	// SampleReplace draws every visit's sample uniformly from {1..N},
-	// independently, repeats allowed: the notes' online perceptron that
+	// independently, repeats allowed: the stochastic online perceptron that
 	// "picks a point at random". An epoch is N visits (MiniBatch: ⌈N/B⌉
 	// steps of B draws). For every algorithm but Batch.
 	SampleReplace
@@ -161,7 +161,7 @@ type Scaling uint8
 const (
 	// ScaleNone scores x as it is.
 	ScaleNone Scaling = iota
-	// ScaleAugmented is the notes' normalisation (Options.Normalize): the
+	// ScaleAugmented is the normalisation of Options.Normalize: the
 	// augmented point (x, 1) is scaled to unit length, so the model scores
 	// s·x with bias feature s·B, s = 1/‖(x, 1)‖ (1/‖(x, B)‖ with the bias
 	// feature B of Options.BiasFeature, 1/‖x‖ without a bias, and
@@ -246,7 +246,7 @@ type Options struct {
 	// model and the diagnostics are those of running them; only the time
 	// is saved.
 	RunAllEpochs bool
-	// Normalize is the notes' normalisation: every augmented sample (x, 1)
+	// Normalize is the normalisation of Novikoff's bound: every augmented sample (x, 1)
 	// ((x, B) with BiasFeature) is scaled to unit Euclidean length (x
 	// alone with NoBias; a zero row
 	// stays zero), on a copy: the caller's data is never modified. The
@@ -270,7 +270,7 @@ type Options struct {
 	// the bias's steps against the weights', as scikit-learn's SGD damps
 	// its intercept on sparse data (B = 0.1 matches its factor 0.01); on
 	// text, whose rows have unit norm, that often predicts better. 0 means
-	// 1, the notes' (x, 1); negative, NaN or infinite is an error, and so
+	// 1, the plain augmented point (x, 1); negative, NaN or infinite is an error, and so
 	// is a B whose square overflows the element type or rounds to 0 in it.
 	// Not with NoBias. The model remembers it (Model.BiasFeature) for
 	// Update, Continue and the samples it scores. With Normalize the
@@ -345,6 +345,16 @@ type Options struct {
 	// The model is the same. Kernel models are always evaluated (their
 	// kept decision values make it cheap).
 	SkipEvaluation bool
+	// Resumable keeps the training state in the model's files
+	// (MarshalBinary, MarshalJSON): the step count, Pegasos's λ, and an
+	// averaged model's running weights and sums, which Continue and
+	// Update need to go on exactly as the fit would have. Without it a
+	// file holds the served model alone (an averaged model's is a third
+	// of the size); read back, it predicts the same, and an averaged or
+	// Pegasos model refuses to continue (ErrUnsupported). The model in memory
+	// keeps its state either way, and a model read from a file with the
+	// state writes it again.
+	Resumable bool
 
 	// Callback, if not nil, is called after every epoch with its
 	// statistics, on the goroutine that called Train. Returning ErrStop
@@ -395,6 +405,7 @@ type config struct {
 	votedMax  int64 // bytes; < 0: no limit
 	margin    bool  // DataMargin
 	noEval    bool  // SkipEvaluation
+	resumable bool  // Resumable
 }
 
 func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -427,6 +438,7 @@ func (o *Options) resolve() (config, error) {
 		votedMax:  o.VotedMaxBytes,
 		margin:    o.DataMargin,
 		noEval:    o.SkipEvaluation,
+		resumable: o.Resumable,
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))

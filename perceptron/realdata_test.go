@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 )
 
 // Accuracy floors on the project's small real data sets (test split). The
@@ -67,9 +68,9 @@ func TestAccuracyFloors(t *testing.T) {
 // set is not installed.
 func loadFashion(t testing.TB, split string) *dataset.Data[float32] {
 	t.Helper()
-	d, err := dataset.FashionMNIST[float32]("", split)
+	d, err := fixtures.FashionMNIST[float32]("", split)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("Fashion-MNIST is not installed in %s (apt-get install dataset-fashion-mnist): %v", dataset.DefaultFashionMNISTDir, err)
+		t.Skipf("Fashion-MNIST is not installed in %s (apt-get install dataset-fashion-mnist): %v", fixtures.FashionMNISTDir, err)
 	}
 	if err != nil {
 		t.Fatal(err)

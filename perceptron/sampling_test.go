@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The notes' sampling, written from its definition with the trainers'
+// The stochastic sampling, written from its definition with the trainers'
 // generator (a PCG seeded from Seed): every step of the mini-batch method
 // draws a fresh B-subset of {0..N−1} (the first B entries of a partial
 // Fisher–Yates shuffle, uniform among the B-subsets); online sampling with
@@ -112,7 +112,7 @@ func refFrom(X []float64, y []int, d int, visits [][]int, B int, step float64, b
 // Mini-batch training draws a fresh random B-subset at every step and
 // steps τ/B (the default sampling): the model equals the definition's,
 // bit for bit on integer data (τ/B a power of two), for float32 and
-// float64, with the epochs' statistics in the notes' units.
+// float64, with the epochs' statistics in steps and visits.
 func TestMiniBatchSubsets(t *testing.T) {
 	for _, tc := range []struct {
 		B   int

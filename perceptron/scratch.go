@@ -11,7 +11,8 @@ import (
 // indices, the epoch's visits) for the next fit in the process to reuse.
 // The Go runtime returns freed memory to the system in the background,
 // and a fit that allocates its arrays afresh then faults their pages in
-// again: on the KVM guest of the README's figures at about 18 µs a page,
+// again: on the 2-vCPU AMD Zen 5 KVM guest of docs/benchmarks/text.md at
+// about 18 µs a page,
 // up to 5 ms of a 16 ms fit of the manual pages' NAME lines (bench/textfit,
 // which counted the page faults of each fit). Like any sync.Pool, it lets
 // the collector have what is not reused within two collections.

@@ -44,7 +44,7 @@ import (
 // and returns only at one that some class gets wrong: most visits of a few
 // epochs never leave the kernel (on the manual pages' NAME lines, Zen 5,
 // the epochs took 4.6 ms instead of 8.2, BenchmarkTextOvRParts in
-// bench/results/mantext-scan-parts-zen5.txt).
+// bench/results/text/mantext-scan-parts-zen5.txt).
 //
 // Each class's score is one sequential sum over the sample's stored values
 // in order, whatever its block or group, so the model does not depend on
@@ -611,7 +611,7 @@ const writeChunk = 4096
 // 512 visits of the whole manual pages (516 stored values each, about
 // 1.4 µs a visit in their epochs) take about 0.7 ms, and a call per 512
 // visits measured no slower on the NAME lines
-// (bench/results/mantext-scan-chunk-zen5.txt).
+// (bench/results/text/mantext-scan-chunk-zen5.txt).
 const scanChunk = 512
 
 // scans reports whether the one-vs-rest epochs scan (kernel.ScanBlock2):
@@ -654,11 +654,11 @@ func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
 // (bench/textset, Zen 5) four at once (a ScoreBlock4 interleaving four
 // samples' sums) measured no faster, and software prefetches of the rows
 // a few visits ahead by calls of their own (kernel.PrefetchRow) measured
-// slower (BenchmarkTextOvRBound, bench/results/mantext-bound-zen5.txt);
+// slower (BenchmarkTextOvRBound, bench/results/text/mantext-bound-zen5.txt);
 // the prefetch that rides on the scoring call (kernel.ScoreBlock2Ahead,
 // prefetchAhead visits ahead) took the 10 scoring passes from 8.3 to 6.2 ms
 // and the fit from 15.7 to 13.4 ms (medians of BenchmarkTextOvRParts,
-// bench/results/mantext-parts-session-zen5.txt).
+// bench/results/text/mantext-parts-session-zen5.txt).
 const scoreAhead = 2
 
 // prefetchAhead is how many visits ahead of the pair it scores

@@ -541,7 +541,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 	prevObj := math.Inf(1)
 	epochs := 0
 	visits := float64(t.smp.visits)
-	steps := (t.smp.visits + t.batchSize() - 1) / t.batchSize() // the notes' steps k per epoch
+	steps := (t.smp.visits + t.batchSize() - 1) / t.batchSize() // the update steps k per epoch
 	clean := false                                              // the last epoch swept every sample without a mistake
 	repeats := t.repeatsClean()
 	for ep := 1; ep <= cfg.epochs; ep++ {
@@ -1172,7 +1172,7 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
-		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step}
+		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step, resumable: t.cfg.resumable}
 	if t.dt.aug {
 		s.d = d - 1
 	}
@@ -1398,7 +1398,7 @@ func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last 
 	}
 }
 
-// radii returns R² of the points before the notes' normalisation and R'²
+// radii returns R² of the points before Normalize's normalisation and R'²
 // of the points the update adds (the augmented ones with a bias).
 func (t *linTrainer[T]) radii() (r2, r2aug float64) {
 	r2 = t.dt.radius2()

@@ -322,7 +322,7 @@ func TestMistakeBound(t *testing.T) {
 		}
 		// The model's margins, recomputed from its weights (the diagnostics
 		// take them from the last, clean epoch instead of a final pass):
-		// the notes' geometric margin divides by ‖w‖, the augmented one by
+		// the geometric margin divides by ‖w‖, the augmented one by
 		// ‖(w, b)‖; the geometric bound pairs with max ‖x‖.
 		w, b := modelW(t, m, 0)
 		mm, r2 := math.Inf(1), 0.0
@@ -544,7 +544,7 @@ func TestCallback(t *testing.T) {
 	}
 }
 
-// Normalize is the notes' normalisation: the augmented point (x, 1) is
+// Normalize is Novikoff's normalisation: the augmented point (x, 1) is
 // scaled to unit length. Training on it is training on those points (with
 // the bias as the weight of the last coordinate), the model scores new
 // samples the same way, and the Novikoff radius is 1.
@@ -633,7 +633,7 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 
-	// A separable one-dimensional set with every x > 0: the notes'
+	// A separable one-dimensional set with every x > 0: the
 	// normalisation keeps the points apart and the perceptron converges;
 	// NormalizeFeatures maps every x to 1, and training cannot converge.
 	X1 := []float64{1, 2, 3, 4, 5, 6}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -15,9 +16,9 @@ import (
 // is not installed, except under CI=true, where that fails.
 func loadFashion(t *testing.T, split string) *dataset.Data[float32] {
 	t.Helper()
-	d, err := dataset.FashionMNIST[float32]("", split)
+	d, err := fixtures.FashionMNIST[float32]("", split)
 	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") != "true" {
-		t.Skipf("Fashion-MNIST is not installed in %s (apt-get install dataset-fashion-mnist): %v", dataset.DefaultFashionMNISTDir, err)
+		t.Skipf("Fashion-MNIST is not installed in %s (apt-get install dataset-fashion-mnist): %v", fixtures.FashionMNISTDir, err)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,8 @@ const (
 	flagBias  = 1
 	flagAug   = 2 // perceptron.ScaleAugmented
 	flagFeat  = 4 // perceptron.ScaleFeatures
-	flagsKnow = flagBias | flagAug | flagFeat
+	flagSVM   = 8 // the source is a linear SVM (svm.LinearModel); algorithm 0, any two labels for binary
+	flagsKnow = flagBias | flagAug | flagFeat | flagSVM
 )
 
 var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismatch: ErrMismatch}
@@ -61,6 +62,8 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 		return 0, e.Corruptf("unknown algorithm %d", h.Algorithm)
 	case h.Flags&^flagsKnow != 0 || h.Flags&flagAug != 0 && h.Flags&flagFeat != 0:
 		return 0, e.Corruptf("flags %#x", h.Flags)
+	case h.Flags&flagSVM != 0 && (h.Flags != flagSVM|flagBias || a != 0 || h.Kind == 48+byte(perceptron.KindArgmax)):
+		return 0, e.Corruptf("a linear SVM's model with flags %#x, algorithm %d, kind %d", h.Flags, h.Algorithm, h.Kind)
 	case h.Dims > MaxDims:
 		return 0, e.Corruptf("%d features, more than %d", h.Dims, MaxDims)
 	case a != perceptron.Voted && h.Count != 0:
@@ -90,8 +93,9 @@ func knownAlgo(a perceptron.Algorithm) bool {
 // (magic "RBLTPCPT", format version 2; see package internal/modelfile). It
 // implements encoding.BinaryMarshaler. The header holds element size 4,
 // kind 49 (binary), 50 (one-vs-rest) or 51 (argmax), the source model's
-// algorithm, flags (bit 0 bias, bit 1 ScaleAugmented, bit 2
-// ScaleFeatures), D ≤ MaxDims, L, count M (a voted model's vectors, else
+// algorithm (0 for a linear SVM), flags (bit 0 bias, bit 1
+// ScaleAugmented, bit 2 ScaleFeatures, bit 3 a linear SVM's model, whose
+// binary labels may be any two), D ≤ MaxDims, L, count M (a voted model's vectors, else
 // 0) and parameter 0; then the labels and the body, for S scores (1
 // binary, L otherwise) and R = S rows (R = M for a voted model):
 //
@@ -108,6 +112,9 @@ func (q *Model) MarshalBinary() ([]byte, error) {
 	flags := byte(0)
 	if q.bias {
 		flags |= flagBias
+	}
+	if q.svm {
+		flags |= flagSVM
 	}
 	switch q.scaling {
 	case perceptron.ScaleAugmented:
@@ -161,7 +168,7 @@ func Unmarshal(data []byte) (*Model, error) {
 		return nil, fileErrs.Corruptf("the header implies %d bytes, the file has %d (truncated or padded)", size, len(data))
 	}
 	q := &Model{kind: perceptron.Kind(h.Kind - 48), algo: perceptron.Algorithm(h.Algorithm), d: h.Dims,
-		bias: h.Flags&flagBias != 0}
+		bias: h.Flags&flagBias != 0, svm: h.Flags&flagSVM != 0}
 	switch {
 	case h.Flags&flagAug != 0:
 		q.scaling = perceptron.ScaleAugmented
@@ -171,7 +178,7 @@ func Unmarshal(data []byte) (*Model, error) {
 	if q.labels = r.Labels(h.Labels); q.labels == nil {
 		return nil, r.Err()
 	}
-	if err := checkLabels(q.labels, q.kind == perceptron.KindBinary); err != nil {
+	if err := checkLabels(q.labels, q.kind == perceptron.KindBinary && !q.svm); err != nil {
 		return nil, err
 	}
 	if v := r.U32(); v != BodyVersion {

@@ -57,6 +57,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // MaxDims is the most features a quantised model has: every dot product of
@@ -69,10 +70,11 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 // 16 weight vectors their integer scores live on the stack; beyond, and
 // for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
-	kind    perceptron.Kind // the source model's: binary, one-vs-rest or argmax
-	algo    perceptron.Algorithm
+	kind    perceptron.Kind      // the source model's: binary, one-vs-rest or argmax
+	algo    perceptron.Algorithm // 0 for a linear SVM
+	svm     bool                 // the source is an svm.LinearModel
 	d       int
-	labels  []int // binary: {−1, +1}
+	labels  []int // binary: {−1, +1} for a perceptron's, a linear SVM's two
 	bias    bool
 	scaling perceptron.Scaling
 	q       []int8    // rows×d quantised weights, row-major (voted: one row per vector)
@@ -102,13 +104,63 @@ type scratch struct {
 	sc  []float32 // the float scores, for Predict
 }
 
-// New quantises a trained linear model (binary, one-vs-rest or argmax, of
-// any algorithm) of float32 or float64; a voted model's vectors are
-// quantised each with its own scale, and its score stays the vote
-// Σ c_j·sign(score_j). Errors wrap ErrUnsupported (more than MaxDims
-// features, weights or biases beyond float32's range, a Normalize model
-// whose bias feature is not 1) or perceptron.ErrUntrained.
-func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
+// Linear is a trained linear model: New quantises a *perceptron.Model or
+// a *svm.LinearModel, of float32 or float64.
+type Linear interface {
+	Dims() int
+	Classes() []int
+	NumScores() int
+}
+
+// New quantises a trained linear model: a perceptron.Model (binary,
+// one-vs-rest or argmax, of any algorithm) or an svm.LinearModel (binary
+// or one-vs-rest, by dual coordinate descent), of float32 or float64. A
+// voted model's vectors are quantised each with its own scale, and its
+// score stays the vote Σ c_j·sign(score_j). Errors wrap ErrUnsupported
+// (another model type, more than MaxDims features, weights or biases
+// beyond float32's range, a Normalize model whose bias feature is not 1)
+// or perceptron.ErrUntrained.
+func New(m Linear) (*Model, error) {
+	switch m := m.(type) {
+	case *perceptron.Model[float32]:
+		return fromPerceptron(m)
+	case *perceptron.Model[float64]:
+		return fromPerceptron(m)
+	case *svm.LinearModel[float32]:
+		return fromSVM(m)
+	case *svm.LinearModel[float64]:
+		return fromSVM(m)
+	}
+	return nil, fmt.Errorf("%w: a %T is not a linear model of this module", ErrUnsupported, m)
+}
+
+// fromSVM quantises a linear SVM: its weights and biases, as a one-vs-rest
+// model's (the largest score wins) or a binary one's (a positive score
+// predicts the larger label).
+func fromSVM[T perceptron.Float](m *svm.LinearModel[T]) (*Model, error) {
+	if m.Dims() == 0 {
+		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
+	}
+	kind := perceptron.KindOneVsRest
+	if m.Scheme() == svm.Binary {
+		kind = perceptron.KindBinary
+	}
+	if m.Dims() > MaxDims {
+		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
+	}
+	q := &Model{kind: kind, svm: true, d: m.Dims(), labels: m.Classes(), bias: true}
+	for k := range m.NumScores() {
+		w, b := m.Weights(k)
+		if err := add(q, w, b); err != nil {
+			return nil, err
+		}
+	}
+	q.prepare()
+	return q, nil
+}
+
+// fromPerceptron quantises a perceptron model.
+func fromPerceptron[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
 		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
@@ -127,26 +179,11 @@ func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 	if voted {
 		q.voff = []int{0}
 	}
-	// add quantises one weight vector and its bias.
-	add := func(w []T, b T) error {
-		j := len(q.scale)
-		q.q = append(q.q, make([]int8, d)...)
-		s, err := quantizeRow(q.q[j*d:], w)
-		if err != nil {
-			return fmt.Errorf("%w: weight vector %d: %v", ErrUnsupported, j, err)
-		}
-		fb := float32(b)
-		if math.IsInf(float64(fb), 0) {
-			return fmt.Errorf("%w: bias %d (%v) beyond float32's range", ErrUnsupported, j, b)
-		}
-		q.scale, q.b = append(q.scale, s), append(q.b, fb)
-		return nil
-	}
 	for k := range m.NumScores() {
 		if voted {
 			vs, bs, cs := m.Voted(k)
 			for i, w := range vs {
-				if err := add(w, bs[i]); err != nil {
+				if err := add(q, w, bs[i]); err != nil {
 					return nil, err
 				}
 			}
@@ -155,12 +192,28 @@ func New[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
 			continue
 		}
 		w, b := m.Weights(k)
-		if err := add(w, b); err != nil {
+		if err := add(q, w, b); err != nil {
 			return nil, err
 		}
 	}
 	q.prepare()
 	return q, nil
+}
+
+// add quantises one weight vector and its bias.
+func add[T perceptron.Float](q *Model, w []T, b T) error {
+	j := len(q.scale)
+	q.q = append(q.q, make([]int8, q.d)...)
+	s, err := quantizeRow(q.q[j*q.d:], w)
+	if err != nil {
+		return fmt.Errorf("%w: weight vector %d: %v", ErrUnsupported, j, err)
+	}
+	fb := float32(b)
+	if math.IsInf(float64(fb), 0) {
+		return fmt.Errorf("%w: bias %d (%v) beyond float32's range", ErrUnsupported, j, b)
+	}
+	q.scale, q.b = append(q.scale, s), append(q.b, fb)
+	return nil
 }
 
 // quantizeRow sets dst to the symmetric int8 quantisation of w and returns
@@ -238,7 +291,8 @@ func (q *Model) setKernels(k kernel.Int8Kernels) {
 // KindOneVsRest or KindArgmax.
 func (q *Model) Kind() perceptron.Kind { return q.kind }
 
-// Algorithm returns the algorithm that trained the model it was made from.
+// Algorithm returns the perceptron algorithm that trained the model it was
+// made from (Online, 0, for a linear SVM's, whose String says so).
 func (q *Model) Algorithm() perceptron.Algorithm { return q.algo }
 
 // Dims returns the number of features a sample must have.
@@ -435,11 +489,11 @@ func (q *Model) nonFinite(dst []float32) error {
 
 // decide returns the label of the best of r scores, best at index bestK.
 func (q *Model) decide(best float32, bestK, r int) (int, error) {
-	if r == 1 {
+	if r == 1 { // labels −1, +1 for a perceptron; a linear SVM's two
 		if best > 0 {
-			return 1, nil
+			return q.labels[1], nil
 		}
-		return -1, nil
+		return q.labels[0], nil
 	}
 	return q.labels[bestK], nil
 }

@@ -145,11 +145,11 @@ func refScores(q *Model, ints []int32, sx float32) []float32 {
 
 // refLabel is the label of reference scores.
 func refLabel(q *Model, sc []float32) int {
-	if len(sc) == 1 {
+	if len(sc) == 1 { // −1, +1 for a perceptron's model, any two for a linear SVM's
 		if sc[0] > 0 {
-			return 1
+			return q.labels[1]
 		}
-		return -1
+		return q.labels[0]
 	}
 	best := 0
 	for k, v := range sc {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 )
 
 // The benchmarks train on Fashion-MNIST from Debian's dataset-fashion-mnist
@@ -29,9 +30,9 @@ var fashion struct {
 func loadFashion(b *testing.B) (train, test *dataset.Data[float32]) {
 	b.Helper()
 	fashion.once.Do(func() {
-		fashion.train, fashion.err = dataset.FashionMNIST[float32]("", "train")
+		fashion.train, fashion.err = fixtures.FashionMNIST[float32]("", "train")
 		if fashion.err == nil {
-			fashion.test, fashion.err = dataset.FashionMNIST[float32]("", "t10k")
+			fashion.test, fashion.err = fixtures.FashionMNIST[float32]("", "t10k")
 		}
 	})
 	if errors.Is(fashion.err, fs.ErrNotExist) {

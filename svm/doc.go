@@ -1,7 +1,7 @@
 // Package svm trains support vector machines exactly: the soft- and
-// hard-margin SVMs of the notes, linear and kernelised, with their support
-// vectors, on the rosenblatt kernels (package kernel) and kernel matrices
-// (package gram).
+// hard-margin SVMs (Boser, Guyon and Vapnik 1992; Cortes and Vapnik 1995),
+// linear and kernelised, with their support vectors, on the rosenblatt
+// kernels (package kernel) and kernel matrices (package gram).
 //
 //   - Train: the kernel SVM (C-SVC) by SMO with second-order working set
 //     selection and shrinking (Fan, Chen & Lin, JMLR 2005; LIBSVM's
@@ -24,14 +24,14 @@
 //
 //	min ½‖w‖² + C·Σᵢ ξᵢ,   ξᵢ = max(0, 1 − yᵢ(w·φ(xᵢ) + b)),
 //
-// whose dual is max Σαᵢ − ½αᵀQα subject to yᵀα = 0 and 0 ≤ αᵢ ≤ C. The notes
-// write the same problem as min ‖θ‖² + C_n·Σᵢ (1 − yᵢθ·xᵢ)₊; dividing that
+// whose dual is max Σαᵢ − ½αᵀQα subject to yᵀα = 0 and 0 ≤ αᵢ ≤ C. Textbooks
+// also write the same problem as min ‖θ‖² + C_n·Σᵢ (1 − yᵢθ·xᵢ)₊; dividing that
 // objective by 2 does not move its minimiser and gives ½‖θ‖² + (C_n/2)·Σξᵢ,
 // so
 //
 //	C (this package, LIBSVM, LIBLINEAR, scikit-learn) = C_n / 2.
 //
-// For example the notes' C_n = 2 is C = 1, the default. The perceptron
+// For example C_n = 2 in that form is C = 1, the default. The perceptron
 // package's Pegasos SVM takes the same C. C = +Inf is the hard margin of
 // both: min ½‖w‖² subject to yᵢ(w·φ(xᵢ) + b) ≥ 1.
 //
@@ -50,7 +50,7 @@
 // the solver adds B·w_B to each dot product.
 //
 // MaxMargin measures the margin for any of the three (BiasMode): BiasFree
-// (Train's), BiasNone (the notes' min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1) and
+// (Train's), BiasNone (the textbook min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1) and
 // BiasFeature (TrainLinear's and the perceptron's, whose Novikoff bound
 // treats b as the weight of a constant feature 1).
 //

@@ -17,7 +17,7 @@ import (
 type Loss int
 
 const (
-	// Hinge is the L1-loss SVM, ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ): the notes'
+	// Hinge is the L1-loss SVM, ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ): the
 	// soft-margin SVM (LIBLINEAR -s 3). Its dual has 0 ≤ αᵢ ≤ C.
 	Hinge Loss = iota
 	// SquaredHinge is the L2-loss SVM, ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ)²
@@ -41,7 +41,7 @@ func (l Loss) String() string {
 // feature of 1.
 type LinearOptions struct {
 	// C is the constant of ½‖w‖² + C·Σ loss (LIBLINEAR's and LIBSVM's
-	// convention; the notes' C is twice it). 0 means DefaultC; +Inf trains
+	// convention; in the form ‖θ‖² + C·Σ loss, C is twice it). 0 means DefaultC; +Inf trains
 	// the hard-margin machine (see TrainLinear). Negative or NaN values are
 	// errors.
 	C float64
@@ -70,9 +70,9 @@ type LinearOptions struct {
 	// the classes are split; 0 means 1. The solver is bound by memory
 	// traffic, not arithmetic: one goroutine visits each row once per pass
 	// for all its classes, so splitting the classes between g goroutines
-	// reads the data g times. On the 2-core benchmark machine one
-	// goroutine was faster (bench/results/svm-zen5.txt); try 2 on a machine
-	// with memory bandwidth to spare.
+	// reads the data g times, and more goroutines help only on a machine
+	// with memory bandwidth to spare (measured on a 2-vCPU Zen 5 in
+	// bench/results/svm/svm-zen5.txt: one goroutine was faster).
 	Threads int
 	// Impl selects the kernel implementation (one of kernel.Impls()); nil
 	// means kernel.ActiveImpl().

@@ -103,7 +103,7 @@ const (
 // default RBF kernel γ = 1/d.
 type Options struct {
 	// C is the soft-margin constant of ½‖w‖² + C·Σξᵢ (LIBSVM's
-	// convention; the notes' C is twice it, see the package
+	// convention; in the form ‖θ‖² + C·Σξᵢ, C is twice it, see the package
 	// documentation). 0 means DefaultC; +Inf (math.Inf(1)) trains the
 	// hard-margin machine, an error wrapping ErrNotSeparable when the
 	// classes cannot be separated. Negative or NaN values are errors.

@@ -161,8 +161,8 @@ func rowOf(X []float64, d int, x []float64, used map[int]bool) int {
 // TestLIBSVM: on heart_scale (RBF with C = 1 and 10, linear, polynomial)
 // and on iris (three classes, one-vs-one), Train reaches LIBSVM's
 // svm-train solution: the same support vectors and the same predictions;
-// the dual objective of every machine within 10⁻⁵ relative (the issue asks
-// for 10⁻³; svm-train prints 6 decimals); ρ and the coefficients as close
+// the dual objective of every machine within 10⁻⁵ relative (the target is
+// 10⁻³; svm-train prints 6 decimals); ρ and the coefficients as close
 // as two solutions that both meet the stopping tolerance ε = 10⁻³ can be
 // (ρ within ε, coefficients within 10⁻²·C: LIBSVM keeps kernel values in
 // float32 and we in float64, so the two SMO paths drift apart by rounding

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -39,7 +40,7 @@ func processCPU() time.Duration {
 //	for i in 1 2 3; do flock /work/wt/bench.lock /tmp/ipm.test -test.run '^$' -test.bench Throughput -test.benchtime 1x; done
 func BenchmarkThroughput(b *testing.B) {
 	const rows, epochs = 10000, 3
-	train, err := dataset.FashionMNIST[float32]("", "train")
+	train, err := fixtures.FashionMNIST[float32]("", "train")
 	if err != nil {
 		b.Skip("Fashion-MNIST:", err)
 	}
@@ -117,7 +118,7 @@ func BenchmarkThroughput(b *testing.B) {
 //	flock /work/wt/bench.lock sh -c 'for i in 1 2 3; do for e in false true; do
 //	    /tmp/ipm.test -test.run "^$" -test.bench "ShardEpoch/(continue/)?evaluate=$e" -test.count 2; done; done'
 func BenchmarkShardEpoch(b *testing.B) {
-	train, err := dataset.FashionMNIST[float32]("", "train")
+	train, err := fixtures.FashionMNIST[float32]("", "train")
 	if err != nil {
 		b.Skip("Fashion-MNIST:", err)
 	}

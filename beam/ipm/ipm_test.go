@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -255,14 +256,14 @@ func TestSeparableConverges(t *testing.T) {
 // Four shards of a Fashion-MNIST subset (4000 training images) reach the
 // single-machine test accuracy within one point, in twice its epochs.
 func TestFashionMNISTShards(t *testing.T) {
-	train, err := dataset.FashionMNIST[float32]("", "train")
+	train, err := fixtures.FashionMNIST[float32]("", "train")
 	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") != "true" {
 		t.Skip("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	test, err := dataset.FashionMNIST[float32]("", "t10k")
+	test, err := fixtures.FashionMNIST[float32]("", "t10k")
 	if err != nil {
 		t.Fatal(err)
 	}

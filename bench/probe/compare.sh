@@ -6,7 +6,7 @@
 # some 80 to 130), then compares their figures (compare.py): the maximum
 # over the rounds of each, and round by round. Run from the repository root:
 #
-#	sh bench/probe/compare.sh bench/results/roofline-zen5
+#	sh bench/probe/compare.sh bench/results/roofline/roofline-zen5
 #
 # It writes PREFIX-N.json, PREFIX-N.txt and PREFIX-N.svg (the bench report,
 # table and roofline plot of round N), PREFIX-probe-N.txt (the probe's

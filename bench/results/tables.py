@@ -42,7 +42,7 @@ def fmt(v, digits=1):
 
 
 def kernels():
-    d = load('kernels-zen3.txt')
+    d = load('kernels/kernels-zen3.txt')
     if not d:
         return
     impls = ['auto', 'avx512', 'avx2', 'neon', 'generic', 'vek', 'gonum', 'plain']
@@ -75,7 +75,7 @@ def kernels():
 
 
 def gram():
-    d = load('gram-zen3.txt')
+    d = load('gram/gram-zen3.txt')
     if not d:
         return
     print('\nGram matrix, float32 and float64, GFLOP/s counted as N(N+1)·D (median of 3)\n')
@@ -100,7 +100,7 @@ def gram():
 
 
 def training():
-    d = load('perceptron-zen3.txt')
+    d = load('perceptron/perceptron-zen3.txt')
     if not d:
         return
     print('\nTraining and prediction (median of 3)\n')

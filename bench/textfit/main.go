@@ -17,7 +17,7 @@
 // processes the CPU time is the steadier figure; the peer prints both too)
 // and the test accuracy, and the page faults of the fit (and, apart, of its scoring)
 // (getrusage's minor faults: fresh memory, at about 18 µs each on the
-// README's KVM guest); -noeval sets SkipEvaluation (the final pass
+// Zen 5 KVM guest of docs/benchmarks/text.md); -noeval sets SkipEvaluation (the final pass
 // over the training data for the diagnostics, which scikit-learn's fit
 // has no counterpart of). With -svm it trains the linear SVM instead
 // (svm.TrainLinearRows on svm.SparseRows, one-vs-rest, hinge loss, C = 1,

@@ -32,7 +32,7 @@
 //
 // It prints the number of pages, features and stored values of each file
 // and their SHA-256 sums; bench/textset/SHA256SUMS holds the sums of the
-// sets the README's latest figures were measured on: a Debian 12 machine
+// sets the latest figures of docs/benchmarks/text.md were measured on: a Debian 12 machine
 // with man-db, manpages and manpages-dev installed, 19 710 pages in those
 // sections (earlier figures: another image of it, 19 753 pages; each
 // results file prints the sums of its set; which man pages are installed

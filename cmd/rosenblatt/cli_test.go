@@ -94,7 +94,7 @@ func td(name string) string { return filepath.Join(pkgDir, "testdata", name) }
 func trainIris(extra ...string) func(t *testing.T, dir string) {
 	return func(t *testing.T, dir string) {
 		t.Helper()
-		args := append([]string{"train", "-q", "-algo", "averaged", "-shuffle", "-epochs", "30", "-o", filepath.Join(dir, "iris.model")}, extra...)
+		args := append([]string{"train", "-q", "-algo", "averaged", "-shuffle", "-epochs", "30", "-resumable", "-o", filepath.Join(dir, "iris.model")}, extra...)
 		mustRun(t, append(args, td("iris.train.libsvm"))...)
 	}
 }
@@ -374,7 +374,7 @@ var cliCases = []cliCase{
 				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Kind(), err)
 			}
 		}},
-	{name: "train -B", args: []string{"train", "-B", "0.1", "-algo", "averaged", "-normalize", "-epochs", "5", "-o", "m.model", "{td}/iris.train.libsvm"},
+	{name: "train -B", args: []string{"train", "-B", "0.1", "-algo", "averaged", "-normalize", "-epochs", "5", "-resumable", "-o", "m.model", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"bias feature B = 0.1, samples normalised as (x, 0.1)/‖(x, 0.1)‖", "(x, 0.1) normalised"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m := loadModel32(t, filepath.Join(dir, "m.model"))

@@ -108,7 +108,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 	var conts [2][]byte
 	for k, repr := range []string{"-dense=false", "-dense"} {
 		for _, args := range [][]string{
-			{"train", "-f", "-o", "one.model", "-algo", "averaged", "-epochs", "1", "-type", "float64", repr, "int.libsvm"},
+			{"train", "-f", "-o", "one.model", "-algo", "averaged", "-epochs", "1", "-type", "float64", "-resumable", repr, "int.libsvm"},
 			{"train", "-f", "-o", "two.model", "-init", "one.model", "-epochs", "1", repr, "int.libsvm"},
 		} {
 			if code, stdout, stderr := runIn(t, dir, args...); code != exitOK {
@@ -126,7 +126,7 @@ func TestTrainSparseRepresentation(t *testing.T) {
 	}
 }
 
-// TestTrainWideSparse is the case: a text-shaped file of 2²⁰
+// TestTrainWideSparse is the text case: a text-shaped file of 2²⁰
 // hashed features that the dense reader refuses (its matrix would exceed
 // the limit) trains sparse, without -cols, and the model has the width.
 func TestTrainWideSparse(t *testing.T) {

@@ -320,7 +320,7 @@ var svmCases = []cliCase{
 	{name: "svm eta", args: []string{"train", "-algo", "svm", "-eta", "2", "x"}, code: exitUsage, stderr: []string{"-algo svm takes no -eta"}},
 	{name: "svm bad tol", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-tol", "0", "x"}, code: exitUsage, stderr: []string{"-tol 0: want a value > 0"}},
 	{name: "pegasos continued with -init", setup: func(t *testing.T, dir string) {
-		mustRun(t, "train", "-q", "-algo", "pegasos", "-C", "1", "-epochs", "3", "-o", filepath.Join(dir, "p.model"), td("iris.train.libsvm"))
+		mustRun(t, "train", "-q", "-algo", "pegasos", "-C", "1", "-epochs", "3", "-resumable", "-o", filepath.Join(dir, "p.model"), td("iris.train.libsvm"))
 	}, args: []string{"train", "-init", "p.model", "-epochs", "2", "-o", "q.model", "{td}/iris.train.libsvm"}, code: exitOK,
 		stdout: []string{"linear SVM (Pegasos)", "λ of the -init model", "(its pegasos state resumed after 360 samples)"}},
 	{name: "svm no -init", setup: func(t *testing.T, dir string) {

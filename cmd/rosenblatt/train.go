@@ -43,6 +43,7 @@ type trainFlags struct {
 	shuffle    bool
 	sampling   string
 	allEpochs  bool
+	resumable  bool
 	normalize  bool
 	normFeat   bool
 	bias       bool
@@ -92,6 +93,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch")
 	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
 	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
+	fs.BoolVar(&tf.resumable, "resumable", false, "keep the training state in the model file, so that -init can continue it exactly\n(an averaged model's file is three times the size)")
 	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) (with -B: (x, B)) to unit Euclidean length, as the notes do\n"+
 		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
@@ -198,7 +200,7 @@ func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, e
 	case "linear":
 		k = gram.Linear{}
 	case "poly":
-		// The notes' kernel (1 + x·x′)^m by default.
+		// The classical polynomial kernel (1 + x·x′)^m by default.
 		k = gram.Polynomial{Gamma: gammaOr(1), Coef0: tf.coef0, Degree: tf.degree}
 	case "rbf":
 		k = gram.RBF{Gamma: gammaOr(1 / float64(max(cols, 1)))}
@@ -285,6 +287,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		Shuffle:           tf.shuffle,
 		Seed:              tf.seed,
 		RunAllEpochs:      tf.allEpochs,
+		Resumable:         tf.resumable,
 		Normalize:         tf.normalize,
 		NormalizeFeatures: tf.normFeat,
 		NoBias:            !tf.bias,
@@ -425,6 +428,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		HasBias() bool
 		BiasFeature() float64
 		Scaling() perceptron.Scaling
+		Steps() int64
 	}
 	typ := "float32"
 	if m32, ok := lm.m32.(*perceptron.Model[float32]); ok {
@@ -441,6 +445,10 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	tf.typ = typ
 	if !tf.set["algo"] {
 		tf.algo = algoFlag(m.Algorithm())
+		if a := m.Algorithm(); (a == perceptron.Averaged || a == perceptron.SVM) && m.Steps() == 0 {
+			return fmt.Errorf("%w: -init %s: the %s model's file holds no training state, so it cannot be continued exactly (train it with -resumable); give -algo to start another algorithm from its weights",
+				errUsage, lm.path, tf.algo)
+		}
 	}
 	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
 		tf.multiclass = "argmax"

@@ -9,8 +9,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-// notesCases are the train options that follow the user's notes: the
-// polynomial kernel (1 + x·x′)^m, the notes' normalisation, the mini-batch
+// notesCases are the train options of the textbook perceptron: the
+// polynomial kernel (1 + x·x′)^m, the normalisation (x, 1)/‖(x, 1)‖, the mini-batch
 // and online sampling, the warm start from a model file (-init), and the
 // two margins.
 var notesCases = []cliCase{
@@ -53,7 +53,7 @@ var notesCases = []cliCase{
 	// -init continues a model file: one epoch, then -init for one more, is
 	// two epochs, byte for byte (the averaged state resumes).
 	{name: "init continues averaging", setup: func(t *testing.T, dir string) {
-		mustRun(t, "train", "-q", "-algo", "averaged", "-epochs", "1", "-all-epochs", "-o", filepath.Join(dir, "one.model"), td("iris.train.libsvm"))
+		mustRun(t, "train", "-q", "-algo", "averaged", "-epochs", "1", "-all-epochs", "-resumable", "-o", filepath.Join(dir, "one.model"), td("iris.train.libsvm"))
 		mustRun(t, "train", "-q", "-algo", "averaged", "-epochs", "2", "-all-epochs", "-o", filepath.Join(dir, "two.model"), td("iris.train.libsvm"))
 	}, args: []string{"train", "-init", "one.model", "-epochs", "1", "-all-epochs", "-o", "cont.model", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"from:           one.model (its averaged state resumed after 120 samples)"}, check: checkSameFiles("two.model", "cont.model")},
@@ -76,6 +76,10 @@ var notesCases = []cliCase{
 		writeFile("seven.libsvm", "7 1:5 2:3 3:1.5 4:0.2\n0 1:5 2:3 3:1.5 4:0.2\n")(t, dir)
 	}, args: []string{"train", "-init", "iris.model", "-o", "m", "seven.libsvm"}, code: exitFail,
 		stderr: []string{"is not one of the model's classes", "the -init model's classes are 0 1 2"}},
+	{name: "init without the training state", setup: func(t *testing.T, dir string) {
+		mustRun(t, "train", "-q", "-algo", "averaged", "-epochs", "1", "-o", filepath.Join(dir, "one.model"), td("iris.train.libsvm"))
+	}, args: []string{"train", "-init", "one.model", "-o", "m", "{td}/iris.train.libsvm"},
+		code: exitUsage, stderr: []string{"holds no training state", "train it with -resumable"}},
 	{name: "init and other features", setup: trainIris(), args: []string{"train", "-init", "iris.model", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
 		code: exitFail, stderr: []string{"30 features, the -init model iris.model has 4"}},
 	{name: "init is an input: -o may not replace it", setup: trainIris(), args: []string{"train", "-init", "iris.model", "-f", "-o", "iris.model", "{td}/iris.train.libsvm"},

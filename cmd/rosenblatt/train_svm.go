@@ -20,7 +20,7 @@ import (
 // train -algo svm: the exact SVMs of package svm. With -kernel, the kernel
 // SVM (svm.Train: SMO, one-vs-one by default); without, the linear SVM
 // (svm.TrainLinear: dual coordinate descent, one-vs-rest). -C is LIBSVM's
-// C (½‖w‖² + C·Σξ, the notes' C is twice it), "inf" the hard margin.
+// C (½‖w‖² + C·Σξ; in the form ‖θ‖² + C·Σξ, C is twice it), "inf" the hard margin.
 
 // cValue is the -C flag: a number > 0, or inf for the hard margin.
 type cValue struct{ v float64 }
@@ -271,7 +271,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 	return nil
 }
 
-// cText describes C with its value in the notes' convention.
+// cText describes C with its value in the ‖θ‖² + C·Σξ convention too.
 func cText(C float64) string {
 	if math.IsInf(C, 1) {
 		return "C = inf (the hard margin: min ½‖w‖² subject to y(w·φ(x) + b) ≥ 1)"

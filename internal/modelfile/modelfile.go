@@ -55,7 +55,7 @@ import (
 const (
 	Magic      = "RBLTPCPT" // the first bytes of every file
 	Version    = 2          // the format version written by default; 1 is read too
-	Newest     = 3          // the newest version read, written only for what version 2 cannot hold
+	Newest     = 4          // the newest version read, written only for what version 2 cannot hold
 	HeaderSize = 40         // bytes before the labels
 	SumSize    = 4          // the checksum's bytes, at the end
 	MaxDims    = 1 << 30    // most features per sample

@@ -157,7 +157,7 @@ func TestEncodedSizeErrors(t *testing.T) {
 		{"unknown kind", head(203, 1, 1, 2, 1), errCorrupt},
 		{"family rejects", head(200, 0, 1, 2, 1), errCorrupt},
 		{"huge", head(200, 255, MaxDims, MaxLabels, math.MaxUint32), errCorrupt},
-		{"version", func() []byte { b := head(200, 1, 1, 2, 1); b[8] = 4; return b }(), errVersion},
+		{"version", func() []byte { b := head(200, 1, 1, 2, 1); b[8] = Newest + 1; return b }(), errVersion},
 	} {
 		if _, _, err := testErrs.EncodedSize(tc.head); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)

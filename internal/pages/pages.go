@@ -4,11 +4,11 @@
 // Memory the Go runtime takes fresh from the system is mapped but not
 // backed: the first write to each page faults, and the kernel backs it
 // then. A fault costs a fraction of a microsecond on bare metal, but tens
-// of times that in some virtual machines: on the KVM guest of the README's
-// figures 64 MiB written a byte a page took 190 ms of faults (about 12 µs
+// of times that in some virtual machines: on the 2-vCPU AMD Zen 5 KVM guest
+// of docs/benchmarks 64 MiB written a byte a page took 190 ms of faults (about 12 µs
 // a page), and 52 ms when one madvise(MADV_POPULATE_WRITE) had backed it
 // first (about 0.8 µs a page for the call, and 2.4 for the first write,
-// which the host still backs; bench/results/populate-zen5.{sh,txt}). A
+// which the host still backs; bench/results/text/populate-zen5.{sh,txt}). A
 // fit that writes a few megabytes of fresh arrays pays that first
 // (bench/textfit counts each fit's page faults).
 package pages

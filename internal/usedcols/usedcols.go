@@ -137,3 +137,19 @@ func RenumberByCount(ranked, idx []int32, d int) *Columns {
 	}
 	return c
 }
+
+// FromSorted returns the Columns of the used columns cols (strictly
+// increasing, each in [0, d)), ranked in that order: Cols is cols itself.
+func FromSorted(cols []int32, d int) *Columns {
+	c := &Columns{Cols: cols, Words: make([]Word, (d+63)/64), Rank: make([]int32, len(cols))}
+	for r, j := range cols {
+		c.Words[j>>6].Bits |= 1 << (j & 63)
+		c.Rank[r] = int32(r)
+	}
+	base := int32(0)
+	for w := range c.Words {
+		c.Words[w].Base = base
+		base += int32(bits.OnesCount64(c.Words[w].Bits))
+	}
+	return c
+}

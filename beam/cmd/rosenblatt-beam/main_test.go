@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// The README's local run: the digits data, 4 shards, 10 epochs on prism
+// The local run of docs/beam.md: the digits data, 4 shards, 10 epochs on prism
 // (Beam's default runner, in this process), then the model file is an
 // ordinary one-vs-rest averaged model; a second run refuses to replace it.
 func TestTrainDigits(t *testing.T) {

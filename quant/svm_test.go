@@ -1,0 +1,109 @@
+package quant
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+// TestLinearSVM quantises linear SVMs (binary with labels 3 and 7, and
+// one-vs-rest) of both element types: the weights are the float weights
+// rounded to their row's scale, the scores and labels equal the reference
+// loop bit for bit, and the file round-trips byte for byte.
+func TestLinearSVM(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct {
+		name   string
+		d, cls int
+		wide   bool
+	}{{"binary/float32", 20, 2, false}, {"binary/float64", 9, 2, true}, {"ovr4/float32", 33, 4, false}, {"ovr3/float64", 64, 3, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			X, y := randData(rng, 80, tc.d, tc.cls)
+			if tc.cls == 2 {
+				for i := range y {
+					y[i] = 5 + 2*y[i] // 3 and 7
+				}
+			}
+			var m Linear
+			var err error
+			if tc.wide {
+				m, _, err = svm.TrainLinear(X, tc.d, y, svm.LinearOptions{C: 1, Seed: 1})
+			} else {
+				m, _, err = svm.TrainLinear(to32(X), tc.d, y, svm.LinearOptions{C: 1, Seed: 1})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := New(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(q.String(), "int8 quantised linear SVM") {
+				t.Errorf("String = %q", q.String())
+			}
+			if got, want := q.Classes(), m.Classes(); !slices.Equal(got, want) || q.NumScores() != m.NumScores() {
+				t.Fatalf("classes %v and %d scores, the model's %v and %d", got, q.NumScores(), want, m.NumScores())
+			}
+			for k := range q.NumScores() {
+				var w []float64
+				var b float64
+				if tc.wide {
+					w, b = m.(*svm.LinearModel[float64]).Weights(k)
+				} else {
+					w32, b32 := m.(*svm.LinearModel[float32]).Weights(k)
+					w, b = make([]float64, len(w32)), float64(b32)
+					for i, v := range w32 {
+						w[i] = float64(v)
+					}
+				}
+				qw, s, qb := q.Weights(k)
+				if qb != float32(b) {
+					t.Fatalf("row %d: bias %v, the model's %v", k, qb, b)
+				}
+				for i := range w {
+					if e := math.Abs(w[i] - float64(s)*float64(qw[i])); e > float64(s)/2*(1+1e-6) {
+						t.Fatalf("row %d: weight %d = %v quantised to %d·%v", k, i, w[i], qw[i], s)
+					}
+				}
+			}
+			_, _, vs := samples(rng, tc.d)
+			got := make([]float32, q.NumScores())
+			ints := make([]int32, tc.d)
+			for j, v := range vs {
+				for i := range ints {
+					ints[i] = int32(v[i])
+				}
+				sx := float32(0.01 + rng.Float64())
+				want := refScores(q, ints, sx)
+				if err := q.ScoresI8(got, v, sx); err != nil {
+					t.Fatal(err)
+				}
+				for k := range want {
+					if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+						t.Fatalf("sample %d: score %d = %v, the reference %v", j, k, got[k], want[k])
+					}
+				}
+				if l, err := q.PredictI8(v, sx); err != nil || l != refLabel(q, want) {
+					t.Fatalf("sample %d: label %d, %v, the reference %d", j, l, err, refLabel(q, want))
+				}
+			}
+			data, err := q.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := back.MarshalBinary()
+			if !bytes.Equal(data, again) || back.String() != q.String() {
+				t.Error("the file does not round-trip")
+			}
+		})
+	}
+}
