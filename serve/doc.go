@@ -11,19 +11,51 @@
 // JSON body). A new file that cannot be read or decoded, or whose model is
 // unusable, keeps the current model and is logged.
 //
+// The model file must be a regular file of at most Options.MaxModelBytes
+// (-max-model-bytes): it is stat'ed before it is opened, and a FIFO, a
+// device or a directory is refused without being opened; it is then
+// opened without blocking, checked again through the open descriptor, and
+// read through a reader that stops one byte past the limit. No lock is
+// held while a file is read or decoded, and a read that fails for a
+// reason that may pass (EMFILE, ENFILE, permission denied, EAGAIN, EINTR)
+// is retried, then tried again at Watch's next look.
+//
 // # Endpoints
 //
 //	POST /predict   one sample or a batch, JSON or binary (below)
-//	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use and the last reload error
+//	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use, and whether the last reload failed
 //
 // Query parameter scores=1 (or "scores": true in a JSON request, or flag
 // bit 0 of a binary one) adds the model's decision values to the labels.
 // Malformed requests get a 4xx status and a one-line text/plain message:
-// 400 for bad JSON, a wrong feature count, a NaN or ±Inf value, an empty
-// batch or a truncated binary body; 413 for a body over
-// Options.MaxBodyBytes; 415 for another Content-Type; 422 when the model
-// cannot score a valid sample (a score that overflows); 405 for another
-// method.
+// 400 for bad or truncated JSON ("truncated JSON at byte N"), a null, a
+// wrong feature count, a NaN or ±Inf value, an empty batch or a truncated
+// binary body; 413 for a body over Options.MaxBodyBytes, rows × scores over
+// Options.MaxScores, or a request that alone needs more than
+// Options.MaxInflightBytes; 415 for another Content-Type; 422 when the
+// model cannot score a valid sample (a score that overflows); 405 for
+// another method; and 503 (with Retry-After) when the requests in flight
+// hold so much of Options.MaxInflightBytes that this one does not fit. A
+// refusal for a limit names it and the flag of "rosenblatt serve" that
+// sets it (-max-body, -max-scores, -max-inflight-bytes).
+//
+// /healthz tells anyone who asks that the last reload failed, and when
+// ("lastReloadError": "reload failed; see the server log",
+// "lastReloadFailedAt"), never why: the reason, which may hold the file's
+// path and pieces of what it held, goes to the log only.
+//
+// # Memory
+//
+// What a request holds is counted against a budget shared by the requests
+// in flight, Options.MaxInflightBytes: a binary body as it arrives (in
+// memory that grows from 64 KiB by doubling, so that a header declaring
+// more than is sent costs what was sent), three times the bytes a JSON
+// decoder has read (its buffer grows by doubling, and a row's text is
+// copied once), the samples in the model's type, the labels and the scores. The
+// response is written through a 16 KiB buffer as it is made, never whole.
+// Run serves at most Options.MaxConns connections at once. So the server
+// holds at most about MaxInflightBytes, plus per connection net/http's
+// buffers and a response buffer.
 //
 // # JSON
 //
@@ -33,11 +65,13 @@
 //	         {"model": "9f86d081884c7d65", "labels": [1, -1], "scores": [[0.25], [-3.5]]}
 //
 // Content-Type application/json (or none). Field names are exact (case
-// matters); unknown or repeated fields, null for x or rows, trailing data
-// and a request with both or neither of x and rows are refused. The rows
-// are decoded one at a time, each checked as it arrives, so that a request
-// takes the memory of its values in the model's type and of one row,
-// whatever the shape of its body.
+// matters); unknown or repeated fields, null for x, rows, scores or any of
+// the values (JavaScript's JSON.stringify writes NaN and ±Infinity as
+// null; the refusal names the row and feature), a value that is not a
+// number, trailing data and a request with both or neither of x and rows
+// are refused. The rows are decoded one at a time, each checked as it
+// arrives, so that a request takes the memory of its values in the
+// model's type and of one row, whatever the shape of its body.
 //
 // # Binary
 //

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -8,8 +9,11 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -31,6 +35,7 @@ var (
 	nosniff    = []string{"nosniff"}
 	allowPost  = []string{"POST"}
 	allowGet   = []string{"GET, HEAD"}
+	retryAfter = []string{"1"}
 )
 
 var le = binary.LittleEndian
@@ -39,25 +44,142 @@ var le = binary.LittleEndian
 // large batch does not keep its memory for ever.
 const maxPooled = 4 << 20
 
-// buffers is one request's reusable memory.
+// Reading and writing sizes: a binary body is read into memory that grows
+// from firstChunk by doubling, as its bytes arrive; responses go out
+// through a writer of writeBuffer bytes.
+const (
+	firstChunk  = 64 << 10
+	writeBuffer = 16 << 10
+)
+
+// buffers is one request's reusable memory. Every use writes what it reads
+// first (or clears it): nothing a request reads comes from the request
+// that used the buffers before.
 type buffers struct {
 	head   [headerSize]byte
-	body   []byte
-	x32    []float32
+	body   []byte    // a binary request's values, as they arrived
+	x32    []float32 // the samples, in the model's type
+	x64    []float64
 	r32    []float32 // one JSON row
 	r64    []float64
-	x64    []float64
+	raw    json.RawMessage // one JSON row's text
 	labels []int
-	s32    []float32
+	s32    []float32 // scores
 	s64    []float64
-	out    []byte
+	out    []byte // a piece of the response, on its way to bw
+	bw     *bufio.Writer
+	h      hold
+	cr     countReader
 }
 
+// done ends a request's use of b: what it held of the budget is given
+// back, and b keeps no reference to the request.
+func (b *buffers) done() {
+	b.h.release()
+	b.cr = countReader{}
+	if b.bw != nil {
+		b.bw.Reset(nil)
+	}
+}
+
+// put returns b to the pool unless it has grown large.
 func (s *Server) put(b *buffers) {
-	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || 8*(cap(b.x64)+cap(b.s64)) > maxPooled || 4*(cap(b.x32)+cap(b.s32)) > maxPooled {
+	b.done()
+	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || cap(b.raw) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
+		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
 	}
 	s.pool.Put(b)
+}
+
+// writer returns b's response writer, writing to w.
+func (b *buffers) writer(w io.Writer) *bufio.Writer {
+	if b.bw == nil {
+		b.bw = bufio.NewWriterSize(w, writeBuffer)
+	} else {
+		b.bw.Reset(w)
+	}
+	return b.bw
+}
+
+// hold is what one request holds of the server's in-flight budget
+// (Options.MaxInflightBytes).
+type hold struct {
+	s *Server
+	n int64
+}
+
+// take adds n bytes to what the request holds, or refuses the request if
+// that would take the requests in flight over the budget: 413 if the
+// request alone would, 503 otherwise.
+func (h *hold) take(n int64) *httpError {
+	if n <= 0 {
+		return nil
+	}
+	s := h.s
+	budget := s.opt.MaxInflightBytes
+	if h.n+n > budget {
+		return bad(http.StatusRequestEntityTooLarge, "the request needs %s, more than the server's in-flight budget of %s (-max-inflight-bytes)",
+			fmtBytes(h.n+n), fmtBytes(budget))
+	}
+	for {
+		cur := s.inflight.Load()
+		if cur+n > budget {
+			return bad(http.StatusServiceUnavailable, "the request would hold %s, with %s held by the other requests in flight: over the server's in-flight budget of %s (-max-inflight-bytes); retry later",
+				fmtBytes(h.n+n), fmtBytes(cur-h.n), fmtBytes(budget))
+		}
+		if s.inflight.CompareAndSwap(cur, cur+n) {
+			h.n += n
+			for p := s.peak.Load(); cur+n > p && !s.peak.CompareAndSwap(p, cur+n); p = s.peak.Load() {
+			}
+			return nil
+		}
+	}
+}
+
+// release gives back what the request holds.
+func (h *hold) release() {
+	if h.s != nil && h.n != 0 {
+		h.s.inflight.Add(-h.n)
+	}
+	*h = hold{}
+}
+
+// fmtBytes formats n bytes for a message: "300 MiB", "4096 bytes".
+func fmtBytes(n int64) string {
+	const units = "KMGTPE"
+	if n < 1<<10 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	v, u := float64(n)/1024, 0
+	for ; v >= 1024 && u < len(units)-1; u++ {
+		v /= 1024
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[u:u+1] + "iB"
+}
+
+// countReader counts the bytes read through it and takes three times as
+// many from the request's hold: a json.Decoder's buffer, which grows by
+// doubling, is at most about twice what it has read, and a row's text is
+// copied once (decodeJSON).
+type countReader struct {
+	r io.Reader
+	n int64
+	h *hold
+	e *httpError // the refusal, after errBudget
+}
+
+// errBudget is countReader's error for a request over the budget.
+var errBudget = errors.New("over the in-flight budget")
+
+func (c *countReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	if e := c.h.take(3 * int64(k)); e != nil {
+		c.e = e
+		return k, errBudget
+	}
+	return k, err
 }
 
 // pick returns whichever of p32 and p64 holds T: one of a request's
@@ -93,6 +215,9 @@ func fail(w http.ResponseWriter, e *httpError) {
 	h := w.Header()
 	h["Content-Type"] = ctText
 	h["X-Content-Type-Options"] = nosniff
+	if e.code == http.StatusServiceUnavailable {
+		h["Retry-After"] = retryAfter
+	}
 	w.WriteHeader(e.code)
 	io.WriteString(w, e.msg+"\n")
 }
@@ -101,9 +226,19 @@ func fail(w http.ResponseWriter, e *httpError) {
 func bodyError(err error, limit int64, what string) *httpError {
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return bad(http.StatusRequestEntityTooLarge, "request body over the limit of %d bytes", limit)
+		return bad(http.StatusRequestEntityTooLarge, "request body over the limit of %d bytes (-max-body)", limit)
 	}
 	return bad(http.StatusBadRequest, "%s: %v", what, err)
+}
+
+// tooManyScores refuses n rows of k scores each if they make more than the
+// server's limit.
+func (s *Server) tooManyScores(n, k int64) *httpError {
+	if n*k <= s.opt.MaxScores {
+		return nil
+	}
+	return bad(http.StatusRequestEntityTooLarge, "%d rows × %d scores make %d decision values, over the limit of %d a request (-max-scores): send fewer rows, or ask without scores",
+		n, k, n*k, s.opt.MaxScores)
 }
 
 // wantScores reports whether the raw query asks for scores (scores=1,
@@ -129,25 +264,31 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
 		return
 	}
-	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
-	scores := wantScores(r.URL.RawQuery)
 	b := s.pool.Get().(*buffers)
 	defer s.put(b)
+	s.answer(w, r, m, b)
+}
+
+// answer answers a POST /predict with model m and buffers b.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *buffers) {
+	b.h = hold{s: s}
+	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+	scores := wantScores(r.URL.RawQuery)
 	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
 	ct = strings.TrimSpace(ct)
 	var e *httpError
 	switch {
 	case strings.EqualFold(ct, "application/octet-stream"):
 		if m.c32 != nil {
-			e = serveBinary(w, body, s.opt.MaxBodyBytes, m, m.c32, b, scores)
+			e = serveBinary(s, w, body, m, m.c32, b, scores)
 		} else {
-			e = serveBinary(w, body, s.opt.MaxBodyBytes, m, m.c64, b, scores)
+			e = serveBinary(s, w, body, m, m.c64, b, scores)
 		}
 	case ct == "" || strings.EqualFold(ct, "application/json"):
 		if m.c32 != nil {
-			e = serveJSON(w, body, s.opt.MaxBodyBytes, m, m.c32, b, scores)
+			e = serveJSON(s, w, body, m, m.c32, b, scores)
 		} else {
-			e = serveJSON(w, body, s.opt.MaxBodyBytes, m, m.c64, b, scores)
+			e = serveJSON(s, w, body, m, m.c64, b, scores)
 		}
 	default:
 		hint := ""
@@ -161,8 +302,43 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readValues reads the want value bytes of a binary request into b.body,
+// in memory that grows with what arrives (from firstChunk, doubling), each
+// step taken from the in-flight budget before it is allocated: a header
+// that declares more than is sent costs at most twice what was sent (and
+// 64 KiB), not what it declares.
+func readValues(s *Server, body io.Reader, b *buffers, want int) ([]byte, *httpError) {
+	raw := b.body[:0]
+	held := 0 // of raw's capacity, what the request holds
+	for len(raw) < want {
+		if len(raw) == held {
+			next := min(want, max(2*held, firstChunk))
+			if e := b.h.take(int64(next - held)); e != nil {
+				return nil, e
+			}
+			held = next
+			raw = slices.Grow(raw, held-len(raw))
+			b.body = raw
+		}
+		k, err := body.Read(raw[len(raw):held])
+		raw = raw[:len(raw)+k]
+		if err == nil {
+			continue
+		}
+		if len(raw) == want && err == io.EOF {
+			break
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, bad(http.StatusBadRequest, "binary request truncated: %d value bytes, the header implies %d", len(raw), want)
+		}
+		return nil, bodyError(err, s.opt.MaxBodyBytes, "reading the request")
+	}
+	return raw, nil
+}
+
 // serveBinary answers a binary request.
-func serveBinary[T kernel.Float](w http.ResponseWriter, body io.Reader, limit int64, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
+func serveBinary[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
+	limit := s.opt.MaxBodyBytes
 	hd := b.head[:]
 	if n, err := io.ReadFull(body, hd); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -182,23 +358,30 @@ func serveBinary[T kernel.Float](w http.ResponseWriter, body io.Reader, limit in
 	}
 	scores = scores || flags&flagScores != 0
 	n, d := int64(le.Uint32(hd[8:])), int64(le.Uint32(hd[12:]))
+	k := 0
+	if scores {
+		k = m.nscores
+	}
 	switch {
 	case n == 0:
 		return bad(http.StatusBadRequest, "binary request: empty batch (0 rows)")
 	case d != int64(m.dims):
 		return bad(http.StatusBadRequest, "binary request: rows of %d features, the model has %d", d, m.dims)
 	case n*d*int64(size) > limit-headerSize:
-		return bad(http.StatusRequestEntityTooLarge, "binary request: %d rows of %d values make %d bytes, over the limit of %d", n, d, headerSize+n*d*int64(size), limit)
+		return bad(http.StatusRequestEntityTooLarge, "binary request: %d rows of %d values make %d bytes, over the limit of %d (-max-body)", n, d, headerSize+n*d*int64(size), limit)
 	}
-	raw := grow(&b.body, int(n*d)*size)
-	if got, err := io.ReadFull(body, raw); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return bad(http.StatusBadRequest, "binary request truncated: %d value bytes, the header implies %d", got, len(raw))
-		}
-		return bodyError(err, limit, "reading the request")
+	if e := s.tooManyScores(n, int64(k)); e != nil {
+		return e
+	}
+	raw, e := readValues(s, body, b, int(n*d)*size)
+	if e != nil {
+		return e
 	}
 	if k, _ := body.Read(hd[:1]); k > 0 { // hd: a local array would escape
 		return bad(http.StatusBadRequest, "binary request: more bytes follow the %d rows × %d values the header implies", n, d)
+	}
+	if e := b.h.take(n * d * int64(m.elem)); e != nil {
+		return e
 	}
 	x := grow(pick[T](&b.x32, &b.x64), int(n*d))
 	if size == 4 {
@@ -224,33 +407,49 @@ func serveBinary[T kernel.Float](w http.ResponseWriter, body io.Reader, limit in
 	if e != nil {
 		return e
 	}
-	k := 0
+	// The response, streamed: header, labels, scores.
+	w.Header()["Content-Type"] = ctBinary
+	bw := b.writer(w)
+	rh := b.head[:] // a local array would escape
+	clear(rh)
+	copy(rh, responseMagic)
 	if scores {
-		k = m.nscores
+		rh[4] = byte(m.elem)
 	}
-	out := grow(&b.out, headerSize+8*int(n)+k*int(n)*m.elem)
-	copy(out, responseMagic)
-	out[4], out[5], out[6], out[7] = 0, 0, 0, 0
-	if scores {
-		out[4] = byte(m.elem)
+	le.PutUint32(rh[8:], uint32(n))
+	le.PutUint32(rh[12:], uint32(k))
+	bw.Write(rh)
+	p := room(bw, 8)
+	for _, l := range labels {
+		if cap(p)-len(p) < 8 {
+			bw.Write(p)
+			p = room(bw, 8)
+		}
+		p = le.AppendUint64(p, uint64(int64(l)))
 	}
-	le.PutUint32(out[8:], uint32(n))
-	le.PutUint32(out[12:], uint32(k))
-	p := out[headerSize:]
-	for i, l := range labels {
-		le.PutUint64(p[8*i:], uint64(int64(l)))
-	}
-	p = p[8*len(labels):]
-	for i, v := range sc {
+	for _, v := range sc {
+		if cap(p)-len(p) < 8 {
+			bw.Write(p)
+			p = room(bw, 8)
+		}
 		if m.elem == 4 {
-			le.PutUint32(p[4*i:], math.Float32bits(float32(v)))
+			p = le.AppendUint32(p, math.Float32bits(float32(v)))
 		} else {
-			le.PutUint64(p[8*i:], math.Float64bits(float64(v)))
+			p = le.AppendUint64(p, math.Float64bits(float64(v)))
 		}
 	}
-	w.Header()["Content-Type"] = ctBinary
-	w.Write(out)
+	bw.Write(p)
+	bw.Flush()
 	return nil
+}
+
+// room returns bw's free buffer (bufio.Writer.AvailableBuffer) with room
+// for at least n bytes, flushing it first if needed.
+func room(bw *bufio.Writer, n int) []byte {
+	if bw.Available() < n {
+		bw.Flush()
+	}
+	return bw.AvailableBuffer()
 }
 
 // finite reports whether a is neither NaN nor ±Inf.
@@ -264,9 +463,14 @@ func nonFinite(i, d int, v float64) *httpError {
 	return bad(http.StatusBadRequest, "row %d, feature %d is %v", i/d, i%d, v)
 }
 
-// run predicts the labels of the n rows of x, and their scores if asked.
+// run predicts the labels of the n rows of x, and their scores if asked,
+// taking their memory from the request's hold.
 func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, scores bool) ([]int, []T, *httpError) {
+	if e := b.h.take(8 * int64(n)); e != nil {
+		return nil, nil, e
+	}
 	labels := grow(&b.labels, n)
+	clear(labels)
 	d := m.dims
 	if bc, ok := c.(batcher[T]); ok && n >= batchMin {
 		if err := bc.PredictBatch(labels, x); err != nil {
@@ -285,7 +489,11 @@ func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, s
 		return labels, nil, nil
 	}
 	k := m.nscores
+	if e := b.h.take(int64(n) * int64(k) * int64(m.elem)); e != nil {
+		return nil, nil, e
+	}
 	sc := grow(pick[T](&b.s32, &b.s64), n*k)
+	clear(sc)
 	for i := range n {
 		if err := c.Scores(sc[i*k:(i+1)*k], x[i*d:(i+1)*d]); err != nil {
 			return nil, nil, bad(http.StatusUnprocessableEntity, "the model cannot score row %d: %v", i, err)
@@ -300,27 +508,45 @@ func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, s
 }
 
 // serveJSON answers a JSON request.
-func serveJSON[T kernel.Float](w http.ResponseWriter, body io.Reader, limit int64, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
-	x, n, single, asked, e := decodeJSON[T](body, limit, m.dims, b)
+func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
+	b.cr = countReader{r: body, h: &b.h}
+	x, n, single, asked, e := decodeJSON[T](s, &b.cr, m, b, scores)
 	if e != nil {
 		return e
 	}
 	scores = scores || asked
+	k := m.nscores
+	if !scores {
+		k = 0
+	}
+	if e := s.tooManyScores(int64(n), int64(k)); e != nil {
+		return e
+	}
 	labels, sc, e := run(c, m, x, n, b, scores)
 	if e != nil {
 		return e
 	}
+	// The response, streamed a piece at a time through b.out.
+	w.Header()["Content-Type"] = ctJSON
+	bw := b.writer(w)
 	bits := 8 * m.elem
 	out := append(b.out[:0], `{"model":"`...)
 	out = append(out, m.version...)
-	k := m.nscores
+	// send writes out once it holds a buffer's worth.
+	send := func(out []byte) []byte {
+		if len(out) < writeBuffer {
+			return out
+		}
+		bw.Write(out)
+		return out[:0]
+	}
 	appendScores := func(out []byte, sc []T) []byte {
 		out = append(out, '[')
 		for j, v := range sc {
 			if j > 0 {
 				out = append(out, ',')
 			}
-			out = strconv.AppendFloat(out, float64(v), 'g', -1, bits)
+			out = send(strconv.AppendFloat(out, float64(v), 'g', -1, bits))
 		}
 		return append(out, ']')
 	}
@@ -338,6 +564,7 @@ func serveJSON[T kernel.Float](w http.ResponseWriter, body io.Reader, limit int6
 				out = append(out, ',')
 			}
 			out = strconv.AppendInt(out, int64(l), 10)
+			out = send(out)
 		}
 		out = append(out, ']')
 		if scores {
@@ -347,45 +574,54 @@ func serveJSON[T kernel.Float](w http.ResponseWriter, body io.Reader, limit int6
 					out = append(out, ',')
 				}
 				out = appendScores(out, sc[i*k:(i+1)*k])
+				out = send(out)
 			}
 			out = append(out, ']')
 		}
 	}
 	out = append(out, "}\n"...)
+	bw.Write(out)
+	bw.Flush()
 	b.out = out
-	w.Header()["Content-Type"] = ctJSON
-	w.Write(out)
 	return nil
 }
 
-// jsonError turns a JSON decoding error into a response.
-func jsonError(err error, limit int64) *httpError {
+// jsonError turns a JSON decoding error into a response; cr counted the
+// body's bytes, and started tells a body with a token from an empty one.
+func jsonError(err error, s *Server, cr *countReader, started bool) *httpError {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var mb *http.MaxBytesError
 	switch {
+	case errors.Is(err, errBudget):
+		return cr.e
+	case errors.As(err, &mb):
+		return bodyError(err, s.opt.MaxBodyBytes, "")
 	case errors.As(err, &syn):
 		return bad(http.StatusBadRequest, "bad JSON at byte %d: %v", syn.Offset, syn)
 	case errors.As(err, &typ):
 		return bad(http.StatusBadRequest, "bad JSON: %v", typ)
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF) && !started:
 		return bad(http.StatusBadRequest, "bad JSON: empty body")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return bad(http.StatusBadRequest, "bad JSON: truncated")
-	}
-	var mb *http.MaxBytesError
-	if errors.As(err, &mb) {
-		return bodyError(err, limit, "")
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return bad(http.StatusBadRequest, "truncated JSON at byte %d: the body ends inside the request", cr.n)
 	}
 	return bad(http.StatusBadRequest, "bad JSON: %v", err)
 }
 
-// health is the body of /healthz.
+// health is the body of /healthz. It tells a stranger that the last
+// reload failed, and when, not why: the reason (with the file's path and
+// what it held) is in the server's log.
 type health struct {
 	Status string `json:"status"`
 	Info
-	LastReloadError string `json:"lastReloadError,omitempty"`
-	Reloads         int64  `json:"reloads"` // models put in use after the first
+	LastReloadError    string     `json:"lastReloadError,omitempty"`
+	LastReloadFailedAt *time.Time `json:"lastReloadFailedAt,omitempty"`
+	Reloads            int64      `json:"reloads"` // models put in use after the first
 }
+
+// reloadFailed is /healthz's lastReloadError.
+const reloadFailed = "reload failed; see the server log"
 
 // healthz is GET /healthz.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -398,8 +634,8 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	info := s.Current()
 	h[hdrVersion] = []string{info.Version}
 	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
-	if e := s.failure.Load(); e != nil {
-		hb.LastReloadError = *e
+	if at := s.failure.Load(); at != nil {
+		hb.LastReloadError, hb.LastReloadFailedAt = reloadFailed, at
 	}
 	out, _ := json.Marshal(hb)
 	h["Content-Type"] = ctJSON
@@ -408,29 +644,65 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // decodeJSON reads a JSON request, {"x": [...]} or {"rows": [[...], ...]}
 // with an optional "scores": bool, into b's sample buffer: x holds the n
-// rows of d values, single reports "x". The rows are decoded one at a time
-// into a reused row and copied into x as they come, and a row of the wrong
-// width is refused as soon as it is read: the memory a request takes is
-// its values in the model's type (at most 8 bytes per 2 bytes of body, as
-// in "0,") and one row, whatever the shape of the body.
-func decodeJSON[T kernel.Float](body io.Reader, limit int64, d int, b *buffers) (x []T, n int, single, scores bool, e *httpError) {
-	dec := json.NewDecoder(body)
+// rows of the model's d values, single reports "x". The rows are decoded
+// one at a time, each as its text (a json.RawMessage, reused) that
+// parseRow parses into a reused row, refusing a null, a wrong width or
+// anything but a number as soon as the row is read, and copied into x:
+// the memory a request takes is its values in the model's type (at most 8
+// bytes per 2 bytes of body, as in "0,"), one row, and the body bytes the
+// decoder reads with a row's text, each taken from the in-flight budget
+// as it grows. scores is whether the query asked for scores (so that a
+// batch over Options.MaxScores is refused as soon as it gets there).
+func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffers, scores bool) (x []T, n int, single, asked bool, e *httpError) {
+	d := m.dims
+	dec := json.NewDecoder(cr)
+	started := false
+	jerr := func(err error) *httpError { return jsonError(err, s, cr, started) }
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, 0, false, false, jsonError(err, limit)
+		return nil, 0, false, false, jerr(err)
 	}
+	started = true
 	if tok != json.Delim('{') {
 		return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: the request is %s, not an object {"x": [...]} or {"rows": [[...], ...]}`, tokenName(tok))
 	}
 	xp := pick[T](&b.x32, &b.x64)
 	x = (*xp)[:0]
+	xheld := 0 // of x's capacity, the values the request holds
 	rp := pick[T](&b.r32, &b.r64)
+	if e := b.h.take(int64(d) * int64(m.elem)); e != nil {
+		return nil, 0, false, false, e
+	}
+	// row decodes the next row into *rp: row i, or "x".
+	row := func(i int, isX bool) *httpError {
+		if err := dec.Decode(&b.raw); err != nil {
+			return jerr(err)
+		}
+		return parseRow(b.raw, grow(rp, d), i, isX)
+	}
+	// keep appends a row to x, taking the memory it grows by from the
+	// budget first.
+	keep := func(r []T) *httpError {
+		if len(x)+len(r) > xheld {
+			next := max(2*xheld, len(x)+len(r), 1024)
+			if e := b.h.take(int64(next-xheld) * int64(m.elem)); e != nil {
+				return e
+			}
+			xheld = next
+			if cap(x) < next {
+				x = slices.Grow(x, next-len(x))
+				*xp = x
+			}
+		}
+		x = append(x, r...)
+		return nil
+	}
 	seen := map[string]bool{} // small: three keys at most
 	var haveX, haveRows bool
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, 0, false, false, jsonError(err, limit)
+			return nil, 0, false, false, jerr(err)
 		}
 		key, _ := tok.(string)
 		if seen[key] {
@@ -439,45 +711,51 @@ func decodeJSON[T kernel.Float](body io.Reader, limit int64, d int, b *buffers) 
 		seen[key] = true
 		switch key {
 		case "scores":
-			if err := dec.Decode(&scores); err != nil {
-				return nil, 0, false, false, jsonError(err, limit)
+			var v *bool
+			if err := dec.Decode(&v); err != nil {
+				return nil, 0, false, false, jerr(err)
 			}
+			if v == nil {
+				return nil, 0, false, false, bad(http.StatusBadRequest, `"scores" is null, not true or false`)
+			}
+			asked = *v
 		case "x":
 			haveX = true
 			if haveRows {
 				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
 			}
-			if err := dec.Decode(rp); err != nil {
-				return nil, 0, false, false, jsonError(err, limit)
+			if e := row(0, true); e != nil {
+				return nil, 0, false, false, e
 			}
-			if *rp == nil {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
+			if e := keep(*rp); e != nil {
+				return nil, 0, false, false, e
 			}
-			if len(*rp) != d {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"x" has %d features, the model has %d`, len(*rp), d)
-			}
-			x, n = append(x, *rp...), 1
+			n = 1
 		case "rows":
 			haveRows = true
 			if haveX {
 				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
 			}
 			if tok, err := dec.Token(); err != nil {
-				return nil, 0, false, false, jsonError(err, limit)
+				return nil, 0, false, false, jerr(err)
 			} else if tok != json.Delim('[') {
 				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is %s, not an array of rows`, tokenName(tok))
 			}
 			for ; dec.More(); n++ {
-				if err := dec.Decode(rp); err != nil {
-					return nil, 0, false, false, jsonError(err, limit)
+				if e := row(n, false); e != nil {
+					return nil, 0, false, false, e
 				}
-				if len(*rp) != d || *rp == nil {
-					return nil, 0, false, false, bad(http.StatusBadRequest, `row %d has %d features, the model has %d`, n, len(*rp), d)
+				if scores || asked {
+					if e := s.tooManyScores(int64(n+1), int64(m.nscores)); e != nil {
+						return nil, 0, false, false, e
+					}
 				}
-				x = append(x, *rp...)
+				if e := keep(*rp); e != nil {
+					return nil, 0, false, false, e
+				}
 			}
 			if _, err := dec.Token(); err != nil { // the ']'
-				return nil, 0, false, false, jsonError(err, limit)
+				return nil, 0, false, false, jerr(err)
 			}
 			if n == 0 {
 				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is an empty batch`)
@@ -487,19 +765,116 @@ func decodeJSON[T kernel.Float](body io.Reader, limit int64, d int, b *buffers) 
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the '}'
-		return nil, 0, false, false, jsonError(err, limit)
+		return nil, 0, false, false, jerr(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
 			return nil, 0, false, false, bad(http.StatusBadRequest, "bad JSON: data after the request object")
 		}
-		return nil, 0, false, false, jsonError(err, limit)
+		return nil, 0, false, false, jerr(err)
 	}
 	*xp = x
 	if !haveX && !haveRows {
 		return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`)
 	}
-	return x, n, haveX, scores, nil
+	return x, n, haveX, asked, nil
+}
+
+// parseRow parses raw, one JSON value as a json.Decoder returned it (so
+// valid JSON), into row, the len(row) values of row i (of "x" if isX). The
+// row must be an array of exactly len(row) numbers: a null (for the row
+// or a value: encoding/json would leave the number it decodes a null into
+// as it was), a value of another kind, a number beyond T's range and
+// another count are refused, naming the row and the feature. Values past
+// len(row) are counted, not kept, so an overlong row costs its text only.
+// Every value of row is written before the row is used.
+func parseRow[T kernel.Float](raw []byte, row []T, i int, isX bool) *httpError {
+	name := func() string {
+		if isX {
+			return `"x"`
+		}
+		return "row " + strconv.Itoa(i)
+	}
+	raw = trimSpace(raw)
+	if string(raw) == "null" {
+		if isX {
+			return bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
+		}
+		return bad(http.StatusBadRequest, "row %d has 0 features (it is null), the model has %d", i, len(row))
+	}
+	if raw[0] != '[' {
+		return bad(http.StatusBadRequest, "bad JSON: %s is %s, not an array of numbers", name(), kindOf(raw[0]))
+	}
+	bits := 64
+	if unsafe.Sizeof(T(0)) == 4 {
+		bits = 32
+	}
+	p := raw[1 : len(raw)-1]
+	j := 0
+	for p = trimSpace(p); len(p) > 0; j++ {
+		end := 0
+		for end < len(p) && p[end] != ',' && !isSpace(p[end]) {
+			end++
+		}
+		v := p[:end]
+		switch v[0] {
+		case 'n':
+			return isNull(i, j)
+		case '"', '[', '{', 't', 'f':
+			return bad(http.StatusBadRequest, "bad JSON: row %d, feature %d is %s, not a number", i, j, kindOf(v[0]))
+		}
+		if j < len(row) {
+			f, err := strconv.ParseFloat(string(v), bits)
+			if err != nil {
+				return bad(http.StatusBadRequest, "row %d, feature %d: %s overflows the model's float%d", i, j, v, bits)
+			}
+			row[j] = T(f)
+		}
+		p = trimSpace(p[end:])
+		if len(p) > 0 { // the ',' (valid JSON)
+			p = trimSpace(p[1:])
+		}
+	}
+	if j != len(row) {
+		return bad(http.StatusBadRequest, "%s has %d features, the model has %d", name(), j, len(row))
+	}
+	return nil
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimSpace returns p without JSON white space at either end.
+func trimSpace(p []byte) []byte {
+	for len(p) > 0 && isSpace(p[0]) {
+		p = p[1:]
+	}
+	for len(p) > 0 && isSpace(p[len(p)-1]) {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// kindOf names the kind of the JSON value that starts with c.
+func kindOf(c byte) string {
+	switch c {
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// isNull is the error for a null at feature j of row i.
+func isNull(i, j int) *httpError {
+	return bad(http.StatusBadRequest, "row %d, feature %d is null, not a number (JSON has no NaN or ±Inf: JSON.stringify writes them as null)", i, j)
 }
 
 // tokenName names a JSON token for a message.

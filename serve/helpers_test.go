@@ -180,3 +180,15 @@ var (
 	_ serve.Classifier[float32] = (*svm.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)
 )
+
+// twoModels returns the files of two binary models of d features that
+// disagree (the label is the sign of feature 0, and its opposite), and the
+// path of a model file in a temporary directory holding the first.
+func twoModels(t testing.TB, d int) (a, b []byte, path string) {
+	t.Helper()
+	a = marshal(t, trainBinary[float32](t, 1, 50, d, false))
+	b = marshal(t, trainBinary[float32](t, 1, 50, d, true))
+	path = filepath.Join(t.TempDir(), "m.model")
+	writeAtomic(t, path, a)
+	return a, b, path
+}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -71,15 +72,43 @@ const batchMin = 16
 type Decoder func(path string, data []byte) (Model, error)
 
 // Options configure a Server. The zero value of a field selects its
-// default.
+// default. The limits are named in refusals by the flag of "rosenblatt
+// serve" that sets them, given with each field.
 type Options struct {
-	// ReadFile reads the model file; default: os.ReadFile of a regular
-	// file of at most MaxModelBytes.
+	// ReadFile, if set, replaces the server's reading of the model file
+	// (and the checks below): for tests and for model stores that are not
+	// files. By default the file is stat'ed first and refused, without
+	// being opened, if it is not a regular file (a FIFO, a device, a
+	// directory) or has more than MaxModelBytes; it is then opened without
+	// blocking, stat'ed again through the open descriptor (a file swapped
+	// in between is refused and retried) and read through a reader that
+	// stops one byte past MaxModelBytes, so that a file growing while it
+	// is read cannot take more.
 	ReadFile func(path string) ([]byte, error)
-	// MaxModelBytes bounds the default ReadFile; default 1 GiB.
+	// MaxModelBytes bounds the model file (-max-model-bytes); default a
+	// quarter of the memory the process may use: the Go runtime's memory
+	// limit (GOMEMLIMIT) if set, else the cgroup's memory limit
+	// (memory.max, or memory.limit_in_bytes in cgroup v1) if readable,
+	// else the physical memory (on Linux; elsewhere 4 GiB is assumed).
 	MaxModelBytes int64
-	// MaxBodyBytes bounds a request body; default 64 MiB.
+	// MaxBodyBytes bounds a request body (-max-body); default 64 MiB.
 	MaxBodyBytes int64
+	// MaxInflightBytes bounds the bytes that the requests in flight hold
+	// together (-max-inflight-bytes): their bodies as they arrive, their
+	// samples, labels and scores; default a quarter of the memory the
+	// process may use (as for MaxModelBytes). A request that would take
+	// the total over it is refused with 503 (or 413 if it alone needs
+	// more).
+	MaxInflightBytes int64
+	// MaxScores bounds the decision values a request may ask for, rows ×
+	// NumScores (-max-scores); default 1<<24 (16 Mi: the rows of the
+	// largest default body of one feature, with one score each). A
+	// request over it is refused with 413.
+	MaxScores int64
+	// MaxConns bounds the connections Run serves at once (-max-conns);
+	// default 1024. Further connections wait in the listen backlog until
+	// one closes.
+	MaxConns int
 	// Poll is the interval at which Watch looks at the model file;
 	// default 1 s; negative: Watch does nothing (reload by Reload only).
 	Poll time.Duration
@@ -108,8 +137,16 @@ func (o Options) withDefaults() (Options, error) {
 			return o, fmt.Errorf("%w: %s = %v is negative", ErrOption, v.name, v.d)
 		}
 	}
-	if o.MaxBodyBytes < 0 || o.MaxModelBytes < 0 || o.MaxBodyBytes > math.MaxInt/8 || o.MaxModelBytes > math.MaxInt-1 {
-		return o, fmt.Errorf("%w: byte limits %d and %d: negative, or more than this platform holds", ErrOption, o.MaxBodyBytes, o.MaxModelBytes)
+	for _, v := range []struct {
+		name string
+		n    int64
+		max  int64
+	}{{"MaxBodyBytes", o.MaxBodyBytes, math.MaxInt / 8}, {"MaxModelBytes", o.MaxModelBytes, math.MaxInt - 1},
+		{"MaxInflightBytes", o.MaxInflightBytes, math.MaxInt64 / 2}, {"MaxScores", o.MaxScores, math.MaxInt / 8},
+		{"MaxConns", int64(o.MaxConns), math.MaxInt32}} {
+		if v.n < 0 || v.n > v.max {
+			return o, fmt.Errorf("%w: %s = %d: negative, or more than this platform holds", ErrOption, v.name, v.n)
+		}
 	}
 	def(&o.Poll, time.Second)
 	def(&o.ReadHeaderTimeout, 5*time.Second)
@@ -120,11 +157,20 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = 64 << 20
 	}
-	if o.MaxModelBytes == 0 {
-		o.MaxModelBytes = 1 << 30
+	if o.MaxModelBytes == 0 || o.MaxInflightBytes == 0 {
+		mem, _ := memoryLimit()
+		if o.MaxModelBytes == 0 {
+			o.MaxModelBytes = min(max(mem/4, 1<<20), math.MaxInt-1)
+		}
+		if o.MaxInflightBytes == 0 {
+			o.MaxInflightBytes = max(mem/4, 1<<20)
+		}
 	}
-	if o.ReadFile == nil {
-		o.ReadFile = readFile(o.MaxModelBytes)
+	if o.MaxScores == 0 {
+		o.MaxScores = 1 << 24
+	}
+	if o.MaxConns == 0 {
+		o.MaxConns = 1024
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -132,31 +178,108 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// readFile returns a reader of regular files of at most max bytes.
-func readFile(max int64) func(string) ([]byte, error) {
-	return func(path string) ([]byte, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: not a regular file", path)
-		}
-		data, err := io.ReadAll(io.LimitReader(f, max+1))
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%s: more than %d bytes", path, max)
-		}
-		return data, nil
+// MemoryLimit returns the memory this process may use, in bytes, and where
+// the figure comes from: the Go runtime's memory limit (GOMEMLIMIT or
+// debug.SetMemoryLimit) if one is set; else the memory limit of the
+// process's cgroup (v2 memory.max, v1 memory.limit_in_bytes) if one is
+// readable and below the physical memory; else the physical memory (read
+// on Linux; elsewhere 4 GiB is assumed). Options.MaxModelBytes and
+// Options.MaxInflightBytes default to a quarter of it.
+func MemoryLimit() (bytes int64, source string) { return memoryLimit() }
+
+// Options returns the options the server runs with, defaults filled in.
+func (s *Server) Options() Options { return s.opt }
+
+// errReplaced reports a model file replaced between its stat and its
+// open; the next look tries again.
+var errReplaced = errors.New("replaced while it was being opened")
+
+// readModel reads the model file at path as Options.ReadFile describes.
+func readModel(path string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
 	}
+	if err := checkModelFile(path, fi, limit); err != nil {
+		return nil, err
+	}
+	f, err := openNonblock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ofi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(fi, ofi) {
+		return nil, fmt.Errorf("%s: %w", path, errReplaced)
+	}
+	if err := checkModelFile(path, ofi, limit); err != nil {
+		return nil, err
+	}
+	// The size stat gave, and one byte to tell a file that grew; more
+	// only as it arrives, up to one byte past the limit.
+	data := make([]byte, 0, min(ofi.Size()+1, limit+1))
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, min(max(len(data), 4096), int(limit+1)-len(data)))
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s grew while it was read: more than %d bytes, the limit (-max-model-bytes)", path, limit)
+	}
+	return data, nil
 }
+
+// checkModelFile refuses a file that is not a regular one or has more
+// than limit bytes.
+func checkModelFile(path string, fi os.FileInfo, limit int64) error {
+	if m := fi.Mode(); !m.IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case m.IsDir():
+			kind = "a directory"
+		case m&os.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case m&os.ModeSocket != 0:
+			kind = "a socket"
+		case m&os.ModeDevice != 0:
+			kind = "a device"
+		}
+		return fmt.Errorf("%s is %s, not a regular file: refused unread", path, kind)
+	}
+	if fi.Size() > limit {
+		return fmt.Errorf("%s has %d bytes, more than %d bytes, the limit (-max-model-bytes)", path, fi.Size(), limit)
+	}
+	return nil
+}
+
+// transient reports whether err may go away by itself (too many open
+// files, a permission being fixed, an interrupted call, a file replaced
+// while it was opened): such a read is retried, and not taken as the
+// file's content.
+func transient(err error) bool {
+	for _, e := range []error{syscall.EMFILE, syscall.ENFILE, os.ErrPermission, syscall.EAGAIN, syscall.EINTR, errReplaced} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// retryDelays are the pauses before the reads that follow a transient
+// error, within one reload.
+var retryDelays = []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 160 * time.Millisecond}
 
 // loaded is a model in use, with what the handler needs of it computed
 // once.
@@ -200,14 +323,25 @@ type Server struct {
 	mux    *http.ServeMux
 	pool   sync.Pool // of *buffers
 
-	mu      sync.Mutex // serialises reloads; guards the fields below
-	seen    fileStat   // the file's state at the last reload
-	badSum  [sha256.Size]byte
-	lastErr error
+	inflight atomic.Int64 // bytes the requests in flight hold (see hold)
+	peak     atomic.Int64 // the most inflight has been
+
+	// mu guards the fields below. It is never held across file I/O or
+	// decoding: reloads run side by side, each numbered when it starts,
+	// and the outcome of one that started before the last recorded one
+	// is dropped.
+	mu        sync.Mutex
+	started   uint64            // reloads started
+	recorded  uint64            // the number of the last reload whose outcome was recorded
+	seen      fileStat          // the file's state at the last reload
+	badSum    [sha256.Size]byte // the last bad content's hash
+	lastErr   error             // the last reload's error, nil after a success
+	lastTrans string            // the last transient error logged
+	retry     bool              // the last read failed for a reason that may pass: Watch tries again
 
 	// For /healthz, which must not wait for a reload in progress.
-	reloads atomic.Int64           // models put in use after the first
-	failure atomic.Pointer[string] // the last reload's error, nil after a success
+	reloads atomic.Int64              // models put in use after the first
+	failure atomic.Pointer[time.Time] // when the last reload failed, nil after a success
 }
 
 // New reads and decodes the model file at path and returns a server of
@@ -219,6 +353,10 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 	}
 	if decode == nil {
 		return nil, fmt.Errorf("%w: no Decoder", ErrOption)
+	}
+	if opt.ReadFile == nil {
+		limit := opt.MaxModelBytes
+		opt.ReadFile = func(path string) ([]byte, error) { return readModel(path, limit) }
 	}
 	s := &Server{path: path, decode: decode, opt: opt, log: opt.Logger}
 	s.pool.New = func() any { return new(buffers) }
@@ -276,34 +414,85 @@ func (s *Server) stat() fileStat {
 // requests that started before go on with the old one, those that start
 // after use the new one. It reports whether the model changed. On an
 // error (wrapping ErrModel) the current model stays in use and the error
-// is logged, once per distinct bad file content.
+// is logged, once per distinct bad file content; /healthz says only that
+// the last reload failed, and when.
+//
+// A read that fails for a reason that may pass (too many open files,
+// permission denied, an interrupted call, a file replaced while it was
+// being opened) is retried a few times, with growing pauses, and if it
+// still fails the file is not taken as seen: Watch tries it again at its
+// next look. Reloads hold no lock while they read or decode: two at once
+// (Watch and a SIGHUP) both run, and the outcome of the one that started
+// first is dropped if the other's is already in (Reload then reports no
+// change and no error).
 func (s *Server) Reload() (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.stat() // before reading: a change after it is seen next time
+	s.mu.Lock()
+	s.started++
+	gen := s.started
 	s.seen = st
-	cur := s.cur.Load()
+	s.mu.Unlock()
+
 	data, err := s.opt.ReadFile(s.path)
+	for _, d := range retryDelays {
+		if err == nil || !transient(err) {
+			break
+		}
+		time.Sleep(d)
+		data, err = s.opt.ReadFile(s.path)
+	}
 	if err != nil {
-		return false, s.failed(fmt.Errorf("%w: %w", ErrModel, err), nil)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if gen < s.recorded {
+			return false, nil
+		}
+		s.recorded, s.retry = gen, false
+		err = fmt.Errorf("%w: %w", ErrModel, err)
+		if transient(err) {
+			s.retry = true // not taken as the file's state: the next look tries again
+			s.lastErr = err
+			now := time.Now()
+			s.failure.Store(&now)
+			if msg := err.Error(); msg != s.lastTrans {
+				s.lastTrans = msg
+				s.logFailure(err)
+			}
+			return false, err
+		}
+		return false, s.failed(err, nil)
 	}
 	sum := sha256.Sum256(data)
+	cur := s.cur.Load()
 	if cur != nil && sum == cur.sum {
-		s.lastErr = nil
-		s.failure.Store(nil)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if gen >= s.recorded {
+			s.recorded, s.retry = gen, false
+			s.succeeded()
+		}
 		return false, nil
 	}
-	if sum == s.badSum && s.lastErr != nil {
-		return false, s.lastErr // already logged
+	s.mu.Lock()
+	lastErr := s.lastErr
+	known := sum == s.badSum && lastErr != nil
+	s.mu.Unlock()
+	if known {
+		return false, lastErr // already logged
 	}
 	l, err := s.safeDecode(data, sum)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen < s.recorded {
+		return false, nil // a reload that started later has put its outcome in
+	}
+	s.recorded, s.retry = gen, false
 	if err == nil {
 		if cur != nil {
 			s.reloads.Add(1)
 		}
 		s.cur.Store(l)
-		s.lastErr = nil
-		s.failure.Store(nil)
+		s.succeeded()
 		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
 			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName())
 		return true, nil
@@ -314,19 +503,30 @@ func (s *Server) Reload() (bool, error) {
 	return false, s.failed(err, &sum)
 }
 
+// succeeded records a reload that left a good model in use; s.mu is held.
+func (s *Server) succeeded() {
+	s.lastErr, s.lastTrans = nil, ""
+	s.failure.Store(nil)
+}
+
 // failed records and logs a failed reload (sum is the bad content's hash,
-// nil if the file could not be read).
+// nil if the file could not be read); s.mu is held.
 func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
 	if sum != nil {
 		s.badSum = *sum
 	}
-	s.lastErr = err
-	msg := err.Error()
-	s.failure.Store(&msg)
+	s.lastErr, s.lastTrans = err, ""
+	now := time.Now()
+	s.failure.Store(&now)
+	s.logFailure(err)
+	return err
+}
+
+// logFailure logs a failed reload, with its details: /healthz gives none.
+func (s *Server) logFailure(err error) {
 	if cur := s.cur.Load(); cur != nil {
 		s.log.Error("serve: model reload failed; keeping the model in use", "file", s.path, "model", cur.version, "err", err)
 	}
-	return err
 }
 
 // safeDecode decodes data (whose hash is sum) and checks the model, with a
@@ -386,16 +586,17 @@ func (s *Server) Watch(ctx context.Context) {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		seen := s.seen
+		seen, retry := s.seen, s.retry
 		s.mu.Unlock()
-		if seen.changed(s.stat()) {
+		if retry || seen.changed(s.stat()) {
 			s.Reload() // logs its error
 		}
 	}
 }
 
 // HTTPServer returns an http.Server for addr with the server as handler and
-// the Options' timeouts.
+// the Options' timeouts. Its connections are not limited: Run limits them
+// to Options.MaxConns.
 func (s *Server) HTTPServer(addr string) *http.Server {
 	return &http.Server{
 		Addr:              addr,
@@ -409,12 +610,14 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	}
 }
 
-// Run serves on ln and watches the model file until ctx is done, then
-// shuts down gracefully: it stops accepting, lets the requests in flight
-// finish within Options.ShutdownTimeout, and returns. It returns nil after
-// a clean shutdown.
+// Run serves on ln, at most Options.MaxConns connections at once, and
+// watches the model file until ctx is done, then shuts down gracefully: it
+// stops accepting, lets the requests in flight finish within
+// Options.ShutdownTimeout, and returns. It returns nil after a clean
+// shutdown.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer(ln.Addr().String())
+	ln = limitListen(ln, s.opt.MaxConns)
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go s.Watch(wctx)

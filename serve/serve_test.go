@@ -79,8 +79,17 @@ func TestMalformed(t *testing.T) {
 		{name: "rows null", ct: ctJSON, body: `{"rows": null}`, code: 400, msg: `"rows" is null`},
 		{name: "a null row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], null]}`, code: 400, msg: `row 1 has 0 features`},
 		{name: "many empty rows", ct: ctJSON, body: `{"rows": [` + strings.Repeat(`[],`, 1000) + `[]]}`, code: 400, msg: `row 0 has 0 features`},
+		{name: "scores null", ct: ctJSON, body: `{"x": [1, 2, 3, 4], "scores": null}`, code: 400, msg: `"scores" is null, not true or false`},
 		{name: "scores not a boolean", ct: ctJSON, body: `{"x": [1, 2, 3, 4], "scores": 1}`, code: 400, msg: `bad JSON`},
-		{name: "rows not closed", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4]`, code: 400, msg: `bad JSON`},
+		{name: "rows not closed", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4]`, code: 400, msg: `truncated JSON at byte 22`},
+		{name: "object not closed", ct: ctJSON, body: `{"x":[1,2,3,4]`, code: 400, msg: `truncated JSON at byte 14`},
+		{name: "null feature", ct: ctJSON, body: `{"x": [1, null, 3, 4]}`, code: 400, msg: `row 0, feature 1 is null`},
+		{name: "null in a row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], [1, 2, 3, null]]}`, code: 400, msg: `row 1, feature 3 is null`},
+		{name: "null past a row", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4, null]]}`, code: 400, msg: `row 0, feature 4 is null`},
+		{name: "array value", ct: ctJSON, body: `{"x": [1, [2, 3], 4, 5]}`, code: 400, msg: `row 0, feature 1 is an array, not a number`},
+		{name: "boolean value", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], [1, 2, true, 4]]}`, code: 400, msg: `row 1, feature 2 is a boolean, not a number`},
+		{name: "row not an array", ct: ctJSON, body: `{"rows": [[1, 2, 3, 4], 5]}`, code: 400, msg: `row 1 is a number, not an array of numbers`},
+		{name: "overlong row", ct: ctJSON, body: `{"rows": [[` + strings.Repeat("0,", 1000) + `0]]}`, code: 400, msg: `row 0 has 1001 features, the model has 4`},
 		{name: "empty batch", ct: ctJSON, body: `{"rows": []}`, code: 400, msg: "empty batch"},
 		{name: "x too short", ct: ctJSON, body: `{"x": [1, 2, 3]}`, code: 400, msg: `"x" has 3 features, the model has 4`},
 		{name: "x empty", ct: ctJSON, body: `{"x": []}`, code: 400, msg: `"x" has 0 features`},
@@ -272,7 +281,11 @@ func TestReload(t *testing.T) {
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &h))
 	require.Equal(t, "ok", h.Status)
 	require.Equal(t, va, h.Model)
-	require.Contains(t, h.LastReloadError, "checksum")
+	// A stranger learns that the reload failed, not why nor where.
+	require.Equal(t, "reload failed; see the server log", h.LastReloadError)
+	require.NotContains(t, w.Body.String(), "checksum")
+	require.NotContains(t, w.Body.String(), path)
+	require.Contains(t, w.Body.String(), `"lastReloadFailedAt":"`)
 
 	for _, c := range []struct {
 		name string
@@ -346,11 +359,16 @@ func start(t testing.TB, s *serve.Server) string {
 // TestLoad drives the server on loopback with concurrent clients while the
 // model file is replaced over and over (two models that disagree on the
 // requests, and now and then a corrupt file), found by Watch or by Reload,
-// with binary and JSON requests:
-// no request fails, and every response's labels and scores are exactly
-// those of the model version it names.
+// with binary and JSON requests, while slow connections each declare a
+// 60 MiB binary body, send 200 KiB of it and wait:
+// no request fails, every response's labels and scores are exactly
+// those of the model version it names, the slow connections are neither
+// answered nor refused while they wait, and the bytes they hold are
+// counted against the in-flight budget, which the requests in flight
+// never exceed.
 func TestLoad(t *testing.T) {
 	const d, clients = 16, 4
+	const budget, slow, slowSent = 8 << 20, 24, 200 << 10
 	requests := 3000
 	if testing.Short() {
 		requests = 600
@@ -358,8 +376,18 @@ func TestLoad(t *testing.T) {
 	ma := trainBinary[float32](t, 1, 100, d, false)
 	mb := trainBinary[float32](t, 1, 100, d, true)
 	fa, fb := marshal(t, ma), marshal(t, mb)
-	s, path, _ := newServer(t, fa, serve.Options{Poll: time.Millisecond})
-	url := start(t, s) + "/predict"
+	s, path, _ := newServer(t, fa, serve.Options{Poll: time.Millisecond, MaxInflightBytes: budget})
+	base := start(t, s)
+	url := base + "/predict"
+	stopSlow := make(chan struct{})
+	slowGot := slowClients(t, strings.TrimPrefix(base, "http://"), slow, d, 60<<20, slowSent, stopSlow)
+	deadline := time.Now().Add(10 * time.Second)
+	for now, _ := serve.InFlight(s); now < slow*slowSent && time.Now().Before(deadline); now, _ = serve.InFlight(s) {
+		time.Sleep(time.Millisecond)
+	}
+	held, _ := serve.InFlight(s)
+	require.GreaterOrEqual(t, held, int64(slow*slowSent), "the slow connections' bytes are held")
+	require.LessOrEqual(t, held, int64(slow*2*slowSent), "the slow connections hold what they sent, not what they declared")
 
 	// The requests and what each model answers to them.
 	const kinds = 8
@@ -478,6 +506,13 @@ func TestLoad(t *testing.T) {
 	}
 	wg.Wait()
 	require.Zero(t, failed.Load())
+	close(stopSlow)
+	for i, got := range slowGot() {
+		require.Empty(t, got, "slow connection %d was answered while it sent", i)
+	}
+	_, peak := serve.InFlight(s)
+	require.LessOrEqual(t, peak, int64(budget))
+	t.Logf("in flight: %d bytes held by %d slow connections, peak %d of a budget of %d", held, slow, peak, budget)
 	total := map[string]int{}
 	for _, m := range seen {
 		for v, n := range m {
@@ -666,11 +701,7 @@ func TestSVM(t *testing.T) {
 // /healthz are answered by the model in use, without waiting; a decoder
 // that panics is an error and keeps the model.
 func TestSlowReload(t *testing.T) {
-	const d = 4
-	a := marshal(t, trainBinary[float32](t, 1, 50, d, false))
-	b := marshal(t, trainBinary[float32](t, 1, 50, d, true))
-	path := t.TempDir() + "/m.model"
-	writeAtomic(t, path, a)
+	a, b, path := twoModels(t, 4)
 	var slow atomic.Bool
 	started, release := make(chan struct{}), make(chan struct{})
 	read := func(p string) ([]byte, error) {
@@ -718,5 +749,6 @@ func TestSlowReload(t *testing.T) {
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
 	require.Contains(t, w.Body.String(), `"reloads":1`)
-	require.Contains(t, w.Body.String(), "panicked")
+	require.Contains(t, w.Body.String(), `"lastReloadError":"reload failed; see the server log"`)
+	require.NotContains(t, w.Body.String(), "panicked")
 }

@@ -137,8 +137,11 @@ func TestServe(t *testing.T) {
 	}
 	reload()
 	waitFor(t, func() bool { _, e := health(); return e != "" })
-	if v, e := health(); v != va || !strings.Contains(e, "m.model") {
+	if v, e := health(); v != va || e != "reload failed; see the server log" {
 		t.Errorf("after a corrupt file: model %s (want %s), last error %q", v, va, e)
+	}
+	if !strings.Contains(logs.String(), "m.model") {
+		t.Errorf("the log does not name the file that failed:\n%s", logs.String())
 	}
 	if v, got := predict(); v != va || !eq(got, wantA) {
 		t.Errorf("after a corrupt file: model %s, labels %v", v, got)
@@ -204,6 +207,9 @@ func TestServeErrors(t *testing.T) {
 		{"no model", []string{"-addr", "127.0.0.1:0"}, errUsage, "-model FILE is required"},
 		{"argument", []string{"-model", "x", "extra"}, errUsage, `unexpected argument "extra"`},
 		{"negative poll", []string{"-model", "x", "-poll", "-1s"}, errUsage, "-poll must not be negative"},
+		{"negative budget", []string{"-model", "x", "-max-inflight-bytes", "-1"}, errUsage, "-max-inflight-bytes must not be negative"},
+		{"zero scores", []string{"-model", "x", "-max-scores", "0"}, errUsage, "-max-scores and -max-conns must be positive"},
+		{"model over the limit", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0", "-max-model-bytes", "3"}, serve.ErrModel, "the limit (-max-model-bytes)"},
 		{"not a model", []string{"-model", "testdata/notamodel.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "notamodel.model"},
 		{"corrupt", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "corrupt.model"},
 		{"missing", []string{"-model", "testdata/missing.model", "-addr", "127.0.0.1:0"}, os.ErrNotExist, "missing.model"},
@@ -215,5 +221,62 @@ func TestServeErrors(t *testing.T) {
 				t.Errorf("err = %v, want %v containing %q", err, c.err, c.msg)
 			}
 		})
+	}
+}
+
+// TestServeLimits: the limit flags reach the server: -max-scores refuses a
+// batch asking for more decision values (413, naming the flag) and the
+// same batch without scores is answered; the log states every limit.
+func TestServeLimits(t *testing.T) {
+	td, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.model")
+	if code, _, stderr := runIn(t, dir, "train", "-q", "-f", "-o", model, filepath.Join(td, "iris.train.libsvm")); code != exitOK {
+		t.Fatalf("train: %s", stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWith(ctx, nil, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0",
+			"-max-scores", "5", "-max-inflight-bytes", "1000000", "-max-conns", "8", "-max-model-bytes", "100000"}, &logs,
+			func(a net.Addr) { addrc <- a.String() })
+	}()
+	var url string
+	select {
+	case url = <-addrc:
+		url = "http://" + url + "/predict"
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	body := []byte(`{"rows": [[5.1, 3.5, 1.4, 0.2], [6.2, 2.9, 4.3, 1.3], [7.7, 3.0, 6.1, 2.3]]}`)
+	for _, c := range []struct {
+		query string
+		code  int
+		msg   string
+	}{{"?scores=1", 413, "(-max-scores)"}, {"", 200, `"labels":[`}} {
+		resp, err := http.Post(url+c.query, "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || !strings.Contains(string(b), c.msg) {
+			t.Errorf("%q: status %d, %s; want %d and %q", c.query, resp.StatusCode, b, c.code, c.msg)
+		}
+	}
+	for _, want := range []string{"max-scores=5", "max-inflight-bytes=1000000", "max-conns=8", "max-model-bytes=100000"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log does not state %s:\n%s", want, logs.String())
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve returned %v", err)
 	}
 }
