@@ -135,7 +135,7 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 // CX = the length in bytes; it returns through storeResult. Its labels
 // carry g's prefix, so several bodies can share one function (dotAuto).
 func (g *x86) dotBody(sq bool) {
-	t, v := g.t, g.v
+	v := g.v
 	W := v.vec
 	vn := "Y"
 	if v.masked {
@@ -148,13 +148,14 @@ func (g *x86) dotBody(sq bool) {
 		g.CMPQ(reg.RCX, imm(4*W+1))
 		g.JB(g.L("mid"))
 	}
+	if !v.masked {
+		// CX ≤ 4W as CX < 4W+1, as above
+		g.CMPQ(reg.RCX, imm(4*W+1))
+		g.JB(g.L("mid"))
+	}
 	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
 		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
 	g.zero(0, 1, 2, 3)
-	if !v.masked {
-		g.CMPQ(reg.RCX, imm(W))
-		g.JB(g.L("small"))
-	}
 	g.CMPQ(reg.RCX, imm(8*W))
 	g.JB(g.L("tail"))
 	g.zero(4, 5, 6, 7)
@@ -273,25 +274,102 @@ func (g *x86) dotBody(sq bool) {
 		g.midBody(sq)
 		return
 	}
+	g.midBodyAVX2(sq)
+}
+
+// midBodyAVX2 emits the AVX2 path of dotBody for CX ≤ 128 bytes (up to 32
+// float32, 16 float64): straight-line code, as midBody is for AVX-512, but
+// without masked loads, which AVX2 CPUs such as Zen 3 lack or run slowly
+// and emulators fault on past a page end. Each whole vector is one
+// multiply (the first into Y0, the second into Y1, no partial sums to
+// zero or fold); the bytes past the last whole vector come from the last
+// 32 bytes of the slice, which overlap bytes already summed, with those
+// lanes cleared by a tailMask AND (all lanes kept when the length is a
+// whole number of vectors). Below 32 bytes the same with XMM vectors, and
+// below 16 bytes a scalar loop.
+func (g *x86) midBodyAVX2(sq bool) {
+	W := g.v.vec
+	// prod emits acc = (or +=, unless first) the product of x and y at
+	// disp (x−y squared for sqdist), through the temporary t.
+	prod := func(disp int, acc, t reg.VecPhysical, first bool) {
+		g.movu(mem(reg.RSI, disp), t)
+		var y operand.Op = mem(reg.RDI, disp)
+		if sq {
+			g.sub(y, t, t)
+			y = t
+		}
+		if first {
+			g.mul(y, t, acc)
+		} else {
+			g.fmadd231(y, t, acc)
+		}
+	}
+	// last emits acc += the product of the last w bytes of x and y (w = 32:
+	// YMM, 16: XMM) with the mask at AX+disp+CX, of their last CX+disp bytes:
+	// the lanes already summed are cleared (0·0, or 0−0 for sqdist)
+	last := func(w, disp int, acc reg.VecPhysical) {
+		m, x, y := reg.Y12, reg.Y8, reg.Y9
+		if w == 16 {
+			m, x, y = reg.X12, reg.X8, reg.X9
+		}
+		g.VMOVDQU(mem(reg.RAX, disp, reg.RCX), m)
+		g.and(mem(reg.RSI, -w, reg.RCX), m, x)
+		g.and(mem(reg.RDI, -w, reg.RCX), m, y)
+		g.reduceStep(sq, []operand.Op{x}, []operand.Op{y}, nil, []reg.VecPhysical{acc})
+	}
+	ret := func(two bool) {
+		if two {
+			g.add(reg.Y1, reg.Y0, reg.Y0)
+		}
+		g.hsum()
+		g.storeResult()
+		g.VZEROUPPER()
+		g.RET()
+	}
+	g.label("mid")
+	g.Commentf("CX ≤ %d bytes: below %d, XMM vectors or single elements; else Y0 = the", 4*W, W)
+	g.Comment("product over the first vector, then the last 32 bytes masked to the",
+		"CX−32 not yet summed (AX = tailMask)")
+	g.CMPQ(reg.RCX, imm(W))
+	g.JB(g.L("small"))
+	prod(0, reg.Y0, reg.Y0, true)
+	g.LEAQ(tailMask, reg.RAX)
+	g.CMPQ(reg.RCX, imm(2*W+1))
+	g.JAE(g.L("mid3"))
+	last(W, -W, reg.Y0)
+	ret(false)
+
+	g.label("mid3")
+	g.Commentf("%d < CX ≤ %d: Y1 = the product over the second vector; above %d a third", 2*W, 4*W, 3*W)
+	g.Comment("into Y0; then the last 32 bytes masked to those not yet summed")
+	prod(W, reg.Y1, reg.Y1, true)
+	g.CMPQ(reg.RCX, imm(3*W+1))
+	g.JAE(g.L("mid4"))
+	last(W, -2*W, reg.Y0)
+	ret(true)
+	g.label("mid4")
+	prod(2*W, reg.Y0, reg.Y2, false)
+	last(W, -3*W, reg.Y1)
+	ret(true)
+
 	g.label("small")
-	g.Comment("CX < 32 bytes in all: one XMM vector into X0 and the overlapping",
-		"last 16 bytes, masked by X12, into X1; or, below 16 bytes, single",
-		"elements into X0 (SI, DI advance)")
+	g.Comment("CX < 32 bytes: X0 = the product over the first 16 bytes, then the last",
+		"16 masked to the CX−16 not yet summed; below 16 bytes, single elements")
 	g.CMPQ(reg.RCX, imm(16))
 	g.JB(g.L("scalar"))
-	g.reduceStep(sq, []operand.Op{mem(reg.RSI, 0)}, []operand.Op{mem(reg.RDI, 0)}, []reg.VecPhysical{reg.X8}, []reg.VecPhysical{reg.X0})
-	g.SUBQ(imm(16), reg.RCX)
-	g.JZ(g.L("sum"))
+	prod(0, reg.X0, reg.X0, true)
 	g.LEAQ(tailMask.Offset(16), reg.RAX)
-	g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.X12)
-	g.and(mem(reg.RSI, 0, reg.RCX), reg.X12, reg.X8)
-	g.and(mem(reg.RDI, 0, reg.RCX), reg.X12, reg.X9)
-	g.reduceStep(sq, []operand.Op{reg.X8}, []operand.Op{reg.X9}, nil, []reg.VecPhysical{reg.X1})
-	g.JMP(g.L("sum"))
+	last(16, -16, reg.X0)
+	g.hsumX()
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
 
 	g.label("scalar")
+	g.Comment("X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)")
+	g.xor(reg.X0, reg.X0, reg.X0)
 	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(g.L("sum"))
+	g.JZ(g.L("done"))
 	g.label("scalarloop")
 	g.movs(mem(reg.RSI, 0), reg.X8)
 	g.movs(mem(reg.RDI, 0), reg.X9)
@@ -301,11 +379,14 @@ func (g *x86) dotBody(sq bool) {
 	} else {
 		g.fmadd231s(reg.X9, reg.X8, reg.X0)
 	}
-	g.ADDQ(imm(t.size), reg.RSI)
-	g.ADDQ(imm(t.size), reg.RDI)
-	g.SUBQ(imm(t.size), reg.RCX)
+	g.ADDQ(imm(g.t.size), reg.RSI)
+	g.ADDQ(imm(g.t.size), reg.RDI)
+	g.SUBQ(imm(g.t.size), reg.RCX)
 	g.JNZ(g.L("scalarloop"))
-	g.JMP(g.L("sum"))
+	g.label("done")
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
 }
 
 // kMaskData emits the AVX-512 opmask tables of the short dot paths, one

@@ -314,6 +314,8 @@ f32notavx512:
 
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
+	CMPQ CX, $129
+	JB   avx2f32_mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -321,8 +323,6 @@ f32notavx512:
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      avx2f32_small
 	CMPQ    CX, $256
 	JB      avx2f32_tail
 	VXORPS  Y4, Y4, Y4
@@ -428,26 +428,96 @@ avx2f32_sum:
 	VZEROUPPER
 	RET
 
+avx2f32_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask)
+	CMPQ         CX, $32
+	JB           avx2f32_small
+	VMOVUPS      (SI), Y0
+	VMULPS       (DI), Y0, Y0
+	LEAQ         tailMask<>+0(SB), AX
+	CMPQ         CX, $65
+	JAE          avx2f32_mid3
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed
+	VMOVUPS      32(SI), Y1
+	VMULPS       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f32_mid4
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4:
+	VMOVUPS      64(SI), Y2
+	VFMADD231PS  64(DI), Y2, Y0
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f32_small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          avx2f32_scalar
-	VMOVUPS     (SI), X8
-	VFMADD231PS (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          avx2f32_sum
+	VMOVUPS     (SI), X0
+	VMULPS      (DI), X0, X0
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPS      (SI)(CX*1), X12, X8
-	VANDPS      (DI)(CX*1), X12, X9
-	VFMADD231PS X9, X8, X1
-	JMP         avx2f32_sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPS      -16(SI)(CX*1), X12, X8
+	VANDPS      -16(DI)(CX*1), X12, X9
+	VFMADD231PS X9, X8, X0
+	VMOVHLPS    X0, X0, X1
+	VADDPS      X1, X0, X0
+	VMOVSHDUP   X0, X1
+	VADDSS      X1, X0, X0
+	VMOVSD      X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 avx2f32_scalar:
-	TESTQ CX, CX
-	JZ    avx2f32_sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPS X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f32_done
 
 avx2f32_scalarloop:
 	VMOVSS      (SI), X8
@@ -457,7 +527,11 @@ avx2f32_scalarloop:
 	ADDQ        $4, DI
 	SUBQ        $4, CX
 	JNZ         avx2f32_scalarloop
-	JMP         avx2f32_sum
+
+avx2f32_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 f64:
 	CMPB ·activeID+0(SB), $2
@@ -676,6 +750,8 @@ f64notavx512:
 
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
+	CMPQ CX, $129
+	JB   avx2f64_mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -683,8 +759,6 @@ f64notavx512:
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      avx2f64_small
 	CMPQ    CX, $256
 	JB      avx2f64_tail
 	VXORPD  Y4, Y4, Y4
@@ -788,26 +862,88 @@ avx2f64_sum:
 	VZEROUPPER
 	RET
 
+avx2f64_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask)
+	CMPQ         CX, $32
+	JB           avx2f64_small
+	VMOVUPD      (SI), Y0
+	VMULPD       (DI), Y0, Y0
+	LEAQ         tailMask<>+0(SB), AX
+	CMPQ         CX, $65
+	JAE          avx2f64_mid3
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed
+	VMOVUPD      32(SI), Y1
+	VMULPD       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f64_mid4
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4:
+	VMOVUPD      64(SI), Y2
+	VFMADD231PD  64(DI), Y2, Y0
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f64_small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          avx2f64_scalar
-	VMOVUPD     (SI), X8
-	VFMADD231PD (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          avx2f64_sum
+	VMOVUPD     (SI), X0
+	VMULPD      (DI), X0, X0
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPD      (SI)(CX*1), X12, X8
-	VANDPD      (DI)(CX*1), X12, X9
-	VFMADD231PD X9, X8, X1
-	JMP         avx2f64_sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPD      -16(SI)(CX*1), X12, X8
+	VANDPD      -16(DI)(CX*1), X12, X9
+	VFMADD231PD X9, X8, X0
+	VUNPCKHPD   X0, X0, X1
+	VADDSD      X1, X0, X0
+	VMOVSD      X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 avx2f64_scalar:
-	TESTQ CX, CX
-	JZ    avx2f64_sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPD X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f64_done
 
 avx2f64_scalarloop:
 	VMOVSD      (SI), X8
@@ -817,7 +953,11 @@ avx2f64_scalarloop:
 	ADDQ        $8, DI
 	SUBQ        $8, CX
 	JNZ         avx2f64_scalarloop
-	JMP         avx2f64_sum
+
+avx2f64_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 generic:
 	// no assembly implementation active: the portable Go code
