@@ -957,22 +957,32 @@ func matvecBlock4(g *x86, p string, pf bool) {
 // function in between (the switch of the other exported kernels) costs a
 // call level, about 1 ns on a Zen 5: as much as the arithmetic of a
 // 64-element float32 Dot. The portable path and the length panic are Go
-// functions it jumps to with its own arguments.
+// functions it jumps to with their own arguments. sqdistAuto is the same
+// for kernel.SqDist.
 func dotAutoFile() ([]byte, error) {
 	f := newAsmFile(
-		"dotAuto: kernel.Dot on amd64 (its Go side, which the compiler inlines",
-		"into the caller, is in kernel_amd64.go). The AVX-512 and AVX2 bodies are",
-		"those of dotAVX512F32/F64 (kernel_avx512_amd64.s) and dotAVX2F32/F64",
-		"(kernel_amd64.s), from the same generator code (dotBody in _asm/kernel_x86.go),",
-		"with the result written as 8 bytes.",
+		"dotAuto and sqdistAuto: kernel.Dot and kernel.SqDist on amd64 (their Go",
+		"side, which the compiler inlines into the caller, is in kernel_amd64.go).",
+		"The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64",
+		"(kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),",
+		"from the same generator code (dotBody in _asm/kernel_x86.go), with the result",
+		"written as 8 bytes.",
 	)
 	tailMaskData(f)
 	kMaskData(f)
-	g := f.fn(implAVX512, f32, avx512, "dotAuto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
+	for _, k := range autoKernels {
+		autoFunc(f, k.kernel, k.kernel == "sqdist")
+	}
+	return f.render()
+}
+
+// autoFunc emits kernelAuto (dotAuto, or sqdistAuto when sq is set) into f.
+func autoFunc(f *asmFile, kernel string, sq bool) {
+	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
 	// kernel.choose picked among the available ones.
-	g.Comment("CX = len(x); a different len(y) panics (dotAutoLen)")
+	g.Commentf("CX = len(x); a different len(y) panics (%sAutoLen)", kernel)
 	g.MOVQ(g.param("nx"), reg.RCX)
 	g.CMPQ(reg.RCX, g.param("ny"))
 	g.JNE(lbl("mismatch"))
@@ -1003,7 +1013,7 @@ func dotAutoFile() ([]byte, error) {
 			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
 			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", ret8: true}
 			h.shiftBytes(reg.RCX)
-			h.dotBody(false)
+			h.dotBody(sq)
 			if v.name == "AVX512" {
 				g.Label(strings.ToLower(next))
 			}
@@ -1011,10 +1021,9 @@ func dotAutoFile() ([]byte, error) {
 	}
 	g.Label("generic")
 	g.Comment("no assembly implementation active: the portable Go code")
-	g.tailCall("dotAutoGeneric")
+	g.tailCall(kernel + "AutoGeneric")
 	g.Label("mismatch")
-	g.tailCall("dotAutoLen")
-	return f.render()
+	g.tailCall(kernel + "AutoLen")
 }
 
 // The values of kernel.IDAVX2 and kernel.IDAVX512 that dotAuto compares

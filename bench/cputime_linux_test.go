@@ -6,9 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/viterin/vek"
-	"github.com/viterin/vek/vek32"
-
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -30,26 +27,36 @@ func TestDotCPUTime(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	dotCPUTime[float32](rounds, func(x, y []float32) float32 { return vek32.Dot(x, y) })
-	dotCPUTime[float64](rounds, func(x, y []float64) float64 { return vek.Dot(x, y) })
+	reduceCPUTime(rounds, "Dot", 2, dotCandidates[float32]())
+	reduceCPUTime(rounds, "Dot", 2, dotCandidates[float64]())
 }
 
-// dotCPUTime is TestDotCPUTime for element type T, vekDot vek's Dot of T.
-func dotCPUTime[T kernel.Float](rounds int, vekDot func(x, y []T) T) {
-	type cand struct {
-		name string
-		f    func(x, y []T) T
-	}
-	// Every candidate is a closure calling the library the way user code
-	// does, as in BenchmarkDot.
-	cands := []cand{{"auto", func(x, y []T) T { return kernel.Dot(x, y) }}}
-	for _, im := range kernel.Impls() {
-		if im.Available() {
-			k := kernel.On[T](im)
-			cands = append(cands, cand{im.Name(), func(x, y []T) T { return k.Dot(x, y) }})
+// TestSqDistCPUTime is TestDotCPUTime for SqDist; vek's peer is its
+// Euclidean distance (vek32.Distance, vek.Distance: a square root more).
+func TestSqDistCPUTime(t *testing.T) {
+	rounds := cputime.Rounds(t)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	reduceCPUTime(rounds, "SqDist", 3, sqdistCandidates[float32]())
+	reduceCPUTime(rounds, "SqDist", 3, sqdistCandidates[float64]())
+}
+
+// reduceCPUTime is TestDotCPUTime for the reduction name of element type
+// T, of flops floating-point operations an element: its candidates as BenchmarkDot's (every one a closure calling the
+// library the way user code does), less gonum and the plain loop; vek is
+// the reference of the ratios.
+func reduceCPUTime[T kernel.Float](rounds int, name string, flops float64, all []candidate[dotFn[T]]) {
+	var cands []candidate[dotFn[T]]
+	vek := -1
+	for _, c := range all {
+		switch c.name {
+		case "gonum", "plain":
+			continue
+		case "vek":
+			vek = len(cands)
 		}
+		cands = append(cands, c)
 	}
-	cands = append(cands, cand{"vek", vekDot})
 	for _, n := range []int{1, 4, 16, 64, 256, 1024, 4096} {
 		x, y := randSlice[T](n, 1), randSlice[T](n, 2)
 		calls := 200000
@@ -62,18 +69,18 @@ func dotCPUTime[T kernel.Float](rounds int, vekDot func(x, y []T) T) {
 				var s T
 				t0 := cputime.Thread()
 				for range calls {
-					s += c.f(x, y)
+					s += c.fn(x, y)
 				}
 				times[i] = append(times[i], float64(cputime.Thread()-t0)/float64(calls))
 				sink64 += float64(s)
 			}
 		}
-		vekMin := slices.Min(times[len(cands)-1])
+		vekMin := slices.Min(times[vek])
 		for i, c := range cands {
 			v := slices.Clone(times[i])
 			slices.Sort(v)
-			fmt.Printf("Dot %s n=%-5d %-8s min %7.2f ns  median %7.2f ns  %7.1f GFLOP/s  %.2fx vek\n",
-				typeName[T](), n, c.name, v[0], v[len(v)/2], 2*float64(n)/v[0], vekMin/v[0])
+			fmt.Printf("%s %s n=%-5d %-8s min %7.2f ns  median %7.2f ns  %7.1f GFLOP/s  %.2fx vek\n",
+				name, typeName[T](), n, c.name, v[0], v[len(v)/2], flops*float64(n)/v[0], vekMin/v[0])
 		}
 	}
 }
