@@ -284,9 +284,9 @@ func (g *x86) dotBody(sq bool) {
 // multiply (the first into Y0, the second into Y1, no partial sums to
 // zero or fold); the bytes past the last whole vector come from the last
 // 32 bytes of the slice, which overlap bytes already summed, with those
-// lanes cleared by a tailMask AND (all lanes kept when the length is a
-// whole number of vectors). Below 32 bytes the same with XMM vectors, and
-// below 16 bytes a scalar loop.
+// lanes cleared by a tailMask AND (all lanes kept at 96 bytes). Exactly
+// 16, 64 and 128 bytes take whole vectors alone. Below 32 bytes the same
+// with XMM vectors, and below 16 bytes a scalar loop.
 func (g *x86) midBodyAVX2(sq bool) {
 	W := g.v.vec
 	// prod emits acc = (or +=, unless first) the product of x and y at
@@ -329,27 +329,40 @@ func (g *x86) midBodyAVX2(sq bool) {
 	g.label("mid")
 	g.Commentf("CX ≤ %d bytes: below %d, XMM vectors or single elements; else Y0 = the", 4*W, W)
 	g.Comment("product over the first vector, then the last 32 bytes masked to the",
-		"CX−32 not yet summed (AX = tailMask)")
+		"CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector")
 	g.CMPQ(reg.RCX, imm(W))
 	g.JB(g.L("small"))
 	prod(0, reg.Y0, reg.Y0, true)
-	g.LEAQ(tailMask, reg.RAX)
 	g.CMPQ(reg.RCX, imm(2*W+1))
 	g.JAE(g.L("mid3"))
+	g.CMPQ(reg.RCX, imm(2*W))
+	g.JE(g.L("mid2w"))
+	g.LEAQ(tailMask, reg.RAX)
 	last(W, -W, reg.Y0)
+	ret(false)
+	g.label("mid2w")
+	prod(W, reg.Y0, reg.Y1, false)
 	ret(false)
 
 	g.label("mid3")
 	g.Commentf("%d < CX ≤ %d: Y1 = the product over the second vector; above %d a third", 2*W, 4*W, 3*W)
-	g.Comment("into Y0; then the last 32 bytes masked to those not yet summed")
+	g.Comment("into Y0; then the last 32 bytes masked to those not yet summed, or, at",
+		"exactly 128, the fourth vector")
 	prod(W, reg.Y1, reg.Y1, true)
 	g.CMPQ(reg.RCX, imm(3*W+1))
 	g.JAE(g.L("mid4"))
+	g.LEAQ(tailMask, reg.RAX)
 	last(W, -2*W, reg.Y0)
 	ret(true)
 	g.label("mid4")
 	prod(2*W, reg.Y0, reg.Y2, false)
+	g.CMPQ(reg.RCX, imm(4*W))
+	g.JE(g.L("mid4w"))
+	g.LEAQ(tailMask, reg.RAX)
 	last(W, -3*W, reg.Y1)
+	ret(true)
+	g.label("mid4w")
+	prod(3*W, reg.Y1, reg.Y3, false)
 	ret(true)
 
 	g.label("small")
@@ -358,8 +371,11 @@ func (g *x86) midBodyAVX2(sq bool) {
 	g.CMPQ(reg.RCX, imm(16))
 	g.JB(g.L("scalar"))
 	prod(0, reg.X0, reg.X0, true)
+	g.CMPQ(reg.RCX, imm(16))
+	g.JE(g.L("smallsum"))
 	g.LEAQ(tailMask.Offset(16), reg.RAX)
 	last(16, -16, reg.X0)
+	g.label("smallsum")
 	g.hsumX()
 	g.storeResult()
 	g.VZEROUPPER()

@@ -432,14 +432,16 @@ avx2f32_sum:
 avx2f32_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
 	// product over the first vector, then the last 32 bytes masked to the
-	// CX−32 not yet summed (AX = tailMask)
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
 	CMPQ         CX, $32
 	JB           avx2f32_small
 	VMOVUPS      (SI), Y0
 	VMULPS       (DI), Y0, Y0
-	LEAQ         tailMask<>+0(SB), AX
 	CMPQ         CX, $65
 	JAE          avx2f32_mid3
+	CMPQ         CX, $64
+	JE           avx2f32_mid2w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -32(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
@@ -454,13 +456,28 @@ avx2f32_mid:
 	VZEROUPPER
 	RET
 
+avx2f32_mid2w:
+	VMOVUPS      32(SI), Y1
+	VFMADD231PS  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f32_mid3:
 	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
-	// into Y0; then the last 32 bytes masked to those not yet summed
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
 	VMOVUPS      32(SI), Y1
 	VMULPS       32(DI), Y1, Y1
 	CMPQ         CX, $97
 	JAE          avx2f32_mid4
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -64(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
@@ -479,10 +496,27 @@ avx2f32_mid3:
 avx2f32_mid4:
 	VMOVUPS      64(SI), Y2
 	VFMADD231PS  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f32_mid4w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -96(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
 	VFMADD231PS  Y9, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4w:
+	VMOVUPS      96(SI), Y3
+	VFMADD231PS  96(DI), Y3, Y1
 	VADDPS       Y1, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
@@ -501,16 +535,20 @@ avx2f32_small:
 	JB          avx2f32_scalar
 	VMOVUPS     (SI), X0
 	VMULPS      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          avx2f32_smallsum
 	LEAQ        tailMask<>+16(SB), AX
 	VMOVDQU     -16(AX)(CX*1), X12
 	VANDPS      -16(SI)(CX*1), X12, X8
 	VANDPS      -16(DI)(CX*1), X12, X9
 	VFMADD231PS X9, X8, X0
-	VMOVHLPS    X0, X0, X1
-	VADDPS      X1, X0, X0
-	VMOVSHDUP   X0, X1
-	VADDSS      X1, X0, X0
-	VMOVSD      X0, ret+40(FP)
+
+avx2f32_smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -866,14 +904,16 @@ avx2f64_sum:
 avx2f64_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
 	// product over the first vector, then the last 32 bytes masked to the
-	// CX−32 not yet summed (AX = tailMask)
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
 	CMPQ         CX, $32
 	JB           avx2f64_small
 	VMOVUPD      (SI), Y0
 	VMULPD       (DI), Y0, Y0
-	LEAQ         tailMask<>+0(SB), AX
 	CMPQ         CX, $65
 	JAE          avx2f64_mid3
+	CMPQ         CX, $64
+	JE           avx2f64_mid2w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -32(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
@@ -886,13 +926,26 @@ avx2f64_mid:
 	VZEROUPPER
 	RET
 
+avx2f64_mid2w:
+	VMOVUPD      32(SI), Y1
+	VFMADD231PD  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f64_mid3:
 	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
-	// into Y0; then the last 32 bytes masked to those not yet summed
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
 	VMOVUPD      32(SI), Y1
 	VMULPD       32(DI), Y1, Y1
 	CMPQ         CX, $97
 	JAE          avx2f64_mid4
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -64(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
@@ -909,10 +962,25 @@ avx2f64_mid3:
 avx2f64_mid4:
 	VMOVUPD      64(SI), Y2
 	VFMADD231PD  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f64_mid4w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -96(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
 	VFMADD231PD  Y9, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4w:
+	VMOVUPD      96(SI), Y3
+	VFMADD231PD  96(DI), Y3, Y1
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPD       X1, X0, X0
@@ -929,14 +997,18 @@ avx2f64_small:
 	JB          avx2f64_scalar
 	VMOVUPD     (SI), X0
 	VMULPD      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          avx2f64_smallsum
 	LEAQ        tailMask<>+16(SB), AX
 	VMOVDQU     -16(AX)(CX*1), X12
 	VANDPD      -16(SI)(CX*1), X12, X8
 	VANDPD      -16(DI)(CX*1), X12, X9
 	VFMADD231PD X9, X8, X0
-	VUNPCKHPD   X0, X0, X1
-	VADDSD      X1, X0, X0
-	VMOVSD      X0, ret+40(FP)
+
+avx2f64_smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -1364,15 +1436,17 @@ avx2f32_sum:
 avx2f32_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
 	// product over the first vector, then the last 32 bytes masked to the
-	// CX−32 not yet summed (AX = tailMask)
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
 	CMPQ         CX, $32
 	JB           avx2f32_small
 	VMOVUPS      (SI), Y0
 	VSUBPS       (DI), Y0, Y0
 	VMULPS       Y0, Y0, Y0
-	LEAQ         tailMask<>+0(SB), AX
 	CMPQ         CX, $65
 	JAE          avx2f32_mid3
+	CMPQ         CX, $64
+	JE           avx2f32_mid2w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -32(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
@@ -1388,14 +1462,30 @@ avx2f32_mid:
 	VZEROUPPER
 	RET
 
+avx2f32_mid2w:
+	VMOVUPS      32(SI), Y1
+	VSUBPS       32(DI), Y1, Y1
+	VFMADD231PS  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f32_mid3:
 	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
-	// into Y0; then the last 32 bytes masked to those not yet summed
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
 	VMOVUPS      32(SI), Y1
 	VSUBPS       32(DI), Y1, Y1
 	VMULPS       Y1, Y1, Y1
 	CMPQ         CX, $97
 	JAE          avx2f32_mid4
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -64(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
@@ -1416,11 +1506,29 @@ avx2f32_mid4:
 	VMOVUPS      64(SI), Y2
 	VSUBPS       64(DI), Y2, Y2
 	VFMADD231PS  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f32_mid4w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -96(AX)(CX*1), Y12
 	VANDPS       -32(SI)(CX*1), Y12, Y8
 	VANDPS       -32(DI)(CX*1), Y12, Y9
 	VSUBPS       Y9, Y8, Y8
 	VFMADD231PS  Y8, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4w:
+	VMOVUPS      96(SI), Y3
+	VSUBPS       96(DI), Y3, Y3
+	VFMADD231PS  Y3, Y3, Y1
 	VADDPS       Y1, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
@@ -1440,17 +1548,21 @@ avx2f32_small:
 	VMOVUPS     (SI), X0
 	VSUBPS      (DI), X0, X0
 	VMULPS      X0, X0, X0
+	CMPQ        CX, $16
+	JE          avx2f32_smallsum
 	LEAQ        tailMask<>+16(SB), AX
 	VMOVDQU     -16(AX)(CX*1), X12
 	VANDPS      -16(SI)(CX*1), X12, X8
 	VANDPS      -16(DI)(CX*1), X12, X9
 	VSUBPS      X9, X8, X8
 	VFMADD231PS X8, X8, X0
-	VMOVHLPS    X0, X0, X1
-	VADDPS      X1, X0, X0
-	VMOVSHDUP   X0, X1
-	VADDSS      X1, X0, X0
-	VMOVSD      X0, ret+40(FP)
+
+avx2f32_smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -1847,15 +1959,17 @@ avx2f64_sum:
 avx2f64_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
 	// product over the first vector, then the last 32 bytes masked to the
-	// CX−32 not yet summed (AX = tailMask)
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
 	CMPQ         CX, $32
 	JB           avx2f64_small
 	VMOVUPD      (SI), Y0
 	VSUBPD       (DI), Y0, Y0
 	VMULPD       Y0, Y0, Y0
-	LEAQ         tailMask<>+0(SB), AX
 	CMPQ         CX, $65
 	JAE          avx2f64_mid3
+	CMPQ         CX, $64
+	JE           avx2f64_mid2w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -32(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
@@ -1869,14 +1983,28 @@ avx2f64_mid:
 	VZEROUPPER
 	RET
 
+avx2f64_mid2w:
+	VMOVUPD      32(SI), Y1
+	VSUBPD       32(DI), Y1, Y1
+	VFMADD231PD  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f64_mid3:
 	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
-	// into Y0; then the last 32 bytes masked to those not yet summed
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
 	VMOVUPD      32(SI), Y1
 	VSUBPD       32(DI), Y1, Y1
 	VMULPD       Y1, Y1, Y1
 	CMPQ         CX, $97
 	JAE          avx2f64_mid4
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -64(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
@@ -1895,11 +2023,27 @@ avx2f64_mid4:
 	VMOVUPD      64(SI), Y2
 	VSUBPD       64(DI), Y2, Y2
 	VFMADD231PD  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f64_mid4w
+	LEAQ         tailMask<>+0(SB), AX
 	VMOVDQU      -96(AX)(CX*1), Y12
 	VANDPD       -32(SI)(CX*1), Y12, Y8
 	VANDPD       -32(DI)(CX*1), Y12, Y9
 	VSUBPD       Y9, Y8, Y8
 	VFMADD231PD  Y8, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4w:
+	VMOVUPD      96(SI), Y3
+	VSUBPD       96(DI), Y3, Y3
+	VFMADD231PD  Y3, Y3, Y1
 	VADDPD       Y1, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPD       X1, X0, X0
@@ -1917,15 +2061,19 @@ avx2f64_small:
 	VMOVUPD     (SI), X0
 	VSUBPD      (DI), X0, X0
 	VMULPD      X0, X0, X0
+	CMPQ        CX, $16
+	JE          avx2f64_smallsum
 	LEAQ        tailMask<>+16(SB), AX
 	VMOVDQU     -16(AX)(CX*1), X12
 	VANDPD      -16(SI)(CX*1), X12, X8
 	VANDPD      -16(DI)(CX*1), X12, X9
 	VSUBPD      X9, X8, X8
 	VFMADD231PD X8, X8, X0
-	VUNPCKHPD   X0, X0, X1
-	VADDSD      X1, X0, X0
-	VMOVSD      X0, ret+40(FP)
+
+avx2f64_smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
