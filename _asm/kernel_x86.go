@@ -289,21 +289,7 @@ func (g *x86) dotBody(sq bool) {
 // with XMM vectors, and below 16 bytes a scalar loop.
 func (g *x86) midBodyAVX2(sq bool) {
 	W := g.v.vec
-	// prod emits acc = (or +=, unless first) the product of x and y at
-	// disp (x−y squared for sqdist), through the temporary t.
-	prod := func(disp int, acc, t reg.VecPhysical, first bool) {
-		g.movu(mem(reg.RSI, disp), t)
-		var y operand.Op = mem(reg.RDI, disp)
-		if sq {
-			g.sub(y, t, t)
-			y = t
-		}
-		if first {
-			g.mul(y, t, acc)
-		} else {
-			g.fmadd231(y, t, acc)
-		}
-	}
+	prod := func(disp int, acc, t reg.VecPhysical, first bool) { g.prod(sq, disp, nil, acc, t, first) }
 	// last emits acc += the product of the last w bytes of x and y (w = 32:
 	// YMM, 16: XMM) with the mask at AX+disp+CX, of their last CX+disp bytes:
 	// the lanes already summed are cleared (0·0, or 0−0 for sqdist)
@@ -1069,27 +1055,7 @@ func (g *x86) tailCall(name string) {
 // instructions, not the latency of the sums.
 func (g *x86) midBody(sq bool) {
 	W := g.v.vec
-	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
-		if k == nil {
-			g.movu(mem(reg.RSI, disp), t)
-		} else {
-			g.movuZ(mem(reg.RSI, disp), k, t)
-		}
-		var y operand.Op = mem(reg.RDI, disp)
-		if k != nil {
-			g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
-			y = reg.Z15
-		}
-		if sq {
-			g.sub(y, t, t)
-			y = t
-		}
-		if first {
-			g.mul(y, t, acc)
-		} else {
-			g.fmadd231(y, t, acc)
-		}
-	}
+	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) { g.prod(sq, disp, k, acc, t, first) }
 	g.pcalign(hotAlign)
 	g.label("mid")
 	g.Commentf("%d < CX ≤ %d bytes: Z0 = x·y (or (x−y)²) over the first vector, then", W, 4*W)
@@ -1118,6 +1084,31 @@ func (g *x86) midBody(sq bool) {
 	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
 	g.add(reg.Z1, reg.Z0, reg.Z0)
 	g.zmmReturn()
+}
+
+// prod emits acc = (or +=, unless first) the product of the vectors of x
+// and y at disp (SI, DI), or with sq (x−y)², through the temporary t; with
+// an opmask k (AVX-512) both loads are masked, y into Z15.
+func (g *x86) prod(sq bool, disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
+	if k == nil {
+		g.movu(mem(reg.RSI, disp), t)
+	} else {
+		g.movuZ(mem(reg.RSI, disp), k, t)
+	}
+	var y operand.Op = mem(reg.RDI, disp)
+	if k != nil {
+		g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
+		y = reg.Z15
+	}
+	if sq {
+		g.sub(y, t, t)
+		y = t
+	}
+	if first {
+		g.mul(y, t, acc)
+	} else {
+		g.fmadd231(y, t, acc)
+	}
 }
 
 // hotAlign aligns the short paths of the AVX-512 reductions (one, mid),

@@ -609,28 +609,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 			g.vpdpbusd(t, x, acc(r))
 		}
 	}
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("y10one"))
-	g.pcalign(32)
-	g.Label("y10loop")
-	for u := 0; u < 2; u++ {
-		load(mem(reg.R12, 32*u), X[u])
-	}
-	for u := 0; u < 2; u++ {
-		rows(X[u], 32*u)
-	}
-	advance(64)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JB(lbl("y10loop"))
-
-	g.Label("y10one")
-	g.Comment("one more whole vector if d mod 64 ≥ 32")
-	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("y10tail"))
-	load(mem(reg.R12, 0), X[0])
-	rows(X[0], 0)
-	advance(32)
+	rows10Steps(g.x86, "y10", 32, "one more whole vector if d mod 64 ≥ 32", X, load, rows, advance)
 
 	g.Label("y10tail")
 	g.MOVQ(reg.RBX, reg.RAX)
@@ -786,28 +765,8 @@ func dotsRescale10Wide(f *asmFile, c operand.Mem, signed bool) {
 			g.VPADDD(t, acc(r), acc(r))
 		}
 	}
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("w10one"))
-	g.pcalign(32)
-	g.Label("w10loop")
-	for u := 0; u < 2; u++ {
-		widen(mem(reg.R12, 16*u), X[u])
-	}
-	for u := 0; u < 2; u++ {
-		rows(X[u], 32*u)
-	}
-	advance(32)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JB(lbl("w10loop"))
-
-	g.Label("w10one")
-	g.Comment("16 more bytes if d mod 32 ≥ 16")
-	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("w10tail"))
-	widen(mem(reg.R12, 0), X[0])
-	rows(X[0], 0)
-	advance(16)
+	rows10Steps(g.x86, "w10", 16, "16 more bytes if d mod 32 ≥ 16", X,
+		func(src operand.Mem, x reg.VecPhysical) { widen(src, x) }, rows, advance)
 
 	g.Label("w10tail")
 	g.MOVQ(reg.RBX, reg.RAX)
@@ -829,6 +788,39 @@ func dotsRescale10Wide(f *asmFile, c operand.Mem, signed bool) {
 	g.Label("w10sum")
 	dotsRescaleTreeYMM(g.x86)
 	dotsRescaleEndYMM(g, c, signed, !signed)
+}
+
+// rows10Steps emits the loop of the YMM fused functions (labels p+"loop",
+// p+"one"; it ends at p+"tail", which the caller places): two steps of xb
+// bytes of x per iteration while the x cursor R12 is below R11, then one
+// more step (doc its comment) while it is below DI + R13. A step loads the
+// x bytes at the cursor into X[u] (load) and multiplies them into the rows
+// at the row cursors plus 32·u (rows); advance(n) moves the cursors on by n
+// bytes of x.
+func rows10Steps(g *x86, p string, xb int, one string, X []reg.VecPhysical,
+	load func(src operand.Mem, x reg.VecPhysical), rows func(x reg.VecPhysical, disp int), advance func(n int)) {
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "one"))
+	g.pcalign(32)
+	g.Label(p + "loop")
+	for u := 0; u < 2; u++ {
+		load(mem(reg.R12, xb*u), X[u])
+	}
+	for u := 0; u < 2; u++ {
+		rows(X[u], 32*u)
+	}
+	advance(2 * xb)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JB(lbl(p + "loop"))
+
+	g.Label(p + "one")
+	g.Comment(one)
+	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "tail"))
+	load(mem(reg.R12, 0), X[0])
+	rows(X[0], 0)
+	advance(xb)
 }
 
 // rescaleTail is the offset in rescaleC of 32 zero bytes then 32 bytes of
