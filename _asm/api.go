@@ -87,8 +87,8 @@ func apiFuncs(f *goFile, list []*implSpec) {
 			if a.result {
 				sig += " T"
 			}
-			if !method && a.name == "Dot" && len(list) > 0 && list[0].goarch == "amd64" {
-				dotAutoGo(f, sig)
+			if !method && (a.name == "Dot" || a.name == "SqDist") && len(list) > 0 && list[0].goarch == "amd64" {
+				dotAutoGo(f, sig, a.kernel)
 				continue
 			}
 			f.p("func %s {", sig)
@@ -156,51 +156,63 @@ func apiFuncs(f *goFile, list []*implSpec) {
 	}
 }
 
-// dotAutoGo writes the amd64 Dot: one call of the assembly dotAuto
-// (dot_amd64.s), which checks the lengths and picks the implementation and
-// element type itself. Its Go body costs 74 in the inliner's units (the
-// budget is 80), so a call of kernel.Dot compiles to a call of dotAuto in
-// the caller's code: one call from the caller to the arithmetic, as for a
-// non-generic assembly function. The switch of the other exported kernels
-// (two calls, one per element type) is over the budget.
-func dotAutoGo(f *goFile, sig string) {
+// dotAutoGo writes the amd64 Dot (kernel "dot") or SqDist ("sqdist"): one
+// call of the assembly dotAuto or sqdistAuto (dot_amd64.s), which checks
+// the lengths and picks the implementation and element type itself. Its Go
+// body costs 74 in the inliner's units (the budget is 80), so a call of
+// kernel.Dot compiles to a call of dotAuto in the caller's code: one call
+// from the caller to the arithmetic, as for a non-generic assembly
+// function. The switch of the other exported kernels (two calls, one per
+// element type) is over the budget.
+func dotAutoGo(f *goFile, sig, kernel string) {
 	f.p("func %s {", sig)
 	f.p("var z T")
-	f.p("r := dotAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z))")
+	f.p("r := %sAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z))", kernel)
 	f.p("return *(*T)(unsafe.Pointer(&r))")
 	f.p("}")
 }
 
-// dotAutoDecls writes the Go side of dotAuto: its declaration, the
-// functions it jumps to, and activeID with the check of its values.
+// autoKernels are the kernels with an assembly entry of their own on amd64
+// (dotAutoFile): the generator's kernel name and the exported one.
+var autoKernels = []struct{ kernel, name string }{
+	{"dot", "Dot"},
+	{"sqdist", "SqDist"},
+}
+
+// dotAutoDecls writes the Go side of dotAuto and sqdistAuto: their
+// declarations, the functions they jump to, and activeID with the check of
+// its values.
 func dotAutoDecls(f *goFile) {
+	for _, k := range autoKernels {
+		a := k.kernel + "Auto"
+		f.p("")
+		f.comment(fmt.Sprintf("%s is %s on the active implementation for float32 (size 4) or\n", a, k.name) +
+			"float64 (size 8) vectors x and y of nx and ny elements: it panics (through\n" +
+			fmt.Sprintf("%sLen) if nx != ny, runs the AVX-512 or AVX2 %s kernel inline, or\n", a, k.kernel) +
+			fmt.Sprintf("jumps to %sGeneric. The result is the float64 or the float32 bits\n", a) +
+			"(in the low four bytes; the high four are not zeroed).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func %s(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64", a)
+		f.p("")
+		f.comment(fmt.Sprintf("%sGeneric is %s's portable path (%s jumps to it with its\n", a, a, a) +
+			"own arguments when the active implementation has no assembly).")
+		f.p("func %sGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {", a)
+		f.p("if size == 4 {")
+		f.p("return uint64(math.Float32bits(%sGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))))", k.kernel)
+		f.p("}")
+		f.p("return math.Float64bits(%sGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx)))", k.kernel)
+		f.p("}")
+		f.p("")
+		f.comment(fmt.Sprintf("%sLen is %s's length panic.", a, a))
+		f.p("func %sLen(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {", a)
+		f.p("panicLen(%q, \"len(x)\", nx, \"len(y)\", ny)", k.name)
+		f.p("return 0")
+		f.p("}")
+	}
 	f.p("")
-	f.comment("dotAuto is Dot on the active implementation for float32 (size 4) or\n" +
-		"float64 (size 8) vectors x and y of nx and ny elements: it panics (through\n" +
-		"dotAutoLen) if nx != ny, runs the AVX-512 or AVX2 dot kernel inline, or\n" +
-		"jumps to dotAutoGeneric. The result is the float64 or the float32 bits\n" +
-		"(in the low four bytes; the high four are not zeroed).")
-	f.p("//")
-	f.p("//go:noescape")
-	f.p("func dotAuto(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64")
-	f.p("")
-	f.comment("dotAutoGeneric is dotAuto's portable path (dotAuto jumps to it with its\n" +
-		"own arguments when the active implementation has no assembly).")
-	f.p("func dotAutoGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {")
-	f.p("if size == 4 {")
-	f.p("return uint64(math.Float32bits(dotGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))))")
-	f.p("}")
-	f.p("return math.Float64bits(dotGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx)))")
-	f.p("}")
-	f.p("")
-	f.comment("dotAutoLen is dotAuto's length panic.")
-	f.p("func dotAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {")
-	f.p("panicLen(\"Dot\", \"len(x)\", nx, \"len(y)\", ny)")
-	f.p("return 0")
-	f.p("}")
-	f.p("")
-	f.comment("activeID is active.id, read by dotAuto; the constant fails to compile\n" +
-		"unless IDAVX2 and IDAVX512 are the values dotAuto compares it with.")
+	f.comment("activeID is active.id, read by dotAuto and sqdistAuto; the constant fails\n" +
+		"to compile unless IDAVX2 and IDAVX512 are the values they compare it with.")
 	f.p("var activeID = active.id")
 	f.p("")
 	f.p("const _ = (IDAVX2 - %d) + (%d - IDAVX2) + (IDAVX512 - %d) + (%d - IDAVX512)", idAVX2, idAVX2, idAVX512, idAVX512)

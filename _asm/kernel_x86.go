@@ -135,7 +135,7 @@ func dotKernel(f *asmFile, im *implSpec, t elem, v isa, sq bool) {
 // CX = the length in bytes; it returns through storeResult. Its labels
 // carry g's prefix, so several bodies can share one function (dotAuto).
 func (g *x86) dotBody(sq bool) {
-	t, v := g.t, g.v
+	v := g.v
 	W := v.vec
 	vn := "Y"
 	if v.masked {
@@ -148,13 +148,14 @@ func (g *x86) dotBody(sq bool) {
 		g.CMPQ(reg.RCX, imm(4*W+1))
 		g.JB(g.L("mid"))
 	}
+	if !v.masked {
+		// CX ≤ 4W as CX < 4W+1, as above
+		g.CMPQ(reg.RCX, imm(4*W+1))
+		g.JB(g.L("mid"))
+	}
 	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
 		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
 	g.zero(0, 1, 2, 3)
-	if !v.masked {
-		g.CMPQ(reg.RCX, imm(W))
-		g.JB(g.L("small"))
-	}
 	g.CMPQ(reg.RCX, imm(8*W))
 	g.JB(g.L("tail"))
 	g.zero(4, 5, 6, 7)
@@ -273,25 +274,104 @@ func (g *x86) dotBody(sq bool) {
 		g.midBody(sq)
 		return
 	}
+	g.midBodyAVX2(sq)
+}
+
+// midBodyAVX2 emits the AVX2 path of dotBody for CX ≤ 128 bytes (up to 32
+// float32, 16 float64): straight-line code, as midBody is for AVX-512, but
+// without masked loads, which AVX2 CPUs such as Zen 3 lack or run slowly
+// and emulators fault on past a page end. Each whole vector is one
+// multiply (the first into Y0, the second into Y1, no partial sums to
+// zero or fold); the bytes past the last whole vector come from the last
+// 32 bytes of the slice, which overlap bytes already summed, with those
+// lanes cleared by a tailMask AND (all lanes kept at 96 bytes). Exactly
+// 16, 64 and 128 bytes take whole vectors alone. Below 32 bytes the same
+// with XMM vectors, and below 16 bytes a scalar loop.
+func (g *x86) midBodyAVX2(sq bool) {
+	W := g.v.vec
+	prod := func(disp int, acc, t reg.VecPhysical, first bool) { g.prod(sq, disp, nil, acc, t, first) }
+	// last emits acc += the product of the last w bytes of x and y (w = 32:
+	// YMM, 16: XMM) with the mask at AX+disp+CX, of their last CX+disp bytes:
+	// the lanes already summed are cleared (0·0, or 0−0 for sqdist)
+	last := func(w, disp int, acc reg.VecPhysical) {
+		m, x, y := reg.Y12, reg.Y8, reg.Y9
+		if w == 16 {
+			m, x, y = reg.X12, reg.X8, reg.X9
+		}
+		g.VMOVDQU(mem(reg.RAX, disp, reg.RCX), m)
+		g.and(mem(reg.RSI, -w, reg.RCX), m, x)
+		g.and(mem(reg.RDI, -w, reg.RCX), m, y)
+		g.reduceStep(sq, []operand.Op{x}, []operand.Op{y}, nil, []reg.VecPhysical{acc})
+	}
+	ret := func(two bool) {
+		if two {
+			g.add(reg.Y1, reg.Y0, reg.Y0)
+		}
+		g.hsum()
+		g.storeResult()
+		g.VZEROUPPER()
+		g.RET()
+	}
+	g.label("mid")
+	g.Commentf("CX ≤ %d bytes: below %d, XMM vectors or single elements; else Y0 = the", 4*W, W)
+	g.Comment("product over the first vector, then the last 32 bytes masked to the",
+		"CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector")
+	g.CMPQ(reg.RCX, imm(W))
+	g.JB(g.L("small"))
+	prod(0, reg.Y0, reg.Y0, true)
+	g.CMPQ(reg.RCX, imm(2*W+1))
+	g.JAE(g.L("mid3"))
+	g.CMPQ(reg.RCX, imm(2*W))
+	g.JE(g.L("mid2w"))
+	g.LEAQ(tailMask, reg.RAX)
+	last(W, -W, reg.Y0)
+	ret(false)
+	g.label("mid2w")
+	prod(W, reg.Y0, reg.Y1, false)
+	ret(false)
+
+	g.label("mid3")
+	g.Commentf("%d < CX ≤ %d: Y1 = the product over the second vector; above %d a third", 2*W, 4*W, 3*W)
+	g.Comment("into Y0; then the last 32 bytes masked to those not yet summed, or, at",
+		"exactly 128, the fourth vector")
+	prod(W, reg.Y1, reg.Y1, true)
+	g.CMPQ(reg.RCX, imm(3*W+1))
+	g.JAE(g.L("mid4"))
+	g.LEAQ(tailMask, reg.RAX)
+	last(W, -2*W, reg.Y0)
+	ret(true)
+	g.label("mid4")
+	prod(2*W, reg.Y0, reg.Y2, false)
+	g.CMPQ(reg.RCX, imm(4*W))
+	g.JE(g.L("mid4w"))
+	g.LEAQ(tailMask, reg.RAX)
+	last(W, -3*W, reg.Y1)
+	ret(true)
+	g.label("mid4w")
+	prod(3*W, reg.Y1, reg.Y3, false)
+	ret(true)
+
 	g.label("small")
-	g.Comment("CX < 32 bytes in all: one XMM vector into X0 and the overlapping",
-		"last 16 bytes, masked by X12, into X1; or, below 16 bytes, single",
-		"elements into X0 (SI, DI advance)")
+	g.Comment("CX < 32 bytes: X0 = the product over the first 16 bytes, then the last",
+		"16 masked to the CX−16 not yet summed; below 16 bytes, single elements")
 	g.CMPQ(reg.RCX, imm(16))
 	g.JB(g.L("scalar"))
-	g.reduceStep(sq, []operand.Op{mem(reg.RSI, 0)}, []operand.Op{mem(reg.RDI, 0)}, []reg.VecPhysical{reg.X8}, []reg.VecPhysical{reg.X0})
-	g.SUBQ(imm(16), reg.RCX)
-	g.JZ(g.L("sum"))
+	prod(0, reg.X0, reg.X0, true)
+	g.CMPQ(reg.RCX, imm(16))
+	g.JE(g.L("smallsum"))
 	g.LEAQ(tailMask.Offset(16), reg.RAX)
-	g.VMOVDQU(mem(reg.RAX, 0, reg.RCX), reg.X12)
-	g.and(mem(reg.RSI, 0, reg.RCX), reg.X12, reg.X8)
-	g.and(mem(reg.RDI, 0, reg.RCX), reg.X12, reg.X9)
-	g.reduceStep(sq, []operand.Op{reg.X8}, []operand.Op{reg.X9}, nil, []reg.VecPhysical{reg.X1})
-	g.JMP(g.L("sum"))
+	last(16, -16, reg.X0)
+	g.label("smallsum")
+	g.hsumX()
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
 
 	g.label("scalar")
+	g.Comment("X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)")
+	g.xor(reg.X0, reg.X0, reg.X0)
 	g.TESTQ(reg.RCX, reg.RCX)
-	g.JZ(g.L("sum"))
+	g.JZ(g.L("done"))
 	g.label("scalarloop")
 	g.movs(mem(reg.RSI, 0), reg.X8)
 	g.movs(mem(reg.RDI, 0), reg.X9)
@@ -301,11 +381,14 @@ func (g *x86) dotBody(sq bool) {
 	} else {
 		g.fmadd231s(reg.X9, reg.X8, reg.X0)
 	}
-	g.ADDQ(imm(t.size), reg.RSI)
-	g.ADDQ(imm(t.size), reg.RDI)
-	g.SUBQ(imm(t.size), reg.RCX)
+	g.ADDQ(imm(g.t.size), reg.RSI)
+	g.ADDQ(imm(g.t.size), reg.RDI)
+	g.SUBQ(imm(g.t.size), reg.RCX)
 	g.JNZ(g.L("scalarloop"))
-	g.JMP(g.L("sum"))
+	g.label("done")
+	g.storeResult()
+	g.VZEROUPPER()
+	g.RET()
 }
 
 // kMaskData emits the AVX-512 opmask tables of the short dot paths, one
@@ -876,22 +959,32 @@ func matvecBlock4(g *x86, p string, pf bool) {
 // function in between (the switch of the other exported kernels) costs a
 // call level, about 1 ns on a Zen 5: as much as the arithmetic of a
 // 64-element float32 Dot. The portable path and the length panic are Go
-// functions it jumps to with its own arguments.
+// functions it jumps to with their own arguments. sqdistAuto is the same
+// for kernel.SqDist.
 func dotAutoFile() ([]byte, error) {
 	f := newAsmFile(
-		"dotAuto: kernel.Dot on amd64 (its Go side, which the compiler inlines",
-		"into the caller, is in kernel_amd64.go). The AVX-512 and AVX2 bodies are",
-		"those of dotAVX512F32/F64 (kernel_avx512_amd64.s) and dotAVX2F32/F64",
-		"(kernel_amd64.s), from the same generator code (dotBody in _asm/kernel_x86.go),",
-		"with the result written as 8 bytes.",
+		"dotAuto and sqdistAuto: kernel.Dot and kernel.SqDist on amd64 (their Go",
+		"side, which the compiler inlines into the caller, is in kernel_amd64.go).",
+		"The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64",
+		"(kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),",
+		"from the same generator code (dotBody in _asm/kernel_x86.go), with the result",
+		"written as 8 bytes.",
 	)
 	tailMaskData(f)
 	kMaskData(f)
-	g := f.fn(implAVX512, f32, avx512, "dotAuto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
+	for _, k := range autoKernels {
+		autoFunc(f, k.kernel, k.kernel == "sqdist")
+	}
+	return f.render()
+}
+
+// autoFunc emits kernelAuto (dotAuto, or sqdistAuto when sq is set) into f.
+func autoFunc(f *asmFile, kernel string, sq bool) {
+	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
 	// kernel.choose picked among the available ones.
-	g.Comment("CX = len(x); a different len(y) panics (dotAutoLen)")
+	g.Commentf("CX = len(x); a different len(y) panics (%sAutoLen)", kernel)
 	g.MOVQ(g.param("nx"), reg.RCX)
 	g.CMPQ(reg.RCX, g.param("ny"))
 	g.JNE(lbl("mismatch"))
@@ -922,7 +1015,7 @@ func dotAutoFile() ([]byte, error) {
 			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
 			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", ret8: true}
 			h.shiftBytes(reg.RCX)
-			h.dotBody(false)
+			h.dotBody(sq)
 			if v.name == "AVX512" {
 				g.Label(strings.ToLower(next))
 			}
@@ -930,10 +1023,9 @@ func dotAutoFile() ([]byte, error) {
 	}
 	g.Label("generic")
 	g.Comment("no assembly implementation active: the portable Go code")
-	g.tailCall("dotAutoGeneric")
+	g.tailCall(kernel + "AutoGeneric")
 	g.Label("mismatch")
-	g.tailCall("dotAutoLen")
-	return f.render()
+	g.tailCall(kernel + "AutoLen")
 }
 
 // The values of kernel.IDAVX2 and kernel.IDAVX512 that dotAuto compares
@@ -963,27 +1055,7 @@ func (g *x86) tailCall(name string) {
 // instructions, not the latency of the sums.
 func (g *x86) midBody(sq bool) {
 	W := g.v.vec
-	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
-		if k == nil {
-			g.movu(mem(reg.RSI, disp), t)
-		} else {
-			g.movuZ(mem(reg.RSI, disp), k, t)
-		}
-		var y operand.Op = mem(reg.RDI, disp)
-		if k != nil {
-			g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
-			y = reg.Z15
-		}
-		if sq {
-			g.sub(y, t, t)
-			y = t
-		}
-		if first {
-			g.mul(y, t, acc)
-		} else {
-			g.fmadd231(y, t, acc)
-		}
-	}
+	prod := func(disp int, k reg.Register, acc, t reg.VecPhysical, first bool) { g.prod(sq, disp, k, acc, t, first) }
 	g.pcalign(hotAlign)
 	g.label("mid")
 	g.Commentf("%d < CX ≤ %d bytes: Z0 = x·y (or (x−y)²) over the first vector, then", W, 4*W)
@@ -1012,6 +1084,31 @@ func (g *x86) midBody(sq bool) {
 	prod(3*W, reg.K2, reg.Z1, reg.Z3, false)
 	g.add(reg.Z1, reg.Z0, reg.Z0)
 	g.zmmReturn()
+}
+
+// prod emits acc = (or +=, unless first) the product of the vectors of x
+// and y at disp (SI, DI), or with sq (x−y)², through the temporary t; with
+// an opmask k (AVX-512) both loads are masked, y into Z15.
+func (g *x86) prod(sq bool, disp int, k reg.Register, acc, t reg.VecPhysical, first bool) {
+	if k == nil {
+		g.movu(mem(reg.RSI, disp), t)
+	} else {
+		g.movuZ(mem(reg.RSI, disp), k, t)
+	}
+	var y operand.Op = mem(reg.RDI, disp)
+	if k != nil {
+		g.movuZ(mem(reg.RDI, disp), k, reg.Z15)
+		y = reg.Z15
+	}
+	if sq {
+		g.sub(y, t, t)
+		y = t
+	}
+	if first {
+		g.mul(y, t, acc)
+	} else {
+		g.fmadd231(y, t, acc)
+	}
 }
 
 // hotAlign aligns the short paths of the AVX-512 reductions (one, mid),

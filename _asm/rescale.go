@@ -93,6 +93,8 @@ func rescaleX86File() ([]byte, error) {
 	dotsRescale10(f, c, true)
 	dotsRescale10YMM(f, c, false)
 	dotsRescale10YMM(f, c, true)
+	dotsRescale10Wide(f, c, false)
+	dotsRescale10Wide(f, c, true)
 	out, err := f.render()
 	if err != nil {
 		return nil, err
@@ -436,6 +438,16 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p(`panic("kernel: dotsRescaleI8AVXVNNI without assembly")`)
 		f.p("}")
 		f.p("")
+		f.comment("dotsRescaleU8AVX2 likewise (avx2's Fused10.Predict).")
+		f.p("func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleU8AVX2 without assembly")`)
+		f.p("}")
+		f.p("")
+		f.comment("dotsRescaleI8AVX2 likewise (avx2's Fused10.PredictI8).")
+		f.p("func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
+		f.p(`panic("kernel: dotsRescaleI8AVX2 without assembly")`)
+		f.p("}")
+		f.p("")
 	}
 	f.comment("rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax\n" +
 		"in assembly.")
@@ -445,14 +457,24 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("func rescaleHasAsm(id int8ID) bool { return false }")
 	}
 	f.p("")
-	f.comment("fused10Asm reports whether int8 implementation id has Fused10's assembly,\n" +
-		"and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which\n" +
-		"takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.")
+	f.comment("fused10Asm returns the kind of Fused10's assembly int8 implementation id\n" +
+		"has: AVX-512's (dotsRescale?8AVX512), the AVX2 + AVX-VNNI one\n" +
+		"(dotsRescale?8AVXVNNI), AVX2's on rows widened to int16\n" +
+		"(dotsRescale?8AVX2), or none.")
 	if goarch == "amd64" {
-		f.p("func fused10Asm(id int8ID) (ok, ymm bool) { return id == %s || id == %s, id == %s }",
-			i8AVX512VNNI.spec.id, i8AVXVNNI.spec.id, i8AVXVNNI.spec.id)
+		f.p("func fused10Asm(id int8ID) fused10Kind {")
+		f.p("switch id {")
+		f.p("case %s:", i8AVX512VNNI.spec.id)
+		f.p("return fused10AVX512")
+		f.p("case %s:", i8AVXVNNI.spec.id)
+		f.p("return fused10AVXVNNI")
+		f.p("case %s:", i8AVX2.spec.id)
+		f.p("return fused10AVX2")
+		f.p("}")
+		f.p("return fused10None")
+		f.p("}")
 	} else {
-		f.p("func fused10Asm(id int8ID) (ok, ymm bool) { return false, false }")
+		f.p("func fused10Asm(id int8ID) fused10Kind { return fused10None }")
 	}
 	if goarch == "amd64" {
 		f.p("")
@@ -493,6 +515,21 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.p("//")
 		f.p("//go:noescape")
 		f.p("func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleU8AVX2 is dotsRescaleU8AVX512 on AVX2 alone (avx2's\n" +
+			"Fused10.Predict, no VNNI): bit for bit the same results, from rows\n" +
+			"widened to int16 (m's stride in bytes), for len(x) ≥ 16 (Predict pads a\n" +
+			"shorter x with zeros, which meet the rows' zero padding).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)")
+		f.p("")
+		f.comment("dotsRescaleI8AVX2 is dotsRescaleI8AVX512 likewise (avx2's\n" +
+			"Fused10.PredictI8: the products of the signed values, no correction),\n" +
+			"with the same condition on len(x).")
+		f.p("//")
+		f.p("//go:noescape")
+		f.p("func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)")
 	}
 	return f.gofmt()
 }
@@ -572,28 +609,7 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 			g.vpdpbusd(t, x, acc(r))
 		}
 	}
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("y10one"))
-	g.pcalign(32)
-	g.Label("y10loop")
-	for u := 0; u < 2; u++ {
-		load(mem(reg.R12, 32*u), X[u])
-	}
-	for u := 0; u < 2; u++ {
-		rows(X[u], 32*u)
-	}
-	advance(64)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JB(lbl("y10loop"))
-
-	g.Label("y10one")
-	g.Comment("one more whole vector if d mod 64 ≥ 32")
-	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
-	g.CMPQ(reg.R12, reg.R11)
-	g.JAE(lbl("y10tail"))
-	load(mem(reg.R12, 0), X[0])
-	rows(X[0], 0)
-	advance(32)
+	rows10Steps(g.x86, "y10", 32, "one more whole vector if d mod 64 ≥ 32", X, load, rows, advance)
 
 	g.Label("y10tail")
 	g.MOVQ(reg.RBX, reg.RAX)
@@ -614,24 +630,33 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 
 	g.Label("y10sum")
 	dotsRescaleTreeYMM(g.x86)
+	dotsRescaleEndYMM(g, c, signed, true)
+}
 
-	g.Comment("Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction")
-	if signed {
-		g.MOVQ(g.param("m"), reg.R10)
-		g.MOVQ(mem(reg.R10, 40), reg.R11) // Fused10's own row sums Σ w
-		g.MOVL(imm32(128), reg.R12L)
-	} else {
-		g.MOVQ(g.param("m"), reg.R10)
-		g.MOVQ(mem(reg.R10, 8), reg.R11)
-		g.MOVBLZX(g.param("z"), reg.R12L)
+// dotsRescaleEndYMM emits the end of the YMM fused functions after
+// dotsRescaleTreeYMM (the sums in Y0 and X8's low lanes): the correction
+// z·sum (unsigned x; with signed, 128·Σw, the rows' own sums, for the
+// AVX-VNNI functions, which read signed x as x + 128; none when corr is
+// false), then the rescale and the argmax.
+func dotsRescaleEndYMM(g *i8x86, c operand.Mem, signed, corr bool) {
+	g.MOVQ(g.param("m"), reg.R10)
+	if corr {
+		g.Comment("Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction")
+		if signed {
+			g.MOVQ(mem(reg.R10, 40), reg.R11) // Fused10's own row sums Σ w
+			g.MOVL(imm32(128), reg.R12L)
+		} else {
+			g.MOVQ(mem(reg.R10, 8), reg.R11)
+			g.MOVBLZX(g.param("z"), reg.R12L)
+		}
+		g.VMOVD(reg.R12L, reg.X15)
+		g.VPBROADCASTD(reg.X15, reg.Y15)
+		g.VPMULLD(mem(reg.R11, 0), reg.Y15, reg.Y11)
+		g.VMOVQ(mem(reg.R11, 32), reg.X12)
+		g.VPMULLD(reg.X12, reg.X15, reg.X12)
+		g.VPSUBD(reg.Y11, reg.Y0, reg.Y0)
+		g.VPSUBD(reg.X12, reg.X8, reg.X8)
 	}
-	g.VMOVD(reg.R12L, reg.X15)
-	g.VPBROADCASTD(reg.X15, reg.Y15)
-	g.VPMULLD(mem(reg.R11, 0), reg.Y15, reg.Y11)
-	g.VMOVQ(mem(reg.R11, 32), reg.X12)
-	g.VPMULLD(reg.X12, reg.X15, reg.X12)
-	g.VPSUBD(reg.Y11, reg.Y0, reg.Y0)
-	g.VPSUBD(reg.X12, reg.X8, reg.X8)
 	g.Comment("to float64: Y1 = rows 0..3, Y2 = rows 4..7, X9 = rows 8, 9; ·(s·sx) (Y3, Y4,",
 		"X5), +b, to float32: Y1 = rows 0..7, X9 = rows 8, 9 (lanes 2, 3 zero)")
 	g.VCVTDQ2PD(reg.X0, reg.Y1)
@@ -679,6 +704,123 @@ func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
 	if err := i8Uncovered(g.v, g.name, g.extra); err != nil {
 		panic(err)
 	}
+}
+
+// dotsRescale10Wide emits dotsRescaleU8AVX2 (or, with signed,
+// dotsRescaleI8AVX2): dotsRescale10YMM for the avx2 int8 implementation,
+// which has no VPDPBUSD. Its Fused10 rows are widened to int16 once, when
+// they are made (kernel/rescale.go), so that each 16 bytes of x, widened
+// by VPMOVZXBW (VPMOVSXBW for signed x), multiply every row by one
+// VPMADDWD: adjacent int16 products summed into int32, exact (|pair| ≤
+// 2·255·128), then one VPADDD into the row's accumulator, wrapping as the
+// plain loop. The 4-bit split of DotsU8I8 on AVX2 (two VPMADDUBSW per
+// vector and row, int16 sums flushed every eight vectors) needs two
+// accumulators per row, twenty for ten rows, more than the sixteen YMM
+// registers; the widened rows need one and twice the bytes, 15.6 KiB at
+// d = 784, which stay in L1. Signed x needs no correction (the products
+// are of the values themselves); unsigned x is corrected by z·sum as in
+// dotsRescale10YMM. m's stride is the widened rows' in bytes (2·the
+// elements); the function takes len(x) ≥ 16 (Fused10.Predict pads a
+// shorter x with zeros, which meet the rows' zero padding).
+func dotsRescale10Wide(f *asmFile, c operand.Mem, signed bool) {
+	g := fused10Fn(f, i8AVX2, avx2, 32, "AVX2", signed)
+	widen := func(src operand.Op, dst reg.VecPhysical) {
+		if signed {
+			g.VPMOVSXBW(src, dst)
+		} else {
+			g.VPMOVZXBW(src, dst)
+		}
+	}
+	g.Comment("SI = w (int16 rows), R8 = the rows' stride in bytes, DI = &x[0], BX = d;",
+		"R13 = d rounded down to 16")
+	g.MOVQ(g.param("m"), reg.R10)
+	g.MOVQ(mem(reg.R10, 0), reg.RSI)
+	g.MOVQ(mem(reg.R10, 32), reg.R8)
+	g.MOVQ(g.param("x", "base"), reg.RDI)
+	g.MOVQ(g.param("x", "len"), reg.RBX)
+	g.MOVQ(reg.RBX, reg.R13)
+	g.ANDQ(imm(-16), reg.R13)
+	acc := func(r int) reg.VecPhysical { return yr[r] }
+	X := []reg.VecPhysical{reg.Y10, reg.Y13}
+	T := []reg.VecPhysical{reg.Y11, reg.Y12}
+	g.Comment("10 rows at a time, 32 bytes of x (64 of each row) per iteration: Y(r) =",
+		"row r's sums, Y10, Y13 = 16 bytes of x widened; CX = row 0, R9 = row 3,",
+		"R10 = row 5 (the others at stride·{1, 2, 4, 8} from these), R12 = x cursor,",
+		"R11 = end of x's 32-byte blocks")
+	rows10Cursors(g.x86, reg.RBX, 32)
+	for r := 0; r < 10; r++ {
+		g.VPXOR(acc(r), acc(r), acc(r))
+	}
+	cursors := []reg.Register{reg.RCX, reg.R9, reg.R10}
+	advance := func(n int) {
+		g.ADDQ(imm(n), reg.R12)
+		for _, r := range cursors {
+			g.ADDQ(imm(2*n), r)
+		}
+	}
+	rows := func(x reg.VecPhysical, disp int) {
+		for r := 0; r < 10; r++ {
+			t := T[r%2]
+			g.VPMADDWD(rows10At(r, disp), x, t)
+			g.VPADDD(t, acc(r), acc(r))
+		}
+	}
+	rows10Steps(g.x86, "w10", 16, "16 more bytes if d mod 32 ≥ 16", X,
+		func(src operand.Mem, x reg.VecPhysical) { widen(src, x) }, rows, advance)
+
+	g.Label("w10tail")
+	g.MOVQ(reg.RBX, reg.RAX)
+	g.ANDQ(imm(15), reg.RAX)
+	g.JZ(lbl("w10sum"))
+	g.Comment("the last d mod 16 = AX bytes (d ≥ 16): x's last 16 bytes, the lanes",
+		"already summed cleared (zero, widened or not), against the rows' last 16",
+		"words (the cursors moved on by 2·AX)")
+	g.LEAQ(c.Offset(rescaleTail+16), reg.R11)
+	g.VMOVDQU(mem(reg.RDI, -16, reg.RBX), reg.X13)
+	g.VPAND(mem(reg.R11, 0, reg.RAX), reg.X13, reg.X13)
+	widen(reg.X13, reg.Y13)
+	g.ADDQ(reg.RAX, reg.RAX)
+	for _, r := range cursors {
+		g.ADDQ(reg.RAX, r)
+	}
+	rows(reg.Y13, -32)
+
+	g.Label("w10sum")
+	dotsRescaleTreeYMM(g.x86)
+	dotsRescaleEndYMM(g, c, signed, !signed)
+}
+
+// rows10Steps emits the loop of the YMM fused functions (labels p+"loop",
+// p+"one"; it ends at p+"tail", which the caller places): two steps of xb
+// bytes of x per iteration while the x cursor R12 is below R11, then one
+// more step (doc its comment) while it is below DI + R13. A step loads the
+// x bytes at the cursor into X[u] (load) and multiplies them into the rows
+// at the row cursors plus 32·u (rows); advance(n) moves the cursors on by n
+// bytes of x.
+func rows10Steps(g *x86, p string, xb int, one string, X []reg.VecPhysical,
+	load func(src operand.Mem, x reg.VecPhysical), rows func(x reg.VecPhysical, disp int), advance func(n int)) {
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "one"))
+	g.pcalign(32)
+	g.Label(p + "loop")
+	for u := 0; u < 2; u++ {
+		load(mem(reg.R12, xb*u), X[u])
+	}
+	for u := 0; u < 2; u++ {
+		rows(X[u], 32*u)
+	}
+	advance(2 * xb)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JB(lbl(p + "loop"))
+
+	g.Label(p + "one")
+	g.Comment(one)
+	g.LEAQ(mem(reg.RDI, 0, reg.R13), reg.R11)
+	g.CMPQ(reg.R12, reg.R11)
+	g.JAE(lbl(p + "tail"))
+	load(mem(reg.R12, 0), X[0])
+	rows(X[0], 0)
+	advance(xb)
 }
 
 // rescaleTail is the offset in rescaleC of 32 zero bytes then 32 bytes of

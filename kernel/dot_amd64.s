@@ -4,11 +4,12 @@
 
 #include "textflag.h"
 
-// dotAuto: kernel.Dot on amd64 (its Go side, which the compiler inlines
-// into the caller, is in kernel_amd64.go). The AVX-512 and AVX2 bodies are
-// those of dotAVX512F32/F64 (kernel_avx512_amd64.s) and dotAVX2F32/F64
-// (kernel_amd64.s), from the same generator code (dotBody in _asm/kernel_x86.go),
-// with the result written as 8 bytes.
+// dotAuto and sqdistAuto: kernel.Dot and kernel.SqDist on amd64 (their Go
+// side, which the compiler inlines into the caller, is in kernel_amd64.go).
+// The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64
+// (kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),
+// from the same generator code (dotBody in _asm/kernel_x86.go), with the result
+// written as 8 bytes.
 
 DATA tailMask<>+0(SB)/8, $0x0000000000000000
 DATA tailMask<>+8(SB)/8, $0x0000000000000000
@@ -314,6 +315,8 @@ f32notavx512:
 
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
+	CMPQ CX, $129
+	JB   avx2f32_mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -321,8 +324,6 @@ f32notavx512:
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      avx2f32_small
 	CMPQ    CX, $256
 	JB      avx2f32_tail
 	VXORPS  Y4, Y4, Y4
@@ -428,26 +429,134 @@ avx2f32_sum:
 	VZEROUPPER
 	RET
 
+avx2f32_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           avx2f32_small
+	VMOVUPS      (SI), Y0
+	VMULPS       (DI), Y0, Y0
+	CMPQ         CX, $65
+	JAE          avx2f32_mid3
+	CMPQ         CX, $64
+	JE           avx2f32_mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid2w:
+	VMOVUPS      32(SI), Y1
+	VFMADD231PS  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPS      32(SI), Y1
+	VMULPS       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f32_mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4:
+	VMOVUPS      64(SI), Y2
+	VFMADD231PS  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f32_mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4w:
+	VMOVUPS      96(SI), Y3
+	VFMADD231PS  96(DI), Y3, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f32_small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          avx2f32_scalar
-	VMOVUPS     (SI), X8
-	VFMADD231PS (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          avx2f32_sum
+	VMOVUPS     (SI), X0
+	VMULPS      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          avx2f32_smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPS      (SI)(CX*1), X12, X8
-	VANDPS      (DI)(CX*1), X12, X9
-	VFMADD231PS X9, X8, X1
-	JMP         avx2f32_sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPS      -16(SI)(CX*1), X12, X8
+	VANDPS      -16(DI)(CX*1), X12, X9
+	VFMADD231PS X9, X8, X0
+
+avx2f32_smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 avx2f32_scalar:
-	TESTQ CX, CX
-	JZ    avx2f32_sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPS X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f32_done
 
 avx2f32_scalarloop:
 	VMOVSS      (SI), X8
@@ -457,7 +566,11 @@ avx2f32_scalarloop:
 	ADDQ        $4, DI
 	SUBQ        $4, CX
 	JNZ         avx2f32_scalarloop
-	JMP         avx2f32_sum
+
+avx2f32_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 f64:
 	CMPB ·activeID+0(SB), $2
@@ -676,6 +789,8 @@ f64notavx512:
 
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
+	CMPQ CX, $129
+	JB   avx2f64_mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -683,8 +798,6 @@ f64notavx512:
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      avx2f64_small
 	CMPQ    CX, $256
 	JB      avx2f64_tail
 	VXORPD  Y4, Y4, Y4
@@ -788,26 +901,122 @@ avx2f64_sum:
 	VZEROUPPER
 	RET
 
+avx2f64_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           avx2f64_small
+	VMOVUPD      (SI), Y0
+	VMULPD       (DI), Y0, Y0
+	CMPQ         CX, $65
+	JAE          avx2f64_mid3
+	CMPQ         CX, $64
+	JE           avx2f64_mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid2w:
+	VMOVUPD      32(SI), Y1
+	VFMADD231PD  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPD      32(SI), Y1
+	VMULPD       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f64_mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4:
+	VMOVUPD      64(SI), Y2
+	VFMADD231PD  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f64_mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4w:
+	VMOVUPD      96(SI), Y3
+	VFMADD231PD  96(DI), Y3, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
 avx2f64_small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          avx2f64_scalar
-	VMOVUPD     (SI), X8
-	VFMADD231PD (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          avx2f64_sum
+	VMOVUPD     (SI), X0
+	VMULPD      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          avx2f64_smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPD      (SI)(CX*1), X12, X8
-	VANDPD      (DI)(CX*1), X12, X9
-	VFMADD231PD X9, X8, X1
-	JMP         avx2f64_sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPD      -16(SI)(CX*1), X12, X8
+	VANDPD      -16(DI)(CX*1), X12, X9
+	VFMADD231PD X9, X8, X0
+
+avx2f64_smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 avx2f64_scalar:
-	TESTQ CX, CX
-	JZ    avx2f64_sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPD X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f64_done
 
 avx2f64_scalarloop:
 	VMOVSD      (SI), X8
@@ -817,7 +1026,11 @@ avx2f64_scalarloop:
 	ADDQ        $8, DI
 	SUBQ        $8, CX
 	JNZ         avx2f64_scalarloop
-	JMP         avx2f64_sum
+
+avx2f64_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
 
 generic:
 	// no assembly implementation active: the portable Go code
@@ -825,3 +1038,1069 @@ generic:
 
 mismatch:
 	JMP ·dotAutoLen+0(SB)
+
+// func sqdistAuto(x *byte, y *byte, nx int, ny int, size uintptr) uint64
+// Requires: AVX, AVX512F, FMA3
+TEXT ·sqdistAuto(SB), NOSPLIT, $0-48
+	// CX = len(x); a different len(y) panics (sqdistAutoLen)
+	MOVQ nx+16(FP), CX
+	CMPQ CX, ny+24(FP)
+	JNE  mismatch
+
+	// SI = &x[0], DI = &y[0]; the body for the active implementation
+	// (activeID) and the element size
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	CMPQ size+32(FP), $4
+	JNE  f64
+	CMPB ·activeID+0(SB), $2
+	JNE  f32notavx512
+
+	// AVX512, float32: CX = bytes
+	SHLQ $2, CX
+	CMPQ CX, $65
+	JB   avx512f32_one
+	CMPQ CX, $257
+	JB   avx512f32_mid
+
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	CMPQ    CX, $512
+	JB      avx512f32_tail
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+avx512f32_loop:
+	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x-y differences
+	VMOVUPS     (SI), Z8
+	VMOVUPS     64(SI), Z9
+	VMOVUPS     128(SI), Z10
+	VMOVUPS     192(SI), Z11
+	VSUBPS      (DI), Z8, Z8
+	VSUBPS      64(DI), Z9, Z9
+	VSUBPS      128(DI), Z10, Z10
+	VSUBPS      192(DI), Z11, Z11
+	VFMADD231PS Z8, Z8, Z0
+	VFMADD231PS Z9, Z9, Z1
+	VFMADD231PS Z10, Z10, Z2
+	VFMADD231PS Z11, Z11, Z3
+	VMOVUPS     256(SI), Z8
+	VMOVUPS     320(SI), Z9
+	VMOVUPS     384(SI), Z10
+	VMOVUPS     448(SI), Z11
+	VSUBPS      256(DI), Z8, Z8
+	VSUBPS      320(DI), Z9, Z9
+	VSUBPS      384(DI), Z10, Z10
+	VSUBPS      448(DI), Z11, Z11
+	VFMADD231PS Z8, Z8, Z4
+	VFMADD231PS Z9, Z9, Z5
+	VFMADD231PS Z10, Z10, Z6
+	VFMADD231PS Z11, Z11, Z7
+	ADDQ        $512, SI
+	ADDQ        $512, DI
+	SUBQ        $512, CX
+	CMPQ        CX, $512
+	JAE         avx512f32_loop
+
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	VADDPS Z6, Z2, Z2
+	VADDPS Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     avx512f32_sum
+
+avx512f32_tail:
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
+	CMPQ        CX, $256
+	JB          avx512f32_tail128
+	VMOVUPS     (SI), Z8
+	VMOVUPS     64(SI), Z9
+	VMOVUPS     128(SI), Z10
+	VMOVUPS     192(SI), Z11
+	VSUBPS      (DI), Z8, Z8
+	VSUBPS      64(DI), Z9, Z9
+	VSUBPS      128(DI), Z10, Z10
+	VSUBPS      192(DI), Z11, Z11
+	VFMADD231PS Z8, Z8, Z0
+	VFMADD231PS Z9, Z9, Z1
+	VFMADD231PS Z10, Z10, Z2
+	VFMADD231PS Z11, Z11, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+
+avx512f32_tail128:
+	CMPQ        CX, $128
+	JB          avx512f32_tail64
+	VMOVUPS     (SI), Z8
+	VMOVUPS     64(SI), Z9
+	VSUBPS      (DI), Z8, Z8
+	VSUBPS      64(DI), Z9, Z9
+	VFMADD231PS Z8, Z8, Z2
+	VFMADD231PS Z9, Z9, Z3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $128, CX
+
+avx512f32_tail64:
+	CMPQ        CX, $64
+	JB          avx512f32_tailmask
+	VMOVUPS     (SI), Z8
+	VSUBPS      (DI), Z8, Z8
+	VFMADD231PS Z8, Z8, Z0
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $64, CX
+
+avx512f32_tailmask:
+	// CX < 64 bytes left: K1 = one bit per remaining element,
+	// Z8, Z9 = the masked x and y lanes (zero elsewhere, so 0-0 there)
+	TESTQ       CX, CX
+	JZ          avx512f32_sum
+	SHRQ        $2, CX
+	MOVL        $1, AX
+	SHLL        CX, AX
+	DECL        AX
+	KMOVW       AX, K1
+	VMOVUPS.Z   (SI), K1, Z8
+	VMOVUPS.Z   (DI), K1, Z9
+	VSUBPS      Z9, Z8, Z8
+	VFMADD231PS Z8, Z8, Z1
+
+avx512f32_sum:
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
+	VADDPS        Z1, Z0, Z0
+	VADDPS        Z3, Z2, Z2
+	VADDPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f32_one:
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
+	VMOVUPS.Z     (SI), K1, Z0
+	VMOVUPS.Z     (DI), K1, Z1
+	VSUBPS        Z1, Z0, Z0
+	VMULPS        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f32_mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPS (SI), Z0
+	VSUBPS  (DI), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	CMPQ    CX, $129
+	JB      avx512f32_mid2
+	VMOVUPS 64(SI), Z1
+	VSUBPS  64(DI), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           avx512f32_mid3
+	VMOVUPS       128(SI), Z2
+	VSUBPS        128(DI), Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
+	VMOVUPS       192(SI), Z3
+	VSUBPS        192(DI), Z3, Z3
+	VFMADD231PS   Z3, Z3, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f32_mid2:
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
+	VMOVUPS.Z     64(SI), K1, Z2
+	VMOVUPS.Z     64(DI), K1, Z15
+	VSUBPS        Z15, Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f32_mid3:
+	LEAQ          kMaskF32<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -126(AX)(CX*1), K2
+	VMOVUPS.Z     128(SI), K1, Z2
+	VMOVUPS.Z     128(DI), K1, Z15
+	VSUBPS        Z15, Z2, Z2
+	VFMADD231PS   Z2, Z2, Z0
+	VMOVUPS.Z     192(SI), K2, Z3
+	VMOVUPS.Z     192(DI), K2, Z15
+	VSUBPS        Z15, Z3, Z3
+	VFMADD231PS   Z3, Z3, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+f32notavx512:
+	CMPB ·activeID+0(SB), $1
+	JNE  generic
+
+	// AVX2, float32: CX = bytes
+	SHLQ $2, CX
+	CMPQ CX, $129
+	JB   avx2f32_mid
+
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	CMPQ    CX, $256
+	JB      avx2f32_tail
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f32_loop:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VSUBPS      (DI), Y8, Y8
+	VSUBPS      32(DI), Y9, Y9
+	VSUBPS      64(DI), Y10, Y10
+	VSUBPS      96(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
+	VMOVUPS     128(SI), Y8
+	VMOVUPS     160(SI), Y9
+	VMOVUPS     192(SI), Y10
+	VMOVUPS     224(SI), Y11
+	VSUBPS      128(DI), Y8, Y8
+	VSUBPS      160(DI), Y9, Y9
+	VSUBPS      192(DI), Y10, Y10
+	VSUBPS      224(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y4
+	VFMADD231PS Y9, Y9, Y5
+	VFMADD231PS Y10, Y10, Y6
+	VFMADD231PS Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f32_loop
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     avx2f32_sum
+
+avx2f32_tail:
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
+	CMPQ        CX, $128
+	JB          avx2f32_tail64
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VSUBPS      (DI), Y8, Y8
+	VSUBPS      32(DI), Y9, Y9
+	VSUBPS      64(DI), Y10, Y10
+	VSUBPS      96(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $128, CX
+
+avx2f32_tail64:
+	CMPQ        CX, $64
+	JB          avx2f32_tail32
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VSUBPS      (DI), Y8, Y8
+	VSUBPS      32(DI), Y9, Y9
+	VFMADD231PS Y8, Y8, Y2
+	VFMADD231PS Y9, Y9, Y3
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $64, CX
+
+avx2f32_tail32:
+	CMPQ        CX, $32
+	JB          avx2f32_tailmask
+	VMOVUPS     (SI), Y8
+	VSUBPS      (DI), Y8, Y8
+	VFMADD231PS Y8, Y8, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $32, CX
+
+avx2f32_tailmask:
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared (0-0 there)
+	TESTQ       CX, CX
+	JZ          avx2f32_sum
+	LEAQ        tailMask<>+0(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPS      -32(SI)(CX*1), Y12, Y8
+	VANDPS      -32(DI)(CX*1), Y12, Y9
+	VSUBPS      Y9, Y8, Y8
+	VFMADD231PS Y8, Y8, Y1
+
+avx2f32_sum:
+	// pairwise sum of the four partial sums, then across lanes
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           avx2f32_small
+	VMOVUPS      (SI), Y0
+	VSUBPS       (DI), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	CMPQ         CX, $65
+	JAE          avx2f32_mid3
+	CMPQ         CX, $64
+	JE           avx2f32_mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid2w:
+	VMOVUPS      32(SI), Y1
+	VSUBPS       32(DI), Y1, Y1
+	VFMADD231PS  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPS      32(SI), Y1
+	VSUBPS       32(DI), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f32_mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y0
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4:
+	VMOVUPS      64(SI), Y2
+	VSUBPS       64(DI), Y2, Y2
+	VFMADD231PS  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f32_mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_mid4w:
+	VMOVUPS      96(SI), Y3
+	VSUBPS       96(DI), Y3, Y3
+	VFMADD231PS  Y3, Y3, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_small:
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
+	CMPQ        CX, $16
+	JB          avx2f32_scalar
+	VMOVUPS     (SI), X0
+	VSUBPS      (DI), X0, X0
+	VMULPS      X0, X0, X0
+	CMPQ        CX, $16
+	JE          avx2f32_smallsum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPS      -16(SI)(CX*1), X12, X8
+	VANDPS      -16(DI)(CX*1), X12, X9
+	VSUBPS      X9, X8, X8
+	VFMADD231PS X8, X8, X0
+
+avx2f32_smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f32_scalar:
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPS X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f32_done
+
+avx2f32_scalarloop:
+	VMOVSS      (SI), X8
+	VMOVSS      (DI), X9
+	VSUBSS      X9, X8, X8
+	VFMADD231SS X8, X8, X0
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	SUBQ        $4, CX
+	JNZ         avx2f32_scalarloop
+
+avx2f32_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+f64:
+	CMPB ·activeID+0(SB), $2
+	JNE  f64notavx512
+
+	// AVX512, float64: CX = bytes
+	SHLQ $3, CX
+	CMPQ CX, $65
+	JB   avx512f64_one
+	CMPQ CX, $257
+	JB   avx512f64_mid
+
+	// Z0..Z3 = four independent partial sums; the main loop adds
+	// Z4..Z7 and folds them in afterwards
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	CMPQ    CX, $512
+	JB      avx512f64_tail
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+avx512f64_loop:
+	// 8 vectors (512 bytes) per iteration; Z8..Z11 = x-y differences
+	VMOVUPD     (SI), Z8
+	VMOVUPD     64(SI), Z9
+	VMOVUPD     128(SI), Z10
+	VMOVUPD     192(SI), Z11
+	VSUBPD      (DI), Z8, Z8
+	VSUBPD      64(DI), Z9, Z9
+	VSUBPD      128(DI), Z10, Z10
+	VSUBPD      192(DI), Z11, Z11
+	VFMADD231PD Z8, Z8, Z0
+	VFMADD231PD Z9, Z9, Z1
+	VFMADD231PD Z10, Z10, Z2
+	VFMADD231PD Z11, Z11, Z3
+	VMOVUPD     256(SI), Z8
+	VMOVUPD     320(SI), Z9
+	VMOVUPD     384(SI), Z10
+	VMOVUPD     448(SI), Z11
+	VSUBPD      256(DI), Z8, Z8
+	VSUBPD      320(DI), Z9, Z9
+	VSUBPD      384(DI), Z10, Z10
+	VSUBPD      448(DI), Z11, Z11
+	VFMADD231PD Z8, Z8, Z4
+	VFMADD231PD Z9, Z9, Z5
+	VFMADD231PD Z10, Z10, Z6
+	VFMADD231PD Z11, Z11, Z7
+	ADDQ        $512, SI
+	ADDQ        $512, DI
+	SUBQ        $512, CX
+	CMPQ        CX, $512
+	JAE         avx512f64_loop
+
+	// fold the loop's eight partial sums into Z0..Z3
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	TESTQ  CX, CX
+	JZ     avx512f64_sum
+
+avx512f64_tail:
+	// CX < 512: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// one masked vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
+	CMPQ        CX, $256
+	JB          avx512f64_tail128
+	VMOVUPD     (SI), Z8
+	VMOVUPD     64(SI), Z9
+	VMOVUPD     128(SI), Z10
+	VMOVUPD     192(SI), Z11
+	VSUBPD      (DI), Z8, Z8
+	VSUBPD      64(DI), Z9, Z9
+	VSUBPD      128(DI), Z10, Z10
+	VSUBPD      192(DI), Z11, Z11
+	VFMADD231PD Z8, Z8, Z0
+	VFMADD231PD Z9, Z9, Z1
+	VFMADD231PD Z10, Z10, Z2
+	VFMADD231PD Z11, Z11, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+
+avx512f64_tail128:
+	CMPQ        CX, $128
+	JB          avx512f64_tail64
+	VMOVUPD     (SI), Z8
+	VMOVUPD     64(SI), Z9
+	VSUBPD      (DI), Z8, Z8
+	VSUBPD      64(DI), Z9, Z9
+	VFMADD231PD Z8, Z8, Z2
+	VFMADD231PD Z9, Z9, Z3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $128, CX
+
+avx512f64_tail64:
+	CMPQ        CX, $64
+	JB          avx512f64_tailmask
+	VMOVUPD     (SI), Z8
+	VSUBPD      (DI), Z8, Z8
+	VFMADD231PD Z8, Z8, Z0
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $64, CX
+
+avx512f64_tailmask:
+	// CX < 64 bytes left: K1 = one bit per remaining element,
+	// Z8, Z9 = the masked x and y lanes (zero elsewhere, so 0-0 there)
+	TESTQ       CX, CX
+	JZ          avx512f64_sum
+	SHRQ        $3, CX
+	MOVL        $1, AX
+	SHLL        CX, AX
+	DECL        AX
+	KMOVW       AX, K1
+	VMOVUPD.Z   (SI), K1, Z8
+	VMOVUPD.Z   (DI), K1, Z9
+	VSUBPD      Z9, Z8, Z8
+	VFMADD231PD Z8, Z8, Z1
+
+avx512f64_sum:
+	// pairwise sum of the four partial sums, fold to YMM, then across lanes
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f64_one:
+	// CX ≤ 64 bytes: one vector under the mask K1 (one bit per element),
+	// no partial sums to set up or fold: Z0 = x·y or (x−y)², then across lanes
+	// (out of the way of longer inputs, for which the JB above is not taken)
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         (AX)(CX*1), K1
+	VMOVUPD.Z     (SI), K1, Z0
+	VMOVUPD.Z     (DI), K1, Z1
+	VSUBPD        Z1, Z0, Z0
+	VMULPD        Z0, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+	PCALIGN $64
+
+avx512f64_mid:
+	// 64 < CX ≤ 256 bytes: Z0 = x·y (or (x−y)²) over the first vector, then
+	// one masked vector (CX ≤ 2W) or a second whole vector into Z1 and two
+	// masked ones, under K1 and K2 (the elements past 2W, one bit each)
+	VMOVUPD (SI), Z0
+	VSUBPD  (DI), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	CMPQ    CX, $129
+	JB      avx512f64_mid2
+	VMOVUPD 64(SI), Z1
+	VSUBPD  64(DI), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+
+	// CX = 256 (four whole vectors): no masks, the loads fold into the FMAs
+	CMPQ          CX, $256
+	JNE           avx512f64_mid3
+	VMOVUPD       128(SI), Z2
+	VSUBPD        128(DI), Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
+	VMOVUPD       192(SI), Z3
+	VSUBPD        192(DI), Z3, Z3
+	VFMADD231PD   Z3, Z3, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f64_mid2:
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -64(AX)(CX*1), K1
+	VMOVUPD.Z     64(SI), K1, Z2
+	VMOVUPD.Z     64(DI), K1, Z15
+	VSUBPD        Z15, Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx512f64_mid3:
+	LEAQ          kMaskF64<>+0(SB), AX
+	KMOVW         -128(AX)(CX*1), K1
+	KMOVW         -127(AX)(CX*1), K2
+	VMOVUPD.Z     128(SI), K1, Z2
+	VMOVUPD.Z     128(DI), K1, Z15
+	VSUBPD        Z15, Z2, Z2
+	VFMADD231PD   Z2, Z2, Z0
+	VMOVUPD.Z     192(SI), K2, Z3
+	VMOVUPD.Z     192(DI), K2, Z15
+	VSUBPD        Z15, Z3, Z3
+	VFMADD231PD   Z3, Z3, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VUNPCKHPD     X0, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+f64notavx512:
+	CMPB ·activeID+0(SB), $1
+	JNE  generic
+
+	// AVX2, float64: CX = bytes
+	SHLQ $3, CX
+	CMPQ CX, $129
+	JB   avx2f64_mid
+
+	// Y0..Y3 = four independent partial sums; the main loop adds
+	// Y4..Y7 and folds them in afterwards
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	CMPQ    CX, $256
+	JB      avx2f64_tail
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f64_loop:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      (DI), Y8, Y8
+	VSUBPD      32(DI), Y9, Y9
+	VSUBPD      64(DI), Y10, Y10
+	VSUBPD      96(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
+	VMOVUPD     128(SI), Y8
+	VMOVUPD     160(SI), Y9
+	VMOVUPD     192(SI), Y10
+	VMOVUPD     224(SI), Y11
+	VSUBPD      128(DI), Y8, Y8
+	VSUBPD      160(DI), Y9, Y9
+	VSUBPD      192(DI), Y10, Y10
+	VSUBPD      224(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y4
+	VFMADD231PD Y9, Y9, Y5
+	VFMADD231PD Y10, Y10, Y6
+	VFMADD231PD Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f64_loop
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	TESTQ  CX, CX
+	JZ     avx2f64_sum
+
+avx2f64_tail:
+	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
+	// the overlapping masked last vector, spread over the partial sums so that no sum
+	// takes more than two of these steps
+	CMPQ        CX, $128
+	JB          avx2f64_tail64
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      (DI), Y8, Y8
+	VSUBPD      32(DI), Y9, Y9
+	VSUBPD      64(DI), Y10, Y10
+	VSUBPD      96(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $128, CX
+
+avx2f64_tail64:
+	CMPQ        CX, $64
+	JB          avx2f64_tail32
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VSUBPD      (DI), Y8, Y8
+	VSUBPD      32(DI), Y9, Y9
+	VFMADD231PD Y8, Y8, Y2
+	VFMADD231PD Y9, Y9, Y3
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $64, CX
+
+avx2f64_tail32:
+	CMPQ        CX, $32
+	JB          avx2f64_tailmask
+	VMOVUPD     (SI), Y8
+	VSUBPD      (DI), Y8, Y8
+	VFMADD231PD Y8, Y8, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $32, CX
+
+avx2f64_tailmask:
+	// 0 < CX < 32 bytes left: Y12 = mask of the last CX bytes of a vector;
+	// Y8, Y9 = the last 32 bytes of x and y (in bounds: the input is at
+	// least 32 bytes long) with the lanes already summed cleared (0-0 there)
+	TESTQ       CX, CX
+	JZ          avx2f64_sum
+	LEAQ        tailMask<>+0(SB), AX
+	VMOVDQU     (AX)(CX*1), Y12
+	VANDPD      -32(SI)(CX*1), Y12, Y8
+	VANDPD      -32(DI)(CX*1), Y12, Y9
+	VSUBPD      Y9, Y8, Y8
+	VFMADD231PD Y8, Y8, Y1
+
+avx2f64_sum:
+	// pairwise sum of the four partial sums, then across lanes
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           avx2f64_small
+	VMOVUPD      (SI), Y0
+	VSUBPD       (DI), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	CMPQ         CX, $65
+	JAE          avx2f64_mid3
+	CMPQ         CX, $64
+	JE           avx2f64_mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid2w:
+	VMOVUPD      32(SI), Y1
+	VSUBPD       32(DI), Y1, Y1
+	VFMADD231PD  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPD      32(SI), Y1
+	VSUBPD       32(DI), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	CMPQ         CX, $97
+	JAE          avx2f64_mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y0
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4:
+	VMOVUPD      64(SI), Y2
+	VSUBPD       64(DI), Y2, Y2
+	VFMADD231PD  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           avx2f64_mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_mid4w:
+	VMOVUPD      96(SI), Y3
+	VSUBPD       96(DI), Y3, Y3
+	VFMADD231PD  Y3, Y3, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_small:
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
+	CMPQ        CX, $16
+	JB          avx2f64_scalar
+	VMOVUPD     (SI), X0
+	VSUBPD      (DI), X0, X0
+	VMULPD      X0, X0, X0
+	CMPQ        CX, $16
+	JE          avx2f64_smallsum
+	LEAQ        tailMask<>+16(SB), AX
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPD      -16(SI)(CX*1), X12, X8
+	VANDPD      -16(DI)(CX*1), X12, X9
+	VSUBPD      X9, X8, X8
+	VFMADD231PD X8, X8, X0
+
+avx2f64_smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+avx2f64_scalar:
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPD X0, X0, X0
+	TESTQ  CX, CX
+	JZ     avx2f64_done
+
+avx2f64_scalarloop:
+	VMOVSD      (SI), X8
+	VMOVSD      (DI), X9
+	VSUBSD      X9, X8, X8
+	VFMADD231SD X8, X8, X0
+	ADDQ        $8, SI
+	ADDQ        $8, DI
+	SUBQ        $8, CX
+	JNZ         avx2f64_scalarloop
+
+avx2f64_done:
+	VMOVSD X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+generic:
+	// no assembly implementation active: the portable Go code
+	JMP ·sqdistAutoGeneric+0(SB)
+
+mismatch:
+	JMP ·sqdistAutoLen+0(SB)

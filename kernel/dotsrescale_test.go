@@ -20,7 +20,8 @@ import (
 // it is documented to (10 rows where RescaleAsm) and nowhere else, and
 // that Fused10.Predict on the same rows (where Fused10 is ready: also
 // avxvnni, whose tail of d mod 32 bytes and short samples, d < 32, the
-// lengths around 32 and 96 cover) gives the same, bit for bit, and
+// lengths around 32 and 96 cover, and avx2, whose tail is d mod 16 bytes
+// and short samples d < 16) gives the same, bit for bit, and
 // Fused10.PredictI8 on the sample's bytes read as signed what DotsI8 and
 // RescaleArgmax give.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
@@ -29,7 +30,7 @@ func TestDotsU8I8RescaleArgmax(t *testing.T) {
 			k := kernel.OnInt8(v)
 			rng := rand.New(rand.NewPCG(31, 32))
 			for n := 1; n <= 12; n++ {
-				for _, d := range []int{0, 1, 3, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
+				for _, d := range []int{0, 1, 3, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
 					for trial := range 16 {
 						W, x := make([]int8, n*d), make([]uint8, d)
 						sum, s, b := make([]int32, n), make([]float64, n), make([]float64, n)
@@ -220,8 +221,8 @@ func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
 }
 
 // fused10Has reports whether Fused10 is documented to be ready on v: the
-// implementations whose RescaleAsm is true, and avxvnni (amd64's
-// assembly, AVX2 and AVX-VNNI alone).
+// implementations whose RescaleAsm is true, avxvnni (amd64's assembly,
+// AVX2 and AVX-VNNI alone) and avx2 (AVX2 alone, on rows widened to int16).
 func fused10Has(v *kernel.Int8Impl) bool {
-	return kernel.OnInt8(v).RescaleAsm() || v.Name() == "avxvnni"
+	return kernel.OnInt8(v).RescaleAsm() || v.Name() == "avxvnni" || v.Name() == "avx2"
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestFused10Rows checks that Fused10 copies W into rows that start on
-// 64-byte boundaries, each a multiple of 64 bytes, zero past d, and that
+// 64-byte boundaries, each a multiple of 64 bytes, zero past d (for avx2,
+// whose assembly multiplies int16, each element widened to int16), and that
 // aligned64 returns zeroed, aligned memory of the length asked.
 func TestFused10Rows(t *testing.T) {
 	for _, n := range []int{0, 1, 63, 64, 65, 7840} {
@@ -26,24 +27,36 @@ func TestFused10Rows(t *testing.T) {
 				W[i] = int8(i%251 + 1)
 			}
 			f, ok := k.Fused10(W, make([]int32, 10), make([]float64, 10), make([]float64, 10))
-			if ok != (k.RescaleAsm() || v.Name() == "avxvnni") {
+			if ok != (k.RescaleAsm() || v.Name() == "avxvnni" || v.Name() == "avx2") {
 				t.Fatalf("%s: ok = %v", v.Name(), ok)
 			}
 			if !ok {
 				continue
 			}
-			if f.stride%64 != 0 || f.stride < d || f.stride >= d+64 || uintptr(unsafe.Pointer(f.w))%64 != 0 || f.ready != d+1 {
-				t.Fatalf("d=%d: stride %d, w at %p, ready %d", d, f.stride, f.w, f.ready)
+			size := 1 // bytes an element
+			if v.Name() == "avx2" {
+				size = 2
 			}
-			rows := unsafe.Slice(f.w, 10*f.stride)
+			if (f.kind == fused10AVX2) != (size == 2) {
+				t.Fatalf("%s: kind %d", v.Name(), f.kind)
+			}
+			elems := f.stride / size
+			if f.stride%64 != 0 || elems < max(d, 32*(size-1)) || elems >= max(d, 1)+64/size || uintptr(unsafe.Pointer(f.w))%64 != 0 || f.ready != d+1 {
+				t.Fatalf("%s d=%d: stride %d bytes, w at %p, ready %d", v.Name(), d, f.stride, f.w, f.ready)
+			}
+			bytes := unsafe.Slice(f.w, 10*f.stride)
 			for r := range 10 {
-				for i := range f.stride {
-					want := int8(0)
+				for i := range elems {
+					want := int16(0)
 					if i < d {
-						want = W[r*d+i]
+						want = int16(W[r*d+i])
 					}
-					if rows[r*f.stride+i] != want {
-						t.Fatalf("d=%d: row %d byte %d = %d, want %d", d, r, i, rows[r*f.stride+i], want)
+					got := int16(bytes[r*f.stride+i])
+					if size == 2 {
+						got = *(*int16)(unsafe.Pointer(&bytes[r*f.stride+2*i]))
+					}
+					if got != want {
+						t.Fatalf("%s d=%d: row %d element %d = %d, want %d", v.Name(), d, r, i, got, want)
 					}
 				}
 			}

@@ -252,27 +252,9 @@ func Dot[T Float](x, y []T) T {
 // SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
 // active implementation. It panics if len(x) != len(y).
 func SqDist[T Float](x, y []T) T {
-	if len(x) != len(y) {
-		panicLen("SqDist", "len(x)", len(x), "len(y)", len(y))
-	}
-	if is32[T]() {
-		x32, y32 := f32s(x), f32s(y)
-		switch active.id {
-		case IDAVX512:
-			return T(sqdistAVX512F32(x32, y32))
-		case IDAVX2:
-			return T(sqdistAVX2F32(x32, y32))
-		}
-		return T(sqdistGeneric(x32, y32))
-	}
-	x64, y64 := f64s(x), f64s(y)
-	switch active.id {
-	case IDAVX512:
-		return T(sqdistAVX512F64(x64, y64))
-	case IDAVX2:
-		return T(sqdistAVX2F64(x64, y64))
-	}
-	return T(sqdistGeneric(x64, y64))
+	var z T
+	r := sqdistAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z))
+	return *(*T)(unsafe.Pointer(&r))
 }
 
 // Axpy adds a·x to y in place (y[i] += a·x[i]) using the active
@@ -464,8 +446,32 @@ func dotAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {
 	return 0
 }
 
-// activeID is active.id, read by dotAuto; the constant fails to compile
-// unless IDAVX2 and IDAVX512 are the values dotAuto compares it with.
+// sqdistAuto is SqDist on the active implementation for float32 (size 4) or
+// float64 (size 8) vectors x and y of nx and ny elements: it panics (through
+// sqdistAutoLen) if nx != ny, runs the AVX-512 or AVX2 sqdist kernel inline, or
+// jumps to sqdistAutoGeneric. The result is the float64 or the float32 bits
+// (in the low four bytes; the high four are not zeroed).
+//
+//go:noescape
+func sqdistAuto(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64
+
+// sqdistAutoGeneric is sqdistAuto's portable path (sqdistAuto jumps to it with its
+// own arguments when the active implementation has no assembly).
+func sqdistAutoGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {
+	if size == 4 {
+		return uint64(math.Float32bits(sqdistGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))))
+	}
+	return math.Float64bits(sqdistGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx)))
+}
+
+// sqdistAutoLen is sqdistAuto's length panic.
+func sqdistAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) uint64 {
+	panicLen("SqDist", "len(x)", nx, "len(y)", ny)
+	return 0
+}
+
+// activeID is active.id, read by dotAuto and sqdistAuto; the constant fails
+// to compile unless IDAVX2 and IDAVX512 are the values they compare it with.
 var activeID = active.id
 
 const _ = (IDAVX2 - 1) + (1 - IDAVX2) + (IDAVX512 - 2) + (2 - IDAVX512)

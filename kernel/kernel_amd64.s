@@ -27,6 +27,8 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
+	CMPQ CX, $129
+	JB   mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -34,8 +36,6 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      small
 	CMPQ    CX, $256
 	JB      tail
 	VXORPS  Y4, Y4, Y4
@@ -141,26 +141,134 @@ sum:
 	VZEROUPPER
 	RET
 
+mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           small
+	VMOVUPS      (SI), Y0
+	VMULPS       (DI), Y0, Y0
+	CMPQ         CX, $65
+	JAE          mid3
+	CMPQ         CX, $64
+	JE           mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2w:
+	VMOVUPS      32(SI), Y1
+	VFMADD231PS  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPS      32(SI), Y1
+	VMULPS       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y0
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4:
+	VMOVUPS      64(SI), Y2
+	VFMADD231PS  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PS  Y9, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4w:
+	VMOVUPS      96(SI), Y3
+	VFMADD231PS  96(DI), Y3, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
 small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          scalar
-	VMOVUPS     (SI), X8
-	VFMADD231PS (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          sum
+	VMOVUPS     (SI), X0
+	VMULPS      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPS      (SI)(CX*1), X12, X8
-	VANDPS      (DI)(CX*1), X12, X9
-	VFMADD231PS X9, X8, X1
-	JMP         sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPS      -16(SI)(CX*1), X12, X8
+	VANDPS      -16(DI)(CX*1), X12, X9
+	VFMADD231PS X9, X8, X0
+
+smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSS    X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 scalar:
-	TESTQ CX, CX
-	JZ    sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPS X0, X0, X0
+	TESTQ  CX, CX
+	JZ     done
 
 scalarloop:
 	VMOVSS      (SI), X8
@@ -170,7 +278,11 @@ scalarloop:
 	ADDQ        $4, DI
 	SUBQ        $4, CX
 	JNZ         scalarloop
-	JMP         sum
+
+done:
+	VMOVSS X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func sqdistAVX2F32(x []float32, y []float32) float32
 // Requires: AVX, FMA3
@@ -180,6 +292,8 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $2, CX
+	CMPQ CX, $129
+	JB   mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -187,8 +301,6 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      small
 	CMPQ    CX, $256
 	JB      tail
 	VXORPS  Y4, Y4, Y4
@@ -310,28 +422,144 @@ sum:
 	VZEROUPPER
 	RET
 
+mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           small
+	VMOVUPS      (SI), Y0
+	VSUBPS       (DI), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	CMPQ         CX, $65
+	JAE          mid3
+	CMPQ         CX, $64
+	JE           mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2w:
+	VMOVUPS      32(SI), Y1
+	VSUBPS       32(DI), Y1, Y1
+	VFMADD231PS  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPS      32(SI), Y1
+	VSUBPS       32(DI), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	CMPQ         CX, $97
+	JAE          mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y0
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4:
+	VMOVUPS      64(SI), Y2
+	VSUBPS       64(DI), Y2, Y2
+	VFMADD231PS  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPS       -32(SI)(CX*1), Y12, Y8
+	VANDPS       -32(DI)(CX*1), Y12, Y9
+	VSUBPS       Y9, Y8, Y8
+	VFMADD231PS  Y8, Y8, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4w:
+	VMOVUPS      96(SI), Y3
+	VSUBPS       96(DI), Y3, Y3
+	VFMADD231PS  Y3, Y3, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
 small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          scalar
-	VMOVUPS     (SI), X8
-	VSUBPS      (DI), X8, X8
-	VFMADD231PS X8, X8, X0
-	SUBQ        $16, CX
-	JZ          sum
+	VMOVUPS     (SI), X0
+	VSUBPS      (DI), X0, X0
+	VMULPS      X0, X0, X0
+	CMPQ        CX, $16
+	JE          smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPS      (SI)(CX*1), X12, X8
-	VANDPS      (DI)(CX*1), X12, X9
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPS      -16(SI)(CX*1), X12, X8
+	VANDPS      -16(DI)(CX*1), X12, X9
 	VSUBPS      X9, X8, X8
-	VFMADD231PS X8, X8, X1
-	JMP         sum
+	VFMADD231PS X8, X8, X0
+
+smallsum:
+	VMOVHLPS  X0, X0, X1
+	VADDPS    X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS    X1, X0, X0
+	VMOVSS    X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 scalar:
-	TESTQ CX, CX
-	JZ    sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPS X0, X0, X0
+	TESTQ  CX, CX
+	JZ     done
 
 scalarloop:
 	VMOVSS      (SI), X8
@@ -342,7 +570,11 @@ scalarloop:
 	ADDQ        $4, DI
 	SUBQ        $4, CX
 	JNZ         scalarloop
-	JMP         sum
+
+done:
+	VMOVSS X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func axpyAVX2F32(a float32, x []float32, y []float32)
 // Requires: AVX, FMA3
@@ -1286,6 +1518,8 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
+	CMPQ CX, $129
+	JB   mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -1293,8 +1527,6 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      small
 	CMPQ    CX, $256
 	JB      tail
 	VXORPD  Y4, Y4, Y4
@@ -1398,26 +1630,122 @@ sum:
 	VZEROUPPER
 	RET
 
+mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           small
+	VMOVUPD      (SI), Y0
+	VMULPD       (DI), Y0, Y0
+	CMPQ         CX, $65
+	JAE          mid3
+	CMPQ         CX, $64
+	JE           mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2w:
+	VMOVUPD      32(SI), Y1
+	VFMADD231PD  32(DI), Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPD      32(SI), Y1
+	VMULPD       32(DI), Y1, Y1
+	CMPQ         CX, $97
+	JAE          mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y0
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4:
+	VMOVUPD      64(SI), Y2
+	VFMADD231PD  64(DI), Y2, Y0
+	CMPQ         CX, $128
+	JE           mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VFMADD231PD  Y9, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4w:
+	VMOVUPD      96(SI), Y3
+	VFMADD231PD  96(DI), Y3, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
 small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          scalar
-	VMOVUPD     (SI), X8
-	VFMADD231PD (DI), X8, X0
-	SUBQ        $16, CX
-	JZ          sum
+	VMOVUPD     (SI), X0
+	VMULPD      (DI), X0, X0
+	CMPQ        CX, $16
+	JE          smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPD      (SI)(CX*1), X12, X8
-	VANDPD      (DI)(CX*1), X12, X9
-	VFMADD231PD X9, X8, X1
-	JMP         sum
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPD      -16(SI)(CX*1), X12, X8
+	VANDPD      -16(DI)(CX*1), X12, X9
+	VFMADD231PD X9, X8, X0
+
+smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 scalar:
-	TESTQ CX, CX
-	JZ    sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPD X0, X0, X0
+	TESTQ  CX, CX
+	JZ     done
 
 scalarloop:
 	VMOVSD      (SI), X8
@@ -1427,7 +1755,11 @@ scalarloop:
 	ADDQ        $8, DI
 	SUBQ        $8, CX
 	JNZ         scalarloop
-	JMP         sum
+
+done:
+	VMOVSD X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func sqdistAVX2F64(x []float64, y []float64) float64
 // Requires: AVX, FMA3
@@ -1437,6 +1769,8 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	MOVQ y_base+24(FP), DI
 	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX
+	CMPQ CX, $129
+	JB   mid
 
 	// Y0..Y3 = four independent partial sums; the main loop adds
 	// Y4..Y7 and folds them in afterwards
@@ -1444,8 +1778,6 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
-	CMPQ    CX, $32
-	JB      small
 	CMPQ    CX, $256
 	JB      tail
 	VXORPD  Y4, Y4, Y4
@@ -1565,28 +1897,132 @@ sum:
 	VZEROUPPER
 	RET
 
+mid:
+	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
+	// product over the first vector, then the last 32 bytes masked to the
+	// CX−32 not yet summed (AX = tailMask), or, at exactly 64, the second vector
+	CMPQ         CX, $32
+	JB           small
+	VMOVUPD      (SI), Y0
+	VSUBPD       (DI), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	CMPQ         CX, $65
+	JAE          mid3
+	CMPQ         CX, $64
+	JE           mid2w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -32(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid2w:
+	VMOVUPD      32(SI), Y1
+	VSUBPD       32(DI), Y1, Y1
+	VFMADD231PD  Y1, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid3:
+	// 64 < CX ≤ 128: Y1 = the product over the second vector; above 96 a third
+	// into Y0; then the last 32 bytes masked to those not yet summed, or, at
+	// exactly 128, the fourth vector
+	VMOVUPD      32(SI), Y1
+	VSUBPD       32(DI), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	CMPQ         CX, $97
+	JAE          mid4
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -64(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y0
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4:
+	VMOVUPD      64(SI), Y2
+	VSUBPD       64(DI), Y2, Y2
+	VFMADD231PD  Y2, Y2, Y0
+	CMPQ         CX, $128
+	JE           mid4w
+	LEAQ         tailMask<>+0(SB), AX
+	VMOVDQU      -96(AX)(CX*1), Y12
+	VANDPD       -32(SI)(CX*1), Y12, Y8
+	VANDPD       -32(DI)(CX*1), Y12, Y9
+	VSUBPD       Y9, Y8, Y8
+	VFMADD231PD  Y8, Y8, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+mid4w:
+	VMOVUPD      96(SI), Y3
+	VSUBPD       96(DI), Y3, Y3
+	VFMADD231PD  Y3, Y3, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
 small:
-	// CX < 32 bytes in all: one XMM vector into X0 and the overlapping
-	// last 16 bytes, masked by X12, into X1; or, below 16 bytes, single
-	// elements into X0 (SI, DI advance)
+	// CX < 32 bytes: X0 = the product over the first 16 bytes, then the last
+	// 16 masked to the CX−16 not yet summed; below 16 bytes, single elements
 	CMPQ        CX, $16
 	JB          scalar
-	VMOVUPD     (SI), X8
-	VSUBPD      (DI), X8, X8
-	VFMADD231PD X8, X8, X0
-	SUBQ        $16, CX
-	JZ          sum
+	VMOVUPD     (SI), X0
+	VSUBPD      (DI), X0, X0
+	VMULPD      X0, X0, X0
+	CMPQ        CX, $16
+	JE          smallsum
 	LEAQ        tailMask<>+16(SB), AX
-	VMOVDQU     (AX)(CX*1), X12
-	VANDPD      (SI)(CX*1), X12, X8
-	VANDPD      (DI)(CX*1), X12, X9
+	VMOVDQU     -16(AX)(CX*1), X12
+	VANDPD      -16(SI)(CX*1), X12, X8
+	VANDPD      -16(DI)(CX*1), X12, X9
 	VSUBPD      X9, X8, X8
-	VFMADD231PD X8, X8, X1
-	JMP         sum
+	VFMADD231PD X8, X8, X0
+
+smallsum:
+	VUNPCKHPD X0, X0, X1
+	VADDSD    X1, X0, X0
+	VMOVSD    X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 scalar:
-	TESTQ CX, CX
-	JZ    sum
+	// X0[0] = the sum, the other lanes zero (the scalar FMAs keep them)
+	VXORPD X0, X0, X0
+	TESTQ  CX, CX
+	JZ     done
 
 scalarloop:
 	VMOVSD      (SI), X8
@@ -1597,7 +2033,11 @@ scalarloop:
 	ADDQ        $8, DI
 	SUBQ        $8, CX
 	JNZ         scalarloop
-	JMP         sum
+
+done:
+	VMOVSD X0, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func axpyAVX2F64(a float64, x []float64, y []float64)
 // Requires: AVX, FMA3

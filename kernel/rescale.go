@@ -103,7 +103,7 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 // bytes. The zero value is not ready: its Predict and PredictI8 panic.
 type Fused10 struct {
 	// the first elements of W (f's copy), sum, s and b and the stride of
-	// W's rows, in this order: the assembly reads them at offsets 0, 8,
+	// W's rows in bytes, in this order: the assembly reads them at offsets 0, 8,
 	// 16, 24, 32
 	w      *int8
 	sum    *int32
@@ -114,22 +114,34 @@ type Fused10 struct {
 	// not ready)
 	wsum  *[10]int32
 	ready int
-	// ymm: the rows are for avxvnni's assembly (AVX2 and AVX-VNNI), not
-	// avx512vnni's
-	ymm bool
+	// kind: whose assembly the rows are for (avx512vnni's, avxvnni's or,
+	// widened to int16, avx2's)
+	kind fused10Kind
 }
+
+// fused10Kind is the assembly a Fused10's rows are made for (fused10Asm).
+type fused10Kind uint8
+
+const (
+	fused10None    fused10Kind = iota
+	fused10AVX512              // dotsRescale?8AVX512: int8 rows
+	fused10AVXVNNI             // dotsRescale?8AVXVNNI: int8 rows, len(x) ≥ 32
+	fused10AVX2                // dotsRescale?8AVX2: int16 rows, len(x) ≥ 16
+)
 
 // errFused10 is the panic of Fused10.Predict and Fused10.PredictI8.
 var errFused10 = errors.New("kernel.Fused10: not ready, or the sample's length is not the rows' length")
 
 // Fused10 returns W (10 rows of d = len(W)/10 weights), sum, s and b made
 // ready for Fused10.Predict, and ok = true, where k has the fused path (the
-// implementations whose RescaleAsm is true, and avxvnni, whose assembly
-// uses AVX2 and AVX-VNNI alone); elsewhere it returns ok =
-// false and a Fused10 that is not ready. It copies W into rows that start
-// on 64-byte boundaries (each padded to a multiple of 64 bytes: at d = 784
-// the unaligned rows' loads straddle cache lines); it keeps sum, s and b,
-// which must not change while it is in use. It panics unless len(sum),
+// implementations whose RescaleAsm is true, avxvnni, whose assembly uses
+// AVX2 and AVX-VNNI alone, and avx2); elsewhere it returns ok = false and
+// a Fused10 that is not ready. It copies W into rows that start on 64-byte
+// boundaries (each padded to a multiple of 64 bytes: at d = 784 the
+// unaligned rows' loads straddle cache lines); for avx2, which has no
+// VPDPBUSD, the copy's elements are widened to int16 (twice the bytes), so
+// that its assembly multiplies them with one VPMADDWD. It keeps sum, s and
+// b, which must not change while it is in use. It panics unless len(sum),
 // len(s) and len(b) are 10 and len(W) is a multiple of 10.
 func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, ok bool) {
 	if len(sum) != 10 {
@@ -141,21 +153,34 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 	if len(W)%10 != 0 {
 		panicLen("Fused10", "len(W)", len(W), "10·(len(W)/10)", len(W)/10*10)
 	}
-	has, ymm := fused10Asm(k.im.id)
-	if !has {
+	kind := fused10Asm(k.im.id)
+	if kind == fused10None {
 		return Fused10{}, false
 	}
 	d := len(W) / 10
-	stride := (d + 63) &^ 63
+	stride := (d + 63) &^ 63 // in bytes
+	if kind == fused10AVX2 {
+		// int16 elements, at least one padded block (a sample shorter
+		// than 16 bytes is read as 32)
+		stride = max(32, (d+31)&^31) * 2
+	}
 	w := aligned64(10 * stride)
 	wsum := new([10]int32)
 	for r := range 10 {
-		copy(w[r*stride:], W[r*d:(r+1)*d])
-		for _, v := range W[r*d : (r+1)*d] {
+		row := W[r*d : (r+1)*d]
+		if kind == fused10AVX2 {
+			w16 := unsafe.Slice((*int16)(unsafe.Pointer(unsafe.SliceData(w[r*stride:]))), d)
+			for i, v := range row {
+				w16[i] = int16(v)
+			}
+		} else {
+			copy(w[r*stride:], row)
+		}
+		for _, v := range row {
 			wsum[r] += int32(v)
 		}
 	}
-	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, wsum: wsum, ready: d + 1, ymm: ymm}, true
+	return Fused10{w: unsafe.SliceData(w), sum: &sum[0], s: &s[0], b: &b[0], stride: stride, wsum: wsum, ready: d + 1, kind: kind}, true
 }
 
 // aligned64 returns n zero bytes (n > 0 or not) starting on a 64-byte
@@ -174,22 +199,31 @@ func (f *Fused10) Predict(dst *[10]float32, x []uint8, z uint8, sx float64) (bes
 	if len(x)+1 != f.ready {
 		panic(errFused10)
 	}
-	if f.ymm {
+	switch f.kind {
+	case fused10AVXVNNI:
 		if len(x) < 32 {
 			return f.predictShort(dst, x, z, sx)
 		}
 		return dotsRescaleU8AVXVNNI(dst, f, x, z, sx)
+	case fused10AVX2:
+		if len(x) < 16 {
+			return f.predictShort(dst, x, z, sx)
+		}
+		return dotsRescaleU8AVX2(dst, f, x, z, sx)
 	}
 	return dotsRescaleU8AVX512(dst, f, x, z, sx)
 }
 
-// predictShort is Predict on avxvnni's assembly for len(x) < 32, which it
-// does not take: x goes as 32 bytes padded with zeros, whose products with
-// the rows' zero padding (Fused10's rows are padded to 64 bytes) add
-// nothing.
+// predictShort is Predict on avxvnni's or avx2's assembly for a length
+// they do not take (below 32 or 16): x goes as 32 bytes padded with zeros,
+// whose products with the rows' zero padding (Fused10's rows are padded to
+// 64 bytes, 32 elements) add nothing.
 func (f *Fused10) predictShort(dst *[10]float32, x []uint8, z uint8, sx float64) (best int, finite bool) {
 	var p [32]uint8
 	copy(p[:], x)
+	if f.kind == fused10AVX2 {
+		return dotsRescaleU8AVX2(dst, f, p[:], z, sx)
+	}
 	return dotsRescaleU8AVXVNNI(dst, f, p[:], z, sx)
 }
 
@@ -201,19 +235,28 @@ func (f *Fused10) PredictI8(dst *[10]float32, v []int8, sx float64) (best int, f
 	if len(v)+1 != f.ready {
 		panic(errFused10)
 	}
-	if f.ymm {
+	switch f.kind {
+	case fused10AVXVNNI:
 		if len(v) < 32 {
 			return f.predictI8Short(dst, v, sx)
 		}
 		return dotsRescaleI8AVXVNNI(dst, f, v, sx)
+	case fused10AVX2:
+		if len(v) < 16 {
+			return f.predictI8Short(dst, v, sx)
+		}
+		return dotsRescaleI8AVX2(dst, f, v, sx)
 	}
 	return dotsRescaleI8AVX512(dst, f, v, sx)
 }
 
 // predictI8Short is PredictI8's predictShort (the padding's zero bytes,
-// read as 128, meet the rows' zero padding too).
+// read as 128 by avxvnni's assembly, meet the rows' zero padding too).
 func (f *Fused10) predictI8Short(dst *[10]float32, v []int8, sx float64) (best int, finite bool) {
 	var p [32]int8
 	copy(p[:], v)
+	if f.kind == fused10AVX2 {
+		return dotsRescaleI8AVX2(dst, f, p[:], sx)
+	}
 	return dotsRescaleI8AVXVNNI(dst, f, p[:], sx)
 }

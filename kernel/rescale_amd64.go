@@ -19,11 +19,20 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return id == i8AVX512VNNI }
 
-// fused10Asm reports whether int8 implementation id has Fused10's assembly,
-// and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which
-// takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.
-func fused10Asm(id int8ID) (ok, ymm bool) {
-	return id == i8AVX512VNNI || id == i8AVXVNNI, id == i8AVXVNNI
+// fused10Asm returns the kind of Fused10's assembly int8 implementation id
+// has: AVX-512's (dotsRescale?8AVX512), the AVX2 + AVX-VNNI one
+// (dotsRescale?8AVXVNNI), AVX2's on rows widened to int16
+// (dotsRescale?8AVX2), or none.
+func fused10Asm(id int8ID) fused10Kind {
+	switch id {
+	case i8AVX512VNNI:
+		return fused10AVX512
+	case i8AVXVNNI:
+		return fused10AVXVNNI
+	case i8AVX2:
+		return fused10AVX2
+	}
+	return fused10None
 }
 
 // rescaleArgmaxAVX512 is RescaleArgmax (avx512vnni; any length):
@@ -65,3 +74,18 @@ func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx f
 //
 //go:noescape
 func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)
+
+// dotsRescaleU8AVX2 is dotsRescaleU8AVX512 on AVX2 alone (avx2's
+// Fused10.Predict, no VNNI): bit for bit the same results, from rows
+// widened to int16 (m's stride in bytes), for len(x) ≥ 16 (Predict pads a
+// shorter x with zeros, which meet the rows' zero padding).
+//
+//go:noescape
+func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool)
+
+// dotsRescaleI8AVX2 is dotsRescaleI8AVX512 likewise (avx2's
+// Fused10.PredictI8: the products of the signed values, no correction),
+// with the same condition on len(x).
+//
+//go:noescape
+func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool)

@@ -854,9 +854,9 @@ y10sum:
 	VPADDD       Y11, Y10, Y0
 	VEXTRACTI128 $1, Y8, X9
 	VPADDD       X9, X8, X8
+	MOVQ         m+8(FP), R10
 
 	// Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction
-	MOVQ         m+8(FP), R10
 	MOVQ         8(R10), R11
 	MOVBLZX      z+40(FP), R12
 	VMOVD        R12, X15
@@ -1128,9 +1128,9 @@ y10sum:
 	VPADDD       Y11, Y10, Y0
 	VEXTRACTI128 $1, Y8, X9
 	VPADDD       X9, X8, X8
+	MOVQ         m+8(FP), R10
 
 	// Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction
-	MOVQ         m+8(FP), R10
 	MOVQ         40(R10), R11
 	MOVL         $128, R12
 	VMOVD        R12, X15
@@ -1140,6 +1140,541 @@ y10sum:
 	VPMULLD      X12, X15, X12
 	VPSUBD       Y11, Y0, Y0
 	VPSUBD       X12, X8, X8
+
+	// to float64: Y1 = rows 0..3, Y2 = rows 4..7, X9 = rows 8, 9; ·(s·sx) (Y3, Y4,
+	// X5), +b, to float32: Y1 = rows 0..7, X9 = rows 8, 9 (lanes 2, 3 zero)
+	VCVTDQ2PD    X0, Y1
+	VEXTRACTI128 $1, Y0, X2
+	VCVTDQ2PD    X2, Y2
+	VCVTDQ2PD    X8, X9
+	MOVQ         16(R10), R11
+	VBROADCASTSD sx+40(FP), Y15
+	VMULPD       (R11), Y15, Y3
+	VMULPD       32(R11), Y15, Y4
+	VMULPD       64(R11), X15, X5
+	VMULPD       Y1, Y3, Y1
+	VMULPD       Y2, Y4, Y2
+	VMULPD       X9, X5, X9
+	MOVQ         24(R10), R11
+	VADDPD       (R11), Y1, Y1
+	VADDPD       32(R11), Y2, Y2
+	VADDPD       64(R11), X9, X9
+	VCVTPD2PSY   Y1, X1
+	VCVTPD2PSY   Y2, X2
+	VINSERTI128  $1, X2, Y1, Y1
+	VCVTPD2PSX   X9, X9
+	MOVQ         dst+0(FP), DI
+	VMOVUPS      Y1, (DI)
+	VMOVQ        X9, 32(DI)
+
+	// a score with all exponent bits set (±Inf, NaN): 0, false
+	VPBROADCASTD rescaleC<>+0(SB), Y14
+	VPAND        Y14, Y1, Y2
+	VPAND        X14, X9, X3
+	VPMAXUD      Y3, Y2, Y2
+	VPCMPEQD     Y14, Y2, Y2
+	VMOVMSKPS    Y2, CX
+	TESTL        CX, CX
+	JNZ          nonfinite
+
+	// Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (VBLENDPD),
+	// then the halves, the pairs and the neighbours
+	VMAXPS     Y9, Y1, Y5
+	VBLENDPD   $0x01, Y5, Y1, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $78, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $177, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+
+	// AX = the lowest k whose score equals the maximum: rows 0..7 in bits 0..7,
+	// rows 8, 9 in bits 8, 9 (bits 10, 11, of +0 lanes, may be set too, but above a
+	// set one)
+	VCMPPS    $0x00, Y4, Y1, Y5
+	VMOVMSKPS Y5, AX
+	VCMPPS    $0x00, X4, X9, X5
+	VMOVMSKPS X5, CX
+	SHLL      $8, CX
+	ORL       CX, AX
+	BSFL      AX, AX
+	MOVQ      AX, best+48(FP)
+	MOVB      $1, finite+56(FP)
+	VZEROUPPER
+	RET
+
+nonfinite:
+	MOVQ $0, best+48(FP)
+	MOVB $0, finite+56(FP)
+	VZEROUPPER
+	RET
+
+// func dotsRescaleU8AVX2(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)
+// Requires: AVX, AVX2
+TEXT ·dotsRescaleU8AVX2(SB), NOSPLIT, $0-65
+	// SI = w (int16 rows), R8 = the rows' stride in bytes, DI = &x[0], BX = d;
+	// R13 = d rounded down to 16
+	MOVQ m+8(FP), R10
+	MOVQ (R10), SI
+	MOVQ 32(R10), R8
+	MOVQ x_base+16(FP), DI
+	MOVQ x_len+24(FP), BX
+	MOVQ BX, R13
+	ANDQ $-16, R13
+
+	// 10 rows at a time, 32 bytes of x (64 of each row) per iteration: Y(r) =
+	// row r's sums, Y10, Y13 = 16 bytes of x widened; CX = row 0, R9 = row 3,
+	// R10 = row 5 (the others at stride·{1, 2, 4, 8} from these), R12 = x cursor,
+	// R11 = end of x's 32-byte blocks
+	MOVQ    SI, CX
+	LEAQ    (SI)(R8*2), R9
+	ADDQ    R8, R9
+	LEAQ    (R9)(R8*2), R10
+	MOVQ    DI, R12
+	MOVQ    BX, R11
+	ANDQ    $-32, R11
+	ADDQ    DI, R11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	CMPQ    R12, R11
+	JAE     w10one
+	PCALIGN $32
+
+w10loop:
+	VPMOVZXBW (R12), Y10
+	VPMOVZXBW 16(R12), Y13
+	VPMADDWD  (CX), Y10, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  (CX)(R8*1), Y10, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  (CX)(R8*2), Y10, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  (R9), Y10, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  (CX)(R8*4), Y10, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  (R10), Y10, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  (R10)(R8*1), Y10, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  (R10)(R8*2), Y10, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  (CX)(R8*8), Y10, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  (R10)(R8*4), Y10, Y12
+	VPADDD    Y12, Y9, Y9
+	VPMADDWD  32(CX), Y13, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  32(CX)(R8*1), Y13, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  32(CX)(R8*2), Y13, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  32(R9), Y13, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  32(CX)(R8*4), Y13, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  32(R10), Y13, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  32(R10)(R8*1), Y13, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  32(R10)(R8*2), Y13, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  32(CX)(R8*8), Y13, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  32(R10)(R8*4), Y13, Y12
+	VPADDD    Y12, Y9, Y9
+	ADDQ      $32, R12
+	ADDQ      $64, CX
+	ADDQ      $64, R9
+	ADDQ      $64, R10
+	CMPQ      R12, R11
+	JB        w10loop
+
+w10one:
+	// 16 more bytes if d mod 32 ≥ 16
+	LEAQ      (DI)(R13*1), R11
+	CMPQ      R12, R11
+	JAE       w10tail
+	VPMOVZXBW (R12), Y10
+	VPMADDWD  (CX), Y10, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  (CX)(R8*1), Y10, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  (CX)(R8*2), Y10, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  (R9), Y10, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  (CX)(R8*4), Y10, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  (R10), Y10, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  (R10)(R8*1), Y10, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  (R10)(R8*2), Y10, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  (CX)(R8*8), Y10, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  (R10)(R8*4), Y10, Y12
+	VPADDD    Y12, Y9, Y9
+	ADDQ      $16, R12
+	ADDQ      $32, CX
+	ADDQ      $32, R9
+	ADDQ      $32, R10
+
+w10tail:
+	MOVQ BX, AX
+	ANDQ $15, AX
+	JZ   w10sum
+
+	// the last d mod 16 = AX bytes (d ≥ 16): x's last 16 bytes, the lanes
+	// already summed cleared (zero, widened or not), against the rows' last 16
+	// words (the cursors moved on by 2·AX)
+	LEAQ      rescaleC<>+112(SB), R11
+	VMOVDQU   -16(DI)(BX*1), X13
+	VPAND     (R11)(AX*1), X13, X13
+	VPMOVZXBW X13, Y13
+	ADDQ      AX, AX
+	ADDQ      AX, CX
+	ADDQ      AX, R9
+	ADDQ      AX, R10
+	VPMADDWD  -32(CX), Y13, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  -32(CX)(R8*1), Y13, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  -32(CX)(R8*2), Y13, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  -32(R9), Y13, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  -32(CX)(R8*4), Y13, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  -32(R10), Y13, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  -32(R10)(R8*1), Y13, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  -32(R10)(R8*2), Y13, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  -32(CX)(R8*8), Y13, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  -32(R10)(R8*4), Y13, Y12
+	VPADDD    Y12, Y9, Y9
+
+w10sum:
+	// the 10 sums: the row pairs' dwords interleaved and added
+	VPUNPCKLDQ Y1, Y0, Y10
+	VPUNPCKHDQ Y1, Y0, Y11
+	VPADDD     Y11, Y10, Y0
+	VPUNPCKLDQ Y3, Y2, Y10
+	VPUNPCKHDQ Y3, Y2, Y11
+	VPADDD     Y11, Y10, Y2
+	VPUNPCKLDQ Y5, Y4, Y10
+	VPUNPCKHDQ Y5, Y4, Y11
+	VPADDD     Y11, Y10, Y4
+	VPUNPCKLDQ Y7, Y6, Y10
+	VPUNPCKHDQ Y7, Y6, Y11
+	VPADDD     Y11, Y10, Y6
+	VPUNPCKLDQ Y9, Y8, Y10
+	VPUNPCKHDQ Y9, Y8, Y11
+	VPADDD     Y11, Y10, Y8
+
+	// then their qwords: Y0 = rows 0..3, Y4 = rows 4..7 in each 128-bit lane,
+	// Y8 = rows 8, 9 in lanes 0, 1 of each
+	VPUNPCKLQDQ Y2, Y0, Y10
+	VPUNPCKHQDQ Y2, Y0, Y11
+	VPADDD      Y11, Y10, Y0
+	VPUNPCKLQDQ Y6, Y4, Y10
+	VPUNPCKHQDQ Y6, Y4, Y11
+	VPADDD      Y11, Y10, Y4
+	VPUNPCKHQDQ Y8, Y8, Y12
+	VPADDD      Y12, Y8, Y8
+
+	// across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9
+	VINSERTI128  $1, X4, Y0, Y10
+	VPERM2F128   $0x31, Y4, Y0, Y11
+	VPADDD       Y11, Y10, Y0
+	VEXTRACTI128 $1, Y8, X9
+	VPADDD       X9, X8, X8
+	MOVQ         m+8(FP), R10
+
+	// Y15 = z (broadcast), Y11 = z·sum[0:8], X12 = z·sum[8:10]; the correction
+	MOVQ         8(R10), R11
+	MOVBLZX      z+40(FP), R12
+	VMOVD        R12, X15
+	VPBROADCASTD X15, Y15
+	VPMULLD      (R11), Y15, Y11
+	VMOVQ        32(R11), X12
+	VPMULLD      X12, X15, X12
+	VPSUBD       Y11, Y0, Y0
+	VPSUBD       X12, X8, X8
+
+	// to float64: Y1 = rows 0..3, Y2 = rows 4..7, X9 = rows 8, 9; ·(s·sx) (Y3, Y4,
+	// X5), +b, to float32: Y1 = rows 0..7, X9 = rows 8, 9 (lanes 2, 3 zero)
+	VCVTDQ2PD    X0, Y1
+	VEXTRACTI128 $1, Y0, X2
+	VCVTDQ2PD    X2, Y2
+	VCVTDQ2PD    X8, X9
+	MOVQ         16(R10), R11
+	VBROADCASTSD sx+48(FP), Y15
+	VMULPD       (R11), Y15, Y3
+	VMULPD       32(R11), Y15, Y4
+	VMULPD       64(R11), X15, X5
+	VMULPD       Y1, Y3, Y1
+	VMULPD       Y2, Y4, Y2
+	VMULPD       X9, X5, X9
+	MOVQ         24(R10), R11
+	VADDPD       (R11), Y1, Y1
+	VADDPD       32(R11), Y2, Y2
+	VADDPD       64(R11), X9, X9
+	VCVTPD2PSY   Y1, X1
+	VCVTPD2PSY   Y2, X2
+	VINSERTI128  $1, X2, Y1, Y1
+	VCVTPD2PSX   X9, X9
+	MOVQ         dst+0(FP), DI
+	VMOVUPS      Y1, (DI)
+	VMOVQ        X9, 32(DI)
+
+	// a score with all exponent bits set (±Inf, NaN): 0, false
+	VPBROADCASTD rescaleC<>+0(SB), Y14
+	VPAND        Y14, Y1, Y2
+	VPAND        X14, X9, X3
+	VPMAXUD      Y3, Y2, Y2
+	VPCMPEQD     Y14, Y2, Y2
+	VMOVMSKPS    Y2, CX
+	TESTL        CX, CX
+	JNZ          nonfinite
+
+	// Y4 = the maximum in every lane: rows 8, 9 merged into lanes 0, 1 (VBLENDPD),
+	// then the halves, the pairs and the neighbours
+	VMAXPS     Y9, Y1, Y5
+	VBLENDPD   $0x01, Y5, Y1, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $78, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+	VPERMILPS  $177, Y4, Y5
+	VMAXPS     Y5, Y4, Y4
+
+	// AX = the lowest k whose score equals the maximum: rows 0..7 in bits 0..7,
+	// rows 8, 9 in bits 8, 9 (bits 10, 11, of +0 lanes, may be set too, but above a
+	// set one)
+	VCMPPS    $0x00, Y4, Y1, Y5
+	VMOVMSKPS Y5, AX
+	VCMPPS    $0x00, X4, X9, X5
+	VMOVMSKPS X5, CX
+	SHLL      $8, CX
+	ORL       CX, AX
+	BSFL      AX, AX
+	MOVQ      AX, best+56(FP)
+	MOVB      $1, finite+64(FP)
+	VZEROUPPER
+	RET
+
+nonfinite:
+	MOVQ $0, best+56(FP)
+	MOVB $0, finite+64(FP)
+	VZEROUPPER
+	RET
+
+// func dotsRescaleI8AVX2(dst *[10]float32, m *[6]uintptr, x []int8, sx float64) (best int, finite bool)
+// Requires: AVX, AVX2
+TEXT ·dotsRescaleI8AVX2(SB), NOSPLIT, $0-57
+	// SI = w (int16 rows), R8 = the rows' stride in bytes, DI = &x[0], BX = d;
+	// R13 = d rounded down to 16
+	MOVQ m+8(FP), R10
+	MOVQ (R10), SI
+	MOVQ 32(R10), R8
+	MOVQ x_base+16(FP), DI
+	MOVQ x_len+24(FP), BX
+	MOVQ BX, R13
+	ANDQ $-16, R13
+
+	// 10 rows at a time, 32 bytes of x (64 of each row) per iteration: Y(r) =
+	// row r's sums, Y10, Y13 = 16 bytes of x widened; CX = row 0, R9 = row 3,
+	// R10 = row 5 (the others at stride·{1, 2, 4, 8} from these), R12 = x cursor,
+	// R11 = end of x's 32-byte blocks
+	MOVQ    SI, CX
+	LEAQ    (SI)(R8*2), R9
+	ADDQ    R8, R9
+	LEAQ    (R9)(R8*2), R10
+	MOVQ    DI, R12
+	MOVQ    BX, R11
+	ANDQ    $-32, R11
+	ADDQ    DI, R11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	CMPQ    R12, R11
+	JAE     w10one
+	PCALIGN $32
+
+w10loop:
+	VPMOVSXBW (R12), Y10
+	VPMOVSXBW 16(R12), Y13
+	VPMADDWD  (CX), Y10, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  (CX)(R8*1), Y10, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  (CX)(R8*2), Y10, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  (R9), Y10, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  (CX)(R8*4), Y10, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  (R10), Y10, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  (R10)(R8*1), Y10, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  (R10)(R8*2), Y10, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  (CX)(R8*8), Y10, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  (R10)(R8*4), Y10, Y12
+	VPADDD    Y12, Y9, Y9
+	VPMADDWD  32(CX), Y13, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  32(CX)(R8*1), Y13, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  32(CX)(R8*2), Y13, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  32(R9), Y13, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  32(CX)(R8*4), Y13, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  32(R10), Y13, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  32(R10)(R8*1), Y13, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  32(R10)(R8*2), Y13, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  32(CX)(R8*8), Y13, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  32(R10)(R8*4), Y13, Y12
+	VPADDD    Y12, Y9, Y9
+	ADDQ      $32, R12
+	ADDQ      $64, CX
+	ADDQ      $64, R9
+	ADDQ      $64, R10
+	CMPQ      R12, R11
+	JB        w10loop
+
+w10one:
+	// 16 more bytes if d mod 32 ≥ 16
+	LEAQ      (DI)(R13*1), R11
+	CMPQ      R12, R11
+	JAE       w10tail
+	VPMOVSXBW (R12), Y10
+	VPMADDWD  (CX), Y10, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  (CX)(R8*1), Y10, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  (CX)(R8*2), Y10, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  (R9), Y10, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  (CX)(R8*4), Y10, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  (R10), Y10, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  (R10)(R8*1), Y10, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  (R10)(R8*2), Y10, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  (CX)(R8*8), Y10, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  (R10)(R8*4), Y10, Y12
+	VPADDD    Y12, Y9, Y9
+	ADDQ      $16, R12
+	ADDQ      $32, CX
+	ADDQ      $32, R9
+	ADDQ      $32, R10
+
+w10tail:
+	MOVQ BX, AX
+	ANDQ $15, AX
+	JZ   w10sum
+
+	// the last d mod 16 = AX bytes (d ≥ 16): x's last 16 bytes, the lanes
+	// already summed cleared (zero, widened or not), against the rows' last 16
+	// words (the cursors moved on by 2·AX)
+	LEAQ      rescaleC<>+112(SB), R11
+	VMOVDQU   -16(DI)(BX*1), X13
+	VPAND     (R11)(AX*1), X13, X13
+	VPMOVSXBW X13, Y13
+	ADDQ      AX, AX
+	ADDQ      AX, CX
+	ADDQ      AX, R9
+	ADDQ      AX, R10
+	VPMADDWD  -32(CX), Y13, Y11
+	VPADDD    Y11, Y0, Y0
+	VPMADDWD  -32(CX)(R8*1), Y13, Y12
+	VPADDD    Y12, Y1, Y1
+	VPMADDWD  -32(CX)(R8*2), Y13, Y11
+	VPADDD    Y11, Y2, Y2
+	VPMADDWD  -32(R9), Y13, Y12
+	VPADDD    Y12, Y3, Y3
+	VPMADDWD  -32(CX)(R8*4), Y13, Y11
+	VPADDD    Y11, Y4, Y4
+	VPMADDWD  -32(R10), Y13, Y12
+	VPADDD    Y12, Y5, Y5
+	VPMADDWD  -32(R10)(R8*1), Y13, Y11
+	VPADDD    Y11, Y6, Y6
+	VPMADDWD  -32(R10)(R8*2), Y13, Y12
+	VPADDD    Y12, Y7, Y7
+	VPMADDWD  -32(CX)(R8*8), Y13, Y11
+	VPADDD    Y11, Y8, Y8
+	VPMADDWD  -32(R10)(R8*4), Y13, Y12
+	VPADDD    Y12, Y9, Y9
+
+w10sum:
+	// the 10 sums: the row pairs' dwords interleaved and added
+	VPUNPCKLDQ Y1, Y0, Y10
+	VPUNPCKHDQ Y1, Y0, Y11
+	VPADDD     Y11, Y10, Y0
+	VPUNPCKLDQ Y3, Y2, Y10
+	VPUNPCKHDQ Y3, Y2, Y11
+	VPADDD     Y11, Y10, Y2
+	VPUNPCKLDQ Y5, Y4, Y10
+	VPUNPCKHDQ Y5, Y4, Y11
+	VPADDD     Y11, Y10, Y4
+	VPUNPCKLDQ Y7, Y6, Y10
+	VPUNPCKHDQ Y7, Y6, Y11
+	VPADDD     Y11, Y10, Y6
+	VPUNPCKLDQ Y9, Y8, Y10
+	VPUNPCKHDQ Y9, Y8, Y11
+	VPADDD     Y11, Y10, Y8
+
+	// then their qwords: Y0 = rows 0..3, Y4 = rows 4..7 in each 128-bit lane,
+	// Y8 = rows 8, 9 in lanes 0, 1 of each
+	VPUNPCKLQDQ Y2, Y0, Y10
+	VPUNPCKHQDQ Y2, Y0, Y11
+	VPADDD      Y11, Y10, Y0
+	VPUNPCKLQDQ Y6, Y4, Y10
+	VPUNPCKHQDQ Y6, Y4, Y11
+	VPADDD      Y11, Y10, Y4
+	VPUNPCKHQDQ Y8, Y8, Y12
+	VPADDD      Y12, Y8, Y8
+
+	// across the 128-bit lanes: Y0 = rows 0..7, X8 = rows 8, 9
+	VINSERTI128  $1, X4, Y0, Y10
+	VPERM2F128   $0x31, Y4, Y0, Y11
+	VPADDD       Y11, Y10, Y0
+	VEXTRACTI128 $1, Y8, X9
+	VPADDD       X9, X8, X8
+	MOVQ         m+8(FP), R10
 
 	// to float64: Y1 = rows 0..3, Y2 = rows 4..7, X9 = rows 8, 9; ·(s·sx) (Y3, Y4,
 	// X5), +b, to float32: Y1 = rows 0..7, X9 = rows 8, 9 (lanes 2, 3 zero)

@@ -32,11 +32,22 @@ func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (b
 	panic("kernel: dotsRescaleI8AVXVNNI without assembly")
 }
 
+// dotsRescaleU8AVX2 likewise (avx2's Fused10.Predict).
+func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleU8AVX2 without assembly")
+}
+
+// dotsRescaleI8AVX2 likewise (avx2's Fused10.PredictI8).
+func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
+	panic("kernel: dotsRescaleI8AVX2 without assembly")
+}
+
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax
 // in assembly.
 func rescaleHasAsm(id int8ID) bool { return false }
 
-// fused10Asm reports whether int8 implementation id has Fused10's assembly,
-// and ymm whether it is the AVX2 + AVX-VNNI one (dotsRescale?8AVXVNNI, which
-// takes len(x) ≥ 32 or a multiple of 32) rather than AVX-512's.
-func fused10Asm(id int8ID) (ok, ymm bool) { return false, false }
+// fused10Asm returns the kind of Fused10's assembly int8 implementation id
+// has: AVX-512's (dotsRescale?8AVX512), the AVX2 + AVX-VNNI one
+// (dotsRescale?8AVXVNNI), AVX2's on rows widened to int16
+// (dotsRescale?8AVX2), or none.
+func fused10Asm(id int8ID) fused10Kind { return fused10None }

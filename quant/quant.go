@@ -275,8 +275,8 @@ func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 }
 
 // setKernels makes k q's int8 kernels and, if q is the 10-class model of
-// an unscaled one-vs-rest and k has the fused prediction (avx512vnni and
-// avxvnni: where kernel.Int8Kernels.Fused10 is ready), readies q's rows for it: its sums and scores
+// an unscaled one-vs-rest and k has the fused prediction (avx512vnni,
+// avxvnni and avx2: where kernel.Int8Kernels.Fused10 is ready), readies q's rows for it: its sums and scores
 // are bit for bit those of accU8 (or DotsI8) and rescale (the call is not
 // tried elsewhere: measured 8 ns).
 func (q *Model) setKernels(k kernel.Int8Kernels) {

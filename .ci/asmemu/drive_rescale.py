@@ -144,9 +144,10 @@ for n in list(range(0, 140)) + [255, 256, 257, 1000, 1027]:
 # beyond int32; 'ties' repeats rows (with their sum, s and b) so that equal
 # scores must give the smallest row.
 R = 10
-def fused10(u8, i8, lengths):
+def fused10(u8, i8, lengths, wide=False):
     """Runs the functions u8 and i8 (dotsRescaleU8… and dotsRescaleI8…) on
-    the 10-row cases above at each d of lengths; returns the failures."""
+    the 10-row cases above at each d of lengths; returns the failures. With
+    wide, the rows are int16 (avx2's Fused10), m's stride in bytes."""
     bad = 0
     for d in lengths:
         for kind in ('random', 'extreme', 'ties', 'flat', 'nonfinite', 'wrap'):
@@ -194,7 +195,11 @@ def fused10(u8, i8, lengths):
             # (Fused10's: to a multiple of 64, or any) with random bytes that must
             # not be read
             stride = random.choice([d, d, (d + 63) & ~63, d + random.randrange(1, 80)])
-            Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
+            if wide:
+                Wb = b''.join(struct.pack('<%dh' % d, *W[r * d:(r + 1) * d]) + random.randbytes(2 * (stride - d)) for r in range(R))
+                stride *= 2
+            else:
+                Wb = b''.join(bytes(v & 255 for v in W[r * d:(r + 1) * d]) + random.randbytes(stride - d) for r in range(R))
             # m: a Fused10 (w, sum, s, b, stride, wsum, ready), wsum the rows' own
             # sums (random for the unsigned function, which must not read them)
             wsum = [wrap32(sum(W[r * d:(r + 1) * d])) for r in range(R)]
@@ -226,5 +231,13 @@ fails += fused10('dotsRescaleU8AVX512', 'dotsRescaleI8AVX512', list(range(0, 140
 # (the rows' padding is zero in Fused10, but these functions never read it
 # for d >= 32). Every byte of dst, best and finite as the reference says.
 fails += fused10('dotsRescaleU8AVXVNNI', 'dotsRescaleI8AVXVNNI', [0] + list(range(32, 140)) + [160, 255, 256, 257, 767, 768, 784, 1000])
-print(path, 'rescaleArgmaxAVX512, dotsRescaleU8AVX512, dotsRescaleI8AVX512, dotsRescaleU8AVXVNNI and dotsRescaleI8AVXVNNI checks', checks, 'failures', fails)
+
+# dotsRescaleU8AVX2 and dotsRescaleI8AVX2 (avx2's Fused10.Predict and
+# PredictI8: AVX2 alone, VPMADDWD on rows widened to int16): the same checks
+# at the lengths they take, d >= 16 (Fused10 pads a shorter sample to 32
+# bytes), around the 16- and 32-byte steps and the d mod 16 tail, the int16
+# rows at a stride of d or padded past it with random bytes that must not be
+# read.
+fails += fused10('dotsRescaleU8AVX2', 'dotsRescaleI8AVX2', [0] + list(range(16, 140)) + [160, 255, 256, 257, 767, 768, 784, 1000], wide=True)
+print(path, 'rescaleArgmaxAVX512 and the fused 10-class predictions (dotsRescaleU8/I8 of AVX512, AVXVNNI, AVX2) checks', checks, 'failures', fails)
 sys.exit(1 if fails or checks == 0 else 0)

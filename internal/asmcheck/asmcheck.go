@@ -28,7 +28,9 @@ var wordRE = regexp.MustCompile(`(?m)^\s*WORD\s+\$0x([0-9a-fA-F]{8})\s*//\s*(.+?
 // NEONWords checks that every `WORD $0x… // mnemonic` line of the arm64
 // assembly file at path encodes its mnemonic, and that every WORD carries
 // one. Without an arm64 GNU assembler (Debian: binutils-aarch64-linux-gnu)
-// the check is skipped, except when the CI environment variable is set:
+// the check is skipped (an assembler for another machine does not count:
+// a test binary run under qemu-aarch64 on an x86-64 host has GOARCH arm64
+// but finds the host's x86-64 "as"), except when the CI environment variable is set:
 // there a missing assembler is a failure, so CI cannot pass it vacuously.
 func NEONWords(t testing.TB, path string) {
 	t.Helper()
@@ -93,17 +95,45 @@ func NEONWords(t testing.TB, path string) {
 
 // assembler returns the path of an arm64 GNU assembler, or "".
 func assembler() string {
-	for _, name := range []string{"aarch64-linux-gnu-as", "aarch64-linux-gnu-gcc-as"} {
-		if p, err := exec.LookPath(name); err == nil {
+	names := []string{"aarch64-linux-gnu-as", "aarch64-linux-gnu-gcc-as"}
+	if runtime.GOOS == "linux" && runtime.GOARCH == "arm64" {
+		// The native assembler of an arm64 host; but a test binary run
+		// under qemu-aarch64 on an x86-64 host also has GOARCH arm64, and
+		// its "as" is the host's x86-64 one: targets tells them apart.
+		names = append(names, "as")
+	}
+	return findAssembler(names, elf.EM_AARCH64)
+}
+
+// findAssembler returns the path of the first of names on the PATH that
+// assembles for machine, or "".
+func findAssembler(names []string, machine elf.Machine) string {
+	for _, name := range names {
+		if p, err := exec.LookPath(name); err == nil && targets(p, machine) {
 			return p
 		}
 	}
-	if runtime.GOOS == "linux" && runtime.GOARCH == "arm64" {
-		if p, err := exec.LookPath("as"); err == nil {
-			return p // the native assembler of an arm64 host
-		}
-	}
 	return ""
+}
+
+// targets reports whether the GNU assembler at path produces object files
+// for machine: it assembles an empty file and reads the ELF header.
+func targets(path string, machine elf.Machine) bool {
+	dir, err := os.MkdirTemp("", "asmcheck")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	in, obj := filepath.Join(dir, "probe.s"), filepath.Join(dir, "probe.o")
+	if os.WriteFile(in, nil, 0o644) != nil || exec.Command(path, "-o", obj, in).Run() != nil {
+		return false
+	}
+	f, err := elf.Open(obj)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return f.Machine == machine
 }
 
 // byteLineRE matches a line of hand-encoded x86 bytes and the mnemonic in
@@ -189,15 +219,9 @@ func X86Bytes(t testing.TB, path string) {
 
 // x86Assembler returns the path of an x86-64 GNU assembler, or "".
 func x86Assembler() string {
-	for _, name := range []string{"x86_64-linux-gnu-as"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
+	names := []string{"x86_64-linux-gnu-as"}
 	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
-		if p, err := exec.LookPath("as"); err == nil {
-			return p // the native assembler of an amd64 host
-		}
+		names = append(names, "as") // the native assembler, checked as in assembler
 	}
-	return ""
+	return findAssembler(names, elf.EM_X86_64)
 }
