@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -29,11 +27,8 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return fmt.Errorf("%w: %v", errUsage, err)
+		if err := parseOnce(fs, args); err != nil {
+			return err
 		}
 		if fs.NArg() == 0 {
 			break

@@ -656,7 +656,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		want string
 	}
 	cases := []usageCase{
-		{"bad flag", []string{"bench", "-nope"}, "flag provided but not defined: -nope"},
+		{"bad flag", []string{"bench", "-nope"}, "unknown flag -nope"},
 		{"stray argument", []string{"bench", "-quick", "extra"}, `unexpected argument "extra"`},
 		{"unknown path", []string{"bench", "-paths", "generic,sse9"}, `unknown implementation "sse9"`},
 		{"empty paths", []string{"bench", "-paths", ","}, "empty list"},
@@ -664,7 +664,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bad duration", []string{"bench", "-time", "soon"}, "invalid value"},
 		{"compare one file", []string{"bench", "compare", "a.json"}, "needs two report files, got 1"},
 		{"compare three files", []string{"bench", "compare", "a", "b", "c"}, "got 3"},
-		{"compare bad flag", []string{"bench", "compare", "-x", "a", "b"}, "flag provided but not defined: -x"},
+		{"compare bad flag", []string{"bench", "compare", "-x", "a", "b"}, "unknown flag -x"},
 	}
 	otherBuild := ""
 	for _, n := range knownImplNames {
