@@ -16,9 +16,9 @@ import (
 
 const schema = "rosenblatt-bench/2"
 
-// maxReport bounds the bytes read from a report: a full bench run writes
-// under 200 KiB.
-const maxReport = 16 << 20
+// maxReport bounds the bytes read from a report, as rosenblatt bench
+// compare does (a full bench run writes under 100 KiB).
+const maxReport = 64 << 20
 
 // errMalformed marks a report the plot cannot draw.
 var errMalformed = errors.New("not a plottable rosenblatt bench report")
