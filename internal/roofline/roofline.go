@@ -85,8 +85,10 @@ func (l *Loops) Read(buf []uint64, passes int) uint64 {
 	return l.read(buf, passes)
 }
 
-// ReadFloat reads the same words as Read, as float64s into float64
-// accumulators, and returns their sum times passes; ok is false, and
+// ReadFloat reads the same words as Read, as float64s, and returns the
+// dot product of their two halves (the first half of the words with the
+// second, pairwise) times passes: the loads, multiplies and adds of a
+// scalar Dot, into eight float64 accumulators; ok is false, and
 // nothing is read, when the implementation has no such loop (the
 // assembly ones, whose vector loads serve both kinds of register). A
 // bandwidth is the faster of Read and ReadFloat: each is a way the
