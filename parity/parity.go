@@ -48,15 +48,16 @@
 //		})
 //	}
 //
-// run with go test -fuzz=FuzzMyDot. Code built on package kernel checks
+// Run it with go test -fuzz=FuzzMyDot. Code built on package kernel checks
 // every path at once:
 //
 //	parity.EveryImpl(t, func(im *kernel.Impl) error {
 //		return parity.CheckDot(kernel.On[float32](im).Dot(x, y), x, y)
 //	})
 //
-// The package depends on nothing outside the standard library and this
-// module's package kernel.
+// The package imports the standard library and package kernel alone, so
+// that a module using it needs nothing that rosenblatt's kernels do not
+// (its go.sum does not grow).
 package parity
 
 import (
