@@ -299,21 +299,18 @@ func TestBenchRefusesOverwrite(t *testing.T) {
 	if err := os.WriteFile(file, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-json"} {
-		name := file
-		code, out, errOut := runCmd(t, "bench", "-quick", "-q", flag, name)
-		if code != exitFail || !strings.Contains(errOut, name) || !strings.Contains(errOut, "use -f") {
-			t.Errorf("%s: exit %d, stderr %q; want %d and a message naming the file and -f", flag, code, errOut, exitFail)
-		}
-		if out != "" {
-			t.Errorf("%s: the suite ran before the refusal (stdout %q)", flag, out)
-		}
-		if b, _ := os.ReadFile(name); string(b) != old {
-			t.Errorf("%s: file overwritten: %q", flag, b)
-		}
+	code, out, errOut := runCmd(t, "bench", "-quick", "-q", "-json", file)
+	if code != exitFail || !strings.Contains(errOut, file) || !strings.Contains(errOut, "use -f") {
+		t.Errorf("exit %d, stderr %q; want %d and a message naming the file and -f", code, errOut, exitFail)
+	}
+	if out != "" {
+		t.Errorf("the suite ran before the refusal (stdout %q)", out)
+	}
+	if b, _ := os.ReadFile(file); string(b) != old {
+		t.Errorf("file overwritten: %q", b)
 	}
 
-	code, _, errOut := runCmd(t, "bench", "-quick", "-q", "-runs", "1", "-paths", "generic", "-json", file, "-f")
+	code, _, errOut = runCmd(t, "bench", "-quick", "-q", "-runs", "1", "-paths", "generic", "-json", file, "-f")
 	if code != exitOK {
 		t.Fatalf("with -f: exit %d, stderr %s", code, errOut)
 	}
