@@ -13,9 +13,9 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // sentinels are the error kinds the dataset readers may report about their
@@ -281,7 +281,7 @@ func fuzzLIBSVMSparse[T kernel.Float](t *testing.T, data []byte, opts dataset.LI
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameData(back, d) || !kerneltest.SameBits(back.X, d.X) {
+		if !sameData(back, d) || !parity.SameBits(back.X, d.X) {
 			t.Fatal("the sparse read, made dense, differs from the dense read")
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // The int8 kernels: every implementation this CPU can run must return
@@ -222,10 +223,10 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 			continue
 		}
 		var got [10]float32
-		if gb, gf := f.Predict(&got, x, z, sx); gb != bu || gf != fu || !kerneltest.SameBits(got[:], wantU) {
+		if gb, gf := f.Predict(&got, x, z, sx); gb != bu || gf != fu || !parity.SameBits(got[:], wantU) {
 			t.Fatalf("%s Predict d=%d z=%d: (%d, %v) %v, want (%d, %v) %v", im, d, z, gb, gf, got, bu, fu, wantU)
 		}
-		if gb, gf := f.PredictI8(&got, v, sx); gb != bi || gf != fi || !kerneltest.SameBits(got[:], wantI) {
+		if gb, gf := f.PredictI8(&got, v, sx); gb != bi || gf != fi || !parity.SameBits(got[:], wantI) {
 			t.Fatalf("%s PredictI8 d=%d: (%d, %v) %v, want (%d, %v) %v", im, d, gb, gf, got, bi, fi, wantI)
 		}
 		if !bytes.Equal(data, data0) {

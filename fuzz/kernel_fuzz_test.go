@@ -1,51 +1,14 @@
 package fuzz
 
 import (
-	"encoding/binary"
 	"math"
 	"testing"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
-
-// decode turns fuzz bytes into values of T. The first byte picks the
-// encoding so the fuzzer reaches both exact-arithmetic data and arbitrary bit
-// patterns (NaN, Inf, subnormals, huge values):
-//
-//	mode%3 == 0: raw IEEE bits, little-endian
-//	mode%3 == 1: int8 values, small integers whose sums are exact while
-//	             they stay within T's integers (exactSums)
-//	mode%3 == 2: int16 values scaled by 2⁻⁸ (dyadic, varied magnitude)
-func decode[T kernel.Float](data []byte) (vals []T, exact bool) {
-	if len(data) == 0 {
-		return nil, true
-	}
-	mode, data := data[0]%3, data[1:]
-	var z T
-	size := int(unsafe.Sizeof(z))
-	switch mode {
-	case 1:
-		for _, b := range data {
-			vals = append(vals, T(int8(b)))
-		}
-		return vals, true
-	case 2:
-		for ; len(data) >= 2; data = data[2:] {
-			vals = append(vals, T(math.Ldexp(float64(int16(binary.LittleEndian.Uint16(data))), -8)))
-		}
-		return vals, false
-	}
-	for ; len(data) >= size; data = data[size:] {
-		if size == 4 {
-			vals = append(vals, T(math.Float32frombits(binary.LittleEndian.Uint32(data))))
-		} else {
-			vals = append(vals, T(math.Float64frombits(binary.LittleEndian.Uint64(data))))
-		}
-	}
-	return vals, false
-}
 
 // exactSums reports whether every partial sum of terms, in any order, is
 // an integer T holds exactly: Σ|termᵢ| ≤ 2²⁴ for float32, 2⁵³ for float64
@@ -63,12 +26,6 @@ func exactSums[T kernel.Float](n int, term func(i int) float64) bool {
 	return sum <= limit
 }
 
-// halves splits v into two equal-length vectors.
-func halves[T kernel.Float](v []T) (x, y []T) {
-	n := len(v) / 2
-	return v[:n:n], v[n : 2*n : 2*n]
-}
-
 var seeds = [][]byte{
 	{},
 	{1, 1, 2, 3, 4, 5, 6, 7, 8},
@@ -78,6 +35,13 @@ var seeds = [][]byte{
 	{0, 0, 0, 0x80, 0x7f, 0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f},                               // Inf·0
 	{0, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f, 0xff, 0xff, 0x7f, 0x7f}, // MaxFloat32: overflow
 	{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},                                                 // subnormals
+	// parity.Floats' adversarial encodings: subnormals, NaN payloads among
+	// values, cancellation, the whole exponent range, special values.
+	{3, 0xff, 0xff, 0x7f, 0x80, 0x01, 0x02, 0x03, 0x84, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc},
+	{4, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 3, 3, 3, 3, 3, 3, 3, 3, 4, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 2, 7, 7, 7, 7, 7, 7, 7, 7},
+	{5, 0x7f, 0x7f, 0xff, 0x81, 0x7f, 0xee, 0x45, 0x33, 0x99, 0x01, 0x02, 0x03, 0x7f, 0x7f, 0xff, 0x81, 0x81, 0x11},
+	{6, 0x7f, 0xff, 0x01, 0x00, 0x80, 0xfe, 0x05, 0x80, 0x7f, 0xf0, 0x81, 0x10, 0x40, 0x40, 0x3f, 0xc0},
+	{7, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89},
 }
 
 func addSeeds(f *testing.F) {
@@ -93,7 +57,7 @@ func addSeeds(f *testing.F) {
 }
 
 func impls(t *testing.T) []*kernel.Impl {
-	list := kerneltest.Available()
+	list := parity.Impls()
 	if len(list) == 0 {
 		t.Fatal("no implementation available")
 	}
@@ -101,13 +65,13 @@ func impls(t *testing.T) []*kernel.Impl {
 }
 
 func fuzzDot[T kernel.Float](t *testing.T, data []byte) {
-	v, exact := decode[T](data)
-	x, y := halves(v)
+	v, exact := parity.Floats[T](data), parity.Integers(data)
+	x, y := parity.Split(v)
 	exact = exact && exactSums[T](len(x), func(i int) float64 { return float64(x[i]) * float64(y[i]) })
-	ref, _ := kerneltest.Dot(x, y)
+	ref, _ := parity.Dot(x, y)
 	for _, im := range impls(t) {
 		got := kernel.On[T](im).Dot(x, y)
-		if err := kerneltest.CheckDot(got, x, y); err != nil {
+		if err := parity.CheckDot(got, x, y); err != nil {
 			t.Fatalf("%s Dot n=%d: %v", im, len(x), err)
 		}
 		if exact && float64(got) != ref {
@@ -117,13 +81,13 @@ func fuzzDot[T kernel.Float](t *testing.T, data []byte) {
 }
 
 func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
-	v, exact := decode[T](data)
-	x, y := halves(v)
+	v, exact := parity.Floats[T](data), parity.Integers(data)
+	x, y := parity.Split(v)
 	exact = exact && exactSums[T](len(x), func(i int) float64 { d := float64(x[i]) - float64(y[i]); return d * d })
-	ref := kerneltest.SqDist(x, y)
+	ref := parity.SqDist(x, y)
 	for _, im := range impls(t) {
 		got := kernel.On[T](im).SqDist(x, y)
-		if err := kerneltest.CheckSqDist(got, x, y); err != nil {
+		if err := parity.CheckSqDist(got, x, y); err != nil {
 			t.Fatalf("%s SqDist n=%d: %v", im, len(x), err)
 		}
 		if exact && float64(got) != ref {
@@ -133,27 +97,27 @@ func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
 }
 
 func fuzzAxpy[T kernel.Float](t *testing.T, data []byte) {
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	if len(v) == 0 {
 		return
 	}
 	a, v := v[0], v[1:]
-	x, y0 := halves(v)
+	x, y0 := parity.Split(v)
 	x0 := append([]T(nil), x...)
 	for _, im := range impls(t) {
 		y := append([]T(nil), y0...)
 		kernel.On[T](im).Axpy(a, x, y)
-		if err := kerneltest.CheckAxpy(y, a, x, y0); err != nil {
+		if err := parity.CheckAxpy(y, a, x, y0); err != nil {
 			t.Fatalf("%s Axpy n=%d: %v", im, len(x), err)
 		}
-		if !kerneltest.SameBits(x, x0) {
+		if !parity.SameBits(x, x0) {
 			t.Fatalf("%s Axpy modified x", im)
 		}
 	}
 }
 
 func fuzzScale[T kernel.Float](t *testing.T, data []byte) {
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	if len(v) == 0 {
 		return
 	}
@@ -170,7 +134,7 @@ func fuzzScale[T kernel.Float](t *testing.T, data []byte) {
 // fuzzMatVec uses the first decoded value's magnitude to pick the row count;
 // the rest of the values are w followed by the rows of the matrix.
 func fuzzMatVec[T kernel.Float](t *testing.T, rows uint8, data []byte, dots bool) {
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	r := int(rows%12) + 1
 	d := len(v) / (r + 1)
 	w, m := v[:d:d], v[d:d+r*d:d+r*d]
@@ -186,7 +150,7 @@ func fuzzMatVec[T kernel.Float](t *testing.T, rows uint8, data []byte, dots bool
 		if err := kerneltest.CheckMatVec(dst, m, w); err != nil {
 			t.Fatalf("%s rows=%d d=%d: %v", im, r, d, err)
 		}
-		if !kerneltest.SameBits(w, w0) || !kerneltest.SameBits(m, m0) {
+		if !parity.SameBits(w, w0) || !parity.SameBits(m, m0) {
 			t.Fatalf("%s modified its inputs", im)
 		}
 	}
@@ -235,7 +199,7 @@ func FuzzDotsF64(f *testing.F) {
 // Dots2 must lie within the reduction bound of the exact dot product (and be
 // NaN or infinite exactly where the reference is).
 func fuzzDots2[T kernel.Float](t *testing.T, rows uint8, data []byte) {
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	r := int(rows%12) + 1
 	d := len(v) / (r + 2)
 	x, W := v[:2*d:2*d], v[2*d:2*d+r*d:2*d+r*d]
@@ -248,7 +212,7 @@ func fuzzDots2[T kernel.Float](t *testing.T, rows uint8, data []byte) {
 				t.Fatalf("%s Dots2 rows=%d d=%d sample %d: %v", im, r, d, s, err)
 			}
 		}
-		if !kerneltest.SameBits(x, x0) || !kerneltest.SameBits(W, W0) {
+		if !parity.SameBits(x, x0) || !parity.SameBits(W, W0) {
 			t.Fatalf("%s Dots2 modified its inputs", im)
 		}
 	}

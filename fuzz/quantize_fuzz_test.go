@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // FuzzQuantizeU8 holds the int8 models' input quantiser, on every int8
@@ -71,7 +72,7 @@ func FuzzQuantizeU8(f *testing.F) {
 					t.Fatalf("%s: byte %d outside dst written", v, i-32)
 				}
 			}
-			if !kerneltest.SameBits(x, x0) {
+			if !parity.SameBits(x, x0) {
 				t.Fatalf("%s: x modified", v)
 			}
 		}

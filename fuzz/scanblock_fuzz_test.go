@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // fuzzScanBlock2 checks kernel.ScanBlock2 on every implementation against
@@ -23,7 +23,7 @@ func fuzzScanBlock2[T kernel.Float](t *testing.T, data, ix []byte) {
 	if fusingAMD64 {
 		t.Skip("the Go compiler fuses multiply-adds on this amd64 build (GOAMD64 ≥ v3): the generic scores round differently")
 	}
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	if len(v) == 0 || len(ix) < 3 {
 		return
 	}
@@ -115,7 +115,7 @@ func sameScores[T kernel.Float](a, b []T) bool {
 		if a[i] != a[i] && b[i] != b[i] {
 			continue
 		}
-		if !kerneltest.SameBits(a[i:i+1], b[i:i+1]) {
+		if !parity.SameBits(a[i:i+1], b[i:i+1]) {
 			return false
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // sparseOf splits fuzz values into the stored values of a sparse vector
@@ -43,12 +44,12 @@ func sparseOf[T kernel.Float](v []T, ix []byte, distinct bool) (idx []int32, val
 // same sparse vector, on every implementation against the plain loop
 // under the γₙ bound, exactly for integers.
 func fuzzDotSparse[T kernel.Float](t *testing.T, data, ix []byte) {
-	v, exact := decode[T](data)
+	v, exact := parity.Floats[T](data), parity.Integers(data)
 	idx, val, w := sparseOf(v, ix, false)
 	if w == nil {
 		return
 	}
-	ref, _ := kerneltest.Dot(val, kerneltest.Gather(idx, w))
+	ref, _ := parity.Dot(val, kerneltest.Gather(idx, w))
 	exact = exact && exactSums[T](len(idx), func(i int) float64 { return float64(val[i]) * float64(w[idx[i]]) })
 	for _, im := range impls(t) {
 		k := kernel.On[T](im)
@@ -64,7 +65,7 @@ func fuzzDotSparse[T kernel.Float](t *testing.T, data, ix []byte) {
 		k.MatVecSparse(dst[:1], []int{0, len(idx)}, idx, val, w)
 		W := append(append([]T(nil), w...), w...)
 		k.DotsSparse(dst, W, idx, val)
-		if !kerneltest.SameBits(dst, []T{got, got}) {
+		if !parity.SameBits(dst, []T{got, got}) {
 			t.Fatalf("%s MatVecSparse and DotsSparse %v, DotSparse %v", im, dst, got)
 		}
 		// The vector cut into three rows (the cuts from ix, rows may be
@@ -80,7 +81,7 @@ func fuzzDotSparse[T kernel.Float](t *testing.T, data, ix []byte) {
 		k.MatVecSparse(rows, ptr, idx, val, w)
 		for r := range rows {
 			one := k.DotSparse(idx[ptr[r]:ptr[r+1]], val[ptr[r]:ptr[r+1]], w)
-			if !kerneltest.SameBits(rows[r:r+1], []T{one}) {
+			if !parity.SameBits(rows[r:r+1], []T{one}) {
 				t.Fatalf("%s MatVecSparse rows %v: row %d %v, DotSparse %v", im, ptr, r, rows[r], one)
 			}
 		}
@@ -112,7 +113,7 @@ func panicOf(f func()) (msg string) {
 }
 
 func fuzzAxpySparse[T kernel.Float](t *testing.T, data, ix []byte) {
-	v, _ := decode[T](data)
+	v := parity.Floats[T](data)
 	if len(v) == 0 {
 		return
 	}
@@ -128,7 +129,7 @@ func fuzzAxpySparse[T kernel.Float](t *testing.T, data, ix []byte) {
 		if err := kerneltest.CheckAxpySparse(y, a, idx, val, y0); err != nil {
 			t.Fatalf("%s AxpySparse nnz=%d: %v", im, len(idx), err)
 		}
-		if !kerneltest.SameBits(val, val0) {
+		if !parity.SameBits(val, val0) {
 			t.Fatalf("%s AxpySparse modified val", im)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // lengths are every length 0..300 plus sizes around the unroll and cache
@@ -49,7 +50,7 @@ func fill[T kernel.Float](rng *rand.Rand, s []T, kind valueKind) {
 // an implementation of this build that the CPU supports were missing.
 func implsUnderTest(t *testing.T) []*kernel.Impl {
 	t.Helper()
-	list := kerneltest.Available()
+	list := parity.Impls()
 	if len(list) == 0 {
 		t.Fatal("no implementation available")
 	}
@@ -73,7 +74,7 @@ func input[T kernel.Float](rng *rand.Rand, n, off int, kind valueKind) (s, orig 
 
 func checkUnchanged[T kernel.Float](t *testing.T, what string, s, orig []T, intact func() error) {
 	t.Helper()
-	if !kerneltest.SameBits(s, orig) {
+	if !parity.SameBits(s, orig) {
 		t.Fatalf("%s: input was modified", what)
 	}
 	if err := intact(); err != nil {
@@ -92,21 +93,21 @@ func testReductions[T kernel.Float](t *testing.T, im *kernel.Impl) {
 				what := fmt.Sprintf("n=%d off=%d kind=%d", n, off, kind)
 
 				dot := k.Dot(x, y)
-				if err := kerneltest.CheckDot(dot, x, y); err != nil {
+				if err := parity.CheckDot(dot, x, y); err != nil {
 					t.Fatalf("Dot %s: %v", what, err)
 				}
 				sq := k.SqDist(x, y)
-				if err := kerneltest.CheckSqDist(sq, x, y); err != nil {
+				if err := parity.CheckSqDist(sq, x, y); err != nil {
 					t.Fatalf("SqDist %s: %v", what, err)
 				}
 				if kind == integer && n <= 4099 {
 					// Every partial sum is an integer below 2^24: exact on
 					// every path, whatever the order.
-					ref, _ := kerneltest.Dot(x, y)
+					ref, _ := parity.Dot(x, y)
 					if float64(dot) != ref {
 						t.Fatalf("Dot %s: got %v, want exactly %v", what, dot, ref)
 					}
-					if want := kerneltest.SqDist(x, y); float64(sq) != want {
+					if want := parity.SqDist(x, y); float64(sq) != want {
 						t.Fatalf("SqDist %s: got %v, want exactly %v", what, sq, want)
 					}
 				}
@@ -132,7 +133,7 @@ func testAxpyScale[T kernel.Float](t *testing.T, im *kernel.Impl) {
 				y, y0, yok := input[T](rng, n, (off+3)%4, kind)
 
 				k.Axpy(a, x, y)
-				if err := kerneltest.CheckAxpy(y, a, x, y0); err != nil {
+				if err := parity.CheckAxpy(y, a, x, y0); err != nil {
 					t.Fatalf("Axpy %s: %v", what, err)
 				}
 				if kind == integer {
@@ -198,7 +199,7 @@ func testMatVec[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					}
 					if kind == integer {
 						for i := range dst {
-							ref, _ := kerneltest.Dot(m[i*d:i*d+d], w)
+							ref, _ := parity.Dot(m[i*d:i*d+d], w)
 							if float64(dst[i]) != ref {
 								t.Fatalf("%s %s: row %d: got %v, want exactly %v", op.name, what, i, dst[i], ref)
 							}
@@ -221,7 +222,7 @@ func testMatVec[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					}
 					if kind == integer {
 						for i := range rows {
-							ref, _ := kerneltest.Dot(m[i*d:i*d+d], xs)
+							ref, _ := parity.Dot(m[i*d:i*d+d], xs)
 							if float64(dst[s*rows+i]) != ref {
 								t.Fatalf("Dots2 %s: sample %d row %d: got %v, want exactly %v", what, s, i, dst[s*rows+i], ref)
 							}
@@ -262,10 +263,10 @@ func testSpecial[T kernel.Float](t *testing.T, im *kernel.Impl) {
 				fill(rng, x, mixed)
 				fill(rng, y, mixed)
 				x[p], y[p] = c.xp, c.yp
-				if err := kerneltest.CheckDot(k.Dot(x, y), x, y); err != nil {
+				if err := parity.CheckDot(k.Dot(x, y), x, y); err != nil {
 					t.Fatalf("Dot %s: %v", what, err)
 				}
-				if err := kerneltest.CheckSqDist(k.SqDist(x, y), x, y); err != nil {
+				if err := parity.CheckSqDist(k.SqDist(x, y), x, y); err != nil {
 					t.Fatalf("SqDist %s: %v", what, err)
 				}
 				dst := make([]T, 3)
@@ -276,7 +277,7 @@ func testSpecial[T kernel.Float](t *testing.T, im *kernel.Impl) {
 				}
 				y0 := append([]T(nil), y...)
 				k.Axpy(2, x, y)
-				if err := kerneltest.CheckAxpy(y, 2, x, y0); err != nil {
+				if err := parity.CheckAxpy(y, 2, x, y0); err != nil {
 					t.Fatalf("Axpy %s: %v", what, err)
 				}
 				x0 := append([]T(nil), x...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // sparseIndices returns nnz indices below d: distinct and increasing (as a
@@ -62,13 +63,13 @@ func testDotSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 				if kind == integer {
 					// Integers below 2^24 in every partial sum: exact on
 					// every path, whatever the order.
-					ref, _ := kerneltest.Dot(val, kerneltest.Gather(idx, w))
+					ref, _ := parity.Dot(val, kerneltest.Gather(idx, w))
 					if float64(got) != ref {
 						t.Fatalf("DotSparse %s: got %v, want exactly %v", what, got, ref)
 					}
 				}
 				if im == kernel.ActiveImpl() {
-					if pkg := kernel.DotSparse(idx, val, w); !kerneltest.SameBits([]T{pkg}, []T{got}) {
+					if pkg := kernel.DotSparse(idx, val, w); !parity.SameBits([]T{pkg}, []T{got}) {
 						t.Fatalf("DotSparse %s: package-level %v, Kernels %v", what, pkg, got)
 					}
 				}
@@ -161,7 +162,7 @@ func testMatVecSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					if err := kerneltest.CheckDotSparse(dst[i], ri, rv, w); err != nil {
 						t.Fatalf("MatVecSparse %s row %d: %v", what, i, err)
 					}
-					if one := k.DotSparse(ri, rv, w); !kerneltest.SameBits(dst[i:i+1], []T{one}) {
+					if one := k.DotSparse(ri, rv, w); !parity.SameBits(dst[i:i+1], []T{one}) {
 						t.Fatalf("MatVecSparse %s row %d: %v, DotSparse %v", what, i, dst[i], one)
 					}
 				}
@@ -169,7 +170,7 @@ func testMatVecSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					t.Fatalf("MatVecSparse %s: %v", what, err)
 				}
 				checkUnchanged(t, "MatVecSparse w "+what, w, w0, wok)
-				if !kerneltest.SameBits(val, val0) {
+				if !parity.SameBits(val, val0) {
 					t.Fatalf("MatVecSparse %s: val was modified", what)
 				}
 
@@ -185,7 +186,7 @@ func testMatVecSparse[T kernel.Float](t *testing.T, im *kernel.Impl) {
 						t.Fatalf("DotsSparse %s row %d: %v", what, r, err)
 					}
 					if kind == integer {
-						ref, _ := kerneltest.Dot(rv, kerneltest.Gather(ri, W[r*d:(r+1)*d]))
+						ref, _ := parity.Dot(rv, kerneltest.Gather(ri, W[r*d:(r+1)*d]))
 						if float64(dst2[r]) != ref {
 							t.Fatalf("DotsSparse %s row %d: got %v, want exactly %v", what, r, dst2[r], ref)
 						}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // onImpl returns a model serving m's snapshot with implementation im, so
@@ -30,11 +30,11 @@ func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
 func refScores[T Float](s *state[T], x []T) (ref, tol []float64) {
 	mul, bmul := s.sampleScale(x)
 	m, bm := float64(mul), float64(bmul)
-	u, d := kerneltest.Unit[T](), s.d
+	u, d := parity.Unit[T](), s.d
 	score := func(w []T, b T) (float64, float64) {
-		p, S := kerneltest.Dot(w, x)
+		p, S := parity.Dot(w, x)
 		a := p*m + float64(b)*bm
-		e := (kerneltest.Gamma[T](d)+kerneltest.Gamma[float64](d))*S*math.Abs(m) +
+		e := (parity.Gamma[T](d)+parity.Gamma[float64](d))*S*math.Abs(m) +
 			4*u*(math.Abs(p*m)+math.Abs(float64(b)*bm)) + float64(d)*math.SmallestNonzeroFloat32
 		return a, e
 	}
@@ -406,7 +406,7 @@ func TestScoresBatchSplit(t *testing.T) {
 			}
 			if first == nil {
 				first = batch
-			} else if !kerneltest.SameBits(first, batch) {
+			} else if !parity.SameBits(first, batch) {
 				t.Fatalf("%s: ScoresBatch on GOMAXPROCS %d differs from GOMAXPROCS 1", c.name, procs)
 			}
 			one := make([]float32, r)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -11,17 +12,14 @@ import (
 // the positional arguments ("train data.libsvm -o m.model" as well as
 // "train -o m.model data.libsvm"); everything after "--" is positional. It
 // returns the positional arguments, which must be exactly as many as
-// names (named in the error otherwise, after fs's usage, as the flag
-// package prints it for a bad flag). Errors are usage errors, except
-// flag.ErrHelp for -h.
+// names (named in the error otherwise, after fs's usage). Errors are
+// usage errors, except flag.ErrHelp for -h; a bad flag is one line (see
+// parseOnce).
 func parseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := parseOnce(fs, args); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -46,4 +44,82 @@ func parseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, erro
 		return nil, err
 	}
 	return pos, nil
+}
+
+// parseOnce is fs.Parse(args) with the errors of every subcommand: -h
+// prints fs's usage and returns flag.ErrHelp; any other parse error is a
+// usage error of one line, without the usage the flag package would print
+// before it: an unknown flag names the closest defined one (by edit
+// distance), if one is close, and how to list them all.
+func parseOnce(fs *flag.FlagSet, args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		usage() // flag.NewFlagSet sets one
+		return err
+	}
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, undefined); ok {
+		msg = fmt.Sprintf("unknown flag -%s", name)
+		if near := closestFlag(fs, name); near != "" {
+			msg += fmt.Sprintf("; did you mean -%s?", near)
+		}
+	}
+	return fmt.Errorf("%w: %s (%s -h lists the flags)", errUsage, msg, fs.Name())
+}
+
+// closestFlag returns the flag of fs nearest to name by edit distance
+// (editDistance): at most a third of the longer name, or 1, and less than
+// the shorter one's length (no suggestion of -o for -x); ties go to a
+// flag that begins with name (a flag cut short), then to the first in
+// lexical order. It returns "" when no flag is that close.
+func closestFlag(fs *flag.FlagSet, name string) string {
+	best, bestD := "", 0
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(name, f.Name)
+		if d > max(1, max(len(name), len(f.Name))/3) || d >= min(len(name), len(f.Name)) {
+			return
+		}
+		better := best == "" || d < bestD ||
+			d == bestD && strings.HasPrefix(f.Name, name) && !strings.HasPrefix(best, name)
+		if better {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (Damerau's extension of Levenshtein's: insertions, deletions,
+// substitutions and transpositions of adjacent bytes, each costing one,
+// with no substring edited twice), by dynamic programming over three
+// rows.
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }

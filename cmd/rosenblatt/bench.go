@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -23,8 +22,12 @@ import (
 // each cache level and of memory), then the kernel suite on every
 // implementation, each case placed on that roofline.
 //
-//	rosenblatt bench [-json FILE [-f]] [-plot FILE] [-quick] [-paths generic,avx2,auto] [-q] [-time D] [-runs N]
-//	rosenblatt bench compare [-plot FILE [-f]] A.json B.json
+//	rosenblatt bench [-json FILE [-f]] [-quick] [-paths generic,avx2,auto] [-q] [-time D] [-runs N]
+//	rosenblatt bench compare A.json B.json
+//
+// The roofline pictures are drawn from the -json reports by a command of
+// the bench module (bench/roofplot), so that the plotting stack stays out
+// of this command's build and of the library's go.sum.
 
 // benchSchema identifies the JSON report format. bench compare also reads
 // reports of benchSchemaV1 (their rates, without a roofline) and refuses
@@ -203,8 +206,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := newFlagSet("bench", stderr)
 	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
-	plotFile := fs.String("plot", "", "draw the roofline with the kernels' points to `FILE` (.svg or .png)")
-	force := fs.Bool("f", false, "overwrite the -json and -plot files if they exist")
+	plotFile := fs.String("plot", "", "not drawn here any more: save the report with -json and draw it with "+roofplotCommand)
+	force := fs.Bool("f", false, "overwrite the -json file if it exists")
 	quick := fs.Bool("quick", false, "fewer trials and shorter runs (under 10 s; the figures are rougher)")
 	pathsFlag := fs.String("paths", "", "comma-separated `list` of implementations to run (default: every available one, and auto)")
 	quiet := fs.Bool("q", false, "no progress bar")
@@ -212,15 +215,19 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	minTime := fs.Duration("time", 0, "minimum time of one timed run (default 20ms, 5ms with -quick)")
 	runs := fs.Int("runs", 0, "timed runs per case; the best is reported (default 12, 2 with -quick)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rosenblatt bench [flags]\n       rosenblatt bench compare [-plot FILE [-f]] A.json B.json\n\n")
+		fmt.Fprintf(stderr, "usage: rosenblatt bench [flags]\n       rosenblatt bench compare A.json B.json\n\n")
 		fmt.Fprintf(stderr, "Measures the machine's roofline (the clock, and per kernel implementation the\n")
 		fmt.Fprintf(stderr, "FMA peak and the L1/L2/L3/DRAM read bandwidths), then times Dot, Axpy and\n")
 		fmt.Fprintf(stderr, "MatVec at each working set, a Gram matrix and a training run on every\n")
-		fmt.Fprintf(stderr, "implementation, each as a percentage of its roof.\n\nflags:\n")
+		fmt.Fprintf(stderr, "implementation, each as a percentage of its roof. To draw the roofline, save\n")
+		fmt.Fprintf(stderr, "the report with -json and run, from a clone: %s\n\nflags:\n", roofplotCommand)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *plotFile != "" {
+		return errPlotMoved("-plot")
 	}
 	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
@@ -252,26 +259,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if cfg.paths, err = parsePaths(*pathsFlag); err != nil {
 		return err
 	}
-	var format string
-	if *plotFile != "" {
-		if format, err = plotFormat(*plotFile); err != nil {
-			return err
-		}
-	}
 	std := stdio{stdout, stderr}
-	for _, f := range []string{*jsonFile, *plotFile} {
-		if f == "" {
-			continue
-		}
+	if f := *jsonFile; f != "" {
 		if err := std.checkWritable(f, *force); err != nil {
 			return err
 		}
 		if fd, ok := descriptorOf(f); ok && fd == 1 {
 			stdout = stderr // the file goes to standard output alone
 		}
-	}
-	if *jsonFile != "" && *plotFile != "" && samePath(*jsonFile, *plotFile) {
-		return fmt.Errorf("%w: -json and -plot name the same file %s", errUsage, *jsonFile)
 	}
 
 	rep, err := runSuite(cfg, newSuiteProgress(cfg, *quiet, *showProgress, stderr))
@@ -290,23 +285,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "\nreport saved to %s\n", *jsonFile)
 	}
-	if *plotFile != "" {
-		err := std.writeOutput(*plotFile, *force, nil, func(w io.Writer) error {
-			return plotReports(w, format, []plotSource{{"", rep}})
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "roofline plot saved to %s\n", *plotFile)
-	}
 	return nil
 }
 
-// samePath reports whether two output names are the same file name.
-func samePath(a, b string) bool {
-	ca, errA := filepath.Abs(a)
-	cb, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && ca == cb
+// roofplotCommand draws the rooflines of -json reports (bench/roofplot, in
+// the bench module of the repository).
+const roofplotCommand = "go -C bench run ./roofplot -o FILE.svg REPORT.json..."
+
+// errPlotMoved is the usage error of the former -plot flags: one line
+// saying where the pictures are drawn now.
+func errPlotMoved(flag string) error {
+	return fmt.Errorf("%w: %s: the roofline is no longer drawn by rosenblatt (its plotting library would be in every build); save the report with -json and run, from a clone: %s", errUsage, flag, roofplotCommand)
 }
 
 // knownImplNames are the kernel implementations of every build, to tell a
@@ -428,7 +417,9 @@ func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
 	arena := make([]uint64, arenaBytes/8)
 	adviseHugePages(arena)
 	for i := range arena {
-		arena[i] = uint64(i)
+		// Normal float64s (the generic roof also reads them as such:
+		// subnormals take a slow path on some cores), distinct words.
+		arena[i] = math.Float64bits(float64(i) + 1)
 	}
 	if sweep {
 		// No L3 size from cpuid or sysfs: measure it with the widest
@@ -733,8 +724,11 @@ func printReport(w io.Writer, rep *benchReport) {
 			r.Kernel, r.Type, r.Set, fmtBytes(r.Bytes), r.Shape, path, fmtNs(r.NsPerOp), r.GFLOPS, r.GBps)
 		if r.Roof > 0 {
 			flag := ""
-			if r.RoofPercent > 100 {
+			switch {
+			case r.RoofPercent > 100+roofNoise:
 				flag = " !"
+			case r.RoofPercent > 100:
+				flag = " ~"
 			}
 			fmt.Fprintf(&b, "  %6.3g  %8.1f  %-9s  %5.1f%%%s", r.Intensity, r.Roof, r.Bound, r.RoofPercent, flag)
 		}
@@ -745,7 +739,8 @@ func printReport(w io.Writer, rep *benchReport) {
 	}
 	b.WriteString("\nflop/B is the flops per byte read; roof is the lower of the compute peak and flop/B × the read\n")
 	b.WriteString("bandwidth of the case's level (for the case's implementation and thread count); %roof is GFLOP/s\n")
-	b.WriteString("against it. \"!\" marks a case above its roof: a measurement error (see the notes).\n")
+	fmt.Fprintf(&b, "against it. \"~\" marks a case at its roof, up to %.0f%% above it (noise); \"!\" one further above: a\n", roofNoise)
+	b.WriteString("measurement error (see the notes).\n")
 	io.WriteString(w, b.String())
 }
 

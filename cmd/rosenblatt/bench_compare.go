@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -13,27 +11,24 @@ import (
 // their rooflines and their common cases, with the ratios B/A.
 
 // runBenchCompare reads two reports and prints their rooflines and common
-// cases side by side with the ratio B/A of the rates; -plot draws them.
+// cases side by side with the ratio B/A of the rates.
 func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench compare", stderr)
-	plotFile := fs.String("plot", "", "draw the two rooflines side by side to `FILE` (.svg or .png)")
-	force := fs.Bool("f", false, "overwrite the -plot file if it exists")
+	plotFile := fs.String("plot", "", "not drawn here any more: draw the two reports with "+roofplotCommand)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rosenblatt bench compare [-plot FILE [-f]] A.json B.json\n\n")
+		fmt.Fprintf(stderr, "usage: rosenblatt bench compare A.json B.json\n\n")
 		fmt.Fprintf(stderr, "Prints two bench reports side by side: their measured rooflines, and their cases\n")
 		fmt.Fprintf(stderr, "with the ratio B/A of their GFLOP/s (above 1: B is faster) and each one's %% of\n")
 		fmt.Fprintf(stderr, "its roof. Cases are matched by kernel, type, working set and path (\"auto\" is\n")
 		fmt.Fprintf(stderr, "each machine's best implementation). Reads reports of schema %s and\n", benchSchema)
-		fmt.Fprintf(stderr, "%s (rates only: those had no measured roofline).\n\nflags:\n", benchSchemaV1)
+		fmt.Fprintf(stderr, "%s (rates only: those had no measured roofline). To draw the two rooflines\n", benchSchemaV1)
+		fmt.Fprintf(stderr, "side by side, run from a clone: %s\n\nflags:\n", roofplotCommand)
 		fs.PrintDefaults()
 	}
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return fmt.Errorf("%w: %v", errUsage, err)
+		if err := parseOnce(fs, args); err != nil {
+			return err
 		}
 		if fs.NArg() == 0 {
 			break
@@ -44,22 +39,12 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	if len(files) != 2 {
 		return fmt.Errorf("%w: bench compare needs two report files, got %d arguments", errUsage, len(files))
 	}
+	if *plotFile != "" {
+		return errPlotMoved("-plot")
+	}
 	std := stdio{stdout, stderr}
 	if err := std.notAnInput(files...); err != nil {
 		return err
-	}
-	var format string
-	if *plotFile != "" {
-		var err error
-		if format, err = plotFormat(*plotFile); err != nil {
-			return err
-		}
-		if err := std.checkWritable(*plotFile, *force, files...); err != nil {
-			return err
-		}
-		if fd, ok := descriptorOf(*plotFile); ok && fd == 1 {
-			stdout = stderr
-		}
 	}
 	a, err := readBenchReport(files[0])
 	if err != nil {
@@ -69,23 +54,7 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *plotFile != "" {
-		for i, r := range []*benchReport{a, b} {
-			if r.Roofline == nil {
-				return fmt.Errorf("%s: %w: a schema %s report has no measured roofline to plot (run rosenblatt bench again)", files[i], errMalformed, benchSchemaV1)
-			}
-		}
-	}
 	printCompare(stdout, files[0], a, files[1], b)
-	if *plotFile != "" {
-		err := std.writeOutput(*plotFile, *force, files, func(w io.Writer) error {
-			return plotReports(w, format, []plotSource{{"A: " + files[0], a}, {"B: " + files[1], b}})
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\nroofline plot saved to %s\n", *plotFile)
-	}
 	return nil
 }
 

@@ -440,7 +440,12 @@ var cliCases = []cliCase{
 	// train: usage errors (exit 2, usage printed)
 	{name: "train without data", args: []string{"train"}, code: exitUsage, stderr: []string{usageTrain, "missing DATA"}},
 	{name: "train two files", args: []string{"train", "a", "b"}, code: exitUsage, stderr: []string{usageTrain, `unexpected argument "b"`}},
-	{name: "train unknown flag", args: []string{"train", "-nope", "x"}, code: exitUsage, stderr: []string{usageTrain, "flag provided but not defined: -nope"}},
+	{name: "train unknown flag", args: []string{"train", "-nope", "x"}, code: exitUsage, stderr: []string{"unknown flag -nope (rosenblatt train -h lists the flags)\n"},
+		check: func(t *testing.T, dir, stdout, stderr string) {
+			if strings.Contains(stderr, usageTrain) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("an unknown flag printed more than one line:\n%s", stderr)
+			}
+		}},
 	{name: "train bad algo", args: []string{"train", "-algo", "adaline", "x"}, code: exitUsage, stderr: []string{`-algo "adaline"`}},
 	{name: "train bad multiclass", args: []string{"train", "-multiclass", "ovx", "x"}, code: exitUsage, stderr: []string{`-multiclass "ovx"`}},
 	{name: "train argmax with batch", args: []string{"train", "-multiclass", "argmax", "-algo", "batch", "-o", "m", "{td}/iris.train.libsvm"},

@@ -25,7 +25,8 @@
 // over one of its input files even with -f.
 //
 // Exit status: 0 on success, 2 for a usage error (unknown command, bad
-// flag or flag value, missing or extra arguments; the usage is printed), 1
+// flag or flag value, missing or extra arguments; a bad flag is one line,
+// naming the closest flag for an unknown one, the others print the usage), 1
 // for any other failure (unreadable or malformed data or model files, data
 // that does not fit the model, training that diverged or would exceed its
 // memory budget, an output file that exists or is an input, an error writing
@@ -148,13 +149,10 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, wrapping a parse error as a usage error.
+// parseFlags parses args, which must all be flags (see parseOnce).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseOnce(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))

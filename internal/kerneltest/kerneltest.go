@@ -1,194 +1,28 @@
-// Package kerneltest holds the plain-loop references and the error bounds that
-// the tests and fuzz targets of package kernel (and of the packages built on it)
-// check every implementation against.
-//
-// The bound for a reduction of n terms is the classical one for any summation
-// order (Higham, Accuracy and Stability of Numerical Algorithms, §3.1):
-//
-//	|computed − exact| ≤ γₙ·S + n·tiny,   γₙ = n·u/(1 − n·u),
-//
-// where u is the unit roundoff of the element type, S = Σ|xᵢyᵢ| for Dot and
-// Σ(xᵢ−yᵢ)² for SqDist (with n+2 in place of n for the rounding of the
-// difference and the square), and n·tiny covers gradual underflow. The
-// reference itself is a float64 loop, so its own γₙ(float64)·S is added.
-// When S is so large that an intermediate sum may overflow, an infinite or NaN
-// result is accepted too, since the plain loop's result then depends on order
-// as well.
+// Package kerneltest holds the references that the tests and fuzz targets
+// of package kernel (and of the packages built on it) check the kernels
+// that package parity does not cover against: Scale, MatVec, the sparse
+// kernels, the int8 kernels and the quantiser, and guard buffers for
+// out-of-bounds writes. The error bounds of the floating-point reductions,
+// the adversarial inputs and the list of dispatch paths are package
+// parity's, public so that users fuzz their own kernels the same way.
 package kerneltest
 
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/parity"
 )
-
-// Unit returns the unit roundoff u of T: 2⁻²⁴ for float32, 2⁻⁵³ for float64.
-func Unit[T kernel.Float]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return 0x1p-24
-	}
-	return 0x1p-53
-}
-
-// MaxValue returns the largest finite value of T.
-func MaxValue[T kernel.Float]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return math.MaxFloat32
-	}
-	return math.MaxFloat64
-}
-
-// tiny returns the smallest positive subnormal of T.
-func tiny[T kernel.Float]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return math.SmallestNonzeroFloat32
-	}
-	return math.SmallestNonzeroFloat64
-}
-
-// Gamma returns γₙ = n·u/(1 − n·u) for T.
-func Gamma[T kernel.Float](n int) float64 {
-	nu := float64(n) * Unit[T]()
-	return nu / (1 - nu)
-}
-
-// Dot returns the float64 plain-loop dot product of x and y and S = Σ|xᵢyᵢ|.
-func Dot[T kernel.Float](x, y []T) (dot, s float64) {
-	for i := range x {
-		p := float64(x[i]) * float64(y[i])
-		dot += p
-		s += math.Abs(p)
-	}
-	return dot, s
-}
-
-// SqDist returns the float64 plain-loop Σ(xᵢ−yᵢ)², which is also its S.
-func SqDist[T kernel.Float](x, y []T) float64 {
-	var s float64
-	for i := range x {
-		d := float64(x[i]) - float64(y[i])
-		s += d * d
-	}
-	return s
-}
-
-// within reports whether got is within the reduction bound of ref for n
-// terms with magnitude sum s. hardNaN says that every order of evaluation,
-// fused or not, gives NaN (a NaN input, Inf·0, or infinite terms of both
-// signs); a NaN that comes only from finite terms overflowing depends on the
-// order and on fusion: a fused multiply-add adds the exact, finite product
-// to an infinite partial sum and keeps the infinity where the plain loop
-// rounds the product to −Inf first and gets Inf − Inf = NaN.
-func within[T kernel.Float](got T, ref, s float64, n int, hardNaN bool) error {
-	g := float64(got)
-	mayOverflow := math.IsInf(s, 0) || math.IsNaN(s) || s*(1+Gamma[T](n)) > MaxValue[T]()
-	if hardNaN || (math.IsNaN(ref) && !mayOverflow) {
-		if !math.IsNaN(g) {
-			return fmt.Errorf("got %v, want NaN", g)
-		}
-		return nil
-	}
-	if math.IsNaN(g) || math.IsInf(g, 0) || math.IsNaN(ref) {
-		if mayOverflow {
-			return nil
-		}
-		return fmt.Errorf("got %v, want %v (no overflow possible: Σ|terms| = %v)", g, ref, s)
-	}
-	if math.IsInf(ref, 0) {
-		// The float64 reference overflowed but got is finite: only possible
-		// for float64 data, where the sum order decides.
-		if mayOverflow {
-			return nil
-		}
-		return fmt.Errorf("got %v, want %v", g, ref)
-	}
-	bound := (Gamma[T](n)+Gamma[float64](n))*s + float64(n+1)*tiny[T]()
-	if err := math.Abs(g - ref); err > bound {
-		return fmt.Errorf("got %v, want %v: |error| %.3g > bound %.3g (n=%d, Σ|terms|=%.3g)", g, ref, err, bound, n, s)
-	}
-	return nil
-}
-
-// CheckDot returns an error if got is not an acceptable value of x·y.
-func CheckDot[T kernel.Float](got T, x, y []T) error {
-	ref, s := Dot(x, y)
-	hard, posInf, negInf := false, false, false
-	for i := range x {
-		a, b := float64(x[i]), float64(y[i])
-		switch {
-		case math.IsNaN(a) || math.IsNaN(b):
-			hard = true
-		case math.IsInf(a, 0) || math.IsInf(b, 0):
-			if a == 0 || b == 0 {
-				hard = true // Inf·0
-			} else if (a > 0) == (b > 0) {
-				posInf = true
-			} else {
-				negInf = true
-			}
-		}
-	}
-	return within(got, ref, s, len(x), hard || (posInf && negInf))
-}
-
-// CheckSqDist returns an error if got is not an acceptable value of ‖x−y‖².
-func CheckSqDist[T kernel.Float](got T, x, y []T) error {
-	ref := SqDist(x, y)
-	hard := false
-	for i := range x {
-		a, b := float64(x[i]), float64(y[i])
-		if math.IsNaN(a) || math.IsNaN(b) || (math.IsInf(a, 0) && a == b) {
-			hard = true // NaN input, or Inf − Inf
-		}
-	}
-	return within(got, ref, ref, len(x)+2, hard)
-}
-
-// CheckAxpy returns an error if got[i] is not an acceptable value of
-// y[i] + a·x[i] for some i: fused or unfused, the result is within two
-// roundings of the exact value.
-func CheckAxpy[T kernel.Float](got []T, a T, x, y []T) error {
-	u := Unit[T]()
-	for i := range x {
-		ax := float64(a) * float64(x[i])
-		ref := math.FMA(float64(a), float64(x[i]), float64(y[i]))
-		g := float64(got[i])
-		switch {
-		case math.IsNaN(ref):
-			if !math.IsNaN(g) {
-				return fmt.Errorf("index %d: got %v, want NaN", i, g)
-			}
-			continue
-		case math.IsInf(ref, 0) || math.IsInf(g, 0):
-			mag := math.Abs(ax) + math.Abs(float64(y[i]))
-			if g == ref || math.IsInf(mag, 0) || mag*(1+2*u) > MaxValue[T]() {
-				continue
-			}
-			return fmt.Errorf("index %d: got %v, want %v", i, g, ref)
-		}
-		bound := 2*u*(math.Abs(ax)+math.Abs(float64(y[i]))) + 2*tiny[T]()
-		if math.Abs(g-ref) > bound {
-			return fmt.Errorf("index %d: got %v, want %v (a=%v x=%v y=%v)", i, g, ref, a, x[i], y[i])
-		}
-	}
-	return nil
-}
 
 // CheckScale returns an error unless got[i] is exactly T(a·x[i]) for every i
 // (a single rounded multiplication on every path), NaN matching NaN.
 func CheckScale[T kernel.Float](got []T, a T, x []T) error {
+	want := make([]T, len(x))
 	for i := range x {
-		want := a * x[i]
-		if got[i] != want && !(got[i] != got[i] && want != want) {
-			return fmt.Errorf("index %d: got %v, want %v", i, got[i], want)
-		}
+		want[i] = a * x[i]
 	}
-	return nil
+	return parity.BitEqual(got, want)
 }
 
 // CheckMatVec returns an error if some got[i] is not an acceptable value of
@@ -196,7 +30,7 @@ func CheckScale[T kernel.Float](got []T, a T, x []T) error {
 func CheckMatVec[T kernel.Float](got, m, w []T) error {
 	d := len(w)
 	for i := range got {
-		if err := CheckDot(got[i], m[i*d:i*d+d], w); err != nil {
+		if err := parity.CheckDot(got[i], m[i*d:i*d+d], w); err != nil {
 			return fmt.Errorf("row %d of %d (d=%d): %w", i, len(got), d, err)
 		}
 	}
@@ -227,36 +61,6 @@ func Guarded[T kernel.Float](n, off int) (s []T, intact func() error) {
 	}
 }
 
-// SameBits reports whether a and b hold bit-identical values (so −0 differs
-// from +0 and NaN payloads count).
-func SameBits[T kernel.Float](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	var z T
-	for i := range a {
-		if unsafe.Sizeof(z) == 4 {
-			if math.Float32bits(float32(a[i])) != math.Float32bits(float32(b[i])) {
-				return false
-			}
-		} else if math.Float64bits(float64(a[i])) != math.Float64bits(float64(b[i])) {
-			return false
-		}
-	}
-	return true
-}
-
-// Available returns the implementations of this build that the CPU can run.
-func Available() []*kernel.Impl {
-	var out []*kernel.Impl
-	for _, im := range kernel.Impls() {
-		if im.Available() {
-			out = append(out, im)
-		}
-	}
-	return out
-}
-
 // Gather returns the dense values w[idx[i]], so that the reduction checks
 // apply to the sparse kernels: DotSparse(idx, val, w) must be an acceptable
 // value of Dot(val, Gather(idx, w)).
@@ -271,7 +75,7 @@ func Gather[T kernel.Float](idx []int32, w []T) []T {
 // CheckDotSparse returns an error if got is not an acceptable value of
 // Σ val[i]·w[idx[i]].
 func CheckDotSparse[T kernel.Float](got T, idx []int32, val, w []T) error {
-	return CheckDot(got, val, Gather(idx, w))
+	return parity.CheckDot(got, val, Gather(idx, w))
 }
 
 // CheckAxpySparse returns an error if got is not an acceptable value of y
@@ -285,12 +89,12 @@ func CheckAxpySparse[T kernel.Float](got []T, a T, idx []int32, val, y []T) erro
 			return fmt.Errorf("index %d repeated: CheckAxpySparse needs distinct indices", j)
 		}
 		hit[j] = true
-		if err := CheckAxpy(got[j:j+1], a, val[i:i+1], y[j:j+1]); err != nil {
+		if err := parity.CheckAxpy(got[j:j+1], a, val[i:i+1], y[j:j+1]); err != nil {
 			return fmt.Errorf("non-zero %d (index %d): %w", i, j, err)
 		}
 	}
 	for j := range y {
-		if !hit[j] && !SameBits(got[j:j+1], y[j:j+1]) {
+		if !hit[j] && !parity.SameBits(got[j:j+1], y[j:j+1]) {
 			return fmt.Errorf("index %d, not in idx, changed from %v to %v", j, y[j], got[j])
 		}
 	}

@@ -41,9 +41,10 @@ type Loops struct {
 	// loop; ReadAccumulators those of the read loop.
 	FMAChains, ReadAccumulators int
 
-	fma32 func(n int, a float32) float32
-	fma64 func(n int, a float64) float64
-	read  func(buf []uint64, passes int) uint64
+	fma32     func(n int, a float32) float32
+	fma64     func(n int, a float64) float64
+	read      func(buf []uint64, passes int) uint64
+	readFloat func(buf []uint64, passes int) float64 // nil: Read alone
 }
 
 // Lanes is the number of elements of elemSize bytes (4 or 8) one FMA of
@@ -84,6 +85,27 @@ func (l *Loops) Read(buf []uint64, passes int) uint64 {
 	return l.read(buf, passes)
 }
 
+// ReadFloat reads the same words as Read, as float64s, and returns the
+// dot product of their two halves (the first half of the words with the
+// second, pairwise) times passes: the loads, multiplies and adds of a
+// scalar Dot, into eight float64 accumulators; ok is false, and
+// nothing is read, when the implementation has no such loop (the
+// assembly ones, whose vector loads serve both kinds of register). A
+// bandwidth is the faster of Read and ReadFloat: each is a way the
+// implementation's kernels may read, and the roof must not be beaten by
+// the one it lacks. The words must be float64s that are not subnormal
+// (some cores take a slow path for those).
+func (l *Loops) ReadFloat(buf []uint64, passes int) (sum float64, ok bool) {
+	if l.readFloat == nil {
+		return 0, false
+	}
+	buf = buf[:len(buf)/(ReadBlock/8)*(ReadBlock/8)]
+	if len(buf) == 0 || passes <= 0 {
+		return 0, true
+	}
+	return l.readFloat(buf, passes), true
+}
+
 // Chain runs n iterations of ChainSteps dependent single-cycle integer
 // operations, alternately x += 1 and x ^= 0, and returns x = n·ChainSteps/2.
 // Each takes one cycle on every core Go supports, so ChainSteps·n over the
@@ -99,7 +121,7 @@ func Chain(n int) uint64 {
 // genericLoops are the portable Go loops (generic.go).
 var genericLoops = &Loops{
 	Impl: "generic", ISA: "Go, scalar", VectorBits: 0, FMAChains: genericChains, ReadAccumulators: 8,
-	fma32: fmaGeneric[float32], fma64: fmaGeneric[float64], read: readGeneric,
+	fma32: fmaGeneric[float32], fma64: fmaGeneric[float64], read: readGeneric, readFloat: readGenericFloat,
 }
 
 // All returns the loops of every implementation of this build, the

@@ -1,6 +1,7 @@
 package roofline
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -95,6 +96,31 @@ func TestReadSum(t *testing.T) {
 			want *= uint64(c.passes)
 			if got := l.Read(buf[:c.words], c.passes); got != want {
 				t.Errorf("%s: Read(%d words, %d passes) = %#x, want %#x", l.Impl, c.words, c.passes, got, want)
+			}
+		}
+	}
+}
+
+// TestReadFloat: the generic loops' float64 read loop multiplies every
+// word of the first half of every whole block with its partner in the
+// second, passes times, and reads nothing past them; the assembly loops
+// have none.
+func TestReadFloat(t *testing.T) {
+	buf := make([]uint64, 3*ReadBlock/8+5)
+	for i := range buf {
+		buf[i] = math.Float64bits(float64(i + 1))
+	}
+	for _, l := range available(t) {
+		for _, c := range []struct{ words, passes int }{{0, 3}, {ReadBlock / 8, 1}, {ReadBlock/8 - 1, 2}, {3 * ReadBlock / 8, 3}, {len(buf), 2}, {len(buf), 0}} {
+			whole := c.words / (ReadBlock / 8) * (ReadBlock / 8)
+			var want float64
+			for i := range whole / 2 {
+				want += float64(i+1) * float64(whole/2+i+1) // exact: integers under 2⁵³
+			}
+			want *= float64(c.passes)
+			got, ok := l.ReadFloat(buf[:c.words], c.passes)
+			if ok != (l.Impl == "generic") || ok && got != want {
+				t.Errorf("%s: ReadFloat(%d words, %d passes) = %v, %v; want %v, %v", l.Impl, c.words, c.passes, got, ok, want, l.Impl == "generic")
 			}
 		}
 	}

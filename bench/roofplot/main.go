@@ -1,10 +1,40 @@
+// Command roofplot draws the roofline of `rosenblatt bench -json` reports
+// (Williams, Waterman and Patterson, "Roofline: an insightful visual
+// performance model for multicore architectures", CACM 2009) as an SVG or
+// PNG picture: log-log, arithmetic intensity (flops per byte read) across,
+// GFLOP/s up; per implementation, one diagonal per memory level (its read
+// bandwidth × intensity) up to the compute peak, and the kernels' cases as
+// points, coloured by the level whose roof applies and shaped by kernel.
+//
+// Usage, from a clone of the repository:
+//
+//	rosenblatt bench -json run.json
+//	go -C bench run ./roofplot -o roofline.svg ../run.json
+//	go -C bench run ./roofplot -o cross.png ../a.json ../b.json
+//
+// One report: a panel per implementation it measured. Several: each
+// report's best implementation (its auto path), side by side, titled
+// "A: file", "B: file"... The axes are common to the panels.
+//
+// It lives in the bench module, not in cmd/rosenblatt, so that the
+// plotting stack (gonum.org/v1/plot, its fonts and LaTeX renderer) is
+// neither downloaded nor compiled by a first `go run ./cmd/rosenblatt`, nor
+// listed in the library's go.sum.
+//
+// The output is written atomically (a temporary file in its directory,
+// then renamed); an existing file is replaced only with -f, and never when
+// it is one of the reports. Exit status: 0, 1 for an unreadable or
+// malformed report or a write error, 2 for a usage error.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,14 +48,137 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// The roofline pictures of bench -plot and bench compare -plot, drawn with
-// gonum's plot package: log-log, arithmetic intensity (flops per byte
-// read) across, GFLOP/s up; per implementation, one diagonal per memory
-// level (its read bandwidth × intensity) up to the compute peak, and the
-// kernels' cases as points, coloured by the level whose roof applies and
-// shaped by kernel.
+// autoPath is the bench path that ran the package-level kernels (each
+// machine's best implementation).
+const autoPath = "auto"
 
-// plotFormat returns the image format for a -plot file name: "svg" or
+// errUsage marks the caller's misuse of the command line.
+var errUsage = errors.New("usage error")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := plotFiles(args, stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "roofplot: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "roofplot: %v\n", err)
+	return 1
+}
+
+func plotFiles(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("roofplot", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are returned, one line each; -h prints help
+	out := fs.String("o", "", "write the picture to `FILE` (.svg or .png)")
+	force := fs.Bool("f", false, "replace FILE if it exists")
+	help := func() {
+		fmt.Fprintf(stderr, "usage: roofplot -o FILE [-f] REPORT.json [REPORT.json...]\n\n")
+		fmt.Fprintf(stderr, "Draws the rooflines of rosenblatt bench -json reports: every implementation of\n")
+		fmt.Fprintf(stderr, "one report, or each report's best implementation side by side.\n\nflags:\n")
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				help()
+				return err
+			}
+			return fmt.Errorf("%w: %v (roofplot -h lists the flags)", errUsage, err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case *out == "":
+		return fmt.Errorf("%w: -o FILE is required", errUsage)
+	case len(files) == 0:
+		return fmt.Errorf("%w: no report to plot (give one or more rosenblatt bench -json files)", errUsage)
+	case len(files) > 26:
+		return fmt.Errorf("%w: %d reports; at most 26 (A to Z) fit side by side", errUsage, len(files))
+	}
+	format, err := plotFormat(*out)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if samePath(f, *out) {
+			return fmt.Errorf("%w: -o %s is one of the reports", errUsage, *out)
+		}
+	}
+	if _, err := os.Stat(*out); err == nil && !*force {
+		return fmt.Errorf("%s exists (use -f to replace it)", *out)
+	}
+	var srcs []plotSource
+	for i, f := range files {
+		rep, err := readReport(f)
+		if err != nil {
+			return err
+		}
+		label := ""
+		if len(files) > 1 {
+			label = fmt.Sprintf("%c: %s", 'A'+i, f)
+		}
+		srcs = append(srcs, plotSource{label, rep})
+	}
+	if err := writeAtomic(*out, func(w io.Writer) error { return plotReports(w, format, srcs) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "roofline plot saved to %s\n", *out)
+	return nil
+}
+
+// samePath reports whether two file names name the same file: the same
+// absolute path, or the same file by os.SameFile.
+func samePath(a, b string) bool {
+	ca, errA := filepath.Abs(a)
+	cb, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && ca == cb {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// writeAtomic writes name through write: into a temporary file in name's
+// directory, renamed over name once complete, so that a failed write
+// leaves no partial picture and an existing file as it was.
+func writeAtomic(name string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+// plotFormat returns the image format of an output file name: "svg" or
 // "png", from its extension.
 func plotFormat(name string) (string, error) {
 	switch strings.ToLower(filepath.Ext(name)) {
@@ -34,13 +187,42 @@ func plotFormat(name string) (string, error) {
 	case ".png":
 		return "png", nil
 	}
-	return "", fmt.Errorf("%w: -plot %s: the file name must end in .svg or .png", errUsage, name)
+	return "", fmt.Errorf("%w: -o %s: the file name must end in .svg or .png", errUsage, name)
 }
 
-// plotSource is one report to draw, with a label ("A: file") for compare.
+// plotSource is one report to draw, with a label ("A: file") when there
+// are several.
 type plotSource struct {
 	label string
-	rep   *benchReport
+	rep   *report
+}
+
+// orUnknown returns s, or "unknown" when it is blank.
+func orUnknown(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// fmtBytes formats a byte count in B, KiB, MiB or GiB, with one decimal when
+// it is not a whole number of the unit.
+func fmtBytes(b int64) string {
+	f := func(v float64, unit string) string {
+		if v == math.Trunc(v) {
+			return fmt.Sprintf("%.0f %s", v, unit)
+		}
+		return fmt.Sprintf("%.1f %s", v, unit)
+	}
+	switch {
+	case b >= 1<<30:
+		return f(float64(b)/(1<<30), "GiB")
+	case b >= 1<<20:
+		return f(float64(b)/(1<<20), "MiB")
+	case b >= 1<<10:
+		return f(float64(b)/(1<<10), "KiB")
+	}
+	return fmt.Sprintf("%d B", b)
 }
 
 // levelColors are the colours of the memory levels (the Okabe–Ito
@@ -85,8 +267,8 @@ func kernelGlyph(kernel, typ string) draw.GlyphDrawer {
 type panel struct {
 	title  string
 	im     *implRoof
-	levels []levelSize // the report's working sets
-	cases  []*benchResult
+	levels []level // the report's working sets
+	cases  []*result
 }
 
 // panelsOf returns the panels of a report: one per measured
@@ -107,7 +289,7 @@ func panelsOf(src plotSource, best bool) []panel {
 				own[r.Case] = true
 			}
 		}
-		var cases []*benchResult
+		var cases []*result
 		for j := range rep.Results {
 			r := &rep.Results[j]
 			if r.Impl != im.Impl || r.Intensity <= 0 || r.GFLOPS <= 0 || (r.Path == autoPath && own[r.Case]) {
@@ -375,7 +557,7 @@ type noThumb struct{}
 func (noThumb) Thumbnail(*draw.Canvas) {}
 
 // threadsOf returns the thread count of the first case of kernel.
-func threadsOf(cases []*benchResult, kernel string) int {
+func threadsOf(cases []*result, kernel string) int {
 	for _, c := range cases {
 		if c.Kernel == kernel {
 			return c.Threads
