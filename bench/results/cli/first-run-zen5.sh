@@ -5,7 +5,7 @@
 # library's too) is compiled. The yardstick is a bare net/http hello program
 # in a module of its own, run the same way.
 #
-# Usage, from the repository root: sh bench/results/first-run-zen5.sh
+# Usage, from the repository root: sh bench/results/cli/first-run-zen5.sh
 # (RUNS=n sets the runs of each; 2 by default). Prints the CPU, the load
 # average before each run and what /usr/bin/time -v reports.
 set -eu
