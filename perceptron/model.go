@@ -409,8 +409,10 @@ func (s *state[T]) checkLen(x []T) error {
 }
 
 // Predict returns the label of sample x: for a binary model +1 if its score
-// is > 0 and −1 otherwise (a zero score predicts −1); for a multiclass
-// model the class with the highest score (ties go to the smaller label).
+// is > 0 and −1 otherwise (a zero score predicts −1; training and Update
+// count a zero score as a mistake for either label, Rosenblatt's rule that
+// lets a perceptron start from w = 0); for a multiclass model the class
+// with the highest score (ties go to the smaller label).
 // It allocates nothing and is safe for concurrent use, also with Update.
 // A sample of the wrong length is an error wrapping ErrDims; one whose
 // score is not finite (a NaN or Inf in x) wraps ErrNonFinite.

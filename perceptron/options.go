@@ -204,11 +204,13 @@ type Options struct {
 	// samples). 0 means 100; negative is an error.
 	MaxIter int
 	// Eta is the step size η of Online, Batch, Averaged, Voted and the
-	// Argmax strategy, and of Model.Update. 0 means 1; negative, NaN or
-	// infinite is an error, and so is a value that overflows the element
-	// type or rounds to 0 in it (1e39 or 1e-50 for float32). (For Online,
-	// Averaged and Voted without normalisation η only scales the model, it
-	// does not change its predictions.)
+	// Argmax strategy, and of Model.Update (a MiniBatch model's Update
+	// steps by its Tau). 0 means 1; negative, NaN or infinite is an error,
+	// and so is a value that overflows the element type or rounds to 0 in
+	// it (1e39 or 1e-50 for float32). From w = 0, without normalisation,
+	// Online, Averaged and Voted models trained with different η differ
+	// only by that factor, so they predict alike; with a warm start
+	// (InitialWeights, Continue) or Normalize they do not.
 	Eta float64
 	// Tau is the step size τ of MiniBatch. 0 means 1; negative, NaN or
 	// infinite is an error, and for MiniBatch so is a τ or τ/B that

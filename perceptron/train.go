@@ -1173,6 +1173,9 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	d := t.dt.d
 	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
 		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step, resumable: t.cfg.resumable}
+	if t.cfg.algo == MiniBatch {
+		s.eta = t.cfg.tau // Update's step: a mini-batch of one sample steps by τ/1
+	}
 	if t.dt.aug {
 		s.d = d - 1
 	}

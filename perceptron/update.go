@@ -14,9 +14,16 @@ import (
 //
 //   - Online, Batch and MiniBatch models take Online's step: if
 //     y·(w·x + b) ≤ 0 then w += η·y·x and b += η·y·B², with η the
-//     training's Options.Eta and B its BiasFeature (a batch of one sample
-//     is Online's step; with Normalize x is the scaled sample and the bias
-//     step is scaled alike).
+//     training's Options.Eta (a MiniBatch model's Options.Tau: its step
+//     τ/B for a batch of one sample) and B its BiasFeature (a batch of one
+//     sample is Online's step; with Normalize x is the scaled sample and
+//     the bias step is scaled alike).
+//
+// The tie rule is Rosenblatt's: a score of exactly 0 is a mistake for
+// either label, which is what lets a perceptron start from w = 0.
+// Predict answers −1 for it, and an Update with y = −1 on a sample scoring
+// 0 still moves w (by −η·x): by design, not a disagreement between the
+// two.
 //   - Averaged models keep averaging: the running perceptron (w, b) takes
 //     the step above, and the served weights become the average over one
 //     more sample, w − u/c with c + 1 samples. Every Update therefore
@@ -38,8 +45,9 @@ import (
 // one epoch gives: bit for bit on integer-valued data (without
 // normalisation).
 //
-// An averaged or SVM model read from a version-1 model file, which does
-// not hold its training state, cannot continue (ErrUnsupported). Update is
+// An averaged or SVM model read from a file without its training state
+// (written without Options.Resumable, or of version 1) cannot continue
+// (ErrUnsupported). Update is
 // safe to call while other goroutines predict (see the Model's concurrency
 // notes); concurrent Updates are serialised. y must be −1 or +1 for a
 // binary model and one of Classes otherwise (ErrLabels); a sample whose
@@ -73,7 +81,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 		yk = i
 	}
 	if (s.algo == Averaged || s.algo == SVM) && !s.hasState() {
-		return false, fmt.Errorf("%w: Update on a %v model without its training state (a version-1 model file): it cannot continue the %v algorithm", ErrUnsupported, s.algo, s.algo)
+		return false, fmt.Errorf("%w: Update on a %v model without its training state (a file written without Options.Resumable, or of version 1): it cannot continue the %v algorithm", ErrUnsupported, s.algo, s.algo)
 	}
 	if s.kind != KindBinary && s.kind != KindOneVsRest && s.kind != KindArgmax {
 		return false, fmt.Errorf("%w: Update on a %v model", ErrUnsupported, s.kind)
