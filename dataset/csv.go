@@ -38,6 +38,11 @@ type CSVOptions struct {
 	// when a quoted field holds newlines); a longer one fails with an error
 	// wrapping ErrLineTooLong. 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
+	// MaxGzipRatio bounds, for LoadCSV of a gzip-compressed file, the
+	// bytes of text per compressed byte (plus GzipSlack); past it the read
+	// fails with an error wrapping ErrTooLarge and ErrGzipRatio. 0 means
+	// DefaultGzipRatio; a negative value, no bound but deflate's.
+	MaxGzipRatio int
 }
 
 // validDelim reports whether r can separate or comment CSV fields, using
@@ -178,7 +183,7 @@ func LoadCSV[T kernel.Float](path string, opts CSVOptions) (*Data[T], error) {
 	if opts.File == "" {
 		opts.File = path
 	}
-	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadCSV[T](r, opts) })
+	return readFile(path, opts.MaxGzipRatio, func(r io.Reader) (*Data[T], error) { return ReadCSV[T](r, opts) })
 }
 
 // WriteCSV writes d as CSV with the layout opts describes (label column,

@@ -84,6 +84,12 @@ type LIBSVMOptions struct {
 	// terminator; a longer line fails with an error wrapping ErrLineTooLong.
 	// 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
+	// MaxGzipRatio bounds, for LoadLIBSVM and LoadLIBSVMSparse of a
+	// gzip-compressed file, the bytes of text per compressed byte (plus
+	// GzipSlack); past it the read fails with an error wrapping ErrTooLarge
+	// and ErrGzipRatio. 0 means DefaultGzipRatio; a negative value, no
+	// bound but deflate's.
+	MaxGzipRatio int
 }
 
 // ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example
