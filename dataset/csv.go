@@ -51,6 +51,15 @@ func validDelim(r rune) bool {
 	return r != 0 && r != '"' && r != '\r' && r != '\n' && utf8.ValidRune(r) && r != utf8.RuneError
 }
 
+// CSVLineGrowth and CSVInputGrowth bound what ReadCSV allocates (see
+// ReadCSV): CSVInputGrowth bytes per byte of input, plus CSVLineGrowth per
+// byte of the longest record while it is parsed. A test holds them with
+// the worst case, fields of one character.
+const (
+	CSVLineGrowth  = 120
+	CSVInputGrowth = 32
+)
+
 // normalize checks opts and fills in defaults.
 func (o CSVOptions) normalize() (CSVOptions, error) {
 	if o.Comma == 0 {
@@ -80,7 +89,18 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 // Memory is proportional to the input: every value takes at least two bytes
 // of it ("0,"), so the matrix takes at most 2 (float32) or 4 (float64) bytes
 // per byte of input, and no line or record longer than opts.MaxLineBytes is
-// buffered.
+// buffered. Allocated in all, the matrix grown a quarter at a time takes
+// up to five times its final size, the labels and line lengths more. A
+// record is parsed by encoding/csv, which keeps for every field its
+// offset, its position and its string (some 40 bytes for a field of 2, in
+// slices grown by append): while a record is read it takes up to
+// CSVLineGrowth bytes per byte of it. So ReadCSV allocates at most
+// CSVInputGrowth bytes per byte of input plus CSVLineGrowth per byte of
+// its longest record: a file of one wide line (a million features on a
+// line of 2 MB) about 100 times its size, one of many short lines about 25
+// times (most of it freed as the matrix grows). Lower MaxLineBytes to
+// bound the longest record of input you do not trust (the default allows
+// 120 × 64 MiB).
 //
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column of the offending field, wrapping ErrSyntax, ErrRagged,

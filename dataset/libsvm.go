@@ -51,8 +51,9 @@ const (
 // allocated about the limit (a long line is gathered in pieces that grow
 // with it, not in a buffer that doubles). A line within the limit that
 // is longer than the 64 KiB read buffer allocates about twice its length
-// in ReadLIBSVM (the pieces, then the joined line), about five times in
-// ReadCSV (encoding/csv grows its line buffer by append).
+// in ReadLIBSVM (the pieces, then the joined line); ReadCSV takes up to
+// CSVLineGrowth times a record's length while it parses it (encoding/csv's
+// per-field bookkeeping).
 const DefaultMaxLineBytes = 64 << 20
 
 // maxIndex is the largest feature index ReadLIBSVM accepts.
