@@ -8,7 +8,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/jsontest"
-	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -75,16 +74,7 @@ func TestJSONDecodeMemory(t *testing.T) {
 			func(b []byte) error { return new(LinearModel[float64]).UnmarshalJSON(b) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := []byte(tc.doc)
-			if err := tc.dec(doc); err != nil {
-				t.Fatal(err)
-			}
-			got := memtest.Allocated(func() { _ = tc.dec(doc) })
-			ratio := float64(got) / float64(len(doc))
-			t.Logf("%d bytes: %d allocated, %.2f×", len(doc), got, ratio)
-			if ratio > modelfile.MaxJSONGrowth {
-				t.Fatalf("decoding allocated %.2f× the document's %d bytes, more than the stated %d×", ratio, len(doc), modelfile.MaxJSONGrowth)
-			}
+			jsontest.CheckGrowth(t, []byte(tc.doc), tc.dec, modelfile.MaxJSONGrowth)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,25 @@ func CheckNulls(t *testing.T, doc []byte, decode func([]byte) error, want ...err
 		if !ok {
 			t.Fatalf("null at %s: got %v, want %v naming %s", n.Path, err, want, n.Path)
 		}
+	}
+}
+
+// CheckGrowth decodes doc with decode, which must succeed, and fails the
+// test if decoding it again allocates more than max times the document's
+// size.
+func CheckGrowth(t *testing.T, doc []byte, decode func([]byte) error, max float64) {
+	t.Helper()
+	if err := decode(doc); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_ = decode(doc)
+	runtime.ReadMemStats(&after)
+	got := after.TotalAlloc - before.TotalAlloc
+	ratio := float64(got) / float64(len(doc))
+	t.Logf("%d bytes: %d allocated, %.2f×", len(doc), got, ratio)
+	if ratio > max {
+		t.Fatalf("decoding allocated %.2f× the document's %d bytes, more than the stated %g×", ratio, len(doc), max)
 	}
 }
