@@ -106,11 +106,18 @@ func (z *ratioReader) Read(p []byte) (int, error) {
 	n, err := z.r.Read(p)
 	z.out += int64(n)
 	if limit := z.ratio*z.in.n + GzipSlack; z.out > limit {
-		return n, fmt.Errorf("%w: %w: the gzip stream decompresses to more than %d bytes, %d times the %d compressed bytes read plus %d "+
-			"(MaxGzipRatio, the command's -gzip-ratio, raises the ratio)", ErrTooLarge, ErrGzipRatio, limit, z.ratio, z.in.n, GzipSlack)
+		return n, &gzipRatioError{fmt.Sprintf("the gzip stream decompresses to more than %d bytes, %d times the %d compressed bytes read plus %d "+
+			"(MaxGzipRatio, the command's -gzip-ratio, raises the ratio)", limit, z.ratio, z.in.n, GzipSlack)}
 	}
 	return n, err
 }
+
+// gzipRatioError is the error of ratioReader: ErrTooLarge and
+// ErrGzipRatio, with one prefix.
+type gzipRatioError struct{ msg string }
+
+func (e *gzipRatioError) Error() string   { return ErrTooLarge.Error() + ": " + e.msg }
+func (e *gzipRatioError) Unwrap() []error { return []error{ErrTooLarge, ErrGzipRatio} }
 
 // readFile opens path, decompressing gzip content to at most ratio bytes
 // per compressed byte plus GzipSlack (0: DefaultGzipRatio; negative: no
