@@ -84,6 +84,9 @@ func (e Errors) NoNull(data []byte, absent ...string) error {
 			}
 			i = j
 		case 'n':
+			if !bytes.HasPrefix(data[i:], []byte("null")) {
+				continue // no JSON: encoding/json reports it
+			}
 			n := len(stack)
 			if n > 0 && !stack[n-1].array && slices.Contains(absent, string(stack[n-1].key)) {
 				continue
@@ -343,7 +346,9 @@ func parseNumber[N Number](t []byte) (N, error) {
 	if string(t) == "null" {
 		return z, fmt.Errorf("%w: null, not a number", ErrNull)
 	}
-	if len(t) == 0 || !(t[0] == '-' || '0' <= t[0] && t[0] <= '9') {
+	if len(t) == 0 || !(t[0] == '-' || '0' <= t[0] && t[0] <= '9') || bytes.ContainsFunc(t, func(r rune) bool {
+		return !('0' <= r && r <= '9' || r == '-' || r == '+' || r == '.' || r == 'e' || r == 'E')
+	}) {
 		return z, fmt.Errorf("%q is not a number", t)
 	}
 	if half := 0.5; N(half) != 0 { // a float type

@@ -44,6 +44,12 @@ func TestArrayMatrix(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[1,-2,2147483647]`), &ints); err != nil || !slices.Equal(ints, Array[int32]{1, -2, 2147483647}) {
 		t.Fatalf("%v %v", ints, err)
 	}
+	var fs Array[float64]
+	for _, doc := range []string{`[-Inf]`, `[0x1p3]`, `[NaN]`} {
+		if err := fs.UnmarshalJSON([]byte(doc)); err == nil {
+			t.Fatalf("%s decoded as %v", doc, fs)
+		}
+	}
 	for _, doc := range []string{`[2147483648]`, `[1.5]`, `[1e3]`, `[true]`} {
 		if err := json.Unmarshal([]byte(doc), &ints); err == nil {
 			t.Fatalf("%s decoded as %v", doc, ints)
@@ -71,6 +77,9 @@ func TestNoNull(t *testing.T) {
 	}
 	if err := testErrs.NoNull([]byte(`{"opt":null,"s":"a null \" null","n":[1,2]}`), "opt"); err != nil {
 		t.Fatal(err)
+	}
+	if err := testErrs.NoNull([]byte(`{"a":nan}`)); err != nil {
+		t.Fatalf("no JSON, no null: %v", err)
 	}
 	deep := strings.Repeat("[", 17) + strings.Repeat("]", 17)
 	if err := testErrs.NoNull([]byte(deep)); !errors.Is(err, errCorrupt) {
