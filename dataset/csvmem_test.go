@@ -14,8 +14,11 @@ import (
 func TestCSVWideLineMemory(t *testing.T) {
 	for _, tc := range []struct {
 		fields, rows int
-	}{{500000, 1}, {500000, 4}, {10, 50000}} {
-		line := strings.Repeat("0,", tc.fields) + "1\n"
+	}{{500000, 1}, {500000, 4}, {10, 50000}, {-1, 1}} {
+		line := "1,0." + strings.Repeat("0", 1<<20) + "1\n" // one value of a million digits: the line alone
+		if tc.fields > 0 {
+			line = strings.Repeat("0,", tc.fields) + "1\n"
+		}
 		in := strings.Repeat(line, tc.rows)
 		for _, f64 := range []bool{false, true} {
 			var err error

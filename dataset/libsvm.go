@@ -51,9 +51,8 @@ const (
 // allocated about the limit (a long line is gathered in pieces that grow
 // with it, not in a buffer that doubles). A line within the limit that
 // is longer than the 64 KiB read buffer allocates about twice its length
-// in ReadLIBSVM (the pieces, then the joined line); ReadCSV takes up to
-// CSVLineGrowth times a record's length while it parses it (encoding/csv's
-// per-field bookkeeping).
+// in ReadLIBSVM (the pieces, then the joined line), up to CSVLineGrowth
+// times in ReadCSV.
 const DefaultMaxLineBytes = 64 << 20
 
 // maxIndex is the largest feature index ReadLIBSVM accepts.
