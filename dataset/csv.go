@@ -333,13 +333,13 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 }
 
 // lineLenReader passes reads through, records the length of every line
-// (without its "\n" or "\r\n"), for clamping the columns csv reports, and
-// stops with an error wrapping ErrLineTooLong once a record gets longer than
-// max bytes. It follows csv's quoting to tell where records end: a newline
-// ends one unless it lies inside a quoted field, and a line that starts a
-// record with the comment character is a comment, whose quotes do not count.
-// Input that csv rejects for its quotes stops at that line, which is
-// bounded.
+// (without its "\n" or "\r\n"), for clamping the columns the record
+// reader reports, and stops with an error wrapping ErrLineTooLong once a
+// record gets longer than max bytes. It follows CSV quoting (RFC 4180) to
+// tell where records end: a newline ends one unless it lies inside a
+// quoted field, and a line that starts a record with the comment character
+// is a comment, whose quotes do not count. Input that the record reader
+// rejects for its quotes stops at that line, which is bounded.
 //
 // The record reader (csvScanner) gathers a line longer than its read
 // buffer by append (some three times the line's length in all), so a
