@@ -3,8 +3,6 @@ package dataset
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -38,6 +36,11 @@ type CSVOptions struct {
 	// when a quoted field holds newlines); a longer one fails with an error
 	// wrapping ErrLineTooLong. 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
+	// MaxGzipRatio bounds, for LoadCSV of a gzip-compressed file, the
+	// bytes of text per compressed byte (plus GzipSlack); past it the read
+	// fails with an error wrapping ErrTooLarge and ErrGzipRatio. 0 means
+	// DefaultGzipRatio; a negative value, no bound but deflate's.
+	MaxGzipRatio int
 }
 
 // validDelim reports whether r can separate or comment CSV fields, using
@@ -45,6 +48,16 @@ type CSVOptions struct {
 func validDelim(r rune) bool {
 	return r != 0 && r != '"' && r != '\r' && r != '\n' && utf8.ValidRune(r) && r != utf8.RuneError
 }
+
+// CSVLineGrowth and CSVInputGrowth bound what ReadCSV allocates (see
+// ReadCSV): CSVInputGrowth bytes per byte of input, plus CSVLineGrowth per
+// byte of the longest record while it is read. A test holds them with
+// fields of one character (the most values per byte) and with one long
+// field (the line alone).
+const (
+	CSVLineGrowth  = 8
+	CSVInputGrowth = 32
+)
 
 // normalize checks opts and fills in defaults.
 func (o CSVOptions) normalize() (CSVOptions, error) {
@@ -75,7 +88,15 @@ func (o CSVOptions) normalize() (CSVOptions, error) {
 // Memory is proportional to the input: every value takes at least two bytes
 // of it ("0,"), so the matrix takes at most 2 (float32) or 4 (float64) bytes
 // per byte of input, and no line or record longer than opts.MaxLineBytes is
-// buffered.
+// buffered. Allocated in all, the matrix grown a quarter at a time takes
+// up to five times its final size, the labels and line lengths more:
+// ReadCSV allocates at most CSVInputGrowth bytes per byte of input, plus
+// CSVLineGrowth per byte of its longest record while it is read (the line
+// gathered past the 64 KiB read buffer). Records are parsed as
+// encoding/csv parses them, field by field, without keeping the record
+// (encoding/csv keeps an offset, a position and a string for every field,
+// some 40 bytes for a field of 2: a line of a million features cost 100
+// times its size that way, 27 times here).
 //
 // Errors in the content are *ParseError values carrying the line and the
 // 1-based byte column of the offending field, wrapping ErrSyntax, ErrRagged,
@@ -87,83 +108,143 @@ func ReadCSV[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], error) {
 	}
 	bits := bitsOf[T]()
 	lr := newLineLenReader(r, opts.MaxLineBytes, opts.Comment)
-	cr := csv.NewReader(lr)
-	cr.Comma = opts.Comma
-	cr.Comment = opts.Comment
-	cr.FieldsPerRecord = -1 // checked here, to report ErrRagged with a position
-	cr.ReuseRecord = true
-	fail := func(field int, kind error, format string, args ...any) error {
-		line, col := cr.FieldPos(field)
+	cs := newCSVScanner(lr, opts.Comma, opts.Comment)
+	at := func(line, col int, kind error, format string, args ...any) error {
 		return &ParseError{File: opts.File, Line: line, Col: col, Err: errorf(kind, format, args...)}
 	}
 	d := &Data[T]{}
 	width, label, firstLine := -1, 0, 0
+	// A record's fields are parsed as they come (see csvScanner); the
+	// record's first error in field order is kept, and reported after the
+	// checks of the whole record that come first (the label column, the
+	// field count).
+	var (
+		nf, lab      int
+		first, skip  bool
+		bad          error
+		badField     int
+		pos0, posW   [2]int // where fields 0 and width start
+		last         []byte // the first row's last field, when it is the label
+		lastPos      [2]int
+		y            int
+		haveY        bool
+		lastIsLabel  bool
+		lastAppended bool
+		rowX         int
+	)
+	field := func(b []byte, line, col int) {
+		j := nf
+		nf++
+		switch {
+		case j == 0:
+			pos0 = [2]int{line, col}
+		case !first && j == width:
+			posW = [2]int{line, col}
+		}
+		if skip || bad != nil || !first && j >= width {
+			if lastIsLabel {
+				last, lastPos = append(last[:0], b...), [2]int{line, col}
+			}
+			return
+		}
+		lastAppended = false
+		if lastIsLabel {
+			last, lastPos = append(last[:0], b...), [2]int{line, col}
+		}
+		s := bytes.TrimSpace(b)
+		switch {
+		case len(s) == 0:
+			bad, badField = at(line, col, ErrSyntax, "empty field %d", j+1), j
+		case j == lab:
+			v, ok := parseLabel(s)
+			if !ok {
+				bad, badField = at(line, col, ErrLabel, "label %s is not an integer", quote(s)), j
+				return
+			}
+			y, haveY = v, true
+		default:
+			v, err := parseFloat[T](s, bits)
+			if err != nil {
+				bad, badField = at(line, col, errKind(err), "%s", err.(*kindError).msg), j
+				return
+			}
+			d.X = pages.Append(d.X, v)
+			lastAppended = true
+		}
+	}
 	for {
-		rec, err := cr.Read()
+		first = width < 0
+		skip = first && opts.Header
+		lab, lastIsLabel = label, false
+		if first {
+			lab = opts.LabelColumn
+			lastIsLabel = lab == -1
+		}
+		nf, bad, haveY, lastAppended, rowX = 0, nil, false, false, len(d.X)
+		_, err := cs.record(field)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			if lr.err != nil && err == lr.err {
-				// The line or record got too long. (csv reports a syntax
-				// error in the lines before it first, having read them
-				// ahead, and one in the part of the line it got.)
+				// The line or record got too long.
 				return nil, &ParseError{File: opts.File, Line: lr.errLine, Err: lr.err}
 			}
-			if pe, ok := err.(*csv.ParseError); ok {
-				if errors.Is(pe.Err, csv.ErrBareQuote) || errors.Is(pe.Err, csv.ErrQuote) {
-					// At the end of the input csv reports the column after
-					// the last line's newline; keep positions inside the line.
-					col := min(pe.Column, lr.length(pe.Line)+1)
-					return nil, &ParseError{File: opts.File, Line: pe.Line, Col: col,
-						Err: errorf(ErrSyntax, "%v", pe.Err)}
-				}
-				// csv wraps the underlying reader's error in a ParseError too.
-				return nil, &ParseError{File: opts.File, Line: pe.Line, Err: pe.Err}
+			if se, ok := err.(*csvSyntaxError); ok {
+				// At the end of the input the column may be the one after
+				// the last line's newline; keep positions inside the line.
+				col := min(se.col, lr.length(se.line)+1)
+				return nil, &ParseError{File: opts.File, Line: se.line, Col: col, Err: errorf(ErrSyntax, "%v", se.err)}
 			}
 			return nil, &ParseError{File: opts.File, Err: err}
 		}
-		if width < 0 {
-			width = len(rec)
-			firstLine, _ = cr.FieldPos(0)
+		if first {
+			width = nf
+			firstLine = pos0[0]
 			label = opts.LabelColumn
 			if label == -1 {
 				label = width - 1
 			}
 			if label >= width {
-				return nil, fail(0, ErrInvalid, "label column %d out of range: the first row has %d fields", label, width)
+				return nil, at(pos0[0], pos0[1], ErrInvalid, "label column %d out of range: the first row has %d fields", label, width)
 			}
 			d.Cols = width - 1
 			if opts.Header {
 				continue
 			}
-		}
-		if len(rec) != width {
-			f := 0
-			if len(rec) > width {
-				f = width
-			}
-			return nil, fail(f, ErrRagged, "row has %d fields, want %d as on line %d", len(rec), width, firstLine)
-		}
-		for j, field := range rec {
-			s := strings.TrimSpace(field)
-			if s == "" {
-				return nil, fail(j, ErrSyntax, "empty field %d", j+1)
-			}
-			if j == label {
-				y, ok := parseLabel([]byte(s))
-				if !ok {
-					return nil, fail(j, ErrLabel, "label %s is not an integer", quote([]byte(s)))
+			if lastIsLabel {
+				// The last field was read as a value: it is the label.
+				if bad != nil && badField == nf-1 {
+					bad = nil
+				} else if bad == nil && lastAppended {
+					d.X = d.X[:len(d.X)-1]
 				}
-				d.Y = append(d.Y, y)
-				continue
+				if bad == nil {
+					s := bytes.TrimSpace(last)
+					if len(s) == 0 {
+						return nil, at(lastPos[0], lastPos[1], ErrSyntax, "empty field %d", nf)
+					}
+					v, ok := parseLabel(s)
+					if !ok {
+						return nil, at(lastPos[0], lastPos[1], ErrLabel, "label %s is not an integer", quote(s))
+					}
+					y, haveY = v, true
+				}
 			}
-			v, err := parseFloat[T]([]byte(s), bits)
-			if err != nil {
-				return nil, fail(j, errKind(err), "%s", err.(*kindError).msg)
+		} else if nf != width {
+			p := pos0
+			if nf > width {
+				p = posW
 			}
-			d.X = pages.Append(d.X, v)
+			return nil, at(p[0], p[1], ErrRagged, "row has %d fields, want %d as on line %d", nf, width, firstLine)
 		}
+		if bad != nil {
+			return nil, bad
+		}
+		if !haveY || len(d.X)-rowX != d.Cols {
+			return nil, at(pos0[0], pos0[1], ErrInvalid, "row of %d values and label %v", len(d.X)-rowX, haveY) // not expected
+		}
+		d.Y = append(d.Y, y)
 		d.Rows++
 	}
 	if d.Rows == 0 {
@@ -178,7 +259,7 @@ func LoadCSV[T kernel.Float](path string, opts CSVOptions) (*Data[T], error) {
 	if opts.File == "" {
 		opts.File = path
 	}
-	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadCSV[T](r, opts) })
+	return readFile(path, opts.MaxGzipRatio, func(r io.Reader) (*Data[T], error) { return ReadCSV[T](r, opts) })
 }
 
 // WriteCSV writes d as CSV with the layout opts describes (label column,
@@ -252,19 +333,20 @@ func WriteCSV[T kernel.Float](w io.Writer, d *Data[T], opts CSVOptions) error {
 }
 
 // lineLenReader passes reads through, records the length of every line
-// (without its "\n" or "\r\n"), for clamping the columns csv reports, and
-// stops with an error wrapping ErrLineTooLong once a record gets longer than
-// max bytes. It follows csv's quoting to tell where records end: a newline
-// ends one unless it lies inside a quoted field, and a line that starts a
-// record with the comment character is a comment, whose quotes do not count.
-// Input that csv rejects for its quotes stops at that line, which is
-// bounded.
+// (without its "\n" or "\r\n"), for clamping the columns the record
+// reader reports, and stops with an error wrapping ErrLineTooLong once a
+// record gets longer than max bytes. It follows CSV quoting (RFC 4180) to
+// tell where records end: a newline ends one unless it lies inside a
+// quoted field, and a line that starts a record with the comment character
+// is a comment, whose quotes do not count. Input that the record reader
+// rejects for its quotes stops at that line, which is bounded.
 //
-// csv buffers a record whole, growing its buffer by append (some five
-// times the record's length in all), so a record longer than passBytes is
-// held back past its first passBytes, in chunks (about its length in
-// memory), until its end shows that it is within max: a record past the
-// limit costs about the limit, not five times it.
+// The record reader (csvScanner) gathers a line longer than its read
+// buffer by append (some three times the line's length in all), so a
+// record longer than passBytes is held back past its first passBytes, in
+// chunks (about its length in memory), until its end shows that it is
+// within max: a record past the limit costs about the limit, not three
+// times it.
 type lineLenReader struct {
 	r       io.Reader
 	max     int    // longest record accepted, without its final terminator
@@ -285,7 +367,8 @@ type lineLenReader struct {
 }
 
 // passBytes is how much of a record lineLenReader passes on before the
-// record ends (csv then reports a syntax error in that part first).
+// record ends (the record reader then reports a syntax error in that part
+// first).
 const passBytes = 64 << 10
 
 // newLineLenReader returns a lineLenReader of r for records of at most max

@@ -61,29 +61,97 @@ func gzipError(err error) error {
 	return err
 }
 
-// readFile opens path, decompressing gzip content, and calls read on it.
-func readFile[R any](path string, read func(io.Reader) (R, error)) (R, error) {
+// DefaultGzipRatio and GzipSlack bound what a gzip-compressed text data
+// file (LoadLIBSVM, LoadLIBSVMSparse, LoadCSV) may decompress to: at most
+// DefaultGzipRatio bytes per compressed byte read, plus GzipSlack, checked
+// as the stream is read. The text readers' own bounds are per byte of text
+// (see DenseRatio and ReadLIBSVMSparse), so without this one a gzip file
+// would be bounded only by deflate's own limit, 1032 bytes per byte: a
+// 255 KB file of repeated lines can decompress to 250 MB of text.
+// Compressed LIBSVM and CSV text of real data sets decompresses to 3 to 10
+// bytes per byte; more is a file of repeated lines. The options'
+// MaxGzipRatio (the rosenblatt command's -gzip-ratio) raises or lifts the
+// bound. IDX files have their own (see MaxIDXBytes).
+const (
+	DefaultGzipRatio = 16
+	GzipSlack        = 1 << 20
+)
+
+// ErrGzipRatio is wrapped, with ErrTooLarge, by the error for a gzip file
+// that decompresses to more than its ratio allows (see DefaultGzipRatio).
+var ErrGzipRatio = errors.New("dataset: gzip stream expands past the ratio")
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ratioReader reads decompressed bytes, failing once they pass ratio times
+// the compressed bytes read so far (in) plus GzipSlack.
+type ratioReader struct {
+	r     io.Reader
+	in    *countReader
+	out   int64
+	ratio int64
+}
+
+func (z *ratioReader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	z.out += int64(n)
+	if limit := z.ratio*z.in.n + GzipSlack; z.out > limit {
+		return n, &gzipRatioError{fmt.Sprintf("the gzip stream decompresses to more than %d bytes, %d times the %d compressed bytes read plus %d "+
+			"(MaxGzipRatio, the command's -gzip-ratio, raises the ratio)", limit, z.ratio, z.in.n, GzipSlack)}
+	}
+	return n, err
+}
+
+// gzipRatioError is the error of ratioReader: ErrTooLarge and
+// ErrGzipRatio, with one prefix.
+type gzipRatioError struct{ msg string }
+
+func (e *gzipRatioError) Error() string   { return ErrTooLarge.Error() + ": " + e.msg }
+func (e *gzipRatioError) Unwrap() []error { return []error{ErrTooLarge, ErrGzipRatio} }
+
+// readFile opens path, decompressing gzip content to at most ratio bytes
+// per compressed byte plus GzipSlack (0: DefaultGzipRatio; negative: no
+// bound), and calls read on it.
+func readFile[R any](path string, ratio int, read func(io.Reader) (R, error)) (R, error) {
 	var zero R
 	f, err := os.Open(path)
 	if err != nil {
 		return zero, err // *fs.PathError: wraps fs.ErrNotExist etc. and names the path
 	}
 	defer f.Close()
-	r, err := maybeGunzip(f)
+	in := &countReader{r: f}
+	r, err := maybeGunzip(in)
 	if err != nil {
 		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, gz := r.(gzipErrReader); gz && ratio >= 0 {
+		if ratio == 0 {
+			ratio = DefaultGzipRatio
+		}
+		r = &ratioReader{r: r, in: in, ratio: int64(ratio)}
 	}
 	return read(r)
 }
 
 // LoadLIBSVM reads the LIBSVM / SVMlight file at path with ReadLIBSVM; the
-// file may be gzip-compressed. Errors name the path (opts.File, if set,
+// file may be gzip-compressed, to at most opts.MaxGzipRatio bytes of text
+// per byte (see DefaultGzipRatio). Errors name the path (opts.File, if set,
 // takes precedence); a missing file gives an error wrapping fs.ErrNotExist.
 func LoadLIBSVM[T kernel.Float](path string, opts LIBSVMOptions) (*Data[T], error) {
 	if opts.File == "" {
 		opts.File = path
 	}
-	return readFile(path, func(r io.Reader) (*Data[T], error) { return ReadLIBSVM[T](r, opts) })
+	return readFile(path, opts.MaxGzipRatio, func(r io.Reader) (*Data[T], error) { return ReadLIBSVM[T](r, opts) })
 }
 
 // LoadLIBSVMSparse reads the LIBSVM / SVMlight file at path with
@@ -92,7 +160,7 @@ func LoadLIBSVMSparse[T kernel.Float](path string, opts LIBSVMOptions) (*CSR[T],
 	if opts.File == "" {
 		opts.File = path
 	}
-	return readFile(path, func(r io.Reader) (*CSR[T], error) { return ReadLIBSVMSparse[T](r, opts) })
+	return readFile(path, opts.MaxGzipRatio, func(r io.Reader) (*CSR[T], error) { return ReadLIBSVMSparse[T](r, opts) })
 }
 
 // WriteLIBSVMSparse writes c in LIBSVM format, one row per line, with the

@@ -51,8 +51,8 @@ const (
 // allocated about the limit (a long line is gathered in pieces that grow
 // with it, not in a buffer that doubles). A line within the limit that
 // is longer than the 64 KiB read buffer allocates about twice its length
-// in ReadLIBSVM (the pieces, then the joined line), about five times in
-// ReadCSV (encoding/csv grows its line buffer by append).
+// in ReadLIBSVM (the pieces, then the joined line), up to CSVLineGrowth
+// times in ReadCSV.
 const DefaultMaxLineBytes = 64 << 20
 
 // maxIndex is the largest feature index ReadLIBSVM accepts.
@@ -84,6 +84,12 @@ type LIBSVMOptions struct {
 	// terminator; a longer line fails with an error wrapping ErrLineTooLong.
 	// 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
+	// MaxGzipRatio bounds, for LoadLIBSVM and LoadLIBSVMSparse of a
+	// gzip-compressed file, the bytes of text per compressed byte (plus
+	// GzipSlack); past it the read fails with an error wrapping ErrTooLarge
+	// and ErrGzipRatio. 0 means DefaultGzipRatio; a negative value, no
+	// bound but deflate's.
+	MaxGzipRatio int
 }
 
 // ReadLIBSVM reads a data set in LIBSVM / SVMlight text format: one example

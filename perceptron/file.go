@@ -836,11 +836,11 @@ type jsonCommon struct {
 	modelfile.JSONHeader
 	Bias bool `json:"bias"`
 	// BiasFeat is the bias feature B when it is not 1 (version 3).
-	BiasFeat  float64 `json:"bias_feature,omitempty"`
-	Normalize bool    `json:"normalize"`
-	NormX     bool    `json:"normalize_features,omitempty"`
-	Eta       float64 `json:"eta"`
-	Labels    []int   `json:"labels"`
+	BiasFeat  float64              `json:"bias_feature,omitempty"`
+	Normalize bool                 `json:"normalize"`
+	NormX     bool                 `json:"normalize_features,omitempty"`
+	Eta       float64              `json:"eta"`
+	Labels    modelfile.Array[int] `json:"labels"`
 }
 
 // newJSONCommon returns the common fields of a model's document.
@@ -891,29 +891,40 @@ func (c *jsonCommon) scaling() (Scaling, error) {
 // jsonModel is the JSON form of a Model.
 type jsonModel[T Float] struct {
 	jsonCommon
-	Steps     int64          `json:"steps,omitempty"`
-	Lambda    float64        `json:"lambda,omitempty"`
-	Weights   [][]T          `json:"weights,omitempty"`
-	Biases    []T            `json:"biases,omitempty"`
-	Averaging *jsonAvg[T]    `json:"averaging,omitempty"`
-	Voted     []jsonVoted[T] `json:"voted,omitempty"`
+	Steps     int64               `json:"steps,omitempty"`
+	Lambda    float64             `json:"lambda,omitempty"`
+	Weights   modelfile.Matrix[T] `json:"weights,omitempty"`
+	Biases    modelfile.Array[T]  `json:"biases,omitempty"`
+	Averaging *jsonAvg[T]         `json:"averaging,omitempty"`
+	Voted     []jsonVoted[T]      `json:"voted,omitempty"`
 }
 
 // jsonAvg is an averaged model's averaging state.
 type jsonAvg[T Float] struct {
-	Weights [][]T `json:"running_weights"`
-	Biases  []T   `json:"running_biases"`
-	Sums    [][]T `json:"sums"`
-	BSums   []T   `json:"bias_sums"`
+	Weights modelfile.Matrix[T] `json:"running_weights"`
+	Biases  modelfile.Array[T]  `json:"running_biases"`
+	Sums    modelfile.Matrix[T] `json:"sums"`
+	BSums   modelfile.Array[T]  `json:"bias_sums"`
 }
 
 type jsonVoted[T Float] struct {
-	Vectors [][]T   `json:"vectors"`
-	Biases  []T     `json:"biases"`
-	Counts  []int64 `json:"counts"`
+	Vectors modelfile.Matrix[T]    `json:"vectors"`
+	Biases  modelfile.Array[T]     `json:"biases"`
+	Counts  modelfile.Array[int64] `json:"counts"`
 }
 
 const jsonFormat = "rosenblatt-perceptron"
+
+// jsonAbsent and jsonKernelAbsent are the members of the two families'
+// documents that may be null, meaning absent or empty, as MarshalJSON may
+// write an empty list and encoding/json reads it; a null anywhere else is
+// ErrCorrupt. (A linear model's "steps" is a number, a kernel model's
+// voted "steps" a list.)
+var (
+	jsonAbsent       = []string{"averaging", "voted", "vectors", "biases", "counts"}
+	jsonKernelAbsent = []string{"support_indices", "support_vectors", "sparse_support_vectors", "features", "values",
+		"coefficients", "biases", "voted", "mistakes", "steps", "prefixes", "counts"}
+)
 
 // MarshalJSON encodes the model as a JSON document for people and other
 // tools: format, version (2; 3 with bias_feature), type ("float32"/"float64"),
@@ -967,7 +978,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 // same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
 func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	var j jsonModel[T]
-	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat, jsonAbsent...); err != nil {
 		return err
 	}
 	if err := modelfile.CheckType[T](fileErrs, &j.JSONHeader); err != nil {
@@ -1004,21 +1015,23 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	}
 	r := s.rows()
 	rowsOf := func(vs [][]T) ([]T, error) {
-		var out []T // grown as the vectors are checked: dims alone may lie
 		for _, v := range vs {
 			if len(v) != s.d {
 				return nil, fmt.Errorf("%w: a vector of %d values, want %d", ErrCorrupt, len(v), s.d)
 			}
-			out = append(out, v...)
 		}
-		return out, nil
+		return modelfile.Flat(vs), nil // the decoded rows' own array: no copy
 	}
 	if s.algo == Voted {
 		if len(j.Voted) != r || j.Weights != nil || j.Biases != nil {
 			return fmt.Errorf("%w: a voted model needs %d voted entries and no weights", ErrCorrupt, r)
 		}
 		s.VOff = make([]int, r+1)
-		s.V, s.VB, s.VC = []T{}, []T{}, []int64{}
+		n := 0
+		for _, v := range j.Voted {
+			n += len(v.Vectors)
+		}
+		s.V, s.VB, s.VC = make([]T, 0, n*s.d), make([]T, 0, n), make([]int64, 0, n)
 		for k, v := range j.Voted {
 			if len(v.Biases) != len(v.Vectors) || len(v.Counts) != len(v.Vectors) {
 				return fmt.Errorf("%w: voted entry %d has %d vectors, %d biases, %d counts", ErrCorrupt, k, len(v.Vectors), len(v.Biases), len(v.Counts))

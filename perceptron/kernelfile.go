@@ -385,21 +385,21 @@ func (s *kstate[T]) check() error {
 type jsonKernelModel[T Float] struct {
 	jsonCommon
 	Kernel         modelfile.JSONKernel      `json:"kernel"`
-	SupportIndices []int                     `json:"support_indices"`
-	SupportVectors [][]T                     `json:"support_vectors"`
+	SupportIndices modelfile.Array[int]      `json:"support_indices"`
+	SupportVectors modelfile.Matrix[T]       `json:"support_vectors"`
 	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead (TrainKernelSparse)
-	Coefficients   [][]T                     `json:"coefficients,omitempty"`
-	Biases         []T                       `json:"biases,omitempty"`
+	Coefficients   modelfile.Matrix[T]       `json:"coefficients,omitempty"`
+	Biases         modelfile.Array[T]        `json:"biases,omitempty"`
 	Voted          []jsonKernelVoted[T]      `json:"voted,omitempty"`
 }
 
 // jsonKernelVoted is one score row of a voted kernel model.
 type jsonKernelVoted[T Float] struct {
-	Mistakes []int32 `json:"mistakes"` // support vector index of each mistake
-	Steps    []T     `json:"steps"`    // its step η·y
-	Prefixes []int32 `json:"prefixes"` // kept function = the first prefix mistakes
-	Biases   []T     `json:"biases"`
-	Counts   []int64 `json:"counts"`
+	Mistakes modelfile.Array[int32] `json:"mistakes"` // support vector index of each mistake
+	Steps    modelfile.Array[T]     `json:"steps"`    // its step η·y
+	Prefixes modelfile.Array[int32] `json:"prefixes"` // kept function = the first prefix mistakes
+	Biases   modelfile.Array[T]     `json:"biases"`
+	Counts   modelfile.Array[int64] `json:"counts"`
 }
 
 // MarshalJSON encodes the model as a JSON document with the linear models'
@@ -447,7 +447,7 @@ func (m *KernelModel[T]) MarshalJSON() ([]byte, error) {
 // same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
 func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	var j jsonKernelModel[T]
-	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat, jsonKernelAbsent...); err != nil {
 		return err
 	}
 	scaling, err := j.scaling()
@@ -500,15 +500,19 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 		if len(v) != s.d {
 			return fmt.Errorf("%w: a support vector of %d values, want %d", ErrCorrupt, len(v), s.d)
 		}
-		s.SV = append(s.SV, v...)
 	}
+	s.SV = modelfile.Flat(j.SupportVectors) // the decoded rows' own array: no copy
 	R := s.nrows()
 	if s.algo == Voted {
 		if len(j.Voted) != R || j.Coefficients != nil || j.Biases != nil {
 			return fmt.Errorf("%w: a voted model needs %d voted entries and no coefficients", ErrCorrupt, R)
 		}
 		s.QOff, s.VOff = make([]int, R+1), make([]int, R+1)
-		s.QIdx, s.QStep, s.VPre, s.VB, s.VC = []int32{}, []T{}, []int32{}, []T{}, []int64{}
+		nq, nv := 0, 0
+		for _, v := range j.Voted {
+			nq, nv = nq+len(v.Mistakes), nv+len(v.Prefixes)
+		}
+		s.QIdx, s.QStep, s.VPre, s.VB, s.VC = make([]int32, 0, nq), make([]T, 0, nq), make([]int32, 0, nv), make([]T, 0, nv), make([]int64, 0, nv)
 		for r, v := range j.Voted {
 			if len(v.Steps) != len(v.Mistakes) || len(v.Biases) != len(v.Prefixes) || len(v.Counts) != len(v.Prefixes) {
 				return fmt.Errorf("%w: voted entry %d has inconsistent lengths", ErrCorrupt, r)
@@ -529,8 +533,8 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 			if len(c) != len(s.idx) {
 				return fmt.Errorf("%w: a coefficient row of %d values, want %d", ErrCorrupt, len(c), len(s.idx))
 			}
-			s.Coef = append(s.Coef, c...)
 		}
+		s.Coef = modelfile.Flat(j.Coefficients)
 		s.B = append([]T(nil), j.Biases...)
 	}
 	return m.publish(s)

@@ -481,20 +481,25 @@ func (m *Model[T]) set(p Parts[T]) error {
 
 // jsonMachine is one decision function of a kernel model's JSON form.
 type jsonMachine[T Float] struct {
-	Negative     *int `json:"negative,omitempty"` // the class of y = −1; absent for one-vs-rest
-	Positive     int  `json:"positive"`           // the class of y = +1
-	Rest         bool `json:"rest,omitempty"`     // one-vs-rest: the positive class against all others
-	Coefficients []T  `json:"coefficients"`       // αᵢyᵢ, one per support vector
-	Bias         T    `json:"bias"`
+	Negative     *int               `json:"negative,omitempty"` // the class of y = −1; absent for one-vs-rest
+	Positive     int                `json:"positive"`           // the class of y = +1
+	Rest         bool               `json:"rest,omitempty"`     // one-vs-rest: the positive class against all others
+	Coefficients modelfile.Array[T] `json:"coefficients"`       // αᵢyᵢ, one per support vector
+	Bias         T                  `json:"bias"`
 }
+
+// jsonAbsent are the members of the documents that may be null, meaning
+// absent or empty, as encoding/json reads it; a null anywhere else is
+// ErrCorrupt.
+var jsonAbsent = []string{"support_indices", "sparse_support_vectors", "features", "values"}
 
 // jsonModel is the JSON form of a Model.
 type jsonModel[T Float] struct {
 	modelfile.JSONHeader
-	Labels         []int                     `json:"labels"`
+	Labels         modelfile.Array[int]      `json:"labels"`
 	Kernel         modelfile.JSONKernel      `json:"kernel"`
-	SupportIndices []int                     `json:"support_indices,omitempty"`
-	SupportVectors [][]T                     `json:"support_vectors"`
+	SupportIndices modelfile.Array[int]      `json:"support_indices,omitempty"`
+	SupportVectors modelfile.Matrix[T]       `json:"support_vectors"`
 	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (TrainSparse)
 	Machines       []jsonMachine[T]          `json:"machines"`
 }
@@ -553,7 +558,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 // UnmarshalBinary it must not run while other goroutines use m.
 func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	var j jsonModel[T]
-	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat, jsonAbsent...); err != nil {
 		return err
 	}
 	var kind FileKind
@@ -585,8 +590,8 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		if len(v) != p.Dims {
 			return fileErrs.Corruptf("a support vector of %d values, want %d", len(v), p.Dims)
 		}
-		p.SV = append(p.SV, v...)
 	}
+	p.SV = modelfile.Flat(j.SupportVectors) // the decoded rows' own array: no copy
 	if len(j.SparseSupport) > 0 {
 		if len(j.SupportVectors) > 0 {
 			return fileErrs.Corruptf("both dense and sparse support vectors")
@@ -601,6 +606,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 		return fileErrs.Corruptf("%d machines for %d labels, want %d", len(j.Machines), len(p.Labels), nf)
 	}
 	k := len(p.Labels)
+	p.Coef, p.Bias = make([]T, 0, len(j.Machines)*s), make([]T, 0, len(j.Machines))
 	a, b := 0, 1 // the one-vs-one pair of the machine at hand
 	for r, mc := range j.Machines {
 		var ok bool
@@ -710,9 +716,9 @@ func (m *LinearModel[T]) set(W []T, d int, b []T, labels []int, scheme Scheme) e
 // jsonLinear is the JSON form of a LinearModel.
 type jsonLinear[T Float] struct {
 	modelfile.JSONHeader
-	Labels  []int `json:"labels"`
-	Weights [][]T `json:"weights"`
-	Biases  []T   `json:"biases"`
+	Labels  modelfile.Array[int] `json:"labels"`
+	Weights modelfile.Matrix[T]  `json:"weights"`
+	Biases  modelfile.Array[T]   `json:"biases"`
 }
 
 // MarshalJSON encodes the linear model as a JSON document: format
@@ -738,7 +744,7 @@ func (m *LinearModel[T]) MarshalJSON() ([]byte, error) {
 // checks of UnmarshalBinary.
 func (m *LinearModel[T]) UnmarshalJSON(data []byte) error {
 	var j jsonLinear[T]
-	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat); err != nil {
+	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat, jsonAbsent...); err != nil {
 		return err
 	}
 	var scheme Scheme
@@ -758,12 +764,10 @@ func (m *LinearModel[T]) UnmarshalJSON(data []byte) error {
 	if want := numFuncs(scheme, len(j.Labels)); len(j.Weights) != want || len(j.Biases) != want {
 		return fileErrs.Corruptf("%d weight rows and %d biases for %d labels, want %d", len(j.Weights), len(j.Biases), len(j.Labels), want)
 	}
-	var W []T
 	for _, w := range j.Weights {
 		if len(w) != j.Dims {
 			return fileErrs.Corruptf("a weight row of %d values, want %d", len(w), j.Dims)
 		}
-		W = append(W, w...)
 	}
-	return m.set(W, j.Dims, j.Biases, j.Labels, scheme)
+	return m.set(modelfile.Flat(j.Weights), j.Dims, j.Biases, j.Labels, scheme) // the decoded rows' own array: no copy
 }

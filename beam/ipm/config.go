@@ -99,6 +99,52 @@ type Config struct {
 	// Overwrite lets the job replace an existing Output (and its report);
 	// without it an existing file is an error wrapping ErrExists.
 	Overwrite bool
+	// MaxModelBytes is the most memory the model's state may take in one
+	// worker, as ModelBytes estimates it; 0 means DefaultMaxModelBytes. A
+	// Dims (and, once the labels are known, a number of classes) over it
+	// is refused before anything of that size is allocated, with an error
+	// wrapping ErrConfig (the command's -max-model-mb raises it).
+	MaxModelBytes int64
+}
+
+// DefaultMaxModelBytes is the default Config.MaxModelBytes: 4 GiB, a model
+// of 2²⁷ values (one row of 134 million features, or 100 classes of 1.3
+// million).
+const DefaultMaxModelBytes = 4 << 30
+
+// BytesPerValue is what ModelBytes counts for each value of the model's
+// state in a worker: the float64 running weights and, for the averaged
+// perceptron, the averaging sums (16), the state's JSON text between the
+// pipeline's stages (at least 2 bytes a value, "0,", and 8 for the
+// decoded model of the element type).
+const BytesPerValue = 32
+
+// ModelBytes estimates the memory one worker holds for a model of rows
+// score rows (1 for two labels, else one per label) of dims features and
+// a bias: BytesPerValue per value. It saturates at math.MaxInt64.
+func ModelBytes(rows, dims int) int64 {
+	v := float64(rows) * float64(dims+1) * BytesPerValue
+	if v >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(v)
+}
+
+// checkModelBytes refuses a model of rows×dims over the budget max (0:
+// DefaultMaxModelBytes).
+func checkModelBytes(rows, dims int, max int64) error {
+	if max == 0 {
+		max = DefaultMaxModelBytes
+	}
+	if b := ModelBytes(rows, dims); b > max {
+		what := "a model"
+		if rows > 1 {
+			what = fmt.Sprintf("a model of %d score rows", rows)
+		}
+		return fmt.Errorf("%w: %s of %d features takes about %d MiB in each worker (%d bytes a value), more than the %d MiB "+
+			"allowed (Config.MaxModelBytes, the command's -max-model-mb, raises it)", ErrConfig, what, dims, b>>20, BytesPerValue, max>>20)
+	}
+	return nil
 }
 
 // ErrExists is wrapped by the error about an output file that exists
@@ -126,6 +172,14 @@ func (c *Config) check() error {
 	}
 	if c.Dims < 1 {
 		return fmt.Errorf("%w: Dims = %d: give the number of features", ErrConfig, c.Dims)
+	}
+	if c.MaxModelBytes < 0 {
+		return fmt.Errorf("%w: MaxModelBytes = %d", ErrConfig, c.MaxModelBytes)
+	}
+	// The smallest model, one row: the classes are known only once the
+	// input is read, and checked then again.
+	if err := checkModelBytes(1, c.Dims, c.MaxModelBytes); err != nil {
+		return err
 	}
 	switch {
 	case c.Algorithm == perceptron.SVM:

@@ -127,7 +127,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 		beam.ParDo0(s.Scope("write"), &writeFn{Output: cfg.Output, Type: cfg.Type, Report: string(head), SVM: true}, mixed)
 		return job, files, nil
 	}
-	mixed := beam.ParDo(s.Scope("init"), &initFn{Dims: cfg.Dims, Eta: cfg.Eta, Type: cfg.Type},
+	mixed := beam.ParDo(s.Scope("init"), &initFn{Dims: cfg.Dims, Eta: cfg.Eta, Type: cfg.Type, MaxModelBytes: cfg.MaxModelBytes},
 		beam.GroupByKey(s, beam.AddFixedKey(s, labels)))
 	for e := 1; e <= cfg.Epochs; e++ {
 		es := s.Scope("epoch" + strconv.Itoa(e))
@@ -149,7 +149,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 // buildSVM adds the CoCoA epochs of the linear SVM and the final
 // evaluation (see svm.go) and returns the final state.
 func buildSVM(s beam.Scope, cfg Config, shards, labels beam.PCollection) beam.PCollection {
-	mixed, alphas := beam.ParDo2(s.Scope("init"), &svmInitFn{Dims: cfg.Dims, Shards: cfg.Shards},
+	mixed, alphas := beam.ParDo2(s.Scope("init"), &svmInitFn{Dims: cfg.Dims, Shards: cfg.Shards, MaxModelBytes: cfg.MaxModelBytes},
 		beam.GroupByKey(s, beam.AddFixedKey(s, labels)))
 	adding := cfg.Mixing == Adding
 	for e := 1; e <= cfg.Epochs; e++ {
@@ -254,15 +254,23 @@ func readShards[T kernel.Float](ctx context.Context, f *readFn, file int, path s
 
 // initFn makes the first epoch's model from the labels of all files.
 type initFn struct {
-	Dims int
-	Eta  float64
-	Type string
+	Dims          int
+	Eta           float64
+	Type          string
+	MaxModelBytes int64
 }
 
 // ProcessElement takes the files' label sets.
 func (f *initFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]byte)) error {
 	labels, err := collectLabels(sets)
 	if err != nil {
+		return err
+	}
+	rows := len(labels)
+	if slices.Equal(labels, []int{-1, 1}) {
+		rows = 1
+	}
+	if err := checkModelBytes(rows, f.Dims, f.MaxModelBytes); err != nil {
 		return err
 	}
 	var m []byte
@@ -511,6 +519,9 @@ func writeAtomic(ctx context.Context, path string, data []byte) error {
 	_, _ = rand.Read(id[:])
 	tmp := path + ".tmp-" + hex.EncodeToString(id[:])
 	if err := filesystem.Write(ctx, fs, tmp, data); err != nil {
+		if rm, ok := fs.(filesystem.Remover); ok {
+			_ = rm.Remove(ctx, tmp) // a partial temporary file is no one's
+		}
 		return fmt.Errorf("ipm: writing %s: %w", tmp, err)
 	}
 	if err := filesystem.Rename(ctx, fs, tmp, path); err != nil {

@@ -94,14 +94,18 @@ type svmShard struct {
 // svmInitFn makes the zero state from the files' labels, and the empty α
 // of every shard.
 type svmInitFn struct {
-	Dims   int
-	Shards int
+	Dims          int
+	Shards        int
+	MaxModelBytes int64
 }
 
 // ProcessElement takes the files' label sets.
 func (f *svmInitFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]byte), emitAlpha func(int, []byte)) error {
 	labels, err := collectLabels(sets)
 	if err != nil {
+		return err
+	}
+	if err := checkModelBytes(machines(labels), f.Dims, f.MaxModelBytes); err != nil {
 		return err
 	}
 	st := svmState{Labels: labels, W: make([][]float64, machines(labels))}

@@ -15,7 +15,10 @@ import (
 //	rosenblatt eval [flags] MODEL DATA
 //
 // prints the accuracy of MODEL on the labelled DATA, the precision, recall
-// and F1 of every class, and the confusion matrix.
+// and F1 of every class that occurs in the data or in the predictions, and
+// the confusion matrix over those classes (beyond maxDenseConfusion of
+// them, its nonzero cells): the report is sized by the data, not by the
+// model's classes, which it says it leaves out.
 
 func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval", stderr)
@@ -24,7 +27,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt eval [flags] MODEL DATA\n\n")
 		fmt.Fprintf(stderr, "Prints the model's accuracy on the labelled DATA (read as by train), the precision,\n")
-		fmt.Fprintf(stderr, "recall and F1 of every class, and the confusion matrix.\n\nflags:\n")
+		fmt.Fprintf(stderr, "recall and F1 of every class that occurs in the data or in the predictions, and the\n")
+		fmt.Fprintf(stderr, "confusion matrix over those classes (its nonzero cells beyond %d classes). The model's\n", maxDenseConfusion)
+		fmt.Fprintf(stderr, "other classes are left out, so the report grows with the data, not the model.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args, "MODEL", "DATA")
@@ -80,43 +85,60 @@ type classMetrics struct {
 	pOK, rOK, fOK      bool
 }
 
-// evalReport is what eval prints.
+// evalReport is what eval prints. It is sized by the data, not by the
+// model: its classes are the labels that occur in the data or in the
+// predictions (at most twice the rows), and its confusion matrix keeps
+// only the cells that occur (at most one per row), so that a model of
+// 20,000 classes evaluated on two rows reports on at most four.
 type evalReport struct {
-	labels    []int   // the labels of the model and of the data, sorted
-	confusion [][]int // confusion[true][predicted], indexed like labels
+	labels    []int        // the labels of the data and of the predictions, sorted
+	confusion map[cell]int // the nonzero cells of the matrix [true][predicted], indexed like labels
 	n, right  int
 	classes   []classMetrics
+	others    int // the model's classes that occur in neither, left out
 }
 
+// cell is one cell of the confusion matrix: the indices in labels of a
+// true and a predicted label.
+type cell struct{ t, p int }
+
+// count returns the rows of true label labels[t] predicted as labels[p].
+func (r *evalReport) count(t, p int) int { return r.confusion[cell{t, p}] }
+
+// maxDenseConfusion is the most classes whose confusion matrix eval prints
+// whole; beyond it eval lists the nonzero cells.
+const maxDenseConfusion = 30
+
 // newEvalReport scores the predictions pred of the true labels y. The
-// labels are those of the model (modelClasses) and of the data, so that a
-// true label the model never predicts still has its row.
+// report covers the labels of the data and of the predictions; a class of
+// the model (modelClasses) in neither is counted in others, its precision,
+// recall and F1 being undefined and no part of the averages anyway.
 func newEvalReport(pred, y, modelClasses []int) *evalReport {
-	labels := slices.Clone(modelClasses)
-	labels = append(labels, y...)
-	labels = append(labels, pred...)
+	labels := slices.Concat(y, pred)
 	slices.Sort(labels)
 	labels = slices.Compact(labels)
 	idx := make(map[int]int, len(labels))
 	for i, l := range labels {
 		idx[l] = i
 	}
-	r := &evalReport{labels: labels, n: len(y), confusion: make([][]int, len(labels))}
-	for i := range r.confusion {
-		r.confusion[i] = make([]int, len(labels))
+	r := &evalReport{labels: labels, n: len(y), confusion: map[cell]int{}}
+	for _, l := range modelClasses {
+		if _, ok := idx[l]; !ok {
+			r.others++
+		}
 	}
+	support, predicted := make([]int, len(labels)), make([]int, len(labels))
 	for i, p := range pred {
-		r.confusion[idx[y[i]]][idx[p]]++
+		t, q := idx[y[i]], idx[p]
+		r.confusion[cell{t, q}]++
+		support[t]++
+		predicted[q]++
 		if p == y[i] {
 			r.right++
 		}
 	}
 	for i, l := range labels {
-		m := classMetrics{label: l, tp: r.confusion[i][i]}
-		for j := range labels {
-			m.support += r.confusion[i][j]
-			m.predicted += r.confusion[j][i]
-		}
+		m := classMetrics{label: l, tp: r.count(i, i), support: support[i], predicted: predicted[i]}
 		m.fp, m.fn = m.predicted-m.tp, m.support-m.tp
 		if m.predicted > 0 {
 			m.precision, m.pOK = float64(m.tp)/float64(m.predicted), true
@@ -165,6 +187,8 @@ func (r *evalReport) averages() (macro, weighted [3]float64) {
 }
 
 // print writes the report; modelClasses are the labels the model knows.
+// Its length is proportional to the classes of the report, not the
+// model's.
 func (r *evalReport) print(w io.Writer, modelClasses []int) {
 	fmt.Fprintf(w, "%-10s %.2f%% (%d/%d)\n\n", "accuracy:", 100*r.accuracy(), r.right, r.n)
 	ratio := func(v float64, ok bool) string {
@@ -192,13 +216,35 @@ func (r *evalReport) print(w io.Writer, modelClasses []int) {
 		}
 	}
 
+	if r.others > 0 {
+		fmt.Fprintf(w, "(the model's %d other classes occur neither in the data nor in the predictions: left out)\n", r.others)
+	}
+	if len(r.labels) > maxDenseConfusion {
+		r.printCells(w, lw)
+	} else {
+		r.printMatrix(w, lw)
+	}
+	known := make(map[int]bool, len(r.labels))
+	for _, l := range modelClasses {
+		known[l] = true
+	}
+	for _, m := range r.classes {
+		if m.support > 0 && !known[m.label] {
+			fmt.Fprintf(w, "note: label %d (%d rows) is not one of the model's classes (%s): those rows are always wrong\n",
+				m.label, m.support, joinInts(modelClasses))
+		}
+	}
+}
+
+// printMatrix writes the confusion matrix whole.
+func (r *evalReport) printMatrix(w io.Writer, lw int) {
 	fmt.Fprintf(w, "\nconfusion matrix (rows: true label, columns: predicted label)\n")
 	cw := 1
-	for i, l := range r.labels {
+	for _, l := range r.labels {
 		cw = max(cw, len(strconv.Itoa(l)))
-		for j := range r.labels {
-			cw = max(cw, len(strconv.Itoa(r.confusion[i][j])))
-		}
+	}
+	for _, v := range r.confusion {
+		cw = max(cw, len(strconv.Itoa(v)))
 	}
 	head := "true\\pred"
 	hw := max(len(head), lw)
@@ -212,14 +258,29 @@ func (r *evalReport) print(w io.Writer, modelClasses []int) {
 		b.Reset()
 		fmt.Fprintf(&b, "%*d", hw, l)
 		for j := range r.labels {
-			fmt.Fprintf(&b, " %*d", cw, r.confusion[i][j])
+			fmt.Fprintf(&b, " %*d", cw, r.count(i, j))
 		}
 		fmt.Fprintln(w, b.String())
 	}
-	for _, m := range r.classes {
-		if m.support > 0 && !slices.Contains(modelClasses, m.label) {
-			fmt.Fprintf(w, "note: label %d (%d rows) is not one of the model's classes (%s): those rows are always wrong\n",
-				m.label, m.support, joinInts(modelClasses))
+}
+
+// printCells writes the nonzero cells of a confusion matrix of more than
+// maxDenseConfusion classes, ordered by true then predicted label.
+func (r *evalReport) printCells(w io.Writer, lw int) {
+	cells := make([]cell, 0, len(r.confusion))
+	for c := range r.confusion {
+		cells = append(cells, c)
+	}
+	slices.SortFunc(cells, func(a, b cell) int {
+		if a.t != b.t {
+			return a.t - b.t
 		}
+		return a.p - b.p
+	})
+	fmt.Fprintf(w, "\nconfusion matrix of %d classes, more than the %d printed whole: its %d nonzero cells\n",
+		len(r.labels), maxDenseConfusion, len(cells))
+	fmt.Fprintf(w, "%*s %*s %8s\n", lw, "true", lw, "pred", "rows")
+	for _, c := range cells {
+		fmt.Fprintf(w, "%*d %*d %8d\n", lw, r.labels[c.t], lw, r.labels[c.p], r.confusion[c])
 	}
 }

@@ -41,6 +41,7 @@ type dataFlags struct {
 	labels   string
 	scale    float64
 	scaleSet bool // -scale was given
+	gzRatio  int  // -gzip-ratio
 }
 
 // register adds the data flags to fs. withCols adds -cols, the feature
@@ -60,6 +61,8 @@ func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.labels, "labels", "", "IDX: the label `file` (default: the image file's name with\n"+
 		"\"images-idx3\" replaced by \"labels-idx1\", with or without .gz)")
 	fs.Float64Var(&d.scale, "scale", 1.0/255, "IDX: pixel values are multiplied by `s`")
+	fs.IntVar(&d.gzRatio, "gzip-ratio", dataset.DefaultGzipRatio, "LIBSVM, CSV: a gzip-compressed file may decompress to at most `R` bytes per\n"+
+		"compressed byte, plus 1 MiB (the readers' memory bounds are per byte of text); 0: no bound")
 }
 
 // finish records which flags were set; call it after parsing.
@@ -131,6 +134,15 @@ func (d *dataFlags) labelsPath(images string) (string, error) {
 	return "", fmt.Errorf("%w: %s: IDX input needs -labels FILE (the name has no \"images-idx3\" to derive it from)", errUsage, images)
 }
 
+// gzipRatio is -gzip-ratio as the dataset options take it: 0 (no bound)
+// is negative there, where 0 is the default.
+func (d *dataFlags) gzipRatio() int {
+	if d.gzRatio == 0 {
+		return -1
+	}
+	return d.gzRatio
+}
+
 // check validates the flag values that do not depend on a file, so that
 // a bad flag is a usage error before any work.
 func (d *dataFlags) check() error {
@@ -148,6 +160,9 @@ func (d *dataFlags) check() error {
 	}
 	if _, err := oneRune("comment", d.comment); err != nil {
 		return err
+	}
+	if d.gzRatio < 0 {
+		return fmt.Errorf("%w: -gzip-ratio %d: want a ratio ≥ 0 (0: no bound)", errUsage, d.gzRatio)
 	}
 	if !(d.scale > 0) || d.scale*255 > 1e30 {
 		return fmt.Errorf("%w: -scale %v: want a positive finite value", errUsage, d.scale)
@@ -171,9 +186,9 @@ func loadData[T kernel.Float](path string, d *dataFlags, cols int, against strin
 	var data *dataset.Data[T]
 	switch format {
 	case fmtLIBSVM:
-		data, err = dataset.LoadLIBSVM[T](path, dataset.LIBSVMOptions{Cols: cols})
+		data, err = dataset.LoadLIBSVM[T](path, dataset.LIBSVMOptions{Cols: cols, MaxGzipRatio: d.gzipRatio()})
 	case fmtCSV:
-		opts := dataset.CSVOptions{LabelColumn: d.labelCol, Header: d.header}
+		opts := dataset.CSVOptions{LabelColumn: d.labelCol, Header: d.header, MaxGzipRatio: d.gzipRatio()}
 		if opts.Comma, err = oneRune("sep", d.sep); err != nil {
 			return nil, "", err
 		}
@@ -213,8 +228,8 @@ func loadData[T kernel.Float](path string, d *dataFlags, cols int, against strin
 // width per class, must be justified by the input as a dense matrix is
 // (see dataset.DenseRatio): at most DenseRatio bytes per byte of the
 // sparse rows, plus DenseSlack; else the error asks for -cols.
-func loadSparse[T kernel.Float](path string, cols int) (*dataset.CSR[T], error) {
-	c, err := dataset.LoadLIBSVMSparse[T](path, dataset.LIBSVMOptions{Cols: cols})
+func loadSparse[T kernel.Float](path string, cols int, d *dataFlags) (*dataset.CSR[T], error) {
+	c, err := dataset.LoadLIBSVMSparse[T](path, dataset.LIBSVMOptions{Cols: cols, MaxGzipRatio: d.gzipRatio()})
 	if err != nil || cols > 0 {
 		return c, err
 	}

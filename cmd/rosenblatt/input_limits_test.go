@@ -43,6 +43,16 @@ func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// repeatedGzip is 2²⁰ lines of LIBSVM, 4 MiB of text, gzip-compressed
+// to a few KB: far more than 16 bytes of text per compressed byte.
+var repeatedGzip = func() string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(strings.Repeat("1 1:1\n-1 2:1\n", 1<<19)))
+	zw.Close()
+	return b.String()
+}()
+
 func TestInputLimits(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -78,6 +88,13 @@ func TestInputLimits(t *testing.T) {
 		{name: "digit separator in CSV", files: map[string]string{"sep.csv": "1,2\n-1,1_000\n"},
 			args: []string{"train", "-label-col", "0", "-o", "m.model", "sep.csv"}, code: exitFail,
 			stderr: []string{`sep.csv:2:4: value "1_000" is not a number`}},
+		{name: "a gzip file of repeated lines", files: map[string]string{"rep.libsvm.gz": repeatedGzip},
+			args: []string{"train", "-o", "m.model", "rep.libsvm.gz"}, code: exitFail,
+			stderr: []string{"rep.libsvm.gz", "data set too large: the gzip stream decompresses to more than", "16 times the", "-gzip-ratio"}},
+		{name: "-gzip-ratio lifts the bound", files: map[string]string{"rep.libsvm.gz": repeatedGzip},
+			args: []string{"train", "-q", "-epochs", "1", "-gzip-ratio", "0", "-o", "m.model", "rep.libsvm.gz"}, code: exitOK, model: true},
+		{name: "negative -gzip-ratio", files: map[string]string{"rep.libsvm.gz": repeatedGzip},
+			args: []string{"train", "-gzip-ratio", "-1", "-o", "m.model", "rep.libsvm.gz"}, code: exitUsage, stderr: []string{"-gzip-ratio -1"}},
 		{name: "digit separator in a label", files: map[string]string{"lab.libsvm": "1 1:1\n1_0 1:2\n"},
 			args: []string{"train", "-o", "m.model", "lab.libsvm"}, code: exitFail,
 			stderr: []string{`lab.libsvm:2:1: label "1_0" is not an integer`}},
@@ -123,14 +140,15 @@ func TestModelWidthLiftsTheBound(t *testing.T) {
 }
 
 // TestLineLimit feeds train a gzip-compressed file of 65 MiB without a
-// newline: it must fail at the 64 MiB line limit with the line's position.
+// newline, with -gzip-ratio 0 (it compresses a thousandfold): it must fail
+// at the 64 MiB line limit with the line's position.
 func TestLineLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decompresses 65 MiB")
 	}
 	dir := t.TempDir()
 	gzipFile(t, dir, "zero.libsvm.gz", bytes.Repeat([]byte("1"), 65<<20))
-	code, _, stderr := runIn(t, dir, "train", "-o", "m.model", "zero.libsvm.gz")
+	code, _, stderr := runIn(t, dir, "train", "-gzip-ratio", "0", "-o", "m.model", "zero.libsvm.gz")
 	if code != exitFail || !strings.Contains(stderr, "zero.libsvm.gz:1: line longer than 67108864 bytes") {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}

@@ -19,8 +19,9 @@
 // Run "rosenblatt COMMAND -h" for a command's flags. Flags may come before
 // or after the file arguments. Data files are LIBSVM/SVMlight text, CSV
 // (-label-col, -header, -sep) or an IDX image file with its IDX label file
-// (-labels), optionally gzip-compressed; the format follows the file name
-// unless -format says it. Errors in a data file name the file, line and
+// (-labels), optionally gzip-compressed (LIBSVM and CSV to at most 16
+// bytes of text per compressed byte, -gzip-ratio); the format follows the
+// file name unless -format says it. Errors in a data file name the file, line and
 // column. No command writes over an existing file unless given -f, nor
 // over one of its input files even with -f.
 //

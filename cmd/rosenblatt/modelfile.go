@@ -456,14 +456,28 @@ func algoName(a perceptron.Algorithm) string {
 	return a.String()
 }
 
-// joinInts formats labels as "-1 1".
+// maxListed is the most labels joinInts lists: a model of 20,000 classes
+// is described in a line, not 120 KB.
+const maxListed = 20
+
+// joinInts formats labels as "-1 1"; more than maxListed as their first
+// 16 and last 3, "0 1 … 15 … 19997 19998 19999 (20000 labels)".
 func joinInts(v []int) string {
 	var b []byte
 	for i, x := range v {
+		if len(v) > maxListed && i == maxListed-4 {
+			b = append(b, " …"...)
+		}
+		if len(v) > maxListed && i >= maxListed-4 && i < len(v)-3 {
+			continue
+		}
 		if i > 0 {
 			b = append(b, ' ')
 		}
 		b = fmt.Appendf(b, "%d", x)
+	}
+	if len(v) > maxListed {
+		b = fmt.Appendf(b, " (%d labels)", len(v))
 	}
 	return string(b)
 }

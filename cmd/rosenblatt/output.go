@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,8 +32,10 @@ var errMalformed = errors.New("malformed file")
 // Output files.
 //
 // A regular file is written atomically: into a new temporary file in the
-// target's directory (".NAME.tmp-RANDOM", created with mode 0644 minus the
-// umask), synced and closed, then moved onto the target. Without -f the
+// target's directory (".NAME.rosenblatt-tmp-PID-RANDOM", created with mode
+// 0644 minus the umask; see tempfiles.go for its removal on SIGINT and
+// SIGTERM and of those a killed process left), synced and closed, then
+// moved onto the target. Without -f the
 // last step is a hard link, which fails if the target appeared in the
 // meantime, and the temporary name is then removed; where the file system
 // has no hard links it is a rename after checking that the target is still
@@ -43,8 +44,9 @@ var errMalformed = errors.New("malformed file")
 // kept (not its owner, nor its other hard links, which keep the old
 // content). On any error the temporary file is removed and the target is
 // untouched: the command never removes a path it did not create. If the
-// process is killed between the link and the removal, the temporary name
-// remains next to the target, a second link to the complete output.
+// process is killed (SIGKILL) between the link and the removal, the
+// temporary name remains next to the target, a second link to the
+// complete output, until the next write of the target removes it.
 //
 // A symbolic link to a regular file, or to nothing, is followed: the file
 // it points to is replaced, not the link.
@@ -414,8 +416,13 @@ func writeAtomic(t outTarget, force bool, write func(io.Writer) error) error {
 			f.Close()      // a second Close is harmless
 			os.Remove(tmp) // ours: created exclusively above
 		}
+		unregisterTemp(tmp)
 	}()
-	if err := write(f); err != nil {
+	var w io.Writer = f
+	if testWriteHook != nil {
+		w = &hookWriter{f, tmp}
+	}
+	if err := write(w); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -455,6 +462,31 @@ func writeAtomic(t outTarget, force bool, write func(io.Writer) error) error {
 	return nil
 }
 
+// testWriteHook, if set (by a test, in the process it runs as the
+// command), is called with the temporary file's name at the first write to
+// it.
+var testWriteHook func(tmp string)
+
+// hookWriter calls testWriteHook at its first write.
+type hookWriter struct {
+	f   *os.File
+	tmp string
+}
+
+func (h *hookWriter) Write(p []byte) (int, error) {
+	if h.tmp != "" {
+		n, err := h.f.Write(p[:len(p)/2])
+		testWriteHook(h.tmp)
+		h.tmp = ""
+		if err != nil {
+			return n, err
+		}
+		m, err := h.f.Write(p[n:])
+		return n + m, err
+	}
+	return h.f.Write(p)
+}
+
 // linkNew makes the complete temporary file tmp appear at path unless
 // something exists there: a hard link, or where the file system has none,
 // a rename after checking.
@@ -473,25 +505,6 @@ func linkNew(tmp, path string) error {
 		return lerr
 	}
 	return os.Rename(tmp, path)
-}
-
-// createTemp creates a new file next to path, named after it, with mode
-// 0644 minus the umask (os.CreateTemp's 0600 would need the umask to be
-// read, which only a racy syscall does).
-func createTemp(path string) (*os.File, string, error) {
-	dir, base := filepath.Split(path)
-	if len(base) > 200 { // room for the suffix within NAME_MAX
-		base = base[:200]
-	}
-	for range 100 {
-		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%08x", base, rand.Uint32()))
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, tmp, err
-	}
-	return nil, "", fmt.Errorf("cannot create a temporary file next to %s", path)
 }
 
 // syncDir makes a rename in dir durable, where the system allows it; a

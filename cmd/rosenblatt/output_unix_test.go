@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -191,4 +192,14 @@ func TestOutputToDescriptor(t *testing.T) {
 			check(t, c, dir, cmd.ProcessState.ExitCode(), errb.String())
 		})
 	}
+}
+
+// mkfifo makes a named pipe dir/name.fifo and returns its path.
+func mkfifo(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name+".fifo")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -147,7 +147,7 @@ func predictFile[T kernel.Float](c classifier[T], dataPath string, df *dataFlags
 		return nil, nil, nil, "", err
 	}
 	if m, ok := sparseReader(c); ok && format == fmtLIBSVM {
-		X, err := loadSparse[T](dataPath, m.Dims())
+		X, err := loadSparse[T](dataPath, m.Dims(), df)
 		if err != nil {
 			return nil, nil, nil, "", err
 		}

@@ -479,7 +479,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	var csr *dataset.CSR[T]
 	format := fmtLIBSVM
 	if sparse {
-		if csr, err = loadSparse[T](path, tf.data.cols); err != nil {
+		if csr, err = loadSparse[T](path, tf.data.cols, &tf.data); err != nil {
 			return err
 		}
 		repr += fmt.Sprintf(", %d stored values (%.1f per row), %.1f MB; the trainer reads only the stored values", csr.NNZ(), float64(csr.NNZ())/float64(max(csr.Rows, 1)), float64(csr.Bytes())/1e6)
@@ -492,7 +492,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	var testCSR *dataset.CSR[T]
 	if tf.test != "" {
 		if tsparse, _, _ := tf.representation(tf.test); tsparse && sparse {
-			if testCSR, err = loadSparse[T](tf.test, data.Cols); err == nil {
+			if testCSR, err = loadSparse[T](tf.test, data.Cols, &tf.data); err == nil {
 				test = &dataset.Data[T]{Y: testCSR.Y, Rows: testCSR.Rows, Cols: testCSR.Cols}
 			}
 		} else {

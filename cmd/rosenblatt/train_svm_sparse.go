@@ -32,7 +32,7 @@ func loadSVMData[T kernel.Float](tf *trainFlags, path string) (*svmData[T], erro
 		return &svmData[T]{data: data, test: test, format: format, repr: repr}, nil
 	}
 	sd := &svmData[T]{format: fmtLIBSVM}
-	if sd.csr, err = loadSparse[T](path, tf.data.cols); err != nil {
+	if sd.csr, err = loadSparse[T](path, tf.data.cols, &tf.data); err != nil {
 		return nil, err
 	}
 	c := sd.csr
@@ -41,7 +41,7 @@ func loadSVMData[T kernel.Float](tf *trainFlags, path string) (*svmData[T], erro
 	sd.data = &dataset.Data[T]{Y: c.Y, Rows: c.Rows, Cols: c.Cols}
 	if tf.test != "" {
 		if tsparse, _, _ := tf.representation(tf.test); tsparse {
-			if sd.testCSR, err = loadSparse[T](tf.test, c.Cols); err != nil {
+			if sd.testCSR, err = loadSparse[T](tf.test, c.Cols, &tf.data); err != nil {
 				return nil, err
 			}
 			if sd.testCSR.Cols > c.Cols {

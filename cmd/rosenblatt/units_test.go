@@ -108,27 +108,32 @@ func TestLabelsPath(t *testing.T) {
 
 func TestEvalReport(t *testing.T) {
 	// True labels 0 0 0 1 1 2 and 9 (unknown to the model); predictions
-	// 0 0 1 1 0 1 0. The model knows 0, 1, 2 and 3 (3 never occurs).
+	// 0 0 1 1 0 1 0. The model knows 0, 1, 2 and 3: 3 occurs in neither,
+	// and is left out (counted in others).
 	y := []int{0, 0, 0, 1, 1, 2, 9}
 	pred := []int{0, 0, 1, 1, 0, 1, 0}
 	r := newEvalReport(pred, y, []int{0, 1, 2, 3})
-	if !slices.Equal(r.labels, []int{0, 1, 2, 3, 9}) {
-		t.Fatalf("labels %v, want [0 1 2 3 9]", r.labels)
+	if !slices.Equal(r.labels, []int{0, 1, 2, 9}) || r.others != 1 {
+		t.Fatalf("labels %v, others %d; want [0 1 2 9], 1", r.labels, r.others)
 	}
 	if r.n != 7 || r.right != 3 {
 		t.Errorf("n %d right %d, want 7 3", r.n, r.right)
 	}
 	wantConf := [][]int{
-		{2, 1, 0, 0, 0},
-		{1, 1, 0, 0, 0},
-		{0, 1, 0, 0, 0},
-		{0, 0, 0, 0, 0},
-		{1, 0, 0, 0, 0},
+		{2, 1, 0, 0},
+		{1, 1, 0, 0},
+		{0, 1, 0, 0},
+		{1, 0, 0, 0},
 	}
 	for i := range wantConf {
-		if !slices.Equal(r.confusion[i], wantConf[i]) {
-			t.Errorf("confusion row %d = %v, want %v", r.labels[i], r.confusion[i], wantConf[i])
+		for j := range wantConf[i] {
+			if got := r.count(i, j); got != wantConf[i][j] {
+				t.Errorf("confusion[%d][%d] = %d, want %d", r.labels[i], r.labels[j], got, wantConf[i][j])
+			}
 		}
+	}
+	if len(r.confusion) != 6 {
+		t.Errorf("%d cells kept, want the 6 nonzero ones", len(r.confusion))
 	}
 	nan := math.NaN() // undefined
 	want := []struct {
@@ -139,7 +144,6 @@ func TestEvalReport(t *testing.T) {
 		{0, 2.0 / 4, 2.0 / 3, 4.0 / 7, 3}, // TP 2, FP 2, FN 1
 		{1, 1.0 / 3, 1.0 / 2, 2.0 / 5, 2}, // TP 1, FP 2, FN 1
 		{2, nan, 0, 0, 1},                 // never predicted
-		{3, nan, nan, nan, 0},             // neither predicted nor present
 		{9, nan, 0, 0, 1},
 	}
 	same := func(got float64, ok bool, want float64) bool {
@@ -147,6 +151,9 @@ func TestEvalReport(t *testing.T) {
 			return !ok
 		}
 		return ok && math.Abs(got-want) < 1e-15
+	}
+	if len(r.classes) != len(want) {
+		t.Fatalf("%d classes, want %d", len(r.classes), len(want))
 	}
 	for i, w := range want {
 		m := r.classes[i]

@@ -2,6 +2,8 @@ package modelfile
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 )
 
 // JSONHeader is the beginning of every JSON model document: the format
@@ -23,10 +25,18 @@ func NewJSONHeader[T Float](format, kind, algorithm string, dims int) JSONHeader
 }
 
 // Unmarshal decodes a JSON document into v (a struct that embeds a
-// JSONHeader) and checks the header's format and version: a syntax error
-// or another format wraps e.Corrupt, an unknown version e.Version.
-func (e Errors) Unmarshal(data []byte, v any, h *JSONHeader, format string) error {
+// JSONHeader) and checks the header's format and version: a syntax error,
+// a null where a number or array element goes (see NoNull; absent names the
+// members that may be null, meaning absent or empty) or another format wraps
+// e.Corrupt, an unknown version e.Version.
+func (e Errors) Unmarshal(data []byte, v any, h *JSONHeader, format string, absent ...string) error {
+	if err := e.NoNull(data, absent...); err != nil {
+		return err
+	}
 	if err := json.Unmarshal(data, v); err != nil {
+		if errors.Is(err, ErrNull) {
+			return fmt.Errorf("%w: %w", e.Corrupt, err)
+		}
 		return e.Corruptf("%v", err)
 	}
 	if h.Format != format {

@@ -89,8 +89,8 @@ func ReadSparse[T Float](e Errors, r *Reader, s uint64, d, es int) (*dataset.CSR
 // packages' "sparse_support_vectors"): its stored values and their
 // features (0-based, increasing).
 type JSONSparse[T Float] struct {
-	Features []int32 `json:"features"`
-	Values   []T     `json:"values"`
+	Features Array[int32] `json:"features"`
+	Values   Array[T]     `json:"values"`
 }
 
 // SparseJSON returns the rows of c in their JSON form (views of c's
@@ -109,7 +109,12 @@ func SparseJSON[T Float](c *dataset.CSR[T]) []JSONSparse[T] {
 // e.Corrupt; the rest (features increasing and below cols, finite values)
 // is the caller's to check (dataset.CSR.Validate).
 func SparseFromJSON[T Float](e Errors, rows []JSONSparse[T], cols int) (*dataset.CSR[T], error) {
-	c := &dataset.CSR[T]{Rows: len(rows), Cols: cols, Ptr: []int{0}, Y: make([]int, len(rows))}
+	n := 0
+	for _, v := range rows {
+		n += len(v.Values)
+	}
+	c := &dataset.CSR[T]{Rows: len(rows), Cols: cols, Ptr: make([]int, 1, len(rows)+1), Y: make([]int, len(rows)),
+		Idx: make([]int32, 0, n), Val: make([]T, 0, n)}
 	for _, v := range rows {
 		if len(v.Features) != len(v.Values) {
 			return nil, e.Corruptf("a sparse support vector of %d features and %d values", len(v.Features), len(v.Values))

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"time"
 
@@ -50,6 +51,9 @@ Flags of train:
   -seed n            svm: seed of the shards' visiting orders (default 0)
   -format F          libsvm or csv (label first, no header) (default libsvm)
   -type T            float32 or float64 (default float32)
+  -max-model-mb M    the most memory (MiB) the model may take in a worker, at 32 bytes a
+                     value of classes × (D+1) (default 4096): a larger -dims is refused
+                     before anything is allocated
   -f                 replace an existing MODEL (and its report)
   -v                 show Beam's informational log (default: warnings only)
 
@@ -71,6 +75,7 @@ var (
 	format    = flag.String("format", "libsvm", "libsvm or csv")
 	typ       = flag.String("type", "float32", "float32 or float64")
 	force     = flag.Bool("f", false, "replace an existing model file")
+	maxModel  = flag.Int64("max-model-mb", ipm.DefaultMaxModelBytes>>20, "most memory of the model in a worker, MiB")
 	verbose   = flag.Bool("v", false, "show Beam's log")
 )
 
@@ -112,6 +117,10 @@ func run(ctx context.Context, patterns []string, stdout io.Writer) error {
 	}
 	cfg := ipm.Config{Inputs: patterns, Format: *format, Dims: *dims, Type: *typ, Algorithm: alg,
 		Mixing: mx, Shards: *shards, Epochs: *epochs, Eta: *eta, C: *svmC, Seed: *seed, Output: *out, Overwrite: *force}
+	if *maxModel < 1 || *maxModel > math.MaxInt64>>20 {
+		return fmt.Errorf("%w: -max-model-mb %d (want 1 to 2⁴³)", ipm.ErrConfig, *maxModel)
+	}
+	cfg.MaxModelBytes = *maxModel << 20
 	start := time.Now()
 	rep, err := ipm.Run(ctx, cfg, beamx.Run)
 	if err != nil {
