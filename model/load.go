@@ -192,8 +192,21 @@ func (o Options) readBinary(r io.Reader, fi os.FileInfo) ([]byte, error) {
 	regular := fi != nil && fi.Mode().IsRegular()
 	limit := o.maxBytes()
 	var c bounded.Chunks
+	// family is the corrupt-file sentinel of the package whose kind the
+	// header names, which the errors wrap besides ErrCorrupt.
+	family := func() error {
+		if p := c.First(); len(p) > 11 {
+			switch k := Kind(p[11]); {
+			case k.svm():
+				return svm.ErrCorrupt
+			case k.quant():
+				return quant.ErrCorrupt
+			}
+		}
+		return perceptron.ErrCorrupt
+	}
 	truncated := func(have, n int64) error {
-		return fmt.Errorf("%w: %d bytes, the header implies at least %d (truncated)", ErrCorrupt, have, n)
+		return corrupt(fmt.Errorf("%w: %d bytes, the header implies at least %d (truncated)", family(), have, n))
 	}
 	fill := func(n int64) error {
 		err := c.Fill(r, n, nil)
@@ -232,7 +245,7 @@ func (o Options) readBinary(r io.Reader, fi os.FileInfo) ([]byte, error) {
 			return nil, err
 		}
 		if more <= need {
-			return nil, fmt.Errorf("%w: the header gives no size", ErrCorrupt)
+			return nil, corrupt(fmt.Errorf("%w: the header gives no size", family()))
 		}
 		need = more
 		if regular && c.Len() > 0 {
@@ -244,7 +257,7 @@ func (o Options) readBinary(r io.Reader, fi os.FileInfo) ([]byte, error) {
 	}
 	if regular {
 		if fi.Size() != size {
-			return nil, fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", ErrCorrupt, size, fi.Size())
+			return nil, corrupt(fmt.Errorf("%w: the header implies %d bytes, the file has %d (truncated or padded)", family(), size, fi.Size()))
 		}
 		c.Reserve(size)
 	} else if err := bound(size); err != nil {
@@ -255,7 +268,7 @@ func (o Options) readBinary(r io.Reader, fi os.FileInfo) ([]byte, error) {
 	}
 	var one [1]byte
 	if n, _ := io.ReadFull(r, one[:]); n > 0 {
-		return nil, fmt.Errorf("%w (%w): more bytes follow the %d the header implies (padded)", ErrCorrupt, ErrTooLarge, size)
+		return nil, corrupt(fmt.Errorf("%w (%w): more bytes follow the %d the header implies (padded)", family(), ErrTooLarge, size))
 	}
 	return c.Bytes(), nil
 }

@@ -740,7 +740,7 @@ func printReport(w io.Writer, rep *benchReport) {
 	b.WriteString("\nflop/B is the flops per byte read; roof is the lower of the compute peak and flop/B × the read\n")
 	b.WriteString("bandwidth of the case's level (for the case's implementation and thread count); %roof is GFLOP/s\n")
 	fmt.Fprintf(&b, "against it. \"~\" marks a case at its roof, up to %.0f%% above it (noise); \"!\" one further above: a\n", roofNoise)
-	b.WriteString("measurement error (see the notes).\n")
+	b.WriteString("measurement error (explained after the table).\n")
 	io.WriteString(w, b.String())
 }
 

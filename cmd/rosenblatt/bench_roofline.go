@@ -359,7 +359,7 @@ func (rf *rooflineReport) place(r *benchResult, m *machineInfo) {
 // come out ahead.
 const roofNoise = 3.0
 
-// overRoof returns the notes on results above their roof. The roof's
+// overRoof returns the remarks on results above their roof. The roof's
 // loops do at least what any kernel can (nothing but the operation, from
 // registers or as the kernels read), and each roof figure is the maximum
 // over its trials, so an excess beyond roofNoise is a measurement error:

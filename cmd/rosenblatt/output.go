@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"io"
 	"io/fs"
 	"os"
@@ -584,7 +585,7 @@ func lineCol(data []byte, off int64) (line, col int) {
 // errTooLarge reports an input file larger than the command reads: a JSON
 // model or bench report beyond its limit, or a file that goes on after
 // the size its header gives.
-var errTooLarge = errors.New("file too large")
+var errTooLarge = model.ErrTooLarge
 
 // Limits of the model and report files, which are read whole (variables
 // so that tests can lower them).
@@ -749,3 +750,6 @@ func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
 	}
 	return nil
 }
+
+// isJSONSpace reports whether c is white space to JSON.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -205,7 +205,7 @@ var outputCases = []cliCase{
 		stderr: []string{"big.model: perceptron: corrupt model file: the header implies", "the file has 10737418240 (truncated or padded)"}},
 	{name: "eval a 10 GB JSON model", setup: sparseFile("big.json", "{", tenGB),
 		args: []string{"eval", "big.json", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"big.json: file too large: 10 GiB, more than the 1 GiB this command reads"}},
+		stderr: []string{"big.json: file too large: 10 GiB, more than the limit of 1 GiB"}},
 	{name: "eval a model whose header claims more than the file", setup: func(t *testing.T, dir string) {
 		trainIris()(t, dir)
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))

@@ -211,7 +211,7 @@ func checkTrainAccuracy(floor float64) func(t *testing.T, dir, stdout, stderr st
 var svmCases = []cliCase{
 	// Training summaries.
 	{name: "svm rbf ovo train", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-gamma", "scale", "-o", "m.model", "-test", "{td}/iris.test.libsvm", "{td}/iris.train.libsvm"},
-		code: exitOK, stdout: []string{"kernel SVM, ovo, rbf(gamma=", "SMO (LIBSVM's C-SVC", "C = 1 (½‖w‖² + C·Σξ; the notes' ‖θ‖² + C·Σξ with C = 2)",
+		code: exitOK, stdout: []string{"kernel SVM, ovo, rbf(gamma=", "SMO (LIBSVM's C-SVC", "C = 1 (½‖w‖² + C·Σξ, LIBSVM's; as ‖w‖² + C′·Σξ, C′ = 2)",
 			"machine:        1 vs 0:", "machine:        2 vs 1:", "support vectors"},
 		check: func(t *testing.T, dir, stdout, stderr string) {
 			checkTrainAccuracy(96)(t, dir, stdout, stderr)

@@ -94,7 +94,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
 	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
 	fs.BoolVar(&tf.resumable, "resumable", false, "keep the training state in the model file, so that -init can continue it exactly\n(an averaged model's file is three times the size)")
-	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) (with -B: (x, B)) to unit Euclidean length, as the notes do\n"+
+	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) (with -B: (x, B)) to unit Euclidean length\n(Novikoff's bound then has R = 1)\n"+
 		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
 	fs.BoolVar(&tf.normFeat, "normalize-features", false, "scale x to unit length, then add the bias (what -normalize did before model files\nof version 2)")
 	fs.BoolVar(&tf.bias, "bias", true, "learn a bias term b (-bias=false: the separator goes through 0)")
@@ -106,7 +106,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"from its weights; -algo, -multiclass, -normalize, -normalize-features, -bias and -type default to\n"+
 		"the model's")
 	fs.Float64Var(&tf.lambda, "lambda", 0, "pegasos: regularisation `λ` > 0 (default 1e-4 unless -C is given)")
-	fs.Var(&tf.c, "C", "svm, pegasos: soft-margin constant `C` of ½‖w‖² + C·Σ hinge (LIBSVM's; the notes' C is 2C);\n"+
+	fs.Var(&tf.c, "C", "svm, pegasos: soft-margin constant `C` of ½‖w‖² + C·Σ hinge (LIBSVM's; in the ‖θ‖² + C·Σξ form it is 2C);\n"+
 		"svm: default 1, and inf trains the hard margin (non-separable data is an error);\n"+
 		"pegasos: λ = 1/(C·N), give -lambda or -C, not both")
 	fs.Float64Var(&tf.tol, "tol", 0, "svm: stopping tolerance on the KKT violation (default 0.001 with -kernel or -C inf, else\n"+
@@ -133,7 +133,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"exp(−γ·‖x−x′‖²) (default 1/features), or scale: 1/(features·Var(X)), scikit-learn's gamma=\"scale\",\n"+
 		"or auto: 1/features (scikit-learn's gamma=\"auto\", LIBSVM's default)")
 	fs.Float64Var(&tf.coef0, "coef0", 1, "poly: the constant `c` in (γ·x·x′ + c)^degree")
-	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree` m of the notes' polynomial kernel (1 + x·x′)^m")
+	fs.IntVar(&tf.degree, "degree", 3, "poly: the `degree` m of the polynomial kernel (1 + x·x′)^m")
 	fs.Int64Var(&tf.cacheMB, "cache", 0, "kernel: memory budget in `MB` for kernel values: the whole Gram matrix when it fits,\n"+
 		"else an LRU cache of its rows (default 2048; -1: no limit; the kernel SVM's row cache is\n"+
 		"this budget too, default 100)")
@@ -606,7 +606,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 
 	w := summaryPrinter(summary)
 	printDataLines(w, path, format, tf.typ, data)
-	w("model", "%s", describeModel(m, tf.typ))
+	w("model", "%s", m)
 	w("training", "%s", describeOptions(opt, binary, from != nil))
 	if from != nil {
 		how := "its weights as the start"

@@ -23,7 +23,7 @@ var notesCases = []cliCase{
 	{name: "rbf gamma still defaults to 1/features", args: []string{"train", "-kernel", "rbf", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}},
 
-	{name: "normalize is the notes' (x, 1)/‖(x, 1)‖", args: []string{"train", "-normalize", "-epochs", "1000", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "normalize is (x, 1)/‖(x, 1)‖", args: []string{"train", "-normalize", "-epochs", "1000", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"samples normalised as (x, 1)/‖(x, 1)‖", "(x, 1) normalised"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m := loadLinear32(t, filepath.Join(dir, "m"))

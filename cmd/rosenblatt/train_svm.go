@@ -252,7 +252,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 
 	w := summaryPrinter(summary)
 	printDataLines(w, path, format, tf.typ, data)
-	w("model", "%s", describeSVM(m, tf.typ))
+	w("model", "%s", m)
 	w("training", "%s", run.solver)
 	w("kernel path", "%s", kernel.Active())
 	if tf.verbose {
@@ -276,7 +276,7 @@ func cText(C float64) string {
 	if math.IsInf(C, 1) {
 		return "C = inf (the hard margin: min ½‖w‖² subject to y(w·φ(x) + b) ≥ 1)"
 	}
-	return fmt.Sprintf("C = %g (½‖w‖² + C·Σξ; the notes' ‖θ‖² + C·Σξ with C = %g)", C, 2*C)
+	return fmt.Sprintf("C = %g (½‖w‖² + C·Σξ, LIBSVM's; as ‖w‖² + C′·Σξ, C′ = %g)", C, 2*C)
 }
 
 // trainKernelSVM trains the kernel SVM of the flags.
@@ -519,28 +519,4 @@ func printDataMargin(w func(k, f string, a ...any), what string, dm *perceptron.
 	} else {
 		w("", "%sNovikoff's best bound R′²/γ′_D² = %.4g (the model does not separate the data)", what, dm.Bound)
 	}
-}
-
-// describeSVM is a one-line description of an SVM model, e.g. "kernel SVM,
-// ovo, rbf(gamma=0.5), float32, 4 features, 23 support vectors, classes 0
-// 1 2" or "linear SVM, ovr, float32, 4 features, classes 0 1 2".
-func describeSVM(m any, typ string) string {
-	type common interface {
-		Scheme() svm.Scheme
-		Dims() int
-		Classes() []int
-	}
-	type kernelSVM interface {
-		common
-		Kernel() gram.Kernel
-		NumSupport() int
-	}
-	switch v := m.(type) {
-	case kernelSVM:
-		return fmt.Sprintf("kernel SVM, %s, %s, %s, %d features, %d support vectors, classes %s",
-			v.Scheme(), v.Kernel(), typ, v.Dims(), v.NumSupport(), joinInts(v.Classes()))
-	case common:
-		return fmt.Sprintf("linear SVM, %s, %s, %d features, classes %s", v.Scheme(), typ, v.Dims(), joinInts(v.Classes()))
-	}
-	return ""
 }

@@ -53,14 +53,29 @@ func Perceptron(kind, algo, kernel, typ string, dims, support int, classes []int
 	return s
 }
 
-// Labels formats labels as "-1 1".
+// MaxListed is the most labels Labels lists: a model of 20,000 classes
+// would otherwise be described in some 100 KB.
+const MaxListed = 20
+
+// Labels formats labels as "-1 1"; more than MaxListed as their first
+// MaxListed−4, "…", the last 3 and their count: "0 1 … 19997 19998 19999
+// (20000 labels)".
 func Labels(v []int) string {
 	var b strings.Builder
 	for i, x := range v {
+		if len(v) > MaxListed && i == MaxListed-4 {
+			b.WriteString(" …")
+		}
+		if len(v) > MaxListed && i >= MaxListed-4 && i < len(v)-3 {
+			continue
+		}
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(strconv.Itoa(x))
+	}
+	if len(v) > MaxListed {
+		fmt.Fprintf(&b, " (%d labels)", len(v))
 	}
 	return b.String()
 }
