@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"io"
 	"io/fs"
@@ -620,13 +621,13 @@ func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check fu
 	if regular && fi.Size() > limit {
 		return nil, tooLarge(fmtBytes(fi.Size()))
 	}
-	var c chunks
-	err := c.fill(r, min(limit+1, minChunk), check)
+	var c bounded.Chunks
+	err := c.Fill(r, min(limit+1, bounded.MinChunk), check)
 	if err == nil {
 		if regular {
-			c.reserve(fi.Size() + 1) // +1: room to see the end
+			c.Reserve(fi.Size() + 1) // +1: room to see the end
 		}
-		err = c.fill(r, limit+1, check)
+		err = c.Fill(r, limit+1, check)
 	}
 	switch {
 	case err == nil || err == io.EOF:
@@ -635,10 +636,10 @@ func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check fu
 	default:
 		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
 	}
-	if c.n > limit {
+	if c.Len() > limit {
 		return nil, tooLarge("longer")
 	}
-	return c.bytes(), nil
+	return c.Bytes(), nil
 }
 
 // jsonStart checks the first bytes of a JSON file as they arrive: white
