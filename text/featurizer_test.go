@@ -99,15 +99,15 @@ var edgeDocs = []string{
 	"   \t\n",
 	"Hello, World! hello world",
 	"The cat sat on the mat; the CAT sat.",
-	"café cafe\u0301 CAFÉ naïve",                  // NFC, NFD (combining acute), upper case
-	"\u0301leading mark and trailing e\u0301\u0308", // marks at a token's start
-	"我爱北京天安门 東京は日本の首都です",                           // scripts without spaces
-	"ภาษาไทยไม่มีช่องว่าง",                          // Thai: letters and spacing marks
-	"emoji 🙂👍🏽 in 😀text 🇫🇷 flags",                // symbols separate
+	"café cafe\u0301 CAFÉ naïve", // NFC, NFD (combining acute), upper case
+	"\u0301leading mark and trailing e\u0301\u0308",                 // marks at a token's start
+	"我爱北京天安门 東京は日本の首都です",                                            // scripts without spaces
+	"ภาษาไทยไม่มีช่องว่าง",                                          // Thai: letters and spacing marks
+	"emoji 🙂👍🏽 in 😀text 🇫🇷 flags",                                   // symbols separate
 	"bad \xff\xfe bytes\xc3 mid\xe2\x82word \xed\xa0\x80 surrogate", // invalid UTF-8
-	"digits 123 ٣٤٥ ＡＢＣ full-width",                  // other digits, full-width letters
-	"İstanbul ΣΊΣΥΦΟΣ ǅ title case",                 // special lower-casing
-	"under_score it's well-known",                  // Extra
+	"digits 123 ٣٤٥ ＡＢＣ full-width",                                 // other digits, full-width letters
+	"İstanbul ΣΊΣΥΦΟΣ ǅ title case",                                 // special lower-casing
+	"under_score it's well-known",                                   // Extra
 	"\uFFFD replacement \uFFFD char",
 	"a a a a a a b",
 	strings.Repeat("word ", 50),
