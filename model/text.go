@@ -146,7 +146,9 @@ func (t *Text) Classes() []int { return t.inner.Classes() }
 func (t *Text) NumScores() int { return t.inner.NumScores() }
 
 // String describes the model in one line.
-func (t *Text) String() string { return "text model (" + t.feat.String() + ") of a " + t.inner.String() }
+func (t *Text) String() string {
+	return "text model (" + t.feat.String() + ") of a " + t.inner.String()
+}
 
 // Featurizer returns the model's featurizer.
 func (t *Text) Featurizer() *text.Featurizer { return t.feat }
