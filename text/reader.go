@@ -287,8 +287,10 @@ func (r *Reader) nextCSV() error {
 	r.labels = r.labels[:0]
 	r.doc = nil
 	rec, err := r.cr.Read()
-	line, _ := r.cr.FieldPos(0)
-	r.line = line
+	if err == nil {
+		r.line, _ = r.cr.FieldPos(0)
+	}
+	line := r.line
 	switch {
 	case errors.Is(err, errLongLine):
 		return fmt.Errorf("%w: a line after line %d is longer than %d bytes (ReaderOptions.MaxLine, the flag -max-line)", ErrTooLarge, r.line, r.opt.MaxLine)
