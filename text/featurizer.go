@@ -125,8 +125,13 @@ func (o Options) Check() error {
 type Featurizer struct {
 	opt   Options
 	extra []rune
-	idf   []float64 // 2^Bits values if opt.IDF, learned by Fit
 	docs  int64     // documents Fit saw
+	// The idf, learned by Fit: of the columns dfCols (increasing), whose
+	// document frequencies are dfs, idfs; of every other column, idf0.
+	dfCols []uint32
+	dfs    []uint32
+	idfs   []float64
+	idf0   float64
 }
 
 // New returns a featurizer of opt. A featurizer with Options.IDF must be
@@ -162,6 +167,9 @@ func Fit(opt Options, docs iter.Seq[[]byte]) (*Featurizer, error) {
 	df := make([]uint32, cols)
 	var s scratch
 	for doc := range docs {
+		if f.docs == math.MaxUint32 {
+			return nil, fmt.Errorf("%w: more than %d documents for the idf", ErrTooLarge, uint32(math.MaxUint32))
+		}
 		s.hashes(f, doc)
 		for i, e := range s.ent {
 			if i == 0 || e>>1 != s.ent[i-1]>>1 {
@@ -170,11 +178,23 @@ func Fit(opt Options, docs iter.Seq[[]byte]) (*Featurizer, error) {
 		}
 		f.docs++
 	}
-	f.idf = make([]float64, cols)
 	for j, d := range df {
-		f.idf[j] = idf(f.docs, d)
+		if d > 0 {
+			f.dfCols = append(f.dfCols, uint32(j))
+			f.dfs = append(f.dfs, d)
+		}
 	}
+	f.setIDF()
 	return f, nil
+}
+
+// setIDF computes the idf of f.docs and f.dfs.
+func (f *Featurizer) setIDF() {
+	f.idf0 = idf(f.docs, 0)
+	f.idfs = make([]float64, len(f.dfs))
+	for k, d := range f.dfs {
+		f.idfs[k] = idf(f.docs, d)
+	}
 }
 
 // idf is scikit-learn's smooth inverse document frequency.
@@ -194,10 +214,13 @@ func (f *Featurizer) Docs() int64 { return f.docs }
 
 // IDF returns the idf of column j (1 without idf).
 func (f *Featurizer) IDF(j int) float64 {
-	if f.idf == nil {
+	if !f.opt.IDF {
 		return 1
 	}
-	return f.idf[j]
+	if k, ok := slices.BinarySearch(f.dfCols, uint32(j)); ok {
+		return f.idfs[k]
+	}
+	return f.idf0
 }
 
 // String describes the featurizer in one line.
@@ -369,6 +392,7 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 	o := &f.opt
 	s.vals = s.vals[:0]
 	out := s.ent[:0]
+	dfCols := f.dfCols // the columns not yet passed, for idf
 	for i := 0; i < len(s.ent); {
 		col := s.ent[i] >> 1
 		c := 0.0
@@ -389,8 +413,14 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 		case Binary:
 			v = math.Copysign(1, c)
 		}
-		if f.idf != nil {
-			v *= f.idf[col]
+		if o.IDF {
+			k, ok := slices.BinarySearch(dfCols, uint32(col))
+			if ok {
+				v *= f.idfs[len(f.idfs)-len(dfCols)+k]
+			} else {
+				v *= f.idf0
+			}
+			dfCols = dfCols[k:]
 		}
 		out = append(out, col)
 		s.vals = append(s.vals, v)

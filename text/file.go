@@ -21,10 +21,15 @@ import (
 //	14     1     TF
 //	15     1     flags: 1 KeepCase, 2 Signed, 4 IDF, 8 NoNormalize
 //	16     2     E, the bytes of Extra
-//	18     6     reserved, 0
-//	24     8     documents the idf was learned from
+//	18     2     reserved, 0
+//	20     4     K, the columns of nonzero document frequency (with IDF)
+//	24     8     n, documents the idf was learned from
 //	32     E     Extra, UTF-8
-//	then, with IDF, 2^Bits float64 idf values
+//	32+E   4·K   the K columns, increasing
+//	       4·K   their document frequencies, 1 ≤ df ≤ n
+//
+// The idf is computed from n and the document frequencies as Fit computes
+// it, so that it is the same bits.
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
 const (
 	fileMagic   = "RBLTTEXT"
@@ -64,20 +69,20 @@ func (f *Featurizer) MarshalBinary() ([]byte, error) {
 	}
 	b[15] = fl
 	le.PutUint16(b[16:], uint16(len(o.Extra)))
+	le.PutUint32(b[20:], uint32(len(f.dfCols)))
 	le.PutUint64(b[24:], uint64(f.docs))
 	b = append(b, o.Extra...)
-	for _, v := range f.idf {
-		b = le.AppendUint64(b, math.Float64bits(v))
+	for _, c := range f.dfCols {
+		b = le.AppendUint32(b, c)
+	}
+	for _, d := range f.dfs {
+		b = le.AppendUint32(b, d)
 	}
 	return le.AppendUint32(b, modelfile.Checksum(b)), nil
 }
 
 func (f *Featurizer) encodedSize() int {
-	n := fileHeader + len(f.opt.Extra) + 4
-	if f.opt.IDF {
-		n += 8 << f.opt.Bits
-	}
-	return n
+	return fileHeader + len(f.opt.Extra) + 8*len(f.dfCols) + 4
 }
 
 // EncodedSize returns the length of the stored featurizer that data starts
@@ -97,11 +102,11 @@ func EncodedSize(data []byte) (int, error) {
 	if bits < 1 || bits > MaxBits {
 		return 0, fmt.Errorf("%w: %d bits", ErrCorrupt, bits)
 	}
-	n := fileHeader + int(le.Uint16(data[16:])) + 4
-	if data[15]&flagIDF != 0 {
-		n += 8 << bits
+	k := int64(le.Uint32(data[20:]))
+	if k > 1<<bits {
+		return 0, fmt.Errorf("%w: %d columns of 2^%d", ErrCorrupt, k, bits)
 	}
-	return n, nil
+	return fileHeader + int(le.Uint16(data[16:])) + int(8*k) + 4, nil
 }
 
 // UnmarshalBinary decodes a stored featurizer: exactly the bytes
@@ -120,7 +125,7 @@ func (f *Featurizer) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: checksum %08x, the data gives %08x (truncated or modified)", ErrCorrupt, want, got)
 	}
 	fl := data[15]
-	if fl&^(flagKeepCase|flagSigned|flagIDF|flagNoNormalize) != 0 || le.Uint16(data[18:]) != 0 || le.Uint32(data[20:]) != 0 {
+	if fl&^(flagKeepCase|flagSigned|flagIDF|flagNoNormalize) != 0 || le.Uint16(data[18:]) != 0 || fl&flagIDF == 0 && le.Uint32(data[20:]) != 0 {
 		return fmt.Errorf("%w: reserved bits are not zero", ErrCorrupt)
 	}
 	ne := int(le.Uint16(data[16:]))
@@ -143,15 +148,20 @@ func (f *Featurizer) UnmarshalBinary(data []byte) error {
 	g := newFeaturizer(o)
 	g.docs = int64(docs)
 	if o.IDF {
+		k := int(le.Uint32(data[20:]))
 		p := data[fileHeader+ne : body]
-		g.idf = make([]float64, 1<<o.Bits)
-		for j := range g.idf {
-			v := math.Float64frombits(le.Uint64(p[8*j:]))
-			if !(v >= 1) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: idf %v of column %d (want a finite value ≥ 1)", ErrCorrupt, v, j)
+		g.dfCols, g.dfs = make([]uint32, k), make([]uint32, k)
+		for j := range k {
+			c, d := le.Uint32(p[4*j:]), le.Uint32(p[4*(k+j):])
+			switch {
+			case c >= 1<<o.Bits || j > 0 && c <= g.dfCols[j-1]:
+				return fmt.Errorf("%w: column %d of the idf after %d or past 2^%d", ErrCorrupt, c, g.dfCols[max(j-1, 0)], o.Bits)
+			case d < 1 || uint64(d) > docs:
+				return fmt.Errorf("%w: column %d in %d of %d documents", ErrCorrupt, c, d, docs)
 			}
-			g.idf[j] = v
+			g.dfCols[j], g.dfs[j] = c, d
 		}
+		g.setIDF()
 	}
 	*f = *g
 	return nil
