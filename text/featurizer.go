@@ -125,7 +125,7 @@ func (o Options) Check() error {
 type Featurizer struct {
 	opt   Options
 	extra []rune
-	docs  int64     // documents Fit saw
+	docs  int64 // documents Fit saw
 	// The idf, learned by Fit: of the columns dfCols (increasing), whose
 	// document frequencies are dfs, idfs; of every other column, idf0.
 	dfCols []uint32

@@ -30,6 +30,7 @@ import (
 //
 // The idf is computed from n and the document frequencies as Fit computes
 // it, so that it is the same bits.
+//
 //	end-4  4     CRC-32C (Castagnoli) of every byte before it
 const (
 	fileMagic   = "RBLTTEXT"
