@@ -125,6 +125,7 @@ func (o Options) Check() error {
 type Featurizer struct {
 	opt   Options
 	extra []rune
+	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
 	docs  int64 // documents Fit saw
 	// The idf, learned by Fit: of the columns dfCols (increasing), whose
 	// document frequencies are dfs, idfs; of every other column, idf0.
@@ -149,6 +150,14 @@ func New(opt Options) (*Featurizer, error) {
 func newFeaturizer(opt Options) *Featurizer {
 	f := &Featurizer{opt: opt, extra: []rune(opt.Extra)}
 	slices.Sort(f.extra)
+	for c := range rune(utf8.RuneSelf) {
+		if f.isToken(c) {
+			f.ascii[c] = byte(c)
+			if !opt.KeepCase && 'A' <= c && c <= 'Z' {
+				f.ascii[c] += 'a' - 'A'
+			}
+		}
+	}
 	return f
 }
 
@@ -302,10 +311,18 @@ func (s *scratch) tokenize(f *Featurizer, doc []byte) {
 	s.toks, s.ends = s.toks[:0], s.ends[:0]
 	in := false
 	for i := 0; i < len(doc); {
-		r, n := rune(doc[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
+		if c := doc[i]; c < utf8.RuneSelf {
+			i++
+			if b := f.ascii[c]; b != 0 {
+				s.toks = append(s.toks, b)
+				in = true
+			} else if in {
+				s.ends = append(s.ends, len(s.toks))
+				in = false
+			}
+			continue
 		}
+		r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
 		i += n
 		if r == utf8.RuneError || !f.isToken(r) {
 			if in {
@@ -315,11 +332,7 @@ func (s *scratch) tokenize(f *Featurizer, doc []byte) {
 			continue
 		}
 		if !f.opt.KeepCase {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			} else if r >= utf8.RuneSelf {
-				r = unicode.ToLower(r)
-			}
+			r = unicode.ToLower(r)
 		}
 		s.toks = utf8.AppendRune(s.toks, r)
 		in = true
