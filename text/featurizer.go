@@ -126,7 +126,7 @@ type Featurizer struct {
 	opt   Options
 	extra []rune
 	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
-	docs  int64 // documents Fit saw
+	docs  int64               // documents Fit saw
 	// The idf, learned by Fit: of the columns dfCols (increasing), whose
 	// document frequencies are dfs, idfs; of every other column, idf0.
 	dfCols []uint32
