@@ -298,6 +298,22 @@ func loadTextModel(path string) (*model.Text, error) {
 	return tm, nil
 }
 
+// openTextModel loads the text model at path and returns the options of
+// reading data for it, in the format -format names (see dataTextFormat;
+// the text column of TSV and CSV is 1, the label's -label-col or 0).
+func openTextModel(path string, df *dataFlags, unlabelled bool) (*model.Text, text.ReaderOptions, error) {
+	format, err := dataTextFormat(df)
+	if err != nil {
+		return nil, text.ReaderOptions{}, err
+	}
+	tm, err := loadTextModel(path)
+	if err != nil {
+		return nil, text.ReaderOptions{}, err
+	}
+	xf := textFlags{textCol: 1, maxLine: text.DefaultMaxLine}
+	return tm, xf.readerOptions(df, format, unlabelled), nil
+}
+
 // dataTextFormat is the text format eval and predict read for a text
 // model: -format's, else fastText's (a line without labels is all text).
 func dataTextFormat(d *dataFlags) (text.Format, error) {
@@ -359,22 +375,16 @@ func runEvalText(pos []string, df *dataFlags, std stdio) (done bool, err error) 
 		return true, err
 	}
 	stdout := std.stdout()
-	format, err := dataTextFormat(df)
+	tm, ropt, err := openTextModel(pos[0], df, false)
 	if err != nil {
 		return true, err
 	}
-	tm, err := loadTextModel(pos[0])
-	if err != nil {
-		return true, err
-	}
-	var xf textFlags
-	xf.textCol, xf.maxLine = 1, text.DefaultMaxLine
-	rep, err := evalTextFile(tm, pos[1], xf.readerOptions(df, format, false))
+	rep, err := evalTextFile(tm, pos[1], ropt)
 	if err != nil {
 		return true, err
 	}
 	fmt.Fprintf(stdout, "%-10s %s (%s)\n", "model:", pos[0], tm)
-	fmt.Fprintf(stdout, "%-10s %s (%s): %d documents\n", "data:", pos[1], format, rep.n)
+	fmt.Fprintf(stdout, "%-10s %s (%s): %d documents\n", "data:", pos[1], ropt.Format, rep.n)
 	var legend []string
 	for i, n := range tm.Names() {
 		legend = append(legend, fmt.Sprintf("%d=%s", tm.Classes()[i], n))
@@ -391,10 +401,6 @@ func runPredictText(pos []string, df *dataFlags, out string, force, withScores b
 	if !isTextModelFile(pos[0]) {
 		return false, nil
 	}
-	format, err := dataTextFormat(df)
-	if err != nil {
-		return true, err
-	}
 	inputs := []string{pos[0], pos[1]}
 	if out != "" {
 		err = std.checkWritable(out, force, inputs...)
@@ -404,16 +410,14 @@ func runPredictText(pos []string, df *dataFlags, out string, force, withScores b
 	if err != nil {
 		return true, err
 	}
-	tm, err := loadTextModel(pos[0])
+	// The labels of the file are not read: a fastText line without one is
+	// all text.
+	tm, ropt, err := openTextModel(pos[0], df, true)
 	if err != nil {
 		return true, err
 	}
-	var xf textFlags
-	xf.textCol, xf.maxLine = 1, text.DefaultMaxLine
-	// The labels of the file are not read: a fastText line without one is
-	// all text.
 	var buf bytes.Buffer
-	r, closeFile, err := openText(pos[1], xf.readerOptions(df, format, true))
+	r, closeFile, err := openText(pos[1], ropt)
 	if err != nil {
 		return true, err
 	}
