@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -138,5 +139,44 @@ func TestNewTextRefuses(t *testing.T) {
 	d, _ := model.NewText(f, tm.Inner(), nil)
 	if got := d.Names(); got[0] != "0" || got[2] != "2" {
 		t.Errorf("default names %v", got)
+	}
+}
+
+// BenchmarkPredictText is prediction from a raw 20-word document by a
+// 20-class one-vs-rest text model (2^20 columns, unigrams and bigrams).
+func BenchmarkPredictText(b *testing.B) {
+	f, err := text.New(text.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := text.NewRows[float32](f)
+	words := func(i, n int) string {
+		var s []byte
+		for k := range n {
+			if k > 0 {
+				s = append(s, ' ')
+			}
+			s = append(s, "w"...)
+			s = strconv.AppendInt(s, int64((i*7919+k*104729)%5000), 10)
+		}
+		return string(s)
+	}
+	for i := range 2000 {
+		r.AppendString(words(i, 20), i%20)
+	}
+	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tm, err := model.NewText(f, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := words(12345, 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tm.PredictText(doc); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
