@@ -287,6 +287,7 @@ type scratch struct {
 	toks []byte   // the tokens' bytes, one after another
 	ends []int    // end of each token in toks
 	ent  []uint64 // column<<1 | negative, sorted
+	tmp  []uint64 // the radix sort's other buffer
 	rbuf []byte   // a character n-gram's window
 	pos  []int    // rune offsets in "<token>"
 	vals []float64
@@ -395,7 +396,37 @@ func (s *scratch) hashes(f *Featurizer, doc []byte) {
 			}
 		}
 	}
-	slices.Sort(s.ent)
+	s.sortEntries(f.opt.Bits + 1)
+}
+
+// sortEntries sorts s.ent, whose values are below 2^bits: an LSD radix
+// sort of 8-bit digits for many entries, slices.Sort for few.
+func (s *scratch) sortEntries(bits int) {
+	n := len(s.ent)
+	if n < 128 {
+		slices.Sort(s.ent)
+		return
+	}
+	s.tmp = slices.Grow(s.tmp[:0], n)[:n]
+	src, dst := s.ent, s.tmp
+	for shift := 0; shift < bits; shift += 8 {
+		var count [257]int
+		for _, e := range src {
+			count[(e>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, e := range src {
+			d := (e >> shift) & 0xff
+			dst[count[d]] = e
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &s.ent[0] {
+		copy(s.ent, src)
+	}
 }
 
 // row computes the sorted columns and values of doc into s.ent (columns
