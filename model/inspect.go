@@ -109,6 +109,8 @@ func KindOf(m Model) Kind {
 	type perceptronKind interface{ Kind() perceptron.Kind }
 	type scheme interface{ Scheme() svm.Scheme }
 	switch v := m.(type) {
+	case *Text:
+		return TextModel
 	case *quant.Model:
 		return QuantBinary - 1 + Kind(v.Kind())
 	case perceptronKind:

@@ -28,6 +28,8 @@ const (
 	QuantBinary    Kind = 49
 	QuantOneVsRest Kind = 50
 	QuantArgmax    Kind = 51
+	// Text models (Text): a text.Featurizer and an inner model of another
+	// kind; TextModel, defined with Text.
 )
 
 // kinds names every Kind.
@@ -46,6 +48,7 @@ var kinds = map[Kind]string{
 	QuantBinary:               "binary int8 quantised linear model",
 	QuantOneVsRest:            "one-vs-rest int8 quantised linear model",
 	QuantArgmax:               "multiclass (argmax) int8 quantised linear model",
+	TextModel:                 "text model",
 }
 
 // String names the kind, e.g. "one-vs-rest kernel SVM".

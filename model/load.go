@@ -282,6 +282,8 @@ func unmarshalBinary(data []byte) (Model, error) {
 	wide := len(data) > 10 && data[10] == 8
 	var m binaryModel
 	switch {
+	case k == TextModel:
+		return unmarshalText(data)
 	case k.quant():
 		q, err := quant.Unmarshal(data)
 		if err != nil {

@@ -133,10 +133,13 @@ var (
 
 // As returns m as a Classifier of element type T, or an error wrapping
 // ErrType if its element type is another. A quantised model is a
-// Classifier[float32].
+// Classifier[float32]; a text model (Text) is its inner model.
 func As[T Float](m Model) (Classifier[T], error) {
 	if c, ok := m.(Classifier[T]); ok {
 		return c, nil
+	}
+	if t, ok := m.(*Text); ok {
+		return As[T](t.inner)
 	}
 	return nil, fmt.Errorf("%w: %s, not %s", ErrType, m, typeName[T]())
 }
@@ -145,7 +148,9 @@ func As[T Float](m Model) (Classifier[T], error) {
 // which takes float32 samples, is "float32"), or "" for a Model that is
 // neither Classifier.
 func Elem(m Model) string {
-	switch m.(type) {
+	switch m := m.(type) {
+	case *Text:
+		return Elem(m.inner)
 	case Classifier[float32]:
 		return "float32"
 	case Classifier[float64]:

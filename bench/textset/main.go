@@ -27,6 +27,10 @@
 //   - With -short, only the NAME section (from ".SH NAME" to the next
 //     ".SH"; ".Sh" for mdoc pages): the one-line summary, a short-text set
 //     of about a dozen stored values per page, written as mantext-name.*.
+//   - With -fasttext, the same pages' tokens are also written as
+//     fastText lines, "__label__<section> token token …", to
+//     <name>.{train,test}.txt: the raw-text input of package text and of
+//     fastText for the comparison of docs/benchmarks/text.md.
 //   - Split: a page is in the test set when FNV-1a (32-bit) of
 //     "man<section>/<file name>" is 0 modulo 5 (about a fifth).
 //
@@ -70,13 +74,14 @@ const (
 var sections = []int{1, 2, 3, 5, 7, 8}
 
 // short: only the NAME section of each page is read (-short).
-var short bool
+var short, fastText bool
 
 type page struct {
 	path    string
 	label   int
 	test    bool
 	counts  map[uint32]int // feature → occurrences
+	words   string         // the tokens, space-separated (-fasttext)
 	skipped bool
 }
 
@@ -84,6 +89,7 @@ func main() {
 	out := flag.String("o", ".", "output `directory`")
 	root := flag.String("man", "/usr/share/man", "the manual page `directory`")
 	prefix := flag.String("name", "", "file name `prefix` (default mantext, or mantext-name with -short)")
+	flag.BoolVar(&fastText, "fasttext", false, "also write the tokens as fastText lines to <name>.{train,test}.txt")
 	flag.BoolVar(&short, "short", false, "only the NAME section of each page (the one-line summary: a short-text set)")
 	flag.Parse()
 	if *prefix == "" {
@@ -171,8 +177,34 @@ func run(root, out, prefix string) error {
 		}
 		fmt.Printf("%s  %s\n", sum, filepath.Base(name))
 		fmt.Fprintf(os.Stderr, "%s: %d pages, %d features, %d stored values (%.1f per page)\n", name, n, dim, nnz, float64(nnz)/float64(n))
+		if fastText {
+			name = filepath.Join(out, prefix+"."+split+".txt")
+			if err := writeFastText(name, pages, split == "test"); err != nil {
+				return err
+			}
+			sum, err := sha256File(name)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%s  %s\n", sum, filepath.Base(name))
+		}
 	}
 	return nil
+}
+
+// writeFastText writes the pages of a split as fastText lines.
+func writeFastText(name string, pages []*page, test bool) error {
+	var b bytes.Buffer
+	for _, p := range pages {
+		if p.test == test {
+			fmt.Fprintf(&b, "__label__%d %s\n", p.label, p.words)
+		}
+	}
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
 }
 
 // write writes the pages of one split in LIBSVM format, atomically.
@@ -271,6 +303,9 @@ func (p *page) read() error {
 	if len(toks) == 0 {
 		p.skipped = true
 		return nil
+	}
+	if fastText {
+		p.words = strings.Join(toks, " ")
 	}
 	p.counts = make(map[uint32]int, 2*len(toks))
 	for i, t := range toks {

@@ -37,6 +37,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	df.finish(fs)
+	if done, err := runEvalText(pos, &df, stdio{stdout, stderr}); done {
+		return err
+	}
 	if err := df.check(); err != nil {
 		return err
 	}

@@ -49,7 +49,8 @@ type dataFlags struct {
 // model).
 func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.format, "format", fmtAuto, "input `format`: libsvm, csv, idx, or auto (by file name: *.csv and *.tsv are CSV,\n"+
-		"names with \"idx\" and \"ubyte\" or ending in .idx are IDX, anything else LIBSVM; a .gz suffix is ignored)")
+		"names with \"idx\" and \"ubyte\" or ending in .idx are IDX, anything else LIBSVM; a .gz suffix is ignored);\n"+
+		"text: fasttext (auto when a file's first line starts with __label__), text-tsv, text-csv (see text.go)")
 	if withCols {
 		fs.IntVar(&d.cols, "cols", 0, "LIBSVM: number of features `N` (default: the largest index in the file, if the\n"+
 			"dense matrix then takes at most 64 bytes per byte of the file, plus 1 MiB)")
@@ -82,7 +83,7 @@ func (d *dataFlags) formatOf(path string) (string, error) {
 		return d.format, nil
 	case fmtAuto, "":
 	default:
-		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx or auto", errUsage, d.format)
+		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx, fasttext, text-tsv, text-csv or auto", errUsage, d.format)
 	}
 	name := strings.ToLower(filepath.Base(path))
 	name = strings.TrimSuffix(name, ".gz")

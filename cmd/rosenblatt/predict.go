@@ -42,6 +42,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	df.finish(fs)
+	if done, err := runPredictText(pos, &df, *out, *force, *scores, stdio{stdout, stderr}); done {
+		return err
+	}
 	if err := df.check(); err != nil {
 		return err
 	}

@@ -333,6 +333,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", stderr)
 	var tf trainFlags
 	tf.register(fs)
+	var xf textFlags
+	xf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt train [flags] DATA\n\n")
 		fmt.Fprintf(stderr, "Trains a perceptron, a kernel perceptron, Pegasos or an exact SVM (-algo svm) on DATA\n")
@@ -347,6 +349,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tf.data.finish(fs)
 	tf.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { tf.set[f.Name] = true })
+	if format, _ := textFormat(&tf.data, pos[0]); format != 0 {
+		return runTrainText(&tf, &xf, pos[0], format, stdio{stdout, stderr})
+	}
 	if err := tf.data.check(); err != nil {
 		return err
 	}

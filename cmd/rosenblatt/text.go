@@ -1,0 +1,466 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/model"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/text"
+)
+
+// Text input of train, eval and predict (package text): fastText's format
+// (recognised by content: the first line that is not blank starts with
+// "__label__"; or -format fasttext), or TSV/CSV with a label column and a
+// text column (-format text-tsv, text-csv). train featurizes the documents
+// with the -bits, -ngrams, -char-ngrams, -tf, -idf and -signed flags and
+// writes a text model (model.Text: the featurizer, the label names and the
+// linear model in one file); eval and predict take such a model and text.
+
+// The text formats of -format.
+const (
+	fmtFastText = "fasttext"
+	fmtTextTSV  = "text-tsv"
+	fmtTextCSV  = "text-csv"
+)
+
+// textFlags are train's flags of the featurizer.
+type textFlags struct {
+	bits       int
+	ngrams     int
+	charNGrams string
+	tf         string
+	idf        bool
+	signed     bool
+	keepCase   bool
+	extra      string
+	textCol    int
+	multiLabel bool
+	maxLine    int
+}
+
+func (xf *textFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&xf.bits, "bits", 20, "text: features are hashed into 2^`b` columns")
+	fs.IntVar(&xf.ngrams, "ngrams", 2, "text: word n-grams of `n` = 1..n words (2: unigrams and bigrams)")
+	fs.StringVar(&xf.charNGrams, "char-ngrams", "", "text: character n-grams of each word, `min-max` characters (e.g. 3-5; default none)")
+	fs.StringVar(&xf.tf, "tf", "log", "text: term-frequency `weighting`: raw, log (1+ln tf) or binary")
+	fs.BoolVar(&xf.idf, "idf", false, "text: multiply by the idf learned on the training file (scikit-learn's smooth idf; reads it twice)")
+	fs.BoolVar(&xf.signed, "signed", false, "text: signed hashing (a feature's hash gives it the sign ±1)")
+	fs.BoolVar(&xf.keepCase, "keep-case", false, "text: do not lower-case")
+	fs.StringVar(&xf.extra, "token-chars", "", "text: further `characters` of tokens besides letters, digits and marks (e.g. _')")
+	fs.IntVar(&xf.textCol, "text-col", 1, "text-tsv, text-csv: 0-based `column` of the text (-label-col is the label's; -1 there means 0)")
+	fs.BoolVar(&xf.multiLabel, "multilabel", false, "fasttext: accept lines of several labels (the first is trained on)")
+	fs.IntVar(&xf.maxLine, "max-line", text.DefaultMaxLine, "text: the longest line (CSV record) read, in `bytes`")
+}
+
+// options returns the featurizer's options.
+func (xf *textFlags) options() (text.Options, error) {
+	o := text.Options{Bits: xf.bits, WordNGrams: xf.ngrams, IDF: xf.idf, Signed: xf.signed, KeepCase: xf.keepCase, Extra: xf.extra}
+	switch xf.tf {
+	case "raw":
+		o.TF = text.Raw
+	case "log":
+		o.TF = text.Log
+	case "binary":
+		o.TF = text.Binary
+	default:
+		return o, fmt.Errorf("%w: -tf %q: want raw, log or binary", errUsage, xf.tf)
+	}
+	if xf.charNGrams != "" {
+		lo, hi, ok := strings.Cut(xf.charNGrams, "-")
+		if !ok {
+			hi = lo
+		}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil {
+			return o, fmt.Errorf("%w: -char-ngrams %q: want min-max, e.g. 3-5", errUsage, xf.charNGrams)
+		}
+		o.CharMin, o.CharMax = a, b
+	}
+	if err := o.Check(); err != nil {
+		return o, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return o, nil
+}
+
+// textFormat returns the text format of path, or 0 if it is no text input:
+// -format fasttext, text-tsv or text-csv, or with -format auto a file
+// whose first line that is not blank starts with "__label__".
+func textFormat(d *dataFlags, path string) (text.Format, error) {
+	switch d.format {
+	case fmtFastText:
+		return text.FastText, nil
+	case fmtTextTSV:
+		return text.TSV, nil
+	case fmtTextCSV:
+		return text.CSV, nil
+	case fmtAuto, "":
+	default:
+		return 0, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil // the data reader reports it
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	if text.IsFastText(head[:n]) {
+		return text.FastText, nil
+	}
+	return 0, nil
+}
+
+// readerOptions are the reader's options of format.
+func (xf *textFlags) readerOptions(d *dataFlags, format text.Format, unlabelled bool) text.ReaderOptions {
+	o := text.ReaderOptions{Format: format, MultiLabel: xf.multiLabel || unlabelled, Unlabelled: unlabelled, MaxLine: xf.maxLine, Header: d.header}
+	if format != text.FastText {
+		o.LabelColumn, o.TextColumn = max(d.labelCol, 0), xf.textCol
+	}
+	return o
+}
+
+// openText opens a text file for a Reader.
+func openText(path string, opt text.ReaderOptions) (*text.Reader, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := text.NewReader(f, opt)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, f.Close, nil
+}
+
+// readText featurizes the text file path into rows labelled by names.
+func readText[T kernel.Float](path string, f *text.Featurizer, opt text.ReaderOptions, names *text.Names) (*dataset.CSR[T], error) {
+	r, closeFile, err := openText(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFile()
+	c, err := text.ReadAll[T](r, f, names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// textModelFile wraps a text model for train's saveModel: it has no JSON
+// form.
+type textModelFile struct{ *model.Text }
+
+func (textModelFile) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("%w: a text model has no JSON form (no -json)", errUsage)
+}
+
+// runTrainText is train on a text file of format.
+func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format, std stdio) error {
+	switch {
+	case tf.algo == "svm" || tf.kernel != "" || tf.init != "":
+		return fmt.Errorf("%w: text input trains the linear perceptrons and Pegasos (no -algo svm, -kernel or -init)", errUsage)
+	case tf.asJSON:
+		return fmt.Errorf("%w: a text model has no JSON form (no -json)", errUsage)
+	}
+	opt, err := tf.options()
+	if err != nil {
+		return err
+	}
+	fo, err := xf.options()
+	if err != nil {
+		return err
+	}
+	if tf.out == "" {
+		tf.out = filepath.Base(path) + ".model"
+	}
+	inputs := []string{path, tf.test}
+	if err := std.checkWritable(tf.out, tf.force, inputs...); err != nil {
+		return err
+	}
+	summary := std.stdout()
+	if fd, ok := descriptorOf(tf.out); ok && fd == 1 {
+		summary = std.stderr()
+	}
+	if tf.typ == "float64" {
+		return trainTextOn[float64](tf, xf, fo, opt, path, format, std, summary)
+	}
+	return trainTextOn[float32](tf, xf, fo, opt, path, format, std, summary)
+}
+
+func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std stdio, summary io.Writer) error {
+	start := time.Now()
+	ropt := xf.readerOptions(&tf.data, format, false)
+	var f *text.Featurizer
+	var err error
+	if fo.IDF {
+		r, closeFile, err := openText(path, ropt)
+		if err != nil {
+			return err
+		}
+		var rerr error
+		f, err = text.Fit(fo, text.Docs(r, &rerr))
+		closeFile()
+		if err == nil {
+			err = rerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	} else if f, err = text.New(fo); err != nil {
+		return err
+	}
+	var names text.Names
+	X, err := readText[T](path, f, ropt, &names)
+	if err != nil {
+		return err
+	}
+	if len(names.List()) < 2 {
+		return fmt.Errorf("%s: %w: %d label(s), a classifier needs two", path, errMismatch, len(names.List()))
+	}
+	featurized := time.Now()
+	if !tf.quiet {
+		opt.Callback = func(e perceptron.Epoch) error { return nil }
+	}
+	m, diag, err := perceptron.TrainMulticlassSparse(X, X.Y, opt)
+	if err != nil {
+		return err
+	}
+	tm, err := model.NewText(f, m, names.List())
+	if err != nil {
+		return err
+	}
+	trained := time.Now()
+	encoded, err := tf.saveModel(std, path, textModelFile{tm})
+	if err != nil {
+		return err
+	}
+	if tf.quiet {
+		return nil
+	}
+	w := summaryPrinter(summary)
+	w("data", "%s (%s): %d documents, %d labels, %d stored values", path, format, X.Rows, len(names.List()), X.NNZ())
+	w("features", "%s", f)
+	w("model", "%s", m)
+	w("epochs", "%d", len(diag.Epochs))
+	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
+	if acc, err := m.AccuracySparse(X, X.Y); err == nil {
+		w("train acc", "%.4f", acc)
+	}
+	if tf.test != "" {
+		rep, err := evalTextFile(tm, tf.test, xf.readerOptions(&tf.data, format, false))
+		if err != nil {
+			return err
+		}
+		w("test acc", "%.4f (%d documents of %s)", float64(rep.right)/float64(max(rep.n, 1)), rep.n, tf.test)
+	}
+	tf.printSaved(w, len(encoded))
+	return nil
+}
+
+// isTextModelFile reports whether path holds a text model (kind 64).
+func isTextModelFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [12]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return false
+	}
+	return string(head[:len(modelfile.Magic)]) == modelfile.Magic && model.Kind(head[11]) == model.TextModel
+}
+
+// loadTextModel reads a text model file.
+func loadTextModel(path string) (*model.Text, error) {
+	m, err := model.Options{Flag: "-max-model-bytes"}.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	tm, ok := m.(*model.Text)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: not a text model", path, errMismatch)
+	}
+	return tm, nil
+}
+
+// openTextModel loads the text model at path and returns the options of
+// reading data for it, in the format -format names (see dataTextFormat;
+// the text column of TSV and CSV is 1, the label's -label-col or 0).
+func openTextModel(path string, df *dataFlags, unlabelled bool) (*model.Text, text.ReaderOptions, error) {
+	format, err := dataTextFormat(df)
+	if err != nil {
+		return nil, text.ReaderOptions{}, err
+	}
+	tm, err := loadTextModel(path)
+	if err != nil {
+		return nil, text.ReaderOptions{}, err
+	}
+	xf := textFlags{textCol: 1, maxLine: text.DefaultMaxLine}
+	return tm, xf.readerOptions(df, format, unlabelled), nil
+}
+
+// dataTextFormat is the text format eval and predict read for a text
+// model: -format's, else fastText's (a line without labels is all text).
+func dataTextFormat(d *dataFlags) (text.Format, error) {
+	switch d.format {
+	case fmtFastText, fmtAuto, "":
+		return text.FastText, nil
+	case fmtTextTSV:
+		return text.TSV, nil
+	case fmtTextCSV:
+		return text.CSV, nil
+	}
+	return 0, fmt.Errorf("%w: -format %q: a text model reads text (fasttext, text-tsv or text-csv)", errUsage, d.format)
+}
+
+// evalTextFile predicts every document of path; a label the model does
+// not know is a class of its own, never predicted.
+func evalTextFile(tm *model.Text, path string, ropt text.ReaderOptions) (*evalReport, error) {
+	r, closeFile, err := openText(path, ropt)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFile()
+	ids := map[string]int{}
+	next := 0
+	for i, n := range tm.Names() {
+		ids[n] = tm.Classes()[i]
+		next = max(next, tm.Classes()[i]+1)
+	}
+	var pred, y []int
+	for {
+		lab, doc, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		id, ok := ids[lab]
+		if !ok {
+			id = next
+			ids[lab] = id
+			next++
+		}
+		p, err := tm.PredictTextLabel(string(doc))
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", path, r.Line(), err)
+		}
+		pred, y = append(pred, p), append(y, id)
+	}
+	return newEvalReport(pred, y, tm.Classes()), nil
+}
+
+// runEvalText is eval of a text model; done is false if pos[0] is none.
+func runEvalText(pos []string, df *dataFlags, std stdio) (done bool, err error) {
+	if !isTextModelFile(pos[0]) {
+		return false, nil
+	}
+	if err := std.notAnInput(pos...); err != nil {
+		return true, err
+	}
+	stdout := std.stdout()
+	tm, ropt, err := openTextModel(pos[0], df, false)
+	if err != nil {
+		return true, err
+	}
+	rep, err := evalTextFile(tm, pos[1], ropt)
+	if err != nil {
+		return true, err
+	}
+	fmt.Fprintf(stdout, "%-10s %s (%s)\n", "model:", pos[0], tm)
+	fmt.Fprintf(stdout, "%-10s %s (%s): %d documents\n", "data:", pos[1], ropt.Format, rep.n)
+	var legend []string
+	for i, n := range tm.Names() {
+		legend = append(legend, fmt.Sprintf("%d=%s", tm.Classes()[i], n))
+	}
+	fmt.Fprintf(stdout, "%-10s %s\n", "labels:", strings.Join(legend, " "))
+	rep.print(stdout, tm.Classes())
+	return true, nil
+}
+
+// runPredictText is predict with a text model: a label name per document
+// (per line of fastText's format, whose labels are ignored), then its
+// scores with -scores; done is false if pos[0] is no text model.
+func runPredictText(pos []string, df *dataFlags, out string, force, withScores bool, std stdio) (done bool, err error) {
+	if !isTextModelFile(pos[0]) {
+		return false, nil
+	}
+	inputs := []string{pos[0], pos[1]}
+	if out != "" {
+		err = std.checkWritable(out, force, inputs...)
+	} else {
+		err = std.notAnInput(inputs...)
+	}
+	if err != nil {
+		return true, err
+	}
+	// The labels of the file are not read: a fastText line without one is
+	// all text.
+	tm, ropt, err := openTextModel(pos[0], df, true)
+	if err != nil {
+		return true, err
+	}
+	var buf bytes.Buffer
+	r, closeFile, err := openText(pos[1], ropt)
+	if err != nil {
+		return true, err
+	}
+	defer closeFile()
+	bw := bufio.NewWriter(&buf)
+	sc := make([]float64, tm.NumScores())
+	bits := 32
+	if model.Elem(tm) == "float64" {
+		bits = 64
+	}
+	for {
+		_, doc, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return true, fmt.Errorf("%s: %w", pos[1], err)
+		}
+		name, err := tm.PredictText(string(doc))
+		if err != nil {
+			return true, fmt.Errorf("%s: line %d: %w", pos[1], r.Line(), err)
+		}
+		bw.WriteString(name)
+		if withScores {
+			if err := tm.ScoresText(sc, string(doc)); err != nil {
+				return true, err
+			}
+			for _, v := range sc {
+				bw.WriteByte(' ')
+				bw.WriteString(strconv.FormatFloat(v, 'g', -1, bits))
+			}
+		}
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return true, err
+	}
+	write := func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}
+	if out == "" {
+		return true, write(std.stdout())
+	}
+	return true, std.writeOutput(out, force, inputs, write)
+}

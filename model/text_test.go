@@ -1,0 +1,182 @@
+package model_test
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/model"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/text"
+)
+
+var textDocs = []struct {
+	doc   string
+	label int
+}{
+	{"the cat sat on the mat", 0}, {"a cat and a kitten purr", 0}, {"kitten cat meow", 0},
+	{"dogs bark at the mailman", 1}, {"a dog and a puppy bark", 1}, {"puppy dog woof", 1},
+	{"stocks fell on the market", 2}, {"market rally lifts stocks", 2}, {"bond market and stocks", 2},
+}
+
+func trainText(t *testing.T) *model.Text {
+	t.Helper()
+	f, err := text.New(text.Options{Bits: 10, WordNGrams: 2, TF: text.Log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := text.NewRows[float32](f)
+	for _, d := range textDocs {
+		r.AppendString(d.doc, d.label)
+	}
+	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := model.NewText(f, m, []string{"cats", "dogs", "finance"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+func TestTextModelRoundTrip(t *testing.T) {
+	tm := trainText(t)
+	for _, d := range textDocs {
+		got, err := tm.PredictText(d.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := tm.Names()[d.label]; got != want {
+			t.Errorf("%q: %q, want %q", d.doc, got, want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "text.model")
+	if err := model.SaveFile(path, tm, model.Binary); err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, ok := m.(*model.Text)
+	if !ok {
+		t.Fatalf("LoadFile gave %T", m)
+	}
+	a, _ := model.Marshal(tm, model.Binary)
+	b, _ := model.Marshal(back, model.Binary)
+	if !bytes.Equal(a, b) {
+		t.Fatal("the loaded text model marshals to other bytes")
+	}
+	ia, _ := model.Marshal(tm.Inner(), model.Binary)
+	ib, _ := model.Marshal(back.Inner(), model.Binary)
+	if !bytes.Equal(ia, ib) {
+		t.Fatal("the inner models differ")
+	}
+	for _, doc := range []string{"a puppy", "the stocks", "cat", "", "\xff"} {
+		x, err1 := tm.PredictText(doc)
+		y, err2 := back.PredictText(doc)
+		if x != y || err1 != nil || err2 != nil {
+			t.Errorf("%q: %q %v, loaded %q %v", doc, x, err1, y, err2)
+		}
+	}
+	if k := model.KindOf(back); k != model.TextModel || k.String() != "text model" {
+		t.Errorf("KindOf %v", k)
+	}
+	info, err := model.InspectFile(path)
+	if err != nil || info.Kind != model.TextModel || info.Dims != 1024 || len(info.Classes) != 3 || info.Elem != "float32" {
+		t.Errorf("Inspect: %+v %v", info, err)
+	}
+	if c, err := model.As[float32](back); err != nil || c.Dims() != 1024 {
+		t.Errorf("As: %v", err)
+	}
+	if _, err := model.As[float64](back); !errors.Is(err, model.ErrType) {
+		t.Errorf("As[float64]: %v", err)
+	}
+	sc := make([]float64, back.NumScores())
+	if err := back.ScoresText(sc, "woof"); err != nil || sc[1] <= sc[0] || sc[1] <= sc[2] {
+		t.Errorf("ScoresText %v %v", sc, err)
+	}
+	// every byte flipped, every truncation refused as corrupt
+	for i := range a {
+		c := bytes.Clone(a)
+		c[i] ^= 0x08
+		if _, err := model.Unmarshal(c); err == nil {
+			t.Fatalf("byte %d flipped: decoded", i)
+		}
+		if i%7 == 0 {
+			if _, err := model.Load(bytes.NewReader(a[:i])); err == nil {
+				t.Fatalf("truncated to %d: decoded", i)
+			}
+		}
+	}
+	if _, err := model.Load(bytes.NewReader(a)); err != nil {
+		t.Fatalf("Load from a reader: %v", err)
+	}
+}
+
+func TestNewTextRefuses(t *testing.T) {
+	tm := trainText(t)
+	f := tm.Featurizer()
+	for name, names := range map[string][]string{
+		"count":     {"a", "b"},
+		"duplicate": {"a", "b", "a"},
+		"utf8":      {"a", "b", "\xff"},
+	} {
+		if _, err := model.NewText(f, tm.Inner(), names); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	g, _ := text.New(text.Options{Bits: 11, WordNGrams: 1})
+	if _, err := model.NewText(g, tm.Inner(), nil); err == nil {
+		t.Error("a featurizer of other dims accepted")
+	}
+	if _, err := model.NewText(f, tm, nil); !errors.Is(err, model.ErrUnsupported) {
+		t.Errorf("nested: %v", err)
+	}
+	d, _ := model.NewText(f, tm.Inner(), nil)
+	if got := d.Names(); got[0] != "0" || got[2] != "2" {
+		t.Errorf("default names %v", got)
+	}
+}
+
+// BenchmarkPredictText is prediction from a raw 20-word document by a
+// 20-class one-vs-rest text model (2^20 columns, unigrams and bigrams).
+func BenchmarkPredictText(b *testing.B) {
+	f, err := text.New(text.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := text.NewRows[float32](f)
+	words := func(i, n int) string {
+		var s []byte
+		for k := range n {
+			if k > 0 {
+				s = append(s, ' ')
+			}
+			s = append(s, "w"...)
+			s = strconv.AppendInt(s, int64((i*7919+k*104729)%5000), 10)
+		}
+		return string(s)
+	}
+	for i := range 2000 {
+		r.AppendString(words(i, 20), i%20)
+	}
+	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tm, err := model.NewText(f, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := words(12345, 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tm.PredictText(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

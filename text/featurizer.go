@@ -1,0 +1,536 @@
+package text
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
+// Sentinel errors; every error of this package wraps one of them.
+var (
+	// ErrOptions reports options out of range.
+	ErrOptions = errors.New("text: bad options")
+	// ErrCorrupt reports a stored featurizer that does not decode.
+	ErrCorrupt = errors.New("text: corrupt featurizer")
+	// ErrFormat reports a line of input that is not in the format read.
+	ErrFormat = errors.New("text: bad input")
+	// ErrTooLarge reports input over a limit.
+	ErrTooLarge = errors.New("text: input too large")
+)
+
+// Weighting is how a feature's count in a document becomes its value.
+type Weighting uint8
+
+const (
+	// Raw is the count itself (signed under Options.Signed).
+	Raw Weighting = iota
+	// Log is 1 + ln|c| with the count's sign: sublinear tf.
+	Log
+	// Binary is the count's sign: 1 for a feature present (or −1).
+	Binary
+)
+
+// String returns "raw", "log" or "binary".
+func (w Weighting) String() string {
+	switch w {
+	case Raw:
+		return "raw"
+	case Log:
+		return "log"
+	case Binary:
+		return "binary"
+	}
+	return fmt.Sprintf("Weighting(%d)", uint8(w))
+}
+
+// Limits of the options.
+const (
+	MaxBits       = 28 // 2²⁸ columns
+	MaxWordNGrams = 8
+	MaxCharNGram  = 16
+	MaxExtra      = 64 // runes in Options.Extra
+)
+
+// Options configure a Featurizer. The zero value is not valid: Bits must
+// be set; DefaultOptions returns a usable configuration.
+type Options struct {
+	// Bits: features are hashed into 2^Bits columns, 1 ≤ Bits ≤ MaxBits.
+	Bits int
+	// WordNGrams: word n-grams of every n from 1 to WordNGrams are
+	// features (1 is unigrams only, 2 adds bigrams). 0 means none, which
+	// needs character n-grams.
+	WordNGrams int
+	// CharMin, CharMax: character n-grams of every length from CharMin to
+	// CharMax of each token between the boundary marks '<' and '>' (as
+	// fastText's subwords, Bojanowski et al. 2017) are features too.
+	// CharMax 0 means none.
+	CharMin, CharMax int
+	// KeepCase keeps letters' case; by default each rune is lower-cased
+	// with unicode.ToLower.
+	KeepCase bool
+	// Extra are further runes that belong to tokens, e.g. "_'-". Letters
+	// (unicode.IsLetter), digits (unicode.IsDigit) and combining marks
+	// (unicode.M) always do.
+	Extra string
+	// Signed hashing (Weinberger et al. 2009): the top bit of a feature's
+	// hash gives it the sign −1 or +1, so that collisions cancel on average.
+	Signed bool
+	// TF is the term-frequency weighting.
+	TF Weighting
+	// IDF multiplies each value by the column's inverse document frequency
+	// learned by Fit: ln((1+n)/(1+df)) + 1 (scikit-learn's smooth_idf).
+	IDF bool
+	// NoNormalize leaves rows unscaled; by default each row is scaled to
+	// Euclidean norm 1.
+	NoNormalize bool
+}
+
+// DefaultOptions are 2²⁰ columns, unigrams and bigrams, log tf, unsigned,
+// no idf, unit rows.
+func DefaultOptions() Options {
+	return Options{Bits: 20, WordNGrams: 2, TF: Log}
+}
+
+// Check reports options out of range, wrapping ErrOptions.
+func (o Options) Check() error {
+	switch {
+	case o.Bits < 1 || o.Bits > MaxBits:
+		return fmt.Errorf("%w: Bits %d, want 1 to %d", ErrOptions, o.Bits, MaxBits)
+	case o.WordNGrams < 0 || o.WordNGrams > MaxWordNGrams:
+		return fmt.Errorf("%w: WordNGrams %d, want 0 to %d", ErrOptions, o.WordNGrams, MaxWordNGrams)
+	case o.CharMax < 0 || o.CharMax > MaxCharNGram || o.CharMax > 0 && (o.CharMin < 1 || o.CharMin > o.CharMax):
+		return fmt.Errorf("%w: character n-grams %d to %d, want 1 ≤ CharMin ≤ CharMax ≤ %d (CharMax 0 for none)", ErrOptions, o.CharMin, o.CharMax, MaxCharNGram)
+	case o.CharMax == 0 && o.CharMin != 0:
+		return fmt.Errorf("%w: CharMin %d without CharMax", ErrOptions, o.CharMin)
+	case o.WordNGrams == 0 && o.CharMax == 0:
+		return fmt.Errorf("%w: no features (WordNGrams 0 and no character n-grams)", ErrOptions)
+	case o.TF > Binary:
+		return fmt.Errorf("%w: %s", ErrOptions, o.TF)
+	case !utf8.ValidString(o.Extra) || utf8.RuneCountInString(o.Extra) > MaxExtra:
+		return fmt.Errorf("%w: Extra must be valid UTF-8 of at most %d runes", ErrOptions, MaxExtra)
+	}
+	return nil
+}
+
+// Featurizer turns documents into hashed sparse rows. Its methods are safe
+// for concurrent use; the scratch space of featurizing is in a Rows.
+type Featurizer struct {
+	opt   Options
+	extra []rune
+	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
+	docs  int64               // documents Fit saw
+	// The idf, learned by Fit: of the columns dfCols (increasing), whose
+	// document frequencies are dfs, idfs; of every other column, idf0.
+	dfCols []uint32
+	dfs    []uint32
+	idfs   []float64
+	idf0   float64
+}
+
+// New returns a featurizer of opt. A featurizer with Options.IDF must be
+// made by Fit instead.
+func New(opt Options) (*Featurizer, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
+	if opt.IDF {
+		return nil, fmt.Errorf("%w: IDF needs the documents: use Fit", ErrOptions)
+	}
+	return newFeaturizer(opt), nil
+}
+
+func newFeaturizer(opt Options) *Featurizer {
+	f := &Featurizer{opt: opt, extra: []rune(opt.Extra)}
+	slices.Sort(f.extra)
+	for c := range rune(utf8.RuneSelf) {
+		if f.isToken(c) {
+			f.ascii[c] = byte(c)
+			if !opt.KeepCase && 'A' <= c && c <= 'Z' {
+				f.ascii[c] += 'a' - 'A'
+			}
+		}
+	}
+	return f
+}
+
+// Fit returns a featurizer of opt whose inverse document frequencies are
+// those of docs (read once; nothing is kept of them but a count per
+// column). Without Options.IDF docs is not read.
+func Fit(opt Options, docs iter.Seq[[]byte]) (*Featurizer, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
+	f := newFeaturizer(opt)
+	if !opt.IDF {
+		return f, nil
+	}
+	cols := f.Dims()
+	df := make([]uint32, cols)
+	var s scratch
+	for doc := range docs {
+		if f.docs == math.MaxUint32 {
+			return nil, fmt.Errorf("%w: more than %d documents for the idf", ErrTooLarge, uint32(math.MaxUint32))
+		}
+		s.hashes(f, doc)
+		for i, e := range s.ent {
+			if i == 0 || e>>1 != s.ent[i-1]>>1 {
+				df[e>>1]++
+			}
+		}
+		f.docs++
+	}
+	for j, d := range df {
+		if d > 0 {
+			f.dfCols = append(f.dfCols, uint32(j))
+			f.dfs = append(f.dfs, d)
+		}
+	}
+	f.setIDF()
+	return f, nil
+}
+
+// setIDF computes the idf of f.docs and f.dfs.
+func (f *Featurizer) setIDF() {
+	f.idf0 = idf(f.docs, 0)
+	f.idfs = make([]float64, len(f.dfs))
+	for k, d := range f.dfs {
+		f.idfs[k] = idf(f.docs, d)
+	}
+}
+
+// idf is scikit-learn's smooth inverse document frequency.
+func idf(n int64, df uint32) float64 {
+	return math.Log(float64(1+n)/float64(1+int64(df))) + 1
+}
+
+// Options returns the featurizer's options.
+func (f *Featurizer) Options() Options { return f.opt }
+
+// Dims returns the number of columns, 2^Bits.
+func (f *Featurizer) Dims() int { return 1 << f.opt.Bits }
+
+// Docs returns the number of documents Fit learned the idf from (0 without
+// idf).
+func (f *Featurizer) Docs() int64 { return f.docs }
+
+// IDF returns the idf of column j (1 without idf).
+func (f *Featurizer) IDF(j int) float64 {
+	if !f.opt.IDF {
+		return 1
+	}
+	if k, ok := slices.BinarySearch(f.dfCols, uint32(j)); ok {
+		return f.idfs[k]
+	}
+	return f.idf0
+}
+
+// String describes the featurizer in one line.
+func (f *Featurizer) String() string {
+	o := f.opt
+	s := fmt.Sprintf("hashed text features: 2^%d columns, word n-grams 1..%d", o.Bits, o.WordNGrams)
+	if o.CharMax > 0 {
+		s += fmt.Sprintf(", character n-grams %d..%d", o.CharMin, o.CharMax)
+	}
+	s += ", tf " + o.TF.String()
+	if o.IDF {
+		s += fmt.Sprintf(", idf of %d documents", f.docs)
+	}
+	if o.Signed {
+		s += ", signed"
+	}
+	if !o.NoNormalize {
+		s += ", unit rows"
+	}
+	return s
+}
+
+// isToken reports whether r belongs to a token.
+func (f *Featurizer) isToken(r rune) bool {
+	if r < utf8.RuneSelf {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return true
+		}
+		if len(f.extra) == 0 {
+			return false
+		}
+	} else if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r) {
+		return true
+	}
+	_, ok := slices.BinarySearch(f.extra, r)
+	return ok
+}
+
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// scratch is the reusable space of featurizing one document.
+type scratch struct {
+	toks []byte   // the tokens' bytes, one after another
+	ends []int    // end of each token in toks
+	ent  []uint64 // column<<1 | negative, sorted
+	tmp  []uint64 // the radix sort's other buffer
+	rbuf []byte   // a character n-gram's window
+	pos  []int    // rune offsets in "<token>"
+	vals []float64
+}
+
+// ngramPrefix is what the hash of a word n-gram of n words starts with
+// (ngramPrefix[n]), or of a character n-gram (ngramPrefix[0]).
+var ngramPrefix = [MaxWordNGrams + 1]string{"c ", "u ", "b ", "3 ", "4 ", "5 ", "6 ", "7 ", "8 "}
+
+// prefixHash[n] is the FNV-1a state after ngramPrefix[n].
+var prefixHash = func() (h [MaxWordNGrams + 1]uint64) {
+	for n, p := range ngramPrefix {
+		h[n] = fnvBytes(fnvOffset, []byte(p))
+	}
+	return h
+}()
+
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// tokenize splits doc into lower-cased tokens in s.toks / s.ends.
+func (s *scratch) tokenize(f *Featurizer, doc []byte) {
+	s.toks, s.ends = s.toks[:0], s.ends[:0]
+	in := false
+	for i := 0; i < len(doc); {
+		if c := doc[i]; c < utf8.RuneSelf {
+			i++
+			if b := f.ascii[c]; b != 0 {
+				s.toks = append(s.toks, b)
+				in = true
+			} else if in {
+				s.ends = append(s.ends, len(s.toks))
+				in = false
+			}
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
+		i += n
+		if r == utf8.RuneError || !f.isToken(r) {
+			if in {
+				s.ends = append(s.ends, len(s.toks))
+				in = false
+			}
+			continue
+		}
+		if !f.opt.KeepCase {
+			r = unicode.ToLower(r)
+		}
+		s.toks = utf8.AppendRune(s.toks, r)
+		in = true
+	}
+	if in {
+		s.ends = append(s.ends, len(s.toks))
+	}
+}
+
+// add records the feature of hash h.
+func (s *scratch) add(f *Featurizer, h uint64) {
+	e := (h & (1<<f.opt.Bits - 1)) << 1
+	if f.opt.Signed {
+		e |= h >> 63
+	}
+	s.ent = append(s.ent, e)
+}
+
+// hashes fills s.ent with the sorted features of doc.
+func (s *scratch) hashes(f *Featurizer, doc []byte) {
+	s.tokenize(f, doc)
+	s.ent = s.ent[:0]
+	o := &f.opt
+	nt := len(s.ends)
+	tok := func(i int) []byte {
+		lo := 0
+		if i > 0 {
+			lo = s.ends[i-1]
+		}
+		return s.toks[lo:s.ends[i]]
+	}
+	for n := 1; n <= o.WordNGrams; n++ {
+		for i := 0; i+n <= nt; i++ {
+			h := prefixHash[n]
+			for k := range n {
+				if k > 0 {
+					h = (h ^ ' ') * fnvPrime
+				}
+				h = fnvBytes(h, tok(i+k))
+			}
+			s.add(f, h)
+		}
+	}
+	if o.CharMax > 0 {
+		for i := range nt {
+			t := tok(i)
+			s.rbuf = append(append(append(s.rbuf[:0], '<'), t...), '>')
+			s.pos = s.pos[:0]
+			for j := range s.rbuf {
+				if utf8.RuneStart(s.rbuf[j]) {
+					s.pos = append(s.pos, j)
+				}
+			}
+			s.pos = append(s.pos, len(s.rbuf))
+			runes := len(s.pos) - 1
+			for n := o.CharMin; n <= o.CharMax; n++ {
+				for j := 0; j+n <= runes; j++ {
+					s.add(f, fnvBytes(prefixHash[0], s.rbuf[s.pos[j]:s.pos[j+n]]))
+				}
+			}
+		}
+	}
+	s.sortEntries(f.opt.Bits + 1)
+}
+
+// sortEntries sorts s.ent, whose values are below 2^bits: an LSD radix
+// sort of 8-bit digits for many entries, slices.Sort for few.
+func (s *scratch) sortEntries(bits int) {
+	n := len(s.ent)
+	if n < 128 {
+		slices.Sort(s.ent)
+		return
+	}
+	s.tmp = slices.Grow(s.tmp[:0], n)[:n]
+	src, dst := s.ent, s.tmp
+	for shift := 0; shift < bits; shift += 8 {
+		var count [257]int
+		for _, e := range src {
+			count[(e>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, e := range src {
+			d := (e >> shift) & 0xff
+			dst[count[d]] = e
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &s.ent[0] {
+		copy(s.ent, src)
+	}
+}
+
+// row computes the sorted columns and values of doc into s.ent (columns
+// in e>>1 after compaction) and s.vals.
+func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64) {
+	s.hashes(f, doc)
+	o := &f.opt
+	s.vals = s.vals[:0]
+	out := s.ent[:0]
+	dfCols := f.dfCols // the columns not yet passed, for idf
+	for i := 0; i < len(s.ent); {
+		col := s.ent[i] >> 1
+		c := 0.0
+		for ; i < len(s.ent) && s.ent[i]>>1 == col; i++ {
+			if s.ent[i]&1 != 0 {
+				c--
+			} else {
+				c++
+			}
+		}
+		if c == 0 {
+			continue // signed features that cancel
+		}
+		v := c
+		switch o.TF {
+		case Log:
+			v = math.Copysign(1+math.Log(math.Abs(c)), c)
+		case Binary:
+			v = math.Copysign(1, c)
+		}
+		if o.IDF {
+			k, ok := slices.BinarySearch(dfCols, uint32(col))
+			if ok {
+				v *= f.idfs[len(f.idfs)-len(dfCols)+k]
+			} else {
+				v *= f.idf0
+			}
+			dfCols = dfCols[k:]
+		}
+		out = append(out, col)
+		s.vals = append(s.vals, v)
+	}
+	s.ent = out
+	if !o.NoNormalize {
+		var ss float64
+		for _, v := range s.vals {
+			ss += v * v
+		}
+		if ss > 0 {
+			inv := 1 / math.Sqrt(ss)
+			for k := range s.vals {
+				s.vals[k] *= inv
+			}
+		}
+	}
+	return s.ent, s.vals
+}
+
+// Rows featurizes documents into a CSR matrix, reusing its scratch space
+// between documents. A Rows is not safe for concurrent use; make one per
+// goroutine (they may share the Featurizer).
+type Rows[T kernel.Float] struct {
+	f *Featurizer
+	s scratch
+	// CSR receives the rows; its Cols is the featurizer's Dims.
+	CSR *dataset.CSR[T]
+}
+
+// NewRows returns a Rows appending to an empty matrix.
+func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
+	return &Rows[T]{f: f, CSR: &dataset.CSR[T]{Ptr: []int{0}, Cols: f.Dims()}}
+}
+
+// Append featurizes doc into a new row of label y.
+func (r *Rows[T]) Append(doc []byte, y int) {
+	cols, vals := r.s.row(r.f, doc)
+	c := r.CSR
+	for k, j := range cols {
+		c.Idx = append(c.Idx, int32(j))
+		c.Val = append(c.Val, T(vals[k]))
+	}
+	c.Ptr = append(c.Ptr, len(c.Idx))
+	c.Y = append(c.Y, y)
+	c.Rows++
+}
+
+// AppendString is Append of a string.
+func (r *Rows[T]) AppendString(doc string, y int) {
+	r.Append(unsafeBytes(doc), y)
+}
+
+// Row featurizes doc into dst's slices (reused) and returns the row.
+func (r *Rows[T]) Row(dst dataset.SparseRow[T], doc []byte) dataset.SparseRow[T] {
+	cols, vals := r.s.row(r.f, doc)
+	dst.Idx, dst.Val = dst.Idx[:0], dst.Val[:0]
+	for k, j := range cols {
+		dst.Idx = append(dst.Idx, int32(j))
+		dst.Val = append(dst.Val, T(vals[k]))
+	}
+	return dst
+}
+
+// Reset empties the matrix, keeping its memory.
+func (r *Rows[T]) Reset() {
+	c := r.CSR
+	c.Ptr, c.Idx, c.Val, c.Y, c.Rows = c.Ptr[:1], c.Idx[:0], c.Val[:0], c.Y[:0], 0
+}
