@@ -27,6 +27,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -56,6 +57,7 @@ type expected struct {
 	Elem   string              `json:"elem"`
 	Labels map[string][]int    `json:"labels"`
 	Scores map[string][]uint64 `json:"scores"` // the bits of each score, float32 or float64
+	Impl   string              `json:"impl"`   // the kernel implementation that computed them
 }
 
 func must(err error) {
@@ -88,7 +90,7 @@ func record[T float32 | float64](file string, kind int, m classifier[T], jsonFor
 	csr, err := dataset.FromDense(test)
 	must(err)
 	e := expected{File: file + ".model", Kind: kind, Elem: fmt.Sprintf("float%d", 32*(1+int(unsafeSize[T]()/8))),
-		Labels: map[string][]int{}, Scores: map[string][]uint64{}}
+		Labels: map[string][]int{}, Scores: map[string][]uint64{}, Impl: kernel.Active()}
 	r := m.NumScores()
 	bitsOf := func(sc []T) []uint64 {
 		var b []uint64
