@@ -4,7 +4,8 @@
 // A Server reads the model file once at start (New) and again on Reload
 // (the command calls it on SIGHUP) or when Watch sees the file's size,
 // modification time or identity change. The bytes read are decoded by the
-// caller's Decoder and named by their SHA-256 (Version: the first 16 hex
+// Decoder (nil: DecodeModel, which is model.Unmarshal: every model file
+// of this module, binary or JSON, quantised ones included) and named by their SHA-256 (Version: the first 16 hex
 // digits); the model in use is held in an atomic.Pointer, so a request
 // loads it once and uses that model, whole, to the end: every response
 // names the version it used (the X-Model-Version header, and "model" in a
@@ -24,6 +25,12 @@
 //
 //	POST /predict   one sample or a batch, JSON or binary (below)
 //	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use, and whether the last reload failed
+//
+// /healthz describes the model in use as Info does: its version, dims,
+// classes, numScores, "type" (the samples' element type, float32 or
+// float64), "kind" (model.KindOf's name, e.g. "binary int8 quantised
+// linear model"), "quantised" (int8 weights: such a model takes float32
+// samples) and "description" (the model's String).
 //
 // Query parameter scores=1 (or "scores": true in a JSON request, or flag
 // bit 0 of a binary one) adds the model's decision values to the labels.
@@ -98,6 +105,7 @@
 // A Model is served if it is a Classifier[float32] or a
 // Classifier[float64]: Dims, Classes, NumScores, Predict and Scores, which
 // perceptron.Model, perceptron.KernelModel, svm.Model and svm.LinearModel
-// all have. Any other kind (a quantised model, say) plugs in by having
-// those methods and being returned by the Decoder.
+// all have, and quant.Model is (a Classifier[float32]). A model of
+// another package plugs in by having those methods and being returned by
+// a Decoder.
 package serve

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/model"
 )
 
 // Sentinel errors; every error of this package wraps one of them.
@@ -68,8 +69,19 @@ type batcher[T kernel.Float] interface {
 const batchMin = 16
 
 // A Decoder decodes the bytes of the model file at path (path is for its
-// messages).
+// messages). A nil Decoder selects DecodeModel.
 type Decoder func(path string, data []byte) (Model, error)
+
+// DecodeModel is the default Decoder: model.Unmarshal, which reads every
+// model file of this module (binary or JSON, any kind, quantised ones
+// included) by its content.
+func DecodeModel(path string, data []byte) (Model, error) {
+	m, err := model.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
 
 // Options configure a Server. The zero value of a field selects its
 // default. The limits are named in refusals by the flag of "rosenblatt
@@ -293,7 +305,10 @@ type loaded struct {
 	dims    int
 	nscores int
 	classes []int
-	elem    int // 4 or 8
+	elem    int    // 4 or 8
+	kind    string // model.KindOf's name, "" for another package's model
+	quant   bool   // int8 weights
+	desc    string // the model's String, if it has one
 	at      time.Time
 }
 
@@ -344,15 +359,16 @@ type Server struct {
 	failure atomic.Pointer[time.Time] // when the last reload failed, nil after a success
 }
 
-// New reads and decodes the model file at path and returns a server of
-// it. The first model must load: an error wraps ErrModel.
+// New reads and decodes the model file at path with decode (nil:
+// DecodeModel) and returns a server of it. The first model must load: an
+// error wraps ErrModel.
 func New(path string, decode Decoder, opt Options) (*Server, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if decode == nil {
-		return nil, fmt.Errorf("%w: no Decoder", ErrOption)
+		decode = DecodeModel
 	}
 	if opt.ReadFile == nil {
 		limit := opt.MaxModelBytes
@@ -371,18 +387,29 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 
 // Info describes the model in use.
 type Info struct {
-	Version   string    `json:"model"`     // first 16 hex digits of the file's SHA-256
-	Dims      int       `json:"dims"`      // features per sample
-	Classes   []int     `json:"classes"`   // labels
-	NumScores int       `json:"numScores"` // decision values per sample
-	Elem      string    `json:"type"`      // "float32" or "float64"
-	LoadedAt  time.Time `json:"loadedAt"`  // when it was loaded
+	Version   string `json:"model"`     // first 16 hex digits of the file's SHA-256
+	Dims      int    `json:"dims"`      // features per sample
+	Classes   []int  `json:"classes"`   // labels
+	NumScores int    `json:"numScores"` // decision values per sample
+	Elem      string `json:"type"`      // the samples' element type: "float32" or "float64"
+	// Kind names the model's kind in the module's table (model.Kind), e.g.
+	// "binary int8 quantised linear model"; "" for a model of another
+	// package.
+	Kind string `json:"kind,omitempty"`
+	// Quantised reports a model whose weights are int8 (it takes float32
+	// samples, so Elem is "float32").
+	Quantised bool `json:"quantised"`
+	// Desc is the model's own one-line description (its String method),
+	// if it has one.
+	Desc     string    `json:"description,omitempty"`
+	LoadedAt time.Time `json:"loadedAt"` // when it was loaded
 }
 
 // Current describes the model in use.
 func (s *Server) Current() Info {
 	m := s.cur.Load()
-	return Info{m.version, m.dims, slices.Clone(m.classes), m.nscores, m.elemName(), m.at}
+	return Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
+		Elem: m.elemName(), Kind: m.kind, Quantised: m.quant, Desc: m.desc, LoadedAt: m.at}
 }
 
 // elemName is "float32" or "float64".
@@ -494,7 +521,7 @@ func (s *Server) Reload() (bool, error) {
 		s.cur.Store(l)
 		s.succeeded()
 		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
-			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName())
+			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName(), "kind", l.kind)
 		return true, nil
 	}
 	if !errors.Is(err, ErrModel) {
@@ -562,6 +589,13 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 		return nil, fmt.Errorf("%w: %T is neither a Classifier[float32] nor a Classifier[float64]", ErrModel, m)
 	}
 	l.dims, l.nscores, l.classes = m.Dims(), m.NumScores(), m.Classes()
+	if mm, ok := m.(model.Model); ok {
+		l.desc = mm.String()
+		if k := model.KindOf(mm); k != 0 {
+			l.kind = k.String()
+			l.quant = k >= model.QuantBinary && k <= model.QuantArgmax
+		}
+	}
 	if l.dims < 1 || l.nscores < 1 || len(l.classes) < 2 {
 		return nil, fmt.Errorf("%w: %d features, %d scores, %d classes", ErrModel, l.dims, l.nscores, len(l.classes))
 	}

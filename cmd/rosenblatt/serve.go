@@ -22,8 +22,9 @@ import (
 // GET /healthz), reloads the model on SIGHUP or when the file changes, and
 // shuts down gracefully on SIGINT or SIGTERM. The model file is read by
 // package serve (a regular file of at most -max-model-bytes, stat'ed before
-// it is opened, opened without blocking) and decoded by the code predict
-// and eval use (parseModel).
+// it is opened, opened without blocking) and decoded by package model
+// (serve's default Decoder, model.Unmarshal): every model file of the
+// module, quantised ones included.
 
 func runServe(args []string, _, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -81,7 +82,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 		*poll = -1 // serve.Options: no watching
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	s, err := serve.New(*model, decodeServed, serve.Options{
+	s, err := serve.New(*model, nil, serve.Options{
 		MaxBodyBytes:     *maxBody,
 		MaxModelBytes:    *maxModel,
 		MaxInflightBytes: *maxInflight,
@@ -102,7 +103,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	}
 	info, o := s.Current(), s.Options()
 	logger.Info("serving", "addr", ln.Addr().String(), "file", *model, "model", info.Version,
-		"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem,
+		"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem, "kind", info.Kind,
 		"max-body", o.MaxBodyBytes, "max-model-bytes", o.MaxModelBytes, "max-inflight-bytes", o.MaxInflightBytes,
 		"max-scores", o.MaxScores, "max-conns", o.MaxConns, "memory", mem, "memory-source", memSource)
 	if ready != nil {
@@ -119,17 +120,4 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	}
 	logger.Info("shut down")
 	return nil
-}
-
-// decodeServed is serve's Decoder: the model file decoded as predict
-// decodes it.
-func decodeServed(path string, data []byte) (serve.Model, error) {
-	lm, err := parseModel(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if lm.m64 != nil {
-		return lm.m64, nil
-	}
-	return lm.m32, nil
 }

@@ -58,6 +58,17 @@ func TestServe(t *testing.T) {
 	wantB := train(kernelJSON, "-kernel", "rbf", "-gamma", "0.5", "-json")
 	svmModel := filepath.Join(dir, "svm.model")
 	wantC := train(svmModel, "-algo", "svm", "-kernel", "rbf", "-gamma", "0.5", "-C", "1")
+	// An int8 quantised form of a linear model, read by package model.
+	linModel, quantModel := filepath.Join(dir, "lin.model"), filepath.Join(dir, "q.model")
+	train(linModel, "-algo", "averaged", "-epochs", "5")
+	if code, _, stderr := runIn(t, dir, "quantize", "-model", linModel, "-o", quantModel); code != exitOK {
+		t.Fatalf("quantize: %s", stderr)
+	}
+	code, stdout, stderr := runIn(t, dir, "predict", quantModel, test)
+	if code != exitOK {
+		t.Fatalf("predict: %s", stderr)
+	}
+	wantQ := strings.Fields(stdout)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -104,6 +115,10 @@ func TestServe(t *testing.T) {
 		}
 		return r.Model, labels
 	}
+	var lastHealth struct {
+		Model, LastReloadError, Type, Kind string
+		Quantised                          bool
+	}
 	health := func() (string, string) {
 		t.Helper()
 		resp, err := http.Get(url + "/healthz")
@@ -111,11 +126,10 @@ func TestServe(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var h struct{ Model, LastReloadError string }
-		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		if err := json.NewDecoder(resp.Body).Decode(&lastHealth); err != nil {
 			t.Fatal(err)
 		}
-		return h.Model, h.LastReloadError
+		return lastHealth.Model, lastHealth.LastReloadError
 	}
 	reload := func() {
 		hup <- os.Interrupt // any value: serveWith reloads on each
@@ -167,8 +181,26 @@ func TestServe(t *testing.T) {
 	}
 	reload()
 	waitFor(t, func() bool { v, _ := health(); return v != vb })
-	if _, got := predict(); !eq(got, wantC) {
+	vc, got := predict()
+	if !eq(got, wantC) {
 		t.Errorf("SVM: served %v, predict %v", got, wantC)
+	}
+	if health(); lastHealth.Kind != "one-vs-one kernel SVM" || lastHealth.Quantised {
+		t.Errorf("SVM: /healthz says kind %q, quantised %v", lastHealth.Kind, lastHealth.Quantised)
+	}
+
+	// The quantised model: served as predict serves it, and /healthz says
+	// it is quantised (its samples are float32).
+	if err := os.Rename(quantModel, model); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { v, _ := health(); return v != vc })
+	if _, got := predict(); !eq(got, wantQ) {
+		t.Errorf("quantised: served %v, predict %v", got, wantQ)
+	}
+	if health(); !lastHealth.Quantised || !strings.Contains(lastHealth.Kind, "int8 quantised") || lastHealth.Type != "float32" {
+		t.Errorf("quantised: /healthz says kind %q, quantised %v, type %q", lastHealth.Kind, lastHealth.Quantised, lastHealth.Type)
 	}
 
 	cancel()
