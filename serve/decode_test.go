@@ -3,6 +3,7 @@ package serve_test
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 // model.KindOf names it, whether it is quantised, and its description;
 // the model answers /predict.
 func TestDefaultDecoder(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
 	dir := filepath.Join("..", "model", "testdata", "fixtures")
 	files, err := filepath.Glob(filepath.Join(dir, "*.model"))
 	require.NoError(t, err)
@@ -31,7 +33,7 @@ func TestDefaultDecoder(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			want, err := model.LoadFile(path)
 			require.NoError(t, err)
-			s, err := serve.New(path, nil, serve.Options{Poll: -1})
+			s, err := serve.New(path, nil, serve.Options{Poll: -1, Logger: quiet})
 			require.NoError(t, err)
 			w := httptest.NewRecorder()
 			s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
@@ -81,7 +83,7 @@ func TestDefaultDecoder(t *testing.T) {
 	// ErrModel and model's error.
 	bad := filepath.Join(t.TempDir(), "bad.model")
 	require.NoError(t, os.WriteFile(bad, []byte("RBLTPCPT garbage"), 0o644))
-	_, err = serve.New(bad, nil, serve.Options{Poll: -1})
+	_, err = serve.New(bad, nil, serve.Options{Poll: -1, Logger: quiet})
 	require.ErrorIs(t, err, serve.ErrModel)
 	require.Contains(t, err.Error(), "bad.model")
 	require.True(t, errors.Is(err, model.ErrFormat) || errors.Is(err, model.ErrCorrupt), err)

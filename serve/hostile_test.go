@@ -113,15 +113,29 @@ func TestInflightBudget(t *testing.T) {
 	require.Equal(t, 413, w.Code, w.Body.String())
 	require.Contains(t, w.Body.String(), "more than the server's in-flight budget of 1 MiB (-max-inflight-bytes)")
 
-	// A JSON body of 600 KB whose values take 96 KB: its decoder's
-	// buffer counts too, twice the bytes read, so it alone needs more.
+	// A JSON body of 600 KB whose values take 96 KB: it is read through
+	// the scanner's 16 KiB buffer, so it holds its values (and room to
+	// grow them), not its text, and is answered.
 	row := "[" + strings.TrimSuffix(strings.Repeat("1.0000000000000000000001,", d), ",") + "]"
-	jb := []byte(`{"rows": [` + strings.TrimSuffix(strings.Repeat(row+",", 1500), ",") + `]}`)
-	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jb))
+	jsonRows := func(n int) []byte {
+		return []byte(`{"rows": [` + strings.TrimSuffix(strings.Repeat(row+",", n), ",") + `]}`)
+	}
+	jb := jsonRows(1500)
+	require.Greater(t, len(jb), 600_000)
+	alloc := memtest.Allocated(func() {
+		r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jb))
+		w = httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+	})
+	require.Equal(t, 200, w.Code, w.Body.String())
+	require.Less(t, alloc, uint64(len(jb))*3/4, "a %d-byte JSON body allocated %d bytes", len(jb), alloc)
+	// One whose values alone (20000 rows of 16 float32) need more than
+	// the budget: 413, naming the flag.
+	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jsonRows(20000)))
 	w = httptest.NewRecorder()
 	s.ServeHTTP(w, r)
 	require.Equal(t, 413, w.Code, w.Body.String())
-	require.Contains(t, w.Body.String(), "(-max-inflight-bytes)")
+	require.Contains(t, w.Body.String(), "more than the server's in-flight budget of 1 MiB (-max-inflight-bytes)")
 
 	now, peak := serve.InFlight(s)
 	require.Zero(t, now, "every request gives back what it held")
