@@ -35,6 +35,7 @@ var (
 	allowPost  = []string{"POST"}
 	allowGet   = []string{"GET, HEAD"}
 	retryAfter = []string{"1"}
+	connClose  = []string{"close"}
 )
 
 var le = binary.LittleEndian
@@ -237,6 +238,13 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		h["Allow"] = allowPost
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
+		return
+	}
+	if r.ContentLength > s.opt.MaxBodyBytes {
+		// Refused from its header, unread; the connection is closed
+		// rather than drained.
+		h["Connection"] = connClose
+		fail(w, bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes))
 		return
 	}
 	b := s.pool.Get().(*buffers)

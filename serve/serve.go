@@ -647,10 +647,36 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 // Run serves on ln, at most Options.MaxConns connections at once, and
 // watches the model file until ctx is done, then shuts down gracefully: it
 // stops accepting, lets the requests in flight finish within
-// Options.ShutdownTimeout, and returns. It returns nil after a clean
+// Options.ShutdownTimeout, and returns as soon as none is in flight
+// (closing idle connections and those that have sent no request). It returns nil after a clean
 // shutdown.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer(ln.Addr().String())
+	// The connections with a request in flight (being read, served or
+	// answered: http.StateActive), for the shutdown below.
+	var cmu sync.Mutex
+	states := map[net.Conn]http.ConnState{}
+	active := 0
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		cmu.Lock()
+		defer cmu.Unlock()
+		if states[c] == http.StateActive {
+			active--
+		}
+		if st == http.StateActive {
+			active++
+		}
+		if st == http.StateClosed || st == http.StateHijacked {
+			delete(states, c)
+		} else {
+			states[c] = st
+		}
+	}
+	idle := func() bool {
+		cmu.Lock()
+		defer cmu.Unlock()
+		return active == 0
+	}
 	ln = limitListen(ln, s.opt.MaxConns)
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -664,7 +690,31 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), s.opt.ShutdownTimeout)
 	defer cancel()
-	err := hs.Shutdown(sctx)
+	hs.SetKeepAlivesEnabled(false)
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }()
+	// http.Server.Shutdown waits for connections that have sent no
+	// request yet (up to 5 s) and looks at idle ones at growing
+	// intervals: once no request is in flight, the rest are closed.
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	var err error
+wait:
+	for {
+		select {
+		case err = <-shut:
+			break wait
+		case <-t.C:
+			if idle() {
+				hs.Close()
+				err = <-shut
+				if errors.Is(err, http.ErrServerClosed) {
+					err = nil
+				}
+				break wait
+			}
+		}
+	}
 	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
