@@ -350,14 +350,19 @@ func (s *scanner) number(i, j, bits int) (float64, *httpError) {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
+// pow10f32 holds the powers of ten a float32 holds exactly.
+var pow10f32 = [...]float32{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+
 // parseNumber parses the JSON number (RFC 8259, section 6) at the start
 // of p, up to the first byte that cannot continue it: k is its length.
 // ok reports a valid number whose value f it computed exactly rounded by
 // Clinger's fast path (W. D. Clinger, "How to read floating point numbers
 // accurately", PLDI 1990): a decimal significand below 2⁵³ and a power of
 // ten of at most 22, so that one correctly rounded multiplication or
-// division of two exact float64 gives the correctly rounded value. For
-// bits = 32 the float64 is rounded again, which is exact unless it lies on
+// division of two exact float64 gives the correctly rounded value (for
+// bits = 32, a significand below 2²⁴ and a power of at most 10 are done
+// in float32 arithmetic, exact in the same way). Otherwise, for bits = 32
+// the float64 is rounded again, which is exact unless it lies on
 // a float32 halfway point. Any other number (more than 19 digits, a larger
 // exponent, a float32 halfway point, a subnormal or overflowing float32,
 // a syntax error) is not ok, and the caller reads it with
@@ -439,6 +444,19 @@ func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
 	}
 	if nd > 19 || mant > 1<<53 || exp < -22 || exp > 22 {
 		return 0, 0, false
+	}
+	if bits == 32 && mant < 1<<24 && exp >= -10 && exp <= 10 {
+		// Clinger's fast path in float32: both operands exact.
+		g := float32(mant)
+		if exp < 0 {
+			g /= pow10f32[-exp]
+		} else {
+			g *= pow10f32[exp]
+		}
+		if neg {
+			g = -g
+		}
+		return i, float64(g), true
 	}
 	f = float64(mant)
 	if exp < 0 {
