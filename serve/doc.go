@@ -56,9 +56,10 @@
 // What a request holds is counted against a budget shared by the requests
 // in flight, Options.MaxInflightBytes: a binary body as it arrives (in
 // memory that grows from 64 KiB by doubling, so that a header declaring
-// more than is sent costs what was sent), three times the bytes a JSON
-// decoder has read (its buffer grows by doubling, and a row's text is
-// copied once), the samples in the model's type, the labels and the scores. The
+// more than is sent costs what was sent), a JSON body's 16 KiB read
+// buffer (never more of its text), the samples in the model's type, the
+// labels and the scores. A body whose Content-Length is over
+// Options.MaxBodyBytes is refused (413) before any of it is read. The
 // response is written through a 16 KiB buffer as it is made, never whole.
 // Run serves at most Options.MaxConns connections at once. So the server
 // holds at most about MaxInflightBytes, plus per connection net/http's
@@ -76,9 +77,16 @@
 // the values (JavaScript's JSON.stringify writes NaN and ±Infinity as
 // null; the refusal names the row and feature), a value that is not a
 // number, trailing data and a request with both or neither of x and rows
-// are refused. The rows are decoded one at a time, each checked as it
-// arrives, so that a request takes the memory of its values in the
-// model's type and of one row, whatever the shape of its body.
+// are refused; so are NaN, Infinity and -Infinity (not JSON; named by row
+// and feature), a number beyond the model's type (named with the type's
+// range) and anything that is not a JSON number by RFC 8259 ("01", "1.",
+// "0x10"). The body is read by a strict scanner of these shapes, not by
+// encoding/json, through a fixed 16 KiB buffer: each value is parsed as it
+// arrives (exactly as strconv.ParseFloat parses it, by Clinger's fast path
+// where it is exact), each row checked as it ends, so that a request takes
+// the memory of its values in the model's type and of one row, whatever
+// the shape of its body, and allocates nothing once its buffers are
+// pooled. The binary body remains the fastest path.
 //
 // # Binary
 //

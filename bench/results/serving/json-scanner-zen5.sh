@@ -1,0 +1,8 @@
+#!/bin/sh
+# The in-process /predict handler, binary and JSON bodies of one
+# 784-value float32 sample, before (encoding/json, main at 09711c7) and
+# after (the strict scanner of serve/jsonscan.go) on the same host.
+# CPU: go run ./cmd/rosenblatt cpu (AMD Zen 5 "Oxide Virtual Turin-like
+# Processor", 2 vCPUs, shared with other jobs while this ran).
+go run ./cmd/rosenblatt cpu | head -1
+go test ./serve -run '^$' -bench 'BenchmarkHandler' -benchtime 1s -count 3
