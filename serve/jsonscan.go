@@ -381,17 +381,7 @@ func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
 		i++
 	} else {
 		start := i
-		for i+8 <= len(p) {
-			v := le.Uint64(p[i:])
-			if !eightDigits(v) {
-				break
-			}
-			mant = mant*100000000 + parseEight(v)
-			i += 8
-		}
-		for ; i < len(p) && p[i]-'0' <= 9; i++ {
-			mant = mant*10 + uint64(p[i]-'0')
-		}
+		i, mant = digits(p, i, mant)
 		if i == start {
 			return 0, 0, false
 		}
@@ -401,17 +391,7 @@ func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
 	if i < len(p) && p[i] == '.' {
 		i++
 		start := i
-		for i+8 <= len(p) {
-			v := le.Uint64(p[i:])
-			if !eightDigits(v) {
-				break
-			}
-			mant = mant*100000000 + parseEight(v)
-			i += 8
-		}
-		for ; i < len(p) && p[i]-'0' <= 9; i++ {
-			mant = mant*10 + uint64(p[i]-'0')
-		}
+		i, mant = digits(p, i, mant)
 		if i == start {
 			return 0, 0, false
 		}
@@ -477,6 +457,24 @@ func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
 		f = float64(float32(f))
 	}
 	return i, f, true
+}
+
+// digits reads the decimal digits of p from i on into mant (mant·10 + d
+// for each digit d, wrapping past 19 digits: the caller counts them) and
+// returns the index past them.
+func digits(p []byte, i int, mant uint64) (int, uint64) {
+	for i+8 <= len(p) {
+		v := le.Uint64(p[i:])
+		if !eightDigits(v) {
+			break
+		}
+		mant = mant*100000000 + parseEight(v)
+		i += 8
+	}
+	for ; i < len(p) && p[i]-'0' <= 9; i++ {
+		mant = mant*10 + uint64(p[i]-'0')
+	}
+	return i, mant
 }
 
 // eightDigits reports whether the 8 bytes of v (little-endian) are all
