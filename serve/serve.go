@@ -379,6 +379,7 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("/predict", s.predict)
 	s.mux.HandleFunc("/healthz", s.healthz)
+	s.oipRoutes()
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
