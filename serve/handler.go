@@ -64,6 +64,7 @@ type buffers struct {
 	r64    []float64
 	scan   []byte  // the JSON scanner's buffer, scanBuffer bytes
 	sc     scanner // the JSON scanner
+	id     []byte  // an inference request's id
 	labels []int
 	s32    []float32 // scores
 	s64    []float64

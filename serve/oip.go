@@ -46,6 +46,8 @@ func (s *Server) oipRoutes() {
 	s.mux.HandleFunc("GET /v2/models/{name}/versions/{version}", s.modelMetadata)
 	s.mux.HandleFunc("GET /v2/models/{name}/ready", s.modelReady)
 	s.mux.HandleFunc("GET /v2/models/{name}/versions/{version}/ready", s.modelReady)
+	s.mux.HandleFunc("POST /v2/models/{name}/infer", s.infer)
+	s.mux.HandleFunc("POST /v2/models/{name}/versions/{version}/infer", s.infer)
 }
 
 // serverMetadata is the protocol's server metadata response.

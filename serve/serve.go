@@ -722,7 +722,13 @@ wait:
 	return err
 }
 
-// ServeHTTP routes /predict and /healthz.
+// ServeHTTP routes /predict, /healthz and the Open Inference Protocol's
+// endpoints. /predict is matched first, without the ServeMux, whose
+// pattern matching allocates.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/predict" {
+		s.predict(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
