@@ -23,8 +23,31 @@
 //
 // # Endpoints
 //
-//	POST /predict   one sample or a batch, JSON or binary (below)
+//	POST /predict   one sample or a batch, JSON or binary (below): the fastest path
 //	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use, and whether the last reload failed
+//
+// and the Open Inference Protocol's REST API (KServe's V2 inference
+// protocol, which Triton, Seldon MLServer and OpenVINO Model Server also
+// speak), the model named by its file's name without the extension
+// (ModelName) and versioned by Info.Version:
+//
+//	GET  /v2/health/live, /v2/health/ready          200, empty body
+//	GET  /v2                                        {"name":"rosenblatt","version":...,"extensions":[]}
+//	GET  /v2/models/{name}[/versions/{v}]           metadata: input "input" FP32 or FP64 [-1, d] (a
+//	                                                quantised model takes FP32); outputs "label"
+//	                                                INT64 [-1] and "scores" [-1, k]
+//	GET  /v2/models/{name}[/versions/{v}]/ready     200, empty body
+//	POST /v2/models/{name}[/versions/{v}]/infer     {"id":...,"inputs":[{"name":"input","shape":[n,d],
+//	                                                "datatype":"FP32","data":[...]}],"outputs":[...]}
+//
+// An inference request has one input, "input", of shape [n, d], its data
+// row-major, flat or one array per row, parsed as JSON requests to
+// /predict are (the same scanner and refusals); "parameters" are read and
+// ignored; "outputs", if given, picks "label" and/or "scores". The
+// response holds model_name, model_version, the request's id and the
+// outputs as tensors (label INT64 [n], scores FP32 or FP64 [n, k], data
+// row-major). Errors are {"error": "..."} with the statuses of /predict,
+// and 404 for another model name or version.
 //
 // /healthz describes the model in use as Info does: its version, dims,
 // classes, numScores, "type" (the samples' element type, float32 or
