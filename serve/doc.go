@@ -69,6 +69,11 @@
 // refusal for a limit names it and the flag of "rosenblatt serve" that
 // sets it (-max-body, -max-scores, -max-inflight-bytes).
 //
+// A reload to a model of another input width, other labels (or their
+// order) or another kind is refused unless Options.AllowModelChange
+// (-allow-model-change) is set: the model in use stays, the refusal is
+// logged, and /healthz says what would have changed ("lastReloadRefused").
+//
 // /healthz tells anyone who asks that the last reload failed, and when
 // ("lastReloadError": "reload failed; see the server log",
 // "lastReloadFailedAt"), never why: the reason, which may hold the file's

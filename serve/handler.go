@@ -577,7 +577,10 @@ type health struct {
 	Info
 	LastReloadError    string     `json:"lastReloadError,omitempty"`
 	LastReloadFailedAt *time.Time `json:"lastReloadFailedAt,omitempty"`
-	Reloads            int64      `json:"reloads"` // models put in use after the first
+	// LastReloadRefused says what the last reload would have changed
+	// (Options.AllowModelChange) when it was refused for that.
+	LastReloadRefused string `json:"lastReloadRefused,omitempty"`
+	Reloads           int64  `json:"reloads"` // models put in use after the first
 }
 
 // reloadFailed is /healthz's lastReloadError.
@@ -596,6 +599,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
 	if at := s.failure.Load(); at != nil {
 		hb.LastReloadError, hb.LastReloadFailedAt = reloadFailed, at
+		if r := s.refused.Load(); r != nil {
+			hb.LastReloadRefused = *r
+		}
 	}
 	out, _ := json.Marshal(hb)
 	h["Content-Type"] = ctJSON

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -129,6 +130,13 @@ type Options struct {
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds Run's graceful shutdown; default 10 s.
 	ShutdownTimeout time.Duration
+	// AllowModelChange lets a reload put in use a model whose input width,
+	// labels (or their order) or kind differ from the model in use
+	// (-allow-model-change). By default such a reload is refused: the
+	// model in use stays, the refusal is logged, and /healthz says what
+	// would have changed (lastReloadRefused), since the clients of the
+	// model in use would get errors or other answers from the new one.
+	AllowModelChange bool
 	// Logger receives reloads and their failures; default slog.Default().
 	Logger *slog.Logger
 }
@@ -357,6 +365,7 @@ type Server struct {
 	// For /healthz, which must not wait for a reload in progress.
 	reloads atomic.Int64              // models put in use after the first
 	failure atomic.Pointer[time.Time] // when the last reload failed, nil after a success
+	refused atomic.Pointer[string]    // what the last reload would have changed, if refused for it
 }
 
 // New reads and decodes the model file at path with decode (nil:
@@ -515,6 +524,15 @@ func (s *Server) Reload() (bool, error) {
 		return false, nil // a reload that started later has put its outcome in
 	}
 	s.recorded, s.retry = gen, false
+	if err == nil && cur != nil && !s.opt.AllowModelChange {
+		if what := changes(cur, l); what != "" {
+			refusal := "the new model changes " + what + "; the model in use is kept (-allow-model-change allows it)"
+			err = fmt.Errorf("%w: %s: %s", ErrModel, s.path, refusal)
+			s.failed(err, &sum)
+			s.refused.Store(&refusal)
+			return false, err
+		}
+	}
 	if err == nil {
 		if cur != nil {
 			s.reloads.Add(1)
@@ -535,6 +553,24 @@ func (s *Server) Reload() (bool, error) {
 func (s *Server) succeeded() {
 	s.lastErr, s.lastTrans = nil, ""
 	s.failure.Store(nil)
+	s.refused.Store(nil)
+}
+
+// changes names what model b changes of model a that its clients would
+// notice: the input width, the labels (or their order), the kind; "" if
+// none.
+func changes(a, b *loaded) string {
+	var what []string
+	if a.dims != b.dims {
+		what = append(what, fmt.Sprintf("the input width from %d to %d", a.dims, b.dims))
+	}
+	if !slices.Equal(a.classes, b.classes) {
+		what = append(what, fmt.Sprintf("the labels from %v to %v", a.classes, b.classes))
+	}
+	if a.kind != b.kind {
+		what = append(what, fmt.Sprintf("the kind from %q to %q", a.kind, b.kind))
+	}
+	return strings.Join(what, ", ")
 }
 
 // failed records and logs a failed reload (sum is the bad content's hash,
@@ -546,6 +582,7 @@ func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
 	s.lastErr, s.lastTrans = err, ""
 	now := time.Now()
 	s.failure.Store(&now)
+	s.refused.Store(nil)
 	s.logFailure(err)
 	return err
 }

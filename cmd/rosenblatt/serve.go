@@ -52,6 +52,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	maxConns := fs.Int("max-conns", 1024, "the most connections served at once; more wait to be accepted")
 	timeout := fs.Duration("timeout", 30*time.Second, "read and write timeout of a request")
 	grace := fs.Duration("shutdown", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish")
+	allowChange := fs.Bool("allow-model-change", false, "let a reload put in use a model of another input width, other labels or another kind (by default such a reload is refused and the model in use kept)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt serve -model FILE [-addr HOST:PORT] [flags]\n\n")
 		fmt.Fprintf(stderr, "Serves the model's predictions over HTTP: POST /predict (JSON or binary, one sample or a batch),\n")
@@ -92,6 +93,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 		ReadTimeout:      *timeout,
 		WriteTimeout:     *timeout,
 		ShutdownTimeout:  *grace,
+		AllowModelChange: *allowChange,
 		Logger:           logger,
 	})
 	if err != nil {

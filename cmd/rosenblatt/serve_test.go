@@ -77,7 +77,7 @@ func TestServe(t *testing.T) {
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0"}, &logs,
+		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0", "-allow-model-change"}, &logs,
 			func(a net.Addr) { addrc <- a.String() })
 	}()
 	var url string
@@ -214,6 +214,69 @@ func TestServe(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "shut down") {
 		t.Errorf("no shutdown in the log:\n%s", logs.String())
+	}
+}
+
+// TestServeRefusesModelChange: without -allow-model-change a reload to a
+// model of another kind is refused, the model in use kept, and /healthz
+// says why.
+func TestServeRefusesModelChange(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "model", "testdata", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "m.model")
+	copyFile := func(name string) {
+		data, err := os.ReadFile(filepath.Join(fixtures, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(model+".tmp", data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(model+".tmp", model); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("perceptron-binary-f32.model")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hup := make(chan os.Signal)
+	var logs syncBuffer
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0"}, &logs,
+			func(a net.Addr) { addrc <- a.String() })
+	}()
+	var url string
+	select {
+	case url = <-addrc:
+		url = "http://" + url
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	var h struct{ Kind, LastReloadRefused string }
+	health := func() {
+		resp, err := http.Get(url + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("kernel-svm-binary-f32.model")
+	hup <- os.Interrupt
+	hup <- os.Interrupt
+	waitFor(t, func() bool { health(); return h.LastReloadRefused != "" })
+	if h.Kind != "binary perceptron" || !strings.Contains(h.LastReloadRefused, "-allow-model-change") {
+		t.Errorf("kind %q, refusal %q", h.Kind, h.LastReloadRefused)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
 	}
 }
 
