@@ -74,19 +74,7 @@ func TestServe(t *testing.T) {
 	defer cancel()
 	hup := make(chan os.Signal)
 	var logs syncBuffer
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0", "-allow-model-change"}, &logs,
-			func(a net.Addr) { addrc <- a.String() })
-	}()
-	var url string
-	select {
-	case url = <-addrc:
-		url = "http://" + url
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, logs.String())
-	}
+	url, done := startServe(t, ctx, hup, &logs, "-model", model, "-addr", "127.0.0.1:0", "-poll", "0", "-allow-model-change")
 
 	predict := func() (string, []string) {
 		t.Helper()
@@ -243,19 +231,7 @@ func TestServeRefusesModelChange(t *testing.T) {
 	defer cancel()
 	hup := make(chan os.Signal)
 	var logs syncBuffer
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0"}, &logs,
-			func(a net.Addr) { addrc <- a.String() })
-	}()
-	var url string
-	select {
-	case url = <-addrc:
-		url = "http://" + url
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, logs.String())
-	}
+	url, done := startServe(t, ctx, hup, &logs, "-model", model, "-addr", "127.0.0.1:0", "-poll", "0")
 	var h struct{ Kind, LastReloadRefused string }
 	health := func() {
 		resp, err := http.Get(url + "/healthz")
@@ -278,6 +254,24 @@ func TestServeRefusesModelChange(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Error(err)
 	}
+}
+
+// startServe runs "rosenblatt serve" with args until ctx is done and
+// returns its URL and the channel of its result.
+func startServe(t *testing.T, ctx context.Context, hup <-chan os.Signal, logs *syncBuffer, args ...string) (string, chan error) {
+	t.Helper()
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWith(ctx, hup, args, logs, func(a net.Addr) { addrc <- a.String() })
+	}()
+	select {
+	case url := <-addrc:
+		return "http://" + url, done
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	return "", nil
 }
 
 // waitFor polls cond for up to 10 s.
