@@ -129,7 +129,9 @@ func TestInflightBudget(t *testing.T) {
 		s.ServeHTTP(w, r)
 	})
 	require.Equal(t, 200, w.Code, w.Body.String())
-	require.Less(t, alloc, uint64(len(jb))*3/4, "a %d-byte JSON body allocated %d bytes", len(jb), alloc)
+	if !raceEnabled { // the race detector allocates
+		require.Less(t, alloc, uint64(len(jb))*3/4, "a %d-byte JSON body allocated %d bytes", len(jb), alloc)
+	}
 	// One whose values alone (20000 rows of 16 float32) need more than
 	// the budget: 413, naming the flag.
 	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jsonRows(20000)))
