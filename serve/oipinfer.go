@@ -304,8 +304,10 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 				if e != nil {
 					return e
 				}
-				if e := room(1); e != nil {
-					return e
+				if len(x) == xheld {
+					if e := room(1); e != nil {
+						return e
+					}
 				}
 				x = append(x, T(v))
 			}
