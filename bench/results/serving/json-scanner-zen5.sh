@@ -5,4 +5,5 @@
 # CPU: go run ./cmd/rosenblatt cpu (AMD Zen 5 "Oxide Virtual Turin-like
 # Processor", 2 vCPUs, shared with other jobs while this ran).
 go run ./cmd/rosenblatt cpu | head -1
-go test ./serve -run '^$' -bench 'BenchmarkHandler' -benchtime 1s -count 3
+# before: in a copy of 09711c7 (git archive 09711c7 | tar -x -C DIR), then here:
+go test ./serve -run '^$' -bench 'BenchmarkHandler/enc' -benchtime 1s -count 3
