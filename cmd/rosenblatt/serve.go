@@ -19,7 +19,8 @@ import (
 //	rosenblatt serve -model FILE [-addr HOST:PORT] [flags]
 //
 // serves the model's predictions over HTTP (package serve: POST /predict,
-// GET /healthz), reloads the model on SIGHUP or when the file changes, and
+// GET /healthz, and the Open Inference Protocol's REST API under /v2/),
+// reloads the model on SIGHUP or when the file changes, and
 // shuts down gracefully on SIGINT or SIGTERM. The model file is read by
 // package serve (a regular file of at most -max-model-bytes, stat'ed before
 // it is opened, opened without blocking) and decoded by package model
@@ -57,7 +58,10 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 		fmt.Fprintf(stderr, "usage: rosenblatt serve -model FILE [-addr HOST:PORT] [flags]\n\n")
 		fmt.Fprintf(stderr, "Serves the model's predictions over HTTP: POST /predict (JSON or binary, one sample or a batch),\n")
 		fmt.Fprintf(stderr, "GET /healthz. Reloads the model on SIGHUP or when the file changes (a bad file keeps the\n")
-		fmt.Fprintf(stderr, "model in use); shuts down gracefully on SIGINT or SIGTERM. See package serve for the formats.\n\n")
+		fmt.Fprintf(stderr, "model in use); shuts down gracefully on SIGINT or SIGTERM. See package serve for the formats.\n")
+		fmt.Fprintf(stderr, "Also the Open Inference Protocol (KServe V2) over REST: GET /v2/health/live, /v2/health/ready, /v2,\n")
+		fmt.Fprintf(stderr, "/v2/models/NAME[/ready], POST /v2/models/NAME/infer; NAME is the file's name without its extension.\n")
+		fmt.Fprintf(stderr, "A reload to a model of another width, labels or kind is refused unless -allow-model-change.\n\n")
 		fmt.Fprintf(stderr, "Statuses: 400 a malformed request (bad or truncated JSON, a null or NaN value, a wrong feature\n")
 		fmt.Fprintf(stderr, "count); 413 over -max-body, -max-scores, or alone over -max-inflight-bytes; 415 another\n")
 		fmt.Fprintf(stderr, "Content-Type; 422 a sample the model cannot score; 503 the requests in flight at\n")
