@@ -249,3 +249,37 @@ func to32(x []float64) []float32 {
 	}
 	return y
 }
+
+// FuzzOIPInfer: any inference request body gets 200 or a 4xx whose body
+// is the protocol's {"error": "..."}; the server never panics, and a 200
+// has one label per row of the shape.
+func FuzzOIPInfer(f *testing.F) {
+	for _, s := range []string{
+		`{"inputs": [{"name": "input", "shape": [1, 4], "datatype": "FP32", "data": [1, 2, 3, 4]}]}`,
+		`{"id": "a\"b", "parameters": {"x": [1, {"y": null}]}, "inputs": [{"name": "input", "shape": [2, 4], "datatype": "FP64", "data": [[1, 2, 3, 4], [5, 6, 7, 8]]}], "outputs": [{"name": "scores"}]}`,
+		`{"inputs": [{"data": [1, 2, 3, 4], "shape": [1, 4]}]}`,
+		`{"inputs": [{"name": "input", "shape": [1, 4], "data": [1, NaN, 3, 4]}]}`,
+	} {
+		f.Add(s)
+	}
+	m := trainBinary[float32](f, 1, 50, 4, false)
+	s, _, _ := newServer(f, marshal(f, m), serve.Options{Poll: -1, MaxBodyBytes: 1 << 16})
+	f.Fuzz(func(t *testing.T, body string) {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("POST", "/v2/models/m/infer", strings.NewReader(body)))
+		if w.Code == 200 {
+			var resp struct{ Outputs []oipOutput }
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp), w.Body.String())
+			for _, o := range resp.Outputs {
+				if o.Name == "label" {
+					require.Len(t, o.Data, o.Shape[0])
+				}
+			}
+			return
+		}
+		require.True(t, w.Code >= 400 && w.Code < 500, "status %d: %s", w.Code, w.Body)
+		var e struct{ Error string }
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e), w.Body.String())
+		require.NotEmpty(t, e.Error)
+	})
+}
