@@ -39,38 +39,10 @@ func (s *scanner) skip(srv *Server, depth int) *httpError {
 			return bad(http.StatusBadRequest, "bad JSON at byte %d: not a JSON number", at)
 		}
 		return nil
-	case c == '[' || c == '{':
-		end := byte(']')
-		if c == '{' {
-			end = '}'
-		}
-		s.i++
-		if c2, ok := s.peek(); ok && c2 == end {
-			s.i++
-			return nil
-		}
-		for {
-			if c == '{' {
-				if _, e := s.key(srv); e != nil {
-					return e
-				}
-			}
-			if e := s.skip(srv, depth+1); e != nil {
-				return e
-			}
-			c2, ok := s.peek()
-			if !ok {
-				return s.ended(srv)
-			}
-			s.i++
-			if c2 == end {
-				return nil
-			}
-			if c2 != ',' {
-				s.i--
-				return s.unexpected(c2, "',' or '"+string(end)+"'")
-			}
-		}
+	case c == '[':
+		return array(srv, s, func() *httpError { return s.skip(srv, depth+1) })
+	case c == '{':
+		return object(srv, s, func([]byte) *httpError { return s.skip(srv, depth+1) })
 	}
 	return s.unexpected(c, "a JSON value")
 }
@@ -446,51 +418,32 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 // object reads a JSON object, calling field for each key with the
 // scanner at its value.
 func object(s *Server, sc *scanner, field func(key []byte) *httpError) *httpError {
-	c, ok := sc.peek()
-	if !ok {
-		return sc.ended(s)
-	}
-	if c != '{' {
-		return bad(http.StatusBadRequest, "bad JSON at byte %d: %s where an object was expected", sc.pos(), kindOf(c))
-	}
-	sc.i++
-	if c, ok = sc.peek(); ok && c == '}' {
-		sc.i++
-		return nil
-	}
-	for {
+	return list(s, sc, '{', '}', "an object", func() *httpError {
 		key, e := sc.key(s)
 		if e != nil {
 			return e
 		}
-		if e := field(key); e != nil {
-			return e
-		}
-		if c, ok = sc.peek(); !ok {
-			return sc.ended(s)
-		}
-		sc.i++
-		if c == '}' {
-			return nil
-		}
-		if c != ',' {
-			sc.i--
-			return sc.unexpected(c, "',' or '}'")
-		}
-	}
+		return field(key)
+	})
 }
 
 // array reads a JSON array, calling elem for each element.
 func array(s *Server, sc *scanner, elem func() *httpError) *httpError {
+	return list(s, sc, '[', ']', "an array", elem)
+}
+
+// list reads the open byte, elements separated by commas (each read by
+// elem) and the close byte: a JSON array or object (what names it).
+func list(s *Server, sc *scanner, open, close byte, what string, elem func() *httpError) *httpError {
 	c, ok := sc.peek()
 	if !ok {
 		return sc.ended(s)
 	}
-	if c != '[' {
-		return bad(http.StatusBadRequest, "bad JSON at byte %d: %s where an array was expected", sc.pos(), kindOf(c))
+	if c != open {
+		return bad(http.StatusBadRequest, "bad JSON at byte %d: %s where %s was expected", sc.pos(), kindOf(c), what)
 	}
 	sc.i++
-	if c, ok = sc.peek(); ok && c == ']' {
+	if c, ok = sc.peek(); ok && c == close {
 		sc.i++
 		return nil
 	}
@@ -502,12 +455,12 @@ func array(s *Server, sc *scanner, elem func() *httpError) *httpError {
 			return sc.ended(s)
 		}
 		sc.i++
-		if c == ']' {
+		if c == close {
 			return nil
 		}
 		if c != ',' {
 			sc.i--
-			return sc.unexpected(c, "',' or ']'")
+			return sc.unexpected(c, "',' or '"+string(close)+"'")
 		}
 	}
 }
