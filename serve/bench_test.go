@@ -84,21 +84,24 @@ func BenchmarkServe(b *testing.B) {
 }
 
 // BenchmarkHandler calls the handler in process (no network, no HTTP
-// parsing) with a binary or JSON d = 784 request: what the server adds to
-// Predict.
+// parsing) with a binary, JSON or Open Inference Protocol (enc=oip, the
+// label only) d = 784 request: what the server adds to Predict.
 func BenchmarkHandler(b *testing.B) {
 	const d = 784
 	m := trainBinary[float32](b, 1, 200, d, false)
 	s, _, _ := newServer(b, marshal(b, m), serve.Options{Poll: -1})
 	X := randRows[float32](7, 1, d)
 	jb, _ := json.Marshal(map[string]any{"x": X})
+	data, _ := json.Marshal(X)
+	oip := []byte(`{"inputs":[{"name":"input","shape":[1,784],"datatype":"FP32","data":` + string(data) + `}],"outputs":[{"name":"label"}]}`)
 	for _, c := range []struct {
-		enc, ct string
-		body    []byte
-	}{{"binary", ctBin, serve.AppendRequest(nil, X, d, false)}, {"json", ctJSON, jb}} {
+		enc, ct, url string
+		body         []byte
+	}{{"binary", ctBin, "/predict", serve.AppendRequest(nil, X, d, false)}, {"json", ctJSON, "/predict", jb},
+		{"oip", ctJSON, "/v2/models/m/infer", oip}} {
 		b.Run("enc="+c.enc+"/d=784", func(b *testing.B) {
 			rd := bytes.NewReader(c.body)
-			r := httptest.NewRequest("POST", "/predict", io.NopCloser(rd))
+			r := httptest.NewRequest("POST", c.url, io.NopCloser(rd))
 			r.Header.Set("Content-Type", c.ct)
 			w := &discard{h: http.Header{}}
 			b.ReportAllocs()

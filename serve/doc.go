@@ -4,7 +4,8 @@
 // A Server reads the model file once at start (New) and again on Reload
 // (the command calls it on SIGHUP) or when Watch sees the file's size,
 // modification time or identity change. The bytes read are decoded by the
-// caller's Decoder and named by their SHA-256 (Version: the first 16 hex
+// Decoder (nil: DecodeModel, which is model.Unmarshal: every model file
+// of this module, binary or JSON, quantised ones included) and named by their SHA-256 (Version: the first 16 hex
 // digits); the model in use is held in an atomic.Pointer, so a request
 // loads it once and uses that model, whole, to the end: every response
 // names the version it used (the X-Model-Version header, and "model" in a
@@ -22,8 +23,37 @@
 //
 // # Endpoints
 //
-//	POST /predict   one sample or a batch, JSON or binary (below)
+//	POST /predict   one sample or a batch, JSON or binary (below): the fastest path
 //	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use, and whether the last reload failed
+//
+// and the Open Inference Protocol's REST API (KServe's V2 inference
+// protocol, which Triton, Seldon MLServer and OpenVINO Model Server also
+// speak), the model named by its file's name without the extension
+// (ModelName) and versioned by Info.Version:
+//
+//	GET  /v2/health/live, /v2/health/ready          200, empty body
+//	GET  /v2                                        {"name":"rosenblatt","version":...,"extensions":[]}
+//	GET  /v2/models/{name}[/versions/{v}]           metadata: input "input" FP32 or FP64 [-1, d] (a
+//	                                                quantised model takes FP32); outputs "label"
+//	                                                INT64 [-1] and "scores" [-1, k]
+//	GET  /v2/models/{name}[/versions/{v}]/ready     200, empty body
+//	POST /v2/models/{name}[/versions/{v}]/infer     {"id":...,"inputs":[{"name":"input","shape":[n,d],
+//	                                                "datatype":"FP32","data":[...]}],"outputs":[...]}
+//
+// An inference request has one input, "input", of shape [n, d], its data
+// row-major, flat or one array per row, parsed as JSON requests to
+// /predict are (the same scanner and refusals); "parameters" are read and
+// ignored; "outputs", if given, picks "label" and/or "scores". The
+// response holds model_name, model_version, the request's id and the
+// outputs as tensors (label INT64 [n], scores FP32 or FP64 [n, k], data
+// row-major). Errors are {"error": "..."} with the statuses of /predict,
+// and 404 for another model name or version.
+//
+// /healthz describes the model in use as Info does: its version, dims,
+// classes, numScores, "type" (the samples' element type, float32 or
+// float64), "kind" (model.KindOf's name, e.g. "binary int8 quantised
+// linear model"), "quantised" (int8 weights: such a model takes float32
+// samples) and "description" (the model's String).
 //
 // Query parameter scores=1 (or "scores": true in a JSON request, or flag
 // bit 0 of a binary one) adds the model's decision values to the labels.
@@ -39,6 +69,11 @@
 // refusal for a limit names it and the flag of "rosenblatt serve" that
 // sets it (-max-body, -max-scores, -max-inflight-bytes).
 //
+// A reload to a model of another input width, other labels (or their
+// order) or another kind is refused unless Options.AllowModelChange
+// (-allow-model-change) is set: the model in use stays, the refusal is
+// logged, and /healthz says what would have changed ("lastReloadRefused").
+//
 // /healthz tells anyone who asks that the last reload failed, and when
 // ("lastReloadError": "reload failed; see the server log",
 // "lastReloadFailedAt"), never why: the reason, which may hold the file's
@@ -49,9 +84,10 @@
 // What a request holds is counted against a budget shared by the requests
 // in flight, Options.MaxInflightBytes: a binary body as it arrives (in
 // memory that grows from 64 KiB by doubling, so that a header declaring
-// more than is sent costs what was sent), three times the bytes a JSON
-// decoder has read (its buffer grows by doubling, and a row's text is
-// copied once), the samples in the model's type, the labels and the scores. The
+// more than is sent costs what was sent), a JSON body's 16 KiB read
+// buffer (never more of its text), the samples in the model's type, the
+// labels and the scores. A body whose Content-Length is over
+// Options.MaxBodyBytes is refused (413) before any of it is read. The
 // response is written through a 16 KiB buffer as it is made, never whole.
 // Run serves at most Options.MaxConns connections at once. So the server
 // holds at most about MaxInflightBytes, plus per connection net/http's
@@ -69,9 +105,16 @@
 // the values (JavaScript's JSON.stringify writes NaN and ±Infinity as
 // null; the refusal names the row and feature), a value that is not a
 // number, trailing data and a request with both or neither of x and rows
-// are refused. The rows are decoded one at a time, each checked as it
-// arrives, so that a request takes the memory of its values in the
-// model's type and of one row, whatever the shape of its body.
+// are refused; so are NaN, Infinity and -Infinity (not JSON; named by row
+// and feature), a number beyond the model's type (named with the type's
+// range) and anything that is not a JSON number by RFC 8259 ("01", "1.",
+// "0x10"). The body is read by a strict scanner of these shapes, not by
+// encoding/json, through a fixed 16 KiB buffer: each value is parsed as it
+// arrives (exactly as strconv.ParseFloat parses it, by Clinger's fast path
+// where it is exact), each row checked as it ends, so that a request takes
+// the memory of its values in the model's type and of one row, whatever
+// the shape of its body, and allocates nothing once its buffers are
+// pooled. The binary body remains the fastest path.
 //
 // # Binary
 //
@@ -98,6 +141,7 @@
 // A Model is served if it is a Classifier[float32] or a
 // Classifier[float64]: Dims, Classes, NumScores, Predict and Scores, which
 // perceptron.Model, perceptron.KernelModel, svm.Model and svm.LinearModel
-// all have. Any other kind (a quantised model, say) plugs in by having
-// those methods and being returned by the Decoder.
+// all have, and quant.Model is (a Classifier[float32]). A model of
+// another package plugs in by having those methods and being returned by
+// a Decoder.
 package serve

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -36,6 +35,7 @@ var (
 	allowPost  = []string{"POST"}
 	allowGet   = []string{"GET, HEAD"}
 	retryAfter = []string{"1"}
+	connClose  = []string{"close"}
 )
 
 var le = binary.LittleEndian
@@ -62,21 +62,22 @@ type buffers struct {
 	x64    []float64
 	r32    []float32 // one JSON row
 	r64    []float64
-	raw    json.RawMessage // one JSON row's text
+	scan   []byte  // the JSON scanner's buffer, scanBuffer bytes
+	sc     scanner // the JSON scanner
+	id     []byte  // an inference request's id
 	labels []int
 	s32    []float32 // scores
 	s64    []float64
 	out    []byte // a piece of the response, on its way to bw
 	bw     *bufio.Writer
 	h      hold
-	cr     countReader
 }
 
 // done ends a request's use of b: what it held of the budget is given
 // back, and b keeps no reference to the request.
 func (b *buffers) done() {
 	b.h.release()
-	b.cr = countReader{}
+	b.sc = scanner{}
 	if b.bw != nil {
 		b.bw.Reset(nil)
 	}
@@ -85,7 +86,7 @@ func (b *buffers) done() {
 // put returns b to the pool unless it has grown large.
 func (s *Server) put(b *buffers) {
 	b.done()
-	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || cap(b.raw) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
+	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
 		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
 	}
@@ -156,30 +157,6 @@ func fmtBytes(n int64) string {
 		v /= 1024
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[u:u+1] + "iB"
-}
-
-// countReader counts the bytes read through it and takes three times as
-// many from the request's hold: a json.Decoder's buffer, which grows by
-// doubling, is at most about twice what it has read, and a row's text is
-// copied once (decodeJSON).
-type countReader struct {
-	r io.Reader
-	n int64
-	h *hold
-	e *httpError // the refusal, after errBudget
-}
-
-// errBudget is countReader's error for a request over the budget.
-var errBudget = errors.New("over the in-flight budget")
-
-func (c *countReader) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	c.n += int64(k)
-	if e := c.h.take(3 * int64(k)); e != nil {
-		c.e = e
-		return k, errBudget
-	}
-	return k, err
 }
 
 // pick returns whichever of p32 and p64 holds T: one of a request's
@@ -262,6 +239,13 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		h["Allow"] = allowPost
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
+		return
+	}
+	if r.ContentLength > s.opt.MaxBodyBytes {
+		// Refused from its header, unread; the connection is closed
+		// rather than drained.
+		h["Connection"] = connClose
+		fail(w, bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes))
 		return
 	}
 	b := s.pool.Get().(*buffers)
@@ -509,8 +493,7 @@ func run[T kernel.Float](c Classifier[T], m *loaded, x []T, n int, b *buffers, s
 
 // serveJSON answers a JSON request.
 func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader, m *loaded, c Classifier[T], b *buffers, scores bool) *httpError {
-	b.cr = countReader{r: body, h: &b.h}
-	x, n, single, asked, e := decodeJSON[T](s, &b.cr, m, b, scores)
+	x, n, single, asked, e := decodeJSON[T](s, body, m, b, scores)
 	if e != nil {
 		return e
 	}
@@ -586,29 +569,6 @@ func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader,
 	return nil
 }
 
-// jsonError turns a JSON decoding error into a response; cr counted the
-// body's bytes, and started tells a body with a token from an empty one.
-func jsonError(err error, s *Server, cr *countReader, started bool) *httpError {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var mb *http.MaxBytesError
-	switch {
-	case errors.Is(err, errBudget):
-		return cr.e
-	case errors.As(err, &mb):
-		return bodyError(err, s.opt.MaxBodyBytes, "")
-	case errors.As(err, &syn):
-		return bad(http.StatusBadRequest, "bad JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ):
-		return bad(http.StatusBadRequest, "bad JSON: %v", typ)
-	case errors.Is(err, io.EOF) && !started:
-		return bad(http.StatusBadRequest, "bad JSON: empty body")
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return bad(http.StatusBadRequest, "truncated JSON at byte %d: the body ends inside the request", cr.n)
-	}
-	return bad(http.StatusBadRequest, "bad JSON: %v", err)
-}
-
 // health is the body of /healthz. It tells a stranger that the last
 // reload failed, and when, not why: the reason (with the file's path and
 // what it held) is in the server's log.
@@ -617,7 +577,10 @@ type health struct {
 	Info
 	LastReloadError    string     `json:"lastReloadError,omitempty"`
 	LastReloadFailedAt *time.Time `json:"lastReloadFailedAt,omitempty"`
-	Reloads            int64      `json:"reloads"` // models put in use after the first
+	// LastReloadRefused says what the last reload would have changed
+	// (Options.AllowModelChange) when it was refused for that.
+	LastReloadRefused string `json:"lastReloadRefused,omitempty"`
+	Reloads           int64  `json:"reloads"` // models put in use after the first
 }
 
 // reloadFailed is /healthz's lastReloadError.
@@ -636,6 +599,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
 	if at := s.failure.Load(); at != nil {
 		hb.LastReloadError, hb.LastReloadFailedAt = reloadFailed, at
+		if r := s.refused.Load(); r != nil {
+			hb.LastReloadRefused = *r
+		}
 	}
 	out, _ := json.Marshal(hb)
 	h["Content-Type"] = ctJSON
@@ -644,47 +610,43 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // decodeJSON reads a JSON request, {"x": [...]} or {"rows": [[...], ...]}
 // with an optional "scores": bool, into b's sample buffer: x holds the n
-// rows of the model's d values, single reports "x". The rows are decoded
-// one at a time, each as its text (a json.RawMessage, reused) that
-// parseRow parses into a reused row, refusing a null, a wrong width or
-// anything but a number as soon as the row is read, and copied into x:
-// the memory a request takes is its values in the model's type (at most 8
-// bytes per 2 bytes of body, as in "0,"), one row, and the body bytes the
-// decoder reads with a row's text, each taken from the in-flight budget
-// as it grows. scores is whether the query asked for scores (so that a
-// batch over Options.MaxScores is refused as soon as it gets there).
-func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffers, scores bool) (x []T, n int, single, asked bool, e *httpError) {
+// rows of the model's d values, single reports "x". The body is read
+// through the scanner's fixed buffer (scanBuffer bytes) and each row is
+// parsed into a reused row, refusing a null, a wrong width or anything
+// but a number as soon as it is met, and copied into x: the memory a
+// request takes is its values in the model's type (at most 8 bytes per 2
+// bytes of body, as in "0,"), one row and the scanner's buffer, each
+// taken from the in-flight budget before it is used. scores is whether
+// the query asked for scores (so that a batch over Options.MaxScores is
+// refused as soon as it gets there).
+func decodeJSON[T kernel.Float](s *Server, body io.Reader, m *loaded, b *buffers, scores bool) (x []T, n int, single, asked bool, e *httpError) {
 	d := m.dims
-	dec := json.NewDecoder(cr)
-	started := false
-	jerr := func(err error) *httpError { return jsonError(err, s, cr, started) }
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, 0, false, false, jerr(err)
+	if e := b.h.take(scanBuffer + int64(d)*int64(m.elem)); e != nil {
+		return nil, 0, false, false, e
 	}
-	started = true
-	if tok != json.Delim('{') {
-		return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: the request is %s, not an object {"x": [...]} or {"rows": [[...], ...]}`, tokenName(tok))
+	if len(b.scan) != scanBuffer {
+		b.scan = make([]byte, scanBuffer)
 	}
+	sc := &b.sc
+	sc.reset(body, b.scan)
+	fail := func(e *httpError) ([]T, int, bool, bool, *httpError) { return nil, 0, false, false, e }
+	c, ok := sc.peek()
+	if !ok {
+		return fail(sc.ended(s))
+	}
+	if c != '{' {
+		return fail(bad(http.StatusBadRequest, `bad JSON: the request is %s, not an object {"x": [...]} or {"rows": [[...], ...]}`, kindOf(c)))
+	}
+	sc.i++
 	xp := pick[T](&b.x32, &b.x64)
 	x = (*xp)[:0]
 	xheld := 0 // of x's capacity, the values the request holds
-	rp := pick[T](&b.r32, &b.r64)
-	if e := b.h.take(int64(d) * int64(m.elem)); e != nil {
-		return nil, 0, false, false, e
-	}
-	// row decodes the next row into *rp: row i, or "x".
-	row := func(i int, isX bool) *httpError {
-		if err := dec.Decode(&b.raw); err != nil {
-			return jerr(err)
-		}
-		return parseRow(b.raw, grow(rp, d), i, isX)
-	}
-	// keep appends a row to x, taking the memory it grows by from the
+	row := grow(pick[T](&b.r32, &b.r64), d)
+	// keep appends row to x, taking the memory it grows by from the
 	// budget first.
-	keep := func(r []T) *httpError {
-		if len(x)+len(r) > xheld {
-			next := max(2*xheld, len(x)+len(r), 1024)
+	keep := func() *httpError {
+		if len(x)+d > xheld {
+			next := max(2*xheld, len(x)+d, 1024)
 			if e := b.h.take(int64(next-xheld) * int64(m.elem)); e != nil {
 				return e
 			}
@@ -694,151 +656,139 @@ func decodeJSON[T kernel.Float](s *Server, cr *countReader, m *loaded, b *buffer
 				*xp = x
 			}
 		}
-		x = append(x, r...)
+		x = append(x, row...)
 		return nil
 	}
-	seen := map[string]bool{} // small: three keys at most
-	var haveX, haveRows bool
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, 0, false, false, jerr(err)
-		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return nil, 0, false, false, bad(http.StatusBadRequest, "bad JSON: field %q twice", key)
-		}
-		seen[key] = true
-		switch key {
-		case "scores":
-			var v *bool
-			if err := dec.Decode(&v); err != nil {
-				return nil, 0, false, false, jerr(err)
+	var haveX, haveRows, haveScores bool
+	c, ok = sc.peek()
+	if ok && c == '}' {
+		sc.i++
+	} else {
+		for {
+			key, e := sc.key(s)
+			if e != nil {
+				return fail(e)
 			}
-			if v == nil {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"scores" is null, not true or false`)
+			twice := false
+			switch string(key) {
+			case "scores":
+				twice, haveScores = haveScores, true
+			case "x":
+				twice, haveX = haveX, true
+			case "rows":
+				twice, haveRows = haveRows, true
+			default:
+				return fail(bad(http.StatusBadRequest, `bad JSON: unknown field %q (want "x" or "rows", and "scores")`, key))
 			}
-			asked = *v
-		case "x":
-			haveX = true
-			if haveRows {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
+			if twice {
+				return fail(bad(http.StatusBadRequest, "bad JSON: field %q twice", key))
 			}
-			if e := row(0, true); e != nil {
-				return nil, 0, false, false, e
+			if haveX && haveRows {
+				return fail(bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`))
 			}
-			if e := keep(*rp); e != nil {
-				return nil, 0, false, false, e
+			c, ok = sc.peek()
+			if !ok {
+				return fail(sc.ended(s))
 			}
-			n = 1
-		case "rows":
-			haveRows = true
-			if haveX {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: both "x" and "rows"; send one sample as "x" or a batch as "rows"`)
-			}
-			if tok, err := dec.Token(); err != nil {
-				return nil, 0, false, false, jerr(err)
-			} else if tok != json.Delim('[') {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is %s, not an array of rows`, tokenName(tok))
-			}
-			for ; dec.More(); n++ {
-				if e := row(n, false); e != nil {
-					return nil, 0, false, false, e
-				}
-				if scores || asked {
-					if e := s.tooManyScores(int64(n+1), int64(m.nscores)); e != nil {
-						return nil, 0, false, false, e
+			switch key[0] {
+			case 's':
+				switch c {
+				case 't':
+					e, asked = sc.literal(s, "true"), true
+				case 'f':
+					e, asked = sc.literal(s, "false"), false
+				case 'n':
+					if e = sc.literal(s, "null"); e == nil {
+						e = bad(http.StatusBadRequest, `"scores" is null, not true or false`)
 					}
+				default:
+					e = bad(http.StatusBadRequest, `bad JSON: "scores" is %s, not true or false`, kindOf(c))
 				}
-				if e := keep(*rp); e != nil {
-					return nil, 0, false, false, e
+			case 'x':
+				if e = scanRow(s, sc, row, 0, true); e == nil {
+					e = keep()
 				}
+				n = 1
+			default: // rows
+				e = scanRows(s, sc, c, func(i int) *httpError {
+					if e := scanRow(s, sc, row, i, false); e != nil {
+						return e
+					}
+					if scores || asked {
+						if e := s.tooManyScores(int64(i+1), int64(m.nscores)); e != nil {
+							return e
+						}
+					}
+					n = i + 1
+					return keep()
+				})
 			}
-			if _, err := dec.Token(); err != nil { // the ']'
-				return nil, 0, false, false, jerr(err)
+			if e != nil {
+				return fail(e)
 			}
-			if n == 0 {
-				return nil, 0, false, false, bad(http.StatusBadRequest, `"rows" is an empty batch`)
+			if c, ok = sc.peek(); !ok {
+				return fail(sc.ended(s))
 			}
-		default:
-			return nil, 0, false, false, bad(http.StatusBadRequest, `bad JSON: unknown field %q (want "x" or "rows", and "scores")`, key)
+			sc.i++
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				sc.i--
+				return fail(sc.unexpected(c, "',' or '}'"))
+			}
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the '}'
-		return nil, 0, false, false, jerr(err)
+	if _, ok := sc.peek(); ok {
+		return fail(bad(http.StatusBadRequest, "bad JSON: data after the request object"))
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return nil, 0, false, false, bad(http.StatusBadRequest, "bad JSON: data after the request object")
-		}
-		return nil, 0, false, false, jerr(err)
+	if sc.err != nil {
+		return fail(sc.ended(s))
 	}
 	*xp = x
 	if !haveX && !haveRows {
-		return nil, 0, false, false, bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`)
+		return fail(bad(http.StatusBadRequest, `bad request: neither "x" (one sample) nor "rows" (a batch)`))
 	}
 	return x, n, haveX, asked, nil
 }
 
-// parseRow parses raw, one JSON value as a json.Decoder returned it (so
-// valid JSON), into row, the len(row) values of row i (of "x" if isX). The
-// row must be an array of exactly len(row) numbers: a null (for the row
-// or a value: encoding/json would leave the number it decodes a null into
-// as it was), a value of another kind, a number beyond T's range and
-// another count are refused, naming the row and the feature. Values past
-// len(row) are counted, not kept, so an overlong row costs its text only.
-// Every value of row is written before the row is used.
-func parseRow[T kernel.Float](raw []byte, row []T, i int, isX bool) *httpError {
-	name := func() string {
-		if isX {
-			return `"x"`
+// scanRows reads the value of "rows", whose first byte is c: an array
+// whose elements each(i) reads.
+func scanRows(s *Server, sc *scanner, c byte, each func(i int) *httpError) *httpError {
+	switch c {
+	case '[':
+		sc.i++
+	case 'n':
+		if e := sc.literal(s, "null"); e != nil {
+			return e
 		}
-		return "row " + strconv.Itoa(i)
+		return bad(http.StatusBadRequest, `"rows" is null, not an array of rows`)
+	default:
+		return bad(http.StatusBadRequest, `"rows" is %s, not an array of rows`, kindOf(c))
 	}
-	raw = trimSpace(raw)
-	if string(raw) == "null" {
-		if isX {
-			return bad(http.StatusBadRequest, `"x" is null, not an array of numbers`)
-		}
-		return bad(http.StatusBadRequest, "row %d has 0 features (it is null), the model has %d", i, len(row))
+	c, ok := sc.peek()
+	if !ok {
+		return sc.ended(s)
 	}
-	if raw[0] != '[' {
-		return bad(http.StatusBadRequest, "bad JSON: %s is %s, not an array of numbers", name(), kindOf(raw[0]))
+	if c == ']' {
+		return bad(http.StatusBadRequest, `"rows" is an empty batch`)
 	}
-	bits := 64
-	if unsafe.Sizeof(T(0)) == 4 {
-		bits = 32
-	}
-	p := raw[1 : len(raw)-1]
-	j := 0
-	for p = trimSpace(p); len(p) > 0; j++ {
-		end := 0
-		for end < len(p) && p[end] != ',' && !isSpace(p[end]) {
-			end++
+	for i := 0; ; i++ {
+		if e := each(i); e != nil {
+			return e
 		}
-		v := p[:end]
-		switch v[0] {
-		case 'n':
-			return isNull(i, j)
-		case '"', '[', '{', 't', 'f':
-			return bad(http.StatusBadRequest, "bad JSON: row %d, feature %d is %s, not a number", i, j, kindOf(v[0]))
+		if c, ok = sc.peek(); !ok {
+			return sc.ended(s)
 		}
-		if j < len(row) {
-			f, err := strconv.ParseFloat(string(v), bits)
-			if err != nil {
-				return bad(http.StatusBadRequest, "row %d, feature %d: %s overflows the model's float%d", i, j, v, bits)
-			}
-			row[j] = T(f)
+		sc.i++
+		if c == ']' {
+			return nil
 		}
-		p = trimSpace(p[end:])
-		if len(p) > 0 { // the ',' (valid JSON)
-			p = trimSpace(p[1:])
+		if c != ',' {
+			sc.i--
+			return sc.unexpected(c, "',' or ']'")
 		}
 	}
-	if j != len(row) {
-		return bad(http.StatusBadRequest, "%s has %d features, the model has %d", name(), j, len(row))
-	}
-	return nil
 }
 
 // isSpace reports whether c is JSON white space.
@@ -868,29 +818,13 @@ func kindOf(c byte) string {
 		return "a boolean"
 	case 'n':
 		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
 	}
-	return "a number"
+	return charName(c)
 }
 
 // isNull is the error for a null at feature j of row i.
 func isNull(i, j int) *httpError {
 	return bad(http.StatusBadRequest, "row %d, feature %d is null, not a number (JSON has no NaN or ±Inf: JSON.stringify writes them as null)", i, j)
-}
-
-// tokenName names a JSON token for a message.
-func tokenName(tok json.Token) string {
-	switch t := tok.(type) {
-	case nil:
-		return "null"
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
-		return "an object"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	}
-	return "a number"
 }

@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,15 +114,31 @@ func TestInflightBudget(t *testing.T) {
 	require.Equal(t, 413, w.Code, w.Body.String())
 	require.Contains(t, w.Body.String(), "more than the server's in-flight budget of 1 MiB (-max-inflight-bytes)")
 
-	// A JSON body of 600 KB whose values take 96 KB: its decoder's
-	// buffer counts too, twice the bytes read, so it alone needs more.
+	// A JSON body of 600 KB whose values take 96 KB: it is read through
+	// the scanner's 16 KiB buffer, so it holds its values (and room to
+	// grow them), not its text, and is answered.
 	row := "[" + strings.TrimSuffix(strings.Repeat("1.0000000000000000000001,", d), ",") + "]"
-	jb := []byte(`{"rows": [` + strings.TrimSuffix(strings.Repeat(row+",", 1500), ",") + `]}`)
-	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jb))
+	jsonRows := func(n int) []byte {
+		return []byte(`{"rows": [` + strings.TrimSuffix(strings.Repeat(row+",", n), ",") + `]}`)
+	}
+	jb := jsonRows(1500)
+	require.Greater(t, len(jb), 600_000)
+	alloc := memtest.Allocated(func() {
+		r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jb))
+		w = httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+	})
+	require.Equal(t, 200, w.Code, w.Body.String())
+	if !raceEnabled { // the race detector allocates
+		require.Less(t, alloc, uint64(len(jb))*3/4, "a %d-byte JSON body allocated %d bytes", len(jb), alloc)
+	}
+	// One whose values alone (20000 rows of 16 float32) need more than
+	// the budget: 413, naming the flag.
+	r := httptest.NewRequest("POST", "/predict", bytes.NewReader(jsonRows(20000)))
 	w = httptest.NewRecorder()
 	s.ServeHTTP(w, r)
 	require.Equal(t, 413, w.Code, w.Body.String())
-	require.Contains(t, w.Body.String(), "(-max-inflight-bytes)")
+	require.Contains(t, w.Body.String(), "more than the server's in-flight budget of 1 MiB (-max-inflight-bytes)")
 
 	now, peak := serve.InFlight(s)
 	require.Zero(t, now, "every request gives back what it held")
@@ -288,4 +305,73 @@ func slowClients(t *testing.T, addr string, n, d, declared, sent int, stop <-cha
 		<-ready
 	}
 	return func() []string { wg.Wait(); return got }
+}
+
+// countingReader counts its Read calls.
+type countingReader struct {
+	r     io.Reader
+	reads int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) { c.reads++; return c.r.Read(p) }
+
+// TestContentLengthOverLimit: a body whose Content-Length is over
+// MaxBodyBytes is refused with 413 naming -max-body before a byte of it
+// is read, and the connection is closed; a body over the limit with no
+// Content-Length (chunked) is still refused as it is read.
+func TestContentLengthOverLimit(t *testing.T) {
+	const d = 4
+	m := trainBinary[float32](t, 1, 50, d, false)
+	s, _, _ := newServer(t, marshal(t, m), serve.Options{MaxBodyBytes: 4096})
+	for _, ct := range []string{ctJSON, ctBin} {
+		body := &countingReader{r: strings.NewReader(strings.Repeat(" ", 5000))}
+		r := httptest.NewRequest("POST", "/predict", body)
+		r.Header.Set("Content-Type", ct)
+		r.ContentLength = 70 << 20
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		require.Equal(t, 413, w.Code, w.Body.String())
+		require.Contains(t, w.Body.String(), "73400320 bytes (Content-Length) over the limit of 4096 bytes (-max-body)")
+		require.Equal(t, "close", w.Header().Get("Connection"))
+		require.Zero(t, body.reads, "the body was read")
+	}
+	// Chunked (ContentLength -1): refused by http.MaxBytesReader as read.
+	body := `{"x": [` + strings.Repeat("1,", 3000) + `1]}`
+	r := httptest.NewRequest("POST", "/predict", io.NopCloser(strings.NewReader(body)))
+	r.ContentLength = -1
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	require.Equal(t, 413, w.Code, w.Body.String())
+	require.Contains(t, w.Body.String(), "request body over the limit of 4096 bytes (-max-body)")
+}
+
+// TestShutdownIdleConnections: with nothing in flight, Run returns soon
+// after its context ends although a connection is open that has sent no
+// request (http.Server.Shutdown alone waits 5 s for such a connection)
+// and a keep-alive connection is idle; the requests then get nothing.
+func TestShutdownIdleConnections(t *testing.T) {
+	const d = 4
+	m := trainBinary[float32](t, 1, 50, d, false)
+	s, _, _ := newServer(t, marshal(t, m), serve.Options{ShutdownTimeout: 20 * time.Second})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, ln) }()
+	url := "http://" + ln.Addr().String()
+	resp, err := http.Get(url + "/healthz") // leaves an idle keep-alive connection
+	require.NoError(t, err)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	silent, err := net.Dial("tcp", ln.Addr().String()) // sends nothing
+	require.NoError(t, err)
+	defer silent.Close()
+	time.Sleep(20 * time.Millisecond) // the silent connection is accepted
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(3 * time.Second):
+		t.Fatal("Run waited for connections with nothing in flight")
+	}
 }

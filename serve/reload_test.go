@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -155,4 +156,78 @@ func TestReloadLimit(t *testing.T) {
 	require.Contains(t, err.Error(), "more than "+strconv.Itoa(len(a))+" bytes, the limit (-max-model-bytes)")
 	require.Equal(t, va, s.Current().Version)
 	require.Contains(t, logs.String(), "-max-model-bytes")
+}
+
+// TestReloadGuard: a reload to a model of another input width, other
+// labels or another kind is refused by default: the model in use stays,
+// Reload's error wraps ErrModel and names -allow-model-change, the log
+// says so and /healthz says what would have changed; a model of the same
+// shape is then put in use (and clears the refusal); with
+// AllowModelChange the change is made.
+func TestReloadGuard(t *testing.T) {
+	a := marshal(t, trainBinary[float32](t, 1, 50, 4, false))
+	same := marshal(t, trainBinary[float32](t, 2, 50, 4, true))
+	for _, c := range []struct {
+		name, what string
+		data       []byte
+	}{
+		{"width", "the input width from 4 to 5", marshal(t, trainBinary[float32](t, 1, 50, 5, false))},
+		{"labels", "the labels from [-1 1] to ", marshal(t, trainOVR[float32](t, 1, 90, 4))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, path, logs := newServer(t, a, serve.Options{Poll: -1})
+			va := s.Current().Version
+			writeAtomic(t, path, c.data)
+			changed, err := s.Reload()
+			require.False(t, changed)
+			require.ErrorIs(t, err, serve.ErrModel)
+			require.Contains(t, err.Error(), c.what)
+			require.Contains(t, err.Error(), "-allow-model-change")
+			require.Equal(t, va, s.Current().Version)
+			require.Contains(t, logs.String(), "-allow-model-change")
+			health := func() map[string]any {
+				w := httptest.NewRecorder()
+				s.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+				var h map[string]any
+				require.NoError(t, json.Unmarshal(w.Body.Bytes(), &h))
+				return h
+			}
+			h := health()
+			require.Contains(t, h["lastReloadRefused"], c.what)
+			require.Equal(t, va, h["model"])
+
+			writeAtomic(t, path, same)
+			changed, err = s.Reload()
+			require.NoError(t, err)
+			require.True(t, changed)
+			require.NotContains(t, health(), "lastReloadRefused")
+
+			s2, path2, _ := newServer(t, a, serve.Options{Poll: -1, AllowModelChange: true})
+			writeAtomic(t, path2, c.data)
+			changed, err = s2.Reload()
+			require.NoError(t, err)
+			require.True(t, changed)
+		})
+	}
+}
+
+// TestReloadGuardKind: a model of the same width and labels but another
+// kind (a binary perceptron replaced by a binary kernel perceptron, both
+// fixtures of package model, read by the default Decoder) is refused too.
+func TestReloadGuardKind(t *testing.T) {
+	read := func(name string) []byte {
+		data, err := os.ReadFile("../model/testdata/fixtures/" + name)
+		require.NoError(t, err)
+		return data
+	}
+	path := t.TempDir() + "/m.model"
+	writeAtomic(t, path, read("perceptron-binary-f32.model"))
+	s, err := serve.New(path, nil, serve.Options{Poll: -1, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	writeAtomic(t, path, read("kernel-perceptron-binary-f32.model"))
+	_, err = s.Reload()
+	require.ErrorIs(t, err, serve.ErrModel)
+	require.Contains(t, err.Error(), `the kind from "binary perceptron" to "binary kernel perceptron"`)
+	require.NotContains(t, err.Error(), "input width")
+	require.Equal(t, "binary perceptron", s.Current().Kind)
 }

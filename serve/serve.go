@@ -13,12 +13,14 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/model"
 )
 
 // Sentinel errors; every error of this package wraps one of them.
@@ -68,8 +70,19 @@ type batcher[T kernel.Float] interface {
 const batchMin = 16
 
 // A Decoder decodes the bytes of the model file at path (path is for its
-// messages).
+// messages). A nil Decoder selects DecodeModel.
 type Decoder func(path string, data []byte) (Model, error)
+
+// DecodeModel is the default Decoder: model.Unmarshal, which reads every
+// model file of this module (binary or JSON, any kind, quantised ones
+// included) by its content.
+func DecodeModel(path string, data []byte) (Model, error) {
+	m, err := model.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
 
 // Options configure a Server. The zero value of a field selects its
 // default. The limits are named in refusals by the flag of "rosenblatt
@@ -117,6 +130,13 @@ type Options struct {
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds Run's graceful shutdown; default 10 s.
 	ShutdownTimeout time.Duration
+	// AllowModelChange lets a reload put in use a model whose input width,
+	// labels (or their order) or kind differ from the model in use
+	// (-allow-model-change). By default such a reload is refused: the
+	// model in use stays, the refusal is logged, and /healthz says what
+	// would have changed (lastReloadRefused), since the clients of the
+	// model in use would get errors or other answers from the new one.
+	AllowModelChange bool
 	// Logger receives reloads and their failures; default slog.Default().
 	Logger *slog.Logger
 }
@@ -293,7 +313,10 @@ type loaded struct {
 	dims    int
 	nscores int
 	classes []int
-	elem    int // 4 or 8
+	elem    int    // 4 or 8
+	kind    string // model.KindOf's name, "" for another package's model
+	quant   bool   // int8 weights
+	desc    string // the model's String, if it has one
 	at      time.Time
 }
 
@@ -342,17 +365,19 @@ type Server struct {
 	// For /healthz, which must not wait for a reload in progress.
 	reloads atomic.Int64              // models put in use after the first
 	failure atomic.Pointer[time.Time] // when the last reload failed, nil after a success
+	refused atomic.Pointer[string]    // what the last reload would have changed, if refused for it
 }
 
-// New reads and decodes the model file at path and returns a server of
-// it. The first model must load: an error wraps ErrModel.
+// New reads and decodes the model file at path with decode (nil:
+// DecodeModel) and returns a server of it. The first model must load: an
+// error wraps ErrModel.
 func New(path string, decode Decoder, opt Options) (*Server, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if decode == nil {
-		return nil, fmt.Errorf("%w: no Decoder", ErrOption)
+		decode = DecodeModel
 	}
 	if opt.ReadFile == nil {
 		limit := opt.MaxModelBytes
@@ -363,6 +388,7 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("/predict", s.predict)
 	s.mux.HandleFunc("/healthz", s.healthz)
+	s.oipRoutes()
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -371,18 +397,29 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 
 // Info describes the model in use.
 type Info struct {
-	Version   string    `json:"model"`     // first 16 hex digits of the file's SHA-256
-	Dims      int       `json:"dims"`      // features per sample
-	Classes   []int     `json:"classes"`   // labels
-	NumScores int       `json:"numScores"` // decision values per sample
-	Elem      string    `json:"type"`      // "float32" or "float64"
-	LoadedAt  time.Time `json:"loadedAt"`  // when it was loaded
+	Version   string `json:"model"`     // first 16 hex digits of the file's SHA-256
+	Dims      int    `json:"dims"`      // features per sample
+	Classes   []int  `json:"classes"`   // labels
+	NumScores int    `json:"numScores"` // decision values per sample
+	Elem      string `json:"type"`      // the samples' element type: "float32" or "float64"
+	// Kind names the model's kind in the module's table (model.Kind), e.g.
+	// "binary int8 quantised linear model"; "" for a model of another
+	// package.
+	Kind string `json:"kind,omitempty"`
+	// Quantised reports a model whose weights are int8 (it takes float32
+	// samples, so Elem is "float32").
+	Quantised bool `json:"quantised"`
+	// Desc is the model's own one-line description (its String method),
+	// if it has one.
+	Desc     string    `json:"description,omitempty"`
+	LoadedAt time.Time `json:"loadedAt"` // when it was loaded
 }
 
 // Current describes the model in use.
 func (s *Server) Current() Info {
 	m := s.cur.Load()
-	return Info{m.version, m.dims, slices.Clone(m.classes), m.nscores, m.elemName(), m.at}
+	return Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
+		Elem: m.elemName(), Kind: m.kind, Quantised: m.quant, Desc: m.desc, LoadedAt: m.at}
 }
 
 // elemName is "float32" or "float64".
@@ -487,6 +524,15 @@ func (s *Server) Reload() (bool, error) {
 		return false, nil // a reload that started later has put its outcome in
 	}
 	s.recorded, s.retry = gen, false
+	if err == nil && cur != nil && !s.opt.AllowModelChange {
+		if what := changes(cur, l); what != "" {
+			refusal := "the new model changes " + what + "; the model in use is kept (-allow-model-change allows it)"
+			err = fmt.Errorf("%w: %s: %s", ErrModel, s.path, refusal)
+			s.failed(err, &sum)
+			s.refused.Store(&refusal)
+			return false, err
+		}
+	}
 	if err == nil {
 		if cur != nil {
 			s.reloads.Add(1)
@@ -494,7 +540,7 @@ func (s *Server) Reload() (bool, error) {
 		s.cur.Store(l)
 		s.succeeded()
 		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
-			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName())
+			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName(), "kind", l.kind)
 		return true, nil
 	}
 	if !errors.Is(err, ErrModel) {
@@ -507,6 +553,24 @@ func (s *Server) Reload() (bool, error) {
 func (s *Server) succeeded() {
 	s.lastErr, s.lastTrans = nil, ""
 	s.failure.Store(nil)
+	s.refused.Store(nil)
+}
+
+// changes names what model b changes of model a that its clients would
+// notice: the input width, the labels (or their order), the kind; "" if
+// none.
+func changes(a, b *loaded) string {
+	var what []string
+	if a.dims != b.dims {
+		what = append(what, fmt.Sprintf("the input width from %d to %d", a.dims, b.dims))
+	}
+	if !slices.Equal(a.classes, b.classes) {
+		what = append(what, fmt.Sprintf("the labels from %v to %v", a.classes, b.classes))
+	}
+	if a.kind != b.kind {
+		what = append(what, fmt.Sprintf("the kind from %q to %q", a.kind, b.kind))
+	}
+	return strings.Join(what, ", ")
 }
 
 // failed records and logs a failed reload (sum is the bad content's hash,
@@ -518,6 +582,7 @@ func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
 	s.lastErr, s.lastTrans = err, ""
 	now := time.Now()
 	s.failure.Store(&now)
+	s.refused.Store(nil)
 	s.logFailure(err)
 	return err
 }
@@ -562,6 +627,13 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 		return nil, fmt.Errorf("%w: %T is neither a Classifier[float32] nor a Classifier[float64]", ErrModel, m)
 	}
 	l.dims, l.nscores, l.classes = m.Dims(), m.NumScores(), m.Classes()
+	if mm, ok := m.(model.Model); ok {
+		l.desc = mm.String()
+		if k := model.KindOf(mm); k != 0 {
+			l.kind = k.String()
+			l.quant = k >= model.QuantBinary && k <= model.QuantArgmax
+		}
+	}
 	if l.dims < 1 || l.nscores < 1 || len(l.classes) < 2 {
 		return nil, fmt.Errorf("%w: %d features, %d scores, %d classes", ErrModel, l.dims, l.nscores, len(l.classes))
 	}
@@ -613,10 +685,36 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 // Run serves on ln, at most Options.MaxConns connections at once, and
 // watches the model file until ctx is done, then shuts down gracefully: it
 // stops accepting, lets the requests in flight finish within
-// Options.ShutdownTimeout, and returns. It returns nil after a clean
+// Options.ShutdownTimeout, and returns as soon as none is in flight
+// (closing idle connections and those that have sent no request). It returns nil after a clean
 // shutdown.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer(ln.Addr().String())
+	// The connections with a request in flight (being read, served or
+	// answered: http.StateActive), for the shutdown below.
+	var cmu sync.Mutex
+	states := map[net.Conn]http.ConnState{}
+	active := 0
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		cmu.Lock()
+		defer cmu.Unlock()
+		if states[c] == http.StateActive {
+			active--
+		}
+		if st == http.StateActive {
+			active++
+		}
+		if st == http.StateClosed || st == http.StateHijacked {
+			delete(states, c)
+		} else {
+			states[c] = st
+		}
+	}
+	idle := func() bool {
+		cmu.Lock()
+		defer cmu.Unlock()
+		return active == 0
+	}
 	ln = limitListen(ln, s.opt.MaxConns)
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -630,14 +728,44 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), s.opt.ShutdownTimeout)
 	defer cancel()
-	err := hs.Shutdown(sctx)
+	hs.SetKeepAlivesEnabled(false)
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }()
+	// http.Server.Shutdown waits for connections that have sent no
+	// request yet (up to 5 s) and looks at idle ones at growing
+	// intervals: once no request is in flight, the rest are closed.
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	var err error
+wait:
+	for {
+		select {
+		case err = <-shut:
+			break wait
+		case <-t.C:
+			if idle() {
+				hs.Close()
+				err = <-shut
+				if errors.Is(err, http.ErrServerClosed) {
+					err = nil
+				}
+				break wait
+			}
+		}
+	}
 	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
 	return err
 }
 
-// ServeHTTP routes /predict and /healthz.
+// ServeHTTP routes /predict, /healthz and the Open Inference Protocol's
+// endpoints. /predict is matched first, without the ServeMux, whose
+// pattern matching allocates.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/predict" {
+		s.predict(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }

@@ -19,11 +19,13 @@ import (
 //	rosenblatt serve -model FILE [-addr HOST:PORT] [flags]
 //
 // serves the model's predictions over HTTP (package serve: POST /predict,
-// GET /healthz), reloads the model on SIGHUP or when the file changes, and
+// GET /healthz, and the Open Inference Protocol's REST API under /v2/),
+// reloads the model on SIGHUP or when the file changes, and
 // shuts down gracefully on SIGINT or SIGTERM. The model file is read by
 // package serve (a regular file of at most -max-model-bytes, stat'ed before
-// it is opened, opened without blocking) and decoded by the code predict
-// and eval use (parseModel).
+// it is opened, opened without blocking) and decoded by package model
+// (serve's default Decoder, model.Unmarshal): every model file of the
+// module, quantised ones included.
 
 func runServe(args []string, _, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -51,11 +53,15 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	maxConns := fs.Int("max-conns", 1024, "the most connections served at once; more wait to be accepted")
 	timeout := fs.Duration("timeout", 30*time.Second, "read and write timeout of a request")
 	grace := fs.Duration("shutdown", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish")
+	allowChange := fs.Bool("allow-model-change", false, "let a reload put in use a model of another input width, other labels or another kind (by default such a reload is refused and the model in use kept)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt serve -model FILE [-addr HOST:PORT] [flags]\n\n")
 		fmt.Fprintf(stderr, "Serves the model's predictions over HTTP: POST /predict (JSON or binary, one sample or a batch),\n")
 		fmt.Fprintf(stderr, "GET /healthz. Reloads the model on SIGHUP or when the file changes (a bad file keeps the\n")
-		fmt.Fprintf(stderr, "model in use); shuts down gracefully on SIGINT or SIGTERM. See package serve for the formats.\n\n")
+		fmt.Fprintf(stderr, "model in use); shuts down gracefully on SIGINT or SIGTERM. See package serve for the formats.\n")
+		fmt.Fprintf(stderr, "Also the Open Inference Protocol (KServe V2) over REST: GET /v2/health/live, /v2/health/ready, /v2,\n")
+		fmt.Fprintf(stderr, "/v2/models/NAME[/ready], POST /v2/models/NAME/infer; NAME is the file's name without its extension.\n")
+		fmt.Fprintf(stderr, "A reload to a model of another width, labels or kind is refused unless -allow-model-change.\n\n")
 		fmt.Fprintf(stderr, "Statuses: 400 a malformed request (bad or truncated JSON, a null or NaN value, a wrong feature\n")
 		fmt.Fprintf(stderr, "count); 413 over -max-body, -max-scores, or alone over -max-inflight-bytes; 415 another\n")
 		fmt.Fprintf(stderr, "Content-Type; 422 a sample the model cannot score; 503 the requests in flight at\n")
@@ -81,7 +87,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 		*poll = -1 // serve.Options: no watching
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	s, err := serve.New(*model, decodeServed, serve.Options{
+	s, err := serve.New(*model, nil, serve.Options{
 		MaxBodyBytes:     *maxBody,
 		MaxModelBytes:    *maxModel,
 		MaxInflightBytes: *maxInflight,
@@ -91,6 +97,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 		ReadTimeout:      *timeout,
 		WriteTimeout:     *timeout,
 		ShutdownTimeout:  *grace,
+		AllowModelChange: *allowChange,
 		Logger:           logger,
 	})
 	if err != nil {
@@ -102,7 +109,7 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	}
 	info, o := s.Current(), s.Options()
 	logger.Info("serving", "addr", ln.Addr().String(), "file", *model, "model", info.Version,
-		"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem,
+		"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem, "kind", info.Kind,
 		"max-body", o.MaxBodyBytes, "max-model-bytes", o.MaxModelBytes, "max-inflight-bytes", o.MaxInflightBytes,
 		"max-scores", o.MaxScores, "max-conns", o.MaxConns, "memory", mem, "memory-source", memSource)
 	if ready != nil {
@@ -119,17 +126,4 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 	}
 	logger.Info("shut down")
 	return nil
-}
-
-// decodeServed is serve's Decoder: the model file decoded as predict
-// decodes it.
-func decodeServed(path string, data []byte) (serve.Model, error) {
-	lm, err := parseModel(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if lm.m64 != nil {
-		return lm.m64, nil
-	}
-	return lm.m32, nil
 }

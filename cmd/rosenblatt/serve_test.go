@@ -58,24 +58,23 @@ func TestServe(t *testing.T) {
 	wantB := train(kernelJSON, "-kernel", "rbf", "-gamma", "0.5", "-json")
 	svmModel := filepath.Join(dir, "svm.model")
 	wantC := train(svmModel, "-algo", "svm", "-kernel", "rbf", "-gamma", "0.5", "-C", "1")
+	// An int8 quantised form of a linear model, read by package model.
+	linModel, quantModel := filepath.Join(dir, "lin.model"), filepath.Join(dir, "q.model")
+	train(linModel, "-algo", "averaged", "-epochs", "5")
+	if code, _, stderr := runIn(t, dir, "quantize", "-model", linModel, "-o", quantModel); code != exitOK {
+		t.Fatalf("quantize: %s", stderr)
+	}
+	code, stdout, stderr := runIn(t, dir, "predict", quantModel, test)
+	if code != exitOK {
+		t.Fatalf("predict: %s", stderr)
+	}
+	wantQ := strings.Fields(stdout)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	hup := make(chan os.Signal)
 	var logs syncBuffer
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serveWith(ctx, hup, []string{"-model", model, "-addr", "127.0.0.1:0", "-poll", "0"}, &logs,
-			func(a net.Addr) { addrc <- a.String() })
-	}()
-	var url string
-	select {
-	case url = <-addrc:
-		url = "http://" + url
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, logs.String())
-	}
+	url, done := startServe(t, ctx, hup, &logs, "-model", model, "-addr", "127.0.0.1:0", "-poll", "0", "-allow-model-change")
 
 	predict := func() (string, []string) {
 		t.Helper()
@@ -104,6 +103,10 @@ func TestServe(t *testing.T) {
 		}
 		return r.Model, labels
 	}
+	var lastHealth struct {
+		Model, LastReloadError, Type, Kind string
+		Quantised                          bool
+	}
 	health := func() (string, string) {
 		t.Helper()
 		resp, err := http.Get(url + "/healthz")
@@ -111,11 +114,10 @@ func TestServe(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var h struct{ Model, LastReloadError string }
-		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		if err := json.NewDecoder(resp.Body).Decode(&lastHealth); err != nil {
 			t.Fatal(err)
 		}
-		return h.Model, h.LastReloadError
+		return lastHealth.Model, lastHealth.LastReloadError
 	}
 	reload := func() {
 		hup <- os.Interrupt // any value: serveWith reloads on each
@@ -167,8 +169,26 @@ func TestServe(t *testing.T) {
 	}
 	reload()
 	waitFor(t, func() bool { v, _ := health(); return v != vb })
-	if _, got := predict(); !eq(got, wantC) {
+	vc, got := predict()
+	if !eq(got, wantC) {
 		t.Errorf("SVM: served %v, predict %v", got, wantC)
+	}
+	if health(); lastHealth.Kind != "one-vs-one kernel SVM" || lastHealth.Quantised {
+		t.Errorf("SVM: /healthz says kind %q, quantised %v", lastHealth.Kind, lastHealth.Quantised)
+	}
+
+	// The quantised model: served as predict serves it, and /healthz says
+	// it is quantised (its samples are float32).
+	if err := os.Rename(quantModel, model); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	waitFor(t, func() bool { v, _ := health(); return v != vc })
+	if _, got := predict(); !eq(got, wantQ) {
+		t.Errorf("quantised: served %v, predict %v", got, wantQ)
+	}
+	if health(); !lastHealth.Quantised || !strings.Contains(lastHealth.Kind, "int8 quantised") || lastHealth.Type != "float32" {
+		t.Errorf("quantised: /healthz says kind %q, quantised %v, type %q", lastHealth.Kind, lastHealth.Quantised, lastHealth.Type)
 	}
 
 	cancel()
@@ -183,6 +203,75 @@ func TestServe(t *testing.T) {
 	if !strings.Contains(logs.String(), "shut down") {
 		t.Errorf("no shutdown in the log:\n%s", logs.String())
 	}
+}
+
+// TestServeRefusesModelChange: without -allow-model-change a reload to a
+// model of another kind is refused, the model in use kept, and /healthz
+// says why.
+func TestServeRefusesModelChange(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "model", "testdata", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "m.model")
+	copyFile := func(name string) {
+		data, err := os.ReadFile(filepath.Join(fixtures, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(model+".tmp", data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(model+".tmp", model); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("perceptron-binary-f32.model")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hup := make(chan os.Signal)
+	var logs syncBuffer
+	url, done := startServe(t, ctx, hup, &logs, "-model", model, "-addr", "127.0.0.1:0", "-poll", "0")
+	var h struct{ Kind, LastReloadRefused string }
+	health := func() {
+		resp, err := http.Get(url + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("kernel-svm-binary-f32.model")
+	hup <- os.Interrupt
+	hup <- os.Interrupt
+	waitFor(t, func() bool { health(); return h.LastReloadRefused != "" })
+	if h.Kind != "binary perceptron" || !strings.Contains(h.LastReloadRefused, "-allow-model-change") {
+		t.Errorf("kind %q, refusal %q", h.Kind, h.LastReloadRefused)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+}
+
+// startServe runs "rosenblatt serve" with args until ctx is done and
+// returns its URL and the channel of its result.
+func startServe(t *testing.T, ctx context.Context, hup <-chan os.Signal, logs *syncBuffer, args ...string) (string, chan error) {
+	t.Helper()
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWith(ctx, hup, args, logs, func(a net.Addr) { addrc <- a.String() })
+	}()
+	select {
+	case url := <-addrc:
+		return "http://" + url, done
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	return "", nil
 }
 
 // waitFor polls cond for up to 10 s.

@@ -1,0 +1,106 @@
+package serve
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// scanNumber parses text as feature 0 of row 0 with the scanner, as the
+// handler does, through a buffer of the scanner's size.
+func scanNumber(text string, bits int) (float64, *httpError) {
+	var s scanner
+	s.reset(strings.NewReader(text), make([]byte, scanBuffer))
+	s.fill()
+	return s.number(0, 0, bits)
+}
+
+// checkNumber fails if the scanner's value of text differs, in any bit,
+// from strconv.ParseFloat's, or if one refuses it and the other not.
+func checkNumber(t *testing.T, text string, bits int) {
+	t.Helper()
+	want, werr := strconv.ParseFloat(text, bits)
+	got, e := scanNumber(text, bits)
+	if (werr != nil) != (e != nil) {
+		t.Fatalf("%q (%d bits): strconv %v, scanner %v", text, bits, werr, e)
+	}
+	if e == nil && math.Float64bits(got) != math.Float64bits(want) {
+		t.Fatalf("%q (%d bits): %v (%#x), strconv %v (%#x)", text, bits, got, math.Float64bits(got), want, math.Float64bits(want))
+	}
+}
+
+// TestNumberExact: the scanner's numbers are strconv.ParseFloat's, bit
+// for bit, for float32 and float64 models: random floats printed
+// shortest and at every precision, random decimals of up to 20 digits and
+// exponents, float32 halfway points (where rounding a float64 again
+// would be wrong), subnormals, and numbers that overflow (refused by
+// both).
+func TestNumberExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 1))
+	for range 20000 {
+		v32 := math.Float32frombits(rng.Uint32())
+		v64 := math.Float64frombits(rng.Uint64())
+		for _, text := range []string{
+			strconv.FormatFloat(float64(v32), 'g', -1, 32),
+			strconv.FormatFloat(float64(v32), 'e', rng.IntN(12), 32),
+			strconv.FormatFloat(v64, 'g', -1, 64),
+			strconv.FormatFloat(rng.NormFloat64(), 'f', rng.IntN(20), 64),
+			strconv.FormatFloat(rng.Float64()*1e6, 'g', 1+rng.IntN(17), 64),
+			strconv.FormatUint(rng.Uint64()>>rng.IntN(64), 10) + "e" + strconv.Itoa(rng.IntN(60)-30),
+		} {
+			if strings.ContainsAny(text, "NI") { // NaN, Inf: no JSON number
+				continue
+			}
+			checkNumber(t, text, 32)
+			checkNumber(t, text, 64)
+		}
+	}
+	// float32 halfway points, written exactly: a float64 rounding of them
+	// lands on the midpoint, and float32(f) would round to even.
+	for range 2000 {
+		a := math.Float32frombits(rng.Uint32()&0x3fffffff | 0x30000000)
+		b := math.Nextafter32(a, float32(math.Inf(1)))
+		mid := (float64(a) + float64(b)) / 2
+		for _, p := range []int{-1, 9, 12, 15, 17} {
+			checkNumber(t, strconv.FormatFloat(mid, 'g', p, 64), 32)
+		}
+	}
+	for _, text := range []string{"0", "-0", "1e39", "-1e39", "3.4028235e38", "3.4028236e38", "1e-46", "1e-40", "1.4e-45",
+		"1e308", "1e309", "4.9e-324", "0.000000000000000000000000000001", "123456789012345678901234567890",
+		"9007199254740993", "0.1", "1E+2", "1e-22", "1e22", "1e23"} {
+		checkNumber(t, text, 32)
+		checkNumber(t, text, 64)
+	}
+}
+
+// TestNumberAcrossBuffers: a number cut by the end of the scanner's buffer
+// is read whole.
+func TestNumberAcrossBuffers(t *testing.T) {
+	text := "[" + strings.Repeat(" ", scanBuffer-5) + "0.123456789,2]"
+	var s scanner
+	s.reset(strings.NewReader(text), make([]byte, scanBuffer))
+	row := make([]float64, 2)
+	if e := scanRow(nil, &s, row, 0, false); e != nil {
+		t.Fatal(e.msg)
+	}
+	if row[0] != 0.123456789 || row[1] != 2 {
+		t.Fatalf("row %v", row)
+	}
+}
+
+// FuzzNumber: for any text, the scanner refuses or accepts a number as
+// strconv.ParseFloat does on a JSON number, with the same value.
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"0", "-1.5e3", "1e39", "0.6046603", "01", "1.", "-", "1e", "2.5e-45"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) == 0 || len(text) > 100 || !validNumber([]byte(text)) {
+			return
+		}
+		checkNumber(t, text, 32)
+		checkNumber(t, text, 64)
+	})
+}

@@ -1,0 +1,140 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+)
+
+// The Open Inference Protocol's (KServe's V2 inference protocol's)
+// health and metadata endpoints, over HTTP/REST:
+//
+//	GET /v2/health/live                          200, empty body: the server answers
+//	GET /v2/health/ready                         200, empty body: a model is loaded
+//	GET /v2                                      server metadata: name, version, extensions
+//	GET /v2/models/{name}[/versions/{v}]         model metadata
+//	GET /v2/models/{name}[/versions/{v}]/ready   200, empty body; 404 for another name or version
+//
+// A model's name is its file's name without the extension; its version is
+// the version of the model in use (Info.Version). Errors are
+// {"error": "..."} with a 4xx status, as the protocol defines them.
+
+// serverName and serverVersion are the server metadata's name and version.
+const (
+	serverName    = "rosenblatt"
+	serverVersion = "2"
+)
+
+// ModelName is the name a model file at path is served under: the file's
+// name without its extension ("iris.model" is "iris").
+func ModelName(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// oipRoutes adds the protocol's health and metadata endpoints to s.mux.
+func (s *Server) oipRoutes() {
+	ok := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }
+	s.mux.HandleFunc("GET /v2/health/live", ok)
+	s.mux.HandleFunc("GET /v2/health/ready", ok) // New fails unless a model loads
+	s.mux.HandleFunc("GET /v2", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, serverMetadata{Name: serverName, Version: serverVersion, Extensions: []string{}})
+	})
+	s.mux.HandleFunc("GET /v2/models/{name}", s.modelMetadata)
+	s.mux.HandleFunc("GET /v2/models/{name}/versions/{version}", s.modelMetadata)
+	s.mux.HandleFunc("GET /v2/models/{name}/ready", s.modelReady)
+	s.mux.HandleFunc("GET /v2/models/{name}/versions/{version}/ready", s.modelReady)
+	s.mux.HandleFunc("POST /v2/models/{name}/infer", s.infer)
+	s.mux.HandleFunc("POST /v2/models/{name}/versions/{version}/infer", s.infer)
+}
+
+// serverMetadata is the protocol's server metadata response.
+type serverMetadata struct {
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	Extensions []string `json:"extensions"`
+}
+
+// tensorMetadata is the protocol's $metadata_tensor.
+type tensorMetadata struct {
+	Name     string `json:"name"`
+	Datatype string `json:"datatype"`
+	Shape    []int  `json:"shape"`
+}
+
+// modelMetadata is the protocol's model metadata response.
+type modelMetadataResponse struct {
+	Name     string           `json:"name"`
+	Versions []string         `json:"versions"`
+	Platform string           `json:"platform"`
+	Inputs   []tensorMetadata `json:"inputs"`
+	Outputs  []tensorMetadata `json:"outputs"`
+}
+
+// oipError is the protocol's error response.
+type oipError struct {
+	Error string `json:"error"`
+}
+
+// writeJSON writes v as the JSON body of a response of status code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	out, _ := json.Marshal(v)
+	w.Header()["Content-Type"] = ctJSON
+	w.WriteHeader(code)
+	w.Write(append(out, '\n'))
+}
+
+// model returns the model in use if the request's {name} and {version}
+// (if given) name it, or writes a 404 and returns nil.
+func (s *Server) model(w http.ResponseWriter, r *http.Request) *loaded {
+	m := s.cur.Load()
+	name, version := r.PathValue("name"), r.PathValue("version")
+	if name != ModelName(s.path) {
+		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("unknown model %q: this server serves %q", name, ModelName(s.path))})
+		return nil
+	}
+	if version != "" && version != m.version {
+		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("model %q has no version %q: the version in use is %q", name, version, m.version)})
+		return nil
+	}
+	w.Header()[hdrVersion] = m.hdr
+	return m
+}
+
+// modelReady is GET /v2/models/{name}[/versions/{version}]/ready.
+func (s *Server) modelReady(w http.ResponseWriter, r *http.Request) {
+	if s.model(w, r) != nil {
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// datatype is the protocol's datatype of a float of size bytes.
+func datatype(size int) string {
+	if size == 8 {
+		return "FP64"
+	}
+	return "FP32"
+}
+
+// modelMetadata is GET /v2/models/{name}[/versions/{version}]: the input
+// tensor "input" of the model's element type (FP32 for a quantised
+// model, which takes float32 samples) and shape [-1, d]; the outputs
+// "label" (INT64, [-1]) and "scores" (the model's type, [-1, k]).
+func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
+	m := s.model(w, r)
+	if m == nil {
+		return
+	}
+	writeJSON(w, http.StatusOK, modelMetadataResponse{
+		Name:     ModelName(s.path),
+		Versions: []string{m.version},
+		Platform: serverName,
+		Inputs:   []tensorMetadata{{"input", datatype(m.elem), []int{-1, m.dims}}},
+		Outputs: []tensorMetadata{
+			{"label", "INT64", []int{-1}},
+			{"scores", datatype(m.elem), []int{-1, m.nscores}},
+		},
+	})
+}
