@@ -618,7 +618,17 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 	l := &loaded{sum: sum, model: m, at: time.Now()}
 	l.version = hex.EncodeToString(sum[:8])
 	l.hdr = []string{l.version}
-	switch c := m.(type) {
+	var served any = m
+	if t, ok := m.(*model.Text); ok {
+		// A text model answers /predict on its featurized rows (its
+		// inner model); raw text is not served yet.
+		if c, err := model.As[float32](t); err == nil {
+			served = c
+		} else if c, err := model.As[float64](t); err == nil {
+			served = c
+		}
+	}
+	switch c := served.(type) {
 	case Classifier[float32]:
 		l.c32, l.elem = c, 4
 	case Classifier[float64]:
