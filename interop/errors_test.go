@@ -44,6 +44,12 @@ func TestGood(t *testing.T) {
 	if got := f.Model.Classes(); got[0] != 0 || got[2] != 2 || f.Labels[0] != 2 {
 		t.Errorf("LIBSVM labels %v, file order %v", got, f.Labels)
 	}
+	if _, err := f.Voting.MarshalBinary(); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Voting.MarshalBinary: %v, want ErrUnsupported", err)
+	}
+	if _, err := f.Voting.MarshalJSON(); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Voting.MarshalJSON: %v, want ErrUnsupported", err)
+	}
 	l, err := ReadLIBLINEAR([]byte(goodLIBLINEAR))
 	if err != nil {
 		t.Fatal(err)

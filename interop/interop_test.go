@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,6 +93,29 @@ func TestToolsLIBSVM(t *testing.T) {
 				f, err := ReadLIBSVM(file, nil)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// Written back (in the file's label order when it has a
+				// Voting), svm-predict and the reader agree with the
+				// original's labels.
+				var again bytes.Buffer
+				if f.Voting != nil {
+					err = f.Voting.WriteLIBSVM(&again)
+				} else {
+					err = WriteLIBSVM(&again, f.Model)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := readLabels(t, filepath.Join(dir, "p"))
+				test := filepath.Join(svmData, ds.test)
+				equalLabels(t, toolPredict(t, "svm-predict", again.Bytes(), test), want)
+				checkLIBSVM(t, again.Bytes(), test, want)
+				back, err := ReadLIBSVM(again.Bytes(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(back.Labels, f.Labels) {
+					t.Errorf("labels written in the order %v, read %v", back.Labels, f.Labels)
 				}
 				k := len(f.Labels)
 				if strings.Contains(cfg, "-b 1") != (len(f.ProbA) == k*(k-1)/2 && len(f.ProbB) == len(f.ProbA)) {

@@ -399,6 +399,12 @@ func MarshalLIBSVM[T svm.Float](m *svm.Model[T]) ([]byte, error) {
 // support vector of m with a non-zero coefficient in pairs that share no
 // class is written once per class it needs.
 func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
+	return writeLIBSVM(w, m, nil)
+}
+
+// writeLIBSVM writes m with its classes in the file order rank (the file
+// position of each class in increasing label order; nil for increasing).
+func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 	if m.Scheme() == svm.OneVsRest {
 		return fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
 	}
@@ -406,6 +412,14 @@ func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
 	k := len(p.Labels)
 	s := m.NumSupport()
 	npairs := k * (k - 1) / 2
+	// at[f] is the class (increasing label order) at file position f.
+	at := make([]int, k)
+	for c := range at {
+		at[c] = c
+	}
+	for c, f := range rank {
+		at[f] = c
+	}
 	b := []byte("svm_type c_svc\nkernel_type ")
 	switch kern := p.Kernel.(type) {
 	case gram.Linear:
@@ -431,7 +445,7 @@ func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
 		}
 		return a
 	}
-	// The support vectors of each class: the copies of every vector.
+	// The support vectors of each file class: the copies of every vector.
 	perClass := make([][]int, k)
 	need := make([]bool, k)
 	for i := 0; i < s; i++ {
@@ -445,24 +459,35 @@ func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
 		if !any {
 			continue // no pair uses it
 		}
-		for c, ok := range need {
-			if ok {
-				perClass[c] = append(perClass[c], i)
+		for f, c := range at {
+			if need[c] {
+				perClass[f] = append(perClass[f], i)
 			}
 		}
+	}
+	// pair returns our function of file pair (f, g), f < g, and the sign
+	// that turns its value into LIBSVM's, which votes for f when positive.
+	pair := func(f, g int) (r int, sign float64) {
+		a, bb := at[f], at[g]
+		if a > bb {
+			return pairIndex(k, bb, a), 1
+		}
+		return pairIndex(k, a, bb), -1
 	}
 	total := 0
 	for _, v := range perClass {
 		total += len(v)
 	}
 	b = fmt.Appendf(b, "nr_class %d\ntotal_sv %d\nrho", k, total)
-	// LIBSVM's pair (a, b) votes for a when positive: the negation of ours.
-	for _, v := range p.Bias {
-		b = fmtFloat(append(b, ' '), float64(v))
+	for f := 0; f < k; f++ {
+		for g := f + 1; g < k; g++ {
+			r, sign := pair(f, g)
+			b = fmtFloat(append(b, ' '), -sign*float64(p.Bias[r]))
+		}
 	}
 	b = append(b, "\nlabel"...)
-	for _, y := range p.Labels {
-		b = strconv.AppendInt(append(b, ' '), int64(y), 10)
+	for _, c := range at {
+		b = strconv.AppendInt(append(b, ' '), int64(p.Labels[c]), 10)
 	}
 	b = append(b, "\nnr_sv"...)
 	for _, v := range perClass {
@@ -472,19 +497,20 @@ func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
 	if _, err := w.Write(b); err != nil {
 		return err
 	}
-	for c, list := range perClass {
+	for f, list := range perClass {
 		for _, i := range list {
 			b = b[:0]
 			for col := 0; col < k-1; col++ {
 				var r int
-				if col < c {
-					r = pairIndex(k, col, c)
+				var sign float64
+				if col < f {
+					r, sign = pair(col, f)
 				} else {
-					r = pairIndex(k, c, col+1)
+					r, sign = pair(f, col+1)
 				}
 				v := 0.0
-				if x := p.Coef[r*s+i]; x != 0 && owner(r, i) == c {
-					v = -float64(x)
+				if x := p.Coef[r*s+i]; x != 0 && owner(r, i) == at[f] {
+					v = sign * float64(x)
 				}
 				b = append(fmtFloat(b, v), ' ')
 			}

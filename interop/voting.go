@@ -2,6 +2,7 @@ package interop
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 
@@ -26,6 +27,21 @@ type Voting struct {
 func newVoting(m *svm.Model[float64], rank []int) *Voting {
 	return &Voting{Model: m, rank: rank, labels: m.Classes()}
 }
+
+// WriteLIBSVM writes the model as a LIBSVM file with the labels in the
+// order of the file it was read from, so that svm-predict breaks ties as
+// before; see the package function WriteLIBSVM.
+func (v *Voting) WriteLIBSVM(w io.Writer) error { return writeLIBSVM(w, v.Model, v.rank) }
+
+// MarshalBinary refuses: the module's formats have no vote order, and the
+// svm.Model (v.Model) alone would break ties differently. Write v with
+// WriteLIBSVM, or marshal v.Model to accept that.
+func (v *Voting) MarshalBinary() ([]byte, error) { return nil, errVoting }
+
+// MarshalJSON refuses, as MarshalBinary does.
+func (v *Voting) MarshalJSON() ([]byte, error) { return nil, errVoting }
+
+var errVoting = fmt.Errorf("%w: a LIBSVM model whose labels are not in increasing order breaks vote ties in its file's order, which the module's formats do not hold (write it in LIBSVM's format, or marshal its Model field to break ties in increasing label order)", ErrUnsupported)
 
 // String describes the model.
 func (v *Voting) String() string {
