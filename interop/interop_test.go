@@ -319,6 +319,9 @@ func TestWriteLIBSVMShared(t *testing.T) {
 	for i := range p.SV {
 		p.SV[i] = rng.NormFloat64()
 	}
+	for i := range s {
+		p.SV[i*d+d-1] = 0 // the last feature in no support vector: Dims must survive
+	}
 	for i := range p.Coef {
 		if rng.IntN(3) > 0 {
 			p.Coef[i] = rng.NormFloat64()
@@ -359,6 +362,9 @@ func TestWriteLIBSVMShared(t *testing.T) {
 	back, err := ReadLIBSVM(file, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if back.Model.Dims() != d {
+		t.Errorf("read back with %d features, written with %d", back.Model.Dims(), d)
 	}
 	if back.Model.NumSupport() <= s {
 		t.Errorf("%d support vectors written for %d shared ones: none written twice", back.Model.NumSupport(), s)

@@ -392,7 +392,9 @@ func MarshalLIBSVM[T svm.Float](m *svm.Model[T]) ([]byte, error) {
 }
 
 // WriteLIBSVM writes m as a LIBSVM model file (svm_type c_svc), its labels
-// in increasing order, every value printed so that it reads back exactly.
+// in increasing order, every value printed so that it reads back exactly,
+// the zero features of the support vectors left out except the last
+// feature of the first (ReadLIBSVM takes Dims from the largest index).
 // A binary or one-vs-one model is written; a one-vs-rest model has no
 // LIBSVM form and is refused with ErrUnsupported. LIBSVM gives each
 // support vector one class and uses it only in that class's pairs; a
@@ -497,6 +499,7 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 	if _, err := w.Write(b); err != nil {
 		return err
 	}
+	first := true
 	for f, list := range perClass {
 		for _, i := range list {
 			b = b[:0]
@@ -521,11 +524,15 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 				}
 			} else {
 				for j, x := range p.SV[i*p.Dims : (i+1)*p.Dims] {
-					if x != 0 {
+					if x != 0 || first && j == p.Dims-1 {
 						b = appendPair(b, j+1, float64(x))
 					}
 				}
 			}
+			if first && p.Sparse != nil && !slices.Contains(p.Sparse.Row(i).Idx, int32(p.Dims-1)) {
+				b = appendPair(b, p.Dims, 0) // the reader's Dims is the largest index
+			}
+			first = false
 			b = append(b, '\n')
 			if _, err := w.Write(b); err != nil {
 				return err
