@@ -155,3 +155,33 @@ func TestConvertRefusals(t *testing.T) {
 	convertFails(t, out2, "-drop-prob", "-to", "json", lr, out2)
 	convertFails(t, out2, "-to", "-to", "onnx", lr, out2)
 }
+
+// TestPredictToolModels: predict reads svm-train's and liblinear-train's
+// model files as it reads ours and prints the tools' labels for every row.
+func TestPredictToolModels(t *testing.T) {
+	for _, c := range []struct{ model, test string }{
+		{"libsvm/heart_rbf", "heart_scale.libsvm"},
+		{"libsvm/iris_rbf", "iris.test.libsvm"},
+		{"liblinear/iris_s3", "iris.test.libsvm"},
+		{"liblinear/heart_s1", "heart_scale.libsvm"},
+	} {
+		out := mustRun(t, "predict", svmTestdata(c.model+".model"), svmTestdata(c.test))
+		var got []int
+		for _, f := range strings.Fields(out) {
+			v, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("%s: %q", c.model, out)
+			}
+			got = append(got, v)
+		}
+		sameInts(t, c.model, got, toolPredictions(t, svmTestdata(c.model+".pred")))
+	}
+	var o, e bytes.Buffer
+	bad := filepath.Join(t.TempDir(), "bad.model")
+	if err := os.WriteFile(bad, []byte("svm_type c_svc\nkernel_type rbf\ngamma -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run([]string{"predict", bad, svmTestdata("iris.test.libsvm")}, &o, &e); code == exitOK || !strings.Contains(e.String(), "line 3") {
+		t.Errorf("a bad LIBSVM file: exit %d, %q; want a failure naming line 3", code, e.String())
+	}
+}

@@ -109,6 +109,9 @@ func loadModel(path string) (*loadedModel, error) {
 func parseModel(path string, data []byte) (*loadedModel, error) {
 	var err error
 	lm := &loadedModel{path: path}
+	if ok, err := parseToolModel(lm, path, data); ok {
+		return lm, err
+	}
 	trimmed := bytes.TrimSpace(data)
 	switch {
 	case bytes.HasPrefix(data, []byte(binaryMagic)):
@@ -202,6 +205,8 @@ func readModelFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, withoutPath(err))
 	}
 	switch {
+	case isToolModel(r):
+		return readToolModel(path, r, fi)
 	case string(head) == binaryMagic:
 		return readBinaryModel(path, r, fi)
 	case len(head) > 0 && head[0] != '{' && !isJSONSpace(head[0]):
