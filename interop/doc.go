@@ -45,10 +45,13 @@
 // # Ties
 //
 // The tools break ties in their file's label order; the models of this
-// module break them in sorted label order. The predictions agree except
-// where a decision value is exactly 0, or (one-vs-one, a LIBSVM file whose
-// labels are not sorted) where two classes get the same number of votes
-// and the file lists the larger label first.
+// module in increasing label order. ReadLIBSVM returns a file whose labels
+// are not in increasing order (LIBSVM lists them in order of first
+// appearance) also as a Voting, which counts votes as svm-predict does;
+// with the svm.Model alone, or a file in increasing order, a prediction
+// differs from svm-predict's only where a decision value is exactly 0.
+// A LIBLINEAR model's prediction differs from liblinear-predict's only
+// where a decision value is exactly 0 or two classes' scores are equal.
 //
 // # Hostile files
 //
