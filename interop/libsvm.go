@@ -35,12 +35,15 @@ type Options struct {
 }
 
 // DefaultMaxValues is the least bound Options.MaxValues takes when 0:
-// 2²⁴ values (128 MiB of float64).
-const DefaultMaxValues = 1 << 24
+// 2²⁰ values (8 MiB of float64).
+const DefaultMaxValues = 1 << 20
 
 func (o *Options) maxValues(size int) int {
 	if o != nil && o.MaxValues > 0 {
 		return o.MaxValues
+	}
+	if size > math.MaxInt/4 {
+		return math.MaxInt
 	}
 	return max(DefaultMaxValues, 4*size)
 }
@@ -129,7 +132,11 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	npairs := k * (k - 1) / 2 // k ≤ len(data): no overflow
+	// The rho line holds k(k−1)/2 values of at least two bytes each.
+	if pairs := uint64(k) * uint64(k-1) / 2; pairs > uint64(len(data))/2 {
+		return nil, errf(n, ErrSyntax, "nr_class %d needs %d rho values; the file has %d bytes", k, pairs, len(data))
+	}
+	npairs := k * (k - 1) / 2
 	st, n, err := one("total_sv")
 	if err != nil {
 		return nil, err
@@ -203,12 +210,14 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	}
 	limit := opts.maxValues(len(data))
 	if uint64(npairs)*uint64(s) > uint64(limit) {
-		return nil, fmt.Errorf("%w: %d pairs of classes × %d support vectors is %d coefficients, over the limit of %d (Options.MaxValues)", ErrTooLarge, npairs, s, uint64(npairs)*uint64(s), limit)
+		return nil, fmt.Errorf("%w: %d pairs of classes × %d support vectors is %d coefficients, over the limit of %d (interop.Options.MaxValues)", ErrTooLarge, npairs, s, uint64(npairs)*uint64(s), limit)
 	}
 
 	// The support vectors: k−1 coefficients, then index:value pairs.
-	coef := make([]float64, 0, s*(k-1))
-	csr := &dataset.CSR[float64]{Ptr: make([]int, 1, s+1)}
+	// Each coefficient takes at least two bytes: a total_sv the file does
+	// not hold costs no more than the file.
+	coef := make([]float64, 0, min(uint64(s)*uint64(k-1), uint64(len(data)-l.pos)/2))
+	csr := &dataset.CSR[float64]{Ptr: make([]int, 1, min(s, (len(data)-l.pos)/2)+1)}
 	d := 0
 	for i := 0; i < s; i++ {
 		line, ok := l.next()
