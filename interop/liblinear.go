@@ -35,41 +35,11 @@ type LIBLINEARFile struct {
 // that reads samples with more must drop them too.
 func ReadLIBLINEAR(data []byte) (*LIBLINEARFile, error) {
 	l := &lines{data: data}
-	hdr := map[string][][]byte{}
-	at := map[string]int{}
-	for {
-		line, ok := l.next()
-		if !ok {
-			return nil, errf(l.n, ErrSyntax, "the file ends before the line \"w\"")
-		}
-		f := fields(line)
-		if len(f) == 0 {
-			return nil, errf(l.n, ErrSyntax, "empty header line")
-		}
-		key := string(f[0])
-		if key == "w" && len(f) == 1 {
-			break
-		}
-		switch key {
-		case "solver_type", "nr_class", "label", "nr_feature", "bias", "rho":
-		default:
-			return nil, errf(l.n, ErrSyntax, "unknown header line %q", truncate(line))
-		}
-		if _, dup := hdr[key]; dup {
-			return nil, errf(l.n, ErrSyntax, "%s given twice", key)
-		}
-		hdr[key], at[key] = f[1:], l.n
+	h, err := readHeader(l, "w", "solver_type", "nr_class", "label", "nr_feature", "bias", "rho")
+	if err != nil {
+		return nil, err
 	}
-	get := func(key string, want int) ([][]byte, int, error) {
-		v, ok := hdr[key]
-		if !ok {
-			return nil, 0, errf(l.n, ErrSyntax, "no %s line before w", key)
-		}
-		if len(v) != want {
-			return nil, 0, errf(at[key], ErrSyntax, "%s has %d values, want %d", key, len(v), want)
-		}
-		return v, at[key], nil
-	}
+	get := h.get
 	t, n, err := get("solver_type", 1)
 	if err != nil {
 		return nil, err
@@ -82,8 +52,8 @@ func ReadLIBLINEAR(data []byte) (*LIBLINEARFile, error) {
 	default:
 		return nil, errf(n, ErrSyntax, "unknown solver_type %q", truncate(t[0]))
 	}
-	if _, ok := hdr["rho"]; ok {
-		return nil, errf(at["rho"], ErrSyntax, "rho in a classifier's file")
+	if h.has("rho") {
+		return nil, errf(h.at["rho"], ErrSyntax, "rho in a classifier's file")
 	}
 	if t, n, err = get("nr_class", 1); err != nil {
 		return nil, err

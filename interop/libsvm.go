@@ -73,41 +73,11 @@ type LIBSVMFile struct {
 // opts may be nil.
 func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	l := &lines{data: data}
-	hdr := map[string][][]byte{}
-	at := map[string]int{}
-	for {
-		line, ok := l.next()
-		if !ok {
-			return nil, errf(l.n, ErrSyntax, "the file ends before the line \"SV\"")
-		}
-		f := fields(line)
-		if len(f) == 0 {
-			return nil, errf(l.n, ErrSyntax, "empty header line")
-		}
-		key := string(f[0])
-		if key == "SV" && len(f) == 1 {
-			break
-		}
-		switch key {
-		case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv", "prob_density_marks":
-		default:
-			return nil, errf(l.n, ErrSyntax, "unknown header line %q", truncate(line))
-		}
-		if _, dup := hdr[key]; dup {
-			return nil, errf(l.n, ErrSyntax, "%s given twice", key)
-		}
-		hdr[key], at[key] = f[1:], l.n
+	h, err := readHeader(l, "SV", "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv", "prob_density_marks")
+	if err != nil {
+		return nil, err
 	}
-	one := func(key string) ([]byte, int, error) {
-		v, ok := hdr[key]
-		if !ok {
-			return nil, 0, errf(l.n, ErrSyntax, "no %s line before SV", key)
-		}
-		if len(v) != 1 {
-			return nil, 0, errf(at[key], ErrSyntax, "%s takes one value, has %d", key, len(v))
-		}
-		return v[0], at[key], nil
-	}
+	one, list := h.one, h.get
 	t, n, err := one("svm_type")
 	if err != nil {
 		return nil, err
@@ -120,7 +90,7 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	default:
 		return nil, errf(n, ErrSyntax, "unknown svm_type %q", truncate(t))
 	}
-	kern, err := libsvmKernel(hdr, at, one)
+	kern, err := libsvmKernel(h)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +114,6 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	s, err := integer(n, st, 0, len(data))
 	if err != nil {
 		return nil, err
-	}
-	list := func(key string, want int) ([][]byte, int, error) {
-		v, ok := hdr[key]
-		if !ok {
-			return nil, 0, errf(l.n, ErrSyntax, "no %s line before SV", key)
-		}
-		if len(v) != want {
-			return nil, 0, errf(at[key], ErrSyntax, "%s has %d values, want %d", key, len(v), want)
-		}
-		return v, at[key], nil
 	}
 	toks, n, err := list("rho", npairs)
 	if err != nil {
@@ -186,7 +146,7 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	}
 	f := &LIBSVMFile{SVMType: svmType, Labels: labels}
 	for _, key := range []string{"probA", "probB"} {
-		if _, ok := hdr[key]; !ok {
+		if !h.has(key) {
 			continue
 		}
 		if toks, n, err = list(key, npairs); err != nil {
@@ -205,8 +165,8 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	if (f.ProbA == nil) != (f.ProbB == nil) {
 		return nil, errf(l.n, ErrSyntax, "probA without probB or probB without probA")
 	}
-	if _, ok := hdr["prob_density_marks"]; ok {
-		return nil, errf(at["prob_density_marks"], ErrSyntax, "prob_density_marks in a classifier's file")
+	if h.has("prob_density_marks") {
+		return nil, errf(h.at["prob_density_marks"], ErrSyntax, "prob_density_marks in a classifier's file")
 	}
 	limit := opts.maxValues(len(data))
 	if uint64(npairs)*uint64(s) > uint64(limit) {
@@ -327,7 +287,8 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 }
 
 // libsvmKernel returns the kernel the header names.
-func libsvmKernel(hdr map[string][][]byte, at map[string]int, one func(string) ([]byte, int, error)) (gram.Kernel, error) {
+func libsvmKernel(h *header) (gram.Kernel, error) {
+	one := h.one
 	t, n, err := one("kernel_type")
 	if err != nil {
 		return nil, err
@@ -381,14 +342,6 @@ func libsvmKernel(hdr map[string][][]byte, at map[string]int, one func(string) (
 // pairIndex is the place of pair (a, b), a < b, among the k(k−1)/2 pairs
 // in lexicographic order: LIBSVM's order and one-vs-one's.
 func pairIndex(k, a, b int) int { return a*(2*k-a-1)/2 + b - a - 1 }
-
-// truncate shortens a token quoted in an error.
-func truncate(b []byte) []byte {
-	if len(b) > 40 {
-		return append(slices.Clip(b[:40]), "..."...)
-	}
-	return b
-}
 
 // MarshalLIBSVM returns m as a LIBSVM model file (svm_type c_svc) that
 // svm-predict reads with m's predictions; see WriteLIBSVM.
@@ -449,12 +402,15 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 	// owner is the class whose copy of support vector i carries its
 	// coefficient c ≠ 0 in pair r = (a, b): b if c > 0, else a (the class
 	// of a training row of the pair, for a model SMO trained).
+	pa, pb := make([]int, npairs), make([]int, npairs)
+	for r := range npairs {
+		pa[r], pb[r] = pairOf(k, r)
+	}
 	owner := func(r, i int) int {
-		a, bb := pairOf(k, r)
 		if p.Coef[r*s+i] > 0 {
-			return bb
+			return pb[r]
 		}
-		return a
+		return pa[r]
 	}
 	// The support vectors of each file class: the copies of every vector.
 	perClass := make([][]int, k)
@@ -558,7 +514,8 @@ func appendPair(b []byte, j int, v float64) []byte {
 	return append(fmtFloat(b, v), ' ')
 }
 
-// pairOf returns the classes (a, b), a < b, of pair r among k classes.
+// pairOf returns the classes (a, b), a < b, of pair r among k classes:
+// the inverse of pairIndex.
 func pairOf(k, r int) (a, b int) {
 	for a = 0; a < k-1; a++ {
 		if n := k - 1 - a; r < n {

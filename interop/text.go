@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -110,4 +111,75 @@ func labelList(n int, toks [][]byte) ([]int, error) {
 // fmtFloat prints v so that strtod reads it back exactly.
 func fmtFloat(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// header is the "key values..." lines before a model file's body.
+type header struct {
+	vals map[string][][]byte
+	at   map[string]int // the line of each key
+	end  int            // the line of the terminator
+}
+
+// readHeader reads header lines up to the line end alone; a key not among
+// keys, a key given twice, an empty line and the end of the file are
+// syntax errors.
+func readHeader(l *lines, end string, keys ...string) (*header, error) {
+	h := &header{vals: map[string][][]byte{}, at: map[string]int{}}
+	for {
+		line, ok := l.next()
+		if !ok {
+			return nil, errf(l.n, ErrSyntax, "the file ends before the line %q", end)
+		}
+		f := fields(line)
+		if len(f) == 0 {
+			return nil, errf(l.n, ErrSyntax, "empty header line")
+		}
+		key := string(f[0])
+		if key == end && len(f) == 1 {
+			h.end = l.n
+			return h, nil
+		}
+		if !slices.Contains(keys, key) {
+			return nil, errf(l.n, ErrSyntax, "unknown header line %q", truncate(line))
+		}
+		if _, dup := h.vals[key]; dup {
+			return nil, errf(l.n, ErrSyntax, "%s given twice", key)
+		}
+		h.vals[key], h.at[key] = f[1:], l.n
+	}
+}
+
+// has reports whether the header has key.
+func (h *header) has(key string) bool {
+	_, ok := h.vals[key]
+	return ok
+}
+
+// get returns the want values of key and its line.
+func (h *header) get(key string, want int) ([][]byte, int, error) {
+	v, ok := h.vals[key]
+	if !ok {
+		return nil, 0, errf(h.end, ErrSyntax, "no %s line in the header", key)
+	}
+	if len(v) != want {
+		return nil, 0, errf(h.at[key], ErrSyntax, "%s has %d values, want %d", key, len(v), want)
+	}
+	return v, h.at[key], nil
+}
+
+// one returns the single value of key and its line.
+func (h *header) one(key string) ([]byte, int, error) {
+	v, n, err := h.get(key, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	return v[0], n, nil
+}
+
+// truncate shortens a token quoted in an error.
+func truncate(b []byte) []byte {
+	if len(b) > 40 {
+		return append(slices.Clip(b[:40]), "..."...)
+	}
+	return b
 }
