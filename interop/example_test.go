@@ -30,7 +30,7 @@ func ExampleReadLIBSVM() {
 	}
 	fmt.Println("label", label)
 	// Output:
-	// c_svc [1 -1] rbf(gamma=0.0769231) 132 support vectors
+	// c_svc [1 -1] rbf(gamma=0.07692307692307693) 132 support vectors
 	// label 1
 }
 
