@@ -109,7 +109,6 @@ func TestToolsLIBSVM(t *testing.T) {
 				want := readLabels(t, filepath.Join(dir, "p"))
 				test := filepath.Join(svmData, ds.test)
 				equalLabels(t, toolPredict(t, "svm-predict", again.Bytes(), test), want)
-				checkLIBSVM(t, again.Bytes(), test, want)
 				back, err := ReadLIBSVM(again.Bytes(), nil)
 				if err != nil {
 					t.Fatal(err)

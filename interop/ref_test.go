@@ -31,6 +31,8 @@ type refLIBSVM struct {
 	labels, nsv  []int
 	coef         [][]float64 // per support vector, k−1
 	sv           []map[int]float64
+	dense        [][]float64 // sv, dense (made by the first predict)
+	width        int
 }
 
 func parseRefLIBSVM(t *testing.T, data []byte) *refLIBSVM {
@@ -98,17 +100,20 @@ func parseRefLIBSVM(t *testing.T, data []byte) *refLIBSVM {
 	return r
 }
 
-func (r *refLIBSVM) kvalue(x []float64, y map[int]float64) float64 {
+// kvalue is LIBSVM's k_function of x and support vector y (dense, as
+// wide as x or wider).
+func (r *refLIBSVM) kvalue(x, y []float64) float64 {
 	dot, sq := 0.0, 0.0
-	for j, v := range x {
-		w := y[j+1]
+	for j, w := range y {
+		v := 0.0
+		if j < len(x) {
+			v = x[j]
+		}
 		dot += v * w
 		sq += (v - w) * (v - w)
 	}
-	for j, w := range y {
-		if j > len(x) {
-			sq += w * w
-		}
+	for _, v := range x[min(len(x), len(y)):] {
+		sq += v * v
 	}
 	switch r.kernel {
 	case "linear":
@@ -123,8 +128,22 @@ func (r *refLIBSVM) kvalue(x []float64, y map[int]float64) float64 {
 
 // predict returns LIBSVM's label and decision values (its pair order).
 func (r *refLIBSVM) predict(x []float64) (int, []float64) {
+	if r.dense == nil {
+		for _, y := range r.sv {
+			for j := range y {
+				r.width = max(r.width, j)
+			}
+		}
+		for _, y := range r.sv {
+			row := make([]float64, r.width)
+			for j, v := range y {
+				row[j-1] = v
+			}
+			r.dense = append(r.dense, row)
+		}
+	}
 	kv := make([]float64, len(r.sv))
-	for i, y := range r.sv {
+	for i, y := range r.dense {
 		kv[i] = r.kvalue(x, y)
 	}
 	start := make([]int, r.k)
