@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -58,11 +60,18 @@ func (o Options) Inspect(r io.Reader) (Info, error) {
 		return Info{}, fmt.Errorf("%w: empty", ErrFormat)
 	}
 	if string(head[:n]) != modelfile.Magic {
-		m, err := o.Load(io.MultiReader(bytes.NewReader(head[:n]), r))
+		br := bufio.NewReader(io.MultiReader(bytes.NewReader(head[:n]), r))
+		format := JSON
+		if p, _ := br.Peek(len(interop.LIBLINEARPrefix)); len(p) > 0 {
+			if f, ok := textFormat(p); ok {
+				format = f
+			}
+		}
+		m, err := o.Load(br)
 		if err != nil {
 			return Info{}, err
 		}
-		return infoOf(m, JSON), nil
+		return infoOf(m, format), nil
 	}
 	if _, err := io.ReadFull(r, head[n:]); err != nil {
 		return Info{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrCorrupt, n, headerSize)
@@ -119,6 +128,8 @@ func KindOf(m Model) Kind {
 		return KernelSVMBinary + svmScheme(v.(scheme).Scheme())
 	case *svm.LinearModel[float32], *svm.LinearModel[float64]:
 		return LinearSVMBinary + svmScheme(v.(scheme).Scheme())
+	case *interop.Voting:
+		return KindOf(v.Model)
 	}
 	return 0
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -48,8 +49,13 @@ func Load(r io.Reader) (Model, error) { return Options{}.Load(r) }
 // path. It is Options{}.LoadFile.
 func LoadFile(path string) (Model, error) { return Options{}.LoadFile(path) }
 
-// Unmarshal decodes the bytes of a whole model file, binary or JSON.
+// Unmarshal decodes the bytes of a whole model file: binary, JSON, or a
+// LIBSVM or LIBLINEAR model file (they begin "svm_type " and
+// "solver_type ").
 func Unmarshal(data []byte) (Model, error) {
+	if f, ok := textFormat(data); ok {
+		return unmarshalText(data, f)
+	}
 	switch {
 	case bytes.HasPrefix(data, []byte(modelfile.Magic)):
 		return unmarshalBinary(data)
@@ -116,12 +122,15 @@ func (o Options) Read(r io.Reader) ([]byte, error) {
 		}
 	}
 	br := bufio.NewReader(r)
-	head, err := br.Peek(len(modelfile.Magic))
+	head, err := br.Peek(max(len(modelfile.Magic), len(interop.LIBLINEARPrefix)))
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
+	if _, ok := textFormat(head); ok {
+		return bounded.ReadAll(br, fi, o.maxBytes(), o.Flag, nil)
+	}
 	switch {
-	case string(head) == modelfile.Magic:
+	case bytes.HasPrefix(head, []byte(modelfile.Magic)):
 		return o.readBinary(br, fi)
 	case len(head) > 0 && head[0] != '{' && !isJSONSpace(head[0]):
 		return nil, fmt.Errorf("%w (neither the binary format nor JSON)", ErrFormat)
@@ -283,7 +292,7 @@ func unmarshalBinary(data []byte) (Model, error) {
 	var m binaryModel
 	switch {
 	case k == TextModel:
-		return unmarshalText(data)
+		return unmarshalTextModel(data)
 	case k.quant():
 		q, err := quant.Unmarshal(data)
 		if err != nil {

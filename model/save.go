@@ -3,10 +3,13 @@ package model
 import (
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/rosenblatt-go/rosenblatt/interop"
 )
 
 // Format is a model file's encoding.
@@ -21,28 +24,44 @@ const (
 	JSON
 )
 
-// String returns "binary" or "json".
+// String returns "binary", "json", "libsvm" or "liblinear".
 func (f Format) String() string {
 	switch f {
 	case Binary:
 		return "binary"
 	case JSON:
 		return "json"
+	case LIBSVM:
+		return "libsvm"
+	case LIBLINEAR:
+		return "liblinear"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
 // Marshal returns the model file of m in format f. A model without that
-// form (a quantised model has no JSON form) is refused with ErrUnsupported.
+// form (a quantised model has no JSON form; LIBSVM's holds a binary or
+// one-vs-one svm.Model, LIBLINEAR's an svm.LinearModel) is refused with
+// ErrUnsupported.
 func Marshal(m Model, f Format) ([]byte, error) {
 	switch f {
+	case LIBSVM, LIBLINEAR:
+		return marshalText(m, f)
 	case Binary:
 		if b, ok := m.(encoding.BinaryMarshaler); ok {
-			return b.MarshalBinary()
+			data, err := b.MarshalBinary()
+			if errors.Is(err, interop.ErrUnsupported) {
+				err = fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			return data, err
 		}
 	case JSON:
 		if j, ok := m.(json.Marshaler); ok {
-			return j.MarshalJSON()
+			data, err := j.MarshalJSON()
+			if errors.Is(err, interop.ErrUnsupported) {
+				err = fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			return data, err
 		}
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, f)

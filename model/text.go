@@ -246,8 +246,8 @@ func (t *Text) MarshalBinary() ([]byte, error) {
 	return w.Finish(), nil
 }
 
-// unmarshalText decodes a text model's file.
-func unmarshalText(data []byte) (*Text, error) {
+// unmarshalTextModel decodes a text model's file.
+func unmarshalTextModel(data []byte) (*Text, error) {
 	h, r, err := textErrs.Open(data)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,7 @@ var commands = map[string]command{
 	"train":    {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
 	"predict":  {"predict a label for every row of a data file", runPredict},
 	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
+	"convert":  {"convert a model file between the rosenblatt, json, libsvm and liblinear formats", runConvert},
 	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
 	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
 	"bench":    {"measure the roofline, and time the kernels on every implementation against it", runBench},

@@ -1,0 +1,64 @@
+// Package interop reads and writes the model files of other tools: LIBSVM's
+// (svm-train's output, read by svm-predict) and LIBLINEAR's
+// (liblinear-train's output, read by liblinear-predict), so that a model
+// trained with those tools predicts here, and a model of this module
+// predicts with them.
+//
+// # LIBSVM
+//
+// ReadLIBSVM parses the text format of LIBSVM's svm_save_model (Chang and
+// Lin, "LIBSVM: a library for support vector machines", ACM TIST 2011):
+// a header (svm_type, kernel_type, degree, gamma, coef0, nr_class,
+// total_sv, rho, label, probA, probB, nr_sv), the line "SV", then one line
+// per support vector, "c₁ … c_{k−1} index:value …". The classifiers (svm_type
+// c_svc and nu_svc, which share the decision function) with the linear,
+// polynomial and RBF kernels become an svm.Model[float64]: a binary model
+// for two classes, one-vs-one for more, with LIBSVM's pairwise decision
+// values mapped onto the model's sorted labels (a pair whose labels LIBSVM
+// lists in decreasing order has its coefficients and ρ negated) so that the
+// votes are LIBSVM's. The sigmoid kernel tanh(γ·x·y + c₀), the
+// precomputed kernel, one-class SVMs and the regressions (epsilon_svr,
+// nu_svr) are refused with ErrUnsupported. The probability lines (probA,
+// probB, Platt's sigmoid per pair) are parsed and returned in LIBSVMFile;
+// the svm.Model does not use them.
+//
+// WriteLIBSVM writes a binary or one-vs-one svm.Model as a c_svc file that
+// svm-predict reads; one-vs-rest has no LIBSVM form and is refused.
+//
+// # LIBLINEAR
+//
+// ReadLIBLINEAR parses the text format of LIBLINEAR's save_model (Fan,
+// Chang, Hsieh, Wang and Lin, "LIBLINEAR: a library for large linear
+// classification", JMLR 2008): solver_type, nr_class, label, nr_feature,
+// bias, then "w" and nr_feature (+1 with a bias) lines of nr_w weights, the
+// weight of feature j for class k at w[j·nr_w + k]. Every classification
+// solver (the L2- and L1-regularised SVMs and logistic regressions, and
+// Crammer and Singer's multiclass SVM, whose prediction is the argmax of
+// the same per-class scores) becomes an svm.LinearModel[float64]: binary
+// for two classes (nr_w = 1), one-vs-rest otherwise, the bias feature's
+// weight times the bias value becoming the bias term. The regressions and
+// the one-class SVM are refused with ErrUnsupported.
+//
+// WriteLIBLINEAR writes an svm.LinearModel as a file liblinear-predict
+// reads, with the bias as a bias feature of value 1.
+//
+// # Ties
+//
+// The tools break ties in their file's label order; the models of this
+// module in increasing label order. ReadLIBSVM returns a file whose labels
+// are not in increasing order (LIBSVM lists them in order of first
+// appearance) also as a Voting, which counts votes as svm-predict does;
+// with the svm.Model alone, or a file in increasing order, a prediction
+// differs from svm-predict's only where a decision value is exactly 0.
+// A LIBLINEAR model's prediction differs from liblinear-predict's only
+// where a decision value is exactly 0 or two classes' scores are equal.
+//
+// # Hostile files
+//
+// The parsers allocate in proportion to the file's size: a header count is
+// checked against the bytes that must follow it before anything of that
+// size is allocated, and support vectors are kept sparse when a dense
+// matrix would be larger than the file. Errors name the line and wrap
+// ErrSyntax (malformed), ErrUnsupported (a valid file of a model this
+// module does not hold) or ErrModel (an inconsistent model).
+package interop

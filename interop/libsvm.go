@@ -1,0 +1,527 @@
+package interop
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+// LIBSVMPrefix is how a LIBSVM model file begins.
+const LIBSVMPrefix = "svm_type "
+
+// ErrTooLarge reports a file whose model would take more memory than
+// Options.MaxValues allows.
+var ErrTooLarge = errors.New("interop: model too large")
+
+// Options are the limits of ReadLIBSVM. The zero value reads any file
+// whose model takes at most DefaultMaxValues values or four per byte of
+// the file, whichever is more.
+type Options struct {
+	// MaxValues bounds the float64 values of the model built: a LIBSVM
+	// file of k classes stores k−1 coefficients per support vector, the
+	// one-vs-one model k(k−1)/2 (one per pair), and its support vectors
+	// dense when that is at most twice what they store. 0 means the
+	// default rule above.
+	MaxValues int
+}
+
+// DefaultMaxValues is the least bound Options.MaxValues takes when 0:
+// 2²⁰ values (8 MiB of float64).
+const DefaultMaxValues = 1 << 20
+
+func (o *Options) maxValues(size int) int {
+	if o != nil && o.MaxValues > 0 {
+		return o.MaxValues
+	}
+	if size > math.MaxInt/4 {
+		return math.MaxInt
+	}
+	return max(DefaultMaxValues, 4*size)
+}
+
+// LIBSVMFile is what a LIBSVM model file holds.
+type LIBSVMFile struct {
+	// Model holds the decision functions, on the labels in increasing
+	// order.
+	Model *svm.Model[float64]
+	// Voting is Model predicting as svm-predict does when the file lists
+	// the labels in another order (vote ties and decision values of
+	// exactly 0 go to the class listed first and second); nil when the
+	// file lists them in increasing order, where Model does.
+	Voting *Voting
+	// SVMType is the file's svm_type: "c_svc" or "nu_svc".
+	SVMType string
+	// Labels are the classes in the file's order (LIBSVM's: the order in
+	// which they first appeared in the training data).
+	Labels []int
+	// ProbA and ProbB are the parameters of Platt's sigmoid per pair of
+	// classes (in the file's pair order), nil when the file has none; the
+	// Model does not use them.
+	ProbA, ProbB []float64
+}
+
+// ReadLIBSVM parses a LIBSVM model file; see the package documentation.
+// opts may be nil.
+func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
+	l := &lines{data: data}
+	h, err := readHeader(l, "SV", "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv", "prob_density_marks")
+	if err != nil {
+		return nil, err
+	}
+	one, list := h.one, h.get
+	t, n, err := one("svm_type")
+	if err != nil {
+		return nil, err
+	}
+	svmType := string(t)
+	switch svmType {
+	case "c_svc", "nu_svc":
+	case "one_class", "epsilon_svr", "nu_svr":
+		return nil, errf(n, ErrUnsupported, "svm_type %s is not a classifier", svmType)
+	default:
+		return nil, errf(n, ErrSyntax, "unknown svm_type %q", truncate(t))
+	}
+	kern, err := libsvmKernel(h)
+	if err != nil {
+		return nil, err
+	}
+	kt, n, err := one("nr_class")
+	if err != nil {
+		return nil, err
+	}
+	k, err := integer(n, kt, 2, max(2, len(data)))
+	if err != nil {
+		return nil, err
+	}
+	// The rho line holds k(k−1)/2 values of at least two bytes each.
+	if pairs := uint64(k) * uint64(k-1) / 2; pairs > uint64(len(data))/2 {
+		return nil, errf(n, ErrSyntax, "nr_class %d needs %d rho values; the file has %d bytes", k, pairs, len(data))
+	}
+	npairs := k * (k - 1) / 2
+	st, n, err := one("total_sv")
+	if err != nil {
+		return nil, err
+	}
+	s, err := integer(n, st, 0, len(data))
+	if err != nil {
+		return nil, err
+	}
+	toks, n, err := list("rho", npairs)
+	if err != nil {
+		return nil, err
+	}
+	rho, err := numbers(n, toks)
+	if err != nil {
+		return nil, err
+	}
+	if toks, n, err = list("label", k); err != nil {
+		return nil, err
+	}
+	labels, err := labelList(n, toks)
+	if err != nil {
+		return nil, err
+	}
+	if toks, n, err = list("nr_sv", k); err != nil {
+		return nil, err
+	}
+	nsv := make([]int, k)
+	start := make([]int, k+1)
+	for c, t := range toks {
+		if nsv[c], err = integer(n, t, 0, s); err != nil {
+			return nil, err
+		}
+		start[c+1] = start[c] + nsv[c]
+	}
+	if start[k] != s {
+		return nil, errf(n, ErrSyntax, "nr_sv adds up to %d, total_sv is %d", start[k], s)
+	}
+	f := &LIBSVMFile{SVMType: svmType, Labels: labels}
+	for _, key := range []string{"probA", "probB"} {
+		if !h.has(key) {
+			continue
+		}
+		if toks, n, err = list(key, npairs); err != nil {
+			return nil, err
+		}
+		v, err := numbers(n, toks)
+		if err != nil {
+			return nil, err
+		}
+		if key == "probA" {
+			f.ProbA = v
+		} else {
+			f.ProbB = v
+		}
+	}
+	if (f.ProbA == nil) != (f.ProbB == nil) {
+		return nil, errf(l.n, ErrSyntax, "probA without probB or probB without probA")
+	}
+	if h.has("prob_density_marks") {
+		return nil, errf(h.at["prob_density_marks"], ErrSyntax, "prob_density_marks in a classifier's file")
+	}
+	limit := opts.maxValues(len(data))
+	if uint64(npairs)*uint64(s) > uint64(limit) {
+		return nil, fmt.Errorf("%w: %d pairs of classes × %d support vectors is %d coefficients, over the limit of %d (interop.Options.MaxValues)", ErrTooLarge, npairs, s, uint64(npairs)*uint64(s), limit)
+	}
+
+	// The support vectors: k−1 coefficients, then index:value pairs.
+	// Each coefficient takes at least two bytes: a total_sv the file does
+	// not hold costs no more than the file.
+	coef := make([]float64, 0, min(uint64(s)*uint64(k-1), uint64(len(data)-l.pos)/2))
+	csr := &dataset.CSR[float64]{Ptr: make([]int, 1, min(s, (len(data)-l.pos)/2)+1)}
+	d := 0
+	for i := 0; i < s; i++ {
+		line, ok := l.next()
+		if !ok {
+			return nil, errf(l.n, ErrSyntax, "the file ends after %d of %d support vectors", i, s)
+		}
+		f := fields(line)
+		if len(f) < k-1 {
+			return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", len(f), k-1)
+		}
+		for _, t := range f[:k-1] {
+			v, err := number(l.n, t)
+			if err != nil {
+				return nil, err
+			}
+			coef = append(coef, v)
+		}
+		last := 0
+		for _, t := range f[k-1:] {
+			is, vs, ok := bytes.Cut(t, []byte{':'})
+			if !ok {
+				return nil, errf(l.n, ErrSyntax, "%q is not index:value", truncate(t))
+			}
+			j, err := integer(l.n, is, 0, math.MaxInt32)
+			if err != nil {
+				return nil, err
+			}
+			if j == 0 {
+				return nil, errf(l.n, ErrSyntax, "index 0 (LIBSVM's indices start at 1)")
+			}
+			if j <= last {
+				return nil, errf(l.n, ErrSyntax, "index %d after %d: indices must increase", j, last)
+			}
+			last = j
+			v, err := number(l.n, vs)
+			if err != nil {
+				return nil, err
+			}
+			csr.Idx = append(csr.Idx, int32(j-1))
+			csr.Val = append(csr.Val, v)
+		}
+		d = max(d, last)
+		csr.Ptr = append(csr.Ptr, len(csr.Idx))
+	}
+	for {
+		line, ok := l.next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(line)) != 0 {
+			return nil, errf(l.n, ErrSyntax, "text after the %d support vectors total_sv gives", s)
+		}
+	}
+	d = max(d, 1)
+	csr.Rows, csr.Cols = s, d
+
+	// Sorted labels, and each file class's place among them.
+	sorted := slices.Sorted(slices.Values(labels))
+	pos := make([]int, k)
+	for c, y := range labels {
+		pos[c] = sort.SearchInts(sorted, y)
+	}
+	ours := make([]float64, npairs*s)
+	bias := make([]float64, npairs)
+	p := 0
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			a, b, sign := pos[i], pos[j], -1.0
+			if a > b {
+				a, b, sign = b, a, 1
+			}
+			r := pairIndex(k, a, b)
+			row := ours[r*s : (r+1)*s]
+			for v := start[i]; v < start[i+1]; v++ {
+				row[v] = sign * coef[v*(k-1)+j-1]
+			}
+			for v := start[j]; v < start[j+1]; v++ {
+				row[v] = sign * coef[v*(k-1)+i]
+			}
+			bias[r] = -sign * rho[p]
+			p++
+		}
+	}
+	parts := svm.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: svm.OneVsOne, Coef: ours, Bias: bias}
+	if k == 2 {
+		parts.Scheme = svm.Binary
+	}
+	if uint64(s)*uint64(d) <= 2*uint64(len(csr.Val))+64 && uint64(s)*uint64(d) <= uint64(limit) {
+		parts.SV = make([]float64, s*d)
+		for i := 0; i < s; i++ {
+			for q := csr.Ptr[i]; q < csr.Ptr[i+1]; q++ {
+				parts.SV[i*d+int(csr.Idx[q])] = csr.Val[q]
+			}
+		}
+	} else {
+		parts.Sparse = csr
+	}
+	m, err := svm.NewModel(parts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	f.Model = m
+	if rank := fileRank(labels); rank != nil {
+		f.Voting = newVoting(m, rank)
+	}
+	return f, nil
+}
+
+// libsvmKernel returns the kernel the header names.
+func libsvmKernel(h *header) (gram.Kernel, error) {
+	one := h.one
+	t, n, err := one("kernel_type")
+	if err != nil {
+		return nil, err
+	}
+	param := func(key string) (float64, error) {
+		v, n, err := one(key)
+		if err != nil {
+			return 0, err
+		}
+		return number(n, v)
+	}
+	var kern gram.Kernel
+	switch string(t) {
+	case "linear":
+		kern = gram.Linear{}
+	case "polynomial":
+		g, err := param("gamma")
+		if err != nil {
+			return nil, err
+		}
+		c, err := param("coef0")
+		if err != nil {
+			return nil, err
+		}
+		dt, dn, err := one("degree")
+		if err != nil {
+			return nil, err
+		}
+		deg, err := integer(dn, dt, math.MinInt32, math.MaxInt32)
+		if err != nil {
+			return nil, err
+		}
+		kern = gram.Polynomial{Gamma: g, Coef0: c, Degree: deg}
+	case "rbf":
+		g, err := param("gamma")
+		if err != nil {
+			return nil, err
+		}
+		kern = gram.RBF{Gamma: g}
+	case "sigmoid", "precomputed":
+		return nil, errf(n, ErrUnsupported, "kernel_type %s (package gram has the linear, polynomial and RBF kernels)", t)
+	default:
+		return nil, errf(n, ErrSyntax, "unknown kernel_type %q", truncate(t))
+	}
+	if err := kern.Validate(); err != nil {
+		return nil, errf(n, ErrModel, "%v", err)
+	}
+	return kern, nil
+}
+
+// pairIndex is the place of pair (a, b), a < b, among the k(k−1)/2 pairs
+// in lexicographic order: LIBSVM's order and one-vs-one's.
+func pairIndex(k, a, b int) int { return a*(2*k-a-1)/2 + b - a - 1 }
+
+// MarshalLIBSVM returns m as a LIBSVM model file (svm_type c_svc) that
+// svm-predict reads with m's predictions; see WriteLIBSVM.
+func MarshalLIBSVM[T svm.Float](m *svm.Model[T]) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteLIBSVM(&buf, m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteLIBSVM writes m as a LIBSVM model file (svm_type c_svc), its labels
+// in increasing order, every value printed so that it reads back exactly,
+// the zero features of the support vectors left out except the last
+// feature of the first (ReadLIBSVM takes Dims from the largest index).
+// A binary or one-vs-one model is written; a one-vs-rest model has no
+// LIBSVM form and is refused with ErrUnsupported. LIBSVM gives each
+// support vector one class and uses it only in that class's pairs; a
+// support vector of m with a non-zero coefficient in pairs that share no
+// class is written once per class it needs.
+func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
+	return writeLIBSVM(w, m, nil)
+}
+
+// writeLIBSVM writes m with its classes in the file order rank (the file
+// position of each class in increasing label order; nil for increasing).
+func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
+	if m.Scheme() == svm.OneVsRest {
+		return fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
+	}
+	p := m.Parts()
+	k := len(p.Labels)
+	s := m.NumSupport()
+	npairs := k * (k - 1) / 2
+	// at[f] is the class (increasing label order) at file position f.
+	at := make([]int, k)
+	for c := range at {
+		at[c] = c
+	}
+	for c, f := range rank {
+		at[f] = c
+	}
+	b := []byte("svm_type c_svc\nkernel_type ")
+	switch kern := p.Kernel.(type) {
+	case gram.Linear:
+		b = append(b, "linear\n"...)
+	case gram.Polynomial:
+		b = fmt.Appendf(b, "polynomial\ndegree %d\ngamma ", kern.Degree)
+		b = fmtFloat(b, kern.Gamma)
+		b = append(b, "\ncoef0 "...)
+		b = append(fmtFloat(b, kern.Coef0), '\n')
+	case gram.RBF:
+		b = append(b, "rbf\ngamma "...)
+		b = append(fmtFloat(b, kern.Gamma), '\n')
+	default:
+		return fmt.Errorf("%w: kernel %v has no LIBSVM form", ErrUnsupported, p.Kernel)
+	}
+	// owner is the class whose copy of support vector i carries its
+	// coefficient c ≠ 0 in pair r = (a, b): b if c > 0, else a (the class
+	// of a training row of the pair, for a model SMO trained).
+	pa, pb := make([]int, npairs), make([]int, npairs)
+	for r := range npairs {
+		pa[r], pb[r] = pairOf(k, r)
+	}
+	owner := func(r, i int) int {
+		if p.Coef[r*s+i] > 0 {
+			return pb[r]
+		}
+		return pa[r]
+	}
+	// The support vectors of each file class: the copies of every vector.
+	perClass := make([][]int, k)
+	need := make([]bool, k)
+	for i := 0; i < s; i++ {
+		clear(need)
+		any := false
+		for r := 0; r < npairs; r++ {
+			if p.Coef[r*s+i] != 0 {
+				need[owner(r, i)], any = true, true
+			}
+		}
+		if !any {
+			continue // no pair uses it
+		}
+		for f, c := range at {
+			if need[c] {
+				perClass[f] = append(perClass[f], i)
+			}
+		}
+	}
+	// pair returns our function of file pair (f, g), f < g, and the sign
+	// that turns its value into LIBSVM's, which votes for f when positive.
+	pair := func(f, g int) (r int, sign float64) {
+		a, bb := at[f], at[g]
+		if a > bb {
+			return pairIndex(k, bb, a), 1
+		}
+		return pairIndex(k, a, bb), -1
+	}
+	total := 0
+	for _, v := range perClass {
+		total += len(v)
+	}
+	b = fmt.Appendf(b, "nr_class %d\ntotal_sv %d\nrho", k, total)
+	for f := 0; f < k; f++ {
+		for g := f + 1; g < k; g++ {
+			r, sign := pair(f, g)
+			b = fmtFloat(append(b, ' '), -sign*float64(p.Bias[r]))
+		}
+	}
+	b = append(b, "\nlabel"...)
+	for _, c := range at {
+		b = strconv.AppendInt(append(b, ' '), int64(p.Labels[c]), 10)
+	}
+	b = append(b, "\nnr_sv"...)
+	for _, v := range perClass {
+		b = strconv.AppendInt(append(b, ' '), int64(len(v)), 10)
+	}
+	b = append(b, "\nSV\n"...)
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	first := true
+	for f, list := range perClass {
+		for _, i := range list {
+			b = b[:0]
+			for col := 0; col < k-1; col++ {
+				var r int
+				var sign float64
+				if col < f {
+					r, sign = pair(col, f)
+				} else {
+					r, sign = pair(f, col+1)
+				}
+				v := 0.0
+				if x := p.Coef[r*s+i]; x != 0 && owner(r, i) == at[f] {
+					v = sign * float64(x)
+				}
+				b = append(fmtFloat(b, v), ' ')
+			}
+			if p.Sparse != nil {
+				row := p.Sparse.Row(i)
+				for q, j := range row.Idx {
+					b = appendPair(b, int(j)+1, float64(row.Val[q]))
+				}
+			} else {
+				for j, x := range p.SV[i*p.Dims : (i+1)*p.Dims] {
+					if x != 0 || first && j == p.Dims-1 {
+						b = appendPair(b, j+1, float64(x))
+					}
+				}
+			}
+			if first && p.Sparse != nil && !slices.Contains(p.Sparse.Row(i).Idx, int32(p.Dims-1)) {
+				b = appendPair(b, p.Dims, 0) // the reader's Dims is the largest index
+			}
+			first = false
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// appendPair appends "j:v ".
+func appendPair(b []byte, j int, v float64) []byte {
+	b = strconv.AppendInt(b, int64(j), 10)
+	b = append(b, ':')
+	return append(fmtFloat(b, v), ' ')
+}
+
+// pairOf returns the classes (a, b), a < b, of pair r among k classes:
+// the inverse of pairIndex.
+func pairOf(k, r int) (a, b int) {
+	for a = 0; a < k-1; a++ {
+		if n := k - 1 - a; r < n {
+			return a, a + 1 + r
+		}
+		r -= k - 1 - a
+	}
+	panic("interop: pair out of range")
+}

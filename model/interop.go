@@ -1,0 +1,101 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/rosenblatt-go/rosenblatt/interop"
+	"github.com/rosenblatt-go/rosenblatt/svm"
+)
+
+// The text formats of other tools (package interop): Load, LoadFile and
+// Unmarshal read them by content; Marshal and Save write them.
+const (
+	// LIBSVM is the model file of LIBSVM's svm-train: a binary or
+	// one-vs-one kernel SVM (svm.Model, or interop.Voting when the file's
+	// labels are not in increasing order).
+	LIBSVM Format = JSON + 1 + iota
+	// LIBLINEAR is the model file of LIBLINEAR's liblinear-train: a
+	// linear SVM (svm.LinearModel).
+	LIBLINEAR
+)
+
+// textFormat returns the format of a text model file of another tool.
+func textFormat(data []byte) (Format, bool) {
+	switch {
+	case bytes.HasPrefix(data, []byte(interop.LIBSVMPrefix)):
+		return LIBSVM, true
+	case bytes.HasPrefix(data, []byte(interop.LIBLINEARPrefix)):
+		return LIBLINEAR, true
+	}
+	return 0, false
+}
+
+// unmarshalText decodes a LIBSVM or LIBLINEAR file.
+func unmarshalText(data []byte, f Format) (Model, error) {
+	if f == LIBLINEAR {
+		l, err := interop.ReadLIBLINEAR(data)
+		if err != nil {
+			return nil, interopErr(f, err)
+		}
+		return l.Model, nil
+	}
+	s, err := interop.ReadLIBSVM(data, nil)
+	if err != nil {
+		return nil, interopErr(f, err)
+	}
+	if s.Voting != nil {
+		return s.Voting, nil
+	}
+	return s.Model, nil
+}
+
+// marshalText encodes m as a LIBSVM or LIBLINEAR file.
+func marshalText(m Model, f Format) ([]byte, error) {
+	var data []byte
+	var err error
+	switch v := m.(type) {
+	case *svm.Model[float64]:
+		if f == LIBSVM {
+			data, err = interop.MarshalLIBSVM(v)
+		}
+	case *svm.Model[float32]:
+		if f == LIBSVM {
+			data, err = interop.MarshalLIBSVM(v)
+		}
+	case *interop.Voting:
+		if f == LIBSVM {
+			var buf bytes.Buffer
+			err = v.WriteLIBSVM(&buf)
+			data = buf.Bytes()
+		}
+	case *svm.LinearModel[float64]:
+		if f == LIBLINEAR {
+			data, err = interop.MarshalLIBLINEAR(v)
+		}
+	case *svm.LinearModel[float32]:
+		if f == LIBLINEAR {
+			data, err = interop.MarshalLIBLINEAR(v)
+		}
+	}
+	if err != nil {
+		return nil, interopErr(f, err)
+	}
+	if data == nil {
+		return nil, fmt.Errorf("%w: a %s has no %s form", ErrUnsupported, m, f)
+	}
+	return data, nil
+}
+
+// interopErr wraps an error of package interop in this package's
+// sentinels too (ErrUnsupported, ErrTooLarge or ErrCorrupt).
+func interopErr(f Format, err error) error {
+	switch {
+	case errors.Is(err, interop.ErrUnsupported):
+		return fmt.Errorf("%w: %s file: %w", ErrUnsupported, f, err)
+	case errors.Is(err, interop.ErrTooLarge):
+		return fmt.Errorf("%w: %s file: %w", ErrTooLarge, f, err)
+	}
+	return fmt.Errorf("%w: %s file: %w", ErrCorrupt, f, err)
+}
