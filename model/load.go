@@ -408,7 +408,7 @@ func jsonError(err error) error {
 
 // decodeErrors are the sentinels of the packages that decode model files.
 var decodeErrors = []error{perceptron.ErrCorrupt, perceptron.ErrVersion, perceptron.ErrMismatch,
-	svm.ErrCorrupt, svm.ErrVersion, quant.ErrCorrupt, quant.ErrVersion}
+	svm.ErrCorrupt, svm.ErrVersion, svm.ErrMismatch, quant.ErrCorrupt, quant.ErrVersion, quant.ErrMismatch}
 
 // corrupt wraps a decoding package's error in ErrCorrupt too, keeping its
 // message.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -236,5 +238,59 @@ func TestResumable(t *testing.T) {
 	}
 	if string(mustMarshal(t, got)) != string(mustMarshal(t, train(true, 3))) {
 		t.Error("two epochs, a file and one more are not three epochs")
+	}
+}
+
+// TestColumnsFileClaims: a version-4 file may not claim features far beyond
+// what it holds (a 100-byte file of 2³⁰ features is refused, having
+// allocated little), and an averaged model with its state read from the
+// used columns continues exactly as the model that wrote it.
+func TestColumnsFileClaims(t *testing.T) {
+	X := wideSparse(5, 240, 4096, 3)
+	m, _, err := TrainMulticlassSparse(X, X.Y, Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Resumable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := mustMarshal(t, m)
+	if binary.LittleEndian.Uint16(data[8:]) != columnsVersion || data[13]&flagState == 0 {
+		t.Fatal("not a version-4 file with the state")
+	}
+	var back Model[float32]
+	if err := back.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true, Resumable: true}
+	want, _, err := m.ContinueSparse(X, X.Y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := back.ContinueSparse(X, X.Y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(mustMarshal(t, got)) != string(mustMarshal(t, want)) {
+		t.Error("the model read from the used columns continues differently")
+	}
+
+	// The same header claiming 2³⁰ features and no used column: the file
+	// holds the biases and the state alone.
+	head := append([]byte(nil), data[:headerSize+8*3+stateSize]...)
+	binary.LittleEndian.PutUint32(head[16:], 1<<30) // D
+	binary.LittleEndian.PutUint32(head[24:], 0)     // M: no used column
+	for range 3 * 3 {                               // B, CB, UB: 3 rows each
+		head = binary.LittleEndian.AppendUint32(head, 0)
+	}
+	head = append(head, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(head[len(head)-4:], modelfile.Checksum(head[:len(head)-4]))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err = back.UnmarshalBinary(head)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "bitmap") {
+		t.Errorf("a %d-byte file of 2³⁰ features: %v, want ErrCorrupt (the bitmap's claim)", len(head), err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Errorf("refusing it allocated %d bytes", d)
 	}
 }

@@ -235,8 +235,9 @@ func elemMismatch[T Float](es int) error {
 // A linear model (not a voted one) whose weights are +0 outside a few
 // columns is written as version 4, with those columns alone, when that
 // makes a smaller file (a model of hashed text that uses a fifth of its
-// columns takes about a fifth of the bytes). It reads back with its weights held
-// as compactly, and predicts with the same bits. Otherwise, a model with a
+// columns takes about a fifth of the bytes). It reads back with its weights
+// (and an averaged model's state) held as compactly, and predicts with the
+// same bits. Otherwise, a model with a
 // bias feature B ≠ 1 is written as version 3, which has
 // flag bit 5 and B and is otherwise version 2, so that a reader that
 // knows only version 2 rejects it (ErrVersion) rather than serve it with
@@ -628,7 +629,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 		s.V = elems(h.Vectors*h.Dims, "vector values")
 		s.VB = elems(h.Vectors, "vector biases")
 	} else if h.flags&flagColumns != 0 {
-		if err := s.readColumns(r, &h, elems); err != nil {
+		if err := s.readColumns(r, &h, len(data), elems); err != nil {
 			return err
 		}
 	} else {
@@ -647,13 +648,21 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	return m.publish(s)
 }
 
-// readColumns reads the weights of a file that holds the used columns
-// alone (flagColumns): the columns, strictly increasing and below D, then
-// rows of their values. The served weights become the compact rows of a
-// sparse fit (compactServed: what the sparse methods score with; a dense
-// sample forms the dense rows on first use), unless the file holds an
-// averaged model's state, whose arrays are formed dense.
-func (s *state[T]) readColumns(r *modelfile.Reader, h *header, elems func(int, string) []T) error {
+// readColumns reads the weights of a file of size bytes that holds the used
+// columns alone (flagColumns): the columns, strictly increasing and below
+// D, then rows of their values. The served weights become the compact rows
+// of a sparse fit (compactServed: what the sparse methods score with; a
+// dense sample forms the dense rows on first use), and an averaged model's
+// running weights and sums its compact averaging state (compactAvg), so
+// that reading allocates what the file holds, not rows·D. The one table
+// sized by D, the used columns' bitmap of D/4 bytes, may take at most
+// maxColumnsBitmap(size): a file declaring 2³⁰ features in 100 bytes is
+// refused.
+func (s *state[T]) readColumns(r *modelfile.Reader, h *header, size int, elems func(int, string) []T) error {
+	if b, limit := int64(h.Dims+63)/64*16, maxColumnsBitmap(size); b > limit {
+		return fmt.Errorf("%w: %d features in a file of %d bytes holding %d used columns: their bitmap would take %d bytes, more than the %d such a file may claim",
+			ErrCorrupt, h.Dims, size, h.columns, b, limit)
+	}
 	cols := make([]int32, h.columns) // the file's size holds them: parseHeader checked it
 	prev := int64(-1)
 	for i := range cols {
@@ -664,38 +673,44 @@ func (s *state[T]) readColumns(r *modelfile.Reader, h *header, elems func(int, s
 		cols[i], prev = int32(j), j
 	}
 	u := len(cols)
-	dense := func(what string) []T {
-		packed := elems(h.rows*u, what)
-		out := make([]T, h.rows*h.Dims)
-		for k := range h.rows {
-			row, vals := out[k*h.Dims:], packed[k*u:]
-			for i, j := range cols {
-				row[j] = vals[i]
-			}
-		}
-		return out
-	}
-	if averagingState(h.Algorithm, h.state) {
-		s.W = dense("weights")
-		s.B = elems(h.rows, "biases")
-		s.CW = dense("running weights")
-		s.CB = elems(h.rows, "running biases")
-		s.U = dense("averaging sums")
-		s.UB = elems(h.rows, "bias sums")
-		return nil
-	}
 	packed := elems(h.rows*u, "weights")
 	A := make([]T, h.rows*(u+1)) // each row's values, then its zero column
 	for k := range h.rows {
 		copy(A[k*(u+1):], packed[k*u:(k+1)*u])
 	}
-	if err := checkFinite(A); err != nil {
+	s.B = elems(h.rows, "biases")
+	if err := checkFinite(A, s.B); err != nil {
 		return err
 	}
 	s.cs = newCompactServed(usedcols.FromSorted(cols, h.Dims), A, h.Dims)
-	s.B = elems(h.rows, "biases")
+	if !averagingState(h.Algorithm, h.state) {
+		return nil
+	}
+	a := &compactAvg[T]{cols: cols, W: elems(h.rows*u, "running weights")}
+	s.CB = elems(h.rows, "running biases")
+	a.U = elems(h.rows*u, "averaging sums")
+	s.UB = elems(h.rows, "bias sums")
+	if err := checkFinite(a.W, s.CB, a.U, s.UB); err != nil {
+		return err
+	}
+	// The served weights must be the average, running − sums/steps, as
+	// check requires of dense arrays; the other columns are 0 − 0/steps.
+	for k := range h.rows {
+		if !slices.Equal(averageOf(a.W[k*u:(k+1)*u], a.U[k*u:(k+1)*u], s.steps), packed[k*u:(k+1)*u]) {
+			return fmt.Errorf("%w: the averaged weights of row %d are not running − sums/steps", ErrCorrupt, k)
+		}
+	}
+	if !slices.Equal(averageOf(s.CB, s.UB, s.steps), s.B) {
+		return fmt.Errorf("%w: the averaged biases are not running − sums/steps", ErrCorrupt)
+	}
+	s.avg = a
 	return nil
 }
+
+// maxColumnsBitmap is the most bytes the used-column bitmap of a version-4
+// file of size bytes may take: 64 per byte of the file, plus 16 MiB (the
+// bitmap of 2²⁶ features).
+func maxColumnsBitmap(size int) int64 { return 64*int64(size) + 16<<20 }
 
 // publish checks a decoded state, prepares it and stores it in m.
 func (m *Model[T]) publish(s *state[T]) error {
@@ -778,7 +793,12 @@ func (s *state[T]) check() error {
 		return checkFinite(s.V, s.VB)
 	}
 	if c := s.cs; c != nil && s.W == nil && len(s.B) == r && len(c.A) == r*c.width() && s.CW == nil && s.V == nil {
-		return checkFinite(s.B) // readColumns checked the compact rows
+		// readColumns checked the compact rows and an averaging state's
+		// consistency; the sizes of that state remain.
+		if a := s.avg; a != nil && (len(a.W) != r*len(a.cols) || len(a.U) != len(a.W) || len(s.CB) != r || len(s.UB) != r) {
+			return fmt.Errorf("%w: inconsistent averaging state sizes", ErrCorrupt)
+		}
+		return nil
 	}
 	if len(s.W) != r*s.d || len(s.B) != r || s.V != nil || s.VC != nil || s.VOff != nil {
 		return fmt.Errorf("%w: inconsistent weight sizes", ErrCorrupt)

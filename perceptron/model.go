@@ -237,8 +237,8 @@ func (m *Model[T]) Scaling() Scaling {
 
 // Steps returns the number of samples the model's algorithm has visited:
 // in training (every epoch's visits, with those of a warm start's model)
-// and in Update since. It is 0 for a model read from a version-1 file,
-// which does not record it.
+// and in Update since. It is 0 for a model read from a file without its
+// training state (written without Options.Resumable, or of version 1).
 func (m *Model[T]) Steps() int64 {
 	if s := m.st.Load(); s != nil {
 		return s.steps

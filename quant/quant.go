@@ -267,7 +267,7 @@ func (q *Model) prepare() {
 // that tests and benchmarks run every implementation in one process. It
 // panics if v is not available on this CPU (see kernel.OnInt8).
 func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
-	r := &Model{kind: q.kind, algo: q.algo, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
+	r := &Model{kind: q.kind, algo: q.algo, svm: q.svm, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
 		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}
 	r.prepare()
 	r.setKernels(kernel.OnInt8(v))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -91,6 +92,48 @@ func TestLinearSVM(t *testing.T) {
 				if l, err := q.PredictI8(v, sx); err != nil || l != refLabel(q, want) {
 					t.Fatalf("sample %d: label %d, %v, the reference %d", j, l, err, refLabel(q, want))
 				}
+			}
+			// The labels the float model predicts where its score is
+			// clearly away from 0: the quantised model's rounding cannot
+			// flip them (a swapped label order would).
+			agree, clear := 0, 0
+			for i := range 80 {
+				x := X[i*tc.d : (i+1)*tc.d]
+				var want int
+				var margin float64
+				if tc.wide {
+					lm := m.(*svm.LinearModel[float64])
+					want, _ = lm.Predict(x)
+					sc := make([]float64, lm.NumScores())
+					lm.Scores(sc, x)
+					margin = sc[0]
+					if len(sc) > 1 {
+						margin = 1 // one-vs-rest: the argmax, checked as a whole below
+					}
+				} else {
+					lm := m.(*svm.LinearModel[float32])
+					x32 := to32(x)
+					want, _ = lm.Predict(x32)
+					sc := make([]float32, lm.NumScores())
+					lm.Scores(sc, x32)
+					margin = float64(sc[0])
+					if len(sc) > 1 {
+						margin = 1
+					}
+				}
+				if math.Abs(margin) < 0.5 {
+					continue
+				}
+				clear++
+				if got, err := q.Predict(to32(x)); err == nil && got == want {
+					agree++
+				}
+			}
+			if clear == 0 || agree < clear*9/10 {
+				t.Errorf("the quantised model agrees with the linear SVM on %d of %d rows with a clear score", agree, clear)
+			}
+			if v := q.OnInt8(kernel.ActiveInt8()); v.String() != q.String() {
+				t.Errorf("OnInt8's copy describes itself as %q", v.String())
 			}
 			data, err := q.MarshalBinary()
 			if err != nil {

@@ -491,7 +491,7 @@ var cliCases = []cliCase{
 		writeFile("cut.model", string(b[:len(b)-9]))(t, dir)
 	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: perceptron: corrupt model file"}},
 	{name: "predict not a model", args: []string{"predict", "{td}/notamodel.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"notamodel.model: malformed file: not a rosenblatt model file"}},
+		stderr: []string{"notamodel.model: malformed file: not a model file"}},
 	{name: "predict missing data", args: []string{"predict", "m"}, code: exitUsage, stderr: []string{"usage: rosenblatt predict", "missing DATA"}},
 
 	// the kernel perceptron

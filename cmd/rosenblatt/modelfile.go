@@ -66,11 +66,12 @@ func parseModel(path string, data []byte) (*loadedModel, error) {
 	return loaded(path, m), nil
 }
 
-// loaded is the loadedModel of m, read from path.
+// loaded is the loadedModel of m, read from path: its classifier is m's
+// own, or a text model's inner one (model.As), which takes featurized rows.
 func loaded(path string, m model.Model) *loadedModel {
 	lm := &loadedModel{path: path, desc: m.String(), m: m}
-	lm.m32, _ = m.(classifier[float32])
-	lm.m64, _ = m.(classifier[float64])
+	lm.m32, _ = model.As[float32](m)
+	lm.m64, _ = model.As[float64](m)
 	return lm
 }
 
@@ -78,7 +79,7 @@ func loaded(path string, m model.Model) *loadedModel {
 // that is no model file wraps errMalformed.
 func modelError(path string, err error) error {
 	if errors.Is(err, model.ErrFormat) {
-		return fmt.Errorf("%s: %w: not a rosenblatt model file (neither the binary format nor JSON)", path, errMalformed)
+		return fmt.Errorf("%s: %w: not a model file (neither rosenblatt's binary or JSON form nor LIBSVM's or LIBLINEAR's)", path, errMalformed)
 	}
 	return err
 }

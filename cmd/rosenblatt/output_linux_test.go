@@ -117,7 +117,7 @@ var platformCases = []cliCase{
 	// Endless model and report files are refused from their first bytes,
 	// or once past the report limit.
 	{name: "predict /dev/zero", setup: hasDevice("/dev/zero"), args: []string{"predict", "/dev/zero", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"/dev/zero: malformed file: not a rosenblatt model file"}},
+		stderr: []string{"/dev/zero: malformed file: not a model file"}},
 	{name: "bench compare /dev/zero", setup: hasDevice("/dev/zero"), args: []string{"bench", "compare", "/dev/zero", "/dev/zero"}, code: exitFail,
 		stderr: []string{`/dev/zero:1:1: malformed file: not a rosenblatt bench report (unexpected '\x00': one begins with {"schema")`}},
 }

@@ -199,7 +199,7 @@ var outputCases = []cliCase{
 	// refused without being read.
 	{name: "predict a 10 GB model of zeros", setup: sparseFile("zero.model", "", tenGB),
 		args: []string{"predict", "zero.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"zero.model: malformed file: not a rosenblatt model file"}},
+		stderr: []string{"zero.model: malformed file: not a model file"}},
 	{name: "predict a model padded to 10 GB", setup: irisModelExtended("big.model", tenGB),
 		args: []string{"predict", "big.model", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"big.model: perceptron: corrupt model file: the header implies", "the file has 10737418240 (truncated or padded)"}},

@@ -287,7 +287,7 @@ func isTextModelFile(path string) bool {
 
 // loadTextModel reads a text model file.
 func loadTextModel(path string) (*model.Text, error) {
-	m, err := model.Options{Flag: "-max-model-bytes"}.LoadFile(path)
+	m, err := model.Options{MaxBytes: maxModel}.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
