@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"io"
 	"math"
 	"runtime"
@@ -744,25 +745,9 @@ func printReport(w io.Writer, rep *benchReport) {
 	io.WriteString(w, b.String())
 }
 
-// fmtBytes formats a byte count in B, KiB, MiB or GiB, with one decimal when
-// it is not a whole number of the unit.
-func fmtBytes(b int64) string {
-	f := func(v float64, unit string) string {
-		if v == math.Trunc(v) {
-			return fmt.Sprintf("%.0f %s", v, unit)
-		}
-		return fmt.Sprintf("%.1f %s", v, unit)
-	}
-	switch {
-	case b >= 1<<30:
-		return f(float64(b)/(1<<30), "GiB")
-	case b >= 1<<20:
-		return f(float64(b)/(1<<20), "MiB")
-	case b >= 1<<10:
-		return f(float64(b)/(1<<10), "KiB")
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// fmtBytes formats a byte count in B, KiB, MiB or GiB (bounded.FormatBytes,
+// as package model's refusals write it).
+func fmtBytes(b int64) string { return bounded.FormatBytes(b) }
 
 // fmtNs formats a time per operation with a sensible number of digits.
 func fmtNs(ns float64) string {
