@@ -322,6 +322,10 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []
 			k0 := b * klen
 			kl := min(klen, d-k0)
 			out := dst[k0*npad+s*w*kl:][:kl*w]
+			if rows == 6 && w == 6 {
+				pack6(out, X[s*w*d+k0:], d, kl)
+				continue
+			}
 			if rows == w && trans != nil {
 				trans(out, w, X[s*w*d+k0:], d, w, kl)
 				continue
@@ -339,6 +343,23 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []
 				}
 			}
 		}
+	}
+}
+
+// pack6 writes out[k·6+r] = x[r·d+k] for r < 6, k < kl: a panel of six
+// rows (the A side of the AVX2 micro-kernels), which the 8×8 register
+// transposes do not fit, reading the six rows as streams.
+func pack6[T kernel.Float](out, x []T, d, kl int) {
+	r0 := x[:kl]
+	r1 := x[d:][:kl]
+	r2 := x[2*d:][:kl]
+	r3 := x[3*d:][:kl]
+	r4 := x[4*d:][:kl]
+	r5 := x[5*d:][:kl]
+	out = out[:6*kl]
+	for k := range r0 {
+		o := out[6*k:][:6:6]
+		o[0], o[1], o[2], o[3], o[4], o[5] = r0[k], r1[k], r2[k], r3[k], r4[k], r5[k]
 	}
 }
 
