@@ -54,6 +54,9 @@
 // # Inputs
 //
 // Reader reads labelled documents: fastText's format (a line of
-// "__label__NAME" words then the text), and TSV or CSV with a label column
-// and a text column, streaming, one line in memory at a time.
+// "__label__NAME" words then the text), TSV or CSV with a label column
+// and a text column, and one document per line with the labels in a
+// second file (Lines, ReaderOptions.Labels: line i of one labels line i of
+// the other, and files of different lengths are refused naming the first
+// line without a partner), streaming, one line in memory at a time.
 package text
