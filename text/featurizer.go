@@ -463,7 +463,11 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 		v := c
 		switch o.TF {
 		case Log:
-			v = math.Copysign(1+math.Log(math.Abs(c)), c)
+			if a := math.Abs(c); a < float64(len(logTF)) {
+				v = math.Copysign(logTF[int(a)], c)
+			} else {
+				v = math.Copysign(1+math.Log(a), c)
+			}
 		case Binary:
 			v = math.Copysign(1, c)
 		}
@@ -494,6 +498,15 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 	}
 	return s.ent, s.vals
 }
+
+// logTF[c] is 1 + ln c, the Log weighting of the counts a document
+// mostly has, computed once (the same bits as computing it each time).
+var logTF = func() (t [64]float64) {
+	for c := 1; c < len(t); c++ {
+		t[c] = 1 + math.Log(float64(c))
+	}
+	return t
+}()
 
 // Rows featurizes documents into a CSR matrix, reusing its scratch space
 // between documents. A Rows is not safe for concurrent use; make one per
