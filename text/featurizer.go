@@ -527,6 +527,7 @@ func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
 func (r *Rows[T]) Append(doc []byte, y int) {
 	cols, vals := r.s.row(r.f, doc)
 	c := r.CSR
+	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
 	for k, j := range cols {
 		c.Idx = append(c.Idx, int32(j))
 		c.Val = append(c.Val, T(vals[k]))
@@ -534,6 +535,17 @@ func (r *Rows[T]) Append(doc []byte, y int) {
 	c.Ptr = append(c.Ptr, len(c.Idx))
 	c.Y = append(c.Y, y)
 	c.Rows++
+}
+
+// reserve returns s with room for n more elements, doubling its
+// capacity when it grows: append's growth of large slices (1.25×) copied
+// a training file's features about four times over, a third of
+// featurizing it.
+func reserve[E any](s []E, n int) []E {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, len(s)))
 }
 
 // AppendString is Append of a string.
