@@ -437,8 +437,8 @@ func checkTextIndependent(t *testing.T, s *Server, body string) {
 	d := s.cur.Load().dims
 	rng := rand.New(rand.NewPCG(3, 4))
 	var longDocs []string
-	for i := range 30 {
-		longDocs = append(longDocs, strings.Repeat(textDoc(rng, i%4, 0.5)+" ", 20))
+	for i := range 8 {
+		longDocs = append(longDocs, strings.Repeat(textDoc(rng, i%4, 0.5)+" ", 10))
 	}
 	priors := [][2]string{
 		{"application/json", string(mustJSON(map[string]any{"texts": longDocs, "scores": true}))},
@@ -459,11 +459,12 @@ func checkTextIndependent(t *testing.T, s *Server, body string) {
 // FuzzTextRequest: any body to a text model gets 200 or a 4xx, the same
 // bytes through fresh and used buffers, and a 200 for a body that
 // encoding/json reads as {"text": doc} answers the library's label of
-// doc.
+// doc; as an inference request, 200 or a 4xx with {"error": ...}.
 func FuzzTextRequest(f *testing.F) {
 	for _, c := range textLeakSeeds {
 		f.Add([]byte(c))
 	}
+	f.Add([]byte(`{"id": "x", "inputs": [{"name": "input", "shape": [2, 1], "datatype": "BYTES", "data": [["a \u00e9"], ["dog"]]}], "outputs": [{"name": "label"}]}`))
 	tm := trainTextModel[float64](f)
 	s := textServer(f, tm, Options{MaxBodyBytes: 1 << 16})
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -479,5 +480,11 @@ func FuzzTextRequest(f *testing.F) {
 			}
 		}
 		checkTextIndependent(t, s, string(body))
+		// The same body as an inference request: 200 or a 4xx {"error"}.
+		w = do(s, "/v2/models/docs/infer", string(body))
+		var e struct{ Error string }
+		if w.Code != 200 && (w.Code < 400 || w.Code > 499 || json.Unmarshal(w.Body.Bytes(), &e) != nil || e.Error == "") {
+			t.Fatalf("infer %q: %d %s", body, w.Code, w.Body)
+		}
 	})
 }
