@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -237,6 +238,32 @@ func TestTextPredict(t *testing.T) {
 						t.Fatalf("infer, text %d: %q, the library's %q", i, names[i], name)
 					}
 					sameScores(t, "infer", sc[i*k:(i+1)*k], want, elem)
+				}
+			}
+			// The featurized rows in the binary format: the inner model's
+			// integer labels.
+			d := tm.Dims()
+			X := make([]float64, 8*d)
+			fr := text.NewRows[float64](tm.Featurizer())
+			for i, doc := range docs[:8] {
+				var row dataset.SparseRow[float64]
+				row = fr.Row(row, []byte(doc))
+				for k, j := range row.Idx {
+					X[i*d+int(j)] = row.Val[k]
+				}
+			}
+			r := httptest.NewRequest("POST", "/predict", bytes.NewReader(AppendRequest(nil, X, d, false)))
+			r.Header.Set("Content-Type", "application/octet-stream")
+			bw := httptest.NewRecorder()
+			s.ServeHTTP(bw, r)
+			var br Response
+			if err := ParseResponse(&br, bw.Body.Bytes()); bw.Code != 200 || err != nil {
+				t.Fatalf("binary: %d %v %q", bw.Code, err, bw.Body)
+			}
+			for i, doc := range docs[:8] {
+				want, _ := tm.PredictTextLabel(doc)
+				if br.Labels[i] != want {
+					t.Fatalf("binary, text %d: label %d, the library's %d", i, br.Labels[i], want)
 				}
 			}
 			// The metadata and /healthz say what the model takes and answers.
