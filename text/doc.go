@@ -42,7 +42,9 @@
 //
 // Nothing is allocated per token: tokens are lower-cased into one buffer
 // and hashed over its bytes, and Rows reuses its buffers from one document
-// to the next.
+// to the next, sizing them once per document. Featurizer.MaxFeatures
+// bounds the features of a document of n bytes, so that a server can
+// bound what featurizing a document will hold before it starts.
 //
 // # Storing
 //
