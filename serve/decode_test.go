@@ -57,6 +57,20 @@ func TestDefaultDecoder(t *testing.T) {
 			}
 			require.Equal(t, want.Dims(), h.Dims)
 
+			if tm, ok := want.(*model.Text); ok {
+				// A text model answers text with the label's name.
+				const doc = "a document the fixture has never seen"
+				r := httptest.NewRequest("POST", "/predict", strings.NewReader(`{"text": "`+doc+`"}`))
+				w = httptest.NewRecorder()
+				s.ServeHTTP(w, r)
+				require.Equal(t, 200, w.Code, w.Body.String())
+				var resp struct{ Label string }
+				require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
+				name, err := tm.PredictText(doc)
+				require.NoError(t, err)
+				require.Equal(t, name, resp.Label)
+				return
+			}
 			// The model answers: the label of a zero sample is the model's.
 			x := make([]float64, want.Dims())
 			body, _ := json.Marshal(map[string]any{"x": x})

@@ -116,6 +116,34 @@
 // the shape of its body, and allocates nothing once its buffers are
 // pooled. The binary body remains the fastest path.
 //
+// # Text
+//
+// A text model (model.Text: a featurizer, label names and an inner model
+// of the featurized rows) is served from raw text, and answers the
+// labels' names:
+//
+//	request  {"text": "a new document"}                  one document
+//	         {"texts": ["one document", "another"]}      a batch
+//	response {"model": "9f86d081884c7d65", "label": "sports", "scores": [0.25, -1.5]}
+//	         {"model": "9f86d081884c7d65", "labels": ["sports", "politics"]}
+//
+// and through the Open Inference Protocol an input "input" of datatype
+// BYTES and shape [n] (or [n, 1]) whose data are n strings, answered with
+// "label" BYTES [n] (the names) and "scores" [n, k]; the model's metadata
+// says so, and /healthz lists the names ("names", in the order of
+// "classes"). The strings are read by the same strict scanner, decoded as
+// they arrive: the body must be UTF-8 (an invalid sequence is refused with
+// its byte offset), a raw control character or an escape RFC 8259 does
+// not define is refused, and a \u escape of a lone UTF-16 surrogate is
+// U+FFFD, as encoding/json reads it. What a text request holds is its
+// decoded text, the featurizing of its longest document (bounded before it
+// is done by the featurizer's MaxFeatures) and its labels and scores, all
+// taken from Options.MaxInflightBytes. A JSON request of numbers ("x",
+// "rows", FP32 or FP64 data) to a text model is refused (400), and so is
+// text to another model, each saying what the model takes; a text model's
+// featurized rows (2^bits columns) may be sent in the binary format, and
+// are answered with the inner model's integer labels.
+//
 // # Binary
 //
 // Content-Type application/octet-stream; integers little-endian, values

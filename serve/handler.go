@@ -71,6 +71,7 @@ type buffers struct {
 	out    []byte // a piece of the response, on its way to bw
 	bw     *bufio.Writer
 	h      hold
+	txt    textBuffers // a text model's documents and featurizing (text.go)
 }
 
 // done ends a request's use of b: what it held of the budget is given
@@ -78,6 +79,7 @@ type buffers struct {
 func (b *buffers) done() {
 	b.h.release()
 	b.sc = scanner{}
+	b.txt.done()
 	if b.bw != nil {
 		b.bw.Reset(nil)
 	}
@@ -86,7 +88,7 @@ func (b *buffers) done() {
 // put returns b to the pool unless it has grown large.
 func (s *Server) put(b *buffers) {
 	b.done()
-	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
+	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || b.txt.large() || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
 		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
 	}
@@ -269,7 +271,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *bu
 			e = serveBinary(s, w, body, m, m.c64, b, scores)
 		}
 	case ct == "" || strings.EqualFold(ct, "application/json"):
-		if m.c32 != nil {
+		if m.text != nil {
+			e = serveText(s, w, body, m, b, scores)
+		} else if m.c32 != nil {
 			e = serveJSON(s, w, body, m, m.c32, b, scores)
 		} else {
 			e = serveJSON(s, w, body, m, m.c64, b, scores)
@@ -677,6 +681,8 @@ func decodeJSON[T kernel.Float](s *Server, body io.Reader, m *loaded, b *buffers
 				twice, haveX = haveX, true
 			case "rows":
 				twice, haveRows = haveRows, true
+			case "text", "texts":
+				return fail(notText(m, `"`+string(key)+`"`))
 			default:
 				return fail(bad(http.StatusBadRequest, `bad JSON: unknown field %q (want "x" or "rows", and "scores")`, key))
 			}

@@ -127,7 +127,7 @@ func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		return
 	}
-	writeJSON(w, http.StatusOK, modelMetadataResponse{
+	md := modelMetadataResponse{
 		Name:     ModelName(s.path),
 		Versions: []string{m.version},
 		Platform: serverName,
@@ -136,5 +136,9 @@ func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
 			{"label", "INT64", []int{-1}},
 			{"scores", datatype(m.elem), []int{-1, m.nscores}},
 		},
-	})
+	}
+	if m.text != nil { // raw text in, the labels' names out (text.go)
+		md.Inputs, md.Outputs[0].Datatype = textMetadata(m), "BYTES"
+	}
+	writeJSON(w, http.StatusOK, md)
 }

@@ -117,7 +117,9 @@ func (s *Server) infer(w http.ResponseWriter, r *http.Request) {
 	b.h = hold{s: s}
 	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
 	var e *httpError
-	if m.c32 != nil {
+	if m.text != nil {
+		e = serveInferText(s, w, body, m, b)
+	} else if m.c32 != nil {
 		e = serveInfer(s, w, body, m, m.c32, b)
 	} else {
 		e = serveInfer(s, w, body, m, m.c64, b)
@@ -309,7 +311,9 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 				return e
 			case "datatype":
 				dt, e := sc.str(s, true)
-				if e == nil && string(dt) != "FP32" && string(dt) != "FP64" {
+				if e == nil && string(dt) == "BYTES" {
+					e = notText(m, `datatype "BYTES"`)
+				} else if e == nil && string(dt) != "FP32" && string(dt) != "FP64" {
 					e = bad(http.StatusBadRequest, `datatype %q: the model takes FP32 or FP64 (its own type is %s)`, dt, datatype(m.elem))
 				}
 				return e
@@ -362,27 +366,7 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 			})
 		case "outputs":
 			haveOutputs = true
-			return array(s, sc, func() *httpError {
-				return object(s, sc, func(key []byte) *httpError {
-					switch string(key) {
-					case "name":
-						name, e := sc.str(s, true)
-						switch {
-						case e != nil:
-						case string(name) == "label":
-							req.label = true
-						case string(name) == "scores":
-							req.scor = true
-						default:
-							e = bad(http.StatusBadRequest, `output %q: the model's outputs are "label" and "scores"`, name)
-						}
-						return e
-					case "parameters":
-						return sc.skip(s, 0)
-					}
-					return bad(http.StatusBadRequest, `unknown field %q in an output (want "name", "parameters")`, key)
-				})
-			})
+			return readOutputs(s, sc, &req)
 		}
 		return bad(http.StatusBadRequest, `unknown field %q (want "id", "parameters", "inputs", "outputs")`, key)
 	})
@@ -413,6 +397,31 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 	}
 	req.n = shape[0]
 	return req, x, nil
+}
+
+// readOutputs reads an inference request's "outputs" into req.
+func readOutputs(s *Server, sc *scanner, req *inferRequest) *httpError {
+	return array(s, sc, func() *httpError {
+		return object(s, sc, func(key []byte) *httpError {
+			switch string(key) {
+			case "name":
+				name, e := sc.str(s, true)
+				switch {
+				case e != nil:
+				case string(name) == "label":
+					req.label = true
+				case string(name) == "scores":
+					req.scor = true
+				default:
+					e = bad(http.StatusBadRequest, `output %q: the model's outputs are "label" and "scores"`, name)
+				}
+				return e
+			case "parameters":
+				return sc.skip(s, 0)
+			}
+			return bad(http.StatusBadRequest, `unknown field %q in an output (want "name", "parameters")`, key)
+		})
+	})
 }
 
 // object reads a JSON object, calling field for each key with the

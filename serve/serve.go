@@ -318,6 +318,10 @@ type loaded struct {
 	quant   bool   // int8 weights
 	desc    string // the model's String, if it has one
 	at      time.Time
+
+	// text is a text model's featurizer, inner model and label names
+	// (text.go); nil for another model.
+	text *textModel
 }
 
 // fileStat is what Watch compares to tell a changed file.
@@ -413,13 +417,21 @@ type Info struct {
 	// if it has one.
 	Desc     string    `json:"description,omitempty"`
 	LoadedAt time.Time `json:"loadedAt"` // when it was loaded
+
+	// Names are a text model's label names, in the order of Classes: the
+	// labels it answers text with.
+	Names []string `json:"names,omitempty"`
 }
 
 // Current describes the model in use.
 func (s *Server) Current() Info {
 	m := s.cur.Load()
-	return Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
+	info := Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
 		Elem: m.elemName(), Kind: m.kind, Quantised: m.quant, Desc: m.desc, LoadedAt: m.at}
+	if t, ok := m.model.(*model.Text); ok {
+		info.Names = t.Names()
+	}
+	return info
 }
 
 // elemName is "float32" or "float64".
@@ -620,13 +632,10 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 	l.hdr = []string{l.version}
 	var served any = m
 	if t, ok := m.(*model.Text); ok {
-		// A text model answers /predict on its featurized rows (its
-		// inner model); raw text is not served yet.
-		if c, err := model.As[float32](t); err == nil {
-			served = c
-		} else if c, err := model.As[float64](t); err == nil {
-			served = c
-		}
+		// A text model answers text (text.go); binary requests go to
+		// its inner model, of the featurized rows.
+		l.text = newTextModel(t)
+		served = l.text.inner()
 	}
 	switch c := served.(type) {
 	case Classifier[float32]:

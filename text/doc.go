@@ -42,7 +42,9 @@
 //
 // Nothing is allocated per token: tokens are lower-cased into one buffer
 // and hashed over its bytes, and Rows reuses its buffers from one document
-// to the next.
+// to the next, sizing them once per document. Featurizer.MaxFeatures
+// bounds the features of a document of n bytes, so that a server can
+// bound what featurizing a document will hold before it starts.
 //
 // # Storing
 //
@@ -54,6 +56,9 @@
 // # Inputs
 //
 // Reader reads labelled documents: fastText's format (a line of
-// "__label__NAME" words then the text), and TSV or CSV with a label column
-// and a text column, streaming, one line in memory at a time.
+// "__label__NAME" words then the text), TSV or CSV with a label column
+// and a text column, and one document per line with the labels in a
+// second file (Lines, ReaderOptions.Labels: line i of one labels line i of
+// the other, and files of different lengths are refused naming the first
+// line without a partner), streaming, one line in memory at a time.
 package text

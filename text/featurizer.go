@@ -309,7 +309,7 @@ func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), le
 
 // tokenize splits doc into lower-cased tokens in s.toks / s.ends.
 func (s *scratch) tokenize(f *Featurizer, doc []byte) {
-	s.toks, s.ends = s.toks[:0], s.ends[:0]
+	s.toks, s.ends = slices.Grow(s.toks[:0], len(doc)), s.ends[:0]
 	in := false
 	for i := 0; i < len(doc); {
 		if c := doc[i]; c < utf8.RuneSelf {
@@ -355,9 +355,19 @@ func (s *scratch) add(f *Featurizer, h uint64) {
 // hashes fills s.ent with the sorted features of doc.
 func (s *scratch) hashes(f *Featurizer, doc []byte) {
 	s.tokenize(f, doc)
-	s.ent = s.ent[:0]
 	o := &f.opt
 	nt := len(s.ends)
+	// Room for every feature at once, so that a long document's features
+	// are not copied as they grow: the word n-grams exactly, and at most
+	// one character n-gram of each length per rune of "<token>".
+	room := 0
+	for n := 1; n <= o.WordNGrams; n++ {
+		room += max(0, nt-n+1)
+	}
+	if o.CharMax > 0 {
+		room += (o.CharMax - o.CharMin + 1) * (len(s.toks) + 2*nt)
+	}
+	s.ent = slices.Grow(s.ent[:0], room)
 	tok := func(i int) []byte {
 		lo := 0
 		if i > 0 {
@@ -434,7 +444,7 @@ func (s *scratch) sortEntries(bits int) {
 func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64) {
 	s.hashes(f, doc)
 	o := &f.opt
-	s.vals = s.vals[:0]
+	s.vals = slices.Grow(s.vals[:0], len(s.ent))
 	out := s.ent[:0]
 	dfCols := f.dfCols // the columns not yet passed, for idf
 	for i := 0; i < len(s.ent); {
@@ -453,7 +463,11 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 		v := c
 		switch o.TF {
 		case Log:
-			v = math.Copysign(1+math.Log(math.Abs(c)), c)
+			if a := math.Abs(c); a < float64(len(logTF)) {
+				v = math.Copysign(logTF[int(a)], c)
+			} else {
+				v = math.Copysign(1+math.Log(a), c)
+			}
 		case Binary:
 			v = math.Copysign(1, c)
 		}
@@ -485,6 +499,15 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 	return s.ent, s.vals
 }
 
+// logTF[c] is 1 + ln c, the Log weighting of the counts a document
+// mostly has, computed once (the same bits as computing it each time).
+var logTF = func() (t [64]float64) {
+	for c := 1; c < len(t); c++ {
+		t[c] = 1 + math.Log(float64(c))
+	}
+	return t
+}()
+
 // Rows featurizes documents into a CSR matrix, reusing its scratch space
 // between documents. A Rows is not safe for concurrent use; make one per
 // goroutine (they may share the Featurizer).
@@ -504,6 +527,7 @@ func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
 func (r *Rows[T]) Append(doc []byte, y int) {
 	cols, vals := r.s.row(r.f, doc)
 	c := r.CSR
+	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
 	for k, j := range cols {
 		c.Idx = append(c.Idx, int32(j))
 		c.Val = append(c.Val, T(vals[k]))
@@ -511,6 +535,17 @@ func (r *Rows[T]) Append(doc []byte, y int) {
 	c.Ptr = append(c.Ptr, len(c.Idx))
 	c.Y = append(c.Y, y)
 	c.Rows++
+}
+
+// reserve returns s with room for n more elements, doubling its
+// capacity when it grows: append's growth of large slices (1.25×) copied
+// a training file's features about four times over, a third of
+// featurizing it.
+func reserve[E any](s []E, n int) []E {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, len(s)))
 }
 
 // AppendString is Append of a string.
@@ -521,7 +556,7 @@ func (r *Rows[T]) AppendString(doc string, y int) {
 // Row featurizes doc into dst's slices (reused) and returns the row.
 func (r *Rows[T]) Row(dst dataset.SparseRow[T], doc []byte) dataset.SparseRow[T] {
 	cols, vals := r.s.row(r.f, doc)
-	dst.Idx, dst.Val = dst.Idx[:0], dst.Val[:0]
+	dst.Idx, dst.Val = slices.Grow(dst.Idx[:0], len(cols)), slices.Grow(dst.Val[:0], len(cols))
 	for k, j := range cols {
 		dst.Idx = append(dst.Idx, int32(j))
 		dst.Val = append(dst.Val, T(vals[k]))
@@ -533,4 +568,21 @@ func (r *Rows[T]) Row(dst dataset.SparseRow[T], doc []byte) dataset.SparseRow[T]
 func (r *Rows[T]) Reset() {
 	c := r.CSR
 	c.Ptr, c.Idx, c.Val, c.Y, c.Rows = c.Ptr[:1], c.Idx[:0], c.Val[:0], c.Y[:0], 0
+}
+
+// MaxFeatures bounds the features (before they are summed into columns) of
+// a document of n bytes: a document has at most (n+1)/2 tokens, each of
+// which starts up to WordNGrams word n-grams, and R + 2·tokens runes in its
+// framed tokens (R ≤ n the runes of the tokens), each of which starts at
+// most one character n-gram of each length. Featurizing holds about 32
+// bytes per feature (the hashes, their sort buffer and the values), so a
+// server can bound what one document costs before it featurizes it.
+func (f *Featurizer) MaxFeatures(n int) int {
+	o := &f.opt
+	t := (n + 1) / 2
+	k := o.WordNGrams * t
+	if o.CharMax > 0 {
+		k += (o.CharMax - o.CharMin + 1) * (n + t + 1)
+	}
+	return k
 }

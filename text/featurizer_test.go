@@ -169,3 +169,34 @@ func TestRowsNoAllocs(t *testing.T) {
 		t.Errorf("Row allocates %v times per document after the first", n)
 	}
 }
+
+// TestMaxFeatures: the bound holds on the edge documents and on the
+// densest ones (one-byte tokens, long tokens), under every option set,
+// and is within 4× of the features of the densest document: a bound
+// that undercounts word or character n-grams fails here.
+func TestMaxFeatures(t *testing.T) {
+	docs := append([]string{strings.Repeat("a ", 300), strings.Repeat("é", 200), strings.Repeat("ab,", 100) + "x"}, edgeDocs...)
+	for _, o := range edgeOptions {
+		o.TF, o.Signed, o.NoNormalize, o.IDF = text.Raw, false, true, false
+		f, err := text.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := text.NewRows[float64](f)
+		for i, d := range docs {
+			var row dataset.SparseRow[float64]
+			row = rows.Row(row, []byte(d))
+			got := 0.0
+			for _, v := range row.Val {
+				got += v // raw, unsigned, unscaled: the count of features
+			}
+			bound := f.MaxFeatures(len(d))
+			if got > float64(bound) {
+				t.Fatalf("%+v, doc %d (%d bytes): %v features, MaxFeatures %d", o, i, len(d), got, bound)
+			}
+			if i == 0 && float64(bound) > 4*got {
+				t.Fatalf("%+v: the densest document has %v features, MaxFeatures %d is over 4× that", o, got, bound)
+			}
+		}
+	}
+}

@@ -26,6 +26,11 @@ const (
 	// CSV is RFC 4180 CSV (encoding/csv): quoted fields may hold commas,
 	// quotes and line breaks.
 	CSV
+	// Lines is one document per line, all of it text (a blank line is an
+	// empty document), with the labels in a second file of one label per
+	// line (ReaderOptions.Labels): line i of one is the label of line i of
+	// the other.
+	Lines
 )
 
 // String returns "fasttext", "tsv" or "csv".
@@ -37,18 +42,20 @@ func (f Format) String() string {
 		return "tsv"
 	case CSV:
 		return "csv"
+	case Lines:
+		return "lines"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
 // ParseFormat is the inverse of String.
 func ParseFormat(s string) (Format, error) {
-	for _, f := range []Format{FastText, TSV, CSV} {
+	for _, f := range []Format{FastText, TSV, CSV, Lines} {
 		if strings.EqualFold(s, f.String()) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: format %q (want fasttext, tsv or csv)", ErrFormat, s)
+	return 0, fmt.Errorf("%w: format %q (want fasttext, tsv, csv or lines)", ErrFormat, s)
 }
 
 // LabelPrefix starts a label word of fastText's format.
@@ -92,6 +99,12 @@ type ReaderOptions struct {
 	// MaxLine bounds a line (a record of CSV) in bytes; 0 means
 	// DefaultMaxLine.
 	MaxLine int
+	// Labels are the labels of Lines, one per line (surrounding spaces
+	// trimmed; a blank one is an error naming its line), as many lines as
+	// the documents have: a file with more or fewer is refused, naming
+	// the first line without a partner. Nil reads the documents without
+	// labels, which needs Unlabelled.
+	Labels io.Reader
 }
 
 // Reader reads labelled documents one at a time, in bounded memory: one
@@ -104,6 +117,7 @@ type Reader struct {
 	labels []string
 	doc    []byte
 	buf    []byte
+	lab    *Reader // Lines: the reader of the labels' lines
 }
 
 // NewReader returns a reader of r.
@@ -115,12 +129,19 @@ func NewReader(r io.Reader, opt ReaderOptions) (*Reader, error) {
 		opt.TextColumn = 1
 	}
 	switch {
-	case opt.Format < FastText || opt.Format > CSV:
+	case opt.Format < FastText || opt.Format > Lines:
 		return nil, fmt.Errorf("%w: %s", ErrFormat, opt.Format)
 	case opt.LabelColumn < 0 || opt.TextColumn < 0 || opt.LabelColumn == opt.TextColumn:
 		return nil, fmt.Errorf("%w: label column %d, text column %d", ErrFormat, opt.LabelColumn, opt.TextColumn)
+	case opt.Format == Lines && opt.Labels == nil && !opt.Unlabelled:
+		return nil, fmt.Errorf("%w: one document per line needs its labels (ReaderOptions.Labels, the flag -labels)", ErrFormat)
+	case opt.Format != Lines && opt.Labels != nil:
+		return nil, fmt.Errorf("%w: labels in a second file go with one document per line (format lines), not %s", ErrFormat, opt.Format)
 	}
 	rd := &Reader{opt: opt, br: bufio.NewReaderSize(r, 64<<10)}
+	if opt.Labels != nil {
+		rd.lab = &Reader{opt: opt, br: bufio.NewReaderSize(opt.Labels, 16<<10)}
+	}
 	if opt.Format == CSV {
 		rd.cr = csv.NewReader(&limitedLines{r: rd.br, max: opt.MaxLine})
 		rd.cr.FieldsPerRecord = -1
@@ -216,10 +237,36 @@ func (r *Reader) readLine() error {
 
 func (r *Reader) nextLine() error {
 	if err := r.readLine(); err != nil {
+		if err == io.EOF && r.lab != nil {
+			if err := r.lab.readLine(); err != io.EOF {
+				if err != nil {
+					return fmt.Errorf("the labels: %w", err)
+				}
+				return fmt.Errorf("%w: the labels have more lines than the %d documents: label line %d (%.40q) has no document", ErrFormat, r.line-1, r.lab.line, r.lab.buf)
+			}
+		}
 		return err
 	}
 	r.labels = r.labels[:0]
 	r.doc = nil
+	if r.opt.Format == Lines {
+		r.doc = r.buf[:len(r.buf):len(r.buf)] // a blank line is an empty document
+		if r.lab == nil {
+			return nil
+		}
+		if err := r.lab.readLine(); err != nil {
+			if err == io.EOF {
+				return r.errorf(ErrFormat, "no label: the labels have %d lines, fewer than the documents", r.lab.line-1)
+			}
+			return fmt.Errorf("the labels: %w", err)
+		}
+		lab := strings.TrimSpace(string(r.lab.buf))
+		if lab == "" {
+			return fmt.Errorf("%w: line %d of the labels: an empty label", ErrFormat, r.lab.line)
+		}
+		r.labels = append(r.labels, lab)
+		return nil
+	}
 	if r.opt.Format == TSV {
 		if r.opt.Header && r.line == 1 {
 			return nil

@@ -163,3 +163,69 @@ func TestTextEqualsLIBSVM(t *testing.T) {
 		t.Errorf("training accuracy %v", acc)
 	}
 }
+
+// TestReaderLines: one document per line with the labels in a second
+// file: line i of one labels line i of the other (blank lines are empty
+// documents, CRLF and surrounding spaces of a label dropped), and a
+// labels file of more or fewer lines, or a blank label, is refused naming
+// the line; a model trained from them is the one trained from the same
+// documents in fastText's format.
+func TestReaderLines(t *testing.T) {
+	docs := "\ufeffhello world\r\n\ncafé crème\nthe last one"
+	labels := "greeting\r\n  empty \nfood\nlast\n"
+	got, err := readAllRecs(t, docs, text.ReaderOptions{Format: text.Lines, Labels: strings.NewReader(labels)})
+	want := []rec{{[]string{"greeting"}, "hello world"}, {[]string{"empty"}, ""}, {[]string{"food"}, "café crème"}, {[]string{"last"}, "the last one"}}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %q, %v\nwant %q", got, err, want)
+	}
+	for _, c := range []struct{ labels, msg string }{
+		{"a\nb\nc\n", "line 4: no label: the labels have 3 lines, fewer than the documents"},
+		{"a\nb\nc\nd\ne\n", "the labels have more lines than the 4 documents: label line 5 (\"e\") has no document"},
+		{"a\n \nc\nd\n", "line 2 of the labels: an empty label"},
+	} {
+		_, err := readAllRecs(t, docs, text.ReaderOptions{Format: text.Lines, Labels: strings.NewReader(c.labels)})
+		if !errors.Is(err, text.ErrFormat) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("labels %q: %v, want text.ErrFormat %q", c.labels, err, c.msg)
+		}
+	}
+	if _, err := text.NewReader(strings.NewReader(docs), text.ReaderOptions{Format: text.Lines}); !errors.Is(err, text.ErrFormat) {
+		t.Errorf("no labels: %v", err)
+	}
+	got, err = readAllRecs(t, docs, text.ReaderOptions{Format: text.Lines, Unlabelled: true})
+	if err != nil || len(got) != 4 || got[3].doc != "the last one" || len(got[3].labels) != 0 {
+		t.Fatalf("unlabelled: %q %v", got, err)
+	}
+
+	// The same documents as fastText lines train the same model.
+	var ft, lines, labs strings.Builder
+	for i := range 60 {
+		lab := []string{"cats", "dogs", "birds"}[i%3]
+		doc := strings.Repeat(lab[:3]+strconv.Itoa(i%7)+" ", 1+i%4) + "common words here"
+		fmt.Fprintf(&ft, "__label__%s %s\n", lab, doc)
+		fmt.Fprintf(&lines, "%s\n", doc)
+		fmt.Fprintf(&labs, "%s\n", lab)
+	}
+	f, _ := text.New(text.Options{Bits: 10, WordNGrams: 2, TF: text.Log})
+	train := func(in string, opt text.ReaderOptions) ([]byte, []string) {
+		r, err := text.NewReader(strings.NewReader(in), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names text.Names
+		X, err := text.ReadAll[float32](r, f, &names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := perceptron.TrainMulticlassSparse(X, X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := m.MarshalBinary()
+		return b, names.List()
+	}
+	a, an := train(ft.String(), text.ReaderOptions{Format: text.FastText})
+	b, bn := train(lines.String(), text.ReaderOptions{Format: text.Lines, Labels: strings.NewReader(labs.String())})
+	if !bytes.Equal(a, b) || fmt.Sprint(an) != fmt.Sprint(bn) {
+		t.Fatalf("the models differ: names %q and %q", an, bn)
+	}
+}

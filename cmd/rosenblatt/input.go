@@ -50,7 +50,7 @@ type dataFlags struct {
 func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.format, "format", fmtAuto, "input `format`: libsvm, csv, idx, or auto (by file name: *.csv and *.tsv are CSV,\n"+
 		"names with \"idx\" and \"ubyte\" or ending in .idx are IDX, anything else LIBSVM; a .gz suffix is ignored);\n"+
-		"text: fasttext (auto when a file's first line starts with __label__), text-tsv, text-csv (see text.go)")
+		"text: fasttext (auto when a file's first line starts with __label__), text-tsv, text-csv, text-lines (auto with -labels; see text.go)")
 	if withCols {
 		fs.IntVar(&d.cols, "cols", 0, "LIBSVM: number of features `N` (default: the largest index in the file, if the\n"+
 			"dense matrix then takes at most 64 bytes per byte of the file, plus 1 MiB)")
@@ -60,7 +60,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, withCols bool) {
 	fs.StringVar(&d.sep, "sep", "", "CSV: field `separator`, one character or \"tab\" (default ',', tab for *.tsv)")
 	fs.StringVar(&d.comment, "comment", "", "CSV: lines starting with this `character` are comments")
 	fs.StringVar(&d.labels, "labels", "", "IDX: the label `file` (default: the image file's name with\n"+
-		"\"images-idx3\" replaced by \"labels-idx1\", with or without .gz)")
+		"\"images-idx3\" replaced by \"labels-idx1\", with or without .gz); text: the labels of one document per line, one per line")
 	fs.Float64Var(&d.scale, "scale", 1.0/255, "IDX: pixel values are multiplied by `s`")
 	fs.IntVar(&d.gzRatio, "gzip-ratio", dataset.DefaultGzipRatio, "LIBSVM, CSV: a gzip-compressed file may decompress to at most `R` bytes per\n"+
 		"compressed byte, plus 1 MiB (the readers' memory bounds are per byte of text); 0: no bound")
@@ -83,7 +83,7 @@ func (d *dataFlags) formatOf(path string) (string, error) {
 		return d.format, nil
 	case fmtAuto, "":
 	default:
-		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx, fasttext, text-tsv, text-csv or auto", errUsage, d.format)
+		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx, fasttext, text-tsv, text-csv, text-lines or auto", errUsage, d.format)
 	}
 	name := strings.ToLower(filepath.Base(path))
 	name = strings.TrimSuffix(name, ".gz")

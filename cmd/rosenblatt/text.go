@@ -22,8 +22,9 @@ import (
 
 // Text input of train, eval and predict (package text): fastText's format
 // (recognised by content: the first line that is not blank starts with
-// "__label__"; or -format fasttext), or TSV/CSV with a label column and a
-// text column (-format text-tsv, text-csv). train featurizes the documents
+// "__label__"; or -format fasttext), TSV/CSV with a label column and a
+// text column (-format text-tsv, text-csv), or one document per line with
+// the labels in a second file (-labels FILE, -format text-lines). train featurizes the documents
 // with the -bits, -ngrams, -char-ngrams, -tf, -idf and -signed flags and
 // writes a text model (model.Text: the featurizer, the label names and the
 // linear model in one file); eval and predict take such a model and text.
@@ -33,6 +34,7 @@ const (
 	fmtFastText = "fasttext"
 	fmtTextTSV  = "text-tsv"
 	fmtTextCSV  = "text-csv"
+	fmtLines    = "text-lines"
 )
 
 // textFlags are train's flags of the featurizer.
@@ -48,6 +50,7 @@ type textFlags struct {
 	textCol    int
 	multiLabel bool
 	maxLine    int
+	testLabels string
 }
 
 func (xf *textFlags) register(fs *flag.FlagSet) {
@@ -62,6 +65,7 @@ func (xf *textFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&xf.textCol, "text-col", 1, "text-tsv, text-csv: 0-based `column` of the text (-label-col is the label's; -1 there means 0)")
 	fs.BoolVar(&xf.multiLabel, "multilabel", false, "fasttext: accept lines of several labels (the first is trained on)")
 	fs.IntVar(&xf.maxLine, "max-line", text.DefaultMaxLine, "text: the longest line (CSV record) read, in `bytes`")
+	fs.StringVar(&xf.testLabels, "test-labels", "", "text-lines: the labels of -test, one per line (as -labels are the training file's)")
 }
 
 // options returns the featurizer's options.
@@ -106,9 +110,14 @@ func textFormat(d *dataFlags, path string) (text.Format, error) {
 		return text.TSV, nil
 	case fmtTextCSV:
 		return text.CSV, nil
+	case fmtLines:
+		return text.Lines, nil
 	case fmtAuto, "":
 	default:
 		return 0, nil
+	}
+	if name, _ := d.formatOf(path); d.labels != "" && name != fmtIDX {
+		return text.Lines, nil // documents, and their labels in a second file
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -123,27 +132,59 @@ func textFormat(d *dataFlags, path string) (text.Format, error) {
 	return 0, nil
 }
 
-// readerOptions are the reader's options of format.
-func (xf *textFlags) readerOptions(d *dataFlags, format text.Format, unlabelled bool) text.ReaderOptions {
+// readerOptions are the reader's options of format, the labels of
+// text-lines in the file labels (-labels, -test-labels; none for
+// unlabelled input).
+func (xf *textFlags) readerOptions(d *dataFlags, format text.Format, unlabelled bool, labels string) text.ReaderOptions {
 	o := text.ReaderOptions{Format: format, MultiLabel: xf.multiLabel || unlabelled, Unlabelled: unlabelled, MaxLine: xf.maxLine, Header: d.header}
-	if format != text.FastText {
+	switch format {
+	case text.Lines:
+		if labels != "" && !unlabelled {
+			o.Labels = labelsFile(labels)
+		}
+	case text.TSV, text.CSV:
 		o.LabelColumn, o.TextColumn = max(d.labelCol, 0), xf.textCol
 	}
 	return o
 }
 
-// openText opens a text file for a Reader.
+// labelsFile is the path of a labels file in text.ReaderOptions.Labels,
+// opened by openText as each reading starts.
+type labelsFile string
+
+func (l labelsFile) Read([]byte) (int, error) {
+	return 0, fmt.Errorf("%s: the labels file is read through openText", string(l))
+}
+
+// openText opens a text file (and its labels file) for a Reader.
 func openText(path string, opt text.ReaderOptions) (*text.Reader, func() error, error) {
+	var lf *os.File
+	if p, ok := opt.Labels.(labelsFile); ok {
+		var err error
+		if lf, err = os.Open(string(p)); err != nil {
+			return nil, nil, err
+		}
+		opt.Labels = lf
+	}
 	f, err := os.Open(path)
 	if err != nil {
+		if lf != nil {
+			lf.Close()
+		}
 		return nil, nil, err
+	}
+	closeAll := func() error {
+		if lf != nil {
+			lf.Close()
+		}
+		return f.Close()
 	}
 	r, err := text.NewReader(f, opt)
 	if err != nil {
-		f.Close()
-		return nil, nil, err
+		closeAll()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, f.Close, nil
+	return r, closeAll, nil
 }
 
 // readText featurizes the text file path into rows labelled by names.
@@ -203,7 +244,10 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 
 func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std stdio, summary io.Writer) error {
 	start := time.Now()
-	ropt := xf.readerOptions(&tf.data, format, false)
+	if format == text.Lines && tf.test != "" && xf.testLabels == "" {
+		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", errUsage, tf.test)
+	}
+	ropt := xf.readerOptions(&tf.data, format, false, tf.data.labels)
 	var f *text.Featurizer
 	var err error
 	if fo.IDF {
@@ -261,7 +305,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 		w("train acc", "%.4f", acc)
 	}
 	if tf.test != "" {
-		rep, err := evalTextFile(tm, tf.test, xf.readerOptions(&tf.data, format, false))
+		rep, err := evalTextFile(tm, tf.test, xf.readerOptions(&tf.data, format, false, xf.testLabels))
 		if err != nil {
 			return err
 		}
@@ -311,7 +355,7 @@ func openTextModel(path string, df *dataFlags, unlabelled bool) (*model.Text, te
 		return nil, text.ReaderOptions{}, err
 	}
 	xf := textFlags{textCol: 1, maxLine: text.DefaultMaxLine}
-	return tm, xf.readerOptions(df, format, unlabelled), nil
+	return tm, xf.readerOptions(df, format, unlabelled, df.labels), nil
 }
 
 // dataTextFormat is the text format eval and predict read for a text
@@ -319,13 +363,18 @@ func openTextModel(path string, df *dataFlags, unlabelled bool) (*model.Text, te
 func dataTextFormat(d *dataFlags) (text.Format, error) {
 	switch d.format {
 	case fmtFastText, fmtAuto, "":
+		if d.labels != "" && d.format != fmtFastText {
+			return text.Lines, nil // documents, and their labels in a second file
+		}
 		return text.FastText, nil
 	case fmtTextTSV:
 		return text.TSV, nil
 	case fmtTextCSV:
 		return text.CSV, nil
+	case fmtLines:
+		return text.Lines, nil
 	}
-	return 0, fmt.Errorf("%w: -format %q: a text model reads text (fasttext, text-tsv or text-csv)", errUsage, d.format)
+	return 0, fmt.Errorf("%w: -format %q: a text model reads text (fasttext, text-tsv, text-csv or text-lines)", errUsage, d.format)
 }
 
 // evalTextFile predicts every document of path; a label the model does

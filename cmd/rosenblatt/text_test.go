@@ -104,3 +104,78 @@ func TestTextTrainEvalPredict(t *testing.T) {
 		t.Errorf("-json: %d %s", code, errs)
 	}
 }
+
+// TestTextLinesLabels: one document per line with the labels in a second
+// file (-labels) trains the very model the same documents give as
+// fastText lines, string labels and all; eval takes -labels, predict
+// -format text-lines answers the names; a labels file of another length
+// is refused naming the line, and -test without -test-labels is refused.
+func TestTextLinesLabels(t *testing.T) {
+	dir := t.TempDir()
+	ft := filepath.Join(dir, "docs.txt")
+	textCorpus(t, ft, 60, 0)
+	raw, _ := os.ReadFile(ft)
+	var docs, labs strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+		lab, doc, _ := strings.Cut(strings.TrimPrefix(line, "__label__"), " ")
+		docs.WriteString(doc + "\n")
+		labs.WriteString(lab + "\n")
+	}
+	lines, labels := filepath.Join(dir, "lines.txt"), filepath.Join(dir, "labels.txt")
+	os.WriteFile(lines, []byte(docs.String()), 0o644)
+	os.WriteFile(labels, []byte(labs.String()), 0o644)
+	a, b := filepath.Join(dir, "a.model"), filepath.Join(dir, "b.model")
+	if code, _, errs := runCmd(t, "train", "-algo", "averaged", "-bits", "12", "-o", a, ft); code != 0 {
+		t.Fatalf("train fastText: %s", errs)
+	}
+	code, out, errs := runCmd(t, "train", "-algo", "averaged", "-bits", "12", "-o", b, "-labels", labels, "-test", lines, "-test-labels", labels, lines)
+	if code != 0 || !strings.Contains(out, "(lines): 60 documents, 3 labels") || !strings.Contains(out, "test acc:       1.0000 (60 documents") {
+		t.Fatalf("train -labels: %d %s %s", code, out, errs)
+	}
+	ma, _ := os.ReadFile(a)
+	mb, _ := os.ReadFile(b)
+	if !bytes.Equal(ma, mb) {
+		t.Fatal("the model of -labels differs from the model of the same fastText lines")
+	}
+	code, out, errs = runCmd(t, "eval", "-labels", labels, b, lines)
+	if code != 0 || !strings.Contains(out, "accuracy:  100.00% (60/60)") || !strings.Contains(out, "0=cats 1=dogs 2=finance") {
+		t.Fatalf("eval -labels: %d %s %s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "predict", "-format", "text-lines", b, lines)
+	if code != 0 || out != labs.String() {
+		t.Fatalf("predict -format text-lines: %d %s\n%s, want\n%s", code, errs, out, labs.String())
+	}
+	short := filepath.Join(dir, "short.txt")
+	os.WriteFile(short, []byte(labs.String()[:strings.Index(labs.String(), "\n")+1]+"\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"train", "-o", filepath.Join(dir, "c.model"), "-labels", short, lines}, "line 2 of the labels: an empty label"},
+		{[]string{"train", "-o", filepath.Join(dir, "d.model"), "-labels", labels, ft}, ""},
+		{[]string{"eval", "-labels", short, b, lines}, "line 2 of the labels: an empty label"},
+		{[]string{"train", "-o", filepath.Join(dir, "c.model"), "-labels", labels, "-test", lines, lines}, "needs its labels: -test-labels FILE"},
+	} {
+		code, _, errs := runCmd(t, c.args...)
+		if c.msg == "" { // fastText lines read as plain documents with -labels: trained
+			if code != 0 {
+				t.Errorf("%v: %d %s", c.args, code, errs)
+			}
+			continue
+		}
+		if code == 0 || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: %d %q, want %q", c.args, code, errs, c.msg)
+		}
+	}
+	os.WriteFile(short, []byte(labs.String()[:len(labs.String())/2]), 0o644)
+	short2 := strings.Count(labs.String()[:len(labs.String())/2], "\n")
+	code, _, errs = runCmd(t, "train", "-o", filepath.Join(dir, "c.model"), "-labels", short, lines)
+	if want := fmt.Sprintf("line %d: no label: the labels have", short2+1); code == 0 || !strings.Contains(errs, want) {
+		t.Errorf("a short labels file: %d %q, want %q", code, errs, want)
+	}
+	os.WriteFile(short, []byte(labs.String()+"extra\n"), 0o644)
+	code, _, errs = runCmd(t, "train", "-o", filepath.Join(dir, "c.model"), "-labels", short, lines)
+	if code == 0 || !strings.Contains(errs, "the labels have more lines than the 60 documents: label line 61") {
+		t.Errorf("a long labels file: %d %q", code, errs)
+	}
+}
