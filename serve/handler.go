@@ -234,56 +234,56 @@ func wantScores(raw string) bool {
 // predict is POST /predict.
 func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	m := s.cur.Load() // the one model this request uses
+	ct := r.Header.Get("Content-Type")
+	ob := s.observe(s.name, predictProtocol(ct))
 	h := w.Header()
 	h[hdrVersion] = m.hdr
-	if r.Method != http.MethodPost {
+	var e *httpError
+	switch {
+	case r.Method != http.MethodPost:
 		h["Allow"] = allowPost
-		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
-		return
-	}
-	if r.ContentLength > s.opt.MaxBodyBytes {
+		e = bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method)
+	case r.ContentLength > s.opt.MaxBodyBytes:
 		// Refused from its header, unread; the connection is closed
 		// rather than drained.
 		h["Connection"] = connClose
-		fail(w, bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes))
-		return
-	}
-	b := s.pool.Get().(*buffers)
-	defer s.put(b)
-	s.answer(w, r, m, b)
-}
-
-// answer answers a POST /predict with model m and buffers b.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *buffers) {
-	b.h = hold{s: s}
-	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
-	scores := wantScores(r.URL.RawQuery)
-	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
-	ct = strings.TrimSpace(ct)
-	var e *httpError
-	switch {
-	case strings.EqualFold(ct, "application/octet-stream"):
-		if m.c32 != nil {
-			e = serveBinary(s, w, body, m, m.c32, b, scores)
-		} else {
-			e = serveBinary(s, w, body, m, m.c64, b, scores)
-		}
-	case ct == "" || strings.EqualFold(ct, "application/json"):
-		if m.c32 != nil {
-			e = serveJSON(s, w, body, m, m.c32, b, scores)
-		} else {
-			e = serveJSON(s, w, body, m, m.c64, b, scores)
-		}
+		e = bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes)
 	default:
-		hint := ""
-		if strings.EqualFold(ct, "application/x-www-form-urlencoded") {
-			hint = " (curl -d sends it: add -H 'Content-Type: application/json')"
-		}
-		e = bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream%s", ct, hint)
+		b := s.pool.Get().(*buffers)
+		e = s.answer(w, r, ct, m, b)
+		s.put(b)
 	}
 	if e != nil {
 		fail(w, e)
 	}
+	ob.end(status(e))
+}
+
+// answer answers a POST /predict of Content-Type header value ct with
+// model m and buffers b.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, ct string, m *loaded, b *buffers) *httpError {
+	b.h = hold{s: s}
+	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+	scores := wantScores(r.URL.RawQuery)
+	ct, _, _ = strings.Cut(ct, ";")
+	ct = strings.TrimSpace(ct)
+	switch {
+	case strings.EqualFold(ct, "application/octet-stream"):
+		if m.c32 != nil {
+			return serveBinary(s, w, body, m, m.c32, b, scores)
+		}
+		return serveBinary(s, w, body, m, m.c64, b, scores)
+	case ct == "" || strings.EqualFold(ct, "application/json"):
+		if m.c32 != nil {
+			return serveJSON(s, w, body, m, m.c32, b, scores)
+		}
+		return serveJSON(s, w, body, m, m.c64, b, scores)
+	}
+	hint := ""
+	if strings.EqualFold(ct, "application/x-www-form-urlencoded") {
+		hint = " (curl -d sends it: add -H 'Content-Type: application/json')"
+	}
+	return bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream%s", ct, hint)
 }
 
 // readValues reads the want value bytes of a binary request into b.body,

@@ -68,7 +68,9 @@ func exchange(s *Server, b *buffers, ct, query string, body []byte) string {
 		r.Header.Set("Content-Type", ct)
 	}
 	w := httptest.NewRecorder()
-	s.answer(w, r, s.cur.Load(), b)
+	if e := s.answer(w, r, ct, s.cur.Load(), b); e != nil {
+		fail(w, e)
+	}
 	b.done()
 	return fmt.Sprintf("%d %s\n%s", w.Code, w.Header().Get("Content-Type"), w.Body)
 }

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -87,27 +86,27 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 // model returns the model in use if the request's {name} and {version}
-// (if given) name it, or writes a 404 and returns nil.
-func (s *Server) model(w http.ResponseWriter, r *http.Request) *loaded {
+// (if given) name it, or a 404 (and nil).
+func (s *Server) model(w http.ResponseWriter, r *http.Request) (*loaded, *httpError) {
 	m := s.cur.Load()
 	name, version := r.PathValue("name"), r.PathValue("version")
-	if name != ModelName(s.path) {
-		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("unknown model %q: this server serves %q", name, ModelName(s.path))})
-		return nil
+	if name != s.name {
+		return nil, bad(http.StatusNotFound, "unknown model %q: this server serves %q", name, s.name)
 	}
 	if version != "" && version != m.version {
-		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("model %q has no version %q: the version in use is %q", name, version, m.version)})
-		return nil
+		return nil, bad(http.StatusNotFound, "model %q has no version %q: the version in use is %q", name, version, m.version)
 	}
 	w.Header()[hdrVersion] = m.hdr
-	return m
+	return m, nil
 }
 
 // modelReady is GET /v2/models/{name}[/versions/{version}]/ready.
 func (s *Server) modelReady(w http.ResponseWriter, r *http.Request) {
-	if s.model(w, r) != nil {
-		w.WriteHeader(http.StatusOK)
+	if _, e := s.model(w, r); e != nil {
+		failJSON(w, e)
+		return
 	}
+	w.WriteHeader(http.StatusOK)
 }
 
 // datatype is the protocol's datatype of a float of size bytes.
@@ -123,12 +122,13 @@ func datatype(size int) string {
 // model, which takes float32 samples) and shape [-1, d]; the outputs
 // "label" (INT64, [-1]) and "scores" (the model's type, [-1, k]).
 func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
-	m := s.model(w, r)
-	if m == nil {
+	m, e := s.model(w, r)
+	if e != nil {
+		failJSON(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, modelMetadataResponse{
-		Name:     ModelName(s.path),
+		Name:     s.name,
 		Versions: []string{m.version},
 		Platform: serverName,
 		Inputs:   []tensorMetadata{{"input", datatype(m.elem), []int{-1, m.dims}}},

@@ -139,6 +139,10 @@ type Options struct {
 	AllowModelChange bool
 	// Logger receives reloads and their failures; default slog.Default().
 	Logger *slog.Logger
+	// Observer, if set, is told of every inference request (its model,
+	// protocol, status and time), of the requests in flight and of every
+	// reload's outcome: the hook for metrics (see Observer).
+	Observer Observer
 }
 
 // withDefaults returns o with every zero field set to its default.
@@ -339,6 +343,7 @@ func (a fileStat) changed(b fileStat) bool {
 // documentation). Its methods are safe for concurrent use.
 type Server struct {
 	path   string
+	name   string // ModelName(path)
 	decode Decoder
 	opt    Options
 	log    *slog.Logger
@@ -383,7 +388,7 @@ func New(path string, decode Decoder, opt Options) (*Server, error) {
 		limit := opt.MaxModelBytes
 		opt.ReadFile = func(path string) ([]byte, error) { return readModel(path, limit) }
 	}
-	s := &Server{path: path, decode: decode, opt: opt, log: opt.Logger}
+	s := &Server{path: path, name: ModelName(path), decode: decode, opt: opt, log: opt.Logger}
 	s.pool.New = func() any { return new(buffers) }
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("/predict", s.predict)
@@ -420,6 +425,14 @@ func (s *Server) Current() Info {
 	m := s.cur.Load()
 	return Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
 		Elem: m.elemName(), Kind: m.kind, Quantised: m.quant, Desc: m.desc, LoadedAt: m.at}
+}
+
+// versionOf is l's version, "" if l is nil.
+func (l *loaded) versionOf() string {
+	if l == nil {
+		return ""
+	}
+	return l.version
 }
 
 // elemName is "float32" or "float64".
@@ -463,6 +476,16 @@ func (s *Server) stat() fileStat {
 // first is dropped if the other's is already in (Reload then reports no
 // change and no error).
 func (s *Server) Reload() (bool, error) {
+	changed, version, err := s.reload()
+	if changed || err != nil {
+		s.observeReload(s.name, version, err)
+	}
+	return changed, err
+}
+
+// reload is Reload; it also returns the version of the model in use after
+// it (the new one if it changed, the one kept if it failed).
+func (s *Server) reload() (bool, string, error) {
 	st := s.stat() // before reading: a change after it is seen next time
 	s.mu.Lock()
 	s.started++
@@ -482,7 +505,7 @@ func (s *Server) Reload() (bool, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if gen < s.recorded {
-			return false, nil
+			return false, "", nil
 		}
 		s.recorded, s.retry = gen, false
 		err = fmt.Errorf("%w: %w", ErrModel, err)
@@ -495,9 +518,9 @@ func (s *Server) Reload() (bool, error) {
 				s.lastTrans = msg
 				s.logFailure(err)
 			}
-			return false, err
+			return false, s.cur.Load().versionOf(), err
 		}
-		return false, s.failed(err, nil)
+		return false, s.cur.Load().versionOf(), s.failed(err, nil)
 	}
 	sum := sha256.Sum256(data)
 	cur := s.cur.Load()
@@ -508,20 +531,20 @@ func (s *Server) Reload() (bool, error) {
 			s.recorded, s.retry = gen, false
 			s.succeeded()
 		}
-		return false, nil
+		return false, "", nil
 	}
 	s.mu.Lock()
 	lastErr := s.lastErr
 	known := sum == s.badSum && lastErr != nil
 	s.mu.Unlock()
 	if known {
-		return false, lastErr // already logged
+		return false, cur.versionOf(), lastErr // already logged
 	}
 	l, err := s.safeDecode(data, sum)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if gen < s.recorded {
-		return false, nil // a reload that started later has put its outcome in
+		return false, "", nil // a reload that started later has put its outcome in
 	}
 	s.recorded, s.retry = gen, false
 	if err == nil && cur != nil && !s.opt.AllowModelChange {
@@ -530,7 +553,7 @@ func (s *Server) Reload() (bool, error) {
 			err = fmt.Errorf("%w: %s: %s", ErrModel, s.path, refusal)
 			s.failed(err, &sum)
 			s.refused.Store(&refusal)
-			return false, err
+			return false, cur.versionOf(), err
 		}
 	}
 	if err == nil {
@@ -541,12 +564,12 @@ func (s *Server) Reload() (bool, error) {
 		s.succeeded()
 		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
 			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName(), "kind", l.kind)
-		return true, nil
+		return true, l.version, nil
 	}
 	if !errors.Is(err, ErrModel) {
 		err = fmt.Errorf("%w: %s: %w", ErrModel, s.path, err)
 	}
-	return false, s.failed(err, &sum)
+	return false, cur.versionOf(), s.failed(err, &sum)
 }
 
 // succeeded records a reload that left a good model in use; s.mu is held.
