@@ -337,9 +337,13 @@ func TestInferRefusals(t *testing.T) {
 	info := s.Current()
 	d := info.Dims
 	k := info.NumScores
-	fp32 := func(n int) *oippb.InferTensorContents { return &oippb.InferTensorContents{Fp32Contents: convert[float32](rows(2, n, d))} }
+	fp32 := func(n int) *oippb.InferTensorContents {
+		return &oippb.InferTensorContents{Fp32Contents: convert[float32](rows(2, n, d))}
+	}
 	one := func(in *input) []*input { return []*input{in} }
-	good := func() *input { return &input{Name: "input", Datatype: "FP32", Shape: []int64{2, int64(d)}, Contents: fp32(2)} }
+	good := func() *input {
+		return &input{Name: "input", Datatype: "FP32", Shape: []int64{2, int64(d)}, Contents: fp32(2)}
+	}
 	nan := good()
 	nan.Contents.Fp32Contents[d+1] = float32(math.NaN())
 	wrongDims := good()
