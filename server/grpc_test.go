@@ -33,8 +33,9 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // serveFixture copies fixture file to a temporary directory as name+ext,
 // serves it with opt, and returns the server and a gRPC client connected
-// to its gRPC service over an in-memory connection.
-func serveFixture(t *testing.T, file, name string, opt serve.Options) (*serve.Server, oippb.GRPCInferenceServiceClient) {
+// to its gRPC service over an in-memory connection, and the served file's
+// path.
+func serveFixture(t *testing.T, file, name string, opt serve.Options) (*serve.Server, oippb.GRPCInferenceServiceClient, string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(fixtures, file))
 	if err != nil {
@@ -50,7 +51,7 @@ func serveFixture(t *testing.T, file, name string, opt serve.Options) (*serve.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, dial(t, server.NewGRPCServer(s))
+	return s, dial(t, server.NewGRPCServer(s)), path
 }
 
 // dial serves g on an in-memory listener and returns a client of it.
@@ -185,7 +186,7 @@ func TestHealthAndMetadata(t *testing.T) {
 		{"quant-ovr.model", "FP32", 0, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			s, c := serveFixture(t, tc.file, "iris", serve.Options{})
+			s, c, _ := serveFixture(t, tc.file, "iris", serve.Options{})
 			info := s.Current()
 			live, err := c.ServerLive(ctx, &oippb.ServerLiveRequest{})
 			if err != nil || !live.Live {
@@ -239,7 +240,7 @@ func TestInfer(t *testing.T) {
 	ctx := context.Background()
 	for _, file := range []string{"perceptron-ovr-f32.model", "kernel-svm-ovo-f64.json", "quant-ovr.model", "linear-svm-binary-f64.json"} {
 		t.Run(file, func(t *testing.T) {
-			s, c := serveFixture(t, file, "m", serve.Options{})
+			s, c, _ := serveFixture(t, file, "m", serve.Options{})
 			info := s.Current()
 			d, n := info.Dims, 7
 			X := rows(1, n, d)
@@ -333,7 +334,7 @@ func convert64(X []float32) []float64 {
 // protocol's status codes, with messages that say what is wrong.
 func TestInferRefusals(t *testing.T) {
 	ctx := context.Background()
-	s, c := serveFixture(t, "perceptron-ovr-f32.model", "m", serve.Options{MaxScores: 40})
+	s, c, _ := serveFixture(t, "perceptron-ovr-f32.model", "m", serve.Options{MaxScores: 40})
 	info := s.Current()
 	d := info.Dims
 	k := info.NumScores
@@ -392,7 +393,7 @@ func TestInferRefusals(t *testing.T) {
 		t.Errorf("labels of %d rows: %v, %v", 40/k+1, r, err)
 	}
 	// A message larger than -max-body is refused by gRPC itself.
-	_, c2 := serveFixture(t, "perceptron-ovr-f32.model", "m", serve.Options{MaxBodyBytes: 1024})
+	_, c2, _ := serveFixture(t, "perceptron-ovr-f32.model", "m", serve.Options{MaxBodyBytes: 1024})
 	big := 1024/(4*d) + 1
 	_, err = c2.ModelInfer(ctx, &oippb.ModelInferRequest{ModelName: "m", Inputs: one(&input{Name: "input", Datatype: "FP32", Shape: []int64{int64(big), int64(d)}, Contents: fp32(big)})})
 	if status.Code(err) != codes.ResourceExhausted {
