@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -110,7 +111,7 @@ func (st *started) client(t *testing.T) oippb.GRPCInferenceServiceClient {
 // get returns the status and body of GET url.
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := httpClient.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,4 +217,18 @@ func TestNoGRPC(t *testing.T) {
 
 func isUsage(err error) bool {
 	return strings.Contains(fmt.Sprint(err), "flag needs an argument") && errors.Is(err, servecmd.ErrUsage)
+}
+
+// httpClient is the tests' HTTP client: no request waits for ever.
+var httpClient = http.Client{Timeout: 5 * time.Second}
+
+// version returns the version of the model in use, from GET /healthz.
+func (st *started) version(t *testing.T) string {
+	t.Helper()
+	code, body := get(t, "http://"+st.HTTP.String()+"/healthz")
+	var h struct{ Model string }
+	if err := json.Unmarshal([]byte(body), &h); code != 200 || err != nil || h.Model == "" {
+		t.Fatalf("GET /healthz: %d %s", code, body)
+	}
+	return h.Model
 }

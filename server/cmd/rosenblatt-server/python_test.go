@@ -146,12 +146,7 @@ func TestPythonClient(t *testing.T) {
 		t.Fatalf("the client's output: %v\n%s", err, out)
 	}
 
-	version := ""
-	if code, body := get(t, "http://"+st.HTTP.String()+"/healthz"); code == 200 {
-		var h struct{ Model string }
-		json.Unmarshal([]byte(body), &h)
-		version = h.Model
-	}
+	version := st.version(t)
 	if !got.Live || !got.Ready || !got.ModelReady || got.OtherReady {
 		t.Errorf("live %v, ready %v, model ready %v, other model ready %v", got.Live, got.Ready, got.ModelReady, got.OtherReady)
 	}
