@@ -168,7 +168,10 @@ func (g *Service) infer(ctx context.Context, r *oippb.ModelInferRequest) (*oippb
 	if len(r.GetOutputs()) == 0 {
 		out = serve.Outputs{Label: true, Scores: true}
 	}
-	res, err := g.s.Infer(ctx, md.Name, md.Version, X, int(sh[0]), out)
+	// The version asked for, not md's: the model in use may change between
+	// the two look-ups, and Infer pins the one it finds (and checks the
+	// width against it again).
+	res, err := g.s.Infer(ctx, md.Name, r.GetModelVersion(), X, int(sh[0]), out)
 	if err != nil {
 		return nil, statusOf(err)
 	}
