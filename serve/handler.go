@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,24 +232,29 @@ func wantScores(raw string) bool {
 	return false
 }
 
-// predict is POST /predict.
+// predict is POST /predict, /predict/{name} and /predict?model={name}.
 func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
-	m := s.cur.Load() // the one model this request uses
+	m, e := s.lookup(predictName(r), "") // the one model this request uses
 	ct := r.Header.Get("Content-Type")
-	ob := s.observe(s.name, predictProtocol(ct))
+	name := "" // a name the server does not have: not counted under it
+	if m != nil {
+		name = m.name
+	}
+	ob := s.observe(name, predictProtocol(ct))
 	h := w.Header()
-	h[hdrVersion] = m.hdr
-	var e *httpError
+	if m != nil {
+		h[hdrVersion] = m.hdr
+	}
 	switch {
 	case r.Method != http.MethodPost:
 		h["Allow"] = allowPost
-		e = bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method)
+		e = bad(http.StatusMethodNotAllowed, "%s %s: use POST", r.Method, r.URL.Path)
 	case r.ContentLength > s.opt.MaxBodyBytes:
 		// Refused from its header, unread; the connection is closed
 		// rather than drained.
 		h["Connection"] = connClose
 		e = bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes)
-	default:
+	case e == nil:
 		b := s.pool.Get().(*buffers)
 		e = s.answer(w, r, ct, m, b)
 		s.put(b)
@@ -257,6 +263,26 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		fail(w, e)
 	}
 	ob.end(status(e))
+}
+
+// predictName is the model a /predict request names: /predict/{name}, or
+// the query's model={name}; "" if none.
+func predictName(r *http.Request) string {
+	if name, ok := strings.CutPrefix(r.URL.Path, "/predict/"); ok {
+		return name
+	}
+	raw := r.URL.RawQuery
+	for raw != "" {
+		var kv string
+		kv, raw, _ = strings.Cut(raw, "&")
+		if v, ok := strings.CutPrefix(kv, "model="); ok {
+			if name, err := url.QueryUnescape(v); err == nil {
+				return name
+			}
+			return v
+		}
+	}
+	return ""
 }
 
 // answer answers a POST /predict of Content-Type header value ct with
@@ -569,12 +595,17 @@ func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader,
 	return nil
 }
 
-// health is the body of /healthz. It tells a stranger that the last
-// reload failed, and when, not why: the reason (with the file's path and
-// what it held) is in the server's log.
+// health is the body of /healthz for one model file. It tells a
+// stranger that the last reload failed, and when, not why: the reason
+// (with the file's path and what it held) is in the server's log.
 type health struct {
 	Status string `json:"status"`
 	Info
+	reloadState
+}
+
+// reloadState is what /healthz says of a model's reloads.
+type reloadState struct {
 	LastReloadError    string     `json:"lastReloadError,omitempty"`
 	LastReloadFailedAt *time.Time `json:"lastReloadFailedAt,omitempty"`
 	// LastReloadRefused says what the last reload would have changed
@@ -583,8 +614,35 @@ type health struct {
 	Reloads           int64  `json:"reloads"` // models put in use after the first
 }
 
+// repoHealth is the body of /healthz for a repository: each model's
+// state, the model in use and its reloads.
+type repoHealth struct {
+	Status string        `json:"status"`
+	Models []modelHealth `json:"models"`
+}
+
+// modelHealth is a repository's model in /healthz.
+type modelHealth struct {
+	Name  string `json:"name"`
+	State string `json:"state"` // READY or UNAVAILABLE
+	*Info
+	reloadState
+}
+
 // reloadFailed is /healthz's lastReloadError.
 const reloadFailed = "reload failed; see the server log"
+
+// reloadState describes sl's reloads.
+func (sl *slot) reloadState() reloadState {
+	rs := reloadState{Reloads: sl.reloads.Load()}
+	if at := sl.failure.Load(); at != nil {
+		rs.LastReloadError, rs.LastReloadFailedAt = reloadFailed, at
+		if r := sl.refused.Load(); r != nil {
+			rs.LastReloadRefused = *r
+		}
+	}
+	return rs
+}
 
 // healthz is GET /healthz.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -594,16 +652,25 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /healthz: use GET", r.Method))
 		return
 	}
-	info := s.Current()
-	h[hdrVersion] = []string{info.Version}
-	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
-	if at := s.failure.Load(); at != nil {
-		hb.LastReloadError, hb.LastReloadFailedAt = reloadFailed, at
-		if r := s.refused.Load(); r != nil {
-			hb.LastReloadRefused = *r
+	var body any
+	if s.dir == "" {
+		sl := s.set.Load().slots()[0]
+		m := sl.cur.Load()
+		h[hdrVersion] = m.hdr
+		body = health{Status: "ok", Info: m.info(), reloadState: sl.reloadState()}
+	} else {
+		rh := repoHealth{Status: "ok", Models: []modelHealth{}}
+		for _, sl := range s.set.Load().slots() {
+			mh := modelHealth{Name: sl.name, State: stateUnavailable, reloadState: sl.reloadState()}
+			if m := sl.cur.Load(); m != nil {
+				info := m.info()
+				mh.State, mh.Info = stateReady, &info
+			}
+			rh.Models = append(rh.Models, mh)
 		}
+		body = rh
 	}
-	out, _ := json.Marshal(hb)
+	out, _ := json.Marshal(body)
 	h["Content-Type"] = ctJSON
 	w.Write(append(out, '\n'))
 }

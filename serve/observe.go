@@ -106,8 +106,12 @@ func (s *Server) observeReload(model, version string, err error) {
 // the server has, or is invalid, is refused with an error wrapping
 // ErrOption. It is safe to call while the server serves.
 func (s *Server) Handle(pattern string, h http.Handler) (err error) {
-	if pattern == "/predict" || strings.HasPrefix(pattern, "/predict ") || strings.HasSuffix(pattern, " /predict") {
-		return fmt.Errorf("%w: handler pattern %q: /predict is the server's", ErrOption, pattern)
+	path := pattern
+	if _, p, ok := strings.Cut(pattern, " "); ok {
+		path = strings.TrimLeft(p, " \t")
+	}
+	if path == "/predict" || strings.HasPrefix(path, "/predict/") {
+		return fmt.Errorf("%w: handler pattern %q: /predict and /predict/ are the server's", ErrOption, pattern)
 	}
 	defer func() {
 		if p := recover(); p != nil {

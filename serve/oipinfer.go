@@ -104,9 +104,9 @@ type inferRequest struct {
 // "scores" (the model's type, [n, k]), or those of "outputs".
 func (s *Server) infer(w http.ResponseWriter, r *http.Request) {
 	m, e := s.model(w, r)
-	name := s.name
-	if m == nil {
-		name = "" // a name the server does not have: not counted under it
+	name := "" // a name the server does not have: not counted under it
+	if m != nil {
+		name = m.name
 	}
 	ob := s.observe(name, ProtoOIPREST)
 	if e == nil && r.ContentLength > s.opt.MaxBodyBytes {
@@ -159,7 +159,7 @@ func serveInfer[T kernel.Float](s *Server, w http.ResponseWriter, body interface
 	w.Header()["Content-Type"] = ctJSON
 	bw := b.writer(w)
 	out := append(b.out[:0], `{"model_name":`...)
-	out = strconv.AppendQuote(out, s.name)
+	out = strconv.AppendQuote(out, m.name)
 	out = append(out, `,"model_version":"`...)
 	out = append(out, m.version...)
 	out = append(out, '"')

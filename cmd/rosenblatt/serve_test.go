@@ -299,6 +299,8 @@ func TestServeErrors(t *testing.T) {
 		{"negative budget", []string{"-model", "x", "-max-inflight-bytes", "-1"}, errUsage, "-max-inflight-bytes must not be negative"},
 		{"zero scores", []string{"-model", "x", "-max-scores", "0"}, errUsage, "-max-scores and -max-conns must be positive"},
 		{"grpc", []string{"-model", "x", "-grpc-addr", ":9000"}, errUsage, "served by the command rosenblatt-server"},
+		{"model and models", []string{"-model", "x", "-models", "."}, errUsage, "-model FILE and -models DIR contradict"},
+		{"not a directory", []string{"-models", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "not a directory"},
 		{"model over the limit", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0", "-max-model-bytes", "3"}, serve.ErrModel, "the limit (-max-model-bytes)"},
 		{"not a model", []string{"-model", "testdata/notamodel.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "notamodel.model"},
 		{"corrupt", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "corrupt.model"},

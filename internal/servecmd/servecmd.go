@@ -102,6 +102,8 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	model := fs.String("model", "", "the model `file` to serve (this or -models is required)")
+	models := fs.String("models", "", "serve every model file in `dir`, each under its file's name without the extension (a model repository)")
+	maxModels := fs.Int("max-models", 1024, "with -models, the most models served; the files beyond, in name order, are logged and left out")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port`")
 	poll := fs.Duration("poll", time.Second, "look at the model file this often and reload it when it changed (0: only on SIGHUP)")
 	maxBody := fs.Int64("max-body", 64<<20, "the largest request body, in `bytes` (larger: 413)")
@@ -122,13 +124,18 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		fs.Var(refuseFlag{grpcElsewhere}, "grpc-addr", "not served by this command: "+grpcElsewhere)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s -model FILE [-addr HOST:PORT] [flags]\n\n", name)
+		fmt.Fprintf(stderr, "usage: %s -model FILE [-addr HOST:PORT] [flags]\n", name)
+		fmt.Fprintf(stderr, "       %s -models DIR [-addr HOST:PORT] [flags]\n\n", name)
 		fmt.Fprintf(stderr, "Serves the model's predictions over HTTP: POST /predict (JSON or binary, one sample or a batch),\n")
 		fmt.Fprintf(stderr, "GET /healthz. Reloads the model on SIGHUP or when the file changes (a bad file keeps the\n")
 		fmt.Fprintf(stderr, "model in use); shuts down gracefully on SIGINT or SIGTERM. See package serve for the formats.\n")
 		fmt.Fprintf(stderr, "Also the Open Inference Protocol (KServe V2) over REST: GET /v2/health/live, /v2/health/ready, /v2,\n")
 		fmt.Fprintf(stderr, "/v2/models/NAME[/ready], POST /v2/models/NAME/infer; NAME is the file's name without its extension.\n")
-		fmt.Fprintf(stderr, "A reload to a model of another width, labels or kind is refused unless -allow-model-change.\n\n")
+		fmt.Fprintf(stderr, "A reload to a model of another width, labels or kind is refused unless -allow-model-change.\n")
+		fmt.Fprintf(stderr, "With -models DIR, every model file in DIR is served under its name without the extension and\n")
+		fmt.Fprintf(stderr, "reloaded on its own; files added or removed add or remove models; a bad file is listed unavailable\n")
+		fmt.Fprintf(stderr, "and affects no other. /predict/NAME or /predict?model=NAME names a model (unnamed with one\n")
+		fmt.Fprintf(stderr, "model); POST /v2/repository/index lists them.\n\n")
 		fmt.Fprintf(stderr, "Statuses: 400 a malformed request (bad or truncated JSON, a null or NaN value, a wrong feature\n")
 		fmt.Fprintf(stderr, "count); 413 over -max-body, -max-scores, or alone over -max-inflight-bytes; 415 another\n")
 		fmt.Fprintf(stderr, "Content-Type; 422 a sample the model cannot score; 503 the requests in flight at\n")
@@ -148,21 +155,25 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		return err
 	}
 	switch {
-	case *model == "":
+	case *model == "" && *models == "":
 		fs.Usage()
-		return fmt.Errorf("%w: -model FILE is required", ErrUsage)
+		return fmt.Errorf("%w: -model FILE is required (or -models DIR)", ErrUsage)
+	case *model != "" && *models != "":
+		return fmt.Errorf("%w: -model FILE and -models DIR contradict each other: serve one file, or every file of a directory", ErrUsage)
 	case *poll < 0 || *maxBody <= 0 || *timeout <= 0 || *grace <= 0:
 		return fmt.Errorf("%w: -poll must not be negative; -max-body, -timeout and -shutdown must be positive", ErrUsage)
 	case *maxModel < 0 || *maxInflight < 0:
 		return fmt.Errorf("%w: -max-model-bytes and -max-inflight-bytes must not be negative (0: the default)", ErrUsage)
 	case *maxScores <= 0 || *maxConns <= 0:
 		return fmt.Errorf("%w: -max-scores and -max-conns must be positive", ErrUsage)
+	case *maxModels <= 0:
+		return fmt.Errorf("%w: -max-models must be positive", ErrUsage)
 	}
 	if *poll == 0 {
 		*poll = -1 // serve.Options: no watching
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	s, err := serve.New(*model, nil, serve.Options{
+	opt := serve.Options{
 		MaxBodyBytes:     *maxBody,
 		MaxModelBytes:    *maxModel,
 		MaxInflightBytes: *maxInflight,
@@ -175,7 +186,15 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		AllowModelChange: *allowChange,
 		Logger:           logger,
 		Observer:         x.Observer,
-	})
+		MaxModels:        *maxModels,
+	}
+	var s *serve.Server
+	var err error
+	if *models != "" {
+		s, err = serve.NewRepository(*models, nil, opt)
+	} else {
+		s, err = serve.New(*model, nil, opt)
+	}
 	if err != nil {
 		return err
 	}
@@ -193,18 +212,31 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	info, o := s.Current(), s.Options()
-	logger.Info("serving", "addr", ln.Addr().String(), "file", *model, "model", info.Version,
-		"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem, "kind", info.Kind,
-		"max-body", o.MaxBodyBytes, "max-model-bytes", o.MaxModelBytes, "max-inflight-bytes", o.MaxInflightBytes,
-		"max-scores", o.MaxScores, "max-conns", o.MaxConns, "memory", mem, "memory-source", memSource)
+	o := s.Options()
+	limits := []any{"max-body", o.MaxBodyBytes, "max-model-bytes", o.MaxModelBytes, "max-inflight-bytes", o.MaxInflightBytes,
+		"max-scores", o.MaxScores, "max-conns", o.MaxConns, "memory", mem, "memory-source", memSource}
+	if *models != "" {
+		ready := 0
+		idx := s.Index()
+		for _, m := range idx {
+			if m.Version != "" {
+				ready++
+			}
+		}
+		logger.Info("serving", append([]any{"addr", ln.Addr().String(), "dir", *models, "models", len(idx), "ready", ready,
+			"max-models", o.MaxModels}, limits...)...)
+	} else {
+		info := s.Current()
+		logger.Info("serving", append([]any{"addr", ln.Addr().String(), "file", *model, "model", info.Version,
+			"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem, "kind", info.Kind}, limits...)...)
+	}
 	if x.Ready != nil {
 		x.Ready(ln.Addr())
 	}
 	if hup != nil {
 		go func() {
 			for range hup {
-				logger.Info("SIGHUP: reloading the model", "file", *model)
+				logger.Info("SIGHUP: reloading the models", "file", *model, "dir", *models)
 				s.Reload() // logs its outcome
 			}
 		}()

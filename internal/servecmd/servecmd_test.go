@@ -182,3 +182,56 @@ func TestGRPCAddrElsewhere(t *testing.T) {
 	require.Contains(t, err.Error(), "rosenblatt-server")
 	require.NotContains(t, err.Error(), "\n")
 }
+
+// TestModels: -models DIR serves every model file of the directory by
+// name, a bad file beside them listed unavailable; a file added while it
+// runs is served at the next look (-poll); -model and -models together,
+// or -max-models 0, are usage errors.
+func TestModels(t *testing.T) {
+	dir := t.TempDir()
+	_, da := fixture(t, dir, "perceptron-binary-f32.model", "a.model")
+	_, db := fixture(t, dir, "linear-svm-ovr-f64.json", "b.json")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.model"), []byte("RBLTPCPT?"), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc, done := make(chan string, 1), make(chan error, 1)
+	var logs syncBuffer
+	go func() {
+		done <- servecmd.Run(ctx, nil, []string{"-models", dir, "-addr", "127.0.0.1:0", "-poll", "5ms"}, &logs, servecmd.Extra{
+			Ready: func(a net.Addr) { addrc <- "http://" + a.String() },
+		})
+	}()
+	var url string
+	select {
+	case url = <-addrc:
+	case err := <-done:
+		t.Fatalf("Run: %v\n%s", err, logs.String())
+	}
+	require.Contains(t, logs.String(), "models=3 ready=2")
+	row := func(d int) string { return "[" + strings.TrimSuffix(strings.Repeat("0.5,", d), ",") + "]" }
+	code, body := post(t, url+"/predict/a", `{"x":`+row(da)+`}`)
+	require.Equal(t, 200, code, body)
+	code, body = post(t, url+"/predict?model=b", `{"x":`+row(db)+`}`)
+	require.Equal(t, 200, code, body)
+	code, body = post(t, url+"/predict", `{"x":`+row(da)+`}`)
+	require.Equal(t, 400, code, body)
+	code, _ = post(t, url+"/predict/bad", `{"x":`+row(da)+`}`)
+	require.Equal(t, 503, code)
+	code, body = post(t, url+"/v2/repository/index", "")
+	require.Equal(t, 200, code)
+	require.Contains(t, body, `"name":"bad","state":"UNAVAILABLE"`)
+	fixture(t, dir, "quant-binary.model", "c.model")
+	deadline := time.Now().Add(10 * time.Second)
+	for code != 200 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+		code, body = get(t, url+"/v2/models/c/ready")
+	}
+	require.Equal(t, 200, code, body)
+	cancel()
+	require.NoError(t, <-done)
+
+	for _, args := range [][]string{{"-model", "a.model", "-models", dir}, {"-models", dir, "-max-models", "0"}, {}} {
+		err := servecmd.Run(context.Background(), nil, args, io.Discard, servecmd.Extra{})
+		require.ErrorIs(t, err, servecmd.ErrUsage, args)
+	}
+}
