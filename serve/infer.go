@@ -58,15 +58,17 @@ const (
 	ServerVersion = serverVersion
 )
 
-// Models returns the names of the models the server serves.
+// Models returns the names of the models the server serves, sorted
+// (those of a repository whose file has not loaded included: Metadata
+// refuses them with ErrBusy).
 func (s *Server) Models() []string {
-	return []string{s.name}
+	return slices.Clone(s.set.Load().names)
 }
 
 // Metadata describes a model as the Open Inference Protocol's model
 // metadata does.
 type Metadata struct {
-	Name    string // the model's name (ModelName)
+	Name    string // the name the model is served under
 	Version string // the version in use (Info.Version)
 	// Input is the input tensor's datatype: "FP32" (a quantised model's
 	// too) or "FP64"; its shape is [-1, Dims].
@@ -80,33 +82,22 @@ type Metadata struct {
 	Classes   []int // the labels
 }
 
-// lookup returns the model in use if name (and version, unless empty)
-// name it.
-func (s *Server) lookup(name, version string) (*loaded, *httpError) {
-	m := s.cur.Load()
-	if want := s.name; name != want {
-		return nil, bad(http.StatusNotFound, "unknown model %q: this server serves %q", name, want)
-	}
-	if version != "" && version != m.version {
-		return nil, bad(http.StatusNotFound, "model %q has no version %q: the version in use is %q", name, version, m.version)
-	}
-	return m, nil
-}
-
-// Metadata describes model name at version (empty: the version in use).
-// An unknown name or version is refused with an error wrapping
-// ErrNotFound.
+// Metadata describes model name at version (empty: the version in use);
+// name "" names the only model of a server that has one. An unknown name
+// or version is refused with an error wrapping ErrNotFound, a model whose
+// file has not loaded with ErrBusy, no name when the server has several
+// models with ErrInput.
 func (s *Server) Metadata(name, version string) (Metadata, error) {
 	m, e := s.lookup(name, version)
 	if e != nil {
 		return Metadata{}, e.err()
 	}
-	return m.metadata(name), nil
+	return m.metadata(), nil
 }
 
-// metadata describes m, served as name.
-func (m *loaded) metadata(name string) Metadata {
-	return Metadata{Name: name, Version: m.version, Input: datatype(m.elem), Dims: m.dims,
+// metadata describes m.
+func (m *loaded) metadata() Metadata {
+	return Metadata{Name: m.name, Version: m.version, Input: datatype(m.elem), Dims: m.dims,
 		Scores: datatype(m.elem), NumScores: m.nscores, Classes: slices.Clone(m.classes)}
 }
 
@@ -136,7 +127,7 @@ type Result struct {
 
 // Infer predicts the rows of X, a []float32 or a []float64 of rows ×
 // Metadata.Dims values, row-major, with model name at version (empty: the
-// version in use): the model is looked up once, and that version answers
+// version in use; name "" as for Metadata): the model is looked up once, and that version answers
 // the whole request even if a reload puts another in use meanwhile.
 // Values are converted to the model's element type as the REST endpoints
 // convert them (float32 → float64 exactly, float64 → float32 rounded); a
@@ -164,7 +155,7 @@ func (s *Server) Infer(ctx context.Context, name, version string, X any, rows in
 	b := s.pool.Get().(*buffers)
 	defer s.put(b)
 	b.h = hold{s: s}
-	res := &Result{Model: name, Version: m.version, Rows: rows}
+	res := &Result{Model: m.name, Version: m.version, Rows: rows}
 	if m.c32 != nil {
 		e = inferWith(s, m, m.c32, b, X, rows, out, res, &res.Scores32)
 	} else {

@@ -55,14 +55,13 @@ func (g *Service) ServerReady(context.Context, *oippb.ServerReadyRequest) (*oipp
 }
 
 // ModelReady answers whether the model (and version, if given) is in
-// use; an unknown model or version is not ready (the answer is false, not
-// an error, as Triton answers).
+// use; an unknown model or version, or one whose file has not loaded, is
+// not ready (the answer is false, not an error, as Triton answers). name
+// "" names the only model of a server that has one (InvalidArgument if it
+// has several).
 func (g *Service) ModelReady(_ context.Context, r *oippb.ModelReadyRequest) (*oippb.ModelReadyResponse, error) {
-	if r.GetName() == "" {
-		return nil, status.Error(codes.InvalidArgument, "no model name: set name")
-	}
 	_, err := g.s.Metadata(r.GetName(), r.GetVersion())
-	if err != nil && !errors.Is(err, serve.ErrNotFound) {
+	if err != nil && !errors.Is(err, serve.ErrNotFound) && !errors.Is(err, serve.ErrBusy) {
 		return nil, statusOf(err)
 	}
 	return &oippb.ModelReadyResponse{Ready: err == nil}, nil
@@ -103,8 +102,8 @@ func (g *Service) ModelInfer(ctx context.Context, r *oippb.ModelInferRequest) (*
 	var start time.Time
 	model := ""
 	if g.obs != nil {
-		if _, err := g.s.Metadata(r.GetModelName(), ""); err == nil {
-			model = r.GetModelName() // a name the server has: never a client's invention
+		if md, err := g.s.Metadata(r.GetModelName(), ""); err == nil {
+			model = md.Name // a name the server has: never a client's invention
 		}
 		g.obs.InFlight(model, serve.ProtoOIPGRPC, 1)
 		start = time.Now()
