@@ -55,7 +55,7 @@ func serveFixture(t *testing.T, file, name string, opt serve.Options) (*serve.Se
 }
 
 // dial serves g on an in-memory listener and returns a client of it.
-func dial(t *testing.T, g *grpc.Server) oippb.GRPCInferenceServiceClient {
+func dial(t testing.TB, g *grpc.Server) oippb.GRPCInferenceServiceClient {
 	t.Helper()
 	ln := bufconn.Listen(1 << 20)
 	go g.Serve(ln)
