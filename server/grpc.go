@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"runtime"
 	"time"
 
 	"google.golang.org/grpc"
@@ -38,7 +39,13 @@ func New(s *serve.Server) *Service {
 // REST request body is) and the options opt after those.
 func NewGRPCServer(s *serve.Server, opt ...grpc.ServerOption) *grpc.Server {
 	lim := s.Options().MaxBodyBytes
-	opts := append([]grpc.ServerOption{grpc.MaxRecvMsgSize(int(min(lim, math.MaxInt32)))}, opt...)
+	opts := append([]grpc.ServerOption{
+		grpc.MaxRecvMsgSize(int(min(lim, math.MaxInt32))),
+		// Requests served by a pool of goroutines whose stacks have
+		// grown, rather than a new goroutine each (whose stack grows by
+		// copying, request after request).
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+	}, opt...)
 	g := grpc.NewServer(opts...)
 	oippb.RegisterGRPCInferenceServiceServer(g, New(s))
 	return g
