@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"time"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -189,51 +190,48 @@ func (g *Service) infer(ctx context.Context, r *oippb.ModelInferRequest) (*oippb
 // request's inputs were, else in each output's contents.
 func response(r *oippb.ModelInferRequest, res *serve.Result, raw bool) *oippb.ModelInferResponse {
 	resp := &oippb.ModelInferResponse{ModelName: res.Model, ModelVersion: res.Version, Id: r.GetId()}
-	type ot = oippb.ModelInferResponse_InferOutputTensor
 	n := int64(res.Rows)
-	if res.Labels != nil {
-		t := &ot{Name: "label", Datatype: "INT64", Shape: []int64{n}}
+	// add adds an output, its values as bytes b or as contents c.
+	add := func(name, dt string, shape []int64, b func() []byte, c *oippb.InferTensorContents) {
+		t := &oippb.ModelInferResponse_InferOutputTensor{Name: name, Datatype: dt, Shape: shape}
 		if raw {
-			b := make([]byte, 0, 8*len(res.Labels))
-			for _, l := range res.Labels {
-				b = binary.LittleEndian.AppendUint64(b, uint64(l))
-			}
-			resp.RawOutputContents = append(resp.RawOutputContents, b)
+			resp.RawOutputContents = append(resp.RawOutputContents, b())
 		} else {
-			t.Contents = &oippb.InferTensorContents{Int64Contents: res.Labels}
+			t.Contents = c
 		}
 		resp.Outputs = append(resp.Outputs, t)
 	}
-	if res.Scores32 != nil || res.Scores64 != nil {
-		t := &ot{Name: "scores", Shape: []int64{n, int64(res.NumScores)}}
-		var b []byte
-		if res.Scores32 != nil {
-			t.Datatype = "FP32"
-			if raw {
-				b = make([]byte, 0, 4*len(res.Scores32))
-				for _, v := range res.Scores32 {
-					b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-				}
-			} else {
-				t.Contents = &oippb.InferTensorContents{Fp32Contents: res.Scores32}
-			}
-		} else {
-			t.Datatype = "FP64"
-			if raw {
-				b = make([]byte, 0, 8*len(res.Scores64))
-				for _, v := range res.Scores64 {
-					b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-				}
-			} else {
-				t.Contents = &oippb.InferTensorContents{Fp64Contents: res.Scores64}
-			}
-		}
-		if raw {
-			resp.RawOutputContents = append(resp.RawOutputContents, b)
-		}
-		resp.Outputs = append(resp.Outputs, t)
+	if res.Labels != nil {
+		add("label", "INT64", []int64{n}, func() []byte { return littleEndian(res.Labels) },
+			&oippb.InferTensorContents{Int64Contents: res.Labels})
+	}
+	shape := []int64{n, int64(res.NumScores)}
+	switch {
+	case res.Scores32 != nil:
+		add("scores", "FP32", shape, func() []byte { return littleEndian(res.Scores32) },
+			&oippb.InferTensorContents{Fp32Contents: res.Scores32})
+	case res.Scores64 != nil:
+		add("scores", "FP64", shape, func() []byte { return littleEndian(res.Scores64) },
+			&oippb.InferTensorContents{Fp64Contents: res.Scores64})
 	}
 	return resp
+}
+
+// littleEndian returns vs as little-endian bytes.
+func littleEndian[T int64 | float32 | float64](vs []T) []byte {
+	var z T
+	b := make([]byte, 0, len(vs)*int(unsafe.Sizeof(z)))
+	for _, v := range vs {
+		switch v := any(v).(type) {
+		case int64:
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		case float32:
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		case float64:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
 }
 
 // datatypes names the input datatypes the service takes, for refusals.

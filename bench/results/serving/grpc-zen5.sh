@@ -1,0 +1,34 @@
+#!/bin/sh
+# How bench/results/serving/grpc-zen5.txt was made (from the repository root):
+# rosenblatt-server serving a 10-class linear perceptron of 784 features
+# (rosenblatt train -epochs 3 on Fashion-MNIST's test images, Debian's
+# dataset-fashion-mnist), driven over gRPC on 127.0.0.1 by server/cmd/oip-load
+# (a closed loop: each worker sends its next request when the last is
+# answered) with 1 and 64 samples a request, FP32 fp32_contents (and once raw_input_contents), labels only.
+# Server and load generator share the 2 vCPUs, with each other and with the
+# other jobs on the machine (their builds and tests are not under the
+# benchmark lock): see the load averages printed before and after each run.
+set -e
+out=bench/results/serving/grpc-zen5.txt
+tmp=$(mktemp -d)
+go build -o "$tmp/rosenblatt" ./cmd/rosenblatt
+go -C server build -o "$tmp/rosenblatt-server" ./cmd/rosenblatt-server
+go -C server build -o "$tmp/oip-load" ./cmd/oip-load
+"$tmp/rosenblatt" train -epochs 3 -o "$tmp/fmnist.model" /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz >/dev/null
+"$tmp/rosenblatt-server" -model "$tmp/fmnist.model" -addr 127.0.0.1:18480 -grpc-addr 127.0.0.1:18481 -poll 0 2>"$tmp/server.log" &
+server=$!
+trap 'kill $server; rm -rf "$tmp"' EXIT
+sleep 1
+{
+	go run ./cmd/rosenblatt cpu | head -12
+	echo
+	for args in "-rows 1 -c 4 -conns 1" "-rows 1 -c 16 -conns 4" "-rows 64 -c 4 -conns 1" "-rows 64 -c 4 -conns 1 -raw" "-rows 64 -c 16 -conns 4"; do
+		echo "load before: $(uptime)"
+		echo "\$ flock /work/wt/bench.lock oip-load -addr 127.0.0.1:18481 -model fmnist $args -d 8s"
+		flock /work/wt/bench.lock "$tmp/oip-load" -addr 127.0.0.1:18481 -model fmnist $args -d 8s
+		echo "load after: $(uptime)"
+		echo
+	done
+	echo "the server's metrics after the runs:"
+	curl -s 127.0.0.1:18480/metrics | grep -E '^rosenblatt_requests_total|^rosenblatt_request_duration_seconds_(sum|count)'
+} > $out 2>&1
