@@ -7,9 +7,11 @@
 # sample and 64 samples of 784 float32 features a request, against a
 # binary perceptron of 784 features (trained by the script on random
 # data: the model's cost is a 784-term dot product a sample). Then, under
-# the same wrk command and the same 1-sample JSON body, a bare net/http
+# the same wrk command and the same 1-sample bodies, a bare net/http
 # handler that reads the body and answers "{}": the ceiling of this
-# machine, client and HTTP stack, whatever the handler does.
+# machine, client and HTTP stack, whatever the handler does (run first,
+# before the JSON cases and last, so that the load it ran under is
+# beside theirs).
 #
 # Each case: wrk -t1 -c4 -d8s --latency, after a 2 s warm-up; the load
 # average is printed before and after each. The machine is shared with
@@ -104,13 +106,14 @@ flock 9 # the benchmark lock, shared with the other jobs' benchmarks, held to th
 	echo "model: binary perceptron, 784 features, float32 (rosenblatt train on 400 random rows)"
 	echo "wrk: $(wrk -v 2>&1 | head -1)"
 	echo
+	run hello-net/http-binary-1-body http://127.0.0.1:18081/ bin1
 	run binary-1 http://127.0.0.1:18080/predict bin1
+	run hello-net/http-json-1-body http://127.0.0.1:18081/ json1
 	run json-1 http://127.0.0.1:18080/predict json1
 	run oip-rest-1 http://127.0.0.1:18080/v2/models/m/infer oip1
 	run binary-64 http://127.0.0.1:18080/predict bin64
 	run json-64 http://127.0.0.1:18080/predict json64
 	run oip-rest-64 http://127.0.0.1:18080/v2/models/m/infer oip64
-	run hello-net/http-json-1-body http://127.0.0.1:18081/ json1
 	run hello-net/http-binary-1-body http://127.0.0.1:18081/ bin1
 	grep -c . $tmp/serve.log | sed 's/^/server log lines: /'
 } > $out 2>&1
