@@ -238,7 +238,8 @@ func TestRepositoryErrors(t *testing.T) {
 }
 
 // TestRepositoryLoad drives a repository on loopback with concurrent
-// clients (binary and JSON /predict by path and by query, and the Open
+// clients (at least 2400 requests, 600 under -short, and 12 rounds of
+// changes) (binary and JSON /predict by path and by query, and the Open
 // Inference Protocol's inference) while Watch and Reload pick up its
 // changes: two models replaced over and over by versions that disagree
 // (one of them now and then by a corrupt file), a third removed and added
@@ -282,6 +283,7 @@ func TestRepositoryLoad(t *testing.T) {
 		X[k] = randRows[float32](uint64(200+k), 1+3*k, d) // up to 16 rows: Predict and PredictBatch
 	}
 	var sent, failed, gone atomic.Int64
+	var stop atomic.Bool
 	answered := make([]map[string]int, clients)
 	var wg sync.WaitGroup
 	for c := range clients {
@@ -293,7 +295,7 @@ func TestRepositoryLoad(t *testing.T) {
 				failed.Add(1)
 				t.Errorf(f, a...)
 			}
-			for i := sent.Add(1); i <= int64(requests); i = sent.Add(1) {
+			for i := sent.Add(1); !stop.Load(); i = sent.Add(1) {
 				k := int(i) % kinds
 				name := []string{"s0", "s1", "c0", "bad"}[rng.IntN(4)]
 				n := len(X[k]) / d
@@ -379,7 +381,8 @@ func TestRepositoryLoad(t *testing.T) {
 	}
 	corrupt := []byte("RBLTPCPT corrupt")
 	rounds := 0
-	for round := 0; sent.Load() < int64(requests); round++ {
+	// At least 12 rounds, so that every version is on disk a while.
+	for round := 0; round < 12 || sent.Load() < int64(requests); round++ {
 		name := []string{"s0", "s1"}[round%2]
 		path := filepath.Join(dir, name+".model")
 		if round%5 == 4 {
@@ -399,6 +402,7 @@ func TestRepositoryLoad(t *testing.T) {
 		rounds++
 		time.Sleep(4 * time.Millisecond)
 	}
+	stop.Store(true)
 	wg.Wait()
 	require.Zero(t, failed.Load())
 	total := map[string]int{}
@@ -407,7 +411,7 @@ func TestRepositoryLoad(t *testing.T) {
 			total[versions[v].name+" "+v[:4]] += n
 		}
 	}
-	t.Logf("%d requests, %d rounds, c0 gone for %d; answers by model and version: %v", requests, rounds, gone.Load(), total)
+	t.Logf("%d requests, %d rounds, c0 gone for %d; answers by model and version: %v", sent.Load()-clients, rounds, gone.Load(), total)
 	require.Len(t, total, 6, "every version of every model answered")
 	require.Positive(t, gone.Load(), "c0 was away for some requests")
 }

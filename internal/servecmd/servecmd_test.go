@@ -87,6 +87,22 @@ func do(t *testing.T, method, url, body string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// startRun runs servecmd.Run with args and x until ctx is done and
+// returns its URL and the channel of its result.
+func startRun(t *testing.T, ctx context.Context, args []string, logs *syncBuffer, x servecmd.Extra) (string, chan error) {
+	t.Helper()
+	addrc, done := make(chan string, 1), make(chan error, 1)
+	x.Ready = func(a net.Addr) { addrc <- "http://" + a.String() }
+	go func() { done <- servecmd.Run(ctx, nil, args, logs, x) }()
+	select {
+	case url := <-addrc:
+		return url, done
+	case err := <-done:
+		t.Fatalf("Run: %v\n%s", err, logs.String())
+	}
+	return "", nil
+}
+
 // TestExtra: what a command adds through Extra reaches the server: its
 // flag is parsed and read in Start, which runs with the server until the
 // shutdown and sees the model loaded; its handler answers beside
@@ -99,31 +115,21 @@ func TestExtra(t *testing.T) {
 	started, stopped := make(chan string, 1), make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrc, done := make(chan string, 1), make(chan error, 1)
 	var logs syncBuffer
-	go func() {
-		done <- servecmd.Run(ctx, nil, []string{"-model", path, "-addr", "127.0.0.1:0", "-grpc-addr", "127.0.0.1:9"}, &logs, servecmd.Extra{
-			Name:     "rosenblatt-test",
-			Flags:    func(fs *flag.FlagSet) { extraAddr = fs.String("grpc-addr", "", "gRPC") },
-			Observer: obs,
-			Handlers: map[string]http.Handler{"GET /metrics": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				io.WriteString(w, "requests 1\n")
-			})},
-			Start: func(ctx context.Context, s *serve.Server) error {
-				started <- *extraAddr + " " + s.Current().Version
-				<-ctx.Done()
-				close(stopped)
-				return nil
-			},
-			Ready: func(a net.Addr) { addrc <- "http://" + a.String() },
-		})
-	}()
-	var url string
-	select {
-	case url = <-addrc:
-	case err := <-done:
-		t.Fatalf("Run: %v\n%s", err, logs.String())
-	}
+	url, done := startRun(t, ctx, []string{"-model", path, "-addr", "127.0.0.1:0", "-grpc-addr", "127.0.0.1:9"}, &logs, servecmd.Extra{
+		Name:     "rosenblatt-test",
+		Flags:    func(fs *flag.FlagSet) { extraAddr = fs.String("grpc-addr", "", "gRPC") },
+		Observer: obs,
+		Handlers: map[string]http.Handler{"GET /metrics": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			io.WriteString(w, "requests 1\n")
+		})},
+		Start: func(ctx context.Context, s *serve.Server) error {
+			started <- *extraAddr + " " + s.Current().Version
+			<-ctx.Done()
+			close(stopped)
+			return nil
+		},
+	})
 	got := <-started
 	require.True(t, strings.HasPrefix(got, "127.0.0.1:9 "), got)
 	require.Len(t, strings.Fields(got)[1], 16, "the model's version")
@@ -194,19 +200,8 @@ func TestModels(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.model"), []byte("RBLTPCPT?"), 0o644))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrc, done := make(chan string, 1), make(chan error, 1)
 	var logs syncBuffer
-	go func() {
-		done <- servecmd.Run(ctx, nil, []string{"-models", dir, "-addr", "127.0.0.1:0", "-poll", "5ms"}, &logs, servecmd.Extra{
-			Ready: func(a net.Addr) { addrc <- "http://" + a.String() },
-		})
-	}()
-	var url string
-	select {
-	case url = <-addrc:
-	case err := <-done:
-		t.Fatalf("Run: %v\n%s", err, logs.String())
-	}
+	url, done := startRun(t, ctx, []string{"-models", dir, "-addr", "127.0.0.1:0", "-poll", "5ms"}, &logs, servecmd.Extra{})
 	require.Contains(t, logs.String(), "models=3 ready=2")
 	row := func(d int) string { return "[" + strings.TrimSuffix(strings.Repeat("0.5,", d), ",") + "]" }
 	code, body := post(t, url+"/predict/a", `{"x":`+row(da)+`}`)
