@@ -4,7 +4,10 @@
 # (rosenblatt train -epochs 3 on Fashion-MNIST's test images, Debian's
 # dataset-fashion-mnist), driven over gRPC on 127.0.0.1 by server/cmd/oip-load
 # (a closed loop: each worker sends its next request when the last is
-# answered) with 1 and 64 samples a request, FP32 fp32_contents (and once raw_input_contents), labels only.
+# answered) with 1 and 64 samples a request, FP32 fp32_contents (and once
+# raw_input_contents), labels only; first ServerLive, the gRPC round trip
+# without payload or model: the ceiling of this machine, client and gRPC
+# stack.
 # Server and load generator share the 2 vCPUs, with each other and with the
 # other jobs on the machine (their builds and tests are not under the
 # benchmark lock): see the load averages printed before and after each run.
@@ -22,7 +25,7 @@ sleep 1
 {
 	go run ./cmd/rosenblatt cpu | head -12
 	echo
-	for args in "-rows 1 -c 4 -conns 1" "-rows 1 -c 16 -conns 4" "-rows 64 -c 4 -conns 1" "-rows 64 -c 4 -conns 1 -raw" "-rows 64 -c 16 -conns 4"; do
+	for args in "-live -c 4 -conns 1" "-rows 1 -c 4 -conns 1" "-rows 1 -c 16 -conns 4" "-rows 64 -c 4 -conns 1" "-rows 64 -c 4 -conns 1 -raw" "-rows 64 -c 16 -conns 4"; do
 		echo "load before: $(uptime)"
 		echo "\$ flock /work/wt/bench.lock oip-load -addr 127.0.0.1:18481 -model fmnist $args -d 8s"
 		flock /work/wt/bench.lock "$tmp/oip-load" -addr 127.0.0.1:18481 -model fmnist $args -d 8s

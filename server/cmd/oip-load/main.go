@@ -4,14 +4,16 @@
 // -conns connections for -d, and prints requests/s and the latency
 // percentiles of the requests answered:
 //
-//	oip-load -addr 127.0.0.1:8081 -model iris [-rows 1] [-c 4] [-conns 1] [-d 10s] [-raw] [-scores]
+//	oip-load -addr 127.0.0.1:8081 -model iris [-rows 1] [-c 4] [-conns 1] [-d 10s] [-raw] [-scores] [-live]
 //
 // Each worker waits for its answer before sending again (a closed loop,
 // as wrk does), so the latency is the server's plus the client's and the
 // network's, measured from the call to its return. Requests send the rows
 // as FP32 fp32_contents (-raw: raw_input_contents) and ask for the labels
-// only unless -scores. Any failed request is counted and its first error
-// printed; the exit status is 1 if any failed.
+// only unless -scores. -live sends ServerLive instead: the gRPC round trip
+// alone, the ceiling of the machine, the client and the gRPC stack. Any
+// failed request is counted and its first error printed; the exit status
+// is 1 if any failed.
 package main
 
 import (
@@ -43,18 +45,19 @@ func main() {
 	warm := flag.Duration("warmup", time.Second, "send this long first, unmeasured")
 	raw := flag.Bool("raw", false, "send the rows as raw_input_contents")
 	scores := flag.Bool("scores", false, "ask for the scores as well as the labels")
+	live := flag.Bool("live", false, "send ServerLive instead of ModelInfer: the gRPC round trip without a payload or a model, the ceiling of the machine, client and gRPC stack")
 	flag.Parse()
 	if *name == "" || *rows < 1 || *workers < 1 || *conns < 1 || *dur <= 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*addr, *name, *rows, *workers, *conns, *dur, *warm, *raw, *scores); err != nil {
+	if err := run(*addr, *name, *rows, *workers, *conns, *dur, *warm, *raw, *scores, *live); err != nil {
 		fmt.Fprintln(os.Stderr, "oip-load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, raw, scores bool) error {
+func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, raw, scores, live bool) error {
 	clients := make([]oippb.GRPCInferenceServiceClient, nconns)
 	for i := range clients {
 		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -111,11 +114,19 @@ func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, 
 				if t0.After(end) {
 					break
 				}
-				r, err := c.ModelInfer(ctx, req)
-				t1 := time.Now()
-				if err == nil && len(r.Outputs) == 0 {
-					err = fmt.Errorf("a response without outputs")
+				var err error
+				if live {
+					var r *oippb.ServerLiveResponse
+					if r, err = c.ServerLive(ctx, &oippb.ServerLiveRequest{}); err == nil && !r.Live {
+						err = fmt.Errorf("ServerLive: not live")
+					}
+				} else {
+					var r *oippb.ModelInferResponse
+					if r, err = c.ModelInfer(ctx, req); err == nil && len(r.Outputs) == 0 {
+						err = fmt.Errorf("a response without outputs")
+					}
 				}
+				t1 := time.Now()
 				if t0.Before(measureFrom) {
 					continue
 				}
@@ -150,8 +161,13 @@ func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, 
 	if raw {
 		enc = "raw_input_contents"
 	}
-	fmt.Printf("oip-load: %s model %s, %d rows × %d features a request (%s), outputs %v, %d workers over %d connections, %v (after %v warm-up), GOMAXPROCS %d\n",
-		addr, name, rows, d, enc, map[bool]string{false: "label", true: "label+scores"}[scores], workers, nconns, dur, warm, runtime.GOMAXPROCS(0))
+	if live {
+		fmt.Printf("oip-load: %s ServerLive (no payload), %d workers over %d connections, %v (after %v warm-up), GOMAXPROCS %d\n",
+			addr, workers, nconns, dur, warm, runtime.GOMAXPROCS(0))
+	} else {
+		fmt.Printf("oip-load: %s model %s, %d rows × %d features a request (%s), outputs %v, %d workers over %d connections, %v (after %v warm-up), GOMAXPROCS %d\n",
+			addr, name, rows, d, enc, map[bool]string{false: "label", true: "label+scores"}[scores], workers, nconns, dur, warm, runtime.GOMAXPROCS(0))
+	}
 	fmt.Printf("requests %d, failed %d, %.0f requests/s, %.0f rows/s\n", len(lat), failed, float64(len(lat))/elapsed.Seconds(), float64(len(lat)*rows)/elapsed.Seconds())
 	fmt.Printf("latency p50 %v, p90 %v, p99 %v, p99.9 %v, max %v\n", pct(.5), pct(.9), pct(.99), pct(.999), pct(1))
 	if failed > 0 {
