@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,11 +41,27 @@ func BenchmarkModelInfer(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := dial(b, server.NewGRPCServer(s))
-	for _, rows := range []int{1, 64} {
-		b.Run("rows="+itoa(rows), func(b *testing.B) {
+	for _, bc := range []struct {
+		rows int
+		raw  bool
+	}{{1, false}, {64, false}, {64, true}} {
+		rows := bc.rows
+		name := "rows=" + itoa(rows)
+		if bc.raw {
+			name += "/raw"
+		}
+		b.Run(name, func(b *testing.B) {
 			req := &oippb.ModelInferRequest{ModelName: "m",
 				Inputs:  []*input{{Name: "input", Datatype: "FP32", Shape: []int64{int64(rows), d}, Contents: &oippb.InferTensorContents{Fp32Contents: X[:rows*d]}}},
 				Outputs: []*oippb.ModelInferRequest_InferRequestedOutputTensor{{Name: "label"}}}
+			if bc.raw {
+				var raw []byte
+				for _, v := range X[:rows*d] {
+					raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+				}
+				req.Inputs[0].Contents = nil
+				req.RawInputContents = [][]byte{raw}
+			}
 			ctx := context.Background()
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {

@@ -302,12 +302,18 @@ func fromRaw(dt string, raw []byte, n, d int64) (any, error) {
 	}
 	switch dt {
 	case "FP32":
+		if x, ok := alias[float32](raw); ok {
+			return x, nil
+		}
 		x := make([]float32, len(raw)/4)
 		for i := range x {
 			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
 		}
 		return x, nil
 	case "FP64":
+		if x, ok := alias[float64](raw); ok {
+			return x, nil
+		}
 		x := make([]float64, len(raw)/8)
 		for i := range x {
 			x[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
@@ -323,6 +329,27 @@ func fromRaw(dt string, raw []byte, n, d int64) (any, error) {
 		}
 	}
 	return x, nil
+}
+
+// littleEndianHost reports whether this machine stores numbers
+// little-endian, as raw tensor contents are.
+var littleEndianHost = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// alias returns raw's bytes as the T values they hold, without copying,
+// if this machine reads them as raw tensor contents are written
+// (little-endian) and raw is aligned for T; ok is false otherwise. raw is
+// the request's own (decoded from the message, not the transport's
+// buffer) and lives as long as the request.
+func alias[T float32 | float64](raw []byte) (x []T, ok bool) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	if !littleEndianHost || len(raw) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(raw)))%uintptr(size) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw)/size), true
 }
 
 // invalid is an InvalidArgument status.

@@ -13,7 +13,9 @@
 // only unless -scores. -live sends ServerLive instead: the gRPC round trip
 // alone, the ceiling of the machine, the client and the gRPC stack. Any
 // failed request is counted and its first error printed; the exit status
-// is 1 if any failed.
+// is 1 if any failed. It also prints its own CPU time over the measured
+// span, per request: with the server's, what a request costs the machine
+// whatever else runs on it.
 package main
 
 import (
@@ -27,6 +29,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"google.golang.org/grpc"
@@ -100,6 +103,10 @@ func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, 
 	begin := time.Now()
 	measureFrom := begin.Add(warm)
 	end := measureFrom.Add(dur)
+	// The client's CPU time over the measured span.
+	var cpu0 time.Duration
+	cpuAt := time.AfterFunc(time.Until(measureFrom), func() { mu.Lock(); cpu0 = cpuTime(); mu.Unlock() })
+	defer cpuAt.Stop()
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -150,6 +157,9 @@ func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, 
 	}
 	wg.Wait()
 	elapsed := time.Since(measureFrom)
+	mu.Lock()
+	clientCPU := cpuTime() - cpu0
+	mu.Unlock()
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration {
 		if len(lat) == 0 {
@@ -170,8 +180,20 @@ func run(addr, name string, rows, workers, nconns int, dur, warm time.Duration, 
 	}
 	fmt.Printf("requests %d, failed %d, %.0f requests/s, %.0f rows/s\n", len(lat), failed, float64(len(lat))/elapsed.Seconds(), float64(len(lat)*rows)/elapsed.Seconds())
 	fmt.Printf("latency p50 %v, p90 %v, p99 %v, p99.9 %v, max %v\n", pct(.5), pct(.9), pct(.99), pct(.999), pct(1))
+	if len(lat) > 0 {
+		fmt.Printf("client CPU (user+system) %v, %.1f µs a request\n", clientCPU.Round(time.Millisecond), float64(clientCPU.Microseconds())/float64(len(lat)+failed))
+	}
 	if failed > 0 {
 		return fmt.Errorf("%d requests failed; the first: %v", failed, firstErr)
 	}
 	return nil
+}
+
+// cpuTime returns the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
