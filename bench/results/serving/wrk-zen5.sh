@@ -141,7 +141,7 @@ for r in range(rounds):
         n = int(re.search(r"(\d+) requests in", out).group(1))
         bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
         row = dict(rps=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-                   p50=us(re.search(r"50%\s+(\S+)", out).group(1)), p99=us(re.search(r"99%\s+(\S+)", out).group(1)),
+                   p50=us(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)), p99=us(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
                    srv=(s1 - s0) / n * 1e6, wrk=(w1 - w0) / n * 1e6, load=(l0, l1), bad=int(bad.group(1)) if bad else 0)
         res[name].append(row)
         print("== round %d: %s   (load average %s before, %s after)" % (r + 1, name, l0, l1))
