@@ -13,10 +13,13 @@
 # before the JSON cases and last, so that the load it ran under is
 # beside theirs).
 #
-# Each case: wrk -t1 -c4 -d8s --latency, after a 2 s warm-up; the load
-# average is printed before and after each. The machine is shared with
-# other jobs (their builds and tests are not under the benchmark lock):
-# read the figures with the load beside them.
+# Each case: wrk -t1 -c4 -d8s --latency, after a 2 s warm-up, in ROUNDS
+# (3) interleaved rounds; the load average is printed before and after
+# each, with the CPU time the server and wrk spent a request (from
+# /proc/PID/stat and getrusage), and the summary gives the medians. The
+# machine is shared with other jobs (their builds and tests are not under
+# the benchmark lock): read the requests/s with the load beside them; the
+# CPU a request takes is what the load changes least.
 set -e
 out=${OUT:-bench/results/serving/wrk-zen5.txt}
 tmp=$(mktemp -d)
@@ -77,9 +80,11 @@ EOF
 done
 
 $tmp/rosenblatt serve -model $tmp/m.model -addr 127.0.0.1:18080 -poll 0 2>$tmp/serve.log &
-echo $! >> $tmp/pids
+serve_pid=$!
+echo $serve_pid >> $tmp/pids
 $tmp/hello 127.0.0.1:18081 &
-echo $! >> $tmp/pids
+hello_pid=$!
+echo $hello_pid >> $tmp/pids
 sleep 1
 # Every body answered 200 by its endpoint before the runs.
 for c in "bin1 /predict" "json1 /predict" "oip1 /v2/models/m/infer" "bin64 /predict" "json64 /predict" "oip64 /v2/models/m/infer"; do
@@ -90,14 +95,6 @@ for c in "bin1 /predict" "json1 /predict" "oip1 /v2/models/m/infer" "bin64 /pred
 	[ "$code" = 200 ] || { echo "$1 $2: status $code" >&2; exit 1; }
 done
 
-run() { # name url body
-	wrk -t1 -c4 -d2s -s $tmp/$3.lua $2 >/dev/null
-	echo "== $1  ($(uptime | sed 's/.*load average/load average/'))"
-	echo "\$ wrk -t1 -c4 -d8s --latency -s $3.lua $2"
-	wrk -t1 -c4 -d8s --latency -s $tmp/$3.lua $2
-	echo "   after: $(uptime | sed 's/.*load average/load average/')"
-	echo
-}
 exec 9>/work/wt/bench.lock
 flock 9 # the benchmark lock, shared with the other jobs' benchmarks, held to the end
 {
@@ -105,15 +102,64 @@ flock 9 # the benchmark lock, shared with the other jobs' benchmarks, held to th
 	echo
 	echo "model: binary perceptron, 784 features, float32 (rosenblatt train on 400 random rows)"
 	echo "wrk: $(wrk -v 2>&1 | head -1)"
+	echo "server: rosenblatt serve -model m.model -addr 127.0.0.1:18080 -poll 0 (pid $serve_pid); hello: pid $hello_pid"
 	echo
-	run hello-net/http-binary-1-body http://127.0.0.1:18081/ bin1
-	run binary-1 http://127.0.0.1:18080/predict bin1
-	run hello-net/http-json-1-body http://127.0.0.1:18081/ json1
-	run json-1 http://127.0.0.1:18080/predict json1
-	run oip-rest-1 http://127.0.0.1:18080/v2/models/m/infer oip1
-	run binary-64 http://127.0.0.1:18080/predict bin64
-	run json-64 http://127.0.0.1:18080/predict json64
-	run oip-rest-64 http://127.0.0.1:18080/v2/models/m/infer oip64
-	run hello-net/http-binary-1-body http://127.0.0.1:18081/ bin1
+	python3 - $tmp $serve_pid $hello_pid ${ROUNDS:-3} ${SECONDS_PER_RUN:-8} <<'PY'
+import os, re, resource, statistics, subprocess, sys
+tmp, serve_pid, hello_pid, rounds, secs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+S, H = "http://127.0.0.1:18080", "http://127.0.0.1:18081/"
+cases = [  # name, url, body, server pid
+    ("hello net/http, binary 1-sample body", H, "bin1", hello_pid),
+    ("binary /predict, 1 sample", S + "/predict", "bin1", serve_pid),
+    ("hello net/http, JSON 1-sample body", H, "json1", hello_pid),
+    ("JSON /predict, 1 sample", S + "/predict", "json1", serve_pid),
+    ("OIP REST infer, 1 sample", S + "/v2/models/m/infer", "oip1", serve_pid),
+    ("binary /predict, 64 samples", S + "/predict", "bin64", serve_pid),
+    ("JSON /predict, 64 samples", S + "/predict", "json64", serve_pid),
+    ("OIP REST infer, 64 samples", S + "/v2/models/m/infer", "oip64", serve_pid),
+]
+def cpu(pid):  # utime + stime of a process, in seconds
+    f = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+def children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+def load():
+    return open("/proc/loadavg").read().split()[0]
+def us(t):  # wrk's latency text to microseconds
+    v, u = re.match(r"([\d.]+)(us|ms|s)", t).groups()
+    return float(v) * {"us": 1, "ms": 1e3, "s": 1e6}[u]
+res = {c[0]: [] for c in cases}
+for r in range(rounds):
+    for name, url, body, pid in cases:
+        script = "%s/%s.lua" % (tmp, body)
+        subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-s", script, url], capture_output=True)
+        l0, s0, w0 = load(), cpu(pid), children()
+        cmd = ["wrk", "-t1", "-c4", "-d%ss" % secs, "--latency", "-s", script, url]
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        s1, w1, l1 = cpu(pid), children(), load()
+        n = int(re.search(r"(\d+) requests in", out).group(1))
+        bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        row = dict(rps=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+                   p50=us(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)), p99=us(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
+                   srv=(s1 - s0) / n * 1e6, wrk=(w1 - w0) / n * 1e6, load=(l0, l1), bad=int(bad.group(1)) if bad else 0)
+        res[name].append(row)
+        print("== round %d: %s   (load average %s before, %s after)" % (r + 1, name, l0, l1))
+        print("$ " + " ".join(cmd).replace(tmp + "/", ""))
+        print(out.rstrip())
+        print("server CPU %.1f µs a request, wrk CPU %.1f µs a request" % (row["srv"], row["wrk"]))
+        print()
+print("Summary: the median of %d rounds; CPU is user + system time of the server process and of wrk," % rounds)
+print("per request; 'idle 2-vCPU bound' is 2 s / (server + wrk CPU per request): what the two vCPUs could")
+print("serve to this client if nothing else ran on them.")
+print()
+print("| case | requests/s | p50 µs | p99 µs | server CPU µs/req | wrk CPU µs/req | idle 2-vCPU bound req/s | non-2xx | load avg (1 min) |")
+print("|---|---|---|---|---|---|---|---|---|")
+for name, *_ in cases:
+    rs = res[name]
+    med = lambda k: statistics.median(x[k] for x in rs)
+    print("| %s | %.0f | %.0f | %.0f | %.1f | %.1f | %.0f | %d | %s |" % (name, med("rps"), med("p50"), med("p99"), med("srv"), med("wrk"),
+          2e6 / (med("srv") + med("wrk")), sum(x["bad"] for x in rs), " ".join("%s–%s" % x["load"] for x in rs)))
+PY
 	grep -c . $tmp/serve.log | sed 's/^/server log lines: /'
 } > $out 2>&1
