@@ -28,8 +28,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/servecmd"
 	"github.com/rosenblatt-go/rosenblatt/serve"
@@ -37,11 +35,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	err := run(ctx, hup, os.Args[1:], os.Stderr, nil)
-	stop()
+	err := servecmd.Main(os.Args[1:], os.Stderr, extra(nil))
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 	case errors.Is(err, servecmd.ErrUsage):
@@ -62,10 +56,16 @@ type addrs struct {
 // (which may be nil); ready, if not nil, is given the addresses listened
 // on once both listen.
 func run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Writer, ready func(addrs)) error {
+	return servecmd.Run(ctx, hup, args, stderr, extra(ready))
+}
+
+// extra is what the command adds to "rosenblatt serve": -grpc-addr, the
+// gRPC service, the metrics and GET /metrics.
+func extra(ready func(addrs)) servecmd.Extra {
 	met := server.NewMetrics()
 	var grpcAddr *string
 	var httpAddr net.Addr
-	return servecmd.Run(ctx, hup, args, stderr, servecmd.Extra{
+	return servecmd.Extra{
 		Name: "rosenblatt-server",
 		Usage: "rosenblatt-server also serves the Open Inference Protocol over gRPC (inference.GRPCInferenceService:\n" +
 			"ServerLive, ServerReady, ModelReady, ServerMetadata, ModelMetadata, ModelInfer) on -grpc-addr, and\n" +
@@ -94,5 +94,5 @@ func run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 			}
 			return server.Serve(ctx, s, ln, nil)
 		},
-	})
+	}
 }
