@@ -183,4 +183,14 @@
 // all have, and quant.Model is (a Classifier[float32]). A model of
 // another package plugs in by having those methods and being returned by
 // a Decoder.
+//
+// # Other protocols
+//
+// Models, Metadata and Infer are the server's inference in process, for a
+// front end of another protocol (the Open Inference Protocol's gRPC
+// service of package server, in the nested module server/): the same
+// lookup (one per request, pinning the model version), conversions,
+// checks and limits as the HTTP endpoints, each refusal an error wrapping
+// ErrNotFound, ErrInput, ErrLimit, ErrBusy or ErrScore (the HTTP statuses
+// 404, 400, 413, 503 and 422).
 package serve
