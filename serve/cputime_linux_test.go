@@ -17,8 +17,8 @@ import (
 )
 
 // BenchmarkHandlerCPU is the handler in process (no network, no HTTP
-// parsing) on the bodies bench/results/serving/wrk-zen5.sh sends over
-// loopback: 1 or 64 samples of 784 features with six decimals, binary,
+// parsing) on bodies of the shape bench/results/serving/wrk-zen5.sh sends
+// over loopback: 1 or 64 samples of 784 features with six decimals, binary,
 // JSON /predict and the Open Inference Protocol's inference (label and
 // scores), against a binary d = 784 float32 model. Besides the wall time it
 // reports the CPU time of the benchmark's thread a request (cpu-ns/op),

@@ -1,8 +1,8 @@
 #!/bin/sh
 # How bench/results/serving/handler-cpu-zen5.txt was made (from the
 # repository root): BenchmarkHandlerCPU, the /predict and Open Inference
-# Protocol handlers in process on the bodies wrk-zen5.sh sends over
-# loopback (1 and 64 samples of 784 six-decimal features), 5 rounds, with
+# Protocol handlers in process on bodies of the shape wrk-zen5.sh sends
+# over loopback (1 and 64 samples of 784 six-decimal features), 5 rounds, with
 # the CPU time of the benchmark's thread a request (cpu-ns/op), which the
 # load of the shared machine changes least. Under the benchmark lock; the
 # load averages are printed before and after.
