@@ -1,5 +1,6 @@
 // Package serve is an HTTP handler that serves a classifier's predictions
-// from a model file, and swaps the model when the file changes.
+// from a model file (New), or from every model file of a directory
+// (NewRepository), and swaps a model when its file changes.
 //
 // A Server reads the model file once at start (New) and again on Reload
 // (the command calls it on SIGHUP) or when Watch sees the file's size,
@@ -21,18 +22,45 @@
 // reason that may pass (EMFILE, ENFILE, permission denied, EAGAIN, EINTR)
 // is retried, then tried again at Watch's next look.
 //
+// # A model repository
+//
+// NewRepository serves every model file of a directory (rosenblatt serve
+// -models DIR), each under its file's name without the extension
+// (ModelName: "iris.model" is "iris"), each read, guarded and reloaded on
+// its own exactly as New's one file is. Watch (and Reload) read the
+// directory at each look: a file that appears adds its model, a file that
+// goes removes it (requests that already hold it finish with it). A file
+// that does not load is logged and its model listed UNAVAILABLE (503 to
+// its requests) until it changes into one that does; it never affects
+// another model. Files whose name begins with a dot (an atomic writer's
+// temporary file) or ends with "~", and directories, are not model
+// files; of two files of one name, the one served already stays (else the
+// first by name) and the other is logged; at most Options.MaxModels
+// (-max-models) are served.
+//
+// Every request looks its model up by name once (the one lookup every
+// protocol shares) and uses that model, whole, to its end. /predict names
+// it by path, /predict/{name}, or query, /predict?model={name}; unnamed,
+// it is the only model of a server that has one, and a 400 naming the
+// ways to name one otherwise.
+//
 // # Endpoints
 //
-//	POST /predict   one sample or a batch, JSON or binary (below): the fastest path
-//	GET  /healthz   200 and {"status":"ok","model":VERSION,...}: the model in use, and whether the last reload failed
+//	POST /predict[/{name}]   one sample or a batch, JSON or binary (below): the fastest path
+//	GET  /healthz            200 and {"status":"ok","model":VERSION,...}: the model in use, and whether
+//	                         the last reload failed; for a repository {"status":"ok","models":[...]},
+//	                         each with its "name", "state" (READY or UNAVAILABLE) and the same fields
 //
 // and the Open Inference Protocol's REST API (KServe's V2 inference
 // protocol, which Triton, Seldon MLServer and OpenVINO Model Server also
-// speak), the model named by its file's name without the extension
+// speak), a model named by its file's name without the extension
 // (ModelName) and versioned by Info.Version:
 //
 //	GET  /v2/health/live, /v2/health/ready          200, empty body
-//	GET  /v2                                        {"name":"rosenblatt","version":...,"extensions":[]}
+//	GET  /v2                                        {"name":"rosenblatt","version":...,"extensions":[],"models":[names]}
+//	POST /v2/repository/index                       [{"name":...,"version":...,"state":"READY"|"UNAVAILABLE","reason":...}]:
+//	                                                every model (body empty or {}), or the ready ones ({"ready":true}),
+//	                                                as Triton Inference Server's repository index
 //	GET  /v2/models/{name}[/versions/{v}]           metadata: input "input" FP32 or FP64 [-1, d] (a
 //	                                                quantised model takes FP32); outputs "label"
 //	                                                INT64 [-1] and "scores" [-1, k]
@@ -47,7 +75,18 @@
 // response holds model_name, model_version, the request's id and the
 // outputs as tensors (label INT64 [n], scores FP32 or FP64 [n, k], data
 // row-major). Errors are {"error": "..."} with the statuses of /predict,
-// and 404 for another model name or version.
+// 404 for another model name or version, and 503 for a repository's model
+// whose file has not loaded.
+//
+// # Metrics
+//
+// Options.Observer, if set, is told of every inference request (its
+// model, protocol, status and time, refusals included), of the requests
+// in flight, and of every reload that changed or failed and every model
+// that left a repository: the hook a metrics exporter (Prometheus's, in
+// the command rosenblatt-server of the nested module server/) plugs into
+// without this package depending on a metrics library. Server.Handle adds
+// a route (GET /metrics, say) beside the server's.
 //
 // /healthz describes the model in use as Info does: its version, dims,
 // classes, numScores, "type" (the samples' element type, float32 or
@@ -172,4 +211,14 @@
 // all have, and quant.Model is (a Classifier[float32]). A model of
 // another package plugs in by having those methods and being returned by
 // a Decoder.
+//
+// # Other protocols
+//
+// Models, Metadata and Infer are the server's inference in process, for a
+// front end of another protocol (the Open Inference Protocol's gRPC
+// service of package server, in the nested module server/): the same
+// lookup (one per request, pinning the model version), conversions,
+// checks and limits as the HTTP endpoints, each refusal an error wrapping
+// ErrNotFound, ErrInput, ErrLimit, ErrBusy or ErrScore (the HTTP statuses
+// 404, 400, 413, 503 and 422).
 package serve

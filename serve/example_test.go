@@ -94,3 +94,45 @@ func Example_hotReload() {
 	// 200 label 1 true
 	// 200 label -1 true
 }
+
+// A model repository: every model file of a directory served under its
+// name without the extension, a bad file listed beside the good ones,
+// and a model named in the path of /predict.
+func ExampleNewRepository() {
+	dir, _ := os.MkdirTemp("", "serve-repository")
+	defer os.RemoveAll(dir)
+	X := []float32{1, 0, 2, 1, -1, 0, -2, 1}
+	for name, y := range map[string][]int{"up.model": {1, 1, -1, -1}, "down.model": {-1, -1, 1, 1}} {
+		m, _, err := perceptron.Train(X, 2, y, perceptron.Options{MaxIter: 5})
+		if err != nil {
+			log.Fatal(err)
+		}
+		b, _ := m.MarshalBinary()
+		os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "broken.model"), []byte("not a model"), 0o644)
+
+	s, err := serve.NewRepository(dir, nil, serve.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range s.Index() {
+		fmt.Println(m.Name, m.State, len(m.Version))
+	}
+	for _, name := range []string{"up", "down", "broken"} {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("POST", "/predict/"+name, strings.NewReader(`{"x": [3, 0]}`))
+		r.Header.Set("Content-Type", "application/json")
+		s.ServeHTTP(w, r)
+		var resp struct{ Label int }
+		json.Unmarshal(w.Body.Bytes(), &resp)
+		fmt.Println(name, w.Code, resp.Label)
+	}
+	// Output:
+	// broken UNAVAILABLE 0
+	// down READY 16
+	// up READY 16
+	// up 200 1
+	// down 200 -1
+	// broken 503 0
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -233,61 +234,87 @@ func wantScores(raw string) bool {
 	return false
 }
 
-// predict is POST /predict.
+// predict is POST /predict, /predict/{name} and /predict?model={name}.
 func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
-	m := s.cur.Load() // the one model this request uses
-	h := w.Header()
-	h[hdrVersion] = m.hdr
-	if r.Method != http.MethodPost {
-		h["Allow"] = allowPost
-		fail(w, bad(http.StatusMethodNotAllowed, "%s /predict: use POST", r.Method))
-		return
+	m, e := s.lookup(predictName(r), "") // the one model this request uses
+	ct := r.Header.Get("Content-Type")
+	name := "" // a name the server does not have: not counted under it
+	if m != nil {
+		name = m.name
 	}
-	if r.ContentLength > s.opt.MaxBodyBytes {
+	ob := s.observe(name, predictProtocol(ct))
+	h := w.Header()
+	if m != nil {
+		h[hdrVersion] = m.hdr
+	}
+	switch {
+	case r.Method != http.MethodPost:
+		h["Allow"] = allowPost
+		e = bad(http.StatusMethodNotAllowed, "%s %s: use POST", r.Method, r.URL.Path)
+	case r.ContentLength > s.opt.MaxBodyBytes:
 		// Refused from its header, unread; the connection is closed
 		// rather than drained.
 		h["Connection"] = connClose
-		fail(w, bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes))
-		return
-	}
-	b := s.pool.Get().(*buffers)
-	defer s.put(b)
-	s.answer(w, r, m, b)
-}
-
-// answer answers a POST /predict with model m and buffers b.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, m *loaded, b *buffers) {
-	b.h = hold{s: s}
-	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
-	scores := wantScores(r.URL.RawQuery)
-	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
-	ct = strings.TrimSpace(ct)
-	var e *httpError
-	switch {
-	case strings.EqualFold(ct, "application/octet-stream"):
-		if m.c32 != nil {
-			e = serveBinary(s, w, body, m, m.c32, b, scores)
-		} else {
-			e = serveBinary(s, w, body, m, m.c64, b, scores)
-		}
-	case ct == "" || strings.EqualFold(ct, "application/json"):
-		if m.text != nil {
-			e = serveText(s, w, body, m, b, scores)
-		} else if m.c32 != nil {
-			e = serveJSON(s, w, body, m, m.c32, b, scores)
-		} else {
-			e = serveJSON(s, w, body, m, m.c64, b, scores)
-		}
-	default:
-		hint := ""
-		if strings.EqualFold(ct, "application/x-www-form-urlencoded") {
-			hint = " (curl -d sends it: add -H 'Content-Type: application/json')"
-		}
-		e = bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream%s", ct, hint)
+		e = bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes)
+	case e == nil:
+		b := s.pool.Get().(*buffers)
+		e = s.answer(w, r, ct, m, b)
+		s.put(b)
 	}
 	if e != nil {
 		fail(w, e)
 	}
+	ob.end(status(e))
+}
+
+// predictName is the model a /predict request names: /predict/{name}, or
+// the query's model={name}; "" if none.
+func predictName(r *http.Request) string {
+	if name, ok := strings.CutPrefix(r.URL.Path, "/predict/"); ok {
+		return name
+	}
+	raw := r.URL.RawQuery
+	for raw != "" {
+		var kv string
+		kv, raw, _ = strings.Cut(raw, "&")
+		if v, ok := strings.CutPrefix(kv, "model="); ok {
+			if name, err := url.QueryUnescape(v); err == nil {
+				return name
+			}
+			return v
+		}
+	}
+	return ""
+}
+
+// answer answers a POST /predict of Content-Type header value ct with
+// model m and buffers b.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, ct string, m *loaded, b *buffers) *httpError {
+	b.h = hold{s: s}
+	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+	scores := wantScores(r.URL.RawQuery)
+	ct, _, _ = strings.Cut(ct, ";")
+	ct = strings.TrimSpace(ct)
+	switch {
+	case strings.EqualFold(ct, "application/octet-stream"):
+		if m.c32 != nil {
+			return serveBinary(s, w, body, m, m.c32, b, scores)
+		}
+		return serveBinary(s, w, body, m, m.c64, b, scores)
+	case ct == "" || strings.EqualFold(ct, "application/json"):
+		if m.text != nil {
+			return serveText(s, w, body, m, b, scores)
+		}
+		if m.c32 != nil {
+			return serveJSON(s, w, body, m, m.c32, b, scores)
+		}
+		return serveJSON(s, w, body, m, m.c64, b, scores)
+	}
+	hint := ""
+	if strings.EqualFold(ct, "application/x-www-form-urlencoded") {
+		hint = " (curl -d sends it: add -H 'Content-Type: application/json')"
+	}
+	return bad(http.StatusUnsupportedMediaType, "Content-Type %q: send application/json or application/octet-stream%s", ct, hint)
 }
 
 // readValues reads the want value bytes of a binary request into b.body,
@@ -573,12 +600,17 @@ func serveJSON[T kernel.Float](s *Server, w http.ResponseWriter, body io.Reader,
 	return nil
 }
 
-// health is the body of /healthz. It tells a stranger that the last
-// reload failed, and when, not why: the reason (with the file's path and
-// what it held) is in the server's log.
+// health is the body of /healthz for one model file. It tells a
+// stranger that the last reload failed, and when, not why: the reason
+// (with the file's path and what it held) is in the server's log.
 type health struct {
 	Status string `json:"status"`
 	Info
+	reloadState
+}
+
+// reloadState is what /healthz says of a model's reloads.
+type reloadState struct {
 	LastReloadError    string     `json:"lastReloadError,omitempty"`
 	LastReloadFailedAt *time.Time `json:"lastReloadFailedAt,omitempty"`
 	// LastReloadRefused says what the last reload would have changed
@@ -587,8 +619,35 @@ type health struct {
 	Reloads           int64  `json:"reloads"` // models put in use after the first
 }
 
+// repoHealth is the body of /healthz for a repository: each model's
+// state, the model in use and its reloads.
+type repoHealth struct {
+	Status string        `json:"status"`
+	Models []modelHealth `json:"models"`
+}
+
+// modelHealth is a repository's model in /healthz.
+type modelHealth struct {
+	Name  string `json:"name"`
+	State string `json:"state"` // READY or UNAVAILABLE
+	*Info
+	reloadState
+}
+
 // reloadFailed is /healthz's lastReloadError.
 const reloadFailed = "reload failed; see the server log"
+
+// reloadState describes sl's reloads.
+func (sl *slot) reloadState() reloadState {
+	rs := reloadState{Reloads: sl.reloads.Load()}
+	if at := sl.failure.Load(); at != nil {
+		rs.LastReloadError, rs.LastReloadFailedAt = reloadFailed, at
+		if r := sl.refused.Load(); r != nil {
+			rs.LastReloadRefused = *r
+		}
+	}
+	return rs
+}
 
 // healthz is GET /healthz.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -598,16 +657,25 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		fail(w, bad(http.StatusMethodNotAllowed, "%s /healthz: use GET", r.Method))
 		return
 	}
-	info := s.Current()
-	h[hdrVersion] = []string{info.Version}
-	hb := health{Status: "ok", Info: info, Reloads: s.reloads.Load()}
-	if at := s.failure.Load(); at != nil {
-		hb.LastReloadError, hb.LastReloadFailedAt = reloadFailed, at
-		if r := s.refused.Load(); r != nil {
-			hb.LastReloadRefused = *r
+	var body any
+	if s.dir == "" {
+		sl := s.set.Load().slots()[0]
+		m := sl.cur.Load()
+		h[hdrVersion] = m.hdr
+		body = health{Status: "ok", Info: m.info(), reloadState: sl.reloadState()}
+	} else {
+		rh := repoHealth{Status: "ok", Models: []modelHealth{}}
+		for _, sl := range s.set.Load().slots() {
+			mh := modelHealth{Name: sl.name, State: stateUnavailable, reloadState: sl.reloadState()}
+			if m := sl.cur.Load(); m != nil {
+				info := m.info()
+				mh.State, mh.Info = stateReady, &info
+			}
+			rh.Models = append(rh.Models, mh)
 		}
+		body = rh
 	}
-	out, _ := json.Marshal(hb)
+	out, _ := json.Marshal(body)
 	h["Content-Type"] = ctJSON
 	w.Write(append(out, '\n'))
 }

@@ -68,7 +68,9 @@ func exchange(s *Server, b *buffers, ct, query string, body []byte) string {
 		r.Header.Set("Content-Type", ct)
 	}
 	w := httptest.NewRecorder()
-	s.answer(w, r, s.cur.Load(), b)
+	if e := s.answer(w, r, ct, s.first(), b); e != nil {
+		fail(w, e)
+	}
 	b.done()
 	return fmt.Sprintf("%d %s\n%s", w.Code, w.Header().Get("Content-Type"), w.Body)
 }
@@ -114,7 +116,7 @@ func priors(d int, v float64) []struct {
 // exchanges differ by a byte: a response that depended on what a buffer
 // held before would differ.
 func checkIndependent(t *testing.T, s *Server, ct, query string, body []byte) {
-	d := s.cur.Load().dims
+	d := s.first().dims
 	used := func(v float64) *buffers {
 		b := new(buffers)
 		for _, p := range priors(d, v) {

@@ -1,10 +1,12 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,8 +42,10 @@ func (s *Server) oipRoutes() {
 	s.mux.HandleFunc("GET /v2/health/live", ok)
 	s.mux.HandleFunc("GET /v2/health/ready", ok) // New fails unless a model loads
 	s.mux.HandleFunc("GET /v2", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, serverMetadata{Name: serverName, Version: serverVersion, Extensions: []string{}})
+		writeJSON(w, http.StatusOK, serverMetadata{Name: serverName, Version: serverVersion, Extensions: []string{},
+			Models: slices.Clone(s.set.Load().names)})
 	})
+	s.mux.HandleFunc("POST /v2/repository/index", s.repositoryIndex)
 	s.mux.HandleFunc("GET /v2/models/{name}", s.modelMetadata)
 	s.mux.HandleFunc("GET /v2/models/{name}/versions/{version}", s.modelMetadata)
 	s.mux.HandleFunc("GET /v2/models/{name}/ready", s.modelReady)
@@ -55,6 +59,47 @@ type serverMetadata struct {
 	Name       string   `json:"name"`
 	Version    string   `json:"version"`
 	Extensions []string `json:"extensions"`
+	// Models names the models served, in name order: not a field of the
+	// protocol's, which clients that do not know it ignore.
+	Models []string `json:"models"`
+}
+
+// maxIndexRequest bounds the body of a repository index request.
+const maxIndexRequest = 4 << 10
+
+// repositoryIndex is POST /v2/repository/index (the model repository
+// extension's index, as Triton Inference Server defines it): the
+// models, in name order, each with its name, the version in use, its
+// state (READY, or UNAVAILABLE when its file has not loaded) and a
+// reason when it is unavailable or its last reload failed. The body may be
+// empty or {} (every model) or {"ready": true} (the ready ones only).
+func (s *Server) repositoryIndex(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Ready bool `json:"ready"`
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxIndexRequest+1))
+	switch {
+	case err != nil:
+		failJSON(w, bad(http.StatusBadRequest, "reading the request: %v", err))
+		return
+	case len(body) > maxIndexRequest:
+		failJSON(w, bad(http.StatusRequestEntityTooLarge, "a repository index request of more than %d bytes", maxIndexRequest))
+		return
+	case len(trimSpace(body)) > 0:
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil || dec.More() {
+			failJSON(w, bad(http.StatusBadRequest, `bad repository index request: want {} or {"ready": true}`))
+			return
+		}
+	}
+	out := []ModelStatus{}
+	for _, st := range s.Index() {
+		if !req.Ready || st.State == stateReady {
+			out = append(out, st)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // tensorMetadata is the protocol's $metadata_tensor.
@@ -87,27 +132,23 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 // model returns the model in use if the request's {name} and {version}
-// (if given) name it, or writes a 404 and returns nil.
-func (s *Server) model(w http.ResponseWriter, r *http.Request) *loaded {
-	m := s.cur.Load()
-	name, version := r.PathValue("name"), r.PathValue("version")
-	if name != ModelName(s.path) {
-		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("unknown model %q: this server serves %q", name, ModelName(s.path))})
-		return nil
-	}
-	if version != "" && version != m.version {
-		writeJSON(w, http.StatusNotFound, oipError{fmt.Sprintf("model %q has no version %q: the version in use is %q", name, version, m.version)})
-		return nil
+// (if given) name it (lookup), or a 404 or 503 (and nil).
+func (s *Server) model(w http.ResponseWriter, r *http.Request) (*loaded, *httpError) {
+	m, e := s.lookup(r.PathValue("name"), r.PathValue("version"))
+	if e != nil {
+		return nil, e
 	}
 	w.Header()[hdrVersion] = m.hdr
-	return m
+	return m, nil
 }
 
 // modelReady is GET /v2/models/{name}[/versions/{version}]/ready.
 func (s *Server) modelReady(w http.ResponseWriter, r *http.Request) {
-	if s.model(w, r) != nil {
-		w.WriteHeader(http.StatusOK)
+	if _, e := s.model(w, r); e != nil {
+		failJSON(w, e)
+		return
 	}
+	w.WriteHeader(http.StatusOK)
 }
 
 // datatype is the protocol's datatype of a float of size bytes.
@@ -123,12 +164,13 @@ func datatype(size int) string {
 // model, which takes float32 samples) and shape [-1, d]; the outputs
 // "label" (INT64, [-1]) and "scores" (the model's type, [-1, k]).
 func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
-	m := s.model(w, r)
-	if m == nil {
+	m, e := s.model(w, r)
+	if e != nil {
+		failJSON(w, e)
 		return
 	}
 	md := modelMetadataResponse{
-		Name:     ModelName(s.path),
+		Name:     m.name,
 		Versions: []string{m.version},
 		Platform: serverName,
 		Inputs:   []tensorMetadata{{"input", datatype(m.elem), []int{-1, m.dims}}},

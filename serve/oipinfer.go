@@ -103,30 +103,33 @@ type inferRequest struct {
 // array per row), answered with the outputs "label" (INT64 [n]) and
 // "scores" (the model's type, [n, k]), or those of "outputs".
 func (s *Server) infer(w http.ResponseWriter, r *http.Request) {
-	m := s.model(w, r)
-	if m == nil {
-		return
+	m, e := s.model(w, r)
+	name := "" // a name the server does not have: not counted under it
+	if m != nil {
+		name = m.name
 	}
-	if r.ContentLength > s.opt.MaxBodyBytes {
+	ob := s.observe(name, ProtoOIPREST)
+	if e == nil && r.ContentLength > s.opt.MaxBodyBytes {
 		w.Header()["Connection"] = connClose
-		failJSON(w, bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes))
-		return
+		e = bad(http.StatusRequestEntityTooLarge, "request body of %d bytes (Content-Length) over the limit of %d bytes (-max-body)", r.ContentLength, s.opt.MaxBodyBytes)
 	}
-	b := s.pool.Get().(*buffers)
-	defer s.put(b)
-	b.h = hold{s: s}
-	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
-	var e *httpError
-	if m.text != nil {
-		e = serveInferText(s, w, body, m, b)
-	} else if m.c32 != nil {
-		e = serveInfer(s, w, body, m, m.c32, b)
-	} else {
-		e = serveInfer(s, w, body, m, m.c64, b)
+	if e == nil {
+		b := s.pool.Get().(*buffers)
+		b.h = hold{s: s}
+		body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+		if m.text != nil {
+			e = serveInferText(s, w, body, m, b)
+		} else if m.c32 != nil {
+			e = serveInfer(s, w, body, m, m.c32, b)
+		} else {
+			e = serveInfer(s, w, body, m, m.c64, b)
+		}
+		s.put(b)
 	}
 	if e != nil {
 		failJSON(w, e)
 	}
+	ob.end(status(e))
 }
 
 // failJSON writes e as the protocol's error response, {"error": "..."}.
@@ -158,7 +161,7 @@ func serveInfer[T kernel.Float](s *Server, w http.ResponseWriter, body interface
 	w.Header()["Content-Type"] = ctJSON
 	bw := b.writer(w)
 	out := append(b.out[:0], `{"model_name":`...)
-	out = strconv.AppendQuote(out, ModelName(s.path))
+	out = strconv.AppendQuote(out, m.name)
 	out = append(out, `,"model_version":"`...)
 	out = append(out, m.version...)
 	out = append(out, '"')

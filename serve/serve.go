@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -137,8 +136,16 @@ type Options struct {
 	// would have changed (lastReloadRefused), since the clients of the
 	// model in use would get errors or other answers from the new one.
 	AllowModelChange bool
+	// MaxModels bounds the models a repository (NewRepository) serves
+	// (-max-models); default 1024. The files beyond it, in name order,
+	// are not loaded, and logged.
+	MaxModels int
 	// Logger receives reloads and their failures; default slog.Default().
 	Logger *slog.Logger
+	// Observer, if set, is told of every inference request (its model,
+	// protocol, status and time), of the requests in flight and of every
+	// reload's outcome: the hook for metrics (see Observer).
+	Observer Observer
 }
 
 // withDefaults returns o with every zero field set to its default.
@@ -163,7 +170,7 @@ func (o Options) withDefaults() (Options, error) {
 		max  int64
 	}{{"MaxBodyBytes", o.MaxBodyBytes, math.MaxInt / 8}, {"MaxModelBytes", o.MaxModelBytes, math.MaxInt - 1},
 		{"MaxInflightBytes", o.MaxInflightBytes, math.MaxInt64 / 2}, {"MaxScores", o.MaxScores, math.MaxInt / 8},
-		{"MaxConns", int64(o.MaxConns), math.MaxInt32}} {
+		{"MaxConns", int64(o.MaxConns), math.MaxInt32}, {"MaxModels", int64(o.MaxModels), math.MaxInt32}} {
 		if v.n < 0 || v.n > v.max {
 			return o, fmt.Errorf("%w: %s = %d: negative, or more than this platform holds", ErrOption, v.name, v.n)
 		}
@@ -191,6 +198,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxConns == 0 {
 		o.MaxConns = 1024
+	}
+	if o.MaxModels == 0 {
+		o.MaxModels = 1024
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -304,6 +314,7 @@ var retryDelays = []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 
 // loaded is a model in use, with what the handler needs of it computed
 // once.
 type loaded struct {
+	name    string   // the name it is served under
 	version string   // first 16 hex digits of the file's SHA-256
 	hdr     []string // {version}, for the response header
 	sum     [sha256.Size]byte
@@ -339,235 +350,6 @@ func (a fileStat) changed(b fileStat) bool {
 	return !os.SameFile(a.fi, b.fi) || a.size != b.size || !a.mod.Equal(b.mod)
 }
 
-// Server serves the predictions of the model in a file (see the package
-// documentation). Its methods are safe for concurrent use.
-type Server struct {
-	path   string
-	decode Decoder
-	opt    Options
-	log    *slog.Logger
-	cur    atomic.Pointer[loaded]
-	mux    *http.ServeMux
-	pool   sync.Pool // of *buffers
-
-	inflight atomic.Int64 // bytes the requests in flight hold (see hold)
-	peak     atomic.Int64 // the most inflight has been
-
-	// mu guards the fields below. It is never held across file I/O or
-	// decoding: reloads run side by side, each numbered when it starts,
-	// and the outcome of one that started before the last recorded one
-	// is dropped.
-	mu        sync.Mutex
-	started   uint64            // reloads started
-	recorded  uint64            // the number of the last reload whose outcome was recorded
-	seen      fileStat          // the file's state at the last reload
-	badSum    [sha256.Size]byte // the last bad content's hash
-	lastErr   error             // the last reload's error, nil after a success
-	lastTrans string            // the last transient error logged
-	retry     bool              // the last read failed for a reason that may pass: Watch tries again
-
-	// For /healthz, which must not wait for a reload in progress.
-	reloads atomic.Int64              // models put in use after the first
-	failure atomic.Pointer[time.Time] // when the last reload failed, nil after a success
-	refused atomic.Pointer[string]    // what the last reload would have changed, if refused for it
-}
-
-// New reads and decodes the model file at path with decode (nil:
-// DecodeModel) and returns a server of it. The first model must load: an
-// error wraps ErrModel.
-func New(path string, decode Decoder, opt Options) (*Server, error) {
-	opt, err := opt.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	if decode == nil {
-		decode = DecodeModel
-	}
-	if opt.ReadFile == nil {
-		limit := opt.MaxModelBytes
-		opt.ReadFile = func(path string) ([]byte, error) { return readModel(path, limit) }
-	}
-	s := &Server{path: path, decode: decode, opt: opt, log: opt.Logger}
-	s.pool.New = func() any { return new(buffers) }
-	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("/predict", s.predict)
-	s.mux.HandleFunc("/healthz", s.healthz)
-	s.oipRoutes()
-	if _, err := s.Reload(); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// Info describes the model in use.
-type Info struct {
-	Version   string `json:"model"`     // first 16 hex digits of the file's SHA-256
-	Dims      int    `json:"dims"`      // features per sample
-	Classes   []int  `json:"classes"`   // labels
-	NumScores int    `json:"numScores"` // decision values per sample
-	Elem      string `json:"type"`      // the samples' element type: "float32" or "float64"
-	// Kind names the model's kind in the module's table (model.Kind), e.g.
-	// "binary int8 quantised linear model"; "" for a model of another
-	// package.
-	Kind string `json:"kind,omitempty"`
-	// Quantised reports a model whose weights are int8 (it takes float32
-	// samples, so Elem is "float32").
-	Quantised bool `json:"quantised"`
-	// Desc is the model's own one-line description (its String method),
-	// if it has one.
-	Desc     string    `json:"description,omitempty"`
-	LoadedAt time.Time `json:"loadedAt"` // when it was loaded
-
-	// Names are a text model's label names, in the order of Classes: the
-	// labels it answers text with.
-	Names []string `json:"names,omitempty"`
-}
-
-// Current describes the model in use.
-func (s *Server) Current() Info {
-	m := s.cur.Load()
-	info := Info{Version: m.version, Dims: m.dims, Classes: slices.Clone(m.classes), NumScores: m.nscores,
-		Elem: m.elemName(), Kind: m.kind, Quantised: m.quant, Desc: m.desc, LoadedAt: m.at}
-	if t, ok := m.model.(*model.Text); ok {
-		info.Names = t.Names()
-	}
-	return info
-}
-
-// elemName is "float32" or "float64".
-func (l *loaded) elemName() string {
-	if l.elem == 8 {
-		return "float64"
-	}
-	return "float32"
-}
-
-// Model returns the model in use and its version.
-func (s *Server) Model() (Model, string) {
-	m := s.cur.Load()
-	return m.model, m.version
-}
-
-// stat returns the model file's state (the zero fileStat if it cannot be
-// read).
-func (s *Server) stat() fileStat {
-	fi, err := os.Stat(s.path)
-	if err != nil {
-		return fileStat{}
-	}
-	return fileStat{fi, fi.Size(), fi.ModTime()}
-}
-
-// Reload reads the model file again and, if its bytes differ from the
-// model in use and decode into a usable model, puts that model in use:
-// requests that started before go on with the old one, those that start
-// after use the new one. It reports whether the model changed. On an
-// error (wrapping ErrModel) the current model stays in use and the error
-// is logged, once per distinct bad file content; /healthz says only that
-// the last reload failed, and when.
-//
-// A read that fails for a reason that may pass (too many open files,
-// permission denied, an interrupted call, a file replaced while it was
-// being opened) is retried a few times, with growing pauses, and if it
-// still fails the file is not taken as seen: Watch tries it again at its
-// next look. Reloads hold no lock while they read or decode: two at once
-// (Watch and a SIGHUP) both run, and the outcome of the one that started
-// first is dropped if the other's is already in (Reload then reports no
-// change and no error).
-func (s *Server) Reload() (bool, error) {
-	st := s.stat() // before reading: a change after it is seen next time
-	s.mu.Lock()
-	s.started++
-	gen := s.started
-	s.seen = st
-	s.mu.Unlock()
-
-	data, err := s.opt.ReadFile(s.path)
-	for _, d := range retryDelays {
-		if err == nil || !transient(err) {
-			break
-		}
-		time.Sleep(d)
-		data, err = s.opt.ReadFile(s.path)
-	}
-	if err != nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if gen < s.recorded {
-			return false, nil
-		}
-		s.recorded, s.retry = gen, false
-		err = fmt.Errorf("%w: %w", ErrModel, err)
-		if transient(err) {
-			s.retry = true // not taken as the file's state: the next look tries again
-			s.lastErr = err
-			now := time.Now()
-			s.failure.Store(&now)
-			if msg := err.Error(); msg != s.lastTrans {
-				s.lastTrans = msg
-				s.logFailure(err)
-			}
-			return false, err
-		}
-		return false, s.failed(err, nil)
-	}
-	sum := sha256.Sum256(data)
-	cur := s.cur.Load()
-	if cur != nil && sum == cur.sum {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if gen >= s.recorded {
-			s.recorded, s.retry = gen, false
-			s.succeeded()
-		}
-		return false, nil
-	}
-	s.mu.Lock()
-	lastErr := s.lastErr
-	known := sum == s.badSum && lastErr != nil
-	s.mu.Unlock()
-	if known {
-		return false, lastErr // already logged
-	}
-	l, err := s.safeDecode(data, sum)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if gen < s.recorded {
-		return false, nil // a reload that started later has put its outcome in
-	}
-	s.recorded, s.retry = gen, false
-	if err == nil && cur != nil && !s.opt.AllowModelChange {
-		if what := changes(cur, l); what != "" {
-			refusal := "the new model changes " + what + "; the model in use is kept (-allow-model-change allows it)"
-			err = fmt.Errorf("%w: %s: %s", ErrModel, s.path, refusal)
-			s.failed(err, &sum)
-			s.refused.Store(&refusal)
-			return false, err
-		}
-	}
-	if err == nil {
-		if cur != nil {
-			s.reloads.Add(1)
-		}
-		s.cur.Store(l)
-		s.succeeded()
-		s.log.Info("serve: model loaded", "file", s.path, "model", l.version, "dims", l.dims,
-			"classes", len(l.classes), "scores", l.nscores, "type", l.elemName(), "kind", l.kind)
-		return true, nil
-	}
-	if !errors.Is(err, ErrModel) {
-		err = fmt.Errorf("%w: %s: %w", ErrModel, s.path, err)
-	}
-	return false, s.failed(err, &sum)
-}
-
-// succeeded records a reload that left a good model in use; s.mu is held.
-func (s *Server) succeeded() {
-	s.lastErr, s.lastTrans = nil, ""
-	s.failure.Store(nil)
-	s.refused.Store(nil)
-}
-
 // changes names what model b changes of model a that its clients would
 // notice: the input width, the labels (or their order), the kind; "" if
 // none.
@@ -583,43 +365,6 @@ func changes(a, b *loaded) string {
 		what = append(what, fmt.Sprintf("the kind from %q to %q", a.kind, b.kind))
 	}
 	return strings.Join(what, ", ")
-}
-
-// failed records and logs a failed reload (sum is the bad content's hash,
-// nil if the file could not be read); s.mu is held.
-func (s *Server) failed(err error, sum *[sha256.Size]byte) error {
-	if sum != nil {
-		s.badSum = *sum
-	}
-	s.lastErr, s.lastTrans = err, ""
-	now := time.Now()
-	s.failure.Store(&now)
-	s.refused.Store(nil)
-	s.logFailure(err)
-	return err
-}
-
-// logFailure logs a failed reload, with its details: /healthz gives none.
-func (s *Server) logFailure(err error) {
-	if cur := s.cur.Load(); cur != nil {
-		s.log.Error("serve: model reload failed; keeping the model in use", "file", s.path, "model", cur.version, "err", err)
-	}
-}
-
-// safeDecode decodes data (whose hash is sum) and checks the model, with a
-// panic in the Decoder or the model's methods turned into an error: a bad
-// file must not bring the server down.
-func (s *Server) safeDecode(data []byte, sum [sha256.Size]byte) (l *loaded, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			l, err = nil, fmt.Errorf("%w: %s: the decoder or the model panicked: %v", ErrModel, s.path, p)
-		}
-	}()
-	m, err := s.decode(s.path, data)
-	if err != nil {
-		return nil, err
-	}
-	return newLoaded(m, sum)
 }
 
 // newLoaded checks m and computes what the handler needs of it.
@@ -657,32 +402,6 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 		return nil, fmt.Errorf("%w: %d features, %d scores, %d classes", ErrModel, l.dims, l.nscores, len(l.classes))
 	}
 	return l, nil
-}
-
-// Watch reloads the model whenever the file's size, modification time or
-// identity (a file renamed over it) changes, looking every Options.Poll,
-// until ctx is done. Replace a model file by renaming a complete one over
-// it: a file caught half-written fails to decode and is retried when it
-// changes again.
-func (s *Server) Watch(ctx context.Context) {
-	if s.opt.Poll < 0 {
-		return
-	}
-	t := time.NewTicker(s.opt.Poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		s.mu.Lock()
-		seen, retry := s.seen, s.retry
-		s.mu.Unlock()
-		if retry || seen.changed(s.stat()) {
-			s.Reload() // logs its error
-		}
-	}
 }
 
 // HTTPServer returns an http.Server for addr with the server as handler and
@@ -782,9 +501,49 @@ wait:
 // endpoints. /predict is matched first, without the ServeMux, whose
 // pattern matching allocates.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/predict" {
+	if p := r.URL.Path; p == "/predict" || strings.HasPrefix(p, "/predict/") {
 		s.predict(w, r)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// Info describes the model in use.
+type Info struct {
+	Version   string `json:"model"`     // first 16 hex digits of the file's SHA-256
+	Dims      int    `json:"dims"`      // features per sample
+	Classes   []int  `json:"classes"`   // labels
+	NumScores int    `json:"numScores"` // decision values per sample
+	Elem      string `json:"type"`      // the samples' element type: "float32" or "float64"
+	// Kind names the model's kind in the module's table (model.Kind), e.g.
+	// "binary int8 quantised linear model"; "" for a model of another
+	// package.
+	Kind string `json:"kind,omitempty"`
+	// Quantised reports a model whose weights are int8 (it takes float32
+	// samples, so Elem is "float32").
+	Quantised bool `json:"quantised"`
+	// Desc is the model's own one-line description (its String method),
+	// if it has one.
+	Desc     string    `json:"description,omitempty"`
+	LoadedAt time.Time `json:"loadedAt"` // when it was loaded
+
+	// Names are a text model's label names, in the order of Classes: the
+	// labels it answers text with.
+	Names []string `json:"names,omitempty"`
+}
+
+// versionOf is l's version, "" if l is nil.
+func (l *loaded) versionOf() string {
+	if l == nil {
+		return ""
+	}
+	return l.version
+}
+
+// elemName is "float32" or "float64".
+func (l *loaded) elemName() string {
+	if l.elem == 8 {
+		return "float64"
+	}
+	return "float32"
 }

@@ -724,7 +724,7 @@ func writeInferText[T kernel.Float](s *Server, w http.ResponseWriter, m *loaded,
 	n, k := req.n, m.nscores
 	w.Header()["Content-Type"] = ctJSON
 	o := outStream{bw: b.writer(w), out: append(b.out[:0], `{"model_name":`...)}
-	o.out = strconv.AppendQuote(o.out, ModelName(s.path))
+	o.out = strconv.AppendQuote(o.out, m.name)
 	o.out = append(o.out, `,"model_version":"`...)
 	o.out = append(o.out, m.version...)
 	o.out = append(o.out, '"')

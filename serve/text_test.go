@@ -461,7 +461,7 @@ var textLeakSeeds = []string{
 // differs from its responses through buffers that served other requests.
 func checkTextIndependent(t *testing.T, s *Server, body string) {
 	t.Helper()
-	d := s.cur.Load().dims
+	d := s.first().dims
 	rng := rand.New(rand.NewPCG(3, 4))
 	var longDocs []string
 	for i := range 8 {

@@ -12,6 +12,7 @@
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
 //	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
 //	rosenblatt serve -model FILE [flags]    serve the model's predictions over HTTP, reloading it when it changes
+//	rosenblatt serve -models DIR [flags]    serve every model file of DIR by name, each reloaded on its own
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
 //	rosenblatt bench [flags]                measure the roofline; time the kernels against it
 //	rosenblatt bench compare A.json B.json  put two bench reports side by side
