@@ -14,7 +14,7 @@
 # and the CPU time a request took in the server and in the load generator,
 # which the load changes less than it changes the rates.
 set -e
-out=bench/results/serving/grpc-zen5.txt
+out=${OUT:-bench/results/serving/grpc-zen5.txt}
 tmp=$(mktemp -d)
 go build -o "$tmp/rosenblatt" ./cmd/rosenblatt
 go -C server build -o "$tmp/rosenblatt-server" ./cmd/rosenblatt-server
