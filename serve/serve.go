@@ -395,7 +395,11 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 		l.desc = mm.String()
 		if k := model.KindOf(mm); k != 0 {
 			l.kind = k.String()
-			l.quant = k >= model.QuantBinary && k <= model.QuantArgmax
+			l.quant = quantKind(k)
+		}
+		if t, ok := m.(*model.Text); ok {
+			// A text model is as quantised as the model of its rows.
+			l.quant = quantKind(model.KindOf(t.Inner()))
 		}
 	}
 	if l.dims < 1 || l.nscores < 1 || len(l.classes) < 2 {
@@ -403,6 +407,9 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 	}
 	return l, nil
 }
+
+// quantKind reports a kind of int8 weights.
+func quantKind(k model.Kind) bool { return k >= model.QuantBinary && k <= model.QuantArgmax }
 
 // HTTPServer returns an http.Server for addr with the server as handler and
 // the Options' timeouts. Its connections are not limited: Run limits them

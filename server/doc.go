@@ -20,7 +20,8 @@
 // methods:
 //
 //	ServerLive      live: true
-//	ServerReady     ready: the server has a model
+//	ServerReady     ready: serve.Server.Ready, as REST's GET /v2/health/ready (every model
+//	                loaded, and at least one)
 //	ServerMetadata  name "rosenblatt", version "2", no extensions
 //	ModelReady      ready: the model (and version, if given) is in use; false for an
 //	                unknown name or version or a model whose file has not loaded

@@ -57,9 +57,12 @@ func (g *Service) ServerLive(context.Context, *oippb.ServerLiveRequest) (*oippb.
 	return &oippb.ServerLiveResponse{Live: true}, nil
 }
 
-// ServerReady answers ready if the server has a model.
+// ServerReady answers serve.Server.Ready, as REST's GET /v2/health/ready
+// does: ready if the server serves at least one model and every model it
+// serves is loaded.
 func (g *Service) ServerReady(context.Context, *oippb.ServerReadyRequest) (*oippb.ServerReadyResponse, error) {
-	return &oippb.ServerReadyResponse{Ready: len(g.s.Models()) > 0}, nil
+	ready, _ := g.s.Ready()
+	return &oippb.ServerReadyResponse{Ready: ready}, nil
 }
 
 // ModelReady answers whether the model (and version, if given) is in
