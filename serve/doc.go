@@ -83,7 +83,13 @@
 //
 // An inference request has one input, "input", of shape [n, d], its data
 // row-major, flat or one array per row, parsed as JSON requests to
-// /predict are (the same scanner and refusals); "parameters" are read and
+// /predict are (the same scanner and refusals), of datatype FP32, FP64,
+// INT8 or UINT8 whatever the model's metadata names: integers are taken
+// exactly (a float model gets them as floats; a quantised model takes
+// them as its int8 or uint8 bytes, x = v with scale 1, through
+// quant.Model's PredictI8 and PredictU8, not quantised again over the
+// sample's range), and a value that is not an integer of the datatype's
+// range is refused (400), named by row and feature; "parameters" are read and
 // ignored; "outputs", if given, picks "label" and/or "scores". The
 // response holds model_name, model_version, the request's id and the
 // outputs as tensors (label INT64 [n], scores FP32 or FP64 [n, k], data
