@@ -37,10 +37,11 @@ const MaxLabelName = 4096
 //
 // and the checksum of the whole. A text model has no JSON form.
 type Text struct {
-	feat  *text.Featurizer
-	inner Model
-	names []string
-	pred  textPredictor
+	feat    *text.Featurizer
+	inner   Model
+	classes []int // inner's, taken once: Name runs per prediction and allocates nothing
+	names   []string
+	pred    textPredictor
 }
 
 // textPredictor featurizes and classifies in the inner model's type.
@@ -124,7 +125,7 @@ func NewText(f *text.Featurizer, inner Model, names []string) (*Text, error) {
 		}
 		seen[n] = true
 	}
-	t := &Text{feat: f, inner: inner, names: slices.Clone(names)}
+	t := &Text{feat: f, inner: inner, classes: slices.Clone(classes), names: slices.Clone(names)}
 	switch c := inner.(type) {
 	case Classifier[float32]:
 		t.pred = &textOf[float32]{c: c, f: f}
@@ -161,7 +162,7 @@ func (t *Text) Names() []string { return slices.Clone(t.names) }
 
 // Name returns the name of label y, or "" if y is none of Classes.
 func (t *Text) Name(y int) string {
-	if i := slices.Index(t.inner.Classes(), y); i >= 0 {
+	if i := slices.Index(t.classes, y); i >= 0 {
 		return t.names[i]
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/text"
@@ -185,5 +186,61 @@ func BenchmarkPredictText(b *testing.B) {
 	}
 	if cpu0 >= 0 { // the thread's CPU time, which a loaded machine does not inflate as it does wall time
 		b.ReportMetric(float64(threadCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// TestTextPredictNoAllocs: once warm, prediction from text (the label, its
+// name, the scores) allocates nothing, whatever the inner model's type,
+// and gives what the inner model gives on the featurized row.
+func TestTextPredictNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops objects under -race")
+	}
+	tm := trainText(t)
+	f := tm.Featurizer()
+	m32 := tm.Inner().(*perceptron.Model[float32])
+	r := text.NewRows[float64](f)
+	for _, d := range textDocs {
+		r.AppendString(d.doc, d.label)
+	}
+	m64, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t64, err := model.NewText(f, m64, tm.Names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "the cat chased a dog past the bank"
+	row := text.NewRows[float32](f).Row(dataset.SparseRow[float32]{}, []byte(doc))
+	want, err := m32.PredictSparse(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*model.Text{tm, t64} {
+		dst := make([]float64, c.NumScores())
+		var name string
+		var label int
+		allocs := testing.AllocsPerRun(200, func() {
+			var err error
+			if name, err = c.PredictText(doc); err != nil {
+				t.Fatal(err)
+			}
+			if label, err = c.PredictTextLabel(doc); err != nil {
+				t.Fatal(err)
+			}
+			if err = c.ScoresText(dst, doc); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations a prediction, want 0", c.Inner(), allocs)
+		}
+		if c == tm && (label != want || name != c.Name(want)) {
+			t.Errorf("label %d %q, the inner model's %d %q", label, name, want, c.Name(want))
+		}
+		if name != c.Name(label) || name == "" {
+			t.Errorf("name %q of label %d, want %q", name, label, c.Name(label))
+		}
 	}
 }

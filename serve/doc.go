@@ -56,7 +56,9 @@
 // speak), a model named by its file's name without the extension
 // (ModelName) and versioned by Info.Version:
 //
-//	GET  /v2/health/live, /v2/health/ready          200, empty body
+//	GET  /v2/health/live                            200, empty body
+//	GET  /v2/health/ready                           200, empty body, if every model is loaded (Ready);
+//	                                                503 and {"error": ...} naming those that are not
 //	GET  /v2                                        {"name":"rosenblatt","version":...,"extensions":[],"models":[names]}
 //	POST /v2/repository/index                       [{"name":...,"version":...,"state":"READY"|"UNAVAILABLE","reason":...}]:
 //	                                                every model (body empty or {}), or the ready ones ({"ready":true}),
@@ -64,13 +66,30 @@
 //	GET  /v2/models/{name}[/versions/{v}]           metadata: input "input" FP32 or FP64 [-1, d] (a
 //	                                                quantised model takes FP32); outputs "label"
 //	                                                INT64 [-1] and "scores" [-1, k]
-//	GET  /v2/models/{name}[/versions/{v}]/ready     200, empty body
+//	GET  /v2/models/{name}[/versions/{v}]/ready     200, empty body; 404 for another name or
+//	                                                version, 503 for a model whose file has not loaded
 //	POST /v2/models/{name}[/versions/{v}]/infer     {"id":...,"inputs":[{"name":"input","shape":[n,d],
 //	                                                "datatype":"FP32","data":[...]}],"outputs":[...]}
 //
+// The server is ready (Ready) when it serves at least one model and every
+// model it serves is loaded: the protocol's "server ready" is "all the
+// models are ready for inferencing", as Triton Inference Server's strict
+// readiness reads it. A server of one file is ready from the start (New
+// fails unless the model loads); a repository is not ready while it is
+// empty or while one of its files has not loaded (a file just added and
+// still being read, or one that does not load), and the models that are
+// loaded answer inference meanwhile: a model's own readiness is its ready
+// endpoint. The gRPC service's ServerReady and ModelReady answer the same.
+//
 // An inference request has one input, "input", of shape [n, d], its data
 // row-major, flat or one array per row, parsed as JSON requests to
-// /predict are (the same scanner and refusals); "parameters" are read and
+// /predict are (the same scanner and refusals), of datatype FP32, FP64,
+// INT8 or UINT8 whatever the model's metadata names: integers are taken
+// exactly (a float model gets them as floats; a quantised model takes
+// them as its int8 or uint8 bytes, x = v with scale 1, through
+// quant.Model's PredictI8 and PredictU8, not quantised again over the
+// sample's range), and a value that is not an integer of the datatype's
+// range is refused (400), named by row and feature; "parameters" are read and
 // ignored; "outputs", if given, picks "label" and/or "scores". The
 // response holds model_name, model_version, the request's id and the
 // outputs as tensors (label INT64 [n], scores FP32 or FP64 [n, k], data

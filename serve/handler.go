@@ -61,6 +61,7 @@ type buffers struct {
 	body   []byte    // a binary request's values, as they arrived
 	x32    []float32 // the samples, in the model's type
 	x64    []float64
+	u8     []uint8   // integer samples for a quantised model (datatypes.go)
 	r32    []float32 // one JSON row
 	r64    []float64
 	scan   []byte  // the JSON scanner's buffer, scanBuffer bytes
@@ -89,7 +90,7 @@ func (b *buffers) done() {
 // put returns b to the pool unless it has grown large.
 func (s *Server) put(b *buffers) {
 	b.done()
-	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || b.txt.large() || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
+	if cap(b.body) > maxPooled || cap(b.out) > maxPooled || cap(b.u8) > maxPooled || b.txt.large() || 8*(cap(b.x64)+cap(b.s64)+cap(b.r64)+cap(b.labels)) > maxPooled ||
 		4*(cap(b.x32)+cap(b.s32)+cap(b.r32)) > maxPooled {
 		return
 	}

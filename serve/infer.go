@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/model"
 )
 
 // The errors of the in-process inference API (Models, Metadata, Infer):
@@ -71,9 +72,14 @@ type Metadata struct {
 	Name    string // the name the model is served under
 	Version string // the version in use (Info.Version)
 	// Input is the input tensor's datatype: "FP32" (a quantised model's
-	// too) or "FP64"; its shape is [-1, Dims].
+	// too) or "FP64", its shape [-1, Dims] (INT8 and UINT8 are taken
+	// too); for a text model "BYTES", shape [-1], one document per row.
 	Input string
 	Dims  int
+	// Text reports a text model: its input is BYTES (InferText) and its
+	// "label" output BYTES [-1], the labels' names (Names).
+	Text  bool
+	Names []string // a text model's label names, in the order of Classes
 	// Scores is the datatype of the "scores" output, the model's element
 	// type; its shape is [-1, NumScores]. The "label" output is INT64
 	// [-1].
@@ -97,8 +103,12 @@ func (s *Server) Metadata(name, version string) (Metadata, error) {
 
 // metadata describes m.
 func (m *loaded) metadata() Metadata {
-	return Metadata{Name: m.name, Version: m.version, Input: datatype(m.elem), Dims: m.dims,
+	md := Metadata{Name: m.name, Version: m.version, Input: datatype(m.elem), Dims: m.dims,
 		Scores: datatype(m.elem), NumScores: m.nscores, Classes: slices.Clone(m.classes)}
+	if m.text != nil {
+		md.Input, md.Text, md.Names = "BYTES", true, m.model.(*model.Text).Names()
+	}
+	return md
 }
 
 // Outputs picks the outputs an inference returns.
@@ -116,6 +126,9 @@ type Result struct {
 	// Labels holds the label of each row ("label", INT64 [Rows]) if
 	// asked, else nil.
 	Labels []int64
+	// Names holds the name of each row's label for a text model
+	// (InferText), if asked; else nil.
+	Names []string
 	// NumScores is the scores per row; the scores ("scores", [Rows,
 	// NumScores], row-major) are in Scores32 if the model's element type
 	// is float32 (Metadata.Scores "FP32"), else in Scores64; both nil if
@@ -125,12 +138,14 @@ type Result struct {
 	Scores64  []float64
 }
 
-// Infer predicts the rows of X, a []float32 or a []float64 of rows ×
-// Metadata.Dims values, row-major, with model name at version (empty: the
+// Infer predicts the rows of X, a []float32, []float64, []int8 or
+// []uint8 of rows × Metadata.Dims values, row-major, with model name at version (empty: the
 // version in use; name "" as for Metadata): the model is looked up once, and that version answers
 // the whole request even if a reload puts another in use meanwhile.
 // Values are converted to the model's element type as the REST endpoints
-// convert them (float32 → float64 exactly, float64 → float32 rounded); a
+// convert them (float32 → float64 exactly, float64 → float32 rounded,
+// integers exactly; a quantised model takes int8 and uint8 values as its
+// bytes, x = v with scale 1, without quantising them again); a
 // NaN, a ±Inf or a value beyond the model's type is refused, as are a
 // length that is not rows × Dims and rows < 1 (ErrInput). The memory the
 // inference takes beyond X (converted samples, labels and scores) is
@@ -172,16 +187,31 @@ func (s *Server) Infer(ctx context.Context, name, version string, X any, rows in
 func inferWith[T kernel.Float](s *Server, m *loaded, c Classifier[T], b *buffers, X any, rows int, out Outputs, res *Result, scores *[]T) *httpError {
 	var x []T
 	var e *httpError
+	var u8 []uint8
+	var i8 []int8
 	switch X := X.(type) {
 	case []float32:
 		x, e = samples[T](m, b, X, rows)
 	case []float64:
 		x, e = samples[T](m, b, X, rows)
+	case []int8:
+		if i8 = X; m.q == nil {
+			x, e = samples[T](m, b, X, rows)
+		}
+	case []uint8:
+		if u8 = X; m.q == nil {
+			x, e = samples[T](m, b, X, rows)
+		}
 	default:
-		return bad(http.StatusBadRequest, "samples of type %T: send float32 or float64 values", X)
+		return bad(http.StatusBadRequest, "samples of type %T: send float32, float64, int8 or uint8 values", X)
 	}
 	if e != nil {
 		return e
+	}
+	if x == nil { // a quantised model's bytes
+		if n := max(len(u8), len(i8)); rows > n/m.dims || rows*m.dims != n {
+			return bad(http.StatusBadRequest, "%d values for %d rows of %d features: want %d", n, rows, m.dims, rows*m.dims)
+		}
 	}
 	k := 0
 	if out.Scores {
@@ -190,7 +220,20 @@ func inferWith[T kernel.Float](s *Server, m *loaded, c Classifier[T], b *buffers
 	if e := s.tooManyScores(int64(rows), int64(k)); e != nil {
 		return e
 	}
-	labels, sc, e := run(c, m, x, rows, b, out.Scores)
+	var labels []int
+	var sc []T
+	switch {
+	case x != nil:
+		labels, sc, e = run(c, m, x, rows, b, out.Scores)
+	case u8 != nil:
+		var s32 []float32
+		labels, s32, e = runBytes(m.q, m, u8, rows, b, out.Scores)
+		sc = any(s32).([]T)
+	default:
+		var s32 []float32
+		labels, s32, e = runBytes(m.q, m, i8, rows, b, out.Scores)
+		sc = any(s32).([]T)
+	}
 	if e != nil {
 		return e
 	}
@@ -210,7 +253,7 @@ func inferWith[T kernel.Float](s *Server, m *loaded, c Classifier[T], b *buffers
 // samples returns the rows × dims values of X in the model's element type
 // T: X itself if it is a []T, else a copy in b's sample buffer (taken from
 // the in-flight budget); every value checked finite in T.
-func samples[T, S kernel.Float](m *loaded, b *buffers, X []S, rows int) ([]T, *httpError) {
+func samples[T kernel.Float, S kernel.Float | int8 | uint8](m *loaded, b *buffers, X []S, rows int) ([]T, *httpError) {
 	d := m.dims
 	if rows > len(X)/d || rows*d != len(X) {
 		return nil, bad(http.StatusBadRequest, "%d values for %d rows of %d features: want %d", len(X), rows, d, rows*d)

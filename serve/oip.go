@@ -14,7 +14,7 @@ import (
 // health and metadata endpoints, over HTTP/REST:
 //
 //	GET /v2/health/live                          200, empty body: the server answers
-//	GET /v2/health/ready                         200, empty body: a model is loaded
+//	GET /v2/health/ready                         200, empty body: every model is loaded (Ready); 503 if not
 //	GET /v2                                      server metadata: name, version, extensions
 //	GET /v2/models/{name}[/versions/{v}]         model metadata
 //	GET /v2/models/{name}[/versions/{v}]/ready   200, empty body; 404 for another name or version
@@ -40,7 +40,7 @@ func ModelName(path string) string {
 func (s *Server) oipRoutes() {
 	ok := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }
 	s.mux.HandleFunc("GET /v2/health/live", ok)
-	s.mux.HandleFunc("GET /v2/health/ready", ok) // New fails unless a model loads
+	s.mux.HandleFunc("GET /v2/health/ready", s.serverReady)
 	s.mux.HandleFunc("GET /v2", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, serverMetadata{Name: serverName, Version: serverVersion, Extensions: []string{},
 			Models: slices.Clone(s.set.Load().names)})

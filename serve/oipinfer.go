@@ -95,11 +95,12 @@ type inferRequest struct {
 	label, scor bool   // the outputs asked for
 	id          []byte // the request's id, as written (escapes and all), in b.id
 	haveID      bool
+	dt          int // the input's datatype: dtFloat, dtInt8, dtUint8 (datatypes.go)
 }
 
 // infer is POST /v2/models/{name}[/versions/{version}]/infer: the Open
 // Inference Protocol's inference request, one input tensor "input" of
-// shape [n, d] (datatype FP32 or FP64; data row-major, flat or one
+// shape [n, d] (datatype FP32, FP64, INT8 or UINT8; data row-major, flat or one
 // array per row), answered with the outputs "label" (INT64 [n]) and
 // "scores" (the model's type, [n, k]), or those of "outputs".
 func (s *Server) infer(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +155,13 @@ func serveInfer[T kernel.Float](s *Server, w http.ResponseWriter, body interface
 	if e := s.tooManyScores(int64(n), int64(k)); e != nil {
 		return e
 	}
-	labels, sc, e := run(c, m, x, n, b, req.scor)
+	var labels []int
+	var sc []T
+	if req.dt == dtFloat {
+		labels, sc, e = run(c, m, x, n, b, req.scor)
+	} else {
+		labels, sc, e = runInts(c, m, x, n, b, req.scor, req.dt)
+	}
 	if e != nil {
 		return e
 	}
@@ -316,8 +323,17 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 				dt, e := sc.str(s, true)
 				if e == nil && string(dt) == "BYTES" {
 					e = notText(m, `datatype "BYTES"`)
-				} else if e == nil && string(dt) != "FP32" && string(dt) != "FP64" {
-					e = bad(http.StatusBadRequest, `datatype %q: the model takes FP32 or FP64 (its own type is %s)`, dt, datatype(m.elem))
+				} else if e == nil {
+					switch string(dt) {
+					case "FP32", "FP64":
+						req.dt = dtFloat
+					case "INT8":
+						req.dt = dtInt8
+					case "UINT8":
+						req.dt = dtUint8
+					default:
+						e = bad(http.StatusBadRequest, `datatype %q: the model takes %s (its own type is %s)`, dt, inputDatatypes, datatype(m.elem))
+					}
 				}
 				return e
 			case "shape":
@@ -394,6 +410,11 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 		return req, nil, bad(http.StatusBadRequest, "the input holds %d values, its shape [%d, %d] needs %d", len(x), shape[0], d, shape[0]*d)
 	case haveOutputs && !req.label && !req.scor:
 		return req, nil, bad(http.StatusBadRequest, `"outputs" names no output: ask for "label", "scores" or both, or leave "outputs" out`)
+	}
+	if req.dt != dtFloat {
+		if e := checkInts(x, d, req.dt); e != nil {
+			return req, nil, e
+		}
 	}
 	if !haveOutputs {
 		req.label, req.scor = true, true

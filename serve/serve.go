@@ -20,6 +20,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/model"
+	"github.com/rosenblatt-go/rosenblatt/quant"
 )
 
 // Sentinel errors; every error of this package wraps one of them.
@@ -324,10 +325,11 @@ type loaded struct {
 	dims    int
 	nscores int
 	classes []int
-	elem    int    // 4 or 8
-	kind    string // model.KindOf's name, "" for another package's model
-	quant   bool   // int8 weights
-	desc    string // the model's String, if it has one
+	elem    int          // 4 or 8
+	kind    string       // model.KindOf's name, "" for another package's model
+	quant   bool         // int8 weights
+	q       *quant.Model // the model, if it is a quant.Model: it takes INT8 and UINT8 data natively (datatypes.go)
+	desc    string       // the model's String, if it has one
 	at      time.Time
 
 	// text is a text model's featurizer, inner model and label names
@@ -385,6 +387,9 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 	switch c := served.(type) {
 	case Classifier[float32]:
 		l.c32, l.elem = c, 4
+		if l.text == nil {
+			l.q, _ = c.(*quant.Model)
+		}
 	case Classifier[float64]:
 		l.c64, l.elem = c, 8
 	default:
@@ -395,7 +400,11 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 		l.desc = mm.String()
 		if k := model.KindOf(mm); k != 0 {
 			l.kind = k.String()
-			l.quant = k >= model.QuantBinary && k <= model.QuantArgmax
+			l.quant = quantKind(k)
+		}
+		if t, ok := m.(*model.Text); ok {
+			// A text model is as quantised as the model of its rows.
+			l.quant = quantKind(model.KindOf(t.Inner()))
 		}
 	}
 	if l.dims < 1 || l.nscores < 1 || len(l.classes) < 2 {
@@ -403,6 +412,9 @@ func newLoaded(m Model, sum [sha256.Size]byte) (*loaded, error) {
 	}
 	return l, nil
 }
+
+// quantKind reports a kind of int8 weights.
+func quantKind(k model.Kind) bool { return k >= model.QuantBinary && k <= model.QuantArgmax }
 
 // HTTPServer returns an http.Server for addr with the server as handler and
 // the Options' timeouts. Its connections are not limited: Run limits them

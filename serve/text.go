@@ -157,12 +157,12 @@ func (d *textDocs) add(p []byte) *httpError {
 }
 
 // read reads one JSON string at the scanner's position, document i
-// (named what in messages), decoded, as the next document. The text is
+// (named what and, if i ≥ 0, i in messages: docName), decoded, as the next document. The text is
 // checked as it is decoded: it must be valid UTF-8 (RFC 8259, section 8.1)
 // without raw control characters, its escapes those of RFC 8259 section 7;
 // a \u escape of a lone UTF-16 surrogate is decoded as U+FFFD, as
 // encoding/json decodes it. Nothing of it is held but the decoded text.
-func (d *textDocs) read(what string) *httpError {
+func (d *textDocs) read(what string, i int) *httpError {
 	s, sc := d.s, d.sc
 	c, ok := sc.peek()
 	if !ok {
@@ -174,7 +174,7 @@ func (d *textDocs) read(what string) *httpError {
 				return e
 			}
 		}
-		return bad(http.StatusBadRequest, "bad JSON: %s is %s, not a string", what, kindOf(c))
+		return bad(http.StatusBadRequest, "bad JSON: %s is %s, not a string", docName(what, i), kindOf(c))
 	}
 	sc.i++
 	t := &d.b.txt
@@ -207,7 +207,7 @@ func (d *textDocs) read(what string) *httpError {
 			d.max = max(d.max, len(t.docs)-start)
 			return nil
 		case c < ' ':
-			return bad(http.StatusBadRequest, "bad JSON at byte %d: %s: a control character (%s) in a string (write it as an escape)", sc.pos(), what, charName(c))
+			return bad(http.StatusBadRequest, "bad JSON at byte %d: %s: a control character (%s) in a string (write it as an escape)", sc.pos(), docName(what, i), charName(c))
 		case c == '\\':
 			sc.need(12) // \uXXXX\uXXXX
 			r, k := unescape(sc.buf[sc.i:sc.n])
@@ -215,7 +215,7 @@ func (d *textDocs) read(what string) *httpError {
 				if sc.eof && sc.n-sc.i < 6 && validPrefix(sc.buf[sc.i:sc.n]) {
 					return sc.ended(s)
 				}
-				return bad(http.StatusBadRequest, "bad JSON at byte %d: %s: an invalid escape %q", sc.pos(), what, sc.buf[sc.i:min(sc.n, sc.i+6)])
+				return bad(http.StatusBadRequest, "bad JSON at byte %d: %s: an invalid escape %q", sc.pos(), docName(what, i), sc.buf[sc.i:min(sc.n, sc.i+6)])
 			}
 			var p [utf8.UTFMax]byte
 			if e := d.add(utf8.AppendRune(p[:0], r)); e != nil {
@@ -229,7 +229,7 @@ func (d *textDocs) read(what string) *httpError {
 				if sc.eof && !utf8.FullRune(sc.buf[sc.i:sc.n]) {
 					return sc.ended(s)
 				}
-				return bad(http.StatusBadRequest, "bad JSON at byte %d: %s is not valid UTF-8 (%s)", sc.pos(), what, charName(c))
+				return bad(http.StatusBadRequest, "bad JSON at byte %d: %s is not valid UTF-8 (%s)", sc.pos(), docName(what, i), charName(c))
 			}
 			if e := d.add(sc.buf[sc.i : sc.i+k]); e != nil {
 				return e
@@ -237,6 +237,16 @@ func (d *textDocs) read(what string) *httpError {
 			sc.i += k
 		}
 	}
+}
+
+// docName names document i in a message: what, followed by i if i ≥ 0
+// (made only when a message needs it: a request that succeeds builds no
+// string).
+func docName(what string, i int) string {
+	if i < 0 {
+		return what
+	}
+	return what + " " + strconv.Itoa(i)
 }
 
 // need reads on until k bytes are unscanned or the body ends.
@@ -425,7 +435,7 @@ func serveText(s *Server, w http.ResponseWriter, body io.Reader, m *loaded, b *b
 		}
 		switch string(key) {
 		case "text":
-			return docs.read(`"text"`)
+			return docs.read(`"text"`, -1)
 		case "scores":
 			var e *httpError
 			asked, e = readBool(s, sc, "scores")
@@ -437,7 +447,7 @@ func serveText(s *Server, w http.ResponseWriter, body io.Reader, m *loaded, b *b
 					return e
 				}
 			}
-			return docs.read("text " + strconv.Itoa(docs.n))
+			return docs.read("text", docs.n)
 		})
 		if e == nil && docs.n == 0 {
 			e = bad(http.StatusBadRequest, `"texts" is an empty batch`)
@@ -597,21 +607,21 @@ func serveInferText(s *Server, w http.ResponseWriter, body io.Reader, m *loaded,
 	nshape, inputs, haveOutputs, haveData := 0, 0, false, false
 	// doc reads element i of the input's data.
 	doc := func() *httpError {
-		what := "input element " + strconv.Itoa(docs.n)
+		const what = "input element"
 		if c, ok := sc.peek(); ok && c == '[' {
 			k := 0
 			e := array(s, sc, func() *httpError {
 				if k++; k > 1 {
-					return bad(http.StatusBadRequest, "%s holds more than one string: the input's shape is [n] or [n, 1]", what)
+					return bad(http.StatusBadRequest, "%s holds more than one string: the input's shape is [n] or [n, 1]", docName(what, docs.n))
 				}
-				return docs.read(what)
+				return docs.read(what, docs.n)
 			})
 			if e == nil && k == 0 {
-				e = bad(http.StatusBadRequest, "%s is an empty array, not a string", what)
+				e = bad(http.StatusBadRequest, "%s is an empty array, not a string", docName(what, docs.n))
 			}
 			return e
 		}
-		return docs.read(what)
+		return docs.read(what, docs.n)
 	}
 	input := func() *httpError {
 		return object(s, sc, func(key []byte) *httpError {

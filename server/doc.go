@@ -20,7 +20,8 @@
 // methods:
 //
 //	ServerLive      live: true
-//	ServerReady     ready: the server has a model
+//	ServerReady     ready: serve.Server.Ready, as REST's GET /v2/health/ready (every model
+//	                loaded, and at least one)
 //	ServerMetadata  name "rosenblatt", version "2", no extensions
 //	ModelReady      ready: the model (and version, if given) is in use; false for an
 //	                unknown name or version or a model whose file has not loaded
@@ -42,7 +43,15 @@
 // request's one raw_input_contents entry (little-endian, n·d·size bytes;
 // the input then has no contents). Values are converted to the model's
 // type as serve converts them (float32 → float64 exactly, float64 →
-// float32 rounded; INT8 and UINT8 exactly). "outputs" picks "label" and/or
+// float32 rounded; INT8 and UINT8 exactly, and to a quantised model as its
+// bytes, x = v with scale 1, as serve.Server.Infer does). A text model
+// (metadata input BYTES [-1], output "label" BYTES [-1]) takes one input
+// "input" of datatype BYTES and shape [n] or [n, 1]: n documents in
+// bytes_contents, or in the one raw_input_contents entry as the protocol
+// lays BYTES out (each element a 4-byte little-endian length and its
+// bytes); it answers "label" BYTES [n] (the labels' names, in
+// bytes_contents or raw as the input was) and "scores" [n, k]
+// (serve.Server.InferText). "outputs" picks "label" and/or
 // "scores" (none: both); parameters are ignored. The response names the
 // model and the version that answered, echoes the id, and holds "label"
 // (INT64 [n]) and "scores" (FP32 or FP64 [n, k], row-major), in

@@ -57,9 +57,12 @@ func (g *Service) ServerLive(context.Context, *oippb.ServerLiveRequest) (*oippb.
 	return &oippb.ServerLiveResponse{Live: true}, nil
 }
 
-// ServerReady answers ready if the server has a model.
+// ServerReady answers serve.Server.Ready, as REST's GET /v2/health/ready
+// does: ready if the server serves at least one model and every model it
+// serves is loaded.
 func (g *Service) ServerReady(context.Context, *oippb.ServerReadyRequest) (*oippb.ServerReadyResponse, error) {
-	return &oippb.ServerReadyResponse{Ready: len(g.s.Models()) > 0}, nil
+	ready, _ := g.s.Ready()
+	return &oippb.ServerReadyResponse{Ready: ready}, nil
 }
 
 // ModelReady answers whether the model (and version, if given) is in
@@ -89,7 +92,7 @@ func (g *Service) ModelMetadata(_ context.Context, r *oippb.ModelMetadataRequest
 		return nil, statusOf(err)
 	}
 	type tm = oippb.ModelMetadataResponse_TensorMetadata
-	return &oippb.ModelMetadataResponse{
+	resp := &oippb.ModelMetadataResponse{
 		Name:     md.Name,
 		Versions: []string{md.Version},
 		Platform: serve.ServerName,
@@ -98,7 +101,12 @@ func (g *Service) ModelMetadata(_ context.Context, r *oippb.ModelMetadataRequest
 			{Name: "label", Datatype: "INT64", Shape: []int64{-1}},
 			{Name: "scores", Datatype: md.Scores, Shape: []int64{-1, int64(md.NumScores)}},
 		},
-	}, nil
+	}
+	if md.Text { // one document (BYTES) a row in, its label's name out
+		resp.Inputs[0].Shape = []int64{-1}
+		resp.Outputs[0].Datatype = "BYTES"
+	}
+	return resp, nil
 }
 
 // inputName is the name of a model's one input tensor.
@@ -138,6 +146,20 @@ func (g *Service) infer(ctx context.Context, r *oippb.ModelInferRequest) (*oippb
 	if t.GetName() != inputName {
 		return nil, invalid("input %q: the model's input is %q", t.GetName(), inputName)
 	}
+	raw := r.GetRawInputContents()
+	if len(raw) > 1 {
+		return nil, invalid("%d raw_input_contents for 1 input", len(raw))
+	}
+	if len(raw) == 1 && t.GetContents() != nil {
+		return nil, invalid("the input has both contents and raw_input_contents: send one")
+	}
+	out, err := outputs(r)
+	if err != nil {
+		return nil, err
+	}
+	if md.Text || t.GetDatatype() == "BYTES" {
+		return g.inferText(ctx, r, md, t, raw, out)
+	}
 	sh := t.GetShape()
 	if len(sh) != 2 || sh[1] != int64(md.Dims) {
 		return nil, invalid("the input's shape %v must be [n, %d] (the model has %d features)", sh, md.Dims, md.Dims)
@@ -145,35 +167,14 @@ func (g *Service) infer(ctx context.Context, r *oippb.ModelInferRequest) (*oippb
 	if sh[0] < 1 || sh[0] > math.MaxInt32 {
 		return nil, invalid("the input's shape %v: n must be at least 1 (and below 2³¹)", sh)
 	}
-	raw := r.GetRawInputContents()
 	var X any
 	if len(raw) > 0 {
-		if len(raw) != 1 {
-			return nil, invalid("%d raw_input_contents for 1 input", len(raw))
-		}
-		if t.GetContents() != nil {
-			return nil, invalid("the input has both contents and raw_input_contents: send one")
-		}
 		X, err = fromRaw(t.GetDatatype(), raw[0], sh[0], int64(md.Dims))
 	} else {
 		X, err = fromContents(t.GetDatatype(), t.GetContents(), sh[0]*int64(md.Dims))
 	}
 	if err != nil {
 		return nil, err
-	}
-	var out serve.Outputs
-	for _, o := range r.GetOutputs() {
-		switch o.GetName() {
-		case "label":
-			out.Label = true
-		case "scores":
-			out.Scores = true
-		default:
-			return nil, invalid("output %q: the model's outputs are \"label\" and \"scores\"", o.GetName())
-		}
-	}
-	if len(r.GetOutputs()) == 0 {
-		out = serve.Outputs{Label: true, Scores: true}
 	}
 	// The version asked for, not md's: the model in use may change between
 	// the two look-ups, and Infer pins the one it finds (and checks the
@@ -183,6 +184,25 @@ func (g *Service) infer(ctx context.Context, r *oippb.ModelInferRequest) (*oippb
 		return nil, statusOf(err)
 	}
 	return response(r, res, len(raw) > 0), nil
+}
+
+// outputs returns the outputs r asks for (none named: both).
+func outputs(r *oippb.ModelInferRequest) (serve.Outputs, error) {
+	var out serve.Outputs
+	for _, o := range r.GetOutputs() {
+		switch o.GetName() {
+		case "label":
+			out.Label = true
+		case "scores":
+			out.Scores = true
+		default:
+			return out, invalid("output %q: the model's outputs are \"label\" and \"scores\"", o.GetName())
+		}
+	}
+	if len(r.GetOutputs()) == 0 {
+		out = serve.Outputs{Label: true, Scores: true}
+	}
+	return out, nil
 }
 
 // response is the protocol's answer of res to r; its outputs are in
@@ -201,7 +221,11 @@ func response(r *oippb.ModelInferRequest, res *serve.Result, raw bool) *oippb.Mo
 		}
 		resp.Outputs = append(resp.Outputs, t)
 	}
-	if res.Labels != nil {
+	switch {
+	case res.Names != nil: // a text model's: BYTES, each name an element
+		add("label", "BYTES", []int64{n}, func() []byte { return appendBytes(nil, res.Names) },
+			&oippb.InferTensorContents{BytesContents: byteStrings(res.Names)})
+	case res.Labels != nil:
 		add("label", "INT64", []int64{n}, func() []byte { return littleEndian(res.Labels) },
 			&oippb.InferTensorContents{Int64Contents: res.Labels})
 	}
@@ -238,21 +262,11 @@ func littleEndian[T int64 | float32 | float64](vs []T) []byte {
 const datatypes = "FP32, FP64, INT8 or UINT8"
 
 // fromContents returns the want values of an input of datatype dt held in
-// c's field of that type, as a []float32 or a []float64 (INT8 and UINT8
-// values are exact in float32).
+// c's field of that type, as a []float32, []float64, []int8 or []uint8
+// (serve.Server.Infer converts them to the model's type exactly, or gives
+// a quantised model the bytes as they are).
 func fromContents(dt string, c *oippb.InferTensorContents, want int64) (any, error) {
-	count := func(n int, field string) error {
-		if int64(n) != want {
-			return invalid("the input holds %d values in %s, its shape needs %d", n, field, want)
-		}
-		// No other field may hold values.
-		others := len(c.GetBoolContents()) + len(c.GetInt64Contents()) + len(c.GetUint64Contents()) + len(c.GetBytesContents()) +
-			len(c.GetFp32Contents()) + len(c.GetFp64Contents()) + len(c.GetIntContents()) + len(c.GetUintContents()) - n
-		if others != 0 {
-			return invalid("datatype %s: the values must all be in %s, and %d are in other fields", dt, field, others)
-		}
-		return nil
-	}
+	count := func(n int, field string) error { return only(c, n, want, field) }
 	switch dt {
 	case "FP32":
 		v := c.GetFp32Contents()
@@ -265,12 +279,12 @@ func fromContents(dt string, c *oippb.InferTensorContents, want int64) (any, err
 		if err := count(len(v), "int_contents"); err != nil {
 			return nil, err
 		}
-		x := make([]float32, len(v))
+		x := make([]int8, len(v))
 		for i, a := range v {
 			if a < math.MinInt8 || a > math.MaxInt8 {
 				return nil, invalid("value %d of int_contents, %d, is not an INT8", i, a)
 			}
-			x[i] = float32(a)
+			x[i] = int8(a)
 		}
 		return x, nil
 	case "UINT8":
@@ -278,12 +292,12 @@ func fromContents(dt string, c *oippb.InferTensorContents, want int64) (any, err
 		if err := count(len(v), "uint_contents"); err != nil {
 			return nil, err
 		}
-		x := make([]float32, len(v))
+		x := make([]uint8, len(v))
 		for i, a := range v {
 			if a > math.MaxUint8 {
 				return nil, invalid("value %d of uint_contents, %d, is not a UINT8", i, a)
 			}
-			x[i] = float32(a)
+			x[i] = uint8(a)
 		}
 		return x, nil
 	}
@@ -320,15 +334,10 @@ func fromRaw(dt string, raw []byte, n, d int64) (any, error) {
 		}
 		return x, nil
 	}
-	x := make([]float32, len(raw))
-	for i, b := range raw {
-		if dt == "INT8" {
-			x[i] = float32(int8(b))
-		} else {
-			x[i] = float32(b)
-		}
+	if dt == "INT8" { // the request's own bytes, read as int8
+		return unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw)), nil
 	}
-	return x, nil
+	return raw, nil
 }
 
 // littleEndianHost reports whether this machine stores numbers

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -20,6 +21,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/rosenblatt-go/rosenblatt/model"
+	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 	"github.com/rosenblatt-go/rosenblatt/server"
 	"github.com/rosenblatt-go/rosenblatt/server/oippb"
@@ -285,6 +287,11 @@ func TestInfer(t *testing.T) {
 					t.Fatalf("%s: %v", tc.name, err)
 				}
 				wl, ws, elem := want(t, file, tc.X)
+				if strings.HasSuffix(tc.name, "INT8") {
+					// A quantised model takes integers as its bytes (x = v,
+					// scale 1), not quantised again as float32 samples.
+					wl, ws = wantBytes(t, file, tc.X, !strings.HasSuffix(tc.name, "UINT8"), wl, ws)
+				}
 				if r.ModelName != "m" || r.ModelVersion != info.Version || r.Id != req.Id || len(r.Outputs) != 2 {
 					t.Fatalf("%s: response %v", tc.name, r)
 				}
@@ -320,6 +327,55 @@ func TestInfer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantBytes returns the labels and scores the model in file gives the
+// integer rows X if it is a quantised model, from its own PredictI8 and
+// ScoresI8 (signed) or PredictU8 and ScoresU8 with scale 1; else wl, ws.
+func wantBytes(t *testing.T, file string, X []float64, signed bool, wl []int64, ws []float64) ([]int64, []float64) {
+	t.Helper()
+	m, err := model.LoadFile(filepath.Join(fixtures, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := m.(*quant.Model)
+	if !ok {
+		return wl, ws
+	}
+	d, k := q.Dims(), q.NumScores()
+	var labels []int64
+	var scores []float64
+	sc := make([]float32, k)
+	for i := 0; i < len(X)/d; i++ {
+		var l int
+		if signed {
+			v := make([]int8, d)
+			for j := range v {
+				v[j] = int8(X[i*d+j])
+			}
+			l, err = q.PredictI8(v, 1)
+			if err == nil {
+				err = q.ScoresI8(sc, v, 1)
+			}
+		} else {
+			u := make([]uint8, d)
+			for j := range u {
+				u[j] = uint8(X[i*d+j])
+			}
+			l, err = q.PredictU8(u, 1, 0)
+			if err == nil {
+				err = q.ScoresU8(sc, u, 1, 0)
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels = append(labels, int64(l))
+		for _, v := range sc {
+			scores = append(scores, float64(v))
+		}
+	}
+	return labels, scores
 }
 
 func convert64(X []float32) []float64 {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,26 +74,32 @@ func TestPythonClient(t *testing.T) {
 			rows[i][j] = float64(float32(math.Sin(float64(7*i+j)) * 1.5))
 		}
 	}
-	var wantLabels []int64
-	var wantScores []float64
-	sc := make([]float32, k)
-	for _, r := range rows {
-		x := make([]float32, d)
-		for j, v := range r {
-			x[j] = float32(v)
+	// own returns the model's own labels and scores of rows, each value
+	// mapped by f.
+	own := func(f func(float64) float32) (labels []int64, scores []float64) {
+		sc := make([]float32, k)
+		for _, r := range rows {
+			x := make([]float32, d)
+			for j, v := range r {
+				x[j] = f(v)
+			}
+			l, err := c.Predict(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Scores(sc, x); err != nil {
+				t.Fatal(err)
+			}
+			labels = append(labels, int64(l))
+			for _, v := range sc {
+				scores = append(scores, float64(v))
+			}
 		}
-		l, err := c.Predict(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Scores(sc, x); err != nil {
-			t.Fatal(err)
-		}
-		wantLabels = append(wantLabels, int64(l))
-		for _, v := range sc {
-			wantScores = append(wantScores, float64(v))
-		}
+		return labels, scores
 	}
+	wantLabels, wantScores := own(func(v float64) float32 { return float32(v) })
+	// The client's UINT8 values: int(abs(v) * 100) % 256, in Python as in Go.
+	u8Labels, u8Scores := own(func(v float64) float32 { return float32(int(math.Abs(v)*100) % 256) })
 	in, _ := json.Marshal(map[string]any{"rows": rows})
 	rowsFile := filepath.Join(dir, "rows.json")
 	if err := os.WriteFile(rowsFile, in, 0o644); err != nil {
@@ -140,6 +147,8 @@ func TestPythonClient(t *testing.T) {
 		FP32    inference `json:"fp32"`
 		FP32Raw inference `json:"fp32_raw"`
 		FP64    inference `json:"fp64"`
+		UINT8   inference `json:"uint8"`
+		UINT8R  inference `json:"uint8_raw"`
 		Errors  map[string]string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
@@ -159,7 +168,11 @@ func TestPythonClient(t *testing.T) {
 		len(md.Outputs) != 2 || md.Outputs[0].Name != "label" || md.Outputs[1].Name != "scores" || !slices.Equal(md.Outputs[1].Shape, []int64{-1, int64(k)}) {
 		t.Errorf("model metadata %+v (version in use %q)", md, version)
 	}
-	for name, r := range map[string]inference{"FP32": got.FP32, "raw FP32": got.FP32Raw, "FP64": got.FP64} {
+	for name, r := range map[string]inference{"FP32": got.FP32, "raw FP32": got.FP32Raw, "FP64": got.FP64, "UINT8": got.UINT8, "raw UINT8": got.UINT8R} {
+		wantLabels, wantScores := wantLabels, wantScores
+		if strings.HasSuffix(name, "UINT8") {
+			wantLabels, wantScores = u8Labels, u8Scores
+		}
 		if r.ModelName != "iris" || r.ModelVersion != version || r.ID == "" || r.Label == nil || r.Scores == nil {
 			t.Errorf("%s: %+v", name, r)
 			continue

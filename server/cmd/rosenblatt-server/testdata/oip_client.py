@@ -7,7 +7,9 @@ prints what it got as one JSON object:
     python3 oip_client.py ADDRESS MODEL ROWS.json
 
 ROWS.json is {"rows": [[...], ...]}. The rows are sent three ways: FP32 in
-fp32_contents, FP32 as raw_input_contents, FP64 in fp64_contents.
+fp32_contents, FP32 as raw_input_contents, FP64 in fp64_contents; and as
+UINT8, each value v as int(abs(v) * 100) % 256, in uint_contents and as
+raw_input_contents.
 """
 
 import json
@@ -24,9 +26,16 @@ def infer(stub, model, rows, datatype, raw):
     n, d = len(rows), len(rows[0])
     flat = [v for row in rows for v in row]
     tensor = pb.ModelInferRequest.InferInputTensor(name="input", datatype=datatype, shape=[n, d])
-    req = pb.ModelInferRequest(model_name=model, id="py-" + datatype, inputs=[tensor])
-    if raw:
+    req = pb.ModelInferRequest(model_name=model, id="py-" + datatype + ("-raw" if raw else ""), inputs=[tensor])
+    if datatype == "UINT8":
+        flat = [int(abs(v) * 100) % 256 for v in flat]
+    if raw and datatype == "UINT8":
+        req.raw_input_contents.append(bytes(flat))
+    elif raw:
         req.raw_input_contents.append(struct.pack("<%df" % len(flat), *flat))
+    elif datatype == "UINT8":
+        tensor.contents.uint_contents.extend(flat)
+        req.inputs[0].CopyFrom(tensor)
     elif datatype == "FP32":
         tensor.contents.fp32_contents.extend(flat)
         req.inputs[0].CopyFrom(tensor)
@@ -78,6 +87,8 @@ def main():
         result["fp32"] = infer(stub, model, rows, "FP32", False)
         result["fp32_raw"] = infer(stub, model, rows, "FP32", True)
         result["fp64"] = infer(stub, model, rows, "FP64", False)
+        result["uint8"] = infer(stub, model, rows, "UINT8", False)
+        result["uint8_raw"] = infer(stub, model, rows, "UINT8", True)
         errors = {}
         try:
             stub.ModelMetadata(pb.ModelMetadataRequest(name=model + "-other"), timeout=10)
