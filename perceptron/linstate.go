@@ -92,7 +92,7 @@ func NewLinear[T Float](st LinearState[T]) (*Model[T], error) {
 	s := &state[T]{kind: st.Kind, algo: st.Algorithm, d: st.Dims, labels: slices.Clone(st.Labels),
 		bias: st.Bias, bfeat: st.BiasFeature, scaling: st.Scaling, eta: st.Eta, steps: st.Steps,
 		resumable: st.Steps > 0,
-		W: slices.Clone(st.W), B: slices.Clone(st.B)}
+		W:         slices.Clone(st.W), B: slices.Clone(st.B)}
 	if avg {
 		s.CW, s.CB, s.U, s.UB = slices.Clone(st.CW), slices.Clone(st.CB), slices.Clone(st.U), slices.Clone(st.UB)
 	}
