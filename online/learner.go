@@ -957,15 +957,16 @@ func (l *Learner[T]) Close() error {
 	return err
 }
 
-// acquire returns the published copy, counted as read until release.
-func (l *Learner[T]) acquire() *weights[T] {
+// acquire returns the published copy, counted as read until the counter
+// it returns is decremented.
+func (l *Learner[T]) acquire() (*weights[T], *atomic.Int64) {
 	for {
 		c := l.cur.Load()
-		c.readers.Add(1)
+		n := c.enter()
 		if l.cur.Load() == c {
-			return c
+			return c, n
 		}
-		c.readers.Add(-1)
+		n.Add(-1)
 	}
 }
 
@@ -986,9 +987,9 @@ func (l *Learner[T]) Predict(x []T) (int, error) {
 	if len(x) != l.fixed.d {
 		return 0, fmt.Errorf("%w: %d features; the model takes %d", ErrInput, len(x), l.fixed.d)
 	}
-	c := l.acquire()
+	c, n := l.acquire()
 	y := c.sh.predict(c, sample[T]{val: x})
-	c.readers.Add(-1)
+	n.Add(-1)
 	return y, nil
 }
 
@@ -1003,9 +1004,9 @@ func (l *Learner[T]) PredictSparse(idx []int32, val []T) (int, error) {
 			return 0, fmt.Errorf("%w: column %d at %d: columns must increase, each in [0, %d)", ErrInput, c, j, l.fixed.d)
 		}
 	}
-	c := l.acquire()
+	c, n := l.acquire()
 	y := c.sh.predict(c, sample[T]{idx: idx, val: val})
-	c.readers.Add(-1)
+	n.Add(-1)
 	return y, nil
 }
 
@@ -1014,9 +1015,9 @@ func (l *Learner[T]) Scores(dst, x []T) error {
 	if len(x) != l.fixed.d || len(dst) < l.fixed.rows {
 		return fmt.Errorf("%w: %d features and room for %d scores; the model takes %d and gives %d", ErrInput, len(x), len(dst), l.fixed.d, l.fixed.rows)
 	}
-	c := l.acquire()
+	c, n := l.acquire()
 	c.sh.scores(c, dst, sample[T]{val: x})
-	c.readers.Add(-1)
+	n.Add(-1)
 	for _, v := range dst[:l.fixed.rows] {
 		if !finite(v) {
 			return fmt.Errorf("%w: a score is %v", ErrInput, v)

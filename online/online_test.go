@@ -564,16 +564,16 @@ func TestNoTornReads(t *testing.T) {
 					return
 				default:
 				}
-				c := l.acquire()
+				c, n := l.acquire()
 				w0 := c.w[0]
 				for i, v := range c.w {
 					if v != w0 {
-						c.readers.Add(-1)
+						n.Add(-1)
 						t.Errorf("torn read: w[0] = %v, w[%d] = %v", w0, i, v)
 						return
 					}
 				}
-				c.readers.Add(-1)
+				n.Add(-1)
 				if _, err := l.Predict(ones); err != nil {
 					t.Error(err)
 					return

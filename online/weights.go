@@ -1,6 +1,7 @@
 package online
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -13,12 +14,17 @@ import (
 // online model, or an averaged model's running weights (w, b) and
 // averaging sums (u, ub). Two copies make the learner's left-right pair.
 type weights[T kernel.Float] struct {
-	readers atomic.Int64 // predictions reading this copy now
-	_       [56]byte     // readers on a cache line of its own
-	w, b    []T
-	u, ub   []T // Averaged only
-	steps   int64
-	sh      *shape[T] // the rule and the decision (new copies on Adopt)
+	// readers counts the predictions reading this copy now, in stripes
+	// of their own cache lines (a reader takes one at random and gives it
+	// back), so that readers on different CPUs rarely share a line.
+	readers [stripes]struct {
+		n atomic.Int64
+		_ [56]byte
+	}
+	w, b  []T
+	u, ub []T // Averaged only
+	steps int64
+	sh    *shape[T] // the rule and the decision (new copies on Adopt)
 }
 
 func (c *weights[T]) clone() *weights[T] {
@@ -34,13 +40,25 @@ func (c *weights[T]) copyFrom(o *weights[T]) {
 	c.steps = o.steps
 }
 
-// drain waits until no prediction reads c.
+// stripes is the number of reader counters of a copy (a power of 2).
+const stripes = 8
+
+// enter counts a reader of c, returning the stripe to leave.
+func (c *weights[T]) enter() *atomic.Int64 {
+	n := &c.readers[rand.Uint32()&(stripes-1)].n
+	n.Add(1)
+	return n
+}
+
+// drain waits until no prediction reads c. A reader that enters after
+// its stripe was looked at sees the copy published since and leaves it.
 func (c *weights[T]) drain() {
-	for i := 0; c.readers.Load() != 0; i++ {
-		if i < 64 {
-			continue
+	for s := range c.readers {
+		for i := 0; c.readers[s].n.Load() != 0; i++ {
+			if i >= 64 {
+				runtime.Gosched()
+			}
 		}
-		runtime.Gosched()
 	}
 }
 
