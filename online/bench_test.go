@@ -143,20 +143,9 @@ func BenchmarkPredictWhileLearning(b *testing.B) {
 	base := baseModel[float32](b, perceptron.KindBinary, perceptron.Online, 784, 2, 1)
 	xs := benchStream(1024, 784, 0, base.Classes(), 3)
 	b.Run("model.Predict", func(b *testing.B) {
-		var cpu atomic.Int64
-		b.RunParallel(func(pb *testing.PB) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			t0 := cputime.Thread()
-			i := 0
-			for pb.Next() {
-				base.Predict(xs[i&1023].X)
-				i++
-			}
-			cpu.Add(cputime.Thread() - t0)
-		})
+		cpu := predictParallel(b, func(i int) { base.Predict(xs[i&1023].X) })
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "predictions/s")
-		b.ReportMetric(float64(cpu.Load())/float64(b.N), "cpu-ns/prediction")
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/prediction")
 	})
 	for _, rate := range []int{0, 1000, -1} {
 		b.Run(fmt.Sprintf("updates=%d", rate), func(b *testing.B) {
@@ -201,26 +190,31 @@ func BenchmarkPredictWhileLearning(b *testing.B) {
 				}
 			}()
 			b.ResetTimer()
-			var cpu atomic.Int64
-			b.RunParallel(func(pb *testing.PB) {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				t0 := cputime.Thread()
-				i := 0
-				for pb.Next() {
-					l.Predict(xs[i&1023].X)
-					i++
-				}
-				cpu.Add(cputime.Thread() - t0)
-			})
+			cpu := predictParallel(b, func(i int) { l.Predict(xs[i&1023].X) })
 			b.StopTimer()
-			b.ReportMetric(float64(cpu.Load())/float64(b.N), "cpu-ns/prediction")
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/prediction")
 			close(stop)
 			n := <-done
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "predictions/s")
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "updates/s")
 		})
 	}
+}
+
+// predictParallel runs predict from GOMAXPROCS goroutines, each locked to
+// its thread, and returns their threads' CPU time in nanoseconds.
+func predictParallel(b *testing.B, predict func(i int)) int64 {
+	var cpu atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		t0 := cputime.Thread()
+		for i := 0; pb.Next(); i++ {
+			predict(i)
+		}
+		cpu.Add(cputime.Thread() - t0)
+	})
+	return cpu.Load()
 }
 
 // BenchmarkReplay: the time Open takes to replay a log of b.N samples

@@ -523,16 +523,10 @@ func scanNumbers(s *Server, sc *scanner, max, i int, f32 bool) ([]float64, *http
 			return nil, e
 		}
 		out = append(out, f)
-		if c, ok = sc.peek(); !ok {
-			return nil, sc.ended(s)
-		}
-		sc.i++
-		if c == ']' {
+		if end, e := sc.separator(s, ']'); e != nil {
+			return nil, e
+		} else if end {
 			return out, nil
-		}
-		if c != ',' {
-			sc.i--
-			return nil, sc.unexpected(c, "',' or ']'")
 		}
 		c, ok = sc.peek()
 	}
@@ -587,19 +581,28 @@ func scanObject(s *Server, sc *scanner, what string, field func(name string) *ht
 		if e := field(string(name)); e != nil {
 			return e
 		}
-		c, ok := sc.peek()
-		if !ok {
-			return sc.ended(s)
-		}
-		sc.i++
-		if c == '}' {
-			return nil
-		}
-		if c != ',' {
-			sc.i--
-			return sc.unexpected(c, "',' or '}'")
+		if end, e := sc.separator(s, '}'); end || e != nil {
+			return e
 		}
 	}
+}
+
+// separator reads the ',' between two elements of an array or object,
+// or its closing byte (end true).
+func (sc *scanner) separator(s *Server, closing byte) (end bool, e *httpError) {
+	c, ok := sc.peek()
+	if !ok {
+		return false, sc.ended(s)
+	}
+	sc.i++
+	switch c {
+	case closing:
+		return true, nil
+	case ',':
+		return false, nil
+	}
+	sc.i--
+	return false, sc.unexpected(c, "',' or '"+string(closing)+"'")
 }
 
 // scanArray reads a JSON array, calling each for its elements.
@@ -620,17 +623,8 @@ func scanArray(s *Server, sc *scanner, what string, each func(i int) *httpError)
 		if e := each(i); e != nil {
 			return e
 		}
-		c, ok := sc.peek()
-		if !ok {
-			return sc.ended(s)
-		}
-		sc.i++
-		if c == ']' {
-			return nil
-		}
-		if c != ',' {
-			sc.i--
-			return sc.unexpected(c, "',' or ']'")
+		if end, e := sc.separator(s, ']'); end || e != nil {
+			return e
 		}
 	}
 }
