@@ -240,4 +240,28 @@
 // checks and limits as the HTTP endpoints, each refusal an error wrapping
 // ErrNotFound, ErrInput, ErrLimit, ErrBusy or ErrScore (the HTTP statuses
 // 404, 400, 413, 503 and 422).
+//
+// # Learning
+//
+// NewLearning (rosenblatt serve -learn-dir) serves a linear perceptron
+// model through an online.Learner that learns from labelled samples while
+// predictions go on reading it (see package online: the rule, the log,
+// the checkpoints, exactly-once keys):
+//
+//	POST /learn          {"key": "k", "x": [...], "y": 1}, {"key": "k", "idx": [...], "x": [...], "y": 1}
+//	                     or {"key": "k", "samples": [{"x": [...], "y": 1}, ...]} (or the key in an
+//	                     Idempotency-Key header) → {"version": N, "model": BASE, "duplicate": false,
+//	                     "mistakes": M, "predicted": [labels before each update]}
+//	GET  /learn/status   the learner's online.Status
+//	POST /admin/checkpoint   a checkpoint now
+//	POST /admin/model    adopt the model file now on disk (it was replaced), discarding what was learnt
+//
+// read by the same strict scanner as /predict. They need the bearer token
+// of LearnOptions.Token (403 without one configured, 401 without it or
+// with another; compared as SHA-256 digests in constant time);
+// LearnOptions.ProtectPredict asks it of every other request but the
+// health checks. A client over LearnOptions.Rate gets 429. A model that
+// cannot learn online is served, and /learn answers 422 with the reason.
+// A reload of a model file that is not the learner's base is refused
+// (online.ErrBaseChanged): the learnt model stays until /admin/model.
 package serve

@@ -37,6 +37,8 @@ type Server struct {
 	scanMu sync.Mutex
 	noted  map[string]string // file → why it is not served, as last logged
 	dirErr string            // the last error reading the directory, as logged
+
+	learn *learning // learning while serving (learn.go); nil without
 }
 
 // slot is one model served: its file, the model in use, and the state

@@ -513,6 +513,9 @@ wait:
 // endpoints. /predict is matched first, without the ServeMux, whose
 // pattern matching allocates.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.learn != nil && !s.learn.guard(w, r) {
+		return
+	}
 	if p := r.URL.Path; p == "/predict" || strings.HasPrefix(p, "/predict/") {
 		s.predict(w, r)
 		return

@@ -116,6 +116,7 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 	maxConns := fs.Int("max-conns", 1024, "the most connections served at once; more wait to be accepted")
 	timeout := fs.Duration("timeout", 30*time.Second, "read and write timeout of a request")
 	grace := fs.Duration("shutdown", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish")
+	lf := learnFlags(fs)
 	allowChange := fs.Bool("allow-model-change", false, "let a reload put in use a model of another input width, other labels or another kind (by default such a reload is refused and the model in use kept)")
 	if x.Flags != nil {
 		x.Flags(fs)
@@ -141,6 +142,11 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		fmt.Fprintf(stderr, "Content-Type; 422 a sample the model cannot score; 503 the requests in flight at\n")
 		fmt.Fprintf(stderr, "-max-inflight-bytes (retry). GET /healthz says whether the last reload failed, not why: the\n")
 		fmt.Fprintf(stderr, "reason is in the log.\n\n")
+		fmt.Fprintf(stderr, "With -learn-dir DIR (and -model FILE), the model also learns online: POST /learn takes labelled\n")
+		fmt.Fprintf(stderr, "samples and an idempotency key, applies the perceptron's rule, logs each request in DIR before\n")
+		fmt.Fprintf(stderr, "answering and checkpoints there; GET /learn/status, POST /admin/checkpoint, POST /admin/model\n")
+		fmt.Fprintf(stderr, "(adopt a replaced model file). These need the bearer token of -token-file or ROSENBLATT_TOKEN\n")
+		fmt.Fprintf(stderr, "(closed without one). See docs/learning.md.\n\n")
 		if x.Usage != "" {
 			fmt.Fprintf(stderr, "%s\n\n", x.Usage)
 		}
@@ -172,6 +178,10 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 	if *poll == 0 {
 		*poll = -1 // serve.Options: no watching
 	}
+	learn, err := lf.options(*models != "")
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	opt := serve.Options{
 		MaxBodyBytes:     *maxBody,
@@ -189,15 +199,23 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		MaxModels:        *maxModels,
 	}
 	var s *serve.Server
-	var err error
-	if *models != "" {
+	switch {
+	case *models != "":
 		s, err = serve.NewRepository(*models, nil, opt)
-	} else {
+	case learn != nil:
+		learn.Online.Logger = logger
+		s, err = serve.NewLearning(*model, *learn, opt)
+	default:
 		s, err = serve.New(*model, nil, opt)
 	}
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if cerr := s.CloseLearning(); cerr != nil {
+			logger.Error("closing the learner", "err", cerr)
+		}
+	}()
 	patterns := make([]string, 0, len(x.Handlers))
 	for p := range x.Handlers {
 		patterns = append(patterns, p)
@@ -229,6 +247,11 @@ func Run(ctx context.Context, hup <-chan os.Signal, args []string, stderr io.Wri
 		info := s.Current()
 		logger.Info("serving", append([]any{"addr", ln.Addr().String(), "file", *model, "model", info.Version,
 			"dims", info.Dims, "classes", len(info.Classes), "type", info.Elem, "kind", info.Kind}, limits...)...)
+		if st, ok := s.LearnStatus(); ok {
+			logger.Info("learning", "dir", learn.Dir, "version", st.Version, "checkpoint", st.Recovery.Checkpoint,
+				"replayed", st.Recovery.Records, "problems", len(st.Recovery.Problems), "sync", st.Sync, "sync-interval", st.SyncInterval,
+				"token", learn.Token != "", "protect-predict", learn.ProtectPredict)
+		}
 	}
 	if x.Ready != nil {
 		x.Ready(ln.Addr())
