@@ -3,7 +3,9 @@ package fuzz
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -106,7 +108,8 @@ func gramRef(k gram.Kernel, x, y []float32) (ref, tol float64) {
 // implementation this CPU runs and checks: errors wrap a gram sentinel and
 // nothing panics; results are exactly symmetric, the RBF diagonal is exactly
 // 1, every value is within the bound of the float64 reference (exact for
-// small integers), Rows and Cross agree bit for bit with Compute, and the
+// small integers), Rows and Cross agree bit for bit with Compute,
+// RowsOfEach hands each query's row once with Cross's values, and the
 // data are not modified.
 func FuzzGram(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 16, 2, 16, 1, 2, 3, 4})
@@ -160,6 +163,29 @@ func FuzzGram(f *testing.F) {
 			c, err := gram.Cross(in.X, in.X, in.d, in.k, opts)
 			if err != nil {
 				t.Fatalf("%s: Cross: %v after Compute succeeded", im.Name(), err)
+			}
+			// RowsOfEach: every query's row once, Cross's values bit for bit.
+			seen := make([]int, in.n)
+			var mu sync.Mutex
+			if err := r.RowsOfEach(in.X, in.threads, func(lo, hi int, K []float32) error {
+				mu.Lock()
+				defer mu.Unlock()
+				for i := lo; i < hi; i++ {
+					seen[i]++
+					for j := range in.n {
+						if v := K[(i-lo)*in.n+j]; math.Float32bits(v) != math.Float32bits(c.At(i, j)) {
+							return fmt.Errorf("RowsOfEach[%d][%d] = %v, Cross = %v", i, j, v, c.At(i, j))
+						}
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatalf("%s: %v", im.Name(), err)
+			}
+			for i, n := range seen {
+				if n != 1 {
+					t.Fatalf("%s: RowsOfEach handed query %d %d times", im.Name(), i, n)
+				}
 			}
 			_, rbf := in.k.(gram.RBF)
 			var row []float32

@@ -71,7 +71,8 @@ func svmReceivers() (*svm.Model[float32], *svm.Model[float64], *svm.LinearModel[
 }
 
 // exerciseSVM scores a decoded model on a few samples and a small batch:
-// no panic, and either a result or an error of the package.
+// no panic, either a result or an error of the package, and the batch's
+// scores equal to the samples' one by one.
 func exerciseSVM[T float32 | float64](t *testing.T, m interface {
 	svmDecoded
 	Predict([]T) (int, error)
@@ -101,8 +102,25 @@ func exerciseSVM[T float32 | float64](t *testing.T, m interface {
 	if err := m.PredictBatch(make([]int, 3), batch); err != nil && !errors.Is(err, svm.ErrNonFinite) {
 		t.Fatalf("PredictBatch: %v", err)
 	}
-	if err := m.ScoresBatch(make([]T, 3*m.NumScores()), batch); err != nil && !errors.Is(err, svm.ErrNonFinite) {
+	all := make([]T, 3*m.NumScores())
+	err := m.ScoresBatch(all, batch)
+	if err != nil && !errors.Is(err, svm.ErrNonFinite) {
 		t.Fatalf("ScoresBatch: %v", err)
+	}
+	if err != nil {
+		return
+	}
+	// The batch gives Scores' values bit for bit (the same kernel values,
+	// the same reduction).
+	for i := range 3 {
+		if err := m.Scores(sc, batch[i*m.Dims():(i+1)*m.Dims()]); err != nil {
+			t.Fatalf("Scores fails (%v) where ScoresBatch succeeded", err)
+		}
+		for r, v := range sc {
+			if w := all[i*len(sc)+r]; v != w && (v == v || w == w) {
+				t.Fatalf("sample %d score %d: ScoresBatch %v, Scores %v", i, r, w, v)
+			}
+		}
 	}
 }
 

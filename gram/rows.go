@@ -3,6 +3,7 @@ package gram
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -125,6 +126,81 @@ func (r *Rows[T]) RowsOf(dst, Q []T) error {
 	}
 	e.run(q, s, dst, s.n, false)
 	return nil
+}
+
+// RowsOfEach computes the kernel rows of the M row-major queries Q (M·d
+// values) against the data set, K(qᵢ, xⱼ), a block of consecutive queries
+// at a time, and calls f(lo, hi, K) with the rows of queries lo…hi−1:
+// K[(i−lo)·N + j] = K(qᵢ, xⱼ). It is RowsOf without the M×N result, for a
+// caller that reduces each row as soon as it exists (a kernel model's
+// decision values): each block of queries (as many as the engine's A block,
+// sized from the L2 cache) is packed, multiplied by the packed copy on one
+// goroutine with the kernel function applied tile by tile, and handed to f
+// while it is still in cache. The blocks are spread over threads goroutines
+// (0 means Options.Threads), so f is called concurrently for disjoint
+// blocks; it must not retain K. The values are RowsOf's and RowOf's, bit
+// for bit. Its working memory is one block of kernel rows and its packed
+// queries per goroutine. Errors are RowsOf's, naming the block; an error
+// from f is returned as it is. After an error no further block is started,
+// and the error returned is that of the lowest failing block.
+func (r *Rows[T]) RowsOfEach(Q []T, threads int, f func(lo, hi int, K []T) error) error {
+	e, s := r.e, r.s
+	m, err := rowsOf(Q, s.d, "Q")
+	if err != nil {
+		return err
+	}
+	if threads <= 0 {
+		threads = e.threads
+	}
+	mr, d, n := e.mk.mr, s.d, s.n
+	// Whole A blocks, but at least one block per goroutine.
+	mb := max(mr, min(e.mc, (m+threads-1)/threads))
+	mb = (mb + mr - 1) / mr * mr
+	nblocks := (m + mb - 1) / mb
+	one := *e
+	one.threads = 1
+	errs := make([]error, nblocks)
+	var failed atomic.Bool
+	ew := *e
+	ew.threads = threads
+	ew.work(nblocks, func(int) func(int) {
+		w := worker[T]{e: &one, sb: s, tmp: make([]T, mr*e.mk.nr)}
+		return func(t int) {
+			if failed.Load() {
+				return
+			}
+			lo := t * mb
+			hi := min(m, lo+mb)
+			if errs[t] = r.rowsBlock(&w, Q[lo*d:hi*d], hi-lo, n, f, lo); errs[t] != nil {
+				failed.Store(true)
+			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowsBlock computes the kernel rows of the rows queries Q on w's (single
+// goroutine) engine and hands them to f as queries lo….
+func (r *Rows[T]) rowsBlock(w *worker[T], Q []T, rows, n int, f func(lo, hi int, K []T) error, lo int) error {
+	e := w.e
+	q, err := prepare(e, Q, rows, r.s.d, true, false)
+	if err != nil {
+		return fmt.Errorf("queries %d…%d: %w", lo, lo+rows-1, err)
+	}
+	defer q.release()
+	if err := e.checkOverflow(max(r.s.maxNorm, q.maxNorm)); err != nil {
+		return fmt.Errorf("queries %d…%d: %w", lo, lo+rows-1, err)
+	}
+	C := getBuf[T](rows * n)
+	defer putBuf(C)
+	w.sa, w.C, w.ldc = q, C, n
+	w.block(task{0, rows, 0, n})
+	return f(lo, lo+rows, C)
 }
 
 // RowBatch writes K(xᵢ, X) for each i of idx into dst[k], k the position

@@ -474,7 +474,7 @@ func (m *Model[T]) set(p Parts[T]) error {
 	}
 	m.kern, m.d, m.labels, m.scheme = n.kern, n.d, n.labels, n.scheme
 	m.sv, m.index, m.coef, m.bias = n.sv, n.index, n.coef, n.bias
-	m.k, m.rows, m.ssv, m.srows = n.k, n.rows, n.ssv, n.srows
+	m.k, m.rows, m.ssv, m.srows, m.red = n.k, n.rows, n.ssv, n.srows, n.red
 	m.pool = sync.Pool{} // scratch buffers of the old sizes must go
 	return nil
 }

@@ -68,12 +68,14 @@ type Model[T Float] struct {
 	rows   *gram.Rows[T]       // the support vectors prepared for K(x, SV)
 	ssv    *dataset.CSR[T]     // sparse support vectors (sv nil), see sparse.go
 	srows  *gram.SparseRows[T] // ssv prepared for K(x, SV)
+	red    *grouped[T]         // one-vs-one: rows computes K(x, SV) in red.perm's order
 	pool   sync.Pool           // *scratch[T]
 }
 
 type scratch[T Float] struct {
 	kr    []T // K(x, SV)
 	out   []T // R scores
+	part  []T // partial sums of a support vector group (grouped.scores)
 	votes []int
 	x     []T     // a sparse sample densified (dense support vectors)
 	idx   []int32 // a dense sample's non-zeros (sparse support vectors)
@@ -181,7 +183,15 @@ func (m *Model[T]) init(impl *kernel.Impl) error {
 	if len(m.sv) == 0 {
 		return nil
 	}
-	r, err := gram.NewRows(m.sv, m.d, m.kern, &gram.Options{Impl: impl, MaxBytes: -1})
+	sv := m.sv
+	m.red = groupSupport(m.scheme, len(m.labels), len(m.sv)/m.d, m.coef)
+	if m.red != nil {
+		sv = make([]T, len(m.sv))
+		for p, i := range m.red.perm {
+			copy(sv[p*m.d:(p+1)*m.d], m.sv[i*m.d:(i+1)*m.d])
+		}
+	}
+	r, err := gram.NewRows(sv, m.d, m.kern, &gram.Options{Impl: impl, MaxBytes: -1})
 	if err != nil {
 		return gramErr(err)
 	}
@@ -267,7 +277,7 @@ func (m *Model[T]) get() *scratch[T] {
 	if sc, ok := m.pool.Get().(*scratch[T]); ok {
 		return sc
 	}
-	return &scratch[T]{kr: make([]T, m.NumSupport()), out: make([]T, len(m.bias)), votes: make([]int, len(m.labels))}
+	return &scratch[T]{kr: make([]T, m.NumSupport()), out: make([]T, len(m.bias)), votes: make([]int, len(m.labels)), part: m.newPart()}
 }
 
 func (m *Model[T]) check() error {
@@ -290,10 +300,23 @@ func (m *Model[T]) checkSample(x []T) error {
 	return nil
 }
 
-// scores writes the decision values of the sample whose kernel row is kr.
-func (m *Model[T]) scores(dst, kr []T) {
+// newPart returns the partial sums buffer scores needs.
+func (m *Model[T]) newPart() []T {
+	if m.red == nil {
+		return nil
+	}
+	return make([]T, m.red.most)
+}
+
+// scores writes the decision values of the sample whose kernel row is kr
+// (part: the scratch's, or newPart's).
+func (m *Model[T]) scores(dst, kr, part []T) {
 	if len(kr) == 0 {
 		copy(dst, m.bias)
+		return
+	}
+	if m.red != nil && m.rows != nil {
+		m.red.scores(m.k, dst, kr, part, m.bias)
 		return
 	}
 	m.k.Dots(dst, m.coef, kr)
@@ -355,7 +378,7 @@ func (m *Model[T]) Scores(dst, x []T) error {
 	if err := m.row(sc, x); err != nil {
 		return err
 	}
-	m.scores(dst, sc.kr)
+	m.scores(dst, sc.kr, sc.part)
 	return nil
 }
 
@@ -389,7 +412,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	if err := m.row(sc, x); err != nil {
 		return 0, err
 	}
-	m.scores(sc.out, sc.kr)
+	m.scores(sc.out, sc.kr, sc.part)
 	return m.decide(sc.out, sc.votes), nil
 }
 
@@ -400,9 +423,12 @@ func (m *Model[T]) batchRows() int {
 }
 
 // ScoresBatch writes the decision values of the rows of X (row-major,
-// Dims columns) into dst, NumScores per row: the kernel rows come from
-// gram.Cross against the support vectors, one block of rows at a time,
-// and each row's scores from one kernel.Dots with the coefficients.
+// Dims columns) into dst, NumScores per row, the values Scores gives row
+// by row: the kernel rows of a few hundred samples at a time come from one
+// blocked product with the support vectors packed once
+// (gram.Rows.RowsOfEach, the RBF or polynomial function applied tile by
+// tile), and each row is reduced with the coefficients while it is still
+// in cache, so no samples×support-vectors matrix is ever stored.
 func (m *Model[T]) ScoresBatch(dst, X []T) error {
 	if err := m.check(); err != nil {
 		return err
@@ -482,19 +508,20 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 					if kr, err := m.srows.RowOf(sc.kr, sc.sparseOf(x)); err == nil { // X is checked
 						sc.kr = kr
 					}
-					m.scores(o[i*r:(i+1)*r], sc.kr)
+					m.scores(o[i*r:(i+1)*r], sc.kr, sc.part)
 				}
 			})
 		default:
-			K, err := gram.Cross(X[lo*m.d:hi*m.d], m.sv, m.d, m.kern, &gram.Options{Impl: m.k.Impl(), MaxBytes: -1})
+			err := m.rows.RowsOfEach(X[lo*m.d:hi*m.d], rowWorkers(hi-lo), func(a, b int, K []T) error {
+				part := m.newPart()
+				for i := a; i < b; i++ {
+					m.scores(o[i*r:(i+1)*r], K[(i-a)*s:(i-a+1)*s], part)
+				}
+				return nil
+			})
 			if err != nil {
 				return gramErr(err)
 			}
-			parallelRows(hi-lo, func(a, b int) {
-				for i := a; i < b; i++ {
-					m.scores(o[i*r:(i+1)*r], K.Data[i*s:(i+1)*s])
-				}
-			})
 		}
 		if err := use(lo, hi, o); err != nil {
 			return err

@@ -252,7 +252,7 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 	if err := m.rowSparse(sc, x); err != nil {
 		return err
 	}
-	m.scores(dst, sc.kr)
+	m.scores(dst, sc.kr, sc.part)
 	return nil
 }
 
@@ -267,7 +267,7 @@ func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
 	if err := m.rowSparse(sc, x); err != nil {
 		return 0, err
 	}
-	m.scores(sc.out, sc.kr)
+	m.scores(sc.out, sc.kr, sc.part)
 	return m.decide(sc.out, sc.votes), nil
 }
 
