@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -205,7 +206,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runBenchCompare(args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("bench", stderr)
+	fs := cli.NewFlagSet("bench", stderr)
 	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
 	plotFile := fs.String("plot", "", "not drawn here any more: save the report with -json and draw it with "+roofplotCommand)
 	force := fs.Bool("f", false, "overwrite the -json file if it exists")
@@ -224,7 +225,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "the report with -json and run, from a clone: %s\n\nflags:\n", roofplotCommand)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *plotFile != "" {
@@ -232,10 +233,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
-		return fmt.Errorf("%w: -time and -runs must not be negative", errUsage)
+		return fmt.Errorf("%w: -time and -runs must not be negative", cli.ErrUsage)
 	}
 	if *quiet && *showProgress {
-		return fmt.Errorf("%w: -q and -progress contradict each other", errUsage)
+		return fmt.Errorf("%w: -q and -progress contradict each other", cli.ErrUsage)
 	}
 	if cfg.minTime == 0 {
 		switch {
@@ -260,12 +261,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if cfg.paths, err = parsePaths(*pathsFlag); err != nil {
 		return err
 	}
-	std := stdio{stdout, stderr}
+	std := cli.Stdio{Out: stdout, Err: stderr}
 	if f := *jsonFile; f != "" {
-		if err := std.checkWritable(f, *force); err != nil {
+		if err := std.CheckWritable(f, *force); err != nil {
 			return err
 		}
-		if fd, ok := descriptorOf(f); ok && fd == 1 {
+		if fd, ok := cli.DescriptorOf(f); ok && fd == 1 {
 			stdout = stderr // the file goes to standard output alone
 		}
 	}
@@ -276,7 +277,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	printReport(stdout, rep)
 	if *jsonFile != "" {
-		err := std.writeOutput(*jsonFile, *force, nil, func(w io.Writer) error {
+		err := std.WriteOutput(*jsonFile, *force, nil, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rep)
@@ -296,7 +297,7 @@ const roofplotCommand = "go -C bench run ./roofplot -o FILE.svg REPORT.json..."
 // errPlotMoved is the usage error of the former -plot flags: one line
 // saying where the pictures are drawn now.
 func errPlotMoved(flag string) error {
-	return fmt.Errorf("%w: %s: the roofline is no longer drawn by rosenblatt (its plotting library would be in every build); save the report with -json and run, from a clone: %s", errUsage, flag, roofplotCommand)
+	return fmt.Errorf("%w: %s: the roofline is no longer drawn by rosenblatt (its plotting library would be in every build); save the report with -json and run, from a clone: %s", cli.ErrUsage, flag, roofplotCommand)
 }
 
 // knownImplNames are the kernel implementations of every build, to tell a
@@ -344,16 +345,16 @@ func parsePaths(list string) ([]benchPath, error) {
 		switch {
 		case found == nil && slices.Contains(knownImplNames, name):
 			return nil, fmt.Errorf("%w: -paths: %q is not an implementation of this build (%s/%s%s; it can run %s)",
-				errUsage, name, runtime.GOOS, runtime.GOARCH, purego, valid)
+				cli.ErrUsage, name, runtime.GOOS, runtime.GOARCH, purego, valid)
 		case found == nil:
-			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", errUsage, name, valid)
+			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", cli.ErrUsage, name, valid)
 		case !found.Available():
-			return nil, fmt.Errorf("%w: -paths: this CPU cannot run %q (it can run %s)", errUsage, name, valid)
+			return nil, fmt.Errorf("%w: -paths: this CPU cannot run %q (it can run %s)", cli.ErrUsage, name, valid)
 		}
 		ps = append(ps, benchPath{name, found})
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%w: -paths: empty list (this CPU and build can run %s)", errUsage, valid)
+		return nil, fmt.Errorf("%w: -paths: empty list (this CPU and build can run %s)", cli.ErrUsage, valid)
 	}
 	return ps, nil
 }
@@ -384,7 +385,7 @@ type benchCase struct {
 }
 
 // runSuite measures the roofline, runs every case and returns the report.
-func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
+func runSuite(cfg benchConfig, prog cli.Progress) (*benchReport, error) {
 	defer prog.Finish()
 	m := currentMachine()
 	rep := &benchReport{
@@ -498,12 +499,12 @@ func suiteSize(cfg benchConfig, cores int) int {
 // newSuiteProgress returns runSuite's progress bar on w: drawn when w is
 // a terminal and quiet is false, or whatever w is when force is set
 // (-progress).
-func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) progress {
+func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) cli.Progress {
 	total := suiteSize(cfg, currentMachine().Cores)
 	if force {
-		return newProgressBar(total, "bench", w)
+		return cli.NewProgressBar(total, "bench", w)
 	}
-	return newProgress(total, "bench", quiet, w)
+	return cli.NewProgress(total, "bench", quiet, w)
 }
 
 // randomVec returns n pseudo-random values in [-1, 1] (deterministic).
@@ -747,6 +748,10 @@ func printReport(w io.Writer, rep *benchReport) {
 
 // fmtBytes formats a byte count in B, KiB, MiB or GiB (bounded.FormatBytes,
 // as package model's refusals write it).
+// maxReport bounds a bench report, which is read whole (a variable so that
+// tests can lower it): a full report is some 100 KB.
+var maxReport int64 = 64 << 20
+
 func fmtBytes(b int64) string { return bounded.FormatBytes(b) }
 
 // fmtNs formats a time per operation with a sensible number of digits.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -603,8 +604,8 @@ func TestBenchCompareMalformed(t *testing.T) {
 				}
 			}
 			_, err := readBenchReport(bad)
-			if !errors.Is(err, errMalformed) {
-				t.Errorf("error %v does not wrap errMalformed", err)
+			if !errors.Is(err, cli.ErrMalformed) {
+				t.Errorf("error %v does not wrap cli.ErrMalformed", err)
 			}
 		})
 	}
@@ -615,7 +616,7 @@ func TestBenchCompareMalformed(t *testing.T) {
 	if code != exitFail || !strings.Contains(errOut, missing) {
 		t.Errorf("missing file: exit %d, stderr %s", code, errOut)
 	}
-	if _, err := readBenchReport(missing); !errors.Is(err, os.ErrNotExist) || errors.Is(err, errMalformed) {
+	if _, err := readBenchReport(missing); !errors.Is(err, os.ErrNotExist) || errors.Is(err, cli.ErrMalformed) {
 		t.Errorf("missing file: error %v", err)
 	}
 }
@@ -1012,7 +1013,7 @@ func TestLineCol(t *testing.T) {
 		line, col int
 	}{{0, 1, 1}, {1, 1, 2}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {6, 3, 1}, {7, 4, 1}, {8, 4, 2}, {9, 4, 3}, {99, 4, 3}, {-1, 1, 1}}
 	for _, c := range cases {
-		if l, col := lineCol(data, c.off); l != c.line || col != c.col {
+		if l, col := cli.LineCol(data, c.off); l != c.line || col != c.col {
 			t.Errorf("offset %d: %d:%d, want %d:%d", c.off, l, col, c.line, c.col)
 		}
 	}
@@ -1041,22 +1042,22 @@ func TestWriteOutput(t *testing.T) {
 	write := func(s string) func(w io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
-	if err := writeOutput(file, false, nil, write("one")); err != nil {
+	if err := cli.WriteOutput(file, false, nil, write("one")); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeOutput(file, false, nil, write("two")); !errors.Is(err, errExists) {
-		t.Errorf("second write without force: %v, want errExists", err)
+	if err := cli.WriteOutput(file, false, nil, write("two")); !errors.Is(err, cli.ErrExists) {
+		t.Errorf("second write without force: %v, want cli.ErrExists", err)
 	}
-	if err := checkWritable(file, false); !errors.Is(err, errExists) {
-		t.Errorf("checkWritable: %v, want errExists", err)
+	if err := cli.CheckWritable(file, false); !errors.Is(err, cli.ErrExists) {
+		t.Errorf("checkWritable: %v, want cli.ErrExists", err)
 	}
-	if err := checkWritable(file, true); err != nil {
+	if err := cli.CheckWritable(file, true); err != nil {
 		t.Errorf("checkWritable with force: %v", err)
 	}
 	if b, _ := os.ReadFile(file); string(b) != "one" {
 		t.Errorf("content %q after refused write", b)
 	}
-	if err := writeOutput(file, true, nil, write("three")); err != nil {
+	if err := cli.WriteOutput(file, true, nil, write("three")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(file); string(b) != "three" {
@@ -1065,14 +1066,14 @@ func TestWriteOutput(t *testing.T) {
 	// A failing writer leaves no partial file behind.
 	fail := filepath.Join(dir, "fail.txt")
 	boom := errors.New("boom")
-	if err := writeOutput(fail, false, nil, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
+	if err := cli.WriteOutput(fail, false, nil, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("failing writer: %v", err)
 	}
 	if _, err := os.Stat(fail); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("partial file left: %v", err)
 	}
 	// A directory that does not exist is an error.
-	if err := writeOutput(filepath.Join(dir, "no", "such.txt"), false, nil, write("x")); err == nil {
+	if err := cli.WriteOutput(filepath.Join(dir, "no", "such.txt"), false, nil, write("x")); err == nil {
 		t.Errorf("write into a missing directory succeeded")
 	}
 }

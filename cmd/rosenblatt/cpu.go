@@ -8,12 +8,13 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 func runCPU(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("cpu", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := cli.NewFlagSet("cpu", stderr)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c := cpuid.CPU

@@ -40,7 +40,7 @@
 // /dev/fd/N, /proc/self/fd/N) is written to that descriptor, appending
 // where the shell's >> opened it; no command removes a file it did not
 // create, nor writes its output into one of its inputs, standard output
-// included. See output.go.
+// included. See package internal/cli.
 package main
 
 import (
@@ -51,6 +51,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -60,9 +61,6 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 )
-
-// errUsage marks errors that are the caller's misuse of the command line.
-var errUsage = errors.New("usage error")
 
 type command struct {
 	summary string
@@ -111,11 +109,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		args = []string{"demo"}
 	}
-	out := &errWriter{w: stdout}
+	out := &cli.ErrWriter{W: stdout}
 	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(out)
-		if out.err != nil {
-			fmt.Fprintf(stderr, "rosenblatt: writing standard output: %v\n", withoutPath(out.err))
+		if out.Err != nil {
+			fmt.Fprintf(stderr, "rosenblatt: writing standard output: %v\n", cli.WithoutPath(out.Err))
 			return exitFail
 		}
 		return exitOK
@@ -127,38 +125,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	err := cmd.run(args[1:], out, stderr)
-	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
-		err = fmt.Errorf("writing standard output: %w", withoutPath(out.err))
+	if out.Err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
+		err = fmt.Errorf("writing standard output: %w", cli.WithoutPath(out.Err))
 	}
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage):
+	case errors.Is(err, cli.ErrUsage):
 		fmt.Fprintf(stderr, "rosenblatt %s: %v\n", args[0], err)
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "rosenblatt %s: %v\n", args[0], err)
 		return exitFail
 	}
-}
-
-// newFlagSet returns a flag set that reports errors instead of exiting, with
-// usage going to stderr.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("rosenblatt "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parseFlags parses args, which must all be flags (see parseOnce).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := parseOnce(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	return nil
 }

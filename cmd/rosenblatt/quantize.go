@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 )
@@ -22,7 +23,7 @@ import (
 var errNotQuantizable = errors.New("cannot quantise this model")
 
 func runQuantize(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("quantize", stderr)
+	fs := cli.NewFlagSet("quantize", stderr)
 	in := fs.String("model", "", "the linear model `file` to quantise (required)")
 	out := fs.String("o", "", "the quantised model `file` to write (required)")
 	force := fs.Bool("f", false, "overwrite the -o file if it exists")
@@ -32,17 +33,17 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "samples quantised per vector when predicting) to OUT; predict and eval read it.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *in == "":
-		return fmt.Errorf("%w: -model is required", errUsage)
+		return fmt.Errorf("%w: -model is required", cli.ErrUsage)
 	case *out == "":
-		return fmt.Errorf("%w: -o is required", errUsage)
+		return fmt.Errorf("%w: -o is required", cli.ErrUsage)
 	}
-	std := stdio{stdout, stderr}
-	if err := std.checkWritable(*out, *force, *in); err != nil {
+	std := cli.Stdio{Out: stdout, Err: stderr}
+	if err := std.CheckWritable(*out, *force, *in); err != nil {
 		return err
 	}
 	lm, err := loadModel(*in)
@@ -67,7 +68,7 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return std.writeOutput(*out, *force, []string{*in}, func(w io.Writer) error {
+	return std.WriteOutput(*out, *force, []string{*in}, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
