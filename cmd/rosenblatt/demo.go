@@ -73,7 +73,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	fmt.Fprintf(stdout, "rosenblatt demo: perceptrons on this CPU's SIMD kernels\n\n")
-	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.Active(), orUnknown(cpuid.CPU.BrandName), hostArch())
+	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.Active(), cli.OrUnknown(cpuid.CPU.BrandName), hostArch())
 	if err := demoBreastCancer(stdout, a, *epochs, *seed); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 // hostArch names the build's architecture.
 func hostArch() string {
-	return runtime.GOOS + "/" + runtime.GOARCH + purego
+	return runtime.GOOS + "/" + runtime.GOARCH + cli.Purego
 }
 
 // demoBreastCancer trains on the embedded breast cancer data and prints the

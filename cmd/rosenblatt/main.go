@@ -51,6 +51,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -75,7 +76,7 @@ var commands = map[string]command{
 	"convert":  {"convert a model file between the rosenblatt, json, libsvm and liblinear formats", runConvert},
 	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
 	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":    {"measure the roofline, and time the kernels on every implementation against it", runBench},
+	"bench":    {"measure the roofline, and time the kernels on every implementation against it", benchcmd.Run},
 	"serve":    {"serve a model's predictions over HTTP, reloading it when the file changes", runServe},
 }
 

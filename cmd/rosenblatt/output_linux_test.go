@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -292,9 +293,9 @@ func TestModelFromPipe(t *testing.T) {
 	t.Chdir(dir)
 	trainIris()(t, dir)
 	model, _ := os.ReadFile("iris.model")
-	oldJSON, oldReport := cli.MaxModel, maxReport
-	t.Cleanup(func() { cli.MaxModel, maxReport = oldJSON, oldReport })
-	cli.MaxModel, maxReport = 1<<20, 1<<20
+	oldJSON, oldReport := cli.MaxModel, benchcmd.MaxReport
+	t.Cleanup(func() { cli.MaxModel, benchcmd.MaxReport = oldJSON, oldReport })
+	cli.MaxModel, benchcmd.MaxReport = 1<<20, 1<<20
 
 	loadFrom := func(name string, head []byte, endless bool, fill byte) error {
 		p := servePipe(t, dir, name, head, endless, fill)
@@ -332,7 +333,7 @@ func TestModelFromPipe(t *testing.T) {
 		t.Errorf("an endless JSON model: %v, want cli.ErrTooLarge", err)
 	}
 	p := servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x')
-	err = within(t, "bench report", func() error { _, err := readBenchReport(p); return err })
+	err = within(t, "bench report", func() error { return benchcmd.CheckReport(p) })
 	if !errors.Is(err, cli.ErrTooLarge) {
 		t.Errorf("an endless bench report: %v, want cli.ErrTooLarge", err)
 	}
@@ -364,8 +365,8 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		}
 		return h, size
 	}
-	oldModel, oldReport := cli.MaxModel, maxReport
-	t.Cleanup(func() { cli.MaxModel, maxReport = oldModel, oldReport })
+	oldModel, oldReport := cli.MaxModel, benchcmd.MaxReport
+	t.Cleanup(func() { cli.MaxModel, benchcmd.MaxReport = oldModel, oldReport })
 
 	const sent = 48 << 20 // what a pipe sends of a body claimed larger
 	huge, hugeSize := header(1 << 30)
@@ -382,7 +383,7 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	const limit = 32 << 20 // cli.MaxModel and maxReport for the endless JSON files
+	const limit = 32 << 20 // cli.MaxModel and benchcmd.MaxReport for the endless JSON files
 	hasDevice("/dev/zero")(t, dir)
 	for _, c := range []struct {
 		name  string
@@ -405,17 +406,17 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 			return err
 		}, []error{cli.ErrTooLarge}, limit + limit/8 + 1<<20},
 		{"an endless report", func() error {
-			maxReport = limit
-			defer func() { maxReport = oldReport }()
-			_, err := readBenchReport(servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x'))
+			benchcmd.MaxReport = limit
+			defer func() { benchcmd.MaxReport = oldReport }()
+			err := benchcmd.CheckReport(servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x'))
 			return err
 		}, []error{cli.ErrTooLarge}, limit + limit/8 + 1<<20},
 		{"/dev/zero as a report", func() error {
-			_, err := readBenchReport("/dev/zero")
+			err := benchcmd.CheckReport("/dev/zero")
 			return err
 		}, []error{cli.ErrMalformed}, 1 << 20},
 		{"a regular report file of 24 MiB", func() error {
-			_, err := readBenchReport(report)
+			err := benchcmd.CheckReport(report)
 			return err
 		}, []error{cli.ErrMalformed}, 24<<20 + 1<<20},
 	} {

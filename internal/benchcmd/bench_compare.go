@@ -1,4 +1,4 @@
-package main
+package benchcmd
 
 import (
 	"fmt"
@@ -59,6 +59,13 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// CheckReport reads and validates the bench report name, as "bench
+// compare" does (see readBenchReport).
+func CheckReport(name string) error {
+	_, err := readBenchReport(name)
+	return err
+}
+
 // readBenchReport reads and validates a -json report. Every content error
 // wraps cli.ErrMalformed and names the file (with line and column for JSON
 // errors). A report begins with {"schema" as bench -json writes it: a file
@@ -67,7 +74,7 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 // has no roofline.
 func readBenchReport(name string) (*benchReport, error) {
 	var rep benchReport
-	if err := cli.DecodeJSONFile(name, maxReport, "schema", "a rosenblatt bench report", &rep); err != nil {
+	if err := cli.DecodeJSONFile(name, MaxReport, "schema", "a rosenblatt bench report", &rep); err != nil {
 		return nil, err
 	}
 	if rep.Schema == benchSchemaV1 {
@@ -194,7 +201,7 @@ func (r *benchResult) rate() (float64, string) {
 func describeReport(rep *benchReport) string {
 	m := &rep.Machine
 	s := fmt.Sprintf("%s, %s/%s, %s, kernels %s (auto=%s), %s, schema %s",
-		orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, strings.Join(m.Kernels, ","), m.ActiveKernel, rep.Created, rep.Schema)
+		cli.OrUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, strings.Join(m.Kernels, ","), m.ActiveKernel, rep.Created, rep.Schema)
 	if rep.Quick {
 		s += ", QUICK"
 	}

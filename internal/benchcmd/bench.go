@@ -1,9 +1,12 @@
-package main
+// Package benchcmd is the bench subcommand of the rosenblatt command: the
+// machine's roofline, measured, and the kernel suite timed against it on
+// every implementation; "bench compare" puts two of its reports side by
+// side.
+package benchcmd
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"io"
 	"math"
 	"runtime"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -135,14 +139,14 @@ type benchConfig struct {
 	runs    int
 	paths   []benchPath
 	// tiny shrinks every working set, shape and trial to a smoke test:
-	// the package's tests set it (benchTiny) so that they run in moments,
+	// the package's tests set it (Tiny) so that they run in moments,
 	// also under qemu.
 	tiny bool
 }
 
-// benchTiny makes every bench run tiny (see benchConfig.tiny); only tests
+// Tiny makes every bench run tiny (see benchConfig.tiny); only tests
 // set it.
-var benchTiny = false
+var Tiny = false
 
 // workingSet is one cache level's working-set size.
 type workingSet struct {
@@ -202,7 +206,10 @@ func matvecCols(tiny bool) int {
 	return 256
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+// Run is "rosenblatt bench" with args (the words after "bench"), writing
+// its report to stdout and its progress bar to stderr. Usage errors wrap
+// cli.ErrUsage; -h returns flag.ErrHelp.
+func Run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runBenchCompare(args[1:], stdout, stderr)
 	}
@@ -231,7 +238,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *plotFile != "" {
 		return errPlotMoved("-plot")
 	}
-	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
+	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: Tiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
 		return fmt.Errorf("%w: -time and -runs must not be negative", cli.ErrUsage)
 	}
@@ -345,7 +352,7 @@ func parsePaths(list string) ([]benchPath, error) {
 		switch {
 		case found == nil && slices.Contains(knownImplNames, name):
 			return nil, fmt.Errorf("%w: -paths: %q is not an implementation of this build (%s/%s%s; it can run %s)",
-				cli.ErrUsage, name, runtime.GOOS, runtime.GOARCH, purego, valid)
+				cli.ErrUsage, name, runtime.GOOS, runtime.GOARCH, cli.Purego, valid)
 		case found == nil:
 			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", cli.ErrUsage, name, valid)
 		case !found.Available():
@@ -697,7 +704,7 @@ func measure(fn func(), minTime time.Duration, runs int) timing {
 func printReport(w io.Writer, rep *benchReport) {
 	var b strings.Builder
 	m := &rep.Machine
-	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s)\n", orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion)
+	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s)\n", cli.OrUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion)
 	describeMachine(&b, m)
 	if rep.Roofline != nil {
 		describeRoofline(&b, rep.Roofline, m.Emulated)
@@ -748,9 +755,9 @@ func printReport(w io.Writer, rep *benchReport) {
 
 // fmtBytes formats a byte count in B, KiB, MiB or GiB (bounded.FormatBytes,
 // as package model's refusals write it).
-// maxReport bounds a bench report, which is read whole (a variable so that
+// MaxReport bounds a bench report, which is read whole (a variable so that
 // tests can lower it): a full report is some 100 KB.
-var maxReport int64 = 64 << 20
+var MaxReport int64 = 64 << 20
 
 func fmtBytes(b int64) string { return bounded.FormatBytes(b) }
 
