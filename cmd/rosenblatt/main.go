@@ -10,7 +10,8 @@
 //	                                        kernel perceptron (-kernel linear|poly|rbf)
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
-//	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
+//	rosenblatt quantize [flags] IN OUT      the int8 quantised form of a linear model, for predict and eval
+//	                                        (or -model IN -o OUT)
 //	rosenblatt serve -model FILE [flags]    serve the model's predictions over HTTP, reloading it when it changes
 //	rosenblatt serve -models DIR [flags]    serve every model file of DIR by name, each reloaded on its own
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use

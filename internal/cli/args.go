@@ -43,6 +43,18 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 // usage errors, except flag.ErrHelp for -h; a bad flag is one line (see
 // ParseOnce).
 func ParseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
+	pos, err := ParseArgsUpTo(fs, args, names...)
+	if err == nil && len(pos) < len(names) {
+		fs.Usage()
+		return nil, fmt.Errorf("%w: missing %s", ErrUsage, strings.Join(names[len(pos):], " and "))
+	}
+	return pos, err
+}
+
+// ParseArgsUpTo is ParseArgs for a command whose files may be given by
+// flags instead (quantize's -model and -o): it returns at most
+// len(names) positional arguments, and fewer without complaint.
+func ParseArgsUpTo(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
 	var pos []string
 	for {
 		if err := ParseOnce(fs, args); err != nil {
@@ -59,16 +71,9 @@ func ParseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, erro
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-	var err error
-	switch {
-	case len(pos) < len(names):
-		err = fmt.Errorf("%w: missing %s", ErrUsage, strings.Join(names[len(pos):], " and "))
-	case len(pos) > len(names):
-		err = fmt.Errorf("%w: unexpected argument %q", ErrUsage, pos[len(names)])
-	}
-	if err != nil {
+	if len(pos) > len(names) {
 		fs.Usage()
-		return nil, err
+		return nil, fmt.Errorf("%w: unexpected argument %q", ErrUsage, pos[len(names)])
 	}
 	return pos, nil
 }
