@@ -28,46 +28,24 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-// quickReport runs `bench -quick` once per test binary and returns the
-// report file; the tests below share it to stay fast.
-var quickReport = struct {
-	file, stdout string
-	done         bool
-}{}
-
-func sharedQuickReport(t *testing.T) (file, stdout string) {
+// benchReport returns the absolute path of a bench report that bench
+// compare reads (one of package benchcmd's fixtures, which its own tests
+// set against a fresh report): the commands' output and same-file tests
+// need a report, not a measurement.
+func benchReport(t *testing.T) string {
 	t.Helper()
-	if !quickReport.done {
-		dir, err := os.MkdirTemp("", "rosenblatt-bench-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(dir, "a.json")
-		code, out, errOut := runCmd(t, "bench", "-quick", "-json", file)
-		if code != exitOK {
-			t.Fatalf("bench -quick: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-		}
-		if errOut != "" {
-			t.Errorf("bench wrote to stderr, which is not a terminal here (want no progress bar):\n%q", errOut)
-		}
-		quickReport.file, quickReport.stdout, quickReport.done = file, out, true
+	p, err := filepath.Abs(filepath.Join("..", "..", "internal", "benchcmd", "testdata", "bench-arm64-qemu.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return quickReport.file, quickReport.stdout
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if quickReport.file != "" {
-		os.RemoveAll(filepath.Dir(quickReport.file))
-	}
-	os.Exit(code)
+	return p
 }
 
 // TestBenchPlotMoved: the -plot flags of bench and bench compare, whose
 // pictures bench/roofplot draws now, are a one-line usage error that
 // names it, before any measurement, and write nothing.
 func TestBenchPlotMoved(t *testing.T) {
-	fileA, _ := sharedQuickReport(t)
+	fileA := benchReport(t)
 	svg := filepath.Join(t.TempDir(), "r.svg")
 	for _, args := range [][]string{
 		{"bench", "-quick", "-q", "-plot", svg},
@@ -80,5 +58,20 @@ func TestBenchPlotMoved(t *testing.T) {
 		if _, err := os.Stat(svg); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%q wrote %s: %v", args, svg, err)
 		}
+	}
+}
+
+// TestBenchCommand: bench and bench compare run through the command (the
+// measurements themselves are package benchcmd's tests): a report written
+// with -json, which compare then sets against another machine's.
+func TestBenchCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "r.json")
+	code, out, errOut := runCmd(t, "bench", "-quick", "-q", "-paths", "generic", "-json", file)
+	if code != exitOK || errOut != "" || !strings.Contains(out, "generic") {
+		t.Fatalf("bench: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCmd(t, "bench", "compare", file, benchReport(t))
+	if code != exitOK || errOut != "" || !strings.Contains(out, "EMULATED") && !strings.Contains(out, "emulated") {
+		t.Errorf("bench compare: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }

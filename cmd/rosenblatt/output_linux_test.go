@@ -172,7 +172,7 @@ func TestStdoutFullDevice(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "iris.model")
 	mustRun(t, "train", "-q", "-o", model, td("iris.train.libsvm"))
-	report, _ := sharedQuickReport(t)
+	report := benchReport(t)
 	for _, args := range stdoutCases(model, report) {
 		code, stderr, _ := runBinary(t, dir, nil, full, args...)
 		if code != exitFail || !strings.Contains(stderr, noSpace) {

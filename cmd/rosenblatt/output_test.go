@@ -225,7 +225,7 @@ func TestStdoutWriteErrors(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "iris.model")
 	mustRun(t, "train", "-q", "-o", model, td("iris.train.libsvm"))
-	report, _ := sharedQuickReport(t)
+	report := benchReport(t)
 	full := errors.New("no room left")
 	for _, c := range stdoutCases(model, report) {
 		for _, after := range []int{0, 10} { // the first write fails, or a later one
