@@ -226,7 +226,7 @@ func TestSaveFile(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
+		if strings.Contains(e.Name(), "tmp-") {
 			t.Errorf("temporary file left: %s", e.Name())
 		}
 	}

@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/atomicfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 )
 
@@ -80,60 +79,25 @@ func Save(w io.Writer, m Model, f Format) error {
 }
 
 // SaveFile writes the model file of m in format f to path, atomically: to
-// a temporary file in the same directory (named ".NAME.tmp-*"), synced to
-// disk, then renamed over path, so that path holds the old file or the
-// whole new one, never part of it. The temporary file is removed if
-// anything fails. A new file gets mode 0644; an existing one keeps its
-// mode.
+// a temporary file in the same directory (".NAME.rosenblatt-tmp-PID-RANDOM"),
+// synced to disk, then renamed over path, so that path holds the old file
+// or the whole new one, never part of it. The temporary file is removed if
+// anything fails (and, if the process was killed meanwhile, by the next
+// save to the same path). A new file gets mode 0644 minus the umask; an
+// existing one keeps its mode. A symbolic link is followed: the file it
+// points to is replaced. A path that exists and is not a regular file is
+// refused with ErrUnsupported.
 func SaveFile(path string, m Model, f Format) error {
 	data, err := Marshal(m, f)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, data)
-}
-
-// writeAtomic writes data to path as SaveFile describes.
-func writeAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s: %w: not a regular file", path, ErrUnsupported)
-		}
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
+	err = atomicfile.Replace(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
+	})
+	if errors.Is(err, atomicfile.ErrNotRegular) {
+		err = fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil { // the rename itself, on disk
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return err
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -658,9 +659,9 @@ func TestCLIBinary(t *testing.T) {
 // and that -q silences it.
 func TestTrainProgressBar(t *testing.T) {
 	forceTerminal(t)
-	old := progressThrottle
-	progressThrottle = 0
-	t.Cleanup(func() { progressThrottle = old })
+	old := cli.ProgressThrottle
+	cli.ProgressThrottle = 0
+	t.Cleanup(func() { cli.ProgressThrottle = old })
 	dir := t.TempDir()
 	for _, quiet := range []bool{false, true} {
 		args := []string{"train", "-f", "-epochs", "5", "-all-epochs", "-o", filepath.Join(dir, "m"), td("iris.train.libsvm")}

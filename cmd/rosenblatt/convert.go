@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/model"
 )
@@ -38,7 +39,7 @@ var convertFormats = map[string]model.Format{
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("convert", stderr)
+	fs := cli.NewFlagSet("convert", stderr)
 	to := fs.String("to", "", "the `format` to write: rosenblatt (binary), json, libsvm or liblinear (required)")
 	force := fs.Bool("f", false, "overwrite OUT if it exists")
 	maxBytes := fs.Int64("max-model-bytes", 0, "the largest model file IN, in `bytes` (0: package model's default, 1 GiB)")
@@ -50,22 +51,22 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "and writes it to OUT in FORMAT, refusing a conversion that would lose information.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args, "IN", "OUT")
+	pos, err := cli.ParseArgs(fs, args, "IN", "OUT")
 	if err != nil {
 		return err
 	}
 	format, ok := convertFormats[*to]
 	switch {
 	case *to == "":
-		return fmt.Errorf("%w: -to is required (rosenblatt, json, libsvm or liblinear)", errUsage)
+		return fmt.Errorf("%w: -to is required (rosenblatt, json, libsvm or liblinear)", cli.ErrUsage)
 	case !ok:
-		return fmt.Errorf("%w: -to %q: want rosenblatt, json, libsvm or liblinear", errUsage, *to)
+		return fmt.Errorf("%w: -to %q: want rosenblatt, json, libsvm or liblinear", cli.ErrUsage, *to)
 	case *maxBytes < 0:
-		return fmt.Errorf("%w: -max-model-bytes must not be negative", errUsage)
+		return fmt.Errorf("%w: -max-model-bytes must not be negative", cli.ErrUsage)
 	}
 	in, out := pos[0], pos[1]
-	std := stdio{stdout, stderr}
-	if err := std.checkWritable(out, *force, in); err != nil {
+	std := cli.Stdio{Out: stdout, Err: stderr}
+	if err := std.CheckWritable(out, *force, in); err != nil {
 		return err
 	}
 	opts := model.Options{MaxBytes: *maxBytes, Flag: "-max-model-bytes"}
@@ -90,7 +91,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	return std.writeOutput(out, *force, []string{in}, func(w io.Writer) error {
+	return std.WriteOutput(out, *force, []string{in}, func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})

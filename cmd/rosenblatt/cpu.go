@@ -8,18 +8,19 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 func runCPU(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("cpu", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := cli.NewFlagSet("cpu", stderr)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c := cpuid.CPU
 	w := func(k, f string, a ...any) { fmt.Fprintf(stdout, "%-18s "+f+"\n", append([]any{k + ":"}, a...)...) }
-	w("brand", "%s", orUnknown(c.BrandName))
-	w("vendor", "%s", orUnknown(c.VendorString))
+	w("brand", "%s", cli.OrUnknown(c.BrandName))
+	w("vendor", "%s", cli.OrUnknown(c.VendorString))
 	w("family/model", "%d / %d (stepping %d)", c.Family, c.Model, c.Stepping)
 	w("architecture", "%s/%s", runtime.GOOS, runtime.GOARCH)
 	w("cores", "%d physical, %d logical, %d threads per core (GOMAXPROCS %d)",
@@ -29,9 +30,9 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 	} else {
 		w("frequency", "unknown (the CPU does not report it)")
 	}
-	w("L1 cache", "%s data, %s instruction (per core)", size(c.Cache.L1D), size(c.Cache.L1I))
-	w("L2 cache", "%s", size(c.Cache.L2))
-	w("L3 cache", "%s", size(c.Cache.L3))
+	w("L1 cache", "%s data, %s instruction (per core)", cli.CacheSize(c.Cache.L1D), cli.CacheSize(c.Cache.L1I))
+	w("L2 cache", "%s", cli.CacheSize(c.Cache.L2))
+	w("L3 cache", "%s", cli.CacheSize(c.Cache.L3))
 	w("features", "%s", wrap(strings.Join(c.FeatureSet(), " "), 60, 19))
 	fmt.Fprintln(stdout)
 	for _, im := range kernel.Impls() {
@@ -58,25 +59,6 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 		w("warning", "%v", err)
 	}
 	return nil
-}
-
-func orUnknown(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "unknown"
-	}
-	return s
-}
-
-func size(b int) string {
-	switch {
-	case b <= 0:
-		return "unknown"
-	case b >= 1<<20 && b%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", b>>20)
-	case b >= 1<<10:
-		return fmt.Sprintf("%d KiB", b>>10)
-	}
-	return fmt.Sprintf("%d B", b)
 }
 
 // wrap breaks s into lines of at most width characters, indenting the

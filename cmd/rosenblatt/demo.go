@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -43,7 +44,7 @@ var demoSynth = dataset.SynthOptions{D: 64, Seed: 42, Gamma: 1, NTrain: 2000, NT
 const demoMarginTol = 1e-3
 
 func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("demo", stderr)
+	fs := cli.NewFlagSet("demo", stderr)
 	algo := fs.String("algo", "averaged", "`algorithm` for the breast cancer data: online, batch, minibatch, averaged, voted, pegasos")
 	epochs := fs.Int("epochs", 20, "number of `epochs` on the breast cancer data")
 	seed := fs.Uint64("seed", 1, "shuffling `seed` for the breast cancer data")
@@ -54,25 +55,25 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "data's own maximum margin γ_D from the exact hard-margin SVM.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	name := *algo
 	if name == "pegasos" {
 		name = "svm" // package perceptron's name for Pegasos
 	} else if name == "svm" {
-		return fmt.Errorf("%w: -algo svm: the demo trains perceptrons and Pegasos (-algo pegasos); rosenblatt train -algo svm runs the exact SVM", errUsage)
+		return fmt.Errorf("%w: -algo svm: the demo trains perceptrons and Pegasos (-algo pegasos); rosenblatt train -algo svm runs the exact SVM", cli.ErrUsage)
 	}
 	a, err := perceptron.ParseAlgorithm(name)
 	if err != nil {
-		return fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos", errUsage, *algo)
+		return fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos", cli.ErrUsage, *algo)
 	}
 	if *epochs < 1 {
-		return fmt.Errorf("%w: -epochs %d: want at least 1", errUsage, *epochs)
+		return fmt.Errorf("%w: -epochs %d: want at least 1", cli.ErrUsage, *epochs)
 	}
 	start := time.Now()
 	fmt.Fprintf(stdout, "rosenblatt demo: perceptrons on this CPU's SIMD kernels\n\n")
-	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.Active(), orUnknown(cpuid.CPU.BrandName), hostArch())
+	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.Active(), cli.OrUnknown(cpuid.CPU.BrandName), hostArch())
 	if err := demoBreastCancer(stdout, a, *epochs, *seed); err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 // hostArch names the build's architecture.
 func hostArch() string {
-	return runtime.GOOS + "/" + runtime.GOARCH + purego
+	return runtime.GOOS + "/" + runtime.GOARCH + cli.Purego
 }
 
 // demoBreastCancer trains on the embedded breast cancer data and prints the

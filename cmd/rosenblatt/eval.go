@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -21,7 +22,7 @@ import (
 // model's classes, which it says it leaves out.
 
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", stderr)
+	fs := cli.NewFlagSet("eval", stderr)
 	var df dataFlags
 	df.register(fs, false)
 	fs.Usage = func() {
@@ -32,19 +33,19 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "other classes are left out, so the report grows with the data, not the model.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args, "MODEL", "DATA")
+	pos, err := cli.ParseArgs(fs, args, "MODEL", "DATA")
 	if err != nil {
 		return err
 	}
 	df.finish(fs)
-	if done, err := runEvalText(pos, &df, stdio{stdout, stderr}); done {
+	if done, err := runEvalText(pos, &df, cli.Stdio{Out: stdout, Err: stderr}); done {
 		return err
 	}
 	if err := df.check(); err != nil {
 		return err
 	}
 	// The report must not land in an input (eval m d >> d).
-	if err := (stdio{stdout, stderr}).notAnInput(append([]string{pos[0]}, df.inputFiles(pos[1])...)...); err != nil {
+	if err := (cli.Stdio{Out: stdout, Err: stderr}).NotAnInput(append([]string{pos[0]}, df.inputFiles(pos[1])...)...); err != nil {
 		return err
 	}
 	lm, err := loadModel(pos[0])

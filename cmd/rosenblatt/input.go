@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -75,6 +76,24 @@ func (d *dataFlags) finish(fs *flag.FlagSet) {
 	})
 }
 
+// inputFiles returns the files a data argument reads: the file, and the
+// label file of an IDX image file.
+func (d *dataFlags) inputFiles(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		out = append(out, p)
+		if f, err := d.formatOf(p); err == nil && f == fmtIDX {
+			if l, err := d.labelsPath(p); err == nil {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
 // formatOf returns the format of path: d.format unless it is auto, else
 // what the file name says. An unknown -format is a usage error.
 func (d *dataFlags) formatOf(path string) (string, error) {
@@ -83,7 +102,7 @@ func (d *dataFlags) formatOf(path string) (string, error) {
 		return d.format, nil
 	case fmtAuto, "":
 	default:
-		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx, fasttext, text-tsv, text-csv, text-lines or auto", errUsage, d.format)
+		return "", fmt.Errorf("%w: -format %q: want libsvm, csv, idx, fasttext, text-tsv, text-csv, text-lines or auto", cli.ErrUsage, d.format)
 	}
 	name := strings.ToLower(filepath.Base(path))
 	name = strings.TrimSuffix(name, ".gz")
@@ -106,7 +125,7 @@ func oneRune(flagName, s string) (rune, error) {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	if n != len(s) || r == utf8.RuneError {
-		return 0, fmt.Errorf("%w: -%s %q: want one character (or \"tab\")", errUsage, flagName, s)
+		return 0, fmt.Errorf("%w: -%s %q: want one character (or \"tab\")", cli.ErrUsage, flagName, s)
 	}
 	return r, nil
 }
@@ -132,7 +151,7 @@ func (d *dataFlags) labelsPath(images string) (string, error) {
 		}
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: %s: IDX input needs -labels FILE (the name has no \"images-idx3\" to derive it from)", errUsage, images)
+	return "", fmt.Errorf("%w: %s: IDX input needs -labels FILE (the name has no \"images-idx3\" to derive it from)", cli.ErrUsage, images)
 }
 
 // gzipRatio is -gzip-ratio as the dataset options take it: 0 (no bound)
@@ -151,10 +170,10 @@ func (d *dataFlags) check() error {
 		return err
 	}
 	if d.cols < 0 {
-		return fmt.Errorf("%w: -cols %d: want a count ≥ 0", errUsage, d.cols)
+		return fmt.Errorf("%w: -cols %d: want a count ≥ 0", cli.ErrUsage, d.cols)
 	}
 	if d.labelCol < -1 {
-		return fmt.Errorf("%w: -label-col %d: want a 0-based column or -1 for the last", errUsage, d.labelCol)
+		return fmt.Errorf("%w: -label-col %d: want a 0-based column or -1 for the last", cli.ErrUsage, d.labelCol)
 	}
 	if _, err := oneRune("sep", d.sep); err != nil {
 		return err
@@ -163,10 +182,10 @@ func (d *dataFlags) check() error {
 		return err
 	}
 	if d.gzRatio < 0 {
-		return fmt.Errorf("%w: -gzip-ratio %d: want a ratio ≥ 0 (0: no bound)", errUsage, d.gzRatio)
+		return fmt.Errorf("%w: -gzip-ratio %d: want a ratio ≥ 0 (0: no bound)", cli.ErrUsage, d.gzRatio)
 	}
 	if !(d.scale > 0) || d.scale*255 > 1e30 {
-		return fmt.Errorf("%w: -scale %v: want a positive finite value", errUsage, d.scale)
+		return fmt.Errorf("%w: -scale %v: want a positive finite value", cli.ErrUsage, d.scale)
 	}
 	return nil
 }

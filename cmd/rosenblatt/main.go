@@ -10,7 +10,8 @@
 //	                                        kernel perceptron (-kernel linear|poly|rbf)
 //	rosenblatt predict [flags] MODEL DATA   one predicted label per line, to stdout or -o FILE
 //	rosenblatt eval [flags] MODEL DATA      accuracy, per-class precision/recall/F1, confusion matrix
-//	rosenblatt quantize -model IN -o OUT    the int8 quantised form of a linear model, for predict and eval
+//	rosenblatt quantize [flags] IN OUT      the int8 quantised form of a linear model, for predict and eval
+//	                                        (or -model IN -o OUT)
 //	rosenblatt serve -model FILE [flags]    serve the model's predictions over HTTP, reloading it when it changes
 //	rosenblatt serve -models DIR [flags]    serve every model file of DIR by name, each reloaded on its own
 //	rosenblatt cpu                          describe this CPU and the kernel implementation in use
@@ -40,7 +41,7 @@
 // /dev/fd/N, /proc/self/fd/N) is written to that descriptor, appending
 // where the shell's >> opened it; no command removes a file it did not
 // create, nor writes its output into one of its inputs, standard output
-// included. See output.go.
+// included. See package internal/cli.
 package main
 
 import (
@@ -51,6 +52,8 @@ import (
 	"os"
 	"sort"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -60,9 +63,6 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 )
-
-// errUsage marks errors that are the caller's misuse of the command line.
-var errUsage = errors.New("usage error")
 
 type command struct {
 	summary string
@@ -77,7 +77,7 @@ var commands = map[string]command{
 	"convert":  {"convert a model file between the rosenblatt, json, libsvm and liblinear formats", runConvert},
 	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
 	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
-	"bench":    {"measure the roofline, and time the kernels on every implementation against it", runBench},
+	"bench":    {"measure the roofline, and time the kernels on every implementation against it", benchcmd.Run},
 	"serve":    {"serve a model's predictions over HTTP, reloading it when the file changes", runServe},
 }
 
@@ -111,11 +111,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		args = []string{"demo"}
 	}
-	out := &errWriter{w: stdout}
+	out := &cli.ErrWriter{W: stdout}
 	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(out)
-		if out.err != nil {
-			fmt.Fprintf(stderr, "rosenblatt: writing standard output: %v\n", withoutPath(out.err))
+		if out.Err != nil {
+			fmt.Fprintf(stderr, "rosenblatt: writing standard output: %v\n", cli.WithoutPath(out.Err))
 			return exitFail
 		}
 		return exitOK
@@ -127,38 +127,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	err := cmd.run(args[1:], out, stderr)
-	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
-		err = fmt.Errorf("writing standard output: %w", withoutPath(out.err))
+	if out.Err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
+		err = fmt.Errorf("writing standard output: %w", cli.WithoutPath(out.Err))
 	}
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage):
+	case errors.Is(err, cli.ErrUsage):
 		fmt.Fprintf(stderr, "rosenblatt %s: %v\n", args[0], err)
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "rosenblatt %s: %v\n", args[0], err)
 		return exitFail
 	}
-}
-
-// newFlagSet returns a flag set that reports errors instead of exiting, with
-// usage going to stderr.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("rosenblatt "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parseFlags parses args, which must all be flags (see parseOnce).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := parseOnce(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	return nil
 }

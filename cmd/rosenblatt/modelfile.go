@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/describe"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -43,13 +44,13 @@ type loadedModel struct {
 func (lm *loadedModel) classes() []int { return lm.m.Classes() }
 
 // loadModel reads the model file at path with package model, under
-// maxModel for a JSON model and a binary one from a pipe or device (a
+// cli.MaxModel for a JSON model and a binary one from a pipe or device (a
 // binary model in a regular file is bounded by its size, which its header
 // must give). Errors name the file; a file that is no model at all wraps
-// errMalformed, one over the limit errTooLarge, a model file with bad
+// cli.ErrMalformed, one over the limit cli.ErrTooLarge, a model file with bad
 // content its package's ErrCorrupt (model.ErrCorrupt too).
 func loadModel(path string) (*loadedModel, error) {
-	m, err := model.Options{MaxBytes: maxModel}.LoadFile(path)
+	m, err := model.Options{MaxBytes: cli.MaxModel}.LoadFile(path)
 	if err != nil {
 		return nil, modelError(path, err)
 	}
@@ -76,10 +77,10 @@ func loaded(path string, m model.Model) *loadedModel {
 }
 
 // modelError is err (which names path) as the command reports it: input
-// that is no model file wraps errMalformed.
+// that is no model file wraps cli.ErrMalformed.
 func modelError(path string, err error) error {
 	if errors.Is(err, model.ErrFormat) {
-		return fmt.Errorf("%s: %w: not a model file (neither rosenblatt's binary or JSON form nor LIBSVM's or LIBLINEAR's)", path, errMalformed)
+		return fmt.Errorf("%s: %w: not a model file (neither rosenblatt's binary or JSON form nor LIBSVM's or LIBLINEAR's)", path, cli.ErrMalformed)
 	}
 	return err
 }

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -170,7 +172,7 @@ func TestStdoutFullDevice(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "iris.model")
 	mustRun(t, "train", "-q", "-o", model, td("iris.train.libsvm"))
-	report, _ := sharedQuickReport(t)
+	report := benchReport(t)
 	for _, args := range stdoutCases(model, report) {
 		code, stderr, _ := runBinary(t, dir, nil, full, args...)
 		if code != exitFail || !strings.Contains(stderr, noSpace) {
@@ -203,11 +205,11 @@ func TestModelFileBoundedMemory(t *testing.T) {
 		path string
 		want []error
 	}{
-		{"/dev/zero", []error{errMalformed}},
-		{"zero.model", []error{errMalformed}},
+		{"/dev/zero", []error{cli.ErrMalformed}},
+		{"zero.model", []error{cli.ErrMalformed}},
 		{"big.model", []error{perceptron.ErrCorrupt}},
-		{"big.json", []error{errTooLarge}},
-		{endless, []error{perceptron.ErrCorrupt, errTooLarge}},
+		{"big.json", []error{cli.ErrTooLarge}},
+		{endless, []error{perceptron.ErrCorrupt, cli.ErrTooLarge}},
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -291,9 +293,9 @@ func TestModelFromPipe(t *testing.T) {
 	t.Chdir(dir)
 	trainIris()(t, dir)
 	model, _ := os.ReadFile("iris.model")
-	oldJSON, oldReport := maxModel, maxReport
-	t.Cleanup(func() { maxModel, maxReport = oldJSON, oldReport })
-	maxModel, maxReport = 1<<20, 1<<20
+	oldJSON, oldReport := cli.MaxModel, benchcmd.MaxReport
+	t.Cleanup(func() { cli.MaxModel, benchcmd.MaxReport = oldJSON, oldReport })
+	cli.MaxModel, benchcmd.MaxReport = 1<<20, 1<<20
 
 	loadFrom := func(name string, head []byte, endless bool, fill byte) error {
 		p := servePipe(t, dir, name, head, endless, fill)
@@ -311,35 +313,35 @@ func TestModelFromPipe(t *testing.T) {
 	if err := loadFrom("voted-pipe.model", voted, false, 0); err != nil {
 		t.Errorf("a voted kernel model through a pipe: %v", err)
 	}
-	if err := loadFrom("voted-padded.model", voted, true, 0); !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, errTooLarge) {
-		t.Errorf("a voted kernel model followed by endless zeros: %v, want ErrCorrupt and errTooLarge", err)
+	if err := loadFrom("voted-padded.model", voted, true, 0); !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
+		t.Errorf("a voted kernel model followed by endless zeros: %v, want ErrCorrupt and cli.ErrTooLarge", err)
 	}
 	if err := loadFrom("voted-short.model", voted[:200], false, 0); !errors.Is(err, perceptron.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("a truncated voted kernel model: %v, want ErrCorrupt (truncated)", err)
 	}
 	err := loadFrom("padded.model", model, true, 0)
-	if !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, errTooLarge) {
-		t.Errorf("a model followed by endless zeros: %v, want ErrCorrupt and errTooLarge", err)
+	if !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
+		t.Errorf("a model followed by endless zeros: %v, want ErrCorrupt and cli.ErrTooLarge", err)
 	}
 	if err := loadFrom("short.model", model[:len(model)-5], false, 0); !errors.Is(err, perceptron.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("a truncated model: %v, want ErrCorrupt (truncated)", err)
 	}
-	if err := loadFrom("spaces.json", []byte("  "), true, ' '); !errors.Is(err, errTooLarge) {
-		t.Errorf("endless white space: %v, want errTooLarge", err)
+	if err := loadFrom("spaces.json", []byte("  "), true, ' '); !errors.Is(err, cli.ErrTooLarge) {
+		t.Errorf("endless white space: %v, want cli.ErrTooLarge", err)
 	}
-	if err := loadFrom("endless.json", []byte(`{"labels": [`), true, '1'); !errors.Is(err, errTooLarge) {
-		t.Errorf("an endless JSON model: %v, want errTooLarge", err)
+	if err := loadFrom("endless.json", []byte(`{"labels": [`), true, '1'); !errors.Is(err, cli.ErrTooLarge) {
+		t.Errorf("an endless JSON model: %v, want cli.ErrTooLarge", err)
 	}
 	p := servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x')
-	err = within(t, "bench report", func() error { _, err := readBenchReport(p); return err })
-	if !errors.Is(err, errTooLarge) {
-		t.Errorf("an endless bench report: %v, want errTooLarge", err)
+	err = within(t, "bench report", func() error { return benchcmd.CheckReport(p) })
+	if !errors.Is(err, cli.ErrTooLarge) {
+		t.Errorf("an endless bench report: %v, want cli.ErrTooLarge", err)
 	}
 }
 
 // Model and report files from pipes and devices cost about the bytes that
 // arrive, not what a header claims nor twice or four times the limit: a
-// binary header implying more than maxModel is refused before its body, a
+// binary header implying more than cli.MaxModel is refused before its body, a
 // header implying less whose body stops short costs about what was sent,
 // an endless JSON model or report about its limit, and a report that does
 // not begin as one is refused from its first read. A regular file within
@@ -363,17 +365,17 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		}
 		return h, size
 	}
-	oldModel, oldReport := maxModel, maxReport
-	t.Cleanup(func() { maxModel, maxReport = oldModel, oldReport })
+	oldModel, oldReport := cli.MaxModel, benchcmd.MaxReport
+	t.Cleanup(func() { cli.MaxModel, benchcmd.MaxReport = oldModel, oldReport })
 
 	const sent = 48 << 20 // what a pipe sends of a body claimed larger
 	huge, hugeSize := header(1 << 30)
-	if hugeSize <= maxModel {
-		t.Fatalf("a header of 2^30 float64 features implies %d bytes, want more than maxModel", hugeSize)
+	if hugeSize <= cli.MaxModel {
+		t.Fatalf("a header of 2^30 float64 features implies %d bytes, want more than cli.MaxModel", hugeSize)
 	}
 	short, shortSize := header(10 << 20)
-	if shortSize <= 2*sent || shortSize > maxModel {
-		t.Fatalf("the header implies %d bytes, want between %d and maxModel", shortSize, 2*sent)
+	if shortSize <= 2*sent || shortSize > cli.MaxModel {
+		t.Fatalf("the header implies %d bytes, want between %d and cli.MaxModel", shortSize, 2*sent)
 	}
 	short = append(short, make([]byte, sent-len(short))...)
 	report := filepath.Join(dir, "regular-report.json")
@@ -381,7 +383,7 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	const limit = 32 << 20 // maxModel and maxReport for the endless JSON files
+	const limit = 32 << 20 // cli.MaxModel and benchcmd.MaxReport for the endless JSON files
 	hasDevice("/dev/zero")(t, dir)
 	for _, c := range []struct {
 		name  string
@@ -392,31 +394,31 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		{"a binary header implying 24 GiB", func() error {
 			_, err := loadModel(servePipe(t, dir, "huge.model", huge, true, 0))
 			return err
-		}, []error{errTooLarge}, 1 << 20},
+		}, []error{cli.ErrTooLarge}, 1 << 20},
 		{"a binary header implying 240 MiB, 48 MiB sent", func() error {
 			_, err := loadModel(servePipe(t, dir, "short.model", short, false, 0))
 			return err
 		}, []error{perceptron.ErrCorrupt}, sent + sent/8 + 1<<20},
 		{"an endless JSON model", func() error {
-			maxModel = limit
-			defer func() { maxModel = oldModel }()
+			cli.MaxModel = limit
+			defer func() { cli.MaxModel = oldModel }()
 			_, err := loadModel(servePipe(t, dir, "endless.json", []byte(`{"labels": [`), true, '1'))
 			return err
-		}, []error{errTooLarge}, limit + limit/8 + 1<<20},
+		}, []error{cli.ErrTooLarge}, limit + limit/8 + 1<<20},
 		{"an endless report", func() error {
-			maxReport = limit
-			defer func() { maxReport = oldReport }()
-			_, err := readBenchReport(servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x'))
+			benchcmd.MaxReport = limit
+			defer func() { benchcmd.MaxReport = oldReport }()
+			err := benchcmd.CheckReport(servePipe(t, dir, "endless-report.json", []byte(`{"schema": "`), true, 'x'))
 			return err
-		}, []error{errTooLarge}, limit + limit/8 + 1<<20},
+		}, []error{cli.ErrTooLarge}, limit + limit/8 + 1<<20},
 		{"/dev/zero as a report", func() error {
-			_, err := readBenchReport("/dev/zero")
+			err := benchcmd.CheckReport("/dev/zero")
 			return err
-		}, []error{errMalformed}, 1 << 20},
+		}, []error{cli.ErrMalformed}, 1 << 20},
 		{"a regular report file of 24 MiB", func() error {
-			_, err := readBenchReport(report)
+			err := benchcmd.CheckReport(report)
 			return err
-		}, []error{errMalformed}, 24<<20 + 1<<20},
+		}, []error{cli.ErrMalformed}, 24<<20 + 1<<20},
 	} {
 		var err error
 		got := memtest.Allocated(func() { err = within(t, c.name, c.read) })

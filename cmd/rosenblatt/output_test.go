@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"io"
 	"io/fs"
 	"os"
@@ -224,7 +225,7 @@ func TestStdoutWriteErrors(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "iris.model")
 	mustRun(t, "train", "-q", "-o", model, td("iris.train.libsvm"))
-	report, _ := sharedQuickReport(t)
+	report := benchReport(t)
 	full := errors.New("no room left")
 	for _, c := range stdoutCases(model, report) {
 		for _, after := range []int{0, 10} { // the first write fails, or a later one
@@ -285,7 +286,7 @@ func TestWriteOutputAtomic(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "m.model")
 		os.WriteFile(file, []byte("old"), 0o644)
-		if err := writeOutput(file, true, nil, failAfter("partial new content")); !errors.Is(err, boom) {
+		if err := cli.WriteOutput(file, true, nil, failAfter("partial new content")); !errors.Is(err, boom) {
 			t.Fatalf("got %v, want boom", err)
 		}
 		fileContent(t, dir, "m.model", "old")
@@ -293,7 +294,7 @@ func TestWriteOutputAtomic(t *testing.T) {
 	})
 	t.Run("a failed write leaves no file", func(t *testing.T) {
 		dir := t.TempDir()
-		if err := writeOutput(filepath.Join(dir, "m.model"), false, nil, failAfter("partial")); !errors.Is(err, boom) {
+		if err := cli.WriteOutput(filepath.Join(dir, "m.model"), false, nil, failAfter("partial")); !errors.Is(err, boom) {
 			t.Fatalf("got %v, want boom", err)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
@@ -303,13 +304,13 @@ func TestWriteOutputAtomic(t *testing.T) {
 	t.Run("a file that appears during the write is kept", func(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "m.model")
-		err := writeOutput(file, false, nil, func(w io.Writer) error {
+		err := cli.WriteOutput(file, false, nil, func(w io.Writer) error {
 			os.WriteFile(file, []byte("theirs"), 0o644) // another process
 			_, err := io.WriteString(w, "ours")
 			return err
 		})
-		if !errors.Is(err, errExists) {
-			t.Fatalf("got %v, want errExists", err)
+		if !errors.Is(err, cli.ErrExists) {
+			t.Fatalf("got %v, want cli.ErrExists", err)
 		}
 		fileContent(t, dir, "m.model", "theirs")
 		noTempFiles(t, dir)
@@ -318,7 +319,7 @@ func TestWriteOutputAtomic(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "m.model")
 		os.WriteFile(file, []byte("old"), 0o644)
-		err := writeOutput(file, true, nil, func(w io.Writer) error {
+		err := cli.WriteOutput(file, true, nil, func(w io.Writer) error {
 			// Another process renames its file over the target (made
 			// before the old one goes, so it cannot reuse its inode).
 			other := filepath.Join(dir, "other")
@@ -327,8 +328,8 @@ func TestWriteOutputAtomic(t *testing.T) {
 			_, err := io.WriteString(w, "ours")
 			return err
 		})
-		if !errors.Is(err, errChanged) {
-			t.Fatalf("got %v, want errChanged", err)
+		if !errors.Is(err, cli.ErrChanged) {
+			t.Fatalf("got %v, want cli.ErrChanged", err)
 		}
 		fileContent(t, dir, "m.model", "theirs")
 		noTempFiles(t, dir)
@@ -338,7 +339,7 @@ func TestWriteOutputAtomic(t *testing.T) {
 		file := filepath.Join(dir, "m.model")
 		os.WriteFile(file, []byte("old"), 0o600)
 		os.Chmod(file, 0o640)
-		if err := writeOutput(file, true, nil, write("new")); err != nil {
+		if err := cli.WriteOutput(file, true, nil, write("new")); err != nil {
 			t.Fatal(err)
 		}
 		fileContent(t, dir, "m.model", "new")
@@ -348,7 +349,7 @@ func TestWriteOutputAtomic(t *testing.T) {
 		ref := filepath.Join(dir, "ref")
 		os.WriteFile(ref, nil, 0o644) // 0644 minus the umask
 		fresh := filepath.Join(dir, "fresh.model")
-		if err := writeOutput(fresh, false, nil, write("x")); err != nil {
+		if err := cli.WriteOutput(fresh, false, nil, write("x")); err != nil {
 			t.Fatal(err)
 		}
 		a, _ := os.Stat(ref)
@@ -362,16 +363,16 @@ func TestWriteOutputAtomic(t *testing.T) {
 		in := filepath.Join(dir, "data")
 		os.WriteFile(in, []byte("data"), 0o644)
 		for _, force := range []bool{false, true} {
-			if err := checkWritable(in, force, "x", in); !errors.Is(err, errSameFile) {
-				t.Errorf("checkWritable(force %v): %v, want errSameFile", force, err)
+			if err := cli.CheckWritable(in, force, "x", in); !errors.Is(err, cli.ErrSameFile) {
+				t.Errorf("cli.CheckWritable(force %v): %v, want cli.ErrSameFile", force, err)
 			}
-			if err := writeOutput(in, force, []string{in}, write("out")); !errors.Is(err, errSameFile) {
-				t.Errorf("writeOutput(force %v): %v, want errSameFile", force, err)
+			if err := cli.WriteOutput(in, force, []string{in}, write("out")); !errors.Is(err, cli.ErrSameFile) {
+				t.Errorf("cli.WriteOutput(force %v): %v, want cli.ErrSameFile", force, err)
 			}
 		}
 		fileContent(t, dir, "data", "data")
 		// Inputs that do not exist (yet) are no reason to refuse.
-		if err := checkWritable(filepath.Join(dir, "new"), false, filepath.Join(dir, "missing")); err != nil {
+		if err := cli.CheckWritable(filepath.Join(dir, "new"), false, filepath.Join(dir, "missing")); err != nil {
 			t.Errorf("new output, missing input: %v", err)
 		}
 	})

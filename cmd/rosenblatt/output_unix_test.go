@@ -48,7 +48,7 @@ func TestOutputToDescriptor(t *testing.T) {
 	labels := mustRun(t, "predict", filepath.Join(base, "iris.model"), td("iris.test.libsvm"))
 	model, _ := os.ReadFile(filepath.Join(base, "iris.model"))
 	data, _ := os.ReadFile(filepath.Join(base, "iris.test.libsvm"))
-	report, _ := sharedQuickReport(t)
+	report := benchReport(t)
 	reportData, _ := os.ReadFile(report)
 	sameFile := []string{"the output is an input file"}
 	cases := []fdCase{

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -24,7 +25,7 @@ import (
 // used).
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("predict", stderr)
+	fs := cli.NewFlagSet("predict", stderr)
 	var df dataFlags
 	out := fs.String("o", "", "write the labels to `file` instead of stdout")
 	force := fs.Bool("f", false, "overwrite the -o file if it exists")
@@ -37,12 +38,12 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "as by train and must have the model's feature count; its labels are ignored.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args, "MODEL", "DATA")
+	pos, err := cli.ParseArgs(fs, args, "MODEL", "DATA")
 	if err != nil {
 		return err
 	}
 	df.finish(fs)
-	if done, err := runPredictText(pos, &df, *out, *force, *scores, stdio{stdout, stderr}); done {
+	if done, err := runPredictText(pos, &df, *out, *force, *scores, cli.Stdio{Out: stdout, Err: stderr}); done {
 		return err
 	}
 	if err := df.check(); err != nil {
@@ -51,11 +52,11 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	// The model and the data files are inputs that -o, or standard
 	// output, must not be.
 	inputs := append([]string{pos[0]}, df.inputFiles(pos[1])...)
-	std := stdio{stdout, stderr}
+	std := cli.Stdio{Out: stdout, Err: stderr}
 	if *out != "" {
-		err = std.checkWritable(*out, *force, inputs...)
+		err = std.CheckWritable(*out, *force, inputs...)
 	} else {
-		err = std.notAnInput(inputs...)
+		err = std.NotAnInput(inputs...)
 	}
 	if err != nil {
 		return err
@@ -71,7 +72,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 }
 
 // predictOn is predict for element type T.
-func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, std stdio) error {
+func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, out string, force bool, inputs []string, withScores bool, std cli.Stdio) error {
 	pred, _, sc, _, err := predictFile(c, dataPath, df, withScores)
 	if err != nil {
 		return err
@@ -97,9 +98,9 @@ func predictOn[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, 
 		return bw.Flush()
 	}
 	if out == "" {
-		return write(std.stdout())
+		return write(std.Stdout())
 	}
-	return std.writeOutput(out, force, inputs, write)
+	return std.WriteOutput(out, force, inputs, write)
 }
 
 // predictAll returns the model's label for every row of d.

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 )
 
 // The quantize subcommand:
 //
+//	rosenblatt quantize [flags] IN OUT
+//	rosenblatt quantize IN -o OUT
 //	rosenblatt quantize -model IN -o OUT
 //
 // writes the int8 quantised form of the linear model IN (binary or JSON,
@@ -22,27 +25,43 @@ import (
 var errNotQuantizable = errors.New("cannot quantise this model")
 
 func runQuantize(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("quantize", stderr)
-	in := fs.String("model", "", "the linear model `file` to quantise (required)")
-	out := fs.String("o", "", "the quantised model `file` to write (required)")
-	force := fs.Bool("f", false, "overwrite the -o file if it exists")
+	fs := cli.NewFlagSet("quantize", stderr)
+	in := fs.String("model", "", "the linear model `file` to quantise (IN: the first argument, if not given here)")
+	out := fs.String("o", "", "the quantised model `file` to write (OUT: the last argument, if not given here)")
+	force := fs.Bool("f", false, "overwrite OUT if it exists")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rosenblatt quantize -model IN -o OUT\n\n")
+		fmt.Fprintf(stderr, "usage: rosenblatt quantize [flags] IN OUT   (or IN -o OUT, or -model IN -o OUT)\n\n")
 		fmt.Fprintf(stderr, "Writes the int8 quantised form of the linear model IN (int8 weights with one scale per class,\n")
 		fmt.Fprintf(stderr, "samples quantised per vector when predicting) to OUT; predict and eval read it.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	// The files are arguments, like every command's, or flags: each of IN
+	// and OUT given once, by one or the other.
+	pos, err := cli.ParseArgsUpTo(fs, args, "IN", "OUT")
+	if err != nil {
 		return err
+	}
+	var open []*string // IN and OUT, if no flag gave them
+	for _, s := range []*string{in, out} {
+		if *s == "" {
+			open = append(open, s)
+		}
+	}
+	if len(pos) > len(open) {
+		fs.Usage()
+		return fmt.Errorf("%w: unexpected argument %q (IN and OUT are given by -model and -o)", cli.ErrUsage, pos[len(open)])
+	}
+	for i, p := range pos {
+		*open[i] = p
 	}
 	switch {
 	case *in == "":
-		return fmt.Errorf("%w: -model is required", errUsage)
+		return fmt.Errorf("%w: -model is required (or IN, the first argument)", cli.ErrUsage)
 	case *out == "":
-		return fmt.Errorf("%w: -o is required", errUsage)
+		return fmt.Errorf("%w: -o is required (or OUT, the last argument)", cli.ErrUsage)
 	}
-	std := stdio{stdout, stderr}
-	if err := std.checkWritable(*out, *force, *in); err != nil {
+	std := cli.Stdio{Out: stdout, Err: stderr}
+	if err := std.CheckWritable(*out, *force, *in); err != nil {
 		return err
 	}
 	lm, err := loadModel(*in)
@@ -67,7 +86,7 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return std.writeOutput(*out, *force, []string{*in}, func(w io.Writer) error {
+	return std.WriteOutput(*out, *force, []string{*in}, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

@@ -82,6 +82,28 @@ var quantizeCases = []cliCase{
 		check: func(t *testing.T, dir, _, _ string) {
 			checkQuantPredictions(t, dir, mustRun(t, "predict", filepath.Join(dir, "iris.q"), td("iris.test.libsvm")), "")
 		}},
+	{name: "quantize IN OUT", setup: trainIris(), args: []string{"quantize", "iris.model", "iris.q"}, code: exitOK, quietStdout: true,
+		check: func(t *testing.T, dir, _, _ string) {
+			checkQuantPredictions(t, dir, mustRun(t, "predict", filepath.Join(dir, "iris.q"), td("iris.test.libsvm")), "")
+		}},
+	{name: "quantize IN -o OUT", setup: trainIris(), args: []string{"quantize", "iris.model", "-o", "iris.q"}, code: exitOK, quietStdout: true,
+		check: func(t *testing.T, dir, _, _ string) {
+			fileContent(t, dir, "iris.q", quantizedRef(t, dir, "iris.model", "iris.q"))
+		}},
+	{name: "quantize -model IN OUT", setup: trainIris(), args: []string{"quantize", "-model", "iris.model", "iris.q"}, code: exitOK, quietStdout: true,
+		check: func(t *testing.T, dir, _, _ string) {
+			fileContent(t, dir, "iris.q", quantizedRef(t, dir, "iris.model", "iris.q"))
+		}},
+	{name: "quantize IN OUT keeps an existing file", setup: then(trainIris(), writeFile("iris.q", "keep")), args: []string{"quantize", "iris.model", "iris.q"},
+		code: exitFail, stderr: []string{"iris.q", "file exists"}, check: func(t *testing.T, dir, _, _ string) { fileContent(t, dir, "iris.q", "keep") }},
+	{name: "quantize IN OUT never over its input", setup: trainIris(), args: []string{"quantize", "-f", "iris.model", "iris.model"}, code: exitFail,
+		stderr: []string{"the output is an input file"}},
+	{name: "quantize needs OUT", setup: trainIris(), args: []string{"quantize", "iris.model"}, code: exitUsage, stderr: []string{"-o is required (or OUT"}},
+	{name: "quantize needs IN", args: []string{"quantize"}, code: exitUsage, stderr: []string{"-model is required (or IN"}},
+	{name: "quantize three files", setup: trainIris(), args: []string{"quantize", "iris.model", "a.q", "b.q"}, code: exitUsage,
+		stderr: []string{`unexpected argument "b.q"`}, check: noFile("a.q")},
+	{name: "quantize -model and -o and a file", setup: trainIris(), args: []string{"quantize", "-model", "iris.model", "-o", "a.q", "b.q"}, code: exitUsage,
+		stderr: []string{`unexpected argument "b.q" (IN and OUT are given by -model and -o)`}, check: noFile("a.q")},
 	{name: "quantize needs -o", setup: trainIris(), args: []string{"quantize", "-model", "iris.model"}, code: exitUsage, stderr: []string{"-o is required"}},
 	{name: "quantize needs -model", args: []string{"quantize", "-o", "x"}, code: exitUsage, stderr: []string{"-model is required"}},
 	{name: "quantize keeps an existing file", setup: then(trainIris(), writeFile("iris.q", "keep")), args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"},
@@ -101,4 +123,18 @@ var quantizeCases = []cliCase{
 		code: exitFail, stderr: []string{"only linear perceptron models"}, check: noFile("iris.q")},
 	{name: "quantize a corrupt model", args: []string{"quantize", "-model", "{td}/corrupt.model", "-o", "iris.q"},
 		code: exitFail, stderr: []string{"corrupt"}, check: noFile("iris.q")},
+}
+
+// quantizedRef quantises dir/in to a fresh file with -model and -o, the
+// form quantize always took, and returns what it wrote: every other form
+// must write the same bytes.
+func quantizedRef(t *testing.T, dir, in, out string) string {
+	t.Helper()
+	ref := filepath.Join(t.TempDir(), out)
+	mustRun(t, "quantize", "-model", filepath.Join(dir, in), "-o", ref)
+	b, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/servecmd"
 )
 
@@ -40,21 +41,21 @@ func serveWith(ctx context.Context, hup <-chan os.Signal, args []string, stderr 
 // arguments, and ready.
 func serveExtra(ready func(net.Addr)) servecmd.Extra {
 	return servecmd.Extra{
-		Parse: func(fs *flag.FlagSet, args []string) error { _, err := parseArgs(fs, args); return err },
+		Parse: func(fs *flag.FlagSet, args []string) error { _, err := cli.ParseArgs(fs, args); return err },
 		Ready: ready,
 	}
 }
 
 // usageOf makes servecmd's usage errors the command's (exit status 2).
 func usageOf(err error) error {
-	if errors.Is(err, servecmd.ErrUsage) && !errors.Is(err, errUsage) {
+	if errors.Is(err, servecmd.ErrUsage) && !errors.Is(err, cli.ErrUsage) {
 		return usageError{err}
 	}
 	return err
 }
 
-// usageError is a servecmd.ErrUsage error that is also errUsage.
+// usageError is a servecmd.ErrUsage error that is also cli.ErrUsage.
 type usageError struct{ error }
 
 func (e usageError) Unwrap() error        { return e.error }
-func (e usageError) Is(target error) bool { return target == errUsage }
+func (e usageError) Is(target error) bool { return target == cli.ErrUsage }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
@@ -293,13 +294,13 @@ func TestServeErrors(t *testing.T) {
 		err  error
 		msg  string
 	}{
-		{"no model", []string{"-addr", "127.0.0.1:0"}, errUsage, "-model FILE is required"},
-		{"argument", []string{"-model", "x", "extra"}, errUsage, `unexpected argument "extra"`},
-		{"negative poll", []string{"-model", "x", "-poll", "-1s"}, errUsage, "-poll must not be negative"},
-		{"negative budget", []string{"-model", "x", "-max-inflight-bytes", "-1"}, errUsage, "-max-inflight-bytes must not be negative"},
-		{"zero scores", []string{"-model", "x", "-max-scores", "0"}, errUsage, "-max-scores and -max-conns must be positive"},
-		{"grpc", []string{"-model", "x", "-grpc-addr", ":9000"}, errUsage, "served by the command rosenblatt-server"},
-		{"model and models", []string{"-model", "x", "-models", "."}, errUsage, "-model FILE and -models DIR contradict"},
+		{"no model", []string{"-addr", "127.0.0.1:0"}, cli.ErrUsage, "-model FILE is required"},
+		{"argument", []string{"-model", "x", "extra"}, cli.ErrUsage, `unexpected argument "extra"`},
+		{"negative poll", []string{"-model", "x", "-poll", "-1s"}, cli.ErrUsage, "-poll must not be negative"},
+		{"negative budget", []string{"-model", "x", "-max-inflight-bytes", "-1"}, cli.ErrUsage, "-max-inflight-bytes must not be negative"},
+		{"zero scores", []string{"-model", "x", "-max-scores", "0"}, cli.ErrUsage, "-max-scores and -max-conns must be positive"},
+		{"grpc", []string{"-model", "x", "-grpc-addr", ":9000"}, cli.ErrUsage, "served by the command rosenblatt-server"},
+		{"model and models", []string{"-model", "x", "-models", "."}, cli.ErrUsage, "-model FILE and -models DIR contradict"},
 		{"not a directory", []string{"-models", "testdata/corrupt.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "not a directory"},
 		{"model over the limit", []string{"-model", "testdata/corrupt.model", "-addr", "127.0.0.1:0", "-max-model-bytes", "3"}, serve.ErrModel, "the limit (-max-model-bytes)"},
 		{"not a model", []string{"-model", "testdata/notamodel.model", "-addr", "127.0.0.1:0"}, serve.ErrModel, "notamodel.model"},

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/atomicfile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,7 @@ var _ = func() int {
 		if marker == "" {
 			return
 		}
-		testWriteHook = func(tmp string) {
+		atomicfile.TestWriteHook = func(tmp string) {
 			os.WriteFile(marker, []byte(tmp), 0o644)
 			time.Sleep(time.Minute)
 		}
@@ -113,7 +114,7 @@ func TestStaleTemps(t *testing.T) {
 		t.Skip("no true(1):", err)
 	}
 	deadPID := dead.ProcessState.Pid()
-	if alive, known := processAlive(deadPID); alive || !known {
+	if err := syscall.Kill(deadPID, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Skipf("pid %d reused already", deadPID)
 	}
 	files := map[string]bool{ // name: removed

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -79,7 +80,7 @@ func (xf *textFlags) options() (text.Options, error) {
 	case "binary":
 		o.TF = text.Binary
 	default:
-		return o, fmt.Errorf("%w: -tf %q: want raw, log or binary", errUsage, xf.tf)
+		return o, fmt.Errorf("%w: -tf %q: want raw, log or binary", cli.ErrUsage, xf.tf)
 	}
 	if xf.charNGrams != "" {
 		lo, hi, ok := strings.Cut(xf.charNGrams, "-")
@@ -89,12 +90,12 @@ func (xf *textFlags) options() (text.Options, error) {
 		a, err1 := strconv.Atoi(lo)
 		b, err2 := strconv.Atoi(hi)
 		if err1 != nil || err2 != nil {
-			return o, fmt.Errorf("%w: -char-ngrams %q: want min-max, e.g. 3-5", errUsage, xf.charNGrams)
+			return o, fmt.Errorf("%w: -char-ngrams %q: want min-max, e.g. 3-5", cli.ErrUsage, xf.charNGrams)
 		}
 		o.CharMin, o.CharMax = a, b
 	}
 	if err := o.Check(); err != nil {
-		return o, fmt.Errorf("%w: %w", errUsage, err)
+		return o, fmt.Errorf("%w: %w", cli.ErrUsage, err)
 	}
 	return o, nil
 }
@@ -206,16 +207,16 @@ func readText[T kernel.Float](path string, f *text.Featurizer, opt text.ReaderOp
 type textModelFile struct{ *model.Text }
 
 func (textModelFile) MarshalJSON() ([]byte, error) {
-	return nil, fmt.Errorf("%w: a text model has no JSON form (no -json)", errUsage)
+	return nil, fmt.Errorf("%w: a text model has no JSON form (no -json)", cli.ErrUsage)
 }
 
 // runTrainText is train on a text file of format.
-func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format, std stdio) error {
+func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format, std cli.Stdio) error {
 	switch {
 	case tf.algo == "svm" || tf.kernel != "" || tf.init != "":
-		return fmt.Errorf("%w: text input trains the linear perceptrons and Pegasos (no -algo svm, -kernel or -init)", errUsage)
+		return fmt.Errorf("%w: text input trains the linear perceptrons and Pegasos (no -algo svm, -kernel or -init)", cli.ErrUsage)
 	case tf.asJSON:
-		return fmt.Errorf("%w: a text model has no JSON form (no -json)", errUsage)
+		return fmt.Errorf("%w: a text model has no JSON form (no -json)", cli.ErrUsage)
 	}
 	opt, err := tf.options()
 	if err != nil {
@@ -229,12 +230,12 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 		tf.out = filepath.Base(path) + ".model"
 	}
 	inputs := []string{path, tf.test}
-	if err := std.checkWritable(tf.out, tf.force, inputs...); err != nil {
+	if err := std.CheckWritable(tf.out, tf.force, inputs...); err != nil {
 		return err
 	}
-	summary := std.stdout()
-	if fd, ok := descriptorOf(tf.out); ok && fd == 1 {
-		summary = std.stderr()
+	summary := std.Stdout()
+	if fd, ok := cli.DescriptorOf(tf.out); ok && fd == 1 {
+		summary = std.Stderr()
 	}
 	if tf.typ == "float64" {
 		return trainTextOn[float64](tf, xf, fo, opt, path, format, std, summary)
@@ -242,10 +243,10 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 	return trainTextOn[float32](tf, xf, fo, opt, path, format, std, summary)
 }
 
-func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std stdio, summary io.Writer) error {
+func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std cli.Stdio, summary io.Writer) error {
 	start := time.Now()
 	if format == text.Lines && tf.test != "" && xf.testLabels == "" {
-		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", errUsage, tf.test)
+		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", cli.ErrUsage, tf.test)
 	}
 	ropt := xf.readerOptions(&tf.data, format, false, tf.data.labels)
 	var f *text.Featurizer
@@ -331,7 +332,7 @@ func isTextModelFile(path string) bool {
 
 // loadTextModel reads a text model file.
 func loadTextModel(path string) (*model.Text, error) {
-	m, err := model.Options{MaxBytes: maxModel}.LoadFile(path)
+	m, err := model.Options{MaxBytes: cli.MaxModel}.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +375,7 @@ func dataTextFormat(d *dataFlags) (text.Format, error) {
 	case fmtLines:
 		return text.Lines, nil
 	}
-	return 0, fmt.Errorf("%w: -format %q: a text model reads text (fasttext, text-tsv, text-csv or text-lines)", errUsage, d.format)
+	return 0, fmt.Errorf("%w: -format %q: a text model reads text (fasttext, text-tsv, text-csv or text-lines)", cli.ErrUsage, d.format)
 }
 
 // evalTextFile predicts every document of path; a label the model does
@@ -416,14 +417,14 @@ func evalTextFile(tm *model.Text, path string, ropt text.ReaderOptions) (*evalRe
 }
 
 // runEvalText is eval of a text model; done is false if pos[0] is none.
-func runEvalText(pos []string, df *dataFlags, std stdio) (done bool, err error) {
+func runEvalText(pos []string, df *dataFlags, std cli.Stdio) (done bool, err error) {
 	if !isTextModelFile(pos[0]) {
 		return false, nil
 	}
-	if err := std.notAnInput(pos...); err != nil {
+	if err := std.NotAnInput(pos...); err != nil {
 		return true, err
 	}
-	stdout := std.stdout()
+	stdout := std.Stdout()
 	tm, ropt, err := openTextModel(pos[0], df, false)
 	if err != nil {
 		return true, err
@@ -446,15 +447,15 @@ func runEvalText(pos []string, df *dataFlags, std stdio) (done bool, err error) 
 // runPredictText is predict with a text model: a label name per document
 // (per line of fastText's format, whose labels are ignored), then its
 // scores with -scores; done is false if pos[0] is no text model.
-func runPredictText(pos []string, df *dataFlags, out string, force, withScores bool, std stdio) (done bool, err error) {
+func runPredictText(pos []string, df *dataFlags, out string, force, withScores bool, std cli.Stdio) (done bool, err error) {
 	if !isTextModelFile(pos[0]) {
 		return false, nil
 	}
 	inputs := []string{pos[0], pos[1]}
 	if out != "" {
-		err = std.checkWritable(out, force, inputs...)
+		err = std.CheckWritable(out, force, inputs...)
 	} else {
-		err = std.notAnInput(inputs...)
+		err = std.NotAnInput(inputs...)
 	}
 	if err != nil {
 		return true, err
@@ -509,7 +510,7 @@ func runPredictText(pos []string, df *dataFlags, out string, force, withScores b
 		return err
 	}
 	if out == "" {
-		return true, write(std.stdout())
+		return true, write(std.Stdout())
 	}
-	return true, std.writeOutput(out, force, inputs, write)
+	return true, std.WriteOutput(out, force, inputs, write)
 }

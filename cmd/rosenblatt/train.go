@@ -13,6 +13,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -170,14 +171,14 @@ func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, e
 	takes := map[string][]string{"": nil, "linear": {"cache"}, "poly": {"gamma", "coef0", "degree", "cache"}, "rbf": {"gamma", "cache"}}
 	params, ok := takes[tf.kernel]
 	if !ok {
-		return nil, fmt.Errorf("%w: -kernel %q: want linear, poly or rbf", errUsage, tf.kernel)
+		return nil, fmt.Errorf("%w: -kernel %q: want linear, poly or rbf", cli.ErrUsage, tf.kernel)
 	}
 	for _, f := range []string{"gamma", "coef0", "degree", "cache"} {
 		if tf.set[f] && !slices.Contains(params, f) {
 			if tf.kernel == "" {
-				return nil, fmt.Errorf("%w: -%s needs -kernel", errUsage, f)
+				return nil, fmt.Errorf("%w: -%s needs -kernel", cli.ErrUsage, f)
 			}
-			return nil, fmt.Errorf("%w: -kernel %s takes no -%s", errUsage, tf.kernel, f)
+			return nil, fmt.Errorf("%w: -kernel %s takes no -%s", cli.ErrUsage, tf.kernel, f)
 		}
 	}
 	gammaOr := func(def float64) float64 {
@@ -206,7 +207,7 @@ func (tf *trainFlags) kernelFunc(cols int, scale func() float64) (gram.Kernel, e
 		k = gram.RBF{Gamma: gammaOr(1 / float64(max(cols, 1)))}
 	}
 	if err := k.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", cli.ErrUsage, err)
 	}
 	return k, nil
 }
@@ -225,9 +226,9 @@ func (tf *trainFlags) checkBiasFeature() error {
 	case !tf.set["B"]:
 		return nil
 	case !(b > 0) || math.IsInf(b, 0):
-		return fmt.Errorf("%w: -B %v: want a finite value > 0", errUsage, b)
+		return fmt.Errorf("%w: -B %v: want a finite value > 0", cli.ErrUsage, b)
 	case !tf.bias:
-		return fmt.Errorf("%w: -B with -bias=false: there is no bias to carry", errUsage)
+		return fmt.Errorf("%w: -B with -bias=false: there is no bias to carry", cli.ErrUsage)
 	}
 	return nil
 }
@@ -244,7 +245,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	}
 	algo, err := perceptron.ParseAlgorithm(name)
 	if err != nil {
-		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", errUsage, tf.algo)
+		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", cli.ErrUsage, tf.algo)
 	}
 	var strategy perceptron.Strategy
 	switch tf.multiclass {
@@ -253,28 +254,28 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	case "argmax", "multi":
 		strategy = perceptron.Argmax
 	case "ovo":
-		return perceptron.Options{}, fmt.Errorf("%w: -multiclass ovo: one-vs-one is the kernel SVM's (-algo svm -kernel ...)", errUsage)
+		return perceptron.Options{}, fmt.Errorf("%w: -multiclass ovo: one-vs-one is the kernel SVM's (-algo svm -kernel ...)", cli.ErrUsage)
 	default:
-		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", errUsage, tf.multiclass)
+		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", cli.ErrUsage, tf.multiclass)
 	}
 	if tf.epochs < 1 {
-		return perceptron.Options{}, fmt.Errorf("%w: -epochs %d: want at least 1", errUsage, tf.epochs)
+		return perceptron.Options{}, fmt.Errorf("%w: -epochs %d: want at least 1", cli.ErrUsage, tf.epochs)
 	}
 	if tf.batch < 1 {
-		return perceptron.Options{}, fmt.Errorf("%w: -batch %d: want at least 1", errUsage, tf.batch)
+		return perceptron.Options{}, fmt.Errorf("%w: -batch %d: want at least 1", cli.ErrUsage, tf.batch)
 	}
 	if tf.typ != "float32" && tf.typ != "float64" {
-		return perceptron.Options{}, fmt.Errorf("%w: -type %q: want float32 or float64", errUsage, tf.typ)
+		return perceptron.Options{}, fmt.Errorf("%w: -type %q: want float32 or float64", cli.ErrUsage, tf.typ)
 	}
 	sampling, err := perceptron.ParseSampling(tf.sampling)
 	if err != nil {
-		return perceptron.Options{}, fmt.Errorf("%w: -sampling %q: want default, sweep, subsets or replace", errUsage, tf.sampling)
+		return perceptron.Options{}, fmt.Errorf("%w: -sampling %q: want default, sweep, subsets or replace", cli.ErrUsage, tf.sampling)
 	}
 	if err := tf.checkBiasFeature(); err != nil {
 		return perceptron.Options{}, err
 	}
 	if tf.normalize && tf.normFeat {
-		return perceptron.Options{}, fmt.Errorf("%w: give -normalize or -normalize-features, not both", errUsage)
+		return perceptron.Options{}, fmt.Errorf("%w: give -normalize or -normalize-features, not both", cli.ErrUsage)
 	}
 	opt := perceptron.Options{
 		Algorithm:         algo,
@@ -299,17 +300,17 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		DataMargin:        tf.dataMargin,
 	}
 	if tf.set["loss"] {
-		return opt, fmt.Errorf("%w: -loss is the linear SVM's (-algo svm without -kernel)", errUsage)
+		return opt, fmt.Errorf("%w: -loss is the linear SVM's (-algo svm without -kernel)", cli.ErrUsage)
 	}
 	if math.IsInf(tf.c.v, 1) {
-		return opt, fmt.Errorf("%w: -C inf is the hard margin of the exact SVM (-algo svm); %s needs a finite C", errUsage, tf.algo)
+		return opt, fmt.Errorf("%w: -C inf is the hard margin of the exact SVM (-algo svm); %s needs a finite C", cli.ErrUsage, tf.algo)
 	}
 	if tf.set["max-mb"] {
 		if algo != perceptron.Voted {
-			return opt, fmt.Errorf("%w: -max-mb is the budget of -algo voted", errUsage)
+			return opt, fmt.Errorf("%w: -max-mb is the budget of -algo voted", cli.ErrUsage)
 		}
 		if tf.maxMB == 0 {
-			return opt, fmt.Errorf("%w: -max-mb 0: want a budget in MB, or -1 for no limit", errUsage)
+			return opt, fmt.Errorf("%w: -max-mb 0: want a budget in MB, or -1 for no limit", cli.ErrUsage)
 		}
 		opt.VotedMaxBytes = -1
 		if tf.maxMB > 0 {
@@ -323,14 +324,14 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		v    float64
 	}{{"eta", tf.eta}, {"tau", tf.tau}} {
 		if !(v.v > 0) {
-			return opt, fmt.Errorf("%w: -%s %v: want a value > 0", errUsage, v.name, v.v)
+			return opt, fmt.Errorf("%w: -%s %v: want a value > 0", cli.ErrUsage, v.name, v.v)
 		}
 	}
 	return opt, nil
 }
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", stderr)
+	fs := cli.NewFlagSet("train", stderr)
 	var tf trainFlags
 	tf.register(fs)
 	var xf textFlags
@@ -342,7 +343,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "writes the model file.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args, "DATA")
+	pos, err := cli.ParseArgs(fs, args, "DATA")
 	if err != nil {
 		return err
 	}
@@ -350,7 +351,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tf.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { tf.set[f.Name] = true })
 	if format, _ := textFormat(&tf.data, pos[0]); format != 0 {
-		return runTrainText(&tf, &xf, pos[0], format, stdio{stdout, stderr})
+		return runTrainText(&tf, &xf, pos[0], format, cli.Stdio{Out: stdout, Err: stderr})
 	}
 	if err := tf.data.check(); err != nil {
 		return err
@@ -365,7 +366,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	} else {
 		if tf.init != "" {
 			if tf.kernel != "" {
-				return fmt.Errorf("%w: -init continues a linear model; the kernel perceptron starts from α = 0 (no -kernel with -init)", errUsage)
+				return fmt.Errorf("%w: -init continues a linear model; the kernel perceptron starts from α = 0 (no -kernel with -init)", cli.ErrUsage)
 			}
 			if init, err = loadModel(tf.init); err != nil {
 				return err
@@ -381,7 +382,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if tf.kernel != "" && opt.Algorithm != perceptron.Online && opt.Algorithm != perceptron.Averaged && opt.Algorithm != perceptron.Voted {
-			return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s (-algo svm: the kernel SVM)", errUsage, tf.algo)
+			return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s (-algo svm: the kernel SVM)", cli.ErrUsage, tf.algo)
 		}
 	}
 	path := pos[0]
@@ -389,17 +390,17 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		tf.out = strings.TrimSuffix(filepath.Base(path), ".gz") + ".model"
 	}
 	// Refuse before the long work, not after it.
-	std := stdio{stdout, stderr}
-	if err := std.checkWritable(tf.out, tf.force, tf.inputFiles(path)...); err != nil {
+	std := cli.Stdio{Out: stdout, Err: stderr}
+	if err := std.CheckWritable(tf.out, tf.force, tf.inputFiles(path)...); err != nil {
 		return err
 	}
 	// The summary goes to standard output, or to standard error when the
 	// model does; it must not land in an input (train d >> d).
 	summary := stdout
-	if fd, ok := descriptorOf(tf.out); ok && fd == 1 {
+	if fd, ok := cli.DescriptorOf(tf.out); ok && fd == 1 {
 		summary = stderr
 	} else if !tf.quiet {
-		if err := std.notAnInput(tf.inputFiles(path)...); err != nil {
+		if err := std.NotAnInput(tf.inputFiles(path)...); err != nil {
 			return err
 		}
 	}
@@ -442,17 +443,17 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		m, typ = m64, "float64"
 	}
 	if m == nil || m.Kind().IsKernel() {
-		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", errUsage, lm.path, lm.desc)
+		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", cli.ErrUsage, lm.path, lm.desc)
 	}
 	if tf.set["type"] && tf.typ != typ {
-		return fmt.Errorf("%w: -type %s, but the -init model holds %s values", errUsage, tf.typ, typ)
+		return fmt.Errorf("%w: -type %s, but the -init model holds %s values", cli.ErrUsage, tf.typ, typ)
 	}
 	tf.typ = typ
 	if !tf.set["algo"] {
 		tf.algo = algoFlag(m.Algorithm())
 		if a := m.Algorithm(); (a == perceptron.Averaged || a == perceptron.SVM) && m.Steps() == 0 {
 			return fmt.Errorf("%w: -init %s: the %s model's file holds no training state, so it cannot be continued exactly (train it with -resumable); give -algo to start another algorithm from its weights",
-				errUsage, lm.path, tf.algo)
+				cli.ErrUsage, lm.path, tf.algo)
 		}
 	}
 	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
@@ -473,8 +474,8 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 
 // trainOn is train for element type T, from the model init if not nil;
 // the summary goes to summary.
-func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std stdio, summary io.Writer) error {
-	stderr := std.stderr()
+func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options, init *loadedModel, std cli.Stdio, summary io.Writer) error {
+	stderr := std.Stderr()
 	start := time.Now()
 	sparse, repr, err := tf.representation(path)
 	if err != nil {
@@ -509,7 +510,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	loaded := time.Now()
 
-	prog := newProgress(opt.MaxIter, "training", tf.quiet, stderr)
+	prog := cli.NewProgress(opt.MaxIter, "training", tf.quiet, stderr)
 	opt.Callback = func(e perceptron.Epoch) error {
 		prog.Describe(fmt.Sprintf("epoch %d: %d mistakes", e.Epoch, e.Mistakes))
 		prog.Add(1)
@@ -573,7 +574,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if err != nil {
 		switch {
 		case errors.Is(err, perceptron.ErrOption):
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return fmt.Errorf("%w: %v", cli.ErrUsage, err)
 		case errors.Is(err, perceptron.ErrDiverged):
 			// The message names the remedies by their options, which are
 			// the flags -eta, -tau, -lambda, -normalize and -type.
@@ -787,7 +788,7 @@ type modelMarshaler interface {
 // saveModel encodes m as the flags ask (-json or the binary format) and
 // writes it atomically to the -o file, never over one of the inputs of
 // training on path. It returns the bytes written.
-func (tf *trainFlags) saveModel(std stdio, path string, m modelMarshaler) ([]byte, error) {
+func (tf *trainFlags) saveModel(std cli.Stdio, path string, m modelMarshaler) ([]byte, error) {
 	var encoded []byte
 	var err error
 	if tf.asJSON {
@@ -799,7 +800,7 @@ func (tf *trainFlags) saveModel(std stdio, path string, m modelMarshaler) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	err = std.writeOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
+	err = std.WriteOutput(tf.out, tf.force, tf.inputFiles(path), func(w io.Writer) error {
 		_, err := w.Write(encoded)
 		return err
 	})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -96,11 +97,11 @@ var svmOnly = map[string]string{
 func (tf *trainFlags) checkSVM() error {
 	for name, hint := range svmOnly {
 		if tf.set[name] {
-			return fmt.Errorf("%w: -algo svm takes no -%s%s", errUsage, name, hint)
+			return fmt.Errorf("%w: -algo svm takes no -%s%s", cli.ErrUsage, name, hint)
 		}
 	}
 	if tf.typ != "float32" && tf.typ != "float64" {
-		return fmt.Errorf("%w: -type %q: want float32 or float64", errUsage, tf.typ)
+		return fmt.Errorf("%w: -type %q: want float32 or float64", cli.ErrUsage, tf.typ)
 	}
 	if _, err := tf.kernelFunc(1, nil); err != nil {
 		return err
@@ -108,20 +109,20 @@ func (tf *trainFlags) checkSVM() error {
 	if tf.kernel != "" {
 		for _, name := range []string{"epochs", "seed", "loss"} {
 			if tf.set[name] {
-				return fmt.Errorf("%w: -%s is the linear SVM's (-algo svm without -kernel); SMO is deterministic and runs to -tol", errUsage, name)
+				return fmt.Errorf("%w: -%s is the linear SVM's (-algo svm without -kernel); SMO is deterministic and runs to -tol", cli.ErrUsage, name)
 			}
 		}
 		if tf.set["bias"] && !tf.bias || tf.set["B"] {
-			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", errUsage)
+			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", cli.ErrUsage)
 		}
 		if tf.set["multiclass"] {
 			if _, err := svm.ParseMulticlass(tf.multiclass); err != nil {
-				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", errUsage, tf.multiclass)
+				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", cli.ErrUsage, tf.multiclass)
 			}
 		}
 	} else {
 		if tf.set["multiclass"] && tf.multiclass != "ovr" {
-			return fmt.Errorf("%w: -multiclass %s: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", errUsage, tf.multiclass)
+			return fmt.Errorf("%w: -multiclass %s: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", cli.ErrUsage, tf.multiclass)
 		}
 		switch tf.loss {
 		case "hinge", "l1":
@@ -129,23 +130,23 @@ func (tf *trainFlags) checkSVM() error {
 		case "squared-hinge", "l2":
 			tf.loss = "squared-hinge"
 		default:
-			return fmt.Errorf("%w: -loss %q: want hinge (alias l1) or squared-hinge (alias l2)", errUsage, tf.loss)
+			return fmt.Errorf("%w: -loss %q: want hinge (alias l1) or squared-hinge (alias l2)", cli.ErrUsage, tf.loss)
 		}
 		if tf.set["loss"] && tf.loss == "squared-hinge" && math.IsInf(tf.c.v, 1) {
-			return fmt.Errorf("%w: -C inf is the hard margin, which has no loss: give no -loss", errUsage)
+			return fmt.Errorf("%w: -C inf is the hard margin, which has no loss: give no -loss", cli.ErrUsage)
 		}
 		if tf.set["epochs"] && tf.epochs < 1 {
-			return fmt.Errorf("%w: -epochs %d: want at least 1", errUsage, tf.epochs)
+			return fmt.Errorf("%w: -epochs %d: want at least 1", cli.ErrUsage, tf.epochs)
 		}
 	}
 	if tf.set["tol"] && !(tf.tol > 0 && !math.IsInf(tf.tol, 0)) {
-		return fmt.Errorf("%w: -tol %v: want a value > 0", errUsage, tf.tol)
+		return fmt.Errorf("%w: -tol %v: want a value > 0", cli.ErrUsage, tf.tol)
 	}
 	if err := tf.checkBiasFeature(); err != nil {
 		return err
 	}
 	if tf.workers < 0 {
-		return fmt.Errorf("%w: -workers %d: want at least 0", errUsage, tf.workers)
+		return fmt.Errorf("%w: -workers %d: want at least 0", cli.ErrUsage, tf.workers)
 	}
 	return nil
 }
@@ -181,7 +182,7 @@ type svmMachine struct {
 
 // trainSVMOn trains the exact SVM of the flags on the data file at path
 // for element type T, writes the model and prints the summary.
-func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary io.Writer) error {
+func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summary io.Writer) error {
 	start := time.Now()
 	sd, err := loadSVMData[T](tf, path)
 	if err != nil {
@@ -212,7 +213,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 	if err != nil {
 		switch {
 		case errors.Is(err, svm.ErrOption):
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return fmt.Errorf("%w: %v", cli.ErrUsage, err)
 		case errors.Is(err, svm.ErrNotSeparable):
 			return fmt.Errorf("%s: %w (no model written; -C inf asks for the hard margin, which these data do not have: give a finite -C)", path, err)
 		}

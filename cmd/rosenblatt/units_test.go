@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"io"
 	"math"
 	"os"
@@ -31,12 +32,12 @@ func TestParseArgs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs := newFlagSet("t", io.Discard)
+			fs := cli.NewFlagSet("t", io.Discard)
 			o := fs.String("o", "", "")
 			q := fs.Bool("q", false, "")
-			pos, err := parseArgs(fs, c.args, c.names...)
+			pos, err := cli.ParseArgs(fs, c.args, c.names...)
 			if c.usage {
-				if !errors.Is(err, errUsage) {
+				if !errors.Is(err, cli.ErrUsage) {
 					t.Fatalf("err = %v, want a usage error", err)
 				}
 				return
@@ -46,8 +47,8 @@ func TestParseArgs(t *testing.T) {
 			}
 		})
 	}
-	fs := newFlagSet("t", io.Discard)
-	if _, err := parseArgs(fs, []string{"-h"}, "DATA"); !errors.Is(err, flag.ErrHelp) {
+	fs := cli.NewFlagSet("t", io.Discard)
+	if _, err := cli.ParseArgs(fs, []string{"-h"}, "DATA"); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: err = %v, want flag.ErrHelp", err)
 	}
 }
@@ -74,7 +75,7 @@ func TestFormatOf(t *testing.T) {
 		}
 	}
 	d := dataFlags{format: "arff"}
-	if _, err := d.formatOf("x"); !errors.Is(err, errUsage) {
+	if _, err := d.formatOf("x"); !errors.Is(err, cli.ErrUsage) {
 		t.Errorf("-format arff: err = %v, want a usage error", err)
 	}
 }
@@ -101,7 +102,7 @@ func TestLabelsPath(t *testing.T) {
 		}
 	}
 	d := dataFlags{}
-	if _, err := d.labelsPath(p("pixels.idx")); !errors.Is(err, errUsage) {
+	if _, err := d.labelsPath(p("pixels.idx")); !errors.Is(err, cli.ErrUsage) {
 		t.Errorf("no derivable name: err = %v, want a usage error", err)
 	}
 }

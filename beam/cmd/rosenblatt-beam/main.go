@@ -3,14 +3,18 @@
 // SVM by CoCoA, and writes a model file that the rosenblatt command's
 // predict and eval read.
 //
-//	rosenblatt-beam train -dims 784 -shards 4 -epochs 10 -algorithm averaged \
-//	    -out model.bin 'data/part-*.svm'
+//	rosenblatt-beam train -cols 784 -shards 4 -epochs 10 -algo averaged \
+//	    -o model.bin 'data/part-*.svm'
+//
+// Flags shared with the rosenblatt command's train are spelled alike
+// (-algo, -o, -cols, -epochs, -eta, -C, -seed, -format, -type, -f); the
+// earlier spellings -algorithm, -out and -dims are still accepted.
 //
 // The runner is Beam's usual flag: --runner=prism (the default: in this
 // process), or --runner=flink / --runner=spark with --endpoint=host:8099 (a
 // Beam job server), or --runner=dataflow with --project, --region,
 // --staging_location and --temp_location; --job_name and every other Beam
-// pipeline flag is accepted. Input patterns and -out may be on any Beam
+// pipeline flag is accepted. Input patterns and -o may be on any Beam
 // filesystem the binary includes (local files, gs://).
 package main
 
@@ -31,7 +35,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-const usage = `usage: rosenblatt-beam train [flags] -dims D -out MODEL PATTERN...
+const usage = `usage: rosenblatt-beam train [flags] -cols D -o MODEL PATTERN...
 
 Trains the online or averaged perceptron by iterative parameter mixing
 (McDonald, Hall & Mann 2010), or the linear SVM (L1 loss) by CoCoA (Jaggi
@@ -39,11 +43,11 @@ et al. 2014; CoCoA+, Ma et al. 2015), on Apache Beam and writes MODEL in
 the rosenblatt model format (and MODEL.ipm.json, the epochs' report).
 
 Flags of train:
-  -dims D            number of features (required)
-  -out MODEL         model file to write (required; any Beam filesystem)
+  -cols D            number of features (required)
+  -o MODEL           model file to write (required; any Beam filesystem)
   -shards S          shards (default 4): each shard trains in one worker's memory
   -epochs E          epochs (default 10): all run
-  -algorithm A       online, averaged or svm (default averaged)
+  -algo A            online, averaged or svm (default averaged)
   -mixing M          perceptrons: uniform or mistakes; svm: uniform (CoCoA's
                      averaging) or adding (CoCoA+) (default uniform)
   -eta η             step size of the perceptrons (default 1)
@@ -52,7 +56,7 @@ Flags of train:
   -format F          libsvm or csv (label first, no header) (default libsvm)
   -type T            float32 or float64 (default float32)
   -max-model-mb M    the most memory (MiB) the model may take in a worker, at 32 bytes a
-                     value of classes × (D+1) (default 4096): a larger -dims is refused
+                     value of classes × (D+1) (default 4096): a larger -cols is refused
                      before anything is allocated
   -f                 replace an existing MODEL (and its report)
   -v                 show Beam's informational log (default: warnings only)
@@ -63,11 +67,11 @@ Beam flags: --runner=prism|flink|spark|dataflow (default prism, in-process),
 `
 
 var (
-	dims      = flag.Int("dims", 0, "number of features")
-	out       = flag.String("out", "", "model file to write")
+	dims      = alias(flag.Int("cols", 0, "number of features"), "cols", "dims")
+	out       = alias(flag.String("o", "", "model file to write"), "o", "out")
 	shards    = flag.Int("shards", 4, "shards")
 	epochs    = flag.Int("epochs", 10, "epochs")
-	algorithm = flag.String("algorithm", "averaged", "online or averaged")
+	algorithm = alias(flag.String("algo", "averaged", "online, averaged or svm"), "algo", "algorithm")
 	mixing    = flag.String("mixing", "uniform", "uniform or mistakes")
 	eta       = flag.Float64("eta", 1, "step size")
 	svmC      = flag.Float64("C", 1, "SVM constant C")
@@ -78,6 +82,14 @@ var (
 	maxModel  = flag.Int64("max-model-mb", ipm.DefaultMaxModelBytes>>20, "most memory of the model in a worker, MiB")
 	verbose   = flag.Bool("v", false, "show Beam's log")
 )
+
+// alias defines old as a second name of the flag name, whose value p
+// points to (old is its spelling before the flags were named as the
+// rosenblatt command's; the usage does not list it), and returns p.
+func alias[T any](p *T, name, old string) *T {
+	flag.Var(flag.Lookup(name).Value, old, "the earlier name of -"+name)
+	return p
+}
 
 func main() {
 	// A Beam worker runs this binary with Beam's own flags and no

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 // ordinary one-vs-rest averaged model; a second run refuses to replace it.
 func TestTrainDigits(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "digits.model")
-	for name, v := range map[string]string{"dims": "64", "shards": "4", "epochs": "10", "out": out} {
+	for name, v := range map[string]string{"cols": "64", "shards": "4", "epochs": "10", "o": out} {
 		if err := flag.Set(name, v); err != nil {
 			t.Fatal(err)
 		}
@@ -54,9 +54,11 @@ func TestTrainDigits(t *testing.T) {
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
 		t.Errorf("second run: %v, want ErrExists", err)
 	}
-	// The linear SVM by CoCoA+: a one-vs-rest svm.LinearModel file.
+	// The linear SVM by CoCoA+: a one-vs-rest svm.LinearModel file, asked
+	// for by the flags' earlier names (-algorithm, -dims, -out), which set
+	// the same values as -algo, -cols and -o.
 	svmOut := filepath.Join(t.TempDir(), "digits-svm.model")
-	for name, v := range map[string]string{"algorithm": "svm", "mixing": "adding", "C": "0.01", "epochs": "5", "out": svmOut} {
+	for name, v := range map[string]string{"algorithm": "svm", "mixing": "adding", "C": "0.01", "epochs": "5", "dims": "64", "out": svmOut} {
 		if err := flag.Set(name, v); err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,8 @@
-package main
+package benchcmd
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"io"
 	"math"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // runBenchCompare reads two reports and prints their rooflines and common
 // cases side by side with the ratio B/A of the rates.
 func runBenchCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench compare", stderr)
+	fs := cli.NewFlagSet("bench compare", stderr)
 	plotFile := fs.String("plot", "", "not drawn here any more: draw the two reports with "+roofplotCommand)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rosenblatt bench compare A.json B.json\n\n")
@@ -27,7 +28,7 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	var files []string
 	for {
-		if err := parseOnce(fs, args); err != nil {
+		if err := cli.ParseOnce(fs, args); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -37,13 +38,13 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 		args = fs.Args()[1:]
 	}
 	if len(files) != 2 {
-		return fmt.Errorf("%w: bench compare needs two report files, got %d arguments", errUsage, len(files))
+		return fmt.Errorf("%w: bench compare needs two report files, got %d arguments", cli.ErrUsage, len(files))
 	}
 	if *plotFile != "" {
 		return errPlotMoved("-plot")
 	}
-	std := stdio{stdout, stderr}
-	if err := std.notAnInput(files...); err != nil {
+	std := cli.Stdio{Out: stdout, Err: stderr}
+	if err := std.NotAnInput(files...); err != nil {
 		return err
 	}
 	a, err := readBenchReport(files[0])
@@ -58,16 +59,22 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// CheckReport reads and validates the bench report name, as "bench
+// compare" does (see readBenchReport).
+func CheckReport(name string) error {
+	_, err := readBenchReport(name)
+	return err
+}
+
 // readBenchReport reads and validates a -json report. Every content error
-// wraps errMalformed and names the file (with line and column for JSON
+// wraps cli.ErrMalformed and names the file (with line and column for JSON
 // errors). A report begins with {"schema" as bench -json writes it: a file
 // that does not is refused from its first bytes, before the rest is read.
 // A schema 1 report is read too: its results get their case names, and it
 // has no roofline.
 func readBenchReport(name string) (*benchReport, error) {
 	var rep benchReport
-	start := &jsonStart{key: "schema", what: "a rosenblatt bench report"}
-	if err := decodeJSONFile(name, maxReport, start, &rep); err != nil {
+	if err := cli.DecodeJSONFile(name, MaxReport, "schema", "a rosenblatt bench report", &rep); err != nil {
 		return nil, err
 	}
 	if rep.Schema == benchSchemaV1 {
@@ -79,7 +86,7 @@ func readBenchReport(name string) (*benchReport, error) {
 		}
 	}
 	if err := rep.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, errMalformed, err)
+		return nil, fmt.Errorf("%s: %w: %v", name, cli.ErrMalformed, err)
 	}
 	return &rep, nil
 }
@@ -194,7 +201,7 @@ func (r *benchResult) rate() (float64, string) {
 func describeReport(rep *benchReport) string {
 	m := &rep.Machine
 	s := fmt.Sprintf("%s, %s/%s, %s, kernels %s (auto=%s), %s, schema %s",
-		orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, strings.Join(m.Kernels, ","), m.ActiveKernel, rep.Created, rep.Schema)
+		cli.OrUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion, strings.Join(m.Kernels, ","), m.ActiveKernel, rep.Created, rep.Schema)
 	if rep.Quick {
 		s += ", QUICK"
 	}

@@ -1,4 +1,9 @@
-package main
+// Package cli is the command-line plumbing shared by the commands of the
+// module: flag parsing with flags before or after the file arguments and
+// the closest flag named for an unknown one, a progress bar, output files
+// written atomically (or to a descriptor, device or pipe in place) never
+// over an input, and input files read within a bound.
+package cli
 
 import (
 	"errors"
@@ -8,17 +13,51 @@ import (
 	"strings"
 )
 
-// parseArgs parses args with fs, allowing flags before, between and after
+// ErrUsage marks errors that are the caller's misuse of the command line.
+var ErrUsage = errors.New("usage error")
+
+// NewFlagSet returns a flag set that reports errors instead of exiting, with
+// usage going to stderr.
+func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("rosenblatt "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// ParseFlags parses args, which must all be flags (see ParseOnce).
+func ParseFlags(fs *flag.FlagSet, args []string) error {
+	if err := ParseOnce(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// ParseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments ("train data.libsvm -o m.model" as well as
 // "train -o m.model data.libsvm"); everything after "--" is positional. It
 // returns the positional arguments, which must be exactly as many as
 // names (named in the error otherwise, after fs's usage). Errors are
 // usage errors, except flag.ErrHelp for -h; a bad flag is one line (see
-// parseOnce).
-func parseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
+// ParseOnce).
+func ParseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
+	pos, err := ParseArgsUpTo(fs, args, names...)
+	if err == nil && len(pos) < len(names) {
+		fs.Usage()
+		return nil, fmt.Errorf("%w: missing %s", ErrUsage, strings.Join(names[len(pos):], " and "))
+	}
+	return pos, err
+}
+
+// ParseArgsUpTo is ParseArgs for a command whose files may be given by
+// flags instead (quantize's -model and -o): it returns at most
+// len(names) positional arguments, and fewer without complaint.
+func ParseArgsUpTo(fs *flag.FlagSet, args []string, names ...string) ([]string, error) {
 	var pos []string
 	for {
-		if err := parseOnce(fs, args); err != nil {
+		if err := ParseOnce(fs, args); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
@@ -32,26 +71,19 @@ func parseArgs(fs *flag.FlagSet, args []string, names ...string) ([]string, erro
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-	var err error
-	switch {
-	case len(pos) < len(names):
-		err = fmt.Errorf("%w: missing %s", errUsage, strings.Join(names[len(pos):], " and "))
-	case len(pos) > len(names):
-		err = fmt.Errorf("%w: unexpected argument %q", errUsage, pos[len(names)])
-	}
-	if err != nil {
+	if len(pos) > len(names) {
 		fs.Usage()
-		return nil, err
+		return nil, fmt.Errorf("%w: unexpected argument %q", ErrUsage, pos[len(names)])
 	}
 	return pos, nil
 }
 
-// parseOnce is fs.Parse(args) with the errors of every subcommand: -h
+// ParseOnce is fs.Parse(args) with the errors of every subcommand: -h
 // prints fs's usage and returns flag.ErrHelp; any other parse error is a
 // usage error of one line, without the usage the flag package would print
 // before it: an unknown flag names the closest defined one (by edit
 // distance), if one is close, and how to list them all.
-func parseOnce(fs *flag.FlagSet, args []string) error {
+func ParseOnce(fs *flag.FlagSet, args []string) error {
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
@@ -73,7 +105,7 @@ func parseOnce(fs *flag.FlagSet, args []string) error {
 			msg += fmt.Sprintf("; did you mean -%s?", near)
 		}
 	}
-	return fmt.Errorf("%w: %s (%s -h lists the flags)", errUsage, msg, fs.Name())
+	return fmt.Errorf("%w: %s (%s -h lists the flags)", ErrUsage, msg, fs.Name())
 }
 
 // closestFlag returns the flag of fs nearest to name by edit distance

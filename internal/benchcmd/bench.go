@@ -1,9 +1,12 @@
-package main
+// Package benchcmd is the bench subcommand of the rosenblatt command: the
+// machine's roofline, measured, and the kernel suite timed against it on
+// every implementation; "bench compare" puts two of its reports side by
+// side.
+package benchcmd
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"io"
 	"math"
 	"runtime"
@@ -14,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -134,14 +139,14 @@ type benchConfig struct {
 	runs    int
 	paths   []benchPath
 	// tiny shrinks every working set, shape and trial to a smoke test:
-	// the package's tests set it (benchTiny) so that they run in moments,
+	// the package's tests set it (Tiny) so that they run in moments,
 	// also under qemu.
 	tiny bool
 }
 
-// benchTiny makes every bench run tiny (see benchConfig.tiny); only tests
+// Tiny makes every bench run tiny (see benchConfig.tiny); only tests
 // set it.
-var benchTiny = false
+var Tiny = false
 
 // workingSet is one cache level's working-set size.
 type workingSet struct {
@@ -201,11 +206,14 @@ func matvecCols(tiny bool) int {
 	return 256
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+// Run is "rosenblatt bench" with args (the words after "bench"), writing
+// its report to stdout and its progress bar to stderr. Usage errors wrap
+// cli.ErrUsage; -h returns flag.ErrHelp.
+func Run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runBenchCompare(args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("bench", stderr)
+	fs := cli.NewFlagSet("bench", stderr)
 	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
 	plotFile := fs.String("plot", "", "not drawn here any more: save the report with -json and draw it with "+roofplotCommand)
 	force := fs.Bool("f", false, "overwrite the -json file if it exists")
@@ -224,18 +232,18 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "the report with -json and run, from a clone: %s\n\nflags:\n", roofplotCommand)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *plotFile != "" {
 		return errPlotMoved("-plot")
 	}
-	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: benchTiny}
+	cfg := benchConfig{quick: *quick, minTime: *minTime, runs: *runs, tiny: Tiny}
 	if cfg.minTime < 0 || cfg.runs < 0 {
-		return fmt.Errorf("%w: -time and -runs must not be negative", errUsage)
+		return fmt.Errorf("%w: -time and -runs must not be negative", cli.ErrUsage)
 	}
 	if *quiet && *showProgress {
-		return fmt.Errorf("%w: -q and -progress contradict each other", errUsage)
+		return fmt.Errorf("%w: -q and -progress contradict each other", cli.ErrUsage)
 	}
 	if cfg.minTime == 0 {
 		switch {
@@ -260,12 +268,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if cfg.paths, err = parsePaths(*pathsFlag); err != nil {
 		return err
 	}
-	std := stdio{stdout, stderr}
+	std := cli.Stdio{Out: stdout, Err: stderr}
 	if f := *jsonFile; f != "" {
-		if err := std.checkWritable(f, *force); err != nil {
+		if err := std.CheckWritable(f, *force); err != nil {
 			return err
 		}
-		if fd, ok := descriptorOf(f); ok && fd == 1 {
+		if fd, ok := cli.DescriptorOf(f); ok && fd == 1 {
 			stdout = stderr // the file goes to standard output alone
 		}
 	}
@@ -276,7 +284,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	printReport(stdout, rep)
 	if *jsonFile != "" {
-		err := std.writeOutput(*jsonFile, *force, nil, func(w io.Writer) error {
+		err := std.WriteOutput(*jsonFile, *force, nil, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rep)
@@ -296,7 +304,7 @@ const roofplotCommand = "go -C bench run ./roofplot -o FILE.svg REPORT.json..."
 // errPlotMoved is the usage error of the former -plot flags: one line
 // saying where the pictures are drawn now.
 func errPlotMoved(flag string) error {
-	return fmt.Errorf("%w: %s: the roofline is no longer drawn by rosenblatt (its plotting library would be in every build); save the report with -json and run, from a clone: %s", errUsage, flag, roofplotCommand)
+	return fmt.Errorf("%w: %s: the roofline is no longer drawn by rosenblatt (its plotting library would be in every build); save the report with -json and run, from a clone: %s", cli.ErrUsage, flag, roofplotCommand)
 }
 
 // knownImplNames are the kernel implementations of every build, to tell a
@@ -344,16 +352,16 @@ func parsePaths(list string) ([]benchPath, error) {
 		switch {
 		case found == nil && slices.Contains(knownImplNames, name):
 			return nil, fmt.Errorf("%w: -paths: %q is not an implementation of this build (%s/%s%s; it can run %s)",
-				errUsage, name, runtime.GOOS, runtime.GOARCH, purego, valid)
+				cli.ErrUsage, name, runtime.GOOS, runtime.GOARCH, cli.Purego, valid)
 		case found == nil:
-			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", errUsage, name, valid)
+			return nil, fmt.Errorf("%w: -paths: unknown implementation %q (this CPU and build can run %s)", cli.ErrUsage, name, valid)
 		case !found.Available():
-			return nil, fmt.Errorf("%w: -paths: this CPU cannot run %q (it can run %s)", errUsage, name, valid)
+			return nil, fmt.Errorf("%w: -paths: this CPU cannot run %q (it can run %s)", cli.ErrUsage, name, valid)
 		}
 		ps = append(ps, benchPath{name, found})
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%w: -paths: empty list (this CPU and build can run %s)", errUsage, valid)
+		return nil, fmt.Errorf("%w: -paths: empty list (this CPU and build can run %s)", cli.ErrUsage, valid)
 	}
 	return ps, nil
 }
@@ -384,7 +392,7 @@ type benchCase struct {
 }
 
 // runSuite measures the roofline, runs every case and returns the report.
-func runSuite(cfg benchConfig, prog progress) (*benchReport, error) {
+func runSuite(cfg benchConfig, prog cli.Progress) (*benchReport, error) {
 	defer prog.Finish()
 	m := currentMachine()
 	rep := &benchReport{
@@ -498,12 +506,12 @@ func suiteSize(cfg benchConfig, cores int) int {
 // newSuiteProgress returns runSuite's progress bar on w: drawn when w is
 // a terminal and quiet is false, or whatever w is when force is set
 // (-progress).
-func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) progress {
+func newSuiteProgress(cfg benchConfig, quiet, force bool, w io.Writer) cli.Progress {
 	total := suiteSize(cfg, currentMachine().Cores)
 	if force {
-		return newProgressBar(total, "bench", w)
+		return cli.NewProgressBar(total, "bench", w)
 	}
-	return newProgress(total, "bench", quiet, w)
+	return cli.NewProgress(total, "bench", quiet, w)
 }
 
 // randomVec returns n pseudo-random values in [-1, 1] (deterministic).
@@ -696,7 +704,7 @@ func measure(fn func(), minTime time.Duration, runs int) timing {
 func printReport(w io.Writer, rep *benchReport) {
 	var b strings.Builder
 	m := &rep.Machine
-	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s)\n", orUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion)
+	fmt.Fprintf(&b, "rosenblatt bench: %s (%s/%s, %s)\n", cli.OrUnknown(m.Brand), m.GOOS, m.GOARCH, m.GoVersion)
 	describeMachine(&b, m)
 	if rep.Roofline != nil {
 		describeRoofline(&b, rep.Roofline, m.Emulated)
@@ -747,6 +755,10 @@ func printReport(w io.Writer, rep *benchReport) {
 
 // fmtBytes formats a byte count in B, KiB, MiB or GiB (bounded.FormatBytes,
 // as package model's refusals write it).
+// MaxReport bounds a bench report, which is read whole (a variable so that
+// tests can lower it): a full report is some 100 KB.
+var MaxReport int64 = 64 << 20
+
 func fmtBytes(b int64) string { return bounded.FormatBytes(b) }
 
 // fmtNs formats a time per operation with a sensible number of digits.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// progress reports the advance of long work (bench cases, training epochs,
+// Progress reports the advance of long work (bench cases, training epochs,
 // Gram blocks) to the user. Its methods are safe for concurrent use and do
 // nothing on a silent progress, so callers never need to check whether a
 // bar is shown.
-type progress interface {
+type Progress interface {
 	// Add advances the bar by n steps.
 	Add(n int)
 	// Describe replaces the text shown before the bar, e.g. the case or
@@ -24,32 +24,32 @@ type progress interface {
 	Finish()
 }
 
-// newProgress returns a progress bar of total steps labelled desc, drawn on
-// w when w is a terminal and quiet is false, and a silent progress
+// NewProgress returns a progress bar of total steps labelled desc, drawn on
+// w when w is a terminal and quiet is false, and a silent Progress
 // otherwise (a pipe, a file, a test's buffer, or -q). A total ≤ 0 means the
 // number of steps is unknown: a spinner is shown instead of a bar.
 //
 // The bar is one line redrawn in place with a carriage return, at most
-// every progressThrottle so that fast loops do not spend their time
+// every ProgressThrottle so that fast loops do not spend their time
 // drawing. It is drawn here rather than by a progress-bar module: such
 // modules bring a terminal and Unicode-width stack into the command's first
 // build for one line of output.
-func newProgress(total int, desc string, quiet bool, w io.Writer) progress {
-	if quiet || w == nil || !isTerminal(w) {
+func NewProgress(total int, desc string, quiet bool, w io.Writer) Progress {
+	if quiet || w == nil || !IsTerminal(w) {
 		return silentProgress{}
 	}
-	return newProgressBar(total, desc, w)
+	return NewProgressBar(total, desc, w)
 }
 
-// progressThrottle is the shortest interval between two redraws (a
+// ProgressThrottle is the shortest interval between two redraws (a
 // variable so that tests can draw every step).
-var progressThrottle = 80 * time.Millisecond
+var ProgressThrottle = 80 * time.Millisecond
 
 // barWidth is the number of cells of a bar of known length.
 const barWidth = 30
 
-// newProgressBar returns a visible bar on w, whatever w is.
-func newProgressBar(total int, desc string, w io.Writer) progress {
+// NewProgressBar returns a visible bar on w, whatever w is.
+func NewProgressBar(total int, desc string, w io.Writer) Progress {
 	b := &barProgress{w: w, total: max(total, 0), desc: desc, start: time.Now()}
 	// Draw the empty bar at once, so that slow first steps show something.
 	b.mu.Lock()
@@ -58,9 +58,9 @@ func newProgressBar(total int, desc string, w io.Writer) progress {
 	return b
 }
 
-// isTerminal reports whether w is a terminal. It is a variable so that tests
+// IsTerminal reports whether w is a terminal. It is a variable so that tests
 // can make a buffer pass for one.
-var isTerminal = func(w io.Writer) bool {
+var IsTerminal = func(w io.Writer) bool {
 	f, ok := w.(interface{ Fd() uintptr })
 	return ok && fdIsTerminal(f.Fd())
 }
@@ -88,7 +88,7 @@ func (b *barProgress) Add(n int) {
 	}
 	b.n += n
 	now := time.Now()
-	if now.Sub(b.last) >= progressThrottle || (b.total > 0 && b.n >= b.total) {
+	if now.Sub(b.last) >= ProgressThrottle || (b.total > 0 && b.n >= b.total) {
 		b.draw(now)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package atomicfile
 
 import (
 	"errors"
@@ -8,22 +8,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// dupFile returns a new descriptor of what descriptor fd has open (dup: the
-// same open file, with its offset and flags), as a file named path that
-// can be closed without closing fd.
-func dupFile(path string, fd int) (*os.File, error) {
-	syscall.ForkLock.RLock()
-	d, err := syscall.Dup(fd)
-	if err == nil {
-		syscall.CloseOnExec(d)
-	}
-	syscall.ForkLock.RUnlock()
-	if err != nil {
-		return nil, &os.PathError{Op: "dup", Path: path, Err: err}
-	}
-	return os.NewFile(uintptr(d), path), nil
-}
 
 // processAlive tells whether process pid exists (kill(pid, 0): EPERM
 // means it does, under another user); known is false where that cannot be

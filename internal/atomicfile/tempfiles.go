@@ -1,4 +1,4 @@
-package main
+package atomicfile
 
 import (
 	"errors"
@@ -17,10 +17,10 @@ import (
 
 // Temporary output files.
 //
-// writeAtomic writes into ".NAME.rosenblatt-tmp-PID-RANDOM" next to the
-// target NAME (PID the writing process's, RANDOM eight hex digits), and
-// registers the name while it exists. On SIGINT or SIGTERM while any is
-// registered, the handler removes every registered temporary file (never
+// Target.Write writes into ".NAME.rosenblatt-tmp-PID-RANDOM" next to the
+// target NAME (PID the writing process's, RANDOM eight hex digits) and,
+// with OnSignal, registers the name while it exists. On SIGINT or SIGTERM
+// while any is registered, the handler removes every registered temporary file (never
 // the target, which a temporary file only ever reaches by a link or a
 // rename) and the process then dies of the same signal, as it would have
 // without the handler (exit status 128+N to a shell). A temporary file
@@ -176,13 +176,16 @@ func olderThan(e fs.DirEntry, age time.Duration) bool {
 
 // createTemp creates a new file next to path, named as described above,
 // with mode 0644 minus the umask (os.CreateTemp's 0600 would need the
-// umask to be read, which only a racy syscall does), and registers it.
-// The caller unregisters it once it is removed or moved into place.
-func createTemp(path string) (*os.File, string, error) {
+// umask to be read, which only a racy syscall does), and registers it if
+// onSignal. The caller unregisters it once it is removed or moved into
+// place.
+func createTemp(path string, onSignal bool) (*os.File, string, error) {
 	removeStaleTemps(path)
 	for range 100 {
 		tmp := tempName(path)
-		registerTemp(tmp) // before it exists: a signal now removes nothing of anyone's
+		if onSignal {
+			registerTemp(tmp) // before it exists: a signal now removes nothing of anyone's
+		}
 		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
 			unregisterTemp(tmp)

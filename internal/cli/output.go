@@ -1,41 +1,43 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
-	"github.com/rosenblatt-go/rosenblatt/model"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/atomicfile"
+	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
+	"github.com/rosenblatt-go/rosenblatt/model"
 )
 
-// errExists reports an output file that exists and would be overwritten
+// ErrExists reports an output file that exists and would be overwritten
 // without -f.
-var errExists = errors.New("file exists (use -f to overwrite)")
+var ErrExists = atomicfile.ErrExists
 
-// errSameFile reports an output that is one of the command's input files
+// ErrSameFile reports an output that is one of the command's input files
 // (also through a symbolic or hard link): refused with or without -f.
-var errSameFile = errors.New("the output is an input file")
+var ErrSameFile = errors.New("the output is an input file")
 
-// errChanged reports an output file that another process replaced or
+// ErrChanged reports an output file that another process replaced or
 // created while -f was writing it: it is left alone.
-var errChanged = errors.New("the file changed while the output was written; nothing was replaced")
+var ErrChanged = atomicfile.ErrChanged
 
-// errMalformed reports an input file whose content is not what the command
+// ErrMalformed reports an input file whose content is not what the command
 // expects (bad JSON, wrong kind of file, impossible values).
-var errMalformed = errors.New("malformed file")
+var ErrMalformed = errors.New("malformed file")
 
 // Output files.
 //
 // A regular file is written atomically: into a new temporary file in the
 // target's directory (".NAME.rosenblatt-tmp-PID-RANDOM", created with mode
-// 0644 minus the umask; see tempfiles.go for its removal on SIGINT and
+// 0644 minus the umask; see package atomicfile for its removal on SIGINT and
 // SIGTERM and of those a killed process left), synced and closed, then
 // moved onto the target. Without -f the
 // last step is a hard link, which fails if the target appeared in the
@@ -59,8 +61,8 @@ var errMalformed = errors.New("malformed file")
 // written in place too, but only with -f. A directory is an error.
 //
 // An output that is the same file as an input (os.SameFile) is refused,
-// with or without -f, by checkWritable before any long work and again by
-// writeOutput; streams (character devices, pipes) are exempt, as reading
+// with or without -f, by CheckWritable before any long work and again by
+// WriteOutput; streams (character devices, pipes) are exempt, as reading
 // and writing a terminal is no overwrite.
 //
 // A path that names one of the process's own descriptors ("-" and
@@ -78,7 +80,7 @@ var errMalformed = errors.New("malformed file")
 // its main output there (predict without -o, eval, train's summary, bench
 // compare) and it is a regular file that is one of the inputs, as
 // `rosenblatt predict m.model d.libsvm >> d.libsvm` would make it
-// (stdio.notAnInput).
+// (Stdio.notAnInput).
 
 // outTarget is where an output goes, as resolveOutput found it.
 type outTarget struct {
@@ -105,7 +107,7 @@ func resolveOutput(path string, force bool, inputs []string) (outTarget, error) 
 				// exist (told now, not after the work).
 				dir := filepath.Dir(path)
 				if _, err := os.Stat(dir); err != nil {
-					return outTarget{}, fmt.Errorf("%s: directory %s: %w", path, dir, withoutPath(err))
+					return outTarget{}, fmt.Errorf("%s: directory %s: %w", path, dir, WithoutPath(err))
 				}
 				return outTarget{path: path}, nil
 			}
@@ -113,9 +115,9 @@ func resolveOutput(path string, force bool, inputs []string) (outTarget, error) 
 		}
 		// A dangling symbolic link: create the file it names.
 		if !force {
-			return outTarget{}, fmt.Errorf("%s: %w", path, errExists)
+			return outTarget{}, fmt.Errorf("%s: %w", path, ErrExists)
 		}
-		real, err := followLinks(path)
+		real, err := atomicfile.FollowLinks(path)
 		return outTarget{path: real}, err
 	}
 	if err != nil {
@@ -132,7 +134,7 @@ func resolveOutput(path string, force bool, inputs []string) (outTarget, error) 
 		return outTarget{}, err
 	}
 	if !force {
-		return outTarget{}, fmt.Errorf("%s: %w", path, errExists)
+		return outTarget{}, fmt.Errorf("%s: %w", path, ErrExists)
 	}
 	if !m.IsRegular() {
 		if m&fs.ModeDevice != 0 { // a block device, with -f
@@ -140,7 +142,7 @@ func resolveOutput(path string, force bool, inputs []string) (outTarget, error) 
 		}
 		return outTarget{}, fmt.Errorf("%s: not a regular file (mode %v)", path, m)
 	}
-	real, err := followLinks(path)
+	real, err := atomicfile.FollowLinks(path)
 	if err != nil {
 		return outTarget{}, err
 	}
@@ -157,39 +159,16 @@ func resolveOutput(path string, force bool, inputs []string) (outTarget, error) 
 func notAnInput(path string, fi os.FileInfo, inputs []string) error {
 	for _, in := range inputs {
 		if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
-			return fmt.Errorf("%s: %w %s (refused even with -f)", path, errSameFile, in)
+			return fmt.Errorf("%s: %w %s (refused even with -f)", path, ErrSameFile, in)
 		}
 	}
 	return nil
 }
 
-// followLinks returns the path that path's chain of symbolic links ends
-// at, which need not exist. Directories on the way are left to the kernel.
-func followLinks(path string) (string, error) {
-	for range 255 {
-		fi, err := os.Lstat(path)
-		if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		to, err := os.Readlink(path)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(path), to)
-		}
-		path = to
-	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
-}
-
-// stdio is a command's standard output and error, where an output path
+// Stdio is a command's standard output and error, where an output path
 // naming descriptor 1 or 2 goes. Nil writers stand for the process's own
 // (os.Stdout, os.Stderr).
-type stdio struct{ out, err io.Writer }
+type Stdio struct{ Out, Err io.Writer }
 
 // fdPath returns the descriptor that path names literally, as described
 // above ("-", /dev/stdout, /dev/fd/N, ...), after lexical cleaning only.
@@ -222,12 +201,12 @@ func fdPath(path string) (int, bool) {
 	return 0, false
 }
 
-// descriptorOf returns the descriptor that path names, literally or at
+// DescriptorOf returns the descriptor that path names, literally or at
 // any step of its chain of symbolic links, each read as written (see
 // fdPath), never through the links in /proc/self/fd themselves (which
 // lead to the files); a directory on the way may be a link (fds/1, with
 // fds a link to /dev/fd).
-func descriptorOf(path string) (int, bool) {
+func DescriptorOf(path string) (int, bool) {
 	for range 255 {
 		if fd, ok := fdPath(path); ok {
 			return fd, true
@@ -253,12 +232,12 @@ func descriptorOf(path string) (int, bool) {
 	return 0, false // a loop: resolveOutput reports it
 }
 
-// statOf returns what w writes to, if it is a file (through errWriter).
+// statOf returns what w writes to, if it is a file (through ErrWriter).
 func statOf(w io.Writer) (os.FileInfo, error) {
 	for {
 		switch v := w.(type) {
-		case *errWriter:
-			w = v.w
+		case *ErrWriter:
+			w = v.W
 			continue
 		case interface{ Stat() (os.FileInfo, error) }:
 			return v.Stat()
@@ -268,29 +247,29 @@ func statOf(w io.Writer) (os.FileInfo, error) {
 }
 
 // stdout returns s's standard output, or the process's.
-func (s stdio) stdout() io.Writer {
-	if s.out == nil {
+func (s Stdio) Stdout() io.Writer {
+	if s.Out == nil {
 		return os.Stdout
 	}
-	return s.out
+	return s.Out
 }
 
 // stderr returns s's standard error, or the process's.
-func (s stdio) stderr() io.Writer {
-	if s.err == nil {
+func (s Stdio) Stderr() io.Writer {
+	if s.Err == nil {
 		return os.Stderr
 	}
-	return s.err
+	return s.Err
 }
 
 // descriptor returns a writer of descriptor fd, what it has open (nil if
 // not a file: a writer of the tests) and a function to call when done.
-func (s stdio) descriptor(path string, fd int) (io.Writer, os.FileInfo, func() error, error) {
+func (s Stdio) descriptor(path string, fd int) (io.Writer, os.FileInfo, func() error, error) {
 	nop := func() error { return nil }
 	if fd == 1 || fd == 2 {
-		w := s.stdout()
+		w := s.Stdout()
 		if fd == 2 {
-			w = s.stderr()
+			w = s.Stderr()
 		}
 		fi, err := statOf(w)
 		return w, fi, nop, err
@@ -309,10 +288,10 @@ func (s stdio) descriptor(path string, fd int) (io.Writer, os.FileInfo, func() e
 
 // openDescriptor returns a writer of the descriptor path names, checked
 // against inputs, and a function to call when done.
-func (s stdio) openDescriptor(path string, fd int, inputs []string) (io.Writer, func() error, error) {
+func (s Stdio) openDescriptor(path string, fd int, inputs []string) (io.Writer, func() error, error) {
 	w, fi, done, err := s.descriptor(path, fd)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, withoutPath(err))
+		return nil, nil, fmt.Errorf("%s: %w", path, WithoutPath(err))
 	}
 	if fi != nil && fi.Mode().IsRegular() {
 		if err := notAnInput(path, fi, inputs); err != nil {
@@ -325,19 +304,19 @@ func (s stdio) openDescriptor(path string, fd int, inputs []string) (io.Writer, 
 
 // notAnInput refuses standard output that is a regular file and one of
 // inputs, for a command that writes its main output there.
-func (s stdio) notAnInput(inputs ...string) error {
-	fi, err := statOf(s.stdout())
+func (s Stdio) NotAnInput(inputs ...string) error {
+	fi, err := statOf(s.Stdout())
 	if err != nil || fi == nil || !fi.Mode().IsRegular() {
 		return nil // a write error, if any, is reported when writing
 	}
 	return notAnInput("standard output", fi, inputs)
 }
 
-// checkWritable fails early, before any long work, if writing path would
+// CheckWritable fails early, before any long work, if writing path would
 // overwrite an existing file without force, or write over one of inputs.
-// writeOutput checks again when it writes.
-func (s stdio) checkWritable(path string, force bool, inputs ...string) error {
-	if fd, ok := descriptorOf(path); ok {
+// WriteOutput checks again when it writes.
+func (s Stdio) CheckWritable(path string, force bool, inputs ...string) error {
+	if fd, ok := DescriptorOf(path); ok {
 		_, done, err := s.openDescriptor(path, fd, inputs)
 		if err == nil {
 			done()
@@ -348,22 +327,22 @@ func (s stdio) checkWritable(path string, force bool, inputs ...string) error {
 	return err
 }
 
-// checkWritable is stdio.checkWritable for the process's own descriptors.
-func checkWritable(path string, force bool, inputs ...string) error {
-	return stdio{}.checkWritable(path, force, inputs...)
+// CheckWritable is Stdio.CheckWritable for the process's own descriptors.
+func CheckWritable(path string, force bool, inputs ...string) error {
+	return Stdio{}.CheckWritable(path, force, inputs...)
 }
 
-// writeOutput is stdio.writeOutput for the process's own descriptors.
-func writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
-	return stdio{}.writeOutput(path, force, inputs, write)
+// WriteOutput is Stdio.WriteOutput for the process's own descriptors.
+func WriteOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	return Stdio{}.WriteOutput(path, force, inputs, write)
 }
 
-// writeOutput writes what write produces to path, as described above:
+// WriteOutput writes what write produces to path, as described above:
 // atomically for a file, in place for a device, pipe or descriptor; never
 // over an existing file without force, never over one of inputs. Errors
 // name path.
-func (s stdio) writeOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
-	if fd, ok := descriptorOf(path); ok {
+func (s Stdio) WriteOutput(path string, force bool, inputs []string, write func(io.Writer) error) error {
+	if fd, ok := DescriptorOf(path); ok {
 		w, done, err := s.openDescriptor(path, fd, inputs)
 		if err != nil {
 			return err
@@ -373,7 +352,7 @@ func (s stdio) writeOutput(path string, force bool, inputs []string, write func(
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, withoutPath(err))
+			return fmt.Errorf("%s: %w", path, WithoutPath(err))
 		}
 		return nil
 	}
@@ -384,10 +363,10 @@ func (s stdio) writeOutput(path string, force bool, inputs []string, write func(
 	if t.inPlace {
 		err = writeInPlace(path, write)
 	} else {
-		err = writeAtomic(t, force, write)
+		err = atomicfile.Target{Path: t.path, Prev: t.info, Replace: force, OnSignal: true}.Write(write)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, withoutPath(err))
+		return fmt.Errorf("%s: %w", path, WithoutPath(err))
 	}
 	return nil
 }
@@ -406,122 +385,10 @@ func writeInPlace(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// writeAtomic writes a temporary file next to t.path and moves it there.
-func writeAtomic(t outTarget, force bool, write func(io.Writer) error) error {
-	f, tmp, err := createTemp(t.path)
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()      // a second Close is harmless
-			os.Remove(tmp) // ours: created exclusively above
-		}
-		unregisterTemp(tmp)
-	}()
-	var w io.Writer = f
-	if testWriteHook != nil {
-		w = &hookWriter{f, tmp}
-	}
-	if err := write(w); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if t.info != nil {
-		if err := os.Chmod(tmp, t.info.Mode().Perm()); err != nil {
-			return err
-		}
-	}
-	switch {
-	case !force:
-		if err := linkNew(tmp, t.path); err != nil {
-			return err
-		}
-		done = true
-		os.Remove(tmp) // the output is also at t.path now
-	default:
-		// Replace only what resolveOutput examined: a file that appeared
-		// or was swapped since then is not ours to remove.
-		now, err := os.Lstat(t.path)
-		switch {
-		case t.info == nil && err == nil, t.info != nil && (err != nil || !os.SameFile(t.info, now)):
-			return errChanged
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return err
-		}
-		if err := os.Rename(tmp, t.path); err != nil {
-			return err
-		}
-		done = true
-	}
-	syncDir(filepath.Dir(t.path))
-	return nil
-}
-
-// testWriteHook, if set (by a test, in the process it runs as the
-// command), is called with the temporary file's name at the first write to
-// it.
-var testWriteHook func(tmp string)
-
-// hookWriter calls testWriteHook at its first write.
-type hookWriter struct {
-	f   *os.File
-	tmp string
-}
-
-func (h *hookWriter) Write(p []byte) (int, error) {
-	if h.tmp != "" {
-		n, err := h.f.Write(p[:len(p)/2])
-		testWriteHook(h.tmp)
-		h.tmp = ""
-		if err != nil {
-			return n, err
-		}
-		m, err := h.f.Write(p[n:])
-		return n + m, err
-	}
-	return h.f.Write(p)
-}
-
-// linkNew makes the complete temporary file tmp appear at path unless
-// something exists there: a hard link, or where the file system has none,
-// a rename after checking.
-func linkNew(tmp, path string) error {
-	err := os.Link(tmp, path)
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return errExists
-	}
-	if _, lerr := os.Lstat(path); !errors.Is(lerr, fs.ErrNotExist) {
-		if lerr == nil {
-			return errExists
-		}
-		return lerr
-	}
-	return os.Rename(tmp, path)
-}
-
-// syncDir makes a rename in dir durable, where the system allows it; a
-// failure there loses nothing that was written, so it is not reported.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// withoutPath drops the file name from an *fs.PathError (the temporary
+// WithoutPath drops the file name from an *fs.PathError (the temporary
 // file's, or the one the caller names anyway), keeping the operation and
 // the cause, which errors.Is still finds.
-func withoutPath(err error) error {
+func WithoutPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && err == error(pe) {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
@@ -529,48 +396,30 @@ func withoutPath(err error) error {
 	return err
 }
 
-// inputFiles returns the files a data argument reads: the file, and the
-// label file of an IDX image file.
-func (d *dataFlags) inputFiles(paths ...string) []string {
-	var out []string
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		out = append(out, p)
-		if f, err := d.formatOf(p); err == nil && f == fmtIDX {
-			if l, err := d.labelsPath(p); err == nil {
-				out = append(out, l)
-			}
-		}
-	}
-	return out
-}
-
-// errWriter passes writes on to w until one fails, then fails every later
+// ErrWriter passes writes on to w until one fails, then fails every later
 // one with the same error, which err keeps: a command writes its report
 // with fmt.Fprintf and run checks err once at the end.
-type errWriter struct {
-	w   io.Writer
-	err error
+type ErrWriter struct {
+	W   io.Writer
+	Err error
 }
 
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
+func (e *ErrWriter) Write(p []byte) (int, error) {
+	if e.Err != nil {
+		return 0, e.Err
 	}
-	n, err := e.w.Write(p)
+	n, err := e.W.Write(p)
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
-	e.err = err
+	e.Err = err
 	return n, err
 }
 
-// lineCol returns the 1-based line and column (in bytes) of byte offset off
+// LineCol returns the 1-based line and column (in bytes) of byte offset off
 // in data. An offset past the end gives the position just after the last
 // byte.
-func lineCol(data []byte, off int64) (line, col int) {
+func LineCol(data []byte, off int64) (line, col int) {
 	if off < 0 {
 		off = 0
 	}
@@ -583,27 +432,25 @@ func lineCol(data []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// errTooLarge reports an input file larger than the command reads: a JSON
+// ErrTooLarge reports an input file larger than the command reads: a JSON
 // model or bench report beyond its limit, or a file that goes on after
 // the size its header gives.
-var errTooLarge = model.ErrTooLarge
+var ErrTooLarge = model.ErrTooLarge
 
-// Limits of the model and report files, which are read whole (variables
-// so that tests can lower them).
+// The limit of model files, which are read whole (a variable so that tests
+// can lower it).
 var (
-	// maxModel bounds a JSON model, and a binary model read from a pipe or
+	// MaxModel bounds a JSON model, and a binary model read from a pipe or
 	// device: 1 GiB holds some 50 million values printed in full
 	// precision, and a binary model of 130 million float64 values. A
 	// binary model in a regular file is bounded by the file's size
 	// instead: its header must imply exactly that size.
-	maxModel int64 = 1 << 30
-	// maxReport bounds a bench report: a full report is some 100 KB.
-	maxReport int64 = 64 << 20
+	MaxModel int64 = 1 << 30
 )
 
 // readLimited reads all of r (the file name), which must not exceed limit
 // bytes: otherwise it stops after limit+1 bytes with an error wrapping
-// errTooLarge. fi, if the file's, lets a regular file be refused from its
+// ErrTooLarge. fi, if the file's, lets a regular file be refused from its
 // size before anything is read, and read into one slice of that size.
 // Other input (a pipe, a device) is gathered in chunks that grow with
 // what arrives: about limit bytes allocated before it is refused, about
@@ -615,11 +462,11 @@ var (
 // first bytes, however long it is.
 func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check func([]byte) error) ([]byte, error) {
 	tooLarge := func(what string) error {
-		return fmt.Errorf("%s: %w: %s, more than the %s this command reads", name, errTooLarge, what, fmtBytes(limit))
+		return fmt.Errorf("%s: %w: %s, more than the %s this command reads", name, ErrTooLarge, what, bounded.FormatBytes(limit))
 	}
 	regular := fi != nil && fi.Mode().IsRegular()
 	if regular && fi.Size() > limit {
-		return nil, tooLarge(fmtBytes(fi.Size()))
+		return nil, tooLarge(bounded.FormatBytes(fi.Size()))
 	}
 	var c bounded.Chunks
 	err := c.Fill(r, min(limit+1, bounded.MinChunk), check)
@@ -631,10 +478,10 @@ func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check fu
 	}
 	switch {
 	case err == nil || err == io.EOF:
-	case errors.Is(err, errMalformed): // from check
+	case errors.Is(err, ErrMalformed): // from check
 		return nil, fmt.Errorf("%s:%w", name, err)
 	default:
-		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
+		return nil, fmt.Errorf("%s: %w", name, WithoutPath(err))
 	}
 	if c.Len() > limit {
 		return nil, tooLarge("longer")
@@ -646,7 +493,7 @@ func readLimited(name string, r io.Reader, fi os.FileInfo, limit int64, check fu
 // space, then '{', then, if key is set, white space and the name "key" of
 // the object's first member, written without escapes (as this command
 // writes its files). Its errors start with the line and column of the
-// offending byte and wrap errMalformed; what names the kind of file
+// offending byte and wrap ErrMalformed; what names the kind of file
 // expected ("a rosenblatt bench report").
 type jsonStart struct {
 	key, what string
@@ -686,7 +533,7 @@ func (j *jsonStart) feed(p []byte) error {
 			if j.key != "" {
 				want = `{"` + j.key + `"`
 			}
-			return fmt.Errorf("%d:%d: %w: not %s (unexpected %q: one begins with %s)", j.line, j.col, errMalformed, j.what, c, want)
+			return fmt.Errorf("%d:%d: %w: not %s (unexpected %q: one begins with %s)", j.line, j.col, ErrMalformed, j.what, c, want)
 		}
 		switch {
 		case j.state == 0 && j.key == "":
@@ -700,12 +547,15 @@ func (j *jsonStart) feed(p []byte) error {
 	return nil
 }
 
-// decodeJSONFile decodes the JSON file name, of at most limit bytes, into
-// v; start checks its first bytes as they arrive (see readLimited). A
+// DecodeJSONFile decodes the JSON file name, of at most limit bytes, into
+// v. Its first bytes are checked as they arrive (see readLimited and
+// jsonStart, with key and what): a file can be refused from its first
+// bytes, however long. A
 // syntax or type error names the file with its line and column; every
-// error wraps errMalformed except a failure to read the file and one
-// wrapping errTooLarge.
-func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
+// error wraps ErrMalformed except a failure to read the file and one
+// wrapping ErrTooLarge.
+func DecodeJSONFile(name string, limit int64, key, what string, v any) error {
+	start := &jsonStart{key: key, what: what}
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -723,7 +573,7 @@ func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
 		return err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%s: %w: empty file", name, errMalformed)
+		return fmt.Errorf("%s: %w: empty file", name, ErrMalformed)
 	}
 	// json.Unmarshal reads data in place (a json.Decoder would copy it
 	// into a buffer of its own, doubling it as it grows), and checks the
@@ -733,21 +583,21 @@ func decodeJSONFile(name string, limit int64, start *jsonStart, v any) error {
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &syn) && syn.Offset >= int64(len(data)) && strings.HasPrefix(syn.Error(), "unexpected end"):
-			line, col := lineCol(data, int64(len(data)))
-			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, errMalformed)
+			line, col := LineCol(data, int64(len(data)))
+			return fmt.Errorf("%s:%d:%d: %w: unexpected end of JSON input", name, line, col, ErrMalformed)
 		case errors.As(err, &syn) && strings.HasSuffix(syn.Error(), "after top-level value"):
-			line, col := lineCol(data, max(syn.Offset-1, 0))
-			return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, errMalformed)
+			line, col := LineCol(data, max(syn.Offset-1, 0))
+			return fmt.Errorf("%s:%d:%d: %w: data after the JSON value", name, line, col, ErrMalformed)
 		case errors.As(err, &syn):
 			// Offset is the number of bytes read before the error, so the
 			// offending byte is the one at Offset-1.
-			line, col := lineCol(data, max(syn.Offset-1, 0))
-			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, errMalformed, syn)
+			line, col := LineCol(data, max(syn.Offset-1, 0))
+			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, ErrMalformed, syn)
 		case errors.As(err, &typ):
-			line, col := lineCol(data, max(typ.Offset-1, 0))
-			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, errMalformed, typ)
+			line, col := LineCol(data, max(typ.Offset-1, 0))
+			return fmt.Errorf("%s:%d:%d: %w: %v", name, line, col, ErrMalformed, typ)
 		}
-		return fmt.Errorf("%s: %w: %v", name, errMalformed, err)
+		return fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package benchcmd
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -216,7 +217,7 @@ func describeMachine(b *strings.Builder, m *machineInfo) {
 	}
 	b.WriteByte('\n')
 	fmt.Fprintf(b, "caches:    L1D %s (%s), L2 %s (%s), L3 %s (%s)\n",
-		size(m.L1D), m.L1DSource, size(m.L2), m.L2Source, size(m.L3), m.L3Source)
+		cli.CacheSize(m.L1D), m.L1DSource, cli.CacheSize(m.L2), m.L2Source, cli.CacheSize(m.L3), m.L3Source)
 	fmt.Fprintf(b, "kernels:   %s available; auto = %s\n", strings.Join(m.Kernels, ", "), m.ActiveKernel)
 	if m.Emulated {
 		fmt.Fprintf(b, "EMULATED:  %s. Every figure below measures the emulator on its host, not a CPU of this architecture.\n", m.EmulatedWhy)

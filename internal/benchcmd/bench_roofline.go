@@ -1,4 +1,4 @@
-package main
+package benchcmd
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -164,7 +165,7 @@ func rooflineSteps(n, cores, levels int) int {
 // measureRoofline measures the clock, and the peaks and bandwidths of
 // every implementation in ims on the working sets sets, reading a prefix
 // of buf (which holds at least the largest set).
-func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan probePlan, prog progress, buf []uint64) *rooflineReport {
+func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan probePlan, prog cli.Progress, buf []uint64) *rooflineReport {
 	rf := &rooflineReport{
 		Trials: plan.trials, TrialMin: plan.min.String(),
 		ClockMethod: fmt.Sprintf("a chain of dependent single-cycle integer operations (%s)", roofline.ChainSource),

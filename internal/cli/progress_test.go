@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 // forceTerminal makes every writer pass for a terminal during the test.
 func forceTerminal(t *testing.T) {
 	t.Helper()
-	old := isTerminal
-	isTerminal = func(io.Writer) bool { return true }
-	t.Cleanup(func() { isTerminal = old })
+	old := IsTerminal
+	IsTerminal = func(io.Writer) bool { return true }
+	t.Cleanup(func() { IsTerminal = old })
 }
 
 func TestProgressSilent(t *testing.T) {
@@ -33,7 +33,7 @@ func TestProgressSilent(t *testing.T) {
 				forceTerminal(t)
 			}
 			var buf bytes.Buffer
-			p := newProgress(5, "work", c.quiet, &buf)
+			p := NewProgress(5, "work", c.quiet, &buf)
 			if _, ok := p.(silentProgress); !ok {
 				t.Errorf("got %T, want a silent progress", p)
 			}
@@ -42,7 +42,7 @@ func TestProgressSilent(t *testing.T) {
 			p.Add(10) // past the total: still fine
 			p.Finish()
 			if buf.Len() != 0 {
-				t.Errorf("silent progress wrote %q", buf.String())
+				t.Errorf("silent Progress wrote %q", buf.String())
 			}
 		})
 	}
@@ -50,11 +50,11 @@ func TestProgressSilent(t *testing.T) {
 
 func TestProgressVisible(t *testing.T) {
 	forceTerminal(t)
-	old := progressThrottle
-	progressThrottle = 0
-	t.Cleanup(func() { progressThrottle = old })
+	old := ProgressThrottle
+	ProgressThrottle = 0
+	t.Cleanup(func() { ProgressThrottle = old })
 	var buf bytes.Buffer
-	p := newProgress(4, "bench", false, &buf)
+	p := NewProgress(4, "bench", false, &buf)
 	if _, ok := p.(*barProgress); !ok {
 		t.Fatalf("got %T, want a bar", p)
 	}
@@ -84,7 +84,7 @@ func TestProgressVisible(t *testing.T) {
 func TestProgressConcurrent(t *testing.T) {
 	forceTerminal(t)
 	var buf syncBuffer
-	p := newProgress(400, "epochs", false, &buf)
+	p := NewProgress(400, "epochs", false, &buf)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -103,7 +103,7 @@ func TestProgressConcurrent(t *testing.T) {
 func TestProgressUnknownTotal(t *testing.T) {
 	forceTerminal(t)
 	var buf syncBuffer
-	p := newProgress(0, "reading", false, &buf)
+	p := NewProgress(0, "reading", false, &buf)
 	p.Add(7)
 	p.Finish()
 	if !strings.Contains(buf.String(), "reading") {
@@ -112,7 +112,7 @@ func TestProgressUnknownTotal(t *testing.T) {
 }
 
 func TestIsTerminal(t *testing.T) {
-	if isTerminal(&bytes.Buffer{}) {
+	if IsTerminal(&bytes.Buffer{}) {
 		t.Errorf("a buffer is a terminal")
 	}
 	f, err := os.CreateTemp(t.TempDir(), "x")
@@ -120,7 +120,7 @@ func TestIsTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if isTerminal(f) {
+	if IsTerminal(f) {
 		t.Errorf("a regular file is a terminal")
 	}
 }
