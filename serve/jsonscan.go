@@ -3,6 +3,7 @@ package serve
 import (
 	"io"
 	"math"
+	"math/bits"
 	"net/http"
 	"strconv"
 	"unsafe"
@@ -269,6 +270,16 @@ func scanRow[T kernel.Float](srv *Server, s *scanner, row []T, i int, isX bool) 
 			if !ok {
 				return s.ended(srv)
 			}
+			if j < len(row) {
+				if k := fastValues(s, row[j:], bits); k > 0 {
+					// k values and their commas read; the next value, or
+					// white space before it, follows.
+					j += k
+					if c, ok = s.peek(); !ok {
+						return s.ended(srv)
+					}
+				}
+			}
 			switch {
 			case c == '-' || c >= '0' && c <= '9':
 				f, e := s.number(i, j, bits)
@@ -370,6 +381,11 @@ var pow10f32 = [...]float32{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e
 // method of simdjson (D. Lemire, "Parsing numbers at a gigabyte per
 // second", 2021).
 func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
+	if len(p) >= 18 {
+		if k, f, ok = parseShort(p, bits); ok {
+			return k, f, ok
+		}
+	}
 	i := 0
 	neg := len(p) > 0 && p[0] == '-'
 	if neg {
@@ -459,17 +475,121 @@ func parseNumber(p []byte, bits int) (k int, f float64, ok bool) {
 	return i, f, true
 }
 
+// nonDigits flags (0x80) each byte of the 8 of v (little-endian) that is
+// not an ASCII digit, and maybe bytes after it: a byte below '0' makes
+// v − 0x30… borrow, one above '9' makes v + 0x46… carry, and a borrow or
+// a carry goes only into the bytes after it.
+func nonDigits(v uint64) uint64 {
+	return ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080
+}
+
+// leadDigits returns the value of the n leading digits of the 8 bytes of
+// v (1 ≤ n ≤ 8, the first in the low byte).
+func leadDigits(v uint64, n int) uint64 {
+	sh := uint(8 * (8 - n)) // the digits moved to the top bytes, '0's below them
+	return parseEight(v<<sh | 0x3030303030303030>>(64-sh))
+}
+
+// parseShort is parseNumber's path for the numbers most requests hold:
+// -?D{1,7}(.D{1,7})?, without exponent, its significand exact in the
+// float of the bits (below 2²⁴ for 32, 2⁵³ for 64), each digit run read
+// 8 bytes at a time. p must have at least 18 bytes (the longest such
+// number and the byte after it). ok is false for any other number, which
+// parseNumber then reads; the value, when ok, is the correctly rounded
+// one by Clinger's fast path, as parseNumber's.
+func parseShort(p []byte, bits int) (k int, f float64, ok bool) {
+	_ = p[17]
+	i := 0
+	neg := p[0] == '-'
+	if neg {
+		i = 1
+	}
+	// 16 bytes in two words, loaded at once: the parts of the number are
+	// found in them by shifts, not by loads that wait for the last part.
+	v0, v1 := le.Uint64(p[i:]), le.Uint64(p[i+8:])
+	n := tz8(nonDigits(v0))
+	if n == 0 || n == 8 || n > 1 && byte(v0) == '0' {
+		return 0, 0, false
+	}
+	mant := leadDigits(v0, n)
+	end := n
+	c := byte(v0 >> (8 * n)) // the byte after the integer part
+	exp := 0
+	if c == '.' {
+		// The 8 bytes after the '.': bytes n+1 … n+8 of v0, v1.
+		sh := uint(8 * (n + 1))
+		w := v1
+		if sh < 64 {
+			w = v0>>sh | v1<<(64-sh)
+		}
+		m := tz8(nonDigits(w))
+		if m == 0 || m == 8 {
+			return 0, 0, false
+		}
+		mant = mant*pow10u[m] + leadDigits(w, m)
+		exp, end = m, n+1+m
+		c = byte(w >> (8 * m))
+	}
+	if c == '.' || c|0x20 == 'e' || c == '+' || c == '-' {
+		return 0, 0, false
+	}
+	if bits == 32 {
+		if mant >= 1<<24 {
+			return 0, 0, false
+		}
+		g := float32(mant) / pow10f32[exp]
+		if neg {
+			g = -g
+		}
+		return i + end, float64(g), true
+	}
+	if mant >= 1<<53 {
+		return 0, 0, false
+	}
+	f = float64(mant) / pow10[exp]
+	if neg {
+		f = -f
+	}
+	return i + end, f, true
+}
+
+// fastValues reads values followed by a comma ("0.5,") into dst, as
+// many as parseShort takes and dst holds while the scanner's buffer holds
+// 32 bytes more, and returns how many it read: the loop of a row's
+// values without a call per value (the general loop reads the rest, and
+// what parseShort does not take).
+func fastValues[T kernel.Float](s *scanner, dst []T, bits int) int {
+	j := 0
+	for j < len(dst) && s.n-s.i >= 32 {
+		k, f, ok := parseShort(s.buf[s.i:s.n], bits)
+		if !ok || s.buf[s.i+k] != ',' {
+			break
+		}
+		dst[j] = T(f)
+		s.i += k + 1
+		j++
+	}
+	return j
+}
+
+// tz8 is the index of the first flagged byte of m (nonDigits), 8 if none.
+func tz8(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
 // digits reads the decimal digits of p from i on into mant (mant·10 + d
 // for each digit d, wrapping past 19 digits: the caller counts them) and
 // returns the index past them.
 func digits(p []byte, i int, mant uint64) (int, uint64) {
 	for i+8 <= len(p) {
 		v := le.Uint64(p[i:])
-		if !eightDigits(v) {
-			break
+		n := tz8(nonDigits(v))
+		if n == 0 {
+			return i, mant
 		}
-		mant = mant*100000000 + parseEight(v)
-		i += 8
+		mant = mant*pow10u[n] + leadDigits(v, n)
+		i += n
+		if n < 8 {
+			return i, mant
+		}
 	}
 	for ; i < len(p) && p[i]-'0' <= 9; i++ {
 		mant = mant*10 + uint64(p[i]-'0')
@@ -477,11 +597,8 @@ func digits(p []byte, i int, mant uint64) (int, uint64) {
 	return i, mant
 }
 
-// eightDigits reports whether the 8 bytes of v (little-endian) are all
-// ASCII digits.
-func eightDigits(v uint64) bool {
-	return v&0xf0f0f0f0f0f0f0f0 == 0x3030303030303030 && (v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0 == 0x3030303030303030
-}
+// pow10u holds 10^n for n in 0..8.
+var pow10u = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
 
 // parseEight is the value of the 8 ASCII digits of v, the first in its
 // low byte.

@@ -9,10 +9,11 @@ import (
 )
 
 // scanNumber parses text as feature 0 of row 0 with the scanner, as the
-// handler does, through a buffer of the scanner's size.
+// handler does, through a buffer that holds it whole (TestNumberAcrossBuffers
+// cuts one).
 func scanNumber(text string, bits int) (float64, *httpError) {
 	var s scanner
-	s.reset(strings.NewReader(text), make([]byte, scanBuffer))
+	s.reset(strings.NewReader(text), make([]byte, len(text)+64))
 	s.fill()
 	return s.number(0, 0, bits)
 }
@@ -28,6 +29,62 @@ func checkNumber(t *testing.T, text string, bits int) {
 	}
 	if e == nil && math.Float64bits(got) != math.Float64bits(want) {
 		t.Fatalf("%q (%d bits): %v (%#x), strconv %v (%#x)", text, bits, got, math.Float64bits(got), want, math.Float64bits(want))
+	}
+	// Followed by more of a body (parseShort's path, which needs 18
+	// bytes in the buffer): the same.
+	// (One of three bodies, chosen by the text's length.)
+	{
+		more := []string{",12345678901234567890", "]                   ", " ,0.5,0.25,0.125,1"}[len(text)%3]
+		got2, e2 := scanNumber(text+more, bits)
+		if (e2 != nil) != (e != nil) || e == nil && math.Float64bits(got2) != math.Float64bits(got) {
+			t.Fatalf("%q followed by %q (%d bits): %v %v, alone %v %v", text, more, bits, got2, e2, got, e)
+		}
+	}
+}
+
+// TestParseShort: parseShort's numbers are strconv.ParseFloat's, for
+// every length of integer and fraction part it takes and the lengths
+// next to them, with the byte after the number of every kind.
+func TestParseShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 1))
+	digits := func(n int, lead bool) string {
+		var b []byte
+		for k := range n {
+			c := byte('0' + rng.IntN(10))
+			if k == 0 && lead && n > 1 && c == '0' {
+				c = '1'
+			}
+			b = append(b, c)
+		}
+		return string(b)
+	}
+	short := 0
+	for range 20000 {
+		text := digits(1+rng.IntN(9), true)
+		if rng.IntN(2) == 0 {
+			text += "." + digits(1+rng.IntN(9), false)
+		}
+		if rng.IntN(3) == 0 {
+			text = "-" + text
+		}
+		for _, bits := range []int{32, 64} {
+			checkNumber(t, text, bits)
+			p := []byte(text + ",1234567890123456789")
+			if k, _, ok := parseShort(p, bits); ok {
+				short++
+				if k != len(text) {
+					t.Fatalf("%q: length %d", text, k)
+				}
+			}
+		}
+	}
+	if short < 10000 {
+		t.Fatalf("parseShort took %d of 40000 numbers", short)
+	}
+	for _, text := range []string{"01", "00.5", "1.", ".5", "1.5e3", "1e3", "1.2.3", "-", "--1", "1.5E+1", "12345678", "0.12345678", "1.-1"} {
+		if _, _, ok := parseShort([]byte(text+"]                  "), 32); ok {
+			t.Errorf("parseShort took %q", text)
+		}
 	}
 }
 

@@ -284,6 +284,17 @@ func decodeInfer[T kernel.Float](s *Server, body interface{ Read([]byte) (int, e
 				}
 				x = append(x, row...)
 			} else {
+				if len(x) < xheld {
+					// As many values and commas as fastValues reads into
+					// the room x has.
+					k := fastValues(sc, x[len(x):xheld], bits)
+					x = x[:len(x)+k]
+					if k > 0 {
+						if _, ok := sc.peek(); !ok {
+							return sc.ended(s)
+						}
+					}
+				}
 				v, e := scanValue(s, sc, len(x)/d, len(x)%d, bits)
 				if e != nil {
 					return e

@@ -27,7 +27,8 @@
 //	                unknown name or version or a model whose file has not loaded
 //	ModelMetadata   input "input", FP32 or FP64 (the model's type; a quantised model's is
 //	                FP32), shape [-1, d]; outputs "label" INT64 [-1] and "scores" [-1, k]
-//	                of the model's type
+//	                of the model's type; a text model's input is BYTES [-1], its
+//	                "label" BYTES [-1]
 //	ModelInfer      the labels and scores of the rows of the input
 //
 // A model is named as the serve.Server names it (its file's name without
