@@ -14,7 +14,7 @@ import (
 // crash stops the learner as a killed process would: no checkpoint, no
 // fsync, the files and the lock dropped.
 func (l *Learner[T]) crash() {
-	close(l.quit)
+	l.closeOnce.Do(func() { close(l.quit) })
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()

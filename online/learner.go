@@ -174,9 +174,10 @@ type Learner[T kernel.Float] struct {
 
 	cur atomic.Pointer[weights[T]] // the copy predictions read
 
-	reqc chan *request[T]
-	quit chan struct{}
-	done chan struct{}
+	reqc      chan *request[T]
+	quit      chan struct{}
+	closeOnce sync.Once
+	done      chan struct{}
 
 	mu                                sync.Mutex // the writer: the copies, the log, the keys, the counters
 	a, b                              *weights[T]
@@ -932,16 +933,14 @@ func (l *Learner[T]) Status() Status {
 // checkpoint if anything was learnt since the last, and releases the
 // directory.
 func (l *Learner[T]) Close() error {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil
-	}
-	l.mu.Unlock()
-	close(l.quit)
+	first := false
+	l.closeOnce.Do(func() { first = true; close(l.quit) })
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if !first || l.closed {
+		return nil
+	}
 	var err error
 	if l.err == nil && l.since > 0 {
 		err = l.checkpointLocked(false)

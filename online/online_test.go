@@ -601,3 +601,19 @@ func TestNoTornReads(t *testing.T) {
 		t.Fatal("no reads")
 	}
 }
+
+// TestCloseTwice: Close is idempotent, also concurrently, and a closed
+// learner refuses to learn.
+func TestCloseTwice(t *testing.T) {
+	base := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 3, 2, 20)
+	l := mustOpen(t, t.TempDir(), base, opts())
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.Close() }()
+	}
+	wg.Wait()
+	if _, err := l.Learn("", []Sample[float32]{{X: []float32{1, 2, 3}, Y: 1}}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Learn after Close: %v, want ErrClosed", err)
+	}
+}

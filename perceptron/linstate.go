@@ -86,6 +86,9 @@ func NewLinear[T Float](st LinearState[T]) (*Model[T], error) {
 	if avg && (len(st.CW) != r*st.Dims || len(st.U) != r*st.Dims || len(st.CB) != r || len(st.UB) != r) {
 		return nil, bad("an averaged model's running weights and sums must have %d rows of %d features", r, st.Dims)
 	}
+	if avg && (!slices.Equal(averageOf(st.CW, st.U, st.Steps), st.W) || !slices.Equal(averageOf(st.CB, st.UB, st.Steps), st.B)) {
+		return nil, bad("an averaged model's weights and biases must be running − sums/steps")
+	}
 	if !avg && (st.CW != nil || st.U != nil || st.CB != nil || st.UB != nil) {
 		return nil, bad("running weights and sums belong to an averaged model with its state")
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
-func processCPU() float64 {
+func learnProcessCPU() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
@@ -62,7 +62,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 			} else {
 				buf.WriteString(`{"x":[`)
 			}
-			for j := range max(c.nnz, c.d*btoi(c.nnz == 0)) {
+			for j := range max(c.nnz, c.d*learnBoolInt(c.nnz == 0)) {
 				if j > 0 {
 					buf.WriteByte(',')
 				}
@@ -93,7 +93,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 				var next atomic.Int64
 				b.SetParallelism(128)
 				b.ResetTimer()
-				c0 := processCPU()
+				c0 := learnProcessCPU()
 				b.RunParallel(func(pb *testing.PB) {
 					var body []byte
 					for pb.Next() {
@@ -116,7 +116,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 					}
 				})
 				b.StopTimer()
-				cpu := processCPU() - c0
+				cpu := learnProcessCPU() - c0
 				tr.CloseIdleConnections()
 				if st, _ := s.LearnStatus(); st.Requests != int64(b.N) {
 					b.Fatalf("%d requests learnt of %d", st.Requests, b.N)
@@ -128,7 +128,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 	}
 }
 
-func btoi(b bool) int {
+func learnBoolInt(b bool) int {
 	if b {
 		return 1
 	}
