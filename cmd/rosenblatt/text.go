@@ -221,6 +221,16 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 	if err != nil {
 		return err
 	}
+	// Text files are often grouped by label (one corpus after another);
+	// a perceptron that sweeps them in file order learns the last group
+	// and forgets the others. So text input is shuffled every epoch by
+	// default, as scikit-learn's Perceptron and SGDClassifier shuffle
+	// (shuffle=True) and fastText's threads read the file from scattered
+	// offsets; -shuffle=false keeps file order, and -seed makes the run
+	// reproducible.
+	if !tf.set["shuffle"] {
+		opt.Shuffle = true
+	}
 	fo, err := xf.options()
 	if err != nil {
 		return err
@@ -299,7 +309,11 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	w("data", "%s (%s): %d documents, %d labels, %d stored values", path, format, X.Rows, len(names.List()), X.NNZ())
 	w("features", "%s", f)
 	w("model", "%s", m)
-	w("epochs", "%d", len(diag.Epochs))
+	order := "file order"
+	if opt.Shuffle {
+		order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
+	}
+	w("epochs", "%d (%s)", len(diag.Epochs), order)
 	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
 	if acc, err := m.AccuracySparse(X, X.Y); err == nil {
 		w("train acc", "%.4f", acc)
