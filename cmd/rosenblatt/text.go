@@ -315,7 +315,12 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	}
 	w("epochs", "%d (%s)", len(diag.Epochs), order)
 	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
-	if acc, err := m.AccuracySparse(X, X.Y); err == nil {
+	// The trainer's final pass over the training data gave the accuracy
+	// (Diagnostics.TrainAccuracy: the rows whose highest score is their
+	// class), so the rows are not scored again here.
+	if diag.Evaluated {
+		w("train acc", "%.4f", diag.TrainAccuracy)
+	} else if acc, err := m.AccuracySparse(X, X.Y); err == nil {
 		w("train acc", "%.4f", acc)
 	}
 	if tf.test != "" {
