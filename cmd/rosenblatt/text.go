@@ -253,7 +253,7 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 }
 
 func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std stdio, summary io.Writer) error {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	if format == text.Lines && tf.test != "" && xf.testLabels == "" {
 		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", errUsage, tf.test)
 	}
@@ -285,7 +285,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if len(names.List()) < 2 {
 		return fmt.Errorf("%s: %w: %d label(s), a classifier needs two", path, errMismatch, len(names.List()))
 	}
-	featurized := time.Now()
+	featurized, cpu1 := time.Now(), processCPU()
 	if !tf.quiet {
 		opt.Callback = func(e perceptron.Epoch) error { return nil }
 	}
@@ -297,11 +297,12 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if err != nil {
 		return err
 	}
-	trained := time.Now()
+	trained, cpu2 := time.Now(), processCPU()
 	encoded, err := tf.saveModel(std, path, textModelFile{tm})
 	if err != nil {
 		return err
 	}
+	saved, cpu3 := time.Now(), processCPU()
 	if tf.quiet {
 		return nil
 	}
@@ -314,7 +315,12 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 		order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
 	}
 	w("epochs", "%d (%s)", len(diag.Epochs), order)
-	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
+	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(saved.Sub(trained)))
+	if cpu0 >= 0 && cpu3 >= 0 {
+		// The process's CPU time (user + system, every thread) of each
+		// phase: on a busy machine the wall times above include waiting.
+		w("cpu time", "featurize %v, train %v, save %v", roundDur(cpu1-cpu0), roundDur(cpu2-cpu1), roundDur(cpu3-cpu2))
+	}
 	// The trainer's final pass over the training data gave the accuracy
 	// (Diagnostics.TrainAccuracy: the rows whose highest score is their
 	// class), so the rows are not scored again here.
