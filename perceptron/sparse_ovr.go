@@ -168,10 +168,10 @@ func groupsIn[T Float](byClass []*ovrGroup[T], c0, c1 int) []*ovrGroup[T] {
 }
 
 // byWorker runs f on the groups of each worker's range of classes
-// (groups(K, workers)), one range per goroutine (parallel.Run: one on the
+// (groups(K, t.cw)), one range per goroutine (parallel.Run: one on the
 // caller, a worker's panic re-raised there).
 func (t *linTrainer[T]) byWorker(f func(g *ovrGroup[T])) {
-	grp := groups(t.K, t.cfg.workers)
+	grp := groups(t.K, t.cw)
 	parallel.Run(len(grp), func(w int) {
 		for _, g := range groupsIn(t.blk, grp[w][0], grp[w][1]) {
 			f(g)

@@ -251,6 +251,7 @@ type linTrainer[T Float] struct {
 	dt     *data[T]
 	cls    []int32
 	K      int
+	cw     int // the goroutines the classes are split among (classWorkers)
 	lambda float64
 	// bias: the trainer keeps a bias of its own in B (cfg.bias, except
 	// for augmented data, whose last column's weight is the bias).
@@ -384,6 +385,17 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.biasSq(), start: start}
 	d := dt.d
 	blocks := dt.sp != nil && K > 1 && t.blocked()
+	t.cw = cfg.workers
+	if blocks && t.scans() {
+		// Every worker of a scanning epoch reads every visit's stored
+		// values, and a block costs one cache line per stored value
+		// whatever its width (up to blockWidth classes): splitting one
+		// block's classes among workers repeats the reading, for more CPU
+		// and, on a busy machine, no less wall time (the manual pages'
+		// text, six classes, ten epochs: 1.91 s of CPU with two workers,
+		// 1.56 s with one, Zen 5). So a worker per blockWidth classes.
+		t.cw = min(cfg.workers, (K+blockWidth-1)/blockWidth)
+	}
 	// With blocks and no start weights, the K×D W and U are made only
 	// where they are read (ensureDense); the model's are written from the
 	// blocks at the end (fromBlocks).
@@ -421,7 +433,7 @@ func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls [
 		// Scanning epochs (scans) want groups of one block; Voted
 		// scores every visit, each row read once for all of a worker's
 		// classes.
-		t.blk = newOvrGroups[T](groups(K, cfg.workers), K, len(t.ovr.m.Cols), cfg.algo == Averaged, t.scans())
+		t.blk = newOvrGroups[T](groups(K, t.cw), K, len(t.ovr.m.Cols), cfg.algo == Averaged, t.scans())
 	}
 	t.reset()
 	return t
@@ -648,7 +660,7 @@ func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, e
 // groups splits the classes among cfg.workers goroutines and returns each
 // group's scratch space.
 func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
-	grp := groups(t.K, t.cfg.workers)
+	grp := groups(t.K, t.cw)
 	bs := t.batchSize()
 	scratch := make([][]T, len(grp))
 	for g, r := range grp {

@@ -40,9 +40,14 @@
 // the column. Fit reads the documents once, before they are featurized:
 // a stream with idf takes two passes, one without takes one.
 //
-// Nothing is allocated per token: tokens are lower-cased into one buffer
-// and hashed over its bytes, and Rows reuses its buffers from one document
-// to the next, sizing them once per document. Featurizer.MaxFeatures
+// Nothing is allocated per token, and no token is copied for word n-grams
+// up to bigrams without character n-grams (the default): each lower-cased
+// byte goes, as it is read, into the three FNV-1a states of the unigram,
+// of the bigram the token starts and of the bigram it ends, so a document
+// is read once. Longer n-grams and character n-grams lower-case the
+// tokens into one buffer and hash over its bytes. ASCII bytes and the
+// runes below U+0800 are classified and lower-cased by table. Rows reuses
+// its buffers from one document to the next. Featurizer.MaxFeatures
 // bounds the features of a document of n bytes, so that a server can
 // bound what featurizing a document will hold before it starts.
 //

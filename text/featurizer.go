@@ -126,7 +126,12 @@ type Featurizer struct {
 	opt   Options
 	extra []rune
 	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
-	docs  int64               // documents Fit saw
+	// per rune below 0x800 (one or two bytes of UTF-8: Latin, Greek,
+	// Cyrillic, Hebrew, Arabic, the combining marks U+0300…): 0 a
+	// separator, else the rune of the token (lower-cased); rune 0 is a
+	// separator
+	low  [0x800]uint16
+	docs int64 // documents Fit saw
 	// The idf, learned by Fit: of the columns dfCols (increasing), whose
 	// document frequencies are dfs, idfs; of every other column, idf0.
 	dfCols []uint32
@@ -155,6 +160,17 @@ func newFeaturizer(opt Options) *Featurizer {
 			f.ascii[c] = byte(c)
 			if !opt.KeepCase && 'A' <= c && c <= 'Z' {
 				f.ascii[c] += 'a' - 'A'
+			}
+		}
+	}
+	for r := rune(1); r < rune(len(f.low)); r++ {
+		if f.isToken(r) {
+			l := r
+			if !opt.KeepCase {
+				l = unicode.ToLower(r)
+			}
+			if l > 0 && l < 1<<16 {
+				f.low[r] = uint16(l)
 			}
 		}
 	}
@@ -268,6 +284,22 @@ func (f *Featurizer) isToken(r rune) bool {
 	return ok
 }
 
+// tokenRune returns r lower-cased (unless KeepCase) and true if r belongs
+// to a token, else false: from f.low below 0x800.
+func (f *Featurizer) tokenRune(r rune) (rune, bool) {
+	if uint32(r) < uint32(len(f.low)) {
+		l := f.low[r]
+		return rune(l), l != 0
+	}
+	if r == utf8.RuneError || !f.isToken(r) {
+		return r, false
+	}
+	if !f.opt.KeepCase {
+		r = unicode.ToLower(r)
+	}
+	return r, true
+}
+
 // FNV-1a, 64 bits.
 const (
 	fnvOffset = 14695981039346656037
@@ -325,15 +357,13 @@ func (s *scratch) tokenize(f *Featurizer, doc []byte) {
 		}
 		r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
 		i += n
-		if r == utf8.RuneError || !f.isToken(r) {
+		r, ok := f.tokenRune(r)
+		if !ok {
 			if in {
 				s.ends = append(s.ends, len(s.toks))
 				in = false
 			}
 			continue
-		}
-		if !f.opt.KeepCase {
-			r = unicode.ToLower(r)
 		}
 		s.toks = utf8.AppendRune(s.toks, r)
 		in = true
@@ -354,6 +384,11 @@ func (s *scratch) add(f *Featurizer, h uint64) {
 
 // hashes fills s.ent with the sorted features of doc.
 func (s *scratch) hashes(f *Featurizer, doc []byte) {
+	if f.opt.CharMax == 0 && f.opt.WordNGrams <= 2 {
+		s.hashWords(f, doc)
+		s.sortEntries(f.opt.Bits + 1)
+		return
+	}
 	s.tokenize(f, doc)
 	o := &f.opt
 	nt := len(s.ends)
@@ -409,6 +444,70 @@ func (s *scratch) hashes(f *Featurizer, doc []byte) {
 	s.sortEntries(f.opt.Bits + 1)
 }
 
+// hashWords fills s.ent with the features of doc's unigrams and, with
+// WordNGrams 2, bigrams (unsorted), in one pass over doc: each token's
+// lower-cased bytes go into three FNV-1a states as they are read, that of
+// "u " + token (the unigram), of "b " + token (the start of the bigram the
+// token begins) and of the bigram the token ends ("b " + previous + " " +
+// token, carried over from the previous token's second state). The three
+// chains of multiplications are independent, so they overlap in the CPU;
+// no token is copied and no byte read twice. Its features are those of
+// tokenize and the loops of hashes, in another order (sortEntries sorts
+// them).
+func (s *scratch) hashWords(f *Featurizer, doc []byte) {
+	ent := s.ent[:0]
+	mask := uint64(1)<<f.opt.Bits - 1
+	var sign uint64 // the hash's top bit, with Signed
+	if f.opt.Signed {
+		sign = 1
+	}
+	bigrams := f.opt.WordNGrams == 2
+	uni, next, big := uint64(prefixHash[1]), uint64(prefixHash[2]), uint64(0)
+	prev := false // a token came before the current one (big is its bigram)
+	in := false   // inside a token
+	var rb [utf8.UTFMax]byte
+	// i == len(doc) is a separator after the last byte.
+	for i := 0; i <= len(doc); {
+		if i == len(doc) {
+			i++
+		} else if c := doc[i]; c < utf8.RuneSelf {
+			i++
+			if b := uint64(f.ascii[c]); b != 0 {
+				uni = (uni ^ b) * fnvPrime
+				next = (next ^ b) * fnvPrime
+				big = (big ^ b) * fnvPrime
+				in = true
+				continue
+			}
+		} else {
+			r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
+			i += n
+			if r, ok := f.tokenRune(r); ok {
+				for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
+					uni = (uni ^ uint64(b)) * fnvPrime
+					next = (next ^ uint64(b)) * fnvPrime
+					big = (big ^ uint64(b)) * fnvPrime
+				}
+				in = true
+				continue
+			}
+		}
+		if !in {
+			continue
+		}
+		// A separator after a token: its features, and the states of the
+		// next token.
+		ent = append(ent, (uni&mask)<<1|uni>>63&sign)
+		if bigrams && prev {
+			ent = append(ent, (big&mask)<<1|big>>63&sign)
+		}
+		big = (next ^ ' ') * fnvPrime
+		uni, next = prefixHash[1], prefixHash[2]
+		prev, in = true, false
+	}
+	s.ent = ent
+}
+
 // sortEntries sorts s.ent, whose values are below 2^bits: an LSD radix
 // sort of 8-bit digits for many entries, slices.Sort for few.
 func (s *scratch) sortEntries(bits int) {
@@ -419,18 +518,32 @@ func (s *scratch) sortEntries(bits int) {
 	}
 	s.tmp = slices.Grow(s.tmp[:0], n)[:n]
 	src, dst := s.ent, s.tmp
-	for shift := 0; shift < bits; shift += 8 {
-		var count [257]int
-		for _, e := range src {
-			count[(e>>shift)&0xff+1]++
+	// The counts of every digit in one pass over the entries.
+	passes := (bits + 7) / 8
+	var counts [4][256]uint32
+	if passes > len(counts) {
+		passes = len(counts) // bits ≤ MaxBits+1 = 29
+	}
+	for _, e := range src {
+		counts[0][e&0xff]++
+		counts[1][(e>>8)&0xff]++
+		counts[2][(e>>16)&0xff]++
+		counts[3][(e>>24)&0xff]++
+	}
+	for p := range passes {
+		shift := 8 * p
+		cnt := &counts[p]
+		if int(cnt[(src[0]>>shift)&0xff]) == n {
+			continue // one digit value: the pass would keep the order
 		}
-		for i := 1; i < 257; i++ {
-			count[i] += count[i-1]
+		var sum uint32
+		for d := range cnt {
+			sum, cnt[d] = sum+cnt[d], sum
 		}
 		for _, e := range src {
 			d := (e >> shift) & 0xff
-			dst[count[d]] = e
-			count[d]++
+			dst[cnt[d]] = e
+			cnt[d]++
 		}
 		src, dst = dst, src
 	}
@@ -541,11 +654,16 @@ func (r *Rows[T]) Append(doc []byte, y int) {
 // capacity when it grows: append's growth of large slices (1.25×) copied
 // a training file's features about four times over, a third of
 // featurizing it.
+// The new array is made and copied rather than grown by append, which
+// clears the capacity past the length: memory fresh from the system then
+// stays untouched until it is written.
 func reserve[E any](s []E, n int) []E {
 	if cap(s)-len(s) >= n {
 		return s
 	}
-	return slices.Grow(s, max(n, len(s)))
+	t := make([]E, len(s), len(s)+max(n, len(s)))
+	copy(t, s)
+	return t
 }
 
 // AppendString is Append of a string.

@@ -40,6 +40,9 @@ var edgeOptions = []text.Options{
 	{Bits: 12, WordNGrams: 0, CharMin: 2, CharMax: 3, TF: text.Binary},
 	{Bits: 16, WordNGrams: 8, TF: text.Log, KeepCase: true, Extra: "_'-"},
 	{Bits: 6, WordNGrams: 2, TF: text.Raw, Extra: "🙂"},
+	{Bits: 20, WordNGrams: 2, TF: text.Log, KeepCase: true, Signed: true},
+	{Bits: 8, WordNGrams: 1, TF: text.Raw, Signed: true, Extra: "_'-ß́"},
+	{Bits: 28, WordNGrams: 2, TF: text.Binary, Extra: "'"},
 }
 
 func checkRow(t *testing.T, f *text.Featurizer, doc string) {

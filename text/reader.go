@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -118,6 +119,7 @@ type Reader struct {
 	doc    []byte
 	buf    []byte
 	lab    *Reader // Lines: the reader of the labels' lines
+	size   int64   // the bytes of a regular file read, else 0 (ReadAll's estimate)
 }
 
 // NewReader returns a reader of r.
@@ -138,7 +140,12 @@ func NewReader(r io.Reader, opt ReaderOptions) (*Reader, error) {
 	case opt.Format != Lines && opt.Labels != nil:
 		return nil, fmt.Errorf("%w: labels in a second file go with one document per line (format lines), not %s", ErrFormat, opt.Format)
 	}
-	rd := &Reader{opt: opt, br: bufio.NewReaderSize(r, 64<<10)}
+	rd := &Reader{opt: opt, br: bufio.NewReaderSize(r, 256<<10)}
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			rd.size = fi.Size()
+		}
+	}
 	if opt.Labels != nil {
 		rd.lab = &Reader{opt: opt, br: bufio.NewReaderSize(opt.Labels, 16<<10)}
 	}
@@ -392,6 +399,15 @@ func (n *Names) List() []string { return n.names }
 // documents are not kept.
 func ReadAll[T kernel.Float](r *Reader, f *Featurizer, names *Names) (*dataset.CSR[T], error) {
 	rows := NewRows[T](f)
+	if r.size > 0 {
+		// Room for the stored values a file of this size mostly gives
+		// (the manual pages' text, unigrams and bigrams: 0.15 a byte),
+		// made at once: memory the system gives is only touched where
+		// it is written, and the rows do not grow by copies.
+		est := min(r.size/4, maxEstimate)
+		c := rows.CSR
+		c.Idx, c.Val = make([]int32, 0, est), make([]T, 0, est)
+	}
 	for {
 		lab, doc, err := r.Next()
 		if err == io.EOF {
@@ -407,6 +423,10 @@ func ReadAll[T kernel.Float](r *Reader, f *Featurizer, names *Names) (*dataset.C
 		rows.Append(doc, y)
 	}
 }
+
+// maxEstimate bounds the stored values ReadAll makes room for before it
+// reads (256 MiB of float32 values and indices).
+const maxEstimate = 32 << 20
 
 // Docs returns the documents of r as a sequence, for Fit; it stops at the
 // first error, which *err receives.

@@ -222,6 +222,16 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 	if err != nil {
 		return err
 	}
+	// Text files are often grouped by label (one corpus after another);
+	// a perceptron that sweeps them in file order learns the last group
+	// and forgets the others. So text input is shuffled every epoch by
+	// default, as scikit-learn's Perceptron and SGDClassifier shuffle
+	// (shuffle=True) and fastText's threads read the file from scattered
+	// offsets; -shuffle=false keeps file order, and -seed makes the run
+	// reproducible.
+	if !tf.set["shuffle"] {
+		opt.Shuffle = true
+	}
 	fo, err := xf.options()
 	if err != nil {
 		return err
@@ -244,7 +254,7 @@ func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format
 }
 
 func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options, opt perceptron.Options, path string, format text.Format, std cli.Stdio, summary io.Writer) error {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	if format == text.Lines && tf.test != "" && xf.testLabels == "" {
 		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", cli.ErrUsage, tf.test)
 	}
@@ -276,7 +286,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if len(names.List()) < 2 {
 		return fmt.Errorf("%s: %w: %d label(s), a classifier needs two", path, errMismatch, len(names.List()))
 	}
-	featurized := time.Now()
+	featurized, cpu1 := time.Now(), processCPU()
 	if !tf.quiet {
 		opt.Callback = func(e perceptron.Epoch) error { return nil }
 	}
@@ -288,11 +298,12 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if err != nil {
 		return err
 	}
-	trained := time.Now()
+	trained, cpu2 := time.Now(), processCPU()
 	encoded, err := tf.saveModel(std, path, textModelFile{tm})
 	if err != nil {
 		return err
 	}
+	saved, cpu3 := time.Now(), processCPU()
 	if tf.quiet {
 		return nil
 	}
@@ -300,9 +311,23 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	w("data", "%s (%s): %d documents, %d labels, %d stored values", path, format, X.Rows, len(names.List()), X.NNZ())
 	w("features", "%s", f)
 	w("model", "%s", m)
-	w("epochs", "%d", len(diag.Epochs))
-	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
-	if acc, err := m.AccuracySparse(X, X.Y); err == nil {
+	order := "file order"
+	if opt.Shuffle {
+		order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
+	}
+	w("epochs", "%d (%s)", len(diag.Epochs), order)
+	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(saved.Sub(trained)))
+	if cpu0 >= 0 && cpu3 >= 0 {
+		// The process's CPU time (user + system, every thread) of each
+		// phase: on a busy machine the wall times above include waiting.
+		w("cpu time", "featurize %v, train %v, save %v", roundDur(cpu1-cpu0), roundDur(cpu2-cpu1), roundDur(cpu3-cpu2))
+	}
+	// The trainer's final pass over the training data gave the accuracy
+	// (Diagnostics.TrainAccuracy: the rows whose highest score is their
+	// class), so the rows are not scored again here.
+	if diag.Evaluated {
+		w("train acc", "%.4f", diag.TrainAccuracy)
+	} else if acc, err := m.AccuracySparse(X, X.Y); err == nil {
 		w("train acc", "%.4f", acc)
 	}
 	if tf.test != "" {

@@ -69,17 +69,40 @@ func TestTextTrainEvalPredict(t *testing.T) {
 	}
 	libPath := filepath.Join(dir, "docs.libsvm")
 	os.WriteFile(libPath, lib.Bytes(), 0o644)
-	code, _, errs = runCmd(t, "train", "-algo", "averaged", "-multiclass", "ovr", "-cols", "4096", "-o", filepath.Join(dir, "rows.model"), libPath)
-	if code != 0 {
-		t.Fatalf("train on rows: %s", errs)
-	}
-	rows, err := os.ReadFile(filepath.Join(dir, "rows.model"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Text input is shuffled by default (seed 1), LIBSVM rows with
+	// -shuffle; -shuffle=false on text is the rows' file order.
 	inner, _ := model.Marshal(tm.Inner(), model.Binary)
-	if !bytes.Equal(inner, rows) {
-		t.Error("the text model's inner model differs from the model trained on its LIBSVM rows")
+	for _, c := range []struct {
+		textArgs, rowArgs []string
+	}{
+		{nil, []string{"-shuffle"}},
+		{[]string{"-shuffle=false"}, nil},
+		{[]string{"-seed", "9"}, []string{"-shuffle", "-seed", "9"}},
+	} {
+		got := inner
+		if c.textArgs != nil {
+			tpath := filepath.Join(dir, "docs2.model")
+			args := append(append([]string{"train", "-q", "-f", "-algo", "averaged", "-bits", "12", "-o", tpath}, c.textArgs...), train)
+			if code, _, errs := runCmd(t, args...); code != 0 {
+				t.Fatalf("%v: %s", args, errs)
+			}
+			m2, err := model.LoadFile(tpath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ = model.Marshal(m2.(*model.Text).Inner(), model.Binary)
+		}
+		args := append(append([]string{"train", "-q", "-f", "-algo", "averaged", "-multiclass", "ovr", "-cols", "4096", "-o", filepath.Join(dir, "rows.model")}, c.rowArgs...), libPath)
+		if code, _, errs := runCmd(t, args...); code != 0 {
+			t.Fatalf("train on rows %v: %s", args, errs)
+		}
+		rows, err := os.ReadFile(filepath.Join(dir, "rows.model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, rows) {
+			t.Errorf("text %v: the text model's inner model differs from the model trained on its LIBSVM rows %v", c.textArgs, c.rowArgs)
+		}
 	}
 
 	code, out, errs = runCmd(t, "eval", mpath, test)

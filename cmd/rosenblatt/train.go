@@ -91,7 +91,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.sampling, "sampling", "default", "which samples an epoch visits: `mode` sweep (each once, in order or -shuffle'd),\n"+
 		"subsets (minibatch: a fresh random B-subset per step, ⌈N/B⌉ steps an epoch), replace (each visit\n"+
 		"drawn at random, repeats allowed), or default (subsets for minibatch, sweep otherwise)")
-	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch")
+	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch (default true for text input:\n-shuffle=false keeps the file's order)")
 	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
 	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
 	fs.BoolVar(&tf.resumable, "resumable", false, "keep the training state in the model file, so that -init can continue it exactly\n(an averaged model's file is three times the size)")

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "time"
+
+// processCPU returns -1: the process's CPU time is read on Unix only.
+func processCPU() time.Duration { return -1 }
