@@ -1,8 +1,8 @@
 // Package interop reads and writes the model files of other tools: LIBSVM's
-// (svm-train's output, read by svm-predict) and LIBLINEAR's
-// (liblinear-train's output, read by liblinear-predict), so that a model
-// trained with those tools predicts here, and a model of this module
-// predicts with them.
+// (svm-train's output, read by svm-predict), LIBLINEAR's (liblinear-train's
+// output, read by liblinear-predict) and ONNX-ML's (scikit-learn's models
+// exported to ONNX, read by ONNX Runtime), so that a model trained with
+// those tools predicts here, and a model of this module predicts with them.
 //
 // # LIBSVM
 //
@@ -42,6 +42,42 @@
 // WriteLIBLINEAR writes an svm.LinearModel as a file liblinear-predict
 // reads, with the bias as a bias feature of value 1.
 //
+// # ONNX-ML
+//
+// ReadONNX decodes an ONNX ModelProto (onnx.proto, protocol buffers) with a
+// minimal wire reader of its own: only ModelProto, GraphProto, NodeProto,
+// AttributeProto, TensorProto, ValueInfoProto and the opset imports are
+// read, and nothing else of the protobuf runtime is needed. The graph must
+// read one float or double tensor [N, features] and be a chain of:
+//
+//   - feature steps, applied to each sample as a Pipeline: Identity, Cast
+//     (to float: rounding to float32; to double), and the ai.onnx.ml
+//     operators Scaler ((x − offset)·scale) and Normalizer (MAX, L1, L2);
+//   - one classifier: ai.onnx.ml's LinearClassifier (coefficients, E rows
+//     of d, E = 1 for two classes, where a positive score is the second
+//     label; intercepts; classlabels_ints or integer classlabels_strings;
+//     post_transform NONE), ai.onnx.ml's SVMClassifier (LIBSVM's layout:
+//     support_vectors, vectors_per_class, (k−1) rows of coefficients, rho
+//     added to each pair's sum, a positive value voting for the pair's first
+//     class; kernel_type LINEAR, POLY, RBF with kernel_params [γ, coef0,
+//     degree]; prob_a and prob_b kept in ONNXFile), or the linear graph
+//     MatMul(X, W) + B with an optional ArgMax (axis 1) and Gather of the
+//     labels from an initializer (labels 0…k−1 without it);
+//   - Identity and Cast of the classifier's outputs.
+//
+// Any other operator, a post_transform other than NONE, the SIGMOID kernel
+// (package gram has no tanh kernel) and SVMClassifier's linear mode (no
+// support vectors) are refused with an *OperatorError, which matches
+// ErrOperator and ErrUnsupported. A malformed file's error names the
+// protobuf field (e.g. ModelProto.graph.node[0].attribute[3] (rho)).
+//
+// WriteONNX writes an svm.LinearModel as a LinearClassifier, a binary or
+// one-vs-one svm.Model (or a Voting) as an SVMClassifier, and a Pipeline
+// as its steps before its classifier. ONNX-ML's attributes are float32: a
+// float32 model, or a model read from an ONNX file, reads back bit for
+// bit; a float64 model with values that are not float32s is refused unless
+// ONNXOptions.Round is set.
+//
 // # Ties
 //
 // The tools break ties in their file's label order; the models of this
@@ -55,7 +91,7 @@
 //
 // # Hostile files
 //
-// The parsers allocate in proportion to the file's size: a header count is
+// The parsers and the ONNX decoder allocate in proportion to the file's size: a header count is
 // checked against the bytes that must follow it before anything of that
 // size is allocated, and support vectors are kept sparse when a dense
 // matrix would be larger than the file. Errors name the line and wrap
