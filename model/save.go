@@ -24,7 +24,7 @@ const (
 	JSON
 )
 
-// String returns "binary", "json", "libsvm" or "liblinear".
+// String returns "binary", "json", "libsvm", "liblinear" or "onnx".
 func (f Format) String() string {
 	switch f {
 	case Binary:
@@ -35,6 +35,8 @@ func (f Format) String() string {
 		return "libsvm"
 	case LIBLINEAR:
 		return "liblinear"
+	case ONNX:
+		return "onnx"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
@@ -45,7 +47,7 @@ func (f Format) String() string {
 // ErrUnsupported.
 func Marshal(m Model, f Format) ([]byte, error) {
 	switch f {
-	case LIBSVM, LIBLINEAR:
+	case LIBSVM, LIBLINEAR, ONNX:
 		return marshalText(m, f)
 	case Binary:
 		if b, ok := m.(encoding.BinaryMarshaler); ok {
