@@ -58,6 +58,26 @@ func fields(line []byte) [][]byte {
 	return bytes.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
 }
 
+// appendFields appends the fields of line (split at spaces and tabs) to
+// dst.
+func appendFields(dst [][]byte, line []byte) [][]byte {
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, line[i:j:j])
+		}
+		i = j
+	}
+	return dst
+}
+
 // number parses a finite float64.
 func number(n int, tok []byte) (float64, error) {
 	v, err := strconv.ParseFloat(string(tok), 64)
