@@ -19,8 +19,10 @@
 // votes are LIBSVM's. The sigmoid kernel tanh(γ·x·y + c₀), the
 // precomputed kernel, one-class SVMs and the regressions (epsilon_svr,
 // nu_svr) are refused with ErrUnsupported. The probability lines (probA,
-// probB, Platt's sigmoid per pair) are parsed and returned in LIBSVMFile;
-// the svm.Model does not use them.
+// probB, Platt's sigmoid per pair) are parsed and returned in LIBSVMFile,
+// whose Probabilities method gives svm-predict -b 1's class probabilities
+// and label (Platt's sigmoid per pair, coupled as Wu, Lin and Weng, 2004);
+// the svm.Model's Predict is svm-predict's vote without -b.
 //
 // WriteLIBSVM writes a binary or one-vs-one svm.Model as a c_svc file that
 // svm-predict reads; one-vs-rest has no LIBSVM form and is refused.
