@@ -701,8 +701,8 @@ func (b *graphBuilder) svmClassifier(n *onnxNode, labels []int) error {
 		start[c+1] = start[c] + int(v)
 	}
 	s := start[k]
-	if s == 0 {
-		return pbErr(vp, "no support vectors")
+	if s == 0 || s > len(coef) { // k ≥ 2 classes take s·(k−1) ≥ s coefficients
+		return pbErr(vp, "%d support vectors for %d coefficients", s, len(coef))
 	}
 	if len(coef) != s*(k-1) {
 		return pbErr(cp, "%d coefficients, want (classes − 1) × support vectors = %d", len(coef), s*(k-1))

@@ -11,5 +11,5 @@
 set -eu
 go run ./cmd/rosenblatt cpu | grep -E '^(brand|kernel )'
 uptime
-nice -n 5 go test ./interop -run '^$' -bench 'ReadLIBSVM100MB' -benchtime 3x -count 5
+nice -n 5 go test ./interop -run '^$' -bench 'ReadLIBSVM100MB' -benchtime 3x -count 4
 uptime
