@@ -12,13 +12,13 @@
 // total_sv, rho, label, probA, probB, nr_sv), the line "SV", then one line
 // per support vector, "c₁ … c_{k−1} index:value …". The classifiers (svm_type
 // c_svc and nu_svc, which share the decision function) with the linear,
-// polynomial and RBF kernels become an svm.Model[float64]: a binary model
+// polynomial, RBF and sigmoid (tanh(γ·x·y + c₀), gram.Sigmoid) kernels
+// become an svm.Model[float64]: a binary model
 // for two classes, one-vs-one for more, with LIBSVM's pairwise decision
 // values mapped onto the model's sorted labels (a pair whose labels LIBSVM
 // lists in decreasing order has its coefficients and ρ negated) so that the
-// votes are LIBSVM's. The sigmoid kernel tanh(γ·x·y + c₀), the
-// precomputed kernel, one-class SVMs and the regressions (epsilon_svr,
-// nu_svr) are refused with ErrUnsupported. The probability lines (probA,
+// votes are LIBSVM's. The precomputed kernel, one-class SVMs and the
+// regressions (epsilon_svr, nu_svr) are refused with ErrUnsupported. The probability lines (probA,
 // probB, Platt's sigmoid per pair) are parsed and returned in LIBSVMFile,
 // whose Probabilities method gives svm-predict -b 1's class probabilities
 // and label (Platt's sigmoid per pair, coupled as Wu, Lin and Weng, 2004);
@@ -61,14 +61,14 @@
 //     post_transform NONE), ai.onnx.ml's SVMClassifier (LIBSVM's layout:
 //     support_vectors, vectors_per_class, (k−1) rows of coefficients, rho
 //     added to each pair's sum, a positive value voting for the pair's first
-//     class; kernel_type LINEAR, POLY, RBF with kernel_params [γ, coef0,
+//     class; kernel_type LINEAR, POLY, RBF, SIGMOID with kernel_params [γ, coef0,
 //     degree]; prob_a and prob_b kept in ONNXFile), or the linear graph
 //     MatMul(X, W) + B with an optional ArgMax (axis 1) and Gather of the
 //     labels from an initializer (labels 0…k−1 without it);
 //   - Identity and Cast of the classifier's outputs.
 //
-// Any other operator, a post_transform other than NONE, the SIGMOID kernel
-// (package gram has no tanh kernel) and SVMClassifier's linear mode (no
+// Any other operator, a post_transform other than NONE and
+// SVMClassifier's linear mode (no
 // support vectors) are refused with an *OperatorError, which matches
 // ErrOperator and ErrUnsupported. A malformed file's error names the
 // protobuf field (e.g. ModelProto.graph.node[0].attribute[3] (rho)).

@@ -125,17 +125,30 @@ func TestToolsLIBSVM(t *testing.T) {
 			})
 		}
 	}
-	t.Run("sigmoid", func(t *testing.T) {
-		dir := t.TempDir()
-		run(t, dir, "svm-train", "-q", "-t", "3", abs(filepath.Join(svmData, "heart_scale.libsvm")), "m")
-		file, err := os.ReadFile(filepath.Join(dir, "m"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ReadLIBSVM(file, nil); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "line 2") {
-			t.Errorf("sigmoid kernel: %v, want ErrUnsupported naming line 2", err)
-		}
-	})
+	for _, ds := range dataSets[1:3] {
+		t.Run("sigmoid/"+ds.name, func(t *testing.T) {
+			dir := t.TempDir()
+			test := abs(filepath.Join(svmData, ds.test))
+			run(t, dir, "svm-train", "-q", "-t", "3", "-g", "0.01", abs(filepath.Join(svmData, ds.train)), "m")
+			run(t, dir, "svm-predict", test, "m", "p")
+			file, err := os.ReadFile(filepath.Join(dir, "m"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLIBSVM(t, file, test, readLabels(t, filepath.Join(dir, "p")))
+			f, err := ReadLIBSVM(file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := MarshalLIBSVM(f.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Voting == nil {
+				equalLabels(t, toolPredict(t, "svm-predict", again, test), readLabels(t, filepath.Join(dir, "p")))
+			}
+		})
+	}
 }
 
 // TestToolsLIBLINEAR trains with every classification solver of

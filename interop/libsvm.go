@@ -306,8 +306,18 @@ func libsvmKernel(h *header) (gram.Kernel, error) {
 			return nil, err
 		}
 		kern = gram.RBF{Gamma: g}
-	case "sigmoid", "precomputed":
-		return nil, errf(n, ErrUnsupported, "kernel_type %s (package gram has the linear, polynomial and RBF kernels)", t)
+	case "sigmoid":
+		g, err := param("gamma")
+		if err != nil {
+			return nil, err
+		}
+		c, err := param("coef0")
+		if err != nil {
+			return nil, err
+		}
+		kern = gram.Sigmoid{Gamma: g, Coef0: c}
+	case "precomputed":
+		return nil, errf(n, ErrUnsupported, "kernel_type %s (a precomputed kernel matrix is not a model of its samples)", t)
 	default:
 		return nil, errf(n, ErrSyntax, "unknown kernel_type %q", truncate(t))
 	}
@@ -365,6 +375,11 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 	case gram.RBF:
 		b = append(b, "rbf\ngamma "...)
 		b = append(fmtFloat(b, kern.Gamma), '\n')
+	case gram.Sigmoid:
+		b = append(b, "sigmoid\ngamma "...)
+		b = fmtFloat(b, kern.Gamma)
+		b = append(b, "\ncoef0 "...)
+		b = append(fmtFloat(b, kern.Coef0), '\n')
 	default:
 		return fmt.Errorf("%w: kernel %v has no LIBSVM form", ErrUnsupported, p.Kernel)
 	}

@@ -745,9 +745,6 @@ func (b *graphBuilder) svmClassifier(n *onnxNode, labels []int) error {
 		kern = gram.RBF{Gamma: kp[0]}
 	case "SIGMOID":
 		kern = sigmoidKernel(kp[0], kp[1])
-		if kern == nil {
-			return b.opErr(n, "kernel_type SIGMOID (package gram has no tanh kernel)")
-		}
 	default:
 		return pbErr(n.path+".attribute (kernel_type)", "unknown kernel_type %q", truncate([]byte(kt)))
 	}
@@ -888,9 +885,13 @@ func pairwise(labels, start []int, coef, rho []float64) (sorted []int, ours, bia
 	return sorted, ours, bias
 }
 
-// sigmoidKernel returns the kernel tanh(γ·x·y + c₀), or nil where package
-// gram has none.
-func sigmoidKernel(gamma, coef0 float64) gram.Kernel { return nil }
+// sigmoidKernel returns the kernel tanh(γ·x·y + c₀).
+func sigmoidKernel(gamma, coef0 float64) gram.Kernel {
+	return gram.Sigmoid{Gamma: gamma, Coef0: coef0}
+}
 
 // sigmoidParams returns γ and c₀ of a sigmoid kernel.
-func sigmoidParams(k gram.Kernel) (gamma, coef0 float64, ok bool) { return 0, 0, false }
+func sigmoidParams(k gram.Kernel) (gamma, coef0 float64, ok bool) {
+	s, ok := k.(gram.Sigmoid)
+	return s.Gamma, s.Coef0, ok
+}

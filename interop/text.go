@@ -15,7 +15,7 @@ var (
 	// is not a number. The error names the line.
 	ErrSyntax = errors.New("interop: malformed model file")
 	// ErrUnsupported reports a valid file of a model this module does not
-	// hold (a regression, a one-class SVM, the sigmoid or precomputed
+	// hold (a regression, a one-class SVM, the precomputed
 	// kernel), or a model a format cannot hold (a one-vs-rest kernel SVM in
 	// LIBSVM's).
 	ErrUnsupported = errors.New("interop: unsupported model")

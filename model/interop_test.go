@@ -179,6 +179,7 @@ func TestLoadONNX(t *testing.T) {
 		{"linearsvc_iris", "iris.test", model.LinearSVMOneVsRest, false},
 		{"svc_rbf_breast", "breast_cancer_std.test", model.KernelSVMBinary, false},
 		{"svc_poly_iris", "iris.test", model.KernelSVMOneVsOne, false},
+		{"svc_sigmoid_iris", "iris.test", model.KernelSVMOneVsOne, false},
 		{"perceptron_breast", "breast_cancer_std.test", model.LinearSVMOneVsRest, false},
 		{"scaler_linearsvc_iris", "iris.test", model.LinearSVMOneVsRest, true},
 	}
@@ -225,18 +226,40 @@ func TestLoadONNX(t *testing.T) {
 					}
 				}
 			}
-			_, err = model.Marshal(m, model.Binary)
-			if c.pipeline != (err != nil) || c.pipeline && !errors.Is(err, model.ErrUnsupported) {
-				t.Errorf("in the binary format: %v", err)
+			for _, f := range []model.Format{model.Binary, model.JSON} {
+				b, err := model.Marshal(m, f)
+				if c.pipeline != (err != nil) || c.pipeline && !errors.Is(err, model.ErrUnsupported) {
+					t.Errorf("in the %v format: %v", f, err)
+				}
+				if err != nil {
+					continue
+				}
+				// The module's own formats hold it (the sigmoid kernel
+				// too): the same labels read back.
+				back, err := model.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cb, _ := model.As[float64](back)
+				got := make([]int, data.Rows)
+				if err := cb.PredictBatchSparse(got, data); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Errorf("%v file, row %d: %d, scikit-learn %d", f, i, got[i], want[i])
+					}
+				}
 			}
 		})
 	}
-	bad, err := os.ReadFile("../interop/testdata/onnx/svc_sigmoid_iris.onnx")
+	good, err := os.ReadFile("../interop/testdata/onnx/svc_sigmoid_iris.onnx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := model.Unmarshal(bad); !errors.Is(err, model.ErrUnsupported) || !errors.Is(err, interop.ErrOperator) {
-		t.Errorf("a sigmoid SVMClassifier: %v, want ErrUnsupported and interop.ErrOperator", err)
+	bad := bytes.Replace(good, []byte("SVMClassifier"), []byte("SVMRegressorX"), 1)
+	if _, err := model.Unmarshal(bad); !errors.Is(err, model.ErrUnsupported) || !errors.Is(err, interop.ErrOperator) || !strings.Contains(err.Error(), "SVMRegressorX") {
+		t.Errorf("an unknown operator: %v, want ErrUnsupported and interop.ErrOperator naming it", err)
 	}
 	var _ model.Classifier[float64] = (*interop.Pipeline)(nil)
 }
