@@ -278,16 +278,21 @@ func libsvmKernel(h *header) (gram.Kernel, error) {
 		}
 		return number(n, v)
 	}
+	// gammaCoef0 reads the two parameters of the polynomial and sigmoid
+	// kernels.
+	gammaCoef0 := func() (g, c float64, err error) {
+		if g, err = param("gamma"); err != nil {
+			return 0, 0, err
+		}
+		c, err = param("coef0")
+		return g, c, err
+	}
 	var kern gram.Kernel
 	switch string(t) {
 	case "linear":
 		kern = gram.Linear{}
 	case "polynomial":
-		g, err := param("gamma")
-		if err != nil {
-			return nil, err
-		}
-		c, err := param("coef0")
+		g, c, err := gammaCoef0()
 		if err != nil {
 			return nil, err
 		}
@@ -307,11 +312,7 @@ func libsvmKernel(h *header) (gram.Kernel, error) {
 		}
 		kern = gram.RBF{Gamma: g}
 	case "sigmoid":
-		g, err := param("gamma")
-		if err != nil {
-			return nil, err
-		}
-		c, err := param("coef0")
+		g, c, err := gammaCoef0()
 		if err != nil {
 			return nil, err
 		}
