@@ -180,3 +180,85 @@ func FuzzReadLIBLINEARModel(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadONNX decodes ONNX-ML model files: an error of package interop
+// naming the protobuf field (or the operator), or a model no larger than
+// the file justifies, that writes back (WriteONNX) to a file read as the
+// same model, and that scores samples without panicking.
+func FuzzReadONNX(f *testing.F) {
+	paths, err := filepath.Glob(filepath.Join("..", "interop", "testdata", "onnx", "*.onnx"))
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no ONNX models (%v)", err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := interop.ReadONNX(data, nil)
+		if err != nil {
+			var oe *interop.OperatorError
+			switch {
+			case errors.As(err, &oe):
+				if oe.Op == "" && oe.Node == "" || !errors.Is(err, interop.ErrUnsupported) {
+					t.Fatalf("operator error %q names no operator", err)
+				}
+			case errors.Is(err, interop.ErrSyntax), errors.Is(err, interop.ErrUnsupported), errors.Is(err, interop.ErrModel):
+				if !strings.Contains(err.Error(), "field ") {
+					t.Fatalf("error %q does not name the field", err)
+				}
+			case errors.Is(err, interop.ErrTooLarge):
+			default:
+				t.Fatalf("error %q wraps none of interop's sentinels", err)
+			}
+			return
+		}
+		m := r.Model
+		if m.Dims() > len(data) || m.NumScores() > len(data) {
+			t.Fatalf("%d bytes made a model of %d features and %d scores", len(data), m.Dims(), m.NumScores())
+		}
+		text, err := interop.MarshalONNX(m, nil)
+		exact := true
+		if errors.Is(err, interop.ErrUnsupported) && strings.Contains(err.Error(), "float32") {
+			// A double tensor's values: written rounded to float32.
+			exact = false
+			text, err = interop.MarshalONNX(m, &interop.ONNXOptions{Round: true})
+		}
+		if err != nil {
+			t.Fatalf("written back: %v", err)
+		}
+		back, err := interop.ReadONNX(text, nil)
+		if err != nil {
+			t.Fatalf("written back, read: %v", err)
+		}
+		b := back.Model
+		if !slices.Equal(b.Classes(), m.Classes()) || b.Dims() != m.Dims() || b.NumScores() != m.NumScores() {
+			t.Fatalf("written back as %v, want %v", b, m)
+		}
+		if !exact || m.Dims() > 1<<12 || len(data) > 1<<16 {
+			return
+		}
+		x := make([]float64, m.Dims())
+		sa, sb := make([]float64, m.NumScores()), make([]float64, m.NumScores())
+		for _, v := range []float64{0, 1, -0.5} {
+			for i := range x {
+				x[i] = v
+			}
+			ea, eb := m.Scores(sa, x), b.Scores(sb, x)
+			if (ea == nil) != (eb == nil) {
+				t.Fatalf("Scores: %v, written back %v", ea, eb)
+			}
+			if ea != nil {
+				continue
+			}
+			for i := range sa {
+				if math.Float64bits(sa[i]) != math.Float64bits(sb[i]) && !(math.IsNaN(sa[i]) && math.IsNaN(sb[i])) {
+					t.Fatalf("score %d of x = %v: %v, written back %v", i, v, sa[i], sb[i])
+				}
+			}
+		}
+	})
+}

@@ -559,6 +559,10 @@ func (w *worker[T]) finish(c []T, ldc, ir, jr, rows int) {
 		for r := 0; r < rows; r++ {
 			mk.poly(c[r*ldc:r*ldc+nr], e.gamma, e.coef0, e.sp.degree)
 		}
+	case kindSigmoid:
+		for r := 0; r < rows; r++ {
+			sigmoidTile(c[r*ldc:r*ldc+nr], e.gamma, e.coef0)
+		}
 	}
 }
 

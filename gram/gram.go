@@ -147,6 +147,7 @@ const (
 	kindLinear kind = iota
 	kindPoly
 	kindRBF
+	kindSigmoid
 )
 
 type spec struct {
@@ -214,6 +215,41 @@ func (r RBF) Validate() error {
 func (r RBF) String() string { return fmt.Sprintf("rbf(gamma=%g)", r.Gamma) }
 
 func (r RBF) spec() spec { return spec{kind: kindRBF, gamma: r.Gamma} }
+
+// Sigmoid is the kernel K(x, y) = tanh(Gamma·x·y + Coef0) of LIBSVM's
+// kernel_type sigmoid and ONNX-ML's SIGMOID (Lin and Lin, "A study on
+// sigmoid kernels for SVM and the training of non-PSD kernels by SMO-type
+// methods", 2003). It is not positive semi-definite for every Gamma and
+// Coef0.
+type Sigmoid struct {
+	Gamma float64 // scale of the dot product, > 0
+	Coef0 float64 // constant term, finite
+}
+
+// Validate reports Gamma ≤ 0 and NaN or infinite parameters.
+func (s Sigmoid) Validate() error {
+	switch {
+	case !(s.Gamma > 0) || math.IsInf(s.Gamma, 0):
+		return fmt.Errorf("%w: sigmoid gamma = %v, want finite > 0", ErrInvalidKernel, s.Gamma)
+	case math.IsNaN(s.Coef0) || math.IsInf(s.Coef0, 0):
+		return fmt.Errorf("%w: sigmoid coef0 = %v, want finite", ErrInvalidKernel, s.Coef0)
+	}
+	return nil
+}
+
+// String describes the kernel, e.g. "sigmoid(gamma=0.5, coef0=0)".
+func (s Sigmoid) String() string {
+	return fmt.Sprintf("sigmoid(gamma=%g, coef0=%g)", s.Gamma, s.Coef0)
+}
+
+func (s Sigmoid) spec() spec { return spec{kind: kindSigmoid, gamma: s.Gamma, coef0: s.Coef0} }
+
+// sigmoidTile replaces each s = dst[j] by tanh(gamma·s + coef0).
+func sigmoidTile[T kernel.Float](dst []T, gamma, coef0 T) {
+	for j, s := range dst {
+		dst[j] = T(math.Tanh(float64(gamma*s + coef0)))
+	}
+}
 
 // Matrix is a dense row-major matrix of kernel values.
 type Matrix[T kernel.Float] struct {

@@ -295,6 +295,8 @@ func (r *Rows[T]) row(sc *rowScratch[T], dst, x []T, nx T, diag int) []T {
 			}
 		case kindPoly:
 			mk.poly(row, e.gamma, e.coef0, e.sp.degree)
+		case kindSigmoid:
+			sigmoidTile(row, e.gamma, e.coef0)
 		}
 		copy(dst[jr:], row)
 	}

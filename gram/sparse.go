@@ -242,6 +242,8 @@ func (r *SparseRows[T]) apply(out []T, nx T) {
 		e.mk.rbf(out, nx, r.norms[:len(out)], e.gamma)
 	case kindPoly:
 		e.mk.poly(out, e.gamma, e.coef0, e.sp.degree)
+	case kindSigmoid:
+		sigmoidTile(out, e.gamma, e.coef0)
 	}
 }
 
@@ -318,7 +320,7 @@ func (r *SparseRows[T]) Diag() []T {
 		for i := range out {
 			out[i] = 1
 		}
-	case kindPoly:
+	case kindPoly, kindSigmoid:
 		r.apply(out, 0)
 	}
 	return out[:r.n]

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,17 +125,30 @@ func TestToolsLIBSVM(t *testing.T) {
 			})
 		}
 	}
-	t.Run("sigmoid", func(t *testing.T) {
-		dir := t.TempDir()
-		run(t, dir, "svm-train", "-q", "-t", "3", abs(filepath.Join(svmData, "heart_scale.libsvm")), "m")
-		file, err := os.ReadFile(filepath.Join(dir, "m"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ReadLIBSVM(file, nil); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "line 2") {
-			t.Errorf("sigmoid kernel: %v, want ErrUnsupported naming line 2", err)
-		}
-	})
+	for _, ds := range dataSets[1:3] {
+		t.Run("sigmoid/"+ds.name, func(t *testing.T) {
+			dir := t.TempDir()
+			test := abs(filepath.Join(svmData, ds.test))
+			run(t, dir, "svm-train", "-q", "-t", "3", "-g", "0.01", abs(filepath.Join(svmData, ds.train)), "m")
+			run(t, dir, "svm-predict", test, "m", "p")
+			file, err := os.ReadFile(filepath.Join(dir, "m"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLIBSVM(t, file, test, readLabels(t, filepath.Join(dir, "p")))
+			f, err := ReadLIBSVM(file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := MarshalLIBSVM(f.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Voting == nil {
+				equalLabels(t, toolPredict(t, "svm-predict", again, test), readLabels(t, filepath.Join(dir, "p")))
+			}
+		})
+	}
 }
 
 // TestToolsLIBLINEAR trains with every classification solver of
@@ -436,4 +451,75 @@ func slicesEqual(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// TestToolsLIBSVMProbability trains with svm-train -b 1 (C-SVC and ν-SVC)
+// on four data sets and checks Probabilities against svm-predict -b 1 on
+// every test row: the same label, and each probability equal to the one
+// svm-predict prints (%g, six significant digits) within 10⁻⁵.
+func TestToolsLIBSVMProbability(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	tools(t, "svm-train", "svm-predict")
+	for _, ds := range dataSets {
+		for _, cfg := range []string{"-s 0 -t 2 -b 1", "-s 1 -t 1 -d 2 -g 0.02 -r 0.5 -n 0.2 -b 1"} {
+			if ds.name == "digits" {
+				cfg = strings.Replace(cfg, "-t 2", "-t 2 -g 0.002", 1)
+			}
+			t.Run(ds.name+"/"+strings.ReplaceAll(cfg, " ", ""), func(t *testing.T) {
+				dir := t.TempDir()
+				test := abs(filepath.Join(svmData, ds.test))
+				run(t, dir, "svm-train", append(strings.Fields(cfg), "-q", abs(filepath.Join(svmData, ds.train)), "m")...)
+				run(t, dir, "svm-predict", "-b", "1", test, "m", "p")
+				file, err := os.ReadFile(filepath.Join(dir, "m"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := ReadLIBSVM(file, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := os.ReadFile(filepath.Join(dir, "p"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+				if want := "labels " + strings.Trim(fmt.Sprint(f.Labels), "[]"); lines[0] != want {
+					t.Fatalf("svm-predict's header %q, want %q", lines[0], want)
+				}
+				x := readRows(t, test, f.Model.Dims())
+				if x.Rows != len(lines)-1 {
+					t.Fatalf("%d rows, %d predictions", x.Rows, len(lines)-1)
+				}
+				prob := make([]float64, len(f.Labels))
+				for i, line := range lines[1:] {
+					fs := strings.Fields(line)
+					label, err := f.Probabilities(prob, x.X[i*x.Cols:i*x.Cols+f.Model.Dims()])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if strconv.Itoa(label) != fs[0] {
+						t.Errorf("row %d: label %d, svm-predict -b 1 %s (%v, %q)", i, label, fs[0], prob, line)
+					}
+					for c, s := range fs[1:] {
+						v, err := strconv.ParseFloat(s, 64)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if math.Abs(prob[c]-v) > 1e-5 {
+							t.Errorf("row %d class %d: probability %v, svm-predict %v", i, f.Labels[c], prob[c], v)
+						}
+					}
+				}
+			})
+		}
+	}
+	f, err := ReadLIBSVM([]byte("svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n-1 1:-1\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Probabilities(make([]float64, 2), []float64{1}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("without probA: %v, want ErrUnsupported", err)
+	}
 }

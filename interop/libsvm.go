@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -178,17 +177,22 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	// not hold costs no more than the file.
 	coef := make([]float64, 0, min(uint64(s)*uint64(k-1), uint64(len(data)-l.pos)/2))
 	csr := &dataset.CSR[float64]{Ptr: make([]int, 1, min(s, (len(data)-l.pos)/2)+1)}
+	// Every index:value pair has a colon: counting them sizes the sparse
+	// rows at once (at most a quarter of the bytes that follow).
+	nnz := bytes.Count(data[l.pos:], []byte{':'})
+	csr.Idx, csr.Val = make([]int32, 0, nnz), make([]float64, 0, nnz)
 	d := 0
+	var tk [][]byte // the tokens of a line, reused
 	for i := 0; i < s; i++ {
 		line, ok := l.next()
 		if !ok {
 			return nil, errf(l.n, ErrSyntax, "the file ends after %d of %d support vectors", i, s)
 		}
-		f := fields(line)
-		if len(f) < k-1 {
-			return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", len(f), k-1)
+		tk = appendFields(tk[:0], line)
+		if len(tk) < k-1 {
+			return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", len(tk), k-1)
 		}
-		for _, t := range f[:k-1] {
+		for _, t := range tk[:k-1] {
 			v, err := number(l.n, t)
 			if err != nil {
 				return nil, err
@@ -196,7 +200,7 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 			coef = append(coef, v)
 		}
 		last := 0
-		for _, t := range f[k-1:] {
+		for _, t := range tk[k-1:] {
 			is, vs, ok := bytes.Cut(t, []byte{':'})
 			if !ok {
 				return nil, errf(l.n, ErrSyntax, "%q is not index:value", truncate(t))
@@ -234,33 +238,7 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	d = max(d, 1)
 	csr.Rows, csr.Cols = s, d
 
-	// Sorted labels, and each file class's place among them.
-	sorted := slices.Sorted(slices.Values(labels))
-	pos := make([]int, k)
-	for c, y := range labels {
-		pos[c] = sort.SearchInts(sorted, y)
-	}
-	ours := make([]float64, npairs*s)
-	bias := make([]float64, npairs)
-	p := 0
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			a, b, sign := pos[i], pos[j], -1.0
-			if a > b {
-				a, b, sign = b, a, 1
-			}
-			r := pairIndex(k, a, b)
-			row := ours[r*s : (r+1)*s]
-			for v := start[i]; v < start[i+1]; v++ {
-				row[v] = sign * coef[v*(k-1)+j-1]
-			}
-			for v := start[j]; v < start[j+1]; v++ {
-				row[v] = sign * coef[v*(k-1)+i]
-			}
-			bias[r] = -sign * rho[p]
-			p++
-		}
-	}
+	sorted, ours, bias := pairwise(labels, start, coef, rho)
 	parts := svm.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: svm.OneVsOne, Coef: ours, Bias: bias}
 	if k == 2 {
 		parts.Scheme = svm.Binary
@@ -300,16 +278,21 @@ func libsvmKernel(h *header) (gram.Kernel, error) {
 		}
 		return number(n, v)
 	}
+	// gammaCoef0 reads the two parameters of the polynomial and sigmoid
+	// kernels.
+	gammaCoef0 := func() (g, c float64, err error) {
+		if g, err = param("gamma"); err != nil {
+			return 0, 0, err
+		}
+		c, err = param("coef0")
+		return g, c, err
+	}
 	var kern gram.Kernel
 	switch string(t) {
 	case "linear":
 		kern = gram.Linear{}
 	case "polynomial":
-		g, err := param("gamma")
-		if err != nil {
-			return nil, err
-		}
-		c, err := param("coef0")
+		g, c, err := gammaCoef0()
 		if err != nil {
 			return nil, err
 		}
@@ -328,8 +311,14 @@ func libsvmKernel(h *header) (gram.Kernel, error) {
 			return nil, err
 		}
 		kern = gram.RBF{Gamma: g}
-	case "sigmoid", "precomputed":
-		return nil, errf(n, ErrUnsupported, "kernel_type %s (package gram has the linear, polynomial and RBF kernels)", t)
+	case "sigmoid":
+		g, c, err := gammaCoef0()
+		if err != nil {
+			return nil, err
+		}
+		kern = gram.Sigmoid{Gamma: g, Coef0: c}
+	case "precomputed":
+		return nil, errf(n, ErrUnsupported, "kernel_type %s (a precomputed kernel matrix is not a model of its samples)", t)
 	default:
 		return nil, errf(n, ErrSyntax, "unknown kernel_type %q", truncate(t))
 	}
@@ -369,21 +358,12 @@ func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
 // writeLIBSVM writes m with its classes in the file order rank (the file
 // position of each class in increasing label order; nil for increasing).
 func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
-	if m.Scheme() == svm.OneVsRest {
-		return fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
+	lay, err := libsvmLayoutOf(m, rank)
+	if err != nil {
+		return err
 	}
 	p := m.Parts()
 	k := len(p.Labels)
-	s := m.NumSupport()
-	npairs := k * (k - 1) / 2
-	// at[f] is the class (increasing label order) at file position f.
-	at := make([]int, k)
-	for c := range at {
-		at[c] = c
-	}
-	for c, f := range rank {
-		at[f] = c
-	}
 	b := []byte("svm_type c_svc\nkernel_type ")
 	switch kern := p.Kernel.(type) {
 	case gram.Linear:
@@ -396,8 +376,91 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 	case gram.RBF:
 		b = append(b, "rbf\ngamma "...)
 		b = append(fmtFloat(b, kern.Gamma), '\n')
+	case gram.Sigmoid:
+		b = append(b, "sigmoid\ngamma "...)
+		b = fmtFloat(b, kern.Gamma)
+		b = append(b, "\ncoef0 "...)
+		b = append(fmtFloat(b, kern.Coef0), '\n')
 	default:
 		return fmt.Errorf("%w: kernel %v has no LIBSVM form", ErrUnsupported, p.Kernel)
+	}
+	b = fmt.Appendf(b, "nr_class %d\ntotal_sv %d\nrho", k, len(lay.sv))
+	for _, v := range lay.rho {
+		b = fmtFloat(append(b, ' '), v)
+	}
+	b = append(b, "\nlabel"...)
+	for _, y := range lay.labels {
+		b = strconv.AppendInt(append(b, ' '), int64(y), 10)
+	}
+	b = append(b, "\nnr_sv"...)
+	for _, n := range lay.nsv {
+		b = strconv.AppendInt(append(b, ' '), int64(n), 10)
+	}
+	b = append(b, "\nSV\n"...)
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	for q, i := range lay.sv {
+		b = b[:0]
+		for _, v := range lay.coef[q*(k-1) : (q+1)*(k-1)] {
+			b = append(fmtFloat(b, v), ' ')
+		}
+		first := q == 0
+		if p.Sparse != nil {
+			row := p.Sparse.Row(i)
+			for q, j := range row.Idx {
+				b = appendPair(b, int(j)+1, float64(row.Val[q]))
+			}
+		} else {
+			for j, x := range p.SV[i*p.Dims : (i+1)*p.Dims] {
+				if x != 0 || first && j == p.Dims-1 {
+					b = appendPair(b, j+1, float64(x))
+				}
+			}
+		}
+		if first && p.Sparse != nil && !slices.Contains(p.Sparse.Row(i).Idx, int32(p.Dims-1)) {
+			b = appendPair(b, p.Dims, 0) // the reader's Dims is the largest index
+		}
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// libsvmLayout is a binary or one-vs-one model in LIBSVM's layout: the
+// classes in file order, each with its support vectors, k−1 coefficients
+// per support vector, and ρ per pair of file classes (LIBSVM's sign: a
+// positive value of sum − ρ votes for the pair's first class).
+type libsvmLayout struct {
+	labels []int     // the labels in file order
+	nsv    []int     // support vectors per file class
+	sv     []int     // the model's index of each written support vector
+	coef   []float64 // len(sv)×(k−1)
+	rho    []float64 // k(k−1)/2, file pair order
+}
+
+// libsvmLayoutOf lays m out with its classes in the file order rank (the
+// file position of each class in increasing label order; nil for
+// increasing). LIBSVM gives each support vector one class and uses it only
+// in that class's pairs; a support vector of m with a non-zero coefficient
+// in pairs that share no class is written once per class it needs.
+func libsvmLayoutOf[T svm.Float](m *svm.Model[T], rank []int) (*libsvmLayout, error) {
+	if m.Scheme() == svm.OneVsRest {
+		return nil, fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
+	}
+	p := m.Parts()
+	k := len(p.Labels)
+	s := m.NumSupport()
+	npairs := k * (k - 1) / 2
+	// at[f] is the class (increasing label order) at file position f.
+	at := make([]int, k)
+	for c := range at {
+		at[c] = c
+	}
+	for c, f := range rank {
+		at[f] = c
 	}
 	// owner is the class whose copy of support vector i carries its
 	// coefficient c ≠ 0 in pair r = (a, b): b if c > 0, else a (the class
@@ -441,33 +504,20 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 		}
 		return pairIndex(k, a, bb), -1
 	}
-	total := 0
-	for _, v := range perClass {
-		total += len(v)
+	lay := &libsvmLayout{labels: make([]int, k), nsv: make([]int, k)}
+	for f, c := range at {
+		lay.labels[f] = p.Labels[c]
+		lay.nsv[f] = len(perClass[f])
 	}
-	b = fmt.Appendf(b, "nr_class %d\ntotal_sv %d\nrho", k, total)
 	for f := 0; f < k; f++ {
 		for g := f + 1; g < k; g++ {
 			r, sign := pair(f, g)
-			b = fmtFloat(append(b, ' '), -sign*float64(p.Bias[r]))
+			lay.rho = append(lay.rho, -sign*float64(p.Bias[r]))
 		}
 	}
-	b = append(b, "\nlabel"...)
-	for _, c := range at {
-		b = strconv.AppendInt(append(b, ' '), int64(p.Labels[c]), 10)
-	}
-	b = append(b, "\nnr_sv"...)
-	for _, v := range perClass {
-		b = strconv.AppendInt(append(b, ' '), int64(len(v)), 10)
-	}
-	b = append(b, "\nSV\n"...)
-	if _, err := w.Write(b); err != nil {
-		return err
-	}
-	first := true
 	for f, list := range perClass {
 		for _, i := range list {
-			b = b[:0]
+			lay.sv = append(lay.sv, i)
 			for col := 0; col < k-1; col++ {
 				var r int
 				var sign float64
@@ -476,35 +526,17 @@ func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
 				} else {
 					r, sign = pair(f, col+1)
 				}
+				// A zero keeps its sign, so that the file reads back to
+				// the same bits.
 				v := 0.0
-				if x := p.Coef[r*s+i]; x != 0 && owner(r, i) == at[f] {
+				if x := p.Coef[r*s+i]; x == 0 || owner(r, i) == at[f] {
 					v = sign * float64(x)
 				}
-				b = append(fmtFloat(b, v), ' ')
-			}
-			if p.Sparse != nil {
-				row := p.Sparse.Row(i)
-				for q, j := range row.Idx {
-					b = appendPair(b, int(j)+1, float64(row.Val[q]))
-				}
-			} else {
-				for j, x := range p.SV[i*p.Dims : (i+1)*p.Dims] {
-					if x != 0 || first && j == p.Dims-1 {
-						b = appendPair(b, j+1, float64(x))
-					}
-				}
-			}
-			if first && p.Sparse != nil && !slices.Contains(p.Sparse.Row(i).Idx, int32(p.Dims-1)) {
-				b = appendPair(b, p.Dims, 0) // the reader's Dims is the largest index
-			}
-			first = false
-			b = append(b, '\n')
-			if _, err := w.Write(b); err != nil {
-				return err
+				lay.coef = append(lay.coef, v)
 			}
 		}
 	}
-	return nil
+	return lay, nil
 }
 
 // appendPair appends "j:v ".

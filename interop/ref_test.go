@@ -122,6 +122,8 @@ func (r *refLIBSVM) kvalue(x, y []float64) float64 {
 		return math.Pow(r.gamma*dot+r.coef0, float64(r.degree))
 	case "rbf":
 		return math.Exp(-r.gamma * sq)
+	case "sigmoid":
+		return math.Tanh(r.gamma*dot + r.coef0)
 	}
 	panic(r.kernel)
 }

@@ -15,7 +15,7 @@ var (
 	// is not a number. The error names the line.
 	ErrSyntax = errors.New("interop: malformed model file")
 	// ErrUnsupported reports a valid file of a model this module does not
-	// hold (a regression, a one-class SVM, the sigmoid or precomputed
+	// hold (a regression, a one-class SVM, the precomputed
 	// kernel), or a model a format cannot hold (a one-vs-rest kernel SVM in
 	// LIBSVM's).
 	ErrUnsupported = errors.New("interop: unsupported model")
@@ -56,6 +56,26 @@ func errf(n int, kind error, format string, args ...any) error {
 // fields splits a line at spaces and tabs.
 func fields(line []byte) [][]byte {
 	return bytes.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+}
+
+// appendFields appends the fields of line (split at spaces and tabs) to
+// dst.
+func appendFields(dst [][]byte, line []byte) [][]byte {
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, line[i:j:j])
+		}
+		i = j
+	}
+	return dst
 }
 
 // number parses a finite float64.

@@ -130,6 +130,8 @@ func KindOf(m Model) Kind {
 		return LinearSVMBinary + svmScheme(v.(scheme).Scheme())
 	case *interop.Voting:
 		return KindOf(v.Model)
+	case *interop.Pipeline:
+		return KindOf(v.Classifier())
 	}
 	return 0
 }

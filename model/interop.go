@@ -19,6 +19,12 @@ const (
 	// LIBLINEAR is the model file of LIBLINEAR's liblinear-train: a
 	// linear SVM (svm.LinearModel).
 	LIBLINEAR
+	// ONNX is an ONNX-ML model file (a ModelProto, recognised by its
+	// first field, ir_version): a LinearClassifier or MatMul graph
+	// (svm.LinearModel), an SVMClassifier (svm.Model or interop.Voting),
+	// or either behind Scaler, Normalizer or Cast steps
+	// (interop.Pipeline); see package interop.
+	ONNX
 )
 
 // textFormat returns the format of a text model file of another tool.
@@ -28,12 +34,21 @@ func textFormat(data []byte) (Format, bool) {
 		return LIBSVM, true
 	case bytes.HasPrefix(data, []byte(interop.LIBLINEARPrefix)):
 		return LIBLINEAR, true
+	case interop.IsONNX(data):
+		return ONNX, true
 	}
 	return 0, false
 }
 
-// unmarshalText decodes a LIBSVM or LIBLINEAR file.
+// unmarshalText decodes a LIBSVM, LIBLINEAR or ONNX file.
 func unmarshalText(data []byte, f Format) (Model, error) {
+	if f == ONNX {
+		o, err := interop.ReadONNX(data, nil)
+		if err != nil {
+			return nil, interopErr(f, err)
+		}
+		return o.Model, nil
+	}
 	if f == LIBLINEAR {
 		l, err := interop.ReadLIBLINEAR(data)
 		if err != nil {
@@ -51,8 +66,18 @@ func unmarshalText(data []byte, f Format) (Model, error) {
 	return s.Model, nil
 }
 
-// marshalText encodes m as a LIBSVM or LIBLINEAR file.
+// marshalText encodes m as a LIBSVM, LIBLINEAR or ONNX file.
 func marshalText(m Model, f Format) ([]byte, error) {
+	if f == ONNX {
+		data, err := interop.MarshalONNX(m, nil)
+		if err != nil {
+			if errors.Is(err, interop.ErrUnsupported) {
+				return nil, fmt.Errorf("%w: onnx: %w", ErrUnsupported, err)
+			}
+			return nil, err
+		}
+		return data, nil
+	}
 	var data []byte
 	var err error
 	switch v := m.(type) {

@@ -143,3 +143,123 @@ func TestTextFormatRefusals(t *testing.T) {
 	}
 	var _ model.Classifier[float64] = (*interop.Voting)(nil)
 }
+
+// expectLabels reads the labels of a .expect file of interop/testdata/onnx
+// (scikit-learn's predict, the first field of each row).
+func expectLabels(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		v, err := strconv.Atoi(strings.Fields(line)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestLoadONNX loads scikit-learn's models exported to ONNX-ML
+// (interop/testdata/onnx) by content, and checks Inspect's format, the
+// kinds, every test row's label against scikit-learn's predict, and that
+// the file written back (model.ONNX) predicts the same.
+func TestLoadONNX(t *testing.T) {
+	cases := []struct {
+		name, test string
+		kind       model.Kind
+		pipeline   bool
+	}{
+		{"linearsvc_iris", "iris.test", model.LinearSVMOneVsRest, false},
+		{"svc_rbf_breast", "breast_cancer_std.test", model.KernelSVMBinary, false},
+		{"svc_poly_iris", "iris.test", model.KernelSVMOneVsOne, false},
+		{"svc_sigmoid_iris", "iris.test", model.KernelSVMOneVsOne, false},
+		{"perceptron_breast", "breast_cancer_std.test", model.LinearSVMOneVsRest, false},
+		{"scaler_linearsvc_iris", "iris.test", model.LinearSVMOneVsRest, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := "../interop/testdata/onnx/" + c.name + ".onnx"
+			m, err := model.LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := m.(*interop.Pipeline); ok != c.pipeline || model.KindOf(m) != c.kind {
+				t.Errorf("%T of kind %v, want a pipeline %v of kind %v", m, model.KindOf(m), c.pipeline, c.kind)
+			}
+			info, err := model.InspectFile(path)
+			if err != nil || info.Format != model.ONNX || info.Elem != "float64" || info.Dims != m.Dims() {
+				t.Errorf("InspectFile: %+v, %v", info, err)
+			}
+			cl, err := model.As[float64](m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := dataset.LoadLIBSVMSparse[float64]("../svm/testdata/"+c.test+".libsvm", dataset.LIBSVMOptions{Cols: m.Dims()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expectLabels(t, "../interop/testdata/onnx/"+c.name+".expect")
+			text, err := model.Marshal(m, model.ONNX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := model.Unmarshal(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb, _ := model.As[float64](back)
+			for _, c := range []model.Classifier[float64]{cl, cb} {
+				got := make([]int, data.Rows)
+				if err := c.PredictBatchSparse(got, data); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Errorf("row %d: %d, scikit-learn %d", i, got[i], want[i])
+					}
+				}
+			}
+			for _, f := range []model.Format{model.Binary, model.JSON} {
+				b, err := model.Marshal(m, f)
+				if c.pipeline != (err != nil) || c.pipeline && !errors.Is(err, model.ErrUnsupported) {
+					t.Errorf("in the %v format: %v", f, err)
+				}
+				if err != nil {
+					continue
+				}
+				// The module's own formats hold it (the sigmoid kernel
+				// too): the same labels read back.
+				back, err := model.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cb, _ := model.As[float64](back)
+				got := make([]int, data.Rows)
+				if err := cb.PredictBatchSparse(got, data); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Errorf("%v file, row %d: %d, scikit-learn %d", f, i, got[i], want[i])
+					}
+				}
+			}
+		})
+	}
+	good, err := os.ReadFile("../interop/testdata/onnx/svc_sigmoid_iris.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(good, []byte("SVMClassifier"), []byte("SVMRegressorX"), 1)
+	if _, err := model.Unmarshal(bad); !errors.Is(err, model.ErrUnsupported) || !errors.Is(err, interop.ErrOperator) || !strings.Contains(err.Error(), "SVMRegressorX") {
+		t.Errorf("an unknown operator: %v, want ErrUnsupported and interop.ErrOperator naming it", err)
+	}
+	var _ model.Classifier[float64] = (*interop.Pipeline)(nil)
+}

@@ -49,9 +49,10 @@ func Load(r io.Reader) (Model, error) { return Options{}.Load(r) }
 // path. It is Options{}.LoadFile.
 func LoadFile(path string) (Model, error) { return Options{}.LoadFile(path) }
 
-// Unmarshal decodes the bytes of a whole model file: binary, JSON, or a
+// Unmarshal decodes the bytes of a whole model file: binary, JSON, a
 // LIBSVM or LIBLINEAR model file (they begin "svm_type " and
-// "solver_type ").
+// "solver_type "), or an ONNX-ML model (a ModelProto, whose first byte is
+// the tag of ir_version).
 func Unmarshal(data []byte) (Model, error) {
 	if f, ok := textFormat(data); ok {
 		return unmarshalText(data, f)

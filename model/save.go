@@ -23,7 +23,7 @@ const (
 	JSON
 )
 
-// String returns "binary", "json", "libsvm" or "liblinear".
+// String returns "binary", "json", "libsvm", "liblinear" or "onnx".
 func (f Format) String() string {
 	switch f {
 	case Binary:
@@ -34,6 +34,8 @@ func (f Format) String() string {
 		return "libsvm"
 	case LIBLINEAR:
 		return "liblinear"
+	case ONNX:
+		return "onnx"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
@@ -44,7 +46,7 @@ func (f Format) String() string {
 // ErrUnsupported.
 func Marshal(m Model, f Format) ([]byte, error) {
 	switch f {
-	case LIBSVM, LIBLINEAR:
+	case LIBSVM, LIBLINEAR, ONNX:
 		return marshalText(m, f)
 	case Binary:
 		if b, ok := m.(encoding.BinaryMarshaler); ok {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -240,6 +241,9 @@ func (m *KernelModel[T]) UnmarshalBinary(data []byte) error {
 	}
 	if s.kern, err = fileErrs.ParseKernel(spec); err != nil {
 		return err
+	}
+	if _, ok := s.kern.(gram.Sigmoid); ok {
+		return fileErrs.Corruptf("a kernel perceptron with the sigmoid kernel (the kernel perceptron takes the linear, polynomial and RBF kernels)")
 	}
 	s.idx = make([]int, S)
 	for i, v := range modelfile.U32s(idx) {
@@ -480,6 +484,9 @@ func (m *KernelModel[T]) UnmarshalJSON(data []byte) error {
 	s.algo = a
 	if s.kern, err = fileErrs.Kernel(j.Kernel); err != nil {
 		return err
+	}
+	if _, ok := s.kern.(gram.Sigmoid); ok {
+		return fileErrs.Corruptf("a kernel perceptron with the sigmoid kernel (the kernel perceptron takes the linear, polynomial and RBF kernels)")
 	}
 	if err := checkSizes(s.d, s.labels); err != nil {
 		return err

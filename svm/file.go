@@ -322,9 +322,13 @@ func kernelValue(k gram.Kernel) (gram.Kernel, error) {
 		if v != nil {
 			k = *v
 		}
+	case *gram.Sigmoid:
+		if v != nil {
+			k = *v
+		}
 	}
 	switch k.(type) {
-	case gram.Linear, gram.Polynomial, gram.RBF:
+	case gram.Linear, gram.Polynomial, gram.RBF, gram.Sigmoid:
 	default:
 		return nil, fmt.Errorf("%w: kernel %T", ErrModel, k)
 	}
@@ -353,7 +357,7 @@ func fileLimits(d, labels, support int) error {
 // (int64, increasing):
 //
 //	size   field
-//	24     kernel: code (0 linear, 1 polynomial, 2 rbf), 3 bytes 0,
+//	24     kernel: code (0 linear, 1 polynomial, 2 rbf, 3 sigmoid), 3 bytes 0,
 //	       degree uint32, gamma float64, coef0 float64 (unused fields 0)
 //	4·S    if flags bit 0: the training row of each support vector,
 //	       uint32, increasing (only with S > 0)

@@ -153,7 +153,7 @@ func TestConvertRefusals(t *testing.T) {
 	}
 	out2 := filepath.Join(dir, "out2")
 	convertFails(t, out2, "-drop-prob", "-to", "json", lr, out2)
-	convertFails(t, out2, "-to", "-to", "onnx", lr, out2)
+	convertFails(t, out2, "-to", "-to", "pmml", lr, out2)
 }
 
 // TestPredictToolModels: predict reads svm-train's and liblinear-train's
@@ -183,5 +183,94 @@ func TestPredictToolModels(t *testing.T) {
 	}
 	if code := run([]string{"predict", bad, svmTestdata("iris.test.libsvm")}, &o, &e); code == exitOK || !strings.Contains(e.String(), "line 3") {
 		t.Errorf("a bad LIBSVM file: exit %d, %q; want a failure naming line 3", code, e.String())
+	}
+}
+
+// onnxTestdata is the path of a file of interop/testdata/onnx.
+func onnxTestdata(name string) string {
+	return filepath.Join(pkgDir, "..", "..", "interop", "testdata", "onnx", name)
+}
+
+// sklearnLabels reads scikit-learn's labels from a .expect file.
+func sklearnLabels(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			v, err := strconv.Atoi(strings.Fields(line)[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestConvertONNX converts scikit-learn's ONNX-ML models into the other
+// formats and back to ONNX, each file predicting scikit-learn's labels;
+// the refusals: a pipeline outside ONNX, a LIBSVM model's float64 values
+// in ONNX's float32 attributes without -round32.
+func TestConvertONNX(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, test string
+		formats    []string
+	}{
+		{"svc_rbf_iris", "iris.test.libsvm", []string{"rosenblatt", "onnx", "libsvm", "onnx"}},
+		{"linearsvc_iris", "iris.test.libsvm", []string{"json", "liblinear", "onnx"}},
+		{"scaler_linearsvc_breast", "breast_cancer_std.test.libsvm", []string{"onnx"}},
+	}
+	for _, c := range cases {
+		want := sklearnLabels(t, onnxTestdata(c.name+".expect"))
+		in := onnxTestdata(c.name + ".onnx")
+		for i, f := range c.formats {
+			out := filepath.Join(dir, c.name+"."+strconv.Itoa(i)+"."+f)
+			mustRun(t, "convert", "-to", f, in, out)
+			info, err := model.InspectFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Format.String() != map[string]string{"rosenblatt": "binary"}[f]+strings.TrimPrefix(f, "rosenblatt") {
+				t.Errorf("%s: format %v, want %s", out, info.Format, f)
+			}
+			sameInts(t, out, predictionsOf(t, out, svmTestdata(c.test)), want)
+			in = out
+		}
+	}
+	out := filepath.Join(dir, "out")
+	convertFails(t, out, "unsupported", "-to", "rosenblatt", onnxTestdata("scaler_linearsvc_iris.onnx"), out)
+	convertFails(t, out, "-round32", "-to", "onnx", svmTestdata("libsvm/iris_rbf.model"), out)
+	convertFails(t, out, "-round32 is for -to onnx", "-round32", "-to", "json", svmTestdata("libsvm/iris_rbf.model"), out)
+	mustRun(t, "convert", "-to", "onnx", "-round32", svmTestdata("libsvm/iris_rbf.model"), out)
+	sameInts(t, "rounded to float32", predictionsOf(t, out, svmTestdata("iris.test.libsvm")), toolPredictions(t, svmTestdata("libsvm/iris_rbf.pred")))
+}
+
+// TestPredictONNX: predict and eval read scikit-learn's ONNX-ML models
+// (a pipeline too) as they read ours; predict prints scikit-learn's label
+// for every row.
+func TestPredictONNX(t *testing.T) {
+	for _, c := range []struct{ name, test string }{
+		{"svc_poly_iris", "iris.test.libsvm"},
+		{"scaler_linearsvc_iris", "iris.test.libsvm"},
+		{"sgd_breast", "breast_cancer_std.test.libsvm"},
+	} {
+		out := mustRun(t, "predict", onnxTestdata(c.name+".onnx"), svmTestdata(c.test))
+		var got []int
+		for _, f := range strings.Fields(out) {
+			v, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("%s: %q", c.name, out)
+			}
+			got = append(got, v)
+		}
+		sameInts(t, c.name, got, sklearnLabels(t, onnxTestdata(c.name+".expect")))
+		if out := mustRun(t, "eval", onnxTestdata(c.name+".onnx"), svmTestdata(c.test)); !strings.Contains(out, "accuracy") {
+			t.Errorf("eval %s: %q", c.name, out)
+		}
 	}
 }

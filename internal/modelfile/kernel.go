@@ -14,12 +14,15 @@ const (
 	KernelLinear = 0
 	KernelPoly   = 1
 	KernelRBF    = 2
+	// KernelSigmoid is tanh(γ·x·y + coef0) (gram.Sigmoid): LIBSVM's and
+	// ONNX-ML's sigmoid kernel, read from their files.
+	KernelSigmoid = 3
 )
 
 // WriteKernel appends the 24-byte kernel section: code (0 linear, 1
-// polynomial, 2 rbf), 3 bytes 0, degree uint32, gamma float64, coef0
-// float64 (unused fields 0). k is gram.Linear, gram.Polynomial or
-// gram.RBF.
+// polynomial, 2 rbf, 3 sigmoid), 3 bytes 0, degree uint32, gamma float64,
+// coef0 float64 (unused fields 0). k is gram.Linear, gram.Polynomial,
+// gram.RBF or gram.Sigmoid.
 func (w *Writer) WriteKernel(k gram.Kernel) {
 	var code byte
 	var gamma, coef0 float64
@@ -29,6 +32,8 @@ func (w *Writer) WriteKernel(k gram.Kernel) {
 		code, gamma, coef0, degree = KernelPoly, v.Gamma, v.Coef0, uint32(v.Degree)
 	case gram.RBF:
 		code, gamma = KernelRBF, v.Gamma
+	case gram.Sigmoid:
+		code, gamma, coef0 = KernelSigmoid, v.Gamma, v.Coef0
 	}
 	w.b = append(w.b, code, 0, 0, 0)
 	w.U32(degree)
@@ -65,6 +70,11 @@ func (e Errors) ParseKernel(p []byte) (gram.Kernel, error) {
 			return nil, e.Corruptf("rbf kernel with a degree or coef0")
 		}
 		k = gram.RBF{Gamma: gamma}
+	case KernelSigmoid:
+		if degree != 0 {
+			return nil, e.Corruptf("sigmoid kernel with a degree")
+		}
+		k = gram.Sigmoid{Gamma: gamma, Coef0: coef0}
 	default:
 		return nil, e.Corruptf("unknown kernel code %d", code)
 	}
@@ -76,7 +86,7 @@ func (e Errors) ParseKernel(p []byte) (gram.Kernel, error) {
 
 // JSONKernel is the JSON form of a kernel function.
 type JSONKernel struct {
-	Type   string  `json:"type"` // "linear", "poly", "rbf"
+	Type   string  `json:"type"` // "linear", "poly", "rbf", "sigmoid"
 	Gamma  float64 `json:"gamma,omitempty"`
 	Coef0  float64 `json:"coef0,omitempty"`
 	Degree int     `json:"degree,omitempty"`
@@ -90,6 +100,8 @@ func KernelJSON(k gram.Kernel) JSONKernel {
 		return JSONKernel{Type: "poly", Gamma: v.Gamma, Coef0: v.Coef0, Degree: v.Degree}
 	case gram.RBF:
 		return JSONKernel{Type: "rbf", Gamma: v.Gamma}
+	case gram.Sigmoid:
+		return JSONKernel{Type: "sigmoid", Gamma: v.Gamma, Coef0: v.Coef0}
 	}
 	return JSONKernel{Type: "linear"}
 }
@@ -111,6 +123,11 @@ func (e Errors) Kernel(j JSONKernel) (gram.Kernel, error) {
 			return nil, e.Corruptf("rbf kernel with a degree or coef0")
 		}
 		return gram.RBF{Gamma: j.Gamma}, nil
+	case "sigmoid":
+		if j.Degree != 0 {
+			return nil, e.Corruptf("sigmoid kernel with a degree")
+		}
+		return gram.Sigmoid{Gamma: j.Gamma, Coef0: j.Coef0}, nil
 	}
 	return nil, e.Corruptf("kernel type %q", j.Type)
 }
