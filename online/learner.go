@@ -844,7 +844,10 @@ func (l *Learner[T]) checkpointLocked(only bool) error {
 		return err
 	}
 	l.ckSeq, l.ckAt, l.since = l.seq, time.Now(), 0
-	if l.seg == nil || l.segBytes > walHeader {
+	// After an adoption (only) a new segment even if the current one is
+	// empty: its header names the old base, and the records appended to
+	// it would be refused on replay.
+	if l.seg == nil || l.segBytes > walHeader || only {
 		if err := l.newSegment(); err != nil {
 			return err
 		}
