@@ -1,6 +1,7 @@
 package online
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -35,5 +36,50 @@ func TestAdoptAfterCheckpoint(t *testing.T) {
 		t.Errorf("recovery problems: %q", p)
 	}
 	sameState(t, "after Adopt, learning and a crash", model(t, l), live)
+	l.Close()
+}
+
+// TestBaseChangedNoCheckpoint: a model file replaced on disk after a
+// crash that left a log and no checkpoint is refused, not taken as a
+// corrupt tail that drops every acknowledged record.
+func TestBaseChangedNoCheckpoint(t *testing.T) {
+	b1 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 14)
+	dir := t.TempDir()
+	l := mustOpen(t, dir, b1, opts())
+	history(t, l, stream(b1, 10, false, 15))
+	live := model(t, l)
+	l.crash()
+	if l2, err := Open(dir, b2, sumOf(t, b2), opts()); !errors.Is(err, ErrBaseChanged) {
+		if err == nil {
+			t.Errorf("recovery: %+v", l2.Status().Recovery)
+			l2.Close()
+		}
+		t.Fatalf("another base over a log without a checkpoint: %v, want ErrBaseChanged", err)
+	}
+	l = mustOpen(t, dir, b1, opts())
+	sameState(t, "the old base again", model(t, l), live)
+	l.Close()
+}
+
+// TestAdoptNoCheckpoint: Options.Adopt over a log of another base and no
+// checkpoint starts from the new base, its versions after the old ones.
+func TestAdoptNoCheckpoint(t *testing.T) {
+	b1 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 14)
+	dir := t.TempDir()
+	l := mustOpen(t, dir, b1, opts())
+	history(t, l, stream(b1, 10, false, 15))
+	l.crash()
+	o := opts()
+	o.Adopt = true
+	l = mustOpen(t, dir, b2, o)
+	if v := l.Status().Version; v <= 10 {
+		t.Fatalf("version %d after adopting: the versions go on increasing", v)
+	}
+	sameState(t, "adopted", model(t, l), b2)
+	l.crash()
+	l = mustOpen(t, dir, b2, opts())
+	sameState(t, "adopted, reopened", model(t, l), b2)
 	l.Close()
 }

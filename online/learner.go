@@ -194,6 +194,7 @@ type Learner[T kernel.Float] struct {
 	since                             int64 // samples since the last checkpoint
 	samples, mistakes, requests, dups int64
 	rec                               Recovery
+	foreign                           uint64 // replay: the last record learnt from another base
 	buf                               []byte
 	xs                                []sample[T]
 	ops                               []step[T]
@@ -306,6 +307,7 @@ func Open[T kernel.Float](dir string, base *perceptron.Model[T], baseSum [32]byt
 
 // recover loads the newest good checkpoint and replays the log.
 func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearState[T]) error {
+	bst := st
 	cks, err := listSeq(l.dir, "ckpt-", ".ckpt")
 	if err != nil {
 		return err
@@ -358,6 +360,16 @@ func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearStat
 	a.sh = l.sh
 	if err := l.replay(a); err != nil {
 		return err
+	}
+	if l.foreign > 0 {
+		// The log holds records learnt from another base model file
+		// (replaced on disk before any checkpoint was written).
+		if !l.opt.Adopt {
+			return fmt.Errorf("%w: %s holds records up to version %d learnt from another base model than the given file's %x: adopt the new file (Adopt) to start again from it, discarding what was learnt, or restore the old one",
+				ErrBaseChanged, l.dir, l.foreign, l.base[:8])
+		}
+		l.problem("adopting the new base model: the records learnt from another base up to version %d are discarded", l.foreign)
+		return l.fresh(base, bst, l.foreign+1)
 	}
 	l.a, l.b = a, a.clone()
 	l.cur.Store(l.a)
@@ -434,11 +446,14 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if r.seq <= l.seq {
 				return nil
 			}
+			if base != l.base {
+				// Learnt from another base model file: not a corrupt
+				// tail, the operator's choice (recover).
+				l.foreign = max(l.foreign, r.seq)
+				return nil
+			}
 			if r.seq != l.seq+1 {
 				return fmt.Errorf("sequence number %d after %d", r.seq, l.seq)
-			}
-			if base != l.base {
-				return fmt.Errorf("%w: a record of another base model (%x) after the checkpoint", ErrCorrupt, base[:8])
 			}
 			xs, err := l.check(r.xs, len(r.key))
 			if err != nil {
