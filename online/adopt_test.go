@@ -83,3 +83,23 @@ func TestAdoptNoCheckpoint(t *testing.T) {
 	sameState(t, "adopted, reopened", model(t, l), b2)
 	l.Close()
 }
+
+// TestReplayMaxSamples: a record is replayed whatever Options.MaxSamples
+// is now (it bounds new requests, not what was acknowledged).
+func TestReplayMaxSamples(t *testing.T) {
+	b := baseModel[float64](t, perceptron.KindBinary, perceptron.Online, 5, 2, 21)
+	dir := t.TempDir()
+	o := opts()
+	l := mustOpen(t, dir, b, o)
+	reqs := stream(b, 20, false, 22)
+	history(t, l, reqs)
+	live := model(t, l)
+	l.crash()
+	o.MaxSamples = 1
+	l = mustOpen(t, dir, b, o)
+	if p := l.Status().Recovery.Problems; len(p) != 0 {
+		t.Errorf("recovery problems: %q", p)
+	}
+	sameState(t, "replayed with a smaller MaxSamples", model(t, l), live)
+	l.Close()
+}

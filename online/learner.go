@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -455,7 +456,7 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if r.seq != l.seq+1 {
 				return fmt.Errorf("sequence number %d after %d", r.seq, l.seq)
 			}
-			xs, err := l.check(r.xs, len(r.key))
+			xs, err := l.checkMax(r.xs, len(r.key), math.MaxInt)
 			if err != nil {
 				return err
 			}
@@ -530,12 +531,18 @@ func (l *Learner[T]) newSegment() error {
 
 // check validates samples and converts them; keyLen is the key's length.
 func (l *Learner[T]) check(raw []Sample[T], keyLen int) ([]sample[T], error) {
+	return l.checkMax(raw, keyLen, l.opt.MaxSamples)
+}
+
+// checkMax is check with maxSamples samples at most in a request: replay
+// takes any number (a record was acknowledged under the limit of its day).
+func (l *Learner[T]) checkMax(raw []Sample[T], keyLen, maxSamples int) ([]sample[T], error) {
 	sh := l.fixed
 	if keyLen > MaxKeyBytes {
 		return nil, fmt.Errorf("%w: an idempotency key of %d bytes (at most %d)", ErrInput, keyLen, MaxKeyBytes)
 	}
-	if len(raw) == 0 || len(raw) > l.opt.MaxSamples {
-		return nil, fmt.Errorf("%w: %d samples in a request (1 to %d)", ErrInput, len(raw), l.opt.MaxSamples)
+	if len(raw) == 0 || len(raw) > maxSamples {
+		return nil, fmt.Errorf("%w: %d samples in a request (1 to %d)", ErrInput, len(raw), maxSamples)
 	}
 	xs := make([]sample[T], len(raw))
 	for i, r := range raw {
