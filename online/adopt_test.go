@@ -103,3 +103,21 @@ func TestReplayMaxSamples(t *testing.T) {
 	sameState(t, "replayed with a smaller MaxSamples", model(t, l), live)
 	l.Close()
 }
+
+// TestCloseTwice: Close from two goroutines at once returns in both, with
+// no panic (a second close of the committer's channel).
+func TestCloseTwice(t *testing.T) {
+	b := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 5, 2, 23)
+	for range 20 {
+		l := mustOpen(t, t.TempDir(), b, opts())
+		errc := make(chan error, 2)
+		for range 2 {
+			go func() { errc <- l.Close() }()
+		}
+		for range 2 {
+			if err := <-errc; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -175,9 +175,10 @@ type Learner[T kernel.Float] struct {
 
 	cur atomic.Pointer[weights[T]] // the copy predictions read
 
-	reqc chan *request[T]
-	quit chan struct{}
-	done chan struct{}
+	reqc     chan *request[T]
+	quit     chan struct{}
+	quitOnce sync.Once // Close may be called more than once, at once
+	done     chan struct{}
 
 	mu                                sync.Mutex // the writer: the copies, the log, the keys, the counters
 	a, b                              *weights[T]
@@ -957,16 +958,13 @@ func (l *Learner[T]) Status() Status {
 // checkpoint if anything was learnt since the last, and releases the
 // directory.
 func (l *Learner[T]) Close() error {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil
-	}
-	l.mu.Unlock()
-	close(l.quit)
+	l.quitOnce.Do(func() { close(l.quit) })
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
 	var err error
 	if l.err == nil && l.since > 0 {
 		err = l.checkpointLocked(false)
