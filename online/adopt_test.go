@@ -1,8 +1,10 @@
 package online
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -119,5 +121,34 @@ func TestCloseTwice(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestCutKept: a record damaged amid good ones cuts the log there, and
+// the bytes cut (answered records among them) are kept aside, not lost.
+func TestCutKept(t *testing.T) {
+	base := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 9, 3, 3)
+	dir := t.TempDir()
+	l := mustOpen(t, dir, base, opts())
+	history(t, l, stream(base, 20, false, 4))
+	l.crash()
+	p := lastSegment(t, dir)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := walHeader + recHeader + 3 // in the first record's payload
+	b[at] ^= 0x40
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l = mustOpen(t, dir, base, opts())
+	if st := l.Status(); st.Version != 0 || len(st.Recovery.Problems) == 0 {
+		t.Fatalf("status %+v: the log must be cut before its first record", st)
+	}
+	l.Close()
+	kept, err := os.ReadFile(fmt.Sprintf("%s.cut-%d", p, walHeader))
+	if err != nil || !bytes.Equal(kept, b[walHeader:]) {
+		t.Fatalf("the bytes cut are not kept aside (%d bytes, %v)", len(kept), err)
 	}
 }

@@ -478,7 +478,14 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if !last {
 				return fmt.Errorf("%w: %s: %v, and later segments follow", ErrCorrupt, path, bad)
 			}
-			l.problem("%s: %v: the log is cut there (%d bytes dropped; the requests in them were never answered)", path, bad, len(data)-walHeader-good)
+			// What is cut is kept aside first: a torn tail was never
+			// answered, but a damaged record amid good ones may hide
+			// answered ones after it, for the operator to look at.
+			cut := fmt.Sprintf("%s.cut-%d", path, walHeader+good)
+			if err := writeAtomic(l.dir, filepath.Base(cut), data[walHeader+good:]); err != nil {
+				return err
+			}
+			l.problem("%s: %v: the log is cut there (%d bytes dropped, kept in %s; the requests of a torn tail were never answered)", path, bad, len(data)-walHeader-good, cut)
 			if err := os.Truncate(path, int64(walHeader+good)); err != nil {
 				return err
 			}
