@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,6 +196,7 @@ type Learner[T kernel.Float] struct {
 	since                             int64 // samples since the last checkpoint
 	samples, mistakes, requests, dups int64
 	rec                               Recovery
+	foreign                           uint64 // replay: the last record learnt from another base
 	buf                               []byte
 	xs                                []sample[T]
 	ops                               []step[T]
@@ -307,6 +309,7 @@ func Open[T kernel.Float](dir string, base *perceptron.Model[T], baseSum [32]byt
 
 // recover loads the newest good checkpoint and replays the log.
 func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearState[T]) error {
+	bst := st
 	cks, err := listSeq(l.dir, "ckpt-", ".ckpt")
 	if err != nil {
 		return err
@@ -359,6 +362,16 @@ func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearStat
 	a.sh = l.sh
 	if err := l.replay(a); err != nil {
 		return err
+	}
+	if l.foreign > 0 {
+		// The log holds records learnt from another base model file
+		// (replaced on disk before any checkpoint was written).
+		if !l.opt.Adopt {
+			return fmt.Errorf("%w: %s holds records up to version %d learnt from another base model than the given file's %x: adopt the new file (Adopt) to start again from it, discarding what was learnt, or restore the old one",
+				ErrBaseChanged, l.dir, l.foreign, l.base[:8])
+		}
+		l.problem("adopting the new base model: the records learnt from another base up to version %d are discarded", l.foreign)
+		return l.fresh(base, bst, l.foreign+1)
 	}
 	l.a, l.b = a, a.clone()
 	l.cur.Store(l.a)
@@ -435,13 +448,16 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if r.seq <= l.seq {
 				return nil
 			}
+			if base != l.base {
+				// Learnt from another base model file: not a corrupt
+				// tail, the operator's choice (recover).
+				l.foreign = max(l.foreign, r.seq)
+				return nil
+			}
 			if r.seq != l.seq+1 {
 				return fmt.Errorf("sequence number %d after %d", r.seq, l.seq)
 			}
-			if base != l.base {
-				return fmt.Errorf("%w: a record of another base model (%x) after the checkpoint", ErrCorrupt, base[:8])
-			}
-			xs, err := l.check(r.xs, len(r.key))
+			xs, err := l.checkMax(r.xs, len(r.key), math.MaxInt)
 			if err != nil {
 				return err
 			}
@@ -462,7 +478,14 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if !last {
 				return fmt.Errorf("%w: %s: %v, and later segments follow", ErrCorrupt, path, bad)
 			}
-			l.problem("%s: %v: the log is cut there (%d bytes dropped; the requests in them were never answered)", path, bad, len(data)-walHeader-good)
+			// What is cut is kept aside first: a torn tail was never
+			// answered, but a damaged record amid good ones may hide
+			// answered ones after it, for the operator to look at.
+			cut := fmt.Sprintf("%s.cut-%d", path, walHeader+good)
+			if err := writeAtomic(l.dir, filepath.Base(cut), data[walHeader+good:]); err != nil {
+				return err
+			}
+			l.problem("%s: %v: the log is cut there (%d bytes dropped, kept in %s; the requests of a torn tail were never answered)", path, bad, len(data)-walHeader-good, cut)
 			if err := os.Truncate(path, int64(walHeader+good)); err != nil {
 				return err
 			}
@@ -516,12 +539,18 @@ func (l *Learner[T]) newSegment() error {
 
 // check validates samples and converts them; keyLen is the key's length.
 func (l *Learner[T]) check(raw []Sample[T], keyLen int) ([]sample[T], error) {
+	return l.checkMax(raw, keyLen, l.opt.MaxSamples)
+}
+
+// checkMax is check with maxSamples samples at most in a request: replay
+// takes any number (a record was acknowledged under the limit of its day).
+func (l *Learner[T]) checkMax(raw []Sample[T], keyLen, maxSamples int) ([]sample[T], error) {
 	sh := l.fixed
 	if keyLen > MaxKeyBytes {
 		return nil, fmt.Errorf("%w: an idempotency key of %d bytes (at most %d)", ErrInput, keyLen, MaxKeyBytes)
 	}
-	if len(raw) == 0 || len(raw) > l.opt.MaxSamples {
-		return nil, fmt.Errorf("%w: %d samples in a request (1 to %d)", ErrInput, len(raw), l.opt.MaxSamples)
+	if len(raw) == 0 || len(raw) > maxSamples {
+		return nil, fmt.Errorf("%w: %d samples in a request (1 to %d)", ErrInput, len(raw), maxSamples)
 	}
 	xs := make([]sample[T], len(raw))
 	for i, r := range raw {
@@ -845,7 +874,10 @@ func (l *Learner[T]) checkpointLocked(only bool) error {
 		return err
 	}
 	l.ckSeq, l.ckAt, l.since = l.seq, time.Now(), 0
-	if l.seg == nil || l.segBytes > walHeader {
+	// After an adoption (only) a new segment even if the current one is
+	// empty: its header names the old base, and the records appended to
+	// it would be refused on replay.
+	if l.seg == nil || l.segBytes > walHeader || only {
 		if err := l.newSegment(); err != nil {
 			return err
 		}

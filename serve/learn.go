@@ -171,6 +171,13 @@ func (s *Server) CloseLearning() error {
 	return s.learn.close()
 }
 
+// PredictionsProtected reports whether predictions need the bearer token
+// (LearnOptions.ProtectPredict). Only the HTTP handler checks it: a
+// server that also serves predictions another way must not then.
+func (s *Server) PredictionsProtected() bool {
+	return s.learn != nil && s.learn.opt.ProtectPredict
+}
+
 // LearnStatus returns the learner's status; ok is false without learning.
 func (s *Server) LearnStatus() (st online.Status, ok bool) {
 	if s.learn == nil || s.learn.refuse != nil {

@@ -78,6 +78,11 @@ func extra(ready func(addrs)) servecmd.Extra {
 		Handlers: map[string]http.Handler{"GET /metrics": met.Handler()},
 		Ready:    func(a net.Addr) { httpAddr = a },
 		Start: func(ctx context.Context, s *serve.Server) error {
+			if s.PredictionsProtected() && *grpcAddr != "" {
+				// The gRPC service checks no token: it would serve
+				// predictions to anyone.
+				return errors.New(`-protect-predict closes HTTP predictions only; the gRPC API has no token check: serve it with -grpc-addr "" or drop -protect-predict`)
+			}
 			if *grpcAddr == "" {
 				if ready != nil {
 					ready(addrs{HTTP: httpAddr})

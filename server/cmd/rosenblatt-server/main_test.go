@@ -232,3 +232,22 @@ func (st *started) version(t *testing.T) string {
 	}
 	return h.Model
 }
+
+// TestProtectPredictGRPC: -protect-predict closes predictions to clients
+// without the token; the gRPC API has no token check, so the command
+// refuses to serve it then rather than leave predictions open there.
+func TestProtectPredictGRPC(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.model")
+	data, _ := os.ReadFile(filepath.Join(fixtures, "perceptron-ovr-f32.model"))
+	os.WriteFile(path, data, 0o644)
+	tok := filepath.Join(dir, "token")
+	os.WriteFile(tok, []byte("s3cret-token-of-the-test\n"), 0o600)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := run(ctx, nil, []string{"-model", path, "-addr", "127.0.0.1:0", "-grpc-addr", "127.0.0.1:0",
+		"-learn-dir", filepath.Join(dir, "learn"), "-token-file", tok, "-protect-predict"}, io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "-protect-predict") || ctx.Err() != nil {
+		t.Errorf("-protect-predict with gRPC: %v (context %v), want a refusal naming -protect-predict", err, ctx.Err())
+	}
+}
