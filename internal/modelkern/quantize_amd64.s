@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// The input quantiser of package kernel for amd64 (QuantRange and
+// The input quantiser of package modelkern for amd64 (QuantRange and
 // QuantizeU8 of the int8 implementations: avx2 and avxvnni run the AVX2
 // functions, avx512vnni the AVX-512 ones). The Go declarations are in
 // quantize_amd64.go; the generator's quantize.go and quantize_x86.go hold

@@ -2,7 +2,7 @@
 
 //go:build !purego
 
-package kernel
+package modelkern
 
 // quantRangeAsm returns the largest unsigned and signed bits of x (see
 // quantRangeGeneric) computed by int8 implementation id's assembly, and

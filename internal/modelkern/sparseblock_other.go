@@ -2,7 +2,7 @@
 
 //go:build purego || !(amd64 || arm64)
 
-package kernel
+package modelkern
 
 // scoreBlockAsm reports false: no assembly for ScoreBlock on this build:
 // the Go loop runs.

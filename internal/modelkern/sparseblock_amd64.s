@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// The block-scoring kernel of package kernel (the "avx2" and "avx512"
+// The block-scoring kernel of package modelkern (the "avx2" and "avx512"
 // implementations, which share it). The Go declarations are in
 // sparseblock_amd64.go; the generator's sparseblock_x86.go holds the
 // definition and conventions.

@@ -2,7 +2,7 @@
 
 //go:build !purego
 
-package kernel
+package modelkern
 
 // rescaleArgmaxAsm runs RescaleArgmax on int8 implementation id's assembly
 // and reports whether it did: ok = false when it has none (dst then

@@ -1,10 +1,11 @@
-package kernel_test
+package modelkern_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -33,7 +34,7 @@ func rescaleWant(dst []float32, acc []int32, s, b []float64, sx float64) (int, b
 func TestRescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
-			k := kernel.OnInt8(v)
+			k := modelkern.OnInt8(v)
 			rng := rand.New(rand.NewPCG(21, 22))
 			for n := 0; n <= 40; n++ {
 				for trial := range 60 {
@@ -84,7 +85,7 @@ func TestRescaleArgmax(t *testing.T) {
 
 // TestRescaleArgmaxLengths checks that mismatched lengths panic.
 func TestRescaleArgmaxLengths(t *testing.T) {
-	k := kernel.OnInt8(kernel.Int8Impls()[0])
+	k := modelkern.OnInt8(kernel.Int8Impls()[0])
 	for _, c := range []struct{ nd, ns, nb int }{{3, 4, 4}, {4, 3, 4}, {4, 4, 5}} {
 		func() {
 			defer func() {

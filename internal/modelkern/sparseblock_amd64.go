@@ -2,7 +2,7 @@
 
 //go:build !purego
 
-package kernel
+package modelkern
 
 // scoreBlockAsm runs ScoreBlock's assembly on implementation id, if it has
 // one, and reports whether it did: false (dst unwritten) on a path without

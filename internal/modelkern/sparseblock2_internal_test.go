@@ -1,4 +1,4 @@
-package kernel
+package modelkern
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // TestScoreBlock2: on every path of this build, ScoreBlock2's two score
@@ -39,11 +41,11 @@ func testScoreBlock2[T Float](t *testing.T) {
 		}
 		return idx, val
 	}
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		for w := 1; w <= 8; w++ {
 			const d = 41
 			blk := make([]T, d*w+scoreBlockLanes(w)-w)
@@ -63,11 +65,11 @@ func testScoreBlock2[T Float](t *testing.T) {
 					for l := range w {
 						if math.Float64bits(float64(got0[l])) != math.Float64bits(float64(want0[l])) ||
 							math.Float64bits(float64(got1[l])) != math.Float64bits(float64(want1[l])) {
-							t.Fatalf("%s %T w=%d nnz %d, %d lane %d: %v, %v; ScoreBlock %v, %v", im.name, want0[0], w, n0, n1, l, got0[:w], got1[:w], want0, want1)
+							t.Fatalf("%s %T w=%d nnz %d, %d lane %d: %v, %v; ScoreBlock %v, %v", im.Name(), want0[0], w, n0, n1, l, got0[:w], got1[:w], want0, want1)
 						}
 					}
 					if got0[w] != 42 || got1[w] != 43 {
-						t.Fatalf("%s %T w=%d nnz %d, %d: wrote past dst", im.name, want0[0], w, n0, n1)
+						t.Fatalf("%s %T w=%d nnz %d, %d: wrote past dst", im.Name(), want0[0], w, n0, n1)
 					}
 					var own [4]uintptr
 					if n0 > 0 && n1 > 0 {
@@ -79,7 +81,7 @@ func testScoreBlock2[T Float](t *testing.T) {
 						for l := range w {
 							if math.Float64bits(float64(a0[l])) != math.Float64bits(float64(want0[l])) ||
 								math.Float64bits(float64(a1[l])) != math.Float64bits(float64(want1[l])) {
-								t.Fatalf("%s %T w=%d nnz %d, %d, ahead %v: lane %d differs from ScoreBlock's", im.name, want0[0], w, n0, n1, ahead, l)
+								t.Fatalf("%s %T w=%d nnz %d, %d, ahead %v: lane %d differs from ScoreBlock's", im.Name(), want0[0], w, n0, n1, ahead, l)
 							}
 						}
 					}
@@ -100,11 +102,11 @@ func TestScoreBlock2BadIndex(t *testing.T) {
 }
 
 func testScoreBlock2BadIndex[T Float](t *testing.T) {
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		for w := 1; w <= 8; w++ {
 			const d = 5
 			blk := make([]T, d*w+scoreBlockLanes(w)-w)
@@ -127,7 +129,7 @@ func testScoreBlock2BadIndex[T Float](t *testing.T) {
 							idx0, idx1 = idx0[:4], idx1[:4] // feature d−1 only in the odd sample
 						}
 						val0, val1 := make([]T, len(idx0)), make([]T, len(idx1))
-						name := fmt.Sprintf("%s/%T/w=%d/idx=%d/short=%v/sample %d", im.name, blk[0], w, bad, short, which)
+						name := fmt.Sprintf("%s/%T/w=%d/idx=%d/short=%v/sample %d", im.Name(), blk[0], w, bad, short, which)
 						err := catch(func() { k.ScoreBlock2(make([]T, w), make([]T, w), b, idx0, val0, idx1, val1) })
 						want := catch(func() { k.ScoreBlock(make([]T, w), b, odd, make([]T, len(odd))) })
 						if (err == nil) != (want == nil) {
@@ -145,12 +147,12 @@ func testScoreBlock2BadIndex[T Float](t *testing.T) {
 		}
 	}
 	if err := catch(func() {
-		Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 3), make([]T, 100), nil, nil, nil, nil)
+		Kernels[T]{id: activeID}.ScoreBlock2(make([]T, 2), make([]T, 3), make([]T, 100), nil, nil, nil, nil)
 	}); err == nil {
 		t.Error("len(dst0) != len(dst1): no panic")
 	}
 	if err := catch(func() {
-		Kernels[T]{im: active}.ScoreBlock2(make([]T, 2), make([]T, 2), make([]T, 100), nil, nil, []int32{1}, nil)
+		Kernels[T]{id: activeID}.ScoreBlock2(make([]T, 2), make([]T, 2), make([]T, 100), nil, nil, []int32{1}, nil)
 	}); err == nil {
 		t.Error("len(idx1) != len(val1): no panic")
 	}

@@ -1,4 +1,4 @@
-package kernel
+package modelkern
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // refScan is ScanBlock2 spelled out on the Go loop (scoreBlockGeneric):
@@ -60,11 +62,11 @@ func TestScanBlock2(t *testing.T) {
 func testScanBlock2[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, uint64(unsafeSizeof[T]())))
 	const d = 37
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		stops := 0
 		for w := 1; w <= 8; w++ {
 			// Small weights, a bias of −1 in every lane but the class
@@ -127,7 +129,7 @@ func testScanBlock2[T Float](t *testing.T) {
 					dst0[w], dst1[w] = 42, 43
 					j, n := k.ScanBlock2(dst0[:w], dst1[:w], blk, idx, val, vis[start:], bias, c0)
 					wj, wn, s0, s1 := refScan(blk, idx, val, vis[start:], bias, c0)
-					name := fmt.Sprintf("%s %T w=%d trial %d from %d", im.name, blk[0], w, trial, start)
+					name := fmt.Sprintf("%s %T w=%d trial %d from %d", im.Name(), blk[0], w, trial, start)
 					if j != wj || n != wn {
 						t.Fatalf("%s: stop (%d, %d), want (%d, %d)", name, j, n, wj, wn)
 					}
@@ -146,7 +148,7 @@ func testScanBlock2[T Float](t *testing.T) {
 			}
 		}
 		if stops < 200 {
-			t.Fatalf("%s %T: only %d wrong visits: the test does not test", im.name, T(0), stops)
+			t.Fatalf("%s %T: only %d wrong visits: the test does not test", im.Name(), T(0), stops)
 		}
 	}
 }
@@ -171,11 +173,11 @@ func testScanBlock2Bad[T Float](t *testing.T) {
 	idx := []int32{0, 1, 2, 3, 0, 1, 5}
 	val := make([]T, len(idx))
 	good := Visit{Lo: 0, Hi: 4, Class: 9}
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		for _, bad := range []Visit{{Lo: 3, Hi: 2}, {Lo: 0, Hi: 8}, {Lo: -1, Hi: 2}, {Lo: 4, Hi: 7}, {Lo: 0, Hi: math.MinInt}} {
 			for at := range 3 {
 				vis := []Visit{good, good, good}
@@ -184,12 +186,12 @@ func testScanBlock2Bad[T Float](t *testing.T) {
 					k.ScanBlock2(make([]T, w), make([]T, w), blk, idx, val, vis, []T{-1, -1, -1}, 0)
 				})
 				if re, ok := err.(runtime.Error); !ok || !containsStr(re.Error(), "out of range") {
-					t.Errorf("%s %T visit %+v at %d: recovered %v, want an out-of-range runtime error", im.name, T(0), bad, at, err)
+					t.Errorf("%s %T visit %+v at %d: recovered %v, want an out-of-range runtime error", im.Name(), T(0), bad, at, err)
 				}
 			}
 		}
 	}
-	k := Kernels[T]{im: active}
+	k := Kernels[T]{id: activeID}
 	for _, c := range []struct {
 		name            string
 		dst0, dst1, bia int

@@ -1,10 +1,11 @@
-package kernel_test
+package modelkern_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -27,7 +28,7 @@ import (
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
-			k := kernel.OnInt8(v)
+			k := modelkern.OnInt8(v)
 			rng := rand.New(rand.NewPCG(31, 32))
 			for n := 1; n <= 12; n++ {
 				for _, d := range []int{0, 1, 3, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 255, 767, 768, 784, 1000} {
@@ -170,7 +171,7 @@ func TestFused10(t *testing.T) {
 		call()
 	}
 	for _, v := range int8Under(t) {
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		f, ok := k.Fused10(W, sum, f64, f64)
 		if ok != fused10Has(v) {
 			t.Fatalf("%s: Fused10 ok = %v, RescaleAsm %v", v.Name(), ok, k.RescaleAsm())
@@ -190,7 +191,7 @@ func TestFused10(t *testing.T) {
 		panics(v.Name()+" b", func() { k.Fused10(W, sum, f64, make([]float64, 11)) })
 		panics(v.Name()+" W", func() { k.Fused10(W[:49], sum, f64, f64) })
 	}
-	var zero kernel.Fused10
+	var zero modelkern.Fused10
 	panics("zero value, empty x", func() { zero.Predict(&out, nil, 0, 1) })
 	panics("zero value", func() { zero.Predict(&out, make([]uint8, 5), 0, 1) })
 	panics("zero value, PredictI8", func() { zero.PredictI8(&out, nil, 1) })
@@ -199,7 +200,7 @@ func TestFused10(t *testing.T) {
 // TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched
 // lengths.
 func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
-	k := kernel.OnInt8(int8Under(t)[0])
+	k := modelkern.OnInt8(int8Under(t)[0])
 	f := make([]float64, 10)
 	for name, call := range map[string]func(){
 		"sum": func() {
@@ -224,5 +225,5 @@ func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
 // implementations whose RescaleAsm is true, avxvnni (amd64's assembly,
 // AVX2 and AVX-VNNI alone) and avx2 (AVX2 alone, on rows widened to int16).
 func fused10Has(v *kernel.Int8Impl) bool {
-	return kernel.OnInt8(v).RescaleAsm() || v.Name() == "avxvnni" || v.Name() == "avx2"
+	return modelkern.OnInt8(v).RescaleAsm() || v.Name() == "avxvnni" || v.Name() == "avx2"
 }

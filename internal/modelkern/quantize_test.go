@@ -1,4 +1,4 @@
-package kernel_test
+package modelkern_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // quantSpecials are the edge values of the quantiser's tests: signed zeros,
@@ -104,7 +104,7 @@ func guardedBytes(n, off int) ([]uint8, func() error) {
 func TestQuantRange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 1))
 	for _, v := range kerneltest.AvailableInt8() {
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		for _, n := range quantLengths() {
 			for ci, x := range quantInputs(rng, n) {
 				for off := range 4 {
@@ -140,7 +140,7 @@ func fence(x []float32, off int) []float32 {
 func TestQuantizeU8(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 2))
 	for _, v := range kerneltest.AvailableInt8() {
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		for _, n := range quantLengths() {
 			want := make([]uint8, n)
 			for ci, x := range quantInputs(rng, n) {
@@ -174,7 +174,7 @@ func TestQuantizeU8Panics(t *testing.T) {
 					t.Errorf("%s: QuantizeU8 with len(dst) = 3, len(x) = 4 did not panic", v)
 				}
 			}()
-			kernel.OnInt8(v).QuantizeU8(make([]uint8, 3), make([]float32, 4), 1, 0.5)
+			modelkern.OnInt8(v).QuantizeU8(make([]uint8, 3), make([]float32, 4), 1, 0.5)
 		}()
 	}
 }

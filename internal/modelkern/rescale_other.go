@@ -2,7 +2,7 @@
 
 //go:build purego || !amd64
 
-package kernel
+package modelkern
 
 // rescaleArgmaxAsm runs RescaleArgmax on int8 implementation id's assembly
 // and reports whether it did: ok = false when it has none (dst then
@@ -14,32 +14,32 @@ func rescaleArgmaxAsm(id int8ID, dst []float32, acc []int32, s, b []float64, sx 
 // dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax
 // calls only where rescaleHasAsm is true: never here.
 func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleU8AVX512 without assembly")
+	panic("modelkern: dotsRescaleU8AVX512 without assembly")
 }
 
 // dotsRescaleI8AVX512 likewise (Fused10.PredictI8).
 func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleI8AVX512 without assembly")
+	panic("modelkern: dotsRescaleI8AVX512 without assembly")
 }
 
 // dotsRescaleU8AVXVNNI likewise (avxvnni's Fused10.Predict).
 func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleU8AVXVNNI without assembly")
+	panic("modelkern: dotsRescaleU8AVXVNNI without assembly")
 }
 
 // dotsRescaleI8AVXVNNI likewise (avxvnni's Fused10.PredictI8).
 func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleI8AVXVNNI without assembly")
+	panic("modelkern: dotsRescaleI8AVXVNNI without assembly")
 }
 
 // dotsRescaleU8AVX2 likewise (avx2's Fused10.Predict).
 func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleU8AVX2 without assembly")
+	panic("modelkern: dotsRescaleU8AVX2 without assembly")
 }
 
 // dotsRescaleI8AVX2 likewise (avx2's Fused10.PredictI8).
 func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {
-	panic("kernel: dotsRescaleI8AVX2 without assembly")
+	panic("modelkern: dotsRescaleI8AVX2 without assembly")
 }
 
 // rescaleHasAsm reports whether int8 implementation id runs RescaleArgmax

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// The block-scoring kernel of package kernel (the "neon" implementation).
+// The block-scoring kernel of package modelkern (the "neon" implementation).
 // The Go declarations are in sparseblock_arm64.go; the generator's
 // sparseblock_neon.go holds the definition.
 

@@ -1,4 +1,4 @@
-package kernel
+package modelkern
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // scoreBlockPlain is ScoreBlock's documented loop, lane by lane.
@@ -43,11 +45,11 @@ func TestScoreBlockExact(t *testing.T) {
 func testScoreBlockExact[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, uint64(unsafeSizeof[T]())))
 	rnd := func() T { return T((rng.Float64() - 0.5) * math.Exp2(float64(rng.IntN(20)-10))) }
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		for w := 1; w <= 8; w++ {
 			const d = 37
 			blk := make([]T, d*w+scoreBlockLanes(w)-w)
@@ -76,11 +78,11 @@ func testScoreBlockExact[T Float](t *testing.T) {
 					}
 					for l := range want {
 						if math.Float64bits(float64(got[l])) != math.Float64bits(float64(want[l])) {
-							t.Fatalf("%s %T w=%d nnz=%d lane %d: %v, the Go loop %v", im.name, want[0], w, nnz, l, got[:w], want)
+							t.Fatalf("%s %T w=%d nnz=%d lane %d: %v, the Go loop %v", im.Name(), want[0], w, nnz, l, got[:w], want)
 						}
 					}
 					if got[w] != 42 {
-						t.Fatalf("%s %T w=%d: wrote past dst", im.name, want[0], w)
+						t.Fatalf("%s %T w=%d: wrote past dst", im.Name(), want[0], w)
 					}
 				}
 			}
@@ -105,11 +107,11 @@ func TestScoreBlockBadIndex(t *testing.T) {
 }
 
 func testScoreBlockBadIndex[T Float](t *testing.T) {
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[T]{im: im}
+		k := On[T](im)
 		for w := 1; w <= 8; w++ {
 			const d = 5
 			blk := make([]T, d*w+scoreBlockLanes(w)-w)
@@ -134,7 +136,7 @@ func testScoreBlockBadIndex[T Float](t *testing.T) {
 					if slack == 1 {
 						idx[2] = d - 1
 					}
-					name := fmt.Sprintf("%s/%T/w=%d/idx=%d/short=%d", im.name, blk[0], w, idx[2], slack)
+					name := fmt.Sprintf("%s/%T/w=%d/idx=%d/short=%d", im.Name(), blk[0], w, idx[2], slack)
 					err := catch(func() { k.ScoreBlock(make([]T, w), b, idx, val) })
 					if !tc.fail && slack == 0 {
 						if err != nil {
@@ -149,10 +151,10 @@ func testScoreBlockBadIndex[T Float](t *testing.T) {
 			}
 		}
 	}
-	if err := catch(func() { Kernels[T]{im: active}.ScoreBlock(make([]T, 9), make([]T, 100), nil, nil) }); err == nil {
+	if err := catch(func() { Kernels[T]{id: activeID}.ScoreBlock(make([]T, 9), make([]T, 100), nil, nil) }); err == nil {
 		t.Error("w = 9: no panic")
 	}
-	if err := catch(func() { Kernels[T]{im: active}.ScoreBlock(make([]T, 2), make([]T, 100), []int32{1}, nil) }); err == nil {
+	if err := catch(func() { Kernels[T]{id: activeID}.ScoreBlock(make([]T, 2), make([]T, 100), []int32{1}, nil) }); err == nil {
 		t.Error("len(idx) != len(val): no panic")
 	}
 }
@@ -198,12 +200,12 @@ func BenchmarkScoreBlock(b *testing.B) {
 			slices.Sort(idx[r])
 		}
 		dst := make([]float32, w)
-		for _, im := range impls {
-			if !im.available {
+		for _, im := range kernel.Impls() {
+			if !im.Available() {
 				continue
 			}
-			k := Kernels[float32]{im: im}
-			b.Run(fmt.Sprintf("d=%d/nnz=%d/%s", c.d, c.nnz, im.name), func(b *testing.B) {
+			k := On[float32](im)
+			b.Run(fmt.Sprintf("d=%d/nnz=%d/%s", c.d, c.nnz, im.Name()), func(b *testing.B) {
 				r := 0
 				for range b.N {
 					k.ScoreBlock(dst, blk, idx[r], val[r])
@@ -225,18 +227,18 @@ func TestPrefetchRow(t *testing.T) {
 	idx := []int32{3, 1, 4, 1, 5}
 	val := []float32{9, 2, 6, 5, 3}
 	want := slices.Clone(val)
-	for _, im := range impls {
-		if !im.available {
+	for _, im := range kernel.Impls() {
+		if !im.Available() {
 			continue
 		}
-		k := Kernels[float32]{im: im}
+		k := On[float32](im)
 		k.PrefetchRow(nil, nil)
 		k.PrefetchRow(idx[:0], val[:0])
 		k.PrefetchRow(idx[4:], val[4:])
 		k.PrefetchRow(idx, val)
-		Kernels[float64]{im: im}.PrefetchRow(idx[:1], []float64{1})
+		On[float64](im).PrefetchRow(idx[:1], []float64{1})
 		if !slices.Equal(val, want) {
-			t.Fatalf("%s: PrefetchRow changed the row's values to %v", im.name, val)
+			t.Fatalf("%s: PrefetchRow changed the row's values to %v", im.Name(), val)
 		}
 	}
 	PrefetchRow(idx, val)

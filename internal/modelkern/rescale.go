@@ -1,4 +1,4 @@
-package kernel
+package modelkern
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ func (k Int8Kernels) RescaleArgmax(dst []float32, acc []int32, s, b []float64, s
 	if len(s) != n || len(b) != n {
 		panicLen("RescaleArgmax", "len(s)", len(s), "len(b)", len(b))
 	}
-	if best, finite, ok := rescaleArgmaxAsm(k.im.id, dst, acc, s, b, sx); ok {
+	if best, finite, ok := rescaleArgmaxAsm(k.id, dst, acc, s, b, sx); ok {
 		return best, finite
 	}
 	return rescaleArgmaxGeneric(dst, acc, s, b, sx)
@@ -37,7 +37,7 @@ func (k Int8Kernels) RescaleArgmax(dst []float32, acc []int32, s, b []float64, s
 
 // RescaleAsm reports whether k's RescaleArgmax runs assembly; if not, it
 // runs the Go loop above, which a caller may as well inline.
-func (k Int8Kernels) RescaleAsm() bool { return rescaleHasAsm(k.im.id) }
+func (k Int8Kernels) RescaleAsm() bool { return rescaleHasAsm(k.id) }
 
 // rescaleArgmaxGeneric is RescaleArgmax's Go loop, the reference of every
 // path.
@@ -81,7 +81,7 @@ func (k Int8Kernels) DotsU8I8RescaleArgmax(dst []float32, W []int8, x []uint8, s
 	if len(W) != n*len(x) {
 		panicLen("DotsU8I8RescaleArgmax", "len(W)", len(W), "len(dst)·len(x)", n*len(x))
 	}
-	if n != 10 || !rescaleHasAsm(k.im.id) {
+	if n != 10 || !rescaleHasAsm(k.id) {
 		return 0, false, false
 	}
 	// m's fields set one by one: a composite literal was built in a
@@ -130,7 +130,7 @@ const (
 )
 
 // errFused10 is the panic of Fused10.Predict and Fused10.PredictI8.
-var errFused10 = errors.New("kernel.Fused10: not ready, or the sample's length is not the rows' length")
+var errFused10 = errors.New("modelkern.Fused10: not ready, or the sample's length is not the rows' length")
 
 // Fused10 returns W (10 rows of d = len(W)/10 weights), sum, s and b made
 // ready for Fused10.Predict, and ok = true, where k has the fused path (the
@@ -153,7 +153,7 @@ func (k Int8Kernels) Fused10(W []int8, sum []int32, s, b []float64) (f Fused10, 
 	if len(W)%10 != 0 {
 		panicLen("Fused10", "len(W)", len(W), "10·(len(W)/10)", len(W)/10*10)
 	}
-	kind := fused10Asm(k.im.id)
+	kind := fused10Asm(k.id)
 	if kind == fused10None {
 		return Fused10{}, false
 	}

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// The int8 models' rescale and argmax of package kernel for amd64
+// The int8 models' rescale and argmax of package modelkern for amd64
 // (RescaleArgmax of the avx512vnni implementation). The Go declaration is
 // in rescale_amd64.go; the generator's rescale.go holds its definition.
 

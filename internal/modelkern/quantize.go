@@ -1,4 +1,4 @@
-package kernel
+package modelkern
 
 import "math"
 
@@ -17,7 +17,7 @@ import "math"
 // active int8 implementation. An empty x gives 0, 0, true. −0 counts as
 // below +0: lo is −0 when x's least value is −0.
 func QuantRange(x []float32) (lo, hi float32, finite bool) {
-	return Int8Kernels{im: activeInt8}.QuantRange(x)
+	return Int8Kernels{id: activeInt8}.QuantRange(x)
 }
 
 // QuantizeU8 sets dst[i] to the byte of t = float32(x[i]·inv) + off, using
@@ -38,12 +38,12 @@ func QuantRange(x []float32) (lo, hi float32, finite bool) {
 // With off = zero + ½ this rounds x/scale + zero half up, for inv = 1/scale.
 // It panics if len(dst) != len(x).
 func QuantizeU8(dst []uint8, x []float32, inv, off float32) {
-	Int8Kernels{im: activeInt8}.QuantizeU8(dst, x, inv, off)
+	Int8Kernels{id: activeInt8}.QuantizeU8(dst, x, inv, off)
 }
 
 // QuantRange is the package-level QuantRange on k's implementation.
 func (k Int8Kernels) QuantRange(x []float32) (lo, hi float32, finite bool) {
-	neg, pos, ok := quantRangeAsm(k.im.id, x)
+	neg, pos, ok := quantRangeAsm(k.id, x)
 	if !ok {
 		neg, pos = quantRangeGeneric(x)
 	}
@@ -62,7 +62,7 @@ func (k Int8Kernels) QuantizeU8(dst []uint8, x []float32, inv, off float32) {
 	if len(dst) != len(x) {
 		panicLen("QuantizeU8", "len(dst)", len(dst), "len(x)", len(x))
 	}
-	if quantizeAsm(k.im.id, dst, x, inv, off) {
+	if quantizeAsm(k.id, dst, x, inv, off) {
 		return
 	}
 	quantizeU8Generic(dst, x, inv, off)

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// The input quantiser of package kernel for arm64 (QuantRange and
+// The input quantiser of package modelkern for arm64 (QuantRange and
 // QuantizeU8 of the neon and neondot int8 implementations). The Go
 // declarations are in quantize_arm64.go; the generator's quantize.go and
 // quantize_neon.go hold their definition. Every WORD carries its GNU
