@@ -11,8 +11,8 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Kind is the shape of a model: how many weight vectors it has and how it
@@ -78,7 +78,7 @@ type Model[T Float] struct {
 // after it is published (Update may append to V and VB beyond the length
 // of a published snapshot, which its readers never look at).
 type state[T Float] struct {
-	k       kernel.Kernels[T] // the active implementation, resolved once
+	k       modelkern.Kernels[T] // the active implementation, resolved once
 	kind    Kind
 	algo    Algorithm
 	d       int
@@ -321,7 +321,7 @@ func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
 // training computes it from k.Dot, and where that overflows (a sample far
 // larger than any training row) from a scaled sum, so that the factor is
 // not 0.
-func augScaleOf[T Float](k kernel.Kernels[T], x []T, bf float64) float64 {
+func augScaleOf[T Float](k modelkern.Kernels[T], x []T, bf float64) float64 {
 	sq := float64(k.Dot(x, x))
 	if !math.IsInf(sq, 1) {
 		return augScale(sq, bf)

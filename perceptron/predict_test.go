@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
@@ -16,7 +17,7 @@ import (
 // that one test process checks every implementation the CPU has.
 func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
 	s := *m.st.Load()
-	s.k = kernel.On[T](im)
+	s.k = modelkern.On[T](im)
 	out := new(Model[T])
 	out.st.Store(&s)
 	return out
