@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -26,7 +27,7 @@ import (
 // Fused10.PredictI8 on the sample's bytes read as signed what DotsI8 and
 // RescaleArgmax give.
 func TestDotsU8I8RescaleArgmax(t *testing.T) {
-	for _, v := range int8Under(t) {
+	for _, v := range kerneltest.AvailableInt8() {
 		t.Run(v.Name(), func(t *testing.T) {
 			k := modelkern.OnInt8(v)
 			rng := rand.New(rand.NewPCG(31, 32))
@@ -170,7 +171,7 @@ func TestFused10(t *testing.T) {
 		}()
 		call()
 	}
-	for _, v := range int8Under(t) {
+	for _, v := range kerneltest.AvailableInt8() {
 		k := modelkern.OnInt8(v)
 		f, ok := k.Fused10(W, sum, f64, f64)
 		if ok != fused10Has(v) {
@@ -200,7 +201,7 @@ func TestFused10(t *testing.T) {
 // TestDotsU8I8RescaleArgmaxLengths checks the panics on mismatched
 // lengths.
 func TestDotsU8I8RescaleArgmaxLengths(t *testing.T) {
-	k := modelkern.OnInt8(int8Under(t)[0])
+	k := modelkern.OnInt8(kerneltest.AvailableInt8()[0])
 	f := make([]float64, 10)
 	for name, call := range map[string]func(){
 		"sum": func() {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -32,7 +33,7 @@ func rescaleWant(dst []float32, acc []int32, s, b []float64, sx float64) (int, b
 // distinct values, ±0), all negative, overflowing float32 (a huge s[k]:
 // +Inf, and −Inf, at any index) and at random.
 func TestRescaleArgmax(t *testing.T) {
-	for _, v := range int8Under(t) {
+	for _, v := range kerneltest.AvailableInt8() {
 		t.Run(v.Name(), func(t *testing.T) {
 			k := modelkern.OnInt8(v)
 			rng := rand.New(rand.NewPCG(21, 22))
