@@ -33,8 +33,6 @@ var kernelSpecs = []kspec{
 		[]string{"for i := range x { x[i] *= a }"}},
 	{"matvec", "dst, m, w []T", "dst, m, w", "", "sets dst[i] to row i of the row-major len(dst)×len(w)\nmatrix m times w, four rows at a time:",
 		[]string{"d := len(w)", "for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }"}},
-	{"dots2", "dst, w, x []T", "dst, w, x", "", "sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the\nK = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at\nleast 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a\ntime sharing each load of the two samples:",
-		[]string{"K, d := len(dst)/2, len(x)/2", "for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }"}},
 }
 
 // goFile accumulates a generated Go file.

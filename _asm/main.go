@@ -22,6 +22,9 @@
 //	                               the one-vs-rest perceptron's block scoring
 //	                               (sparseblock.go, sparseblock_x86.go,
 //	                               sparseblock_neon.go)
+//	internal/modelkern/dots2_amd64.s, dots2_arm64.s, dots2_{amd64,arm64,noasm}.go
+//	                               Dots2, two samples' scores a call (dots2.go,
+//	                               dots2_x86.go, dots2_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -139,6 +142,11 @@ func generate(pkg string) ([]outFile, error) {
 			{"internal/modelkern/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},
 			{"internal/modelkern/sparseblock_arm64.go", func() ([]byte, error) { return scoreBlockGoFile("arm64") }},
 			{"internal/modelkern/sparseblock_other.go", func() ([]byte, error) { return scoreBlockGoFile("") }},
+			{"internal/modelkern/dots2_amd64.s", dots2X86File},
+			{"internal/modelkern/dots2_arm64.s", func() ([]byte, error) { return dots2NEONFile(), nil }},
+			{"internal/modelkern/dots2_amd64.go", func() ([]byte, error) { return dots2GoFile("amd64") }},
+			{"internal/modelkern/dots2_arm64.go", func() ([]byte, error) { return dots2GoFile("arm64") }},
+			{"internal/modelkern/dots2_noasm.go", func() ([]byte, error) { return dots2GoFile("") }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {

@@ -133,24 +133,6 @@ func testFenced[T float32 | float64](t *testing.T, f *funcs[T], at func([]byte, 
 					t.Fatalf("matvec %s: dst[%d] = %v, want %v", what, i, dst[i], want)
 				}
 			}
-			// dots2: W (the matrix), the two samples x and dst all touch a fence.
-			if 2*d*size > len(px) || 2*rows*size > len(py) {
-				continue
-			}
-			x, dst2 := at(px, 2*d), at(py, 2*rows)
-			fillSmall(x, 5)
-			f.dots2(dst2, m, x)
-			for s := range 2 {
-				for i := range rows {
-					var want float64
-					for j := range d {
-						want += float64(m[i*d+j]) * float64(x[s*d+j])
-					}
-					if float64(dst2[s*rows+i]) != want {
-						t.Fatalf("dots2 %s: sample %d row %d = %v, want %v", what, s, i, dst2[s*rows+i], want)
-					}
-				}
-			}
 		}
 	}
 }

@@ -7,10 +7,11 @@ import (
 )
 
 // TestNEONWordEncodings checks every hand-encoded WORD of quantize_arm64.s
-// against the GNU arm64 assembler. It only reads the file, so it runs on
-// every host.
+// and dots2_arm64.s against the GNU arm64 assembler. It only reads the
+// files, so it runs on every host.
 func TestNEONWordEncodings(t *testing.T) {
 	asmcheck.NEONWords(t, "quantize_arm64.s")
+	asmcheck.NEONWords(t, "dots2_arm64.s")
 }
 
 // TestX86ByteEncodings checks every hand-encoded instruction of
