@@ -1,9 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Dots2 of package modelkern (the perceptron's batch prediction, two
 // samples a call): internal/modelkern/dots2_amd64.s (AVX2 and AVX-512,
@@ -89,25 +86,9 @@ func dots2GoFile(goarch string) ([]byte, error) {
 	if len(list) == 0 {
 		return f.gofmt()
 	}
-	k := dots2Spec
 	for _, im := range list {
 		for _, t := range []elem{f32, f64} {
-			name := k.name + im.infix + t.sfx
-			f.p("")
-			doc := strings.SplitN(k.doc, "\n", 2)
-			f.p("// %s %s", name, doc[0])
-			if len(doc) > 1 {
-				f.comment(doc[1])
-			}
-			f.p("//")
-			for _, l := range k.loop {
-				f.p("//\t%s", l)
-			}
-			f.p("//")
-			f.comment(fmt.Sprintf("(%s; the multiply-adds fused, the sums kept in several\npartial sums: within the bound of kernel's Dot.)", im.label))
-			f.p("//")
-			f.p("//go:noescape")
-			f.p("func %s(%s)", name, typed(k.params, t))
+			declareKernel(f, dots2Spec, im, t, fmt.Sprintf("(%s; the multiply-adds fused, the sums kept in several\npartial sums: within the bound of kernel's Dot.)", im.label))
 		}
 	}
 	return f.gofmt()

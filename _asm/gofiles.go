@@ -162,28 +162,39 @@ func kernelGoFile(goarch string) ([]byte, error) {
 			"documented in kernel.go; the multiply-adds are fused.", im.label, file))
 		for _, t := range []elem{f32, f64} {
 			for _, k := range kernelSpecs {
-				name := k.name + im.infix + t.sfx
-				f.p("")
-				doc := strings.SplitN(k.doc, "\n", 2)
-				f.p("// %s %s", name, doc[0])
-				if len(doc) > 1 {
-					f.comment(doc[1])
-				}
-				f.p("//")
-				for _, l := range k.loop {
-					f.p("//\t%s", l)
-				}
-				f.p("//")
-				f.p("//go:noescape")
-				sig := fmt.Sprintf("func %s(%s)", name, typed(k.params, t))
-				if k.result != "" {
-					sig += " " + typed(k.result, t)
-				}
-				f.p("%s", sig)
+				declareKernel(f, k, im, t, "")
 			}
 		}
 	}
 	return f.gofmt()
+}
+
+// declareKernel writes the //go:noescape declaration of kernel k's
+// assembly for implementation im and element type t, with its doc: what it
+// does, the plain Go loop it computes and note (if not empty).
+func declareKernel(f *goFile, k kspec, im *implSpec, t elem, note string) {
+	name := k.name + im.infix + t.sfx
+	f.p("")
+	doc := strings.SplitN(k.doc, "\n", 2)
+	f.p("// %s %s", name, doc[0])
+	if len(doc) > 1 {
+		f.comment(doc[1])
+	}
+	f.p("//")
+	for _, l := range k.loop {
+		f.p("//\t%s", l)
+	}
+	f.p("//")
+	if note != "" {
+		f.comment(note)
+		f.p("//")
+	}
+	f.p("//go:noescape")
+	sig := fmt.Sprintf("func %s(%s)", name, typed(k.params, t))
+	if k.result != "" {
+		sig += " " + typed(k.result, t)
+	}
+	f.p("%s", sig)
 }
 
 // gramTiles is gram's entry for one implementation and element type.
