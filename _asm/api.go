@@ -21,7 +21,6 @@ type apiSpec struct {
 	scalar string   // the scalar parameter, if any
 	result bool
 	check  []string // the length check: lhs name, lhs expr, rhs name, rhs expr
-	small  string   // Go statements run first (with k. or without, %s), e.g. a fallback for short rows
 	doc    string   // doc of the Kernels method
 	docFn  string   // doc of the package-level function
 }
@@ -52,14 +51,6 @@ var apiSpecs = []apiSpec{
 			"the roles named for scoring; the rows are processed in register blocks so x\nis streamed once per block rather than once per row. It panics if\nlen(W) != len(dst)·len(x).",
 		docFn: "Dots sets dst[k] = W[k]·x for the row-major len(dst)×len(x) matrix W, using\nthe active implementation: k weight vectors scored against one sample. dst\n" +
 			"is the destination; W and x are not modified. It panics if\nlen(W) != len(dst)·len(x)."},
-	{name: "Dots2", kernel: "dots2", params: "dst, W, x []T", args: []string{"dst", "W", "x"},
-		check: []string{"len(W)", "len(W)", "len(dst)/2·len(x)/2 (both even)", "pairLen(len(dst), len(x))"},
-		small: "if shortPair(x) {\n%[1]sDots(dst[:len(dst)/2], W, x[:len(x)/2])\n%[1]sDots(dst[len(dst)/2:], W, x[len(x)/2:])\nreturn\n}",
-		doc: "Dots2 scores two samples at once: dst[k] = W[k]·x0 and dst[K+k] = W[k]·x1 for\nthe K = len(dst)/2 rows of the row-major K×d matrix W, where x = x0‖x1 holds\n" +
-			"the two samples of d = len(x)/2 features each. The scores of a batch, two\nsamples per call: the rows are processed in 2×5 register tiles, so each\n" +
-			"load of a weight vector serves both samples and the multiply-adds, not the\nloads, bound it. It panics unless len(dst) and len(x) are even and\nlen(W) == len(dst)/2·len(x)/2.",
-		docFn: "Dots2 sets dst[k] = W[k]·x0 and dst[K+k] = W[k]·x1 for the K = len(dst)/2 rows\nof the row-major K×d matrix W and the two samples x = x0‖x1 of d = len(x)/2\n" +
-			"features, using the active implementation. dst is the destination; W and x\nare not modified. It panics unless len(dst) and len(x) are even and\nlen(W) == len(dst)/2·len(x)/2."},
 }
 
 // apiFuncs writes the exported functions and methods for the
@@ -97,13 +88,6 @@ func apiFuncs(f *goFile, list []*implSpec) {
 				f.p("if %s != %s {", c[1], c[3])
 				f.p("panicLen(%q, %q, %s, %q, %s)", a.name, c[0], c[1], c[2], c[3])
 				f.p("}")
-			}
-			if a.small != "" {
-				recv := ""
-				if method {
-					recv = "k."
-				}
-				f.p(a.small, recv)
 			}
 			for _, t := range []elem{f32, f64} {
 				conv := "f32s"

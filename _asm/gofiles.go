@@ -33,8 +33,6 @@ var kernelSpecs = []kspec{
 		[]string{"for i := range x { x[i] *= a }"}},
 	{"matvec", "dst, m, w []T", "dst, m, w", "", "sets dst[i] to row i of the row-major len(dst)×len(w)\nmatrix m times w, four rows at a time:",
 		[]string{"d := len(w)", "for i := range dst { dst[i] = dot(m[i*d:(i+1)*d], w) }"}},
-	{"dots2", "dst, w, x []T", "dst, w, x", "", "sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the\nK = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at\nleast 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a\ntime sharing each load of the two samples:",
-		[]string{"K, d := len(dst)/2, len(x)/2", "for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }"}},
 }
 
 // goFile accumulates a generated Go file.
@@ -164,28 +162,39 @@ func kernelGoFile(goarch string) ([]byte, error) {
 			"documented in kernel.go; the multiply-adds are fused.", im.label, file))
 		for _, t := range []elem{f32, f64} {
 			for _, k := range kernelSpecs {
-				name := k.name + im.infix + t.sfx
-				f.p("")
-				doc := strings.SplitN(k.doc, "\n", 2)
-				f.p("// %s %s", name, doc[0])
-				if len(doc) > 1 {
-					f.comment(doc[1])
-				}
-				f.p("//")
-				for _, l := range k.loop {
-					f.p("//\t%s", l)
-				}
-				f.p("//")
-				f.p("//go:noescape")
-				sig := fmt.Sprintf("func %s(%s)", name, typed(k.params, t))
-				if k.result != "" {
-					sig += " " + typed(k.result, t)
-				}
-				f.p("%s", sig)
+				declareKernel(f, k, im, t, "")
 			}
 		}
 	}
 	return f.gofmt()
+}
+
+// declareKernel writes the //go:noescape declaration of kernel k's
+// assembly for implementation im and element type t, with its doc: what it
+// does, the plain Go loop it computes and note (if not empty).
+func declareKernel(f *goFile, k kspec, im *implSpec, t elem, note string) {
+	name := k.name + im.infix + t.sfx
+	f.p("")
+	doc := strings.SplitN(k.doc, "\n", 2)
+	f.p("// %s %s", name, doc[0])
+	if len(doc) > 1 {
+		f.comment(doc[1])
+	}
+	f.p("//")
+	for _, l := range k.loop {
+		f.p("//\t%s", l)
+	}
+	f.p("//")
+	if note != "" {
+		f.comment(note)
+		f.p("//")
+	}
+	f.p("//go:noescape")
+	sig := fmt.Sprintf("func %s(%s)", name, typed(k.params, t))
+	if k.result != "" {
+		sig += " " + typed(k.result, t)
+	}
+	f.p("%s", sig)
 }
 
 // gramTiles is gram's entry for one implementation and element type.

@@ -41,9 +41,6 @@ func kernelNEONFile() []byte {
 	for _, t := range []elem{f32, f64} {
 		neonMatvec(f, t)
 	}
-	for _, t := range []elem{f32, f64} {
-		neonDots2(f, t)
-	}
 	return f.bytes()
 }
 

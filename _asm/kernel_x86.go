@@ -37,7 +37,7 @@ import (
 //   - VZEROUPPER before every RET (only Z0-Z15 are used on AVX-512, so it
 //     cleans all upper state).
 
-// kernelFuncs emits the six kernels of implementation im for both element
+// kernelFuncs emits the five kernels of implementation im for both element
 // types into f.
 func kernelFuncs(f *asmFile, im *implSpec, v isa) {
 	for _, t := range []elem{f32, f64} {
@@ -46,7 +46,6 @@ func kernelFuncs(f *asmFile, im *implSpec, v isa) {
 		axpyKernel(f, im, t, v)
 		scaleKernel(f, im, t, v)
 		matvecKernel(f, im, t, v)
-		dots2Kernel(f, im, t, v)
 	}
 }
 

@@ -12,15 +12,19 @@
 //	                               the int8 kernels (int8.go, int8_x86.go, int8_neon.go)
 //	kernel/sparse_amd64.s, sparse_arm64.s, sparse_{amd64,arm64,noasm}.go
 //	                               the sparse kernels (sparse.go, sparse_x86.go, sparse_neon.go)
-//	kernel/quantize_amd64.s, quantize_arm64.s, quantize_{amd64,arm64,noasm}.go
+//	internal/modelkern/quantize_amd64.s, quantize_arm64.s, quantize_{amd64,arm64,noasm}.go
 //	                               the int8 models' input quantiser (quantize.go,
 //	                               quantize_x86.go, quantize_neon.go)
-//	kernel/rescale_amd64.s, rescale_{amd64,other}.go
+//	internal/modelkern/rescale_amd64.s, rescale_{amd64,other}.go
 //	                               the int8 models' rescale and argmax (rescale.go)
-//	kernel/sparseblock_amd64.s, sparseblock_arm64.s,
-//	kernel/sparseblock_{amd64,arm64,other}.go
-//	                               the block-scoring kernel (sparseblock.go,
-//	                               sparseblock_x86.go, sparseblock_neon.go)
+//	internal/modelkern/sparseblock_amd64.s, sparseblock_arm64.s,
+//	internal/modelkern/sparseblock_{amd64,arm64,other}.go
+//	                               the one-vs-rest perceptron's block scoring
+//	                               (sparseblock.go, sparseblock_x86.go,
+//	                               sparseblock_neon.go)
+//	internal/modelkern/dots2_amd64.s, dots2_arm64.s, dots2_{amd64,arm64,noasm}.go
+//	                               Dots2, two samples' scores a call (dots2.go,
+//	                               dots2_x86.go, dots2_neon.go)
 //	gram/micro_amd64.s, micro_avx512_amd64.s, micro_arm64.s
 //	gram/micro_amd64.go, micro_arm64.go, micro_noasm.go
 //	                               gram's registry entries, wrappers, stubs
@@ -32,11 +36,11 @@
 // gram_neon.go) and instantiated per element type and vector width. Run it
 // from the module root with
 //
-//	go generate ./kernel ./gram
+//	go generate ./kernel ./internal/modelkern ./gram
 //
-// (the //go:generate lines run "go -C ../_asm run . -pkg kernel" and
-// "... -pkg gram"), or as "go -C _asm run ." for everything. CI regenerates
-// and fails if the committed files differ.
+// (the //go:generate lines run "go -C ../_asm run . -pkg kernel",
+// "... -pkg modelkern" and "... -pkg gram"), or as "go -C _asm run ." for
+// everything. CI regenerates and fails if the committed files differ.
 package main
 
 import (
@@ -54,7 +58,7 @@ func main() {
 	// the default one.
 	fs := flag.NewFlagSet("_asm", flag.ExitOnError)
 	root := fs.String("root", "..", "the module root")
-	pkg := fs.String("pkg", "", "generate only this package's files (kernel, gram or roofline); empty: all")
+	pkg := fs.String("pkg", "", "generate only this package's files (kernel, modelkern, gram or roofline); empty: all")
 	_ = fs.Parse(os.Args[1:])
 	files, err := generate(*pkg)
 	if err != nil {
@@ -113,19 +117,36 @@ func generate(pkg string) ([]outFile, error) {
 			{"kernel/sparse_amd64.go", func() ([]byte, error) { return sparseGoFile("amd64") }},
 			{"kernel/sparse_arm64.go", func() ([]byte, error) { return sparseGoFile("arm64") }},
 			{"kernel/sparse_noasm.go", func() ([]byte, error) { return sparseGoFile("") }},
-			{"kernel/quantize_amd64.s", quantizeX86File},
-			{"kernel/quantize_arm64.s", func() ([]byte, error) { return quantizeNEONFile(), nil }},
-			{"kernel/quantize_amd64.go", func() ([]byte, error) { return quantizeGoFile("amd64") }},
-			{"kernel/quantize_arm64.go", func() ([]byte, error) { return quantizeGoFile("arm64") }},
-			{"kernel/quantize_noasm.go", func() ([]byte, error) { return quantizeGoFile("") }},
-			{"kernel/rescale_amd64.s", rescaleX86File},
-			{"kernel/rescale_amd64.go", func() ([]byte, error) { return rescaleGoFile("amd64") }},
-			{"kernel/rescale_other.go", func() ([]byte, error) { return rescaleGoFile("") }},
-			{"kernel/sparseblock_amd64.s", scoreBlockAVXFile},
-			{"kernel/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
-			{"kernel/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},
-			{"kernel/sparseblock_arm64.go", func() ([]byte, error) { return scoreBlockGoFile("arm64") }},
-			{"kernel/sparseblock_other.go", func() ([]byte, error) { return scoreBlockGoFile("") }},
+		} {
+			data, err := g.f()
+			if err := add(g.path, data, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if pkg == "" || pkg == "modelkern" {
+		for _, g := range []struct {
+			path string
+			f    func() ([]byte, error)
+		}{
+			{"internal/modelkern/quantize_amd64.s", quantizeX86File},
+			{"internal/modelkern/quantize_arm64.s", func() ([]byte, error) { return quantizeNEONFile(), nil }},
+			{"internal/modelkern/quantize_amd64.go", func() ([]byte, error) { return quantizeGoFile("amd64") }},
+			{"internal/modelkern/quantize_arm64.go", func() ([]byte, error) { return quantizeGoFile("arm64") }},
+			{"internal/modelkern/quantize_noasm.go", func() ([]byte, error) { return quantizeGoFile("") }},
+			{"internal/modelkern/rescale_amd64.s", rescaleX86File},
+			{"internal/modelkern/rescale_amd64.go", func() ([]byte, error) { return rescaleGoFile("amd64") }},
+			{"internal/modelkern/rescale_other.go", func() ([]byte, error) { return rescaleGoFile("") }},
+			{"internal/modelkern/sparseblock_amd64.s", scoreBlockAVXFile},
+			{"internal/modelkern/sparseblock_arm64.s", func() ([]byte, error) { return scoreBlockNEONFile(), nil }},
+			{"internal/modelkern/sparseblock_amd64.go", func() ([]byte, error) { return scoreBlockGoFile("amd64") }},
+			{"internal/modelkern/sparseblock_arm64.go", func() ([]byte, error) { return scoreBlockGoFile("arm64") }},
+			{"internal/modelkern/sparseblock_other.go", func() ([]byte, error) { return scoreBlockGoFile("") }},
+			{"internal/modelkern/dots2_amd64.s", dots2X86File},
+			{"internal/modelkern/dots2_arm64.s", func() ([]byte, error) { return dots2NEONFile(), nil }},
+			{"internal/modelkern/dots2_amd64.go", func() ([]byte, error) { return dots2GoFile("amd64") }},
+			{"internal/modelkern/dots2_arm64.go", func() ([]byte, error) { return dots2GoFile("arm64") }},
+			{"internal/modelkern/dots2_noasm.go", func() ([]byte, error) { return dots2GoFile("") }},
 		} {
 			data, err := g.f()
 			if err := add(g.path, data, err); err != nil {
@@ -158,7 +179,7 @@ func generate(pkg string) ([]outFile, error) {
 		}
 		out = append(out, files...)
 	}
-	if pkg != "" && pkg != "kernel" && pkg != "gram" && pkg != "roofline" {
+	if pkg != "" && pkg != "kernel" && pkg != "modelkern" && pkg != "gram" && pkg != "roofline" {
 		return nil, fmt.Errorf("unknown package %q", pkg)
 	}
 	return out, nil

@@ -2,9 +2,9 @@ package main
 
 import "fmt"
 
-// The input quantiser of package kernel (Int8Kernels.QuantRange and
+// The input quantiser of package modelkern (Int8Kernels.QuantRange and
 // Int8Kernels.QuantizeU8, written by hand with their Go loops in
-// kernel/quantize.go): the float32 → uint8 step in front of the int8
+// internal/modelkern/quantize.go): the float32 → uint8 step in front of the int8
 // kernels. Each int8 implementation runs the quantiser of its vector width:
 // avx512vnni the AVX-512 one, avx2 and avxvnni the AVX2 one, neon and
 // neondot the NEON one. Two assembly functions per width:
@@ -26,7 +26,7 @@ import "fmt"
 // The AVX2 and NEON ones need len(x) ≥ their vector's lanes (they end with
 // one vector overlapping the previous ones: min, max and the bytes do not
 // change when an element is done twice); the Go dispatch
-// (kernel/quantize_<goarch>.go, below) sends shorter inputs to the Go loops.
+// (internal/modelkern/quantize_<goarch>.go, below) sends shorter inputs to the Go loops.
 // The AVX-512 ones take any length (the tail is one masked vector).
 // quantize_x86.go and quantize_neon.go hold the assembly.
 
@@ -64,14 +64,14 @@ const (
 	quantGoConstrain = "purego || !(amd64 || arm64)"
 )
 
-// quantizeGoFile returns kernel/quantize_<goarch>.go, or quantize_noasm.go
+// quantizeGoFile returns internal/modelkern/quantize_<goarch>.go, or quantize_noasm.go
 // for "".
 func quantizeGoFile(goarch string) ([]byte, error) {
 	constraint := "!purego"
 	if goarch == "" {
 		constraint = quantGoConstrain
 	}
-	f := newGoFile(constraint, "kernel")
+	f := newGoFile(constraint, "modelkern")
 	widths := quantWidthsOf(goarch)
 	f.comment("quantRangeAsm returns the largest unsigned and signed bits of x (see\n" +
 		"quantRangeGeneric) computed by int8 implementation id's assembly, and\n" +

@@ -2,7 +2,7 @@ package main
 
 import "fmt"
 
-// The input quantiser for arm64 (kernel/quantize_arm64.s; see quantize.go
+// The input quantiser for arm64 (internal/modelkern/quantize_arm64.s; see quantize.go
 // for the contracts), run by the neon and neondot int8 implementations.
 //
 // quantRangeNEON: the bits of each vector folded into four running
@@ -20,10 +20,10 @@ import "fmt"
 // FCVTZU, UQXTN: they are WORDs with their GNU mnemonic (kernel's
 // wordenc_test.go re-assembles each).
 
-// quantizeNEONFile returns kernel/quantize_arm64.s.
+// quantizeNEONFile returns internal/modelkern/quantize_arm64.s.
 func quantizeNEONFile() []byte {
 	f := newNeonFile(
-		"The input quantiser of package kernel for arm64 (QuantRange and",
+		"The input quantiser of package modelkern for arm64 (QuantRange and",
 		"QuantizeU8 of the neon and neondot int8 implementations). The Go",
 		"declarations are in quantize_arm64.go; the generator's quantize.go and",
 		"quantize_neon.go hold their definition. Every WORD carries its GNU",

@@ -7,7 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The input quantiser for amd64 (kernel/quantize_amd64.s; see quantize.go
+// The input quantiser for amd64 (internal/modelkern/quantize_amd64.s; see quantize.go
 // for the functions' contracts).
 //
 // quantRange: the bits of each vector folded into four running unsigned
@@ -32,7 +32,7 @@ import (
 
 func quantizeX86File() ([]byte, error) {
 	f := newAsmFile(
-		"The input quantiser of package kernel for amd64 (QuantRange and",
+		"The input quantiser of package modelkern for amd64 (QuantRange and",
 		"QuantizeU8 of the int8 implementations: avx2 and avxvnni run the AVX2",
 		"functions, avx512vnni the AVX-512 ones). The Go declarations are in",
 		"quantize_amd64.go; the generator's quantize.go and quantize_x86.go hold",

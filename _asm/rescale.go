@@ -6,7 +6,7 @@ import (
 )
 
 // The int8 models' last step (Int8Kernels.RescaleArgmax, written by hand
-// with its Go loop in kernel/rescale.go): the integer scores to float32
+// with its Go loop in internal/modelkern/rescale.go): the integer scores to float32
 // ones and their argmax. One assembly function, for avx512vnni:
 //
 //	rescaleArgmaxAVX512(dst []float32, acc []int32, s, b []float64, sx float64) (best int, finite bool)
@@ -27,15 +27,15 @@ import (
 // above 2³² − 1 − k: the largest key holds the largest score and, among
 // equal ones, the smallest k (k < 2³²), in one reduction at the end. If a
 // lane's exponent is all ones, the result is 0, false.
-// The Go dispatch (kernel/rescale_<goarch>.go) sends the other
+// The Go dispatch (internal/modelkern/rescale_<goarch>.go) sends the other
 // implementations to the Go loop.
 
 const rescaleSig = "func(dst []float32, acc []int32, s, b []float64, sx float64) (best int, finite bool)"
 
-// rescaleX86File returns kernel/rescale_amd64.s.
+// rescaleX86File returns internal/modelkern/rescale_amd64.s.
 func rescaleX86File() ([]byte, error) {
 	f := newAsmFile(
-		"The int8 models' rescale and argmax of package kernel for amd64",
+		"The int8 models' rescale and argmax of package modelkern for amd64",
 		"(RescaleArgmax of the avx512vnni implementation). The Go declaration is",
 		"in rescale_amd64.go; the generator's rescale.go holds its definition.",
 	)
@@ -223,7 +223,7 @@ func rescaleReturn(g *x86) {
 }
 
 // dotsRescaleSig is dotsRescaleU8AVX512's signature for avo; the Go
-// declaration's m is a *Fused10 (kernel/rescale.go), whose first four words
+// declaration's m is a *Fused10 (internal/modelkern/rescale.go), whose first four words
 // are the pointers w, sum, s and b, then the rows' stride and (read by
 // dotsRescaleI8AVX512 alone) a pointer to the rows' own sums.
 const dotsRescaleSig = "func(dst *[10]float32, m *[6]uintptr, x []uint8, z uint8, sx float64) (best int, finite bool)"
@@ -263,7 +263,7 @@ func fused10Fn(f *asmFile, v *i8Variant, vi isa, W int, suffix string, signed bo
 //     the bits above, of lanes holding +0, never the lowest set); a score
 //     with all exponent bits set (±Inf, NaN) returns 0, false first.
 //
-// m points to a kernel.Fused10: the first elements of w, sum, s and b,
+// m points to a modelkern.Fused10: the first elements of w, sum, s and b,
 // then the stride of w's 10 rows (≥ len(x); Fused10's are 64-byte aligned
 // and padded to a multiple of 64 bytes, whose pad is never read). The
 // lengths (10 and the rows') are the caller's.
@@ -396,13 +396,13 @@ func dotsRescaleTree(g *x86) {
 	g.VPADDD(reg.X9, reg.X8, reg.X8)
 }
 
-// rescaleGoFile returns kernel/rescale_amd64.go, or rescale_other.go for "".
+// rescaleGoFile returns internal/modelkern/rescale_amd64.go, or rescale_other.go for "".
 func rescaleGoFile(goarch string) ([]byte, error) {
 	constraint := "!purego"
 	if goarch == "" {
 		constraint = "purego || !amd64"
 	}
-	f := newGoFile(constraint, "kernel")
+	f := newGoFile(constraint, "modelkern")
 	f.comment("rescaleArgmaxAsm runs RescaleArgmax on int8 implementation id's assembly\n" +
 		"and reports whether it did: ok = false when it has none (dst then\n" +
 		"unwritten). The lengths are the caller's.")
@@ -420,32 +420,32 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 		f.comment("dotsRescaleU8AVX512 is amd64's fused assembly, which DotsU8I8RescaleArgmax\n" +
 			"calls only where rescaleHasAsm is true: never here.")
 		f.p("func dotsRescaleU8AVX512(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleU8AVX512 without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleU8AVX512 without assembly")`)
 		f.p("}")
 		f.p("")
 		f.comment("dotsRescaleI8AVX512 likewise (Fused10.PredictI8).")
 		f.p("func dotsRescaleI8AVX512(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleI8AVX512 without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleI8AVX512 without assembly")`)
 		f.p("}")
 		f.p("")
 		f.comment("dotsRescaleU8AVXVNNI likewise (avxvnni's Fused10.Predict).")
 		f.p("func dotsRescaleU8AVXVNNI(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleU8AVXVNNI without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleU8AVXVNNI without assembly")`)
 		f.p("}")
 		f.p("")
 		f.comment("dotsRescaleI8AVXVNNI likewise (avxvnni's Fused10.PredictI8).")
 		f.p("func dotsRescaleI8AVXVNNI(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleI8AVXVNNI without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleI8AVXVNNI without assembly")`)
 		f.p("}")
 		f.p("")
 		f.comment("dotsRescaleU8AVX2 likewise (avx2's Fused10.Predict).")
 		f.p("func dotsRescaleU8AVX2(dst *[10]float32, m *Fused10, x []uint8, z uint8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleU8AVX2 without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleU8AVX2 without assembly")`)
 		f.p("}")
 		f.p("")
 		f.comment("dotsRescaleI8AVX2 likewise (avx2's Fused10.PredictI8).")
 		f.p("func dotsRescaleI8AVX2(dst *[10]float32, m *Fused10, x []int8, sx float64) (best int, finite bool) {")
-		f.p(`panic("kernel: dotsRescaleI8AVX2 without assembly")`)
+		f.p(`panic("modelkern: dotsRescaleI8AVX2 without assembly")`)
 		f.p("}")
 		f.p("")
 	}
@@ -562,7 +562,7 @@ func rescaleGoFile(goarch string) ([]byte, error) {
 //     0..7 and of rows 8, 9 (bits 8, 9; bits 10, 11 of +0 lanes may be set,
 //     but above a set one) and BSF: the smallest k of the largest score.
 //
-// m is a kernel.Fused10 as in dotsRescale10; with signed, x's bytes are
+// m is a modelkern.Fused10 as in dotsRescale10; with signed, x's bytes are
 // flipped (VPXOR by Y14's 0x80 bytes) and z = 128 against the rows' own
 // sums, as there.
 func dotsRescale10YMM(f *asmFile, c operand.Mem, signed bool) {
@@ -709,7 +709,7 @@ func dotsRescaleEndYMM(g *i8x86, c operand.Mem, signed, corr bool) {
 // dotsRescale10Wide emits dotsRescaleU8AVX2 (or, with signed,
 // dotsRescaleI8AVX2): dotsRescale10YMM for the avx2 int8 implementation,
 // which has no VPDPBUSD. Its Fused10 rows are widened to int16 once, when
-// they are made (kernel/rescale.go), so that each 16 bytes of x, widened
+// they are made (internal/modelkern/rescale.go), so that each 16 bytes of x, widened
 // by VPMOVZXBW (VPMOVSXBW for signed x), multiply every row by one
 // VPMADDWD: adjacent int16 products summed into int32, exact (|pair| ≤
 // 2·255·128), then one VPADDD into the row's accumulator, wrapping as the

@@ -2,9 +2,9 @@ package main
 
 import "fmt"
 
-// The Go side of the block-scoring kernel: kernel/sparseblock_<goarch>.go
+// The Go side of the block-scoring kernel: internal/modelkern/sparseblock_<goarch>.go
 // (and sparseblock_other.go) hold scoreBlockAsm, the switch on the
-// implementation ID that kernel.ScoreBlock (kernel/sparseblock.go, written
+// implementation ID that modelkern.ScoreBlock (internal/modelkern/sparseblock.go, written
 // by hand with the Go loop) calls, and the declarations of the assembly of
 // sparseblock_x86.go and sparseblock_neon.go. The names and signatures
 // below are the ones those generators emit.
@@ -20,17 +20,17 @@ var scoreBlockAVXImpls = []*implSpec{implAVX2, implAVX512}
 func scoreBlockAVXName(t elem) string { return "scoreBlockAVX2" + t.sfx }
 
 // scoreBlock2AVXSig is the signature of the amd64 two-sample kernel
-// (kernel.ScoreBlock2; float32 only).
+// (modelkern.ScoreBlock2; float32 only).
 const scoreBlock2AVXSig = "(dst0, dst1, blk []float32, idx0 []int32, val0 []float32, idx1 []int32, val1 []float32, bound int, ahead *[4]uintptr) (ok bool)"
 
 // scoreBlock2AVXName is the amd64 two-sample kernel.
 const scoreBlock2AVXName = "scoreBlock2AVX2F32"
 
 // scoreBlock2AsmSig is the signature of scoreBlock2Asm, the Go dispatch of
-// kernel.ScoreBlock2.
+// modelkern.ScoreBlock2.
 const scoreBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx0 []int32, val0 []T, idx1 []int32, val1 []T, ahead *[4]uintptr) bool"
 
-// scanBlock2AVXSig is the signature of the amd64 scan (kernel.ScanBlock2;
+// scanBlock2AVXSig is the signature of the amd64 scan (modelkern.ScanBlock2;
 // float32 only).
 const scanBlock2AVXSig = "(dst0, dst1, blk []float32, idx []int32, val []float32, vis []Visit, bias []float32, c0, bound int) (j, n int, ok bool)"
 
@@ -38,11 +38,11 @@ const scanBlock2AVXSig = "(dst0, dst1, blk []float32, idx []int32, val []float32
 const scanBlock2AVXName = "scanBlock2AVX2F32"
 
 // scanBlock2AsmSig is the signature of scanBlock2Asm, the Go dispatch of
-// kernel.ScanBlock2.
+// modelkern.ScanBlock2.
 const scanBlock2AsmSig = "[T Float](id ID, dst0, dst1, blk []T, idx []int32, val []T, vis []Visit, bias []T, c0 int) (j, n int, ok bool)"
 
 // prefetchRowSig is the signature of the amd64 prefetch of a sparse row
-// (kernel.PrefetchRow): the addresses of its first index and value.
+// (modelkern.PrefetchRow): the addresses of its first index and value.
 const prefetchRowSig = "(idx, val uintptr)"
 
 // prefetchRowAVXName is the amd64 prefetch, shared by the AVX
@@ -76,14 +76,14 @@ func scoreBlockNEONLanes(t elem, nv int) int { return nv * 16 / t.size }
 // lanesWord spells the lane counts of the declarations' docs.
 var lanesWord = map[int]string{2: "two", 4: "four", 8: "eight"}
 
-// scoreBlockGoFile returns kernel/sparseblock_<goarch>.go, or
+// scoreBlockGoFile returns internal/modelkern/sparseblock_<goarch>.go, or
 // sparseblock_other.go for "".
 func scoreBlockGoFile(goarch string) ([]byte, error) {
 	constraint := "!purego"
 	if goarch == "" {
 		constraint = "purego || !(amd64 || arm64)"
 	}
-	f := newGoFile(constraint, "kernel")
+	f := newGoFile(constraint, "modelkern")
 	switch goarch {
 	case "amd64":
 		scoreBlockAVXGo(f)

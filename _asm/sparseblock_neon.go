@@ -2,7 +2,7 @@ package main
 
 import "fmt"
 
-// The block-scoring kernel for arm64 (kernel/sparseblock_arm64.s), the
+// The block-scoring kernel for arm64 (internal/modelkern/sparseblock_arm64.s), the
 // NEON counterpart of sparseblock_x86.go: per non-zero the value loaded
 // into every lane (VLD1R), nv vectors of weights loaded at blk + idx·w
 // (VLD1), and one fused VFMLA per vector into nv accumulators. Go fuses
@@ -20,7 +20,7 @@ import "fmt"
 
 func scoreBlockNEONFile() []byte {
 	f := newNeonFile(
-		"The block-scoring kernel of package kernel (the \"neon\" implementation).",
+		"The block-scoring kernel of package modelkern (the \"neon\" implementation).",
 		"The Go declarations are in sparseblock_arm64.go; the generator's",
 		"sparseblock_neon.go holds the definition.",
 	)

@@ -5,8 +5,8 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The block-scoring kernel of package kernel for amd64
-// (kernel/sparseblock_amd64.s): for a block of w ≤ 8 classes whose weights
+// The block-scoring kernel of package modelkern for amd64
+// (internal/modelkern/sparseblock_amd64.s): for a block of w ≤ 8 classes whose weights
 // are interleaved by feature (feature j's at blk[j·w : j·w+w]),
 //
 //	acc[0:w] += val[k] · blk[idx[k]·w : idx[k]·w+w]   for k in order
@@ -67,7 +67,7 @@ func prefetchRowKernel(f *asmFile) {
 
 func scoreBlockAVXFile() ([]byte, error) {
 	f := newAsmFile(
-		"The block-scoring kernel of package kernel (the \"avx2\" and \"avx512\"",
+		"The block-scoring kernel of package modelkern (the \"avx2\" and \"avx512\"",
 		"implementations, which share it). The Go declarations are in",
 		"sparseblock_amd64.go; the generator's sparseblock_x86.go holds the",
 		"definition and conventions.",
@@ -173,7 +173,7 @@ func scoreBlockKernel(f *asmFile, t elem, mask operand.Mem) {
 // are two scoreBlockAVX2F32 calls' bit for bit; the two chains of adds are
 // independent, so one sample's latency (the adds, the gathers of its
 // weights) overlaps the other's. Every index of both samples is checked
-// before anything is stored. It starts with kernel.ScoreBlock2Ahead's
+// before anything is stored. It starts with modelkern.ScoreBlock2Ahead's
 // prefetch: two cache lines at each of ahead's four addresses, unless
 // ahead is nil (a prefetch never faults and changes nothing a program can
 // read).
@@ -292,8 +292,8 @@ func scoreBlockStepF32(g *x86, ip, vp, x, x32 reg.Register, yv, yw, acc reg.VecP
 	g.ADDQ(imm(4), vp)
 }
 
-// The one-vs-rest scan (kernel.ScanBlock2): scoreBlock2Kernel's pairs run
-// over a list of visits (kernel.Visit: Lo, Hi, Row, Class at offsets 0, 8,
+// The one-vs-rest scan (modelkern.ScanBlock2): scoreBlock2Kernel's pairs run
+// over a list of visits (modelkern.Visit: Lo, Hi, Row, Class at offsets 0, 8,
 // 16, 20, 24 bytes each) until a visit's scores are wrong for some lane
 // of the block, so that a trainer's epoch returns to Go only where it has
 // something to do. Lane l is right when a = score[l] + bias[l] is finite,

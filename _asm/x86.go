@@ -125,11 +125,11 @@ func (f *asmFile) fn(impl *implSpec, t elem, v isa, name, sig string) *x86 {
 }
 
 // kernelTypes is the package the signatures are parsed in: package
-// kernel's types that signatures name (Visit, of kernel/sparseblock.go,
+// modelkern's types that signatures name (Visit, of internal/modelkern/sparseblock.go,
 // whose layout the scan kernel reads: visitSize and the offsets of
 // sparseblock_x86.go), besides the predeclared ones.
 var kernelTypes = func() *types.Package {
-	pkg := types.NewPackage("github.com/rosenblatt-go/rosenblatt/kernel", "kernel")
+	pkg := types.NewPackage("github.com/rosenblatt-go/rosenblatt/internal/modelkern", "modelkern")
 	integer, i32 := types.Typ[types.Int], types.Typ[types.Int32]
 	visit := types.NewStruct([]*types.Var{
 		types.NewField(token.NoPos, pkg, "Lo", integer, false),

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
@@ -65,7 +66,7 @@ func fuzzInt8Dot(t *testing.T, data []byte, signed bool) {
 		want, _ = kerneltest.DotI8(xs, w)
 	}
 	for _, v := range int8Impls(t) {
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		var got int32
 		if signed {
 			got = k.DotI8(xs, w)
@@ -90,7 +91,7 @@ func fuzzInt8Dots(t *testing.T, rows uint8, data []byte, signed bool) {
 	x, W := data[:d:d], asInt8(data[d:d+r*d:d+r*d])
 	xs := asInt8(x)
 	for _, v := range int8Impls(t) {
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		dst := make([]int32, r+1) // one element past the rows: must stay untouched
 		dst[r] = 0x1234567
 		if signed {
@@ -153,7 +154,7 @@ func fuzzInt8MatVec(t *testing.T, rows uint8, data []byte) {
 	for _, v := range int8Impls(t) {
 		dst := make([]int32, r+1)
 		dst[r] = 0x1234567
-		kernel.OnInt8(v).MatVecU8I8(dst[:r], X, w)
+		modelkern.OnInt8(v).MatVecU8I8(dst[:r], X, w)
 		for i := range r {
 			if want, _ := kerneltest.DotU8I8(X[i*d:(i+1)*d], w); dst[i] != want {
 				t.Fatalf("%s MatVecU8I8 rows=%d d=%d: row %d: got %d, want %d", v, r, d, i, dst[i], want)
@@ -173,7 +174,7 @@ func FuzzMatVecU8I8(f *testing.F) {
 	f.Fuzz(fuzzInt8MatVec)
 }
 
-// fuzzFused10 checks the fused 10-class prediction (kernel.Fused10:
+// fuzzFused10 checks the fused 10-class prediction (modelkern.Fused10:
 // Predict and PredictI8) wherever an implementation has it (avx512vnni's
 // and avxvnni's assembly; ready on both, checked), bit for bit
 // against the plain loops: the rows' dots (kerneltest.DotU8I8 less
@@ -185,10 +186,10 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 	d := len(data) / 11
 	data0 := slices.Clone(data)
 	x, W := data[:d:d], asInt8(data[d:11*d:11*d])
-	var generic kernel.Int8Kernels
+	var generic modelkern.Int8Kernels
 	for _, v := range kernel.Int8Impls() {
 		if v.Name() == "generic" {
-			generic = kernel.OnInt8(v)
+			generic = modelkern.OnInt8(v)
 		}
 	}
 	sum := make([]int32, 10)
@@ -214,7 +215,7 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 	bu, fu := generic.RescaleArgmax(wantU, accU, s, b, sx)
 	bi, fi := generic.RescaleArgmax(wantI, accI, s, b, sx)
 	for _, im := range int8Impls(t) {
-		k := kernel.OnInt8(im)
+		k := modelkern.OnInt8(im)
 		f, ok := k.Fused10(W, sum, s, b)
 		if !ok {
 			if k.RescaleAsm() || im.Name() == "avxvnni" {

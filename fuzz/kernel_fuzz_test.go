@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
@@ -70,7 +71,7 @@ func fuzzDot[T kernel.Float](t *testing.T, data []byte) {
 	exact = exact && exactSums[T](len(x), func(i int) float64 { return float64(x[i]) * float64(y[i]) })
 	ref, _ := parity.Dot(x, y)
 	for _, im := range impls(t) {
-		got := kernel.On[T](im).Dot(x, y)
+		got := modelkern.On[T](im).Dot(x, y)
 		if err := parity.CheckDot(got, x, y); err != nil {
 			t.Fatalf("%s Dot n=%d: %v", im, len(x), err)
 		}
@@ -86,7 +87,7 @@ func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
 	exact = exact && exactSums[T](len(x), func(i int) float64 { d := float64(x[i]) - float64(y[i]); return d * d })
 	ref := parity.SqDist(x, y)
 	for _, im := range impls(t) {
-		got := kernel.On[T](im).SqDist(x, y)
+		got := modelkern.On[T](im).SqDist(x, y)
 		if err := parity.CheckSqDist(got, x, y); err != nil {
 			t.Fatalf("%s SqDist n=%d: %v", im, len(x), err)
 		}
@@ -106,7 +107,7 @@ func fuzzAxpy[T kernel.Float](t *testing.T, data []byte) {
 	x0 := append([]T(nil), x...)
 	for _, im := range impls(t) {
 		y := append([]T(nil), y0...)
-		kernel.On[T](im).Axpy(a, x, y)
+		modelkern.On[T](im).Axpy(a, x, y)
 		if err := parity.CheckAxpy(y, a, x, y0); err != nil {
 			t.Fatalf("%s Axpy n=%d: %v", im, len(x), err)
 		}
@@ -124,7 +125,7 @@ func fuzzScale[T kernel.Float](t *testing.T, data []byte) {
 	a, x0 := v[0], v[1:]
 	for _, im := range impls(t) {
 		x := append([]T(nil), x0...)
-		kernel.On[T](im).Scale(a, x)
+		modelkern.On[T](im).Scale(a, x)
 		if err := kerneltest.CheckScale(x, a, x0); err != nil {
 			t.Fatalf("%s Scale n=%d: %v", im, len(x), err)
 		}
@@ -140,7 +141,7 @@ func fuzzMatVec[T kernel.Float](t *testing.T, rows uint8, data []byte, dots bool
 	w, m := v[:d:d], v[d:d+r*d:d+r*d]
 	w0, m0 := append([]T(nil), w...), append([]T(nil), m...)
 	for _, im := range impls(t) {
-		k := kernel.On[T](im)
+		k := modelkern.On[T](im)
 		dst := make([]T, r)
 		if dots {
 			k.Dots(dst, m, w)
@@ -206,7 +207,7 @@ func fuzzDots2[T kernel.Float](t *testing.T, rows uint8, data []byte) {
 	x0, W0 := append([]T(nil), x...), append([]T(nil), W...)
 	for _, im := range impls(t) {
 		dst := make([]T, 2*r)
-		kernel.On[T](im).Dots2(dst, W, x)
+		modelkern.On[T](im).Dots2(dst, W, x)
 		for s := range 2 {
 			if err := kerneltest.CheckMatVec(dst[s*r:(s+1)*r], W, x[s*d:(s+1)*d]); err != nil {
 				t.Fatalf("%s Dots2 rows=%d d=%d sample %d: %v", im, r, d, s, err)

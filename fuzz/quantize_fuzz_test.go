@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
@@ -51,7 +51,7 @@ func FuzzQuantizeU8(f *testing.F) {
 		want := make([]uint8, n)
 		kerneltest.QuantizeU8(want, x, inv, off)
 		for _, v := range int8Impls(t) {
-			k := kernel.OnInt8(v)
+			k := modelkern.OnInt8(v)
 			lo, hi, ok := k.QuantRange(x)
 			if ok != rok || math.Float32bits(lo) != math.Float32bits(rlo) || math.Float32bits(hi) != math.Float32bits(rhi) {
 				t.Fatalf("%s: QuantRange(n=%d) = (%v, %v, %v), want (%v, %v, %v)", v, n, lo, hi, ok, rlo, rhi, rok)

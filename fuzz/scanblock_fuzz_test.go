@@ -4,11 +4,12 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
-// fuzzScanBlock2 checks kernel.ScanBlock2 on every implementation against
+// fuzzScanBlock2 checks modelkern.ScanBlock2 on every implementation against
 // a plain loop: the visits scored one by one with the generic ScoreBlock
 // (whose scores every path matches bit for bit, NaNs up to their payload:
 // sameScores), the first one that some
@@ -40,7 +41,7 @@ func fuzzScanBlock2[T kernel.Float](t *testing.T, data, ix []byte) {
 	}
 	var idx []int32
 	var val []T
-	var vis []kernel.Visit
+	var vis []modelkern.Visit
 	for k := 3; k < len(ix); k++ {
 		b := int(ix[k])
 		lo := len(idx)
@@ -49,7 +50,7 @@ func fuzzScanBlock2[T kernel.Float](t *testing.T, data, ix []byte) {
 			idx = append(idx, int32(int(at)%d))
 			val = append(val, value())
 		}
-		vis = append(vis, kernel.Visit{Lo: lo, Hi: len(idx), Row: int32(k), Class: int32(b/6%(w+3) - 1 + c0)})
+		vis = append(vis, modelkern.Visit{Lo: lo, Hi: len(idx), Row: int32(k), Class: int32(b/6%(w+3) - 1 + c0)})
 	}
 	var generic *kernel.Impl
 	for _, im := range impls(t) {
@@ -60,13 +61,13 @@ func fuzzScanBlock2[T kernel.Float](t *testing.T, data, ix []byte) {
 	if generic == nil {
 		t.Fatal("no generic implementation")
 	}
-	ref := kernel.On[T](generic)
-	score := func(u kernel.Visit) []T {
+	ref := modelkern.On[T](generic)
+	score := func(u modelkern.Visit) []T {
 		s := make([]T, w)
 		ref.ScoreBlock(s, blk, idx[u.Lo:u.Hi], val[u.Lo:u.Hi])
 		return s
 	}
-	right := func(s []T, u kernel.Visit) bool {
+	right := func(s []T, u modelkern.Visit) bool {
 		for l := range w {
 			a := float64(s[l] + bias[l])
 			if math.IsNaN(a) || math.IsInf(a, 0) || a == 0 || (a > 0) != (l == int(u.Class)-c0) {
@@ -76,7 +77,7 @@ func fuzzScanBlock2[T kernel.Float](t *testing.T, data, ix []byte) {
 		return true
 	}
 	for _, im := range impls(t) {
-		k := kernel.On[T](im)
+		k := modelkern.On[T](im)
 		for start := 0; start <= len(vis); {
 			dst0, dst1 := make([]T, w), make([]T, w)
 			j, n := k.ScanBlock2(dst0, dst1, blk, idx, val, vis[start:], bias, c0)

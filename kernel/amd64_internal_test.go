@@ -5,9 +5,10 @@ package kernel
 import (
 	"fmt"
 	"math"
-	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 )
 
 // These tests drive the amd64 assembly directly (not through Kernels), on
@@ -15,41 +16,13 @@ import (
 // writes even one byte before or after a slice dies with SIGSEGV instead of
 // passing by luck. This is what the tail handling must guarantee.
 
-// fencedPage returns a writable page with a PROT_NONE page on each side. The
-// mapping is released when the test ends.
-func fencedPage(t *testing.T) []byte {
-	t.Helper()
-	ps := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatalf("mmap: %v", err)
-	}
-	t.Cleanup(func() { _ = syscall.Munmap(mem) })
-	for _, fence := range [][]byte{mem[:ps], mem[2*ps:]} {
-		if err := syscall.Mprotect(fence, syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
-	}
-	return mem[ps : 2*ps : 2*ps]
-}
+// fencedPage, atEnd and atStart are memtest's FencedPage, AtEnd and
+// AtStart.
+func fencedPage(t *testing.T) []byte { return memtest.FencedPage(t) }
 
-// atEnd returns an n-element slice of T whose last element is the last one
-// of page; atStart one whose first element is the first of page.
-func atEnd[T float32 | float64](page []byte, n int) []T {
-	var z T
-	size := int(unsafe.Sizeof(z))
-	if n == 0 {
-		return []T{}
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&page[len(page)-n*size])), n)
-}
+func atEnd[T float32 | float64](page []byte, n int) []T { return memtest.AtEnd[T](page, n) }
 
-func atStart[T float32 | float64](page []byte, n int) []T {
-	if n == 0 {
-		return []T{}
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&page[0])), n)
-}
+func atStart[T float32 | float64](page []byte, n int) []T { return memtest.AtStart[T](page, n) }
 
 func asmImpls(t *testing.T) []*Impl {
 	t.Helper()
@@ -158,24 +131,6 @@ func testFenced[T float32 | float64](t *testing.T, f *funcs[T], at func([]byte, 
 				}
 				if float64(dst[i]) != want {
 					t.Fatalf("matvec %s: dst[%d] = %v, want %v", what, i, dst[i], want)
-				}
-			}
-			// dots2: W (the matrix), the two samples x and dst all touch a fence.
-			if 2*d*size > len(px) || 2*rows*size > len(py) {
-				continue
-			}
-			x, dst2 := at(px, 2*d), at(py, 2*rows)
-			fillSmall(x, 5)
-			f.dots2(dst2, m, x)
-			for s := range 2 {
-				for i := range rows {
-					var want float64
-					for j := range d {
-						want += float64(m[i*d+j]) * float64(x[s*d+j])
-					}
-					if float64(dst2[s*rows+i]) != want {
-						t.Fatalf("dots2 %s: sample %d row %d = %v, want %v", what, s, i, dst2[s*rows+i], want)
-					}
 				}
 			}
 		}

@@ -44,10 +44,11 @@ import (
 // rosenblatt command prints it once at start), and the best implementation
 // is used.
 //
-// Packages with micro-kernels of their own (gram) do not choose again: they
-// keep one entry per ID in a table and take the entry of the Impl chosen
-// here (or passed by their caller), so one decision holds for the whole
-// module.
+// Packages with kernels of their own (gram's micro-kernels, and the
+// trainers' and int8 models' kernels of the module's internal package
+// modelkern) do not choose again: they switch on, or keep one entry per
+// ID in a table indexed by, the ID of the Impl chosen here (or passed by
+// their caller), so one decision holds for the whole module.
 
 // EnvVar is the name of the environment variable that caps the implementation.
 const EnvVar = "ROSENBLATT_KERNEL"

@@ -61,8 +61,8 @@ import "fmt"
 // Dots there, against 1.5 for DotsI8 and MatVecU8I8). A model with
 // signed inputs x can use it: Σ x·w = Σ (x XOR 0x80)·w − 128·Σ w, x XOR 0x80
 // being x+128 as an unsigned byte, with the row sums Σ w of its weights
-// computed once. A 10-class model's whole prediction (Int8Kernels.Fused10)
-// takes neither form on AVX2 without VNNI: its rows are widened to int16
+// computed once. A 10-class int8 model's whole prediction (package quant's
+// fused path) takes neither form on AVX2 without VNNI: its rows are widened to int16
 // once, and each 16 bytes of the sample, widened, multiply every row with
 // one VPMADDWD, for unsigned and signed samples alike.
 

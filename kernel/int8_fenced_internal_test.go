@@ -4,9 +4,10 @@ package kernel
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 )
 
 // The int8 assembly on memory fenced by inaccessible pages: every slice
@@ -15,23 +16,6 @@ import (
 // slice dies with SIGSEGV instead of passing by luck (a load of a whole
 // vector where the tail needs a few bytes, a masked load with the wrong
 // element size). Under qemu-aarch64 the pages are fenced the same way.
-
-// i8FencedPage returns a writable page with a PROT_NONE page on each side.
-func i8FencedPage(t *testing.T) []byte {
-	t.Helper()
-	ps := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatalf("mmap: %v", err)
-	}
-	t.Cleanup(func() { _ = syscall.Munmap(mem) })
-	for _, fence := range [][]byte{mem[:ps], mem[2*ps:]} {
-		if err := syscall.Mprotect(fence, syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
-	}
-	return mem[ps : 2*ps : 2*ps]
-}
 
 // i8At returns n elements of T at the end (end true) or the start of page.
 func i8At[T int8 | uint8 | int32](page []byte, n int, end bool) []T {
@@ -48,7 +32,7 @@ func i8At[T int8 | uint8 | int32](page []byte, n int, end bool) []T {
 }
 
 func TestInt8Fenced(t *testing.T) {
-	pw, px, pd := i8FencedPage(t), i8FencedPage(t), i8FencedPage(t)
+	pw, px, pd := memtest.FencedPage(t), memtest.FencedPage(t), memtest.FencedPage(t)
 	for _, v := range int8Impls[1:] {
 		if !v.available {
 			t.Logf("%s: not available on this CPU, not tested here", v.name)

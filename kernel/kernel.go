@@ -95,23 +95,3 @@ func f64s[T Float](s []T) []float64 {
 func panicLen(kernel, a string, na int, b string, nb int) {
 	panic(fmt.Sprintf("kernel.%s: length mismatch: %s = %d, %s = %d", kernel, a, na, b, nb))
 }
-
-// pairLen is the length Dots2 requires of W for len(dst) = ndst and
-// len(x) = nx: (ndst/2)·(nx/2), or −1 (no length) if either is odd.
-func pairLen(ndst, nx int) int {
-	if ndst%2 != 0 || nx%2 != 0 {
-		return -1
-	}
-	return ndst / 2 * (nx / 2)
-}
-
-// shortPair reports whether the two samples of Dots2's x are shorter than
-// 32 bytes each, which the assembly tiles do not take: Dots2 then scores
-// them with two Dots calls.
-func shortPair[T Float](x []T) bool {
-	n := len(x) / 2 * 4
-	if !is32[T]() {
-		n *= 2
-	}
-	return n < 32
-}

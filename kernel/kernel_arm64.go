@@ -159,41 +159,6 @@ func (k Kernels[T]) Dots(dst, W, x []T) {
 	matvecGeneric(dst64, w64, x64)
 }
 
-// Dots2 scores two samples at once: dst[k] = W[k]·x0 and dst[K+k] = W[k]·x1 for
-// the K = len(dst)/2 rows of the row-major K×d matrix W, where x = x0‖x1 holds
-// the two samples of d = len(x)/2 features each. The scores of a batch, two
-// samples per call: the rows are processed in 2×5 register tiles, so each
-// load of a weight vector serves both samples and the multiply-adds, not the
-// loads, bound it. It panics unless len(dst) and len(x) are even and
-// len(W) == len(dst)/2·len(x)/2.
-func (k Kernels[T]) Dots2(dst, W, x []T) {
-	if len(W) != pairLen(len(dst), len(x)) {
-		panicLen("Dots2", "len(W)", len(W), "len(dst)/2·len(x)/2 (both even)", pairLen(len(dst), len(x)))
-	}
-	if shortPair(x) {
-		k.Dots(dst[:len(dst)/2], W, x[:len(x)/2])
-		k.Dots(dst[len(dst)/2:], W, x[len(x)/2:])
-		return
-	}
-	if is32[T]() {
-		dst32, w32, x32 := f32s(dst), f32s(W), f32s(x)
-		switch k.im.id {
-		case IDNEON:
-			dots2NEONF32(dst32, w32, x32)
-			return
-		}
-		dots2Generic(dst32, w32, x32)
-		return
-	}
-	dst64, w64, x64 := f64s(dst), f64s(W), f64s(x)
-	switch k.im.id {
-	case IDNEON:
-		dots2NEONF64(dst64, w64, x64)
-		return
-	}
-	dots2Generic(dst64, w64, x64)
-}
-
 // Dot returns Σ x[i]·y[i] using the active implementation. It panics if
 // len(x) != len(y).
 func Dot[T Float](x, y []T) T {
@@ -340,39 +305,6 @@ func Dots[T Float](dst, W, x []T) {
 	matvecGeneric(dst64, w64, x64)
 }
 
-// Dots2 sets dst[k] = W[k]·x0 and dst[K+k] = W[k]·x1 for the K = len(dst)/2 rows
-// of the row-major K×d matrix W and the two samples x = x0‖x1 of d = len(x)/2
-// features, using the active implementation. dst is the destination; W and x
-// are not modified. It panics unless len(dst) and len(x) are even and
-// len(W) == len(dst)/2·len(x)/2.
-func Dots2[T Float](dst, W, x []T) {
-	if len(W) != pairLen(len(dst), len(x)) {
-		panicLen("Dots2", "len(W)", len(W), "len(dst)/2·len(x)/2 (both even)", pairLen(len(dst), len(x)))
-	}
-	if shortPair(x) {
-		Dots(dst[:len(dst)/2], W, x[:len(x)/2])
-		Dots(dst[len(dst)/2:], W, x[len(x)/2:])
-		return
-	}
-	if is32[T]() {
-		dst32, w32, x32 := f32s(dst), f32s(W), f32s(x)
-		switch active.id {
-		case IDNEON:
-			dots2NEONF32(dst32, w32, x32)
-			return
-		}
-		dots2Generic(dst32, w32, x32)
-		return
-	}
-	dst64, w64, x64 := f64s(dst), f64s(W), f64s(x)
-	switch active.id {
-	case IDNEON:
-		dots2NEONF64(dst64, w64, x64)
-		return
-	}
-	dots2Generic(dst64, w64, x64)
-}
-
 // The NEON kernels (kernel_arm64.s). Each reads len(x) (or len(dst) and
 // len(w)) and trusts the caller's length checks: len(y) == len(x), and
 // len(m) == len(dst)*len(w) for matvec. Any length ≥ 0 and any element
@@ -417,17 +349,6 @@ func scaleNEONF32(a float32, x []float32)
 //go:noescape
 func matvecNEONF32(dst, m, w []float32)
 
-// dots2NEONF32 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
-// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
-// time sharing each load of the two samples:
-//
-//	K, d := len(dst)/2, len(x)/2
-//	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
-//
-//go:noescape
-func dots2NEONF32(dst, w, x []float32)
-
 // dotNEONF64 returns Σ x[i]*y[i]:
 //
 //	for i := range x { s += x[i] * y[i] }
@@ -464,14 +385,3 @@ func scaleNEONF64(a float64, x []float64)
 //
 //go:noescape
 func matvecNEONF64(dst, m, w []float64)
-
-// dots2NEONF64 sets dst[k] = w[k]·x[:d] and dst[K+k] = w[k]·x[d:] for the
-// K = len(dst)/2 rows of the row-major K×d matrix w, d = len(x)/2 (rows of at
-// least 32 bytes: the Go wrapper sends shorter ones to Dots), five rows at a
-// time sharing each load of the two samples:
-//
-//	K, d := len(dst)/2, len(x)/2
-//	for s := range 2 { for k := range K { dst[s*K+k] = dot(w[k*d:(k+1)*d], x[s*d:(s+1)*d]) } }
-//
-//go:noescape
-func dots2NEONF64(dst, w, x []float64)

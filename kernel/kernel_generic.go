@@ -62,9 +62,3 @@ func matvecGeneric[T float32 | float64](dst, m, w []T) {
 		dst[i] = dotGeneric(m[i*d:i*d+d], w)
 	}
 }
-
-func dots2Generic[T float32 | float64](dst, w, x []T) {
-	k, d := len(dst)/2, len(x)/2
-	matvecGeneric(dst[:k], w, x[:d])
-	matvecGeneric(dst[k:], w, x[d:])
-}

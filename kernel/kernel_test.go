@@ -211,29 +211,6 @@ func testMatVec[T kernel.Float](t *testing.T, im *kernel.Impl) {
 					checkUnchanged(t, op.name+" X "+what, m, m0, mok)
 					checkUnchanged(t, op.name+" w "+what, w, w0, wok)
 				}
-				// Dots2: the rows of m against two samples x = x0‖x1.
-				x, x0, xok := input[T](rng, 2*d, (off+3)%4, kind)
-				dst, dok := kerneltest.Guarded[T](2*rows, (off+1)%4)
-				k.Dots2(dst, m, x)
-				for s := range 2 {
-					xs := x[s*d : (s+1)*d]
-					if err := kerneltest.CheckMatVec(dst[s*rows:(s+1)*rows], m, xs); err != nil {
-						t.Fatalf("Dots2 %s: sample %d: %v", what, s, err)
-					}
-					if kind == integer {
-						for i := range rows {
-							ref, _ := parity.Dot(m[i*d:i*d+d], xs)
-							if float64(dst[s*rows+i]) != ref {
-								t.Fatalf("Dots2 %s: sample %d row %d: got %v, want exactly %v", what, s, i, dst[s*rows+i], ref)
-							}
-						}
-					}
-				}
-				if err := dok(); err != nil {
-					t.Fatalf("Dots2 %s: dst: %v", what, err)
-				}
-				checkUnchanged(t, "Dots2 W "+what, m, m0, mok)
-				checkUnchanged(t, "Dots2 x "+what, x, x0, xok)
 			}
 		}
 	}
@@ -366,9 +343,6 @@ func TestLengthMismatchPanics(t *testing.T) {
 		{"Axpy", func() { kernel.Axpy(1, []float32{1}, nil) }, "kernel.Axpy: length mismatch"},
 		{"MatVec", func() { kernel.MatVec(make([]float32, 2), make([]float32, 5), make([]float32, 3)) }, "kernel.MatVec: length mismatch"},
 		{"Dots", func() { kernel.Dots(make([]float64, 2), make([]float64, 7), make([]float64, 3)) }, "kernel.Dots: length mismatch"},
-		{"Dots2 odd dst", func() { kernel.Dots2(make([]float64, 3), make([]float64, 3), make([]float64, 2)) }, "kernel.Dots2: length mismatch"},
-		{"Dots2 odd x", func() { kernel.Dots2(make([]float64, 2), make([]float64, 1), make([]float64, 3)) }, "kernel.Dots2: length mismatch"},
-		{"Dots2 W", func() { kernel.Dots2(make([]float64, 4), make([]float64, 5), make([]float64, 4)) }, "kernel.Dots2: length mismatch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

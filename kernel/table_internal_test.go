@@ -8,12 +8,11 @@ type funcs[T Float] struct {
 	axpy   func(a T, x, y []T)
 	scale  func(a T, x []T)
 	matvec func(dst, m, w []T)
-	dots2  func(dst, W, x []T)
 }
 
 // tableOf returns im's kernels for T as function values (tests): the
 // Kernels methods, whose inline switch calls im's functions directly.
 func tableOf[T Float](im *Impl) funcs[T] {
 	k := Kernels[T]{im: im}
-	return funcs[T]{dot: k.Dot, sqdist: k.SqDist, axpy: k.Axpy, scale: k.Scale, matvec: k.MatVec, dots2: k.Dots2}
+	return funcs[T]{dot: k.Dot, sqdist: k.SqDist, axpy: k.Axpy, scale: k.Scale, matvec: k.MatVec}
 }

@@ -12,13 +12,11 @@ import (
 func TestNEONWordEncodings(t *testing.T) {
 	asmcheck.NEONWords(t, "kernel_arm64.s")
 	asmcheck.NEONWords(t, "int8_arm64.s")
-	asmcheck.NEONWords(t, "quantize_arm64.s")
 }
 
 // TestX86ByteEncodings checks every hand-encoded instruction of
-// int8_amd64.s and rescale_amd64.s (the AVX-VNNI VPDPBUSD, which the Go
+// int8_amd64.s (the AVX-VNNI VPDPBUSD, which the Go
 // assembler lacks) against the GNU x86-64 assembler.
 func TestX86ByteEncodings(t *testing.T) {
 	asmcheck.X86Bytes(t, "int8_amd64.s")
-	asmcheck.X86Bytes(t, "rescale_amd64.s")
 }

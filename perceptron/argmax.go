@@ -4,12 +4,12 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // argmaxTrainer is the multiclass perceptron, plain or averaged.
 type argmaxTrainer[T Float] struct {
-	k     kernel.Kernels[T]
+	k     modelkern.Kernels[T]
 	cfg   *config
 	dt    *data[T]
 	cls   []int32
@@ -29,7 +29,7 @@ type argmaxTrainer[T Float] struct {
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
 
-func newArgmaxTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
+func newArgmaxTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
 	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start,
 		W: dataset.Alloc[T](K * dt.d), B: make([]T, K),
 		sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}

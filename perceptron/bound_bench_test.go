@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -30,7 +31,7 @@ import (
 //     joined or moved between their caches);
 //   - kind=…/op=kernel100x2: the same with the kernel calls alone;
 //   - kind=…/op=kernel200: the kernel calls PredictBatch makes, alone
-//     (kernel.MatVec over the batch, kernel.Dots2 over its pairs);
+//     (kernel.MatVec over the batch, modelkern.Dots2 over its pairs);
 //   - roof=fma/threads=1|2: the FMA peak of the active implementation
 //     (roofline's FMA loop, on one goroutine, then on two at once),
 //     expressed as the time of one sample's multiply-adds (784 for binary
@@ -150,7 +151,7 @@ func BenchmarkPredictBound(b *testing.B) {
 					return
 				}
 				for i := 0; i < n/2; i += 2 {
-					kernel.Dots2(dst[i*r:(i+2)*r], W, Xh[i*d:(i+2)*d])
+					modelkern.Dots2(dst[i*r:(i+2)*r], W, Xh[i*d:(i+2)*d])
 				}
 			})
 			perSample(b, n/2)
@@ -165,7 +166,7 @@ func BenchmarkPredictBound(b *testing.B) {
 					continue
 				}
 				for i := 0; i < n; i += 2 {
-					kernel.Dots2(dst[i*r:(i+2)*r], W, X[i*d:(i+2)*d])
+					modelkern.Dots2(dst[i*r:(i+2)*r], W, X[i*d:(i+2)*d])
 				}
 			}
 			perSample(b, n)

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // Continue trains a new model on the row-major samples X (cols features
@@ -47,7 +47,7 @@ func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *
 			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
 		}
 		return checkShape(X, cols, y)
-	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
+	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
 		return prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true)
 	})
 }
@@ -61,7 +61,7 @@ func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.d)
 		}
 		return checkCSR(X, y)
-	}, func(k kernel.Kernels[T], cfg *config, n int) (*data[T], error) {
+	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
 		return prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
 	})
 }
@@ -69,7 +69,7 @@ func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 // continueOn is Continue with the data's checks (returning the number of
 // samples) and preparation given as functions.
 func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, error),
-	prep func(kernel.Kernels[T], *config, int) (*data[T], error)) (*Model[T], *Diagnostics, error) {
+	prep func(modelkern.Kernels[T], *config, int) (*data[T], error)) (*Model[T], *Diagnostics, error) {
 	s, err := m.load()
 	if err != nil {
 		return nil, nil, err

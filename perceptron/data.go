@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -129,7 +130,7 @@ func augScale(sq, bf float64) float64 {
 // augmented row (x, bf) to unit norm (bf: the bias feature B, 0 without a
 // bias), as d+1 columns (aug) if column and a bias, else as the d scaled
 // features with sᵢ kept in scale.
-func prepare[T Float](k kernel.Kernels[T], X []T, n, d int, scaling Scaling, bf float64, column bool) (*data[T], error) {
+func prepare[T Float](k modelkern.Kernels[T], X []T, n, d int, scaling Scaling, bf float64, column bool) (*data[T], error) {
 	dt := &data[T]{X: X, n: n, d: d, sq: make([]float64, n)}
 	for i := range n {
 		x := dt.row(i)

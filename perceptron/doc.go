@@ -76,7 +76,7 @@
 // mistake), kernel.Axpy applies an update, kernel.MatVec scores a batch of
 // rows, and kernel.Dots scores one sample against a block of class weight
 // vectors (a multiclass Predict reads the sample once for all classes).
-// PredictBatch scores two samples per kernel.Dots2 call (2×5 register
+// PredictBatch scores two samples per modelkern.Dots2 call (2×5 register
 // tiles of samples and classes); against many weight vectors (64 or more
 // classes, or a voted model's vectors) it is one matrix product on gram's
 // micro-kernels (gram.CrossInto). One-vs-rest perceptrons work on blocks

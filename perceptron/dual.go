@@ -9,8 +9,8 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // KernelOptions configures the dual (kernel) perceptron of TrainKernel and
@@ -229,7 +229,7 @@ type dualVoted[T Float] struct {
 // binary problem, one per class for one-vs-rest, or the K class functions
 // of the multiclass kernel perceptron (argmax).
 type dualTrainer[T Float] struct {
-	k      kernel.Kernels[T]
+	k      modelkern.Kernels[T]
 	cfg    *config
 	dt     *data[T]
 	cls    []int32
@@ -297,7 +297,7 @@ func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trac
 }
 
 // newDualTrainerOn is newDualTrainer on prepared data (dense or sparse).
-func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), k kernel.Kernels[T], dt *data[T], cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), k modelkern.Kernels[T], dt *data[T], cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
 	n := dt.n
 	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
 	if dt.scale != nil && cfg.bias {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // The kinds of kernel (dual) models. Their files share the linear models'
@@ -61,7 +61,7 @@ type KernelModel[T Float] struct {
 
 // kstate is one immutable kernel model.
 type kstate[T Float] struct {
-	k       kernel.Kernels[T]
+	k       modelkern.Kernels[T]
 	kind    Kind
 	algo    Algorithm
 	d       int

@@ -11,8 +11,8 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Kind is the shape of a model: how many weight vectors it has and how it
@@ -78,7 +78,7 @@ type Model[T Float] struct {
 // after it is published (Update may append to V and VB beyond the length
 // of a published snapshot, which its readers never look at).
 type state[T Float] struct {
-	k       kernel.Kernels[T] // the active implementation, resolved once
+	k       modelkern.Kernels[T] // the active implementation, resolved once
 	kind    Kind
 	algo    Algorithm
 	d       int
@@ -321,7 +321,7 @@ func (s *state[T]) sampleScale(x []T) (mul, bmul T) {
 // training computes it from k.Dot, and where that overflows (a sample far
 // larger than any training row) from a scaled sum, so that the factor is
 // not 0.
-func augScaleOf[T Float](k kernel.Kernels[T], x []T, bf float64) float64 {
+func augScaleOf[T Float](k modelkern.Kernels[T], x []T, bf float64) float64 {
 	sq := float64(k.Dot(x, x))
 	if !math.IsInf(sq, 1) {
 		return augScale(sq, bf)
@@ -528,7 +528,7 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // once per tile of samples instead of once per sample; with fewer, for
 // which packing the samples for the product costs more than it saves, a
 // binary model scores the rows with kernel.MatVec and a multiclass one two
-// rows at a time with kernel.Dots2 (2×5 register tiles over samples and
+// rows at a time with modelkern.Dots2 (2×5 register tiles over samples and
 // classes: each weight load serves two samples). Either way a batch is
 // split over one goroutine per full 2²¹ multiply-adds (so from 2²² on),
 // up to GOMAXPROCS and one per 4 rows. It
@@ -548,7 +548,7 @@ func (m *Model[T]) ScoresBatch(dst, X []T) error {
 
 // gemmMinRows is the number of weight vectors from which ScoresBatch
 // computes the products as one matrix product with gram.CrossInto rather
-// than two samples at a time with kernel.Dots2. The product packs the
+// than two samples at a time with modelkern.Dots2. The product packs the
 // samples first, a pass over the batch that costs more than scoring them
 // against a few vectors; measured in CPU time on Zen 5 (d = 784, 200
 // samples, TestPredictCPUTime, bench/results/perceptron/predict-batch-zen5.txt), Dots2
@@ -566,7 +566,7 @@ const votedChunk = 1 << 22
 
 // parallelMinWork is the number of multiply-adds each goroutine of a
 // split batch gets at least (see workers): 2²¹, some 20 µs of work at the
-// rate of kernel.Dots2 on Zen 5, so that a split pays for starting and joining the
+// rate of modelkern.Dots2 on Zen 5, so that a split pays for starting and joining the
 // goroutines even when the other cores are busy. Measured on the shared
 // 2-vCPU Zen 5 guest (bench/results/perceptron/predict-batch-zen5.txt), splitting a
 // 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
@@ -586,7 +586,7 @@ func workers(n, work int) int {
 
 // rangeOf returns the rows [lo, hi) of part t of w of a batch of n rows:
 // contiguous ranges that start at multiples of 4, so that kernel.MatVec
-// blocks and kernel.Dots2 pairs the same rows whatever the split and a
+// blocks and modelkern.Dots2 pairs the same rows whatever the split and a
 // row's scores do not depend on it.
 func rangeOf(n, t, w int) (lo, hi int) {
 	quads := (n + 3) / 4
@@ -664,7 +664,7 @@ func (s *state[T]) scoresBatch(dst, X []T) error {
 // scoreRows writes the scores of rows lo … hi−1 of the batch X to dst
 // ((hi−lo)·r values) for a model with a few weight vectors that is not
 // voted: one kernel.MatVec over the rows for a binary model (each load of
-// w shared by four rows), kernel.Dots2 for two rows at a time otherwise
+// w shared by four rows), modelkern.Dots2 for two rows at a time otherwise
 // (each load of a weight vector shared by the two samples, 2×5 register
 // tiles), then the scaling and the biases. Dots2 pairs rows 2j and 2j+1 of
 // the batch; an odd last row is scored with its predecessor (Dots2 sums a
@@ -762,7 +762,7 @@ func (s *state[T]) cross(dst, X, W []T, row0 int) error {
 // two scores are within rounding of each other (or of 0, for a binary
 // model). A model with fewer than 64 weight vectors (not voted) scores
 // blocks of samples into a buffer on the stack, two samples per
-// kernel.Dots2 call (one kernel.MatVec per block for a binary model), and
+// modelkern.Dots2 call (one kernel.MatVec per block for a binary model), and
 // allocates nothing when the batch runs on one goroutine; a batch is split
 // over one goroutine per full 2²¹ multiply-adds (so from 2²² on), up to
 // GOMAXPROCS and one per 4 rows (a few allocations each, whatever the

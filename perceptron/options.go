@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -616,11 +617,11 @@ func checkElem[T Float](c *config, n int) error {
 }
 
 // kernels returns the kernels training runs on.
-func kernelsFor[T Float](impl *kernel.Impl) kernel.Kernels[T] {
+func kernelsFor[T Float](impl *kernel.Impl) modelkern.Kernels[T] {
 	if impl == nil {
 		impl = kernel.ActiveImpl()
 	}
-	return kernel.On[T](impl)
+	return modelkern.On[T](impl)
 }
 
 // checksInFirstEpoch reports whether a binary fit with this configuration

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -18,7 +19,7 @@ import (
 // that thread, one core's work): on a machine shared with other
 // processes, time spent descheduled does not count. It also measures the
 // ways of computing the products of the 200 samples with k weight vectors
-// (kernel.Dots per sample, kernel.Dots2 per pair, gram.CrossInto), the figures
+// (kernel.Dots per sample, modelkern.Dots2 per pair, gram.CrossInto), the figures
 // gemmMinRows rests on. Rounds of each case
 // are interleaved; it prints the fastest and the median round per sample
 // with the ratios the targets of issue 13 name, and asserts nothing. Run it
@@ -77,7 +78,7 @@ func TestPredictCPUTime(t *testing.T) {
 			}
 		}}, cand{fmt.Sprintf("k=%d product dots2", k), n, 10, func() {
 			for i := 0; i < n; i += 2 {
-				kernel.Dots2(dst[i*k:(i+2)*k], Wk, X[i*d:(i+2)*d])
+				modelkern.Dots2(dst[i*k:(i+2)*k], Wk, X[i*d:(i+2)*d])
 			}
 		}}, cand{fmt.Sprintf("k=%d product gemm", k), n, 10, func() {
 			must(gram.CrossInto(dst, X, Wk, d, gram.Linear{}, opts))

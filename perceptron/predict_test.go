@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
@@ -16,7 +17,7 @@ import (
 // that one test process checks every implementation the CPU has.
 func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
 	s := *m.st.Load()
-	s.k = kernel.On[T](im)
+	s.k = modelkern.On[T](im)
 	out := new(Model[T])
 	out.st.Store(&s)
 	return out
@@ -381,7 +382,7 @@ func TestScoresBatchHugeSample(t *testing.T) {
 }
 
 // TestScoresBatchSplit: a batch large enough to be split over goroutines
-// (binary: kernel.MatVec per range; 5 classes: kernel.Dots2 per pair of
+// (binary: kernel.MatVec per range; 5 classes: modelkern.Dots2 per pair of
 // rows) gives the same values whatever GOMAXPROCS, bit for bit, and the
 // values of Scores within twice the reduction bound (the batch sums in
 // another order than Scores' single Dot or Dots).
@@ -427,7 +428,7 @@ func TestScoresBatchSplit(t *testing.T) {
 
 // TestPredictBatchSizes checks ScoresBatch and PredictBatch against Scores,
 // Predict and the exact scores for batch sizes around the two-sample tiles
-// of kernel.Dots2, the stack blocks of PredictBatch and its goroutine split
+// of modelkern.Dots2, the stack blocks of PredictBatch and its goroutine split
 // (0, 1, 31, 32, 33, 200, 1000 rows), for binary, one-vs-rest and argmax
 // models (10, 7 and 40 classes on Dots2, 70 on the matrix product), float32 and
 // float64, on every implementation.

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // Sparse data. Every trainer of this package accepts a CSR matrix
@@ -27,7 +27,7 @@ type vec[T Float] struct {
 }
 
 // dotv returns x·w.
-func dotv[T Float](k kernel.Kernels[T], x vec[T], w []T) T {
+func dotv[T Float](k modelkern.Kernels[T], x vec[T], w []T) T {
 	if x.idx == nil {
 		return k.Dot(x.val, w)
 	}
@@ -35,7 +35,7 @@ func dotv[T Float](k kernel.Kernels[T], x vec[T], w []T) T {
 }
 
 // axpyv adds a·x to w.
-func axpyv[T Float](k kernel.Kernels[T], a T, x vec[T], w []T) {
+func axpyv[T Float](k modelkern.Kernels[T], a T, x vec[T], w []T) {
 	if x.idx == nil {
 		k.Axpy(a, x.val, w)
 		return
@@ -44,7 +44,7 @@ func axpyv[T Float](k kernel.Kernels[T], a T, x vec[T], w []T) {
 }
 
 // sqv returns ‖x‖² as training computes it.
-func sqv[T Float](k kernel.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
+func sqv[T Float](k modelkern.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
 
 // sqvShort is ‖x‖² for a fit whose norms serve only the checks and the
 // diagnostics (prepareSparse's normsForChecks: a linear perceptron that
@@ -54,7 +54,7 @@ func sqv[T Float](k kernel.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) 
 // values, where the kernel's call costs more than its sum) a Go loop of
 // four partial sums, else sqv. On the manual pages' NAME lines (19 values
 // a row) this took the norms of a fit from about 1 ms to 0.2.
-func sqvShort[T Float](k kernel.Kernels[T], x vec[T]) T {
+func sqvShort[T Float](k modelkern.Kernels[T], x vec[T]) T {
 	v := x.val
 	if len(v) >= 64 {
 		return sqv(k, x)
@@ -92,7 +92,7 @@ func (dt *data[T]) vec(i int) vec[T] {
 
 // matVec sets dst[j] = x·w for the rows lo..hi−1 (kernel.MatVec, or
 // kernel.MatVecSparse).
-func (dt *data[T]) matVec(k kernel.Kernels[T], dst []T, lo, hi int, w []T) {
+func (dt *data[T]) matVec(k modelkern.Kernels[T], dst []T, lo, hi int, w []T) {
 	if sp := dt.sp; sp != nil {
 		k.MatVecSparse(dst, sp.ptr[lo:hi+1], sp.idx, sp.val, w)
 		return
@@ -101,7 +101,7 @@ func (dt *data[T]) matVec(k kernel.Kernels[T], dst []T, lo, hi int, w []T) {
 }
 
 // dots sets dst[c] = W_c·x for sample i (kernel.Dots, or kernel.DotsSparse).
-func (dt *data[T]) dots(k kernel.Kernels[T], dst, W []T, i int) {
+func (dt *data[T]) dots(k modelkern.Kernels[T], dst, W []T, i int) {
 	if sp := dt.sp; sp != nil {
 		lo, hi := sp.ptr[i], sp.ptr[i+1]
 		k.DotsSparse(dst, W, sp.idx[lo:hi], sp.val[lo:hi])
@@ -153,7 +153,7 @@ func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
 // (dt.d = d + 1). normsForChecks
 // says the unscaled norms serve only the checks and the diagnostics
 // (sqvShort).
-func prepareSparse[T Float](k kernel.Kernels[T], X *dataset.CSR[T], scaling Scaling, bf float64, column, normsForChecks bool) (*data[T], error) {
+func prepareSparse[T Float](k modelkern.Kernels[T], X *dataset.CSR[T], scaling Scaling, bf float64, column, normsForChecks bool) (*data[T], error) {
 	n, d := X.Rows, X.Cols
 	sp := &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}
 	dt := &data[T]{sp: sp, n: n, d: d, sq: make([]float64, n)}

@@ -5,9 +5,9 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // One-vs-rest on sparse data. A sparse sample's score for class c gathers
@@ -40,7 +40,7 @@ import (
 // Online and Averaged skip a visit every class of the group gets right, so
 // a group of one block (at most eight classes: newOvrGroups cuts a
 // worker's classes into such groups, which it trains one after the other)
-// hands its epoch to kernel.ScanBlock2, which scores the visits in pairs
+// hands its epoch to modelkern.ScanBlock2, which scores the visits in pairs
 // and returns only at one that some class gets wrong: most visits of a few
 // epochs never leave the kernel (on the manual pages' NAME lines, Zen 5,
 // the epochs took 4.6 ms instead of 8.2, BenchmarkTextOvRParts in
@@ -64,7 +64,7 @@ import (
 const blockWidth = 8
 
 // blockPad is the values a block of width w has past its last feature:
-// scoreBlock (kernel.ScoreBlock) may read eight lanes for widths 5 to 8.
+// scoreBlock (modelkern.ScoreBlock) may read eight lanes for widths 5 to 8.
 func blockPad(w int) int {
 	if w > 4 {
 		return blockWidth - w
@@ -117,7 +117,7 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 // more than blockWidth classes is cut into groups of at most blockWidth
 // (as even as may be), each a single block, which the worker trains one
 // after the other: every visit of an epoch is then scanned group by group
-// (kernel.ScanBlock2), where a range's several blocks would be scored
+// (modelkern.ScanBlock2), where a range's several blocks would be scored
 // visit by visit. A class's updates depend only on its own scores, so
 // the model is the same either way.
 func newOvrGroups[T Float](grp [][2]int, K, d int, averaged, split bool) []*ovrGroup[T] {
@@ -548,7 +548,7 @@ func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
 // it: most visits of a few epochs change nothing); else the sample is
 // scored again. Each score is thus the one a visit-by-visit scoring gives,
 // bit for bit. Online and Averaged (one block a group) scan instead
-// (kernel.ScanBlock2, scanChunk visits a call): the visits every class of
+// (modelkern.ScanBlock2, scanChunk visits a call): the visits every class of
 // the group gets right, which they skip anyway, never leave the kernel,
 // and the pair it stops in comes back scored as scoreBlock2 scores it.
 func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []classStats) {
@@ -560,7 +560,7 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []c
 	// weights.
 	next, have := 0, 0
 	B := t.B[g.c0 : g.c0+g.G]
-	// Online and Averaged scan (kernel.ScanBlock2: their groups are one
+	// Online and Averaged scan (modelkern.ScanBlock2: their groups are one
 	// block each, newOvrGroups): the kernel scores the visits on until
 	// one is wrong for some class of the group, and returns its scores and
 	// those of the visit it paired it with. Voted scores pair by pair.
@@ -604,7 +604,7 @@ func (t *linTrainer[T]) epochSparseOvR(g *ovrGroup[T], vis []ovrVisit, stats []c
 // in a core's L2 while the group's classes read it.
 const writeChunk = 4096
 
-// scanChunk is the most visits epochSparseOvR hands kernel.ScanBlock2 at
+// scanChunk is the most visits epochSparseOvR hands modelkern.ScanBlock2 at
 // once: an assembly call cannot be preempted, so a scan of a whole epoch
 // of long rows would hold up the garbage collector's stop of the world
 // (and the other workers waiting for it) for a large part of a second;
@@ -614,15 +614,15 @@ const writeChunk = 4096
 // (bench/results/text/mantext-scan-chunk-zen5.txt).
 const scanChunk = 512
 
-// scans reports whether the one-vs-rest epochs scan (kernel.ScanBlock2):
+// scans reports whether the one-vs-rest epochs scan (modelkern.ScanBlock2):
 // Online and Averaged, which skip the visits every class gets right, and
 // whose groups newOvrGroups therefore cuts to one block each.
 func (t *linTrainer[T]) scans() bool { return t.cfg.algo != Voted }
 
 // ovrVisit is a visit of an epoch: where its stored values are in the
 // renumbered rows (ovrCols: Lo, Hi), the row and its class
-// (kernel.ScanBlock2 reads such lists).
-type ovrVisit = kernel.Visit
+// (modelkern.ScanBlock2 reads such lists).
+type ovrVisit = modelkern.Visit
 
 // visitsOf returns the epoch's visits in order, in g's scratch. Looking
 // the rows up here, in a loop whose loads are independent of one another,
@@ -648,14 +648,14 @@ func (o *ovrCols[T]) visitVec(v *ovrVisit) vec[T] {
 }
 
 // scoreAhead is how many visits epochSparseOvR scores at once (the scan,
-// kernel.ScanBlock2, pairs them likewise, prefetching the rows of the
+// modelkern.ScanBlock2, pairs them likewise, prefetching the rows of the
 // pair after next itself): 2
-// (kernel.ScoreBlock2). On the NAME lines of the manual pages
+// (modelkern.ScoreBlock2). On the NAME lines of the manual pages
 // (bench/textset, Zen 5) four at once (a ScoreBlock4 interleaving four
 // samples' sums) measured no faster, and software prefetches of the rows
-// a few visits ahead by calls of their own (kernel.PrefetchRow) measured
+// a few visits ahead by calls of their own (modelkern.PrefetchRow) measured
 // slower (BenchmarkTextOvRBound, bench/results/text/mantext-bound-zen5.txt);
-// the prefetch that rides on the scoring call (kernel.ScoreBlock2Ahead,
+// the prefetch that rides on the scoring call (modelkern.ScoreBlock2Ahead,
 // prefetchAhead visits ahead) took the 10 scoring passes from 8.3 to 6.2 ms
 // and the fit from 15.7 to 13.4 ms (medians of BenchmarkTextOvRParts,
 // bench/results/text/mantext-parts-session-zen5.txt).
@@ -703,17 +703,17 @@ func rowAddr[E any](s []E, lo int) uintptr {
 
 // scoreBlock sets dst[l] = Σₖ x.val[k]·blk[x.idx[k]·w + l] for the w =
 // len(dst) classes of a block: each a sequential sum over the stored
-// values, the classes' sums in independent lanes (kernel.ScoreBlock: one
+// values, the classes' sums in independent lanes (modelkern.ScoreBlock: one
 // YMM vector on amd64, the Go loop elsewhere, bit for bit the same sums).
 // A lane's sum is the same whatever w, so the model does not depend on the
 // blocking.
 func scoreBlock[T Float](dst, blk []T, x vec[T]) {
-	kernel.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
+	modelkern.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
 }
 
 // scoreBlock2 is scoreBlock of x into dst and of y into dsty
-// (kernel.ScoreBlock2: the two samples' sums interleaved, bit for bit
+// (modelkern.ScoreBlock2: the two samples' sums interleaved, bit for bit
 // those of two scoreBlock calls).
 func scoreBlock2[T Float](dst, dsty, blk []T, x, y vec[T]) {
-	kernel.ScoreBlock2(dst, dsty, blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)])
+	modelkern.ScoreBlock2(dst, dsty, blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)])
 }

@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // BenchmarkTextOvRParts times the parts of an averaged one-vs-rest fit on
@@ -26,13 +26,13 @@ import (
 //   - epochs: the 10 epochs alone (shuffled, every update), no model
 //     written;
 //
-//   - pass: 10 passes of scoring only (kernel.ScoreBlock on every row in a
+//   - pass: 10 passes of scoring only (modelkern.ScoreBlock on every row in a
 //     fresh shuffled order, with the trained weights, no update): the
-//     epochs' floor, and pass-prefetch the same with kernel.PrefetchRow of
+//     epochs' floor, and pass-prefetch the same with modelkern.PrefetchRow of
 //     the row rowsAhead visits ahead;
 //
 //   - pass-pairs: pass with the visits scored two at a time
-//     (kernel.ScoreBlock2), and the prefetch; pass-visits: as
+//     (modelkern.ScoreBlock2), and the prefetch; pass-visits: as
 //     epochSparseOvR scores them (scoreVisits: pairs, each call
 //     prefetching the rows of the pair after next, ScoreBlock2Ahead);
 //
@@ -77,7 +77,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			for j := range E {
 				if ahead < E-j {
 					nx := t.ovr.vec(t.rowAt(j + ahead))
-					kernel.PrefetchRow(nx.idx, nx.val)
+					modelkern.PrefetchRow(nx.idx, nx.val)
 				}
 				for bi, blk := range g.W {
 					scoreBlock(sc[bi*blockWidth:min((bi+1)*blockWidth, g.G)], blk, t.ovr.vec(t.rowAt(j)))
@@ -105,7 +105,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 					for _, a := range []int{rowsAhead, rowsAhead + 1} {
 						if j+a < E {
 							nx := t.ovr.vec(t.rowAt(j + a))
-							kernel.PrefetchRow(nx.idx, nx.val)
+							modelkern.PrefetchRow(nx.idx, nx.val)
 						}
 					}
 					x := t.ovr.vec(t.rowAt(j))
@@ -195,12 +195,12 @@ var (
 const noAhead = math.MaxInt
 
 // rowsAhead is how many visits ahead the pass-prefetch benchmarks
-// prefetch a row's stored values (kernel.PrefetchRow).
+// prefetch a row's stored values (modelkern.PrefetchRow).
 const rowsAhead = 2
 
 // BenchmarkTextOvRBound measures what bounds the scoring passes of
 // BenchmarkTextOvRParts (same set, same trained weights; 10 passes of
-// kernel.ScoreBlock2 on pairs of visits, as pass-pairs without its
+// modelkern.ScoreBlock2 on pairs of visits, as pass-pairs without its
 // prefetch, unless said), one change at a time:
 //
 //   - shuffled-real, storage-real: the visits in a fresh shuffled order, or
@@ -210,7 +210,7 @@ const rowsAhead = 2
 //   - fixedlen-shuffled, fixedlen-storage: every row read as 19 values (the
 //     mean) from its start: constant trip counts, no mispredicted loop
 //     exits;
-//   - pfN-touchfalse, pfN-touchtrue: kernel.PrefetchRow of the rows N
+//   - pfN-touchfalse, pfN-touchtrue: modelkern.PrefetchRow of the rows N
 //     visits ahead, or a load of their first and last index and value;
 //   - hugefalse, hugetrue: the rows and the block copied, or copied onto
 //     transparent huge pages (dataset.Alloc of an 8 MiB arena; AnonHugeKB
@@ -292,7 +292,7 @@ func BenchmarkTextOvRBound(b *testing.B) {
 				pairs(b, g.W[0], shuffled, t.ovr.vec, dist, func(r int) {
 					nx := t.ovr.vec(r)
 					if !touch {
-						kernel.PrefetchRow(nx.idx, nx.val)
+						modelkern.PrefetchRow(nx.idx, nx.val)
 					} else if n := len(nx.idx); n > 0 {
 						touched += nx.idx[0] + nx.idx[n-1] + int32(nx.val[0]) + int32(nx.val[n-1])
 					}
@@ -363,7 +363,7 @@ func BenchmarkTextOvRBound(b *testing.B) {
 		b.Run(fmt.Sprintf("pairs-w%d", pw), func(b *testing.B) {
 			pairs(b, blk, shuffled, t.ovr.vec, rowsAhead, func(r int) {
 				nx := t.ovr.vec(r)
-				kernel.PrefetchRow(nx.idx, nx.val)
+				modelkern.PrefetchRow(nx.idx, nx.val)
 			})
 		})
 	}

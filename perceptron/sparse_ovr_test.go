@@ -285,7 +285,7 @@ func averagedOvRTrainerOn(t *testing.T, workers int, c *dataset.CSR[float32], y 
 
 // TestSparseOvRScanFloat32 is TestSparseOvRMatchesPerClass's dense
 // reference in float32, the type whose one-vs-rest epochs scan in
-// assembly on amd64 (kernel.ScanBlock2; float64 runs its Go loop): on
+// assembly on amd64 (modelkern.ScanBlock2; float64 runs its Go loop): on
 // integer data the sparse fit is the dense fit bit for bit, with 5 classes
 // (one group) and 19 (groups of at most eight), one and two workers.
 func TestSparseOvRScanFloat32(t *testing.T) {

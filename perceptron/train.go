@@ -9,8 +9,8 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Train fits a binary classifier to the row-major samples X (cols features
@@ -178,7 +178,7 @@ func allFinite[T Float](x []T) bool {
 
 // sqNorm returns ‖v‖² in float64: kernel.Dot, or where that overflows T
 // (a float32 vector longer than about 1.8e19) a float64 sum.
-func sqNorm[T Float](k kernel.Kernels[T], v []T) float64 {
+func sqNorm[T Float](k modelkern.Kernels[T], v []T) float64 {
 	n := float64(k.Dot(v, v))
 	if math.IsInf(n, 0) || math.IsNaN(n) {
 		n = 0
@@ -246,7 +246,7 @@ type votedStart[T Float] struct {
 // problem, one per class for one-vs-rest. Class c's label of row i is +1
 // exactly when cls[i] == c.
 type linTrainer[T Float] struct {
-	k      kernel.Kernels[T]
+	k      modelkern.Kernels[T]
 	cfg    *config
 	dt     *data[T]
 	cls    []int32
@@ -381,7 +381,7 @@ func (s *sampler) at(j int) int {
 	return j
 }
 
-func newLinTrainer[T Float](k kernel.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
+func newLinTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.biasSq(), start: start}
 	d := dt.d
 	blocks := dt.sp != nil && K > 1 && t.blocked()

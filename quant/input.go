@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -16,20 +17,20 @@ import (
 //	dst[i] = clamp(⌊x[i]/scale + zero + ½⌋, 0, 255)
 //
 // so that x[i] ≈ scale·(dst[i] − zero) within scale/2 (0 maps to zero
-// exactly). The bytes are computed in float32 as kernel.QuantizeU8 does,
+// exactly). The bytes are computed in float32 as modelkern.QuantizeU8 does,
 // t = float32(x[i]·inv) + (zero + ½) with inv = 1/scale rounded to
 // float32, truncated: within a few units in the last place of the exact
 // value, which moves a byte only at a rounding boundary, and the same bytes
 // on every CPU. The range and the bytes run on the active int8
-// implementation's SIMD quantiser (kernel.QuantRange, kernel.QuantizeU8).
+// implementation's SIMD quantiser (modelkern.QuantRange, modelkern.QuantizeU8).
 // An all-zero x gives scale 1 and zero 0. A NaN or ±Inf in x is an error
 // wrapping ErrNonFinite; len(dst) ≠ len(x) one wrapping ErrDims.
 func QuantizeInput(dst []uint8, x []float32) (scale float32, zero uint8, err error) {
-	return quantizeInput(kernel.OnInt8(kernel.ActiveInt8()), dst, x)
+	return quantizeInput(modelkern.OnInt8(kernel.ActiveInt8()), dst, x)
 }
 
 // quantizeInput is QuantizeInput on the int8 implementation of k.
-func quantizeInput(k kernel.Int8Kernels, dst []uint8, x []float32) (scale float32, zero uint8, err error) {
+func quantizeInput(k modelkern.Int8Kernels, dst []uint8, x []float32) (scale float32, zero uint8, err error) {
 	if len(dst) != len(x) {
 		return 0, 0, fmt.Errorf("%w: len(dst) = %d, len(x) = %d", ErrDims, len(dst), len(x))
 	}

@@ -55,6 +55,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -86,10 +87,10 @@ type Model struct {
 	// row j with survival count vc[j] > 0. nil for the other algorithms.
 	voff []int
 	vc   []int64
-	k    kernel.Int8Kernels
+	k    modelkern.Int8Kernels
 	// f10 is the rows made ready for k's fused prediction, where f10ok
 	// (see setKernels)
-	f10   kernel.Fused10
+	f10   modelkern.Fused10
 	f10ok bool
 	pool  sync.Pool // *scratch of this model's sizes
 }
@@ -257,7 +258,7 @@ func (q *Model) prepare() {
 		}
 		q.sum[k] = s
 	}
-	q.setKernels(kernel.OnInt8(kernel.ActiveInt8()))
+	q.setKernels(modelkern.OnInt8(kernel.ActiveInt8()))
 	d := q.d
 	q.pool.New = func() any { return &scratch{u: make([]uint8, d), acc: make([]int32, rows), sc: make([]float32, rows)} }
 }
@@ -270,18 +271,18 @@ func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 	r := &Model{kind: q.kind, algo: q.algo, svm: q.svm, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
 		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}
 	r.prepare()
-	r.setKernels(kernel.OnInt8(v))
+	r.setKernels(modelkern.OnInt8(v))
 	return r
 }
 
 // setKernels makes k q's int8 kernels and, if q is the 10-class model of
 // an unscaled one-vs-rest and k has the fused prediction (avx512vnni,
-// avxvnni and avx2: where kernel.Int8Kernels.Fused10 is ready), readies q's rows for it: its sums and scores
+// avxvnni and avx2: where modelkern.Int8Kernels.Fused10 is ready), readies q's rows for it: its sums and scores
 // are bit for bit those of accU8 (or DotsI8) and rescale (the call is not
 // tried elsewhere: measured 8 ns).
-func (q *Model) setKernels(k kernel.Int8Kernels) {
+func (q *Model) setKernels(k modelkern.Int8Kernels) {
 	q.k = k
-	q.f10, q.f10ok = kernel.Fused10{}, false
+	q.f10, q.f10ok = modelkern.Fused10{}, false
 	if len(q.sum) == 10 && q.scaling == perceptron.ScaleNone && q.voff == nil {
 		q.f10, q.f10ok = k.Fused10(q.q, q.sum, q.rs, q.rb)
 	}
@@ -431,7 +432,7 @@ func (q *Model) rescale(dst, tmp []float32, acc []int32, sx float64, mul, bmul f
 		dst = tmp
 	}
 	// mul and bmul are 1 for an unscaled model, and a product by 1 is
-	// exact: kernel.RescaleArgmax leaves them out (its product rounded
+	// exact: modelkern.RescaleArgmax leaves them out (its product rounded
 	// before the add, as the general loop's; its argmax ties to the
 	// smaller index).
 	dst = dst[:len(acc)]

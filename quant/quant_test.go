@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -196,7 +197,7 @@ func onEachInt8(t *testing.T, q *Model, f func(t *testing.T)) {
 		if !v.Available() {
 			continue
 		}
-		q.setKernels(kernel.OnInt8(v))
+		q.setKernels(modelkern.OnInt8(v))
 		t.Run("int8="+v.Name(), f)
 	}
 }
@@ -359,7 +360,7 @@ func TestQuantizeInput(t *testing.T) {
 		if !v.Available() {
 			continue
 		}
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		for _, c := range cases {
 			t.Run(v.Name()+"/"+c.name, func(t *testing.T) {
 				u := make([]uint8, len(c.x))
@@ -414,10 +415,10 @@ func TestQuantizeInput(t *testing.T) {
 // lengths 0..70 and 768/784, ranges of every sign and magnitude (a range of
 // subnormals, where 1/scale overflows float32, included).
 func TestQuantizeInputSameEverywhere(t *testing.T) {
-	var generic kernel.Int8Kernels
+	var generic modelkern.Int8Kernels
 	for _, v := range kernel.Int8Impls() {
 		if v.Name() == "generic" {
-			generic = kernel.OnInt8(v)
+			generic = modelkern.OnInt8(v)
 		}
 	}
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -429,7 +430,7 @@ func TestQuantizeInputSameEverywhere(t *testing.T) {
 		if !v.Available() {
 			continue
 		}
-		k := kernel.OnInt8(v)
+		k := modelkern.OnInt8(v)
 		for _, n := range lengths {
 			for _, r := range [][2]float64{{-1, 1}, {0, 255}, {-7, -3}, {2, 1e4}, {-1e-41, 1e-41}, {-3e38, 3e38}, {-0.5, 1e-3}} {
 				x := make([]float32, n)
@@ -615,7 +616,7 @@ func TestConcurrent(t *testing.T) {
 // agree.
 func TestRescaleTiesAndNonFinite(t *testing.T) {
 	// n = 10: the 10-class model, which avx512vnni predicts in one fused
-	// kernel call (kernel.DotsU8I8RescaleArgmax); n = 4: the other path
+	// kernel call (modelkern.DotsU8I8RescaleArgmax); n = 4: the other path
 	for _, n := range []int{4, 10} {
 		// pad extends the first four per-class values with v
 		pad := func(four []float32, v float32) []float32 {

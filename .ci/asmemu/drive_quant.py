@@ -1,16 +1,16 @@
-# Runs the int8 input quantiser of kernel/quantize_amd64.s under emu.py:
+# Runs the int8 input quantiser of internal/modelkern/quantize_amd64.s under emu.py:
 # quantRange<SUFFIX> (the largest of 0 and the bits of the x[i] as uint32 and
 # as int32) and quantizeU8<SUFFIX> (dst[i] = the byte of float32(x[i]·inv) +
-# off, clamped and truncated as kernel.quantizeByte says, NaN giving 0), for
+# off, clamped and truncated as modelkern.quantizeByte says, NaN giving 0), for
 # every length 0..139 and around the vector and unroll sizes (AVX2 from 8,
 # its contract; shorter inputs run the Go loop), on float32 data that mixes
 # small integers, fractions, values that land on and around 0 and 255, ±0,
 # subnormals, ±Inf and NaNs of both signs and several payloads, with random
 # guard bytes around x and dst. Each result must equal this file's
 # transcription of the Go reference (quantRangeGeneric and quantizeU8Generic
-# of kernel/quantize.go) exactly, and every byte outside dst[:n] must keep
+# of internal/modelkern/quantize.go) exactly, and every byte outside dst[:n] must keep
 # its value (x included).
-# Usage: python3 drive_quant.py kernel/quantize_amd64.s AVX512 AVX2
+# Usage: python3 drive_quant.py internal/modelkern/quantize_amd64.s AVX512 AVX2
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from emu import parse, run, Fault, f32

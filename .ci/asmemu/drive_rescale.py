@@ -1,10 +1,10 @@
-# Runs rescaleArgmaxAVX512 of kernel/rescale_amd64.s (RescaleArgmax of the
+# Runs rescaleArgmaxAVX512 of internal/modelkern/rescale_amd64.s (RescaleArgmax of the
 # avx512vnni int8 implementation) under emu.py at lengths 0..139 and around
 # the step size (up to 1027), with random guard bytes around dst, acc, s and
 # b: dst[k] must be float32(float64(s[k]·sx·float64(acc[k])) + b[k]) and
 # (best, finite) the smallest k of the largest dst[k] and true, or 0, false
 # if a dst[k] is ±Inf or NaN, as this file's transcription of
-# rescaleArgmaxGeneric (kernel/rescale.go) says, exactly (a NaN in dst
+# rescaleArgmaxGeneric (internal/modelkern/rescale.go) says, exactly (a NaN in dst
 # matches any NaN); no byte outside dst[:n] may change. The data: small
 # integers (many ties; the largest score 0 as both -0 and +0), random values, int32 extremes, and
 # scales and offsets that overflow float32 or are ±Inf or NaN.
@@ -22,7 +22,7 @@
 # dotsRescaleI8AVX512 (Fused10.PredictI8) on the same data with x's bytes
 # read as signed: acc[r] = Σ W[r·d+i]·v[i] (wrapped), through the rows' own
 # sums (the unsigned function gets random ones there, which it must not read).
-# Usage: python3 drive_rescale.py kernel/rescale_amd64.s
+# Usage: python3 drive_rescale.py internal/modelkern/rescale_amd64.s
 import sys, random, struct, os, math
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from emu import parse, run, Fault, f32

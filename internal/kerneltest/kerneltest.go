@@ -165,7 +165,7 @@ func AvailableInt8() []*kernel.Int8Impl {
 	return out
 }
 
-// QuantRange is kernel.QuantRange's plain loop, written with float
+// QuantRange is modelkern.QuantRange's plain loop, written with float
 // comparisons (not kernel's order keys): lo = min(0, min x) and
 // hi = max(0, max x), −0 below +0, and finite = false, lo = hi = 0, if x
 // holds a NaN or ±Inf.
@@ -184,7 +184,7 @@ func QuantRange(x []float32) (lo, hi float32, finite bool) {
 	return lo, hi, true
 }
 
-// QuantizeU8 is kernel.QuantizeU8's plain loop: the byte of
+// QuantizeU8 is modelkern.QuantizeU8's plain loop: the byte of
 // t = float32(x[i]·inv) + off, 255 for t ≥ 255, 0 for t ≤ 0 or NaN, else t
 // truncated toward zero.
 func QuantizeU8(dst []uint8, x []float32, inv, off float32) {

@@ -1,5 +1,7 @@
 // Package memtest measures what a piece of code allocates, for the tests
-// that hold readers and trainers to the memory their input justifies.
+// that hold readers and trainers to the memory their input justifies, and
+// (on Linux) gives the assembly tests memory fenced by inaccessible pages,
+// so that a kernel reading or writing past a slice faults.
 package memtest
 
 import "runtime"
