@@ -9,7 +9,7 @@ import (
 
 // TestCompactAveraging checks the averaged model whose running weights and
 // sums a sparse fit from zero weights keeps compact (compactAvg: the used
-// columns only) against the same fit from explicit zero InitialWeights,
+// columns only) against the same fit from explicit zero Init weights,
 // which goes through the trainer's dense K×D W and U, on float32 data
 // with non-integer values: the model files (binary and JSON) are the same
 // bytes, Continue gives the same model, and a run of Updates gives the same
@@ -37,7 +37,7 @@ func TestCompactAveraging(t *testing.T) {
 					t.Fatal("the fit did not keep its averaging state compact: the test tests nothing")
 				}
 				oz := o
-				oz.InitialWeights = make([]float64, K*d)
+				oz.Init = Weights{W: make([]float64, K*d)}
 				dense, _, err := TrainMulticlassSparse(c, y, oz)
 				if err != nil {
 					t.Fatal(err)

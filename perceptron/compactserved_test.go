@@ -13,7 +13,7 @@ import (
 
 // compactPair trains the same averaged one-vs-rest fit twice on sparse
 // data with non-integer values: from zero weights, which keeps the served
-// weights compact (compactServed), and from explicit zero InitialWeights,
+// weights compact (compactServed), and from explicit zero Init weights,
 // which makes them dense. It fails the test if the first is not compact.
 func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, dense *Model[float32]) {
 	t.Helper()
@@ -25,7 +25,7 @@ func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, den
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
-	oz.InitialWeights = make([]float64, compact.NumScores()*c.Cols)
+	oz.Init = Weights{W: make([]float64, compact.NumScores()*c.Cols)}
 	dense, _, err = TrainMulticlassSparse(c, c.Y, oz)
 	if err != nil {
 		t.Fatal(err)
@@ -350,7 +350,7 @@ func TestCompactServedFloat64(t *testing.T) {
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
-	oz.InitialWeights = make([]float64, K*d)
+	oz.Init = Weights{W: make([]float64, K*d)}
 	dense, _, err := TrainMulticlassSparse(c, c.Y, oz)
 	if err != nil {
 		t.Fatal(err)

@@ -33,9 +33,9 @@ import (
 // b₀: an averaged model's average, for example, or Online's weights for an
 // averaged run, which then averages over the new samples only. A voted
 // model has no single weight vector to start another algorithm from, SVM
-// cannot start from given weights (see InitialWeights), and an averaged or
+// cannot start from given weights (see Weights), and an averaged or
 // SVM model read from a version-1 file has no state to resume: those are
-// errors (ErrOption, ErrUnsupported). InitialWeights and InitialBias are
+// errors (ErrOption, ErrUnsupported). Options.Init is
 // not taken (the model is the start).
 //
 // Errors are those of Train and TrainMulticlass. The new model's Steps
@@ -74,8 +74,8 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.InitialWeights != nil || opt.InitialBias != nil {
-		return nil, nil, fmt.Errorf("%w: Continue starts from the model; it takes no InitialWeights or InitialBias", ErrOption)
+	if opt.Init != nil {
+		return nil, nil, fmt.Errorf("%w: Continue starts from the model; it takes no Init", ErrOption)
 	}
 	cont := opt.Algorithm == s.algo
 	if opt.BiasFeature == 0 && s.bias && !opt.NoBias {

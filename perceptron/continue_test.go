@@ -13,8 +13,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
-// Training starts from the given w₀, b₀ (Options.InitialWeights,
-// InitialBias): the model is the definition's run from there, bit for bit
+// Training starts from the given w₀, b₀ (Options.Init,
+// Weights): the model is the definition's run from there, bit for bit
 // on integer data, for the online, batch and mini-batch rules; the
 // caller's slices are not modified.
 func TestInitialWeights(t *testing.T) {
@@ -44,7 +44,7 @@ func TestInitialWeights(t *testing.T) {
 		{Options{Algorithm: Online, Sampling: SampleReplace, Seed: 4}, replaceDraws(n, 1, 40, 4), 1, 1},
 	} {
 		opt := tc.opt
-		opt.MaxIter, opt.InitialWeights, opt.InitialBias = 40, w0, []float64{b0}
+		opt.MaxIter, opt.Init = 40, Weights{W: w0, B: []float64{b0}}
 		ref, _, _, converged := refFrom(X, y, 5, tc.visits, tc.B, tc.step, true, w0, b0)
 		for _, elem := range []string{"float64", "float32"} {
 			var w []float64
@@ -77,7 +77,7 @@ func TestInitialWeights(t *testing.T) {
 	// A w₀ that separates the data is the model (no mistake to make).
 	u := []float64{3, 0, 0, 0, 0}
 	Xs := []float64{1, 2, 3, 4, 5, -1, 0, 1, 0, 0}
-	m, d, err := Train(Xs, 5, []int{1, -1}, Options{InitialWeights: u, InitialBias: []float64{0.5}})
+	m, d, err := Train(Xs, 5, []int{1, -1}, Options{Init: Weights{W: u, B: []float64{0.5}}})
 	if err != nil || d.Updates != 0 || len(d.Epochs) != 1 {
 		t.Fatalf("a separating w₀: %v, %d updates in %d epochs", err, d.Updates, len(d.Epochs))
 	}
@@ -94,7 +94,7 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 	w0 := []float64{1, 0, -2, 3, 0, 0, 1, 1, -4, 2, 2, 0}
 	b0 := []float64{1, -1, 2}
 	for _, norm := range []bool{false, true} {
-		opt := Options{MaxIter: 3, InitialWeights: w0, InitialBias: b0, Normalize: norm}
+		opt := Options{MaxIter: 3, Init: Weights{W: w0, B: b0}, Normalize: norm}
 		m, _, err := TrainMulticlass(X, 4, y, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -108,7 +108,7 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 				}
 			}
 			o := opt
-			o.InitialWeights, o.InitialBias = w0[c*4:(c+1)*4], b0[c:c+1]
+			o.Init = Weights{W: w0[c*4 : (c+1)*4], B: b0[c : c+1]}
 			mb, _, err := Train(X, 4, yc, o)
 			if err != nil {
 				t.Fatal(err)
@@ -119,7 +119,7 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 		}
 	}
 	// Argmax from w₀: the first visit's scores are w₀'s.
-	ma, da, err := TrainMulticlass(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1, InitialWeights: w0, InitialBias: b0})
+	ma, da, err := TrainMulticlass(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1, Init: Weights{W: w0, B: b0}})
 	if err != nil || ma == nil {
 		t.Fatal(err)
 	}
@@ -134,13 +134,13 @@ func TestInitialWeightsErrors(t *testing.T) {
 	X := []float64{1, 2, -1, -2}
 	y := []int{1, -1}
 	for name, opt := range map[string]Options{
-		"length":     {InitialWeights: []float64{1}},
-		"bias-len":   {InitialBias: []float64{1, 2}},
-		"nan":        {InitialWeights: []float64{1, math.NaN()}},
-		"inf-bias":   {InitialBias: []float64{math.Inf(-1)}},
-		"nobias":     {InitialBias: []float64{1}, NoBias: true},
-		"svm":        {Algorithm: SVM, InitialWeights: []float64{1, 1}},
-		"multiclass": {InitialWeights: []float64{1, 2, 3}},
+		"length":     {Init: Weights{W: []float64{1}}},
+		"bias-len":   {Init: Weights{B: []float64{1, 2}}},
+		"nan":        {Init: Weights{W: []float64{1, math.NaN()}}},
+		"inf-bias":   {Init: Weights{B: []float64{math.Inf(-1)}}},
+		"nobias":     {Init: Weights{B: []float64{1}}, NoBias: true},
+		"svm":        {Algorithm: SVM, Init: Weights{W: []float64{1, 1}}},
+		"multiclass": {Init: Weights{W: []float64{1, 2, 3}}},
 	} {
 		var err error
 		if name == "multiclass" {
@@ -153,13 +153,13 @@ func TestInitialWeightsErrors(t *testing.T) {
 		}
 	}
 	// Finite in float64, not in float32.
-	if _, _, err := Train([]float32{1, 2, -1, -2}, 2, y, Options{InitialWeights: []float64{1e39, 0}}); !errors.Is(err, ErrOption) {
+	if _, _, err := Train([]float32{1, 2, -1, -2}, 2, y, Options{Init: Weights{W: []float64{1e39, 0}}}); !errors.Is(err, ErrOption) {
 		t.Fatalf("1e39 in float32: %v", err)
 	}
-	if _, _, err := Train(X, 2, y, Options{InitialWeights: []float64{1e39, 0}}); err != nil {
+	if _, _, err := Train(X, 2, y, Options{Init: Weights{W: []float64{1e39, 0}}}); err != nil {
 		t.Fatalf("1e39 in float64: %v", err)
 	}
-	if _, _, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{InitialWeights: []float64{1, 1}}}); !errors.Is(err, ErrOption) {
+	if _, _, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{Init: Weights{W: []float64{1, 1}}}}); !errors.Is(err, ErrOption) {
 		t.Fatalf("kernel: %v", err)
 	}
 }
@@ -247,7 +247,7 @@ func TestContinueFromModel(t *testing.T) {
 }
 
 // Continue with another algorithm starts from the model's served weights:
-// the same as InitialWeights and InitialBias set to them.
+// the same as Init: Weights set to them.
 func TestContinueOtherAlgorithm(t *testing.T) {
 	X, y := intMulticlass(newRand(94), 90, 4, 3)
 	avg, _, err := TrainMulticlass(X, 4, y, Options{Algorithm: Averaged, MaxIter: 3})
@@ -264,7 +264,7 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.InitialWeights, opt.InitialBias = w0, b0
+	opt.Init = Weights{W: w0, B: b0}
 	want, _, err := TrainMulticlass(X, 4, y, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func TestContinueErrors(t *testing.T) {
 	}{
 		"normalize":       {m, X, 3, y, Options{Algorithm: Averaged, Normalize: true}, ErrOption},
 		"nobias":          {m, X, 3, y, Options{Algorithm: Averaged, NoBias: true}, ErrOption},
-		"initial-weights": {m, X, 3, y, Options{Algorithm: Averaged, InitialWeights: []float64{1, 1, 1}}, ErrOption},
+		"initial-weights": {m, X, 3, y, Options{Algorithm: Averaged, Init: Weights{W: []float64{1, 1, 1}}}, ErrOption},
 		"argmax":          {m, X, 3, y, Options{Algorithm: Averaged, Multiclass: Argmax}, ErrOption},
 		"to-svm":          {m, X, 3, y, Options{Algorithm: SVM}, ErrOption},
 		"voted-to-online": {voted, X, 3, y, Options{Algorithm: Online}, ErrOption},

@@ -31,7 +31,7 @@
 // (Options.Sampling = SampleReplace); Batch sums the update over the
 // misclassified set; MiniBatch draws a fresh random subset I of B samples
 // at every step and adds τ/B·Σ_{i∈I, mistake} yᵢxᵢ. Training starts from
-// given w₀, b₀ (Options.InitialWeights, InitialBias) or continues a saved
+// given w₀, b₀ (Options.Init: Weights) or continues a saved
 // model (Model.Continue). The bias is the augmented point's weight:
 // Normalize scales (x, 1) to unit length (Options.BiasFeature B augments
 // with B instead, as LIBLINEAR's -B). Diagnostics reports the loss

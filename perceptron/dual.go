@@ -30,8 +30,8 @@ type KernelOptions struct {
 	// b·s(x), the primal perceptron on the normalised augmented points for
 	// the linear kernel. VotedMaxBytes bounds the voted kernel
 	// perceptron's record of its mistakes and kept functions. Tau,
-	// BatchSize, Lambda, C and Tol are ignored, and InitialWeights and
-	// InitialBias are an error (the dual perceptron starts from α = 0).
+	// BatchSize, Lambda, C and Tol are ignored. Init is a Dual (α₀, b₀),
+	// or nil for α = 0, b = 0.
 	// Workers is also the number of goroutines that compute the Gram
 	// matrix.
 	Options
@@ -150,7 +150,7 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
 	if cfg.w0 != nil || cfg.b0 != nil {
-		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no InitialWeights or InitialBias", ErrOption)
+		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no Weights (its warm start is Dual)", ErrOption)
 	}
 	if cfg.margin && cfg.scaling == ScaleAugmented {
 		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), B)/‖(φ(x), B)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)

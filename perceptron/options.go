@@ -12,8 +12,8 @@ import (
 // Algorithm selects the training rule.
 type Algorithm uint8
 
-// The training rules. Every rule starts from w₀, b₀ (Options.InitialWeights
-// and InitialBias, zero by default; SVM always starts from 0) and, except
+// The training rules. Every rule starts from w₀, b₀ (Options.Init,
+// zero by default; SVM always starts from 0) and, except
 // SVM, counts a score of exactly zero as a mistake (see the package
 // documentation for the tie rule). The rules are stated for one sample x
 // with label y; with the bias trick x stands for the augmented point (x, 1)
@@ -210,7 +210,7 @@ type Options struct {
 	// it (1e39 or 1e-50 for float32). From w = 0, without normalisation,
 	// Online, Averaged and Voted models trained with different η differ
 	// only by that factor, so they predict alike; with a warm start
-	// (InitialWeights, Continue) or Normalize they do not.
+	// (Options.Init) or Normalize they do not.
 	Eta float64
 	// Tau is the step size τ of MiniBatch. 0 means 1; negative, NaN or
 	// infinite is an error, and for MiniBatch so is a τ or τ/B that
@@ -277,22 +277,14 @@ type Options struct {
 	// Not with NoBias. The model remembers it (Model.BiasFeature) for
 	// Update, Continue and the samples it scores. With Normalize the
 	// trainer keeps w_B = b/B as the weight of the normalised points' last
-	// column, so a warm start (InitialBias, Continue) divides b by B and
+	// column, so a warm start (Options.Init) divides b by B and
 	// the model multiplies back: for a B that is not a power of two the
 	// round trip can move b by a rounding.
 	BiasFeature float64
 
-	// InitialWeights is the starting weight vector w₀ of the perceptrons
-	// (every algorithm but SVM, whose first Pegasos step would discard it,
-	// and the kernel perceptron, which starts from α = 0): D values for
-	// Train, K·D for TrainMulticlass (row k for the k-th smallest label,
-	// the order of Model.Classes). nil means 0. Each value must be finite
-	// in the element type; the slice is copied, never modified. With
-	// Normalize, w₀ weighs the scaled points.
-	InitialWeights []float64
-	// InitialBias is the starting bias b₀: 1 value for Train, K for
-	// TrainMulticlass, nil for 0. Not with NoBias.
-	InitialBias []float64
+	// Init is the warm start of Fit (Weights, or a *Model[T] to continue)
+	// and of FitKernel (Dual). nil starts from 0. See Start.
+	Init Start
 
 	// Lambda is the SVM's regularisation λ > 0. Set Lambda or C, not both;
 	// if neither is set λ = 1e-4. Other algorithms ignore it. The first
@@ -397,7 +389,7 @@ type config struct {
 	scaling   Scaling
 	bias      bool
 	bfeat     float64   // BiasFeature B (1 by default; 0 with NoBias)
-	w0, b0    []float64 // InitialWeights, InitialBias
+	w0, b0    []float64 // Init: Weights
 	lambda    float64
 	c         float64
 	tol       float64
@@ -429,8 +421,6 @@ func (o *Options) resolve() (config, error) {
 		stopClean: !o.RunAllEpochs,
 		sampling:  o.Sampling,
 		bias:      !o.NoBias,
-		w0:        o.InitialWeights,
-		b0:        o.InitialBias,
 		lambda:    o.Lambda,
 		c:         o.C,
 		tol:       o.Tol,
@@ -499,12 +489,15 @@ func (o *Options) resolve() (config, error) {
 	case o.NormalizeFeatures:
 		c.scaling = ScaleFeatures
 	}
+	if w, ok := o.Init.(Weights); ok {
+		c.w0, c.b0 = w.W, w.B
+	}
 	if c.w0 != nil || c.b0 != nil {
 		if c.algo == SVM {
-			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no InitialWeights or InitialBias", ErrOption)
+			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no initial Weights", ErrOption)
 		}
 		if c.b0 != nil && !c.bias {
-			return c, fmt.Errorf("%w: InitialBias with NoBias", ErrOption)
+			return c, fmt.Errorf("%w: an initial bias (Weights.B) with NoBias", ErrOption)
 		}
 	}
 	if c.lambda < 0 || math.IsNaN(c.lambda) || math.IsInf(c.lambda, 0) {

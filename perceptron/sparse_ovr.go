@@ -26,7 +26,7 @@ import (
 // The blocks are the weights during the epochs; the trainer's K×D W and U
 // are brought up to date from them (syncOut) where they are read: at the
 // end of training, and before a pass over the data with fixed weights.
-// Training from zero weights (no InitialWeights or InitialBias, not Voted)
+// Training from zero weights (no Init, not Voted)
 // makes no K×D W and U unless such a pass needs them (ensureDense): the
 // model's weights are written straight from the blocks at the end
 // (fromBlocks), in one pass over the used columns, so a fit writes each of

@@ -73,7 +73,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 				for _, warm := range []bool{false, true} {
 					o := Options{Algorithm: algo, MaxIter: 12, RunAllEpochs: all, Shuffle: true, Seed: 5, Workers: workers}
 					if warm {
-						o.InitialWeights, o.InitialBias = w0, b0
+						o.Init = Weights{W: w0, B: b0}
 					}
 					t.Run(fmt.Sprintf("K=%d/%v/all=%v/workers=%d/warm=%v", K, algo, all, workers, warm), func(t *testing.T) {
 						dm, dd, err := TrainMulticlass(X, d, y, o)
@@ -107,7 +107,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 							}
 							ob := o
 							if warm {
-								ob.InitialWeights, ob.InitialBias = w0[k*d:(k+1)*d], b0[k:k+1]
+								ob.Init = Weights{W: w0[k*d : (k+1)*d], B: b0[k : k+1]}
 							}
 							if !all {
 								// The binary fit stops at its own first clean
@@ -145,7 +145,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 // TestSparseOvRFromBlocks checks the model a one-vs-rest fit from zero
 // weights writes straight from its blocks (fromBlocks: no K×D trainer
 // arrays) against the one assembled through the trainer's K×D W and U
-// (syncOut, averageW), which a start of zero biases takes (InitialBias
+// (syncOut, averageW), which a start of zero biases takes (Init: Weights{B}
 // makes the start's weights, zero): the same bits, on data with
 // non-integer values, where a different order or form of the average
 // w − u/steps, or a lane of the wrong class, shows; and the same
@@ -172,7 +172,7 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					o.InitialBias = make([]float64, K)
+					o.Init = Weights{B: make([]float64, K)}
 					dense, dd, err := TrainMulticlassSparse(c, c.Y, o)
 					if err != nil {
 						t.Fatal(err)

@@ -108,18 +108,18 @@ type linStart[T Float] struct {
 	vot []votedStart[T]
 }
 
-// initialStart returns the trainer's start from Options.InitialWeights and
-// InitialBias (nil when neither is set), checking their lengths (K·D and K)
+// initialStart returns the trainer's start from the Weights of
+// Options.Init (nil when neither is set), checking their lengths (K·D and K)
 // and that every value is finite in T.
 func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], error) {
 	if cfg.w0 == nil && cfg.b0 == nil {
 		return nil, nil
 	}
 	if cfg.w0 != nil && len(cfg.w0) != K*D {
-		return nil, fmt.Errorf("%w: InitialWeights has %d values, want %d (%d weight vectors of %d features)", ErrOption, len(cfg.w0), K*D, K, D)
+		return nil, fmt.Errorf("%w: Init: Weights.W has %d values, want %d (%d weight vectors of %d features)", ErrOption, len(cfg.w0), K*D, K, D)
 	}
 	if cfg.b0 != nil && len(cfg.b0) != K {
-		return nil, fmt.Errorf("%w: InitialBias has %d values, want %d", ErrOption, len(cfg.b0), K)
+		return nil, fmt.Errorf("%w: Init: Weights.B has %d values, want %d", ErrOption, len(cfg.b0), K)
 	}
 	conv := func(name string, i int, v float64) (T, error) {
 		if t := T(v); finite(t) {
@@ -131,7 +131,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 	for c := range K {
 		if cfg.w0 != nil {
 			for j := range D {
-				v, err := conv("InitialWeights", c*D+j, cfg.w0[c*D+j])
+				v, err := conv("Weights.W", c*D+j, cfg.w0[c*D+j])
 				if err != nil {
 					return nil, err
 				}
@@ -139,7 +139,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 			}
 		}
 		if cfg.b0 != nil {
-			v, err := conv("InitialBias", c, cfg.b0[c])
+			v, err := conv("Weights.B", c, cfg.b0[c])
 			if err != nil {
 				return nil, err
 			}

@@ -91,7 +91,7 @@ func BenchmarkLinearSVM(b *testing.B) {
 	}{{"", 0}, {"/threads=2", 2}} {
 		b.Run("data=fashion-mnist"+th.name, func(b *testing.B) {
 			train, test := loadFashion(b)
-			opts := LinearOptions{C: 1, Threads: th.threads, Seed: 1}
+			opts := LinearOptions{C: 1, Workers: th.threads, Seed: 1}
 			var fit, pred time.Duration
 			var acc, dual float64
 			var last *LinearInfo

@@ -35,7 +35,7 @@ import (
 // permutation of all rows drawn from the seed (the same for every group),
 // restricted to each class's active set; so a class's trajectory depends
 // only on the seed and its own data, not on how classes are grouped or on
-// Options.Threads.
+// Options.Workers.
 
 // dcdClass is the state of one class's machine.
 type dcdClass struct {

@@ -43,7 +43,7 @@
 // the midpoint of the feasible interval when there are none.
 //
 // TrainLinear follows LIBLINEAR's -B convention instead: a constant feature
-// B (LinearOptions.Bias, default 1) is appended to every row, and its weight
+// B (LinearOptions.BiasFeature, default 1) is appended to every row, and its weight
 // w_B is regularised like the others, so the model's bias is b = B·w_B and
 // the problem is comparable with liblinear-train -B 1. LinearOptions.NoBias
 // drops it (LIBLINEAR's default -B −1). The feature is never materialised:
@@ -134,9 +134,9 @@
 // # Determinism
 //
 // SMO is deterministic: the same data and options give a bit-identical
-// model, whatever Options.Threads. The linear solver's random order comes
+// model, whatever Options.Workers. The linear solver's random order comes
 // only from LinearOptions.Seed, and its model is bit-identical for a given
-// seed whatever LinearOptions.Threads. Across kernel implementations the
+// seed whatever LinearOptions.Workers. Across kernel implementations the
 // arithmetic differs in the last bit (fused multiply-adds), so the models
 // agree to within rounding, not bit for bit; on integer data with a linear
 // or polynomial kernel the kernel matrices themselves are exact and equal

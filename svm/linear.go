@@ -56,24 +56,24 @@ type LinearOptions struct {
 	// each machine; 0 means DefaultLinearMaxIter (1000, LIBLINEAR's).
 	// Reaching it is not an error: LinearInfo.Converged is false.
 	MaxIter int
-	// Bias is the value B of the constant feature appended to every row
+	// BiasFeature is the value B of the constant feature appended to every row
 	// (LIBLINEAR's -B): the model's bias is b = B·w_B, regularised with w.
 	// 0 means 1. Negative or non-finite values are errors.
-	Bias float64
+	BiasFeature float64
 	// NoBias trains without a bias feature (LIBLINEAR's default -B -1):
 	// the decision function is w·x.
 	NoBias bool
 	// Seed seeds the random order of the coordinate steps: the same data,
-	// options and Seed give a bit-identical model, whatever Threads is.
+	// options and Seed give a bit-identical model, whatever Workers is.
 	Seed uint64
-	// Threads is the number of goroutines for one-vs-rest, between which
+	// Workers is the number of goroutines for one-vs-rest, between which
 	// the classes are split; 0 means 1. The solver is bound by memory
 	// traffic, not arithmetic: one goroutine visits each row once per pass
 	// for all its classes, so splitting the classes between g goroutines
 	// reads the data g times, and more goroutines help only on a machine
 	// with memory bandwidth to spare (measured on a 2-vCPU Zen 5 in
 	// bench/results/svm/svm-zen5.txt: one goroutine was faster).
-	Threads int
+	Workers int
 	// Impl selects the kernel implementation (one of kernel.Impls()); nil
 	// means kernel.ActiveImpl().
 	Impl *kernel.Impl
@@ -91,7 +91,7 @@ type linConfig struct {
 }
 
 func (o LinearOptions) resolve() (linConfig, error) {
-	c := linConfig{c: o.C, loss: o.Loss, tol: o.Tol, maxIter: o.MaxIter, B: o.Bias, seed: o.Seed, threads: o.Threads, impl: o.Impl}
+	c := linConfig{c: o.C, loss: o.Loss, tol: o.Tol, maxIter: o.MaxIter, B: o.BiasFeature, seed: o.Seed, threads: o.Workers, impl: o.Impl}
 	switch {
 	case c.c == 0:
 		c.c = DefaultC
@@ -121,7 +121,7 @@ func (o LinearOptions) resolve() (linConfig, error) {
 	case c.B == 0:
 		c.B = 1
 	case !(c.B > 0) || math.IsInf(c.B, 0):
-		return c, fmt.Errorf("%w: Bias = %v, want finite > 0 (or NoBias)", ErrOption, o.Bias)
+		return c, fmt.Errorf("%w: BiasFeature = %v, want finite > 0 (or NoBias)", ErrOption, o.BiasFeature)
 	}
 	if c.threads <= 0 {
 		c.threads = 1
@@ -519,7 +519,7 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 				yy[i] = 1
 			}
 		}
-		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Threads: cfg.threads, Impl: cfg.impl}, false)
+		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
 			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
 				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)

@@ -201,20 +201,20 @@ func TestLinearDeterminism(t *testing.T) {
 	for i := range y {
 		y[i] = r.IntN(5)
 	}
-	ref, info, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Threads: 1})
+	ref, info, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, th := range []int{2, 3, 5} {
-		m, _, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Threads: th})
+		m, _, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Workers: th})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(m.w, ref.w) || !slices.Equal(m.b, ref.b) {
-			t.Errorf("Threads %d: model differs from Threads 1", th)
+			t.Errorf("Threads %d: model differs from Workers 1", th)
 		}
 	}
-	m, info2, err := TrainLinear(X, 5, y, LinearOptions{Seed: 8, Threads: 2})
+	m, info2, err := TrainLinear(X, 5, y, LinearOptions{Seed: 8, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

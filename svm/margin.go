@@ -57,10 +57,10 @@ type MarginOptions struct {
 	Tol float64
 	// MaxIter caps the solver's iterations; 0 means max(10⁷, 100·N).
 	MaxIter int
-	// GramBytes, CacheBytes, Threads and Impl are as in Options.
+	// GramBytes, CacheBytes, Workers and Impl are as in Options.
 	GramBytes  int64
 	CacheBytes int64
-	Threads    int
+	Workers    int
 	Impl       *kernel.Impl
 }
 
@@ -143,7 +143,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 		return nil, fmt.Errorf("%w: B = %v, want finite > 0", ErrOption, opts.B)
 	}
 	cfg, err := Options{C: math.Inf(1), Kernel: kern, Tol: tol, MaxIter: opts.MaxIter, GramBytes: opts.GramBytes,
-		CacheBytes: opts.CacheBytes, Threads: opts.Threads, Impl: opts.Impl}.resolve(d)
+		CacheBytes: opts.CacheBytes, Workers: opts.Workers, Impl: opts.Impl}.resolve(d)
 	if err != nil {
 		return nil, err
 	}

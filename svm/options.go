@@ -143,9 +143,9 @@ type Options struct {
 	// the goroutines); 0 means DefaultCacheBytes (LIBSVM's 100 MB). A
 	// budget below one row is an error wrapping ErrBudget.
 	CacheBytes int64
-	// Threads is the number of goroutines (binary problems run in
+	// Workers is the number of goroutines (binary problems run in
 	// parallel, and gram threads the kernel matrix); 0 means GOMAXPROCS.
-	Threads int
+	Workers int
 	// Impl selects the kernel implementation (one of kernel.Impls()) for
 	// the kernel matrices and the solver's vector operations; nil means
 	// kernel.ActiveImpl(). Tests use it to compare the paths.
@@ -169,7 +169,7 @@ type config struct {
 func (o Options) resolve(d int) (config, error) {
 	c := config{
 		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking,
-		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Threads, impl: o.Impl,
+		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Workers, impl: o.Impl,
 	}
 	switch {
 	case c.c == 0:

@@ -45,7 +45,7 @@ func TrainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int
 	if err != nil {
 		return nil, nil, err
 	}
-	return fit(ctx, &trainer[T]{cfg: cfg, sp: c, d: c.Cols, n: c.Rows}, y)
+	return solveAll(ctx, &trainer[T]{cfg: cfg, sp: c, d: c.Cols, n: c.Rows}, y)
 }
 
 // checkCSR checks a training matrix: rows, columns and dataset's own

@@ -170,7 +170,7 @@ func TestSparseRowsUsedColumns(t *testing.T) {
 		}
 		_, rows := sparseOf(t, X, y, n, d)
 		for _, threads := range []int{1, 2} {
-			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, Bias: 1, Threads: threads}
+			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, BiasFeature: 1, Workers: threads}
 			cm, cinfo, err := TrainLinearRows(context.Background(), rows, y, opts)
 			if err != nil {
 				t.Fatal(err)

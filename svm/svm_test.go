@@ -369,7 +369,7 @@ func TestSourcesIdentical(t *testing.T) {
 		for _, kern := range testKernels {
 			ref := map[Scheme]*Model[float64]{}
 			for _, p := range paths {
-				m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Threads: 2})
+				m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Workers: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -395,16 +395,16 @@ func TestThreadsIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	X, y := randInt(r, 200, 4, 5, 4)
 	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
-		a, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 1, Kernel: gram.RBF{Gamma: 0.05}})
+		a, _, err := Train(X, 4, y, Options{Multiclass: sch, Workers: 1, Kernel: gram.RBF{Gamma: 0.05}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 3, Kernel: gram.RBF{Gamma: 0.05}})
+		b, _, err := Train(X, 4, y, Options{Multiclass: sch, Workers: 3, Kernel: gram.RBF{Gamma: 0.05}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(a.coef, b.coef) || !slices.Equal(a.bias, b.bias) {
-			t.Errorf("%v: Threads 1 and 3 give different models", sch)
+			t.Errorf("%v: Workers 1 and 3 give different models", sch)
 		}
 	}
 }
@@ -630,7 +630,7 @@ func TestErrors(t *testing.T) {
 		{"margin B", margin(X, 2, y, MarginOptions{Bias: BiasFeature, B: -1}), ErrOption},
 		{"linear nan", trainLin(nan, 2, y, LinearOptions{}), ErrNonFinite},
 		{"linear loss", trainLin(X, 2, y, LinearOptions{Loss: Loss(5)}), ErrOption},
-		{"linear bias", trainLin(X, 2, y, LinearOptions{Bias: math.Inf(1)}), ErrOption},
+		{"linear bias", trainLin(X, 2, y, LinearOptions{BiasFeature: math.Inf(1)}), ErrOption},
 		{"linear C", trainLin(X, 2, y, LinearOptions{C: -2}), ErrOption},
 		{"linear one class", trainLin(X, 2, []int{0, 0, 0}, LinearOptions{}), ErrLabels},
 		{"linear rows nil", func() error {

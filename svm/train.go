@@ -142,12 +142,12 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 	if err := checkFinite(X, d); err != nil {
 		return nil, nil, err
 	}
-	return fit(ctx, &trainer[T]{cfg: cfg, X: X, d: d, n: n}, y)
+	return solveAll(ctx, &trainer[T]{cfg: cfg, X: X, d: d, n: n}, y)
 }
 
-// fit trains the machines of tr's data (dense X or sparse sp) with labels
+// solveAll trains the machines of tr's data (dense X or sparse sp) with labels
 // y and assembles the model.
-func fit[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
+func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
 	cfg := tr.cfg
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {

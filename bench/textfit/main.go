@@ -218,7 +218,7 @@ func fitSVM(tr, te *dataset.CSR[float32], rounds int) {
 // fitSVMOnce trains and scores the linear SVM on threads goroutines.
 func fitSVMOnce(tr, te *dataset.CSR[float32], rows svm.Rows[float32], threads int) {
 	{
-		o := svm.LinearOptions{C: 1, Tol: 0.1, Bias: 1, Threads: threads}
+		o := svm.LinearOptions{C: 1, Tol: 0.1, BiasFeature: 1, Workers: threads}
 		c0, t0 := cpu(), time.Now()
 		m, _, err := svm.TrainLinearRows(context.Background(), rows, tr.Y, o)
 		wall, c := time.Since(t0), cpu()-c0

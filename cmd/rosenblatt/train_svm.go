@@ -240,7 +240,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std stdio, summary 
 				bias = svm.BiasNone
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Threads: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Workers: tf.workers}); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -281,7 +281,7 @@ func cText(C float64) string {
 
 // trainKernelSVM trains the kernel SVM of the flags.
 func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
-	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Threads: tf.workers}
+	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Workers: tf.workers}
 	if tf.set["multiclass"] {
 		o.Multiclass, _ = svm.ParseMulticlass(tf.multiclass) // checked by checkSVM
 	}
@@ -323,7 +323,7 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Ke
 
 // trainLinearSVM trains the linear SVM of the flags.
 func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (svmModel[T], svmRun, error) {
-	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, Bias: tf.biasFeat, Seed: tf.seed}
+	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, BiasFeature: tf.biasFeat, Seed: tf.seed}
 	if tf.loss == "squared-hinge" {
 		o.Loss = svm.SquaredHinge
 	}
@@ -331,7 +331,7 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 		o.MaxIter = tf.epochs
 	}
 	if tf.set["workers"] {
-		o.Threads = tf.workers
+		o.Workers = tf.workers
 	}
 	var m *svm.LinearModel[T]
 	var info *svm.LinearInfo
