@@ -56,3 +56,16 @@ func (c *CSR[T]) At(i, j int) T {
 
 func (d *Data[T]) rows() {}
 func (c *CSR[T]) rows()  {}
+
+// NewData returns the row-major values X, cols per row, with labels y as a
+// Data of len(X)/cols rows, sharing X and y (nothing is copied), as
+// gonum's mat.NewDense wraps a slice. It does not check the shape: the
+// trainers do (a len(X) that is not a multiple of cols, or labels that are
+// not one a row, is their ErrDims), and Validate does.
+func NewData[T kernel.Float](X []T, cols int, y []int) *Data[T] {
+	rows := 0
+	if cols > 0 {
+		rows = len(X) / cols
+	}
+	return &Data[T]{X: X, Y: y, Rows: rows, Cols: cols}
+}

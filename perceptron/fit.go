@@ -32,10 +32,13 @@ type Weights struct {
 func (Weights) start()   {}
 func (*Model[T]) start() {}
 
-// Dual is the warm start (α₀, b₀) of the kernel perceptron (FitKernel):
-// Alpha holds the starting mistake count of every training sample for each
-// score function (N values for a binary model or Argmax... see FitKernel),
-// B the starting biases. nil means 0.
+// Dual is the warm start (α₀, b₀) of the binary and one-vs-rest Online and
+// Averaged kernel perceptrons (FitKernel): Alpha holds the starting
+// mistake count αⱼ (an integer ≥ 0) of every training row j, N values for
+// a binary model and K·N for one-vs-rest (score function c first, in the
+// order of KernelModel.Classes); B holds 1 or K biases. nil means 0.
+// Training starts from f_c(x) = Σⱼ αⱼ·η·y_cj·K(xⱼ, x) + b_c, as if it had
+// made those mistakes; the Averaged run averages from there.
 type Dual struct {
 	Alpha []float64
 	B     []float64
@@ -101,9 +104,9 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) 
 			if x == nil {
 				return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
 			}
-			m, diag, err = init.Continue(x.X, x.Cols, y, opt)
+			m, diag, err = init.continueDense(x.X, x.Cols, y, opt)
 		case *dataset.CSR[T]:
-			m, diag, err = init.ContinueSparse(x, y, opt)
+			m, diag, err = init.continueSparse(x, y, opt)
 		default:
 			return nil, nil, errRows(X)
 		}
@@ -114,19 +117,19 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) 
 	binary := opt.Multiclass != Argmax && plusMinusOne(y)
 	switch x := X.(type) {
 	case *dataset.Data[T]:
-		if x == nil {
-			return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
+		if err := checkData(x); err != nil {
+			return nil, nil, err
 		}
 		if binary {
-			m, diag, err = Train(x.X, x.Cols, y, opt)
+			m, diag, err = trainBinary(x.X, x.Cols, y, opt)
 		} else {
-			m, diag, err = TrainMulticlass(x.X, x.Cols, y, opt)
+			m, diag, err = trainMulti(x.X, x.Cols, y, opt)
 		}
 	case *dataset.CSR[T]:
 		if binary {
-			m, diag, err = TrainSparse(x, y, opt)
+			m, diag, err = trainBinarySparse(x, y, opt)
 		} else {
-			m, diag, err = TrainMulticlassSparse(x, y, opt)
+			m, diag, err = trainMultiSparse(x, y, opt)
 		}
 	default:
 		return nil, nil, errRows(X)
@@ -171,19 +174,19 @@ func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Ker
 	binary := opt.Multiclass != Argmax && plusMinusOne(y)
 	switch x := X.(type) {
 	case *dataset.Data[T]:
-		if x == nil {
-			return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
+		if err := checkData(x); err != nil {
+			return nil, nil, err
 		}
 		if binary {
-			m, diag, err = TrainKernel(x.X, x.Cols, y, opt)
+			m, diag, err = trainKernelBinary(x.X, x.Cols, y, opt)
 		} else {
-			m, diag, err = TrainKernelMulticlass(x.X, x.Cols, y, opt)
+			m, diag, err = trainKernelMulti(x.X, x.Cols, y, opt)
 		}
 	case *dataset.CSR[T]:
 		if binary {
-			m, diag, err = TrainKernelSparse(x, y, opt)
+			m, diag, err = trainKernelBinarySparse(x, y, opt)
 		} else {
-			m, diag, err = TrainKernelMulticlassSparse(x, y, opt)
+			m, diag, err = trainKernelMultiSparse(x, y, opt)
 		}
 	default:
 		return nil, nil, errRows(X)
@@ -251,4 +254,16 @@ func linReport(d *Diagnostics, t0 time.Time) *fit.Report {
 		r.Objective = d.Epochs[n-1].Objective
 	}
 	return r
+}
+
+// checkData checks that a dense matrix is not nil and holds Rows·Cols
+// values.
+func checkData[T Float](x *dataset.Data[T]) error {
+	if x == nil {
+		return fmt.Errorf("%w: nil data", ErrEmpty)
+	}
+	if x.Rows < 0 || x.Cols < 0 || len(x.X) != x.Rows*x.Cols {
+		return fmt.Errorf("%w: %d values for %d rows of %d columns", ErrDims, len(x.X), x.Rows, x.Cols)
+	}
+	return nil
 }

@@ -49,14 +49,14 @@ func TestFitDispatch(t *testing.T) {
 		var want, wantS *Model[float64]
 		var wd *Diagnostics
 		if binary {
-			want, wd, err = Train(tc.X, tc.d, tc.y, tc.opt)
+			want, wd, err = trainBinary(tc.X, tc.d, tc.y, tc.opt)
 			if err == nil {
-				wantS, _, err = TrainSparse(csr, tc.y, tc.opt)
+				wantS, _, err = trainBinarySparse(csr, tc.y, tc.opt)
 			}
 		} else {
-			want, wd, err = TrainMulticlass(tc.X, tc.d, tc.y, tc.opt)
+			want, wd, err = trainMulti(tc.X, tc.d, tc.y, tc.opt)
 			if err == nil {
-				wantS, _, err = TrainMulticlassSparse(csr, tc.y, tc.opt)
+				wantS, _, err = trainMultiSparse(csr, tc.y, tc.opt)
 			}
 		}
 		if err != nil {
@@ -90,14 +90,14 @@ func TestFitDispatch(t *testing.T) {
 		kopt := KernelOptions{Options: tc.opt, Kernel: gram.Polynomial{Degree: 2, Gamma: 1, Coef0: 1}}
 		var wantK, wantKS *KernelModel[float64]
 		if binary {
-			wantK, _, err = TrainKernel(tc.X, tc.d, tc.y, kopt)
+			wantK, _, err = trainKernelBinary(tc.X, tc.d, tc.y, kopt)
 			if err == nil {
-				wantKS, _, err = TrainKernelSparse(csr, tc.y, kopt)
+				wantKS, _, err = trainKernelBinarySparse(csr, tc.y, kopt)
 			}
 		} else {
-			wantK, _, err = TrainKernelMulticlass(tc.X, tc.d, tc.y, kopt)
+			wantK, _, err = trainKernelMulti(tc.X, tc.d, tc.y, kopt)
 			if err == nil {
-				wantKS, _, err = TrainKernelMulticlassSparse(csr, tc.y, kopt)
+				wantKS, _, err = trainKernelMultiSparse(csr, tc.y, kopt)
 			}
 		}
 		if err != nil {
@@ -124,14 +124,14 @@ func TestFitDispatch(t *testing.T) {
 }
 
 // TestFitInit checks the warm starts: Weights is the trainer's start, and a
-// *Model continues it as Continue does.
+// *Model continues it as continueDense does.
 func TestFitInit(t *testing.T) {
 	rng := newRand(5)
 	X, y, _, _ := separable(rng, 50, 3, 3, 0.3, true)
 	data := &dataset.Data[float64]{X: X, Y: y, Rows: len(y), Cols: 3}
 	ctx := context.Background()
 	w0 := Weights{W: []float64{1, -2, 0.5}, B: []float64{3}}
-	want, _, err := Train(X, 3, y, Options{MaxIter: 3, Init: w0})
+	want, _, err := trainBinary(X, 3, y, Options{MaxIter: 3, Init: w0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestFitInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cont, _, err := first.Continue(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	cont, _, err := first.continueDense(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestFitInit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !sameModel(t, got, cont) || rep.Epochs == 0 {
-			t.Errorf("%T: Fit with Init: *Model is not Continue's model", rows)
+			t.Errorf("%T: Fit with Init: *Model is not continueDense's model", rows)
 		}
 	}
 	if _, _, err := Fit(ctx, data, y, Options{Init: Dual{}}); !errors.Is(err, ErrOption) {
@@ -201,7 +201,7 @@ func TestFitContext(t *testing.T) {
 	}
 	ctx, cancel2 := context.WithCancel(context.Background())
 	epochs := 0
-	opt := Options{Algorithm: Voted, MaxIter: 50, RunAllEpochs: true, Callback: func(Epoch) error {
+	opt := Options{Algorithm: Voted, MaxIter: 50, Stop: StopNever, Callback: func(Epoch) error {
 		epochs++
 		if epochs == 2 {
 			cancel2()

@@ -32,7 +32,7 @@ import (
 // (fromBlocks), in one pass over the used columns, so a fit writes each of
 // the model's K×D arrays once; an Averaged fit writes no K×D array at all:
 // it keeps its served average (compactServed) and its running weights and
-// sums (compactAvg) compact until a dense use, Continue, Update or
+// sums (compactAvg) compact until a dense use, continueDense, Update or
 // MarshalJSON needs them dense (fromBlocksCompact). The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).

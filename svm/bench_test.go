@@ -58,7 +58,7 @@ func BenchmarkSVM(b *testing.B) {
 			var nsv int
 			for b.Loop() {
 				t0 := time.Now()
-				m, _, err := Train(sub.X, sub.Cols, sub.Y, opts)
+				m, _, err := trainDense(sub.X, sub.Cols, sub.Y, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -98,7 +98,7 @@ func BenchmarkLinearSVM(b *testing.B) {
 			conv := 0
 			for b.Loop() {
 				t0 := time.Now()
-				m, info, err := TrainLinear(train.X, train.Cols, train.Y, opts)
+				m, info, err := trainLinearDense(train.X, train.Cols, train.Y, opts)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -40,12 +40,12 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options)
 	)
 	switch x := X.(type) {
 	case *dataset.Data[T]:
-		if x == nil {
-			return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
+		if err := checkData(x); err != nil {
+			return nil, nil, err
 		}
-		m, info, err = TrainContext(ctx, x.X, x.Cols, y, opts)
+		m, info, err = trainDenseContext(ctx, x.X, x.Cols, y, opts)
 	case *dataset.CSR[T]:
-		m, info, err = TrainSparseContext(ctx, x, y, opts)
+		m, info, err = trainSparseContext(ctx, x, y, opts)
 	default:
 		return nil, nil, errRows(X)
 	}
@@ -87,19 +87,19 @@ func FitLinear[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Li
 	)
 	switch x := X.(type) {
 	case *dataset.Data[T]:
-		if x == nil {
-			return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
+		if err := checkData(x); err != nil {
+			return nil, nil, err
 		}
-		m, info, err = TrainLinearContext(ctx, x.X, x.Cols, y, opts)
+		m, info, err = trainLinearDenseContext(ctx, x.X, x.Cols, y, opts)
 	case *dataset.CSR[T]:
 		if opts.C > 0 && math.IsInf(opts.C, 1) {
 			return nil, nil, fmt.Errorf("%w: C = +Inf needs dense rows (a *dataset.Data)", ErrOption)
 		}
-		rows, err := SparseRows(x)
+		rows, err := sparseRows(x)
 		if err != nil {
 			return nil, nil, err
 		}
-		m, info, err = TrainLinearRows(ctx, rows, y, opts)
+		m, info, err = trainLinearRows(ctx, rows, y, opts)
 	default:
 		return nil, nil, errRows(X)
 	}
@@ -123,4 +123,16 @@ func errRows(X any) error {
 		return fmt.Errorf("%w: nil data", ErrEmpty)
 	}
 	return fmt.Errorf("%w: rows of type %T; want a *dataset.Data or *dataset.CSR", ErrDims, X)
+}
+
+// checkData checks that a dense matrix is not nil and holds Rows·Cols
+// values.
+func checkData[T Float](x *dataset.Data[T]) error {
+	if x == nil {
+		return fmt.Errorf("%w: nil data", ErrEmpty)
+	}
+	if x.Rows < 0 || x.Cols < 0 || len(x.X) != x.Rows*x.Cols {
+		return fmt.Errorf("%w: %d values for %d rows of %d columns", ErrDims, len(x.X), x.Rows, x.Cols)
+	}
+	return nil
 }

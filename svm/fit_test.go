@@ -35,11 +35,11 @@ func TestFitDispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts := Options{Kernel: gram.RBF{Gamma: 0.1}, Multiclass: OneVsRest}
-		want, info, err := Train(X, 4, y, opts)
+		want, info, err := trainDense(X, 4, y, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantS, _, err := TrainSparse(csr, y, opts)
+		wantS, _, err := trainSparse(csr, y, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestFitDispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(marshal(t, got), marshal(t, want)) || !bytes.Equal(marshal(t, gotS), marshal(t, wantS)) {
-			t.Errorf("%d classes: Fit differs from Train or TrainSparse", classes)
+			t.Errorf("%d classes: Fit differs from trainDense or trainSparse", classes)
 		}
 		var iters int
 		var primal, dual float64
@@ -70,15 +70,15 @@ func TestFitDispatch(t *testing.T) {
 		}
 
 		lopts := LinearOptions{C: 0.5, Seed: 3, Tol: 1e-3}
-		wantL, linfo, err := TrainLinear(X, 4, y, lopts)
+		wantL, linfo, err := trainLinearDense(X, 4, y, lopts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := SparseRows(csr)
+		rows, err := sparseRows(csr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantLS, _, err := TrainLinearRows(ctx, rows, y, lopts)
+		wantLS, _, err := trainLinearRows(ctx, rows, y, lopts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestFitDispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(marshal(t, gotL), marshal(t, wantL)) || !bytes.Equal(marshal(t, gotLS), marshal(t, wantLS)) {
-			t.Errorf("%d classes: FitLinear differs from TrainLinear or TrainLinearRows", classes)
+			t.Errorf("%d classes: FitLinear differs from trainLinearDense or trainLinearRows", classes)
 		}
 		most, sv := 0, 0
 		for _, p := range linfo.Problems {

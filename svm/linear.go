@@ -36,13 +36,13 @@ func (l Loss) String() string {
 	return fmt.Sprintf("Loss(%d)", int(l))
 }
 
-// LinearOptions configure TrainLinear. The zero value is LIBLINEAR's
+// LinearOptions configure trainLinearDense. The zero value is LIBLINEAR's
 // -s 3 -c 1 -e 0.1 -B 1: hinge loss, C = 1, tolerance 0.1, and a bias
 // feature of 1.
 type LinearOptions struct {
 	// C is the constant of ½‖w‖² + C·Σ loss (LIBLINEAR's and LIBSVM's
 	// convention; in the form ‖θ‖² + C·Σ loss, C is twice it). 0 means DefaultC; +Inf trains
-	// the hard-margin machine (see TrainLinear). Negative or NaN values are
+	// the hard-margin machine (see trainLinearDense). Negative or NaN values are
 	// errors.
 	C float64
 	// Loss is Hinge (default) or SquaredHinge.
@@ -351,15 +351,15 @@ func (m *LinearModel[T]) Accuracy(X []T, y []int) (float64, error) {
 	return fractionEqual(pred, y), nil
 }
 
-// TrainLinear fits a linear SVM on the row-major data X (d features per
+// trainLinearDense fits a linear SVM on the row-major data X (d features per
 // row) by dual coordinate descent: binary for two labels, one-vs-rest for
-// more. See TrainLinearRows.
-func TrainLinear[T Float](X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
-	return TrainLinearContext(context.Background(), X, d, y, opts)
+// more. See trainLinearRows.
+func trainLinearDense[T Float](X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+	return trainLinearDenseContext(context.Background(), X, d, y, opts)
 }
 
-// TrainLinearContext is TrainLinear with a context.
-func TrainLinearContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+// trainLinearDenseContext is trainLinearDense with a context.
+func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
 	if _, err := checkShape(X, d, y); err != nil {
 		return nil, nil, err
 	}
@@ -376,26 +376,26 @@ func TrainLinearContext[T Float](ctx context.Context, X []T, d int, y []int, opt
 	return trainLinear(ctx, newDense(X, d, cfg.impl), y, cfg)
 }
 
-// TrainLinearRows is TrainLinear on any Rows implementation, such as a
-// sparse matrix. With C = +Inf it needs a dense matrix: use TrainLinear.
+// trainLinearRows is trainLinearDense on any Rows implementation, such as a
+// sparse matrix. With C = +Inf it needs a dense matrix: use trainLinearDense.
 //
 // Cancelling ctx stops training at the end of the current pass over the
 // data, and the error wraps the context's error. Errors wrap ErrEmpty,
 // ErrDims, ErrNonFinite, ErrLabels (one class), ErrOption or, with
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
 // error: LinearInfo.Converged is false.
-func TrainLinearRows[T Float](ctx context.Context, rows Rows[T], y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
 	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
 	if math.IsInf(cfg.c, 1) {
-		return nil, nil, fmt.Errorf("%w: C = +Inf needs a dense matrix (TrainLinear)", ErrOption)
+		return nil, nil, fmt.Errorf("%w: C = +Inf needs a dense matrix (trainLinearDense)", ErrOption)
 	}
 	return trainLinear(ctx, rows, y, cfg)
 }
 
-func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
+func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
 	sq, err := checkRows(rows, y)
 	if err != nil {
 		return nil, nil, err

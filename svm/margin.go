@@ -15,7 +15,7 @@ type BiasMode int
 const (
 	// BiasFree is f(x) = w·φ(x) + b with b free and unregularised: the
 	// geometric maximum margin, half the distance between the classes'
-	// convex hulls (the hard-margin machine of Train and LIBSVM).
+	// convex hulls (the hard-margin machine of trainDense and LIBSVM).
 	BiasFree BiasMode = iota
 	// BiasNone is f(x) = w·φ(x): hyperplanes through the origin, the
 	// notes' min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1.
@@ -185,7 +185,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 	if !res.separable {
 		if is32[T]() && res.iter < cfg.iterCap(l) {
 			// float32 could not resolve the margin: float64 decides, as in
-			// Train.
+			// trainDense.
 			X64 := make([]float64, len(X))
 			for i, v := range X {
 				X64[i] = float64(v)

@@ -12,7 +12,7 @@ import (
 )
 
 // Scheme says how a model's binary machines make a prediction, and how
-// Train reduces more than two classes to binary problems
+// trainDense reduces more than two classes to binary problems
 // (Options.Multiclass).
 type Scheme int
 
@@ -21,7 +21,7 @@ const (
 	// rows of those two classes only, in the order (0,1), (0,2), …,
 	// (0,K−1), (1,2), …; a positive decision value votes for b, anything
 	// else for a, and the prediction is the class with the most votes,
-	// ties going to the smaller label. It is LIBSVM's method and Train's
+	// ties going to the smaller label. It is LIBSVM's method and trainDense's
 	// default: K classes give K(K−1)/2 machines, each on about 2/K of the
 	// data.
 	OneVsOne Scheme = iota
@@ -30,7 +30,7 @@ const (
 	// value, ties going to the smaller label.
 	OneVsRest
 	// Binary is one machine for two classes; a positive decision value
-	// predicts the larger label, anything else the smaller. Train uses it
+	// predicts the larger label, anything else the smaller. trainDense uses it
 	// whenever there are two classes, whatever Options.Multiclass says.
 	Binary
 )
@@ -98,7 +98,7 @@ const (
 	DefaultCacheBytes int64 = 100 << 20
 )
 
-// Options configure Train. The zero value is LIBSVM's C-SVC with its
+// Options configure trainDense. The zero value is LIBSVM's C-SVC with its
 // defaults (C = 1, tolerance 10⁻³, shrinking, one-vs-one) and LIBSVM's
 // default RBF kernel γ = 1/d.
 type Options struct {

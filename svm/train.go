@@ -114,14 +114,14 @@ type solution struct {
 	info  ProblemInfo
 }
 
-// Train fits a C-SVC on the row-major data X (d features per row) with
+// trainDense fits a C-SVC on the row-major data X (d features per row) with
 // labels y: binary for two distinct labels, one-vs-one or one-vs-rest
-// (Options.Multiclass) for more. See TrainContext.
-func Train[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
-	return TrainContext(context.Background(), X, d, y, opts)
+// (Options.Multiclass) for more. See trainDenseContext.
+func trainDense[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+	return trainDenseContext(context.Background(), X, d, y, opts)
 }
 
-// TrainContext is Train with a context: cancelling it stops training
+// trainDenseContext is trainDense with a context: cancelling it stops training
 // within about a thousand SMO iterations, and the error wraps the
 // context's error.
 //
@@ -130,7 +130,7 @@ func Train[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, erro
 // than two classes), ErrOption, ErrBudget or, with C = +Inf,
 // ErrNotSeparable. A machine that reaches Options.MaxIter is not an
 // error: the model is returned and Info.Converged is false.
-func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, nil, err
@@ -240,7 +240,7 @@ func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme
 	return m, nil
 }
 
-// trainer runs the binary machines of one Train call.
+// trainer runs the binary machines of one trainDense call.
 type trainer[T Float] struct {
 	cfg     config
 	X       []T
@@ -595,7 +595,7 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 
 // solve64 solves hard-margin machine p again in float64, on a float64
 // copy of its rows: float32 data whose margin is below what float32 kernel
-// values resolve are separable or not as float64 says, so that Train and
+// values resolve are separable or not as float64 says, so that trainDense and
 // MaxMargin (and the diagnostics, which solve in float64) agree. The
 // machine's α and bias are float64's; the model stores them in T.
 func (tr *trainer[T]) solve64(ctx context.Context, p *problem) (solution, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -279,7 +280,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if !tf.quiet {
 		opt.Callback = func(e perceptron.Epoch) error { return nil }
 	}
-	m, diag, err := perceptron.TrainMulticlassSparse(X, X.Y, opt)
+	m, diag, err := perceptron.Fit(context.Background(), X, X.Y, opt)
 	if err != nil {
 		return err
 	}
@@ -299,7 +300,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	w("data", "%s (%s): %d documents, %d labels, %d stored values", path, format, X.Rows, len(names.List()), X.NNZ())
 	w("features", "%s", f)
 	w("model", "%s", m)
-	w("epochs", "%d", len(diag.Epochs))
+	w("epochs", "%d", diag.Epochs)
 	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(time.Since(trained)))
 	if acc, err := m.AccuracySparse(X, X.Y); err == nil {
 		w("train acc", "%.4f", acc)
