@@ -120,6 +120,14 @@ type Options struct {
 	Multiclass Scheme
 	// NoShrinking turns off LIBSVM's shrinking heuristic (its -h 0).
 	NoShrinking bool
+	// NoBias drops the unregularised bias: each machine is f(x) = w·φ(x),
+	// the problem min ½‖w‖² + C·Σξᵢ subject to yᵢ·w·φ(xᵢ) ≥ 1 − ξᵢ
+	// (with C = +Inf the hard-margin θ·φ(x) without b), whose dual has no
+	// equality constraint Σαᵢyᵢ = 0. It is solved by coordinate descent on
+	// one αᵢ at a time, the one of largest projected gradient, to Tol on
+	// that gradient (C = +Inf: the nearest-point solver without the bias).
+	// Shrinking does not apply.
+	NoBias bool
 	// MaxIter caps the SMO iterations of each binary problem; 0 means
 	// LIBSVM's max(10⁷, 100·l) for a problem of l rows. Reaching it is
 	// not an error: the model is returned and Info.Converged is false.
@@ -159,6 +167,7 @@ type config struct {
 	tol        float64
 	multi      Scheme
 	shrinking  bool
+	noBias     bool
 	maxIter    int
 	gramBytes  int64
 	cacheBytes int64
@@ -168,7 +177,7 @@ type config struct {
 
 func (o Options) resolve(d int) (config, error) {
 	c := config{
-		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking,
+		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking, noBias: o.NoBias,
 		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Workers, impl: o.Impl,
 	}
 	switch {

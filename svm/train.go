@@ -551,7 +551,7 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 	info := ProblemInfo{Rows: l}
 	if math.IsInf(cfg.c, 1) {
 		r2 := slices.Max(kd)
-		nr := newNearest(tr.k, src, p.y, gidx, kd, true, 0, cfg.tol, floorD[T](tr.d, r2), cfg.iterCap(l), ctx)
+		nr := newNearest(tr.k, src, p.y, gidx, kd, !cfg.noBias, 0, cfg.tol, floorD[T](tr.d, r2), cfg.iterCap(l), ctx)
 		res, err := nr.solve()
 		if err != nil {
 			return solution{}, err
@@ -575,7 +575,8 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 		}
 		return solution{alpha: res.alpha, info: info}, nil
 	}
-	s := newSMO(tr.k, src, p.y, gidx, kd, cfg.c, cfg.tol, cfg.shrinking, cfg.iterCap(l), ctx)
+	s := newSMO(tr.k, src, p.y, gidx, kd, cfg.c, cfg.tol, cfg.shrinking && !cfg.noBias, cfg.iterCap(l), ctx)
+	s.noBias = cfg.noBias
 	res, err := s.solve()
 	if err != nil {
 		return solution{}, err
