@@ -153,7 +153,9 @@ func both(name string, kind int, train32 func(*dataset.Data[float32]) classifier
 }
 
 func main() {
-	popt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20, Shuffle: true, Seed: 1}
+	// StopClean: the fixtures were made when averaged and voted fits stopped
+	// at the first clean epoch by default.
+	popt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20, Shuffle: true, Seed: 1, Stop: perceptron.StopClean}
 	both("perceptron-binary", 1,
 		func(d *dataset.Data[float32]) classifier[float32] {
 			m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), popt)
