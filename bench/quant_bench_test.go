@@ -1,10 +1,12 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
@@ -33,7 +35,7 @@ func newQuantCase(t testing.TB, d int) *quantCase {
 	for i := range y {
 		y[i] = i % cls
 	}
-	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, perceptron.Options{MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,7 +52,7 @@ func TestSVMFashionCPUTime(t *testing.T) {
 	for r := 0; r < rounds; r++ {
 		runtime.GC()
 		w0, c0 := time.Now(), processCPU()
-		m, _, err := svm.Train(sub.X, sub.Cols, sub.Y, opts)
+		m, _, err := svm.Fit(context.Background(), sub, sub.Y, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

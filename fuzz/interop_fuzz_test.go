@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -60,7 +62,7 @@ func FuzzReadLIBSVMModel(f *testing.F) {
 	X, _, yb, ym := seedData()
 	for _, k := range []gram.Kernel{gram.RBF{Gamma: 0.5}, gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}} {
 		for _, y := range [][]int{yb, ym} {
-			m, _, err := svm.Train(X, 3, y, svm.Options{Kernel: k})
+			m, _, err := svm.Fit(context.Background(), dataset.NewData(X, 3, y), y, svm.Options{Kernel: k})
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -139,7 +141,7 @@ func FuzzReadLIBLINEARModel(f *testing.F) {
 	}
 	X, _, yb, ym := seedData()
 	for _, y := range [][]int{yb, ym} {
-		m, _, err := svm.TrainLinear(X, 3, y, svm.LinearOptions{})
+		m, _, err := svm.FitLinear(context.Background(), dataset.NewData(X, 3, y), y, svm.LinearOptions{})
 		if err != nil {
 			f.Fatal(err)
 		}

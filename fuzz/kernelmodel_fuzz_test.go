@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -25,14 +27,14 @@ func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, NoBias: true}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}},
 		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, BiasFeature: 0.5, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}, // version 3
 	} {
-		m32, _, err := perceptron.TrainKernel(X32, 3, yb, opt)
+		m32, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		enc(m32, err)
-		m64, _, err := perceptron.TrainKernel(X, 3, yb, opt)
+		m64, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X, 3, yb), yb, opt)
 		enc(m64, err)
-		mc, _, err := perceptron.TrainKernelMulticlass(X32, 3, ym, opt)
+		mc, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X32, 3, ym), ym, opt)
 		enc(mc, err)
 	}
-	ma, _, err := perceptron.TrainKernelMulticlass(X, 3, ym, perceptron.KernelOptions{
+	ma, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.KernelOptions{
 		Options: perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
 	enc(ma, err)
 	return bins, jsons

@@ -2,11 +2,13 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"os"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -64,14 +66,14 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		{Algorithm: perceptron.Averaged, BiasFeature: 0.1, Normalize: true, MaxIter: 2}, // version 3
 		{Algorithm: perceptron.Voted, BiasFeature: 3, MaxIter: 2},
 	} {
-		m32, _, err := perceptron.Train(X32, 3, yb, opt)
+		m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		enc(m32, err)
-		m64, _, err := perceptron.Train(X, 3, yb, opt)
+		m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, yb), yb, opt)
 		enc(m64, err)
-		mc, _, err := perceptron.TrainMulticlass(X32, 3, ym, opt)
+		mc, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, opt)
 		enc(mc, err)
 	}
-	ma, _, err := perceptron.TrainMulticlass(X, 3, ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged})
+	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged})
 	enc(ma, err)
 	return bins, jsons
 }
@@ -327,19 +329,19 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		algo = perceptron.Averaged
 	}
 	opt := perceptron.Options{
-		Algorithm:    algo,
-		MaxIter:      1 + int(h[5]%8),
-		BatchSize:    1 + int(h[5]>>3%4),
-		Eta:          math.Ldexp(1.5, int(h[3])-64),
-		Tau:          math.Ldexp(1.25, int(h[3])-64),
-		Lambda:       math.Ldexp(1, -int(h[4])),
-		Shuffle:      h[2]&2 != 0,
-		Seed:         uint64(h[5]),
-		NoBias:       h[2]&4 != 0,
-		Normalize:    h[2]&8 != 0,
-		RunAllEpochs: h[2]&0x10 != 0,
-		Workers:      2,
-		Sampling:     []perceptron.Sampling{perceptron.SampleDefault, perceptron.SampleSweep, perceptron.SampleReplace, perceptron.SampleSubsets}[h[5]>>5&3],
+		Algorithm: algo,
+		MaxIter:   1 + int(h[5]%8),
+		BatchSize: 1 + int(h[5]>>3%4),
+		Eta:       math.Ldexp(1.5, int(h[3])-64),
+		Tau:       math.Ldexp(1.25, int(h[3])-64),
+		Lambda:    math.Ldexp(1, -int(h[4])),
+		Shuffle:   h[2]&2 != 0,
+		Seed:      uint64(h[5]),
+		NoBias:    h[2]&4 != 0,
+		Normalize: h[2]&8 != 0,
+		Stop:      perceptron.Stopping(h[2] >> 4 & 3 % 3),
+		Workers:   2,
+		Sampling:  []perceptron.Sampling{perceptron.SampleDefault, perceptron.SampleSweep, perceptron.SampleReplace, perceptron.SampleSubsets}[h[5]>>5&3],
 	}
 	if h[2]&0x80 != 0 {
 		opt.Normalize, opt.NormalizeFeatures = false, h[2]&8 != 0
@@ -367,13 +369,13 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	var km *perceptron.KernelModel[T]
 	switch mode {
 	case 0:
-		lin, _, err = perceptron.Train(X, d, y, opt)
+		lin, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
 	case 1, 2:
-		lin, _, err = perceptron.TrainMulticlass(X, d, y, opt)
+		lin, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
 	case 3:
-		km, _, err = perceptron.TrainKernel(X, d, y, perceptron.KernelOptions{Options: opt, Kernel: kern})
+		km, _, err = perceptron.FitKernel(context.Background(), dataset.NewData(X, d, y), y, perceptron.KernelOptions{Options: opt, Kernel: kern})
 	case 4:
-		km, _, err = perceptron.TrainKernelMulticlass(X, d, y, perceptron.KernelOptions{Options: opt, Kernel: kern})
+		km, _, err = perceptron.FitKernel(context.Background(), dataset.NewData(X, d, y), y, perceptron.KernelOptions{Options: opt, Kernel: kern})
 	}
 	if err != nil {
 		known := false
@@ -446,8 +448,8 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		}
 	}
 	checkLinear("after Update", lin)
-	opt.MaxIter = 1
-	c, _, err := lin.Continue(X, d, y, opt)
+	opt.MaxIter, opt.Init = 1, lin
+	c, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
 	if err != nil {
 		known := false
 		for _, s := range trainSentinels {

@@ -2,11 +2,13 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 )
@@ -32,18 +34,18 @@ func quantSeeds(t testing.TB) [][]byte {
 		{MaxIter: 3, NormalizeFeatures: true, NoBias: true},
 		{MaxIter: 3, Algorithm: perceptron.Voted},
 	} {
-		m32, _, err := perceptron.Train(X32, 3, yb, opt)
+		m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		add(quant.New(m32))
-		m64, _, err := perceptron.TrainMulticlass(X, 3, ym, opt)
+		m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		add(quant.New(m64))
 	}
-	ma, _, err := perceptron.TrainMulticlass(X32, 3, ym, perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 3})
+	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

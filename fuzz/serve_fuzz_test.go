@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
@@ -26,11 +28,11 @@ import (
 // for one sample the label is the model's own Predict of the values sent.
 func FuzzServeRequest(f *testing.F) {
 	X, X32, yb, ym := seedData()
-	m32, _, err := perceptron.TrainMulticlass(X32, 3, ym, perceptron.Options{MaxIter: 3})
+	m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, perceptron.Options{MaxIter: 3})
 	if err != nil {
 		f.Fatal(err)
 	}
-	m64, _, err := perceptron.Train(X, 3, yb, perceptron.Options{MaxIter: 3})
+	m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, yb), yb, perceptron.Options{MaxIter: 3})
 	if err != nil {
 		f.Fatal(err)
 	}

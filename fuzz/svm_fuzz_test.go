@@ -2,12 +2,14 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"math"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -25,18 +27,18 @@ func svmSeeds(t testing.TB) (bins, jsons [][]byte) {
 		{Kernel: gram.Linear{}, C: math.Inf(1)},
 		{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, Multiclass: svm.OneVsRest},
 	} {
-		m32, _, err := svm.Train(X32, 3, yb, o)
+		m32, _, err := svm.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, o)
 		enc(m32, err)
-		m64, _, err := svm.Train(X, 3, ym, o)
+		m64, _, err := svm.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, o)
 		enc(m64, err)
 	}
 	for _, o := range []svm.LinearOptions{{}, {Loss: svm.SquaredHinge, NoBias: true}} {
-		l32, _, err := svm.TrainLinear(X32, 3, ym, o)
+		l32, _, err := svm.FitLinear(context.Background(), dataset.NewData(X32, 3, ym), ym, o)
 		enc(l32, err)
-		l64, _, err := svm.TrainLinear(X, 3, yb, o)
+		l64, _, err := svm.FitLinear(context.Background(), dataset.NewData(X, 3, yb), yb, o)
 		enc(l64, err)
 	}
-	m, _, err := svm.Train(X, 3, ym, svm.Options{Kernel: gram.RBF{Gamma: 1}})
+	m, _, err := svm.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, svm.Options{Kernel: gram.RBF{Gamma: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -266,7 +267,7 @@ func TestWriteLIBSVM(t *testing.T) {
 		ds := dataSets[c.ds]
 		t.Run(ds.name+"/"+c.kernel.String(), func(t *testing.T) {
 			tr := trainData(t, ds.train, 0)
-			m, _, err := svm.Train(tr.X, tr.Cols, tr.Y, svm.Options{Kernel: c.kernel})
+			m, _, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: c.kernel})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -287,7 +288,7 @@ func TestWriteLIBSVM(t *testing.T) {
 	}
 	t.Run("one-vs-rest", func(t *testing.T) {
 		tr := trainData(t, "iris.train.libsvm", 0)
-		m, _, err := svm.Train(tr.X, tr.Cols, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}, Multiclass: svm.OneVsRest})
+		m, _, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}, Multiclass: svm.OneVsRest})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,7 +400,7 @@ func TestWriteLIBLINEAR(t *testing.T) {
 	for _, ds := range dataSets {
 		t.Run(ds.name, func(t *testing.T) {
 			tr := trainData(t, ds.train, 0)
-			m, _, err := svm.TrainLinear(tr.X, tr.Cols, tr.Y, svm.LinearOptions{})
+			m, _, err := svm.FitLinear(context.Background(), tr, tr.Y, svm.LinearOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

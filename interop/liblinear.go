@@ -178,7 +178,7 @@ func MarshalLIBLINEAR[T svm.Float](m *svm.LinearModel[T]) ([]byte, error) {
 // feature of value 1, every value printed so that it reads back exactly.
 // A binary model is written with its larger label first (LIBLINEAR's
 // positive class); a one-vs-rest model with its labels in increasing
-// order. The solver_type is L2R_L1LOSS_SVC_DUAL (TrainLinear's default
+// order. The solver_type is L2R_L1LOSS_SVC_DUAL (svm.FitLinear's default
 // loss, liblinear-train's -s 3); it does not change the predictions. A
 // one-vs-rest model of two classes (NewLinearModel makes one; training
 // makes a binary model) is refused with ErrUnsupported: liblinear-predict

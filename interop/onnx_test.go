@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -320,7 +322,7 @@ func TestWriteONNX(t *testing.T) {
 		X := toF32(tr.X)
 		test := filepath.Join(svmData, ds.test)
 		t.Run(ds.name+"/linear", func(t *testing.T) {
-			m, _, err := svm.TrainLinear(X, tr.Cols, tr.Y, svm.LinearOptions{})
+			m, _, err := svm.FitLinear(context.Background(), dataset.NewData(X, tr.Cols, tr.Y), tr.Y, svm.LinearOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,7 +343,7 @@ func TestWriteONNX(t *testing.T) {
 			equalLabels(t, predictAll(t, back, test), predict32(t, m, test))
 		})
 		t.Run(ds.name+"/rbf", func(t *testing.T) {
-			m, _, err := svm.Train(X, tr.Cols, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}})
+			m, _, err := svm.Fit(context.Background(), dataset.NewData(X, tr.Cols, tr.Y), tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 func Example() {
 	X := []float64{2, 1, 1, 2, -1, -2, -2, -1} // four samples of two features
 	y := []int{1, 1, -1, -1}
-	trained, _, err := perceptron.Train(X, 2, y, perceptron.Options{})
+	trained, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -46,7 +47,7 @@ func Example_dataFile() {
 	if err != nil {
 		panic(err)
 	}
-	trained, _, err := perceptron.Train(train.X, train.Cols, train.Y,
+	trained, _, err := perceptron.Fit(context.Background(), train, train.Y,
 		perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1})
 	if err != nil {
 		panic(err)

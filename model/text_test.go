@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"runtime"
@@ -33,7 +34,7 @@ func trainText(t *testing.T) *model.Text {
 	for _, d := range textDocs {
 		r.AppendString(d.doc, d.label)
 	}
-	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func BenchmarkPredictText(b *testing.B) {
 	for i := range 2000 {
 		r.AppendString(words(i, 20), i%20)
 	}
-	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestTextPredictNoAllocs(t *testing.T) {
 	for _, d := range textDocs {
 		r.AppendString(d.doc, d.label)
 	}
-	m64, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	m64, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // test accuracy of the fitted model (test-acc) and the training throughput
 // in samples × epochs per second (sample-epochs/s). Run them with e.g.
 //
-//	go test -run '^$' -bench 'Train/data=fashion-mnist' -benchtime 3x ./perceptron
+//	go test -run '^$' -bench 'trainBinary/data=fashion-mnist' -benchtime 3x ./perceptron
 
 type benchSet struct {
 	train, test *dataset.Data[float32]
@@ -74,8 +74,8 @@ func BenchmarkTrain(b *testing.B) {
 			{"svm-ovr", true, shuffled(SVM, OneVsRest, 10)},
 		}},
 		{"synth256", []benchFit{
-			{"online", false, Options{Algorithm: Online, MaxIter: 10, RunAllEpochs: true, NoBias: true, Workers: 1}},
-			{"averaged", false, Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, NoBias: true, Workers: 1}},
+			{"online", false, Options{Algorithm: Online, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
+			{"averaged", false, Options{Algorithm: Averaged, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
 		}},
 	}
 	for _, small := range []string{"breast-cancer", "digits"} {
@@ -98,9 +98,9 @@ func BenchmarkTrain(b *testing.B) {
 				sampleEpochs := 0.0
 				for b.Loop() {
 					if f.multi {
-						m, diag, err = TrainMulticlass(d.train.X, d.train.Cols, d.train.Y, f.opt)
+						m, diag, err = trainMulti(d.train.X, d.train.Cols, d.train.Y, f.opt)
 					} else {
-						m, diag, err = Train(d.train.X, d.train.Cols, d.train.Y, f.opt)
+						m, diag, err = trainBinary(d.train.X, d.train.Cols, d.train.Y, f.opt)
 					}
 					if err != nil {
 						b.Fatal(err)
@@ -139,11 +139,11 @@ func predictModels(tb testing.TB, n int) (X []float32, bin, ovr *Model[float32])
 	for i := range yb {
 		yb[i], ym[i] = 1-2*(i%2), i%10
 	}
-	bin, _, err := Train(X[:m*d], d, yb, Options{MaxIter: 2})
+	bin, _, err := trainBinary(X[:m*d], d, yb, Options{MaxIter: 2})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ovr, _, err = TrainMulticlass(X[:m*d], d, ym, Options{MaxIter: 2})
+	ovr, _, err = trainMulti(X[:m*d], d, ym, Options{MaxIter: 2})
 	if err != nil {
 		tb.Fatal(err)
 	}

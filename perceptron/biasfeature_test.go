@@ -176,11 +176,11 @@ func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
 				for _, norm := range []bool{false, true} {
 					t.Run(fmt.Sprintf("%v/%v/multi=%v/normalize=%v", algo, strat, multi, norm), func(t *testing.T) {
 						X, y := Xb, yb
-						train := TrainKernel[float64]
+						train := trainKernelBinary[float64]
 						if multi {
-							X, y, train = Xm, ym, TrainKernelMulticlass[float64]
+							X, y, train = Xm, ym, trainKernelMulti[float64]
 						}
-						base := Options{Algorithm: algo, Multiclass: strat, MaxIter: 4, Shuffle: true, Seed: 9, RunAllEpochs: true, Normalize: norm}
+						base := Options{Algorithm: algo, Multiclass: strat, MaxIter: 4, Shuffle: true, Seed: 9, Stop: StopNever, Normalize: norm}
 						oa, oc := base, base
 						oa.BiasFeature = B
 						oc.NoBias = true
@@ -207,7 +207,7 @@ func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
 	}
 }
 
-// TestBiasFeatureOptions checks the option's errors and Continue's rule:
+// TestBiasFeatureOptions checks the option's errors and continueDense's rule:
 // BiasFeature 0 keeps the model's, another value is an error.
 func TestBiasFeatureOptions(t *testing.T) {
 	X, y, _, _ := separable(newRand(45), 40, 3, 3, 1, true)
@@ -221,43 +221,43 @@ func TestBiasFeatureOptions(t *testing.T) {
 		{"nobias", Options{BiasFeature: 2, NoBias: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Train(X, 3, y, tc.opt)
+			_, _, err := trainBinary(X, 3, y, tc.opt)
 			require.ErrorIs(t, err, ErrOption)
-			_, _, err = TrainKernel(X, 3, y, KernelOptions{Options: tc.opt})
+			_, _, err = trainKernelBinary(X, 3, y, KernelOptions{Options: tc.opt})
 			require.ErrorIs(t, err, ErrOption)
 		})
 	}
 	// B² must be finite and nonzero in the element type.
 	X32 := to32(X)
 	for _, b := range []float64{1e20, 1e-23} {
-		_, _, err := Train(X32, 3, y, Options{BiasFeature: b})
+		_, _, err := trainBinary(X32, 3, y, Options{BiasFeature: b})
 		require.ErrorIs(t, err, ErrOption, "float32, B = %v", b)
-		_, _, err = Train(X, 3, y, Options{BiasFeature: b})
+		_, _, err = trainBinary(X, 3, y, Options{BiasFeature: b})
 		require.NoError(t, err, "float64, B = %v", b)
 	}
 
-	m, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2})
+	m, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2})
 	require.NoError(t, err)
-	m1, _, err := Train(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	m1, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
 	require.NoError(t, err)
 	require.Equal(t, 1.0, m1.BiasFeature())
-	m0, _, err := Train(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2, NoBias: true})
+	m0, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2, NoBias: true})
 	require.NoError(t, err)
 	require.Equal(t, 0.0, m0.BiasFeature())
 
-	// Continue keeps the model's B: two epochs and a Continue of one more
+	// continueDense keeps the model's B: two epochs and a continueDense of one more
 	// give three epochs' model.
-	m3, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 3, RunAllEpochs: true})
+	m3, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 3, Stop: StopNever})
 	require.NoError(t, err)
-	m2, _, err := Train(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2, RunAllEpochs: true})
+	m2, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2, Stop: StopNever})
 	require.NoError(t, err)
-	mc, _, err := m2.Continue(X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true})
+	mc, _, err := m2.continueDense(X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever})
 	require.NoError(t, err)
 	require.Equal(t, 0.25, mc.BiasFeature())
-	require.True(t, sameModel(t, m3, mc), "Continue with the model's bias feature")
-	_, _, err = m.Continue(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
+	require.True(t, sameModel(t, m3, mc), "continueDense with the model's bias feature")
+	_, _, err = m.continueDense(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
 	require.ErrorIs(t, err, ErrOption)
-	_, _, err = m1.Continue(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
+	_, _, err = m1.continueDense(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
 	require.ErrorIs(t, err, ErrOption)
 }
 
@@ -284,9 +284,9 @@ func TestBiasFeatureFiles(t *testing.T) {
 		var m *Model[float32]
 		var err error
 		if tc.multi {
-			m, _, err = TrainMulticlass(to32(Xm), d, ym, tc.opt)
+			m, _, err = trainMulti(to32(Xm), d, ym, tc.opt)
 		} else {
-			m, _, err = Train(to32(X), d, y, tc.opt)
+			m, _, err = trainBinary(to32(X), d, y, tc.opt)
 		}
 		require.NoError(t, err, tc.name)
 		models[tc.name] = m
@@ -312,7 +312,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 			require.Equal(t, int64(len(b)), size)
 		})
 	}
-	plain, _, err := Train(to32(X), d, y, Options{Algorithm: Averaged, MaxIter: 2})
+	plain, _, err := trainBinary(to32(X), d, y, Options{Algorithm: Averaged, MaxIter: 2})
 	require.NoError(t, err)
 	info, err := Inspect(mustMarshal(t, plain))
 	require.NoError(t, err)
@@ -354,7 +354,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 // as the binary files' is.
 func TestBiasFeatureJSONErrors(t *testing.T) {
 	X, y, _, _ := separable(newRand(48), 40, 4, 3, 1, true)
-	m, _, err := Train(X, 4, y, Options{BiasFeature: 0.5, MaxIter: 2})
+	m, _, err := trainBinary(X, 4, y, Options{BiasFeature: 0.5, MaxIter: 2})
 	require.NoError(t, err)
 	j, err := m.MarshalJSON()
 	require.NoError(t, err)
@@ -403,9 +403,9 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 			var m *KernelModel[float64]
 			var err error
 			if sparse {
-				m, _, err = TrainKernelSparse(csrOf(t, X, d, y), y, o)
+				m, _, err = trainKernelBinarySparse(csrOf(t, X, d, y), y, o)
 			} else {
-				m, _, err = TrainKernel(X, d, y, o)
+				m, _, err = trainKernelBinary(X, d, y, o)
 			}
 			require.NoError(t, err)
 			b, err := m.MarshalBinary()

@@ -10,7 +10,7 @@ import (
 )
 
 // TestCleanEpochsRepeat checks the epochs that follow a clean sweep under
-// RunAllEpochs, which a sparse fit of Online, Averaged or Voted counts
+// Options.Stop = StopNever, which a sparse fit of Online, Averaged or Voted counts
 // without visiting a sample (linTrainer.cleanEpoch): the model (every bit
 // of its file: weights, the average's steps, the voted survival counts)
 // and the diagnostics are those of the same fit run epoch by epoch, binary
@@ -37,7 +37,7 @@ func TestCleanEpochsRepeat(t *testing.T) {
 		for _, multi := range []bool{false, true} {
 			for _, workers := range []int{1, 2} {
 				name := fmt.Sprintf("%v/multi=%v/workers=%d", algo, multi, workers)
-				o := Options{Algorithm: algo, MaxIter: 40, RunAllEpochs: true, Shuffle: true, Seed: 4, Workers: workers, BiasFeature: 0.5}
+				o := Options{Algorithm: algo, MaxIter: 40, Stop: StopNever, Shuffle: true, Seed: 4, Workers: workers, BiasFeature: 0.5}
 				y := binary
 				if multi {
 					y = c64.Y
@@ -73,9 +73,9 @@ func cleanBefore[T Float](t *testing.T, o Options, X *dataset.CSR[T], y []int, m
 		var d *Diagnostics
 		var err error
 		if multi {
-			m, d, err = TrainMulticlassSparse(X, y, o)
+			m, d, err = trainMultiSparse(X, y, o)
 		} else {
-			m, d, err = TrainSparse(X, y, o)
+			m, d, err = trainBinarySparse(X, y, o)
 		}
 		require.NoError(t, err)
 		return m, d

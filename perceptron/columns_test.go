@@ -49,12 +49,12 @@ func TestColumnsFile(t *testing.T) {
 	}{
 		{"online", Options{MaxIter: 5}},
 		{"averaged", Options{Algorithm: Averaged, MaxIter: 5, Shuffle: true, Seed: 2}},
-		{"averaged-all", Options{Algorithm: Averaged, MaxIter: 5, RunAllEpochs: true}},
+		{"averaged-all", Options{Algorithm: Averaged, MaxIter: 5, Stop: StopNever}},
 		{"svm", Options{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3}},
 		{"argmax", Options{MaxIter: 5, Multiclass: Argmax}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _, err := TrainMulticlassSparse(X, X.Y, tc.opt)
+			m, _, err := trainMultiSparse(X, X.Y, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestColumnsFile(t *testing.T) {
 	}
 	// Every column used: dense rows, version 2.
 	Xd, y := intMulticlass(newRand(3), 60, 8, 3)
-	m, _, err := TrainMulticlass(to32(Xd), 8, y, Options{MaxIter: 5})
+	m, _, err := trainMulti(to32(Xd), 8, y, Options{MaxIter: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func sameEveryForm(t *testing.T, a, b *Model[float32], X *dataset.CSR[float32]) 
 // more of them than D, or in a voted model's file, are ErrCorrupt.
 func TestColumnsFileBad(t *testing.T) {
 	X := wideSparse(4, 200, 2048, 3)
-	m, _, err := TrainMulticlassSparse(X, X.Y, Options{MaxIter: 3})
+	m, _, err := trainMultiSparse(X, X.Y, Options{MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestResumable(t *testing.T) {
 	Xm, ym := intMulticlass(newRand(21), 120, 40, 3)
 	X := to32(Xm)
 	train := func(resumable bool, epochs int) *Model[float32] {
-		m, _, err := TrainMulticlass(X, 40, ym, Options{Algorithm: Averaged, MaxIter: epochs, RunAllEpochs: true, Resumable: resumable})
+		m, _, err := trainMulti(X, 40, ym, Options{Algorithm: Averaged, MaxIter: epochs, Stop: StopNever, Resumable: resumable})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,8 +223,8 @@ func TestResumable(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameEveryForm(t, &b, &a, csr)
-	if _, _, err := a.Continue(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Continue without the state: %v", err)
+	if _, _, err := a.continueDense(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("continueDense without the state: %v", err)
 	}
 	if _, err := a.Update(X[:40], ym[0]); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("Update without the state: %v", err)
@@ -232,7 +232,7 @@ func TestResumable(t *testing.T) {
 	if string(mustMarshal(t, &b)) != string(full) {
 		t.Error("a model read with its state does not write it again")
 	}
-	got, _, err := b.Continue(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true, Resumable: true})
+	got, _, err := b.continueDense(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestResumable(t *testing.T) {
 // used columns continues exactly as the model that wrote it.
 func TestColumnsFileClaims(t *testing.T) {
 	X := wideSparse(5, 240, 4096, 3)
-	m, _, err := TrainMulticlassSparse(X, X.Y, Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Resumable: true})
+	m, _, err := trainMultiSparse(X, X.Y, Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Resumable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,12 +259,12 @@ func TestColumnsFileClaims(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Algorithm: Averaged, MaxIter: 1, RunAllEpochs: true, Resumable: true}
-	want, _, err := m.ContinueSparse(X, X.Y, opt)
+	opt := Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true}
+	want, _, err := m.continueSparse(X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := back.ContinueSparse(X, X.Y, opt)
+	got, _, err := back.continueSparse(X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // every other column zero in both. A fit from zero weights on sparse data
 // makes it (cols: the columns the data uses), so that the fit writes one
 // K×D array (the served average) rather than three; the dense running
-// weights and sums are formed (dense) only where they are read: Continue,
+// weights and sums are formed (dense) only where they are read: continueDense,
 // Update and MarshalJSON (MarshalBinary writes their rows from the compact
 // form; the files hold them dense of width D as before).
 type compactAvg[T Float] struct {

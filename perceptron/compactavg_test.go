@@ -9,10 +9,10 @@ import (
 
 // TestCompactAveraging checks the averaged model whose running weights and
 // sums a sparse fit from zero weights keeps compact (compactAvg: the used
-// columns only) against the same fit from explicit zero InitialWeights,
+// columns only) against the same fit from explicit zero Init weights,
 // which goes through the trainer's dense K×D W and U, on float32 data
 // with non-integer values: the model files (binary and JSON) are the same
-// bytes, Continue gives the same model, and a run of Updates gives the same
+// bytes, continueDense gives the same model, and a run of Updates gives the same
 // answers and the same model after each (one-vs-rest, the fit that keeps
 // the blocks; with and without a bias), so a value in a wrong column or lane, a
 // missing zero, or an Update changing the published arrays in place shows.
@@ -26,9 +26,9 @@ func TestCompactAveraging(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		for _, noBias := range []bool{false, true} {
 			t.Run(fmt.Sprintf("workers=%d/nobias=%v", workers, noBias), func(t *testing.T) {
-				o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 4, NoBias: noBias, Workers: workers}
+				o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 4, NoBias: noBias, Workers: workers}
 				y := c.Y
-				compact, _, err := TrainMulticlassSparse(c, y, o)
+				compact, _, err := trainMultiSparse(c, y, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -37,8 +37,8 @@ func TestCompactAveraging(t *testing.T) {
 					t.Fatal("the fit did not keep its averaging state compact: the test tests nothing")
 				}
 				oz := o
-				oz.InitialWeights = make([]float64, K*d)
-				dense, _, err := TrainMulticlassSparse(c, y, oz)
+				oz.Init = Weights{W: make([]float64, K*d)}
+				dense, _, err := trainMultiSparse(c, y, oz)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -49,11 +49,11 @@ func TestCompactAveraging(t *testing.T) {
 
 				oc := o
 				oc.MaxIter = 2
-				mc, _, err := compact.ContinueSparse(c, y, oc)
+				mc, _, err := compact.continueSparse(c, y, oc)
 				if err != nil {
 					t.Fatal(err)
 				}
-				md, _, err := dense.ContinueSparse(c, y, oc)
+				md, _, err := dense.continueSparse(c, y, oc)
 				if err != nil {
 					t.Fatal(err)
 				}

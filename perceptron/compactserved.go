@@ -24,7 +24,7 @@ import (
 // every score is bit for bit the one the dense weights give (the same
 // weights, gathered in the same order); Weights scatters the one row it
 // returns. Whatever else reads the weights (a dense sample, Update,
-// Continue, MarshalJSON) gets the dense rows × D array, formed once on
+// continueDense, MarshalJSON) gets the dense rows × D array, formed once on
 // its first use (dense, through Model.load), from which point the model
 // is an ordinary dense one.
 type compactServed[T Float] struct {

@@ -13,11 +13,11 @@ import (
 
 // compactPair trains the same averaged one-vs-rest fit twice on sparse
 // data with non-integer values: from zero weights, which keeps the served
-// weights compact (compactServed), and from explicit zero InitialWeights,
+// weights compact (compactServed), and from explicit zero Init weights,
 // which makes them dense. It fails the test if the first is not compact.
 func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, dense *Model[float32]) {
 	t.Helper()
-	compact, _, err := TrainMulticlassSparse(c, c.Y, o)
+	compact, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +25,8 @@ func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, den
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
-	oz.InitialWeights = make([]float64, compact.NumScores()*c.Cols)
-	dense, _, err = TrainMulticlassSparse(c, c.Y, oz)
+	oz.Init = Weights{W: make([]float64, compact.NumScores()*c.Cols)}
+	dense, _, err = trainMultiSparse(c, c.Y, oz)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestCompactServed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
-			o.Algorithm, o.MaxIter, o.RunAllEpochs, o.Shuffle, o.Seed = Averaged, 3, true, true, 5
+			o.Algorithm, o.MaxIter, o.Stop, o.Shuffle, o.Seed = Averaged, 3, StopNever, true, 5
 			compact, dense := compactPair(t, c, o)
 			same := func(stage string) {
 				t.Helper()
@@ -169,7 +169,7 @@ func TestCompactServedConcurrentForm(t *testing.T) {
 	rng := newRand(29)
 	const K, d = 3, 1 << 10
 	c := textLike[float32](rng, 150, d, 6, K)
-	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 2}
+	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 2}
 	compact, dense := compactPair(t, c, o)
 	cs := compact.st.Load().cs
 	want, err := dense.MarshalBinary()
@@ -222,7 +222,7 @@ func TestCompactServedAllocs(t *testing.T) {
 	rng := newRand(41)
 	const K, d = 3, 1 << 11
 	c := textLike[float32](rng, 200, d, 8, K)
-	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 3, NoBias: true}
+	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 3, NoBias: true}
 	compact, _ := compactPair(t, c, o)
 	long := dataset.SparseRow[float32]{}
 	for j := range 400 {
@@ -304,12 +304,12 @@ func TestSparseOvRNamedFloat(t *testing.T) {
 	for _, v := range c.Val {
 		n.Val = append(n.Val, namedF32(v))
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 8}
-	mf, _, err := TrainMulticlassSparse(c, c.Y, o)
+	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 8}
+	mf, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mn, _, err := TrainMulticlassSparse(n, n.Y, o)
+	mn, _, err := trainMultiSparse(n, n.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,8 +341,8 @@ func TestCompactServedFloat64(t *testing.T) {
 		c.Val[k] = rng.Float64()*2 - 0.6
 	}
 	test := textLike[float64](rng, 50, d, 8, K)
-	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 6}
-	compact, _, err := TrainMulticlassSparse(c, c.Y, o)
+	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 6}
+	compact, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,8 +350,8 @@ func TestCompactServedFloat64(t *testing.T) {
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
-	oz.InitialWeights = make([]float64, K*d)
-	dense, _, err := TrainMulticlassSparse(c, c.Y, oz)
+	oz.Init = Weights{W: make([]float64, K*d)}
+	dense, _, err := trainMultiSparse(c, c.Y, oz)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,8 +382,8 @@ func TestSparseOvRConcurrentFits(t *testing.T) {
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64() - 0.4)
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 3, RunAllEpochs: true, Shuffle: true, Seed: 9}
-	alone, _, err := TrainMulticlassSparse(c, c.Y, o)
+	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 9}
+	alone, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestSparseOvRConcurrentFits(t *testing.T) {
 	for round := range 3 {
 		var wg sync.WaitGroup
 		for g := range models {
-			wg.Go(func() { models[g], _, errs[g] = TrainMulticlassSparse(c, c.Y, o) })
+			wg.Go(func() { models[g], _, errs[g] = trainMultiSparse(c, c.Y, o) })
 		}
 		wg.Wait()
 		for g, m := range models {
@@ -418,7 +418,7 @@ func TestCompactServedUpdateWhilePredicting(t *testing.T) {
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64() - 0.3)
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 2, RunAllEpochs: true, Shuffle: true, Seed: 4}
+	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 4}
 	compact, dense := compactPair(t, c, o)
 	x := make([]float32, d)
 	var wg sync.WaitGroup

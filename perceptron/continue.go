@@ -8,10 +8,10 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
-// Continue trains a new model on the row-major samples X (cols features
+// continueDense trains a new model on the row-major samples X (cols features
 // per row, labels y) starting from m, and returns it with the diagnostics
 // of this run; m is not modified (and may keep serving). It is the warm
-// start from a saved model: read a model file into a Model, then Continue.
+// start from a saved model: read a model file into a Model, then continueDense.
 //
 // The model's kind decides the problem: binary (labels ±1), one-vs-rest or
 // the multiclass perceptron (Argmax) over the model's classes; every label
@@ -24,7 +24,7 @@ import (
 // With opt.Algorithm the model's own algorithm, training resumes its state:
 // the running weights and the averaging sums of Averaged (so the average
 // goes on over the new samples: training two epochs without shuffling gives
-// the model that one epoch and a Continue of one more epoch give, bit for
+// the model that one epoch and a continueDense of one more epoch give, bit for
 // bit on integer-valued data), the kept vectors and survival counts of
 // Voted (its last vector per class is the running one), and the step count
 // of SVM (the next Pegasos step is t = Steps() + 1; Lambda and C may be
@@ -33,15 +33,15 @@ import (
 // b₀: an averaged model's average, for example, or Online's weights for an
 // averaged run, which then averages over the new samples only. A voted
 // model has no single weight vector to start another algorithm from, SVM
-// cannot start from given weights (see InitialWeights), and an averaged or
+// cannot start from given weights (see Weights), and an averaged or
 // SVM model read from a version-1 file has no state to resume: those are
-// errors (ErrOption, ErrUnsupported). InitialWeights and InitialBias are
+// errors (ErrOption, ErrUnsupported). Options.Init is
 // not taken (the model is the start).
 //
-// Errors are those of Train and TrainMulticlass. The new model's Steps
+// Errors are those of trainBinary and trainMulti. The new model's Steps
 // count the model's steps and this run's when it resumes the state, this
 // run's otherwise.
-func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func (m *Model[T]) continueDense(X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
 		if cols != s.d {
 			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
@@ -52,10 +52,10 @@ func (m *Model[T]) Continue(X []T, cols int, y []int, opt Options) (*Model[T], *
 	})
 }
 
-// ContinueSparse is Continue for a CSR matrix: the training goes on at
-// O(nnz) per epoch (see TrainSparse), and on integer-valued data gives the
-// model Continue gives for the dense form of X. X.Cols must be m.Dims().
-func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+// continueSparse is continueDense for a CSR matrix: the training goes on at
+// O(nnz) per epoch (see trainBinarySparse), and on integer-valued data gives the
+// model continueDense gives for the dense form of X. X.Cols must be m.Dims().
+func (m *Model[T]) continueSparse(X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
 		if X != nil && X.Cols != s.d {
 			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.d)
@@ -66,7 +66,7 @@ func (m *Model[T]) ContinueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 	})
 }
 
-// continueOn is Continue with the data's checks (returning the number of
+// continueOn is continueDense with the data's checks (returning the number of
 // samples) and preparation given as functions.
 func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, error),
 	prep func(modelkern.Kernels[T], *config, int) (*data[T], error)) (*Model[T], *Diagnostics, error) {
@@ -74,8 +74,8 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.InitialWeights != nil || opt.InitialBias != nil {
-		return nil, nil, fmt.Errorf("%w: Continue starts from the model; it takes no InitialWeights or InitialBias", ErrOption)
+	if opt.Init != nil {
+		return nil, nil, fmt.Errorf("%w: continueDense starts from the model; it takes no Init", ErrOption)
 	}
 	cont := opt.Algorithm == s.algo
 	if opt.BiasFeature == 0 && s.bias && !opt.NoBias {
@@ -91,7 +91,7 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 	argmax := s.kind == KindArgmax
 	switch {
 	case s.kind != KindBinary && s.kind != KindOneVsRest && !argmax:
-		return nil, nil, fmt.Errorf("%w: Continue on a %v model", ErrUnsupported, s.kind)
+		return nil, nil, fmt.Errorf("%w: continueDense on a %v model", ErrUnsupported, s.kind)
 	case opt.Multiclass == Argmax && !argmax:
 		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, s.kind)
 	case argmax && cfg.algo != Online && cfg.algo != Averaged:

@@ -13,8 +13,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
-// Training starts from the given w₀, b₀ (Options.InitialWeights,
-// InitialBias): the model is the definition's run from there, bit for bit
+// Training starts from the given w₀, b₀ (Options.Init,
+// Weights): the model is the definition's run from there, bit for bit
 // on integer data, for the online, batch and mini-batch rules; the
 // caller's slices are not modified.
 func TestInitialWeights(t *testing.T) {
@@ -44,21 +44,21 @@ func TestInitialWeights(t *testing.T) {
 		{Options{Algorithm: Online, Sampling: SampleReplace, Seed: 4}, replaceDraws(n, 1, 40, 4), 1, 1},
 	} {
 		opt := tc.opt
-		opt.MaxIter, opt.InitialWeights, opt.InitialBias = 40, w0, []float64{b0}
+		opt.MaxIter, opt.Init = 40, Weights{W: w0, B: []float64{b0}}
 		ref, _, _, converged := refFrom(X, y, 5, tc.visits, tc.B, tc.step, true, w0, b0)
 		for _, elem := range []string{"float64", "float32"} {
 			var w []float64
 			var b float64
 			var diag *Diagnostics
 			if elem == "float64" {
-				m, d, err := Train(X, 5, y, opt)
+				m, d, err := trainBinary(X, 5, y, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				w, b = modelW(t, m, 0)
 				diag = d
 			} else {
-				m, d, err := Train(to32(X), 5, y, opt)
+				m, d, err := trainBinary(to32(X), 5, y, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -77,7 +77,7 @@ func TestInitialWeights(t *testing.T) {
 	// A w₀ that separates the data is the model (no mistake to make).
 	u := []float64{3, 0, 0, 0, 0}
 	Xs := []float64{1, 2, 3, 4, 5, -1, 0, 1, 0, 0}
-	m, d, err := Train(Xs, 5, []int{1, -1}, Options{InitialWeights: u, InitialBias: []float64{0.5}})
+	m, d, err := trainBinary(Xs, 5, []int{1, -1}, Options{Init: Weights{W: u, B: []float64{0.5}}})
 	if err != nil || d.Updates != 0 || len(d.Epochs) != 1 {
 		t.Fatalf("a separating w₀: %v, %d updates in %d epochs", err, d.Updates, len(d.Epochs))
 	}
@@ -94,8 +94,8 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 	w0 := []float64{1, 0, -2, 3, 0, 0, 1, 1, -4, 2, 2, 0}
 	b0 := []float64{1, -1, 2}
 	for _, norm := range []bool{false, true} {
-		opt := Options{MaxIter: 3, InitialWeights: w0, InitialBias: b0, Normalize: norm}
-		m, _, err := TrainMulticlass(X, 4, y, opt)
+		opt := Options{MaxIter: 3, Init: Weights{W: w0, B: b0}, Normalize: norm}
+		m, _, err := trainMulti(X, 4, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,8 +108,8 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 				}
 			}
 			o := opt
-			o.InitialWeights, o.InitialBias = w0[c*4:(c+1)*4], b0[c:c+1]
-			mb, _, err := Train(X, 4, yc, o)
+			o.Init = Weights{W: w0[c*4 : (c+1)*4], B: b0[c : c+1]}
+			mb, _, err := trainBinary(X, 4, yc, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,11 +119,11 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 		}
 	}
 	// Argmax from w₀: the first visit's scores are w₀'s.
-	ma, da, err := TrainMulticlass(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1, InitialWeights: w0, InitialBias: b0})
+	ma, da, err := trainMulti(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1, Init: Weights{W: w0, B: b0}})
 	if err != nil || ma == nil {
 		t.Fatal(err)
 	}
-	mz, dz, _ := TrainMulticlass(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1})
+	mz, dz, _ := trainMulti(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1})
 	if sameModel(t, ma, mz) || da.Epochs[0].Mistakes == dz.Epochs[0].Mistakes && da.Epochs[0].Loss == dz.Epochs[0].Loss {
 		t.Fatal("argmax ignored InitialWeights")
 	}
@@ -134,37 +134,37 @@ func TestInitialWeightsErrors(t *testing.T) {
 	X := []float64{1, 2, -1, -2}
 	y := []int{1, -1}
 	for name, opt := range map[string]Options{
-		"length":     {InitialWeights: []float64{1}},
-		"bias-len":   {InitialBias: []float64{1, 2}},
-		"nan":        {InitialWeights: []float64{1, math.NaN()}},
-		"inf-bias":   {InitialBias: []float64{math.Inf(-1)}},
-		"nobias":     {InitialBias: []float64{1}, NoBias: true},
-		"svm":        {Algorithm: SVM, InitialWeights: []float64{1, 1}},
-		"multiclass": {InitialWeights: []float64{1, 2, 3}},
+		"length":     {Init: Weights{W: []float64{1}}},
+		"bias-len":   {Init: Weights{B: []float64{1, 2}}},
+		"nan":        {Init: Weights{W: []float64{1, math.NaN()}}},
+		"inf-bias":   {Init: Weights{B: []float64{math.Inf(-1)}}},
+		"nobias":     {Init: Weights{B: []float64{1}}, NoBias: true},
+		"svm":        {Algorithm: SVM, Init: Weights{W: []float64{1, 1}}},
+		"multiclass": {Init: Weights{W: []float64{1, 2, 3}}},
 	} {
 		var err error
 		if name == "multiclass" {
-			_, _, err = TrainMulticlass(X, 2, y, opt)
+			_, _, err = trainMulti(X, 2, y, opt)
 		} else {
-			_, _, err = Train(X, 2, y, opt)
+			_, _, err = trainBinary(X, 2, y, opt)
 		}
 		if !errors.Is(err, ErrOption) {
 			t.Fatalf("%s: %v, want ErrOption", name, err)
 		}
 	}
 	// Finite in float64, not in float32.
-	if _, _, err := Train([]float32{1, 2, -1, -2}, 2, y, Options{InitialWeights: []float64{1e39, 0}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainBinary([]float32{1, 2, -1, -2}, 2, y, Options{Init: Weights{W: []float64{1e39, 0}}}); !errors.Is(err, ErrOption) {
 		t.Fatalf("1e39 in float32: %v", err)
 	}
-	if _, _, err := Train(X, 2, y, Options{InitialWeights: []float64{1e39, 0}}); err != nil {
+	if _, _, err := trainBinary(X, 2, y, Options{Init: Weights{W: []float64{1e39, 0}}}); err != nil {
 		t.Fatalf("1e39 in float64: %v", err)
 	}
-	if _, _, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{InitialWeights: []float64{1, 1}}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Init: Weights{W: []float64{1, 1}}}}); !errors.Is(err, ErrOption) {
 		t.Fatalf("kernel: %v", err)
 	}
 }
 
-// Continue resumes the model's algorithm: one epoch, a model file (binary
+// continueDense resumes the model's algorithm: one epoch, a model file (binary
 // or JSON) and one more epoch from it give the two-epoch model, bit for
 // bit (integer data; with Normalize the same arithmetic), for every
 // algorithm with state, binary, one-vs-rest and argmax.
@@ -198,13 +198,13 @@ func TestContinueFromModel(t *testing.T) {
 			}
 			train := func(epochs int) *Model[float64] {
 				o := tc.opt
-				o.MaxIter, o.RunAllEpochs, o.Resumable = epochs, true, true
+				o.MaxIter, o.Stop, o.Resumable = epochs, StopNever, true
 				var m *Model[float64]
 				var err error
 				if tc.multi {
-					m, _, err = TrainMulticlass(X, 5, y, o)
+					m, _, err = trainMulti(X, 5, y, o)
 				} else {
-					m, _, err = Train(X, 5, y, o)
+					m, _, err = trainBinary(X, 5, y, o)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -227,30 +227,30 @@ func TestContinueFromModel(t *testing.T) {
 					}
 				}
 				o := tc.opt
-				o.MaxIter, o.RunAllEpochs, o.Resumable = 1, true, true
-				got, diag, err := saved.Continue(X, 5, y, o)
+				o.MaxIter, o.Stop, o.Resumable = 1, StopNever, true
+				got, diag, err := saved.continueDense(X, 5, y, o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !sameModel(t, got, two) {
-					t.Fatalf("%s: one epoch, a file and Continue is not two epochs", format)
+					t.Fatalf("%s: one epoch, a file and continueDense is not two epochs", format)
 				}
 				if len(diag.Epochs) != 1 || got.Steps() != 2*int64(len(y)) {
 					t.Fatalf("%s: %d epochs, %d steps", format, len(diag.Epochs), got.Steps())
 				}
 			}
 			if string(mustMarshal(t, one)) != string(before) {
-				t.Fatal("Continue modified the model")
+				t.Fatal("continueDense modified the model")
 			}
 		})
 	}
 }
 
-// Continue with another algorithm starts from the model's served weights:
-// the same as InitialWeights and InitialBias set to them.
+// continueDense with another algorithm starts from the model's served weights:
+// the same as Init: Weights set to them.
 func TestContinueOtherAlgorithm(t *testing.T) {
 	X, y := intMulticlass(newRand(94), 90, 4, 3)
-	avg, _, err := TrainMulticlass(X, 4, y, Options{Algorithm: Averaged, MaxIter: 3})
+	avg, _, err := trainMulti(X, 4, y, Options{Algorithm: Averaged, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,17 +260,17 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 		w0, b0 = append(w0, w...), append(b0, b)
 	}
 	opt := Options{Algorithm: Online, MaxIter: 2}
-	got, _, err := avg.Continue(X, 4, y, opt)
+	got, _, err := avg.continueDense(X, 4, y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.InitialWeights, opt.InitialBias = w0, b0
-	want, _, err := TrainMulticlass(X, 4, y, opt)
+	opt.Init = Weights{W: w0, B: b0}
+	want, _, err := trainMulti(X, 4, y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !sameModel(t, got, want) {
-		t.Fatal("Continue with Online is not Online from the average")
+		t.Fatal("continueDense with Online is not Online from the average")
 	}
 }
 
@@ -279,15 +279,15 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 // bit); another λ is an error.
 func TestContinueSVM(t *testing.T) {
 	X, y, _, _ := separable(newRand(95), 150, 5, 3, 0.5, true)
-	two, _, err := Train(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 2})
+	two, _, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, _, err := Train(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 1})
+	one, _, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := one.Continue(X, 5, y, Options{Algorithm: SVM, MaxIter: 1})
+	got, _, err := one.continueDense(X, 5, y, Options{Algorithm: SVM, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,19 +298,19 @@ func TestContinueSVM(t *testing.T) {
 			t.Fatalf("weight %d: continued %v, two epochs %v", j, v, want)
 		}
 	}
-	if _, _, err := one.Continue(X, 5, y, Options{Algorithm: SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
+	if _, _, err := one.continueDense(X, 5, y, Options{Algorithm: SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
 		t.Fatalf("another λ: %v", err)
 	}
 }
 
-// What Continue cannot do is an error, never a silently different start.
+// What continueDense cannot do is an error, never a silently different start.
 func TestContinueErrors(t *testing.T) {
 	X, y, _, _ := separable(newRand(96), 40, 3, 3, 0.5, true)
-	m, _, err := Train(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	m, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	voted, _, _ := Train(X, 3, y, Options{Algorithm: Voted, MaxIter: 2})
+	voted, _, _ := trainBinary(X, 3, y, Options{Algorithm: Voted, MaxIter: 2})
 	for name, tc := range map[string]struct {
 		m    *Model[float64]
 		X    []float64
@@ -321,14 +321,14 @@ func TestContinueErrors(t *testing.T) {
 	}{
 		"normalize":       {m, X, 3, y, Options{Algorithm: Averaged, Normalize: true}, ErrOption},
 		"nobias":          {m, X, 3, y, Options{Algorithm: Averaged, NoBias: true}, ErrOption},
-		"initial-weights": {m, X, 3, y, Options{Algorithm: Averaged, InitialWeights: []float64{1, 1, 1}}, ErrOption},
+		"initial-weights": {m, X, 3, y, Options{Algorithm: Averaged, Init: Weights{W: []float64{1, 1, 1}}}, ErrOption},
 		"argmax":          {m, X, 3, y, Options{Algorithm: Averaged, Multiclass: Argmax}, ErrOption},
 		"to-svm":          {m, X, 3, y, Options{Algorithm: SVM}, ErrOption},
 		"voted-to-online": {voted, X, 3, y, Options{Algorithm: Online}, ErrOption},
 		"cols":            {m, X[:39*2], 2, y[:39], Options{Algorithm: Averaged}, ErrDims},
 		"label":           {m, X, 3, append(slices.Clone(y[:39]), 2), Options{Algorithm: Averaged}, ErrLabels},
 	} {
-		if _, _, err := tc.m.Continue(tc.X, tc.cols, tc.y, tc.opt); !errors.Is(err, tc.want) {
+		if _, _, err := tc.m.continueDense(tc.X, tc.cols, tc.y, tc.opt); !errors.Is(err, tc.want) {
 			t.Fatalf("%s: %v, want %v", name, err, tc.want)
 		}
 	}
@@ -340,7 +340,7 @@ func TestContinueErrors(t *testing.T) {
 			pos, Xp = append(pos, 1), append(Xp, X[3*i:3*i+3]...)
 		}
 	}
-	if _, _, err := m.Continue(Xp, 3, pos, Options{Algorithm: Averaged}); err != nil {
+	if _, _, err := m.continueDense(Xp, 3, pos, Options{Algorithm: Averaged}); err != nil {
 		t.Fatalf("a chunk of one class: %v", err)
 	}
 	// A version-1 averaged model has no state to resume; Online can start
@@ -354,31 +354,31 @@ func TestContinueErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	X32 := to32(X)
-	if _, _, err := v1.Continue(X32, 3, y, Options{Algorithm: Averaged}); !errors.Is(err, ErrUnsupported) {
+	if _, _, err := v1.continueDense(X32, 3, y, Options{Algorithm: Averaged}); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("version-1 averaged: %v", err)
 	}
-	if _, _, err := v1.Continue(X32, 3, y, Options{Algorithm: Online}); err != nil {
+	if _, _, err := v1.continueDense(X32, 3, y, Options{Algorithm: Online}); err != nil {
 		t.Fatalf("version-1 averaged, Online from its weights: %v", err)
 	}
 }
 
-// A voted model's kept vectors count against the budget of its Continue.
+// A voted model's kept vectors count against the budget of its continueDense.
 func TestContinueVotedBudget(t *testing.T) {
 	X, y, _, _ := separable(newRand(97), 60, 4, 3, 0.5, true)
 	for i := 0; i < len(y); i += 5 {
 		y[i] = -y[i]
 	}
-	m, _, err := Train(X, 4, y, Options{Algorithm: Voted, MaxIter: 3})
+	m, _, err := trainBinary(X, 4, y, Options{Algorithm: Voted, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	vs, _, _ := m.Voted(0)
 	per := int64(5*8 + 8) // 4 weights and a bias (float64), a count
-	_, _, err = m.Continue(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
+	_, _, err = m.continueDense(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "starting model") {
 		t.Fatalf("%d kept vectors in a budget for fewer: %v", len(vs), err)
 	}
-	if _, _, err := m.Continue(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
+	if _, _, err := m.continueDense(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -417,23 +417,23 @@ func TestSkipEvaluation(t *testing.T) {
 				}
 				fit := func(skip bool, from *Model[float64]) (*Model[float64], *Diagnostics) {
 					o := tc.opt
-					o.MaxIter, o.RunAllEpochs, o.SkipEvaluation = 3, true, skip
+					o.MaxIter, o.Stop, o.SkipEvaluation = 3, StopNever, skip
 					var m *Model[float64]
 					var d *Diagnostics
 					var err error
 					switch {
 					case from != nil && sparse:
-						m, d, err = from.ContinueSparse(c, y, o)
+						m, d, err = from.continueSparse(c, y, o)
 					case from != nil:
-						m, d, err = from.Continue(X, 6, y, o)
+						m, d, err = from.continueDense(X, 6, y, o)
 					case sparse && tc.multi:
-						m, d, err = TrainMulticlassSparse(c, y, o)
+						m, d, err = trainMultiSparse(c, y, o)
 					case sparse:
-						m, d, err = TrainSparse(c, y, o)
+						m, d, err = trainBinarySparse(c, y, o)
 					case tc.multi:
-						m, d, err = TrainMulticlass(X, 6, y, o)
+						m, d, err = trainMulti(X, 6, y, o)
 					default:
-						m, d, err = Train(X, 6, y, o)
+						m, d, err = trainBinary(X, 6, y, o)
 					}
 					if err != nil {
 						t.Fatal(err)
@@ -454,7 +454,7 @@ func TestSkipEvaluation(t *testing.T) {
 				cfull, _ := fit(false, full)
 				cskip, dc := fit(true, full)
 				if !sameModel(t, cfull, cskip) || dc.Evaluated {
-					t.Fatalf("Continue: SkipEvaluation changed the model or evaluated it (%v)", dc.Evaluated)
+					t.Fatalf("continueDense: SkipEvaluation changed the model or evaluated it (%v)", dc.Evaluated)
 				}
 			})
 		}

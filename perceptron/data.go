@@ -13,7 +13,7 @@ import (
 // (and types defined on them).
 type Float = kernel.Float
 
-// Flatten copies rows into one row-major slice, the layout Train takes, and
+// Flatten copies rows into one row-major slice, the layout trainBinary takes, and
 // returns it with the column count. Rows of different lengths are an error
 // wrapping ErrDims; no rows, or rows of length 0, wrap ErrEmpty.
 func Flatten[T Float](rows [][]T) ([]T, int, error) {
@@ -201,7 +201,7 @@ func binaryClasses(y []int) ([]int32, error) {
 			cls[i] = -1
 			neg++
 		default:
-			return nil, fmt.Errorf("%w: y[%d] = %d; a binary model needs labels −1 and +1 (TrainMulticlass takes any integers)", ErrLabels, i, v)
+			return nil, fmt.Errorf("%w: y[%d] = %d; a binary model needs labels −1 and +1 (trainMulti takes any integers)", ErrLabels, i, v)
 		}
 	}
 	if pos == 0 || neg == 0 {

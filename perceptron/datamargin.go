@@ -66,7 +66,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 				y[i] = 1
 			}
 		}
-		dm := measureMargin(X64, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, B: cfg.bfeat, Threads: cfg.workers, Impl: cfg.impl})
+		dm := measureMargin(X64, d, y, svm.MarginOptions{Kernel: kern, Bias: mode, B: cfg.bfeat, Workers: cfg.workers, Impl: cfg.impl})
 		if K == 1 {
 			diag.DataMargin = dm
 		} else {

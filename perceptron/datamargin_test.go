@@ -17,7 +17,7 @@ import (
 func TestDataMarginKnown(t *testing.T) {
 	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
 	y := []int{-1, -1, -1, 1}
-	_, diag, err := Train(X, 2, y, Options{Algorithm: Online, DataMargin: true})
+	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: Online, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestDataMarginKnown(t *testing.T) {
 	if diag.Updates > int(dm.Bound) {
 		t.Errorf("%d mistakes, more than Novikoff's %v", diag.Updates, dm.Bound)
 	}
-	_, diag, err = Train(X, 2, y, Options{Algorithm: Online})
+	_, diag, err = trainBinary(X, 2, y, Options{Algorithm: Online})
 	if err != nil || diag.DataMargin != nil {
 		t.Errorf("without DataMargin: %+v, %v", diag.DataMargin, err)
 	}
@@ -62,7 +62,7 @@ func TestDataMarginBounds(t *testing.T) {
 		case 2:
 			opt.NormalizeFeatures = true
 		}
-		_, diag, err := Train(X, 3, y, opt)
+		_, diag, err := trainBinary(X, 3, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestDataMarginBounds(t *testing.T) {
 func TestDataMarginNotSeparable(t *testing.T) {
 	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
 	y := []int{1, 1, -1, -1}
-	_, diag, err := Train(X, 2, y, Options{Algorithm: Averaged, MaxIter: 5, DataMargin: true})
+	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: Averaged, MaxIter: 5, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 		t.Fatalf("DataMargin = %+v", dm)
 	}
 	kern := gram.RBF{Gamma: 1}
-	_, kd, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{Algorithm: Online, DataMargin: true}, Kernel: kern})
+	_, kd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: Online, DataMargin: true}, Kernel: kern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 func TestDataMarginOneVsRest(t *testing.T) {
 	X := []float32{0, 0, 0, 1, 5, 5, 5, 6, 10, 0, 10, 1}
 	y := []int{1, 1, 2, 2, 3, 3}
-	_, diag, err := TrainMulticlass(X, 2, y, Options{Algorithm: Averaged, DataMargin: true})
+	_, diag, err := trainMulti(X, 2, y, Options{Algorithm: Averaged, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +171,10 @@ func TestDataMarginOneVsRest(t *testing.T) {
 	if got := diag.Classes[1].DataMargin.Gamma; math.Abs(ref.Gamma-got) > 1e-3*ref.Gamma {
 		t.Errorf("class 2: γ_D %v, MaxMargin %v", got, ref.Gamma)
 	}
-	if _, _, err := TrainMulticlass(X, 2, y, Options{Multiclass: Argmax, DataMargin: true}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainMulti(X, 2, y, Options{Multiclass: Argmax, DataMargin: true}); !errors.Is(err, ErrOption) {
 		t.Errorf("Argmax: %v", err)
 	}
-	if _, _, err := TrainKernel([]float64{0, 1}, 1, []int{-1, 1}, KernelOptions{Options: Options{Normalize: true, DataMargin: true}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainKernelBinary([]float64{0, 1}, 1, []int{-1, 1}, KernelOptions{Options: Options{Normalize: true, DataMargin: true}}); !errors.Is(err, ErrOption) {
 		t.Errorf("kernel with Normalize: %v", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestDataMarginOneVsRest(t *testing.T) {
 func TestDataMarginFloat32(t *testing.T) {
 	X := []float32{0.5, 0.5001}
 	y := []int{-1, 1}
-	_, diag, err := Train(X, 1, y, Options{Algorithm: Online, MaxIter: 1, DataMargin: true})
+	_, diag, err := trainBinary(X, 1, y, Options{Algorithm: Online, MaxIter: 1, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

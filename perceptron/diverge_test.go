@@ -65,19 +65,19 @@ func TestStepOptionsInElementType(t *testing.T) {
 	type fit func(opt Options) (bool, error) // finite model, error
 	fits := map[string]fit{
 		"float32": func(o Options) (bool, error) {
-			m, _, err := Train(X32, 2, y, o)
+			m, _, err := trainBinary(X32, 2, y, o)
 			return err == nil && linearFinite(m), err
 		},
 		"float32-ovr": func(o Options) (bool, error) {
-			m, _, err := TrainMulticlass(X32, 2, ym, o)
+			m, _, err := trainMulti(X32, 2, ym, o)
 			return err == nil && linearFinite(m), err
 		},
 		"float32-kernel": func(o Options) (bool, error) {
-			m, _, err := TrainKernel(X32, 2, y, KernelOptions{Options: o})
+			m, _, err := trainKernelBinary(X32, 2, y, KernelOptions{Options: o})
 			return err == nil && kernelFinite(m), err
 		},
 		"float64": func(o Options) (bool, error) {
-			m, _, err := Train(X, 2, y, o)
+			m, _, err := trainBinary(X, 2, y, o)
 			return err == nil && linearFinite(m), err
 		},
 	}
@@ -171,7 +171,7 @@ func divergeFits() []divergeFit {
 
 // options returns the fit's options with step size (or for SVM 1/λ) step.
 func (f divergeFit) options(step float64, epochs int, shuffle bool) Options {
-	o := Options{Algorithm: f.algo, Multiclass: f.strategy, MaxIter: epochs, RunAllEpochs: true,
+	o := Options{Algorithm: f.algo, Multiclass: f.strategy, MaxIter: epochs, Stop: StopNever,
 		Eta: step, Tau: step, BatchSize: max(f.batch, 1), Lambda: 1 / step, Shuffle: shuffle, Seed: 3, Workers: 2,
 		Sampling: f.sampling}
 	return o
@@ -182,16 +182,16 @@ func (f divergeFit) options(step float64, epochs int, shuffle bool) Options {
 func divergeTrain[T Float](f divergeFit, X []T, d int, y []int, o Options) (bool, error) {
 	switch {
 	case f.kernel && f.multi:
-		m, _, err := TrainKernelMulticlass(X, d, y, KernelOptions{Options: o})
+		m, _, err := trainKernelMulti(X, d, y, KernelOptions{Options: o})
 		return err == nil && kernelFinite(m), err
 	case f.kernel:
-		m, _, err := TrainKernel(X, d, y, KernelOptions{Options: o})
+		m, _, err := trainKernelBinary(X, d, y, KernelOptions{Options: o})
 		return err == nil && kernelFinite(m), err
 	case f.multi:
-		m, _, err := TrainMulticlass(X, d, y, o)
+		m, _, err := trainMulti(X, d, y, o)
 		return err == nil && linearFinite(m), err
 	}
-	m, _, err := Train(X, d, y, o)
+	m, _, err := trainBinary(X, d, y, o)
 	return err == nil && linearFinite(m), err
 }
 
@@ -436,22 +436,22 @@ func TestPredictNaNSample(t *testing.T) {
 	type predictor interface{ Predict([]float64) (int, error) }
 	var ms []predictor
 	for _, o := range []Options{{}, {Algorithm: Voted}, {Normalize: true}, {Algorithm: Voted, Normalize: true}} {
-		m, _, err := Train(X, 3, yb, o)
+		m, _, err := trainBinary(X, 3, yb, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mc, _, err := TrainMulticlass(X, 3, y, o)
+		mc, _, err := trainMulti(X, 3, y, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ms = append(ms, m, mc)
 	}
-	ma, _, err := TrainMulticlass(X, 3, y, Options{Multiclass: Argmax})
+	ma, _, err := trainMulti(X, 3, y, Options{Multiclass: Argmax})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []Algorithm{Online, Voted} {
-		km, _, err := TrainKernel(X, 3, yb, KernelOptions{Options: Options{Algorithm: a, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.1}})
+		km, _, err := trainKernelBinary(X, 3, yb, KernelOptions{Options: Options{Algorithm: a, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -469,7 +469,7 @@ func TestPredictNaNSample(t *testing.T) {
 // model as it was.
 func TestUpdateDiverged(t *testing.T) {
 	X := []float32{1, 0, -1, 0}
-	m, _, err := Train(X, 2, []int{1, -1}, Options{Eta: 3e38, NoBias: true})
+	m, _, err := trainBinary(X, 2, []int{1, -1}, Options{Eta: 3e38, NoBias: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,32 +525,32 @@ func TestVotedBudget(t *testing.T) {
 		return b
 	}
 	opt := func(b int64) Options {
-		return Options{Algorithm: Voted, MaxIter: 30, RunAllEpochs: true, Shuffle: true, Seed: 1, VotedMaxBytes: b}
+		return Options{Algorithm: Voted, MaxIter: 30, Stop: StopNever, Shuffle: true, Seed: 1, VotedMaxBytes: b}
 	}
 	fits := map[string]fit{
 		"binary": func(b int64) (int64, []byte, error) {
-			m, _, err := Train(X, 4, yb, opt(b))
+			m, _, err := trainBinary(X, 4, yb, opt(b))
 			if err != nil {
 				return 0, nil, err
 			}
 			return votedBytes(m, nil), enc(m), nil
 		},
 		"ovr": func(b int64) (int64, []byte, error) {
-			m, _, err := TrainMulticlass(X, 4, ym, opt(b))
+			m, _, err := trainMulti(X, 4, ym, opt(b))
 			if err != nil {
 				return 0, nil, err
 			}
 			return votedBytes(m, nil), enc(m), nil
 		},
 		"kernel": func(b int64) (int64, []byte, error) {
-			m, _, err := TrainKernel(X, 4, yb, KernelOptions{Options: opt(b)})
+			m, _, err := trainKernelBinary(X, 4, yb, KernelOptions{Options: opt(b)})
 			if err != nil {
 				return 0, nil, err
 			}
 			return votedBytes(nil, m), enc(m), nil
 		},
 		"kernel-ovr": func(b int64) (int64, []byte, error) {
-			m, _, err := TrainKernelMulticlass(X, 4, ym, KernelOptions{Options: opt(b)})
+			m, _, err := trainKernelMulti(X, 4, ym, KernelOptions{Options: opt(b)})
 			if err != nil {
 				return 0, nil, err
 			}
@@ -623,9 +623,9 @@ func testScoreOverflow[T Float](t *testing.T) {
 		o := Options{Algorithm: tc.algo, Eta: eta, NoBias: true}
 		var err error
 		if tc.kernel {
-			_, _, err = TrainKernel(X, 1, y, KernelOptions{Options: o})
+			_, _, err = trainKernelBinary(X, 1, y, KernelOptions{Options: o})
 		} else {
-			_, _, err = Train(X, 1, y, o)
+			_, _, err = trainBinary(X, 1, y, o)
 		}
 		want := DivergedError{Epoch: 1, Sample: tc.sample, Quantity: tc.qty, Type: elemType[T]()}
 		if de := (*DivergedError)(nil); !errors.As(err, &de) || *de != want {
@@ -655,7 +655,7 @@ func TestVotedBudgetIsMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, _, err := Train(X, d, y, opts)
+	_, _, err := trainBinary(X, d, y, opts)
 	runtime.ReadMemStats(&after)
 	if !errors.Is(err, ErrBudget) {
 		t.Fatalf("err = %v, want ErrBudget", err)

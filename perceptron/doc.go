@@ -7,11 +7,11 @@
 // # Calling it
 //
 // Data is a flat row-major matrix (len(X) = rows·cols) plus one int label
-// per row; Flatten converts [][]T. Train fits a binary model (labels −1 and
-// +1), TrainMulticlass any integer labels, one-vs-rest or with the
+// per row; Flatten converts [][]T. trainBinary fits a binary model (labels −1 and
+// +1), trainMulti any integer labels, one-vs-rest or with the
 // multiclass perceptron:
 //
-//	m, diag, err := perceptron.Train(X, cols, y, perceptron.Options{
+//	m, diag, err := perceptron.trainBinary(X, cols, y, perceptron.Options{
 //		Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1,
 //	})
 //	label, err := m.Predict(x)
@@ -31,8 +31,8 @@
 // (Options.Sampling = SampleReplace); Batch sums the update over the
 // misclassified set; MiniBatch draws a fresh random subset I of B samples
 // at every step and adds τ/B·Σ_{i∈I, mistake} yᵢxᵢ. Training starts from
-// given w₀, b₀ (Options.InitialWeights, InitialBias) or continues a saved
-// model (Model.Continue). The bias is the augmented point's weight:
+// given w₀, b₀ (Options.Init: Weights) or continues a saved
+// model (Model.continueDense). The bias is the augmented point's weight:
 // Normalize scales (x, 1) to unit length (Options.BiasFeature B augments
 // with B instead, as LIBLINEAR's -B). Diagnostics reports the loss
 // (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
@@ -109,13 +109,13 @@
 //
 // # Kernel models
 //
-// TrainKernel and TrainKernelMulticlass train the dual perceptron,
+// trainKernelBinary and trainKernelMulti train the dual perceptron,
 // f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b, with any kernel of package gram
 // (gram.Linear, gram.Polynomial, gram.RBF), plain (Online), Averaged or
 // Voted, binary, one-vs-rest or as the multiclass kernel perceptron
 // (Argmax), and return a KernelModel:
 //
-//	m, diag, err := perceptron.TrainKernelMulticlass(X, cols, y, perceptron.KernelOptions{
+//	m, diag, err := perceptron.trainKernelMulti(X, cols, y, perceptron.KernelOptions{
 //		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
 //		Kernel:  gram.RBF{Gamma: 0.013},
 //	})

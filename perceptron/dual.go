@@ -13,15 +13,15 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
-// KernelOptions configures the dual (kernel) perceptron of TrainKernel and
-// TrainKernelMulticlass. The zero value is valid: the dual perceptron with
+// KernelOptions configures the dual (kernel) perceptron of trainKernelBinary and
+// trainKernelMulti. The zero value is valid: the dual perceptron with
 // the linear kernel, with Options' defaults.
 type KernelOptions struct {
 	// Options are the settings shared with the linear models. Algorithm
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
 	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
-	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, RunAllEpochs,
+	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, Stop,
 	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
 	// Workers mean what they mean for the linear models, and so does
 	// BiasFeature B (1 by default: a mistake moves b by η·y·B²). Normalize
@@ -30,8 +30,8 @@ type KernelOptions struct {
 	// b·s(x), the primal perceptron on the normalised augmented points for
 	// the linear kernel. VotedMaxBytes bounds the voted kernel
 	// perceptron's record of its mistakes and kept functions. Tau,
-	// BatchSize, Lambda, C and Tol are ignored, and InitialWeights and
-	// InitialBias are an error (the dual perceptron starts from α = 0).
+	// BatchSize, Lambda, C and Tol are ignored. Init is a Dual (α₀, b₀),
+	// or nil for α = 0, b = 0.
 	// Workers is also the number of goroutines that compute the Gram
 	// matrix.
 	Options
@@ -60,7 +60,7 @@ type KernelOptions struct {
 	trace func(c, i int)
 }
 
-// TrainKernel fits a binary kernel perceptron (labels y[i] ∈ {−1, +1}) to
+// trainKernelBinary fits a binary kernel perceptron (labels y[i] ∈ {−1, +1}) to
 // the row-major samples X with cols features per row: the dual perceptron
 // (Freund and Schapire, 1999),
 //
@@ -71,20 +71,20 @@ type KernelOptions struct {
 // decision values f(xⱼ) − b of every training sample; a correct sample
 // costs O(1), a mistake on sample j adds
 // η·yⱼ·G[j, :] to them (one kernel.Axpy, O(N)). With gram.Linear{} it makes
-// exactly the mistakes, in the same order, that Train's Online perceptron
+// exactly the mistakes, in the same order, that trainBinary's Online perceptron
 // makes (up to rounding; exactly on integer-valued data). Averaged returns
 // the average of the decision functions after every sample (computed with
 // the same cached-sum trick as the linear averaged perceptron, O(1) extra
 // per mistake for the coefficients), Voted the voted perceptron of the
 // decision functions.
 //
-// Errors are those of Train (including ErrDiverged, for decision values,
+// Errors are those of trainBinary (including ErrDiverged, for decision values,
 // coefficients or sums that overflow T, and ErrBudget for a Voted model
 // beyond Options.VotedMaxBytes), plus ErrOption for an invalid kernel or
 // an unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row
 // and ErrNonFinite for data whose kernel values would overflow T. X and y are
 // never modified; the model keeps copies of the support vectors only.
-func TrainKernel[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(false)
 	if err != nil {
 		return nil, nil, err
@@ -100,7 +100,7 @@ func TrainKernel[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelM
 	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, 1, false, KindKernelBinary, []int{-1, 1})
 }
 
-// TrainKernelMulticlass fits a kernel classifier for any integer labels (at
+// trainKernelMulti fits a kernel classifier for any integer labels (at
 // least two distinct ones) with opt.Multiclass: OneVsRest trains one kernel
 // perceptron per class (the class against the rest) on one shared Gram
 // matrix, computed once, with the classes split among Workers goroutines;
@@ -108,8 +108,8 @@ func TrainKernel[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelM
 // class, and on a mistake (the true class y not scoring strictly above
 // every other) f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the
 // highest-scoring wrong class p (b_y += η, b_p −= η). Errors are as for
-// TrainKernel, without the ±1 requirement.
-func TrainKernelMulticlass[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+// trainKernelBinary, without the ±1 requirement.
+func trainKernelMulti[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(true)
 	if err != nil {
 		return nil, nil, err
@@ -149,8 +149,11 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 	if multi && cfg.strategy == Argmax && cfg.algo == Voted {
 		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
-	if cfg.w0 != nil || cfg.b0 != nil {
-		return cfg, nil, fmt.Errorf("%w: the kernel perceptron starts from α = 0; it takes no InitialWeights or InitialBias", ErrOption)
+	if cfg.w0 != nil || (cfg.b0 != nil && !cfg.dual) {
+		return cfg, nil, fmt.Errorf("%w: the kernel perceptron takes no Weights (its warm start is Dual)", ErrOption)
+	}
+	if cfg.dual && (cfg.algo == Voted || (multi && cfg.strategy == Argmax)) {
+		return cfg, nil, fmt.Errorf("%w: a Dual warm start is for the binary and one-vs-rest Online and Averaged kernel perceptrons", ErrOption)
 	}
 	if cfg.margin && cfg.scaling == ScaleAugmented {
 		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), B)/‖(φ(x), B)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)
@@ -324,7 +327,57 @@ func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, tr
 	}
 	t.smp = newSampler(n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
 	t.reset()
+	if cfg.a0 != nil || cfg.b0 != nil {
+		if err := t.warmStart(); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
+}
+
+// warmStart sets the decision functions to the Dual start of the options:
+// αⱼ mistakes on each row j (per score function c, K×N of them), so
+// f_c = Σⱼ αⱼ·η·y_cj·K(xⱼ, ·) + b_c, as if training had made them.
+func (t *dualTrainer[T]) warmStart() error {
+	n, cfg := t.dt.n, t.cfg
+	if cfg.a0 != nil && len(cfg.a0) != t.K*n {
+		return fmt.Errorf("%w: Dual.Alpha has %d values, want %d (%d score functions of %d rows)", ErrOption, len(cfg.a0), t.K*n, t.K, n)
+	}
+	if cfg.b0 != nil && len(cfg.b0) != t.K {
+		return fmt.Errorf("%w: Dual.B has %d values, want %d", ErrOption, len(cfg.b0), t.K)
+	}
+	if cfg.b0 != nil && !cfg.bias {
+		return fmt.Errorf("%w: Dual.B with NoBias", ErrOption)
+	}
+	for c, b := range cfg.b0 {
+		if t.B[c] = T(b); !finite(t.B[c]) {
+			return fmt.Errorf("%w: Dual.B[%d] = %v is not finite in %s", ErrOption, c, b, elemType[T]())
+		}
+	}
+	eta := T(cfg.eta)
+	for i, a := range cfg.a0 {
+		if !(a >= 0 && a < math.MaxInt32) || a != math.Trunc(a) {
+			return fmt.Errorf("%w: Dual.Alpha[%d] = %v; want a mistake count (an integer ≥ 0)", ErrOption, i, a)
+		}
+		if a == 0 {
+			continue
+		}
+		c, j := i/n, i%n
+		y := T(-1)
+		if t.cls[j] == int32(c) {
+			y = 1
+		}
+		step := eta * y * T(a)
+		t.k.Axpy(step, t.row(j, 0), t.F[c*n:(c+1)*n])
+		t.A[i] = step
+		t.alpha[i] = int32(a)
+	}
+	for c := range t.K {
+		if !allFinite(t.F[c*n : (c+1)*n]) {
+			return fmt.Errorf("%w: the Dual start's decision values overflow %s", ErrDiverged, elemType[T]())
+		}
+	}
+	return nil
 }
 
 // bf returns row j's factor of the bias: 1, or sⱼ under ScaleAugmented.

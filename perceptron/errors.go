@@ -42,7 +42,7 @@ var (
 	// zero value, before training or UnmarshalBinary).
 	ErrUntrained = errors.New("perceptron: model has no weights")
 	// ErrUnsupported reports an operation the model cannot do, such as
-	// Update or Continue of an averaged or SVM model read from a version-1
+	// Update or continueDense of an averaged or SVM model read from a version-1
 	// file, which does not hold the training state to resume.
 	ErrUnsupported = errors.New("perceptron: unsupported operation")
 	// ErrBudget reports a memory budget too small for training: a kernel

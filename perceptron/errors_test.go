@@ -39,18 +39,18 @@ func TestInputErrors(t *testing.T) {
 			var err error
 			var m *Model[float64]
 			if tc.multi {
-				m, _, err = TrainMulticlass(tc.X, tc.cols, tc.y, Options{})
+				m, _, err = trainMulti(tc.X, tc.cols, tc.y, Options{})
 			} else {
-				m, _, err = Train(tc.X, tc.cols, tc.y, Options{})
+				m, _, err = trainBinary(tc.X, tc.cols, tc.y, Options{})
 			}
 			if !errors.Is(err, tc.want) || m != nil {
 				t.Fatalf("got %v, %v; want %v", m, err, tc.want)
 			}
 			// Float32 too.
 			if tc.multi {
-				_, _, err = TrainMulticlass(to32(tc.X), tc.cols, tc.y, Options{})
+				_, _, err = trainMulti(to32(tc.X), tc.cols, tc.y, Options{})
 			} else {
-				_, _, err = Train(to32(tc.X), tc.cols, tc.y, Options{})
+				_, _, err = trainBinary(to32(tc.X), tc.cols, tc.y, Options{})
 			}
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("float32: got %v; want %v", err, tc.want)
@@ -87,9 +87,9 @@ func TestOptionErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			if tc.multi {
-				_, _, err = TrainMulticlass(X, 2, y, tc.opt)
+				_, _, err = trainMulti(X, 2, y, tc.opt)
 			} else {
-				_, _, err = Train(X, 2, y, tc.opt)
+				_, _, err = trainBinary(X, 2, y, tc.opt)
 			}
 			if !errors.Is(err, ErrOption) {
 				t.Fatalf("got %v, want ErrOption", err)
@@ -158,10 +158,10 @@ func TestCallerDataUntouched(t *testing.T) {
 	for a := Online; a < numAlgorithms; a++ {
 		for _, norm := range []bool{false, true} {
 			opt := Options{Algorithm: a, Normalize: norm, Shuffle: true, MaxIter: 3}
-			if _, _, err := Train(X, 4, yb, opt); err != nil {
+			if _, _, err := trainBinary(X, 4, yb, opt); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := TrainMulticlass(X, 4, y, opt); err != nil {
+			if _, _, err := trainMulti(X, 4, y, opt); err != nil {
 				t.Fatal(err)
 			}
 		}

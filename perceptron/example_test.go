@@ -1,9 +1,11 @@
 package perceptron_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -14,19 +16,22 @@ var (
 		-1, -2, -2, -1, -3, -2, -1, -3, // −1
 	}
 	exY = []int{1, 1, 1, 1, -1, -1, -1, -1}
+	ex  = &dataset.Data[float32]{X: exX, Y: exY, Rows: 8, Cols: 2}
+	ctx = context.Background()
 )
 
 // Rosenblatt's online perceptron: one update per mistake, stopping after
 // the first epoch without one.
-func ExampleTrain_online() {
-	m, diag, err := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Online})
+func ExampleFit_online() {
+	m, rep, err := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Online})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	w, b := m.Weights(0)
 	fmt.Println("weights", w, "bias", b)
-	fmt.Println("epochs", len(diag.Epochs), "mistakes", diag.Updates, "converged", diag.Converged)
+	fmt.Println("epochs", rep.Epochs, "mistakes", rep.Mistakes, "converged", rep.Converged)
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	// The geometric margin |w·x + b|/‖w‖ with R = max ‖x‖, and the
 	// margin of the augmented points (x, 1), |w·x + b|/‖(w, b)‖, with
 	// R′ = max ‖(x, 1)‖: Novikoff's bound for the perceptron with a bias.
@@ -45,8 +50,9 @@ func ExampleTrain_online() {
 // Novikoff's theorem with the points normalised: the augmented points
 // (x, 1)/‖(x, 1)‖ have norm R′ = 1, so the perceptron makes at most 1/γ′²
 // mistakes, γ′ the margin of any separator of those points.
-func ExampleTrain_novikoff() {
-	_, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Normalize: true})
+func ExampleFit_novikoff() {
+	_, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Normalize: true})
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	fmt.Printf("R′ = %.3f, mistakes %d ≤ 1/γ′² = %.1f: %v\n", diag.RadiusAugmented, diag.Updates,
 		diag.BoundAugmented, float64(diag.Updates) <= diag.BoundAugmented)
 	// Output:
@@ -54,10 +60,11 @@ func ExampleTrain_novikoff() {
 }
 
 // The full-batch perceptron sums the updates of all misclassified samples.
-func ExampleTrain_batch() {
-	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Batch, Eta: 0.5})
+func ExampleFit_batch() {
+	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Batch, Eta: 0.5})
 	w, b := m.Weights(0)
-	fmt.Println("weights", w, "bias", b, "epochs", len(diag.Epochs))
+	fmt.Println("weights", w, "bias", b, "epochs", rep.Epochs)
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	fmt.Println("first epoch: mistakes", diag.Epochs[0].Mistakes, "accuracy", diag.Epochs[0].Accuracy)
 	// Output:
 	// weights [9 8] bias 0 epochs 2
@@ -66,12 +73,12 @@ func ExampleTrain_batch() {
 
 // Mini-batch stochastic subgradient steps: τ/B times the sum over the
 // batch's mistakes.
-func ExampleTrain_miniBatch() {
-	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
+func ExampleFit_miniBatch() {
+	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
 		Algorithm: perceptron.MiniBatch, BatchSize: 4, Tau: 1, Shuffle: true, Seed: 7,
 	})
 	acc, _ := m.Accuracy(exX, exY)
-	fmt.Println("accuracy", acc, "converged", diag.Converged)
+	fmt.Println("accuracy", acc, "converged", rep.Converged)
 	// Output:
 	// accuracy 1 converged true
 }
@@ -79,20 +86,21 @@ func ExampleTrain_miniBatch() {
 // The averaged perceptron returns the average of the weight vectors after
 // every sample, which generalises better than the last one. Here the first
 // sample's update already separates the data, so the average is that vector.
-func ExampleTrain_averaged() {
-	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
-		Algorithm: perceptron.Averaged, MaxIter: 5, RunAllEpochs: true,
+func ExampleFit_averaged() {
+	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
+		Algorithm: perceptron.Averaged, MaxIter: 5, Stop: perceptron.StopNever,
 	})
 	w, b := m.Weights(0)
-	fmt.Printf("averaged weights [%.3f %.3f] bias %.3f after %d epochs\n", w[0], w[1], b, len(diag.Epochs))
+	fmt.Printf("averaged weights [%.3f %.3f] bias %.3f after %d epochs\n", w[0], w[1], b, rep.Epochs)
 	// Output:
 	// averaged weights [2.000 1.000] bias 1.000 after 5 epochs
 }
 
 // The voted perceptron keeps every weight vector with the number of
-// samples it survived, and predicts by their weighted vote.
-func ExampleTrain_voted() {
-	m, _, _ := perceptron.Train(exX, 2, exY, perceptron.Options{Algorithm: perceptron.Voted})
+// samples it survived, and predicts by their weighted vote. It runs all
+// MaxIter epochs (here 100 of 8 samples), as Freund and Schapire's does.
+func ExampleFit_voted() {
+	m, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Voted})
 	vectors, biases, counts := m.Voted(0)
 	for i := range vectors {
 		fmt.Println("vector", vectors[i], "bias", biases[i], "count", counts[i])
@@ -101,31 +109,32 @@ func ExampleTrain_voted() {
 	_ = m.Scores(scores, []float32{-2, -2})
 	fmt.Println("vote for (-2,-2):", scores[0])
 	// Output:
-	// vector [2 1] bias 1 count 16
-	// vote for (-2,-2): -16
+	// vector [2 1] bias 1 count 800
+	// vote for (-2,-2): -800
 }
 
 // The soft-margin SVM (Pegasos) trades margin against hinge loss through λ.
-func ExampleTrain_svm() {
-	m, diag, _ := perceptron.Train(exX, 2, exY, perceptron.Options{
+func ExampleFit_svm() {
+	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
 		Algorithm: perceptron.SVM, Lambda: 0.01, MaxIter: 200, Shuffle: true, Seed: 1,
 	})
 	acc, _ := m.Accuracy(exX, exY)
-	last := diag.Epochs[len(diag.Epochs)-1]
-	fmt.Printf("accuracy %.0f, objective below 0.1: %v, margin above 1: %v\n", acc, last.Objective < 0.1, diag.Margin > 1)
+	diag := rep.Detail.(*perceptron.Diagnostics)
+	fmt.Printf("accuracy %.0f, objective below 0.1: %v, margin above 1: %v\n", acc, rep.Objective < 0.1, diag.Margin > 1)
 	// Output:
 	// accuracy 1, objective below 0.1: true, margin above 1: true
 }
 
 // Any integer labels: one-vs-rest trains one perceptron per class.
-func ExampleTrainMulticlass() {
+func ExampleFit_multiclass() {
 	X := []float64{
 		0, 0, 1, 0, 0, 1, // class 10 near the origin
 		10, 0, 11, 0, 10, 1, // class 20 to the right
 		0, 10, 1, 10, 0, 11, // class 30 above
 	}
 	y := []int{10, 10, 10, 20, 20, 20, 30, 30, 30}
-	m, _, err := perceptron.TrainMulticlass(X, 2, y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	data := &dataset.Data[float64]{X: X, Y: y, Rows: len(y), Cols: 2}
+	m, _, err := perceptron.Fit(ctx, data, y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -144,11 +153,13 @@ func ExampleTrainMulticlass() {
 
 // The multiclass perceptron: one weight vector per class, predict the
 // argmax, update the true and the predicted class on a mistake.
-func ExampleTrainMulticlass_argmax() {
+func ExampleFit_argmax() {
 	X := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0, 0, 2, 0, 0, 0, 2}
 	y := []int{0, 1, 2, 0, 1, 2}
-	m, diag, _ := perceptron.TrainMulticlass(X, 3, y, perceptron.Options{Multiclass: perceptron.Argmax})
-	fmt.Println("kind", m.Kind(), "mistakes per epoch:", diag.Epochs[0].Mistakes, diag.Epochs[1].Mistakes)
+	data := &dataset.Data[float32]{X: X, Y: y, Rows: len(y), Cols: 3}
+	m, rep, _ := perceptron.Fit(ctx, data, y, perceptron.Options{Multiclass: perceptron.Argmax})
+	epochs := rep.Detail.(*perceptron.Diagnostics).Epochs
+	fmt.Println("kind", m.Kind(), "mistakes per epoch:", epochs[0].Mistakes, epochs[1].Mistakes)
 	label, _ := m.Predict([]float32{0, 0, 5})
 	fmt.Println("predict (0,0,5):", label)
 	// Output:
@@ -159,7 +170,8 @@ func ExampleTrainMulticlass_argmax() {
 // A served model keeps learning: Update applies the perceptron rule while
 // other goroutines may be calling Predict.
 func ExampleModel_Update() {
-	m, _, _ := perceptron.Train([]float32{1, 0, -1, 0}, 2, []int{1, -1}, perceptron.Options{})
+	y := []int{1, -1}
+	m, _, _ := perceptron.Fit(ctx, &dataset.Data[float32]{X: []float32{1, 0, -1, 0}, Y: y, Rows: 2, Cols: 2}, y, perceptron.Options{})
 	x := []float32{0, 1}
 	before, _ := m.Predict(x)
 	changed, _ := m.Update(x, 1) // a mistake: the model moves towards x
@@ -174,7 +186,7 @@ func ExampleModel_Update() {
 
 // Models round-trip through a checksummed binary file (and JSON).
 func ExampleModel_MarshalBinary() {
-	m, _, _ := perceptron.Train(exX, 2, exY, perceptron.Options{})
+	m, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{})
 	data, _ := m.MarshalBinary()
 	info, _ := perceptron.Inspect(data)
 	fmt.Printf("%d bytes, float%d, %v, %v\n", len(data), info.ElemBits, info.Kind, info.Algorithm)
@@ -194,12 +206,13 @@ func ExampleModel_MarshalBinary() {
 }
 
 // Bad input is an error to test with errors.Is, never a panic.
-func ExampleTrain_errors() {
-	_, _, err := perceptron.Train([]float32{1, 2, 3}, 2, []int{1}, perceptron.Options{})
+func ExampleFit_errors() {
+	_, _, err := perceptron.Fit(ctx, &dataset.Data[float32]{X: []float32{1, 2, 3}, Rows: 1, Cols: 2}, []int{1}, perceptron.Options{})
 	fmt.Println(errors.Is(err, perceptron.ErrDims))
-	_, _, err = perceptron.Train([]float32{1, 2}, 1, []int{0, 1}, perceptron.Options{})
-	fmt.Println(errors.Is(err, perceptron.ErrLabels))
-	_, _, err = perceptron.Train([]float32{1, 2}, 1, []int{1, -1}, perceptron.Options{Eta: -1})
+	one := &dataset.Data[float32]{X: []float32{1, 2}, Rows: 2, Cols: 1}
+	_, _, err = perceptron.Fit(ctx, one, []int{3, 3}, perceptron.Options{})
+	fmt.Println(errors.Is(err, perceptron.ErrOneClass))
+	_, _, err = perceptron.Fit(ctx, one, []int{1, -1}, perceptron.Options{Eta: -1})
 	fmt.Println(errors.Is(err, perceptron.ErrOption))
 	// Output:
 	// true
@@ -207,7 +220,7 @@ func ExampleTrain_errors() {
 	// true
 }
 
-// Flatten turns [][]T rows into the row-major layout Train takes.
+// Flatten turns [][]T rows into the row-major layout of a dataset.Data.
 func ExampleFlatten() {
 	X, cols, err := perceptron.Flatten([][]float64{{1, 2}, {3, 4}, {5, 6}})
 	fmt.Println(X, cols, err)

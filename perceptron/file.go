@@ -249,7 +249,7 @@ func elemMismatch[T Float](es int) error {
 // Version 1, which UnmarshalBinary also reads, had no training state and
 // flag bit 1 meant NormalizeFeatures' transform (which Normalize was then);
 // such a model is written back as version 2. An averaged or SVM model
-// without its state cannot continue training (Update, Continue).
+// without its state cannot continue training (Update, continueDense).
 //
 // UnmarshalBinary checks the checksum, then the sizes against the file
 // length before it allocates anything, then every field; any problem is an

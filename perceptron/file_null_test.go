@@ -26,7 +26,7 @@ func TestJSONNullRefused(t *testing.T) {
 	}
 	models, _, _ := kernelModels[float64](t)
 	X, y, _, _ := separable(newRand(47), 30, 4, 3, 1, true)
-	sm, _, err := TrainKernelSparse(csrOf(t, X, 4, y), y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 2}, Kernel: gram.RBF{Gamma: 0.5}})
+	sm, _, err := trainKernelBinarySparse(csrOf(t, X, 4, y), y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 2}, Kernel: gram.RBF{Gamma: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,12 +26,12 @@ func fileModels(t testing.TB) map[string]*Model[float32] {
 		out[name] = m
 	}
 	for a := Online; a < numAlgorithms; a++ {
-		m, d, err := Train(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == Batch, NoBias: a == SVM, Resumable: true})
+		m, d, err := trainBinary(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == Batch, NoBias: a == SVM, Resumable: true})
 		add("binary-"+a.String(), m, d, err)
-		m, d, err = TrainMulticlass(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3, Resumable: true})
+		m, d, err = trainMulti(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3, Resumable: true})
 		add("ovr-"+a.String(), m, d, err)
 	}
-	m, d, err := TrainMulticlass(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
+	m, d, err := trainMulti(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
 	add("argmax-averaged", m, d, err)
 	return out
 }

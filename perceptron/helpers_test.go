@@ -149,3 +149,11 @@ func dot(x, y []float64) float64 {
 	}
 	return s
 }
+
+// stopOf returns StopNever for all, StopClean otherwise.
+func stopOf(all bool) Stopping {
+	if all {
+		return StopNever
+	}
+	return StopClean
+}

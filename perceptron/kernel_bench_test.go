@@ -11,7 +11,7 @@ import (
 // Kernel training benchmarks, sub-benchmarks of BenchmarkTrain: one
 // iteration is one whole fit, Gram matrix included. Run them with e.g.
 //
-//	go test -run '^$' -bench 'Train/data=fashion-mnist-10k' -benchtime 1x ./perceptron
+//	go test -run '^$' -bench 'trainBinary/data=fashion-mnist-10k' -benchtime 1x ./perceptron
 //
 // fashion-mnist-10k is the first 10 000 training images (pixels in [0, 1])
 // and the full 10 000-image test set, with the RBF kernel of
@@ -86,7 +86,7 @@ func runKernelFit(b *testing.B, d *benchSet, opt KernelOptions) {
 	var diag *Diagnostics
 	var err error
 	for b.Loop() {
-		m, diag, err = TrainKernelMulticlass(d.train.X, d.train.Cols, d.train.Y, opt)
+		m, diag, err = trainKernelMulti(d.train.X, d.train.Cols, d.train.Y, opt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func runKernelFit(b *testing.B, d *benchSet, opt KernelOptions) {
 // Predict (which must not allocate) and all 10 000 with PredictBatch.
 func BenchmarkKernelPredict(b *testing.B) {
 	d, gamma := fashion10k(b)
-	m, _, err := TrainKernelMulticlass(d.train.X, d.train.Cols, d.train.Y, KernelOptions{
+	m, _, err := trainKernelMulti(d.train.X, d.train.Cols, d.train.Y, KernelOptions{
 		Options: Options{Algorithm: Averaged, MaxIter: 10, Shuffle: true, Seed: 1}, Kernel: gram.RBF{Gamma: gamma}})
 	if err != nil {
 		b.Fatal(err)

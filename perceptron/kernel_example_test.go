@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -12,20 +13,21 @@ import (
 var (
 	xorX = []float64{0, 0, 1, 1, 0, 1, 1, 0}
 	xorY = []int{1, 1, -1, -1}
+	xor  = &dataset.Data[float64]{X: xorX, Y: xorY, Rows: 4, Cols: 2}
 )
 
 // The dual perceptron with the linear kernel: α counts the mistakes on each
 // sample, and the model is the primal perceptron's (w = Σ η·αᵢ·yᵢ·xᵢ).
-func ExampleTrainKernel() {
-	m, diag, err := perceptron.TrainKernel(exX, 2, exY, perceptron.KernelOptions{})
+func ExampleFitKernel() {
+	m, rep, err := perceptron.FitKernel(ctx, ex, exY, perceptron.KernelOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	coef, b := m.Coefficients(0)
 	fmt.Println("support vectors", m.SupportIndices(), "coefficients", coef, "bias", b)
-	fmt.Println("epochs", len(diag.Epochs), "mistakes", diag.Updates, "converged", diag.Converged)
-	p, _, _ := perceptron.Train(exX, 2, exY, perceptron.Options{})
+	fmt.Println("epochs", rep.Epochs, "mistakes", rep.Mistakes, "converged", rep.Converged)
+	p, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{})
 	w, pb := p.Weights(0)
 	fmt.Println("primal weights", w, "bias", pb)
 	// Output:
@@ -36,15 +38,16 @@ func ExampleTrainKernel() {
 
 // The kernel perceptron with an RBF kernel separates XOR; the diagnostics
 // describe the margin in the kernel's feature space.
-func ExampleTrainKernel_rbf() {
-	m, diag, err := perceptron.TrainKernel(xorX, 2, xorY, perceptron.KernelOptions{
+func ExampleFitKernel_rbf() {
+	m, rep, err := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
 		Options: perceptron.Options{MaxIter: 20}, Kernel: gram.RBF{Gamma: 2},
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("separable", diag.Separable, "mistakes", diag.Updates, "bound", diag.Bound >= float64(diag.Updates))
+	diag := rep.Detail.(*perceptron.Diagnostics)
+	fmt.Println("separable", diag.Separable, "mistakes", rep.Mistakes, "bound", diag.Bound >= float64(rep.Mistakes))
 	for i := range 4 {
 		label, _ := m.Predict(xorX[2*i : 2*i+2])
 		fmt.Print(label, " ")
@@ -57,8 +60,8 @@ func ExampleTrainKernel_rbf() {
 
 // The averaged kernel perceptron returns the average of the decision
 // functions after every sample (its coefficients are the averages).
-func ExampleTrainKernel_averaged() {
-	m, _, _ := perceptron.TrainKernel(xorX, 2, xorY, perceptron.KernelOptions{
+func ExampleFitKernel_averaged() {
+	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
 		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20},
 		Kernel:  gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2},
 	})
@@ -67,14 +70,14 @@ func ExampleTrainKernel_averaged() {
 	acc, _ := m.Accuracy(xorX, xorY)
 	fmt.Println("training accuracy", acc)
 	// Output:
-	// coefficients [4.375 2.625 -3.438 -3.281] bias 0.281
+	// coefficients [5.950 3.450 -4.375 -4.312] bias 0.713
 	// training accuracy 1
 }
 
 // The voted kernel perceptron keeps every decision function of the run with
 // the number of samples it survived; Scores gives their weighted vote.
-func ExampleTrainKernel_voted() {
-	m, _, _ := perceptron.TrainKernel(xorX, 2, xorY, perceptron.KernelOptions{
+func ExampleFitKernel_voted() {
+	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
 		Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 20},
 		Kernel:  gram.RBF{Gamma: 2},
 	})
@@ -84,20 +87,21 @@ func ExampleTrainKernel_voted() {
 	_ = m.Scores(vote, []float64{0.9, 0.1})
 	fmt.Println("vote at (0.9, 0.1):", vote[0])
 	// Output:
-	// vote at (0.1, 0.1): 10
-	// vote at (0.9, 0.1): -4
+	// vote at (0.1, 0.1): 78
+	// vote at (0.9, 0.1): -72
 }
 
 // One-vs-rest kernel perceptrons share one Gram matrix (computed once) and
 // train in parallel; the multiclass kernel perceptron (Argmax) keeps one
 // decision function per class.
-func ExampleTrainKernelMulticlass() {
+func ExampleFitKernel_multiclass() {
 	// Three classes on a line: the middle one is not separable from the
 	// others by a single line, but is with a polynomial kernel.
 	X := []float64{-3, -2.5, -2, -0.5, 0, 0.5, 2, 2.5, 3}
 	y := []int{7, 7, 7, 8, 8, 8, 9, 9, 9}
+	data := &dataset.Data[float64]{X: X, Y: y, Rows: 9, Cols: 1}
 	for _, s := range []perceptron.Strategy{perceptron.OneVsRest, perceptron.Argmax} {
-		m, _, err := perceptron.TrainKernelMulticlass(X, 1, y, perceptron.KernelOptions{
+		m, _, err := perceptron.FitKernel(ctx, data, y, perceptron.KernelOptions{
 			Options: perceptron.Options{Multiclass: s, MaxIter: 100},
 			Kernel:  gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2},
 		})
@@ -121,15 +125,16 @@ func ExampleTrainKernelMulticlass() {
 func ExampleKernelOptions_maxBytes() {
 	X := []float64{-3, -2.5, -2, -0.5, 0, 0.5, 2, 2.5, 3}
 	y := []int{7, 7, 7, 8, 8, 8, 9, 9, 9}
+	data := &dataset.Data[float64]{X: X, Y: y, Rows: 9, Cols: 1}
 	opt := perceptron.KernelOptions{Options: perceptron.Options{MaxIter: 100}, Kernel: gram.RBF{Gamma: 1}}
-	full, _, _ := perceptron.TrainKernelMulticlass(X, 1, y, opt)
+	full, _, _ := perceptron.FitKernel(ctx, data, y, opt)
 	opt.MaxBytes = 3 * 9 * 8 // three rows of nine float64 values
-	cached, _, _ := perceptron.TrainKernelMulticlass(X, 1, y, opt)
+	cached, _, _ := perceptron.FitKernel(ctx, data, y, opt)
 	a, _ := full.MarshalBinary()
 	b, _ := cached.MarshalBinary()
 	fmt.Println("same model:", string(a) == string(b))
 	opt.MaxBytes = 9*8 - 1
-	_, _, err := perceptron.TrainKernelMulticlass(X, 1, y, opt)
+	_, _, err := perceptron.FitKernel(ctx, data, y, opt)
 	fmt.Println(errors.Is(err, perceptron.ErrBudget))
 	// Output:
 	// same model: true
@@ -139,7 +144,7 @@ func ExampleKernelOptions_maxBytes() {
 // Kernel models are saved in the linear models' checksummed format; Inspect
 // tells them apart, and a linear Model refuses them.
 func ExampleKernelModel_MarshalBinary() {
-	m, _, _ := perceptron.TrainKernel(xorX, 2, xorY, perceptron.KernelOptions{
+	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
 		Options: perceptron.Options{MaxIter: 20}, Kernel: gram.RBF{Gamma: 2},
 	})
 	data, _ := m.MarshalBinary()

@@ -86,7 +86,7 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 		}
 	}
 	// A linear model's file and JSON are not kernel models.
-	lm, _, err := Train(X[:4*d], d, []int{1, -1, 1, -1}, Options{})
+	lm, _, err := trainBinary(X[:4*d], d, []int{1, -1, 1, -1}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,9 @@ func TestKernelInputErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			if tc.multi {
-				_, _, err = TrainKernelMulticlass(tc.X, tc.cols, tc.y, tc.opt)
+				_, _, err = trainKernelMulti(tc.X, tc.cols, tc.y, tc.opt)
 			} else {
-				_, _, err = TrainKernel(tc.X, tc.cols, tc.y, tc.opt)
+				_, _, err = trainKernelBinary(tc.X, tc.cols, tc.y, tc.opt)
 			}
 			for _, w := range tc.want {
 				if !errors.Is(err, w) {
@@ -74,11 +74,11 @@ func TestKernelInputErrors(t *testing.T) {
 		})
 	}
 	// The float32 trainer checks overflow against float32's range.
-	if _, _, err := TrainKernel([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinary([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
 		t.Fatalf("float32 overflow: %v", err)
 	}
 	// The smallest budget that works: one row.
-	if _, _, err := TrainKernel(X, 2, y, KernelOptions{MaxBytes: 32}); err != nil {
+	if _, _, err := trainKernelBinary(X, 2, y, KernelOptions{MaxBytes: 32}); err != nil {
 		t.Fatalf("a one-row budget: %v", err)
 	}
 }
@@ -105,20 +105,20 @@ func kernelModels[T Float](t testing.TB) (map[string]*KernelModel[T], []T, int) 
 		return Options{Algorithm: a, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 2}
 	}
 	for _, a := range []Algorithm{Online, Averaged, Voted} {
-		m, dg, err := TrainKernel(d.X, 4, yb, KernelOptions{Options: o(a, OneVsRest), Kernel: rbf})
+		m, dg, err := trainKernelBinary(d.X, 4, yb, KernelOptions{Options: o(a, OneVsRest), Kernel: rbf})
 		add("binary-"+a.String(), m, dg, err)
-		m, dg, err = TrainKernelMulticlass(d.X, 4, d.Y, KernelOptions{Options: o(a, OneVsRest), Kernel: poly})
+		m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(a, OneVsRest), Kernel: poly})
 		add("ovr-"+a.String(), m, dg, err)
 	}
-	m, dg, err := TrainKernelMulticlass(d.X, 4, d.Y, KernelOptions{Options: o(Averaged, Argmax), Kernel: rbf})
+	m, dg, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(Averaged, Argmax), Kernel: rbf})
 	add("argmax-averaged", m, dg, err)
 	norm := o(Online, Argmax)
 	norm.Normalize, norm.NoBias = true, true
-	m, dg, err = TrainKernelMulticlass(d.X, 4, d.Y, KernelOptions{Options: norm})
+	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: norm})
 	add("argmax-online-normalized-linear", m, dg, err)
 	vn := o(Voted, OneVsRest)
 	vn.Normalize = true
-	m, dg, err = TrainKernelMulticlass(d.X, 4, d.Y, KernelOptions{Options: vn, Kernel: rbf})
+	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: vn, Kernel: rbf})
 	add("ovr-voted-normalized", m, dg, err)
 	return out, d.X, 4
 }
@@ -233,7 +233,7 @@ func TestKernelPredictAllocatesNothing(t *testing.T) {
 	x := sample{xd, dataset.SparseRow[float32]{Idx: []int32{0, 1, 2, 3}, Val: xd}}
 	// And a model with sparse support vectors.
 	Xs, y, c := sparseIntSet(43, 40, 12, 3)
-	sm, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Options: Options{MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.3}})
+	sm, _, err := trainKernelMultiSparse(c, y, KernelOptions{Options: Options{MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,9 +278,9 @@ func TestKernelCallerDataUntouched(t *testing.T) {
 		var m *KernelModel[float64]
 		var err error
 		if multi {
-			m, _, err = TrainKernelMulticlass(X, 4, yy, opt)
+			m, _, err = trainKernelMulti(X, 4, yy, opt)
 		} else {
-			m, _, err = TrainKernel(X, 4, yy, opt)
+			m, _, err = trainKernelBinary(X, 4, yy, opt)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -356,20 +356,20 @@ func TestKernelConcurrentPredict(t *testing.T) {
 func TestKernelCallback(t *testing.T) {
 	d := loadSet[float32](t, "iris.train.libsvm", 4)
 	var seen []Epoch
-	opt := KernelOptions{Options: Options{MaxIter: 10, RunAllEpochs: true, Callback: func(e Epoch) error {
+	opt := KernelOptions{Options: Options{MaxIter: 10, Stop: StopNever, Callback: func(e Epoch) error {
 		seen = append(seen, e)
 		if e.Epoch == 3 {
 			return ErrStop
 		}
 		return nil
 	}}, Kernel: gram.RBF{Gamma: 0.5}}
-	m, diag, err := TrainKernelMulticlass(d.X, 4, d.Y, opt)
+	m, diag, err := trainKernelMulti(d.X, 4, d.Y, opt)
 	if err != nil || m == nil || !diag.Stopped || len(diag.Epochs) != 3 || !slices.Equal(seen, diag.Epochs) {
 		t.Fatalf("ErrStop: err %v, stopped %v, %d epochs, seen %d", err, diag != nil && diag.Stopped, len(diag.Epochs), len(seen))
 	}
 	boom := errors.New("boom")
 	opt.Callback = func(Epoch) error { return boom }
-	if _, _, err := TrainKernelMulticlass(d.X, 4, d.Y, opt); !errors.Is(err, boom) {
+	if _, _, err := trainKernelMulti(d.X, 4, d.Y, opt); !errors.Is(err, boom) {
 		t.Fatalf("callback error: %v", err)
 	}
 }
@@ -382,14 +382,14 @@ func TestKernelCallback(t *testing.T) {
 func TestKernelDiagnostics(t *testing.T) {
 	X := []float64{0, 0, 1, 1, 0, 1, 1, 0, 0.1, 0.1, 0.9, 0.9, 0.1, 0.9, 0.9, 0.1}
 	y := []int{1, 1, -1, -1, 1, 1, -1, -1}
-	lin, ld, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{MaxIter: 50}})
+	lin, ld, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{MaxIter: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ld.Converged || ld.Separable || lin.Kind() != KindKernelBinary {
 		t.Fatalf("the linear kernel separates XOR? %+v", ld)
 	}
-	m, dg, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{MaxIter: 50}, Kernel: gram.RBF{Gamma: 4}})
+	m, dg, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{MaxIter: 50}, Kernel: gram.RBF{Gamma: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestKernelDiagnostics(t *testing.T) {
 	}
 
 	d := loadSet[float32](t, "iris.train.libsvm", 4)
-	_, od, err := TrainKernelMulticlass(d.X, 4, d.Y, KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 4}, Kernel: gram.RBF{Gamma: 0.5}})
+	_, od, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 4}, Kernel: gram.RBF{Gamma: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestKernelDiagnostics(t *testing.T) {
 		}
 	}
 	// Voted models are not evaluated (as for the linear models).
-	_, vd, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{Algorithm: Voted}, Kernel: gram.RBF{Gamma: 4}})
+	_, vd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: Voted}, Kernel: gram.RBF{Gamma: 4}})
 	if err != nil || vd.Evaluated {
 		t.Fatalf("voted: %v, %+v", err, vd)
 	}
@@ -473,9 +473,9 @@ func TestKernelAccuracyFloors(t *testing.T) {
 				var m *KernelModel[float32]
 				var err error
 				if set.bin {
-					m, _, err = TrainKernel(tr.X, set.cols, tr.Y, opt)
+					m, _, err = trainKernelBinary(tr.X, set.cols, tr.Y, opt)
 				} else {
-					m, _, err = TrainKernelMulticlass(tr.X, set.cols, tr.Y, opt)
+					m, _, err = trainKernelMulti(tr.X, set.cols, tr.Y, opt)
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -21,13 +21,13 @@ import (
 // data the kernel values are the dense ones bit for bit (see package gram),
 // so the sparse fit is the dense fit's model.
 
-// TrainKernelSparse is TrainKernel for a CSR matrix: the binary kernel
+// trainKernelBinarySparse is trainKernelBinary for a CSR matrix: the binary kernel
 // perceptron on the rows of X (labels y[i] ∈ {−1, +1}), with the options of
-// TrainKernel except DataMargin (ErrOption: the hard-margin solve takes
+// trainKernelBinary except DataMargin (ErrOption: the hard-margin solve takes
 // dense rows). Normalize and NormalizeFeatures scale a copy of the stored
-// values. Errors are TrainKernel's, with ErrDims also for an inconsistent
+// values. Errors are trainKernelBinary's, with ErrDims also for an inconsistent
 // CSR.
-func TrainKernelSparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+func trainKernelBinarySparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(false)
 	if err != nil {
 		return nil, nil, err
@@ -42,9 +42,9 @@ func TrainKernelSparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (
 	return trainDualSparse(&cfg, kern, opt.MaxBytes, opt.trace, X, cls, 1, false, KindKernelBinary, []int{-1, 1})
 }
 
-// TrainKernelMulticlassSparse is TrainKernelMulticlass for a CSR matrix
-// (one-vs-rest or Argmax, any integer labels); see TrainKernelSparse.
-func TrainKernelMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+// trainKernelMultiSparse is trainKernelMulti for a CSR matrix
+// (one-vs-rest or Argmax, any integer labels); see trainKernelBinarySparse.
+func trainKernelMultiSparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(true)
 	if err != nil {
 		return nil, nil, err

@@ -78,16 +78,16 @@ func TestKernelSparseIsDense(t *testing.T) {
 					}
 					for _, maxBytes := range []int64{0, 8 * n * 4} {
 						name := fmt.Sprintf("k=%d/%v/%v/%v/maxBytes=%d", k, kern, algo, multi, maxBytes)
-						opt := KernelOptions{Options: Options{Algorithm: algo, Multiclass: multi, MaxIter: 4, Shuffle: true, Seed: 5, RunAllEpochs: true},
+						opt := KernelOptions{Options: Options{Algorithm: algo, Multiclass: multi, MaxIter: 4, Shuffle: true, Seed: 5, Stop: StopNever},
 							Kernel: kern, MaxBytes: maxBytes}
 						var dm, sm *KernelModel[float32]
 						var err, err2 error
 						if k == 2 {
-							dm, _, err = TrainKernel(X, d, y, opt)
-							sm, _, err2 = TrainKernelSparse(c, y, opt)
+							dm, _, err = trainKernelBinary(X, d, y, opt)
+							sm, _, err2 = trainKernelBinarySparse(c, y, opt)
 						} else {
-							dm, _, err = TrainKernelMulticlass(X, d, y, opt)
-							sm, _, err2 = TrainKernelMulticlassSparse(c, y, opt)
+							dm, _, err = trainKernelMulti(X, d, y, opt)
+							sm, _, err2 = trainKernelMultiSparse(c, y, opt)
 						}
 						if err != nil || err2 != nil {
 							t.Fatalf("%s: dense %v, sparse %v", name, err, err2)
@@ -150,11 +150,11 @@ func TestKernelSparseNormalize(t *testing.T) {
 	for _, norm := range []Options{{Normalize: true}, {NormalizeFeatures: true}} {
 		opt := KernelOptions{Options: norm, Kernel: gram.RBF{Gamma: 0.5}}
 		opt.MaxIter = 5
-		dm, _, err := TrainKernelMulticlass(X, 16, y, opt)
+		dm, _, err := trainKernelMulti(X, 16, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sm, _, err := TrainKernelMulticlassSparse(c, y, opt)
+		sm, _, err := trainKernelMultiSparse(c, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,34 +186,34 @@ func TestKernelSparseNormalize(t *testing.T) {
 func TestKernelSparseErrors(t *testing.T) {
 	X, y, c := sparseIntSet(41, 50, 12, 2)
 	budget := KernelOptions{MaxBytes: 10}
-	_, _, errD := TrainKernel(X, 12, y, budget)
-	_, _, errS := TrainKernelSparse(c, y, budget)
+	_, _, errD := trainKernelBinary(X, 12, y, budget)
+	_, _, errS := trainKernelBinarySparse(c, y, budget)
 	if !errors.Is(errD, ErrBudget) || !errors.Is(errS, ErrBudget) {
 		t.Errorf("MaxBytes below one row: dense %v, sparse %v", errD, errS)
 	}
-	voted := KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 50, RunAllEpochs: true, VotedMaxBytes: 64}, Kernel: gram.RBF{Gamma: 0.01}}
-	_, _, errD = TrainKernel(X, 12, y, voted)
-	_, _, errS = TrainKernelSparse(c, y, voted)
+	voted := KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 50, Stop: StopNever, VotedMaxBytes: 64}, Kernel: gram.RBF{Gamma: 0.01}}
+	_, _, errD = trainKernelBinary(X, 12, y, voted)
+	_, _, errS = trainKernelBinarySparse(c, y, voted)
 	if !errors.Is(errD, ErrBudget) || !errors.Is(errS, ErrBudget) || errD.Error() != errS.Error() {
 		t.Errorf("VotedMaxBytes: dense %v, sparse %v", errD, errS)
 	}
-	if _, _, err := TrainKernelSparse(c, y, KernelOptions{Options: Options{DataMargin: true}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainKernelBinarySparse(c, y, KernelOptions{Options: Options{DataMargin: true}}); !errors.Is(err, ErrOption) {
 		t.Errorf("DataMargin: %v", err)
 	}
-	if _, _, err := TrainKernelSparse(c, y[:3], KernelOptions{}); !errors.Is(err, ErrDims) {
+	if _, _, err := trainKernelBinarySparse(c, y[:3], KernelOptions{}); !errors.Is(err, ErrDims) {
 		t.Errorf("short labels: %v", err)
 	}
 	bad := *c
 	bad.Val = slices.Clone(c.Val)
 	bad.Val[2] = float32(math.NaN())
-	if _, _, err := TrainKernelSparse(&bad, y, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinarySparse(&bad, y, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN: %v", err)
 	}
-	sm, _, err := TrainKernelSparse(c, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
+	sm, _, err := trainKernelBinarySparse(c, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dm, _, err := TrainKernel(X, 12, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
+	dm, _, err := trainKernelBinary(X, 12, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestKernelSparseErrors(t *testing.T) {
 func TestKernelSparseFile(t *testing.T) {
 	_, y, c := sparseIntSet(42, 60, 30, 3)
 	for _, algo := range []Algorithm{Averaged, Voted} {
-		m, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Options: Options{Algorithm: algo, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.3}})
+		m, _, err := trainKernelMultiSparse(c, y, KernelOptions{Options: Options{Algorithm: algo, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestKernelSparseFile(t *testing.T) {
 // that re-encodes to the same bytes and predicts without panicking.
 func FuzzKernelSparseFile(f *testing.F) {
 	_, y, c := sparseIntSet(43, 30, 10, 2)
-	m, _, err := TrainKernelSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
+	m, _, err := trainKernelBinarySparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
 		f.Fatal(err)
 	}

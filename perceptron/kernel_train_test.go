@@ -209,12 +209,12 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	var pd, kd *Diagnostics
 	var err error
 	if multi {
-		if pm, pd, err = TrainMulticlass(X, d, y, opt); err == nil {
-			km, kd, err = TrainKernelMulticlass(X, d, y, kopt)
+		if pm, pd, err = trainMulti(X, d, y, opt); err == nil {
+			km, kd, err = trainKernelMulti(X, d, y, kopt)
 		}
 	} else {
-		if pm, pd, err = Train(X, d, y, opt); err == nil {
-			km, kd, err = TrainKernel(X, d, y, kopt)
+		if pm, pd, err = trainBinary(X, d, y, opt); err == nil {
+			km, kd, err = trainKernelBinary(X, d, y, kopt)
 		}
 	}
 	if err != nil {
@@ -332,7 +332,7 @@ func TestDualSupportSet(t *testing.T) {
 		y[i] = -y[i]
 	}
 	rec := &recorder{}
-	m, _, err := TrainKernel(X, 7, y, KernelOptions{Options: Options{MaxIter: 4, Eta: 0.5}, trace: rec.add})
+	m, _, err := trainKernelBinary(X, 7, y, KernelOptions{Options: Options{MaxIter: 4, Eta: 0.5}, trace: rec.add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,8 +438,8 @@ func TestKernelPerceptronMatchesDefinition(t *testing.T) {
 			want, _, avg, _, avgB := naiveKernelPerceptron(X, y, d, k, ords, 1)
 			for _, im := range availableImpls() {
 				rec := &recorder{}
-				opt := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 8, Shuffle: true, Seed: 11, impl: im}, Kernel: k, trace: rec.add}
-				m, _, err := TrainKernel(X, d, y, opt)
+				opt := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 8, Shuffle: true, Seed: 11, Stop: StopClean, impl: im}, Kernel: k, trace: rec.add}
+				m, _, err := trainKernelBinary(X, d, y, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -494,7 +494,7 @@ func TestKernelVotedMatchesDefinition(t *testing.T) {
 	}
 	k := gram.RBF{Gamma: 0.7}
 	ords := orders(len(y), 5, true, 3)
-	m, _, err := TrainKernel(X, d, y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 5, Shuffle: true, Seed: 3}, Kernel: k})
+	m, _, err := trainKernelBinary(X, d, y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 5, Shuffle: true, Seed: 3}, Kernel: k})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,8 +579,8 @@ func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 	for _, algo := range []Algorithm{Online, Averaged, Voted} {
 		var ref []byte
 		for _, workers := range []int{1, 2, 3} {
-			opt := KernelOptions{Options: Options{Algorithm: algo, MaxIter: 6, Shuffle: true, Seed: 9, RunAllEpochs: true, Workers: workers}, Kernel: k}
-			m, diag, err := TrainKernelMulticlass(d.X, d.Cols, d.Y, opt)
+			opt := KernelOptions{Options: Options{Algorithm: algo, MaxIter: 6, Shuffle: true, Seed: 9, Stop: StopNever, Workers: workers}, Kernel: k}
+			m, diag, err := trainKernelMulti(d.X, d.Cols, d.Y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -602,7 +602,7 @@ func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 						yb[i] = 1
 					}
 				}
-				bm, bd, err := TrainKernel(d.X, d.Cols, yb, opt)
+				bm, bd, err := trainKernelBinary(d.X, d.Cols, yb, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -649,9 +649,9 @@ func TestKernelRowCache(t *testing.T) {
 			train := func(maxBytes int64) (*KernelModel[float32], *Diagnostics, error) {
 				o := KernelOptions{Options: tc.opt, Kernel: tc.k, MaxBytes: maxBytes}
 				if tc.multi {
-					return TrainKernelMulticlass(sub.X, sub.Cols, y, o)
+					return trainKernelMulti(sub.X, sub.Cols, y, o)
 				}
-				return TrainKernel(sub.X, sub.Cols, y, o)
+				return trainKernelBinary(sub.X, sub.Cols, y, o)
 			}
 			full, fd, err := train(-1)
 			if err != nil {
@@ -770,11 +770,11 @@ func TestKernelNormalizeMatchesPrimal(t *testing.T) {
 		{Normalize: true, MaxIter: 50, NoBias: true},
 		{Normalize: true, MaxIter: 5, Algorithm: Voted, Shuffle: true, Seed: 2},
 	} {
-		pm, pd, err := Train(X, 4, y, opt)
+		pm, pd, err := trainBinary(X, 4, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		km, kd, err := TrainKernel(X, 4, y, KernelOptions{Options: opt})
+		km, kd, err := trainKernelBinary(X, 4, y, KernelOptions{Options: opt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -830,12 +830,12 @@ func TestKernelHugeGram(t *testing.T) {
 		t.Fatalf("%d rows: the Gram matrix is below the huge-page size", n)
 	}
 	o := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 2, Shuffle: true, Seed: 5}, Kernel: gram.RBF{Gamma: 1.0 / (64 * 30)}}
-	full, _, err := TrainKernelMulticlass(d.X, d.Cols, d.Y, KernelOptions{Options: o.Options, Kernel: o.Kernel, MaxBytes: -1})
+	full, _, err := trainKernelMulti(d.X, d.Cols, d.Y, KernelOptions{Options: o.Options, Kernel: o.Kernel, MaxBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.MaxBytes = n * 8 * 64
-	cached, _, err := TrainKernelMulticlass(d.X, d.Cols, d.Y, o)
+	cached, _, err := trainKernelMulti(d.X, d.Cols, d.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}

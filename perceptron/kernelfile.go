@@ -31,7 +31,7 @@ const (
 //	       degree uint32, gamma float64, coef0 float64 (unused fields 0)
 //	4·S    training row index of each support vector, uint32, increasing
 //	S·D    support vectors, row-major (element type); or, with flag bit
-//	       4 (16: a model trained on CSR rows, TrainKernelSparse):
+//	       4 (16: a model trained on CSR rows, trainKernelBinarySparse):
 //	         8      Z, the number of stored values, uint64
 //	         4·S    each support vector's count of stored values, uint32
 //	         4·Z    their features (0-based), uint32, increasing per row
@@ -391,7 +391,7 @@ type jsonKernelModel[T Float] struct {
 	Kernel         modelfile.JSONKernel      `json:"kernel"`
 	SupportIndices modelfile.Array[int]      `json:"support_indices"`
 	SupportVectors modelfile.Matrix[T]       `json:"support_vectors"`
-	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead (TrainKernelSparse)
+	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead (trainKernelBinarySparse)
 	Coefficients   modelfile.Matrix[T]       `json:"coefficients,omitempty"`
 	Biases         modelfile.Array[T]        `json:"biases,omitempty"`
 	Voted          []jsonKernelVoted[T]      `json:"voted,omitempty"`

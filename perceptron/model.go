@@ -102,7 +102,7 @@ type state[T Float] struct {
 	VC   []int64
 	VOff []int
 
-	// The training state that Update and Continue resume (model files of
+	// The training state that Update and continueDense resume (model files of
 	// version 2): steps is the number of samples visited, in training and
 	// by Update since (0: unknown, a version-1 file); lambda the λ of an
 	// SVM model; for Averaged, CW and CB are the running perceptron's
@@ -255,7 +255,7 @@ func (m *Model[T]) HasBias() bool {
 // BiasFeature returns the value B of the constant feature that carries
 // the model's bias (Options.BiasFeature): 1 unless it was trained with
 // another, 0 for a model without a bias. The scores are w·x + b all the
-// same; B sets the bias's steps (η·y·B²) in Update and Continue, and the
+// same; B sets the bias's steps (η·y·B²) in Update and continueDense, and the
 // augmented length ‖(x, B)‖ that Normalize scales by.
 func (m *Model[T]) BiasFeature() float64 {
 	if s := m.st.Load(); s != nil {

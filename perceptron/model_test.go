@@ -20,7 +20,7 @@ func TestPredictErrors(t *testing.T) {
 		t.Fatalf("zero model MarshalBinary: %v", err)
 	}
 	X, y, _, _ := separable(newRand(1), 50, 3, 3, 1, true)
-	m, _, err := Train(to32(X), 3, y, Options{})
+	m, _, err := trainBinary(to32(X), 3, y, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,21 +75,23 @@ func TestPredictConsistency(t *testing.T) {
 		return func() (*Model[float32], error) { m, _, err := f(); return m, err }
 	}
 	cases := []mk{
-		{"binary", fit(func() (*Model[float32], *Diagnostics, error) { return Train(to32(Xb), 8, yb, Options{MaxIter: 5}) }), to32(Xb), 300},
+		{"binary", fit(func() (*Model[float32], *Diagnostics, error) {
+			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5})
+		}), to32(Xb), 300},
 		{"binary-norm", fit(func() (*Model[float32], *Diagnostics, error) {
-			return Train(to32(Xb), 8, yb, Options{MaxIter: 5, Normalize: true})
+			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5, Normalize: true})
 		}), to32(Xb), 300},
 		{"voted", fit(func() (*Model[float32], *Diagnostics, error) {
-			return Train(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: Voted})
+			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: Voted})
 		}), to32(Xb), 300},
 		{"ovr", fit(func() (*Model[float32], *Diagnostics, error) {
-			return TrainMulticlass(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: Averaged})
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: Averaged})
 		}), test.X, test.Rows},
 		{"ovr-voted", fit(func() (*Model[float32], *Diagnostics, error) {
-			return TrainMulticlass(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: Voted})
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: Voted})
 		}), test.X, test.Rows},
 		{"argmax", fit(func() (*Model[float32], *Diagnostics, error) {
-			return TrainMulticlass(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: Argmax})
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: Argmax})
 		}), test.X, test.Rows},
 	}
 	for _, tc := range cases {
@@ -159,7 +161,7 @@ func TestPredictConsistency(t *testing.T) {
 
 func TestPredictAllocatesNothing(t *testing.T) {
 	d := loadSet[float32](t, "digits.train.libsvm", 64)
-	ovr, _, err := TrainMulticlass(d.X, 64, d.Y, Options{MaxIter: 2})
+	ovr, _, err := trainMulti(d.X, 64, d.Y, Options{MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func TestPredictAllocatesNothing(t *testing.T) {
 			yb[i] = 1
 		}
 	}
-	bin, _, err := Train(d.X, 64, yb, Options{MaxIter: 2, Normalize: true})
+	bin, _, err := trainBinary(d.X, 64, yb, Options{MaxIter: 2, Normalize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func TestPredictAllocatesNothing(t *testing.T) {
 func TestUpdate(t *testing.T) {
 	// Update on a fresh-ish model follows the online rule exactly.
 	X, y, _, _ := separable(newRand(3), 40, 4, 3, 1, true)
-	m, _, err := Train(X, 4, y, Options{MaxIter: 1, Eta: 0.5})
+	m, _, err := trainBinary(X, 4, y, Options{MaxIter: 1, Eta: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,7 @@ func TestUpdate(t *testing.T) {
 	// Multiclass: argmax and one-vs-rest update and learn.
 	Xm, ym := intMulticlass(newRand(4), 400, 5, 3)
 	for _, s := range []Strategy{OneVsRest, Argmax} {
-		mm, _, err := TrainMulticlass(Xm[:5*30], 5, ym[:30], Options{Multiclass: s, MaxIter: 1})
+		mm, _, err := trainMulti(Xm[:5*30], 5, ym[:30], Options{Multiclass: s, MaxIter: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +242,7 @@ func TestUpdate(t *testing.T) {
 // whole snapshots: the model's two weights are always equal here, because
 // every update adds the same amount to both.
 func TestConcurrentUpdate(t *testing.T) {
-	m, _, err := Train([]float32{1, 1, -1, -1}, 2, []int{1, -1}, Options{})
+	m, _, err := trainBinary([]float32{1, 1, -1, -1}, 2, []int{1, -1}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

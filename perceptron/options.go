@@ -13,8 +13,8 @@ import (
 // Algorithm selects the training rule.
 type Algorithm uint8
 
-// The training rules. Every rule starts from w₀, b₀ (Options.InitialWeights
-// and InitialBias, zero by default; SVM always starts from 0) and, except
+// The training rules. Every rule starts from w₀, b₀ (Options.Init,
+// zero by default; SVM always starts from 0) and, except
 // SVM, counts a score of exactly zero as a mistake (see the package
 // documentation for the tie rule). The rules are stated for one sample x
 // with label y; with the bias trick x stands for the augmented point (x, 1)
@@ -42,7 +42,7 @@ const (
 	// visit c (c samples visited before it) u += c·η·y·x as well, and the
 	// model is w − u/c after the last visit, never a second pass (O(D) work
 	// per mistake only). The model keeps w, u and c, so that Update and
-	// Model.Continue go on averaging.
+	// Model.continueDense go on averaging.
 	Averaged
 	// Voted is Freund and Schapire's voted perceptron: every weight vector
 	// wₖ of the Online run is kept with its survival count cₖ (the number
@@ -92,7 +92,7 @@ func parseEnum[E ~uint8](names []string, name, what string) (E, error) {
 	return 0, fmt.Errorf("%w: unknown %s %q", ErrOption, what, name)
 }
 
-// Strategy selects how TrainMulticlass handles more than two classes.
+// Strategy selects how trainMulti handles more than two classes.
 type Strategy uint8
 
 const (
@@ -115,6 +115,21 @@ var strategyNames = [...]string{"ovr", "argmax"}
 
 // String returns "ovr" or "argmax".
 func (s Strategy) String() string { return enumName(strategyNames[:], s, "Strategy") }
+
+// Stopping says when training stops before Options.MaxIter epochs
+// (Options.Stop).
+type Stopping uint8
+
+const (
+	// StopDefault is StopNever for Averaged and Voted, StopClean for the
+	// other algorithms.
+	StopDefault Stopping = iota
+	// StopClean stops after an epoch without a mistake.
+	StopClean
+	// StopNever runs all MaxIter epochs.
+	StopNever
+	numStoppings
+)
 
 // Sampling selects the samples each epoch visits (Options.Sampling).
 type Sampling uint8
@@ -196,7 +211,7 @@ func (s Scaling) String() string {
 type Options struct {
 	// Algorithm is the training rule; the default is Online.
 	Algorithm Algorithm
-	// Multiclass is the strategy of TrainMulticlass; Train ignores it.
+	// Multiclass is the strategy of trainMulti; trainBinary ignores it.
 	Multiclass Strategy
 
 	// MaxIter is the maximum number of epochs. An epoch is one pass over
@@ -211,7 +226,7 @@ type Options struct {
 	// it (1e39 or 1e-50 for float32). From w = 0, without normalisation,
 	// Online, Averaged and Voted models trained with different η differ
 	// only by that factor, so they predict alike; with a warm start
-	// (InitialWeights, Continue) or Normalize they do not.
+	// (Options.Init) or Normalize they do not.
 	Eta float64
 	// Tau is the step size τ of MiniBatch. 0 means 1; negative, NaN or
 	// infinite is an error, and for MiniBatch so is a τ or τ/B that
@@ -238,17 +253,21 @@ type Options struct {
 	// Seed seeds the random sampling and shuffling (a PCG generator).
 	Seed uint64
 
-	// RunAllEpochs keeps training for MaxIter epochs even after an epoch
-	// without a mistake. By default the perceptrons stop after such an
-	// epoch (their weights could not change any more, except an average's
-	// drift towards the final vector). SVM never stops on that criterion;
-	// see Tol. On sparse data (TrainSparse, TrainMulticlassSparse with
-	// one-vs-rest, Model.ContinueSparse) Online, Averaged and Voted under
+	// Stop says whether the perceptrons stop before MaxIter epochs, after
+	// an epoch without a mistake (StopClean) or never (StopNever). The
+	// default (StopDefault) is StopNever for Averaged and Voted, whose
+	// model is an average or vote over every visit of every epoch, as in
+	// Freund and Schapire's algorithm: stopping at the first clean epoch
+	// would change it (the average keeps drifting towards the final
+	// vector, and each kept vector's vote keeps growing). For Online,
+	// Batch, MiniBatch and the Argmax strategy it is StopClean: their
+	// weights cannot change after a clean epoch. SVM never stops on that
+	// criterion; see Tol. On sparse data Online, Averaged and Voted under
 	// SampleSweep count the epochs after a clean one instead of running
 	// them: every visit would be right again, with the same bits. The
 	// model and the diagnostics are those of running them; only the time
 	// is saved.
-	RunAllEpochs bool
+	Stop Stopping
 	// Normalize is the normalisation of Novikoff's bound: every augmented sample (x, 1)
 	// ((x, B) with BiasFeature) is scaled to unit Euclidean length (x
 	// alone with NoBias; a zero row
@@ -276,24 +295,16 @@ type Options struct {
 	// 1, the plain augmented point (x, 1); negative, NaN or infinite is an error, and so
 	// is a B whose square overflows the element type or rounds to 0 in it.
 	// Not with NoBias. The model remembers it (Model.BiasFeature) for
-	// Update, Continue and the samples it scores. With Normalize the
+	// Update, continueDense and the samples it scores. With Normalize the
 	// trainer keeps w_B = b/B as the weight of the normalised points' last
-	// column, so a warm start (InitialBias, Continue) divides b by B and
+	// column, so a warm start (Options.Init) divides b by B and
 	// the model multiplies back: for a B that is not a power of two the
 	// round trip can move b by a rounding.
 	BiasFeature float64
 
-	// InitialWeights is the starting weight vector w₀ of the perceptrons
-	// (every algorithm but SVM, whose first Pegasos step would discard it,
-	// and the kernel perceptron, which starts from α = 0): D values for
-	// Train, K·D for TrainMulticlass (row k for the k-th smallest label,
-	// the order of Model.Classes). nil means 0. Each value must be finite
-	// in the element type; the slice is copied, never modified. With
-	// Normalize, w₀ weighs the scaled points.
-	InitialWeights []float64
-	// InitialBias is the starting bias b₀: 1 value for Train, K for
-	// TrainMulticlass, nil for 0. Not with NoBias.
-	InitialBias []float64
+	// Init is the warm start of Fit (Weights, or a *Model[T] to continue)
+	// and of FitKernel (Dual). nil starts from 0. See Start.
+	Init Start
 
 	// Lambda is the SVM's regularisation λ > 0. Set Lambda or C, not both;
 	// if neither is set λ = 1e-4. Other algorithms ignore it. The first
@@ -350,7 +361,7 @@ type Options struct {
 	SkipEvaluation bool
 	// Resumable keeps the training state in the model's files
 	// (MarshalBinary, MarshalJSON): the step count, Pegasos's λ, and an
-	// averaged model's running weights and sums, which Continue and
+	// averaged model's running weights and sums, which continueDense and
 	// Update need to go on exactly as the fit would have. Without it a
 	// file holds the served model alone (an averaged model's is a third
 	// of the size); read back, it predicts the same, and an averaged or
@@ -360,7 +371,7 @@ type Options struct {
 	Resumable bool
 
 	// Callback, if not nil, is called after every epoch with its
-	// statistics, on the goroutine that called Train. Returning ErrStop
+	// statistics, on the goroutine that called trainBinary. Returning ErrStop
 	// ends training with the model so far; any other error aborts it.
 	Callback func(Epoch) error
 
@@ -398,7 +409,9 @@ type config struct {
 	scaling   Scaling
 	bias      bool
 	bfeat     float64   // BiasFeature B (1 by default; 0 with NoBias)
-	w0, b0    []float64 // InitialWeights, InitialBias
+	w0, b0    []float64 // Init: Weights
+	a0        []float64 // Init: Dual's Alpha (b0 its B)
+	dual      bool      // Init is a Dual
 	lambda    float64
 	c         float64
 	tol       float64
@@ -427,11 +440,9 @@ func (o *Options) resolve() (config, error) {
 		batch:     o.BatchSize,
 		shuffle:   o.Shuffle,
 		seed:      o.Seed,
-		stopClean: !o.RunAllEpochs,
+		stopClean: o.Stop == StopClean || (o.Stop == StopDefault && o.Algorithm != Averaged && o.Algorithm != Voted),
 		sampling:  o.Sampling,
 		bias:      !o.NoBias,
-		w0:        o.InitialWeights,
-		b0:        o.InitialBias,
 		lambda:    o.Lambda,
 		c:         o.C,
 		tol:       o.Tol,
@@ -442,6 +453,9 @@ func (o *Options) resolve() (config, error) {
 		margin:    o.DataMargin,
 		noEval:    o.SkipEvaluation,
 		resumable: o.Resumable,
+	}
+	if o.Stop >= numStoppings {
+		return c, fmt.Errorf("%w: unknown Stop %d", ErrOption, uint8(o.Stop))
 	}
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))
@@ -500,12 +514,18 @@ func (o *Options) resolve() (config, error) {
 	case o.NormalizeFeatures:
 		c.scaling = ScaleFeatures
 	}
+	switch v := o.Init.(type) {
+	case Weights:
+		c.w0, c.b0 = v.W, v.B
+	case Dual:
+		c.a0, c.b0, c.dual = v.Alpha, v.B, true
+	}
 	if c.w0 != nil || c.b0 != nil {
 		if c.algo == SVM {
-			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no InitialWeights or InitialBias", ErrOption)
+			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no initial Weights", ErrOption)
 		}
 		if c.b0 != nil && !c.bias {
-			return c, fmt.Errorf("%w: InitialBias with NoBias", ErrOption)
+			return c, fmt.Errorf("%w: an initial bias (Weights.B) with NoBias", ErrOption)
 		}
 	}
 	if c.lambda < 0 || math.IsNaN(c.lambda) || math.IsInf(c.lambda, 0) {

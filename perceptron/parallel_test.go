@@ -47,7 +47,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 				panic(workerPanic{c})
 			}
 		}}
-		got := recovered(func() { _, _, _ = TrainKernelMulticlass(X, 2, y, opt) })
+		got := recovered(func() { _, _, _ = trainKernelMulti(X, 2, y, opt) })
 		if got != (workerPanic{2}) {
 			t.Fatalf("recovered %v, want the worker's workerPanic{2}", got)
 		}

@@ -87,7 +87,7 @@ func argmaxRef[T Float](s *state[T], ref, tol []float64) (int, bool) {
 
 type predictCase struct {
 	name    string
-	classes int // 2: Train (binary), else TrainMulticlass
+	classes int // 2: trainBinary (binary), else trainMulti
 	opt     Options
 }
 
@@ -127,9 +127,9 @@ func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*Mo
 	var m *Model[T]
 	var err error
 	if c.classes == 2 {
-		m, _, err = Train(X, d, y, c.opt)
+		m, _, err = trainBinary(X, d, y, c.opt)
 	} else {
-		m, _, err = TrainMulticlass(X, d, y, c.opt)
+		m, _, err = trainMulti(X, d, y, c.opt)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
@@ -231,13 +231,13 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 		switch {
 		case c.name == "argmax/40 classes":
 			X = conv[T](Xw)
-			m, _, err = TrainMulticlass(X, 23, yw, c.opt)
+			m, _, err = trainMulti(X, 23, yw, c.opt)
 		case c.multi:
 			X = conv[T](Xm)
-			m, _, err = TrainMulticlass(X, 23, ym, c.opt)
+			m, _, err = trainMulti(X, 23, ym, c.opt)
 		default:
 			X = conv[T](Xf)
-			m, _, err = Train(X, 23, yb, c.opt)
+			m, _, err = trainBinary(X, 23, yb, c.opt)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -37,7 +37,7 @@ func TestAccuracyFloors(t *testing.T) {
 	} {
 		opt := Options{Algorithm: tc.algo, Multiclass: tc.strategy, MaxIter: tc.epochs, Shuffle: true, Seed: 1, Lambda: 1e-3}
 		if tc.bc > 0 {
-			m, _, err := Train(bc.X, bc.Cols, bc.Y, opt)
+			m, _, err := trainBinary(bc.X, bc.Cols, bc.Y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestAccuracyFloors(t *testing.T) {
 				t.Errorf("%v breast_cancer_std: test accuracy %.3f < %.3f (%v)", tc.algo, acc, tc.bc, err)
 			}
 		}
-		m, _, err := TrainMulticlass(dg.X, dg.Cols, dg.Y, opt)
+		m, _, err := trainMulti(dg.X, dg.Cols, dg.Y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestAccuracyFloors(t *testing.T) {
 	}
 	// Iris (float64, raw cm values): the averaged perceptron separates the
 	// classes well enough.
-	m, _, err := TrainMulticlass(ir.X, ir.Cols, ir.Y, Options{Algorithm: Averaged, MaxIter: 100, Shuffle: true, Seed: 3})
+	m, _, err := trainMulti(ir.X, ir.Cols, ir.Y, Options{Algorithm: Averaged, MaxIter: 100, Shuffle: true, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFashionMNIST(t *testing.T) {
 	tr := loadFashion(t, "train").Subset(10000)
 	te := loadFashion(t, "t10k")
 	for _, s := range []Strategy{OneVsRest, Argmax} {
-		m, d, err := TrainMulticlass(tr.X, tr.Cols, tr.Y, Options{Algorithm: Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
+		m, d, err := trainMulti(tr.X, tr.Cols, tr.Y, Options{Algorithm: Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -125,11 +125,11 @@ func TestMiniBatchSubsets(t *testing.T) {
 			opt := Options{Algorithm: MiniBatch, BatchSize: tc.B, Tau: tc.tau, Seed: seed, MaxIter: 60}
 			draws := subsetDraws(n, B, opt.MaxIter, seed)
 			ref, _, _, converged := refSampled(X, y, 5, draws, B, tc.tau/float64(B), true)
-			m64, d64, err := Train(X, 5, y, opt)
+			m64, d64, err := trainBinary(X, 5, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m32, _, err := Train(to32(X), 5, y, opt)
+			m32, _, err := trainBinary(to32(X), 5, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,9 +238,9 @@ func TestSampleReplace(t *testing.T) {
 			t.Fatal("no repeats in an epoch of 96 draws from 96 samples")
 		}
 		for _, algo := range []Algorithm{Online, Averaged} {
-			opt := Options{Algorithm: algo, Sampling: SampleReplace, Seed: seed, MaxIter: 80, Eta: 0.5}
+			opt := Options{Algorithm: algo, Sampling: SampleReplace, Seed: seed, MaxIter: 80, Eta: 0.5, Stop: StopClean}
 			ref, avgW, avgB, converged := refSampled(X, y, 5, draws, 1, 0.5, true)
-			m, diag, err := Train(X, 5, y, opt)
+			m, diag, err := trainBinary(X, 5, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +266,7 @@ func TestSampleReplace(t *testing.T) {
 		B := 8
 		opt := Options{Algorithm: MiniBatch, BatchSize: B, Tau: 4, Sampling: SampleReplace, Seed: seed, MaxIter: 40}
 		ref, _, _, _ := refSampled(X, y, 5, replaceDraws(n, B, 40, seed), B, 0.5, true)
-		m, _, err := Train(X, 5, y, opt)
+		m, _, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +292,7 @@ func TestRandomEpochConvergence(t *testing.T) {
 			{Sampling: SampleReplace, Seed: seed, MaxIter: 500},
 			{Algorithm: MiniBatch, BatchSize: 6, Seed: seed, MaxIter: 500},
 		} {
-			m, diag, err := Train(X, 2, y, opt)
+			m, diag, err := trainBinary(X, 2, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,9 +327,9 @@ func TestSamplingSeeds(t *testing.T) {
 			var m *Model[float64]
 			var err error
 			if multi {
-				m, _, err = TrainMulticlass(Xm, 6, ym, opt)
+				m, _, err = trainMulti(Xm, 6, ym, opt)
 			} else {
-				m, _, err = Train(X, 6, y, opt)
+				m, _, err = trainBinary(X, 6, y, opt)
 			}
 			if err != nil {
 				return nil, err
@@ -347,7 +347,7 @@ func TestSamplingSeeds(t *testing.T) {
 		"ovr-minibatch-subsets": lin(Options{Algorithm: MiniBatch, BatchSize: 16, MaxIter: 5}, true),
 		"argmax-replace":        lin(Options{Algorithm: Averaged, Multiclass: Argmax, Sampling: SampleReplace, MaxIter: 5}, true),
 		"kernel-replace": func(seed uint64) ([]byte, error) {
-			m, _, err := TrainKernel(X, 6, y, KernelOptions{Options: Options{Sampling: SampleReplace, MaxIter: 5, Seed: seed}})
+			m, _, err := trainKernelBinary(X, 6, y, KernelOptions{Options: Options{Sampling: SampleReplace, MaxIter: 5, Seed: seed}})
 			if err != nil {
 				return nil, err
 			}
@@ -380,11 +380,11 @@ func TestSamplingOptions(t *testing.T) {
 		{Algorithm: Batch, Sampling: SampleSubsets},
 		{Sampling: numSamplings},
 	} {
-		if _, _, err := Train(X, 2, y, opt); !errors.Is(err, ErrOption) {
+		if _, _, err := trainBinary(X, 2, y, opt); !errors.Is(err, ErrOption) {
 			t.Fatalf("%+v: %v, want ErrOption", opt, err)
 		}
 	}
-	if _, _, err := TrainKernel(X, 2, y, KernelOptions{Options: Options{Sampling: SampleSubsets}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Sampling: SampleSubsets}}); !errors.Is(err, ErrOption) {
 		t.Fatalf("kernel with subsets: %v", err)
 	}
 	for s := SampleDefault; s < numSamplings; s++ {

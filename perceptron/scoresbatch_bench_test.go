@@ -23,7 +23,7 @@ func BenchmarkScoresBatchGEMM(b *testing.B) {
 		name string
 		o    Options
 	}{{"plain", Options{MaxIter: 1}}, {"normalize", Options{MaxIter: 1, Normalize: true}}} {
-		m, _, err := TrainMulticlass(X, d, y, c.o)
+		m, _, err := trainMulti(X, d, y, c.o)
 		if err != nil {
 			b.Fatal(err)
 		}

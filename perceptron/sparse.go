@@ -225,17 +225,17 @@ func (dt *data[T]) checkVec(i int, x vec[T], s T) error {
 	return fmt.Errorf("%w: the squared norm of row %d overflows", ErrNonFinite, i)
 }
 
-// TrainSparse is Train for a CSR matrix: it fits a binary classifier
-// (labels y[i] ∈ {−1, +1}) to the rows of X, with the options of Train, at
-// O(nnz) per epoch. The model has X.Cols features, dense weights as Train's
+// trainBinarySparse is trainBinary for a CSR matrix: it fits a binary classifier
+// (labels y[i] ∈ {−1, +1}) to the rows of X, with the options of trainBinary, at
+// O(nnz) per epoch. The model has X.Cols features, dense weights as trainBinary's
 // models, and scores dense samples (Predict) as well as sparse ones
-// (PredictSparse). On integer-valued data it is the model Train gives for
+// (PredictSparse). On integer-valued data it is the model trainBinary gives for
 // the dense form of X, bit for bit; otherwise the sums are ordered
-// differently and the weights agree up to rounding. Errors are Train's,
+// differently and the weights agree up to rounding. Errors are trainBinary's,
 // with ErrDims also for an inconsistent CSR (offsets, or a column index
 // not increasing along its row or not below X.Cols); X and y are never
 // modified.
-func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -263,7 +263,7 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
 }
 
-// TrainMulticlassSparse is TrainMulticlass for a CSR matrix: any integer
+// trainMultiSparse is trainMulti for a CSR matrix: any integer
 // labels, one-vs-rest (every Algorithm) or Argmax (Online, Averaged), at
 // O(nnz·K) per epoch for K classes. One-vs-rest trains the sequential
 // perceptrons (Online, Averaged, Voted) with each goroutine's classes
@@ -271,8 +271,8 @@ func TrainSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *
 // sample for eight classes reads one or two cache lines per stored value
 // instead of eight, and over only the columns the data uses (most frequent
 // first), so that a hashed text's weights fit in the caches. See
-// TrainSparse for the model and the errors.
-func TrainMulticlassSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+// trainBinarySparse for the model and the errors.
+func trainMultiSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err

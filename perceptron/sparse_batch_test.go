@@ -17,11 +17,11 @@ import (
 // model whose sparse batch methods the tests below call.
 func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelModel[float32], *Model[float32]) {
 	t.Helper()
-	km, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
+	km, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, _, err := TrainMulticlassSparse(c, y, Options{})
+	lm, _, err := trainMultiSparse(c, y, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestSparseBatchRows(t *testing.T) {
 // Accuracy's value, and the dense method's error for no labels (ErrEmpty).
 func TestKernelAccuracySparse(t *testing.T) {
 	X, y, c := sparseIntSet(53, 60, 10, 3)
-	m, _, err := TrainKernelMulticlassSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.05}, Options: Options{MaxIter: 3}})
+	m, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.05}, Options: Options{MaxIter: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

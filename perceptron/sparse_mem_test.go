@@ -46,7 +46,7 @@ func textLike[T Float](rng *rand.Rand, n, d, nnz, K int) *dataset.CSR[T] {
 }
 
 // TestSparseFitMemory holds a sparse fit to the memory its input and its
-// model justify: everything TrainMulticlassSparse allocates (freed or not)
+// model justify: everything trainMultiSparse allocates (freed or not)
 // stays within 2 × (the CSR matrix's bytes + the model's weights), the
 // model's weights being the K×D values a class's score reads (and for
 // Averaged, the running weights and averaging sums the model keeps to
@@ -70,10 +70,10 @@ func TestSparseFitMemory(t *testing.T) {
 				if algo == Voted {
 					c = small
 				}
-				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 1, RunAllEpochs: true, BatchSize: 64}
+				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 1, Stop: StopNever, BatchSize: 64}
 				var m *Model[float32]
 				var err error
-				got := memtest.Allocated(func() { m, _, err = TrainMulticlassSparse(c, c.Y, o) })
+				got := memtest.Allocated(func() { m, _, err = trainMultiSparse(c, c.Y, o) })
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -126,13 +126,13 @@ func trainSparseKind[T Float](t testing.TB, c *dataset.CSR[T], multi bool, o Opt
 	var m *Model[T]
 	var err error
 	if multi {
-		m, _, err = TrainMulticlassSparse(c, c.Y, o)
+		m, _, err = trainMultiSparse(c, c.Y, o)
 	} else {
 		yb := make([]int, c.Rows)
 		for i, y := range c.Y {
 			yb[i] = 2*(y%2) - 1
 		}
-		m, _, err = TrainSparse(c, yb, o)
+		m, _, err = trainBinarySparse(c, yb, o)
 	}
 	if err != nil {
 		t.Fatal(err)

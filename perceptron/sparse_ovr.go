@@ -26,13 +26,13 @@ import (
 // The blocks are the weights during the epochs; the trainer's K×D W and U
 // are brought up to date from them (syncOut) where they are read: at the
 // end of training, and before a pass over the data with fixed weights.
-// Training from zero weights (no InitialWeights or InitialBias, not Voted)
+// Training from zero weights (no Init, not Voted)
 // makes no K×D W and U unless such a pass needs them (ensureDense): the
 // model's weights are written straight from the blocks at the end
 // (fromBlocks), in one pass over the used columns, so a fit writes each of
 // the model's K×D arrays once; an Averaged fit writes no K×D array at all:
 // it keeps its served average (compactServed) and its running weights and
-// sums (compactAvg) compact until a dense use, Continue, Update or
+// sums (compactAvg) compact until a dense use, continueDense, Update or
 // MarshalJSON needs them dense (fromBlocksCompact). The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).

@@ -20,7 +20,7 @@ import (
 // fit of bench/textfit with Workers 1, so that what bounds the whole is
 // measured:
 //
-//   - fit, fit-noeval: the whole fit (TrainMulticlassSparse), and with
+//   - fit, fit-noeval: the whole fit (trainMultiSparse), and with
 //     SkipEvaluation (no final pass for the training diagnostics);
 //
 //   - epochs: the 10 epochs alone (shuffled, every update), no model
@@ -56,7 +56,7 @@ func BenchmarkTextOvRParts(b *testing.B) {
 			o := textOptions
 			o.SkipEvaluation = noEval
 			for range b.N {
-				if _, _, err := TrainMulticlassSparse(textX, textX.Y, o); err != nil {
+				if _, _, err := trainMultiSparse(textX, textX.Y, o); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -187,7 +187,7 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 // textOptions are bench/textfit's options, Workers 1; textX is the
 // training set textTrainer read.
 var (
-	textOptions = Options{Algorithm: Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
+	textOptions = Options{Algorithm: Averaged, MaxIter: 10, Stop: StopNever, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
 	textX       *dataset.CSR[float32]
 )
 

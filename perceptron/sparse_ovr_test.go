@@ -71,16 +71,16 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 		for _, all := range []bool{true, false} {
 			for _, workers := range []int{1, 2} {
 				for _, warm := range []bool{false, true} {
-					o := Options{Algorithm: algo, MaxIter: 12, RunAllEpochs: all, Shuffle: true, Seed: 5, Workers: workers}
+					o := Options{Algorithm: algo, MaxIter: 12, Stop: stopOf(all), Shuffle: true, Seed: 5, Workers: workers}
 					if warm {
-						o.InitialWeights, o.InitialBias = w0, b0
+						o.Init = Weights{W: w0, B: b0}
 					}
 					t.Run(fmt.Sprintf("K=%d/%v/all=%v/workers=%d/warm=%v", K, algo, all, workers, warm), func(t *testing.T) {
-						dm, dd, err := TrainMulticlass(X, d, y, o)
+						dm, dd, err := trainMulti(X, d, y, o)
 						if err != nil {
 							t.Fatal(err)
 						}
-						sm, sd, err := TrainMulticlassSparse(c, y, o)
+						sm, sd, err := trainMultiSparse(c, y, o)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -107,7 +107,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 							}
 							ob := o
 							if warm {
-								ob.InitialWeights, ob.InitialBias = w0[k*d:(k+1)*d], b0[k:k+1]
+								ob.Init = Weights{W: w0[k*d : (k+1)*d], B: b0[k : k+1]}
 							}
 							if !all {
 								// The binary fit stops at its own first clean
@@ -115,7 +115,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 								// clean, and a clean class changes nothing.
 								ob.MaxIter = len(sd.Epochs)
 							}
-							bm, _, err := TrainSparse(c, yk, ob)
+							bm, _, err := trainBinarySparse(c, yk, ob)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -145,7 +145,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 // TestSparseOvRFromBlocks checks the model a one-vs-rest fit from zero
 // weights writes straight from its blocks (fromBlocks: no K×D trainer
 // arrays) against the one assembled through the trainer's K×D W and U
-// (syncOut, averageW), which a start of zero biases takes (InitialBias
+// (syncOut, averageW), which a start of zero biases takes (Init: Weights{B}
 // makes the start's weights, zero): the same bits, on data with
 // non-integer values, where a different order or form of the average
 // w − u/steps, or a lane of the wrong class, shows; and the same
@@ -167,13 +167,13 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 		for _, workers := range []int{1, 2, 4} {
 			for _, bf := range []float64{0, 0.5} { // normalized with a bias feature: the augmented column, and the running weights and sums written too
 				t.Run(fmt.Sprintf("%v/workers=%d/B=%v", algo, workers, bf), func(t *testing.T) {
-					o := Options{Algorithm: algo, MaxIter: 5, RunAllEpochs: true, Shuffle: true, Seed: 3, Workers: workers, BiasFeature: bf, Normalize: bf > 0}
-					fused, fd, err := TrainMulticlassSparse(c, c.Y, o)
+					o := Options{Algorithm: algo, MaxIter: 5, Stop: StopNever, Shuffle: true, Seed: 3, Workers: workers, BiasFeature: bf, Normalize: bf > 0}
+					fused, fd, err := trainMultiSparse(c, c.Y, o)
 					if err != nil {
 						t.Fatal(err)
 					}
-					o.InitialBias = make([]float64, K)
-					dense, dd, err := TrainMulticlassSparse(c, c.Y, o)
+					o.Init = Weights{B: make([]float64, K)}
+					dense, dd, err := trainMultiSparse(c, c.Y, o)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -303,12 +303,12 @@ func TestSparseOvRScanFloat32(t *testing.T) {
 		}
 		for _, algo := range []Algorithm{Online, Averaged} {
 			for _, workers := range []int{1, 2} {
-				o := Options{Algorithm: algo, MaxIter: 12, RunAllEpochs: true, Shuffle: true, Seed: 9, Workers: workers}
-				dm, _, err := TrainMulticlass(X, d, y, o)
+				o := Options{Algorithm: algo, MaxIter: 12, Stop: StopNever, Shuffle: true, Seed: 9, Workers: workers}
+				dm, _, err := trainMulti(X, d, y, o)
 				if err != nil {
 					t.Fatal(err)
 				}
-				sm, _, err := TrainMulticlassSparse(c, y, o)
+				sm, _, err := trainMultiSparse(c, y, o)
 				if err != nil {
 					t.Fatal(err)
 				}

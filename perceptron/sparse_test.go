@@ -31,7 +31,7 @@ func sparsify[T Float](t testing.TB, rng *rand.Rand, X []float64, d int, y []int
 // fitCase is one training configuration of the sparse/dense parity tests.
 type fitCase struct {
 	name  string
-	multi bool // TrainMulticlass (else Train)
+	multi bool // trainMulti (else trainBinary)
 	opt   Options
 }
 
@@ -51,7 +51,7 @@ func fitCases() []fitCase {
 		}
 		for _, smp := range samplings {
 			for _, multi := range []bool{false, true} {
-				base := Options{Algorithm: algo, MaxIter: 4, Sampling: smp, Shuffle: true, Seed: 3, BatchSize: 8, RunAllEpochs: true}
+				base := Options{Algorithm: algo, MaxIter: 4, Sampling: smp, Shuffle: true, Seed: 3, BatchSize: 8, Stop: StopNever}
 				add(fmt.Sprintf("%v/%v/multi=%v", algo, smp, multi), multi, base)
 				nb := base
 				nb.NoBias = true
@@ -79,13 +79,13 @@ func (fc fitCase) fit(t *testing.T, sparse bool, X []float64, c *dataset.CSR[flo
 	t.Helper()
 	switch {
 	case sparse && fc.multi:
-		return TrainMulticlassSparse(c, y, fc.opt)
+		return trainMultiSparse(c, y, fc.opt)
 	case sparse:
-		return TrainSparse(c, y, fc.opt)
+		return trainBinarySparse(c, y, fc.opt)
 	case fc.multi:
-		return TrainMulticlass(X, d, y, fc.opt)
+		return trainMulti(X, d, y, fc.opt)
 	}
-	return Train(X, d, y, fc.opt)
+	return trainBinary(X, d, y, fc.opt)
 }
 
 // TestSparseMatchesDense trains every algorithm, strategy and sampling on
@@ -211,11 +211,11 @@ func parityFloat32(t *testing.T, X []float32, c *dataset.CSR[float32], d int, ym
 					continue
 				}
 				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 9, impl: im, Workers: workers}
-				dm, _, err := TrainMulticlass(X, d, ym, o)
+				dm, _, err := trainMulti(X, d, ym, o)
 				if err != nil {
 					t.Fatal(err)
 				}
-				sm, _, err := TrainMulticlassSparse(c, ym, o)
+				sm, _, err := trainMultiSparse(c, ym, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -258,17 +258,17 @@ func TestSparseErrors(t *testing.T) {
 		} else {
 			tt.change(c, &y)
 		}
-		if _, _, err := TrainSparse(c, y, Options{}); !errors.Is(err, tt.kind) {
-			t.Errorf("%s: TrainSparse: %v, want %v", tt.name, err, tt.kind)
+		if _, _, err := trainBinarySparse(c, y, Options{}); !errors.Is(err, tt.kind) {
+			t.Errorf("%s: trainBinarySparse: %v, want %v", tt.name, err, tt.kind)
 		}
 		if tt.name == "bad label" {
-			continue // any integer labels are fine for TrainMulticlassSparse
+			continue // any integer labels are fine for trainMultiSparse
 		}
-		if _, _, err := TrainMulticlassSparse(c, y, Options{}); !errors.Is(err, tt.kind) {
-			t.Errorf("%s: TrainMulticlassSparse: %v, want %v", tt.name, err, tt.kind)
+		if _, _, err := trainMultiSparse(c, y, Options{}); !errors.Is(err, tt.kind) {
+			t.Errorf("%s: trainMultiSparse: %v, want %v", tt.name, err, tt.kind)
 		}
 	}
-	if _, _, err := TrainMulticlassSparse(ok(), []int{1, 2}, Options{Algorithm: Voted, Multiclass: Argmax}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainMultiSparse(ok(), []int{1, 2}, Options{Algorithm: Voted, Multiclass: Argmax}); !errors.Is(err, ErrOption) {
 		t.Errorf("Argmax with Voted: %v", err)
 	}
 }
@@ -371,31 +371,31 @@ func TestContinueSparse(t *testing.T) {
 			if strat == Argmax && algo != Online && algo != Averaged {
 				continue
 			}
-			o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 1, RunAllEpochs: true, Shuffle: true, Seed: 4}
-			m, _, err := TrainMulticlass(X, d, ym, o)
+			o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 1, Stop: StopNever, Shuffle: true, Seed: 4}
+			m, _, err := trainMulti(X, d, ym, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			dm, _, err := m.Continue(X, d, ym, o)
+			dm, _, err := m.continueDense(X, d, ym, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sm, _, err := m.ContinueSparse(c, ym, o)
+			sm, _, err := m.continueSparse(c, ym, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !sameModel(t, dm, sm) {
-				t.Errorf("%v %v: ContinueSparse's model differs from Continue's", algo, strat)
+				t.Errorf("%v %v: continueSparse's model differs from continueDense's", algo, strat)
 			}
 		}
 	}
-	m, _, err := TrainMulticlass(X, d, ym, Options{})
+	m, _, err := trainMulti(X, d, ym, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wide := *c
 	wide.Cols = d + 1
-	if _, _, err := m.ContinueSparse(&wide, ym, Options{}); !errors.Is(err, ErrDims) {
+	if _, _, err := m.continueSparse(&wide, ym, Options{}); !errors.Is(err, ErrDims) {
 		t.Errorf("a wider CSR: %v, want ErrDims", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
-// Train fits a binary classifier to the row-major samples X (cols features
+// trainBinary fits a binary classifier to the row-major samples X (cols features
 // per row, len(X) = rows·cols) with labels y[i] ∈ {−1, +1}, using the
 // algorithm and settings of opt. It returns the model and the diagnostics
 // of the run.
@@ -26,7 +26,7 @@ import (
 // naming the epoch and sample), ErrBudget (Voted: the kept vectors would
 // exceed Options.VotedMaxBytes). The model returned has finite weights. X
 // and y are never modified.
-func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -56,13 +56,13 @@ func Train[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnost
 	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
 }
 
-// TrainMulticlass fits a classifier for any integer labels (at least two
+// trainMulti fits a classifier for any integer labels (at least two
 // distinct ones) to the row-major samples X with cols features per row,
 // using opt.Multiclass: OneVsRest (any Algorithm; the classes train in
 // parallel goroutines, each reading a sample once per epoch for all of its
 // classes) or Argmax (the multiclass perceptron; Online or Averaged).
-// Errors are as for Train, without the ±1 requirement.
-func TrainMulticlass[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+// Errors are as for trainBinary, without the ±1 requirement.
+func trainMulti[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -108,18 +108,18 @@ type linStart[T Float] struct {
 	vot []votedStart[T]
 }
 
-// initialStart returns the trainer's start from Options.InitialWeights and
-// InitialBias (nil when neither is set), checking their lengths (K·D and K)
+// initialStart returns the trainer's start from the Weights of
+// Options.Init (nil when neither is set), checking their lengths (K·D and K)
 // and that every value is finite in T.
 func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], error) {
 	if cfg.w0 == nil && cfg.b0 == nil {
 		return nil, nil
 	}
 	if cfg.w0 != nil && len(cfg.w0) != K*D {
-		return nil, fmt.Errorf("%w: InitialWeights has %d values, want %d (%d weight vectors of %d features)", ErrOption, len(cfg.w0), K*D, K, D)
+		return nil, fmt.Errorf("%w: Init: Weights.W has %d values, want %d (%d weight vectors of %d features)", ErrOption, len(cfg.w0), K*D, K, D)
 	}
 	if cfg.b0 != nil && len(cfg.b0) != K {
-		return nil, fmt.Errorf("%w: InitialBias has %d values, want %d", ErrOption, len(cfg.b0), K)
+		return nil, fmt.Errorf("%w: Init: Weights.B has %d values, want %d", ErrOption, len(cfg.b0), K)
 	}
 	conv := func(name string, i int, v float64) (T, error) {
 		if t := T(v); finite(t) {
@@ -131,7 +131,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 	for c := range K {
 		if cfg.w0 != nil {
 			for j := range D {
-				v, err := conv("InitialWeights", c*D+j, cfg.w0[c*D+j])
+				v, err := conv("Weights.W", c*D+j, cfg.w0[c*D+j])
 				if err != nil {
 					return nil, err
 				}
@@ -139,7 +139,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 			}
 		}
 		if cfg.b0 != nil {
-			v, err := conv("InitialBias", c, cfg.b0[c])
+			v, err := conv("Weights.B", c, cfg.b0[c])
 			if err != nil {
 				return nil, err
 			}
@@ -727,7 +727,7 @@ var repeatCleanEpochs = true
 // epoch is counted too, and nothing after the epochs reads the generator.
 // stats keep the clean epoch's: no mistake, update or loss, and the
 // smallest margin that the same weights give the same samples (the final
-// pass of a binary Online fit takes it from there). RunAllEpochs asks for
+// pass of a binary Online fit takes it from there). Options.Stop = StopNever asks for
 // such epochs; they cost next to nothing.
 func (t *linTrainer[T]) cleanEpoch() {
 	for c := range t.vot {
@@ -1222,7 +1222,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	case Averaged:
 		// The average of the weights after each of the t.step samples:
 		// w − u/steps (averageOf). The running weights and the sums stay
-		// in the model, for Update and Model.Continue to go on averaging.
+		// in the model, for Update and Model.continueDense to go on averaging.
 		var CW, U, AW []T
 		switch {
 		case t.W == nil && !t.dt.aug:

@@ -71,11 +71,11 @@ func TestLinearMatchesReference(t *testing.T) {
 					bs = tc.bs
 				}
 				ref := refLinear(X, y, 6, ords, eta, bs, tc.tau, !tc.noBias, true)
-				m64, d64, err := Train(X, 6, y, opt)
+				m64, d64, err := trainBinary(X, 6, y, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				m32, _, err := Train(to32(X), 6, y, opt)
+				m32, _, err := trainBinary(to32(X), 6, y, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -106,8 +106,8 @@ func TestAveragedIsNaiveAverage(t *testing.T) {
 	for _, shuffle := range []bool{false, true} {
 		for seed := range uint64(8) {
 			X, y, _, _ := separable(newRand(seed+100), 64, 5, 3, 0.5, true)
-			opt := Options{Algorithm: Averaged, Shuffle: shuffle, Seed: seed, MaxIter: 30}
-			m, _, err := Train(X, 5, y, opt)
+			opt := Options{Algorithm: Averaged, Shuffle: shuffle, Seed: seed, MaxIter: 30, Stop: StopClean}
+			m, _, err := trainBinary(X, 5, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestVotedMatchesDefinition(t *testing.T) {
 	for seed := range uint64(6) {
 		X, y, _, _ := separable(newRand(seed+200), 50, 4, 3, 0.5, true)
 		shuffle := seed%2 == 1
-		m, _, err := Train(X, 4, y, Options{Algorithm: Voted, Shuffle: shuffle, Seed: seed, MaxIter: 20})
+		m, _, err := trainBinary(X, 4, y, Options{Algorithm: Voted, Shuffle: shuffle, Seed: seed, MaxIter: 20, Stop: StopClean})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestArgmaxMatchesReference(t *testing.T) {
 			if averaged {
 				algo = Averaged
 			}
-			m, d, err := TrainMulticlass(X, 5, y, Options{Algorithm: algo, Multiclass: Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
+			m, d, err := trainMulti(X, 5, y, Options{Algorithm: algo, Multiclass: Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestOneVsRestMatchesBinary(t *testing.T) {
 	for _, algo := range []Algorithm{Online, Averaged, Voted, Batch, MiniBatch} {
 		for _, workers := range []int{1, 2, 3, 8} {
 			opt := Options{Algorithm: algo, Shuffle: true, Seed: 9, MaxIter: 7, Workers: workers, BatchSize: 4}
-			m, d, err := TrainMulticlass(X, 6, y, opt)
+			m, d, err := trainMulti(X, 6, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,8 +241,8 @@ func TestOneVsRestMatchesBinary(t *testing.T) {
 						yb[i] = 1
 					}
 				}
-				opt.RunAllEpochs = true // one-vs-rest stops only when every class is clean
-				bm, bd, err := Train(X, 6, yb, opt)
+				opt.Stop = StopNever // one-vs-rest stops only when every class is clean
+				bm, bd, err := trainBinary(X, 6, yb, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -285,7 +285,7 @@ func TestMistakeBound(t *testing.T) {
 		if slices.Min(y) == slices.Max(y) {
 			continue
 		}
-		m, diag, err := Train(X, d, y, Options{NoBias: !bias, Shuffle: seed%2 == 0, Seed: seed, MaxIter: 100000})
+		m, diag, err := trainBinary(X, d, y, Options{NoBias: !bias, Shuffle: seed%2 == 0, Seed: seed, MaxIter: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,14 +379,14 @@ func TestKernelParity(t *testing.T) {
 				var m64 *Model[float64]
 				var err error
 				if r.multi {
-					m32, _, err = TrainMulticlass(to32(Xm), 37, ym, opt)
+					m32, _, err = trainMulti(to32(Xm), 37, ym, opt)
 					if err == nil {
-						m64, _, err = TrainMulticlass(Xm, 37, ym, opt)
+						m64, _, err = trainMulti(Xm, 37, ym, opt)
 					}
 				} else {
-					m32, _, err = Train(to32(Xb), 37, yb, opt)
+					m32, _, err = trainBinary(to32(Xb), 37, yb, opt)
 					if err == nil {
-						m64, _, err = Train(Xb, 37, yb, opt)
+						m64, _, err = trainBinary(Xb, 37, yb, opt)
 					}
 				}
 				if err != nil {
@@ -409,16 +409,16 @@ func TestSeedDeterminism(t *testing.T) {
 	d := loadSet[float32](t, "breast_cancer_std.train.libsvm", 30)
 	for _, algo := range []Algorithm{Online, MiniBatch, Averaged, Voted, SVM} {
 		opt := Options{Algorithm: algo, Shuffle: true, Seed: 42, MaxIter: 5, Lambda: 1e-3}
-		a, _, err := Train(d.X, d.Cols, d.Y, opt)
+		a, _, err := trainBinary(d.X, d.Cols, d.Y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, _ := Train(d.X, d.Cols, d.Y, opt)
+		b, _, _ := trainBinary(d.X, d.Cols, d.Y, opt)
 		if !sameModel(t, a, b) {
 			t.Fatalf("%v: the same seed gave different models", algo)
 		}
 		opt.Seed = 43
-		c, _, _ := Train(d.X, d.Cols, d.Y, opt)
+		c, _, _ := trainBinary(d.X, d.Cols, d.Y, opt)
 		if sameModel(t, a, c) {
 			t.Fatalf("%v: seeds 42 and 43 gave the same model (is Shuffle ignored?)", algo)
 		}
@@ -449,7 +449,7 @@ func TestSVMNearOptimum(t *testing.T) {
 			}
 		}
 		opt := Options{Algorithm: SVM, Lambda: tc.lambda, NoBias: !tc.bias, Shuffle: true, Seed: tc.seed, MaxIter: 400}
-		m, diag, err := Train(X, 5, y, opt)
+		m, diag, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +464,7 @@ func TestSVMNearOptimum(t *testing.T) {
 		}
 		// C is the same problem with λ = 1/(C·N).
 		opt.Lambda, opt.C = 0, 1/(tc.lambda*float64(len(y)))
-		mc, _, err := Train(X, 5, y, opt)
+		mc, _, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -477,7 +477,7 @@ func TestSVMNearOptimum(t *testing.T) {
 
 func TestSVMTolStops(t *testing.T) {
 	X, y, _, _ := separable(newRand(8), 200, 5, 3, 0.5, true)
-	_, d, err := Train(X, 5, y, Options{Algorithm: SVM, Lambda: 0.05, Tol: 1e-2, MaxIter: 1000})
+	_, d, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.05, Tol: 1e-2, MaxIter: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +492,7 @@ func TestDiagnosticsFinalPass(t *testing.T) {
 	X := []float64{1, 0, 0, 1, -1, 0, 0, -1, 0.5, 0.5, 2, 2}
 	y := []int{1, 1, -1, -1, -1, 1}
 	for _, algo := range []Algorithm{Online, Averaged, Batch} {
-		m, d, err := Train(X, 2, y, Options{Algorithm: algo, MaxIter: 7})
+		m, d, err := trainBinary(X, 2, y, Options{Algorithm: algo, MaxIter: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -521,7 +521,7 @@ func TestDiagnosticsFinalPass(t *testing.T) {
 func TestCallback(t *testing.T) {
 	X, y, _, _ := separable(newRand(9), 100, 4, 3, 0, true)
 	var seen []int
-	_, d, err := Train(X, 4, y, Options{MaxIter: 50, RunAllEpochs: true, Callback: func(e Epoch) error {
+	_, d, err := trainBinary(X, 4, y, Options{MaxIter: 50, Stop: StopNever, Callback: func(e Epoch) error {
 		seen = append(seen, e.Epoch)
 		if e.Epoch == 3 {
 			return ErrStop
@@ -533,12 +533,12 @@ func TestCallback(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	for _, multi := range []Strategy{OneVsRest, Argmax} {
-		m, _, err := TrainMulticlass(X, 4, y, Options{Multiclass: multi, Callback: func(Epoch) error { return boom }})
+		m, _, err := trainMulti(X, 4, y, Options{Multiclass: multi, Callback: func(Epoch) error { return boom }})
 		if !errors.Is(err, boom) || m != nil {
 			t.Fatalf("%v: callback error: got %v, %v", multi, m, err)
 		}
 	}
-	_, _, err = Train(X, 4, y, Options{Callback: func(Epoch) error { return boom }})
+	_, _, err = trainBinary(X, 4, y, Options{Callback: func(Epoch) error { return boom }})
 	if !errors.Is(err, boom) {
 		t.Fatalf("callback error not returned: %v", err)
 	}
@@ -553,7 +553,7 @@ func TestNormalize(t *testing.T) {
 	orig := slices.Clone(X)
 	for _, algo := range []Algorithm{Online, Averaged, Voted, MiniBatch} {
 		opt := Options{Normalize: true, Algorithm: algo, MaxIter: 50, BatchSize: 8, Sampling: SampleSweep}
-		m, diag, err := Train(X, 5, y, opt)
+		m, diag, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -576,7 +576,7 @@ func TestNormalize(t *testing.T) {
 		}
 		plain := opt
 		plain.Normalize, plain.NoBias = false, true
-		mz, dz, err := Train(Z, 6, y, plain)
+		mz, dz, err := trainBinary(Z, 6, y, plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -638,7 +638,7 @@ func TestNormalize(t *testing.T) {
 	// NormalizeFeatures maps every x to 1, and training cannot converge.
 	X1 := []float64{1, 2, 3, 4, 5, 6}
 	y1 := []int{-1, -1, -1, 1, 1, 1}
-	m, d, err := Train(X1, 1, y1, Options{Normalize: true, MaxIter: 100000})
+	m, d, err := trainBinary(X1, 1, y1, Options{Normalize: true, MaxIter: 100000})
 	if err != nil || !d.Converged || d.TrainAccuracy != 1 || !d.Separable {
 		t.Fatalf("Normalize on a separable 1-D set: %v, converged %v accuracy %v", err, d.Converged, d.TrainAccuracy)
 	}
@@ -647,11 +647,11 @@ func TestNormalize(t *testing.T) {
 			t.Fatalf("x = %v predicted %d", x, p)
 		}
 	}
-	_, d, err = Train(X1, 1, y1, Options{NormalizeFeatures: true, MaxIter: 50})
+	_, d, err = trainBinary(X1, 1, y1, Options{NormalizeFeatures: true, MaxIter: 50})
 	if err != nil || d.Converged {
 		t.Fatalf("NormalizeFeatures on the 1-D set: %v, converged %v (every point is 1 after it)", err, d.Converged)
 	}
-	if _, _, err := Train(X1, 1, y1, Options{Normalize: true, NormalizeFeatures: true}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainBinary(X1, 1, y1, Options{Normalize: true, NormalizeFeatures: true}); !errors.Is(err, ErrOption) {
 		t.Fatalf("both normalisations: %v", err)
 	}
 }
@@ -659,7 +659,7 @@ func TestNormalize(t *testing.T) {
 // NormalizeFeatures keeps the old transform: x/‖x‖, then the bias.
 func TestNormalizeFeatures(t *testing.T) {
 	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, false)
-	m, _, err := Train(X, 5, y, Options{NormalizeFeatures: true, Algorithm: Averaged})
+	m, _, err := trainBinary(X, 5, y, Options{NormalizeFeatures: true, Algorithm: Averaged})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -693,7 +693,7 @@ func TestNormalizeFeatures(t *testing.T) {
 			x[j] *= 1 / nx
 		}
 	}
-	m2, _, err := Train(Xn, 5, y, Options{Algorithm: Averaged})
+	m2, _, err := trainBinary(Xn, 5, y, Options{Algorithm: Averaged})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -721,7 +721,7 @@ func TestOneVsRestIndependentOfWorkers(t *testing.T) {
 	for _, algo := range []Algorithm{Online, Averaged, Voted} {
 		var ref *Model[float32]
 		for _, w := range []int{1, 2, 3, 10} {
-			m, _, err := TrainMulticlass(X, 64, d.Y, Options{Algorithm: algo, MaxIter: 3, Shuffle: true, Seed: 5, Workers: w})
+			m, _, err := trainMulti(X, 64, d.Y, Options{Algorithm: algo, MaxIter: 3, Shuffle: true, Seed: 5, Workers: w})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -744,7 +744,7 @@ func TestCallbackSeesDiagnostics(t *testing.T) {
 	} {
 		var seen []Epoch
 		opt.Callback = func(e Epoch) error { seen = append(seen, e); return nil }
-		_, diag, err := TrainMulticlass(d.X, 64, d.Y, opt)
+		_, diag, err := trainMulti(d.X, 64, d.Y, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -792,7 +792,7 @@ func TestFirstEpochChecks(t *testing.T) {
 		if cfg.checksInFirstEpoch() != tc.lazy {
 			t.Fatalf("%+v: checksInFirstEpoch() = %v", opt, !tc.lazy)
 		}
-		_, d, err := Train(X, 5, y, opt)
+		_, d, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatalf("%+v: %v", opt, err)
 		}
@@ -811,7 +811,7 @@ func TestFirstEpochChecks(t *testing.T) {
 				Xb := slices.Clone(X)
 				Xb[5*row+2] = bad
 				before := slices.Clone(Xb)
-				m, _, err := Train(Xb, 5, y, opt)
+				m, _, err := trainBinary(Xb, 5, y, opt)
 				if !errors.Is(err, ErrNonFinite) || m != nil {
 					t.Fatalf("%+v: %v at row %d: model %v, error %v", opt, bad, row, m, err)
 				}

@@ -14,11 +14,11 @@ func TestUpdateStepAndTie(t *testing.T) {
 		opt  Options
 		step float64
 	}{
-		{"online", Options{Eta: 0.5, MaxIter: 1, RunAllEpochs: true}, 0.5},
-		{"minibatch", Options{Algorithm: MiniBatch, Tau: 5, Eta: 0.5, BatchSize: 2, Sampling: SampleSweep, MaxIter: 1, RunAllEpochs: true}, 5},
+		{"online", Options{Eta: 0.5, MaxIter: 1, Stop: StopNever}, 0.5},
+		{"minibatch", Options{Algorithm: MiniBatch, Tau: 5, Eta: 0.5, BatchSize: 2, Sampling: SampleSweep, MaxIter: 1, Stop: StopNever}, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _, err := Train(X, 2, y, tc.opt)
+			m, _, err := trainBinary(X, 2, y, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -63,13 +63,13 @@ func streamCase[T Float](t *testing.T, opt Options, multi bool, X []T, y []int, 
 	t.Helper()
 	train := func(X []T, y []int, epochs int) *Model[T] {
 		o := opt
-		o.MaxIter, o.RunAllEpochs = epochs, true
+		o.MaxIter, o.Stop = epochs, StopNever
 		var m *Model[T]
 		var err error
 		if multi {
-			m, _, err = TrainMulticlass(X, d, y, o)
+			m, _, err = trainMulti(X, d, y, o)
 		} else {
-			m, _, err = Train(X, d, y, o)
+			m, _, err = trainBinary(X, d, y, o)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -122,9 +122,9 @@ func TestUpdatePegasos(t *testing.T) {
 			var m *Model[float64]
 			var err error
 			if multi {
-				m, _, err = TrainMulticlass(X[:k*5], 5, labels[:k], opt)
+				m, _, err = trainMulti(X[:k*5], 5, labels[:k], opt)
 			} else {
-				m, _, err = Train(X[:k*5], 5, labels[:k], opt)
+				m, _, err = trainBinary(X[:k*5], 5, labels[:k], opt)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -160,7 +160,7 @@ func TestUpdatePegasos(t *testing.T) {
 func TestUpdateVotedAndAveraged(t *testing.T) {
 	X := []float64{2, 1, -1, -2}
 	y := []int{1, -1}
-	v, _, err := Train(X, 2, y, Options{Algorithm: Voted, MaxIter: 1})
+	v, _, err := trainBinary(X, 2, y, Options{Algorithm: Voted, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestUpdateVotedAndAveraged(t *testing.T) {
 
 	// The second sample is a mistake: the average (1.5, 0) is not the
 	// running (1, −1).
-	a, _, err := Train([]float64{2, 1, 1, 2}, 2, y, Options{Algorithm: Averaged, MaxIter: 1})
+	a, _, err := trainBinary([]float64{2, 1, 1, 2}, 2, y, Options{Algorithm: Averaged, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestUpdateVersion1(t *testing.T) {
 // are equal, because every update adds the same amount to both.
 func TestConcurrentUpdateAlgorithms(t *testing.T) {
 	for _, algo := range []Algorithm{Averaged, Voted} {
-		m, _, err := Train([]float32{1, 1, -1, -1}, 2, []int{1, -1}, Options{Algorithm: algo})
+		m, _, err := trainBinary([]float32{1, 1, -1, -1}, 2, []int{1, -1}, Options{Algorithm: algo})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestConcurrentUpdateAlgorithms(t *testing.T) {
 // An Update that would overflow the averaging sums is refused, and the
 // model is unchanged.
 func TestUpdateAveragedDiverged(t *testing.T) {
-	m, _, err := Train([]float32{1, 0, -1, 0}, 2, []int{1, -1}, Options{Algorithm: Averaged, Eta: 1e38, NoBias: true})
+	m, _, err := trainBinary([]float32{1, 0, -1, 0}, 2, []int{1, -1}, Options{Algorithm: Averaged, Eta: 1e38, NoBias: true})
 	if err != nil {
 		t.Fatal(err)
 	}

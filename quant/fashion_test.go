@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"math"
@@ -41,7 +42,7 @@ func TestFashionMNISTAccuracy(t *testing.T) {
 		pixels[i] = uint8(math.Round(float64(v) * 255))
 	}
 	for _, s := range []perceptron.Strategy{perceptron.OneVsRest, perceptron.Argmax} {
-		m, _, err := perceptron.TrainMulticlass(tr.X, tr.Cols, tr.Y, perceptron.Options{Algorithm: perceptron.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
+		m, _, err := perceptron.Fit(context.Background(), tr, tr.Y, perceptron.Options{Algorithm: perceptron.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -57,9 +59,9 @@ func train[T perceptron.Float](t testing.TB, X []T, d int, y []int, cls int, opt
 	var m *perceptron.Model[T]
 	var err error
 	if cls == 2 {
-		m, _, err = perceptron.Train(X, d, y, opt)
+		m, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
 	} else {
-		m, _, err = perceptron.TrainMulticlass(X, d, y, opt)
+		m, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,14 @@ package quant
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -33,9 +35,9 @@ func TestLinearSVM(t *testing.T) {
 			var m Linear
 			var err error
 			if tc.wide {
-				m, _, err = svm.TrainLinear(X, tc.d, y, svm.LinearOptions{C: 1, Seed: 1})
+				m, _, err = svm.FitLinear(context.Background(), dataset.NewData(X, tc.d, y), y, svm.LinearOptions{C: 1, Seed: 1})
 			} else {
-				m, _, err = svm.TrainLinear(to32(X), tc.d, y, svm.LinearOptions{C: 1, Seed: 1})
+				m, _, err = svm.FitLinear(context.Background(), dataset.NewData(to32(X), tc.d, y), y, svm.LinearOptions{C: 1, Seed: 1})
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
@@ -29,7 +30,7 @@ func Example_hotReload() {
 	// Two models of 2 features: one says +1 for x₀ > 0, the other −1.
 	X := []float32{1, 0, 2, 1, -1, 0, -2, 1}
 	save := func(y []int) {
-		m, _, err := perceptron.Train(X, 2, y, perceptron.Options{MaxIter: 5})
+		m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{MaxIter: 5})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func ExampleNewRepository() {
 	defer os.RemoveAll(dir)
 	X := []float32{1, 0, 2, 1, -1, 0, -2, 1}
 	for name, y := range map[string][]int{"up.model": {1, 1, -1, -1}, "down.model": {-1, -1, 1, 1}} {
-		m, _, err := perceptron.Train(X, 2, y, perceptron.Options{MaxIter: 5})
+		m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{MaxIter: 5})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
@@ -65,7 +67,7 @@ func trainBinary[T kernel.Float](t testing.TB, seed uint64, n, d int, flip bool)
 			y[i] = 1
 		}
 	}
-	m, _, err := perceptron.Train(X, d, y, perceptron.Options{MaxIter: 3})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, perceptron.Options{MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,7 @@ func trainOVR[T kernel.Float](t testing.TB, seed uint64, n, d int) *perceptron.M
 		y[i] = 7 + i%3
 		X[i*d+i%3] += 2
 	}
-	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 3})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, perceptron.Options{MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

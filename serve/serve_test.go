@@ -22,6 +22,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
@@ -687,7 +688,7 @@ func (w *discard) WriteHeader(code int) { w.code = code }
 // Decoder that returns it: a model kind plugs in by its methods alone.
 func TestSVM(t *testing.T) {
 	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
-	m, _, err := svm.Train(X, 2, []int{-1, -1, 1, 1}, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	m, _, err := svm.Fit(context.Background(), dataset.NewData(X, 2, nil), []int{-1, -1, 1, 1}, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
 	require.NoError(t, err)
 	path := t.TempDir() + "/svm.model"
 	writeAtomic(t, path, []byte("any bytes: the decoder below ignores them"))

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,7 +69,7 @@ func trainTextModel[T kernel.Float](t testing.TB) *model.Text {
 	for i := range 400 {
 		r.AppendString(textDoc(rng, i%4, 0.3), 10+i%4)
 	}
-	m, _, err := perceptron.TrainMulticlassSparse(r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

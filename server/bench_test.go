@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 	"github.com/rosenblatt-go/rosenblatt/server"
@@ -28,7 +29,7 @@ func BenchmarkModelInfer(b *testing.B) {
 	for i := range y {
 		y[i] = i % classes
 	}
-	m, _, err := perceptron.TrainMulticlass(X, d, y, perceptron.Options{MaxIter: 2})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, perceptron.Options{MaxIter: 2})
 	if err != nil {
 		b.Fatal(err)
 	}

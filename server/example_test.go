@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 	"github.com/rosenblatt-go/rosenblatt/server"
@@ -25,7 +26,7 @@ func Example() {
 	dir, _ := os.MkdirTemp("", "server-example")
 	defer os.RemoveAll(dir)
 	// A model of 2 features that says +1 for x₀ > 0.
-	m, _, err := perceptron.Train([]float32{1, 0, 2, 1, -1, 0, -2, 1}, 2, []int{1, 1, -1, -1}, perceptron.Options{MaxIter: 5})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData([]float32{1, 0, 2, 1, -1, 0, -2, 1}, 2, nil), []int{1, 1, -1, -1}, perceptron.Options{MaxIter: 5})
 	if err != nil {
 		log.Fatal(err)
 	}

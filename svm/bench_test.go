@@ -58,7 +58,7 @@ func BenchmarkSVM(b *testing.B) {
 			var nsv int
 			for b.Loop() {
 				t0 := time.Now()
-				m, _, err := Train(sub.X, sub.Cols, sub.Y, opts)
+				m, _, err := trainDense(sub.X, sub.Cols, sub.Y, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -91,14 +91,14 @@ func BenchmarkLinearSVM(b *testing.B) {
 	}{{"", 0}, {"/threads=2", 2}} {
 		b.Run("data=fashion-mnist"+th.name, func(b *testing.B) {
 			train, test := loadFashion(b)
-			opts := LinearOptions{C: 1, Threads: th.threads, Seed: 1}
+			opts := LinearOptions{C: 1, Workers: th.threads, Seed: 1}
 			var fit, pred time.Duration
 			var acc, dual float64
 			var last *LinearInfo
 			conv := 0
 			for b.Loop() {
 				t0 := time.Now()
-				m, info, err := TrainLinear(train.X, train.Cols, train.Y, opts)
+				m, info, err := trainLinearDense(train.X, train.Cols, train.Y, opts)
 				if err != nil {
 					b.Fatal(err)
 				}

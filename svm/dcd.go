@@ -35,7 +35,7 @@ import (
 // permutation of all rows drawn from the seed (the same for every group),
 // restricted to each class's active set; so a class's trajectory depends
 // only on the seed and its own data, not on how classes are grouped or on
-// Options.Threads.
+// Options.Workers.
 
 // dcdClass is the state of one class's machine.
 type dcdClass struct {
@@ -72,7 +72,7 @@ const (
 
 // dcdGroup solves the machines of a group of classes in lockstep.
 type dcdGroup[T Float] struct {
-	rows    Rows[T]
+	rows    solverRows[T]
 	n, d    int
 	B       float64
 	upper   float64 // U
@@ -90,7 +90,7 @@ type dcdGroup[T Float] struct {
 	alive  []uint64  // bit i: row i is active for some class
 }
 
-func newDCDGroup[T Float](rows Rows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, ctx context.Context) *dcdGroup[T] {
+func newDCDGroup[T Float](rows solverRows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, ctx context.Context) *dcdGroup[T] {
 	n, d, k := rows.Len(), rows.Dim(), len(classes)
 	stride := (stAlpha + k + 7) &^ 7 // whole 64-byte lines
 	g := &dcdGroup[T]{

@@ -3,16 +3,16 @@
 // linear and kernelised, with their support vectors, on the rosenblatt
 // kernels (package kernel) and kernel matrices (package gram).
 //
-//   - Train: the kernel SVM (C-SVC) by SMO with second-order working set
+//   - trainDense: the kernel SVM (C-SVC) by SMO with second-order working set
 //     selection and shrinking (Fan, Chen & Lin, JMLR 2005; LIBSVM's
 //     Solver), on a precomputed kernel matrix when it fits Options.GramBytes
 //     and on gram's LRU row cache otherwise; linear, polynomial and RBF
 //     kernels; binary, one-vs-one (the default, as in LIBSVM) and
 //     one-vs-rest. C = +Inf trains the hard-margin machine.
-//   - TrainLinear: the linear SVM by dual coordinate descent with shrinking
+//   - trainLinearDense: the linear SVM by dual coordinate descent with shrinking
 //     (Hsieh et al., ICML 2008; LIBLINEAR's -s 3 hinge loss and -s 1
 //     squared hinge), binary and one-vs-rest, on a dense matrix or on any
-//     Rows implementation (TrainLinearRows, for sparse data).
+//     Rows implementation (trainLinearRows, for sparse data).
 //   - MaxMargin: the data set's maximum margin γ_D, bracketed by a
 //     separator that achieves Gamma and a dual bound Upper, with the radius
 //     R and the bound R²/γ².
@@ -37,21 +37,21 @@
 //
 // # The bias
 //
-// Train's machines have LIBSVM's unregularised bias b (the equality
+// trainDense's machines have LIBSVM's unregularised bias b (the equality
 // constraint yᵀα = 0 of the dual); b = −ρ with ρ computed as LIBSVM's
 // calculate_rho does: the mean of yᵢ∇ᵢ over the free support vectors, or
 // the midpoint of the feasible interval when there are none.
 //
-// TrainLinear follows LIBLINEAR's -B convention instead: a constant feature
-// B (LinearOptions.Bias, default 1) is appended to every row, and its weight
+// trainLinearDense follows LIBLINEAR's -B convention instead: a constant feature
+// B (LinearOptions.BiasFeature, default 1) is appended to every row, and its weight
 // w_B is regularised like the others, so the model's bias is b = B·w_B and
 // the problem is comparable with liblinear-train -B 1. LinearOptions.NoBias
 // drops it (LIBLINEAR's default -B −1). The feature is never materialised:
 // the solver adds B·w_B to each dot product.
 //
 // MaxMargin measures the margin for any of the three (BiasMode): BiasFree
-// (Train's), BiasNone (the textbook min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1) and
-// BiasFeature (TrainLinear's and the perceptron's, whose Novikoff bound
+// (trainDense's), BiasNone (the textbook min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1) and
+// BiasFeature (trainLinearDense's and the perceptron's, whose Novikoff bound
 // treats b as the weight of a constant feature 1).
 //
 // # Hard margin
@@ -83,7 +83,7 @@
 // ErrNotSeparable whose message gives that bound. For float32 data that
 // verdict is checked in float64 first (the machine's rows converted, its
 // kernel values recomputed): data separable by a margin float32 cannot
-// resolve are separable for Train and MaxMargin, as for the float64
+// resolve are separable for trainDense and MaxMargin, as for the float64
 // diagnostics, with float64's α and bias (stored in float32, whose scores
 // may not resolve that margin). If the iteration cap
 // comes first, a positive Frank–Wolfe lower bound 2·Σ_g min_{i∈g} ∇ᵢ − D
@@ -94,9 +94,9 @@
 //
 // # Which solver
 //
-// TrainLinear when the classes are (nearly) linearly separable or the data
+// trainLinearDense when the classes are (nearly) linearly separable or the data
 // are large or sparse: each pass costs O(nnz), and there is no kernel
-// matrix. Train with the RBF kernel when a linear model underfits; its cost
+// matrix. trainDense with the RBF kernel when a linear model underfits; its cost
 // grows with N² (the kernel matrix), so beyond a few tens of thousands of
 // rows the kernel perceptron or a linear model on features is the
 // practical choice. MaxMargin when you need γ_D itself. The perceptron
@@ -134,9 +134,9 @@
 // # Determinism
 //
 // SMO is deterministic: the same data and options give a bit-identical
-// model, whatever Options.Threads. The linear solver's random order comes
+// model, whatever Options.Workers. The linear solver's random order comes
 // only from LinearOptions.Seed, and its model is bit-identical for a given
-// seed whatever LinearOptions.Threads. Across kernel implementations the
+// seed whatever LinearOptions.Workers. Across kernel implementations the
 // arithmetic differs in the last bit (fused multiply-adds), so the models
 // agree to within rounding, not bit for bit; on integer data with a linear
 // or polynomial kernel the kernel matrices themselves are exact and equal

@@ -1,6 +1,7 @@
 package svm_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -11,7 +12,7 @@ import (
 )
 
 // A kernel SVM separates XOR, which no hyperplane does.
-func ExampleTrain() {
+func ExampleFit() {
 	X := []float64{
 		0, 0,
 		1, 1,
@@ -19,33 +20,33 @@ func ExampleTrain() {
 		1, 0,
 	}
 	y := []int{-1, -1, 1, 1}
-	m, info, err := svm.Train(X, 2, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	data := &dataset.Data[float64]{X: X, Y: y, Rows: 4, Cols: 2}
+	m, rep, err := svm.Fit(context.Background(), data, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	pred := make([]int, 4)
 	_ = m.PredictBatch(pred, X)
-	p := info.Problems[0]
-	fmt.Printf("%v; support vectors: %d, dual objective %.4f (scikit-learn SVC: -2.6751)\n", pred, m.NumSupport(), p.Dual)
+	fmt.Printf("%v; support vectors: %d, dual objective %.4f (scikit-learn SVC: -2.6751)\n", pred, rep.SupportVectors, rep.Dual)
 	// Output:
 	// [-1 -1 1 1]; support vectors: 4, dual objective -2.6751 (scikit-learn SVC: -2.6751)
 }
 
 // One-vs-one on iris, LIBSVM's defaults with scikit-learn's gamma="scale".
-func ExampleTrain_multiclass() {
+func ExampleFit_multiclass() {
 	tr, _ := dataset.LoadLIBSVM[float64]("testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
 	te, _ := dataset.LoadLIBSVM[float64]("testdata/iris.test.libsvm", dataset.LIBSVMOptions{Cols: 4})
-	m, info, err := svm.Train(tr.X, 4, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(tr.X, 4)}})
+	m, rep, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(tr.X, 4)}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	acc, _ := m.Accuracy(te.X, te.Y)
-	fmt.Printf("%v with %d machines, %d support vectors, test accuracy %.3f\n", m.Scheme(), len(info.Problems), m.NumSupport(), acc)
+	fmt.Printf("%v with %d machines, %d support vectors, test accuracy %.3f\n", m.Scheme(), len(rep.Detail.(*svm.Info).Problems), rep.SupportVectors, acc)
 	for r := range m.NumScores() {
 		neg, pos := m.Pair(r)
-		fmt.Printf("%d vs %d: %d support vectors\n", neg, pos, info.Problems[r].SV)
+		fmt.Printf("%d vs %d: %d support vectors\n", neg, pos, rep.Detail.(*svm.Info).Problems[r].SV)
 	}
 	// Output:
 	// ovo with 3 machines, 54 support vectors, test accuracy 1.000
@@ -56,15 +57,16 @@ func ExampleTrain_multiclass() {
 
 // C = +Inf trains the hard-margin SVM; data it cannot separate is an
 // error.
-func ExampleTrain_hardMargin() {
-	and := []float64{0, 0, 0, 1, 1, 0, 1, 1}
-	_, info, err := svm.Train(and, 2, []int{-1, -1, -1, 1}, svm.Options{C: math.Inf(1), Kernel: gram.Linear{}})
+func ExampleFit_hardMargin() {
+	and := &dataset.Data[float64]{X: []float64{0, 0, 0, 1, 1, 0, 1, 1}, Rows: 4, Cols: 2}
+	hard := svm.Options{C: math.Inf(1), Kernel: gram.Linear{}}
+	_, rep, err := svm.Fit(context.Background(), and, []int{-1, -1, -1, 1}, hard)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("AND: margin %.4f (√2/4 = %.4f)\n", info.Problems[0].Margin, math.Sqrt2/4)
-	_, _, err = svm.Train(and, 2, []int{-1, 1, 1, -1}, svm.Options{C: math.Inf(1), Kernel: gram.Linear{}})
+	fmt.Printf("AND: margin %.4f (√2/4 = %.4f)\n", rep.Detail.(*svm.Info).Problems[0].Margin, math.Sqrt2/4)
+	_, _, err = svm.Fit(context.Background(), and, []int{-1, 1, 1, -1}, hard)
 	fmt.Println("XOR:", errors.Is(err, svm.ErrNotSeparable))
 	// Output:
 	// AND: margin 0.3536 (√2/4 = 0.3536)
@@ -72,16 +74,15 @@ func ExampleTrain_hardMargin() {
 }
 
 // The linear SVM by dual coordinate descent, LIBLINEAR's -s 3 -B 1.
-func ExampleTrainLinear() {
+func ExampleFitLinear() {
 	ds, _ := dataset.LoadLIBSVM[float64]("testdata/heart_scale.libsvm", dataset.LIBSVMOptions{Cols: 13})
-	m, info, err := svm.TrainLinear(ds.X, 13, ds.Y, svm.LinearOptions{Loss: svm.Hinge, C: 1, Tol: 0.01, Seed: 1})
+	m, rep, err := svm.FitLinear(context.Background(), ds, ds.Y, svm.LinearOptions{Loss: svm.Hinge, C: 1, Tol: 0.01, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	acc, _ := m.Accuracy(ds.X, ds.Y)
-	p := info.Problems[0]
-	fmt.Printf("dual objective %.2f (liblinear-train -s 3 -e 0.01 -B 1: -92.96), training accuracy %.3f\n", p.Dual, acc)
+	fmt.Printf("dual objective %.2f (liblinear-train -s 3 -e 0.01 -B 1: -92.96), training accuracy %.3f\n", rep.Dual, acc)
 	// Output:
 	// dual objective -92.96 (liblinear-train -s 3 -e 0.01 -B 1: -92.96), training accuracy 0.848
 }
@@ -107,7 +108,7 @@ func ExampleMaxMargin() {
 func ExampleNewModel() {
 	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
 	y := []int{-1, -1, 1, 1}
-	m, _, _ := svm.Train(X, 2, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
+	m, _, _ := svm.Fit(context.Background(), &dataset.Data[float64]{X: X, Rows: 4, Cols: 2}, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
 	p := m.Parts()
 	m2, err := svm.NewModel(p)
 	if err != nil {

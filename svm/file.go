@@ -362,7 +362,7 @@ func fileLimits(d, labels, support int) error {
 //	4·S    if flags bit 0: the training row of each support vector,
 //	       uint32, increasing (only with S > 0)
 //	S·D    support vectors, row-major (element type); or, if flags
-//	       bit 1 (a model with sparse support vectors, TrainSparse):
+//	       bit 1 (a model with sparse support vectors, trainSparse):
 //	         8      Z, the number of stored values, uint64
 //	         4·S    each support vector's count of stored values, uint32
 //	         4·Z    their features (0-based), uint32, increasing per row
@@ -504,7 +504,7 @@ type jsonModel[T Float] struct {
 	Kernel         modelfile.JSONKernel      `json:"kernel"`
 	SupportIndices modelfile.Array[int]      `json:"support_indices,omitempty"`
 	SupportVectors modelfile.Matrix[T]       `json:"support_vectors"`
-	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (TrainSparse)
+	SparseSupport  []modelfile.JSONSparse[T] `json:"sparse_support_vectors,omitempty"` // instead of support_vectors (trainSparse)
 	Machines       []jsonMachine[T]          `json:"machines"`
 }
 

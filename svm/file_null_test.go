@@ -21,7 +21,7 @@ func TestJSONNullRefused(t *testing.T) {
 	for i := range y {
 		y[i] = 2*y[i] - 1
 	}
-	sm, _, err := TrainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.5}})
+	sm, _, err := trainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,14 +37,14 @@ func fileModels(t *testing.T) (kernels []*Model[float64], linears []*LinearModel
 		{y3, Options{Kernel: gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 2}}},
 		{y3, Options{Kernel: gram.RBF{Gamma: 1}, Multiclass: OneVsRest, C: 3}},
 	} {
-		m, _, err := Train(X, d, tc.y, tc.o)
+		m, _, err := trainDense(X, d, tc.y, tc.o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		kernels = append(kernels, m)
 	}
 	for _, y := range [][]int{yb, y3} {
-		m, _, err := TrainLinear(X, d, y, LinearOptions{})
+		m, _, err := trainLinearDense(X, d, y, LinearOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,13 +36,13 @@ func (l Loss) String() string {
 	return fmt.Sprintf("Loss(%d)", int(l))
 }
 
-// LinearOptions configure TrainLinear. The zero value is LIBLINEAR's
+// LinearOptions configure trainLinearDense. The zero value is LIBLINEAR's
 // -s 3 -c 1 -e 0.1 -B 1: hinge loss, C = 1, tolerance 0.1, and a bias
 // feature of 1.
 type LinearOptions struct {
 	// C is the constant of ½‖w‖² + C·Σ loss (LIBLINEAR's and LIBSVM's
 	// convention; in the form ‖θ‖² + C·Σ loss, C is twice it). 0 means DefaultC; +Inf trains
-	// the hard-margin machine (see TrainLinear). Negative or NaN values are
+	// the hard-margin machine (see trainLinearDense). Negative or NaN values are
 	// errors.
 	C float64
 	// Loss is Hinge (default) or SquaredHinge.
@@ -56,24 +56,24 @@ type LinearOptions struct {
 	// each machine; 0 means DefaultLinearMaxIter (1000, LIBLINEAR's).
 	// Reaching it is not an error: LinearInfo.Converged is false.
 	MaxIter int
-	// Bias is the value B of the constant feature appended to every row
+	// BiasFeature is the value B of the constant feature appended to every row
 	// (LIBLINEAR's -B): the model's bias is b = B·w_B, regularised with w.
 	// 0 means 1. Negative or non-finite values are errors.
-	Bias float64
+	BiasFeature float64
 	// NoBias trains without a bias feature (LIBLINEAR's default -B -1):
 	// the decision function is w·x.
 	NoBias bool
 	// Seed seeds the random order of the coordinate steps: the same data,
-	// options and Seed give a bit-identical model, whatever Threads is.
+	// options and Seed give a bit-identical model, whatever Workers is.
 	Seed uint64
-	// Threads is the number of goroutines for one-vs-rest, between which
+	// Workers is the number of goroutines for one-vs-rest, between which
 	// the classes are split; 0 means 1. The solver is bound by memory
 	// traffic, not arithmetic: one goroutine visits each row once per pass
 	// for all its classes, so splitting the classes between g goroutines
 	// reads the data g times, and more goroutines help only on a machine
 	// with memory bandwidth to spare (measured on a 2-vCPU Zen 5 in
 	// bench/results/svm/svm-zen5.txt: one goroutine was faster).
-	Threads int
+	Workers int
 	// Impl selects the kernel implementation (one of kernel.Impls()); nil
 	// means kernel.ActiveImpl().
 	Impl *kernel.Impl
@@ -91,7 +91,7 @@ type linConfig struct {
 }
 
 func (o LinearOptions) resolve() (linConfig, error) {
-	c := linConfig{c: o.C, loss: o.Loss, tol: o.Tol, maxIter: o.MaxIter, B: o.Bias, seed: o.Seed, threads: o.Threads, impl: o.Impl}
+	c := linConfig{c: o.C, loss: o.Loss, tol: o.Tol, maxIter: o.MaxIter, B: o.BiasFeature, seed: o.Seed, threads: o.Workers, impl: o.Impl}
 	switch {
 	case c.c == 0:
 		c.c = DefaultC
@@ -121,7 +121,7 @@ func (o LinearOptions) resolve() (linConfig, error) {
 	case c.B == 0:
 		c.B = 1
 	case !(c.B > 0) || math.IsInf(c.B, 0):
-		return c, fmt.Errorf("%w: Bias = %v, want finite > 0 (or NoBias)", ErrOption, o.Bias)
+		return c, fmt.Errorf("%w: BiasFeature = %v, want finite > 0 (or NoBias)", ErrOption, o.BiasFeature)
 	}
 	if c.threads <= 0 {
 		c.threads = 1
@@ -351,15 +351,15 @@ func (m *LinearModel[T]) Accuracy(X []T, y []int) (float64, error) {
 	return fractionEqual(pred, y), nil
 }
 
-// TrainLinear fits a linear SVM on the row-major data X (d features per
+// trainLinearDense fits a linear SVM on the row-major data X (d features per
 // row) by dual coordinate descent: binary for two labels, one-vs-rest for
-// more. See TrainLinearRows.
-func TrainLinear[T Float](X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
-	return TrainLinearContext(context.Background(), X, d, y, opts)
+// more. See trainLinearRows.
+func trainLinearDense[T Float](X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+	return trainLinearDenseContext(context.Background(), X, d, y, opts)
 }
 
-// TrainLinearContext is TrainLinear with a context.
-func TrainLinearContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+// trainLinearDenseContext is trainLinearDense with a context.
+func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
 	if _, err := checkShape(X, d, y); err != nil {
 		return nil, nil, err
 	}
@@ -376,26 +376,26 @@ func TrainLinearContext[T Float](ctx context.Context, X []T, d int, y []int, opt
 	return trainLinear(ctx, newDense(X, d, cfg.impl), y, cfg)
 }
 
-// TrainLinearRows is TrainLinear on any Rows implementation, such as a
-// sparse matrix. With C = +Inf it needs a dense matrix: use TrainLinear.
+// trainLinearRows is trainLinearDense on any Rows implementation, such as a
+// sparse matrix. With C = +Inf it needs a dense matrix: use trainLinearDense.
 //
 // Cancelling ctx stops training at the end of the current pass over the
 // data, and the error wraps the context's error. Errors wrap ErrEmpty,
 // ErrDims, ErrNonFinite, ErrLabels (one class), ErrOption or, with
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
 // error: LinearInfo.Converged is false.
-func TrainLinearRows[T Float](ctx context.Context, rows Rows[T], y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
 	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
 	if math.IsInf(cfg.c, 1) {
-		return nil, nil, fmt.Errorf("%w: C = +Inf needs a dense matrix (TrainLinear)", ErrOption)
+		return nil, nil, fmt.Errorf("%w: C = +Inf needs a dense matrix (trainLinearDense)", ErrOption)
 	}
 	return trainLinear(ctx, rows, y, cfg)
 }
 
-func trainLinear[T Float](ctx context.Context, rows Rows[T], y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
+func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
 	sq, err := checkRows(rows, y)
 	if err != nil {
 		return nil, nil, err
@@ -519,7 +519,7 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 				yy[i] = 1
 			}
 		}
-		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Threads: cfg.threads, Impl: cfg.impl}, false)
+		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
 			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
 				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)

@@ -128,7 +128,7 @@ func TestLinearMatchesExactQP(t *testing.T) {
 		if !ok {
 			t.Fatalf("trial %d: no exact solution", trial)
 		}
-		m, info, err := TrainLinear(X, d, y, LinearOptions{C: C, Loss: loss, NoBias: noBias, Tol: 1e-9, MaxIter: 100000})
+		m, info, err := trainLinearDense(X, d, y, LinearOptions{C: C, Loss: loss, NoBias: noBias, Tol: 1e-9, MaxIter: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,11 +169,11 @@ func TestLinearGap(t *testing.T) {
 	}
 	for _, loss := range []Loss{Hinge, SquaredHinge} {
 		for _, labels := range [][]int{y, y3} {
-			_, info, err := TrainLinear(X, 8, labels, LinearOptions{Loss: loss, C: 2, Tol: 1e-5, MaxIter: 20000})
+			_, info, err := trainLinearDense(X, 8, labels, LinearOptions{Loss: loss, C: 2, Tol: 1e-5, MaxIter: 20000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, info32, err := TrainLinear(convert32(X), 8, labels, LinearOptions{Loss: loss, C: 2, Tol: 1e-3, MaxIter: 20000})
+			_, info32, err := trainLinearDense(convert32(X), 8, labels, LinearOptions{Loss: loss, C: 2, Tol: 1e-3, MaxIter: 20000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,20 +201,20 @@ func TestLinearDeterminism(t *testing.T) {
 	for i := range y {
 		y[i] = r.IntN(5)
 	}
-	ref, info, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Threads: 1})
+	ref, info, err := trainLinearDense(X, 5, y, LinearOptions{Seed: 7, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, th := range []int{2, 3, 5} {
-		m, _, err := TrainLinear(X, 5, y, LinearOptions{Seed: 7, Threads: th})
+		m, _, err := trainLinearDense(X, 5, y, LinearOptions{Seed: 7, Workers: th})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(m.w, ref.w) || !slices.Equal(m.b, ref.b) {
-			t.Errorf("Threads %d: model differs from Threads 1", th)
+			t.Errorf("Threads %d: model differs from Workers 1", th)
 		}
 	}
-	m, info2, err := TrainLinear(X, 5, y, LinearOptions{Seed: 8, Threads: 2})
+	m, info2, err := trainLinearDense(X, 5, y, LinearOptions{Seed: 8, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,11 +285,11 @@ func TestLinearRows(t *testing.T) {
 		}
 	}
 	opts := LinearOptions{Tol: 1e-6, MaxIter: 10000}
-	dm, dinfo, err := TrainLinear(X, 20, y, opts)
+	dm, dinfo, err := trainLinearDense(X, 20, y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm, sinfo, err := TrainLinearRows[float64](context.Background(), newCSR(X, 20), y, opts)
+	sm, sinfo, err := trainLinearRows[float64](context.Background(), newCSR(X, 20), y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,10 +305,10 @@ func TestLinearRows(t *testing.T) {
 	}
 	bad := newCSR(X, 20)
 	bad.val[3] = math.NaN()
-	if _, _, err := TrainLinearRows[float64](context.Background(), bad, y, opts); err == nil {
+	if _, _, err := trainLinearRows[float64](context.Background(), bad, y, opts); err == nil {
 		t.Error("NaN in sparse rows accepted")
 	}
-	if _, _, err := TrainLinearRows[float64](context.Background(), newCSR(X, 20), y, LinearOptions{C: math.Inf(1)}); err == nil {
+	if _, _, err := trainLinearRows[float64](context.Background(), newCSR(X, 20), y, LinearOptions{C: math.Inf(1)}); err == nil {
 		t.Error("C = Inf on Rows accepted")
 	}
 }
@@ -320,7 +320,7 @@ func TestLinearRows(t *testing.T) {
 func TestLinearHardMargin(t *testing.T) {
 	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
 	y := []int{-1, -1, -1, 1}
-	m, info, err := TrainLinear(X, 2, y, LinearOptions{C: math.Inf(1), Tol: 1e-9})
+	m, info, err := trainLinearDense(X, 2, y, LinearOptions{C: math.Inf(1), Tol: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestLinearHardMargin(t *testing.T) {
 		X3[i*2] = 4*math.Cos(a) + 0.5*X3[i*2]
 		X3[i*2+1] = 4*math.Sin(a) + 0.5*X3[i*2+1]
 	}
-	m3, _, err := TrainLinear(X3, 2, y3, LinearOptions{C: math.Inf(1), Tol: 1e-6})
+	m3, _, err := trainLinearDense(X3, 2, y3, LinearOptions{C: math.Inf(1), Tol: 1e-6})
 	if err != nil {
 		t.Fatal(err)
 	}

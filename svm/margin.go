@@ -15,7 +15,7 @@ type BiasMode int
 const (
 	// BiasFree is f(x) = w·φ(x) + b with b free and unregularised: the
 	// geometric maximum margin, half the distance between the classes'
-	// convex hulls (the hard-margin machine of Train and LIBSVM).
+	// convex hulls (the hard-margin machine of trainDense and LIBSVM).
 	BiasFree BiasMode = iota
 	// BiasNone is f(x) = w·φ(x): hyperplanes through the origin, the
 	// notes' min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1.
@@ -57,10 +57,10 @@ type MarginOptions struct {
 	Tol float64
 	// MaxIter caps the solver's iterations; 0 means max(10⁷, 100·N).
 	MaxIter int
-	// GramBytes, CacheBytes, Threads and Impl are as in Options.
+	// GramBytes, CacheBytes, Workers and Impl are as in Options.
 	GramBytes  int64
 	CacheBytes int64
-	Threads    int
+	Workers    int
 	Impl       *kernel.Impl
 }
 
@@ -143,7 +143,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 		return nil, fmt.Errorf("%w: B = %v, want finite > 0", ErrOption, opts.B)
 	}
 	cfg, err := Options{C: math.Inf(1), Kernel: kern, Tol: tol, MaxIter: opts.MaxIter, GramBytes: opts.GramBytes,
-		CacheBytes: opts.CacheBytes, Threads: opts.Threads, Impl: opts.Impl}.resolve(d)
+		CacheBytes: opts.CacheBytes, Workers: opts.Workers, Impl: opts.Impl}.resolve(d)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 	if !res.separable {
 		if is32[T]() && res.iter < cfg.iterCap(l) {
 			// float32 could not resolve the margin: float64 decides, as in
-			// Train.
+			// trainDense.
 			X64 := make([]float64, len(X))
 			for i, v := range X {
 				X64[i] = float64(v)

@@ -44,7 +44,7 @@ type Parts[T Float] struct {
 	SV     []T // S×Dims support vectors, row-major (nil when Sparse is set)
 	// Sparse holds the support vectors as CSR rows instead of SV (Rows =
 	// S, Cols = Dims; its labels are ignored): the form of a model trained
-	// on sparse data (TrainSparse), whose D may be 2²⁰ or more.
+	// on sparse data (trainSparse), whose D may be 2²⁰ or more.
 	Sparse *dataset.CSR[T]
 	Index  []int // training row of each support vector (optional: nil or S increasing values in [0, 2³¹))
 	Coef   []T   // R×S coefficients αᵢyᵢ

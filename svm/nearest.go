@@ -36,7 +36,7 @@ import (
 // one constraint group, second-order working set selection) without
 // shrinking. It stops when α = c·λ, with c from the current λ, satisfies
 // LIBSVM's criterion of the C-SVC with U = ∞, m(α) − M(α) ≤ ε — the same
-// KKT accuracy Train asks of a soft-margin machine — and reports the data
+// KKT accuracy trainDense asks of a soft-margin machine — and reports the data
 // as not separable when D(λ) falls below the resolution of the element
 // type (see floorD).
 

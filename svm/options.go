@@ -12,7 +12,7 @@ import (
 )
 
 // Scheme says how a model's binary machines make a prediction, and how
-// Train reduces more than two classes to binary problems
+// trainDense reduces more than two classes to binary problems
 // (Options.Multiclass).
 type Scheme int
 
@@ -21,7 +21,7 @@ const (
 	// rows of those two classes only, in the order (0,1), (0,2), …,
 	// (0,K−1), (1,2), …; a positive decision value votes for b, anything
 	// else for a, and the prediction is the class with the most votes,
-	// ties going to the smaller label. It is LIBSVM's method and Train's
+	// ties going to the smaller label. It is LIBSVM's method and trainDense's
 	// default: K classes give K(K−1)/2 machines, each on about 2/K of the
 	// data.
 	OneVsOne Scheme = iota
@@ -30,7 +30,7 @@ const (
 	// value, ties going to the smaller label.
 	OneVsRest
 	// Binary is one machine for two classes; a positive decision value
-	// predicts the larger label, anything else the smaller. Train uses it
+	// predicts the larger label, anything else the smaller. trainDense uses it
 	// whenever there are two classes, whatever Options.Multiclass says.
 	Binary
 )
@@ -98,7 +98,7 @@ const (
 	DefaultCacheBytes int64 = 100 << 20
 )
 
-// Options configure Train. The zero value is LIBSVM's C-SVC with its
+// Options configure trainDense. The zero value is LIBSVM's C-SVC with its
 // defaults (C = 1, tolerance 10⁻³, shrinking, one-vs-one) and LIBSVM's
 // default RBF kernel γ = 1/d.
 type Options struct {
@@ -120,6 +120,14 @@ type Options struct {
 	Multiclass Scheme
 	// NoShrinking turns off LIBSVM's shrinking heuristic (its -h 0).
 	NoShrinking bool
+	// NoBias drops the unregularised bias: each machine is f(x) = w·φ(x),
+	// the problem min ½‖w‖² + C·Σξᵢ subject to yᵢ·w·φ(xᵢ) ≥ 1 − ξᵢ
+	// (with C = +Inf the hard-margin θ·φ(x) without b), whose dual has no
+	// equality constraint Σαᵢyᵢ = 0. It is solved by coordinate descent on
+	// one αᵢ at a time, the one of largest projected gradient, to Tol on
+	// that gradient (C = +Inf: the nearest-point solver without the bias).
+	// Shrinking does not apply.
+	NoBias bool
 	// MaxIter caps the SMO iterations of each binary problem; 0 means
 	// LIBSVM's max(10⁷, 100·l) for a problem of l rows. Reaching it is
 	// not an error: the model is returned and Info.Converged is false.
@@ -143,9 +151,9 @@ type Options struct {
 	// the goroutines); 0 means DefaultCacheBytes (LIBSVM's 100 MB). A
 	// budget below one row is an error wrapping ErrBudget.
 	CacheBytes int64
-	// Threads is the number of goroutines (binary problems run in
+	// Workers is the number of goroutines (binary problems run in
 	// parallel, and gram threads the kernel matrix); 0 means GOMAXPROCS.
-	Threads int
+	Workers int
 	// Impl selects the kernel implementation (one of kernel.Impls()) for
 	// the kernel matrices and the solver's vector operations; nil means
 	// kernel.ActiveImpl(). Tests use it to compare the paths.
@@ -159,6 +167,7 @@ type config struct {
 	tol        float64
 	multi      Scheme
 	shrinking  bool
+	noBias     bool
 	maxIter    int
 	gramBytes  int64
 	cacheBytes int64
@@ -168,8 +177,8 @@ type config struct {
 
 func (o Options) resolve(d int) (config, error) {
 	c := config{
-		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking,
-		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Threads, impl: o.Impl,
+		c: o.C, kern: o.Kernel, tol: o.Tol, multi: o.Multiclass, shrinking: !o.NoShrinking, noBias: o.NoBias,
+		maxIter: o.MaxIter, gramBytes: o.GramBytes, cacheBytes: o.CacheBytes, threads: o.Workers, impl: o.Impl,
 	}
 	switch {
 	case c.c == 0:

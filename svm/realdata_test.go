@@ -46,7 +46,7 @@ func TestAccuracyFloors(t *testing.T) {
 			default:
 				k = gram.Linear{}
 			}
-			m, _, err := Train(tr.X, c.d, tr.Y, Options{Kernel: k})
+			m, _, err := trainDense(tr.X, c.d, tr.Y, Options{Kernel: k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,7 @@ func TestAccuracyFloors(t *testing.T) {
 				t.Errorf("%d support vectors, scikit-learn SVC %d", m.NumSupport(), c.sklSV)
 			}
 			if c.linAcc > 0 {
-				lm, _, err := TrainLinear(tr.X, c.d, tr.Y, LinearOptions{})
+				lm, _, err := trainLinearDense(tr.X, c.d, tr.Y, LinearOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -72,7 +72,7 @@ func TestAccuracyFloors(t *testing.T) {
 				}
 			}
 			// float32 trains the same model to rounding: accuracy within one row.
-			m32, _, err := Train(convert32(tr.X), c.d, tr.Y, Options{Kernel: k})
+			m32, _, err := trainDense(convert32(tr.X), c.d, tr.Y, Options{Kernel: k})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -159,7 +159,7 @@ func rowOf(X []float64, d int, x []float64, used map[int]bool) int {
 }
 
 // TestLIBSVM: on heart_scale (RBF with C = 1 and 10, linear, polynomial)
-// and on iris (three classes, one-vs-one), Train reaches LIBSVM's
+// and on iris (three classes, one-vs-one), trainDense reaches LIBSVM's
 // svm-train solution: the same support vectors and the same predictions;
 // the dual objective of every machine within 10⁻⁵ relative (the target is
 // 10⁻³; svm-train prints 6 decimals); ρ and the coefficients as close
@@ -198,7 +198,7 @@ func TestLIBSVM(t *testing.T) {
 }
 
 func compareLIBSVM(t *testing.T, base string, X, Xt []float64, y []int, d int, kern gram.Kernel, C float64, exactIter bool) {
-	m, info, err := Train(X, d, y, Options{Kernel: kern, C: C})
+	m, info, err := trainDense(X, d, y, Options{Kernel: kern, C: C})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func readLiblinearModel(t *testing.T, path string, d int) (labels []int, w [][]f
 }
 
 // TestLIBLINEAR: on heart_scale (hinge and squared hinge) and iris
-// (one-vs-rest), TrainLinear reaches LIBLINEAR's liblinear-train -B 1
+// (one-vs-rest), trainLinearDense reaches LIBLINEAR's liblinear-train -B 1
 // solution: every machine's dual objective within 0.1 %, its weights w
 // within the distance the two duality gaps allow (the primal is
 // 1-strongly convex, so ‖w − w*‖ ≤ √(2·gap)), and the same predictions
@@ -368,7 +368,7 @@ func TestLIBLINEAR(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			base := "testdata/liblinear/" + c.base
-			m, info, err := TrainLinear(c.X, c.d, c.y, LinearOptions{Loss: c.loss, Tol: c.tol, Seed: 1})
+			m, info, err := trainLinearDense(c.X, c.d, c.y, LinearOptions{Loss: c.loss, Tol: c.tol, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

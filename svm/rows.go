@@ -12,11 +12,11 @@ import (
 
 // Rows is the data the linear solver reads: Len rows of Dim features,
 // touched only through these methods, so that a sparse (CSR) matrix can
-// implement it as well as a dense one (TrainLinear wraps a dense
+// implement it as well as a dense one (trainLinearDense wraps a dense
 // row-major matrix). The solver calls them from one goroutine per group of
 // classes, so an implementation must allow concurrent calls (none of
 // them modifies the rows).
-type Rows[T Float] interface {
+type solverRows[T Float] interface {
 	// Len returns the number of rows.
 	Len() int
 	// Dim returns the number of features.
@@ -57,11 +57,11 @@ func (m *dense[T]) SqNorm(i int) float64 {
 	return s
 }
 
-// DenseRows returns the row-major matrix X (d features per row) as Rows
-// for TrainLinearRows and other solvers over Rows, with the kernels of
+// denseRows returns the row-major matrix X (d features per row) as Rows
+// for trainLinearRows and other solvers over Rows, with the kernels of
 // kernel.ActiveImpl(). X is not copied nor modified; len(X) must be a
 // multiple of d ≥ 1 (else ErrDims).
-func DenseRows[T Float](X []T, d int) (Rows[T], error) {
+func denseRows[T Float](X []T, d int) (solverRows[T], error) {
 	if d < 1 || len(X)%d != 0 {
 		return nil, fmt.Errorf("%w: %d values in rows of %d", ErrDims, len(X), d)
 	}
@@ -69,7 +69,7 @@ func DenseRows[T Float](X []T, d int) (Rows[T], error) {
 }
 
 // checkRows validates a Rows and returns the squared norms of its rows.
-func checkRows[T Float](rows Rows[T], y []int) ([]float64, error) {
+func checkRows[T Float](rows solverRows[T], y []int) ([]float64, error) {
 	if rows == nil {
 		return nil, fmt.Errorf("%w: nil rows", ErrEmpty)
 	}
@@ -105,13 +105,13 @@ type csrRows[T Float] struct {
 	k kernel.Kernels[T]
 }
 
-// SparseRows returns the CSR matrix c as Rows for TrainLinearRows, which
+// sparseRows returns the CSR matrix c as Rows for trainLinearRows, which
 // then trains at O(nnz) per pass: the linear SVM on text-sized feature
 // spaces. c is checked (dataset.CSR.Validate: offsets, indices increasing
 // and below c.Cols, finite values; the error wraps ErrDims or
-// ErrNonFinite) and never modified; the labels are TrainLinearRows' y
+// ErrNonFinite) and never modified; the labels are trainLinearRows' y
 // (c.Y, usually).
-func SparseRows[T Float](c *dataset.CSR[T]) (Rows[T], error) {
+func sparseRows[T Float](c *dataset.CSR[T]) (solverRows[T], error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: nil matrix", ErrEmpty)
 	}

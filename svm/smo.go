@@ -87,6 +87,7 @@ type smo[T Float] struct {
 	c, eps    float64
 	shrinking bool
 	unshrink  bool
+	noBias    bool // no bias: coordinate descent without Σαy = 0 (solveNoBias)
 	maxIter   int
 	ctx       context.Context
 
@@ -179,6 +180,9 @@ func (s *smo[T]) swap(i, j int) {
 // solve runs SMO to the tolerance or the iteration cap. It returns the
 // context's error if the context is cancelled.
 func (s *smo[T]) solve() (smoResult, error) {
+	if s.noBias {
+		return s.solveNoBias()
+	}
 	l := s.l
 	iter := 0
 	counter := min(l, 1000) + 1
@@ -469,9 +473,11 @@ func (s *smo[T]) result(iter int, converged bool) smoResult {
 		}
 	}
 	r := smoResult{iter: iter, converged: converged, gap: s.gap, alpha: make([]float64, s.l)}
-	if nfree > 0 {
+	switch {
+	case s.noBias:
+	case nfree > 0:
 		r.rho = sumFree / float64(nfree)
-	} else {
+	default:
 		r.rho = (ub + lb) / 2
 	}
 	b := -r.rho
@@ -491,4 +497,60 @@ func (s *smo[T]) result(iter int, converged bool) smoResult {
 	}
 	r.obj /= 2
 	return r
+}
+
+// solveNoBias minimises ½αᵀQα − eᵀα over 0 ≤ α ≤ C without the equality
+// constraint (the machine without a bias) by coordinate descent: each
+// step takes the variable of largest projected gradient |PGₚ| (Gₚ =
+// (Qα)ₚ − 1, clipped at a bound it cannot cross) and minimises exactly in
+// it, αₚ ← clip(αₚ − Gₚ/Qₚₚ, 0, C), updating every Gₖ by one kernel
+// column. It stops when max |PG| ≤ ε (s.gap holds it).
+func (s *smo[T]) solveNoBias() (smoResult, error) {
+	l := s.l
+	iter := 0
+	counter := min(l, 1000) + 1
+	converged := false
+	for iter < s.maxIter {
+		if counter--; counter == 0 {
+			counter = min(l, 1000)
+			if err := s.ctx.Err(); err != nil {
+				return smoResult{}, err
+			}
+		}
+		best, p := 0.0, -1
+		for q := range l {
+			g := float64(s.y[q]) * float64(s.F[q]) // Gq = yq·Fq
+			a := s.alpha[q]
+			switch {
+			case a <= 0:
+				g = min(g, 0)
+			case a >= s.c:
+				g = max(g, 0)
+			}
+			if math.Abs(g) > best {
+				best, p = math.Abs(g), q
+			}
+		}
+		s.gap = best
+		if p < 0 || best <= s.eps {
+			converged = true
+			break
+		}
+		if !(s.kd[p] > 0) {
+			break // a zero kernel row cannot move (its gradient stays −1)
+		}
+		iter++
+		yp := float64(s.y[p])
+		g := yp * float64(s.F[p])
+		old := s.alpha[p]
+		na := min(max(old-g/s.kd[p], 0), s.c)
+		s.alpha[p] = na
+		d := (na - old) * yp
+		if d == 0 {
+			continue
+		}
+		s.column(s.ci, p, 0, l)
+		s.k.Axpy(T(d), s.ci[:l], s.F[:l]) // Fₖ = yₖGₖ += Δαₚ·yₚ·K(xₚ, xₖ)
+	}
+	return s.result(iter, converged), nil
 }

@@ -20,21 +20,21 @@ import (
 // sparse fit is the dense fit's model: the same α, support vectors and
 // bias.
 
-// TrainSparse fits a C-SVC on the CSR data c with labels y (usually c.Y),
-// as Train does on dense rows. See TrainSparseContext.
-func TrainSparse[T Float](c *dataset.CSR[T], y []int, opts Options) (*Model[T], *Info, error) {
-	return TrainSparseContext(context.Background(), c, y, opts)
+// trainSparse fits a C-SVC on the CSR data c with labels y (usually c.Y),
+// as trainDense does on dense rows. See trainSparseContext.
+func trainSparse[T Float](c *dataset.CSR[T], y []int, opts Options) (*Model[T], *Info, error) {
+	return trainSparseContext(context.Background(), c, y, opts)
 }
 
-// TrainSparseContext is TrainContext on CSR data: every option means what
+// trainSparseContext is trainDenseContext on CSR data: every option means what
 // it means there (a nil Kernel is RBF with γ = 1/D; GammaScaleSparse gives
 // scikit-learn's "scale"), except that one-vs-one machines do not use
 // class blocks: the N×N matrix is computed once if it fits GramBytes,
 // else each machine computes its own matrix or row cache from its rows.
 // The model keeps its support vectors as sparse rows (Model.SparseSupport).
 // c is checked (dataset.CSR.Validate; errors wrap ErrDims or
-// ErrNonFinite) and never modified; other errors are TrainContext's.
-func TrainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int, opts Options) (*Model[T], *Info, error) {
+// ErrNonFinite) and never modified; other errors are trainDenseContext's.
+func trainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int, opts Options) (*Model[T], *Info, error) {
 	if err := checkCSR(c); err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +45,7 @@ func TrainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int
 	if err != nil {
 		return nil, nil, err
 	}
-	return fit(ctx, &trainer[T]{cfg: cfg, sp: c, d: c.Cols, n: c.Rows}, y)
+	return solveAll(ctx, &trainer[T]{cfg: cfg, sp: c, d: c.Cols, n: c.Rows}, y)
 }
 
 // checkCSR checks a training matrix: rows, columns and dataset's own

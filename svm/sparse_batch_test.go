@@ -18,11 +18,11 @@ import (
 func TestSparseBatchMalformed(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 33))
 	X, y, c := sparseInt(r, 40, 10, 3)
-	km, _, err := TrainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
+	km, _, err := trainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, _, err := TrainLinear(X, 10, y, LinearOptions{})
+	lm, _, err := trainLinearDense(X, 10, y, LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +45,11 @@ func TestSparseBatchMalformed(t *testing.T) {
 func TestAccuracySparse(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 55))
 	X, y, c := sparseInt(r, 60, 8, 3)
-	m, _, err := TrainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}, C: 0.05})
+	m, _, err := trainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}, C: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dm, _, err := Train(X, 8, y, Options{Kernel: gram.RBF{Gamma: 0.1}, C: 0.05})
+	dm, _, err := trainDense(X, 8, y, Options{Kernel: gram.RBF{Gamma: 0.1}, C: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +78,14 @@ func TestAccuracySparse(t *testing.T) {
 	}
 }
 
-// TestTrainSparseCanceled: TrainSparseContext stops on a cancelled context
+// TestTrainSparseCanceled: trainSparseContext stops on a cancelled context
 // with its error.
 func TestTrainSparseCanceled(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 66))
 	_, y, c := sparseInt(r, 60, 8, 3)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m, _, err := TrainSparseContext(ctx, c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
+	m, _, err := trainSparseContext(ctx, c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
 	if !errors.Is(err, context.Canceled) || m != nil {
 		t.Errorf("cancelled: model %v, error %v; want context.Canceled", m != nil, err)
 	}

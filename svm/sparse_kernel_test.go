@@ -53,11 +53,11 @@ func TestTrainSparseIsDense(t *testing.T) {
 					if cache {
 						opts.GramBytes, opts.CacheBytes = -1, 20*n*4
 					}
-					dm, dinfo, err := Train(X, d, y, opts)
+					dm, dinfo, err := trainDense(X, d, y, opts)
 					if err != nil {
 						t.Fatal(name, err)
 					}
-					sm, sinfo, err := TrainSparse(c, y, opts)
+					sm, sinfo, err := trainSparse(c, y, opts)
 					if err != nil {
 						t.Fatal(name, err)
 					}
@@ -162,7 +162,7 @@ func checkScoresAgree(t *testing.T, name string, dm, sm *Model[float32], X []flo
 func TestSparseModelFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 66))
 	_, y, c := sparseInt(r, 60, 40, 3)
-	m, _, err := TrainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.05}, C: 1})
+	m, _, err := trainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.05}, C: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,11 +230,11 @@ func TestSparseModelFile(t *testing.T) {
 func TestSparseSampleErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 77))
 	X, y, c := sparseInt(r, 40, 10, 2)
-	sm, _, err := TrainSparse(c, y, Options{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
+	sm, _, err := trainSparse(c, y, Options{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dm, _, err := Train(X, 10, y, Options{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
+	dm, _, err := trainDense(X, 10, y, Options{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,18 +265,18 @@ func TestSparseSampleErrors(t *testing.T) {
 	bad := *c
 	bad.Val = append([]float32(nil), c.Val...)
 	bad.Val[0] = float32(math.Inf(1))
-	if _, _, err := TrainSparse(&bad, y, Options{}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := trainSparse(&bad, y, Options{}); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("Inf in the data: %v", err)
 	}
-	if _, _, err := TrainSparse(c, y[:5], Options{}); !errors.Is(err, ErrDims) {
+	if _, _, err := trainSparse(c, y[:5], Options{}); !errors.Is(err, ErrDims) {
 		t.Errorf("short labels: %v", err)
 	}
-	if _, _, err := TrainSparse[float32](nil, nil, Options{}); !errors.Is(err, ErrEmpty) {
+	if _, _, err := trainSparse[float32](nil, nil, Options{}); !errors.Is(err, ErrEmpty) {
 		t.Errorf("nil matrix: %v", err)
 	}
 	// Budget errors as for dense data: a cache below one row.
-	_, _, errD := Train(X, 10, y, Options{GramBytes: -1, CacheBytes: 8})
-	_, _, errS := TrainSparse(c, y, Options{GramBytes: -1, CacheBytes: 8})
+	_, _, errD := trainDense(X, 10, y, Options{GramBytes: -1, CacheBytes: 8})
+	_, _, errS := trainSparse(c, y, Options{GramBytes: -1, CacheBytes: 8})
 	if !errors.Is(errD, ErrBudget) || !errors.Is(errS, ErrBudget) {
 		t.Errorf("cache of 8 bytes: dense %v, sparse %v; want ErrBudget", errD, errS)
 	}
@@ -288,7 +288,7 @@ func TestSparseSampleErrors(t *testing.T) {
 func FuzzSparseModelFile(f *testing.F) {
 	r := rand.New(rand.NewPCG(8, 88))
 	_, y, c := sparseInt(r, 30, 12, 2)
-	m, _, err := TrainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
+	m, _, err := trainSparse(c, y, Options{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func FuzzSparseModelFile(f *testing.F) {
 func TestLinearModelSparse(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 99))
 	X, y, c := sparseInt(r, 80, 16, 3)
-	m, _, err := TrainLinear(X, 16, y, LinearOptions{})
+	m, _, err := trainLinearDense(X, 16, y, LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

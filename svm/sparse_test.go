@@ -10,7 +10,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
-// TestSparseRows: a dataset.CSR through SparseRows trains the machine the
+// TestSparseRows: a dataset.CSR through sparseRows trains the machine the
 // dense matrix trains (to rounding: the sums skip the zeros), one-vs-rest
 // over three classes, and a bad matrix is an error, not a panic.
 func TestSparseRows(t *testing.T) {
@@ -28,11 +28,11 @@ func TestSparseRows(t *testing.T) {
 	}
 	c, rows := sparseOf(t, X, y, n, d)
 	opts := LinearOptions{Tol: 1e-6, MaxIter: 10000}
-	dm, dinfo, err := TrainLinear(X, d, y, opts)
+	dm, dinfo, err := trainLinearDense(X, d, y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm, sinfo, err := TrainLinearRows(context.Background(), rows, c.Y, opts)
+	sm, sinfo, err := trainLinearRows(context.Background(), rows, c.Y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestSparseRows(t *testing.T) {
 		bad := *c
 		bad.Ptr, bad.Idx, bad.Val = append([]int(nil), c.Ptr...), append([]int32(nil), c.Idx...), append([]float64(nil), c.Val...)
 		tc.change(&bad)
-		_, err := SparseRows(&bad)
+		_, err := sparseRows(&bad)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
@@ -75,20 +75,20 @@ func TestSparseRows(t *testing.T) {
 			t.Errorf("%s: %v does not wrap %v", tc.name, err, tc.cause)
 		}
 	}
-	if _, err := SparseRows[float64](nil); !errors.Is(err, ErrEmpty) {
+	if _, err := sparseRows[float64](nil); !errors.Is(err, ErrEmpty) {
 		t.Errorf("nil: %v", err)
 	}
 }
 
 // sparseOf returns the dense rows X (n×d, labels y) as a CSR matrix and as
-// SparseRows.
-func sparseOf(t *testing.T, X []float64, y []int, n, d int) (*dataset.CSR[float64], Rows[float64]) {
+// sparseRows.
+func sparseOf(t *testing.T, X []float64, y []int, n, d int) (*dataset.CSR[float64], solverRows[float64]) {
 	t.Helper()
 	c, err := dataset.FromDense(&dataset.Data[float64]{X: X, Y: y, Rows: n, Cols: d})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := SparseRows(c)
+	rows, err := sparseRows(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// TestDenseRows: a row-major matrix through DenseRows trains, by
-// TrainLinearRows, the model TrainLinear trains, bit for bit; a matrix
+// TestDenseRows: a row-major matrix through denseRows trains, by
+// trainLinearRows, the model trainLinearDense trains, bit for bit; a matrix
 // that is not whole rows is an error wrapping ErrDims.
 func TestDenseRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
@@ -121,33 +121,33 @@ func TestDenseRows(t *testing.T) {
 			y[i] = -1
 		}
 	}
-	want, _, err := TrainLinear(X, d, y, LinearOptions{C: 0.5})
+	want, _, err := trainLinearDense(X, d, y, LinearOptions{C: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := DenseRows(X, d)
+	rows, err := denseRows(X, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := TrainLinearRows(context.Background(), rows, y, LinearOptions{C: 0.5})
+	got, _, err := trainLinearRows(context.Background(), rows, y, LinearOptions{C: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wb, _ := want.MarshalBinary()
 	gb, _ := got.MarshalBinary()
 	if string(wb) != string(gb) {
-		t.Fatal("DenseRows trains another model than TrainLinear")
+		t.Fatal("denseRows trains another model than trainLinearDense")
 	}
 	for _, bad := range []struct{ n, d int }{{10, 3}, {6, 0}} {
-		if _, err := DenseRows(make([]float32, bad.n), bad.d); !errors.Is(err, ErrDims) {
+		if _, err := denseRows(make([]float32, bad.n), bad.d); !errors.Is(err, ErrDims) {
 			t.Errorf("%d values in rows of %d: error %v, want ErrDims", bad.n, bad.d, err)
 		}
 	}
 }
 
-// hiddenRows hides a Rows' type, so TrainLinearRows takes it as any Rows
-// (D-wide weights) rather than as SparseRows' matrix (used columns only).
-type hiddenRows[T Float] struct{ Rows[T] }
+// hiddenRows hides a Rows' type, so trainLinearRows takes it as any Rows
+// (D-wide weights) rather than as sparseRows' matrix (used columns only).
+type hiddenRows[T Float] struct{ solverRows[T] }
 
 // TestSparseRowsUsedColumns: on rows that leave most columns empty (as
 // hashed text does), the solver over the used columns only gives the model
@@ -170,12 +170,12 @@ func TestSparseRowsUsedColumns(t *testing.T) {
 		}
 		_, rows := sparseOf(t, X, y, n, d)
 		for _, threads := range []int{1, 2} {
-			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, Bias: 1, Threads: threads}
-			cm, cinfo, err := TrainLinearRows(context.Background(), rows, y, opts)
+			opts := LinearOptions{C: 0.5, Tol: 1e-4, MaxIter: 500, BiasFeature: 1, Workers: threads}
+			cm, cinfo, err := trainLinearRows(context.Background(), rows, y, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fm, finfo, err := TrainLinearRows(context.Background(), hiddenRows[float64]{rows}, y, opts)
+			fm, finfo, err := trainLinearRows(context.Background(), hiddenRows[float64]{rows}, y, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

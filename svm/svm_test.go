@@ -34,7 +34,7 @@ func TestDualMatchesExactQP(t *testing.T) {
 		}
 		C := []float64{0.1, 1, 10}[trial%3]
 		X, y := randData(r, n, d, 0.2)
-		m, info, err := Train(X, d, y, Options{Kernel: k, C: C, Tol: 1e-10})
+		m, info, err := trainDense(X, d, y, Options{Kernel: k, C: C, Tol: 1e-10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestKKT(t *testing.T) {
 			for _, shrink := range []bool{true, false} {
 				X, y := randData(r, 150, 4, 0.1)
 				tol := 1e-3
-				m, _, err := Train(X, 4, y, Options{Kernel: k, C: C, Tol: tol, NoShrinking: !shrink})
+				m, _, err := trainDense(X, 4, y, Options{Kernel: k, C: C, Tol: tol, NoShrinking: !shrink})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +100,7 @@ func TestKKT(t *testing.T) {
 		X[i*3] += float64(y[i])
 	}
 	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
-		m, info, err := Train(X, 3, y, Options{Kernel: gram.RBF{Gamma: 1}, C: 2, Multiclass: sch})
+		m, info, err := trainDense(X, 3, y, Options{Kernel: gram.RBF{Gamma: 1}, C: 2, Multiclass: sch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,13 +205,13 @@ func TestHardMarginKnown(t *testing.T) {
 			if c.mode != BiasFree {
 				return
 			}
-			// Train with C = +Inf: the same margin.
-			_, info, err := Train(c.X, c.d, c.y, Options{C: math.Inf(1), Kernel: gram.Linear{}, Tol: 1e-10})
+			// trainDense with C = +Inf: the same margin.
+			_, info, err := trainDense(c.X, c.d, c.y, Options{C: math.Inf(1), Kernel: gram.Linear{}, Tol: 1e-10})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := info.Problems[0].Margin; math.Abs(got-c.gamma) > 1e-8 {
-				t.Errorf("Train(C=Inf) margin %v, want %v", got, c.gamma)
+				t.Errorf("trainDense(C=Inf) margin %v, want %v", got, c.gamma)
 			}
 		})
 	}
@@ -248,7 +248,7 @@ func TestHardMarginMatchesExact(t *testing.T) {
 		if !(mg.Gamma <= want*(1+1e-9) && want <= mg.Upper*(1+1e-9)) || math.Abs(mg.Gamma-want) > 1e-6*want {
 			t.Errorf("trial %d (%v): exact γ %.10g not in [%.10g, %.10g]", trial, k, want, mg.Gamma, mg.Upper)
 		}
-		m, info, err := Train(X, d, y, Options{Kernel: k, C: math.Inf(1), Tol: 1e-9})
+		m, info, err := trainDense(X, d, y, Options{Kernel: k, C: math.Inf(1), Tol: 1e-9})
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -265,7 +265,7 @@ func TestHardMarginMatchesExact(t *testing.T) {
 }
 
 // TestNotSeparable: C = +Inf on data whose hulls intersect is an error
-// wrapping ErrNotSeparable, for Train (binary and one-vs-one), TrainLinear
+// wrapping ErrNotSeparable, for trainDense (binary and one-vs-one), trainLinearDense
 // and MaxMargin, in float32 and float64, quickly.
 func TestNotSeparable(t *testing.T) {
 	// XOR: not linearly separable, with or without bias.
@@ -273,23 +273,23 @@ func TestNotSeparable(t *testing.T) {
 	y := []int{1, 1, -1, -1}
 	inf := math.Inf(1)
 	checks := map[string]func() error{
-		"train": func() error { _, _, err := Train(X, 2, y, Options{C: inf, Kernel: gram.Linear{}}); return err },
+		"train": func() error { _, _, err := trainDense(X, 2, y, Options{C: inf, Kernel: gram.Linear{}}); return err },
 		"train32": func() error {
-			_, _, err := Train(convert32(X), 2, y, Options{C: inf, Kernel: gram.Linear{}})
+			_, _, err := trainDense(convert32(X), 2, y, Options{C: inf, Kernel: gram.Linear{}})
 			return err
 		},
-		"linear":        func() error { _, _, err := TrainLinear(X, 2, y, LinearOptions{C: inf}); return err },
+		"linear":        func() error { _, _, err := trainLinearDense(X, 2, y, LinearOptions{C: inf}); return err },
 		"margin/free":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{}); return err },
 		"margin/none":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{Bias: BiasNone}); return err },
 		"margin/feat32": func() error { _, err := MaxMargin(convert32(X), 2, y, MarginOptions{Bias: BiasFeature}); return err },
 		"ovo": func() error {
-			_, _, err := Train(append(slices.Clone(X), 5, 5), 2, append(slices.Clone(y), 7), Options{C: inf, Kernel: gram.Linear{}})
+			_, _, err := trainDense(append(slices.Clone(X), 5, 5), 2, append(slices.Clone(y), 7), Options{C: inf, Kernel: gram.Linear{}})
 			return err
 		},
 		// heart_scale is not linearly separable.
 		"heart": func() error {
 			ds := load(t, "heart_scale.libsvm", 13)
-			_, _, err := Train(ds.X, 13, ds.Y, Options{C: inf, Kernel: gram.Linear{}})
+			_, _, err := trainDense(ds.X, 13, ds.Y, Options{C: inf, Kernel: gram.Linear{}})
 			return err
 		},
 	}
@@ -310,13 +310,13 @@ func TestNotSeparable(t *testing.T) {
 		m    Scheme
 		want string
 	}{{OneVsOne, "class 1 against -1: "}, {OneVsRest, "against the rest: "}} {
-		_, _, err := Train(X3, 2, y3, Options{C: inf, Kernel: gram.Linear{}, Multiclass: mc.m})
+		_, _, err := trainDense(X3, 2, y3, Options{C: inf, Kernel: gram.Linear{}, Multiclass: mc.m})
 		if !errors.Is(err, ErrNotSeparable) || !strings.Contains(err.Error(), mc.want) {
 			t.Errorf("%v: err = %v, want ErrNotSeparable naming %q", mc.m, err, mc.want)
 		}
 	}
 	// The same data is separable by an RBF machine.
-	if _, _, err := Train(X, 2, y, Options{C: inf, Kernel: gram.RBF{Gamma: 1}}); err != nil {
+	if _, _, err := trainDense(X, 2, y, Options{C: inf, Kernel: gram.RBF{Gamma: 1}}); err != nil {
 		t.Errorf("RBF on XOR: %v", err)
 	}
 }
@@ -369,7 +369,7 @@ func TestSourcesIdentical(t *testing.T) {
 		for _, kern := range testKernels {
 			ref := map[Scheme]*Model[float64]{}
 			for _, p := range paths {
-				m, info, err := Train(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Threads: 2})
+				m, info, err := trainDense(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Workers: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -395,16 +395,16 @@ func TestThreadsIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	X, y := randInt(r, 200, 4, 5, 4)
 	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
-		a, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 1, Kernel: gram.RBF{Gamma: 0.05}})
+		a, _, err := trainDense(X, 4, y, Options{Multiclass: sch, Workers: 1, Kernel: gram.RBF{Gamma: 0.05}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, err := Train(X, 4, y, Options{Multiclass: sch, Threads: 3, Kernel: gram.RBF{Gamma: 0.05}})
+		b, _, err := trainDense(X, 4, y, Options{Multiclass: sch, Workers: 3, Kernel: gram.RBF{Gamma: 0.05}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(a.coef, b.coef) || !slices.Equal(a.bias, b.bias) {
-			t.Errorf("%v: Threads 1 and 3 give different models", sch)
+			t.Errorf("%v: Workers 1 and 3 give different models", sch)
 		}
 	}
 }
@@ -434,11 +434,11 @@ func TestImplementations(t *testing.T) {
 				continue
 			}
 			name := fmt.Sprintf("%v/%s", k, im.Name())
-			m, _, err := Train(X, 6, y, Options{Kernel: k, C: C, Impl: im, Tol: 1e-9})
+			m, _, err := trainDense(X, 6, y, Options{Kernel: k, C: C, Impl: im, Tol: 1e-9})
 			if err != nil {
 				t.Fatal(err)
 			}
-			m32, info32, err := Train(convert32(X), 6, y, Options{Kernel: k, C: C, Impl: im})
+			m32, info32, err := trainDense(convert32(X), 6, y, Options{Kernel: k, C: C, Impl: im})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -520,7 +520,7 @@ func TestPredictPaths(t *testing.T) {
 	X, y := randInt(r, 150, 3, 4, 4)
 	Xt, _ := randInt(r, 300, 3, 5, 4)
 	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
-		m, _, err := Train(X, 3, y, Options{Kernel: gram.RBF{Gamma: 0.3}, Multiclass: sch})
+		m, _, err := trainDense(X, 3, y, Options{Kernel: gram.RBF{Gamma: 0.3}, Multiclass: sch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -630,11 +630,11 @@ func TestErrors(t *testing.T) {
 		{"margin B", margin(X, 2, y, MarginOptions{Bias: BiasFeature, B: -1}), ErrOption},
 		{"linear nan", trainLin(nan, 2, y, LinearOptions{}), ErrNonFinite},
 		{"linear loss", trainLin(X, 2, y, LinearOptions{Loss: Loss(5)}), ErrOption},
-		{"linear bias", trainLin(X, 2, y, LinearOptions{Bias: math.Inf(1)}), ErrOption},
+		{"linear bias", trainLin(X, 2, y, LinearOptions{BiasFeature: math.Inf(1)}), ErrOption},
 		{"linear C", trainLin(X, 2, y, LinearOptions{C: -2}), ErrOption},
 		{"linear one class", trainLin(X, 2, []int{0, 0, 0}, LinearOptions{}), ErrLabels},
 		{"linear rows nil", func() error {
-			_, _, err := TrainLinearRows[float64](context.Background(), nil, y, LinearOptions{})
+			_, _, err := trainLinearRows[float64](context.Background(), nil, y, LinearOptions{})
 			return err
 		}(), ErrEmpty},
 	}
@@ -659,7 +659,7 @@ func TestErrors(t *testing.T) {
 		t.Errorf("ParseMulticlass(all): %v", err)
 	}
 	// Scoring errors.
-	m, _, err := Train(X, 2, y, Options{})
+	m, _, err := trainDense(X, 2, y, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -682,7 +682,7 @@ func TestErrors(t *testing.T) {
 }
 
 func train(X []float64, d int, y []int, o Options) error {
-	_, _, err := Train(X, d, y, o)
+	_, _, err := trainDense(X, d, y, o)
 	return err
 }
 
@@ -692,7 +692,7 @@ func margin(X []float64, d int, y []int, o MarginOptions) error {
 }
 
 func trainLin(X []float64, d int, y []int, o LinearOptions) error {
-	_, _, err := TrainLinear(X, d, y, o)
+	_, _, err := trainLinearDense(X, d, y, o)
 	return err
 }
 
@@ -702,14 +702,14 @@ func TestNoModify(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	X, y := randData(r, 80, 3, 0.1)
 	X0, y0 := slices.Clone(X), slices.Clone(y)
-	m, _, err := Train(X, 3, y, Options{})
+	m, _, err := trainDense(X, 3, y, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := TrainLinear(X, 3, y, LinearOptions{}); err != nil {
+	if _, _, err := trainLinearDense(X, 3, y, LinearOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Train(X, 3, y, Options{C: math.Inf(1), Kernel: gram.RBF{Gamma: 5}}); err != nil {
+	if _, _, err := trainDense(X, 3, y, Options{C: math.Inf(1), Kernel: gram.RBF{Gamma: 5}}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(X, X0) || !slices.Equal(y, y0) {
@@ -731,11 +731,11 @@ func TestCancel(t *testing.T) {
 	X, y := randData(r, 300, 3, 0.3)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := TrainContext(ctx, X, 3, y, Options{C: 100}); !errors.Is(err, context.Canceled) {
-		t.Errorf("Train: %v", err)
+	if _, _, err := trainDenseContext(ctx, X, 3, y, Options{C: 100}); !errors.Is(err, context.Canceled) {
+		t.Errorf("trainDense: %v", err)
 	}
-	if _, _, err := TrainLinearContext(ctx, X, 3, y, LinearOptions{}); !errors.Is(err, context.Canceled) {
-		t.Errorf("TrainLinear: %v", err)
+	if _, _, err := trainLinearDenseContext(ctx, X, 3, y, LinearOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("trainLinearDense: %v", err)
 	}
 	if _, err := MaxMarginContext(ctx, X, 3, y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("MaxMargin: %v", err)
@@ -747,7 +747,7 @@ func TestCancel(t *testing.T) {
 func TestMaxIter(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	X, y := randData(r, 200, 3, 0.2)
-	m, info, err := Train(X, 3, y, Options{C: 10, MaxIter: 5})
+	m, info, err := trainDense(X, 3, y, Options{C: 10, MaxIter: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -757,7 +757,7 @@ func TestMaxIter(t *testing.T) {
 	if _, err := m.Predict(X[:3]); err != nil {
 		t.Error(err)
 	}
-	_, linfo, err := TrainLinear(X, 3, y, LinearOptions{C: 10, MaxIter: 2})
+	_, linfo, err := trainLinearDense(X, 3, y, LinearOptions{C: 10, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -771,7 +771,7 @@ func TestMaxIter(t *testing.T) {
 func TestNewModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	X, y := randInt(r, 90, 3, 3, 3)
-	m, _, err := Train(X, 3, y, Options{Kernel: gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 3}})
+	m, _, err := trainDense(X, 3, y, Options{Kernel: gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

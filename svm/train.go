@@ -114,14 +114,14 @@ type solution struct {
 	info  ProblemInfo
 }
 
-// Train fits a C-SVC on the row-major data X (d features per row) with
+// trainDense fits a C-SVC on the row-major data X (d features per row) with
 // labels y: binary for two distinct labels, one-vs-one or one-vs-rest
-// (Options.Multiclass) for more. See TrainContext.
-func Train[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
-	return TrainContext(context.Background(), X, d, y, opts)
+// (Options.Multiclass) for more. See trainDenseContext.
+func trainDense[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+	return trainDenseContext(context.Background(), X, d, y, opts)
 }
 
-// TrainContext is Train with a context: cancelling it stops training
+// trainDenseContext is trainDense with a context: cancelling it stops training
 // within about a thousand SMO iterations, and the error wraps the
 // context's error.
 //
@@ -130,7 +130,7 @@ func Train[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, erro
 // than two classes), ErrOption, ErrBudget or, with C = +Inf,
 // ErrNotSeparable. A machine that reaches Options.MaxIter is not an
 // error: the model is returned and Info.Converged is false.
-func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, nil, err
@@ -142,12 +142,12 @@ func TrainContext[T Float](ctx context.Context, X []T, d int, y []int, opts Opti
 	if err := checkFinite(X, d); err != nil {
 		return nil, nil, err
 	}
-	return fit(ctx, &trainer[T]{cfg: cfg, X: X, d: d, n: n}, y)
+	return solveAll(ctx, &trainer[T]{cfg: cfg, X: X, d: d, n: n}, y)
 }
 
-// fit trains the machines of tr's data (dense X or sparse sp) with labels
+// solveAll trains the machines of tr's data (dense X or sparse sp) with labels
 // y and assembles the model.
-func fit[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
+func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
 	cfg := tr.cfg
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
@@ -240,7 +240,7 @@ func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme
 	return m, nil
 }
 
-// trainer runs the binary machines of one Train call.
+// trainer runs the binary machines of one trainDense call.
 type trainer[T Float] struct {
 	cfg     config
 	X       []T
@@ -551,7 +551,7 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 	info := ProblemInfo{Rows: l}
 	if math.IsInf(cfg.c, 1) {
 		r2 := slices.Max(kd)
-		nr := newNearest(tr.k, src, p.y, gidx, kd, true, 0, cfg.tol, floorD[T](tr.d, r2), cfg.iterCap(l), ctx)
+		nr := newNearest(tr.k, src, p.y, gidx, kd, !cfg.noBias, 0, cfg.tol, floorD[T](tr.d, r2), cfg.iterCap(l), ctx)
 		res, err := nr.solve()
 		if err != nil {
 			return solution{}, err
@@ -575,7 +575,8 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 		}
 		return solution{alpha: res.alpha, info: info}, nil
 	}
-	s := newSMO(tr.k, src, p.y, gidx, kd, cfg.c, cfg.tol, cfg.shrinking, cfg.iterCap(l), ctx)
+	s := newSMO(tr.k, src, p.y, gidx, kd, cfg.c, cfg.tol, cfg.shrinking && !cfg.noBias, cfg.iterCap(l), ctx)
+	s.noBias = cfg.noBias
 	res, err := s.solve()
 	if err != nil {
 		return solution{}, err
@@ -595,7 +596,7 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 
 // solve64 solves hard-margin machine p again in float64, on a float64
 // copy of its rows: float32 data whose margin is below what float32 kernel
-// values resolve are separable or not as float64 says, so that Train and
+// values resolve are separable or not as float64 says, so that trainDense and
 // MaxMargin (and the diagnostics, which solve in float64) agree. The
 // machine's α and bias are float64's; the model stores them in T.
 func (tr *trainer[T]) solve64(ctx context.Context, p *problem) (solution, error) {

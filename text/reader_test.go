@@ -2,6 +2,7 @@ package text_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -146,11 +147,11 @@ func TestTextEqualsLIBSVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5, Shuffle: true, Seed: 3}
-	a, _, err := perceptron.TrainMulticlassSparse(X, X.Y, opt)
+	a, _, err := perceptron.Fit(context.Background(), X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := perceptron.TrainMulticlassSparse(Y, Y.Y, opt)
+	b, _, err := perceptron.Fit(context.Background(), Y, Y.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestReaderLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := perceptron.TrainMulticlassSparse(X, X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+		m, _, err := perceptron.Fit(context.Background(), X, X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

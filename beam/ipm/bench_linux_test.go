@@ -33,7 +33,7 @@ func processCPU() time.Duration {
 // classes, 3 epochs): the one-vs-rest averaged perceptron with the shards'
 // evaluation pass skipped (prism) and made as Continue makes it by default
 // (prism-eval), and the one-vs-rest linear SVM (C = 0.01) by CoCoA against
-// svm.TrainLinear's 3 passes of dual coordinate descent. Metrics:
+// svm.FitLinear's 3 passes of dual coordinate descent. Metrics:
 // rows·epochs per second of wall time and per CPU second of the process.
 //
 //	cd beam && go test -c -o /tmp/ipm.test ./ipm && cd ipm &&
@@ -75,7 +75,7 @@ func BenchmarkThroughput(b *testing.B) {
 			all := load(b)
 			opt := Options(perceptron.Averaged, 1)
 			opt.MaxIter, opt.SkipEvaluation = epochs, false
-			if _, _, err := perceptron.TrainMulticlass(all.X, all.Cols, all.Y, opt); err != nil {
+			if _, _, err := perceptron.Fit(context.Background(), all, all.Y, opt); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -99,7 +99,7 @@ func BenchmarkThroughput(b *testing.B) {
 	b.Run("single-svm", func(b *testing.B) {
 		measure(b, func() {
 			all := load(b)
-			if _, _, err := svm.TrainLinear(all.X, all.Cols, all.Y, svm.LinearOptions{C: 0.01, MaxIter: epochs}); err != nil {
+			if _, _, err := svm.FitLinear(context.Background(), all, all.Y, svm.LinearOptions{C: 0.01, MaxIter: epochs}); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -157,7 +157,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 			b.ReportMetric(float64(c.Rows*b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
-	// Continue alone, on the shard's dense rows: the library's share.
+	// Fit continuing the model alone, on the shard's dense rows: the library's share.
 	var m perceptron.Model[float32]
 	if err := m.UnmarshalJSON(r.Model); err != nil {
 		b.Fatal(err)
@@ -165,12 +165,12 @@ func BenchmarkShardEpoch(b *testing.B) {
 	for _, eval := range []bool{false, true} {
 		b.Run("continue/evaluate="+strconv.FormatBool(eval), func(b *testing.B) {
 			opt := Options(perceptron.Averaged, 1)
-			opt.SkipEvaluation = !eval
+			opt.SkipEvaluation, opt.Init = !eval, &m
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			cpu := cputime.Thread()
 			for b.Loop() {
-				if _, _, err := m.Continue(train.X, train.Cols, train.Y, opt); err != nil {
+				if _, _, err := perceptron.Fit(context.Background(), train, train.Y, opt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,7 +3,7 @@
 // Training Strategies for the Structured Perceptron", NAACL 2010) on Apache
 // Beam: the rows of LIBSVM or CSV files, matched by file patterns on any
 // Beam filesystem, are dealt round-robin into shards; every epoch each shard
-// runs one epoch of the library's trainer (perceptron.Model.Continue) from
+// runs one epoch of the library's trainer (perceptron.Fit continuing the model) from
 // the current mixed weights, and the shard weights are mixed, uniformly or
 // weighted by the shards' mistakes, into the next epoch's start. The
 // linear SVM of package svm trains by CoCoA or CoCoA+ (Jaggi et al. 2014,
@@ -22,5 +22,5 @@
 //
 // Mixing is exact where it must be: with one shard, the mixed state is the
 // shard's state, and the model is bit for bit the single-process trainer's
-// (same rows, same order, RunAllEpochs).
+// (same rows, same order, Stop: StopNever).
 package ipm

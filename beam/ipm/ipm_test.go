@@ -112,9 +112,9 @@ func singleMachine(t *testing.T, d *dataset.Data[float32], alg perceptron.Algori
 	var m *perceptron.Model[float32]
 	var err error
 	if slices.Equal(d.Classes(), []int{-1, 1}) {
-		m, _, err = perceptron.Train(d.X, d.Cols, d.Y, opt)
+		m, _, err = perceptron.Fit(context.Background(), d, d.Y, opt)
 	} else {
-		m, _, err = perceptron.TrainMulticlass(d.X, d.Cols, d.Y, opt)
+		m, _, err = perceptron.Fit(context.Background(), d, d.Y, opt)
 	}
 	if err != nil {
 		t.Fatal(err)

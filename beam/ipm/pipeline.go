@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local files
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -351,7 +352,7 @@ func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byt
 // their models on with the training state (Resumable): the next epoch
 // continues each exactly.
 func Options(alg perceptron.Algorithm, eta float64) perceptron.Options {
-	return perceptron.Options{Algorithm: alg, MaxIter: 1, RunAllEpochs: true, Eta: eta, Workers: 1,
+	return perceptron.Options{Algorithm: alg, MaxIter: 1, Stop: perceptron.StopNever, Eta: eta, Workers: 1,
 		SkipEvaluation: !shardEvaluation, Resumable: true}
 }
 
@@ -370,16 +371,16 @@ func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardR
 		return shardResult{}, err
 	}
 	opt := Options(perceptron.Algorithm(f.Algorithm), f.Eta)
-	var nm *perceptron.Model[T]
-	var diag *perceptron.Diagnostics
+	opt.Init = &m
+	var rows dataset.Rows[T] = c
 	if X := denseFor(c); X != nil {
-		nm, diag, err = m.Continue(X, f.Dims, c.Y, opt)
-	} else {
-		nm, diag, err = m.ContinueSparse(c, c.Y, opt)
+		rows = dataset.NewData(X, f.Dims, c.Y)
 	}
+	nm, rep, err := perceptron.Fit(context.Background(), rows, c.Y, opt)
 	if err != nil {
 		return shardResult{}, err
 	}
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	mb, err := nm.MarshalJSON()
 	if err != nil {
 		return shardResult{}, err

@@ -140,8 +140,8 @@ func shardRows[T kernel.Float](recs [][]byte, dims int) (*dataset.CSR[T], error)
 // denseFor returns the dense form of a shard's rows when it takes at most
 // twice the CSR's memory (density ≥ 1/4 for float32, 3/8 for float64),
 // where the dense kernels are the faster ones; nil for a sparser shard,
-// which trains on the CSR (perceptron.Model.ContinueSparse,
-// svm.SparseRows) at O(nnz) per epoch.
+// which trains on the CSR (perceptron.Fit continuing the model,
+// dcdRows) at O(nnz) per epoch.
 func denseFor[T kernel.Float](c *dataset.CSR[T]) []T {
 	var z T
 	size := int64(unsafe.Sizeof(z))

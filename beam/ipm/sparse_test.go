@@ -62,7 +62,7 @@ func sparseSet(rows int, seed uint64) *dataset.CSR[float32] {
 
 // Shards of 2¹⁸-feature rows train on CSR matrices (3 GB dense; a shard
 // that densified could not run here): one shard of the averaged
-// perceptron gives perceptron.TrainSparse's model byte for byte, two
+// perceptron gives perceptron.Fit's model on the CSR byte for byte, two
 // shards of the online perceptron and of the SVM fit ≥ 97% of the separable
 // training set.
 func TestSparseShards(t *testing.T) {
@@ -105,12 +105,12 @@ func TestSparseShards(t *testing.T) {
 	}
 	opt := Options(perceptron.Averaged, 1)
 	opt.MaxIter = 3
-	single, _, err := perceptron.TrainSparse(c, c.Y, opt)
+	single, _, err := perceptron.Fit(context.Background(), c, c.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := mustBinary(t, single); !bytes.Equal(got, want) {
-		t.Fatal("one sparse shard differs from perceptron.TrainSparse")
+		t.Fatal("one sparse shard differs from perceptron.Fit on the CSR")
 	}
 	acc := func(pred func(dataset.SparseRow[float32]) (int, error)) float64 {
 		ok := 0

@@ -16,7 +16,7 @@ import (
 
 // The linear SVM trains by CoCoA (Jaggi et al., NIPS 2014) and CoCoA+ (Ma
 // et al., ICML 2015) on the dual of the svm package's L1-loss machine, in
-// LIBLINEAR's convention (svm.TrainLinear with Loss Hinge):
+// LIBLINEAR's convention (svm.FitLinear with Loss Hinge):
 //
 //	min_w ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ),   max_α Σαᵢ − ½‖Σαᵢyᵢx̃ᵢ‖²,  0 ≤ αᵢ ≤ C,
 //
@@ -126,7 +126,7 @@ func (f *svmInitFn) ProcessElement(_ int, sets func(*[]byte) bool, emit func([]b
 // localDCD is one shard's view of the dual: its rows, their machine
 // labels, ‖x̃ᵢ‖², C and σ′.
 type localDCD[T kernel.Float] struct {
-	rows   svm.Rows[T]
+	rows   dcdRows[T]
 	y      []int8 // n×R, ±1
 	qd     []float64
 	R      int
@@ -137,13 +137,7 @@ type localDCD[T kernel.Float] struct {
 
 // newLocal returns the local problem of the rows c (labels among labels).
 func newLocal[T kernel.Float](c *dataset.CSR[T], labels []int, C, sigma float64) (*localDCD[T], error) {
-	var rows svm.Rows[T]
-	var err error
-	if X := denseFor(c); X != nil {
-		rows, err = svm.DenseRows(X, c.Cols)
-	} else {
-		rows, err = svm.SparseRows(c)
-	}
+	rows, err := newDCDRows(c)
 	if err != nil {
 		return nil, err
 	}
@@ -561,4 +555,58 @@ func svmModel[T kernel.Float](st *svmState) ([]byte, error) {
 		return nil, fmt.Errorf("ipm: the final model: %w", err)
 	}
 	return m.MarshalBinary()
+}
+
+// dcdRows is a shard's rows as the coordinate steps read them: dense (X
+// set) when denseFor takes them so, else the CSR, with the dot products
+// and updates of package kernel (kernel.ActiveImpl()), as svm.FitLinear's
+// solver computes them.
+type dcdRows[T kernel.Float] struct {
+	X []T // dense rows, or nil
+	c *dataset.CSR[T]
+	k kernel.Kernels[T]
+}
+
+// newDCDRows checks the CSR c (dataset.CSR.Validate) and returns its
+// rows.
+func newDCDRows[T kernel.Float](c *dataset.CSR[T]) (dcdRows[T], error) {
+	if err := c.Validate(); err != nil {
+		return dcdRows[T]{}, fmt.Errorf("ipm: shard rows: %w", err)
+	}
+	return dcdRows[T]{X: denseFor(c), c: c, k: kernel.On[T](kernel.ActiveImpl())}, nil
+}
+
+func (r dcdRows[T]) Len() int { return r.c.Rows }
+
+func (r dcdRows[T]) row(i int) []T {
+	d := r.c.Cols
+	return r.X[i*d : (i+1)*d : (i+1)*d]
+}
+
+// Dot returns xᵢ·w.
+func (r dcdRows[T]) Dot(i int, w []T) T {
+	if r.X != nil {
+		return r.k.Dot(r.row(i), w)
+	}
+	x := r.c.Row(i)
+	return r.k.DotSparse(x.Idx, x.Val, w)
+}
+
+// Axpy adds a·xᵢ to w.
+func (r dcdRows[T]) Axpy(i int, a T, w []T) {
+	if r.X != nil {
+		r.k.Axpy(a, r.row(i), w)
+		return
+	}
+	x := r.c.Row(i)
+	r.k.AxpySparse(a, x.Idx, x.Val, w)
+}
+
+// SqNorm returns ‖xᵢ‖² in float64.
+func (r dcdRows[T]) SqNorm(i int) float64 {
+	var s float64
+	for _, v := range r.c.Row(i).Val {
+		s += float64(v) * float64(v)
+	}
+	return s
 }

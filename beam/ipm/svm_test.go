@@ -105,7 +105,7 @@ func TestSVMOneShardIsLocalDCD(t *testing.T) {
 // One and four shards, averaging (CoCoA) and adding (CoCoA+), reach the
 // optimum of the svm package's single-machine solver: P(w) of the model
 // file, computed here, is within 1% of min P, bounded below by the dual
-// objective svm.TrainLinear reaches at a tight tolerance (weak duality, so
+// objective svm.FitLinear reaches at a tight tolerance (weak duality, so
 // the check holds whatever the solver's own error). The job's own
 // certificate, its reported duality gap, is non-negative, bounds
 // P(w) − min P and agrees with the P(w) computed here.
@@ -118,14 +118,11 @@ func TestSVMReachesOptimum(t *testing.T) {
 			d.X = append(d.X, float64(v))
 		}
 		const C = 0.05
-		_, info, err := svm.TrainLinear(d.X, d.Cols, d.Y, svm.LinearOptions{C: C, Tol: 1e-6, MaxIter: 1e6})
+		_, rep, err := svm.FitLinear(context.Background(), d, d.Y, svm.LinearOptions{C: C, Tol: 1e-6, MaxIter: 1e6})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lower := 0.0 // min P ≥ −Σ dual
-		for _, p := range info.Problems {
-			lower -= p.Dual
-		}
+		lower := -rep.Dual // min P ≥ −Σ dual
 		dir := t.TempDir()
 		pattern := writeParts(t, dir, d, 2)
 		for _, tc := range []struct {

@@ -1,7 +1,7 @@
 // Command kernfit times rosenblatt's kernel machines on CSR rows: the
-// kernel SVM (svm.TrainSparse: SMO, one-vs-one, RBF with scikit-learn's
+// kernel SVM (svm.Fit on the CSR: SMO, one-vs-one, RBF with scikit-learn's
 // gamma="scale", C = 1, tolerance 1e-3) and the kernel perceptron
-// (perceptron.TrainKernelMulticlassSparse: averaged, one-vs-rest, RBF with
+// (perceptron.FitKernel on the CSR: averaged, one-vs-rest, RBF with
 // the same γ, 10 epochs), on a slice of the manual-page text set
 // (bench/textset), the peer of bench/peers/svc_mantext.py (scikit-learn's
 // SVC on the same rows):
@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -91,7 +92,7 @@ func main() {
 	}
 	for range rounds {
 		t0, c0 := time.Now(), cpu()
-		m, _, err := svm.TrainSparse(tr, tr.Y, svm.Options{Kernel: kern, C: 1, Tol: 1e-3})
+		m, _, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: kern, C: 1, Tol: 1e-3})
 		fit, fitCPU := time.Since(t0), cpu()-c0
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -102,12 +103,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		fmt.Printf("rosenblatt svm.TrainSparse rbf ovo fit %.3f s wall %.3f s cpu  %d SV  test accuracy %.4f  predict %.3f s\n",
+		fmt.Printf("rosenblatt svm.Fit rbf ovo fit %.3f s wall %.3f s cpu  %d SV  test accuracy %.4f  predict %.3f s\n",
 			fit.Seconds(), fitCPU.Seconds(), m.NumSupport(), acc(pred), time.Since(t1).Seconds())
 
 		t0, c0 = time.Now(), cpu()
-		km, _, err := perceptron.TrainKernelMulticlassSparse(tr, tr.Y, perceptron.KernelOptions{
-			Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1, RunAllEpochs: true}, Kernel: kern})
+		km, _, err := perceptron.FitKernel(context.Background(), tr, tr.Y, perceptron.KernelOptions{
+			Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1, Stop: perceptron.StopNever}, Kernel: kern})
 		fit, fitCPU = time.Since(t0), cpu()-c0
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -118,7 +119,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		fmt.Printf("rosenblatt perceptron.TrainKernelMulticlassSparse rbf averaged ovr 10 epochs fit %.3f s wall %.3f s cpu  %d SV  test accuracy %.4f  predict %.3f s\n",
+		fmt.Printf("rosenblatt perceptron.FitKernel rbf averaged ovr 10 epochs fit %.3f s wall %.3f s cpu  %d SV  test accuracy %.4f  predict %.3f s\n",
 			fit.Seconds(), fitCPU.Seconds(), km.NumSupport(), acc(pred), time.Since(t1).Seconds())
 	}
 }

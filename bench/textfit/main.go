@@ -20,7 +20,7 @@
 // Zen 5 KVM guest of docs/benchmarks/text.md); -noeval sets SkipEvaluation (the final pass
 // over the training data for the diagnostics, which scikit-learn's fit
 // has no counterpart of). With -svm it trains the linear SVM instead
-// (svm.TrainLinearRows on svm.SparseRows, one-vs-rest, hinge loss, C = 1,
+// (svm.FitLinear on the CSR, one-vs-rest, hinge loss, C = 1,
 // bias feature 1, tolerance 0.1: liblinear-train -s 3 -c 1 -B 1's
 // problem) with Threads 1 and 2, and also prints the time to read the training file, which
 // liblinear-train's time includes. With -seeds N it prints the test
@@ -147,7 +147,7 @@ var biasFeature float64
 // fitOptions are the timed fit's options with seed s, Workers 1: 10
 // shuffled epochs, every one run, no bias unless -B.
 func fitOptions(s uint64) perceptron.Options {
-	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, RunAllEpochs: true, Shuffle: true, Seed: s,
+	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Stop: perceptron.StopNever, Shuffle: true, Seed: s,
 		NoBias: biasFeature == 0, BiasFeature: biasFeature, Workers: 1}
 }
 
@@ -163,7 +163,7 @@ func biasTag() string {
 // time and the model's test accuracy; it exits on an error.
 func fitAndScore(tr, te *dataset.CSR[float32], o perceptron.Options) (wall, c time.Duration, acc float64, fitFaults, scoreFaults int64) {
 	f0, c0, t0 := faults(), cpu(), time.Now()
-	m, _, err := perceptron.TrainMulticlassSparse(tr, tr.Y, o)
+	m, _, err := perceptron.Fit(context.Background(), tr, tr.Y, o)
 	wall, c, f1 := time.Since(t0), cpu()-c0, faults()
 	if err == nil {
 		acc, err = m.AccuracySparse(te, te.Y)
@@ -203,24 +203,19 @@ func withConstant(c *dataset.CSR[float32], v float32) *dataset.CSR[float32] {
 
 // fitSVM trains and scores the linear SVM rounds times.
 func fitSVM(tr, te *dataset.CSR[float32], rounds int) {
-	rows, err := svm.SparseRows(tr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 	for range rounds {
 		for _, threads := range []int{1, 2} {
-			fitSVMOnce(tr, te, rows, threads)
+			fitSVMOnce(tr, te, threads)
 		}
 	}
 }
 
 // fitSVMOnce trains and scores the linear SVM on threads goroutines.
-func fitSVMOnce(tr, te *dataset.CSR[float32], rows svm.Rows[float32], threads int) {
+func fitSVMOnce(tr, te *dataset.CSR[float32], threads int) {
 	{
-		o := svm.LinearOptions{C: 1, Tol: 0.1, Bias: 1, Threads: threads}
+		o := svm.LinearOptions{C: 1, Tol: 0.1, BiasFeature: 1, Workers: threads}
 		c0, t0 := cpu(), time.Now()
-		m, _, err := svm.TrainLinearRows(context.Background(), rows, tr.Y, o)
+		m, _, err := svm.FitLinear(context.Background(), tr, tr.Y, o)
 		wall, c := time.Since(t0), cpu()-c0
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -245,6 +240,6 @@ func fitSVMOnce(tr, te *dataset.CSR[float32], rows svm.Rows[float32], threads in
 				ok++
 			}
 		}
-		fmt.Printf("rosenblatt svm.TrainLinearRows(SparseRows) C=1 B=1 tol 0.1 threads=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", threads, wall.Seconds(), c.Seconds(), float64(ok)/float64(te.Rows))
+		fmt.Printf("rosenblatt svm.FitLinear(CSR) C=1 B=1 tol 0.1 threads=%d fit %.4f s wall %.4f s cpu  test accuracy %.4f\n", threads, wall.Seconds(), c.Seconds(), float64(ok)/float64(te.Rows))
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 	"io"
@@ -105,10 +106,11 @@ func demoBreastCancer(w io.Writer, algo perceptron.Algorithm, epochs int, seed u
 	}
 	opt := perceptron.Options{Algorithm: algo, MaxIter: epochs, Shuffle: true, Seed: seed}
 	t0 := time.Now()
-	m, diag, err := perceptron.Train(train.X, train.Cols, train.Y, opt)
+	m, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)
 	if err != nil {
 		return err
 	}
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	took := time.Since(t0)
 	fmt.Fprintf(w, "1. Breast cancer (Wisconsin diagnostic, standardised; embedded): %d training rows, %d test rows, %d features\n",
 		train.Rows, test.Rows, train.Cols)
@@ -170,10 +172,11 @@ func demoSeparable(w io.Writer) error {
 
 	opt := perceptron.Options{Algorithm: perceptron.Online, MaxIter: 1000, NoBias: true}
 	t0 := time.Now()
-	m, diag, err := perceptron.Train(train.X, train.Cols, train.Y, opt)
+	m, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)
 	if err != nil {
 		return err
 	}
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	took := time.Since(t0)
 	fmt.Fprintf(w, "2. Separable data (dataset.SynthSeparable: D = %d, seed %d, |x·w*| ≥ %g): %d training rows, %d test rows\n",
 		o.D, o.Seed, o.Gamma, train.Rows, test.Rows)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -41,7 +43,7 @@ func hugeHeaders(t *testing.T) map[string][]byte {
 		}
 		out[name] = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h, crc32.MakeTable(crc32.Castagnoli)))
 	}
-	lin, _, err := perceptron.TrainMulticlass(X, 2, y3, perceptron.Options{MaxIter: 2})
+	lin, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y3), y3, perceptron.Options{MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,19 +58,19 @@ func hugeHeaders(t *testing.T) map[string][]byte {
 	}
 	b, err = q.MarshalBinary()
 	add("quant", b, err, 66311, 1024) // the most features quant stores, 64 MiB of weights
-	km, _, err := perceptron.TrainKernelMulticlass(X, 2, y3, perceptron.KernelOptions{Options: perceptron.Options{MaxIter: 2}, Kernel: gram.RBF{Gamma: 1}})
+	km, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X, 2, y3), y3, perceptron.KernelOptions{Options: perceptron.Options{MaxIter: 2}, Kernel: gram.RBF{Gamma: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, err = km.MarshalBinary()
 	add("kernel perceptron", b, err, 1<<30, 1024)
-	sm, _, err := svm.Train(X, 2, y3, svm.Options{Kernel: gram.RBF{Gamma: 1}})
+	sm, _, err := svm.Fit(context.Background(), dataset.NewData(X, 2, y3), y3, svm.Options{Kernel: gram.RBF{Gamma: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, err = sm.MarshalBinary()
 	add("kernel svm", b, err, 1<<30, 1024)
-	ls, _, err := svm.TrainLinear(X, 2, y3, svm.LinearOptions{})
+	ls, _, err := svm.FitLinear(context.Background(), dataset.NewData(X, 2, y3), y3, svm.LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -290,7 +291,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if !tf.quiet {
 		opt.Callback = func(e perceptron.Epoch) error { return nil }
 	}
-	m, diag, err := perceptron.TrainMulticlassSparse(X, X.Y, opt)
+	m, diag, err := perceptron.Fit(context.Background(), X, X.Y, opt)
 	if err != nil {
 		return err
 	}
@@ -315,7 +316,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	if opt.Shuffle {
 		order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
 	}
-	w("epochs", "%d (%s)", len(diag.Epochs), order)
+	w("epochs", "%d (%s)", diag.Epochs, order)
 	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(saved.Sub(trained)))
 	if cpu0 >= 0 && cpu3 >= 0 {
 		// The process's CPU time (user + system, every thread) of each
@@ -325,8 +326,8 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	// The trainer's final pass over the training data gave the accuracy
 	// (Diagnostics.TrainAccuracy: the rows whose highest score is their
 	// class), so the rows are not scored again here.
-	if diag.Evaluated {
-		w("train acc", "%.4f", diag.TrainAccuracy)
+	if d, ok := diag.Detail.(*perceptron.Diagnostics); ok && d.Evaluated {
+		w("train acc", "%.4f", d.TrainAccuracy)
 	} else if acc, err := m.AccuracySparse(X, X.Y); err == nil {
 		w("train acc", "%.4f", acc)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -29,7 +31,7 @@ import (
 // DATA's base name + ".model"; never over an existing file without -f,
 // never over DATA, the -test file, the -init model or their IDX label
 // files). With -init MODEL it continues training from a model file
-// (perceptron.Model.Continue).
+// (perceptron.Fit with Options.Init).
 
 // trainFlags are the flags of train.
 type trainFlags struct {
@@ -83,7 +85,7 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
 		"multiclass perceptron, online and averaged) or ovo (one-vs-one: the kernel SVM, whose default\n"+
 		"it is, as LIBSVM's); for the perceptrons and pegasos, labels other than -1/+1 train a multiclass\n"+
-		"model, and giving -multiclass makes -1/+1 data multiclass too (the SVMs are binary for two classes)")
+		"model, and -multiclass argmax makes -1/+1 data multiclass too (the SVMs are binary for two classes)")
 	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
 	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
 	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each step moves by τ/B·Σ y·x over the mistakes of its B samples)")
@@ -93,7 +95,8 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"drawn at random, repeats allowed), or default (subsets for minibatch, sweep otherwise)")
 	fs.BoolVar(&tf.shuffle, "shuffle", false, "sweep: visit the samples in a new random order every epoch (default true for text input:\n-shuffle=false keeps the file's order)")
 	fs.Uint64Var(&tf.seed, "seed", 1, "`seed` of the random sampling and -shuffle (the same seed trains the same model)")
-	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes")
+	fs.BoolVar(&tf.allEpochs, "all-epochs", false, "run all -epochs even after an epoch without mistakes (the default of averaged and\n"+
+		"voted, whose average or vote goes on over every epoch; -all-epochs=false stops them too)")
 	fs.BoolVar(&tf.resumable, "resumable", false, "keep the training state in the model file, so that -init can continue it exactly\n(an averaged model's file is three times the size)")
 	fs.BoolVar(&tf.normalize, "normalize", false, "scale every augmented sample (x, 1) (with -B: (x, B)) to unit Euclidean length\n(Novikoff's bound then has R = 1)\n"+
 		"(the model scales the samples it predicts too; Novikoff's R becomes 1)")
@@ -287,7 +290,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		Sampling:          sampling,
 		Shuffle:           tf.shuffle,
 		Seed:              tf.seed,
-		RunAllEpochs:      tf.allEpochs,
+		Stop:              tf.stopping(),
 		Resumable:         tf.resumable,
 		Normalize:         tf.normalize,
 		NormalizeFeatures: tf.normFeat,
@@ -517,7 +520,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 	classes := data.Classes()
-	binary := slices.Equal(classes, []int{-1, 1}) && !tf.set["multiclass"]
+	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != perceptron.Argmax
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if csr != nil {
 			return svm.GammaScaleSparse(csr)
@@ -538,34 +541,26 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		}
 	}
 	var m storedModel[T]
-	var diag *perceptron.Diagnostics
-	switch {
-	case from != nil && sparse:
-		m, diag, err = from.ContinueSparse(csr, csr.Y, opt)
-	case from != nil:
-		m, diag, err = from.Continue(data.X, data.Cols, data.Y, opt)
-	case kern != nil:
-		kopt := perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()}
+	var rows dataset.Rows[T] = data
+	if sparse {
+		rows = csr
+	}
+	if from != nil {
+		opt.Init = from
+	}
+	var rep *fit.Report
+	if kern != nil && from == nil {
 		var km *perceptron.KernelModel[T]
-		switch {
-		case sparse && binary:
-			km, diag, err = perceptron.TrainKernelSparse(csr, csr.Y, kopt)
-		case sparse:
-			km, diag, err = perceptron.TrainKernelMulticlassSparse(csr, csr.Y, kopt)
-		case binary:
-			km, diag, err = perceptron.TrainKernel(data.X, data.Cols, data.Y, kopt)
-		default:
-			km, diag, err = perceptron.TrainKernelMulticlass(data.X, data.Cols, data.Y, kopt)
-		}
+		km, rep, err = perceptron.FitKernel(context.Background(), rows, labelsOf(data, csr), perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()})
 		m = km
-	case sparse && binary:
-		m, diag, err = perceptron.TrainSparse(csr, csr.Y, opt)
-	case sparse:
-		m, diag, err = perceptron.TrainMulticlassSparse(csr, csr.Y, opt)
-	case binary:
-		m, diag, err = perceptron.Train(data.X, data.Cols, data.Y, opt)
-	default:
-		m, diag, err = perceptron.TrainMulticlass(data.X, data.Cols, data.Y, opt)
+	} else {
+		var lm *perceptron.Model[T]
+		lm, rep, err = perceptron.Fit(context.Background(), rows, labelsOf(data, csr), opt)
+		m = lm
+	}
+	var diag *perceptron.Diagnostics
+	if rep != nil {
+		diag = rep.Detail.(*perceptron.Diagnostics)
 	}
 	prog.Finish()
 	if from != nil && errors.Is(err, perceptron.ErrLabels) {
@@ -637,8 +632,10 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		end = "converged: the objective changed by less than -tol"
 	case diag.Converged:
 		end = "converged: an epoch without mistakes"
-	case opt.RunAllEpochs:
+	case opt.Stop == perceptron.StopNever:
 		end = "-all-epochs"
+	case opt.Stop == perceptron.StopDefault && (opt.Algorithm == perceptron.Averaged || opt.Algorithm == perceptron.Voted):
+		end = "all epochs, as " + opt.Algorithm.String() + " runs by default"
 	}
 	w("epochs", "%d (%s)", len(diag.Epochs), end)
 	w("updates", "%d", diag.Updates)
@@ -861,4 +858,24 @@ func algoFlag(a perceptron.Algorithm) string {
 		return "pegasos"
 	}
 	return a.String()
+}
+
+// labelsOf returns the labels of the training data, dense or sparse.
+func labelsOf[T kernel.Float](data *dataset.Data[T], csr *dataset.CSR[T]) []int {
+	if csr != nil {
+		return csr.Y
+	}
+	return data.Y
+}
+
+// stopping returns the perceptron's Options.Stop for -all-epochs: the
+// library's default unless the flag is given.
+func (tf *trainFlags) stopping() perceptron.Stopping {
+	switch {
+	case !tf.set["all-epochs"]:
+		return perceptron.StopDefault
+	case tf.allEpochs:
+		return perceptron.StopNever
+	}
+	return perceptron.StopClean
 }

@@ -19,8 +19,8 @@ import (
 )
 
 // train -algo svm: the exact SVMs of package svm. With -kernel, the kernel
-// SVM (svm.Train: SMO, one-vs-one by default); without, the linear SVM
-// (svm.TrainLinear: dual coordinate descent, one-vs-rest). -C is LIBSVM's
+// SVM (svm.Fit: SMO, one-vs-one by default); without, the linear SVM
+// (svm.FitLinear: dual coordinate descent, one-vs-rest). -C is LIBSVM's
 // C (½‖w‖² + C·Σξ; in the form ‖θ‖² + C·Σξ, C is twice it), "inf" the hard margin.
 
 // cValue is the -C flag: a number > 0, or inf for the hard margin.
@@ -241,7 +241,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 				bias = svm.BiasNone
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Threads: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Workers: tf.workers}); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -282,7 +282,7 @@ func cText(C float64) string {
 
 // trainKernelSVM trains the kernel SVM of the flags.
 func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
-	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Threads: tf.workers}
+	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Workers: tf.workers}
 	if tf.set["multiclass"] {
 		o.Multiclass, _ = svm.ParseMulticlass(tf.multiclass) // checked by checkSVM
 	}
@@ -295,17 +295,11 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Ke
 			o.CacheBytes = tf.maxBytes()
 		}
 	}
-	var m *svm.Model[T]
-	var info *svm.Info
-	var err error
-	if sd.csr != nil {
-		m, info, err = svm.TrainSparse(sd.csr, sd.csr.Y, o)
-	} else {
-		m, info, err = svm.Train(sd.data.X, sd.data.Cols, sd.data.Y, o)
-	}
+	m, rep, err := svm.Fit(context.Background(), sd.rows(), sd.labels(), o)
 	if err != nil {
 		return nil, svmRun{}, err
 	}
+	info := rep.Detail.(*svm.Info)
 	tol := cmp(tf.tol, svm.DefaultTol)
 	solver := "SMO (LIBSVM's C-SVC, second-order working sets, shrinking)"
 	if math.IsInf(C, 1) {
@@ -324,7 +318,7 @@ func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Ke
 
 // trainLinearSVM trains the linear SVM of the flags.
 func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (svmModel[T], svmRun, error) {
-	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, Bias: tf.biasFeat, Seed: tf.seed}
+	o := svm.LinearOptions{C: C, Tol: tf.tol, NoBias: !tf.bias, BiasFeature: tf.biasFeat, Seed: tf.seed}
 	if tf.loss == "squared-hinge" {
 		o.Loss = svm.SquaredHinge
 	}
@@ -332,22 +326,13 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 		o.MaxIter = tf.epochs
 	}
 	if tf.set["workers"] {
-		o.Threads = tf.workers
+		o.Workers = tf.workers
 	}
-	var m *svm.LinearModel[T]
-	var info *svm.LinearInfo
-	var err error
-	if sd.csr != nil {
-		var rows svm.Rows[T]
-		if rows, err = svm.SparseRows(sd.csr); err == nil {
-			m, info, err = svm.TrainLinearRows(context.Background(), rows, sd.csr.Y, o)
-		}
-	} else {
-		m, info, err = svm.TrainLinear(sd.data.X, sd.data.Cols, sd.data.Y, o)
-	}
+	m, rep, err := svm.FitLinear(context.Background(), sd.rows(), sd.labels(), o)
 	if err != nil {
 		return nil, svmRun{}, err
 	}
+	info := rep.Detail.(*svm.LinearInfo)
 	var solver string
 	if math.IsInf(C, 1) {
 		solver = fmt.Sprintf("the nearest point of the hull of the y·(x, %g) (exact hard margin), %s, tol %g", cmp(tf.biasFeat, 1), cText(C), cmp(tf.tol, svm.DefaultTol))

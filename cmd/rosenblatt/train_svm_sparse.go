@@ -9,13 +9,30 @@ import (
 
 // svmData is what train -algo svm reads: dense rows, or for a LIBSVM file
 // (unless -dense or -data-margin) CSR rows, which both SVMs train on
-// without densifying (svm.TrainSparse, svm.SparseRows). data (and test)
+// without densifying (svm.Fit, svm.FitLinear on a CSR). data (and test)
 // hold only the labels and shape when the rows are sparse.
 type svmData[T kernel.Float] struct {
 	data, test   *dataset.Data[T]
 	csr, testCSR *dataset.CSR[T]
 	format       string
 	repr         string // the representation and why, for -v
+}
+
+// rows returns the training rows the SVM trains on: the CSR when the data
+// is kept sparse, else the dense matrix.
+func (sd *svmData[T]) rows() dataset.Rows[T] {
+	if sd.csr != nil {
+		return sd.csr
+	}
+	return sd.data
+}
+
+// labels returns the training labels.
+func (sd *svmData[T]) labels() []int {
+	if sd.csr != nil {
+		return sd.csr.Y
+	}
+	return sd.data.Y
 }
 
 // loadSVMData reads the training file at path and the -test file.

@@ -1,13 +1,14 @@
 package benchcmd
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-// The training-run case of `rosenblatt bench`: one perceptron.Train of the
+// The training-run case of `rosenblatt bench`: one perceptron.Fit of the
 // Online perceptron for a fixed number of epochs on small separable data.
 //
 // perceptron.Options has no exported way to choose the kernel
@@ -44,13 +45,14 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("training data: %w", err)
 	}
-	opt := perceptron.Options{Algorithm: perceptron.Online, MaxIter: epochs, RunAllEpochs: true, Workers: 1}
+	opt := perceptron.Options{Algorithm: perceptron.Online, MaxIter: epochs, Stop: perceptron.StopNever, Workers: 1}
 	// One untimed run gives the number of updates, which is the same on
 	// every run: no shuffling, the same data and options.
-	_, diag, err := perceptron.Train(train.X, cols, train.Y, opt)
+	_, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)
 	if err != nil {
 		return "", fmt.Errorf("training run: %w", err)
 	}
+	diag := rep.Detail.(*perceptron.Diagnostics)
 	r := benchResult{Kernel: "train", Type: "float32", Path: autoPath, Set: "-", Threads: 1,
 		Shape: fmt.Sprintf("N=%d D=%d epochs=%d", rows, cols, len(diag.Epochs)),
 		Bytes: int64(rows * cols * 4),
@@ -65,12 +67,12 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	r.Impl = benchPath{name: autoPath}.implName()
 	var failed error
 	add(benchCase{res: r, fn: func() {
-		if _, _, err := perceptron.Train(train.X, cols, train.Y, opt); err != nil && failed == nil {
+		if _, _, err := perceptron.Fit(context.Background(), train, train.Y, opt); err != nil && failed == nil {
 			failed = err
 		}
 	}})
 	if failed != nil {
 		return "", fmt.Errorf("training run: %w", failed)
 	}
-	return "train is perceptron.Train (Online, a fixed number of epochs) on the auto path only; its GFLOP/s counts margins and updates, not the data preparation and final diagnostic pass", nil
+	return "train is perceptron.Fit (Online, a fixed number of epochs) on the auto path only; its GFLOP/s counts margins and updates, not the data preparation and final diagnostic pass", nil
 }

@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -152,15 +153,17 @@ func both(name string, kind int, train32 func(*dataset.Data[float32]) classifier
 }
 
 func main() {
-	popt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20, Shuffle: true, Seed: 1}
+	// StopClean: the fixtures were made when averaged and voted fits stopped
+	// at the first clean epoch by default.
+	popt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20, Shuffle: true, Seed: 1, Stop: perceptron.StopClean}
 	both("perceptron-binary", 1,
 		func(d *dataset.Data[float32]) classifier[float32] {
-			m, _, err := perceptron.Train(d.X, 4, binaryY(d.Y), popt)
+			m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), popt)
 			must(err)
 			return m
 		},
 		func(d *dataset.Data[float64]) classifier[float64] {
-			m, _, err := perceptron.Train(d.X, 4, binaryY(d.Y), popt)
+			m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), popt)
 			must(err)
 			return m
 		})
@@ -173,12 +176,12 @@ func main() {
 		o.Multiclass = s.s
 		both(s.name, s.kind,
 			func(d *dataset.Data[float32]) classifier[float32] {
-				m, _, err := perceptron.TrainMulticlass(d.X, 4, d.Y, o)
+				m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, d.Y), d.Y, o)
 				must(err)
 				return m
 			},
 			func(d *dataset.Data[float64]) classifier[float64] {
-				m, _, err := perceptron.TrainMulticlass(d.X, 4, d.Y, o)
+				m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, d.Y), d.Y, o)
 				must(err)
 				return m
 			})
@@ -186,12 +189,12 @@ func main() {
 	kopt := perceptron.KernelOptions{Options: perceptron.Options{MaxIter: 10, Shuffle: true, Seed: 2}, Kernel: gram.RBF{Gamma: 0.5}}
 	both("kernel-perceptron-binary", 16,
 		func(d *dataset.Data[float32]) classifier[float32] {
-			m, _, err := perceptron.TrainKernel(d.X, 4, binaryY(d.Y), kopt)
+			m, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), kopt)
 			must(err)
 			return m
 		},
 		func(d *dataset.Data[float64]) classifier[float64] {
-			m, _, err := perceptron.TrainKernel(d.X, 4, binaryY(d.Y), kopt)
+			m, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), kopt)
 			must(err)
 			return m
 		})
@@ -204,12 +207,12 @@ func main() {
 		o.Multiclass = s.s
 		both(s.name, s.kind,
 			func(d *dataset.Data[float32]) classifier[float32] {
-				m, _, err := perceptron.TrainKernelMulticlass(d.X, 4, d.Y, o)
+				m, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(d.X, 4, d.Y), d.Y, o)
 				must(err)
 				return m
 			},
 			func(d *dataset.Data[float64]) classifier[float64] {
-				m, _, err := perceptron.TrainKernelMulticlass(d.X, 4, d.Y, o)
+				m, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(d.X, 4, d.Y), d.Y, o)
 				must(err)
 				return m
 			})
@@ -229,12 +232,12 @@ func main() {
 		}
 		both(s.name, s.kind,
 			func(d *dataset.Data[float32]) classifier[float32] {
-				m, _, err := svm.Train(d.X, 4, y(d.Y), o)
+				m, _, err := svm.Fit(context.Background(), dataset.NewData(d.X, 4, y(d.Y)), y(d.Y), o)
 				must(err)
 				return m
 			},
 			func(d *dataset.Data[float64]) classifier[float64] {
-				m, _, err := svm.Train(d.X, 4, y(d.Y), o)
+				m, _, err := svm.Fit(context.Background(), dataset.NewData(d.X, 4, y(d.Y)), y(d.Y), o)
 				must(err)
 				return m
 			})
@@ -253,12 +256,12 @@ func main() {
 		}
 		both(s.name, s.kind,
 			func(d *dataset.Data[float32]) classifier[float32] {
-				m, _, err := svm.TrainLinear(d.X, 4, y(d.Y), o)
+				m, _, err := svm.FitLinear(context.Background(), dataset.NewData(d.X, 4, y(d.Y)), y(d.Y), o)
 				must(err)
 				return m
 			},
 			func(d *dataset.Data[float64]) classifier[float64] {
-				m, _, err := svm.TrainLinear(d.X, 4, y(d.Y), o)
+				m, _, err := svm.FitLinear(context.Background(), dataset.NewData(d.X, 4, y(d.Y)), y(d.Y), o)
 				must(err)
 				return m
 			})
@@ -275,9 +278,9 @@ func main() {
 		var m *perceptron.Model[float32]
 		var err error
 		if s.bin {
-			m, _, err = perceptron.Train(d.X, 4, binaryY(d.Y), o)
+			m, _, err = perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), o)
 		} else {
-			m, _, err = perceptron.TrainMulticlass(d.X, 4, d.Y, o)
+			m, _, err = perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, d.Y), d.Y, o)
 		}
 		must(err)
 		q, err := quant.New(m)

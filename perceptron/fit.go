@@ -1,0 +1,269 @@
+package perceptron
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
+)
+
+// Start is a warm start for Fit and FitKernel (Options.Init). It is one of:
+//
+//   - Weights: the starting weights w₀ and biases b₀ of Fit's linear
+//     perceptrons;
+//   - *Model[T]: a trained linear model that Fit continues (see Fit);
+//   - Dual: the starting mistake counts α₀ and biases b₀ of FitKernel's
+//     kernel perceptron.
+type Start interface{ start() }
+
+// Weights is the warm start (w₀, b₀) of a linear perceptron: W holds D
+// values for a binary model, K·D for a multiclass one (row k for the k-th
+// smallest label, the order of Model.Classes); B holds 1 or K biases. nil
+// means 0. Each value must be finite in the element type; the slices are
+// copied, never modified. With Normalize, w₀ weighs the scaled points. SVM
+// (Pegasos) takes no warm start: its first step multiplies w by 0.
+type Weights struct {
+	W []float64
+	B []float64
+}
+
+func (Weights) start()   {}
+func (*Model[T]) start() {}
+
+// Dual is the warm start (α₀, b₀) of the binary and one-vs-rest Online and
+// Averaged kernel perceptrons (FitKernel): Alpha holds the starting
+// mistake count αⱼ (an integer ≥ 0) of every training row j, N values for
+// a binary model and K·N for one-vs-rest (score function c first, in the
+// order of KernelModel.Classes); B holds 1 or K biases. nil means 0.
+// Training starts from f_c(x) = Σⱼ αⱼ·η·y_cj·K(xⱼ, x) + b_c, as if it had
+// made those mistakes; the Averaged run averages from there.
+type Dual struct {
+	Alpha []float64
+	B     []float64
+}
+
+func (Dual) start() {}
+
+// Fit trains a linear classifier on the rows of X (a dense *dataset.Data
+// or a sparse *dataset.CSR) with labels y, by the rule opt.Algorithm:
+// Rosenblatt's perceptron (Online), Batch, MiniBatch, Averaged, Voted or
+// Pegasos (SVM). Labels that are all −1 or +1 give a binary model (a
+// score above 0 predicts +1); any other integers a multiclass one by
+// opt.Multiclass: OneVsRest (every algorithm; the classes train in
+// parallel goroutines, each reading a sample once per epoch for all of its
+// classes) or Argmax (the multiclass perceptron; Online or Averaged). The
+// Argmax strategy applies to ±1 labels too. Sparse rows train at O(nnz)
+// per epoch (one-vs-rest interleaves up to eight classes' weights by
+// feature and keeps only the columns the data uses); on integer-valued
+// data the sparse fit is the dense fit's model bit for bit.
+//
+// opt.Init is the warm start: Weights (w₀, b₀), or a *Model[T] to
+// continue. Continuing a model trains a new one starting from it and
+// leaves it unchanged (it may keep serving): its kind decides the problem
+// (binary, one-vs-rest or Argmax over its classes; every label of y must
+// be one of them), X must have its Dims, and the options must scale
+// samples as it does (Normalize, NormalizeFeatures, NoBias; BiasFeature 0
+// keeps the model's). With opt.Algorithm the model's own, training resumes
+// its state: the averaging sums of Averaged (two epochs equal one epoch
+// continued for one more, bit for bit on integer-valued data), the kept
+// vectors of Voted, the step count and λ of SVM. Another algorithm starts
+// from the model's served weights (a voted model has none; SVM starts
+// from 0). An averaged or SVM model read from a file written without
+// Options.Resumable has no state to resume (ErrUnsupported).
+//
+// ctx is checked after every epoch: cancelling it ends training with an
+// error wrapping the context's. The report's Detail is the run's
+// *Diagnostics.
+//
+// Bad input is an error wrapping one of the sentinels: ErrEmpty (no rows),
+// ErrDims (a shape that does not add up, an inconsistent CSR), ErrNonFinite
+// (a NaN or Inf in X), ErrLabels, ErrOneClass (one label only), ErrOption
+// (a bad option, or a step size that overflows T), ErrDiverged (a value
+// overflowed T during training: a *DivergedError naming the epoch and
+// sample), ErrBudget (Voted: the kept vectors would exceed
+// Options.VotedMaxBytes). The model returned has finite weights. X and y
+// are never modified.
+func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) (*Model[T], *fit.Report, error) {
+	t0 := time.Now()
+	if err := withContext(ctx, &opt); err != nil {
+		return nil, nil, err
+	}
+	var (
+		m    *Model[T]
+		diag *Diagnostics
+		err  error
+	)
+	switch init := opt.Init.(type) {
+	case nil, Weights:
+	case *Model[T]:
+		opt.Init = nil
+		switch x := X.(type) {
+		case *dataset.Data[T]:
+			if x == nil {
+				return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
+			}
+			m, diag, err = init.continueDense(x.X, x.Cols, y, opt)
+		case *dataset.CSR[T]:
+			m, diag, err = init.continueSparse(x, y, opt)
+		default:
+			return nil, nil, errRows(X)
+		}
+		return m, linReport(diag, t0), err
+	default:
+		return nil, nil, fmt.Errorf("%w: Init is a %T; Fit takes Weights or a *Model[%s]", ErrOption, opt.Init, elemType[T]())
+	}
+	binary := opt.Multiclass != Argmax && plusMinusOne(y)
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if err := checkData(x); err != nil {
+			return nil, nil, err
+		}
+		if binary {
+			m, diag, err = trainBinary(x.X, x.Cols, y, opt)
+		} else {
+			m, diag, err = trainMulti(x.X, x.Cols, y, opt)
+		}
+	case *dataset.CSR[T]:
+		if binary {
+			m, diag, err = trainBinarySparse(x, y, opt)
+		} else {
+			m, diag, err = trainMultiSparse(x, y, opt)
+		}
+	default:
+		return nil, nil, errRows(X)
+	}
+	return m, linReport(diag, t0), err
+}
+
+// FitKernel trains a kernel perceptron on the rows of X (dense or sparse)
+// with labels y: the dual perceptron (Freund and Schapire, 1999),
+//
+//	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
+//
+// where αᵢ counts the mistakes made on sample i and b += η·yᵢ·B² with each
+// of them (B the Options.BiasFeature, 1 by default). Training keeps the
+// decision values of every training sample, so a correct sample costs
+// O(1) and a mistake O(N). With gram.Linear{} it makes exactly the
+// mistakes, in the same order, that Fit's Online perceptron makes (up to
+// rounding; exactly on integer-valued data). Averaged returns the average
+// of the decision functions after every sample, Voted the voted perceptron
+// of them. Labels that are all ±1 give a binary model; others one kernel
+// perceptron per class against the rest on one shared Gram matrix
+// (OneVsRest) or the multiclass kernel perceptron (Argmax: on a mistake
+// f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the highest-scoring wrong
+// class p). Sparse rows keep sparse support vectors and never densify a
+// row. ctx is checked after every epoch. The report's Detail is the run's
+// *Diagnostics; its SupportVectors the model's.
+//
+// Errors are those of Fit, plus ErrOption for an invalid kernel or an
+// unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row and
+// ErrNonFinite for data whose kernel values would overflow T. X and y are
+// never modified; the model keeps copies of the support vectors only.
+func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt KernelOptions) (*KernelModel[T], *fit.Report, error) {
+	t0 := time.Now()
+	if err := withContext(ctx, &opt.Options); err != nil {
+		return nil, nil, err
+	}
+	var (
+		m    *KernelModel[T]
+		diag *Diagnostics
+		err  error
+	)
+	binary := opt.Multiclass != Argmax && plusMinusOne(y)
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if err := checkData(x); err != nil {
+			return nil, nil, err
+		}
+		if binary {
+			m, diag, err = trainKernelBinary(x.X, x.Cols, y, opt)
+		} else {
+			m, diag, err = trainKernelMulti(x.X, x.Cols, y, opt)
+		}
+	case *dataset.CSR[T]:
+		if binary {
+			m, diag, err = trainKernelBinarySparse(x, y, opt)
+		} else {
+			m, diag, err = trainKernelMultiSparse(x, y, opt)
+		}
+	default:
+		return nil, nil, errRows(X)
+	}
+	rep := linReport(diag, t0)
+	if rep != nil && m != nil {
+		rep.SupportVectors = m.NumSupport()
+	}
+	return m, rep, err
+}
+
+// withContext checks ctx and makes opt's callback end training with ctx's
+// error once it is done.
+func withContext(ctx context.Context, opt *Options) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrOption)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("perceptron: %w", err)
+	}
+	if ctx.Done() == nil {
+		return nil
+	}
+	cb := opt.Callback
+	opt.Callback = func(e Epoch) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if cb != nil {
+			return cb(e)
+		}
+		return nil
+	}
+	return nil
+}
+
+// plusMinusOne reports whether every label is −1 or +1 (and there is one).
+func plusMinusOne(y []int) bool {
+	for _, v := range y {
+		if v != 1 && v != -1 {
+			return false
+		}
+	}
+	return len(y) > 0
+}
+
+func errRows(X any) error {
+	if X == nil {
+		return fmt.Errorf("%w: nil data", ErrEmpty)
+	}
+	return fmt.Errorf("%w: rows of type %T; want a *dataset.Data or *dataset.CSR", ErrDims, X)
+}
+
+// linReport summarises d (nil for nil).
+func linReport(d *Diagnostics, t0 time.Time) *fit.Report {
+	if d == nil {
+		return nil
+	}
+	r := &fit.Report{Epochs: len(d.Epochs), Iterations: d.Updates, Converged: d.Converged, Stopped: d.Stopped,
+		Time: time.Since(t0), Detail: d}
+	for _, e := range d.Epochs {
+		r.Mistakes += e.Mistakes
+	}
+	if n := len(d.Epochs); n > 0 {
+		r.Objective = d.Epochs[n-1].Objective
+	}
+	return r
+}
+
+// checkData checks that a dense matrix is not nil and holds Rows·Cols
+// values.
+func checkData[T Float](x *dataset.Data[T]) error {
+	if x == nil {
+		return fmt.Errorf("%w: nil data", ErrEmpty)
+	}
+	if x.Rows < 0 || x.Cols < 0 || len(x.X) != x.Rows*x.Cols {
+		return fmt.Errorf("%w: %d values for %d rows of %d columns", ErrDims, len(x.X), x.Rows, x.Cols)
+	}
+	return nil
+}
