@@ -65,8 +65,12 @@
 // the log holds. A torn or corrupt record at the end of the log (a crash
 // in the middle of a write) is reported (Status().Recovery, and the
 // Logger) and the log cut before it: its request was never answered, and
-// nothing of it is applied. Damage before the last segment, or a log that
-// does not reach back to the checkpoint, is ErrCorrupt.
+// nothing of it is applied. What is cut is never deleted: the bytes after
+// the last good record are kept as wal-N.log.cut-OFFSET, and a last
+// segment whose header does not read as wal-N.log.corrupt (the segment is
+// then started again), so that records damaged by the disk rather than by
+// a crash can still be looked at. Damage before the last segment, or a
+// log that does not reach back to the checkpoint, is ErrCorrupt.
 //
 // A request with an idempotency key seen among the last Options.KeyWindow
 // keys (remembered through checkpoints and the log) is not applied again:

@@ -3,6 +3,7 @@ package online
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math"
 	"os"
@@ -435,10 +436,14 @@ func (l *Learner[T]) replay(c *weights[T]) error {
 			if !last {
 				return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, herr)
 			}
-			l.problem("%s: %v: the segment is started again", path, herr)
-			if err := os.Remove(path); err != nil {
+			// A header torn as the segment was created holds no record; a
+			// damaged one may hold answered records: either way the bytes
+			// are kept aside, never deleted, and the segment started again.
+			kept, err := keepAside(path, ".corrupt")
+			if err != nil {
 				return err
 			}
+			l.problem("%s: %v: the segment is kept as %s and started again", path, herr, filepath.Base(kept))
 			break
 		}
 		if first > l.seq+1 {
@@ -1055,4 +1060,18 @@ func (l *Learner[T]) Scores(dst, x []T) error {
 		}
 	}
 	return nil
+}
+
+// keepAside renames path to path+suffix, or, when that exists, to
+// path+suffix+"-N" for the first N that does not, so that no damaged file
+// kept earlier is replaced. It returns the new name.
+func keepAside(path, suffix string) (string, error) {
+	to := path + suffix
+	for n := 1; ; n++ {
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		to = fmt.Sprintf("%s%s-%d", path, suffix, n)
+	}
+	return to, os.Rename(path, to)
 }
