@@ -204,3 +204,44 @@ func TestDamagedHeaderKept(t *testing.T) {
 		}
 	}
 }
+
+// TestAdoptCheckpointFails: when the adopted model's checkpoint cannot be
+// written, Adopt fails, the old model goes on answering, learning stops
+// (nothing is answered that the directory could not give back), and the
+// directory reopens to the old model with every answered request; the new
+// file is still ErrBaseChanged until adopted.
+func TestAdoptCheckpointFails(t *testing.T) {
+	b1 := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 6, 2, 31)
+	b2 := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 6, 2, 32)
+	dir := t.TempDir()
+	l := mustOpen(t, dir, b1, opts())
+	reqs := stream(b1, 8, false, 33)
+	history(t, l, reqs[:5])
+	live := model(t, l)
+	// A non-empty directory where the adoption's checkpoint goes: its
+	// rename fails, also for root.
+	block := filepath.Join(dir, ckptName(l.Status().Version+1))
+	if err := os.MkdirAll(filepath.Join(block, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Adopt(b2, sumOf(t, b2)); err == nil {
+		t.Fatal("Adopt succeeded without its checkpoint")
+	}
+	sameState(t, "served after the failed Adopt", model(t, l), live)
+	if _, err := l.Learn("after", reqs[5]); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Learn after a failed Adopt: %v, want ErrClosed", err)
+	}
+	l.crash()
+	if err := os.RemoveAll(block); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, b2, sumOf(t, b2), opts()); !errors.Is(err, ErrBaseChanged) {
+		t.Fatalf("reopened with the new file: %v, want ErrBaseChanged", err)
+	}
+	l = mustOpen(t, dir, b1, opts())
+	sameState(t, "reopened with the old file", model(t, l), live)
+	if v := l.Status().Version; v != 5 {
+		t.Errorf("version %d after reopening, want 5", v)
+	}
+	l.Close()
+}

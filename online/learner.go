@@ -938,11 +938,28 @@ func (l *Learner[T]) Adopt(m *perceptron.Model[T], sum [32]byte) error {
 	if err := compatible(&l.st, &st); err != nil {
 		return fmt.Errorf("%w: %v", ErrIncompatible, err)
 	}
+	// What the learner was, to go back to if the new model's checkpoint
+	// cannot be written.
+	base0, seq0, since0 := l.base, l.seq, l.since
+	st0, sh0, fixed0, a0, b0, cur0 := l.st, l.sh, l.fixed, l.a, l.b, l.cur.Load()
 	l.base = sum
 	l.seq++ // the adoption is a version of its own
 	l.since = 0
 	// New copies: readers of the old ones finish with them.
-	return l.fresh(m, st, l.seq)
+	if err := l.fresh(m, st, l.seq); err != nil {
+		// Without its checkpoint the adoption is not on disk (or only
+		// partly): the old model goes on answering predictions, and
+		// learning stops until the learner is opened again, when the
+		// directory says which base holds (a replaced file is then
+		// ErrBaseChanged until adopted once more). Nothing is learnt
+		// meanwhile, so nothing answered can be lost.
+		l.base, l.seq, l.since = base0, seq0, since0
+		l.st, l.sh, l.fixed, l.a, l.b = st0, sh0, fixed0, a0, b0
+		l.cur.Store(cur0)
+		l.err = fmt.Errorf("%w: adopting the model failed (%v); reopen the learner to recover", ErrClosed, err)
+		return err
+	}
+	return nil
 }
 
 // Base returns the SHA-256 of the base model file.
