@@ -8,6 +8,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The quantize subcommand:
@@ -74,10 +75,14 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 		q, err = quant.New(m)
 	case *perceptron.Model[float64]:
 		q, err = quant.New(m)
+	case *svm.LinearModel[float32]:
+		q, err = quant.New(m)
+	case *svm.LinearModel[float64]:
+		q, err = quant.New(m)
 	case *quant.Model:
 		return fmt.Errorf("%s: %w: it is quantised already", *in, errNotQuantizable)
 	default:
-		return fmt.Errorf("%s: %w: %s (only linear perceptron models are quantised)", *in, errNotQuantizable, lm.desc)
+		return fmt.Errorf("%s: %w: %s (only linear models are quantised: perceptrons and linear SVMs)", *in, errNotQuantizable, lm.desc)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", *in, errNotQuantizable, err)

@@ -116,11 +116,17 @@ var quantizeCases = []cliCase{
 			checkQuantPredictions(t, dir, mustRun(t, "predict", filepath.Join(dir, "iris.q"), td("iris.test.libsvm")), "")
 		}},
 	{name: "quantize a kernel model", setup: trainIris("-kernel", "rbf"), args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"},
-		code: exitFail, stderr: []string{"kernel-ovr", "only linear perceptron models"}, check: noFile("iris.q")},
-	{name: "quantize an SVM", setup: func(t *testing.T, dir string) {
+		code: exitFail, stderr: []string{"kernel-ovr", "only linear models"}, check: noFile("iris.q")},
+	{name: "quantize a linear SVM", setup: func(t *testing.T, dir string) {
 		mustRun(t, "train", "-q", "-algo", "svm", "-o", filepath.Join(dir, "iris.model"), td("iris.train.libsvm"))
+	}, args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"}, code: exitOK,
+		check: func(t *testing.T, dir, _, _ string) {
+			checkQuantPredictions(t, dir, mustRun(t, "predict", filepath.Join(dir, "iris.q"), td("iris.test.libsvm")), "")
+		}},
+	{name: "quantize a kernel SVM", setup: func(t *testing.T, dir string) {
+		mustRun(t, "train", "-q", "-algo", "svm", "-kernel", "rbf", "-o", filepath.Join(dir, "iris.model"), td("iris.train.libsvm"))
 	}, args: []string{"quantize", "-model", "iris.model", "-o", "iris.q"},
-		code: exitFail, stderr: []string{"only linear perceptron models"}, check: noFile("iris.q")},
+		code: exitFail, stderr: []string{"only linear models"}, check: noFile("iris.q")},
 	{name: "quantize a corrupt model", args: []string{"quantize", "-model", "{td}/corrupt.model", "-o", "iris.q"},
 		code: exitFail, stderr: []string{"corrupt"}, check: noFile("iris.q")},
 }
