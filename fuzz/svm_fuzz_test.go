@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"hash/crc32"
 	"math"
 	"testing"
@@ -44,7 +46,7 @@ func svmSeeds(t testing.TB) (bins, jsons [][]byte) {
 	}
 	p := m.Parts()
 	p.Index = nil
-	noIdx, err := svm.NewModel(p)
+	noIdx, err := expansion.New(p)
 	enc(noIdx, err)
 	return bins, jsons
 }
@@ -62,14 +64,15 @@ type svmDecoded interface {
 // checkSVMError fails unless err is one of the SVM decoders' errors.
 func checkSVMError(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, svm.ErrVersion) && !errors.Is(err, svm.ErrMismatch) {
-		t.Fatalf("error %q wraps none of svm.ErrCorrupt, ErrVersion, ErrMismatch", err)
+	if !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, svm.ErrVersion) && !errors.Is(err, svm.ErrMismatch) &&
+		!errors.Is(err, expansion.ErrCorrupt) && !errors.Is(err, expansion.ErrVersion) && !errors.Is(err, expansion.ErrMismatch) {
+		t.Fatalf("error %q wraps none of the svm and expansion packages' ErrCorrupt, ErrVersion, ErrMismatch", err)
 	}
 }
 
 // svmReceivers returns fresh receivers of the four model types.
-func svmReceivers() (*svm.Model[float32], *svm.Model[float64], *svm.LinearModel[float32], *svm.LinearModel[float64]) {
-	return new(svm.Model[float32]), new(svm.Model[float64]), new(svm.LinearModel[float32]), new(svm.LinearModel[float64])
+func svmReceivers() (*expansion.Model[float32], *expansion.Model[float64], *svm.LinearModel[float32], *svm.LinearModel[float64]) {
+	return new(expansion.Model[float32]), new(expansion.Model[float64]), new(svm.LinearModel[float32]), new(svm.LinearModel[float64])
 }
 
 // exerciseSVM scores a decoded model on a few samples and a small batch:
@@ -128,11 +131,11 @@ func exerciseSVM[T float32 | float64](t *testing.T, m interface {
 
 // checkSVMFile: data gives an error wrapping an SVM model-file sentinel in
 // every receiver, or a model, in exactly one, that re-encodes to the same
-// bytes, survives a JSON round trip, agrees with Inspect and EncodedSize,
+// bytes, survives a JSON round trip, agrees with model.Inspect,
 // is refused by the perceptron's decoders as another package's file, and
 // scores samples without panicking.
 func checkSVMFile(t *testing.T, data []byte) {
-	info, ierr := svm.Inspect(data)
+	info, ierr := model.Inspect(bytes.NewReader(data))
 	k32, k64, l32, l64 := svmReceivers()
 	accepted := 0
 	for _, m := range []svmDecoded{k32, k64, l32, l64} {
@@ -142,11 +145,9 @@ func checkSVMFile(t *testing.T, data []byte) {
 			continue
 		}
 		accepted++
-		if ierr != nil || info.Dims != m.Dims() || !info.Kind.IsKernel() && !info.Kind.IsLinear() {
-			t.Fatalf("Inspect = %+v, %v on an accepted file", info, ierr)
-		}
-		if size, need, err := svm.EncodedSize(data[:40]); err != nil || need != 0 || size != int64(len(data)) {
-			t.Fatalf("EncodedSize = %d, %d, %v; the file has %d bytes", size, need, err, len(data))
+		if ierr != nil || info.Dims != m.Dims() || info.Size != int64(len(data)) ||
+			!info.Kind.Kernel() && info.Kind != model.LinearSVMBinary && info.Kind != model.LinearSVMOneVsRest {
+			t.Fatalf("model.Inspect = %+v, %v on an accepted file of %d bytes", info, ierr, len(data))
 		}
 		again, err := m.MarshalBinary()
 		if err != nil {
@@ -200,7 +201,7 @@ func FuzzUnmarshalSVM(f *testing.F) {
 		checkSVMFile(t, data)
 		if len(data) >= 12 && (data[11] < 32 || data[11] > 41) {
 			// Not an SVM kind: every SVM decoder refuses it.
-			for _, m := range []svmDecoded{new(svm.Model[float64]), new(svm.LinearModel[float32])} {
+			for _, m := range []svmDecoded{new(expansion.Model[float64]), new(svm.LinearModel[float32])} {
 				if m.UnmarshalBinary(data) == nil {
 					t.Fatal("an SVM decoder accepts a file of another kind")
 				}

@@ -13,7 +13,7 @@
 // per support vector, "c₁ … c_{k−1} index:value …". The classifiers (svm_type
 // c_svc and nu_svc, which share the decision function) with the linear,
 // polynomial, RBF and sigmoid (tanh(γ·x·y + c₀), gram.Sigmoid) kernels
-// become an svm.Model[float64]: a binary model
+// become an expansion.Model[float64]: a binary model
 // for two classes, one-vs-one for more, with LIBSVM's pairwise decision
 // values mapped onto the model's sorted labels (a pair whose labels LIBSVM
 // lists in decreasing order has its coefficients and ρ negated) so that the
@@ -22,9 +22,9 @@
 // probB, Platt's sigmoid per pair) are parsed and returned in LIBSVMFile,
 // whose Probabilities method gives svm-predict -b 1's class probabilities
 // and label (Platt's sigmoid per pair, coupled as Wu, Lin and Weng, 2004);
-// the svm.Model's Predict is svm-predict's vote without -b.
+// the expansion.Model's Predict is svm-predict's vote without -b.
 //
-// WriteLIBSVM writes a binary or one-vs-one svm.Model as a c_svc file that
+// WriteLIBSVM writes a binary or one-vs-one expansion.Model as a c_svc file that
 // svm-predict reads; one-vs-rest has no LIBSVM form and is refused.
 //
 // # LIBLINEAR
@@ -74,7 +74,7 @@
 // protobuf field (e.g. ModelProto.graph.node[0].attribute[3] (rho)).
 //
 // WriteONNX writes an svm.LinearModel as a LinearClassifier, a binary or
-// one-vs-one svm.Model (or a Voting) as an SVMClassifier, and a Pipeline
+// one-vs-one expansion.Model (or a Voting) as an SVMClassifier, and a Pipeline
 // as its steps before its classifier. ONNX-ML's attributes are float32: a
 // float32 model, or a model read from an ONNX file, reads back bit for
 // bit; a float64 model with values that are not float32s is refused unless
@@ -86,7 +86,7 @@
 // module in increasing label order. ReadLIBSVM returns a file whose labels
 // are not in increasing order (LIBSVM lists them in order of first
 // appearance) also as a Voting, which counts votes as svm-predict does;
-// with the svm.Model alone, or a file in increasing order, a prediction
+// with the expansion.Model alone, or a file in increasing order, a prediction
 // differs from svm-predict's only where a decision value is exactly 0.
 // A LIBLINEAR model's prediction differs from liblinear-predict's only
 // where a decision value is exactly 0 or two classes' scores are equal.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -300,7 +301,7 @@ func TestWriteLIBSVM(t *testing.T) {
 
 // sameScores checks that two models give the same decision values within
 // rounding on the rows of a data file.
-func sameScores(t *testing.T, a, b *svm.Model[float64], path string) {
+func sameScores(t *testing.T, a, b *expansion.Model[float64], path string) {
 	t.Helper()
 	data := readRows(t, path, a.Dims())
 	sa, sb := make([]float64, a.NumScores()), make([]float64, b.NumScores())
@@ -329,7 +330,7 @@ func TestWriteLIBSVMShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const k, s, d = 4, 7, 3
 	npairs := k * (k - 1) / 2
-	p := svm.Parts[float64]{Kernel: gram.RBF{Gamma: 0.7}, Dims: d, Labels: []int{-3, 0, 5, 9}, Scheme: svm.OneVsOne,
+	p := expansion.Parts[float64]{Kernel: gram.RBF{Gamma: 0.7}, Dims: d, Labels: []int{-3, 0, 5, 9}, Scheme: expansion.OneVsOne,
 		SV: make([]float64, s*d), Coef: make([]float64, npairs*s), Bias: make([]float64, npairs)}
 	for i := range p.SV {
 		p.SV[i] = rng.NormFloat64()
@@ -345,7 +346,7 @@ func TestWriteLIBSVMShared(t *testing.T) {
 	for i := range p.Bias {
 		p.Bias[i] = rng.NormFloat64() * 0.1
 	}
-	m, err := svm.NewModel(p)
+	m, err := expansion.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // LIBSVMPrefix is how a LIBSVM model file begins.
@@ -51,7 +51,7 @@ func (o *Options) maxValues(size int) int {
 type LIBSVMFile struct {
 	// Model holds the decision functions, on the labels in increasing
 	// order.
-	Model *svm.Model[float64]
+	Model *expansion.Model[float64]
 	// Voting is Model predicting as svm-predict does when the file lists
 	// the labels in another order (vote ties and decision values of
 	// exactly 0 go to the class listed first and second); nil when the
@@ -239,9 +239,9 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	csr.Rows, csr.Cols = s, d
 
 	sorted, ours, bias := pairwise(labels, start, coef, rho)
-	parts := svm.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: svm.OneVsOne, Coef: ours, Bias: bias}
+	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: expansion.OneVsOne, Coef: ours, Bias: bias}
 	if k == 2 {
-		parts.Scheme = svm.Binary
+		parts.Scheme = expansion.Binary
 	}
 	if uint64(s)*uint64(d) <= 2*uint64(len(csr.Val))+64 && uint64(s)*uint64(d) <= uint64(limit) {
 		parts.SV = make([]float64, s*d)
@@ -253,7 +253,7 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	} else {
 		parts.Sparse = csr
 	}
-	m, err := svm.NewModel(parts)
+	m, err := expansion.New(parts)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)
 	}
@@ -334,7 +334,7 @@ func pairIndex(k, a, b int) int { return a*(2*k-a-1)/2 + b - a - 1 }
 
 // MarshalLIBSVM returns m as a LIBSVM model file (svm_type c_svc) that
 // svm-predict reads with m's predictions; see WriteLIBSVM.
-func MarshalLIBSVM[T svm.Float](m *svm.Model[T]) ([]byte, error) {
+func MarshalLIBSVM[T expansion.Float](m *expansion.Model[T]) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := WriteLIBSVM(&buf, m); err != nil {
 		return nil, err
@@ -351,13 +351,13 @@ func MarshalLIBSVM[T svm.Float](m *svm.Model[T]) ([]byte, error) {
 // support vector one class and uses it only in that class's pairs; a
 // support vector of m with a non-zero coefficient in pairs that share no
 // class is written once per class it needs.
-func WriteLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T]) error {
+func WriteLIBSVM[T expansion.Float](w io.Writer, m *expansion.Model[T]) error {
 	return writeLIBSVM(w, m, nil)
 }
 
 // writeLIBSVM writes m with its classes in the file order rank (the file
 // position of each class in increasing label order; nil for increasing).
-func writeLIBSVM[T svm.Float](w io.Writer, m *svm.Model[T], rank []int) error {
+func writeLIBSVM[T expansion.Float](w io.Writer, m *expansion.Model[T], rank []int) error {
 	lay, err := libsvmLayoutOf(m, rank)
 	if err != nil {
 		return err
@@ -446,8 +446,8 @@ type libsvmLayout struct {
 // increasing). LIBSVM gives each support vector one class and uses it only
 // in that class's pairs; a support vector of m with a non-zero coefficient
 // in pairs that share no class is written once per class it needs.
-func libsvmLayoutOf[T svm.Float](m *svm.Model[T], rank []int) (*libsvmLayout, error) {
-	if m.Scheme() == svm.OneVsRest {
+func libsvmLayoutOf[T expansion.Float](m *expansion.Model[T], rank []int) (*libsvmLayout, error) {
+	if m.Scheme() == expansion.OneVsRest {
 		return nil, fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
 	}
 	p := m.Parts()

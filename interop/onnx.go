@@ -3,6 +3,7 @@ package interop
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"sort"
@@ -64,7 +65,7 @@ type Classifier interface {
 // ONNXFile is what an ONNX-ML model file holds.
 type ONNXFile struct {
 	// Model predicts as the graph does: an *svm.LinearModel[float64]
-	// (LinearClassifier, MatMul+Add), an *svm.Model[float64] or a *Voting
+	// (LinearClassifier, MatMul+Add), an *expansion.Model[float64] or a *Voting
 	// (SVMClassifier), or a *Pipeline of one of them behind the graph's
 	// feature steps.
 	Model Classifier
@@ -765,11 +766,11 @@ func (b *graphBuilder) svmClassifier(n *onnxNode, labels []int) error {
 		lrho[p] = -v
 	}
 	sorted, ours, bias := pairwise(labels, start, perSV, lrho)
-	parts := svm.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: svm.OneVsOne, SV: svs, Coef: ours, Bias: bias}
+	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: expansion.OneVsOne, SV: svs, Coef: ours, Bias: bias}
 	if k == 2 {
-		parts.Scheme = svm.Binary
+		parts.Scheme = expansion.Binary
 	}
-	m, err := svm.NewModel(parts)
+	m, err := expansion.New(parts)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrModel, n.path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"os"
 	"os/exec"
@@ -247,8 +248,8 @@ func sameModel(t *testing.T, a, b Classifier) {
 				t.Fatalf("score %d: weights differ", r)
 			}
 		}
-	case *svm.Model[float64]:
-		p, q := x.Parts(), b.(*svm.Model[float64]).Parts()
+	case *expansion.Model[float64]:
+		p, q := x.Parts(), b.(*expansion.Model[float64]).Parts()
 		if p.Kernel != q.Kernel || p.Dims != q.Dims || !slices.Equal(p.Labels, q.Labels) ||
 			!bitsEqual(p.SV, q.SV) || !bitsEqual(p.Coef, q.Coef) || !bitsEqual(p.Bias, q.Bias) {
 			t.Fatalf("kernel SVMs differ: %v, %v", x, b)
@@ -348,7 +349,7 @@ func TestWriteONNX(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := roundTripONNX(t, m, "SVMClassifier")
-			back := f.Model.(*svm.Model[float64])
+			back := f.Model.(*expansion.Model[float64])
 			p, q := m.Parts(), back.Parts()
 			// The support vectors are grouped by class (LIBSVM's layout):
 			// each of ours is found with the same coefficients.

@@ -3,6 +3,7 @@ package interop
 import (
 	"bytes"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 
@@ -39,7 +40,7 @@ func MarshalONNX(m any, opts *ONNXOptions) ([]byte, error) {
 
 // WriteONNX writes m as an ONNX-ML model file: an svm.LinearModel
 // (float32 or float64) as a LinearClassifier, a binary or one-vs-one
-// svm.Model or a Voting as an SVMClassifier (LIBSVM's layout, as that
+// expansion.Model or a Voting as an SVMClassifier (LIBSVM's layout, as that
 // operator defines it), and a Pipeline as its steps (Scaler, Normalizer,
 // Cast) before its classifier. The graph reads a float tensor "X" of
 // [N, Dims] and writes the labels "label" (int64) and the decision values
@@ -60,9 +61,9 @@ func WriteONNX(w io.Writer, m any, opts *ONNXOptions) error {
 		node, d, err = linearNode(v, round)
 	case *svm.LinearModel[float32]:
 		node, d, err = linearNode(v, round)
-	case *svm.Model[float64]:
+	case *expansion.Model[float64]:
 		node, d, err = svmNode(v, nil, round)
-	case *svm.Model[float32]:
+	case *expansion.Model[float32]:
 		node, d, err = svmNode(v, nil, round)
 	case *Voting:
 		node, d, err = svmNode(v.Model, v.rank, round)
@@ -215,7 +216,7 @@ func linearNode[T svm.Float](m *svm.LinearModel[T], round bool) ([]byte, int, er
 	return nodeTail("LinearClassifier", a), d, nil
 }
 
-func svmNode[T svm.Float](m *svm.Model[T], rank []int, round bool) ([]byte, int, error) {
+func svmNode[T expansion.Float](m *expansion.Model[T], rank []int, round bool) ([]byte, int, error) {
 	lay, err := libsvmLayoutOf(m, rank)
 	if err != nil {
 		return nil, 0, err

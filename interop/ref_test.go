@@ -21,7 +21,7 @@ const svmData = "../svm/testdata"
 
 // refLIBSVM is LIBSVM 3.24's svm_predict_values, transcribed: the model
 // file parsed with strings.Fields and evaluated in its own order and in
-// float64, independent of the package's mapping onto svm.Model.
+// float64, independent of the package's mapping onto expansion.Model.
 type refLIBSVM struct {
 	kernel       string
 	gamma, coef0 float64

@@ -2,29 +2,29 @@ package interop
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"slices"
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
-// Voting is a binary or one-vs-one svm.Model[float64] read from a LIBSVM file whose
+// Voting is a binary or one-vs-one expansion.Model[float64] read from a LIBSVM file whose
 // labels are not in increasing order, predicting as svm-predict does: a
 // class with as many votes as another wins if the file lists it first,
 // and a decision value of exactly 0 votes for the pair's class the file
-// lists second. (The svm.Model alone breaks vote ties in increasing label
-// order.) Its other methods are the svm.Model's.
+// lists second. (The expansion.Model alone breaks vote ties in increasing label
+// order.) Its other methods are the expansion.Model's.
 type Voting struct {
-	*svm.Model[float64]
+	*expansion.Model[float64]
 	rank   []int // the file position of each class, in increasing label order
 	labels []int // increasing
 	pool   sync.Pool
 }
 
 // newVoting returns m predicting with the file order rank.
-func newVoting(m *svm.Model[float64], rank []int) *Voting {
+func newVoting(m *expansion.Model[float64], rank []int) *Voting {
 	return &Voting{Model: m, rank: rank, labels: m.Classes()}
 }
 
@@ -34,7 +34,7 @@ func newVoting(m *svm.Model[float64], rank []int) *Voting {
 func (v *Voting) WriteLIBSVM(w io.Writer) error { return writeLIBSVM(w, v.Model, v.rank) }
 
 // MarshalBinary refuses: the module's formats have no vote order, and the
-// svm.Model (v.Model) alone would break ties differently. Write v with
+// expansion.Model (v.Model) alone would break ties differently. Write v with
 // WriteLIBSVM, or marshal v.Model to accept that.
 func (v *Voting) MarshalBinary() ([]byte, error) { return nil, errVoting }
 
@@ -122,7 +122,7 @@ const votingBlock = 256
 func (v *Voting) PredictBatch(dst []int, X []float64) error {
 	d := v.Dims()
 	if len(X)%d != 0 || len(dst) != len(X)/d {
-		return fmt.Errorf("%w: len(X) = %d, Dims = %d, len(dst) = %d", svm.ErrDims, len(X), d, len(dst))
+		return fmt.Errorf("%w: len(X) = %d, Dims = %d, len(dst) = %d", expansion.ErrDims, len(X), d, len(dst))
 	}
 	r := v.NumScores()
 	for lo := 0; lo < len(dst); lo += votingBlock {
@@ -143,7 +143,7 @@ func (v *Voting) PredictBatch(dst []int, X []float64) error {
 // PredictBatchSparse writes the label of each row of X to dst.
 func (v *Voting) PredictBatchSparse(dst []int, X *dataset.CSR[float64]) error {
 	if X == nil || len(dst) != X.Rows {
-		return fmt.Errorf("%w: len(dst) = %d for a matrix of %v rows", svm.ErrDims, len(dst), rowsOf(X))
+		return fmt.Errorf("%w: len(dst) = %d for a matrix of %v rows", expansion.ErrDims, len(dst), rowsOf(X))
 	}
 	r := v.NumScores()
 	for lo := 0; lo < len(dst); lo += votingBlock {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 	"os"
@@ -124,8 +125,10 @@ func KindOf(m Model) Kind {
 		return QuantBinary - 1 + Kind(v.Kind())
 	case perceptronKind:
 		return Kind(v.Kind())
-	case *svm.Model[float32], *svm.Model[float64]:
-		return KernelSVMBinary + svmScheme(v.(scheme).Scheme())
+	case *expansion.Model[float32]:
+		return expansionKind(v.IsPerceptron(), v.Scheme())
+	case *expansion.Model[float64]:
+		return expansionKind(v.IsPerceptron(), v.Scheme())
 	case *svm.LinearModel[float32], *svm.LinearModel[float64]:
 		return LinearSVMBinary + svmScheme(v.(scheme).Scheme())
 	case *interop.Voting:
@@ -134,6 +137,22 @@ func KindOf(m Model) Kind {
 		return KindOf(v.Classifier())
 	}
 	return 0
+}
+
+// expansionKind is the kind of a kernel expansion: a kernel perceptron's
+// or a kernel SVM's, by its scheme.
+func expansionKind(perceptron bool, s expansion.Scheme) Kind {
+	base := KernelSVMBinary
+	if perceptron {
+		base = KernelPerceptronBinary
+	}
+	switch s {
+	case expansion.OneVsRest:
+		return base + 1
+	case expansion.OneVsOne, expansion.Argmax:
+		return base + 2
+	}
+	return base
 }
 
 // svmScheme is the offset of an SVM's scheme in its kinds.

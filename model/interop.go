@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -13,7 +14,7 @@ import (
 // Unmarshal read them by content; Marshal and Save write them.
 const (
 	// LIBSVM is the model file of LIBSVM's svm-train: a binary or
-	// one-vs-one kernel SVM (svm.Model, or interop.Voting when the file's
+	// one-vs-one kernel SVM (expansion.Model, or interop.Voting when the file's
 	// labels are not in increasing order).
 	LIBSVM Format = JSON + 1 + iota
 	// LIBLINEAR is the model file of LIBLINEAR's liblinear-train: a
@@ -21,7 +22,7 @@ const (
 	LIBLINEAR
 	// ONNX is an ONNX-ML model file (a ModelProto, recognised by its
 	// first field, ir_version): a LinearClassifier or MatMul graph
-	// (svm.LinearModel), an SVMClassifier (svm.Model or interop.Voting),
+	// (svm.LinearModel), an SVMClassifier (expansion.Model or interop.Voting),
 	// or either behind Scaler, Normalizer or Cast steps
 	// (interop.Pipeline); see package interop.
 	ONNX
@@ -81,11 +82,11 @@ func marshalText(m Model, f Format) ([]byte, error) {
 	var data []byte
 	var err error
 	switch v := m.(type) {
-	case *svm.Model[float64]:
+	case *expansion.Model[float64]:
 		if f == LIBSVM {
 			data, err = interop.MarshalLIBSVM(v)
 		}
-	case *svm.Model[float32]:
+	case *expansion.Model[float32]:
 		if f == LIBSVM {
 			data, err = interop.MarshalLIBSVM(v)
 		}

@@ -17,7 +17,7 @@ const (
 	KernelPerceptronBinary    Kind = 16
 	KernelPerceptronOneVsRest Kind = 17
 	KernelPerceptronArgmax    Kind = 18
-	// Kernel SVMs (svm.Model), by SMO.
+	// Kernel SVMs (expansion.Model), by SMO.
 	KernelSVMBinary    Kind = 32
 	KernelSVMOneVsRest Kind = 33
 	KernelSVMOneVsOne  Kind = 34

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
@@ -183,14 +184,27 @@ func isJSON(data []byte) bool {
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // encodedSize is the size of a binary file from its first bytes, as the
-// package that registered its kind gives it.
+// family of its kind gives it (the errors wrap that family's sentinels).
 func encodedSize(prefix []byte) (size, need int64, err error) {
-	if len(prefix) > 11 && Kind(prefix[11]).svm() {
-		size, need, err = svm.EncodedSize(prefix)
-	} else {
-		size, need, err = perceptron.EncodedSize(prefix)
-	}
+	size, need, err = familyErrs(prefix).EncodedSize(prefix)
 	return size, need, corrupt(err)
+}
+
+// familyErrs are the sentinels of the package that decodes the kind the
+// header at the start of p names: package expansion's for the kernel
+// expansions, svm's for the linear SVMs, quant's, else perceptron's.
+func familyErrs(p []byte) modelfile.Errors {
+	if len(p) > 11 {
+		switch k := Kind(p[11]); {
+		case k >= KernelSVMBinary && k <= KernelSVMOneVsOne:
+			return modelfile.Errors{Corrupt: expansion.ErrCorrupt, Version: expansion.ErrVersion, Mismatch: expansion.ErrMismatch}
+		case k.svm():
+			return modelfile.Errors{Corrupt: svm.ErrCorrupt, Version: svm.ErrVersion, Mismatch: svm.ErrMismatch}
+		case k.quant():
+			return modelfile.Errors{Corrupt: quant.ErrCorrupt, Version: quant.ErrVersion, Mismatch: quant.ErrMismatch}
+		}
+	}
+	return modelfile.Errors{Corrupt: perceptron.ErrCorrupt, Version: perceptron.ErrVersion, Mismatch: perceptron.ErrMismatch}
 }
 
 // readBinary reads a binary model file whose magic r starts with: the
@@ -204,17 +218,7 @@ func (o Options) readBinary(r io.Reader, fi os.FileInfo) ([]byte, error) {
 	var c bounded.Chunks
 	// family is the corrupt-file sentinel of the package whose kind the
 	// header names, which the errors wrap besides ErrCorrupt.
-	family := func() error {
-		if p := c.First(); len(p) > 11 {
-			switch k := Kind(p[11]); {
-			case k.svm():
-				return svm.ErrCorrupt
-			case k.quant():
-				return quant.ErrCorrupt
-			}
-		}
-		return perceptron.ErrCorrupt
-	}
+	family := func() error { return familyErrs(c.First()).Corrupt }
 	truncated := func(have, n int64) error {
 		return corrupt(fmt.Errorf("%w: %d bytes, the header implies at least %d (truncated)", family(), have, n))
 	}
@@ -301,7 +305,7 @@ func unmarshalBinary(data []byte) (Model, error) {
 		}
 		return q, nil
 	case k == KernelSVMBinary || k == KernelSVMOneVsRest || k == KernelSVMOneVsOne:
-		m = pick[svm.Model[float32], svm.Model[float64]](wide)
+		m = pick[expansion.Model[float32], expansion.Model[float64]](wide)
 	case k == LinearSVMBinary || k == LinearSVMOneVsRest:
 		m = pick[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
 	case k.Kernel():
@@ -349,7 +353,7 @@ func unmarshalJSON(data []byte) (Model, error) {
 	var m jsonModel
 	switch {
 	case head.Format == svmFormat && kernel:
-		m = pickJSON[svm.Model[float32], svm.Model[float64]](wide)
+		m = pickJSON[expansion.Model[float32], expansion.Model[float64]](wide)
 	case head.Format == svmFormat:
 		m = pickJSON[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
 	case kernel:
@@ -409,6 +413,7 @@ func jsonError(err error) error {
 
 // decodeErrors are the sentinels of the packages that decode model files.
 var decodeErrors = []error{perceptron.ErrCorrupt, perceptron.ErrVersion, perceptron.ErrMismatch,
+	expansion.ErrCorrupt, expansion.ErrVersion, expansion.ErrMismatch,
 	svm.ErrCorrupt, svm.ErrVersion, svm.ErrMismatch, quant.ErrCorrupt, quant.ErrVersion, quant.ErrMismatch}
 
 // corrupt wraps a decoding package's error in ErrCorrupt too, keeping its

@@ -12,7 +12,7 @@
 //     perceptrons of Freund and Schapire) and by Pegasos, and
 //     svm.LinearModel, made by dual coordinate descent (Hsieh et al., 2008);
 //   - kernel expansions, support vectors with coefficients and a kernel:
-//     perceptron.KernelModel (the kernel perceptron) and svm.Model (SMO,
+//     perceptron.KernelModel (the kernel perceptron) and expansion.Model (SMO,
 //     Platt 1998, as LIBSVM solves it);
 //   - quantised linear models, quant.Model: a Classifier[float32] that
 //     scores in int8.

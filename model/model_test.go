@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // onlyReader hides every method of r but Read: input of unknown length.
@@ -78,7 +78,7 @@ func TestLoadErrors(t *testing.T) {
 		{"header only", bin[:40], []error{model.ErrCorrupt}},
 		{"padded", long, []error{model.ErrCorrupt, model.ErrTooLarge}},
 		{"json cut", js[:len(js)/2], []error{model.ErrCorrupt}},
-		{"json null coefficient", []byte(strings.Replace(string(js), `"coefficients":[0,`, `"coefficients":[null,`, 1)), []error{model.ErrCorrupt, svm.ErrCorrupt}},
+		{"json null coefficient", []byte(strings.Replace(string(js), `"coefficients":[0,`, `"coefficients":[null,`, 1)), []error{model.ErrCorrupt, expansion.ErrCorrupt}},
 	}
 	for _, c := range cases {
 		for name, load := range map[string]func() (model.Model, error){

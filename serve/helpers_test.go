@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -179,7 +180,7 @@ func post(t testing.TB, c *http.Client, url, ct string, body []byte) (int, strin
 var (
 	_ serve.Classifier[float32] = (*perceptron.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*perceptron.KernelModel[float64])(nil)
-	_ serve.Classifier[float32] = (*svm.Model[float32])(nil)
+	_ serve.Classifier[float32] = (*expansion.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)
 )
 

@@ -103,20 +103,3 @@ func ExampleMaxMargin() {
 	// γ_D = 0.2425 (1/√17 = 0.2425), R = 1.7321, R²/γ² = 51.0
 	// w = (2.000, 2.000), b = -3.000, support vectors [1 2 3]
 }
-
-// A model's parts, as a model file stores them, rebuild the model.
-func ExampleNewModel() {
-	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
-	y := []int{-1, -1, 1, 1}
-	m, _, _ := svm.Fit(context.Background(), &dataset.Data[float64]{X: X, Rows: 4, Cols: 2}, y, svm.Options{Kernel: gram.RBF{Gamma: 2}, C: 10})
-	p := m.Parts()
-	m2, err := svm.NewModel(p)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	label, _ := m2.Predict([]float64{0.9, 0.1})
-	fmt.Println(p.Scheme, p.Labels, len(p.SV)/p.Dims, "support vectors; predicts", label)
-	// Output:
-	// binary [-1 1] 4 support vectors; predicts 1
-}

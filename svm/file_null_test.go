@@ -2,6 +2,7 @@ package svm
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestJSONNullRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(Model[float64]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
+			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(expansion.Model[float64]).UnmarshalJSON(b) }, expansion.ErrCorrupt, modelfile.ErrNull)
 		})
 	}
 	t.Run("kernel-sparse", func(t *testing.T) {
@@ -39,7 +40,7 @@ func TestJSONNullRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jsontest.CheckNulls(t, doc, func(b []byte) error { return new(Model[float32]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
+		jsontest.CheckNulls(t, doc, func(b []byte) error { return new(expansion.Model[float32]).UnmarshalJSON(b) }, expansion.ErrCorrupt, modelfile.ErrNull)
 	})
 	for i, m := range linears {
 		t.Run(fmt.Sprint("linear-", i), func(t *testing.T) {
@@ -69,7 +70,7 @@ func TestJSONDecodeMemory(t *testing.T) {
 		dec  func([]byte) error
 	}{
 		{"kernel-narrow", fmt.Sprintf(`{"format":"rosenblatt-svm","version":2,"type":"float64","kind":"kernel-binary","algorithm":"svm","dims":1,"labels":[-1,1],"kernel":{"type":"linear"},"support_vectors":%s,"machines":[{"negative":-1,"positive":1,"coefficients":[%s],"bias":0}]}`, rows(s, 1, 1), zeros(s)),
-			func(b []byte) error { return new(Model[float64]).UnmarshalJSON(b) }},
+			func(b []byte) error { return new(expansion.Model[float64]).UnmarshalJSON(b) }},
 		{"linear-wide", fmt.Sprintf(`{"format":"rosenblatt-svm","version":2,"type":"float64","kind":"linear-ovr","algorithm":"svm","dims":200000,"labels":[0,1,2],"weights":%s,"biases":[0,0,0]}`, rows(3, 200000, 0)),
 			func(b []byte) error { return new(LinearModel[float64]).UnmarshalJSON(b) }},
 	} {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
@@ -19,7 +20,7 @@ import (
 
 // fileModels trains one kernel model of each scheme and kernel and one
 // linear model of each scheme, on small integer data.
-func fileModels(t *testing.T) (kernels []*Model[float64], linears []*LinearModel[float64], X []float64, d int) {
+func fileModels(t *testing.T) (kernels []*expansion.Model[float64], linears []*LinearModel[float64], X []float64, d int) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(71, 72))
 	d = 3
@@ -67,7 +68,7 @@ func TestFileRoundTrip(t *testing.T) {
 	kernels, linears, X, d := fileModels(t)
 	n := len(X) / d
 	for i, m := range kernels {
-		back := roundTrip(t, m, new(Model[float64]))
+		back := roundTrip(t, m, new(expansion.Model[float64]))
 		p, q := m.Parts(), back.Parts()
 		if !slices.Equal(p.SV, q.SV) || !slices.Equal(p.Coef, q.Coef) || !slices.Equal(p.Bias, q.Bias) ||
 			!slices.Equal(p.Index, q.Index) || !slices.Equal(p.Labels, q.Labels) || p.Kernel != q.Kernel || p.Scheme != q.Scheme {
@@ -93,13 +94,13 @@ func TestFileRoundTrip(t *testing.T) {
 			}
 		}
 		// float32: the same parts, rounded, round-trip too.
-		p32 := Parts[float32]{Kernel: p.Kernel, Dims: p.Dims, Labels: p.Labels, Scheme: p.Scheme, SV: convert32(p.SV),
+		p32 := expansion.Parts[float32]{Kernel: p.Kernel, Dims: p.Dims, Labels: p.Labels, Scheme: p.Scheme, SV: convert32(p.SV),
 			Index: p.Index, Coef: convert32(p.Coef), Bias: convert32(p.Bias)}
-		m32, err := NewModel(p32)
+		m32, err := expansion.New(p32)
 		if err != nil {
 			t.Fatal(err)
 		}
-		roundTrip(t, m32, new(Model[float32]))
+		roundTrip(t, m32, new(expansion.Model[float32]))
 	}
 	for i, m := range linears {
 		back := roundTrip(t, m, new(LinearModel[float64]))
@@ -112,7 +113,7 @@ func TestFileRoundTrip(t *testing.T) {
 		}
 		data, _ := m.MarshalBinary()
 		info, err := Inspect(data)
-		if err != nil || info.Kind != linearKind(m.Scheme()) || !info.Kind.IsLinear() || info.Support != 0 || info.Dims != d {
+		if err != nil || info.Kind != linKind(m.Scheme()) || !info.Kind.IsLinear() || info.Support != 0 || info.Dims != d {
 			t.Fatalf("linear model %d: Inspect = %+v, %v", i, info, err)
 		}
 		var W32, b32 []float32
@@ -174,16 +175,16 @@ func TestFileCorrupt(t *testing.T) {
 	kernels, linears, _, _ := fileModels(t)
 	m := kernels[2] // one-vs-one, polynomial, 3 classes
 	data, _ := m.MarshalBinary()
-	var dst Model[float64]
+	var dst expansion.Model[float64]
 	for n := range len(data) {
-		if err := dst.UnmarshalBinary(data[:n]); !errors.Is(err, ErrCorrupt) {
+		if err := dst.UnmarshalBinary(data[:n]); !errors.Is(err, expansion.ErrCorrupt) {
 			t.Fatalf("truncated to %d bytes: %v", n, err)
 		}
 	}
-	if dst.d != 0 {
+	if dst.Dims() != 0 {
 		t.Fatal("a failed decode changed the receiver")
 	}
-	L := len(m.labels)
+	L := len(m.Classes())
 	body := modelfile.HeaderSize + 8*L
 	s := m.NumSupport()
 	le := binary.LittleEndian
@@ -195,7 +196,7 @@ func TestFileCorrupt(t *testing.T) {
 	// Offsets of the body's sections.
 	idxOff := body + modelfile.KernelSize
 	svOff := idxOff + 4*s
-	coefOff := svOff + 8*s*m.d
+	coefOff := svOff + 8*s*m.Dims()
 	biasOff := coefOff + 8*s*m.NumScores()
 	for _, tc := range []struct {
 		name string
@@ -228,36 +229,36 @@ func TestFileCorrupt(t *testing.T) {
 	} {
 		var err error
 		if tc.data == nil {
-			err = new(Model[float32]).UnmarshalBinary(data)
+			err = new(expansion.Model[float32]).UnmarshalBinary(data)
 		} else {
 			err = dst.UnmarshalBinary(tc.data)
 		}
-		if !errors.Is(err, tc.want) || tc.want == ErrModel && !errors.Is(err, ErrCorrupt) {
+		if !errors.Is(err, kernelErr(tc.want)) || tc.want == ErrModel && !errors.Is(err, expansion.ErrCorrupt) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
-		if dst.d != 0 {
+		if dst.Dims() != 0 {
 			t.Fatalf("%s: a failed decode changed the receiver", tc.name)
 		}
 	}
 	// A linear model's file is not a kernel model, and the reverse; the
 	// JSON forms likewise.
 	ld, _ := linears[1].MarshalBinary()
-	if err := dst.UnmarshalBinary(ld); !errors.Is(err, ErrMismatch) {
+	if err := dst.UnmarshalBinary(ld); !errors.Is(err, expansion.ErrMismatch) {
 		t.Errorf("linear file into a Model: %v", err)
 	}
 	if err := new(LinearModel[float64]).UnmarshalBinary(data); !errors.Is(err, ErrMismatch) {
 		t.Errorf("kernel file into a LinearModel: %v", err)
 	}
 	lj, _ := linears[1].MarshalJSON()
-	if err := dst.UnmarshalJSON(lj); !errors.Is(err, ErrMismatch) {
+	if err := dst.UnmarshalJSON(lj); !errors.Is(err, expansion.ErrMismatch) {
 		t.Errorf("linear JSON into a Model: %v", err)
 	}
 	kj, _ := m.MarshalJSON()
 	if err := new(LinearModel[float64]).UnmarshalJSON(kj); !errors.Is(err, ErrMismatch) {
 		t.Errorf("kernel JSON into a LinearModel: %v", err)
 	}
-	if err := new(Model[float32]).UnmarshalJSON(kj); !errors.Is(err, ErrMismatch) {
-		t.Errorf("float64 JSON into a Model[float32]: %v", err)
+	if err := new(expansion.Model[float32]).UnmarshalJSON(kj); !errors.Is(err, expansion.ErrMismatch) {
+		t.Errorf("float64 JSON into an expansion.Model[float32]: %v", err)
 	}
 	// The linear body: truncations, and a count.
 	for n := range len(ld) {
@@ -327,9 +328,13 @@ func TestJSONCorrupt(t *testing.T) {
 		if tc.linear {
 			err = new(LinearModel[float64]).UnmarshalJSON(tc.doc)
 		} else {
-			err = new(Model[float64]).UnmarshalJSON(tc.doc)
+			err = new(expansion.Model[float64]).UnmarshalJSON(tc.doc)
 		}
-		if !errors.Is(err, tc.want) || tc.want == ErrModel && !errors.Is(err, ErrCorrupt) {
+		want, corrupt := tc.want, error(ErrCorrupt)
+		if !tc.linear {
+			want, corrupt = kernelErr(want), expansion.ErrCorrupt
+		}
+		if !errors.Is(err, want) || tc.want == ErrModel && !errors.Is(err, corrupt) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -343,9 +348,9 @@ func TestJSONCorrupt(t *testing.T) {
 // pointer kernel is stored as its value (else a file would not say which
 // kernel it is).
 func TestNewModelIndex(t *testing.T) {
-	p := Parts[float64]{Kernel: &gram.RBF{Gamma: 1}, Dims: 1, Labels: []int{-1, 1}, Scheme: Binary,
+	p := expansion.Parts[float64]{Kernel: &gram.RBF{Gamma: 1}, Dims: 1, Labels: []int{-1, 1}, Scheme: expansion.Binary,
 		SV: []float64{0, 1}, Index: []int{3, 5}, Coef: []float64{-1, 1}, Bias: []float64{0}}
-	m, err := NewModel(p)
+	m, err := expansion.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +361,7 @@ func TestNewModelIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Model[float64]
+	var back expansion.Model[float64]
 	if err := back.UnmarshalBinary(data); err != nil || back.Kernel() != (gram.RBF{Gamma: 1}) {
 		t.Fatalf("%v, %v", err, back.Kernel())
 	}
@@ -366,17 +371,17 @@ func TestNewModelIndex(t *testing.T) {
 	}
 	for _, idx := range bad {
 		p.Index = idx
-		if _, err := NewModel(p); !errors.Is(err, ErrModel) {
+		if _, err := expansion.New(p); !errors.Is(err, expansion.ErrModel) {
 			t.Errorf("Index %v: %v", idx, err)
 		}
 	}
 	// No support vectors: no index either way, so the two forms agree.
-	e := Parts[float64]{Kernel: gram.Linear{}, Dims: 2, Labels: []int{1, 2}, Scheme: Binary, Index: []int{}, Bias: []float64{0.5}}
-	m, err = NewModel(e)
+	e := expansion.Parts[float64]{Kernel: gram.Linear{}, Dims: 2, Labels: []int{1, 2}, Scheme: expansion.Binary, Index: []int{}, Bias: []float64{0.5}}
+	m, err = expansion.New(e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	roundTrip(t, m, new(Model[float64]))
+	roundTrip(t, m, new(expansion.Model[float64]))
 	if got, _ := m.Predict([]float64{3, 4}); got != 2 {
 		t.Errorf("a model without support vectors predicts %d, want 2 (bias 0.5 > 0)", got)
 	}

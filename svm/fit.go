@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/fit"
 )
 
@@ -31,10 +32,10 @@ import (
 // ErrBudget or, with C = +Inf, ErrNotSeparable. A machine that reaches
 // Options.MaxIter is not an error: the model is returned and the report's
 // Converged is false. The report's Detail is the run's *Info.
-func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options) (*Model[T], *fit.Report, error) {
+func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options) (*expansion.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	var (
-		m    *Model[T]
+		m    *expansion.Model[T]
 		info *Info
 		err  error
 	)

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -312,7 +313,7 @@ func convert32(x []float64) []float32 {
 // positive = pos) and checks the KKT conditions of the C-SVC within tol:
 // 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0, yᵢf(xᵢ) ≥ 1 − tol where αᵢ = 0, ≤ 1 + tol where
 // αᵢ = C, within tol of 1 in between.
-func checkKKT(t *testing.T, m *Model[float64], r int, X []float64, d int, y []int, pos int, C, tol float64) {
+func checkKKT(t *testing.T, m *expansion.Model[float64], r int, X []float64, d int, y []int, pos int, C, tol float64) {
 	t.Helper()
 	s := m.NumSupport()
 	coef, b := m.Coefficients(r)

@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math/rand/v2"
 	"testing"
 
@@ -26,12 +27,14 @@ func TestSparseBatchMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, expansion.ErrDims, []csrtest.Method[float32]{
 		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
 		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
 		}},
 		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+	})
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
 		{Name: "LinearModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
 		{Name: "LinearModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
@@ -69,11 +72,11 @@ func TestAccuracySparse(t *testing.T) {
 		{"short labels", c, y[:10]},
 	} {
 		_, errS := m.AccuracySparse(tc.c, tc.y)
-		if !errors.Is(errS, ErrDims) {
+		if !errors.Is(errS, expansion.ErrDims) {
 			t.Errorf("%s: %v, want ErrDims", tc.name, errS)
 		}
 	}
-	if _, err := dm.Accuracy(nil, nil); !errors.Is(err, ErrDims) {
+	if _, err := dm.Accuracy(nil, nil); !errors.Is(err, expansion.ErrDims) {
 		t.Errorf("dense Accuracy with no samples: %v, want ErrDims (the sparse one's)", err)
 	}
 }

@@ -3,6 +3,7 @@ package svm
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -72,7 +73,7 @@ func TestTrainSparseIsDense(t *testing.T) {
 	}
 }
 
-func compareSparseFit(t *testing.T, name string, dm, sm *Model[float32], dinfo, sinfo *Info) {
+func compareSparseFit(t *testing.T, name string, dm, sm *expansion.Model[float32], dinfo, sinfo *Info) {
 	t.Helper()
 	di, si := dm.SupportIndices(), sm.SupportIndices()
 	if len(di) != len(si) || len(di) == 0 {
@@ -112,7 +113,7 @@ func compareSparseFit(t *testing.T, name string, dm, sm *Model[float32], dinfo, 
 	}
 }
 
-func checkScoresAgree(t *testing.T, name string, dm, sm *Model[float32], X []float32, c *dataset.CSR[float32]) {
+func checkScoresAgree(t *testing.T, name string, dm, sm *expansion.Model[float32], X []float32, c *dataset.CSR[float32]) {
 	t.Helper()
 	d := dm.Dims()
 	r := dm.NumScores()
@@ -158,7 +159,7 @@ func checkScoresAgree(t *testing.T, name string, dm, sm *Model[float32], X []flo
 
 // TestSparseModelFile: a model with sparse support vectors survives the
 // binary and the JSON form (same parts, same scores), Inspect says it is
-// sparse, and every truncation of the file is ErrCorrupt, never a panic.
+// sparse, and every truncation of the file is expansion.ErrCorrupt, never a panic.
 func TestSparseModelFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 66))
 	_, y, c := sparseInt(r, 60, 40, 3)
@@ -186,11 +187,11 @@ func TestSparseModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, dec := range map[string]func(*Model[float32]) error{
-		"binary": func(m2 *Model[float32]) error { return m2.UnmarshalBinary(b) },
-		"json":   func(m2 *Model[float32]) error { return m2.UnmarshalJSON(j) },
+	for name, dec := range map[string]func(*expansion.Model[float32]) error{
+		"binary": func(m2 *expansion.Model[float32]) error { return m2.UnmarshalBinary(b) },
+		"json":   func(m2 *expansion.Model[float32]) error { return m2.UnmarshalJSON(j) },
 	} {
-		var m2 Model[float32]
+		var m2 expansion.Model[float32]
 		if err := dec(&m2); err != nil {
 			t.Fatal(name, err)
 		}
@@ -217,16 +218,16 @@ func TestSparseModelFile(t *testing.T) {
 		}
 	}
 	for n := 0; n < len(b); n++ {
-		var m2 Model[float32]
-		if err := m2.UnmarshalBinary(b[:n]); !errors.Is(err, ErrCorrupt) {
-			t.Fatalf("truncated to %d bytes: %v, want ErrCorrupt", n, err)
+		var m2 expansion.Model[float32]
+		if err := m2.UnmarshalBinary(b[:n]); !errors.Is(err, expansion.ErrCorrupt) {
+			t.Fatalf("truncated to %d bytes: %v, want expansion.ErrCorrupt", n, err)
 		}
 	}
 }
 
 // TestSparseSampleErrors: a sparse sample wider than the model, with
 // unsorted or repeated features, mismatched lengths or a NaN is an error
-// (ErrDims, ErrNonFinite), never a panic, for sparse and dense models.
+// (expansion.ErrDims, expansion.ErrNonFinite), never a panic, for sparse and dense models.
 func TestSparseSampleErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 77))
 	X, y, c := sparseInt(r, 40, 10, 2)
@@ -239,23 +240,23 @@ func TestSparseSampleErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	wide := &dataset.CSR[float32]{Rows: 1, Cols: 11, Ptr: []int{0, 1}, Idx: []int32{10}, Val: []float32{1}, Y: []int{0}}
-	for _, m := range []*Model[float32]{sm, dm} {
+	for _, m := range []*expansion.Model[float32]{sm, dm} {
 		for _, tc := range []struct {
 			name string
 			x    dataset.SparseRow[float32]
 			want error
 		}{
-			{"wider", dataset.SparseRow[float32]{Idx: []int32{2, 10}, Val: []float32{1, 1}}, ErrDims},
-			{"negative", dataset.SparseRow[float32]{Idx: []int32{-1}, Val: []float32{1}}, ErrDims},
-			{"repeated", dataset.SparseRow[float32]{Idx: []int32{3, 3}, Val: []float32{1, 1}}, ErrDims},
-			{"lengths", dataset.SparseRow[float32]{Idx: []int32{3}, Val: nil}, ErrDims},
-			{"nan", dataset.SparseRow[float32]{Idx: []int32{3}, Val: []float32{float32(math.NaN())}}, ErrNonFinite},
+			{"wider", dataset.SparseRow[float32]{Idx: []int32{2, 10}, Val: []float32{1, 1}}, expansion.ErrDims},
+			{"negative", dataset.SparseRow[float32]{Idx: []int32{-1}, Val: []float32{1}}, expansion.ErrDims},
+			{"repeated", dataset.SparseRow[float32]{Idx: []int32{3, 3}, Val: []float32{1, 1}}, expansion.ErrDims},
+			{"lengths", dataset.SparseRow[float32]{Idx: []int32{3}, Val: nil}, expansion.ErrDims},
+			{"nan", dataset.SparseRow[float32]{Idx: []int32{3}, Val: []float32{float32(math.NaN())}}, expansion.ErrNonFinite},
 		} {
 			if _, err := m.PredictSparse(tc.x); !errors.Is(err, tc.want) {
 				t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 			}
 		}
-		if err := m.PredictBatchSparse(make([]int, 1), wide); !errors.Is(err, ErrDims) {
+		if err := m.PredictBatchSparse(make([]int, 1), wide); !errors.Is(err, expansion.ErrDims) {
 			t.Errorf("a matrix wider than the model: %v", err)
 		}
 		if p, err := m.PredictSparse(dataset.SparseRow[float32]{}); err != nil || (p != 0 && p != 1) {
@@ -306,7 +307,7 @@ func FuzzSparseModelFile(f *testing.F) {
 				data = reseal(data) // past the checksum, into the decoder
 			}
 		}
-		var m2 Model[float32]
+		var m2 expansion.Model[float32]
 		if err := m2.UnmarshalBinary(data); err != nil {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -125,17 +126,17 @@ func TestKKT(t *testing.T) {
 
 // subModel returns machine r of m as a binary model over the training
 // rows' indices renumbered to the machine's own rows.
-func subModel(m *Model[float64], r int, y []int) *Model[float64] {
+func subModel(m *expansion.Model[float64], r int, y []int) *expansion.Model[float64] {
 	p := m.Parts()
 	s := m.NumSupport()
 	neg, pos := m.Pair(r)
 	rows := map[int]int{} // training row → machine row
 	for i, v := range y {
-		if v == pos || m.scheme == OneVsRest || v == neg {
+		if v == pos || m.Scheme() == expansion.OneVsRest || v == neg {
 			rows[i] = len(rows)
 		}
 	}
-	q := Parts[float64]{Kernel: p.Kernel, Dims: p.Dims, Labels: []int{math.MinInt, pos}, Scheme: Binary,
+	q := expansion.Parts[float64]{Kernel: p.Kernel, Dims: p.Dims, Labels: []int{math.MinInt, pos}, Scheme: expansion.Binary,
 		Bias: []float64{p.Bias[r]}}
 	for j := range s {
 		c := p.Coef[r*s+j]
@@ -146,7 +147,7 @@ func subModel(m *Model[float64], r int, y []int) *Model[float64] {
 		q.Index = append(q.Index, rows[p.Index[j]])
 		q.Coef = append(q.Coef, c)
 	}
-	sub, err := NewModel(q)
+	sub, err := expansion.New(q)
 	if err != nil {
 		panic(err)
 	}
@@ -367,7 +368,7 @@ func TestSourcesIdentical(t *testing.T) {
 			{OneVsRest, 0, true}, {OneVsRest, full - 1, false}, {OneVsRest, -1, false},
 		}
 		for _, kern := range testKernels {
-			ref := map[Scheme]*Model[float64]{}
+			ref := map[Scheme]*expansion.Model[float64]{}
 			for _, p := range paths {
 				m, info, err := trainDense(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Workers: 2})
 				if err != nil {
@@ -381,7 +382,7 @@ func TestSourcesIdentical(t *testing.T) {
 					ref[p.sch] = m
 					continue
 				}
-				if !slices.Equal(m.coef, r.coef) || !slices.Equal(m.bias, r.bias) || !slices.Equal(m.index, r.index) {
+				if !slices.Equal(m.Parts().Coef, r.Parts().Coef) || !slices.Equal(m.Parts().Bias, r.Parts().Bias) || !slices.Equal(m.SupportIndices(), r.SupportIndices()) {
 					t.Errorf("%d classes, %v, %v, GramBytes %d: model differs from GramBytes 0's", k, kern, p.sch, p.budget)
 				}
 			}
@@ -403,7 +404,7 @@ func TestThreadsIdentical(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(a.coef, b.coef) || !slices.Equal(a.bias, b.bias) {
+		if !slices.Equal(a.Parts().Coef, b.Parts().Coef) || !slices.Equal(a.Parts().Bias, b.Parts().Bias) {
 			t.Errorf("%v: Workers 1 and 3 give different models", sch)
 		}
 	}
@@ -425,8 +426,8 @@ func TestImplementations(t *testing.T) {
 	Xt, _ := randInt(r, 200, 6, 4, 3)
 	const C = 0.01
 	for _, k := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}} {
-		var ref *Model[float64]
-		var ref32 *Model[float32]
+		var ref *expansion.Model[float64]
+		var ref32 *expansion.Model[float32]
 		var refInfo *Info
 		var refPred []int
 		for _, im := range kernel.Impls() {
@@ -450,18 +451,18 @@ func TestImplementations(t *testing.T) {
 				ref, ref32, refInfo, refPred = m, m32, info32, pred
 				continue
 			}
-			compareModels(t, name, m.coef, ref.coef, m.index, ref.index, 1e-6)
+			compareModels(t, name, m.Parts().Coef, ref.Parts().Coef, m.SupportIndices(), ref.SupportIndices(), 1e-6)
 			for p := range info32.Problems {
 				if a, b := info32.Problems[p].Dual, refInfo.Problems[p].Dual; math.Abs(a-b) > 1e-3*math.Abs(b) {
 					t.Errorf("%s/f32: machine %d dual %v, first implementation %v", name, p, a, b)
 				}
 			}
-			alpha := func(m *Model[float32]) map[int]float64 {
+			alpha := func(m *expansion.Model[float32]) map[int]float64 {
 				a := map[int]float64{}
 				s := m.NumSupport()
-				for j, i := range m.index {
+				for j, i := range m.SupportIndices() {
 					for rr := range m.NumScores() {
-						a[i] = max(a[i], math.Abs(float64(m.coef[rr*s+j])))
+						a[i] = max(a[i], math.Abs(float64(m.Parts().Coef[rr*s+j])))
 					}
 				}
 				return a
@@ -562,40 +563,6 @@ func TestPredictPaths(t *testing.T) {
 	}
 }
 
-// TestDecide: the tie rules of the three schemes.
-func TestDecide(t *testing.T) {
-	bin := &Model[float64]{labels: []int{-1, 1}, scheme: Binary}
-	ovr := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsRest}
-	ovo := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsOne}
-	votes := make([]int, 3)
-	cases := []struct {
-		m    *Model[float64]
-		sc   []float64
-		want int
-	}{
-		{bin, []float64{0}, -1},
-		{bin, []float64{1e-300}, 1},
-		{ovr, []float64{1, 2, 2}, 5}, // tie → smaller label
-		{ovr, []float64{-3, -2, -1}, 9},
-		// pairs (3,5), (3,9), (5,9): 5, 3, 9 → one vote each → 3
-		{ovo, []float64{1, -1, 1}, 3},
-		// 5, 9, 9 → 9
-		{ovo, []float64{1, 1, 1}, 9},
-		// zero votes for the smaller label of the pair
-		{ovo, []float64{0, 0, 0}, 3},
-	}
-	for i, c := range cases {
-		if got := c.m.decide(c.sc, votes); got != c.want {
-			t.Errorf("case %d: %d, want %d", i, got, c.want)
-		}
-	}
-	for r, want := range [][2]int{{0, 1}, {0, 2}, {1, 2}} {
-		if a, b := pairOf(3, r); a != want[0] || b != want[1] {
-			t.Errorf("pairOf(3, %d) = %d, %d", r, a, b)
-		}
-	}
-}
-
 // TestErrors: bad input is an error wrapping the right sentinel, never a
 // panic.
 func TestErrors(t *testing.T) {
@@ -663,20 +630,20 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Predict([]float64{1}); !errors.Is(err, ErrDims) {
+	if _, err := m.Predict([]float64{1}); !errors.Is(err, expansion.ErrDims) {
 		t.Errorf("short sample: %v", err)
 	}
-	if _, err := m.Predict([]float64{1, math.NaN()}); !errors.Is(err, ErrNonFinite) {
+	if _, err := m.Predict([]float64{1, math.NaN()}); !errors.Is(err, expansion.ErrNonFinite) {
 		t.Errorf("NaN sample: %v", err)
 	}
-	if err := m.PredictBatch(make([]int, 2), X); !errors.Is(err, ErrDims) {
+	if err := m.PredictBatch(make([]int, 2), X); !errors.Is(err, expansion.ErrDims) {
 		t.Errorf("short dst: %v", err)
 	}
-	if err := m.ScoresBatch(make([]float64, 2), X); !errors.Is(err, ErrDims) {
+	if err := m.ScoresBatch(make([]float64, 2), X); !errors.Is(err, expansion.ErrDims) {
 		t.Errorf("short score dst: %v", err)
 	}
-	var zero Model[float64]
-	if _, err := zero.Predict([]float64{1, 2}); !errors.Is(err, ErrModel) {
+	var zero expansion.Model[float64]
+	if _, err := zero.Predict([]float64{1, 2}); !errors.Is(err, expansion.ErrModel) {
 		t.Errorf("zero model: %v", err)
 	}
 }
@@ -776,7 +743,7 @@ func TestNewModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := m.Parts()
-	m2, err := NewModel(p)
+	m2, err := expansion.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,25 +751,25 @@ func TestNewModel(t *testing.T) {
 	_ = m.PredictBatch(a, X)
 	_ = m2.PredictBatch(b, X)
 	if !slices.Equal(a, b) {
-		t.Error("NewModel(Parts()) predicts differently")
+		t.Error("expansion.New(Parts()) predicts differently")
 	}
-	bad := []func(*Parts[float64]){
-		func(p *Parts[float64]) { p.Kernel = nil },
-		func(p *Parts[float64]) { p.Dims = 0 },
-		func(p *Parts[float64]) { p.Labels = []int{2, 1, 3} },
-		func(p *Parts[float64]) { p.Scheme = Binary },
-		func(p *Parts[float64]) { p.Coef = p.Coef[1:] },
-		func(p *Parts[float64]) { p.Bias = append(p.Bias, 0) },
-		func(p *Parts[float64]) { p.SV = p.SV[1:] },
-		func(p *Parts[float64]) { p.Index = p.Index[1:] },
-		func(p *Parts[float64]) { p.Coef[0] = math.NaN() },
-		func(p *Parts[float64]) { p.SV[0] = math.Inf(1) },
-		func(p *Parts[float64]) { p.Kernel = gram.RBF{} },
+	bad := []func(*expansion.Parts[float64]){
+		func(p *expansion.Parts[float64]) { p.Kernel = nil },
+		func(p *expansion.Parts[float64]) { p.Dims = 0 },
+		func(p *expansion.Parts[float64]) { p.Labels = []int{2, 1, 3} },
+		func(p *expansion.Parts[float64]) { p.Scheme = expansion.Binary },
+		func(p *expansion.Parts[float64]) { p.Coef = p.Coef[1:] },
+		func(p *expansion.Parts[float64]) { p.Bias = append(p.Bias, 0) },
+		func(p *expansion.Parts[float64]) { p.SV = p.SV[1:] },
+		func(p *expansion.Parts[float64]) { p.Index = p.Index[1:] },
+		func(p *expansion.Parts[float64]) { p.Coef[0] = math.NaN() },
+		func(p *expansion.Parts[float64]) { p.SV[0] = math.Inf(1) },
+		func(p *expansion.Parts[float64]) { p.Kernel = gram.RBF{} },
 	}
 	for i, f := range bad {
 		q := m.Parts()
 		f(&q)
-		if _, err := NewModel(q); !errors.Is(err, ErrModel) {
+		if _, err := expansion.New(q); !errors.Is(err, expansion.ErrModel) {
 			t.Errorf("case %d: %v", i, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -117,7 +118,7 @@ type solution struct {
 // trainDense fits a C-SVC on the row-major data X (d features per row) with
 // labels y: binary for two distinct labels, one-vs-one or one-vs-rest
 // (Options.Multiclass) for more. See trainDenseContext.
-func trainDense[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+func trainDense[T Float](X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	return trainDenseContext(context.Background(), X, d, y, opts)
 }
 
@@ -130,7 +131,7 @@ func trainDense[T Float](X []T, d int, y []int, opts Options) (*Model[T], *Info,
 // than two classes), ErrOption, ErrBudget or, with C = +Inf,
 // ErrNotSeparable. A machine that reaches Options.MaxIter is not an
 // error: the model is returned and Info.Converged is false.
-func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*Model[T], *Info, error) {
+func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +148,7 @@ func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts
 
 // solveAll trains the machines of tr's data (dense X or sparse sp) with labels
 // y and assembles the model.
-func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T], *Info, error) {
+func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*expansion.Model[T], *Info, error) {
 	cfg := tr.cfg
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
@@ -196,7 +197,7 @@ func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*Model[T],
 // their support vectors (in training row order) and an R×S coefficient
 // matrix. The support vectors are copied from X, or from sp (as sparse
 // rows) if it is not nil.
-func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*Model[T], error) {
+func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*expansion.Model[T], error) {
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = -1
@@ -216,28 +217,43 @@ func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme
 		}
 	}
 	s := len(index)
-	m := &Model[T]{kern: cfg.kern, d: d, labels: labels, scheme: scheme, index: index,
-		coef: make([]T, len(probs)*s), bias: make([]T, len(probs))}
+	p := expansion.Parts[T]{Kernel: cfg.kern, Dims: d, Labels: labels, Scheme: expansionScheme(scheme), Index: index,
+		Coef: make([]T, len(probs)*s), Bias: make([]T, len(probs))}
 	if sp != nil {
-		m.ssv = selectRows(sp, index)
+		p.Sparse = selectRows(sp, index)
 	} else {
-		m.sv = make([]T, s*d)
+		p.SV = make([]T, s*d)
 		for j, i := range index {
-			copy(m.sv[j*d:(j+1)*d], X[i*d:(i+1)*d])
+			copy(p.SV[j*d:(j+1)*d], X[i*d:(i+1)*d])
 		}
 	}
-	for r, p := range probs {
+	for r, pr := range probs {
 		for q, a := range sols[r].alpha {
 			if a > 0 {
-				m.coef[r*s+int(pos[p.rows[q]])] = T(a * float64(p.y[q]))
+				p.Coef[r*s+int(pos[pr.rows[q]])] = T(a * float64(pr.y[q]))
 			}
 		}
-		m.bias[r] = T(sols[r].info.Bias)
+		p.Bias[r] = T(sols[r].info.Bias)
 	}
-	if err := m.init(cfg.impl); err != nil {
-		return nil, err
+	m, err := expansion.Build(p, cfg.impl)
+	if err != nil {
+		if errors.Is(err, expansion.ErrNonFinite) {
+			return nil, fmt.Errorf("%w: %w", ErrNonFinite, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrOption, err)
 	}
 	return m, nil
+}
+
+// expansionScheme is the model's scheme of a training scheme.
+func expansionScheme(s Scheme) expansion.Scheme {
+	switch s {
+	case OneVsRest:
+		return expansion.OneVsRest
+	case OneVsOne:
+		return expansion.OneVsOne
+	}
+	return expansion.Binary
 }
 
 // trainer runs the binary machines of one trainDense call.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 				case "kernel perceptron":
 					err = new(perceptron.KernelModel[float32]).UnmarshalBinary(h)
 				case "kernel svm":
-					err = new(svm.Model[float32]).UnmarshalBinary(h)
+					err = new(expansion.Model[float32]).UnmarshalBinary(h)
 				case "linear svm":
 					err = new(svm.LinearModel[float32]).UnmarshalBinary(h)
 				case "quant":
@@ -116,7 +117,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 			}
 			alloc = memtest.Allocated(func() { _, err = loadModel(p) })
 			t.Logf("loadModel: %v (%d bytes allocated)", err, alloc)
-			if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, svm.ErrCorrupt) || alloc > bound {
+			if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, expansion.ErrCorrupt) || alloc > bound {
 				t.Errorf("loadModel of the file: %v, %d bytes allocated", err, alloc)
 			}
 			if fifo := mkfifo(t, dir, name); fifo != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"strconv"
 	"unsafe"
@@ -129,7 +130,7 @@ func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 		return m, true
 	case *svm.LinearModel[T]:
 		return m, true
-	case *svm.Model[T]:
+	case *expansion.Model[T]:
 		return m, m.SparseSupport() != nil
 	case *perceptron.KernelModel[T]:
 		return m, m.SparseSupport() != nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ const (
 // svmFile is an SVM model file read with package svm only.
 type svmFile struct {
 	classifier[float32]
-	scheme svm.Scheme
+	scheme string // the Scheme's name
 	kernel bool
 }
 
@@ -57,17 +58,17 @@ func loadSVM32(t *testing.T, path string) svmFile {
 		t.Fatal(err)
 	}
 	decode := func(m unmarshaler) error { return decodeFile(b, m) }
-	km := new(svm.Model[float32])
+	km := new(expansion.Model[float32])
 	err1 := decode(km)
 	if err1 == nil {
-		return svmFile{km, km.Scheme(), true}
+		return svmFile{km, km.Scheme().String(), true}
 	}
 	lm := new(svm.LinearModel[float32])
 	err2 := decode(lm)
 	if err2 != nil {
 		t.Fatalf("%s: neither a kernel (%v) nor a linear SVM (%v)", path, err1, err2)
 	}
-	return svmFile{lm, lm.Scheme(), false}
+	return svmFile{lm, lm.Scheme().String(), false}
 }
 
 // svmLibrary returns the labels and decision values the library gives
@@ -97,7 +98,7 @@ func checkSVMPredict(model, data, out string, scheme svm.Scheme, kernel bool, nS
 		t.Helper()
 		r := strings.NewReplacer("{td}", filepath.Join(pkgDir, "testdata"), "{dir}", dir)
 		m, pred, scores, _ := svmLibrary(t, filepath.Join(dir, model), r.Replace(data))
-		if m.scheme != scheme || m.kernel != kernel || m.NumScores() != nScores {
+		if m.scheme != scheme.String() || m.kernel != kernel || m.NumScores() != nScores {
 			t.Fatalf("model: %v, kernel %v, %d decision values; want %v, kernel %v, %d", m.scheme, m.kernel, m.NumScores(), scheme, kernel, nScores)
 		}
 		if out != "" {
@@ -181,7 +182,7 @@ func checkGammaScale(t *testing.T, dir, stdout, _ string) {
 	}
 	want := svm.GammaScale(d.X, d.Cols)
 	m := loadSVM32(t, filepath.Join(dir, "m.model"))
-	km := m.classifier.(*svm.Model[float32])
+	km := m.classifier.(*expansion.Model[float32])
 	// train reads the LIBSVM file sparse and computes the variance from
 	// the stored values (svm.GammaScaleSparse): equal to the last bits.
 	rbf, ok := km.Kernel().(gram.RBF)
@@ -275,7 +276,7 @@ var svmCases = []cliCase{
 			t.Fatal(err)
 		}
 	}), args: []string{"predict", "-o", "labels.txt", "m.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"m.model: ", "svm: corrupt model file"}, check: noFile("labels.txt")},
+		stderr: []string{"m.model: ", "expansion: corrupt model file"}, check: noFile("labels.txt")},
 	// The hard margin.
 	{name: "svm hard margin kernel", setup: writeFile("sep.libsvm", hardSep),
 		args: []string{"train", "-algo", "svm", "-kernel", "linear", "-C", "inf", "-data-margin", "-o", "m.model", "sep.libsvm"}, code: exitOK,
@@ -341,7 +342,7 @@ func TestSVMScoresPerPair(t *testing.T) {
 	writeFile("four.libsvm", fourClasses)(t, dir)
 	trainSVM("m.model", filepath.Join(dir, "four.libsvm"), "-kernel", "rbf")(t, dir)
 	out := mustRun(t, "predict", "-scores", "m.model", "four.libsvm")
-	km := loadSVM32(t, "m.model").classifier.(*svm.Model[float32])
+	km := loadSVM32(t, "m.model").classifier.(*expansion.Model[float32])
 	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		votes := map[int]int{}

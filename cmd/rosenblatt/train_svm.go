@@ -151,7 +151,7 @@ func (tf *trainFlags) checkSVM() error {
 	return nil
 }
 
-// svmModel is what train writes of an SVM: *svm.Model or *svm.LinearModel.
+// svmModel is what train writes of an SVM: *expansion.Model or *svm.LinearModel.
 type svmModel[T kernel.Float] interface {
 	classifier[T]
 	MarshalBinary() ([]byte, error)

@@ -1,4 +1,4 @@
-package svm
+package expansion
 
 import "github.com/rosenblatt-go/rosenblatt/kernel"
 

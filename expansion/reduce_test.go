@@ -1,4 +1,4 @@
-package svm
+package expansion
 
 import (
 	"fmt"
@@ -72,7 +72,7 @@ func testGroupedScores[T Float](t *testing.T) {
 				continue
 			}
 			what := fmt.Sprintf("%s/%v", im.Name(), kern)
-			m, err := NewModel(p)
+			m, err := New(p)
 			if err != nil {
 				t.Fatal(err)
 			}
