@@ -762,7 +762,7 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 	if !finite(X) {
 		for i, v := range X {
 			if !finite([]T{v}) {
-				return fmt.Errorf("%w: row %d, feature %d is %v", ErrNonFinite, i/m.d, i%m.d, v)
+				return fmt.Errorf("%w: X[%d][%d] (row %d, feature %d) is %v", ErrNonFinite, i/m.d, i%m.d, i/m.d, i%m.d, v)
 			}
 		}
 	}

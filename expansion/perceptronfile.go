@@ -42,6 +42,10 @@ const (
 var percFamily = &modelfile.Family{Name: "kernel", BodySize: percBodySize,
 	Kinds: []byte{kindPercBinary, kindPercOneVsRest, kindPercArgmax}}
 
+func init() {
+	modelfile.Register(percFamily)
+}
+
 // percKind returns the file kind of a perceptron of scheme s.
 func percKind(s Scheme) byte {
 	switch s {

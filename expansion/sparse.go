@@ -225,7 +225,7 @@ func (m *Model[T]) batchSparse(c *dataset.CSR[T], f func(sc *scratch[T], i int) 
 		defer m.pool.Put(sc)
 		return parallel.Each(t*c.Rows/w, (t+1)*c.Rows/w, func(i int) error {
 			if err := m.checkSparseSample(c.Row(i)); err != nil {
-				return fmt.Errorf("row %d: %w", i, err)
+				return err // parallel.Each names the row
 			}
 			return f(sc, i)
 		})

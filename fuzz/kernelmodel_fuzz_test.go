@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"hash/crc32"
 	"math"
 	"os"
@@ -52,7 +54,7 @@ type kernelDecoded interface {
 
 // exerciseKernel scores a decoded kernel model on a few samples and a
 // small batch: no panic, and either a result or an error of the package.
-func exerciseKernel[T float32 | float64](t *testing.T, m *perceptron.KernelModel[T]) {
+func exerciseKernel[T float32 | float64](t *testing.T, m *expansion.Model[T]) {
 	t.Helper()
 	x := make([]T, m.Dims())
 	sc := make([]T, m.NumScores())
@@ -117,19 +119,18 @@ func FuzzUnmarshalKernelResealed(f *testing.F) {
 // kernel model that re-encodes to exactly the same bytes, survives a JSON
 // round trip, and scores samples without panicking.
 func checkKernelFile(t *testing.T, data []byte) {
-	info, ierr := perceptron.Inspect(data)
-	var m32 perceptron.KernelModel[float32]
-	var m64 perceptron.KernelModel[float64]
+	info, ierr := model.Inspect(bytes.NewReader(data))
+	var m32 expansion.Model[float32]
+	var m64 expansion.Model[float64]
 	for _, m := range []kernelDecoded{&m32, &m64} {
 		err := m.UnmarshalBinary(data)
 		if err != nil {
 			checkModelError(t, err)
 			continue
 		}
-		// Inspect reads the header of a kernel file and says it is not
-		// a linear model.
-		if !errors.Is(ierr, perceptron.ErrMismatch) || !info.Kind.IsKernel() || info.Dims != m.Dims() || info.Vectors != m.NumSupport() {
-			t.Fatalf("Inspect = %+v, %v on an accepted kernel file", info, ierr)
+		// model.Inspect reads the header of a kernel file.
+		if ierr != nil || !info.Kind.Kernel() || info.Dims != m.Dims() || info.Size != 0 && info.Size != int64(len(data)) {
+			t.Fatalf("model.Inspect = %+v, %v on an accepted kernel file of %d bytes", info, ierr, len(data))
 		}
 		again, err := m.MarshalBinary()
 		if err != nil {
@@ -137,13 +138,13 @@ func checkKernelFile(t *testing.T, data []byte) {
 		}
 		reencoded(t, data, again, func(b []byte) ([]byte, error) {
 			if len(b) > 10 && b[10] == 4 {
-				var c perceptron.KernelModel[float32]
+				var c expansion.Model[float32]
 				if err := c.UnmarshalBinary(b); err != nil {
 					return nil, err
 				}
 				return c.MarshalBinary()
 			}
-			var c perceptron.KernelModel[float64]
+			var c expansion.Model[float64]
 			if err := c.UnmarshalBinary(b); err != nil {
 				return nil, err
 			}
@@ -179,8 +180,8 @@ func FuzzUnmarshalKernelJSON(f *testing.F) {
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float64","kind":"kernel-binary","algorithm":"online","dims":1,"eta":1,"labels":[-1,1],"kernel":{"type":"rbf","gamma":1},"support_indices":[0],"support_vectors":[[1]],"coefficients":[[1]],"biases":[0]}`))
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float32","kind":"kernel-ovr","algorithm":"voted","dims":1000000000,"eta":1,"labels":[1,2],"kernel":{"type":"linear"},"support_indices":[],"voted":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var m32 perceptron.KernelModel[float32]
-		var m64 perceptron.KernelModel[float64]
+		var m32 expansion.Model[float32]
+		var m64 expansion.Model[float64]
 		for _, m := range []kernelDecoded{&m32, &m64} {
 			if err := m.UnmarshalJSON(data); err != nil {
 				checkModelError(t, err)

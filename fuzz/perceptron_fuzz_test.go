@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"os"
 	"testing"
@@ -99,8 +100,9 @@ func reencoded(t *testing.T, data, again []byte, decode func([]byte) ([]byte, er
 // checkModelError fails unless err is one of the model decoders' errors.
 func checkModelError(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) {
-		t.Fatalf("error %q wraps none of ErrCorrupt, ErrVersion, ErrMismatch", err)
+	if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) &&
+		!errors.Is(err, expansion.ErrCorrupt) && !errors.Is(err, expansion.ErrVersion) && !errors.Is(err, expansion.ErrMismatch) {
+		t.Fatalf("error %q wraps none of the perceptron and expansion packages' ErrCorrupt, ErrVersion, ErrMismatch", err)
 	}
 }
 
@@ -366,7 +368,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	var m model
 	var err error
 	var lin *perceptron.Model[T]
-	var km *perceptron.KernelModel[T]
+	var km *expansion.Model[T]
 	switch mode {
 	case 0:
 		lin, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
@@ -417,7 +419,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	if lin != nil {
 		err = new(perceptron.Model[T]).UnmarshalBinary(b)
 	} else {
-		err = new(perceptron.KernelModel[T]).UnmarshalBinary(b)
+		err = new(expansion.Model[T]).UnmarshalBinary(b)
 	}
 	if err != nil {
 		t.Fatalf("the file of a trained model does not decode: %v", err)

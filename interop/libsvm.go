@@ -447,6 +447,11 @@ type libsvmLayout struct {
 // in that class's pairs; a support vector of m with a non-zero coefficient
 // in pairs that share no class is written once per class it needs.
 func libsvmLayoutOf[T expansion.Float](m *expansion.Model[T], rank []int) (*libsvmLayout, error) {
+	if m.IsPerceptron() {
+		// Its samples may be scaled, its bias carried by a feature, its
+		// scores a vote: none of it is a c_svc decision function.
+		return nil, fmt.Errorf("%w: a kernel perceptron has no LIBSVM form (LIBSVM's are SVMs)", ErrUnsupported)
+	}
 	if m.Scheme() == expansion.OneVsRest {
 		return nil, fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
 	}

@@ -13,7 +13,7 @@ const (
 	PerceptronBinary    Kind = 1 // one score; labels −1, +1
 	PerceptronOneVsRest Kind = 2 // a score per class, the largest wins
 	PerceptronArgmax    Kind = 3 // the multiclass perceptron: a score per class
-	// Kernel perceptron models (perceptron.KernelModel).
+	// Kernel perceptron models (expansion.Model, IsPerceptron).
 	KernelPerceptronBinary    Kind = 16
 	KernelPerceptronOneVsRest Kind = 17
 	KernelPerceptronArgmax    Kind = 18

@@ -196,7 +196,7 @@ func encodedSize(prefix []byte) (size, need int64, err error) {
 func familyErrs(p []byte) modelfile.Errors {
 	if len(p) > 11 {
 		switch k := Kind(p[11]); {
-		case k >= KernelSVMBinary && k <= KernelSVMOneVsOne:
+		case k.Kernel():
 			return modelfile.Errors{Corrupt: expansion.ErrCorrupt, Version: expansion.ErrVersion, Mismatch: expansion.ErrMismatch}
 		case k.svm():
 			return modelfile.Errors{Corrupt: svm.ErrCorrupt, Version: svm.ErrVersion, Mismatch: svm.ErrMismatch}
@@ -304,12 +304,10 @@ func unmarshalBinary(data []byte) (Model, error) {
 			return nil, corrupt(err)
 		}
 		return q, nil
-	case k == KernelSVMBinary || k == KernelSVMOneVsRest || k == KernelSVMOneVsOne:
+	case k.Kernel():
 		m = pick[expansion.Model[float32], expansion.Model[float64]](wide)
 	case k == LinearSVMBinary || k == LinearSVMOneVsRest:
 		m = pick[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
-	case k.Kernel():
-		m = pick[perceptron.KernelModel[float32], perceptron.KernelModel[float64]](wide)
 	default: // the linear perceptrons, or a bad kind that the decoder reports
 		m = pick[perceptron.Model[float32], perceptron.Model[float64]](wide)
 	}
@@ -352,12 +350,10 @@ func unmarshalJSON(data []byte) (Model, error) {
 	kernel := strings.HasPrefix(head.Kind, "kernel-")
 	var m jsonModel
 	switch {
-	case head.Format == svmFormat && kernel:
+	case kernel:
 		m = pickJSON[expansion.Model[float32], expansion.Model[float64]](wide)
 	case head.Format == svmFormat:
 		m = pickJSON[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
-	case kernel:
-		m = pickJSON[perceptron.KernelModel[float32], perceptron.KernelModel[float64]](wide)
 	default: // a linear perceptron, or another format that the decoder reports
 		m = pickJSON[perceptron.Model[float32], perceptron.Model[float64]](wide)
 	}

@@ -12,8 +12,8 @@
 //     perceptrons of Freund and Schapire) and by Pegasos, and
 //     svm.LinearModel, made by dual coordinate descent (Hsieh et al., 2008);
 //   - kernel expansions, support vectors with coefficients and a kernel:
-//     perceptron.KernelModel (the kernel perceptron) and expansion.Model (SMO,
-//     Platt 1998, as LIBSVM solves it);
+//     expansion.Model, made by the kernel perceptron and by SMO (Platt 1998,
+//     as LIBSVM solves it);
 //   - quantised linear models, quant.Model: a Classifier[float32] that
 //     scores in int8.
 //

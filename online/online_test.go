@@ -3,6 +3,7 @@ package online
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"log/slog"
 	"math"
@@ -465,7 +466,7 @@ func TestUnsupported(t *testing.T) {
 			t.Errorf("%s: Open: %v, want ErrUnsupported", name, err)
 		}
 	}
-	for _, m := range []any{new(perceptron.KernelModel[float32]), new(quant.Model), "a string"} {
+	for _, m := range []any{new(expansion.Model[float32]), new(quant.Model), "a string"} {
 		if err := Supported(m); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%T: %v, want ErrUnsupported", m, err)
 		}

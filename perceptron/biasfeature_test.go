@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"testing"
 
@@ -381,7 +382,7 @@ func TestBiasFeatureJSONErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var r Model[float64]
 			require.ErrorIs(t, r.UnmarshalJSON(tc.doc), tc.want)
-			var k KernelModel[float64]
+			var k expansion.Model[float64]
 			require.Error(t, k.UnmarshalJSON(tc.doc))
 		})
 	}
@@ -400,7 +401,7 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 		sparse := tc.sparse
 		t.Run(fmt.Sprintf("sparse=%v/%v", sparse, tc.algo), func(t *testing.T) {
 			o := KernelOptions{Options: Options{Algorithm: tc.algo, BiasFeature: 0.1, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}
-			var m *KernelModel[float64]
+			var m *expansion.Model[float64]
 			var err error
 			if sparse {
 				m, _, err = trainKernelBinarySparse(csrOf(t, X, d, y), y, o)
@@ -411,12 +412,12 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 			b, err := m.MarshalBinary()
 			require.NoError(t, err)
 			require.Equal(t, uint16(3), binary.LittleEndian.Uint16(b[8:]))
-			var r KernelModel[float64]
+			var r expansion.Model[float64]
 			require.NoError(t, r.UnmarshalBinary(b))
 			require.Equal(t, 0.1, r.BiasFeature())
 			j, err := m.MarshalJSON()
 			require.NoError(t, err)
-			var rj KernelModel[float64]
+			var rj expansion.Model[float64]
 			require.NoError(t, rj.UnmarshalJSON(j))
 			require.Equal(t, 0.1, rj.BiasFeature())
 			// EncodedSize from the header, asking for more bytes as it
@@ -441,7 +442,7 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 			}
 			bad := []byte(string(b))
 			binary.LittleEndian.PutUint64(bad[headerSize+16:], math.Float64bits(-1))
-			require.ErrorIs(t, r.UnmarshalBinary(reseal(bad)), ErrCorrupt)
+			require.ErrorIs(t, r.UnmarshalBinary(reseal(bad)), kernelErr(ErrCorrupt))
 		})
 	}
 }

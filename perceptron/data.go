@@ -1,7 +1,9 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"math"
 	"slices"
 
@@ -231,4 +233,24 @@ func multiClasses(y []int) ([]int, []int32, error) {
 		cls[i] = idx[v]
 	}
 	return labels, cls, nil
+}
+
+func finiteSlice[T Float](x []T) bool {
+	for _, v := range x {
+		if !finite(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSparseSample checks a sparse sample for a model of d features.
+func checkSparseSample[T Float](x dataset.SparseRow[T], d int) error {
+	if err := x.Check(d); err != nil {
+		if errors.Is(err, dataset.ErrNonFinite) {
+			return fmt.Errorf("%w: %w", ErrNonFinite, err)
+		}
+		return fmt.Errorf("%w: %w (the model has %d features)", ErrDims, err, d)
+	}
+	return nil
 }

@@ -1,6 +1,10 @@
 package perceptron
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+)
 
 // TestDecide: the linear and the kernel models turn scores into a label by
 // one rule (decideLabel): the sign for a binary model, 0 counting as −1;
@@ -29,9 +33,9 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		ls := labels
 		lin := &state[float32]{kind: KindOneVsRest, labels: ls}
-		ker := &kstate[float32]{kind: KindKernelOneVsRest, labels: ls}
+		ker := &kstate[float32]{kind: expansion.OneVsRest, labels: ls}
 		if tt.binary {
-			lin.kind, ker.kind = KindBinary, KindKernelBinary
+			lin.kind, ker.kind = KindBinary, expansion.Binary
 		}
 		if got := lin.decide(tt.sc); got != tt.want {
 			t.Errorf("%s: linear decide(%v) = %d, want %d", tt.name, tt.sc, got, tt.want)

@@ -12,17 +12,6 @@ func (m *Model[T]) String() string {
 	return describeModel(m, typeName[T](), "", -1)
 }
 
-// String describes the model in one line, e.g. "kernel-binary online
-// perceptron, rbf(gamma=0.5), float32, 30 features, 41 support vectors,
-// classes -1 1".
-func (m *KernelModel[T]) String() string {
-	k := ""
-	if m.Kernel() != nil {
-		k = m.Kernel().String()
-	}
-	return describeModel(m, typeName[T](), k, m.NumSupport())
-}
-
 // described is what describeModel reads of a model.
 type described interface {
 	Kind() Kind

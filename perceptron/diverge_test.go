@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"regexp"
 	"runtime"
@@ -48,8 +49,8 @@ func linearFinite[T Float](m *Model[T]) bool {
 
 // kernelFinite reports whether every coefficient, bias and step of m is
 // finite.
-func kernelFinite[T Float](m *KernelModel[T]) bool {
-	s := m.st.Load()
+func kernelFinite[T Float](m *expansion.Model[T]) bool {
+	s := kernelState(m)
 	return isFinite(s.Coef, s.B, s.QStep, s.VB)
 }
 
@@ -116,7 +117,7 @@ func TestStepOptionsInElementType(t *testing.T) {
 				switch {
 				case tc.want == nil && err != nil:
 					t.Fatalf("error %v, want a model", err)
-				case tc.want != nil && !errors.Is(err, tc.want):
+				case tc.want != nil && !isErr(err, tc.want):
 					t.Fatalf("error %v, want %v", err, tc.want)
 				case err == nil && !finite:
 					t.Fatal("a model with non-finite weights")
@@ -327,11 +328,11 @@ func testDiverged[T Float](t *testing.T) {
 					t.Fatal("no error, and a model with non-finite weights")
 				case err == nil:
 					t.Skip("trained without overflow") // the table's other rows cover the algorithm
-				case errors.Is(err, ErrOption):
+				case isErr(err, ErrOption):
 					t.Skip(err) // 1/λ overflows: checked before training
 				}
 				var de *DivergedError
-				if !errors.Is(err, ErrDiverged) || !errors.As(err, &de) {
+				if !isErr(err, ErrDiverged) || !errors.As(err, &de) {
 					t.Fatalf("error %v, want a *DivergedError", err)
 				}
 				if de.Type != elemType[T]() || de.HasClass != f.multi || de.Sample < 0 || de.Sample >= len(y) {
@@ -459,7 +460,7 @@ func TestPredictNaNSample(t *testing.T) {
 	}
 	ms = append(ms, ma)
 	for i, m := range ms {
-		if l, err := m.Predict(x); !errors.Is(err, ErrNonFinite) {
+		if l, err := m.Predict(x); !isErr(err, ErrNonFinite) {
 			t.Fatalf("model %d: Predict = %d, %v; want ErrNonFinite", i, l, err)
 		}
 	}
@@ -475,7 +476,7 @@ func TestUpdateDiverged(t *testing.T) {
 	}
 	before := mustMarshal(t, m)
 	// Score 0, a mistake: w += η·(0, 2) overflows the second weight.
-	if _, err := m.Update([]float32{0, 2}, 1); !errors.Is(err, ErrDiverged) {
+	if _, err := m.Update([]float32{0, 2}, 1); !isErr(err, ErrDiverged) {
 		t.Fatalf("Update: %v, want ErrDiverged", err)
 	}
 	if !sameModel(t, m, func() *Model[float32] {
@@ -492,13 +493,13 @@ func TestUpdateDiverged(t *testing.T) {
 // votedBytes returns the budget a voted model needs: every kept vector
 // with its bias and count (linear), or every mistake and kept function
 // (kernel).
-func votedBytes[T Float](lm *Model[T], km *KernelModel[T]) int64 {
+func votedBytes[T Float](lm *Model[T], km *expansion.Model[T]) int64 {
 	sz := int64(unsafe.Sizeof(T(0)))
 	if lm != nil {
 		s := lm.st.Load()
 		return int64(len(s.VC)) * (int64(s.d+1)*sz + 8)
 	}
-	s := km.st.Load()
+	s := kernelState(km)
 	return int64(len(s.QIdx))*(4+sz) + int64(len(s.VC))*(12+sz)
 }
 
@@ -572,7 +573,7 @@ func TestVotedBudget(t *testing.T) {
 			}
 			for _, b := range []int64{need - 1, need / 3} {
 				_, _, err := f(b)
-				if !errors.Is(err, ErrBudget) {
+				if !isErr(err, ErrBudget) {
 					t.Fatalf("budget %d of %d needed: %v, want ErrBudget", b, need, err)
 				}
 				m := usedRe.FindStringSubmatch(err.Error())
@@ -584,7 +585,7 @@ func TestVotedBudget(t *testing.T) {
 				}
 			}
 			// Not even one final vector per class fits.
-			if _, _, err := f(1); !errors.Is(err, ErrBudget) {
+			if _, _, err := f(1); !isErr(err, ErrBudget) {
 				t.Fatalf("budget of 1 byte: %v", err)
 			}
 		})
@@ -657,7 +658,7 @@ func TestVotedBudgetIsMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, _, err := trainBinary(X, d, y, opts)
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrBudget) {
+	if !isErr(err, ErrBudget) {
 		t.Fatalf("err = %v, want ErrBudget", err)
 	}
 	fixed := int64(4 << 20) // the data's copy, norms, sampler, diagnostics: well under this

@@ -113,7 +113,8 @@
 // f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b, with any kernel of package gram
 // (gram.Linear, gram.Polynomial, gram.RBF), plain (Online), Averaged or
 // Voted, binary, one-vs-rest or as the multiclass kernel perceptron
-// (Argmax), and return a KernelModel:
+// (Argmax), and return the kernel expansion shared with the kernel SVM,
+// *expansion.Model:
 //
 //	m, diag, err := perceptron.trainKernelMulti(X, cols, y, perceptron.KernelOptions{
 //		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
@@ -128,12 +129,16 @@
 // mistakes in the same order (exactly, on integer-valued data, on every
 // kernel implementation: the tests check it). Above KernelOptions.MaxBytes
 // the trainer keeps an LRU cache of kernel rows instead of the matrix and
-// trains the same model bit for bit. A KernelModel keeps copies of the
-// support vectors (the training rows with α ≠ 0) and their coefficients;
-// Predict computes one kernel row against them and allocates nothing,
-// PredictBatch computes the kernel rows of a batch at once with
-// gram.Rows.RowsOf on the support vectors packed once. Kernel model files use the format of the
-// linear ones with kinds 16 to 18 (see KernelModel.MarshalBinary).
+// trains the same model bit for bit. The model keeps copies of the
+// support vectors (the training rows with α ≠ 0) and their coefficients
+// (the voted perceptron: its mistakes and kept functions,
+// expansion.Voted); Predict computes one kernel row against them and
+// allocates nothing, PredictBatch computes the kernel rows of a batch a
+// block at a time with gram.Rows.RowsOfEach, as the kernel SVM does.
+// Kernel perceptron files keep their kinds 16 to 18 (see
+// expansion.Model.MarshalBinary). The trainer's own state (α counts,
+// decision values, the averaging sums) is not kept: a warm start takes
+// KernelOptions.Init's Dual{Alpha, B}.
 //
 // # Model files
 //

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"unsafe"
@@ -84,7 +85,7 @@ type KernelOptions struct {
 // an unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row
 // and ErrNonFinite for data whose kernel values would overflow T. X and y are
 // never modified; the model keeps copies of the support vectors only.
-func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(false)
 	if err != nil {
 		return nil, nil, err
@@ -97,7 +98,7 @@ func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*K
 	if err != nil {
 		return nil, nil, err
 	}
-	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, 1, false, KindKernelBinary, []int{-1, 1})
+	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, 1, false, expansion.Binary, []int{-1, 1})
 }
 
 // trainKernelMulti fits a kernel classifier for any integer labels (at
@@ -109,7 +110,7 @@ func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*K
 // every other) f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the
 // highest-scoring wrong class p (b_y += η, b_p −= η). Errors are as for
 // trainKernelBinary, without the ±1 requirement.
-func trainKernelMulti[T Float](X []T, cols int, y []int, opt KernelOptions) (*KernelModel[T], *Diagnostics, error) {
+func trainKernelMulti[T Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
 	cfg, kern, err := opt.resolveKernel(true)
 	if err != nil {
 		return nil, nil, err
@@ -127,12 +128,12 @@ func trainKernelMulti[T Float](X []T, cols int, y []int, opt KernelOptions) (*Ke
 }
 
 // kernelKind returns whether a multiclass kernel fit is Argmax, and its
-// model kind.
-func (cfg *config) kernelKind() (argmax bool, kind Kind) {
+// model's scheme.
+func (cfg *config) kernelKind() (argmax bool, scheme expansion.Scheme) {
 	if cfg.strategy == Argmax {
-		return true, KindKernelArgmax
+		return true, expansion.Argmax
 	}
-	return false, KindKernelOneVsRest
+	return false, expansion.OneVsRest
 }
 
 // resolveKernel checks the options of a kernel training call.
@@ -278,12 +279,12 @@ func votedVBytes[T Float]() int64 { var z T; return 12 + int64(unsafe.Sizeof(z))
 
 // trainDual validates and prepares the data, sets up the kernel matrix or
 // row cache and runs the trainer.
-func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
+func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
 	t, err := newDualTrainer(cfg, kern, maxBytes, trace, X, n, d, cls, K, argmax)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t.run(kern, kind, labels)
+	return t.run(kern, scheme, labels)
 }
 
 // newDualTrainer is trainDual up to the training.
@@ -525,7 +526,7 @@ func (t *dualTrainer[T]) wrongNow(j int) bool {
 
 func (t *dualTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 
-func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*KernelModel[T], *Diagnostics, error) {
+func (t *dualTrainer[T]) run(kern gram.Kernel, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
 	cfg, n := t.cfg, t.dt.n
 	diag := &Diagnostics{}
 	if t.K > 1 && !t.argmax {
@@ -607,16 +608,20 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, kind Kind, labels []int) (*Kernel
 	if cfg.margin {
 		dataMargins(cfg, t.dt.X, t.dt.d, t.cls, t.K, kern, cfg.bias, diag)
 	}
-	s, err := t.finish(kern, kind, labels)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !allFinite(s.Coef) || !allFinite(s.B) {
+	p := t.finish(kern, scheme, labels)
+	if !allFinite(p.Coef) || !allFinite(p.Bias) {
 		// Only the averages a − u/c and b − ub/c are formed here, from
 		// finite values.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged coefficients", false, nil)
 	}
-	return newKernelModel(s), diag, nil
+	m, err := expansion.Build(p, nil)
+	if err != nil {
+		if errors.Is(err, expansion.ErrNonFinite) {
+			return nil, nil, fmt.Errorf("%w: %w", ErrNonFinite, err)
+		}
+		return nil, nil, fmt.Errorf("%w: %w", ErrOption, err)
+	}
+	return m, diag, nil
 }
 
 // groups splits the classes among goroutines: one-vs-rest on the full
@@ -1035,9 +1040,9 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 	}
 }
 
-// finish builds the model: the support set is every training row with
-// α ≠ 0 for some score row, copied (so the caller's X can be freed).
-func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kstate[T], error) {
+// finish builds the model's parts: the support set is every training row
+// with α ≠ 0 for some score row, copied (so the caller's X can be freed).
+func (t *dualTrainer[T]) finish(kern gram.Kernel, scheme expansion.Scheme, labels []int) expansion.Parts[T] {
 	n, d, K := t.dt.n, t.dt.d, t.K
 	svOf := make([]int32, n)
 	var idx []int
@@ -1052,59 +1057,55 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, kind Kind, labels []int) (*kst
 		}
 	}
 	S := len(idx)
-	s := &kstate[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels, bias: t.cfg.bias, bfeat: t.cfg.bfeat,
-		scaling: t.cfg.scaling, eta: t.cfg.eta, kern: kern, idx: idx}
-	if t.dt.sp == nil {
-		s.SV = make([]T, S*d)
-	}
+	pc := &expansion.Perceptron[T]{Algorithm: uint8(t.cfg.algo), Eta: t.cfg.eta, HasBias: t.cfg.bias, BiasFeature: t.cfg.bfeat,
+		Scaling: expansion.Scaling(t.cfg.scaling)}
+	p := expansion.Parts[T]{Kernel: kern, Dims: d, Labels: labels, Scheme: scheme, Index: idx, Perceptron: pc}
 	if t.dt.sp != nil {
-		s.SV, s.ssv = nil, t.sparseSupport(idx)
+		p.Sparse = t.sparseSupport(idx)
 	} else {
+		p.SV = make([]T, S*d)
 		for i, j := range idx {
-			copy(s.SV[i*d:(i+1)*d], t.dt.row(j))
+			copy(p.SV[i*d:(i+1)*d], t.dt.row(j))
 		}
 	}
 	if t.vot != nil {
-		s.QOff = make([]int, K+1)
-		s.VOff = make([]int, K+1)
+		v := &expansion.Voted[T]{QOff: make([]int, K+1), VOff: make([]int, K+1)}
 		for c := range t.vot {
-			v := &t.vot[c]
-			if v.cnt > 0 {
-				v.pre = append(v.pre, int32(len(v.seq)))
-				v.vb = append(v.vb, t.B[c])
-				v.vc = append(v.vc, v.cnt)
-				v.cnt = 0
+			tv := &t.vot[c]
+			if tv.cnt > 0 {
+				tv.pre = append(tv.pre, int32(len(tv.seq)))
+				tv.vb = append(tv.vb, t.B[c])
+				tv.vc = append(tv.vc, tv.cnt)
+				tv.cnt = 0
 			}
-			for _, j := range v.seq {
-				s.QIdx = append(s.QIdx, svOf[j])
+			for _, j := range tv.seq {
+				v.QIdx = append(v.QIdx, svOf[j])
 			}
-			s.QStep = append(s.QStep, v.step...)
-			s.VPre = append(s.VPre, v.pre...)
-			s.VB = append(s.VB, v.vb...)
-			s.VC = append(s.VC, v.vc...)
-			s.QOff[c+1] = len(s.QIdx)
-			s.VOff[c+1] = len(s.VC)
+			v.QStep = append(v.QStep, tv.step...)
+			v.VPre = append(v.VPre, tv.pre...)
+			v.VB = append(v.VB, tv.vb...)
+			v.VC = append(v.VC, tv.vc...)
+			v.QOff[c+1] = len(v.QIdx)
+			v.VOff[c+1] = len(v.VC)
 		}
-	} else {
-		s.Coef = make([]T, K*S)
-		s.B = make([]T, K)
-		copy(s.B, t.B)
-		steps := T(t.step)
-		for c := range K {
-			for i, j := range idx {
-				a := t.A[c*n+j]
-				if t.U != nil {
-					a -= t.U[c*n+j] / steps
-				}
-				s.Coef[c*S+i] = a
-			}
+		pc.Voted = v
+		return p
+	}
+	p.Coef = make([]T, K*S)
+	p.Bias = make([]T, K)
+	copy(p.Bias, t.B)
+	steps := T(t.step)
+	for c := range K {
+		for i, j := range idx {
+			a := t.A[c*n+j]
 			if t.U != nil {
-				s.B[c] -= t.UB[c] / steps
+				a -= t.U[c*n+j] / steps
 			}
+			p.Coef[c*S+i] = a
+		}
+		if t.U != nil {
+			p.Bias[c] -= t.UB[c] / steps
 		}
 	}
-	if err := s.init(); err != nil {
-		return nil, gramError(err)
-	}
-	return s, nil
+	return p
 }

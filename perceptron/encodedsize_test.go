@@ -3,6 +3,7 @@ package perceptron
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"testing"
@@ -90,9 +91,9 @@ func TestEncodedSizeRejectsOnlyBadFiles(t *testing.T) {
 	decode := func(b []byte) error {
 		if Kind(b[11]).IsKernel() {
 			if b[10] == 8 {
-				return new(KernelModel[float64]).UnmarshalBinary(b)
+				return new(expansion.Model[float64]).UnmarshalBinary(b)
 			}
-			return new(KernelModel[float32]).UnmarshalBinary(b)
+			return new(expansion.Model[float32]).UnmarshalBinary(b)
 		}
 		if b[10] == 8 {
 			return new(Model[float64]).UnmarshalBinary(b)
@@ -112,7 +113,7 @@ func TestEncodedSizeRejectsOnlyBadFiles(t *testing.T) {
 					continue
 				}
 				rejected++
-				if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) && err.Error() != "EncodedSize asks for more bytes than the file has" {
+				if !isErr(err, ErrCorrupt) && !isErr(err, ErrVersion) && err.Error() != "EncodedSize asks for more bytes than the file has" {
 					t.Fatalf("%s, byte %d ^ %#x: EncodedSize: %v, want ErrCorrupt or ErrVersion", name, i, x, err)
 				}
 				if derr := decode(b); derr == nil {
@@ -155,7 +156,7 @@ func TestEncodedSizeHuge(t *testing.T) {
 	} {
 		size, need, err := EncodedSize(tc.head)
 		switch {
-		case tc.want == 0 && !errors.Is(err, ErrCorrupt):
+		case tc.want == 0 && !isErr(err, ErrCorrupt):
 			t.Errorf("%s: EncodedSize = %d, %d, %v; want ErrCorrupt", tc.name, size, need, err)
 		case tc.want != 0 && (err != nil || size != tc.want):
 			t.Errorf("%s: EncodedSize = %d, %d, %v; want %d", tc.name, size, need, err, tc.want)

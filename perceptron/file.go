@@ -47,13 +47,10 @@ var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismat
 var (
 	linearFamily = &modelfile.Family{Name: "linear", BodySize: linearBodySize,
 		Kinds: []byte{byte(KindBinary), byte(KindOneVsRest), byte(KindArgmax)}}
-	kernelFamily = &modelfile.Family{Name: "kernel", BodySize: kernelBodySize,
-		Kinds: []byte{byte(KindKernelBinary), byte(KindKernelOneVsRest), byte(KindKernelArgmax)}}
 )
 
 func init() {
 	modelfile.Register(linearFamily)
-	modelfile.Register(kernelFamily)
 }
 
 // scalingFlags returns the header flags of a scaling (version 2).

@@ -2,8 +2,8 @@ package perceptron
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"strings"
 	"testing"
 
@@ -37,7 +37,7 @@ func TestJSONNullRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jsontest.CheckNulls(t, doc, func(b []byte) error { return json.Unmarshal(b, new(KernelModel[float64])) }, ErrCorrupt, modelfile.ErrNull)
+			jsontest.CheckNulls(t, doc, func(b []byte) error { return json.Unmarshal(b, new(expansion.Model[float64])) }, expansion.ErrCorrupt, modelfile.ErrNull)
 		})
 	}
 }
@@ -56,12 +56,12 @@ func TestJSONNullMembers(t *testing.T) {
 	if edit == s {
 		t.Fatal("no eta in", s)
 	}
-	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at eta ") {
+	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !isErr(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at eta ") {
 		t.Fatalf("eta null: %v", err)
 	}
 	// "weights" is no member that may be null.
 	edit = strings.Replace(s, `"weights":[[`, `"weights":null,"x":[[`, 1)
-	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at weights ") {
+	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !isErr(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at weights ") {
 		t.Fatalf("weights null: %v", err)
 	}
 	// An averaging state of null is none, as encoding/json reads it.
@@ -96,7 +96,7 @@ func TestJSONDecodeMemory(t *testing.T) {
 		{"ovr-narrow-float64", fmt.Sprintf(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"ovr","algorithm":"online","dims":1,"bias":true,"normalize":false,"eta":1,"labels":[%s],"weights":%s,"biases":[%s]}`, labelList(100000), rows(100000, 1), zeros(100000)),
 			func(b []byte) error { return new(Model[float64]).UnmarshalJSON(b) }},
 		{"kernel-sv-float64", fmt.Sprintf(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"kernel-binary","algorithm":"online","dims":2,"bias":true,"normalize":false,"eta":1,"labels":[-1,1],"kernel":{"type":"linear"},"support_indices":[%s],"support_vectors":%s,"coefficients":[[%s]],"biases":[0]}`, labelList(50000), rows(50000, 2), zeros(50000)),
-			func(b []byte) error { return new(KernelModel[float64]).UnmarshalJSON(b) }},
+			func(b []byte) error { return new(expansion.Model[float64]).UnmarshalJSON(b) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			jsontest.CheckGrowth(t, []byte(tc.doc), tc.dec, modelfile.MaxJSONGrowth)

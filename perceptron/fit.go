@@ -3,6 +3,7 @@ package perceptron
 import (
 	"context"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -36,7 +37,7 @@ func (*Model[T]) start() {}
 // Averaged kernel perceptrons (FitKernel): Alpha holds the starting
 // mistake count αⱼ (an integer ≥ 0) of every training row j, N values for
 // a binary model and K·N for one-vs-rest (score function c first, in the
-// order of KernelModel.Classes); B holds 1 or K biases. nil means 0.
+// order of the model's Classes); B holds 1 or K biases. nil means 0.
 // Training starts from f_c(x) = Σⱼ αⱼ·η·y_cj·K(xⱼ, x) + b_c, as if it had
 // made those mistakes; the Averaged run averages from there.
 type Dual struct {
@@ -161,13 +162,13 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) 
 // unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row and
 // ErrNonFinite for data whose kernel values would overflow T. X and y are
 // never modified; the model keeps copies of the support vectors only.
-func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt KernelOptions) (*KernelModel[T], *fit.Report, error) {
+func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt KernelOptions) (*expansion.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	if err := withContext(ctx, &opt.Options); err != nil {
 		return nil, nil, err
 	}
 	var (
-		m    *KernelModel[T]
+		m    *expansion.Model[T]
 		diag *Diagnostics
 		err  error
 	)

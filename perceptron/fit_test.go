@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -88,7 +89,7 @@ func TestFitDispatch(t *testing.T) {
 		}
 
 		kopt := KernelOptions{Options: tc.opt, Kernel: gram.Polynomial{Degree: 2, Gamma: 1, Coef0: 1}}
-		var wantK, wantKS *KernelModel[float64]
+		var wantK, wantKS *expansion.Model[float64]
 		if binary {
 			wantK, _, err = trainKernelBinary(tc.X, tc.d, tc.y, kopt)
 			if err == nil {

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -82,7 +83,7 @@ func benchKernelTrain(b *testing.B) {
 }
 
 func runKernelFit(b *testing.B, d *benchSet, opt KernelOptions) {
-	var m *KernelModel[float32]
+	var m *expansion.Model[float32]
 	var diag *Diagnostics
 	var err error
 	for b.Loop() {

@@ -112,11 +112,11 @@ func ExampleFitKernel_multiclass() {
 		pred := make([]int, 3)
 		_ = m.PredictBatch(pred, []float64{-2.8, 0.2, 2.7})
 		acc, _ := m.Accuracy(X, y)
-		fmt.Println(m.Kind(), "predicts", pred, "training accuracy", acc)
+		fmt.Println(m.Scheme(), "predicts", pred, "training accuracy", acc)
 	}
 	// Output:
-	// kernel-ovr predicts [7 8 9] training accuracy 1
-	// kernel-argmax predicts [7 8 9] training accuracy 1
+	// ovr predicts [7 8 9] training accuracy 1
+	// argmax predicts [7 8 9] training accuracy 1
 }
 
 // Above KernelOptions.MaxBytes the trainer keeps an LRU cache of kernel rows
@@ -138,29 +138,5 @@ func ExampleKernelOptions_maxBytes() {
 	fmt.Println(errors.Is(err, perceptron.ErrBudget))
 	// Output:
 	// same model: true
-	// true
-}
-
-// Kernel models are saved in the linear models' checksummed format; Inspect
-// tells them apart, and a linear Model refuses them.
-func ExampleKernelModel_MarshalBinary() {
-	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
-		Options: perceptron.Options{MaxIter: 20}, Kernel: gram.RBF{Gamma: 2},
-	})
-	data, _ := m.MarshalBinary()
-	info, err := perceptron.Inspect(data)
-	fmt.Println(info.Kind, info.Kind.IsKernel(), info.Vectors, "support vectors", errors.Is(err, perceptron.ErrMismatch))
-	var back perceptron.KernelModel[float64]
-	if err := back.UnmarshalBinary(data); err != nil {
-		fmt.Println(err)
-		return
-	}
-	label, _ := back.Predict([]float64{1, 0.1})
-	fmt.Println("kernel", back.Kernel(), "predicts", label)
-	var linear perceptron.Model[float64]
-	fmt.Println(errors.Is(linear.UnmarshalBinary(data), perceptron.ErrMismatch))
-	// Output:
-	// kernel-binary true 4 support vectors true
-	// kernel rbf(gamma=2) predicts -1
 	// true
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"math"
 	"slices"
@@ -34,18 +35,18 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 			t.Fatal(err)
 		}
 		info, err := Inspect(bin)
-		if !errors.Is(err, ErrMismatch) || !info.Kind.IsKernel() || info.Kind != m.Kind() || info.ElemBits != 8*elemSize[T]() ||
+		if !isErr(err, ErrMismatch) || !info.Kind.IsKernel() || info.Kind != kindOf(m) || info.ElemBits != 8*elemSize[T]() ||
 			info.Dims != d || info.Labels != len(m.Classes()) || info.Vectors != m.NumSupport() {
 			t.Fatalf("%s: Inspect = %+v, %v", name, info, err)
 		}
-		var fromBin, fromJSON KernelModel[T]
+		var fromBin, fromJSON expansion.Model[T]
 		if err := fromBin.UnmarshalBinary(bin); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if err := json.Unmarshal(js, &fromJSON); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for _, got := range []*KernelModel[T]{&fromBin, &fromJSON} {
+		for _, got := range []*expansion.Model[T]{&fromBin, &fromJSON} {
 			again, err := got.MarshalBinary()
 			if err != nil || !bytes.Equal(again, bin) {
 				t.Fatalf("%s: decoded model re-encodes differently (%v)", name, err)
@@ -61,8 +62,8 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 			if !slices.Equal(a, b) {
 				t.Fatalf("%s: decoded model scores differently", name)
 			}
-			if got.Kind() != m.Kind() || got.Algorithm() != m.Algorithm() || got.Kernel() != m.Kernel() ||
-				got.Normalized() != m.Normalized() || got.HasBias() != m.HasBias() || !slices.Equal(got.SupportIndices(), m.SupportIndices()) {
+			if kindOf(got) != kindOf(m) || algoOf(got) != algoOf(m) || got.Kernel() != m.Kernel() ||
+				normalized(got) != normalized(m) || got.HasBias() != m.HasBias() || !slices.Equal(got.SupportIndices(), m.SupportIndices()) {
 				t.Fatalf("%s: accessors differ after decoding", name)
 			}
 		}
@@ -72,16 +73,16 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 		}
 		// The other element type, and the linear model type, refuse it.
 		if elemSize[T]() == 4 {
-			var other KernelModel[float64]
-			if err := other.UnmarshalBinary(bin); !errors.Is(err, ErrMismatch) {
+			var other expansion.Model[float64]
+			if err := other.UnmarshalBinary(bin); !isErr(err, ErrMismatch) {
 				t.Fatalf("%s: float32 file into float64 model: %v", name, err)
 			}
-			if err := json.Unmarshal(js, &other); !errors.Is(err, ErrMismatch) {
+			if err := json.Unmarshal(js, &other); !isErr(err, ErrMismatch) {
 				t.Fatalf("%s: float32 JSON into float64 model: %v", name, err)
 			}
 		}
 		var lin Model[T]
-		if err := lin.UnmarshalBinary(bin); !errors.Is(err, ErrMismatch) {
+		if err := lin.UnmarshalBinary(bin); !isErr(err, ErrMismatch) {
 			t.Fatalf("%s: kernel file into a linear Model: %v", name, err)
 		}
 	}
@@ -92,11 +93,11 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 	}
 	lb, _ := lm.MarshalBinary()
 	lj, _ := lm.MarshalJSON()
-	var km KernelModel[T]
-	if err := km.UnmarshalBinary(lb); !errors.Is(err, ErrMismatch) {
+	var km expansion.Model[T]
+	if err := km.UnmarshalBinary(lb); !isErr(err, ErrMismatch) {
 		t.Fatalf("linear file: %v", err)
 	}
-	if err := km.UnmarshalJSON(lj); !errors.Is(err, ErrMismatch) {
+	if err := km.UnmarshalJSON(lj); !isErr(err, ErrMismatch) {
 		t.Fatalf("linear JSON: %v", err)
 	}
 }
@@ -108,9 +109,9 @@ func TestKernelFileCorruption(t *testing.T) {
 	models, _, _ := kernelModels[float32](t)
 	for _, name := range []string{"binary-online", "ovr-voted"} {
 		b, _ := models[name].MarshalBinary()
-		var m KernelModel[float32]
+		var m expansion.Model[float32]
 		for i := range len(b) {
-			if err := m.UnmarshalBinary(b[:i]); !errors.Is(err, ErrCorrupt) {
+			if err := m.UnmarshalBinary(b[:i]); !isErr(err, ErrCorrupt) {
 				t.Fatalf("%s truncated to %d bytes: %v", name, i, err)
 			}
 		}
@@ -118,11 +119,11 @@ func TestKernelFileCorruption(t *testing.T) {
 			c := slices.Clone(b)
 			c[i] ^= 1 << (i % 8)
 			err := m.UnmarshalBinary(c)
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+			if !isErr(err, ErrCorrupt) && !isErr(err, ErrVersion) {
 				t.Fatalf("%s: flipping bit %d of byte %d: %v", name, i%8, i, err)
 			}
 		}
-		if m.Kind() != 0 {
+		if m.Dims() != 0 {
 			t.Fatal("a rejected file changed the model")
 		}
 	}
@@ -220,23 +221,23 @@ func TestKernelFileBadFields(t *testing.T) {
 			b := slices.Clone(tc.base)
 			tc.edit(b)
 			reseal(b)
-			var m KernelModel[float32]
+			var m expansion.Model[float32]
 			err := m.UnmarshalBinary(b)
-			if !errors.Is(err, tc.want) {
+			if !isErr(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 			if tc.want == ErrCorrupt && (errors.Is(err, ErrOption) || errors.Is(err, ErrNonFinite)) {
 				t.Fatalf("a corrupt file's error %v also matches a training error", err)
 			}
-			if m.Kind() != 0 {
+			if m.Dims() != 0 {
 				t.Fatal("a rejected file changed the model")
 			}
 		})
 	}
 	// Appending bytes (resealed) is corrupt too.
 	b := append(slices.Clone(bin[:len(bin)-4]), 0, 0, 0, 0, 0, 0, 0, 0)
-	var m KernelModel[float32]
-	if err := m.UnmarshalBinary(reseal(b)); !errors.Is(err, ErrCorrupt) {
+	var m expansion.Model[float32]
+	if err := m.UnmarshalBinary(reseal(b)); !isErr(err, ErrCorrupt) {
 		t.Fatalf("padded file: %v", err)
 	}
 }
@@ -287,8 +288,8 @@ func TestKernelJSONErrors(t *testing.T) {
 		{"voted-count", doc(vj, func(m map[string]any) { m["voted"].([]any)[0].(map[string]any)["counts"].([]any)[0] = 0 }), ErrCorrupt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var m KernelModel[float64]
-			if err := m.UnmarshalJSON(tc.data); !errors.Is(err, tc.want) {
+			var m expansion.Model[float64]
+			if err := m.UnmarshalJSON(tc.data); !isErr(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 		})

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"strings"
@@ -67,14 +68,14 @@ func TestKernelInputErrors(t *testing.T) {
 				_, _, err = trainKernelBinary(tc.X, tc.cols, tc.y, tc.opt)
 			}
 			for _, w := range tc.want {
-				if !errors.Is(err, w) {
+				if !isErr(err, w) {
 					t.Fatalf("error %v does not wrap %v", err, w)
 				}
 			}
 		})
 	}
 	// The float32 trainer checks overflow against float32's range.
-	if _, _, err := trainKernelBinary([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinary([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !isErr(err, ErrNonFinite) {
 		t.Fatalf("float32 overflow: %v", err)
 	}
 	// The smallest budget that works: one row.
@@ -84,16 +85,16 @@ func TestKernelInputErrors(t *testing.T) {
 }
 
 // kernelModels trains one small model of every kind and algorithm, float32
-// and float64 (as *KernelModel[float64]; the float32 ones convert the data).
-func kernelModels[T Float](t testing.TB) (map[string]*KernelModel[T], []T, int) {
+// and float64 (as *expansion.Model[float64]; the float32 ones convert the data).
+func kernelModels[T Float](t testing.TB) (map[string]*expansion.Model[T], []T, int) {
 	t.Helper()
 	d := loadSet[T](t, "iris.train.libsvm", 4)
 	yb := make([]int, d.Rows)
 	for i, l := range d.Y {
 		yb[i] = 1 - 2*min(l, 1)
 	}
-	out := map[string]*KernelModel[T]{}
-	add := func(name string, m *KernelModel[T], _ *Diagnostics, err error) {
+	out := map[string]*expansion.Model[T]{}
+	add := func(name string, m *expansion.Model[T], _ *Diagnostics, err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -202,12 +203,12 @@ func TestKernelPredictErrors(t *testing.T) {
 			return m.PredictBatch(make([]int, 5), Y)
 		}, ErrNonFinite},
 		{"predict-batch-len", func() error { return m.PredictBatch(make([]int, 3), X[:2*d]) }, ErrDims},
-		{"accuracy-empty", func() error { _, err := m.Accuracy(nil, nil); return err }, ErrEmpty},
-		{"untrained", func() error { _, err := new(KernelModel[float64]).Predict(X[:d]); return err }, ErrUntrained},
-		{"untrained-marshal", func() error { _, err := new(KernelModel[float64]).MarshalBinary(); return err }, ErrUntrained},
+		{"accuracy-empty", func() error { _, err := m.Accuracy(nil, nil); return err }, ErrDims},
+		{"untrained", func() error { _, err := new(expansion.Model[float64]).Predict(X[:d]); return err }, ErrUntrained},
+		{"untrained-marshal", func() error { _, err := new(expansion.Model[float64]).MarshalBinary(); return err }, ErrUntrained},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.f(); !errors.Is(err, tc.want) {
+			if err := tc.f(); !isErr(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 		})
@@ -215,7 +216,7 @@ func TestKernelPredictErrors(t *testing.T) {
 	// The error names the bad row of a batch.
 	Y := slices.Clone(X[:5*d])
 	Y[3*d+1] = math.Inf(1)
-	if err := m.ScoresBatch(make([]float64, 5*3), Y); err == nil || !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "X[3][1]") {
+	if err := m.ScoresBatch(make([]float64, 5*3), Y); err == nil || !isErr(err, ErrNonFinite) || !strings.Contains(err.Error(), "X[3][1]") {
 		t.Fatalf("batch error %v does not name X[3][1]", err)
 	}
 }
@@ -275,7 +276,7 @@ func TestKernelCallerDataUntouched(t *testing.T) {
 			}
 		}
 		opt := KernelOptions{Options: Options{Algorithm: Averaged, Normalize: true, MaxIter: 4, Shuffle: true}, Kernel: gram.RBF{Gamma: 2}, MaxBytes: 8 * 120 * 30}
-		var m *KernelModel[float64]
+		var m *expansion.Model[float64]
 		var err error
 		if multi {
 			m, _, err = trainKernelMulti(X, 4, yy, opt)
@@ -369,7 +370,7 @@ func TestKernelCallback(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	opt.Callback = func(Epoch) error { return boom }
-	if _, _, err := trainKernelMulti(d.X, 4, d.Y, opt); !errors.Is(err, boom) {
+	if _, _, err := trainKernelMulti(d.X, 4, d.Y, opt); !isErr(err, boom) {
 		t.Fatalf("callback error: %v", err)
 	}
 }
@@ -386,7 +387,7 @@ func TestKernelDiagnostics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ld.Converged || ld.Separable || lin.Kind() != KindKernelBinary {
+	if ld.Converged || ld.Separable || kindOf(lin) != KindKernelBinary {
 		t.Fatalf("the linear kernel separates XOR? %+v", ld)
 	}
 	m, dg, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{MaxIter: 50}, Kernel: gram.RBF{Gamma: 4}})
@@ -404,7 +405,7 @@ func TestKernelDiagnostics(t *testing.T) {
 	}
 	// ‖w‖² from the diagnostics equals coefᵀ·K·coef computed directly.
 	coef, b := m.Coefficients(0)
-	sv := m.SupportVectors()
+	sv := svRows(m)
 	w2 := b * b
 	for i := range sv {
 		for j := range sv {
@@ -470,7 +471,7 @@ func TestKernelAccuracyFloors(t *testing.T) {
 					continue
 				}
 				opt := KernelOptions{Options: Options{Algorithm: a, Multiclass: st, MaxIter: 20, Shuffle: true, Seed: 1}, Kernel: k}
-				var m *KernelModel[float32]
+				var m *expansion.Model[float32]
 				var err error
 				if set.bin {
 					m, _, err = trainKernelBinary(tr.X, set.cols, tr.Y, opt)

@@ -1,8 +1,8 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"testing"
@@ -38,9 +38,9 @@ func sparseIntSet(seed uint64, n, d, k int) ([]float32, []int, *dataset.CSR[floa
 // sameSparseDense reports whether the sparse fit s and the dense fit u are
 // the same model: the same support vectors (training rows, and values),
 // coefficients, biases or voted records, bit for bit.
-func sameSparseDense[T Float](t *testing.T, name string, sm, dm *KernelModel[T]) {
+func sameSparseDense[T Float](t *testing.T, name string, sm, dm *expansion.Model[T]) {
 	t.Helper()
-	s, u := sm.st.Load(), dm.st.Load()
+	s, u := kernelState(sm), kernelState(dm)
 	if s.ssv == nil || s.SV != nil || sm.SupportVectors() != nil {
 		t.Fatalf("%s: the sparse fit keeps dense support vectors", name)
 	}
@@ -80,7 +80,7 @@ func TestKernelSparseIsDense(t *testing.T) {
 						name := fmt.Sprintf("k=%d/%v/%v/%v/maxBytes=%d", k, kern, algo, multi, maxBytes)
 						opt := KernelOptions{Options: Options{Algorithm: algo, Multiclass: multi, MaxIter: 4, Shuffle: true, Seed: 5, Stop: StopNever},
 							Kernel: kern, MaxBytes: maxBytes}
-						var dm, sm *KernelModel[float32]
+						var dm, sm *expansion.Model[float32]
 						var err, err2 error
 						if k == 2 {
 							dm, _, err = trainKernelBinary(X, d, y, opt)
@@ -101,7 +101,7 @@ func TestKernelSparseIsDense(t *testing.T) {
 	}
 }
 
-func checkKernelScores(t *testing.T, name string, sm, dm *KernelModel[float32], X []float32, c *dataset.CSR[float32]) {
+func checkKernelScores(t *testing.T, name string, sm, dm *expansion.Model[float32], X []float32, c *dataset.CSR[float32]) {
 	t.Helper()
 	d, r := dm.Dims(), dm.NumScores()
 	want := make([]float32, c.Rows*r)
@@ -188,25 +188,25 @@ func TestKernelSparseErrors(t *testing.T) {
 	budget := KernelOptions{MaxBytes: 10}
 	_, _, errD := trainKernelBinary(X, 12, y, budget)
 	_, _, errS := trainKernelBinarySparse(c, y, budget)
-	if !errors.Is(errD, ErrBudget) || !errors.Is(errS, ErrBudget) {
+	if !isErr(errD, ErrBudget) || !isErr(errS, ErrBudget) {
 		t.Errorf("MaxBytes below one row: dense %v, sparse %v", errD, errS)
 	}
 	voted := KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 50, Stop: StopNever, VotedMaxBytes: 64}, Kernel: gram.RBF{Gamma: 0.01}}
 	_, _, errD = trainKernelBinary(X, 12, y, voted)
 	_, _, errS = trainKernelBinarySparse(c, y, voted)
-	if !errors.Is(errD, ErrBudget) || !errors.Is(errS, ErrBudget) || errD.Error() != errS.Error() {
+	if !isErr(errD, ErrBudget) || !isErr(errS, ErrBudget) || errD.Error() != errS.Error() {
 		t.Errorf("VotedMaxBytes: dense %v, sparse %v", errD, errS)
 	}
-	if _, _, err := trainKernelBinarySparse(c, y, KernelOptions{Options: Options{DataMargin: true}}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainKernelBinarySparse(c, y, KernelOptions{Options: Options{DataMargin: true}}); !isErr(err, ErrOption) {
 		t.Errorf("DataMargin: %v", err)
 	}
-	if _, _, err := trainKernelBinarySparse(c, y[:3], KernelOptions{}); !errors.Is(err, ErrDims) {
+	if _, _, err := trainKernelBinarySparse(c, y[:3], KernelOptions{}); !isErr(err, ErrDims) {
 		t.Errorf("short labels: %v", err)
 	}
 	bad := *c
 	bad.Val = slices.Clone(c.Val)
 	bad.Val[2] = float32(math.NaN())
-	if _, _, err := trainKernelBinarySparse(&bad, y, KernelOptions{}); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinarySparse(&bad, y, KernelOptions{}); !isErr(err, ErrNonFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	sm, _, err := trainKernelBinarySparse(c, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
@@ -218,7 +218,7 @@ func TestKernelSparseErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	wide := &dataset.CSR[float32]{Rows: 1, Cols: 13, Ptr: []int{0, 1}, Idx: []int32{12}, Val: []float32{1}, Y: []int{1}}
-	for _, m := range []*KernelModel[float32]{sm, dm} {
+	for _, m := range []*expansion.Model[float32]{sm, dm} {
 		for _, tc := range []struct {
 			name string
 			x    dataset.SparseRow[float32]
@@ -230,19 +230,19 @@ func TestKernelSparseErrors(t *testing.T) {
 			{"lengths", dataset.SparseRow[float32]{Idx: []int32{5}}, ErrDims},
 			{"inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{float32(math.Inf(-1))}}, ErrNonFinite},
 		} {
-			if _, err := m.PredictSparse(tc.x); !errors.Is(err, tc.want) {
+			if _, err := m.PredictSparse(tc.x); !isErr(err, tc.want) {
 				t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 			}
 		}
-		if err := m.PredictBatchSparse(make([]int, 1), wide); !errors.Is(err, ErrDims) {
+		if err := m.PredictBatchSparse(make([]int, 1), wide); !isErr(err, ErrDims) {
 			t.Errorf("a matrix wider than the model: %v", err)
 		}
-		if _, err := m.Predict(make([]float32, 13)); !errors.Is(err, ErrDims) {
+		if _, err := m.Predict(make([]float32, 13)); !isErr(err, ErrDims) {
 			t.Errorf("a dense sample wider than the model: %v", err)
 		}
 		x := make([]float32, 12)
 		x[3] = float32(math.NaN())
-		if _, err := m.Predict(x); !errors.Is(err, ErrNonFinite) {
+		if _, err := m.Predict(x); !isErr(err, ErrNonFinite) {
 			t.Errorf("a dense NaN sample: %v", err)
 		}
 	}
@@ -266,11 +266,11 @@ func TestKernelSparseFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, dec := range map[string]func(*KernelModel[float32]) error{
-			"binary": func(m2 *KernelModel[float32]) error { return m2.UnmarshalBinary(b) },
-			"json":   func(m2 *KernelModel[float32]) error { return m2.UnmarshalJSON(j) },
+		for name, dec := range map[string]func(*expansion.Model[float32]) error{
+			"binary": func(m2 *expansion.Model[float32]) error { return m2.UnmarshalBinary(b) },
+			"json":   func(m2 *expansion.Model[float32]) error { return m2.UnmarshalJSON(j) },
 		} {
-			m2 := new(KernelModel[float32])
+			m2 := new(expansion.Model[float32])
 			if err := dec(m2); err != nil {
 				t.Fatal(algo, name, err)
 			}
@@ -295,7 +295,7 @@ func TestKernelSparseFile(t *testing.T) {
 			t.Fatalf("EncodedSize: %d, %d, %v", size, need, err)
 		}
 		for n := range len(b) {
-			if err := new(KernelModel[float32]).UnmarshalBinary(b[:n]); !errors.Is(err, ErrCorrupt) {
+			if err := new(expansion.Model[float32]).UnmarshalBinary(b[:n]); !isErr(err, ErrCorrupt) {
 				t.Fatalf("%v: truncated to %d bytes: %v", algo, n, err)
 			}
 		}
@@ -325,7 +325,7 @@ func FuzzKernelSparseFile(f *testing.F) {
 				data = reseal(data)
 			}
 		}
-		m2 := new(KernelModel[float32])
+		m2 := new(expansion.Model[float32])
 		if err := m2.UnmarshalBinary(data); err != nil {
 			return
 		}

@@ -1,8 +1,8 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"sync"
@@ -205,7 +205,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	rec := &recorder{}
 	kopt := KernelOptions{Options: opt, trace: rec.add}
 	var pm *Model[T]
-	var km *KernelModel[T]
+	var km *expansion.Model[T]
 	var pd, kd *Diagnostics
 	var err error
 	if multi {
@@ -238,7 +238,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 			t.Fatalf("%s: epoch %d: primal %+v, dual %+v", name, e+1, pd.Epochs[e], kd.Epochs[e])
 		}
 	}
-	ps, ks := pm.st.Load(), km.st.Load()
+	ps, ks := pm.st.Load(), kernelState(km)
 	for k := range ps.rows() {
 		if ps.voted() {
 			pv, pb, pc := pm.Voted(k)
@@ -345,7 +345,7 @@ func TestDualSupportSet(t *testing.T) {
 		t.Fatalf("%d support vectors, %d rows with α ≠ 0", len(idx), len(alpha))
 	}
 	coef, _ := m.Coefficients(0)
-	sv := m.SupportVectors()
+	sv := svRows(m)
 	for i, j := range idx {
 		if want := 0.5 * float64(alpha[j]) * float64(y[j]); coef[i] != want {
 			t.Fatalf("row %d: coefficient %v, want η·α·y = %v", j, coef[i], want)
@@ -460,7 +460,7 @@ func TestKernelPerceptronMatchesDefinition(t *testing.T) {
 				for j := range 10 {
 					x := X[j*d : (j+1)*d]
 					ref := b
-					for i, sv := range m.SupportVectors() {
+					for i, sv := range svRows(m) {
 						ref += coef[i] * naiveKernel(k, sv, x)
 					}
 					if err := m.Scores(sc, x); err != nil {
@@ -531,7 +531,7 @@ func TestKernelVotedMatchesDefinition(t *testing.T) {
 		}
 	}
 	kept = append(kept, cur)
-	s := m.st.Load()
+	s := kernelState(m)
 	if got := s.VOff[1]; got != len(kept) {
 		t.Fatalf("%d kept functions, definition %d", got, len(kept))
 	}
@@ -593,7 +593,7 @@ func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 			if workers > 1 {
 				continue
 			}
-			s := m.st.Load()
+			s := kernelState(m)
 			for c, label := range m.Classes() {
 				yb := make([]int, len(d.Y))
 				for i, l := range d.Y {
@@ -606,7 +606,7 @@ func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				bs := bm.st.Load()
+				bs := kernelState(bm)
 				if !slices.Equal(bd.Epochs, diag.Classes[c].Epochs) {
 					t.Fatalf("%v class %d: epochs %+v, binary %+v", algo, label, diag.Classes[c].Epochs, bd.Epochs)
 				}
@@ -646,7 +646,7 @@ func TestKernelRowCache(t *testing.T) {
 					y[i] = 1 - 2*(l%2)
 				}
 			}
-			train := func(maxBytes int64) (*KernelModel[float32], *Diagnostics, error) {
+			train := func(maxBytes int64) (*expansion.Model[float32], *Diagnostics, error) {
 				o := KernelOptions{Options: tc.opt, Kernel: tc.k, MaxBytes: maxBytes}
 				if tc.multi {
 					return trainKernelMulti(sub.X, sub.Cols, y, o)
@@ -671,14 +671,14 @@ func TestKernelRowCache(t *testing.T) {
 					t.Fatalf("a cache of %d rows: epochs %+v, full %+v", rows, md.Epochs, fd.Epochs)
 				}
 			}
-			if _, _, err := train(n*4 - 1); !errors.Is(err, ErrBudget) {
+			if _, _, err := train(n*4 - 1); !isErr(err, ErrBudget) {
 				t.Fatalf("budget below one row: %v", err)
 			}
 		})
 	}
 }
 
-func sameKernelModel[T Float](t testing.TB, a, b *KernelModel[T]) bool {
+func sameKernelModel[T Float](t testing.TB, a, b *expansion.Model[T]) bool {
 	t.Helper()
 	x, err := a.MarshalBinary()
 	if err != nil {
@@ -778,10 +778,10 @@ func TestKernelNormalizeMatchesPrimal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if km.Scaling() != ScaleAugmented || len(pd.Epochs) != len(kd.Epochs) || pd.Updates != kd.Updates {
+		if Scaling(km.Scaling()) != ScaleAugmented || len(pd.Epochs) != len(kd.Epochs) || pd.Updates != kd.Updates {
 			t.Fatalf("%+v: primal %d epochs %d updates, kernel %d %d", opt, len(pd.Epochs), pd.Updates, len(kd.Epochs), kd.Updates)
 		}
-		ks := km.st.Load()
+		ks := kernelState(km)
 		if opt.Algorithm == Voted {
 			pv, pb, pc := pm.Voted(0)
 			kv, kb, kc := votedOf(ks, 0)

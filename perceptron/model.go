@@ -42,12 +42,6 @@ func (k Kind) String() string {
 		return "ovr"
 	case KindArgmax:
 		return "argmax"
-	case KindKernelBinary:
-		return "kernel-binary"
-	case KindKernelOneVsRest:
-		return "kernel-ovr"
-	case KindKernelArgmax:
-		return "kernel-argmax"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -905,7 +899,7 @@ func (s *state[T]) decideRows(dst []int, sc []T) int {
 }
 
 // scores recycles the score buffers of PredictBatch for the
-// models predictRows does not take (and of KernelModel.PredictBatch): a
+// models predictRows does not take (and of expansion.Model.PredictBatch): a
 // fresh buffer per call would cost page faults whenever the runtime has
 // returned the freed pages to the system (on Zen 5, d = 784, 10 classes:
 // 400 ns per sample instead of 150, measured in CPU time by

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 // sparseBatchModels trains the kernel (RBF) and the linear one-vs-rest
 // model whose sparse batch methods the tests below call.
-func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelModel[float32], *Model[float32]) {
+func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*expansion.Model[float32], *Model[float32]) {
 	t.Helper()
 	km, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
@@ -35,7 +36,9 @@ func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelM
 func TestSparseBatchMalformed(t *testing.T) {
 	_, y, c := sparseIntSet(51, 60, 10, 3)
 	km, lm := sparseBatchModels(t, c, y)
-	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, sparseBatchMethods(km, lm))
+	methods := sparseBatchMethods(km, lm)
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, expansion.ErrDims, methods[:3])
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, methods[3:])
 }
 
 // TestSparseBatchRows: every sparse batch method of the linear and the
@@ -75,7 +78,7 @@ func TestSparseBatchRows(t *testing.T) {
 		tc.change(bad.Idx, bad.Val)
 		for _, m := range methods {
 			err := m.Call(&bad, bad.Rows)
-			if !errors.Is(err, tc.want) {
+			if !isErr(err, tc.want) {
 				t.Errorf("%s: %s: %v, want %v", m.Name, tc.name, err, tc.want)
 			}
 			if tc.want == ErrDims && err != nil && !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) {
@@ -89,7 +92,7 @@ func TestSparseBatchRows(t *testing.T) {
 }
 
 // TestKernelAccuracySparse: the fraction of matching labels, the dense
-// Accuracy's value, and the dense method's error for no labels (ErrEmpty).
+// Accuracy's value, and the dense method's error for no labels (ErrDims).
 func TestKernelAccuracySparse(t *testing.T) {
 	X, y, c := sparseIntSet(53, 60, 10, 3)
 	m, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.05}, Options: Options{MaxIter: 3}})
@@ -102,26 +105,26 @@ func TestKernelAccuracySparse(t *testing.T) {
 	}
 	csrtest.CheckAccuracy(t, c, y, want, m.AccuracySparse, m.PredictBatchSparse)
 	empty := &dataset.CSR[float32]{Cols: 10, Ptr: []int{0}}
-	if _, err := m.AccuracySparse(empty, nil); !errors.Is(err, ErrEmpty) {
-		t.Errorf("no samples: %v, want ErrEmpty", err)
+	if _, err := m.AccuracySparse(empty, nil); !errors.Is(err, expansion.ErrDims) {
+		t.Errorf("no samples: %v, want ErrDims", err)
 	}
-	if _, err := m.Accuracy(nil, nil); !errors.Is(err, ErrEmpty) {
-		t.Errorf("dense Accuracy, no samples: %v, want ErrEmpty (the sparse one's)", err)
+	if _, err := m.Accuracy(nil, nil); !errors.Is(err, expansion.ErrDims) {
+		t.Errorf("dense Accuracy, no samples: %v, want ErrDims (the sparse one's)", err)
 	}
-	if _, err := m.AccuracySparse(c, y[:10]); !errors.Is(err, ErrDims) {
+	if _, err := m.AccuracySparse(c, y[:10]); !errors.Is(err, expansion.ErrDims) {
 		t.Errorf("short labels: %v, want ErrDims", err)
 	}
 }
 
 // sparseBatchMethods is the sparse batch methods of the kernel model km
 // and the linear model lm, each called on a CSR matrix of n rows.
-func sparseBatchMethods(km *KernelModel[float32], lm *Model[float32]) []csrtest.Method[float32] {
+func sparseBatchMethods(km *expansion.Model[float32], lm *Model[float32]) []csrtest.Method[float32] {
 	return []csrtest.Method[float32]{
-		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+		{Name: "expansion.Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "expansion.Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return km.ScoresBatchSparse(make([]float32, n*km.NumScores()), c)
 		}},
-		{Name: "KernelModel.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
+		{Name: "expansion.Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
 		{Name: "Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
 		{Name: "Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)

@@ -38,7 +38,7 @@ func sparseOK(idx []int32, nval, d int) bool {
 }
 
 // sparseError is the error checkSparseSample gives for a sample that
-// sparseOK rejects, the one KernelModel would give.
+// sparseOK rejects.
 func sparseError[T Float](x dataset.SparseRow[T], d int) error {
 	if err := checkSparseSample(x, d); err != nil {
 		return err
@@ -100,7 +100,7 @@ func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 // dataset.CSR, X.Row(i)): the stored values x.Val at the 0-based feature
 // indices x.Idx, every other feature 0. It costs O(nnz) per score (for a
 // voted model, per kept vector), allocates nothing, and is safe for
-// concurrent use. x must be valid as for KernelModel.PredictSparse and the
+// concurrent use. x must be valid as for expansion.Model.PredictSparse and the
 // svm package (dataset.SparseRow.Check): len(x.Idx) != len(x.Val), or an
 // index that is not strictly increasing (unsorted or repeated) or not in
 // [0, Dims()), is an error wrapping ErrDims; a NaN or ±Inf value wraps

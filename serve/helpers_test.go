@@ -31,10 +31,10 @@ func decode(path string, data []byte) (serve.Model, error) {
 		UnmarshalBinary([]byte) error
 	}
 	switch {
-	case info.Kind.IsKernel() && info.ElemBits == 64:
-		m = new(perceptron.KernelModel[float64])
-	case info.Kind.IsKernel():
-		m = new(perceptron.KernelModel[float32])
+	case len(data) > 11 && data[11] >= 16 && info.ElemBits == 64: // a kernel perceptron's kind, 16–18
+		m = new(expansion.Model[float64])
+	case len(data) > 11 && data[11] >= 16:
+		m = new(expansion.Model[float32])
 	case info.ElemBits == 64:
 		m = new(perceptron.Model[float64])
 	default:
@@ -179,7 +179,7 @@ func post(t testing.TB, c *http.Client, url, ct string, body []byte) (int, strin
 // The model types the package documentation says are served.
 var (
 	_ serve.Classifier[float32] = (*perceptron.Model[float32])(nil)
-	_ serve.Classifier[float64] = (*perceptron.KernelModel[float64])(nil)
+	_ serve.Classifier[float64] = (*expansion.Model[float64])(nil)
 	_ serve.Classifier[float32] = (*expansion.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)
 )

@@ -49,7 +49,7 @@ type Model interface {
 }
 
 // Classifier is a model of element type T: perceptron.Model[T],
-// perceptron.KernelModel[T], expansion.Model[T] and svm.LinearModel[T] are.
+// expansion.Model[T], expansion.Model[T] and svm.LinearModel[T] are.
 // Predict and Scores must be safe for concurrent use.
 type Classifier[T kernel.Float] interface {
 	Model

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,7 +127,6 @@ func fileContent(t *testing.T, dir, name, want string) {
 // testModel is a model file read by the tests, with the library only.
 type testModel interface {
 	classifier[float32]
-	Kind() perceptron.Kind
 	BiasFeature() float64
 }
 
@@ -158,7 +159,7 @@ func loadModel32(t *testing.T, path string) testModel {
 	if err1 == nil {
 		return lin
 	}
-	km := new(perceptron.KernelModel[float32])
+	km := new(expansion.Model[float32])
 	err2 := decode(km)
 	if err2 != nil {
 		t.Fatalf("%s: neither a linear (%v) nor a kernel model (%v)", path, err1, err2)
@@ -346,8 +347,8 @@ var cliCases = []cliCase{
 		stdout: []string{"120 rows, 4 features", "classes:        0 1 2 (40 40 40 rows)", "one-vs-rest", "saved:          {dir}/m.model"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m := loadModel32(t, filepath.Join(dir, "m.model"))
-			if !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Kind() != perceptron.KindOneVsRest {
-				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), m.Kind())
+			if !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || model.KindOf(m) != model.PerceptronOneVsRest {
+				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), model.KindOf(m))
 			}
 		}},
 	{name: "train flags after the file, default name", args: []string{"train", "{td}/iris.train.libsvm", "-q"}, code: exitOK, quietStdout: true,
@@ -499,8 +500,8 @@ var cliCases = []cliCase{
 	{name: "train kernel rbf", args: []string{"train", "-kernel", "rbf", "-gamma", "0.5", "-algo", "averaged", "-o", "iris.model", "-test", "{td}/iris.test.libsvm", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"kernel-ovr averaged perceptron, rbf(gamma=0.5), float32, 4 features", "support vectors of 120 training rows", "test accuracy:"},
 		check: func(t *testing.T, dir, _, _ string) {
-			if k := loadModel32(t, filepath.Join(dir, "iris.model")).Kind(); k != perceptron.KindKernelOneVsRest {
-				t.Errorf("model kind %v, want %v", k, perceptron.KindKernelOneVsRest)
+			if k := model.KindOf(loadModel32(t, filepath.Join(dir, "iris.model"))); k != model.KernelPerceptronOneVsRest {
+				t.Errorf("model kind %v, want %v", k, model.KernelPerceptronOneVsRest)
 			}
 		}},
 	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
@@ -517,7 +518,7 @@ var cliCases = []cliCase{
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		b[len(b)/2] ^= 1
 		writeFile("bad.model", string(b))(t, dir)
-	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: expansion: corrupt model file"}},
 	{name: "kernel flag without -kernel", args: []string{"train", "-gamma", "1", "x"}, code: exitUsage, stderr: []string{"-gamma needs -kernel"}},
 	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
 	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},

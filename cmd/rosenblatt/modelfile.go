@@ -23,7 +23,7 @@ const binaryMagic = "RBLTPCPT"
 type classifier[T kernel.Float] = model.Classifier[T]
 
 // storedModel is a perceptron model that train writes: *perceptron.Model
-// or *perceptron.KernelModel.
+// or *expansion.Model.
 type storedModel[T kernel.Float] interface {
 	classifier[T]
 	MarshalBinary() ([]byte, error)

@@ -98,7 +98,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 				case "perceptron", "perceptron 768 MiB":
 					err = new(perceptron.Model[float32]).UnmarshalBinary(h)
 				case "kernel perceptron":
-					err = new(perceptron.KernelModel[float32]).UnmarshalBinary(h)
+					err = new(expansion.Model[float32]).UnmarshalBinary(h)
 				case "kernel svm":
 					err = new(expansion.Model[float32]).UnmarshalBinary(h)
 				case "linear svm":

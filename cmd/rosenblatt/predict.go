@@ -132,8 +132,6 @@ func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 		return m, true
 	case *expansion.Model[T]:
 		return m, m.SparseSupport() != nil
-	case *perceptron.KernelModel[T]:
-		return m, m.SparseSupport() != nil
 	}
 	return nil, false
 }

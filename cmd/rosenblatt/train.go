@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 	"path/filepath"
@@ -445,7 +446,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	} else if m64, ok := lm.m64.(*perceptron.Model[float64]); ok {
 		m, typ = m64, "float64"
 	}
-	if m == nil || m.Kind().IsKernel() {
+	if m == nil {
 		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", cli.ErrUsage, lm.path, lm.desc)
 	}
 	if tf.set["type"] && tf.typ != typ {
@@ -550,7 +551,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	}
 	var rep *fit.Report
 	if kern != nil && from == nil {
-		var km *perceptron.KernelModel[T]
+		var km *expansion.Model[T]
 		km, rep, err = perceptron.FitKernel(context.Background(), rows, labelsOf(data, csr), perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()})
 		m = km
 	} else {
@@ -616,7 +617,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		}
 		w("from", "%s (%s)", tf.init, how)
 	}
-	if km, ok := m.(*perceptron.KernelModel[T]); ok {
+	if km, ok := m.(*expansion.Model[T]); ok {
 		w("support", "%d support vectors of %d training rows", km.NumSupport(), data.Rows)
 	}
 	w("kernel path", "%s", kernel.Active())
