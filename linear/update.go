@@ -1,4 +1,4 @@
-package perceptron
+package linear
 
 import (
 	"fmt"
@@ -108,7 +108,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	}
 	if !allFinite(ns.W) || !allFinite(ns.B) || !allFinite(ns.CW) || !allFinite(ns.CB) ||
 		!allFinite(ns.U) || !allFinite(ns.UB) || !allFinite(ns.V) || !allFinite(ns.VB) {
-		return false, fmt.Errorf("%w: Update: the step (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, elemType[T]())
+		return false, fmt.Errorf("%w: Update: the step (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, typeName[T]())
 	}
 	m.st.Store(ns)
 	return changed, nil
