@@ -485,12 +485,12 @@ var cliCases = []cliCase{
 	},
 		args: []string{"predict", "iris.model", "wide.libsvm"}, code: exitFail, stderr: []string{"wide.libsvm:2:7:", "exceeds"}},
 	{name: "predict corrupt model", args: []string{"predict", "{td}/corrupt.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"corrupt.model: perceptron: corrupt model file: checksum"}},
+		stderr: []string{"corrupt.model: linear: corrupt model file: checksum"}},
 	{name: "predict truncated model", setup: func(t *testing.T, dir string) {
 		trainIris()(t, dir)
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		writeFile("cut.model", string(b[:len(b)-9]))(t, dir)
-	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: linear: corrupt model file"}},
 	{name: "predict not a model", args: []string{"predict", "{td}/notamodel.model", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"notamodel.model: malformed file: not a model file"}},
 	{name: "predict missing data", args: []string{"predict", "m"}, code: exitUsage, stderr: []string{"usage: rosenblatt predict", "missing DATA"}},
@@ -517,7 +517,7 @@ var cliCases = []cliCase{
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		b[len(b)/2] ^= 1
 		writeFile("bad.model", string(b))(t, dir)
-	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: linear: corrupt model file"}},
 	{name: "kernel flag without -kernel", args: []string{"train", "-gamma", "1", "x"}, code: exitUsage, stderr: []string{"-gamma needs -kernel"}},
 	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
 	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},

@@ -447,7 +447,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		m, typ = m64, "float64"
 	}
 	if m == nil || m.Algorithm() == linear.DualCD {
-		return fmt.Errorf("%w: -init %s: a %s; -init continues a perceptron's or Pegasos's linear model", cli.ErrUsage, lm.path, lm.desc)
+		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", cli.ErrUsage, lm.path, lm.desc)
 	}
 	if tf.set["type"] && tf.typ != typ {
 		return fmt.Errorf("%w: -type %s, but the -init model holds %s values", cli.ErrUsage, tf.typ, typ)
