@@ -233,31 +233,12 @@ func (g *dcdGroup[T]) visit(i, d int) {
 		}
 		a := alpha[c]
 		G := yi*(float64(g.rows.Dot(i, w))+g.B*g.wb[c]) - 1 + a*g.diag
-		PG := 0.0
-		switch {
-		case a == 0:
-			if G > cs.pgmaxOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G < 0 {
-				PG = G
-			}
-		case a == g.upper:
-			if G < cs.pgminOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G > 0 {
-				PG = G
-			}
-		default:
-			PG = G
+		na, keep, move := g.step(cs, a, G, qd)
+		if !keep {
+			act &^= 1 << c
+			continue
 		}
-		cs.pgmaxNew = max(cs.pgmaxNew, PG)
-		cs.pgminNew = min(cs.pgminNew, PG)
-		if math.Abs(PG) > 1e-12 {
-			na := min(max(a-G/qd, 0), g.upper)
+		if move {
 			alpha[c] = na
 			dy := (na - a) * yi
 			g.rows.Axpy(i, T(dy), w)
@@ -268,6 +249,37 @@ func (g *dcdGroup[T]) visit(i, d int) {
 	if act == 0 {
 		g.alive[i/64] &^= 1 << (i % 64)
 	}
+}
+
+// step is the coordinate step of class cs at a row whose αᵢ is a and whose
+// gradient is G (LIBLINEAR's, with its shrinking test): keep is false if
+// the row leaves the class's active set, move whether αᵢ moves to na.
+func (g *dcdGroup[T]) step(cs *dcdClass, a, G, qd float64) (na float64, keep, move bool) {
+	PG := 0.0
+	switch {
+	case a == 0:
+		if G > cs.pgmaxOld {
+			cs.nactive--
+			return a, false, false
+		} else if G < 0 {
+			PG = G
+		}
+	case a == g.upper:
+		if G < cs.pgminOld {
+			cs.nactive--
+			return a, false, false
+		} else if G > 0 {
+			PG = G
+		}
+	default:
+		PG = G
+	}
+	cs.pgmaxNew = max(cs.pgmaxNew, PG)
+	cs.pgminNew = min(cs.pgminNew, PG)
+	if math.Abs(PG) > 1e-12 {
+		return min(max(a-G/qd, 0), g.upper), true, true
+	}
+	return a, true, false
 }
 
 // visitRow is visit on sparse rows with the group's weights interleaved
@@ -305,31 +317,12 @@ func (g *dcdGroup[T]) visitRow(i int) {
 		dot := g.kern.DotSparse(g.iden[:len(idx)], val, tmp)
 		a := alpha[c]
 		G := yi*(float64(dot)+g.B*g.wb[c]) - 1 + a*g.diag
-		PG := 0.0
-		switch {
-		case a == 0:
-			if G > cs.pgmaxOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G < 0 {
-				PG = G
-			}
-		case a == g.upper:
-			if G < cs.pgminOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G > 0 {
-				PG = G
-			}
-		default:
-			PG = G
+		na, keep, move := g.step(cs, a, G, qd)
+		if !keep {
+			act &^= 1 << c
+			continue
 		}
-		cs.pgmaxNew = max(cs.pgmaxNew, PG)
-		cs.pgminNew = min(cs.pgminNew, PG)
-		if math.Abs(PG) > 1e-12 {
-			na := min(max(a-G/qd, 0), g.upper)
+		if move {
 			alpha[c] = na
 			dy := (na - a) * yi
 			// csrRows.Axpy's kernel on the gathered weights, scattered back.

@@ -33,6 +33,32 @@ func textCorpus(t *testing.T, path string, n, seed int) {
 	}
 }
 
+// textRowsFile writes the rows of the fastText file train, featurized as
+// train -bits 12 featurizes them, to the LIBSVM file path, and returns path.
+func textRowsFile(t *testing.T, train, path string) string {
+	t.Helper()
+	f, _ := text.New(text.Options{Bits: 12, WordNGrams: 2, TF: text.Log})
+	fr, err := os.Open(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	r, _ := text.NewReader(fr, text.ReaderOptions{Format: text.FastText})
+	var names text.Names
+	X, err := text.ReadAll[float32](r, f, &names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lib bytes.Buffer
+	if err := dataset.WriteLIBSVMSparse(&lib, X); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, lib.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestTextTrainEvalPredict(t *testing.T) {
 	dir := t.TempDir()
 	train, test, mpath := filepath.Join(dir, "docs.txt"), filepath.Join(dir, "test.txt"), filepath.Join(dir, "docs.model")
@@ -54,21 +80,7 @@ func TestTextTrainEvalPredict(t *testing.T) {
 		t.Errorf("names %v", got)
 	}
 	// The same training on the featurized rows gives the same inner model.
-	f, _ := text.New(text.Options{Bits: 12, WordNGrams: 2, TF: text.Log})
-	fr, _ := os.Open(train)
-	r, _ := text.NewReader(fr, text.ReaderOptions{Format: text.FastText})
-	var names text.Names
-	X, err := text.ReadAll[float32](r, f, &names)
-	fr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lib bytes.Buffer
-	if err := dataset.WriteLIBSVMSparse(&lib, X); err != nil {
-		t.Fatal(err)
-	}
-	libPath := filepath.Join(dir, "docs.libsvm")
-	os.WriteFile(libPath, lib.Bytes(), 0o644)
+	libPath := textRowsFile(t, train, filepath.Join(dir, "docs.libsvm"))
 	// Text input is shuffled by default (seed 1), LIBSVM rows with
 	// -shuffle; -shuffle=false on text is the rows' file order.
 	inner, _ := model.Marshal(tm.Inner(), model.Binary)
@@ -212,23 +224,7 @@ func TestTextLinearSVM(t *testing.T) {
 	train, test := filepath.Join(dir, "docs.txt"), filepath.Join(dir, "test.txt")
 	textCorpus(t, train, 90, 0)
 	textCorpus(t, test, 30, 1)
-	f, _ := text.New(text.Options{Bits: 12, WordNGrams: 2, TF: text.Log})
-	fr, _ := os.Open(train)
-	r, _ := text.NewReader(fr, text.ReaderOptions{Format: text.FastText})
-	var names text.Names
-	X, err := text.ReadAll[float32](r, f, &names)
-	fr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lib bytes.Buffer
-	if err := dataset.WriteLIBSVMSparse(&lib, X); err != nil {
-		t.Fatal(err)
-	}
-	libPath := filepath.Join(dir, "docs.libsvm")
-	if err := os.WriteFile(libPath, lib.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	libPath := textRowsFile(t, train, filepath.Join(dir, "docs.libsvm"))
 	for _, loss := range []string{"hinge", "squared-hinge"} {
 		mpath := filepath.Join(dir, loss+".model")
 		code, out, errs := runCmd(t, "train", "-algo", "svm", "-loss", loss, "-bits", "12", "-o", mpath, "-test", test, train)
