@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"hash/crc32"
 	"math"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -166,12 +166,9 @@ func checkSVMFile(t *testing.T, data []byte) {
 		if b, _ := m.MarshalBinary(); !bytes.Equal(b, data) {
 			t.Fatal("JSON round trip changed the model")
 		}
-		// The perceptron's decoders refuse it as another family's file.
-		if err := new(perceptron.Model[float64]).UnmarshalBinary(data); !errors.Is(err, perceptron.ErrMismatch) {
-			t.Fatalf("perceptron.Model on an SVM file: %v", err)
-		}
-		if _, err := perceptron.Inspect(data); !errors.Is(err, perceptron.ErrMismatch) {
-			t.Fatalf("perceptron.Inspect on an SVM file: %v", err)
+		// The linear model's decoder refuses it as another family's file.
+		if err := new(linear.Model[float64]).UnmarshalBinary(data); !errors.Is(err, linear.ErrMismatch) {
+			t.Fatalf("linear.Model on an SVM file: %v", err)
 		}
 	}
 	if accepted > 1 {

@@ -6,13 +6,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"os"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -116,15 +116,16 @@ func infoOf(m Model, f Format) Info {
 // KindOf returns the kind of file m is saved as, or 0 for a Model of
 // another package.
 func KindOf(m Model) Kind {
-	type perceptronKind interface{ Kind() perceptron.Kind }
 	type scheme interface{ Scheme() svm.Scheme }
 	switch v := m.(type) {
 	case *Text:
 		return TextModel
 	case *quant.Model:
 		return QuantBinary - 1 + Kind(v.Kind())
-	case perceptronKind:
-		return Kind(v.Kind())
+	case *linear.Model[float32]:
+		return linearKind(v.Kind(), v.Algorithm())
+	case *linear.Model[float64]:
+		return linearKind(v.Kind(), v.Algorithm())
 	case *expansion.Model[float32]:
 		return expansionKind(v.IsPerceptron(), v.Scheme())
 	case *expansion.Model[float64]:
@@ -153,6 +154,18 @@ func expansionKind(perceptron bool, s expansion.Scheme) Kind {
 		return base + 2
 	}
 	return base
+}
+
+// linearKind is the file kind of a linear model of shape k trained by
+// algo: a linear SVM's (dual coordinate descent) or a perceptron's.
+func linearKind(k linear.Kind, algo linear.Algorithm) Kind {
+	if algo == linear.DualCD {
+		if k == linear.KindBinary {
+			return LinearSVMBinary
+		}
+		return LinearSVMOneVsRest
+	}
+	return Kind(k)
 }
 
 // svmScheme is the offset of an SVM's scheme in its kinds.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"io/fs"
 	"math"
@@ -16,7 +17,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -192,7 +192,7 @@ func encodedSize(prefix []byte) (size, need int64, err error) {
 
 // familyErrs are the sentinels of the package that decodes the kind the
 // header at the start of p names: package expansion's for the kernel
-// expansions, svm's for the linear SVMs, quant's, else perceptron's.
+// expansions, svm's for the linear SVMs, quant's, else linear's.
 func familyErrs(p []byte) modelfile.Errors {
 	if len(p) > 11 {
 		switch k := Kind(p[11]); {
@@ -204,7 +204,7 @@ func familyErrs(p []byte) modelfile.Errors {
 			return modelfile.Errors{Corrupt: quant.ErrCorrupt, Version: quant.ErrVersion, Mismatch: quant.ErrMismatch}
 		}
 	}
-	return modelfile.Errors{Corrupt: perceptron.ErrCorrupt, Version: perceptron.ErrVersion, Mismatch: perceptron.ErrMismatch}
+	return modelfile.Errors{Corrupt: linear.ErrCorrupt, Version: linear.ErrVersion, Mismatch: linear.ErrMismatch}
 }
 
 // readBinary reads a binary model file whose magic r starts with: the
@@ -309,7 +309,7 @@ func unmarshalBinary(data []byte) (Model, error) {
 	case k == LinearSVMBinary || k == LinearSVMOneVsRest:
 		m = pick[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
 	default: // the linear perceptrons, or a bad kind that the decoder reports
-		m = pick[perceptron.Model[float32], perceptron.Model[float64]](wide)
+		m = pick[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := m.UnmarshalBinary(data); err != nil {
 		return nil, corrupt(err)
@@ -355,7 +355,7 @@ func unmarshalJSON(data []byte) (Model, error) {
 	case head.Format == svmFormat:
 		m = pickJSON[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
 	default: // a linear perceptron, or another format that the decoder reports
-		m = pickJSON[perceptron.Model[float32], perceptron.Model[float64]](wide)
+		m = pickJSON[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(err)
@@ -408,7 +408,7 @@ func jsonError(err error) error {
 }
 
 // decodeErrors are the sentinels of the packages that decode model files.
-var decodeErrors = []error{perceptron.ErrCorrupt, perceptron.ErrVersion, perceptron.ErrMismatch,
+var decodeErrors = []error{linear.ErrCorrupt, linear.ErrVersion, linear.ErrMismatch,
 	expansion.ErrCorrupt, expansion.ErrVersion, expansion.ErrMismatch,
 	svm.ErrCorrupt, svm.ErrVersion, svm.ErrMismatch, quant.ErrCorrupt, quant.ErrVersion, quant.ErrMismatch}
 

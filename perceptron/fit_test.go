@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -47,7 +48,7 @@ func TestFitDispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		binary := tc.opt.Multiclass != Argmax && tc.name == "binary"
-		var want, wantS *Model[float64]
+		var want, wantS *linear.Model[float64]
 		var wd *Diagnostics
 		if binary {
 			want, wd, err = trainBinary(tc.X, tc.d, tc.y, tc.opt)
@@ -152,7 +153,7 @@ func TestFitInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cont, _, err := first.continueDense(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	cont, _, err := continueDense(first, X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,15 @@
 package perceptron_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -138,5 +142,30 @@ func ExampleKernelOptions_maxBytes() {
 	fmt.Println(errors.Is(err, perceptron.ErrBudget))
 	// Output:
 	// same model: true
+	// true
+}
+
+// Kernel models are saved in the linear models' checksummed format with
+// their own kinds; model.Inspect tells them apart, and a linear.Model
+// refuses them.
+func ExampleFitKernel_marshalBinary() {
+	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
+		Options: perceptron.Options{MaxIter: 20}, Kernel: gram.RBF{Gamma: 2},
+	})
+	data, _ := m.MarshalBinary()
+	info, err := model.Inspect(bytes.NewReader(data))
+	fmt.Println(info.Kind, info.Kind.Kernel(), m.NumSupport(), "support vectors", err)
+	var back expansion.Model[float64]
+	if err := back.UnmarshalBinary(data); err != nil {
+		fmt.Println(err)
+		return
+	}
+	label, _ := back.Predict([]float64{1, 0.1})
+	fmt.Println("kernel", back.Kernel(), "predicts", label)
+	var lin linear.Model[float64]
+	fmt.Println(errors.Is(lin.UnmarshalBinary(data), linear.ErrMismatch))
+	// Output:
+	// binary kernel perceptron true 4 support vectors <nil>
+	// kernel rbf(gamma=2) predicts -1
 	// true
 }

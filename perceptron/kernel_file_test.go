@@ -7,6 +7,7 @@ import (
 	"errors"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
@@ -81,8 +82,8 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 				t.Fatalf("%s: float32 JSON into float64 model: %v", name, err)
 			}
 		}
-		var lin Model[T]
-		if err := lin.UnmarshalBinary(bin); !isErr(err, ErrMismatch) {
+		var lin linear.Model[T]
+		if err := lin.UnmarshalBinary(bin); !errors.Is(err, ErrMismatch) {
 			t.Fatalf("%s: kernel file into a linear Model: %v", name, err)
 		}
 	}
@@ -153,7 +154,7 @@ func TestKernelFileBadFields(t *testing.T) {
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
 		{"elem-size", bin, func(b []byte) { b[10] = 5 }, ErrCorrupt},
 		{"elem-mismatch", bin, func(b []byte) { b[10] = 8 }, ErrMismatch},
-		{"linear-kind", bin, func(b []byte) { b[11] = byte(KindBinary) }, ErrMismatch},
+		{"linear-kind", bin, func(b []byte) { b[11] = byte(linear.KindBinary) }, ErrMismatch},
 		{"kind", bin, func(b []byte) { b[11] = 99 }, ErrCorrupt},
 		{"svm-kind", bin, func(b []byte) { b[11] = 40 }, ErrMismatch}, // package svm's linear SVM
 		{"algorithm", bin, func(b []byte) { b[12] = byte(SVM) }, ErrCorrupt},

@@ -9,6 +9,10 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
+// Kind is a model file's kind byte as the tests read it: a linear model's
+// is linear.Kind's value, a kernel perceptron's one of the kinds below.
+type Kind uint8
+
 // The kinds of the kernel perceptron's model files (package expansion
 // writes them; model.Kind names them).
 const (
@@ -76,12 +80,6 @@ func kernelState[T Float](m *expansion.Model[T]) *kstate[T] {
 func (s *kstate[T]) nsv() int    { return len(s.idx) }
 func (s *kstate[T]) voted() bool { return s.algo == Voted }
 
-// decide is the rule of the linear models (decideLabel) on the scores of
-// a kernel model of s's kind.
-func (s *kstate[T]) decide(sc []T) int {
-	return decideLabel(s.kind == expansion.Binary, s.labels, sc)
-}
-
 // svRows returns the dense support vectors of m, one slice per row (nil
 // for sparse ones).
 func svRows[T Float](m *expansion.Model[T]) [][]T {
@@ -127,4 +125,24 @@ func kernelErr(e error) error {
 // expansion a kernel model returns for it (kernelErr).
 func isErr(err, want error) bool {
 	return errors.Is(err, want) || errors.Is(err, kernelErr(want))
+}
+
+// decideLabel is the decision rule of the linear models (package linear's,
+// restated as the tests' reference): for a binary model the sign of its one
+// score (0 → −1), else the label of the highest score, the first on a tie
+// (labels are sorted, so the smaller label).
+func decideLabel[T Float](binary bool, labels []int, sc []T) int {
+	if binary {
+		if sc[0] > 0 {
+			return 1
+		}
+		return -1
+	}
+	best := 0
+	for k, a := range sc {
+		if a > sc[best] {
+			best = k
+		}
+	}
+	return labels[best]
 }

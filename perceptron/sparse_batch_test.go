@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 // sparseBatchModels trains the kernel (RBF) and the linear one-vs-rest
 // model whose sparse batch methods the tests below call.
-func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*expansion.Model[float32], *Model[float32]) {
+func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*expansion.Model[float32], *linear.Model[float32]) {
 	t.Helper()
 	km, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
@@ -118,7 +119,7 @@ func TestKernelAccuracySparse(t *testing.T) {
 
 // sparseBatchMethods is the sparse batch methods of the kernel model km
 // and the linear model lm, each called on a CSR matrix of n rows.
-func sparseBatchMethods(km *expansion.Model[float32], lm *Model[float32]) []csrtest.Method[float32] {
+func sparseBatchMethods(km *expansion.Model[float32], lm *linear.Model[float32]) []csrtest.Method[float32] {
 	return []csrtest.Method[float32]{
 		{Name: "expansion.Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
 		{Name: "expansion.Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {

@@ -48,8 +48,9 @@ type Model interface {
 	NumScores() int
 }
 
-// Classifier is a model of element type T: perceptron.Model[T],
-// expansion.Model[T], expansion.Model[T] and svm.LinearModel[T] are.
+// Classifier is a model of element type T: linear.Model[T],
+// expansion.Model[T] (the kernel perceptron and SMO) and
+// svm.LinearModel[T] are.
 // Predict and Scores must be safe for concurrent use.
 type Classifier[T kernel.Float] interface {
 	Model

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"os"
 	"os/exec"
@@ -19,7 +20,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // End-to-end tests of demo, train, predict and eval. Every case of
@@ -154,7 +154,7 @@ func loadModel32(t *testing.T, path string) testModel {
 		t.Fatal(err)
 	}
 	decode := func(m unmarshaler) error { return decodeFile(b, m) }
-	lin := new(perceptron.Model[float32])
+	lin := new(linear.Model[float32])
 	err1 := decode(lin)
 	if err1 == nil {
 		return lin
@@ -346,9 +346,9 @@ var cliCases = []cliCase{
 	{name: "train libsvm", args: []string{"train", "-o", "{dir}/m.model", "{td}/iris.train.libsvm"}, code: exitOK,
 		stdout: []string{"120 rows, 4 features", "classes:        0 1 2 (40 40 40 rows)", "one-vs-rest", "saved:          {dir}/m.model"},
 		check: func(t *testing.T, dir, _, _ string) {
-			m := loadModel32(t, filepath.Join(dir, "m.model"))
-			if !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || model.KindOf(m) != model.PerceptronOneVsRest {
-				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), model.KindOf(m))
+			m, _ := loadModel32(t, filepath.Join(dir, "m.model")).(*linear.Model[float32])
+			if m == nil || !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Kind() != linear.KindOneVsRest || model.KindOf(m) != model.PerceptronOneVsRest {
+				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), m.Kind())
 			}
 		}},
 	{name: "train flags after the file, default name", args: []string{"train", "{td}/iris.train.libsvm", "-q"}, code: exitOK, quietStdout: true,
@@ -371,8 +371,8 @@ var cliCases = []cliCase{
 		code: exitOK, stdout: []string{"argmax online perceptron, float64", "multiclass perceptron (argmax)", "(JSON,"},
 		check: func(t *testing.T, dir, _, _ string) {
 			b, _ := os.ReadFile(filepath.Join(dir, "m.json"))
-			m := new(perceptron.Model[float64])
-			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != perceptron.KindArgmax {
+			m := new(linear.Model[float64])
+			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != linear.KindArgmax {
 				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Kind(), err)
 			}
 		}},
@@ -486,12 +486,12 @@ var cliCases = []cliCase{
 	},
 		args: []string{"predict", "iris.model", "wide.libsvm"}, code: exitFail, stderr: []string{"wide.libsvm:2:7:", "exceeds"}},
 	{name: "predict corrupt model", args: []string{"predict", "{td}/corrupt.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"corrupt.model: perceptron: corrupt model file: checksum"}},
+		stderr: []string{"corrupt.model: linear: corrupt model file: checksum"}},
 	{name: "predict truncated model", setup: func(t *testing.T, dir string) {
 		trainIris()(t, dir)
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		writeFile("cut.model", string(b[:len(b)-9]))(t, dir)
-	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: linear: corrupt model file"}},
 	{name: "predict not a model", args: []string{"predict", "{td}/notamodel.model", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"notamodel.model: malformed file: not a model file"}},
 	{name: "predict missing data", args: []string{"predict", "m"}, code: exitUsage, stderr: []string{"usage: rosenblatt predict", "missing DATA"}},

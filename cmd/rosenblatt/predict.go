@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"strconv"
 	"unsafe"
@@ -11,7 +12,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -126,7 +126,7 @@ type sparseBatch[T kernel.Float] interface {
 // or kernel perceptron trained on sparse rows (its support vectors sparse).
 func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 	switch m := c.(type) {
-	case *perceptron.Model[T]:
+	case *linear.Model[T]:
 		return m, true
 	case *svm.LinearModel[T]:
 		return m, true
