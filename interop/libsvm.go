@@ -182,17 +182,17 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	nnz := bytes.Count(data[l.pos:], []byte{':'})
 	csr.Idx, csr.Val = make([]int32, 0, nnz), make([]float64, 0, nnz)
 	d := 0
-	var tk [][]byte // the tokens of a line, reused
 	for i := 0; i < s; i++ {
 		line, ok := l.next()
 		if !ok {
 			return nil, errf(l.n, ErrSyntax, "the file ends after %d of %d support vectors", i, s)
 		}
-		tk = appendFields(tk[:0], line)
-		if len(tk) < k-1 {
-			return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", len(tk), k-1)
-		}
-		for _, t := range tk[:k-1] {
+		pos := 0
+		for c := 0; c < k-1; c++ {
+			var t []byte
+			if t, pos = nextField(line, pos); t == nil {
+				return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", c, k-1)
+			}
 			v, err := number(l.n, t)
 			if err != nil {
 				return nil, err
@@ -200,12 +200,17 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 			coef = append(coef, v)
 		}
 		last := 0
-		for _, t := range tk[k-1:] {
-			is, vs, ok := bytes.Cut(t, []byte{':'})
-			if !ok {
+		for {
+			var t []byte
+			if t, pos = nextField(line, pos); t == nil {
+				break
+			}
+			colon := bytes.IndexByte(t, ':')
+			if colon < 0 {
 				return nil, errf(l.n, ErrSyntax, "%q is not index:value", truncate(t))
 			}
-			j, err := integer(l.n, is, 0, math.MaxInt32)
+			is, vs := t[:colon], t[colon+1:]
+			j, err := index(l.n, is)
 			if err != nil {
 				return nil, err
 			}
