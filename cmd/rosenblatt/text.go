@@ -19,6 +19,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -319,7 +320,7 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 		if !tf.quiet {
 			opt.Callback = func(e perceptron.Epoch) error { return nil }
 		}
-		var pm *perceptron.Model[T]
+		var pm *linear.Model[T]
 		if pm, diag, err = perceptron.Fit(context.Background(), X, X.Y, opt); err != nil {
 			return err
 		}
