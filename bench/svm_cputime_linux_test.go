@@ -48,7 +48,7 @@ func TestSVMFashionCPUTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub := train.Subset(10000)
-	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub.X, sub.Cols)}, C: 1, Multiclass: svm.OneVsOne}
+	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub)}, C: 1, Multiclass: svm.OneVsOne}
 	for r := 0; r < rounds; r++ {
 		runtime.GC()
 		w0, c0 := time.Now(), processCPU()

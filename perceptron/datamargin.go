@@ -1,9 +1,11 @@
 package perceptron
 
 import (
+	"context"
 	"errors"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -77,7 +79,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 
 // measureMargin solves one hard-margin problem.
 func measureMargin(X []float64, d int, y []int, o svm.MarginOptions) *DataMargin {
-	mg, err := svm.MaxMargin(X, d, y, o)
+	mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, d, nil), y, o)
 	if err != nil {
 		dm := &DataMargin{Upper: math.Inf(1), Err: err}
 		var ns *svm.NotSeparableError

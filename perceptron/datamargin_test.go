@@ -1,11 +1,13 @@
 package perceptron
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -103,7 +105,7 @@ func TestDataMarginBounds(t *testing.T) {
 		if bias && !opt.Normalize {
 			mode = svm.BiasFeature
 		}
-		ref, err := svm.MaxMargin(Z, d, y, svm.MarginOptions{Bias: mode})
+		ref, err := svm.MaxMargin(context.Background(), dataset.NewData(Z, d, nil), y, svm.MarginOptions{Bias: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +136,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := svm.MaxMargin(X, 2, y, svm.MarginOptions{Kernel: kern, Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{Kernel: kern, Bias: svm.BiasFeature})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +166,7 @@ func TestDataMarginOneVsRest(t *testing.T) {
 	// Class 2 against the rest (a horizontal line separates them): the
 	// margin is svm.MaxMargin's, to float32's tolerance.
 	yy := []int{-1, -1, 1, 1, -1, -1}
-	ref, err := svm.MaxMargin(X, 2, yy, svm.MarginOptions{Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), yy, svm.MarginOptions{Bias: svm.BiasFeature})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -99,19 +100,26 @@ type Margin struct {
 }
 
 // MaxMargin computes the maximum margin γ_D = sup_w minᵢ yᵢf(xᵢ)/‖w‖ of a
-// binary data set (the two labels may be any integers; the larger is the
-// positive class) by solving the hard-margin problem exactly, in its
-// nearest-point form (see the package documentation, "Hard margin"). It
-// costs a training run. Data that are not separable give an error
-// wrapping ErrNotSeparable whose message bounds the margin; more or fewer
-// than two labels wrap ErrLabels.
-func MaxMargin[T Float](X []T, d int, y []int, opts MarginOptions) (*Margin, error) {
-	return maxMargin(context.Background(), X, d, y, opts, true)
-}
-
-// MaxMarginContext is MaxMargin with a context.
-func MaxMarginContext[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions) (*Margin, error) {
-	return maxMargin(ctx, X, d, y, opts, true)
+// binary data set X (dense rows, a *dataset.Data; the two labels y may be
+// any integers, the larger is the positive class) by solving the
+// hard-margin problem exactly, in its nearest-point form (see the package
+// documentation, "Hard margin"). It costs a training run. Cancelling ctx
+// stops the solve within about a thousand iterations, and the error wraps
+// the context's error. Data that are not separable give an error wrapping
+// ErrNotSeparable whose message bounds the margin; more or fewer than two
+// labels wrap ErrLabels; a CSR matrix ErrOption (the solve is on dense
+// rows).
+func MaxMargin[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts MarginOptions) (*Margin, error) {
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if err := checkData(x); err != nil {
+			return nil, err
+		}
+		return maxMargin(ctx, x.X, x.Cols, y, opts, true)
+	case *dataset.CSR[T]:
+		return nil, fmt.Errorf("%w: MaxMargin solves on dense rows; not on a CSR matrix (densify it with ToDense)", ErrOption)
+	}
+	return nil, errRows(X)
 }
 
 func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {

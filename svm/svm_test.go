@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -192,7 +193,7 @@ func TestHardMarginKnown(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			mg, err := MaxMargin(c.X, c.d, c.y, MarginOptions{Bias: c.mode, Tol: 1e-10})
+			mg, err := MaxMargin(context.Background(), dataset.NewData(c.X, c.d, nil), c.y, MarginOptions{Bias: c.mode, Tol: 1e-10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +242,7 @@ func TestHardMarginMatchesExact(t *testing.T) {
 			sa += a
 		}
 		want := 1 / math.Sqrt(sa)
-		mg, err := MaxMargin(X, d, y, MarginOptions{Kernel: k, Tol: 1e-9})
+		mg, err := MaxMargin(context.Background(), dataset.NewData(X, d, nil), y, MarginOptions{Kernel: k, Tol: 1e-9})
 		if err != nil {
 			t.Fatalf("trial %d (%v): %v", trial, k, err)
 		}
@@ -278,10 +279,19 @@ func TestNotSeparable(t *testing.T) {
 			_, _, err := trainDense(convert32(X), 2, y, Options{C: inf, Kernel: gram.Linear{}})
 			return err
 		},
-		"linear":        func() error { _, _, err := trainLinearDense(X, 2, y, LinearOptions{C: inf}); return err },
-		"margin/free":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{}); return err },
-		"margin/none":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{Bias: BiasNone}); return err },
-		"margin/feat32": func() error { _, err := MaxMargin(convert32(X), 2, y, MarginOptions{Bias: BiasFeature}); return err },
+		"linear": func() error { _, _, err := trainLinearDense(X, 2, y, LinearOptions{C: inf}); return err },
+		"margin/free": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, MarginOptions{})
+			return err
+		},
+		"margin/none": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, MarginOptions{Bias: BiasNone})
+			return err
+		},
+		"margin/feat32": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(convert32(X), 2, nil), y, MarginOptions{Bias: BiasFeature})
+			return err
+		},
 		"ovo": func() error {
 			_, _, err := trainDense(append(slices.Clone(X), 5, 5), 2, append(slices.Clone(y), 7), Options{C: inf, Kernel: gram.Linear{}})
 			return err
@@ -643,21 +653,6 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v", c.name, c.err, c.want)
 		}
 	}
-	if _, err := ParseC("-1"); !errors.Is(err, ErrOption) {
-		t.Errorf("ParseC(-1): %v", err)
-	}
-	if c, err := ParseC("INF"); err != nil || !math.IsInf(c, 1) {
-		t.Errorf("ParseC(INF) = %v, %v", c, err)
-	}
-	if c, err := ParseC("0.5"); err != nil || c != 0.5 {
-		t.Errorf("ParseC(0.5) = %v, %v", c, err)
-	}
-	if s, err := ParseMulticlass("OVR"); err != nil || s != OneVsRest {
-		t.Errorf("ParseMulticlass(OVR) = %v, %v", s, err)
-	}
-	if _, err := ParseMulticlass("all"); !errors.Is(err, ErrOption) {
-		t.Errorf("ParseMulticlass(all): %v", err)
-	}
 	// Scoring errors.
 	m, _, err := trainDense(X, 2, y, Options{})
 	if err != nil {
@@ -687,7 +682,7 @@ func train(X []float64, d int, y []int, o Options) error {
 }
 
 func margin(X []float64, d int, y []int, o MarginOptions) error {
-	_, err := MaxMargin(X, d, y, o)
+	_, err := MaxMargin(context.Background(), dataset.NewData(X, d, nil), y, o)
 	return err
 }
 
@@ -737,7 +732,7 @@ func TestCancel(t *testing.T) {
 	if _, _, err := trainLinearDenseContext(ctx, X, 3, y, LinearOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("trainLinearDense: %v", err)
 	}
-	if _, err := MaxMarginContext(ctx, X, 3, y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
+	if _, err := MaxMargin(ctx, dataset.NewData(X, 3, nil), y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("MaxMargin: %v", err)
 	}
 }
@@ -848,7 +843,7 @@ func TestNovikoff(t *testing.T) {
 		if bias {
 			mode = BiasFeature
 		}
-		mg, err := MaxMargin(Xs, d, ys, MarginOptions{Bias: mode})
+		mg, err := MaxMargin(context.Background(), dataset.NewData(Xs, d, nil), ys, MarginOptions{Bias: mode})
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}

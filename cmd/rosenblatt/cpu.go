@@ -55,7 +55,7 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 		}
 		w("int8 "+v.Name(), "%s", state)
 	}
-	if err := kernel.SelectionError(); err != nil {
+	if err := cli.KernelSelection(); err != nil {
 		w("warning", "%v", err)
 	}
 	return nil

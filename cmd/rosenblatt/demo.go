@@ -188,7 +188,7 @@ func demoSeparable(w io.Writer) error {
 	// the same points (no bias, as the perceptron), to 10⁻³ relative: the
 	// bracket is printed, and R²/Gamma² bounds R²/γ_D² from above.
 	t1 := time.Now()
-	mg, err := svm.MaxMargin(train.X, train.Cols, train.Y, svm.MarginOptions{Bias: svm.BiasNone, Tol: demoMarginTol})
+	mg, err := svm.MaxMargin(context.Background(), train, train.Y, svm.MarginOptions{Bias: svm.BiasNone, Tol: demoMarginTol})
 	if err != nil {
 		return fmt.Errorf("the data margin: %w", err)
 	}

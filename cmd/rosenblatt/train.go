@@ -523,9 +523,9 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != perceptron.Argmax
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if csr != nil {
-			return svm.GammaScaleSparse(csr)
+			return svm.GammaScale(csr)
 		}
-		return svm.GammaScale(data.X, data.Cols)
+		return svm.GammaScale(data)
 	})
 	if err != nil {
 		prog.Finish()

@@ -34,7 +34,7 @@ func (c *cValue) String() string {
 }
 
 func (c *cValue) Set(s string) error {
-	v, err := svm.ParseC(s)
+	v, err := cli.ParseC(s)
 	if err != nil {
 		return errors.New("want a number > 0, or inf for the hard margin")
 	}
@@ -116,7 +116,7 @@ func (tf *trainFlags) checkSVM() error {
 			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", cli.ErrUsage)
 		}
 		if tf.set["multiclass"] {
-			if _, err := svm.ParseMulticlass(tf.multiclass); err != nil {
+			if _, err := cli.ParseMulticlass(tf.multiclass); err != nil {
 				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", cli.ErrUsage, tf.multiclass)
 			}
 		}
@@ -192,9 +192,9 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	loaded := time.Now()
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if sd.csr != nil {
-			return svm.GammaScaleSparse(sd.csr)
+			return svm.GammaScale(sd.csr)
 		}
-		return svm.GammaScale(data.X, data.Cols)
+		return svm.GammaScale(data)
 	})
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func cText(C float64) string {
 func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
 	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Workers: tf.workers}
 	if tf.set["multiclass"] {
-		o.Multiclass, _ = svm.ParseMulticlass(tf.multiclass) // checked by checkSVM
+		o.Multiclass, _ = cli.ParseMulticlass(tf.multiclass) // checked by checkSVM
 	}
 	if tf.set["cache"] {
 		switch {
@@ -478,7 +478,7 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 		if len(machines) > 1 {
 			l.what = mi.name() + ": "
 		}
-		mg, err := svm.MaxMargin(X, data.Cols, y, o)
+		mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, data.Cols, nil), y, o)
 		switch {
 		case errors.Is(err, svm.ErrNotSeparable):
 			l.err = err
