@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -37,7 +38,7 @@ func TestQuantPredictCPUTime(t *testing.T) {
 	for _, d := range []int{768, 784} {
 		c := newQuantCase(t, d)
 		cs = append(cs, cand{d, "float32 Predict", kernel.Active(), c.float32})
-		for _, im := range kernel.Int8Impls() {
+		for _, im := range kerneltest.Int8Impls() {
 			if !im.Available() || im.Name() == "generic" {
 				continue
 			}
@@ -65,11 +66,11 @@ func TestQuantPredictCPUTime(t *testing.T) {
 		}
 	}
 	belongs := map[string]string{}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		belongs[v.Name()] = v.Impl().Name()
 	}
 	fmt.Printf("CPU: %s; active: %s, int8 %s; 10-class one-vs-rest Predict, fastest of %d rounds of %d calls (thread CPU time)\n",
-		cpuName(), kernel.Active(), kernel.ActiveInt8(), rounds, calls)
+		cpuName(), kernel.Active(), kernel.ActiveImpl().Int8(), rounds, calls)
 	ref := map[int]float64{}
 	for i, c := range cs {
 		if c.name == "float32 Predict" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -49,12 +50,15 @@ func ParseMulticlass(s string) (svm.Scheme, error) {
 // of implementation.
 const KernelEnv = "ROSENBLATT_KERNEL"
 
+// ErrUnknownKernel is wrapped by KernelSelection's error.
+var ErrUnknownKernel = errors.New("unknown kernel implementation")
+
 // knownKernels are the implementation names of any build, for the message.
 var knownKernels = []string{"generic", "avx2", "avx512", "neon"}
 
 // KernelSelection reports a ROSENBLATT_KERNEL value that names no
 // implementation of this build (package kernel then runs the best one this
-// CPU has), wrapping ErrUsage; nil when the variable is unset or names one.
+// CPU has), wrapping ErrUnknownKernel; nil when the variable is unset or names one.
 // The commands print it once at start.
 func KernelSelection() error { return kernelSelection(os.Getenv(KernelEnv)) }
 
@@ -76,5 +80,5 @@ func kernelSelection(limit string) error {
 		}
 	}
 	return fmt.Errorf("%w: %s=%q %s (this build has %s); using %s",
-		ErrUsage, KernelEnv, limit, why, strings.Join(names, ", "), kernel.ActiveImpl().Name())
+		ErrUnknownKernel, KernelEnv, limit, why, strings.Join(names, ", "), kernel.ActiveImpl().Name())
 }

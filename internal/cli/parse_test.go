@@ -36,7 +36,7 @@ func TestParseMulticlass(t *testing.T) {
 }
 
 // TestKernelSelection: every implementation of the build is accepted
-// (available here or not), anything else is a usage error naming the
+// (available here or not), anything else wraps ErrUnknownKernel naming the
 // variable, the build's list and the implementation that runs.
 func TestKernelSelection(t *testing.T) {
 	for _, im := range kernel.Impls() {
@@ -49,7 +49,7 @@ func TestKernelSelection(t *testing.T) {
 	}
 	for limit, why := range map[string]string{"avx3": "names no implementation", "AVX2": "names no implementation"} {
 		err := kernelSelection(limit)
-		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), why) ||
+		if !errors.Is(err, ErrUnknownKernel) || !strings.Contains(err.Error(), why) ||
 			!strings.Contains(err.Error(), "ROSENBLATT_KERNEL=\""+limit+"\"") ||
 			!strings.Contains(err.Error(), "using "+kernel.ActiveImpl().Name()) {
 			t.Errorf("%s: %v", limit, err)
@@ -61,7 +61,7 @@ func TestKernelSelection(t *testing.T) {
 	}
 	for _, n := range knownKernels {
 		if !in[n] { // every build lacks some: amd64 neon, arm64 avx2
-			if err := kernelSelection(n); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "is not an implementation of this build") {
+			if err := kernelSelection(n); !errors.Is(err, ErrUnknownKernel) || !strings.Contains(err.Error(), "is not an implementation of this build") {
 				t.Errorf("%s: %v", n, err)
 			}
 		}
