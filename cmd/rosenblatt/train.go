@@ -667,12 +667,12 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			w("margin", "the model does not separate the training data")
 		}
 	}
-	if diag.DataMargin != nil {
-		printDataMargin(w, "", diag.DataMargin, diag.MarginAugmented, diag.Separable)
+	if diag.DataMargin != nil || diag.DataMarginErr != nil {
+		printDataMargin(w, "", diag.DataMargin, diag.DataMarginErr, diag.MarginAugmented, diag.Separable)
 	}
 	for c, cd := range diag.Classes {
-		if cd.DataMargin != nil {
-			printDataMargin(w, fmt.Sprintf("class %d: ", classes[c]), cd.DataMargin, cd.MarginAugmented, cd.Separable)
+		if cd.DataMargin != nil || cd.DataMarginErr != nil {
+			printDataMargin(w, fmt.Sprintf("class %d: ", classes[c]), cd.DataMargin, cd.DataMarginErr, cd.MarginAugmented, cd.Separable)
 		}
 	}
 	if test != nil {

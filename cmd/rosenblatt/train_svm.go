@@ -14,7 +14,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -491,11 +490,12 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 	return out, nil
 }
 
-// printDataMargin prints a perceptron's data margin (perceptron.DataMargin)
-// next to the model's augmented margin.
-func printDataMargin(w func(k, f string, a ...any), what string, dm *perceptron.DataMargin, model float64, separates bool) {
-	if !dm.Separable {
-		w("data margin", "%snot separable: %v", what, dm.Err)
+// printDataMargin prints a perceptron's data margin
+// (perceptron.Diagnostics.DataMargin, or why there is none) next to the
+// model's augmented margin.
+func printDataMargin(w func(k, f string, a ...any), what string, dm *svm.Margin, dmErr error, model float64, separates bool) {
+	if dm == nil {
+		w("data margin", "%snot separable: %v", what, dmErr)
 		return
 	}
 	w("data margin", "%sγ′_D = %.6g (%.6g ≤ γ′_D ≤ %.6g, exact hard-margin solve on the same points), R′ = %.4g,",
