@@ -15,9 +15,12 @@ import (
 // (on the constant feature cfg.bfeat). It fills diag.DataMargin (K = 1) or
 // each class's.
 func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gram.Kernel, bias bool, diag *Diagnostics) {
-	mode := svm.BiasNone
+	bf := 0.0 // no bias: svm's NoBias; a bias: the weight of the constant feature
 	if bias {
-		mode = svm.BiasFeature
+		bf = cfg.bfeat
+		if bf == 0 {
+			bf = 1
+		}
 	}
 	// The margin is the points' own: solve it in float64 whatever T (a
 	// float32 kernel matrix resolves no margin below about 10⁻³·R).
@@ -37,7 +40,7 @@ func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gr
 			}
 		}
 		mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X64, d, nil), y,
-			svm.MarginOptions{Kernel: kern, Bias: mode, B: cfg.bfeat, Workers: cfg.workers, Impl: cfg.impl})
+			svm.MarginOptions{Kernel: kern, NoBias: !bias, BiasFeature: bf, Workers: cfg.workers, Impl: cfg.impl})
 		dg := diag
 		if K > 1 {
 			dg = &diag.Classes[c]

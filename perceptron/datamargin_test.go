@@ -101,11 +101,11 @@ func TestDataMarginBounds(t *testing.T) {
 			d = len(x)
 			Z = append(Z, x...)
 		}
-		mode := svm.BiasNone
+		mo := svm.MarginOptions{NoBias: true}
 		if bias && !opt.Normalize {
-			mode = svm.BiasFeature
+			mo = svm.MarginOptions{BiasFeature: 1}
 		}
-		ref, err := svm.MaxMargin(context.Background(), dataset.NewData(Z, d, nil), y, svm.MarginOptions{Bias: mode})
+		ref, err := svm.MaxMargin(context.Background(), dataset.NewData(Z, d, nil), y, mo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{Kernel: kern, Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{Kernel: kern, BiasFeature: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestDataMarginOneVsRest(t *testing.T) {
 	// Class 2 against the rest (a horizontal line separates them): the
 	// margin is svm.MaxMargin's, to float32's tolerance.
 	yy := []int{-1, -1, 1, 1, -1, -1}
-	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), yy, svm.MarginOptions{Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), yy, svm.MarginOptions{BiasFeature: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ type Diagnostics struct {
 	// (w, b) of the points zᵢ the perceptron trains on, the augmented
 	// (xᵢ, B) (B = 1 but with Options.BiasFeature, as in Novikoff's
 	// theorem), the space of MarginAugmented. It comes from an exact
-	// hard-margin solve in float64 (svm.MaxMargin with svm.BiasFeature), so
+	// hard-margin solve in float64 (svm.MaxMargin with the BiasFeature B), so
 	// Gamma ≤ γ_D ≤ Upper agree to about 10⁻⁶ relative; Radius is
 	// RadiusAugmented and Bound = R′²/Gamma² bounds the mistakes of
 	// Rosenblatt's perceptron started from 0, in any order of visits.

@@ -92,7 +92,7 @@ func ExampleFitLinear() {
 func ExampleMaxMargin() {
 	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
 	y := []int{-1, -1, -1, 1} // AND
-	mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{Bias: svm.BiasFeature})
+	mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{BiasFeature: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

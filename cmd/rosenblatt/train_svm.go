@@ -233,14 +233,14 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	}
 	var margins []dataMarginLine
 	if tf.dataMargin {
-		bias := svm.BiasFree
-		if kern == nil {
-			bias = svm.BiasFeature
+		mo := svm.MarginOptions{Kernel: kern, Workers: tf.workers} // the kernel SVM's free bias
+		if kern == nil { // the linear SVM's: LIBLINEAR's -B, or none
+			mo.NoBias, mo.BiasFeature = !tf.bias, cmp(tf.biasFeat, 1)
 			if !tf.bias {
-				bias = svm.BiasNone
+				mo.BiasFeature = 0
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Workers: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), mo); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -254,7 +254,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", m)
 	w("training", "%s", run.solver)
-	w("kernel path", "%s", kernel.Active())
+	w("kernel path", "%s", kernel.ActiveImpl().Name())
 	if tf.verbose {
 		w("representation", "%s", sd.repr)
 	}
@@ -452,8 +452,8 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 	switch {
 	case o.Kernel != nil:
 		radius = "φ(x)"
-	case o.Bias == svm.BiasFeature:
-		radius = fmt.Sprintf("(x, %g)", cmp(o.B, 1))
+	case o.BiasFeature > 0:
+		radius = fmt.Sprintf("(x, %g)", o.BiasFeature)
 	}
 	var out []dataMarginLine
 	for i := range machines {
