@@ -109,7 +109,7 @@ func BenchmarkQuantPredict(b *testing.B) {
 				}
 			})
 		}
-		bench("float32="+kernel.Active(), c.float32)
+		bench("float32="+kernel.ActiveImpl().Name(), c.float32)
 		for _, im := range kerneltest.Int8Impls() {
 			if !im.Available() || im.Name() == "generic" {
 				continue

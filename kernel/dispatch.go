@@ -116,11 +116,8 @@ func choose(list []*Impl, limit string) *Impl {
 	return best
 }
 
-// Active returns the name of the implementation the package-level functions
-// use.
-func Active() string { return active.name }
-
-// ActiveImpl returns the implementation the package-level functions use.
+// ActiveImpl returns the implementation the package-level functions use
+// (its Name says which: "avx512", "avx2", "neon" or "generic").
 func ActiveImpl() *Impl { return active }
 
 // Impls returns every implementation of this build, worst first, including

@@ -397,13 +397,13 @@ func TestBestSelected(t *testing.T) {
 	if os.Getenv(kernel.EnvVar) != "" {
 		t.Skipf("%s=%s caps the choice; best-path check not applicable", kernel.EnvVar, os.Getenv(kernel.EnvVar))
 	}
-	if got, best := kernel.Active(), expectedBest(); got != best {
+	if got, best := kernel.ActiveImpl().Name(), expectedBest(); got != best {
 		t.Fatalf("active implementation %s, want %s (the best this CPU supports)", got, best)
 	}
-	if kernel.Best().Name() != kernel.Active() || kernel.ActiveImpl() != kernel.Best() {
-		t.Fatalf("Best() = %s, Active() = %s", kernel.Best(), kernel.Active())
+	if kernel.Best().Name() != kernel.ActiveImpl().Name() || kernel.ActiveImpl() != kernel.Best() {
+		t.Fatalf("Best() = %s, Active() = %s", kernel.Best(), kernel.ActiveImpl().Name())
 	}
-	t.Logf("active kernel implementation: %s", kernel.Active())
+	t.Logf("active kernel implementation: %s", kernel.ActiveImpl().Name())
 }
 
 // TestEnvironmentCap runs this test binary again with ROSENBLATT_KERNEL set and
@@ -419,7 +419,7 @@ func TestBestSelected(t *testing.T) {
 func TestEnvironmentCap(t *testing.T) {
 	const report = "kernel-selection-report: "
 	if os.Getenv("ROSENBLATT_KERNEL_CHILD") == "1" {
-		fmt.Printf("%sbest=%s active=%s \n", report, kernel.Best().Name(), kernel.Active())
+		fmt.Printf("%sbest=%s active=%s \n", report, kernel.Best().Name(), kernel.ActiveImpl().Name())
 		return
 	}
 	exe, err := os.Executable()

@@ -52,7 +52,7 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 				state = "available"
 			}
 			if v == kernel.ActiveImpl().Int8() {
-				state = "in use (DotU8I8, DotI8, DotsU8I8, DotsI8 within " + kernel.Active() + ")"
+				state = "in use (DotU8I8, DotI8, DotsU8I8, DotsI8 within " + kernel.ActiveImpl().Name() + ")"
 			}
 			w("int8 "+v.Name(), "%s", state)
 		}

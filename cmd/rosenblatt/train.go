@@ -619,7 +619,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if km, ok := m.(*perceptron.KernelModel[T]); ok {
 		w("support", "%d support vectors of %d training rows", km.NumSupport(), data.Rows)
 	}
-	w("kernel path", "%s", kernel.Active())
+	w("kernel path", "%s", kernel.ActiveImpl().Name())
 	if tf.verbose {
 		w("representation", "%s", repr)
 		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
