@@ -202,6 +202,7 @@ type gramTiles struct {
 	gemm              gemmSpec
 	rbf, poly, trans  string // the tile functions in the registry
 	rbfW, polyW, tran string // the assembly behind the wrappers ("" if Go)
+	mirror            string // the tile's transpose (assembly), "" if none
 }
 
 // gramEntry returns the registry entry of im for t.
@@ -213,9 +214,13 @@ func gramEntry(im *implSpec, t elem) gramTiles {
 			v = avx512
 		}
 		sfx := t.sfx
-		return gramTiles{gemm: gemmOf(t, v),
+		e := gramTiles{gemm: gemmOf(t, v),
 			rbf: "rbfAVX2" + sfx + "s", poly: "polyAVX2" + sfx + "s", trans: "transAVX2" + sfx + "s",
 			rbfW: "rbfAVX2" + sfx, polyW: "polyAVX2" + sfx, tran: "transAVX2" + sfx}
+		if im == implAVX2 {
+			e.mirror = "mirrorAVX2" + sfx
+		}
+		return e
 	case implNEON:
 		return gramTiles{gemm: neonGemmOf(t),
 			rbf: "rbfPoly[" + t.goType + "]", poly: "polyGeneric[" + t.goType + "]", trans: "transGeneric[" + t.goType + "]"}
@@ -255,8 +260,12 @@ func gramGoFile(goarch string) ([]byte, error) {
 		f.p("kernel.%s: {", im.id)
 		for _, t := range []elem{f32, f64} {
 			e := gramEntry(im, t)
-			f.p("%s: micro[%s]{mr: %d, nr: %d, kern: kern%s%s, rbf: %s, poly: %s, trans: %s},",
-				strings.ToLower(t.sfx), t.goType, e.gemm.mr, e.gemm.nr, im.infix, t.sfx, e.rbf, e.poly, e.trans)
+			mirror := ""
+			if e.mirror != "" {
+				mirror = ", mirror: " + e.mirror + "s"
+			}
+			f.p("%s: micro[%s]{mr: %d, nr: %d, kern: kern%s%s, rbf: %s, poly: %s, trans: %s%s},",
+				strings.ToLower(t.sfx), t.goType, e.gemm.mr, e.gemm.nr, im.infix, t.sfx, e.rbf, e.poly, e.trans, mirror)
 		}
 		f.p("},")
 	}
@@ -279,6 +288,20 @@ func gramGoFile(goarch string) ([]byte, error) {
 			f.p("func kern%s%s(kc int, a, b, c []%s, ldc int, acc bool) {", im.infix, t.sfx, t.goType)
 			f.p("_, _, _ = a[kc*%d-1], b[kc*%d-1], c[%d*ldc+%d]", s.mr, s.nr, s.mr-1, s.nr-1)
 			f.p("%s(kc, &a[0], &b[0], &c[0], ldc, b2i(acc))", s.name)
+			f.p("}")
+		}
+	}
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			if e.mirror == "" {
+				continue
+			}
+			s := e.gemm
+			f.p("")
+			f.p("func %ss(dst []%s, ldd int, src []%s, lds int) {", e.mirror, t.goType, t.goType)
+			f.p("_, _ = dst[%d*ldd+%d], src[%d*lds+%d]", s.nr-1, s.mr-1, s.mr-1, s.nr-1)
+			f.p("%s(&dst[0], ldd, &src[0], lds)", e.mirror)
 			f.p("}")
 		}
 	}
@@ -348,6 +371,22 @@ func gramGoFile(goarch string) ([]byte, error) {
 			f.p("//")
 			f.p("//go:noescape")
 			f.p("func %s(kc int, a, b, c *%s, ldc int, acc int)", s.name, t.goType)
+		}
+	}
+	for _, im := range list {
+		for _, t := range []elem{f32, f64} {
+			e := gramEntry(im, t)
+			if e.mirror == "" {
+				continue
+			}
+			s := e.gemm
+			f.p("")
+			f.p("// %s sets, for r < %d, c < %d (the %d×%d tile transposed):", e.mirror, s.mr, s.nr, s.mr, s.nr)
+			f.p("//")
+			f.p("//\tdst[c*ldd+r] = src[r*lds+c]")
+			f.p("//")
+			f.p("//go:noescape")
+			f.p("func %s(dst *%s, ldd int, src *%s, lds int)", e.mirror, t.goType, t.goType)
 		}
 	}
 	done = map[string]bool{}

@@ -469,6 +469,118 @@ func transKernel(f *asmFile, im *implSpec, t elem) {
 	g.RET()
 }
 
+// mirrorKernel emits the transpose of one AVX2 register tile (6 rows by
+// two vectors), the copy of a tile below the diagonal of a symmetric
+// result to its place above it: dst[c·ldd+r] = src[r·lds+c] for r < 6 and
+// c < nr. Called on each tile right after it is finished, while it is in
+// L1, its stores (six values a column) go out while the next tile
+// computes, instead of in a separate pass over the finished strip.
+func mirrorKernel(f *asmFile, im *implSpec, t elem) {
+	s := gemmOf(t, avx2)
+	g := f.fn(im, t, avx2, "mirrorAVX2"+t.sfx, "func(dst *T, ldd int, src *T, lds int)")
+	L := 32 / t.size
+	g.Commentf("dst[c·ldd+r] = src[r·lds+c] for r < %d, c < %d: the %d×%d tile transposed.", s.mr, s.nr, s.mr, s.nr)
+	g.Commentf("Each half of %d columns: Y0..Y5 its six rows a..f, Y6..Y11 the", L)
+	g.Comment("interleaved pairs, Y12..Y15 the four-row columns; R8 = lds and R9 =",
+		"ldd in bytes, R11 = 3·ldd; DI, AX, BX, R12 point at columns 0, 4, 8, 12",
+		"of dst (rows of dst).")
+	g.MOVQ(g.param("dst"), reg.RDI)
+	g.MOVQ(g.param("ldd"), reg.R9)
+	g.MOVQ(g.param("src"), reg.RSI)
+	g.MOVQ(g.param("lds"), reg.R8)
+	g.shiftBytes(reg.R8)
+	g.shiftBytes(reg.R9)
+	g.LEAQ(memx(reg.R9, 0, reg.R9, 2), reg.R11)
+	g.LEAQ(memx(reg.RDI, 0, reg.R9, 4), reg.RAX)
+	g.LEAQ(memx(reg.RAX, 0, reg.R9, 4), reg.RBX)
+	g.LEAQ(memx(reg.RBX, 0, reg.R9, 4), reg.R12)
+	// col returns column c (< 2L) of the tile in dst at byte offset off.
+	col := func(c, off int) operand.Mem {
+		bases := []reg.Register{reg.RDI, reg.RAX, reg.RBX, reg.R12}
+		base := bases[c/4]
+		switch c % 4 {
+		case 1:
+			return memx(base, off, reg.R9, 1)
+		case 2:
+			return memx(base, off, reg.R9, 2)
+		case 3:
+			return memx(base, off, reg.R11, 1)
+		}
+		return mem(base, off)
+	}
+	// srcRow returns row r of the tile in src at byte offset off (R10 =
+	// 3·lds, R13 = src + 3·lds).
+	g.LEAQ(memx(reg.R8, 0, reg.R8, 2), reg.R10)
+	g.LEAQ(memx(reg.RSI, 0, reg.R10, 1), reg.R13)
+	srcRow := func(r, off int) operand.Mem {
+		base := reg.RSI
+		if r >= 3 {
+			base, r = reg.R13, r-3
+		}
+		switch r {
+		case 1:
+			return memx(base, off, reg.R8, 1)
+		case 2:
+			return memx(base, off, reg.R8, 2)
+		}
+		return mem(base, off)
+	}
+	for h := 0; h < 2; h++ {
+		g.Commentf("columns %d..%d", h*L, h*L+L-1)
+		for r := 0; r < 6; r++ {
+			g.movu(srcRow(r, 32*h), yr[r])
+		}
+		c0 := h * L
+		if t.is32() {
+			g.Comment("Y6 = a0 b0 a1 b1 | a4 b4 a5 b5, Y7 = a2 b2 a3 b3 | a6 b6 a7 b7, Y8/Y9 c d, Y10/Y11 e f")
+			for i := 0; i < 3; i++ {
+				g.VUNPCKLPS(yr[2*i+1], yr[2*i], yr[6+2*i])
+				g.VUNPCKHPS(yr[2*i+1], yr[2*i], yr[7+2*i])
+			}
+			g.Comment("Y12 = a0 b0 c0 d0 | a4 b4 c4 d4, Y13 = column 1 | 5, Y14 = 2 | 6, Y15 = 3 | 7")
+			g.VSHUFPS(operand.Imm(0x44), reg.Y8, reg.Y6, reg.Y12)
+			g.VSHUFPS(operand.Imm(0xEE), reg.Y8, reg.Y6, reg.Y13)
+			g.VSHUFPS(operand.Imm(0x44), reg.Y9, reg.Y7, reg.Y14)
+			g.VSHUFPS(operand.Imm(0xEE), reg.Y9, reg.Y7, reg.Y15)
+			g.Comment("rows a..d of columns 0..3, then e f from Y10/Y11")
+			quads := []reg.VecPhysical{reg.X12, reg.X13, reg.X14, reg.X15}
+			for c := 0; c < 4; c++ {
+				g.VMOVUPS(quads[c], col(c0+c, 0))
+			}
+			g.VMOVLPS(reg.X10, col(c0+0, 16))
+			g.VMOVHPS(reg.X10, col(c0+1, 16))
+			g.VMOVLPS(reg.X11, col(c0+2, 16))
+			g.VMOVHPS(reg.X11, col(c0+3, 16))
+			g.Comment("columns 4..7 from the upper lanes")
+			for c := 0; c < 4; c++ {
+				g.VEXTRACTF128(operand.Imm(1), yr[12+c], col(c0+4+c, 0))
+			}
+			g.VEXTRACTF128(operand.Imm(1), reg.Y10, reg.X0)
+			g.VEXTRACTF128(operand.Imm(1), reg.Y11, reg.X1)
+			g.VMOVLPS(reg.X0, col(c0+4, 16))
+			g.VMOVHPS(reg.X0, col(c0+5, 16))
+			g.VMOVLPS(reg.X1, col(c0+6, 16))
+			g.VMOVHPS(reg.X1, col(c0+7, 16))
+		} else {
+			g.Comment("per pair of rows (a b, c d, e f): Y6+i = x0 y0 | x2 y2, Y9+i = x1 y1 | x3 y3")
+			for i := 0; i < 3; i++ {
+				g.VUNPCKLPD(yr[2*i+1], yr[2*i], yr[6+i])
+				g.VUNPCKHPD(yr[2*i+1], yr[2*i], yr[9+i])
+			}
+			lo := []reg.VecPhysical{reg.X6, reg.X7, reg.X8}
+			hi := []reg.VecPhysical{reg.X9, reg.X10, reg.X11}
+			for i := 0; i < 3; i++ {
+				g.VMOVUPD(lo[i], col(c0+0, 16*i))
+				g.VMOVUPD(hi[i], col(c0+1, 16*i))
+				g.VEXTRACTF128(operand.Imm(1), yr[6+i], col(c0+2, 16*i))
+				g.VEXTRACTF128(operand.Imm(1), yr[9+i], col(c0+3, 16*i))
+			}
+		}
+	}
+	g.VZEROUPPER()
+	g.RET()
+}
+
 // gramAVX2File returns gram/micro_amd64.s: the AVX2 micro-kernels and the
 // tile functions (used by the avx512 implementation too).
 func gramAVX2File() ([]byte, error) {
@@ -502,6 +614,9 @@ func gramAVX2File() ([]byte, error) {
 	for _, t := range []elem{f32, f64} {
 		transKernel(f, implAVX2, t)
 		f.also("transAVX2"+t.sfx, implAVX512)
+	}
+	for _, t := range []elem{f32, f64} {
+		mirrorKernel(f, implAVX2, t)
 	}
 	return f.render()
 }

@@ -40,6 +40,11 @@ type micro[T kernel.Float] struct {
 	poly func(dst []T, gamma, coef0 T, degree int)
 	// trans sets dst[c·ldd+r] = src[r·lds+c] for r < rows, c < cols.
 	trans func(dst []T, ldd int, src []T, lds int, rows, cols int)
+	// mirror, if set, is trans of one mr×nr tile: the symmetric result
+	// then copies each tile below the diagonal to its place above it as
+	// soon as the tile is finished (its stores overlap the next tile's
+	// arithmetic) instead of transposing the finished strip.
+	mirror func(dst []T, ldd int, src []T, lds int)
 }
 
 // registry holds gram's functions for every implementation of package
@@ -196,26 +201,14 @@ type set[T kernel.Float] struct {
 	maxNorm float64
 }
 
-// prepare validates X (finite values) and packs it.
+// prepare validates X (finite values) and packs it. It goes over X once,
+// in groups of rows that are whole A and B slivers (lcm(mr, nr) rows, in
+// L1/L2 while they are read): the norms, then the A and B panels of the
+// group, the groups split among the goroutines.
 func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set[T], error) {
 	mr, nr := e.mk.mr, e.mk.nr
 	s := &set[T]{n: n, d: d, npadA: (n + mr - 1) / mr * mr, npadB: (n + nr - 1) / nr * nr}
 	s.norms = make([]T, max(s.npadA, s.npadB))
-	for i := 0; i < n; i++ {
-		row := X[i*d : (i+1)*d]
-		// A NaN or an infinity makes the norm NaN or +Inf, so only rows
-		// whose norm is not finite need the check value by value (a finite
-		// row can overflow its norm: checkOverflow reports that).
-		nm := e.rowNorm(row)
-		if f := float64(nm); math.IsNaN(f) || math.IsInf(f, 0) {
-			if !finite(row) {
-				return nil, fmt.Errorf("%w: row %d", ErrNonFinite, i)
-			}
-			s.maxNorm = math.Inf(1)
-		}
-		s.norms[i] = nm
-		s.maxNorm = max(s.maxNorm, float64(nm))
-	}
 	if asA {
 		s.a = getBuf[T](s.npadA * d)
 	}
@@ -223,16 +216,44 @@ func prepare[T kernel.Float](e *engine[T], X []T, n, d int, asA, asB bool) (*set
 		s.b = getBuf[T](s.npadB * d)
 	}
 	na, nb := s.npadA/mr, s.npadB/nr
-	parts := max(na, nb)
-	e.parallel(parts, func(lo, hi int) {
-		if asA {
-			pack(s.a, X, n, d, mr, e.kc, na*lo/parts, na*hi/parts, e.mk.trans)
-		}
-		if asB {
-			pack(s.b, X, n, d, nr, e.kc, nb*lo/parts, nb*hi/parts, e.mk.trans)
+	g := mr / gcd(mr, nr) * nr // rows per group
+	groups := (n + g - 1) / g
+	e.parallel(groups, func(lo, hi int) {
+		for gi := lo; gi < hi; gi++ {
+			for i := gi * g; i < min(n, (gi+1)*g); i++ {
+				s.norms[i] = e.rowNorm(X[i*d : (i+1)*d])
+			}
+			if asA {
+				pack(s.a, X, n, d, mr, e.kc, gi*g/mr, min(na, (gi+1)*g/mr), e.mk)
+			}
+			if asB {
+				pack(s.b, X, n, d, nr, e.kc, gi*g/nr, min(nb, (gi+1)*g/nr), e.mk)
+			}
 		}
 	})
+	for i := 0; i < n; i++ {
+		// A NaN or an infinity makes the norm NaN or +Inf, so only rows
+		// whose norm is not finite need the check value by value (a finite
+		// row can overflow its norm: checkOverflow reports that).
+		nm := s.norms[i]
+		if f := float64(nm); math.IsNaN(f) || math.IsInf(f, 0) {
+			if !finite(X[i*d : (i+1)*d]) {
+				s.release()
+				return nil, fmt.Errorf("%w: row %d", ErrNonFinite, i)
+			}
+			s.maxNorm = math.Inf(1)
+		}
+		s.maxNorm = max(s.maxNorm, float64(nm))
+	}
 	return s, nil
+}
+
+// gcd returns the greatest common divisor of a, b > 0.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // bufs recycles the packed copies and scratch blocks of
@@ -310,8 +331,9 @@ func kBlocks(d, kc int) (nblk, klen int) {
 // for the feature block starting at k0 of length kl, sliver s occupies
 // dst[k0·npad + s·w·kl :][:kl·w], feature k of row s·w+r at k·w+r. Rows past
 // n are set to zero. A full sliver's block is a transpose of a w×kl block
-// of X, done by trans (the implementation's, in registers where it has one).
-func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []T, ldd int, src []T, lds int, rows, cols int)) {
+// of X, done by mk's functions (in registers where it has them; mk may be
+// nil).
+func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, mk *micro[T]) {
 	npad := len(dst) / d
 	nblk, klen := kBlocks(d, kc)
 	for s := s0; s < s1; s++ {
@@ -323,11 +345,20 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, trans func(dst []
 			kl := min(klen, d-k0)
 			out := dst[k0*npad+s*w*kl:][:kl*w]
 			if rows == 6 && w == 6 {
-				pack6(out, X[s*w*d+k0:], d, kl)
+				in := X[s*w*d+k0:]
+				k := 0
+				if mk != nil && mk.mirror != nil && mk.mr == 6 {
+					// The mirror's 6×nr tile transposes are the panel's
+					// next nr features.
+					for nr := mk.nr; k+nr <= kl; k += nr {
+						mk.mirror(out[k*6:], 6, in[k:], d)
+					}
+				}
+				pack6(out[k*6:], in[k:], d, kl-k)
 				continue
 			}
-			if rows == w && trans != nil {
-				trans(out, w, X[s*w*d+k0:], d, w, kl)
+			if rows == w && mk != nil {
+				mk.trans(out, w, X[s*w*d+k0:], d, w, kl)
 				continue
 			}
 			for r := 0; r < rows; r++ {
@@ -526,6 +557,10 @@ func (w *worker[T]) block(t task) {
 					mk.kern(kl, as, bs, c, ldc, acc)
 					if last {
 						w.finish(c, ldc, ir, jr, mr)
+						if w.sym && mk.mirror != nil {
+							mk.mirror(C[w.at(jr, ir):], ldc, c, ldc)
+							continue
+						}
 						if lo < 0 {
 							lo = ir
 						}

@@ -694,3 +694,40 @@ func TestRowsOwnCopy(t *testing.T) {
 		}
 	}
 }
+
+// Every path's tile mirror (where it has one) transposes exactly its
+// mr×nr tile between strided rows and touches nothing else.
+func TestMirror(t *testing.T) {
+	for _, p := range availablePaths() {
+		testMirror(t, p.Name(), microOf[float32](p))
+		testMirror(t, p.Name(), microOf[float64](p))
+	}
+}
+
+func testMirror[T kernel.Float](t *testing.T, name string, mk *micro[T]) {
+	if mk.mirror == nil {
+		return
+	}
+	mr, nr := mk.mr, mk.nr
+	lds, ldd := nr+5, mr+3
+	src := make([]T, mr*lds)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	dst := make([]T, nr*ldd)
+	for i := range dst {
+		dst[i] = -1
+	}
+	mk.mirror(dst, ldd, src, lds)
+	for c := 0; c < nr; c++ {
+		for r := 0; r < ldd; r++ {
+			want := T(-1)
+			if r < mr {
+				want = src[r*lds+c]
+			}
+			if dst[c*ldd+r] != want {
+				t.Fatalf("%s %T: dst[%d][%d] = %v, want %v", name, want, c, r, dst[c*ldd+r], want)
+			}
+		}
+	}
+}

@@ -12,8 +12,8 @@ import "github.com/rosenblatt-go/rosenblatt/kernel"
 // tile functions for avx512. Which entry runs is kernel's choice.
 var archRegistry = [kernel.NumIDs]*impl{
 	kernel.IDAVX2: {
-		f32: micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
-		f64: micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s},
+		f32: micro[float32]{mr: 6, nr: 16, kern: kernAVX2F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s, mirror: mirrorAVX2F32s},
+		f64: micro[float64]{mr: 6, nr: 8, kern: kernAVX2F64, rbf: rbfAVX2F64s, poly: polyAVX2F64s, trans: transAVX2F64s, mirror: mirrorAVX2F64s},
 	},
 	kernel.IDAVX512: {
 		f32: micro[float32]{mr: 12, nr: 32, kern: kernAVX512F32, rbf: rbfAVX2F32s, poly: polyAVX2F32s, trans: transAVX2F32s},
@@ -49,6 +49,16 @@ func kernAVX512F32(kc int, a, b, c []float32, ldc int, acc bool) {
 func kernAVX512F64(kc int, a, b, c []float64, ldc int, acc bool) {
 	_, _, _ = a[kc*12-1], b[kc*16-1], c[11*ldc+15]
 	dgemm12x16(kc, &a[0], &b[0], &c[0], ldc, b2i(acc))
+}
+
+func mirrorAVX2F32s(dst []float32, ldd int, src []float32, lds int) {
+	_, _ = dst[15*ldd+5], src[5*lds+15]
+	mirrorAVX2F32(&dst[0], ldd, &src[0], lds)
+}
+
+func mirrorAVX2F64s(dst []float64, ldd int, src []float64, lds int) {
+	_, _ = dst[7*ldd+5], src[5*lds+7]
+	mirrorAVX2F64(&dst[0], ldd, &src[0], lds)
 }
 
 func rbfAVX2F32s(dst []float32, ni float32, nj []float32, gamma float32) {
@@ -176,6 +186,20 @@ func sgemm12x32(kc int, a, b, c *float32, ldc int, acc int)
 //
 //go:noescape
 func dgemm12x16(kc int, a, b, c *float64, ldc int, acc int)
+
+// mirrorAVX2F32 sets, for r < 6, c < 16 (the 6×16 tile transposed):
+//
+//	dst[c*ldd+r] = src[r*lds+c]
+//
+//go:noescape
+func mirrorAVX2F32(dst *float32, ldd int, src *float32, lds int)
+
+// mirrorAVX2F64 sets, for r < 6, c < 8 (the 6×8 tile transposed):
+//
+//	dst[c*ldd+r] = src[r*lds+c]
+//
+//go:noescape
+func mirrorAVX2F64(dst *float64, ldd int, src *float64, lds int)
 
 // rbfAVX2F32 sets, for j < n, n a multiple of 8 (the exponential: micro_amd64.s):
 //

@@ -920,3 +920,193 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func mirrorAVX2F32(dst *float32, ldd int, src *float32, lds int)
+// Requires: AVX
+TEXT ·mirrorAVX2F32(SB), NOSPLIT, $0-32
+	// dst[c·ldd+r] = src[r·lds+c] for r < 6, c < 16: the 6×16 tile transposed.
+	// Each half of 8 columns: Y0..Y5 its six rows a..f, Y6..Y11 the
+	// interleaved pairs, Y12..Y15 the four-row columns; R8 = lds and R9 =
+	// ldd in bytes, R11 = 3·ldd; DI, AX, BX, R12 point at columns 0, 4, 8, 12
+	// of dst (rows of dst).
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R8
+	SHLQ $2, R8
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R11
+	LEAQ (DI)(R9*4), AX
+	LEAQ (AX)(R9*4), BX
+	LEAQ (BX)(R9*4), R12
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R13
+
+	// columns 0..7
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R13), Y3
+	VMOVUPS (R13)(R8*1), Y4
+	VMOVUPS (R13)(R8*2), Y5
+
+	// Y6 = a0 b0 a1 b1 | a4 b4 a5 b5, Y7 = a2 b2 a3 b3 | a6 b6 a7 b7, Y8/Y9 c d, Y10/Y11 e f
+	VUNPCKLPS Y1, Y0, Y6
+	VUNPCKHPS Y1, Y0, Y7
+	VUNPCKLPS Y3, Y2, Y8
+	VUNPCKHPS Y3, Y2, Y9
+	VUNPCKLPS Y5, Y4, Y10
+	VUNPCKHPS Y5, Y4, Y11
+
+	// Y12 = a0 b0 c0 d0 | a4 b4 c4 d4, Y13 = column 1 | 5, Y14 = 2 | 6, Y15 = 3 | 7
+	VSHUFPS $0x44, Y8, Y6, Y12
+	VSHUFPS $0xee, Y8, Y6, Y13
+	VSHUFPS $0x44, Y9, Y7, Y14
+	VSHUFPS $0xee, Y9, Y7, Y15
+
+	// rows a..d of columns 0..3, then e f from Y10/Y11
+	VMOVUPS X12, (DI)
+	VMOVUPS X13, (DI)(R9*1)
+	VMOVUPS X14, (DI)(R9*2)
+	VMOVUPS X15, (DI)(R11*1)
+	VMOVLPS X10, 16(DI)
+	VMOVHPS X10, 16(DI)(R9*1)
+	VMOVLPS X11, 16(DI)(R9*2)
+	VMOVHPS X11, 16(DI)(R11*1)
+
+	// columns 4..7 from the upper lanes
+	VEXTRACTF128 $1, Y12, (AX)
+	VEXTRACTF128 $1, Y13, (AX)(R9*1)
+	VEXTRACTF128 $1, Y14, (AX)(R9*2)
+	VEXTRACTF128 $1, Y15, (AX)(R11*1)
+	VEXTRACTF128 $1, Y10, X0
+	VEXTRACTF128 $1, Y11, X1
+	VMOVLPS      X0, 16(AX)
+	VMOVHPS      X0, 16(AX)(R9*1)
+	VMOVLPS      X1, 16(AX)(R9*2)
+	VMOVHPS      X1, 16(AX)(R11*1)
+
+	// columns 8..15
+	VMOVUPS 32(SI), Y0
+	VMOVUPS 32(SI)(R8*1), Y1
+	VMOVUPS 32(SI)(R8*2), Y2
+	VMOVUPS 32(R13), Y3
+	VMOVUPS 32(R13)(R8*1), Y4
+	VMOVUPS 32(R13)(R8*2), Y5
+
+	// Y6 = a0 b0 a1 b1 | a4 b4 a5 b5, Y7 = a2 b2 a3 b3 | a6 b6 a7 b7, Y8/Y9 c d, Y10/Y11 e f
+	VUNPCKLPS Y1, Y0, Y6
+	VUNPCKHPS Y1, Y0, Y7
+	VUNPCKLPS Y3, Y2, Y8
+	VUNPCKHPS Y3, Y2, Y9
+	VUNPCKLPS Y5, Y4, Y10
+	VUNPCKHPS Y5, Y4, Y11
+
+	// Y12 = a0 b0 c0 d0 | a4 b4 c4 d4, Y13 = column 1 | 5, Y14 = 2 | 6, Y15 = 3 | 7
+	VSHUFPS $0x44, Y8, Y6, Y12
+	VSHUFPS $0xee, Y8, Y6, Y13
+	VSHUFPS $0x44, Y9, Y7, Y14
+	VSHUFPS $0xee, Y9, Y7, Y15
+
+	// rows a..d of columns 0..3, then e f from Y10/Y11
+	VMOVUPS X12, (BX)
+	VMOVUPS X13, (BX)(R9*1)
+	VMOVUPS X14, (BX)(R9*2)
+	VMOVUPS X15, (BX)(R11*1)
+	VMOVLPS X10, 16(BX)
+	VMOVHPS X10, 16(BX)(R9*1)
+	VMOVLPS X11, 16(BX)(R9*2)
+	VMOVHPS X11, 16(BX)(R11*1)
+
+	// columns 4..7 from the upper lanes
+	VEXTRACTF128 $1, Y12, (R12)
+	VEXTRACTF128 $1, Y13, (R12)(R9*1)
+	VEXTRACTF128 $1, Y14, (R12)(R9*2)
+	VEXTRACTF128 $1, Y15, (R12)(R11*1)
+	VEXTRACTF128 $1, Y10, X0
+	VEXTRACTF128 $1, Y11, X1
+	VMOVLPS      X0, 16(R12)
+	VMOVHPS      X0, 16(R12)(R9*1)
+	VMOVLPS      X1, 16(R12)(R9*2)
+	VMOVHPS      X1, 16(R12)(R11*1)
+	VZEROUPPER
+	RET
+
+// func mirrorAVX2F64(dst *float64, ldd int, src *float64, lds int)
+// Requires: AVX
+TEXT ·mirrorAVX2F64(SB), NOSPLIT, $0-32
+	// dst[c·ldd+r] = src[r·lds+c] for r < 6, c < 8: the 6×8 tile transposed.
+	// Each half of 4 columns: Y0..Y5 its six rows a..f, Y6..Y11 the
+	// interleaved pairs, Y12..Y15 the four-row columns; R8 = lds and R9 =
+	// ldd in bytes, R11 = 3·ldd; DI, AX, BX, R12 point at columns 0, 4, 8, 12
+	// of dst (rows of dst).
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R8
+	SHLQ $3, R8
+	SHLQ $3, R9
+	LEAQ (R9)(R9*2), R11
+	LEAQ (DI)(R9*4), AX
+	LEAQ (AX)(R9*4), BX
+	LEAQ (BX)(R9*4), R12
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R13
+
+	// columns 0..3
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(R8*1), Y1
+	VMOVUPD (SI)(R8*2), Y2
+	VMOVUPD (R13), Y3
+	VMOVUPD (R13)(R8*1), Y4
+	VMOVUPD (R13)(R8*2), Y5
+
+	// per pair of rows (a b, c d, e f): Y6+i = x0 y0 | x2 y2, Y9+i = x1 y1 | x3 y3
+	VUNPCKLPD    Y1, Y0, Y6
+	VUNPCKHPD    Y1, Y0, Y9
+	VUNPCKLPD    Y3, Y2, Y7
+	VUNPCKHPD    Y3, Y2, Y10
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y11
+	VMOVUPD      X6, (DI)
+	VMOVUPD      X9, (DI)(R9*1)
+	VEXTRACTF128 $1, Y6, (DI)(R9*2)
+	VEXTRACTF128 $1, Y9, (DI)(R11*1)
+	VMOVUPD      X7, 16(DI)
+	VMOVUPD      X10, 16(DI)(R9*1)
+	VEXTRACTF128 $1, Y7, 16(DI)(R9*2)
+	VEXTRACTF128 $1, Y10, 16(DI)(R11*1)
+	VMOVUPD      X8, 32(DI)
+	VMOVUPD      X11, 32(DI)(R9*1)
+	VEXTRACTF128 $1, Y8, 32(DI)(R9*2)
+	VEXTRACTF128 $1, Y11, 32(DI)(R11*1)
+
+	// columns 4..7
+	VMOVUPD 32(SI), Y0
+	VMOVUPD 32(SI)(R8*1), Y1
+	VMOVUPD 32(SI)(R8*2), Y2
+	VMOVUPD 32(R13), Y3
+	VMOVUPD 32(R13)(R8*1), Y4
+	VMOVUPD 32(R13)(R8*2), Y5
+
+	// per pair of rows (a b, c d, e f): Y6+i = x0 y0 | x2 y2, Y9+i = x1 y1 | x3 y3
+	VUNPCKLPD    Y1, Y0, Y6
+	VUNPCKHPD    Y1, Y0, Y9
+	VUNPCKLPD    Y3, Y2, Y7
+	VUNPCKHPD    Y3, Y2, Y10
+	VUNPCKLPD    Y5, Y4, Y8
+	VUNPCKHPD    Y5, Y4, Y11
+	VMOVUPD      X6, (AX)
+	VMOVUPD      X9, (AX)(R9*1)
+	VEXTRACTF128 $1, Y6, (AX)(R9*2)
+	VEXTRACTF128 $1, Y9, (AX)(R11*1)
+	VMOVUPD      X7, 16(AX)
+	VMOVUPD      X10, 16(AX)(R9*1)
+	VEXTRACTF128 $1, Y7, 16(AX)(R9*2)
+	VEXTRACTF128 $1, Y10, 16(AX)(R11*1)
+	VMOVUPD      X8, 32(AX)
+	VMOVUPD      X11, 32(AX)(R9*1)
+	VEXTRACTF128 $1, Y8, 32(AX)(R9*2)
+	VEXTRACTF128 $1, Y11, 32(AX)(R11*1)
+	VZEROUPPER
+	RET

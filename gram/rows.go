@@ -257,7 +257,7 @@ func (r *Rows[T]) batch(dst [][]T, idx []int) {
 		q.norms[k] = s.norms[i]
 	}
 	q.a = getBuf[T](q.npadA * d)
-	pack(q.a, X, m, d, mr, e.kc, 0, q.npadA/mr, e.mk.trans)
+	pack(q.a, X, m, d, mr, e.kc, 0, q.npadA/mr, e.mk)
 	putBuf(X)
 	e.runRows(q, s, dst)
 	putBuf(q.a)
