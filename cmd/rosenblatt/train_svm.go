@@ -233,8 +233,10 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	}
 	var margins []dataMarginLine
 	if tf.dataMargin {
-		mo := svm.MarginOptions{Kernel: kern, Workers: tf.workers} // the kernel SVM's free bias
-		if kern == nil { // the linear SVM's: LIBLINEAR's -B, or none
+		// The kernel SVM's bias is free; the linear SVM's is LIBLINEAR's -B,
+		// or none.
+		mo := svm.MarginOptions{Kernel: kern, Workers: tf.workers}
+		if kern == nil {
 			mo.NoBias, mo.BiasFeature = !tf.bias, cmp(tf.biasFeat, 1)
 			if !tf.bias {
 				mo.BiasFeature = 0
