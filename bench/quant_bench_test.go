@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // quantCase is a 10-class one-vs-rest float32 model of d features, its
 // quantised form and one sample in every input form.
 type quantCase struct {
-	m  *perceptron.Model[float32]
+	m  *linear.Model[float32]
 	q  *quant.Model
 	x  []float32
 	u  []uint8
@@ -85,7 +86,7 @@ func (c *quantCase) kernelOnly(im *kernel.Int8Impl) func() (int, error) {
 }
 
 // BenchmarkQuantPredict times a 10-class one-vs-rest Predict at d = 768
-// and 784 in the same run: the float32 model (perceptron.Model.Predict on
+// and 784 in the same run: the float32 model (linear.Model.Predict on
 // the active float implementation), and its quantised form (package
 // quant) on every int8 implementation this CPU has, with the sample given
 // as unsigned bytes (PredictU8: pixels), signed bytes (PredictI8: int8

@@ -13,7 +13,7 @@ import (
 
 // TestQuantPredictCPUTime measures a 10-class one-vs-rest Predict at
 // d = 768 and 784 in CPU time of the measuring thread (as TestInt8CPUTime
-// does): the float32 model (perceptron.Model.Predict on the active
+// does): the float32 model (linear.Model.Predict on the active
 // implementation) and its quantised form (package quant) on every int8
 // implementation this CPU has, with the sample as unsigned bytes
 // (PredictU8), signed bytes (PredictI8) and float32 (Predict, which

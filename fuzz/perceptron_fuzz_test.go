@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"math"
 	"os"
 	"testing"
@@ -115,7 +117,7 @@ type decoded interface {
 
 // exercise scores a decoded model on a few samples: no panic, and either a
 // label or an error.
-func exercise[T float32 | float64](t *testing.T, m *perceptron.Model[T]) {
+func exercise[T float32 | float64](t *testing.T, m *linear.Model[T]) {
 	t.Helper()
 	x := make([]T, m.Dims())
 	sc := make([]T, m.NumScores())
@@ -152,9 +154,9 @@ func FuzzUnmarshalModel(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		info, ierr := perceptron.Inspect(data)
-		var m32 perceptron.Model[float32]
-		var m64 perceptron.Model[float64]
+		info, ierr := model.Inspect(bytes.NewReader(data))
+		var m32 linear.Model[float32]
+		var m64 linear.Model[float64]
 		for _, m := range []decoded{&m32, &m64} {
 			err := m.UnmarshalBinary(data)
 			if err != nil {
@@ -172,9 +174,9 @@ func FuzzUnmarshalModel(f *testing.F) {
 				t.Fatal(err)
 			}
 			reencoded(t, data, again, func(b []byte) ([]byte, error) {
-				var c perceptron.Model[float64]
+				var c linear.Model[float64]
 				if len(b) > 10 && b[10] == 4 {
-					var c32 perceptron.Model[float32]
+					var c32 linear.Model[float32]
 					if err := c32.UnmarshalBinary(b); err != nil {
 						return nil, err
 					}
@@ -216,8 +218,8 @@ func FuzzUnmarshalModelJSON(f *testing.F) {
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"binary","algorithm":"averaged","dims":1,"bias":true,"normalize":true,"eta":1,"labels":[-1,1],"steps":2,"weights":[[0.5]],"biases":[0.5],"averaging":{"running_weights":[[1]],"running_biases":[1],"sums":[[1]],"bias_sums":[1]}}`))
 	f.Add([]byte(`{"format":"rosenblatt-perceptron","version":1,"type":"float64","kind":"ovr","algorithm":"voted","dims":1000000000,"eta":1,"labels":[1,2],"voted":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var m32 perceptron.Model[float32]
-		var m64 perceptron.Model[float64]
+		var m32 linear.Model[float32]
+		var m64 linear.Model[float64]
 		for _, m := range []decoded{&m32, &m64} {
 			if err := m.UnmarshalJSON(data); err != nil {
 				checkModelError(t, err)
@@ -365,7 +367,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	}
 	var m model
 	var err error
-	var lin *perceptron.Model[T]
+	var lin *linear.Model[T]
 	var km *perceptron.KernelModel[T]
 	switch mode {
 	case 0:
@@ -415,7 +417,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		t.Fatal(err)
 	}
 	if lin != nil {
-		err = new(perceptron.Model[T]).UnmarshalBinary(b)
+		err = new(linear.Model[T]).UnmarshalBinary(b)
 	} else {
 		err = new(perceptron.KernelModel[T]).UnmarshalBinary(b)
 	}
@@ -425,7 +427,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	if lin == nil {
 		return
 	}
-	checkLinear := func(what string, m *perceptron.Model[T]) {
+	checkLinear := func(what string, m *linear.Model[T]) {
 		for k := range m.NumScores() {
 			w, b := m.Weights(k)
 			vs, vb, _ := m.Voted(k)
@@ -437,7 +439,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := new(perceptron.Model[T]).UnmarshalBinary(b); err != nil {
+		if err := new(linear.Model[T]).UnmarshalBinary(b); err != nil {
 			t.Fatalf("%s: the file does not decode: %v", what, err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"testing"
 
@@ -95,7 +97,7 @@ func checkQuantFile(t *testing.T, data []byte) {
 	if err != nil || !bytes.Equal(again, data) {
 		t.Fatalf("accepted file does not re-encode to itself (%v)", err)
 	}
-	if size, need, err := perceptron.EncodedSize(data); err != nil || need != 0 || size != int64(len(data)) {
+	if size, need, err := (modelfile.Errors{Corrupt: linear.ErrCorrupt, Version: linear.ErrVersion, Mismatch: linear.ErrMismatch}).EncodedSize(data); err != nil || need != 0 || size != int64(len(data)) {
 		t.Fatalf("EncodedSize = %d, %d, %v on an accepted file of %d bytes", size, need, err, len(data))
 	}
 	if q.Dims() > 1<<12 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math"
@@ -57,10 +58,10 @@ func FuzzServeRequest(f *testing.F) {
 		}
 		dec := func(_ string, data []byte) (serve.Model, error) {
 			if i == 0 {
-				m := new(perceptron.Model[float32])
+				m := new(linear.Model[float32])
 				return m, m.UnmarshalBinary(data)
 			}
-			m := new(perceptron.Model[float64])
+			m := new(linear.Model[float64])
 			return m, m.UnmarshalBinary(data)
 		}
 		s, err := serve.New(path, dec, serve.Options{MaxBodyBytes: 1 << 12, Poll: -1,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"math"
 	"testing"
@@ -169,8 +170,8 @@ func checkSVMFile(t *testing.T, data []byte) {
 		if err := new(perceptron.KernelModel[float64]).UnmarshalBinary(data); !errors.Is(err, perceptron.ErrMismatch) {
 			t.Fatalf("perceptron.KernelModel on an SVM file: %v", err)
 		}
-		if _, err := perceptron.Inspect(data); !errors.Is(err, perceptron.ErrMismatch) {
-			t.Fatalf("perceptron.Inspect on an SVM file: %v", err)
+		if err := new(linear.Model[float64]).UnmarshalBinary(data); !errors.Is(err, linear.ErrMismatch) {
+			t.Fatalf("linear.Model on an SVM file: %v", err)
 		}
 	}
 	if accepted > 1 {

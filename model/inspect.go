@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"os"
@@ -122,6 +123,10 @@ func KindOf(m Model) Kind {
 		return TextModel
 	case *quant.Model:
 		return QuantBinary - 1 + Kind(v.Kind())
+	case *linear.Model[float32]:
+		return linearKind(v.Kind(), v.Algorithm())
+	case *linear.Model[float64]:
+		return linearKind(v.Kind(), v.Algorithm())
 	case perceptronKind:
 		return Kind(v.Kind())
 	case *svm.Model[float32], *svm.Model[float64]:
@@ -134,6 +139,18 @@ func KindOf(m Model) Kind {
 		return KindOf(v.Classifier())
 	}
 	return 0
+}
+
+// linearKind is the file kind of a linear model of shape k trained by
+// algo: a linear SVM's (dual coordinate descent) or a perceptron's.
+func linearKind(k linear.Kind, algo linear.Algorithm) Kind {
+	if algo == linear.DualCD {
+		if k == linear.KindBinary {
+			return LinearSVMBinary
+		}
+		return LinearSVMOneVsRest
+	}
+	return Kind(k)
 }
 
 // svmScheme is the offset of an SVM's scheme in its kinds.

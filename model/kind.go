@@ -8,7 +8,7 @@ import "fmt"
 type Kind uint8
 
 const (
-	// Linear perceptron models (perceptron.Model), by every perceptron
+	// Linear perceptron models (linear.Model), by every perceptron
 	// rule and by Pegasos.
 	PerceptronBinary    Kind = 1 // one score; labels −1, +1
 	PerceptronOneVsRest Kind = 2 // a score per class, the largest wins

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"io/fs"
 	"math"
@@ -182,13 +183,17 @@ func isJSON(data []byte) bool {
 // isJSONSpace reports whether c is white space to JSON.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// perceptronFiles are the sentinels of the linear and kernel perceptron
+// models' files (modelfile's registry sizes both).
+var perceptronFiles = modelfile.Errors{Corrupt: linear.ErrCorrupt, Version: linear.ErrVersion, Mismatch: linear.ErrMismatch}
+
 // encodedSize is the size of a binary file from its first bytes, as the
 // package that registered its kind gives it.
 func encodedSize(prefix []byte) (size, need int64, err error) {
 	if len(prefix) > 11 && Kind(prefix[11]).svm() {
 		size, need, err = svm.EncodedSize(prefix)
 	} else {
-		size, need, err = perceptron.EncodedSize(prefix)
+		size, need, err = perceptronFiles.EncodedSize(prefix)
 	}
 	return size, need, corrupt(err)
 }
@@ -307,7 +312,7 @@ func unmarshalBinary(data []byte) (Model, error) {
 	case k.Kernel():
 		m = pick[perceptron.KernelModel[float32], perceptron.KernelModel[float64]](wide)
 	default: // the linear perceptrons, or a bad kind that the decoder reports
-		m = pick[perceptron.Model[float32], perceptron.Model[float64]](wide)
+		m = pick[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := m.UnmarshalBinary(data); err != nil {
 		return nil, corrupt(err)
@@ -355,7 +360,7 @@ func unmarshalJSON(data []byte) (Model, error) {
 	case kernel:
 		m = pickJSON[perceptron.KernelModel[float32], perceptron.KernelModel[float64]](wide)
 	default: // a linear perceptron, or another format that the decoder reports
-		m = pickJSON[perceptron.Model[float32], perceptron.Model[float64]](wide)
+		m = pickJSON[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(err)

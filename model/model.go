@@ -7,7 +7,7 @@
 // Every trained model is a Model, and a Classifier of its element type:
 //
 //   - linear models, a weight vector w and a bias b per score:
-//     perceptron.Model, made by every perceptron rule (Rosenblatt's online
+//     linear.Model, made by every perceptron rule (Rosenblatt's online
 //     rule, the batch and mini-batch rules, the averaged and voted
 //     perceptrons of Freund and Schapire) and by Pegasos, and
 //     svm.LinearModel, made by dual coordinate descent (Hsieh et al., 2008);

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -199,7 +200,7 @@ func TestTextPredictNoAllocs(t *testing.T) {
 	}
 	tm := trainText(t)
 	f := tm.Featurizer()
-	m32 := tm.Inner().(*perceptron.Model[float32])
+	m32 := tm.Inner().(*linear.Model[float32])
 	r := text.NewRows[float64](f)
 	for _, d := range textDocs {
 		r.AppendString(d.doc, d.label)

@@ -4,6 +4,7 @@ package online
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -78,20 +79,20 @@ var syncPolicies = []struct {
 func BenchmarkLearn(b *testing.B) {
 	cases := []struct {
 		name       string
-		kind       perceptron.Kind
+		kind       linear.Kind
 		d, nnz, cl int
 	}{
-		{"dense784-binary", perceptron.KindBinary, 784, 0, 2},
-		{"dense784-ovr10", perceptron.KindOneVsRest, 784, 0, 10},
-		{"sparse12-binary", perceptron.KindBinary, 1 << 20, 12, 2},
-		{"sparse12-ovr10", perceptron.KindOneVsRest, 1 << 20, 12, 10},
+		{"dense784-binary", linear.KindBinary, 784, 0, 2},
+		{"dense784-ovr10", linear.KindOneVsRest, 784, 0, 10},
+		{"sparse12-binary", linear.KindBinary, 1 << 20, 12, 2},
+		{"sparse12-ovr10", linear.KindOneVsRest, 1 << 20, 12, 10},
 	}
 	for _, c := range cases {
 		base := baseModel[float32](b, c.kind, perceptron.Online, c.d, c.cl, 1)
 		xs := benchStream(4096, c.d, c.nnz, base.Classes(), 2)
 		for _, sp := range syncPolicies {
 			for _, batch := range []int{1, 256} {
-				if sp.p == SyncEveryRequest && batch == 1 && c.nnz == 0 && c.kind != perceptron.KindBinary {
+				if sp.p == SyncEveryRequest && batch == 1 && c.nnz == 0 && c.kind != linear.KindBinary {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/sync=%s/batch=%d", c.name, sp.name, batch), func(b *testing.B) {
@@ -138,9 +139,9 @@ func BenchmarkLearn(b *testing.B) {
 // (b.N of them, from GOMAXPROCS goroutines) while another goroutine
 // learns at rate updates/s (0: none; -1: as fast as it can, in requests
 // of 64 samples, SyncNone), and the learner's prediction without learning
-// against perceptron.Model.Predict's.
+// against linear.Model.Predict's.
 func BenchmarkPredictWhileLearning(b *testing.B) {
-	base := baseModel[float32](b, perceptron.KindBinary, perceptron.Online, 784, 2, 1)
+	base := baseModel[float32](b, linear.KindBinary, perceptron.Online, 784, 2, 1)
 	xs := benchStream(1024, 784, 0, base.Classes(), 3)
 	b.Run("model.Predict", func(b *testing.B) {
 		cpu := predictParallel(b, func(i int) { base.Predict(xs[i&1023].X) })
@@ -226,7 +227,7 @@ func BenchmarkReplay(b *testing.B) {
 		d, nnz int
 	}{{"dense784-binary", 784, 0}, {"sparse12-binary", 1 << 20, 12}} {
 		b.Run(c.name, func(b *testing.B) {
-			base := baseModel[float32](b, perceptron.KindBinary, perceptron.Online, c.d, 2, 1)
+			base := baseModel[float32](b, linear.KindBinary, perceptron.Online, c.d, 2, 1)
 			xs := benchStream(4096, c.d, c.nnz, base.Classes(), 4)
 			dir := b.TempDir()
 			l, err := Open(dir, base, [32]byte{}, Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet})

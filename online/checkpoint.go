@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // A checkpoint file, ckpt-<sequence number>.ckpt, is written whole to a
@@ -20,7 +20,7 @@ import (
 //	16 32 SHA-256 of the base model file
 //	48 4  n, the idempotency keys remembered
 //	52    n × (key length u16, key, sequence number u64), oldest first
-//	      model length u64, the model file (perceptron.Model's
+//	      model length u64, the model file (linear.Model's
 //	      MarshalBinary, with its training state)
 //	      CRC-32C (Castagnoli) of everything before it
 //
@@ -36,7 +36,7 @@ type checkpoint[T kernel.Float] struct {
 	seq   uint64
 	base  [32]byte
 	keys  []keyEntry
-	model *perceptron.Model[T]
+	model *linear.Model[T]
 }
 
 type keyEntry struct {
@@ -118,7 +118,7 @@ func decodeCheckpoint[T kernel.Float](b []byte) (*checkpoint[T], error) {
 	if len(p) < 8 || binary.LittleEndian.Uint64(p) != uint64(len(p)-8) {
 		return nil, errors.New("model length does not match the file")
 	}
-	c.model = new(perceptron.Model[T])
+	c.model = new(linear.Model[T])
 	if err := c.model.UnmarshalBinary(p[8:]); err != nil {
 		return nil, fmt.Errorf("its model: %w", err)
 	}

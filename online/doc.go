@@ -1,6 +1,6 @@
 // Package online learns a linear perceptron model while it serves, and
 // keeps what it learnt across crashes: a Learner wraps a
-// perceptron.Model (binary, one-vs-rest or argmax; online or averaged;
+// linear.Model (binary, one-vs-rest or argmax; online or averaged;
 // float32 or float64) with an append-only log and checkpoints, and
 // answers predictions from the model as it is now. It is what
 // "rosenblatt serve -learn-dir DIR" runs behind POST /learn, and is
@@ -10,7 +10,7 @@
 //
 // Learn takes one or more labelled samples (dense, or sparse: values in
 // increasing columns) and applies the model's own online rule to each in
-// turn, exactly as perceptron.Model.Update does: Rosenblatt's step
+// turn, exactly as linear.Model.Update does: Rosenblatt's step
 // w += η·y·x, b += η·y·B² on a mistake (y·(w·x + b) ≤ 0; for one-vs-rest,
 // each class's binary problem; for the argmax kind, the multiclass
 // perceptron's step towards the true class and away from the highest
@@ -22,7 +22,7 @@
 // it, and the model's version after the request.
 //
 // The model after a stream of dense samples is bit for bit the one
-// perceptron.Model.Update gives; sparse samples sum their products in
+// linear.Model.Update gives; sparse samples sum their products in
 // column order, which may round differently from a dense sample's sum.
 // An averaged model's prediction is computed as w·x − (u·x)/c, the
 // average's score up to rounding, so that an update costs O(stored

@@ -2,6 +2,7 @@ package online
 
 import (
 	"crypto/sha256"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -26,11 +27,11 @@ func (l *Learner[T]) crash() {
 // baseModel makes a linear model with small random weights: binary
 // (classes ≤ 2) or of kind (one-vs-rest or argmax) over classes labels
 // 0..classes-1, online or averaged (with its training state).
-func baseModel[T kernel.Float](t testing.TB, kind perceptron.Kind, algo perceptron.Algorithm, d, classes int, seed uint64) *perceptron.Model[T] {
+func baseModel[T kernel.Float](t testing.TB, kind linear.Kind, algo perceptron.Algorithm, d, classes int, seed uint64) *linear.Model[T] {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	st := perceptron.LinearState[T]{Kind: kind, Algorithm: algo, Dims: d, Bias: true, BiasFeature: 1, Eta: 0.5}
-	if kind == perceptron.KindBinary {
+	st := linear.State[T]{Kind: kind, Algorithm: algo, Dims: d, Bias: true, BiasFeature: 1, Eta: 0.5}
+	if kind == linear.KindBinary {
 		st.Labels = []int{-1, 1}
 	} else {
 		for c := range classes {
@@ -53,14 +54,14 @@ func baseModel[T kernel.Float](t testing.TB, kind perceptron.Kind, algo perceptr
 		st.Steps = 5
 		st.W, st.B = rnd(r*d), rnd(r)
 	}
-	m, err := perceptron.NewLinear(st)
+	m, err := linear.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func sumOf[T kernel.Float](t testing.TB, m *perceptron.Model[T]) [32]byte {
+func sumOf[T kernel.Float](t testing.TB, m *linear.Model[T]) [32]byte {
 	b, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func sumOf[T kernel.Float](t testing.TB, m *perceptron.Model[T]) [32]byte {
 // stream makes n random requests of 1 to 4 samples, dense or sparse
 // (about a fifth of the columns), labelled by a hidden linear rule with
 // some noise, so that the model makes and corrects mistakes.
-func stream[T kernel.Float](m *perceptron.Model[T], n int, sparse bool, seed uint64) [][]Sample[T] {
+func stream[T kernel.Float](m *linear.Model[T], n int, sparse bool, seed uint64) [][]Sample[T] {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	d, labels := m.Dims(), m.Classes()
 	hidden := make([]float64, d*len(labels))
@@ -144,13 +145,13 @@ func dense[T kernel.Float](s Sample[T], d int) []T {
 }
 
 // sameState fails unless a and b are equal bit for bit.
-func sameState[T kernel.Float](t testing.TB, what string, a, b *perceptron.Model[T]) {
+func sameState[T kernel.Float](t testing.TB, what string, a, b *linear.Model[T]) {
 	t.Helper()
-	sa, err := a.LinearState()
+	sa, err := a.State()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := b.LinearState()
+	sb, err := b.State()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,12 +180,12 @@ func bits[T kernel.Float](v T) uint64 {
 	return math.Float64bits(float64(v))
 }
 
-func clone[T kernel.Float](t testing.TB, m *perceptron.Model[T]) *perceptron.Model[T] {
-	st, err := m.LinearState()
+func clone[T kernel.Float](t testing.TB, m *linear.Model[T]) *linear.Model[T] {
+	st, err := m.State()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := perceptron.NewLinear(st)
+	c, err := linear.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}

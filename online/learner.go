@@ -3,6 +3,7 @@ package online
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io/fs"
 	"log/slog"
 	"math"
@@ -184,7 +185,7 @@ type Learner[T kernel.Float] struct {
 	mu                                sync.Mutex // the writer: the copies, the log, the keys, the counters
 	a, b                              *weights[T]
 	sh                                *shape[T]
-	st                                perceptron.LinearState[T] // the shape's source (its weights are not kept)
+	st                                linear.State[T] // the shape's source (its weights are not kept)
 	base                              [32]byte
 	seq                               uint64
 	seg                               *os.File
@@ -216,18 +217,18 @@ type request[T kernel.Float] struct {
 // ErrUnsupported that says why.
 func Supported(m any) error {
 	switch m := m.(type) {
-	case *perceptron.Model[float32]:
+	case *linear.Model[float32]:
 		_, err := shapeOf(m)
 		return err
-	case *perceptron.Model[float64]:
+	case *linear.Model[float64]:
 		_, err := shapeOf(m)
 		return err
 	}
 	return fmt.Errorf("%w: %T is not a linear perceptron model (kernel, quantised, SVM and other models are served, not learnt)", ErrUnsupported, m)
 }
 
-func shapeOf[T kernel.Float](m *perceptron.Model[T]) (perceptron.LinearState[T], error) {
-	st, err := m.LinearState()
+func shapeOf[T kernel.Float](m *linear.Model[T]) (linear.State[T], error) {
+	st, err := m.State()
 	if err != nil {
 		return st, fmt.Errorf("%w: %v", ErrUnsupported, err)
 	}
@@ -242,13 +243,13 @@ func shapeOf[T kernel.Float](m *perceptron.Model[T]) (perceptron.LinearState[T],
 	return st, nil
 }
 
-func newShape[T kernel.Float](st *perceptron.LinearState[T]) *shape[T] {
+func newShape[T kernel.Float](st *linear.State[T]) *shape[T] {
 	return &shape[T]{k: kernel.On[T](kernel.ActiveImpl()), kind: st.Kind, avg: st.Algorithm == perceptron.Averaged,
 		d: st.Dims, rows: st.Rows(), labels: slices.Clone(st.Labels), bias: st.Bias,
 		bstep: T(st.BiasFeature * st.BiasFeature), eta: T(st.Eta)}
 }
 
-func weightsOf[T kernel.Float](st *perceptron.LinearState[T]) *weights[T] {
+func weightsOf[T kernel.Float](st *linear.State[T]) *weights[T] {
 	c := &weights[T]{steps: st.Steps}
 	if st.Algorithm == perceptron.Averaged {
 		c.w, c.b, c.u, c.ub = slices.Clone(st.CW), slices.Clone(st.CB), slices.Clone(st.U), slices.Clone(st.UB)
@@ -264,7 +265,7 @@ func weightsOf[T kernel.Float](st *perceptron.LinearState[T]) *weights[T] {
 // if there is none), replays the log after it and cuts a torn or corrupt
 // tail (reported in Status().Recovery and the log). The model is then
 // bit for bit the one that answered the last request the log holds.
-func Open[T kernel.Float](dir string, base *perceptron.Model[T], baseSum [32]byte, opt Options) (*Learner[T], error) {
+func Open[T kernel.Float](dir string, base *linear.Model[T], baseSum [32]byte, opt Options) (*Learner[T], error) {
 	st, err := shapeOf(base)
 	if err != nil {
 		return nil, err
@@ -309,7 +310,7 @@ func Open[T kernel.Float](dir string, base *perceptron.Model[T], baseSum [32]byt
 }
 
 // recover loads the newest good checkpoint and replays the log.
-func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearState[T]) error {
+func (l *Learner[T]) recover(base *linear.Model[T], st linear.State[T]) error {
 	bst := st
 	cks, err := listSeq(l.dir, "ckpt-", ".ckpt")
 	if err != nil {
@@ -381,7 +382,7 @@ func (l *Learner[T]) recover(base *perceptron.Model[T], st perceptron.LinearStat
 
 // fresh starts the directory again from base at sequence number seq: a
 // checkpoint of base, then the older files removed.
-func (l *Learner[T]) fresh(base *perceptron.Model[T], st perceptron.LinearState[T], seq uint64) error {
+func (l *Learner[T]) fresh(base *linear.Model[T], st linear.State[T], seq uint64) error {
 	l.st, l.sh = st, newShape(&st)
 	if l.fixed == nil {
 		l.fixed = l.sh
@@ -397,7 +398,7 @@ func (l *Learner[T]) fresh(base *perceptron.Model[T], st perceptron.LinearState[
 	return nil
 }
 
-func compatible[T kernel.Float](a, b *perceptron.LinearState[T]) error {
+func compatible[T kernel.Float](a, b *linear.State[T]) error {
 	if a.Kind != b.Kind || a.Dims != b.Dims || !slices.Equal(a.Labels, b.Labels) {
 		return fmt.Errorf("%v model of %d features and labels %v against %v of %d and %v", a.Kind, a.Dims, a.Labels, b.Kind, b.Dims, b.Labels)
 	}
@@ -579,7 +580,7 @@ func (l *Learner[T]) checkMax(raw []Sample[T], keyLen, maxSamples int) ([]sample
 				return nil, fmt.Errorf("%w: sample %d, value %d is %v", ErrInput, i, j, v)
 			}
 		}
-		if sh.kind == perceptron.KindBinary {
+		if sh.kind == linear.KindBinary {
 			switch r.Y {
 			case 1:
 				x.yk = 0
@@ -812,7 +813,7 @@ func (l *Learner[T]) stopped() error {
 
 // state returns the model's state as of the published copy. l.mu is held
 // (the copies are equal between batches).
-func (l *Learner[T]) state() perceptron.LinearState[T] {
+func (l *Learner[T]) state() linear.State[T] {
 	c := l.cur.Load()
 	st := l.st
 	st.Steps = c.steps
@@ -837,14 +838,14 @@ func averageOf[T kernel.Float](w, u []T, steps int64) []T {
 }
 
 // Model returns the model as it is now (a copy): bit for bit the model
-// perceptron.Model.Update would have made of the base model and the
+// linear.Model.Update would have made of the base model and the
 // samples learnt, dense ones at least (a sparse sample's products are
 // summed in another order than a dense one's). It keeps its training
 // state, so that it may be saved and learnt on further.
-func (l *Learner[T]) Model() (*perceptron.Model[T], error) {
+func (l *Learner[T]) Model() (*linear.Model[T], error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return perceptron.NewLinear(l.state())
+	return linear.New(l.state())
 }
 
 // Checkpoint writes a checkpoint now and truncates the log before it.
@@ -862,7 +863,7 @@ func (l *Learner[T]) Checkpoint() error {
 // the last two (all but this one if only, after an adoption), and the
 // segments whose records the older kept checkpoint holds.
 func (l *Learner[T]) checkpointLocked(only bool) error {
-	m, err := perceptron.NewLinear(l.state())
+	m, err := linear.New(l.state())
 	if err != nil {
 		return err
 	}
@@ -925,7 +926,7 @@ func (l *Learner[T]) checkpointLocked(only bool) error {
 // replaced on disk (ErrBaseChanged). m must have the width, labels and
 // kind of the model learnt (ErrIncompatible). A checkpoint of m is
 // written at once; the version goes on increasing.
-func (l *Learner[T]) Adopt(m *perceptron.Model[T], sum [32]byte) error {
+func (l *Learner[T]) Adopt(m *linear.Model[T], sum [32]byte) error {
 	st, err := shapeOf(m)
 	if err != nil {
 		return err

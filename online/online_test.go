@@ -3,6 +3,7 @@ package online
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math"
@@ -25,7 +26,7 @@ func opts() Options {
 	return Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet}
 }
 
-func mustOpen[T kernel.Float](t testing.TB, dir string, base *perceptron.Model[T], o Options) *Learner[T] {
+func mustOpen[T kernel.Float](t testing.TB, dir string, base *linear.Model[T], o Options) *Learner[T] {
 	t.Helper()
 	l, err := Open(dir, base, sumOf(t, base), o)
 	if err != nil {
@@ -34,7 +35,7 @@ func mustOpen[T kernel.Float](t testing.TB, dir string, base *perceptron.Model[T
 	return l
 }
 
-func model[T kernel.Float](t testing.TB, l *Learner[T]) *perceptron.Model[T] {
+func model[T kernel.Float](t testing.TB, l *Learner[T]) *linear.Model[T] {
 	t.Helper()
 	m, err := l.Model()
 	if err != nil {
@@ -46,10 +47,10 @@ func model[T kernel.Float](t testing.TB, l *Learner[T]) *perceptron.Model[T] {
 // TestReplay learns a stream of requests, kills the learner (no
 // checkpoint at the end, checkpoints and log segments before) and
 // reopens it: the model must be the live one bit for bit. Dense streams
-// are also learnt by perceptron.Model.Update, sample by sample: the same
+// are also learnt by linear.Model.Update, sample by sample: the same
 // model, and the same predictions before each update.
 func TestReplay(t *testing.T) {
-	for _, kind := range []perceptron.Kind{perceptron.KindBinary, perceptron.KindOneVsRest, perceptron.KindArgmax} {
+	for _, kind := range []linear.Kind{linear.KindBinary, linear.KindOneVsRest, linear.KindArgmax} {
 		for _, algo := range []perceptron.Algorithm{perceptron.Online, perceptron.Averaged} {
 			for _, sparse := range []bool{false, true} {
 				name := fmt.Sprintf("%v/%v/sparse=%v", kind, algo, sparse)
@@ -60,13 +61,13 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-func testReplay[T kernel.Float](t *testing.T, kind perceptron.Kind, algo perceptron.Algorithm, sparse bool) {
+func testReplay[T kernel.Float](t *testing.T, kind linear.Kind, algo perceptron.Algorithm, sparse bool) {
 	const d = 23
 	base := baseModel[T](t, kind, algo, d, 4, 1)
 	dir := t.TempDir()
 	o := opts()
 	o.CheckpointEvery = 97
-	if kind == perceptron.KindBinary && !sparse {
+	if kind == linear.KindBinary && !sparse {
 		o.Sync = SyncEveryRequest
 	}
 	l := mustOpen(t, dir, base, o)
@@ -132,8 +133,8 @@ func testReplay[T kernel.Float](t *testing.T, kind perceptron.Kind, algo percept
 }
 
 // history learns n requests and returns the model after each.
-func history[T kernel.Float](t *testing.T, l *Learner[T], reqs [][]Sample[T]) []*perceptron.Model[T] {
-	var out []*perceptron.Model[T]
+func history[T kernel.Float](t *testing.T, l *Learner[T], reqs [][]Sample[T]) []*linear.Model[T] {
+	var out []*linear.Model[T]
 	for i, req := range reqs {
 		if _, err := l.Learn(fmt.Sprint("k", i), req); err != nil {
 			t.Fatal(err)
@@ -165,7 +166,7 @@ func TestTornTail(t *testing.T) {
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
-			base := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 9, 3, 3)
+			base := baseModel[float32](t, linear.KindOneVsRest, perceptron.Online, 9, 3, 3)
 			dir := t.TempDir()
 			l := mustOpen(t, dir, base, opts())
 			reqs := stream(base, 20, false, 4)
@@ -221,7 +222,7 @@ func recordLen(t *testing.T, b []byte) int {
 // checkpointed learns 30 requests with checkpoints after the 10th and the
 // 20th (segments wal-…11 and wal-…21 kept for the older one) and kills
 // the learner.
-func checkpointed(t *testing.T, dir string, base *perceptron.Model[float64]) *perceptron.Model[float64] {
+func checkpointed(t *testing.T, dir string, base *linear.Model[float64]) *linear.Model[float64] {
 	l := mustOpen(t, dir, base, opts())
 	reqs := stream(base, 30, true, 5)
 	for i, req := range reqs {
@@ -252,7 +253,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		"empty": func(p string) error { return os.WriteFile(p, nil, 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			base := baseModel[float64](t, perceptron.KindBinary, perceptron.Averaged, 40, 2, 6)
+			base := baseModel[float64](t, linear.KindBinary, perceptron.Averaged, 40, 2, 6)
 			dir := t.TempDir()
 			live := checkpointed(t, dir, base)
 			if err := f(filepath.Join(dir, ckptName(20))); err != nil {
@@ -268,7 +269,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		})
 	}
 	t.Run("all", func(t *testing.T) {
-		base := baseModel[float64](t, perceptron.KindBinary, perceptron.Online, 40, 2, 6)
+		base := baseModel[float64](t, linear.KindBinary, perceptron.Online, 40, 2, 6)
 		dir := t.TempDir()
 		checkpointed(t, dir, base)
 		for _, s := range []uint64{10, 20} {
@@ -281,7 +282,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		}
 	})
 	t.Run("middle-segment", func(t *testing.T) {
-		base := baseModel[float64](t, perceptron.KindBinary, perceptron.Online, 40, 2, 6)
+		base := baseModel[float64](t, linear.KindBinary, perceptron.Online, 40, 2, 6)
 		dir := t.TempDir()
 		checkpointed(t, dir, base)
 		os.Truncate(filepath.Join(dir, ckptName(20)), 10)
@@ -301,7 +302,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 // TestLogTruncated: checkpoints remove the log segments no kept
 // checkpoint needs, and the checkpoints but the last two.
 func TestLogTruncated(t *testing.T) {
-	base := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 5, 2, 8)
+	base := baseModel[float32](t, linear.KindBinary, perceptron.Online, 5, 2, 8)
 	dir := t.TempDir()
 	o := opts()
 	o.CheckpointEvery = 10
@@ -331,7 +332,7 @@ func TestLogTruncated(t *testing.T) {
 // TestIdempotency: a key seen is not applied again, across a restart and
 // a checkpoint; the window is bounded.
 func TestIdempotency(t *testing.T) {
-	base := baseModel[float64](t, perceptron.KindOneVsRest, perceptron.Averaged, 6, 3, 10)
+	base := baseModel[float64](t, linear.KindOneVsRest, perceptron.Averaged, 6, 3, 10)
 	dir := t.TempDir()
 	o := opts()
 	o.KeyWindow = 4
@@ -389,7 +390,7 @@ func TestIdempotency(t *testing.T) {
 }
 
 func TestLocked(t *testing.T) {
-	base := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 5, 2, 12)
+	base := baseModel[float32](t, linear.KindBinary, perceptron.Online, 5, 2, 12)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, base, opts())
 	if _, err := Open(dir, base, sumOf(t, base), opts()); !errors.Is(err, ErrLocked) {
@@ -403,8 +404,8 @@ func TestLocked(t *testing.T) {
 // TestBaseChanged: the directory of one base model refuses another unless
 // it is adopted, by Options.Adopt or Learner.Adopt, which start from it.
 func TestBaseChanged(t *testing.T) {
-	b1 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 13)
-	b2 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 14)
+	b1 := baseModel[float32](t, linear.KindOneVsRest, perceptron.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, linear.KindOneVsRest, perceptron.Online, 7, 3, 14)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	reqs := stream(b1, 10, false, 15)
@@ -424,7 +425,7 @@ func TestBaseChanged(t *testing.T) {
 	l.crash()
 	// Adopt at run time, then a crash: the adopted model, and what came after.
 	l = mustOpen(t, dir, b2, opts())
-	b3 := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 7, 3, 16)
+	b3 := baseModel[float32](t, linear.KindOneVsRest, perceptron.Online, 7, 3, 16)
 	if err := l.Adopt(b3, sumOf(t, b3)); err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +438,7 @@ func TestBaseChanged(t *testing.T) {
 	}
 	l = mustOpen(t, dir, b3, opts())
 	sameState(t, "after Adopt and a crash", model(t, l), live)
-	wide := baseModel[float32](t, perceptron.KindOneVsRest, perceptron.Online, 8, 3, 16)
+	wide := baseModel[float32](t, linear.KindOneVsRest, perceptron.Online, 8, 3, 16)
 	if err := l.Adopt(wide, sumOf(t, wide)); !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("Adopt of another width: %v, want ErrIncompatible", err)
 	}
@@ -445,7 +446,7 @@ func TestBaseChanged(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	st := perceptron.LinearState[float32]{Kind: perceptron.KindBinary, Algorithm: perceptron.Online, Dims: 3, Labels: []int{-1, 1},
+	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: 3, Labels: []int{-1, 1},
 		W: make([]float32, 3), B: make([]float32, 1), Eta: 1}
 	scaled := st
 	scaled.Scaling = perceptron.ScaleFeatures
@@ -453,8 +454,8 @@ func TestUnsupported(t *testing.T) {
 	noState.Algorithm = perceptron.Averaged
 	svm := st
 	svm.Algorithm = perceptron.SVM
-	for name, s := range map[string]perceptron.LinearState[float32]{"scaled": scaled, "averaged without state": noState, "svm": svm} {
-		m, err := perceptron.NewLinear(s)
+	for name, s := range map[string]linear.State[float32]{"scaled": scaled, "averaged without state": noState, "svm": svm} {
+		m, err := linear.New(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -470,14 +471,14 @@ func TestUnsupported(t *testing.T) {
 			t.Errorf("%T: %v, want ErrUnsupported", m, err)
 		}
 	}
-	ok, _ := perceptron.NewLinear(st)
+	ok, _ := linear.New(st)
 	if err := Supported(ok); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestBadInput(t *testing.T) {
-	base := baseModel[float64](t, perceptron.KindOneVsRest, perceptron.Online, 4, 3, 17)
+	base := baseModel[float64](t, linear.KindOneVsRest, perceptron.Online, 4, 3, 17)
 	l := mustOpen(t, t.TempDir(), base, opts())
 	defer l.Close()
 	good := []float64{1, 2, 3, 4}
@@ -508,9 +509,9 @@ func TestBadInput(t *testing.T) {
 // and leaves the model (both copies) as it was; the batch's other
 // requests are applied.
 func TestDiverged(t *testing.T) {
-	st := perceptron.LinearState[float32]{Kind: perceptron.KindBinary, Algorithm: perceptron.Online, Dims: 2, Labels: []int{-1, 1},
+	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: 2, Labels: []int{-1, 1},
 		W: []float32{0, 0}, B: []float32{0}, Eta: 1, Bias: true, BiasFeature: 1}
-	base, _ := perceptron.NewLinear(st)
+	base, _ := linear.New(st)
 	l := mustOpen(t, t.TempDir(), base, opts())
 	defer l.Close()
 	if _, err := l.Learn("", []Sample[float32]{{X: []float32{1, 1}, Y: 1}}); err != nil {
@@ -542,9 +543,9 @@ func TestDiverged(t *testing.T) {
 // see them all equal, and Predict must never fail.
 func TestNoTornReads(t *testing.T) {
 	const d = 512
-	st := perceptron.LinearState[float64]{Kind: perceptron.KindBinary, Algorithm: perceptron.Online, Dims: d, Labels: []int{-1, 1},
+	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: d, Labels: []int{-1, 1},
 		W: make([]float64, d), B: []float64{0}, Eta: 1, Bias: true, BiasFeature: 1}
-	base, _ := perceptron.NewLinear(st)
+	base, _ := linear.New(st)
 	l := mustOpen(t, t.TempDir(), base, Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet})
 	defer l.Close()
 	ones := make([]float64, d)
@@ -605,7 +606,7 @@ func TestNoTornReads(t *testing.T) {
 // TestCloseTwice: Close is idempotent, also concurrently, and a closed
 // learner refuses to learn.
 func TestCloseTwice(t *testing.T) {
-	base := baseModel[float32](t, perceptron.KindBinary, perceptron.Online, 3, 2, 20)
+	base := baseModel[float32](t, linear.KindBinary, perceptron.Online, 3, 2, 20)
 	l := mustOpen(t, t.TempDir(), base, opts())
 	var wg sync.WaitGroup
 	for range 3 {

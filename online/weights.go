@@ -1,13 +1,13 @@
 package online
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync/atomic"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // weights is one copy of a model's weights: the served ones (w, b) of an
@@ -66,7 +66,7 @@ func (c *weights[T]) drain() {
 // it never changes while a model is learnt.
 type shape[T kernel.Float] struct {
 	k      kernel.Kernels[T]
-	kind   perceptron.Kind
+	kind   linear.Kind
 	avg    bool // Averaged: (w, b) are the running weights, (u, ub) the sums
 	d      int
 	rows   int
@@ -119,10 +119,10 @@ func (sh *shape[T]) served(c *weights[T], x sample[T], k int) T {
 }
 
 // predict is the served model's label for x, decided as
-// perceptron.Model decides (binary: the sign, 0 → −1; else the first
+// linear.Model decides (binary: the sign, 0 → −1; else the first
 // highest score).
 func (sh *shape[T]) predict(c *weights[T], x sample[T]) int {
-	if sh.kind == perceptron.KindBinary {
+	if sh.kind == linear.KindBinary {
 		if sh.served(c, x, 0) > 0 {
 			return 1
 		}
@@ -152,7 +152,7 @@ type step[T kernel.Float] struct {
 }
 
 // apply adds a·x to row k of c (the running weights, and for an averaged
-// model a·steps·x to the sums), as perceptron.Model.Update does.
+// model a·steps·x to the sums), as linear.Model.Update does.
 func (sh *shape[T]) apply(c *weights[T], x sample[T], k int, a T) {
 	sh.axpy(a, x, sh.row(c.w, k))
 	if sh.bias {
@@ -210,7 +210,7 @@ func (sh *shape[T]) learn(c *weights[T], x sample[T], xi int, ops []step[T]) ([]
 		ops = append(ops, step[T]{x: int32(xi), k: int32(k), a: a})
 		return sh.finiteRow(c, x, k)
 	}
-	if sh.kind == perceptron.KindArgmax {
+	if sh.kind == linear.KindArgmax {
 		sy := sh.running(c, x, x.yk)
 		if !finite(sy) {
 			return ops, false, false

@@ -1,6 +1,8 @@
 package perceptron
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -271,7 +273,7 @@ func (t *argmaxTrainer[T]) locate(ep int, labels []int) error {
 	return divergedErr[T](ev, ep, "weights", true, labels)
 }
 
-func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
+func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, error) {
 	cfg, n, d := t.cfg, t.dt.n, t.dt.d
 	diag := &Diagnostics{}
 	epochs := 0
@@ -307,13 +309,13 @@ func (t *argmaxTrainer[T]) run(labels []int) (*Model[T], *Diagnostics, error) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
-	s := &state[T]{kind: KindArgmax, algo: cfg.algo, d: d, labels: labels,
-		bias: cfg.bias, bfeat: cfg.bfeat, scaling: cfg.scaling, eta: cfg.eta, steps: t.step, resumable: cfg.resumable}
+	s := &linmodel.Parts[T]{Kind: uint8(linear.KindArgmax), Algorithm: uint8(cfg.algo), Dims: d, Labels: labels,
+		Bias: cfg.bias, BiasFeature: cfg.bfeat, Scaling: uint8(cfg.scaling), Eta: cfg.eta, Steps: t.step, Resumable: cfg.resumable}
 	split := func(W, B []T) ([]T, []T) {
 		if !t.dt.aug {
 			return W, B
 		}
-		s.d = d - 1
+		s.Dims = d - 1
 		return splitAug(W, d, t.K, cfg.bfeat)
 	}
 	s.W, s.B = split(W, B)

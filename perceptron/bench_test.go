@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"sync"
 	"testing"
 
@@ -92,7 +93,7 @@ func BenchmarkTrain(b *testing.B) {
 		for _, f := range set.fits {
 			b.Run(fmt.Sprintf("data=%s/algo=%s", set.data, f.algo), func(b *testing.B) {
 				d := benchData(b, set.data)
-				var m *Model[float32]
+				var m *linear.Model[float32]
 				var diag *Diagnostics
 				var err error
 				sampleEpochs := 0.0
@@ -127,7 +128,7 @@ const predictDims = 784
 // (row-major, uniform in [0, 1)) and a binary and a 10-class one-vs-rest
 // model trained for two epochs on the first 200 of them: the data and
 // models of the prediction benchmarks and timing tests.
-func predictModels(tb testing.TB, n int) (X []float32, bin, ovr *Model[float32]) {
+func predictModels(tb testing.TB, n int) (X []float32, bin, ovr *linear.Model[float32]) {
 	tb.Helper()
 	const d, m = predictDims, 200
 	rng := newRand(1)
@@ -170,7 +171,7 @@ func BenchmarkPredict(b *testing.B) {
 	x := X[3*d : 4*d]
 	models := []struct {
 		name string
-		m    *Model[float32]
+		m    *linear.Model[float32]
 	}{{"binary", bin}, {"ovr10", ovr}}
 	for _, c := range models {
 		b.Run("kind="+c.name+"/d=784", func(b *testing.B) {
@@ -183,7 +184,7 @@ func BenchmarkPredict(b *testing.B) {
 		})
 	}
 	b.Run("peer=matvec10/d=784", func(b *testing.B) {
-		W := ovr.st.Load().W
+		W := snap(ovr).W
 		dst := make([]float32, 10)
 		b.ReportAllocs()
 		for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"testing"
 
@@ -123,7 +124,7 @@ func scoreAlike(t *testing.T, a, c scorer, X, Xc []float64, d int) {
 // sameAsColumn checks that model a (bias feature B) and model c (no bias,
 // trained with a last column B) have the same weights, and a's biases are
 // B times c's last weights: exactly, or up to rounding.
-func sameAsColumn(t *testing.T, a, c *Model[float64], B float64, exact bool) {
+func sameAsColumn(t *testing.T, a, c *linear.Model[float64], B float64, exact bool) {
 	t.Helper()
 	near := func(want, got float64, what string, k, j int) {
 		t.Helper()
@@ -251,13 +252,13 @@ func TestBiasFeatureOptions(t *testing.T) {
 	require.NoError(t, err)
 	m2, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2, Stop: StopNever})
 	require.NoError(t, err)
-	mc, _, err := m2.continueDense(X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever})
+	mc, _, err := continueDense(m2, X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever})
 	require.NoError(t, err)
 	require.Equal(t, 0.25, mc.BiasFeature())
 	require.True(t, sameModel(t, m3, mc), "continueDense with the model's bias feature")
-	_, _, err = m.continueDense(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
+	_, _, err = continueDense(m, X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
 	require.ErrorIs(t, err, ErrOption)
-	_, _, err = m1.continueDense(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
+	_, _, err = continueDense(m1, X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
 	require.ErrorIs(t, err, ErrOption)
 }
 
@@ -269,7 +270,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 	rng := newRand(46)
 	X, y, _, _ := separable(rng, 60, d, 3, 1, true)
 	Xm, ym := intMulticlass(rng, 60, d, 3)
-	models := map[string]*Model[float32]{}
+	models := map[string]*linear.Model[float32]{}
 	for _, tc := range []struct {
 		name  string
 		multi bool
@@ -281,7 +282,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 		{"argmax", true, Options{Multiclass: Argmax}},
 	} {
 		tc.opt.BiasFeature, tc.opt.MaxIter = 0.1, 3
-		var m *Model[float32]
+		var m *linear.Model[float32]
 		var err error
 		if tc.multi {
 			m, _, err = trainMulti(to32(Xm), d, ym, tc.opt)
@@ -297,13 +298,13 @@ func TestBiasFeatureFiles(t *testing.T) {
 			info, err := Inspect(b)
 			require.NoError(t, err)
 			require.Equal(t, 3, info.Version)
-			var r Model[float32]
+			var r linear.Model[float32]
 			require.NoError(t, r.UnmarshalBinary(b))
 			require.Equal(t, 0.1, r.BiasFeature())
 			require.True(t, sameModel(t, m, &r))
 			j, err := m.MarshalJSON()
 			require.NoError(t, err)
-			var rj Model[float32]
+			var rj linear.Model[float32]
 			require.NoError(t, rj.UnmarshalJSON(j))
 			require.Equal(t, 0.1, rj.BiasFeature())
 			require.True(t, sameModel(t, m, &rj))
@@ -343,7 +344,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 			b := []byte(string(bin))
 			tc.edit(b)
 			reseal(b)
-			var m Model[float32]
+			var m linear.Model[float32]
 			err := m.UnmarshalBinary(b)
 			require.ErrorIs(t, err, tc.want)
 		})
@@ -379,13 +380,13 @@ func TestBiasFeatureJSONErrors(t *testing.T) {
 		{"version-4", edit(func(v map[string]any) { v["version"] = 4 }), ErrVersion},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var r Model[float64]
+			var r linear.Model[float64]
 			require.ErrorIs(t, r.UnmarshalJSON(tc.doc), tc.want)
 			var k KernelModel[float64]
 			require.Error(t, k.UnmarshalJSON(tc.doc))
 		})
 	}
-	var r Model[float64]
+	var r linear.Model[float64]
 	require.NoError(t, r.UnmarshalJSON(edit(func(map[string]any) {})), "the document as written")
 }
 

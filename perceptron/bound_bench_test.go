@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -79,7 +80,7 @@ func BenchmarkPredictBound(b *testing.B) {
 	x := X[3*d : 4*d]
 	for _, c := range []struct {
 		name string
-		m    *Model[float32]
+		m    *linear.Model[float32]
 	}{{"binary", bin}, {"ovr10", ovr}} {
 		b.Run("kind="+c.name+"/op=predict1", func(b *testing.B) {
 			for b.Loop() {
@@ -141,7 +142,7 @@ func BenchmarkPredictBound(b *testing.B) {
 			if runtime.GOMAXPROCS(0) != 2 {
 				b.Skipf("GOMAXPROCS is %d", runtime.GOMAXPROCS(0))
 			}
-			W := c.m.st.Load().W
+			W := snap(c.m).W
 			r := len(W) / d
 			dsts := [2][]float32{make([]float32, n/2*r), make([]float32, n/2*r)}
 			runOn(b, 2, func(id int) {
@@ -157,7 +158,7 @@ func BenchmarkPredictBound(b *testing.B) {
 			perSample(b, n/2)
 		})
 		b.Run("kind="+c.name+"/op=kernel200", func(b *testing.B) {
-			W := c.m.st.Load().W
+			W := snap(c.m).W
 			r := len(W) / d
 			dst := make([]float32, n*r)
 			for b.Loop() {

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -68,8 +69,8 @@ func TestCleanEpochsRepeat(t *testing.T) {
 // counted, not run).
 func cleanBefore[T Float](t *testing.T, o Options, X *dataset.CSR[T], y []int, multi bool) bool {
 	t.Helper()
-	fit := func() (*Model[T], *Diagnostics) {
-		var m *Model[T]
+	fit := func() (*linear.Model[T], *Diagnostics) {
+		var m *linear.Model[T]
 		var d *Diagnostics
 		var err error
 		if multi {

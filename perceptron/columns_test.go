@@ -3,6 +3,7 @@ package perceptron
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"runtime"
 	"strings"
@@ -69,7 +70,7 @@ func TestColumnsFile(t *testing.T) {
 			if dense := arrays * rows * d * 4; len(data) > dense/4 {
 				t.Errorf("%d bytes, the dense weights alone %d", len(data), dense)
 			}
-			var back Model[float32]
+			var back linear.Model[float32]
 			if err := back.UnmarshalBinary(data); err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func TestColumnsFile(t *testing.T) {
 
 // sameEveryForm checks that b predicts X's rows, dense and sparse, one
 // by one and batched, with the bits a does.
-func sameEveryForm(t *testing.T, a, b *Model[float32], X *dataset.CSR[float32]) {
+func sameEveryForm(t *testing.T, a, b *linear.Model[float32], X *dataset.CSR[float32]) {
 	t.Helper()
 	r := a.NumScores()
 	sa, sb := make([]float32, X.Rows*r), make([]float32, X.Rows*r)
@@ -183,7 +184,7 @@ func TestColumnsFileBad(t *testing.T) {
 		"voted":    edit(func(b []byte) { b[12] = byte(Voted) }),
 		"U > D":    edit(func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 4096) }),
 	} {
-		var back Model[float32]
+		var back linear.Model[float32]
 		if err := back.UnmarshalBinary(b); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
 		}
@@ -197,7 +198,7 @@ func TestColumnsFileBad(t *testing.T) {
 func TestResumable(t *testing.T) {
 	Xm, ym := intMulticlass(newRand(21), 120, 40, 3)
 	X := to32(Xm)
-	train := func(resumable bool, epochs int) *Model[float32] {
+	train := func(resumable bool, epochs int) *linear.Model[float32] {
 		m, _, err := trainMulti(X, 40, ym, Options{Algorithm: Averaged, MaxIter: epochs, Stop: StopNever, Resumable: resumable})
 		if err != nil {
 			t.Fatal(err)
@@ -211,7 +212,7 @@ func TestResumable(t *testing.T) {
 	if n := 3 * (40 + 1) * 4; len(full)-len(served) < 2*n {
 		t.Errorf("%d bytes without the state, %d with: want the running weights and sums (%d bytes) gone", len(served), len(full), 2*n)
 	}
-	var a, b Model[float32]
+	var a, b linear.Model[float32]
 	if err := a.UnmarshalBinary(served); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestResumable(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameEveryForm(t, &b, &a, csr)
-	if _, _, err := a.continueDense(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
+	if _, _, err := continueDense(&a, X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("continueDense without the state: %v", err)
 	}
 	if _, err := a.Update(X[:40], ym[0]); !errors.Is(err, ErrUnsupported) {
@@ -232,7 +233,7 @@ func TestResumable(t *testing.T) {
 	if string(mustMarshal(t, &b)) != string(full) {
 		t.Error("a model read with its state does not write it again")
 	}
-	got, _, err := b.continueDense(X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true})
+	got, _, err := continueDense(&b, X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,16 +256,16 @@ func TestColumnsFileClaims(t *testing.T) {
 	if binary.LittleEndian.Uint16(data[8:]) != columnsVersion || data[13]&flagState == 0 {
 		t.Fatal("not a version-4 file with the state")
 	}
-	var back Model[float32]
+	var back linear.Model[float32]
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
 	opt := Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true}
-	want, _, err := m.continueSparse(X, X.Y, opt)
+	want, _, err := continueSparse(m, X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := back.continueSparse(X, X.Y, opt)
+	got, _, err := continueSparse(&back, X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

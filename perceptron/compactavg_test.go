@@ -3,6 +3,7 @@ package perceptron
 import (
 	"bytes"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 	"testing"
 )
@@ -32,8 +33,8 @@ func TestCompactAveraging(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s := compact.st.Load()
-				if s.avg == nil || s.CW != nil || s.U != nil {
+				s := snap(compact)
+				if s.Avg == nil || s.CW != nil || s.U != nil {
 					t.Fatal("the fit did not keep its averaging state compact: the test tests nothing")
 				}
 				oz := o
@@ -42,18 +43,18 @@ func TestCompactAveraging(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ds := dense.st.Load(); ds.avg != nil || len(ds.CW) != s.rows()*d {
+				if ds := snap(dense); ds.Avg != nil || len(ds.CW) != partsRows(s)*d {
 					t.Fatal("the fit from InitialWeights is not dense")
 				}
 				assertSameFiles(t, compact, dense)
 
 				oc := o
 				oc.MaxIter = 2
-				mc, _, err := compact.continueSparse(c, y, oc)
+				mc, _, err := continueSparse(compact, c, y, oc)
 				if err != nil {
 					t.Fatal(err)
 				}
-				md, _, err := dense.continueSparse(c, y, oc)
+				md, _, err := continueSparse(dense, c, y, oc)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,10 +88,10 @@ func TestCompactAveraging(t *testing.T) {
 					}
 					assertSameFiles(t, compact, dense)
 				}
-				if s.avg == nil || s.CW != nil {
+				if s.Avg == nil || s.CW != nil {
 					t.Fatal("Update changed the published compact snapshot")
 				}
-				if ns := compact.st.Load(); ns.avg != nil {
+				if ns := snap(compact); ns.Avg != nil {
 					t.Fatal("the model after Update still holds a compact state")
 				}
 				// The first snapshot is unchanged by the Updates.
@@ -104,7 +105,7 @@ func TestCompactAveraging(t *testing.T) {
 
 // assertSameFiles fails unless a and b write the same binary and JSON
 // model files.
-func assertSameFiles(t *testing.T, a, b *Model[float32]) {
+func assertSameFiles(t *testing.T, a, b *linear.Model[float32]) {
 	t.Helper()
 	if !sameModel(t, a, b) {
 		t.Fatal("the binary model files differ")

@@ -2,6 +2,8 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
@@ -15,13 +17,13 @@ import (
 // data with non-integer values: from zero weights, which keeps the served
 // weights compact (compactServed), and from explicit zero Init weights,
 // which makes them dense. It fails the test if the first is not compact.
-func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, dense *Model[float32]) {
+func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, dense *linear.Model[float32]) {
 	t.Helper()
 	compact, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := compact.st.Load(); s.cs == nil || s.W != nil {
+	if s := snap(compact); s.Served == nil || s.W != nil {
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
@@ -30,7 +32,7 @@ func compactPair(t *testing.T, c *dataset.CSR[float32], o Options) (compact, den
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := dense.st.Load(); s.cs != nil || s.W == nil {
+	if s := snap(dense); s.Served != nil || s.W == nil {
 		t.Fatal("the fit from InitialWeights is not dense")
 	}
 	return compact, dense
@@ -120,7 +122,7 @@ func TestCompactServed(t *testing.T) {
 					t.Fatalf("Weights(%d) differs from the dense model's", k)
 				}
 			}
-			if s := compact.st.Load(); s.cs == nil || s.W != nil {
+			if s := snap(compact); s.Served == nil || s.W != nil {
 				t.Fatal("Weights formed the dense weights")
 			}
 			// The model file is written from the compact weights: the
@@ -128,7 +130,7 @@ func TestCompactServed(t *testing.T) {
 			if got, want := mustMarshal(t, compact), mustMarshal(t, dense); string(got) != string(want) {
 				t.Fatal("the compact model's file differs from the dense model's")
 			}
-			if s := compact.st.Load(); s.cs == nil || s.W != nil || s.avg == nil {
+			if s := snap(compact); s.Served == nil || s.W != nil || s.Avg == nil {
 				t.Fatal("MarshalBinary formed the dense weights")
 			}
 			// A dense sample forms the dense weights, once.
@@ -145,8 +147,8 @@ func TestCompactServed(t *testing.T) {
 					t.Fatalf("row %d: Predict %d (%v), the dense model's %d (%v)", i, pg, err1, pw, err2)
 				}
 			}
-			s := compact.st.Load()
-			if s.cs != nil || !sameBits(s.W, dense.st.Load().W) {
+			s := snap(compact)
+			if s.Served != nil || !sameBits(s.W, snap(dense).W) {
 				t.Fatal("after a dense Predict the model is not the dense model")
 			}
 			same("formed")
@@ -171,7 +173,7 @@ func TestCompactServedConcurrentForm(t *testing.T) {
 	c := textLike[float32](rng, 150, d, 6, K)
 	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 2}
 	compact, dense := compactPair(t, c, o)
-	cs := compact.st.Load().cs
+	cs := snap(compact).Served
 	want, err := dense.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +212,7 @@ func TestCompactServedConcurrentForm(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if s := compact.st.Load(); s.cs != nil || &s.W[0] != &cs.denseW()[0] {
+	if s := snap(compact); s.Served != nil || &s.W[0] != &cs.DenseW()[0] {
 		t.Error("the published dense weights are not the ones formed once")
 	}
 }
@@ -246,7 +248,7 @@ func TestCompactServedAllocs(t *testing.T) {
 			t.Errorf("%d stored values: %v allocations a call", len(x.Idx), n)
 		}
 	}
-	if s := compact.st.Load(); s.cs == nil {
+	if s := snap(compact); s.Served == nil {
 		t.Error("the sparse methods formed the dense weights")
 	}
 }
@@ -268,13 +270,13 @@ func TestCompactServedRemap(t *testing.T) {
 		for r, j := range m.Cols {
 			used[j] = int32(r)
 		}
-		cs := newCompactServed(m, make([]float32, len(m.Cols)+1), d)
+		cs := linmodel.NewCompactServed(m, make([]float32, len(m.Cols)+1), d)
 		idx := make([]int32, d)
 		for j := range idx {
 			idx[j] = int32(j)
 		}
 		got := make([]int32, d)
-		cs.remap(got, idx)
+		cs.Remap(got, idx)
 		for j, r := range got {
 			want, ok := used[int32(j)]
 			if !ok {
@@ -346,7 +348,7 @@ func TestCompactServedFloat64(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if compact.st.Load().cs == nil {
+	if snap(compact).Served == nil {
 		t.Fatal("the fit did not keep its served weights compact: the test tests nothing")
 	}
 	oz := o
@@ -388,7 +390,7 @@ func TestSparseOvRConcurrentFits(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := mustMarshal(t, alone)
-	models := make([]*Model[float32], 4)
+	models := make([]*linear.Model[float32], 4)
 	errs := make([]error, len(models))
 	for round := range 3 {
 		var wg sync.WaitGroup
@@ -453,7 +455,7 @@ func TestCompactServedUpdateWhilePredicting(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	if s := compact.st.Load(); s.cs != nil {
+	if s := snap(compact); s.Served != nil {
 		t.Fatal("the model's weights are still compact after Updates")
 	}
 	assertSameFiles(t, compact, dense)

@@ -2,6 +2,8 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -41,10 +43,10 @@ import (
 // Errors are those of trainBinary and trainMulti. The new model's Steps
 // count the model's steps and this run's when it resumes the state, this
 // run's otherwise.
-func (m *Model[T]) continueDense(X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
-	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
-		if cols != s.d {
-			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.d)
+func continueDense[T Float](m *linear.Model[T], X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return continueOn(m, opt, y, func(s *linmodel.Parts[T]) (int, error) {
+		if cols != s.Dims {
+			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.Dims)
 		}
 		return checkShape(X, cols, y)
 	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
@@ -55,10 +57,10 @@ func (m *Model[T]) continueDense(X []T, cols int, y []int, opt Options) (*Model[
 // continueSparse is continueDense for a CSR matrix: the training goes on at
 // O(nnz) per epoch (see trainBinarySparse), and on integer-valued data gives the
 // model continueDense gives for the dense form of X. X.Cols must be m.Dims().
-func (m *Model[T]) continueSparse(X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
-	return m.continueOn(opt, y, func(s *state[T]) (int, error) {
-		if X != nil && X.Cols != s.d {
-			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.d)
+func continueSparse[T Float](m *linear.Model[T], X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return continueOn(m, opt, y, func(s *linmodel.Parts[T]) (int, error) {
+		if X != nil && X.Cols != s.Dims {
+			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.Dims)
 		}
 		return checkCSR(X, y)
 	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
@@ -68,61 +70,64 @@ func (m *Model[T]) continueSparse(X *dataset.CSR[T], y []int, opt Options) (*Mod
 
 // continueOn is continueDense with the data's checks (returning the number of
 // samples) and preparation given as functions.
-func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, error),
-	prep func(modelkern.Kernels[T], *config, int) (*data[T], error)) (*Model[T], *Diagnostics, error) {
-	s, err := m.load()
+func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*linmodel.Parts[T]) (int, error),
+	prep func(modelkern.Kernels[T], *config, int) (*data[T], error)) (*linear.Model[T], *Diagnostics, error) {
+	s, err := linmodel.PartsOf[T](m)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s.W == nil && s.Served != nil {
+		s.W = s.Served.DenseW() // compact served weights, formed dense once
 	}
 	if opt.Init != nil {
 		return nil, nil, fmt.Errorf("%w: continueDense starts from the model; it takes no Init", ErrOption)
 	}
-	cont := opt.Algorithm == s.algo
-	if opt.BiasFeature == 0 && s.bias && !opt.NoBias {
-		opt.BiasFeature = s.bfeat
+	cont := opt.Algorithm == Algorithm(s.Algorithm)
+	if opt.BiasFeature == 0 && s.Bias && !opt.NoBias {
+		opt.BiasFeature = s.BiasFeature
 	}
-	if cont && s.algo == SVM && opt.Lambda == 0 && opt.C == 0 && s.hasState() {
-		opt.Lambda = s.lambda
+	if cont && Algorithm(s.Algorithm) == SVM && opt.Lambda == 0 && opt.C == 0 && s.Steps > 0 {
+		opt.Lambda = s.Lambda
 	}
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax := s.kind == KindArgmax
+	argmax := linear.Kind(s.Kind) == linear.KindArgmax
 	switch {
-	case s.kind != KindBinary && s.kind != KindOneVsRest && !argmax:
-		return nil, nil, fmt.Errorf("%w: continueDense on a %v model", ErrUnsupported, s.kind)
+	case linear.Kind(s.Kind) != linear.KindBinary && linear.Kind(s.Kind) != linear.KindOneVsRest && !argmax:
+		return nil, nil, fmt.Errorf("%w: continueDense on a %v model", ErrUnsupported, linear.Kind(s.Kind))
 	case opt.Multiclass == Argmax && !argmax:
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, s.kind)
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, linear.Kind(s.Kind))
 	case argmax && cfg.algo != Online && cfg.algo != Averaged:
 		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
-	case cfg.scaling != s.scaling:
-		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, s.scaling, cfg.scaling)
-	case cfg.bias != s.bias:
-		return nil, nil, fmt.Errorf("%w: the model has bias %v, the options %v (NoBias)", ErrOption, s.bias, cfg.bias)
-	case cfg.bfeat != s.bfeat:
-		return nil, nil, fmt.Errorf("%w: the model's bias feature is %v, the options give BiasFeature = %v", ErrOption, s.bfeat, cfg.bfeat)
-	case cont && (s.algo == Averaged || s.algo == SVM) && !s.hasState():
-		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (read from a file written without Options.Resumable, or of version 1): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, s.algo)
-	case !cont && s.algo == Voted:
+	case cfg.scaling != Scaling(s.Scaling):
+		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, Scaling(s.Scaling), cfg.scaling)
+	case cfg.bias != s.Bias:
+		return nil, nil, fmt.Errorf("%w: the model has bias %v, the options %v (NoBias)", ErrOption, s.Bias, cfg.bias)
+	case cfg.bfeat != s.BiasFeature:
+		return nil, nil, fmt.Errorf("%w: the model's bias feature is %v, the options give BiasFeature = %v", ErrOption, s.BiasFeature, cfg.bfeat)
+	case cont && (Algorithm(s.Algorithm) == Averaged || Algorithm(s.Algorithm) == SVM) && s.Steps == 0:
+		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (read from a file written without Options.Resumable, or of version 1): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, Algorithm(s.Algorithm))
+	case !cont && Algorithm(s.Algorithm) == Voted:
 		return nil, nil, fmt.Errorf("%w: a voted model has no single weight vector to start %v from; continue it with Voted", ErrOption, cfg.algo)
 	case !cont && cfg.algo == SVM:
-		return nil, nil, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 0); it cannot start from a %v model", ErrOption, s.algo)
-	case cont && s.algo == SVM && cfg.c == 0 && cfg.lambda != s.lambda:
-		return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, the options give %v", ErrOption, s.lambda, cfg.lambda)
+		return nil, nil, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 0); it cannot start from a %v model", ErrOption, Algorithm(s.Algorithm))
+	case cont && Algorithm(s.Algorithm) == SVM && cfg.c == 0 && cfg.lambda != s.Lambda:
+		return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, the options give %v", ErrOption, s.Lambda, cfg.lambda)
 	}
 	n, err := shape(s)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cont && s.algo == SVM && cfg.c != 0 {
-		if lam := 1 / (cfg.c * float64(n)); lam != s.lambda {
-			return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, C gives λ = 1/(C·N) = %v", ErrOption, s.lambda, lam)
+	if cont && Algorithm(s.Algorithm) == SVM && cfg.c != 0 {
+		if lam := 1 / (cfg.c * float64(n)); lam != s.Lambda {
+			return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, C gives λ = 1/(C·N) = %v", ErrOption, s.Lambda, lam)
 		}
 	}
 	cls := make([]int32, n)
 	for i, v := range y {
-		if s.kind == KindBinary {
+		if linear.Kind(s.Kind) == linear.KindBinary {
 			switch v {
 			case 1:
 			case -1:
@@ -132,7 +137,7 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 			}
 			continue
 		}
-		k, ok := slices.BinarySearch(s.labels, v)
+		k, ok := slices.BinarySearch(s.Labels, v)
 		if !ok {
 			return nil, nil, fmt.Errorf("%w: y[%d] = %d is not one of the model's classes", ErrLabels, i, v)
 		}
@@ -149,39 +154,42 @@ func (m *Model[T]) continueOn(opt Options, y []int, shape func(*state[T]) (int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	K := s.rows()
+	K := partsRows(s)
 	start := startFrom(s, dt, K, cont)
-	labels := slices.Clone(s.labels)
+	labels := slices.Clone(s.Labels)
 	switch {
 	case argmax:
 		return newArgmaxTrainer(k, &cfg, dt, cls, K, start).run(labels)
-	case s.kind == KindBinary:
-		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, labels)
+	case linear.Kind(s.Kind) == linear.KindBinary:
+		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, K, start).run(KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, K, start).run(linear.KindOneVsRest, labels)
 }
 
 // startFrom returns the trainers' start from the snapshot s in the layout
 // of dt: its state if cont (same algorithm), else its served weights.
-func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T] {
+func startFrom[T Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *linStart[T] {
 	layout := func(w, b []T) ([]T, []T) {
 		if dt.aug {
-			return joinAug(w, b, s.d, K, s.bfeat), make([]T, K)
+			return joinAug(w, b, s.Dims, K, s.BiasFeature), make([]T, K)
 		}
 		return slices.Clone(w), slices.Clone(b)
 	}
 	st := &linStart[T]{}
 	switch {
-	case cont && s.algo == Averaged:
-		CW, U := s.averaging()
-		if s.avg != nil && !dt.aug { // formed afresh: no need for copies
+	case cont && Algorithm(s.Algorithm) == Averaged:
+		CW, U := s.CW, s.U
+		if s.Avg != nil {
+			CW, U = s.Avg.Dense(partsRows(s), s.Dims)
+		}
+		if s.Avg != nil && !dt.aug { // formed afresh: no need for copies
 			st.W, st.B, st.U, st.UB = CW, slices.Clone(s.CB), U, slices.Clone(s.UB)
 		} else {
 			st.W, st.B = layout(CW, s.CB)
 			st.U, st.UB = layout(U, s.UB)
 		}
-		st.step = s.steps
-	case cont && s.algo == Voted:
+		st.step = s.Steps
+	case cont && Algorithm(s.Algorithm) == Voted:
 		d := dt.d
 		st.W, st.B = make([]T, K*d), make([]T, K)
 		st.vot = make([]votedStart[T], K)
@@ -189,9 +197,9 @@ func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T]
 			lo, hi := s.VOff[c], s.VOff[c+1]
 			v := &st.vot[c]
 			for j := lo; j < hi; j++ {
-				w, b := s.V[j*s.d:(j+1)*s.d], s.VB[j]
+				w, b := s.V[j*s.Dims:(j+1)*s.Dims], s.VB[j]
 				if dt.aug {
-					w, b = joinAug(w, []T{b}, s.d, 1, s.bfeat), 0
+					w, b = joinAug(w, []T{b}, s.Dims, 1, s.BiasFeature), 0
 				}
 				if j == hi-1 { // the running vector
 					copy(st.W[c*d:(c+1)*d], w)
@@ -203,12 +211,20 @@ func startFrom[T Float](s *state[T], dt *data[T], K int, cont bool) *linStart[T]
 				v.VC = append(v.VC, s.VC[j])
 			}
 		}
-		st.step = s.steps
+		st.step = s.Steps
 	default:
 		st.W, st.B = layout(s.W, s.B)
 		if cont {
-			st.step = s.steps
+			st.step = s.Steps
 		}
 	}
 	return st
+}
+
+// partsRows returns the number of score rows of a linear model's parts.
+func partsRows[T Float](s *linmodel.Parts[T]) int {
+	if linear.Kind(s.Kind) == linear.KindBinary {
+		return 1
+	}
+	return len(s.Labels)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
@@ -196,10 +197,10 @@ func TestContinueFromModel(t *testing.T) {
 			if tc.multi {
 				X, y = Xm, ym
 			}
-			train := func(epochs int) *Model[float64] {
+			train := func(epochs int) *linear.Model[float64] {
 				o := tc.opt
 				o.MaxIter, o.Stop, o.Resumable = epochs, StopNever, true
-				var m *Model[float64]
+				var m *linear.Model[float64]
 				var err error
 				if tc.multi {
 					m, _, err = trainMulti(X, 5, y, o)
@@ -215,7 +216,7 @@ func TestContinueFromModel(t *testing.T) {
 			one := train(1)
 			before := mustMarshal(t, one)
 			for _, format := range []string{"binary", "json"} {
-				var saved Model[float64]
+				var saved linear.Model[float64]
 				if format == "binary" {
 					if err := saved.UnmarshalBinary(before); err != nil {
 						t.Fatal(err)
@@ -228,7 +229,7 @@ func TestContinueFromModel(t *testing.T) {
 				}
 				o := tc.opt
 				o.MaxIter, o.Stop, o.Resumable = 1, StopNever, true
-				got, diag, err := saved.continueDense(X, 5, y, o)
+				got, diag, err := continueDense(&saved, X, 5, y, o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -260,7 +261,7 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 		w0, b0 = append(w0, w...), append(b0, b)
 	}
 	opt := Options{Algorithm: Online, MaxIter: 2}
-	got, _, err := avg.continueDense(X, 4, y, opt)
+	got, _, err := continueDense(avg, X, 4, y, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestContinueSVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := one.continueDense(X, 5, y, Options{Algorithm: SVM, MaxIter: 1})
+	got, _, err := continueDense(one, X, 5, y, Options{Algorithm: SVM, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestContinueSVM(t *testing.T) {
 			t.Fatalf("weight %d: continued %v, two epochs %v", j, v, want)
 		}
 	}
-	if _, _, err := one.continueDense(X, 5, y, Options{Algorithm: SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
+	if _, _, err := continueDense(one, X, 5, y, Options{Algorithm: SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
 		t.Fatalf("another λ: %v", err)
 	}
 }
@@ -312,7 +313,7 @@ func TestContinueErrors(t *testing.T) {
 	}
 	voted, _, _ := trainBinary(X, 3, y, Options{Algorithm: Voted, MaxIter: 2})
 	for name, tc := range map[string]struct {
-		m    *Model[float64]
+		m    *linear.Model[float64]
 		X    []float64
 		cols int
 		y    []int
@@ -328,7 +329,7 @@ func TestContinueErrors(t *testing.T) {
 		"cols":            {m, X[:39*2], 2, y[:39], Options{Algorithm: Averaged}, ErrDims},
 		"label":           {m, X, 3, append(slices.Clone(y[:39]), 2), Options{Algorithm: Averaged}, ErrLabels},
 	} {
-		if _, _, err := tc.m.continueDense(tc.X, tc.cols, tc.y, tc.opt); !errors.Is(err, tc.want) {
+		if _, _, err := continueDense(tc.m, tc.X, tc.cols, tc.y, tc.opt); !errors.Is(err, tc.want) {
 			t.Fatalf("%s: %v, want %v", name, err, tc.want)
 		}
 	}
@@ -340,7 +341,7 @@ func TestContinueErrors(t *testing.T) {
 			pos, Xp = append(pos, 1), append(Xp, X[3*i:3*i+3]...)
 		}
 	}
-	if _, _, err := m.continueDense(Xp, 3, pos, Options{Algorithm: Averaged}); err != nil {
+	if _, _, err := continueDense(m, Xp, 3, pos, Options{Algorithm: Averaged}); err != nil {
 		t.Fatalf("a chunk of one class: %v", err)
 	}
 	// A version-1 averaged model has no state to resume; Online can start
@@ -349,15 +350,15 @@ func TestContinueErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v1 Model[float32]
+	var v1 linear.Model[float32]
 	if err := v1.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
 	X32 := to32(X)
-	if _, _, err := v1.continueDense(X32, 3, y, Options{Algorithm: Averaged}); !errors.Is(err, ErrUnsupported) {
+	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: Averaged}); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("version-1 averaged: %v", err)
 	}
-	if _, _, err := v1.continueDense(X32, 3, y, Options{Algorithm: Online}); err != nil {
+	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: Online}); err != nil {
 		t.Fatalf("version-1 averaged, Online from its weights: %v", err)
 	}
 }
@@ -374,11 +375,11 @@ func TestContinueVotedBudget(t *testing.T) {
 	}
 	vs, _, _ := m.Voted(0)
 	per := int64(5*8 + 8) // 4 weights and a bias (float64), a count
-	_, _, err = m.continueDense(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
+	_, _, err = continueDense(m, X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "starting model") {
 		t.Fatalf("%d kept vectors in a budget for fewer: %v", len(vs), err)
 	}
-	if _, _, err := m.continueDense(X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
+	if _, _, err := continueDense(m, X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -415,17 +416,17 @@ func TestSkipEvaluation(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fit := func(skip bool, from *Model[float64]) (*Model[float64], *Diagnostics) {
+				fit := func(skip bool, from *linear.Model[float64]) (*linear.Model[float64], *Diagnostics) {
 					o := tc.opt
 					o.MaxIter, o.Stop, o.SkipEvaluation = 3, StopNever, skip
-					var m *Model[float64]
+					var m *linear.Model[float64]
 					var d *Diagnostics
 					var err error
 					switch {
 					case from != nil && sparse:
-						m, d, err = from.continueSparse(c, y, o)
+						m, d, err = continueSparse(from, c, y, o)
 					case from != nil:
-						m, d, err = from.continueDense(X, 6, y, o)
+						m, d, err = continueDense(from, X, 6, y, o)
 					case sparse && tc.multi:
 						m, d, err = trainMultiSparse(c, y, o)
 					case sparse:

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"slices"
 
@@ -89,19 +90,9 @@ func checkShape[T Float](X []T, cols int, y []int) (int, error) {
 	return n, nil
 }
 
-// augScale returns the factor s of ScaleAugmented for a sample whose squared
-// norm is sq, with the bias feature bf (0 without a bias): 1/‖(x, bf)‖ =
-// 1/√(sq + bf²) with a bias, 1/‖x‖ without (1 for x = 0). The model applies
-// the same function to the samples it scores.
-func augScale(sq, bf float64) float64 {
-	if bf > 0 {
-		return 1 / math.Sqrt(sq+bf*bf)
-	}
-	if sq > 0 {
-		return 1 / math.Sqrt(sq)
-	}
-	return 1
-}
+// augScale is linmodel.AugScale: ScaleAugmented's factor 1/‖(x, bf)‖ of a
+// sample of squared norm sq, as the model computes it.
+func augScale(sq, bf float64) float64 { return linmodel.AugScale(sq, bf) }
 
 // prepare checks X for non-finite values, computes the row norms and
 // applies the scaling, on a copy (the caller's X is not modified):

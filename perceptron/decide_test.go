@@ -28,12 +28,11 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ls := labels
-		lin := &state[float32]{kind: KindOneVsRest, labels: ls}
 		ker := &kstate[float32]{kind: KindKernelOneVsRest, labels: ls}
 		if tt.binary {
-			lin.kind, ker.kind = KindBinary, KindKernelBinary
+			ker.kind = KindKernelBinary
 		}
-		if got := lin.decide(tt.sc); got != tt.want {
+		if got := decideLabel(tt.binary, ls, tt.sc); got != tt.want {
 			t.Errorf("%s: linear decide(%v) = %d, want %d", tt.name, tt.sc, got, tt.want)
 		}
 		if got := ker.decide(tt.sc); got != tt.want {

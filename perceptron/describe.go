@@ -6,12 +6,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/describe"
 )
 
-// String describes the model in one line, e.g. "ovr averaged perceptron,
-// float32, 4 features, classes 0 1 2".
-func (m *Model[T]) String() string {
-	return describeModel(m, typeName[T](), "", -1)
-}
-
 // String describes the model in one line, e.g. "kernel-binary online
 // perceptron, rbf(gamma=0.5), float32, 30 features, 41 support vectors,
 // classes -1 1".

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"regexp"
 	"runtime"
@@ -41,8 +42,8 @@ func isFinite[T Float](vs ...[]T) bool {
 
 // linearFinite reports whether every weight, bias and kept vector of m is
 // finite.
-func linearFinite[T Float](m *Model[T]) bool {
-	s := m.st.Load()
+func linearFinite[T Float](m *linear.Model[T]) bool {
+	s := snap(m)
 	return isFinite(s.W, s.B, s.V, s.VB)
 }
 
@@ -478,8 +479,8 @@ func TestUpdateDiverged(t *testing.T) {
 	if _, err := m.Update([]float32{0, 2}, 1); !errors.Is(err, ErrDiverged) {
 		t.Fatalf("Update: %v, want ErrDiverged", err)
 	}
-	if !sameModel(t, m, func() *Model[float32] {
-		var c Model[float32]
+	if !sameModel(t, m, func() *linear.Model[float32] {
+		var c linear.Model[float32]
 		if err := c.UnmarshalBinary(before); err != nil {
 			t.Fatal(err)
 		}
@@ -492,11 +493,11 @@ func TestUpdateDiverged(t *testing.T) {
 // votedBytes returns the budget a voted model needs: every kept vector
 // with its bias and count (linear), or every mistake and kept function
 // (kernel).
-func votedBytes[T Float](lm *Model[T], km *KernelModel[T]) int64 {
+func votedBytes[T Float](lm *linear.Model[T], km *KernelModel[T]) int64 {
 	sz := int64(unsafe.Sizeof(T(0)))
 	if lm != nil {
-		s := lm.st.Load()
-		return int64(len(s.VC)) * (int64(s.d+1)*sz + 8)
+		s := snap(lm)
+		return int64(len(s.VC)) * (int64(s.Dims+1)*sz + 8)
 	}
 	s := km.st.Load()
 	return int64(len(s.QIdx))*(4+sz) + int64(len(s.VC))*(12+sz)

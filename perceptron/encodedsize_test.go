@@ -3,6 +3,7 @@ package perceptron
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"testing"
@@ -95,9 +96,9 @@ func TestEncodedSizeRejectsOnlyBadFiles(t *testing.T) {
 			return new(KernelModel[float32]).UnmarshalBinary(b)
 		}
 		if b[10] == 8 {
-			return new(Model[float64]).UnmarshalBinary(b)
+			return new(linear.Model[float64]).UnmarshalBinary(b)
 		}
-		return new(Model[float32]).UnmarshalBinary(b)
+		return new(linear.Model[float32]).UnmarshalBinary(b)
 	}
 	rejected := 0
 	for name, file := range encodedFiles(t) {
@@ -145,8 +146,8 @@ func TestEncodedSizeHuge(t *testing.T) {
 		head []byte
 		want int64 // 0: an error wrapping ErrCorrupt
 	}{
-		{"linear voted, max vectors and dims", head(8, KindOneVsRest, Voted, maxDims, maxLabels, math.MaxUint32), 0},
-		{"linear ovr, max dims and labels", head(8, KindOneVsRest, Online, maxDims, maxLabels, 0),
+		{"linear voted, max vectors and dims", head(8, Kind(linear.KindOneVsRest), Voted, maxDims, maxLabels, math.MaxUint32), 0},
+		{"linear ovr, max dims and labels", head(8, Kind(linear.KindOneVsRest), Online, maxDims, maxLabels, 0),
 			headerSize + 8*maxLabels + 8*maxLabels*(maxDims+1) + 4},
 		{"kernel, max support vectors", head(8, KindKernelOneVsRest, Online, 1<<20, maxLabels, maxKernelIndex),
 			headerSize + 8*maxLabels + kernSpecSize + 4*maxKernelIndex + 8*maxKernelIndex<<20 + 8*maxLabels*(maxKernelIndex+1) + 4},

@@ -3,9 +3,12 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
-// Sentinel errors. Every error returned by this package wraps one of them
+// Sentinel errors. Those a model's methods return too are package
+// linear's own (ErrDims is linear.ErrDims, and so on), so that one test
+// serves both. Every error returned by this package wraps one of them
 // (except an error of the caller's own Callback, which is returned wrapped
 // as it is), so callers can test the cause with errors.Is; the message adds
 // the details (which row, which option, which field of a file).
@@ -15,13 +18,13 @@ var (
 	// ErrDims reports inconsistent sizes: zero features, len(X) not a
 	// multiple of the column count, len(y) != rows, ragged rows, or a
 	// sample whose length is not the model's feature count.
-	ErrDims = errors.New("perceptron: dimension mismatch")
+	ErrDims = linear.ErrDims
 	// ErrNonFinite reports a NaN or ±Inf feature value (or a row whose
 	// squared norm overflows the element type).
-	ErrNonFinite = errors.New("perceptron: non-finite value")
+	ErrNonFinite = linear.ErrNonFinite
 	// ErrLabels reports labels a call cannot use: anything but −1 and +1
 	// where a binary API requires them, or a label the model does not know.
-	ErrLabels = errors.New("perceptron: bad labels")
+	ErrLabels = linear.ErrLabels
 	// ErrOneClass reports training labels that are all the same class.
 	ErrOneClass = errors.New("perceptron: only one class in the labels")
 	// ErrOption reports an invalid or unsupported option: a negative,
@@ -31,20 +34,20 @@ var (
 	ErrOption = errors.New("perceptron: invalid option")
 	// ErrCorrupt reports a model file or JSON document that is truncated,
 	// fails its checksum, or holds inconsistent or non-finite values.
-	ErrCorrupt = errors.New("perceptron: corrupt model file")
+	ErrCorrupt = linear.ErrCorrupt
 	// ErrVersion reports a model file written by a newer, unknown format
 	// version.
-	ErrVersion = errors.New("perceptron: unsupported model file version")
+	ErrVersion = linear.ErrVersion
 	// ErrMismatch reports a valid model file of another element type
 	// (float32 vs float64) or another model kind than the receiver holds.
-	ErrMismatch = errors.New("perceptron: model file does not match the receiver")
+	ErrMismatch = linear.ErrMismatch
 	// ErrUntrained reports a call on a Model that holds no weights (the
 	// zero value, before training or UnmarshalBinary).
-	ErrUntrained = errors.New("perceptron: model has no weights")
+	ErrUntrained = linear.ErrUntrained
 	// ErrUnsupported reports an operation the model cannot do, such as
 	// Update or continueDense of an averaged or SVM model read from a version-1
 	// file, which does not hold the training state to resume.
-	ErrUnsupported = errors.New("perceptron: unsupported operation")
+	ErrUnsupported = linear.ErrUnsupported
 	// ErrBudget reports a memory budget too small for training: a kernel
 	// model's KernelOptions.MaxBytes below one row of kernel values, or a
 	// voted perceptron whose kept vectors would exceed
@@ -56,7 +59,7 @@ var (
 	// data, typically in float32). The error is a *DivergedError naming
 	// the epoch and the sample. Training never returns a model with
 	// non-finite weights.
-	ErrDiverged = errors.New("perceptron: training diverged")
+	ErrDiverged = linear.ErrDiverged
 	// ErrStop may be returned by an Options.Callback to end training early
 	// without error: the model trained so far is returned and
 	// Diagnostics.Stopped is set. Any other callback error aborts training

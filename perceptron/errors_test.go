@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"testing"
@@ -37,7 +38,7 @@ func TestInputErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			var m *Model[float64]
+			var m *linear.Model[float64]
 			if tc.multi {
 				m, _, err = trainMulti(tc.X, tc.cols, tc.y, Options{})
 			} else {
@@ -112,7 +113,7 @@ func TestEnumNames(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{Online.String(), "online"},
 		{SVM.String(), "svm"},
-		{numAlgorithms.String(), "Algorithm(6)"},
+		{(linear.DualCD + 1).String(), "Algorithm(7)"},
 		{Argmax.String(), "argmax"},
 		{Strategy(7).String(), "Strategy(7)"},
 		{SampleReplace.String(), "replace"},

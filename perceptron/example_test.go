@@ -167,44 +167,6 @@ func ExampleFit_argmax() {
 	// predict (0,0,5): 2
 }
 
-// A served model keeps learning: Update applies the perceptron rule while
-// other goroutines may be calling Predict.
-func ExampleModel_Update() {
-	y := []int{1, -1}
-	m, _, _ := perceptron.Fit(ctx, &dataset.Data[float32]{X: []float32{1, 0, -1, 0}, Y: y, Rows: 2, Cols: 2}, y, perceptron.Options{})
-	x := []float32{0, 1}
-	before, _ := m.Predict(x)
-	changed, _ := m.Update(x, 1) // a mistake: the model moves towards x
-	after, _ := m.Predict(x)
-	fmt.Println(before, changed, after)
-	_, err := m.Update(x, 0)
-	fmt.Println(errors.Is(err, perceptron.ErrLabels))
-	// Output:
-	// -1 true 1
-	// true
-}
-
-// Models round-trip through a checksummed binary file (and JSON).
-func ExampleModel_MarshalBinary() {
-	m, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{})
-	data, _ := m.MarshalBinary()
-	info, _ := perceptron.Inspect(data)
-	fmt.Printf("%d bytes, float%d, %v, %v\n", len(data), info.ElemBits, info.Kind, info.Algorithm)
-
-	var back perceptron.Model[float32]
-	fmt.Println(back.UnmarshalBinary(data))
-	data[len(data)/2] ^= 1
-	fmt.Println(errors.Is(back.UnmarshalBinary(data), perceptron.ErrCorrupt))
-	var wrong perceptron.Model[float64]
-	data[len(data)/2] ^= 1
-	fmt.Println(errors.Is(wrong.UnmarshalBinary(data), perceptron.ErrMismatch))
-	// Output:
-	// 72 bytes, float32, binary, online
-	// <nil>
-	// true
-	// true
-}
-
 // Bad input is an error to test with errors.Is, never a panic.
 func ExampleFit_errors() {
 	_, _, err := perceptron.Fit(ctx, &dataset.Data[float32]{X: []float32{1, 2, 3}, Rows: 1, Cols: 2}, []int{1}, perceptron.Options{})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestJSONNullRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(Model[float32]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
+			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(linear.Model[float32]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
 		})
 	}
 	models, _, _ := kernelModels[float64](t)
@@ -56,12 +57,12 @@ func TestJSONNullMembers(t *testing.T) {
 	if edit == s {
 		t.Fatal("no eta in", s)
 	}
-	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at eta ") {
+	if err := new(linear.Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at eta ") {
 		t.Fatalf("eta null: %v", err)
 	}
 	// "weights" is no member that may be null.
 	edit = strings.Replace(s, `"weights":[[`, `"weights":null,"x":[[`, 1)
-	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at weights ") {
+	if err := new(linear.Model[float32]).UnmarshalJSON([]byte(edit)); !errors.Is(err, modelfile.ErrNull) || !strings.Contains(err.Error(), "at weights ") {
 		t.Fatalf("weights null: %v", err)
 	}
 	// An averaging state of null is none, as encoding/json reads it.
@@ -70,7 +71,7 @@ func TestJSONNullMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	edit = strings.Replace(string(doc), `"weights":`, `"averaging":null,"weights":`, 1)
-	if err := new(Model[float32]).UnmarshalJSON([]byte(edit)); err != nil || edit == string(doc) {
+	if err := new(linear.Model[float32]).UnmarshalJSON([]byte(edit)); err != nil || edit == string(doc) {
 		t.Fatalf("averaging null: %v", err)
 	}
 }
@@ -92,9 +93,9 @@ func TestJSONDecodeMemory(t *testing.T) {
 		dec  func([]byte) error
 	}{
 		{"ovr-wide-float64", fmt.Sprintf(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"ovr","algorithm":"online","dims":%d,"bias":true,"normalize":false,"eta":1,"labels":[0,1,2],"weights":%s,"biases":[0,0,0]}`, 200000, rows(3, 200000)),
-			func(b []byte) error { return new(Model[float64]).UnmarshalJSON(b) }},
+			func(b []byte) error { return new(linear.Model[float64]).UnmarshalJSON(b) }},
 		{"ovr-narrow-float64", fmt.Sprintf(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"ovr","algorithm":"online","dims":1,"bias":true,"normalize":false,"eta":1,"labels":[%s],"weights":%s,"biases":[%s]}`, labelList(100000), rows(100000, 1), zeros(100000)),
-			func(b []byte) error { return new(Model[float64]).UnmarshalJSON(b) }},
+			func(b []byte) error { return new(linear.Model[float64]).UnmarshalJSON(b) }},
 		{"kernel-sv-float64", fmt.Sprintf(`{"format":"rosenblatt-perceptron","version":2,"type":"float64","kind":"kernel-binary","algorithm":"online","dims":2,"bias":true,"normalize":false,"eta":1,"labels":[-1,1],"kernel":{"type":"linear"},"support_indices":[%s],"support_vectors":%s,"coefficients":[[%s]],"biases":[0]}`, labelList(50000), rows(50000, 2), zeros(50000)),
 			func(b []byte) error { return new(KernelModel[float64]).UnmarshalJSON(b) }},
 	} {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
@@ -14,12 +15,12 @@ import (
 )
 
 // fileModels trains one model of every kind and algorithm family.
-func fileModels(t testing.TB) map[string]*Model[float32] {
+func fileModels(t testing.TB) map[string]*linear.Model[float32] {
 	t.Helper()
 	Xb, yb, _, _ := separable(newRand(11), 60, 5, 3, 0.5, true)
 	Xm, ym := intMulticlass(newRand(12), 90, 5, 4)
-	out := map[string]*Model[float32]{}
-	add := func(name string, m *Model[float32], _ *Diagnostics, err error) {
+	out := map[string]*linear.Model[float32]{}
+	add := func(name string, m *linear.Model[float32], _ *Diagnostics, err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func fileModels(t testing.TB) map[string]*Model[float32] {
 	return out
 }
 
-func samePredictions(t *testing.T, a, b *Model[float32]) {
+func samePredictions(t *testing.T, a, b *linear.Model[float32]) {
 	t.Helper()
 	rng := newRand(5)
 	x := make([]float32, a.Dims())
@@ -70,10 +71,10 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := mustMarshal(t, m)
 			info, err := Inspect(data)
-			if err != nil || info.Kind != m.Kind() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 2 {
+			if err != nil || linear.Kind(info.Kind) != m.Kind() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 2 {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
-			var back Model[float32]
+			var back linear.Model[float32]
 			if err := back.UnmarshalBinary(data); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +87,7 @@ func TestFileRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var jback Model[float32]
+			var jback linear.Model[float32]
 			if err := json.Unmarshal(js, &jback); err != nil {
 				t.Fatalf("%v\n%s", err, js)
 			}
@@ -97,7 +98,7 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Fatal("flags or state lost")
 			}
 			// A float32 file is not a float64 model.
-			var m64 Model[float64]
+			var m64 linear.Model[float64]
 			if err := m64.UnmarshalBinary(data); !errors.Is(err, ErrMismatch) {
 				t.Fatalf("float64 model from a float32 file: %v", err)
 			}
@@ -114,18 +115,18 @@ func TestFileCorruption(t *testing.T) {
 	for name, m := range fileModels(t) {
 		data := mustMarshal(t, m)
 		for n := range len(data) {
-			var back Model[float32]
+			var back linear.Model[float32]
 			if err := back.UnmarshalBinary(data[:n]); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("%s truncated to %d bytes: %v", name, n, err)
 			}
 		}
-		if err := new(Model[float32]).UnmarshalBinary(append(data, 0)); !errors.Is(err, ErrCorrupt) {
+		if err := new(linear.Model[float32]).UnmarshalBinary(append(data, 0)); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("%s with a trailing byte: %v", name, err)
 		}
 		for i := range data {
 			bad := []byte(string(data))
 			bad[i] ^= 0x5a
-			var back Model[float32]
+			var back linear.Model[float32]
 			err := back.UnmarshalBinary(bad)
 			if err == nil {
 				t.Fatalf("%s: byte %d changed, no error", name, i)
@@ -193,7 +194,7 @@ func TestFileBadFields(t *testing.T) {
 			b := []byte(string(tc.base))
 			tc.edit(b)
 			reseal(b)
-			var m Model[float32]
+			var m linear.Model[float32]
 			if err := m.UnmarshalBinary(b); !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
@@ -245,7 +246,7 @@ func TestJSONErrors(t *testing.T) {
 			if tc.doc == s {
 				t.Fatalf("edit did not apply to %s", s)
 			}
-			var m Model[float32]
+			var m linear.Model[float32]
 			if err := m.UnmarshalJSON([]byte(tc.doc)); !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
@@ -288,7 +289,7 @@ func TestVersion1Files(t *testing.T) {
 				if strings.HasPrefix(name, "kernel-") {
 					return new(KernelModel[float32])
 				}
-				return new(Model[float32])
+				return new(linear.Model[float32])
 			}
 			m := fresh()
 			if ext == ".model" {
@@ -318,7 +319,7 @@ func TestVersion1Files(t *testing.T) {
 			// way on another kernel implementation (the files were written
 			// on AVX-512; NEON and the generic path round differently).
 			slack := make([]float64, len(got))
-			if lm, ok := m.(*Model[float32]); ok && lm.Algorithm() == Voted {
+			if lm, ok := m.(*linear.Model[float32]); ok && lm.Algorithm() == Voted {
 				slack = votedTieSlack(lm, ref.Probes)
 			}
 			for j := range got {
@@ -351,7 +352,7 @@ func TestVersion1Files(t *testing.T) {
 // recomputed in float64 on the probe as the model scales it (ScaleFeatures:
 // x/‖x‖, then the bias), and "close" is 64·(d+2)·2⁻²⁴·(Σ|wᵢxᵢ| + |b|), a
 // generous multiple of the float32 dot product's error bound.
-func votedTieSlack(m *Model[float32], X []float32) []float64 {
+func votedTieSlack(m *linear.Model[float32], X []float32) []float64 {
 	d, K := m.Dims(), m.NumScores()
 	n := len(X) / d
 	slack := make([]float64, n*K)

@@ -3,6 +3,8 @@ package perceptron
 import (
 	"context"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -13,10 +15,12 @@ import (
 //
 //   - Weights: the starting weights w₀ and biases b₀ of Fit's linear
 //     perceptrons;
-//   - *Model[T]: a trained linear model that Fit continues (see Fit);
+//   - *linear.Model[T]: a trained linear model that Fit continues (see Fit);
 //   - Dual: the starting mistake counts α₀ and biases b₀ of FitKernel's
 //     kernel perceptron.
-type Start interface{ start() }
+//
+// Any other value is an error wrapping ErrOption.
+type Start any
 
 // Weights is the warm start (w₀, b₀) of a linear perceptron: W holds D
 // values for a binary model, K·D for a multiclass one (row k for the k-th
@@ -29,9 +33,6 @@ type Weights struct {
 	B []float64
 }
 
-func (Weights) start()   {}
-func (*Model[T]) start() {}
-
 // Dual is the warm start (α₀, b₀) of the binary and one-vs-rest Online and
 // Averaged kernel perceptrons (FitKernel): Alpha holds the starting
 // mistake count αⱼ (an integer ≥ 0) of every training row j, N values for
@@ -43,8 +44,6 @@ type Dual struct {
 	Alpha []float64
 	B     []float64
 }
-
-func (Dual) start() {}
 
 // Fit trains a linear classifier on the rows of X (a dense *dataset.Data
 // or a sparse *dataset.CSR) with labels y, by the rule opt.Algorithm:
@@ -59,7 +58,7 @@ func (Dual) start() {}
 // feature and keeps only the columns the data uses); on integer-valued
 // data the sparse fit is the dense fit's model bit for bit.
 //
-// opt.Init is the warm start: Weights (w₀, b₀), or a *Model[T] to
+// opt.Init is the warm start: Weights (w₀, b₀), or a *linear.Model[T] to
 // continue. Continuing a model trains a new one starting from it and
 // leaves it unchanged (it may keep serving): its kind decides the problem
 // (binary, one-vs-rest or Argmax over its classes; every label of y must
@@ -85,34 +84,34 @@ func (Dual) start() {}
 // sample), ErrBudget (Voted: the kept vectors would exceed
 // Options.VotedMaxBytes). The model returned has finite weights. X and y
 // are never modified.
-func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) (*Model[T], *fit.Report, error) {
+func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) (*linear.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	if err := withContext(ctx, &opt); err != nil {
 		return nil, nil, err
 	}
 	var (
-		m    *Model[T]
+		m    *linear.Model[T]
 		diag *Diagnostics
 		err  error
 	)
 	switch init := opt.Init.(type) {
 	case nil, Weights:
-	case *Model[T]:
+	case *linear.Model[T]:
 		opt.Init = nil
 		switch x := X.(type) {
 		case *dataset.Data[T]:
 			if x == nil {
 				return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
 			}
-			m, diag, err = init.continueDense(x.X, x.Cols, y, opt)
+			m, diag, err = continueDense(init, x.X, x.Cols, y, opt)
 		case *dataset.CSR[T]:
-			m, diag, err = init.continueSparse(x, y, opt)
+			m, diag, err = continueSparse(init, x, y, opt)
 		default:
 			return nil, nil, errRows(X)
 		}
 		return m, linReport(diag, t0), err
 	default:
-		return nil, nil, fmt.Errorf("%w: Init is a %T; Fit takes Weights or a *Model[%s]", ErrOption, opt.Init, elemType[T]())
+		return nil, nil, fmt.Errorf("%w: Init is a %T; Fit takes Weights or a *linear.Model[%s]", ErrOption, opt.Init, elemType[T]())
 	}
 	binary := opt.Multiclass != Argmax && plusMinusOne(y)
 	switch x := X.(type) {
@@ -266,4 +265,10 @@ func checkData[T Float](x *dataset.Data[T]) error {
 		return fmt.Errorf("%w: %d values for %d rows of %d columns", ErrDims, len(x.X), x.Rows, x.Cols)
 	}
 	return nil
+}
+
+// newModel returns the linear model of the parts p, holding p's arrays
+// (package internal/linmodel's bridge: nothing is copied).
+func newModel[T Float](p *linmodel.Parts[T]) *linear.Model[T] {
+	return linmodel.Wrap[linear.Model[T]](p)
 }

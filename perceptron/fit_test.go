@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -46,7 +47,7 @@ func TestFitDispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		binary := tc.opt.Multiclass != Argmax && tc.name == "binary"
-		var want, wantS *Model[float64]
+		var want, wantS *linear.Model[float64]
 		var wd *Diagnostics
 		if binary {
 			want, wd, err = trainBinary(tc.X, tc.d, tc.y, tc.opt)
@@ -151,7 +152,7 @@ func TestFitInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cont, _, err := first.continueDense(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	cont, _, err := continueDense(first, X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

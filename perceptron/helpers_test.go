@@ -2,6 +2,10 @@ package perceptron
 
 import (
 	"bytes"
+	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -117,7 +121,7 @@ func orders(n, epochs int, shuffle bool, seed uint64) [][]int {
 	return out
 }
 
-func mustMarshal[T Float](t testing.TB, m *Model[T]) []byte {
+func mustMarshal[T Float](t testing.TB, m *linear.Model[T]) []byte {
 	t.Helper()
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -126,7 +130,7 @@ func mustMarshal[T Float](t testing.TB, m *Model[T]) []byte {
 	return b
 }
 
-func sameModel[T Float](t testing.TB, a, b *Model[T]) bool {
+func sameModel[T Float](t testing.TB, a, b *linear.Model[T]) bool {
 	t.Helper()
 	return bytes.Equal(mustMarshal(t, a), mustMarshal(t, b))
 }
@@ -156,4 +160,83 @@ func stopOf(all bool) Stopping {
 		return StopNever
 	}
 	return StopClean
+}
+
+// snap returns the parts of m's snapshot as the model holds them (through
+// the trainers' bridge, internal/linmodel): its arrays, to read only.
+func snap[T Float](m *linear.Model[T]) *linmodel.Parts[T] {
+	p, err := linmodel.PartsOf[T](m)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// sampleScale returns the factors of x's scores under p's scaling, as
+// the model computes them: score = (w·x)·mul + b·bmul.
+func sampleScale[T Float](p *linmodel.Parts[T], x []T) (mul, bmul T) {
+	k := kernelsFor[T](nil)
+	switch Scaling(p.Scaling) {
+	case ScaleAugmented:
+		f := T(augScale(float64(k.Dot(x, x)), p.BiasFeature))
+		return f, f
+	case ScaleFeatures:
+		if nx := k.Dot(x, x); nx > 0 {
+			return T(1 / math.Sqrt(float64(nx))), 1
+		}
+	}
+	return 1, 1
+}
+
+// gemmMinRows is the number of weight vectors from which package linear's
+// ScoresBatch multiplies by gram.CrossInto (its own constant).
+const gemmMinRows = 64
+
+// useGEMM reports whether linear's ScoresBatch takes the matrix product
+// for n weight vectors.
+func useGEMM(n int) bool { return n >= gemmMinRows }
+
+// scoreChunk is the number of weight vectors one kernel call of linear's
+// Predict scores (its own constant).
+const scoreChunk = 64
+
+// FileInfo describes a model file's header, as the tests read it.
+type FileInfo struct {
+	Version   int       // format version
+	ElemBits  int       // 32 or 64
+	Kind      Kind      // the kind byte (a linear model's is linear.Kind's value)
+	Algorithm Algorithm // training algorithm
+	Dims      int       // features per sample
+	Labels    int       // number of labels (2 for binary)
+	Vectors   int       // voted vectors or support vectors
+}
+
+// testFileErrs are the sentinels of the perceptron models' files.
+var testFileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismatch: ErrMismatch}
+
+// Inspect checks a file's envelope and header fields (size, checksum,
+// the family's fields) without decoding it, as model.Inspect does; a
+// kernel model's file is ErrMismatch besides, as the linear decoder says.
+func Inspect(data []byte) (FileInfo, error) {
+	h, _, err := testFileErrs.Open(data)
+	info := FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
+		Dims: h.Dims, Labels: h.Labels, Vectors: h.Count}
+	if err != nil {
+		return info, err
+	}
+	if info.Kind.IsKernel() {
+		return info, fmt.Errorf("%w: a kernel model", ErrMismatch)
+	}
+	if size, _, err := testFileErrs.EncodedSize(data); err != nil {
+		return info, err
+	} else if size != int64(len(data)) {
+		return info, fmt.Errorf("%w: %d bytes, the header implies %d", ErrCorrupt, len(data), size)
+	}
+	return info, nil
+}
+
+// EncodedSize is the size of a model file from its first bytes
+// (modelfile's registry of the families).
+func EncodedSize(prefix []byte) (size, need int64, err error) {
+	return testFileErrs.EncodedSize(prefix)
 }

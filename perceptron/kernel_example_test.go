@@ -1,11 +1,14 @@
 package perceptron_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -141,15 +144,15 @@ func ExampleKernelOptions_maxBytes() {
 	// true
 }
 
-// Kernel models are saved in the linear models' checksummed format; Inspect
-// tells them apart, and a linear Model refuses them.
+// Kernel models are saved in the linear models' checksummed format;
+// model.Inspect tells them apart, and a linear.Model refuses them.
 func ExampleKernelModel_MarshalBinary() {
 	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
 		Options: perceptron.Options{MaxIter: 20}, Kernel: gram.RBF{Gamma: 2},
 	})
 	data, _ := m.MarshalBinary()
-	info, err := perceptron.Inspect(data)
-	fmt.Println(info.Kind, info.Kind.IsKernel(), info.Vectors, "support vectors", errors.Is(err, perceptron.ErrMismatch))
+	info, err := model.Inspect(bytes.NewReader(data))
+	fmt.Println(info.Kind, info.Kind.Kernel(), m.NumSupport(), "support vectors", err)
 	var back perceptron.KernelModel[float64]
 	if err := back.UnmarshalBinary(data); err != nil {
 		fmt.Println(err)
@@ -157,10 +160,10 @@ func ExampleKernelModel_MarshalBinary() {
 	}
 	label, _ := back.Predict([]float64{1, 0.1})
 	fmt.Println("kernel", back.Kernel(), "predicts", label)
-	var linear perceptron.Model[float64]
-	fmt.Println(errors.Is(linear.UnmarshalBinary(data), perceptron.ErrMismatch))
+	var lin linear.Model[float64]
+	fmt.Println(errors.Is(lin.UnmarshalBinary(data), linear.ErrMismatch))
 	// Output:
-	// kernel-binary true 4 support vectors true
+	// binary kernel perceptron true 4 support vectors <nil>
 	// kernel rbf(gamma=2) predicts -1
 	// true
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
@@ -80,7 +81,7 @@ func testKernelRoundTrip[T Float](t *testing.T) {
 				t.Fatalf("%s: float32 JSON into float64 model: %v", name, err)
 			}
 		}
-		var lin Model[T]
+		var lin linear.Model[T]
 		if err := lin.UnmarshalBinary(bin); !errors.Is(err, ErrMismatch) {
 			t.Fatalf("%s: kernel file into a linear Model: %v", name, err)
 		}
@@ -152,7 +153,7 @@ func TestKernelFileBadFields(t *testing.T) {
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
 		{"elem-size", bin, func(b []byte) { b[10] = 5 }, ErrCorrupt},
 		{"elem-mismatch", bin, func(b []byte) { b[10] = 8 }, ErrMismatch},
-		{"linear-kind", bin, func(b []byte) { b[11] = byte(KindBinary) }, ErrMismatch},
+		{"linear-kind", bin, func(b []byte) { b[11] = byte(linear.KindBinary) }, ErrMismatch},
 		{"kind", bin, func(b []byte) { b[11] = 99 }, ErrCorrupt},
 		{"svm-kind", bin, func(b []byte) { b[11] = 40 }, ErrMismatch}, // package svm's linear SVM
 		{"algorithm", bin, func(b []byte) { b[12] = byte(SVM) }, ErrCorrupt},

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
@@ -204,7 +205,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	t.Helper()
 	rec := &recorder{}
 	kopt := KernelOptions{Options: opt, trace: rec.add}
-	var pm *Model[T]
+	var pm *linear.Model[T]
 	var km *KernelModel[T]
 	var pd, kd *Diagnostics
 	var err error
@@ -238,9 +239,9 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 			t.Fatalf("%s: epoch %d: primal %+v, dual %+v", name, e+1, pd.Epochs[e], kd.Epochs[e])
 		}
 	}
-	ps, ks := pm.st.Load(), km.st.Load()
-	for k := range ps.rows() {
-		if ps.voted() {
+	ps, ks := snap(pm), km.st.Load()
+	for k := range partsRows(ps) {
+		if Algorithm(ps.Algorithm) == Voted {
 			pv, pb, pc := pm.Voted(k)
 			kv, kb, kc := votedOf(ks, k)
 			if len(pv) != len(kv) || !slices.Equal(pc, kc) {
@@ -266,7 +267,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 		// most η·Nᵢ, so each side is within a few roundings of
 		// Σᵢ η·Nᵢ·|xᵢ| per coordinate (the bias: xᵢ = 1).
 		tol := func(f int) float64 { return 0 }
-		if ps.algo == Averaged {
+		if Algorithm(ps.Algorithm) == Averaged {
 			eps := 0x1p-52
 			if elemSize[T]() == 4 {
 				eps = 0x1p-23
@@ -304,10 +305,10 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	if pd.Converged != kd.Converged || pd.Evaluated != kd.Evaluated {
 		t.Fatalf("%s: diagnostics primal %+v, dual %+v", name, pd, kd)
 	}
-	if pd.Evaluated && ps.algo == Online && (pd.TrainAccuracy != kd.TrainAccuracy || pd.Separable != kd.Separable) {
+	if pd.Evaluated && Algorithm(ps.Algorithm) == Online && (pd.TrainAccuracy != kd.TrainAccuracy || pd.Separable != kd.Separable) {
 		t.Fatalf("%s: final diagnostics primal acc %v sep %v, dual acc %v sep %v", name, pd.TrainAccuracy, pd.Separable, kd.TrainAccuracy, kd.Separable)
 	}
-	if pd.Separable && ps.algo == Online && math.Abs(pd.Margin-kd.Margin) > 1e-9*math.Abs(pd.Margin) {
+	if pd.Separable && Algorithm(ps.Algorithm) == Online && math.Abs(pd.Margin-kd.Margin) > 1e-9*math.Abs(pd.Margin) {
 		t.Fatalf("%s: margin primal %v, dual %v", name, pd.Margin, kd.Margin)
 	}
 	// Same predictions on the training data.
@@ -319,7 +320,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	if err := km.PredictBatch(kp, X); err != nil {
 		t.Fatal(err)
 	}
-	if ps.algo != Averaged && !slices.Equal(pp, kp) {
+	if Algorithm(ps.Algorithm) != Averaged && !slices.Equal(pp, kp) {
 		t.Fatalf("%s: predictions differ", name)
 	}
 }

@@ -2,30 +2,31 @@ package perceptron
 
 import (
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 	"testing"
 )
 
-// TestLinearStateRoundTrip: LinearState and NewLinear give back the model
+// TestLinearStateRoundTrip: linear.State and NewLinear give back the model
 // bit for bit (an averaged one with its state), and its file too.
 func TestLinearStateRoundTrip(t *testing.T) {
-	st := LinearState[float32]{Kind: KindOneVsRest, Algorithm: Averaged, Dims: 2, Labels: []int{1, 4, 9}, Bias: true, BiasFeature: 2, Eta: 0.5, Steps: 3,
+	st := linear.State[float32]{Kind: linear.KindOneVsRest, Algorithm: Averaged, Dims: 2, Labels: []int{1, 4, 9}, Bias: true, BiasFeature: 2, Eta: 0.5, Steps: 3,
 		W: []float32{1, 2, 3, 4, 5, 6}, B: []float32{1, 0, -1}, CW: []float32{6, 5, 4, 3, 2, 1}, CB: []float32{0, 1, 2},
 		U: []float32{1, 1, 1, 1, 1, 1}, UB: []float32{3, 3, 3}}
-	if _, err := NewLinear(st); !errors.Is(err, ErrOption) {
+	if _, err := linear.New(st); !errors.Is(err, linear.ErrOption) {
 		t.Fatalf("weights that are not the average: %v, want ErrOption", err)
 	}
 	st.W, st.B = averageOf(st.CW, st.U, 3), averageOf(st.CB, st.UB, 3)
-	m, err := NewLinear(st)
+	m, err := linear.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := m.MarshalBinary()
-	var m2 Model[float32]
+	var m2 linear.Model[float32]
 	if err := m2.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	got, err := m2.LinearState()
+	got, err := m2.State()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,35 +36,35 @@ func TestLinearStateRoundTrip(t *testing.T) {
 	}
 	// The state is a copy.
 	got.W[0] = 99
-	if again, _ := m2.LinearState(); again.W[0] != st.W[0] {
-		t.Fatal("LinearState shares the model's weights")
+	if again, _ := m2.State(); again.W[0] != st.W[0] {
+		t.Fatal("linear.State shares the model's weights")
 	}
 }
 
 func TestNewLinearRefuses(t *testing.T) {
-	ok := LinearState[float64]{Kind: KindBinary, Algorithm: Online, Dims: 2, Labels: []int{-1, 1}, W: []float64{0, 0}, B: []float64{0}, Eta: 1}
-	for name, f := range map[string]func(s *LinearState[float64]){
-		"voted":       func(s *LinearState[float64]) { s.Algorithm = Voted },
-		"kernel kind": func(s *LinearState[float64]) { s.Kind = KindKernelBinary },
-		"no features": func(s *LinearState[float64]) { s.Dims = 0 },
-		"labels":      func(s *LinearState[float64]) { s.Labels = []int{0, 1} },
-		"weights":     func(s *LinearState[float64]) { s.W = s.W[:1] },
-		"biases":      func(s *LinearState[float64]) { s.B = nil },
-		"ovr unsorted": func(s *LinearState[float64]) {
-			s.Kind, s.Labels, s.W, s.B = KindOneVsRest, []int{2, 1}, make([]float64, 4), make([]float64, 2)
+	ok := linear.State[float64]{Kind: linear.KindBinary, Algorithm: Online, Dims: 2, Labels: []int{-1, 1}, W: []float64{0, 0}, B: []float64{0}, Eta: 1}
+	for name, f := range map[string]func(s *linear.State[float64]){
+		"voted":       func(s *linear.State[float64]) { s.Algorithm = Voted },
+		"kernel kind": func(s *linear.State[float64]) { s.Kind = linear.Kind(KindKernelBinary) },
+		"no features": func(s *linear.State[float64]) { s.Dims = 0 },
+		"labels":      func(s *linear.State[float64]) { s.Labels = []int{0, 1} },
+		"weights":     func(s *linear.State[float64]) { s.W = s.W[:1] },
+		"biases":      func(s *linear.State[float64]) { s.B = nil },
+		"ovr unsorted": func(s *linear.State[float64]) {
+			s.Kind, s.Labels, s.W, s.B = linear.KindOneVsRest, []int{2, 1}, make([]float64, 4), make([]float64, 2)
 		},
-		"avg sums":     func(s *LinearState[float64]) { s.Algorithm, s.Steps = Averaged, 4 },
-		"stray sums":   func(s *LinearState[float64]) { s.U = []float64{1, 2} },
-		"steps":        func(s *LinearState[float64]) { s.Steps = -1 },
-		"bias feature": func(s *LinearState[float64]) { s.BiasFeature = 1 },
+		"avg sums":     func(s *linear.State[float64]) { s.Algorithm, s.Steps = Averaged, 4 },
+		"stray sums":   func(s *linear.State[float64]) { s.U = []float64{1, 2} },
+		"steps":        func(s *linear.State[float64]) { s.Steps = -1 },
+		"bias feature": func(s *linear.State[float64]) { s.BiasFeature = 1 },
 	} {
 		s := ok
 		f(&s)
-		if _, err := NewLinear(s); !errors.Is(err, ErrOption) {
+		if _, err := linear.New(s); !errors.Is(err, linear.ErrOption) {
 			t.Errorf("%s: %v, want ErrOption", name, err)
 		}
 	}
-	if _, err := NewLinear(ok); err != nil {
+	if _, err := linear.New(ok); err != nil {
 		t.Fatal(err)
 	}
 }

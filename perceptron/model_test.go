@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestPredictErrors(t *testing.T) {
-	var zero Model[float32]
+	var zero linear.Model[float32]
 	if _, err := zero.Predict([]float32{1}); !errors.Is(err, ErrUntrained) {
 		t.Fatalf("zero model: %v", err)
 	}
@@ -67,30 +68,30 @@ func TestPredictConsistency(t *testing.T) {
 	Xb, yb, _, _ := separable(newRand(2), 300, 8, 3, 0.5, true)
 	type mk struct {
 		name string
-		fit  func() (*Model[float32], error)
+		fit  func() (*linear.Model[float32], error)
 		X    []float32
 		n    int
 	}
-	fit := func(f func() (*Model[float32], *Diagnostics, error)) func() (*Model[float32], error) {
-		return func() (*Model[float32], error) { m, _, err := f(); return m, err }
+	fit := func(f func() (*linear.Model[float32], *Diagnostics, error)) func() (*linear.Model[float32], error) {
+		return func() (*linear.Model[float32], error) { m, _, err := f(); return m, err }
 	}
 	cases := []mk{
-		{"binary", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"binary", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5})
 		}), to32(Xb), 300},
-		{"binary-norm", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"binary-norm", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5, Normalize: true})
 		}), to32(Xb), 300},
-		{"voted", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: Voted})
 		}), to32(Xb), 300},
-		{"ovr", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"ovr", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: Averaged})
 		}), test.X, test.Rows},
-		{"ovr-voted", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"ovr-voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: Voted})
 		}), test.X, test.Rows},
-		{"argmax", fit(func() (*Model[float32], *Diagnostics, error) {
+		{"argmax", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: Argmax})
 		}), test.X, test.Rows},
 	}

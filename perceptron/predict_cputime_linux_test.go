@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"runtime"
 	"slices"
@@ -33,7 +34,7 @@ func TestPredictCPUTime(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	const d, n = predictDims, 200
 	X, bin, ovr := predictModels(t, n)
-	x, W := X[3*d:4*d], ovr.st.Load().W
+	x, W := X[3*d:4*d], snap(ovr).W
 	sc, labels := make([]float32, 10), make([]int, n)
 	type cand struct {
 		name    string
@@ -136,7 +137,7 @@ func TestPredictBatchWall(t *testing.T) {
 	var cands []cand
 	for _, m := range []struct {
 		name  string
-		m     *Model[float32]
+		m     *linear.Model[float32]
 		calls int
 	}{{"binary", bin, 4}, {"ovr10", ovr, 1}} {
 		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, parallelMinWork, func() { _, _ = m.m.Predict(x) }})

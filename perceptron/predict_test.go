@@ -3,24 +3,23 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
 )
 
 // onImpl returns a model serving m's snapshot with implementation im, so
 // that one test process checks every implementation the CPU has.
-func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
-	s := *m.st.Load()
-	s.k = modelkern.On[T](im)
-	out := new(Model[T])
-	out.st.Store(&s)
-	return out
+func onImpl[T Float](m *linear.Model[T], im *kernel.Impl) *linear.Model[T] {
+	s := *snap(m)
+	s.Impl = im
+	return newModel(&s)
 }
 
 // refScores returns the exact (float64) scores of x under snapshot s,
@@ -28,10 +27,10 @@ func onImpl[T Float](m *Model[T], im *kernel.Impl) *Model[T] {
 // evaluation order of each. For a voted model ref[k] is the vote of
 // the exact vector scores and tol[k] is 0, or +Inf where a vector's
 // score is within rounding of 0 (either vote is then right).
-func refScores[T Float](s *state[T], x []T) (ref, tol []float64) {
-	mul, bmul := s.sampleScale(x)
+func refScores[T Float](s *linmodel.Parts[T], x []T) (ref, tol []float64) {
+	mul, bmul := sampleScale(s, x)
 	m, bm := float64(mul), float64(bmul)
-	u, d := parity.Unit[T](), s.d
+	u, d := parity.Unit[T](), s.Dims
 	score := func(w []T, b T) (float64, float64) {
 		p, S := parity.Dot(w, x)
 		a := p*m + float64(b)*bm
@@ -39,10 +38,10 @@ func refScores[T Float](s *state[T], x []T) (ref, tol []float64) {
 			4*u*(math.Abs(p*m)+math.Abs(float64(b)*bm)) + float64(d)*math.SmallestNonzeroFloat32
 		return a, e
 	}
-	r := s.rows()
+	r := partsRows(s)
 	ref, tol = make([]float64, r), make([]float64, r)
 	for k := range r {
-		if !s.voted() {
+		if !(Algorithm(s.Algorithm) == Voted) {
 			ref[k], tol[k] = score(s.W[k*d:(k+1)*d], s.B[k])
 			continue
 		}
@@ -63,8 +62,8 @@ func refScores[T Float](s *state[T], x []T) (ref, tol []float64) {
 
 // argmaxRef returns the label the exact scores give and whether it is
 // certain: no other score (or, for a binary model, 0) within the bounds.
-func argmaxRef[T Float](s *state[T], ref, tol []float64) (int, bool) {
-	if s.kind == KindBinary {
+func argmaxRef[T Float](s *linmodel.Parts[T], ref, tol []float64) (int, bool) {
+	if linear.Kind(s.Kind) == linear.KindBinary {
 		l := -1
 		if ref[0] > 0 {
 			l = 1
@@ -79,10 +78,10 @@ func argmaxRef[T Float](s *state[T], ref, tol []float64) (int, bool) {
 	}
 	for k := range ref {
 		if k != best && ref[best]-ref[k] <= tol[best]+tol[k] {
-			return s.labels[best], false
+			return s.Labels[best], false
 		}
 	}
-	return s.labels[best], true
+	return s.Labels[best], true
 }
 
 type predictCase struct {
@@ -109,7 +108,7 @@ var predictCases = []predictCase{
 
 // trainCase fits c's model on n random samples of d features (labels
 // 10·class − 3), or on integer data when integer is set.
-func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*Model[T], []T) {
+func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*linear.Model[T], []T) {
 	t.Helper()
 	rng := newRand(seed)
 	X := make([]T, n*d)
@@ -124,7 +123,7 @@ func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*Mo
 			y[i] = 10*(i%c.classes) - 3
 		}
 	}
-	var m *Model[T]
+	var m *linear.Model[T]
 	var err error
 	if c.classes == 2 {
 		m, _, err = trainBinary(X, d, y, c.opt)
@@ -140,10 +139,10 @@ func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*Mo
 // checkScores checks the blocked Scores, the batched ScoresBatch and the
 // labels of Predict and PredictBatch of every row of X against the exact
 // scores, on implementation im.
-func checkScores[T Float](t *testing.T, what string, m *Model[T], X []T) {
+func checkScores[T Float](t *testing.T, what string, m *linear.Model[T], X []T) {
 	t.Helper()
-	s := m.st.Load()
-	d, r := s.d, s.rows()
+	s := snap(m)
+	d, r := s.Dims, partsRows(s)
 	n := len(X) / d
 	batch := make([]T, n*r)
 	if err := m.ScoresBatch(batch, X); err != nil {
@@ -177,7 +176,7 @@ func checkScores[T Float](t *testing.T, what string, m *Model[T], X []T) {
 		if want, sure := argmaxRef(s, ref, tol); sure && (l != want || labels[i] != want) {
 			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, exact scores give %d", what, i, l, labels[i], want)
 		}
-		if l != s.decide(one) || labels[i] != s.decide(batch[i*r:(i+1)*r]) {
+		if l != decideLabel(linear.Kind(s.Kind) == linear.KindBinary, s.Labels, one) || labels[i] != decideLabel(linear.Kind(s.Kind) == linear.KindBinary, s.Labels, batch[i*r:(i+1)*r]) {
 			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, not the labels of their scores", what, i, l, labels[i])
 		}
 	}
@@ -188,7 +187,7 @@ func testPredictParity[T Float](t *testing.T) {
 		for _, d := range []int{1, 37, 130} {
 			m, X := trainCase[T](t, c, 150, d, uint64(d))
 			if c.opt.Algorithm == Voted && d > 1 {
-				if s := m.st.Load(); s.VOff[1]-s.VOff[0] <= scoreChunk {
+				if s := snap(m); s.VOff[1]-s.VOff[0] <= scoreChunk {
 					t.Fatalf("%s/d=%d: %d vectors in class 0, want more than a chunk", c.name, d, s.VOff[1]-s.VOff[0])
 				}
 			}
@@ -225,7 +224,7 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 		{"argmax/online", true, Options{Multiclass: Argmax, MaxIter: 3}},
 		{"argmax/40 classes", true, Options{Multiclass: Argmax, MaxIter: 3}},
 	} {
-		var m *Model[T]
+		var m *linear.Model[T]
 		var X []T
 		var err error
 		switch {
@@ -244,8 +243,8 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 		}
 		for _, im := range availableImpls() {
 			mi := onImpl(m, im)
-			s := mi.st.Load()
-			r, n := s.rows(), len(X)/23
+			s := snap(mi)
+			r, n := partsRows(s), len(X)/23
 			batch := make([]T, n*r)
 			if err := mi.ScoresBatch(batch, X); err != nil {
 				t.Fatal(err)
@@ -329,7 +328,7 @@ func TestPredictBatchErrors(t *testing.T) {
 			{"Scores Inf", m.Scores(make([]float32, r), bad[3*9:4*9]), ErrNonFinite},
 			{"ScoresBatch Inf", m.ScoresBatch(make([]float32, 5*r), bad), ErrNonFinite},
 			{"PredictBatch Inf", m.PredictBatch(make([]int, 5), bad), ErrNonFinite},
-			{"untrained", new(Model[float32]).ScoresBatch(nil, nil), ErrUntrained},
+			{"untrained", new(linear.Model[float32]).ScoresBatch(nil, nil), ErrUntrained},
 		} {
 			if !errors.Is(tc.err, tc.want) {
 				t.Errorf("%s: %s: err = %v, want %v", c.name, tc.name, tc.err, tc.want)
@@ -354,7 +353,7 @@ func containsRow(msg string, i int) bool {
 func TestScoresBatchHugeSample(t *testing.T) {
 	for _, c := range []predictCase{predictCases[5], predictCases[7], predictCases[11]} {
 		m, X := trainCase[float32](t, c, 150, 9, 4)
-		if s := m.st.Load(); c.name != "ovr/online" && !s.useGEMM(len(s.B)+len(s.VB)) {
+		if s := snap(m); c.name != "ovr/online" && !useGEMM(len(s.B)+len(s.VB)) {
 			t.Fatalf("%s: %d vectors: not the matrix-product path", c.name, len(s.B)+len(s.VB))
 		}
 		big := append([]float32(nil), X[:2*9]...)
@@ -371,7 +370,7 @@ func TestScoresBatchHugeSample(t *testing.T) {
 			if err := m.Scores(one, big[i*9:(i+1)*9]); err != nil {
 				t.Fatalf("%s: Scores: %v", c.name, err)
 			}
-			ref, tol := refScores(m.st.Load(), big[i*9:(i+1)*9])
+			ref, tol := refScores(snap(m), big[i*9:(i+1)*9])
 			for k := range r {
 				if e := math.Abs(float64(batch[i*r+k]) - ref[k]); !(e <= tol[k]) && !math.IsInf(tol[k], 1) {
 					t.Fatalf("%s: row %d score %d: %v, exact %v", c.name, i, k, batch[i*r+k], ref[k])
@@ -415,7 +414,7 @@ func TestScoresBatchSplit(t *testing.T) {
 				if err := m.Scores(one, X[i*d:(i+1)*d]); err != nil {
 					t.Fatal(err)
 				}
-				_, tol := refScores(m.st.Load(), X[i*d:(i+1)*d])
+				_, tol := refScores(snap(m), X[i*d:(i+1)*d])
 				for k := range r {
 					if e := math.Abs(float64(one[k]) - float64(batch[i*r+k])); !(e <= 2*tol[k]) {
 						t.Fatalf("%s/GOMAXPROCS=%d: row %d score %d: ScoresBatch %v, Scores %v", c.name, procs, i, k, batch[i*r+k], one[k])
@@ -487,7 +486,7 @@ func TestPredictBatchAllocations(t *testing.T) {
 		}
 	}
 	m, X := trainCase[float32](t, predictCase{"argmax70", 70, Options{Multiclass: Argmax, MaxIter: 1}}, 1000, d, 4)
-	if !m.st.Load().useGEMM(70) {
+	if !useGEMM(70) {
 		t.Fatal("70 classes do not take the matrix product")
 	}
 	pred := make([]int, 1000)

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -324,7 +325,7 @@ func TestSamplingSeeds(t *testing.T) {
 	lin := func(opt Options, multi bool) fit {
 		return func(seed uint64) ([]byte, error) {
 			opt.Seed = seed
-			var m *Model[float64]
+			var m *linear.Model[float64]
 			var err error
 			if multi {
 				m, _, err = trainMulti(Xm, 6, ym, opt)

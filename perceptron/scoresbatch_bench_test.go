@@ -27,8 +27,8 @@ func BenchmarkScoresBatchGEMM(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if s := m.st.Load(); !s.useGEMM(s.rows()) {
-			b.Fatalf("%d classes: not the matrix-product path", s.rows())
+		if s := snap(m); !useGEMM(partsRows(s)) {
+			b.Fatalf("%d classes: not the matrix-product path", partsRows(s))
 		}
 		dst := make([]float32, n*k)
 		b.Run(c.name, func(b *testing.B) {

@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 
@@ -235,7 +236,7 @@ func (dt *data[T]) checkVec(i int, x vec[T], s T) error {
 // with ErrDims also for an inconsistent CSR (offsets, or a column index
 // not increasing along its row or not below X.Cols); X and y are never
 // modified.
-func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -260,7 +261,7 @@ func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model
 	if err != nil {
 		return nil, nil, err
 	}
-	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
+	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, []int{-1, 1})
 }
 
 // trainMultiSparse is trainMulti for a CSR matrix: any integer
@@ -272,7 +273,7 @@ func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model
 // instead of eight, and over only the columns the data uses (most frequent
 // first), so that a hashed text's weights fit in the caches. See
 // trainBinarySparse for the model and the errors.
-func trainMultiSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainMultiSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -303,5 +304,5 @@ func trainMultiSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*Model[
 	if cfg.strategy == Argmax {
 		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(linear.KindOneVsRest, labels)
 }

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 // sparseBatchModels trains the kernel (RBF) and the linear one-vs-rest
 // model whose sparse batch methods the tests below call.
-func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelModel[float32], *Model[float32]) {
+func sparseBatchModels(t *testing.T, c *dataset.CSR[float32], y []int) (*KernelModel[float32], *linear.Model[float32]) {
 	t.Helper()
 	km, _, err := trainKernelMultiSparse(c, y, KernelOptions{Kernel: gram.RBF{Gamma: 0.1}})
 	if err != nil {
@@ -115,7 +116,7 @@ func TestKernelAccuracySparse(t *testing.T) {
 
 // sparseBatchMethods is the sparse batch methods of the kernel model km
 // and the linear model lm, each called on a CSR matrix of n rows.
-func sparseBatchMethods(km *KernelModel[float32], lm *Model[float32]) []csrtest.Method[float32] {
+func sparseBatchMethods(km *KernelModel[float32], lm *linear.Model[float32]) []csrtest.Method[float32] {
 	return []csrtest.Method[float32]{
 		{Name: "KernelModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return km.PredictBatchSparse(make([]int, n), c) }},
 		{Name: "KernelModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {

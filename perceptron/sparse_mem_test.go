@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -71,7 +72,7 @@ func TestSparseFitMemory(t *testing.T) {
 					c = small
 				}
 				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 1, Stop: StopNever, BatchSize: 64}
-				var m *Model[float32]
+				var m *linear.Model[float32]
 				var err error
 				got := memtest.Allocated(func() { m, _, err = trainMultiSparse(c, c.Y, o) })
 				if err != nil {
@@ -121,9 +122,9 @@ var sparseKinds = []struct {
 
 // trainSparseKind fits a model to c with options o: multiclass on c.Y, or
 // binary on c.Y's parity as −1/+1.
-func trainSparseKind[T Float](t testing.TB, c *dataset.CSR[T], multi bool, o Options) *Model[T] {
+func trainSparseKind[T Float](t testing.TB, c *dataset.CSR[T], multi bool, o Options) *linear.Model[T] {
 	t.Helper()
-	var m *Model[T]
+	var m *linear.Model[T]
 	var err error
 	if multi {
 		m, _, err = trainMultiSparse(c, c.Y, o)

@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"slices"
 	"unsafe"
 
@@ -264,15 +265,15 @@ func (t *linTrainer[T]) fromBlocks() (W, U, A []T) {
 // of the used columns (compactAvg; the other columns are zero, as
 // fromBlocks writes them). The trainer's columns must be the model's (no
 // augmented column).
-func (t *linTrainer[T]) fromBlocksCompact() (*compactServed[T], *compactAvg[T]) {
+func (t *linTrainer[T]) fromBlocksCompact() (*linmodel.CompactServed[T], *linmodel.CompactAvg[T]) {
 	_, _, A, avg := t.writeBlocks(true)
-	return newCompactServed(t.ovr.m, A, t.dt.d), avg
+	return linmodel.NewCompactServed(t.ovr.m, A, t.dt.d), avg
 }
 
 // writeBlocks is fromBlocks, or with compact (Averaged only), the arrays
 // of fromBlocksCompact: the average A compact (K × (len(cols)+1), as
 // compactServed lays it out) and the compact running weights and sums.
-func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[T]) {
+func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *linmodel.CompactAvg[T]) {
 	d, cols, n := t.dt.d, t.ovr.m.Cols, t.K*t.dt.d
 	nc := len(cols)
 	switch {
@@ -281,7 +282,7 @@ func (t *linTrainer[T]) writeBlocks(compact bool) (W, U, A []T, avg *compactAvg[
 		// columns, 13 MB a class block, and the fresh arrays fault in as
 		// huge pages.
 		A = dataset.Alloc[T](t.K * (nc + 1))
-		avg = &compactAvg[T]{cols: cols, W: dataset.Alloc[T](t.K * nc), U: dataset.Alloc[T](t.K * nc)}
+		avg = &linmodel.CompactAvg[T]{Cols: cols, W: dataset.Alloc[T](t.K * nc), U: dataset.Alloc[T](t.K * nc)}
 	case t.UB != nil:
 		W, U, A = dataset.Alloc[T](n), dataset.Alloc[T](n), dataset.Alloc[T](n)
 	default:

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"bytes"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"os"
 	"slices"
@@ -134,8 +135,8 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	cs, _ := t.fromBlocksCompact()
 	b.Run("form", func(b *testing.B) {
 		for range b.N {
-			c := newCompactServed(cs.cols, cs.A, cs.d)
-			if len(c.denseW()) == 0 {
+			c := linmodel.NewCompactServed(cs.Cols, cs.A, t.dt.d)
+			if len(c.DenseW()) == 0 {
 				b.Fatal("no weights")
 			}
 		}

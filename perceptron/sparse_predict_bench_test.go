@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func BenchmarkPredictSparse(b *testing.B) {
 		ovr := trainSparseKind(b, c, true, Options{MaxIter: 2})
 		for _, m := range []struct {
 			name string
-			m    *Model[float32]
+			m    *linear.Model[float32]
 		}{{"binary", bin}, {"ovr4", ovr}} {
 			b.Run(fmt.Sprintf("%s/nnz=%d", m.name, nnz), func(b *testing.B) {
 				b.ReportAllocs()

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -75,7 +76,7 @@ func fitCases() []fitCase {
 }
 
 // fit trains on X (dense) or c (sparse) as fc says.
-func (fc fitCase) fit(t *testing.T, sparse bool, X []float64, c *dataset.CSR[float64], d int, y []int) (*Model[float64], *Diagnostics, error) {
+func (fc fitCase) fit(t *testing.T, sparse bool, X []float64, c *dataset.CSR[float64], d int, y []int) (*linear.Model[float64], *Diagnostics, error) {
 	t.Helper()
 	switch {
 	case sparse && fc.multi:
@@ -315,48 +316,6 @@ func TestSparseSampleErrors(t *testing.T) {
 	}
 }
 
-// TestSparseOK: the linear model's branch-free check accepts exactly the
-// samples (of finite values) that dataset.SparseRow.Check accepts, for
-// every length up to 13 (each lane of its four running ANDs and the tail),
-// with one index disturbed at each position, and for indices whose
-// differences overflow int32.
-func TestSparseOK(t *testing.T) {
-	const d = 64
-	check := func(idx []int32, nval int) {
-		t.Helper()
-		x := dataset.SparseRow[float32]{Idx: idx, Val: make([]float32, nval)}
-		want := checkSparseSample(x, d) == nil
-		if got := sparseOK(idx, nval, d); got != want {
-			t.Errorf("sparseOK(%v, %d values) = %v, Check says %v", idx, nval, got, want)
-		}
-	}
-	for n := range 14 {
-		idx := make([]int32, n)
-		for i := range idx {
-			idx[i] = int32(3*i + 1)
-		}
-		check(idx, n)
-		check(idx, n+1)
-		for i := range idx {
-			for _, v := range []int32{-1, 0, idx[i] - 1, idx[i] + 1, idx[i] + 3, d - 1, d, math.MaxInt32, math.MinInt32} {
-				old := idx[i]
-				idx[i] = v
-				check(idx, n)
-				idx[i] = old
-			}
-		}
-	}
-	for _, idx := range [][]int32{
-		{0, math.MaxInt32, math.MinInt32, 5},
-		{0, math.MinInt32, math.MaxInt32, 5},
-		{1, math.MaxInt32, math.MinInt32 + 1, 2, 3, 4, 5, 6},
-	} {
-		if sparseOK(idx, len(idx), d) {
-			t.Errorf("sparseOK(%v) accepts", idx)
-		}
-	}
-}
-
 // TestContinueSparse: continuing a model on CSR rows gives the model
 // continuing it on the dense rows gives, for every algorithm that resumes
 // its state (integer data: bit for bit), and a CSR of another width is
@@ -376,11 +335,11 @@ func TestContinueSparse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dm, _, err := m.continueDense(X, d, ym, o)
+			dm, _, err := continueDense(m, X, d, ym, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sm, _, err := m.continueSparse(c, ym, o)
+			sm, _, err := continueSparse(m, c, ym, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -395,7 +354,7 @@ func TestContinueSparse(t *testing.T) {
 	}
 	wide := *c
 	wide.Cols = d + 1
-	if _, _, err := m.continueSparse(&wide, ym, Options{}); !errors.Is(err, ErrDims) {
+	if _, _, err := continueSparse(m, &wide, ym, Options{}); !errors.Is(err, ErrDims) {
 		t.Errorf("a wider CSR: %v, want ErrDims", err)
 	}
 }

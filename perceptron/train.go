@@ -2,6 +2,8 @@ package perceptron
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
@@ -26,7 +28,7 @@ import (
 // naming the epoch and sample), ErrBudget (Voted: the kept vectors would
 // exceed Options.VotedMaxBytes). The model returned has finite weights. X
 // and y are never modified.
-func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -53,7 +55,7 @@ func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Di
 	if err != nil {
 		return nil, nil, err
 	}
-	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(KindBinary, []int{-1, 1})
+	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, []int{-1, 1})
 }
 
 // trainMulti fits a classifier for any integer labels (at least two
@@ -62,7 +64,7 @@ func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Di
 // parallel goroutines, each reading a sample once per epoch for all of its
 // classes) or Argmax (the multiclass perceptron; Online or Averaged).
 // Errors are as for trainBinary, without the ±1 requirement.
-func trainMulti[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Diagnostics, error) {
+func trainMulti[T Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
 	cfg, err := opt.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -93,7 +95,7 @@ func trainMulti[T Float](X []T, cols int, y []int, opt Options) (*Model[T], *Dia
 	if cfg.strategy == Argmax {
 		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(linear.KindOneVsRest, labels)
 }
 
 // linStart is the state a trainer starts from (the warm start), in the
@@ -176,18 +178,8 @@ func allFinite[T Float](x []T) bool {
 	return acc == 0
 }
 
-// sqNorm returns ‖v‖² in float64: kernel.Dot, or where that overflows T
-// (a float32 vector longer than about 1.8e19) a float64 sum.
-func sqNorm[T Float](k modelkern.Kernels[T], v []T) float64 {
-	n := float64(k.Dot(v, v))
-	if math.IsInf(n, 0) || math.IsNaN(n) {
-		n = 0
-		for _, x := range v {
-			n += float64(x) * float64(x)
-		}
-	}
-	return n
-}
+// sqNorm is linmodel.SqNorm: ‖v‖² in float64, as Update computes it.
+func sqNorm[T Float](k modelkern.Kernels[T], v []T) float64 { return linmodel.SqNorm(k, v) }
 
 // votedBudget is the memory budget of a voted perceptron's kept state,
 // shared by its classes (which may train on parallel goroutines).
@@ -539,7 +531,7 @@ func groups(K, workers int) [][2]int {
 	return g
 }
 
-func (t *linTrainer[T]) run(kind Kind, labels []int) (*Model[T], *Diagnostics, error) {
+func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *Diagnostics, error) {
 	cfg := t.cfg
 	if err := t.checkBudget(0); err != nil {
 		return nil, nil, err
@@ -1181,15 +1173,15 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 // returns the served weights and biases in the trainer's layout (for the
 // diagnostics; empty for a voted model, and nil weights for one whose
 // served weights stay compact, compactServed).
-func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
+func (t *linTrainer[T]) finish(kind linear.Kind, labels []int) (*linmodel.Parts[T], []T, []T) {
 	d := t.dt.d
-	s := &state[T]{kind: kind, algo: t.cfg.algo, d: d, labels: labels,
-		bias: t.cfg.bias, bfeat: t.cfg.bfeat, scaling: t.cfg.scaling, eta: t.cfg.eta, steps: t.step, resumable: t.cfg.resumable}
+	s := &linmodel.Parts[T]{Kind: uint8(kind), Algorithm: uint8(t.cfg.algo), Dims: d, Labels: labels,
+		Bias: t.cfg.bias, BiasFeature: t.cfg.bfeat, Scaling: uint8(t.cfg.scaling), Eta: t.cfg.eta, Steps: t.step, Resumable: t.cfg.resumable}
 	if t.cfg.algo == MiniBatch {
-		s.eta = t.cfg.tau // Update's step: a mini-batch of one sample steps by τ/1
+		s.Eta = t.cfg.tau // Update's step: a mini-batch of one sample steps by τ/1
 	}
 	if t.dt.aug {
-		s.d = d - 1
+		s.Dims = d - 1
 	}
 	switch t.cfg.algo {
 	case Voted:
@@ -1228,7 +1220,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 		case t.W == nil && !t.dt.aug:
 			// The served average and the running weights and sums stay
 			// compact (compactServed, compactAvg): no K×D array written.
-			s.cs, s.avg = t.fromBlocksCompact()
+			s.Served, s.Avg = t.fromBlocksCompact()
 			s.B, s.CB, s.UB = averageOf(t.B, t.UB, t.step), t.B, t.UB
 			return s, nil, s.B
 		case t.W == nil:
@@ -1255,7 +1247,7 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 			}
 			t.B[c] *= sc
 		}
-		s.lambda = t.lambda
+		s.Lambda = t.lambda
 	}
 	W := t.W
 	if W == nil {
@@ -1265,17 +1257,8 @@ func (t *linTrainer[T]) finish(kind Kind, labels []int) (*state[T], []T, []T) {
 	return s, W, t.B
 }
 
-// averageOf returns w − u/steps, the averaged perceptron's weights from
-// the running weights w and the averaging sums u. A plain loop, so that
-// every kernel implementation, and Update, give the same bits.
-func averageOf[T Float](w, u []T, steps int64) []T {
-	c := T(steps)
-	a := dataset.Alloc[T](len(w))
-	for i := range w {
-		a[i] = w[i] - u[i]/c
-	}
-	return a
-}
+// averageOf is linmodel.AverageOf: w − u/steps, as the model forms it.
+func averageOf[T Float](w, u []T, steps int64) []T { return linmodel.AverageOf(w, u, steps) }
 
 // averageW is averageOf(t.W, t.U, t.step). With the data's used columns
 // (t.ovr) and a zero start, the other columns of W and U are zero, and so
@@ -1356,13 +1339,13 @@ func augWeight[T Float](b T, bf float64) T {
 // served weights W, B (trainer's layout), or for a binary model from last,
 // the statistics of a last epoch that scored every sample with the final
 // weights.
-func (t *linTrainer[T]) diagnose(s *state[T], W, B []T, diag *Diagnostics, last *classStats) {
+func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnostics, last *classStats) {
 	r2, r2aug := t.radii()
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	for c := range diag.Classes {
 		diag.Classes[c].Radius, diag.Classes[c].RadiusAugmented = diag.Radius, diag.RadiusAugmented
 	}
-	if s.voted() || t.cfg.noEval {
+	if t.cfg.algo == Voted || t.cfg.noEval {
 		return
 	}
 	var ev evalResult

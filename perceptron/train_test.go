@@ -3,6 +3,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 // modelW returns the weight vector and bias of score k of a linear model.
-func modelW[T Float](t *testing.T, m *Model[T], k int) ([]float64, float64) {
+func modelW[T Float](t *testing.T, m *linear.Model[T], k int) ([]float64, float64) {
 	t.Helper()
 	w, b := m.Weights(k)
 	if w == nil {
@@ -230,7 +231,7 @@ func TestOneVsRestMatchesBinary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Kind() != KindOneVsRest || len(d.Classes) != 5 {
+			if m.Kind() != linear.KindOneVsRest || len(d.Classes) != 5 {
 				t.Fatalf("kind %v, %d class diagnostics", m.Kind(), len(d.Classes))
 			}
 			for c, l := range labels {
@@ -375,8 +376,8 @@ func TestKernelParity(t *testing.T) {
 			for _, im := range impls {
 				opt := r.opt
 				opt.impl = im
-				var m32 *Model[float32]
-				var m64 *Model[float64]
+				var m32 *linear.Model[float32]
+				var m64 *linear.Model[float64]
 				var err error
 				if r.multi {
 					m32, _, err = trainMulti(to32(Xm), 37, ym, opt)
@@ -719,7 +720,7 @@ func TestOneVsRestIndependentOfWorkers(t *testing.T) {
 		X[i] /= 16.5 // not integer-valued any more
 	}
 	for _, algo := range []Algorithm{Online, Averaged, Voted} {
-		var ref *Model[float32]
+		var ref *linear.Model[float32]
 		for _, w := range []int{1, 2, 3, 10} {
 			m, _, err := trainMulti(X, 64, d.Y, Options{Algorithm: algo, MaxIter: 3, Shuffle: true, Seed: 5, Workers: w})
 			if err != nil {

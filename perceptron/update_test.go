@@ -2,6 +2,7 @@ package perceptron
 
 import (
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
@@ -61,10 +62,10 @@ func TestUpdateContinuesTraining(t *testing.T) {
 
 func streamCase[T Float](t *testing.T, opt Options, multi bool, X []T, y []int, d int) {
 	t.Helper()
-	train := func(X []T, y []int, epochs int) *Model[T] {
+	train := func(X []T, y []int, epochs int) *linear.Model[T] {
 		o := opt
 		o.MaxIter, o.Stop = epochs, StopNever
-		var m *Model[T]
+		var m *linear.Model[T]
 		var err error
 		if multi {
 			m, _, err = trainMulti(X, d, y, o)
@@ -118,8 +119,8 @@ func TestUpdatePegasos(t *testing.T) {
 			}
 		}
 		opt := Options{Algorithm: SVM, Lambda: 0.05, MaxIter: 1}
-		train := func(k int) *Model[float64] {
-			var m *Model[float64]
+		train := func(k int) *linear.Model[float64] {
+			var m *linear.Model[float64]
 			var err error
 			if multi {
 				m, _, err = trainMulti(X[:k*5], 5, labels[:k], opt)
@@ -211,7 +212,7 @@ func TestUpdateVersion1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m Model[float32]
+		var m linear.Model[float32]
 		if err := m.UnmarshalBinary(data); err != nil {
 			t.Fatal(err)
 		}

@@ -2,9 +2,9 @@ package quant
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/describe"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // String describes the model in one line, e.g. "int8 quantised ovr
@@ -13,7 +13,7 @@ import (
 func (q *Model) String() string {
 	if q.svm {
 		scheme := "ovr"
-		if q.kind == perceptron.KindBinary {
+		if q.kind == linear.KindBinary {
 			scheme = "binary"
 		}
 		return fmt.Sprintf("int8 quantised linear SVM, %s, float32 input, %d features, classes %s",

@@ -2,6 +2,7 @@ package quant
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -11,9 +12,9 @@ import (
 // The model-file kinds of quantised models: 48 plus the source kind
 // (package svm uses 32–41).
 const (
-	KindBinary    = 48 + byte(perceptron.KindBinary)    // 49
-	KindOneVsRest = 48 + byte(perceptron.KindOneVsRest) // 50
-	KindArgmax    = 48 + byte(perceptron.KindArgmax)    // 51
+	KindBinary    = 48 + byte(linear.KindBinary)    // 49
+	KindOneVsRest = 48 + byte(linear.KindOneVsRest) // 50
+	KindArgmax    = 48 + byte(linear.KindArgmax)    // 51
 )
 
 // BodyVersion is the version of the quantised body this package writes
@@ -62,7 +63,7 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 		return 0, e.Corruptf("unknown algorithm %d", h.Algorithm)
 	case h.Flags&^flagsKnow != 0 || h.Flags&flagAug != 0 && h.Flags&flagFeat != 0:
 		return 0, e.Corruptf("flags %#x", h.Flags)
-	case h.Flags&flagSVM != 0 && (h.Flags != flagSVM|flagBias || a != 0 || h.Kind == 48+byte(perceptron.KindArgmax)):
+	case h.Flags&flagSVM != 0 && (h.Flags != flagSVM|flagBias || a != 0 || h.Kind == 48+byte(linear.KindArgmax)):
 		return 0, e.Corruptf("a linear SVM's model with flags %#x, algorithm %d, kind %d", h.Flags, h.Algorithm, h.Kind)
 	case h.Dims > MaxDims:
 		return 0, e.Corruptf("%d features, more than %d", h.Dims, MaxDims)
@@ -167,7 +168,7 @@ func Unmarshal(data []byte) (*Model, error) {
 	if size != int64(len(data)) {
 		return nil, fileErrs.Corruptf("the header implies %d bytes, the file has %d (truncated or padded)", size, len(data))
 	}
-	q := &Model{kind: perceptron.Kind(h.Kind - 48), algo: perceptron.Algorithm(h.Algorithm), d: h.Dims,
+	q := &Model{kind: linear.Kind(h.Kind - 48), algo: perceptron.Algorithm(h.Algorithm), d: h.Dims,
 		bias: h.Flags&flagBias != 0, svm: h.Flags&flagSVM != 0}
 	switch {
 	case h.Flags&flagAug != 0:
@@ -178,7 +179,7 @@ func Unmarshal(data []byte) (*Model, error) {
 	if q.labels = r.Labels(h.Labels); q.labels == nil {
 		return nil, r.Err()
 	}
-	if err := checkLabels(q.labels, q.kind == perceptron.KindBinary && !q.svm); err != nil {
+	if err := checkLabels(q.labels, q.kind == linear.KindBinary && !q.svm); err != nil {
 		return nil, err
 	}
 	if v := r.U32(); v != BodyVersion {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"testing"
 
@@ -20,8 +21,8 @@ func reseal(b []byte) []byte {
 
 // TestFileRoundTrip: every kind and scaling re-encodes to the same bytes,
 // scores the same after the round trip, and the file's size follows from
-// its header (perceptron.EncodedSize); perceptron.Inspect names it a
-// mismatch.
+// its header (modelfile's EncodedSize), which names its kind, and a
+// linear.Model refuses it.
 func TestFileRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, tc := range trainCases {
@@ -59,16 +60,16 @@ func TestFileRoundTrip(t *testing.T) {
 					t.Fatalf("score %d: %v before, %v after the round trip", k, a[k], b[k])
 				}
 			}
-			if size, need, err := perceptron.EncodedSize(data[:modelfile.HeaderSize]); err != nil || need != 0 || size != int64(len(data)) {
+			if size, need, err := fileErrs.EncodedSize(data[:modelfile.HeaderSize]); err != nil || need != 0 || size != int64(len(data)) {
 				t.Fatalf("EncodedSize = %d, %d, %v; the file has %d bytes", size, need, err, len(data))
 			}
-			info, err := perceptron.Inspect(data)
-			if !errors.Is(err, perceptron.ErrMismatch) || !IsKind(byte(info.Kind)) || info.Dims != q.d {
+			info, _, err := fileErrs.Open(data)
+			if err != nil || !IsKind(info.Kind) || info.Dims != q.d {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
-			var m perceptron.Model[float32]
+			var m linear.Model[float32]
 			if err := m.UnmarshalBinary(data); !errors.Is(err, perceptron.ErrMismatch) {
-				t.Fatalf("perceptron.Model.UnmarshalBinary: %v", err)
+				t.Fatalf("linear.Model.UnmarshalBinary: %v", err)
 			}
 		})
 	}

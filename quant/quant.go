@@ -1,6 +1,6 @@
 // Package quant serves linear perceptron models with 8-bit integer
 // arithmetic: a Model is made from any trained linear (not kernel)
-// perceptron.Model, binary or multiclass, and scores samples with
+// linear.Model, binary or multiclass, and scores samples with
 // the int8 kernels of package kernel (VPDPBUSD on AVX512-VNNI and
 // AVX-VNNI, VPMADDWD on AVX2, SDOT/UDOT on arm64).
 //
@@ -51,6 +51,7 @@ package quant
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
@@ -71,7 +72,7 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 // 16 weight vectors their integer scores live on the stack; beyond, and
 // for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
-	kind    perceptron.Kind      // the source model's: binary, one-vs-rest or argmax
+	kind    linear.Kind          // the source model's: binary, one-vs-rest or argmax
 	algo    perceptron.Algorithm // 0 for a linear SVM
 	svm     bool                 // the source is an svm.LinearModel
 	d       int
@@ -105,7 +106,7 @@ type scratch struct {
 	sc  []float32 // the float scores, for Predict
 }
 
-// Linear is a trained linear model: New quantises a *perceptron.Model or
+// Linear is a trained linear model: New quantises a *linear.Model or
 // a *svm.LinearModel, of float32 or float64.
 type Linear interface {
 	Dims() int
@@ -113,7 +114,7 @@ type Linear interface {
 	NumScores() int
 }
 
-// New quantises a trained linear model: a perceptron.Model (binary,
+// New quantises a trained linear model: a linear.Model (binary,
 // one-vs-rest or argmax, of any algorithm) or an svm.LinearModel (binary
 // or one-vs-rest, by dual coordinate descent), of float32 or float64. A
 // voted model's vectors are quantised each with its own scale, and its
@@ -123,9 +124,9 @@ type Linear interface {
 // or perceptron.ErrUntrained.
 func New(m Linear) (*Model, error) {
 	switch m := m.(type) {
-	case *perceptron.Model[float32]:
+	case *linear.Model[float32]:
 		return fromPerceptron(m)
-	case *perceptron.Model[float64]:
+	case *linear.Model[float64]:
 		return fromPerceptron(m)
 	case *svm.LinearModel[float32]:
 		return fromSVM(m)
@@ -142,9 +143,9 @@ func fromSVM[T perceptron.Float](m *svm.LinearModel[T]) (*Model, error) {
 	if m.Dims() == 0 {
 		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
 	}
-	kind := perceptron.KindOneVsRest
+	kind := linear.KindOneVsRest
 	if m.Scheme() == svm.Binary {
-		kind = perceptron.KindBinary
+		kind = linear.KindBinary
 	}
 	if m.Dims() > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
@@ -161,7 +162,7 @@ func fromSVM[T perceptron.Float](m *svm.LinearModel[T]) (*Model, error) {
 }
 
 // fromPerceptron quantises a perceptron model.
-func fromPerceptron[T perceptron.Float](m *perceptron.Model[T]) (*Model, error) {
+func fromPerceptron[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
 		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
@@ -288,9 +289,9 @@ func (q *Model) setKernels(k modelkern.Int8Kernels) {
 	}
 }
 
-// Kind returns the kind of the model it was made from: perceptron.KindBinary,
+// Kind returns the kind of the model it was made from: linear.KindBinary,
 // KindOneVsRest or KindArgmax.
-func (q *Model) Kind() perceptron.Kind { return q.kind }
+func (q *Model) Kind() linear.Kind { return q.kind }
 
 // Algorithm returns the perceptron algorithm that trained the model it was
 // made from (Online, 0, for a linear SVM's, whose String says so).
@@ -316,7 +317,7 @@ func (q *Model) NumScores() int {
 func (q *Model) HasBias() bool { return q.bias }
 
 // BiasFeature returns 1 for a model with a bias, 0 without: the bias
-// feature of its scaling (see perceptron.Model.BiasFeature). A model
+// feature of its scaling (see linear.Model.BiasFeature). A model
 // trained with another B scores alike once trained, unless normalised,
 // which New refuses.
 func (q *Model) BiasFeature() float64 {

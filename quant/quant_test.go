@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -54,9 +55,9 @@ func randData(rng *rand.Rand, n, d, cls int) ([]float64, []int) {
 	return X, y
 }
 
-func train[T perceptron.Float](t testing.TB, X []T, d int, y []int, cls int, opt perceptron.Options) *perceptron.Model[T] {
+func train[T perceptron.Float](t testing.TB, X []T, d int, y []int, cls int, opt perceptron.Options) *linear.Model[T] {
 	t.Helper()
-	var m *perceptron.Model[T]
+	var m *linear.Model[T]
 	var err error
 	if cls == 2 {
 		m, _, err = perceptron.Fit(context.Background(), dataset.NewData(X, d, y), y, opt)
@@ -459,7 +460,7 @@ func TestErrors(t *testing.T) {
 	if _, err := New(wide); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("%d features: %v", MaxDims+1, err)
 	}
-	if _, err := New(new(perceptron.Model[float32])); !errors.Is(err, perceptron.ErrUntrained) {
+	if _, err := New(new(linear.Model[float32])); !errors.Is(err, perceptron.ErrUntrained) {
 		t.Fatalf("untrained: %v", err)
 	}
 	// A normalised model's B enters its scaling, which quantised files do
@@ -635,7 +636,7 @@ func TestRescaleTiesAndNonFinite(t *testing.T) {
 				labels[k] = 10 * (k + 1)
 				w[2*k] = 1
 			}
-			q := &Model{kind: perceptron.KindOneVsRest, d: 2, labels: labels, bias: true,
+			q := &Model{kind: linear.KindOneVsRest, d: 2, labels: labels, bias: true,
 				q: w, scale: pad(scale, 1), b: pad(b, 0)}
 			q.prepare()
 			return q

@@ -226,7 +226,7 @@
 //
 // A Model is served if it is a Classifier[float32] or a
 // Classifier[float64]: Dims, Classes, NumScores, Predict and Scores, which
-// perceptron.Model, perceptron.KernelModel, svm.Model and svm.LinearModel
+// linear.Model, perceptron.KernelModel, svm.Model and svm.LinearModel
 // all have, and quant.Model is (a Classifier[float32]). A model of
 // another package plugs in by having those methods and being returned by
 // a Decoder.

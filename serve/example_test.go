@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log"
 	"log/slog"
@@ -47,7 +48,7 @@ func Example_hotReload() {
 
 	// How the service decodes its model files.
 	decode := func(path string, data []byte) (serve.Model, error) {
-		m := new(perceptron.Model[float32])
+		m := new(linear.Model[float32])
 		if err := m.UnmarshalBinary(data); err != nil {
 			return nil, err
 		}

@@ -2,11 +2,11 @@ package serve
 
 import (
 	"encoding/json"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/model"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 )
 
@@ -16,7 +16,7 @@ import (
 // is not says "quantised": false.
 func TestTextQuantisedHealth(t *testing.T) {
 	tm := trainTextModel[float32](t)
-	q, err := quant.New(tm.Inner().(*perceptron.Model[float32]))
+	q, err := quant.New(tm.Inner().(*linear.Model[float32]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -24,20 +26,20 @@ import (
 // float64, linear or kernel (the test's Decoder; the command passes its
 // own, the one predict uses).
 func decode(path string, data []byte) (serve.Model, error) {
-	info, _ := perceptron.Inspect(data)
+	info, _ := model.Inspect(bytes.NewReader(data))
 	var m interface {
 		serve.Model
 		UnmarshalBinary([]byte) error
 	}
 	switch {
-	case info.Kind.IsKernel() && info.ElemBits == 64:
+	case info.Kind.Kernel() && info.Elem == "float64":
 		m = new(perceptron.KernelModel[float64])
-	case info.Kind.IsKernel():
+	case info.Kind.Kernel():
 		m = new(perceptron.KernelModel[float32])
-	case info.ElemBits == 64:
-		m = new(perceptron.Model[float64])
+	case info.Elem == "float64":
+		m = new(linear.Model[float64])
 	default:
-		m = new(perceptron.Model[float32])
+		m = new(linear.Model[float32])
 	}
 	if err := m.UnmarshalBinary(data); err != nil {
 		return nil, err
@@ -57,7 +59,7 @@ func randRows[T kernel.Float](seed uint64, n, d int) []T {
 
 // trainBinary trains a binary model on n random rows of d features whose
 // label is the sign of feature 0 (flipped if flip is set).
-func trainBinary[T kernel.Float](t testing.TB, seed uint64, n, d int, flip bool) *perceptron.Model[T] {
+func trainBinary[T kernel.Float](t testing.TB, seed uint64, n, d int, flip bool) *linear.Model[T] {
 	t.Helper()
 	X := randRows[T](seed, n, d)
 	y := make([]int, n)
@@ -75,7 +77,7 @@ func trainBinary[T kernel.Float](t testing.TB, seed uint64, n, d int, flip bool)
 }
 
 // trainOVR trains a 3-class one-vs-rest model of d features.
-func trainOVR[T kernel.Float](t testing.TB, seed uint64, n, d int) *perceptron.Model[T] {
+func trainOVR[T kernel.Float](t testing.TB, seed uint64, n, d int) *linear.Model[T] {
 	t.Helper()
 	X := randRows[T](seed, n, d)
 	y := make([]int, n)
@@ -177,7 +179,7 @@ func post(t testing.TB, c *http.Client, url, ct string, body []byte) (int, strin
 
 // The model types the package documentation says are served.
 var (
-	_ serve.Classifier[float32] = (*perceptron.Model[float32])(nil)
+	_ serve.Classifier[float32] = (*linear.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*perceptron.KernelModel[float64])(nil)
 	_ serve.Classifier[float32] = (*svm.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)

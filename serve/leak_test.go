@@ -16,14 +16,14 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// linear is a 3-class linear model whose scores, and so its label, depend
+// linearStub is a 3-class linear model whose scores, and so its label, depend
 // on every feature: a response tells the values the server scored.
-type linear[T kernel.Float] struct{ d int }
+type linearStub[T kernel.Float] struct{ d int }
 
-func (m linear[T]) Dims() int      { return m.d }
-func (m linear[T]) Classes() []int { return []int{0, 1, 2} }
-func (m linear[T]) NumScores() int { return 3 }
-func (m linear[T]) Scores(dst, x []T) error {
+func (m linearStub[T]) Dims() int      { return m.d }
+func (m linearStub[T]) Classes() []int { return []int{0, 1, 2} }
+func (m linearStub[T]) NumScores() int { return 3 }
+func (m linearStub[T]) Scores(dst, x []T) error {
 	for c := range dst {
 		var s T
 		for j, v := range x {
@@ -33,7 +33,7 @@ func (m linear[T]) Scores(dst, x []T) error {
 	}
 	return nil
 }
-func (m linear[T]) Predict(x []T) (int, error) {
+func (m linearStub[T]) Predict(x []T) (int, error) {
 	var sc [3]T
 	m.Scores(sc[:], x)
 	best := 0
@@ -137,7 +137,7 @@ func checkIndependent(t *testing.T, s *Server, ct, query string, body []byte) {
 // leak this holds: a JSON null used to leave the previous request's value
 // in the pooled row, and the response's scores told it).
 func TestPooledBuffersNeverLeak(t *testing.T) {
-	for _, s := range []*Server{testServer(t, linear[float32]{4}), testServer(t, linear[float64]{4})} {
+	for _, s := range []*Server{testServer(t, linearStub[float32]{4}), testServer(t, linearStub[float64]{4})} {
 		for _, c := range leakSeeds {
 			ct := "application/json"
 			if c.binary {
@@ -192,7 +192,7 @@ func FuzzJSONRequest(f *testing.F) {
 	f.Add([]byte(`{"rows": [[1e-300, 2, 3, 4]], "scores": false}`), false, true)
 	f.Add([]byte(`{"rows": [null]}`), false, false)
 	f.Add([]byte(` {"scores": true, "x": [1, 2, 3, 4]} `), false, false)
-	s32, s64 := testServer(f, linear[float32]{4}), testServer(f, linear[float64]{4})
+	s32, s64 := testServer(f, linearStub[float32]{4}), testServer(f, linearStub[float64]{4})
 	f.Fuzz(func(t *testing.T, body []byte, isBinary, scores bool) {
 		ct, query := "application/json", ""
 		if isBinary {

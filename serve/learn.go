@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"net"
@@ -19,7 +20,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/online"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // LearnOptions configure learning while serving (NewLearning).
@@ -89,11 +89,11 @@ func NewLearning(path string, lo LearnOptions, opt Options) (*Server, error) {
 		lo.Online.Logger = s.log
 	}
 	switch mm := m.(type) {
-	case *perceptron.Model[float32]:
+	case *linear.Model[float32]:
 		if lr.refuse = online.Supported(mm); lr.refuse == nil {
 			lr.l32, err = online.Open(lo.Dir, mm, sum, lo.Online)
 		}
-	case *perceptron.Model[float64]:
+	case *linear.Model[float64]:
 		if lr.refuse = online.Supported(mm); lr.refuse == nil {
 			lr.l64, err = online.Open(lo.Dir, mm, sum, lo.Online)
 		}
@@ -691,13 +691,13 @@ func (s *Server) adminModel(w http.ResponseWriter, r *http.Request) {
 	m, err := model.Unmarshal(data)
 	if err == nil {
 		switch mm := m.(type) {
-		case *perceptron.Model[float32]:
+		case *linear.Model[float32]:
 			if lr.l32 == nil {
 				err = fmt.Errorf("%w: a float32 model for a float64 learner", online.ErrIncompatible)
 			} else {
 				err = lr.l32.Adopt(mm, sum)
 			}
-		case *perceptron.Model[float64]:
+		case *linear.Model[float64]:
 			if lr.l64 == nil {
 				err = fmt.Errorf("%w: a float64 model for a float32 learner", online.ErrIncompatible)
 			} else {

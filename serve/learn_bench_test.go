@@ -5,6 +5,7 @@ package serve_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -40,9 +41,9 @@ func BenchmarkLearnLoopback(b *testing.B) {
 		name   string
 		d, nnz int
 	}{{"dense784", 784, 0}, {"sparse12", 1 << 20, 12}} {
-		st := perceptron.LinearState[float32]{Kind: perceptron.KindBinary, Algorithm: perceptron.Online, Dims: c.d, Labels: []int{-1, 1},
+		st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: c.d, Labels: []int{-1, 1},
 			W: make([]float32, c.d), B: []float32{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
-		m, _ := perceptron.NewLinear(st)
+		m, _ := linear.New(st)
 		data := marshal(b, m)
 		rng := rand.New(rand.NewPCG(1, 2))
 		bodies := make([][]byte, 1024)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,9 +24,9 @@ const testToken = "s3cret-token"
 // linear returns a binary (classes 2) or one-vs-rest model file of d
 // features, weights w0 everywhere.
 func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo perceptron.Algorithm) []byte {
-	st := perceptron.LinearState[T]{Kind: perceptron.KindBinary, Algorithm: algo, Dims: d, Labels: []int{-1, 1}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
+	st := linear.State[T]{Kind: linear.KindBinary, Algorithm: algo, Dims: d, Labels: []int{-1, 1}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 	if classes > 2 {
-		st.Kind, st.Labels = perceptron.KindOneVsRest, nil
+		st.Kind, st.Labels = linear.KindOneVsRest, nil
 		for c := range classes {
 			st.Labels = append(st.Labels, c)
 		}
@@ -38,7 +39,7 @@ func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo pe
 	if algo == perceptron.Averaged {
 		st.CW, st.CB, st.U, st.UB = append([]T(nil), st.W...), make([]T, r), make([]T, r*d), make([]T, r)
 	}
-	m, err := perceptron.NewLinear(st)
+	m, err := linear.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,9 +249,9 @@ func TestLearnTrailingData(t *testing.T) {
 // TestLearnUnsupported: a model that does not learn online is served, and
 // /learn says why (422).
 func TestLearnUnsupported(t *testing.T) {
-	st := perceptron.LinearState[float32]{Kind: perceptron.KindBinary, Algorithm: perceptron.SVM, Dims: 2, Labels: []int{-1, 1},
+	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.SVM, Dims: 2, Labels: []int{-1, 1},
 		W: []float32{1, 0}, B: []float32{0}, Eta: 1}
-	m, _ := perceptron.NewLinear(st)
+	m, _ := linear.New(st)
 	ls := newLearnServer(t, marshal(t, m), serve.LearnOptions{Token: testToken})
 	code, b := ls.do(t, "POST", "/learn", testToken, `{"x":[1,2],"y":1}`)
 	if code != 422 || !strings.Contains(string(b), "SVM") {

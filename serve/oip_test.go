@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"encoding/json"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
@@ -227,7 +227,7 @@ func TestOIPInfer(t *testing.T) {
 }
 
 // wrap32 gives a float32 model float64 methods, for the test's checks.
-type wrap32 struct{ m *perceptron.Model[float32] }
+type wrap32 struct{ m *linear.Model[float32] }
 
 func (w wrap32) NumScores() int { return w.m.NumScores() }
 

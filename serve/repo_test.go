@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
@@ -256,7 +256,7 @@ func TestRepositoryLoad(t *testing.T) {
 	dir := t.TempDir()
 	type version struct {
 		name string
-		m    *perceptron.Model[float32]
+		m    *linear.Model[float32]
 		file []byte
 	}
 	versions := map[string]version{} // by the version the server names

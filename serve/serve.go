@@ -48,7 +48,7 @@ type Model interface {
 	NumScores() int
 }
 
-// Classifier is a model of element type T: perceptron.Model[T],
+// Classifier is a model of element type T: linear.Model[T],
 // perceptron.KernelModel[T], svm.Model[T] and svm.LinearModel[T] are.
 // Predict and Scores must be safe for concurrent use.
 type Classifier[T kernel.Float] interface {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math"
@@ -171,7 +172,7 @@ func TestPredict(t *testing.T) {
 			for i := range n {
 				x := X[i*d : (i+1)*d]
 				switch m := mc.m.(type) {
-				case *perceptron.Model[float32]:
+				case *linear.Model[float32]:
 					x32 := make([]float32, d)
 					for j, v := range x {
 						x32[j] = float32(v)
@@ -182,7 +183,7 @@ func TestPredict(t *testing.T) {
 					for _, v := range sc {
 						wantSc = append(wantSc, float64(v))
 					}
-				case *perceptron.Model[float64]:
+				case *linear.Model[float64]:
 					want[i], _ = m.Predict(x)
 					sc := make([]float64, m.NumScores())
 					require.NoError(t, m.Scores(sc, x))
@@ -335,7 +336,7 @@ func TestNew(t *testing.T) {
 	_, err = serve.New(path, notClassifier, serve.Options{})
 	require.ErrorIs(t, err, serve.ErrModel)
 	require.Contains(t, err.Error(), "neither a Classifier[float32] nor a Classifier[float64]")
-	nilModel := func(string, []byte) (serve.Model, error) { return (*perceptron.Model[float32])(nil), nil }
+	nilModel := func(string, []byte) (serve.Model, error) { return (*linear.Model[float32])(nil), nil }
 	_, err = serve.New(path, nilModel, serve.Options{})
 	require.ErrorIs(t, err, serve.ErrModel)
 	require.Contains(t, err.Error(), "panicked")
@@ -404,7 +405,7 @@ func TestLoad(t *testing.T) {
 	}
 	bodies, jsonBodies := make([][]byte, kinds), make([][]byte, kinds)
 	want := map[string][]expect{}
-	versions := map[string]*perceptron.Model[float32]{}
+	versions := map[string]*linear.Model[float32]{}
 	s.Reload()
 	versions[s.Current().Version] = ma
 	writeAtomic(t, path, fb)
@@ -559,7 +560,7 @@ func parseJSON(r *serve.Response, body []byte, version string) error {
 }
 
 // hexOther returns the version in versions other than v.
-func hexOther(versions map[string]*perceptron.Model[float32], v string) string {
+func hexOther(versions map[string]*linear.Model[float32], v string) string {
 	for o := range versions {
 		if o != v {
 			return o
@@ -569,7 +570,7 @@ func hexOther(versions map[string]*perceptron.Model[float32], v string) string {
 }
 
 // versionOf returns the version of the model file data.
-func versionOf(versions map[string]*perceptron.Model[float32], data []byte, t testing.TB) string {
+func versionOf(versions map[string]*linear.Model[float32], data []byte, t testing.TB) string {
 	for v, m := range versions {
 		if bytes.Equal(marshal(t, m), data) {
 			return v
@@ -628,7 +629,7 @@ func TestShutdown(t *testing.T) {
 // blockingModel is a model whose Predict signals entered and waits for
 // release.
 type blockingModel struct {
-	*perceptron.Model[float32]
+	*linear.Model[float32]
 	entered, release chan struct{}
 }
 

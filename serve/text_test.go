@@ -395,7 +395,7 @@ func TestTextRefused(t *testing.T) {
 		t.Fatalf("in flight after the refusals: %d, peak %d", now, peak)
 	}
 	// A model that is not a text model refuses text, saying what it takes.
-	n := testServer(t, linear[float32]{4})
+	n := testServer(t, linearStub[float32]{4})
 	for _, c := range []struct{ url, body, msg string }{
 		{"/predict", `{"text": "a document"}`, `"text": the model is a model of another package, not a text model: it takes rows of 4 numbers`},
 		{"/predict", `{"texts": ["a document"]}`, `"texts": the model is a model of another package, not a text model`},

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // This file holds the dual coordinate descent solver of the linear SVM
@@ -83,20 +85,46 @@ type dcdGroup[T Float] struct {
 	ctx     context.Context
 
 	cs     []dcdClass
-	W      []T       // K×d
+	W      []T // K×d, class by class (made by finalize when wi is used)
+	wi     []T // d×K, interleaved: the solver's weights of sparse one-vs-rest rows (see visitRow)
+	sp     sparseRow[T]
+	kern   kernel.Kernels[T]
+	tmp    []T       // a row's weights of one class (visitRow)
+	iden   []int32   // 0, 1, 2, …: the positions of tmp
 	wb     []float64 // bias weights
 	stride int
 	state  []float64 // n×stride, see stActive…
 	alive  []uint64  // bit i: row i is active for some class
 }
 
-func newDCDGroup[T Float](rows solverRows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, ctx context.Context) *dcdGroup[T] {
+// sparseRow is the stored values of row i of sparse rows (csrRows), the
+// kernels of their Dot and Axpy, and the most values a row has.
+type sparseRow[T Float] interface {
+	sparseRow(i int) (idx []int32, val []T)
+	kernels() kernel.Kernels[T]
+	maxRow() int
+}
+
+// newDCDGroup returns the group of classes. With interleave (sparse rows
+// of one-vs-rest machines, a sparseRow) and at least interleaveMin classes
+// the solver keeps the group's weights interleaved, column by column
+// (visitRow).
+func newDCDGroup[T Float](rows solverRows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, interleave bool, ctx context.Context) *dcdGroup[T] {
 	n, d, k := rows.Len(), rows.Dim(), len(classes)
 	stride := (stAlpha + k + 7) &^ 7 // whole 64-byte lines
 	g := &dcdGroup[T]{
 		rows: rows, n: n, d: d, B: B, upper: upper, diag: diag, eps: eps, maxIter: maxIter, seed: seed, ctx: ctx,
-		cs: make([]dcdClass, k), W: make([]T, k*d), wb: make([]float64, k),
+		cs: make([]dcdClass, k), wb: make([]float64, k),
 		stride: stride, state: make([]float64, n*stride), alive: make([]uint64, (n+63)/64),
+	}
+	if sp, ok := rows.(sparseRow[T]); ok && interleave && k >= interleaveMin {
+		g.sp, g.wi, g.kern = sp, make([]T, d*k), sp.kernels()
+		g.tmp, g.iden = make([]T, sp.maxRow()), make([]int32, sp.maxRow())
+		for n := range g.iden {
+			g.iden[n] = int32(n)
+		}
+	} else {
+		g.W = make([]T, k*d)
 	}
 	all := uint64(1)<<k - 1
 	if k == 64 {
@@ -146,7 +174,11 @@ func (g *dcdGroup[T]) solve() error {
 		}
 		for _, i32 := range perm {
 			if i := int(i32); g.alive[i/64]&(1<<(i%64)) != 0 {
-				g.visit(i, d)
+				if g.wi != nil {
+					g.visitRow(i)
+				} else {
+					g.visit(i, d)
+				}
 			}
 		}
 		for c := range g.cs {
@@ -201,34 +233,103 @@ func (g *dcdGroup[T]) visit(i, d int) {
 		}
 		a := alpha[c]
 		G := yi*(float64(g.rows.Dot(i, w))+g.B*g.wb[c]) - 1 + a*g.diag
-		PG := 0.0
-		switch {
-		case a == 0:
-			if G > cs.pgmaxOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G < 0 {
-				PG = G
-			}
-		case a == g.upper:
-			if G < cs.pgminOld {
-				act &^= 1 << c
-				cs.nactive--
-				continue
-			} else if G > 0 {
-				PG = G
-			}
-		default:
-			PG = G
+		na, keep, move := g.step(cs, a, G, qd)
+		if !keep {
+			act &^= 1 << c
+			continue
 		}
-		cs.pgmaxNew = max(cs.pgmaxNew, PG)
-		cs.pgminNew = min(cs.pgminNew, PG)
-		if math.Abs(PG) > 1e-12 {
-			na := min(max(a-G/qd, 0), g.upper)
+		if move {
 			alpha[c] = na
 			dy := (na - a) * yi
 			g.rows.Axpy(i, T(dy), w)
+			g.wb[c] += dy * g.B
+		}
+	}
+	st[stActive] = math.Float64frombits(act)
+	if act == 0 {
+		g.alive[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// step is the coordinate step of class cs at a row whose αᵢ is a and whose
+// gradient is G (LIBLINEAR's, with its shrinking test): keep is false if
+// the row leaves the class's active set, move whether αᵢ moves to na.
+func (g *dcdGroup[T]) step(cs *dcdClass, a, G, qd float64) (na float64, keep, move bool) {
+	PG := 0.0
+	switch {
+	case a == 0:
+		if G > cs.pgmaxOld {
+			cs.nactive--
+			return a, false, false
+		} else if G < 0 {
+			PG = G
+		}
+	case a == g.upper:
+		if G < cs.pgminOld {
+			cs.nactive--
+			return a, false, false
+		} else if G > 0 {
+			PG = G
+		}
+	default:
+		PG = G
+	}
+	cs.pgmaxNew = max(cs.pgmaxNew, PG)
+	cs.pgminNew = min(cs.pgminNew, PG)
+	if math.Abs(PG) > 1e-12 {
+		return min(max(a-G/qd, 0), g.upper), true, true
+	}
+	return a, true, false
+}
+
+// visitRow is visit on sparse rows with the group's weights interleaved
+// (wi[j·K + c] is w_c[j]): one-vs-rest machines of short texts share a row
+// and thousands of used columns, so K class-by-class weight vectors make
+// every coordinate step of every class a gather from a vector of its own,
+// K cache misses per stored value, while interleaved the row's columns are
+// one or two cache lines each for all K classes. Each class's dot product
+// and update is visit's (the same kernel on the same values in the same
+// positions of a gathered copy), so the machines are visit's, bit for
+// bit, whatever the group's K.
+func (g *dcdGroup[T]) visitRow(i int) {
+	st := g.state[i*g.stride : (i+1)*g.stride]
+	act := math.Float64bits(st[stActive])
+	pos := math.Float64bits(st[stPos])
+	qd := st[stQD]
+	alpha := st[stAlpha:]
+	idx, val := g.sp.sparseRow(i)
+	k := len(g.cs)
+	for m := act; m != 0; m &= m - 1 {
+		c := bits.TrailingZeros64(m)
+		cs := &g.cs[c]
+		yi := -1.0
+		if pos&(1<<c) != 0 {
+			yi = 1
+		}
+		// The class's weights of the row's columns, gathered (the first
+		// active class brings their lines into the cache for the others),
+		// then the dot product of csrRows.Dot: the same kernel over the
+		// values in the same positions, so the same bits.
+		tmp := g.tmp[:len(idx)]
+		for n, j := range idx {
+			tmp[n] = g.wi[int(j)*k+c]
+		}
+		dot := g.kern.DotSparse(g.iden[:len(idx)], val, tmp)
+		a := alpha[c]
+		G := yi*(float64(dot)+g.B*g.wb[c]) - 1 + a*g.diag
+		na, keep, move := g.step(cs, a, G, qd)
+		if !keep {
+			act &^= 1 << c
+			continue
+		}
+		if move {
+			alpha[c] = na
+			dy := (na - a) * yi
+			// csrRows.Axpy's kernel on the gathered weights, scattered back.
+			g.kern.AxpySparse(T(dy), g.iden[:len(idx)], val, tmp)
+			for n, j := range idx {
+				g.wi[int(j)*k+c] = tmp[n]
+			}
 			g.wb[c] += dy * g.B
 		}
 	}

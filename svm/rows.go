@@ -148,6 +148,18 @@ func (m *csrRows[T]) Axpy(i int, a T, w []T) {
 	r := m.c.Row(i)
 	m.k.AxpySparse(a, r.Idx, r.Val, w)
 }
+func (m *csrRows[T]) sparseRow(i int) ([]int32, []T) {
+	r := m.c.Row(i)
+	return r.Idx, r.Val
+}
+func (m *csrRows[T]) kernels() kernel.Kernels[T] { return m.k }
+func (m *csrRows[T]) maxRow() int {
+	n := 0
+	for i := range m.c.Rows {
+		n = max(n, m.c.Ptr[i+1]-m.c.Ptr[i])
+	}
+	return n
+}
 func (m *csrRows[T]) SqNorm(i int) float64 {
 	var s float64
 	for _, v := range m.c.Row(i).Val {

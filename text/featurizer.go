@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/pages"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -629,7 +630,18 @@ type Rows[T kernel.Float] struct {
 	s scratch
 	// CSR receives the rows; its Cols is the featurizer's Dims.
 	CSR *dataset.CSR[T]
+	// The capacity of CSR.Idx and CSR.Val below ahead is backed by the
+	// system already (pages.Populate), in the array starting at base.
+	ahead int
+	base  *int32
 }
+
+// populateChunk is the stored values whose pages Append has the system
+// back at once, ahead of writing them (4 MiB of indices, as much of values
+// of float32): memory fresh from the system faults in page by page as it
+// is first written, at about 12 µs a page in some virtual machines, and a
+// training file's rows are tens of megabytes.
+const populateChunk = 1 << 20
 
 // NewRows returns a Rows appending to an empty matrix.
 func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
@@ -641,6 +653,9 @@ func (r *Rows[T]) Append(doc []byte, y int) {
 	cols, vals := r.s.row(r.f, doc)
 	c := r.CSR
 	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
+	if n := len(c.Idx) + len(cols); n > r.ahead || unsafe.SliceData(c.Idx) != r.base {
+		r.populate(n)
+	}
 	for k, j := range cols {
 		c.Idx = append(c.Idx, int32(j))
 		c.Val = append(c.Val, T(vals[k]))
@@ -664,6 +679,22 @@ func reserve[E any](s []E, n int) []E {
 	t := make([]E, len(s), len(s)+max(n, len(s)))
 	copy(t, s)
 	return t
+}
+
+// populate has the system back the capacity of the matrix's indices and
+// values from their length to past n, a chunk at a time.
+func (r *Rows[T]) populate(n int) {
+	c := r.CSR
+	if unsafe.SliceData(c.Idx) != r.base {
+		r.base, r.ahead = unsafe.SliceData(c.Idx), len(c.Idx)
+	}
+	lo, hi := r.ahead, min(cap(c.Idx), max(n, r.ahead+populateChunk))
+	if hi <= lo {
+		return
+	}
+	pages.Populate(c.Idx[lo:hi])
+	pages.Populate(c.Val[lo:hi])
+	r.ahead = hi
 }
 
 // AppendString is Append of a string.

@@ -5,6 +5,7 @@ package ipm
 
 import (
 	"context"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -158,7 +159,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 		})
 	}
 	// Fit continuing the model alone, on the shard's dense rows: the library's share.
-	var m perceptron.Model[float32]
+	var m linear.Model[float32]
 	if err := m.UnmarshalJSON(r.Model); err != nil {
 		b.Fatal(err)
 	}

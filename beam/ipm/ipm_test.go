@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -92,24 +93,24 @@ func intData(rows, cols, classes int, seed uint64) *dataset.Data[float32] {
 	return d
 }
 
-func readModel(t *testing.T, path string) *perceptron.Model[float32] {
+func readModel(t *testing.T, path string) *linear.Model[float32] {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m perceptron.Model[float32]
+	var m linear.Model[float32]
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
 	return &m
 }
 
-func singleMachine(t *testing.T, d *dataset.Data[float32], alg perceptron.Algorithm, epochs int) *perceptron.Model[float32] {
+func singleMachine(t *testing.T, d *dataset.Data[float32], alg perceptron.Algorithm, epochs int) *linear.Model[float32] {
 	t.Helper()
 	opt := Options(alg, 1)
 	opt.MaxIter = epochs
-	var m *perceptron.Model[float32]
+	var m *linear.Model[float32]
 	var err error
 	if slices.Equal(d.Classes(), []int{-1, 1}) {
 		m, _, err = perceptron.Fit(context.Background(), d, d.Y, opt)

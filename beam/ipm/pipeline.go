@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 	"strconv"
 	"strings"
@@ -366,7 +367,7 @@ func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardR
 	if err != nil {
 		return shardResult{}, err
 	}
-	var m perceptron.Model[T]
+	var m linear.Model[T]
 	if err := m.UnmarshalJSON(model); err != nil {
 		return shardResult{}, err
 	}
@@ -500,7 +501,7 @@ func (f *writeFn) ProcessElement(ctx context.Context, mixed []byte) error {
 }
 
 func binaryModel[T kernel.Float](doc []byte) ([]byte, error) {
-	var m perceptron.Model[T]
+	var m linear.Model[T]
 	if err := m.UnmarshalJSON(doc); err != nil {
 		return nil, fmt.Errorf("ipm: the final model: %w", err)
 	}

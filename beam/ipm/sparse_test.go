@@ -3,6 +3,7 @@ package ipm
 import (
 	"bytes"
 	"context"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -149,7 +150,7 @@ func TestSparseShards(t *testing.T) {
 	}
 }
 
-func mustBinary(t *testing.T, m *perceptron.Model[float32]) []byte {
+func mustBinary(t *testing.T, m *linear.Model[float32]) []byte {
 	t.Helper()
 	b, err := m.MarshalBinary()
 	if err != nil {

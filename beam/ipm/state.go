@@ -3,6 +3,7 @@ package ipm
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -10,11 +11,11 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
-// doc mirrors the library's JSON model document (perceptron.Model's
+// doc mirrors the library's JSON model document (linear.Model's
 // MarshalJSON), which holds the whole training state: the served weights,
 // and for the averaged perceptron the running weights, the averaging sums
 // and the step count. The pipeline passes models between stages in this
-// form and lets perceptron.Model.UnmarshalJSON check them.
+// form and lets linear.Model.UnmarshalJSON check them.
 type doc[T kernel.Float] struct {
 	modelfile.JSONHeader
 	Bias      bool    `json:"bias"`
@@ -87,7 +88,7 @@ func zeroModel[T kernel.Float](labels []int, dims int, eta float64) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	var m perceptron.Model[T] // the library checks the document
+	var m linear.Model[T] // the library checks the document
 	if err := m.UnmarshalJSON(b); err != nil {
 		return nil, fmt.Errorf("ipm: the initial model: %w", err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,7 +126,6 @@ func fileContent(t *testing.T, dir, name, want string) {
 // testModel is a model file read by the tests, with the library only.
 type testModel interface {
 	classifier[float32]
-	Kind() perceptron.Kind
 	BiasFeature() float64
 }
 
@@ -153,7 +153,7 @@ func loadModel32(t *testing.T, path string) testModel {
 		t.Fatal(err)
 	}
 	decode := func(m unmarshaler) error { return decodeFile(b, m) }
-	lin := new(perceptron.Model[float32])
+	lin := new(linear.Model[float32])
 	err1 := decode(lin)
 	if err1 == nil {
 		return lin
@@ -345,8 +345,8 @@ var cliCases = []cliCase{
 	{name: "train libsvm", args: []string{"train", "-o", "{dir}/m.model", "{td}/iris.train.libsvm"}, code: exitOK,
 		stdout: []string{"120 rows, 4 features", "classes:        0 1 2 (40 40 40 rows)", "one-vs-rest", "saved:          {dir}/m.model"},
 		check: func(t *testing.T, dir, _, _ string) {
-			m := loadModel32(t, filepath.Join(dir, "m.model"))
-			if !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Kind() != perceptron.KindOneVsRest {
+			m, _ := loadModel32(t, filepath.Join(dir, "m.model")).(*linear.Model[float32])
+			if m == nil || !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Kind() != linear.KindOneVsRest {
 				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), m.Kind())
 			}
 		}},
@@ -370,8 +370,8 @@ var cliCases = []cliCase{
 		code: exitOK, stdout: []string{"argmax online perceptron, float64", "multiclass perceptron (argmax)", "(JSON,"},
 		check: func(t *testing.T, dir, _, _ string) {
 			b, _ := os.ReadFile(filepath.Join(dir, "m.json"))
-			m := new(perceptron.Model[float64])
-			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != perceptron.KindArgmax {
+			m := new(linear.Model[float64])
+			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != linear.KindArgmax {
 				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Kind(), err)
 			}
 		}},
@@ -485,12 +485,12 @@ var cliCases = []cliCase{
 	},
 		args: []string{"predict", "iris.model", "wide.libsvm"}, code: exitFail, stderr: []string{"wide.libsvm:2:7:", "exceeds"}},
 	{name: "predict corrupt model", args: []string{"predict", "{td}/corrupt.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"corrupt.model: perceptron: corrupt model file: checksum"}},
+		stderr: []string{"corrupt.model: linear: corrupt model file: checksum"}},
 	{name: "predict truncated model", setup: func(t *testing.T, dir string) {
 		trainIris()(t, dir)
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		writeFile("cut.model", string(b[:len(b)-9]))(t, dir)
-	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "cut.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"cut.model: linear: corrupt model file"}},
 	{name: "predict not a model", args: []string{"predict", "{td}/notamodel.model", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"notamodel.model: malformed file: not a model file"}},
 	{name: "predict missing data", args: []string{"predict", "m"}, code: exitUsage, stderr: []string{"usage: rosenblatt predict", "missing DATA"}},
@@ -499,8 +499,8 @@ var cliCases = []cliCase{
 	{name: "train kernel rbf", args: []string{"train", "-kernel", "rbf", "-gamma", "0.5", "-algo", "averaged", "-o", "iris.model", "-test", "{td}/iris.test.libsvm", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"kernel-ovr averaged perceptron, rbf(gamma=0.5), float32, 4 features", "support vectors of 120 training rows", "test accuracy:"},
 		check: func(t *testing.T, dir, _, _ string) {
-			if k := loadModel32(t, filepath.Join(dir, "iris.model")).Kind(); k != perceptron.KindKernelOneVsRest {
-				t.Errorf("model kind %v, want %v", k, perceptron.KindKernelOneVsRest)
+			if km, _ := loadModel32(t, filepath.Join(dir, "iris.model")).(*perceptron.KernelModel[float32]); km == nil || km.Kind() != perceptron.KindKernelOneVsRest {
+				t.Errorf("model %v, want a %v kernel model", km, perceptron.KindKernelOneVsRest)
 			}
 		}},
 	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
@@ -517,7 +517,7 @@ var cliCases = []cliCase{
 		b, _ := os.ReadFile(filepath.Join(dir, "iris.model"))
 		b[len(b)/2] ^= 1
 		writeFile("bad.model", string(b))(t, dir)
-	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: perceptron: corrupt model file"}},
+	}, args: []string{"predict", "bad.model", "{td}/iris.test.libsvm"}, code: exitFail, stderr: []string{"bad.model: linear: corrupt model file"}},
 	{name: "kernel flag without -kernel", args: []string{"train", "-gamma", "1", "x"}, code: exitUsage, stderr: []string{"-gamma needs -kernel"}},
 	{name: "unknown kernel", args: []string{"train", "-kernel", "sigmoid", "x"}, code: exitUsage, stderr: []string{`-kernel "sigmoid"`}},
 	{name: "kernel with a primal-only algorithm", args: []string{"train", "-kernel", "rbf", "-algo", "batch", "x"}, code: exitUsage, stderr: []string{"online, averaged or voted, not batch"}},

@@ -99,7 +99,7 @@ func TestTrainQuietScoresTheTestFile(t *testing.T) {
 		if code := run(args, &stdout, &stderr); code != exitFail {
 			t.Errorf("-q %v: exit %d, want %d; stderr %q", quiet, code, exitFail, stderr.String())
 		}
-		for _, s := range []string{"huge.libsvm: perceptron: non-finite value", "no model written"} {
+		for _, s := range []string{"huge.libsvm: linear: non-finite value", "no model written"} {
 			if !strings.Contains(stderr.String(), s) {
 				t.Errorf("-q %v: stderr lacks %q: %q", quiet, s, stderr.String())
 			}

@@ -22,7 +22,7 @@ const binaryMagic = "RBLTPCPT"
 // model.Classifier of its element type.
 type classifier[T kernel.Float] = model.Classifier[T]
 
-// storedModel is a perceptron model that train writes: *perceptron.Model
+// storedModel is a perceptron model that train writes: *linear.Model
 // or *perceptron.KernelModel.
 type storedModel[T kernel.Float] interface {
 	classifier[T]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -95,7 +96,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 			alloc := memtest.Allocated(func() {
 				switch name {
 				case "perceptron", "perceptron 768 MiB":
-					err = new(perceptron.Model[float32]).UnmarshalBinary(h)
+					err = new(linear.Model[float32]).UnmarshalBinary(h)
 				case "kernel perceptron":
 					err = new(perceptron.KernelModel[float32]).UnmarshalBinary(h)
 				case "kernel svm":

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"io/fs"
 	"os"
@@ -359,7 +361,7 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 	header := func(d uint32) ([]byte, int64) {
 		h := slices.Clone(model[:40])
 		binary.LittleEndian.PutUint32(h[16:], d)
-		size, _, err := perceptron.EncodedSize(h)
+		size, _, err := modelfile.Errors{Corrupt: linear.ErrCorrupt, Version: linear.ErrVersion, Mismatch: linear.ErrMismatch}.EncodedSize(h)
 		if err != nil {
 			t.Fatal(err)
 		}

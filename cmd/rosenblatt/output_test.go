@@ -203,7 +203,7 @@ var outputCases = []cliCase{
 		stderr: []string{"zero.model: malformed file: not a model file"}},
 	{name: "predict a model padded to 10 GB", setup: irisModelExtended("big.model", tenGB),
 		args: []string{"predict", "big.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"big.model: perceptron: corrupt model file: the header implies", "the file has 10737418240 (truncated or padded)"}},
+		stderr: []string{"big.model: linear: corrupt model file: the header implies", "the file has 10737418240 (truncated or padded)"}},
 	{name: "eval a 10 GB JSON model", setup: sparseFile("big.json", "{", tenGB),
 		args: []string{"eval", "big.json", "{td}/iris.test.libsvm"}, code: exitFail,
 		stderr: []string{"big.json: file too large: 10 GiB, more than the limit of 1 GiB"}},
@@ -213,7 +213,7 @@ var outputCases = []cliCase{
 		b[16] = 0xff // features: the header implies a larger file
 		writeFile("short.model", string(b))(t, dir)
 	}, args: []string{"eval", "short.model", "{td}/iris.test.libsvm"}, code: exitFail,
-		stderr: []string{"short.model: perceptron: corrupt model file:", "the header implies", "truncated"}},
+		stderr: []string{"short.model: linear: corrupt model file:", "the header implies", "truncated"}},
 	{name: "bench compare a 10 GB report", setup: sparseFile("big.json", "{", tenGB),
 		args: []string{"bench", "compare", "big.json", "big.json"}, code: exitFail,
 		stderr: []string{"big.json: file too large: 10 GiB, more than the 64 MiB this command reads"}},

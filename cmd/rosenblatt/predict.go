@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"strconv"
 	"unsafe"
@@ -125,7 +126,7 @@ type sparseBatch[T kernel.Float] interface {
 // or kernel perceptron trained on sparse rows (its support vectors sparse).
 func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 	switch m := c.(type) {
-	case *perceptron.Model[T]:
+	case *linear.Model[T]:
 		return m, true
 	case *svm.LinearModel[T]:
 		return m, true

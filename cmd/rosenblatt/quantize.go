@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -71,9 +71,9 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 	}
 	var q *quant.Model
 	switch m := anyModel(lm).(type) {
-	case *perceptron.Model[float32]:
+	case *linear.Model[float32]:
 		q, err = quant.New(m)
-	case *perceptron.Model[float64]:
+	case *linear.Model[float64]:
 		q, err = quant.New(m)
 	case *svm.LinearModel[float32]:
 		q, err = quant.New(m)

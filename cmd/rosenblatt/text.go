@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,11 +15,14 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 	"github.com/rosenblatt-go/rosenblatt/text"
 )
 
@@ -214,13 +218,20 @@ func (textModelFile) MarshalJSON() ([]byte, error) {
 // runTrainText is train on a text file of format.
 func runTrainText(tf *trainFlags, xf *textFlags, path string, format text.Format, std cli.Stdio) error {
 	switch {
-	case tf.algo == "svm" || tf.kernel != "" || tf.init != "":
-		return fmt.Errorf("%w: text input trains the linear perceptrons and Pegasos (no -algo svm, -kernel or -init)", cli.ErrUsage)
+	case tf.kernel != "" || tf.init != "":
+		return fmt.Errorf("%w: text input trains the linear models: the perceptrons, Pegasos and the linear SVM (no -kernel or -init)", cli.ErrUsage)
 	case tf.asJSON:
 		return fmt.Errorf("%w: a text model has no JSON form (no -json)", cli.ErrUsage)
 	}
-	opt, err := tf.options()
-	if err != nil {
+	var opt perceptron.Options
+	var err error
+	if tf.algo == "svm" {
+		// The linear SVM by dual coordinate descent (LIBLINEAR's solver),
+		// which visits the samples in a random order of its own.
+		if err := tf.checkSVM(); err != nil {
+			return err
+		}
+	} else if opt, err = tf.options(); err != nil {
 		return err
 	}
 	// Text files are often grouped by label (one corpus after another);
@@ -288,12 +299,32 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 		return fmt.Errorf("%s: %w: %d label(s), a classifier needs two", path, errMismatch, len(names.List()))
 	}
 	featurized, cpu1 := time.Now(), processCPU()
-	if !tf.quiet {
-		opt.Callback = func(e perceptron.Epoch) error { return nil }
-	}
-	m, diag, err := perceptron.Fit(context.Background(), X, X.Y, opt)
-	if err != nil {
-		return err
+	var m model.Model
+	var diag *fit.Report
+	var run svmRun
+	if tf.algo == "svm" {
+		C := tf.c.v
+		if C == 0 {
+			C = svm.DefaultC
+		}
+		var sm svmModel[T]
+		sm, run, err = trainLinearSVM(tf, &svmData[T]{csr: X}, C)
+		if err != nil {
+			if errors.Is(err, svm.ErrOption) {
+				return fmt.Errorf("%w: %v", cli.ErrUsage, err)
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		m = sm
+	} else {
+		if !tf.quiet {
+			opt.Callback = func(e perceptron.Epoch) error { return nil }
+		}
+		var pm *linear.Model[T]
+		if pm, diag, err = perceptron.Fit(context.Background(), X, X.Y, opt); err != nil {
+			return err
+		}
+		m = pm
 	}
 	tm, err := model.NewText(f, m, names.List())
 	if err != nil {
@@ -312,11 +343,16 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	w("data", "%s (%s): %d documents, %d labels, %d stored values", path, format, X.Rows, len(names.List()), X.NNZ())
 	w("features", "%s", f)
 	w("model", "%s", m)
-	order := "file order"
-	if opt.Shuffle {
-		order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
+	if diag != nil {
+		order := "file order"
+		if opt.Shuffle {
+			order = fmt.Sprintf("shuffled every epoch, seed %d", opt.Seed)
+		}
+		w("epochs", "%d (%s)", diag.Epochs, order)
+	} else {
+		w("training", "%s", run.solver)
+		printMachines(w, summary, run, tf.verbose)
 	}
-	w("epochs", "%d (%s)", diag.Epochs, order)
 	w("time", "featurize %v, train %v, save %v", roundDur(featurized.Sub(start)), roundDur(trained.Sub(featurized)), roundDur(saved.Sub(trained)))
 	if cpu0 >= 0 && cpu3 >= 0 {
 		// The process's CPU time (user + system, every thread) of each
@@ -326,10 +362,13 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	// The trainer's final pass over the training data gave the accuracy
 	// (Diagnostics.TrainAccuracy: the rows whose highest score is their
 	// class), so the rows are not scored again here.
-	if d, ok := diag.Detail.(*perceptron.Diagnostics); ok && d.Evaluated {
+	if d, ok := trainDetail(diag); ok && d.Evaluated {
 		w("train acc", "%.4f", d.TrainAccuracy)
-	} else if acc, err := m.AccuracySparse(X, X.Y); err == nil {
-		w("train acc", "%.4f", acc)
+	} else if c, ok := m.(model.Classifier[T]); ok {
+		pred := make([]int, X.Rows)
+		if err := c.PredictBatchSparse(pred, X); err == nil {
+			w("train acc", "%.4f", float64(correct(pred, X.Y))/float64(max(X.Rows, 1)))
+		}
 	}
 	if tf.test != "" {
 		rep, err := evalTextFile(tm, tf.test, xf.readerOptions(&tf.data, format, false, xf.testLabels))
@@ -340,6 +379,15 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 	}
 	tf.printSaved(w, len(encoded))
 	return nil
+}
+
+// trainDetail returns the perceptron trainer's diagnostics of rep, if any.
+func trainDetail(rep *fit.Report) (*perceptron.Diagnostics, bool) {
+	if rep == nil {
+		return nil, false
+	}
+	d, ok := rep.Detail.(*perceptron.Diagnostics)
+	return d, ok
 }
 
 // isTextModelFile reports whether path holds a text model (kind 64).

@@ -33,6 +33,32 @@ func textCorpus(t *testing.T, path string, n, seed int) {
 	}
 }
 
+// textRowsFile writes the rows of the fastText file train, featurized as
+// train -bits 12 featurizes them, to the LIBSVM file path, and returns path.
+func textRowsFile(t *testing.T, train, path string) string {
+	t.Helper()
+	f, _ := text.New(text.Options{Bits: 12, WordNGrams: 2, TF: text.Log})
+	fr, err := os.Open(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	r, _ := text.NewReader(fr, text.ReaderOptions{Format: text.FastText})
+	var names text.Names
+	X, err := text.ReadAll[float32](r, f, &names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lib bytes.Buffer
+	if err := dataset.WriteLIBSVMSparse(&lib, X); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, lib.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestTextTrainEvalPredict(t *testing.T) {
 	dir := t.TempDir()
 	train, test, mpath := filepath.Join(dir, "docs.txt"), filepath.Join(dir, "test.txt"), filepath.Join(dir, "docs.model")
@@ -54,21 +80,7 @@ func TestTextTrainEvalPredict(t *testing.T) {
 		t.Errorf("names %v", got)
 	}
 	// The same training on the featurized rows gives the same inner model.
-	f, _ := text.New(text.Options{Bits: 12, WordNGrams: 2, TF: text.Log})
-	fr, _ := os.Open(train)
-	r, _ := text.NewReader(fr, text.ReaderOptions{Format: text.FastText})
-	var names text.Names
-	X, err := text.ReadAll[float32](r, f, &names)
-	fr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lib bytes.Buffer
-	if err := dataset.WriteLIBSVMSparse(&lib, X); err != nil {
-		t.Fatal(err)
-	}
-	libPath := filepath.Join(dir, "docs.libsvm")
-	os.WriteFile(libPath, lib.Bytes(), 0o644)
+	libPath := textRowsFile(t, train, filepath.Join(dir, "docs.libsvm"))
 	// Text input is shuffled by default (seed 1), LIBSVM rows with
 	// -shuffle; -shuffle=false on text is the rows' file order.
 	inner, _ := model.Marshal(tm.Inner(), model.Binary)
@@ -200,5 +212,60 @@ func TestTextLinesLabels(t *testing.T) {
 	code, _, errs = runCmd(t, "train", "-o", filepath.Join(dir, "c.model"), "-labels", short, lines)
 	if code == 0 || !strings.Contains(errs, "the labels have more lines than the 60 documents: label line 61") {
 		t.Errorf("a long labels file: %d %q", code, errs)
+	}
+}
+
+// TestTextLinearSVM: -algo svm on text trains the linear SVM (dual
+// coordinate descent) of the featurized rows: its inner model is the one
+// the same rows give as a LIBSVM file, for each loss, and it predicts the
+// held-out documents; -kernel and -init stay refused on text.
+func TestTextLinearSVM(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "docs.txt"), filepath.Join(dir, "test.txt")
+	textCorpus(t, train, 90, 0)
+	textCorpus(t, test, 30, 1)
+	libPath := textRowsFile(t, train, filepath.Join(dir, "docs.libsvm"))
+	for _, loss := range []string{"hinge", "squared-hinge"} {
+		mpath := filepath.Join(dir, loss+".model")
+		code, out, errs := runCmd(t, "train", "-algo", "svm", "-loss", loss, "-bits", "12", "-o", mpath, "-test", test, train)
+		if code != 0 {
+			t.Fatalf("%s: train: %d %s", loss, code, errs)
+		}
+		if !strings.Contains(out, "dual coordinate descent") || !strings.Contains(out, "test acc:       1.0000") {
+			t.Errorf("%s: train's summary:\n%s", loss, out)
+		}
+		m, err := model.LoadFile(mpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := m.(*model.Text)
+		if got := tm.Names(); strings.Join(got, ",") != "cats,dogs,finance" {
+			t.Errorf("%s: names %v", loss, got)
+		}
+		inner, _ := model.Marshal(tm.Inner(), model.Binary)
+		rpath := filepath.Join(dir, "rows.model")
+		if code, _, errs := runCmd(t, "train", "-q", "-f", "-algo", "svm", "-loss", loss, "-cols", "4096", "-o", rpath, libPath); code != 0 {
+			t.Fatalf("%s: train on rows: %s", loss, errs)
+		}
+		rows, err := os.ReadFile(rpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(inner, rows) {
+			t.Errorf("%s: the text model's inner linear SVM differs from the one trained on its LIBSVM rows", loss)
+		}
+		if code, out, errs := runCmd(t, "eval", mpath, test); code != 0 || !strings.Contains(out, "accuracy:  100.00% (30/30)") {
+			t.Errorf("%s: eval: %d %s %s", loss, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"-kernel", "rbf"}, {"-init", filepath.Join(dir, "hinge.model")}} {
+		a := append(append([]string{"train", "-algo", "svm", "-o", filepath.Join(dir, "x.model")}, args...), train)
+		if code, _, errs := runCmd(t, a...); code != 2 || !strings.Contains(errs, "no -kernel or -init") {
+			t.Errorf("%v: %d %s", args, code, errs)
+		}
+	}
+	// The perceptrons' flags are the linear SVM's usage errors on text too.
+	if code, _, errs := runCmd(t, "train", "-algo", "svm", "-eta", "2", "-o", filepath.Join(dir, "y.model"), train); code != 2 || !strings.Contains(errs, "-eta") {
+		t.Errorf("-eta: %d %s", code, errs)
 	}
 }

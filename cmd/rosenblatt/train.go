@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"path/filepath"
@@ -432,20 +433,20 @@ func (tf *trainFlags) inputFiles(path string) []string {
 // type; a -type that differs from the model's is a usage error.
 func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	var m interface {
-		Kind() perceptron.Kind
-		Algorithm() perceptron.Algorithm
+		Kind() linear.Kind
+		Algorithm() linear.Algorithm
 		HasBias() bool
 		BiasFeature() float64
 		Scaling() perceptron.Scaling
 		Steps() int64
 	}
 	typ := "float32"
-	if m32, ok := lm.m32.(*perceptron.Model[float32]); ok {
+	if m32, ok := lm.m32.(*linear.Model[float32]); ok {
 		m = m32
-	} else if m64, ok := lm.m64.(*perceptron.Model[float64]); ok {
+	} else if m64, ok := lm.m64.(*linear.Model[float64]); ok {
 		m, typ = m64, "float64"
 	}
-	if m == nil || m.Kind().IsKernel() {
+	if m == nil || m.Algorithm() == linear.DualCD {
 		return fmt.Errorf("%w: -init %s: a %s; -init continues a linear model (a perceptron's or Pegasos's)", cli.ErrUsage, lm.path, lm.desc)
 	}
 	if tf.set["type"] && tf.typ != typ {
@@ -459,7 +460,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 				cli.ErrUsage, lm.path, tf.algo)
 		}
 	}
-	if !tf.set["multiclass"] && m.Kind() == perceptron.KindArgmax {
+	if !tf.set["multiclass"] && m.Kind() == linear.KindArgmax {
 		tf.multiclass = "argmax"
 	}
 	if !tf.set["normalize"] && !tf.set["normalize-features"] {
@@ -531,10 +532,10 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		prog.Finish()
 		return err
 	}
-	var from *perceptron.Model[T]
+	var from *linear.Model[T]
 	if init != nil {
 		from = initModel[T](init)
-		binary = from.Kind() == perceptron.KindBinary
+		binary = from.Kind() == linear.KindBinary
 		if data.Cols != from.Dims() {
 			prog.Finish()
 			return fmt.Errorf("%s: %d features, the -init model %s has %d", path, data.Cols, tf.init, from.Dims())
@@ -554,7 +555,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		km, rep, err = perceptron.FitKernel(context.Background(), rows, labelsOf(data, csr), perceptron.KernelOptions{Options: opt, Kernel: kern, MaxBytes: tf.maxBytes()})
 		m = km
 	} else {
-		var lm *perceptron.Model[T]
+		var lm *linear.Model[T]
 		lm, rep, err = perceptron.Fit(context.Background(), rows, labelsOf(data, csr), opt)
 		m = lm
 	}
@@ -765,13 +766,13 @@ func printEpochs(w io.Writer, epochs []perceptron.Epoch, svm bool) {
 	fmt.Fprintln(w)
 }
 
-// initModel returns the -init model as a *perceptron.Model[T] (fromModel
+// initModel returns the -init model as a *linear.Model[T] (fromModel
 // has checked its kind and element type).
-func initModel[T kernel.Float](lm *loadedModel) *perceptron.Model[T] {
-	if m, ok := any(lm.m32).(*perceptron.Model[T]); ok {
+func initModel[T kernel.Float](lm *loadedModel) *linear.Model[T] {
+	if m, ok := any(lm.m32).(*linear.Model[T]); ok {
 		return m
 	}
-	m, _ := any(lm.m64).(*perceptron.Model[T])
+	m, _ := any(lm.m64).(*linear.Model[T])
 	return m
 }
 

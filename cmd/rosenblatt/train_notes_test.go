@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"path/filepath"
 	"testing"
@@ -91,13 +92,13 @@ var notesCases = []cliCase{
 const sepData = "1 1:2 2:1\n1 1:3 2:2\n1 1:2 2:3\n1 1:4 2:2\n-1 1:-1 2:-2\n-1 1:-2 2:-1\n-1 1:-3 2:-2\n-1 1:-1 2:-3\n"
 
 // loadLinear32 reads a float32 linear model file.
-func loadLinear32(t *testing.T, path string) *perceptron.Model[float32] {
+func loadLinear32(t *testing.T, path string) *linear.Model[float32] {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := new(perceptron.Model[float32])
+	m := new(linear.Model[float32])
 	if bytes.HasPrefix(b, []byte(binaryMagic)) {
 		err = m.UnmarshalBinary(b)
 	} else {

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/fnv"
 	"io"
 	"log/slog"
@@ -164,16 +165,16 @@ func learnKey(client *http.Client, url, key string) (learnReply, bool, error) {
 // resends every request that got no answer and checks that the versions
 // answered number the requests exactly once, 1 to the last with no gap
 // and no repeat, and that the model is bit for bit the one
-// perceptron.Model.Update makes of the base by those requests in that
+// linear.Model.Update makes of the base by those requests in that
 // order: every acknowledged update is there once, and nothing else.
 func TestKillLearning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills server processes")
 	}
 	dir := t.TempDir()
-	st := perceptron.LinearState[float64]{Kind: perceptron.KindBinary, Algorithm: perceptron.Online, Dims: faultDims, Labels: []int{-1, 1},
+	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: faultDims, Labels: []int{-1, 1},
 		W: make([]float64, faultDims), B: []float64{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
-	base, err := perceptron.NewLinear(st)
+	base, err := linear.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +296,7 @@ func TestKillLearning(t *testing.T) {
 		bySeq[v] = k
 	}
 	// The model is the base updated by them in that order.
-	want, _ := perceptron.NewLinear(st)
+	want, _ := linear.New(st)
 	for _, k := range bySeq[1:] {
 		x, y := faultSample(k)
 		if _, err := want.Update(x, y); err != nil {
@@ -312,8 +313,8 @@ func TestKillLearning(t *testing.T) {
 	if status.Version != uint64(len(acked)) {
 		t.Fatalf("the learner is at version %d, %d requests were answered", status.Version, len(acked))
 	}
-	ws, _ := want.LinearState()
-	gs, _ := got.LinearState()
+	ws, _ := want.State()
+	gs, _ := got.State()
 	for i := range ws.W {
 		if math.Float64bits(ws.W[i]) != math.Float64bits(gs.W[i]) {
 			t.Fatalf("w[%d] = %v, Update by the answered requests gives %v", i, gs.W[i], ws.W[i])

@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"path/filepath"
@@ -275,7 +276,7 @@ func main() {
 		d := load[float32]("iris.train.libsvm")
 		o := popt
 		o.Multiclass = s.s
-		var m *perceptron.Model[float32]
+		var m *linear.Model[float32]
 		var err error
 		if s.bin {
 			m, _, err = perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), o)

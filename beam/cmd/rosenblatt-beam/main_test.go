@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,11 +45,11 @@ func TestTrainDigits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m perceptron.Model[float32]
+	var m linear.Model[float32]
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if m.Kind() != perceptron.KindOneVsRest || m.Algorithm() != perceptron.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
+	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != perceptron.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
 		t.Errorf("model: %v %v, %d classes, %d features", m.Kind(), m.Algorithm(), len(m.Classes()), m.Dims())
 	}
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {

@@ -1,8 +1,9 @@
-package perceptron
+package linear
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"math/bits"
 	"slices"
@@ -47,13 +48,10 @@ var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismat
 var (
 	linearFamily = &modelfile.Family{Name: "linear", BodySize: linearBodySize,
 		Kinds: []byte{byte(KindBinary), byte(KindOneVsRest), byte(KindArgmax)}}
-	kernelFamily = &modelfile.Family{Name: "kernel", BodySize: kernelBodySize,
-		Kinds: []byte{byte(KindKernelBinary), byte(KindKernelOneVsRest), byte(KindKernelArgmax)}}
 )
 
 func init() {
 	modelfile.Register(linearFamily)
-	modelfile.Register(kernelFamily)
 }
 
 // scalingFlags returns the header flags of a scaling (version 2).
@@ -338,15 +336,15 @@ func (s *state[T]) usedColumns() []int32 {
 	}
 	arrays := 1
 	if c := s.cs; c != nil {
-		compactRows(c.A, c.width(), c.cols.Cols)
+		compactRows(c.A, c.Width(), c.Cols.Cols)
 	} else {
 		denseRows(s.W)
 	}
 	if averagingState(s.algo, s.fileState()) {
 		arrays = 3
 		if a := s.avg; a != nil {
-			compactRows(a.W, len(a.cols), a.cols)
-			compactRows(a.U, len(a.cols), a.cols)
+			compactRows(a.W, len(a.Cols), a.Cols)
+			compactRows(a.U, len(a.Cols), a.Cols)
 		} else {
 			denseRows(s.CW)
 			denseRows(s.U)
@@ -415,7 +413,7 @@ func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
 		}
 	}
 	if c := s.cs; c != nil {
-		compactRows(c.A, c.width(), c.cols.Cols)
+		compactRows(c.A, c.Width(), c.Cols.Cols)
 	} else {
 		dense(s.W)
 	}
@@ -424,9 +422,9 @@ func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
 		return
 	}
 	if a := s.avg; a != nil {
-		compactRows(a.W, len(a.cols), a.cols)
+		compactRows(a.W, len(a.Cols), a.Cols)
 		modelfile.Elems(w, s.CB)
-		compactRows(a.U, len(a.cols), a.cols)
+		compactRows(a.U, len(a.Cols), a.Cols)
 	} else {
 		dense(s.CW)
 		modelfile.Elems(w, s.CB)
@@ -435,8 +433,8 @@ func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
 	modelfile.Elems(w, s.UB)
 }
 
-// FileInfo describes a model file; Inspect returns it.
-type FileInfo struct {
+// fileDesc describes a model file; Inspect returns it.
+type fileDesc struct {
 	Version   int       // format version
 	ElemBits  int       // 32 or 64: the Model type parameter that reads it
 	Kind      Kind      // model kind
@@ -448,7 +446,7 @@ type FileInfo struct {
 
 // header is the decoded fixed part of a linear model's file.
 type header struct {
-	FileInfo
+	fileDesc
 	flags   byte
 	scaling Scaling
 	state   bool // the training state follows the labels
@@ -463,8 +461,8 @@ type header struct {
 func averagingState(algo Algorithm, state bool) bool { return state && algo == Averaged }
 
 // fileInfo returns the description of a header.
-func fileInfo(h *modelfile.Header) FileInfo {
-	return FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
+func fileInfo(h *modelfile.Header) fileDesc {
+	return fileDesc{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
 		Dims: h.Dims, Labels: h.Labels, Vectors: h.Count}
 }
 
@@ -474,7 +472,7 @@ func fileInfo(h *modelfile.Header) FileInfo {
 func parseHeader(data []byte) (header, *modelfile.Reader, error) {
 	var h header
 	mh, r, err := fileErrs.Open(data)
-	h.FileInfo = fileInfo(&mh)
+	h.fileDesc = fileInfo(&mh)
 	if err != nil {
 		return h, nil, err
 	}
@@ -547,38 +545,6 @@ func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 		sz.Add(sz.Mul(rows, d+1), esize)
 	}
 	return 0, nil
-}
-
-// Inspect checks a model file's header, size and checksum and describes
-// it, without decoding the weights: a command line can pick the Model
-// element type from ElemBits. Errors are as for UnmarshalBinary; for a file
-// of a kernel model (Kind ≥ 16) the error wraps ErrMismatch and the
-// returned FileInfo still names its kind, element type and version.
-func Inspect(data []byte) (FileInfo, error) {
-	h, _, err := parseHeader(data)
-	return h.FileInfo, err
-}
-
-// EncodedSize returns the length in bytes of the binary model file, linear
-// or kernel, that begins with prefix, as its header implies it, so that a
-// reader can reject a bad file from its first bytes and then read no more
-// of it than that: it never needs the whole file.
-//
-// The 40-byte header gives the size of every file but a voted kernel
-// model's, which also depends on per-class counts that follow the support
-// vectors. When prefix is too short to tell, EncodedSize returns size 0 and
-// need > len(prefix), the number of leading bytes it must see: call it
-// again with at least that many (need is 40 for an empty prefix; it is
-// itself implied by the header, so it never exceeds the file's size).
-// Once it returns size > 0 (need 0), a file of any other length is
-// truncated or padded.
-//
-// Errors wrap ErrCorrupt (a bad magic, header fields no decoder accepts, a
-// size beyond an int64) or ErrVersion. A header EncodedSize accepts is not
-// a valid model yet: the checksum and the body are checked by
-// UnmarshalBinary, which rejects every file EncodedSize rejects.
-func EncodedSize(prefix []byte) (size, need int64, err error) {
-	return fileErrs.EncodedSize(prefix)
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m,
@@ -682,11 +648,11 @@ func (s *state[T]) readColumns(r *modelfile.Reader, h *header, size int, elems f
 	if err := checkFinite(A, s.B); err != nil {
 		return err
 	}
-	s.cs = newCompactServed(usedcols.FromSorted(cols, h.Dims), A, h.Dims)
+	s.cs = linmodel.NewCompactServed(usedcols.FromSorted(cols, h.Dims), A, h.Dims)
 	if !averagingState(h.Algorithm, h.state) {
 		return nil
 	}
-	a := &compactAvg[T]{cols: cols, W: elems(h.rows*u, "running weights")}
+	a := &linmodel.CompactAvg[T]{Cols: cols, W: elems(h.rows*u, "running weights")}
 	s.CB = elems(h.rows, "running biases")
 	a.U = elems(h.rows*u, "averaging sums")
 	s.UB = elems(h.rows, "bias sums")
@@ -792,10 +758,10 @@ func (s *state[T]) check() error {
 		}
 		return checkFinite(s.V, s.VB)
 	}
-	if c := s.cs; c != nil && s.W == nil && len(s.B) == r && len(c.A) == r*c.width() && s.CW == nil && s.V == nil {
+	if c := s.cs; c != nil && s.W == nil && len(s.B) == r && len(c.A) == r*c.Width() && s.CW == nil && s.V == nil {
 		// readColumns checked the compact rows and an averaging state's
 		// consistency; the sizes of that state remain.
-		if a := s.avg; a != nil && (len(a.W) != r*len(a.cols) || len(a.U) != len(a.W) || len(s.CB) != r || len(s.UB) != r) {
+		if a := s.avg; a != nil && (len(a.W) != r*len(a.Cols) || len(a.U) != len(a.W) || len(s.CB) != r || len(s.UB) != r) {
 			return fmt.Errorf("%w: inconsistent averaging state sizes", ErrCorrupt)
 		}
 		return nil
@@ -935,16 +901,10 @@ type jsonVoted[T Float] struct {
 
 const jsonFormat = "rosenblatt-perceptron"
 
-// jsonAbsent and jsonKernelAbsent are the members of the two families'
-// documents that may be null, meaning absent or empty, as MarshalJSON may
-// write an empty list and encoding/json reads it; a null anywhere else is
-// ErrCorrupt. (A linear model's "steps" is a number, a kernel model's
-// voted "steps" a list.)
-var (
-	jsonAbsent       = []string{"averaging", "voted", "vectors", "biases", "counts"}
-	jsonKernelAbsent = []string{"support_indices", "support_vectors", "sparse_support_vectors", "features", "values",
-		"coefficients", "biases", "voted", "mistakes", "steps", "prefixes", "counts"}
-)
+// jsonAbsent are the members of a document that may be null, meaning
+// absent or empty, as MarshalJSON may write an empty list and
+// encoding/json reads it; a null anywhere else is ErrCorrupt.
+var jsonAbsent = []string{"averaging", "voted", "vectors", "biases", "counts"}
 
 // MarshalJSON encodes the model as a JSON document for people and other
 // tools: format, version (2; 3 with bias_feature), type ("float32"/"float64"),
@@ -1025,7 +985,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	default:
 		return fmt.Errorf("%w: kind %q", ErrCorrupt, j.Kind)
 	}
-	a, err := ParseAlgorithm(j.Algorithm)
+	a, err := parseAlgorithm(j.Algorithm)
 	if err != nil {
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}

@@ -1,4 +1,4 @@
-package perceptron
+package linear
 
 import (
 	"fmt"
@@ -19,11 +19,6 @@ import (
 //     sample is Online's step; with Normalize x is the scaled sample and
 //     the bias step is scaled alike).
 //
-// The tie rule is Rosenblatt's: a score of exactly 0 is a mistake for
-// either label, which is what lets a perceptron start from w = 0.
-// Predict answers −1 for it, and an Update with y = −1 on a sample scoring
-// 0 still moves w (by −η·x): by design, not a disagreement between the
-// two.
 //   - Averaged models keep averaging: the running perceptron (w, b) takes
 //     the step above, and the served weights become the average over one
 //     more sample, w − u/c with c + 1 samples. Every Update therefore
@@ -38,6 +33,12 @@ import (
 //   - The Argmax kind takes the multiclass perceptron's step (averaged,
 //     for an averaged model); one-vs-rest applies the rule to each class's
 //     binary problem.
+//
+// The tie rule is Rosenblatt's: a score of exactly 0 is a mistake for
+// either label, which is what lets a perceptron start from w = 0.
+// Predict answers −1 for it, and an Update with y = −1 on a sample scoring
+// 0 still moves w (by −η·x): by design, not a disagreement between the
+// two.
 //
 // A normalising model scales x as training scaled its samples. A sequence
 // of Updates on the samples of a stream, after training on its beginning
@@ -108,7 +109,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	}
 	if !allFinite(ns.W) || !allFinite(ns.B) || !allFinite(ns.CW) || !allFinite(ns.CB) ||
 		!allFinite(ns.U) || !allFinite(ns.UB) || !allFinite(ns.V) || !allFinite(ns.VB) {
-		return false, fmt.Errorf("%w: Update: the step (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, elemType[T]())
+		return false, fmt.Errorf("%w: Update: the step (η = %v) makes the weights non-finite in %s; the model is unchanged", ErrDiverged, s.eta, typeName[T]())
 	}
 	m.st.Store(ns)
 	return changed, nil

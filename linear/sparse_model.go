@@ -1,7 +1,8 @@
-package perceptron
+package linear
 
 import (
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
@@ -54,7 +55,7 @@ func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
 	d := s.d
 	if !s.voted() {
 		if s.cs != nil {
-			return s.k.DotSparse(x.idx, x.val, s.cs.row(k))*mul + s.B[k]*bmul
+			return s.k.DotSparse(x.idx, x.val, s.cs.Row(k))*mul + s.B[k]*bmul
 		}
 		return s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul + s.B[k]*bmul
 	}
@@ -116,9 +117,9 @@ func (m *Model[T]) PredictSparse(x dataset.SparseRow[T]) (int, error) {
 	}
 	v := vec[T]{idx: x.Idx, val: x.Val}
 	if s.cs != nil {
-		var ci compactIdx
-		defer ci.release()
-		v.idx = compactIdxOf(&ci, s.cs, v.idx)
+		var ci linmodel.CompactIdx
+		defer ci.Release()
+		v.idx = linmodel.CompactIdxOf(&ci, s.cs, v.idx)
 	}
 	return s.predictSparse(v)
 }
@@ -138,9 +139,9 @@ func (m *Model[T]) ScoresSparse(dst []T, x dataset.SparseRow[T]) error {
 	}
 	v := vec[T]{idx: x.Idx, val: x.Val}
 	if s.cs != nil {
-		var ci compactIdx
-		defer ci.release()
-		v.idx = compactIdxOf(&ci, s.cs, v.idx)
+		var ci linmodel.CompactIdx
+		defer ci.Release()
+		v.idx = linmodel.CompactIdxOf(&ci, s.cs, v.idx)
 	}
 	mul, bmul := s.sampleScale(v.val)
 	for k := range dst {
@@ -218,7 +219,7 @@ func (m *Model[T]) ScoresBatchSparse(dst []T, X *dataset.CSR[T]) error {
 	W, idx := s.W, X.Idx
 	if s.cs != nil {
 		W, idx = s.cs.A, make([]int32, X.Ptr[X.Rows])
-		s.cs.remap(idx, X.Idx[:len(idx)])
+		s.cs.Remap(idx, X.Idx[:len(idx)])
 	}
 	switch {
 	case s.voted():

@@ -1,4 +1,4 @@
-package perceptron
+package linear
 
 import (
 	"errors"
@@ -11,46 +11,11 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// Kind is the shape of a model: how many weight vectors it has and how it
-// turns scores into a label. It is stored in model files.
-type Kind uint8
-
-// The model kinds of this package. Values 16 and above are reserved for
-// kernel (dual) models.
-const (
-	// KindBinary is one classifier with labels −1 and +1.
-	KindBinary Kind = 1
-	// KindOneVsRest is one binary classifier per class; the prediction is
-	// the class with the highest score.
-	KindOneVsRest Kind = 2
-	// KindArgmax is the multiclass perceptron: one weight vector per class,
-	// the prediction is the class with the highest score.
-	KindArgmax Kind = 3
-)
-
-// String returns "binary", "ovr" or "argmax", or for the kernel models
-// "kernel-binary", "kernel-ovr" or "kernel-argmax".
-func (k Kind) String() string {
-	switch k {
-	case KindBinary:
-		return "binary"
-	case KindOneVsRest:
-		return "ovr"
-	case KindArgmax:
-		return "argmax"
-	case KindKernelBinary:
-		return "kernel-binary"
-	case KindKernelOneVsRest:
-		return "kernel-ovr"
-	case KindKernelArgmax:
-		return "kernel-argmax"
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
 
 // Model is a trained linear classifier: binary, one-vs-rest or multiclass
 // (argmax), plain or voted, for element type T.
@@ -118,11 +83,11 @@ type state[T Float] struct {
 	U, UB     []T
 	// avg, if not nil, holds CW and U compactly (CW and U are then nil):
 	// see compactAvg and averaging.
-	avg *compactAvg[T]
+	avg *linmodel.CompactAvg[T]
 	// cs, if not nil, holds the served weights compactly (W is then nil):
 	// see compactServed. Only the sparse methods read it (loadSparse);
 	// load gives everything else a snapshot with W formed (dense).
-	cs *compactServed[T]
+	cs *linmodel.CompactServed[T]
 }
 
 // hasState reports whether the snapshot holds the training state of its
@@ -144,8 +109,12 @@ func (s *state[T]) rows() int {
 
 func (s *state[T]) voted() bool { return s.algo == Voted }
 
-func newModel[T Float](s *state[T]) *Model[T] {
-	s.k = kernelsFor[T](nil)
+func newModel[T Float](s *state[T]) *Model[T] { return newModelOn(nil, s) }
+
+// newModelOn returns the model of s predicting on implementation impl
+// (nil: the active one).
+func newModelOn[T Float](impl *kernel.Impl, s *state[T]) *Model[T] {
+	s.k = kernelsFor[T](impl)
 	m := new(Model[T])
 	m.st.Store(s)
 	return m
@@ -181,7 +150,7 @@ func (m *Model[T]) loadSparse() (*state[T], error) {
 // weights, and publishes it if s is still the model's.
 func (m *Model[T]) dense(s *state[T]) *state[T] {
 	ns := *s
-	ns.W, ns.cs = s.cs.denseW(), nil
+	ns.W, ns.cs = s.cs.DenseW(), nil
 	m.st.CompareAndSwap(s, &ns)
 	return &ns
 }
@@ -274,7 +243,7 @@ func (m *Model[T]) Weights(k int) ([]T, T) {
 	}
 	if s.cs != nil { // the row alone, not the model's dense weights
 		w := make([]T, s.d)
-		s.cs.scatterRow(w, k)
+		s.cs.ScatterRow(w, k)
 		return w, s.B[k]
 	}
 	return slices.Clone(s.W[k*s.d : (k+1)*s.d]), s.B[k]

@@ -1,11 +1,11 @@
-package perceptron
+package linear
 
 import (
 	"fmt"
 	"slices"
 )
 
-// LinearState is the whole state of a linear (not voted) model: the
+// State is the whole state of a linear (not voted) model: the
 // served weights and biases and the training state that Update continues
 // (an averaged model's running weights CW, CB and averaging sums U, UB).
 // It is how a program that applies the model's online rule itself (package
@@ -15,7 +15,7 @@ import (
 // Rows are score rows: 1 for KindBinary, len(Labels) otherwise; W, CW and
 // U hold Rows×Dims values row-major, B, CB and UB Rows values. CW, CB, U
 // and UB are nil unless Algorithm is Averaged.
-type LinearState[T Float] struct {
+type State[T Float] struct {
 	Kind        Kind
 	Algorithm   Algorithm
 	Dims        int
@@ -31,25 +31,25 @@ type LinearState[T Float] struct {
 }
 
 // Rows returns the number of score rows.
-func (st *LinearState[T]) Rows() int {
+func (st *State[T]) Rows() int {
 	if st.Kind == KindBinary {
 		return 1
 	}
 	return len(st.Labels)
 }
 
-// LinearState returns a copy of the model's state. A voted model has no
+// State returns a copy of the model's state. A voted model has no
 // linear state (ErrUnsupported); an untrained Model is ErrUntrained.
-func (m *Model[T]) LinearState() (LinearState[T], error) {
+func (m *Model[T]) State() (State[T], error) {
 	s, err := m.load()
 	if err != nil {
-		return LinearState[T]{}, err
+		return State[T]{}, err
 	}
 	if s.voted() {
-		return LinearState[T]{}, fmt.Errorf("%w: a voted model has no linear state", ErrUnsupported)
+		return State[T]{}, fmt.Errorf("%w: a voted model has no linear state", ErrUnsupported)
 	}
 	s = s.withDenseAveraging()
-	return LinearState[T]{
+	return State[T]{
 		Kind: s.kind, Algorithm: s.algo, Dims: s.d, Labels: slices.Clone(s.labels),
 		Bias: s.bias, BiasFeature: s.bfeat, Scaling: s.scaling, Eta: s.eta, Steps: s.steps,
 		W: slices.Clone(s.W), B: slices.Clone(s.B),
@@ -57,12 +57,12 @@ func (m *Model[T]) LinearState() (LinearState[T], error) {
 	}, nil
 }
 
-// NewLinear returns the model of state st (its slices copied). Its files
+// New returns the model of state st (its slices copied). Its files
 // keep the training state (as with Options.Resumable) when st has one
 // (Steps > 0). A state of the wrong shape is ErrOption.
-func NewLinear[T Float](st LinearState[T]) (*Model[T], error) {
+func New[T Float](st State[T]) (*Model[T], error) {
 	bad := func(f string, a ...any) error {
-		return fmt.Errorf("%w: NewLinear: %s", ErrOption, fmt.Sprintf(f, a...))
+		return fmt.Errorf("%w: New: %s", ErrOption, fmt.Sprintf(f, a...))
 	}
 	switch {
 	case st.Kind != KindBinary && st.Kind != KindOneVsRest && st.Kind != KindArgmax:
