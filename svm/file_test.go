@@ -382,20 +382,6 @@ func TestNewModelIndex(t *testing.T) {
 	}
 }
 
-// TestParseCStrict: ParseC takes a whole number or inf, nothing after it.
-func TestParseCStrict(t *testing.T) {
-	for _, s := range []string{"1x", "1,5", "2 3", "", "nan", "-inf", "0"} {
-		if c, err := ParseC(s); !errors.Is(err, ErrOption) {
-			t.Errorf("ParseC(%q) = %v, %v; want an error", s, c, err)
-		}
-	}
-	for s, want := range map[string]float64{" 2.5 ": 2.5, "1e3": 1000, "+Inf": math.Inf(1), "infinity": math.Inf(1)} {
-		if c, err := ParseC(s); err != nil || c != want {
-			t.Errorf("ParseC(%q) = %v, %v; want %v", s, c, err, want)
-		}
-	}
-}
-
 // TestLinearScoresBatch: ScoresBatch gives Scores' values row by row.
 func TestLinearScoresBatch(t *testing.T) {
 	_, linears, X, d := fileModels(t)

@@ -533,10 +533,6 @@ func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
 // (xᵢ, B): the unbiased maximum-margin problem of the nearest-point solver
 // with the linear kernel plus B² (see MaxMargin), one machine per class.
 func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
-	mode := BiasFeature
-	if cfg.B == 0 {
-		mode = BiasNone
-	}
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
@@ -557,7 +553,7 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 				yy[i] = 1
 			}
 		}
-		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
+		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, NoBias: cfg.B == 0, BiasFeature: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
 			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
 				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)

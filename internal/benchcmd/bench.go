@@ -123,7 +123,7 @@ type benchPath struct {
 // implName is the implementation that runs on this path.
 func (p benchPath) implName() string {
 	if p.im == nil {
-		return kernel.Active()
+		return kernel.ActiveImpl().Name()
 	}
 	return p.im.Name()
 }

@@ -80,7 +80,7 @@ func TestBenchQuickReport(t *testing.T) {
 	file, out := sharedQuickReport(t)
 	for _, s := range []string{
 		"rosenblatt bench:", "cores:", "usable", "caches:", "clock:", "GHz, measured by", "roofline", "peak f32",
-		"quick mode", "tiny", "kernel  type", "GFLOP/s", "flop/B", "%roof", "auto=" + kernel.Active(), "report saved to " + file,
+		"quick mode", "tiny", "kernel  type", "GFLOP/s", "flop/B", "%roof", "auto=" + kernel.ActiveImpl().Name(), "report saved to " + file,
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("table lacks %q:\n%s", s, out)
@@ -95,7 +95,7 @@ func TestBenchQuickReport(t *testing.T) {
 		t.Errorf("schema %q quick %v runs %d, want %q true 2", rep.Schema, rep.Quick, rep.Runs, benchSchema)
 	}
 	m := rep.Machine
-	if m.GOARCH != runtime.GOARCH || m.GOOS != runtime.GOOS || m.GoVersion != runtime.Version() || m.ActiveKernel != kernel.Active() {
+	if m.GOARCH != runtime.GOARCH || m.GOOS != runtime.GOOS || m.GoVersion != runtime.Version() || m.ActiveKernel != kernel.ActiveImpl().Name() {
 		t.Errorf("machine %+v does not describe this process", m)
 	}
 	if len(m.Features) == 0 && runtime.GOARCH == "amd64" {
@@ -186,7 +186,7 @@ func TestBenchQuickReport(t *testing.T) {
 		}
 		wantImpl := r.Path
 		if r.Path == autoPath {
-			wantImpl = kernel.Active()
+			wantImpl = kernel.ActiveImpl().Name()
 		}
 		if r.Impl != wantImpl {
 			t.Errorf("%s: impl %q, want %q", r.key(), r.Impl, wantImpl)
