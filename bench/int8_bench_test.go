@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -66,9 +67,9 @@ func int8Cases() []int8Case {
 	cs = append(cs,
 		int8Case{"DotU8I8", "auto", d, func() { int8Sink += kernel.DotU8I8(x, W[:d]) }},
 		int8Case{"DotsU8I8", "auto", K * d, func() { kernel.DotsU8I8(dst, W, x) }})
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if v.Available() {
-			add(v.Name(), kernel.OnInt8(v))
+			add(v.Name(), v.Kernels())
 		}
 	}
 	for _, im := range kernel.Impls() {

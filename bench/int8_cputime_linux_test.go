@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -40,11 +41,11 @@ func TestInt8CPUTime(t *testing.T) {
 	for i, c := range cs {
 		best[c.kernel+"/"+c.impl] = slices.Min(times[i])
 	}
-	parent := map[string]string{"auto": kernel.Active()}
-	for _, v := range kernel.Int8Impls() {
+	parent := map[string]string{"auto": kernel.ActiveImpl().Name()}
+	for _, v := range kerneltest.Int8Impls() {
 		parent[v.Name()] = v.Impl().Name()
 	}
-	fmt.Printf("CPU: %s; active: %s, int8 %s; d = %d, Dots: %d classes\n", cpuName(), kernel.Active(), kernel.ActiveInt8(), int8D, int8Classes)
+	fmt.Printf("CPU: %s; active: %s, int8 %s; d = %d, Dots: %d classes\n", cpuName(), kernel.ActiveImpl().Name(), kernel.ActiveImpl().Int8(), int8D, int8Classes)
 	for i, c := range cs {
 		v := slices.Clone(times[i])
 		slices.Sort(v)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/quant"
@@ -70,7 +71,7 @@ func (c *quantCase) int8(im *kernel.Int8Impl) (u8, i8, f32 func() (int, error)) 
 // on im (DotsU8I8 of the model's weights and the unsigned sample), so
 // that a table shows what PredictU8 adds to it.
 func (c *quantCase) kernelOnly(im *kernel.Int8Impl) func() (int, error) {
-	k := kernel.OnInt8(im)
+	k := im.Kernels()
 	r, d := c.q.NumScores(), c.q.Dims()
 	W := make([]int8, 0, r*d)
 	for i := range r {
@@ -109,8 +110,8 @@ func BenchmarkQuantPredict(b *testing.B) {
 				}
 			})
 		}
-		bench("float32="+kernel.Active(), c.float32)
-		for _, im := range kernel.Int8Impls() {
+		bench("float32="+kernel.ActiveImpl().Name(), c.float32)
+		for _, im := range kerneltest.Int8Impls() {
 			if !im.Available() || im.Name() == "generic" {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -36,8 +37,8 @@ func TestQuantPredictCPUTime(t *testing.T) {
 	var cs []cand
 	for _, d := range []int{768, 784} {
 		c := newQuantCase(t, d)
-		cs = append(cs, cand{d, "float32 Predict", kernel.Active(), c.float32})
-		for _, im := range kernel.Int8Impls() {
+		cs = append(cs, cand{d, "float32 Predict", kernel.ActiveImpl().Name(), c.float32})
+		for _, im := range kerneltest.Int8Impls() {
 			if !im.Available() || im.Name() == "generic" {
 				continue
 			}
@@ -65,11 +66,11 @@ func TestQuantPredictCPUTime(t *testing.T) {
 		}
 	}
 	belongs := map[string]string{}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		belongs[v.Name()] = v.Impl().Name()
 	}
 	fmt.Printf("CPU: %s; active: %s, int8 %s; 10-class one-vs-rest Predict, fastest of %d rounds of %d calls (thread CPU time)\n",
-		cpuName(), kernel.Active(), kernel.ActiveInt8(), rounds, calls)
+		cpuName(), kernel.ActiveImpl().Name(), kernel.ActiveImpl().Int8(), rounds, calls)
 	ref := map[int]float64{}
 	for i, c := range cs {
 		if c.name == "float32 Predict" {
@@ -80,8 +81,8 @@ func TestQuantPredictCPUTime(t *testing.T) {
 		v := slices.Clone(times[i])
 		slices.Sort(v)
 		line := fmt.Sprintf("d=%d %-26s %-11s min %8.1f ns  median %8.1f ns", c.d, c.name, c.impl, v[0], v[len(v)/2])
-		if c.name != "float32 Predict" && belongs[c.impl] == kernel.Active() {
-			line += fmt.Sprintf("  %.2fx float32 Predict on %s", ref[c.d]/v[0], kernel.Active())
+		if c.name != "float32 Predict" && belongs[c.impl] == kernel.ActiveImpl().Name() {
+			line += fmt.Sprintf("  %.2fx float32 Predict on %s", ref[c.d]/v[0], kernel.ActiveImpl().Name())
 		}
 		fmt.Println(line)
 	}

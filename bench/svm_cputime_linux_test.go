@@ -48,7 +48,7 @@ func TestSVMFashionCPUTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub := train.Subset(10000)
-	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub.X, sub.Cols)}, C: 1, Multiclass: svm.OneVsOne}
+	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub)}, C: 1, Multiclass: svm.OneVsOne}
 	for r := 0; r < rounds; r++ {
 		runtime.GC()
 		w0, c0 := time.Now(), processCPU()
@@ -63,6 +63,6 @@ func TestSVMFashionCPUTime(t *testing.T) {
 		}
 		w2, c2 := time.Now(), processCPU()
 		fmt.Printf("rosenblatt svm %s GOMAXPROCS=%d ovo rbf: fit wall %.3f s cpu %.3f s, predict wall %.3f s cpu %.3f s, test accuracy %.4f, support vectors %d\n",
-			kernel.Active(), runtime.GOMAXPROCS(0), w1.Sub(w0).Seconds(), (c1 - c0).Seconds(), w2.Sub(w1).Seconds(), (c2 - c1).Seconds(), acc, m.NumSupport())
+			kernel.ActiveImpl().Name(), runtime.GOMAXPROCS(0), w1.Sub(w0).Seconds(), (c1 - c0).Seconds(), w2.Sub(w1).Seconds(), (c2 - c1).Seconds(), acc, m.NumSupport())
 	}
 }

@@ -32,9 +32,9 @@ func TestVecCPUTime(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	fmt.Printf("CPU: %s; active: %s\n", cpuName(), kernel.Active())
+	fmt.Printf("CPU: %s; active: %s\n", cpuName(), kernel.ActiveImpl().Name())
 	l1 := l1ReadGBs(rounds)
-	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s\n", kernel.Active(), l1)
+	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s\n", kernel.ActiveImpl().Name(), l1)
 	vecCPUTime[float32](rounds, l1)
 	vecCPUTime[float64](rounds, l1)
 }

@@ -418,3 +418,85 @@ func TestCSRCheckShape(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLIBSVMDirect reads each real file dense with and without the
+// feature count: with it the reader parses straight into the rows of the
+// matrix (growing it row by row), without it through sparse rows; both
+// must give the same matrix, and an index above the count must still be
+// refused. Each file is read as it is and repeated to fill several of
+// the direct read's chunks of rows.
+func TestReadLIBSVMDirect(t *testing.T) {
+	for _, f := range realFiles {
+		t.Run(f.name, func(t *testing.T) {
+			one := readTestdata(t, f.name)
+			for _, in := range [][]byte{one, bytes.Repeat(one, 3*directChunk/(f.rows*f.cols)+1)} {
+				testReadLIBSVMDirect(t, in)
+			}
+		})
+	}
+}
+
+func testReadLIBSVMDirect(t *testing.T, in []byte) {
+	t.Helper()
+	want, err := ReadLIBSVM[float64](bytes.NewReader(in), LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadLIBSVM[float64](bytes.NewReader(in), LIBSVMOptions{Cols: want.Cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameDense(got, want) || len(got.X) != cap(got.X) {
+		t.Fatalf("%d rows read with Cols %d differ from the read without (or have spare capacity)", want.Rows, want.Cols)
+	}
+	if _, err := ReadLIBSVM[float64](bytes.NewReader(in), LIBSVMOptions{Cols: want.Cols - 1}); !errors.Is(err, ErrTooManyFeatures) {
+		t.Fatalf("Cols %d below the largest index: err = %v, want ErrTooManyFeatures", want.Cols-1, err)
+	}
+}
+
+// TestScanLIBSVM reads each real file (and the file repeated) in blocks
+// of several sizes: the blocks, put together, are ReadLIBSVM's matrix with
+// the same Cols; an error of the callback stops the read and is returned;
+// a malformed line is reported after the blocks before it.
+func TestScanLIBSVM(t *testing.T) {
+	for _, f := range realFiles {
+		one := readTestdata(t, f.name)
+		in := bytes.Repeat(one, 5)
+		want, err := ReadLIBSVM[float64](bytes.NewReader(in), LIBSVMOptions{Cols: f.cols + 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range []int{1, 7, 256, 100000} {
+			var x []float64
+			var y []int
+			err := ScanLIBSVM(bytes.NewReader(in), LIBSVMOptions{Cols: f.cols + 2}, block, func(d *Data[float64]) error {
+				if d.Rows < 1 || d.Rows > block || d.Cols != f.cols+2 || len(d.X) != d.Rows*d.Cols || len(d.Y) != d.Rows {
+					t.Fatalf("%s, blocks of %d: a block of %d rows, %d columns, %d values, %d labels", f.name, block, d.Rows, d.Cols, len(d.X), len(d.Y))
+				}
+				x, y = append(x, d.X...), append(y, d.Y...)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := (&Data[float64]{X: x, Y: y, Rows: len(y), Cols: f.cols + 2}); !sameDense(got, want) {
+				t.Fatalf("%s, blocks of %d: the blocks differ from ReadLIBSVM's matrix", f.name, block)
+			}
+		}
+		stop := errors.New("stop")
+		calls := 0
+		if err := ScanLIBSVM(bytes.NewReader(in), LIBSVMOptions{Cols: f.cols}, 10, func(*Data[float64]) error { calls++; return stop }); err != stop || calls != 1 {
+			t.Fatalf("%s: a callback's error: err = %v after %d calls, want stop after 1", f.name, err, calls)
+		}
+		bad := append(slices.Clip(in), "1 1:x\n"...)
+		rows := 0
+		err = ScanLIBSVM(bytes.NewReader(bad), LIBSVMOptions{Cols: f.cols}, 64, func(d *Data[float64]) error { rows += d.Rows; return nil })
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) || pe.Line != bytes.Count(in, []byte{'\n'})+1 || rows != want.Rows/64*64 {
+			t.Fatalf("%s: a bad last line: err = %v after %d rows", f.name, err, rows)
+		}
+	}
+	if err := ScanLIBSVM(strings.NewReader("1 1:1\n"), LIBSVMOptions{}, 10, func(*Data[float64]) error { return nil }); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("without Cols: err = %v, want ErrInvalid", err)
+	}
+}

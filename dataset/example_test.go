@@ -116,3 +116,14 @@ func ExampleAlloc() {
 	// Output:
 	// <nil> [3 2 1]
 }
+
+// FromRows turns [][]T rows into the row-major Data the trainers take.
+func ExampleFromRows() {
+	d, err := dataset.FromRows([][]float64{{1, 2}, {3, 4}, {5, 6}}, []int{1, -1, 1})
+	fmt.Println(d.X, d.Rows, d.Cols, d.Y, err)
+	_, err = dataset.FromRows([][]float64{{1, 2}, {3}}, nil)
+	fmt.Println(errors.Is(err, dataset.ErrRagged))
+	// Output:
+	// [1 2 3 4 5 6] 3 2 [1 -1 1] <nil>
+	// true
+}

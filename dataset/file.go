@@ -154,6 +154,18 @@ func LoadLIBSVM[T kernel.Float](path string, opts LIBSVMOptions) (*Data[T], erro
 	return readFile(path, opts.MaxGzipRatio, func(r io.Reader) (*Data[T], error) { return ReadLIBSVM[T](r, opts) })
 }
 
+// ScanLIBSVMFile reads the LIBSVM / SVMlight file at path with ScanLIBSVM,
+// as LoadLIBSVM does with ReadLIBSVM.
+func ScanLIBSVMFile[T kernel.Float](path string, opts LIBSVMOptions, blockRows int, fn func(*Data[T]) error) error {
+	if opts.File == "" {
+		opts.File = path
+	}
+	_, err := readFile(path, opts.MaxGzipRatio, func(r io.Reader) (struct{}, error) {
+		return struct{}{}, ScanLIBSVM(r, opts, blockRows, fn)
+	})
+	return err
+}
+
 // LoadLIBSVMSparse reads the LIBSVM / SVMlight file at path with
 // ReadLIBSVMSparse, as LoadLIBSVM does with ReadLIBSVM.
 func LoadLIBSVMSparse[T kernel.Float](path string, opts LIBSVMOptions) (*CSR[T], error) {

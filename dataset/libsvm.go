@@ -160,6 +160,39 @@ func ReadLIBSVMSparse[T kernel.Float](r io.Reader, opts LIBSVMOptions) (*CSR[T],
 // parseLIBSVM reads r into a parser's sparse rows, with the dense bounds
 // unless sparse is set.
 func parseLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse bool) (*libsvmParser[T], error) {
+	return parseLIBSVMInto[T](r, opts, sparse, nil, 0)
+}
+
+// blockError carries the error of a ScanLIBSVM callback through parseLine.
+type blockError struct{ err error }
+
+func (e *blockError) Error() string { return e.err.Error() }
+
+// ScanLIBSVM reads r as ReadLIBSVM does with opts.Cols > 0, but hands the
+// rows to fn in order, in blocks of at most blockRows rows, instead of
+// returning one matrix: memory is that of one block (and the labels),
+// however long the input. The block's X and Y are reused after fn returns;
+// fn must not keep them. An error of fn stops the read and is returned as
+// it is; a parse error is returned after fn has seen the blocks before its
+// line. Cols must be given (> 0), and blockRows > 0, else the error wraps
+// ErrInvalid.
+func ScanLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions, blockRows int, fn func(*Data[T]) error) error {
+	if opts.Cols <= 0 || blockRows <= 0 {
+		return &ParseError{File: opts.File, Err: errorf(ErrInvalid, "ScanLIBSVM needs Cols > 0 and blockRows > 0 (Cols %d, blockRows %d)", opts.Cols, blockRows)}
+	}
+	p, err := parseLIBSVMInto[T](r, opts, false, fn, blockRows)
+	if err != nil {
+		return err
+	}
+	if len(p.x) > 0 {
+		return p.flush()
+	}
+	return nil
+}
+
+// parseLIBSVMInto is parseLIBSVM, handing the rows to block as they are
+// read if block is set (then opts.Cols > 0).
+func parseLIBSVMInto[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse bool, block func(*Data[T]) error, blockRows int) (*libsvmParser[T], error) {
 	if opts.Cols < 0 || opts.MaxValues < 0 || opts.MaxLineBytes < 0 {
 		return nil, &ParseError{File: opts.File,
 			Err: errorf(ErrInvalid, "invalid options: Cols %d, MaxValues %d, MaxLineBytes %d",
@@ -169,7 +202,8 @@ func parseLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse bool) (
 	if maxValues == 0 && !sparse {
 		maxValues = DefaultMaxValues
 	}
-	p := &libsvmParser[T]{opts: opts, sparse: sparse, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols, ptr: []int{0}}
+	p := &libsvmParser[T]{opts: opts, sparse: sparse, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols, ptr: []int{0},
+		direct: !sparse && opts.Cols > 0, block: block, blockRows: blockRows}
 	lr := newLineReader(r, opts.MaxLineBytes)
 	for {
 		line, err := lr.next()
@@ -181,6 +215,9 @@ func parseLIBSVM[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse bool) (
 		}
 		p.line = lr.n
 		if err := p.parseLine(line); err != nil {
+			if be, ok := err.(*blockError); ok {
+				return nil, be.err
+			}
 			pe := err.(*ParseError)
 			pe.File, pe.Line = opts.File, lr.n
 			return nil, pe
@@ -213,6 +250,18 @@ type libsvmParser[T kernel.Float] struct {
 	ptr       []int   // ptr[i] = start of row i in idx and val; one more than the rows
 	idx       []int32 // 0-based feature indices
 	val       []T
+	// direct: the rows are wanted dense and their width is known (Cols),
+	// so each line is parsed straight into its row of x, without the
+	// sparse rows and their copy into a matrix.
+	direct bool
+	chunks [][]T // full chunks of rows
+	done   int   // the values in chunks
+	x      []T   // the chunk being filled
+	// block, if set, takes each chunk of blockRows rows as it fills
+	// (ScanLIBSVM): the chunk is then cleared and reused.
+	block     func(*Data[T]) error
+	blockRows int
+	blockY    int // the first row of the chunk being filled
 }
 
 // checkDense applies the default rule of LIBSVMOptions.MaxValues to the
@@ -262,6 +311,13 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 	rows := len(p.labels) + 1
 	if n, ok := mulOK(rows, p.cols); !p.sparse && (!ok || n > p.maxValues) {
 		return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, p.cols, p.maxValues)
+	}
+	base := 0 // the start of the row in x, if direct
+	if p.direct {
+		if err := p.growRow(); err != nil {
+			return &blockError{err}
+		}
+		base = len(p.x) - p.cols
 	}
 	prev := 0
 	for {
@@ -322,18 +378,77 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 		if err != nil {
 			return at(vstart, errKind(err), "%s", err.(*kindError).msg)
 		}
+		if p.direct {
+			p.x[base+j-1] = v
+			continue
+		}
 		p.idx = pages.Append(p.idx, int32(j-1))
 		p.val = pages.Append(p.val, v)
 	}
 	p.labels = append(p.labels, label)
-	p.ptr = append(p.ptr, len(p.idx))
+	if !p.direct {
+		p.ptr = append(p.ptr, len(p.idx))
+	}
 	return nil
+}
+
+// directChunk is the number of values of a chunk of a direct read's rows
+// (rounded down to whole rows, at least one): 512 KiB of float64.
+const directChunk = 1 << 16
+
+// growRow appends a row of p.cols zeros to p.x, starting a new chunk when
+// the current one is full: the rows are copied once, into the matrix,
+// where a matrix grown by append would copy them about four times. A chunk
+// holds at most the values the bound p.maxValues leaves (the caller
+// checked that the row is within it).
+func (p *libsvmParser[T]) growRow() error {
+	n := p.cols
+	if p.block != nil && len(p.x)+n > cap(p.x) {
+		if len(p.x) > 0 {
+			if err := p.flush(); err != nil {
+				return err
+			}
+			clear(p.x)
+			p.x = p.x[:0]
+		} else {
+			p.x = make([]T, 0, p.blockRows*n)
+		}
+	}
+	if len(p.x)+n > cap(p.x) {
+		if len(p.x) > 0 {
+			p.chunks = append(p.chunks, p.x)
+			p.done += len(p.x)
+		}
+		c := max(directChunk/n, 1) * n
+		c = max(min(c, p.maxValues-p.done), n)
+		p.x = make([]T, 0, c)
+	}
+	p.x = p.x[:len(p.x)+n]
+	return nil
+}
+
+// flush hands the rows of the chunk being filled to p.block.
+func (p *libsvmParser[T]) flush() error {
+	rows := len(p.x) / p.cols
+	y := p.labels[p.blockY : p.blockY+rows : p.blockY+rows]
+	p.blockY += rows
+	return p.block(&Data[T]{X: p.x, Y: y, Rows: rows, Cols: p.cols})
 }
 
 // dense expands the sparse rows into a Data.
 func (p *libsvmParser[T]) dense() *Data[T] {
 	rows, cols := len(p.labels), p.cols
-	x := Alloc[T](rows * cols) // rows*cols <= maxValues was checked while parsing
+	if p.direct && len(p.chunks) == 0 {
+		return &Data[T]{X: p.x[: rows*cols : rows*cols], Y: p.labels, Rows: rows, Cols: cols}
+	}
+	x := Alloc[T](rows * cols)
+	if p.direct {
+		n := 0
+		for _, c := range append(p.chunks, p.x) {
+			n += copy(x[n:], c)
+		}
+		return &Data[T]{X: x, Y: p.labels, Rows: rows, Cols: cols}
+	} // rows*cols <= maxValues was checked while parsing
 	for r := range rows {
 		row := x[r*cols : (r+1)*cols]
 		for k := p.ptr[r]; k < p.ptr[r+1]; k++ {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -68,4 +69,30 @@ func NewData[T kernel.Float](X []T, cols int, y []int) *Data[T] {
 		rows = len(X) / cols
 	}
 	return &Data[T]{X: X, Y: y, Rows: rows, Cols: cols}
+}
+
+// FromRows copies rows, one slice per row, into a Data of that many rows
+// (row-major, as the trainers take it) with labels y (nil for none;
+// otherwise one a row, shared, not copied). Rows of different lengths are
+// an error wrapping ErrRagged; no rows, or rows of no value, ErrEmpty;
+// labels that are not one a row, ErrMismatch.
+func FromRows[T kernel.Float](rows [][]T, y []int) (*Data[T], error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no rows", ErrEmpty)
+	}
+	cols := len(rows[0])
+	if cols == 0 {
+		return nil, fmt.Errorf("%w: row 0 has no values", ErrEmpty)
+	}
+	if y != nil && len(y) != len(rows) {
+		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrMismatch, len(y), len(rows))
+	}
+	X := make([]T, 0, len(rows)*cols)
+	for i, r := range rows {
+		if len(r) != cols {
+			return nil, fmt.Errorf("%w: row %d has %d values, row 0 has %d", ErrRagged, i, len(r), cols)
+		}
+		X = append(X, r...)
+	}
+	return &Data[T]{X: X, Y: y, Rows: len(rows), Cols: cols}, nil
 }

@@ -1,6 +1,10 @@
 package dataset
 
-import "testing"
+import (
+	"errors"
+	"slices"
+	"testing"
+)
 
 // TestRowsAt checks that a dense matrix and its CSR form agree on Dims and
 // on every value At gives, stored or not.
@@ -31,5 +35,32 @@ func TestRowsAt(t *testing.T) {
 			}()
 			r.At(0, 3)
 		}()
+	}
+}
+
+func TestFromRows(t *testing.T) {
+	rows := [][]float32{{1, 2}, {3, 4}}
+	d, err := FromRows(rows, nil)
+	if err != nil || d.Rows != 2 || d.Cols != 2 || d.Y != nil || !slices.Equal(d.X, []float32{1, 2, 3, 4}) {
+		t.Fatalf("FromRows = %+v, %v", d, err)
+	}
+	d.X[0] = 9
+	if rows[0][0] != 1 {
+		t.Fatal("FromRows shares the caller's rows")
+	}
+	for _, tc := range []struct {
+		rows [][]float32
+		y    []int
+		want error
+	}{
+		{nil, nil, ErrEmpty},
+		{[][]float32{{}}, nil, ErrEmpty},
+		{[][]float32{{1, 2}, {3}}, nil, ErrRagged},
+		{[][]float32{{1}, {2}, {3, 4}}, nil, ErrRagged},
+		{[][]float32{{1}, {2}}, []int{1}, ErrMismatch},
+	} {
+		if _, err := FromRows(tc.rows, tc.y); !errors.Is(err, tc.want) {
+			t.Fatalf("FromRows(%v, %v): %v, want %v", tc.rows, tc.y, err, tc.want)
+		}
 	}
 }

@@ -187,7 +187,7 @@ func fuzzFused10(t *testing.T, z uint8, data []byte) {
 	data0 := slices.Clone(data)
 	x, W := data[:d:d], asInt8(data[d:11*d:11*d])
 	var generic modelkern.Int8Kernels
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if v.Name() == "generic" {
 			generic = modelkern.OnInt8(v)
 		}

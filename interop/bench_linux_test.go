@@ -55,7 +55,8 @@ func bigLIBSVMModel() []byte {
 // (generated, see bigLIBSVMModel): MB/s of wall time (b.SetBytes), of the
 // thread's CPU time (cpu-MB/s) and of the whole process's CPU time, the
 // garbage collector's threads included (proc-cpu-MB/s, the figure to quote
-// under load).
+// under load). With GOMAXPROCS > 1 the support vectors are parsed in parts
+// on several goroutines, and cpu-MB/s counts only the calling thread's.
 func BenchmarkReadLIBSVM100MB(b *testing.B) {
 	data := bigLIBSVMModel()
 	runtime.LockOSThread() // the thread's CPU time is of this goroutine's thread

@@ -110,6 +110,7 @@ func TestBadFiles(t *testing.T) {
 		{"linear bias inf", rep(goodLIBLINEAR, "bias 1", "bias inf"), ErrSyntax, "line 5"},
 	}
 	for _, c := range cases {
+		badLIBSVM = append(badLIBSVM, c.file)
 		var err error
 		if strings.HasPrefix(c.name, "svm") {
 			_, err = ReadLIBSVM([]byte(c.file), nil)
@@ -120,6 +121,23 @@ func TestBadFiles(t *testing.T) {
 			t.Errorf("%s: %v, want %v naming %q", c.name, err, c.want, c.line)
 		}
 	}
+}
+
+// badLIBSVM collects the files of TestBadFiles (LIBSVM's and LIBLINEAR's).
+var badLIBSVM []string
+
+// badLIBSVMFiles returns the malformed LIBSVM files of TestBadFiles.
+func badLIBSVMFiles(t *testing.T) []string {
+	if badLIBSVM == nil {
+		t.Run("TestBadFiles", TestBadFiles)
+	}
+	var out []string
+	for _, f := range badLIBSVM {
+		if strings.HasPrefix(f, LIBSVMPrefix) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func fmt1(err error) string {

@@ -7,11 +7,13 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
 // LIBSVMPrefix is how a LIBSVM model file begins.
@@ -173,70 +175,10 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	}
 
 	// The support vectors: k−1 coefficients, then index:value pairs.
-	// Each coefficient takes at least two bytes: a total_sv the file does
-	// not hold costs no more than the file.
-	coef := make([]float64, 0, min(uint64(s)*uint64(k-1), uint64(len(data)-l.pos)/2))
-	csr := &dataset.CSR[float64]{Ptr: make([]int, 1, min(s, (len(data)-l.pos)/2)+1)}
-	// Every index:value pair has a colon: counting them sizes the sparse
-	// rows at once (at most a quarter of the bytes that follow).
-	nnz := bytes.Count(data[l.pos:], []byte{':'})
-	csr.Idx, csr.Val = make([]int32, 0, nnz), make([]float64, 0, nnz)
-	d := 0
-	var tk [][]byte // the tokens of a line, reused
-	for i := 0; i < s; i++ {
-		line, ok := l.next()
-		if !ok {
-			return nil, errf(l.n, ErrSyntax, "the file ends after %d of %d support vectors", i, s)
-		}
-		tk = appendFields(tk[:0], line)
-		if len(tk) < k-1 {
-			return nil, errf(l.n, ErrSyntax, "%d coefficients, want %d", len(tk), k-1)
-		}
-		for _, t := range tk[:k-1] {
-			v, err := number(l.n, t)
-			if err != nil {
-				return nil, err
-			}
-			coef = append(coef, v)
-		}
-		last := 0
-		for _, t := range tk[k-1:] {
-			is, vs, ok := bytes.Cut(t, []byte{':'})
-			if !ok {
-				return nil, errf(l.n, ErrSyntax, "%q is not index:value", truncate(t))
-			}
-			j, err := integer(l.n, is, 0, math.MaxInt32)
-			if err != nil {
-				return nil, err
-			}
-			if j == 0 {
-				return nil, errf(l.n, ErrSyntax, "index 0 (LIBSVM's indices start at 1)")
-			}
-			if j <= last {
-				return nil, errf(l.n, ErrSyntax, "index %d after %d: indices must increase", j, last)
-			}
-			last = j
-			v, err := number(l.n, vs)
-			if err != nil {
-				return nil, err
-			}
-			csr.Idx = append(csr.Idx, int32(j-1))
-			csr.Val = append(csr.Val, v)
-		}
-		d = max(d, last)
-		csr.Ptr = append(csr.Ptr, len(csr.Idx))
+	coef, csr, d, err := readSupport(data[l.pos:], l.n, s, k)
+	if err != nil {
+		return nil, err
 	}
-	for {
-		line, ok := l.next()
-		if !ok {
-			break
-		}
-		if len(bytes.TrimSpace(line)) != 0 {
-			return nil, errf(l.n, ErrSyntax, "text after the %d support vectors total_sv gives", s)
-		}
-	}
-	d = max(d, 1)
-	csr.Rows, csr.Cols = s, d
 
 	sorted, ours, bias := pairwise(labels, start, coef, rho)
 	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: expansion.OneVsOne, Coef: ours, Bias: bias}
@@ -262,6 +204,149 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 		f.Voting = newVoting(m, rank)
 	}
 	return f, nil
+}
+
+// parallelMinBytes is the size of the support vectors' section from
+// which readSupport parses it in parts on GOMAXPROCS goroutines, each of
+// at least a quarter of it; parallelParts, if > 0, replaces GOMAXPROCS
+// (variables for the tests).
+var (
+	parallelMinBytes = 1 << 20
+	parallelParts    = 0
+)
+
+// readSupport parses the support vectors' section rest of a LIBSVM file of
+// k classes, whose line before is line number before: s lines of k−1
+// coefficients and index:value pairs, then nothing but blank lines. It
+// returns the coefficients (s×(k−1)), the sparse vectors and the largest
+// index.
+//
+// A section of parallelMinBytes or more is cut at line ends into
+// GOMAXPROCS parts parsed at once: a first pass counts each part's lines
+// and colons (every stored pair has one colon, and a colon anywhere else
+// is a syntax error), which gives each part the place of its first
+// support vector and of its first pair, so the parts write into the
+// shared slices without copying; the error returned is that of the first
+// part that fails, the first error of the file as a single pass finds it.
+func readSupport(rest []byte, before, s, k int) (coef []float64, csr *dataset.CSR[float64], d int, err error) {
+	w := 1
+	if len(rest) >= parallelMinBytes {
+		parts := runtime.GOMAXPROCS(0)
+		if parallelParts > 0 {
+			parts = parallelParts
+		}
+		w = max(1, min(parts, len(rest)/max(1, parallelMinBytes/4)))
+	}
+	cut := make([]int, w+1)
+	cut[w] = len(rest)
+	for t := 1; t < w; t++ {
+		c := max(cut[t-1], t*len(rest)/w)
+		if i := bytes.IndexByte(rest[c:], '\n'); i >= 0 {
+			c += i + 1
+		} else {
+			c = len(rest)
+		}
+		cut[t] = c
+	}
+	// The lines and colons of each part, then where each part starts.
+	nl, colons := make([]int, w+1), make([]int, w+1)
+	parallel.Run(w, func(t int) {
+		part := rest[cut[t]:cut[t+1]]
+		nl[t+1] = bytes.Count(part, []byte{'\n'})
+		if len(part) > 0 && part[len(part)-1] != '\n' {
+			nl[t+1]++ // the file's last line, without its end
+		}
+		colons[t+1] = bytes.Count(part, []byte{':'})
+	})
+	for t := range w {
+		nl[t+1] += nl[t]
+		colons[t+1] += colons[t]
+	}
+	rows := min(s, nl[w])
+	coef = make([]float64, rows*(k-1))
+	csr = &dataset.CSR[float64]{Ptr: make([]int, rows+1), Idx: make([]int32, colons[w]), Val: make([]float64, colons[w])}
+	dims := make([]int, w)
+	err = parallel.FirstError(w, func(t int) error {
+		l := &lines{data: rest[cut[t]:cut[t+1]], n: before + nl[t]}
+		q := colons[t] // the next pair's place
+		for g := nl[t]; ; g++ {
+			line, ok := l.next()
+			if !ok {
+				return nil
+			}
+			if g >= s {
+				if len(bytes.TrimSpace(line)) != 0 {
+					return errf(l.n, ErrSyntax, "text after the %d support vectors total_sv gives", s)
+				}
+				continue
+			}
+			var err error
+			if q, err = supportLine(line, l.n, k, coef[g*(k-1):(g+1)*(k-1)], csr, q, &dims[t]); err != nil {
+				return err
+			}
+			csr.Ptr[g+1] = q
+		}
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if nl[w] < s {
+		return nil, nil, 0, errf(before+nl[w], ErrSyntax, "the file ends after %d of %d support vectors", nl[w], s)
+	}
+	// Every colon was a stored pair's, or a part would have failed.
+	d = max(slices.Max(dims), 1)
+	csr.Rows, csr.Cols = s, d
+	return coef, csr, d, nil
+}
+
+// supportLine parses a support vector's line: k−1 coefficients into coef,
+// then its index:value pairs into csr.Idx and csr.Val from place q on. It
+// returns the place after the last pair, and raises *dims to the largest
+// index.
+func supportLine(line []byte, n, k int, coef []float64, csr *dataset.CSR[float64], q int, dims *int) (int, error) {
+	pos := 0
+	for c := 0; c < k-1; c++ {
+		var t []byte
+		if t, pos = nextField(line, pos); t == nil {
+			return 0, errf(n, ErrSyntax, "%d coefficients, want %d", c, k-1)
+		}
+		v, err := number(n, t)
+		if err != nil {
+			return 0, err
+		}
+		coef[c] = v
+	}
+	last := 0
+	for {
+		var t []byte
+		if t, pos = nextField(line, pos); t == nil {
+			break
+		}
+		colon := bytes.IndexByte(t, ':')
+		if colon < 0 {
+			return 0, errf(n, ErrSyntax, "%q is not index:value", truncate(t))
+		}
+		is, vs := t[:colon], t[colon+1:]
+		j, err := index(n, is)
+		if err != nil {
+			return 0, err
+		}
+		if j == 0 {
+			return 0, errf(n, ErrSyntax, "index 0 (LIBSVM's indices start at 1)")
+		}
+		if j <= last {
+			return 0, errf(n, ErrSyntax, "index %d after %d: indices must increase", j, last)
+		}
+		last = j
+		v, err := number(n, vs)
+		if err != nil {
+			return 0, err
+		}
+		csr.Idx[q], csr.Val[q] = int32(j-1), v
+		q++
+	}
+	*dims = max(*dims, last)
+	return q, nil
 }
 
 // libsvmKernel returns the kernel the header names.

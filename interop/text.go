@@ -58,33 +58,45 @@ func fields(line []byte) [][]byte {
 	return bytes.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
 }
 
-// appendFields appends the fields of line (split at spaces and tabs) to
-// dst.
-func appendFields(dst [][]byte, line []byte) [][]byte {
-	i := 0
-	for i < len(line) {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		j := i
-		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-			j++
-		}
-		if j > i {
-			dst = append(dst, line[i:j:j])
-		}
-		i = j
-	}
-	return dst
-}
-
 // number parses a finite float64.
 func number(n int, tok []byte) (float64, error) {
-	v, err := strconv.ParseFloat(string(tok), 64)
+	v, err := parseFloat(tok)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, errf(n, ErrSyntax, "%q is not a finite number", tok)
 	}
 	return v, nil
+}
+
+// nextField returns the field of line (split at spaces and tabs) at or
+// after i, and the offset after it; nil at the end of the line.
+func nextField(line []byte, i int) ([]byte, int) {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+		j++
+	}
+	if j == i {
+		return nil, j
+	}
+	return line[i:j:j], j
+}
+
+// index parses a feature index in [1, 2³¹−1] as integer(n, tok, 0,
+// math.MaxInt32) does (0 is refused after), quicker for plain digits.
+func index(n int, tok []byte) (int, error) {
+	if len(tok) > 0 && len(tok) <= 9 {
+		v := 0
+		for _, c := range tok {
+			if c-'0' >= 10 {
+				return integer(n, tok, 0, math.MaxInt32)
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, nil
+	}
+	return integer(n, tok, 0, math.MaxInt32)
 }
 
 // integer parses an int in [lo, hi].

@@ -7,12 +7,7 @@ package kernel
 //
 //go:generate go -C ../_asm run . -pkg kernel
 
-import (
-	"errors"
-	"fmt"
-	"os"
-	"strings"
-)
+import "os"
 
 // Which implementation runs on which CPU
 //
@@ -39,10 +34,9 @@ import (
 // The environment variable ROSENBLATT_KERNEL caps the choice: "generic",
 // "avx2", "avx512" or "neon" selects that implementation or, if the CPU lacks
 // it, the best one below it. It never selects an implementation the CPU
-// cannot run. A value that names no implementation of this build is not
-// ignored: SelectionError returns it (the package prints nothing; the
-// rosenblatt command prints it once at start), and the best implementation
-// is used.
+// cannot run. A value that names no implementation of this build selects the
+// best one the CPU has; the package prints nothing (ActiveImpl says which
+// runs; the rosenblatt command warns once at start).
 //
 // Packages with kernels of their own (gram's micro-kernels, and the
 // trainers' and int8 models' kernels of the module's internal package
@@ -50,12 +44,9 @@ import (
 // ID in a table indexed by, the ID of the Impl chosen here (or passed by
 // their caller), so one decision holds for the whole module.
 
-// EnvVar is the name of the environment variable that caps the implementation.
-const EnvVar = "ROSENBLATT_KERNEL"
-
-// ErrUnknownKernel is wrapped by SelectionError when ROSENBLATT_KERNEL names
-// no implementation of this build.
-var ErrUnknownKernel = errors.New("kernel: unknown kernel implementation")
+// envVar is the name of the environment variable that caps the
+// implementation.
+const envVar = "ROSENBLATT_KERNEL"
 
 // Impl is one implementation of every kernel for both element types.
 type Impl struct {
@@ -103,38 +94,17 @@ func (im *Impl) String() string { return im.name }
 // kernel_arm64.go, kernel_noasm.go).
 var impls = append([]*Impl{{name: "generic", id: IDGeneric, available: true}}, archImpls()...)
 
-// active and selectionErr are set once, at package initialisation, which
-// prints nothing: a program reports selectionErr through SelectionError.
-var active, selectionErr = choose(impls, os.Getenv(EnvVar))
-
-// knownNames are all implementation names of any build, for error messages.
-var knownNames = []string{"generic", "avx2", "avx512", "neon"}
+// active is set once, at package initialisation.
+var active = choose(impls, os.Getenv(envVar))
 
 // choose returns the best available implementation whose rank is at most
-// that of the one named by limit ("" means no limit).
-func choose(list []*Impl, limit string) (*Impl, error) {
+// that of the one named by limit ("" or a name of no implementation of list
+// means no limit).
+func choose(list []*Impl, limit string) *Impl {
 	maxRank := int(^uint(0) >> 1)
-	var err error
-	if limit != "" {
-		found := false
-		for _, im := range list {
-			if im.name == limit {
-				maxRank, found = im.rank, true
-			}
-		}
-		if !found {
-			names := make([]string, len(list))
-			for i, im := range list {
-				names[i] = im.name
-			}
-			why := "names no implementation"
-			for _, n := range knownNames {
-				if n == limit {
-					why = "is not an implementation of this build"
-				}
-			}
-			err = fmt.Errorf("%w: %s=%q %s (this build has %s)",
-				ErrUnknownKernel, EnvVar, limit, why, strings.Join(names, ", "))
+	for _, im := range list {
+		if im.name == limit {
+			maxRank = im.rank
 		}
 	}
 	best := list[0]
@@ -143,17 +113,11 @@ func choose(list []*Impl, limit string) (*Impl, error) {
 			best = im
 		}
 	}
-	if err != nil {
-		err = fmt.Errorf("%w; using %s", err, best.name)
-	}
-	return best, err
+	return best
 }
 
-// Active returns the name of the implementation the package-level functions
-// use.
-func Active() string { return active.name }
-
-// ActiveImpl returns the implementation the package-level functions use.
+// ActiveImpl returns the implementation the package-level functions use
+// (its Name says which: "avx512", "avx2", "neon" or "generic").
 func ActiveImpl() *Impl { return active }
 
 // Impls returns every implementation of this build, worst first, including
@@ -161,16 +125,6 @@ func ActiveImpl() *Impl { return active }
 // with On to exercise each path in one process.
 func Impls() []*Impl { return append([]*Impl(nil), impls...) }
 
-// Best returns the best implementation this CPU can run, ignoring
+// best returns the best implementation this CPU can run, ignoring
 // ROSENBLATT_KERNEL.
-func Best() *Impl {
-	im, _ := choose(impls, "")
-	return im
-}
-
-// SelectionError reports a ROSENBLATT_KERNEL value that names no
-// implementation of this build, wrapping ErrUnknownKernel; it is nil when the
-// variable is unset or valid. The package does not print it: a program that
-// honours the variable reports it (the rosenblatt command prints it once to
-// standard error at start).
-func SelectionError() error { return selectionErr }
+func best() *Impl { return choose(impls, "") }

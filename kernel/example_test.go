@@ -75,6 +75,6 @@ func ExampleOn() {
 	// Output: 14
 }
 
-func ExampleActive() {
-	fmt.Println("kernels in use:", kernel.Active())
+func ExampleActiveImpl() {
+	fmt.Println("kernels in use:", kernel.ActiveImpl().Name())
 }

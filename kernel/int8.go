@@ -54,8 +54,9 @@ import "fmt"
 // So a Zen 4 or 5, Ice Lake or Sapphire Rapids runs avx512vnni; an AVX-512
 // CPU without VNNI (Skylake-SP) runs avxvnni or avx2; Alder Lake and later
 // run avxvnni; Haswell to Zen 3 run avx2; and ROSENBLATT_KERNEL=avx2 on a
-// Zen 5 runs avxvnni. Int8Impls lists them and OnInt8 calls one, so tests
-// and benchmarks run every variant the CPU supports in one process.
+// Zen 5 runs avxvnni. Impl.Int8Impls lists each implementation's and
+// Int8Impl.Kernels calls one, so tests and benchmarks run every variant
+// the CPU supports in one process.
 //
 // DotsU8I8 is the fastest form on AVX2 without VNNI (1.8 times float32
 // Dots there, against 1.5 for DotsI8 and MatVecU8I8). A model with
@@ -79,8 +80,9 @@ const (
 )
 
 // Int8Impl is one implementation of the int8 kernels (DotU8I8, DotI8,
-// DotsU8I8, DotsI8, MatVecU8I8). Get the kernels of one with OnInt8; the package-level
-// functions use ActiveInt8.
+// DotsU8I8, DotsI8, MatVecU8I8) within an Impl (see Impl.Int8Impls). Get
+// its kernels with Kernels; the package-level functions use
+// ActiveImpl().Int8().
 type Int8Impl struct {
 	name      string
 	id        int8ID
@@ -117,7 +119,8 @@ func implByID(id ID) *Impl {
 // archInt8Impls is generated once per architecture/tag combination.
 var int8Impls = append([]*Int8Impl{{name: "generic", id: i8Generic, impl: IDGeneric, available: true}}, archInt8Impls()...)
 
-// activeInt8 is the int8 implementation of the active implementation.
+// activeInt8 is the int8 implementation of the active implementation,
+// ActiveImpl().Int8().
 var activeInt8 = chooseInt8(int8Impls, active)
 
 // chooseInt8 returns the best available int8 implementation of list that
@@ -134,28 +137,38 @@ func chooseInt8(list []*Int8Impl, im *Impl) *Int8Impl {
 
 // Int8 returns the int8 implementation that runs when im is the active
 // implementation: the best one this CPU supports among those belonging to im
-// or to an implementation below it.
+// or to an implementation below it. ActiveImpl().Int8() is the one the
+// package-level int8 functions use.
 func (im *Impl) Int8() *Int8Impl { return chooseInt8(int8Impls, im) }
 
-// ActiveInt8 returns the int8 implementation the package-level int8
-// functions use: ActiveImpl().Int8().
-func ActiveInt8() *Int8Impl { return activeInt8 }
-
-// Int8Impls returns every int8 implementation of this build, worst first,
-// including those this CPU cannot run (see Int8Impl.Available). Tests and
-// benchmarks walk it with OnInt8 to exercise each path in one process.
-func Int8Impls() []*Int8Impl { return append([]*Int8Impl(nil), int8Impls...) }
+// Int8Impls returns the int8 implementations that belong to im, worst
+// first, including those this CPU cannot run (see Int8Impl.Available): on
+// amd64, avx2 and avxvnni belong to avx2 and avx512vnni to avx512; on
+// arm64, neon and neondot to neon; generic to generic. Walking Impls and
+// each one's Int8Impls visits every int8 implementation of the build once,
+// as tests and benchmarks do with Int8Impl.Kernels to exercise each path in
+// one process.
+func (im *Impl) Int8Impls() []*Int8Impl {
+	var out []*Int8Impl
+	for _, v := range int8Impls {
+		if v.impl == im.id {
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // Int8Kernels is the set of int8 kernels of one implementation. Get one
-// with OnInt8. An Int8Kernels value is immutable and safe for concurrent use.
+// with Int8Impl.Kernels. An Int8Kernels value is immutable and safe for
+// concurrent use.
 type Int8Kernels struct {
 	im *Int8Impl
 }
 
-// OnInt8 returns the int8 kernels of implementation v. It panics if v is
+// Kernels returns the int8 kernels of implementation v. It panics if v is
 // not available on this CPU: running it would fault with an illegal
 // instruction.
-func OnInt8(v *Int8Impl) Int8Kernels {
+func (v *Int8Impl) Kernels() Int8Kernels {
 	if !v.available {
 		panic("kernel: int8 implementation " + v.name + " is not available on this CPU")
 	}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -29,11 +30,11 @@ func BenchmarkInt8(b *testing.B) {
 			b.ReportMetric(2*float64(n)*float64(b.N)/s/1e9, "GOP/s")
 		}
 	}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			continue
 		}
-		k := kernel.OnInt8(v)
+		k := v.Kernels()
 		b.Run("kernel=DotU8I8/impl="+v.Name(), func(b *testing.B) {
 			for b.Loop() {
 				sink += k.DotU8I8(x, W[:d])

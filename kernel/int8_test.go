@@ -77,7 +77,7 @@ func TestInt8Dot(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
 			t.Parallel()
-			k := kernel.OnInt8(v)
+			k := v.Kernels()
 			rng := rand.New(rand.NewPCG(11, 12))
 			for _, kind := range []i8Values{i8Random, i8Extreme, i8MaxNeg, i8MaxPos} {
 				for _, n := range i8Lengths {
@@ -136,7 +136,7 @@ func TestInt8Dot(t *testing.T) {
 // wraps modulo 2³² on every implementation.
 func TestInt8Wraps(t *testing.T) {
 	for _, v := range int8Under(t) {
-		k := kernel.OnInt8(v)
+		k := v.Kernels()
 		for _, c := range []struct {
 			n     int
 			xb    uint8
@@ -193,7 +193,7 @@ func TestInt8Dots(t *testing.T) {
 	for _, v := range int8Under(t) {
 		t.Run(v.Name(), func(t *testing.T) {
 			t.Parallel()
-			k := kernel.OnInt8(v)
+			k := v.Kernels()
 			rng := rand.New(rand.NewPCG(13, 14))
 			for _, kind := range []i8Values{i8Random, i8Extreme, i8MaxNeg, i8MaxPos} {
 				for _, sh := range i8Shapes {
@@ -264,7 +264,7 @@ func TestInt8Dots(t *testing.T) {
 // active int8 implementation's kernels.
 func TestInt8PackageFunctions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	k := kernel.OnInt8(kernel.ActiveInt8())
+	k := kernel.ActiveImpl().Int8().Kernels()
 	for _, d := range []int{0, 5, 33, 100, 768} {
 		x, xs, W := make([]uint8, d), make([]int8, d), make([]int8, 7*d)
 		fillI8(rng, x, i8Random, false)
@@ -298,7 +298,7 @@ func TestInt8PackageFunctions(t *testing.T) {
 }
 
 func TestInt8LengthMismatchPanics(t *testing.T) {
-	k := kernel.OnInt8(kernel.ActiveInt8())
+	k := kernel.ActiveImpl().Int8().Kernels()
 	cases := []struct {
 		name string
 		call func()
@@ -330,7 +330,7 @@ func TestInt8LengthMismatchPanics(t *testing.T) {
 
 func TestInt8Empty(t *testing.T) {
 	for _, v := range int8Under(t) {
-		k := kernel.OnInt8(v)
+		k := v.Kernels()
 		if got := k.DotU8I8(nil, nil); got != 0 {
 			t.Errorf("%s: DotU8I8(nil, nil) = %d", v, got)
 		}
@@ -359,7 +359,7 @@ func TestInt8Empty(t *testing.T) {
 // features.
 func TestInt8BestSelected(t *testing.T) {
 	want := expectedInt8Available()
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if v.Available() != want[v.Name()] {
 			t.Errorf("int8 implementation %s: Available() = %v, but this CPU's features say %v", v, v.Available(), want[v.Name()])
 		}
@@ -385,10 +385,10 @@ func TestInt8BestSelected(t *testing.T) {
 	if os.Getenv(kernel.EnvVar) != "" {
 		t.Skipf("%s=%s caps the choice; best-path check not applicable", kernel.EnvVar, os.Getenv(kernel.EnvVar))
 	}
-	if got, best := kernel.ActiveInt8().Name(), expectedInt8For(expectedBest()); got != best {
+	if got, best := kernel.ActiveImpl().Int8().Name(), expectedInt8For(expectedBest()); got != best {
 		t.Fatalf("active int8 implementation %s, want %s (the best this CPU supports)", got, best)
 	}
-	t.Logf("active int8 implementation: %s", kernel.ActiveInt8())
+	t.Logf("active int8 implementation: %s", kernel.ActiveImpl().Int8())
 }
 
 // rankOf orders the implementations as dispatch does: generic below the
@@ -397,18 +397,18 @@ func rankOf(im *kernel.Impl) int {
 	return map[string]int{"generic": 0, "avx2": 1, "neon": 1, "avx512": 2}[im.Name()]
 }
 
-func TestOnInt8UnavailablePanics(t *testing.T) {
-	for _, v := range kernel.Int8Impls() {
+func TestInt8KernelsUnavailablePanics(t *testing.T) {
+	for _, v := range kerneltest.Int8Impls() {
 		if v.Available() {
 			continue
 		}
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "not available") {
-					t.Fatalf("OnInt8(%s): recovered %v, want a not-available panic", v, r)
+					t.Fatalf("%s.Kernels(): recovered %v, want a not-available panic", v, r)
 				}
 			}()
-			kernel.OnInt8(v)
+			v.Kernels()
 		}()
 	}
 }

@@ -24,12 +24,15 @@ import (
 //     more sample, w − u/c with c + 1 samples. Every Update therefore
 //     changes the served weights, and copies them (O(K·D)), also when the
 //     running perceptron made no mistake.
+//
 //   - Voted models add a vector: on a mistake of the current (last)
 //     vector, the updated one is kept with survival count 1; otherwise the
 //     current vector's count grows by one.
+//
 //   - SVM models take the next Pegasos step, t = Steps() + 1:
 //     w ← (1 − 1/t)·w, then w += y·x/(λt) (and b likewise) if
 //     y·(w·x + b) < 1, then the projection onto ‖(w, b/B)‖ ≤ 1/√λ.
+//
 //   - The Argmax kind takes the multiclass perceptron's step (averaged,
 //     for an averaged model); one-vs-rest applies the rule to each class's
 //     binary problem.

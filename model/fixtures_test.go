@@ -120,7 +120,7 @@ func checkFixture[T model.Float](t *testing.T, m model.Model, f fixture) {
 	// (and the same on every one for a quantised model, whose sums are
 	// exact integers); another implementation sums in another order, so
 	// its scores agree within float rounding.
-	exact := kernel.Active() == f.Impl || model.Kind(f.Kind) >= model.QuantBinary && model.Kind(f.Kind) <= model.QuantArgmax
+	exact := kernel.ActiveImpl().Name() == f.Impl || model.Kind(f.Kind) >= model.QuantBinary && model.Kind(f.Kind) <= model.QuantArgmax
 	labels := make([]int, test.Rows)
 	sc := make([]T, test.Rows*r)
 	forms := map[string]func() error{

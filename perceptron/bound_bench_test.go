@@ -176,7 +176,7 @@ func BenchmarkPredictBound(b *testing.B) {
 
 	l := roofline.For(kernel.ActiveImpl())
 	if l == nil {
-		b.Skip("no roofline loops for implementation", kernel.Active())
+		b.Skip("no roofline loops for implementation", kernel.ActiveImpl().Name())
 	}
 	threads := []int{1}
 	if runtime.GOMAXPROCS(0) >= 2 {

@@ -16,27 +16,6 @@ import (
 // (and types defined on them).
 type Float = kernel.Float
 
-// Flatten copies rows into one row-major slice, the layout trainBinary takes, and
-// returns it with the column count. Rows of different lengths are an error
-// wrapping ErrDims; no rows, or rows of length 0, wrap ErrEmpty.
-func Flatten[T Float](rows [][]T) ([]T, int, error) {
-	if len(rows) == 0 {
-		return nil, 0, fmt.Errorf("%w: no rows", ErrEmpty)
-	}
-	cols := len(rows[0])
-	if cols == 0 {
-		return nil, 0, fmt.Errorf("%w: row 0 has no features", ErrEmpty)
-	}
-	X := make([]T, 0, len(rows)*cols)
-	for i, r := range rows {
-		if len(r) != cols {
-			return nil, 0, fmt.Errorf("%w: ragged rows: row %d has %d values, row 0 has %d", ErrDims, i, len(r), cols)
-		}
-		X = append(X, r...)
-	}
-	return X, cols, nil
-}
-
 // data is validated training data: X (the caller's slice, or a normalised
 // copy) or the rows of a CSR matrix, its shape, and every row's squared
 // norm.

@@ -1,11 +1,13 @@
 package perceptron
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -22,7 +24,7 @@ func TestDataMarginKnown(t *testing.T) {
 		t.Fatal(err)
 	}
 	dm := diag.DataMargin
-	if dm == nil || !dm.Separable || dm.Err != nil {
+	if dm == nil || diag.DataMarginErr != nil {
 		t.Fatalf("DataMargin = %+v", dm)
 	}
 	want := 1 / math.Sqrt(17)
@@ -67,7 +69,7 @@ func TestDataMarginBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 		dm := diag.DataMargin
-		if !diag.Converged || dm == nil || !dm.Separable {
+		if !diag.Converged || dm == nil {
 			t.Fatalf("trial %d: converged %v, %+v", trial, diag.Converged, dm)
 		}
 		if diag.MarginAugmented > dm.Upper*(1+1e-9) || dm.Gamma > dm.Upper*(1+1e-9) {
@@ -99,11 +101,11 @@ func TestDataMarginBounds(t *testing.T) {
 			d = len(x)
 			Z = append(Z, x...)
 		}
-		mode := svm.BiasNone
+		mo := svm.MarginOptions{NoBias: true}
 		if bias && !opt.Normalize {
-			mode = svm.BiasFeature
+			mo = svm.MarginOptions{BiasFeature: 1}
 		}
-		ref, err := svm.MaxMargin(Z, d, y, svm.MarginOptions{Bias: mode})
+		ref, err := svm.MaxMargin(context.Background(), dataset.NewData(Z, d, nil), y, mo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,19 +128,19 @@ func TestDataMarginNotSeparable(t *testing.T) {
 	}
 	dm := diag.DataMargin
 	var ns *svm.NotSeparableError
-	if dm == nil || dm.Separable || !errors.Is(dm.Err, svm.ErrNotSeparable) || !errors.As(dm.Err, &ns) || dm.Upper != ns.Upper || !(dm.Upper < 1e-3) || dm.Bound != 0 {
-		t.Fatalf("DataMargin = %+v", dm)
+	if dm != nil || !errors.Is(diag.DataMarginErr, svm.ErrNotSeparable) || !errors.As(diag.DataMarginErr, &ns) || !(ns.Upper < 1e-3) {
+		t.Fatalf("DataMargin = %+v, %v", dm, diag.DataMarginErr)
 	}
 	kern := gram.RBF{Gamma: 1}
 	_, kd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: Online, DataMargin: true}, Kernel: kern})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := svm.MaxMargin(X, 2, y, svm.MarginOptions{Kernel: kern, Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{Kernel: kern, BiasFeature: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kd.DataMargin == nil || !kd.DataMargin.Separable || math.Abs(kd.DataMargin.Gamma-ref.Gamma) > 1e-9 || kd.MarginAugmented > kd.DataMargin.Upper*(1+1e-9) {
+	if kd.DataMargin == nil || math.Abs(kd.DataMargin.Gamma-ref.Gamma) > 1e-9 || kd.MarginAugmented > kd.DataMargin.Upper*(1+1e-9) {
 		t.Fatalf("kernel DataMargin = %+v, MaxMargin %v, the model's %v", kd.DataMargin, ref.Gamma, kd.MarginAugmented)
 	}
 }
@@ -157,14 +159,14 @@ func TestDataMarginOneVsRest(t *testing.T) {
 		t.Fatalf("top-level %+v, %d classes", diag.DataMargin, len(diag.Classes))
 	}
 	for c, cd := range diag.Classes {
-		if cd.DataMargin == nil || !cd.DataMargin.Separable || cd.DataMargin.Gamma <= 0 {
+		if cd.DataMargin == nil || cd.DataMargin.Gamma <= 0 {
 			t.Errorf("class %d: %+v", c, cd.DataMargin)
 		}
 	}
 	// Class 2 against the rest (a horizontal line separates them): the
 	// margin is svm.MaxMargin's, to float32's tolerance.
 	yy := []int{-1, -1, 1, 1, -1, -1}
-	ref, err := svm.MaxMargin(X, 2, yy, svm.MarginOptions{Bias: svm.BiasFeature})
+	ref, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), yy, svm.MarginOptions{BiasFeature: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +200,7 @@ func TestDataMarginFloat32(t *testing.T) {
 	tt := min(1, max(0, -(ax*dx+ay*dy)/(dx*dx+dy*dy)))
 	want := math.Hypot(ax+tt*dx, ay+tt*dy)
 	dm := diag.DataMargin
-	if dm == nil || !dm.Separable || !(dm.Gamma <= dm.Upper) || math.Abs(dm.Gamma-want) > 1e-3*want || math.Abs(dm.Upper-want) > 1e-3*want {
+	if dm == nil || !(dm.Gamma <= dm.Upper) || math.Abs(dm.Gamma-want) > 1e-3*want || math.Abs(dm.Upper-want) > 1e-3*want {
 		t.Fatalf("DataMargin = %+v, want γ_D = %v", dm, want)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // Epoch holds the statistics of one training epoch. The perceptron
@@ -120,10 +122,23 @@ type Diagnostics struct {
 	// With Normalize, R′ = 1 and the bound is 1/γ′².
 	BoundAugmented float64
 
-	// DataMargin is the training data's own maximum margin, in the space
-	// of MarginAugmented, when Options.DataMargin asked for it (nil
-	// otherwise, and for a one-vs-rest model, whose classes have theirs).
-	DataMargin *DataMargin
+	// DataMargin is the training data's own maximum margin γ_D, when
+	// Options.DataMargin asked for it and the data are separable (nil
+	// otherwise, and for a one-vs-rest model, whose classes have theirs):
+	// γ_D = sup minᵢ yᵢ⟨(w, b/B), zᵢ⟩/‖(w, b/B)‖ over every separator
+	// (w, b) of the points zᵢ the perceptron trains on, the augmented
+	// (xᵢ, B) (B = 1 but with Options.BiasFeature, as in Novikoff's
+	// theorem), the space of MarginAugmented. It comes from an exact
+	// hard-margin solve in float64 (svm.MaxMargin with the BiasFeature B), so
+	// Gamma ≤ γ_D ≤ Upper agree to about 10⁻⁶ relative; Radius is
+	// RadiusAugmented and Bound = R′²/Gamma² bounds the mistakes of
+	// Rosenblatt's perceptron started from 0, in any order of visits.
+	DataMargin *svm.Margin
+	// DataMarginErr is why DataMargin is nil when Options.DataMargin asked
+	// for it: it wraps svm.ErrNotSeparable (a *svm.NotSeparableError,
+	// errors.As, whose Upper bounds the margin of every separator) when the
+	// data are not separable.
+	DataMarginErr error
 
 	// Classes holds the per-class diagnostics of a one-vs-rest model, in the
 	// order of Model.Classes.

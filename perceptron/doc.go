@@ -7,7 +7,7 @@
 // # Calling it
 //
 // Data is a flat row-major matrix (len(X) = rows·cols) plus one int label
-// per row; Flatten converts [][]T. trainBinary fits a binary model (labels −1 and
+// per row; dataset.FromRows converts [][]T. trainBinary fits a binary model (labels −1 and
 // +1), trainMulti any integer labels, one-vs-rest or with the
 // multiclass perceptron:
 //

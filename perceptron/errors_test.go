@@ -127,26 +127,6 @@ func TestEnumNames(t *testing.T) {
 	}
 }
 
-func TestFlatten(t *testing.T) {
-	X, cols, err := Flatten([][]float32{{1, 2}, {3, 4}})
-	if err != nil || cols != 2 || !slices.Equal(X, []float32{1, 2, 3, 4}) {
-		t.Fatalf("Flatten = %v, %d, %v", X, cols, err)
-	}
-	for _, tc := range []struct {
-		rows [][]float32
-		want error
-	}{
-		{nil, ErrEmpty},
-		{[][]float32{{}}, ErrEmpty},
-		{[][]float32{{1, 2}, {3}}, ErrDims},
-		{[][]float32{{1}, {2}, {3, 4}}, ErrDims},
-	} {
-		if _, _, err := Flatten(tc.rows); !errors.Is(err, tc.want) {
-			t.Fatalf("Flatten(%v): %v, want %v", tc.rows, err, tc.want)
-		}
-	}
-}
-
 // Training never writes to the caller's slices.
 func TestCallerDataUntouched(t *testing.T) {
 	X, y := intMulticlass(newRand(600), 90, 4, 3)

@@ -181,14 +181,3 @@ func ExampleFit_errors() {
 	// true
 	// true
 }
-
-// Flatten turns [][]T rows into the row-major layout of a dataset.Data.
-func ExampleFlatten() {
-	X, cols, err := perceptron.Flatten([][]float64{{1, 2}, {3, 4}, {5, 6}})
-	fmt.Println(X, cols, err)
-	_, _, err = perceptron.Flatten([][]float64{{1, 2}, {3}})
-	fmt.Println(errors.Is(err, perceptron.ErrDims))
-	// Output:
-	// [1 2 3 4 5 6] 2 <nil>
-	// true
-}

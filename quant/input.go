@@ -26,7 +26,7 @@ import (
 // An all-zero x gives scale 1 and zero 0. A NaN or ±Inf in x is an error
 // wrapping ErrNonFinite; len(dst) ≠ len(x) one wrapping ErrDims.
 func QuantizeInput(dst []uint8, x []float32) (scale float32, zero uint8, err error) {
-	return quantizeInput(modelkern.OnInt8(kernel.ActiveInt8()), dst, x)
+	return quantizeInput(modelkern.OnInt8(kernel.ActiveImpl().Int8()), dst, x)
 }
 
 // quantizeInput is QuantizeInput on the int8 implementation of k.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 )
 
 // TestPredictPartsCPUTime splits PredictU8 of a 10-class one-vs-rest
@@ -29,7 +29,7 @@ func TestPredictPartsCPUTime(t *testing.T) {
 		call func()
 	}
 	var parts []part
-	for _, im := range kernel.Int8Impls() {
+	for _, im := range kerneltest.Int8Impls() {
 		if !im.Available() || im.Name() == "generic" {
 			continue
 		}

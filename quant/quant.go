@@ -259,15 +259,15 @@ func (q *Model) prepare() {
 		}
 		q.sum[k] = s
 	}
-	q.setKernels(modelkern.OnInt8(kernel.ActiveInt8()))
+	q.setKernels(modelkern.OnInt8(kernel.ActiveImpl().Int8()))
 	d := q.d
 	q.pool.New = func() any { return &scratch{u: make([]uint8, d), acc: make([]int32, rows), sc: make([]float32, rows)} }
 }
 
 // OnInt8 returns a model with q's weights (shared, both immutable) that
-// scores with the int8 implementation v instead of kernel.ActiveInt8, so
+// scores with the int8 implementation v instead of kernel.ActiveImpl().Int8(), so
 // that tests and benchmarks run every implementation in one process. It
-// panics if v is not available on this CPU (see kernel.OnInt8).
+// panics if v is not available on this CPU (see kernel.Int8Impl.Kernels).
 func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 	r := &Model{kind: q.kind, algo: q.algo, svm: q.svm, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
 		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}

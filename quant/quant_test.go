@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -196,7 +196,7 @@ func samples(rng *rand.Rand, d int) (us [][]uint8, zs []uint8, vs [][]int8) {
 // prediction where it has one (setKernels, as OnInt8 does).
 func onEachInt8(t *testing.T, q *Model, f func(t *testing.T)) {
 	defer q.setKernels(q.k)
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			continue
 		}
@@ -359,7 +359,7 @@ func TestQuantizeInput(t *testing.T) {
 		{"one", []float32{-2.5}},
 		{"d784", rnd(784, -1, 1)},
 	}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			continue
 		}
@@ -419,7 +419,7 @@ func TestQuantizeInput(t *testing.T) {
 // subnormals, where 1/scale overflows float32, included).
 func TestQuantizeInputSameEverywhere(t *testing.T) {
 	var generic modelkern.Int8Kernels
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if v.Name() == "generic" {
 			generic = modelkern.OnInt8(v)
 		}
@@ -429,7 +429,7 @@ func TestQuantizeInputSameEverywhere(t *testing.T) {
 	for n := 0; n <= 70; n++ {
 		lengths = append(lengths, n)
 	}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			continue
 		}
@@ -641,7 +641,7 @@ func TestRescaleTiesAndNonFinite(t *testing.T) {
 			q.prepare()
 			return q
 		}
-		for _, v := range kernel.Int8Impls() {
+		for _, v := range kerneltest.Int8Impls() {
 			if !v.Available() {
 				continue
 			}

@@ -134,7 +134,7 @@ func TestLinearSVM(t *testing.T) {
 			if clear == 0 || agree < clear*9/10 {
 				t.Errorf("the quantised model agrees with the linear SVM on %d of %d rows with a clear score", agree, clear)
 			}
-			if v := q.OnInt8(kernel.ActiveInt8()); v.String() != q.String() {
+			if v := q.OnInt8(kernel.ActiveImpl().Int8()); v.String() != q.String() {
 				t.Errorf("OnInt8's copy describes itself as %q", v.String())
 			}
 			data, err := q.MarshalBinary()

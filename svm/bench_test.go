@@ -52,7 +52,7 @@ func BenchmarkSVM(b *testing.B) {
 		b.Run("data=fashion-mnist-10k/kernel=rbf/multiclass="+sch.String(), func(b *testing.B) {
 			train, test := loadFashion(b)
 			sub := train.Subset(10000)
-			opts := Options{Kernel: gram.RBF{Gamma: GammaScale(sub.X, sub.Cols)}, C: 1, Multiclass: sch}
+			opts := Options{Kernel: gram.RBF{Gamma: GammaScale(sub)}, C: 1, Multiclass: sch}
 			var fit, pred time.Duration
 			var acc float64
 			var nsv int

@@ -49,10 +49,10 @@
 // drops it (LIBLINEAR's default -B −1). The feature is never materialised:
 // the solver adds B·w_B to each dot product.
 //
-// MaxMargin measures the margin for any of the three (BiasMode): BiasFree
-// (trainDense's), BiasNone (the textbook min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1) and
-// BiasFeature (trainLinearDense's and the perceptron's, whose Novikoff bound
-// treats b as the weight of a constant feature 1).
+// MaxMargin measures the margin for any of the three (MarginOptions): a free
+// bias (Fit's, the default), NoBias (the textbook min ‖θ‖² subject to
+// yᵢθ·xᵢ ≥ 1) and a BiasFeature (FitLinear's and the perceptron's, whose
+// Novikoff bound treats b as the weight of a constant feature 1).
 //
 // # Hard margin
 //
@@ -67,7 +67,7 @@
 //
 //	D* = min ‖Σᵢ λᵢyᵢφ(xᵢ)‖²  over  λ ≥ 0,  Σ_{yᵢ=+1} λᵢ = Σ_{yᵢ=−1} λᵢ = 1
 //
-// (for BiasNone and BiasFeature: one simplex, Σλᵢ = 1, the distance from
+// (with NoBias or a BiasFeature: one simplex, Σλᵢ = 1, the distance from
 // the origin to the hull of the yᵢφ(xᵢ)). This problem is bounded for every
 // data set. The data are separable iff D* > 0; then γ_D = √D*/2 and the
 // hard-margin solution is α = (2/D*)·λ* (1/D* and γ_D = √D* for one

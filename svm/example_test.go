@@ -37,7 +37,7 @@ func ExampleFit() {
 func ExampleFit_multiclass() {
 	tr, _ := dataset.LoadLIBSVM[float64]("testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
 	te, _ := dataset.LoadLIBSVM[float64]("testdata/iris.test.libsvm", dataset.LIBSVMOptions{Cols: 4})
-	m, rep, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(tr.X, 4)}})
+	m, rep, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(tr)}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -92,7 +92,7 @@ func ExampleFitLinear() {
 func ExampleMaxMargin() {
 	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
 	y := []int{-1, -1, -1, 1} // AND
-	mg, err := svm.MaxMargin(X, 2, y, svm.MarginOptions{Bias: svm.BiasFeature})
+	mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, svm.MarginOptions{BiasFeature: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

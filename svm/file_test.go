@@ -387,20 +387,6 @@ func TestNewModelIndex(t *testing.T) {
 	}
 }
 
-// TestParseCStrict: ParseC takes a whole number or inf, nothing after it.
-func TestParseCStrict(t *testing.T) {
-	for _, s := range []string{"1x", "1,5", "2 3", "", "nan", "-inf", "0"} {
-		if c, err := ParseC(s); !errors.Is(err, ErrOption) {
-			t.Errorf("ParseC(%q) = %v, %v; want an error", s, c, err)
-		}
-	}
-	for s, want := range map[string]float64{" 2.5 ": 2.5, "1e3": 1000, "+Inf": math.Inf(1), "infinity": math.Inf(1)} {
-		if c, err := ParseC(s); err != nil || c != want {
-			t.Errorf("ParseC(%q) = %v, %v; want %v", s, c, err, want)
-		}
-	}
-}
-
 // TestLinearScoresBatch: ScoresBatch gives Scores' values row by row.
 func TestLinearScoresBatch(t *testing.T) {
 	_, linears, X, d := fileModels(t)
@@ -420,5 +406,45 @@ func TestLinearScoresBatch(t *testing.T) {
 		if err := m.ScoresBatch(all[1:], X); !errors.Is(err, ErrDims) {
 			t.Errorf("short dst: %v", err)
 		}
+	}
+}
+
+// TestLinearBatchNonFinite: the batch methods check the samples through
+// their decision values (a NaN or infinite feature makes every one of
+// them NaN or infinite, even under zero weights); a NaN or infinity in any
+// row, any column, is refused with ErrNonFinite, and a finite sample whose
+// decision values overflow is not.
+func TestLinearBatchNonFinite(t *testing.T) {
+	const d, rows = 5, 300
+	W := []float64{1, 0, 0, 2, -1, 0, 0, 0, 0, 0, 3, 1, 0, -2, 0}
+	m, err := NewLinearModel(W, d, []float64{0.5, -1, 0}, []int{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	X := make([]float64, rows*d)
+	for i := range X {
+		X[i] = float64(i%7) - 3
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		for _, at := range []int{0, 1, 2*d + 1, 150*d + 3, rows*d - 1} {
+			Y := slices.Clone(X)
+			Y[at] = bad
+			if err := m.PredictBatch(make([]int, rows), Y); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("%v at %d: PredictBatch: %v, want ErrNonFinite", bad, at, err)
+			}
+			if err := m.ScoresBatch(make([]float64, rows*3), Y); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("%v at %d: ScoresBatch: %v, want ErrNonFinite", bad, at, err)
+			}
+		}
+	}
+	Y := slices.Clone(X)
+	Y[7*d] = math.MaxFloat64 // 1·MaxFloat64 + 0.5 is finite; 3·MaxFloat64 overflows
+	Y[7*d+3] = math.MaxFloat64
+	sc := make([]float64, rows*3)
+	if err := m.ScoresBatch(sc, Y); err != nil || !math.IsInf(sc[7*3], 0) && !math.IsInf(sc[7*3+2], 0) {
+		t.Errorf("an overflowing finite sample: err = %v, scores %v", err, sc[7*3:8*3])
+	}
+	if err := m.PredictBatch(make([]int, rows), Y); err != nil {
+		t.Errorf("an overflowing finite sample: PredictBatch: %v", err)
 	}
 }

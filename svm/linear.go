@@ -301,18 +301,33 @@ func (m *LinearModel[T]) PredictBatch(dst []int, X []T) error {
 	if len(X)%m.d != 0 || len(dst) != len(X)/m.d {
 		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features", ErrDims, len(X), len(dst), m.d)
 	}
-	if !finite(X) {
-		return fmt.Errorf("%w: samples", ErrNonFinite)
-	}
 	r := len(m.b)
+	var bad atomic.Bool
 	parallelRows(len(dst), func(lo, hi int) {
 		sc := make([]T, r)
 		for i := lo; i < hi; i++ {
-			m.scores(sc, X[i*m.d:(i+1)*m.d])
+			x := X[i*m.d : (i+1)*m.d]
+			m.scores(sc, x)
+			if !scoresFinite(sc, x) {
+				bad.Store(true)
+				return
+			}
 			dst[i] = m.decide(sc)
 		}
 	})
+	if bad.Load() {
+		return fmt.Errorf("%w: samples", ErrNonFinite)
+	}
 	return nil
+}
+
+// scoresFinite reports whether the sample x, whose decision values are sc,
+// is finite. A NaN or infinite feature makes every decision value NaN or
+// infinite (its product with a zero weight is NaN), so the r values are
+// checked first and the d features only when one of them is not finite
+// (a finite sample may overflow): one pass over the batch, not two.
+func scoresFinite[T Float](sc, x []T) bool {
+	return finite(sc) || finite(x)
 }
 
 // ScoresBatch writes the decision values of the rows of X (row-major,
@@ -325,14 +340,20 @@ func (m *LinearModel[T]) ScoresBatch(dst, X []T) error {
 	if len(X)%m.d != 0 || len(dst) != len(X)/m.d*r {
 		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features and %d scores", ErrDims, len(X), len(dst), m.d, r)
 	}
-	if !finite(X) {
-		return fmt.Errorf("%w: samples", ErrNonFinite)
-	}
+	var bad atomic.Bool
 	parallelRows(len(X)/m.d, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			m.scores(dst[i*r:(i+1)*r], X[i*m.d:(i+1)*m.d])
+			x := X[i*m.d : (i+1)*m.d]
+			m.scores(dst[i*r:(i+1)*r], x)
+			if !scoresFinite(dst[i*r:(i+1)*r], x) {
+				bad.Store(true)
+				return
+			}
 		}
 	})
+	if bad.Load() {
+		return fmt.Errorf("%w: samples", ErrNonFinite)
+	}
 	return nil
 }
 
@@ -512,10 +533,6 @@ func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
 // (xᵢ, B): the unbiased maximum-margin problem of the nearest-point solver
 // with the linear kernel plus B² (see MaxMargin), one machine per class.
 func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
-	mode := BiasFeature
-	if cfg.B == 0 {
-		mode = BiasNone
-	}
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
@@ -536,7 +553,7 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 				yy[i] = 1
 			}
 		}
-		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, Bias: mode, B: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
+		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, NoBias: cfg.B == 0, BiasFeature: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
 			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
 				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)

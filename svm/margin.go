@@ -5,52 +5,32 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// BiasMode says how a hard-margin separator may shift its hyperplane.
-type BiasMode int
-
-const (
-	// BiasFree is f(x) = w·φ(x) + b with b free and unregularised: the
-	// geometric maximum margin, half the distance between the classes'
-	// convex hulls (the hard-margin machine of trainDense and LIBSVM).
-	BiasFree BiasMode = iota
-	// BiasNone is f(x) = w·φ(x): hyperplanes through the origin, the
-	// notes' min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1.
-	BiasNone
-	// BiasFeature is f(x) = w·φ(x) + w_B·B: the bias is the weight of a
-	// constant feature B appended to every row, regularised with w
-	// (LIBLINEAR's -B, and the perceptron's margin and radius, which
-	// treat b as a weight on a constant feature 1). It is BiasNone on the
-	// augmented rows (xᵢ, B), and with B = 1 and the linear kernel its
-	// Radius and Bound are exactly those of Novikoff's theorem for a
-	// perceptron with a bias.
-	BiasFeature
-)
-
-// String returns "free", "none" or "feature".
-func (b BiasMode) String() string {
-	switch b {
-	case BiasFree:
-		return "free"
-	case BiasNone:
-		return "none"
-	case BiasFeature:
-		return "feature"
-	}
-	return fmt.Sprintf("BiasMode(%d)", int(b))
-}
 
 // MarginOptions configure MaxMargin.
 type MarginOptions struct {
 	// Kernel is the kernel function; nil means gram.Linear{}.
 	Kernel gram.Kernel
-	// Bias says how the separator may shift (default BiasFree).
-	Bias BiasMode
-	// B is BiasFeature's constant feature; 0 means 1.
-	B float64
+	// How the separator may shift its hyperplane. By default
+	// f(x) = w·φ(x) + b with b free and unregularised: the geometric
+	// maximum margin, half the distance between the classes' convex hulls
+	// (the hard-margin machine of Fit and LIBSVM).
+	//
+	// NoBias drops b: f(x) = w·φ(x), hyperplanes through the origin,
+	// min ‖θ‖² subject to yᵢθ·xᵢ ≥ 1 (as Options.NoBias).
+	//
+	// BiasFeature B > 0 makes the bias the weight of a constant feature B
+	// appended to every row, regularised with w: f(x) = w·φ(x) + w_B·B
+	// (LIBLINEAR's -B, as LinearOptions.BiasFeature; and the perceptron's
+	// margin and radius, which treat b as a weight on a constant feature
+	// 1). It is NoBias on the augmented rows (xᵢ, B), and with B = 1 and
+	// the linear kernel its Radius and Bound are exactly those of
+	// Novikoff's theorem for a perceptron with a bias. Not with NoBias.
+	NoBias      bool
+	BiasFeature float64
 	// Tol is the stopping tolerance on the KKT violation m(α) − M(α) of
 	// the hard-margin dual, which bounds the relative gap between Gamma
 	// and Upper; 0 means 10⁻⁶ for float64 and 10⁻⁴ for float32 data.
@@ -68,19 +48,19 @@ type MarginOptions struct {
 // bracketed by Gamma ≤ γ_D ≤ Upper.
 type Margin struct {
 	// Gamma is the geometric margin minᵢ yᵢf(xᵢ)/‖w‖ of the separator
-	// found (‖w‖ includes w_B with BiasFeature): a margin some separator
+	// found (‖w‖ includes w_B with a BiasFeature): a margin some separator
 	// achieves, so γ_D ≥ Gamma. It is computed in float64 from the
 	// kernel values.
 	Gamma float64
-	// Upper is the dual bound √D/2 (BiasFree) or √D (otherwise), with
+	// Upper is the dual bound √D/2 (a free bias) or √D (otherwise), with
 	// D = ‖Σλᵢyᵢφ(xᵢ)‖² of the solver's convex combination λ: no
 	// separator has a larger margin. Upper − Gamma is about Tol·Gamma.
 	Upper float64
 	// Radius is R = maxᵢ ‖φ(xᵢ)‖ in the space the margin is measured in
-	// (‖(xᵢ, B)‖ with BiasFeature and the linear kernel).
+	// (‖(xᵢ, B)‖ with a BiasFeature and the linear kernel).
 	Radius float64
 	// Bound is R²/Gamma², an upper bound on R²/γ_D² (Novikoff's mistake
-	// bound, for BiasNone and BiasFeature).
+	// bound, with NoBias or a BiasFeature).
 	Bound float64
 	// Support lists the rows with αᵢ > 0, increasing.
 	Support []int
@@ -89,8 +69,8 @@ type Margin struct {
 	// W is the weight vector Σαᵢyᵢxᵢ (d values) for the linear kernel,
 	// nil otherwise.
 	W []float64
-	// Bias is the separator's offset: b (BiasFree), w_B·B (BiasFeature)
-	// or 0, so that f(x) = w·φ(x) + Bias.
+	// Bias is the separator's offset: b (a free bias), w_B·B (a
+	// BiasFeature) or 0 (NoBias), so that f(x) = w·φ(x) + Bias.
 	Bias float64
 	// Iterations, Converged and Gap describe the solve.
 	Iterations int
@@ -99,19 +79,26 @@ type Margin struct {
 }
 
 // MaxMargin computes the maximum margin γ_D = sup_w minᵢ yᵢf(xᵢ)/‖w‖ of a
-// binary data set (the two labels may be any integers; the larger is the
-// positive class) by solving the hard-margin problem exactly, in its
-// nearest-point form (see the package documentation, "Hard margin"). It
-// costs a training run. Data that are not separable give an error
-// wrapping ErrNotSeparable whose message bounds the margin; more or fewer
-// than two labels wrap ErrLabels.
-func MaxMargin[T Float](X []T, d int, y []int, opts MarginOptions) (*Margin, error) {
-	return maxMargin(context.Background(), X, d, y, opts, true)
-}
-
-// MaxMarginContext is MaxMargin with a context.
-func MaxMarginContext[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions) (*Margin, error) {
-	return maxMargin(ctx, X, d, y, opts, true)
+// binary data set X (dense rows, a *dataset.Data; the two labels y may be
+// any integers, the larger is the positive class) by solving the
+// hard-margin problem exactly, in its nearest-point form (see the package
+// documentation, "Hard margin"). It costs a training run. Cancelling ctx
+// stops the solve within about a thousand iterations, and the error wraps
+// the context's error. Data that are not separable give an error wrapping
+// ErrNotSeparable whose message bounds the margin; more or fewer than two
+// labels wrap ErrLabels; a CSR matrix ErrOption (the solve is on dense
+// rows).
+func MaxMargin[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts MarginOptions) (*Margin, error) {
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if err := checkData(x); err != nil {
+			return nil, err
+		}
+		return maxMargin(ctx, x.X, x.Cols, y, opts, true)
+	case *dataset.CSR[T]:
+		return nil, fmt.Errorf("%w: MaxMargin solves on dense rows; not on a CSR matrix (densify it with ToDense)", ErrOption)
+	}
+	return nil, errRows(X)
 }
 
 func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
@@ -130,17 +117,12 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 			tol = 1e-4
 		}
 	}
-	if opts.Bias != BiasFree && opts.Bias != BiasNone && opts.Bias != BiasFeature {
-		return nil, fmt.Errorf("%w: Bias = %d", ErrOption, int(opts.Bias))
-	}
-	B := opts.B
+	B := opts.BiasFeature
 	switch {
-	case opts.Bias != BiasFeature:
-		B = 0
-	case B == 0:
-		B = 1
-	case !(B > 0) || math.IsInf(B, 0):
-		return nil, fmt.Errorf("%w: B = %v, want finite > 0", ErrOption, opts.B)
+	case B != 0 && (!(B > 0) || math.IsInf(B, 0)):
+		return nil, fmt.Errorf("%w: BiasFeature = %v, want a finite value > 0 (0 for none)", ErrOption, B)
+	case B != 0 && opts.NoBias:
+		return nil, fmt.Errorf("%w: BiasFeature with NoBias", ErrOption)
 	}
 	cfg, err := Options{C: math.Inf(1), Kernel: kern, Tol: tol, MaxIter: opts.MaxIter, GramBytes: opts.GramBytes,
 		CacheBytes: opts.CacheBytes, Workers: opts.Workers, Impl: opts.Impl}.resolve(d)
@@ -175,7 +157,7 @@ func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginO
 		kd[q] += off
 		r2 = max(r2, kd[q])
 	}
-	biased := opts.Bias == BiasFree
+	biased := !opts.NoBias && B == 0 // a free, unregularised b
 	l := len(p.rows)
 	nr := newNearest(tr.k, src, p.y, gidx, kd, biased, off, tol, floorD[T](d, r2), cfg.iterCap(l), ctx)
 	res, err := nr.solve()

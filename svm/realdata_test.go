@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
@@ -36,7 +37,7 @@ func TestAccuracyFloors(t *testing.T) {
 			}
 			tr := load(t, c.name+".train.libsvm", c.d)
 			te := load(t, c.name+".test.libsvm", c.d)
-			g := GammaScale(tr.X, c.d)
+			g := GammaScale(dataset.NewData(tr.X, c.d, nil))
 			var k gram.Kernel
 			switch c.kern {
 			case "rbf":

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -54,7 +55,7 @@ func TestHardMarginBelowFloat32(t *testing.T) {
 	} else if got := info.Problems[0].Margin; math.Abs(got-want) > 1e-3*want {
 		t.Errorf("trainSparse float32: margin %g, want %g", got, want)
 	}
-	mg, err := MaxMargin(X, 2, y, MarginOptions{})
+	mg, err := MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, MarginOptions{})
 	if err != nil {
 		t.Fatalf("MaxMargin float32: %v", err)
 	}
@@ -66,7 +67,7 @@ func TestHardMarginBelowFloat32(t *testing.T) {
 	if _, _, err := trainDense(Xt, 2, y, Options{C: math.Inf(1), Kernel: gram.Linear{}}); !errors.Is(err, ErrNotSeparable) {
 		t.Errorf("touching classes, trainDense: err = %v, want ErrNotSeparable", err)
 	}
-	if _, err := MaxMargin(Xt, 2, y, MarginOptions{}); !errors.Is(err, ErrNotSeparable) {
+	if _, err := MaxMargin(context.Background(), dataset.NewData(Xt, 2, nil), y, MarginOptions{}); !errors.Is(err, ErrNotSeparable) {
 		t.Errorf("touching classes, MaxMargin: err = %v, want ErrNotSeparable", err)
 	}
 }

@@ -26,7 +26,7 @@ func trainSparse[T Float](c *dataset.CSR[T], y []int, opts Options) (*expansion.
 }
 
 // trainSparseContext is trainDenseContext on CSR data: every option means what
-// it means there (a nil Kernel is RBF with γ = 1/D; GammaScaleSparse gives
+// it means there (a nil Kernel is RBF with γ = 1/D; GammaScale gives
 // scikit-learn's "scale"), except that one-vs-one machines do not use
 // class blocks: the N×N matrix is computed once if it fits GramBytes,
 // else each machine computes its own matrix or row cache from its rows.
@@ -65,13 +65,9 @@ func checkCSR[T Float](c *dataset.CSR[T]) error {
 	return nil
 }
 
-// GammaScaleSparse is GammaScale of the dense form of c, computed from
-// its stored values in the same two passes: 1/(D·Var(X)) over all N·D
-// entries, zeros included (scikit-learn's gamma="scale" on a CSR matrix),
-// or 1 when the values are all equal. The sums run over the stored values
-// and count the zeros at once, so the result may differ from GammaScale's
-// in the last bits (a relative 1e-14 on small sets).
-func GammaScaleSparse[T Float](c *dataset.CSR[T]) float64 {
+// gammaScaleSparse is GammaScale of a CSR, from its stored values in the
+// same two passes as the dense one.
+func gammaScaleSparse[T Float](c *dataset.CSR[T]) float64 {
 	if c == nil || c.Rows < 1 || c.Cols < 1 {
 		return 0
 	}

@@ -370,12 +370,12 @@ func TestGammaScaleSparse(t *testing.T) {
 		t.Fatal(err)
 	}
 	X = d.X
-	want, got := GammaScale(X, 13), GammaScaleSparse(c)
+	want, got := GammaScale(dataset.NewData(X, 13, nil)), GammaScale(c)
 	if math.Abs(got-want) > 1e-12*want {
 		t.Errorf("GammaScaleSparse = %v, GammaScale = %v", got, want)
 	}
 	empty := &dataset.CSR[float32]{Rows: 2, Cols: 3, Ptr: []int{0, 0, 0}, Y: []int{0, 1}}
-	if g := GammaScaleSparse(empty); g != GammaScale(make([]float32, 6), 3) {
-		t.Errorf("all zeros: %v, GammaScale %v", g, GammaScale(make([]float32, 6), 3))
+	if g := GammaScale(empty); g != GammaScale(dataset.NewData(make([]float32, 6), 3, nil)) {
+		t.Errorf("all zeros: %v, GammaScale %v", g, GammaScale(dataset.NewData(make([]float32, 6), 3, nil)))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -166,34 +167,34 @@ func TestHardMarginKnown(t *testing.T) {
 		X     []float64
 		d     int
 		y     []int
-		mode  BiasMode
+		mode  biasMode
 		gamma float64
 	}{
 		// AND, b free: the hulls {(1,1)} and {(0,0),(0,1),(1,0)} are √2/2 apart.
-		{"and/free", flat, 2, and, BiasFree, math.Sqrt2 / 4},
+		{"and/free", flat, 2, and, biasFree, math.Sqrt2 / 4},
 		// AND with a bias feature 1: w = (2,2), w_B = −3, ‖(2,2,−3)‖ = √17.
-		{"and/feature", flat, 2, and, BiasFeature, 1 / math.Sqrt(17)},
+		{"and/feature", flat, 2, and, biasFeature, 1 / math.Sqrt(17)},
 		// OR with a bias feature 1: w = (2,2), w_B = −1.
-		{"or/feature", flat, 2, or, BiasFeature, 1.0 / 3},
+		{"or/feature", flat, 2, or, biasFeature, 1.0 / 3},
 		// Two points 4 apart on a line: margin 2 with a free bias.
-		{"pair/free", []float64{3, -1}, 1, []int{1, -1}, BiasFree, 2},
+		{"pair/free", []float64{3, -1}, 1, []int{1, -1}, biasFree, 2},
 		// 1-D, through the origin: x = 2 (+), x = −1 (−): the margin is the
 		// smaller |x|, 1.
-		{"line/none", []float64{2, -1}, 1, []int{1, -1}, BiasNone, 1},
+		{"line/none", []float64{2, -1}, 1, []int{1, -1}, biasNone, 1},
 		// 1-D with a bias feature: z = (1, 1) and −(0, 1): the nearest point
 		// of that segment to the origin is (2/5, −1/5).
-		{"line/feature", []float64{1, 0}, 1, []int{1, -1}, BiasFeature, 1 / math.Sqrt(5)},
+		{"line/feature", []float64{1, 0}, 1, []int{1, -1}, biasFeature, 1 / math.Sqrt(5)},
 		// (0,0) and (2,−1) against (0,−1) with a bias feature 1: the
 		// augmented yᵢ(xᵢ, 1) all lie on the plane v₁ + 2v₂ + v₃ = 1 and
 		// their triangle holds its foot (1, 2, 1)/6: margin 1/√6 = 0.408.
-		{"sixth/feature", []float64{0, 0, 2, -1, 0, -1}, 2, []int{1, 1, -1}, BiasFeature, 1 / math.Sqrt(6)},
+		{"sixth/feature", []float64{0, 0, 2, -1, 0, -1}, 2, []int{1, 1, -1}, biasFeature, 1 / math.Sqrt(6)},
 		// (1,1) and (2,0) against (0,0) with a bias feature: the segment
 		// from (1,1,1) to (0,0,−1) is nearest at (1,1,−1)/3.
-		{"third/feature", []float64{1, 1, 2, 0, 0, 0}, 2, []int{1, 1, -1}, BiasFeature, 1 / math.Sqrt(3)},
+		{"third/feature", []float64{1, 1, 2, 0, 0, 0}, 2, []int{1, 1, -1}, biasFeature, 1 / math.Sqrt(3)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			mg, err := MaxMargin(c.X, c.d, c.y, MarginOptions{Bias: c.mode, Tol: 1e-10})
+			mg, err := MaxMargin(context.Background(), dataset.NewData(c.X, c.d, nil), c.y, c.mode.opts(MarginOptions{Tol: 1e-10}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +204,7 @@ func TestHardMarginKnown(t *testing.T) {
 			if mg.Gamma > mg.Upper*(1+1e-12) {
 				t.Errorf("Gamma %v > Upper %v", mg.Gamma, mg.Upper)
 			}
-			if c.mode != BiasFree {
+			if c.mode != biasFree {
 				return
 			}
 			// trainDense with C = +Inf: the same margin.
@@ -242,7 +243,7 @@ func TestHardMarginMatchesExact(t *testing.T) {
 			sa += a
 		}
 		want := 1 / math.Sqrt(sa)
-		mg, err := MaxMargin(X, d, y, MarginOptions{Kernel: k, Tol: 1e-9})
+		mg, err := MaxMargin(context.Background(), dataset.NewData(X, d, nil), y, MarginOptions{Kernel: k, Tol: 1e-9})
 		if err != nil {
 			t.Fatalf("trial %d (%v): %v", trial, k, err)
 		}
@@ -279,10 +280,19 @@ func TestNotSeparable(t *testing.T) {
 			_, _, err := trainDense(convert32(X), 2, y, Options{C: inf, Kernel: gram.Linear{}})
 			return err
 		},
-		"linear":        func() error { _, _, err := trainLinearDense(X, 2, y, LinearOptions{C: inf}); return err },
-		"margin/free":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{}); return err },
-		"margin/none":   func() error { _, err := MaxMargin(X, 2, y, MarginOptions{Bias: BiasNone}); return err },
-		"margin/feat32": func() error { _, err := MaxMargin(convert32(X), 2, y, MarginOptions{Bias: BiasFeature}); return err },
+		"linear": func() error { _, _, err := trainLinearDense(X, 2, y, LinearOptions{C: inf}); return err },
+		"margin/free": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, MarginOptions{})
+			return err
+		},
+		"margin/none": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(X, 2, nil), y, MarginOptions{NoBias: true})
+			return err
+		},
+		"margin/feat32": func() error {
+			_, err := MaxMargin(context.Background(), dataset.NewData(convert32(X), 2, nil), y, MarginOptions{BiasFeature: 1})
+			return err
+		},
 		"ovo": func() error {
 			_, _, err := trainDense(append(slices.Clone(X), 5, 5), 2, append(slices.Clone(y), 7), Options{C: inf, Kernel: gram.Linear{}})
 			return err
@@ -593,8 +603,9 @@ func TestErrors(t *testing.T) {
 		{"cache", train(X, 2, y, Options{GramBytes: -1, CacheBytes: 8}), ErrBudget},
 		{"cache<0", train(X, 2, y, Options{CacheBytes: -8}), ErrOption},
 		{"margin 3 labels", margin(X, 2, []int{1, 2, 3}, MarginOptions{}), ErrLabels},
-		{"margin bias", margin(X, 2, y, MarginOptions{Bias: BiasMode(9)}), ErrOption},
-		{"margin B", margin(X, 2, y, MarginOptions{Bias: BiasFeature, B: -1}), ErrOption},
+		{"margin bias", margin(X, 2, y, MarginOptions{NoBias: true, BiasFeature: 1}), ErrOption},
+		{"margin B", margin(X, 2, y, MarginOptions{BiasFeature: -1}), ErrOption},
+		{"margin B NaN", margin(X, 2, y, MarginOptions{BiasFeature: math.NaN()}), ErrOption},
 		{"linear nan", trainLin(nan, 2, y, LinearOptions{}), ErrNonFinite},
 		{"linear loss", trainLin(X, 2, y, LinearOptions{Loss: Loss(5)}), ErrOption},
 		{"linear bias", trainLin(X, 2, y, LinearOptions{BiasFeature: math.Inf(1)}), ErrOption},
@@ -609,21 +620,6 @@ func TestErrors(t *testing.T) {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, c.err, c.want)
 		}
-	}
-	if _, err := ParseC("-1"); !errors.Is(err, ErrOption) {
-		t.Errorf("ParseC(-1): %v", err)
-	}
-	if c, err := ParseC("INF"); err != nil || !math.IsInf(c, 1) {
-		t.Errorf("ParseC(INF) = %v, %v", c, err)
-	}
-	if c, err := ParseC("0.5"); err != nil || c != 0.5 {
-		t.Errorf("ParseC(0.5) = %v, %v", c, err)
-	}
-	if s, err := ParseMulticlass("OVR"); err != nil || s != OneVsRest {
-		t.Errorf("ParseMulticlass(OVR) = %v, %v", s, err)
-	}
-	if _, err := ParseMulticlass("all"); !errors.Is(err, ErrOption) {
-		t.Errorf("ParseMulticlass(all): %v", err)
 	}
 	// Scoring errors.
 	m, _, err := trainDense(X, 2, y, Options{})
@@ -654,7 +650,7 @@ func train(X []float64, d int, y []int, o Options) error {
 }
 
 func margin(X []float64, d int, y []int, o MarginOptions) error {
-	_, err := MaxMargin(X, d, y, o)
+	_, err := MaxMargin(context.Background(), dataset.NewData(X, d, nil), y, o)
 	return err
 }
 
@@ -704,7 +700,7 @@ func TestCancel(t *testing.T) {
 	if _, _, err := trainLinearDenseContext(ctx, X, 3, y, LinearOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("trainLinearDense: %v", err)
 	}
-	if _, err := MaxMarginContext(ctx, X, 3, y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
+	if _, err := MaxMargin(ctx, dataset.NewData(X, 3, nil), y, MarginOptions{Kernel: gram.RBF{Gamma: 30}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("MaxMargin: %v", err)
 	}
 }
@@ -778,7 +774,7 @@ func TestNewModel(t *testing.T) {
 // TestNovikoff: MaxMargin's Bound is Novikoff's: Rosenblatt's perceptron,
 // cycling through separable data until an epoch without mistakes, makes
 // at most R²/γ_D² mistakes — with the bias as a weight on a constant
-// feature 1 (BiasFeature) or without bias (BiasNone). The test runs the
+// feature 1 (BiasFeature) or without bias (NoBias). The test runs the
 // perceptron itself, in float64, and checks that the bound holds and is
 // not vacuous.
 func TestNovikoff(t *testing.T) {
@@ -811,11 +807,11 @@ func TestNovikoff(t *testing.T) {
 		if !slices.Contains(ys, 1) || !slices.Contains(ys, -1) {
 			continue // one class only: nothing to separate
 		}
-		mode := BiasNone
+		mode := biasNone
 		if bias {
-			mode = BiasFeature
+			mode = biasFeature
 		}
-		mg, err := MaxMargin(Xs, d, ys, MarginOptions{Bias: mode})
+		mg, err := MaxMargin(context.Background(), dataset.NewData(Xs, d, nil), ys, mode.opts(MarginOptions{}))
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -856,4 +852,22 @@ func TestNovikoff(t *testing.T) {
 			t.Errorf("trial %d: bound %v is vacuous for this data", trial, mg.Bound)
 		}
 	}
+}
+
+// biasMode names the three separators MaxMargin measures.
+type biasMode int
+
+const (
+	biasFree    biasMode = iota // b free and unregularised (the default)
+	biasNone                    // NoBias
+	biasFeature                 // BiasFeature 1
+)
+
+// opts sets o's bias options to mode's.
+func (mode biasMode) opts(o MarginOptions) MarginOptions {
+	o.NoBias, o.BiasFeature = mode == biasNone, 0
+	if mode == biasFeature {
+		o.BiasFeature = 1
+	}
+	return o
 }

@@ -77,7 +77,7 @@ func main() {
 		os.Exit(1)
 	}
 	tr, te = every(tr, *stride), every(te, *testStride)
-	gamma := svm.GammaScaleSparse(tr)
+	gamma := svm.GammaScale(tr)
 	fmt.Printf("train %dx%d nnz %d, test %d, gamma scale %.6g\n", tr.Rows, tr.Cols, tr.NNZ(), te.Rows, gamma)
 	kern := gram.RBF{Gamma: gamma}
 	pred := make([]int, te.Rows)

@@ -333,7 +333,7 @@ var usageTrain = "usage: rosenblatt train"
 var cliCases = []cliCase{
 	// demo
 	{name: "no arguments runs the demo", args: nil, code: exitOK,
-		stdout: []string{"kernel path: " + kernel.Active(), "Breast cancer", "averaged perceptron", "epoch  mistakes", "R²/γ²", "converged"},
+		stdout: []string{"kernel path: " + kernel.ActiveImpl().Name(), "Breast cancer", "averaged perceptron", "epoch  mistakes", "R²/γ²", "converged"},
 		check:  checkDemo},
 	{name: "demo online", args: []string{"demo", "-algo", "online", "-epochs", "3"}, code: exitOK,
 		stdout: []string{"online perceptron, up to 3 epochs", "      3 "}, check: checkDemo},

@@ -45,17 +45,19 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 		}
 		w("kernel "+im.Name(), "%s", state)
 	}
-	for _, v := range kernel.Int8Impls() {
-		state := "not supported by this CPU"
-		if v.Available() {
-			state = "available"
+	for _, im := range kernel.Impls() {
+		for _, v := range im.Int8Impls() {
+			state := "not supported by this CPU"
+			if v.Available() {
+				state = "available"
+			}
+			if v == kernel.ActiveImpl().Int8() {
+				state = "in use (DotU8I8, DotI8, DotsU8I8, DotsI8 within " + kernel.ActiveImpl().Name() + ")"
+			}
+			w("int8 "+v.Name(), "%s", state)
 		}
-		if v == kernel.ActiveInt8() {
-			state = "in use (DotU8I8, DotI8, DotsU8I8, DotsI8 within " + kernel.Active() + ")"
-		}
-		w("int8 "+v.Name(), "%s", state)
 	}
-	if err := kernel.SelectionError(); err != nil {
+	if err := cli.KernelSelection(); err != nil {
 		w("warning", "%v", err)
 	}
 	return nil

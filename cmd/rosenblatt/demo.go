@@ -74,7 +74,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	fmt.Fprintf(stdout, "rosenblatt demo: perceptrons on this CPU's SIMD kernels\n\n")
-	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.Active(), cli.OrUnknown(cpuid.CPU.BrandName), hostArch())
+	fmt.Fprintf(stdout, "kernel path: %s (%s, %s)\n\n", kernel.ActiveImpl().Name(), cli.OrUnknown(cpuid.CPU.BrandName), hostArch())
 	if err := demoBreastCancer(stdout, a, *epochs, *seed); err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func demoSeparable(w io.Writer) error {
 	// the same points (no bias, as the perceptron), to 10⁻³ relative: the
 	// bracket is printed, and R²/Gamma² bounds R²/γ_D² from above.
 	t1 := time.Now()
-	mg, err := svm.MaxMargin(train.X, train.Cols, train.Y, svm.MarginOptions{Bias: svm.BiasNone, Tol: demoMarginTol})
+	mg, err := svm.MaxMargin(context.Background(), train, train.Y, svm.MarginOptions{NoBias: true, Tol: demoMarginTol})
 	if err != nil {
 		return fmt.Errorf("the data margin: %w", err)
 	}

@@ -54,7 +54,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // exit codes
@@ -105,7 +104,7 @@ func main() {
 // lost (a full disk, a closed pipe) fails with exit status 1 even if the
 // command itself ignored the write error.
 func run(args []string, stdout, stderr io.Writer) int {
-	if err := kernel.SelectionError(); err != nil {
+	if err := cli.KernelSelection(); err != nil {
 		fmt.Fprintf(stderr, "rosenblatt: %v\n", err) // a bad ROSENBLATT_KERNEL: said once, then the run goes on
 	}
 	if len(args) == 0 {

@@ -16,10 +16,10 @@ func TestRunExitCodes(t *testing.T) {
 		inStdout []string
 		inStderr []string
 	}{
-		{"no arguments runs the demo", nil, exitOK, []string{"kernel path: " + kernel.Active(), "test accuracy:", "R²/γ²"}, nil},
+		{"no arguments runs the demo", nil, exitOK, []string{"kernel path: " + kernel.ActiveImpl().Name(), "test accuracy:", "R²/γ²"}, nil},
 		{"help", []string{"help"}, exitOK, []string{"commands:", "cpu"}, nil},
 		{"unknown command", []string{"frobnicate"}, exitUsage, nil, []string{`unknown command "frobnicate"`}},
-		{"cpu", []string{"cpu"}, exitOK, []string{"vendor:", "L1 cache:", "kernel " + kernel.Active() + ":", "ACTIVE", "int8 " + kernel.ActiveInt8().Name() + ":", "in use"}, nil},
+		{"cpu", []string{"cpu"}, exitOK, []string{"vendor:", "L1 cache:", "kernel " + kernel.ActiveImpl().Name() + ":", "ACTIVE", "int8 " + kernel.ActiveImpl().Int8().Name() + ":", "in use"}, nil},
 		{"cpu bad flag", []string{"cpu", "-nope"}, exitUsage, nil, []string{"unknown flag -nope"}},
 		{"cpu stray argument", []string{"cpu", "extra"}, exitUsage, nil, []string{`unexpected argument "extra"`}},
 	}

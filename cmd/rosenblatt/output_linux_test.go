@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
@@ -315,10 +316,10 @@ func TestModelFromPipe(t *testing.T) {
 	if err := loadFrom("voted-pipe.model", voted, false, 0); err != nil {
 		t.Errorf("a voted kernel model through a pipe: %v", err)
 	}
-	if err := loadFrom("voted-padded.model", voted, true, 0); !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
+	if err := loadFrom("voted-padded.model", voted, true, 0); !errors.Is(err, expansion.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
 		t.Errorf("a voted kernel model followed by endless zeros: %v, want ErrCorrupt and cli.ErrTooLarge", err)
 	}
-	if err := loadFrom("voted-short.model", voted[:200], false, 0); !errors.Is(err, perceptron.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+	if err := loadFrom("voted-short.model", voted[:200], false, 0); !errors.Is(err, expansion.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("a truncated voted kernel model: %v, want ErrCorrupt (truncated)", err)
 	}
 	err := loadFrom("padded.model", model, true, 0)

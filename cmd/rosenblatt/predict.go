@@ -166,6 +166,10 @@ func predictFile[T kernel.Float](c classifier[T], dataPath string, df *dataFlags
 		}
 		return pred, X.Y, sc, format + ", sparse", nil
 	}
+	if format == fmtLIBSVM && c.Dims() > 0 {
+		pred, y, sc, err = predictStream(c, dataPath, df, withScores)
+		return pred, y, sc, format, err
+	}
 	d, format, err := loadData[T](dataPath, df, c.Dims(), "the model")
 	if err != nil {
 		return nil, nil, nil, "", err
@@ -180,6 +184,36 @@ func predictFile[T kernel.Float](c classifier[T], dataPath string, df *dataFlags
 		}
 	}
 	return pred, d.Y, sc, format, nil
+}
+
+// streamRows is the number of rows predictStream reads at a time.
+const streamRows = 4096
+
+// predictStream is predictFile for a LIBSVM file read dense with the
+// model's width: the rows are predicted a block at a time as they are
+// read (dataset.ScanLIBSVMFile), so that memory is one block's, not the
+// whole matrix's, and the rows are predicted while they are in cache.
+func predictStream[T kernel.Float](c classifier[T], dataPath string, df *dataFlags, withScores bool) (pred, y []int, sc []T, err error) {
+	k := c.NumScores()
+	err = dataset.ScanLIBSVMFile(dataPath, dataset.LIBSVMOptions{Cols: c.Dims(), MaxGzipRatio: df.gzipRatio()}, streamRows, func(d *dataset.Data[T]) error {
+		n := len(pred)
+		pred = append(pred, make([]int, d.Rows)...)
+		y = append(y, d.Y...)
+		if err := c.PredictBatch(pred[n:], d.X); err != nil {
+			return fmt.Errorf("%s: %w", dataPath, err)
+		}
+		if withScores {
+			sc = append(sc, make([]T, d.Rows*k)...)
+			if err := c.ScoresBatch(sc[n*k:], d.X); err != nil {
+				return fmt.Errorf("%s: %w", dataPath, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return pred, y, sc, nil
 }
 
 // correct counts the predictions equal to the labels.

@@ -180,7 +180,7 @@ func checkGammaScale(t *testing.T, dir, stdout, _ string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := svm.GammaScale(d.X, d.Cols)
+	want := svm.GammaScale(d)
 	m := loadSVM32(t, filepath.Join(dir, "m.model"))
 	km := m.classifier.(*expansion.Model[float32])
 	// train reads the LIBSVM file sparse and computes the variance from

@@ -525,9 +525,9 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != perceptron.Argmax
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if csr != nil {
-			return svm.GammaScaleSparse(csr)
+			return svm.GammaScale(csr)
 		}
-		return svm.GammaScale(data.X, data.Cols)
+		return svm.GammaScale(data)
 	})
 	if err != nil {
 		prog.Finish()
@@ -621,7 +621,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	if km, ok := m.(*expansion.Model[T]); ok {
 		w("support", "%d support vectors of %d training rows", km.NumSupport(), data.Rows)
 	}
-	w("kernel path", "%s", kernel.Active())
+	w("kernel path", "%s", kernel.ActiveImpl().Name())
 	if tf.verbose {
 		w("representation", "%s", repr)
 		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
@@ -669,12 +669,12 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 			w("margin", "the model does not separate the training data")
 		}
 	}
-	if diag.DataMargin != nil {
-		printDataMargin(w, "", diag.DataMargin, diag.MarginAugmented, diag.Separable)
+	if diag.DataMargin != nil || diag.DataMarginErr != nil {
+		printDataMargin(w, "", diag.DataMargin, diag.DataMarginErr, diag.MarginAugmented, diag.Separable)
 	}
 	for c, cd := range diag.Classes {
-		if cd.DataMargin != nil {
-			printDataMargin(w, fmt.Sprintf("class %d: ", classes[c]), cd.DataMargin, cd.MarginAugmented, cd.Separable)
+		if cd.DataMargin != nil || cd.DataMarginErr != nil {
+			printDataMargin(w, fmt.Sprintf("class %d: ", classes[c]), cd.DataMargin, cd.DataMarginErr, cd.MarginAugmented, cd.Separable)
 		}
 	}
 	if test != nil {

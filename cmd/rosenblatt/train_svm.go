@@ -14,7 +14,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -34,7 +33,7 @@ func (c *cValue) String() string {
 }
 
 func (c *cValue) Set(s string) error {
-	v, err := svm.ParseC(s)
+	v, err := cli.ParseC(s)
 	if err != nil {
 		return errors.New("want a number > 0, or inf for the hard margin")
 	}
@@ -116,7 +115,7 @@ func (tf *trainFlags) checkSVM() error {
 			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", cli.ErrUsage)
 		}
 		if tf.set["multiclass"] {
-			if _, err := svm.ParseMulticlass(tf.multiclass); err != nil {
+			if _, err := cli.ParseMulticlass(tf.multiclass); err != nil {
 				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", cli.ErrUsage, tf.multiclass)
 			}
 		}
@@ -192,9 +191,9 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	loaded := time.Now()
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if sd.csr != nil {
-			return svm.GammaScaleSparse(sd.csr)
+			return svm.GammaScale(sd.csr)
 		}
-		return svm.GammaScale(data.X, data.Cols)
+		return svm.GammaScale(data)
 	})
 	if err != nil {
 		return err
@@ -234,14 +233,16 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	}
 	var margins []dataMarginLine
 	if tf.dataMargin {
-		bias := svm.BiasFree
+		// The kernel SVM's bias is free; the linear SVM's is LIBLINEAR's -B,
+		// or none.
+		mo := svm.MarginOptions{Kernel: kern, Workers: tf.workers}
 		if kern == nil {
-			bias = svm.BiasFeature
+			mo.NoBias, mo.BiasFeature = !tf.bias, cmp(tf.biasFeat, 1)
 			if !tf.bias {
-				bias = svm.BiasNone
+				mo.BiasFeature = 0
 			}
 		}
-		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), svm.MarginOptions{Kernel: kern, Bias: bias, B: tf.biasFeat, Workers: tf.workers}); err != nil {
+		if margins, err = dataMargins(data, run.machines, math.IsInf(C, 1), mo); err != nil {
 			return fmt.Errorf("%s: data margin: %w", path, err)
 		}
 	}
@@ -255,7 +256,7 @@ func trainSVMOn[T kernel.Float](tf *trainFlags, path string, std cli.Stdio, summ
 	printDataLines(w, path, format, tf.typ, data)
 	w("model", "%s", m)
 	w("training", "%s", run.solver)
-	w("kernel path", "%s", kernel.Active())
+	w("kernel path", "%s", kernel.ActiveImpl().Name())
 	if tf.verbose {
 		w("representation", "%s", sd.repr)
 	}
@@ -284,7 +285,7 @@ func cText(C float64) string {
 func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
 	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Workers: tf.workers}
 	if tf.set["multiclass"] {
-		o.Multiclass, _ = svm.ParseMulticlass(tf.multiclass) // checked by checkSVM
+		o.Multiclass, _ = cli.ParseMulticlass(tf.multiclass) // checked by checkSVM
 	}
 	if tf.set["cache"] {
 		switch {
@@ -453,8 +454,8 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 	switch {
 	case o.Kernel != nil:
 		radius = "φ(x)"
-	case o.Bias == svm.BiasFeature:
-		radius = fmt.Sprintf("(x, %g)", cmp(o.B, 1))
+	case o.BiasFeature > 0:
+		radius = fmt.Sprintf("(x, %g)", o.BiasFeature)
 	}
 	var out []dataMarginLine
 	for i := range machines {
@@ -478,7 +479,7 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 		if len(machines) > 1 {
 			l.what = mi.name() + ": "
 		}
-		mg, err := svm.MaxMargin(X, data.Cols, y, o)
+		mg, err := svm.MaxMargin(context.Background(), dataset.NewData(X, data.Cols, nil), y, o)
 		switch {
 		case errors.Is(err, svm.ErrNotSeparable):
 			l.err = err
@@ -491,11 +492,12 @@ func dataMargins[T kernel.Float](data *dataset.Data[T], machines []svmMachine, h
 	return out, nil
 }
 
-// printDataMargin prints a perceptron's data margin (perceptron.DataMargin)
-// next to the model's augmented margin.
-func printDataMargin(w func(k, f string, a ...any), what string, dm *perceptron.DataMargin, model float64, separates bool) {
-	if !dm.Separable {
-		w("data margin", "%snot separable: %v", what, dm.Err)
+// printDataMargin prints a perceptron's data margin
+// (perceptron.Diagnostics.DataMargin, or why there is none) next to the
+// model's augmented margin.
+func printDataMargin(w func(k, f string, a ...any), what string, dm *svm.Margin, dmErr error, model float64, separates bool) {
+	if dm == nil {
+		w("data margin", "%snot separable: %v", what, dmErr)
 		return
 	}
 	w("data margin", "%sγ′_D = %.6g (%.6g ≤ γ′_D ≤ %.6g, exact hard-margin solve on the same points), R′ = %.4g,",

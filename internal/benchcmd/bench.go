@@ -102,6 +102,10 @@ type benchResult struct {
 	Roof        float64 `json:"roof_gflops,omitempty"`
 	Bound       string  `json:"bound,omitempty"`
 	RoofPercent float64 `json:"roof_percent,omitempty"`
+	// RoofRechecks is the number of times the bandwidth of the case's
+	// level was measured again right after it because the case ran
+	// above its roof by more than roofNoise (see settleRoof).
+	RoofRechecks int `json:"roof_rechecks,omitempty"`
 }
 
 // caseName is kernel/type/set.
@@ -119,7 +123,7 @@ type benchPath struct {
 // implName is the implementation that runs on this path.
 func (p benchPath) implName() string {
 	if p.im == nil {
-		return kernel.Active()
+		return kernel.ActiveImpl().Name()
 	}
 	return p.im.Name()
 }
@@ -453,7 +457,7 @@ func runSuite(cfg benchConfig, prog cli.Progress) (*benchReport, error) {
 		refresh := func() {
 			for _, p := range cfg.paths {
 				if c.operands != nil && p.name == c.res.Path {
-					rf.refresh(p.impl(), c.res.Set, c.operands, plan)
+					rf.refresh(p.impl(), c.res.Set, c.operands, roofline.Trials{Count: plan.refresh, Min: plan.min})
 				}
 			}
 		}
@@ -465,6 +469,21 @@ func runSuite(cfg benchConfig, prog cli.Progress) (*benchReport, error) {
 		r.Iterations, r.NsPerOp, r.MedianNsPerOp = t.iters, t.best, t.median
 		r.GFLOPS = float64(r.FlopsPerOp) / t.best
 		r.GBps = float64(r.BytesPerOp) / t.best
+		if !m.Emulated { // under an emulator the roofs bound nothing
+			recheck := func(bound string) {
+				t := roofline.Trials{Count: plan.trials, Min: plan.min}
+				for _, p := range cfg.paths {
+					switch {
+					case p.name != c.res.Path:
+					case bound == "compute":
+						rf.refreshPeak(p.impl(), c.res.Type, c.res.Threads, t)
+					case c.operands != nil:
+						rf.refresh(p.impl(), c.res.Set, c.operands, t)
+					}
+				}
+			}
+			r.RoofRechecks = settleRoof(rf, r, &m, plan.rechecks, recheck)
+		}
 		rep.Results = append(rep.Results, r)
 		prog.Add(1)
 	}

@@ -79,7 +79,7 @@ func currentMachine() machineInfo {
 		GOOS:      runtime.GOOS,
 		GOARCH:    runtime.GOARCH,
 	}
-	m.ActiveKernel = kernel.Active()
+	m.ActiveKernel = kernel.ActiveImpl().Name()
 	for _, im := range kernel.Impls() {
 		if im.Available() {
 			m.Kernels = append(m.Kernels, im.Name())

@@ -153,11 +153,22 @@ func GuardedInts[T Integer](n, off int) (s []T, intact func() error) {
 	}
 }
 
+// Int8Impls returns every int8 implementation of this build, including
+// those this CPU cannot run: each implementation's (kernel.Impls) own
+// (Impl.Int8Impls), in that order.
+func Int8Impls() []*kernel.Int8Impl {
+	var out []*kernel.Int8Impl
+	for _, im := range kernel.Impls() {
+		out = append(out, im.Int8Impls()...)
+	}
+	return out
+}
+
 // AvailableInt8 returns the int8 implementations of this build that the
 // CPU can run.
 func AvailableInt8() []*kernel.Int8Impl {
 	var out []*kernel.Int8Impl
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range Int8Impls() {
 		if v.Available() {
 			out = append(out, v)
 		}

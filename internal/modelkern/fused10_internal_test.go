@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 )
 
 // TestFused10Rows checks that Fused10 copies W into rows that start on
@@ -18,7 +18,7 @@ func TestFused10Rows(t *testing.T) {
 			t.Fatalf("aligned64(%d): len %d cap %d at %p", n, len(b), cap(b), unsafe.SliceData(b))
 		}
 	}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			continue
 		}

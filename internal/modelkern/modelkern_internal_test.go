@@ -3,6 +3,7 @@ package modelkern
 import (
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -11,7 +12,7 @@ import (
 // run kernel's active choice.
 func TestInt8IDs(t *testing.T) {
 	seen := map[int8ID]string{}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		id, ok := int8IDs[v.Name()]
 		if !ok {
 			t.Fatalf("int8 implementation %s has no ID here", v.Name())
@@ -21,8 +22,8 @@ func TestInt8IDs(t *testing.T) {
 		}
 		seen[id] = v.Name()
 	}
-	if activeInt8 != int8IDs[kernel.ActiveInt8().Name()] {
-		t.Fatalf("active int8 ID %d, kernel's active %s", activeInt8, kernel.ActiveInt8().Name())
+	if activeInt8 != int8IDs[kernel.ActiveImpl().Int8().Name()] {
+		t.Fatalf("active int8 ID %d, kernel's active %s", activeInt8, kernel.ActiveImpl().Int8().Name())
 	}
 	if activeID != kernel.ActiveImpl().ID() {
 		t.Fatalf("active ID %d, kernel's active %s", activeID, kernel.ActiveImpl().Name())
@@ -44,7 +45,7 @@ func TestOnPanicsUnavailable(t *testing.T) {
 			}()
 		}
 	}
-	for _, v := range kernel.Int8Impls() {
+	for _, v := range kerneltest.Int8Impls() {
 		if !v.Available() {
 			func() {
 				defer func() {

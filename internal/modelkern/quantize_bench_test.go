@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // BenchmarkQuantize times the int8 models' input quantiser, QuantRange and
@@ -20,7 +20,7 @@ func BenchmarkQuantize(b *testing.B) {
 			x[i] = float32(rng.NormFloat64())
 		}
 		u := make([]uint8, d)
-		for _, v := range kernel.Int8Impls() {
+		for _, v := range kerneltest.Int8Impls() {
 			if !v.Available() {
 				continue
 			}

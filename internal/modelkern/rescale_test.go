@@ -7,7 +7,6 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
-	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // rescaleWant is RescaleArgmax's documented loop, written out here.
@@ -86,7 +85,7 @@ func TestRescaleArgmax(t *testing.T) {
 
 // TestRescaleArgmaxLengths checks that mismatched lengths panic.
 func TestRescaleArgmaxLengths(t *testing.T) {
-	k := modelkern.OnInt8(kernel.Int8Impls()[0])
+	k := modelkern.OnInt8(kerneltest.Int8Impls()[0])
 	for _, c := range []struct{ nd, ns, nb int }{{3, 4, 4}, {4, 3, 4}, {4, 4, 5}} {
 		func() {
 			defer func() {

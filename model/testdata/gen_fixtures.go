@@ -92,7 +92,7 @@ func record[T float32 | float64](file string, kind int, m classifier[T], jsonFor
 	csr, err := dataset.FromDense(test)
 	must(err)
 	e := expected{File: file + ".model", Kind: kind, Elem: fmt.Sprintf("float%d", 32*(1+int(unsafeSize[T]()/8))),
-		Labels: map[string][]int{}, Scores: map[string][]uint64{}, Impl: kernel.Active()}
+		Labels: map[string][]int{}, Scores: map[string][]uint64{}, Impl: kernel.ActiveImpl().Name()}
 	r := m.NumScores()
 	bitsOf := func(sc []T) []uint64 {
 		var b []uint64

@@ -6,10 +6,17 @@
 # in a module of its own, run the same way.
 #
 # Usage, from the repository root: sh bench/results/cli/first-run-zen5.sh
-# (RUNS=n sets the runs of each; 2 by default). Prints the CPU, the load
-# average before each run and what /usr/bin/time -v reports.
+# (RUNS=n sets the runs of each; 2 by default; CMD sets what is run, from
+# the repository root: "./cmd/rosenblatt cpu" by default). Prints the CPU,
+# the load average before each run and what /usr/bin/time -v reports.
+#
+# PROFILE=FILE adds one go build of CMD's package with empty caches whose
+# compiler runs are timed (go build -toolexec): FILE gets a line
+# "user system wall package" per compiled package, and the script prints
+# the CPU seconds of the 15 most expensive and the total of the module's.
 set -eu
 runs=${RUNS:-2}
+cmd=${CMD:-./cmd/rosenblatt cpu}
 root=$(pwd)
 hello=$(mktemp -d)
 trap 'rm -rf "$hello"' EXIT
@@ -63,7 +70,34 @@ nproc
 go run ./cmd/rosenblatt cpu | head -4
 i=1
 while [ "$i" -le "$runs" ]; do
-	first "$root" ./cmd/rosenblatt cpu
+	# shellcheck disable=SC2086 # CMD is a package and its arguments
+	first "$root" $cmd
 	first "$hello" .
 	i=$((i + 1))
 done
+
+if [ -n "${PROFILE:-}" ]; then
+	tx=$(mktemp -d)
+	cat >"$tx/time.sh" <<'TX'
+#!/bin/sh
+# go build -toolexec: runs the tool; for the compiler, appends
+# "user system wall package" to $PROFILE.
+case "$1" in
+*/compile)
+	pkg=$(printf '%s\n' "$@" | awk 'prev == "-p" { print; exit } { prev = $0 }')
+	exec /usr/bin/time -a -o "$PROFILE" -f "%U %S %e $pkg" "$@" ;;
+*) exec "$@" ;;
+esac
+TX
+	chmod +x "$tx/time.sh"
+	: >"$PROFILE"
+	echo "== $(date -u +%H:%M:%S) compile profile of ${cmd%% *}, empty caches"
+	uptime
+	GOMODCACHE=$tx/mod GOCACHE=$tx/build GOFLAGS="-modcacherw ${GOFLAGS:-}" PROFILE=$PROFILE \
+		go build -toolexec="$tx/time.sh" -o /dev/null "${cmd%% *}"
+	mod=$(go list -m)
+	awk '{ printf "%7.2f  %s\n", $1 + $2, $4 }' "$PROFILE" | sort -rn | head -15
+	awk -v mod="$mod" '{ c = $1 + $2; all += c; if (index($4, mod) == 1) ours += c }
+		END { printf "compile CPU: %.1f s in all, %.1f s in %s\n", all, ours, mod }' "$PROFILE"
+	rm -rf "$tx"
+fi

@@ -27,7 +27,7 @@ for n in 10 100; do
 	"$dir/rosenblatt" predict "$dir/digits.model" "$rows" >"$dir/ours.pred"
 	svm-predict "$rows" "$dir/digits.model" "$dir/theirs.pred"
 	cmp "$dir/ours.pred" "$dir/theirs.pred" && echo "labels: identical on every row"
-	farm-bench -n 5 --warmup 1 --timeout 600 \
+	farm-bench -n 5 --warmup 1 --timeout 1800 \
 		--vs "svm-predict $rows $dir/digits.model /dev/null" \
 		-- "$dir/rosenblatt" predict -o /dev/null "$dir/digits.model" "$rows"
 done
