@@ -22,14 +22,14 @@ const (
 	headerSize  = modelfile.HeaderSize
 	maxDims     = modelfile.MaxDims
 	maxLabels   = modelfile.MaxLabels
-	flagBias    = 1
+	flagBias    = modelfile.FlagBias
 	flagNorm    = 2 // version 2: ScaleAugmented; version 1: ScaleFeatures
 	flagNormX   = 4 // version 2: ScaleFeatures
 	flagState   = 8 // version 2, linear models: the training state follows the labels
 	// flagBiasFeat (version 3, both families): the bias feature B
 	// (Options.BiasFeature) follows the labels, a float64 ≠ 1. A model
 	// with B = 1 is written as version 2 without it.
-	flagBiasFeat = 32
+	flagBiasFeat = modelfile.FlagBiasFeat
 	// biasFeatVersion is the format version of a file with flagBiasFeat.
 	biasFeatVersion = 3
 	// flagColumns (version 4, linear models but voted ones): the weights
@@ -98,31 +98,16 @@ func headerVersion(flags byte) int {
 	return fileVersion
 }
 
-// readBiasFeature reads the bias feature of a file whose header flags are
-// flags (after the labels: B, if flagBiasFeat; else 1 with a bias, 0
-// without) and checks it: finite, > 0, with a bias, and B² finite and
-// nonzero in T.
+// readBiasFeature reads and checks the bias feature of a file whose
+// header flags are flags (modelfile.ReadBiasFeature).
 func readBiasFeature[T Float](r *modelfile.Reader, flags byte) (float64, error) {
-	bias := flags&flagBias != 0
-	if flags&flagBiasFeat == 0 {
-		if bias {
-			return 1, nil
-		}
-		return 0, nil
-	}
-	return checkBiasFeature[T](bias, math.Float64frombits(r.U64()))
+	return modelfile.ReadBiasFeature[T](r, flags, ErrCorrupt)
 }
 
-// checkBiasFeature checks a model file's bias feature b.
+// checkBiasFeature checks a model file's bias feature b
+// (modelfile.CheckBiasFeature).
 func checkBiasFeature[T Float](bias bool, b float64) (float64, error) {
-	if !bias {
-		return 0, fmt.Errorf("%w: a bias feature without a bias", ErrCorrupt)
-	}
-	if sq := float64(T(b * b)); !finitePositive(b) || !finitePositive(sq) || b == 1 {
-		// (B = 1 is written as version 2, without the field.)
-		return 0, fmt.Errorf("%w: bias feature %v", ErrCorrupt, b)
-	}
-	return b, nil
+	return modelfile.CheckBiasFeature[T](bias, b, ErrCorrupt)
 }
 
 // flagsScaling decodes the scaling of a header's flags, checking that the
