@@ -496,6 +496,25 @@ func TestScanLIBSVM(t *testing.T) {
 			t.Fatalf("%s: a bad last line: err = %v after %d rows", f.name, err, rows)
 		}
 	}
+	// The bound is per block: more rows than MaxValues/Cols stream, in
+	// blocks that fit it, and a huge blockRows asks for no more than it.
+	long := strings.Repeat("1 1:1 4:2\n-1 2:3\n", 40)
+	for _, block := range []int{5, 1 << 40, math.MaxInt} {
+		rows := 0
+		err := ScanLIBSVM(strings.NewReader(long), LIBSVMOptions{Cols: 4, MaxValues: 100}, block, func(d *Data[float64]) error {
+			if len(d.X) > 100 || cap(d.X) > 100 {
+				t.Fatalf("blocks of %d: a block of %d values (capacity %d) past MaxValues 100", block, len(d.X), cap(d.X))
+			}
+			rows += d.Rows
+			return nil
+		})
+		if err != nil || rows != 80 {
+			t.Fatalf("blocks of %d, 80 rows of 4 under MaxValues 100: %d rows, err = %v", block, rows, err)
+		}
+	}
+	if err := ScanLIBSVM(strings.NewReader("1 1:1\n"), LIBSVMOptions{Cols: 8, MaxValues: 4}, 10, func(*Data[float64]) error { return nil }); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a row of 8 under MaxValues 4: err = %v, want ErrTooLarge", err)
+	}
 	if err := ScanLIBSVM(strings.NewReader("1 1:1\n"), LIBSVMOptions{}, 10, func(*Data[float64]) error { return nil }); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("without Cols: err = %v, want ErrInvalid", err)
 	}

@@ -171,7 +171,9 @@ func (e *blockError) Error() string { return e.err.Error() }
 // ScanLIBSVM reads r as ReadLIBSVM does with opts.Cols > 0, but hands the
 // rows to fn in order, in blocks of at most blockRows rows, instead of
 // returning one matrix: memory is that of one block (and the labels),
-// however long the input. The block's X and Y are reused after fn returns;
+// however long the input. Blocks hold at most opts.MaxValues values
+// (DefaultMaxValues if 0): blockRows is lowered to fit, and a row wider than
+// the bound is ErrTooLarge; the file's rows × Cols is not bounded. The block's X and Y are reused after fn returns;
 // fn must not keep them. An error of fn stops the read and is returned as
 // it is; a parse error is returned after fn has seen the blocks before its
 // line. Cols must be given (> 0), and blockRows > 0, else the error wraps
@@ -201,6 +203,11 @@ func parseLIBSVMInto[T kernel.Float](r io.Reader, opts LIBSVMOptions, sparse boo
 	maxValues := opts.MaxValues
 	if maxValues == 0 && !sparse {
 		maxValues = DefaultMaxValues
+	}
+	if block != nil {
+		// One block at a time: at most maxValues values in it, so a large
+		// blockRows asks for no more memory than the bound allows.
+		blockRows = min(blockRows, max(1, maxValues/opts.Cols))
 	}
 	p := &libsvmParser[T]{opts: opts, sparse: sparse, maxValues: maxValues, bits: bitsOf[T](), cols: opts.Cols, ptr: []int{0},
 		direct: !sparse && opts.Cols > 0, block: block, blockRows: blockRows}
@@ -309,8 +316,12 @@ func (p *libsvmParser[T]) parseLine(line []byte) error {
 		return at(start, ErrLabel, "label %s is not an integer", quote(tok))
 	}
 	rows := len(p.labels) + 1
-	if n, ok := mulOK(rows, p.cols); !p.sparse && (!ok || n > p.maxValues) {
-		return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", rows, p.cols, p.maxValues)
+	held := rows // the rows whose values are held at once
+	if p.block != nil {
+		held = 1 // ScanLIBSVM: a block of at most maxValues/cols rows (parseLIBSVMInto)
+	}
+	if n, ok := mulOK(held, p.cols); !p.sparse && (!ok || n > p.maxValues) {
+		return at(start, ErrTooLarge, "%d rows of %d features exceed the limit of %d values", held, p.cols, p.maxValues)
 	}
 	base := 0 // the start of the row in x, if direct
 	if p.direct {

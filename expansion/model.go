@@ -208,12 +208,13 @@ type scratch[T Float] struct {
 // indices that are not increasing training rows, and NaN or infinite
 // values are errors wrapping ErrModel.
 func New[T Float](p Parts[T]) (*Model[T], error) {
-	return newModel(p, true)
+	return newModel(p, true, nil)
 }
 
 // newModel is New; it copies the slices of p only if clone is set (a
-// decoder hands over slices it made).
-func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
+// decoder or a trainer hands over slices it made), and prepares the support
+// vectors on impl (nil: package kernel's choice).
+func newModel[T Float](p Parts[T], clone bool, impl *kernel.Impl) (*Model[T], error) {
 	kern, err := kernelValue(p.Kernel)
 	if err != nil {
 		return nil, err
@@ -285,33 +286,18 @@ func newModel[T Float](p Parts[T], clone bool) (*Model[T], error) {
 		kern: p.Kernel, d: p.Dims, labels: p.Labels, scheme: p.Scheme, nf: r, pc: pc,
 		sv: p.SV, index: p.Index, coef: p.Coef, bias: p.Bias, ssv: p.Sparse,
 	}
-	if err := m.init(nil); err != nil {
+	if err := m.init(impl); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)
 	}
 	return m, nil
 }
 
-// Build is New for a trainer, whose result is consistent by
-// construction: it takes over the slices of p without copying or checking
-// them (the kernel is checked) and prepares the support vectors on
+// Build is New for a trainer: it checks p as New does but takes over its
+// slices without copying them, and prepares the support vectors on
 // implementation impl (nil: package kernel's choice). p must not be used
 // after.
 func Build[T Float](p Parts[T], impl *kernel.Impl) (*Model[T], error) {
-	kern, err := kernelValue(p.Kernel)
-	if err != nil {
-		return nil, err
-	}
-	m := &Model[T]{
-		kern: kern, d: p.Dims, labels: p.Labels, scheme: p.Scheme, nf: numFuncs(p.Scheme, len(p.Labels)), pc: p.Perceptron,
-		sv: p.SV, index: p.Index, coef: p.Coef, bias: p.Bias, ssv: p.Sparse,
-	}
-	if len(m.index) == 0 {
-		m.index = nil
-	}
-	if err := m.init(impl); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return newModel(p, false, impl)
 }
 
 // init prepares the support vectors for scoring.

@@ -217,7 +217,7 @@ func (m *Model[T]) unmarshalSVM(data []byte) error {
 
 // set checks p and makes it m's content, taking over its slices.
 func (m *Model[T]) set(p Parts[T]) error {
-	n, err := newModel(p, false)
+	n, err := newModel(p, false, nil)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}

@@ -20,7 +20,8 @@ var (
 	// LIBSVM's).
 	ErrUnsupported = errors.New("interop: unsupported model")
 	// ErrModel reports a file whose content the model's constructor
-	// refuses (it wraps svm.ErrModel too).
+	// refuses (it wraps the constructor's error too: expansion.ErrModel
+	// for a kernel model, svm.ErrModel for a LIBLINEAR one).
 	ErrModel = errors.New("interop: invalid model")
 )
 

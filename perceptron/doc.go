@@ -32,7 +32,7 @@
 // misclassified set; MiniBatch draws a fresh random subset I of B samples
 // at every step and adds τ/B·Σ_{i∈I, mistake} yᵢxᵢ. Training starts from
 // given w₀, b₀ (Options.Init: Weights) or continues a saved
-// model (Model.continueDense). The bias is the augmented point's weight:
+// model (Options.Init: a *linear.Model trained with its state). The bias is the augmented point's weight:
 // Normalize scales (x, 1) to unit length (Options.BiasFeature B augments
 // with B instead, as LIBLINEAR's -B). Diagnostics reports the loss
 // (1/N)·Σ max(0, −y(w·x + b)), the mistakes per epoch, the geometric
@@ -102,21 +102,21 @@
 // Predict and Scores allocate nothing and are safe for concurrent use. A
 // model accepts Update(x, y) while other goroutines predict: the weights
 // are an immutable snapshot behind an atomic.Pointer, and Update copies,
-// modifies and republishes it (copy-on-write, see Model). Update continues
+// modifies and republishes it (copy-on-write, see linear.Model). Update continues
 // the algorithm that trained the model: an averaged model keeps averaging
 // (its file keeps the running weights and the averaging sums), a voted one
 // adds vectors, an SVM takes the next Pegasos step.
 //
 // # Kernel models
 //
-// trainKernelBinary and trainKernelMulti train the dual perceptron,
+// FitKernel trains the dual perceptron,
 // f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b, with any kernel of package gram
 // (gram.Linear, gram.Polynomial, gram.RBF), plain (Online), Averaged or
 // Voted, binary, one-vs-rest or as the multiclass kernel perceptron
 // (Argmax), and return the kernel expansion shared with the kernel SVM,
 // *expansion.Model:
 //
-//	m, diag, err := perceptron.trainKernelMulti(X, cols, y, perceptron.KernelOptions{
+//	m, rep, err := perceptron.FitKernel(ctx, dataset.NewData(X, cols, y), y, perceptron.KernelOptions{
 //		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
 //		Kernel:  gram.RBF{Gamma: 0.013},
 //	})
@@ -142,9 +142,9 @@
 //
 // # Model files
 //
-// MarshalBinary/UnmarshalBinary use a versioned, checksummed little-endian
-// format whose header names the element type and the model kind (see
-// Model.MarshalBinary), so that kernel models can share it;
-// MarshalJSON/UnmarshalJSON give the same content as JSON. Inspect reads a
-// file's header.
+// The models are package linear's and package expansion's, and so are
+// their files (MarshalBinary/UnmarshalBinary, a versioned, checksummed
+// little-endian format whose header names the element type and the model
+// kind; MarshalJSON/UnmarshalJSON the same content as JSON). Package model
+// loads any of them by content, and model.Inspect reads a file's header.
 package perceptron

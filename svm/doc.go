@@ -118,18 +118,18 @@
 //
 // # Model files
 //
-// Model and LinearModel implement encoding.BinaryMarshaler and
+// The kernel SVM's model is package expansion's Model, and LinearModel is
+// this package's; both implement encoding.BinaryMarshaler and
 // json.Marshaler and their inverses, in the module's one model-file format
-// (the envelope of package perceptron's files: magic, version 2, element
-// type, kind, D, labels, a body, CRC-32C): a kernel model stores its
-// kernel, support vectors (with their training rows when known), the
-// coefficients αᵢyᵢ of every decision function and the biases; a linear
-// model its weights and biases (see Model.MarshalBinary). Decoders check
-// the checksum and the size the header implies before they allocate, and
-// then every field as NewModel does; a bad file is an error wrapping
-// ErrCorrupt, never a panic. Inspect describes a file from its header and
-// EncodedSize gives its size from its first 40 bytes, so that a reader of
-// untrusted files never reads more than the header justifies.
+// (magic, version, element type, kind, D, labels, a body, CRC-32C): a
+// kernel model stores its kernel, support vectors (with their training
+// rows when known), the coefficients αᵢyᵢ of every decision function and
+// the biases; a linear model its weights and biases. Decoders check the
+// checksum and the size the header implies before they allocate, and then
+// every field as the constructors do (expansion.New, NewLinearModel); a
+// bad file is an error wrapping the decoding package's ErrCorrupt, never a
+// panic. Package model loads any model file by content, and model.Inspect
+// describes a file from its header without reading the rest.
 //
 // # Determinism
 //

@@ -36,13 +36,15 @@ var (
 	// ErrBudget reports memory limits that cannot hold what training
 	// needs: a kernel column cache smaller than one column.
 	ErrBudget = errors.New("svm: memory budget too small")
-	// ErrModel reports an inconsistent model: NewModel or NewLinearModel
-	// given parts whose sizes or values do not fit together, or a call on
-	// a zero Model.
+	// ErrModel reports an inconsistent linear model: NewLinearModel given
+	// parts whose sizes or values do not fit together, or a call on a zero
+	// LinearModel. A kernel SVM's model is package expansion's, whose
+	// errors (expansion.ErrModel, ErrDims, ErrCorrupt, …) it returns.
 	ErrModel = errors.New("svm: invalid model")
-	// ErrCorrupt reports a model file or JSON document that is truncated,
-	// modified or inconsistent (see Model.UnmarshalBinary). An error that
-	// also names the inconsistency NewModel found wraps ErrModel too.
+	// ErrCorrupt reports a linear model file or JSON document that is
+	// truncated, modified or inconsistent (see LinearModel.UnmarshalBinary).
+	// An error that also names the inconsistency NewLinearModel found wraps
+	// ErrModel too.
 	ErrCorrupt = errors.New("svm: corrupt model file")
 	// ErrVersion reports a model file written by a format version this
 	// package does not read.

@@ -11,7 +11,7 @@ import (
 )
 
 // Scheme says how a model's binary machines make a prediction, and how
-// trainDense reduces more than two classes to binary problems
+// Fit reduces more than two classes to binary problems
 // (Options.Multiclass).
 type Scheme int
 
@@ -20,7 +20,7 @@ const (
 	// rows of those two classes only, in the order (0,1), (0,2), …,
 	// (0,K−1), (1,2), …; a positive decision value votes for b, anything
 	// else for a, and the prediction is the class with the most votes,
-	// ties going to the smaller label. It is LIBSVM's method and trainDense's
+	// ties going to the smaller label. It is LIBSVM's method and Fit's
 	// default: K classes give K(K−1)/2 machines, each on about 2/K of the
 	// data.
 	OneVsOne Scheme = iota
@@ -29,7 +29,7 @@ const (
 	// value, ties going to the smaller label.
 	OneVsRest
 	// Binary is one machine for two classes; a positive decision value
-	// predicts the larger label, anything else the smaller. trainDense uses it
+	// predicts the larger label, anything else the smaller. Fit uses it
 	// whenever there are two classes, whatever Options.Multiclass says.
 	Binary
 )
@@ -65,7 +65,7 @@ const (
 	DefaultCacheBytes int64 = 100 << 20
 )
 
-// Options configure trainDense. The zero value is LIBSVM's C-SVC with its
+// Options configure Fit. The zero value is LIBSVM's C-SVC with its
 // defaults (C = 1, tolerance 10⁻³, shrinking, one-vs-one) and LIBSVM's
 // default RBF kernel γ = 1/d.
 type Options struct {

@@ -200,12 +200,12 @@ func predictStream[T kernel.Float](c classifier[T], dataPath string, df *dataFla
 		pred = append(pred, make([]int, d.Rows)...)
 		y = append(y, d.Y...)
 		if err := c.PredictBatch(pred[n:], d.X); err != nil {
-			return fmt.Errorf("%s: %w", dataPath, err)
+			return blockErr(dataPath, n, d.Rows, err)
 		}
 		if withScores {
 			sc = append(sc, make([]T, d.Rows*k)...)
 			if err := c.ScoresBatch(sc[n*k:], d.X); err != nil {
-				return fmt.Errorf("%s: %w", dataPath, err)
+				return blockErr(dataPath, n, d.Rows, err)
 			}
 		}
 		return nil
@@ -214,6 +214,13 @@ func predictStream[T kernel.Float](c classifier[T], dataPath string, df *dataFla
 		return nil, nil, nil, err
 	}
 	return pred, y, sc, nil
+}
+
+// blockErr names the rows of the block of predictStream that err, whose
+// own row numbers count within the block, came from (0-based, as the
+// batch methods count).
+func blockErr(path string, first, rows int, err error) error {
+	return fmt.Errorf("%s: rows %d to %d of the file (the row below counts from %d): %w", path, first, first+rows-1, first, err)
 }
 
 // correct counts the predictions equal to the labels.

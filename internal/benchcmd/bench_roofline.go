@@ -118,10 +118,12 @@ type probePlan struct {
 // any of those trials (on the Zen 5 guest this was written on, the AVX2
 // read bandwidth at L2 measured 177 GB/s in one quiet run where the AVX2
 // Dot read 185, and 176 to 214 across five runs; the first measurement of
-// the roof and its last differ by up to 25% at load 8 to 14). Sixteen
-// more refreshes give the roof 64 more trials right after that case,
-// at most about 0.1 s at L2 and 1 s in memory, spent only where a case
-// passed its roof.
+// the roof and its last differ by up to 25% at load 8 to 14). Up to
+// sixteen rechecks of plan.trials trials each (8 under -quick: up to 128
+// more trials) right after that case, at most about 0.2 s at L2 and 2 s in
+// memory, are spent only where a case passed its roof. A recheck only
+// raises a roof, so it leans towards passing a case: one is flagged only
+// if it beats the best of all those trials.
 func planFor(cfg benchConfig) probePlan {
 	switch {
 	case cfg.tiny:
