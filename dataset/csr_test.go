@@ -499,7 +499,7 @@ func TestScanLIBSVM(t *testing.T) {
 	// The bound is per block: more rows than MaxValues/Cols stream, in
 	// blocks that fit it, and a huge blockRows asks for no more than it.
 	long := strings.Repeat("1 1:1 4:2\n-1 2:3\n", 40)
-	for _, block := range []int{5, 1 << 40, math.MaxInt} {
+	for _, block := range []int{5, math.MaxInt / 3, math.MaxInt} {
 		rows := 0
 		err := ScanLIBSVM(strings.NewReader(long), LIBSVMOptions{Cols: 4, MaxValues: 100}, block, func(d *Data[float64]) error {
 			if len(d.X) > 100 || cap(d.X) > 100 {
