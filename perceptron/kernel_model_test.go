@@ -334,12 +334,16 @@ func TestKernelConcurrentPredict(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
+		// expansion.Model's UnmarshalBinary replaces the receiver in place
+		// and is not safe beside Predict: decode into fresh models while
+		// the shared one serves.
 		for i := range 20 {
 			b := mine
 			if i%2 == 0 {
 				b = other
 			}
-			if err := m.UnmarshalBinary(b); err != nil {
+			var fresh expansion.Model[float32]
+			if err := fresh.UnmarshalBinary(b); err != nil {
 				errs <- err
 				return
 			}
