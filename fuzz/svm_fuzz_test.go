@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
-	"github.com/rosenblatt-go/rosenblatt/model"
 	"hash/crc32"
 	"math"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -71,8 +72,8 @@ func checkSVMError(t *testing.T, err error) {
 }
 
 // svmReceivers returns fresh receivers of the four model types.
-func svmReceivers() (*expansion.Model[float32], *expansion.Model[float64], *svm.LinearModel[float32], *svm.LinearModel[float64]) {
-	return new(expansion.Model[float32]), new(expansion.Model[float64]), new(svm.LinearModel[float32]), new(svm.LinearModel[float64])
+func svmReceivers() (*expansion.Model[float32], *expansion.Model[float64], *linear.Model[float32], *linear.Model[float64]) {
+	return new(expansion.Model[float32]), new(expansion.Model[float64]), new(linear.Model[float32]), new(linear.Model[float64])
 }
 
 // exerciseSVM scores a decoded model on a few samples and a small batch:
@@ -198,7 +199,7 @@ func FuzzUnmarshalSVM(f *testing.F) {
 		checkSVMFile(t, data)
 		if len(data) >= 12 && (data[11] < 32 || data[11] > 41) {
 			// Not an SVM kind: every SVM decoder refuses it.
-			for _, m := range []svmDecoded{new(expansion.Model[float64]), new(svm.LinearModel[float32])} {
+			for _, m := range []svmDecoded{new(expansion.Model[float64]), new(linear.Model[float32])} {
 				if m.UnmarshalBinary(data) == nil {
 					t.Fatal("an SVM decoder accepts a file of another kind")
 				}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/interop"
-	"github.com/rosenblatt-go/rosenblatt/svm"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // A model svm-train wrote (heart_scale, RBF kernel), read and used for
@@ -36,7 +36,8 @@ func ExampleReadLIBSVM() {
 
 // A linear SVM of this module written for liblinear-predict.
 func ExampleWriteLIBLINEAR() {
-	m, err := svm.NewLinearModel([]float64{0.5, -1.25}, 2, []float64{0.25}, []int{-1, 1})
+	m, err := linear.New(linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.DualCD, Dims: 2, Labels: []int{-1, 1},
+		Bias: true, BiasFeature: 1, Eta: 1, W: []float64{0.5, -1.25}, B: []float64{0.25}})
 	if err != nil {
 		panic(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -409,7 +411,7 @@ func TestWriteLIBLINEAR(t *testing.T) {
 		})
 	}
 	t.Run("two-class one-vs-rest", func(t *testing.T) {
-		m, err := svm.NewLinearModel([]float64{1, -2, 0.5, 3, 0.25, -1, 0, 2}, 4, []float64{0.1, -0.3}, []int{-1, 1})
+		m, err := newLinearSVM([]float64{1, -2, 0.5, 3, 0.25, -1, 0, 2}, 4, []float64{0.1, -0.3}, []int{-1, 1}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -419,7 +421,7 @@ func TestWriteLIBLINEAR(t *testing.T) {
 	})
 }
 
-func checkWriteLIBLINEAR(t *testing.T, m *svm.LinearModel[float64], test string) {
+func checkWriteLIBLINEAR(t *testing.T, m *linear.Model[float64], test string) {
 	t.Helper()
 	file, err := MarshalLIBLINEAR(m)
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/rosenblatt-go/rosenblatt/svm"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // LIBLINEARPrefix is how a LIBLINEAR model file begins.
@@ -19,7 +20,8 @@ var liblinearSolvers = []string{"L2R_LR", "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC
 
 // LIBLINEARFile is what a LIBLINEAR model file holds.
 type LIBLINEARFile struct {
-	Model *svm.LinearModel[float64]
+	Model *linear.Model[float64] // a linear SVM's (Algorithm linear.DualCD), whatever the solver
+
 	// Solver is the file's solver_type, e.g. "L2R_L2LOSS_SVC_DUAL".
 	Solver string
 	// Labels are the classes in the file's order.
@@ -156,16 +158,16 @@ func ReadLIBLINEAR(data []byte) (*LIBLINEARFile, error) {
 			}
 		}
 	}
-	m, err := svm.NewLinearModel(W, d, b, sorted)
+	m, err := newLinearSVM(W, d, b, sorted, bias)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+		return nil, err
 	}
 	return &LIBLINEARFile{Model: m, Solver: solver, Labels: labels, Bias: bias}, nil
 }
 
 // MarshalLIBLINEAR returns m as a LIBLINEAR model file; see
 // WriteLIBLINEAR.
-func MarshalLIBLINEAR[T svm.Float](m *svm.LinearModel[T]) ([]byte, error) {
+func MarshalLIBLINEAR[T kernel.Float](m *linear.Model[T]) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := WriteLIBLINEAR(&buf, m); err != nil {
 		return nil, err
@@ -180,14 +182,21 @@ func MarshalLIBLINEAR[T svm.Float](m *svm.LinearModel[T]) ([]byte, error) {
 // positive class); a one-vs-rest model with its labels in increasing
 // order. The solver_type is L2R_L1LOSS_SVC_DUAL (svm.FitLinear's default
 // loss, liblinear-train's -s 3); it does not change the predictions. A
-// one-vs-rest model of two classes (NewLinearModel makes one; training
+// one-vs-rest model of two classes (linear.New makes one; training
 // makes a binary model) is refused with ErrUnsupported: liblinear-predict
-// decides two classes by the sign of the first column alone.
-func WriteLIBLINEAR[T svm.Float](w io.Writer, m *svm.LinearModel[T]) error {
+// decides two classes by the sign of the first column alone. So are
+// models LIBLINEAR cannot express: a voted perceptron's and one that
+// scales its samples (perceptron.Options.Normalize). Any other linear.Model
+// (a perceptron's, Pegasos's) is written with its weights as they are.
+func WriteLIBLINEAR[T kernel.Float](w io.Writer, m *linear.Model[T]) error {
 	labels := m.Classes()
 	k, d, r := len(labels), m.Dims(), m.NumScores()
 	solver := "L2R_L1LOSS_SVC_DUAL"
 	switch {
+	case d == 0:
+		return fmt.Errorf("%w: %w", ErrModel, linear.ErrUntrained)
+	case m.Algorithm() == linear.Voted || m.Scaling() != linear.ScaleNone:
+		return fmt.Errorf("%w: a %v model has no LIBLINEAR form (a vote, or a scaling of the samples)", ErrUnsupported, m)
 	case r == 1:
 		labels[0], labels[1] = labels[1], labels[0]
 	case k == 2:

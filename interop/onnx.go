@@ -3,15 +3,16 @@ package interop
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // ErrOperator reports an ONNX graph with an operator this package does
@@ -64,7 +65,7 @@ type Classifier interface {
 
 // ONNXFile is what an ONNX-ML model file holds.
 type ONNXFile struct {
-	// Model predicts as the graph does: an *svm.LinearModel[float64]
+	// Model predicts as the graph does: a linear SVM's *linear.Model[float64]
 	// (LinearClassifier, MatMul+Add), an *expansion.Model[float64] or a *Voting
 	// (SVMClassifier), or a *Pipeline of one of them behind the graph's
 	// feature steps.
@@ -432,10 +433,10 @@ func (b *graphBuilder) finishMatMul() error {
 	return nil
 }
 
-// linearModel builds an svm.LinearModel of R = 1 (two labels, a positive
+// linearModel builds a linear SVM's linear.Model of R = 1 (two labels, a positive
 // score for the second) or R = len(labels) scores over the labels in the
 // file's order.
-func linearModel(W, bias []float64, d int, labels []int) (*svm.LinearModel[float64], error) {
+func linearModel(W, bias []float64, d int, labels []int) (*linear.Model[float64], error) {
 	sorted := slices.Sorted(slices.Values(labels))
 	if len(labels) < 2 {
 		return nil, fmt.Errorf("%w: %d classes", ErrUnsupported, len(labels))
@@ -466,9 +467,34 @@ func linearModel(W, bias []float64, d int, labels []int) (*svm.LinearModel[float
 	default:
 		return nil, fmt.Errorf("%w: %d scores for %d classes", ErrModel, r, len(labels))
 	}
-	m, err := svm.NewLinearModel(w2, d, b2, sorted)
+	return newLinearSVM(w2, d, b2, sorted, 1)
+}
+
+// newLinearSVM returns the linear SVM (linear.DualCD) of the weights W
+// (R rows of d), the biases b and the sorted labels: binary for R = 1 (a
+// positive score predicts the larger label), one-vs-rest for R =
+// len(labels); bf is the value of its bias feature (LIBLINEAR's -B; ≤ 0:
+// none, and then b is 0). Parts that do not fit together wrap ErrModel.
+func newLinearSVM(W []float64, d int, b []float64, labels []int, bf float64) (*linear.Model[float64], error) {
+	st := linear.State[float64]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
+		Bias: bf > 0, Eta: 1, W: W, B: b}
+	if len(b) == 1 {
+		st.Kind = linear.KindBinary
+	}
+	if bf > 0 {
+		st.BiasFeature = bf
+	}
+	if len(b) != 1 && len(b) != len(labels) {
+		return nil, fmt.Errorf("%w: %d biases for %d labels", ErrModel, len(b), len(labels))
+	}
+	m, err := linear.New(st)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	for _, v := range slices.Concat(W, b) {
+		if v-v != 0 {
+			return nil, fmt.Errorf("%w: a NaN or infinite weight", ErrModel)
+		}
 	}
 	return m, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"os"
 	"os/exec"
@@ -13,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -239,8 +241,8 @@ func sameModel(t *testing.T, a, b Classifier) {
 		a, b = va.Model, b.(*Voting).Model
 	}
 	switch x := a.(type) {
-	case *svm.LinearModel[float64]:
-		y := b.(*svm.LinearModel[float64])
+	case *linear.Model[float64]:
+		y := b.(*linear.Model[float64])
 		for r := range x.NumScores() {
 			w1, b1 := x.Weights(r)
 			w2, b2 := y.Weights(r)
@@ -328,7 +330,7 @@ func TestWriteONNX(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := roundTripONNX(t, m, "LinearClassifier")
-			back := f.Model.(*svm.LinearModel[float64])
+			back := f.Model.(*linear.Model[float64])
 			for r := range m.NumScores() {
 				w, b := m.Weights(r)
 				w2, b2 := back.Weights(r)
@@ -387,7 +389,7 @@ func TestWriteONNX(t *testing.T) {
 		})
 	}
 	t.Run("float64", func(t *testing.T) {
-		m, err := svm.NewLinearModel([]float64{0.1, 2}, 2, []float64{0.5}, []int{0, 1})
+		m, err := newLinearSVM([]float64{0.1, 2}, 2, []float64{0.5}, []int{0, 1}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +404,7 @@ func TestWriteONNX(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w, _ := f.Model.(*svm.LinearModel[float64]).Weights(0); w[0] != float64(float32(0.1)) || w[1] != 2 {
+		if w, _ := f.Model.(*linear.Model[float64]).Weights(0); w[0] != float64(float32(0.1)) || w[1] != 2 {
 			t.Errorf("rounded weights read back as %v", w)
 		}
 	})

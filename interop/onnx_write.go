@@ -3,12 +3,14 @@ package interop
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // ONNXOptions are the choices of WriteONNX. The zero value writes a model
@@ -38,8 +40,8 @@ func MarshalONNX(m any, opts *ONNXOptions) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteONNX writes m as an ONNX-ML model file: an svm.LinearModel
-// (float32 or float64) as a LinearClassifier, a binary or one-vs-one
+// WriteONNX writes m as an ONNX-ML model file: a linear.Model (float32 or
+// float64; not a voted or sample-scaling perceptron's) as a LinearClassifier, a binary or one-vs-one
 // expansion.Model or a Voting as an SVMClassifier (LIBSVM's layout, as that
 // operator defines it), and a Pipeline as its steps (Scaler, Normalizer,
 // Cast) before its classifier. The graph reads a float tensor "X" of
@@ -57,9 +59,9 @@ func WriteONNX(w io.Writer, m any, opts *ONNXOptions) error {
 	var d int
 	var err error
 	switch v := m.(type) {
-	case *svm.LinearModel[float64]:
+	case *linear.Model[float64]:
 		node, d, err = linearNode(v, round)
-	case *svm.LinearModel[float32]:
+	case *linear.Model[float32]:
 		node, d, err = linearNode(v, round)
 	case *expansion.Model[float64]:
 		node, d, err = svmNode(v, nil, round)
@@ -192,8 +194,11 @@ func labels64(labels []int) []int64 {
 	return out
 }
 
-func linearNode[T svm.Float](m *svm.LinearModel[T], round bool) ([]byte, int, error) {
+func linearNode[T kernel.Float](m *linear.Model[T], round bool) ([]byte, int, error) {
 	d, r := m.Dims(), m.NumScores()
+	if d == 0 || m.Algorithm() == linear.Voted || m.Scaling() != linear.ScaleNone {
+		return nil, 0, fmt.Errorf("%w: a %v has no LinearClassifier form (untrained, a vote, or a scaling of the samples)", ErrUnsupported, m)
+	}
 	coef := make([]float64, 0, r*d)
 	icpt := make([]float64, r)
 	for c := range r {

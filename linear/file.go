@@ -538,6 +538,9 @@ func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 // a Model[float32] or the reverse (ErrMismatch); a truncated, modified or
 // inconsistent file is an error wrapping ErrCorrupt. data is not retained.
 func (m *Model[T]) UnmarshalBinary(data []byte) error {
+	if isSVMFile(data) {
+		return m.unmarshalSVM(data)
+	}
 	h, r, err := parseHeader(data)
 	if err != nil {
 		return err
@@ -685,9 +688,10 @@ func checkSizes(d int, labels []int) error {
 }
 
 // checkLabels checks a decoded model's labels (either family): strictly
-// increasing, and −1, +1 for a binary model.
-func checkLabels(labels []int, binary bool) error {
-	if binary && (len(labels) != 2 || labels[0] != -1 || labels[1] != 1) {
+// increasing, and for a binary model two, −1 and +1 but for a linear SVM
+// (dcd).
+func checkLabels(labels []int, binary, dcd bool) error {
+	if binary && (len(labels) != 2 || !dcd && (labels[0] != -1 || labels[1] != 1)) {
 		return fmt.Errorf("%w: a binary model's labels are %v, want [-1 1]", ErrCorrupt, labels)
 	}
 	for i := 1; i < len(labels); i++ {
@@ -723,7 +727,7 @@ func (s *state[T]) check() error {
 	if err := s.checkState(); err != nil {
 		return err
 	}
-	if err := checkLabels(s.labels, s.kind == KindBinary); err != nil {
+	if err := checkLabels(s.labels, s.kind == KindBinary, s.algo == DualCD); err != nil {
 		return err
 	}
 	r := s.rows()
@@ -943,7 +947,17 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 // same checks as UnmarshalBinary (ErrCorrupt, ErrVersion, ErrMismatch).
 func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	var j jsonModel[T]
-	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, jsonFormat, jsonAbsent...); err != nil {
+	if err := fileErrs.Decode(data, &j, jsonAbsent...); err != nil {
+		return err
+	}
+	switch j.Format {
+	case jsonFormat:
+	case modelfile.SVMJSONFormat: // a linear SVM's document of kind 40 or 41
+		return m.unmarshalSVMJSON(&j)
+	default:
+		return fmt.Errorf("%w: format %q, want %q", ErrCorrupt, j.Format, jsonFormat)
+	}
+	if err := fileErrs.CheckVersion(j.Version); err != nil {
 		return err
 	}
 	if err := modelfile.CheckType[T](fileErrs, &j.JSONHeader); err != nil {

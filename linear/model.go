@@ -47,7 +47,7 @@ type state[T Float] struct {
 	kind    Kind
 	algo    Algorithm
 	d       int
-	labels  []int // KindBinary: {−1, +1}; else the sorted class labels
+	labels  []int // the sorted class labels (KindBinary: two; {−1, +1} but for a linear SVM)
 	bias    bool
 	bfeat   float64 // the bias feature B (Options.BiasFeature): 1 by default, 0 without a bias
 	scaling Scaling
@@ -180,7 +180,8 @@ func (m *Model[T]) Dims() int {
 }
 
 // Classes returns the labels the model predicts, sorted: {−1, +1} for a
-// binary model. It returns a copy.
+// binary perceptron; a binary linear SVM keeps its data's two labels. It
+// returns a copy.
 func (m *Model[T]) Classes() []int {
 	if s := m.st.Load(); s != nil {
 		return slices.Clone(s.labels)
@@ -378,7 +379,8 @@ func (s *state[T]) checkLen(x []T) error {
 }
 
 // Predict returns the label of sample x: for a binary model +1 if its score
-// is > 0 and −1 otherwise (a zero score predicts −1; training and Update
+// is > 0 and −1 otherwise (for a linear SVM trained on two other labels,
+// the larger and the smaller; a zero score predicts −1; training and Update
 // count a zero score as a mistake for either label, Rosenblatt's rule that
 // lets a perceptron start from w = 0); for a multiclass model the class
 // with the highest score (ties go to the smaller label).
@@ -400,9 +402,9 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
 		if a > 0 {
-			return 1, nil
+			return s.labels[1], nil
 		}
-		return -1, nil
+		return s.labels[0], nil
 	}
 	var buf [scoreChunk]T
 	if r := len(s.labels); r <= scoreChunk && s.W != nil && s.scaling == ScaleNone && s.kind != KindBinary {
@@ -432,9 +434,9 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
 		if a > 0 {
-			return 1, nil
+			return s.labels[1], nil
 		}
-		return -1, nil
+		return s.labels[0], nil
 	}
 	best, bestK := T(0), 0
 	for k0 := 0; k0 < len(s.labels); k0 += scoreChunk {
@@ -498,7 +500,8 @@ func (m *Model[T]) Scores(dst, x []T) error {
 // which packing the samples for the product costs more than it saves, a
 // binary model scores the rows with kernel.MatVec and a multiclass one two
 // rows at a time with modelkern.Dots2 (2×5 register tiles over samples and
-// classes: each weight load serves two samples). Either way a batch is
+// classes: each weight load serves two samples); a linear SVM's (DualCD)
+// scores each row as Scores does, whatever its classes. Either way a batch is
 // split over one goroutine per full 2²¹ multiply-adds (so from 2²² on),
 // up to GOMAXPROCS and one per 4 rows. It
 // allocates only the packed copies of the product (and, for a voted model,
@@ -527,7 +530,13 @@ const gemmMinRows = 64
 
 // useGEMM reports whether ScoresBatch multiplies by vectors weight vectors
 // with gram.CrossInto.
-func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows }
+func (s *state[T]) useGEMM(vectors int) bool { return vectors >= gemmMinRows && !s.rowwise() }
+
+// rowwise reports whether the batch methods score each row as Scores
+// does, with one kernel.Dots call: a linear SVM's model (DualCD), whose
+// batch scores are those of package svm's earlier model type bit for bit
+// (files of kinds 40 and 41 predict as they did), and equal Scores'.
+func (s *state[T]) rowwise() bool { return s.algo == DualCD }
 
 // votedChunk bounds the products of samples and vectors one step of a
 // voted model's ScoresBatch holds (4 Mi values).
@@ -651,6 +660,10 @@ func (s *state[T]) scoreRows(dst, X []T, lo, hi int) {
 func (s *state[T]) productRows(dst, X []T, lo, hi int) {
 	r, d := s.rows(), s.d
 	switch {
+	case s.rowwise():
+		for i := lo; i < hi; i++ {
+			s.k.Dots(dst[(i-lo)*r:(i-lo+1)*r], s.W, X[i*d:(i+1)*d])
+		}
 	case r == 1:
 		s.k.MatVec(dst, X[lo*d:hi*d], s.W)
 	case len(X) == d:
@@ -840,15 +853,15 @@ func (s *state[T]) predictRange(dst []int, X []T, lo, hi int) int {
 func (s *state[T]) decideRows(dst []int, sc []T) int {
 	r := s.rows()
 	if r == 1 {
-		b := s.B[0]
+		b, lo, hi := s.B[0], s.labels[0], s.labels[1]
 		for i, p := range sc {
 			a := p + b
 			if a-a != 0 {
 				return i
 			}
-			dst[i] = -1
+			dst[i] = lo
 			if a > 0 {
-				dst[i] = 1
+				dst[i] = hi
 			}
 		}
 		return -1
@@ -892,15 +905,16 @@ func putScores[T Float](b []T) { freelist.PutFloat(scores, b) }
 func (s *state[T]) decide(sc []T) int { return decideLabel(s.kind == KindBinary, s.labels, sc) }
 
 // decideLabel is the decision rule of every model of the package, linear
-// or kernel: for a binary model the sign of its one score (0 → −1), else
+// or kernel: for a binary model the sign of its one score (> 0: the larger
+// label, +1 for a perceptron; 0 or less: the smaller), else
 // the label of the highest score, the first on a tie (labels are sorted, so
 // the smaller label). It inlines into the decide methods and their callers.
 func decideLabel[T Float](binary bool, labels []int, sc []T) int {
 	if binary {
 		if sc[0] > 0 {
-			return 1
+			return labels[1]
 		}
-		return -1
+		return labels[0]
 	}
 	best := 0
 	for k, a := range sc {

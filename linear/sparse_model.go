@@ -80,9 +80,9 @@ func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)
 		}
 		if a > 0 {
-			return 1, nil
+			return s.labels[1], nil
 		}
-		return -1, nil
+		return s.labels[0], nil
 	}
 	best, bestK := T(0), 0
 	for k := range s.labels {

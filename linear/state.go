@@ -19,7 +19,7 @@ type State[T Float] struct {
 	Kind        Kind
 	Algorithm   Algorithm
 	Dims        int
-	Labels      []int // {−1, +1} for KindBinary; else the sorted class labels
+	Labels      []int // the sorted class labels: for KindBinary {−1, +1}, or two others for DualCD (a positive score predicts the larger)
 	Bias        bool
 	BiasFeature float64 // B: the bias's steps are η·y·B²
 	Scaling     Scaling
@@ -71,8 +71,10 @@ func New[T Float](st State[T]) (*Model[T], error) {
 		return nil, bad("algorithm %v has no linear state", st.Algorithm)
 	case st.Dims < 1:
 		return nil, bad("%d features", st.Dims)
-	case st.Kind == KindBinary && !slices.Equal(st.Labels, []int{-1, 1}):
-		return nil, bad("a binary model's labels are {−1, +1}, not %v", st.Labels)
+	case st.Kind == KindBinary && st.Algorithm != DualCD && !slices.Equal(st.Labels, []int{-1, 1}):
+		return nil, bad("a binary perceptron's labels are {−1, +1}, not %v", st.Labels)
+	case st.Kind == KindBinary && (len(st.Labels) != 2 || st.Labels[0] >= st.Labels[1]):
+		return nil, bad("a binary model has two labels, sorted, not %v", st.Labels)
 	case st.Kind != KindBinary && (len(st.Labels) < 2 || !slices.IsSorted(st.Labels) || len(slices.Compact(slices.Clone(st.Labels))) != len(st.Labels)):
 		return nil, bad("labels %v: at least two, sorted, distinct", st.Labels)
 	case st.Steps < 0:

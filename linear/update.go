@@ -51,7 +51,10 @@ import (
 //
 // An averaged or SVM model read from a file without its training state
 // (written without Options.Resumable, or of version 1) cannot continue
-// (ErrUnsupported). Update is
+// (ErrUnsupported), nor can a linear SVM trained by dual coordinate
+// descent (DualCD: its solution is the optimum of a problem over the whole
+// data set, which one sample's step would not keep; train it again with
+// svm.FitLinear). Update is
 // safe to call while other goroutines predict (see the Model's concurrency
 // notes); concurrent Updates are serialised. y must be −1 or +1 for a
 // binary model and one of Classes otherwise (ErrLabels); a sample whose
@@ -64,6 +67,9 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	s, err := m.load()
 	if err != nil {
 		return false, err
+	}
+	if s.algo == DualCD {
+		return false, fmt.Errorf("%w: Update on a linear SVM trained by dual coordinate descent, which has no online rule (train it again with svm.FitLinear)", ErrUnsupported)
 	}
 	if err := s.checkLen(x); err != nil {
 		return false, err

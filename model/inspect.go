@@ -85,6 +85,9 @@ func (o Options) Inspect(r io.Reader) (Info, error) {
 	if !info.Kind.Known() {
 		return Info{}, fmt.Errorf("%w: unknown kind %d", ErrCorrupt, head[11])
 	}
+	if info.Kind <= PerceptronArgmax { // a linear SVM's files are linear's, algorithm DualCD
+		info.Kind = linearKind(linear.Kind(head[11]), linear.Algorithm(head[12]))
+	}
 	if head[10] == 8 {
 		info.Elem = "float64"
 	}
@@ -130,8 +133,6 @@ func KindOf(m Model) Kind {
 		return expansionKind(v.IsPerceptron(), v.Scheme())
 	case *expansion.Model[float64]:
 		return expansionKind(v.IsPerceptron(), v.Scheme())
-	case *svm.LinearModel[float32], *svm.LinearModel[float64]:
-		return LinearSVMBinary + svmScheme(v.(scheme).Scheme())
 	case *interop.Voting:
 		return KindOf(v.Model)
 	case *interop.Pipeline:

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/interop"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The text formats of other tools (package interop): Load, LoadFile and
@@ -96,11 +97,11 @@ func marshalText(m Model, f Format) ([]byte, error) {
 			err = v.WriteLIBSVM(&buf)
 			data = buf.Bytes()
 		}
-	case *svm.LinearModel[float64]:
+	case *linear.Model[float64]:
 		if f == LIBLINEAR {
 			data, err = interop.MarshalLIBLINEAR(v)
 		}
-	case *svm.LinearModel[float32]:
+	case *linear.Model[float32]:
 		if f == LIBLINEAR {
 			data, err = interop.MarshalLIBLINEAR(v)
 		}

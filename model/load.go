@@ -192,14 +192,12 @@ func encodedSize(prefix []byte) (size, need int64, err error) {
 
 // familyErrs are the sentinels of the package that decodes the kind the
 // header at the start of p names: package expansion's for the kernel
-// expansions, svm's for the linear SVMs, quant's, else linear's.
+// expansions, quant's, else linear's (the linear SVMs' too).
 func familyErrs(p []byte) modelfile.Errors {
 	if len(p) > 11 {
 		switch k := Kind(p[11]); {
 		case k.Kernel():
 			return modelfile.Errors{Corrupt: expansion.ErrCorrupt, Version: expansion.ErrVersion, Mismatch: expansion.ErrMismatch}
-		case k.svm():
-			return modelfile.Errors{Corrupt: svm.ErrCorrupt, Version: svm.ErrVersion, Mismatch: svm.ErrMismatch}
 		case k.quant():
 			return modelfile.Errors{Corrupt: quant.ErrCorrupt, Version: quant.ErrVersion, Mismatch: quant.ErrMismatch}
 		}
@@ -306,9 +304,7 @@ func unmarshalBinary(data []byte) (Model, error) {
 		return q, nil
 	case k.Kernel():
 		m = pick[expansion.Model[float32], expansion.Model[float64]](wide)
-	case k == LinearSVMBinary || k == LinearSVMOneVsRest:
-		m = pick[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
-	default: // the linear perceptrons, or a bad kind that the decoder reports
+	default: // the linear models (the SVM's kinds 40 and 41 too), or a bad kind that the decoder reports
 		m = pick[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := m.UnmarshalBinary(data); err != nil {
@@ -352,9 +348,7 @@ func unmarshalJSON(data []byte) (Model, error) {
 	switch {
 	case kernel:
 		m = pickJSON[expansion.Model[float32], expansion.Model[float64]](wide)
-	case head.Format == svmFormat:
-		m = pickJSON[svm.LinearModel[float32], svm.LinearModel[float64]](wide)
-	default: // a linear perceptron, or another format that the decoder reports
+	default: // a linear model (a linear SVM's "rosenblatt-svm" document too), or another format that the decoder reports
 		m = pickJSON[linear.Model[float32], linear.Model[float64]](wide)
 	}
 	if err := json.Unmarshal(data, m); err != nil {

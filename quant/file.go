@@ -26,7 +26,7 @@ const (
 	flagBias  = 1
 	flagAug   = 2 // perceptron.ScaleAugmented
 	flagFeat  = 4 // perceptron.ScaleFeatures
-	flagSVM   = 8 // the source is a linear SVM (svm.LinearModel); algorithm 0, any two labels for binary
+	flagSVM   = 8 // the source is a linear SVM (linear.DualCD); algorithm 0, any two labels for binary
 	flagsKnow = flagBias | flagAug | flagFeat | flagSVM
 )
 

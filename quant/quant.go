@@ -59,7 +59,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // MaxDims is the most features a quantised model has: every dot product of
@@ -74,7 +73,7 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 type Model struct {
 	kind    linear.Kind          // the source model's: binary, one-vs-rest or argmax
 	algo    perceptron.Algorithm // 0 for a linear SVM
-	svm     bool                 // the source is an svm.LinearModel
+	svm     bool                 // the source is a linear SVM (linear.DualCD)
 	d       int
 	labels  []int // binary: {−1, +1} for a perceptron's, a linear SVM's two
 	bias    bool
@@ -107,7 +106,7 @@ type scratch struct {
 }
 
 // Linear is a trained linear model: New quantises a *linear.Model or
-// a *svm.LinearModel, of float32 or float64.
+// a linear SVM's (svm.FitLinear's), of float32 or float64.
 type Linear interface {
 	Dims() int
 	Classes() []int
@@ -115,8 +114,8 @@ type Linear interface {
 }
 
 // New quantises a trained linear model: a linear.Model (binary,
-// one-vs-rest or argmax, of any algorithm) or an svm.LinearModel (binary
-// or one-vs-rest, by dual coordinate descent), of float32 or float64. A
+// one-vs-rest or argmax, of any algorithm, the linear SVM's of
+// svm.FitLinear included), of float32 or float64. A
 // voted model's vectors are quantised each with its own scale, and its
 // score stays the vote Σ c_j·sign(score_j). Errors wrap ErrUnsupported
 // (another model type, more than MaxDims features, weights or biases
@@ -125,13 +124,15 @@ type Linear interface {
 func New(m Linear) (*Model, error) {
 	switch m := m.(type) {
 	case *linear.Model[float32]:
+		if m.Algorithm() == linear.DualCD {
+			return fromSVM(m)
+		}
 		return fromPerceptron(m)
 	case *linear.Model[float64]:
+		if m.Algorithm() == linear.DualCD {
+			return fromSVM(m)
+		}
 		return fromPerceptron(m)
-	case *svm.LinearModel[float32]:
-		return fromSVM(m)
-	case *svm.LinearModel[float64]:
-		return fromSVM(m)
 	}
 	return nil, fmt.Errorf("%w: a %T is not a linear model of this module", ErrUnsupported, m)
 }
@@ -139,14 +140,8 @@ func New(m Linear) (*Model, error) {
 // fromSVM quantises a linear SVM: its weights and biases, as a one-vs-rest
 // model's (the largest score wins) or a binary one's (a positive score
 // predicts the larger label).
-func fromSVM[T perceptron.Float](m *svm.LinearModel[T]) (*Model, error) {
-	if m.Dims() == 0 {
-		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
-	}
-	kind := linear.KindOneVsRest
-	if m.Scheme() == svm.Binary {
-		kind = linear.KindBinary
-	}
+func fromSVM[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
+	kind := m.Kind()
 	if m.Dims() > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -56,9 +57,9 @@ func TestLinearSVM(t *testing.T) {
 				var w []float64
 				var b float64
 				if tc.wide {
-					w, b = m.(*svm.LinearModel[float64]).Weights(k)
+					w, b = m.(*linear.Model[float64]).Weights(k)
 				} else {
-					w32, b32 := m.(*svm.LinearModel[float32]).Weights(k)
+					w32, b32 := m.(*linear.Model[float32]).Weights(k)
 					w, b = make([]float64, len(w32)), float64(b32)
 					for i, v := range w32 {
 						w[i] = float64(v)
@@ -104,7 +105,7 @@ func TestLinearSVM(t *testing.T) {
 				var want int
 				var margin float64
 				if tc.wide {
-					lm := m.(*svm.LinearModel[float64])
+					lm := m.(*linear.Model[float64])
 					want, _ = lm.Predict(x)
 					sc := make([]float64, lm.NumScores())
 					lm.Scores(sc, x)
@@ -113,7 +114,7 @@ func TestLinearSVM(t *testing.T) {
 						margin = 1 // one-vs-rest: the argmax, checked as a whole below
 					}
 				} else {
-					lm := m.(*svm.LinearModel[float32])
+					lm := m.(*linear.Model[float32])
 					x32 := to32(x)
 					want, _ = lm.Predict(x32)
 					sc := make([]float32, lm.NumScores())

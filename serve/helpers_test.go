@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
-	"github.com/rosenblatt-go/rosenblatt/model"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -16,11 +13,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
+
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // decode decodes a binary or JSON perceptron model file, float32 or
@@ -183,7 +183,7 @@ var (
 	_ serve.Classifier[float32] = (*linear.Model[float32])(nil)
 	_ serve.Classifier[float64] = (*expansion.Model[float64])(nil)
 	_ serve.Classifier[float32] = (*expansion.Model[float32])(nil)
-	_ serve.Classifier[float64] = (*svm.LinearModel[float64])(nil)
+	_ serve.Classifier[float64] = (*linear.Model[float64])(nil)
 )
 
 // twoModels returns the files of two binary models of d features that

@@ -94,7 +94,7 @@ func BenchmarkLinearSVM(b *testing.B) {
 			opts := LinearOptions{C: 1, Workers: th.threads, Seed: 1}
 			var fit, pred time.Duration
 			var acc, dual float64
-			var last *LinearInfo
+			var last *Info
 			conv := 0
 			for b.Loop() {
 				t0 := time.Now()

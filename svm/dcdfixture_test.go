@@ -159,8 +159,8 @@ func runCase[T kernel.Float](t *testing.T, c dcdCase) dcdFixture {
 // TestDCDFixture trains the cases of dcdCases and checks each model's
 // weights, labels and scores against those the linear SVM gave before
 // it returned linear.Model: bit for bit on the implementation that
-// wrote the fixture, the labels everywhere, the values within rounding
-// on another implementation (which sums in another order).
+// wrote the fixture, the labels everywhere, the values within the solver's tolerance on another
+// implementation (which sums in another order).
 func TestDCDFixture(t *testing.T) {
 	const path = "testdata/dcd-fixture.json"
 	var got []dcdFixture

@@ -10,6 +10,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/jsontest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // TestJSONNullRefused: a null in place of any number of an SVM's JSON
@@ -48,7 +49,7 @@ func TestJSONNullRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(LinearModel[float64]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
+			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(linear.Model[float64]).UnmarshalJSON(b) }, linear.ErrCorrupt, modelfile.ErrNull)
 		})
 	}
 }
@@ -72,7 +73,7 @@ func TestJSONDecodeMemory(t *testing.T) {
 		{"kernel-narrow", fmt.Sprintf(`{"format":"rosenblatt-svm","version":2,"type":"float64","kind":"kernel-binary","algorithm":"svm","dims":1,"labels":[-1,1],"kernel":{"type":"linear"},"support_vectors":%s,"machines":[{"negative":-1,"positive":1,"coefficients":[%s],"bias":0}]}`, rows(s, 1, 1), zeros(s)),
 			func(b []byte) error { return new(expansion.Model[float64]).UnmarshalJSON(b) }},
 		{"linear-wide", fmt.Sprintf(`{"format":"rosenblatt-svm","version":2,"type":"float64","kind":"linear-ovr","algorithm":"svm","dims":200000,"labels":[0,1,2],"weights":%s,"biases":[0,0,0]}`, rows(3, 200000, 0)),
-			func(b []byte) error { return new(LinearModel[float64]).UnmarshalJSON(b) }},
+			func(b []byte) error { return new(linear.Model[float64]).UnmarshalJSON(b) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			jsontest.CheckGrowth(t, []byte(tc.doc), tc.dec, modelfile.MaxJSONGrowth)

@@ -16,11 +16,12 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // fileModels trains one kernel model of each scheme and kernel and one
 // linear model of each scheme, on small integer data.
-func fileModels(t *testing.T) (kernels []*expansion.Model[float64], linears []*LinearModel[float64], X []float64, d int) {
+func fileModels(t *testing.T) (kernels []*expansion.Model[float64], linears []*linear.Model[float64], X []float64, d int) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(71, 72))
 	d = 3
@@ -103,7 +104,7 @@ func TestFileRoundTrip(t *testing.T) {
 		roundTrip(t, m32, new(expansion.Model[float32]))
 	}
 	for i, m := range linears {
-		back := roundTrip(t, m, new(LinearModel[float64]))
+		back := roundTrip(t, m, new(linear.Model[float64]))
 		for r := range m.NumScores() {
 			w, b := m.Weights(r)
 			w2, b2 := back.Weights(r)
@@ -111,22 +112,23 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Fatalf("linear model %d: function %d changed", i, r)
 			}
 		}
+		// The linear SVM is written in package linear's format: kind 1 or
+		// 2, algorithm DualCD.
 		data, _ := m.MarshalBinary()
-		info, err := Inspect(data)
-		if err != nil || info.Kind != linKind(m.Scheme()) || !info.Kind.IsLinear() || info.Support != 0 || info.Dims != d {
-			t.Fatalf("linear model %d: Inspect = %+v, %v", i, info, err)
+		if k := data[11]; k != byte(m.Kind()) || data[12] != byte(linear.DualCD) {
+			t.Fatalf("linear model %d: kind %d, algorithm %d", i, k, data[12])
 		}
-		var W32, b32 []float32
-		for r := range m.NumScores() {
-			w, b := m.Weights(r)
-			W32 = append(W32, convert32(w)...)
-			b32 = append(b32, float32(b))
-		}
-		l32, err := NewLinearModel(W32, d, b32, m.Classes())
+		st, err := m.State()
 		if err != nil {
 			t.Fatal(err)
 		}
-		roundTrip(t, l32, new(LinearModel[float32]))
+		st32 := linear.State[float32]{Kind: st.Kind, Algorithm: st.Algorithm, Dims: st.Dims, Labels: st.Labels,
+			Bias: st.Bias, BiasFeature: st.BiasFeature, Eta: st.Eta, W: convert32(st.W), B: convert32(st.B)}
+		l32, err := linear.New(st32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, l32, new(linear.Model[float32]))
 	}
 }
 
@@ -215,7 +217,7 @@ func TestFileCorrupt(t *testing.T) {
 		{"support count", edit(func(b []byte) { le.PutUint32(b[24:], uint32(s+1)) }), ErrCorrupt},
 		{"huge support count", edit(func(b []byte) { le.PutUint32(b[24:], math.MaxUint32) }), ErrCorrupt},
 		{"binary kind", edit(func(b []byte) { b[11] = byte(KindKernelBinary) }), ErrCorrupt},
-		{"linear kind", edit(func(b []byte) { b[11] = byte(KindLinearOneVsRest) }), ErrMismatch},
+		{"linear kind", edit(func(b []byte) { b[11] = 41 }), ErrMismatch},
 		{"perceptron kind", edit(func(b []byte) { b[11] = 16 }), ErrCorrupt}, // perceptron is not linked in: unknown
 		{"labels order", edit(func(b []byte) { le.PutUint64(b[modelfile.HeaderSize:], uint64(99)) }), ErrModel},
 		{"kernel code", edit(func(b []byte) { b[body] = 7 }), ErrCorrupt},
@@ -246,39 +248,28 @@ func TestFileCorrupt(t *testing.T) {
 	if err := dst.UnmarshalBinary(ld); !errors.Is(err, expansion.ErrMismatch) {
 		t.Errorf("linear file into a Model: %v", err)
 	}
-	if err := new(LinearModel[float64]).UnmarshalBinary(data); !errors.Is(err, ErrMismatch) {
-		t.Errorf("kernel file into a LinearModel: %v", err)
+	if err := new(linear.Model[float64]).UnmarshalBinary(data); !errors.Is(err, linear.ErrMismatch) {
+		t.Errorf("kernel file into a linear.Model: %v", err)
 	}
 	lj, _ := linears[1].MarshalJSON()
-	if err := dst.UnmarshalJSON(lj); !errors.Is(err, expansion.ErrMismatch) {
+	if err := dst.UnmarshalJSON(lj); !errors.Is(err, expansion.ErrMismatch) && !errors.Is(err, expansion.ErrCorrupt) {
 		t.Errorf("linear JSON into a Model: %v", err)
 	}
 	kj, _ := m.MarshalJSON()
-	if err := new(LinearModel[float64]).UnmarshalJSON(kj); !errors.Is(err, ErrMismatch) {
-		t.Errorf("kernel JSON into a LinearModel: %v", err)
+	if err := new(linear.Model[float64]).UnmarshalJSON(kj); !errors.Is(err, linear.ErrMismatch) {
+		t.Errorf("kernel JSON into a linear.Model: %v", err)
 	}
 	if err := new(expansion.Model[float32]).UnmarshalJSON(kj); !errors.Is(err, expansion.ErrMismatch) {
 		t.Errorf("float64 JSON into an expansion.Model[float32]: %v", err)
-	}
-	// The linear body: truncations, and a count.
-	for n := range len(ld) {
-		if err := new(LinearModel[float64]).UnmarshalBinary(ld[:n]); !errors.Is(err, ErrCorrupt) {
-			t.Fatalf("linear file truncated to %d bytes: %v", n, err)
-		}
-	}
-	bad := reseal(func() []byte { b := slices.Clone(ld); le.PutUint32(b[24:], 1); return b }())
-	if err := new(LinearModel[float64]).UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("linear file with a count: %v", err)
 	}
 }
 
 // TestJSONCorrupt: JSON documents that disagree with the model's structure
 // are errors wrapping ErrCorrupt (ErrVersion for an unknown version).
 func TestJSONCorrupt(t *testing.T) {
-	kernels, linears, _, _ := fileModels(t)
+	kernels, _, _, _ := fileModels(t)
 	ovo, _ := kernels[2].MarshalJSON()
 	ovr, _ := kernels[3].MarshalJSON()
-	lin, _ := linears[1].MarshalJSON()
 	mod := func(doc []byte, f func(map[string]any)) []byte {
 		var v map[string]any
 		if err := json.Unmarshal(doc, &v); err != nil {
@@ -319,17 +310,9 @@ func TestJSONCorrupt(t *testing.T) {
 		{"kernel", mod(ovo, func(v map[string]any) { v["kernel"] = map[string]any{"type": "rbf", "gamma": -1} }), false, ErrModel},
 		{"rest missing", mod(ovr, func(v map[string]any) { delete(machine(v, 2), "rest") }), false, ErrCorrupt},
 		{"rest class", mod(ovr, func(v map[string]any) { machine(v, 0)["positive"] = 5 }), false, ErrCorrupt},
-		{"linear rows", mod(lin, func(v map[string]any) { v["biases"] = v["biases"].([]any)[1:] }), true, ErrCorrupt},
-		{"linear kind", mod(lin, func(v map[string]any) { v["kind"] = "linear-binary" }), true, ErrCorrupt},
-		{"linear weights", mod(lin, func(v map[string]any) { w := v["weights"].([]any); w[0] = w[0].([]any)[1:] }), true, ErrCorrupt},
-		{"linear labels", mod(lin, func(v map[string]any) { v["labels"] = []int{2, 1, 0} }), true, ErrModel},
 	} {
 		var err error
-		if tc.linear {
-			err = new(LinearModel[float64]).UnmarshalJSON(tc.doc)
-		} else {
-			err = new(expansion.Model[float64]).UnmarshalJSON(tc.doc)
-		}
+		err = new(expansion.Model[float64]).UnmarshalJSON(tc.doc)
 		want, corrupt := tc.want, error(ErrCorrupt)
 		if !tc.linear {
 			want, corrupt = kernelErr(want), expansion.ErrCorrupt
@@ -403,7 +386,7 @@ func TestLinearScoresBatch(t *testing.T) {
 				t.Fatalf("row %d: %v, batch %v", i, one, all[i*r:(i+1)*r])
 			}
 		}
-		if err := m.ScoresBatch(all[1:], X); !errors.Is(err, ErrDims) {
+		if err := m.ScoresBatch(all[1:], X); !errors.Is(err, linear.ErrDims) {
 			t.Errorf("short dst: %v", err)
 		}
 	}
@@ -412,12 +395,13 @@ func TestLinearScoresBatch(t *testing.T) {
 // TestLinearBatchNonFinite: the batch methods check the samples through
 // their decision values (a NaN or infinite feature makes every one of
 // them NaN or infinite, even under zero weights); a NaN or infinity in any
-// row, any column, is refused with ErrNonFinite, and a finite sample whose
-// decision values overflow is not.
+// row, any column, is refused with ErrNonFinite, and so is a finite sample
+// whose decision values overflow.
 func TestLinearBatchNonFinite(t *testing.T) {
 	const d, rows = 5, 300
 	W := []float64{1, 0, 0, 2, -1, 0, 0, 0, 0, 0, 3, 1, 0, -2, 0}
-	m, err := NewLinearModel(W, d, []float64{0.5, -1, 0}, []int{1, 2, 3})
+	m, err := linear.New(linear.State[float64]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: []int{1, 2, 3},
+		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: []float64{0.5, -1, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,22 +413,23 @@ func TestLinearBatchNonFinite(t *testing.T) {
 		for _, at := range []int{0, 1, 2*d + 1, 150*d + 3, rows*d - 1} {
 			Y := slices.Clone(X)
 			Y[at] = bad
-			if err := m.PredictBatch(make([]int, rows), Y); !errors.Is(err, ErrNonFinite) {
+			if err := m.PredictBatch(make([]int, rows), Y); !errors.Is(err, linear.ErrNonFinite) {
 				t.Errorf("%v at %d: PredictBatch: %v, want ErrNonFinite", bad, at, err)
 			}
-			if err := m.ScoresBatch(make([]float64, rows*3), Y); !errors.Is(err, ErrNonFinite) {
+			if err := m.ScoresBatch(make([]float64, rows*3), Y); !errors.Is(err, linear.ErrNonFinite) {
 				t.Errorf("%v at %d: ScoresBatch: %v, want ErrNonFinite", bad, at, err)
 			}
 		}
 	}
+	// A finite sample whose score overflows is refused too: linear.Model
+	// serves finite scores only.
 	Y := slices.Clone(X)
 	Y[7*d] = math.MaxFloat64 // 1·MaxFloat64 + 0.5 is finite; 3·MaxFloat64 overflows
 	Y[7*d+3] = math.MaxFloat64
-	sc := make([]float64, rows*3)
-	if err := m.ScoresBatch(sc, Y); err != nil || !math.IsInf(sc[7*3], 0) && !math.IsInf(sc[7*3+2], 0) {
-		t.Errorf("an overflowing finite sample: err = %v, scores %v", err, sc[7*3:8*3])
+	if err := m.ScoresBatch(make([]float64, rows*3), Y); !errors.Is(err, linear.ErrNonFinite) {
+		t.Errorf("an overflowing finite sample: ScoresBatch: %v, want linear.ErrNonFinite", err)
 	}
-	if err := m.PredictBatch(make([]int, rows), Y); err != nil {
-		t.Errorf("an overflowing finite sample: PredictBatch: %v", err)
+	if err := m.PredictBatch(make([]int, rows), Y); !errors.Is(err, linear.ErrNonFinite) {
+		t.Errorf("an overflowing finite sample: PredictBatch: %v, want linear.ErrNonFinite", err)
 	}
 }

@@ -5,21 +5,21 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
+// expErrs are package expansion's file sentinels.
+var expErrs = modelfile.Errors{Corrupt: expansion.ErrCorrupt, Version: expansion.ErrVersion, Mismatch: expansion.ErrMismatch}
+
 // fileKind is the kind byte of an SVM model file, as the tests read it.
 type fileKind uint8
 
 // The kinds of the SVMs' model files: the kernel SVM's are package
-// expansion's, the linear SVM's this package's.
+// expansion's (the linear SVM's are package linear's).
 const (
 	KindKernelBinary    fileKind = 32
 	KindKernelOneVsRest fileKind = 33
 	KindKernelOneVsOne  fileKind = 34
-	KindLinearBinary    fileKind = kindLinearBinary
-	KindLinearOneVsRest fileKind = kindLinearOneVsRest
 )
 
 func (k fileKind) IsKernel() bool { return k >= KindKernelBinary && k <= KindKernelOneVsOne }
-func (k fileKind) IsLinear() bool { return k == KindLinearBinary || k == KindLinearOneVsRest }
 
 // kernelKind is the file kind of a kernel SVM of scheme s.
 func kernelKind(s expansion.Scheme) fileKind {
@@ -30,12 +30,6 @@ func kernelKind(s expansion.Scheme) fileKind {
 		return KindKernelOneVsOne
 	}
 	return KindKernelBinary
-}
-
-// linKind is the file kind of a linear SVM of scheme s.
-func linKind(s Scheme) fileKind {
-	k, _ := linearKind(s)
-	return fileKind(k)
 }
 
 // fileInfo is what inspect reads of a model file's header.
@@ -50,7 +44,7 @@ type fileInfo struct {
 // decoders do and describes it.
 func Inspect(data []byte) (fileInfo, error) {
 	var info fileInfo
-	h, _, err := fileErrs.Open(data)
+	h, _, err := expErrs.Open(data)
 	if err != nil {
 		return info, err
 	}
@@ -58,13 +52,13 @@ func Inspect(data []byte) (fileInfo, error) {
 		Support: h.Count, Indices: h.Flags&1 != 0, Sparse: h.Flags&2 != 0}
 	f := modelfile.Lookup(h.Kind)
 	if f == nil {
-		return info, fileErrs.Corruptf("unknown model kind %d", h.Kind)
+		return info, expErrs.Corruptf("unknown model kind %d", h.Kind)
 	}
-	return info, fileErrs.CheckSize(&h, data, f)
+	return info, expErrs.CheckSize(&h, data, f)
 }
 
 // EncodedSize is the size of the model file that begins with prefix.
-func EncodedSize(prefix []byte) (size, need int64, err error) { return fileErrs.EncodedSize(prefix) }
+func EncodedSize(prefix []byte) (size, need int64, err error) { return expErrs.EncodedSize(prefix) }
 
 // kernelErr is the sentinel of package expansion that a kernel SVM's
 // decoding or scoring returns where this package's e was returned before

@@ -9,6 +9,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Fit trains a C-SVC, LIBSVM's kernel support vector machine, by Platt's
@@ -69,21 +70,29 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options)
 // FitLinear trains a linear SVM by dual coordinate descent (Hsieh et al.,
 // 2008; LIBLINEAR's -s 3 for Hinge, -s 1 for SquaredHinge) on the rows of X
 // (dense or sparse; sparse rows train at O(nnz) per pass) with labels y:
-// binary for two labels, one-vs-rest for more. With C = +Inf it solves
-// the hard-margin problem exactly, on dense rows only (ErrOption for a
-// CSR).
+// binary for two labels (any two: a positive score predicts the larger),
+// one-vs-rest for more. With C = +Inf it solves the hard-margin problem
+// exactly, on dense rows only (ErrOption for a CSR).
+//
+// The model is the module's one linear model, a linear.Model of
+// Algorithm linear.DualCD with the bias feature of opts (HasBias and
+// BiasFeature; b = B·w_B): its files are linear's compact ones (the
+// columns some class uses), package model loads them, package quant
+// quantises it. A fit on sparse rows keeps the weights of the columns the
+// data uses alone until a dense sample needs the rest. Dual coordinate
+// descent has no online rule: the model's Update is linear.ErrUnsupported.
 //
 // Cancelling ctx stops training at the end of the current pass over the
 // data, and the error wraps the context's error. Errors wrap ErrEmpty,
 // ErrDims, ErrNonFinite, ErrLabels (one class), ErrOption or, with
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
 // error: the report's Converged is false. The report's Detail is the
-// run's *LinearInfo; its Epochs the most passes of any machine.
-func FitLinear[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts LinearOptions) (*LinearModel[T], *fit.Report, error) {
+// run's *Info; its Epochs the most passes of any machine.
+func FitLinear[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts LinearOptions) (*linear.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	var (
-		m    *LinearModel[T]
-		info *LinearInfo
+		m    *linear.Model[T]
+		info *Info
 		err  error
 	)
 	switch x := X.(type) {

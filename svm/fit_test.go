@@ -98,7 +98,7 @@ func TestFitDispatch(t *testing.T) {
 			most = max(most, p.Iterations)
 			sv += p.SV
 		}
-		if lrep.Epochs != most || lrep.SupportVectors != sv || lrep.Detail.(*LinearInfo) == nil {
+		if lrep.Epochs != most || lrep.SupportVectors != sv || lrep.Detail.(*Info) == nil {
 			t.Errorf("%d classes: linear report %+v; most passes %d, %d SV", classes, lrep, most, sv)
 		}
 	}

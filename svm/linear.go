@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync/atomic"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
+	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Loss is the linear SVM's loss on the margin violation ξᵢ.
@@ -54,7 +56,7 @@ type LinearOptions struct {
 	Tol float64
 	// MaxIter caps the outer iterations (passes over the active rows) of
 	// each machine; 0 means DefaultLinearMaxIter (1000, LIBLINEAR's).
-	// Reaching it is not an error: LinearInfo.Converged is false.
+	// Reaching it is not an error: the report's Converged is false.
 	MaxIter int
 	// BiasFeature is the value B of the constant feature appended to every row
 	// (LIBLINEAR's -B): the model's bias is b = B·w_B, regularised with w.
@@ -135,252 +137,15 @@ func (o LinearOptions) resolve() (linConfig, error) {
 	return c, nil
 }
 
-// LinearInfo describes a linear training run.
-type LinearInfo struct {
-	// Problems has one entry per machine, in the order of the model's
-	// decision functions.
-	Problems []LinearProblemInfo
-	// Converged reports that every machine met the tolerance.
-	Converged bool
-}
-
-// LinearProblemInfo describes one linear machine.
-type LinearProblemInfo struct {
-	// Positive is the label of the machine's y = +1 rows; Negative that of
-	// its y = −1 rows, unless Rest is set (one-vs-rest).
-	Positive, Negative int
-	Rest               bool
-	// Iterations is the number of outer iterations (passes).
-	Iterations int
-	// Converged reports PGmax − PGmin ≤ Tol on the full set.
-	Converged bool
-	// Gap is PGmax − PGmin of the last pass.
-	Gap float64
-	// Dual is the dual objective ½‖w‖² + ½Σ Dᵢᵢαᵢ² − Σαᵢ (LIBLINEAR's
-	// "Objective value"; minimised, ≤ 0), with w = Σαᵢyᵢx̃ᵢ recomputed from
-	// α at the end.
-	Dual float64
-	// Primal is ½‖w‖² + C·Σ loss at the returned w; Primal + Dual ≥ 0 is
-	// the duality gap.
-	Primal float64
-	// SV counts the rows with αᵢ > 0.
-	SV int
-}
-
-// LinearModel is a trained linear SVM: binary or one-vs-rest, with
-// decision functions f_r(x) = w_r·x + b_r. It is immutable and safe for
-// concurrent use.
-type LinearModel[T Float] struct {
-	d      int
-	labels []int
-	scheme Scheme
-	w      []T // R×d
-	b      []T // R
-	k      kernel.Kernels[T]
-}
-
-// NewLinearModel builds a linear model from weights W (R×d, row-major),
-// biases b (R) and the sorted labels: R = 1 (Binary, two labels; a
-// positive value predicts the larger) or R = len(labels) (OneVsRest). It
-// copies its arguments; inconsistent sizes, unsorted labels and non-finite
-// values are errors wrapping ErrModel.
-func NewLinearModel[T Float](W []T, d int, b []T, labels []int) (*LinearModel[T], error) {
-	if d < 1 || len(labels) < 2 {
-		return nil, fmt.Errorf("%w: d = %d, %d labels", ErrModel, d, len(labels))
-	}
-	for i := 1; i < len(labels); i++ {
-		if labels[i] <= labels[i-1] {
-			return nil, fmt.Errorf("%w: labels not strictly increasing", ErrModel)
-		}
-	}
-	r := len(b)
-	scheme := OneVsRest
-	switch {
-	case r == 1 && len(labels) == 2:
-		scheme = Binary
-	case r != len(labels):
-		return nil, fmt.Errorf("%w: %d biases for %d labels", ErrModel, r, len(labels))
-	}
-	if len(W) != r*d {
-		return nil, fmt.Errorf("%w: len(W) = %d, want %d·%d", ErrModel, len(W), r, d)
-	}
-	if !finite(W) || !finite(b) {
-		return nil, fmt.Errorf("%w: NaN or infinite weight", ErrModel)
-	}
-	return &LinearModel[T]{d: d, labels: slices.Clone(labels), scheme: scheme, w: slices.Clone(W), b: slices.Clone(b), k: kernel.On[T](kernel.ActiveImpl())}, nil
-}
-
-// Dims returns the number of features.
-func (m *LinearModel[T]) Dims() int { return m.d }
-
-// Classes returns the sorted labels (a copy).
-func (m *LinearModel[T]) Classes() []int { return slices.Clone(m.labels) }
-
-// Scheme returns Binary or OneVsRest.
-func (m *LinearModel[T]) Scheme() Scheme { return m.scheme }
-
-// NumScores returns the number of decision functions.
-func (m *LinearModel[T]) NumScores() int { return len(m.b) }
-
-// Weights returns a copy of decision function r's weights and its bias.
-// It panics if r is out of range.
-func (m *LinearModel[T]) Weights(r int) ([]T, T) {
-	return slices.Clone(m.w[r*m.d : (r+1)*m.d]), m.b[r]
-}
-
-func (m *LinearModel[T]) checkSample(x []T) error {
-	if m == nil || m.d == 0 {
-		return fmt.Errorf("%w: untrained model", ErrModel)
-	}
-	if len(x) != m.d {
-		return fmt.Errorf("%w: sample has %d values, model has %d features", ErrDims, len(x), m.d)
-	}
-	if !finite(x) {
-		return fmt.Errorf("%w: sample", ErrNonFinite)
-	}
-	return nil
-}
-
-func (m *LinearModel[T]) scores(dst, x []T) {
-	m.k.Dots(dst, m.w, x)
-	for r, b := range m.b {
-		dst[r] += b
-	}
-}
-
-func (m *LinearModel[T]) decide(sc []T) int {
-	if m.scheme == Binary {
-		if sc[0] > 0 {
-			return m.labels[1]
-		}
-		return m.labels[0]
-	}
-	best := 0
-	for r, v := range sc {
-		if v > sc[best] {
-			best = r
-		}
-	}
-	return m.labels[best]
-}
-
-// Scores writes the decision values of x into dst (NumScores values).
-func (m *LinearModel[T]) Scores(dst, x []T) error {
-	if err := m.checkSample(x); err != nil {
-		return err
-	}
-	if len(dst) != len(m.b) {
-		return fmt.Errorf("%w: len(dst) = %d, want %d", ErrDims, len(dst), len(m.b))
-	}
-	m.scores(dst, x)
-	return nil
-}
-
-// Predict returns the predicted label of x. It allocates nothing for up
-// to 64 classes.
-func (m *LinearModel[T]) Predict(x []T) (int, error) {
-	if err := m.checkSample(x); err != nil {
-		return 0, err
-	}
-	var buf [64]T
-	sc := buf[:0]
-	if len(m.b) <= len(buf) {
-		sc = buf[:len(m.b)]
-	} else {
-		sc = make([]T, len(m.b))
-	}
-	m.scores(sc, x)
-	return m.decide(sc), nil
-}
-
-// PredictBatch writes the predicted label of each row of X into dst.
-func (m *LinearModel[T]) PredictBatch(dst []int, X []T) error {
-	if m == nil || m.d == 0 {
-		return fmt.Errorf("%w: untrained model", ErrModel)
-	}
-	if len(X)%m.d != 0 || len(dst) != len(X)/m.d {
-		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features", ErrDims, len(X), len(dst), m.d)
-	}
-	r := len(m.b)
-	var bad atomic.Bool
-	parallelRows(len(dst), func(lo, hi int) {
-		sc := make([]T, r)
-		for i := lo; i < hi; i++ {
-			x := X[i*m.d : (i+1)*m.d]
-			m.scores(sc, x)
-			if !scoresFinite(sc, x) {
-				bad.Store(true)
-				return
-			}
-			dst[i] = m.decide(sc)
-		}
-	})
-	if bad.Load() {
-		return fmt.Errorf("%w: samples", ErrNonFinite)
-	}
-	return nil
-}
-
-// scoresFinite reports whether the sample x, whose decision values are sc,
-// is finite. A NaN or infinite feature makes every decision value NaN or
-// infinite (its product with a zero weight is NaN), so the r values are
-// checked first and the d features only when one of them is not finite
-// (a finite sample may overflow): one pass over the batch, not two.
-func scoresFinite[T Float](sc, x []T) bool {
-	return finite(sc) || finite(x)
-}
-
-// ScoresBatch writes the decision values of the rows of X (row-major,
-// Dims columns) into dst, NumScores per row.
-func (m *LinearModel[T]) ScoresBatch(dst, X []T) error {
-	if m == nil || m.d == 0 {
-		return fmt.Errorf("%w: untrained model", ErrModel)
-	}
-	r := len(m.b)
-	if len(X)%m.d != 0 || len(dst) != len(X)/m.d*r {
-		return fmt.Errorf("%w: len(X) = %d and len(dst) = %d for %d features and %d scores", ErrDims, len(X), len(dst), m.d, r)
-	}
-	var bad atomic.Bool
-	parallelRows(len(X)/m.d, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			x := X[i*m.d : (i+1)*m.d]
-			m.scores(dst[i*r:(i+1)*r], x)
-			if !scoresFinite(dst[i*r:(i+1)*r], x) {
-				bad.Store(true)
-				return
-			}
-		}
-	})
-	if bad.Load() {
-		return fmt.Errorf("%w: samples", ErrNonFinite)
-	}
-	return nil
-}
-
-// Accuracy returns the fraction of rows of X whose predicted label is y.
-func (m *LinearModel[T]) Accuracy(X []T, y []int) (float64, error) {
-	if m == nil || m.d == 0 {
-		return 0, fmt.Errorf("%w: untrained model", ErrModel)
-	}
-	if len(y) == 0 || len(X) != len(y)*m.d {
-		return 0, fmt.Errorf("%w: len(X) = %d and len(y) = %d for %d features", ErrDims, len(X), len(y), m.d)
-	}
-	pred := make([]int, len(y))
-	if err := m.PredictBatch(pred, X); err != nil {
-		return 0, err
-	}
-	return fractionEqual(pred, y), nil
-}
-
 // trainLinearDense fits a linear SVM on the row-major data X (d features per
 // row) by dual coordinate descent: binary for two labels, one-vs-rest for
 // more. See trainLinearRows.
-func trainLinearDense[T Float](X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+func trainLinearDense[T Float](X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	return trainLinearDenseContext(context.Background(), X, d, y, opts)
 }
 
 // trainLinearDenseContext is trainLinearDense with a context.
-func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	if _, err := checkShape(X, d, y); err != nil {
 		return nil, nil, err
 	}
@@ -404,8 +169,8 @@ func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int
 // data, and the error wraps the context's error. Errors wrap ErrEmpty,
 // ErrDims, ErrNonFinite, ErrLabels (one class), ErrOption or, with
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
-// error: LinearInfo.Converged is false.
-func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*LinearModel[T], *LinearInfo, error) {
+// error: the report's Converged is false.
+func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -416,7 +181,7 @@ func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, 
 	return trainLinear(ctx, rows, y, cfg)
 }
 
-func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
+func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
 	sq, err := checkRows(rows, y)
 	if err != nil {
 		return nil, nil, err
@@ -479,8 +244,18 @@ func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg 
 		}
 	}
 	r := len(classes)
-	m := &LinearModel[T]{d: d, labels: labels, scheme: scheme, w: make([]T, r*d), b: make([]T, r), k: kernel.On[T](cfg.impl)}
-	info := &LinearInfo{Converged: true, Problems: make([]LinearProblemInfo, r)}
+	// The model's weights: dense rows of d, or for sparse rows the used
+	// columns' alone (linmodel.CompactServed, each row's values then a
+	// zero), which the model scores sparse samples with and forms dense
+	// only for a dense one: no r×d array for text-sized d.
+	var W, A []T
+	if cols == nil {
+		W = make([]T, r*d)
+	} else {
+		A = make([]T, r*(len(cols)+1))
+	}
+	B := make([]T, r)
+	info := &Info{Converged: true, Problems: make([]Problem, r)}
 	parallelGroups(groups, func(g *dcdGroup[T]) { g.finalize(cfg.c, cfg.loss) })
 	for _, g := range groups {
 		for c, cs := range g.cs {
@@ -489,27 +264,40 @@ func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg 
 				ri = 0
 			}
 			if cols == nil {
-				copy(m.w[ri*d:(ri+1)*d], g.W[c*d:(c+1)*d])
+				copy(W[ri*d:(ri+1)*d], g.W[c*d:(c+1)*d])
 			} else {
-				w, gw := m.w[ri*d:(ri+1)*d], g.W[c*g.d:(c+1)*g.d]
-				for r, j := range cols {
-					w[j] = gw[r]
-				}
+				copy(A[ri*(len(cols)+1):], g.W[c*g.d:(c+1)*g.d])
 			}
-			m.b[ri] = T(g.wb[c] * cfg.B)
-			pi := LinearProblemInfo{Positive: labels[cs.cls], Iterations: cs.iter, Converged: cs.conv, Gap: cs.gap}
+			B[ri] = T(g.wb[c] * cfg.B)
+			pi := Problem{Positive: labels[cs.cls], Rows: n, Iterations: cs.iter, Converged: cs.conv, Gap: cs.gap, Bias: float64(B[ri])}
 			if scheme == Binary {
 				pi.Negative = labels[0]
 			} else {
 				pi.Rest = true
 			}
-			pi.Dual, pi.Primal, pi.SV = g.objectives(c, cfg.c, cfg.loss)
+			g.objectives(c, cfg.c, cfg.loss, &pi)
 			info.Problems[ri] = pi
 			info.Converged = info.Converged && cs.conv
 		}
 	}
-	_ = n
-	return m, info, nil
+	var served *linmodel.CompactServed[T]
+	if cols != nil {
+		served = linmodel.NewCompactServed(usedcols.FromSorted(cols, d), A, d)
+	}
+	return linearModel(labels, d, cfg, W, B, served), info, nil
+}
+
+// linearModel returns the linear.Model (DualCD) of the weights W (r×d,
+// or nil with served) and biases B of a fit with labels and options cfg:
+// binary (a positive score predicts the larger label) for two labels,
+// one-vs-rest for more. The model holds these arrays.
+func linearModel[T Float](labels []int, d int, cfg linConfig, W, B []T, served *linmodel.CompactServed[T]) *linear.Model[T] {
+	kind := linear.KindOneVsRest
+	if len(labels) == 2 {
+		kind = linear.KindBinary
+	}
+	return linmodel.Wrap[linear.Model[T]](&linmodel.Parts[T]{Kind: uint8(kind), Algorithm: uint8(linear.DualCD),
+		Dims: d, Labels: labels, Bias: cfg.B > 0, BiasFeature: cfg.B, Eta: 1, W: W, B: B, Served: served, Impl: cfg.impl})
 }
 
 // interleaveRow is the most stored values a row has on average, and
@@ -532,7 +320,7 @@ func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
 // trainLinearHard solves the hard-margin linear SVM on the augmented rows
 // (xᵢ, B): the unbiased maximum-margin problem of the nearest-point solver
 // with the linear kernel plus B² (see MaxMargin), one machine per class.
-func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*LinearModel[T], *LinearInfo, error) {
+func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
@@ -543,8 +331,8 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 	}
 	probs := makeProblems(scheme, len(labels), cls)
 	r := len(probs)
-	m := &LinearModel[T]{d: d, labels: labels, scheme: scheme, w: make([]T, r*d), b: make([]T, r), k: kernel.On[T](cfg.impl)}
-	info := &LinearInfo{Converged: true}
+	W, B := make([]T, r*d), make([]T, r)
+	info := &Info{Converged: true}
 	for ri, p := range probs {
 		yy := make([]int, len(y))
 		for i, c := range cls {
@@ -564,11 +352,11 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 			return nil, nil, err
 		}
 		for j, v := range mg.W {
-			m.w[ri*d+j] = T(v)
+			W[ri*d+j] = T(v)
 		}
-		m.b[ri] = T(mg.Bias)
-		pi := LinearProblemInfo{Positive: labels[p.pos], Iterations: mg.Iterations, Converged: mg.Converged, Gap: mg.Gap,
-			Dual: -0.5 / (mg.Upper * mg.Upper), Primal: 0.5 / (mg.Upper * mg.Upper), SV: len(mg.Support)}
+		B[ri] = T(mg.Bias)
+		pi := Problem{Positive: labels[p.pos], Rows: len(y), Iterations: mg.Iterations, Converged: mg.Converged, Gap: mg.Gap,
+			Dual: -0.5 / (mg.Upper * mg.Upper), Primal: 0.5 / (mg.Upper * mg.Upper), Bias: mg.Bias, SV: len(mg.Support), Margin: mg.Upper}
 		if scheme == Binary {
 			pi.Negative = labels[0]
 		} else {
@@ -577,7 +365,7 @@ func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg li
 		info.Problems = append(info.Problems, pi)
 		info.Converged = info.Converged && mg.Converged
 	}
-	return m, info, nil
+	return linearModel(labels, d, cfg, W, B, nil), info, nil
 }
 
 // finalize recomputes every class's w = Σαᵢyᵢx̃ᵢ from α in one pass, so the
@@ -606,9 +394,10 @@ func (g *dcdGroup[T]) finalize(c float64, loss Loss) {
 	}
 }
 
-// objectives returns class c's dual and primal objectives and its number
-// of support vectors.
-func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss) (dual, primal float64, nsv int) {
+// objectives sets class c's dual and primal objectives, its margin
+// 1/‖w̃‖ and its support vectors (all, and those at the bound C of the
+// hinge loss) in p.
+func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss, p *Problem) {
 	w := g.W[c*g.d : (c+1)*g.d]
 	var wsq float64
 	for _, v := range w {
@@ -619,9 +408,12 @@ func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss) (dual, primal floa
 	for i := range g.n {
 		a := g.alpha(i, c)
 		if a > 0 {
-			nsv++
+			p.SV++
 			sa += a
 			sa2 += a * a
+			if loss == Hinge && a >= C {
+				p.BoundedSV++
+			}
 		}
 		yi := -1.0
 		if math.Float64bits(g.state[i*g.stride+stPos])&(1<<c) != 0 {
@@ -633,7 +425,9 @@ func (g *dcdGroup[T]) objectives(c int, C float64, loss Loss) (dual, primal floa
 		}
 		loss1 += xi
 	}
-	dual = wsq/2 + g.diag*sa2/2 - sa
-	primal = wsq/2 + C*loss1
-	return dual, primal, nsv
+	p.Dual = wsq/2 + g.diag*sa2/2 - sa
+	p.Primal = wsq/2 + C*loss1
+	if wsq > 0 {
+		p.Margin = 1 / math.Sqrt(wsq)
+	}
 }

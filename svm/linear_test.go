@@ -2,11 +2,14 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // exactBox solves min ½αᵀQα − eᵀα s.t. 0 ≤ α ≤ U (U may be +Inf) exactly,
@@ -210,7 +213,7 @@ func TestLinearDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(m.w, ref.w) || !slices.Equal(m.b, ref.b) {
+		if !slices.Equal(weightsOf(m), weightsOf(ref)) || !slices.Equal(biasesOf(m), biasesOf(ref)) {
 			t.Errorf("Threads %d: model differs from Workers 1", th)
 		}
 	}
@@ -218,7 +221,7 @@ func TestLinearDeterminism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Equal(m.w, ref.w) {
+	if slices.Equal(weightsOf(m), weightsOf(ref)) {
 		t.Error("seeds 7 and 8 give the same model")
 	}
 	for p := range info.Problems {
@@ -360,19 +363,43 @@ func TestLinearHardMargin(t *testing.T) {
 	}
 }
 
-// TestLinearModel: NewLinearModel checks its input; Predict, Scores and
-// PredictBatch agree.
+// newDCD is the linear SVM of weights W (rows of d) and biases b over
+// labels, as linear.New makes it.
+func newDCD(W []float64, d int, b []float64, labels []int) (*linear.Model[float64], error) {
+	kind := linear.KindOneVsRest
+	if len(b) == 1 {
+		kind = linear.KindBinary
+	}
+	return linear.New(linear.State[float64]{Kind: kind, Algorithm: linear.DualCD, Dims: d, Labels: labels, Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
+}
+
+// weightsOf and biasesOf are a model's weights and biases.
+func weightsOf(m *linear.Model[float64]) []float64 { st, _ := m.State(); return st.W }
+func biasesOf(m *linear.Model[float64]) []float64  { st, _ := m.State(); return st.B }
+
+// TestLinearModel: linear.New checks a linear SVM's parts; Predict,
+// Scores and PredictBatch agree; a binary SVM keeps its two labels.
 func TestLinearModel(t *testing.T) {
-	if _, err := NewLinearModel([]float64{1, 2}, 2, []float64{0}, []int{1, -1}); err == nil {
+	if _, err := newDCD([]float64{1, 2}, 2, []float64{0}, []int{1, -1}); err == nil {
 		t.Error("unsorted labels accepted")
 	}
-	if _, err := NewLinearModel([]float64{1, 2}, 2, []float64{0, 1}, []int{1, 2, 3}); err == nil {
+	if _, err := newDCD([]float64{1, 2}, 2, []float64{0, 1}, []int{1, 2, 3}); err == nil {
 		t.Error("2 biases for 3 labels accepted")
 	}
-	if _, err := NewLinearModel([]float64{1, math.NaN()}, 2, []float64{0}, []int{-1, 1}); err == nil {
-		t.Error("NaN weight accepted")
+	bm, err := newDCD([]float64{1, 2}, 2, []float64{-1}, []int{3, 7})
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, err := NewLinearModel([]float64{1, 0, 0, 1, -1, -1}, 2, []float64{0, 0, 0.5}, []int{4, 5, 6})
+	if p, _ := bm.Predict([]float64{1, 1}); p != 7 {
+		t.Errorf("binary {3, 7}: score 2 predicts %d, want 7", p)
+	}
+	if p, _ := bm.Predict([]float64{1, 0}); p != 3 {
+		t.Errorf("binary {3, 7}: score 0 predicts %d, want 3", p)
+	}
+	if _, err := bm.Update([]float64{1, 0}, 7); !errors.Is(err, linear.ErrUnsupported) {
+		t.Errorf("Update of a linear SVM: %v, want linear.ErrUnsupported", err)
+	}
+	m, err := newDCD([]float64{1, 0, 0, 1, -1, -1}, 2, []float64{0, 0, 0.5}, []int{4, 5, 6})
 	if err != nil {
 		t.Fatal(err)
 	}

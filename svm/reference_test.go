@@ -218,7 +218,7 @@ func compareLIBSVM(t *testing.T, base string, X, Xt []float64, y []int, d int, k
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
 			li, lj := ref.labels[i], ref.labels[j]
-			r := slices.IndexFunc(info.Problems, func(q ProblemInfo) bool {
+			r := slices.IndexFunc(info.Problems, func(q Problem) bool {
 				return (q.Positive == li && q.Negative == lj) || (q.Positive == lj && q.Negative == li)
 			})
 			if r < 0 {
@@ -378,7 +378,7 @@ func TestLIBLINEAR(t *testing.T) {
 				t.Fatalf("reference: bias %v, %d objectives, %d weight vectors", B, len(objs), len(W))
 			}
 			for col, lab := range labels[:len(W)] {
-				r := slices.IndexFunc(info.Problems, func(q LinearProblemInfo) bool { return q.Positive == lab })
+				r := slices.IndexFunc(info.Problems, func(q Problem) bool { return q.Positive == lab })
 				if len(W) == 1 { // binary: LIBLINEAR's labels[0] is positive
 					r = 0
 					if info.Problems[0].Positive != lab {

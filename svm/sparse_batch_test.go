@@ -10,10 +10,11 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/csrtest"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // TestSparseBatchMalformed: every sparse batch method returns an error
-// wrapping ErrDims and dataset.ErrMismatch for a CSR whose offsets do not
+// wrapping the model package's ErrDims and dataset.ErrMismatch for a CSR whose offsets do not
 // describe its rows (on 8 rows, run by the caller, and on 2000, run by
 // worker goroutines), never a panic.
 func TestSparseBatchMalformed(t *testing.T) {
@@ -34,9 +35,9 @@ func TestSparseBatchMalformed(t *testing.T) {
 		}},
 		{Name: "Model.AccuracySparse", Call: func(c *dataset.CSR[float32], n int) error { _, err := km.AccuracySparse(c, make([]int, n)); return err }},
 	})
-	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, ErrDims, []csrtest.Method[float32]{
-		{Name: "LinearModel.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
-		{Name: "LinearModel.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseInt(r, rows, 10, 3); return c }, linear.ErrDims, []csrtest.Method[float32]{
+		{Name: "linear.Model.PredictBatchSparse", Call: func(c *dataset.CSR[float32], n int) error { return lm.PredictBatchSparse(make([]int, n), c) }},
+		{Name: "linear.Model.ScoresBatchSparse", Call: func(c *dataset.CSR[float32], n int) error {
 			return lm.ScoresBatchSparse(make([]float32, n*lm.NumScores()), c)
 		}},
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // sparseInt returns an integer data set with about a third of its values
@@ -320,7 +321,7 @@ func FuzzSparseModelFile(f *testing.F) {
 
 // TestLinearModelSparse: the linear SVM's sparse predictions are its dense
 // ones (integer data: the same scores bit for bit), and a sample wider
-// than the model is ErrDims.
+// than the model is linear.ErrDims.
 func TestLinearModelSparse(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 99))
 	X, y, c := sparseInt(r, 80, 16, 3)
@@ -352,7 +353,7 @@ func TestLinearModelSparse(t *testing.T) {
 			t.Fatalf("row %d: sparse %d, dense %d", i, ps[i], pd[i])
 		}
 	}
-	if _, err := m.PredictSparse(dataset.SparseRow[float32]{Idx: []int32{16}, Val: []float32{1}}); !errors.Is(err, ErrDims) {
+	if _, err := m.PredictSparse(dataset.SparseRow[float32]{Idx: []int32{16}, Val: []float32{1}}); !errors.Is(err, linear.ErrDims) {
 		t.Errorf("a sample wider than the model: %v", err)
 	}
 }

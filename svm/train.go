@@ -20,46 +20,53 @@ import (
 type Info struct {
 	// Problems has one entry per binary machine, in the order of the
 	// model's decision functions.
-	Problems []ProblemInfo
+	Problems []Problem
 	// Converged reports that every machine met the tolerance; false means
-	// some machine stopped at Options.MaxIter (its entry says which).
+	// some machine stopped at MaxIter (its entry says which).
 	Converged bool
-	// Precomputed reports that the kernel values were computed once and
-	// shared by the machines: the N×N matrix, or for one-vs-one the class
-	// blocks (see Options.GramBytes).
+	// Precomputed reports that the kernel SVM computed the kernel values
+	// once and shared them between the machines: the N×N matrix, or for
+	// one-vs-one the class blocks (see Options.GramBytes).
 	Precomputed bool
 }
 
-// ProblemInfo describes one binary machine.
-type ProblemInfo struct {
+// Problem describes one binary machine of a fit: the kernel SVM's (SMO) or
+// the linear SVM's (dual coordinate descent, whose weights and bias are
+// those of the augmented rows x̃ᵢ = (xᵢ, B)).
+type Problem struct {
 	// Positive is the label of the machine's y = +1 rows; Negative that of
 	// its y = −1 rows, unless Rest is set (one-vs-rest: every other class).
 	Positive, Negative int
 	Rest               bool
 	// Rows is the number of training rows of the machine.
 	Rows int
-	// Iterations is the number of SMO steps.
+	// Iterations is the number of SMO steps, or of the linear SVM's outer
+	// iterations (passes over its active rows).
 	Iterations int
-	// Converged reports m(α) − M(α) ≤ Tol at the end.
+	// Converged reports that the machine met the tolerance Tol on the
+	// full set.
 	Converged bool
-	// Gap is the final maximal KKT violation m(α) − M(α).
+	// Gap is the final maximal KKT violation m(α) − M(α) (SMO), or
+	// PGmax − PGmin of the last pass (dual coordinate descent).
 	Gap float64
-	// Dual is the dual objective ½αᵀQα − Σαᵢ at the returned α (LIBSVM's
-	// "obj"; it is minimised, so −Dual is the dual's maximised value).
+	// Dual is the dual objective at the returned α, minimised: ½αᵀQα − Σαᵢ
+	// (LIBSVM's "obj"), for the linear SVM ½‖w̃‖² + ½Σ Dᵢᵢαᵢ² − Σαᵢ
+	// (LIBLINEAR's "Objective value") with w̃ = Σαᵢyᵢx̃ᵢ recomputed from α.
 	Dual float64
-	// Primal is ½‖w‖² + C·Σᵢ max(0, 1 − yᵢ(w·φ(xᵢ) + b)) at the returned
-	// model (½‖w‖² for the hard margin). Primal + Dual ≥ 0 is the duality
-	// gap, 0 at the optimum.
+	// Primal is ½‖w‖² + C·Σᵢ loss at the returned model (½‖w‖² for the
+	// hard margin). Primal + Dual ≥ 0 is the duality gap, 0 at the
+	// optimum.
 	Primal float64
-	// Bias is b = −ρ.
+	// Bias is b: −ρ for the kernel SVM, B·w_B for the linear one.
 	Bias float64
 	// SV and BoundedSV count the support vectors (α > 0) and those at the
-	// bound (α = C).
+	// bound (α = C; none for the squared hinge, whose α has no bound).
 	SV, BoundedSV int
 	// Margin is 1/‖w‖, the distance from the decision boundary to the
-	// margin hyperplanes w·φ(x) + b = ±1; for the hard margin (C = +Inf)
-	// it is the dual bound √D/2 ≥ γ_D on the data's maximum margin, equal
-	// to γ_D to within Tol (MaxMargin brackets γ_D from both sides).
+	// margin hyperplanes w·φ(x) + b = ±1 (1/‖w̃‖ for the linear SVM); for
+	// the hard margin (C = +Inf) it is the dual bound √D/2 ≥ γ_D on the
+	// data's maximum margin, equal to γ_D to within Tol (MaxMargin
+	// brackets γ_D from both sides).
 	Margin float64
 }
 
@@ -112,7 +119,7 @@ func makeProblems(scheme Scheme, k int, cls []int32) []problem {
 // order.
 type solution struct {
 	alpha []float64
-	info  ProblemInfo
+	info  Problem
 }
 
 // trainDense fits a C-SVC on the row-major data X (d features per row) with
@@ -564,7 +571,7 @@ func (tr *trainer[T]) solve(ctx context.Context, p *problem, ws *workerState[T])
 	}
 	l := len(p.rows)
 	cfg := &tr.cfg
-	info := ProblemInfo{Rows: l}
+	info := Problem{Rows: l}
 	if math.IsInf(cfg.c, 1) {
 		r2 := slices.Max(kd)
 		nr := newNearest(tr.k, src, p.y, gidx, kd, !cfg.noBias, 0, cfg.tol, floorD[T](tr.d, r2), cfg.iterCap(l), ctx)

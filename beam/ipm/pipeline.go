@@ -43,7 +43,7 @@ type Report struct {
 	History   []EpochStat `json:"history"`
 	// The linear SVM's C, and after its last epoch the primal objective
 	// P(w) = ½‖w‖² + C·Σ max(0, 1 − yᵢw·x̃ᵢ), the dual one in the svm
-	// package's sign (LinearProblemInfo.Dual: ½‖w‖² − Σαᵢ) and the
+	// package's sign (svm.Problem.Dual: ½‖w‖² − Σαᵢ) and the
 	// duality gap P + Dual ≥ P(w) − min P, summed over the machines.
 	C      float64 `json:"c,omitempty"`
 	Primal float64 `json:"primal,omitempty"`

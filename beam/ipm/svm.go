@@ -11,7 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/svm"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // The linear SVM trains by CoCoA (Jaggi et al., NIPS 2014) and CoCoA+ (Ma
@@ -550,7 +550,12 @@ func svmModel[T kernel.Float](st *svmState) ([]byte, error) {
 		}
 		b[r] = T(w[D]) // b = B·w_B with B = 1
 	}
-	m, err := svm.NewLinearModel(W, D, b, st.Labels)
+	kind := linear.KindOneVsRest
+	if R == 1 {
+		kind = linear.KindBinary
+	}
+	m, err := linear.New(linear.State[T]{Kind: kind, Algorithm: linear.DualCD, Dims: D, Labels: st.Labels,
+		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
 	if err != nil {
 		return nil, fmt.Errorf("ipm: the final model: %w", err)
 	}

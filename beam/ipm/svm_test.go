@@ -10,17 +10,18 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
-func readSVM[T kernel.Float](t *testing.T, path string) *svm.LinearModel[T] {
+func readSVM[T kernel.Float](t *testing.T, path string) *linear.Model[T] {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m svm.LinearModel[T]
+	var m linear.Model[T]
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func readSVM[T kernel.Float](t *testing.T, path string) *svm.LinearModel[T] {
 
 // primal returns Σ over the machines of ½‖w‖² + C·Σ max(0, 1 − yᵢ(w·xᵢ + b))
 // (the bias feature's weight is b), computed here from the model file.
-func primal[T kernel.Float](m *svm.LinearModel[T], d *dataset.Data[T], C float64) float64 {
+func primal[T kernel.Float](m *linear.Model[T], d *dataset.Data[T], C float64) float64 {
 	labels := m.Classes()
 	P := 0.0
 	for r := range m.NumScores() {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
-	"github.com/rosenblatt-go/rosenblatt/svm"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // TestEvalManyClasses: eval of a model of 20,000 classes on two rows is
@@ -26,7 +26,8 @@ func TestEvalManyClasses(t *testing.T) {
 	}
 	// Class 7 scores feature 0, class 12345 feature 1; the rest score 0.
 	W[7*d], W[12345*d+1] = 1, 1
-	m, err := svm.NewLinearModel(W, d, b, labels)
+	m, err := linear.New(linear.State[float32]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
+		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -103,7 +104,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 				case "kernel svm":
 					err = new(expansion.Model[float32]).UnmarshalBinary(h)
 				case "linear svm":
-					err = new(svm.LinearModel[float32]).UnmarshalBinary(h)
+					err = new(linear.Model[float32]).UnmarshalBinary(h)
 				case "quant":
 					_, err = quant.Unmarshal(h)
 				}

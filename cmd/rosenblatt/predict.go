@@ -3,16 +3,16 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"strconv"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The predict subcommand:
@@ -127,8 +127,6 @@ type sparseBatch[T kernel.Float] interface {
 func sparseReader[T kernel.Float](c classifier[T]) (sparseBatch[T], bool) {
 	switch m := c.(type) {
 	case *linear.Model[T]:
-		return m, true
-	case *svm.LinearModel[T]:
 		return m, true
 	case *expansion.Model[T]:
 		return m, m.SparseSupport() != nil

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/quant"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // The quantize subcommand:
@@ -74,10 +74,6 @@ func runQuantize(args []string, stdout, stderr io.Writer) error {
 	case *linear.Model[float32]:
 		q, err = quant.New(m)
 	case *linear.Model[float64]:
-		q, err = quant.New(m)
-	case *svm.LinearModel[float32]:
-		q, err = quant.New(m)
-	case *svm.LinearModel[float64]:
 		q, err = quant.New(m)
 	case *quant.Model:
 		return fmt.Errorf("%s: %w: it is quantised already", *in, errNotQuantizable)

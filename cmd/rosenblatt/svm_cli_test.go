@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -63,12 +65,12 @@ func loadSVM32(t *testing.T, path string) svmFile {
 	if err1 == nil {
 		return svmFile{km, km.Scheme().String(), true}
 	}
-	lm := new(svm.LinearModel[float32])
+	lm := new(linear.Model[float32])
 	err2 := decode(lm)
 	if err2 != nil {
 		t.Fatalf("%s: neither a kernel (%v) nor a linear SVM (%v)", path, err1, err2)
 	}
-	return svmFile{lm, lm.Scheme().String(), false}
+	return svmFile{lm, lm.Kind().String(), false}
 }
 
 // svmLibrary returns the labels and decision values the library gives
@@ -240,9 +242,9 @@ var svmCases = []cliCase{
 			if err != nil || !strings.Contains(string(b), `"type":"float64"`) {
 				t.Fatalf("m.json: %v, want a float64 JSON model:\n%.200s", err, b)
 			}
-			var m svm.LinearModel[float64]
-			if err := m.UnmarshalJSON(b); err != nil || m.Scheme() != svm.OneVsRest {
-				t.Fatalf("m.json: %v, scheme %v; want a one-vs-rest linear SVM", err, m.Scheme())
+			var m linear.Model[float64]
+			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != linear.KindOneVsRest || m.Algorithm() != linear.DualCD {
+				t.Fatalf("m.json: %v, %v; want a one-vs-rest linear SVM", err, m.String())
 			}
 			d, err := dataset.LoadLIBSVM[float64](td("iris.test.libsvm"), dataset.LIBSVMOptions{Cols: m.Dims()})
 			if err != nil {

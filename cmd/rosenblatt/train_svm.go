@@ -150,7 +150,7 @@ func (tf *trainFlags) checkSVM() error {
 	return nil
 }
 
-// svmModel is what train writes of an SVM: *expansion.Model or *svm.LinearModel.
+// svmModel is what train writes of an SVM: *expansion.Model or *linear.Model.
 type svmModel[T kernel.Float] interface {
 	classifier[T]
 	MarshalBinary() ([]byte, error)
@@ -333,7 +333,7 @@ func trainLinearSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], C float64) (
 	if err != nil {
 		return nil, svmRun{}, err
 	}
-	info := rep.Detail.(*svm.LinearInfo)
+	info := rep.Detail.(*svm.Info)
 	var solver string
 	if math.IsInf(C, 1) {
 		solver = fmt.Sprintf("the nearest point of the hull of the y·(x, %g) (exact hard margin), %s, tol %g", cmp(tf.biasFeat, 1), cText(C), cmp(tf.tol, svm.DefaultTol))

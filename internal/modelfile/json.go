@@ -24,12 +24,9 @@ func NewJSONHeader[T Float](format, kind, algorithm string, dims int) JSONHeader
 	return JSONHeader{Format: format, Version: Version, Type: ElemName(ElemSize[T]()), Kind: kind, Algorithm: algorithm, Dims: dims}
 }
 
-// Unmarshal decodes a JSON document into v (a struct that embeds a
-// JSONHeader) and checks the header's format and version: a syntax error,
-// a null where a number or array element goes (see NoNull; absent names the
-// members that may be null, meaning absent or empty) or another format wraps
-// e.Corrupt, an unknown version e.Version.
-func (e Errors) Unmarshal(data []byte, v any, h *JSONHeader, format string, absent ...string) error {
+// Decode is Unmarshal without the checks of the header, for a decoder
+// that reads more than one format.
+func (e Errors) Decode(data []byte, v any, absent ...string) error {
 	if err := e.NoNull(data, absent...); err != nil {
 		return err
 	}
@@ -38,6 +35,18 @@ func (e Errors) Unmarshal(data []byte, v any, h *JSONHeader, format string, abse
 			return fmt.Errorf("%w: %w", e.Corrupt, err)
 		}
 		return e.Corruptf("%v", err)
+	}
+	return nil
+}
+
+// Unmarshal decodes a JSON document into v (a struct that embeds a
+// JSONHeader) and checks the header's format and version: a syntax error,
+// a null where a number or array element goes (see NoNull; absent names the
+// members that may be null, meaning absent or empty) or another format wraps
+// e.Corrupt, an unknown version e.Version.
+func (e Errors) Unmarshal(data []byte, v any, h *JSONHeader, format string, absent ...string) error {
+	if err := e.Decode(data, v, absent...); err != nil {
+		return err
 	}
 	if h.Format != format {
 		return e.Corruptf("format %q, want %q", h.Format, format)

@@ -5,16 +5,16 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 func TestMain(m *testing.M) {
@@ -55,7 +55,7 @@ func TestTrainDigits(t *testing.T) {
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
 		t.Errorf("second run: %v, want ErrExists", err)
 	}
-	// The linear SVM by CoCoA+: a one-vs-rest svm.LinearModel file, asked
+	// The linear SVM by CoCoA+: a one-vs-rest linear SVM file (linear.Model), asked
 	// for by the flags' earlier names (-algorithm, -dims, -out), which set
 	// the same values as -algo, -cols and -o.
 	svmOut := filepath.Join(t.TempDir(), "digits-svm.model")
@@ -74,9 +74,9 @@ func TestTrainDigits(t *testing.T) {
 	if b, err = os.ReadFile(svmOut); err != nil {
 		t.Fatal(err)
 	}
-	var sm svm.LinearModel[float32]
-	if err := sm.UnmarshalBinary(b); err != nil || sm.Scheme() != svm.OneVsRest || sm.Dims() != 64 {
-		t.Errorf("SVM model: %v, %v, %d features", err, sm.Scheme(), sm.Dims())
+	var sm linear.Model[float32]
+	if err := sm.UnmarshalBinary(b); err != nil || sm.Kind() != linear.KindOneVsRest || sm.Algorithm() != linear.DualCD || sm.Dims() != 64 {
+		t.Errorf("SVM model: %v, %v, %d features", err, sm.String(), sm.Dims())
 	}
 	if err := flag.Set("mixing", "median"); err != nil {
 		t.Fatal(err)
