@@ -1,12 +1,16 @@
 package interop_test
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // A model svm-train wrote (heart_scale, RBF kernel), read and used for
@@ -58,4 +62,27 @@ func ExampleWriteLIBLINEAR() {
 	// 0.5
 	// -1.25
 	// 0.25
+}
+
+// A linear SVM trained here, written as a LIBLINEAR model file (what
+// liblinear-predict reads) and read back: the same predictions.
+func Example() {
+	tr, _ := dataset.LoadLIBSVM[float64]("../svm/testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	m, _, err := svm.FitLinear(context.Background(), tr, tr.Y, svm.LinearOptions{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	text, err := interop.MarshalLIBLINEAR(m) // or WriteLIBLINEAR to a file
+	if err != nil {
+		panic(err)
+	}
+	f, err := interop.ReadLIBLINEAR(text)
+	if err != nil {
+		panic(err)
+	}
+	a, b := make([]int, tr.Rows), make([]int, tr.Rows)
+	_, _ = m.PredictBatch(a, tr.X), f.Model.PredictBatch(b, tr.X)
+	fmt.Println(f.Solver, f.Labels, slices.Equal(a, b))
+	// Output:
+	// L2R_L1LOSS_SVC_DUAL [0 1 2] true
 }

@@ -11,12 +11,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// Float is the set of element types the solvers accept: float32 and float64
-// (and types defined on them).
-type Float = kernel.Float
-
 // checkShape validates the sizes of X, d and y and returns the row count.
-func checkShape[T Float](X []T, d int, y []int) (int, error) {
+func checkShape[T kernel.Float](X []T, d int, y []int) (int, error) {
 	if d < 1 {
 		return 0, fmt.Errorf("%w: %d features; need at least 1", ErrDims, d)
 	}
@@ -35,7 +31,7 @@ func checkShape[T Float](X []T, d int, y []int) (int, error) {
 
 // checkFinite reports the first NaN or infinite value of X, naming its row
 // and column.
-func checkFinite[T Float](X []T, d int) error {
+func checkFinite[T kernel.Float](X []T, d int) error {
 	for i, v := range X {
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrNonFinite, i/d, i%d, f)
@@ -45,7 +41,7 @@ func checkFinite[T Float](X []T, d int) error {
 }
 
 // finite reports whether every value of x is finite.
-func finite[T Float](x []T) bool {
+func finite[T kernel.Float](x []T) bool {
 	for _, v := range x {
 		if v-v != 0 { // NaN for NaN and ±Inf, 0 for every finite v
 			return false
@@ -88,7 +84,7 @@ func gramErr(err error) error {
 }
 
 // unitRoundoff returns u for T: 2⁻²⁴ for float32, 2⁻⁵³ for float64.
-func unitRoundoff[T Float]() float64 {
+func unitRoundoff[T kernel.Float]() float64 {
 	if is32[T]() {
 		return 0x1p-24
 	}
@@ -96,7 +92,7 @@ func unitRoundoff[T Float]() float64 {
 }
 
 // is32 reports whether T is a 4-byte float.
-func is32[T Float]() bool {
+func is32[T kernel.Float]() bool {
 	var z T
 	return unsafe.Sizeof(z) == 4
 }

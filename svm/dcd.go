@@ -73,7 +73,7 @@ const (
 )
 
 // dcdGroup solves the machines of a group of classes in lockstep.
-type dcdGroup[T Float] struct {
+type dcdGroup[T kernel.Float] struct {
 	rows    solverRows[T]
 	n, d    int
 	B       float64
@@ -99,7 +99,7 @@ type dcdGroup[T Float] struct {
 
 // sparseRow is the stored values of row i of sparse rows (csrRows), the
 // kernels of their Dot and Axpy, and the most values a row has.
-type sparseRow[T Float] interface {
+type sparseRow[T kernel.Float] interface {
 	sparseRow(i int) (idx []int32, val []T)
 	kernels() kernel.Kernels[T]
 	maxRow() int
@@ -109,7 +109,7 @@ type sparseRow[T Float] interface {
 // of one-vs-rest machines, a sparseRow) and at least interleaveMin classes
 // the solver keeps the group's weights interleaved, column by column
 // (visitRow).
-func newDCDGroup[T Float](rows solverRows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, interleave bool, ctx context.Context) *dcdGroup[T] {
+func newDCDGroup[T kernel.Float](rows solverRows[T], cls []int32, sq []float64, classes []int32, B, upper, diag, eps float64, maxIter int, seed uint64, interleave bool, ctx context.Context) *dcdGroup[T] {
 	n, d, k := rows.Len(), rows.Dim(), len(classes)
 	stride := (stAlpha + k + 7) &^ 7 // whole 64-byte lines
 	g := &dcdGroup[T]{

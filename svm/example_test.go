@@ -1,6 +1,7 @@
 package svm_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -102,4 +104,29 @@ func ExampleMaxMargin() {
 	// Output:
 	// γ_D = 0.2425 (1/√17 = 0.2425), R = 1.7321, R²/γ² = 51.0
 	// w = (2.000, 2.000), b = -3.000, support vectors [1 2 3]
+}
+
+// Train a linear SVM, save it, load it back as package model's Classifier
+// and predict.
+func Example() {
+	tr, _ := dataset.LoadLIBSVM[float32]("testdata/iris.train.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	te, _ := dataset.LoadLIBSVM[float32]("testdata/iris.test.libsvm", dataset.LIBSVMOptions{Cols: 4})
+	m, _, err := svm.FitLinear(context.Background(), tr, tr.Y, svm.LinearOptions{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	var file bytes.Buffer // or model.SaveFile(path, m, model.Binary)
+	if err := model.Save(&file, m, model.Binary); err != nil {
+		panic(err)
+	}
+	back, err := model.Load(&file) // or model.LoadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	c, _ := model.As[float32](back)
+	label, _ := c.Predict(te.X[:4])
+	fmt.Printf("%v\nrow 0: predicted %d, label %d\n", back, label, te.Y[0])
+	// Output:
+	// ovr linear SVM (dual coordinate descent), float32, 4 features, classes 0 1 2
+	// row 0: predicted 0, label 0
 }

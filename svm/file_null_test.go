@@ -2,10 +2,11 @@ package svm
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/jsontest"

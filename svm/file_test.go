@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"

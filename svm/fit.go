@@ -9,6 +9,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -33,7 +34,7 @@ import (
 // ErrBudget or, with C = +Inf, ErrNotSeparable. A machine that reaches
 // Options.MaxIter is not an error: the model is returned and the report's
 // Converged is false. The report's Detail is the run's *Info.
-func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options) (*expansion.Model[T], *fit.Report, error) {
+func Fit[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options) (*expansion.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	var (
 		m    *expansion.Model[T]
@@ -88,7 +89,7 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Options)
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
 // error: the report's Converged is false. The report's Detail is the
 // run's *Info; its Epochs the most passes of any machine.
-func FitLinear[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts LinearOptions) (*linear.Model[T], *fit.Report, error) {
+func FitLinear[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opts LinearOptions) (*linear.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	var (
 		m    *linear.Model[T]
@@ -137,7 +138,7 @@ func errRows(X any) error {
 
 // checkData checks that a dense matrix is not nil and holds Rows·Cols
 // values.
-func checkData[T Float](x *dataset.Data[T]) error {
+func checkData[T kernel.Float](x *dataset.Data[T]) error {
 	if x == nil {
 		return fmt.Errorf("%w: nil data", ErrEmpty)
 	}

@@ -1,10 +1,12 @@
 package svm
 
 import (
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -30,7 +32,7 @@ func refKernel(k gram.Kernel, x, z []float64) float64 {
 	panic("unknown kernel")
 }
 
-func to64[T Float](x []T) []float64 {
+func to64[T kernel.Float](x []T) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
 		out[i] = float64(v)

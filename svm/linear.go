@@ -140,12 +140,12 @@ func (o LinearOptions) resolve() (linConfig, error) {
 // trainLinearDense fits a linear SVM on the row-major data X (d features per
 // row) by dual coordinate descent: binary for two labels, one-vs-rest for
 // more. See trainLinearRows.
-func trainLinearDense[T Float](X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
+func trainLinearDense[T kernel.Float](X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	return trainLinearDenseContext(context.Background(), X, d, y, opts)
 }
 
 // trainLinearDenseContext is trainLinearDense with a context.
-func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
+func trainLinearDenseContext[T kernel.Float](ctx context.Context, X []T, d int, y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	if _, err := checkShape(X, d, y); err != nil {
 		return nil, nil, err
 	}
@@ -170,7 +170,7 @@ func trainLinearDenseContext[T Float](ctx context.Context, X []T, d int, y []int
 // ErrDims, ErrNonFinite, ErrLabels (one class), ErrOption or, with
 // C = +Inf, ErrNotSeparable. A machine that reaches MaxIter is not an
 // error: the report's Converged is false.
-func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
+func trainLinearRows[T kernel.Float](ctx context.Context, rows solverRows[T], y []int, opts LinearOptions) (*linear.Model[T], *Info, error) {
 	cfg, err := opts.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -181,7 +181,7 @@ func trainLinearRows[T Float](ctx context.Context, rows solverRows[T], y []int, 
 	return trainLinear(ctx, rows, y, cfg)
 }
 
-func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
+func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
 	sq, err := checkRows(rows, y)
 	if err != nil {
 		return nil, nil, err
@@ -291,7 +291,7 @@ func trainLinear[T Float](ctx context.Context, rows solverRows[T], y []int, cfg 
 // or nil with served) and biases B of a fit with labels and options cfg:
 // binary (a positive score predicts the larger label) for two labels,
 // one-vs-rest for more. The model holds these arrays.
-func linearModel[T Float](labels []int, d int, cfg linConfig, W, B []T, served *linmodel.CompactServed[T]) *linear.Model[T] {
+func linearModel[T kernel.Float](labels []int, d int, cfg linConfig, W, B []T, served *linmodel.CompactServed[T]) *linear.Model[T] {
 	kind := linear.KindOneVsRest
 	if len(labels) == 2 {
 		kind = linear.KindBinary
@@ -309,7 +309,7 @@ const (
 )
 
 // parallelGroups runs f on every group, each on a goroutine of its own.
-func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
+func parallelGroups[T kernel.Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
 	parallel.Run(len(groups), func(t int) {
 		if t < len(groups) {
 			f(groups[t])
@@ -320,7 +320,7 @@ func parallelGroups[T Float](groups []*dcdGroup[T], f func(*dcdGroup[T])) {
 // trainLinearHard solves the hard-margin linear SVM on the augmented rows
 // (xᵢ, B): the unbiased maximum-margin problem of the nearest-point solver
 // with the linear kernel plus B² (see MaxMargin), one machine per class.
-func trainLinearHard[T Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
+func trainLinearHard[T kernel.Float](ctx context.Context, X []T, d int, y []int, cfg linConfig) (*linear.Model[T], *Info, error) {
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])

@@ -88,7 +88,7 @@ type Margin struct {
 // ErrNotSeparable whose message bounds the margin; more or fewer than two
 // labels wrap ErrLabels; a CSR matrix ErrOption (the solve is on dense
 // rows).
-func MaxMargin[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts MarginOptions) (*Margin, error) {
+func MaxMargin[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opts MarginOptions) (*Margin, error) {
 	switch x := X.(type) {
 	case *dataset.Data[T]:
 		if err := checkData(x); err != nil {
@@ -101,7 +101,7 @@ func MaxMargin[T Float](ctx context.Context, X dataset.Rows[T], y []int, opts Ma
 	return nil, errRows(X)
 }
 
-func maxMargin[T Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
+func maxMargin[T kernel.Float](ctx context.Context, X []T, d int, y []int, opts MarginOptions, check bool) (*Margin, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ import (
 
 // nearest is the solver state. Positions are problem indices (no
 // shrinking).
-type nearest[T Float] struct {
+type nearest[T kernel.Float] struct {
 	k       kernel.Kernels[T]
 	src     colSource[T]
 	l       int
@@ -76,7 +76,7 @@ type nearestResult struct {
 	separable bool // false: D fell below the floor
 }
 
-func newNearest[T Float](k kernel.Kernels[T], src colSource[T], y []int8, gidx []int32, kd []float64, biased bool, off, eps, floor float64, maxIter int, ctx context.Context) *nearest[T] {
+func newNearest[T kernel.Float](k kernel.Kernels[T], src colSource[T], y []int8, gidx []int32, kd []float64, biased bool, off, eps, floor float64, maxIter int, ctx context.Context) *nearest[T] {
 	l := len(y)
 	s := &nearest[T]{
 		k: k, src: src, l: l, biased: biased, off: off, eps: eps, floor: floor, maxIter: maxIter, ctx: ctx,
@@ -271,6 +271,6 @@ func (s *nearest[T]) grad(p int, fp T) float64 {
 // values carry relative errors up to about (d+2)·u (gram's dot-product
 // bound, plus the norms of RBF), and D sums (Σλ)² ≤ 4 of them, so below
 // 16·(d+2)·u·r2 a computed D cannot be told from 0.
-func floorD[T Float](d int, r2 float64) float64 {
+func floorD[T kernel.Float](d int, r2 float64) float64 {
 	return 16 * float64(d+2) * unitRoundoff[T]() * r2
 }

@@ -207,7 +207,7 @@ func (c *config) iterCap(l int) int {
 // GammaScale(X)}. It returns 0 for empty X. On a CSR the sums run over the
 // stored values and count the zeros at once, so the result may differ from
 // that of its dense form in the last bits (a relative 1e-14 on small sets).
-func GammaScale[T Float](X dataset.Rows[T]) float64 {
+func GammaScale[T kernel.Float](X dataset.Rows[T]) float64 {
 	switch x := X.(type) {
 	case *dataset.Data[T]:
 		if x == nil || checkData(x) != nil {
@@ -221,7 +221,7 @@ func GammaScale[T Float](X dataset.Rows[T]) float64 {
 }
 
 // gammaScaleDense is GammaScale of the row-major X of d columns.
-func gammaScaleDense[T Float](X []T, d int) float64 {
+func gammaScaleDense[T kernel.Float](X []T, d int) float64 {
 	if len(X) == 0 || d < 1 {
 		return 0
 	}

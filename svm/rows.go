@@ -16,7 +16,7 @@ import (
 // row-major matrix). The solver calls them from one goroutine per group of
 // classes, so an implementation must allow concurrent calls (none of
 // them modifies the rows).
-type solverRows[T Float] interface {
+type solverRows[T kernel.Float] interface {
 	// Len returns the number of rows.
 	Len() int
 	// Dim returns the number of features.
@@ -31,14 +31,14 @@ type solverRows[T Float] interface {
 }
 
 // dense is a row-major matrix as Rows.
-type dense[T Float] struct {
+type dense[T kernel.Float] struct {
 	X []T
 	n int
 	d int
 	k kernel.Kernels[T]
 }
 
-func newDense[T Float](X []T, d int, impl *kernel.Impl) *dense[T] {
+func newDense[T kernel.Float](X []T, d int, impl *kernel.Impl) *dense[T] {
 	return &dense[T]{X: X, n: len(X) / d, d: d, k: kernel.On[T](impl)}
 }
 
@@ -61,7 +61,7 @@ func (m *dense[T]) SqNorm(i int) float64 {
 // for trainLinearRows and other solvers over Rows, with the kernels of
 // kernel.ActiveImpl(). X is not copied nor modified; len(X) must be a
 // multiple of d ≥ 1 (else ErrDims).
-func denseRows[T Float](X []T, d int) (solverRows[T], error) {
+func denseRows[T kernel.Float](X []T, d int) (solverRows[T], error) {
 	if d < 1 || len(X)%d != 0 {
 		return nil, fmt.Errorf("%w: %d values in rows of %d", ErrDims, len(X), d)
 	}
@@ -69,7 +69,7 @@ func denseRows[T Float](X []T, d int) (solverRows[T], error) {
 }
 
 // checkRows validates a Rows and returns the squared norms of its rows.
-func checkRows[T Float](rows solverRows[T], y []int) ([]float64, error) {
+func checkRows[T kernel.Float](rows solverRows[T], y []int) ([]float64, error) {
 	if rows == nil {
 		return nil, fmt.Errorf("%w: nil rows", ErrEmpty)
 	}
@@ -100,7 +100,7 @@ func checkRows[T Float](rows solverRows[T], y []int) ([]float64, error) {
 
 // csrRows is a CSR matrix as Rows: every method touches only the row's
 // stored values (kernel.DotSparse, kernel.AxpySparse).
-type csrRows[T Float] struct {
+type csrRows[T kernel.Float] struct {
 	c *dataset.CSR[T]
 	k kernel.Kernels[T]
 }
@@ -111,7 +111,7 @@ type csrRows[T Float] struct {
 // and below c.Cols, finite values; the error wraps ErrDims or
 // ErrNonFinite) and never modified; the labels are trainLinearRows' y
 // (c.Y, usually).
-func sparseRows[T Float](c *dataset.CSR[T]) (solverRows[T], error) {
+func sparseRows[T kernel.Float](c *dataset.CSR[T]) (solverRows[T], error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: nil matrix", ErrEmpty)
 	}

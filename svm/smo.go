@@ -43,17 +43,17 @@ const tau = 1e-12
 
 // colSource gives kernel rows: row(p) is K(x_p, ·) over the source's index
 // space, valid until the next call.
-type colSource[T Float] interface {
+type colSource[T kernel.Float] interface {
 	row(p int32) []T
 }
 
 // matrixSource serves rows of a precomputed kernel matrix.
-type matrixSource[T Float] struct{ m *gram.Matrix[T] }
+type matrixSource[T kernel.Float] struct{ m *gram.Matrix[T] }
 
 func (s matrixSource[T]) row(p int32) []T { return s.m.Row(int(p)) }
 
 // cacheSource serves rows from gram's LRU row cache.
-type cacheSource[T Float] struct{ c *gram.Cache[T] }
+type cacheSource[T kernel.Float] struct{ c *gram.Cache[T] }
 
 func (s cacheSource[T]) row(p int32) []T { return s.c.Row(int(p)) }
 
@@ -80,7 +80,7 @@ type smoResult struct {
 }
 
 // smo is the solver state of one binary problem.
-type smo[T Float] struct {
+type smo[T kernel.Float] struct {
 	k         kernel.Kernels[T]
 	src       colSource[T]
 	l, active int
@@ -107,7 +107,7 @@ type smo[T Float] struct {
 
 // newSMO prepares a problem: y (±1), the source index of every variable
 // and the kernel diagonal, all in problem order.
-func newSMO[T Float](k kernel.Kernels[T], src colSource[T], y []int8, gidx []int32, kd []float64, c, eps float64, shrinking bool, maxIter int, ctx context.Context) *smo[T] {
+func newSMO[T kernel.Float](k kernel.Kernels[T], src colSource[T], y []int8, gidx []int32, kd []float64, c, eps float64, shrinking bool, maxIter int, ctx context.Context) *smo[T] {
 	l := len(y)
 	s := &smo[T]{
 		k: k, src: src, l: l, active: l, c: c, eps: eps, shrinking: shrinking, maxIter: maxIter, ctx: ctx,

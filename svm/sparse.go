@@ -8,6 +8,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // The kernel SVM on sparse (CSR) data. The kernel values come from gram's
@@ -21,7 +22,7 @@ import (
 
 // trainSparse fits a C-SVC on the CSR data c with labels y (usually c.Y),
 // as trainDense does on dense rows. See trainSparseContext.
-func trainSparse[T Float](c *dataset.CSR[T], y []int, opts Options) (*expansion.Model[T], *Info, error) {
+func trainSparse[T kernel.Float](c *dataset.CSR[T], y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	return trainSparseContext(context.Background(), c, y, opts)
 }
 
@@ -33,7 +34,7 @@ func trainSparse[T Float](c *dataset.CSR[T], y []int, opts Options) (*expansion.
 // The model keeps its support vectors as sparse rows (Model.SparseSupport).
 // c is checked (dataset.CSR.Validate; errors wrap ErrDims or
 // ErrNonFinite) and never modified; other errors are trainDenseContext's.
-func trainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int, opts Options) (*expansion.Model[T], *Info, error) {
+func trainSparseContext[T kernel.Float](ctx context.Context, c *dataset.CSR[T], y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	if err := checkCSR(c); err != nil {
 		return nil, nil, err
 	}
@@ -49,7 +50,7 @@ func trainSparseContext[T Float](ctx context.Context, c *dataset.CSR[T], y []int
 
 // checkCSR checks a training matrix: rows, columns and dataset's own
 // validation.
-func checkCSR[T Float](c *dataset.CSR[T]) error {
+func checkCSR[T kernel.Float](c *dataset.CSR[T]) error {
 	if c == nil || c.Rows == 0 {
 		return fmt.Errorf("%w: no samples", ErrEmpty)
 	}
@@ -67,7 +68,7 @@ func checkCSR[T Float](c *dataset.CSR[T]) error {
 
 // gammaScaleSparse is GammaScale of a CSR, from its stored values in the
 // same two passes as the dense one.
-func gammaScaleSparse[T Float](c *dataset.CSR[T]) float64 {
+func gammaScaleSparse[T kernel.Float](c *dataset.CSR[T]) float64 {
 	if c == nil || c.Rows < 1 || c.Cols < 1 {
 		return 0
 	}
@@ -91,7 +92,7 @@ func gammaScaleSparse[T Float](c *dataset.CSR[T]) float64 {
 }
 
 // selectRows returns the rows idx of c as a new CSR (labels left out).
-func selectRows[T Float](c *dataset.CSR[T], idx []int) *dataset.CSR[T] {
+func selectRows[T kernel.Float](c *dataset.CSR[T], idx []int) *dataset.CSR[T] {
 	nnz := 0
 	for _, i := range idx {
 		nnz += c.Ptr[i+1] - c.Ptr[i]

@@ -3,9 +3,10 @@ package svm
 import (
 	"context"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"

@@ -3,10 +3,11 @@ package svm
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"

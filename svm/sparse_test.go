@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // TestSparseRows: a dataset.CSR through sparseRows trains the machine the
@@ -147,7 +148,7 @@ func TestDenseRows(t *testing.T) {
 
 // hiddenRows hides a Rows' type, so trainLinearRows takes it as any Rows
 // (D-wide weights) rather than as sparseRows' matrix (used columns only).
-type hiddenRows[T Float] struct{ solverRows[T] }
+type hiddenRows[T kernel.Float] struct{ solverRows[T] }
 
 // TestSparseRowsUsedColumns: on rows that leave most columns empty (as
 // hashed text does), the solver over the used columns only gives the model

@@ -125,7 +125,7 @@ type solution struct {
 // trainDense fits a C-SVC on the row-major data X (d features per row) with
 // labels y: binary for two distinct labels, one-vs-one or one-vs-rest
 // (Options.Multiclass) for more. See trainDenseContext.
-func trainDense[T Float](X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
+func trainDense[T kernel.Float](X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	return trainDenseContext(context.Background(), X, d, y, opts)
 }
 
@@ -138,7 +138,7 @@ func trainDense[T Float](X []T, d int, y []int, opts Options) (*expansion.Model[
 // than two classes), ErrOption, ErrBudget or, with C = +Inf,
 // ErrNotSeparable. A machine that reaches Options.MaxIter is not an
 // error: the model is returned and Info.Converged is false.
-func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
+func trainDenseContext[T kernel.Float](ctx context.Context, X []T, d int, y []int, opts Options) (*expansion.Model[T], *Info, error) {
 	n, err := checkShape(X, d, y)
 	if err != nil {
 		return nil, nil, err
@@ -155,7 +155,7 @@ func trainDenseContext[T Float](ctx context.Context, X []T, d int, y []int, opts
 
 // solveAll trains the machines of tr's data (dense X or sparse sp) with labels
 // y and assembles the model.
-func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*expansion.Model[T], *Info, error) {
+func solveAll[T kernel.Float](ctx context.Context, tr *trainer[T], y []int) (*expansion.Model[T], *Info, error) {
 	cfg := tr.cfg
 	labels, cls := classesOf(y)
 	if len(labels) < 2 {
@@ -204,7 +204,7 @@ func solveAll[T Float](ctx context.Context, tr *trainer[T], y []int) (*expansion
 // their support vectors (in training row order) and an R×S coefficient
 // matrix. The support vectors are copied from X, or from sp (as sparse
 // rows) if it is not nil.
-func assemble[T Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*expansion.Model[T], error) {
+func assemble[T kernel.Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*expansion.Model[T], error) {
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = -1
@@ -264,7 +264,7 @@ func expansionScheme(s Scheme) expansion.Scheme {
 }
 
 // trainer runs the binary machines of one trainDense call.
-type trainer[T Float] struct {
+type trainer[T kernel.Float] struct {
 	cfg     config
 	X       []T
 	sp      *dataset.CSR[T] // sparse data (X nil): see sparse.go
@@ -291,13 +291,13 @@ type trainer[T Float] struct {
 // GramBytes: classBlocks also makes an N×d copy of the rows sorted by class
 // (dropped once packed) and the packed copies (gram.Pack with MaxBytes −1,
 // kept for the fit), a few times the data's own size, which come on top.
-type classBlocks[T Float] struct {
+type classBlocks[T kernel.Float] struct {
 	packed []*gram.Packed[T]
 	diag   []*gram.Matrix[T]
 }
 
 // workerState is what a goroutine keeps between its machines.
-type workerState[T Float] struct {
+type workerState[T kernel.Float] struct {
 	sub []T // storage of the last machine's kernel matrix
 }
 
@@ -675,7 +675,7 @@ func notSeparable(r nearestResult, biased bool, maxIter int) error {
 // computed by gram.Cross on blocks of rows so that the values are
 // bit-identical to the diagonal of gram.Compute (and of the rows a Cache
 // serves) on the same implementation.
-func kernelDiags[T Float](X []T, d int, kern gram.Kernel, opts *gram.Options) ([]float64, error) {
+func kernelDiags[T kernel.Float](X []T, d int, kern gram.Kernel, opts *gram.Options) ([]float64, error) {
 	const block = 64
 	n := len(X) / d
 	kd := make([]float64, n)
@@ -698,7 +698,7 @@ func kernelDiags[T Float](X []T, d int, kern gram.Kernel, opts *gram.Options) ([
 	return kd, nil
 }
 
-func sizeOf[T Float]() int {
+func sizeOf[T kernel.Float]() int {
 	var z T
 	return int(unsafe.Sizeof(z))
 }

@@ -89,6 +89,8 @@ func Algorithm(name string) string {
 		return "mini-batch perceptron"
 	case "svm":
 		return "linear SVM (Pegasos)"
+	case "dcd":
+		return "linear SVM (dual coordinate descent)"
 	case "online", "batch", "averaged", "voted":
 		return name + " perceptron"
 	}
