@@ -50,6 +50,6 @@ type Report struct {
 	Time time.Duration
 	// Detail is the trainer's own account: *perceptron.Diagnostics for
 	// perceptron.Fit and FitKernel, *svm.Info for svm.Fit and
-	// *svm.LinearInfo for svm.FitLinear.
+	// svm.FitLinear (one svm.Problem per binary machine).
 	Detail any
 }

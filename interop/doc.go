@@ -36,12 +36,15 @@
 // weight of feature j for class k at w[j·nr_w + k]. Every classification
 // solver (the L2- and L1-regularised SVMs and logistic regressions, and
 // Crammer and Singer's multiclass SVM, whose prediction is the argmax of
-// the same per-class scores) becomes an svm.LinearModel[float64]: binary
-// for two classes (nr_w = 1), one-vs-rest otherwise, the bias feature's
+// the same per-class scores) becomes a linear SVM's linear.Model[float64]
+// (Algorithm linear.DualCD, whatever the solver): binary for two classes
+// (nr_w = 1; a positive score predicts the larger label), one-vs-rest
+// otherwise, the bias feature's
 // weight times the bias value becoming the bias term. The regressions and
 // the one-class SVM are refused with ErrUnsupported.
 //
-// WriteLIBLINEAR writes an svm.LinearModel as a file liblinear-predict
+// WriteLIBLINEAR writes a linear.Model (svm.FitLinear's, or a perceptron's
+// that neither votes nor scales its samples) as a file liblinear-predict
 // reads, with the bias as a bias feature of value 1.
 //
 // # ONNX-ML
@@ -73,7 +76,7 @@
 // ErrOperator and ErrUnsupported. A malformed file's error names the
 // protobuf field (e.g. ModelProto.graph.node[0].attribute[3] (rho)).
 //
-// WriteONNX writes an svm.LinearModel as a LinearClassifier, a binary or
+// WriteONNX writes a linear.Model as a LinearClassifier, a binary or
 // one-vs-one expansion.Model (or a Voting) as an SVMClassifier, and a Pipeline
 // as its steps before its classifier. ONNX-ML's attributes are float32: a
 // float32 model, or a model read from an ONNX file, reads back bit for

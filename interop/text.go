@@ -21,7 +21,7 @@ var (
 	ErrUnsupported = errors.New("interop: unsupported model")
 	// ErrModel reports a file whose content the model's constructor
 	// refuses (it wraps the constructor's error too: expansion.ErrModel
-	// for a kernel model, svm.ErrModel for a LIBLINEAR one).
+	// for a kernel model, linear.ErrOption for a LIBLINEAR or ONNX linear one).
 	ErrModel = errors.New("interop: invalid model")
 )
 

@@ -19,11 +19,12 @@ const (
 	// labels are not in increasing order).
 	LIBSVM Format = JSON + 1 + iota
 	// LIBLINEAR is the model file of LIBLINEAR's liblinear-train: a
-	// linear SVM (svm.LinearModel).
+	// linear SVM (linear.Model); any linear.Model but a voted or
+	// sample-scaling one is written to it.
 	LIBLINEAR
 	// ONNX is an ONNX-ML model file (a ModelProto, recognised by its
 	// first field, ir_version): a LinearClassifier or MatMul graph
-	// (svm.LinearModel), an SVMClassifier (expansion.Model or interop.Voting),
+	// (linear.Model), an SVMClassifier (expansion.Model or interop.Voting),
 	// or either behind Scaler, Normalizer or Cast steps
 	// (interop.Pipeline); see package interop.
 	ONNX

@@ -21,7 +21,10 @@ const (
 	KernelSVMBinary    Kind = 32
 	KernelSVMOneVsRest Kind = 33
 	KernelSVMOneVsOne  Kind = 34
-	// Linear SVMs (svm.LinearModel), by dual coordinate descent.
+	// Linear SVMs (linear.Model, Algorithm DualCD), by dual coordinate
+	// descent: KindOf and Inspect name a linear SVM so, though its files
+	// are now linear's (kind 1 or 2, algorithm DualCD) and only files of
+	// earlier versions carry these kinds.
 	LinearSVMBinary    Kind = 40
 	LinearSVMOneVsRest Kind = 41
 	// Quantised linear models (quant.Model): 48 + the float model's kind.

@@ -9,8 +9,8 @@
 //   - linear models, a weight vector w and a bias b per score:
 //     linear.Model, made by every perceptron rule (Rosenblatt's online
 //     rule, the batch and mini-batch rules, the averaged and voted
-//     perceptrons of Freund and Schapire) and by Pegasos, and
-//     svm.LinearModel, made by dual coordinate descent (Hsieh et al., 2008);
+//     perceptrons of Freund and Schapire), by Pegasos and by the linear
+//     SVM's dual coordinate descent (Hsieh et al., 2008);
 //   - kernel expansions, support vectors with coefficients and a kernel:
 //     expansion.Model, made by the kernel perceptron and by SMO (Platt 1998,
 //     as LIBSVM solves it);
@@ -59,7 +59,7 @@
 // content (a checksum, a size, a value), ErrTooLarge for input over a
 // limit, ErrType for a model of another element type than asked for, and
 // ErrUnsupported for a model or format this package cannot write. The
-// decoding packages' own sentinels (perceptron.ErrCorrupt, svm.ErrCorrupt,
+// decoding packages' own sentinels (linear.ErrCorrupt, expansion.ErrCorrupt,
 // ...) are wrapped too.
 package model
 

@@ -42,7 +42,7 @@ func (f Format) String() string {
 
 // Marshal returns the model file of m in format f. A model without that
 // form (a quantised model has no JSON form; LIBSVM's holds a binary or
-// one-vs-one expansion.Model, LIBLINEAR's an svm.LinearModel) is refused with
+// one-vs-one expansion.Model, LIBLINEAR's a linear.Model, not voted or sample-scaling) is refused with
 // ErrUnsupported.
 func Marshal(m Model, f Format) ([]byte, error) {
 	switch f {

@@ -226,8 +226,8 @@
 //
 // A Model is served if it is a Classifier[float32] or a
 // Classifier[float64]: Dims, Classes, NumScores, Predict and Scores, which
-// linear.Model, expansion.Model (the kernel perceptron and SMO) and svm.LinearModel
-// all have, and quant.Model is (a Classifier[float32]). A model of
+// linear.Model (every linear trainer's, the linear SVM's included) and
+// expansion.Model (the kernel perceptron and SMO) have, and quant.Model is (a Classifier[float32]). A model of
 // another package plugs in by having those methods and being returned by
 // a Decoder.
 //

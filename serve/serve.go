@@ -48,9 +48,9 @@ type Model interface {
 	NumScores() int
 }
 
-// Classifier is a model of element type T: linear.Model[T],
-// expansion.Model[T] (the kernel perceptron and SMO) and
-// svm.LinearModel[T] are.
+// Classifier is a model of element type T: linear.Model[T] (the
+// perceptrons', Pegasos's and the linear SVM's) and expansion.Model[T]
+// (the kernel perceptron and SMO) are.
 // Predict and Scores must be safe for concurrent use.
 type Classifier[T kernel.Float] interface {
 	Model

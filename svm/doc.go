@@ -3,16 +3,16 @@
 // linear and kernelised, with their support vectors, on the rosenblatt
 // kernels (package kernel) and kernel matrices (package gram).
 //
-//   - trainDense: the kernel SVM (C-SVC) by SMO with second-order working set
+//   - Fit: the kernel SVM (C-SVC) by SMO with second-order working set
 //     selection and shrinking (Fan, Chen & Lin, JMLR 2005; LIBSVM's
 //     Solver), on a precomputed kernel matrix when it fits Options.GramBytes
 //     and on gram's LRU row cache otherwise; linear, polynomial and RBF
 //     kernels; binary, one-vs-one (the default, as in LIBSVM) and
 //     one-vs-rest. C = +Inf trains the hard-margin machine.
-//   - trainLinearDense: the linear SVM by dual coordinate descent with shrinking
+//   - FitLinear: the linear SVM by dual coordinate descent with shrinking
 //     (Hsieh et al., ICML 2008; LIBLINEAR's -s 3 hinge loss and -s 1
-//     squared hinge), binary and one-vs-rest, on a dense matrix or on any
-//     Rows implementation (trainLinearRows, for sparse data).
+//     squared hinge), binary and one-vs-rest, on dense or CSR rows; its
+//     model is the module's one linear model, a linear.Model.
 //   - MaxMargin: the data set's maximum margin γ_D, bracketed by a
 //     separator that achieves Gamma and a dual bound Upper, with the radius
 //     R and the bound R²/γ².
@@ -42,7 +42,7 @@
 // calculate_rho does: the mean of yᵢ∇ᵢ over the free support vectors, or
 // the midpoint of the feasible interval when there are none.
 //
-// trainLinearDense follows LIBLINEAR's -B convention instead: a constant feature
+// FitLinear follows LIBLINEAR's -B convention instead: a constant feature
 // B (LinearOptions.BiasFeature, default 1) is appended to every row, and its weight
 // w_B is regularised like the others, so the model's bias is b = B·w_B and
 // the problem is comparable with liblinear-train -B 1. LinearOptions.NoBias
@@ -94,9 +94,9 @@
 //
 // # Which solver
 //
-// trainLinearDense when the classes are (nearly) linearly separable or the data
+// FitLinear when the classes are (nearly) linearly separable or the data
 // are large or sparse: each pass costs O(nnz), and there is no kernel
-// matrix. trainDense with the RBF kernel when a linear model underfits; its cost
+// matrix. Fit with the RBF kernel when a linear model underfits; its cost
 // grows with N² (the kernel matrix), so beyond a few tens of thousands of
 // rows the kernel perceptron or a linear model on features is the
 // practical choice. MaxMargin when you need γ_D itself. The perceptron
@@ -114,20 +114,23 @@
 // are never modified; models keep copies of their support vectors. Training
 // stops when its context is cancelled (the error wraps the context's). A
 // machine that reaches its iteration cap is not an error: the model is
-// returned and Info.Converged / LinearInfo.Converged is false.
+// returned and Info.Converged is false.
 //
 // # Model files
 //
-// The kernel SVM's model is package expansion's Model, and LinearModel is
-// this package's; both implement encoding.BinaryMarshaler and
+// The kernel SVM's model is package expansion's Model, and the linear
+// SVM's package linear's Model (Algorithm linear.DualCD), the module's one
+// linear model type; both implement encoding.BinaryMarshaler and
 // json.Marshaler and their inverses, in the module's one model-file format
 // (magic, version, element type, kind, D, labels, a body, CRC-32C): a
 // kernel model stores its kernel, support vectors (with their training
 // rows when known), the coefficients αᵢyᵢ of every decision function and
-// the biases; a linear model its weights and biases. Decoders check the
-// checksum and the size the header implies before they allocate, and then
-// every field as the constructors do (expansion.New, NewLinearModel); a
-// bad file is an error wrapping the decoding package's ErrCorrupt, never a
+// the biases; a linear model the weights of the columns some class uses
+// and its biases (files of kinds 40 and 41, the dense form this package
+// wrote before, are read too). Decoders check the checksum and the size
+// the header implies before they allocate, and then every field as the
+// constructors do (expansion.New, linear.New); a bad file is an error
+// wrapping the decoding package's ErrCorrupt, never a
 // panic. Package model loads any model file by content, and model.Inspect
 // describes a file from its header without reading the rest.
 //

@@ -1,6 +1,10 @@
 package svm
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
+)
 
 // Sentinel errors. Every error this package returns wraps one of them (or,
 // for a cancelled training, the context's error), so callers can test the
@@ -36,24 +40,17 @@ var (
 	// ErrBudget reports memory limits that cannot hold what training
 	// needs: a kernel column cache smaller than one column.
 	ErrBudget = errors.New("svm: memory budget too small")
-	// ErrModel reports an inconsistent linear model: NewLinearModel given
-	// parts whose sizes or values do not fit together, or a call on a zero
-	// LinearModel. A kernel SVM's model is package expansion's, whose
-	// errors (expansion.ErrModel, ErrDims, ErrCorrupt, …) it returns.
-	ErrModel = errors.New("svm: invalid model")
-	// ErrCorrupt reports a linear model file or JSON document that is
-	// truncated, modified or inconsistent (see LinearModel.UnmarshalBinary).
-	// An error that also names the inconsistency NewLinearModel found wraps
-	// ErrModel too.
-	ErrCorrupt = errors.New("svm: corrupt model file")
-	// ErrVersion reports a model file written by a format version this
-	// package does not read.
-	ErrVersion = errors.New("svm: unsupported model file version")
-	// ErrMismatch reports a valid model file that the receiver cannot
-	// hold: another element type (float32 against float64), a linear
-	// model read into a Model or a kernel one into a LinearModel, or
-	// another package's model (a perceptron).
-	ErrMismatch = errors.New("svm: model file does not match the receiver")
+	// ErrModel, ErrCorrupt, ErrVersion and ErrMismatch are package
+	// linear's ErrOption, ErrCorrupt, ErrVersion and ErrMismatch, which
+	// the linear SVM's model (a linear.Model) returns: parts that do not
+	// fit together (linear.New), a model file that is truncated, modified
+	// or inconsistent, of a newer format, or of another element type or
+	// kind of model. A kernel SVM's model is package expansion's, whose
+	// errors (expansion.ErrModel, ErrCorrupt, …) it returns.
+	ErrModel    = linear.ErrOption
+	ErrCorrupt  = linear.ErrCorrupt
+	ErrVersion  = linear.ErrVersion
+	ErrMismatch = linear.ErrMismatch
 )
 
 // NotSeparableError is the error of a hard-margin problem without a
