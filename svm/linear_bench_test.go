@@ -3,9 +3,11 @@ package svm_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -85,4 +87,51 @@ func BenchmarkLinearLayout(b *testing.B) {
 	b.Run("sparse/predict-one", func(b *testing.B) {
 		loopCPU(b, func() error { _, err := sm.PredictSparse(st.Row(0)); return err })
 	})
+}
+
+// TestLinearSparseFileCompact: a linear SVM fitted on hashed sparse rows is
+// written with the columns some class uses alone (linear's format,
+// version 4), not as K×D dense weights, and its file loads back
+// predicting the same labels and score bits.
+func TestLinearSparseFileCompact(t *testing.T) {
+	sp := sparseText(3000, 1<<18, 20, 3)
+	m, _, err := svm.FitLinear(context.Background(), sp, sp.Y, svm.LinearOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[int32]bool{}
+	for _, j := range sp.Idx {
+		used[j] = true
+	}
+	// Each used column: its index and 20 weights; the header, labels,
+	// biases and checksum besides.
+	dense, compact := 20*(1<<18)*4, len(used)*(4+20*4)+1024
+	if len(b) > compact || len(b) > dense/5 {
+		t.Errorf("file of %d bytes for %d used columns (at most %d); the dense weights alone take %d", len(b), len(used), compact, dense)
+	}
+	t.Logf("file %d bytes, %d used columns of %d, dense weights %d bytes", len(b), len(used), 1<<18, dense)
+	var back linear.Model[float32]
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	p1, p2 := make([]int, sp.Rows), make([]int, sp.Rows)
+	s1, s2 := make([]float32, sp.Rows*20), make([]float32, sp.Rows*20)
+	if err := m.PredictBatchSparse(p1, sp); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.PredictBatchSparse(p2, sp); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.ScoresBatchSparse(s1, sp)
+	_ = back.ScoresBatchSparse(s2, sp)
+	if !slices.Equal(p1, p2) || !slices.Equal(s1, s2) {
+		t.Error("the loaded model predicts otherwise")
+	}
+	if back.Algorithm() != linear.DualCD || back.Kind() != linear.KindOneVsRest {
+		t.Errorf("loaded %v", back.String())
+	}
 }
