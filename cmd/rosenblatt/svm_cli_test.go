@@ -223,7 +223,7 @@ var svmCases = []cliCase{
 	{name: "svm gamma auto", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-gamma", "auto", "-o", "m.model", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}},
 	{name: "svm linear train", args: []string{"train", "-algo", "svm", "-loss", "l2", "-C", "0.5", "-o", "m.model", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
-		code: exitOK, stdout: []string{"linear SVM, binary", "dual coordinate descent (LIBLINEAR's -s 1), squared-hinge loss, C = 0.5", "machine:        1 vs -1:"},
+		code: exitOK, stdout: []string{"binary linear SVM (dual coordinate descent), float32", "dual coordinate descent (LIBLINEAR's -s 1), squared-hinge loss, C = 0.5", "machine:        1 vs -1:"},
 		check: checkTrainAccuracy(95)},
 	// train → predict → eval.
 	{name: "svm rbf ovo predict -scores", setup: setups(writeFile("four.libsvm", fourClasses), trainSVM("m.model", "{dir}/four.libsvm", "-kernel", "rbf")),
@@ -266,7 +266,7 @@ var svmCases = []cliCase{
 		check:  checkSVMEval("m.model", "{td}/iris.test.libsvm", 0.96)},
 	{name: "svm linear eval", setup: trainSVM("m.model", "{td}/iris.train.libsvm"),
 		args: []string{"eval", "m.model", "{td}/iris.test.libsvm"}, code: exitOK,
-		stdout: []string{"linear SVM, ovr, float32, 4 features, classes 0 1 2"},
+		stdout: []string{"ovr linear SVM (dual coordinate descent), float32, 4 features, classes 0 1 2"},
 		check:  checkSVMEval("m.model", "{td}/iris.test.libsvm", 0.9)},
 	{name: "svm truncated model", setup: setups(trainSVM("m.model", "{td}/iris.train.libsvm", "-kernel", "rbf"), func(t *testing.T, dir string) {
 		p := filepath.Join(dir, "m.model")
