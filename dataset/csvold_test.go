@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/emutest"
 	"github.com/rosenblatt-go/rosenblatt/internal/pages"
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -111,13 +111,13 @@ func readCSVEncoding[T kernel.Float](r io.Reader, opts CSVOptions) (*Data[T], er
 // TestReadCSVIsEncodingCSV: on random text of digits, separators, quotes,
 // blanks, line ends and comments, with every layout option, ReadCSV
 // returns the data or the error (kind, position, message) that it
-// returned on encoding/csv (8000 texts; 1000 under emulation: package
-// emutest).
+// returned on encoding/csv (8000 texts; 1000 in a small run: package
+// smalltest).
 func TestReadCSVIsEncodingCSV(t *testing.T) {
 	alphabet := []string{"1", "2", "-", ".5", "x", ",", "\"", "\n", "\r\n", " ", "#", ";", "", "1,2\n", "3,4,5\n"}
 	rng := rand.New(rand.NewPCG(11, 12))
 	valid := 0
-	inputs := emutest.N(8000, 1000)
+	inputs := smalltest.N(8000, 1000)
 	for range inputs {
 		var b strings.Builder
 		if rng.IntN(3) == 0 {

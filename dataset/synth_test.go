@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/emutest"
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // TestSplitmix64 checks the generator against the published splitmix64
@@ -88,8 +88,8 @@ func TestSynth256Reference(t *testing.T) {
 	wTest := want{"3cdd675e2c7807c83067e96dca15e7c7166d7cad5e05fb5515532098beac9f6b",
 		"27ae7e7ffe7a10a8fdec7946f8a2246ed2f3a128ac0194c72f38438f3d2865dd", 25013,
 		[]float64{0.9232100248336792, -0.3451359272003174, 0.04195702075958252, 0.4424123764038086}}
-	if emutest.Emulated() {
-		// A tenth of the rows under emulation (package emutest): the
+	if smalltest.Small() {
+		// A tenth of the rows in a small run (package smalltest): the
 		// generator's first 20000 rows and the 5000 after them, whose
 		// hashes are those of the reference's first 25000 training rows
 		// (the native run checks all of them against the reference).

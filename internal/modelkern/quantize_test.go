@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/emutest"
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // quantSpecials are the edge values of the quantiser's tests: signed zeros,
@@ -77,7 +77,7 @@ func quantLengths() []int {
 		n = append(n, i)
 	}
 	n = append(n, 127, 128, 129, 768, 784, 1000)
-	if !emutest.Emulated() { // under emulation (package emutest), up to 1000
+	if !smalltest.Small() { // in a small run (package smalltest), up to 1000
 		n = append(n, 4099)
 	}
 	return n

@@ -1,4 +1,4 @@
-package emutest
+package smalltest
 
 import "testing"
 
@@ -11,8 +11,8 @@ func TestN(t *testing.T) {
 		if got := N(100, 10); got != c.want {
 			t.Errorf("%s=%q: N(100, 10) = %d, want %d", Env, c.v, got, c.want)
 		}
-		if got := Emulated(); got != (c.want == 10) {
-			t.Errorf("%s=%q: Emulated() = %v", Env, c.v, got)
+		if got := Small(); got != (c.want == 10) {
+			t.Errorf("%s=%q: Small() = %v", Env, c.v, got)
 		}
 	}
 }
