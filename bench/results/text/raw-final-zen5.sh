@@ -20,11 +20,18 @@
 # (BenchmarkPredictText). Run from the repository root:
 #
 #	BASE=4e96bc1 bash bench/results/text/raw-final-zen5.sh /tmp/htext/man > bench/results/text/raw-final-zen5.txt 2>&1
+#
+# TAIL=1 runs only the part after the rounds (test accuracy, floors,
+# targets) on the models and binaries the rounds left in the directory
+# (the recorded run's disk filled during the floors; its tail was run
+# again this way, appended to the same file).
 set -euo pipefail
 dir=${1:-/tmp/text-man}
 base=${BASE:-4e96bc1}
 rounds=${ROUNDS:-2}
 if [ ! -s "$dir/mantext.train.txt" ]; then (cd bench && go run ./textset -fasttext -o "$dir"); fi
+t() { /usr/bin/time -f "  process: wall %e s, user %U s, sys %S s, max RSS %M kB" "$@"; }
+if [ -z "${TAIL:-}" ]; then
 tmp=$(mktemp -d)
 git archive "$base" | tar -x -C "$tmp"
 (cd "$tmp" && go build -o "$dir/rb-base" ./cmd/rosenblatt)
@@ -35,7 +42,6 @@ git log -1 --format='# commit %h %s' | cut -c1-120
 echo "# base: $base"
 echo "# fasttext $(dpkg-query -W -f='${Version}' fasttext 2>/dev/null || echo '?'), python3-sklearn $(dpkg-query -W -f='${Version}' python3-sklearn 2>/dev/null || echo '?')"
 sha256sum "$dir"/mantext.train.txt "$dir"/mantext.test.txt
-t() { /usr/bin/time -f "  process: wall %e s, user %U s, sys %S s, max RSS %M kB" "$@"; }
 for r in $(seq "$rounds"); do
   echo; echo "######## round $r: $(uptime)"
   for flags in "" "-idf"; do
@@ -54,10 +60,11 @@ for r in $(seq "$rounds"); do
   echo "## scikit-learn: /usr/bin/python3 bench/results/text/raw-sklearn-phases.py (one thread)"
   t env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/results/text/raw-sklearn-phases.py "$dir/mantext.train.txt" "$dir/mantext.test.txt" "$dir/sk.pickle" 2>&1
 done
+fi
 echo; echo "######## test accuracy: $(uptime)"
 cmp "$dir/rb1.model" "$dir/rb2.model" && echo "rb1.model and rb2.model: the same bytes (GOMAXPROCS 1 and 2)"
 for m in rb1 rb1-idf; do
-  echo "# rosenblatt eval $m.model"; "$dir/rb" eval "$dir/$m.model" "$dir/mantext.test.txt" | head -3
+  echo "# rosenblatt eval $m.model"; "$dir/rb" eval "$dir/$m.model" "$dir/mantext.test.txt" | grep -E '^(model|accuracy)' 
 done
 for p in 1 2; do echo "# fasttext test ft$p.bin"; fasttext test "$dir/ft$p.bin" "$dir/mantext.test.txt"; done
 echo; echo "######## floors: $(uptime)"
