@@ -33,6 +33,10 @@ const (
 	maxWorkers = 8
 )
 
+// batchLimit returns batchBytes and batchDocs; a variable so that the
+// tests can make batches of a few documents.
+var batchLimit = func() (int, int) { return batchBytes, batchDocs }
+
 // readWorkers is the number of goroutines ReadAll featurizes on; a
 // variable so that the tests can compare any number with one.
 var readWorkers = func() int { return min(runtime.GOMAXPROCS(0), maxWorkers) }
@@ -174,6 +178,7 @@ func readBatches[T kernel.Float](r *Reader, f *Featurizer, names *Names, workers
 	}()
 	var queue, free []*batch[T]
 	var cur *batch[T]
+	maxBytes, maxDocs := batchLimit()
 	finish := func() error {
 		b := queue[0]
 		<-b.done
@@ -214,7 +219,7 @@ func readBatches[T kernel.Float](r *Reader, f *Featurizer, names *Names, workers
 			}
 		}
 		cur.add(doc, y)
-		if len(cur.text) >= batchBytes || len(cur.ends) >= batchDocs {
+		if len(cur.text) >= maxBytes || len(cur.ends) >= maxDocs {
 			if err := send(); err != nil {
 				return err
 			}

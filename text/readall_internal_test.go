@@ -266,3 +266,79 @@ func TestCountBits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadAllWorkers: on any input, ReadAll on 2 goroutines gives the
+// matrix, names and error of one, FitReadAll (idf, signed) the featurizer
+// and matrix of Fit then ReadAll, and neither panics. Small batches make
+// a short input span several of them.
+func FuzzReadAllWorkers(f *testing.F) {
+	f.Add("__label__a the cat\n__label__b a dog\n\n__label__a cat cat\n", uint8(3))
+	f.Add("__label__x café e\u0301 \xff 北京\n__label__y __label__z two\n", uint8(1))
+	f.Add("no label\n__label__a a\n", uint8(2))
+	f.Fuzz(func(t *testing.T, in string, bits uint8) {
+		old := batchLimit
+		batchLimit = func() (int, int) { return 16, 2 }
+		defer func() { batchLimit = old }()
+		o := Options{Bits: 1 + int(bits%12), WordNGrams: 2, TF: Log, Signed: bits&16 != 0}
+		fe, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ropt := ReaderOptions{Format: FastText, Unlabelled: bits&32 != 0, MaxLine: 1 << 12}
+		read := func(w int) (*dataset.CSR[float32], []string, error) {
+			var X *dataset.CSR[float32]
+			var names Names
+			var err error
+			withWorkers(t, w, func() {
+				r, _ := NewReader(strings.NewReader(in), ropt)
+				X, err = ReadAll[float32](r, fe, &names)
+			})
+			return X, names.List(), err
+		}
+		a, an, aerr := read(1)
+		b, bn, berr := read(2)
+		if (aerr == nil) != (berr == nil) || aerr != nil && aerr.Error() != berr.Error() {
+			t.Fatalf("one worker: %v; two: %v", aerr, berr)
+		}
+		if aerr == nil {
+			if err := sameCSR(a, b); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(an, bn) {
+				t.Fatalf("names %v and %v", an, bn)
+			}
+		}
+		o.IDF = true
+		r, _ := NewReader(strings.NewReader(in), ropt)
+		var rerr error
+		want, ferr := Fit(o, Docs(r, &rerr))
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		withWorkers(t, 2, func() {
+			r, _ := NewReader(strings.NewReader(in), ropt)
+			var names Names
+			g, X, err := FitReadAll[float32](o, r, &names)
+			if (err == nil) != (rerr == nil) {
+				t.Fatalf("FitReadAll: %v; Fit's reading: %v", err, rerr)
+			}
+			if err != nil {
+				return
+			}
+			wb, _ := want.MarshalBinary()
+			gb, _ := g.MarshalBinary()
+			if !bytes.Equal(wb, gb) {
+				t.Fatal("the featurizer differs from Fit's")
+			}
+			r, _ = NewReader(strings.NewReader(in), ropt)
+			var names2 Names
+			Y, err := ReadAll[float32](r, want, &names2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameCSR(Y, X); err != nil {
+				t.Fatal(err)
+			}
+		})
+	})
+}
