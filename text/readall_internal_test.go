@@ -195,7 +195,10 @@ func TestReadAllWorkersError(t *testing.T) {
 // bit, with and without idf, signed features that cancel, float32 and
 // float64, on 1 and 2 goroutines.
 func TestFitReadAll(t *testing.T) {
-	in := manyDocs(2500)
+	old := batchLimit
+	batchLimit = func() (int, int) { return 8 << 10, 8 } // many batches of a few documents
+	defer func() { batchLimit = old }()
+	in := manyDocs(600)
 	for _, o := range []Options{
 		{Bits: 20, WordNGrams: 2, TF: Log, IDF: true},
 		{Bits: 3, WordNGrams: 2, TF: Raw, IDF: true, Signed: true}, // 8 columns: many cancel
