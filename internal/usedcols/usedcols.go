@@ -106,22 +106,11 @@ func RenumberByCount(ranked, idx []int32, d int) *Columns {
 		ranked[k] = s
 		cnt[s]++
 	}
-	// A counting sort: decreasing count, ties in increasing column
-	// order.
 	top := int32(0)
 	for _, k := range cnt {
 		top = max(top, k)
 	}
-	start := make([]int32, top+2)
-	for _, k := range cnt {
-		start[k]++
-	}
-	next := int32(0)
-	for k := top; k >= 0; k-- {
-		m := start[k]
-		start[k] = next
-		next += m
-	}
+	start := startsByCount(cnt, top)
 	c.Rank = cnt // each count is read once, before its slot is written
 	for s, k := range cnt {
 		c.Rank[s] = start[k]
@@ -191,18 +180,7 @@ func renumberDense(ranked, idx []int32, d int) *Columns {
 		words[w] = Word{Bits: b, Base: int32(n)}
 		n += bits.OnesCount64(b)
 	}
-	// A counting sort: decreasing count, ties in increasing column
-	// order.
-	start := make([]int32, top+2)
-	for _, k := range cnt {
-		start[k]++
-	}
-	next := int32(0)
-	for k := top; k >= 1; k-- {
-		m := start[k]
-		start[k] = next
-		next += m
-	}
+	start := startsByCount(cnt, top)
 	c.Rank = pages.Make[int32](n)
 	c.Cols = pages.Make[int32](n)
 	s := 0
@@ -221,4 +199,22 @@ func renumberDense(ranked, idx []int32, d int) *Columns {
 		ranked[k] = cnt[j]
 	}
 	return c
+}
+
+// startsByCount is the start of a counting sort of the columns by
+// decreasing count (cnt, at most top; ties then go in the order they are
+// placed, increasing column order in both callers): start[k] is the first
+// rank of the columns counted k times.
+func startsByCount(cnt []int32, top int32) []int32 {
+	start := make([]int32, top+2)
+	for _, k := range cnt {
+		start[k]++
+	}
+	next := int32(0)
+	for k := top; k >= 0; k-- {
+		m := start[k]
+		start[k] = next
+		next += m
+	}
+	return start
 }
