@@ -7,10 +7,9 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
-
-	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
 // ONNXOptions are the choices of WriteONNX. The zero value writes a model
@@ -40,8 +39,10 @@ func MarshalONNX(m any, opts *ONNXOptions) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteONNX writes m as an ONNX-ML model file: a linear.Model (float32 or
-// float64; not a voted or sample-scaling perceptron's) as a LinearClassifier, a binary or one-vs-one
+// WriteONNX writes m as an ONNX-ML model file: a linear.Model (a
+// perceptron's or the linear SVM's; float32 or float64) as a LinearClassifier
+// (a perceptron that normalises its samples, or a voted one, has no such
+// form and is refused with ErrUnsupported), a binary or one-vs-one
 // expansion.Model or a Voting as an SVMClassifier (LIBSVM's layout, as that
 // operator defines it), and a Pipeline as its steps (Scaler, Normalizer,
 // Cast) before its classifier. The graph reads a float tensor "X" of
@@ -60,9 +61,9 @@ func WriteONNX(w io.Writer, m any, opts *ONNXOptions) error {
 	var err error
 	switch v := m.(type) {
 	case *linear.Model[float64]:
-		node, d, err = linearNode(v, round)
+		node, d, err = perceptronNode(v, round)
 	case *linear.Model[float32]:
-		node, d, err = linearNode(v, round)
+		node, d, err = perceptronNode(v, round)
 	case *expansion.Model[float64]:
 		node, d, err = svmNode(v, nil, round)
 	case *expansion.Model[float32]:
@@ -194,11 +195,40 @@ func labels64(labels []int) []int64 {
 	return out
 }
 
-func linearNode[T kernel.Float](m *linear.Model[T], round bool) ([]byte, int, error) {
-	d, r := m.Dims(), m.NumScores()
-	if d == 0 || m.Algorithm() == linear.Voted || m.Scaling() != linear.ScaleNone {
-		return nil, 0, fmt.Errorf("%w: a %v has no LinearClassifier form (untrained, a vote, or a scaling of the samples)", ErrUnsupported, m)
+// linearWeights is what a LinearClassifier is written from: one weight
+// vector and bias per score (one for a binary model, whose positive score
+// predicts the second of its sorted labels; one per label otherwise,
+// the highest score's label predicted), as the linear SVM and
+// linear.Model give them.
+type linearWeights[T kernel.Float] interface {
+	Dims() int
+	NumScores() int
+	Classes() []int
+	Weights(r int) ([]T, T)
+}
+
+// perceptronNode is linearNode for a linear.Model, whose decision is
+// LinearClassifier's when it scores w·x + b: a binary model's labels are
+// −1 and +1 (a zero score predicts −1, as LinearClassifier gives
+// classlabels[0] for a score that is not positive), a multiclass one's the
+// label of the highest score, the first on a tie (LinearClassifier's
+// argmax in the file's order, the sorted labels). A model that scales its
+// samples by their norm, and a voted one, predict otherwise and are
+// refused.
+func perceptronNode[T linear.Float](m *linear.Model[T], round bool) ([]byte, int, error) {
+	switch {
+	case m.Dims() == 0:
+		return nil, 0, fmt.Errorf("%w: an untrained linear model", ErrUnsupported)
+	case m.Algorithm() == linear.Voted:
+		return nil, 0, fmt.Errorf("%w: a voted perceptron predicts by a vote of its weight vectors, which LinearClassifier does not", ErrUnsupported)
+	case m.Scaling() != linear.ScaleNone:
+		return nil, 0, fmt.Errorf("%w: a perceptron with scaling %v scores each sample divided by its norm, which LinearClassifier does not", ErrUnsupported, m.Scaling())
 	}
+	return linearNode[T](m, round)
+}
+
+func linearNode[T kernel.Float](m linearWeights[T], round bool) ([]byte, int, error) {
+	d, r := m.Dims(), m.NumScores()
 	coef := make([]float64, 0, r*d)
 	icpt := make([]float64, r)
 	for c := range r {
