@@ -59,7 +59,7 @@
 // content (a checksum, a size, a value), ErrTooLarge for input over a
 // limit, ErrType for a model of another element type than asked for, and
 // ErrUnsupported for a model or format this package cannot write. The
-// decoding packages' own sentinels (perceptron.ErrCorrupt, svm.ErrCorrupt,
+// decoding packages' own sentinels (linear.ErrCorrupt, svm.ErrCorrupt,
 // ...) are wrapped too.
 package model
 

@@ -5,15 +5,15 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -49,7 +49,7 @@ func TestTrainDigits(t *testing.T) {
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != perceptron.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
+	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != linear.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
 		t.Errorf("model: %v %v, %d classes, %d features", m.Kind(), m.Algorithm(), len(m.Classes()), m.Dims())
 	}
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
