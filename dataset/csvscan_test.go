@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // scanAll reads in with csvScanner: each record's fields and positions,
@@ -73,7 +75,7 @@ func TestCSVScannerIsEncodingCSV(t *testing.T) {
 	alphabet := []string{"1", "a", ",", ";", "\"", "\"\"", "\n", "\r\n", "\r", " ", "#", "é", "\t"}
 	rng := rand.New(rand.NewPCG(9, 10))
 	cases := []string{"", "\n", "1,2\n3,4", "1,\"2\n", "1,2\n3,4\"5\n", "\"a\"\"\",b\n1,2\n", "# \"\n1,2\n", "1,\"\r\n2\"\r\n3,4\r\n", "x\r", "\"\"\n", "a,\"b\"c\n"}
-	for range 5000 {
+	for range smalltest.N(5000, 1000) { // fewer in a small run: package smalltest
 		var b strings.Builder
 		for range rng.IntN(30) {
 			b.WriteString(alphabet[rng.IntN(len(alphabet))])

@@ -17,6 +17,7 @@ import (
 	"testing/iotest"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // TestLIBSVMDenseBound checks the default rule of LIBSVMOptions.MaxValues:
@@ -306,7 +307,8 @@ func TestIsDecimal(t *testing.T) {
 // TestParseFloatExact compares parseFloat with strconv.ParseFloat, bit for
 // bit, on numbers around the limits of its fast paths (mantissas near 2^53,
 // 10^19 and 2^24, exponents near ±22, points halfway between two float32
-// values) and on random decimals.
+// values) and on random decimals (a tenth of them in a small run:
+// package smalltest).
 func TestParseFloatExact(t *testing.T) {
 	cases := []string{"0", "-0", "+0.0", "-0.0e5", "0e-400", "-0e400", "1", "-1", "0.1", "0.3", "1e22", "1e23",
 		"1e-22", "1e-23", "9007199254740991", "9007199254740992", "9007199254740993", "900719925474099.3",
@@ -314,7 +316,7 @@ func TestParseFloatExact(t *testing.T) {
 		"4.9e-324", "2.5e-324", "1.7976931348623157e308", "3.4028235e38", "3.4028236e38", "1.4e-45",
 		"0.000000000000000000000000000001", "1.00000005960464477550", "7.038531e-26", "5e-1"}
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 200000 {
+	for range smalltest.N(200000, 20000) {
 		var b []byte
 		if rng.IntN(2) == 0 {
 			b = append(b, "+-"[rng.IntN(2)])
@@ -337,7 +339,7 @@ func TestParseFloatExact(t *testing.T) {
 	// Points halfway between two float32 values, and decimals close to them
 	// on either side (rounded to k significant digits): where the float32
 	// fast path must give way to strconv.
-	for range 20000 {
+	for range smalltest.N(20000, 2000) {
 		a := math.Float32frombits(uint32(rng.IntN(0x7f000000-0x00800000) + 0x00800000))
 		mid := (float64(a) + float64(math.Nextafter32(a, float32(math.Inf(1))))) / 2
 		for _, k := range []int{6, 8, 9, 15, 16, 17, 18, 19, 20, 24, 30, 60} {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // TestSplitmix64 checks the generator against the published splitmix64
@@ -74,28 +76,44 @@ func synth256(t *testing.T, nTrain, nTest int) (train, test *Data[float32]) {
 }
 
 func TestSynth256Reference(t *testing.T) {
+	o := synth256Options
+	type want struct {
+		hx, hy string
+		pos    int
+		first4 []float64 // X[0][0:4] as printed by Python (float32 widened)
+	}
+	wTrain := want{"1bc00dc2c7dd7d7ff81f75308ff682aef79948a7ba8760389fc8166918e45f19",
+		"33a0bb900462686df0a3b97d3f8e0a8c0006b49aaf06b05b8012967aeb17e1ec", 100077,
+		[]float64{0.6418142318725586, -0.9740267992019653, 0.6858243942260742, -0.40989530086517334}}
+	wTest := want{"3cdd675e2c7807c83067e96dca15e7c7166d7cad5e05fb5515532098beac9f6b",
+		"27ae7e7ffe7a10a8fdec7946f8a2246ed2f3a128ac0194c72f38438f3d2865dd", 25013,
+		[]float64{0.9232100248336792, -0.3451359272003174, 0.04195702075958252, 0.4424123764038086}}
+	if smalltest.Small() {
+		// A tenth of the rows in a small run (package smalltest): the
+		// generator's first 20000 rows and the 5000 after them, whose
+		// hashes are those of the reference's first 25000 training rows
+		// (the native run checks all of them against the reference).
+		o.NTrain, o.NTest = 20000, 5000
+		wTrain = want{"0c959245ceb4d99cf1ed5ba39e51e0954074418782435ac1a940e323b330ee31",
+			"6f7ffd3c7616e76b022a25508da9e2186a1300edbb6b63097370a7d5347b2c44", 10067, wTrain.first4}
+		wTest = want{"4a10a0017532e3f46607dd2eabc4e72c432b24ac34c6b5102639719ea40ea670",
+			"fd87d3bed50a8a219950c240e20c5753c6b257ad4bd5440d6891fd8746792c09", 2494,
+			[]float64{-0.034458279609680176, 0.6520576477050781, 0.46053528785705566, 0.24042069911956787}}
+	}
 	start := time.Now()
-	train, test, err := SynthSeparable(synth256Options)
+	train, test, err := SynthSeparable(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("generated in %v", time.Since(start))
 	tests := []struct {
-		name   string
-		d      *Data[float32]
-		rows   int
-		hx, hy string
-		pos    int
-		first4 []float64 // X[0][0:4] as printed by Python (float32 widened)
+		name string
+		d    *Data[float32]
+		rows int
+		want
 	}{
-		{"train", train, synth256Options.NTrain,
-			"1bc00dc2c7dd7d7ff81f75308ff682aef79948a7ba8760389fc8166918e45f19",
-			"33a0bb900462686df0a3b97d3f8e0a8c0006b49aaf06b05b8012967aeb17e1ec", 100077,
-			[]float64{0.6418142318725586, -0.9740267992019653, 0.6858243942260742, -0.40989530086517334}},
-		{"test", test, synth256Options.NTest,
-			"3cdd675e2c7807c83067e96dca15e7c7166d7cad5e05fb5515532098beac9f6b",
-			"27ae7e7ffe7a10a8fdec7946f8a2246ed2f3a128ac0194c72f38438f3d2865dd", 25013,
-			[]float64{0.9232100248336792, -0.3451359272003174, 0.04195702075958252, 0.4424123764038086}},
+		{"train", train, o.NTrain, wTrain},
+		{"test", test, o.NTest, wTest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,12 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 var (
@@ -88,7 +91,10 @@ func BenchmarkReadLIBSVM100MB(b *testing.B) {
 // writes both with scikit-learn): PredictBatch over all rows at once, as
 // scikit-learn's predict is timed; proc-cpu-ns/row is the process's CPU
 // time (PredictBatch spreads the rows over GOMAXPROCS goroutines, so the
-// thread's alone would undercount).
+// thread's alone would undercount). model=read is the model as ReadONNX
+// returns it; model=linear is a linear.Model of the same weights (the
+// perceptrons' model, whose multiclass batch scores two rows per
+// modelkern.Dots2 call), checked to give the same labels.
 func BenchmarkONNXLinearPredictBatch(b *testing.B) {
 	dir := os.Getenv("ROSENBLATT_ONNX_BENCH")
 	if dir == "" {
@@ -107,16 +113,47 @@ func BenchmarkONNXLinearPredictBatch(b *testing.B) {
 	if x.Cols != m.Dims() {
 		b.Fatalf("%d columns, the model has %d features", x.Cols, m.Dims())
 	}
-	dst := make([]int, x.Rows)
-	b.ResetTimer()
-	cpu := processCPU()
-	for b.Loop() {
-		if err := m.PredictBatch(dst, x.X); err != nil {
-			b.Fatal(err)
-		}
+	lw, ok := m.(interface {
+		NumScores() int
+		Classes() []int
+		Weights(int) ([]float64, float64)
+	})
+	if !ok || lw.NumScores() != len(lw.Classes()) {
+		b.Fatalf("%T is not a one-vs-rest linear model", m)
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/float64(x.Rows), "proc-cpu-ns/row")
-	b.ReportMetric(float64(x.Rows), "rows")
+	var W, B []float64
+	for r := range lw.NumScores() {
+		w, bias := lw.Weights(r)
+		W, B = append(W, w...), append(B, bias)
+	}
+	lm := linmodel.Wrap[linear.Model[float64]](&linmodel.Parts[float64]{Kind: uint8(linear.KindOneVsRest),
+		Dims: m.Dims(), Labels: lw.Classes(), Bias: true, BiasFeature: 1, W: W, B: B})
+	want, got := make([]int, x.Rows), make([]int, x.Rows)
+	if err := m.PredictBatch(want, x.X); err != nil {
+		b.Fatal(err)
+	}
+	if err := lm.PredictBatch(got, x.X); err != nil {
+		b.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		b.Fatal("the linear.Model of the same weights predicts other labels")
+	}
+	for _, c := range []struct {
+		name string
+		m    interface{ PredictBatch([]int, []float64) error }
+	}{{"read", m}, {"linear", lm}} {
+		b.Run("model="+c.name, func(b *testing.B) {
+			dst := make([]int, x.Rows)
+			cpu := processCPU()
+			for b.Loop() {
+				if err := c.m.PredictBatch(dst, x.X); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/float64(x.Rows), "proc-cpu-ns/row")
+			b.ReportMetric(float64(x.Rows), "rows")
+		})
+	}
 }
 
 // processCPU returns the CPU time of the whole process (user + system,

@@ -3,11 +3,13 @@ package interop
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -38,8 +40,10 @@ func MarshalONNX(m any, opts *ONNXOptions) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteONNX writes m as an ONNX-ML model file: an svm.LinearModel
-// (float32 or float64) as a LinearClassifier, a binary or one-vs-one
+// WriteONNX writes m as an ONNX-ML model file: an svm.LinearModel or a
+// linear.Model (a perceptron's; float32 or float64) as a LinearClassifier
+// (a perceptron that normalises its samples, or a voted one, has no such
+// form and is refused with ErrUnsupported), a binary or one-vs-one
 // expansion.Model or a Voting as an SVMClassifier (LIBSVM's layout, as that
 // operator defines it), and a Pipeline as its steps (Scaler, Normalizer,
 // Cast) before its classifier. The graph reads a float tensor "X" of
@@ -61,6 +65,10 @@ func WriteONNX(w io.Writer, m any, opts *ONNXOptions) error {
 		node, d, err = linearNode(v, round)
 	case *svm.LinearModel[float32]:
 		node, d, err = linearNode(v, round)
+	case *linear.Model[float64]:
+		node, d, err = perceptronNode(v, round)
+	case *linear.Model[float32]:
+		node, d, err = perceptronNode(v, round)
 	case *expansion.Model[float64]:
 		node, d, err = svmNode(v, nil, round)
 	case *expansion.Model[float32]:
@@ -192,7 +200,39 @@ func labels64(labels []int) []int64 {
 	return out
 }
 
-func linearNode[T svm.Float](m *svm.LinearModel[T], round bool) ([]byte, int, error) {
+// linearWeights is what a LinearClassifier is written from: one weight
+// vector and bias per score (one for a binary model, whose positive score
+// predicts the second of its sorted labels; one per label otherwise,
+// the highest score's label predicted), as svm.LinearModel and
+// linear.Model give them.
+type linearWeights[T kernel.Float] interface {
+	Dims() int
+	NumScores() int
+	Classes() []int
+	Weights(r int) ([]T, T)
+}
+
+// perceptronNode is linearNode for a linear.Model, whose decision is
+// LinearClassifier's when it scores w·x + b: a binary model's labels are
+// −1 and +1 (a zero score predicts −1, as LinearClassifier gives
+// classlabels[0] for a score that is not positive), a multiclass one's the
+// label of the highest score, the first on a tie (LinearClassifier's
+// argmax in the file's order, the sorted labels). A model that scales its
+// samples by their norm, and a voted one, predict otherwise and are
+// refused.
+func perceptronNode[T linear.Float](m *linear.Model[T], round bool) ([]byte, int, error) {
+	switch {
+	case m.Dims() == 0:
+		return nil, 0, fmt.Errorf("%w: an untrained linear model", ErrUnsupported)
+	case m.Algorithm() == linear.Voted:
+		return nil, 0, fmt.Errorf("%w: a voted perceptron predicts by a vote of its weight vectors, which LinearClassifier does not", ErrUnsupported)
+	case m.Scaling() != linear.ScaleNone:
+		return nil, 0, fmt.Errorf("%w: a perceptron with scaling %v scores each sample divided by its norm, which LinearClassifier does not", ErrUnsupported, m.Scaling())
+	}
+	return linearNode[T](m, round)
+}
+
+func linearNode[T kernel.Float](m linearWeights[T], round bool) ([]byte, int, error) {
 	d, r := m.Dims(), m.NumScores()
 	coef := make([]float64, 0, r*d)
 	icpt := make([]float64, r)

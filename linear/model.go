@@ -327,7 +327,10 @@ func (s *state[T]) scoresInto(dst []T, k0 int, x []T, mul, bmul T) {
 	if !s.voted() {
 		s.k.Dots(dst, s.W[k0*d:(k0+len(dst))*d], x)
 		for k := range dst {
-			dst[k] = dst[k]*mul + s.B[k0+k]*bmul
+			// Each product rounded (the conversions): no fused
+			// multiply-add, which the compiler may form on arm64, so
+			// that biasRows' batch scores are these bits.
+			dst[k] = T(dst[k]*mul) + T(s.B[k0+k]*bmul)
 		}
 		return
 	}
@@ -681,7 +684,7 @@ func (s *state[T]) biasRows(dst, X []T, lo, hi int) {
 		mul, bmul := s.sampleScale(X[(lo+i)*d : (lo+i+1)*d])
 		sc := dst[i*r : (i+1)*r]
 		for k := range sc {
-			sc[k] = sc[k]*mul + s.B[k]*bmul
+			sc[k] = T(sc[k]*mul) + T(s.B[k]*bmul) // as scoresInto rounds it
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 )
 
 // scanNumber parses text as feature 0 of row 0 with the scanner, as the
@@ -93,10 +95,10 @@ func TestParseShort(t *testing.T) {
 // shortest and at every precision, random decimals of up to 20 digits and
 // exponents, float32 halfway points (where rounding a float64 again
 // would be wrong), subnormals, and numbers that overflow (refused by
-// both).
+// both). A tenth of the random cases in a small run (package smalltest).
 func TestNumberExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 1))
-	for range 20000 {
+	for range smalltest.N(20000, 2000) {
 		v32 := math.Float32frombits(rng.Uint32())
 		v64 := math.Float64frombits(rng.Uint64())
 		for _, text := range []string{
@@ -116,7 +118,7 @@ func TestNumberExact(t *testing.T) {
 	}
 	// float32 halfway points, written exactly: a float64 rounding of them
 	// lands on the midpoint, and float32(f) would round to even.
-	for range 2000 {
+	for range smalltest.N(2000, 200) {
 		a := math.Float32frombits(rng.Uint32()&0x3fffffff | 0x30000000)
 		b := math.Nextafter32(a, float32(math.Inf(1)))
 		mid := (float64(a) + float64(b)) / 2

@@ -48,9 +48,8 @@ type learning struct {
 	opt      LearnOptions
 	path     string
 	tokenSum [sha256.Size]byte
-	l32      *online.Learner[float32]
-	l64      *online.Learner[float64]
-	refuse   error // why the model cannot learn; nil when it learns
+	l        learner // nil when the model cannot learn
+	refuse   error   // why the model cannot learn; nil when it learns
 	lim      *limiter
 	adoptMu  sync.Mutex
 }
@@ -91,11 +90,11 @@ func NewLearning(path string, lo LearnOptions, opt Options) (*Server, error) {
 	switch mm := m.(type) {
 	case *linear.Model[float32]:
 		if lr.refuse = online.Supported(mm); lr.refuse == nil {
-			lr.l32, err = online.Open(lo.Dir, mm, sum, lo.Online)
+			lr.l, err = openLearner(lo.Dir, mm, sum, lo.Online)
 		}
 	case *linear.Model[float64]:
 		if lr.refuse = online.Supported(mm); lr.refuse == nil {
-			lr.l64, err = online.Open(lo.Dir, mm, sum, lo.Online)
+			lr.l, err = openLearner(lo.Dir, mm, sum, lo.Online)
 		}
 	default:
 		lr.refuse = online.Supported(m)
@@ -130,35 +129,67 @@ func NewLearning(path string, lo LearnOptions, opt Options) (*Server, error) {
 	return s, nil
 }
 
-func (lr *learning) base() [32]byte {
-	if lr.l32 != nil {
-		return lr.l32.Base()
-	}
-	return lr.l64.Base()
+// learner is an online.Learner of either precision. The server holds its
+// learner through this interface, not as a field of a generic type: Go
+// compiles a generic type's methods (and all they reach) again in every
+// package that needs the type, and a *Server field of type
+// *online.Learner[float32] would make every package using *Server compile
+// the learners, their models and their training. Behind an interface they
+// are compiled once, here.
+type learner interface {
+	Model
+	Base() [32]byte
+	Status() online.Status
+	Checkpoint() error
+	Close() error
+	// adopt is online.Learner.Adopt for a model of the learner's precision
+	// (online.ErrIncompatible for the other one).
+	adopt(m model.Model, sum [32]byte) error
+	// learnJSON answers a /learn request (learnJSON).
+	learnJSON(s *Server, w http.ResponseWriter, body io.Reader, hdrKey string, b *buffers) *httpError
 }
 
-func (lr *learning) served() Model {
-	if lr.l32 != nil {
-		return lr.l32
-	}
-	return lr.l64
+// learnerOf is the learner of an *online.Learner[T].
+type learnerOf[T kernel.Float] struct {
+	*online.Learner[T]
 }
 
-func (lr *learning) status() online.Status {
-	if lr.l32 != nil {
-		return lr.l32.Status()
+func openLearner[T kernel.Float](dir string, m *linear.Model[T], sum [32]byte, opt online.Options) (learner, error) {
+	l, err := online.Open(dir, m, sum, opt)
+	if err != nil {
+		return nil, err
 	}
-	return lr.l64.Status()
+	return learnerOf[T]{l}, nil
 }
+
+func (l learnerOf[T]) adopt(m model.Model, sum [32]byte) error {
+	mm, ok := m.(*linear.Model[T])
+	if !ok {
+		var zero T
+		other := "float64"
+		if _, f64 := any(zero).(float64); f64 {
+			other = "float32"
+		}
+		return fmt.Errorf("%w: a %s model for a %T learner", online.ErrIncompatible, other, zero)
+	}
+	return l.Adopt(mm, sum)
+}
+
+func (l learnerOf[T]) learnJSON(s *Server, w http.ResponseWriter, body io.Reader, hdrKey string, b *buffers) *httpError {
+	return learnJSON(s, w, body, hdrKey, l.Learner, b)
+}
+
+func (lr *learning) base() [32]byte { return lr.l.Base() }
+
+func (lr *learning) served() Model { return lr.l }
+
+func (lr *learning) status() online.Status { return lr.l.Status() }
 
 func (lr *learning) close() error {
-	switch {
-	case lr.l32 != nil:
-		return lr.l32.Close()
-	case lr.l64 != nil:
-		return lr.l64.Close()
+	if lr.l == nil {
+		return nil
 	}
-	return nil
+	return lr.l.Close()
 }
 
 // CloseLearning stops a learning server's learner (a checkpoint, the log
@@ -256,11 +287,7 @@ func (s *Server) serveLearn(w http.ResponseWriter, r *http.Request) {
 		body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
 		key := r.Header.Get("Idempotency-Key")
 		b := s.pool.Get().(*buffers)
-		if s.learn.l32 != nil {
-			e = learnJSON(s, w, body, key, s.learn.l32, b)
-		} else {
-			e = learnJSON(s, w, body, key, s.learn.l64, b)
-		}
+		e = s.learn.l.learnJSON(s, w, body, key, b)
 		s.put(b)
 	}
 	if e != nil {
@@ -652,13 +679,7 @@ func (s *Server) adminCheckpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lr := s.learn
-	var err error
-	if lr.l32 != nil {
-		err = lr.l32.Checkpoint()
-	} else {
-		err = lr.l64.Checkpoint()
-	}
-	if err != nil {
+	if err := lr.l.Checkpoint(); err != nil {
 		s.log.Error("checkpoint", "err", err)
 		fail(w, bad(http.StatusInternalServerError, "the checkpoint failed; see the server log"))
 		return
@@ -690,19 +711,9 @@ func (s *Server) adminModel(w http.ResponseWriter, r *http.Request) {
 	}
 	m, err := model.Unmarshal(data)
 	if err == nil {
-		switch mm := m.(type) {
-		case *linear.Model[float32]:
-			if lr.l32 == nil {
-				err = fmt.Errorf("%w: a float32 model for a float64 learner", online.ErrIncompatible)
-			} else {
-				err = lr.l32.Adopt(mm, sum)
-			}
-		case *linear.Model[float64]:
-			if lr.l64 == nil {
-				err = fmt.Errorf("%w: a float64 model for a float32 learner", online.ErrIncompatible)
-			} else {
-				err = lr.l64.Adopt(mm, sum)
-			}
+		switch m.(type) {
+		case *linear.Model[float32], *linear.Model[float64]:
+			err = lr.l.adopt(m, sum)
 		default:
 			err = online.Supported(m)
 		}

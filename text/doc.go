@@ -37,8 +37,18 @@
 //
 // The idf is learned by Fit on the training documents, scikit-learn's
 // smooth idf: ln((1 + n) / (1 + df)) + 1, for n documents of which df have
-// the column. Fit reads the documents once, before they are featurized:
-// a stream with idf takes two passes, one without takes one.
+// the column. Fit reads the documents once, before they are featurized
+// (two passes over a stream with idf); FitReadAll learns the idf and
+// featurizes a Reader's documents in one pass, keeping each row's counts
+// until the idf is known, with the same featurizer and rows, bit for bit.
+//
+// ReadAll (and FitReadAll) featurize on up to GOMAXPROCS goroutines (at
+// most 8) while the calling goroutine reads: it copies the documents, in
+// order, into batches of about 256 KiB, and appends the batches' rows in
+// the file's order. A row depends on its document alone, so the matrix is
+// the same, bit for bit, on any number of goroutines; at most two batches
+// per goroutine are in flight, so the memory beyond the matrix stays
+// bounded.
 //
 // Nothing is allocated per token, and no token is copied for word n-grams
 // up to bigrams without character n-grams (the default): each lower-cased

@@ -324,6 +324,7 @@ type scratch struct {
 	rbuf []byte   // a character n-gram's window
 	pos  []int    // rune offsets in "<token>"
 	vals []float64
+	zero []uint64 // columns whose signed features cancel (counts)
 }
 
 // ngramPrefix is what the hash of a word n-gram of n words starts with
@@ -556,11 +557,47 @@ func (s *scratch) sortEntries(bits int) {
 // row computes the sorted columns and values of doc into s.ent (columns
 // in e>>1 after compaction) and s.vals.
 func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64) {
+	s.counts(f, doc, false)
+	s.weigh(f, nil)
+	return s.ent, s.vals
+}
+
+// noRank marks a column of no document frequency in idfRanks' table.
+const noRank = math.MaxUint32
+
+// maxRankBits bounds the columns of the table of idfRanks: 2²⁴ columns,
+// 64 MiB. Past it featurizing looks the idf up by binary search.
+const maxRankBits = 24
+
+// idfRanks returns, for a featurizer with idf of at most 2^maxRankBits
+// columns, the index in f.idfs of each column's idf (noRank for idf0),
+// for featurizing many documents at one load a value (weigh); else nil.
+// If rank is not nil it is used (it has the featurizer's Dims values).
+func (f *Featurizer) idfRanks(rank []uint32) []uint32 {
+	if !f.opt.IDF || f.opt.Bits > maxRankBits && rank == nil {
+		return nil
+	}
+	if rank == nil {
+		rank = make([]uint32, f.Dims())
+	}
+	for j := range rank {
+		rank[j] = noRank
+	}
+	for k, c := range f.dfCols {
+		rank[c] = uint32(k)
+	}
+	return rank
+}
+
+// counts sets s.ent to the sorted columns of doc whose signed count of
+// features is not 0, and s.vals to those counts. With zeros (and
+// Options.Signed) the columns whose features cancel are appended to
+// s.zero, for the document frequencies of FitReadAll.
+func (s *scratch) counts(f *Featurizer, doc []byte, zeros bool) {
 	s.hashes(f, doc)
-	o := &f.opt
 	s.vals = slices.Grow(s.vals[:0], len(s.ent))
+	s.zero = s.zero[:0]
 	out := s.ent[:0]
-	dfCols := f.dfCols // the columns not yet passed, for idf
 	for i := 0; i < len(s.ent); {
 		col := s.ent[i] >> 1
 		c := 0.0
@@ -572,8 +609,25 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 			}
 		}
 		if c == 0 {
+			if zeros {
+				s.zero = append(s.zero, col)
+			}
 			continue // signed features that cancel
 		}
+		out = append(out, col)
+		s.vals = append(s.vals, c)
+	}
+	s.ent = out
+}
+
+// weigh turns the counts of s.vals (columns s.ent, counts) into the
+// row's values: weighted by Options.TF, times the idf, scaled to unit
+// norm. With idf, rank (if not nil: idfRanks) finds a column's idf in one
+// load instead of a binary search of the columns.
+func (s *scratch) weigh(f *Featurizer, rank []uint32) {
+	o := &f.opt
+	dfCols := f.dfCols // the columns not yet passed, for idf
+	for k, c := range s.vals {
 		v := c
 		switch o.TF {
 		case Log:
@@ -585,19 +639,23 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 		case Binary:
 			v = math.Copysign(1, c)
 		}
-		if o.IDF {
-			k, ok := slices.BinarySearch(dfCols, uint32(col))
+		if o.IDF && rank != nil {
+			if i := rank[s.ent[k]]; i == noRank {
+				v *= f.idf0
+			} else {
+				v *= f.idfs[i]
+			}
+		} else if o.IDF {
+			i, ok := slices.BinarySearch(dfCols, uint32(s.ent[k]))
 			if ok {
-				v *= f.idfs[len(f.idfs)-len(dfCols)+k]
+				v *= f.idfs[len(f.idfs)-len(dfCols)+i]
 			} else {
 				v *= f.idf0
 			}
-			dfCols = dfCols[k:]
+			dfCols = dfCols[i:]
 		}
-		out = append(out, col)
-		s.vals = append(s.vals, v)
+		s.vals[k] = v
 	}
-	s.ent = out
 	if !o.NoNormalize {
 		var ss float64
 		for _, v := range s.vals {
@@ -610,7 +668,6 @@ func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64)
 			}
 		}
 	}
-	return s.ent, s.vals
 }
 
 // logTF[c] is 1 + ln c, the Log weighting of the counts a document
@@ -634,6 +691,7 @@ type Rows[T kernel.Float] struct {
 	// system already (pages.Populate), in the array starting at base.
 	ahead int
 	base  *int32
+	rank  []uint32 // the idf's table (idfRanks), or nil
 }
 
 // populateChunk is the stored values whose pages Append has the system
@@ -650,7 +708,9 @@ func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
 
 // Append featurizes doc into a new row of label y.
 func (r *Rows[T]) Append(doc []byte, y int) {
-	cols, vals := r.s.row(r.f, doc)
+	r.s.counts(r.f, doc, false)
+	r.s.weigh(r.f, r.rank)
+	cols, vals := r.s.ent, r.s.vals
 	c := r.CSR
 	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
 	if n := len(c.Idx) + len(cols); n > r.ahead || unsafe.SliceData(c.Idx) != r.base {

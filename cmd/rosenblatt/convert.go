@@ -22,8 +22,9 @@ import (
 // (the binary format), json, libsvm, liblinear or onnx; atomically, never
 // over an existing file without -f nor over IN. A conversion that would
 // lose information is refused: a model the format cannot hold (a
-// one-vs-rest kernel SVM in LIBSVM's, a perceptron in LIBLINEAR's, an ONNX
-// pipeline's feature steps in any but ONNX), LIBSVM's and SVMClassifier's
+// one-vs-rest kernel SVM in LIBSVM's, a perceptron in LIBLINEAR's, a
+// normalising or voted perceptron in ONNX's (other perceptrons are written
+// as LinearClassifier), an ONNX pipeline's feature steps in any but ONNX), LIBSVM's and SVMClassifier's
 // probability parameters and LIBLINEAR's logistic-regression solver
 // (without -drop-prob), float64 values that are not float32s in ONNX's
 // float32 attributes (without -round32), and the tie order of a LIBSVM file

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/model"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // svmTestdata is a file of package svm's test data: the models svm-train
@@ -273,4 +275,73 @@ func TestPredictONNX(t *testing.T) {
 			t.Errorf("eval %s: %q", c.name, out)
 		}
 	}
+}
+
+// TestConvertPerceptronONNX: a perceptron's model file (the binary format,
+// float32 and float64) converts to an ONNX-ML LinearClassifier that
+// predicts every test row as the perceptron does; a normalising
+// perceptron, which the operator cannot express, is refused, and a
+// float64 one with values that are not float32s needs -round32.
+func TestConvertPerceptronONNX(t *testing.T) {
+	dir := t.TempDir()
+	train, err := dataset.LoadLIBSVMSparse[float64](svmTestdata("iris.train.libsvm"), dataset.LIBSVMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	X, err := train.ToDense(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := svmTestdata("iris.test.libsvm")
+	X32 := make([]float32, len(X.X))
+	for i, v := range X.X {
+		X32[i] = float32(v)
+	}
+	m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, X.Cols, X.Y), X.Y, perceptron.Options{MaxIter: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "p32.model")
+	if err := model.SaveFile(in, m32, model.Binary); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "p32.onnx")
+	mustRun(t, "convert", "-to", "onnx", in, out)
+	if info, err := model.InspectFile(out); err != nil || info.Format != model.ONNX {
+		t.Fatalf("%s: %v, %v", out, info, err)
+	}
+	tx, err := dataset.LoadLIBSVMSparse[float32](test, dataset.LIBSVMOptions{Cols: m32.Dims()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int, tx.Rows)
+	if err := m32.PredictBatchSparse(want, tx); err != nil {
+		t.Fatal(err)
+	}
+	sameInts(t, out, predictionsOf(t, out, test), want)
+
+	m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X.X, X.Cols, X.Y), X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in64 := filepath.Join(dir, "p64.model")
+	if err := model.SaveFile(in64, m64, model.Binary); err != nil {
+		t.Fatal(err)
+	}
+	out64 := filepath.Join(dir, "p64.onnx")
+	convertFails(t, out64, "-round32", "-to", "onnx", in64, out64)
+	mustRun(t, "convert", "-to", "onnx", "-round32", in64, out64)
+	if got := predictionsOf(t, out64, test); len(got) != 30 {
+		t.Fatalf("%d labels from the rounded model", len(got))
+	}
+
+	norm, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, X.Cols, X.Y), X.Y, perceptron.Options{Normalize: true, MaxIter: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inN := filepath.Join(dir, "norm.model")
+	if err := model.SaveFile(inN, norm, model.Binary); err != nil {
+		t.Fatal(err)
+	}
+	convertFails(t, filepath.Join(dir, "norm.onnx"), "norm", "-to", "onnx", inN, filepath.Join(dir, "norm.onnx"))
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -193,20 +192,6 @@ func openText(path string, opt text.ReaderOptions) (*text.Reader, func() error, 
 	return r, closeAll, nil
 }
 
-// readText featurizes the text file path into rows labelled by names.
-func readText[T kernel.Float](path string, f *text.Featurizer, opt text.ReaderOptions, names *text.Names) (*dataset.CSR[T], error) {
-	r, closeFile, err := openText(path, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFile()
-	c, err := text.ReadAll[T](r, f, names)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
-
 // textModelFile wraps a text model for train's saveModel: it has no JSON
 // form.
 type textModelFile struct{ *model.Text }
@@ -271,29 +256,20 @@ func trainTextOn[T kernel.Float](tf *trainFlags, xf *textFlags, fo text.Options,
 		return fmt.Errorf("%w: -test %s of one document per line needs its labels: -test-labels FILE", cli.ErrUsage, tf.test)
 	}
 	ropt := xf.readerOptions(&tf.data, format, false, tf.data.labels)
-	var f *text.Featurizer
-	var err error
-	if fo.IDF {
-		r, closeFile, err := openText(path, ropt)
-		if err != nil {
-			return err
-		}
-		var rerr error
-		f, err = text.Fit(fo, text.Docs(r, &rerr))
-		closeFile()
-		if err == nil {
-			err = rerr
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	} else if f, err = text.New(fo); err != nil {
+	if err := fo.Check(); err != nil {
+		return err
+	}
+	// One pass over the file: with -idf the rows keep their counts until
+	// the idf is known (text.FitReadAll).
+	r, closeFile, err := openText(path, ropt)
+	if err != nil {
 		return err
 	}
 	var names text.Names
-	X, err := readText[T](path, f, ropt, &names)
+	f, X, err := text.FitReadAll[T](fo, r, &names)
+	closeFile()
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if len(names.List()) < 2 {
 		return fmt.Errorf("%s: %w: %d label(s), a classifier needs two", path, errMismatch, len(names.List()))

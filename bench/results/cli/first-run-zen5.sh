@@ -7,8 +7,11 @@
 #
 # Usage, from the repository root: sh bench/results/cli/first-run-zen5.sh
 # (RUNS=n sets the runs of each; 2 by default; CMD sets what is run, from
-# the repository root: "./cmd/rosenblatt cpu" by default). Prints the CPU,
-# the load average before each run and what /usr/bin/time -v reports.
+# the repository root: "./cmd/rosenblatt cpu" by default; ROOTS="DIR ..."
+# runs CMD in each of several checkouts, say a worktree of an older commit
+# and this one, each round running every root then the yardstick, so that
+# they share the machine's load). Prints the CPU, the load average before
+# each run and what /usr/bin/time -v reports.
 #
 # PROFILE=FILE adds one go build of CMD's package with empty caches whose
 # compiler runs are timed (go build -toolexec): FILE gets a line
@@ -17,7 +20,7 @@
 set -eu
 runs=${RUNS:-2}
 cmd=${CMD:-./cmd/rosenblatt cpu}
-root=$(pwd)
+roots=${ROOTS:-$(pwd)}
 hello=$(mktemp -d)
 trap 'rm -rf "$hello"' EXIT
 cat >"$hello/go.mod" <<'MOD'
@@ -70,8 +73,10 @@ nproc
 go run ./cmd/rosenblatt cpu | head -4
 i=1
 while [ "$i" -le "$runs" ]; do
-	# shellcheck disable=SC2086 # CMD is a package and its arguments
-	first "$root" $cmd
+	for root in $roots; do
+		# shellcheck disable=SC2086 # CMD is a package and its arguments
+		first "$root" $cmd
+	done
 	first "$hello" .
 	i=$((i + 1))
 done
