@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/model"
 	"hash/crc32"
 	"math"
 	"os"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -23,11 +25,11 @@ func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
 	X, X32, yb, ym := seedData()
 	enc := encoder(t, &bins, &jsons)
 	for _, opt := range []perceptron.KernelOptions{
-		{Options: perceptron.Options{Algorithm: perceptron.Online, MaxIter: 3}},
-		{Options: perceptron.Options{Algorithm: perceptron.Averaged, Normalize: true, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.5}},
-		{Options: perceptron.Options{Algorithm: perceptron.Online, NormalizeFeatures: true, MaxIter: 3, Sampling: perceptron.SampleReplace}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}},
-		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, NoBias: true}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}},
-		{Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3, BiasFeature: 0.5, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}, // version 3
+		{Options: perceptron.Options{Algorithm: linear.Online, MaxIter: 3}},
+		{Options: perceptron.Options{Algorithm: linear.Averaged, Normalize: true, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.5}},
+		{Options: perceptron.Options{Algorithm: linear.Online, NormalizeFeatures: true, MaxIter: 3, Sampling: perceptron.SampleReplace}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}},
+		{Options: perceptron.Options{Algorithm: linear.Voted, MaxIter: 3, NoBias: true}, Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}},
+		{Options: perceptron.Options{Algorithm: linear.Voted, MaxIter: 3, BiasFeature: 0.5, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}, // version 3
 	} {
 		m32, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		enc(m32, err)
@@ -37,7 +39,7 @@ func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		enc(mc, err)
 	}
 	ma, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.KernelOptions{
-		Options: perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
+		Options: perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: linear.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
 	enc(ma, err)
 	return bins, jsons
 }
@@ -64,7 +66,7 @@ func exerciseKernel[T float32 | float64](t *testing.T, m *expansion.Model[T]) {
 			x[i] = v
 		}
 		batch = append(batch, x...)
-		if _, err := m.Predict(x); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+		if _, err := m.Predict(x); err != nil && !errors.Is(err, linear.ErrNonFinite) {
 			t.Fatalf("Predict: %v", err)
 		}
 		if err := m.Scores(sc, x); err == nil {
@@ -75,7 +77,7 @@ func exerciseKernel[T float32 | float64](t *testing.T, m *expansion.Model[T]) {
 			}
 		}
 	}
-	if err := m.PredictBatch(make([]int, 3), batch); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+	if err := m.PredictBatch(make([]int, 3), batch); err != nil && !errors.Is(err, linear.ErrNonFinite) {
 		t.Fatalf("PredictBatch: %v", err)
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"testing"
+
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
-	"math"
-	"os"
-	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -58,16 +61,16 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 	X, X32, yb, ym := seedData()
 	enc := encoder(t, &bins, &jsons)
 	for _, opt := range []perceptron.Options{
-		{Algorithm: perceptron.Online},
-		{Algorithm: perceptron.Averaged, Normalize: true},
-		{Algorithm: perceptron.Averaged, NormalizeFeatures: true, MaxIter: 2},
-		{Algorithm: perceptron.Voted, MaxIter: 3},
-		{Algorithm: perceptron.Voted, MaxIter: 2, Normalize: true, Sampling: perceptron.SampleReplace},
-		{Algorithm: perceptron.SVM, NoBias: true, MaxIter: 3},
-		{Algorithm: perceptron.SVM, MaxIter: 2, Lambda: 0.5},
-		{Algorithm: perceptron.MiniBatch, BatchSize: 2, MaxIter: 2},
-		{Algorithm: perceptron.Averaged, BiasFeature: 0.1, Normalize: true, MaxIter: 2}, // version 3
-		{Algorithm: perceptron.Voted, BiasFeature: 3, MaxIter: 2},
+		{Algorithm: linear.Online},
+		{Algorithm: linear.Averaged, Normalize: true},
+		{Algorithm: linear.Averaged, NormalizeFeatures: true, MaxIter: 2},
+		{Algorithm: linear.Voted, MaxIter: 3},
+		{Algorithm: linear.Voted, MaxIter: 2, Normalize: true, Sampling: perceptron.SampleReplace},
+		{Algorithm: linear.SVM, NoBias: true, MaxIter: 3},
+		{Algorithm: linear.SVM, MaxIter: 2, Lambda: 0.5},
+		{Algorithm: linear.MiniBatch, BatchSize: 2, MaxIter: 2},
+		{Algorithm: linear.Averaged, BiasFeature: 0.1, Normalize: true, MaxIter: 2}, // version 3
+		{Algorithm: linear.Voted, BiasFeature: 3, MaxIter: 2},
 	} {
 		m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		enc(m32, err)
@@ -76,7 +79,7 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		mc, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, opt)
 		enc(mc, err)
 	}
-	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: perceptron.Averaged})
+	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: linear.Averaged})
 	enc(ma, err)
 	return bins, jsons
 }
@@ -102,7 +105,7 @@ func reencoded(t *testing.T, data, again []byte, decode func([]byte) ([]byte, er
 // checkModelError fails unless err is one of the model decoders' errors.
 func checkModelError(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) &&
+	if !errors.Is(err, linear.ErrCorrupt) && !errors.Is(err, linear.ErrVersion) && !errors.Is(err, linear.ErrMismatch) &&
 		!errors.Is(err, expansion.ErrCorrupt) && !errors.Is(err, expansion.ErrVersion) && !errors.Is(err, expansion.ErrMismatch) {
 		t.Fatalf("error %q wraps none of the perceptron and expansion packages' ErrCorrupt, ErrVersion, ErrMismatch", err)
 	}
@@ -127,7 +130,7 @@ func exercise[T float32 | float64](t *testing.T, m *linear.Model[T]) {
 		for i := range x {
 			x[i] = v
 		}
-		if _, err := m.Predict(x); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+		if _, err := m.Predict(x); err != nil && !errors.Is(err, linear.ErrNonFinite) {
 			t.Fatalf("Predict: %v", err)
 		}
 		if err := m.Scores(sc, x); err == nil {
@@ -244,9 +247,12 @@ func FuzzUnmarshalModelJSON(f *testing.F) {
 	})
 }
 
+// divergedAt finds the epoch and the sample a divergence error names.
+var divergedAt = regexp.MustCompile(`: in epoch ([0-9]+)(?:, sample ([0-9]+))?`)
+
 // trainSentinels are the errors training may return.
-var trainSentinels = []error{perceptron.ErrEmpty, perceptron.ErrDims, perceptron.ErrNonFinite,
-	perceptron.ErrLabels, perceptron.ErrOneClass, perceptron.ErrOption, perceptron.ErrDiverged,
+var trainSentinels = []error{perceptron.ErrEmpty, linear.ErrDims, linear.ErrNonFinite,
+	linear.ErrLabels, perceptron.ErrOneClass, perceptron.ErrOption, linear.ErrDiverged,
 	perceptron.ErrBudget}
 
 // finiteAll reports whether every value is finite.
@@ -265,7 +271,7 @@ func finiteAll[T float32 | float64](vs ...[]T) bool {
 // decoded from the input: step sizes from 2⁻⁶⁴ to 2¹⁹¹ (far beyond float32),
 // λ down to 2⁻²⁵⁵, values scaled by up to 2¹⁵⁵, tiny voted budgets. Training
 // must return an error wrapping one of the package's sentinels (a
-// *DivergedError naming an epoch that ran and a sample of the data for
+// message naming an epoch that ran and a sample of the data for
 // ErrDiverged), or a model whose weights are all finite and whose file
 // decodes again (the decoders reject non-finite values).
 //
@@ -325,12 +331,12 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 			y[i] = int(lb % 4)
 		}
 	}
-	algo := perceptron.Algorithm(h[0] % 6)
+	algo := linear.Algorithm(h[0] % 6)
 	if mode >= 2 {
-		algo = []perceptron.Algorithm{perceptron.Online, perceptron.Averaged, perceptron.Voted}[h[0]%3]
+		algo = []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted}[h[0]%3]
 	}
-	if mode == 2 && algo == perceptron.Voted {
-		algo = perceptron.Averaged
+	if mode == 2 && algo == linear.Voted {
+		algo = linear.Averaged
 	}
 	opt := perceptron.Options{
 		Algorithm: algo,
@@ -350,7 +356,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	if h[2]&0x80 != 0 {
 		opt.Normalize, opt.NormalizeFeatures = false, h[2]&8 != 0
 	}
-	if opt.Sampling == perceptron.SampleSubsets && algo != perceptron.MiniBatch {
+	if opt.Sampling == perceptron.SampleSubsets && algo != linear.MiniBatch {
 		opt.Sampling = perceptron.SampleDefault
 	}
 	if h[2]&0x20 != 0 {
@@ -389,10 +395,20 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		if !known {
 			t.Fatalf("error %q wraps none of the training sentinels", err)
 		}
-		var de *perceptron.DivergedError
-		if errors.Is(err, perceptron.ErrDiverged) && errors.As(err, &de) {
-			if de.Epoch < 1 || de.Epoch > opt.MaxIter || de.Sample < -1 || de.Sample >= n {
-				t.Fatalf("%v: epoch %d of %d, sample %d of %d", err, de.Epoch, opt.MaxIter, de.Sample, n)
+		if errors.Is(err, linear.ErrDiverged) {
+			// The message names the epoch, and the sample unless none is
+			// to blame (the average, formed after the last epoch).
+			m := divergedAt.FindStringSubmatch(err.Error())
+			if m == nil {
+				t.Fatalf("%v: names no epoch", err)
+			}
+			ep, _ := strconv.Atoi(m[1])
+			sample := -1
+			if m[2] != "" {
+				sample, _ = strconv.Atoi(m[2])
+			}
+			if ep < 1 || ep > opt.MaxIter || sample >= n {
+				t.Fatalf("%v: epoch %d of %d, sample %d of %d", err, ep, opt.MaxIter, sample, n)
 			}
 		}
 		return
@@ -447,7 +463,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 	}
 	for i := range min(n, 4) {
 		_, err := lin.Update(X[i*d:(i+1)*d], y[i])
-		if err != nil && !errors.Is(err, perceptron.ErrDiverged) && !errors.Is(err, perceptron.ErrNonFinite) {
+		if err != nil && !errors.Is(err, linear.ErrDiverged) && !errors.Is(err, linear.ErrNonFinite) {
 			t.Fatalf("Update: %v", err)
 		}
 	}

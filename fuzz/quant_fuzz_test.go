@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/crc32"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -32,9 +33,9 @@ func quantSeeds(t testing.TB) [][]byte {
 	}
 	for _, opt := range []perceptron.Options{
 		{MaxIter: 3},
-		{MaxIter: 3, Algorithm: perceptron.Averaged, Normalize: true},
+		{MaxIter: 3, Algorithm: linear.Averaged, Normalize: true},
 		{MaxIter: 3, NormalizeFeatures: true, NoBias: true},
-		{MaxIter: 3, Algorithm: perceptron.Voted},
+		{MaxIter: 3, Algorithm: linear.Voted},
 	} {
 		m32, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, opt)
 		if err != nil {

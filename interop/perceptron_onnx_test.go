@@ -36,9 +36,9 @@ var perceptronCases = []struct {
 	opt  perceptron.Options
 }{
 	{"online", perceptron.Options{MaxIter: 20}},
-	{"averaged", perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10}},
-	{"pegasos", perceptron.Options{Algorithm: perceptron.SVM, MaxIter: 10}},
-	{"minibatch", perceptron.Options{Algorithm: perceptron.MiniBatch, MaxIter: 10}},
+	{"averaged", perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10}},
+	{"pegasos", perceptron.Options{Algorithm: linear.SVM, MaxIter: 10}},
+	{"minibatch", perceptron.Options{Algorithm: linear.MiniBatch, MaxIter: 10}},
 	{"argmax", perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 20}},
 	{"nobias", perceptron.Options{MaxIter: 20, NoBias: true}},
 }
@@ -199,8 +199,8 @@ func TestWritePerceptronONNXRefused(t *testing.T) {
 	}{
 		{"normalize", "norm", perceptron.Options{Normalize: true, MaxIter: 5}},
 		{"normalizefeatures", "norm", perceptron.Options{NormalizeFeatures: true, MaxIter: 5}},
-		{"voted", "vote", perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 3}},
-		{"float64", "float32", perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5}},
+		{"voted", "vote", perceptron.Options{Algorithm: linear.Voted, MaxIter: 3}},
+		{"float64", "float32", perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5}},
 	} {
 		_, err := MarshalONNX(fit(c.opt), nil)
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
@@ -210,7 +210,7 @@ func TestWritePerceptronONNXRefused(t *testing.T) {
 	if _, err := MarshalONNX(new(linear.Model[float32]), nil); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("an untrained model: %v, want ErrUnsupported", err)
 	}
-	m := fit(perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m := fit(perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5})
 	data, err := MarshalONNX(m, &ONNXOptions{Round: true})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@
 // averaged, voted) and by Pegasos; package model loads it from any of its
 // files by content.
 //
-//	m, _, err := perceptron.Fit(ctx, X, y, perceptron.Options{Algorithm: perceptron.Averaged})
+//	m, _, err := perceptron.Fit(ctx, X, y, perceptron.Options{Algorithm: linear.Averaged})
 //	label, err := m.Predict(x)            // or Scores, the batch and sparse forms
 //	err = model.SaveFile("m.model", m, model.Binary)
 //

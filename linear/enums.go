@@ -70,8 +70,10 @@ func (a Algorithm) String() string {
 	return fmt.Sprintf("Algorithm(%d)", uint8(a))
 }
 
-// parseAlgorithm returns the Algorithm whose String is name.
-func parseAlgorithm(name string) (Algorithm, error) {
+// ParseAlgorithm returns the Algorithm whose String is name. An unknown
+// name is an error wrapping ErrOption. (Package perceptron trains Online
+// to SVM, package svm DualCD.)
+func ParseAlgorithm(name string) (Algorithm, error) {
 	for i, s := range algorithmNames {
 		if s == name {
 			return Algorithm(i), nil

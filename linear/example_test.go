@@ -16,7 +16,7 @@ import (
 func Example() {
 	X := []float32{2, 1, 3, 2, -1, -2, -2, -1} // four samples of two features
 	y := []int{1, 1, -1, -1}
-	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{Algorithm: perceptron.Averaged})
+	m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{Algorithm: linear.Averaged})
 	if err != nil {
 		fmt.Println(err)
 		return

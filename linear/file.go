@@ -3,10 +3,11 @@ package linear
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
@@ -984,7 +985,7 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	default:
 		return fmt.Errorf("%w: kind %q", ErrCorrupt, j.Kind)
 	}
-	a, err := parseAlgorithm(j.Algorithm)
+	a, err := ParseAlgorithm(j.Algorithm)
 	if err != nil {
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -16,14 +15,8 @@ import (
 // Float is the element type of a model: float32 or float64.
 type Float = kernel.Float
 
-// kernelsFor returns the kernels of impl (the active implementation for
-// nil) for T.
-func kernelsFor[T Float](impl *kernel.Impl) modelkern.Kernels[T] {
-	if impl == nil {
-		impl = kernel.ActiveImpl()
-	}
-	return modelkern.On[T](impl)
-}
+// kernelsFor is linmodel.KernelsFor, the trainers' own.
+func kernelsFor[T Float](impl *kernel.Impl) modelkern.Kernels[T] { return linmodel.KernelsFor[T](impl) }
 
 // vec is one sample: a dense row (idx nil, val its d values) or a sparse
 // one (the values val in the columns idx).
@@ -57,14 +50,8 @@ func augScale(sq, bf float64) float64 { return linmodel.AugScale(sq, bf) }
 // linmodel.AverageOf, the trainers' own.
 func averageOf[T Float](w, u []T, steps int64) []T { return linmodel.AverageOf(w, u, steps) }
 
-// allFinite reports whether every value of x is finite.
-func allFinite[T Float](x []T) bool {
-	var acc T
-	for _, v := range x {
-		acc += v - v
-	}
-	return acc == 0
-}
+// allFinite is linmodel.AllFinite.
+func allFinite[T Float](x []T) bool { return linmodel.AllFinite(x) }
 
 // finiteSlice reports whether every value of x is finite.
 func finiteSlice[T Float](x []T) bool { return allFinite(x) }
@@ -103,16 +90,11 @@ func checkSparseSample[T Float](x dataset.SparseRow[T], d int) error {
 	return nil
 }
 
-// typeName is "float32" or "float64".
-func typeName[T Float]() string {
-	if unsafe.Sizeof(T(0)) == 8 {
-		return "float64"
-	}
-	return "float32"
-}
+// typeName is linmodel.TypeName: "float32" or "float64".
+func typeName[T Float]() string { return linmodel.TypeName[T]() }
 
-// finitePositive reports whether v is positive and finite.
-func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+// finitePositive is linmodel.FinitePositive.
+func finitePositive(v float64) bool { return linmodel.FinitePositive(v) }
 
 // sqNorm is linmodel.SqNorm, the trainers' own.
 func sqNorm[T Float](k modelkern.Kernels[T], v []T) float64 { return linmodel.SqNorm(k, v) }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -48,7 +49,7 @@ func Example_dataFile() {
 		panic(err)
 	}
 	trained, _, err := perceptron.Fit(context.Background(), train, train.Y,
-		perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1})
+		perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10, Shuffle: true, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/model"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // onlyReader hides every method of r but Read: input of unknown length.
@@ -73,7 +74,7 @@ func TestLoadErrors(t *testing.T) {
 		{"empty", nil, []error{model.ErrFormat}},
 		{"text", []byte("hello"), []error{model.ErrFormat}},
 		{"libsvm rows", []byte("1 1:0.5\n"), []error{model.ErrFormat}},
-		{"checksum", flip, []error{model.ErrCorrupt, perceptron.ErrCorrupt}},
+		{"checksum", flip, []error{model.ErrCorrupt, linear.ErrCorrupt}},
 		{"truncated", bin[:len(bin)-1], []error{model.ErrCorrupt}},
 		{"header only", bin[:40], []error{model.ErrCorrupt}},
 		{"padded", long, []error{model.ErrCorrupt, model.ErrTooLarge}},

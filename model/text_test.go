@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -35,7 +36,7 @@ func trainText(t *testing.T) *model.Text {
 	for _, d := range textDocs {
 		r.AppendString(d.doc, d.label)
 	}
-	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func BenchmarkPredictText(b *testing.B) {
 	for i := range 2000 {
 		r.AppendString(words(i, 20), i%20)
 	}
-	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestTextPredictNoAllocs(t *testing.T) {
 	for _, d := range textDocs {
 		r.AppendString(d.doc, d.label)
 	}
-	m64, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	m64, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

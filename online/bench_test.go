@@ -4,7 +4,6 @@ package online
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -12,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // procCPU is the CPU time of the process (every thread), in seconds: on a
@@ -88,7 +88,7 @@ func BenchmarkLearn(b *testing.B) {
 		{"sparse12-ovr10", linear.KindOneVsRest, 1 << 20, 12, 10},
 	}
 	for _, c := range cases {
-		base := baseModel[float32](b, c.kind, perceptron.Online, c.d, c.cl, 1)
+		base := baseModel[float32](b, c.kind, linear.Online, c.d, c.cl, 1)
 		xs := benchStream(4096, c.d, c.nnz, base.Classes(), 2)
 		for _, sp := range syncPolicies {
 			for _, batch := range []int{1, 256} {
@@ -141,7 +141,7 @@ func BenchmarkLearn(b *testing.B) {
 // of 64 samples, SyncNone), and the learner's prediction without learning
 // against linear.Model.Predict's.
 func BenchmarkPredictWhileLearning(b *testing.B) {
-	base := baseModel[float32](b, linear.KindBinary, perceptron.Online, 784, 2, 1)
+	base := baseModel[float32](b, linear.KindBinary, linear.Online, 784, 2, 1)
 	xs := benchStream(1024, 784, 0, base.Classes(), 3)
 	b.Run("model.Predict", func(b *testing.B) {
 		cpu := predictParallel(b, func(i int) { base.Predict(xs[i&1023].X) })
@@ -227,7 +227,7 @@ func BenchmarkReplay(b *testing.B) {
 		d, nnz int
 	}{{"dense784-binary", 784, 0}, {"sparse12-binary", 1 << 20, 12}} {
 		b.Run(c.name, func(b *testing.B) {
-			base := baseModel[float32](b, linear.KindBinary, perceptron.Online, c.d, 2, 1)
+			base := baseModel[float32](b, linear.KindBinary, linear.Online, c.d, 2, 1)
 			xs := benchStream(4096, c.d, c.nnz, base.Classes(), 4)
 			dir := b.TempDir()
 			l, err := Open(dir, base, [32]byte{}, Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet})

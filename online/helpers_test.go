@@ -2,14 +2,14 @@ package online
 
 import (
 	"crypto/sha256"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // crash stops the learner as a killed process would: no checkpoint, no
@@ -27,7 +27,7 @@ func (l *Learner[T]) crash() {
 // baseModel makes a linear model with small random weights: binary
 // (classes ≤ 2) or of kind (one-vs-rest or argmax) over classes labels
 // 0..classes-1, online or averaged (with its training state).
-func baseModel[T kernel.Float](t testing.TB, kind linear.Kind, algo perceptron.Algorithm, d, classes int, seed uint64) *linear.Model[T] {
+func baseModel[T kernel.Float](t testing.TB, kind linear.Kind, algo linear.Algorithm, d, classes int, seed uint64) *linear.Model[T] {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	st := linear.State[T]{Kind: kind, Algorithm: algo, Dims: d, Bias: true, BiasFeature: 1, Eta: 0.5}
@@ -46,7 +46,7 @@ func baseModel[T kernel.Float](t testing.TB, kind linear.Kind, algo perceptron.A
 		}
 		return v
 	}
-	if algo == perceptron.Averaged {
+	if algo == linear.Averaged {
 		st.Steps = 17
 		st.CW, st.CB, st.U, st.UB = rnd(r*d), rnd(r), rnd(r*d), rnd(r)
 		st.W, st.B = averageOf(st.CW, st.U, st.Steps), averageOf(st.CB, st.UB, st.Steps)

@@ -3,7 +3,6 @@ package online
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io/fs"
 	"log/slog"
 	"math"
@@ -14,8 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // Errors; every error of the package that is not an I/O error wraps one.
@@ -233,25 +233,25 @@ func shapeOf[T kernel.Float](m *linear.Model[T]) (linear.State[T], error) {
 		return st, fmt.Errorf("%w: %v", ErrUnsupported, err)
 	}
 	switch {
-	case st.Algorithm == perceptron.SVM:
+	case st.Algorithm == linear.SVM:
 		return st, fmt.Errorf("%w: an SVM (Pegasos) model: its step rescales every weight", ErrUnsupported)
-	case st.Scaling != perceptron.ScaleNone:
+	case st.Scaling != linear.ScaleNone:
 		return st, fmt.Errorf("%w: a model that normalises its samples", ErrUnsupported)
-	case st.Algorithm == perceptron.Averaged && st.Steps <= 0:
+	case st.Algorithm == linear.Averaged && st.Steps <= 0:
 		return st, fmt.Errorf("%w: an averaged model without its training state (train it with Options.Resumable)", ErrUnsupported)
 	}
 	return st, nil
 }
 
 func newShape[T kernel.Float](st *linear.State[T]) *shape[T] {
-	return &shape[T]{k: kernel.On[T](kernel.ActiveImpl()), kind: st.Kind, avg: st.Algorithm == perceptron.Averaged,
+	return &shape[T]{k: kernel.On[T](kernel.ActiveImpl()), kind: st.Kind, avg: st.Algorithm == linear.Averaged,
 		d: st.Dims, rows: st.Rows(), labels: slices.Clone(st.Labels), bias: st.Bias,
 		bstep: T(st.BiasFeature * st.BiasFeature), eta: T(st.Eta)}
 }
 
 func weightsOf[T kernel.Float](st *linear.State[T]) *weights[T] {
 	c := &weights[T]{steps: st.Steps}
-	if st.Algorithm == perceptron.Averaged {
+	if st.Algorithm == linear.Averaged {
 		c.w, c.b, c.u, c.ub = slices.Clone(st.CW), slices.Clone(st.CB), slices.Clone(st.U), slices.Clone(st.UB)
 	} else {
 		c.w, c.b = slices.Clone(st.W), slices.Clone(st.B)
@@ -817,7 +817,7 @@ func (l *Learner[T]) state() linear.State[T] {
 	c := l.cur.Load()
 	st := l.st
 	st.Steps = c.steps
-	if st.Algorithm == perceptron.Averaged {
+	if st.Algorithm == linear.Averaged {
 		st.CW, st.CB, st.U, st.UB = slices.Clone(c.w), slices.Clone(c.b), slices.Clone(c.u), slices.Clone(c.ub)
 		st.W, st.B = averageOf(c.w, c.u, c.steps), averageOf(c.b, c.ub, c.steps)
 	} else {

@@ -1,16 +1,18 @@
 package perceptron
 
 import (
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
 // argmaxTrainer is the multiclass perceptron, plain or averaged.
-type argmaxTrainer[T Float] struct {
+type argmaxTrainer[T kernel.Float] struct {
 	k     modelkern.Kernels[T]
 	cfg   *config
 	dt    *data[T]
@@ -31,14 +33,14 @@ type argmaxTrainer[T Float] struct {
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
 }
 
-func newArgmaxTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
+func newArgmaxTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *argmaxTrainer[T] {
 	t := &argmaxTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, start: start,
 		W: dataset.Alloc[T](K * dt.d), B: make([]T, K),
 		sc: make([]T, K*blockRows), gram: make([]T, blockRows*blockRows)}
 	if dt.sp == nil {
 		t.xb = make([]T, blockRows*dt.d) // sparse samples are not copied
 	}
-	if cfg.algo == Averaged {
+	if cfg.algo == linear.Averaged {
 		t.U = dataset.Alloc[T](K * dt.d)
 		t.UB = make([]T, K)
 	}
@@ -263,7 +265,7 @@ func (t *argmaxTrainer[T]) runEpoch(e *Epoch) (diverged bool) {
 }
 
 // locate trains again from the start up to epoch ep, checking every value
-// epoch ep changes, and returns the *DivergedError of the first non-finite
+// epoch ep changes, and returns the *divergedError of the first non-finite
 // one.
 func (t *argmaxTrainer[T]) locate(ep int, labels []int) error {
 	ev, _ := t.divState.locate(ep, nil, t.reset, func() error {
@@ -303,9 +305,9 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 	}
 	W, B := t.W, t.B
 	if t.U != nil {
-		W, B = averageOf(t.W, t.U, t.step), averageOf(t.B, t.UB, t.step)
+		W, B = linmodel.AverageOf(t.W, t.U, t.step), linmodel.AverageOf(t.B, t.UB, t.step)
 	}
-	if !allFinite(W) || !allFinite(B) {
+	if !linmodel.AllFinite(W) || !linmodel.AllFinite(B) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
@@ -325,7 +327,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 		if t.dt.aug {
 			// b = B·w_B: the served bias is the average of the model's
 			// own running bias and sums, as Update and the files form it.
-			s.B = averageOf(s.CB, s.UB, t.step)
+			s.B = linmodel.AverageOf(s.CB, s.UB, t.step)
 		}
 	}
 	r2, r2aug := t.dt.radius2(), 0.0

@@ -2,9 +2,10 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -60,7 +61,7 @@ type benchFit struct {
 }
 
 func BenchmarkTrain(b *testing.B) {
-	shuffled := func(a Algorithm, s Strategy, epochs int) Options {
+	shuffled := func(a linear.Algorithm, s Strategy, epochs int) Options {
 		return Options{Algorithm: a, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1, Lambda: 1e-4}
 	}
 	sets := []struct {
@@ -68,20 +69,20 @@ func BenchmarkTrain(b *testing.B) {
 		fits []benchFit
 	}{
 		{"fashion-mnist", []benchFit{
-			{"averaged-ovr", true, shuffled(Averaged, OneVsRest, 10)},
-			{"averaged-ovr-1goroutine", true, func() Options { o := shuffled(Averaged, OneVsRest, 10); o.Workers = 1; return o }()},
-			{"averaged-argmax", true, shuffled(Averaged, Argmax, 10)},
-			{"online-ovr", true, shuffled(Online, OneVsRest, 10)},
-			{"svm-ovr", true, shuffled(SVM, OneVsRest, 10)},
+			{"averaged-ovr", true, shuffled(linear.Averaged, OneVsRest, 10)},
+			{"averaged-ovr-1goroutine", true, func() Options { o := shuffled(linear.Averaged, OneVsRest, 10); o.Workers = 1; return o }()},
+			{"averaged-argmax", true, shuffled(linear.Averaged, Argmax, 10)},
+			{"online-ovr", true, shuffled(linear.Online, OneVsRest, 10)},
+			{"svm-ovr", true, shuffled(linear.SVM, OneVsRest, 10)},
 		}},
 		{"synth256", []benchFit{
-			{"online", false, Options{Algorithm: Online, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
-			{"averaged", false, Options{Algorithm: Averaged, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
+			{"online", false, Options{Algorithm: linear.Online, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
+			{"averaged", false, Options{Algorithm: linear.Averaged, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
 		}},
 	}
 	for _, small := range []string{"breast-cancer", "digits"} {
 		var fits []benchFit
-		for a := Online; a < numAlgorithms; a++ {
+		for a := linear.Online; a < numAlgorithms; a++ {
 			fits = append(fits, benchFit{a.String(), small == "digits", shuffled(a, OneVsRest, 20)})
 		}
 		sets = append(sets, struct {

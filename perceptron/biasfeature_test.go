@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -71,7 +72,7 @@ func TestBiasFeatureMatchesColumn(t *testing.T) {
 					mc, dc, err := col.fit(t, sparse, Xc, csrOf(t, Xc, d+1, y), d+1, y)
 					require.NoError(t, err)
 					require.Equal(t, B, ma.BiasFeature())
-					exact := fc.opt.Algorithm != SVM
+					exact := fc.opt.Algorithm != linear.SVM
 					if exact {
 						require.Equal(t, dc.Epochs, da.Epochs, "the epochs' mistakes and losses")
 					}
@@ -81,7 +82,7 @@ func TestBiasFeatureMatchesColumn(t *testing.T) {
 						require.InDelta(t, dc.MarginAugmented, da.MarginAugmented, 1e-9*(1+math.Abs(dc.MarginAugmented)))
 					}
 					scoreAlike(t, ma, mc, X, Xc, d)
-					if fc.opt.Algorithm == SVM || fc.opt.Algorithm == Voted || ma.Steps() == 0 {
+					if fc.opt.Algorithm == linear.SVM || fc.opt.Algorithm == linear.Voted || ma.Steps() == 0 {
 						return
 					}
 					// Update goes on alike: the step's b += η·y·B²·s (with
@@ -136,7 +137,7 @@ func sameAsColumn(t *testing.T, a, c *linear.Model[float64], B float64, exact bo
 	d := a.Dims()
 	require.Equal(t, d+1, c.Dims())
 	for k := range a.NumScores() {
-		if a.Algorithm() == Voted {
+		if a.Algorithm() == linear.Voted {
 			va, ba, na := a.Voted(k)
 			vc, _, nc := c.Voted(k)
 			require.Equal(t, nc, na, "score %d: survival counts", k)
@@ -166,9 +167,9 @@ func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
 	rng := newRand(44)
 	Xb, yb, _, _ := separable(rng, 80, d, 3, 1, true)
 	Xm, ym := intMulticlass(rng, 80, d, 3)
-	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo == Voted {
+			if strat == Argmax && algo == linear.Voted {
 				continue
 			}
 			for _, multi := range []bool{false, true} {
@@ -238,28 +239,28 @@ func TestBiasFeatureOptions(t *testing.T) {
 		require.NoError(t, err, "float64, B = %v", b)
 	}
 
-	m, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2})
+	m, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, BiasFeature: 0.25, MaxIter: 2})
 	require.NoError(t, err)
-	m1, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	m1, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, MaxIter: 2})
 	require.NoError(t, err)
 	require.Equal(t, 1.0, m1.BiasFeature())
-	m0, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2, NoBias: true})
+	m0, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, MaxIter: 2, NoBias: true})
 	require.NoError(t, err)
 	require.Equal(t, 0.0, m0.BiasFeature())
 
 	// continueDense keeps the model's B: two epochs and a continueDense of one more
 	// give three epochs' model.
-	m3, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 3, Stop: StopNever})
+	m3, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, BiasFeature: 0.25, MaxIter: 3, Stop: StopNever})
 	require.NoError(t, err)
-	m2, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25, MaxIter: 2, Stop: StopNever})
+	m2, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, BiasFeature: 0.25, MaxIter: 2, Stop: StopNever})
 	require.NoError(t, err)
-	mc, _, err := continueDense(m2, X, 3, y, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever})
+	mc, _, err := continueDense(m2, X, 3, y, Options{Algorithm: linear.Averaged, MaxIter: 1, Stop: StopNever})
 	require.NoError(t, err)
 	require.Equal(t, 0.25, mc.BiasFeature())
 	require.True(t, sameModel(t, m3, mc), "continueDense with the model's bias feature")
-	_, _, err = continueDense(m, X, 3, y, Options{Algorithm: Averaged, BiasFeature: 1})
+	_, _, err = continueDense(m, X, 3, y, Options{Algorithm: linear.Averaged, BiasFeature: 1})
 	require.ErrorIs(t, err, ErrOption)
-	_, _, err = continueDense(m1, X, 3, y, Options{Algorithm: Averaged, BiasFeature: 0.25})
+	_, _, err = continueDense(m1, X, 3, y, Options{Algorithm: linear.Averaged, BiasFeature: 0.25})
 	require.ErrorIs(t, err, ErrOption)
 }
 
@@ -277,9 +278,9 @@ func TestBiasFeatureFiles(t *testing.T) {
 		multi bool
 		opt   Options
 	}{
-		{"binary-averaged-normalize", false, Options{Algorithm: Averaged, Normalize: true}},
-		{"ovr-voted", true, Options{Algorithm: Voted}},
-		{"binary-svm", false, Options{Algorithm: SVM}},
+		{"binary-averaged-normalize", false, Options{Algorithm: linear.Averaged, Normalize: true}},
+		{"ovr-voted", true, Options{Algorithm: linear.Voted}},
+		{"binary-svm", false, Options{Algorithm: linear.SVM}},
 		{"argmax", true, Options{Multiclass: Argmax}},
 	} {
 		tc.opt.BiasFeature, tc.opt.MaxIter = 0.1, 3
@@ -314,7 +315,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 			require.Equal(t, int64(len(b)), size)
 		})
 	}
-	plain, _, err := trainBinary(to32(X), d, y, Options{Algorithm: Averaged, MaxIter: 2})
+	plain, _, err := trainBinary(to32(X), d, y, Options{Algorithm: linear.Averaged, MaxIter: 2})
 	require.NoError(t, err)
 	info, err := Inspect(mustMarshal(t, plain))
 	require.NoError(t, err)
@@ -331,15 +332,15 @@ func TestBiasFeatureFiles(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"negative", putB(-0.1), ErrCorrupt},
-		{"one", putB(1), ErrCorrupt}, // B = 1 is version 2, without the field
-		{"zero", putB(0), ErrCorrupt},
-		{"nan", putB(math.NaN()), ErrCorrupt},
-		{"inf", putB(math.Inf(1)), ErrCorrupt},
-		{"square-overflows-float32", putB(1e20), ErrCorrupt},
-		{"no-bias", func(b []byte) { b[13] &^= flagBias }, ErrCorrupt},
-		{"version-2-flag", func(b []byte) { b[8] = 2 }, ErrCorrupt},
-		{"version-3-no-flag", func(b []byte) { b[13] &^= flagBiasFeat }, ErrCorrupt},
+		{"negative", putB(-0.1), linear.ErrCorrupt},
+		{"one", putB(1), linear.ErrCorrupt},
+		{"zero", putB(0), linear.ErrCorrupt},
+		{"nan", putB(math.NaN()), linear.ErrCorrupt},
+		{"inf", putB(math.Inf(1)), linear.ErrCorrupt},
+		{"square-overflows-float32", putB(1e20), linear.ErrCorrupt},
+		{"no-bias", func(b []byte) { b[13] &^= flagBias }, linear.ErrCorrupt},
+		{"version-2-flag", func(b []byte) { b[8] = 2 }, linear.ErrCorrupt},
+		{"version-3-no-flag", func(b []byte) { b[13] &^= flagBiasFeat }, linear.ErrCorrupt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := []byte(string(bin))
@@ -373,12 +374,12 @@ func TestBiasFeatureJSONErrors(t *testing.T) {
 		doc  []byte
 		want error
 	}{
-		{"version-2-with-B", edit(func(v map[string]any) { v["version"] = 2 }), ErrCorrupt},
-		{"version-3-without-B", edit(func(v map[string]any) { delete(v, "bias_feature") }), ErrCorrupt},
-		{"one", edit(func(v map[string]any) { v["bias_feature"] = 1 }), ErrCorrupt},
-		{"negative", edit(func(v map[string]any) { v["bias_feature"] = -0.5 }), ErrCorrupt},
-		{"no-bias", edit(func(v map[string]any) { v["bias"] = false }), ErrCorrupt},
-		{"version-4", edit(func(v map[string]any) { v["version"] = 4 }), ErrVersion},
+		{"version-2-with-B", edit(func(v map[string]any) { v["version"] = 2 }), linear.ErrCorrupt},
+		{"version-3-without-B", edit(func(v map[string]any) { delete(v, "bias_feature") }), linear.ErrCorrupt},
+		{"one", edit(func(v map[string]any) { v["bias_feature"] = 1 }), linear.ErrCorrupt},
+		{"negative", edit(func(v map[string]any) { v["bias_feature"] = -0.5 }), linear.ErrCorrupt},
+		{"no-bias", edit(func(v map[string]any) { v["bias"] = false }), linear.ErrCorrupt},
+		{"version-4", edit(func(v map[string]any) { v["version"] = 4 }), linear.ErrVersion},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r linear.Model[float64]
@@ -397,8 +398,8 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 	X, y, _, _ := separable(newRand(47), 50, d, 3, 1, true)
 	for _, tc := range []struct {
 		sparse bool
-		algo   Algorithm
-	}{{false, Averaged}, {true, Averaged}, {false, Voted}, {true, Voted}} {
+		algo   linear.Algorithm
+	}{{false, linear.Averaged}, {true, linear.Averaged}, {false, linear.Voted}, {true, linear.Voted}} {
 		sparse := tc.sparse
 		t.Run(fmt.Sprintf("sparse=%v/%v", sparse, tc.algo), func(t *testing.T) {
 			o := KernelOptions{Options: Options{Algorithm: tc.algo, BiasFeature: 0.1, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.5}}
@@ -443,7 +444,7 @@ func TestKernelBiasFeatureFiles(t *testing.T) {
 			}
 			bad := []byte(string(b))
 			binary.LittleEndian.PutUint64(bad[headerSize+16:], math.Float64bits(-1))
-			require.ErrorIs(t, r.UnmarshalBinary(reseal(bad)), kernelErr(ErrCorrupt))
+			require.ErrorIs(t, r.UnmarshalBinary(reseal(bad)), kernelErr(linear.ErrCorrupt))
 		})
 	}
 }

@@ -1,12 +1,14 @@
 package perceptron
 
 import (
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/roofline"
@@ -25,7 +27,7 @@ import (
 //     turn (the per-request baseline: the samples come from L2);
 //   - kind=…/op=batch200: PredictBatch of the 200 samples;
 //   - kind=…/op=batch200split2: PredictBatch split over two goroutines
-//     (parallelMinWork lowered: by default a batch this small runs on one);
+//     (linmodel.ParallelMinWork lowered: by default a batch this small runs on one);
 //   - kind=…/op=batch100x2: two goroutines, each locked to its thread,
 //     each calling PredictBatch on its own half of the batch in a loop
 //     (the aggregate rate: what two cores give when nothing is started,
@@ -113,8 +115,8 @@ func BenchmarkPredictBound(b *testing.B) {
 			if runtime.GOMAXPROCS(0) < 2 {
 				b.Skip("GOMAXPROCS < 2")
 			}
-			defer func(w int) { parallelMinWork = w }(parallelMinWork)
-			parallelMinWork = 1 // workers = min(GOMAXPROCS, n/4, …) = 2
+			defer func(w int) { linmodel.ParallelMinWork = w }(linmodel.ParallelMinWork)
+			linmodel.ParallelMinWork = 1 // workers = min(GOMAXPROCS, n/4, …) = 2
 			dst := make([]int, n)
 			for b.Loop() {
 				if err := c.m.PredictBatch(dst, X); err != nil {

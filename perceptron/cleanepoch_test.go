@@ -2,8 +2,10 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/stretchr/testify/require"
 
@@ -34,7 +36,7 @@ func TestCleanEpochsRepeat(t *testing.T) {
 		binary[i] = 1 - 2*(y%2)
 	}
 	skipped := false
-	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		for _, multi := range []bool{false, true} {
 			for _, workers := range []int{1, 2} {
 				name := fmt.Sprintf("%v/multi=%v/workers=%d", algo, multi, workers)
@@ -59,7 +61,7 @@ func TestCleanEpochsRepeat(t *testing.T) {
 	// The fits above took the shortcut: their trainers vouch for it.
 	require.True(t, averagedOvRTrainer(t, 1)().repeatsClean())
 	lt := averagedOvRTrainer(t, 1)()
-	lt.cfg.algo = SVM
+	lt.cfg.algo = linear.SVM
 	require.False(t, lt.repeatsClean(), "SVM shrinks its weights at every step")
 }
 
@@ -67,7 +69,7 @@ func TestCleanEpochsRepeat(t *testing.T) {
 // every epoch run, requires the same model and diagnostics, and reports
 // whether an epoch before the last was clean (so that later epochs were
 // counted, not run).
-func cleanBefore[T Float](t *testing.T, o Options, X *dataset.CSR[T], y []int, multi bool) bool {
+func cleanBefore[T kernel.Float](t *testing.T, o Options, X *dataset.CSR[T], y []int, multi bool) bool {
 	t.Helper()
 	fit := func() (*linear.Model[T], *Diagnostics) {
 		var m *linear.Model[T]

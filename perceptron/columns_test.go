@@ -3,11 +3,12 @@ package perceptron
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -49,9 +50,9 @@ func TestColumnsFile(t *testing.T) {
 		opt  Options
 	}{
 		{"online", Options{MaxIter: 5}},
-		{"averaged", Options{Algorithm: Averaged, MaxIter: 5, Shuffle: true, Seed: 2}},
-		{"averaged-all", Options{Algorithm: Averaged, MaxIter: 5, Stop: StopNever}},
-		{"svm", Options{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3}},
+		{"averaged", Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 2}},
+		{"averaged-all", Options{Algorithm: linear.Averaged, MaxIter: 5, Stop: StopNever}},
+		{"svm", Options{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3}},
 		{"argmax", Options{MaxIter: 5, Multiclass: Argmax}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestColumnsFile(t *testing.T) {
 				t.Fatalf("version %d, want %d (the used columns)", v, columnsVersion)
 			}
 			rows, arrays := m.NumScores(), 1
-			if tc.opt.Algorithm == Averaged {
+			if tc.opt.Algorithm == linear.Averaged {
 				arrays = 3
 			}
 			if dense := arrays * rows * d * 4; len(data) > dense/4 {
@@ -181,11 +182,11 @@ func TestColumnsFileBad(t *testing.T) {
 		"repeated": edit(func(b []byte) { copy(b[off+4:], b[off:off+4]) }),
 		"beyond D": edit(func(b []byte) { binary.LittleEndian.PutUint32(b[off+4*(u-1):], 2048) }),
 		"order":    edit(func(b []byte) { binary.LittleEndian.PutUint32(b[off:], 2047) }),
-		"voted":    edit(func(b []byte) { b[12] = byte(Voted) }),
+		"voted":    edit(func(b []byte) { b[12] = byte(linear.Voted) }),
 		"U > D":    edit(func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 4096) }),
 	} {
 		var back linear.Model[float32]
-		if err := back.UnmarshalBinary(b); !errors.Is(err, ErrCorrupt) {
+		if err := back.UnmarshalBinary(b); !errors.Is(err, linear.ErrCorrupt) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
 		}
 	}
@@ -199,7 +200,7 @@ func TestResumable(t *testing.T) {
 	Xm, ym := intMulticlass(newRand(21), 120, 40, 3)
 	X := to32(Xm)
 	train := func(resumable bool, epochs int) *linear.Model[float32] {
-		m, _, err := trainMulti(X, 40, ym, Options{Algorithm: Averaged, MaxIter: epochs, Stop: StopNever, Resumable: resumable})
+		m, _, err := trainMulti(X, 40, ym, Options{Algorithm: linear.Averaged, MaxIter: epochs, Stop: StopNever, Resumable: resumable})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,16 +225,16 @@ func TestResumable(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameEveryForm(t, &b, &a, csr)
-	if _, _, err := continueDense(&a, X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1}); !errors.Is(err, ErrUnsupported) {
+	if _, _, err := continueDense(&a, X, 40, ym, Options{Algorithm: linear.Averaged, MaxIter: 1}); !errors.Is(err, linear.ErrUnsupported) {
 		t.Errorf("continueDense without the state: %v", err)
 	}
-	if _, err := a.Update(X[:40], ym[0]); !errors.Is(err, ErrUnsupported) {
+	if _, err := a.Update(X[:40], ym[0]); !errors.Is(err, linear.ErrUnsupported) {
 		t.Errorf("Update without the state: %v", err)
 	}
 	if string(mustMarshal(t, &b)) != string(full) {
 		t.Error("a model read with its state does not write it again")
 	}
-	got, _, err := continueDense(&b, X, 40, ym, Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true})
+	got, _, err := continueDense(&b, X, 40, ym, Options{Algorithm: linear.Averaged, MaxIter: 1, Stop: StopNever, Resumable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func TestResumable(t *testing.T) {
 // used columns continues exactly as the model that wrote it.
 func TestColumnsFileClaims(t *testing.T) {
 	X := wideSparse(5, 240, 4096, 3)
-	m, _, err := trainMultiSparse(X, X.Y, Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Resumable: true})
+	m, _, err := trainMultiSparse(X, X.Y, Options{Algorithm: linear.Averaged, MaxIter: 3, Stop: StopNever, Resumable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestColumnsFileClaims(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Algorithm: Averaged, MaxIter: 1, Stop: StopNever, Resumable: true}
+	opt := Options{Algorithm: linear.Averaged, MaxIter: 1, Stop: StopNever, Resumable: true}
 	want, _, err := continueSparse(m, X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +289,7 @@ func TestColumnsFileClaims(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	err = back.UnmarshalBinary(head)
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "bitmap") {
+	if !errors.Is(err, linear.ErrCorrupt) || !strings.Contains(err.Error(), "bitmap") {
 		t.Errorf("a %d-byte file of 2³⁰ features: %v, want ErrCorrupt (the bitmap's claim)", len(head), err)
 	}
 	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {

@@ -3,9 +3,10 @@ package perceptron
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // TestCompactAveraging checks the averaged model whose running weights and
@@ -27,7 +28,7 @@ func TestCompactAveraging(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		for _, noBias := range []bool{false, true} {
 			t.Run(fmt.Sprintf("workers=%d/nobias=%v", workers, noBias), func(t *testing.T) {
-				o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 4, NoBias: noBias, Workers: workers}
+				o := Options{Algorithm: linear.Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 4, NoBias: noBias, Workers: workers}
 				y := c.Y
 				compact, _, err := trainMultiSparse(c, y, o)
 				if err != nil {

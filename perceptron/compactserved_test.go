@@ -2,12 +2,13 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/usedcols"
@@ -69,7 +70,7 @@ func TestCompactServed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
-			o.Algorithm, o.MaxIter, o.Stop, o.Shuffle, o.Seed = Averaged, 3, StopNever, true, 5
+			o.Algorithm, o.MaxIter, o.Stop, o.Shuffle, o.Seed = linear.Averaged, 3, StopNever, true, 5
 			compact, dense := compactPair(t, c, o)
 			same := func(stage string) {
 				t.Helper()
@@ -171,7 +172,7 @@ func TestCompactServedConcurrentForm(t *testing.T) {
 	rng := newRand(29)
 	const K, d = 3, 1 << 10
 	c := textLike[float32](rng, 150, d, 6, K)
-	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 2}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 2}
 	compact, dense := compactPair(t, c, o)
 	cs := snap(compact).Served
 	want, err := dense.MarshalBinary()
@@ -224,7 +225,7 @@ func TestCompactServedAllocs(t *testing.T) {
 	rng := newRand(41)
 	const K, d = 3, 1 << 11
 	c := textLike[float32](rng, 200, d, 8, K)
-	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 3, NoBias: true}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 3, NoBias: true}
 	compact, _ := compactPair(t, c, o)
 	long := dataset.SparseRow[float32]{}
 	for j := range 400 {
@@ -306,7 +307,7 @@ func TestSparseOvRNamedFloat(t *testing.T) {
 	for _, v := range c.Val {
 		n.Val = append(n.Val, namedF32(v))
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 8}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 8}
 	mf, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +344,7 @@ func TestCompactServedFloat64(t *testing.T) {
 		c.Val[k] = rng.Float64()*2 - 0.6
 	}
 	test := textLike[float64](rng, 50, d, 8, K)
-	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 6}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 6}
 	compact, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +385,7 @@ func TestSparseOvRConcurrentFits(t *testing.T) {
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64() - 0.4)
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 9}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 3, Stop: StopNever, Shuffle: true, Seed: 9}
 	alone, _, err := trainMultiSparse(c, c.Y, o)
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +421,7 @@ func TestCompactServedUpdateWhilePredicting(t *testing.T) {
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64() - 0.3)
 	}
-	o := Options{Algorithm: Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 4}
+	o := Options{Algorithm: linear.Averaged, MaxIter: 2, Stop: StopNever, Shuffle: true, Seed: 4}
 	compact, dense := compactPair(t, c, o)
 	x := make([]float32, d)
 	var wg sync.WaitGroup

@@ -2,23 +2,25 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 )
 
-// continueDense trains a new model on the row-major samples X (cols features
-// per row, labels y) starting from m, and returns it with the diagnostics
+// continueFrom trains a new model on the rows X (dense or CSR, labels y)
+// starting from m, and returns it with the diagnostics
 // of this run; m is not modified (and may keep serving). It is the warm
-// start from a saved model: read a model file into a Model, then continueDense.
+// start from a saved model: read a model file into a Model, then continue it (Fit with
+// Options.Init the model).
 //
 // The model's kind decides the problem: binary (labels ±1), one-vs-rest or
 // the multiclass perceptron (Argmax) over the model's classes; every label
-// of y must be one of m.Classes(), but y need not hold all of them. cols
-// must be m.Dims(), and the options must scale samples as the model does
+// of y must be one of m.Classes(), but y need not hold all of them. X
+// must have m.Dims() columns, and the options must scale samples as the model does
 // (Normalize, NormalizeFeatures, NoBias as it was trained), else ErrOption;
 // BiasFeature may be left 0 to keep the model's (Model.BiasFeature), and
 // another value is an error.
@@ -26,7 +28,7 @@ import (
 // With opt.Algorithm the model's own algorithm, training resumes its state:
 // the running weights and the averaging sums of Averaged (so the average
 // goes on over the new samples: training two epochs without shuffling gives
-// the model that one epoch and a continueDense of one more epoch give, bit for
+// the model that one epoch and a continuation of one more epoch give, bit for
 // bit on integer-valued data), the kept vectors and survival counts of
 // Voted (its last vector per class is the running one), and the step count
 // of SVM (the next Pegasos step is t = Steps() + 1; Lambda and C may be
@@ -40,38 +42,10 @@ import (
 // errors (ErrOption, ErrUnsupported). Options.Init is
 // not taken (the model is the start).
 //
-// Errors are those of trainBinary and trainMulti. The new model's Steps
+// Errors are those of train. The new model's Steps
 // count the model's steps and this run's when it resumes the state, this
 // run's otherwise.
-func continueDense[T Float](m *linear.Model[T], X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	return continueOn(m, opt, y, func(s *linmodel.Parts[T]) (int, error) {
-		if cols != s.Dims {
-			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, cols, s.Dims)
-		}
-		return checkShape(X, cols, y)
-	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
-		return prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true)
-	})
-}
-
-// continueSparse is continueDense for a CSR matrix: the training goes on at
-// O(nnz) per epoch (see trainBinarySparse), and on integer-valued data gives the
-// model continueDense gives for the dense form of X. X.Cols must be m.Dims().
-func continueSparse[T Float](m *linear.Model[T], X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	return continueOn(m, opt, y, func(s *linmodel.Parts[T]) (int, error) {
-		if X != nil && X.Cols != s.Dims {
-			return 0, fmt.Errorf("%w: %d features, the model has %d", ErrDims, X.Cols, s.Dims)
-		}
-		return checkCSR(X, y)
-	}, func(k modelkern.Kernels[T], cfg *config, n int) (*data[T], error) {
-		return prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
-	})
-}
-
-// continueOn is continueDense with the data's checks (returning the number of
-// samples) and preparation given as functions.
-func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*linmodel.Parts[T]) (int, error),
-	prep func(modelkern.Kernels[T], *config, int) (*data[T], error)) (*linear.Model[T], *Diagnostics, error) {
+func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
 	s, err := linmodel.PartsOf[T](m)
 	if err != nil {
 		return nil, nil, err
@@ -80,13 +54,13 @@ func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*l
 		s.W = s.Served.DenseW() // compact served weights, formed dense once
 	}
 	if opt.Init != nil {
-		return nil, nil, fmt.Errorf("%w: continueDense starts from the model; it takes no Init", ErrOption)
+		return nil, nil, fmt.Errorf("%w: a continuation starts from the model; it takes no Init", ErrOption)
 	}
-	cont := opt.Algorithm == Algorithm(s.Algorithm)
+	cont := opt.Algorithm == linear.Algorithm(s.Algorithm)
 	if opt.BiasFeature == 0 && s.Bias && !opt.NoBias {
 		opt.BiasFeature = s.BiasFeature
 	}
-	if cont && Algorithm(s.Algorithm) == SVM && opt.Lambda == 0 && opt.C == 0 && s.Steps > 0 {
+	if cont && linear.Algorithm(s.Algorithm) == linear.SVM && opt.Lambda == 0 && opt.C == 0 && s.Steps > 0 {
 		opt.Lambda = s.Lambda
 	}
 	cfg, err := opt.resolve()
@@ -96,31 +70,45 @@ func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*l
 	argmax := linear.Kind(s.Kind) == linear.KindArgmax
 	switch {
 	case linear.Kind(s.Kind) != linear.KindBinary && linear.Kind(s.Kind) != linear.KindOneVsRest && !argmax:
-		return nil, nil, fmt.Errorf("%w: continueDense on a %v model", ErrUnsupported, linear.Kind(s.Kind))
+		return nil, nil, fmt.Errorf("%w: continuing a %v model", linear.ErrUnsupported, linear.Kind(s.Kind))
 	case opt.Multiclass == Argmax && !argmax:
 		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, linear.Kind(s.Kind))
-	case argmax && cfg.algo != Online && cfg.algo != Averaged:
+	case argmax && cfg.algo != linear.Online && cfg.algo != linear.Averaged:
 		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
-	case cfg.scaling != Scaling(s.Scaling):
-		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, Scaling(s.Scaling), cfg.scaling)
+	case cfg.scaling != linear.Scaling(s.Scaling):
+		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, linear.Scaling(s.Scaling), cfg.scaling)
 	case cfg.bias != s.Bias:
 		return nil, nil, fmt.Errorf("%w: the model has bias %v, the options %v (NoBias)", ErrOption, s.Bias, cfg.bias)
 	case cfg.bfeat != s.BiasFeature:
 		return nil, nil, fmt.Errorf("%w: the model's bias feature is %v, the options give BiasFeature = %v", ErrOption, s.BiasFeature, cfg.bfeat)
-	case cont && (Algorithm(s.Algorithm) == Averaged || Algorithm(s.Algorithm) == SVM) && s.Steps == 0:
-		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (read from a file written without Options.Resumable, or of version 1): it cannot continue; use another algorithm to start from its weights", ErrUnsupported, Algorithm(s.Algorithm))
-	case !cont && Algorithm(s.Algorithm) == Voted:
+	case cont && (linear.Algorithm(s.Algorithm) == linear.Averaged || linear.Algorithm(s.Algorithm) == linear.SVM) && s.Steps == 0:
+		return nil, nil, fmt.Errorf("%w: the %v model holds no training state (read from a file written without Options.Resumable, or of version 1): it cannot continue; use another algorithm to start from its weights", linear.ErrUnsupported, linear.Algorithm(s.Algorithm))
+	case !cont && linear.Algorithm(s.Algorithm) == linear.Voted:
 		return nil, nil, fmt.Errorf("%w: a voted model has no single weight vector to start %v from; continue it with Voted", ErrOption, cfg.algo)
-	case !cont && cfg.algo == SVM:
-		return nil, nil, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 0); it cannot start from a %v model", ErrOption, Algorithm(s.Algorithm))
-	case cont && Algorithm(s.Algorithm) == SVM && cfg.c == 0 && cfg.lambda != s.Lambda:
+	case !cont && cfg.algo == linear.SVM:
+		return nil, nil, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 0); it cannot start from a %v model", ErrOption, linear.Algorithm(s.Algorithm))
+	case cont && linear.Algorithm(s.Algorithm) == linear.SVM && cfg.c == 0 && cfg.lambda != s.Lambda:
 		return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, the options give %v", ErrOption, s.Lambda, cfg.lambda)
 	}
-	n, err := shape(s)
+	cols := -1
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if x != nil {
+			cols = x.Cols
+		}
+	case *dataset.CSR[T]:
+		if x != nil {
+			cols = x.Cols
+		}
+	}
+	if cols >= 0 && cols != s.Dims {
+		return nil, nil, fmt.Errorf("%w: %d features, the model has %d", linear.ErrDims, cols, s.Dims)
+	}
+	n, _, err := checkRows(X, y)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cont && Algorithm(s.Algorithm) == SVM && cfg.c != 0 {
+	if cont && linear.Algorithm(s.Algorithm) == linear.SVM && cfg.c != 0 {
 		if lam := 1 / (cfg.c * float64(n)); lam != s.Lambda {
 			return nil, nil, fmt.Errorf("%w: the model's Pegasos ran with λ = %v, C gives λ = 1/(C·N) = %v", ErrOption, s.Lambda, lam)
 		}
@@ -133,13 +121,13 @@ func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*l
 			case -1:
 				cls[i] = -1
 			default:
-				return nil, nil, fmt.Errorf("%w: y[%d] = %d; a binary model takes −1 and +1", ErrLabels, i, v)
+				return nil, nil, fmt.Errorf("%w: y[%d] = %d; a binary model takes −1 and +1", linear.ErrLabels, i, v)
 			}
 			continue
 		}
 		k, ok := slices.BinarySearch(s.Labels, v)
 		if !ok {
-			return nil, nil, fmt.Errorf("%w: y[%d] = %d is not one of the model's classes", ErrLabels, i, v)
+			return nil, nil, fmt.Errorf("%w: y[%d] = %d is not one of the model's classes", linear.ErrLabels, i, v)
 		}
 		cls[i] = int32(k)
 	}
@@ -149,8 +137,8 @@ func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*l
 	if argmax {
 		cfg.strategy = Argmax
 	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prep(k, &cfg, n)
+	k := linmodel.KernelsFor[T](cfg.impl)
+	dt, err := prepareRows(k, X, n, &cfg, true, cfg.algo != linear.SVM)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -168,7 +156,7 @@ func continueOn[T Float](m *linear.Model[T], opt Options, y []int, shape func(*l
 
 // startFrom returns the trainers' start from the snapshot s in the layout
 // of dt: its state if cont (same algorithm), else its served weights.
-func startFrom[T Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *linStart[T] {
+func startFrom[T kernel.Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *linStart[T] {
 	layout := func(w, b []T) ([]T, []T) {
 		if dt.aug {
 			return joinAug(w, b, s.Dims, K, s.BiasFeature), make([]T, K)
@@ -177,7 +165,7 @@ func startFrom[T Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *li
 	}
 	st := &linStart[T]{}
 	switch {
-	case cont && Algorithm(s.Algorithm) == Averaged:
+	case cont && linear.Algorithm(s.Algorithm) == linear.Averaged:
 		CW, U := s.CW, s.U
 		if s.Avg != nil {
 			CW, U = s.Avg.Dense(partsRows(s), s.Dims)
@@ -189,7 +177,7 @@ func startFrom[T Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *li
 			st.U, st.UB = layout(U, s.UB)
 		}
 		st.step = s.Steps
-	case cont && Algorithm(s.Algorithm) == Voted:
+	case cont && linear.Algorithm(s.Algorithm) == linear.Voted:
 		d := dt.d
 		st.W, st.B = make([]T, K*d), make([]T, K)
 		st.vot = make([]votedStart[T], K)
@@ -222,7 +210,7 @@ func startFrom[T Float](s *linmodel.Parts[T], dt *data[T], K int, cont bool) *li
 }
 
 // partsRows returns the number of score rows of a linear model's parts.
-func partsRows[T Float](s *linmodel.Parts[T]) int {
+func partsRows[T kernel.Float](s *linmodel.Parts[T]) int {
 	if linear.Kind(s.Kind) == linear.KindBinary {
 		return 1
 	}

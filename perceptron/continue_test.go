@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
@@ -38,11 +39,11 @@ func TestInitialWeights(t *testing.T) {
 		B      int
 		step   float64
 	}{
-		{Options{Algorithm: Online, Eta: 0.5}, storage, 1, 0.5},
-		{Options{Algorithm: Batch, Eta: 0.25}, storage, n, 0.25},
-		{Options{Algorithm: MiniBatch, BatchSize: 9, Tau: 4.5, Sampling: SampleSweep}, storage, 9, 0.5},
-		{Options{Algorithm: MiniBatch, BatchSize: 9, Tau: 4.5, Seed: 3}, subsetDraws(n, 9, 40, 3), 9, 0.5},
-		{Options{Algorithm: Online, Sampling: SampleReplace, Seed: 4}, replaceDraws(n, 1, 40, 4), 1, 1},
+		{Options{Algorithm: linear.Online, Eta: 0.5}, storage, 1, 0.5},
+		{Options{Algorithm: linear.Batch, Eta: 0.25}, storage, n, 0.25},
+		{Options{Algorithm: linear.MiniBatch, BatchSize: 9, Tau: 4.5, Sampling: SampleSweep}, storage, 9, 0.5},
+		{Options{Algorithm: linear.MiniBatch, BatchSize: 9, Tau: 4.5, Seed: 3}, subsetDraws(n, 9, 40, 3), 9, 0.5},
+		{Options{Algorithm: linear.Online, Sampling: SampleReplace, Seed: 4}, replaceDraws(n, 1, 40, 4), 1, 1},
 	} {
 		opt := tc.opt
 		opt.MaxIter, opt.Init = 40, Weights{W: w0, B: []float64{b0}}
@@ -140,7 +141,7 @@ func TestInitialWeightsErrors(t *testing.T) {
 		"nan":        {Init: Weights{W: []float64{1, math.NaN()}}},
 		"inf-bias":   {Init: Weights{B: []float64{math.Inf(-1)}}},
 		"nobias":     {Init: Weights{B: []float64{1}}, NoBias: true},
-		"svm":        {Algorithm: SVM, Init: Weights{W: []float64{1, 1}}},
+		"svm":        {Algorithm: linear.SVM, Init: Weights{W: []float64{1, 1}}},
 		"multiclass": {Init: Weights{W: []float64{1, 2, 3}}},
 	} {
 		var err error
@@ -181,15 +182,15 @@ func TestContinueFromModel(t *testing.T) {
 		opt   Options
 	}{
 		{"online", false, Options{Eta: 0.5}},
-		{"batch", false, Options{Algorithm: Batch}},
-		{"minibatch", false, Options{Algorithm: MiniBatch, BatchSize: 10, Tau: 5, Sampling: SampleSweep}},
-		{"averaged", false, Options{Algorithm: Averaged}},
-		{"averaged-normalize", false, Options{Algorithm: Averaged, Normalize: true}},
-		{"voted", false, Options{Algorithm: Voted}},
-		{"voted-normalize", false, Options{Algorithm: Voted, Normalize: true}},
-		{"ovr-averaged", true, Options{Algorithm: Averaged, Eta: 0.5}},
-		{"ovr-voted", true, Options{Algorithm: Voted}},
-		{"argmax-averaged", true, Options{Algorithm: Averaged, Multiclass: Argmax}},
+		{"batch", false, Options{Algorithm: linear.Batch}},
+		{"minibatch", false, Options{Algorithm: linear.MiniBatch, BatchSize: 10, Tau: 5, Sampling: SampleSweep}},
+		{"averaged", false, Options{Algorithm: linear.Averaged}},
+		{"averaged-normalize", false, Options{Algorithm: linear.Averaged, Normalize: true}},
+		{"voted", false, Options{Algorithm: linear.Voted}},
+		{"voted-normalize", false, Options{Algorithm: linear.Voted, Normalize: true}},
+		{"ovr-averaged", true, Options{Algorithm: linear.Averaged, Eta: 0.5}},
+		{"ovr-voted", true, Options{Algorithm: linear.Voted}},
+		{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax}},
 		{"argmax-online-normalize", true, Options{Multiclass: Argmax, Normalize: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,7 +252,7 @@ func TestContinueFromModel(t *testing.T) {
 // the same as Init: Weights set to them.
 func TestContinueOtherAlgorithm(t *testing.T) {
 	X, y := intMulticlass(newRand(94), 90, 4, 3)
-	avg, _, err := trainMulti(X, 4, y, Options{Algorithm: Averaged, MaxIter: 3})
+	avg, _, err := trainMulti(X, 4, y, Options{Algorithm: linear.Averaged, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 		w, b := avg.Weights(k)
 		w0, b0 = append(w0, w...), append(b0, b)
 	}
-	opt := Options{Algorithm: Online, MaxIter: 2}
+	opt := Options{Algorithm: linear.Online, MaxIter: 2}
 	got, _, err := continueDense(avg, X, 4, y, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -280,15 +281,15 @@ func TestContinueOtherAlgorithm(t *testing.T) {
 // bit); another λ is an error.
 func TestContinueSVM(t *testing.T) {
 	X, y, _, _ := separable(newRand(95), 150, 5, 3, 0.5, true)
-	two, _, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 2})
+	two, _, err := trainBinary(X, 5, y, Options{Algorithm: linear.SVM, Lambda: 0.02, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, _, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.02, MaxIter: 1})
+	one, _, err := trainBinary(X, 5, y, Options{Algorithm: linear.SVM, Lambda: 0.02, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := continueDense(one, X, 5, y, Options{Algorithm: SVM, MaxIter: 1})
+	got, _, err := continueDense(one, X, 5, y, Options{Algorithm: linear.SVM, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func TestContinueSVM(t *testing.T) {
 			t.Fatalf("weight %d: continued %v, two epochs %v", j, v, want)
 		}
 	}
-	if _, _, err := continueDense(one, X, 5, y, Options{Algorithm: SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
+	if _, _, err := continueDense(one, X, 5, y, Options{Algorithm: linear.SVM, Lambda: 0.5}); !errors.Is(err, ErrOption) {
 		t.Fatalf("another λ: %v", err)
 	}
 }
@@ -307,11 +308,11 @@ func TestContinueSVM(t *testing.T) {
 // What continueDense cannot do is an error, never a silently different start.
 func TestContinueErrors(t *testing.T) {
 	X, y, _, _ := separable(newRand(96), 40, 3, 3, 0.5, true)
-	m, _, err := trainBinary(X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	m, _, err := trainBinary(X, 3, y, Options{Algorithm: linear.Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	voted, _, _ := trainBinary(X, 3, y, Options{Algorithm: Voted, MaxIter: 2})
+	voted, _, _ := trainBinary(X, 3, y, Options{Algorithm: linear.Voted, MaxIter: 2})
 	for name, tc := range map[string]struct {
 		m    *linear.Model[float64]
 		X    []float64
@@ -320,14 +321,14 @@ func TestContinueErrors(t *testing.T) {
 		opt  Options
 		want error
 	}{
-		"normalize":       {m, X, 3, y, Options{Algorithm: Averaged, Normalize: true}, ErrOption},
-		"nobias":          {m, X, 3, y, Options{Algorithm: Averaged, NoBias: true}, ErrOption},
-		"initial-weights": {m, X, 3, y, Options{Algorithm: Averaged, Init: Weights{W: []float64{1, 1, 1}}}, ErrOption},
-		"argmax":          {m, X, 3, y, Options{Algorithm: Averaged, Multiclass: Argmax}, ErrOption},
-		"to-svm":          {m, X, 3, y, Options{Algorithm: SVM}, ErrOption},
-		"voted-to-online": {voted, X, 3, y, Options{Algorithm: Online}, ErrOption},
-		"cols":            {m, X[:39*2], 2, y[:39], Options{Algorithm: Averaged}, ErrDims},
-		"label":           {m, X, 3, append(slices.Clone(y[:39]), 2), Options{Algorithm: Averaged}, ErrLabels},
+		"normalize":       {m, X, 3, y, Options{Algorithm: linear.Averaged, Normalize: true}, ErrOption},
+		"nobias":          {m, X, 3, y, Options{Algorithm: linear.Averaged, NoBias: true}, ErrOption},
+		"initial-weights": {m, X, 3, y, Options{Algorithm: linear.Averaged, Init: Weights{W: []float64{1, 1, 1}}}, ErrOption},
+		"argmax":          {m, X, 3, y, Options{Algorithm: linear.Averaged, Multiclass: Argmax}, ErrOption},
+		"to-svm":          {m, X, 3, y, Options{Algorithm: linear.SVM}, ErrOption},
+		"voted-to-online": {voted, X, 3, y, Options{Algorithm: linear.Online}, ErrOption},
+		"cols":            {m, X[:39*2], 2, y[:39], Options{Algorithm: linear.Averaged}, linear.ErrDims},
+		"label":           {m, X, 3, append(slices.Clone(y[:39]), 2), Options{Algorithm: linear.Averaged}, linear.ErrLabels},
 	} {
 		if _, _, err := continueDense(tc.m, tc.X, tc.cols, tc.y, tc.opt); !errors.Is(err, tc.want) {
 			t.Fatalf("%s: %v, want %v", name, err, tc.want)
@@ -341,7 +342,7 @@ func TestContinueErrors(t *testing.T) {
 			pos, Xp = append(pos, 1), append(Xp, X[3*i:3*i+3]...)
 		}
 	}
-	if _, _, err := continueDense(m, Xp, 3, pos, Options{Algorithm: Averaged}); err != nil {
+	if _, _, err := continueDense(m, Xp, 3, pos, Options{Algorithm: linear.Averaged}); err != nil {
 		t.Fatalf("a chunk of one class: %v", err)
 	}
 	// A version-1 averaged model has no state to resume; Online can start
@@ -355,10 +356,10 @@ func TestContinueErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	X32 := to32(X)
-	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: Averaged}); !errors.Is(err, ErrUnsupported) {
+	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: linear.Averaged}); !errors.Is(err, linear.ErrUnsupported) {
 		t.Fatalf("version-1 averaged: %v", err)
 	}
-	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: Online}); err != nil {
+	if _, _, err := continueDense(&v1, X32, 3, y, Options{Algorithm: linear.Online}); err != nil {
 		t.Fatalf("version-1 averaged, Online from its weights: %v", err)
 	}
 }
@@ -369,17 +370,17 @@ func TestContinueVotedBudget(t *testing.T) {
 	for i := 0; i < len(y); i += 5 {
 		y[i] = -y[i]
 	}
-	m, _, err := trainBinary(X, 4, y, Options{Algorithm: Voted, MaxIter: 3})
+	m, _, err := trainBinary(X, 4, y, Options{Algorithm: linear.Voted, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	vs, _, _ := m.Voted(0)
 	per := int64(5*8 + 8) // 4 weights and a bias (float64), a count
-	_, _, err = continueDense(m, X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
+	_, _, err = continueDense(m, X, 4, y, Options{Algorithm: linear.Voted, MaxIter: 1, VotedMaxBytes: per * int64(len(vs)-1)})
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "starting model") {
 		t.Fatalf("%d kept vectors in a budget for fewer: %v", len(vs), err)
 	}
-	if _, _, err := continueDense(m, X, 4, y, Options{Algorithm: Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
+	if _, _, err := continueDense(m, X, 4, y, Options{Algorithm: linear.Voted, MaxIter: 1, VotedMaxBytes: -1}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -400,10 +401,10 @@ func TestSkipEvaluation(t *testing.T) {
 		opt   Options
 	}{
 		{"online", false, Options{}},
-		{"averaged", false, Options{Algorithm: Averaged}},
-		{"svm", false, Options{Algorithm: SVM, Lambda: 0.01}},
-		{"minibatch", false, Options{Algorithm: MiniBatch, BatchSize: 8}},
-		{"ovr-averaged", true, Options{Algorithm: Averaged}},
+		{"averaged", false, Options{Algorithm: linear.Averaged}},
+		{"svm", false, Options{Algorithm: linear.SVM, Lambda: 0.01}},
+		{"minibatch", false, Options{Algorithm: linear.MiniBatch, BatchSize: 8}},
+		{"ovr-averaged", true, Options{Algorithm: linear.Averaged}},
 		{"argmax-online", true, Options{Multiclass: Argmax}},
 	} {
 		for _, sparse := range []bool{false, true} {

@@ -1,25 +1,21 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/dataset"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// Float is the set of element types the models accept: float32 and float64
-// (and types defined on them).
-type Float = kernel.Float
-
 // data is validated training data: X (the caller's slice, or a normalised
 // copy) or the rows of a CSR matrix, its shape, and every row's squared
 // norm.
-type data[T Float] struct {
+type data[T kernel.Float] struct {
 	X    []T            // dense rows, row-major; nil for sparse data
 	sp   *sparseRows[T] // sparse rows (see sparse.go); nil for dense data
 	n, d int            // d: the columns of X (with aug, the model's features + 1)
@@ -45,19 +41,8 @@ type data[T Float] struct {
 // anyway and checks it there (linTrainer.epochSeq): it only allocates sq,
 // saving a pass over the data, which for data larger than the caches is a
 // tenth of a ten-epoch fit. It must not be used with a scaling.
-func prepareLazy[T Float](X []T, n, d int) *data[T] {
+func prepareLazy[T kernel.Float](X []T, n, d int) *data[T] {
 	return &data[T]{X: X, n: n, d: d, sq: make([]float64, n), unchecked: true}
-}
-
-// check records the squared norm s of row i, or explains why it is not
-// finite.
-func (dt *data[T]) check(i int, s T) error {
-	f := float64(s)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nonFiniteRow(dt.row(i), i)
-	}
-	dt.sq[i] = f
-	return nil
 }
 
 func (dt *data[T]) row(i int) []T { return dt.X[i*dt.d : i*dt.d+dt.d : i*dt.d+dt.d] }
@@ -75,26 +60,22 @@ func (dt *data[T]) radius2() float64 {
 }
 
 // checkShape validates the sizes of X, cols and y.
-func checkShape[T Float](X []T, cols int, y []int) (int, error) {
+func checkShape[T kernel.Float](X []T, cols int, y []int) (int, error) {
 	if cols <= 0 {
-		return 0, fmt.Errorf("%w: %d features (columns); need at least 1", ErrDims, cols)
+		return 0, fmt.Errorf("%w: %d features (columns); need at least 1", linear.ErrDims, cols)
 	}
 	if len(X) == 0 {
 		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
 	}
 	if len(X)%cols != 0 {
-		return 0, fmt.Errorf("%w: len(X) = %d is not a multiple of cols = %d", ErrDims, len(X), cols)
+		return 0, fmt.Errorf("%w: len(X) = %d is not a multiple of cols = %d", linear.ErrDims, len(X), cols)
 	}
 	n := len(X) / cols
 	if len(y) != n {
-		return 0, fmt.Errorf("%w: len(y) = %d, but X has %d rows", ErrDims, len(y), n)
+		return 0, fmt.Errorf("%w: len(y) = %d, but X has %d rows", linear.ErrDims, len(y), n)
 	}
 	return n, nil
 }
-
-// augScale is linmodel.AugScale: ScaleAugmented's factor 1/‖(x, bf)‖ of a
-// sample of squared norm sq, as the model computes it.
-func augScale(sq, bf float64) float64 { return linmodel.AugScale(sq, bf) }
 
 // prepare checks X for non-finite values, computes the row norms and
 // applies the scaling, on a copy (the caller's X is not modified):
@@ -102,62 +83,83 @@ func augScale(sq, bf float64) float64 { return linmodel.AugScale(sq, bf) }
 // augmented row (x, bf) to unit norm (bf: the bias feature B, 0 without a
 // bias), as d+1 columns (aug) if column and a bias, else as the d scaled
 // features with sᵢ kept in scale.
-func prepare[T Float](k modelkern.Kernels[T], X []T, n, d int, scaling Scaling, bf float64, column bool) (*data[T], error) {
+func prepare[T kernel.Float](k modelkern.Kernels[T], X []T, n, d int, scaling linear.Scaling, bf float64, column bool) (*data[T], error) {
 	dt := &data[T]{X: X, n: n, d: d, sq: make([]float64, n)}
-	for i := range n {
-		x := dt.row(i)
-		if err := dt.check(i, k.Dot(x, x)); err != nil {
-			return nil, err
+	return dt, dt.scaleRows(k, scaling, bf, column, sqv[T])
+}
+
+// scaleRows is prepare and prepareSparse on dt's rows (the caller's): it
+// checks them and records their squared norms (by norm), then applies the
+// scaling on a copy of the values.
+func (dt *data[T]) scaleRows(k modelkern.Kernels[T], scaling linear.Scaling, bf float64, column bool, norm func(modelkern.Kernels[T], vec[T]) T) error {
+	for i := range dt.n {
+		x := dt.vec(i)
+		if err := dt.checkVec(i, x, norm(k, x)); err != nil {
+			return err
 		}
 	}
 	switch scaling {
-	case ScaleFeatures:
-		dt.X = slices.Clone(X)
-		for i := range n {
+	case linear.ScaleFeatures:
+		dt.cloneValues()
+		for i := range dt.n {
 			if dt.sq[i] > 0 {
-				x := dt.row(i)
-				k.Scale(T(1/math.Sqrt(dt.sq[i])), x)
-				dt.sq[i] = float64(k.Dot(x, x))
+				x := dt.vec(i)
+				k.Scale(T(1/math.Sqrt(dt.sq[i])), x.val)
+				dt.sq[i] = float64(sqv(k, x))
 			}
 		}
-	case ScaleAugmented:
+	case linear.ScaleAugmented:
 		dt.r2 = dt.radius2()
-		dt.scale = make([]float64, n)
-		for i := range n {
-			dt.scale[i] = augScale(dt.sq[i], bf)
+		dt.scale = make([]float64, dt.n)
+		for i := range dt.n {
+			dt.scale[i] = linmodel.AugScale(dt.sq[i], bf)
 		}
 		if column && bf > 0 {
-			dt.aug, dt.d = true, d+1
-			dt.X = make([]T, n*(d+1))
-			for i := range n {
-				z := dt.row(i)
-				copy(z, X[i*d:(i+1)*d])
-				z[d] = T(bf)
-				k.Scale(T(dt.scale[i]), z)
-			}
+			dt.augment(T(bf))
 		} else {
-			dt.X = slices.Clone(X)
-			for i := range n {
-				k.Scale(T(dt.scale[i]), dt.row(i))
-			}
+			dt.cloneValues()
 		}
-		for i := range n {
-			z := dt.row(i)
-			dt.sq[i] = float64(k.Dot(z, z))
+		for i := range dt.n {
+			x := dt.vec(i)
+			k.Scale(T(dt.scale[i]), x.val)
+			dt.sq[i] = float64(sqv(k, x))
 		}
 	}
-	return dt, nil
+	return nil
 }
 
-// nonFiniteRow explains why row i's squared norm is not finite.
-func nonFiniteRow[T Float](x []T, i int) error {
-	for j, v := range x {
-		f := float64(v)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, f)
-		}
+// cloneValues gives dt a copy of the rows' values to scale.
+func (dt *data[T]) cloneValues() {
+	if sp := dt.sp; sp != nil {
+		sp.val = slices.Clone(sp.val)
+		return
 	}
-	return fmt.Errorf("%w: the squared norm of row %d overflows", ErrNonFinite, i)
+	dt.X = slices.Clone(dt.X)
+}
+
+// augment replaces the rows by copies with one more column, d, holding b:
+// the augmented points (x, B) (aug).
+func (dt *data[T]) augment(b T) {
+	n, d := dt.n, dt.d
+	dt.aug, dt.d = true, d+1
+	if sp := dt.sp; sp != nil {
+		aug := &sparseRows[T]{ptr: make([]int, n+1), idx: make([]int32, 0, len(sp.idx)+n), val: make([]T, 0, len(sp.val)+n)}
+		for i := range n {
+			lo, hi := sp.ptr[i], sp.ptr[i+1]
+			aug.idx = append(append(aug.idx, sp.idx[lo:hi]...), int32(d))
+			aug.val = append(append(aug.val, sp.val[lo:hi]...), b)
+			aug.ptr[i+1] = len(aug.idx)
+		}
+		dt.sp = aug
+		return
+	}
+	X := dt.X
+	dt.X = make([]T, n*(d+1))
+	for i := range n {
+		z := dt.row(i)
+		copy(z, X[i*d:(i+1)*d])
+		z[d] = b
+	}
 }
 
 // binaryClasses maps ±1 labels to class indices for a single binary model:
@@ -173,7 +175,7 @@ func binaryClasses(y []int) ([]int32, error) {
 			cls[i] = -1
 			neg++
 		default:
-			return nil, fmt.Errorf("%w: y[%d] = %d; a binary model needs labels −1 and +1 (trainMulti takes any integers)", ErrLabels, i, v)
+			return nil, fmt.Errorf("%w: y[%d] = %d; a binary model needs labels −1 and +1", linear.ErrLabels, i, v)
 		}
 	}
 	if pos == 0 || neg == 0 {
@@ -192,7 +194,7 @@ func multiClasses(y []int) ([]int, []int32, error) {
 		return nil, nil, fmt.Errorf("%w: all %d labels are %d", ErrOneClass, len(y), y[0])
 	}
 	if len(labels) > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("%w: %d classes", ErrLabels, len(labels))
+		return nil, nil, fmt.Errorf("%w: %d classes", linear.ErrLabels, len(labels))
 	}
 	idx := make(map[int]int32, len(labels))
 	for i, l := range labels {
@@ -203,24 +205,4 @@ func multiClasses(y []int) ([]int, []int32, error) {
 		cls[i] = idx[v]
 	}
 	return labels, cls, nil
-}
-
-func finiteSlice[T Float](x []T) bool {
-	for _, v := range x {
-		if !finite(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// checkSparseSample checks a sparse sample for a model of d features.
-func checkSparseSample[T Float](x dataset.SparseRow[T], d int) error {
-	if err := x.Check(d); err != nil {
-		if errors.Is(err, dataset.ErrNonFinite) {
-			return fmt.Errorf("%w: %w", ErrNonFinite, err)
-		}
-		return fmt.Errorf("%w: %w (the model has %d features)", ErrDims, err, d)
-	}
-	return nil
 }

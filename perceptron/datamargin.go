@@ -5,6 +5,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -14,7 +15,7 @@ import (
 // kernel and bias whether the model adds a bias the points do not carry
 // (on the constant feature cfg.bfeat). It fills diag.DataMargin (K = 1) or
 // each class's.
-func dataMargins[T Float](cfg *config, X []T, d int, cls []int32, K int, kern gram.Kernel, bias bool, diag *Diagnostics) {
+func dataMargins[T kernel.Float](cfg *config, X []T, d int, cls []int32, K int, kern gram.Kernel, bias bool, diag *Diagnostics) {
 	bf := 0.0 // no bias: svm's NoBias; a bias: the weight of the constant feature
 	if bias {
 		bf = cfg.bfeat

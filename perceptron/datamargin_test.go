@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestDataMarginKnown(t *testing.T) {
 	X := []float64{0, 0, 0, 1, 1, 0, 1, 1}
 	y := []int{-1, -1, -1, 1}
-	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: Online, DataMargin: true})
+	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: linear.Online, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestDataMarginKnown(t *testing.T) {
 	if diag.Updates > int(dm.Bound) {
 		t.Errorf("%d mistakes, more than Novikoff's %v", diag.Updates, dm.Bound)
 	}
-	_, diag, err = trainBinary(X, 2, y, Options{Algorithm: Online})
+	_, diag, err = trainBinary(X, 2, y, Options{Algorithm: linear.Online})
 	if err != nil || diag.DataMargin != nil {
 		t.Errorf("without DataMargin: %+v, %v", diag.DataMargin, err)
 	}
@@ -57,7 +58,7 @@ func TestDataMarginBounds(t *testing.T) {
 	for trial := range 6 {
 		bias := trial%2 == 0
 		X, y, _, _ := separable(rng, 80, 3, 4, 1, bias)
-		opt := Options{Algorithm: Online, NoBias: !bias, MaxIter: 1000, DataMargin: true}
+		opt := Options{Algorithm: linear.Online, NoBias: !bias, MaxIter: 1000, DataMargin: true}
 		switch trial / 2 {
 		case 1:
 			opt.Normalize = true
@@ -122,7 +123,7 @@ func TestDataMarginBounds(t *testing.T) {
 func TestDataMarginNotSeparable(t *testing.T) {
 	X := []float64{0, 0, 1, 1, 0, 1, 1, 0}
 	y := []int{1, 1, -1, -1}
-	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: Averaged, MaxIter: 5, DataMargin: true})
+	_, diag, err := trainBinary(X, 2, y, Options{Algorithm: linear.Averaged, MaxIter: 5, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 		t.Fatalf("DataMargin = %+v, %v", dm, diag.DataMarginErr)
 	}
 	kern := gram.RBF{Gamma: 1}
-	_, kd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: Online, DataMargin: true}, Kernel: kern})
+	_, kd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: linear.Online, DataMargin: true}, Kernel: kern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 func TestDataMarginOneVsRest(t *testing.T) {
 	X := []float32{0, 0, 0, 1, 5, 5, 5, 6, 10, 0, 10, 1}
 	y := []int{1, 1, 2, 2, 3, 3}
-	_, diag, err := trainMulti(X, 2, y, Options{Algorithm: Averaged, DataMargin: true})
+	_, diag, err := trainMulti(X, 2, y, Options{Algorithm: linear.Averaged, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestDataMarginOneVsRest(t *testing.T) {
 func TestDataMarginFloat32(t *testing.T) {
 	X := []float32{0.5, 0.5001}
 	y := []int{-1, 1}
-	_, diag, err := trainBinary(X, 1, y, Options{Algorithm: Online, MaxIter: 1, DataMargin: true})
+	_, diag, err := trainBinary(X, 1, y, Options{Algorithm: linear.Online, MaxIter: 1, DataMargin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // The six points of TestAveragedRunsAllEpochs, by hand. From w = 0, b = 0,
@@ -37,7 +38,7 @@ func TestAveragedRunsAllEpochs(t *testing.T) {
 		{StopClean, 2, [2]float64{7.0 / 6, 31.0 / 24}, -1.0 / 3},
 	} {
 		for _, rows := range []dataset.Rows[float64]{data, mustCSR(t, data)} {
-			m, rep, err := Fit(context.Background(), rows, sixY, Options{Algorithm: Averaged, MaxIter: 20, Stop: tc.stop})
+			m, rep, err := Fit(context.Background(), rows, sixY, Options{Algorithm: linear.Averaged, MaxIter: 20, Stop: tc.stop})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +60,7 @@ func TestVotedRunsAllEpochs(t *testing.T) {
 		{StopDefault, 20, 115},
 		{StopClean, 2, 7},
 	} {
-		m, rep, err := Fit(context.Background(), data, sixY, Options{Algorithm: Voted, MaxIter: 20, Stop: tc.stop})
+		m, rep, err := Fit(context.Background(), data, sixY, Options{Algorithm: linear.Voted, MaxIter: 20, Stop: tc.stop})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,8 +119,8 @@ func TestKernelWarmStart(t *testing.T) {
 			t.Errorf("%T: %d coefficients, b = %v, %d epochs, %d mistakes; want 3, −1, 1 epoch, none", rows, len(coef), b, rep.Epochs, rep.Mistakes)
 		}
 	}
-	avg := Options{Algorithm: Averaged, MaxIter: 3}
-	km, _, err := FitKernel(ctx, data, sixY, KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 3, Init: start}})
+	avg := Options{Algorithm: linear.Averaged, MaxIter: 3}
+	km, _, err := FitKernel(ctx, data, sixY, KernelOptions{Options: Options{Algorithm: linear.Averaged, MaxIter: 3, Init: start}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestKernelWarmStart(t *testing.T) {
 		"length":   {Options: Options{Init: Dual{Alpha: []float64{1}}}},
 		"fraction": {Options: Options{Init: Dual{Alpha: []float64{0.5, 0, 0, 0, 0, 0}}}},
 		"negative": {Options: Options{Init: Dual{Alpha: []float64{-1, 0, 0, 0, 0, 0}}}},
-		"voted":    {Options: Options{Algorithm: Voted, Init: start}},
+		"voted":    {Options: Options{Algorithm: linear.Voted, Init: start}},
 		"weights":  {Options: Options{Init: Weights{W: []float64{1, 1}}}},
 		"nobias":   {Options: Options{NoBias: true, Init: start}},
 	} {

@@ -1,5 +1,10 @@
 package perceptron
 
+import (
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
+
 // Divergence. The weights, biases and averaging sums only grow by adding
 // finite steps, so once a value is ±Inf or NaN it stays non-finite (and
 // every score computed with a non-finite weight vector is non-finite). So
@@ -25,7 +30,7 @@ type divEvent struct {
 	pos   int    // position of the sample in the epoch's visiting order
 	row   int    // the sample's row
 	class int    // the class (index into the labels)
-	qty   string // what became non-finite (DivergedError.Quantity)
+	qty   string // what became non-finite (divergedError.Quantity)
 }
 
 // record keeps e as the first event unless one came before it.
@@ -75,11 +80,11 @@ func (d *divState) locate(ep int, stats []classStats, reset func(), epoch func()
 	return d.first.merge(stats), nil
 }
 
-// divergedErr returns the *DivergedError of ev in epoch ep. If ev was not
+// divergedErr returns the *divergedError of ev in epoch ep. If ev was not
 // found, it reports qty for no particular sample; if it was and the model
 // has several score rows (multi), it names the class.
-func divergedErr[T Float](ev divEvent, ep int, qty string, multi bool, labels []int) error {
-	e := &DivergedError{Epoch: ep, Sample: -1, Quantity: qty, Type: elemType[T]()}
+func divergedErr[T kernel.Float](ev divEvent, ep int, qty string, multi bool, labels []int) error {
+	e := &divergedError{Epoch: ep, Sample: -1, Quantity: qty, Type: linmodel.TypeName[T]()}
 	if ev.found {
 		e.Sample, e.Quantity = ev.row, ev.qty
 		if multi {
@@ -90,9 +95,9 @@ func divergedErr[T Float](ev divEvent, ep int, qty string, multi bool, labels []
 }
 
 // anyNonFinite reports whether a value of the slices is not finite.
-func anyNonFinite[T Float](vs ...[]T) bool {
+func anyNonFinite[T kernel.Float](vs ...[]T) bool {
 	for _, v := range vs {
-		if !allFinite(v) {
+		if !linmodel.AllFinite(v) {
 			return true
 		}
 	}
@@ -102,13 +107,13 @@ func anyNonFinite[T Float](vs ...[]T) bool {
 // nonFiniteLinear names the first non-finite quantity of a linear class:
 // its weights w, bias b or (if u is not nil) averaging sums u and ub; ""
 // if all are finite.
-func nonFiniteLinear[T Float](w []T, b T, u []T, ub T) string {
+func nonFiniteLinear[T kernel.Float](w []T, b T, u []T, ub T) string {
 	switch {
-	case !allFinite(w):
+	case !linmodel.AllFinite(w):
 		return "weights"
 	case !finite(b):
 		return "bias"
-	case u != nil && (!allFinite(u) || !finite(ub)):
+	case u != nil && (!linmodel.AllFinite(u) || !finite(ub)):
 		return "averaging sum"
 	}
 	return ""

@@ -3,14 +3,17 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"regexp"
 	"runtime"
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
@@ -21,7 +24,7 @@ import (
 // budget.
 
 // maxOf returns the largest finite value of T.
-func maxOf[T Float]() float64 {
+func maxOf[T kernel.Float]() float64 {
 	var z T
 	if unsafe.Sizeof(z) == 4 {
 		return math.MaxFloat32
@@ -30,7 +33,7 @@ func maxOf[T Float]() float64 {
 }
 
 // isFinite is an independent finiteness test (not the package's).
-func isFinite[T Float](vs ...[]T) bool {
+func isFinite[T kernel.Float](vs ...[]T) bool {
 	for _, v := range vs {
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
@@ -43,14 +46,14 @@ func isFinite[T Float](vs ...[]T) bool {
 
 // linearFinite reports whether every weight, bias and kept vector of m is
 // finite.
-func linearFinite[T Float](m *linear.Model[T]) bool {
+func linearFinite[T kernel.Float](m *linear.Model[T]) bool {
 	s := snap(m)
 	return isFinite(s.W, s.B, s.V, s.VB)
 }
 
 // kernelFinite reports whether every coefficient, bias and step of m is
 // finite.
-func kernelFinite[T Float](m *expansion.Model[T]) bool {
+func kernelFinite[T kernel.Float](m *expansion.Model[T]) bool {
 	s := kernelState(m)
 	return isFinite(s.Coef, s.B, s.QStep, s.VB)
 }
@@ -92,25 +95,25 @@ func TestStepOptionsInElementType(t *testing.T) {
 		{"eta-overflows-float32", "", Options{Eta: 1e39}, ErrOption},
 		{"eta-underflows-float32", "", Options{Eta: 1e-50}, ErrOption},
 		{"eta-float64-fine", "float64", Options{Eta: 1e39}, nil},
-		{"eta-near-max-float32", "", Options{Eta: 3e38}, ErrDiverged},
-		{"eta-near-max-float64", "float64", Options{Eta: 1e308}, ErrDiverged},
-		{"eta-near-max-averaged", "", Options{Algorithm: Averaged, Eta: 3e38}, ErrDiverged},
-		{"eta-near-max-voted", "", Options{Algorithm: Voted, Eta: 3e38}, ErrDiverged},
-		{"tau-overflows-float32", "", Options{Algorithm: MiniBatch, Tau: 1e39}, ErrOption},
-		{"tau/B-underflows-float32", "", Options{Algorithm: MiniBatch, Tau: 2e-45, BatchSize: 4}, ErrOption},
-		{"tau-near-max", "", Options{Algorithm: MiniBatch, Tau: 3e38, BatchSize: 1}, ErrDiverged},
-		{"lambda-first-step-overflows", "", Options{Algorithm: SVM, Lambda: 1e-40}, ErrOption},
-		{"lambda-float64-fine", "float64", Options{Algorithm: SVM, Lambda: 1e-40}, nil},
-		{"C-lambda-zero", "float64", Options{Algorithm: SVM, C: math.MaxFloat64}, ErrOption},
-		{"C-lambda-inf", "float64", Options{Algorithm: SVM, C: 1e-320}, ErrOption},
-		{"C-first-step-overflows", "", Options{Algorithm: SVM, C: 1e38}, ErrOption},
-		{"lambda-tiny-diverges", "", Options{Algorithm: SVM, Lambda: 1e-38}, ErrDiverged},
+		{"eta-near-max-float32", "", Options{Eta: 3e38}, linear.ErrDiverged},
+		{"eta-near-max-float64", "float64", Options{Eta: 1e308}, linear.ErrDiverged},
+		{"eta-near-max-averaged", "", Options{Algorithm: linear.Averaged, Eta: 3e38}, linear.ErrDiverged},
+		{"eta-near-max-voted", "", Options{Algorithm: linear.Voted, Eta: 3e38}, linear.ErrDiverged},
+		{"tau-overflows-float32", "", Options{Algorithm: linear.MiniBatch, Tau: 1e39}, ErrOption},
+		{"tau/B-underflows-float32", "", Options{Algorithm: linear.MiniBatch, Tau: 2e-45, BatchSize: 4}, ErrOption},
+		{"tau-near-max", "", Options{Algorithm: linear.MiniBatch, Tau: 3e38, BatchSize: 1}, linear.ErrDiverged},
+		{"lambda-first-step-overflows", "", Options{Algorithm: linear.SVM, Lambda: 1e-40}, ErrOption},
+		{"lambda-float64-fine", "float64", Options{Algorithm: linear.SVM, Lambda: 1e-40}, nil},
+		{"C-lambda-zero", "float64", Options{Algorithm: linear.SVM, C: math.MaxFloat64}, ErrOption},
+		{"C-lambda-inf", "float64", Options{Algorithm: linear.SVM, C: 1e-320}, ErrOption},
+		{"C-first-step-overflows", "", Options{Algorithm: linear.SVM, C: 1e38}, ErrOption},
+		{"lambda-tiny-diverges", "", Options{Algorithm: linear.SVM, Lambda: 1e-38}, linear.ErrDiverged},
 	} {
 		for name, f := range fits {
 			if tc.typ == "" && name == "float64" || tc.typ != "" && name != tc.typ {
 				continue
 			}
-			if a := tc.opt.Algorithm; name == "float32-kernel" && a != Online && a != Averaged && a != Voted {
+			if a := tc.opt.Algorithm; name == "float32-kernel" && a != linear.Online && a != linear.Averaged && a != linear.Voted {
 				continue // not a kernel algorithm
 			}
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
@@ -131,7 +134,7 @@ func TestStepOptionsInElementType(t *testing.T) {
 // divergeFit is one way of training for the divergence tests.
 type divergeFit struct {
 	name     string
-	algo     Algorithm
+	algo     linear.Algorithm
 	multi    bool
 	strategy Strategy
 	kernel   bool
@@ -141,33 +144,33 @@ type divergeFit struct {
 
 // sweeps reports whether the fit visits every sample once per epoch.
 func (f divergeFit) sweeps() bool {
-	return f.sampling == SampleSweep || (f.sampling == SampleDefault && f.algo != MiniBatch)
+	return f.sampling == SampleSweep || (f.sampling == SampleDefault && f.algo != linear.MiniBatch)
 }
 
 func divergeFits() []divergeFit {
 	var fits []divergeFit
-	for a := Online; a < numAlgorithms; a++ {
+	for a := linear.Online; a < numAlgorithms; a++ {
 		fits = append(fits, divergeFit{name: a.String(), algo: a},
 			divergeFit{name: a.String() + "-ovr", algo: a, multi: true})
 	}
 	fits = append(fits,
-		divergeFit{name: "minibatch-B3", algo: MiniBatch, batch: 3},
-		divergeFit{name: "minibatch-sweep", algo: MiniBatch, sampling: SampleSweep},
-		divergeFit{name: "minibatch-B3-replace", algo: MiniBatch, batch: 3, sampling: SampleReplace},
-		divergeFit{name: "online-replace", algo: Online, sampling: SampleReplace},
-		divergeFit{name: "averaged-replace-ovr", algo: Averaged, multi: true, sampling: SampleReplace},
-		divergeFit{name: "svm-replace", algo: SVM, sampling: SampleReplace},
-		divergeFit{name: "averaged-argmax-replace", algo: Averaged, multi: true, strategy: Argmax, sampling: SampleReplace},
-		divergeFit{name: "online-argmax", algo: Online, multi: true, strategy: Argmax},
-		divergeFit{name: "averaged-argmax", algo: Averaged, multi: true, strategy: Argmax})
-	for _, a := range []Algorithm{Online, Averaged, Voted} {
+		divergeFit{name: "minibatch-B3", algo: linear.MiniBatch, batch: 3},
+		divergeFit{name: "minibatch-sweep", algo: linear.MiniBatch, sampling: SampleSweep},
+		divergeFit{name: "minibatch-B3-replace", algo: linear.MiniBatch, batch: 3, sampling: SampleReplace},
+		divergeFit{name: "online-replace", algo: linear.Online, sampling: SampleReplace},
+		divergeFit{name: "averaged-replace-ovr", algo: linear.Averaged, multi: true, sampling: SampleReplace},
+		divergeFit{name: "svm-replace", algo: linear.SVM, sampling: SampleReplace},
+		divergeFit{name: "averaged-argmax-replace", algo: linear.Averaged, multi: true, strategy: Argmax, sampling: SampleReplace},
+		divergeFit{name: "online-argmax", algo: linear.Online, multi: true, strategy: Argmax},
+		divergeFit{name: "averaged-argmax", algo: linear.Averaged, multi: true, strategy: Argmax})
+	for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		fits = append(fits, divergeFit{name: "kernel-" + a.String(), algo: a, kernel: true},
 			divergeFit{name: "kernel-" + a.String() + "-ovr", algo: a, kernel: true, multi: true})
 	}
 	fits = append(fits,
-		divergeFit{name: "kernel-online-argmax", algo: Online, kernel: true, multi: true, strategy: Argmax},
-		divergeFit{name: "kernel-averaged-argmax", algo: Averaged, kernel: true, multi: true, strategy: Argmax},
-		divergeFit{name: "kernel-voted-replace", algo: Voted, kernel: true, sampling: SampleReplace})
+		divergeFit{name: "kernel-online-argmax", algo: linear.Online, kernel: true, multi: true, strategy: Argmax},
+		divergeFit{name: "kernel-averaged-argmax", algo: linear.Averaged, kernel: true, multi: true, strategy: Argmax},
+		divergeFit{name: "kernel-voted-replace", algo: linear.Voted, kernel: true, sampling: SampleReplace})
 	return fits
 }
 
@@ -181,7 +184,7 @@ func (f divergeFit) options(step float64, epochs int, shuffle bool) Options {
 
 // train fits X (d features, labels y) and reports whether the model is
 // finite.
-func divergeTrain[T Float](f divergeFit, X []T, d int, y []int, o Options) (bool, error) {
+func divergeTrain[T kernel.Float](f divergeFit, X []T, d int, y []int, o Options) (bool, error) {
 	switch {
 	case f.kernel && f.multi:
 		m, _, err := trainKernelMulti(X, d, y, KernelOptions{Options: o})
@@ -221,8 +224,8 @@ func divergeData(seed uint64, n, d int, multi bool) ([]float64, []int) {
 
 // firstChecked trains with every epoch checked (the slow mode locate
 // uses only for the epoch that diverged) and returns the epoch and the
-// first non-finite value: what DivergedError must name.
-func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o Options) (int, divEvent, []int) {
+// first non-finite value: what divergedError must name.
+func firstChecked[T kernel.Float](t *testing.T, f divergeFit, X []T, d int, y []int, o Options) (int, divEvent, []int) {
 	cfg, err := o.resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -255,12 +258,12 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 		}
 		return 0, divEvent{}, labels
 	}
-	dt, err := prepare(kernelsFor[T](nil), X, n, d, cfg.scaling, cfg.bfeat, true)
+	dt, err := prepare(linmodel.KernelsFor[T](nil), X, n, d, cfg.scaling, cfg.bfeat, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.strategy == Argmax {
-		at := newArgmaxTrainer(kernelsFor[T](nil), &cfg, dt, cls, K, nil)
+		at := newArgmaxTrainer(linmodel.KernelsFor[T](nil), &cfg, dt, cls, K, nil)
 		at.checked = true
 		for ep := 1; ep <= cfg.epochs; ep++ {
 			at.runEpoch(&Epoch{})
@@ -270,7 +273,7 @@ func firstChecked[T Float](t *testing.T, f divergeFit, X []T, d int, y []int, o 
 		}
 		return 0, divEvent{}, labels
 	}
-	lt := newLinTrainer(kernelsFor[T](nil), &cfg, dt, cls, K, nil)
+	lt := newLinTrainer(linmodel.KernelsFor[T](nil), &cfg, dt, cls, K, nil)
 	lt.checked = true
 	grp, scratch := lt.groups()
 	stats := make([]classStats, K)
@@ -297,7 +300,7 @@ func TestDivergedNamesEpochAndSample(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testDiverged[float64](t) })
 }
 
-func testDiverged[T Float](t *testing.T) {
+func testDiverged[T kernel.Float](t *testing.T) {
 	M := maxOf[T]()
 	later := 0 // cases that diverged after the first epoch
 	for _, f := range divergeFits() {
@@ -332,11 +335,11 @@ func testDiverged[T Float](t *testing.T) {
 				case isErr(err, ErrOption):
 					t.Skip(err) // 1/λ overflows: checked before training
 				}
-				var de *DivergedError
-				if !isErr(err, ErrDiverged) || !errors.As(err, &de) {
-					t.Fatalf("error %v, want a *DivergedError", err)
+				var de *divergedError
+				if !isErr(err, linear.ErrDiverged) || !errors.As(err, &de) {
+					t.Fatalf("error %v, want a *divergedError", err)
 				}
-				if de.Type != elemType[T]() || de.HasClass != f.multi || de.Sample < 0 || de.Sample >= len(y) {
+				if de.Type != linmodel.TypeName[T]() || de.HasClass != f.multi || de.Sample < 0 || de.Sample >= len(y) {
 					t.Fatalf("%+v", de)
 				}
 				for _, want := range []string{fmt.Sprintf("epoch %d,", de.Epoch), fmt.Sprintf("sample %d", de.Sample)} {
@@ -367,7 +370,7 @@ func testDiverged[T Float](t *testing.T) {
 						t.Fatalf("the samples before %d: finite %v, %v", de.Sample, finite, err)
 					}
 					_, err := divergeTrain(f, X[:(de.Sample+1)*3], 3, y[:de.Sample+1], o1)
-					var de1 *DivergedError
+					var de1 *divergedError
 					if !errors.As(err, &de1) || *de1 != *de {
 						t.Fatalf("the samples up to %d: %v, want %v", de.Sample, err, de)
 					}
@@ -383,8 +386,8 @@ func testDiverged[T Float](t *testing.T) {
 // A NaN score is never a correct prediction: the final evaluation counts it
 // as a mistake, and a NaN score does not win the argmax.
 func TestNaNScoreIsAMistake(t *testing.T) {
-	k := kernelsFor[float64](nil)
-	dt, err := prepare(k, []float64{1, 0, 0, 1, 1, 1}, 3, 2, ScaleNone, 1, true)
+	k := linmodel.KernelsFor[float64](nil)
+	dt, err := prepare(k, []float64{1, 0, 0, 1, 1, 1}, 3, 2, linear.ScaleNone, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +440,7 @@ func TestPredictNaNSample(t *testing.T) {
 	x := []float64{1, math.NaN(), 2}
 	type predictor interface{ Predict([]float64) (int, error) }
 	var ms []predictor
-	for _, o := range []Options{{}, {Algorithm: Voted}, {Normalize: true}, {Algorithm: Voted, Normalize: true}} {
+	for _, o := range []Options{{}, {Algorithm: linear.Voted}, {Normalize: true}, {Algorithm: linear.Voted, Normalize: true}} {
 		m, _, err := trainBinary(X, 3, yb, o)
 		if err != nil {
 			t.Fatal(err)
@@ -452,7 +455,7 @@ func TestPredictNaNSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []Algorithm{Online, Voted} {
+	for _, a := range []linear.Algorithm{linear.Online, linear.Voted} {
 		km, _, err := trainKernelBinary(X, 3, yb, KernelOptions{Options: Options{Algorithm: a, MaxIter: 3}, Kernel: gram.RBF{Gamma: 0.1}})
 		if err != nil {
 			t.Fatal(err)
@@ -461,7 +464,7 @@ func TestPredictNaNSample(t *testing.T) {
 	}
 	ms = append(ms, ma)
 	for i, m := range ms {
-		if l, err := m.Predict(x); !isErr(err, ErrNonFinite) {
+		if l, err := m.Predict(x); !isErr(err, linear.ErrNonFinite) {
 			t.Fatalf("model %d: Predict = %d, %v; want ErrNonFinite", i, l, err)
 		}
 	}
@@ -477,7 +480,7 @@ func TestUpdateDiverged(t *testing.T) {
 	}
 	before := mustMarshal(t, m)
 	// Score 0, a mistake: w += η·(0, 2) overflows the second weight.
-	if _, err := m.Update([]float32{0, 2}, 1); !isErr(err, ErrDiverged) {
+	if _, err := m.Update([]float32{0, 2}, 1); !isErr(err, linear.ErrDiverged) {
 		t.Fatalf("Update: %v, want ErrDiverged", err)
 	}
 	if !sameModel(t, m, func() *linear.Model[float32] {
@@ -494,7 +497,7 @@ func TestUpdateDiverged(t *testing.T) {
 // votedBytes returns the budget a voted model needs: every kept vector
 // with its bias and count (linear), or every mistake and kept function
 // (kernel).
-func votedBytes[T Float](lm *linear.Model[T], km *expansion.Model[T]) int64 {
+func votedBytes[T kernel.Float](lm *linear.Model[T], km *expansion.Model[T]) int64 {
 	sz := int64(unsafe.Sizeof(T(0)))
 	if lm != nil {
 		s := snap(lm)
@@ -527,7 +530,7 @@ func TestVotedBudget(t *testing.T) {
 		return b
 	}
 	opt := func(b int64) Options {
-		return Options{Algorithm: Voted, MaxIter: 30, Stop: StopNever, Shuffle: true, Seed: 1, VotedMaxBytes: b}
+		return Options{Algorithm: linear.Voted, MaxIter: 30, Stop: StopNever, Shuffle: true, Seed: 1, VotedMaxBytes: b}
 	}
 	fits := map[string]fit{
 		"binary": func(b int64) (int64, []byte, error) {
@@ -602,25 +605,25 @@ func TestScoreOverflowIsDiverged(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testScoreOverflow[float64](t) })
 }
 
-func testScoreOverflow[T Float](t *testing.T) {
+func testScoreOverflow[T kernel.Float](t *testing.T) {
 	// w = η after sample 0; sample 1 is right (score −η); sample 2 scores
 	// 2η > M.
 	X := []T{1, -1, 2}
 	y := []int{1, -1, 1}
 	eta := maxOf[T]() / 1.5
 	for _, tc := range []struct {
-		algo   Algorithm
+		algo   linear.Algorithm
 		kernel bool
 		sample int
 		qty    string
 	}{
-		{Online, false, 2, "score"},
-		{Averaged, false, 2, "score"},
-		{Voted, false, 2, "score"},
+		{linear.Online, false, 2, "score"},
+		{linear.Averaged, false, 2, "score"},
+		{linear.Voted, false, 2, "score"},
 		// The kernel perceptron keeps f(x₂) = η·K(x₀, x₂) = 2η from the
 		// update on sample 0 on.
-		{Online, true, 0, "decision values"},
-		{Voted, true, 0, "decision values"},
+		{linear.Online, true, 0, "decision values"},
+		{linear.Voted, true, 0, "decision values"},
 	} {
 		o := Options{Algorithm: tc.algo, Eta: eta, NoBias: true}
 		var err error
@@ -629,8 +632,8 @@ func testScoreOverflow[T Float](t *testing.T) {
 		} else {
 			_, _, err = trainBinary(X, 1, y, o)
 		}
-		want := DivergedError{Epoch: 1, Sample: tc.sample, Quantity: tc.qty, Type: elemType[T]()}
-		if de := (*DivergedError)(nil); !errors.As(err, &de) || *de != want {
+		want := divergedError{Epoch: 1, Sample: tc.sample, Quantity: tc.qty, Type: linmodel.TypeName[T]()}
+		if de := (*divergedError)(nil); !errors.As(err, &de) || *de != want {
 			t.Errorf("%v kernel %v: %v, want %v", tc.algo, tc.kernel, err, &want)
 		}
 	}
@@ -653,7 +656,7 @@ func TestVotedBudgetIsMemory(t *testing.T) {
 	for i := range y {
 		y[i] = 2*rng.IntN(2) - 1 // random labels: not separable
 	}
-	opts := Options{Algorithm: Voted, MaxIter: 1 << 20, Shuffle: true, Seed: 1, VotedMaxBytes: budget}
+	opts := Options{Algorithm: linear.Voted, MaxIter: 1 << 20, Shuffle: true, Seed: 1, VotedMaxBytes: budget}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -6,25 +6,27 @@
 //
 // # Calling it
 //
-// Data is a flat row-major matrix (len(X) = rows·cols) plus one int label
-// per row; dataset.FromRows converts [][]T. trainBinary fits a binary model (labels −1 and
-// +1), trainMulti any integer labels, one-vs-rest or with the
-// multiclass perceptron:
+// Fit takes the rows of a *dataset.Data (dense, row-major) or a
+// *dataset.CSR (sparse) and one int label per row; labels −1 and +1 give
+// a binary model, any other integers one-vs-rest or the multiclass
+// perceptron. The rules and the model's other settings are package
+// linear's (linear.Online, ..., linear.ScaleAugmented):
 //
-//	m, diag, err := perceptron.trainBinary(X, cols, y, perceptron.Options{
-//		Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1,
+//	m, rep, err := perceptron.Fit(ctx, dataset.NewData(X, cols, y), y, perceptron.Options{
+//		Algorithm: linear.Averaged, MaxIter: 10, Shuffle: true, Seed: 1,
 //	})
 //	label, err := m.Predict(x)
 //
-// Every error wraps an exported sentinel (ErrEmpty, ErrDims, ErrNonFinite,
-// ErrLabels, ErrOneClass, ErrOption, ErrDiverged, ErrBudget, ErrCorrupt,
-// ...) for errors.Is. The caller's slices are never modified:
-// Options.Normalize works on a copy.
+// Every error wraps an exported sentinel for errors.Is: this package's
+// (ErrEmpty, ErrOneClass, ErrOption, ErrBudget, ErrStop) or, for the
+// causes a model's own methods share, package linear's (linear.ErrDims,
+// linear.ErrNonFinite, linear.ErrLabels, linear.ErrDiverged, ...). The
+// caller's slices are never modified: Options.Normalize works on a copy.
 //
 // # The rules
 //
 // The algorithms follow Rosenblatt (1958), Novikoff (1962) and Freund and
-// Schapire (1999) rule by rule (see Algorithm):
+// Schapire (1999) rule by rule (see linear.Algorithm):
 // prediction sign(w·x + b); on a mistake y·(w·x + b) ≤ 0 the update
 // w += η·y·x, b += η·y; epochs up to MaxIter, stopping after a clean one.
 // Online visits the samples in turn, or draws them at random with repeats
@@ -53,8 +55,8 @@
 // checked in the element type (an Eta that overflows float32 is ErrOption
 // for a float32 model), and a weight, bias, score, averaging sum or kernel
 // decision value that overflows during training ends it with an error
-// wrapping ErrDiverged, a *DivergedError naming the epoch, the sample and
-// (multiclass) the class where the first non-finite value appeared. A NaN
+// wrapping linear.ErrDiverged whose message names the epoch, the sample
+// and (multiclass) the class where the first non-finite value appeared. A NaN
 // score is never a correct prediction: training and the diagnostics count
 // it as a mistake, and Predict returns an error wrapping ErrNonFinite for a
 // sample whose score is not finite (a NaN or Inf in the sample). The voted
@@ -117,7 +119,7 @@
 // *expansion.Model:
 //
 //	m, rep, err := perceptron.FitKernel(ctx, dataset.NewData(X, cols, y), y, perceptron.KernelOptions{
-//		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
+//		Options: perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10, Shuffle: true, Seed: 1},
 //		Kernel:  gram.RBF{Gamma: 0.013},
 //	})
 //

@@ -3,19 +3,23 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
-// KernelOptions configures the dual (kernel) perceptron of trainKernelBinary and
-// trainKernelMulti. The zero value is valid: the dual perceptron with
+// KernelOptions configures the dual (kernel) perceptron of FitKernel.
+// The zero value is valid: the dual perceptron with
 // the linear kernel, with Options' defaults.
 type KernelOptions struct {
 	// Options are the settings shared with the linear models. Algorithm
@@ -61,72 +65,6 @@ type KernelOptions struct {
 	trace func(c, i int)
 }
 
-// trainKernelBinary fits a binary kernel perceptron (labels y[i] ∈ {−1, +1}) to
-// the row-major samples X with cols features per row: the dual perceptron
-// (Freund and Schapire, 1999),
-//
-//	f(x) = Σᵢ αᵢ·η·yᵢ·K(xᵢ, x) + b,
-//
-// where αᵢ counts the mistakes made on sample i and b += η·yᵢ·B² with each
-// of them (B the Options.BiasFeature, 1 by default). Training keeps the
-// decision values f(xⱼ) − b of every training sample; a correct sample
-// costs O(1), a mistake on sample j adds
-// η·yⱼ·G[j, :] to them (one kernel.Axpy, O(N)). With gram.Linear{} it makes
-// exactly the mistakes, in the same order, that trainBinary's Online perceptron
-// makes (up to rounding; exactly on integer-valued data). Averaged returns
-// the average of the decision functions after every sample (computed with
-// the same cached-sum trick as the linear averaged perceptron, O(1) extra
-// per mistake for the coefficients), Voted the voted perceptron of the
-// decision functions.
-//
-// Errors are those of trainBinary (including ErrDiverged, for decision values,
-// coefficients or sums that overflow T, and ErrBudget for a Voted model
-// beyond Options.VotedMaxBytes), plus ErrOption for an invalid kernel or
-// an unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row
-// and ErrNonFinite for data whose kernel values would overflow T. X and y are
-// never modified; the model keeps copies of the support vectors only.
-func trainKernelBinary[T Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
-	cfg, kern, err := opt.resolveKernel(false)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := checkShape(X, cols, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	cls, err := binaryClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, 1, false, expansion.Binary, []int{-1, 1})
-}
-
-// trainKernelMulti fits a kernel classifier for any integer labels (at
-// least two distinct ones) with opt.Multiclass: OneVsRest trains one kernel
-// perceptron per class (the class against the rest) on one shared Gram
-// matrix, computed once, with the classes split among Workers goroutines;
-// Argmax is the multiclass kernel perceptron: one decision function per
-// class, and on a mistake (the true class y not scoring strictly above
-// every other) f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the
-// highest-scoring wrong class p (b_y += η, b_p −= η). Errors are as for
-// trainKernelBinary, without the ±1 requirement.
-func trainKernelMulti[T Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
-	cfg, kern, err := opt.resolveKernel(true)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := checkShape(X, cols, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	labels, cls, err := multiClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	argmax, kind := cfg.kernelKind()
-	return trainDual(&cfg, kern, opt.MaxBytes, opt.trace, X, n, cols, cls, len(labels), argmax, kind, labels)
-}
-
 // kernelKind returns whether a multiclass kernel fit is Argmax, and its
 // model's scheme.
 func (cfg *config) kernelKind() (argmax bool, scheme expansion.Scheme) {
@@ -143,20 +81,20 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 		return cfg, nil, err
 	}
 	switch cfg.algo {
-	case Online, Averaged, Voted:
+	case linear.Online, linear.Averaged, linear.Voted:
 	default:
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron supports the Online, Averaged and Voted algorithms, not %v", ErrOption, cfg.algo)
 	}
-	if multi && cfg.strategy == Argmax && cfg.algo == Voted {
+	if multi && cfg.strategy == Argmax && cfg.algo == linear.Voted {
 		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
 	if cfg.w0 != nil || (cfg.b0 != nil && !cfg.dual) {
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron takes no Weights (its warm start is Dual)", ErrOption)
 	}
-	if cfg.dual && (cfg.algo == Voted || (multi && cfg.strategy == Argmax)) {
+	if cfg.dual && (cfg.algo == linear.Voted || (multi && cfg.strategy == Argmax)) {
 		return cfg, nil, fmt.Errorf("%w: a Dual warm start is for the binary and one-vs-rest Online and Averaged kernel perceptrons", ErrOption)
 	}
-	if cfg.margin && cfg.scaling == ScaleAugmented {
+	if cfg.margin && cfg.scaling == linear.ScaleAugmented {
 		return cfg, nil, fmt.Errorf("%w: DataMargin on a kernel model with Normalize (its points (φ(x), B)/‖(φ(x), B)‖ are no kernel's); use NormalizeFeatures or no normalisation", ErrOption)
 	}
 	k, err := canonicalKernel(o.Kernel)
@@ -204,11 +142,11 @@ func canonicalKernel(k gram.Kernel) (gram.Kernel, error) {
 func gramError(err error) error {
 	switch {
 	case errors.Is(err, gram.ErrNonFinite), errors.Is(err, gram.ErrOverflow):
-		return fmt.Errorf("%w: %w", ErrNonFinite, err)
+		return fmt.Errorf("%w: %w", linear.ErrNonFinite, err)
 	case errors.Is(err, gram.ErrBudget):
 		return fmt.Errorf("%w: %w", ErrBudget, err)
 	case errors.Is(err, gram.ErrShape):
-		return fmt.Errorf("%w: %w", ErrDims, err)
+		return fmt.Errorf("%w: %w", linear.ErrDims, err)
 	case errors.Is(err, gram.ErrEmpty):
 		return fmt.Errorf("%w: %w", ErrEmpty, err)
 	case errors.Is(err, gram.ErrInvalidKernel), errors.Is(err, gram.ErrImpl):
@@ -220,7 +158,7 @@ func gramError(err error) error {
 // dualVoted is one score row's voted-perceptron record: the mistakes in
 // order (training row and step η·y), and the kept decision functions as
 // prefixes of that sequence with their bias and survival count.
-type dualVoted[T Float] struct {
+type dualVoted[T kernel.Float] struct {
 	seq  []int32 // training row of each mistake
 	step []T     // its step η·y
 	pre  []int32 // kept function k = the sum of the first pre[k] mistakes
@@ -232,7 +170,7 @@ type dualVoted[T Float] struct {
 // dualTrainer trains K dual perceptrons on one kernel matrix: one for a
 // binary problem, one per class for one-vs-rest, or the K class functions
 // of the multiclass kernel perceptron (argmax).
-type dualTrainer[T Float] struct {
+type dualTrainer[T kernel.Float] struct {
 	k      modelkern.Kernels[T]
 	cfg    *config
 	dt     *data[T]
@@ -274,34 +212,11 @@ type dualTrainer[T Float] struct {
 // Bytes of the voted kernel perceptron's kept state: per mistake its row
 // (int32) and step (T), per kept function its prefix length (int32), bias
 // (T) and count (int64).
-func votedQBytes[T Float]() int64 { var z T; return 4 + int64(unsafe.Sizeof(z)) }
-func votedVBytes[T Float]() int64 { var z T; return 12 + int64(unsafe.Sizeof(z)) }
-
-// trainDual validates and prepares the data, sets up the kernel matrix or
-// row cache and runs the trainer.
-func trainDual[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
-	t, err := newDualTrainer(cfg, kern, maxBytes, trace, X, n, d, cls, K, argmax)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t.run(kern, scheme, labels)
-}
-
-// newDualTrainer is trainDual up to the training.
-func newDualTrainer[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
-	if err := checkElem[T](cfg, n); err != nil {
-		return nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, d, cfg.scaling, cfg.bfeat, false)
-	if err != nil {
-		return nil, err
-	}
-	return newDualTrainerOn(cfg, kern, maxBytes, trace, k, dt, cls, K, argmax)
-}
+func votedQBytes[T kernel.Float]() int64 { var z T; return 4 + int64(unsafe.Sizeof(z)) }
+func votedVBytes[T kernel.Float]() int64 { var z T; return 12 + int64(unsafe.Sizeof(z)) }
 
 // newDualTrainerOn is newDualTrainer on prepared data (dense or sparse).
-func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), k modelkern.Kernels[T], dt *data[T], cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+func newDualTrainerOn[T kernel.Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), k modelkern.Kernels[T], dt *data[T], cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
 	n := dt.n
 	t := &dualTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, argmax: argmax, trace: trace}
 	if dt.scale != nil && cfg.bias {
@@ -318,11 +233,11 @@ func newDualTrainerOn[T Float](cfg *config, kern gram.Kernel, maxBytes int64, tr
 	t.alpha = make([]int32, K*n)
 	t.B = make([]T, K)
 	switch cfg.algo {
-	case Averaged:
+	case linear.Averaged:
 		t.U = make([]T, K*n)
 		t.UF = make([]T, K*n)
 		t.UB = make([]T, K)
-	case Voted:
+	case linear.Voted:
 		t.vot = make([]dualVoted[T], K)
 		t.bud = &votedBudget{max: cfg.votedMax}
 	}
@@ -352,7 +267,7 @@ func (t *dualTrainer[T]) warmStart() error {
 	}
 	for c, b := range cfg.b0 {
 		if t.B[c] = T(b); !finite(t.B[c]) {
-			return fmt.Errorf("%w: Dual.B[%d] = %v is not finite in %s", ErrOption, c, b, elemType[T]())
+			return fmt.Errorf("%w: Dual.B[%d] = %v is not finite in %s", ErrOption, c, b, linmodel.TypeName[T]())
 		}
 	}
 	eta := T(cfg.eta)
@@ -374,8 +289,8 @@ func (t *dualTrainer[T]) warmStart() error {
 		t.alpha[i] = int32(a)
 	}
 	for c := range t.K {
-		if !allFinite(t.F[c*n : (c+1)*n]) {
-			return fmt.Errorf("%w: the Dual start's decision values overflow %s", ErrDiverged, elemType[T]())
+		if !linmodel.AllFinite(t.F[c*n : (c+1)*n]) {
+			return fmt.Errorf("%w: the Dual start's decision values overflow %s", linear.ErrDiverged, linmodel.TypeName[T]())
 		}
 	}
 	return nil
@@ -609,7 +524,7 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, scheme expansion.Scheme, labels [
 		dataMargins(cfg, t.dt.X, t.dt.d, t.cls, t.K, kern, cfg.bias, diag)
 	}
 	p := t.finish(kern, scheme, labels)
-	if !allFinite(p.Coef) || !allFinite(p.Bias) {
+	if !linmodel.AllFinite(p.Coef) || !linmodel.AllFinite(p.Bias) {
 		// Only the averages a − u/c and b − ub/c are formed here, from
 		// finite values.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged coefficients", false, nil)
@@ -617,7 +532,7 @@ func (t *dualTrainer[T]) run(kern gram.Kernel, scheme expansion.Scheme, labels [
 	m, err := expansion.Build(p, nil)
 	if err != nil {
 		if errors.Is(err, expansion.ErrNonFinite) {
-			return nil, nil, fmt.Errorf("%w: %w", ErrNonFinite, err)
+			return nil, nil, fmt.Errorf("%w: %w", linear.ErrNonFinite, err)
 		}
 		return nil, nil, fmt.Errorf("%w: %w", ErrOption, err)
 	}
@@ -668,7 +583,7 @@ func (t *dualTrainer[T]) diverged(stats []classStats) bool {
 
 // locate trains again from the start up to epoch ep (on the same kernel
 // values), checking every value epoch ep changes, and returns the
-// *DivergedError of the first non-finite one.
+// *divergedError of the first non-finite one.
 func (t *dualTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, labels []int) error {
 	trace := t.trace
 	t.trace = nil
@@ -688,13 +603,13 @@ func (t *dualTrainer[T]) check(c, j, pos int, first *divEvent) {
 	n := t.dt.n
 	bad := ""
 	switch {
-	case !allFinite(t.F[c*n : (c+1)*n]):
+	case !linmodel.AllFinite(t.F[c*n : (c+1)*n]):
 		bad = "decision values"
 	case !finite(t.A[c*n+j]):
 		bad = "coefficients"
 	case !finite(t.B[c]):
 		bad = "bias"
-	case t.U != nil && (!finite(t.U[c*n+j]) || !allFinite(t.UF[c*n:(c+1)*n]) || !finite(t.UB[c])):
+	case t.U != nil && (!finite(t.U[c*n+j]) || !linmodel.AllFinite(t.UF[c*n:(c+1)*n]) || !finite(t.UB[c])):
 		bad = "averaging sum"
 	case t.alpha[c*n+j] == math.MaxInt32:
 		bad = "mistake count"

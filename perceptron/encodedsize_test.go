@@ -3,11 +3,12 @@ package perceptron
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // encodedFiles returns the binary file of every model kind of the tests:
@@ -67,7 +68,7 @@ func TestEncodedSize(t *testing.T) {
 			t.Errorf("%s: EncodedSize = %d, %v; want the file's %d bytes", name, size, err, len(file))
 			continue
 		}
-		voted := file[12] == byte(Voted) && Kind(file[11]).IsKernel()
+		voted := file[12] == byte(linear.Voted) && Kind(file[11]).IsKernel()
 		switch {
 		case !voted && read != headerSize:
 			t.Errorf("%s: read %d bytes to know the size, want the %d-byte header", name, read, headerSize)
@@ -114,7 +115,7 @@ func TestEncodedSizeRejectsOnlyBadFiles(t *testing.T) {
 					continue
 				}
 				rejected++
-				if !isErr(err, ErrCorrupt) && !isErr(err, ErrVersion) && err.Error() != "EncodedSize asks for more bytes than the file has" {
+				if !isErr(err, linear.ErrCorrupt) && !isErr(err, linear.ErrVersion) && err.Error() != "EncodedSize asks for more bytes than the file has" {
 					t.Fatalf("%s, byte %d ^ %#x: EncodedSize: %v, want ErrCorrupt or ErrVersion", name, i, x, err)
 				}
 				if derr := decode(b); derr == nil {
@@ -132,7 +133,7 @@ func TestEncodedSizeRejectsOnlyBadFiles(t *testing.T) {
 // overflowed size.
 func TestEncodedSizeHuge(t *testing.T) {
 	le := binary.LittleEndian
-	head := func(esize byte, kind Kind, algo Algorithm, d, labels, m uint32) []byte {
+	head := func(esize byte, kind Kind, algo linear.Algorithm, d, labels, m uint32) []byte {
 		b := []byte(fileMagic)
 		b = le.AppendUint16(b, fileVersion)
 		b = append(b, esize, byte(kind), byte(algo), flagBias, 0, 0)
@@ -147,17 +148,17 @@ func TestEncodedSizeHuge(t *testing.T) {
 		head []byte
 		want int64 // 0: an error wrapping ErrCorrupt
 	}{
-		{"linear voted, max vectors and dims", head(8, Kind(linear.KindOneVsRest), Voted, maxDims, maxLabels, math.MaxUint32), 0},
-		{"linear ovr, max dims and labels", head(8, Kind(linear.KindOneVsRest), Online, maxDims, maxLabels, 0),
+		{"linear voted, max vectors and dims", head(8, Kind(linear.KindOneVsRest), linear.Voted, maxDims, maxLabels, math.MaxUint32), 0},
+		{"linear ovr, max dims and labels", head(8, Kind(linear.KindOneVsRest), linear.Online, maxDims, maxLabels, 0),
 			headerSize + 8*maxLabels + 8*maxLabels*(maxDims+1) + 4},
-		{"kernel, max support vectors", head(8, KindKernelOneVsRest, Online, 1<<20, maxLabels, maxKernelIndex),
+		{"kernel, max support vectors", head(8, KindKernelOneVsRest, linear.Online, 1<<20, maxLabels, maxKernelIndex),
 			headerSize + 8*maxLabels + kernSpecSize + 4*maxKernelIndex + 8*maxKernelIndex<<20 + 8*maxLabels*(maxKernelIndex+1) + 4},
-		{"kernel, max support vectors and dims", head(8, KindKernelOneVsRest, Online, maxDims, maxLabels, maxKernelIndex), 0},
-		{"kernel voted, max sizes", head(8, KindKernelOneVsRest, Voted, maxDims, maxLabels, maxKernelIndex), 0},
+		{"kernel, max support vectors and dims", head(8, KindKernelOneVsRest, linear.Online, maxDims, maxLabels, maxKernelIndex), 0},
+		{"kernel voted, max sizes", head(8, KindKernelOneVsRest, linear.Voted, maxDims, maxLabels, maxKernelIndex), 0},
 	} {
 		size, need, err := EncodedSize(tc.head)
 		switch {
-		case tc.want == 0 && !isErr(err, ErrCorrupt):
+		case tc.want == 0 && !isErr(err, linear.ErrCorrupt):
 			t.Errorf("%s: EncodedSize = %d, %d, %v; want ErrCorrupt", tc.name, size, need, err)
 		case tc.want != 0 && (err != nil || size != tc.want):
 			t.Errorf("%s: EncodedSize = %d, %d, %v; want %d", tc.name, size, need, err, tc.want)

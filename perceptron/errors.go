@@ -3,28 +3,24 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
-// Sentinel errors. Those a model's methods return too are package
-// linear's own (ErrDims is linear.ErrDims, and so on), so that one test
-// serves both. Every error returned by this package wraps one of them
-// (except an error of the caller's own Callback, which is returned wrapped
-// as it is), so callers can test the cause with errors.Is; the message adds
-// the details (which row, which option, which field of a file).
+// Sentinel errors. The causes a model's methods share are package
+// linear's sentinels, which training returns too: linear.ErrDims (a shape
+// that does not add up, a sample of the wrong length), linear.ErrNonFinite
+// (a NaN or ±Inf value, or a row whose squared norm overflows),
+// linear.ErrLabels (a label a call cannot use) and linear.ErrDiverged
+// (training produced a value the element type cannot hold: its message
+// names the epoch, the sample, the class and what overflowed). Every error
+// returned by this package wraps one of them or one below (except an
+// error of the caller's own Callback, which is returned wrapped as it is),
+// so callers can test the cause with errors.Is; the message adds the
+// details (which row, which option).
 var (
 	// ErrEmpty reports training data with no rows or no values.
 	ErrEmpty = errors.New("perceptron: empty data")
-	// ErrDims reports inconsistent sizes: zero features, len(X) not a
-	// multiple of the column count, len(y) != rows, ragged rows, or a
-	// sample whose length is not the model's feature count.
-	ErrDims = linear.ErrDims
-	// ErrNonFinite reports a NaN or ±Inf feature value (or a row whose
-	// squared norm overflows the element type).
-	ErrNonFinite = linear.ErrNonFinite
-	// ErrLabels reports labels a call cannot use: anything but −1 and +1
-	// where a binary API requires them, or a label the model does not know.
-	ErrLabels = linear.ErrLabels
 	// ErrOneClass reports training labels that are all the same class.
 	ErrOneClass = errors.New("perceptron: only one class in the labels")
 	// ErrOption reports an invalid or unsupported option: a negative,
@@ -32,34 +28,11 @@ var (
 	// overflows the element type or rounds to 0 in it, B < 0, an unknown
 	// algorithm, a combination this package does not implement.
 	ErrOption = errors.New("perceptron: invalid option")
-	// ErrCorrupt reports a model file or JSON document that is truncated,
-	// fails its checksum, or holds inconsistent or non-finite values.
-	ErrCorrupt = linear.ErrCorrupt
-	// ErrVersion reports a model file written by a newer, unknown format
-	// version.
-	ErrVersion = linear.ErrVersion
-	// ErrMismatch reports a valid model file of another element type
-	// (float32 vs float64) or another model kind than the receiver holds.
-	ErrMismatch = linear.ErrMismatch
-	// ErrUntrained reports a call on a Model that holds no weights (the
-	// zero value, before training or UnmarshalBinary).
-	ErrUntrained = linear.ErrUntrained
-	// ErrUnsupported reports an operation the model cannot do, such as
-	// Update or continueDense of an averaged or SVM model read from a version-1
-	// file, which does not hold the training state to resume.
-	ErrUnsupported = linear.ErrUnsupported
 	// ErrBudget reports a memory budget too small for training: a kernel
 	// model's KernelOptions.MaxBytes below one row of kernel values, or a
 	// voted perceptron whose kept vectors would exceed
 	// Options.VotedMaxBytes.
 	ErrBudget = errors.New("perceptron: memory budget too small")
-	// ErrDiverged reports training that produced a value the element type
-	// cannot hold: weights, a bias, a score or an averaging sum that
-	// overflowed to ±Inf or became NaN (a step size too large for the
-	// data, typically in float32). The error is a *DivergedError naming
-	// the epoch and the sample. Training never returns a model with
-	// non-finite weights.
-	ErrDiverged = linear.ErrDiverged
 	// ErrStop may be returned by an Options.Callback to end training early
 	// without error: the model trained so far is returned and
 	// Diagnostics.Stopped is set. Any other callback error aborts training
@@ -67,10 +40,10 @@ var (
 	ErrStop = errors.New("perceptron: training stopped by callback")
 )
 
-// DivergedError is the error training returns when a value overflows the
-// element type (see ErrDiverged, which it wraps). It names the epoch and
+// divergedError is the error training returns when a value overflows the
+// element type (linear.ErrDiverged, which it wraps). It names the epoch and
 // the sample whose visit produced the first non-finite value.
-type DivergedError struct {
+type divergedError struct {
 	// Epoch is the 1-based epoch in which the first non-finite value
 	// appeared.
 	Epoch int
@@ -95,7 +68,7 @@ type DivergedError struct {
 
 // Error names the epoch, the sample, the class and what overflowed, and
 // suggests the usual remedies.
-func (e *DivergedError) Error() string {
+func (e *divergedError) Error() string {
 	where := fmt.Sprintf("in epoch %d", e.Epoch)
 	if e.Sample >= 0 {
 		where += fmt.Sprintf(", sample %d", e.Sample)
@@ -115,8 +88,8 @@ func (e *DivergedError) Error() string {
 		what = "the sample's mistake count α reached its maximum (2³¹−1)"
 	}
 	return fmt.Sprintf("%v: %s: %s; use a smaller step size (Eta, Tau), a larger Lambda, Normalize, scaled data, or float64",
-		ErrDiverged, where, what)
+		linear.ErrDiverged, where, what)
 }
 
 // Unwrap returns ErrDiverged.
-func (e *DivergedError) Unwrap() error { return ErrDiverged }
+func (e *divergedError) Unwrap() error { return linear.ErrDiverged }

@@ -2,10 +2,11 @@ package perceptron
 
 import (
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 func TestInputErrors(t *testing.T) {
@@ -23,16 +24,16 @@ func TestInputErrors(t *testing.T) {
 	}{
 		{"empty", nil, 2, nil, false, ErrEmpty},
 		{"empty-multi", []float64{}, 2, []int{}, true, ErrEmpty},
-		{"zero-features", good, 0, []int{1, -1, 1}, false, ErrDims},
-		{"negative-cols", good, -2, []int{1, -1, 1}, false, ErrDims},
-		{"not-multiple", good, 4, []int{1, -1}, false, ErrDims},
-		{"short-y", good, 2, []int{1, -1}, false, ErrDims},
-		{"long-y", good, 2, []int{1, -1, 1, 1}, true, ErrDims},
-		{"nan", nan, 2, []int{1, -1, 1}, false, ErrNonFinite},
-		{"inf-multi", inf, 2, []int{0, 1, 2}, true, ErrNonFinite},
-		{"overflow", huge, 2, []int{1, -1, 1}, false, ErrNonFinite},
-		{"labels-01", good, 2, []int{0, 1, 1}, false, ErrLabels},
-		{"labels-2", good, 2, []int{1, -1, 2}, false, ErrLabels},
+		{"zero-features", good, 0, []int{1, -1, 1}, false, linear.ErrDims},
+		{"negative-cols", good, -2, []int{1, -1, 1}, false, linear.ErrDims},
+		{"not-multiple", good, 4, []int{1, -1}, false, linear.ErrDims},
+		{"short-y", good, 2, []int{1, -1}, false, linear.ErrDims},
+		{"long-y", good, 2, []int{1, -1, 1, 1}, true, linear.ErrDims},
+		{"nan", nan, 2, []int{1, -1, 1}, false, linear.ErrNonFinite},
+		{"inf-multi", inf, 2, []int{0, 1, 2}, true, linear.ErrNonFinite},
+		{"overflow", huge, 2, []int{1, -1, 1}, false, linear.ErrNonFinite},
+		{"labels-01", good, 2, []int{0, 1, 1}, false, linear.ErrLabels},
+		{"labels-2", good, 2, []int{1, -1, 2}, false, linear.ErrLabels},
 		{"one-class", good, 2, []int{1, 1, 1}, false, ErrOneClass},
 		{"one-class-multi", good, 2, []int{7, 7, 7}, true, ErrOneClass},
 	} {
@@ -71,19 +72,20 @@ func TestOptionErrors(t *testing.T) {
 		{"eta<0", Options{Eta: -1}, false},
 		{"eta-nan", Options{Eta: math.NaN()}, false},
 		{"eta-inf", Options{Eta: math.Inf(1)}, false},
-		{"tau<0", Options{Algorithm: MiniBatch, Tau: -0.5}, false},
-		{"B<1", Options{Algorithm: MiniBatch, BatchSize: -1}, false},
+		{"tau<0", Options{Algorithm: linear.MiniBatch, Tau: -0.5}, false},
+		{"B<1", Options{Algorithm: linear.MiniBatch, BatchSize: -1}, false},
 		{"maxiter<0", Options{MaxIter: -3}, false},
 		{"algorithm", Options{Algorithm: 99}, false},
+		{"algorithm-dcd", Options{Algorithm: linear.DualCD}, false}, // package svm's
 		{"strategy", Options{Multiclass: 9}, true},
-		{"lambda<0", Options{Algorithm: SVM, Lambda: -1}, false},
-		{"C-nan", Options{Algorithm: SVM, C: math.NaN()}, false},
-		{"lambda-and-C", Options{Algorithm: SVM, Lambda: 1, C: 1}, false},
-		{"tol<0", Options{Algorithm: SVM, Tol: -1}, false},
+		{"lambda<0", Options{Algorithm: linear.SVM, Lambda: -1}, false},
+		{"C-nan", Options{Algorithm: linear.SVM, C: math.NaN()}, false},
+		{"lambda-and-C", Options{Algorithm: linear.SVM, Lambda: 1, C: 1}, false},
+		{"tol<0", Options{Algorithm: linear.SVM, Tol: -1}, false},
 		{"workers<0", Options{Workers: -1}, false},
-		{"argmax-svm", Options{Algorithm: SVM, Multiclass: Argmax}, true},
-		{"argmax-voted", Options{Algorithm: Voted, Multiclass: Argmax}, true},
-		{"argmax-batch", Options{Algorithm: Batch, Multiclass: Argmax}, true},
+		{"argmax-svm", Options{Algorithm: linear.SVM, Multiclass: Argmax}, true},
+		{"argmax-voted", Options{Algorithm: linear.Voted, Multiclass: Argmax}, true},
+		{"argmax-batch", Options{Algorithm: linear.Batch, Multiclass: Argmax}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
@@ -97,11 +99,11 @@ func TestOptionErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseAlgorithm("nope"); !errors.Is(err, ErrOption) {
+	if _, err := linear.ParseAlgorithm("nope"); !errors.Is(err, linear.ErrOption) {
 		t.Fatalf("ParseAlgorithm: %v", err)
 	}
-	for a := Online; a < numAlgorithms; a++ {
-		if b, err := ParseAlgorithm(a.String()); err != nil || b != a {
+	for a := linear.Online; a <= linear.DualCD; a++ {
+		if b, err := linear.ParseAlgorithm(a.String()); err != nil || b != a {
 			t.Fatalf("ParseAlgorithm(%q) = %v, %v", a.String(), b, err)
 		}
 	}
@@ -111,14 +113,14 @@ func TestOptionErrors(t *testing.T) {
 // the parse errors' text.
 func TestEnumNames(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{Online.String(), "online"},
-		{SVM.String(), "svm"},
+		{linear.Online.String(), "online"},
+		{linear.SVM.String(), "svm"},
 		{(linear.DualCD + 1).String(), "Algorithm(7)"},
 		{Argmax.String(), "argmax"},
 		{Strategy(7).String(), "Strategy(7)"},
 		{SampleReplace.String(), "replace"},
 		{Sampling(200).String(), "Sampling(200)"},
-		{func() string { _, err := ParseAlgorithm("nope"); return err.Error() }(), `perceptron: invalid option: unknown algorithm "nope"`},
+		{func() string { _, err := linear.ParseAlgorithm("nope"); return err.Error() }(), `linear: invalid option: unknown algorithm "nope"`},
 		{func() string { _, err := ParseSampling("often"); return err.Error() }(), `perceptron: invalid option: unknown sampling "often"`},
 	} {
 		if tc.got != tc.want {
@@ -136,7 +138,7 @@ func TestCallerDataUntouched(t *testing.T) {
 		yb[i] = 1 - 2*(i%2)
 	}
 	yb0 := slices.Clone(yb)
-	for a := Online; a < numAlgorithms; a++ {
+	for a := linear.Online; a < numAlgorithms; a++ {
 		for _, norm := range []bool{false, true} {
 			opt := Options{Algorithm: a, Normalize: norm, Shuffle: true, MaxIter: 3}
 			if _, _, err := trainBinary(X, 4, yb, opt); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // evalClass are one class's statistics over a whole pass with fixed weights.
@@ -29,7 +30,7 @@ const evalChunk = 1024
 // biases B, score_c = (W_c·x + B_c)·scale[c] (scale nil means 1), on up to
 // workers goroutines. Rows are cut into fixed chunks whose partial sums are
 // added in chunk order, so the result does not depend on workers.
-func evaluate[T Float](k modelkern.Kernels[T], dt *data[T], cls []int32, W, B []T, scale []float64, K, workers int) evalResult {
+func evaluate[T kernel.Float](k modelkern.Kernels[T], dt *data[T], cls []int32, W, B []T, scale []float64, K, workers int) evalResult {
 	return evaluateWith(k, dt, cls, nil, W, B, scale, K, workers)
 }
 
@@ -37,7 +38,7 @@ func evaluate[T Float](k modelkern.Kernels[T], dt *data[T], cls []int32, W, B []
 // dst[(i−lo)·K+c] to class c's W_c·x for the rows i of [lo, hi) (a chunk
 // of at most evalChunk) in place of kernel.Dots (nil: kernel.Dots or
 // kernel.DotsSparse with W). dots is called from several goroutines.
-func evaluateWith[T Float](k modelkern.Kernels[T], dt *data[T], cls []int32, dots func(dst []T, lo, hi int), W, B []T, scale []float64, K, workers int) evalResult {
+func evaluateWith[T kernel.Float](k modelkern.Kernels[T], dt *data[T], cls []int32, dots func(dst []T, lo, hi int), W, B []T, scale []float64, K, workers int) evalResult {
 	n := dt.n
 	nch := (n + evalChunk - 1) / evalChunk
 	parts := make([]evalResult, nch)

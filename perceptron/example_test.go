@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -23,7 +24,7 @@ var (
 // Rosenblatt's online perceptron: one update per mistake, stopping after
 // the first epoch without one.
 func ExampleFit_online() {
-	m, rep, err := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Online})
+	m, rep, err := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: linear.Online})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -61,7 +62,7 @@ func ExampleFit_novikoff() {
 
 // The full-batch perceptron sums the updates of all misclassified samples.
 func ExampleFit_batch() {
-	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Batch, Eta: 0.5})
+	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: linear.Batch, Eta: 0.5})
 	w, b := m.Weights(0)
 	fmt.Println("weights", w, "bias", b, "epochs", rep.Epochs)
 	diag := rep.Detail.(*perceptron.Diagnostics)
@@ -75,7 +76,7 @@ func ExampleFit_batch() {
 // batch's mistakes.
 func ExampleFit_miniBatch() {
 	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
-		Algorithm: perceptron.MiniBatch, BatchSize: 4, Tau: 1, Shuffle: true, Seed: 7,
+		Algorithm: linear.MiniBatch, BatchSize: 4, Tau: 1, Shuffle: true, Seed: 7,
 	})
 	acc, _ := m.Accuracy(exX, exY)
 	fmt.Println("accuracy", acc, "converged", rep.Converged)
@@ -88,7 +89,7 @@ func ExampleFit_miniBatch() {
 // sample's update already separates the data, so the average is that vector.
 func ExampleFit_averaged() {
 	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
-		Algorithm: perceptron.Averaged, MaxIter: 5, Stop: perceptron.StopNever,
+		Algorithm: linear.Averaged, MaxIter: 5, Stop: perceptron.StopNever,
 	})
 	w, b := m.Weights(0)
 	fmt.Printf("averaged weights [%.3f %.3f] bias %.3f after %d epochs\n", w[0], w[1], b, rep.Epochs)
@@ -100,7 +101,7 @@ func ExampleFit_averaged() {
 // samples it survived, and predicts by their weighted vote. It runs all
 // MaxIter epochs (here 100 of 8 samples), as Freund and Schapire's does.
 func ExampleFit_voted() {
-	m, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: perceptron.Voted})
+	m, _, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{Algorithm: linear.Voted})
 	vectors, biases, counts := m.Voted(0)
 	for i := range vectors {
 		fmt.Println("vector", vectors[i], "bias", biases[i], "count", counts[i])
@@ -116,7 +117,7 @@ func ExampleFit_voted() {
 // The soft-margin SVM (Pegasos) trades margin against hinge loss through λ.
 func ExampleFit_svm() {
 	m, rep, _ := perceptron.Fit(ctx, ex, exY, perceptron.Options{
-		Algorithm: perceptron.SVM, Lambda: 0.01, MaxIter: 200, Shuffle: true, Seed: 1,
+		Algorithm: linear.SVM, Lambda: 0.01, MaxIter: 200, Shuffle: true, Seed: 1,
 	})
 	acc, _ := m.Accuracy(exX, exY)
 	diag := rep.Detail.(*perceptron.Diagnostics)
@@ -134,7 +135,7 @@ func ExampleFit_multiclass() {
 	}
 	y := []int{10, 10, 10, 20, 20, 20, 30, 30, 30}
 	data := &dataset.Data[float64]{X: X, Y: y, Rows: len(y), Cols: 2}
-	m, _, err := perceptron.Fit(ctx, data, y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20})
+	m, _, err := perceptron.Fit(ctx, data, y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 20})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -170,7 +171,7 @@ func ExampleFit_argmax() {
 // Bad input is an error to test with errors.Is, never a panic.
 func ExampleFit_errors() {
 	_, _, err := perceptron.Fit(ctx, &dataset.Data[float32]{X: []float32{1, 2, 3}, Rows: 1, Cols: 2}, []int{1}, perceptron.Options{})
-	fmt.Println(errors.Is(err, perceptron.ErrDims))
+	fmt.Println(errors.Is(err, linear.ErrDims))
 	one := &dataset.Data[float32]{X: []float32{1, 2}, Rows: 2, Cols: 1}
 	_, _, err = perceptron.Fit(ctx, one, []int{3, 3}, perceptron.Options{})
 	fmt.Println(errors.Is(err, perceptron.ErrOneClass))

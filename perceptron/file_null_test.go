@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/jsontest"
@@ -23,12 +24,12 @@ func TestJSONNullRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(linear.Model[float32]).UnmarshalJSON(b) }, ErrCorrupt, modelfile.ErrNull)
+			jsontest.CheckNulls(t, doc, func(b []byte) error { return new(linear.Model[float32]).UnmarshalJSON(b) }, linear.ErrCorrupt, modelfile.ErrNull)
 		})
 	}
 	models, _, _ := kernelModels[float64](t)
 	X, y, _, _ := separable(newRand(47), 30, 4, 3, 1, true)
-	sm, _, err := trainKernelBinarySparse(csrOf(t, X, 4, y), y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 2}, Kernel: gram.RBF{Gamma: 0.5}})
+	sm, _, err := trainKernelBinarySparse(csrOf(t, X, 4, y), y, KernelOptions{Options: Options{Algorithm: linear.Voted, MaxIter: 2}, Kernel: gram.RBF{Gamma: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
@@ -27,13 +28,13 @@ func fileModels(t testing.TB) map[string]*linear.Model[float32] {
 		}
 		out[name] = m
 	}
-	for a := Online; a < numAlgorithms; a++ {
-		m, d, err := trainBinary(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == Batch, NoBias: a == SVM, Resumable: true})
+	for a := linear.Online; a < numAlgorithms; a++ {
+		m, d, err := trainBinary(to32(Xb), 5, yb, Options{Algorithm: a, MaxIter: 3, Shuffle: true, Normalize: a == linear.Batch, NoBias: a == linear.SVM, Resumable: true})
 		add("binary-"+a.String(), m, d, err)
 		m, d, err = trainMulti(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3, Resumable: true})
 		add("ovr-"+a.String(), m, d, err)
 	}
-	m, d, err := trainMulti(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
+	m, d, err := trainMulti(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: linear.Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
 	add("argmax-averaged", m, d, err)
 	return out
 }
@@ -100,10 +101,10 @@ func TestFileRoundTrip(t *testing.T) {
 			}
 			// A float32 file is not a float64 model.
 			var m64 linear.Model[float64]
-			if err := m64.UnmarshalBinary(data); !errors.Is(err, ErrMismatch) {
+			if err := m64.UnmarshalBinary(data); !errors.Is(err, linear.ErrMismatch) {
 				t.Fatalf("float64 model from a float32 file: %v", err)
 			}
-			if err := json.Unmarshal(js, &m64); !errors.Is(err, ErrMismatch) {
+			if err := json.Unmarshal(js, &m64); !errors.Is(err, linear.ErrMismatch) {
 				t.Fatalf("float64 model from float32 JSON: %v", err)
 			}
 		})
@@ -117,11 +118,11 @@ func TestFileCorruption(t *testing.T) {
 		data := mustMarshal(t, m)
 		for n := range len(data) {
 			var back linear.Model[float32]
-			if err := back.UnmarshalBinary(data[:n]); !errors.Is(err, ErrCorrupt) {
+			if err := back.UnmarshalBinary(data[:n]); !errors.Is(err, linear.ErrCorrupt) {
 				t.Fatalf("%s truncated to %d bytes: %v", name, n, err)
 			}
 		}
-		if err := new(linear.Model[float32]).UnmarshalBinary(append(data, 0)); !errors.Is(err, ErrCorrupt) {
+		if err := new(linear.Model[float32]).UnmarshalBinary(append(data, 0)); !errors.Is(err, linear.ErrCorrupt) {
 			t.Fatalf("%s with a trailing byte: %v", name, err)
 		}
 		for i := range data {
@@ -132,7 +133,7 @@ func TestFileCorruption(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%s: byte %d changed, no error", name, i)
 			}
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+			if !errors.Is(err, linear.ErrCorrupt) && !errors.Is(err, linear.ErrVersion) {
 				t.Fatalf("%s: byte %d changed: %v", name, i, err)
 			}
 		}
@@ -160,36 +161,36 @@ func TestFileBadFields(t *testing.T) {
 		edit func(b []byte)
 		want error
 	}{
-		{"version", bin, func(b []byte) { b[8] = modelfile.Newest + 1 }, ErrVersion},
-		{"v1-with-state", bin, func(b []byte) { b[8] = 1 }, ErrCorrupt},
-		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, ErrCorrupt},
-		{"no-state", bin, func(b []byte) { b[13] &^= flagState }, ErrCorrupt},
-		{"zero-steps", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[56:], 0) }, ErrCorrupt},
-		{"lambda-not-svm", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0x3ff0000000000000) }, ErrCorrupt},
-		{"svm-lambda", svm, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0) }, ErrCorrupt},
+		{"version", bin, func(b []byte) { b[8] = modelfile.Newest + 1 }, linear.ErrVersion},
+		{"v1-with-state", bin, func(b []byte) { b[8] = 1 }, linear.ErrCorrupt},
+		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, linear.ErrCorrupt},
+		{"no-state", bin, func(b []byte) { b[13] &^= flagState }, linear.ErrCorrupt},
+		{"zero-steps", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[56:], 0) }, linear.ErrCorrupt},
+		{"lambda-not-svm", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0x3ff0000000000000) }, linear.ErrCorrupt},
+		{"svm-lambda", svm, func(b []byte) { binary.LittleEndian.PutUint64(b[64:], 0) }, linear.ErrCorrupt},
 		{"averaged-inconsistent", avg, func(b []byte) {
 			off := 72 + 4*6 // the running weights, after the served ones
 			binary.LittleEndian.PutUint32(b[off:], binary.LittleEndian.Uint32(b[off:])+1)
-		}, ErrCorrupt},
-		{"elem-size", bin, func(b []byte) { b[10] = 3 }, ErrCorrupt},
-		{"kind", bin, func(b []byte) { b[11] = 9 }, ErrCorrupt},
-		{"kernel-kind", bin, func(b []byte) { b[11] = 16 }, ErrMismatch},
-		{"algorithm", bin, func(b []byte) { b[12] = 77 }, ErrCorrupt},
-		{"flags", bin, func(b []byte) { b[13] = 0x80 }, ErrCorrupt},
-		{"reserved", bin, func(b []byte) { b[14] = 1 }, ErrCorrupt},
-		{"dims", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 0) }, ErrCorrupt},
-		{"labels", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[40:], 5) }, ErrCorrupt},
-		{"eta", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[32:], 0) }, ErrCorrupt},
-		{"nan-weight", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[72:], 0x7fc00000) }, ErrCorrupt},
+		}, linear.ErrCorrupt},
+		{"elem-size", bin, func(b []byte) { b[10] = 3 }, linear.ErrCorrupt},
+		{"kind", bin, func(b []byte) { b[11] = 9 }, linear.ErrCorrupt},
+		{"kernel-kind", bin, func(b []byte) { b[11] = 16 }, linear.ErrMismatch},
+		{"algorithm", bin, func(b []byte) { b[12] = 77 }, linear.ErrCorrupt},
+		{"flags", bin, func(b []byte) { b[13] = 0x80 }, linear.ErrCorrupt},
+		{"reserved", bin, func(b []byte) { b[14] = 1 }, linear.ErrCorrupt},
+		{"dims", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 0) }, linear.ErrCorrupt},
+		{"labels", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[40:], 5) }, linear.ErrCorrupt},
+		{"eta", bin, func(b []byte) { binary.LittleEndian.PutUint64(b[32:], 0) }, linear.ErrCorrupt},
+		{"nan-weight", bin, func(b []byte) { binary.LittleEndian.PutUint32(b[72:], 0x7fc00000) }, linear.ErrCorrupt},
 		{"vector-counts", voted, func(b []byte) {
 			off := headerSize + 8*4 + stateSize
 			binary.LittleEndian.PutUint32(b[off:], binary.LittleEndian.Uint32(b[off:])+1)
-		}, ErrCorrupt},
+		}, linear.ErrCorrupt},
 		{"survival-count", voted, func(b []byte) {
 			binary.LittleEndian.PutUint64(b[headerSize+8*4+stateSize+4*4:], 0)
-		}, ErrCorrupt},
-		{"huge-vectors", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 0xffffffff) }, ErrCorrupt},
-		{"huge-dims", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 1<<30) }, ErrCorrupt},
+		}, linear.ErrCorrupt},
+		{"huge-vectors", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 0xffffffff) }, linear.ErrCorrupt},
+		{"huge-dims", voted, func(b []byte) { binary.LittleEndian.PutUint32(b[16:], 1<<30) }, linear.ErrCorrupt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := []byte(string(tc.base))
@@ -226,22 +227,22 @@ func TestJSONErrors(t *testing.T) {
 		name, doc string
 		want      error
 	}{
-		{"syntax", s[:len(s)/2], ErrCorrupt},
-		{"format", strings.Replace(s, `"rosenblatt-perceptron"`, `"other"`, 1), ErrCorrupt},
-		{"version", strings.Replace(s, `"version":2`, `"version":7`, 1), ErrVersion},
-		{"v1-with-state", strings.Replace(s, `"version":2`, `"version":1`, 1), ErrCorrupt},
-		{"both-normalisations", strings.Replace(s, `"normalize":false`, `"normalize":true,"normalize_features":true`, 1), ErrCorrupt},
-		{"no-steps", strings.Replace(s, `"steps":270,`, ``, 1), ErrCorrupt},
-		{"averaging-rows", strings.Replace(s, `"bias_sums":[`, `"bias_sums":[1,`, 1), ErrCorrupt},
-		{"averaging-inconsistent", strings.Replace(s, `"running_biases":[-12,`, `"running_biases":[-11,`, 1), ErrCorrupt},
-		{"type", strings.Replace(s, `"float32"`, `"int8"`, 1), ErrCorrupt},
-		{"kind", strings.Replace(s, `"ovr"`, `"tree"`, 1), ErrCorrupt},
-		{"algorithm", strings.Replace(s, `"averaged"`, `"magic"`, 1), ErrCorrupt},
-		{"dims", strings.Replace(s, `"dims":5`, `"dims":6`, 1), ErrCorrupt},
-		{"huge-dims", strings.Replace(s, `"dims":5`, `"dims":1073741824`, 1), ErrCorrupt},
-		{"labels-order", strings.Replace(s, `"labels":[-7,3,13,23]`, `"labels":[3,-7,13,23]`, 1), ErrCorrupt},
-		{"eta", strings.Replace(s, `"eta":1`, `"eta":-1`, 1), ErrCorrupt},
-		{"rows", strings.Replace(s, `"biases":[`, `"biases":[1,`, 1), ErrCorrupt},
+		{"syntax", s[:len(s)/2], linear.ErrCorrupt},
+		{"format", strings.Replace(s, `"rosenblatt-perceptron"`, `"other"`, 1), linear.ErrCorrupt},
+		{"version", strings.Replace(s, `"version":2`, `"version":7`, 1), linear.ErrVersion},
+		{"v1-with-state", strings.Replace(s, `"version":2`, `"version":1`, 1), linear.ErrCorrupt},
+		{"both-normalisations", strings.Replace(s, `"normalize":false`, `"normalize":true,"normalize_features":true`, 1), linear.ErrCorrupt},
+		{"no-steps", strings.Replace(s, `"steps":270,`, ``, 1), linear.ErrCorrupt},
+		{"averaging-rows", strings.Replace(s, `"bias_sums":[`, `"bias_sums":[1,`, 1), linear.ErrCorrupt},
+		{"averaging-inconsistent", strings.Replace(s, `"running_biases":[-12,`, `"running_biases":[-11,`, 1), linear.ErrCorrupt},
+		{"type", strings.Replace(s, `"float32"`, `"int8"`, 1), linear.ErrCorrupt},
+		{"kind", strings.Replace(s, `"ovr"`, `"tree"`, 1), linear.ErrCorrupt},
+		{"algorithm", strings.Replace(s, `"averaged"`, `"magic"`, 1), linear.ErrCorrupt},
+		{"dims", strings.Replace(s, `"dims":5`, `"dims":6`, 1), linear.ErrCorrupt},
+		{"huge-dims", strings.Replace(s, `"dims":5`, `"dims":1073741824`, 1), linear.ErrCorrupt},
+		{"labels-order", strings.Replace(s, `"labels":[-7,3,13,23]`, `"labels":[3,-7,13,23]`, 1), linear.ErrCorrupt},
+		{"eta", strings.Replace(s, `"eta":1`, `"eta":-1`, 1), linear.ErrCorrupt},
+		{"rows", strings.Replace(s, `"biases":[`, `"biases":[1,`, 1), linear.ErrCorrupt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.doc == s {
@@ -281,9 +282,9 @@ func TestVersion1Files(t *testing.T) {
 	}
 	// scaling is the model's Scaling, a kernel model's as this package
 	// names it.
-	scaling := func(m model) Scaling {
+	scaling := func(m model) linear.Scaling {
 		if km, ok := m.(*expansion.Model[float32]); ok {
-			return Scaling(km.Scaling())
+			return linear.Scaling(km.Scaling())
 		}
 		return m.(*linear.Model[float32]).Scaling()
 	}
@@ -311,7 +312,7 @@ func TestVersion1Files(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s%s: %v", name, ext, err)
 			}
-			if norm := strings.Contains(name, "normalize"); (scaling(m) == ScaleFeatures) != norm || norm == (scaling(m) == ScaleNone) {
+			if norm := strings.Contains(name, "normalize"); (scaling(m) == linear.ScaleFeatures) != norm || norm == (scaling(m) == linear.ScaleNone) {
 				t.Fatalf("%s: scaling %v", name, scaling(m))
 			}
 			score := func(m model) []float32 {
@@ -327,7 +328,7 @@ func TestVersion1Files(t *testing.T) {
 			// way on another kernel implementation (the files were written
 			// on AVX-512; NEON and the generic path round differently).
 			slack := make([]float64, len(got))
-			if lm, ok := m.(*linear.Model[float32]); ok && lm.Algorithm() == Voted {
+			if lm, ok := m.(*linear.Model[float32]); ok && lm.Algorithm() == linear.Voted {
 				slack = votedTieSlack(lm, ref.Probes)
 			}
 			for j := range got {
@@ -339,7 +340,7 @@ func TestVersion1Files(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info, err := Inspect(v2); (err != nil && !errors.Is(err, ErrMismatch)) || info.Version != 2 {
+			if info, err := Inspect(v2); (err != nil && !errors.Is(err, linear.ErrMismatch)) || info.Version != 2 {
 				t.Fatalf("%s: written back as %+v, %v", name, info, err)
 			}
 			back := fresh()
@@ -371,7 +372,7 @@ func votedTieSlack(m *linear.Model[float32], X []float32) []float64 {
 			x[j] = float64(X[i*d+j])
 			sq += x[j] * x[j]
 		}
-		if m.Scaling() == ScaleFeatures && sq > 0 {
+		if m.Scaling() == linear.ScaleFeatures && sq > 0 {
 			for j := range x {
 				x[j] /= math.Sqrt(sq)
 			}

@@ -1,6 +1,9 @@
 package perceptron
 
-import "github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+import (
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
 
 // The layout of the perceptrons' model files as the tests write and edit
 // them (package linear writes the linear models', package expansion the
@@ -29,4 +32,4 @@ const (
 )
 
 // elemSize is the size of a T in a model file.
-func elemSize[T Float]() int { return modelfile.ElemSize[T]() }
+func elemSize[T kernel.Float]() int { return modelfile.ElemSize[T]() }

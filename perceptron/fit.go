@@ -3,10 +3,13 @@ package perceptron
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
-	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/fit"
@@ -78,14 +81,14 @@ type Dual struct {
 // *Diagnostics.
 //
 // Bad input is an error wrapping one of the sentinels: ErrEmpty (no rows),
-// ErrDims (a shape that does not add up, an inconsistent CSR), ErrNonFinite
-// (a NaN or Inf in X), ErrLabels, ErrOneClass (one label only), ErrOption
-// (a bad option, or a step size that overflows T), ErrDiverged (a value
-// overflowed T during training: a *DivergedError naming the epoch and
-// sample), ErrBudget (Voted: the kept vectors would exceed
+// linear.ErrDims (a shape that does not add up, an inconsistent CSR),
+// linear.ErrNonFinite (a NaN or Inf in X), linear.ErrLabels, ErrOneClass
+// (one label only), ErrOption (a bad option, or a step size that
+// overflows T), linear.ErrDiverged (a value overflowed T during training;
+// the message names the epoch and the sample), ErrBudget (Voted: the kept vectors would exceed
 // Options.VotedMaxBytes). The model returned has finite weights. X and y
 // are never modified.
-func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) (*linear.Model[T], *fit.Report, error) {
+func Fit[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) (*linear.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	if err := withContext(ctx, &opt); err != nil {
 		return nil, nil, err
@@ -99,41 +102,17 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) 
 	case nil, Weights:
 	case *linear.Model[T]:
 		opt.Init = nil
-		switch x := X.(type) {
-		case *dataset.Data[T]:
-			if x == nil {
-				return nil, nil, fmt.Errorf("%w: nil data", ErrEmpty)
-			}
-			m, diag, err = continueDense(init, x.X, x.Cols, y, opt)
-		case *dataset.CSR[T]:
-			m, diag, err = continueSparse(init, x, y, opt)
-		default:
-			return nil, nil, errRows(X)
-		}
+		m, diag, err = continueFrom(init, X, y, opt)
 		return m, linReport(diag, t0), err
 	default:
-		return nil, nil, fmt.Errorf("%w: Init is a %T; Fit takes Weights or a *linear.Model[%s]", ErrOption, opt.Init, elemType[T]())
+		return nil, nil, fmt.Errorf("%w: Init is a %T; Fit takes Weights or a *linear.Model[%s]", ErrOption, opt.Init, linmodel.TypeName[T]())
 	}
-	binary := opt.Multiclass != Argmax && plusMinusOne(y)
-	switch x := X.(type) {
-	case *dataset.Data[T]:
+	if x, ok := X.(*dataset.Data[T]); ok {
 		if err := checkData(x); err != nil {
 			return nil, nil, err
 		}
-		if binary {
-			m, diag, err = trainBinary(x.X, x.Cols, y, opt)
-		} else {
-			m, diag, err = trainMulti(x.X, x.Cols, y, opt)
-		}
-	case *dataset.CSR[T]:
-		if binary {
-			m, diag, err = trainBinarySparse(x, y, opt)
-		} else {
-			m, diag, err = trainMultiSparse(x, y, opt)
-		}
-	default:
-		return nil, nil, errRows(X)
 	}
+	m, diag, err = train(X, y, opt.Multiclass != Argmax && plusMinusOne(y), opt)
 	return m, linReport(diag, t0), err
 }
 
@@ -161,7 +140,7 @@ func Fit[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Options) 
 // unsupported Algorithm, ErrBudget for a MaxBytes below one kernel row and
 // ErrNonFinite for data whose kernel values would overflow T. X and y are
 // never modified; the model keeps copies of the support vectors only.
-func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt KernelOptions) (*expansion.Model[T], *fit.Report, error) {
+func FitKernel[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opt KernelOptions) (*expansion.Model[T], *fit.Report, error) {
 	t0 := time.Now()
 	if err := withContext(ctx, &opt.Options); err != nil {
 		return nil, nil, err
@@ -171,31 +150,135 @@ func FitKernel[T Float](ctx context.Context, X dataset.Rows[T], y []int, opt Ker
 		diag *Diagnostics
 		err  error
 	)
-	binary := opt.Multiclass != Argmax && plusMinusOne(y)
-	switch x := X.(type) {
-	case *dataset.Data[T]:
+	if x, ok := X.(*dataset.Data[T]); ok {
 		if err := checkData(x); err != nil {
 			return nil, nil, err
 		}
-		if binary {
-			m, diag, err = trainKernelBinary(x.X, x.Cols, y, opt)
-		} else {
-			m, diag, err = trainKernelMulti(x.X, x.Cols, y, opt)
-		}
-	case *dataset.CSR[T]:
-		if binary {
-			m, diag, err = trainKernelBinarySparse(x, y, opt)
-		} else {
-			m, diag, err = trainKernelMultiSparse(x, y, opt)
-		}
-	default:
-		return nil, nil, errRows(X)
 	}
+	m, diag, err = trainKernel(X, y, opt.Multiclass != Argmax && plusMinusOne(y), opt)
 	rep := linReport(diag, t0)
 	if rep != nil && m != nil {
 		rep.SupportVectors = m.NumSupport()
 	}
 	return m, rep, err
+}
+
+// train is Fit from zero or from Weights: binary (labels ±1, one model)
+// or multiclass by opt.Multiclass, on dense or CSR rows.
+func train[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !binary && cfg.strategy == Argmax && cfg.algo != linear.Online && cfg.algo != linear.Averaged {
+		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	}
+	n, cols, err := checkRows(X, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, cls, K, err := classesOf(y, binary)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
+	k := linmodel.KernelsFor[T](cfg.impl)
+	var dt *data[T]
+	if x, ok := X.(*dataset.Data[T]); ok && binary && cfg.checksInFirstEpoch() {
+		dt = prepareLazy(x.X, n, cols)
+	} else if dt, err = prepareRows(k, X, n, &cfg, true, cfg.algo != linear.SVM); err != nil {
+		return nil, nil, err
+	}
+	start, err := initialStart[T](&cfg, dt, K, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case binary:
+		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, labels)
+	case cfg.strategy == Argmax:
+		return newArgmaxTrainer(k, &cfg, dt, cls, K, start).run(labels)
+	}
+	return newLinTrainer(k, &cfg, dt, cls, K, start).run(linear.KindOneVsRest, labels)
+}
+
+// trainKernel is FitKernel: binary (labels ±1, one decision function) or
+// multiclass by opt.Multiclass, on dense or CSR rows.
+func trainKernel[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
+	cfg, kern, err := opt.resolveKernel(!binary)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, _, err := checkRows(X, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, cls, K, err := classesOf(y, binary)
+	if err != nil {
+		return nil, nil, err
+	}
+	argmax, scheme := false, expansion.Binary
+	if !binary {
+		argmax, scheme = cfg.kernelKind()
+	}
+	if _, sparse := X.(*dataset.CSR[T]); sparse && cfg.margin {
+		return nil, nil, fmt.Errorf("%w: DataMargin solves the hard-margin SVM on dense rows; not on a CSR matrix", ErrOption)
+	}
+	if err := checkElem[T](&cfg, n); err != nil {
+		return nil, nil, err
+	}
+	k := linmodel.KernelsFor[T](cfg.impl)
+	dt, err := prepareRows(k, X, n, &cfg, false, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := newDualTrainerOn(&cfg, kern, opt.MaxBytes, opt.trace, k, dt, cls, K, argmax)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.run(kern, scheme, labels)
+}
+
+// checkRows checks the shape of dense or CSR rows and their labels, and
+// returns the rows and the columns.
+func checkRows[T kernel.Float](X dataset.Rows[T], y []int) (n, cols int, err error) {
+	switch x := X.(type) {
+	case *dataset.Data[T]:
+		if x == nil {
+			return 0, 0, fmt.Errorf("%w: nil data", ErrEmpty)
+		}
+		n, err = checkShape(x.X, x.Cols, y)
+		return n, x.Cols, err
+	case *dataset.CSR[T]:
+		n, err = checkCSR(x, y)
+		if x != nil {
+			cols = x.Cols
+		}
+		return n, cols, err
+	}
+	return 0, 0, errRows(X)
+}
+
+// prepareRows is prepare or prepareSparse for rows checkRows accepted.
+func prepareRows[T kernel.Float](k modelkern.Kernels[T], X dataset.Rows[T], n int, cfg *config, column, normsForChecks bool) (*data[T], error) {
+	if x, ok := X.(*dataset.CSR[T]); ok {
+		return prepareSparse(k, x, cfg.scaling, cfg.bfeat, column, normsForChecks)
+	}
+	x := X.(*dataset.Data[T])
+	return prepare(k, x.X, n, x.Cols, cfg.scaling, cfg.bfeat, column)
+}
+
+// classesOf returns the labels, each row's class and the number of score
+// functions: ±1 labels and one for binary, else multiClasses's.
+func classesOf(y []int, binary bool) (labels []int, cls []int32, K int, err error) {
+	if binary {
+		cls, err = binaryClasses(y)
+		return []int{-1, 1}, cls, 1, err
+	}
+	labels, cls, err = multiClasses(y)
+	return labels, cls, len(labels), err
 }
 
 // withContext checks ctx and makes opt's callback end training with ctx's
@@ -237,7 +320,7 @@ func errRows(X any) error {
 	if X == nil {
 		return fmt.Errorf("%w: nil data", ErrEmpty)
 	}
-	return fmt.Errorf("%w: rows of type %T; want a *dataset.Data or *dataset.CSR", ErrDims, X)
+	return fmt.Errorf("%w: rows of type %T; want a *dataset.Data or *dataset.CSR", linear.ErrDims, X)
 }
 
 // linReport summarises d (nil for nil).
@@ -258,18 +341,18 @@ func linReport(d *Diagnostics, t0 time.Time) *fit.Report {
 
 // checkData checks that a dense matrix is not nil and holds Rows·Cols
 // values.
-func checkData[T Float](x *dataset.Data[T]) error {
+func checkData[T kernel.Float](x *dataset.Data[T]) error {
 	if x == nil {
 		return fmt.Errorf("%w: nil data", ErrEmpty)
 	}
 	if x.Rows < 0 || x.Cols < 0 || len(x.X) != x.Rows*x.Cols {
-		return fmt.Errorf("%w: %d values for %d rows of %d columns", ErrDims, len(x.X), x.Rows, x.Cols)
+		return fmt.Errorf("%w: %d values for %d rows of %d columns", linear.ErrDims, len(x.X), x.Rows, x.Cols)
 	}
 	return nil
 }
 
 // newModel returns the linear model of the parts p, holding p's arrays
 // (package internal/linmodel's bridge: nothing is copied).
-func newModel[T Float](p *linmodel.Parts[T]) *linear.Model[T] {
+func newModel[T kernel.Float](p *linmodel.Parts[T]) *linear.Model[T] {
 	return linmodel.Wrap[linear.Model[T]](p)
 }

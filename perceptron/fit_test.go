@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"testing"
+
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/linear"
-	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -37,8 +38,8 @@ func TestFitDispatch(t *testing.T) {
 		y    []int
 		opt  Options
 	}{
-		{"binary", Xb, 4, yb, Options{Algorithm: Averaged, MaxIter: 5}},
-		{"ovr", Xm, 5, ym, Options{Algorithm: Online, MaxIter: 4}},
+		{"binary", Xb, 4, yb, Options{Algorithm: linear.Averaged, MaxIter: 5}},
+		{"ovr", Xm, 5, ym, Options{Algorithm: linear.Online, MaxIter: 4}},
 		{"argmax", Xm, 5, ym, Options{Multiclass: Argmax, MaxIter: 4}},
 		{"argmax±1", Xb, 4, yb, Options{Multiclass: Argmax, MaxIter: 4}},
 	} {
@@ -149,16 +150,16 @@ func TestFitInit(t *testing.T) {
 		t.Error("Fit with Init: Weights is not the trainer's run from w₀, b₀ (or equals the run from 0)")
 	}
 
-	first, _, err := Fit(ctx, data, y, Options{Algorithm: Averaged, MaxIter: 1})
+	first, _, err := Fit(ctx, data, y, Options{Algorithm: linear.Averaged, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cont, _, err := continueDense(first, X, 3, y, Options{Algorithm: Averaged, MaxIter: 2})
+	cont, _, err := continueDense(first, X, 3, y, Options{Algorithm: linear.Averaged, MaxIter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, rows := range []dataset.Rows[float64]{data, mustCSR(t, data)} {
-		got, rep, err := Fit(ctx, rows, y, Options{Algorithm: Averaged, MaxIter: 2, Init: first})
+		got, rep, err := Fit(ctx, rows, y, Options{Algorithm: linear.Averaged, MaxIter: 2, Init: first})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestFitContext(t *testing.T) {
 	}
 	ctx, cancel2 := context.WithCancel(context.Background())
 	epochs := 0
-	opt := Options{Algorithm: Voted, MaxIter: 50, Stop: StopNever, Callback: func(Epoch) error {
+	opt := Options{Algorithm: linear.Voted, MaxIter: 50, Stop: StopNever, Callback: func(Epoch) error {
 		epochs++
 		if epochs == 2 {
 			cancel2()

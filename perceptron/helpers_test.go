@@ -3,13 +3,16 @@ package perceptron
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -121,7 +124,7 @@ func orders(n, epochs int, shuffle bool, seed uint64) [][]int {
 	return out
 }
 
-func mustMarshal[T Float](t testing.TB, m *linear.Model[T]) []byte {
+func mustMarshal[T kernel.Float](t testing.TB, m *linear.Model[T]) []byte {
 	t.Helper()
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -130,13 +133,13 @@ func mustMarshal[T Float](t testing.TB, m *linear.Model[T]) []byte {
 	return b
 }
 
-func sameModel[T Float](t testing.TB, a, b *linear.Model[T]) bool {
+func sameModel[T kernel.Float](t testing.TB, a, b *linear.Model[T]) bool {
 	t.Helper()
 	return bytes.Equal(mustMarshal(t, a), mustMarshal(t, b))
 }
 
 // loadSet reads a LIBSVM file from testdata.
-func loadSet[T Float](t testing.TB, name string, cols int) *dataset.Data[T] {
+func loadSet[T kernel.Float](t testing.TB, name string, cols int) *dataset.Data[T] {
 	t.Helper()
 	d, err := dataset.LoadLIBSVM[T](filepath.Join("testdata", name), dataset.LIBSVMOptions{Cols: cols})
 	if err != nil {
@@ -164,7 +167,7 @@ func stopOf(all bool) Stopping {
 
 // snap returns the parts of m's snapshot as the model holds them (through
 // the trainers' bridge, internal/linmodel): its arrays, to read only.
-func snap[T Float](m *linear.Model[T]) *linmodel.Parts[T] {
+func snap[T kernel.Float](m *linear.Model[T]) *linmodel.Parts[T] {
 	p, err := linmodel.PartsOf[T](m)
 	if err != nil {
 		panic(err)
@@ -174,13 +177,13 @@ func snap[T Float](m *linear.Model[T]) *linmodel.Parts[T] {
 
 // sampleScale returns the factors of x's scores under p's scaling, as
 // the model computes them: score = (w·x)·mul + b·bmul.
-func sampleScale[T Float](p *linmodel.Parts[T], x []T) (mul, bmul T) {
-	k := kernelsFor[T](nil)
-	switch Scaling(p.Scaling) {
-	case ScaleAugmented:
-		f := T(augScale(float64(k.Dot(x, x)), p.BiasFeature))
+func sampleScale[T kernel.Float](p *linmodel.Parts[T], x []T) (mul, bmul T) {
+	k := linmodel.KernelsFor[T](nil)
+	switch linear.Scaling(p.Scaling) {
+	case linear.ScaleAugmented:
+		f := T(linmodel.AugScale(float64(k.Dot(x, x)), p.BiasFeature))
 		return f, f
-	case ScaleFeatures:
+	case linear.ScaleFeatures:
 		if nx := k.Dot(x, x); nx > 0 {
 			return T(1 / math.Sqrt(float64(nx))), 1
 		}
@@ -202,35 +205,35 @@ const scoreChunk = 64
 
 // FileInfo describes a model file's header, as the tests read it.
 type FileInfo struct {
-	Version   int       // format version
-	ElemBits  int       // 32 or 64
-	Kind      Kind      // the kind byte (a linear model's is linear.Kind's value)
-	Algorithm Algorithm // training algorithm
-	Dims      int       // features per sample
-	Labels    int       // number of labels (2 for binary)
-	Vectors   int       // voted vectors or support vectors
+	Version   int              // format version
+	ElemBits  int              // 32 or 64
+	Kind      Kind             // the kind byte (a linear model's is linear.Kind's value)
+	Algorithm linear.Algorithm // training algorithm
+	Dims      int              // features per sample
+	Labels    int              // number of labels (2 for binary)
+	Vectors   int              // voted vectors or support vectors
 }
 
 // testFileErrs are the sentinels of the perceptron models' files.
-var testFileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismatch: ErrMismatch}
+var testFileErrs = modelfile.Errors{Corrupt: linear.ErrCorrupt, Version: linear.ErrVersion, Mismatch: linear.ErrMismatch}
 
 // Inspect checks a file's envelope and header fields (size, checksum,
 // the family's fields) without decoding it, as model.Inspect does; a
 // kernel model's file is ErrMismatch besides, as the linear decoder says.
 func Inspect(data []byte) (FileInfo, error) {
 	h, _, err := testFileErrs.Open(data)
-	info := FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
+	info := FileInfo{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: linear.Algorithm(h.Algorithm),
 		Dims: h.Dims, Labels: h.Labels, Vectors: h.Count}
 	if err != nil {
 		return info, err
 	}
 	if info.Kind.IsKernel() {
-		return info, fmt.Errorf("%w: a kernel model", ErrMismatch)
+		return info, fmt.Errorf("%w: a kernel model", linear.ErrMismatch)
 	}
 	if size, _, err := testFileErrs.EncodedSize(data); err != nil {
 		return info, err
 	} else if size != int64(len(data)) {
-		return info, fmt.Errorf("%w: %d bytes, the header implies %d", ErrCorrupt, len(data), size)
+		return info, fmt.Errorf("%w: %d bytes, the header implies %d", linear.ErrCorrupt, len(data), size)
 	}
 	return info, nil
 }
@@ -239,4 +242,67 @@ func Inspect(data []byte) (FileInfo, error) {
 // (modelfile's registry of the families).
 func EncodedSize(prefix []byte) (size, need int64, err error) {
 	return testFileErrs.EncodedSize(prefix)
+}
+
+// The trainers' former entry points, by data layout and problem, as the
+// tests call them: train and trainKernel on dense rows (X row-major with
+// cols features per row) or on a CSR matrix, binary (labels ±1) or
+// multiclass.
+
+func denseRows[T kernel.Float](X []T, cols int) *dataset.Data[T] {
+	return &dataset.Data[T]{X: X, Cols: cols}
+}
+
+func trainBinary[T kernel.Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return train(denseRows(X, cols), y, true, opt)
+}
+
+func trainMulti[T kernel.Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return train(denseRows(X, cols), y, false, opt)
+}
+
+func trainBinarySparse[T kernel.Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return train(X, y, true, opt)
+}
+
+func trainMultiSparse[T kernel.Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return train(X, y, false, opt)
+}
+
+func trainKernelBinary[T kernel.Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
+	return trainKernel(denseRows(X, cols), y, true, opt)
+}
+
+func trainKernelMulti[T kernel.Float](X []T, cols int, y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
+	return trainKernel(denseRows(X, cols), y, false, opt)
+}
+
+func trainKernelBinarySparse[T kernel.Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
+	return trainKernel(X, y, true, opt)
+}
+
+func trainKernelMultiSparse[T kernel.Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
+	return trainKernel(X, y, false, opt)
+}
+
+// newDualTrainer checks and prepares dense rows and sets up a kernel
+// trainer on them, as trainKernel does.
+func newDualTrainer[T kernel.Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+	if err := checkElem[T](cfg, n); err != nil {
+		return nil, err
+	}
+	k := linmodel.KernelsFor[T](cfg.impl)
+	dt, err := prepare(k, X, n, d, cfg.scaling, cfg.bfeat, false)
+	if err != nil {
+		return nil, err
+	}
+	return newDualTrainerOn(cfg, kern, maxBytes, trace, k, dt, cls, K, argmax)
+}
+
+func continueDense[T kernel.Float](m *linear.Model[T], X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return continueFrom(m, denseRows(X, cols), y, opt)
+}
+
+func continueSparse[T kernel.Float](m *linear.Model[T], X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
+	return continueFrom(m, X, y, opt)
 }

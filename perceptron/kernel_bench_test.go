@@ -2,8 +2,11 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -30,11 +33,11 @@ func fashion10k(b *testing.B) (*benchSet, float64) {
 }
 
 // scaleGamma is sklearn's gamma='scale': 1/(D·var(X)) over all values.
-func scaleGamma[T Float](X []T) float64 {
+func scaleGamma[T kernel.Float](X []T) float64 {
 	return 1 / (784 * variance(X))
 }
 
-func variance[T Float](X []T) float64 {
+func variance[T kernel.Float](X []T) float64 {
 	var s, s2 float64
 	for _, v := range X {
 		s += float64(v)
@@ -53,7 +56,7 @@ type kernelFit struct {
 // benchKernelTrain adds the kernel perceptron's fits to BenchmarkTrain.
 func benchKernelTrain(b *testing.B) {
 	avg := func(s Strategy, epochs int) KernelOptions {
-		return KernelOptions{Options: Options{Algorithm: Averaged, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1}}
+		return KernelOptions{Options: Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1}}
 	}
 	fits := []kernelFit{
 		{algo: "kernel-rbf-ovr", opt: avg(OneVsRest, 10)},
@@ -107,7 +110,7 @@ func runKernelFit(b *testing.B, d *benchSet, opt KernelOptions) {
 func BenchmarkKernelPredict(b *testing.B) {
 	d, gamma := fashion10k(b)
 	m, _, err := trainKernelMulti(d.train.X, d.train.Cols, d.train.Y, KernelOptions{
-		Options: Options{Algorithm: Averaged, MaxIter: 10, Shuffle: true, Seed: 1}, Kernel: gram.RBF{Gamma: gamma}})
+		Options: Options{Algorithm: linear.Averaged, MaxIter: 10, Shuffle: true, Seed: 1}, Kernel: gram.RBF{Gamma: gamma}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func ExampleFitKernel_rbf() {
 // functions after every sample (its coefficients are the averages).
 func ExampleFitKernel_averaged() {
 	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
-		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20},
+		Options: perceptron.Options{Algorithm: linear.Averaged, MaxIter: 20},
 		Kernel:  gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2},
 	})
 	coef, b := m.Coefficients(0)
@@ -82,7 +82,7 @@ func ExampleFitKernel_averaged() {
 // the number of samples it survived; Scores gives their weighted vote.
 func ExampleFitKernel_voted() {
 	m, _, _ := perceptron.FitKernel(ctx, xor, xorY, perceptron.KernelOptions{
-		Options: perceptron.Options{Algorithm: perceptron.Voted, MaxIter: 20},
+		Options: perceptron.Options{Algorithm: linear.Voted, MaxIter: 20},
 		Kernel:  gram.RBF{Gamma: 2},
 	})
 	vote := make([]float64, 1)

@@ -3,12 +3,15 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -40,23 +43,23 @@ func TestKernelInputErrors(t *testing.T) {
 		{"rbf-nil-pointer", X, 2, y, false, KernelOptions{Kernel: nilRBF}, []error{ErrOption, gram.ErrInvalidKernel}},
 		{"poly-degree-0", X, 2, y, false, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1}}, []error{ErrOption, gram.ErrInvalidKernel}},
 		{"poly-coef0-nan", X, 2, y, false, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: math.NaN(), Degree: 2}}, []error{ErrOption, gram.ErrInvalidKernel}},
-		{"algo-batch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: Batch}}, []error{ErrOption}},
-		{"algo-svm", X, 2, y, true, KernelOptions{Options: Options{Algorithm: SVM}}, []error{ErrOption}},
-		{"algo-minibatch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: MiniBatch}}, []error{ErrOption}},
-		{"argmax-voted", X, 2, y, true, KernelOptions{Options: Options{Algorithm: Voted, Multiclass: Argmax}}, []error{ErrOption}},
+		{"algo-batch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: linear.Batch}}, []error{ErrOption}},
+		{"algo-svm", X, 2, y, true, KernelOptions{Options: Options{Algorithm: linear.SVM}}, []error{ErrOption}},
+		{"algo-minibatch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: linear.MiniBatch}}, []error{ErrOption}},
+		{"argmax-voted", X, 2, y, true, KernelOptions{Options: Options{Algorithm: linear.Voted, Multiclass: Argmax}}, []error{ErrOption}},
 		{"bad-strategy", X, 2, y, true, KernelOptions{Options: Options{Multiclass: 9}}, []error{ErrOption}},
 		{"max-iter", X, 2, y, false, KernelOptions{Options: Options{MaxIter: -1}}, []error{ErrOption}},
 		{"eta-nan", X, 2, y, false, KernelOptions{Options: Options{Eta: math.NaN()}}, []error{ErrOption}},
-		{"nan", nan, 2, y, false, KernelOptions{}, []error{ErrNonFinite}},
-		{"inf-multi", inf, 2, y, true, KernelOptions{Kernel: gram.RBF{Gamma: 1}}, []error{ErrNonFinite}},
-		{"overflow", []float64{1e154, 1, -1e154, 1}, 2, []int{1, -1}, false, KernelOptions{}, []error{ErrNonFinite, gram.ErrOverflow}},
-		{"poly-overflow", []float64{1e100, 1, -1e100, 1}, 2, []int{1, -1}, false, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 0, Degree: 4}}, []error{ErrNonFinite, gram.ErrOverflow}},
-		{"labels", X, 2, []int{1, 2, -1, -1}, false, KernelOptions{}, []error{ErrLabels}},
+		{"nan", nan, 2, y, false, KernelOptions{}, []error{linear.ErrNonFinite}},
+		{"inf-multi", inf, 2, y, true, KernelOptions{Kernel: gram.RBF{Gamma: 1}}, []error{linear.ErrNonFinite}},
+		{"overflow", []float64{1e154, 1, -1e154, 1}, 2, []int{1, -1}, false, KernelOptions{}, []error{linear.ErrNonFinite, gram.ErrOverflow}},
+		{"poly-overflow", []float64{1e100, 1, -1e100, 1}, 2, []int{1, -1}, false, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 0, Degree: 4}}, []error{linear.ErrNonFinite, gram.ErrOverflow}},
+		{"labels", X, 2, []int{1, 2, -1, -1}, false, KernelOptions{}, []error{linear.ErrLabels}},
 		{"one-class", X, 2, []int{1, 1, 1, 1}, false, KernelOptions{}, []error{ErrOneClass}},
 		{"one-class-multi", X, 2, []int{3, 3, 3, 3}, true, KernelOptions{}, []error{ErrOneClass}},
-		{"cols-0", X, 0, y, false, KernelOptions{}, []error{ErrDims}},
-		{"ragged", X, 3, y, false, KernelOptions{}, []error{ErrDims}},
-		{"len-y", X, 2, y[:3], true, KernelOptions{}, []error{ErrDims}},
+		{"cols-0", X, 0, y, false, KernelOptions{}, []error{linear.ErrDims}},
+		{"ragged", X, 3, y, false, KernelOptions{}, []error{linear.ErrDims}},
+		{"len-y", X, 2, y[:3], true, KernelOptions{}, []error{linear.ErrDims}},
 		{"empty", nil, 2, nil, false, KernelOptions{}, []error{ErrEmpty}},
 		{"budget", X, 2, y, false, KernelOptions{MaxBytes: 31}, []error{ErrBudget}},
 	} {
@@ -75,7 +78,7 @@ func TestKernelInputErrors(t *testing.T) {
 		})
 	}
 	// The float32 trainer checks overflow against float32's range.
-	if _, _, err := trainKernelBinary([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !isErr(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinary([]float32{1e20, 1, -1e20, 1}, 2, []int{1, -1}, KernelOptions{}); !isErr(err, linear.ErrNonFinite) {
 		t.Fatalf("float32 overflow: %v", err)
 	}
 	// The smallest budget that works: one row.
@@ -86,7 +89,7 @@ func TestKernelInputErrors(t *testing.T) {
 
 // kernelModels trains one small model of every kind and algorithm, float32
 // and float64 (as *expansion.Model[float64]; the float32 ones convert the data).
-func kernelModels[T Float](t testing.TB) (map[string]*expansion.Model[T], []T, int) {
+func kernelModels[T kernel.Float](t testing.TB) (map[string]*expansion.Model[T], []T, int) {
 	t.Helper()
 	d := loadSet[T](t, "iris.train.libsvm", 4)
 	yb := make([]int, d.Rows)
@@ -102,22 +105,22 @@ func kernelModels[T Float](t testing.TB) (map[string]*expansion.Model[T], []T, i
 	}
 	rbf := gram.RBF{Gamma: 0.3}
 	poly := gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 2}
-	o := func(a Algorithm, s Strategy) Options {
+	o := func(a linear.Algorithm, s Strategy) Options {
 		return Options{Algorithm: a, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 2}
 	}
-	for _, a := range []Algorithm{Online, Averaged, Voted} {
+	for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		m, dg, err := trainKernelBinary(d.X, 4, yb, KernelOptions{Options: o(a, OneVsRest), Kernel: rbf})
 		add("binary-"+a.String(), m, dg, err)
 		m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(a, OneVsRest), Kernel: poly})
 		add("ovr-"+a.String(), m, dg, err)
 	}
-	m, dg, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(Averaged, Argmax), Kernel: rbf})
+	m, dg, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(linear.Averaged, Argmax), Kernel: rbf})
 	add("argmax-averaged", m, dg, err)
-	norm := o(Online, Argmax)
+	norm := o(linear.Online, Argmax)
 	norm.Normalize, norm.NoBias = true, true
 	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: norm})
 	add("argmax-online-normalized-linear", m, dg, err)
-	vn := o(Voted, OneVsRest)
+	vn := o(linear.Voted, OneVsRest)
 	vn.Normalize = true
 	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: vn, Kernel: rbf})
 	add("ovr-voted-normalized", m, dg, err)
@@ -132,7 +135,7 @@ func TestKernelPredictConsistency(t *testing.T) {
 	testPredictConsistency[float64](t)
 }
 
-func testPredictConsistency[T Float](t *testing.T) {
+func testPredictConsistency[T kernel.Float](t *testing.T) {
 	models, X, d := kernelModels[T](t)
 	n := len(X) / d
 	for name, m := range models {
@@ -190,22 +193,22 @@ func TestKernelPredictErrors(t *testing.T) {
 		f    func() error
 		want error
 	}{
-		{"predict-short", func() error { _, err := m.Predict(X[:d-1]); return err }, ErrDims},
-		{"predict-nan", func() error { _, err := m.Predict([]float64{1, math.NaN(), 0, 0}); return err }, ErrNonFinite},
-		{"predict-inf-voted", func() error { _, err := v.Predict([]float64{1, 0, math.Inf(1), 0}); return err }, ErrNonFinite},
-		{"predict-huge", func() error { _, err := m.Predict([]float64{1e300, 0, 0, 0}); return err }, ErrNonFinite},
-		{"scores-dst", func() error { return m.Scores(make([]float64, 2), X[:d]) }, ErrDims},
-		{"batch-dst", func() error { return m.ScoresBatch(make([]float64, 7), X[:2*d]) }, ErrDims},
-		{"batch-x", func() error { return m.ScoresBatch(make([]float64, 6), X[:3*d]) }, ErrDims},
+		{"predict-short", func() error { _, err := m.Predict(X[:d-1]); return err }, linear.ErrDims},
+		{"predict-nan", func() error { _, err := m.Predict([]float64{1, math.NaN(), 0, 0}); return err }, linear.ErrNonFinite},
+		{"predict-inf-voted", func() error { _, err := v.Predict([]float64{1, 0, math.Inf(1), 0}); return err }, linear.ErrNonFinite},
+		{"predict-huge", func() error { _, err := m.Predict([]float64{1e300, 0, 0, 0}); return err }, linear.ErrNonFinite},
+		{"scores-dst", func() error { return m.Scores(make([]float64, 2), X[:d]) }, linear.ErrDims},
+		{"batch-dst", func() error { return m.ScoresBatch(make([]float64, 7), X[:2*d]) }, linear.ErrDims},
+		{"batch-x", func() error { return m.ScoresBatch(make([]float64, 6), X[:3*d]) }, linear.ErrDims},
 		{"batch-nan", func() error {
 			Y := slices.Clone(X[:5*d])
 			Y[3*d+1] = math.NaN()
 			return m.PredictBatch(make([]int, 5), Y)
-		}, ErrNonFinite},
-		{"predict-batch-len", func() error { return m.PredictBatch(make([]int, 3), X[:2*d]) }, ErrDims},
-		{"accuracy-empty", func() error { _, err := m.Accuracy(nil, nil); return err }, ErrDims},
-		{"untrained", func() error { _, err := new(expansion.Model[float64]).Predict(X[:d]); return err }, ErrUntrained},
-		{"untrained-marshal", func() error { _, err := new(expansion.Model[float64]).MarshalBinary(); return err }, ErrUntrained},
+		}, linear.ErrNonFinite},
+		{"predict-batch-len", func() error { return m.PredictBatch(make([]int, 3), X[:2*d]) }, linear.ErrDims},
+		{"accuracy-empty", func() error { _, err := m.Accuracy(nil, nil); return err }, linear.ErrDims},
+		{"untrained", func() error { _, err := new(expansion.Model[float64]).Predict(X[:d]); return err }, linear.ErrUntrained},
+		{"untrained-marshal", func() error { _, err := new(expansion.Model[float64]).MarshalBinary(); return err }, linear.ErrUntrained},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.f(); !isErr(err, tc.want) {
@@ -216,7 +219,7 @@ func TestKernelPredictErrors(t *testing.T) {
 	// The error names the bad row of a batch.
 	Y := slices.Clone(X[:5*d])
 	Y[3*d+1] = math.Inf(1)
-	if err := m.ScoresBatch(make([]float64, 5*3), Y); err == nil || !isErr(err, ErrNonFinite) || !strings.Contains(err.Error(), "X[3][1]") {
+	if err := m.ScoresBatch(make([]float64, 5*3), Y); err == nil || !isErr(err, linear.ErrNonFinite) || !strings.Contains(err.Error(), "X[3][1]") {
 		t.Fatalf("batch error %v does not name X[3][1]", err)
 	}
 }
@@ -275,7 +278,7 @@ func TestKernelCallerDataUntouched(t *testing.T) {
 				yy[i] = 1 - 2*min(l, 1)
 			}
 		}
-		opt := KernelOptions{Options: Options{Algorithm: Averaged, Normalize: true, MaxIter: 4, Shuffle: true}, Kernel: gram.RBF{Gamma: 2}, MaxBytes: 8 * 120 * 30}
+		opt := KernelOptions{Options: Options{Algorithm: linear.Averaged, Normalize: true, MaxIter: 4, Shuffle: true}, Kernel: gram.RBF{Gamma: 2}, MaxBytes: 8 * 120 * 30}
 		var m *expansion.Model[float64]
 		var err error
 		if multi {
@@ -432,7 +435,7 @@ func TestKernelDiagnostics(t *testing.T) {
 	}
 
 	d := loadSet[float32](t, "iris.train.libsvm", 4)
-	_, od, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 4}, Kernel: gram.RBF{Gamma: 0.5}})
+	_, od, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: Options{Algorithm: linear.Averaged, MaxIter: 4}, Kernel: gram.RBF{Gamma: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +452,7 @@ func TestKernelDiagnostics(t *testing.T) {
 		}
 	}
 	// Voted models are not evaluated (as for the linear models).
-	_, vd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: Voted}, Kernel: gram.RBF{Gamma: 4}})
+	_, vd, err := trainKernelBinary(X, 2, y, KernelOptions{Options: Options{Algorithm: linear.Voted}, Kernel: gram.RBF{Gamma: 4}})
 	if err != nil || vd.Evaluated {
 		t.Fatalf("voted: %v, %+v", err, vd)
 	}
@@ -469,9 +472,9 @@ func TestKernelAccuracyFloors(t *testing.T) {
 		tr := loadSet[float32](t, set.name+".train.libsvm", set.cols)
 		te := loadSet[float32](t, set.name+".test.libsvm", set.cols)
 		k := gram.RBF{Gamma: 1 / (float64(set.cols) * variance(tr.X))}
-		for _, a := range []Algorithm{Online, Averaged, Voted} {
+		for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 			for _, st := range []Strategy{OneVsRest, Argmax} {
-				if st == Argmax && (set.bin || a == Voted) {
+				if st == Argmax && (set.bin || a == linear.Voted) {
 					continue
 				}
 				opt := KernelOptions{Options: Options{Algorithm: a, Multiclass: st, MaxIter: 20, Shuffle: true, Seed: 1}, Kernel: k}

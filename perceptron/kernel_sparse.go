@@ -2,7 +2,6 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -16,65 +15,6 @@ import (
 // features hold their stored values, not S·D of them. On integer-valued
 // data the kernel values are the dense ones bit for bit (see package gram),
 // so the sparse fit is the dense fit's model.
-
-// trainKernelBinarySparse is trainKernelBinary for a CSR matrix: the binary kernel
-// perceptron on the rows of X (labels y[i] ∈ {−1, +1}), with the options of
-// trainKernelBinary except DataMargin (ErrOption: the hard-margin solve takes
-// dense rows). Normalize and NormalizeFeatures scale a copy of the stored
-// values. Errors are trainKernelBinary's, with ErrDims also for an inconsistent
-// CSR.
-func trainKernelBinarySparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
-	cfg, kern, err := opt.resolveKernel(false)
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := checkCSR(X, y); err != nil {
-		return nil, nil, err
-	}
-	cls, err := binaryClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	return trainDualSparse(&cfg, kern, opt.MaxBytes, opt.trace, X, cls, 1, false, expansion.Binary, []int{-1, 1})
-}
-
-// trainKernelMultiSparse is trainKernelMulti for a CSR matrix
-// (one-vs-rest or Argmax, any integer labels); see trainKernelBinarySparse.
-func trainKernelMultiSparse[T Float](X *dataset.CSR[T], y []int, opt KernelOptions) (*expansion.Model[T], *Diagnostics, error) {
-	cfg, kern, err := opt.resolveKernel(true)
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := checkCSR(X, y); err != nil {
-		return nil, nil, err
-	}
-	labels, cls, err := multiClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	argmax, kind := cfg.kernelKind()
-	return trainDualSparse(&cfg, kern, opt.MaxBytes, opt.trace, X, cls, len(labels), argmax, kind, labels)
-}
-
-// trainDualSparse is trainDual on CSR rows.
-func trainDualSparse[T Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X *dataset.CSR[T], cls []int32, K int, argmax bool, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
-	if cfg.margin {
-		return nil, nil, fmt.Errorf("%w: DataMargin solves the hard-margin SVM on dense rows; not on a CSR matrix", ErrOption)
-	}
-	if err := checkElem[T](cfg, X.Rows); err != nil {
-		return nil, nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, false, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := newDualTrainerOn(cfg, kern, maxBytes, trace, k, dt, cls, K, argmax)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t.run(kern, scheme, labels)
-}
 
 // csrOf returns the trainer's rows (as scaled for training) as a CSR for
 // package gram.

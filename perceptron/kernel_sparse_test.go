@@ -2,10 +2,13 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -38,7 +41,7 @@ func sparseIntSet(seed uint64, n, d, k int) ([]float32, []int, *dataset.CSR[floa
 // sameSparseDense reports whether the sparse fit s and the dense fit u are
 // the same model: the same support vectors (training rows, and values),
 // coefficients, biases or voted records, bit for bit.
-func sameSparseDense[T Float](t *testing.T, name string, sm, dm *expansion.Model[T]) {
+func sameSparseDense[T kernel.Float](t *testing.T, name string, sm, dm *expansion.Model[T]) {
 	t.Helper()
 	s, u := kernelState(sm), kernelState(dm)
 	if s.ssv == nil || s.SV != nil || sm.SupportVectors() != nil {
@@ -71,9 +74,9 @@ func TestKernelSparseIsDense(t *testing.T) {
 	for _, k := range []int{2, 3} {
 		X, y, c := sparseIntSet(uint64(30+k), n, d, k)
 		for _, kern := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, gram.RBF{Gamma: 1.0 / 32}} {
-			for _, algo := range []Algorithm{Online, Averaged, Voted} {
+			for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 				for _, multi := range []Strategy{OneVsRest, Argmax} {
-					if k == 2 && multi == Argmax || multi == Argmax && algo == Voted {
+					if k == 2 && multi == Argmax || multi == Argmax && algo == linear.Voted {
 						continue
 					}
 					for _, maxBytes := range []int64{0, 8 * n * 4} {
@@ -191,7 +194,7 @@ func TestKernelSparseErrors(t *testing.T) {
 	if !isErr(errD, ErrBudget) || !isErr(errS, ErrBudget) {
 		t.Errorf("MaxBytes below one row: dense %v, sparse %v", errD, errS)
 	}
-	voted := KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 50, Stop: StopNever, VotedMaxBytes: 64}, Kernel: gram.RBF{Gamma: 0.01}}
+	voted := KernelOptions{Options: Options{Algorithm: linear.Voted, MaxIter: 50, Stop: StopNever, VotedMaxBytes: 64}, Kernel: gram.RBF{Gamma: 0.01}}
 	_, _, errD = trainKernelBinary(X, 12, y, voted)
 	_, _, errS = trainKernelBinarySparse(c, y, voted)
 	if !isErr(errD, ErrBudget) || !isErr(errS, ErrBudget) || errD.Error() != errS.Error() {
@@ -200,13 +203,13 @@ func TestKernelSparseErrors(t *testing.T) {
 	if _, _, err := trainKernelBinarySparse(c, y, KernelOptions{Options: Options{DataMargin: true}}); !isErr(err, ErrOption) {
 		t.Errorf("DataMargin: %v", err)
 	}
-	if _, _, err := trainKernelBinarySparse(c, y[:3], KernelOptions{}); !isErr(err, ErrDims) {
+	if _, _, err := trainKernelBinarySparse(c, y[:3], KernelOptions{}); !isErr(err, linear.ErrDims) {
 		t.Errorf("short labels: %v", err)
 	}
 	bad := *c
 	bad.Val = slices.Clone(c.Val)
 	bad.Val[2] = float32(math.NaN())
-	if _, _, err := trainKernelBinarySparse(&bad, y, KernelOptions{}); !isErr(err, ErrNonFinite) {
+	if _, _, err := trainKernelBinarySparse(&bad, y, KernelOptions{}); !isErr(err, linear.ErrNonFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	sm, _, err := trainKernelBinarySparse(c, y, KernelOptions{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}})
@@ -224,25 +227,25 @@ func TestKernelSparseErrors(t *testing.T) {
 			x    dataset.SparseRow[float32]
 			want error
 		}{
-			{"wider", dataset.SparseRow[float32]{Idx: []int32{1, 12}, Val: []float32{1, 1}}, ErrDims},
-			{"negative", dataset.SparseRow[float32]{Idx: []int32{-3}, Val: []float32{1}}, ErrDims},
-			{"unsorted", dataset.SparseRow[float32]{Idx: []int32{5, 2}, Val: []float32{1, 1}}, ErrDims},
-			{"lengths", dataset.SparseRow[float32]{Idx: []int32{5}}, ErrDims},
-			{"inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{float32(math.Inf(-1))}}, ErrNonFinite},
+			{"wider", dataset.SparseRow[float32]{Idx: []int32{1, 12}, Val: []float32{1, 1}}, linear.ErrDims},
+			{"negative", dataset.SparseRow[float32]{Idx: []int32{-3}, Val: []float32{1}}, linear.ErrDims},
+			{"unsorted", dataset.SparseRow[float32]{Idx: []int32{5, 2}, Val: []float32{1, 1}}, linear.ErrDims},
+			{"lengths", dataset.SparseRow[float32]{Idx: []int32{5}}, linear.ErrDims},
+			{"inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{float32(math.Inf(-1))}}, linear.ErrNonFinite},
 		} {
 			if _, err := m.PredictSparse(tc.x); !isErr(err, tc.want) {
 				t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 			}
 		}
-		if err := m.PredictBatchSparse(make([]int, 1), wide); !isErr(err, ErrDims) {
+		if err := m.PredictBatchSparse(make([]int, 1), wide); !isErr(err, linear.ErrDims) {
 			t.Errorf("a matrix wider than the model: %v", err)
 		}
-		if _, err := m.Predict(make([]float32, 13)); !isErr(err, ErrDims) {
+		if _, err := m.Predict(make([]float32, 13)); !isErr(err, linear.ErrDims) {
 			t.Errorf("a dense sample wider than the model: %v", err)
 		}
 		x := make([]float32, 12)
 		x[3] = float32(math.NaN())
-		if _, err := m.Predict(x); !isErr(err, ErrNonFinite) {
+		if _, err := m.Predict(x); !isErr(err, linear.ErrNonFinite) {
 			t.Errorf("a dense NaN sample: %v", err)
 		}
 	}
@@ -253,7 +256,7 @@ func TestKernelSparseErrors(t *testing.T) {
 // ErrCorrupt.
 func TestKernelSparseFile(t *testing.T) {
 	_, y, c := sparseIntSet(42, 60, 30, 3)
-	for _, algo := range []Algorithm{Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Averaged, linear.Voted} {
 		m, _, err := trainKernelMultiSparse(c, y, KernelOptions{Options: Options{Algorithm: algo, MaxIter: 3, Normalize: true}, Kernel: gram.RBF{Gamma: 0.3}})
 		if err != nil {
 			t.Fatal(err)
@@ -295,7 +298,7 @@ func TestKernelSparseFile(t *testing.T) {
 			t.Fatalf("EncodedSize: %d, %d, %v", size, need, err)
 		}
 		for n := range len(b) {
-			if err := new(expansion.Model[float32]).UnmarshalBinary(b[:n]); !isErr(err, ErrCorrupt) {
+			if err := new(expansion.Model[float32]).UnmarshalBinary(b[:n]); !isErr(err, linear.ErrCorrupt) {
 				t.Fatalf("%v: truncated to %d bytes: %v", algo, n, err)
 			}
 		}

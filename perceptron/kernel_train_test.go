@@ -2,12 +2,14 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
@@ -102,7 +104,7 @@ func (r *recorder) add(c, j int) {
 
 // primalOf returns the linear weights Σᵢ coefᵢ·svᵢ and the bias of score
 // row k of a non-voted kernel model, in float64.
-func primalOf[T Float](s *kstate[T], k int) ([]float64, float64) {
+func primalOf[T kernel.Float](s *kstate[T], k int) ([]float64, float64) {
 	S := s.nsv()
 	w := make([]float64, s.d)
 	for i := range S {
@@ -115,7 +117,7 @@ func primalOf[T Float](s *kstate[T], k int) ([]float64, float64) {
 
 // votedOf reconstructs the kept vectors of score row k of a voted kernel
 // model as linear weights (prefix sums of the mistakes).
-func votedOf[T Float](s *kstate[T], k int) (vs [][]float64, bs []float64, cs []int64) {
+func votedOf[T kernel.Float](s *kstate[T], k int) (vs [][]float64, bs []float64, cs []int64) {
 	w := make([]float64, s.d)
 	q := s.QOff[k]
 	for v := s.VOff[k]; v < s.VOff[k+1]; v++ {
@@ -157,16 +159,16 @@ func TestDualMatchesPrimal(t *testing.T) {
 		opt   Options
 	}
 	runs := []run{
-		{"binary-online", Xb, yb, false, Options{Algorithm: Online, Shuffle: true, Seed: 1}},
-		{"binary-online-nonsep", Xn, yn, false, Options{Algorithm: Online, MaxIter: 6, Eta: 2}},
-		{"binary-online-nobias", Xn, yn, false, Options{Algorithm: Online, MaxIter: 5, NoBias: true, Shuffle: true, Seed: 4}},
-		{"binary-averaged", Xn, yn, false, Options{Algorithm: Averaged, MaxIter: 5, Shuffle: true, Seed: 2, Eta: 1}},
-		{"binary-voted", Xn, yn, false, Options{Algorithm: Voted, MaxIter: 4, Shuffle: true, Seed: 3}},
-		{"ovr-online", Xm, ym, true, Options{Algorithm: Online, MaxIter: 6, Workers: 2}},
-		{"ovr-averaged", Xm, ym, true, Options{Algorithm: Averaged, MaxIter: 5, Shuffle: true, Seed: 5, Workers: 3, Eta: 0.5}},
-		{"ovr-voted", Xm, ym, true, Options{Algorithm: Voted, MaxIter: 4, Shuffle: true, Seed: 6}},
-		{"argmax-online", Xm, ym, true, Options{Algorithm: Online, Multiclass: Argmax, MaxIter: 6, Shuffle: true, Seed: 7}},
-		{"argmax-averaged", Xm, ym, true, Options{Algorithm: Averaged, Multiclass: Argmax, MaxIter: 5, Eta: 1}},
+		{"binary-online", Xb, yb, false, Options{Algorithm: linear.Online, Shuffle: true, Seed: 1}},
+		{"binary-online-nonsep", Xn, yn, false, Options{Algorithm: linear.Online, MaxIter: 6, Eta: 2}},
+		{"binary-online-nobias", Xn, yn, false, Options{Algorithm: linear.Online, MaxIter: 5, NoBias: true, Shuffle: true, Seed: 4}},
+		{"binary-averaged", Xn, yn, false, Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 2, Eta: 1}},
+		{"binary-voted", Xn, yn, false, Options{Algorithm: linear.Voted, MaxIter: 4, Shuffle: true, Seed: 3}},
+		{"ovr-online", Xm, ym, true, Options{Algorithm: linear.Online, MaxIter: 6, Workers: 2}},
+		{"ovr-averaged", Xm, ym, true, Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 5, Workers: 3, Eta: 0.5}},
+		{"ovr-voted", Xm, ym, true, Options{Algorithm: linear.Voted, MaxIter: 4, Shuffle: true, Seed: 6}},
+		{"argmax-online", Xm, ym, true, Options{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 6, Shuffle: true, Seed: 7}},
+		{"argmax-averaged", Xm, ym, true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, MaxIter: 5, Eta: 1}},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
@@ -201,7 +203,7 @@ func TestDualMatchesPrimal(t *testing.T) {
 	}
 }
 
-func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Options, want [][]int, epochs int) {
+func dualPrimal[T kernel.Float](t *testing.T, X []T, y []int, d int, multi bool, opt Options, want [][]int, epochs int) {
 	t.Helper()
 	rec := &recorder{}
 	kopt := KernelOptions{Options: opt, trace: rec.add}
@@ -241,7 +243,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	}
 	ps, ks := snap(pm), kernelState(km)
 	for k := range partsRows(ps) {
-		if Algorithm(ps.Algorithm) == Voted {
+		if linear.Algorithm(ps.Algorithm) == linear.Voted {
 			pv, pb, pc := pm.Voted(k)
 			kv, kb, kc := votedOf(ks, k)
 			if len(pv) != len(kv) || !slices.Equal(pc, kc) {
@@ -267,7 +269,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 		// most η·Nᵢ, so each side is within a few roundings of
 		// Σᵢ η·Nᵢ·|xᵢ| per coordinate (the bias: xᵢ = 1).
 		tol := func(f int) float64 { return 0 }
-		if Algorithm(ps.Algorithm) == Averaged {
+		if linear.Algorithm(ps.Algorithm) == linear.Averaged {
 			eps := 0x1p-52
 			if elemSize[T]() == 4 {
 				eps = 0x1p-23
@@ -305,10 +307,10 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	if pd.Converged != kd.Converged || pd.Evaluated != kd.Evaluated {
 		t.Fatalf("%s: diagnostics primal %+v, dual %+v", name, pd, kd)
 	}
-	if pd.Evaluated && Algorithm(ps.Algorithm) == Online && (pd.TrainAccuracy != kd.TrainAccuracy || pd.Separable != kd.Separable) {
+	if pd.Evaluated && linear.Algorithm(ps.Algorithm) == linear.Online && (pd.TrainAccuracy != kd.TrainAccuracy || pd.Separable != kd.Separable) {
 		t.Fatalf("%s: final diagnostics primal acc %v sep %v, dual acc %v sep %v", name, pd.TrainAccuracy, pd.Separable, kd.TrainAccuracy, kd.Separable)
 	}
-	if pd.Separable && Algorithm(ps.Algorithm) == Online && math.Abs(pd.Margin-kd.Margin) > 1e-9*math.Abs(pd.Margin) {
+	if pd.Separable && linear.Algorithm(ps.Algorithm) == linear.Online && math.Abs(pd.Margin-kd.Margin) > 1e-9*math.Abs(pd.Margin) {
 		t.Fatalf("%s: margin primal %v, dual %v", name, pd.Margin, kd.Margin)
 	}
 	// Same predictions on the training data.
@@ -320,7 +322,7 @@ func dualPrimal[T Float](t *testing.T, X []T, y []int, d int, multi bool, opt Op
 	if err := km.PredictBatch(kp, X); err != nil {
 		t.Fatal(err)
 	}
-	if Algorithm(ps.Algorithm) != Averaged && !slices.Equal(pp, kp) {
+	if linear.Algorithm(ps.Algorithm) != linear.Averaged && !slices.Equal(pp, kp) {
 		t.Fatalf("%s: predictions differ", name)
 	}
 }
@@ -439,7 +441,7 @@ func TestKernelPerceptronMatchesDefinition(t *testing.T) {
 			want, _, avg, _, avgB := naiveKernelPerceptron(X, y, d, k, ords, 1)
 			for _, im := range availableImpls() {
 				rec := &recorder{}
-				opt := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 8, Shuffle: true, Seed: 11, Stop: StopClean, impl: im}, Kernel: k, trace: rec.add}
+				opt := KernelOptions{Options: Options{Algorithm: linear.Averaged, MaxIter: 8, Shuffle: true, Seed: 11, Stop: StopClean, impl: im}, Kernel: k, trace: rec.add}
 				m, _, err := trainKernelBinary(X, d, y, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -495,7 +497,7 @@ func TestKernelVotedMatchesDefinition(t *testing.T) {
 	}
 	k := gram.RBF{Gamma: 0.7}
 	ords := orders(len(y), 5, true, 3)
-	m, _, err := trainKernelBinary(X, d, y, KernelOptions{Options: Options{Algorithm: Voted, MaxIter: 5, Shuffle: true, Seed: 3}, Kernel: k})
+	m, _, err := trainKernelBinary(X, d, y, KernelOptions{Options: Options{Algorithm: linear.Voted, MaxIter: 5, Shuffle: true, Seed: 3}, Kernel: k})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,7 +579,7 @@ func TestKernelVotedMatchesDefinition(t *testing.T) {
 func TestKernelOneVsRestMatchesBinary(t *testing.T) {
 	d := loadSet[float32](t, "iris.train.libsvm", 4)
 	k := gram.RBF{Gamma: 0.5}
-	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		var ref []byte
 		for _, workers := range []int{1, 2, 3} {
 			opt := KernelOptions{Options: Options{Algorithm: algo, MaxIter: 6, Shuffle: true, Seed: 9, Stop: StopNever, Workers: workers}, Kernel: k}
@@ -632,12 +634,12 @@ func TestKernelRowCache(t *testing.T) {
 		k     gram.Kernel
 		opt   Options
 	}{
-		{"ovr-averaged", true, rbf, Options{Algorithm: Averaged, MaxIter: 4, Shuffle: true, Seed: 1}},
-		{"ovr-voted", true, rbf, Options{Algorithm: Voted, MaxIter: 3}},
-		{"argmax-online", true, rbf, Options{Algorithm: Online, Multiclass: Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
-		{"binary-online", false, rbf, Options{Algorithm: Online, MaxIter: 4, Shuffle: true, Seed: 3}},
-		{"binary-poly-normalized", false, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}, Options{Algorithm: Averaged, MaxIter: 4, Normalize: true}},
-		{"ovr-linear", true, gram.Linear{}, Options{Algorithm: Online, MaxIter: 3, Shuffle: true, Seed: 4}},
+		{"ovr-averaged", true, rbf, Options{Algorithm: linear.Averaged, MaxIter: 4, Shuffle: true, Seed: 1}},
+		{"ovr-voted", true, rbf, Options{Algorithm: linear.Voted, MaxIter: 3}},
+		{"argmax-online", true, rbf, Options{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
+		{"binary-online", false, rbf, Options{Algorithm: linear.Online, MaxIter: 4, Shuffle: true, Seed: 3}},
+		{"binary-poly-normalized", false, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}, Options{Algorithm: linear.Averaged, MaxIter: 4, Normalize: true}},
+		{"ovr-linear", true, gram.Linear{}, Options{Algorithm: linear.Online, MaxIter: 3, Shuffle: true, Seed: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			y := sub.Y
@@ -679,7 +681,7 @@ func TestKernelRowCache(t *testing.T) {
 	}
 }
 
-func sameKernelModel[T Float](t testing.TB, a, b *expansion.Model[T]) bool {
+func sameKernelModel[T kernel.Float](t testing.TB, a, b *expansion.Model[T]) bool {
 	t.Helper()
 	x, err := a.MarshalBinary()
 	if err != nil {
@@ -697,7 +699,7 @@ func sameKernelModel[T Float](t testing.TB, a, b *expansion.Model[T]) bool {
 // (zero where a row is not a support vector of one of them) and bias, or
 // for voted models the same mistakes (as training rows), steps, prefixes,
 // biases and counts.
-func sameDual[T Float](s *kstate[T], a int, u *kstate[T], b int) bool {
+func sameDual[T kernel.Float](s *kstate[T], a int, u *kstate[T], b int) bool {
 	if s.voted() != u.voted() {
 		return false
 	}
@@ -769,7 +771,7 @@ func TestKernelNormalizeMatchesPrimal(t *testing.T) {
 	for _, opt := range []Options{
 		{Normalize: true, MaxIter: 50},
 		{Normalize: true, MaxIter: 50, NoBias: true},
-		{Normalize: true, MaxIter: 5, Algorithm: Voted, Shuffle: true, Seed: 2},
+		{Normalize: true, MaxIter: 5, Algorithm: linear.Voted, Shuffle: true, Seed: 2},
 	} {
 		pm, pd, err := trainBinary(X, 4, y, opt)
 		if err != nil {
@@ -779,11 +781,11 @@ func TestKernelNormalizeMatchesPrimal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Scaling(km.Scaling()) != ScaleAugmented || len(pd.Epochs) != len(kd.Epochs) || pd.Updates != kd.Updates {
+		if linear.Scaling(km.Scaling()) != linear.ScaleAugmented || len(pd.Epochs) != len(kd.Epochs) || pd.Updates != kd.Updates {
 			t.Fatalf("%+v: primal %d epochs %d updates, kernel %d %d", opt, len(pd.Epochs), pd.Updates, len(kd.Epochs), kd.Updates)
 		}
 		ks := kernelState(km)
-		if opt.Algorithm == Voted {
+		if opt.Algorithm == linear.Voted {
 			pv, pb, pc := pm.Voted(0)
 			kv, kb, kc := votedOf(ks, 0)
 			if len(pv) != len(kv) || !slices.Equal(pc, kc) || !slices.Equal(pb, kb) {
@@ -830,7 +832,7 @@ func TestKernelHugeGram(t *testing.T) {
 	if n*n*8 < 8<<20 {
 		t.Fatalf("%d rows: the Gram matrix is below the huge-page size", n)
 	}
-	o := KernelOptions{Options: Options{Algorithm: Averaged, MaxIter: 2, Shuffle: true, Seed: 5}, Kernel: gram.RBF{Gamma: 1.0 / (64 * 30)}}
+	o := KernelOptions{Options: Options{Algorithm: linear.Averaged, MaxIter: 2, Shuffle: true, Seed: 5}, Kernel: gram.RBF{Gamma: 1.0 / (64 * 30)}}
 	full, _, err := trainKernelMulti(d.X, d.Cols, d.Y, KernelOptions{Options: o.Options, Kernel: o.Kernel, MaxBytes: -1})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Kind is a model file's kind byte as the tests read it: a linear model's
@@ -27,7 +29,7 @@ const (
 func (k Kind) IsKernel() bool { return k >= 16 }
 
 // kindOf is the file kind of the kernel perceptron model m.
-func kindOf[T Float](m *expansion.Model[T]) Kind {
+func kindOf[T kernel.Float](m *expansion.Model[T]) Kind {
 	switch m.Scheme() {
 	case expansion.OneVsRest:
 		return KindKernelOneVsRest
@@ -38,15 +40,15 @@ func kindOf[T Float](m *expansion.Model[T]) Kind {
 }
 
 // algoOf is the algorithm that trained the kernel perceptron model m.
-func algoOf[T Float](m *expansion.Model[T]) Algorithm {
+func algoOf[T kernel.Float](m *expansion.Model[T]) linear.Algorithm {
 	a, _ := m.Algorithm()
-	return Algorithm(a)
+	return linear.Algorithm(a)
 }
 
 // kstate is a kernel perceptron model's content as the tests read it.
-type kstate[T Float] struct {
+type kstate[T kernel.Float] struct {
 	kind   expansion.Scheme
-	algo   Algorithm
+	algo   linear.Algorithm
 	d      int
 	labels []int
 	idx    []int
@@ -64,9 +66,9 @@ type kstate[T Float] struct {
 }
 
 // kernelState returns the content of the kernel perceptron model m.
-func kernelState[T Float](m *expansion.Model[T]) *kstate[T] {
+func kernelState[T kernel.Float](m *expansion.Model[T]) *kstate[T] {
 	p := m.Parts()
-	s := &kstate[T]{kind: p.Scheme, algo: Algorithm(p.Perceptron.Algorithm), d: p.Dims, labels: p.Labels, idx: p.Index,
+	s := &kstate[T]{kind: p.Scheme, algo: linear.Algorithm(p.Perceptron.Algorithm), d: p.Dims, labels: p.Labels, idx: p.Index,
 		SV: p.SV, ssv: p.Sparse, Coef: p.Coef, B: p.Bias}
 	if len(s.SV) == 0 {
 		s.SV = nil
@@ -78,11 +80,11 @@ func kernelState[T Float](m *expansion.Model[T]) *kstate[T] {
 }
 
 func (s *kstate[T]) nsv() int    { return len(s.idx) }
-func (s *kstate[T]) voted() bool { return s.algo == Voted }
+func (s *kstate[T]) voted() bool { return s.algo == linear.Voted }
 
 // svRows returns the dense support vectors of m, one slice per row (nil
 // for sparse ones).
-func svRows[T Float](m *expansion.Model[T]) [][]T {
+func svRows[T kernel.Float](m *expansion.Model[T]) [][]T {
 	sv := m.SupportVectors()
 	if len(sv) == 0 {
 		return nil
@@ -96,7 +98,9 @@ func svRows[T Float](m *expansion.Model[T]) [][]T {
 
 // normalized reports whether the kernel perceptron model m scales its
 // samples.
-func normalized[T Float](m *expansion.Model[T]) bool { return m.Scaling() != expansion.ScaleNone }
+func normalized[T kernel.Float](m *expansion.Model[T]) bool {
+	return m.Scaling() != expansion.ScaleNone
+}
 
 const kernCodeLinear = modelfile.KernelLinear
 
@@ -105,17 +109,17 @@ const kernCodeLinear = modelfile.KernelLinear
 // the kernel perceptron's model moved there.
 func kernelErr(e error) error {
 	switch e {
-	case ErrCorrupt:
+	case linear.ErrCorrupt:
 		return expansion.ErrCorrupt
-	case ErrVersion:
+	case linear.ErrVersion:
 		return expansion.ErrVersion
-	case ErrMismatch:
+	case linear.ErrMismatch:
 		return expansion.ErrMismatch
-	case ErrDims:
+	case linear.ErrDims:
 		return expansion.ErrDims
-	case ErrNonFinite:
+	case linear.ErrNonFinite:
 		return expansion.ErrNonFinite
-	case ErrUntrained:
+	case linear.ErrUntrained:
 		return expansion.ErrModel
 	}
 	return e
@@ -131,7 +135,7 @@ func isErr(err, want error) bool {
 // restated as the tests' reference): for a binary model the sign of its one
 // score (0 → −1), else the label of the highest score, the first on a tie
 // (labels are sorted, so the smaller label).
-func decideLabel[T Float](binary bool, labels []int, sc []T) int {
+func decideLabel[T kernel.Float](binary bool, labels []int, sc []T) int {
 	if binary {
 		if sc[0] > 0 {
 			return 1

@@ -2,22 +2,23 @@ package perceptron
 
 import (
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 func TestPredictErrors(t *testing.T) {
 	var zero linear.Model[float32]
-	if _, err := zero.Predict([]float32{1}); !errors.Is(err, ErrUntrained) {
+	if _, err := zero.Predict([]float32{1}); !errors.Is(err, linear.ErrUntrained) {
 		t.Fatalf("zero model: %v", err)
 	}
-	if _, err := zero.Update([]float32{1}, 1); !errors.Is(err, ErrUntrained) {
+	if _, err := zero.Update([]float32{1}, 1); !errors.Is(err, linear.ErrUntrained) {
 		t.Fatalf("zero model Update: %v", err)
 	}
-	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrUntrained) {
+	if _, err := zero.MarshalBinary(); !errors.Is(err, linear.ErrUntrained) {
 		t.Fatalf("zero model MarshalBinary: %v", err)
 	}
 	X, y, _, _ := separable(newRand(1), 50, 3, 3, 1, true)
@@ -31,10 +32,10 @@ func TestPredictErrors(t *testing.T) {
 		x    []float32
 		want error
 	}{
-		{[]float32{1, 2}, ErrDims},
-		{[]float32{1, 2, 3, 4}, ErrDims},
-		{[]float32{1, nan, 3}, ErrNonFinite},
-		{[]float32{inf, 0, 3}, ErrNonFinite},
+		{[]float32{1, 2}, linear.ErrDims},
+		{[]float32{1, 2, 3, 4}, linear.ErrDims},
+		{[]float32{1, nan, 3}, linear.ErrNonFinite},
+		{[]float32{inf, 0, 3}, linear.ErrNonFinite},
 	} {
 		if _, err := m.Predict(tc.x); !errors.Is(err, tc.want) {
 			t.Fatalf("Predict(%v): %v, want %v", tc.x, err, tc.want)
@@ -46,16 +47,16 @@ func TestPredictErrors(t *testing.T) {
 			t.Fatalf("Update(%v): %v, want %v", tc.x, err, tc.want)
 		}
 	}
-	if err := m.Scores(make([]float32, 2), []float32{1, 2, 3}); !errors.Is(err, ErrDims) {
+	if err := m.Scores(make([]float32, 2), []float32{1, 2, 3}); !errors.Is(err, linear.ErrDims) {
 		t.Fatalf("Scores with a long dst: %v", err)
 	}
-	if _, err := m.Update([]float32{1, 2, 3}, 0); !errors.Is(err, ErrLabels) {
+	if _, err := m.Update([]float32{1, 2, 3}, 0); !errors.Is(err, linear.ErrLabels) {
 		t.Fatalf("Update with label 0: %v", err)
 	}
-	if err := m.PredictBatch(make([]int, 2), make([]float32, 5)); !errors.Is(err, ErrDims) {
+	if err := m.PredictBatch(make([]int, 2), make([]float32, 5)); !errors.Is(err, linear.ErrDims) {
 		t.Fatalf("PredictBatch: %v", err)
 	}
-	if err := m.PredictBatch(make([]int, 2), []float32{1, 2, 3, 4, nan, 6}); !errors.Is(err, ErrNonFinite) {
+	if err := m.PredictBatch(make([]int, 2), []float32{1, 2, 3, 4, nan, 6}); !errors.Is(err, linear.ErrNonFinite) {
 		t.Fatalf("PredictBatch NaN: %v", err)
 	}
 }
@@ -83,13 +84,13 @@ func TestPredictConsistency(t *testing.T) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5, Normalize: true})
 		}), to32(Xb), 300},
 		{"voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
-			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: Voted})
+			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: linear.Voted})
 		}), to32(Xb), 300},
 		{"ovr", fit(func() (*linear.Model[float32], *Diagnostics, error) {
-			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: Averaged})
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: linear.Averaged})
 		}), test.X, test.Rows},
 		{"ovr-voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
-			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: Voted})
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: linear.Voted})
 		}), test.X, test.Rows},
 		{"argmax", fit(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: Argmax})
@@ -142,7 +143,7 @@ func TestPredictConsistency(t *testing.T) {
 						t.Fatalf("row %d score %d: Scores %v, ScoresBatch %v", i, k, a, b)
 					}
 				}
-				if m.Algorithm() != Voted && !m.Normalized() {
+				if m.Algorithm() != linear.Voted && !m.Normalized() {
 					// Scores are w·x + b.
 					for k := range r {
 						w, b := m.Weights(k)
@@ -233,7 +234,7 @@ func TestUpdate(t *testing.T) {
 		if after <= before || after < 0.8 {
 			t.Fatalf("%v: accuracy %v before updates, %v after", s, before, after)
 		}
-		if _, err := mm.Update(Xm[:5], 12345); !errors.Is(err, ErrLabels) {
+		if _, err := mm.Update(Xm[:5], 12345); !errors.Is(err, linear.ErrLabels) {
 			t.Fatalf("%v: unknown label: %v", s, err)
 		}
 	}

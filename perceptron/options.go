@@ -2,44 +2,18 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"runtime"
-	"unsafe"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// Algorithm selects the training rule: linear.Algorithm, the rule a
-// linear model records and its Update applies. The rules are documented
-// there; every one of them but linear.DualCD (the linear SVM's, package
-// svm) trains here.
-type Algorithm = linear.Algorithm
-
-// The training rules of linear.Algorithm, by the names Options take them.
-const (
-	Online    = linear.Online
-	Batch     = linear.Batch
-	MiniBatch = linear.MiniBatch
-	Averaged  = linear.Averaged
-	Voted     = linear.Voted
-	SVM       = linear.SVM
-)
-
-// ParseAlgorithm returns the Algorithm whose String is name, one this
-// package trains. Unknown names are an error wrapping ErrOption.
-func ParseAlgorithm(name string) (Algorithm, error) {
-	a, err := parseEnum[Algorithm](algorithmNames[:], name, "algorithm")
-	return a, err
-}
-
-// algorithmNames are the names of the algorithms this package trains, by
-// value.
-var algorithmNames = [...]string{"online", "batch", "minibatch", "averaged", "voted", "svm"}
-
-// numAlgorithms bounds the algorithms this package trains.
-const numAlgorithms = SVM + 1
+// numAlgorithms bounds the algorithms this package trains: every
+// linear.Algorithm up to linear.SVM (linear.DualCD is package svm's).
+const numAlgorithms = linear.SVM + 1
 
 // enumName returns names[v], or typ(v) for a v past the names.
 func enumName[E ~uint8](names []string, v E, typ string) string {
@@ -60,7 +34,8 @@ func parseEnum[E ~uint8](names []string, name, what string) (E, error) {
 	return 0, fmt.Errorf("%w: unknown %s %q", ErrOption, what, name)
 }
 
-// Strategy selects how trainMulti handles more than two classes.
+// Strategy selects how Fit and FitKernel handle labels other than ±1
+// (Options.Multiclass).
 type Strategy uint8
 
 const (
@@ -138,26 +113,15 @@ func ParseSampling(name string) (Sampling, error) {
 	return parseEnum[Sampling](samplingNames[:], name, "sampling")
 }
 
-// Scaling is the transform a model applies to every sample before
-// scoring it (and training applied to the training samples):
-// linear.Scaling.
-type Scaling = linear.Scaling
-
-// The scalings of linear.Scaling.
-const (
-	ScaleNone      = linear.ScaleNone
-	ScaleAugmented = linear.ScaleAugmented
-	ScaleFeatures  = linear.ScaleFeatures
-)
-
 // Options configures training. The zero value is valid and means: Online,
 // 100 epochs, η = 1, no shuffling, stop after an epoch without mistakes,
 // bias on, no normalisation, start from w = 0 and b = 0, one goroutine per
 // CPU.
 type Options struct {
 	// Algorithm is the training rule; the default is Online.
-	Algorithm Algorithm
-	// Multiclass is the strategy of trainMulti; trainBinary ignores it.
+	Algorithm linear.Algorithm
+	// Multiclass is the strategy for labels other than ±1 (Argmax
+	// applies to ±1 labels too); the default is OneVsRest.
 	Multiclass Strategy
 
 	// MaxIter is the maximum number of epochs. An epoch is one pass over
@@ -241,7 +205,7 @@ type Options struct {
 	// 1, the plain augmented point (x, 1); negative, NaN or infinite is an error, and so
 	// is a B whose square overflows the element type or rounds to 0 in it.
 	// Not with NoBias. The model remembers it (Model.BiasFeature) for
-	// Update, continueDense and the samples it scores. With Normalize the
+	// Update, a continuation (Options.Init) and the samples it scores. With Normalize the
 	// trainer keeps w_B = b/B as the weight of the normalised points' last
 	// column, so a warm start (Options.Init) divides b by B and
 	// the model multiplies back: for a B that is not a power of two the
@@ -307,7 +271,7 @@ type Options struct {
 	SkipEvaluation bool
 	// Resumable keeps the training state in the model's files
 	// (MarshalBinary, MarshalJSON): the step count, Pegasos's λ, and an
-	// averaged model's running weights and sums, which continueDense and
+	// averaged model's running weights and sums, which a continuation and
 	// Update need to go on exactly as the fit would have. Without it a
 	// file holds the served model alone (an averaged model's is a third
 	// of the size); read back, it predicts the same, and an averaged or
@@ -317,7 +281,7 @@ type Options struct {
 	Resumable bool
 
 	// Callback, if not nil, is called after every epoch with its
-	// statistics, on the goroutine that called trainBinary. Returning ErrStop
+	// statistics, on the goroutine that called Fit or FitKernel. Returning ErrStop
 	// ends training with the model so far; any other error aborts it.
 	Callback func(Epoch) error
 
@@ -343,7 +307,7 @@ const DefaultVotedMaxBytes int64 = 1 << 30
 
 // config is Options resolved and checked.
 type config struct {
-	algo      Algorithm
+	algo      linear.Algorithm
 	strategy  Strategy
 	epochs    int
 	eta, tau  float64
@@ -352,7 +316,7 @@ type config struct {
 	seed      uint64
 	stopClean bool
 	sampling  Sampling // resolved: never SampleDefault
-	scaling   Scaling
+	scaling   linear.Scaling
 	bias      bool
 	bfeat     float64   // BiasFeature B (1 by default; 0 with NoBias)
 	w0, b0    []float64 // Init: Weights
@@ -370,8 +334,6 @@ type config struct {
 	resumable bool  // Resumable
 }
 
-func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
-
 // biasSq is B², the square of the bias feature, by which a mistake's step
 // moves the bias (0 without a bias).
 func (c *config) biasSq() float64 { return c.bfeat * c.bfeat }
@@ -386,7 +348,7 @@ func (o *Options) resolve() (config, error) {
 		batch:     o.BatchSize,
 		shuffle:   o.Shuffle,
 		seed:      o.Seed,
-		stopClean: o.Stop == StopClean || (o.Stop == StopDefault && o.Algorithm != Averaged && o.Algorithm != Voted),
+		stopClean: o.Stop == StopClean || (o.Stop == StopDefault && o.Algorithm != linear.Averaged && o.Algorithm != linear.Voted),
 		sampling:  o.Sampling,
 		bias:      !o.NoBias,
 		lambda:    o.Lambda,
@@ -431,17 +393,17 @@ func (o *Options) resolve() (config, error) {
 	switch {
 	case c.sampling >= numSamplings:
 		return c, fmt.Errorf("%w: unknown sampling %d", ErrOption, uint8(c.sampling))
-	case c.sampling == SampleDefault && c.algo == MiniBatch:
+	case c.sampling == SampleDefault && c.algo == linear.MiniBatch:
 		c.sampling = SampleSubsets
 	case c.sampling == SampleDefault:
 		c.sampling = SampleSweep
-	case c.sampling == SampleSubsets && c.algo != MiniBatch:
+	case c.sampling == SampleSubsets && c.algo != linear.MiniBatch:
 		return c, fmt.Errorf("%w: SampleSubsets draws mini-batches; it is for the MiniBatch algorithm, not %v (SampleReplace draws single samples)", ErrOption, c.algo)
-	case c.sampling == SampleReplace && c.algo == Batch:
+	case c.sampling == SampleReplace && c.algo == linear.Batch:
 		return c, fmt.Errorf("%w: the Batch algorithm sums over all samples; it takes no SampleReplace", ErrOption)
 	}
 	switch b := o.BiasFeature; {
-	case b != 0 && !finitePositive(b):
+	case b != 0 && !linmodel.FinitePositive(b):
 		return c, fmt.Errorf("%w: BiasFeature = %v, want a finite value > 0 (0 for 1)", ErrOption, b)
 	case b != 0 && !c.bias:
 		return c, fmt.Errorf("%w: BiasFeature with NoBias", ErrOption)
@@ -456,9 +418,9 @@ func (o *Options) resolve() (config, error) {
 	case o.Normalize && o.NormalizeFeatures:
 		return c, fmt.Errorf("%w: set Normalize or NormalizeFeatures, not both", ErrOption)
 	case o.Normalize:
-		c.scaling = ScaleAugmented
+		c.scaling = linear.ScaleAugmented
 	case o.NormalizeFeatures:
-		c.scaling = ScaleFeatures
+		c.scaling = linear.ScaleFeatures
 	}
 	switch v := o.Init.(type) {
 	case Weights:
@@ -467,7 +429,7 @@ func (o *Options) resolve() (config, error) {
 		c.a0, c.b0, c.dual = v.Alpha, v.B, true
 	}
 	if c.w0 != nil || c.b0 != nil {
-		if c.algo == SVM {
+		if c.algo == linear.SVM {
 			return c, fmt.Errorf("%w: SVM starts from 0 (its first Pegasos step multiplies w by 1 − 1/1 = 0); it takes no initial Weights", ErrOption)
 		}
 		if c.b0 != nil && !c.bias {
@@ -514,20 +476,10 @@ func stepOption(name string, v float64) (float64, error) {
 	if v == 0 {
 		return 1, nil
 	}
-	if !finitePositive(v) {
+	if !linmodel.FinitePositive(v) {
 		return 0, fmt.Errorf("%w: %s = %v, want a finite value > 0", ErrOption, name, v)
 	}
 	return v, nil
-}
-
-// elemType returns "float32" or "float64", the name of T's underlying
-// type.
-func elemType[T Float]() string {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return "float32"
-	}
-	return "float64"
 }
 
 // checkElem checks the options that become values of T in T itself: a
@@ -539,8 +491,8 @@ func elemType[T Float]() string {
 // checked here: they would need the largest |x| before training, a pass of
 // its own for the fits that check the data in their first epoch; training
 // detects them when they happen (ErrDiverged), at no cost to the others.
-func checkElem[T Float](c *config, n int) error {
-	typ := elemType[T]()
+func checkElem[T kernel.Float](c *config, n int) error {
+	typ := linmodel.TypeName[T]()
 	step := func(name string, v float64) error {
 		switch t := float64(T(v)); {
 		case math.IsInf(t, 0):
@@ -559,7 +511,7 @@ func checkElem[T Float](c *config, n int) error {
 		}
 	}
 	switch c.algo {
-	case MiniBatch:
+	case linear.MiniBatch:
 		if err := step("Tau", c.tau); err != nil {
 			return err
 		}
@@ -567,12 +519,12 @@ func checkElem[T Float](c *config, n int) error {
 		if err := step(fmt.Sprintf("Tau/B (B = %d)", b), c.tau/float64(b)); err != nil {
 			return err
 		}
-	case SVM:
+	case linear.SVM:
 		lam, name := c.lambda, fmt.Sprintf("Lambda = %v", c.lambda)
 		if c.c != 0 {
 			lam, name = 1/(c.c*float64(n)), fmt.Sprintf("C = %v (λ = 1/(C·N), N = %d)", c.c, n)
 		}
-		if !finitePositive(lam) {
+		if !linmodel.FinitePositive(lam) {
 			return fmt.Errorf("%w: %s gives λ = %v; want a finite λ > 0", ErrOption, name, lam)
 		}
 		if t := float64(T(1 / lam)); math.IsInf(t, 0) {
@@ -582,14 +534,6 @@ func checkElem[T Float](c *config, n int) error {
 	return nil
 }
 
-// kernels returns the kernels training runs on.
-func kernelsFor[T Float](impl *kernel.Impl) modelkern.Kernels[T] {
-	if impl == nil {
-		impl = kernel.ActiveImpl()
-	}
-	return modelkern.On[T](impl)
-}
-
 // checksInFirstEpoch reports whether a binary fit with this configuration
 // checks its data and computes the row norms in its first epoch
 // (prepareLazy) instead of in a pass of its own: when every epoch scores
@@ -597,13 +541,13 @@ func kernelsFor[T Float](impl *kernel.Impl) modelkern.Kernels[T] {
 // nothing needs the norms before that (normalisation, the SVM's step), and
 // the first epoch visits every sample (SampleSweep).
 func (c *config) checksInFirstEpoch() bool {
-	if c.scaling != ScaleNone || c.sampling != SampleSweep {
+	if c.scaling != linear.ScaleNone || c.sampling != SampleSweep {
 		return false
 	}
 	switch c.algo {
-	case Online, Averaged, Voted:
+	case linear.Online, linear.Averaged, linear.Voted:
 		return true
-	case MiniBatch:
+	case linear.MiniBatch:
 		return c.batch == 1
 	}
 	return false

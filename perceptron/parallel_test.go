@@ -1,6 +1,11 @@
 package perceptron
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+)
 
 // workerPanic is the value the tests' workers panic with.
 type workerPanic struct{ class int }
@@ -37,7 +42,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 	for i, c := range y {
 		cls[i] = int32(c)
 	}
-	k := kernelsFor[float64](nil)
+	k := linmodel.KernelsFor[float64](nil)
 
 	t.Run("kernel epoch", func(t *testing.T) {
 		// One-vs-rest on the full matrix: classes 0 | 1, 2 on two
@@ -59,7 +64,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dt, err := prepare(k, X, len(y), 2, ScaleNone, cfg.bfeat, false)
+		dt, err := prepare(k, X, len(y), 2, linear.ScaleNone, cfg.bfeat, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +112,7 @@ func TestWorkerPanicOnCaller(t *testing.T) {
 		n := 2*evalChunk + 10
 		Xe := make([]float64, 2*n)
 		ce := make([]int32, n)
-		dt, err := prepare(k, Xe, n, 2, ScaleNone, 1, false)
+		dt, err := prepare(k, Xe, n, 2, linear.ScaleNone, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,15 +2,17 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -115,7 +117,7 @@ func TestPredictCPUTime(t *testing.T) {
 // the fastest and the median of interleaved rounds, each a few hundred µs,
 // so that the fastest round is one where this process had both vCPUs of the
 // shared machine to itself. The two-goroutine rounds run with the split
-// threshold (parallelMinWork) at its value and at 2¹⁷, so that a batch of
+// threshold (linmodel.ParallelMinWork) at its value and at 2¹⁷, so that a batch of
 // 200 is split too. It prints the ratios to Predict of one sample and
 // asserts nothing. Run it with
 //
@@ -123,7 +125,7 @@ func TestPredictCPUTime(t *testing.T) {
 func TestPredictBatchWall(t *testing.T) {
 	rounds := cputime.Rounds(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(w int) { parallelMinWork = w }(parallelMinWork)
+	defer func(w int) { linmodel.ParallelMinWork = w }(linmodel.ParallelMinWork)
 	const d, n = predictDims, 1000
 	X, bin, ovr := predictModels(t, n)
 	x, labels := X[3*d:4*d], make([]int, n)
@@ -131,7 +133,7 @@ func TestPredictBatchWall(t *testing.T) {
 		name           string
 		procs, samples int
 		calls          int
-		minWork        int // parallelMinWork during the round
+		minWork        int // linmodel.ParallelMinWork during the round
 		f              func()
 	}
 	var cands []cand
@@ -140,11 +142,11 @@ func TestPredictBatchWall(t *testing.T) {
 		m     *linear.Model[float32]
 		calls int
 	}{{"binary", bin, 4}, {"ovr10", ovr, 1}} {
-		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, parallelMinWork, func() { _, _ = m.m.Predict(x) }})
+		cands = append(cands, cand{m.name + " Predict", 1, 1, 2000 * m.calls, linmodel.ParallelMinWork, func() { _, _ = m.m.Predict(x) }})
 		for _, split := range []struct {
 			procs, minWork int
 			name           string
-		}{{1, parallelMinWork, "procs=1"}, {2, parallelMinWork, "procs=2"}, {2, 1 << 17, "procs=2,split"}} {
+		}{{1, linmodel.ParallelMinWork, "procs=1"}, {2, linmodel.ParallelMinWork, "procs=2"}, {2, 1 << 17, "procs=2,split"}} {
 			for _, bn := range []int{200, 1000} {
 				cands = append(cands, cand{fmt.Sprintf("%s PredictBatch%d/%s", m.name, bn, split.name), split.procs, bn, 10 * m.calls * 200 / bn, split.minWork, func() {
 					if err := m.m.PredictBatch(labels[:bn], X[:bn*d]); err != nil {
@@ -158,7 +160,7 @@ func TestPredictBatchWall(t *testing.T) {
 	for range rounds {
 		for c, cd := range cands {
 			runtime.GOMAXPROCS(cd.procs)
-			parallelMinWork = cd.minWork
+			linmodel.ParallelMinWork = cd.minWork
 			t0 := time.Now()
 			for range cd.calls {
 				cd.f()

@@ -3,12 +3,13 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/parity"
@@ -16,7 +17,7 @@ import (
 
 // onImpl returns a model serving m's snapshot with implementation im, so
 // that one test process checks every implementation the CPU has.
-func onImpl[T Float](m *linear.Model[T], im *kernel.Impl) *linear.Model[T] {
+func onImpl[T kernel.Float](m *linear.Model[T], im *kernel.Impl) *linear.Model[T] {
 	s := *snap(m)
 	s.Impl = im
 	return newModel(&s)
@@ -27,7 +28,7 @@ func onImpl[T Float](m *linear.Model[T], im *kernel.Impl) *linear.Model[T] {
 // evaluation order of each. For a voted model ref[k] is the vote of
 // the exact vector scores and tol[k] is 0, or +Inf where a vector's
 // score is within rounding of 0 (either vote is then right).
-func refScores[T Float](s *linmodel.Parts[T], x []T) (ref, tol []float64) {
+func refScores[T kernel.Float](s *linmodel.Parts[T], x []T) (ref, tol []float64) {
 	mul, bmul := sampleScale(s, x)
 	m, bm := float64(mul), float64(bmul)
 	u, d := parity.Unit[T](), s.Dims
@@ -41,7 +42,7 @@ func refScores[T Float](s *linmodel.Parts[T], x []T) (ref, tol []float64) {
 	r := partsRows(s)
 	ref, tol = make([]float64, r), make([]float64, r)
 	for k := range r {
-		if !(Algorithm(s.Algorithm) == Voted) {
+		if !(linear.Algorithm(s.Algorithm) == linear.Voted) {
 			ref[k], tol[k] = score(s.W[k*d:(k+1)*d], s.B[k])
 			continue
 		}
@@ -62,7 +63,7 @@ func refScores[T Float](s *linmodel.Parts[T], x []T) (ref, tol []float64) {
 
 // argmaxRef returns the label the exact scores give and whether it is
 // certain: no other score (or, for a binary model, 0) within the bounds.
-func argmaxRef[T Float](s *linmodel.Parts[T], ref, tol []float64) (int, bool) {
+func argmaxRef[T kernel.Float](s *linmodel.Parts[T], ref, tol []float64) (int, bool) {
 	if linear.Kind(s.Kind) == linear.KindBinary {
 		l := -1
 		if ref[0] > 0 {
@@ -92,23 +93,23 @@ type predictCase struct {
 
 var predictCases = []predictCase{
 	{"binary/online", 2, Options{MaxIter: 3}},
-	{"binary/averaged", 2, Options{Algorithm: Averaged, MaxIter: 3}},
-	{"binary/voted", 2, Options{Algorithm: Voted, MaxIter: 3}},
+	{"binary/averaged", 2, Options{Algorithm: linear.Averaged, MaxIter: 3}},
+	{"binary/voted", 2, Options{Algorithm: linear.Voted, MaxIter: 3}},
 	{"binary/normalize", 2, Options{MaxIter: 3, Normalize: true}},
 	{"binary/features", 2, Options{MaxIter: 3, NormalizeFeatures: true}},
 	{"ovr/online", 5, Options{MaxIter: 3}},
-	{"ovr/averaged/normalize", 5, Options{Algorithm: Averaged, MaxIter: 3, Normalize: true}},
-	{"ovr/voted", 5, Options{Algorithm: Voted, MaxIter: 4}},
-	{"ovr/voted/features", 5, Options{Algorithm: Voted, MaxIter: 2, NormalizeFeatures: true}},
+	{"ovr/averaged/normalize", 5, Options{Algorithm: linear.Averaged, MaxIter: 3, Normalize: true}},
+	{"ovr/voted", 5, Options{Algorithm: linear.Voted, MaxIter: 4}},
+	{"ovr/voted/features", 5, Options{Algorithm: linear.Voted, MaxIter: 2, NormalizeFeatures: true}},
 	{"argmax/online", 7, Options{Multiclass: Argmax, MaxIter: 3}},
-	{"argmax/averaged", 7, Options{Multiclass: Argmax, Algorithm: Averaged, MaxIter: 3}},
+	{"argmax/averaged", 7, Options{Multiclass: Argmax, Algorithm: linear.Averaged, MaxIter: 3}},
 	{"argmax/70 classes", 70, Options{Multiclass: Argmax, MaxIter: 2}},
-	{"ovr/svm", 5, Options{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3}},
+	{"ovr/svm", 5, Options{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3}},
 }
 
 // trainCase fits c's model on n random samples of d features (labels
 // 10·class − 3), or on integer data when integer is set.
-func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*linear.Model[T], []T) {
+func trainCase[T kernel.Float](t *testing.T, c predictCase, n, d int, seed uint64) (*linear.Model[T], []T) {
 	t.Helper()
 	rng := newRand(seed)
 	X := make([]T, n*d)
@@ -139,7 +140,7 @@ func trainCase[T Float](t *testing.T, c predictCase, n, d int, seed uint64) (*li
 // checkScores checks the blocked Scores, the batched ScoresBatch and the
 // labels of Predict and PredictBatch of every row of X against the exact
 // scores, on implementation im.
-func checkScores[T Float](t *testing.T, what string, m *linear.Model[T], X []T) {
+func checkScores[T kernel.Float](t *testing.T, what string, m *linear.Model[T], X []T) {
 	t.Helper()
 	s := snap(m)
 	d, r := s.Dims, partsRows(s)
@@ -182,11 +183,11 @@ func checkScores[T Float](t *testing.T, what string, m *linear.Model[T], X []T) 
 	}
 }
 
-func testPredictParity[T Float](t *testing.T) {
+func testPredictParity[T kernel.Float](t *testing.T) {
 	for _, c := range predictCases {
 		for _, d := range []int{1, 37, 130} {
 			m, X := trainCase[T](t, c, 150, d, uint64(d))
-			if c.opt.Algorithm == Voted && d > 1 {
+			if c.opt.Algorithm == linear.Voted && d > 1 {
 				if s := snap(m); s.VOff[1]-s.VOff[0] <= scoreChunk {
 					t.Fatalf("%s/d=%d: %d vectors in class 0, want more than a chunk", c.name, d, s.VOff[1]-s.VOff[0])
 				}
@@ -207,7 +208,7 @@ func TestPredictParity(t *testing.T) {
 	t.Run("f64", testPredictParity[float64])
 }
 
-func testPredictIntegerExact[T Float](t *testing.T) {
+func testPredictIntegerExact[T kernel.Float](t *testing.T) {
 	rng := newRand(21)
 	Xf, yb, _, _ := separable(rng, 90, 23, 3, 0.5, true)
 	Xm, ym := intMulticlass(rng, 150, 23, 6)
@@ -218,9 +219,9 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 		opt   Options
 	}{
 		{"binary/online", false, Options{MaxIter: 3}},
-		{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 3}},
+		{"binary/voted", false, Options{Algorithm: linear.Voted, MaxIter: 3}},
 		{"ovr/online", true, Options{MaxIter: 3}},
-		{"ovr/voted", true, Options{Algorithm: Voted, MaxIter: 3}},
+		{"ovr/voted", true, Options{Algorithm: linear.Voted, MaxIter: 3}},
 		{"argmax/online", true, Options{Multiclass: Argmax, MaxIter: 3}},
 		{"argmax/40 classes", true, Options{Multiclass: Argmax, MaxIter: 3}},
 	} {
@@ -266,7 +267,7 @@ func testPredictIntegerExact[T Float](t *testing.T) {
 	}
 }
 
-func conv[T Float](x []float64) []T {
+func conv[T kernel.Float](x []float64) []T {
 	out := make([]T, len(x))
 	for i, v := range x {
 		out[i] = T(v)
@@ -317,18 +318,18 @@ func TestPredictBatchErrors(t *testing.T) {
 			err  error
 			want error
 		}{
-			{"Predict short", func() error { _, err := m.Predict(X[:8]); return err }(), ErrDims},
-			{"Predict long", func() error { _, err := m.Predict(X[:10]); return err }(), ErrDims},
-			{"Scores dst", m.Scores(make([]float32, r+1), X[:9]), ErrDims},
-			{"Scores x", m.Scores(make([]float32, r), X[:10]), ErrDims},
-			{"ScoresBatch dst", m.ScoresBatch(make([]float32, 2*r+1), X[:18]), ErrDims},
-			{"ScoresBatch X", m.ScoresBatch(make([]float32, 2*r), X[:19]), ErrDims},
-			{"PredictBatch X", m.PredictBatch(make([]int, 2), X[:17]), ErrDims},
-			{"Predict Inf", func() error { _, err := m.Predict(bad[3*9 : 4*9]); return err }(), ErrNonFinite},
-			{"Scores Inf", m.Scores(make([]float32, r), bad[3*9:4*9]), ErrNonFinite},
-			{"ScoresBatch Inf", m.ScoresBatch(make([]float32, 5*r), bad), ErrNonFinite},
-			{"PredictBatch Inf", m.PredictBatch(make([]int, 5), bad), ErrNonFinite},
-			{"untrained", new(linear.Model[float32]).ScoresBatch(nil, nil), ErrUntrained},
+			{"Predict short", func() error { _, err := m.Predict(X[:8]); return err }(), linear.ErrDims},
+			{"Predict long", func() error { _, err := m.Predict(X[:10]); return err }(), linear.ErrDims},
+			{"Scores dst", m.Scores(make([]float32, r+1), X[:9]), linear.ErrDims},
+			{"Scores x", m.Scores(make([]float32, r), X[:10]), linear.ErrDims},
+			{"ScoresBatch dst", m.ScoresBatch(make([]float32, 2*r+1), X[:18]), linear.ErrDims},
+			{"ScoresBatch X", m.ScoresBatch(make([]float32, 2*r), X[:19]), linear.ErrDims},
+			{"PredictBatch X", m.PredictBatch(make([]int, 2), X[:17]), linear.ErrDims},
+			{"Predict Inf", func() error { _, err := m.Predict(bad[3*9 : 4*9]); return err }(), linear.ErrNonFinite},
+			{"Scores Inf", m.Scores(make([]float32, r), bad[3*9:4*9]), linear.ErrNonFinite},
+			{"ScoresBatch Inf", m.ScoresBatch(make([]float32, 5*r), bad), linear.ErrNonFinite},
+			{"PredictBatch Inf", m.PredictBatch(make([]int, 5), bad), linear.ErrNonFinite},
+			{"untrained", new(linear.Model[float32]).ScoresBatch(nil, nil), linear.ErrUntrained},
 		} {
 			if !errors.Is(tc.err, tc.want) {
 				t.Errorf("%s: %s: err = %v, want %v", c.name, tc.name, tc.err, tc.want)
@@ -387,12 +388,12 @@ func TestScoresBatchHugeSample(t *testing.T) {
 // another order than Scores' single Dot or Dots).
 func TestScoresBatchSplit(t *testing.T) {
 	const n, d = 700, 400
-	defer func(w int) { parallelMinWork = w }(parallelMinWork)
-	parallelMinWork = 1 << 17
+	defer func(w int) { linmodel.ParallelMinWork = w }(linmodel.ParallelMinWork)
+	linmodel.ParallelMinWork = 1 << 17
 	for _, c := range []predictCase{predictCases[0], predictCases[3], predictCases[5]} {
 		m, X := trainCase[float32](t, c, n, d, 9)
 		r := m.NumScores()
-		if n*d*r < 2*parallelMinWork {
+		if n*d*r < 2*linmodel.ParallelMinWork {
 			t.Fatalf("%s: %d multiply-adds, too few to split", c.name, n*d*r)
 		}
 		var first []float32
@@ -436,11 +437,11 @@ func TestPredictBatchSizes(t *testing.T) {
 	t.Run("f64", testPredictBatchSizes[float64])
 }
 
-func testPredictBatchSizes[T Float](t *testing.T) {
+func testPredictBatchSizes[T kernel.Float](t *testing.T) {
 	const d = 45
 	for _, c := range []predictCase{
 		{"binary/online", 2, Options{MaxIter: 3}},
-		{"ovr10/averaged", 10, Options{Algorithm: Averaged, MaxIter: 2}},
+		{"ovr10/averaged", 10, Options{Algorithm: linear.Averaged, MaxIter: 2}},
 		{"argmax7/normalize", 7, Options{Multiclass: Argmax, MaxIter: 2, Normalize: true}},
 		{"argmax40/online", 40, Options{Multiclass: Argmax, MaxIter: 2}},
 		{"argmax70/online", 70, Options{Multiclass: Argmax, MaxIter: 2}},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Accuracy floors on the project's small real data sets (test split). The
@@ -21,19 +22,19 @@ func TestAccuracyFloors(t *testing.T) {
 	ir := loadSet[float64](t, "iris.train.libsvm", 4)
 	irt := loadSet[float64](t, "iris.test.libsvm", 4)
 	for _, tc := range []struct {
-		algo       Algorithm
+		algo       linear.Algorithm
 		strategy   Strategy
 		epochs     int
 		bc, digits float64
 	}{
-		{Online, OneVsRest, 100, 0.93, 0.90},
-		{Batch, OneVsRest, 100, 0.93, 0.90},
-		{MiniBatch, OneVsRest, 100, 0.93, 0.90},
-		{Averaged, OneVsRest, 20, 0.95, 0.95},
-		{Voted, OneVsRest, 20, 0.95, 0.95},
-		{SVM, OneVsRest, 100, 0.95, 0.90},
-		{Online, Argmax, 20, 0, 0.92},
-		{Averaged, Argmax, 20, 0, 0.95},
+		{linear.Online, OneVsRest, 100, 0.93, 0.90},
+		{linear.Batch, OneVsRest, 100, 0.93, 0.90},
+		{linear.MiniBatch, OneVsRest, 100, 0.93, 0.90},
+		{linear.Averaged, OneVsRest, 20, 0.95, 0.95},
+		{linear.Voted, OneVsRest, 20, 0.95, 0.95},
+		{linear.SVM, OneVsRest, 100, 0.95, 0.90},
+		{linear.Online, Argmax, 20, 0, 0.92},
+		{linear.Averaged, Argmax, 20, 0, 0.95},
 	} {
 		opt := Options{Algorithm: tc.algo, Multiclass: tc.strategy, MaxIter: tc.epochs, Shuffle: true, Seed: 1, Lambda: 1e-3}
 		if tc.bc > 0 {
@@ -55,7 +56,7 @@ func TestAccuracyFloors(t *testing.T) {
 	}
 	// Iris (float64, raw cm values): the averaged perceptron separates the
 	// classes well enough.
-	m, _, err := trainMulti(ir.X, ir.Cols, ir.Y, Options{Algorithm: Averaged, MaxIter: 100, Shuffle: true, Seed: 3})
+	m, _, err := trainMulti(ir.X, ir.Cols, ir.Y, Options{Algorithm: linear.Averaged, MaxIter: 100, Shuffle: true, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestFashionMNIST(t *testing.T) {
 	tr := loadFashion(t, "train").Subset(10000)
 	te := loadFashion(t, "t10k")
 	for _, s := range []Strategy{OneVsRest, Argmax} {
-		m, d, err := trainMulti(tr.X, tr.Cols, tr.Y, Options{Algorithm: Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
+		m, d, err := trainMulti(tr.X, tr.Cols, tr.Y, Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

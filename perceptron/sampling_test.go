@@ -2,11 +2,12 @@ package perceptron
 
 import (
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // The stochastic sampling, written from its definition with the trainers'
@@ -123,7 +124,7 @@ func TestMiniBatchSubsets(t *testing.T) {
 			X, y, _, _ := separable(newRand(seed+40), 90, 5, 3, 1, true)
 			n := len(y)
 			B := min(tc.B, n)
-			opt := Options{Algorithm: MiniBatch, BatchSize: tc.B, Tau: tc.tau, Seed: seed, MaxIter: 60}
+			opt := Options{Algorithm: linear.MiniBatch, BatchSize: tc.B, Tau: tc.tau, Seed: seed, MaxIter: 60}
 			draws := subsetDraws(n, B, opt.MaxIter, seed)
 			ref, _, _, converged := refSampled(X, y, 5, draws, B, tc.tau/float64(B), true)
 			m64, d64, err := trainBinary(X, 5, y, opt)
@@ -238,7 +239,7 @@ func TestSampleReplace(t *testing.T) {
 		if len(seen) == n {
 			t.Fatal("no repeats in an epoch of 96 draws from 96 samples")
 		}
-		for _, algo := range []Algorithm{Online, Averaged} {
+		for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 			opt := Options{Algorithm: algo, Sampling: SampleReplace, Seed: seed, MaxIter: 80, Eta: 0.5, Stop: StopClean}
 			ref, avgW, avgB, converged := refSampled(X, y, 5, draws, 1, 0.5, true)
 			m, diag, err := trainBinary(X, 5, y, opt)
@@ -246,7 +247,7 @@ func TestSampleReplace(t *testing.T) {
 				t.Fatal(err)
 			}
 			w, b := modelW(t, m, 0)
-			if algo == Online {
+			if algo == linear.Online {
 				equalExact(t, "online weights", append(w, b), append(ref.w, ref.b[0]))
 			} else {
 				for k, v := range append(avgW, avgB) {
@@ -265,7 +266,7 @@ func TestSampleReplace(t *testing.T) {
 			}
 		}
 		B := 8
-		opt := Options{Algorithm: MiniBatch, BatchSize: B, Tau: 4, Sampling: SampleReplace, Seed: seed, MaxIter: 40}
+		opt := Options{Algorithm: linear.MiniBatch, BatchSize: B, Tau: 4, Sampling: SampleReplace, Seed: seed, MaxIter: 40}
 		ref, _, _, _ := refSampled(X, y, 5, replaceDraws(n, B, 40, seed), B, 0.5, true)
 		m, _, err := trainBinary(X, 5, y, opt)
 		if err != nil {
@@ -291,7 +292,7 @@ func TestRandomEpochConvergence(t *testing.T) {
 	for seed := range uint64(40) {
 		for _, opt := range []Options{
 			{Sampling: SampleReplace, Seed: seed, MaxIter: 500},
-			{Algorithm: MiniBatch, BatchSize: 6, Seed: seed, MaxIter: 500},
+			{Algorithm: linear.MiniBatch, BatchSize: 6, Seed: seed, MaxIter: 500},
 		} {
 			m, diag, err := trainBinary(X, 2, y, opt)
 			if err != nil {
@@ -339,14 +340,14 @@ func TestSamplingSeeds(t *testing.T) {
 		}
 	}
 	fits := map[string]fit{
-		"minibatch-subsets":     lin(Options{Algorithm: MiniBatch, BatchSize: 10, MaxIter: 5}, false),
-		"minibatch-replace":     lin(Options{Algorithm: MiniBatch, BatchSize: 10, MaxIter: 5, Sampling: SampleReplace}, false),
+		"minibatch-subsets":     lin(Options{Algorithm: linear.MiniBatch, BatchSize: 10, MaxIter: 5}, false),
+		"minibatch-replace":     lin(Options{Algorithm: linear.MiniBatch, BatchSize: 10, MaxIter: 5, Sampling: SampleReplace}, false),
 		"online-replace":        lin(Options{Sampling: SampleReplace, MaxIter: 5}, false),
-		"voted-replace":         lin(Options{Algorithm: Voted, Sampling: SampleReplace, MaxIter: 5}, false),
-		"svm-replace":           lin(Options{Algorithm: SVM, Sampling: SampleReplace, MaxIter: 5, Lambda: 0.01}, false),
-		"ovr-averaged-replace":  lin(Options{Algorithm: Averaged, Sampling: SampleReplace, MaxIter: 5}, true),
-		"ovr-minibatch-subsets": lin(Options{Algorithm: MiniBatch, BatchSize: 16, MaxIter: 5}, true),
-		"argmax-replace":        lin(Options{Algorithm: Averaged, Multiclass: Argmax, Sampling: SampleReplace, MaxIter: 5}, true),
+		"voted-replace":         lin(Options{Algorithm: linear.Voted, Sampling: SampleReplace, MaxIter: 5}, false),
+		"svm-replace":           lin(Options{Algorithm: linear.SVM, Sampling: SampleReplace, MaxIter: 5, Lambda: 0.01}, false),
+		"ovr-averaged-replace":  lin(Options{Algorithm: linear.Averaged, Sampling: SampleReplace, MaxIter: 5}, true),
+		"ovr-minibatch-subsets": lin(Options{Algorithm: linear.MiniBatch, BatchSize: 16, MaxIter: 5}, true),
+		"argmax-replace":        lin(Options{Algorithm: linear.Averaged, Multiclass: Argmax, Sampling: SampleReplace, MaxIter: 5}, true),
 		"kernel-replace": func(seed uint64) ([]byte, error) {
 			m, _, err := trainKernelBinary(X, 6, y, KernelOptions{Options: Options{Sampling: SampleReplace, MaxIter: 5, Seed: seed}})
 			if err != nil {
@@ -376,9 +377,9 @@ func TestSamplingOptions(t *testing.T) {
 	X := []float64{1, 2, 3, 4, -1, -2}
 	y := []int{1, -1, 1}
 	for _, opt := range []Options{
-		{Sampling: SampleSubsets},                   // subsets are mini-batches
-		{Algorithm: Batch, Sampling: SampleReplace}, // the full batch sums over all
-		{Algorithm: Batch, Sampling: SampleSubsets},
+		{Sampling: SampleSubsets},                          // subsets are mini-batches
+		{Algorithm: linear.Batch, Sampling: SampleReplace}, // the full batch sums over all
+		{Algorithm: linear.Batch, Sampling: SampleSubsets},
 		{Sampling: numSamplings},
 	} {
 		if _, _, err := trainBinary(X, 2, y, opt); !errors.Is(err, ErrOption) {

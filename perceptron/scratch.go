@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/pages"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // A slicePool keeps the large scratch arrays a sparse one-vs-rest fit drops
@@ -57,7 +58,7 @@ var (
 
 // poolOf returns the pool of T's slices: float32's or float64's, and nil
 // (no pooling) for a named type of either.
-func poolOf[T Float]() *slicePool[T] {
+func poolOf[T kernel.Float]() *slicePool[T] {
 	switch p := any(&poolF32).(type) {
 	case *slicePool[T]:
 		return p

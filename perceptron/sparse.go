@@ -2,9 +2,10 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
-	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
@@ -22,13 +23,13 @@ import (
 
 // vec is one sample as the trainers see it: a dense row (idx nil, val its
 // d values) or a sparse one (the values val in the columns idx).
-type vec[T Float] struct {
+type vec[T kernel.Float] struct {
 	idx []int32
 	val []T
 }
 
 // dotv returns x·w.
-func dotv[T Float](k modelkern.Kernels[T], x vec[T], w []T) T {
+func dotv[T kernel.Float](k modelkern.Kernels[T], x vec[T], w []T) T {
 	if x.idx == nil {
 		return k.Dot(x.val, w)
 	}
@@ -36,7 +37,7 @@ func dotv[T Float](k modelkern.Kernels[T], x vec[T], w []T) T {
 }
 
 // axpyv adds a·x to w.
-func axpyv[T Float](k modelkern.Kernels[T], a T, x vec[T], w []T) {
+func axpyv[T kernel.Float](k modelkern.Kernels[T], a T, x vec[T], w []T) {
 	if x.idx == nil {
 		k.Axpy(a, x.val, w)
 		return
@@ -45,7 +46,7 @@ func axpyv[T Float](k modelkern.Kernels[T], a T, x vec[T], w []T) {
 }
 
 // sqv returns ‖x‖² as training computes it.
-func sqv[T Float](k modelkern.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
+func sqv[T kernel.Float](k modelkern.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.val) }
 
 // sqvShort is ‖x‖² for a fit whose norms serve only the checks and the
 // diagnostics (prepareSparse's normsForChecks: a linear perceptron that
@@ -55,7 +56,7 @@ func sqv[T Float](k modelkern.Kernels[T], x vec[T]) T { return k.Dot(x.val, x.va
 // values, where the kernel's call costs more than its sum) a Go loop of
 // four partial sums, else sqv. On the manual pages' NAME lines (19 values
 // a row) this took the norms of a fit from about 1 ms to 0.2.
-func sqvShort[T Float](k modelkern.Kernels[T], x vec[T]) T {
+func sqvShort[T kernel.Float](k modelkern.Kernels[T], x vec[T]) T {
 	v := x.val
 	if len(v) >= 64 {
 		return sqv(k, x)
@@ -76,7 +77,7 @@ func sqvShort[T Float](k modelkern.Kernels[T], x vec[T]) T {
 }
 
 // sparseRows are the rows of a CSR matrix (validated: see prepareSparse).
-type sparseRows[T Float] struct {
+type sparseRows[T kernel.Float] struct {
 	ptr []int
 	idx []int32
 	val []T
@@ -115,30 +116,30 @@ func (dt *data[T]) dots(k modelkern.Kernels[T], dst, W []T, i int) {
 // the number of rows. It checks the offsets and indices (they are used to
 // index the weights: a bad one would panic); the values are checked by
 // prepareSparse.
-func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
+func checkCSR[T kernel.Float](X *dataset.CSR[T], y []int) (int, error) {
 	switch {
 	case X == nil || X.Rows == 0:
 		return 0, fmt.Errorf("%w: no samples", ErrEmpty)
 	case X.Cols <= 0:
-		return 0, fmt.Errorf("%w: %d features (columns); need at least 1", ErrDims, X.Cols)
+		return 0, fmt.Errorf("%w: %d features (columns); need at least 1", linear.ErrDims, X.Cols)
 	case X.Rows < 0 || len(X.Ptr) != X.Rows+1:
-		return 0, fmt.Errorf("%w: CSR with %d rows has %d offsets", ErrDims, X.Rows, len(X.Ptr))
+		return 0, fmt.Errorf("%w: CSR with %d rows has %d offsets", linear.ErrDims, X.Rows, len(X.Ptr))
 	case len(X.Idx) != len(X.Val) || X.Ptr[0] != 0 || X.Ptr[X.Rows] != len(X.Idx):
-		return 0, fmt.Errorf("%w: CSR offsets run from %d to %d over %d indices and %d values", ErrDims, X.Ptr[0], X.Ptr[X.Rows], len(X.Idx), len(X.Val))
+		return 0, fmt.Errorf("%w: CSR offsets run from %d to %d over %d indices and %d values", linear.ErrDims, X.Ptr[0], X.Ptr[X.Rows], len(X.Idx), len(X.Val))
 	case len(y) != X.Rows:
-		return 0, fmt.Errorf("%w: len(y) = %d, but X has %d rows", ErrDims, len(y), X.Rows)
+		return 0, fmt.Errorf("%w: len(y) = %d, but X has %d rows", linear.ErrDims, len(y), X.Rows)
 	}
 	for i := range X.Rows {
 		lo, hi := X.Ptr[i], X.Ptr[i+1]
 		if hi < lo {
-			return 0, fmt.Errorf("%w: CSR offsets decrease at row %d", ErrDims, i)
+			return 0, fmt.Errorf("%w: CSR offsets decrease at row %d", linear.ErrDims, i)
 		}
 	}
 	for i := range X.Rows {
 		prev := int32(-1)
 		for _, j := range X.Idx[X.Ptr[i]:X.Ptr[i+1]] {
 			if j <= prev || int(j) >= X.Cols {
-				return 0, fmt.Errorf("%w: row %d: column %d not increasing (previous %d) or not below the %d features", ErrDims, i, j, prev, X.Cols)
+				return 0, fmt.Errorf("%w: row %d: column %d not increasing (previous %d) or not below the %d features", linear.ErrDims, i, j, prev, X.Cols)
 			}
 			prev = j
 		}
@@ -154,57 +155,13 @@ func checkCSR[T Float](X *dataset.CSR[T], y []int) (int, error) {
 // (dt.d = d + 1). normsForChecks
 // says the unscaled norms serve only the checks and the diagnostics
 // (sqvShort).
-func prepareSparse[T Float](k modelkern.Kernels[T], X *dataset.CSR[T], scaling Scaling, bf float64, column, normsForChecks bool) (*data[T], error) {
-	n, d := X.Rows, X.Cols
-	sp := &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}
-	dt := &data[T]{sp: sp, n: n, d: d, sq: make([]float64, n)}
+func prepareSparse[T kernel.Float](k modelkern.Kernels[T], X *dataset.CSR[T], scaling linear.Scaling, bf float64, column, normsForChecks bool) (*data[T], error) {
+	dt := &data[T]{sp: &sparseRows[T]{ptr: X.Ptr, idx: X.Idx, val: X.Val}, n: X.Rows, d: X.Cols, sq: make([]float64, X.Rows)}
 	norm := sqv[T]
-	if normsForChecks && scaling == ScaleNone {
+	if normsForChecks && scaling == linear.ScaleNone {
 		norm = sqvShort[T]
 	}
-	for i := range n {
-		x := dt.vec(i)
-		if err := dt.checkVec(i, x, norm(k, x)); err != nil {
-			return nil, err
-		}
-	}
-	switch scaling {
-	case ScaleFeatures:
-		sp.val = slices.Clone(X.Val)
-		for i := range n {
-			if dt.sq[i] > 0 {
-				x := dt.vec(i)
-				k.Scale(T(1/math.Sqrt(dt.sq[i])), x.val)
-				dt.sq[i] = float64(sqv(k, x))
-			}
-		}
-	case ScaleAugmented:
-		dt.r2 = dt.radius2()
-		dt.scale = make([]float64, n)
-		for i := range n {
-			dt.scale[i] = augScale(dt.sq[i], bf)
-		}
-		if column && bf > 0 {
-			// Every row gets one more value: the augmented feature.
-			dt.aug, dt.d = true, d+1
-			aug := &sparseRows[T]{ptr: make([]int, n+1), idx: make([]int32, 0, len(X.Idx)+n), val: make([]T, 0, len(X.Val)+n)}
-			for i := range n {
-				lo, hi := X.Ptr[i], X.Ptr[i+1]
-				aug.idx = append(append(aug.idx, X.Idx[lo:hi]...), int32(d))
-				aug.val = append(append(aug.val, X.Val[lo:hi]...), T(bf))
-				aug.ptr[i+1] = len(aug.idx)
-			}
-			dt.sp, sp = aug, aug
-		} else {
-			sp.val = slices.Clone(X.Val)
-		}
-		for i := range n {
-			x := dt.vec(i)
-			k.Scale(T(dt.scale[i]), x.val)
-			dt.sq[i] = float64(sqv(k, x))
-		}
-	}
-	return dt, nil
+	return dt, dt.scaleRows(k, scaling, bf, column, norm)
 }
 
 // checkVec records the squared norm s of sample i, or explains why it is
@@ -220,89 +177,8 @@ func (dt *data[T]) checkVec(i int, x vec[T], s T) error {
 			if x.idx != nil {
 				j = int(x.idx[k])
 			}
-			return fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, f)
+			return fmt.Errorf("%w: X[%d][%d] = %v", linear.ErrNonFinite, i, j, f)
 		}
 	}
-	return fmt.Errorf("%w: the squared norm of row %d overflows", ErrNonFinite, i)
-}
-
-// trainBinarySparse is trainBinary for a CSR matrix: it fits a binary classifier
-// (labels y[i] ∈ {−1, +1}) to the rows of X, with the options of trainBinary, at
-// O(nnz) per epoch. The model has X.Cols features, dense weights as trainBinary's
-// models, and scores dense samples (Predict) as well as sparse ones
-// (PredictSparse). On integer-valued data it is the model trainBinary gives for
-// the dense form of X, bit for bit; otherwise the sums are ordered
-// differently and the weights agree up to rounding. Errors are trainBinary's,
-// with ErrDims also for an inconsistent CSR (offsets, or a column index
-// not increasing along its row or not below X.Cols); X and y are never
-// modified.
-func trainBinarySparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	cfg, err := opt.resolve()
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := checkCSR(X, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	cls, err := binaryClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkElem[T](&cfg, n); err != nil {
-		return nil, nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
-	if err != nil {
-		return nil, nil, err
-	}
-	start, err := initialStart[T](&cfg, dt, 1, X.Cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, []int{-1, 1})
-}
-
-// trainMultiSparse is trainMulti for a CSR matrix: any integer
-// labels, one-vs-rest (every Algorithm) or Argmax (Online, Averaged), at
-// O(nnz·K) per epoch for K classes. One-vs-rest trains the sequential
-// perceptrons (Online, Averaged, Voted) with each goroutine's classes
-// interleaved by feature in blocks of up to eight, so that scoring a
-// sample for eight classes reads one or two cache lines per stored value
-// instead of eight, and over only the columns the data uses (most frequent
-// first), so that a hashed text's weights fit in the caches. See
-// trainBinarySparse for the model and the errors.
-func trainMultiSparse[T Float](X *dataset.CSR[T], y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	cfg, err := opt.resolve()
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.strategy == Argmax && cfg.algo != Online && cfg.algo != Averaged {
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
-	}
-	n, err := checkCSR(X, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	labels, cls, err := multiClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkElem[T](&cfg, n); err != nil {
-		return nil, nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, cfg.algo != SVM)
-	if err != nil {
-		return nil, nil, err
-	}
-	start, err := initialStart[T](&cfg, dt, len(labels), X.Cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.strategy == Argmax {
-		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
-	}
-	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(linear.KindOneVsRest, labels)
+	return fmt.Errorf("%w: the squared norm of row %d overflows", linear.ErrNonFinite, i)
 }

@@ -3,12 +3,13 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -39,7 +40,7 @@ func TestSparseBatchMalformed(t *testing.T) {
 	km, lm := sparseBatchModels(t, c, y)
 	methods := sparseBatchMethods(km, lm)
 	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, expansion.ErrDims, methods[:3])
-	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, ErrDims, methods[3:])
+	csrtest.Check(t, func(rows int) *dataset.CSR[float32] { _, _, c := sparseIntSet(52, rows, 10, 3); return c }, linear.ErrDims, methods[3:])
 }
 
 // TestSparseBatchRows: every sparse batch method of the linear and the
@@ -68,11 +69,11 @@ func TestSparseBatchRows(t *testing.T) {
 		change func(idx []int32, val []float32)
 		want   error
 	}{
-		{"unsorted", func(idx []int32, _ []float32) { idx[lo], idx[lo+1] = idx[lo+1], idx[lo] }, ErrDims},
-		{"repeated", func(idx []int32, _ []float32) { idx[lo+1] = idx[lo] }, ErrDims},
-		{"at the width", func(idx []int32, _ []float32) { idx[c.Ptr[row+1]-1] = 10 }, ErrDims},
-		{"negative", func(idx []int32, _ []float32) { idx[lo] = -1 }, ErrDims},
-		{"NaN", func(_ []int32, val []float32) { val[lo] = float32(math.NaN()) }, ErrNonFinite},
+		{"unsorted", func(idx []int32, _ []float32) { idx[lo], idx[lo+1] = idx[lo+1], idx[lo] }, linear.ErrDims},
+		{"repeated", func(idx []int32, _ []float32) { idx[lo+1] = idx[lo] }, linear.ErrDims},
+		{"at the width", func(idx []int32, _ []float32) { idx[c.Ptr[row+1]-1] = 10 }, linear.ErrDims},
+		{"negative", func(idx []int32, _ []float32) { idx[lo] = -1 }, linear.ErrDims},
+		{"NaN", func(_ []int32, val []float32) { val[lo] = float32(math.NaN()) }, linear.ErrNonFinite},
 	} {
 		bad := *c
 		bad.Idx, bad.Val = slices.Clone(c.Idx), slices.Clone(c.Val)
@@ -82,7 +83,7 @@ func TestSparseBatchRows(t *testing.T) {
 			if !isErr(err, tc.want) {
 				t.Errorf("%s: %s: %v, want %v", m.Name, tc.name, err, tc.want)
 			}
-			if tc.want == ErrDims && err != nil && !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) {
+			if tc.want == linear.ErrDims && err != nil && !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) {
 				t.Errorf("%s: %s: %v does not name row %d", m.Name, tc.name, err, row)
 			}
 			if err := m.Call(c, c.Rows); err != nil {

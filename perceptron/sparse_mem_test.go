@@ -2,10 +2,12 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
@@ -14,7 +16,7 @@ import (
 // textLike returns a CSR matrix shaped like hashed text: n rows of nnz
 // stored values (integers 1..3) in d columns, the columns of class y
 // drawn mostly from its own stripe, so that the classes are learnable.
-func textLike[T Float](rng *rand.Rand, n, d, nnz, K int) *dataset.CSR[T] {
+func textLike[T kernel.Float](rng *rand.Rand, n, d, nnz, K int) *dataset.CSR[T] {
 	c := &dataset.CSR[T]{Ptr: make([]int, 1, n+1), Rows: n, Cols: d}
 	seen := make(map[int32]bool, nnz)
 	for i := range n {
@@ -61,14 +63,14 @@ func TestSparseFitMemory(t *testing.T) {
 	// Voted keeps a vector of D values per mistake: a smaller problem.
 	small := textLike[float32](rng, 100, 1<<12, nnz, K)
 	var z float32
-	for _, algo := range []Algorithm{Online, Batch, MiniBatch, Averaged, Voted, SVM} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Batch, linear.MiniBatch, linear.Averaged, linear.Voted, linear.SVM} {
 		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo != Online && algo != Averaged {
+			if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
 				continue
 			}
 			t.Run(fmt.Sprintf("%v/%v", algo, strat), func(t *testing.T) {
 				c := big
-				if algo == Voted {
+				if algo == linear.Voted {
 					c = small
 				}
 				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 1, Stop: StopNever, BatchSize: 64}
@@ -80,9 +82,9 @@ func TestSparseFitMemory(t *testing.T) {
 				}
 				vectors := int64(K)
 				switch algo {
-				case Averaged:
+				case linear.Averaged:
 					vectors = 3 * K
-				case Voted:
+				case linear.Voted:
 					vectors = 0
 					for k := range m.NumScores() {
 						_, _, counts := m.Voted(k)
@@ -91,7 +93,7 @@ func TestSparseFitMemory(t *testing.T) {
 				}
 				weights := vectors * int64(c.Cols) * int64(unsafe.Sizeof(z))
 				limit := 2 * (c.Bytes() + weights)
-				if algo == Voted {
+				if algo == linear.Voted {
 					// Plus the kept vectors' chunk lists' unused capacity:
 					// at most chunkMaxBytes per class (see chunkList).
 					limit += K * chunkMaxBytes
@@ -113,16 +115,16 @@ var sparseKinds = []struct {
 	o     Options
 }{
 	{"binary", false, Options{}},
-	{"binary/averaged/scaled", false, Options{Algorithm: Averaged, Normalize: true}},
-	{"binary/voted", false, Options{Algorithm: Voted, MaxIter: 2}},
+	{"binary/averaged/scaled", false, Options{Algorithm: linear.Averaged, Normalize: true}},
+	{"binary/voted", false, Options{Algorithm: linear.Voted, MaxIter: 2}},
 	{"ovr", true, Options{}},
 	{"ovr/features", true, Options{NormalizeFeatures: true}},
-	{"argmax", true, Options{Multiclass: Argmax, Algorithm: Averaged}},
+	{"argmax", true, Options{Multiclass: Argmax, Algorithm: linear.Averaged}},
 }
 
 // trainSparseKind fits a model to c with options o: multiclass on c.Y, or
 // binary on c.Y's parity as −1/+1.
-func trainSparseKind[T Float](t testing.TB, c *dataset.CSR[T], multi bool, o Options) *linear.Model[T] {
+func trainSparseKind[T kernel.Float](t testing.TB, c *dataset.CSR[T], multi bool, o Options) *linear.Model[T] {
 	t.Helper()
 	var m *linear.Model[T]
 	var err error

@@ -1,9 +1,12 @@
 package perceptron
 
 import (
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"slices"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
@@ -33,7 +36,7 @@ import (
 // (fromBlocks), in one pass over the used columns, so a fit writes each of
 // the model's K×D arrays once; an Averaged fit writes no K×D array at all:
 // it keeps its served average (compactServed) and its running weights and
-// sums (compactAvg) compact until a dense use, continueDense, Update or
+// sums (compactAvg) compact until a dense use, a continuation, Update or
 // MarshalJSON needs them dense (fromBlocksCompact). The
 // updates check the values they write, so the end of an epoch needs no
 // scan of the weights for non-finite values (diverged).
@@ -75,7 +78,7 @@ func blockPad(w int) int {
 
 // ovrGroup is classes c0..c0+G−1 of a worker's range, interleaved in
 // blocks (a worker trains its range's groups one after the other).
-type ovrGroup[T Float] struct {
+type ovrGroup[T kernel.Float] struct {
 	c0, G, d int        // d: the used features (ovrCols)
 	W, U     [][]T      // per block: d × width values; U nil unless Averaged
 	ahead    [][]T      // scores of the visits scored with it (epochSparseOvR), scoreAhead of them
@@ -87,14 +90,14 @@ type ovrGroup[T Float] struct {
 // ovrCols is the data renumbered to the features it uses: the rows with
 // their column indices replaced by the features' ranks (rows; offsets and
 // values are the data's), and m.Cols[r] the column of rank r (the most frequent first).
-type ovrCols[T Float] struct {
+type ovrCols[T kernel.Float] struct {
 	rows *sparseRows[T]
 	m    *usedcols.Columns // m.Cols: the column of each rank; and their lookup (compactServed)
 }
 
 // usedCols renumbers the columns of sp (d columns) that hold a stored
 // value 0..Du−1, the most frequent first (usedcols.RenumberByCount).
-func usedCols[T Float](sp *sparseRows[T], d int) *ovrCols[T] {
+func usedCols[T kernel.Float](sp *sparseRows[T], d int) *ovrCols[T] {
 	idx := poolI32.get(len(sp.idx))
 	m := usedcols.RenumberByCount(idx, sp.idx, d)
 	return &ovrCols[T]{rows: &sparseRows[T]{ptr: sp.ptr, idx: idx, val: sp.val}, m: m}
@@ -121,7 +124,7 @@ func (g *ovrGroup[T]) block(c int) (b, w, l int) {
 // (modelkern.ScanBlock2), where a range's several blocks would be scored
 // visit by visit. A class's updates depend only on its own scores, so
 // the model is the same either way.
-func newOvrGroups[T Float](grp [][2]int, K, d int, averaged, split bool) []*ovrGroup[T] {
+func newOvrGroups[T kernel.Float](grp [][2]int, K, d int, averaged, split bool) []*ovrGroup[T] {
 	byClass := make([]*ovrGroup[T], K)
 	var cut [][2]int
 	for _, r := range grp {
@@ -154,13 +157,13 @@ func newOvrGroups[T Float](grp [][2]int, K, d int, averaged, split bool) []*ovrG
 }
 
 // groupsOf returns each group once, in class order.
-func groupsOf[T Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
+func groupsOf[T kernel.Float](byClass []*ovrGroup[T]) []*ovrGroup[T] {
 	return groupsIn(byClass, 0, len(byClass))
 }
 
 // groupsIn returns the groups of classes c0..c1−1 (whole groups), in class
 // order.
-func groupsIn[T Float](byClass []*ovrGroup[T], c0, c1 int) []*ovrGroup[T] {
+func groupsIn[T kernel.Float](byClass []*ovrGroup[T], c0, c1 int) []*ovrGroup[T] {
 	var gs []*ovrGroup[T]
 	for c := c0; c < c1; c += byClass[c].G {
 		gs = append(gs, byClass[c])
@@ -379,7 +382,7 @@ func (t *linTrainer[T]) servedFinite(W []T) bool {
 		return t.servedOK
 	}
 	if !t.zeroOutside() || len(W) != t.K*t.dt.d {
-		return allFinite(W)
+		return linmodel.AllFinite(W)
 	}
 	d := t.dt.d
 	var bad T
@@ -437,14 +440,14 @@ func (t *linTrainer[T]) servedDots() func(dst []T, lo, hi int) {
 }
 
 // interleave sets lane of the block to the columns cols of w.
-func interleave[T Float](blk, w []T, cols []int32, width, lane int) {
+func interleave[T kernel.Float](blk, w []T, cols []int32, width, lane int) {
 	for r, j := range cols {
 		blk[r*width+lane] = w[j]
 	}
 }
 
 // deinterleave sets the columns cols of w to lane of the block.
-func deinterleave[T Float](w, blk []T, cols []int32, width, lane int) {
+func deinterleave[T kernel.Float](w, blk []T, cols []int32, width, lane int) {
 	for r, j := range cols {
 		w[j] = blk[r*width+lane]
 	}
@@ -524,7 +527,7 @@ func (t *linTrainer[T]) addTo(sums bool, c int, a T, x vec[T], s *classStats) {
 
 // scatterFinite adds a·x to the lane of a block and reports whether every
 // value it wrote is finite (v − v is 0 exactly for a finite v).
-func scatterFinite[T Float](blk []T, width, lane int, a T, x vec[T]) bool {
+func scatterFinite[T kernel.Float](blk []T, width, lane int, a T, x vec[T]) bool {
 	var bad T
 	val := x.val[:len(x.idx)]
 	for k, j := range x.idx {
@@ -618,7 +621,7 @@ const scanChunk = 512
 // scans reports whether the one-vs-rest epochs scan (modelkern.ScanBlock2):
 // Online and Averaged, which skip the visits every class gets right, and
 // whose groups newOvrGroups therefore cuts to one block each.
-func (t *linTrainer[T]) scans() bool { return t.cfg.algo != Voted }
+func (t *linTrainer[T]) scans() bool { return t.cfg.algo != linear.Voted }
 
 // ovrVisit is a visit of an epoch: where its stored values are in the
 // renumbered rows (ovrCols: Lo, Hi), the row and its class
@@ -708,13 +711,13 @@ func rowAddr[E any](s []E, lo int) uintptr {
 // YMM vector on amd64, the Go loop elsewhere, bit for bit the same sums).
 // A lane's sum is the same whatever w, so the model does not depend on the
 // blocking.
-func scoreBlock[T Float](dst, blk []T, x vec[T]) {
+func scoreBlock[T kernel.Float](dst, blk []T, x vec[T]) {
 	modelkern.ScoreBlock(dst, blk, x.idx, x.val[:len(x.idx)])
 }
 
 // scoreBlock2 is scoreBlock of x into dst and of y into dsty
 // (modelkern.ScoreBlock2: the two samples' sums interleaved, bit for bit
 // those of two scoreBlock calls).
-func scoreBlock2[T Float](dst, dsty, blk []T, x, y vec[T]) {
+func scoreBlock2[T kernel.Float](dst, dsty, blk []T, x, y vec[T]) {
 	modelkern.ScoreBlock2(dst, dsty, blk, x.idx, x.val[:len(x.idx)], y.idx, y.val[:len(y.idx)])
 }

@@ -3,13 +3,15 @@ package perceptron
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"math"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
@@ -165,7 +167,7 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	k := kernelsFor[float32](cfg.impl)
+	k := linmodel.KernelsFor[float32](cfg.impl)
 	dt, err := prepareSparse(k, X, cfg.scaling, cfg.bfeat, true, true)
 	if err != nil {
 		b.Fatal(err)
@@ -188,7 +190,7 @@ func textTrainer(b *testing.B) (t *linTrainer[float32], train func()) {
 // textOptions are bench/textfit's options, Workers 1; textX is the
 // training set textTrainer read.
 var (
-	textOptions = Options{Algorithm: Averaged, MaxIter: 10, Stop: StopNever, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
+	textOptions = Options{Algorithm: linear.Averaged, MaxIter: 10, Stop: StopNever, Shuffle: true, Seed: 1, NoBias: true, Workers: 1}
 	textX       *dataset.CSR[float32]
 )
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // ovrTextLike returns n integer-valued sparse rows of d columns, K classes,
@@ -67,7 +69,7 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 		b0[i] = float64(rng.IntN(3) - 1)
 	}
 	stopped := false
-	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		for _, all := range []bool{true, false} {
 			for _, workers := range []int{1, 2} {
 				for _, warm := range []bool{false, true} {
@@ -87,13 +89,13 @@ func testSparseOvRMatchesPerClass(t *testing.T, K int) {
 						if !sameModel(t, dm, sm) {
 							t.Fatal("the sparse one-vs-rest model differs from the dense one")
 						}
-						if !sameDiagnostics(dd, sd, algo != Averaged) {
+						if !sameDiagnostics(dd, sd, algo != linear.Averaged) {
 							t.Fatalf("diagnostics differ:\ndense  %+v\nsparse %+v", *dd, *sd)
 						}
 						if len(sd.Epochs) < o.MaxIter {
 							stopped = true
 						}
-						if !all && algo != Online {
+						if !all && algo != linear.Online {
 							return
 						}
 						sc := make([]float64, K)
@@ -163,7 +165,7 @@ func TestSparseOvRFromBlocks(t *testing.T) {
 	for k := range c.Val {
 		c.Val[k] = float32(rng.Float64()*2 - 0.7)
 	}
-	for _, algo := range []Algorithm{Online, Averaged} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 		for _, workers := range []int{1, 2, 4} {
 			for _, bf := range []float64{0, 0.5} { // normalized with a bias feature: the augmented column, and the running weights and sums written too
 				t.Run(fmt.Sprintf("%v/workers=%d/B=%v", algo, workers, bf), func(t *testing.T) {
@@ -240,7 +242,7 @@ func testFromBlocksNonFinite(t *testing.T, workers int, newTrainer func() *linTr
 			if got := lt.servedFinite(A); got == overflow {
 				t.Errorf("workers=%d, last=%v, overflow=%v: servedFinite = %v", workers, last, overflow, got)
 			}
-			if !allFinite(W) || !allFinite(U) || allFinite(A) == overflow {
+			if !linmodel.AllFinite(W) || !linmodel.AllFinite(U) || linmodel.AllFinite(A) == overflow {
 				t.Errorf("workers=%d, last=%v, overflow=%v: the written arrays do not match the check", workers, last, overflow)
 			}
 		}
@@ -264,13 +266,13 @@ func averagedOvRTrainerOn(t *testing.T, workers int, c *dataset.CSR[float32], y 
 	for i, v := range y {
 		cls[i] = int32(v)
 	}
-	o := Options{Algorithm: Averaged, Workers: workers, MaxIter: 1}
+	o := Options{Algorithm: linear.Averaged, Workers: workers, MaxIter: 1}
 	cfg, err := o.resolve()
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := kernelsFor[float32](nil)
-	dt, err := prepareSparse(k, c, ScaleNone, cfg.bfeat, false, false)
+	k := linmodel.KernelsFor[float32](nil)
+	dt, err := prepareSparse(k, c, linear.ScaleNone, cfg.bfeat, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +303,7 @@ func TestSparseOvRScanFloat32(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, algo := range []Algorithm{Online, Averaged} {
+		for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 			for _, workers := range []int{1, 2} {
 				o := Options{Algorithm: algo, MaxIter: 12, Stop: StopNever, Shuffle: true, Seed: 9, Workers: workers}
 				dm, _, err := trainMulti(X, d, y, o)

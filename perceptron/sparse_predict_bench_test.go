@@ -2,8 +2,9 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // BenchmarkPredictSparse measures one linear PredictSparse call, checks

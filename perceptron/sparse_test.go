@@ -3,18 +3,21 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
 
 // sparsify zeroes about frac of the values of X (rows of d), keeping the
 // labels, and returns the dense data and its CSR form.
-func sparsify[T Float](t testing.TB, rng *rand.Rand, X []float64, d int, y []int, frac float64) ([]T, *dataset.CSR[T]) {
+func sparsify[T kernel.Float](t testing.TB, rng *rand.Rand, X []float64, d int, y []int, frac float64) ([]T, *dataset.CSR[T]) {
 	t.Helper()
 	Xt := make([]T, len(X))
 	for i, v := range X {
@@ -42,12 +45,12 @@ func fitCases() []fitCase {
 	add := func(name string, multi bool, o Options) {
 		cs = append(cs, fitCase{name, multi, o})
 	}
-	for _, algo := range []Algorithm{Online, Batch, MiniBatch, Averaged, Voted, SVM} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Batch, linear.MiniBatch, linear.Averaged, linear.Voted, linear.SVM} {
 		samplings := []Sampling{SampleSweep, SampleReplace}
 		switch algo {
-		case Batch:
+		case linear.Batch:
 			samplings = []Sampling{SampleSweep}
-		case MiniBatch:
+		case linear.MiniBatch:
 			samplings = append(samplings, SampleSubsets)
 		}
 		for _, smp := range samplings {
@@ -58,7 +61,7 @@ func fitCases() []fitCase {
 				nb.NoBias = true
 				nb.Workers = 3
 				add(fmt.Sprintf("%v/%v/multi=%v/nobias/workers=3", algo, smp, multi), multi, nb)
-				if algo != SVM {
+				if algo != linear.SVM {
 					w0 := base
 					w0.Shuffle, w0.Sampling = false, SampleDefault
 					w0.Eta = 0.5
@@ -67,7 +70,7 @@ func fitCases() []fitCase {
 			}
 		}
 	}
-	for _, algo := range []Algorithm{Online, Averaged} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 		for _, smp := range []Sampling{SampleSweep, SampleReplace} {
 			add(fmt.Sprintf("argmax/%v/%v", algo, smp), true, Options{Algorithm: algo, Multiclass: Argmax, MaxIter: 4, Sampling: smp, Shuffle: true, Seed: 5})
 		}
@@ -112,7 +115,7 @@ func TestSparseMatchesDense(t *testing.T) {
 			if derr != nil || serr != nil {
 				t.Fatalf("dense: %v, sparse: %v", derr, serr)
 			}
-			if fc.opt.Algorithm == SVM {
+			if fc.opt.Algorithm == linear.SVM {
 				for k := range dm.NumScores() {
 					wd, bd := dm.Weights(k)
 					ws, bs := sm.Weights(k)
@@ -133,7 +136,7 @@ func TestSparseMatchesDense(t *testing.T) {
 			// The epochs are the same. So is the final pass over the data,
 			// except for Averaged, whose weights w − u/c are not integers
 			// (the pass's sums are ordered differently): up to rounding.
-			exact := fc.opt.Algorithm != Averaged
+			exact := fc.opt.Algorithm != linear.Averaged
 			if !sameDiagnostics(dd, sd, exact) {
 				t.Fatalf("diagnostics differ:\ndense  %+v\nsparse %+v", *dd, *sd)
 			}
@@ -206,9 +209,9 @@ func TestSparseMatchesDenseFloat32(t *testing.T) {
 func parityFloat32(t *testing.T, X []float32, c *dataset.CSR[float32], d int, ym []int, workers int) {
 	t.Helper()
 	for _, im := range availableImpls() {
-		for _, algo := range []Algorithm{Online, Batch, MiniBatch, Averaged, Voted} {
+		for _, algo := range []linear.Algorithm{linear.Online, linear.Batch, linear.MiniBatch, linear.Averaged, linear.Voted} {
 			for _, strat := range []Strategy{OneVsRest, Argmax} {
-				if strat == Argmax && algo != Online && algo != Averaged {
+				if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
 					continue
 				}
 				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 9, impl: im, Workers: workers}
@@ -239,17 +242,17 @@ func TestSparseErrors(t *testing.T) {
 	}{
 		{"nil", nil, ErrEmpty},
 		{"no rows", func(c *dataset.CSR[float64], y *[]int) { *c = dataset.CSR[float64]{Ptr: []int{0}, Cols: 3}; *y = nil }, ErrEmpty},
-		{"no columns", func(c *dataset.CSR[float64], y *[]int) { c.Cols = 0 }, ErrDims},
-		{"labels", func(c *dataset.CSR[float64], y *[]int) { *y = (*y)[:1] }, ErrDims},
-		{"short Ptr", func(c *dataset.CSR[float64], y *[]int) { c.Ptr = c.Ptr[:2] }, ErrDims},
-		{"Ptr end", func(c *dataset.CSR[float64], y *[]int) { c.Ptr[2] = 2 }, ErrDims},
-		{"Ptr decreasing", func(c *dataset.CSR[float64], y *[]int) { c.Ptr[1] = 4 }, ErrDims},
-		{"Idx and Val", func(c *dataset.CSR[float64], y *[]int) { c.Val = c.Val[:2] }, ErrDims},
-		{"index at Cols", func(c *dataset.CSR[float64], y *[]int) { c.Idx[2] = 3 }, ErrDims},
-		{"negative index", func(c *dataset.CSR[float64], y *[]int) { c.Idx[2] = -1 }, ErrDims},
-		{"index not increasing", func(c *dataset.CSR[float64], y *[]int) { c.Idx[1] = 0 }, ErrDims},
-		{"NaN", func(c *dataset.CSR[float64], y *[]int) { c.Val[1] = math.NaN() }, ErrNonFinite},
-		{"bad label", func(c *dataset.CSR[float64], y *[]int) { (*y)[0] = 2 }, ErrLabels},
+		{"no columns", func(c *dataset.CSR[float64], y *[]int) { c.Cols = 0 }, linear.ErrDims},
+		{"labels", func(c *dataset.CSR[float64], y *[]int) { *y = (*y)[:1] }, linear.ErrDims},
+		{"short Ptr", func(c *dataset.CSR[float64], y *[]int) { c.Ptr = c.Ptr[:2] }, linear.ErrDims},
+		{"Ptr end", func(c *dataset.CSR[float64], y *[]int) { c.Ptr[2] = 2 }, linear.ErrDims},
+		{"Ptr decreasing", func(c *dataset.CSR[float64], y *[]int) { c.Ptr[1] = 4 }, linear.ErrDims},
+		{"Idx and Val", func(c *dataset.CSR[float64], y *[]int) { c.Val = c.Val[:2] }, linear.ErrDims},
+		{"index at Cols", func(c *dataset.CSR[float64], y *[]int) { c.Idx[2] = 3 }, linear.ErrDims},
+		{"negative index", func(c *dataset.CSR[float64], y *[]int) { c.Idx[2] = -1 }, linear.ErrDims},
+		{"index not increasing", func(c *dataset.CSR[float64], y *[]int) { c.Idx[1] = 0 }, linear.ErrDims},
+		{"NaN", func(c *dataset.CSR[float64], y *[]int) { c.Val[1] = math.NaN() }, linear.ErrNonFinite},
+		{"bad label", func(c *dataset.CSR[float64], y *[]int) { (*y)[0] = 2 }, linear.ErrLabels},
 		{"one class", func(c *dataset.CSR[float64], y *[]int) { (*y)[1] = 1 }, ErrOneClass},
 	}
 	for _, tt := range tests {
@@ -269,7 +272,7 @@ func TestSparseErrors(t *testing.T) {
 			t.Errorf("%s: trainMultiSparse: %v, want %v", tt.name, err, tt.kind)
 		}
 	}
-	if _, _, err := trainMultiSparse(ok(), []int{1, 2}, Options{Algorithm: Voted, Multiclass: Argmax}); !errors.Is(err, ErrOption) {
+	if _, _, err := trainMultiSparse(ok(), []int{1, 2}, Options{Algorithm: linear.Voted, Multiclass: Argmax}); !errors.Is(err, ErrOption) {
 		t.Errorf("Argmax with Voted: %v", err)
 	}
 }
@@ -289,15 +292,15 @@ func TestSparseSampleErrors(t *testing.T) {
 		x    dataset.SparseRow[float32]
 		want error
 	}{
-		{"unsorted", dataset.SparseRow[float32]{Idx: []int32{5, 2}, Val: []float32{1, 1}}, ErrDims},
-		{"repeated", dataset.SparseRow[float32]{Idx: []int32{2, 2}, Val: []float32{1, 1}}, ErrDims},
-		{"repeated after others", dataset.SparseRow[float32]{Idx: []int32{0, 3, 7, 7}, Val: []float32{1, 1, 1, 1}}, ErrDims},
-		{"at Dims", dataset.SparseRow[float32]{Idx: []int32{1, 16}, Val: []float32{1, 1}}, ErrDims},
-		{"negative", dataset.SparseRow[float32]{Idx: []int32{-3}, Val: []float32{1}}, ErrDims},
-		{"fewer values", dataset.SparseRow[float32]{Idx: []int32{5}}, ErrDims},
-		{"fewer indices", dataset.SparseRow[float32]{Val: []float32{1}}, ErrDims},
-		{"NaN", dataset.SparseRow[float32]{Idx: []int32{1, 5}, Val: []float32{1, nan}}, ErrNonFinite},
-		{"Inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{-inf}}, ErrNonFinite},
+		{"unsorted", dataset.SparseRow[float32]{Idx: []int32{5, 2}, Val: []float32{1, 1}}, linear.ErrDims},
+		{"repeated", dataset.SparseRow[float32]{Idx: []int32{2, 2}, Val: []float32{1, 1}}, linear.ErrDims},
+		{"repeated after others", dataset.SparseRow[float32]{Idx: []int32{0, 3, 7, 7}, Val: []float32{1, 1, 1, 1}}, linear.ErrDims},
+		{"at Dims", dataset.SparseRow[float32]{Idx: []int32{1, 16}, Val: []float32{1, 1}}, linear.ErrDims},
+		{"negative", dataset.SparseRow[float32]{Idx: []int32{-3}, Val: []float32{1}}, linear.ErrDims},
+		{"fewer values", dataset.SparseRow[float32]{Idx: []int32{5}}, linear.ErrDims},
+		{"fewer indices", dataset.SparseRow[float32]{Val: []float32{1}}, linear.ErrDims},
+		{"NaN", dataset.SparseRow[float32]{Idx: []int32{1, 5}, Val: []float32{1, nan}}, linear.ErrNonFinite},
+		{"Inf", dataset.SparseRow[float32]{Idx: []int32{5}, Val: []float32{-inf}}, linear.ErrNonFinite},
 	}
 	for _, tc := range sparseKinds {
 		m := trainSparseKind(t, c, tc.multi, tc.o)
@@ -325,9 +328,9 @@ func TestContinueSparse(t *testing.T) {
 	const d = 24
 	Xm, ym := intMulticlass(rng, 150, d, 3)
 	X, c := sparsify[float64](t, rng, Xm, d, ym, 0.6)
-	for _, algo := range []Algorithm{Online, Averaged, Voted, MiniBatch} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted, linear.MiniBatch} {
 		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo != Online && algo != Averaged {
+			if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
 				continue
 			}
 			o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 1, Stop: StopNever, Shuffle: true, Seed: 4}
@@ -354,7 +357,7 @@ func TestContinueSparse(t *testing.T) {
 	}
 	wide := *c
 	wide.Cols = d + 1
-	if _, _, err := continueSparse(m, &wide, ym, Options{}); !errors.Is(err, ErrDims) {
+	if _, _, err := continueSparse(m, &wide, ym, Options{}); !errors.Is(err, linear.ErrDims) {
 		t.Errorf("a wider CSR: %v, want ErrDims", err)
 	}
 }
@@ -364,7 +367,7 @@ func TestContinueSparse(t *testing.T) {
 // its unrolling and its switch to the kernel's Dot.
 func TestSqvShort(t *testing.T) {
 	rng := newRand(11)
-	k := kernelsFor[float32](nil)
+	k := linmodel.KernelsFor[float32](nil)
 	for _, n := range []int{0, 1, 3, 4, 5, 8, 19, 63, 64, 65, 200} {
 		v := make([]float32, n)
 		var want float64

@@ -2,12 +2,14 @@ package perceptron
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -15,93 +17,10 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 )
 
-// trainBinary fits a binary classifier to the row-major samples X (cols features
-// per row, len(X) = rows·cols) with labels y[i] ∈ {−1, +1}, using the
-// algorithm and settings of opt. It returns the model and the diagnostics
-// of the run.
-//
-// Bad input is an error wrapping one of the sentinels: ErrEmpty (no rows),
-// ErrDims (cols < 1, len(X) not rows·cols, len(y) ≠ rows), ErrNonFinite (a
-// NaN or Inf in X), ErrLabels (a label other than ±1), ErrOneClass (one
-// label only), ErrOption (a bad option, or a step size that overflows T),
-// ErrDiverged (a value overflowed T during training: a *DivergedError
-// naming the epoch and sample), ErrBudget (Voted: the kept vectors would
-// exceed Options.VotedMaxBytes). The model returned has finite weights. X
-// and y are never modified.
-func trainBinary[T Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	cfg, err := opt.resolve()
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := checkShape(X, cols, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	cls, err := binaryClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkElem[T](&cfg, n); err != nil {
-		return nil, nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	var dt *data[T]
-	if cfg.checksInFirstEpoch() {
-		dt = prepareLazy(X, n, cols)
-	} else if dt, err = prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true); err != nil {
-		return nil, nil, err
-	}
-	start, err := initialStart[T](&cfg, dt, 1, cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, []int{-1, 1})
-}
-
-// trainMulti fits a classifier for any integer labels (at least two
-// distinct ones) to the row-major samples X with cols features per row,
-// using opt.Multiclass: OneVsRest (any Algorithm; the classes train in
-// parallel goroutines, each reading a sample once per epoch for all of its
-// classes) or Argmax (the multiclass perceptron; Online or Averaged).
-// Errors are as for trainBinary, without the ±1 requirement.
-func trainMulti[T Float](X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {
-	cfg, err := opt.resolve()
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.strategy == Argmax && cfg.algo != Online && cfg.algo != Averaged {
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
-	}
-	n, err := checkShape(X, cols, y)
-	if err != nil {
-		return nil, nil, err
-	}
-	labels, cls, err := multiClasses(y)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkElem[T](&cfg, n); err != nil {
-		return nil, nil, err
-	}
-	k := kernelsFor[T](cfg.impl)
-	dt, err := prepare(k, X, n, cols, cfg.scaling, cfg.bfeat, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	start, err := initialStart[T](&cfg, dt, len(labels), cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.strategy == Argmax {
-		return newArgmaxTrainer(k, &cfg, dt, cls, len(labels), start).run(labels)
-	}
-	return newLinTrainer(k, &cfg, dt, cls, len(labels), start).run(linear.KindOneVsRest, labels)
-}
-
 // linStart is the state a trainer starts from (the warm start), in the
 // trainer's layout: K weight vectors of dt.d values (with the augmented
 // column, the bias is the last one).
-type linStart[T Float] struct {
+type linStart[T kernel.Float] struct {
 	W, B  []T   // K×d weights, K biases
 	U, UB []T   // Averaged: the averaging sums to continue, or nil
 	step  int64 // Averaged, SVM: the samples visited before
@@ -113,7 +32,7 @@ type linStart[T Float] struct {
 // initialStart returns the trainer's start from the Weights of
 // Options.Init (nil when neither is set), checking their lengths (K·D and K)
 // and that every value is finite in T.
-func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], error) {
+func initialStart[T kernel.Float](cfg *config, dt *data[T], K, D int) (*linStart[T], error) {
 	if cfg.w0 == nil && cfg.b0 == nil {
 		return nil, nil
 	}
@@ -127,7 +46,7 @@ func initialStart[T Float](cfg *config, dt *data[T], K, D int) (*linStart[T], er
 		if t := T(v); finite(t) {
 			return t, nil
 		}
-		return 0, fmt.Errorf("%w: %s[%d] = %v is not finite in %s", ErrOption, name, i, v, elemType[T]())
+		return 0, fmt.Errorf("%w: %s[%d] = %v is not finite in %s", ErrOption, name, i, v, linmodel.TypeName[T]())
 	}
 	st := &linStart[T]{W: make([]T, K*dt.d), B: make([]T, K)}
 	for c := range K {
@@ -168,18 +87,10 @@ type classStats struct {
 	first divEvent
 }
 
-// allFinite reports whether every value of x is finite: v − v is 0 for a
-// finite v and NaN for ±Inf and NaN, so the sum is 0 exactly when all are.
-func allFinite[T Float](x []T) bool {
-	var acc T
-	for _, v := range x {
-		acc += v - v
-	}
-	return acc == 0
-}
-
-// sqNorm is linmodel.SqNorm: ‖v‖² in float64, as Update computes it.
-func sqNorm[T Float](k modelkern.Kernels[T], v []T) float64 { return linmodel.SqNorm(k, v) }
+// finite reports whether a is neither NaN nor ±Inf: a − a is 0 exactly
+// for a finite a and NaN otherwise (one subtraction, where math.IsNaN and
+// math.IsInf are two tests of the converted value).
+func finite[T kernel.Float](a T) bool { return a-a == 0 }
 
 // votedBudget is the memory budget of a voted perceptron's kept state,
 // shared by its classes (which may train on parallel goroutines).
@@ -203,7 +114,7 @@ func (b *votedBudget) take(n int64) bool {
 // votedState is a voted trainer's kept vectors of one class, in chunkLists
 // so that the memory they take stays close to the bytes counted against the
 // budget.
-type votedState[T Float] struct {
+type votedState[T kernel.Float] struct {
 	V   chunkList[T]     // the kept weight vectors, d values each
 	VB  chunkList[T]     // their biases
 	VC  chunkList[int64] // their survival counts
@@ -227,7 +138,7 @@ func (v *votedState[T]) keep(w []T, b T, c int64) {
 
 // votedStart is the kept vectors of one class of a voted model to continue
 // from, as the model holds them.
-type votedStart[T Float] struct {
+type votedStart[T kernel.Float] struct {
 	V   []T
 	VB  []T
 	VC  []int64
@@ -237,7 +148,7 @@ type votedStart[T Float] struct {
 // linTrainer trains K binary linear classifiers at once: one for a binary
 // problem, one per class for one-vs-rest. Class c's label of row i is +1
 // exactly when cls[i] == c.
-type linTrainer[T Float] struct {
+type linTrainer[T kernel.Float] struct {
 	k      modelkern.Kernels[T]
 	cfg    *config
 	dt     *data[T]
@@ -373,7 +284,7 @@ func (s *sampler) at(j int) int {
 	return j
 }
 
-func newLinTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
+func newLinTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
 	t := &linTrainer[T]{k: k, cfg: cfg, dt: dt, cls: cls, K: K, bias: cfg.bias && !dt.aug, bsq: cfg.biasSq(), start: start}
 	d := dt.d
 	blocks := dt.sp != nil && K > 1 && t.blocked()
@@ -391,18 +302,18 @@ func newLinTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cl
 	// With blocks and no start weights, the K×D W and U are made only
 	// where they are read (ensureDense); the model's are written from the
 	// blocks at the end (fromBlocks).
-	lazy := blocks && cfg.algo != Voted && (start == nil || start.W == nil && start.U == nil)
+	lazy := blocks && cfg.algo != linear.Voted && (start == nil || start.W == nil && start.U == nil)
 	if !lazy {
 		t.W = dataset.Alloc[T](K * d) // huge pages: a K×D array faults in 512 times fewer pages
 	}
 	t.B = make([]T, K)
 	switch cfg.algo {
-	case Averaged:
+	case linear.Averaged:
 		if !lazy {
 			t.U = dataset.Alloc[T](K * d)
 		}
 		t.UB = make([]T, K)
-	case SVM:
+	case linear.SVM:
 		t.lambda = cfg.lambda
 		if cfg.c != 0 {
 			t.lambda = 1 / (cfg.c * float64(dt.n))
@@ -412,20 +323,20 @@ func newLinTrainer[T Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cl
 		for c := range t.svmS {
 			t.svmS[c] = 1
 		}
-	case Voted:
+	case linear.Voted:
 		t.vot = make([]votedState[T], K)
 		t.bud = &votedBudget{max: cfg.votedMax}
 		var z T
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
-	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != Batch, cfg.seed)
+	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != linear.Batch, cfg.seed)
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if blocks {
 		t.ovr = usedCols(dt.sp, d)
 		// Scanning epochs (scans) want groups of one block; Voted
 		// scores every visit, each row read once for all of a worker's
 		// classes.
-		t.blk = newOvrGroups[T](groups(K, t.cw), K, len(t.ovr.m.Cols), cfg.algo == Averaged, t.scans())
+		t.blk = newOvrGroups[T](groups(K, t.cw), K, len(t.ovr.m.Cols), cfg.algo == linear.Averaged, t.scans())
 	}
 	t.reset()
 	return t
@@ -443,7 +354,7 @@ func (t *linTrainer[T]) reset() {
 		t.svmS[c] = 1
 		t.svmN2[c] = 0
 		if st.W != nil {
-			t.svmN2[c] = sqNorm(t.k, t.W[c*t.dt.d:(c+1)*t.dt.d])
+			t.svmN2[c] = linmodel.SqNorm(t.k, t.W[c*t.dt.d:(c+1)*t.dt.d])
 			if t.bias {
 				t.svmN2[c] += float64(t.B[c]) * float64(t.B[c]) / t.bsq
 			}
@@ -499,7 +410,7 @@ func (st *linStart[T]) load(W, B, U, UB []T, fresh bool) *linStart[T] {
 
 // copyOrClear copies src to dst, or clears dst if src is nil (unless dst
 // is fresh: zero already).
-func copyOrClear[T Float](dst, src []T, fresh bool) {
+func copyOrClear[T kernel.Float](dst, src []T, fresh bool) {
 	if src == nil {
 		if !fresh {
 			clear(dst)
@@ -512,9 +423,9 @@ func copyOrClear[T Float](dst, src []T, fresh bool) {
 // batchSize is the number of samples scored before their updates apply.
 func (t *linTrainer[T]) batchSize() int {
 	switch t.cfg.algo {
-	case Batch:
+	case linear.Batch:
 		return t.dt.n
-	case MiniBatch:
+	case linear.MiniBatch:
 		return min(t.cfg.batch, t.dt.n)
 	}
 	return 1
@@ -580,7 +491,7 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 		// A clean epoch of random draws need not have seen every sample:
 		// check the weights on all of them.
 		var checked []int // mistakes per class on all samples, or nil
-		if cfg.algo != SVM && e.Mistakes == 0 && t.smp.random() {
+		if cfg.algo != linear.SVM && e.Mistakes == 0 && t.smp.random() {
 			if t.blk != nil {
 				t.syncOut()
 			}
@@ -605,11 +516,11 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 				cd := &diag.Classes[c]
 				cd.Epochs = append(cd.Epochs, ce)
 				cd.Updates += ce.Updates
-				cd.Converged = cfg.algo != SVM && ce.Mistakes == 0 && (checked == nil || checked[c] == 0)
+				cd.Converged = cfg.algo != linear.SVM && ce.Mistakes == 0 && (checked == nil || checked[c] == 0)
 			}
 		}
 		converged, stop := allClean, cfg.stopClean
-		if cfg.algo == SVM {
+		if cfg.algo == linear.SVM {
 			converged = cfg.tol > 0 && prevObj-e.Objective < cfg.tol*math.Abs(e.Objective)
 			stop = true
 			prevObj = e.Objective
@@ -629,12 +540,12 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 		defer t.releaseBlocks() // after diagnose, which scores with them
 	}
 	s, Ws, Bs := t.finish(kind, labels)
-	if !t.servedFinite(Ws) || !allFinite(Bs) {
+	if !t.servedFinite(Ws) || !linmodel.AllFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
 	}
 	var last *classStats
-	if t.K == 1 && cfg.algo == Online && t.batchSize() == 1 && stats[0].updates == 0 &&
+	if t.K == 1 && cfg.algo == linear.Online && t.batchSize() == 1 && stats[0].updates == 0 &&
 		cfg.sampling == SampleSweep && t.dt.scale == nil {
 		// The last epoch changed nothing, so it scored every sample with
 		// the final weights: its statistics are the model's, and the
@@ -683,7 +594,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 		parallel.Run(len(grp), func(g int) { t.epochGroup(grp[g][0], grp[g][1], stats, scratch[g]) })
 	}
 	t.step += int64(t.smp.visits)
-	if t.cfg.algo == SVM {
+	if t.cfg.algo == linear.SVM {
 		return t.svmObjectives(), nil
 	}
 	return nil, nil
@@ -703,7 +614,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 // next order: dense epochs are run.
 func (t *linTrainer[T]) repeatsClean() bool {
 	switch t.cfg.algo {
-	case Online, Averaged, Voted:
+	case linear.Online, linear.Averaged, linear.Voted:
 		return t.dt.sp != nil && repeatCleanEpochs
 	}
 	return false
@@ -749,7 +660,7 @@ func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 }
 
 // locate trains again from the start up to epoch ep, checking every value
-// epoch ep changes, and returns the *DivergedError of the first non-finite
+// epoch ep changes, and returns the *divergedError of the first non-finite
 // one.
 func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch [][]T, labels []int) error {
 	ev, err := t.divState.locate(ep, stats, t.reset, func() error {
@@ -778,7 +689,7 @@ func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 		switch {
 		case !(t.svmS[c] > 0 && t.svmS[c] <= 1):
 			bad = "scale"
-		case !(t.svmN2[c] <= math.MaxFloat64), math.IsInf(sqNorm(t.k, t.W[c*d:(c+1)*d]), 0):
+		case !(t.svmN2[c] <= math.MaxFloat64), math.IsInf(linmodel.SqNorm(t.k, t.W[c*d:(c+1)*d]), 0):
 			bad = "norm"
 		}
 	}
@@ -835,7 +746,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 	Wg := t.W[c0*d : c1*d]
 	bs := t.batchSize()
 	coef := T(t.cfg.eta)
-	if t.cfg.algo == MiniBatch {
+	if t.cfg.algo == linear.MiniBatch {
 		coef = T(t.cfg.tau / float64(bs))
 	}
 	if t.K > 1 && t.blocked() {
@@ -893,10 +804,10 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
-	if t.cfg.algo == MiniBatch { // B = 1: τ/B = τ
+	if t.cfg.algo == linear.MiniBatch { // B = 1: τ/B = τ
 		coef = T(t.cfg.tau)
 	}
-	fast := t.cfg.algo == Online || t.cfg.algo == Averaged
+	fast := t.cfg.algo == linear.Online || t.cfg.algo == linear.Averaged
 	check := dt.unchecked
 	minM := math.Inf(1)
 	for j := range E {
@@ -904,7 +815,7 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 		x := dt.vec(i)
 		a := dotv(k, x, w) + t.B[c]
 		if check {
-			if err := dt.check(i, sqv(k, x)); err != nil {
+			if err := dt.checkVec(i, x, sqv(k, x)); err != nil {
 				return err
 			}
 		}
@@ -929,7 +840,7 @@ const blockRows = 4
 // sequential perceptrons, whose update is w += step·x, b += step.
 func (t *linTrainer[T]) blocked() bool {
 	a := t.cfg.algo
-	return a == Online || a == Averaged || a == Voted
+	return a == linear.Online || a == linear.Averaged || a == linear.Voted
 }
 
 // epochBlock runs one epoch of a sequential perceptron for classes c0..c1-1
@@ -1002,7 +913,7 @@ const gatherChunk = 64
 // visited returns the samples visited at positions lo..hi−1 of the epoch
 // as one row-major block: a slice of X in storage order, else their rows
 // copied into buf.
-func visited[T Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
+func visited[T kernel.Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
 	if smp.order == nil {
 		return X[lo*d : hi*d]
 	}
@@ -1016,7 +927,7 @@ func visited[T Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
 // stream from memory in parallel rather than one after the other (the rows
 // of a shuffled epoch are scattered, and one row at a time leaves the
 // memory system mostly idle).
-func gatherRows[T Float](xs, X []T, order []int32, d int) {
+func gatherRows[T kernel.Float](xs, X []T, order []int32, d int) {
 	for off := 0; off < d; off += gatherChunk {
 		end := min(off+gatherChunk, d)
 		for j, r := range order {
@@ -1043,7 +954,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 	if t.cls[i] == int32(c) {
 		y = 1
 	}
-	if t.cfg.algo == SVM {
+	if t.cfg.algo == linear.SVM {
 		changed := t.visitSVM(c, i, x, a, y, st, s)
 		if t.checked {
 			t.check(c, i, int(st-t.step), s)
@@ -1062,7 +973,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 	s.loss -= float64(m)
 	step := coef * y
 	switch t.cfg.algo {
-	case Averaged:
+	case linear.Averaged:
 		ca := T(st) * step
 		t.add(c, step, x, s)
 		t.addU(c, ca, x, s)
@@ -1074,7 +985,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 			t.check(c, i, int(st-t.step), s)
 		}
 		return true
-	case Voted:
+	case linear.Voted:
 		v := &t.vot[c]
 		// Keep the current vector, if the budget allows (else the epoch
 		// ends with ErrBudget).
@@ -1154,7 +1065,7 @@ func (t *linTrainer[T]) foldScale(c int, sc float64) {
 func (t *linTrainer[T]) svmObjectives() []float64 {
 	d := t.dt.d
 	for c := range t.K {
-		n2 := sqNorm(t.k, t.W[c*d:(c+1)*d])
+		n2 := linmodel.SqNorm(t.k, t.W[c*d:(c+1)*d])
 		if t.bias {
 			n2 += float64(t.B[c]) * float64(t.B[c]) / t.bsq
 		}
@@ -1177,14 +1088,14 @@ func (t *linTrainer[T]) finish(kind linear.Kind, labels []int) (*linmodel.Parts[
 	d := t.dt.d
 	s := &linmodel.Parts[T]{Kind: uint8(kind), Algorithm: uint8(t.cfg.algo), Dims: d, Labels: labels,
 		Bias: t.cfg.bias, BiasFeature: t.cfg.bfeat, Scaling: uint8(t.cfg.scaling), Eta: t.cfg.eta, Steps: t.step, Resumable: t.cfg.resumable}
-	if t.cfg.algo == MiniBatch {
+	if t.cfg.algo == linear.MiniBatch {
 		s.Eta = t.cfg.tau // Update's step: a mini-batch of one sample steps by τ/1
 	}
 	if t.dt.aug {
 		s.Dims = d - 1
 	}
 	switch t.cfg.algo {
-	case Voted:
+	case linear.Voted:
 		// The final vectors were reserved in the budget from the start.
 		s.VOff = make([]int, t.K+1)
 		total := 0
@@ -1211,34 +1122,34 @@ func (t *linTrainer[T]) finish(kind linear.Kind, labels []int) (*linmodel.Parts[
 			s.V, s.VB = splitAug(s.V, d, len(s.VC), t.cfg.bfeat)
 		}
 		return s, nil, nil
-	case Averaged:
+	case linear.Averaged:
 		// The average of the weights after each of the t.step samples:
 		// w − u/steps (averageOf). The running weights and the sums stay
-		// in the model, for Update and Model.continueDense to go on averaging.
+		// in the model, for Update and a continuation to go on averaging.
 		var CW, U, AW []T
 		switch {
 		case t.W == nil && !t.dt.aug:
 			// The served average and the running weights and sums stay
 			// compact (compactServed, compactAvg): no K×D array written.
 			s.Served, s.Avg = t.fromBlocksCompact()
-			s.B, s.CB, s.UB = averageOf(t.B, t.UB, t.step), t.B, t.UB
+			s.B, s.CB, s.UB = linmodel.AverageOf(t.B, t.UB, t.step), t.B, t.UB
 			return s, nil, s.B
 		case t.W == nil:
 			CW, U, AW = t.fromBlocks()
 		default:
 			CW, U, AW = t.W, t.U, t.averageW()
 		}
-		AB := averageOf(t.B, t.UB, t.step)
+		AB := linmodel.AverageOf(t.B, t.UB, t.step)
 		s.W, s.B = t.modelLayout(AW, AB)
 		s.CW, s.CB = t.modelLayout(CW, t.B)
 		s.U, s.UB = t.modelLayout(U, t.UB)
 		if t.dt.aug {
 			// b = B·w_B: the served bias is the average of the model's
 			// own running bias and sums, as Update and the files form it.
-			s.B = averageOf(s.CB, s.UB, t.step)
+			s.B = linmodel.AverageOf(s.CB, s.UB, t.step)
 		}
 		return s, AW, AB
-	case SVM:
+	case linear.SVM:
 		for c := range t.K {
 			sc := T(t.svmS[c])
 			w := t.W[c*d : (c+1)*d]
@@ -1257,9 +1168,6 @@ func (t *linTrainer[T]) finish(kind linear.Kind, labels []int) (*linmodel.Parts[
 	return s, W, t.B
 }
 
-// averageOf is linmodel.AverageOf: w − u/steps, as the model forms it.
-func averageOf[T Float](w, u []T, steps int64) []T { return linmodel.AverageOf(w, u, steps) }
-
 // averageW is averageOf(t.W, t.U, t.step). With the data's used columns
 // (t.ovr) and a zero start, the other columns of W and U are zero, and so
 // are the average's (0 − 0/steps): it computes the used ones only, into
@@ -1268,7 +1176,7 @@ func averageOf[T Float](w, u []T, steps int64) []T { return linmodel.AverageOf(w
 func (t *linTrainer[T]) averageW() []T {
 	st := t.start
 	if t.ovr == nil || (st != nil && (st.W != nil || st.U != nil)) || t.step == 0 {
-		return averageOf(t.W, t.U, t.step)
+		return linmodel.AverageOf(t.W, t.U, t.step)
 	}
 	d, c := t.dt.d, T(t.step)
 	a := dataset.Alloc[T](len(t.W))
@@ -1296,7 +1204,7 @@ func (t *linTrainer[T]) modelLayout(W, B []T) ([]T, []T) {
 
 // splitAug splits K vectors of d values, the last one the weight w_B of
 // the bias feature bf, into K×(d−1) weights and K biases b = bf·w_B.
-func splitAug[T Float](W []T, d, K int, bf float64) ([]T, []T) {
+func splitAug[T kernel.Float](W []T, d, K int, bf float64) ([]T, []T) {
 	D := d - 1
 	w, b := make([]T, K*D), make([]T, K)
 	for c := range K {
@@ -1308,7 +1216,7 @@ func splitAug[T Float](W []T, d, K int, bf float64) ([]T, []T) {
 
 // joinAug is splitAug's inverse: K×D weights and K biases into K vectors
 // of D+1 values, the last one w_B = b/bf.
-func joinAug[T Float](w, b []T, D, K int, bf float64) []T {
+func joinAug[T kernel.Float](w, b []T, D, K int, bf float64) []T {
 	W := make([]T, K*(D+1))
 	for c := range K {
 		copy(W[c*(D+1):c*(D+1)+D], w[c*D:(c+1)*D])
@@ -1319,7 +1227,7 @@ func joinAug[T Float](w, b []T, D, K int, bf float64) []T {
 
 // augBias returns the bias b = bf·w_B of the augmented column's weight
 // w_B; bf = 1, the default, returns w_B itself.
-func augBias[T Float](wb T, bf float64) T {
+func augBias[T kernel.Float](wb T, bf float64) T {
 	if bf == 1 {
 		return wb
 	}
@@ -1328,7 +1236,7 @@ func augBias[T Float](wb T, bf float64) T {
 
 // augWeight is augBias's inverse, w_B = b/bf. For a bf that is not a power
 // of two, augBias(augWeight(b)) can differ from b in its last bit.
-func augWeight[T Float](b T, bf float64) T {
+func augWeight[T kernel.Float](b T, bf float64) T {
 	if bf == 1 {
 		return b
 	}
@@ -1345,7 +1253,7 @@ func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnosti
 	for c := range diag.Classes {
 		diag.Classes[c].Radius, diag.Classes[c].RadiusAugmented = diag.Radius, diag.RadiusAugmented
 	}
-	if t.cfg.algo == Voted || t.cfg.noEval {
+	if t.cfg.algo == linear.Voted || t.cfg.noEval {
 		return
 	}
 	var ev evalResult
@@ -1376,9 +1284,9 @@ func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnosti
 		if t.servedN2 != nil && !t.dt.aug {
 			n2 = t.servedN2[c] // (fromBlocks: the used columns only; W may be nil)
 		} else if t.dt.aug {
-			n2 = sqNorm(t.k, W[c*d:c*d+d-1])
+			n2 = linmodel.SqNorm(t.k, W[c*d:c*d+d-1])
 		} else {
-			n2 = sqNorm(t.k, W[c*d:(c+1)*d])
+			n2 = linmodel.SqNorm(t.k, W[c*d:(c+1)*d])
 		}
 		dg.setMargins(cs, n2, b*b, r2, r2aug)
 	}

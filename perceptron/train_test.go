@@ -3,15 +3,17 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // modelW returns the weight vector and bias of score k of a linear model.
-func modelW[T Float](t *testing.T, m *linear.Model[T], k int) ([]float64, float64) {
+func modelW[T kernel.Float](t *testing.T, m *linear.Model[T], k int) ([]float64, float64) {
 	t.Helper()
 	w, b := m.Weights(k)
 	if w == nil {
@@ -34,22 +36,22 @@ func equalExact(t *testing.T, what string, got, want []float64) {
 func TestLinearMatchesReference(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		algo    Algorithm
+		algo    linear.Algorithm
 		shuffle bool
 		eta     float64
 		tau     float64
 		bs      int
 		noBias  bool
 	}{
-		{name: "online", algo: Online},
-		{name: "online-shuffle", algo: Online, shuffle: true},
-		{name: "online-eta0.5-nobias", algo: Online, eta: 0.5, noBias: true},
-		{name: "batch", algo: Batch},
-		{name: "batch-eta2", algo: Batch, eta: 2},
-		{name: "minibatch", algo: MiniBatch, bs: 4, tau: 1},
-		{name: "minibatch-shuffle", algo: MiniBatch, bs: 8, tau: 2, shuffle: true},
-		{name: "minibatch-B1", algo: MiniBatch, bs: 1, tau: 0.25, eta: 4, shuffle: true},
-		{name: "minibatch-short-last", algo: MiniBatch, bs: 7, tau: 1.75, shuffle: true},
+		{name: "online", algo: linear.Online},
+		{name: "online-shuffle", algo: linear.Online, shuffle: true},
+		{name: "online-eta0.5-nobias", algo: linear.Online, eta: 0.5, noBias: true},
+		{name: "batch", algo: linear.Batch},
+		{name: "batch-eta2", algo: linear.Batch, eta: 2},
+		{name: "minibatch", algo: linear.MiniBatch, bs: 4, tau: 1},
+		{name: "minibatch-shuffle", algo: linear.MiniBatch, bs: 8, tau: 2, shuffle: true},
+		{name: "minibatch-B1", algo: linear.MiniBatch, bs: 1, tau: 0.25, eta: 4, shuffle: true},
+		{name: "minibatch-short-last", algo: linear.MiniBatch, bs: 7, tau: 1.75, shuffle: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range uint64(5) {
@@ -63,12 +65,12 @@ func TestLinearMatchesReference(t *testing.T) {
 				if eta == 0 {
 					eta = 1
 				}
-				ords := orders(len(y), 40, tc.shuffle && tc.algo != Batch, seed)
+				ords := orders(len(y), 40, tc.shuffle && tc.algo != linear.Batch, seed)
 				bs := 0
 				switch tc.algo {
-				case Batch:
+				case linear.Batch:
 					bs = len(y)
-				case MiniBatch:
+				case linear.MiniBatch:
 					bs = tc.bs
 				}
 				ref := refLinear(X, y, 6, ords, eta, bs, tc.tau, !tc.noBias, true)
@@ -107,7 +109,7 @@ func TestAveragedIsNaiveAverage(t *testing.T) {
 	for _, shuffle := range []bool{false, true} {
 		for seed := range uint64(8) {
 			X, y, _, _ := separable(newRand(seed+100), 64, 5, 3, 0.5, true)
-			opt := Options{Algorithm: Averaged, Shuffle: shuffle, Seed: seed, MaxIter: 30, Stop: StopClean}
+			opt := Options{Algorithm: linear.Averaged, Shuffle: shuffle, Seed: seed, MaxIter: 30, Stop: StopClean}
 			m, _, err := trainBinary(X, 5, y, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -134,7 +136,7 @@ func TestVotedMatchesDefinition(t *testing.T) {
 	for seed := range uint64(6) {
 		X, y, _, _ := separable(newRand(seed+200), 50, 4, 3, 0.5, true)
 		shuffle := seed%2 == 1
-		m, _, err := trainBinary(X, 4, y, Options{Algorithm: Voted, Shuffle: shuffle, Seed: seed, MaxIter: 20, Stop: StopClean})
+		m, _, err := trainBinary(X, 4, y, Options{Algorithm: linear.Voted, Shuffle: shuffle, Seed: seed, MaxIter: 20, Stop: StopClean})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,9 +186,9 @@ func TestArgmaxMatchesReference(t *testing.T) {
 	for _, averaged := range []bool{false, true} {
 		for seed := range uint64(4) {
 			X, y := intMulticlass(newRand(seed+300), 120, 5, 4)
-			algo := Online
+			algo := linear.Online
 			if averaged {
-				algo = Averaged
+				algo = linear.Averaged
 			}
 			m, d, err := trainMulti(X, 5, y, Options{Algorithm: algo, Multiclass: Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
 			if err != nil {
@@ -224,7 +226,7 @@ func TestArgmaxMatchesReference(t *testing.T) {
 func TestOneVsRestMatchesBinary(t *testing.T) {
 	X, y := intMulticlass(newRand(400), 150, 6, 5)
 	labels, _, _ := multiClasses(y)
-	for _, algo := range []Algorithm{Online, Averaged, Voted, Batch, MiniBatch} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted, linear.Batch, linear.MiniBatch} {
 		for _, workers := range []int{1, 2, 3, 8} {
 			opt := Options{Algorithm: algo, Shuffle: true, Seed: 9, MaxIter: 7, Workers: workers, BatchSize: 4}
 			m, d, err := trainMulti(X, 6, y, opt)
@@ -247,7 +249,7 @@ func TestOneVsRestMatchesBinary(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if algo == Voted {
+				if algo == linear.Voted {
 					v1, b1, c1 := m.Voted(c)
 					v2, b2, c2 := bm.Voted(0)
 					if fmt.Sprint(v1, b1, c1) != fmt.Sprint(v2, b2, c2) {
@@ -360,15 +362,15 @@ func TestKernelParity(t *testing.T) {
 		opt   Options
 	}
 	runs := []run{
-		{"online", false, Options{Algorithm: Online, Shuffle: true, Seed: 1}},
-		{"batch", false, Options{Algorithm: Batch, MaxIter: 30}},
-		{"minibatch", false, Options{Algorithm: MiniBatch, BatchSize: 8, Tau: 2, Shuffle: true, MaxIter: 30}},
-		{"averaged", false, Options{Algorithm: Averaged, Shuffle: true, Seed: 2}},
-		{"voted", false, Options{Algorithm: Voted, Shuffle: true, Seed: 3}},
-		{"ovr-online", true, Options{Algorithm: Online, MaxIter: 8, Workers: 2}},
-		{"ovr-averaged", true, Options{Algorithm: Averaged, MaxIter: 8, Shuffle: true}},
-		{"ovr-batch", true, Options{Algorithm: Batch, MaxIter: 8, Workers: 3}},
-		{"argmax", true, Options{Algorithm: Averaged, Multiclass: Argmax, MaxIter: 8, Shuffle: true}},
+		{"online", false, Options{Algorithm: linear.Online, Shuffle: true, Seed: 1}},
+		{"batch", false, Options{Algorithm: linear.Batch, MaxIter: 30}},
+		{"minibatch", false, Options{Algorithm: linear.MiniBatch, BatchSize: 8, Tau: 2, Shuffle: true, MaxIter: 30}},
+		{"averaged", false, Options{Algorithm: linear.Averaged, Shuffle: true, Seed: 2}},
+		{"voted", false, Options{Algorithm: linear.Voted, Shuffle: true, Seed: 3}},
+		{"ovr-online", true, Options{Algorithm: linear.Online, MaxIter: 8, Workers: 2}},
+		{"ovr-averaged", true, Options{Algorithm: linear.Averaged, MaxIter: 8, Shuffle: true}},
+		{"ovr-batch", true, Options{Algorithm: linear.Batch, MaxIter: 8, Workers: 3}},
+		{"argmax", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, MaxIter: 8, Shuffle: true}},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
@@ -408,7 +410,7 @@ func TestKernelParity(t *testing.T) {
 
 func TestSeedDeterminism(t *testing.T) {
 	d := loadSet[float32](t, "breast_cancer_std.train.libsvm", 30)
-	for _, algo := range []Algorithm{Online, MiniBatch, Averaged, Voted, SVM} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.MiniBatch, linear.Averaged, linear.Voted, linear.SVM} {
 		opt := Options{Algorithm: algo, Shuffle: true, Seed: 42, MaxIter: 5, Lambda: 1e-3}
 		a, _, err := trainBinary(d.X, d.Cols, d.Y, opt)
 		if err != nil {
@@ -449,7 +451,7 @@ func TestSVMNearOptimum(t *testing.T) {
 				}
 			}
 		}
-		opt := Options{Algorithm: SVM, Lambda: tc.lambda, NoBias: !tc.bias, Shuffle: true, Seed: tc.seed, MaxIter: 400}
+		opt := Options{Algorithm: linear.SVM, Lambda: tc.lambda, NoBias: !tc.bias, Shuffle: true, Seed: tc.seed, MaxIter: 400}
 		m, diag, err := trainBinary(X, 5, y, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -478,7 +480,7 @@ func TestSVMNearOptimum(t *testing.T) {
 
 func TestSVMTolStops(t *testing.T) {
 	X, y, _, _ := separable(newRand(8), 200, 5, 3, 0.5, true)
-	_, d, err := trainBinary(X, 5, y, Options{Algorithm: SVM, Lambda: 0.05, Tol: 1e-2, MaxIter: 1000})
+	_, d, err := trainBinary(X, 5, y, Options{Algorithm: linear.SVM, Lambda: 0.05, Tol: 1e-2, MaxIter: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +494,7 @@ func TestDiagnosticsFinalPass(t *testing.T) {
 	// mistakes, loss and (negative) margin.
 	X := []float64{1, 0, 0, 1, -1, 0, 0, -1, 0.5, 0.5, 2, 2}
 	y := []int{1, 1, -1, -1, -1, 1}
-	for _, algo := range []Algorithm{Online, Averaged, Batch} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Batch} {
 		m, d, err := trainBinary(X, 2, y, Options{Algorithm: algo, MaxIter: 7})
 		if err != nil {
 			t.Fatal(err)
@@ -552,7 +554,7 @@ func TestCallback(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, true)
 	orig := slices.Clone(X)
-	for _, algo := range []Algorithm{Online, Averaged, Voted, MiniBatch} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted, linear.MiniBatch} {
 		opt := Options{Normalize: true, Algorithm: algo, MaxIter: 50, BatchSize: 8, Sampling: SampleSweep}
 		m, diag, err := trainBinary(X, 5, y, opt)
 		if err != nil {
@@ -561,7 +563,7 @@ func TestNormalize(t *testing.T) {
 		if !slices.Equal(X, orig) {
 			t.Fatal("Normalize modified the caller's data")
 		}
-		if m.Scaling() != ScaleAugmented || !m.Normalized() {
+		if m.Scaling() != linear.ScaleAugmented || !m.Normalized() {
 			t.Fatalf("%v: model scaling %v", algo, m.Scaling())
 		}
 		// The same training on the augmented unit points, without a bias:
@@ -581,7 +583,7 @@ func TestNormalize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if algo == Voted {
+		if algo == linear.Voted {
 			vs, vb, vc := m.Voted(0)
 			zs, _, zc := mz.Voted(0)
 			for k := range zs {
@@ -600,7 +602,7 @@ func TestNormalize(t *testing.T) {
 		if len(diag.Epochs) != len(dz.Epochs) || diag.Updates != dz.Updates {
 			t.Fatalf("%v: %d epochs %d updates, on the augmented points %d %d", algo, len(diag.Epochs), diag.Updates, len(dz.Epochs), dz.Updates)
 		}
-		if algo == Voted || algo == MiniBatch {
+		if algo == linear.Voted || algo == linear.MiniBatch {
 			continue
 		}
 		// Novikoff on the points the perceptron trained on: R = 1.
@@ -660,11 +662,11 @@ func TestNormalize(t *testing.T) {
 // NormalizeFeatures keeps the old transform: x/‖x‖, then the bias.
 func TestNormalizeFeatures(t *testing.T) {
 	X, y, _, _ := separable(newRand(10), 80, 5, 3, 1, false)
-	m, _, err := trainBinary(X, 5, y, Options{NormalizeFeatures: true, Algorithm: Averaged})
+	m, _, err := trainBinary(X, 5, y, Options{NormalizeFeatures: true, Algorithm: linear.Averaged})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Scaling() != ScaleFeatures {
+	if m.Scaling() != linear.ScaleFeatures {
 		t.Fatalf("scaling %v", m.Scaling())
 	}
 	// Scores do not depend on the sample's scale.
@@ -694,7 +696,7 @@ func TestNormalizeFeatures(t *testing.T) {
 			x[j] *= 1 / nx
 		}
 	}
-	m2, _, err := trainBinary(Xn, 5, y, Options{Algorithm: Averaged})
+	m2, _, err := trainBinary(Xn, 5, y, Options{Algorithm: linear.Averaged})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -719,7 +721,7 @@ func TestOneVsRestIndependentOfWorkers(t *testing.T) {
 	for i := range X {
 		X[i] /= 16.5 // not integer-valued any more
 	}
-	for _, algo := range []Algorithm{Online, Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		var ref *linear.Model[float32]
 		for _, w := range []int{1, 2, 3, 10} {
 			m, _, err := trainMulti(X, 64, d.Y, Options{Algorithm: algo, MaxIter: 3, Shuffle: true, Seed: 5, Workers: w})
@@ -739,9 +741,9 @@ func TestOneVsRestIndependentOfWorkers(t *testing.T) {
 func TestCallbackSeesDiagnostics(t *testing.T) {
 	d := loadSet[float32](t, "digits.train.libsvm", 64)
 	for _, opt := range []Options{
-		{Algorithm: Averaged, MaxIter: 4},
-		{Algorithm: SVM, MaxIter: 3, Lambda: 1e-3},
-		{Algorithm: Online, Multiclass: Argmax, MaxIter: 4},
+		{Algorithm: linear.Averaged, MaxIter: 4},
+		{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3},
+		{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 4},
 	} {
 		var seen []Epoch
 		opt.Callback = func(e Epoch) error { seen = append(seen, e); return nil }
@@ -753,7 +755,7 @@ func TestCallbackSeesDiagnostics(t *testing.T) {
 			t.Fatalf("%v: callback saw %+v, diagnostics %+v", opt.Algorithm, seen, diag.Epochs)
 		}
 		for _, e := range seen {
-			if e.Accuracy < 0 || e.Accuracy > 1 || e.Loss < 0 || (opt.Algorithm == SVM) != (e.Objective > 0) {
+			if e.Accuracy < 0 || e.Accuracy > 1 || e.Loss < 0 || (opt.Algorithm == linear.SVM) != (e.Objective > 0) {
 				t.Fatalf("%v: implausible epoch %+v", opt.Algorithm, e)
 			}
 		}
@@ -776,14 +778,14 @@ func TestFirstEpochChecks(t *testing.T) {
 		opt  Options
 		lazy bool // checked in the first epoch, not before it
 	}{
-		{Options{Algorithm: Online}, true},
-		{Options{Algorithm: Averaged, Shuffle: true, Seed: 4}, true},
-		{Options{Algorithm: Voted, NoBias: true}, true},
-		{Options{Algorithm: MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5, Sampling: SampleSweep}, true},
-		{Options{Algorithm: MiniBatch, BatchSize: 1, Seed: 5}, false}, // random subsets need not visit every row
-		{Options{Algorithm: Online, Sampling: SampleReplace, Seed: 6}, false},
-		{Options{Algorithm: MiniBatch, BatchSize: 7}, false},
-		{Options{Algorithm: Online, Normalize: true}, false},
+		{Options{Algorithm: linear.Online}, true},
+		{Options{Algorithm: linear.Averaged, Shuffle: true, Seed: 4}, true},
+		{Options{Algorithm: linear.Voted, NoBias: true}, true},
+		{Options{Algorithm: linear.MiniBatch, BatchSize: 1, Shuffle: true, Seed: 5, Sampling: SampleSweep}, true},
+		{Options{Algorithm: linear.MiniBatch, BatchSize: 1, Seed: 5}, false}, // random subsets need not visit every row
+		{Options{Algorithm: linear.Online, Sampling: SampleReplace, Seed: 6}, false},
+		{Options{Algorithm: linear.MiniBatch, BatchSize: 7}, false},
+		{Options{Algorithm: linear.Online, Normalize: true}, false},
 	} {
 		opt := tc.opt
 		cfg, err := opt.resolve()
@@ -813,7 +815,7 @@ func TestFirstEpochChecks(t *testing.T) {
 				Xb[5*row+2] = bad
 				before := slices.Clone(Xb)
 				m, _, err := trainBinary(Xb, 5, y, opt)
-				if !errors.Is(err, ErrNonFinite) || m != nil {
+				if !errors.Is(err, linear.ErrNonFinite) || m != nil {
 					t.Fatalf("%+v: %v at row %d: model %v, error %v", opt, bad, row, m, err)
 				}
 				if !strings.Contains(err.Error(), fmt.Sprintf("row %d", row)) && !strings.Contains(err.Error(), fmt.Sprintf("X[%d]", row)) {

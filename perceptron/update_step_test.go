@@ -1,6 +1,10 @@
 package perceptron
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
+)
 
 // TestUpdateStepAndTie: a MiniBatch model's Update steps by its τ (a batch
 // of one sample), an Online model's by its η; and a zero score is a mistake
@@ -15,7 +19,7 @@ func TestUpdateStepAndTie(t *testing.T) {
 		step float64
 	}{
 		{"online", Options{Eta: 0.5, MaxIter: 1, Stop: StopNever}, 0.5},
-		{"minibatch", Options{Algorithm: MiniBatch, Tau: 5, Eta: 0.5, BatchSize: 2, Sampling: SampleSweep, MaxIter: 1, Stop: StopNever}, 5},
+		{"minibatch", Options{Algorithm: linear.MiniBatch, Tau: 5, Eta: 0.5, BatchSize: 2, Sampling: SampleSweep, MaxIter: 1, Stop: StopNever}, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _, err := trainBinary(X, 2, y, tc.opt)

@@ -2,12 +2,14 @@ package perceptron
 
 import (
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // streamFits are the models Update must continue: every algorithm with a
@@ -17,23 +19,23 @@ var streamFits = []struct {
 	multi bool
 	opt   Options
 }{
-	{"online", false, Options{Algorithm: Online, Eta: 0.5}},
-	{"averaged", false, Options{Algorithm: Averaged, Eta: 0.5}},
-	{"averaged-nobias", false, Options{Algorithm: Averaged, NoBias: true}},
-	{"voted", false, Options{Algorithm: Voted, Eta: 2}},
-	{"ovr-online", true, Options{Algorithm: Online}},
-	{"ovr-averaged", true, Options{Algorithm: Averaged, Eta: 0.25}},
-	{"ovr-voted", true, Options{Algorithm: Voted}},
-	{"argmax-online", true, Options{Algorithm: Online, Multiclass: Argmax}},
-	{"argmax-averaged", true, Options{Algorithm: Averaged, Multiclass: Argmax, Eta: 2}},
+	{"online", false, Options{Algorithm: linear.Online, Eta: 0.5}},
+	{"averaged", false, Options{Algorithm: linear.Averaged, Eta: 0.5}},
+	{"averaged-nobias", false, Options{Algorithm: linear.Averaged, NoBias: true}},
+	{"voted", false, Options{Algorithm: linear.Voted, Eta: 2}},
+	{"ovr-online", true, Options{Algorithm: linear.Online}},
+	{"ovr-averaged", true, Options{Algorithm: linear.Averaged, Eta: 0.25}},
+	{"ovr-voted", true, Options{Algorithm: linear.Voted}},
+	{"argmax-online", true, Options{Algorithm: linear.Online, Multiclass: Argmax}},
+	{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, Eta: 2}},
 	// A bias feature B that is not a power of two, with an η that is not
 	// either: the steps' products must be formed in the same order.
-	{"online-B", false, Options{Algorithm: Online, Eta: 0.3, BiasFeature: 0.3}},
-	{"averaged-B", false, Options{Algorithm: Averaged, Eta: 0.3, BiasFeature: 0.3}},
-	{"voted-B", false, Options{Algorithm: Voted, Eta: 0.3, BiasFeature: 0.3}},
-	{"ovr-averaged-B", true, Options{Algorithm: Averaged, Eta: 0.3, BiasFeature: 0.1}},
-	{"argmax-online-B", true, Options{Algorithm: Online, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.3}},
-	{"argmax-averaged-B", true, Options{Algorithm: Averaged, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.1}},
+	{"online-B", false, Options{Algorithm: linear.Online, Eta: 0.3, BiasFeature: 0.3}},
+	{"averaged-B", false, Options{Algorithm: linear.Averaged, Eta: 0.3, BiasFeature: 0.3}},
+	{"voted-B", false, Options{Algorithm: linear.Voted, Eta: 0.3, BiasFeature: 0.3}},
+	{"ovr-averaged-B", true, Options{Algorithm: linear.Averaged, Eta: 0.3, BiasFeature: 0.1}},
+	{"argmax-online-B", true, Options{Algorithm: linear.Online, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.3}},
+	{"argmax-averaged-B", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.1}},
 }
 
 // Update continues the algorithm that trained the model: training on the
@@ -60,7 +62,7 @@ func TestUpdateContinuesTraining(t *testing.T) {
 	}
 }
 
-func streamCase[T Float](t *testing.T, opt Options, multi bool, X []T, y []int, d int) {
+func streamCase[T kernel.Float](t *testing.T, opt Options, multi bool, X []T, y []int, d int) {
 	t.Helper()
 	train := func(X []T, y []int, epochs int) *linear.Model[T] {
 		o := opt
@@ -118,7 +120,7 @@ func TestUpdatePegasos(t *testing.T) {
 				labels[i] = (i % 3) * y[i]
 			}
 		}
-		opt := Options{Algorithm: SVM, Lambda: 0.05, MaxIter: 1}
+		opt := Options{Algorithm: linear.SVM, Lambda: 0.05, MaxIter: 1}
 		train := func(k int) *linear.Model[float64] {
 			var m *linear.Model[float64]
 			var err error
@@ -161,7 +163,7 @@ func TestUpdatePegasos(t *testing.T) {
 func TestUpdateVotedAndAveraged(t *testing.T) {
 	X := []float64{2, 1, -1, -2}
 	y := []int{1, -1}
-	v, _, err := trainBinary(X, 2, y, Options{Algorithm: Voted, MaxIter: 1})
+	v, _, err := trainBinary(X, 2, y, Options{Algorithm: linear.Voted, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +186,7 @@ func TestUpdateVotedAndAveraged(t *testing.T) {
 
 	// The second sample is a mistake: the average (1.5, 0) is not the
 	// running (1, −1).
-	a, _, err := trainBinary([]float64{2, 1, 1, 2}, 2, y, Options{Algorithm: Averaged, MaxIter: 1})
+	a, _, err := trainBinary([]float64{2, 1, 1, 2}, 2, y, Options{Algorithm: linear.Averaged, MaxIter: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,8 +206,8 @@ func TestUpdateVersion1(t *testing.T) {
 		file string
 		want error
 	}{
-		{"binary-averaged", ErrUnsupported},
-		{"binary-svm", ErrUnsupported},
+		{"binary-averaged", linear.ErrUnsupported},
+		{"binary-svm", linear.ErrUnsupported},
 		{"binary-online-normalize", nil},
 	} {
 		data, err := os.ReadFile("testdata/v1/" + tc.file + ".model")
@@ -232,7 +234,7 @@ func TestUpdateVersion1(t *testing.T) {
 // -race. Readers must see whole snapshots: both weights of every vector
 // are equal, because every update adds the same amount to both.
 func TestConcurrentUpdateAlgorithms(t *testing.T) {
-	for _, algo := range []Algorithm{Averaged, Voted} {
+	for _, algo := range []linear.Algorithm{linear.Averaged, linear.Voted} {
 		m, _, err := trainBinary([]float32{1, 1, -1, -1}, 2, []int{1, -1}, Options{Algorithm: algo})
 		if err != nil {
 			t.Fatal(err)
@@ -285,13 +287,13 @@ func TestConcurrentUpdateAlgorithms(t *testing.T) {
 // An Update that would overflow the averaging sums is refused, and the
 // model is unchanged.
 func TestUpdateAveragedDiverged(t *testing.T) {
-	m, _, err := trainBinary([]float32{1, 0, -1, 0}, 2, []int{1, -1}, Options{Algorithm: Averaged, Eta: 1e38, NoBias: true})
+	m, _, err := trainBinary([]float32{1, 0, -1, 0}, 2, []int{1, -1}, Options{Algorithm: linear.Averaged, Eta: 1e38, NoBias: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := mustMarshal(t, m)
 	// A mistake at step 2: u += 2·η·x overflows (2·1e38·3 > 3.4e38).
-	if _, err := m.Update([]float32{0, 3}, 1); !errors.Is(err, ErrDiverged) {
+	if _, err := m.Update([]float32{0, 3}, 1); !errors.Is(err, linear.ErrDiverged) {
 		t.Fatalf("Update: %v, want ErrDiverged", err)
 	}
 	if string(mustMarshal(t, m)) != string(before) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -42,7 +43,7 @@ func TestFashionMNISTAccuracy(t *testing.T) {
 		pixels[i] = uint8(math.Round(float64(v) * 255))
 	}
 	for _, s := range []perceptron.Strategy{perceptron.OneVsRest, perceptron.Argmax} {
-		m, _, err := perceptron.Fit(context.Background(), tr, tr.Y, perceptron.Options{Algorithm: perceptron.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
+		m, _, err := perceptron.Fit(context.Background(), tr, tr.Y, perceptron.Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

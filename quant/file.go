@@ -2,11 +2,11 @@ package quant
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // The model-file kinds of quantised models: 48 plus the source kind
@@ -24,8 +24,8 @@ const BodyVersion = 1
 // Header flags (those of the linear models' version-2 files).
 const (
 	flagBias  = 1
-	flagAug   = 2 // perceptron.ScaleAugmented
-	flagFeat  = 4 // perceptron.ScaleFeatures
+	flagAug   = 2 // linear.ScaleAugmented
+	flagFeat  = 4 // linear.ScaleFeatures
 	flagSVM   = 8 // the source is a linear SVM (linear.DualCD); algorithm 0, any two labels for binary
 	flagsKnow = flagBias | flagAug | flagFeat | flagSVM
 )
@@ -51,7 +51,7 @@ func rowsOf(h *modelfile.Header) uint64 {
 // bodySize is the family's modelfile.Family.BodySize: it checks every
 // header field and adds the body's length.
 func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.Sizer) (uint64, error) {
-	a := perceptron.Algorithm(h.Algorithm)
+	a := linear.Algorithm(h.Algorithm)
 	switch {
 	case h.Version > modelfile.Version:
 		return 0, fmt.Errorf("%w: a quantised model in format version %d (this package reads version %d)", e.Version, h.Version, modelfile.Version)
@@ -67,14 +67,14 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 		return 0, e.Corruptf("a linear SVM's model with flags %#x, algorithm %d, kind %d", h.Flags, h.Algorithm, h.Kind)
 	case h.Dims > MaxDims:
 		return 0, e.Corruptf("%d features, more than %d", h.Dims, MaxDims)
-	case a != perceptron.Voted && h.Count != 0:
+	case a != linear.Voted && h.Count != 0:
 		return 0, e.Corruptf("count %d, want 0", h.Count)
 	case math.Float64bits(h.Param) != 0:
 		return 0, e.Corruptf("parameter %v, want 0", h.Param)
 	}
 	r := rowsOf(h)
 	sz.Add(8, 1) // body version, reserved
-	if a == perceptron.Voted {
+	if a == linear.Voted {
 		sz.Add(r, 4) // vectors per score
 		r = uint64(h.Count)
 		sz.Add(r, 8) // survival counts
@@ -84,11 +84,9 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 	return 0, nil
 }
 
-// knownAlgo reports whether a names one of perceptron's algorithms.
-func knownAlgo(a perceptron.Algorithm) bool {
-	b, err := perceptron.ParseAlgorithm(a.String())
-	return err == nil && b == a
-}
+// knownAlgo reports whether a names one of perceptron's algorithms
+// (linear.Online to linear.SVM; a linear SVM's model records 0).
+func knownAlgo(a linear.Algorithm) bool { return a <= linear.SVM }
 
 // MarshalBinary encodes the model in the module's model-file envelope
 // (magic "RBLTPCPT", format version 2; see package internal/modelfile). It
@@ -118,9 +116,9 @@ func (q *Model) MarshalBinary() ([]byte, error) {
 		flags |= flagSVM
 	}
 	switch q.scaling {
-	case perceptron.ScaleAugmented:
+	case linear.ScaleAugmented:
 		flags |= flagAug
-	case perceptron.ScaleFeatures:
+	case linear.ScaleFeatures:
 		flags |= flagFeat
 	}
 	h := modelfile.Header{ElemSize: 4, Kind: 48 + byte(q.kind), Algorithm: byte(q.algo), Flags: flags, Dims: q.d, Count: len(q.vc)}
@@ -168,13 +166,13 @@ func Unmarshal(data []byte) (*Model, error) {
 	if size != int64(len(data)) {
 		return nil, fileErrs.Corruptf("the header implies %d bytes, the file has %d (truncated or padded)", size, len(data))
 	}
-	q := &Model{kind: linear.Kind(h.Kind - 48), algo: perceptron.Algorithm(h.Algorithm), d: h.Dims,
+	q := &Model{kind: linear.Kind(h.Kind - 48), algo: linear.Algorithm(h.Algorithm), d: h.Dims,
 		bias: h.Flags&flagBias != 0, svm: h.Flags&flagSVM != 0}
 	switch {
 	case h.Flags&flagAug != 0:
-		q.scaling = perceptron.ScaleAugmented
+		q.scaling = linear.ScaleAugmented
 	case h.Flags&flagFeat != 0:
-		q.scaling = perceptron.ScaleFeatures
+		q.scaling = linear.ScaleFeatures
 	}
 	if q.labels = r.Labels(h.Labels); q.labels == nil {
 		return nil, r.Err()
@@ -189,7 +187,7 @@ func Unmarshal(data []byte) (*Model, error) {
 		return nil, fileErrs.Corruptf("reserved body bytes are not zero")
 	}
 	rows := int(rowsOf(&h))
-	if q.algo == perceptron.Voted {
+	if q.algo == linear.Voted {
 		q.voff = make([]int, rows+1)
 		var total uint64 // summed in 64 bits: an int may have 32
 		for k := range rows {

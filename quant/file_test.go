@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -68,7 +69,7 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
 			var m linear.Model[float32]
-			if err := m.UnmarshalBinary(data); !errors.Is(err, perceptron.ErrMismatch) {
+			if err := m.UnmarshalBinary(data); !errors.Is(err, linear.ErrMismatch) {
 				t.Fatalf("linear.Model.UnmarshalBinary: %v", err)
 			}
 		})
@@ -110,7 +111,7 @@ func TestFileErrors(t *testing.T) {
 		{"NaN bias", edit(func(b []byte) { copy(b[body+8+12:], []byte{0, 0, 0xc0, 0x7f}) }), ErrCorrupt},
 		{"weight -128", edit(func(b []byte) { b[body+8+24+5] = 0x80 }), ErrCorrupt},
 		{"labels", edit(func(b []byte) { b[modelfile.HeaderSize] = 9 }), ErrCorrupt},
-		{"voted without its counts", edit(func(b []byte) { b[12] = byte(perceptron.Voted) }), ErrCorrupt},
+		{"voted without its counts", edit(func(b []byte) { b[12] = byte(linear.Voted) }), ErrCorrupt},
 		{"algorithm", edit(func(b []byte) { b[12] = 200 }), ErrCorrupt},
 		{"flags", edit(func(b []byte) { b[13] = 6 }), ErrCorrupt},
 		{"float64", edit(func(b []byte) { b[10] = 8 }), ErrCorrupt},
@@ -121,7 +122,7 @@ func TestFileErrors(t *testing.T) {
 		{"version 4", edit(func(b []byte) { b[8] = 4 }), ErrVersion},
 	} {
 		_, err := Unmarshal(c.data)
-		if !errors.Is(err, c.want) || !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, perceptron.ErrVersion) && !errors.Is(err, perceptron.ErrMismatch) {
+		if !errors.Is(err, c.want) || !errors.Is(err, linear.ErrCorrupt) && !errors.Is(err, linear.ErrVersion) && !errors.Is(err, linear.ErrMismatch) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -132,7 +133,7 @@ func TestFileErrors(t *testing.T) {
 func TestVotedFileErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	X, y := randData(rng, 40, 6, 3)
-	q, err := New(train(t, X, 6, y, 3, perceptron.Options{MaxIter: 2, Algorithm: perceptron.Voted}))
+	q, err := New(train(t, X, 6, y, 3, perceptron.Options{MaxIter: 2, Algorithm: linear.Voted}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,8 +35,8 @@
 //	score_k = s_k·sx·acc_k·mul + b_k·bmul
 //
 // with (mul, bmul) = (1, 1) for an unscaled model, (f, f), f = 1/‖(x̂, 1)‖
-// (1/‖x̂‖ without a bias), for perceptron.ScaleAugmented, and (1/‖x̂‖, 1)
-// for perceptron.ScaleFeatures, x̂ the dequantised sample (its norm
+// (1/‖x̂‖ without a bias), for linear.ScaleAugmented, and (1/‖x̂‖, 1)
+// for linear.ScaleFeatures, x̂ the dequantised sample (its norm
 // computed exactly from the integers). Predict returns the label of the
 // highest score (ties to the smaller label), or for a binary model +1 when
 // the score is > 0.
@@ -51,14 +51,13 @@ package quant
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"slices"
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // MaxDims is the most features a quantised model has: every dot product of
@@ -71,13 +70,13 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 // 16 weight vectors their integer scores live on the stack; beyond, and
 // for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
-	kind    linear.Kind          // the source model's: binary, one-vs-rest or argmax
-	algo    perceptron.Algorithm // 0 for a linear SVM
-	svm     bool                 // the source is a linear SVM (linear.DualCD)
+	kind    linear.Kind      // the source model's: binary, one-vs-rest or argmax
+	algo    linear.Algorithm // 0 for a linear SVM
+	svm     bool             // the source is a linear SVM (linear.DualCD)
 	d       int
 	labels  []int // binary: {−1, +1} for a perceptron's, a linear SVM's two
 	bias    bool
-	scaling perceptron.Scaling
+	scaling linear.Scaling
 	q       []int8    // rows×d quantised weights, row-major (voted: one row per vector)
 	scale   []float32 // per row, finite and > 0
 	b       []float32 // per row, finite
@@ -120,7 +119,7 @@ type Linear interface {
 // score stays the vote Σ c_j·sign(score_j). Errors wrap ErrUnsupported
 // (another model type, more than MaxDims features, weights or biases
 // beyond float32's range, a Normalize model whose bias feature is not 1)
-// or perceptron.ErrUntrained.
+// or linear.ErrUntrained.
 func New(m Linear) (*Model, error) {
 	switch m := m.(type) {
 	case *linear.Model[float32]:
@@ -140,7 +139,7 @@ func New(m Linear) (*Model, error) {
 // fromSVM quantises a linear SVM: its weights and biases, as a one-vs-rest
 // model's (the largest score wins) or a binary one's (a positive score
 // predicts the larger label).
-func fromSVM[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
+func fromSVM[T kernel.Float](m *linear.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if m.Dims() > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
@@ -157,13 +156,13 @@ func fromSVM[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
 }
 
 // fromPerceptron quantises a perceptron model.
-func fromPerceptron[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
+func fromPerceptron[T kernel.Float](m *linear.Model[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
-		return nil, fmt.Errorf("quant: %w", perceptron.ErrUntrained)
+		return nil, fmt.Errorf("quant: %w", linear.ErrUntrained)
 	}
 	d := m.Dims()
-	if B := m.BiasFeature(); m.Scaling() == perceptron.ScaleAugmented && m.HasBias() && B != 1 {
+	if B := m.BiasFeature(); m.Scaling() == linear.ScaleAugmented && m.HasBias() && B != 1 {
 		// B enters the scaling 1/‖(x, B)‖, which the quantised file
 		// does not record; without Normalize it only shaped training.
 		return nil, fmt.Errorf("%w: a normalised model with the bias feature B = %v (quantised models scale by ‖(x, 1)‖)", ErrUnsupported, B)
@@ -172,7 +171,7 @@ func fromPerceptron[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
 	}
 	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
-	voted := q.algo == perceptron.Voted
+	voted := q.algo == linear.Voted
 	if voted {
 		q.voff = []int{0}
 	}
@@ -198,7 +197,7 @@ func fromPerceptron[T perceptron.Float](m *linear.Model[T]) (*Model, error) {
 }
 
 // add quantises one weight vector and its bias.
-func add[T perceptron.Float](q *Model, w []T, b T) error {
+func add[T kernel.Float](q *Model, w []T, b T) error {
 	j := len(q.scale)
 	q.q = append(q.q, make([]int8, q.d)...)
 	s, err := quantizeRow(q.q[j*q.d:], w)
@@ -215,7 +214,7 @@ func add[T perceptron.Float](q *Model, w []T, b T) error {
 
 // quantizeRow sets dst to the symmetric int8 quantisation of w and returns
 // its scale.
-func quantizeRow[T perceptron.Float](dst []int8, w []T) (float32, error) {
+func quantizeRow[T kernel.Float](dst []int8, w []T) (float32, error) {
 	amax := 0.0
 	for _, v := range w {
 		amax = max(amax, math.Abs(float64(v)))
@@ -279,7 +278,7 @@ func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
 func (q *Model) setKernels(k modelkern.Int8Kernels) {
 	q.k = k
 	q.f10, q.f10ok = modelkern.Fused10{}, false
-	if len(q.sum) == 10 && q.scaling == perceptron.ScaleNone && q.voff == nil {
+	if len(q.sum) == 10 && q.scaling == linear.ScaleNone && q.voff == nil {
 		q.f10, q.f10ok = k.Fused10(q.q, q.sum, q.rs, q.rb)
 	}
 }
@@ -290,7 +289,7 @@ func (q *Model) Kind() linear.Kind { return q.kind }
 
 // Algorithm returns the perceptron algorithm that trained the model it was
 // made from (Online, 0, for a linear SVM's, whose String says so).
-func (q *Model) Algorithm() perceptron.Algorithm { return q.algo }
+func (q *Model) Algorithm() linear.Algorithm { return q.algo }
 
 // Dims returns the number of features a sample must have.
 func (q *Model) Dims() int { return q.d }
@@ -324,7 +323,7 @@ func (q *Model) BiasFeature() float64 {
 
 // Scaling returns the transform the model applies to a sample before
 // scoring it (the source model's).
-func (q *Model) Scaling() perceptron.Scaling { return q.scaling }
+func (q *Model) Scaling() linear.Scaling { return q.scaling }
 
 // Weights returns a copy of the quantised weights of row k and their
 // scale: row k of the float model is approximately scale·w (for a voted
@@ -377,7 +376,7 @@ func (q *Model) accU8(acc []int32, u []uint8, z uint8) {
 // whose dequantised squared norm is sx²·sq.
 func (q *Model) factors(sx float64, sq int64) (mul, bmul float64) {
 	switch q.scaling {
-	case perceptron.ScaleAugmented:
+	case linear.ScaleAugmented:
 		n2 := sx * sx * float64(sq)
 		f := 1.0
 		switch {
@@ -387,7 +386,7 @@ func (q *Model) factors(sx float64, sq int64) (mul, bmul float64) {
 			f = 1 / math.Sqrt(n2)
 		}
 		return f, f
-	case perceptron.ScaleFeatures:
+	case linear.ScaleFeatures:
 		if sq > 0 {
 			return 1 / (sx * math.Sqrt(float64(sq))), 1
 		}
@@ -564,12 +563,12 @@ func (q *Model) eval(dst []float32, in sample, sx float32) (int, error) {
 	var sq int64
 	if in.signed {
 		q.k.DotsI8(acc, q.q, in.v)
-		if q.scaling != perceptron.ScaleNone {
+		if q.scaling != linear.ScaleNone {
 			sq = sqI8(in.v)
 		}
 	} else {
 		q.accU8(acc, in.u, in.z)
-		if q.scaling != perceptron.ScaleNone {
+		if q.scaling != linear.ScaleNone {
 			sq = sqU8(in.u, in.z)
 		}
 	}

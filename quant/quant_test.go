@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/kerneltest"
@@ -26,15 +28,15 @@ type trainCase struct {
 
 var trainCases = []trainCase{
 	{"binary/d=1", 1, 2, perceptron.Options{MaxIter: 3}, false},
-	{"binary/d=33/float64", 33, 2, perceptron.Options{MaxIter: 3, Algorithm: perceptron.Averaged}, true},
+	{"binary/d=33/float64", 33, 2, perceptron.Options{MaxIter: 3, Algorithm: linear.Averaged}, true},
 	{"ovr10/d=768", 768, 10, perceptron.Options{MaxIter: 2}, false},
 	{"ovr3/d=100/normalize", 100, 3, perceptron.Options{MaxIter: 3, Normalize: true}, false},
 	{"ovr4/d=70/normalize-nobias", 70, 4, perceptron.Options{MaxIter: 3, Normalize: true, NoBias: true}, false},
 	{"argmax5/d=129/features", 129, 5, perceptron.Options{MaxIter: 3, NormalizeFeatures: true, Multiclass: perceptron.Argmax}, false},
-	{"ovr20/d=64/svm", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: perceptron.SVM}, true},
-	{"argmax20/d=64/averaged", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: perceptron.Averaged, Multiclass: perceptron.Argmax}, true},
-	{"binary/d=40/voted", 40, 2, perceptron.Options{MaxIter: 3, Algorithm: perceptron.Voted}, false},
-	{"ovr3/d=50/voted-normalize", 50, 3, perceptron.Options{MaxIter: 2, Algorithm: perceptron.Voted, Normalize: true}, true},
+	{"ovr20/d=64/svm", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: linear.SVM}, true},
+	{"argmax20/d=64/averaged", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: linear.Averaged, Multiclass: perceptron.Argmax}, true},
+	{"binary/d=40/voted", 40, 2, perceptron.Options{MaxIter: 3, Algorithm: linear.Voted}, false},
+	{"ovr3/d=50/voted-normalize", 50, 3, perceptron.Options{MaxIter: 2, Algorithm: linear.Voted, Normalize: true}, true},
 }
 
 // randData returns n random samples of d features in [−1, 2) and labels of
@@ -55,7 +57,7 @@ func randData(rng *rand.Rand, n, d, cls int) ([]float64, []int) {
 	return X, y
 }
 
-func train[T perceptron.Float](t testing.TB, X []T, d int, y []int, cls int, opt perceptron.Options) *linear.Model[T] {
+func train[T kernel.Float](t testing.TB, X []T, d int, y []int, cls int, opt perceptron.Options) *linear.Model[T] {
 	t.Helper()
 	var m *linear.Model[T]
 	var err error
@@ -108,7 +110,7 @@ func refScores(q *Model, ints []int32, sx float32) []float32 {
 	mul, bmul := 1.0, 1.0
 	n2 := float64(sx) * float64(sx) * float64(sq)
 	switch q.scaling {
-	case perceptron.ScaleAugmented:
+	case linear.ScaleAugmented:
 		f := 1.0
 		if q.bias {
 			f = 1 / math.Sqrt(n2+1)
@@ -116,7 +118,7 @@ func refScores(q *Model, ints []int32, sx float32) []float32 {
 			f = 1 / math.Sqrt(n2)
 		}
 		mul, bmul = f, f
-	case perceptron.ScaleFeatures:
+	case linear.ScaleFeatures:
 		if sq > 0 {
 			mul = 1 / (float64(sx) * math.Sqrt(float64(sq)))
 		}
@@ -399,7 +401,7 @@ func TestQuantizeInput(t *testing.T) {
 				x[at] = bad
 				_, _, err := quantizeInput(k, u, x)
 				x[at] = keep
-				if !errors.Is(err, ErrNonFinite) || !errors.Is(err, perceptron.ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("feature %d ", at)) {
+				if !errors.Is(err, ErrNonFinite) || !errors.Is(err, linear.ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("feature %d ", at)) {
 					t.Fatalf("%s: %v at %d: err = %v, want ErrNonFinite naming feature %d", v, bad, at, err, at)
 				}
 			}
@@ -460,7 +462,7 @@ func TestErrors(t *testing.T) {
 	if _, err := New(wide); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("%d features: %v", MaxDims+1, err)
 	}
-	if _, err := New(new(linear.Model[float32])); !errors.Is(err, perceptron.ErrUntrained) {
+	if _, err := New(new(linear.Model[float32])); !errors.Is(err, linear.ErrUntrained) {
 		t.Fatalf("untrained: %v", err)
 	}
 	// A normalised model's B enters its scaling, which quantised files do

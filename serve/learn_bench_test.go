@@ -5,7 +5,6 @@ package serve_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -18,8 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/online"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
@@ -41,7 +41,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 		name   string
 		d, nnz int
 	}{{"dense784", 784, 0}, {"sparse12", 1 << 20, 12}} {
-		st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: c.d, Labels: []int{-1, 1},
+		st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: c.d, Labels: []int{-1, 1},
 			W: make([]float32, c.d), B: []float32{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 		m, _ := linear.New(st)
 		data := marshal(b, m)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,8 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/online"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 )
 
@@ -23,7 +23,7 @@ const testToken = "s3cret-token"
 
 // linear returns a binary (classes 2) or one-vs-rest model file of d
 // features, weights w0 everywhere.
-func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo perceptron.Algorithm) []byte {
+func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo linear.Algorithm) []byte {
 	st := linear.State[T]{Kind: linear.KindBinary, Algorithm: algo, Dims: d, Labels: []int{-1, 1}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 	if classes > 2 {
 		st.Kind, st.Labels = linear.KindOneVsRest, nil
@@ -36,7 +36,7 @@ func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo pe
 	for i := range st.W {
 		st.W[i] = w0
 	}
-	if algo == perceptron.Averaged {
+	if algo == linear.Averaged {
 		st.CW, st.CB, st.U, st.UB = append([]T(nil), st.W...), make([]T, r), make([]T, r*d), make([]T, r)
 	}
 	m, err := linear.New(st)
@@ -118,7 +118,7 @@ func (ls *learnServer) learn(t *testing.T, body string) learnAnswer {
 // another is refused (401), with it accepted; predictions are open unless
 // protected, health always.
 func TestLearnAccess(t *testing.T) {
-	data := linearFile[float32](t, 3, 2, 0, perceptron.Online)
+	data := linearFile[float32](t, 3, 2, 0, linear.Online)
 	closed := newLearnServer(t, data, serve.LearnOptions{})
 	for _, p := range []string{"/learn", "/admin/checkpoint", "/admin/model"} {
 		if code, b := closed.do(t, "POST", p, testToken, `{"x":[1,2,3],"y":1}`); code != 403 {
@@ -157,9 +157,9 @@ func TestLearnAccess(t *testing.T) {
 func TestLearnEndpoint(t *testing.T) {
 	for _, elem := range []string{"float32", "float64"} {
 		t.Run(elem, func(t *testing.T) {
-			data := linearFile[float32](t, 4, 3, 0, perceptron.Online)
+			data := linearFile[float32](t, 4, 3, 0, linear.Online)
 			if elem == "float64" {
-				data = linearFile[float64](t, 4, 3, 0, perceptron.Online)
+				data = linearFile[float64](t, 4, 3, 0, linear.Online)
 			}
 			ls := newLearnServer(t, data, serve.LearnOptions{Token: testToken})
 			// From w = 0 every score is 0: a mistake for every row; the
@@ -197,7 +197,7 @@ func TestLearnEndpoint(t *testing.T) {
 }
 
 func TestLearnBadRequests(t *testing.T) {
-	ls := newLearnServer(t, linearFile[float32](t, 3, 2, 0, perceptron.Online), serve.LearnOptions{Token: testToken})
+	ls := newLearnServer(t, linearFile[float32](t, 3, 2, 0, linear.Online), serve.LearnOptions{Token: testToken})
 	for body, want := range map[string]int{
 		``:                                400,
 		`{}`:                              400,
@@ -240,7 +240,7 @@ func TestLearnBadRequests(t *testing.T) {
 
 // TestLearnTrailingData: the body must end after the request's object.
 func TestLearnTrailingData(t *testing.T) {
-	ls := newLearnServer(t, linearFile[float32](t, 3, 2, 0, perceptron.Online), serve.LearnOptions{Token: testToken})
+	ls := newLearnServer(t, linearFile[float32](t, 3, 2, 0, linear.Online), serve.LearnOptions{Token: testToken})
 	if code, b := ls.do(t, "POST", "/learn", testToken, `{"x":[1,2,3],"y":1}{"x":[1,2,3],"y":1}`); code != 400 {
 		t.Fatalf("two objects: %d %s, want 400", code, b)
 	}
@@ -249,7 +249,7 @@ func TestLearnTrailingData(t *testing.T) {
 // TestLearnUnsupported: a model that does not learn online is served, and
 // /learn says why (422).
 func TestLearnUnsupported(t *testing.T) {
-	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: perceptron.SVM, Dims: 2, Labels: []int{-1, 1},
+	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.SVM, Dims: 2, Labels: []int{-1, 1},
 		W: []float32{1, 0}, B: []float32{0}, Eta: 1}
 	m, _ := linear.New(st)
 	ls := newLearnServer(t, marshal(t, m), serve.LearnOptions{Token: testToken})
@@ -266,9 +266,9 @@ func TestLearnUnsupported(t *testing.T) {
 // (the learnt model kept, the refusal logged) until POST /admin/model
 // adopts it.
 func TestLearnModelReplaced(t *testing.T) {
-	ls := newLearnServer(t, linearFile[float32](t, 2, 2, 0, perceptron.Online), serve.LearnOptions{Token: testToken})
+	ls := newLearnServer(t, linearFile[float32](t, 2, 2, 0, linear.Online), serve.LearnOptions{Token: testToken})
 	ls.learn(t, `{"x":[1,0],"y":1}`) // w = (1, 0), b = 1
-	writeAtomic(t, ls.path, linearFile[float32](t, 2, 2, -1, perceptron.Online))
+	writeAtomic(t, ls.path, linearFile[float32](t, 2, 2, -1, linear.Online))
 	if _, err := ls.s.Reload(); !errors.Is(err, online.ErrBaseChanged) {
 		t.Fatalf("reload of a replaced file: %v, want ErrBaseChanged", err)
 	}
@@ -296,7 +296,7 @@ func TestLearnModelReplaced(t *testing.T) {
 
 // TestLearnRate: a client over its rate gets 429.
 func TestLearnRate(t *testing.T) {
-	ls := newLearnServer(t, linearFile[float32](t, 2, 2, 0, perceptron.Online), serve.LearnOptions{Token: testToken, Rate: 0.001, Burst: 2})
+	ls := newLearnServer(t, linearFile[float32](t, 2, 2, 0, linear.Online), serve.LearnOptions{Token: testToken, Rate: 0.001, Burst: 2})
 	codes := []int{}
 	for range 3 {
 		c, _ := ls.do(t, "POST", "/learn", testToken, `{"x":[1,0],"y":1}`)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"log/slog"
 	"math"
@@ -21,11 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/serve"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -271,7 +271,7 @@ func TestReload(t *testing.T) {
 	writeAtomic(t, path, bad)
 	changed, err = s.Reload()
 	require.ErrorIs(t, err, serve.ErrModel)
-	require.ErrorIs(t, err, perceptron.ErrCorrupt)
+	require.ErrorIs(t, err, linear.ErrCorrupt)
 	require.False(t, changed)
 	require.Equal(t, va, s.Current().Version)
 	require.Contains(t, logs.String(), "keeping the model in use")
@@ -300,9 +300,9 @@ func TestReload(t *testing.T) {
 		data []byte
 		err  error
 	}{
-		{"empty", nil, perceptron.ErrCorrupt},
-		{"not a model", []byte("hello"), perceptron.ErrCorrupt},
-		{"truncated", b[:len(b)/2], perceptron.ErrCorrupt},
+		{"empty", nil, linear.ErrCorrupt},
+		{"not a model", []byte("hello"), linear.ErrCorrupt},
+		{"truncated", b[:len(b)/2], linear.ErrCorrupt},
 	} {
 		writeAtomic(t, path, c.data)
 		_, err = s.Reload()

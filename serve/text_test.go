@@ -18,6 +18,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/text"
@@ -69,7 +70,7 @@ func trainTextModel[T kernel.Float](t testing.TB) *model.Text {
 	for i := range 400 {
 		r.AppendString(textDoc(rng, i%4, 0.3), 10+i%4)
 	}
-	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m, _, err := perceptron.Fit(context.Background(), r.CSR, r.CSR.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -62,7 +63,7 @@ func BenchmarkLayout(b *testing.B) {
 		b.Fatal(err)
 	}
 	km, _, err := perceptron.FitKernel(ctx, dataset.NewData(X, 32, y), y, perceptron.KernelOptions{
-		Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5, Shuffle: true, Seed: 1}, Kernel: gram.RBF{Gamma: 0.02}})
+		Options: perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 1}, Kernel: gram.RBF{Gamma: 0.02}})
 	if err != nil {
 		b.Fatal(err)
 	}

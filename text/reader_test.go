@@ -12,6 +12,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/texttest"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/text"
 )
@@ -146,7 +147,7 @@ func TestTextEqualsLIBSVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5, Shuffle: true, Seed: 3}
+	opt := perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 3}
 	a, _, err := perceptron.Fit(context.Background(), X, X.Y, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func TestReaderLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := perceptron.Fit(context.Background(), X, X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+		m, _, err := perceptron.Fit(context.Background(), X, X.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

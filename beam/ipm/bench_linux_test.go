@@ -5,13 +5,14 @@ package ipm
 
 import (
 	"context"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -74,14 +75,14 @@ func BenchmarkThroughput(b *testing.B) {
 	b.Run("single", func(b *testing.B) {
 		measure(b, func() {
 			all := load(b)
-			opt := Options(perceptron.Averaged, 1)
+			opt := Options(linear.Averaged, 1)
 			opt.MaxIter, opt.SkipEvaluation = epochs, false
 			if _, _, err := perceptron.Fit(context.Background(), all, all.Y, opt); err != nil {
 				b.Fatal(err)
 			}
 		})
 	})
-	job := func(b *testing.B, alg perceptron.Algorithm, S int) {
+	job := func(b *testing.B, alg linear.Algorithm, S int) {
 		measure(b, func() {
 			if _, err := Run(context.Background(), Config{Inputs: []string{pattern}, Dims: train.Cols, Algorithm: alg, C: 0.01,
 				Shards: S, Epochs: epochs, Output: filepath.Join(dir, "model.bin"), Overwrite: true}, runPrism); err != nil {
@@ -90,11 +91,11 @@ func BenchmarkThroughput(b *testing.B) {
 		})
 	}
 	for _, S := range []int{1, 2, 4} {
-		b.Run("prism/shards="+strconv.Itoa(S), func(b *testing.B) { job(b, perceptron.Averaged, S) })
+		b.Run("prism/shards="+strconv.Itoa(S), func(b *testing.B) { job(b, linear.Averaged, S) })
 		b.Run("prism-eval/shards="+strconv.Itoa(S), func(b *testing.B) {
 			shardEvaluation = true
 			defer func() { shardEvaluation = false }()
-			job(b, perceptron.Averaged, S)
+			job(b, linear.Averaged, S)
 		})
 	}
 	b.Run("single-svm", func(b *testing.B) {
@@ -106,7 +107,7 @@ func BenchmarkThroughput(b *testing.B) {
 		})
 	})
 	for _, S := range []int{1, 2, 4} {
-		b.Run("prism-svm/shards="+strconv.Itoa(S), func(b *testing.B) { job(b, perceptron.SVM, S) })
+		b.Run("prism-svm/shards="+strconv.Itoa(S), func(b *testing.B) { job(b, linear.SVM, S) })
 	}
 }
 
@@ -137,7 +138,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 		b.Fatal(err)
 	}
 	// Start from the model after one epoch, as every epoch but the first.
-	f := &epochFn{Type: "float32", Dims: train.Cols, Algorithm: int(perceptron.Averaged), Eta: 1}
+	f := &epochFn{Type: "float32", Dims: train.Cols, Algorithm: int(linear.Averaged), Eta: 1}
 	r, err := shardEpoch[float32](f, recs, model)
 	if err != nil {
 		b.Fatal(err)
@@ -165,7 +166,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 	}
 	for _, eval := range []bool{false, true} {
 		b.Run("continue/evaluate="+strconv.FormatBool(eval), func(b *testing.B) {
-			opt := Options(perceptron.Averaged, 1)
+			opt := Options(linear.Averaged, 1)
 			opt.SkipEvaluation, opt.Init = !eval, &m
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // TestModelBudget: -dims 2³⁰ on a tiny file is refused before the job
@@ -21,7 +21,7 @@ func TestModelBudget(t *testing.T) {
 	d := intData(60, 4, 3, 5)
 	dir := t.TempDir()
 	parts := writeParts(t, dir, d, 2)
-	cfg := Config{Inputs: []string{parts}, Dims: 1 << 30, Algorithm: perceptron.Averaged, Shards: 1, Epochs: 1,
+	cfg := Config{Inputs: []string{parts}, Dims: 1 << 30, Algorithm: linear.Averaged, Shards: 1, Epochs: 1,
 		Output: filepath.Join(dir, "m.bin")}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -38,7 +38,7 @@ func TestModelBudget(t *testing.T) {
 	if _, err := Run(ctx, cfg, runPrism); err == nil || !strings.Contains(err.Error(), "a model of 3 score rows") || !strings.Contains(err.Error(), "-max-model-mb") {
 		t.Fatalf("3 classes over the budget: %v", err)
 	}
-	for _, alg := range []perceptron.Algorithm{perceptron.Averaged, perceptron.SVM} {
+	for _, alg := range []linear.Algorithm{linear.Averaged, linear.SVM} {
 		cfg.Algorithm, cfg.MaxModelBytes = alg, 480
 		cfg.Output = filepath.Join(dir, alg.String()+".bin")
 		if _, err := Run(ctx, cfg, runPrism); err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // ErrConfig is wrapped by every error about a Config that Build rejects.
@@ -70,10 +70,10 @@ type Config struct {
 	Dims int
 	// Type is the element type, "float32" (the default) or "float64".
 	Type string
-	// Algorithm is perceptron.Online or perceptron.Averaged, or
-	// perceptron.SVM for the linear SVM of package svm (L1 loss, bias
+	// Algorithm is linear.Online or linear.Averaged, or
+	// linear.SVM for the linear SVM of package svm (L1 loss, bias
 	// feature 1) trained by CoCoA, not Pegasos: see C.
-	Algorithm perceptron.Algorithm
+	Algorithm linear.Algorithm
 	// Mixing is Uniform or Mistakes for the perceptrons, Uniform
 	// (CoCoA's averaging) or Adding (CoCoA+) for the SVM.
 	Mixing Mixing
@@ -182,7 +182,7 @@ func (c *Config) check() error {
 		return err
 	}
 	switch {
-	case c.Algorithm == perceptron.SVM:
+	case c.Algorithm == linear.SVM:
 		if c.Mixing != Uniform && c.Mixing != Adding {
 			return fmt.Errorf("%w: mixing %v: the SVM mixes uniformly (CoCoA) or by adding (CoCoA+)", ErrConfig, c.Mixing)
 		}
@@ -192,7 +192,7 @@ func (c *Config) check() error {
 		if !(c.C > 0) || math.IsInf(c.C, 0) {
 			return fmt.Errorf("%w: C = %v (want finite > 0)", ErrConfig, c.C)
 		}
-	case c.Algorithm != perceptron.Online && c.Algorithm != perceptron.Averaged:
+	case c.Algorithm != linear.Online && c.Algorithm != linear.Averaged:
 		return fmt.Errorf("%w: algorithm %v: parameter mixing supports online, averaged and svm", ErrConfig, c.Algorithm)
 	case c.Mixing != Uniform && c.Mixing != Mistakes:
 		return fmt.Errorf("%w: mixing %v: the perceptrons mix uniformly or by mistakes", ErrConfig, c.Mixing)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -106,7 +107,7 @@ func readModel(t *testing.T, path string) *linear.Model[float32] {
 	return &m
 }
 
-func singleMachine(t *testing.T, d *dataset.Data[float32], alg perceptron.Algorithm, epochs int) *linear.Model[float32] {
+func singleMachine(t *testing.T, d *dataset.Data[float32], alg linear.Algorithm, epochs int) *linear.Model[float32] {
 	t.Helper()
 	opt := Options(alg, 1)
 	opt.MaxIter = epochs
@@ -131,11 +132,11 @@ func TestOneShardIsSingleMachine(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		classes int
-		alg     perceptron.Algorithm
+		alg     linear.Algorithm
 	}{
-		{"binary/online", 1, perceptron.Online},
-		{"binary/averaged", 1, perceptron.Averaged},
-		{"ovr/averaged", 3, perceptron.Averaged},
+		{"binary/online", 1, linear.Online},
+		{"binary/averaged", 1, linear.Averaged},
+		{"ovr/averaged", 3, linear.Averaged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := intData(300, 12, tc.classes, 7)
@@ -221,7 +222,7 @@ func TestSeparableConverges(t *testing.T) {
 		t.Run(mx.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "model.bin")
-			rep, err := Run(ctx, Config{Inputs: []string{writeParts(t, dir, d, 2)}, Dims: d.Cols, Algorithm: perceptron.Online,
+			rep, err := Run(ctx, Config{Inputs: []string{writeParts(t, dir, d, 2)}, Dims: d.Cols, Algorithm: linear.Online,
 				Mixing: mx, Shards: 4, Epochs: 40, Output: out}, runPrism)
 			if err != nil {
 				t.Fatal(err)
@@ -273,7 +274,7 @@ func TestFashionMNISTShards(t *testing.T) {
 	// twice the epochs to get there (81.5% at 5, 82.7% at 10).
 	const n, epochs = 4000, 5
 	train, test = train.Subset(n), test.Subset(2000)
-	single, err := singleMachine(t, train, perceptron.Averaged, epochs).Accuracy(test.X, test.Y)
+	single, err := singleMachine(t, train, linear.Averaged, epochs).Accuracy(test.X, test.Y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestFashionMNISTShards(t *testing.T) {
 	pattern := writeParts(t, dir, train, 4)
 	for _, mx := range []Mixing{Uniform, Mistakes} {
 		out := filepath.Join(dir, mx.String()+".bin")
-		if _, err := Run(context.Background(), Config{Inputs: []string{pattern}, Dims: train.Cols, Algorithm: perceptron.Averaged,
+		if _, err := Run(context.Background(), Config{Inputs: []string{pattern}, Dims: train.Cols, Algorithm: linear.Averaged,
 			Mixing: mx, Shards: 4, Epochs: 2 * epochs, Output: out}, runPrism); err != nil {
 			t.Fatal(err)
 		}
@@ -312,7 +313,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 	if err := os.Mkdir(filepath.Dir(out), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(ctx, Config{Inputs: []string{filepath.Join(dir, "*.svm")}, Dims: 2, Algorithm: perceptron.Averaged,
+	_, err := Run(ctx, Config{Inputs: []string{filepath.Join(dir, "*.svm")}, Dims: 2, Algorithm: linear.Averaged,
 		Shards: 2, Epochs: 2, Output: out}, runPrism)
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "b.svm")+":3:") {
 		t.Fatalf("error %v, want one naming %s:3:", err, filepath.Join(dir, "b.svm"))
@@ -373,10 +374,10 @@ func TestConfigErrors(t *testing.T) {
 		{"no dims", func(c *Config) { c.Dims = 0 }},
 		{"format", func(c *Config) { c.Format = "idx" }},
 		{"type", func(c *Config) { c.Type = "float16" }},
-		{"algorithm", func(c *Config) { c.Algorithm = perceptron.Voted }},
-		{"svm mixing", func(c *Config) { c.Algorithm, c.Mixing = perceptron.SVM, Mistakes }},
+		{"algorithm", func(c *Config) { c.Algorithm = linear.Voted }},
+		{"svm mixing", func(c *Config) { c.Algorithm, c.Mixing = linear.SVM, Mistakes }},
 		{"perceptron mixing", func(c *Config) { c.Mixing = Adding }},
-		{"svm C", func(c *Config) { c.Algorithm, c.C = perceptron.SVM, -1 }},
+		{"svm C", func(c *Config) { c.Algorithm, c.C = linear.SVM, -1 }},
 		{"shards", func(c *Config) { c.Shards = 0 }},
 		{"epochs", func(c *Config) { c.Epochs = 0 }},
 		{"eta", func(c *Config) { c.Eta = math.NaN() }},
@@ -410,7 +411,7 @@ func TestTwinShardsAreSingleMachine(t *testing.T) {
 			twice.Rows++
 		}
 	}
-	for _, alg := range []perceptron.Algorithm{perceptron.Online, perceptron.Averaged} {
+	for _, alg := range []linear.Algorithm{linear.Online, linear.Averaged} {
 		for _, mx := range []Mixing{Uniform, Mistakes} {
 			t.Run(alg.String()+"/"+mx.String(), func(t *testing.T) {
 				dir := t.TempDir()

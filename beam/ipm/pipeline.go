@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -118,7 +119,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) (string, []string, err
 	rows, labels := beam.ParDo2(s.Scope("read"), &readFn{Format: cfg.Format, Dims: cfg.Dims, Type: cfg.Type, Shards: cfg.Shards},
 		beam.CreateList(s, refs))
 	shards := beam.GroupByKey(s.Scope("shard"), rows)
-	if cfg.Algorithm == perceptron.SVM {
+	if cfg.Algorithm == linear.SVM {
 		mixed := buildSVM(s, cfg, shards, labels)
 		rep := Report{Job: job, Algorithm: "svm", Mixing: cfg.Mixing.String(), C: cfg.C,
 			Shards: cfg.Shards, Epochs: cfg.Epochs, Files: files}
@@ -352,7 +353,7 @@ func (f *epochFn) ProcessElement(shard int, rows func(*[]byte) bool, mixed []byt
 // shard; see shardEvaluation and BenchmarkShardEpoch). The shards pass
 // their models on with the training state (Resumable): the next epoch
 // continues each exactly.
-func Options(alg perceptron.Algorithm, eta float64) perceptron.Options {
+func Options(alg linear.Algorithm, eta float64) perceptron.Options {
 	return perceptron.Options{Algorithm: alg, MaxIter: 1, Stop: perceptron.StopNever, Eta: eta, Workers: 1,
 		SkipEvaluation: !shardEvaluation, Resumable: true}
 }
@@ -371,7 +372,7 @@ func shardEpoch[T kernel.Float](f *epochFn, recs [][]byte, model []byte) (shardR
 	if err := m.UnmarshalJSON(model); err != nil {
 		return shardResult{}, err
 	}
-	opt := Options(perceptron.Algorithm(f.Algorithm), f.Eta)
+	opt := Options(linear.Algorithm(f.Algorithm), f.Eta)
 	opt.Init = &m
 	var rows dataset.Rows[T] = c
 	if X := denseFor(c); X != nil {

@@ -3,12 +3,13 @@ package ipm
 import (
 	"bytes"
 	"context"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -92,7 +93,7 @@ func TestSparseShards(t *testing.T) {
 		}
 	}
 	pattern := filepath.Join(dir, "part-*.svm")
-	run := func(alg perceptron.Algorithm, shards, epochs int) string {
+	run := func(alg linear.Algorithm, shards, epochs int) string {
 		out := filepath.Join(dir, alg.String()+strconv.Itoa(shards)+".bin")
 		if _, err := Run(ctx, Config{Inputs: []string{pattern}, Dims: c.Cols, Algorithm: alg, Shards: shards, Epochs: epochs,
 			Output: out}, runPrism); err != nil {
@@ -100,11 +101,11 @@ func TestSparseShards(t *testing.T) {
 		}
 		return out
 	}
-	got, err := os.ReadFile(run(perceptron.Averaged, 1, 3))
+	got, err := os.ReadFile(run(linear.Averaged, 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options(perceptron.Averaged, 1)
+	opt := Options(linear.Averaged, 1)
 	opt.MaxIter = 3
 	single, _, err := perceptron.Fit(context.Background(), c, c.Y, opt)
 	if err != nil {
@@ -126,13 +127,13 @@ func TestSparseShards(t *testing.T) {
 		}
 		return float64(ok) / float64(c.Rows)
 	}
-	pm := readModel(t, run(perceptron.Online, 2, 10))
+	pm := readModel(t, run(linear.Online, 2, 10))
 	a := acc(pm.PredictSparse)
 	t.Logf("2 shards, 10 epochs: online perceptron %.4f", a)
 	if a < 0.97 {
 		t.Errorf("2 shards, online perceptron: training accuracy %.4f", a)
 	}
-	sm := readSVM[float32](t, run(perceptron.SVM, 2, 10))
+	sm := readSVM[float32](t, run(linear.SVM, 2, 10))
 	a = acc(func(r dataset.SparseRow[float32]) (int, error) {
 		s := float32(0)
 		w, b := sm.Weights(0)

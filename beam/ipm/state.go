@@ -3,12 +3,12 @@ package ipm
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // doc mirrors the library's JSON model document (linear.Model's
@@ -79,7 +79,7 @@ func zeroModel[T kernel.Float](labels []int, dims int, eta float64) ([]byte, err
 	if slices.Equal(labels, []int{-1, 1}) {
 		kind, rows = "binary", 1
 	}
-	d := doc[T]{JSONHeader: modelfile.NewJSONHeader[T]("rosenblatt-perceptron", kind, perceptron.Online.String(), dims),
+	d := doc[T]{JSONHeader: modelfile.NewJSONHeader[T]("rosenblatt-perceptron", kind, linear.Online.String(), dims),
 		Bias: true, Eta: eta, Labels: labels, Biases: make([]T, rows)}
 	for range rows {
 		d.Weights = append(d.Weights, make([]T, dims))

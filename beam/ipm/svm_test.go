@@ -11,7 +11,6 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
@@ -66,7 +65,7 @@ func TestSVMOneShardIsLocalDCD(t *testing.T) {
 		const epochs, C, seed = 6, 0.5, 9
 		dir := t.TempDir()
 		out := filepath.Join(dir, "svm.bin")
-		if _, err := Run(ctx, Config{Inputs: []string{writeParts(t, dir, d, 3)}, Dims: d.Cols, Algorithm: perceptron.SVM,
+		if _, err := Run(ctx, Config{Inputs: []string{writeParts(t, dir, d, 3)}, Dims: d.Cols, Algorithm: linear.SVM,
 			C: C, Seed: seed, Shards: 1, Epochs: epochs, Output: out}, runPrism); err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +132,7 @@ func TestSVMReachesOptimum(t *testing.T) {
 			{1, 40, Uniform}, {4, 40, Adding}, {4, 80, Uniform},
 		} {
 			out := filepath.Join(dir, "svm.bin")
-			rep, err := Run(ctx, Config{Inputs: []string{pattern}, Dims: d.Cols, Type: "float64", Algorithm: perceptron.SVM,
+			rep, err := Run(ctx, Config{Inputs: []string{pattern}, Dims: d.Cols, Type: "float64", Algorithm: linear.SVM,
 				Mixing: tc.mixing, C: C, Shards: tc.shards, Epochs: tc.epochs, Output: out, Overwrite: true}, runPrism)
 			if err != nil {
 				t.Fatal(err)
@@ -162,7 +161,7 @@ func TestSVMEmptyShards(t *testing.T) {
 	}
 	for _, mx := range []Mixing{Uniform, Adding} {
 		out := filepath.Join(dir, mx.String()+".bin")
-		rep, err := Run(context.Background(), Config{Inputs: []string{in}, Dims: 2, Algorithm: perceptron.SVM, Mixing: mx,
+		rep, err := Run(context.Background(), Config{Inputs: []string{in}, Dims: 2, Algorithm: linear.SVM, Mixing: mx,
 			Shards: 5, Epochs: 3, Output: out}, runPrism)
 		if err != nil {
 			t.Fatal(err)

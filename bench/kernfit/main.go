@@ -28,6 +28,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -108,7 +109,7 @@ func main() {
 
 		t0, c0 = time.Now(), cpu()
 		km, _, err := perceptron.FitKernel(context.Background(), tr, tr.Y, perceptron.KernelOptions{
-			Options: perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Shuffle: true, Seed: 1, Stop: perceptron.StopNever}, Kernel: kern})
+			Options: perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10, Shuffle: true, Seed: 1, Stop: perceptron.StopNever}, Kernel: kern})
 		fit, fitCPU = time.Since(t0), cpu()-c0
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

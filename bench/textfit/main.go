@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -147,7 +148,7 @@ var biasFeature float64
 // fitOptions are the timed fit's options with seed s, Workers 1: 10
 // shuffled epochs, every one run, no bias unless -B.
 func fitOptions(s uint64) perceptron.Options {
-	return perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 10, Stop: perceptron.StopNever, Shuffle: true, Seed: s,
+	return perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10, Stop: perceptron.StopNever, Shuffle: true, Seed: s,
 		NoBias: biasFeature == 0, BiasFeature: biasFeature, Workers: 1}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -320,7 +321,7 @@ func TestConvertPerceptronONNX(t *testing.T) {
 	}
 	sameInts(t, out, predictionsOf(t, out, test), want)
 
-	m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X.X, X.Cols, X.Y), X.Y, perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 5})
+	m64, _, err := perceptron.Fit(context.Background(), dataset.NewData(X.X, X.Cols, X.Y), X.Y, perceptron.Options{Algorithm: linear.Averaged, MaxIter: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

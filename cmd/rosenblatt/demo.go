@@ -15,6 +15,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -65,7 +66,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	} else if name == "svm" {
 		return fmt.Errorf("%w: -algo svm: the demo trains perceptrons and Pegasos (-algo pegasos); rosenblatt train -algo svm runs the exact SVM", cli.ErrUsage)
 	}
-	a, err := perceptron.ParseAlgorithm(name)
+	a, err := linear.ParseAlgorithm(name)
 	if err != nil {
 		return fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos", cli.ErrUsage, *algo)
 	}
@@ -93,7 +94,7 @@ func hostArch() string {
 
 // demoBreastCancer trains on the embedded breast cancer data and prints the
 // mistakes per epoch and the test accuracy.
-func demoBreastCancer(w io.Writer, algo perceptron.Algorithm, epochs int, seed uint64) error {
+func demoBreastCancer(w io.Writer, algo linear.Algorithm, epochs int, seed uint64) error {
 	train, err := dataset.ReadLIBSVM[float32](bytes.NewReader(demoTrain),
 		dataset.LIBSVMOptions{Cols: demoCols, File: "breast_cancer_std.train.libsvm (embedded)"})
 	if err != nil {
@@ -170,7 +171,7 @@ func demoSeparable(w io.Writer) error {
 	}
 	bound := radius * radius / (gamma * gamma)
 
-	opt := perceptron.Options{Algorithm: perceptron.Online, MaxIter: 1000, NoBias: true}
+	opt := perceptron.Options{Algorithm: linear.Online, MaxIter: 1000, NoBias: true}
 	t0 := time.Now()
 	m, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)
 	if err != nil {

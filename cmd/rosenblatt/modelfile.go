@@ -7,8 +7,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/describe"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // Model files are read by package model: the module's checksummed binary
@@ -86,7 +86,7 @@ func modelError(path string, err error) error {
 }
 
 // algoName names an algorithm for people ("averaged perceptron").
-func algoName(a perceptron.Algorithm) string { return describe.Algorithm(a.String()) }
+func algoName(a linear.Algorithm) string { return describe.Algorithm(a.String()) }
 
 // joinInts formats labels as "-1 1"; more than 20 as their first 16, "…",
 // the last 3 and their count.

@@ -119,7 +119,7 @@ func TestHugeHeaderAllocations(t *testing.T) {
 			}
 			alloc = memtest.Allocated(func() { _, err = loadModel(p) })
 			t.Logf("loadModel: %v (%d bytes allocated)", err, alloc)
-			if !errors.Is(err, perceptron.ErrCorrupt) && !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, expansion.ErrCorrupt) || alloc > bound {
+			if !errors.Is(err, linear.ErrCorrupt) && !errors.Is(err, svm.ErrCorrupt) && !errors.Is(err, expansion.ErrCorrupt) || alloc > bound {
 				t.Errorf("loadModel of the file: %v, %d bytes allocated", err, alloc)
 			}
 			if fifo := mkfifo(t, dir, name); fifo != "" {

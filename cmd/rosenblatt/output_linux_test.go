@@ -7,9 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"io/fs"
 	"os"
@@ -22,10 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // Output and input tests that need Linux: /dev/null, /dev/full, /dev/zero,
@@ -210,9 +210,9 @@ func TestModelFileBoundedMemory(t *testing.T) {
 	}{
 		{"/dev/zero", []error{cli.ErrMalformed}},
 		{"zero.model", []error{cli.ErrMalformed}},
-		{"big.model", []error{perceptron.ErrCorrupt}},
+		{"big.model", []error{linear.ErrCorrupt}},
 		{"big.json", []error{cli.ErrTooLarge}},
-		{endless, []error{perceptron.ErrCorrupt, cli.ErrTooLarge}},
+		{endless, []error{linear.ErrCorrupt, cli.ErrTooLarge}},
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -323,10 +323,10 @@ func TestModelFromPipe(t *testing.T) {
 		t.Errorf("a truncated voted kernel model: %v, want ErrCorrupt (truncated)", err)
 	}
 	err := loadFrom("padded.model", model, true, 0)
-	if !errors.Is(err, perceptron.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
+	if !errors.Is(err, linear.ErrCorrupt) || !errors.Is(err, cli.ErrTooLarge) {
 		t.Errorf("a model followed by endless zeros: %v, want ErrCorrupt and cli.ErrTooLarge", err)
 	}
-	if err := loadFrom("short.model", model[:len(model)-5], false, 0); !errors.Is(err, perceptron.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+	if err := loadFrom("short.model", model[:len(model)-5], false, 0); !errors.Is(err, linear.ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("a truncated model: %v, want ErrCorrupt (truncated)", err)
 	}
 	if err := loadFrom("spaces.json", []byte("  "), true, ' '); !errors.Is(err, cli.ErrTooLarge) {
@@ -401,7 +401,7 @@ func TestInputReadsBoundedMemory(t *testing.T) {
 		{"a binary header implying 240 MiB, 48 MiB sent", func() error {
 			_, err := loadModel(servePipe(t, dir, "short.model", short, false, 0))
 			return err
-		}, []error{perceptron.ErrCorrupt}, sent + sent/8 + 1<<20},
+		}, []error{linear.ErrCorrupt}, sent + sent/8 + 1<<20},
 		{"an endless JSON model", func() error {
 			cli.MaxModel = limit
 			defer func() { cli.MaxModel = oldModel }()

@@ -5,14 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/fit"
@@ -248,7 +249,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	case "svm":
 		name = "" // the exact SVMs are not the package's (see train_svm.go)
 	}
-	algo, err := perceptron.ParseAlgorithm(name)
+	algo, err := linear.ParseAlgorithm(name)
 	if err != nil {
 		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", cli.ErrUsage, tf.algo)
 	}
@@ -311,7 +312,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		return opt, fmt.Errorf("%w: -C inf is the hard margin of the exact SVM (-algo svm); %s needs a finite C", cli.ErrUsage, tf.algo)
 	}
 	if tf.set["max-mb"] {
-		if algo != perceptron.Voted {
+		if algo != linear.Voted {
 			return opt, fmt.Errorf("%w: -max-mb is the budget of -algo voted", cli.ErrUsage)
 		}
 		if tf.maxMB == 0 {
@@ -386,7 +387,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		if _, err := tf.kernelFunc(1, nil); err != nil {
 			return err
 		}
-		if tf.kernel != "" && opt.Algorithm != perceptron.Online && opt.Algorithm != perceptron.Averaged && opt.Algorithm != perceptron.Voted {
+		if tf.kernel != "" && opt.Algorithm != linear.Online && opt.Algorithm != linear.Averaged && opt.Algorithm != linear.Voted {
 			return fmt.Errorf("%w: -kernel: the kernel perceptron trains with -algo online, averaged or voted, not %s (-algo svm: the kernel SVM)", cli.ErrUsage, tf.algo)
 		}
 	}
@@ -438,7 +439,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		Algorithm() linear.Algorithm
 		HasBias() bool
 		BiasFeature() float64
-		Scaling() perceptron.Scaling
+		Scaling() linear.Scaling
 		Steps() int64
 	}
 	typ := "float32"
@@ -456,7 +457,7 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	tf.typ = typ
 	if !tf.set["algo"] {
 		tf.algo = algoFlag(m.Algorithm())
-		if a := m.Algorithm(); (a == perceptron.Averaged || a == perceptron.SVM) && m.Steps() == 0 {
+		if a := m.Algorithm(); (a == linear.Averaged || a == linear.SVM) && m.Steps() == 0 {
 			return fmt.Errorf("%w: -init %s: the %s model's file holds no training state, so it cannot be continued exactly (train it with -resumable); give -algo to start another algorithm from its weights",
 				cli.ErrUsage, lm.path, tf.algo)
 		}
@@ -465,8 +466,8 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 		tf.multiclass = "argmax"
 	}
 	if !tf.set["normalize"] && !tf.set["normalize-features"] {
-		tf.normalize = m.Scaling() == perceptron.ScaleAugmented
-		tf.normFeat = m.Scaling() == perceptron.ScaleFeatures
+		tf.normalize = m.Scaling() == linear.ScaleAugmented
+		tf.normFeat = m.Scaling() == linear.ScaleFeatures
 	}
 	if !tf.set["bias"] {
 		tf.bias = m.HasBias()
@@ -565,20 +566,20 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		diag = rep.Detail.(*perceptron.Diagnostics)
 	}
 	prog.Finish()
-	if from != nil && errors.Is(err, perceptron.ErrLabels) {
+	if from != nil && errors.Is(err, linear.ErrLabels) {
 		err = fmt.Errorf("%w (the -init model's classes are %s)", err, joinInts(from.Classes()))
 	}
 	if err != nil {
 		switch {
 		case errors.Is(err, perceptron.ErrOption):
 			return fmt.Errorf("%w: %v", cli.ErrUsage, err)
-		case errors.Is(err, perceptron.ErrDiverged):
+		case errors.Is(err, linear.ErrDiverged):
 			// The message names the remedies by their options, which are
 			// the flags -eta, -tau, -lambda, -normalize and -type.
 			return fmt.Errorf("%s: %w (no model written)", path, err)
-		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted && kern == nil:
+		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == linear.Voted && kern == nil:
 			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget)", path, err)
-		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == perceptron.Voted:
+		case errors.Is(err, perceptron.ErrBudget) && opt.Algorithm == linear.Voted:
 			return fmt.Errorf("%s: %w (no model written; -max-mb sets the voted perceptron's budget, -cache the kernel values)", path, err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
@@ -624,19 +625,19 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	w("kernel path", "%s", kernel.ActiveImpl().Name())
 	if tf.verbose {
 		w("representation", "%s", repr)
-		printEpochs(summary, diag.Epochs, opt.Algorithm == perceptron.SVM)
+		printEpochs(summary, diag.Epochs, opt.Algorithm == linear.SVM)
 	}
 	end := "not converged"
 	switch {
 	case diag.Stopped:
 		end = "stopped"
-	case diag.Converged && opt.Algorithm == perceptron.SVM:
+	case diag.Converged && opt.Algorithm == linear.SVM:
 		end = "converged: the objective changed by less than -tol"
 	case diag.Converged:
 		end = "converged: an epoch without mistakes"
 	case opt.Stop == perceptron.StopNever:
 		end = "-all-epochs"
-	case opt.Stop == perceptron.StopDefault && (opt.Algorithm == perceptron.Averaged || opt.Algorithm == perceptron.Voted):
+	case opt.Stop == perceptron.StopDefault && (opt.Algorithm == linear.Averaged || opt.Algorithm == linear.Voted):
 		end = "all epochs, as " + opt.Algorithm.String() + " runs by default"
 	}
 	w("epochs", "%d (%s)", len(diag.Epochs), end)
@@ -697,9 +698,9 @@ func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	}
 	parts = append(parts, fmt.Sprintf("up to %d epochs", opt.MaxIter))
 	switch opt.Algorithm {
-	case perceptron.MiniBatch:
+	case linear.MiniBatch:
 		parts = append(parts, fmt.Sprintf("B = %d, τ = %g (steps τ/B)", opt.BatchSize, opt.Tau))
-	case perceptron.SVM:
+	case linear.SVM:
 		switch {
 		case opt.C > 0:
 			parts = append(parts, fmt.Sprintf("C = %g", opt.C))
@@ -717,9 +718,9 @@ func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	switch {
 	case opt.Sampling == perceptron.SampleReplace:
 		parts = append(parts, fmt.Sprintf("samples drawn with repeats (seed %d)", opt.Seed))
-	case opt.Algorithm == perceptron.MiniBatch && (opt.Sampling == perceptron.SampleDefault || opt.Sampling == perceptron.SampleSubsets):
+	case opt.Algorithm == linear.MiniBatch && (opt.Sampling == perceptron.SampleDefault || opt.Sampling == perceptron.SampleSubsets):
 		parts = append(parts, fmt.Sprintf("a fresh random B-subset per step (seed %d)", opt.Seed))
-	case opt.Shuffle && opt.Algorithm != perceptron.Batch:
+	case opt.Shuffle && opt.Algorithm != linear.Batch:
 		parts = append(parts, fmt.Sprintf("shuffled (seed %d)", opt.Seed))
 	}
 	switch {
@@ -855,8 +856,8 @@ func loadTrainTest[T kernel.Float](tf *trainFlags, path string) (data, test *dat
 
 // algoFlag is the -algo name of a perceptron algorithm: pegasos for the
 // package's SVM (Pegasos), whose name -algo svm gave before the exact SVMs.
-func algoFlag(a perceptron.Algorithm) string {
-	if a == perceptron.SVM {
+func algoFlag(a linear.Algorithm) string {
+	if a == linear.SVM {
 		return "pegasos"
 	}
 	return a.String()

@@ -2,12 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // notesCases are the train options of the textbook perceptron: the
@@ -28,7 +27,7 @@ var notesCases = []cliCase{
 		code: exitOK, stdout: []string{"samples normalised as (x, 1)/‖(x, 1)‖", "(x, 1) normalised"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m := loadLinear32(t, filepath.Join(dir, "m"))
-			if m.Scaling() != perceptron.ScaleAugmented {
+			if m.Scaling() != linear.ScaleAugmented {
 				t.Errorf("scaling %v", m.Scaling())
 			}
 		}},

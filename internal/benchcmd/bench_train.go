@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
@@ -45,7 +46,7 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("training data: %w", err)
 	}
-	opt := perceptron.Options{Algorithm: perceptron.Online, MaxIter: epochs, Stop: perceptron.StopNever, Workers: 1}
+	opt := perceptron.Options{Algorithm: linear.Online, MaxIter: epochs, Stop: perceptron.StopNever, Workers: 1}
 	// One untimed run gives the number of updates, which is the same on
 	// every run: no shuffling, the same data and options.
 	_, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)

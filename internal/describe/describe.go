@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Scaling is how a perceptron scales its samples (perceptron.Scaling's
+// Scaling is how a perceptron scales its samples (linear.Scaling's
 // values).
 type Scaling int
 
@@ -81,7 +81,7 @@ func Labels(v []int) string {
 }
 
 // Algorithm names a perceptron algorithm for people from its short name
-// (perceptron.Algorithm's String): "averaged" is "averaged perceptron",
+// (linear.Algorithm's String): "averaged" is "averaged perceptron",
 // "svm" is "linear SVM (Pegasos)".
 func Algorithm(name string) string {
 	switch name {

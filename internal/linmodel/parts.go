@@ -133,3 +133,17 @@ func SqNorm[T Float](k modelkern.Kernels[T], v []T) float64 {
 	}
 	return n
 }
+
+// ParallelMinWork is the number of multiply-adds each goroutine of a
+// split batch gets at least (package linear's ScoresBatch and
+// PredictBatch): 2²¹, some 20 µs of work at the rate of modelkern.Dots2
+// on Zen 5, so that a split pays for starting and joining the goroutines
+// even when the other cores are busy. Measured on the shared 2-vCPU Zen 5
+// guest (bench/results/perceptron/predict-batch-zen5.txt), splitting a
+// 10-class batch of 200 samples of 784 features (1.6 Mi multiply-adds)
+// over two goroutines was slower than one (wall clock, median 177 against
+// 122 ns per sample), so such a batch runs on the calling goroutine; one
+// of 1000 samples is split. A variable for the tests, which lower it to
+// split small batches (here, not in package linear, so that the tests of
+// the trainers can set it too).
+var ParallelMinWork = 1 << 21

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"hash/fnv"
 	"io"
 	"log/slog"
@@ -25,9 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/internal/servecmd"
 	"github.com/rosenblatt-go/rosenblatt/online"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // The child server of TestKillLearning: the test binary run again with
@@ -172,7 +172,7 @@ func TestKillLearning(t *testing.T) {
 		t.Skip("starts and kills server processes")
 	}
 	dir := t.TempDir()
-	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: perceptron.Online, Dims: faultDims, Labels: []int{-1, 1},
+	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: faultDims, Labels: []int{-1, 1},
 		W: make([]float64, faultDims), B: []float64{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 	base, err := linear.New(st)
 	if err != nil {

@@ -21,11 +21,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -156,7 +157,7 @@ func both(name string, kind int, train32 func(*dataset.Data[float32]) classifier
 func main() {
 	// StopClean: the fixtures were made when averaged and voted fits stopped
 	// at the first clean epoch by default.
-	popt := perceptron.Options{Algorithm: perceptron.Averaged, MaxIter: 20, Shuffle: true, Seed: 1, Stop: perceptron.StopClean}
+	popt := perceptron.Options{Algorithm: linear.Averaged, MaxIter: 20, Shuffle: true, Seed: 1, Stop: perceptron.StopClean}
 	both("perceptron-binary", 1,
 		func(d *dataset.Data[float32]) classifier[float32] {
 			m, _, err := perceptron.Fit(context.Background(), dataset.NewData(d.X, 4, binaryY(d.Y)), binaryY(d.Y), popt)

@@ -32,7 +32,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 const usage = `usage: rosenblatt-beam train [flags] -cols D -o MODEL PATTERN...
@@ -119,7 +119,7 @@ func main() {
 }
 
 func run(ctx context.Context, patterns []string, stdout io.Writer) error {
-	alg, err := perceptron.ParseAlgorithm(*algorithm)
+	alg, err := linear.ParseAlgorithm(*algorithm)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ipm.ErrConfig, err)
 	}
@@ -139,7 +139,7 @@ func run(ctx context.Context, patterns []string, stdout io.Writer) error {
 		return err
 	}
 	what := rep.Algorithm + " perceptron"
-	if alg == perceptron.SVM {
+	if alg == linear.SVM {
 		what = fmt.Sprintf("linear SVM (C = %g)", rep.C)
 	}
 	fmt.Fprintf(stdout, "%d rows from %d files, %d shards, %s, %s mixing, %d epochs in %.1fs\n",
@@ -149,13 +149,13 @@ func run(ctx context.Context, patterns []string, stdout io.Writer) error {
 		for _, s := range e.Shards {
 			k += s.Mistakes
 		}
-		if alg == perceptron.SVM {
+		if alg == linear.SVM {
 			fmt.Fprintf(stdout, "epoch %d: %d margins ≤ 0, dual objective %.6g\n", e.Epoch, k, e.Dual)
 		} else {
 			fmt.Fprintf(stdout, "epoch %d: %d mistakes\n", e.Epoch, k)
 		}
 	}
-	if alg == perceptron.SVM {
+	if alg == linear.SVM {
 		fmt.Fprintf(stdout, "primal %.6g, duality gap %.3g (%.2g of the primal)\n", rep.Primal, rep.Gap, rep.Gap/rep.Primal)
 	}
 	fmt.Fprintf(stdout, "wrote %s (report %s.ipm.json)\n", *out, *out)

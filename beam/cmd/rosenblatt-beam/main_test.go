@@ -14,7 +14,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/rosenblatt-go/rosenblatt/beam/ipm"
-	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 func TestMain(m *testing.M) {
@@ -49,7 +48,7 @@ func TestTrainDigits(t *testing.T) {
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != perceptron.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
+	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != linear.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
 		t.Errorf("model: %v %v, %d classes, %d features", m.Kind(), m.Algorithm(), len(m.Classes()), m.Dims())
 	}
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
