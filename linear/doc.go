@@ -1,11 +1,13 @@
 // Package linear is the linear classifier that every linear trainer of
 // the module returns: one weight vector w and bias b per score, binary
-// (labels −1, +1: sign(w·x + b)), one-vs-rest (one binary machine per
-// class, the highest score wins) or the multiclass perceptron (argmax of
-// the class scores). Package perceptron's Fit makes it by every
-// perceptron rule (Rosenblatt's online perceptron, batch, mini-batch,
-// averaged, voted) and by Pegasos; package model loads it from any of its
-// files by content.
+// (sign(w·x + b): labels −1, +1 for a perceptron's, the data's two labels
+// for a linear SVM's), one-vs-rest (one binary machine per class, the
+// highest score wins) or the multiclass perceptron (argmax of the class
+// scores). Package perceptron's Fit makes it by every perceptron rule
+// (Rosenblatt's online perceptron, batch, mini-batch, averaged, voted) and
+// by Pegasos; package svm's FitLinear by dual coordinate descent (Hsieh et
+// al. 2008, Algorithm DualCD); package model loads it from any of its
+// files by content, the linear SVM files of kinds 40 and 41 included.
 //
 //	m, _, err := perceptron.Fit(ctx, X, y, perceptron.Options{Algorithm: linear.Averaged})
 //	label, err := m.Predict(x)            // or Scores, the batch and sparse forms
@@ -19,9 +21,11 @@
 // # Ties
 //
 // A score of exactly 0 is a mistake for either label (Rosenblatt's rule,
-// what lets a perceptron start from w = 0): Predict answers −1 for it, and
-// Update with y = −1 on such a sample still moves w. Among multiclass
-// scores a tie goes to the smaller label.
+// what lets a perceptron start from w = 0): Predict answers −1 for it (a
+// binary linear SVM: the smaller of its two labels), and Update with
+// y = −1 on such a sample still moves w. Among multiclass scores a tie goes
+// to the smaller label. A linear SVM's model is not updated: Update
+// returns ErrUnsupported.
 //
 // # Training state
 //

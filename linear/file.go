@@ -716,6 +716,9 @@ func (s *state[T]) check() error {
 	if s.kind == KindArgmax && s.algo != Online && s.algo != Averaged {
 		return fmt.Errorf("%w: an argmax model trained by %v", ErrCorrupt, s.algo)
 	}
+	if s.algo == DualCD && (s.scaling != ScaleNone || s.steps != 0) {
+		return fmt.Errorf("%w: a linear SVM (dual coordinate descent) with scaling %v and %d steps", ErrCorrupt, s.scaling, s.steps)
+	}
 	if !finitePositive(s.eta) {
 		return fmt.Errorf("%w: η = %v", ErrCorrupt, s.eta)
 	}

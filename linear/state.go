@@ -79,6 +79,8 @@ func New[T Float](st State[T]) (*Model[T], error) {
 		return nil, bad("labels %v: at least two, sorted, distinct", st.Labels)
 	case st.Steps < 0:
 		return nil, bad("%d steps", st.Steps)
+	case st.Algorithm == DualCD && (st.Kind == KindArgmax || st.Scaling != ScaleNone || st.Steps != 0):
+		return nil, bad("a linear SVM (dual coordinate descent) is binary or one-vs-rest, unscaled, with no steps")
 	}
 	r := st.Rows()
 	if len(st.W) != r*st.Dims || len(st.B) != r {

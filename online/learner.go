@@ -235,6 +235,8 @@ func shapeOf[T kernel.Float](m *linear.Model[T]) (linear.State[T], error) {
 	switch {
 	case st.Algorithm == linear.SVM:
 		return st, fmt.Errorf("%w: an SVM (Pegasos) model: its step rescales every weight", ErrUnsupported)
+	case st.Algorithm == linear.DualCD:
+		return st, fmt.Errorf("%w: a linear SVM (dual coordinate descent): a perceptron step would not keep its solution", ErrUnsupported)
 	case st.Scaling != linear.ScaleNone:
 		return st, fmt.Errorf("%w: a model that normalises its samples", ErrUnsupported)
 	case st.Algorithm == linear.Averaged && st.Steps <= 0:

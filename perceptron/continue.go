@@ -56,6 +56,9 @@ func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int
 	if opt.Init != nil {
 		return nil, nil, fmt.Errorf("%w: a continuation starts from the model; it takes no Init", ErrOption)
 	}
+	if linear.Algorithm(s.Algorithm) == linear.DualCD {
+		return nil, nil, fmt.Errorf("%w: a linear SVM (dual coordinate descent) is not continued by a perceptron rule; start from its weights with Init: perceptron.Weights", linear.ErrUnsupported)
+	}
 	cont := opt.Algorithm == linear.Algorithm(s.Algorithm)
 	if opt.BiasFeature == 0 && s.Bias && !opt.NoBias {
 		opt.BiasFeature = s.BiasFeature

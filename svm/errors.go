@@ -47,6 +47,9 @@ var (
 	// or inconsistent, of a newer format, or of another element type or
 	// kind of model. A kernel SVM's model is package expansion's, whose
 	// errors (expansion.ErrModel, ErrCorrupt, …) it returns.
+	//
+	// Deprecated: test against package linear's sentinels; these names
+	// remain for code written when the linear SVM had a model of its own.
 	ErrModel    = linear.ErrOption
 	ErrCorrupt  = linear.ErrCorrupt
 	ErrVersion  = linear.ErrVersion

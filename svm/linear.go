@@ -38,13 +38,13 @@ func (l Loss) String() string {
 	return fmt.Sprintf("Loss(%d)", int(l))
 }
 
-// LinearOptions configure trainLinearDense. The zero value is LIBLINEAR's
+// LinearOptions configure FitLinear. The zero value is LIBLINEAR's
 // -s 3 -c 1 -e 0.1 -B 1: hinge loss, C = 1, tolerance 0.1, and a bias
 // feature of 1.
 type LinearOptions struct {
 	// C is the constant of ½‖w‖² + C·Σ loss (LIBLINEAR's and LIBSVM's
 	// convention; in the form ‖θ‖² + C·Σ loss, C is twice it). 0 means DefaultC; +Inf trains
-	// the hard-margin machine (see trainLinearDense). Negative or NaN values are
+	// the hard-margin machine (see FitLinear). Negative or NaN values are
 	// errors.
 	C float64
 	// Loss is Hinge (default) or SquaredHinge.

@@ -569,12 +569,23 @@ const noRank = math.MaxUint32
 // 64 MiB. Past it featurizing looks the idf up by binary search.
 const maxRankBits = 24
 
+// rankSpread bounds the table of idfRanks by the featurizer's own size: a
+// new table is made only when the columns are at most rankSpread times the
+// columns with an idf (plus a floor), so a featurizer whose idf names few
+// of many hashed columns does not allocate 2^Bits entries for every read;
+// it looks its idf up by binary search instead.
+const (
+	rankSpread = 16
+	rankFloor  = 1 << 16
+)
+
 // idfRanks returns, for a featurizer with idf of at most 2^maxRankBits
-// columns, the index in f.idfs of each column's idf (noRank for idf0),
+// columns and at most rankSpread times as many columns as idf values (plus
+// rankFloor), the index in f.idfs of each column's idf (noRank for idf0),
 // for featurizing many documents at one load a value (weigh); else nil.
 // If rank is not nil it is used (it has the featurizer's Dims values).
 func (f *Featurizer) idfRanks(rank []uint32) []uint32 {
-	if !f.opt.IDF || f.opt.Bits > maxRankBits && rank == nil {
+	if !f.opt.IDF || rank == nil && (f.opt.Bits > maxRankBits || f.Dims() > rankSpread*len(f.dfCols)+rankFloor) {
 		return nil
 	}
 	if rank == nil {

@@ -71,8 +71,9 @@ type Config struct {
 	// Type is the element type, "float32" (the default) or "float64".
 	Type string
 	// Algorithm is linear.Online or linear.Averaged, or
-	// linear.SVM for the linear SVM of package svm (L1 loss, bias
-	// feature 1) trained by CoCoA, not Pegasos: see C.
+	// linear.DualCD (or linear.SVM, the same here) for the linear SVM of
+	// package svm (L1 loss, bias feature 1) trained by CoCoA, not
+	// Pegasos: see C. Its model's Algorithm is linear.DualCD.
 	Algorithm linear.Algorithm
 	// Mixing is Uniform or Mistakes for the perceptrons, Uniform
 	// (CoCoA's averaging) or Adding (CoCoA+) for the SVM.
@@ -182,7 +183,8 @@ func (c *Config) check() error {
 		return err
 	}
 	switch {
-	case c.Algorithm == linear.SVM:
+	case c.Algorithm == linear.SVM || c.Algorithm == linear.DualCD:
+		c.Algorithm = linear.SVM // the one linear SVM here
 		if c.Mixing != Uniform && c.Mixing != Adding {
 			return fmt.Errorf("%w: mixing %v: the SVM mixes uniformly (CoCoA) or by adding (CoCoA+)", ErrConfig, c.Mixing)
 		}

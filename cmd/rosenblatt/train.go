@@ -250,7 +250,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 		name = "" // the exact SVMs are not the package's (see train_svm.go)
 	}
 	algo, err := linear.ParseAlgorithm(name)
-	if err != nil {
+	if err != nil || algo == linear.DualCD { // "dcd": the linear SVM is -algo svm -kernel linear
 		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", cli.ErrUsage, tf.algo)
 	}
 	var strategy perceptron.Strategy

@@ -8,8 +8,8 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// The small helpers the linear trainers (package perceptron) and the
-// linear model (package linear) share.
+// What the linear trainers (package perceptron) and the linear model
+// (package linear) share: small checks and names.
 
 // KernelsFor returns the kernels of impl (the active implementation for
 // nil) for T.

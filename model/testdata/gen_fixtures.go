@@ -135,7 +135,20 @@ func record[T float32 | float64](file string, kind int, m classifier[T], jsonFor
 		data, err = m.MarshalBinary()
 	}
 	must(err)
-	must(os.WriteFile(filepath.Join(dir, "fixtures", e.File), data, 0o644))
+	path := filepath.Join(dir, "fixtures", e.File)
+	if kind == 40 || kind == 41 {
+		// The linear SVM's own kinds are no longer written (its model is
+		// linear's, in linear's compact format): the committed files of
+		// d1e78ce are the only test of reading kinds 40 and 41, so they
+		// are kept, never replaced. Their entries come from a fresh fit,
+		// which svm's TestDCDFixture holds to the old model's bits.
+		if _, err := os.Stat(path); err != nil {
+			panic(fmt.Sprintf("%s: a kind-%d fixture cannot be written any more: restore it from git", path, kind))
+		}
+		out = append(out, e)
+		return
+	}
+	must(os.WriteFile(path, data, 0o644))
 	out = append(out, e)
 }
 
