@@ -951,7 +951,4 @@ func decodeFloat32(dst []float32, raw []byte) int {
 
 // littleEndian reports whether the host stores a uint32's low byte first,
 // as the binary request format does.
-var littleEndian = func() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1 // as internal/modelfile's nativeLE
