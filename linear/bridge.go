@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 )
 
 // The trainers' bridge (package internal/linmodel): they build a model
@@ -38,4 +39,24 @@ func partsOf[T Float](m *Model[T]) (*linmodel.Parts[T], error) {
 		Steps: s.steps, Lambda: s.lambda, Resumable: s.resumable,
 		W: s.W, B: s.B, V: s.V, VB: s.VB, VC: s.VC, VOff: s.VOff,
 		CW: s.CW, CB: s.CB, U: s.U, UB: s.UB, Avg: s.avg, Served: s.cs}, nil
+}
+
+// Package internal/modelreg's test and constructor, so that the module's
+// other packages need not name Model[float32] or Model[float64] (which
+// would compile their methods in each of them again).
+func init() {
+	modelreg.Register(modelreg.Linear, func(m any) int {
+		switch m.(type) {
+		case *Model[float32]:
+			return 4
+		case *Model[float64]:
+			return 8
+		}
+		return 0
+	}, func(size int) any {
+		if size == 4 {
+			return new(Model[float32])
+		}
+		return new(Model[float64])
+	})
 }

@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"math"
 	"os"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
@@ -125,18 +127,26 @@ func KindOf(m Model) Kind {
 		return TextModel
 	case *quant.Model:
 		return QuantBinary - 1 + Kind(v.Kind())
-	case *linear.Model[float32]:
+	}
+	if inner, ok := modelreg.Inner(m); ok { // an interop.Voting or Pipeline
+		return KindOf(inner.(Model))
+	}
+	// The models of packages linear and expansion, recognised through
+	// internal/modelreg and read through interfaces: naming them here
+	// would compile their methods in this package again.
+	if modelreg.ElemOf(modelreg.Linear, m) != 0 {
+		v := m.(interface {
+			Kind() linear.Kind
+			Algorithm() linear.Algorithm
+		})
 		return linearKind(v.Kind(), v.Algorithm())
-	case *linear.Model[float64]:
-		return linearKind(v.Kind(), v.Algorithm())
-	case *expansion.Model[float32]:
+	}
+	if modelreg.ElemOf(modelreg.Expansion, m) != 0 {
+		v := m.(interface {
+			IsPerceptron() bool
+			Scheme() expansion.Scheme
+		})
 		return expansionKind(v.IsPerceptron(), v.Scheme())
-	case *expansion.Model[float64]:
-		return expansionKind(v.IsPerceptron(), v.Scheme())
-	case *interop.Voting:
-		return KindOf(v.Model)
-	case *interop.Pipeline:
-		return KindOf(v.Classifier())
 	}
 	return 0
 }

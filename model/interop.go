@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 
 	"github.com/rosenblatt-go/rosenblatt/interop"
 )
@@ -45,28 +44,15 @@ func textFormat(data []byte) (Format, bool) {
 
 // unmarshalText decodes a LIBSVM, LIBLINEAR or ONNX file.
 func unmarshalText(data []byte, f Format) (Model, error) {
-	if f == ONNX {
-		o, err := interop.ReadONNX(data, nil)
-		if err != nil {
-			return nil, interopErr(f, err)
-		}
-		return o.Model, nil
-	}
-	if f == LIBLINEAR {
-		l, err := interop.ReadLIBLINEAR(data)
-		if err != nil {
-			return nil, interopErr(f, err)
-		}
-		return l.Model, nil
-	}
-	s, err := interop.ReadLIBSVM(data, nil)
+	// Through internal/modelreg, which interop fills: its readers' results
+	// name the models of packages linear and expansion, whose methods
+	// would be compiled in this package again.
+	format := map[Format]string{ONNX: "onnx", LIBLINEAR: "liblinear", LIBSVM: "libsvm"}[f]
+	m, err := modelreg.ReadInterop(data, format)
 	if err != nil {
 		return nil, interopErr(f, err)
 	}
-	if s.Voting != nil {
-		return s.Voting, nil
-	}
-	return s.Model, nil
+	return m.(Model), nil
 }
 
 // marshalText encodes m as a LIBSVM, LIBLINEAR or ONNX file.
@@ -83,29 +69,14 @@ func marshalText(m Model, f Format) ([]byte, error) {
 	}
 	var data []byte
 	var err error
-	switch v := m.(type) {
-	case *expansion.Model[float64]:
-		if f == LIBSVM {
-			data, err = interop.MarshalLIBSVM(v)
-		}
-	case *expansion.Model[float32]:
-		if f == LIBSVM {
-			data, err = interop.MarshalLIBSVM(v)
-		}
-	case *interop.Voting:
-		if f == LIBSVM {
-			var buf bytes.Buffer
-			err = v.WriteLIBSVM(&buf)
-			data = buf.Bytes()
-		}
-	case *linear.Model[float64]:
-		if f == LIBLINEAR {
-			data, err = interop.MarshalLIBLINEAR(v)
-		}
-	case *linear.Model[float32]:
-		if f == LIBLINEAR {
-			data, err = interop.MarshalLIBLINEAR(v)
-		}
+	// The models of packages expansion and linear go through
+	// internal/modelreg, which interop fills: naming them here would
+	// compile their methods in this package again.
+	switch f {
+	case LIBSVM:
+		data, _, err = modelreg.MarshalLIBSVM(m)
+	case LIBLINEAR:
+		data, _, err = modelreg.MarshalLIBLINEAR(m)
 	}
 	if err != nil {
 		return nil, interopErr(f, err)

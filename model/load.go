@@ -6,16 +6,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"io"
 	"io/fs"
 	"math"
 	"os"
 	"strings"
 
+	"github.com/rosenblatt-go/rosenblatt/linear"
+
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/internal/bounded"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/quant"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -303,9 +305,9 @@ func unmarshalBinary(data []byte) (Model, error) {
 		}
 		return q, nil
 	case k.Kernel():
-		m = pick[expansion.Model[float32], expansion.Model[float64]](wide)
+		m = newModel[binaryModel](modelreg.Expansion, wide)
 	default: // the linear models (the SVM's kinds 40 and 41 too), or a bad kind that the decoder reports
-		m = pick[linear.Model[float32], linear.Model[float64]](wide)
+		m = newModel[binaryModel](modelreg.Linear, wide)
 	}
 	if err := m.UnmarshalBinary(data); err != nil {
 		return nil, corrupt(err)
@@ -319,18 +321,15 @@ type binaryModel interface {
 	UnmarshalBinary([]byte) error
 }
 
-// pick returns a new *A, or a new *B if wide.
-func pick[A, B any, PA interface {
-	*A
-	binaryModel
-}, PB interface {
-	*B
-	binaryModel
-}](wide bool) binaryModel {
+// newModel returns a new, empty model of family f, of float64 if wide
+// else of float32: made by internal/modelreg, this package not naming the
+// instantiated types (which would compile their methods here again).
+func newModel[M any](f modelreg.Family, wide bool) M {
+	size := 4
 	if wide {
-		return PB(new(B))
+		size = 8
 	}
-	return PA(new(A))
+	return modelreg.New(f, size).(M)
 }
 
 // svmFormat is the format field of package svm's JSON documents.
@@ -347,9 +346,9 @@ func unmarshalJSON(data []byte) (Model, error) {
 	var m jsonModel
 	switch {
 	case kernel:
-		m = pickJSON[expansion.Model[float32], expansion.Model[float64]](wide)
+		m = newModel[jsonModel](modelreg.Expansion, wide)
 	default: // a linear model (a linear SVM's "rosenblatt-svm" document too), or another format that the decoder reports
-		m = pickJSON[linear.Model[float32], linear.Model[float64]](wide)
+		m = newModel[jsonModel](modelreg.Linear, wide)
 	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(err)
@@ -361,20 +360,6 @@ func unmarshalJSON(data []byte) (Model, error) {
 type jsonModel interface {
 	Model
 	json.Unmarshaler
-}
-
-// pickJSON is pick for JSON.
-func pickJSON[A, B any, PA interface {
-	*A
-	jsonModel
-}, PB interface {
-	*B
-	jsonModel
-}](wide bool) jsonModel {
-	if wide {
-		return PB(new(B))
-	}
-	return PA(new(A))
 }
 
 // offsetError is an error at a byte offset of the file.

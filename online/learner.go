@@ -15,6 +15,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -216,18 +217,25 @@ type request[T kernel.Float] struct {
 // Supported returns nil if m can be learnt online, else an error wrapping
 // ErrUnsupported that says why.
 func Supported(m any) error {
-	switch m := m.(type) {
-	case *linear.Model[float32]:
-		_, err := shapeOf(m)
+	// modelreg.ElemOf recognises the two models without this package
+	// naming them, which would compile their methods here again.
+	switch modelreg.ElemOf(modelreg.Linear, m) {
+	case 4:
+		_, err := shapeOf(m.(stater[float32]))
 		return err
-	case *linear.Model[float64]:
-		_, err := shapeOf(m)
+	case 8:
+		_, err := shapeOf(m.(stater[float64]))
 		return err
 	}
 	return fmt.Errorf("%w: %T is not a linear perceptron model (kernel, quantised, SVM and other models are served, not learnt)", ErrUnsupported, m)
 }
 
-func shapeOf[T kernel.Float](m *linear.Model[T]) (linear.State[T], error) {
+// stater is the method of a *linear.Model[T] that shapeOf reads.
+type stater[T kernel.Float] interface {
+	State() (linear.State[T], error)
+}
+
+func shapeOf[T kernel.Float](m stater[T]) (linear.State[T], error) {
 	st, err := m.State()
 	if err != nil {
 		return st, fmt.Errorf("%w: %v", ErrUnsupported, err)

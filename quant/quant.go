@@ -55,6 +55,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -121,25 +122,40 @@ type Linear interface {
 // beyond float32's range, a Normalize model whose bias feature is not 1)
 // or linear.ErrUntrained.
 func New(m Linear) (*Model, error) {
-	switch m := m.(type) {
-	case *linear.Model[float32]:
-		if m.Algorithm() == linear.DualCD {
-			return fromSVM(m)
-		}
-		return fromPerceptron(m)
-	case *linear.Model[float64]:
-		if m.Algorithm() == linear.DualCD {
-			return fromSVM(m)
-		}
-		return fromPerceptron(m)
+	// modelreg.ElemOf recognises the two models without this package
+	// naming them, which would compile their methods here again.
+	switch modelreg.ElemOf(modelreg.Linear, m) {
+	case 4:
+		return from(m.(source[float32]))
+	case 8:
+		return from(m.(source[float64]))
 	}
 	return nil, fmt.Errorf("%w: a %T is not a linear model of this module", ErrUnsupported, m)
+}
+
+// source is what New reads of a *linear.Model[T].
+type source[T kernel.Float] interface {
+	Linear
+	Kind() linear.Kind
+	Algorithm() linear.Algorithm
+	Scaling() linear.Scaling
+	HasBias() bool
+	BiasFeature() float64
+	Weights(k int) ([]T, T)
+	Voted(k int) (vectors [][]T, biases []T, counts []int64)
+}
+
+func from[T kernel.Float](m source[T]) (*Model, error) {
+	if m.Algorithm() == linear.DualCD {
+		return fromSVM(m)
+	}
+	return fromPerceptron(m)
 }
 
 // fromSVM quantises a linear SVM: its weights and biases, as a one-vs-rest
 // model's (the largest score wins) or a binary one's (a positive score
 // predicts the larger label).
-func fromSVM[T kernel.Float](m *linear.Model[T]) (*Model, error) {
+func fromSVM[T kernel.Float](m source[T]) (*Model, error) {
 	kind := m.Kind()
 	if m.Dims() > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
@@ -156,7 +172,7 @@ func fromSVM[T kernel.Float](m *linear.Model[T]) (*Model, error) {
 }
 
 // fromPerceptron quantises a perceptron model.
-func fromPerceptron[T kernel.Float](m *linear.Model[T]) (*Model, error) {
+func fromPerceptron[T kernel.Float](m source[T]) (*Model, error) {
 	kind := m.Kind()
 	if kind == 0 {
 		return nil, fmt.Errorf("quant: %w", linear.ErrUntrained)

@@ -1,0 +1,79 @@
+package interop
+
+import (
+	"bytes"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+)
+
+// Package model's LIBSVM, LIBLINEAR and ONNX readers and LIBSVM and
+// LIBLINEAR encoders (internal/modelreg): this
+// package compiles MarshalLIBSVM and MarshalLIBLINEAR for both element
+// types (WriteONNX needs the models' methods here anyway), so that package
+// model, which takes models as interface values, need not instantiate them
+// again.
+func init() {
+	modelreg.RegisterInterop(func(m any) ([]byte, bool, error) {
+		switch v := m.(type) {
+		case *Voting:
+			var buf bytes.Buffer
+			err := v.WriteLIBSVM(&buf)
+			return buf.Bytes(), true, err
+		case *expansion.Model[float32]:
+			data, err := MarshalLIBSVM(v)
+			return data, true, err
+		case *expansion.Model[float64]:
+			data, err := MarshalLIBSVM(v)
+			return data, true, err
+		}
+		return nil, false, nil
+	}, func(m any) ([]byte, bool, error) {
+		switch v := m.(type) {
+		case *linear.Model[float32]:
+			data, err := MarshalLIBLINEAR(v)
+			return data, true, err
+		case *linear.Model[float64]:
+			data, err := MarshalLIBLINEAR(v)
+			return data, true, err
+		}
+		return nil, false, nil
+	})
+	modelreg.RegisterInteropReaders(readAny, func(m any) (any, bool) {
+		switch v := m.(type) {
+		case *Voting:
+			return v.Model, true
+		case *Pipeline:
+			return v.Classifier(), true
+		}
+		return nil, false
+	})
+}
+
+// readAny reads a LIBSVM, LIBLINEAR or ONNX file (format "libsvm",
+// "liblinear" or "onnx") as package model does.
+func readAny(data []byte, format string) (any, error) {
+	switch format {
+	case "onnx":
+		o, err := ReadONNX(data, nil)
+		if err != nil {
+			return nil, err
+		}
+		return o.Model, nil
+	case "liblinear":
+		l, err := ReadLIBLINEAR(data)
+		if err != nil {
+			return nil, err
+		}
+		return l.Model, nil
+	}
+	s, err := ReadLIBSVM(data, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.Voting != nil {
+		return s.Voting, nil
+	}
+	return s.Model, nil
+}
