@@ -55,8 +55,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )

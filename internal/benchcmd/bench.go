@@ -217,6 +217,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runBenchCompare(args[1:], stdout, stderr)
 	}
+	if Fit == nil || Gram == nil {
+		return ErrNotWired
+	}
 	fs := cli.NewFlagSet("bench", stderr)
 	jsonFile := fs.String("json", "", "save the full report as JSON to `FILE` (\"-\": standard output, the table then goes to stderr)")
 	plotFile := fs.String("plot", "", "not drawn here any more: save the report with -json and draw it with "+roofplotCommand)
@@ -650,7 +653,7 @@ func gramCases(cfg benchConfig, threads int, add func(benchCase)) error {
 			FlopsPerOp: int64(n) * int64(n+1) * int64(d), BytesPerOp: int64((n*d + n*n) * 4), ReadBytesPerOp: int64(n * d * 4)}
 		var failed error
 		fn := func() {
-			if _, err := gram.Compute(X, d, gram.Linear{}, opts); err != nil && failed == nil {
+			if err := Gram(X, d, opts); err != nil && failed == nil {
 				failed = err
 			}
 		}

@@ -2,10 +2,11 @@ package benchcmd
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"io"
 	"math"
 	"strings"
+
+	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 )
 
 // bench compare: two reports side by side (two machines, or two runs),

@@ -2,6 +2,7 @@ package benchcmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,8 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
 
 // runCmd runs "rosenblatt bench ..." through Run as the command does (see
@@ -1047,6 +1052,7 @@ func sharedQuickReport(t *testing.T) (file, stdout string) {
 }
 
 func TestMain(m *testing.M) {
+	wire()
 	code := m.Run()
 	if quickReport.file != "" {
 		os.RemoveAll(filepath.Dir(quickReport.file))
@@ -1201,5 +1207,26 @@ func TestSettleRoof(t *testing.T) {
 	rf.place(&rep.Results[0], m)
 	if notes := strings.Join(overRoof(rep), "\n"); !strings.Contains(notes, "MEASUREMENT ERROR: dot/float32/L2/avx2") || !strings.Contains(notes, "measured again 16 times") {
 		t.Errorf("a case at 104.6%% of a roof that stays wrong: %q", notes)
+	}
+}
+
+// wire sets Fit and Gram as the command does.
+func wire() {
+	Fit = func(ctx context.Context, X *dataset.Data[float32], opt perceptron.Options) (*fit.Report, error) {
+		_, rep, err := perceptron.Fit(ctx, X, X.Y, opt)
+		return rep, err
+	}
+	Gram = func(X []float32, d int, opts *gram.Options) error {
+		_, err := gram.Compute(X, d, gram.Linear{}, opts)
+		return err
+	}
+}
+
+func TestRunNotWired(t *testing.T) {
+	f, g := Fit, Gram
+	defer func() { Fit, Gram = f, g }()
+	Fit = nil
+	if err := Run([]string{"-quick", "-q"}, io.Discard, io.Discard); !errors.Is(err, ErrNotWired) {
+		t.Fatalf("Run with Fit unset: %v, want ErrNotWired", err)
 	}
 }

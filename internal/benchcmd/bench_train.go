@@ -2,12 +2,31 @@ package benchcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
+
+// Fit and Gram are the library's generic functions that the training and
+// Gram cases time, of float32: perceptron.Fit (the model dropped) and
+// gram.Compute (the matrix dropped, the kernel gram.Linear). The command
+// sets them (cmd/rosenblatt's init, as do this package's tests): it
+// compiles these instantiations for its own training anyway, and Go
+// compiles an instantiation, with every method of the generic types it
+// names (linear.Model[float32]'s 200-odd), in each package that makes it.
+// Run fails with ErrNotWired if either is nil.
+var (
+	Fit  func(ctx context.Context, X *dataset.Data[float32], opt perceptron.Options) (*fit.Report, error)
+	Gram func(X []float32, d int, opts *gram.Options) error
+)
+
+// ErrNotWired is Run's error when Fit or Gram is not set.
+var ErrNotWired = errors.New("benchcmd: Fit and Gram are not set")
 
 // The training-run case of `rosenblatt bench`: one perceptron.Fit of the
 // Online perceptron for a fixed number of epochs on small separable data.
@@ -49,7 +68,7 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	opt := perceptron.Options{Algorithm: linear.Online, MaxIter: epochs, Stop: perceptron.StopNever, Workers: 1}
 	// One untimed run gives the number of updates, which is the same on
 	// every run: no shuffling, the same data and options.
-	_, rep, err := perceptron.Fit(context.Background(), train, train.Y, opt)
+	rep, err := Fit(context.Background(), train, opt)
 	if err != nil {
 		return "", fmt.Errorf("training run: %w", err)
 	}
@@ -68,7 +87,7 @@ func trainCases(cfg benchConfig, add func(benchCase)) (note string, err error) {
 	r.Impl = benchPath{name: autoPath}.implName()
 	var failed error
 	add(benchCase{res: r, fn: func() {
-		if _, _, err := perceptron.Fit(context.Background(), train, train.Y, opt); err != nil && failed == nil {
+		if _, err := Fit(context.Background(), train, opt); err != nil && failed == nil {
 			failed = err
 		}
 	}})
