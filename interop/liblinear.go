@@ -189,6 +189,12 @@ func MarshalLIBLINEAR[T kernel.Float](m *linear.Model[T]) ([]byte, error) {
 // scales its samples (perceptron.Options.Normalize). Any other linear.Model
 // (a perceptron's, Pegasos's) is written with its weights as they are.
 func WriteLIBLINEAR[T kernel.Float](w io.Writer, m *linear.Model[T]) error {
+	return writeLIBLINEAR[T](w, m)
+}
+
+// writeLIBLINEAR is WriteLIBLINEAR of a model taken as an interface (see
+// kernelModel).
+func writeLIBLINEAR[T kernel.Float](w io.Writer, m linearSource[T]) error {
 	labels := m.Classes()
 	k, d, r := len(labels), m.Dims(), m.NumScores()
 	solver := "L2R_L1LOSS_SVC_DUAL"

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"math"
 	"runtime"
 	"slices"
 	"strconv"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -437,12 +438,24 @@ func MarshalLIBSVM[T expansion.Float](m *expansion.Model[T]) ([]byte, error) {
 // support vector of m with a non-zero coefficient in pairs that share no
 // class is written once per class it needs.
 func WriteLIBSVM[T expansion.Float](w io.Writer, m *expansion.Model[T]) error {
-	return writeLIBSVM(w, m, nil)
+	return writeLIBSVM[T](w, m, nil)
+}
+
+// kernelModel is what the LIBSVM and ONNX writers read of an
+// *expansion.Model[T]. They take it as an interface so that a float32
+// model is written without this package naming *expansion.Model[float32]
+// (which would compile its methods, and the Gram kernels they reach, here
+// again): see WriteONNX and internal/modelreg.
+type kernelModel[T expansion.Float] interface {
+	IsPerceptron() bool
+	Scheme() expansion.Scheme
+	Parts() expansion.Parts[T]
+	NumSupport() int
 }
 
 // writeLIBSVM writes m with its classes in the file order rank (the file
 // position of each class in increasing label order; nil for increasing).
-func writeLIBSVM[T expansion.Float](w io.Writer, m *expansion.Model[T], rank []int) error {
+func writeLIBSVM[T expansion.Float](w io.Writer, m kernelModel[T], rank []int) error {
 	lay, err := libsvmLayoutOf(m, rank)
 	if err != nil {
 		return err
@@ -531,7 +544,7 @@ type libsvmLayout struct {
 // increasing). LIBSVM gives each support vector one class and uses it only
 // in that class's pairs; a support vector of m with a non-zero coefficient
 // in pairs that share no class is written once per class it needs.
-func libsvmLayoutOf[T expansion.Float](m *expansion.Model[T], rank []int) (*libsvmLayout, error) {
+func libsvmLayoutOf[T expansion.Float](m kernelModel[T], rank []int) (*libsvmLayout, error) {
 	if m.IsPerceptron() {
 		// Its samples may be scaled, its bias carried by a feature, its
 		// scores a vote: none of it is a c_svc decision function.

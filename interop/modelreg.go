@@ -9,11 +9,11 @@ import (
 )
 
 // Package model's LIBSVM, LIBLINEAR and ONNX readers and LIBSVM and
-// LIBLINEAR encoders (internal/modelreg): this
-// package compiles MarshalLIBSVM and MarshalLIBLINEAR for both element
-// types (WriteONNX needs the models' methods here anyway), so that package
-// model, which takes models as interface values, need not instantiate them
-// again.
+// LIBLINEAR encoders (internal/modelreg), so that package model, which
+// takes models as interface values, need not name the models of linear and
+// expansion (and compile their methods again). This package names their
+// float64 models, which its readers make; the float32 ones it writes
+// through interfaces (kernelModel, linearSource).
 func init() {
 	modelreg.RegisterInterop(func(m any) ([]byte, bool, error) {
 		switch v := m.(type) {
@@ -21,22 +21,25 @@ func init() {
 			var buf bytes.Buffer
 			err := v.WriteLIBSVM(&buf)
 			return buf.Bytes(), true, err
-		case *expansion.Model[float32]:
-			data, err := MarshalLIBSVM(v)
-			return data, true, err
 		case *expansion.Model[float64]:
 			data, err := MarshalLIBSVM(v)
 			return data, true, err
 		}
+		if modelreg.ElemOf(modelreg.Expansion, m) == 4 {
+			var buf bytes.Buffer
+			err := writeLIBSVM(&buf, m.(kernelModel[float32]), nil)
+			return buf.Bytes(), true, err
+		}
 		return nil, false, nil
 	}, func(m any) ([]byte, bool, error) {
-		switch v := m.(type) {
-		case *linear.Model[float32]:
+		if v, ok := m.(*linear.Model[float64]); ok {
 			data, err := MarshalLIBLINEAR(v)
 			return data, true, err
-		case *linear.Model[float64]:
-			data, err := MarshalLIBLINEAR(v)
-			return data, true, err
+		}
+		if modelreg.ElemOf(modelreg.Linear, m) == 4 {
+			var buf bytes.Buffer
+			err := writeLIBLINEAR(&buf, m.(linearSource[float32]))
+			return buf.Bytes(), true, err
 		}
 		return nil, false, nil
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -61,17 +62,22 @@ func WriteONNX(w io.Writer, m any, opts *ONNXOptions) error {
 	var err error
 	switch v := m.(type) {
 	case *linear.Model[float64]:
-		node, d, err = perceptronNode(v, round)
-	case *linear.Model[float32]:
-		node, d, err = perceptronNode(v, round)
+		node, d, err = perceptronNode[float64](v, round)
 	case *expansion.Model[float64]:
-		node, d, err = svmNode(v, nil, round)
-	case *expansion.Model[float32]:
-		node, d, err = svmNode(v, nil, round)
+		node, d, err = svmNode[float64](v, nil, round)
 	case *Voting:
-		node, d, err = svmNode(v.Model, v.rank, round)
+		node, d, err = svmNode[float64](v.Model, v.rank, round)
 	default:
-		return fmt.Errorf("%w: a %v has no ONNX-ML form here (linear and kernel SVMs have)", ErrUnsupported, m)
+		// The float32 models, recognised through internal/modelreg: naming
+		// them would compile their methods here again.
+		switch {
+		case modelreg.ElemOf(modelreg.Linear, m) == 4:
+			node, d, err = perceptronNode(m.(linearSource[float32]), round)
+		case modelreg.ElemOf(modelreg.Expansion, m) == 4:
+			node, d, err = svmNode(m.(kernelModel[float32]), nil, round)
+		default:
+			return fmt.Errorf("%w: a %v has no ONNX-ML form here (linear and kernel SVMs have)", ErrUnsupported, m)
+		}
 	}
 	if err != nil {
 		return err
@@ -207,6 +213,14 @@ type linearWeights[T kernel.Float] interface {
 	Weights(r int) ([]T, T)
 }
 
+// linearSource is what the LIBLINEAR and ONNX writers read of a
+// *linear.Model[T], taken as an interface as kernelModel is.
+type linearSource[T kernel.Float] interface {
+	linearWeights[T]
+	Algorithm() linear.Algorithm
+	Scaling() linear.Scaling
+}
+
 // perceptronNode is linearNode for a linear.Model, whose decision is
 // LinearClassifier's when it scores w·x + b: a binary model's labels are
 // −1 and +1 (a zero score predicts −1, as LinearClassifier gives
@@ -215,7 +229,7 @@ type linearWeights[T kernel.Float] interface {
 // argmax in the file's order, the sorted labels). A model that scales its
 // samples by their norm, and a voted one, predict otherwise and are
 // refused.
-func perceptronNode[T linear.Float](m *linear.Model[T], round bool) ([]byte, int, error) {
+func perceptronNode[T linear.Float](m linearSource[T], round bool) ([]byte, int, error) {
 	switch {
 	case m.Dims() == 0:
 		return nil, 0, fmt.Errorf("%w: an untrained linear model", ErrUnsupported)
@@ -251,7 +265,7 @@ func linearNode[T kernel.Float](m linearWeights[T], round bool) ([]byte, int, er
 	return nodeTail("LinearClassifier", a), d, nil
 }
 
-func svmNode[T expansion.Float](m *expansion.Model[T], rank []int, round bool) ([]byte, int, error) {
+func svmNode[T expansion.Float](m kernelModel[T], rank []int, round bool) ([]byte, int, error) {
 	lay, err := libsvmLayoutOf(m, rank)
 	if err != nil {
 		return nil, 0, err

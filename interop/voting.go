@@ -2,10 +2,11 @@ package interop
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"io"
 	"slices"
 	"sync"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 )
@@ -31,7 +32,7 @@ func newVoting(m *expansion.Model[float64], rank []int) *Voting {
 // WriteLIBSVM writes the model as a LIBSVM file with the labels in the
 // order of the file it was read from, so that svm-predict breaks ties as
 // before; see the package function WriteLIBSVM.
-func (v *Voting) WriteLIBSVM(w io.Writer) error { return writeLIBSVM(w, v.Model, v.rank) }
+func (v *Voting) WriteLIBSVM(w io.Writer) error { return writeLIBSVM[float64](w, v.Model, v.rank) }
 
 // MarshalBinary refuses: the module's formats have no vote order, and the
 // expansion.Model (v.Model) alone would break ties differently. Write v with
