@@ -15,6 +15,24 @@ import (
 // float64 models, which its readers make; the float32 ones it writes
 // through interfaces (kernelModel, linearSource).
 func init() {
+	// The expansion family is registered here rather than in package
+	// expansion: this package compiles *expansion.Model[float64]'s methods
+	// (its readers make one) and a float32 model's as well would cost it
+	// half of what package expansion would compile for both.
+	modelreg.Register(modelreg.Expansion, func(m any) int {
+		switch m.(type) {
+		case *expansion.Model[float32]:
+			return 4
+		case *expansion.Model[float64]:
+			return 8
+		}
+		return 0
+	}, func(size int) any {
+		if size == 4 {
+			return new(expansion.Model[float32])
+		}
+		return new(expansion.Model[float64])
+	})
 	modelreg.RegisterInterop(func(m any) ([]byte, bool, error) {
 		switch v := m.(type) {
 		case *Voting:

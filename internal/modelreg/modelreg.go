@@ -5,9 +5,11 @@
 // package that names an instantiation of the type: a package that
 // mentions *linear.Model[float32] in a type switch compiles its 200-odd
 // methods, the kernels' dispatch, the model file codec and the Gram
-// engine for itself, even if it calls two of them. Packages linear and
-// expansion register here, from their init functions, a test of a model's
-// type and a constructor of an empty model, so that a package taking a
+// engine for itself, even if it calls two of them. Package linear (for
+// linear.Model) and package interop (for expansion.Model, whose float64
+// methods it compiles anyway for its readers) register here, from their
+// init functions, a test of a model's type and a constructor of an empty
+// model, so that a package taking a
 // model as an interface value (quant.New, online.Supported, model's
 // decoders and inspection, interop's writers) recognises and makes one
 // without naming it, then uses it through an interface of the few methods
@@ -33,14 +35,15 @@ var (
 // Register installs a family's type test and constructor: elem returns the
 // size of m's element type (4 or 8) if m is a pointer to the family's
 // model of float32 or float64, else 0; create returns a new, empty
-// pointer to the model of element size 4 or 8. Only the defining packages
-// call it, from their init functions.
+// pointer to the model of element size 4 or 8. Only packages linear and
+// interop call it, from their init functions.
 func Register(f Family, elem func(m any) int, create func(size int) any) {
 	elemOf[f], newModel[f] = elem, create
 }
 
 // ElemOf returns 4 if m is a pointer to f's model of float32, 8 if of
-// float64, else 0.
+// float64, else 0. The Expansion family needs package interop linked
+// (package model imports it), as New does.
 func ElemOf(f Family, m any) int { return elemOf[f](m) }
 
 // New returns a new, empty pointer to f's model of float32 (size 4) or
