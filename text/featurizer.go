@@ -324,6 +324,7 @@ type scratch struct {
 	rbuf []byte   // a character n-gram's window
 	pos  []int    // rune offsets in "<token>"
 	vals []float64
+	cnt  []int64  // the signed count of each column (counts)
 	zero []uint64 // columns whose signed features cancel (counts)
 }
 
@@ -558,7 +559,10 @@ func (s *scratch) sortEntries(bits int) {
 // in e>>1 after compaction) and s.vals.
 func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64) {
 	s.counts(f, doc, false)
-	s.weigh(f, nil)
+	scale := s.weigh(f, nil)
+	for k := range s.vals {
+		s.vals[k] *= scale
+	}
 	return s.ent, s.vals
 }
 
@@ -606,36 +610,50 @@ func (f *Featurizer) idfRanks(rank []uint32) []uint32 {
 // s.zero, for the document frequencies of FitReadAll.
 func (s *scratch) counts(f *Featurizer, doc []byte, zeros bool) {
 	s.hashes(f, doc)
-	s.vals = slices.Grow(s.vals[:0], len(s.ent))
 	s.zero = s.zero[:0]
-	out := s.ent[:0]
-	for i := 0; i < len(s.ent); {
-		col := s.ent[i] >> 1
-		c := 0.0
-		for ; i < len(s.ent) && s.ent[i]>>1 == col; i++ {
-			if s.ent[i]&1 != 0 {
-				c--
-			} else {
-				c++
-			}
+	ent := s.ent
+	n := len(ent)
+	s.vals = slices.Grow(s.vals[:0], n)
+	s.cnt = slices.Grow(s.cnt[:0], n)[:n]
+	cnt := s.cnt
+	// The runs of equal columns summed without a branch on where a run
+	// ends (half of a document's features start one): the column and the
+	// sum of the run go to its index k, in place.
+	k := -1
+	prev := ^uint64(0)
+	for _, e := range ent {
+		col := e >> 1
+		start := 0
+		if col != prev {
+			start = 1
 		}
+		k += start
+		cnt[k] = cnt[k]&int64(start-1) + 1 - 2*int64(e&1)
+		ent[k] = col
+		prev = col
+	}
+	out := ent[:0]
+	for i, c := range cnt[:k+1] {
 		if c == 0 {
 			if zeros {
-				s.zero = append(s.zero, col)
+				s.zero = append(s.zero, ent[i])
 			}
 			continue // signed features that cancel
 		}
-		out = append(out, col)
-		s.vals = append(s.vals, c)
+		out = append(out, ent[i])
+		s.vals = append(s.vals, float64(c))
 	}
 	s.ent = out
 }
 
 // weigh turns the counts of s.vals (columns s.ent, counts) into the
-// row's values: weighted by Options.TF, times the idf, scaled to unit
-// norm. With idf, rank (if not nil: idfRanks) finds a column's idf in one
-// load instead of a binary search of the columns.
-func (s *scratch) weigh(f *Featurizer, rank []uint32) {
+// row's values but for the scale: weighted by Options.TF, times the idf;
+// it returns the scale of the row (to unit norm; 1 with
+// Options.NoNormalize), by which the caller multiplies each value as it
+// stores it (the same bits as scaling s.vals). With idf, rank (if not
+// nil: idfRanks) finds a column's idf in one load instead of a binary
+// search of the columns.
+func (s *scratch) weigh(f *Featurizer, rank []uint32) (scale float64) {
 	o := &f.opt
 	dfCols := f.dfCols // the columns not yet passed, for idf
 	for k, c := range s.vals {
@@ -673,12 +691,10 @@ func (s *scratch) weigh(f *Featurizer, rank []uint32) {
 			ss += v * v
 		}
 		if ss > 0 {
-			inv := 1 / math.Sqrt(ss)
-			for k := range s.vals {
-				s.vals[k] *= inv
-			}
+			return 1 / math.Sqrt(ss)
 		}
 	}
+	return 1
 }
 
 // logTF[c] is 1 + ln c, the Log weighting of the counts a document
@@ -720,20 +736,32 @@ func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
 // Append featurizes doc into a new row of label y.
 func (r *Rows[T]) Append(doc []byte, y int) {
 	r.s.counts(r.f, doc, false)
-	r.s.weigh(r.f, r.rank)
+	scale := r.s.weigh(r.f, r.rank)
 	cols, vals := r.s.ent, r.s.vals
 	c := r.CSR
 	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
 	if n := len(c.Idx) + len(cols); n > r.ahead || unsafe.SliceData(c.Idx) != r.base {
 		r.populate(n)
 	}
-	for k, j := range cols {
-		c.Idx = append(c.Idx, int32(j))
-		c.Val = append(c.Val, T(vals[k]))
-	}
+	c.Idx, c.Val = store(c.Idx, c.Val, cols, vals, scale)
 	c.Ptr = append(c.Ptr, len(c.Idx))
 	c.Y = append(c.Y, y)
 	c.Rows++
+}
+
+// store appends the columns cols and the values vals times scale to idx
+// and val, which have room for them.
+func store[T kernel.Float](idx []int32, val []T, cols []uint64, vals []float64, scale float64) ([]int32, []T) {
+	n := len(idx)
+	idx, val = idx[:n+len(cols)], val[:n+len(cols)]
+	di, dv := idx[n:], val[n:]
+	vals = vals[:len(di)]
+	dv = dv[:len(di)]
+	for k, j := range cols[:len(di)] {
+		di[k] = int32(j)
+		dv[k] = T(vals[k] * scale)
+	}
+	return idx, val
 }
 
 // reserve returns s with room for n more elements, doubling its
