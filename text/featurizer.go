@@ -126,7 +126,7 @@ func (o Options) Check() error {
 type Featurizer struct {
 	opt   Options
 	extra []rune
-	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
+	ascii [256]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased); 0 past ASCII
 	// per rune below 0x800 (one or two bytes of UTF-8: Latin, Greek,
 	// Cyrillic, Hebrew, Arabic, the combining marks U+0300…): 0 a
 	// separator, else the rune of the token (lower-cased); rune 0 is a
@@ -467,33 +467,48 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 	bigrams := f.opt.WordNGrams == 2
 	uni, next, big := uint64(prefixHash[1]), uint64(prefixHash[2]), uint64(0)
 	prev := false // a token came before the current one (big is its bigram)
-	in := false   // inside a token
 	var rb [utf8.UTFMax]byte
-	// i == len(doc) is a separator after the last byte.
-	for i := 0; i <= len(doc); {
-		if i == len(doc) {
+	for i, n := 0, len(doc); ; {
+		// The ASCII separators before a token.
+		for i < n && doc[i] < utf8.RuneSelf && f.ascii[doc[i]] == 0 {
 			i++
-		} else if c := doc[i]; c < utf8.RuneSelf {
-			i++
-			if b := uint64(f.ascii[c]); b != 0 {
+		}
+		if i == n {
+			break
+		}
+		// A token (or non-ASCII separators, then maybe a token): its runs
+		// of ASCII bytes in a loop of their own, whose only branch taken
+		// the other way is the run's end.
+		in := false // a byte of the token was read
+		for i < n {
+			for ; i < n; i++ {
+				b := uint64(f.ascii[doc[i]])
+				if b == 0 {
+					break
+				}
 				uni = (uni ^ b) * fnvPrime
 				next = (next ^ b) * fnvPrime
 				big = (big ^ b) * fnvPrime
 				in = true
-				continue
 			}
-		} else {
-			r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
-			i += n
-			if r, ok := f.tokenRune(r); ok {
-				for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
-					uni = (uni ^ uint64(b)) * fnvPrime
-					next = (next ^ uint64(b)) * fnvPrime
-					big = (big ^ uint64(b)) * fnvPrime
+			if i == n || doc[i] < utf8.RuneSelf {
+				break // the token's end
+			}
+			r, k := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
+			i += k
+			r, ok := f.tokenRune(r)
+			if !ok {
+				if in {
+					break // the token's end
 				}
-				in = true
-				continue
+				continue // a separator before the token
 			}
+			for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
+				uni = (uni ^ uint64(b)) * fnvPrime
+				next = (next ^ uint64(b)) * fnvPrime
+				big = (big ^ uint64(b)) * fnvPrime
+			}
+			in = true
 		}
 		if !in {
 			continue
@@ -506,7 +521,7 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 		}
 		big = (next ^ ' ') * fnvPrime
 		uni, next = prefixHash[1], prefixHash[2]
-		prev, in = true, false
+		prev = true
 	}
 	s.ent = ent
 }
