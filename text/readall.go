@@ -286,13 +286,7 @@ func FitReadAll[T kernel.Float](opt Options, r *Reader, names *Names) (*Featuriz
 		rows.appendBatch(b)
 		return nil
 	}
-	var err error
-	if w := readWorkers(); w > 1 {
-		err = readBatches(r, f, names, w, true, use)
-	} else {
-		err = rows.fitReadOne(r, names, df)
-	}
-	if err != nil {
+	if err := readBatches(r, f, names, max(readWorkers(), 1), true, use); err != nil {
 		return nil, nil, err
 	}
 	for j, d := range df {
@@ -305,55 +299,6 @@ func FitReadAll[T kernel.Float](opt Options, r *Reader, names *Names) (*Featuriz
 	// The idf of a column in one load: df's memory holds the table.
 	weighRows(f, rows.CSR, f.idfRanks(df))
 	return f, rows.CSR, nil
-}
-
-// fitReadOne is FitReadAll's reading on the calling goroutine (one
-// worker): each document's signed counts appended to the matrix as it is
-// read (putCount), its columns counted in df, with no batch to copy the
-// documents into and the rows out of. The rows, the counts and the errors
-// are those of the batches, document by document.
-func (rows *Rows[T]) fitReadOne(r *Reader, names *Names, df []uint32) error {
-	f, s, c := rows.f, &rows.s, rows.CSR
-	for {
-		lab, doc, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		y := -1
-		if lab != "" {
-			y = names.ID(lab)
-		}
-		s.counts(f, doc, true)
-		for _, n := range s.vals {
-			if math.Abs(n) > math.MaxInt32 {
-				return fmt.Errorf("%w: a feature counted %.0f times in one document", ErrTooLarge, n)
-			}
-		}
-		if f.docs == math.MaxUint32 {
-			return fmt.Errorf("%w: more than %d documents for the idf", ErrTooLarge, uint32(math.MaxUint32))
-		}
-		f.docs++
-		for _, j := range s.ent {
-			df[j]++
-		}
-		for _, j := range s.zero {
-			df[j]++
-		}
-		c.Idx, c.Val = reserve(c.Idx, len(s.ent)), reserve(c.Val, len(s.ent))
-		if n := len(c.Idx) + len(s.ent); n > rows.ahead || unsafe.SliceData(c.Idx) != rows.base {
-			rows.populate(n)
-		}
-		for k, j := range s.ent {
-			c.Idx = append(c.Idx, int32(j))
-			c.Val = append(c.Val, putCount[T](s.vals[k]))
-		}
-		c.Ptr = append(c.Ptr, len(c.Idx))
-		c.Y = append(c.Y, y)
-		c.Rows++
-	}
 }
 
 // weighRows turns the counts FitReadAll stored in X's values into the
