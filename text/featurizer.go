@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -79,7 +80,8 @@ type Options struct {
 	KeepCase bool
 	// Extra are further runes that belong to tokens, e.g. "_'-". Letters
 	// (unicode.IsLetter), digits (unicode.IsDigit) and combining marks
-	// (unicode.M) always do.
+	// (unicode.M) always do. U+0000 and U+FFFD (what invalid UTF-8 reads
+	// as) always separate tokens and are refused here.
 	Extra string
 	// Signed hashing (Weinberger et al. 2009): the top bit of a feature's
 	// hash gives it the sign −1 or +1, so that collisions cancel on average.
@@ -117,6 +119,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("%w: %s", ErrOptions, o.TF)
 	case !utf8.ValidString(o.Extra) || utf8.RuneCountInString(o.Extra) > MaxExtra:
 		return fmt.Errorf("%w: Extra must be valid UTF-8 of at most %d runes", ErrOptions, MaxExtra)
+	case strings.ContainsAny(o.Extra, "\x00\uFFFD"):
+		return fmt.Errorf("%w: Extra may not hold U+0000 or U+FFFD, which always separate tokens", ErrOptions)
 	}
 	return nil
 }
