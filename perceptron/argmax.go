@@ -28,7 +28,7 @@ type argmaxTrainer[T kernel.Float] struct {
 	smp   sampler
 
 	// divState records a non-finite score seen in the epoch, and in a
-	// checked epoch the first non-finite value (see diverge.go).
+	// checked epoch the first non-finite value (see perceptrontrain.Locate).
 	divState
 
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram

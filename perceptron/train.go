@@ -145,9 +145,9 @@ type linTrainer[T kernel.Float] struct {
 	fresh bool
 	vecB  int64 // Voted: bytes of one kept vector, its bias and count
 
-	// divState's checked makes every update check the values it changed
+	// divState's Checked makes every update check the values it changed
 	// and record the first non-finite one in its class's
-	// classStats.first (locate).
+	// classStats.First (locate).
 	divState
 
 	step int64 // samples visited so far (all epochs, and before a warm start)
