@@ -13,7 +13,9 @@
 # wall-clock ns/op and, from /usr/bin/time, the whole process's CPU time
 # (user + system) divided by the iterations the benchmark ran (cpu-ns/op:
 # setup included, the same for A and B; on a loaded machine this is the
-# figure to compare). Settings: ROUNDS=4, OUT=file (raw output).
+# figure to compare). Settings: ROUNDS=4, OUT=file (raw output), ONLY=re
+# (run only the cases whose name matches re), TIME=bt (every case's
+# -benchtime, e.g. 3x: a fixed number of fits per process).
 set -euo pipefail
 
 A=${1:-60cae27}
@@ -45,6 +47,14 @@ cases+=(
 	"fashion10k-kernel-rbf-argmax|^BenchmarkTrain$/^data=fashion-mnist-10k$/^algo=kernel-rbf-argmax$|1x"
 )
 
+if [ -n "${ONLY:-}" ]; then
+	keep=()
+	for c in "${cases[@]}"; do
+		[[ ${c%%|*} =~ $ONLY ]] && keep+=("$c")
+	done
+	cases=("${keep[@]}")
+fi
+
 for rev in "$A" "$B"; do
 	d="$tmp/$rev"
 	mkdir -p "$d"
@@ -53,7 +63,7 @@ for rev in "$A" "$B"; do
 done
 
 {
-	echo "# split-ab.sh $A $B, $(date -u +%FT%TZ), ROUNDS=$ROUNDS"
+	echo "# split-ab.sh $A $B, $(date -u +%FT%TZ), ROUNDS=$ROUNDS ONLY=${ONLY:-} TIME=${TIME:-}"
 	echo "# $(uptime)"
 	(cd "$root" && go run ./cmd/rosenblatt cpu | sed 's/^/# /')
 } >"$OUT"
@@ -61,6 +71,7 @@ for r in $(seq "$ROUNDS"); do
 	for rev in "$A" "$B"; do
 		for c in "${cases[@]}"; do
 			IFS='|' read -r name re bt <<<"$c"
+			bt=${TIME:-$bt}
 			(cd "$tmp/$rev/perceptron" && /usr/bin/time -f '%U %S' -o "$tmp/cpu" \
 				"$tmp/$rev.test" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" -test.count 1 \
 				-test.benchmem=false >"$tmp/run" 2>&1) || { cat "$tmp/run"; exit 1; }
