@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -27,7 +28,7 @@ type argmaxTrainer[T kernel.Float] struct {
 	smp   sampler
 
 	// divState records a non-finite score seen in the epoch, and in a
-	// checked epoch the first non-finite value (see diverge.go).
+	// checked epoch the first non-finite value (see perceptrontrain.Locate).
 	divState
 
 	xb, sc, gram []T // epoch's scratch: a block of samples, K×blockRows scores, their Gram
@@ -44,7 +45,7 @@ func newArgmaxTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *d
 		t.U = dataset.Alloc[T](K * dt.d)
 		t.UB = make([]T, K)
 	}
-	t.smp = newSampler(dt.n, 1, cfg.sampling, cfg.shuffle, cfg.seed)
+	t.smp = perceptrontrain.NewSampler(dt.n, 1, perceptrontrain.Sampling(cfg.sampling), cfg.shuffle, cfg.seed)
 	t.fresh = true
 	t.reset()
 	return t
@@ -55,7 +56,7 @@ func newArgmaxTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *d
 func (t *argmaxTrainer[T]) reset() {
 	t.step = t.start.load(t.W, t.B, t.U, t.UB, t.fresh).step
 	t.fresh = false
-	t.smp.reset()
+	t.smp.Reset()
 }
 
 // check records, in a checked epoch, the first non-finite value among the
@@ -70,7 +71,7 @@ func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
 			u, ub = t.U[c*d:(c+1)*d], t.UB[c]
 		}
 		if bad := nonFiniteLinear(t.W[c*d:(c+1)*d], t.B[c], u, ub); bad != "" {
-			t.first.record(pos, i, c, bad)
+			t.First.Record(pos, i, c, bad)
 		}
 	}
 }
@@ -82,12 +83,12 @@ func (t *argmaxTrainer[T]) check(y, p, i, pos int) {
 // and the highest-scoring wrong class p, and the pending scores of the
 // block's later samples are corrected by ±η·(x_j·x_j2 + 1), so each sample
 // is judged by the weights in force when it is visited.
-func (t *argmaxTrainer[T]) epoch(e *Epoch) {
+func (t *argmaxTrainer[T]) epoch(e *epochStats) {
 	if t.dt.sp != nil {
 		t.epochSparse(e)
 		return
 	}
-	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
+	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.Visits, t.K
 	eta := T(t.cfg.eta)
 	biasOne, beta := T(0), eta*T(t.cfg.biasSq()) // B², and the bias's step η·B²
 	if t.bias {
@@ -108,7 +109,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 		}
 		known = [blockRows * blockRows]bool{}
 		for j := range m {
-			i := t.smp.at(lo + j)
+			i := t.smp.At(lo + j)
 			x := xs[j*d : (j+1)*d]
 			y := int(t.cls[i])
 			p, sp := -1, T(0)
@@ -124,11 +125,11 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 				// A NaN score never wins, but the true class's NaN
 				// makes mg NaN: a mistake. Either way the epoch has
 				// diverged.
-				t.nonFinite = true
-				if t.checked {
+				t.NonFinite = true
+				if t.Checked {
 					for c := range K {
 						if a := sc[c*blockRows+j]; a-a != 0 {
-							t.first.record(lo+j, i, c, "score")
+							t.First.Record(lo+j, i, c, "score")
 						}
 					}
 				}
@@ -154,7 +155,7 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 					t.UB[p] -= ca * biasOne
 				}
 			}
-			if t.checked {
+			if t.Checked {
 				t.check(y, p, i, lo+j)
 			}
 			for j2 := j + 1; j2 < m; j2++ {
@@ -173,14 +174,14 @@ func (t *argmaxTrainer[T]) epoch(e *Epoch) {
 // epochSparse is epoch for sparse data: each sample scored for every
 // class with one kernel.DotsSparse, a mistake's updates scattered with
 // kernel.AxpySparse.
-func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
-	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.visits, t.K
+func (t *argmaxTrainer[T]) epochSparse(e *epochStats) {
+	k, dt, d, E, K := t.k, t.dt, t.dt.d, t.smp.Visits, t.K
 	eta := T(t.cfg.eta)
 	bsq := T(t.cfg.biasSq())
 	beta := eta * bsq // the bias's step η·B²
 	sc := t.sc[:K]
 	for j := range E {
-		i := t.smp.at(j)
+		i := t.smp.At(j)
 		x := dt.vec(i)
 		k.DotsSparse(sc, t.W, x.idx, x.val)
 		for c := range K {
@@ -206,7 +207,7 @@ func (t *argmaxTrainer[T]) epochSparse(e *Epoch) {
 				t.UB[p] -= ca * bsq
 			}
 		}
-		if t.checked {
+		if t.Checked {
 			t.check(y, p, i, j)
 		}
 	}
@@ -229,17 +230,17 @@ func (t *argmaxTrainer[T]) runnerUp(sc []T, y int) int {
 // non-finite score, and reports whether the sample is classified
 // correctly (the true class strictly above every other); a mistake is
 // counted in e.
-func (t *argmaxTrainer[T]) judge(e *Epoch, sc []T, y, i, pos int) bool {
+func (t *argmaxTrainer[T]) judge(e *epochStats, sc []T, y, i, pos int) bool {
 	var bad T // stays 0 while the scores are finite
 	for _, a := range sc {
 		bad += a - a
 	}
 	if bad != 0 {
-		t.nonFinite = true
-		if t.checked {
+		t.NonFinite = true
+		if t.Checked {
 			for c, a := range sc {
 				if a-a != 0 {
-					t.first.record(pos, i, c, "score")
+					t.First.Record(pos, i, c, "score")
 				}
 			}
 		}
@@ -256,32 +257,32 @@ func (t *argmaxTrainer[T]) judge(e *Epoch, sc []T, y, i, pos int) bool {
 // runEpoch shuffles, runs one epoch with its statistics in e, and
 // reports whether it produced a non-finite value (see linTrainer's notes
 // on divergence).
-func (t *argmaxTrainer[T]) runEpoch(e *Epoch) (diverged bool) {
-	t.smp.next()
-	t.nonFinite = false
+func (t *argmaxTrainer[T]) runEpoch(e *epochStats) (diverged bool) {
+	t.smp.Next()
+	t.NonFinite = false
 	t.epoch(e)
-	t.step += int64(t.smp.visits)
-	return t.nonFinite || anyNonFinite(t.W, t.B, t.U, t.UB)
+	t.step += int64(t.smp.Visits)
+	return t.NonFinite || perceptrontrain.AnyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
 // locate trains again from the start up to epoch ep, checking every value
 // epoch ep changes, and returns the *divergedError of the first non-finite
 // one.
 func (t *argmaxTrainer[T]) locate(ep int, labels []int) error {
-	ev, _ := t.divState.locate(ep, nil, t.reset, func() error {
-		t.runEpoch(&Epoch{})
+	ev, _ := t.divState.Locate(ep, nil, t.reset, func() error {
+		t.runEpoch(&epochStats{})
 		return nil
 	})
-	return divergedErr[T](ev, ep, "weights", true, labels)
+	return perceptrontrain.DivergedErr[T](ev, ep, "weights", true, labels)
 }
 
 func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, error) {
 	cfg, n, d := t.cfg, t.dt.n, t.dt.d
-	diag := &Diagnostics{}
+	diag := &runDiag{}
 	epochs := 0
-	visits := float64(t.smp.visits)
+	visits := float64(t.smp.Visits)
 	for ep := 1; ep <= cfg.epochs; ep++ {
-		e := Epoch{Epoch: ep, Samples: t.smp.visits, Steps: t.smp.visits}
+		e := epochStats{Epoch: ep, Samples: t.smp.Visits, Steps: t.smp.Visits}
 		if t.runEpoch(&e) {
 			return nil, nil, t.locate(ep, labels)
 		}
@@ -290,12 +291,12 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 		e.Loss /= visits
 		e.Accuracy = 1 - float64(e.Mistakes)/visits
 		clean := e.Mistakes == 0
-		if clean && t.smp.random() {
+		if clean && t.smp.Random() {
 			// A clean epoch of random draws need not have seen every
 			// sample: check the weights on all of them.
 			clean = t.allCorrect()
 		}
-		done, err := diag.endEpoch(ep, e, clean, cfg.stopClean, cfg.callback)
+		done, err := diag.EndEpoch(ep, e, clean, cfg.stopClean, cfg.callback)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -309,7 +310,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 	}
 	if !linmodel.AllFinite(W) || !linmodel.AllFinite(B) {
 		// Only the average w − u/c is formed here, from finite w and u.
-		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
+		return nil, nil, perceptrontrain.DivergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
 	s := &linmodel.Parts[T]{Kind: uint8(linear.KindArgmax), Algorithm: uint8(cfg.algo), Dims: d, Labels: labels,
 		Bias: cfg.bias, BiasFeature: cfg.bfeat, Scaling: uint8(cfg.scaling), Eta: cfg.eta, Steps: t.step, Resumable: cfg.resumable}
@@ -339,13 +340,13 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 	}
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	if cfg.noEval {
-		return newModel(s), diag, nil
+		return newModel(s), toDiagnostics(diag), nil
 	}
 	ev := evaluate(t.k, t.dt, t.cls, W, B, nil, t.K, cfg.workers)
 	diag.Evaluated = true
 	diag.TrainAccuracy = float64(ev.argmaxOK) / float64(n)
 	diag.TrainLoss = ev.mcLoss / float64(n)
-	return newModel(s), diag, nil
+	return newModel(s), toDiagnostics(diag), nil
 }
 
 // allCorrect reports whether the current weights classify every sample

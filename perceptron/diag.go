@@ -1,12 +1,6 @@
 package perceptron
 
-import (
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/rosenblatt-go/rosenblatt/svm"
-)
+import "github.com/rosenblatt-go/rosenblatt/svm"
 
 // Epoch holds the statistics of one training epoch. The perceptron
 // algorithms compute them on the fly, with the weights in force when each
@@ -143,44 +137,4 @@ type Diagnostics struct {
 	// Classes holds the per-class diagnostics of a one-vs-rest model, in the
 	// order of Model.Classes.
 	Classes []Diagnostics
-}
-
-// endEpoch records epoch number ep, marks the diagnostics converged when the
-// epoch met the algorithm's convergence test (stopping training if stop),
-// and runs the caller's per-epoch callback, for which ErrStop ends training
-// and any other error aborts it. It reports whether training ends.
-func (d *Diagnostics) endEpoch(ep int, e Epoch, converged, stop bool, callback func(Epoch) error) (done bool, err error) {
-	d.Epochs = append(d.Epochs, e)
-	d.Updates += e.Updates
-	if converged {
-		d.Converged, done = true, stop
-	}
-	if callback != nil {
-		if err := callback(e); err != nil {
-			if !errors.Is(err, ErrStop) {
-				return false, fmt.Errorf("perceptron: callback after epoch %d: %w", ep, err)
-			}
-			d.Stopped, done = true, true
-		}
-	}
-	return done, nil
-}
-
-// setMargins fills the margins and bounds from a class's evaluation: nw and
-// nb are ‖w‖² and b², r2 and r2aug the squared radii (see Diagnostics).
-func (d *Diagnostics) setMargins(cs evalClass, nw, nb, r2, r2aug float64) {
-	d.Separable = cs.minMargin > 0 && nw+nb > 0
-	d.Margin, d.MarginAugmented, d.Bound, d.BoundAugmented = 0, 0, 0, 0
-	if nw+nb > 0 {
-		d.MarginAugmented = cs.minMargin / math.Sqrt(nw+nb)
-	}
-	if nw > 0 {
-		d.Margin = cs.minRaw / math.Sqrt(nw)
-	}
-	if d.Separable {
-		d.BoundAugmented = r2aug / (d.MarginAugmented * d.MarginAugmented)
-		if d.Margin > 0 {
-			d.Bound = r2 / (d.Margin * d.Margin)
-		}
-	}
 }

@@ -248,15 +248,8 @@ func firstChecked[T kernel.Float](t *testing.T, f divergeFit, X []T, d int, y []
 		if err != nil {
 			t.Fatal(err)
 		}
-		dtr.checked = true
-		grp, stats := dtr.groups(), make([]classStats, K)
-		for ep := 1; ep <= cfg.epochs; ep++ {
-			dtr.epoch(&Epoch{}, stats, grp)
-			if ev := dtr.first.merge(stats); ev.found {
-				return ep, ev, labels
-			}
-		}
-		return 0, divEvent{}, labels
+		ep, ev := dtr.CheckedEpochs(cfg.epochs)
+		return ep, ev, labels
 	}
 	dt, err := prepare(linmodel.KernelsFor[T](nil), X, n, d, cfg.scaling, cfg.bfeat, true)
 	if err != nil {
@@ -264,24 +257,24 @@ func firstChecked[T kernel.Float](t *testing.T, f divergeFit, X []T, d int, y []
 	}
 	if f.strategy == Argmax {
 		at := newArgmaxTrainer(linmodel.KernelsFor[T](nil), &cfg, dt, cls, K, nil)
-		at.checked = true
+		at.Checked = true
 		for ep := 1; ep <= cfg.epochs; ep++ {
-			at.runEpoch(&Epoch{})
-			if at.first.found {
-				return ep, at.first, labels
+			at.runEpoch(&epochStats{})
+			if at.First.Found {
+				return ep, at.First, labels
 			}
 		}
 		return 0, divEvent{}, labels
 	}
 	lt := newLinTrainer(linmodel.KernelsFor[T](nil), &cfg, dt, cls, K, nil)
-	lt.checked = true
+	lt.Checked = true
 	grp, scratch := lt.groups()
 	stats := make([]classStats, K)
 	for ep := 1; ep <= cfg.epochs; ep++ {
 		if _, err := lt.epoch(stats, grp, scratch); err != nil {
 			t.Fatal(err)
 		}
-		if ev := (divEvent{}).merge(stats); ev.found {
+		if ev := (divEvent{}).Merge(stats); ev.Found {
 			return ep, ev, labels
 		}
 	}
@@ -356,7 +349,7 @@ func testDiverged[T kernel.Float](t *testing.T) {
 					}
 				}
 				ep, ev, labels := firstChecked(t, f, X, 3, y, o)
-				if !ev.found || ep != de.Epoch || ev.row != de.Sample || ev.qty != de.Quantity || (f.multi && labels[ev.class] != de.Class) {
+				if !ev.Found || ep != de.Epoch || ev.Row != de.Sample || ev.Qty != de.Quantity || (f.multi && labels[ev.Class] != de.Class) {
 					t.Fatalf("named %+v; the checked run finds epoch %d, %+v", de, ep, ev)
 				}
 				if de.Epoch == 1 && !f.multi && !f.kernel && !sc.shuffle && f.batch <= 1 && f.sweeps() && de.Sample >= 1 {
@@ -405,27 +398,6 @@ func TestNaNScoreIsAMistake(t *testing.T) {
 	ev = evaluate(k, dt, []int32{0, 1, 0}, W, B, nil, 3, 1)
 	if ev.argmaxOK != 0 || ev.cls[0].mistakes != 3 {
 		t.Fatalf("argmax: %d right, class 0 %d mistakes; want 0 and 3", ev.argmaxOK, ev.cls[0].mistakes)
-	}
-	// The kernel trainer's diagnostics (decision values F + b).
-	dtr := &dualTrainer[float64]{dt: dt, cls: []int32{0, 1, 0}, K: 3, cfg: &config{},
-		F: []float64{nan, nan, nan, -1, -1, -1, -2, -2, -2}, A: make([]float64, 9), B: make([]float64, 3)}
-	diag := Diagnostics{Classes: make([]Diagnostics, 3)}
-	dtr.diagnose(gram.Linear{}, &diag)
-	if diag.TrainAccuracy != 0 {
-		t.Fatalf("kernel argmax accuracy %v with NaN scores", diag.TrainAccuracy)
-	}
-	dtr.argmax = true
-	if !dtr.wrongNow(0) {
-		t.Fatal("wrongNow: a NaN score of the true class is not wrong")
-	}
-	dtr.K, dtr.argmax, dtr.cls, dtr.F, dtr.B = 1, false, []int32{0, -1, 0}, []float64{nan, nan, nan}, []float64{0}
-	diag = Diagnostics{}
-	dtr.diagnose(gram.Linear{}, &diag)
-	if diag.TrainAccuracy != 0 {
-		t.Fatalf("kernel binary accuracy %v with NaN scores", diag.TrainAccuracy)
-	}
-	if !dtr.wrongNow(0) {
-		t.Fatal("wrongNow: a NaN score is not wrong")
 	}
 }
 

@@ -6,8 +6,11 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/kernelperceptron"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
+	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -234,11 +237,26 @@ func trainKernel[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt Ke
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := newDualTrainerOn(&cfg, kern, opt.MaxBytes, opt.trace, k, dt, cls, K, argmax)
-	if err != nil {
-		return nil, nil, err
+	m, diag, err := kernelperceptron.Fit(k, cfg.kernel(kern, opt.MaxBytes, argmax, opt.trace), kernelData(dt), cls, K, scheme, labels)
+	return m, toDiagnostics(diag), err
+}
+
+// kernel is the kernel perceptron trainer's configuration of c.
+func (c *config) kernel(kern gram.Kernel, maxBytes int64, argmax bool, trace func(c, i int)) *kernelperceptron.Config {
+	return &kernelperceptron.Config{Algorithm: c.algo, Argmax: argmax, Kernel: kern, MaxBytes: maxBytes, Epochs: c.epochs,
+		Eta: c.eta, Bias: c.bias, BiasFeature: c.bfeat, Scaling: c.scaling, Sampling: perceptrontrain.Sampling(c.sampling),
+		Shuffle: c.shuffle, Seed: c.seed, StopClean: c.stopClean, VotedMaxBytes: c.votedMax, DataMargin: c.margin,
+		Workers: c.workers, Impl: c.impl, Callback: c.callback, Alpha: c.a0, B: c.b0, Trace: trace}
+}
+
+// kernelData is dt as the kernel perceptron's trainer takes it (sharing
+// its arrays).
+func kernelData[T kernel.Float](dt *data[T]) *kernelperceptron.Data[T] {
+	kd := &kernelperceptron.Data[T]{N: dt.n, D: dt.d, X: dt.X, Scale: dt.scale, Sq: dt.sq}
+	if sp := dt.sp; sp != nil {
+		kd.CSR = &dataset.CSR[T]{Ptr: sp.ptr, Idx: sp.idx, Val: sp.val, Rows: dt.n, Cols: dt.d, Y: make([]int, dt.n)}
 	}
-	return t.run(kern, scheme, labels)
+	return kd
 }
 
 // checkRows checks the shape of dense or CSR rows and their labels, and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/internal/kernelperceptron"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -287,7 +288,7 @@ func trainKernelMultiSparse[T kernel.Float](X *dataset.CSR[T], y []int, opt Kern
 
 // newDualTrainer checks and prepares dense rows and sets up a kernel
 // trainer on them, as trainKernel does.
-func newDualTrainer[T kernel.Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool) (*dualTrainer[T], error) {
+func newDualTrainer[T kernel.Float](cfg *config, kern gram.Kernel, maxBytes int64, trace func(c, i int), X []T, n, d int, cls []int32, K int, argmax bool) (*kernelperceptron.Trainer[T], error) {
 	if err := checkElem[T](cfg, n); err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func newDualTrainer[T kernel.Float](cfg *config, kern gram.Kernel, maxBytes int6
 	if err != nil {
 		return nil, err
 	}
-	return newDualTrainerOn(cfg, kern, maxBytes, trace, k, dt, cls, K, argmax)
+	return kernelperceptron.New(k, cfg.kernel(kern, maxBytes, argmax, trace), kernelData(dt), cls, K)
 }
 
 func continueDense[T kernel.Float](m *linear.Model[T], X []T, cols int, y []int, opt Options) (*linear.Model[T], *Diagnostics, error) {

@@ -325,7 +325,7 @@ type config struct {
 	lambda    float64
 	c         float64
 	tol       float64
-	callback  func(Epoch) error
+	callback  func(epochStats) error
 	workers   int
 	impl      *kernel.Impl
 	votedMax  int64 // bytes; < 0: no limit
@@ -354,13 +354,15 @@ func (o *Options) resolve() (config, error) {
 		lambda:    o.Lambda,
 		c:         o.C,
 		tol:       o.Tol,
-		callback:  o.Callback,
 		workers:   o.Workers,
 		impl:      o.impl,
 		votedMax:  o.VotedMaxBytes,
 		margin:    o.DataMargin,
 		noEval:    o.SkipEvaluation,
 		resumable: o.Resumable,
+	}
+	if cb := o.Callback; cb != nil {
+		c.callback = func(e epochStats) error { return cb(toEpoch(e)) }
 	}
 	if o.Stop >= numStoppings {
 		return c, fmt.Errorf("%w: unknown Stop %d", ErrOption, uint8(o.Stop))

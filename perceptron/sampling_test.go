@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -163,20 +164,20 @@ func TestMiniBatchSubsets(t *testing.T) {
 // often than chance.
 func TestSubsetDraws(t *testing.T) {
 	const n, B, epochs = 10, 4, 7500 // 22 500 steps
-	smp := newSampler(n, B, SampleSubsets, false, 9)
+	smp := perceptrontrain.NewSampler(n, B, perceptrontrain.SampleSubsets, false, 9)
 	want := subsetDraws(n, B, epochs, 9)
 	count := make([]float64, n)
 	pairs := map[[2]int]float64{}
 	repeats := 0
 	var prev []int
 	for e := range epochs {
-		smp.next()
-		if smp.visits != 12 || len(smp.order) != 12 {
-			t.Fatalf("%d visits per epoch, want ⌈10/4⌉·4 = 12", smp.visits)
+		smp.Next()
+		if smp.Visits != 12 || len(smp.Order()) != 12 {
+			t.Fatalf("%d visits per epoch, want ⌈10/4⌉·4 = 12", smp.Visits)
 		}
-		got := make([]int, smp.visits)
+		got := make([]int, smp.Visits)
 		for j := range got {
-			got[j] = smp.at(j)
+			got[j] = smp.At(j)
 		}
 		if !slices.Equal(got, want[e]) {
 			t.Fatalf("epoch %d: draws %v, definition %v", e, got, want[e])
@@ -396,28 +397,5 @@ func TestSamplingOptions(t *testing.T) {
 	}
 	if _, err := ParseSampling("often"); !errors.Is(err, ErrOption) {
 		t.Fatal(err)
-	}
-}
-
-// TestSweepShuffle checks that a shuffled sweep's orders are those
-// rand.Rand.Shuffle makes from the sampler's generator, epoch after epoch
-// (the sampler runs the same Fisher–Yates inline): a model trained with a
-// seed must not change with the way its orders are drawn.
-func TestSweepShuffle(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 17, 1000} {
-		s := newSampler(n, 1, SampleSweep, true, 42)
-		s.reset()
-		want := make([]int32, n)
-		for i := range want {
-			want[i] = int32(i)
-		}
-		r := rand.New(rand.NewPCG(42, 42^0x9e3779b97f4a7c15))
-		for epoch := range 3 {
-			s.next()
-			r.Shuffle(n, func(i, j int) { want[i], want[j] = want[j], want[i] })
-			if !slices.Equal(s.order, want) {
-				t.Fatalf("n=%d epoch %d: order %v, want %v", n, epoch, s.order, want)
-			}
-		}
 	}
 }

@@ -521,7 +521,7 @@ func (t *linTrainer[T]) addTo(sums bool, c int, a T, x vec[T], s *classStats) {
 	}
 	b, w, l := g.block(c)
 	if !scatterFinite(blocks[b], w, l, a, x) {
-		s.nonFinite = true
+		s.NonFinite = true
 	}
 }
 
@@ -634,7 +634,7 @@ type ovrVisit = modelkern.Visit
 // the visits' path (the epochs of a fit of the manual pages' NAME lines
 // measured 16% faster than with each visit looking its row up).
 func (t *linTrainer[T]) visitsOf(g *ovrGroup[T]) []ovrVisit {
-	E := t.smp.visits
+	E := t.smp.Visits
 	if cap(g.vis) < E {
 		g.vis = poolVisit.get(E)
 	}

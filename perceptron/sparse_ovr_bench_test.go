@@ -75,8 +75,8 @@ func BenchmarkTextOvRParts(b *testing.B) {
 	sc := make([]float32, g.G) // the scores of the visit being scored
 	pass := func(ahead int) {
 		for range 10 {
-			t.smp.next()
-			E := t.smp.visits
+			t.smp.Next()
+			E := t.smp.Visits
 			for j := range E {
 				if ahead < E-j {
 					nx := t.ovr.vec(t.rowAt(j + ahead))
@@ -102,8 +102,8 @@ func BenchmarkTextOvRParts(b *testing.B) {
 		ahead := make([]float32, g.G)
 		for range b.N {
 			for range 10 {
-				t.smp.next()
-				E := t.smp.visits
+				t.smp.Next()
+				E := t.smp.Visits
 				for j := 0; j < E; j += 2 {
 					for _, a := range []int{rowsAhead, rowsAhead + 1} {
 						if j+a < E {
@@ -244,8 +244,8 @@ func BenchmarkTextOvRBound(b *testing.B) {
 	pairs := func(b *testing.B, blk []float32, at func(int) int, vecAt func(int) vec[float32], dist int, pf func(int)) {
 		for range b.N {
 			for range 10 {
-				t.smp.next()
-				E := t.smp.visits
+				t.smp.Next()
+				E := t.smp.Visits
 				for j := 0; j < E; j += 2 {
 					if pf != nil && j+dist+1 < E {
 						pf(at(j + dist))
@@ -379,7 +379,7 @@ func BenchmarkTextOvRBound(b *testing.B) {
 func passVisits(b *testing.B, t *linTrainer[float32], g *ovrGroup[float32]) {
 	for range b.N {
 		for range 10 {
-			t.smp.next()
+			t.smp.Next()
 			vis := t.visitsOf(g)
 			for j := 0; j < len(vis); {
 				j += t.scoreVisits(g, vis, j)

@@ -3,11 +3,10 @@ package perceptron
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
+	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -43,7 +42,7 @@ func initialStart[T kernel.Float](cfg *config, dt *data[T], K, D int) (*linStart
 		return nil, fmt.Errorf("%w: Init: Weights.B has %d values, want %d", ErrOption, len(cfg.b0), K)
 	}
 	conv := func(name string, i int, v float64) (T, error) {
-		if t := T(v); finite(t) {
+		if t := T(v); perceptrontrain.Finite(t) {
 			return t, nil
 		}
 		return 0, fmt.Errorf("%w: %s[%d] = %v is not finite in %s", ErrOption, name, i, v, linmodel.TypeName[T]())
@@ -72,43 +71,6 @@ func initialStart[T kernel.Float](cfg *config, dt *data[T], K, D int) (*linStart
 		}
 	}
 	return st, nil
-}
-
-// classStats are one class's statistics of one epoch.
-type classStats struct {
-	mistakes, updates int
-	loss              float64
-	minMargin         float64 // min y·(w·x + b) over the correct samples (epochSeq only)
-	// nonFinite reports a non-finite score, or (SVM) norm or scale, seen
-	// during the epoch: training diverged.
-	nonFinite bool
-	// first is, in a checked epoch (see locate), the first non-finite
-	// value of the class.
-	first divEvent
-}
-
-// finite reports whether a is neither NaN nor ±Inf: a − a is 0 exactly
-// for a finite a and NaN otherwise (one subtraction, where math.IsNaN and
-// math.IsInf are two tests of the converted value).
-func finite[T kernel.Float](a T) bool { return a-a == 0 }
-
-// votedBudget is the memory budget of a voted perceptron's kept state,
-// shared by its classes (which may train on parallel goroutines).
-type votedBudget struct {
-	max  int64        // bytes; < 0 no limit
-	used atomic.Int64 // bytes kept, with the reserve for the final vectors
-	over atomic.Bool  // a class was refused
-}
-
-// take reserves n more bytes, or reports that they would exceed the
-// budget.
-func (b *votedBudget) take(n int64) bool {
-	if b.used.Add(n) > b.max && b.max >= 0 {
-		b.used.Add(-n)
-		b.over.Store(true)
-		return false
-	}
-	return true
 }
 
 // votedState is a voted trainer's kept vectors of one class, in chunkLists
@@ -183,105 +145,13 @@ type linTrainer[T kernel.Float] struct {
 	fresh bool
 	vecB  int64 // Voted: bytes of one kept vector, its bias and count
 
-	// divState's checked makes every update check the values it changed
+	// divState's Checked makes every update check the values it changed
 	// and record the first non-finite one in its class's
-	// classStats.first (locate).
+	// classStats.First (locate).
 	divState
 
 	step int64 // samples visited so far (all epochs, and before a warm start)
 	smp  sampler
-}
-
-// sampler chooses the samples of each epoch (Options.Sampling): the
-// visiting order of SampleSweep (nil order: storage order), or the samples
-// SampleSubsets and SampleReplace draw.
-type sampler struct {
-	n, B   int      // samples; mini-batch size (1 for the online algorithms)
-	mode   Sampling // resolved
-	visits int      // samples visited per epoch
-	order  []int32  // the epoch's visits (nil: storage order)
-	perm   []int32  // SampleSubsets: a permutation of the samples
-	rng    *rand.Rand
-	seed   uint64
-}
-
-// newSampler sets up the sampling of n samples in batches of B; shuffle
-// asks for a fresh permutation per epoch under SampleSweep.
-func newSampler(n, B int, mode Sampling, shuffle bool, seed uint64) sampler {
-	s := sampler{n: n, B: B, mode: mode, visits: n, seed: seed}
-	switch mode {
-	case SampleSweep:
-		if shuffle {
-			s.order = make([]int32, n)
-		}
-	case SampleSubsets:
-		s.visits = (n + B - 1) / B * B
-		s.order = make([]int32, s.visits)
-		s.perm = make([]int32, n)
-	case SampleReplace:
-		s.visits = (n + B - 1) / B * B
-		s.order = make([]int32, s.visits)
-	}
-	s.reset()
-	return s
-}
-
-// random reports whether the epochs are drawn at random, so that an epoch
-// need not visit every sample.
-func (s *sampler) random() bool { return s.mode == SampleSubsets || s.mode == SampleReplace }
-
-// reset seeds the generator afresh and restores the initial order.
-func (s *sampler) reset() {
-	if s.order == nil {
-		return
-	}
-	for i := range s.order {
-		s.order[i] = int32(i % s.n)
-	}
-	for i := range s.perm {
-		s.perm[i] = int32(i)
-	}
-	s.rng = rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
-}
-
-// next fills the order of the next epoch: a fresh permutation
-// (SampleSweep with shuffling), ⌈N/B⌉ fresh B-subsets of the samples, each
-// the first B entries of a partial Fisher–Yates shuffle of perm (uniform
-// among the B-subsets, independent of the previous steps), or N
-// independent uniform draws.
-func (s *sampler) next() {
-	switch {
-	case s.order == nil:
-	case s.mode == SampleSweep:
-		// rand.Rand.Shuffle's Fisher–Yates, the same draws (Uint64N is its
-		// uint64n), without a call of a swap function per sample.
-		o := s.order[:s.n]
-		for i := len(o) - 1; i > 0; i-- {
-			j := int(s.rng.Uint64N(uint64(i + 1)))
-			o[i], o[j] = o[j], o[i]
-		}
-	case s.mode == SampleSubsets:
-		p := s.perm
-		for lo := 0; lo < s.visits; lo += s.B {
-			for j := range s.B {
-				r := j + s.rng.IntN(s.n-j)
-				p[j], p[r] = p[r], p[j]
-			}
-			copy(s.order[lo:lo+s.B], p[:s.B])
-		}
-	case s.mode == SampleReplace:
-		for j := range s.order {
-			s.order[j] = int32(s.rng.IntN(s.n))
-		}
-	}
-}
-
-// at returns the sample of visit j of the epoch.
-func (s *sampler) at(j int) int {
-	if s.order != nil {
-		return int(s.order[j])
-	}
-	return j
 }
 
 func newLinTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
@@ -325,11 +195,11 @@ func newLinTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *data
 		}
 	case linear.Voted:
 		t.vot = make([]votedState[T], K)
-		t.bud = &votedBudget{max: cfg.votedMax}
+		t.bud = &votedBudget{Max: cfg.votedMax}
 		var z T
 		t.vecB = int64(d+1)*int64(unsafe.Sizeof(z)) + 8
 	}
-	t.smp = newSampler(dt.n, t.batchSize(), cfg.sampling, cfg.shuffle && cfg.algo != linear.Batch, cfg.seed)
+	t.smp = perceptrontrain.NewSampler(dt.n, t.batchSize(), perceptrontrain.Sampling(cfg.sampling), cfg.shuffle && cfg.algo != linear.Batch, cfg.seed)
 	t.fresh = true // W, B, U, UB and the blocks: just made
 	if blocks {
 		t.ovr = usedCols(dt.sp, d)
@@ -375,11 +245,11 @@ func (t *linTrainer[T]) reset() {
 		}
 	}
 	if t.bud != nil {
-		t.bud.used.Store(int64(t.K)*t.vecB + kept)
-		t.bud.over.Store(false)
+		t.bud.Used.Store(int64(t.K)*t.vecB + kept)
+		t.bud.Over.Store(false)
 	}
 	t.step = st.step
-	t.smp.reset()
+	t.smp.Reset()
 	switch {
 	case t.blk == nil || fresh && st.W == nil && st.U == nil:
 		// (fresh blocks of a zero start are zero already)
@@ -431,32 +301,21 @@ func (t *linTrainer[T]) batchSize() int {
 	return 1
 }
 
-// groups splits the K classes into at most cfg.workers contiguous, nearly
-// equal ranges.
-func groups(K, workers int) [][2]int {
-	p := max(1, min(workers, K))
-	g := make([][2]int, p)
-	for i := range p {
-		g[i] = [2]int{i * K / p, (i + 1) * K / p}
-	}
-	return g
-}
-
 func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *Diagnostics, error) {
 	cfg := t.cfg
 	if err := t.checkBudget(0); err != nil {
 		return nil, nil, err
 	}
-	diag := &Diagnostics{}
+	diag := &runDiag{}
 	if t.K > 1 {
-		diag.Classes = make([]Diagnostics, t.K)
+		diag.Classes = make([]runDiag, t.K)
 	}
 	grp, scratch := t.groups()
 	stats := make([]classStats, t.K)
 	prevObj := math.Inf(1)
 	epochs := 0
-	visits := float64(t.smp.visits)
-	steps := (t.smp.visits + t.batchSize() - 1) / t.batchSize() // the update steps k per epoch
+	visits := float64(t.smp.Visits)
+	steps := (t.smp.Visits + t.batchSize() - 1) / t.batchSize() // the update steps k per epoch
 	clean := false                                              // the last epoch swept every sample without a mistake
 	repeats := t.repeatsClean()
 	for ep := 1; ep <= cfg.epochs; ep++ {
@@ -478,11 +337,11 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 			return nil, nil, t.locate(ep, stats, grp, scratch, labels)
 		}
 
-		e := Epoch{Epoch: ep, Samples: t.smp.visits, Steps: steps}
+		e := epochStats{Epoch: ep, Samples: t.smp.Visits, Steps: steps}
 		for c := range stats {
-			e.Mistakes += stats[c].mistakes
-			e.Updates += stats[c].updates
-			e.Loss += stats[c].loss / visits
+			e.Mistakes += stats[c].Mistakes
+			e.Updates += stats[c].Updates
+			e.Loss += stats[c].Loss / visits
 		}
 		e.Accuracy = 1 - float64(e.Mistakes)/(visits*float64(t.K))
 		for _, o := range objs {
@@ -491,7 +350,7 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 		// A clean epoch of random draws need not have seen every sample:
 		// check the weights on all of them.
 		var checked []int // mistakes per class on all samples, or nil
-		if cfg.algo != linear.SVM && e.Mistakes == 0 && t.smp.random() {
+		if cfg.algo != linear.SVM && e.Mistakes == 0 && t.smp.Random() {
 			if t.blk != nil {
 				t.syncOut()
 			}
@@ -505,11 +364,11 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 		for _, m := range checked {
 			allClean = allClean && m == 0
 		}
-		clean = e.Mistakes == 0 && t.smp.mode == SampleSweep
+		clean = e.Mistakes == 0 && t.smp.Mode == perceptrontrain.SampleSweep
 		if t.K > 1 {
 			for c := range stats {
-				ce := Epoch{Epoch: ep, Samples: e.Samples, Steps: e.Steps, Mistakes: stats[c].mistakes, Updates: stats[c].updates,
-					Loss: stats[c].loss / visits, Accuracy: 1 - float64(stats[c].mistakes)/visits}
+				ce := epochStats{Epoch: ep, Samples: e.Samples, Steps: e.Steps, Mistakes: stats[c].Mistakes, Updates: stats[c].Updates,
+					Loss: stats[c].Loss / visits, Accuracy: 1 - float64(stats[c].Mistakes)/visits}
 				if objs != nil {
 					ce.Objective = objs[c]
 				}
@@ -525,7 +384,7 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 			stop = true
 			prevObj = e.Objective
 		}
-		done, err := diag.endEpoch(ep, e, converged, stop, cfg.callback)
+		done, err := diag.EndEpoch(ep, e, converged, stop, cfg.callback)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -542,10 +401,10 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 	s, Ws, Bs := t.finish(kind, labels)
 	if !t.servedFinite(Ws) || !linmodel.AllFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
-		return nil, nil, divergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
+		return nil, nil, perceptrontrain.DivergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
 	}
 	var last *classStats
-	if t.K == 1 && cfg.algo == linear.Online && t.batchSize() == 1 && stats[0].updates == 0 &&
+	if t.K == 1 && cfg.algo == linear.Online && t.batchSize() == 1 && stats[0].Updates == 0 &&
 		cfg.sampling == SampleSweep && t.dt.scale == nil {
 		// The last epoch changed nothing, so it scored every sample with
 		// the final weights: its statistics are the model's, and the
@@ -555,9 +414,9 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 	t.diagnose(s, Ws, Bs, diag, last)
 	if cfg.margin {
 		// With aug the bias is the last column of the points already.
-		dataMargins(cfg, t.dt.X, t.dt.d, t.cls, t.K, gram.Linear{}, t.bias, diag)
+		perceptrontrain.DataMargins(t.dt.X, t.dt.d, t.cls, t.K, gram.Linear{}, t.bias, cfg.bfeat, cfg.workers, cfg.impl, diag)
 	}
-	return newModel(s), diag, nil
+	return newModel(s), toDiagnostics(diag), nil
 }
 
 // groups splits the classes among cfg.workers goroutines and returns each
@@ -579,7 +438,7 @@ func (t *linTrainer[T]) groups() ([][2]int, [][]T) {
 // epoch runs one epoch (shuffling first) with its statistics in stats,
 // and for SVM returns each class's objective after it.
 func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) ([]float64, error) {
-	t.smp.next()
+	t.smp.Next()
 	clear(stats)
 	if t.dt.unchecked {
 		// checksInFirstEpoch: a binary sequential fit, which epochSeq
@@ -593,7 +452,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 		// on the caller (see package parallel).
 		parallel.Run(len(grp), func(g int) { t.epochGroup(grp[g][0], grp[g][1], stats, scratch[g]) })
 	}
-	t.step += int64(t.smp.visits)
+	t.step += int64(t.smp.Visits)
 	if t.cfg.algo == linear.SVM {
 		return t.svmObjectives(), nil
 	}
@@ -634,15 +493,15 @@ var repeatCleanEpochs = true
 // such epochs; they cost next to nothing.
 func (t *linTrainer[T]) cleanEpoch() {
 	for c := range t.vot {
-		t.vot[c].cnt += int64(t.smp.visits)
+		t.vot[c].cnt += int64(t.smp.Visits)
 	}
-	t.step += int64(t.smp.visits)
+	t.step += int64(t.smp.Visits)
 }
 
 // diverged reports whether the epoch just run produced a non-finite value.
 func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 	for c := range stats {
-		if stats[c].nonFinite {
+		if stats[c].NonFinite {
 			return true
 		}
 	}
@@ -654,16 +513,16 @@ func (t *linTrainer[T]) diverged(stats []classStats, objs []float64) bool {
 	if t.blk != nil {
 		// The weights and sums are in the blocks, whose updates checked
 		// every value they wrote.
-		return anyNonFinite(t.B, t.UB)
+		return perceptrontrain.AnyNonFinite(t.B, t.UB)
 	}
-	return anyNonFinite(t.W, t.B, t.U, t.UB)
+	return perceptrontrain.AnyNonFinite(t.W, t.B, t.U, t.UB)
 }
 
 // locate trains again from the start up to epoch ep, checking every value
 // epoch ep changes, and returns the *divergedError of the first non-finite
 // one.
 func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch [][]T, labels []int) error {
-	ev, err := t.divState.locate(ep, stats, t.reset, func() error {
+	ev, err := t.divState.Locate(ep, stats, t.reset, func() error {
 		_, err := t.epoch(stats, grp, scratch)
 		return err
 	})
@@ -672,7 +531,7 @@ func (t *linTrainer[T]) locate(ep int, stats []classStats, grp [][2]int, scratch
 	}
 	// Not found by the checks of the updates: the objective's pass over
 	// the data (SVM) overflowed.
-	return divergedErr[T](ev, ep, "score", t.K > 1, labels)
+	return perceptrontrain.DivergedErr[T](ev, ep, "score", t.K > 1, labels)
 }
 
 // check records, in a checked epoch, the first non-finite value among
@@ -694,7 +553,7 @@ func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 		}
 	}
 	if bad != "" {
-		s.first.record(pos, i, c, bad)
+		s.First.Record(pos, i, c, bad)
 	}
 }
 
@@ -703,19 +562,19 @@ func (t *linTrainer[T]) check(c, i, pos int, s *classStats) {
 // vectors do not fit).
 func (t *linTrainer[T]) checkBudget(ep int) error {
 	b := t.bud
-	if b == nil || b.max < 0 {
+	if b == nil || b.Max < 0 {
 		return nil
 	}
 	if ep == 0 {
-		if need := b.used.Load(); need > b.max {
+		if need := b.Used.Load(); need > b.Max {
 			if t.start != nil && t.start.vot != nil {
-				return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than the starting model's kept vectors and one more per class (%d bytes)", ErrBudget, b.max, need)
+				return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than the starting model's kept vectors and one more per class (%d bytes)", ErrBudget, b.Max, need)
 			}
-			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one weight vector per class (%d × %d bytes)", ErrBudget, b.max, t.K, t.vecB)
+			return fmt.Errorf("%w: VotedMaxBytes = %d bytes is less than one weight vector per class (%d × %d bytes)", ErrBudget, b.Max, t.K, t.vecB)
 		}
 		return nil
 	}
-	if !b.over.Load() {
+	if !b.Over.Load() {
 		return nil
 	}
 	kept := 0
@@ -723,7 +582,7 @@ func (t *linTrainer[T]) checkBudget(ep int) error {
 		kept += t.vot[c].VC.len()
 	}
 	return fmt.Errorf("%w: in epoch %d the voted perceptron has kept %d weight vectors of %d values (%d bytes with their biases and counts, and the final vector of each class reserved); one more would exceed VotedMaxBytes = %d bytes (run fewer epochs, raise VotedMaxBytes, or use Averaged)",
-		ErrBudget, ep, kept, t.dt.d, b.used.Load(), b.max)
+		ErrBudget, ep, kept, t.dt.d, b.Used.Load(), b.Max)
 }
 
 // epochGroup runs one epoch for classes c0..c1-1, in batches of
@@ -741,7 +600,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		}
 		return
 	}
-	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.Visits
 	G := c1 - c0
 	Wg := t.W[c0*d : c1*d]
 	bs := t.batchSize()
@@ -761,7 +620,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 		hi := min(lo+bs, E)
 		sc := scratch[:(hi-lo)*G]
 		switch {
-		case G == 1 && t.smp.order == nil && hi-lo > 1:
+		case G == 1 && t.smp.Order() == nil && hi-lo > 1:
 			dt.matVec(k, sc, lo, hi, Wg)
 		case G == 1:
 			for j := lo; j < hi; j++ {
@@ -801,7 +660,7 @@ func (t *linTrainer[T]) epochGroup(c0, c1 int, stats []classStats, scratch []T) 
 // and returns an ErrNonFinite error at the first row that is not finite,
 // before that row is visited.
 func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
-	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.Visits
 	w := t.W[c*d : (c+1)*d]
 	coef := T(t.cfg.eta)
 	if t.cfg.algo == linear.MiniBatch { // B = 1: τ/B = τ
@@ -829,7 +688,7 @@ func (t *linTrainer[T]) epochSeq(c int, stats []classStats) error {
 		}
 		t.visit(c, i, x, a, t.step+int64(j), coef, &stats[c])
 	}
-	stats[c].minMargin = minM
+	stats[c].MinMargin = minM
 	return nil
 }
 
@@ -858,7 +717,7 @@ func (t *linTrainer[T]) blocked() bool {
 // scored by its own MatVec call, so the result does not depend on how the
 // classes are split among goroutines.
 func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) {
-	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.visits
+	k, dt, d, E := t.k, t.dt, t.dt.d, t.smp.Visits
 	G := c1 - c0
 	xb := scratch[:blockRows*d]
 	gram := scratch[blockRows*d : blockRows*(d+blockRows)]
@@ -914,11 +773,11 @@ const gatherChunk = 64
 // as one row-major block: a slice of X in storage order, else their rows
 // copied into buf.
 func visited[T kernel.Float](smp *sampler, buf, X []T, d, lo, hi int) []T {
-	if smp.order == nil {
+	if smp.Order() == nil {
 		return X[lo*d : hi*d]
 	}
 	xs := buf[:(hi-lo)*d]
-	gatherRows(xs, X, smp.order[lo:hi], d)
+	gatherRows(xs, X, smp.Order()[lo:hi], d)
 	return xs
 }
 
@@ -936,7 +795,7 @@ func gatherRows[T kernel.Float](xs, X []T, order []int32, d int) {
 	}
 }
 
-func (t *linTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
+func (t *linTrainer[T]) rowAt(j int) int { return t.smp.At(j) }
 
 // visit applies the algorithm's rule for class c to row i, whose score
 // against the class's weights and bias at scoring time is a (for SVM, before
@@ -945,9 +804,9 @@ func (t *linTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 // marks the epoch as diverged (and is a mistake: !(m > 0)).
 func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *classStats) bool {
 	if a-a != 0 { // ±Inf or NaN
-		s.nonFinite = true
-		if t.checked {
-			s.first.record(int(st-t.step), i, c, "score")
+		s.NonFinite = true
+		if t.Checked {
+			s.First.Record(int(st-t.step), i, c, "score")
 		}
 	}
 	y := T(-1)
@@ -956,7 +815,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 	}
 	if t.cfg.algo == linear.SVM {
 		changed := t.visitSVM(c, i, x, a, y, st, s)
-		if t.checked {
+		if t.Checked {
 			t.check(c, i, int(st-t.step), s)
 		}
 		return changed
@@ -968,9 +827,9 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 		}
 		return false
 	}
-	s.mistakes++
-	s.updates++
-	s.loss -= float64(m)
+	s.Mistakes++
+	s.Updates++
+	s.Loss -= float64(m)
 	step := coef * y
 	switch t.cfg.algo {
 	case linear.Averaged:
@@ -981,7 +840,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 			t.B[c] += step * T(t.bsq)
 			t.UB[c] += ca * T(t.bsq)
 		}
-		if t.checked {
+		if t.Checked {
 			t.check(c, i, int(st-t.step), s)
 		}
 		return true
@@ -989,7 +848,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 		v := &t.vot[c]
 		// Keep the current vector, if the budget allows (else the epoch
 		// ends with ErrBudget).
-		if v.cnt > 0 && t.bud.take(t.vecB) {
+		if v.cnt > 0 && t.bud.Take(t.vecB) {
 			v.keep(t.weights(c), t.B[c], v.cnt)
 		}
 		v.cnt = 1
@@ -998,7 +857,7 @@ func (t *linTrainer[T]) visit(c, i int, x vec[T], a T, st int64, coef T, s *clas
 	if t.bias {
 		t.B[c] += step * T(t.bsq)
 	}
-	if t.checked {
+	if t.Checked {
 		t.check(c, i, int(st-t.step), s)
 	}
 	return true
@@ -1013,8 +872,8 @@ func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classS
 	inner := float64(a) // v·x + vb
 	m := float64(y) * sc * inner
 	if m <= 0 {
-		s.mistakes++
-		s.loss -= m
+		s.Mistakes++
+		s.Loss -= m
 	}
 	// Shrink: w ← (1 − 1/t)·w. At t = 1 the factor is 0, and w is 0 anyway.
 	if st == 0 {
@@ -1024,7 +883,7 @@ func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classS
 	}
 	changed := m < 1
 	if changed {
-		s.updates++
+		s.Updates++
 		a := float64(y) / (lam * tt * sc) // step η_t·y in the units of v
 		d := t.dt.d
 		axpyv(t.k, T(a), x, t.W[c*d:(c+1)*d])
@@ -1042,7 +901,7 @@ func (t *linTrainer[T]) visitSVM(c, i int, x vec[T], a, y T, st int64, s *classS
 	if !(t.svmN2[c] <= math.MaxFloat64 && sc > 0) {
 		// An overflowing norm would project w to 0 (or NaN), and
 		// svmObjectives recomputes it from v: flag it now.
-		s.nonFinite = true
+		s.NonFinite = true
 	}
 	if sc < 1e-4 {
 		t.foldScale(c, sc)
@@ -1247,7 +1106,7 @@ func augWeight[T kernel.Float](b T, bf float64) T {
 // served weights W, B (trainer's layout), or for a binary model from last,
 // the statistics of a last epoch that scored every sample with the final
 // weights.
-func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnostics, last *classStats) {
+func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *runDiag, last *classStats) {
 	r2, r2aug := t.radii()
 	diag.Radius, diag.RadiusAugmented = math.Sqrt(r2), math.Sqrt(r2aug)
 	for c := range diag.Classes {
@@ -1258,7 +1117,7 @@ func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnosti
 	}
 	var ev evalResult
 	if last != nil {
-		ev.cls = []evalClass{{mistakes: last.mistakes, loss: last.loss, minMargin: last.minMargin, minRaw: last.minMargin}}
+		ev.cls = []evalClass{{mistakes: last.Mistakes, loss: last.Loss, minMargin: last.MinMargin, minRaw: last.MinMargin}}
 	} else if t.blk != nil {
 		// The served weights in the blocks' layout: one cache line per
 		// stored value for all of a block's classes.
@@ -1268,7 +1127,7 @@ func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnosti
 	}
 	n := float64(t.dt.n)
 	d := t.dt.d
-	fill := func(dg *Diagnostics, c int) {
+	fill := func(dg *runDiag, c int) {
 		cs := ev.cls[c]
 		dg.Evaluated = true
 		dg.TrainAccuracy = 1 - float64(cs.mistakes)/n
@@ -1288,7 +1147,7 @@ func (t *linTrainer[T]) diagnose(s *linmodel.Parts[T], W, B []T, diag *Diagnosti
 		} else {
 			n2 = linmodel.SqNorm(t.k, W[c*d:(c+1)*d])
 		}
-		dg.setMargins(cs, n2, b*b, r2, r2aug)
+		dg.SetMargins(cs.minMargin, cs.minRaw, n2, b*b, r2, r2aug)
 	}
 	if t.K == 1 {
 		fill(diag, 0)
