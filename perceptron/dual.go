@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -24,7 +25,7 @@ import (
 type KernelOptions struct {
 	// Options are the settings shared with the linear models. Algorithm
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
-	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
+	// otherwise); Multiclass is fit.OneVsRest (any of the three) or fit.Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
 	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, Stop,
 	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
@@ -67,11 +68,11 @@ type KernelOptions struct {
 
 // kernelKind returns whether a multiclass kernel fit is Argmax, and its
 // model's scheme.
-func (cfg *config) kernelKind() (argmax bool, scheme expansion.Scheme) {
-	if cfg.strategy == Argmax {
-		return true, expansion.Argmax
+func (cfg *config) kernelKind() (argmax bool, scheme fit.Scheme) {
+	if cfg.strategy == fit.Argmax {
+		return true, fit.Argmax
 	}
-	return false, expansion.OneVsRest
+	return false, fit.OneVsRest
 }
 
 // resolveKernel checks the options of a kernel training call.
@@ -85,13 +86,13 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 	default:
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron supports the Online, Averaged and Voted algorithms, not %v", ErrOption, cfg.algo)
 	}
-	if multi && cfg.strategy == Argmax && cfg.algo == linear.Voted {
-		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	if multi && cfg.strategy == fit.Argmax && cfg.algo == linear.Voted {
+		return cfg, nil, fmt.Errorf("%w: the Argmax scheme supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
 	if cfg.w0 != nil || (cfg.b0 != nil && !cfg.dual) {
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron takes no Weights (its warm start is Dual)", ErrOption)
 	}
-	if cfg.dual && (cfg.algo == linear.Voted || (multi && cfg.strategy == Argmax)) {
+	if cfg.dual && (cfg.algo == linear.Voted || (multi && cfg.strategy == fit.Argmax)) {
 		return cfg, nil, fmt.Errorf("%w: a Dual warm start is for the binary and one-vs-rest Online and Averaged kernel perceptrons", ErrOption)
 	}
 	if cfg.margin && cfg.scaling == linear.ScaleAugmented {
@@ -441,7 +442,7 @@ func (t *dualTrainer[T]) wrongNow(j int) bool {
 
 func (t *dualTrainer[T]) rowAt(j int) int { return t.smp.at(j) }
 
-func (t *dualTrainer[T]) run(kern gram.Kernel, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
+func (t *dualTrainer[T]) run(kern gram.Kernel, scheme fit.Scheme, labels []int) (*expansion.Model[T], *Diagnostics, error) {
 	cfg, n := t.cfg, t.dt.n
 	diag := &Diagnostics{}
 	if t.K > 1 && !t.argmax {
@@ -957,7 +958,7 @@ func (t *dualTrainer[T]) diagnose(kern gram.Kernel, diag *Diagnostics) {
 
 // finish builds the model's parts: the support set is every training row
 // with α ≠ 0 for some score row, copied (so the caller's X can be freed).
-func (t *dualTrainer[T]) finish(kern gram.Kernel, scheme expansion.Scheme, labels []int) expansion.Parts[T] {
+func (t *dualTrainer[T]) finish(kern gram.Kernel, scheme fit.Scheme, labels []int) expansion.Parts[T] {
 	n, d, K := t.dt.n, t.dt.d, t.K
 	svOf := make([]int32, n)
 	var idx []int
@@ -972,8 +973,8 @@ func (t *dualTrainer[T]) finish(kern gram.Kernel, scheme expansion.Scheme, label
 		}
 	}
 	S := len(idx)
-	pc := &expansion.Perceptron[T]{Algorithm: uint8(t.cfg.algo), Eta: t.cfg.eta, HasBias: t.cfg.bias, BiasFeature: t.cfg.bfeat,
-		Scaling: expansion.Scaling(t.cfg.scaling)}
+	pc := &expansion.Perceptron[T]{Algorithm: t.cfg.algo, Eta: t.cfg.eta, HasBias: t.cfg.bias, BiasFeature: t.cfg.bfeat,
+		Scaling: t.cfg.scaling}
 	p := expansion.Parts[T]{Kernel: kern, Dims: d, Labels: labels, Scheme: scheme, Index: idx, Perceptron: pc}
 	if t.dt.sp != nil {
 		p.Sparse = t.sparseSupport(idx)

@@ -253,16 +253,12 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	if err != nil || algo == linear.DualCD { // "dcd": the linear SVM is -algo svm -kernel linear
 		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", cli.ErrUsage, tf.algo)
 	}
-	var strategy perceptron.Strategy
-	switch tf.multiclass {
-	case "ovr":
-		strategy = perceptron.OneVsRest
-	case "argmax", "multi":
-		strategy = perceptron.Argmax
-	case "ovo":
+	scheme, err := tf.scheme()
+	if err != nil {
+		return perceptron.Options{}, err
+	}
+	if scheme == fit.OneVsOne {
 		return perceptron.Options{}, fmt.Errorf("%w: -multiclass ovo: one-vs-one is the kernel SVM's (-algo svm -kernel ...)", cli.ErrUsage)
-	default:
-		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", cli.ErrUsage, tf.multiclass)
 	}
 	if tf.epochs < 1 {
 		return perceptron.Options{}, fmt.Errorf("%w: -epochs %d: want at least 1", cli.ErrUsage, tf.epochs)
@@ -285,7 +281,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	}
 	opt := perceptron.Options{
 		Algorithm:         algo,
-		Multiclass:        strategy,
+		Multiclass:        scheme,
 		MaxIter:           tf.epochs,
 		Eta:               tf.eta,
 		Tau:               tf.tau,
@@ -431,11 +427,11 @@ func (tf *trainFlags) inputFiles(path string) []string {
 }
 
 // fromModel sets the flags not given on the command line from the -init
-// model: its algorithm, multiclass strategy, scaling, bias and element
+// model: its algorithm, multiclass scheme, scaling, bias and element
 // type; a -type that differs from the model's is a usage error.
 func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	var m interface {
-		Kind() linear.Kind
+		Scheme() fit.Scheme
 		Algorithm() linear.Algorithm
 		HasBias() bool
 		BiasFeature() float64
@@ -462,8 +458,8 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 				cli.ErrUsage, lm.path, tf.algo)
 		}
 	}
-	if !tf.set["multiclass"] && m.Kind() == linear.KindArgmax {
-		tf.multiclass = "argmax"
+	if !tf.set["multiclass"] {
+		tf.multiclass = m.Scheme().String()
 	}
 	if !tf.set["normalize"] && !tf.set["normalize-features"] {
 		tf.normalize = m.Scaling() == linear.ScaleAugmented
@@ -523,7 +519,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 	classes := data.Classes()
-	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != perceptron.Argmax
+	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != fit.Argmax
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if csr != nil {
 			return svm.GammaScale(csr)
@@ -537,7 +533,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	var from *linear.Model[T]
 	if init != nil {
 		from = initModel[T](init)
-		binary = from.Kind() == linear.KindBinary
+		binary = from.Scheme() == fit.Binary
 		if data.Cols != from.Dims() {
 			prog.Finish()
 			return fmt.Errorf("%s: %d features, the -init model %s has %d", path, data.Cols, tf.init, from.Dims())
@@ -686,11 +682,25 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	return nil
 }
 
+// scheme returns the scheme of -multiclass: a name of fit.ParseScheme, or
+// "multi" for argmax.
+func (tf *trainFlags) scheme() (fit.Scheme, error) {
+	name := tf.multiclass
+	if name == "multi" {
+		name = fit.Argmax.String()
+	}
+	s, err := fit.ParseScheme(name)
+	if err != nil {
+		return s, fmt.Errorf("%w: -multiclass %q: want ovr, argmax (multi), ovo, binary or auto", cli.ErrUsage, tf.multiclass)
+	}
+	return s, nil
+}
+
 // describeOptions says how a model was trained.
 func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	var parts []string
 	if !binary {
-		if opt.Multiclass == perceptron.Argmax {
+		if opt.Multiclass == fit.Argmax {
 			parts = append(parts, "multiclass perceptron (argmax)")
 		} else {
 			parts = append(parts, "one-vs-rest")
