@@ -49,26 +49,10 @@ func init() {
 }
 
 // percKind returns the file kind of a perceptron of scheme s.
-func percKind(s fit.Scheme) byte {
-	switch s {
-	case fit.OneVsRest:
-		return kindPercOneVsRest
-	case fit.Argmax:
-		return kindPercArgmax
-	}
-	return kindPercBinary
-}
+func percKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindPercBinary, s) }
 
 // percKindName is the kind's name in the JSON form.
-func percKindName(s fit.Scheme) string {
-	switch s {
-	case fit.OneVsRest:
-		return "kernel-ovr"
-	case fit.Argmax:
-		return "kernel-argmax"
-	}
-	return "kernel-binary"
-}
+func percKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }
 
 // algName is the JSON document's "algorithm" of a kernel perceptron's
 // algorithm (the binary file stores linear.Algorithm's value: 0, 3 or 4).
@@ -85,15 +69,7 @@ func algName(a linear.Algorithm) string {
 }
 
 // percScheme is the scheme of a kernel perceptron file's kind.
-func percScheme(kind byte) fit.Scheme {
-	switch kind {
-	case kindPercOneVsRest:
-		return fit.OneVsRest
-	case kindPercArgmax:
-		return fit.Argmax
-	}
-	return fit.Binary
-}
+func percScheme(kind byte) fit.Scheme { return modelfile.KindScheme(kindPercBinary, kind, fit.Argmax) }
 
 // headerFlags returns the header flags of a model: its scaling and its
 // bias (and whether its bias feature bf follows the labels).

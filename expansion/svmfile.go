@@ -24,37 +24,13 @@ const (
 )
 
 // svmKind returns the file kind of an SVM of scheme s.
-func svmKind(s fit.Scheme) byte {
-	switch s {
-	case fit.OneVsRest:
-		return kindSVMOneVsRest
-	case fit.OneVsOne:
-		return kindSVMOneVsOne
-	}
-	return kindSVMBinary
-}
+func svmKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindSVMBinary, s) }
 
 // svmKindName is the kind's name in the JSON form.
-func svmKindName(s fit.Scheme) string {
-	switch s {
-	case fit.OneVsRest:
-		return "kernel-ovr"
-	case fit.OneVsOne:
-		return "kernel-ovo"
-	}
-	return "kernel-binary"
-}
+func svmKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }
 
 // svmScheme is the scheme of a kernel SVM file's kind.
-func svmScheme(kind byte) fit.Scheme {
-	switch kind {
-	case kindSVMOneVsRest:
-		return fit.OneVsRest
-	case kindSVMOneVsOne:
-		return fit.OneVsOne
-	}
-	return fit.Binary
-}
+func svmScheme(kind byte) fit.Scheme { return modelfile.KindScheme(kindSVMBinary, kind, fit.OneVsOne) }
 
 // flagIndex marks a kernel model file that stores the support vectors'
 // training rows; flagSparse one that stores them as sparse rows (a model

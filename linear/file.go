@@ -56,9 +56,9 @@ func init() {
 	modelfile.Register(linearFamily)
 }
 
-// The kinds of linear model files (byte 11 of the header; model.Kind's 1–3)
-// and the "kind" of their JSON documents: the model's scheme, written as
-// these values whatever fit.Scheme's own are.
+// The kinds of linear model files (byte 11 of the header; model.Kind's
+// 1–3): the model's scheme, written as these values whatever fit.Scheme's
+// own are (the JSON documents' "kind" is modelfile.SchemeName's).
 const (
 	kindBinary    = 1
 	kindOneVsRest = 2
@@ -66,40 +66,11 @@ const (
 )
 
 // fileKind returns the file kind of scheme s (Binary, OneVsRest or Argmax).
-func fileKind(s fit.Scheme) byte {
-	switch s {
-	case fit.OneVsRest:
-		return kindOneVsRest
-	case fit.Argmax:
-		return kindArgmax
-	}
-	return kindBinary
-}
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
 
 // kindScheme returns the scheme of a file's kind, fit.Auto for a kind
 // that is not linear.
-func kindScheme(k byte) fit.Scheme {
-	switch k {
-	case kindBinary:
-		return fit.Binary
-	case kindOneVsRest:
-		return fit.OneVsRest
-	case kindArgmax:
-		return fit.Argmax
-	}
-	return fit.Auto
-}
-
-// jsonKind returns the JSON document's "kind" of scheme s.
-func jsonKind(s fit.Scheme) string {
-	switch s {
-	case fit.OneVsRest:
-		return "ovr"
-	case fit.Argmax:
-		return "argmax"
-	}
-	return "binary"
-}
+func kindScheme(k byte) fit.Scheme { return modelfile.KindScheme(kindBinary, k, fit.Argmax) }
 
 // scalingFlags returns the header flags of a scaling (version 2).
 func scalingFlags(sc Scaling) byte {
@@ -870,7 +841,7 @@ type jsonCommon struct {
 
 // newJSONCommon returns the common fields of a model's document.
 func newJSONCommon[T Float](scheme fit.Scheme, algo Algorithm, d int, bias bool, bf float64, sc Scaling, eta float64, labels []int) jsonCommon {
-	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, jsonKind(scheme), algo.String(), d),
+	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, modelfile.SchemeName(scheme), algo.String(), d),
 		Bias: bias, Normalize: sc == ScaleAugmented, NormX: sc == ScaleFeatures, Eta: eta, Labels: labels}
 	if bias && bf != 1 {
 		c.BiasFeat, c.Version = bf, biasFeatVersion

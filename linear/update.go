@@ -35,7 +35,7 @@ import (
 //     w ← (1 − 1/t)·w, then w += y·x/(λt) (and b likewise) if
 //     y·(w·x + b) < 1, then the projection onto ‖(w, b/B)‖ ≤ 1/√λ.
 //
-//   - The Argmax kind takes the multiclass perceptron's step (averaged,
+//   - The Argmax scheme takes the multiclass perceptron's step (averaged,
 //     for an averaged model); one-vs-rest applies the rule to each class's
 //     binary problem.
 //

@@ -168,14 +168,5 @@ func linearSVMKind(binary bool) Kind {
 }
 
 // schemeKind is the kind of scheme s in a family of three kinds from
-// base, the binary one: binary, one-vs-rest, then argmax (one-vs-one for
-// the kernel SVMs).
-func schemeKind(base Kind, s fit.Scheme) Kind {
-	switch s {
-	case fit.OneVsRest:
-		return base + 1
-	case fit.Argmax, fit.OneVsOne:
-		return base + 2
-	}
-	return base
-}
+// base, the binary one (see modelfile.SchemeKind).
+func schemeKind(base Kind, s fit.Scheme) Kind { return Kind(modelfile.SchemeKind(byte(base), s)) }

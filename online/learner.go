@@ -35,7 +35,7 @@ var (
 	// model file than the one given (it was replaced on disk); Adopt, or
 	// Options.Adopt, starts again from the new one.
 	ErrBaseChanged = errors.New("online: base model changed")
-	// ErrIncompatible: Adopt of a model of another width, labels, kind or
+	// ErrIncompatible: Adopt of a model of another width, labels, scheme or
 	// element type.
 	ErrIncompatible = errors.New("online: incompatible model")
 	// ErrCorrupt: the directory's log or checkpoints are damaged beyond
@@ -169,7 +169,7 @@ type Status struct {
 type Learner[T kernel.Float] struct {
 	dir string
 	opt Options
-	// fixed is the shape at Open: its width, kind and labels never
+	// fixed is the shape at Open: its width, scheme and labels never
 	// change (Adopt requires the same), so requests are checked against
 	// it without a lock.
 	fixed *shape[T]
@@ -927,7 +927,7 @@ func (l *Learner[T]) checkpointLocked(only bool) error {
 // Adopt makes m, read from the model file of SHA-256 sum, the learner's
 // base, discarding what was learnt: the operator's answer to a model file
 // replaced on disk (ErrBaseChanged). m must have the width, labels and
-// kind of the model learnt (ErrIncompatible). A checkpoint of m is
+// scheme of the model learnt (ErrIncompatible). A checkpoint of m is
 // written at once; the version goes on increasing.
 func (l *Learner[T]) Adopt(m *linear.Model[T], sum [32]byte) error {
 	st, err := shapeOf(m)

@@ -19,26 +19,10 @@ const (
 )
 
 // fileKind returns the file kind of a quantised model of scheme s.
-func fileKind(s fit.Scheme) byte {
-	switch s {
-	case fit.OneVsRest:
-		return kindOneVsRest
-	case fit.Argmax:
-		return kindArgmax
-	}
-	return kindBinary
-}
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
 
 // kindScheme returns the scheme of a quantised model's file kind.
-func kindScheme(k byte) fit.Scheme {
-	switch k {
-	case kindOneVsRest:
-		return fit.OneVsRest
-	case kindArgmax:
-		return fit.Argmax
-	}
-	return fit.Binary
-}
+func kindScheme(k byte) fit.Scheme { return modelfile.KindScheme(kindBinary, k, fit.Argmax) }
 
 // BodyVersion is the version of the quantised body this package writes
 // and reads.

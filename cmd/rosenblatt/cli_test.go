@@ -452,6 +452,8 @@ var cliCases = []cliCase{
 		}},
 	{name: "train bad algo", args: []string{"train", "-algo", "adaline", "x"}, code: exitUsage, stderr: []string{`-algo "adaline"`}},
 	{name: "train bad multiclass", args: []string{"train", "-multiclass", "ovx", "x"}, code: exitUsage, stderr: []string{`-multiclass "ovx"`}},
+	{name: "train binary on three classes", args: []string{"train", "-multiclass", "binary", "-o", "m", "{td}/iris.train.libsvm"},
+		code: exitUsage, stderr: []string{"Multiclass = binary takes labels −1 and +1"}},
 	{name: "train argmax with batch", args: []string{"train", "-multiclass", "argmax", "-algo", "batch", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitUsage, stderr: []string{"Argmax scheme supports the Online and Averaged"}},
 	{name: "train zero epochs", args: []string{"train", "-epochs", "0", "x"}, code: exitUsage, stderr: []string{"-epochs 0"}},

@@ -85,10 +85,12 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"pegasos (the stochastic linear SVM, which -init and Update continue), or svm (the exact SVM:\n"+
 		"with -kernel the kernel SVM by SMO, as LIBSVM; without, the linear SVM by dual coordinate\n"+
 		"descent, as LIBLINEAR)")
-	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
-		"multiclass perceptron, online and averaged) or ovo (one-vs-one: the kernel SVM, whose default\n"+
-		"it is, as LIBSVM's); for the perceptrons and pegasos, labels other than -1/+1 train a multiclass\n"+
-		"model, and -multiclass argmax makes -1/+1 data multiclass too (the SVMs are binary for two classes)")
+	fs.StringVar(&tf.multiclass, "multiclass", "auto", "multiclass `scheme`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
+		"multiclass perceptron, online and averaged), ovo (one-vs-one: the kernel SVM's), binary (the\n"+
+		"perceptrons: labels -1/+1 only; the kernel SVM: two classes) or auto (ovr, ovo for the kernel SVM as\n"+
+		"LIBSVM; with -init the model's); for the perceptrons and pegasos, labels other than -1/+1 train a\n"+
+		"multiclass model, and -multiclass argmax makes -1/+1 data multiclass too (the SVMs are binary for\n"+
+		"two classes)")
 	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
 	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
 	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each step moves by τ/B·Σ y·x over the mistakes of its B samples)")
