@@ -2,8 +2,11 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -20,7 +23,8 @@ import (
 //
 //	ROSENBLATT_CPUTIME_ROUNDS=20 go -C bench test -run TestDotCPUTime -v .
 //
-// Wall-clock benchmarks (BenchmarkDot) remain the reference on an idle
+// ROSENBLATT_DOT_SIZES="40,48,64" measures those lengths instead of the
+// default ones (TestSqDistCPUTime too). Wall-clock benchmarks (BenchmarkDot) remain the reference on an idle
 // machine; on a busy one, their spread is many times the differences
 // between the candidates at small n.
 func TestDotCPUTime(t *testing.T) {
@@ -41,6 +45,21 @@ func TestSqDistCPUTime(t *testing.T) {
 	reduceCPUTime(rounds, "SqDist", 3, sqdistCandidates[float64]())
 }
 
+// sizesFromEnv returns the lengths listed in the environment variable
+// name, comma-separated ("40,48,64"), or def if it is unset or lists none.
+func sizesFromEnv(name string, def []int) []int {
+	var ns []int
+	for _, f := range strings.Split(os.Getenv(name), ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) == 0 {
+		return def
+	}
+	return ns
+}
+
 // reduceCPUTime is TestDotCPUTime for the reduction name of element type
 // T, of flops floating-point operations an element: its candidates as BenchmarkDot's (every one a closure calling the
 // library the way user code does), less gonum and the plain loop; vek is
@@ -57,7 +76,7 @@ func reduceCPUTime[T kernel.Float](rounds int, name string, flops float64, all [
 		}
 		cands = append(cands, c)
 	}
-	for _, n := range []int{1, 4, 16, 64, 256, 1024, 4096} {
+	for _, n := range sizesFromEnv("ROSENBLATT_DOT_SIZES", []int{1, 4, 16, 64, 256, 1024, 4096}) {
 		x, y := randSlice[T](n, 1), randSlice[T](n, 2)
 		calls := 200000
 		if n > 256 {

@@ -121,8 +121,14 @@ func setup[T kernel.Float](k Kernel, opts *Options) (*engine[T], error) {
 }
 
 // blocks sets the block sizes from the cache sizes (cpuid): a KC×NR sliver
-// of the B side fills half the L1 data cache, an MC×KC block of the A side
-// half of L2, and a KC×NC panel of the B side a quarter of L3.
+// of the B side fills at most 9/16 of the L1 data cache (with the MR×KC A
+// panel streaming past it, 3/8 of the sliver for a 6×16 tile, and the tile
+// of C, about 3/4 of L1 in all), an MC×KC block of the A side half of L2,
+// and a KC×NC panel of the B side a quarter of L3. On a 32 KiB L1 (Zen 3)
+// that is KC = 288 float32, so 784 features go in three blocks of 264 and
+// 256 rather than four of 196 (half an L1's worth, 256, would need four):
+// one pass fewer over C and a longer chain per tile, as BLIS's KC = 256 for
+// Zen 3's 6×16 sgemm.
 func (e *engine[T]) blocks(opts *Options) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
@@ -137,7 +143,7 @@ func (e *engine[T]) blocks(opts *Options) {
 		l3 = 4 << 20
 	}
 	mr, nr := e.mk.mr, e.mk.nr
-	e.kc = max(64, l1/2/(nr*size))
+	e.kc = max(64, l1*9/16/(nr*size))
 	e.mc = max(mr, l2/2/(e.kc*size)/mr*mr)
 	e.nc = max(nr, min(l3/4/(e.kc*size), 1<<14)/nr*nr)
 	if opts != nil {
@@ -320,11 +326,18 @@ func (e *engine[T]) rowNorm(x []T) T {
 	return norm(x)
 }
 
-// kBlocks returns the number of feature blocks and their common length: d
-// split as evenly as possible into blocks of at most kc.
+// kBlocks returns the number of feature blocks and their common length
+// (the last block may be shorter): d split as evenly as possible into
+// blocks of at most kc, the length rounded up to a multiple of 4 (the
+// micro-kernels' unrolled k steps, so that no block but the last ends in
+// single steps) when that leaves the number of blocks as it was.
 func kBlocks(d, kc int) (nblk, klen int) {
 	nblk = (d + kc - 1) / kc
-	return nblk, (d + nblk - 1) / nblk
+	klen = (d + nblk - 1) / nblk
+	if k4 := (klen + 3) &^ 3; (d+k4-1)/k4 == nblk {
+		klen = k4
+	}
+	return nblk, klen
 }
 
 // pack writes slivers [s0, s1) of X (n rows of d features) as w-wide panels:

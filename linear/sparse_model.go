@@ -56,10 +56,13 @@ func sparseError[T Float](x dataset.SparseRow[T], d int) error {
 func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
 	d := s.d
 	if !s.voted() {
+		// Each product rounded (the conversions), as scoresInto does: no
+		// fused multiply-add, which the compiler may form on arm64, so that
+		// one row and a batch (finishBatch) give the same bits.
 		if s.cs != nil {
-			return s.k.DotSparse(x.idx, x.val, s.cs.Row(k))*mul + s.B[k]*bmul
+			return T(s.k.DotSparse(x.idx, x.val, s.cs.Row(k))*mul) + T(s.B[k]*bmul)
 		}
-		return s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul + s.B[k]*bmul
+		return T(s.k.DotSparse(x.idx, x.val, s.W[k*d:(k+1)*d])*mul) + T(s.B[k]*bmul)
 	}
 	var buf [scoreChunk]T
 	var vote float64
@@ -299,7 +302,7 @@ func (s *state[T]) finishBatch(dst []T, n int, vals func(i int) []T) error {
 		for i := range n {
 			mul, bmul := s.sampleScale(vals(i))
 			for k := range r {
-				dst[i*r+k] = dst[i*r+k]*mul + s.B[k]*bmul
+				dst[i*r+k] = T(dst[i*r+k]*mul) + T(s.B[k]*bmul)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -79,7 +80,8 @@ type Options struct {
 	KeepCase bool
 	// Extra are further runes that belong to tokens, e.g. "_'-". Letters
 	// (unicode.IsLetter), digits (unicode.IsDigit) and combining marks
-	// (unicode.M) always do.
+	// (unicode.M) always do. U+0000 and U+FFFD (what invalid UTF-8 reads
+	// as) always separate tokens and are refused here.
 	Extra string
 	// Signed hashing (Weinberger et al. 2009): the top bit of a feature's
 	// hash gives it the sign −1 or +1, so that collisions cancel on average.
@@ -117,6 +119,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("%w: %s", ErrOptions, o.TF)
 	case !utf8.ValidString(o.Extra) || utf8.RuneCountInString(o.Extra) > MaxExtra:
 		return fmt.Errorf("%w: Extra must be valid UTF-8 of at most %d runes", ErrOptions, MaxExtra)
+	case strings.ContainsAny(o.Extra, "\x00\uFFFD"):
+		return fmt.Errorf("%w: Extra may not hold U+0000 or U+FFFD, which always separate tokens", ErrOptions)
 	}
 	return nil
 }
@@ -126,7 +130,7 @@ func (o Options) Check() error {
 type Featurizer struct {
 	opt   Options
 	extra []rune
-	ascii [utf8.RuneSelf]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased)
+	ascii [256]byte // per ASCII byte: 0 a separator, else the byte of the token (lower-cased); 0 past ASCII
 	// per rune below 0x800 (one or two bytes of UTF-8: Latin, Greek,
 	// Cyrillic, Hebrew, Arabic, the combining marks U+0300…): 0 a
 	// separator, else the rune of the token (lower-cased); rune 0 is a
@@ -324,6 +328,7 @@ type scratch struct {
 	rbuf []byte   // a character n-gram's window
 	pos  []int    // rune offsets in "<token>"
 	vals []float64
+	cnt  []int64  // the signed count of each column (counts)
 	zero []uint64 // columns whose signed features cancel (counts)
 }
 
@@ -466,33 +471,48 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 	bigrams := f.opt.WordNGrams == 2
 	uni, next, big := uint64(prefixHash[1]), uint64(prefixHash[2]), uint64(0)
 	prev := false // a token came before the current one (big is its bigram)
-	in := false   // inside a token
 	var rb [utf8.UTFMax]byte
-	// i == len(doc) is a separator after the last byte.
-	for i := 0; i <= len(doc); {
-		if i == len(doc) {
+	for i, n := 0, len(doc); ; {
+		// The ASCII separators before a token.
+		for i < n && doc[i] < utf8.RuneSelf && f.ascii[doc[i]] == 0 {
 			i++
-		} else if c := doc[i]; c < utf8.RuneSelf {
-			i++
-			if b := uint64(f.ascii[c]); b != 0 {
+		}
+		if i == n {
+			break
+		}
+		// A token (or non-ASCII separators, then maybe a token): its runs
+		// of ASCII bytes in a loop of their own, whose only branch taken
+		// the other way is the run's end.
+		in := false // a byte of the token was read
+		for i < n {
+			for ; i < n; i++ {
+				b := uint64(f.ascii[doc[i]])
+				if b == 0 {
+					break
+				}
 				uni = (uni ^ b) * fnvPrime
 				next = (next ^ b) * fnvPrime
 				big = (big ^ b) * fnvPrime
 				in = true
-				continue
 			}
-		} else {
-			r, n := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
-			i += n
-			if r, ok := f.tokenRune(r); ok {
-				for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
-					uni = (uni ^ uint64(b)) * fnvPrime
-					next = (next ^ uint64(b)) * fnvPrime
-					big = (big ^ uint64(b)) * fnvPrime
+			if i == n || doc[i] < utf8.RuneSelf {
+				break // the token's end
+			}
+			r, k := utf8.DecodeRune(doc[i:]) // invalid bytes: utf8.RuneError, U+FFFD, a separator
+			i += k
+			r, ok := f.tokenRune(r)
+			if !ok {
+				if in {
+					break // the token's end
 				}
-				in = true
-				continue
+				continue // a separator before the token
 			}
+			for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
+				uni = (uni ^ uint64(b)) * fnvPrime
+				next = (next ^ uint64(b)) * fnvPrime
+				big = (big ^ uint64(b)) * fnvPrime
+			}
+			in = true
 		}
 		if !in {
 			continue
@@ -505,7 +525,7 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 		}
 		big = (next ^ ' ') * fnvPrime
 		uni, next = prefixHash[1], prefixHash[2]
-		prev, in = true, false
+		prev = true
 	}
 	s.ent = ent
 }
@@ -515,7 +535,7 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 func (s *scratch) sortEntries(bits int) {
 	n := len(s.ent)
 	if n < 128 {
-		slices.Sort(s.ent)
+		s.sortSmall(bits)
 		return
 	}
 	s.tmp = slices.Grow(s.tmp[:0], n)[:n]
@@ -554,12 +574,39 @@ func (s *scratch) sortEntries(bits int) {
 	}
 }
 
-// row computes the sorted columns and values of doc into s.ent (columns
-// in e>>1 after compaction) and s.vals.
-func (s *scratch) row(f *Featurizer, doc []byte) (cols []uint64, vals []float64) {
-	s.counts(f, doc, false)
-	s.weigh(f, nil)
-	return s.ent, s.vals
+// sortSmall is sortEntries of fewer than 128 entries: placed by their top
+// 6 bits (a counting sort into 64 buckets), then an insertion sort, which
+// moves each entry past only the few of its bucket; a document of twenty
+// words (about 40 entries) spends a third of slices.Sort's time.
+func (s *scratch) sortSmall(bits int) {
+	ent := s.ent
+	if bits > 6 && len(ent) > 16 {
+		shift := uint(bits - 6)
+		var cnt [64]uint8 // < 128 entries
+		for _, e := range ent {
+			cnt[(e>>shift)&63]++
+		}
+		var sum uint8
+		for d := range cnt {
+			sum, cnt[d] = sum+cnt[d], sum
+		}
+		s.tmp = slices.Grow(s.tmp[:0], len(ent))[:len(ent)]
+		tmp := s.tmp
+		for _, e := range ent {
+			d := (e >> shift) & 63
+			tmp[cnt[d]&127] = e
+			cnt[d]++
+		}
+		copy(ent, tmp)
+	}
+	for i := 1; i < len(ent); i++ {
+		e := ent[i]
+		j := i
+		for ; j > 0 && ent[j-1] > e; j-- {
+			ent[j] = ent[j-1]
+		}
+		ent[j] = e
+	}
 }
 
 // noRank marks a column of no document frequency in idfRanks' table.
@@ -606,36 +653,50 @@ func (f *Featurizer) idfRanks(rank []uint32) []uint32 {
 // s.zero, for the document frequencies of FitReadAll.
 func (s *scratch) counts(f *Featurizer, doc []byte, zeros bool) {
 	s.hashes(f, doc)
-	s.vals = slices.Grow(s.vals[:0], len(s.ent))
 	s.zero = s.zero[:0]
-	out := s.ent[:0]
-	for i := 0; i < len(s.ent); {
-		col := s.ent[i] >> 1
-		c := 0.0
-		for ; i < len(s.ent) && s.ent[i]>>1 == col; i++ {
-			if s.ent[i]&1 != 0 {
-				c--
-			} else {
-				c++
-			}
+	ent := s.ent
+	n := len(ent)
+	s.vals = slices.Grow(s.vals[:0], n)
+	s.cnt = slices.Grow(s.cnt[:0], n)[:n]
+	cnt := s.cnt
+	// The runs of equal columns summed without a branch on where a run
+	// ends (half of a document's features start one): the column and the
+	// sum of the run go to its index k, in place.
+	k := -1
+	prev := ^uint64(0)
+	for _, e := range ent {
+		col := e >> 1
+		start := 0
+		if col != prev {
+			start = 1
 		}
+		k += start
+		cnt[k] = cnt[k]&int64(start-1) + 1 - 2*int64(e&1)
+		ent[k] = col
+		prev = col
+	}
+	out := ent[:0]
+	for i, c := range cnt[:k+1] {
 		if c == 0 {
 			if zeros {
-				s.zero = append(s.zero, col)
+				s.zero = append(s.zero, ent[i])
 			}
 			continue // signed features that cancel
 		}
-		out = append(out, col)
-		s.vals = append(s.vals, c)
+		out = append(out, ent[i])
+		s.vals = append(s.vals, float64(c))
 	}
 	s.ent = out
 }
 
 // weigh turns the counts of s.vals (columns s.ent, counts) into the
-// row's values: weighted by Options.TF, times the idf, scaled to unit
-// norm. With idf, rank (if not nil: idfRanks) finds a column's idf in one
-// load instead of a binary search of the columns.
-func (s *scratch) weigh(f *Featurizer, rank []uint32) {
+// row's values but for the scale: weighted by Options.TF, times the idf;
+// it returns the scale of the row (to unit norm; 1 with
+// Options.NoNormalize), by which the caller multiplies each value as it
+// stores it (the same bits as scaling s.vals). With idf, rank (if not
+// nil: idfRanks) finds a column's idf in one load instead of a binary
+// search of the columns.
+func (s *scratch) weigh(f *Featurizer, rank []uint32) (scale float64) {
 	o := &f.opt
 	dfCols := f.dfCols // the columns not yet passed, for idf
 	for k, c := range s.vals {
@@ -673,12 +734,10 @@ func (s *scratch) weigh(f *Featurizer, rank []uint32) {
 			ss += v * v
 		}
 		if ss > 0 {
-			inv := 1 / math.Sqrt(ss)
-			for k := range s.vals {
-				s.vals[k] *= inv
-			}
+			return 1 / math.Sqrt(ss)
 		}
 	}
+	return 1
 }
 
 // logTF[c] is 1 + ln c, the Log weighting of the counts a document
@@ -720,20 +779,32 @@ func NewRows[T kernel.Float](f *Featurizer) *Rows[T] {
 // Append featurizes doc into a new row of label y.
 func (r *Rows[T]) Append(doc []byte, y int) {
 	r.s.counts(r.f, doc, false)
-	r.s.weigh(r.f, r.rank)
+	scale := r.s.weigh(r.f, r.rank)
 	cols, vals := r.s.ent, r.s.vals
 	c := r.CSR
 	c.Idx, c.Val = reserve(c.Idx, len(cols)), reserve(c.Val, len(cols))
 	if n := len(c.Idx) + len(cols); n > r.ahead || unsafe.SliceData(c.Idx) != r.base {
 		r.populate(n)
 	}
-	for k, j := range cols {
-		c.Idx = append(c.Idx, int32(j))
-		c.Val = append(c.Val, T(vals[k]))
-	}
+	c.Idx, c.Val = store(c.Idx, c.Val, cols, vals, scale)
 	c.Ptr = append(c.Ptr, len(c.Idx))
 	c.Y = append(c.Y, y)
 	c.Rows++
+}
+
+// store appends the columns cols and the values vals times scale to idx
+// and val, which have room for them.
+func store[T kernel.Float](idx []int32, val []T, cols []uint64, vals []float64, scale float64) ([]int32, []T) {
+	n := len(idx)
+	idx, val = idx[:n+len(cols)], val[:n+len(cols)]
+	di, dv := idx[n:], val[n:]
+	vals = vals[:len(di)]
+	dv = dv[:len(di)]
+	for k, j := range cols[:len(di)] {
+		di[k] = int32(j)
+		dv[k] = T(vals[k] * scale)
+	}
+	return idx, val
 }
 
 // reserve returns s with room for n more elements, doubling its
@@ -775,12 +846,10 @@ func (r *Rows[T]) AppendString(doc string, y int) {
 
 // Row featurizes doc into dst's slices (reused) and returns the row.
 func (r *Rows[T]) Row(dst dataset.SparseRow[T], doc []byte) dataset.SparseRow[T] {
-	cols, vals := r.s.row(r.f, doc)
-	dst.Idx, dst.Val = slices.Grow(dst.Idx[:0], len(cols)), slices.Grow(dst.Val[:0], len(cols))
-	for k, j := range cols {
-		dst.Idx = append(dst.Idx, int32(j))
-		dst.Val = append(dst.Val, T(vals[k]))
-	}
+	r.s.counts(r.f, doc, false)
+	scale := r.s.weigh(r.f, nil)
+	n := len(r.s.ent)
+	dst.Idx, dst.Val = store(slices.Grow(dst.Idx[:0], n), slices.Grow(dst.Val[:0], n), r.s.ent, r.s.vals, scale)
 	return dst
 }
 

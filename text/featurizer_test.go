@@ -114,6 +114,8 @@ func TestOptionsRefused(t *testing.T) {
 		{Bits: 10, WordNGrams: 1, CharMin: 3},
 		{Bits: 10, WordNGrams: 1, TF: 3},
 		{Bits: 10, WordNGrams: 1, Extra: "\xff"},
+		{Bits: 10, WordNGrams: 1, Extra: "_\x00"},  // NUL always separates tokens
+		{Bits: 10, WordNGrams: 1, Extra: "\uFFFD"}, // so does U+FFFD, invalid UTF-8's rune
 	} {
 		if _, err := text.New(o); !errors.Is(err, text.ErrOptions) {
 			t.Errorf("%+v: %v, want text.ErrOptions", o, err)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -85,11 +86,9 @@ func (b *batch[T]) featurize(f *Featurizer, s *scratch, counts bool, rank []uint
 			}
 		} else {
 			s.counts(f, doc, false)
-			s.weigh(f, rank)
-			for k, j := range s.ent {
-				b.idx = append(b.idx, int32(j))
-				b.val = append(b.val, T(s.vals[k]))
-			}
+			scale := s.weigh(f, rank)
+			b.idx, b.val = slices.Grow(b.idx, len(s.ent)), slices.Grow(b.val, len(s.ent))
+			b.idx, b.val = store(b.idx, b.val, s.ent, s.vals, scale)
 		}
 		b.ptr = append(b.ptr, len(b.idx))
 	}
@@ -317,9 +316,9 @@ func weighRows[T kernel.Float](f *Featurizer, X *dataset.CSR[T], rank []uint32) 
 					s.ent = append(s.ent, uint64(X.Idx[k]))
 					s.vals = append(s.vals, getCount(X.Val[k]))
 				}
-				s.weigh(f, rank)
+				scale := s.weigh(f, rank)
 				for k, v := range s.vals {
-					X.Val[lo+k] = T(v)
+					X.Val[lo+k] = T(v * scale)
 				}
 			}
 		})

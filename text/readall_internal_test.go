@@ -271,8 +271,9 @@ func TestCountBits(t *testing.T) {
 }
 
 // FuzzReadAllWorkers: on any input, ReadAll on 2 goroutines gives the
-// matrix, names and error of one, FitReadAll (idf, signed) the featurizer
-// and matrix of Fit then ReadAll, and neither panics. Small batches make
+// matrix, names and error of one, FitReadAll (idf, signed; on 1 and 2
+// goroutines) the featurizer and matrix of Fit then ReadAll, and neither
+// panics. Small batches make
 // a short input span several of them.
 func FuzzReadAllWorkers(f *testing.F) {
 	f.Add("__label__a the cat\n__label__b a dog\n\n__label__a cat cat\n", uint8(3))
@@ -318,30 +319,32 @@ func FuzzReadAllWorkers(f *testing.F) {
 		if ferr != nil {
 			t.Fatal(ferr)
 		}
-		withWorkers(t, 2, func() {
-			r, _ := NewReader(strings.NewReader(in), ropt)
-			var names Names
-			g, X, err := FitReadAll[float32](o, r, &names)
-			if (err == nil) != (rerr == nil) {
-				t.Fatalf("FitReadAll: %v; Fit's reading: %v", err, rerr)
-			}
-			if err != nil {
-				return
-			}
-			wb, _ := want.MarshalBinary()
-			gb, _ := g.MarshalBinary()
-			if !bytes.Equal(wb, gb) {
-				t.Fatal("the featurizer differs from Fit's")
-			}
-			r, _ = NewReader(strings.NewReader(in), ropt)
-			var names2 Names
-			Y, err := ReadAll[float32](r, want, &names2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sameCSR(Y, X); err != nil {
-				t.Fatal(err)
-			}
-		})
+		for _, w := range []int{1, 2} {
+			withWorkers(t, w, func() {
+				r, _ := NewReader(strings.NewReader(in), ropt)
+				var names Names
+				g, X, err := FitReadAll[float32](o, r, &names)
+				if (err == nil) != (rerr == nil) {
+					t.Fatalf("FitReadAll: %v; Fit's reading: %v", err, rerr)
+				}
+				if err != nil {
+					return
+				}
+				wb, _ := want.MarshalBinary()
+				gb, _ := g.MarshalBinary()
+				if !bytes.Equal(wb, gb) {
+					t.Fatal("the featurizer differs from Fit's")
+				}
+				r, _ = NewReader(strings.NewReader(in), ropt)
+				var names2 Names
+				Y, err := ReadAll[float32](r, want, &names2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sameCSR(Y, X); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
 	})
 }
