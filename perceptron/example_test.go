@@ -161,11 +161,11 @@ func ExampleFit_argmax() {
 	data := &dataset.Data[float32]{X: X, Y: y, Rows: len(y), Cols: 3}
 	m, rep, _ := perceptron.Fit(ctx, data, y, perceptron.Options{Multiclass: fit.Argmax})
 	epochs := rep.Detail.(*perceptron.Diagnostics).Epochs
-	fmt.Println("kind", m.Scheme(), "mistakes per epoch:", epochs[0].Mistakes, epochs[1].Mistakes)
+	fmt.Println("scheme", m.Scheme(), "mistakes per epoch:", epochs[0].Mistakes, epochs[1].Mistakes)
 	label, _ := m.Predict([]float32{0, 0, 5})
 	fmt.Println("predict (0,0,5):", label)
 	// Output:
-	// kind argmax mistakes per epoch: 4 0
+	// scheme argmax mistakes per epoch: 4 0
 	// predict (0,0,5): 2
 }
 

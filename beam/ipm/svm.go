@@ -70,7 +70,7 @@ type svmState struct {
 }
 
 // machines returns the number of machines R for the labels: 1 (binary:
-// the larger label is y = +1, as svm's Binary scheme) or one per label.
+// the larger label is y = +1, as svm.FitLinear's fit.Binary models) or one per label.
 func machines(labels []int) int {
 	if len(labels) == 2 {
 		return 1
