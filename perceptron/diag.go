@@ -22,7 +22,7 @@ type Epoch struct {
 	// Mistakes counts samples with y·(w·x + b) ≤ 0 (a zero score is a
 	// mistake, and so would be a NaN one: the test is !(y·(w·x + b) > 0);
 	// training that meets a non-finite score ends with ErrDiverged). For
-	// one-vs-rest it is summed over the classes; for the Argmax strategy it
+	// one-vs-rest it is summed over the classes; for the Argmax scheme it
 	// counts samples whose true class did not score strictly highest.
 	Mistakes int
 	// Updates counts weight updates: the mistakes for the perceptrons, the
