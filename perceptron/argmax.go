@@ -256,8 +256,8 @@ func (t *argmaxTrainer[T]) judge(e *epochStats, sc []T, y, i, pos int) bool {
 }
 
 // runEpoch shuffles, runs one epoch with its statistics in e, and
-// reports whether it produced a non-finite value (see linTrainer's notes
-// on divergence).
+// reports whether it produced a non-finite value (see Locate in
+// internal/perceptrontrain on divergence).
 func (t *argmaxTrainer[T]) runEpoch(e *epochStats) (diverged bool) {
 	t.smp.Next()
 	t.NonFinite = false

@@ -73,7 +73,7 @@ type Diagnostics struct {
 	Separable bool
 
 	// The model's margin and the data's radius come in two pairs. The
-	// notes' geometric margin measures distances in the space of the
+	// usual geometric margin measures distances in the space of the
 	// samples, with b the offset of the hyperplane; the augmented pair
 	// treats b as one more weight, on the constant feature 1 of the
 	// augmented points (x, 1), which is what the perceptron's update adds
