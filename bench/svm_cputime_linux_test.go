@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
@@ -48,7 +49,7 @@ func TestSVMFashionCPUTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub := train.Subset(10000)
-	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub)}, C: 1, Multiclass: svm.OneVsOne}
+	opts := svm.Options{Kernel: gram.RBF{Gamma: svm.GammaScale(sub)}, C: 1, Multiclass: fit.OneVsOne}
 	for r := 0; r < rounds; r++ {
 		runtime.GC()
 		w0, c0 := time.Now(), processCPU()

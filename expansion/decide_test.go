@@ -1,12 +1,16 @@
 package expansion
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/fit"
+)
 
 // TestDecide: the tie rules of the three schemes.
 func TestDecide(t *testing.T) {
-	bin := &Model[float64]{labels: []int{-1, 1}, scheme: Binary, nf: 1}
-	ovr := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsRest}
-	ovo := &Model[float64]{labels: []int{3, 5, 9}, scheme: OneVsOne}
+	bin := &Model[float64]{labels: []int{-1, 1}, scheme: fit.Binary, nf: 1}
+	ovr := &Model[float64]{labels: []int{3, 5, 9}, scheme: fit.OneVsRest}
+	ovo := &Model[float64]{labels: []int{3, 5, 9}, scheme: fit.OneVsOne}
 	votes := make([]int, 3)
 	cases := []struct {
 		m    *Model[float64]

@@ -16,7 +16,7 @@ func (m *Model[T]) String() string {
 	case m == nil || m.d == 0:
 		return "untrained kernel expansion"
 	case m.pc != nil:
-		return describe.Perceptron(percKindName(m.scheme), describe.Algorithm(algName(m.pc.Algorithm)), m.kern.String(), typeName[T](),
+		return describe.Perceptron(percKindName(m.scheme), describe.Algorithm(m.pc.Algorithm.String()), m.kern.String(), typeName[T](),
 			m.d, m.NumSupport(), m.labels, m.pc.HasBias, m.pc.BiasFeature, describe.Scaling(m.pc.Scaling))
 	}
 	return fmt.Sprintf("kernel SVM, %s, %s, %s, %d features, %d support vectors, classes %s",

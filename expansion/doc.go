@@ -4,9 +4,9 @@
 //	f_r(x) = Σₛ coef[r][s]·K(svₛ, x) + b_r
 //
 // over shared support vectors svₛ, dense or sparse (CSR), with a kernel of
-// package gram, the class labels and a decision scheme: Binary (the sign),
-// OneVsRest and Argmax (the largest score), OneVsOne (LIBSVM's vote over
-// the pairs of classes).
+// package gram, the class labels and a decision scheme (fit.Scheme):
+// fit.Binary (the sign), fit.OneVsRest and fit.Argmax (the largest score),
+// fit.OneVsOne (LIBSVM's vote over the pairs of classes).
 //
 // One prediction path serves both trainers: a sample's kernel row against
 // the support vectors (gram.Rows.RowOf; a batch's a block of rows at a
@@ -16,7 +16,7 @@
 // for bit.
 //
 // A kernel perceptron's model is a variant (Parts.Perceptron): it may
-// scale samples before the kernel sees them (Scaling) and carry its bias
+// scale samples before the kernel sees them (linear.Scaling) and carry its bias
 // on a feature B, and the voted perceptron (Freund and Schapire, 1999)
 // keeps its kept functions as prefixes of its mistakes (Voted) and scores
 // by their vote Σⱼ cⱼ·sign(fⱼ(x)).

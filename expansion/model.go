@@ -9,56 +9,20 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
-
-// Scheme says how a model's decision functions make a prediction.
-type Scheme uint8
-
-const (
-	// Binary is one decision function for two classes: a positive value
-	// predicts the larger label, anything else (0 included) the smaller.
-	Binary Scheme = iota
-	// OneVsRest has one function per class (in label order) against the
-	// others; the prediction is the class of the largest value, ties going
-	// to the smaller label.
-	OneVsRest
-	// Argmax is the multiclass perceptron's: one function per class,
-	// trained jointly; the prediction is the class of the largest value,
-	// ties going to the smaller label. Only a kernel perceptron has it.
-	Argmax
-	// OneVsOne has one function per pair of classes a < b in the order
-	// (0,1), (0,2), …, (0,K−1), (1,2), …; a positive value votes for b,
-	// anything else for a, and the prediction is the class with the most
-	// votes, ties going to the smaller label (LIBSVM's svm_predict). Only
-	// an SVM has it.
-	OneVsOne
-)
-
-// String returns "binary", "ovr", "argmax" or "ovo".
-func (s Scheme) String() string {
-	switch s {
-	case Binary:
-		return "binary"
-	case OneVsRest:
-		return "ovr"
-	case Argmax:
-		return "argmax"
-	case OneVsOne:
-		return "ovo"
-	}
-	return fmt.Sprintf("Scheme(%d)", uint8(s))
-}
 
 // numFuncs returns the number of decision functions of scheme s for k
 // classes, or −1 if one-vs-one's k(k−1)/2 exceeds an int.
-func numFuncs(s Scheme, k int) int {
+func numFuncs(s fit.Scheme, k int) int {
 	switch s {
-	case Binary:
+	case fit.Binary:
 		return 1
-	case OneVsRest, Argmax:
+	case fit.OneVsRest, fit.Argmax:
 		return k
 	}
 	if r := uint64(k) * uint64(k-1) / 2; uint64(k) > 1<<32 || r > math.MaxInt {
@@ -79,9 +43,9 @@ func numFuncs(s Scheme, k int) int {
 type Parts[T Float] struct {
 	Kernel gram.Kernel
 	Dims   int
-	Labels []int // the classes, strictly increasing (−1, +1 for a binary kernel perceptron)
-	Scheme Scheme
-	SV     []T // S×Dims support vectors, row-major (nil when Sparse is set)
+	Labels []int      // the classes, strictly increasing (−1, +1 for a binary kernel perceptron)
+	Scheme fit.Scheme // fit.Binary, OneVsRest, OneVsOne (an SVM's) or Argmax (a kernel perceptron's)
+	SV     []T        // S×Dims support vectors, row-major (nil when Sparse is set)
 	// Sparse holds the support vectors as CSR rows instead of SV (Rows =
 	// S, Cols = Dims; its labels are ignored): the form of a model trained
 	// on sparse data, whose D may be 2²⁰ or more.
@@ -99,57 +63,21 @@ type Parts[T Float] struct {
 // expansion. Its file records the algorithm and η; Scaling and
 // BiasFeature change the scores; Voted replaces Coef and Bias.
 type Perceptron[T Float] struct {
-	// Algorithm is package perceptron's Algorithm that trained the model:
-	// AlgOnline, AlgAveraged or AlgVoted.
-	Algorithm uint8
+	// Algorithm is the rule that trained the model: linear.Online,
+	// linear.Averaged or linear.Voted.
+	Algorithm linear.Algorithm
 	Eta       float64 // the step size η
 	HasBias   bool
 	// BiasFeature is the value B of the constant feature that carries the
 	// bias: 1 by default, 0 without a bias. The scores add Bias[r]·B' with
-	// B' = 1, or the sample's scale s under ScaleAugmented.
+	// B' = 1, or the sample's scale s under linear.ScaleAugmented.
 	BiasFeature float64
-	Scaling     Scaling
+	Scaling     linear.Scaling
 	// Voted holds Freund and Schapire's voted perceptron: the vote
 	// Σⱼ cⱼ·sign(fⱼ(x)) of the kept decision functions fⱼ, each a prefix of
-	// the sequence of mistakes. nil unless Algorithm is AlgVoted.
+	// the sequence of mistakes. nil unless Algorithm is linear.Voted.
 	Voted *Voted[T]
 }
-
-// The Algorithm values of package perceptron that train kernel models.
-const (
-	AlgOnline   uint8 = 0
-	AlgAveraged uint8 = 3
-	AlgVoted    uint8 = 4
-)
-
-// algName names a kernel perceptron's algorithm as package perceptron's
-// Algorithm.String does.
-func algName(a uint8) string {
-	switch a {
-	case AlgOnline:
-		return "online"
-	case AlgAveraged:
-		return "averaged"
-	case AlgVoted:
-		return "voted"
-	}
-	return fmt.Sprintf("Algorithm(%d)", a)
-}
-
-// Scaling is the transform a kernel perceptron applies to a sample before
-// the kernel sees it; its values are package perceptron's Scaling's.
-type Scaling uint8
-
-const (
-	// ScaleNone scores x as it is.
-	ScaleNone Scaling = iota
-	// ScaleAugmented scales the augmented point (x, B) to unit length:
-	// the kernel sees s·x and the bias's feature is s·B,
-	// s = 1/‖(x, B)‖ (1/‖x‖ without a bias, 1 for x = 0).
-	ScaleAugmented
-	// ScaleFeatures scales x to unit length (x = 0 stays 0).
-	ScaleFeatures
-)
 
 // Voted is a voted kernel perceptron's decision functions, per score row
 // r: mistakes QOff[r]..QOff[r+1]−1 (support vector QIdx, step QStep) and
@@ -176,7 +104,7 @@ type Model[T Float] struct {
 	kern   gram.Kernel
 	d      int
 	labels []int
-	scheme Scheme
+	scheme fit.Scheme
 	sv     []T
 	index  []int
 	coef   []T
@@ -204,7 +132,7 @@ type scratch[T Float] struct {
 // New checks p and builds a model from a copy of it: the way back from a
 // model file or another tool's format. Inconsistent sizes, labels that
 // are not strictly increasing, a scheme that does not fit the number of
-// labels or the trainer (Argmax is a perceptron's, OneVsOne an SVM's),
+// labels or the trainer (fit.Argmax is a perceptron's, fit.OneVsOne an SVM's),
 // indices that are not increasing training rows, and NaN or infinite
 // values are errors wrapping ErrModel.
 func New[T Float](p Parts[T]) (*Model[T], error) {
@@ -234,10 +162,10 @@ func newModel[T Float](p Parts[T], clone bool, impl *kernel.Impl) (*Model[T], er
 	}
 	pc := p.Perceptron
 	switch {
-	case p.Scheme == Binary && k != 2,
-		p.Scheme > OneVsOne,
-		p.Scheme == Argmax && pc == nil,
-		p.Scheme == OneVsOne && pc != nil:
+	case p.Scheme == fit.Binary && k != 2,
+		p.Scheme != fit.Binary && p.Scheme != fit.OneVsRest && p.Scheme != fit.OneVsOne && p.Scheme != fit.Argmax,
+		p.Scheme == fit.Argmax && pc == nil,
+		p.Scheme == fit.OneVsOne && pc != nil:
 		return nil, fmt.Errorf("%w: scheme %v with %d labels", ErrModel, p.Scheme, k)
 	}
 	if len(p.SV)%p.Dims != 0 {
@@ -356,8 +284,9 @@ func (m *Model[T]) Dims() int { return m.d }
 // Classes returns the labels the model predicts, sorted (a copy).
 func (m *Model[T]) Classes() []int { return slices.Clone(m.labels) }
 
-// Scheme returns how the decision functions combine.
-func (m *Model[T]) Scheme() Scheme { return m.scheme }
+// Scheme returns how the decision functions combine: fit.Binary,
+// OneVsRest, OneVsOne or Argmax.
+func (m *Model[T]) Scheme() fit.Scheme { return m.scheme }
 
 // IsPerceptron reports whether a kernel perceptron made the model (its
 // Parts have Perceptron set; it is saved with the kernel perceptron's
@@ -365,10 +294,10 @@ func (m *Model[T]) Scheme() Scheme { return m.scheme }
 func (m *Model[T]) IsPerceptron() bool { return m.pc != nil }
 
 // Scaling returns the transform the model applies to a sample before the
-// kernel sees it (ScaleNone for an SVM).
-func (m *Model[T]) Scaling() Scaling {
+// kernel sees it (linear.ScaleNone for an SVM).
+func (m *Model[T]) Scaling() linear.Scaling {
 	if m.pc == nil {
-		return ScaleNone
+		return linear.ScaleNone
 	}
 	return m.pc.Scaling
 }
@@ -415,9 +344,9 @@ func (m *Model[T]) Coefficients(r int) ([]T, T) {
 // It panics if r is out of range.
 func (m *Model[T]) Pair(r int) (neg, pos int) {
 	switch m.scheme {
-	case Binary:
+	case fit.Binary:
 		return m.labels[0], m.labels[1]
-	case OneVsRest, Argmax:
+	case fit.OneVsRest, fit.Argmax:
 		return 0, m.labels[r]
 	}
 	a, b := pairOf(len(m.labels), r)
@@ -440,7 +369,7 @@ func (m *Model[T]) get() *scratch[T] {
 		return sc
 	}
 	sc := &scratch[T]{kr: make([]T, m.NumSupport()), out: make([]T, m.nf), votes: make([]int, len(m.labels)), part: m.newPart()}
-	if m.Scaling() != ScaleNone && m.ssv == nil {
+	if m.Scaling() != linear.ScaleNone && m.ssv == nil {
 		sc.x = make([]T, m.d)
 	}
 	return sc
@@ -480,7 +409,7 @@ func (m *Model[T]) newPart() []T {
 
 // scores writes the decision values of the sample whose kernel row is kr
 // (part: the scratch's, or newPart's) and whose bias feature is bf (1, or
-// the sample's scale under ScaleAugmented).
+// the sample's scale under linear.ScaleAugmented).
 func (m *Model[T]) scores(dst, kr, part []T, bf T) {
 	switch {
 	case m.pc != nil && m.pc.Voted != nil:
@@ -527,12 +456,12 @@ func (v *Voted[T]) combine(dst, kr []T, bf T) {
 // decide maps decision values to a label.
 func (m *Model[T]) decide(sc []T, votes []int) int {
 	switch m.scheme {
-	case Binary:
+	case fit.Binary:
 		if sc[0] > 0 {
 			return m.labels[1]
 		}
 		return m.labels[0]
-	case OneVsRest, Argmax:
+	case fit.OneVsRest, fit.Argmax:
 		best := 0
 		for r, v := range sc {
 			if v > sc[best] {
@@ -565,16 +494,16 @@ func (m *Model[T]) decide(sc []T, votes []int) int {
 
 // scaled returns x as the kernel sees it, and its bias feature: x and 1,
 // or for a normalising perceptron its scaled copy in buf (as training
-// scaled its rows) and 1 (ScaleFeatures) or s (ScaleAugmented).
+// scaled its rows) and 1 (linear.ScaleFeatures) or s (linear.ScaleAugmented).
 func (m *Model[T]) scaled(buf, x []T) ([]T, T) {
 	switch m.Scaling() {
-	case ScaleFeatures:
+	case linear.ScaleFeatures:
 		copy(buf, x)
 		if nx := float64(m.k.Dot(buf, buf)); nx > 0 && !math.IsInf(nx, 0) {
 			m.k.Scale(T(1/math.Sqrt(nx)), buf)
 		}
 		return buf, 1
-	case ScaleAugmented:
+	case linear.ScaleAugmented:
 		copy(buf, x)
 		f := T(augScale(m.k, x, m.pc.BiasFeature))
 		m.k.Scale(f, buf)
@@ -782,7 +711,7 @@ func (m *Model[T]) batch(X []T, use func(lo, hi int, out []T) error) error {
 			}
 		default:
 			Xb := X[lo*m.d : hi*m.d]
-			if m.Scaling() != ScaleNone {
+			if m.Scaling() != linear.ScaleNone {
 				if buf == nil {
 					buf, bfs = make([]T, min(n, step)*m.d), make([]T, min(n, step))
 				}

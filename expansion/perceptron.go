@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // The kernel perceptron's variant of the expansion: its settings
@@ -24,9 +26,9 @@ func (p *Perceptron[T]) clone() *Perceptron[T] {
 	return &c
 }
 
-// Algorithm returns the kernel perceptron's algorithm (AlgOnline,
-// AlgAveraged, AlgVoted), and false for an SVM.
-func (m *Model[T]) Algorithm() (uint8, bool) {
+// Algorithm returns the kernel perceptron's algorithm (linear.Online,
+// linear.Averaged, linear.Voted), and false for an SVM.
+func (m *Model[T]) Algorithm() (linear.Algorithm, bool) {
 	if m.pc == nil {
 		return 0, false
 	}
@@ -56,14 +58,14 @@ func (m *Model[T]) BiasFeature() float64 {
 func checkPerceptron[T Float](p *Parts[T], r, s int) error {
 	pc := p.Perceptron
 	switch pc.Algorithm {
-	case AlgOnline, AlgAveraged, AlgVoted:
+	case linear.Online, linear.Averaged, linear.Voted:
 	default:
-		return fmt.Errorf("%w: a kernel perceptron trained by %s", ErrModel, algName(pc.Algorithm))
+		return fmt.Errorf("%w: a kernel perceptron trained by %v", ErrModel, pc.Algorithm)
 	}
-	if p.Scheme == Argmax && pc.Algorithm == AlgVoted {
+	if p.Scheme == fit.Argmax && pc.Algorithm == linear.Voted {
 		return fmt.Errorf("%w: a voted argmax model", ErrModel)
 	}
-	if p.Scheme == Binary && (p.Labels[0] != -1 || p.Labels[1] != 1) {
+	if p.Scheme == fit.Binary && (p.Labels[0] != -1 || p.Labels[1] != 1) {
 		return fmt.Errorf("%w: a binary kernel perceptron's labels are %v, want [-1 1]", ErrModel, p.Labels)
 	}
 	if _, ok := p.Kernel.(gram.Sigmoid); ok {
@@ -73,7 +75,7 @@ func checkPerceptron[T Float](p *Parts[T], r, s int) error {
 		return fmt.Errorf("%w: η = %v", ErrModel, pc.Eta)
 	}
 	switch {
-	case pc.Scaling > ScaleFeatures:
+	case pc.Scaling > linear.ScaleFeatures:
 		return fmt.Errorf("%w: scaling %d", ErrModel, pc.Scaling)
 	case !pc.HasBias && pc.BiasFeature != 0,
 		pc.HasBias && (!finitePositive(pc.BiasFeature) || !finitePositive(float64(T(pc.BiasFeature*pc.BiasFeature)))):
@@ -83,7 +85,7 @@ func checkPerceptron[T Float](p *Parts[T], r, s int) error {
 		return fmt.Errorf("%w: %d support vectors with %d indices", ErrModel, s, len(p.Index))
 	}
 	v := pc.Voted
-	if pc.Algorithm != AlgVoted {
+	if pc.Algorithm != linear.Voted {
 		if v != nil || uint64(len(p.Coef)) != uint64(r)*uint64(s) || len(p.Bias) != r {
 			return fmt.Errorf("%w: %d coefficients and %d biases for %d functions of %d support vectors", ErrModel, len(p.Coef), len(p.Bias), r, s)
 		}

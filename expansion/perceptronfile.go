@@ -7,8 +7,10 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // The kernel perceptron's model files (kinds 16–18): the linear
@@ -26,8 +28,8 @@ const (
 
 const (
 	flagBias     = modelfile.FlagBias
-	flagNorm     = 2                      // version 2: ScaleAugmented; version 1: ScaleFeatures
-	flagNormX    = 4                      // version 2: ScaleFeatures
+	flagNorm     = 2                      // version 2: linear.ScaleAugmented; version 1: linear.ScaleFeatures
+	flagNormX    = 4                      // version 2: linear.ScaleFeatures
 	flagSparseSV = 16                     // version 2: sparse support vectors
 	flagBiasFeat = modelfile.FlagBiasFeat // version 3: the bias feature B follows the labels, a float64 ≠ 1
 	// biasFeatVersion is the format version of a file with flagBiasFeat.
@@ -47,46 +49,36 @@ func init() {
 }
 
 // percKind returns the file kind of a perceptron of scheme s.
-func percKind(s Scheme) byte {
-	switch s {
-	case OneVsRest:
-		return kindPercOneVsRest
-	case Argmax:
-		return kindPercArgmax
-	}
-	return kindPercBinary
-}
+func percKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindPercBinary, s) }
 
 // percKindName is the kind's name in the JSON form.
-func percKindName(s Scheme) string {
-	switch s {
-	case OneVsRest:
-		return "kernel-ovr"
-	case Argmax:
-		return "kernel-argmax"
+func percKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }
+
+// algName is the JSON document's "algorithm" of a kernel perceptron's
+// algorithm (the binary file stores linear.Algorithm's value: 0, 3 or 4).
+func algName(a linear.Algorithm) string {
+	switch a {
+	case linear.Online:
+		return "online"
+	case linear.Averaged:
+		return "averaged"
+	case linear.Voted:
+		return "voted"
 	}
-	return "kernel-binary"
+	return a.String()
 }
 
 // percScheme is the scheme of a kernel perceptron file's kind.
-func percScheme(kind byte) Scheme {
-	switch kind {
-	case kindPercOneVsRest:
-		return OneVsRest
-	case kindPercArgmax:
-		return Argmax
-	}
-	return Binary
-}
+func percScheme(kind byte) fit.Scheme { return modelfile.KindScheme(kindPercBinary, kind, fit.Argmax) }
 
 // headerFlags returns the header flags of a model: its scaling and its
 // bias (and whether its bias feature bf follows the labels).
-func headerFlags(sc Scaling, bias bool, bf float64) byte {
+func headerFlags(sc linear.Scaling, bias bool, bf float64) byte {
 	var f byte
 	switch sc {
-	case ScaleAugmented:
+	case linear.ScaleAugmented:
 		f = flagNorm
-	case ScaleFeatures:
+	case linear.ScaleFeatures:
 		f = flagNormX
 	}
 	if bias {
@@ -112,10 +104,10 @@ func checkBiasFeature[T Float](bias bool, b float64) (float64, error) {
 
 // flagsScaling decodes the scaling of a header's flags, checking that the
 // version allows them: version 1 knows bias and normalise (the features),
-// version 2 also ScaleAugmented, version 3 also the bias feature, which
+// version 2 also linear.ScaleAugmented, version 3 also the bias feature, which
 // it must have (a file takes version 3 for it only). A kernel model's file
 // is never version 4 (the linear models' used columns).
-func flagsScaling(version int, flags byte) (Scaling, error) {
+func flagsScaling(version int, flags byte) (linear.Scaling, error) {
 	known := byte(flagBias | flagNorm)
 	if version >= 2 {
 		known |= flagNormX
@@ -134,15 +126,15 @@ func flagsScaling(version int, flags byte) (Scaling, error) {
 	}
 	switch {
 	case version == 1 && flags&flagNorm != 0:
-		return ScaleFeatures, nil
+		return linear.ScaleFeatures, nil
 	case flags&flagNorm != 0 && flags&flagNormX != 0:
 		return 0, fmt.Errorf("%w: both normalisations flagged", ErrCorrupt)
 	case flags&flagNorm != 0:
-		return ScaleAugmented, nil
+		return linear.ScaleAugmented, nil
 	case flags&flagNormX != 0:
-		return ScaleFeatures, nil
+		return linear.ScaleFeatures, nil
 	}
-	return ScaleNone, nil
+	return linear.ScaleNone, nil
 }
 
 // sparseFlag returns the header without the sparse-support flag, and
@@ -193,7 +185,7 @@ func sparseFlag(h *modelfile.Header) (modelfile.Header, bool) {
 func (m *Model[T]) marshalPerceptron() ([]byte, error) {
 	pc := m.pc
 	es := modelfile.ElemSize[T]()
-	h := modelfile.Header{ElemSize: es, Kind: percKind(m.scheme), Algorithm: pc.Algorithm,
+	h := modelfile.Header{ElemSize: es, Kind: percKind(m.scheme), Algorithm: byte(pc.Algorithm),
 		Flags: headerFlags(pc.Scaling, pc.HasBias, pc.BiasFeature), Dims: m.d, Count: m.NumSupport(), Param: pc.Eta}
 	h.Version = modelfile.Version
 	if h.Flags&flagBiasFeat != 0 {
@@ -248,8 +240,8 @@ func (m *Model[T]) marshalPerceptron() ([]byte, error) {
 // vectors, and adds the body's length, which for a voted model depends on
 // the per-class counts after the support vectors.
 func percBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *modelfile.Sizer) (uint64, error) {
-	algo := h.Algorithm
-	if algo != AlgOnline && algo != AlgAveraged && algo != AlgVoted {
+	algo := linear.Algorithm(h.Algorithm)
+	if algo != linear.Online && algo != linear.Averaged && algo != linear.Voted {
 		return 0, fmt.Errorf("%w: a kernel model trained by %s", ErrCorrupt, algName(algo))
 	}
 	hh, sparse := sparseFlag(h)
@@ -284,7 +276,7 @@ func percBodySize(e modelfile.Errors, h *modelfile.Header, body []byte, sz *mode
 	if sv.Over {
 		sz.Over = true
 	}
-	if algo != AlgVoted {
+	if algo != linear.Voted {
 		sz.Add(sz.Mul(rows, m+1), esize)
 		return 0, nil
 	}
@@ -332,7 +324,7 @@ func (m *Model[T]) unmarshalPerceptron(data []byte) error {
 	if S < 1 || S > maxKernelIndex {
 		return fmt.Errorf("%w: %d support vectors", ErrCorrupt, S)
 	}
-	pc := &Perceptron[T]{Algorithm: h.Algorithm, Eta: h.Param, HasBias: h.Flags&flagBias != 0, Scaling: scaling}
+	pc := &Perceptron[T]{Algorithm: linear.Algorithm(h.Algorithm), Eta: h.Param, HasBias: h.Flags&flagBias != 0, Scaling: scaling}
 	p := Parts[T]{Dims: h.Dims, Scheme: percScheme(h.Kind), Perceptron: pc}
 	p.Labels = r.Labels(h.Labels)
 	if p.Labels != nil {
@@ -356,7 +348,7 @@ func (m *Model[T]) unmarshalPerceptron(data []byte) error {
 	}
 	var coef, bs, counts, qidx, qstep, vpre, vc, vb []byte
 	var Q, V uint64
-	if pc.Algorithm == AlgVoted {
+	if pc.Algorithm == linear.Voted {
 		counts = r.Take(R, 8, "per-class counts")
 		if r.Err() == nil {
 			for k := range R {
@@ -389,7 +381,7 @@ func (m *Model[T]) unmarshalPerceptron(data []byte) error {
 	if !sparse {
 		p.SV = modelfile.Decode[T](sv, h.ElemSize)
 	}
-	if pc.Algorithm == AlgVoted {
+	if pc.Algorithm == linear.Voted {
 		v := &Voted[T]{QOff: make([]int, R+1), VOff: make([]int, R+1)}
 		for k := range R {
 			v.QOff[k+1] = v.QOff[k] + int(le.Uint32(counts[8*k:]))
@@ -471,7 +463,7 @@ var percAbsent = []string{"support_indices", "support_vectors", "sparse_support_
 func (m *Model[T]) marshalPerceptronJSON() ([]byte, error) {
 	pc := m.pc
 	j := jsonPerceptron[T]{JSONHeader: modelfile.NewJSONHeader[T](perceptronFormat, percKindName(m.scheme), algName(pc.Algorithm), m.d),
-		Bias: pc.HasBias, Normalize: pc.Scaling == ScaleAugmented, NormX: pc.Scaling == ScaleFeatures, Eta: pc.Eta, Labels: m.labels,
+		Bias: pc.HasBias, Normalize: pc.Scaling == linear.ScaleAugmented, NormX: pc.Scaling == linear.ScaleFeatures, Eta: pc.Eta, Labels: m.labels,
 		Kernel: modelfile.KernelJSON(m.kern), SupportIndices: m.index}
 	if pc.HasBias && pc.BiasFeature != 1 {
 		j.BiasFeat, j.Version = pc.BiasFeature, biasFeatVersion
@@ -540,11 +532,11 @@ func (m *Model[T]) unmarshalPerceptronJSON(data []byte) error {
 	p := Parts[T]{Dims: j.Dims, Labels: j.Labels, Index: j.SupportIndices, Perceptron: pc}
 	switch j.Kind {
 	case "kernel-binary":
-		p.Scheme = Binary
+		p.Scheme = fit.Binary
 	case "kernel-ovr":
-		p.Scheme = OneVsRest
+		p.Scheme = fit.OneVsRest
 	case "kernel-argmax":
-		p.Scheme = Argmax
+		p.Scheme = fit.Argmax
 	case "binary", "ovr", "argmax":
 		return fmt.Errorf("%w: a linear model (kind %q), not a kernel expansion", ErrMismatch, j.Kind)
 	default:
@@ -555,11 +547,11 @@ func (m *Model[T]) unmarshalPerceptronJSON(data []byte) error {
 	}
 	switch j.Algorithm {
 	case "online":
-		pc.Algorithm = AlgOnline
+		pc.Algorithm = linear.Online
 	case "averaged":
-		pc.Algorithm = AlgAveraged
+		pc.Algorithm = linear.Averaged
 	case "voted":
-		pc.Algorithm = AlgVoted
+		pc.Algorithm = linear.Voted
 	default:
 		return fmt.Errorf("%w: algorithm %q", ErrCorrupt, j.Algorithm)
 	}
@@ -591,7 +583,7 @@ func (m *Model[T]) unmarshalPerceptronJSON(data []byte) error {
 	}
 	p.SV = modelfile.Flat(j.SupportVectors) // the decoded rows' own array: no copy
 	R := numFuncs(p.Scheme, len(p.Labels))
-	if pc.Algorithm == AlgVoted {
+	if pc.Algorithm == linear.Voted {
 		if len(j.Voted) != R || j.Coefficients != nil || j.Biases != nil {
 			return fmt.Errorf("%w: a voted model needs %d voted entries and no coefficients", ErrCorrupt, R)
 		}

@@ -1,6 +1,9 @@
 package expansion
 
-import "github.com/rosenblatt-go/rosenblatt/kernel"
+import (
+	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/kernel"
+)
 
 // grouped is how a one-vs-one model reduces a kernel row to its decision
 // values. Function (a, b) has non-zero coefficients only on the support
@@ -38,8 +41,8 @@ type svGroup[T Float] struct {
 // all zero contributes nothing and is left out of every group. Any
 // grouping gives the decision values (up to rounding): a function's
 // coefficients outside its groups are zero.
-func groupSupport[T Float](scheme Scheme, k, s int, coef []T) *grouped[T] {
-	if scheme != OneVsOne || k < 3 || s == 0 {
+func groupSupport[T Float](scheme fit.Scheme, k, s int, coef []T) *grouped[T] {
+	if scheme != fit.OneVsOne || k < 3 || s == 0 {
 		return nil
 	}
 	r := len(coef) / s

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -17,7 +18,7 @@ import (
 // functions of other classes than its first one's.
 func groupedParts[T Float](rng *rand.Rand, k, s, d int, kern gram.Kernel) Parts[T] {
 	r := k * (k - 1) / 2
-	p := Parts[T]{Kernel: kern, Dims: d, Scheme: OneVsOne, SV: make([]T, s*d), Coef: make([]T, r*s), Bias: make([]T, r)}
+	p := Parts[T]{Kernel: kern, Dims: d, Scheme: fit.OneVsOne, SV: make([]T, s*d), Coef: make([]T, r*s), Bias: make([]T, r)}
 	for c := range k {
 		p.Labels = append(p.Labels, 10*c+1)
 	}
@@ -145,7 +146,7 @@ func TestGroupSupport(t *testing.T) {
 		1, -1, 0, 0, 0, // (0,2)
 		1, 0, 1, 0, 0, // (1,2)
 	}
-	g := groupSupport(OneVsOne, 3, 5, coef)
+	g := groupSupport(fit.OneVsOne, 3, 5, coef)
 	// The groups keep 2·1 + 2·2 + 2·1 = 8 of the 15 coefficients: more
 	// than half, so this small model stays dense.
 	if g != nil {
@@ -166,7 +167,7 @@ func TestGroupSupport(t *testing.T) {
 			}
 		}
 	}
-	g = groupSupport(OneVsOne, k, s, coef)
+	g = groupSupport(fit.OneVsOne, k, s, coef)
 	if g == nil || len(g.groups) != k || g.most != k-1 {
 		t.Fatalf("groups = %+v, want %d of %d functions", g, k, k-1)
 	}
@@ -187,7 +188,7 @@ func TestGroupSupport(t *testing.T) {
 			}
 		}
 	}
-	if groupSupport(OneVsRest, k, s, coef[:k*s]) != nil || groupSupport(OneVsOne, 2, s, coef[:s]) != nil {
+	if groupSupport(fit.OneVsRest, k, s, coef[:k*s]) != nil || groupSupport(fit.OneVsOne, 2, s, coef[:s]) != nil {
 		t.Fatal("a one-vs-rest or two-class model is grouped")
 	}
 }

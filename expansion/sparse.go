@@ -8,6 +8,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
+	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Sparse samples and sparse support vectors. A model trained on CSR data
@@ -53,14 +54,14 @@ func (m *Model[T]) rowSparse(sc *scratch[T], x dataset.SparseRow[T]) (T, error) 
 	switch {
 	case m.srows != nil:
 		bf := T(1)
-		if sl := m.Scaling(); sl != ScaleNone {
+		if sl := m.Scaling(); sl != linear.ScaleNone {
 			sc.val = append(sc.val[:0], x.Val...)
 			switch sl {
-			case ScaleFeatures:
+			case linear.ScaleFeatures:
 				if nx := float64(m.k.Dot(sc.val, sc.val)); nx > 0 && !math.IsInf(nx, 0) {
 					m.k.Scale(T(1/math.Sqrt(nx)), sc.val)
 				}
-			case ScaleAugmented:
+			case linear.ScaleAugmented:
 				bf = T(augScale(m.k, x.Val, m.pc.BiasFeature))
 				m.k.Scale(bf, sc.val)
 			}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -23,37 +24,13 @@ const (
 )
 
 // svmKind returns the file kind of an SVM of scheme s.
-func svmKind(s Scheme) byte {
-	switch s {
-	case OneVsRest:
-		return kindSVMOneVsRest
-	case OneVsOne:
-		return kindSVMOneVsOne
-	}
-	return kindSVMBinary
-}
+func svmKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindSVMBinary, s) }
 
 // svmKindName is the kind's name in the JSON form.
-func svmKindName(s Scheme) string {
-	switch s {
-	case OneVsRest:
-		return "kernel-ovr"
-	case OneVsOne:
-		return "kernel-ovo"
-	}
-	return "kernel-binary"
-}
+func svmKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }
 
 // svmScheme is the scheme of a kernel SVM file's kind.
-func svmScheme(kind byte) Scheme {
-	switch kind {
-	case kindSVMOneVsRest:
-		return OneVsRest
-	case kindSVMOneVsOne:
-		return OneVsOne
-	}
-	return Binary
-}
+func svmScheme(kind byte) fit.Scheme { return modelfile.KindScheme(kindSVMBinary, kind, fit.OneVsOne) }
 
 // flagIndex marks a kernel model file that stores the support vectors'
 // training rows; flagSparse one that stores them as sparse rows (a model
@@ -288,7 +265,7 @@ func (m *Model[T]) marshalSVMJSON() ([]byte, error) {
 		if mc.Coefficients == nil {
 			mc.Coefficients = []T{} // [], not null, whatever made the model
 		}
-		if m.scheme == OneVsRest {
+		if m.scheme == fit.OneVsRest {
 			mc.Rest = true
 		} else {
 			mc.Negative = &neg
@@ -305,14 +282,14 @@ func (m *Model[T]) unmarshalSVMJSON(data []byte) error {
 	if err := fileErrs.Unmarshal(data, &j, &j.JSONHeader, modelfile.SVMJSONFormat, jsonAbsent...); err != nil {
 		return err
 	}
-	var scheme Scheme
+	var scheme fit.Scheme
 	switch j.Kind {
 	case "kernel-binary":
-		scheme = Binary
+		scheme = fit.Binary
 	case "kernel-ovr":
-		scheme = OneVsRest
+		scheme = fit.OneVsRest
 	case "kernel-ovo":
-		scheme = OneVsOne
+		scheme = fit.OneVsOne
 	case "linear-binary", "linear-ovr":
 		return fileErrs.Mismatchf("a linear SVM (kind %q), not a kernel expansion", j.Kind)
 	default:
@@ -355,9 +332,9 @@ func (m *Model[T]) unmarshalSVMJSON(data []byte) error {
 	for r, mc := range j.Machines {
 		var ok bool
 		switch p.Scheme {
-		case Binary:
+		case fit.Binary:
 			ok = mc.Negative != nil && *mc.Negative == p.Labels[0] && mc.Positive == p.Labels[1] && !mc.Rest
-		case OneVsRest:
+		case fit.OneVsRest:
 			ok = mc.Negative == nil && mc.Positive == p.Labels[r] && mc.Rest
 		default:
 			ok = mc.Negative != nil && *mc.Negative == p.Labels[a] && mc.Positive == p.Labels[b] && !mc.Rest

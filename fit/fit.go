@@ -1,6 +1,8 @@
-// Package fit holds what every trainer of the module reports: Report, the
+// Package fit holds what every trainer of the module shares: Report, the
 // summary of one training run of perceptron.Fit, perceptron.FitKernel,
-// svm.Fit or svm.FitLinear.
+// svm.Fit or svm.FitLinear, and Scheme, how a classifier of several
+// classes is made of decision functions (the trainers' Options.Multiclass,
+// and the models' Scheme).
 //
 // The fields mean the same for every trainer; those that do not apply to
 // one are zero. The trainer's own, more detailed account (per-epoch

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 
@@ -39,7 +40,7 @@ func kernelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		enc(mc, err)
 	}
 	ma, _, err := perceptron.FitKernel(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.KernelOptions{
-		Options: perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: linear.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
+		Options: perceptron.Options{Multiclass: fit.Argmax, Algorithm: linear.Averaged, MaxIter: 3}, Kernel: gram.RBF{Gamma: 1}})
 	enc(ma, err)
 	return bins, jsons
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 
@@ -79,7 +80,7 @@ func modelSeeds(t testing.TB) (bins, jsons [][]byte) {
 		mc, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, opt)
 		enc(mc, err)
 	}
-	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, Algorithm: linear.Averaged})
+	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, 3, ym), ym, perceptron.Options{Multiclass: fit.Argmax, Algorithm: linear.Averaged})
 	enc(ma, err)
 	return bins, jsons
 }
@@ -363,7 +364,7 @@ func fuzzTrain[T float32 | float64](t *testing.T, h, rest []byte) {
 		opt.VotedMaxBytes = 1 + int64(h[4])*8
 	}
 	if mode == 2 {
-		opt.Multiclass = perceptron.Argmax
+		opt.Multiclass = fit.Argmax
 	}
 	var kern gram.Kernel = gram.Linear{}
 	if h[2]&0x40 != 0 {

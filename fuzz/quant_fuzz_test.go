@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -48,7 +49,7 @@ func quantSeeds(t testing.TB) [][]byte {
 		}
 		add(quant.New(m64))
 	}
-	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 3})
+	ma, _, err := perceptron.Fit(context.Background(), dataset.NewData(X32, 3, ym), ym, perceptron.Options{Multiclass: fit.Argmax, MaxIter: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
 
@@ -28,7 +29,7 @@ func svmSeeds(t testing.TB) (bins, jsons [][]byte) {
 	for _, o := range []svm.Options{
 		{Kernel: gram.RBF{Gamma: 0.5}},
 		{Kernel: gram.Linear{}, C: math.Inf(1)},
-		{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, Multiclass: svm.OneVsRest},
+		{Kernel: gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, Multiclass: fit.OneVsRest},
 	} {
 		m32, _, err := svm.Fit(context.Background(), dataset.NewData(X32, 3, yb), yb, o)
 		enc(m32, err)

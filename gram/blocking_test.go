@@ -21,6 +21,13 @@ func TestKBlocks(t *testing.T) {
 			if klen > (kc+3)&^3 || (nblk-1)*klen >= d || nblk*klen < d {
 				t.Fatalf("d=%d kc=%d: %d blocks of %d do not split d", d, kc, nblk, klen)
 			}
+			// Whole 4-step groups wherever they give the same number of
+			// blocks; otherwise the even split ⌈d/nblk⌉.
+			even := (d + nblk - 1) / nblk
+			k4 := (even + 3) &^ 3
+			if want := map[bool]int{true: k4, false: even}[(d+k4-1)/k4 == nblk]; klen != want {
+				t.Fatalf("d=%d kc=%d: blocks of %d, want %d", d, kc, klen, want)
+			}
 		}
 	}
 }

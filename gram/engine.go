@@ -84,7 +84,7 @@ type engine[T kernel.Float] struct {
 	coef0    T
 	threads  int
 	maxBytes int64
-	kc       int // largest feature block
+	kc       int // feature block size (kBlocks rounds a block up to whole 4-step groups: at most kc+3)
 	mc       int // rows per A block, a multiple of mk.mr
 	nc       int // columns per B block, a multiple of mk.nr
 }
@@ -121,9 +121,10 @@ func setup[T kernel.Float](k Kernel, opts *Options) (*engine[T], error) {
 }
 
 // blocks sets the block sizes from the cache sizes (cpuid): a KC×NR sliver
-// of the B side fills at most 9/16 of the L1 data cache (with the MR×KC A
-// panel streaming past it, 3/8 of the sliver for a 6×16 tile, and the tile
-// of C, about 3/4 of L1 in all), an MC×KC block of the A side half of L2,
+// of the B side fills at most 9/16 of the L1 data cache for float32's x86
+// tiles (with the MR×KC A panel streaming past it, 3/8 of the sliver for a
+// 6×16 or 12×32 tile, and the tile of C, about 3/4 of L1 in all; other
+// tiles: half of L1), an MC×KC block of the A side half of L2,
 // and a KC×NC panel of the B side a quarter of L3. On a 32 KiB L1 (Zen 3)
 // that is KC = 288 float32, so 784 features go in three blocks of 264 and
 // 256 rather than four of 196 (half an L1's worth, 256, would need four):
@@ -143,7 +144,15 @@ func (e *engine[T]) blocks(opts *Options) {
 		l3 = 4 << 20
 	}
 	mr, nr := e.mk.mr, e.mk.nr
-	e.kc = max(64, l1*9/16/(nr*size))
+	// The 9/16 share was measured only with float32's x86 tiles, whose A
+	// panel is 3/8 of the sliver; a tile with a relatively larger A panel
+	// (float64's 6×8 and 12×16, NEON's 8×12 and 8×6) keeps half of L1 for
+	// the sliver, so that A and B still fit beside the tile of C.
+	share := 8 // sixteenths of L1 for the B sliver
+	if 8*mr <= 3*nr {
+		share = 9
+	}
+	e.kc = max(64, l1*share/16/(nr*size))
 	e.mc = max(mr, l2/2/(e.kc*size)/mr*mr)
 	e.nc = max(nr, min(l3/4/(e.kc*size), 1<<14)/nr*nr)
 	if opts != nil {
@@ -351,7 +360,7 @@ func pack[T kernel.Float](dst, X []T, n, d, w, kc, s0, s1 int, mk *micro[T]) {
 	nblk, klen := kBlocks(d, kc)
 	for s := s0; s < s1; s++ {
 		rows := min(w, n-s*w)
-		// Block by block, so the sliver's block (at most KC·w values) stays
+		// Block by block, so the sliver's block (at most (KC+3)·w values) stays
 		// in L1 while its rows are written into it.
 		for b := 0; b < nblk; b++ {
 			k0 := b * klen

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -126,7 +127,7 @@ func BenchmarkONNXLinearPredictBatch(b *testing.B) {
 		w, bias := lw.Weights(r)
 		W, B = append(W, w...), append(B, bias)
 	}
-	lm := linmodel.Wrap[linear.Model[float64]](&linmodel.Parts[float64]{Kind: uint8(linear.KindOneVsRest),
+	lm := linmodel.Wrap[linear.Model[float64]](&linmodel.Parts[float64]{Scheme: fit.OneVsRest,
 		Dims: m.Dims(), Labels: lw.Classes(), Bias: true, BiasFeature: 1, W: W, B: B})
 	want, got := make([]int, x.Rows), make([]int, x.Rows)
 	if err := m.PredictBatch(want, x.X); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -40,7 +41,7 @@ func ExampleReadLIBSVM() {
 
 // A linear SVM of this module written for liblinear-predict.
 func ExampleWriteLIBLINEAR() {
-	m, err := linear.New(linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.DualCD, Dims: 2, Labels: []int{-1, 1},
+	m, err := linear.New(linear.State[float64]{Scheme: fit.Binary, Algorithm: linear.DualCD, Dims: 2, Labels: []int{-1, 1},
 		Bias: true, BiasFeature: 1, Eta: 1, W: []float64{0.5, -1.25}, B: []float64{0.25}})
 	if err != nil {
 		panic(err)

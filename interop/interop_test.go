@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -291,7 +292,7 @@ func TestWriteLIBSVM(t *testing.T) {
 	}
 	t.Run("one-vs-rest", func(t *testing.T) {
 		tr := trainData(t, "iris.train.libsvm", 0)
-		m, _, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}, Multiclass: svm.OneVsRest})
+		m, _, err := svm.Fit(context.Background(), tr, tr.Y, svm.Options{Kernel: gram.RBF{Gamma: 0.25}, Multiclass: fit.OneVsRest})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +333,7 @@ func TestWriteLIBSVMShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const k, s, d = 4, 7, 3
 	npairs := k * (k - 1) / 2
-	p := expansion.Parts[float64]{Kernel: gram.RBF{Gamma: 0.7}, Dims: d, Labels: []int{-3, 0, 5, 9}, Scheme: expansion.OneVsOne,
+	p := expansion.Parts[float64]{Kernel: gram.RBF{Gamma: 0.7}, Dims: d, Labels: []int{-3, 0, 5, 9}, Scheme: fit.OneVsOne,
 		SV: make([]float64, s*d), Coef: make([]float64, npairs*s), Bias: make([]float64, npairs)}
 	for i := range p.SV {
 		p.SV[i] = rng.NormFloat64()

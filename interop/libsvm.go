@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -182,9 +183,9 @@ func ReadLIBSVM(data []byte, opts *Options) (*LIBSVMFile, error) {
 	}
 
 	sorted, ours, bias := pairwise(labels, start, coef, rho)
-	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: expansion.OneVsOne, Coef: ours, Bias: bias}
+	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: fit.OneVsOne, Coef: ours, Bias: bias}
 	if k == 2 {
-		parts.Scheme = expansion.Binary
+		parts.Scheme = fit.Binary
 	}
 	if uint64(s)*uint64(d) <= 2*uint64(len(csr.Val))+64 && uint64(s)*uint64(d) <= uint64(limit) {
 		parts.SV = make([]float64, s*d)
@@ -448,7 +449,7 @@ func WriteLIBSVM[T expansion.Float](w io.Writer, m *expansion.Model[T]) error {
 // again): see WriteONNX and internal/modelreg.
 type kernelModel[T expansion.Float] interface {
 	IsPerceptron() bool
-	Scheme() expansion.Scheme
+	Scheme() fit.Scheme
 	Parts() expansion.Parts[T]
 	NumSupport() int
 }
@@ -550,7 +551,7 @@ func libsvmLayoutOf[T expansion.Float](m kernelModel[T], rank []int) (*libsvmLay
 		// scores a vote: none of it is a c_svc decision function.
 		return nil, fmt.Errorf("%w: a kernel perceptron has no LIBSVM form (LIBSVM's are SVMs)", ErrUnsupported)
 	}
-	if m.Scheme() == expansion.OneVsRest {
+	if m.Scheme() == fit.OneVsRest {
 		return nil, fmt.Errorf("%w: a one-vs-rest kernel SVM has no LIBSVM form (LIBSVM's multiclass SVM is one-vs-one)", ErrUnsupported)
 	}
 	p := m.Parts()

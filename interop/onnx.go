@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -476,10 +477,10 @@ func linearModel(W, bias []float64, d int, labels []int) (*linear.Model[float64]
 // len(labels); bf is the value of its bias feature (LIBLINEAR's -B; ≤ 0:
 // none, and then b is 0). Parts that do not fit together wrap ErrModel.
 func newLinearSVM(W []float64, d int, b []float64, labels []int, bf float64) (*linear.Model[float64], error) {
-	st := linear.State[float64]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
+	st := linear.State[float64]{Scheme: fit.OneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
 		Bias: bf > 0, Eta: 1, W: W, B: b}
 	if len(b) == 1 {
-		st.Kind = linear.KindBinary
+		st.Scheme = fit.Binary
 	}
 	if bf > 0 {
 		st.BiasFeature = bf
@@ -792,9 +793,9 @@ func (b *graphBuilder) svmClassifier(n *onnxNode, labels []int) error {
 		lrho[p] = -v
 	}
 	sorted, ours, bias := pairwise(labels, start, perSV, lrho)
-	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: expansion.OneVsOne, SV: svs, Coef: ours, Bias: bias}
+	parts := expansion.Parts[float64]{Kernel: kern, Dims: d, Labels: sorted, Scheme: fit.OneVsOne, SV: svs, Coef: ours, Bias: bias}
 	if k == 2 {
-		parts.Scheme = expansion.Binary
+		parts.Scheme = fit.Binary
 	}
 	m, err := expansion.New(parts)
 	if err != nil {

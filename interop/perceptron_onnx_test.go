@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -39,7 +40,7 @@ var perceptronCases = []struct {
 	{"averaged", perceptron.Options{Algorithm: linear.Averaged, MaxIter: 10}},
 	{"pegasos", perceptron.Options{Algorithm: linear.SVM, MaxIter: 10}},
 	{"minibatch", perceptron.Options{Algorithm: linear.MiniBatch, MaxIter: 10}},
-	{"argmax", perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 20}},
+	{"argmax", perceptron.Options{Multiclass: fit.Argmax, MaxIter: 20}},
 	{"nobias", perceptron.Options{MaxIter: 20, NoBias: true}},
 }
 
@@ -119,7 +120,7 @@ func TestWritePerceptronONNXExact(t *testing.T) {
 	}{
 		{"binary", ybin, perceptron.Options{MaxIter: 30}},
 		{"onevsrest", ymulti, perceptron.Options{MaxIter: 30}},
-		{"argmax", ymulti, perceptron.Options{Multiclass: perceptron.Argmax, MaxIter: 30}},
+		{"argmax", ymulti, perceptron.Options{Multiclass: fit.Argmax, MaxIter: 30}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, _, err := perceptron.Fit(context.Background(), dataset.NewData(X, d, c.y), c.y, c.opt)

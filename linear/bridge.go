@@ -20,7 +20,7 @@ func init() {
 
 // fromParts returns the model holding p's arrays.
 func fromParts[T Float](p *linmodel.Parts[T]) *Model[T] {
-	return newModelOn(p.Impl, &state[T]{kind: Kind(p.Kind), algo: Algorithm(p.Algorithm), scaling: Scaling(p.Scaling),
+	return newModelOn(p.Impl, &state[T]{scheme: p.Scheme, algo: Algorithm(p.Algorithm), scaling: Scaling(p.Scaling),
 		d: p.Dims, labels: p.Labels, bias: p.Bias, bfeat: p.BiasFeature, eta: p.Eta,
 		steps: p.Steps, lambda: p.Lambda, resumable: p.Resumable,
 		W: p.W, B: p.B, V: p.V, VB: p.VB, VC: p.VC, VOff: p.VOff,
@@ -34,7 +34,7 @@ func partsOf[T Float](m *Model[T]) (*linmodel.Parts[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &linmodel.Parts[T]{Kind: uint8(s.kind), Algorithm: uint8(s.algo), Scaling: uint8(s.scaling),
+	return &linmodel.Parts[T]{Scheme: s.scheme, Algorithm: uint8(s.algo), Scaling: uint8(s.scaling),
 		Dims: s.d, Labels: s.labels, Bias: s.bias, BiasFeature: s.bfeat, Eta: s.eta,
 		Steps: s.steps, Lambda: s.lambda, Resumable: s.resumable,
 		W: s.W, B: s.B, V: s.V, VB: s.VB, VC: s.VC, VOff: s.VOff,

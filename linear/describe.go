@@ -10,6 +10,6 @@ func (m *Model[T]) String() string {
 	if s == nil {
 		return "untrained linear model"
 	}
-	return describe.Perceptron(s.kind.String(), describe.Algorithm(s.algo.String()), "", typeName[T](),
+	return describe.Perceptron(s.scheme.String(), describe.Algorithm(s.algo.String()), "", typeName[T](),
 		s.d, -1, s.labels, s.bias, s.bfeat, describe.Scaling(s.scaling))
 }

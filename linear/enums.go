@@ -115,32 +115,3 @@ func (s Scaling) String() string {
 	}
 	return fmt.Sprintf("Scaling(%d)", uint8(s))
 }
-
-// Kind is the shape of a linear model: how many weight vectors it has and
-// how it turns scores into a label.
-type Kind uint8
-
-// The shapes of a linear model.
-const (
-	// KindBinary is one classifier with labels −1 and +1.
-	KindBinary Kind = 1
-	// KindOneVsRest is one binary classifier per class; the prediction is
-	// the class with the highest score.
-	KindOneVsRest Kind = 2
-	// KindArgmax is the multiclass perceptron: one weight vector per class,
-	// the prediction is the class with the highest score.
-	KindArgmax Kind = 3
-)
-
-// String returns "binary", "ovr" or "argmax".
-func (k Kind) String() string {
-	switch k {
-	case KindBinary:
-		return "binary"
-	case KindOneVsRest:
-		return "ovr"
-	case KindArgmax:
-		return "argmax"
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}

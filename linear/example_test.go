@@ -61,7 +61,7 @@ func ExampleModel_MarshalBinary() {
 	y := []int{1, 1, 1, 1, -1, -1, -1, -1}
 	m, _, _ := perceptron.Fit(context.Background(), dataset.NewData(X, 2, y), y, perceptron.Options{})
 	data, _ := m.MarshalBinary()
-	fmt.Printf("%d bytes, %v, %v\n", len(data), m.Kind(), m.Algorithm())
+	fmt.Printf("%d bytes, %v, %v\n", len(data), m.Scheme(), m.Algorithm())
 
 	var back linear.Model[float32]
 	fmt.Println(back.UnmarshalBinary(data))

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -48,12 +49,28 @@ var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismat
 // The families of model kinds this package stores.
 var (
 	linearFamily = &modelfile.Family{Name: "linear", BodySize: linearBodySize,
-		Kinds: []byte{byte(KindBinary), byte(KindOneVsRest), byte(KindArgmax)}}
+		Kinds: []byte{kindBinary, kindOneVsRest, kindArgmax}}
 )
 
 func init() {
 	modelfile.Register(linearFamily)
 }
+
+// The kinds of linear model files (byte 11 of the header; model.Kind's
+// 1–3): the model's scheme, written as these values whatever fit.Scheme's
+// own are (the JSON documents' "kind" is modelfile.SchemeName's).
+const (
+	kindBinary    = 1
+	kindOneVsRest = 2
+	kindArgmax    = 3
+)
+
+// fileKind returns the file kind of scheme s (Binary, OneVsRest or Argmax).
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
+
+// kindScheme returns the scheme of a file's kind, fit.Auto for a kind
+// that is not linear.
+func kindScheme(k byte) fit.Scheme { return modelfile.KindScheme(kindBinary, k, fit.Argmax) }
 
 // scalingFlags returns the header flags of a scaling (version 2).
 func scalingFlags(sc Scaling) byte {
@@ -256,7 +273,7 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 		R = s.rows()
 		cols = s.usedColumns()
 	}
-	h := modelfile.Header{ElemSize: es, Kind: byte(s.kind), Algorithm: byte(s.algo),
+	h := modelfile.Header{ElemSize: es, Kind: fileKind(s.scheme), Algorithm: byte(s.algo),
 		Flags: headerFlags(s.scaling, s.bias, s.bfeat, s.fileState(), cols != nil), Dims: s.d, Count: len(s.VC) + len(cols), Param: s.eta}
 	h.Version = headerVersion(h.Flags)
 	nw := R * s.d // served weights
@@ -421,13 +438,13 @@ func (s *state[T]) writeWeights(w *modelfile.Writer, cols []int32) {
 
 // fileDesc describes a model file; Inspect returns it.
 type fileDesc struct {
-	Version   int       // format version
-	ElemBits  int       // 32 or 64: the Model type parameter that reads it
-	Kind      Kind      // model kind
-	Algorithm Algorithm // training algorithm
-	Dims      int       // features per sample
-	Labels    int       // number of labels (2 for binary)
-	Vectors   int       // voted vectors (0 for linear models)
+	Version   int        // format version
+	ElemBits  int        // 32 or 64: the Model type parameter that reads it
+	Scheme    fit.Scheme // the scheme of the file's kind
+	Algorithm Algorithm  // training algorithm
+	Dims      int        // features per sample
+	Labels    int        // number of labels (2 for binary)
+	Vectors   int        // voted vectors (0 for linear models)
 }
 
 // header is the decoded fixed part of a linear model's file.
@@ -448,7 +465,7 @@ func averagingState(algo Algorithm, state bool) bool { return state && algo == A
 
 // fileInfo returns the description of a header.
 func fileInfo(h *modelfile.Header) fileDesc {
-	return fileDesc{Version: h.Version, ElemBits: h.ElemBits(), Kind: Kind(h.Kind), Algorithm: Algorithm(h.Algorithm),
+	return fileDesc{Version: h.Version, ElemBits: h.ElemBits(), Scheme: kindScheme(h.Kind), Algorithm: Algorithm(h.Algorithm),
 		Dims: h.Dims, Labels: h.Labels, Vectors: h.Count}
 }
 
@@ -485,7 +502,7 @@ func parseHeader(data []byte) (header, *modelfile.Reader, error) {
 		h.columns, h.Vectors = h.Vectors, 0 // the header's count
 	}
 	h.rows = h.Labels
-	if h.Kind == KindBinary {
+	if h.Scheme == fit.Binary {
 		h.rows = 1
 	}
 	return h, r, nil
@@ -503,7 +520,7 @@ func linearBodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *model
 	}
 	esize, d, m := uint64(h.ElemSize), uint64(h.Dims), uint64(h.Count)
 	rows := uint64(h.Labels)
-	if Kind(h.Kind) == KindBinary {
+	if h.Kind == kindBinary {
 		rows = 1
 	}
 	if h.Flags&flagBiasFeat != 0 {
@@ -549,7 +566,7 @@ func (m *Model[T]) UnmarshalBinary(data []byte) error {
 	if h.esize != elemSize[T]() {
 		return elemMismatch[T](h.esize)
 	}
-	s := &state[T]{kind: h.Kind, algo: h.Algorithm, d: h.Dims, eta: h.eta,
+	s := &state[T]{scheme: h.Scheme, algo: h.Algorithm, d: h.Dims, eta: h.eta,
 		bias: h.flags&flagBias != 0, scaling: h.scaling}
 	// parseHeader has checked the file's size: the reads below fit.
 	if s.labels = r.Labels(h.Labels); s.labels == nil {
@@ -705,15 +722,15 @@ func checkLabels(labels []int, binary, dcd bool) error {
 
 // check validates a decoded snapshot's consistency (both file formats).
 func (s *state[T]) check() error {
-	switch s.kind {
-	case KindBinary, KindOneVsRest, KindArgmax:
+	switch s.scheme {
+	case fit.Binary, fit.OneVsRest, fit.Argmax:
 	default:
-		return fmt.Errorf("%w: unknown model kind %d", ErrCorrupt, uint8(s.kind))
+		return fmt.Errorf("%w: scheme %v", ErrCorrupt, s.scheme)
 	}
 	if s.algo >= numAlgorithms {
 		return fmt.Errorf("%w: unknown algorithm %d", ErrCorrupt, uint8(s.algo))
 	}
-	if s.kind == KindArgmax && s.algo != Online && s.algo != Averaged {
+	if s.scheme == fit.Argmax && s.algo != Online && s.algo != Averaged {
 		return fmt.Errorf("%w: an argmax model trained by %v", ErrCorrupt, s.algo)
 	}
 	if s.algo == DualCD && (s.scaling != ScaleNone || s.steps != 0) {
@@ -731,7 +748,7 @@ func (s *state[T]) check() error {
 	if err := s.checkState(); err != nil {
 		return err
 	}
-	if err := checkLabels(s.labels, s.kind == KindBinary, s.algo == DualCD); err != nil {
+	if err := checkLabels(s.labels, s.scheme == fit.Binary, s.algo == DualCD); err != nil {
 		return err
 	}
 	r := s.rows()
@@ -823,8 +840,8 @@ type jsonCommon struct {
 }
 
 // newJSONCommon returns the common fields of a model's document.
-func newJSONCommon[T Float](kind Kind, algo Algorithm, d int, bias bool, bf float64, sc Scaling, eta float64, labels []int) jsonCommon {
-	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, kind.String(), algo.String(), d),
+func newJSONCommon[T Float](scheme fit.Scheme, algo Algorithm, d int, bias bool, bf float64, sc Scaling, eta float64, labels []int) jsonCommon {
+	c := jsonCommon{JSONHeader: modelfile.NewJSONHeader[T](jsonFormat, modelfile.SchemeName(scheme), algo.String(), d),
 		Bias: bias, Normalize: sc == ScaleAugmented, NormX: sc == ScaleFeatures, Eta: eta, Labels: labels}
 	if bias && bf != 1 {
 		c.BiasFeat, c.Version = bf, biasFeatVersion
@@ -916,7 +933,7 @@ func (m *Model[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.kind, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels)}
+	j := jsonModel[T]{jsonCommon: newJSONCommon[T](s.scheme, s.algo, s.d, s.bias, s.bfeat, s.scaling, s.eta, s.labels)}
 	if s.fileState() {
 		j.Steps, j.Lambda = s.steps, s.lambda
 	}
@@ -980,11 +997,11 @@ func (m *Model[T]) UnmarshalJSON(data []byte) error {
 	}
 	switch j.Kind {
 	case "binary":
-		s.kind = KindBinary
+		s.scheme = fit.Binary
 	case "ovr":
-		s.kind = KindOneVsRest
+		s.scheme = fit.OneVsRest
 	case "argmax":
-		s.kind = KindArgmax
+		s.scheme = fit.Argmax
 	default:
 		return fmt.Errorf("%w: kind %q", ErrCorrupt, j.Kind)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/freelist"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
@@ -44,17 +45,17 @@ type Model[T Float] struct {
 // of a published snapshot, which its readers never look at).
 type state[T Float] struct {
 	k       modelkern.Kernels[T] // the active implementation, resolved once
-	kind    Kind
+	scheme  fit.Scheme           // Binary, OneVsRest or Argmax
 	algo    Algorithm
 	d       int
-	labels  []int // the sorted class labels (KindBinary: two; {−1, +1} but for a linear SVM)
+	labels  []int // the sorted class labels (fit.Binary: two; {−1, +1} but for a linear SVM)
 	bias    bool
 	bfeat   float64 // the bias feature B (Options.BiasFeature): 1 by default, 0 without a bias
 	scaling Scaling
 	eta     float64 // Update's step size
 
 	// Linear models: rows×d weights and rows biases, rows = 1 for
-	// KindBinary and len(labels) otherwise: the served ones (for
+	// fit.Binary and len(labels) otherwise: the served ones (for
 	// Averaged, the average). nil for voted models.
 	W []T
 	B []T
@@ -101,7 +102,7 @@ func (s *state[T]) fileState() bool { return s.resumable && s.hasState() }
 func (s *state[T]) biasSq() float64 { return s.bfeat * s.bfeat }
 
 func (s *state[T]) rows() int {
-	if s.kind == KindBinary {
+	if s.scheme == fit.Binary {
 		return 1
 	}
 	return len(s.labels)
@@ -155,10 +156,11 @@ func (m *Model[T]) dense(s *state[T]) *state[T] {
 	return &ns
 }
 
-// Kind returns the model's kind (0 for an untrained Model).
-func (m *Model[T]) Kind() Kind {
+// Scheme returns how the model's scores make a prediction: fit.Binary,
+// fit.OneVsRest or fit.Argmax (fit.Auto for an untrained Model).
+func (m *Model[T]) Scheme() fit.Scheme {
 	if s := m.st.Load(); s != nil {
-		return s.kind
+		return s.scheme
 	}
 	return 0
 }
@@ -398,7 +400,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 	if err := s.checkLen(x); err != nil {
 		return 0, err
 	}
-	if s.kind == KindBinary && s.W != nil && s.scaling == ScaleNone {
+	if s.scheme == fit.Binary && s.W != nil && s.scaling == ScaleNone {
 		// The common case, kept short: one kernel call.
 		a := s.k.Dot(s.W, x) + s.B[0]
 		if a-a != 0 { // NaN or ±Inf
@@ -410,7 +412,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 		return s.labels[0], nil
 	}
 	var buf [scoreChunk]T
-	if r := len(s.labels); r <= scoreChunk && s.W != nil && s.scaling == ScaleNone && s.kind != KindBinary {
+	if r := len(s.labels); r <= scoreChunk && s.W != nil && s.scaling == ScaleNone && s.scheme != fit.Binary {
 		// The common multiclass case, kept short: one kernel call reads
 		// the sample once for all classes.
 		sc := buf[:r]
@@ -430,7 +432,7 @@ func (m *Model[T]) Predict(x []T) (int, error) {
 		return s.labels[bestK], nil
 	}
 	mul, bmul := s.sampleScale(x)
-	if s.kind == KindBinary {
+	if s.scheme == fit.Binary {
 		s.scoresInto(buf[:1], 0, x, mul, bmul)
 		a := buf[0]
 		if !finite(a) {
@@ -894,7 +896,7 @@ func getScores[T Float](n int) []T { return freelist.GetFloat[T](scores, n) }
 func putScores[T Float](b []T) { freelist.PutFloat(scores, b) }
 
 // decide turns one sample's scores into a label (see decideLabel).
-func (s *state[T]) decide(sc []T) int { return decideLabel(s.kind == KindBinary, s.labels, sc) }
+func (s *state[T]) decide(sc []T) int { return decideLabel(s.scheme == fit.Binary, s.labels, sc) }
 
 // decideLabel is the decision rule of every model of the package, linear
 // or kernel: for a binary model the sign of its one score (> 0: the larger

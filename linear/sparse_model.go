@@ -2,6 +2,8 @@ package linear
 
 import (
 	"fmt"
+
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -77,7 +79,7 @@ func (s *state[T]) scoreSparse(k int, x vec[T], mul, bmul T) T {
 // predictSparse is Predict for a checked sparse sample.
 func (s *state[T]) predictSparse(x vec[T]) (int, error) {
 	mul, bmul := s.sampleScale(x.val)
-	if s.kind == KindBinary {
+	if s.scheme == fit.Binary {
 		a := s.scoreSparse(0, x, mul, bmul)
 		if !finite(a) {
 			return 0, fmt.Errorf("%w: score %v", ErrNonFinite, a)

@@ -3,6 +3,8 @@ package linear
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/fit"
 )
 
 // State is the whole state of a linear (not voted) model: the
@@ -12,14 +14,14 @@ import (
 // online, which keeps two copies of the weights so that readers never
 // wait) takes a model apart and puts it back together, bit for bit.
 //
-// Rows are score rows: 1 for KindBinary, len(Labels) otherwise; W, CW and
+// Rows are score rows: 1 for fit.Binary, len(Labels) otherwise; W, CW and
 // U hold Rows×Dims values row-major, B, CB and UB Rows values. CW, CB, U
 // and UB are nil unless Algorithm is Averaged.
 type State[T Float] struct {
-	Kind        Kind
+	Scheme      fit.Scheme // fit.Binary, fit.OneVsRest or fit.Argmax
 	Algorithm   Algorithm
 	Dims        int
-	Labels      []int // the sorted class labels: for KindBinary {−1, +1}, or two others for DualCD (a positive score predicts the larger)
+	Labels      []int // the sorted class labels: for fit.Binary {−1, +1}, or two others for DualCD (a positive score predicts the larger)
 	Bias        bool
 	BiasFeature float64 // B: the bias's steps are η·y·B²
 	Scaling     Scaling
@@ -32,7 +34,7 @@ type State[T Float] struct {
 
 // Rows returns the number of score rows.
 func (st *State[T]) Rows() int {
-	if st.Kind == KindBinary {
+	if st.Scheme == fit.Binary {
 		return 1
 	}
 	return len(st.Labels)
@@ -50,7 +52,7 @@ func (m *Model[T]) State() (State[T], error) {
 	}
 	s = s.withDenseAveraging()
 	return State[T]{
-		Kind: s.kind, Algorithm: s.algo, Dims: s.d, Labels: slices.Clone(s.labels),
+		Scheme: s.scheme, Algorithm: s.algo, Dims: s.d, Labels: slices.Clone(s.labels),
 		Bias: s.bias, BiasFeature: s.bfeat, Scaling: s.scaling, Eta: s.eta, Steps: s.steps,
 		W: slices.Clone(s.W), B: slices.Clone(s.B),
 		CW: slices.Clone(s.CW), CB: slices.Clone(s.CB), U: slices.Clone(s.U), UB: slices.Clone(s.UB),
@@ -65,21 +67,21 @@ func New[T Float](st State[T]) (*Model[T], error) {
 		return fmt.Errorf("%w: New: %s", ErrOption, fmt.Sprintf(f, a...))
 	}
 	switch {
-	case st.Kind != KindBinary && st.Kind != KindOneVsRest && st.Kind != KindArgmax:
-		return nil, bad("kind %v is not linear", st.Kind)
+	case st.Scheme != fit.Binary && st.Scheme != fit.OneVsRest && st.Scheme != fit.Argmax:
+		return nil, bad("scheme %v is not a linear model's", st.Scheme)
 	case st.Algorithm == Voted || st.Algorithm >= numAlgorithms:
 		return nil, bad("algorithm %v has no linear state", st.Algorithm)
 	case st.Dims < 1:
 		return nil, bad("%d features", st.Dims)
-	case st.Kind == KindBinary && st.Algorithm != DualCD && !slices.Equal(st.Labels, []int{-1, 1}):
+	case st.Scheme == fit.Binary && st.Algorithm != DualCD && !slices.Equal(st.Labels, []int{-1, 1}):
 		return nil, bad("a binary perceptron's labels are {−1, +1}, not %v", st.Labels)
-	case st.Kind == KindBinary && (len(st.Labels) != 2 || st.Labels[0] >= st.Labels[1]):
+	case st.Scheme == fit.Binary && (len(st.Labels) != 2 || st.Labels[0] >= st.Labels[1]):
 		return nil, bad("a binary model has two labels, sorted, not %v", st.Labels)
-	case st.Kind != KindBinary && (len(st.Labels) < 2 || !slices.IsSorted(st.Labels) || len(slices.Compact(slices.Clone(st.Labels))) != len(st.Labels)):
+	case st.Scheme != fit.Binary && (len(st.Labels) < 2 || !slices.IsSorted(st.Labels) || len(slices.Compact(slices.Clone(st.Labels))) != len(st.Labels)):
 		return nil, bad("labels %v: at least two, sorted, distinct", st.Labels)
 	case st.Steps < 0:
 		return nil, bad("%d steps", st.Steps)
-	case st.Algorithm == DualCD && (st.Kind == KindArgmax || st.Scaling != ScaleNone || st.Steps != 0):
+	case st.Algorithm == DualCD && (st.Scheme == fit.Argmax || st.Scaling != ScaleNone || st.Steps != 0):
 		return nil, bad("a linear SVM (dual coordinate descent) is binary or one-vs-rest, unscaled, with no steps")
 	}
 	r := st.Rows()
@@ -96,7 +98,7 @@ func New[T Float](st State[T]) (*Model[T], error) {
 	if !avg && (st.CW != nil || st.U != nil || st.CB != nil || st.UB != nil) {
 		return nil, bad("running weights and sums belong to an averaged model with its state")
 	}
-	s := &state[T]{kind: st.Kind, algo: st.Algorithm, d: st.Dims, labels: slices.Clone(st.Labels),
+	s := &state[T]{scheme: st.Scheme, algo: st.Algorithm, d: st.Dims, labels: slices.Clone(st.Labels),
 		bias: st.Bias, bfeat: st.BiasFeature, scaling: st.Scaling, eta: st.Eta, steps: st.Steps,
 		resumable: st.Steps > 0,
 		W:         slices.Clone(st.W), B: slices.Clone(st.B)}

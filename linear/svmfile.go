@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -62,19 +63,19 @@ func (m *Model[T]) unmarshalSVM(data []byte) error {
 	if err := r.Close(); err != nil {
 		return err
 	}
-	kind := KindBinary
+	scheme := fit.Binary
 	if h.Kind == kindSVMOneVsRest {
-		kind = KindOneVsRest
+		scheme = fit.OneVsRest
 	}
-	return m.publish(svmState(kind, h.Dims, labels, modelfile.Decode[T](w, h.ElemSize), modelfile.Decode[T](b, h.ElemSize)))
+	return m.publish(svmState(scheme, h.Dims, labels, modelfile.Decode[T](w, h.ElemSize), modelfile.Decode[T](b, h.ElemSize)))
 }
 
 // svmState is the snapshot of a linear SVM read from a file of kind 40 or
 // 41 (or its JSON form): DualCD, with a bias whose feature is unknown (the
 // files did not record it; 1, which only Update and normalisation would
 // read, and neither applies).
-func svmState[T Float](kind Kind, d int, labels []int, W, B []T) *state[T] {
-	return &state[T]{kind: kind, algo: DualCD, d: d, labels: labels, bias: true, bfeat: 1, eta: 1, W: W, B: B}
+func svmState[T Float](scheme fit.Scheme, d int, labels []int, W, B []T) *state[T] {
+	return &state[T]{scheme: scheme, algo: DualCD, d: d, labels: labels, bias: true, bfeat: 1, eta: 1, W: W, B: B}
 }
 
 // unmarshalSVMJSON makes the decoded JSON document j of a file of kind 40
@@ -82,11 +83,11 @@ func svmState[T Float](kind Kind, d int, labels []int, W, B []T) *state[T] {
 // package's documents (and a null where they may be is an empty list,
 // which the sizes refuse).
 func (m *Model[T]) unmarshalSVMJSON(j *jsonModel[T]) error {
-	kind := KindBinary
+	scheme := fit.Binary
 	switch j.Kind {
 	case "linear-binary":
 	case "linear-ovr":
-		kind = KindOneVsRest
+		scheme = fit.OneVsRest
 	case "kernel-binary", "kernel-ovr", "kernel-ovo":
 		return fileErrs.Mismatchf("a kernel SVM (kind %q); read it with expansion.Model", j.Kind)
 	default:
@@ -96,7 +97,7 @@ func (m *Model[T]) unmarshalSVMJSON(j *jsonModel[T]) error {
 		return err
 	}
 	want := 1
-	if kind == KindOneVsRest {
+	if scheme == fit.OneVsRest {
 		want = len(j.Labels)
 	}
 	if len(j.Weights) != want || len(j.Biases) != want {
@@ -107,5 +108,5 @@ func (m *Model[T]) unmarshalSVMJSON(j *jsonModel[T]) error {
 			return fileErrs.Corruptf("a weight row of %d values, want %d", len(w), j.Dims)
 		}
 	}
-	return m.publish(svmState(kind, j.Dims, j.Labels, modelfile.Flat(j.Weights), j.Biases))
+	return m.publish(svmState(scheme, j.Dims, j.Labels, modelfile.Flat(j.Weights), j.Biases))
 }

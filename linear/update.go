@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rosenblatt-go/rosenblatt/fit"
 )
 
 // Update trains the model online on one more sample (x, y), continuing the
@@ -33,7 +35,7 @@ import (
 //     w ← (1 − 1/t)·w, then w += y·x/(λt) (and b likewise) if
 //     y·(w·x + b) < 1, then the projection onto ‖(w, b/B)‖ ≤ 1/√λ.
 //
-//   - The Argmax kind takes the multiclass perceptron's step (averaged,
+//   - The Argmax scheme takes the multiclass perceptron's step (averaged,
 //     for an averaged model); one-vs-rest applies the rule to each class's
 //     binary problem.
 //
@@ -75,7 +77,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 		return false, err
 	}
 	yk := -1 // index of y among the scores' classes
-	if s.kind == KindBinary {
+	if s.scheme == fit.Binary {
 		if y != 1 && y != -1 {
 			return false, fmt.Errorf("%w: label %d; a binary model takes −1 or +1", ErrLabels, y)
 		}
@@ -93,8 +95,8 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	if (s.algo == Averaged || s.algo == SVM) && !s.hasState() {
 		return false, fmt.Errorf("%w: Update on a %v model without its training state (a file written without Options.Resumable, or of version 1): it cannot continue the %v algorithm", ErrUnsupported, s.algo, s.algo)
 	}
-	if s.kind != KindBinary && s.kind != KindOneVsRest && s.kind != KindArgmax {
-		return false, fmt.Errorf("%w: Update on a %v model", ErrUnsupported, s.kind)
+	if s.scheme != fit.Binary && s.scheme != fit.OneVsRest && s.scheme != fit.Argmax {
+		return false, fmt.Errorf("%w: Update on a %v model", ErrUnsupported, s.scheme)
 	}
 	// A compact averaging state (compactAvg) is formed dense first, into
 	// arrays of the new snapshot's own.
@@ -104,7 +106,7 @@ func (m *Model[T]) Update(x []T, y int) (bool, error) {
 	switch {
 	case s.algo == SVM:
 		changed, err = u.pegasos(yk)
-	case s.kind == KindArgmax:
+	case s.scheme == fit.Argmax:
 		changed, err = u.argmax(yk)
 	default:
 		changed, err = u.binary(yk)

@@ -9,14 +9,13 @@ import (
 	"math"
 	"os"
 
-	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/interop"
 	"github.com/rosenblatt-go/rosenblatt/quant"
-	"github.com/rosenblatt-go/rosenblatt/svm"
 )
 
 // Info describes a model file, from its header.
@@ -87,8 +86,8 @@ func (o Options) Inspect(r io.Reader) (Info, error) {
 	if !info.Kind.Known() {
 		return Info{}, fmt.Errorf("%w: unknown kind %d", ErrCorrupt, head[11])
 	}
-	if info.Kind <= PerceptronArgmax { // a linear SVM's files are linear's, algorithm DualCD
-		info.Kind = linearKind(linear.Kind(head[11]), linear.Algorithm(head[12]))
+	if info.Kind <= PerceptronArgmax && linear.Algorithm(head[12]) == linear.DualCD { // a linear SVM's files are linear's
+		info.Kind = linearSVMKind(info.Kind == PerceptronBinary)
 	}
 	if head[10] == 8 {
 		info.Elem = "float64"
@@ -121,12 +120,11 @@ func infoOf(m Model, f Format) Info {
 // KindOf returns the kind of file m is saved as, or 0 for a Model of
 // another package.
 func KindOf(m Model) Kind {
-	type scheme interface{ Scheme() svm.Scheme }
 	switch v := m.(type) {
 	case *Text:
 		return TextModel
 	case *quant.Model:
-		return QuantBinary - 1 + Kind(v.Kind())
+		return schemeKind(QuantBinary, v.Scheme())
 	}
 	if inner, ok := modelreg.Inner(m); ok { // an interop.Voting or Pipeline
 		return KindOf(inner.(Model))
@@ -136,15 +134,15 @@ func KindOf(m Model) Kind {
 	// would compile their methods in this package again.
 	if modelreg.ElemOf(modelreg.Linear, m) != 0 {
 		v := m.(interface {
-			Kind() linear.Kind
+			Scheme() fit.Scheme
 			Algorithm() linear.Algorithm
 		})
-		return linearKind(v.Kind(), v.Algorithm())
+		return linearKind(v.Scheme(), v.Algorithm())
 	}
 	if modelreg.ElemOf(modelreg.Expansion, m) != 0 {
 		v := m.(interface {
 			IsPerceptron() bool
-			Scheme() expansion.Scheme
+			Scheme() fit.Scheme
 		})
 		return expansionKind(v.IsPerceptron(), v.Scheme())
 	}
@@ -153,39 +151,30 @@ func KindOf(m Model) Kind {
 
 // expansionKind is the kind of a kernel expansion: a kernel perceptron's
 // or a kernel SVM's, by its scheme.
-func expansionKind(perceptron bool, s expansion.Scheme) Kind {
-	base := KernelSVMBinary
+func expansionKind(perceptron bool, s fit.Scheme) Kind {
 	if perceptron {
-		base = KernelPerceptronBinary
+		return schemeKind(KernelPerceptronBinary, s)
 	}
-	switch s {
-	case expansion.OneVsRest:
-		return base + 1
-	case expansion.OneVsOne, expansion.Argmax:
-		return base + 2
-	}
-	return base
+	return schemeKind(KernelSVMBinary, s)
 }
 
-// linearKind is the file kind of a linear model of shape k trained by
+// linearKind is the file kind of a linear model of scheme s trained by
 // algo: a linear SVM's (dual coordinate descent) or a perceptron's.
-func linearKind(k linear.Kind, algo linear.Algorithm) Kind {
+func linearKind(s fit.Scheme, algo linear.Algorithm) Kind {
 	if algo == linear.DualCD {
-		if k == linear.KindBinary {
-			return LinearSVMBinary
-		}
-		return LinearSVMOneVsRest
+		return linearSVMKind(s == fit.Binary)
 	}
-	return Kind(k)
+	return schemeKind(PerceptronBinary, s)
 }
 
-// svmScheme is the offset of an SVM's scheme in its kinds.
-func svmScheme(s svm.Scheme) Kind {
-	switch s {
-	case svm.OneVsRest:
-		return 1
-	case svm.OneVsOne:
-		return 2
+// linearSVMKind is a linear SVM's kind, binary or one-vs-rest.
+func linearSVMKind(binary bool) Kind {
+	if binary {
+		return LinearSVMBinary
 	}
-	return 0
+	return LinearSVMOneVsRest
 }
+
+// schemeKind is the kind of scheme s in a family of three kinds from
+// base, the binary one (see modelfile.SchemeKind).
+func schemeKind(base Kind, s fit.Scheme) Kind { return Kind(modelfile.SchemeKind(byte(base), s)) }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -17,8 +18,8 @@ import (
 // still empty), then learning, then a crash: every record acknowledged
 // after the adoption is replayed.
 func TestAdoptAfterCheckpoint(t *testing.T) {
-	b1 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 13)
-	b2 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 14)
+	b1 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 14)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	reqs := stream(b1, 10, false, 15)
@@ -48,8 +49,8 @@ func TestAdoptAfterCheckpoint(t *testing.T) {
 // crash that left a log and no checkpoint is refused, not taken as a
 // corrupt tail that drops every acknowledged record.
 func TestBaseChangedNoCheckpoint(t *testing.T) {
-	b1 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 13)
-	b2 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 14)
+	b1 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 14)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	history(t, l, stream(b1, 10, false, 15))
@@ -70,8 +71,8 @@ func TestBaseChangedNoCheckpoint(t *testing.T) {
 // TestAdoptNoCheckpoint: Options.Adopt over a log of another base and no
 // checkpoint starts from the new base, its versions after the old ones.
 func TestAdoptNoCheckpoint(t *testing.T) {
-	b1 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 13)
-	b2 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 14)
+	b1 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 14)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	history(t, l, stream(b1, 10, false, 15))
@@ -92,7 +93,7 @@ func TestAdoptNoCheckpoint(t *testing.T) {
 // TestReplayMaxSamples: a record is replayed whatever Options.MaxSamples
 // is now (it bounds new requests, not what was acknowledged).
 func TestReplayMaxSamples(t *testing.T) {
-	b := baseModel[float64](t, linear.KindBinary, linear.Online, 5, 2, 21)
+	b := baseModel[float64](t, fit.Binary, linear.Online, 5, 2, 21)
 	dir := t.TempDir()
 	o := opts()
 	l := mustOpen(t, dir, b, o)
@@ -112,7 +113,7 @@ func TestReplayMaxSamples(t *testing.T) {
 // TestCloseConcurrent: Close from two goroutines at once returns in both, with
 // no panic (a second close of the committer's channel).
 func TestCloseConcurrent(t *testing.T) {
-	b := baseModel[float32](t, linear.KindBinary, linear.Online, 5, 2, 23)
+	b := baseModel[float32](t, fit.Binary, linear.Online, 5, 2, 23)
 	for range 20 {
 		l := mustOpen(t, t.TempDir(), b, opts())
 		errc := make(chan error, 2)
@@ -130,7 +131,7 @@ func TestCloseConcurrent(t *testing.T) {
 // TestCutKept: a record damaged amid good ones cuts the log there, and
 // the bytes cut (answered records among them) are kept aside, not lost.
 func TestCutKept(t *testing.T) {
-	base := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 9, 3, 3)
+	base := baseModel[float32](t, fit.OneVsRest, linear.Online, 9, 3, 3)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, base, opts())
 	history(t, l, stream(base, 20, false, 4))
@@ -161,7 +162,7 @@ func TestCutKept(t *testing.T) {
 // bytes, answered records among them, are kept aside as *.corrupt, never
 // deleted; a second such damage does not replace the first copy.
 func TestDamagedHeaderKept(t *testing.T) {
-	base := baseModel[float32](t, linear.KindBinary, linear.Online, 5, 2, 8)
+	base := baseModel[float32](t, fit.Binary, linear.Online, 5, 2, 8)
 	dir := t.TempDir()
 	var copies [][]byte
 	for round := range 2 {
@@ -211,8 +212,8 @@ func TestDamagedHeaderKept(t *testing.T) {
 // directory reopens to the old model with every answered request; the new
 // file is still ErrBaseChanged until adopted.
 func TestAdoptCheckpointFails(t *testing.T) {
-	b1 := baseModel[float32](t, linear.KindBinary, linear.Online, 6, 2, 31)
-	b2 := baseModel[float32](t, linear.KindBinary, linear.Online, 6, 2, 32)
+	b1 := baseModel[float32](t, fit.Binary, linear.Online, 6, 2, 31)
+	b2 := baseModel[float32](t, fit.Binary, linear.Online, 6, 2, 32)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	reqs := stream(b1, 8, false, 33)

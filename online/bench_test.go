@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/cputime"
@@ -79,20 +80,20 @@ var syncPolicies = []struct {
 func BenchmarkLearn(b *testing.B) {
 	cases := []struct {
 		name       string
-		kind       linear.Kind
+		kind       fit.Scheme
 		d, nnz, cl int
 	}{
-		{"dense784-binary", linear.KindBinary, 784, 0, 2},
-		{"dense784-ovr10", linear.KindOneVsRest, 784, 0, 10},
-		{"sparse12-binary", linear.KindBinary, 1 << 20, 12, 2},
-		{"sparse12-ovr10", linear.KindOneVsRest, 1 << 20, 12, 10},
+		{"dense784-binary", fit.Binary, 784, 0, 2},
+		{"dense784-ovr10", fit.OneVsRest, 784, 0, 10},
+		{"sparse12-binary", fit.Binary, 1 << 20, 12, 2},
+		{"sparse12-ovr10", fit.OneVsRest, 1 << 20, 12, 10},
 	}
 	for _, c := range cases {
 		base := baseModel[float32](b, c.kind, linear.Online, c.d, c.cl, 1)
 		xs := benchStream(4096, c.d, c.nnz, base.Classes(), 2)
 		for _, sp := range syncPolicies {
 			for _, batch := range []int{1, 256} {
-				if sp.p == SyncEveryRequest && batch == 1 && c.nnz == 0 && c.kind != linear.KindBinary {
+				if sp.p == SyncEveryRequest && batch == 1 && c.nnz == 0 && c.kind != fit.Binary {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/sync=%s/batch=%d", c.name, sp.name, batch), func(b *testing.B) {
@@ -141,7 +142,7 @@ func BenchmarkLearn(b *testing.B) {
 // of 64 samples, SyncNone), and the learner's prediction without learning
 // against linear.Model.Predict's.
 func BenchmarkPredictWhileLearning(b *testing.B) {
-	base := baseModel[float32](b, linear.KindBinary, linear.Online, 784, 2, 1)
+	base := baseModel[float32](b, fit.Binary, linear.Online, 784, 2, 1)
 	xs := benchStream(1024, 784, 0, base.Classes(), 3)
 	b.Run("model.Predict", func(b *testing.B) {
 		cpu := predictParallel(b, func(i int) { base.Predict(xs[i&1023].X) })
@@ -227,7 +228,7 @@ func BenchmarkReplay(b *testing.B) {
 		d, nnz int
 	}{{"dense784-binary", 784, 0}, {"sparse12-binary", 1 << 20, 12}} {
 		b.Run(c.name, func(b *testing.B) {
-			base := baseModel[float32](b, linear.KindBinary, linear.Online, c.d, 2, 1)
+			base := baseModel[float32](b, fit.Binary, linear.Online, c.d, 2, 1)
 			xs := benchStream(4096, c.d, c.nnz, base.Classes(), 4)
 			dir := b.TempDir()
 			l, err := Open(dir, base, [32]byte{}, Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet})

@@ -12,7 +12,7 @@
 // increasing columns) and applies the model's own online rule to each in
 // turn, exactly as linear.Model.Update does: Rosenblatt's step
 // w += η·y·x, b += η·y·B² on a mistake (y·(w·x + b) ≤ 0; for one-vs-rest,
-// each class's binary problem; for the argmax kind, the multiclass
+// each class's binary problem; for the argmax scheme, the multiclass
 // perceptron's step towards the true class and away from the highest
 // other); an averaged model's running perceptron takes that step and its
 // averaging sums u += c·η·y·x (c the samples visited before), so that the

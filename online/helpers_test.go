@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -27,11 +28,11 @@ func (l *Learner[T]) crash() {
 // baseModel makes a linear model with small random weights: binary
 // (classes ≤ 2) or of kind (one-vs-rest or argmax) over classes labels
 // 0..classes-1, online or averaged (with its training state).
-func baseModel[T kernel.Float](t testing.TB, kind linear.Kind, algo linear.Algorithm, d, classes int, seed uint64) *linear.Model[T] {
+func baseModel[T kernel.Float](t testing.TB, kind fit.Scheme, algo linear.Algorithm, d, classes int, seed uint64) *linear.Model[T] {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	st := linear.State[T]{Kind: kind, Algorithm: algo, Dims: d, Bias: true, BiasFeature: 1, Eta: 0.5}
-	if kind == linear.KindBinary {
+	st := linear.State[T]{Scheme: kind, Algorithm: algo, Dims: d, Bias: true, BiasFeature: 1, Eta: 0.5}
+	if kind == fit.Binary {
 		st.Labels = []int{-1, 1}
 	} else {
 		for c := range classes {

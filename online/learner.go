@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
@@ -35,7 +36,7 @@ var (
 	// model file than the one given (it was replaced on disk); Adopt, or
 	// Options.Adopt, starts again from the new one.
 	ErrBaseChanged = errors.New("online: base model changed")
-	// ErrIncompatible: Adopt of a model of another width, labels, kind or
+	// ErrIncompatible: Adopt of a model of another width, labels, scheme or
 	// element type.
 	ErrIncompatible = errors.New("online: incompatible model")
 	// ErrCorrupt: the directory's log or checkpoints are damaged beyond
@@ -169,7 +170,7 @@ type Status struct {
 type Learner[T kernel.Float] struct {
 	dir string
 	opt Options
-	// fixed is the shape at Open: its width, kind and labels never
+	// fixed is the shape at Open: its width, scheme and labels never
 	// change (Adopt requires the same), so requests are checked against
 	// it without a lock.
 	fixed *shape[T]
@@ -254,7 +255,7 @@ func shapeOf[T kernel.Float](m stater[T]) (linear.State[T], error) {
 }
 
 func newShape[T kernel.Float](st *linear.State[T]) *shape[T] {
-	return &shape[T]{k: kernel.On[T](kernel.ActiveImpl()), kind: st.Kind, avg: st.Algorithm == linear.Averaged,
+	return &shape[T]{k: kernel.On[T](kernel.ActiveImpl()), scheme: st.Scheme, avg: st.Algorithm == linear.Averaged,
 		d: st.Dims, rows: st.Rows(), labels: slices.Clone(st.Labels), bias: st.Bias,
 		bstep: T(st.BiasFeature * st.BiasFeature), eta: T(st.Eta)}
 }
@@ -409,8 +410,8 @@ func (l *Learner[T]) fresh(base *linear.Model[T], st linear.State[T], seq uint64
 }
 
 func compatible[T kernel.Float](a, b *linear.State[T]) error {
-	if a.Kind != b.Kind || a.Dims != b.Dims || !slices.Equal(a.Labels, b.Labels) {
-		return fmt.Errorf("%v model of %d features and labels %v against %v of %d and %v", a.Kind, a.Dims, a.Labels, b.Kind, b.Dims, b.Labels)
+	if a.Scheme != b.Scheme || a.Dims != b.Dims || !slices.Equal(a.Labels, b.Labels) {
+		return fmt.Errorf("%v model of %d features and labels %v against %v of %d and %v", a.Scheme, a.Dims, a.Labels, b.Scheme, b.Dims, b.Labels)
 	}
 	return nil
 }
@@ -590,7 +591,7 @@ func (l *Learner[T]) checkMax(raw []Sample[T], keyLen, maxSamples int) ([]sample
 				return nil, fmt.Errorf("%w: sample %d, value %d is %v", ErrInput, i, j, v)
 			}
 		}
-		if sh.kind == linear.KindBinary {
+		if sh.scheme == fit.Binary {
 			switch r.Y {
 			case 1:
 				x.yk = 0
@@ -934,7 +935,7 @@ func (l *Learner[T]) checkpointLocked(only bool) error {
 // Adopt makes m, read from the model file of SHA-256 sum, the learner's
 // base, discarding what was learnt: the operator's answer to a model file
 // replaced on disk (ErrBaseChanged). m must have the width, labels and
-// kind of the model learnt (ErrIncompatible). A checkpoint of m is
+// scheme of the model learnt (ErrIncompatible). A checkpoint of m is
 // written at once; the version goes on increasing.
 func (l *Learner[T]) Adopt(m *linear.Model[T], sum [32]byte) error {
 	st, err := shapeOf(m)

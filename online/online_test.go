@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -51,7 +52,7 @@ func model[T kernel.Float](t testing.TB, l *Learner[T]) *linear.Model[T] {
 // are also learnt by linear.Model.Update, sample by sample: the same
 // model, and the same predictions before each update.
 func TestReplay(t *testing.T) {
-	for _, kind := range []linear.Kind{linear.KindBinary, linear.KindOneVsRest, linear.KindArgmax} {
+	for _, kind := range []fit.Scheme{fit.Binary, fit.OneVsRest, fit.Argmax} {
 		for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 			for _, sparse := range []bool{false, true} {
 				name := fmt.Sprintf("%v/%v/sparse=%v", kind, algo, sparse)
@@ -62,13 +63,13 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-func testReplay[T kernel.Float](t *testing.T, kind linear.Kind, algo linear.Algorithm, sparse bool) {
+func testReplay[T kernel.Float](t *testing.T, kind fit.Scheme, algo linear.Algorithm, sparse bool) {
 	const d = 23
 	base := baseModel[T](t, kind, algo, d, 4, 1)
 	dir := t.TempDir()
 	o := opts()
 	o.CheckpointEvery = 97
-	if kind == linear.KindBinary && !sparse {
+	if kind == fit.Binary && !sparse {
 		o.Sync = SyncEveryRequest
 	}
 	l := mustOpen(t, dir, base, o)
@@ -167,7 +168,7 @@ func TestTornTail(t *testing.T) {
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
-			base := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 9, 3, 3)
+			base := baseModel[float32](t, fit.OneVsRest, linear.Online, 9, 3, 3)
 			dir := t.TempDir()
 			l := mustOpen(t, dir, base, opts())
 			reqs := stream(base, 20, false, 4)
@@ -254,7 +255,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		"empty": func(p string) error { return os.WriteFile(p, nil, 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			base := baseModel[float64](t, linear.KindBinary, linear.Averaged, 40, 2, 6)
+			base := baseModel[float64](t, fit.Binary, linear.Averaged, 40, 2, 6)
 			dir := t.TempDir()
 			live := checkpointed(t, dir, base)
 			if err := f(filepath.Join(dir, ckptName(20))); err != nil {
@@ -270,7 +271,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		})
 	}
 	t.Run("all", func(t *testing.T) {
-		base := baseModel[float64](t, linear.KindBinary, linear.Online, 40, 2, 6)
+		base := baseModel[float64](t, fit.Binary, linear.Online, 40, 2, 6)
 		dir := t.TempDir()
 		checkpointed(t, dir, base)
 		for _, s := range []uint64{10, 20} {
@@ -283,7 +284,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 		}
 	})
 	t.Run("middle-segment", func(t *testing.T) {
-		base := baseModel[float64](t, linear.KindBinary, linear.Online, 40, 2, 6)
+		base := baseModel[float64](t, fit.Binary, linear.Online, 40, 2, 6)
 		dir := t.TempDir()
 		checkpointed(t, dir, base)
 		os.Truncate(filepath.Join(dir, ckptName(20)), 10)
@@ -303,7 +304,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 // TestLogTruncated: checkpoints remove the log segments no kept
 // checkpoint needs, and the checkpoints but the last two.
 func TestLogTruncated(t *testing.T) {
-	base := baseModel[float32](t, linear.KindBinary, linear.Online, 5, 2, 8)
+	base := baseModel[float32](t, fit.Binary, linear.Online, 5, 2, 8)
 	dir := t.TempDir()
 	o := opts()
 	o.CheckpointEvery = 10
@@ -333,7 +334,7 @@ func TestLogTruncated(t *testing.T) {
 // TestIdempotency: a key seen is not applied again, across a restart and
 // a checkpoint; the window is bounded.
 func TestIdempotency(t *testing.T) {
-	base := baseModel[float64](t, linear.KindOneVsRest, linear.Averaged, 6, 3, 10)
+	base := baseModel[float64](t, fit.OneVsRest, linear.Averaged, 6, 3, 10)
 	dir := t.TempDir()
 	o := opts()
 	o.KeyWindow = 4
@@ -391,7 +392,7 @@ func TestIdempotency(t *testing.T) {
 }
 
 func TestLocked(t *testing.T) {
-	base := baseModel[float32](t, linear.KindBinary, linear.Online, 5, 2, 12)
+	base := baseModel[float32](t, fit.Binary, linear.Online, 5, 2, 12)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, base, opts())
 	if _, err := Open(dir, base, sumOf(t, base), opts()); !errors.Is(err, ErrLocked) {
@@ -405,8 +406,8 @@ func TestLocked(t *testing.T) {
 // TestBaseChanged: the directory of one base model refuses another unless
 // it is adopted, by Options.Adopt or Learner.Adopt, which start from it.
 func TestBaseChanged(t *testing.T) {
-	b1 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 13)
-	b2 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 14)
+	b1 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 13)
+	b2 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 14)
 	dir := t.TempDir()
 	l := mustOpen(t, dir, b1, opts())
 	reqs := stream(b1, 10, false, 15)
@@ -426,7 +427,7 @@ func TestBaseChanged(t *testing.T) {
 	l.crash()
 	// Adopt at run time, then a crash: the adopted model, and what came after.
 	l = mustOpen(t, dir, b2, opts())
-	b3 := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 7, 3, 16)
+	b3 := baseModel[float32](t, fit.OneVsRest, linear.Online, 7, 3, 16)
 	if err := l.Adopt(b3, sumOf(t, b3)); err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +440,7 @@ func TestBaseChanged(t *testing.T) {
 	}
 	l = mustOpen(t, dir, b3, opts())
 	sameState(t, "after Adopt and a crash", model(t, l), live)
-	wide := baseModel[float32](t, linear.KindOneVsRest, linear.Online, 8, 3, 16)
+	wide := baseModel[float32](t, fit.OneVsRest, linear.Online, 8, 3, 16)
 	if err := l.Adopt(wide, sumOf(t, wide)); !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("Adopt of another width: %v, want ErrIncompatible", err)
 	}
@@ -447,7 +448,7 @@ func TestBaseChanged(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: 3, Labels: []int{-1, 1},
+	st := linear.State[float32]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: 3, Labels: []int{-1, 1},
 		W: make([]float32, 3), B: make([]float32, 1), Eta: 1}
 	scaled := st
 	scaled.Scaling = linear.ScaleFeatures
@@ -479,7 +480,7 @@ func TestUnsupported(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	base := baseModel[float64](t, linear.KindOneVsRest, linear.Online, 4, 3, 17)
+	base := baseModel[float64](t, fit.OneVsRest, linear.Online, 4, 3, 17)
 	l := mustOpen(t, t.TempDir(), base, opts())
 	defer l.Close()
 	good := []float64{1, 2, 3, 4}
@@ -510,7 +511,7 @@ func TestBadInput(t *testing.T) {
 // and leaves the model (both copies) as it was; the batch's other
 // requests are applied.
 func TestDiverged(t *testing.T) {
-	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: 2, Labels: []int{-1, 1},
+	st := linear.State[float32]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: 2, Labels: []int{-1, 1},
 		W: []float32{0, 0}, B: []float32{0}, Eta: 1, Bias: true, BiasFeature: 1}
 	base, _ := linear.New(st)
 	l := mustOpen(t, t.TempDir(), base, opts())
@@ -544,7 +545,7 @@ func TestDiverged(t *testing.T) {
 // see them all equal, and Predict must never fail.
 func TestNoTornReads(t *testing.T) {
 	const d = 512
-	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: d, Labels: []int{-1, 1},
+	st := linear.State[float64]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: d, Labels: []int{-1, 1},
 		W: make([]float64, d), B: []float64{0}, Eta: 1, Bias: true, BiasFeature: 1}
 	base, _ := linear.New(st)
 	l := mustOpen(t, t.TempDir(), base, Options{Sync: SyncNone, CheckpointEvery: -1, CheckpointInterval: -1, Logger: quiet})
@@ -607,7 +608,7 @@ func TestNoTornReads(t *testing.T) {
 // TestCloseTwice: Close is idempotent, also concurrently, and a closed
 // learner refuses to learn.
 func TestCloseTwice(t *testing.T) {
-	base := baseModel[float32](t, linear.KindBinary, linear.Online, 3, 2, 20)
+	base := baseModel[float32](t, fit.Binary, linear.Online, 3, 2, 20)
 	l := mustOpen(t, t.TempDir(), base, opts())
 	var wg sync.WaitGroup
 	for range 3 {

@@ -1,12 +1,12 @@
 package online
 
 import (
-	"github.com/rosenblatt-go/rosenblatt/linear"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync/atomic"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
@@ -66,7 +66,7 @@ func (c *weights[T]) drain() {
 // it never changes while a model is learnt.
 type shape[T kernel.Float] struct {
 	k      kernel.Kernels[T]
-	kind   linear.Kind
+	scheme fit.Scheme
 	avg    bool // Averaged: (w, b) are the running weights, (u, ub) the sums
 	d      int
 	rows   int
@@ -122,7 +122,7 @@ func (sh *shape[T]) served(c *weights[T], x sample[T], k int) T {
 // linear.Model decides (binary: the sign, 0 → −1; else the first
 // highest score).
 func (sh *shape[T]) predict(c *weights[T], x sample[T]) int {
-	if sh.kind == linear.KindBinary {
+	if sh.scheme == fit.Binary {
 		if sh.served(c, x, 0) > 0 {
 			return 1
 		}
@@ -210,7 +210,7 @@ func (sh *shape[T]) learn(c *weights[T], x sample[T], xi int, ops []step[T]) ([]
 		ops = append(ops, step[T]{x: int32(xi), k: int32(k), a: a})
 		return sh.finiteRow(c, x, k)
 	}
-	if sh.kind == linear.KindArgmax {
+	if sh.scheme == fit.Argmax {
 		sy := sh.running(c, x, x.yk)
 		if !finite(sy) {
 			return ops, false, false

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -255,8 +256,8 @@ func (t *argmaxTrainer[T]) judge(e *epochStats, sc []T, y, i, pos int) bool {
 }
 
 // runEpoch shuffles, runs one epoch with its statistics in e, and
-// reports whether it produced a non-finite value (see linTrainer's notes
-// on divergence).
+// reports whether it produced a non-finite value (see Locate in
+// internal/perceptrontrain on divergence).
 func (t *argmaxTrainer[T]) runEpoch(e *epochStats) (diverged bool) {
 	t.smp.Next()
 	t.NonFinite = false
@@ -312,7 +313,7 @@ func (t *argmaxTrainer[T]) run(labels []int) (*linear.Model[T], *Diagnostics, er
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, perceptrontrain.DivergedErr[T](divEvent{}, epochs, "averaged weights", true, nil)
 	}
-	s := &linmodel.Parts[T]{Kind: uint8(linear.KindArgmax), Algorithm: uint8(cfg.algo), Dims: d, Labels: labels,
+	s := &linmodel.Parts[T]{Scheme: fit.Argmax, Algorithm: uint8(cfg.algo), Dims: d, Labels: labels,
 		Bias: cfg.bias, BiasFeature: cfg.bfeat, Scaling: uint8(cfg.scaling), Eta: cfg.eta, Steps: t.step, Resumable: cfg.resumable}
 	split := func(W, B []T) ([]T, []T) {
 		if !t.dt.aug {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -61,7 +62,7 @@ type benchFit struct {
 }
 
 func BenchmarkTrain(b *testing.B) {
-	shuffled := func(a linear.Algorithm, s Strategy, epochs int) Options {
+	shuffled := func(a linear.Algorithm, s fit.Scheme, epochs int) Options {
 		return Options{Algorithm: a, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1, Lambda: 1e-4}
 	}
 	sets := []struct {
@@ -69,11 +70,11 @@ func BenchmarkTrain(b *testing.B) {
 		fits []benchFit
 	}{
 		{"fashion-mnist", []benchFit{
-			{"averaged-ovr", true, shuffled(linear.Averaged, OneVsRest, 10)},
-			{"averaged-ovr-1goroutine", true, func() Options { o := shuffled(linear.Averaged, OneVsRest, 10); o.Workers = 1; return o }()},
-			{"averaged-argmax", true, shuffled(linear.Averaged, Argmax, 10)},
-			{"online-ovr", true, shuffled(linear.Online, OneVsRest, 10)},
-			{"svm-ovr", true, shuffled(linear.SVM, OneVsRest, 10)},
+			{"averaged-ovr", true, shuffled(linear.Averaged, fit.OneVsRest, 10)},
+			{"averaged-ovr-1goroutine", true, func() Options { o := shuffled(linear.Averaged, fit.OneVsRest, 10); o.Workers = 1; return o }()},
+			{"averaged-argmax", true, shuffled(linear.Averaged, fit.Argmax, 10)},
+			{"online-ovr", true, shuffled(linear.Online, fit.OneVsRest, 10)},
+			{"svm-ovr", true, shuffled(linear.SVM, fit.OneVsRest, 10)},
 		}},
 		{"synth256", []benchFit{
 			{"online", false, Options{Algorithm: linear.Online, MaxIter: 10, Stop: StopNever, NoBias: true, Workers: 1}},
@@ -83,7 +84,7 @@ func BenchmarkTrain(b *testing.B) {
 	for _, small := range []string{"breast-cancer", "digits"} {
 		var fits []benchFit
 		for a := linear.Online; a < numAlgorithms; a++ {
-			fits = append(fits, benchFit{a.String(), small == "digits", shuffled(a, OneVsRest, 20)})
+			fits = append(fits, benchFit{a.String(), small == "digits", shuffled(a, fit.OneVsRest, 20)})
 		}
 		sets = append(sets, struct {
 			data string

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -78,7 +79,7 @@ func TestBiasFeatureMatchesColumn(t *testing.T) {
 					}
 					sameAsColumn(t, ma, mc, B, exact)
 					require.InDelta(t, dc.RadiusAugmented, da.RadiusAugmented, 1e-12*dc.RadiusAugmented)
-					if da.Evaluated && fc.opt.Multiclass != Argmax && !fc.multi {
+					if da.Evaluated && fc.opt.Multiclass != fit.Argmax && !fc.multi {
 						require.InDelta(t, dc.MarginAugmented, da.MarginAugmented, 1e-9*(1+math.Abs(dc.MarginAugmented)))
 					}
 					scoreAlike(t, ma, mc, X, Xc, d)
@@ -168,12 +169,12 @@ func TestKernelBiasFeatureMatchesColumn(t *testing.T) {
 	Xb, yb, _, _ := separable(rng, 80, d, 3, 1, true)
 	Xm, ym := intMulticlass(rng, 80, d, 3)
 	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
-		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo == linear.Voted {
+		for _, strat := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+			if strat == fit.Argmax && algo == linear.Voted {
 				continue
 			}
 			for _, multi := range []bool{false, true} {
-				if strat == Argmax && !multi {
+				if strat == fit.Argmax && !multi {
 					continue
 				}
 				for _, norm := range []bool{false, true} {
@@ -281,7 +282,7 @@ func TestBiasFeatureFiles(t *testing.T) {
 		{"binary-averaged-normalize", false, Options{Algorithm: linear.Averaged, Normalize: true}},
 		{"ovr-voted", true, Options{Algorithm: linear.Voted}},
 		{"binary-svm", false, Options{Algorithm: linear.SVM}},
-		{"argmax", true, Options{Multiclass: Argmax}},
+		{"argmax", true, Options{Multiclass: fit.Argmax}},
 	} {
 		tc.opt.BiasFeature, tc.opt.MaxIter = 0.1, 3
 		var m *linear.Model[float32]

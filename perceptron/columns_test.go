@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -53,7 +54,7 @@ func TestColumnsFile(t *testing.T) {
 		{"averaged", Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 2}},
 		{"averaged-all", Options{Algorithm: linear.Averaged, MaxIter: 5, Stop: StopNever}},
 		{"svm", Options{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3}},
-		{"argmax", Options{MaxIter: 5, Multiclass: Argmax}},
+		{"argmax", Options{MaxIter: 5, Multiclass: fit.Argmax}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _, err := trainMultiSparse(X, X.Y, tc.opt)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -17,8 +18,10 @@ import (
 // start from a saved model: read a model file into a Model, then continue it (Fit with
 // Options.Init the model).
 //
-// The model's kind decides the problem: binary (labels ±1), one-vs-rest or
-// the multiclass perceptron (Argmax) over the model's classes; every label
+// The model's scheme decides the problem: binary (labels ±1), one-vs-rest
+// or the multiclass perceptron (fit.Argmax) over the model's classes
+// (opt.Multiclass must be fit.Auto or that scheme, else ErrOption; fit.OneVsRest
+// also continues a binary model); every label
 // of y must be one of m.Classes(), but y need not hold all of them. X
 // must have m.Dims() columns, and the options must scale samples as the model does
 // (Normalize, NormalizeFeatures, NoBias as it was trained), else ErrOption;
@@ -70,14 +73,14 @@ func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax := linear.Kind(s.Kind) == linear.KindArgmax
+	argmax := s.Scheme == fit.Argmax
 	switch {
-	case linear.Kind(s.Kind) != linear.KindBinary && linear.Kind(s.Kind) != linear.KindOneVsRest && !argmax:
-		return nil, nil, fmt.Errorf("%w: continuing a %v model", linear.ErrUnsupported, linear.Kind(s.Kind))
-	case opt.Multiclass == Argmax && !argmax:
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy, but the model is %v", ErrOption, linear.Kind(s.Kind))
+	case s.Scheme != fit.Binary && s.Scheme != fit.OneVsRest && !argmax:
+		return nil, nil, fmt.Errorf("%w: continuing a %v model", linear.ErrUnsupported, s.Scheme)
+	case opt.Multiclass != fit.Auto && opt.Multiclass != s.Scheme && (opt.Multiclass != fit.OneVsRest || s.Scheme != fit.Binary):
+		return nil, nil, fmt.Errorf("%w: Multiclass = %v, but the model is %v", ErrOption, opt.Multiclass, s.Scheme)
 	case argmax && cfg.algo != linear.Online && cfg.algo != linear.Averaged:
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+		return nil, nil, fmt.Errorf("%w: the Argmax scheme supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	case cfg.scaling != linear.Scaling(s.Scaling):
 		return nil, nil, fmt.Errorf("%w: the model's samples are scaled by %v, the options say %v (Normalize, NormalizeFeatures)", ErrOption, linear.Scaling(s.Scaling), cfg.scaling)
 	case cfg.bias != s.Bias:
@@ -118,7 +121,7 @@ func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int
 	}
 	cls := make([]int32, n)
 	for i, v := range y {
-		if linear.Kind(s.Kind) == linear.KindBinary {
+		if s.Scheme == fit.Binary {
 			switch v {
 			case 1:
 			case -1:
@@ -138,7 +141,7 @@ func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int
 		return nil, nil, err
 	}
 	if argmax {
-		cfg.strategy = Argmax
+		cfg.strategy = fit.Argmax
 	}
 	k := linmodel.KernelsFor[T](cfg.impl)
 	dt, err := prepareRows(k, X, n, &cfg, true, cfg.algo != linear.SVM)
@@ -151,10 +154,10 @@ func continueFrom[T kernel.Float](m *linear.Model[T], X dataset.Rows[T], y []int
 	switch {
 	case argmax:
 		return newArgmaxTrainer(k, &cfg, dt, cls, K, start).run(labels)
-	case linear.Kind(s.Kind) == linear.KindBinary:
-		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, labels)
+	case s.Scheme == fit.Binary:
+		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(fit.Binary, labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, K, start).run(linear.KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, K, start).run(fit.OneVsRest, labels)
 }
 
 // startFrom returns the trainers' start from the snapshot s in the layout
@@ -214,7 +217,7 @@ func startFrom[T kernel.Float](s *linmodel.Parts[T], dt *data[T], K int, cont bo
 
 // partsRows returns the number of score rows of a linear model's parts.
 func partsRows[T kernel.Float](s *linmodel.Parts[T]) int {
-	if linear.Kind(s.Kind) == linear.KindBinary {
+	if s.Scheme == fit.Binary {
 		return 1
 	}
 	return len(s.Labels)

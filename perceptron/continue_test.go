@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -120,12 +121,12 @@ func TestInitialWeightsMulticlass(t *testing.T) {
 			equalExact(t, "class from its w₀", append(w, b), append(wb, bb))
 		}
 	}
-	// Argmax from w₀: the first visit's scores are w₀'s.
-	ma, da, err := trainMulti(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1, Init: Weights{W: w0, B: b0}})
+	// fit.Argmax from w₀: the first visit's scores are w₀'s.
+	ma, da, err := trainMulti(X, 4, y, Options{Multiclass: fit.Argmax, MaxIter: 1, Init: Weights{W: w0, B: b0}})
 	if err != nil || ma == nil {
 		t.Fatal(err)
 	}
-	mz, dz, _ := trainMulti(X, 4, y, Options{Multiclass: Argmax, MaxIter: 1})
+	mz, dz, _ := trainMulti(X, 4, y, Options{Multiclass: fit.Argmax, MaxIter: 1})
 	if sameModel(t, ma, mz) || da.Epochs[0].Mistakes == dz.Epochs[0].Mistakes && da.Epochs[0].Loss == dz.Epochs[0].Loss {
 		t.Fatal("argmax ignored InitialWeights")
 	}
@@ -190,8 +191,8 @@ func TestContinueFromModel(t *testing.T) {
 		{"voted-normalize", false, Options{Algorithm: linear.Voted, Normalize: true}},
 		{"ovr-averaged", true, Options{Algorithm: linear.Averaged, Eta: 0.5}},
 		{"ovr-voted", true, Options{Algorithm: linear.Voted}},
-		{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax}},
-		{"argmax-online-normalize", true, Options{Multiclass: Argmax, Normalize: true}},
+		{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax}},
+		{"argmax-online-normalize", true, Options{Multiclass: fit.Argmax, Normalize: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			X, y := Xb, yb
@@ -324,7 +325,7 @@ func TestContinueErrors(t *testing.T) {
 		"normalize":       {m, X, 3, y, Options{Algorithm: linear.Averaged, Normalize: true}, ErrOption},
 		"nobias":          {m, X, 3, y, Options{Algorithm: linear.Averaged, NoBias: true}, ErrOption},
 		"initial-weights": {m, X, 3, y, Options{Algorithm: linear.Averaged, Init: Weights{W: []float64{1, 1, 1}}}, ErrOption},
-		"argmax":          {m, X, 3, y, Options{Algorithm: linear.Averaged, Multiclass: Argmax}, ErrOption},
+		"argmax":          {m, X, 3, y, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax}, ErrOption},
 		"to-svm":          {m, X, 3, y, Options{Algorithm: linear.SVM}, ErrOption},
 		"voted-to-online": {voted, X, 3, y, Options{Algorithm: linear.Online}, ErrOption},
 		"cols":            {m, X[:39*2], 2, y[:39], Options{Algorithm: linear.Averaged}, linear.ErrDims},
@@ -405,7 +406,7 @@ func TestSkipEvaluation(t *testing.T) {
 		{"svm", false, Options{Algorithm: linear.SVM, Lambda: 0.01}},
 		{"minibatch", false, Options{Algorithm: linear.MiniBatch, BatchSize: 8}},
 		{"ovr-averaged", true, Options{Algorithm: linear.Averaged}},
-		{"argmax-online", true, Options{Multiclass: Argmax}},
+		{"argmax-online", true, Options{Multiclass: fit.Argmax}},
 	} {
 		for _, sparse := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/sparse=%v", tc.name, sparse), func(t *testing.T) {

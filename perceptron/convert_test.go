@@ -23,6 +23,14 @@ func TestToDiagnosticsCopiesEveryField(t *testing.T) {
 				f.SetInt(int64(seed) + int64(i) + 1)
 			case reflect.Float64:
 				f.SetFloat(seed + float64(i) + 0.5)
+			default:
+				// Set by hand below; a field of any other kind would stay
+				// zero on both sides, so the test would miss it uncopied.
+				switch v.Type().Field(i).Name {
+				case "DataMargin", "DataMarginErr", "Epochs", "Classes":
+				default:
+					t.Fatalf("%s.%s is a %v: fill it", v.Type(), v.Type().Field(i).Name, f.Kind())
+				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
@@ -147,7 +148,7 @@ func TestDataMarginNotSeparable(t *testing.T) {
 }
 
 // TestDataMarginOneVsRest: each class of a one-vs-rest model gets its own
-// data margin against the rest, float32 too; the Argmax strategy and a
+// data margin against the rest, float32 too; the fit.Argmax scheme and a
 // kernel model with Normalize are refused.
 func TestDataMarginOneVsRest(t *testing.T) {
 	X := []float32{0, 0, 0, 1, 5, 5, 5, 6, 10, 0, 10, 1}
@@ -174,8 +175,8 @@ func TestDataMarginOneVsRest(t *testing.T) {
 	if got := diag.Classes[1].DataMargin.Gamma; math.Abs(ref.Gamma-got) > 1e-3*ref.Gamma {
 		t.Errorf("class 2: γ_D %v, MaxMargin %v", got, ref.Gamma)
 	}
-	if _, _, err := trainMulti(X, 2, y, Options{Multiclass: Argmax, DataMargin: true}); !errors.Is(err, ErrOption) {
-		t.Errorf("Argmax: %v", err)
+	if _, _, err := trainMulti(X, 2, y, Options{Multiclass: fit.Argmax, DataMargin: true}); !errors.Is(err, ErrOption) {
+		t.Errorf("fit.Argmax: %v", err)
 	}
 	if _, _, err := trainKernelBinary([]float64{0, 1}, 1, []int{-1, 1}, KernelOptions{Options: Options{Normalize: true, DataMargin: true}}); !errors.Is(err, ErrOption) {
 		t.Errorf("kernel with Normalize: %v", err)

@@ -22,7 +22,7 @@ type Epoch struct {
 	// Mistakes counts samples with y·(w·x + b) ≤ 0 (a zero score is a
 	// mistake, and so would be a NaN one: the test is !(y·(w·x + b) > 0);
 	// training that meets a non-finite score ends with ErrDiverged). For
-	// one-vs-rest it is summed over the classes; for the Argmax strategy it
+	// one-vs-rest it is summed over the classes; for the Argmax scheme it
 	// counts samples whose true class did not score strictly highest.
 	Mistakes int
 	// Updates counts weight updates: the mistakes for the perceptrons, the
@@ -73,7 +73,7 @@ type Diagnostics struct {
 	Separable bool
 
 	// The model's margin and the data's radius come in two pairs. The
-	// notes' geometric margin measures distances in the space of the
+	// usual geometric margin measures distances in the space of the
 	// samples, with b the offset of the hyperplane; the augmented pair
 	// treats b as one more weight, on the constant feature 1 of the
 	// augmented points (x, 1), which is what the perceptron's update adds

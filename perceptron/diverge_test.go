@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -136,7 +137,7 @@ type divergeFit struct {
 	name     string
 	algo     linear.Algorithm
 	multi    bool
-	strategy Strategy
+	strategy fit.Scheme
 	kernel   bool
 	batch    int
 	sampling Sampling
@@ -160,16 +161,16 @@ func divergeFits() []divergeFit {
 		divergeFit{name: "online-replace", algo: linear.Online, sampling: SampleReplace},
 		divergeFit{name: "averaged-replace-ovr", algo: linear.Averaged, multi: true, sampling: SampleReplace},
 		divergeFit{name: "svm-replace", algo: linear.SVM, sampling: SampleReplace},
-		divergeFit{name: "averaged-argmax-replace", algo: linear.Averaged, multi: true, strategy: Argmax, sampling: SampleReplace},
-		divergeFit{name: "online-argmax", algo: linear.Online, multi: true, strategy: Argmax},
-		divergeFit{name: "averaged-argmax", algo: linear.Averaged, multi: true, strategy: Argmax})
+		divergeFit{name: "averaged-argmax-replace", algo: linear.Averaged, multi: true, strategy: fit.Argmax, sampling: SampleReplace},
+		divergeFit{name: "online-argmax", algo: linear.Online, multi: true, strategy: fit.Argmax},
+		divergeFit{name: "averaged-argmax", algo: linear.Averaged, multi: true, strategy: fit.Argmax})
 	for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
 		fits = append(fits, divergeFit{name: "kernel-" + a.String(), algo: a, kernel: true},
 			divergeFit{name: "kernel-" + a.String() + "-ovr", algo: a, kernel: true, multi: true})
 	}
 	fits = append(fits,
-		divergeFit{name: "kernel-online-argmax", algo: linear.Online, kernel: true, multi: true, strategy: Argmax},
-		divergeFit{name: "kernel-averaged-argmax", algo: linear.Averaged, kernel: true, multi: true, strategy: Argmax},
+		divergeFit{name: "kernel-online-argmax", algo: linear.Online, kernel: true, multi: true, strategy: fit.Argmax},
+		divergeFit{name: "kernel-averaged-argmax", algo: linear.Averaged, kernel: true, multi: true, strategy: fit.Argmax},
 		divergeFit{name: "kernel-voted-replace", algo: linear.Voted, kernel: true, sampling: SampleReplace})
 	return fits
 }
@@ -244,7 +245,7 @@ func firstChecked[T kernel.Float](t *testing.T, f divergeFit, X []T, d int, y []
 		t.Fatal(err)
 	}
 	if f.kernel {
-		dtr, err := newDualTrainer(&cfg, gram.Kernel(gram.Linear{}), 0, nil, X, n, d, cls, K, f.strategy == Argmax)
+		dtr, err := newDualTrainer(&cfg, gram.Kernel(gram.Linear{}), 0, nil, X, n, d, cls, K, f.strategy == fit.Argmax)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +256,7 @@ func firstChecked[T kernel.Float](t *testing.T, f divergeFit, X []T, d int, y []
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.strategy == Argmax {
+	if f.strategy == fit.Argmax {
 		at := newArgmaxTrainer(linmodel.KernelsFor[T](nil), &cfg, dt, cls, K, nil)
 		at.Checked = true
 		for ep := 1; ep <= cfg.epochs; ep++ {
@@ -423,7 +424,7 @@ func TestPredictNaNSample(t *testing.T) {
 		}
 		ms = append(ms, m, mc)
 	}
-	ma, _, err := trainMulti(X, 3, y, Options{Multiclass: Argmax})
+	ma, _, err := trainMulti(X, 3, y, Options{Multiclass: fit.Argmax})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package perceptron
 import (
 	"fmt"
 
-	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -15,7 +15,7 @@ import (
 type KernelOptions struct {
 	// Options are the settings shared with the linear models. Algorithm
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
-	// otherwise); Multiclass is OneVsRest (any of the three) or Argmax (the
+	// otherwise); Multiclass is fit.OneVsRest (any of the three) or fit.Argmax (the
 	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
 	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, Stop,
 	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
@@ -58,11 +58,11 @@ type KernelOptions struct {
 
 // kernelKind returns whether a multiclass kernel fit is Argmax, and its
 // model's scheme.
-func (cfg *config) kernelKind() (argmax bool, scheme expansion.Scheme) {
-	if cfg.strategy == Argmax {
-		return true, expansion.Argmax
+func (cfg *config) kernelKind() (argmax bool, scheme fit.Scheme) {
+	if cfg.strategy == fit.Argmax {
+		return true, fit.Argmax
 	}
-	return false, expansion.OneVsRest
+	return false, fit.OneVsRest
 }
 
 // resolveKernel checks the options of a kernel training call.
@@ -76,13 +76,13 @@ func (o *KernelOptions) resolveKernel(multi bool) (config, gram.Kernel, error) {
 	default:
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron supports the Online, Averaged and Voted algorithms, not %v", ErrOption, cfg.algo)
 	}
-	if multi && cfg.strategy == Argmax && cfg.algo == linear.Voted {
-		return cfg, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	if multi && cfg.strategy == fit.Argmax && cfg.algo == linear.Voted {
+		return cfg, nil, fmt.Errorf("%w: the Argmax scheme supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
 	if cfg.w0 != nil || (cfg.b0 != nil && !cfg.dual) {
 		return cfg, nil, fmt.Errorf("%w: the kernel perceptron takes no Weights (its warm start is Dual)", ErrOption)
 	}
-	if cfg.dual && (cfg.algo == linear.Voted || (multi && cfg.strategy == Argmax)) {
+	if cfg.dual && (cfg.algo == linear.Voted || (multi && cfg.strategy == fit.Argmax)) {
 		return cfg, nil, fmt.Errorf("%w: a Dual warm start is for the binary and one-vs-rest Online and Averaged kernel perceptrons", ErrOption)
 	}
 	if cfg.margin && cfg.scaling == linear.ScaleAugmented {

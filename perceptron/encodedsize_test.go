@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -148,8 +149,8 @@ func TestEncodedSizeHuge(t *testing.T) {
 		head []byte
 		want int64 // 0: an error wrapping ErrCorrupt
 	}{
-		{"linear voted, max vectors and dims", head(8, Kind(linear.KindOneVsRest), linear.Voted, maxDims, maxLabels, math.MaxUint32), 0},
-		{"linear ovr, max dims and labels", head(8, Kind(linear.KindOneVsRest), linear.Online, maxDims, maxLabels, 0),
+		{"linear voted, max vectors and dims", head(8, Kind(fit.OneVsRest), linear.Voted, maxDims, maxLabels, math.MaxUint32), 0},
+		{"linear ovr, max dims and labels", head(8, Kind(fit.OneVsRest), linear.Online, maxDims, maxLabels, 0),
 			headerSize + 8*maxLabels + 8*maxLabels*(maxDims+1) + 4},
 		{"kernel, max support vectors", head(8, KindKernelOneVsRest, linear.Online, 1<<20, maxLabels, maxKernelIndex),
 			headerSize + 8*maxLabels + kernSpecSize + 4*maxKernelIndex + 8*maxKernelIndex<<20 + 8*maxLabels*(maxKernelIndex+1) + 4},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -83,9 +84,9 @@ func TestOptionErrors(t *testing.T) {
 		{"lambda-and-C", Options{Algorithm: linear.SVM, Lambda: 1, C: 1}, false},
 		{"tol<0", Options{Algorithm: linear.SVM, Tol: -1}, false},
 		{"workers<0", Options{Workers: -1}, false},
-		{"argmax-svm", Options{Algorithm: linear.SVM, Multiclass: Argmax}, true},
-		{"argmax-voted", Options{Algorithm: linear.Voted, Multiclass: Argmax}, true},
-		{"argmax-batch", Options{Algorithm: linear.Batch, Multiclass: Argmax}, true},
+		{"argmax-svm", Options{Algorithm: linear.SVM, Multiclass: fit.Argmax}, true},
+		{"argmax-voted", Options{Algorithm: linear.Voted, Multiclass: fit.Argmax}, true},
+		{"argmax-batch", Options{Algorithm: linear.Batch, Multiclass: fit.Argmax}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
@@ -116,8 +117,8 @@ func TestEnumNames(t *testing.T) {
 		{linear.Online.String(), "online"},
 		{linear.SVM.String(), "svm"},
 		{(linear.DualCD + 1).String(), "Algorithm(7)"},
-		{Argmax.String(), "argmax"},
-		{Strategy(7).String(), "Strategy(7)"},
+		{fit.Argmax.String(), "argmax"},
+		{fit.Scheme(7).String(), "Scheme(7)"},
 		{SampleReplace.String(), "replace"},
 		{Sampling(200).String(), "Sampling(200)"},
 		{func() string { _, err := linear.ParseAlgorithm("nope"); return err.Error() }(), `linear: invalid option: unknown algorithm "nope"`},

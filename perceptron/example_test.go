@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
 )
@@ -158,13 +159,13 @@ func ExampleFit_argmax() {
 	X := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0, 0, 2, 0, 0, 0, 2}
 	y := []int{0, 1, 2, 0, 1, 2}
 	data := &dataset.Data[float32]{X: X, Y: y, Rows: len(y), Cols: 3}
-	m, rep, _ := perceptron.Fit(ctx, data, y, perceptron.Options{Multiclass: perceptron.Argmax})
+	m, rep, _ := perceptron.Fit(ctx, data, y, perceptron.Options{Multiclass: fit.Argmax})
 	epochs := rep.Detail.(*perceptron.Diagnostics).Epochs
-	fmt.Println("kind", m.Kind(), "mistakes per epoch:", epochs[0].Mistakes, epochs[1].Mistakes)
+	fmt.Println("scheme", m.Scheme(), "mistakes per epoch:", epochs[0].Mistakes, epochs[1].Mistakes)
 	label, _ := m.Predict([]float32{0, 0, 5})
 	fmt.Println("predict (0,0,5):", label)
 	// Output:
-	// kind argmax mistakes per epoch: 4 0
+	// scheme argmax mistakes per epoch: 4 0
 	// predict (0,0,5): 2
 }
 

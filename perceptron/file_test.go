@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -34,7 +35,7 @@ func fileModels(t testing.TB) map[string]*linear.Model[float32] {
 		m, d, err = trainMulti(to32(Xm), 5, ym, Options{Algorithm: a, MaxIter: 3, Resumable: true})
 		add("ovr-"+a.String(), m, d, err)
 	}
-	m, d, err := trainMulti(to32(Xm), 5, ym, Options{Multiclass: Argmax, Algorithm: linear.Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
+	m, d, err := trainMulti(to32(Xm), 5, ym, Options{Multiclass: fit.Argmax, Algorithm: linear.Averaged, MaxIter: 3, Eta: 0.25, Resumable: true})
 	add("argmax-averaged", m, d, err)
 	return out
 }
@@ -73,7 +74,7 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := mustMarshal(t, m)
 			info, err := Inspect(data)
-			if err != nil || linear.Kind(info.Kind) != m.Kind() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 2 {
+			if err != nil || map[Kind]fit.Scheme{1: fit.Binary, 2: fit.OneVsRest, 3: fit.Argmax}[info.Kind] != m.Scheme() || info.Algorithm != m.Algorithm() || info.Dims != 5 || info.ElemBits != 32 || info.Version != 2 {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
 			var back linear.Model[float32]
@@ -210,7 +211,7 @@ func TestFileBadFields(t *testing.T) {
 			if tc.name == "kernel-kind" && (info.Kind != 16 || info.ElemBits != 32) {
 				t.Fatalf("Inspect of a kernel model: %+v", info)
 			}
-			if m.Kind() != 0 {
+			if m.Scheme() != 0 {
 				t.Fatal("a rejected file changed the model")
 			}
 		})

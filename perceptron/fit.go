@@ -57,18 +57,20 @@ type Dual struct {
 // Rosenblatt's perceptron (Online), Batch, MiniBatch, Averaged, Voted or
 // Pegasos (SVM). Labels that are all −1 or +1 give a binary model (a
 // score above 0 predicts +1); any other integers a multiclass one by
-// opt.Multiclass: OneVsRest (every algorithm; the classes train in
-// parallel goroutines, each reading a sample once per epoch for all of its
-// classes) or Argmax (the multiclass perceptron; Online or Averaged). The
-// Argmax strategy applies to ±1 labels too. Sparse rows train at O(nnz)
+// opt.Multiclass: fit.OneVsRest, the default (every algorithm; the classes
+// train in parallel goroutines, each reading a sample once per epoch for
+// all of its classes) or fit.Argmax (the multiclass perceptron; Online or
+// Averaged), which applies to ±1 labels too. fit.Binary refuses other
+// labels than ±1, and fit.OneVsOne is the kernel SVM's (both ErrOption). Sparse rows train at O(nnz)
 // per epoch (one-vs-rest interleaves up to eight classes' weights by
 // feature and keeps only the columns the data uses); on integer-valued
 // data the sparse fit is the dense fit's model bit for bit.
 //
 // opt.Init is the warm start: Weights (w₀, b₀), or a *linear.Model[T] to
 // continue. Continuing a model trains a new one starting from it and
-// leaves it unchanged (it may keep serving): its kind decides the problem
-// (binary, one-vs-rest or Argmax over its classes; every label of y must
+// leaves it unchanged (it may keep serving): its scheme decides the problem
+// (binary, one-vs-rest or argmax over its classes, opt.Multiclass fit.Auto
+// or the same; every label of y must
 // be one of them), X must have its Dims, and the options must scale
 // samples as it does (Normalize, NormalizeFeatures, NoBias; BiasFeature 0
 // keeps the model's). With opt.Algorithm the model's own, training resumes
@@ -115,7 +117,7 @@ func Fit[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opt Op
 			return nil, nil, err
 		}
 	}
-	m, diag, err = train(X, y, opt.Multiclass != Argmax && plusMinusOne(y), opt)
+	m, diag, err = train(X, y, opt.Multiclass != fit.Argmax && plusMinusOne(y), opt)
 	return m, linReport(diag, t0), err
 }
 
@@ -133,7 +135,7 @@ func Fit[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, opt Op
 // of the decision functions after every sample, Voted the voted perceptron
 // of them. Labels that are all ±1 give a binary model; others one kernel
 // perceptron per class against the rest on one shared Gram matrix
-// (OneVsRest) or the multiclass kernel perceptron (Argmax: on a mistake
+// (fit.OneVsRest) or the multiclass kernel perceptron (fit.Argmax: on a mistake
 // f_y += η·K(xⱼ, ·) and f_p −= η·K(xⱼ, ·) for the highest-scoring wrong
 // class p). Sparse rows keep sparse support vectors and never densify a
 // row. ctx is checked after every epoch. The report's Detail is the run's
@@ -158,7 +160,7 @@ func FitKernel[T kernel.Float](ctx context.Context, X dataset.Rows[T], y []int, 
 			return nil, nil, err
 		}
 	}
-	m, diag, err = trainKernel(X, y, opt.Multiclass != Argmax && plusMinusOne(y), opt)
+	m, diag, err = trainKernel(X, y, opt.Multiclass != fit.Argmax && plusMinusOne(y), opt)
 	rep := linReport(diag, t0)
 	if rep != nil && m != nil {
 		rep.SupportVectors = m.NumSupport()
@@ -173,11 +175,14 @@ func train[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt Options)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !binary && cfg.strategy == Argmax && cfg.algo != linear.Online && cfg.algo != linear.Averaged {
-		return nil, nil, fmt.Errorf("%w: the Argmax strategy supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
+	if !binary && cfg.strategy == fit.Argmax && cfg.algo != linear.Online && cfg.algo != linear.Averaged {
+		return nil, nil, fmt.Errorf("%w: the Argmax scheme supports the Online and Averaged algorithms, not %v", ErrOption, cfg.algo)
 	}
 	n, cols, err := checkRows(X, y)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkBinary(&cfg, y, binary); err != nil {
 		return nil, nil, err
 	}
 	labels, cls, K, err := classesOf(y, binary)
@@ -200,11 +205,11 @@ func train[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt Options)
 	}
 	switch {
 	case binary:
-		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(linear.KindBinary, labels)
-	case cfg.strategy == Argmax:
+		return newLinTrainer(k, &cfg, dt, cls, 1, start).run(fit.Binary, labels)
+	case cfg.strategy == fit.Argmax:
 		return newArgmaxTrainer(k, &cfg, dt, cls, K, start).run(labels)
 	}
-	return newLinTrainer(k, &cfg, dt, cls, K, start).run(linear.KindOneVsRest, labels)
+	return newLinTrainer(k, &cfg, dt, cls, K, start).run(fit.OneVsRest, labels)
 }
 
 // trainKernel is FitKernel: binary (labels ±1, one decision function) or
@@ -218,11 +223,14 @@ func trainKernel[T kernel.Float](X dataset.Rows[T], y []int, binary bool, opt Ke
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkBinary(&cfg, y, binary); err != nil {
+		return nil, nil, err
+	}
 	labels, cls, K, err := classesOf(y, binary)
 	if err != nil {
 		return nil, nil, err
 	}
-	argmax, scheme := false, expansion.Binary
+	argmax, scheme := false, fit.Binary
 	if !binary {
 		argmax, scheme = cfg.kernelKind()
 	}
@@ -325,6 +333,20 @@ func withContext(ctx context.Context, opt *Options) error {
 }
 
 // plusMinusOne reports whether every label is −1 or +1 (and there is one).
+// checkBinary refuses labels other than ±1 under the Binary scheme: binary
+// is whether the fit is binary.
+func checkBinary(cfg *config, y []int, binary bool) error {
+	if cfg.strategy != fit.Binary || binary {
+		return nil
+	}
+	for i, v := range y {
+		if v != 1 && v != -1 {
+			return fmt.Errorf("%w: Multiclass = %v takes labels −1 and +1, not y[%d] = %d", ErrOption, cfg.strategy, i, v)
+		}
+	}
+	return nil
+}
+
 func plusMinusOne(y []int) bool {
 	for _, v := range y {
 		if v != 1 && v != -1 {

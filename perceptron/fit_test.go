@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -40,15 +41,15 @@ func TestFitDispatch(t *testing.T) {
 	}{
 		{"binary", Xb, 4, yb, Options{Algorithm: linear.Averaged, MaxIter: 5}},
 		{"ovr", Xm, 5, ym, Options{Algorithm: linear.Online, MaxIter: 4}},
-		{"argmax", Xm, 5, ym, Options{Multiclass: Argmax, MaxIter: 4}},
-		{"argmax±1", Xb, 4, yb, Options{Multiclass: Argmax, MaxIter: 4}},
+		{"argmax", Xm, 5, ym, Options{Multiclass: fit.Argmax, MaxIter: 4}},
+		{"argmax±1", Xb, 4, yb, Options{Multiclass: fit.Argmax, MaxIter: 4}},
 	} {
 		data := &dataset.Data[float64]{X: tc.X, Y: tc.y, Rows: len(tc.y), Cols: tc.d}
 		csr, err := dataset.FromDense(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		binary := tc.opt.Multiclass != Argmax && tc.name == "binary"
+		binary := tc.opt.Multiclass != fit.Argmax && tc.name == "binary"
 		var want, wantS *linear.Model[float64]
 		var wd *Diagnostics
 		if binary {

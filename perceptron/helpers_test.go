@@ -208,7 +208,7 @@ const scoreChunk = 64
 type FileInfo struct {
 	Version   int              // format version
 	ElemBits  int              // 32 or 64
-	Kind      Kind             // the kind byte (a linear model's is linear.Kind's value)
+	Kind      Kind             // the kind byte (a linear model's: 1 binary, 2 one-vs-rest, 3 argmax)
 	Algorithm linear.Algorithm // training algorithm
 	Dims      int              // features per sample
 	Labels    int              // number of labels (2 for binary)

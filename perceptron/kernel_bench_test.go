@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -55,13 +56,13 @@ type kernelFit struct {
 
 // benchKernelTrain adds the kernel perceptron's fits to BenchmarkTrain.
 func benchKernelTrain(b *testing.B) {
-	avg := func(s Strategy, epochs int) KernelOptions {
+	avg := func(s fit.Scheme, epochs int) KernelOptions {
 		return KernelOptions{Options: Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: epochs, Shuffle: true, Seed: 1}}
 	}
 	fits := []kernelFit{
-		{algo: "kernel-rbf-ovr", opt: avg(OneVsRest, 10)},
-		{algo: "kernel-rbf-ovr-cache-quarter", opt: avg(OneVsRest, 10), quarter: true},
-		{algo: "kernel-rbf-argmax", opt: avg(Argmax, 10)},
+		{algo: "kernel-rbf-ovr", opt: avg(fit.OneVsRest, 10)},
+		{algo: "kernel-rbf-ovr-cache-quarter", opt: avg(fit.OneVsRest, 10), quarter: true},
+		{algo: "kernel-rbf-argmax", opt: avg(fit.Argmax, 10)},
 	}
 	for _, f := range fits {
 		b.Run(fmt.Sprintf("data=fashion-mnist-10k/algo=%s", f.algo), func(b *testing.B) {
@@ -78,7 +79,7 @@ func benchKernelTrain(b *testing.B) {
 	for _, small := range []string{"breast-cancer", "digits"} {
 		b.Run(fmt.Sprintf("data=%s/algo=kernel-rbf-averaged", small), func(b *testing.B) {
 			d := benchData(b, small)
-			opt := avg(OneVsRest, 20)
+			opt := avg(fit.OneVsRest, 20)
 			opt.Kernel = gram.RBF{Gamma: 1 / (float64(d.train.Cols) * variance(d.train.X))}
 			runKernelFit(b, d, opt)
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/model"
@@ -96,7 +97,7 @@ func ExampleFitKernel_voted() {
 }
 
 // One-vs-rest kernel perceptrons share one Gram matrix (computed once) and
-// train in parallel; the multiclass kernel perceptron (Argmax) keeps one
+// train in parallel; the multiclass kernel perceptron (fit.Argmax) keeps one
 // decision function per class.
 func ExampleFitKernel_multiclass() {
 	// Three classes on a line: the middle one is not separable from the
@@ -104,7 +105,7 @@ func ExampleFitKernel_multiclass() {
 	X := []float64{-3, -2.5, -2, -0.5, 0, 0.5, 2, 2.5, 3}
 	y := []int{7, 7, 7, 8, 8, 8, 9, 9, 9}
 	data := &dataset.Data[float64]{X: X, Y: y, Rows: 9, Cols: 1}
-	for _, s := range []perceptron.Strategy{perceptron.OneVsRest, perceptron.Argmax} {
+	for _, s := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
 		m, _, err := perceptron.FitKernel(ctx, data, y, perceptron.KernelOptions{
 			Options: perceptron.Options{Multiclass: s, MaxIter: 100},
 			Kernel:  gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2},

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -156,7 +157,7 @@ func TestKernelFileBadFields(t *testing.T) {
 		{"both-normalisations", bin, func(b []byte) { b[13] |= flagNorm | flagNormX }, linear.ErrCorrupt},
 		{"elem-size", bin, func(b []byte) { b[10] = 5 }, linear.ErrCorrupt},
 		{"elem-mismatch", bin, func(b []byte) { b[10] = 8 }, linear.ErrMismatch},
-		{"linear-kind", bin, func(b []byte) { b[11] = byte(linear.KindBinary) }, linear.ErrMismatch},
+		{"linear-kind", bin, func(b []byte) { b[11] = byte(fit.Binary) }, linear.ErrMismatch},
 		{"kind", bin, func(b []byte) { b[11] = 99 }, linear.ErrCorrupt},
 		{"svm-kind", bin, func(b []byte) { b[11] = 40 }, linear.ErrMismatch}, // package svm's linear SVM
 		{"algorithm", bin, func(b []byte) { b[12] = byte(linear.SVM) }, linear.ErrCorrupt},

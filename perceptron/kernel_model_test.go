@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -46,7 +47,7 @@ func TestKernelInputErrors(t *testing.T) {
 		{"algo-batch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: linear.Batch}}, []error{ErrOption}},
 		{"algo-svm", X, 2, y, true, KernelOptions{Options: Options{Algorithm: linear.SVM}}, []error{ErrOption}},
 		{"algo-minibatch", X, 2, y, false, KernelOptions{Options: Options{Algorithm: linear.MiniBatch}}, []error{ErrOption}},
-		{"argmax-voted", X, 2, y, true, KernelOptions{Options: Options{Algorithm: linear.Voted, Multiclass: Argmax}}, []error{ErrOption}},
+		{"argmax-voted", X, 2, y, true, KernelOptions{Options: Options{Algorithm: linear.Voted, Multiclass: fit.Argmax}}, []error{ErrOption}},
 		{"bad-strategy", X, 2, y, true, KernelOptions{Options: Options{Multiclass: 9}}, []error{ErrOption}},
 		{"max-iter", X, 2, y, false, KernelOptions{Options: Options{MaxIter: -1}}, []error{ErrOption}},
 		{"eta-nan", X, 2, y, false, KernelOptions{Options: Options{Eta: math.NaN()}}, []error{ErrOption}},
@@ -105,22 +106,22 @@ func kernelModels[T kernel.Float](t testing.TB) (map[string]*expansion.Model[T],
 	}
 	rbf := gram.RBF{Gamma: 0.3}
 	poly := gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 2}
-	o := func(a linear.Algorithm, s Strategy) Options {
+	o := func(a linear.Algorithm, s fit.Scheme) Options {
 		return Options{Algorithm: a, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 2}
 	}
 	for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
-		m, dg, err := trainKernelBinary(d.X, 4, yb, KernelOptions{Options: o(a, OneVsRest), Kernel: rbf})
+		m, dg, err := trainKernelBinary(d.X, 4, yb, KernelOptions{Options: o(a, fit.OneVsRest), Kernel: rbf})
 		add("binary-"+a.String(), m, dg, err)
-		m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(a, OneVsRest), Kernel: poly})
+		m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(a, fit.OneVsRest), Kernel: poly})
 		add("ovr-"+a.String(), m, dg, err)
 	}
-	m, dg, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(linear.Averaged, Argmax), Kernel: rbf})
+	m, dg, err := trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: o(linear.Averaged, fit.Argmax), Kernel: rbf})
 	add("argmax-averaged", m, dg, err)
-	norm := o(linear.Online, Argmax)
+	norm := o(linear.Online, fit.Argmax)
 	norm.Normalize, norm.NoBias = true, true
 	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: norm})
 	add("argmax-online-normalized-linear", m, dg, err)
-	vn := o(linear.Voted, OneVsRest)
+	vn := o(linear.Voted, fit.OneVsRest)
 	vn.Normalize = true
 	m, dg, err = trainKernelMulti(d.X, 4, d.Y, KernelOptions{Options: vn, Kernel: rbf})
 	add("ovr-voted-normalized", m, dg, err)
@@ -473,8 +474,8 @@ func TestKernelAccuracyFloors(t *testing.T) {
 		te := loadSet[float32](t, set.name+".test.libsvm", set.cols)
 		k := gram.RBF{Gamma: 1 / (float64(set.cols) * variance(tr.X))}
 		for _, a := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
-			for _, st := range []Strategy{OneVsRest, Argmax} {
-				if st == Argmax && (set.bin || a == linear.Voted) {
+			for _, st := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+				if st == fit.Argmax && (set.bin || a == linear.Voted) {
 					continue
 				}
 				opt := KernelOptions{Options: Options{Algorithm: a, Multiclass: st, MaxIter: 20, Shuffle: true, Seed: 1}, Kernel: k}

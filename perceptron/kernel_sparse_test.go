@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -75,8 +76,8 @@ func TestKernelSparseIsDense(t *testing.T) {
 		X, y, c := sparseIntSet(uint64(30+k), n, d, k)
 		for _, kern := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, gram.RBF{Gamma: 1.0 / 32}} {
 			for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted} {
-				for _, multi := range []Strategy{OneVsRest, Argmax} {
-					if k == 2 && multi == Argmax || multi == Argmax && algo == linear.Voted {
+				for _, multi := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+					if k == 2 && multi == fit.Argmax || multi == fit.Argmax && algo == linear.Voted {
 						continue
 					}
 					for _, maxBytes := range []int64{0, 8 * n * 4} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -167,8 +168,8 @@ func TestDualMatchesPrimal(t *testing.T) {
 		{"ovr-online", Xm, ym, true, Options{Algorithm: linear.Online, MaxIter: 6, Workers: 2}},
 		{"ovr-averaged", Xm, ym, true, Options{Algorithm: linear.Averaged, MaxIter: 5, Shuffle: true, Seed: 5, Workers: 3, Eta: 0.5}},
 		{"ovr-voted", Xm, ym, true, Options{Algorithm: linear.Voted, MaxIter: 4, Shuffle: true, Seed: 6}},
-		{"argmax-online", Xm, ym, true, Options{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 6, Shuffle: true, Seed: 7}},
-		{"argmax-averaged", Xm, ym, true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, MaxIter: 5, Eta: 1}},
+		{"argmax-online", Xm, ym, true, Options{Algorithm: linear.Online, Multiclass: fit.Argmax, MaxIter: 6, Shuffle: true, Seed: 7}},
+		{"argmax-averaged", Xm, ym, true, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax, MaxIter: 5, Eta: 1}},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestDualMatchesPrimal(t *testing.T) {
 				}
 			}
 			cfg, _ := r.opt.resolve()
-			want, epochs := refDualTrace(r.X, cls, K, d, orders(n, cfg.epochs, r.opt.Shuffle, r.opt.Seed), cfg.eta, !r.opt.NoBias, r.opt.Multiclass == Argmax && r.multi)
+			want, epochs := refDualTrace(r.X, cls, K, d, orders(n, cfg.epochs, r.opt.Shuffle, r.opt.Seed), cfg.eta, !r.opt.NoBias, r.opt.Multiclass == fit.Argmax && r.multi)
 			for _, im := range availableImpls() {
 				t.Run(im.Name(), func(t *testing.T) {
 					opt := r.opt
@@ -636,7 +637,7 @@ func TestKernelRowCache(t *testing.T) {
 	}{
 		{"ovr-averaged", true, rbf, Options{Algorithm: linear.Averaged, MaxIter: 4, Shuffle: true, Seed: 1}},
 		{"ovr-voted", true, rbf, Options{Algorithm: linear.Voted, MaxIter: 3}},
-		{"argmax-online", true, rbf, Options{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
+		{"argmax-online", true, rbf, Options{Algorithm: linear.Online, Multiclass: fit.Argmax, MaxIter: 4, Shuffle: true, Seed: 2}},
 		{"binary-online", false, rbf, Options{Algorithm: linear.Online, MaxIter: 4, Shuffle: true, Seed: 3}},
 		{"binary-poly-normalized", false, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 3}, Options{Algorithm: linear.Averaged, MaxIter: 4, Normalize: true}},
 		{"ovr-linear", true, gram.Linear{}, Options{Algorithm: linear.Online, MaxIter: 3, Shuffle: true, Seed: 4}},

@@ -6,13 +6,14 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
 // Kind is a model file's kind byte as the tests read it: a linear model's
-// is linear.Kind's value, a kernel perceptron's one of the kinds below.
+// is fit.Scheme's value, a kernel perceptron's one of the kinds below.
 type Kind uint8
 
 // The kinds of the kernel perceptron's model files (package expansion
@@ -31,9 +32,9 @@ func (k Kind) IsKernel() bool { return k >= 16 }
 // kindOf is the file kind of the kernel perceptron model m.
 func kindOf[T kernel.Float](m *expansion.Model[T]) Kind {
 	switch m.Scheme() {
-	case expansion.OneVsRest:
+	case fit.OneVsRest:
 		return KindKernelOneVsRest
-	case expansion.Argmax:
+	case fit.Argmax:
 		return KindKernelArgmax
 	}
 	return KindKernelBinary
@@ -47,7 +48,7 @@ func algoOf[T kernel.Float](m *expansion.Model[T]) linear.Algorithm {
 
 // kstate is a kernel perceptron model's content as the tests read it.
 type kstate[T kernel.Float] struct {
-	kind   expansion.Scheme
+	kind   fit.Scheme
 	algo   linear.Algorithm
 	d      int
 	labels []int
@@ -99,7 +100,7 @@ func svRows[T kernel.Float](m *expansion.Model[T]) [][]T {
 // normalized reports whether the kernel perceptron model m scales its
 // samples.
 func normalized[T kernel.Float](m *expansion.Model[T]) bool {
-	return m.Scaling() != expansion.ScaleNone
+	return m.Scaling() != linear.ScaleNone
 }
 
 const kernCodeLinear = modelfile.KernelLinear

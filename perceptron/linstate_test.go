@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -12,7 +13,7 @@ import (
 // TestLinearStateRoundTrip: linear.State and NewLinear give back the model
 // bit for bit (an averaged one with its state), and its file too.
 func TestLinearStateRoundTrip(t *testing.T) {
-	st := linear.State[float32]{Kind: linear.KindOneVsRest, Algorithm: linear.Averaged, Dims: 2, Labels: []int{1, 4, 9}, Bias: true, BiasFeature: 2, Eta: 0.5, Steps: 3,
+	st := linear.State[float32]{Scheme: fit.OneVsRest, Algorithm: linear.Averaged, Dims: 2, Labels: []int{1, 4, 9}, Bias: true, BiasFeature: 2, Eta: 0.5, Steps: 3,
 		W: []float32{1, 2, 3, 4, 5, 6}, B: []float32{1, 0, -1}, CW: []float32{6, 5, 4, 3, 2, 1}, CB: []float32{0, 1, 2},
 		U: []float32{1, 1, 1, 1, 1, 1}, UB: []float32{3, 3, 3}}
 	if _, err := linear.New(st); !errors.Is(err, linear.ErrOption) {
@@ -44,16 +45,16 @@ func TestLinearStateRoundTrip(t *testing.T) {
 }
 
 func TestNewLinearRefuses(t *testing.T) {
-	ok := linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: 2, Labels: []int{-1, 1}, W: []float64{0, 0}, B: []float64{0}, Eta: 1}
+	ok := linear.State[float64]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: 2, Labels: []int{-1, 1}, W: []float64{0, 0}, B: []float64{0}, Eta: 1}
 	for name, f := range map[string]func(s *linear.State[float64]){
 		"voted":       func(s *linear.State[float64]) { s.Algorithm = linear.Voted },
-		"kernel kind": func(s *linear.State[float64]) { s.Kind = linear.Kind(KindKernelBinary) },
+		"kernel kind": func(s *linear.State[float64]) { s.Scheme = fit.Scheme(KindKernelBinary) },
 		"no features": func(s *linear.State[float64]) { s.Dims = 0 },
 		"labels":      func(s *linear.State[float64]) { s.Labels = []int{0, 1} },
 		"weights":     func(s *linear.State[float64]) { s.W = s.W[:1] },
 		"biases":      func(s *linear.State[float64]) { s.B = nil },
 		"ovr unsorted": func(s *linear.State[float64]) {
-			s.Kind, s.Labels, s.W, s.B = linear.KindOneVsRest, []int{2, 1}, make([]float64, 4), make([]float64, 2)
+			s.Scheme, s.Labels, s.W, s.B = fit.OneVsRest, []int{2, 1}, make([]float64, 4), make([]float64, 2)
 		},
 		"avg sums":     func(s *linear.State[float64]) { s.Algorithm, s.Steps = linear.Averaged, 4 },
 		"stray sums":   func(s *linear.State[float64]) { s.U = []float64{1, 2} },

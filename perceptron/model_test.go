@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -73,27 +74,27 @@ func TestPredictConsistency(t *testing.T) {
 		X    []float32
 		n    int
 	}
-	fit := func(f func() (*linear.Model[float32], *Diagnostics, error)) func() (*linear.Model[float32], error) {
+	trainer := func(f func() (*linear.Model[float32], *Diagnostics, error)) func() (*linear.Model[float32], error) {
 		return func() (*linear.Model[float32], error) { m, _, err := f(); return m, err }
 	}
 	cases := []mk{
-		{"binary", fit(func() (*linear.Model[float32], *Diagnostics, error) {
+		{"binary", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5})
 		}), to32(Xb), 300},
-		{"binary-norm", fit(func() (*linear.Model[float32], *Diagnostics, error) {
+		{"binary-norm", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 5, Normalize: true})
 		}), to32(Xb), 300},
-		{"voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
+		{"voted", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainBinary(to32(Xb), 8, yb, Options{MaxIter: 3, Algorithm: linear.Voted})
 		}), to32(Xb), 300},
-		{"ovr", fit(func() (*linear.Model[float32], *Diagnostics, error) {
+		{"ovr", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Algorithm: linear.Averaged})
 		}), test.X, test.Rows},
-		{"ovr-voted", fit(func() (*linear.Model[float32], *Diagnostics, error) {
+		{"ovr-voted", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
 			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 2, Algorithm: linear.Voted})
 		}), test.X, test.Rows},
-		{"argmax", fit(func() (*linear.Model[float32], *Diagnostics, error) {
-			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: Argmax})
+		{"argmax", trainer(func() (*linear.Model[float32], *Diagnostics, error) {
+			return trainMulti(d.X, 64, d.Y, Options{MaxIter: 3, Multiclass: fit.Argmax})
 		}), test.X, test.Rows},
 	}
 	for _, tc := range cases {
@@ -124,7 +125,7 @@ func TestPredictConsistency(t *testing.T) {
 				if p != batch[i] {
 					t.Fatalf("row %d: Predict %d, PredictBatch %d", i, p, batch[i])
 				}
-				// Argmax of the scores (or their sign) is the prediction.
+				// fit.Argmax of the scores (or their sign) is the prediction.
 				want := -1
 				if r == 1 {
 					if sc[0] > 0 {
@@ -217,7 +218,7 @@ func TestUpdate(t *testing.T) {
 	}
 	// Multiclass: argmax and one-vs-rest update and learn.
 	Xm, ym := intMulticlass(newRand(4), 400, 5, 3)
-	for _, s := range []Strategy{OneVsRest, Argmax} {
+	for _, s := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
 		mm, _, err := trainMulti(Xm[:5*30], 5, ym[:30], Options{Multiclass: s, MaxIter: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -33,31 +34,6 @@ func parseEnum[E ~uint8](names []string, name, what string) (E, error) {
 	}
 	return 0, fmt.Errorf("%w: unknown %s %q", ErrOption, what, name)
 }
-
-// Strategy selects how Fit and FitKernel handle labels other than ±1
-// (Options.Multiclass).
-type Strategy uint8
-
-const (
-	// OneVsRest trains one binary model per class (the class against all
-	// others) with the chosen Algorithm, the classes split among parallel
-	// goroutines that each read every sample once per epoch for all of
-	// their classes, and predicts the class with the highest score. It
-	// supports every Algorithm.
-	OneVsRest Strategy = iota
-	// Argmax is the multiclass perceptron: one weight vector per class,
-	// prediction by the highest score, and on a mistake (the true class's
-	// score not strictly above every other) the true class's vector moves
-	// towards the sample and the highest-scoring wrong class's away from it.
-	// It supports the Online and Averaged algorithms.
-	Argmax
-	numStrategies
-)
-
-var strategyNames = [...]string{"ovr", "argmax"}
-
-// String returns "ovr" or "argmax".
-func (s Strategy) String() string { return enumName(strategyNames[:], s, "Strategy") }
 
 // Stopping says when training stops before Options.MaxIter epochs
 // (Options.Stop).
@@ -120,9 +96,16 @@ func ParseSampling(name string) (Sampling, error) {
 type Options struct {
 	// Algorithm is the training rule; the default is Online.
 	Algorithm linear.Algorithm
-	// Multiclass is the strategy for labels other than ±1 (Argmax
-	// applies to ±1 labels too); the default is OneVsRest.
-	Multiclass Strategy
+	// Multiclass is the scheme for labels other than ±1: fit.OneVsRest
+	// (the default, fit.Auto: one binary perceptron per class against the
+	// rest, every Algorithm; the classes train in parallel goroutines that
+	// each read every sample once per epoch for all of their classes) or
+	// fit.Argmax (the multiclass perceptron: one weight vector per class,
+	// on a mistake the true class's vector moves towards the sample and
+	// the highest-scoring wrong class's away from it; Online and Averaged,
+	// and it applies to ±1 labels too). fit.Binary accepts only ±1 labels;
+	// fit.OneVsOne is the kernel SVM's (ErrOption).
+	Multiclass fit.Scheme
 
 	// MaxIter is the maximum number of epochs. An epoch is one pass over
 	// the data (SampleSweep), or as many visits drawn at random
@@ -130,7 +113,7 @@ type Options struct {
 	// samples). 0 means 100; negative is an error.
 	MaxIter int
 	// Eta is the step size η of Online, Batch, Averaged, Voted and the
-	// Argmax strategy, and of Model.Update (a MiniBatch model's Update
+	// Argmax scheme, and of Model.Update (a MiniBatch model's Update
 	// steps by its Tau). 0 means 1; negative, NaN or infinite is an error,
 	// and so is a value that overflows the element type or rounds to 0 in
 	// it (1e39 or 1e-50 for float32). From w = 0, without normalisation,
@@ -170,7 +153,7 @@ type Options struct {
 	// Freund and Schapire's algorithm: stopping at the first clean epoch
 	// would change it (the average keeps drifting towards the final
 	// vector, and each kept vector's vote keeps growing). For Online,
-	// Batch, MiniBatch and the Argmax strategy it is StopClean: their
+	// Batch, MiniBatch and the Argmax scheme it is StopClean: their
 	// weights cannot change after a clean epoch. SVM never stops on that
 	// criterion; see Tol. On sparse data Online, Averaged and Voted under
 	// SampleSweep count the epochs after a clean one instead of running
@@ -257,7 +240,7 @@ type Options struct {
 	// Novikoff's theorem gives (BoundAugmented uses the returned model's
 	// own margin, which is at most γ_D). It costs about a kernel SVM fit
 	// per binary problem: an N×N kernel matrix when it fits 2 GiB, rows on
-	// demand otherwise. Not with the Argmax strategy, nor for a kernel
+	// demand otherwise. Not with the Argmax scheme, nor for a kernel
 	// model with Normalize (ErrOption).
 	DataMargin bool
 
@@ -308,7 +291,7 @@ const DefaultVotedMaxBytes int64 = 1 << 30
 // config is Options resolved and checked.
 type config struct {
 	algo      linear.Algorithm
-	strategy  Strategy
+	strategy  fit.Scheme
 	epochs    int
 	eta, tau  float64
 	batch     int
@@ -370,8 +353,12 @@ func (o *Options) resolve() (config, error) {
 	if c.algo >= numAlgorithms {
 		return c, fmt.Errorf("%w: unknown algorithm %d", ErrOption, uint8(c.algo))
 	}
-	if c.strategy >= numStrategies {
-		return c, fmt.Errorf("%w: unknown multiclass strategy %d", ErrOption, uint8(c.strategy))
+	switch c.strategy {
+	case fit.Auto, fit.Binary, fit.OneVsRest, fit.Argmax:
+	case fit.OneVsOne:
+		return c, fmt.Errorf("%w: Multiclass = %v: one-vs-one is the kernel SVM's (svm.Fit); the perceptrons train ovr or argmax", ErrOption, c.strategy)
+	default:
+		return c, fmt.Errorf("%w: Multiclass = %v", ErrOption, c.strategy)
 	}
 	if c.epochs < 0 {
 		return c, fmt.Errorf("%w: MaxIter = %d < 0", ErrOption, c.epochs)
@@ -465,8 +452,8 @@ func (o *Options) resolve() (config, error) {
 	case c.votedMax < 0:
 		c.votedMax = -1
 	}
-	if c.margin && c.strategy == Argmax {
-		return c, fmt.Errorf("%w: DataMargin measures binary problems; it is for binary and one-vs-rest models, not the Argmax strategy", ErrOption)
+	if c.margin && c.strategy == fit.Argmax {
+		return c, fmt.Errorf("%w: DataMargin measures binary problems; it is for binary and one-vs-rest models, not the Argmax scheme", ErrOption)
 	}
 	if c.impl != nil && !c.impl.Available() {
 		return c, fmt.Errorf("%w: kernel %s is not available on this CPU", ErrOption, c.impl.Name())

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -64,7 +65,7 @@ func refScores[T kernel.Float](s *linmodel.Parts[T], x []T) (ref, tol []float64)
 // argmaxRef returns the label the exact scores give and whether it is
 // certain: no other score (or, for a binary model, 0) within the bounds.
 func argmaxRef[T kernel.Float](s *linmodel.Parts[T], ref, tol []float64) (int, bool) {
-	if linear.Kind(s.Kind) == linear.KindBinary {
+	if s.Scheme == fit.Binary {
 		l := -1
 		if ref[0] > 0 {
 			l = 1
@@ -101,9 +102,9 @@ var predictCases = []predictCase{
 	{"ovr/averaged/normalize", 5, Options{Algorithm: linear.Averaged, MaxIter: 3, Normalize: true}},
 	{"ovr/voted", 5, Options{Algorithm: linear.Voted, MaxIter: 4}},
 	{"ovr/voted/features", 5, Options{Algorithm: linear.Voted, MaxIter: 2, NormalizeFeatures: true}},
-	{"argmax/online", 7, Options{Multiclass: Argmax, MaxIter: 3}},
-	{"argmax/averaged", 7, Options{Multiclass: Argmax, Algorithm: linear.Averaged, MaxIter: 3}},
-	{"argmax/70 classes", 70, Options{Multiclass: Argmax, MaxIter: 2}},
+	{"argmax/online", 7, Options{Multiclass: fit.Argmax, MaxIter: 3}},
+	{"argmax/averaged", 7, Options{Multiclass: fit.Argmax, Algorithm: linear.Averaged, MaxIter: 3}},
+	{"argmax/70 classes", 70, Options{Multiclass: fit.Argmax, MaxIter: 2}},
 	{"ovr/svm", 5, Options{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3}},
 }
 
@@ -177,7 +178,7 @@ func checkScores[T kernel.Float](t *testing.T, what string, m *linear.Model[T], 
 		if want, sure := argmaxRef(s, ref, tol); sure && (l != want || labels[i] != want) {
 			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, exact scores give %d", what, i, l, labels[i], want)
 		}
-		if l != decideLabel(linear.Kind(s.Kind) == linear.KindBinary, s.Labels, one) || labels[i] != decideLabel(linear.Kind(s.Kind) == linear.KindBinary, s.Labels, batch[i*r:(i+1)*r]) {
+		if l != decideLabel(s.Scheme == fit.Binary, s.Labels, one) || labels[i] != decideLabel(s.Scheme == fit.Binary, s.Labels, batch[i*r:(i+1)*r]) {
 			t.Fatalf("%s: row %d: Predict %d, PredictBatch %d, not the labels of their scores", what, i, l, labels[i])
 		}
 	}
@@ -222,8 +223,8 @@ func testPredictIntegerExact[T kernel.Float](t *testing.T) {
 		{"binary/voted", false, Options{Algorithm: linear.Voted, MaxIter: 3}},
 		{"ovr/online", true, Options{MaxIter: 3}},
 		{"ovr/voted", true, Options{Algorithm: linear.Voted, MaxIter: 3}},
-		{"argmax/online", true, Options{Multiclass: Argmax, MaxIter: 3}},
-		{"argmax/40 classes", true, Options{Multiclass: Argmax, MaxIter: 3}},
+		{"argmax/online", true, Options{Multiclass: fit.Argmax, MaxIter: 3}},
+		{"argmax/40 classes", true, Options{Multiclass: fit.Argmax, MaxIter: 3}},
 	} {
 		var m *linear.Model[T]
 		var X []T
@@ -442,9 +443,9 @@ func testPredictBatchSizes[T kernel.Float](t *testing.T) {
 	for _, c := range []predictCase{
 		{"binary/online", 2, Options{MaxIter: 3}},
 		{"ovr10/averaged", 10, Options{Algorithm: linear.Averaged, MaxIter: 2}},
-		{"argmax7/normalize", 7, Options{Multiclass: Argmax, MaxIter: 2, Normalize: true}},
-		{"argmax40/online", 40, Options{Multiclass: Argmax, MaxIter: 2}},
-		{"argmax70/online", 70, Options{Multiclass: Argmax, MaxIter: 2}},
+		{"argmax7/normalize", 7, Options{Multiclass: fit.Argmax, MaxIter: 2, Normalize: true}},
+		{"argmax40/online", 40, Options{Multiclass: fit.Argmax, MaxIter: 2}},
+		{"argmax70/online", 70, Options{Multiclass: fit.Argmax, MaxIter: 2}},
 	} {
 		m, X := trainCase[T](t, c, 1000, d, 9)
 		for _, im := range availableImpls() {
@@ -486,7 +487,7 @@ func TestPredictBatchAllocations(t *testing.T) {
 			}
 		}
 	}
-	m, X := trainCase[float32](t, predictCase{"argmax70", 70, Options{Multiclass: Argmax, MaxIter: 1}}, 1000, d, 4)
+	m, X := trainCase[float32](t, predictCase{"argmax70", 70, Options{Multiclass: fit.Argmax, MaxIter: 1}}, 1000, d, 4)
 	if !useGEMM(70) {
 		t.Fatal("70 classes do not take the matrix product")
 	}

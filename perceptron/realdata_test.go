@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -23,18 +24,18 @@ func TestAccuracyFloors(t *testing.T) {
 	irt := loadSet[float64](t, "iris.test.libsvm", 4)
 	for _, tc := range []struct {
 		algo       linear.Algorithm
-		strategy   Strategy
+		strategy   fit.Scheme
 		epochs     int
 		bc, digits float64
 	}{
-		{linear.Online, OneVsRest, 100, 0.93, 0.90},
-		{linear.Batch, OneVsRest, 100, 0.93, 0.90},
-		{linear.MiniBatch, OneVsRest, 100, 0.93, 0.90},
-		{linear.Averaged, OneVsRest, 20, 0.95, 0.95},
-		{linear.Voted, OneVsRest, 20, 0.95, 0.95},
-		{linear.SVM, OneVsRest, 100, 0.95, 0.90},
-		{linear.Online, Argmax, 20, 0, 0.92},
-		{linear.Averaged, Argmax, 20, 0, 0.95},
+		{linear.Online, fit.OneVsRest, 100, 0.93, 0.90},
+		{linear.Batch, fit.OneVsRest, 100, 0.93, 0.90},
+		{linear.MiniBatch, fit.OneVsRest, 100, 0.93, 0.90},
+		{linear.Averaged, fit.OneVsRest, 20, 0.95, 0.95},
+		{linear.Voted, fit.OneVsRest, 20, 0.95, 0.95},
+		{linear.SVM, fit.OneVsRest, 100, 0.95, 0.90},
+		{linear.Online, fit.Argmax, 20, 0, 0.92},
+		{linear.Averaged, fit.Argmax, 20, 0, 0.95},
 	} {
 		opt := Options{Algorithm: tc.algo, Multiclass: tc.strategy, MaxIter: tc.epochs, Shuffle: true, Seed: 1, Lambda: 1e-3}
 		if tc.bc > 0 {
@@ -88,7 +89,7 @@ func TestFashionMNIST(t *testing.T) {
 	}
 	tr := loadFashion(t, "train").Subset(10000)
 	te := loadFashion(t, "t10k")
-	for _, s := range []Strategy{OneVsRest, Argmax} {
+	for _, s := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
 		m, d, err := trainMulti(tr.X, tr.Cols, tr.Y, Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)

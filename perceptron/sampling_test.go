@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -323,8 +324,8 @@ func TestSamplingSeeds(t *testing.T) {
 		y[i] = -y[i] // not separable: every epoch has mistakes
 	}
 	Xm, ym := intMulticlass(newRand(71), 150, 6, 4)
-	type fit func(seed uint64) ([]byte, error)
-	lin := func(opt Options, multi bool) fit {
+	type fitFunc func(seed uint64) ([]byte, error)
+	lin := func(opt Options, multi bool) fitFunc {
 		return func(seed uint64) ([]byte, error) {
 			opt.Seed = seed
 			var m *linear.Model[float64]
@@ -340,7 +341,7 @@ func TestSamplingSeeds(t *testing.T) {
 			return m.MarshalBinary()
 		}
 	}
-	fits := map[string]fit{
+	fits := map[string]fitFunc{
 		"minibatch-subsets":     lin(Options{Algorithm: linear.MiniBatch, BatchSize: 10, MaxIter: 5}, false),
 		"minibatch-replace":     lin(Options{Algorithm: linear.MiniBatch, BatchSize: 10, MaxIter: 5, Sampling: SampleReplace}, false),
 		"online-replace":        lin(Options{Sampling: SampleReplace, MaxIter: 5}, false),
@@ -348,7 +349,7 @@ func TestSamplingSeeds(t *testing.T) {
 		"svm-replace":           lin(Options{Algorithm: linear.SVM, Sampling: SampleReplace, MaxIter: 5, Lambda: 0.01}, false),
 		"ovr-averaged-replace":  lin(Options{Algorithm: linear.Averaged, Sampling: SampleReplace, MaxIter: 5}, true),
 		"ovr-minibatch-subsets": lin(Options{Algorithm: linear.MiniBatch, BatchSize: 16, MaxIter: 5}, true),
-		"argmax-replace":        lin(Options{Algorithm: linear.Averaged, Multiclass: Argmax, Sampling: SampleReplace, MaxIter: 5}, true),
+		"argmax-replace":        lin(Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax, Sampling: SampleReplace, MaxIter: 5}, true),
 		"kernel-replace": func(seed uint64) ([]byte, error) {
 			m, _, err := trainKernelBinary(X, 6, y, KernelOptions{Options: Options{Sampling: SampleReplace, MaxIter: 5, Seed: seed}})
 			if err != nil {

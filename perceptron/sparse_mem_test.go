@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -64,8 +65,8 @@ func TestSparseFitMemory(t *testing.T) {
 	small := textLike[float32](rng, 100, 1<<12, nnz, K)
 	var z float32
 	for _, algo := range []linear.Algorithm{linear.Online, linear.Batch, linear.MiniBatch, linear.Averaged, linear.Voted, linear.SVM} {
-		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
+		for _, strat := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+			if strat == fit.Argmax && algo != linear.Online && algo != linear.Averaged {
 				continue
 			}
 			t.Run(fmt.Sprintf("%v/%v", algo, strat), func(t *testing.T) {
@@ -119,7 +120,7 @@ var sparseKinds = []struct {
 	{"binary/voted", false, Options{Algorithm: linear.Voted, MaxIter: 2}},
 	{"ovr", true, Options{}},
 	{"ovr/features", true, Options{NormalizeFeatures: true}},
-	{"argmax", true, Options{Multiclass: Argmax, Algorithm: linear.Averaged}},
+	{"argmax", true, Options{Multiclass: fit.Argmax, Algorithm: linear.Averaged}},
 }
 
 // trainSparseKind fits a model to c with options o: multiclass on c.Y, or

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
@@ -72,7 +73,7 @@ func fitCases() []fitCase {
 	}
 	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged} {
 		for _, smp := range []Sampling{SampleSweep, SampleReplace} {
-			add(fmt.Sprintf("argmax/%v/%v", algo, smp), true, Options{Algorithm: algo, Multiclass: Argmax, MaxIter: 4, Sampling: smp, Shuffle: true, Seed: 5})
+			add(fmt.Sprintf("argmax/%v/%v", algo, smp), true, Options{Algorithm: algo, Multiclass: fit.Argmax, MaxIter: 4, Sampling: smp, Shuffle: true, Seed: 5})
 		}
 	}
 	return cs
@@ -210,8 +211,8 @@ func parityFloat32(t *testing.T, X []float32, c *dataset.CSR[float32], d int, ym
 	t.Helper()
 	for _, im := range availableImpls() {
 		for _, algo := range []linear.Algorithm{linear.Online, linear.Batch, linear.MiniBatch, linear.Averaged, linear.Voted} {
-			for _, strat := range []Strategy{OneVsRest, Argmax} {
-				if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
+			for _, strat := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+				if strat == fit.Argmax && algo != linear.Online && algo != linear.Averaged {
 					continue
 				}
 				o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 3, Shuffle: true, Seed: 9, impl: im, Workers: workers}
@@ -272,8 +273,8 @@ func TestSparseErrors(t *testing.T) {
 			t.Errorf("%s: trainMultiSparse: %v, want %v", tt.name, err, tt.kind)
 		}
 	}
-	if _, _, err := trainMultiSparse(ok(), []int{1, 2}, Options{Algorithm: linear.Voted, Multiclass: Argmax}); !errors.Is(err, ErrOption) {
-		t.Errorf("Argmax with Voted: %v", err)
+	if _, _, err := trainMultiSparse(ok(), []int{1, 2}, Options{Algorithm: linear.Voted, Multiclass: fit.Argmax}); !errors.Is(err, ErrOption) {
+		t.Errorf("fit.Argmax with Voted: %v", err)
 	}
 }
 
@@ -329,8 +330,8 @@ func TestContinueSparse(t *testing.T) {
 	Xm, ym := intMulticlass(rng, 150, d, 3)
 	X, c := sparsify[float64](t, rng, Xm, d, ym, 0.6)
 	for _, algo := range []linear.Algorithm{linear.Online, linear.Averaged, linear.Voted, linear.MiniBatch} {
-		for _, strat := range []Strategy{OneVsRest, Argmax} {
-			if strat == Argmax && algo != linear.Online && algo != linear.Averaged {
+		for _, strat := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
+			if strat == fit.Argmax && algo != linear.Online && algo != linear.Averaged {
 				continue
 			}
 			o := Options{Algorithm: algo, Multiclass: strat, MaxIter: 1, Stop: StopNever, Shuffle: true, Seed: 4}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -301,7 +302,7 @@ func (t *linTrainer[T]) batchSize() int {
 	return 1
 }
 
-func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *Diagnostics, error) {
+func (t *linTrainer[T]) run(scheme fit.Scheme, labels []int) (*linear.Model[T], *Diagnostics, error) {
 	cfg := t.cfg
 	if err := t.checkBudget(0); err != nil {
 		return nil, nil, err
@@ -398,7 +399,7 @@ func (t *linTrainer[T]) run(kind linear.Kind, labels []int) (*linear.Model[T], *
 		}
 		defer t.releaseBlocks() // after diagnose, which scores with them
 	}
-	s, Ws, Bs := t.finish(kind, labels)
+	s, Ws, Bs := t.finish(scheme, labels)
 	if !t.servedFinite(Ws) || !linmodel.AllFinite(Bs) {
 		// Only the average w − u/c is formed here, from finite w and u.
 		return nil, nil, perceptrontrain.DivergedErr[T](divEvent{}, epochs, "averaged weights", false, labels)
@@ -943,9 +944,9 @@ func (t *linTrainer[T]) svmObjectives() []float64 {
 // returns the served weights and biases in the trainer's layout (for the
 // diagnostics; empty for a voted model, and nil weights for one whose
 // served weights stay compact, compactServed).
-func (t *linTrainer[T]) finish(kind linear.Kind, labels []int) (*linmodel.Parts[T], []T, []T) {
+func (t *linTrainer[T]) finish(scheme fit.Scheme, labels []int) (*linmodel.Parts[T], []T, []T) {
 	d := t.dt.d
-	s := &linmodel.Parts[T]{Kind: uint8(kind), Algorithm: uint8(t.cfg.algo), Dims: d, Labels: labels,
+	s := &linmodel.Parts[T]{Scheme: scheme, Algorithm: uint8(t.cfg.algo), Dims: d, Labels: labels,
 		Bias: t.cfg.bias, BiasFeature: t.cfg.bfeat, Scaling: uint8(t.cfg.scaling), Eta: t.cfg.eta, Steps: t.step, Resumable: t.cfg.resumable}
 	if t.cfg.algo == linear.MiniBatch {
 		s.Eta = t.cfg.tau // Update's step: a mini-batch of one sample steps by τ/1

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -190,7 +191,7 @@ func TestArgmaxMatchesReference(t *testing.T) {
 			if averaged {
 				algo = linear.Averaged
 			}
-			m, d, err := trainMulti(X, 5, y, Options{Algorithm: algo, Multiclass: Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
+			m, d, err := trainMulti(X, 5, y, Options{Algorithm: algo, Multiclass: fit.Argmax, Shuffle: true, Seed: seed, MaxIter: 15})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,8 +234,8 @@ func TestOneVsRestMatchesBinary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Kind() != linear.KindOneVsRest || len(d.Classes) != 5 {
-				t.Fatalf("kind %v, %d class diagnostics", m.Kind(), len(d.Classes))
+			if m.Scheme() != fit.OneVsRest || len(d.Classes) != 5 {
+				t.Fatalf("kind %v, %d class diagnostics", m.Scheme(), len(d.Classes))
 			}
 			for c, l := range labels {
 				yb := make([]int, len(y))
@@ -370,7 +371,7 @@ func TestKernelParity(t *testing.T) {
 		{"ovr-online", true, Options{Algorithm: linear.Online, MaxIter: 8, Workers: 2}},
 		{"ovr-averaged", true, Options{Algorithm: linear.Averaged, MaxIter: 8, Shuffle: true}},
 		{"ovr-batch", true, Options{Algorithm: linear.Batch, MaxIter: 8, Workers: 3}},
-		{"argmax", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, MaxIter: 8, Shuffle: true}},
+		{"argmax", true, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax, MaxIter: 8, Shuffle: true}},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
@@ -535,7 +536,7 @@ func TestCallback(t *testing.T) {
 		t.Fatalf("ErrStop: err %v stopped %v epochs %d seen %v", err, d.Stopped, len(d.Epochs), seen)
 	}
 	boom := errors.New("boom")
-	for _, multi := range []Strategy{OneVsRest, Argmax} {
+	for _, multi := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
 		m, _, err := trainMulti(X, 4, y, Options{Multiclass: multi, Callback: func(Epoch) error { return boom }})
 		if !errors.Is(err, boom) || m != nil {
 			t.Fatalf("%v: callback error: got %v, %v", multi, m, err)
@@ -743,7 +744,7 @@ func TestCallbackSeesDiagnostics(t *testing.T) {
 	for _, opt := range []Options{
 		{Algorithm: linear.Averaged, MaxIter: 4},
 		{Algorithm: linear.SVM, MaxIter: 3, Lambda: 1e-3},
-		{Algorithm: linear.Online, Multiclass: Argmax, MaxIter: 4},
+		{Algorithm: linear.Online, Multiclass: fit.Argmax, MaxIter: 4},
 	} {
 		var seen []Epoch
 		opt.Callback = func(e Epoch) error { seen = append(seen, e); return nil }

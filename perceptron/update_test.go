@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -26,16 +27,16 @@ var streamFits = []struct {
 	{"ovr-online", true, Options{Algorithm: linear.Online}},
 	{"ovr-averaged", true, Options{Algorithm: linear.Averaged, Eta: 0.25}},
 	{"ovr-voted", true, Options{Algorithm: linear.Voted}},
-	{"argmax-online", true, Options{Algorithm: linear.Online, Multiclass: Argmax}},
-	{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, Eta: 2}},
+	{"argmax-online", true, Options{Algorithm: linear.Online, Multiclass: fit.Argmax}},
+	{"argmax-averaged", true, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax, Eta: 2}},
 	// A bias feature B that is not a power of two, with an η that is not
 	// either: the steps' products must be formed in the same order.
 	{"online-B", false, Options{Algorithm: linear.Online, Eta: 0.3, BiasFeature: 0.3}},
 	{"averaged-B", false, Options{Algorithm: linear.Averaged, Eta: 0.3, BiasFeature: 0.3}},
 	{"voted-B", false, Options{Algorithm: linear.Voted, Eta: 0.3, BiasFeature: 0.3}},
 	{"ovr-averaged-B", true, Options{Algorithm: linear.Averaged, Eta: 0.3, BiasFeature: 0.1}},
-	{"argmax-online-B", true, Options{Algorithm: linear.Online, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.3}},
-	{"argmax-averaged-B", true, Options{Algorithm: linear.Averaged, Multiclass: Argmax, Eta: 0.3, BiasFeature: 0.1}},
+	{"argmax-online-B", true, Options{Algorithm: linear.Online, Multiclass: fit.Argmax, Eta: 0.3, BiasFeature: 0.3}},
+	{"argmax-averaged-B", true, Options{Algorithm: linear.Averaged, Multiclass: fit.Argmax, Eta: 0.3, BiasFeature: 0.1}},
 }
 
 // Update continues the algorithm that trained the model: training on the

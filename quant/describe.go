@@ -2,8 +2,8 @@ package quant
 
 import (
 	"fmt"
-	"github.com/rosenblatt-go/rosenblatt/linear"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/describe"
 )
 
@@ -13,12 +13,12 @@ import (
 func (q *Model) String() string {
 	if q.svm {
 		scheme := "ovr"
-		if q.kind == linear.KindBinary {
+		if q.scheme == fit.Binary {
 			scheme = "binary"
 		}
 		return fmt.Sprintf("int8 quantised linear SVM, %s, float32 input, %d features, classes %s",
 			scheme, q.Dims(), describe.Labels(q.Classes()))
 	}
-	return "int8 quantised " + describe.Perceptron(q.Kind().String(), describe.Algorithm(q.Algorithm().String()), "",
+	return "int8 quantised " + describe.Perceptron(q.Scheme().String(), describe.Algorithm(q.Algorithm().String()), "",
 		"float32 input", q.Dims(), -1, q.Classes(), q.HasBias(), q.BiasFeature(), describe.Scaling(q.Scaling()))
 }

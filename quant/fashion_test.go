@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/perceptron"
@@ -42,7 +43,7 @@ func TestFashionMNISTAccuracy(t *testing.T) {
 	for i, v := range te.X {
 		pixels[i] = uint8(math.Round(float64(v) * 255))
 	}
-	for _, s := range []perceptron.Strategy{perceptron.OneVsRest, perceptron.Argmax} {
+	for _, s := range []fit.Scheme{fit.OneVsRest, fit.Argmax} {
 		m, _, err := perceptron.Fit(context.Background(), tr, tr.Y, perceptron.Options{Algorithm: linear.Averaged, Multiclass: s, MaxIter: 5, Shuffle: true, Seed: 1})
 		if err != nil {
 			t.Fatal(err)

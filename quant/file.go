@@ -4,18 +4,25 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
-// The model-file kinds of quantised models: 48 plus the source kind
-// (package svm uses 32–41).
+// The model-file kinds of quantised models (model.Kind's QuantBinary,
+// QuantOneVsRest, QuantArgmax): 48 plus the linear model's kind.
 const (
-	KindBinary    = 48 + byte(linear.KindBinary)    // 49
-	KindOneVsRest = 48 + byte(linear.KindOneVsRest) // 50
-	KindArgmax    = 48 + byte(linear.KindArgmax)    // 51
+	kindBinary    = 49
+	kindOneVsRest = 50
+	kindArgmax    = 51
 )
+
+// fileKind returns the file kind of a quantised model of scheme s.
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
+
+// kindScheme returns the scheme of a quantised model's file kind.
+func kindScheme(k byte) fit.Scheme { return modelfile.KindScheme(kindBinary, k, fit.Argmax) }
 
 // BodyVersion is the version of the quantised body this package writes
 // and reads.
@@ -32,17 +39,17 @@ const (
 
 var fileErrs = modelfile.Errors{Corrupt: ErrCorrupt, Version: ErrVersion, Mismatch: ErrMismatch}
 
-var family = &modelfile.Family{Name: "quantised", BodySize: bodySize, Kinds: []byte{KindBinary, KindOneVsRest, KindArgmax}}
+var family = &modelfile.Family{Name: "quantised", BodySize: bodySize, Kinds: []byte{kindBinary, kindOneVsRest, kindArgmax}}
 
 func init() { modelfile.Register(family) }
 
-// IsKind reports whether kind, a model file's kind byte (perceptron's
-// FileInfo.Kind), is a quantised model's.
-func IsKind(kind byte) bool { return kind == KindBinary || kind == KindOneVsRest || kind == KindArgmax }
+// isKind reports whether kind, a model file's kind byte, is a quantised
+// model's.
+func isKind(kind byte) bool { return kind == kindBinary || kind == kindOneVsRest || kind == kindArgmax }
 
 // rowsOf returns the number of score rows of a file's header.
 func rowsOf(h *modelfile.Header) uint64 {
-	if h.Kind == KindBinary {
+	if h.Kind == kindBinary {
 		return 1
 	}
 	return uint64(h.Labels)
@@ -63,7 +70,7 @@ func bodySize(e modelfile.Errors, h *modelfile.Header, _ []byte, sz *modelfile.S
 		return 0, e.Corruptf("unknown algorithm %d", h.Algorithm)
 	case h.Flags&^flagsKnow != 0 || h.Flags&flagAug != 0 && h.Flags&flagFeat != 0:
 		return 0, e.Corruptf("flags %#x", h.Flags)
-	case h.Flags&flagSVM != 0 && (h.Flags != flagSVM|flagBias || a != 0 || h.Kind == 48+byte(linear.KindArgmax)):
+	case h.Flags&flagSVM != 0 && (h.Flags != flagSVM|flagBias || a != 0 || h.Kind == kindArgmax):
 		return 0, e.Corruptf("a linear SVM's model with flags %#x, algorithm %d, kind %d", h.Flags, h.Algorithm, h.Kind)
 	case h.Dims > MaxDims:
 		return 0, e.Corruptf("%d features, more than %d", h.Dims, MaxDims)
@@ -121,7 +128,7 @@ func (q *Model) MarshalBinary() ([]byte, error) {
 	case linear.ScaleFeatures:
 		flags |= flagFeat
 	}
-	h := modelfile.Header{ElemSize: 4, Kind: 48 + byte(q.kind), Algorithm: byte(q.algo), Flags: flags, Dims: q.d, Count: len(q.vc)}
+	h := modelfile.Header{ElemSize: 4, Kind: fileKind(q.scheme), Algorithm: byte(q.algo), Flags: flags, Dims: q.d, Count: len(q.vc)}
 	r := len(q.scale)
 	w := modelfile.New(h, q.labels, 8+4*len(q.voff)+8*len(q.vc)+8*r+r*q.d)
 	w.U32(BodyVersion)
@@ -166,7 +173,7 @@ func Unmarshal(data []byte) (*Model, error) {
 	if size != int64(len(data)) {
 		return nil, fileErrs.Corruptf("the header implies %d bytes, the file has %d (truncated or padded)", size, len(data))
 	}
-	q := &Model{kind: linear.Kind(h.Kind - 48), algo: linear.Algorithm(h.Algorithm), d: h.Dims,
+	q := &Model{scheme: kindScheme(h.Kind), algo: linear.Algorithm(h.Algorithm), d: h.Dims,
 		bias: h.Flags&flagBias != 0, svm: h.Flags&flagSVM != 0}
 	switch {
 	case h.Flags&flagAug != 0:
@@ -177,7 +184,7 @@ func Unmarshal(data []byte) (*Model, error) {
 	if q.labels = r.Labels(h.Labels); q.labels == nil {
 		return nil, r.Err()
 	}
-	if err := checkLabels(q.labels, q.kind == linear.KindBinary && !q.svm); err != nil {
+	if err := checkLabels(q.labels, q.scheme == fit.Binary && !q.svm); err != nil {
 		return nil, err
 	}
 	if v := r.U32(); v != BodyVersion {

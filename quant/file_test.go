@@ -41,9 +41,9 @@ func TestFileRoundTrip(t *testing.T) {
 			if !bytes.Equal(data, again) {
 				t.Fatal("the decoded model re-encodes differently")
 			}
-			if r.Kind() != q.Kind() || r.Algorithm() != q.Algorithm() || r.Scaling() != q.Scaling() || r.HasBias() != q.HasBias() || r.Dims() != q.Dims() {
-				t.Fatalf("decoded %v %v %v %v %d, want %v %v %v %v %d", r.Kind(), r.Algorithm(), r.Scaling(), r.HasBias(), r.Dims(),
-					q.Kind(), q.Algorithm(), q.Scaling(), q.HasBias(), q.Dims())
+			if r.Scheme() != q.Scheme() || r.Algorithm() != q.Algorithm() || r.Scaling() != q.Scaling() || r.HasBias() != q.HasBias() || r.Dims() != q.Dims() {
+				t.Fatalf("decoded %v %v %v %v %d, want %v %v %v %v %d", r.Scheme(), r.Algorithm(), r.Scaling(), r.HasBias(), r.Dims(),
+					q.Scheme(), q.Algorithm(), q.Scaling(), q.HasBias(), q.Dims())
 			}
 			x := make([]float32, q.d)
 			for i := range x {
@@ -65,7 +65,7 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Fatalf("EncodedSize = %d, %d, %v; the file has %d bytes", size, need, err, len(data))
 			}
 			info, _, err := fileErrs.Open(data)
-			if err != nil || !IsKind(info.Kind) || info.Dims != q.d {
+			if err != nil || !isKind(info.Kind) || info.Dims != q.d {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
 			var m linear.Model[float32]

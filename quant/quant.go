@@ -55,6 +55,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelreg"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -71,7 +72,7 @@ const MaxDims = math.MaxInt32 / (127 * 255)
 // 16 weight vectors their integer scores live on the stack; beyond, and
 // for the float32 form's bytes, they borrow a scratch buffer from a pool).
 type Model struct {
-	kind    linear.Kind      // the source model's: binary, one-vs-rest or argmax
+	scheme  fit.Scheme       // the source model's: binary, one-vs-rest or argmax
 	algo    linear.Algorithm // 0 for a linear SVM
 	svm     bool             // the source is a linear SVM (linear.DualCD)
 	d       int
@@ -136,7 +137,7 @@ func New(m Linear) (*Model, error) {
 // source is what New reads of a *linear.Model[T].
 type source[T kernel.Float] interface {
 	Linear
-	Kind() linear.Kind
+	Scheme() fit.Scheme
 	Algorithm() linear.Algorithm
 	Scaling() linear.Scaling
 	HasBias() bool
@@ -156,11 +157,10 @@ func from[T kernel.Float](m source[T]) (*Model, error) {
 // model's (the largest score wins) or a binary one's (a positive score
 // predicts the larger label).
 func fromSVM[T kernel.Float](m source[T]) (*Model, error) {
-	kind := m.Kind()
 	if m.Dims() > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, m.Dims(), MaxDims)
 	}
-	q := &Model{kind: kind, svm: true, d: m.Dims(), labels: m.Classes(), bias: true}
+	q := &Model{scheme: m.Scheme(), svm: true, d: m.Dims(), labels: m.Classes(), bias: true}
 	for k := range m.NumScores() {
 		w, b := m.Weights(k)
 		if err := add(q, w, b); err != nil {
@@ -173,8 +173,8 @@ func fromSVM[T kernel.Float](m source[T]) (*Model, error) {
 
 // fromPerceptron quantises a perceptron model.
 func fromPerceptron[T kernel.Float](m source[T]) (*Model, error) {
-	kind := m.Kind()
-	if kind == 0 {
+	scheme := m.Scheme()
+	if scheme == fit.Auto {
 		return nil, fmt.Errorf("quant: %w", linear.ErrUntrained)
 	}
 	d := m.Dims()
@@ -186,7 +186,7 @@ func fromPerceptron[T kernel.Float](m source[T]) (*Model, error) {
 	if d > MaxDims {
 		return nil, fmt.Errorf("%w: %d features, more than the %d whose int32 sums are exact", ErrUnsupported, d, MaxDims)
 	}
-	q := &Model{kind: kind, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
+	q := &Model{scheme: scheme, algo: m.Algorithm(), d: d, labels: m.Classes(), bias: m.HasBias(), scaling: m.Scaling()}
 	voted := q.algo == linear.Voted
 	if voted {
 		q.voff = []int{0}
@@ -279,7 +279,7 @@ func (q *Model) prepare() {
 // that tests and benchmarks run every implementation in one process. It
 // panics if v is not available on this CPU (see kernel.Int8Impl.Kernels).
 func (q *Model) OnInt8(v *kernel.Int8Impl) *Model {
-	r := &Model{kind: q.kind, algo: q.algo, svm: q.svm, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
+	r := &Model{scheme: q.scheme, algo: q.algo, svm: q.svm, d: q.d, labels: q.labels, bias: q.bias, scaling: q.scaling,
 		q: q.q, scale: q.scale, b: q.b, voff: q.voff, vc: q.vc}
 	r.prepare()
 	r.setKernels(modelkern.OnInt8(v))
@@ -299,9 +299,9 @@ func (q *Model) setKernels(k modelkern.Int8Kernels) {
 	}
 }
 
-// Kind returns the kind of the model it was made from: linear.KindBinary,
-// KindOneVsRest or KindArgmax.
-func (q *Model) Kind() linear.Kind { return q.kind }
+// Scheme returns the scheme of the model it was made from: fit.Binary,
+// fit.OneVsRest or fit.Argmax.
+func (q *Model) Scheme() fit.Scheme { return q.scheme }
 
 // Algorithm returns the perceptron algorithm that trained the model it was
 // made from (Online, 0, for a linear SVM's, whose String says so).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
@@ -32,9 +33,9 @@ var trainCases = []trainCase{
 	{"ovr10/d=768", 768, 10, perceptron.Options{MaxIter: 2}, false},
 	{"ovr3/d=100/normalize", 100, 3, perceptron.Options{MaxIter: 3, Normalize: true}, false},
 	{"ovr4/d=70/normalize-nobias", 70, 4, perceptron.Options{MaxIter: 3, Normalize: true, NoBias: true}, false},
-	{"argmax5/d=129/features", 129, 5, perceptron.Options{MaxIter: 3, NormalizeFeatures: true, Multiclass: perceptron.Argmax}, false},
+	{"argmax5/d=129/features", 129, 5, perceptron.Options{MaxIter: 3, NormalizeFeatures: true, Multiclass: fit.Argmax}, false},
 	{"ovr20/d=64/svm", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: linear.SVM}, true},
-	{"argmax20/d=64/averaged", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: linear.Averaged, Multiclass: perceptron.Argmax}, true},
+	{"argmax20/d=64/averaged", 64, 20, perceptron.Options{MaxIter: 3, Algorithm: linear.Averaged, Multiclass: fit.Argmax}, true},
 	{"binary/d=40/voted", 40, 2, perceptron.Options{MaxIter: 3, Algorithm: linear.Voted}, false},
 	{"ovr3/d=50/voted-normalize", 50, 3, perceptron.Options{MaxIter: 2, Algorithm: linear.Voted, Normalize: true}, true},
 }
@@ -638,7 +639,7 @@ func TestRescaleTiesAndNonFinite(t *testing.T) {
 				labels[k] = 10 * (k + 1)
 				w[2*k] = 1
 			}
-			q := &Model{kind: linear.KindOneVsRest, d: 2, labels: labels, bias: true,
+			q := &Model{scheme: fit.OneVsRest, d: 2, labels: labels, bias: true,
 				q: w, scale: pad(scale, 1), b: pad(b, 0)}
 			q.prepare()
 			return q

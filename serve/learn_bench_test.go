@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/online"
@@ -41,7 +42,7 @@ func BenchmarkLearnLoopback(b *testing.B) {
 		name   string
 		d, nnz int
 	}{{"dense784", 784, 0}, {"sparse12", 1 << 20, 12}} {
-		st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: c.d, Labels: []int{-1, 1},
+		st := linear.State[float32]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: c.d, Labels: []int{-1, 1},
 			W: make([]float32, c.d), B: []float32{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 		m, _ := linear.New(st)
 		data := marshal(b, m)

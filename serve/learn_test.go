@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/online"
@@ -24,9 +25,9 @@ const testToken = "s3cret-token"
 // linear returns a binary (classes 2) or one-vs-rest model file of d
 // features, weights w0 everywhere.
 func linearFile[T float32 | float64](t testing.TB, d, classes int, w0 T, algo linear.Algorithm) []byte {
-	st := linear.State[T]{Kind: linear.KindBinary, Algorithm: algo, Dims: d, Labels: []int{-1, 1}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
+	st := linear.State[T]{Scheme: fit.Binary, Algorithm: algo, Dims: d, Labels: []int{-1, 1}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 	if classes > 2 {
-		st.Kind, st.Labels = linear.KindOneVsRest, nil
+		st.Scheme, st.Labels = fit.OneVsRest, nil
 		for c := range classes {
 			st.Labels = append(st.Labels, c)
 		}
@@ -249,7 +250,7 @@ func TestLearnTrailingData(t *testing.T) {
 // TestLearnUnsupported: a model that does not learn online is served, and
 // /learn says why (422).
 func TestLearnUnsupported(t *testing.T) {
-	st := linear.State[float32]{Kind: linear.KindBinary, Algorithm: linear.SVM, Dims: 2, Labels: []int{-1, 1},
+	st := linear.State[float32]{Scheme: fit.Binary, Algorithm: linear.SVM, Dims: 2, Labels: []int{-1, 1},
 		W: []float32{1, 0}, B: []float32{0}, Eta: 1}
 	m, _ := linear.New(st)
 	ls := newLearnServer(t, marshal(t, m), serve.LearnOptions{Token: testToken})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/fixtures"
 )
@@ -48,7 +49,7 @@ func loadFashion(b *testing.B) (train, test *dataset.Data[float32]) {
 // with scikit-learn's gamma="scale" and C = 1, one-vs-one (SVC's method)
 // and one-vs-rest.
 func BenchmarkSVM(b *testing.B) {
-	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+	for _, sch := range []fit.Scheme{fit.OneVsOne, fit.OneVsRest} {
 		b.Run("data=fashion-mnist-10k/kernel=rbf/multiclass="+sch.String(), func(b *testing.B) {
 			train, test := loadFashion(b)
 			sub := train.Subset(10000)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -38,7 +39,7 @@ func fileModels(t *testing.T) (kernels []*expansion.Model[float64], linears []*l
 		{yb, Options{Kernel: gram.RBF{Gamma: 0.5}}},
 		{yb, Options{Kernel: gram.Linear{}, C: 0.5}},
 		{y3, Options{Kernel: gram.Polynomial{Gamma: 0.5, Coef0: 1, Degree: 2}}},
-		{y3, Options{Kernel: gram.RBF{Gamma: 1}, Multiclass: OneVsRest, C: 3}},
+		{y3, Options{Kernel: gram.RBF{Gamma: 1}, Multiclass: fit.OneVsRest, C: 3}},
 	} {
 		m, _, err := trainDense(X, d, tc.y, tc.o)
 		if err != nil {
@@ -116,14 +117,14 @@ func TestFileRoundTrip(t *testing.T) {
 		// The linear SVM is written in package linear's format: kind 1 or
 		// 2, algorithm DualCD.
 		data, _ := m.MarshalBinary()
-		if k := data[11]; k != byte(m.Kind()) || data[12] != byte(linear.DualCD) {
+		if k := data[11]; k != byte(m.Scheme()) || data[12] != byte(linear.DualCD) {
 			t.Fatalf("linear model %d: kind %d, algorithm %d", i, k, data[12])
 		}
 		st, err := m.State()
 		if err != nil {
 			t.Fatal(err)
 		}
-		st32 := linear.State[float32]{Kind: st.Kind, Algorithm: st.Algorithm, Dims: st.Dims, Labels: st.Labels,
+		st32 := linear.State[float32]{Scheme: st.Scheme, Algorithm: st.Algorithm, Dims: st.Dims, Labels: st.Labels,
 			Bias: st.Bias, BiasFeature: st.BiasFeature, Eta: st.Eta, W: convert32(st.W), B: convert32(st.B)}
 		l32, err := linear.New(st32)
 		if err != nil {
@@ -332,7 +333,7 @@ func TestJSONCorrupt(t *testing.T) {
 // pointer kernel is stored as its value (else a file would not say which
 // kernel it is).
 func TestNewModelIndex(t *testing.T) {
-	p := expansion.Parts[float64]{Kernel: &gram.RBF{Gamma: 1}, Dims: 1, Labels: []int{-1, 1}, Scheme: expansion.Binary,
+	p := expansion.Parts[float64]{Kernel: &gram.RBF{Gamma: 1}, Dims: 1, Labels: []int{-1, 1}, Scheme: fit.Binary,
 		SV: []float64{0, 1}, Index: []int{3, 5}, Coef: []float64{-1, 1}, Bias: []float64{0}}
 	m, err := expansion.New(p)
 	if err != nil {
@@ -360,7 +361,7 @@ func TestNewModelIndex(t *testing.T) {
 		}
 	}
 	// No support vectors: no index either way, so the two forms agree.
-	e := expansion.Parts[float64]{Kernel: gram.Linear{}, Dims: 2, Labels: []int{1, 2}, Scheme: expansion.Binary, Index: []int{}, Bias: []float64{0.5}}
+	e := expansion.Parts[float64]{Kernel: gram.Linear{}, Dims: 2, Labels: []int{1, 2}, Scheme: fit.Binary, Index: []int{}, Bias: []float64{0.5}}
 	m, err = expansion.New(e)
 	if err != nil {
 		t.Fatal(err)
@@ -401,7 +402,7 @@ func TestLinearScoresBatch(t *testing.T) {
 func TestLinearBatchNonFinite(t *testing.T) {
 	const d, rows = 5, 300
 	W := []float64{1, 0, 0, 2, -1, 0, 0, 0, 0, 0, 3, 1, 0, -2, 0}
-	m, err := linear.New(linear.State[float64]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: []int{1, 2, 3},
+	m, err := linear.New(linear.State[float64]{Scheme: fit.OneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: []int{1, 2, 3},
 		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: []float64{0.5, -1, 0}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
 )
 
@@ -22,11 +23,11 @@ const (
 func (k fileKind) IsKernel() bool { return k >= KindKernelBinary && k <= KindKernelOneVsOne }
 
 // kernelKind is the file kind of a kernel SVM of scheme s.
-func kernelKind(s expansion.Scheme) fileKind {
+func kernelKind(s fit.Scheme) fileKind {
 	switch s {
-	case expansion.OneVsRest:
+	case fit.OneVsRest:
 		return KindKernelOneVsRest
-	case expansion.OneVsOne:
+	case fit.OneVsOne:
 		return KindKernelOneVsOne
 	}
 	return KindKernelBinary

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 )
 
@@ -34,7 +35,7 @@ func TestFitDispatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := Options{Kernel: gram.RBF{Gamma: 0.1}, Multiclass: OneVsRest}
+		opts := Options{Kernel: gram.RBF{Gamma: 0.1}, Multiclass: fit.OneVsRest}
 		want, info, err := trainDense(X, 4, y, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
@@ -191,10 +192,10 @@ func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []in
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
 	}
 	n, d := rows.Len(), rows.Dim()
-	scheme := Binary
+	scheme := fit.Binary
 	classes := []int32{1}
 	if len(labels) > 2 {
-		scheme = OneVsRest
+		scheme = fit.OneVsRest
 		classes = make([]int32, len(labels))
 		for c := range classes {
 			classes[c] = int32(c)
@@ -221,7 +222,7 @@ func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []in
 	// the fit took 1.6× the time, on their NAME lines (18.8 a row, 6
 	// classes) 1.1×, on the Debian package synopses (12.7 a row, 20
 	// classes) 0.7×. A binary machine's weights are one vector anyway.
-	interleave := cols != nil && scheme == OneVsRest && solveRows.(*csrRows[T]).c.NNZ() <= interleaveRow*n
+	interleave := cols != nil && scheme == fit.OneVsRest && solveRows.(*csrRows[T]).c.NNZ() <= interleaveRow*n
 	groups := make([]*dcdGroup[T], ng)
 	for gi := range groups {
 		lo, hi := gi*len(classes)/ng, (gi+1)*len(classes)/ng
@@ -260,7 +261,7 @@ func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []in
 	for _, g := range groups {
 		for c, cs := range g.cs {
 			ri := int(cs.cls)
-			if scheme == Binary {
+			if scheme == fit.Binary {
 				ri = 0
 			}
 			if cols == nil {
@@ -270,7 +271,7 @@ func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []in
 			}
 			B[ri] = T(g.wb[c] * cfg.B)
 			pi := Problem{Positive: labels[cs.cls], Rows: n, Iterations: cs.iter, Converged: cs.conv, Gap: cs.gap, Bias: float64(B[ri])}
-			if scheme == Binary {
+			if scheme == fit.Binary {
 				pi.Negative = labels[0]
 			} else {
 				pi.Rest = true
@@ -292,11 +293,11 @@ func trainLinear[T kernel.Float](ctx context.Context, rows solverRows[T], y []in
 // binary (a positive score predicts the larger label) for two labels,
 // one-vs-rest for more. The model holds these arrays.
 func linearModel[T kernel.Float](labels []int, d int, cfg linConfig, W, B []T, served *linmodel.CompactServed[T]) *linear.Model[T] {
-	kind := linear.KindOneVsRest
+	scheme := fit.OneVsRest
 	if len(labels) == 2 {
-		kind = linear.KindBinary
+		scheme = fit.Binary
 	}
-	return linmodel.Wrap[linear.Model[T]](&linmodel.Parts[T]{Kind: uint8(kind), Algorithm: uint8(linear.DualCD),
+	return linmodel.Wrap[linear.Model[T]](&linmodel.Parts[T]{Scheme: scheme, Algorithm: uint8(linear.DualCD),
 		Dims: d, Labels: labels, Bias: cfg.B > 0, BiasFeature: cfg.B, Eta: 1, W: W, B: B, Served: served, Impl: cfg.impl})
 }
 
@@ -325,9 +326,9 @@ func trainLinearHard[T kernel.Float](ctx context.Context, X []T, d int, y []int,
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
 	}
-	scheme := Binary
+	scheme := fit.Binary
 	if len(labels) > 2 {
-		scheme = OneVsRest
+		scheme = fit.OneVsRest
 	}
 	probs := makeProblems(scheme, len(labels), cls)
 	r := len(probs)
@@ -343,7 +344,7 @@ func trainLinearHard[T kernel.Float](ctx context.Context, X []T, d int, y []int,
 		}
 		mg, err := maxMargin(ctx, X, d, yy, MarginOptions{Kernel: gram.Linear{}, NoBias: cfg.B == 0, BiasFeature: cfg.B, Tol: cfg.tol, Workers: cfg.threads, Impl: cfg.impl}, false)
 		if err != nil {
-			if errors.Is(err, ErrNotSeparable) && scheme == Binary {
+			if errors.Is(err, ErrNotSeparable) && scheme == fit.Binary {
 				return nil, nil, fmt.Errorf("class %d against %d: %w", labels[p.pos], labels[0], err)
 			}
 			if errors.Is(err, ErrNotSeparable) {
@@ -357,7 +358,7 @@ func trainLinearHard[T kernel.Float](ctx context.Context, X []T, d int, y []int,
 		B[ri] = T(mg.Bias)
 		pi := Problem{Positive: labels[p.pos], Rows: len(y), Iterations: mg.Iterations, Converged: mg.Converged, Gap: mg.Gap,
 			Dual: -0.5 / (mg.Upper * mg.Upper), Primal: 0.5 / (mg.Upper * mg.Upper), Bias: mg.Bias, SV: len(mg.Support), Margin: mg.Upper}
-		if scheme == Binary {
+		if scheme == fit.Binary {
 			pi.Negative = labels[0]
 		} else {
 			pi.Rest = true

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 	"github.com/rosenblatt-go/rosenblatt/svm"
 )
@@ -131,7 +132,7 @@ func TestLinearSparseFileCompact(t *testing.T) {
 	if !slices.Equal(p1, p2) || !slices.Equal(s1, s2) {
 		t.Error("the loaded model predicts otherwise")
 	}
-	if back.Algorithm() != linear.DualCD || back.Kind() != linear.KindOneVsRest {
+	if back.Algorithm() != linear.DualCD || back.Scheme() != fit.OneVsRest {
 		t.Errorf("loaded %v", back.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
 
@@ -366,11 +367,11 @@ func TestLinearHardMargin(t *testing.T) {
 // newDCD is the linear SVM of weights W (rows of d) and biases b over
 // labels, as linear.New makes it.
 func newDCD(W []float64, d int, b []float64, labels []int) (*linear.Model[float64], error) {
-	kind := linear.KindOneVsRest
+	kind := fit.OneVsRest
 	if len(b) == 1 {
-		kind = linear.KindBinary
+		kind = fit.Binary
 	}
-	return linear.New(linear.State[float64]{Kind: kind, Algorithm: linear.DualCD, Dims: d, Labels: labels, Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
+	return linear.New(linear.State[float64]{Scheme: kind, Algorithm: linear.DualCD, Dims: d, Labels: labels, Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
 }
 
 // weightsOf and biasesOf are a model's weights and biases.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
@@ -146,7 +147,7 @@ func maxMargin[T kernel.Float](ctx context.Context, X []T, d int, y []int, opts 
 		}
 		tr.G = G
 	}
-	p := makeProblems(Binary, 2, cls)[0]
+	p := makeProblems(fit.Binary, 2, cls)[0]
 	src, gidx, kd, err := tr.source(&p, new(workerState[T]))
 	if err != nil {
 		return nil, err

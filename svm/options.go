@@ -6,46 +6,10 @@ import (
 	"runtime"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
-
-// Scheme says how a model's binary machines make a prediction, and how
-// Fit reduces more than two classes to binary problems
-// (Options.Multiclass).
-type Scheme int
-
-const (
-	// OneVsOne has one machine per pair of classes a < b, trained on the
-	// rows of those two classes only, in the order (0,1), (0,2), …,
-	// (0,K−1), (1,2), …; a positive decision value votes for b, anything
-	// else for a, and the prediction is the class with the most votes,
-	// ties going to the smaller label. It is LIBSVM's method and Fit's
-	// default: K classes give K(K−1)/2 machines, each on about 2/K of the
-	// data.
-	OneVsOne Scheme = iota
-	// OneVsRest has one machine per class (in label order) against all
-	// other rows; the prediction is the class of the largest decision
-	// value, ties going to the smaller label.
-	OneVsRest
-	// Binary is one machine for two classes; a positive decision value
-	// predicts the larger label, anything else the smaller. Fit uses it
-	// whenever there are two classes, whatever Options.Multiclass says.
-	Binary
-)
-
-// String returns "ovo", "ovr" or "binary".
-func (s Scheme) String() string {
-	switch s {
-	case Binary:
-		return "binary"
-	case OneVsRest:
-		return "ovr"
-	case OneVsOne:
-		return "ovo"
-	}
-	return fmt.Sprintf("Scheme(%d)", int(s))
-}
 
 // Default values of the options.
 const (
@@ -82,9 +46,12 @@ type Options struct {
 	// Tol is the stopping tolerance on the maximal violation
 	// m(α) − M(α) of the KKT conditions; 0 means DefaultTol.
 	Tol float64
-	// Multiclass chooses OneVsOne (default) or OneVsRest for more than
-	// two classes; it is ignored for two.
-	Multiclass Scheme
+	// Multiclass is the scheme for more than two classes: fit.OneVsOne
+	// (LIBSVM's, the default: fit.Auto) or fit.OneVsRest. Two classes
+	// always train one binary machine (fit.Binary, which asked for refuses
+	// more classes). fit.Argmax is the multiclass perceptron's, refused
+	// here (ErrOption).
+	Multiclass fit.Scheme
 	// NoShrinking turns off LIBSVM's shrinking heuristic (its -h 0).
 	NoShrinking bool
 	// NoBias drops the unregularised bias: each machine is f(x) = w·φ(x),
@@ -132,7 +99,7 @@ type config struct {
 	c          float64
 	kern       gram.Kernel
 	tol        float64
-	multi      Scheme
+	multi      fit.Scheme
 	shrinking  bool
 	noBias     bool
 	maxIter    int
@@ -165,8 +132,12 @@ func (o Options) resolve(d int) (config, error) {
 	case !(c.tol > 0) || math.IsInf(c.tol, 0):
 		return c, fmt.Errorf("%w: Tol = %v, want finite > 0", ErrOption, o.Tol)
 	}
-	if c.multi != OneVsOne && c.multi != OneVsRest {
-		return c, fmt.Errorf("%w: Multiclass = %d", ErrOption, int(o.Multiclass))
+	switch c.multi {
+	case fit.Auto, fit.Binary, fit.OneVsRest, fit.OneVsOne:
+	case fit.Argmax:
+		return c, fmt.Errorf("%w: Multiclass = %v: the argmax scheme is the multiclass perceptron's (perceptron.FitKernel); the kernel SVM trains ovo or ovr", ErrOption, c.multi)
+	default:
+		return c, fmt.Errorf("%w: Multiclass = %v", ErrOption, c.multi)
 	}
 	if c.maxIter < 0 {
 		return c, fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrOption, o.MaxIter)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -45,9 +46,9 @@ func TestTrainSparseIsDense(t *testing.T) {
 	for _, classes := range []int{2, 3} {
 		X, y, c := sparseInt(r, n, d, classes)
 		for _, kern := range []gram.Kernel{gram.Linear{}, gram.Polynomial{Gamma: 1, Coef0: 1, Degree: 2}, gram.RBF{Gamma: 1.0 / 16}} {
-			schemes := []Scheme{OneVsOne}
+			schemes := []fit.Scheme{fit.OneVsOne}
 			if classes > 2 {
-				schemes = append(schemes, OneVsRest)
+				schemes = append(schemes, fit.OneVsRest)
 			}
 			for _, sch := range schemes {
 				for _, cache := range []bool{false, true} {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -102,7 +103,7 @@ func TestKKT(t *testing.T) {
 		y[i] = i % 3
 		X[i*3] += float64(y[i])
 	}
-	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+	for _, sch := range []fit.Scheme{fit.OneVsOne, fit.OneVsRest} {
 		m, info, err := trainDense(X, 3, y, Options{Kernel: gram.RBF{Gamma: 1}, C: 2, Multiclass: sch})
 		if err != nil {
 			t.Fatal(err)
@@ -134,11 +135,11 @@ func subModel(m *expansion.Model[float64], r int, y []int) *expansion.Model[floa
 	neg, pos := m.Pair(r)
 	rows := map[int]int{} // training row → machine row
 	for i, v := range y {
-		if v == pos || m.Scheme() == expansion.OneVsRest || v == neg {
+		if v == pos || m.Scheme() == fit.OneVsRest || v == neg {
 			rows[i] = len(rows)
 		}
 	}
-	q := expansion.Parts[float64]{Kernel: p.Kernel, Dims: p.Dims, Labels: []int{math.MinInt, pos}, Scheme: expansion.Binary,
+	q := expansion.Parts[float64]{Kernel: p.Kernel, Dims: p.Dims, Labels: []int{math.MinInt, pos}, Scheme: fit.Binary,
 		Bias: []float64{p.Bias[r]}}
 	for j := range s {
 		c := p.Coef[r*s+j]
@@ -319,9 +320,9 @@ func TestNotSeparable(t *testing.T) {
 	// With more than two classes, the error names the machine that failed.
 	X3, y3 := append(slices.Clone(X), 5, 5), append(slices.Clone(y), 7)
 	for _, mc := range []struct {
-		m    Scheme
+		m    fit.Scheme
 		want string
-	}{{OneVsOne, "class 1 against -1: "}, {OneVsRest, "against the rest: "}} {
+	}{{fit.OneVsOne, "class 1 against -1: "}, {fit.OneVsRest, "against the rest: "}} {
 		_, _, err := trainDense(X3, 2, y3, Options{C: inf, Kernel: gram.Linear{}, Multiclass: mc.m})
 		if !errors.Is(err, ErrNotSeparable) || !strings.Contains(err.Error(), mc.want) {
 			t.Errorf("%v: err = %v, want ErrNotSeparable naming %q", mc.m, err, mc.want)
@@ -370,16 +371,16 @@ func TestSourcesIdentical(t *testing.T) {
 		// matrix where it fits, then per-machine matrices; for one-vs-rest
 		// the N×N matrix; then the cache.
 		paths := []struct {
-			sch    Scheme
+			sch    fit.Scheme
 			budget int64
 			pre    bool
 		}{
-			{OneVsOne, 0, true}, {OneVsOne, min(blocks, full), true}, {OneVsOne, max(blocks, full), true},
-			{OneVsOne, perMachine, false}, {OneVsOne, -1, false},
-			{OneVsRest, 0, true}, {OneVsRest, full - 1, false}, {OneVsRest, -1, false},
+			{fit.OneVsOne, 0, true}, {fit.OneVsOne, min(blocks, full), true}, {fit.OneVsOne, max(blocks, full), true},
+			{fit.OneVsOne, perMachine, false}, {fit.OneVsOne, -1, false},
+			{fit.OneVsRest, 0, true}, {fit.OneVsRest, full - 1, false}, {fit.OneVsRest, -1, false},
 		}
 		for _, kern := range testKernels {
-			ref := map[Scheme]*expansion.Model[float64]{}
+			ref := map[fit.Scheme]*expansion.Model[float64]{}
 			for _, p := range paths {
 				m, info, err := trainDense(X, 5, y, Options{Kernel: kern, C: 1, Multiclass: p.sch, GramBytes: p.budget, CacheBytes: n * 8 * 60, Workers: 2})
 				if err != nil {
@@ -406,7 +407,7 @@ func TestSourcesIdentical(t *testing.T) {
 func TestThreadsIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	X, y := randInt(r, 200, 4, 5, 4)
-	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+	for _, sch := range []fit.Scheme{fit.OneVsOne, fit.OneVsRest} {
 		a, _, err := trainDense(X, 4, y, Options{Multiclass: sch, Workers: 1, Kernel: gram.RBF{Gamma: 0.05}})
 		if err != nil {
 			t.Fatal(err)
@@ -531,7 +532,7 @@ func TestPredictPaths(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	X, y := randInt(r, 150, 3, 4, 4)
 	Xt, _ := randInt(r, 300, 3, 5, 4)
-	for _, sch := range []Scheme{OneVsOne, OneVsRest} {
+	for _, sch := range []fit.Scheme{fit.OneVsOne, fit.OneVsRest} {
 		m, _, err := trainDense(X, 3, y, Options{Kernel: gram.RBF{Gamma: 0.3}, Multiclass: sch})
 		if err != nil {
 			t.Fatal(err)
@@ -599,7 +600,10 @@ func TestErrors(t *testing.T) {
 		{"tol inf", train(X, 2, y, Options{Tol: math.Inf(1)}), ErrOption},
 		{"kernel", train(X, 2, y, Options{Kernel: gram.RBF{Gamma: -1}}), ErrOption},
 		{"poly", train(X, 2, y, Options{Kernel: gram.Polynomial{Gamma: 1, Degree: 0}}), ErrOption},
-		{"scheme", train(X, 2, []int{1, 2, 3}, Options{Multiclass: Scheme(7)}), ErrOption},
+		{"scheme", train(X, 2, []int{1, 2, 3}, Options{Multiclass: fit.Scheme(7)}), ErrOption},
+		{"argmax", train(X, 2, []int{1, 2, 3}, Options{Multiclass: fit.Argmax}), ErrOption},
+		{"argmax-2", train(X, 2, y, Options{Multiclass: fit.Argmax}), ErrOption},
+		{"binary-3", train(X, 2, []int{1, 2, 3}, Options{Multiclass: fit.Binary}), ErrOption},
 		{"maxiter", train(X, 2, y, Options{MaxIter: -1}), ErrOption},
 		{"cache", train(X, 2, y, Options{GramBytes: -1, CacheBytes: 8}), ErrBudget},
 		{"cache<0", train(X, 2, y, Options{CacheBytes: -8}), ErrOption},
@@ -754,7 +758,7 @@ func TestNewModel(t *testing.T) {
 		func(p *expansion.Parts[float64]) { p.Kernel = nil },
 		func(p *expansion.Parts[float64]) { p.Dims = 0 },
 		func(p *expansion.Parts[float64]) { p.Labels = []int{2, 1, 3} },
-		func(p *expansion.Parts[float64]) { p.Scheme = expansion.Binary },
+		func(p *expansion.Parts[float64]) { p.Scheme = fit.Binary },
 		func(p *expansion.Parts[float64]) { p.Coef = p.Coef[1:] },
 		func(p *expansion.Parts[float64]) { p.Bias = append(p.Bias, 0) },
 		func(p *expansion.Parts[float64]) { p.SV = p.SV[1:] },

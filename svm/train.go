@@ -11,6 +11,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -80,7 +81,7 @@ type problem struct {
 
 // makeProblems lists the binary machines of a scheme, in the order of the
 // model's decision functions.
-func makeProblems(scheme Scheme, k int, cls []int32) []problem {
+func makeProblems(scheme fit.Scheme, k int, cls []int32) []problem {
 	build := func(pos, neg int) problem {
 		p := problem{pos: pos, neg: neg}
 		for i, c := range cls {
@@ -99,9 +100,9 @@ func makeProblems(scheme Scheme, k int, cls []int32) []problem {
 	}
 	var ps []problem
 	switch scheme {
-	case Binary:
+	case fit.Binary:
 		ps = append(ps, build(1, 0))
-	case OneVsRest:
+	case fit.OneVsRest:
 		for c := range k {
 			ps = append(ps, build(c, -1))
 		}
@@ -161,12 +162,14 @@ func solveAll[T kernel.Float](ctx context.Context, tr *trainer[T], y []int) (*ex
 	if len(labels) < 2 {
 		return nil, nil, fmt.Errorf("%w: only one class (%d) in the labels", ErrLabels, labels[0])
 	}
-	scheme := Binary
-	if len(labels) > 2 {
-		scheme = OneVsOne
-		if cfg.multi == OneVsRest {
-			scheme = OneVsRest
-		}
+	scheme := fit.Binary
+	switch {
+	case len(labels) > 2 && cfg.multi == fit.Binary:
+		return nil, nil, fmt.Errorf("%w: Multiclass = %v, but the labels have %d classes", ErrOption, cfg.multi, len(labels))
+	case len(labels) > 2 && cfg.multi == fit.OneVsRest:
+		scheme = fit.OneVsRest
+	case len(labels) > 2:
+		scheme = fit.OneVsOne
 	}
 	probs := makeProblems(scheme, len(labels), cls)
 	tr.k, tr.labels = kernel.On[T](cfg.impl), labels
@@ -204,7 +207,7 @@ func solveAll[T kernel.Float](ctx context.Context, tr *trainer[T], y []int) (*ex
 // their support vectors (in training row order) and an R×S coefficient
 // matrix. The support vectors are copied from X, or from sp (as sparse
 // rows) if it is not nil.
-func assemble[T kernel.Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme Scheme, cfg config, probs []problem, sols []solution) (*expansion.Model[T], error) {
+func assemble[T kernel.Float](X []T, sp *dataset.CSR[T], d, n int, labels []int, scheme fit.Scheme, cfg config, probs []problem, sols []solution) (*expansion.Model[T], error) {
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = -1
@@ -224,7 +227,7 @@ func assemble[T kernel.Float](X []T, sp *dataset.CSR[T], d, n int, labels []int,
 		}
 	}
 	s := len(index)
-	p := expansion.Parts[T]{Kernel: cfg.kern, Dims: d, Labels: labels, Scheme: expansionScheme(scheme), Index: index,
+	p := expansion.Parts[T]{Kernel: cfg.kern, Dims: d, Labels: labels, Scheme: scheme, Index: index,
 		Coef: make([]T, len(probs)*s), Bias: make([]T, len(probs))}
 	if sp != nil {
 		p.Sparse = selectRows(sp, index)
@@ -250,17 +253,6 @@ func assemble[T kernel.Float](X []T, sp *dataset.CSR[T], d, n int, labels []int,
 		return nil, fmt.Errorf("%w: %w", ErrOption, err)
 	}
 	return m, nil
-}
-
-// expansionScheme is the model's scheme of a training scheme.
-func expansionScheme(s Scheme) expansion.Scheme {
-	switch s {
-	case OneVsRest:
-		return expansion.OneVsRest
-	case OneVsOne:
-		return expansion.OneVsOne
-	}
-	return expansion.Binary
 }
 
 // trainer runs the binary machines of one trainDense call.
@@ -367,7 +359,7 @@ func (tr *trainer[T]) run(ctx context.Context, probs []problem) ([]solution, err
 // guest, 0.25 s of products and up to a second of system time faulting in
 // its 400 MB); for three classes they can take more than N², and the N×N
 // matrix is used where it is smaller.
-func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
+func (tr *trainer[T]) precompute(scheme fit.Scheme, k int, cls []int32) error {
 	cfg := &tr.cfg
 	if cfg.gramBytes < 0 {
 		return nil
@@ -379,7 +371,7 @@ func (tr *trainer[T]) precompute(scheme Scheme, k int, cls []int32) error {
 	n, d := int64(tr.n), tr.d
 	gopts := &gram.Options{Impl: cfg.impl, Threads: cfg.threads, MaxBytes: -1}
 	full := n * n * size
-	if scheme == OneVsOne {
+	if scheme == fit.OneVsOne {
 		counts := make([]int64, k)
 		for _, c := range cls {
 			counts[c]++

@@ -531,7 +531,7 @@ func (s *scratch) hashWords(f *Featurizer, doc []byte) {
 }
 
 // sortEntries sorts s.ent, whose values are below 2^bits: an LSD radix
-// sort of 8-bit digits for many entries, slices.Sort for few.
+// sort of 8-bit digits for 128 entries or more, sortSmall for fewer.
 func (s *scratch) sortEntries(bits int) {
 	n := len(s.ent)
 	if n < 128 {
@@ -576,8 +576,9 @@ func (s *scratch) sortEntries(bits int) {
 
 // sortSmall is sortEntries of fewer than 128 entries: placed by their top
 // 6 bits (a counting sort into 64 buckets), then an insertion sort, which
-// moves each entry past only the few of its bucket; a document of twenty
-// words (about 40 entries) spends a third of slices.Sort's time.
+// moves each entry past only the few of its bucket (model's
+// BenchmarkPredictText times prediction from a short text with it:
+// docs/benchmarks/text-raw.md).
 func (s *scratch) sortSmall(bits int) {
 	ent := s.ent
 	if bits > 6 && len(ent) > 16 {

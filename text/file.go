@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/modelfile"
@@ -134,9 +135,12 @@ func (f *Featurizer) UnmarshalBinary(data []byte) error {
 	if !utf8.Valid(extra) {
 		return fmt.Errorf("%w: Extra is not UTF-8", ErrCorrupt)
 	}
+	// Files written before Options.Check refused U+0000 and U+FFFD in Extra
+	// may hold them; the featurizer always treated both as separators, so
+	// dropping them keeps the rows those files gave.
 	o := Options{
 		Bits: int(data[10]), WordNGrams: int(data[11]), CharMin: int(data[12]), CharMax: int(data[13]),
-		TF: Weighting(data[14]), Extra: string(extra),
+		TF: Weighting(data[14]), Extra: strings.NewReplacer("\x00", "", "\uFFFD", "").Replace(string(extra)),
 		KeepCase: fl&flagKeepCase != 0, Signed: fl&flagSigned != 0, IDF: fl&flagIDF != 0, NoNormalize: fl&flagNoNormalize != 0,
 	}
 	if err := o.Check(); err != nil {

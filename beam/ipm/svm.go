@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -69,7 +70,7 @@ type svmState struct {
 }
 
 // machines returns the number of machines R for the labels: 1 (binary:
-// the larger label is y = +1, as svm's Binary scheme) or one per label.
+// the larger label is y = +1, as svm.FitLinear's fit.Binary models) or one per label.
 func machines(labels []int) int {
 	if len(labels) == 2 {
 		return 1
@@ -550,11 +551,11 @@ func svmModel[T kernel.Float](st *svmState) ([]byte, error) {
 		}
 		b[r] = T(w[D]) // b = B·w_B with B = 1
 	}
-	kind := linear.KindOneVsRest
+	scheme := fit.OneVsRest
 	if R == 1 {
-		kind = linear.KindBinary
+		scheme = fit.Binary
 	}
-	m, err := linear.New(linear.State[T]{Kind: kind, Algorithm: linear.DualCD, Dims: D, Labels: st.Labels,
+	m, err := linear.New(linear.State[T]{Scheme: scheme, Algorithm: linear.DualCD, Dims: D, Labels: st.Labels,
 		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
 	if err != nil {
 		return nil, fmt.Errorf("ipm: the final model: %w", err)

@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/rosenblatt-go/rosenblatt/expansion"
-	"github.com/rosenblatt-go/rosenblatt/linear"
-	"github.com/rosenblatt-go/rosenblatt/model"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +13,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
+	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
@@ -347,8 +349,8 @@ var cliCases = []cliCase{
 		stdout: []string{"120 rows, 4 features", "classes:        0 1 2 (40 40 40 rows)", "one-vs-rest", "saved:          {dir}/m.model"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m, _ := loadModel32(t, filepath.Join(dir, "m.model")).(*linear.Model[float32])
-			if m == nil || !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Kind() != linear.KindOneVsRest || model.KindOf(m) != model.PerceptronOneVsRest {
-				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), m.Kind())
+			if m == nil || !slices.Equal(m.Classes(), []int{0, 1, 2}) || m.Dims() != 4 || m.Scheme() != fit.OneVsRest || model.KindOf(m) != model.PerceptronOneVsRest {
+				t.Errorf("model: classes %v dims %d kind %v, want [0 1 2] 4 ovr", m.Classes(), m.Dims(), m.Scheme())
 			}
 		}},
 	{name: "train flags after the file, default name", args: []string{"train", "{td}/iris.train.libsvm", "-q"}, code: exitOK, quietStdout: true,
@@ -372,8 +374,8 @@ var cliCases = []cliCase{
 		check: func(t *testing.T, dir, _, _ string) {
 			b, _ := os.ReadFile(filepath.Join(dir, "m.json"))
 			m := new(linear.Model[float64])
-			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != linear.KindArgmax {
-				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Kind(), err)
+			if err := m.UnmarshalJSON(b); err != nil || m.Scheme() != fit.Argmax {
+				t.Errorf("m.json: kind %v, err %v; want an argmax float64 model", m.Scheme(), err)
 			}
 		}},
 	{name: "train -B", args: []string{"train", "-B", "0.1", "-algo", "averaged", "-normalize", "-epochs", "5", "-resumable", "-o", "m.model", "{td}/iris.train.libsvm"},
@@ -450,8 +452,10 @@ var cliCases = []cliCase{
 		}},
 	{name: "train bad algo", args: []string{"train", "-algo", "adaline", "x"}, code: exitUsage, stderr: []string{`-algo "adaline"`}},
 	{name: "train bad multiclass", args: []string{"train", "-multiclass", "ovx", "x"}, code: exitUsage, stderr: []string{`-multiclass "ovx"`}},
+	{name: "train binary on three classes", args: []string{"train", "-multiclass", "binary", "-o", "m", "{td}/iris.train.libsvm"},
+		code: exitUsage, stderr: []string{"Multiclass = binary takes labels −1 and +1"}},
 	{name: "train argmax with batch", args: []string{"train", "-multiclass", "argmax", "-algo", "batch", "-o", "m", "{td}/iris.train.libsvm"},
-		code: exitUsage, stderr: []string{"Argmax strategy supports the Online and Averaged"}},
+		code: exitUsage, stderr: []string{"Argmax scheme supports the Online and Averaged"}},
 	{name: "train zero epochs", args: []string{"train", "-epochs", "0", "x"}, code: exitUsage, stderr: []string{"-epochs 0"}},
 	{name: "train negative eta", args: []string{"train", "-eta", "-1", "x"}, code: exitUsage, stderr: []string{"-eta -1"}},
 	{name: "train lambda and C", args: []string{"train", "-algo", "pegasos", "-lambda", "0.1", "-C", "1", "-o", "m", "{td}/iris.train.libsvm"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/memtest"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 )
@@ -26,7 +27,7 @@ func TestEvalManyClasses(t *testing.T) {
 	}
 	// Class 7 scores feature 0, class 12345 feature 1; the rest score 0.
 	W[7*d], W[12345*d+1] = 1, 1
-	m, err := linear.New(linear.State[float32]{Kind: linear.KindOneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
+	m, err := linear.New(linear.State[float32]{Scheme: fit.OneVsRest, Algorithm: linear.DualCD, Dims: d, Labels: labels,
 		Bias: true, BiasFeature: 1, Eta: 1, W: W, B: b})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -70,7 +71,7 @@ func loadSVM32(t *testing.T, path string) svmFile {
 	if err2 != nil {
 		t.Fatalf("%s: neither a kernel (%v) nor a linear SVM (%v)", path, err1, err2)
 	}
-	return svmFile{lm, lm.Kind().String(), false}
+	return svmFile{lm, lm.Scheme().String(), false}
 }
 
 // svmLibrary returns the labels and decision values the library gives
@@ -95,7 +96,7 @@ func svmLibrary(t *testing.T, model, data string) (m svmFile, pred []int, scores
 
 // checkSVMPredict checks predict's lines (stdout, or the file out) against
 // the library, for a model of the scheme with nScores decision values.
-func checkSVMPredict(model, data, out string, scheme svm.Scheme, kernel bool, nScores int) func(t *testing.T, dir, stdout, stderr string) {
+func checkSVMPredict(model, data, out string, scheme fit.Scheme, kernel bool, nScores int) func(t *testing.T, dir, stdout, stderr string) {
 	return func(t *testing.T, dir, stdout, _ string) {
 		t.Helper()
 		r := strings.NewReplacer("{td}", filepath.Join(pkgDir, "testdata"), "{dir}", dir)
@@ -228,13 +229,13 @@ var svmCases = []cliCase{
 	// train → predict → eval.
 	{name: "svm rbf ovo predict -scores", setup: setups(writeFile("four.libsvm", fourClasses), trainSVM("m.model", "{dir}/four.libsvm", "-kernel", "rbf")),
 		args: []string{"predict", "-scores", "m.model", "four.libsvm"}, code: exitOK,
-		check: checkSVMPredict("m.model", "{dir}/four.libsvm", "", svm.OneVsOne, true, 6)},
+		check: checkSVMPredict("m.model", "{dir}/four.libsvm", "", fit.OneVsOne, true, 6)},
 	{name: "svm rbf ovr predict -scores", setup: setups(writeFile("four.libsvm", fourClasses), trainSVM("m.model", "{dir}/four.libsvm", "-kernel", "rbf", "-multiclass", "ovr")),
 		args: []string{"predict", "-scores", "m.model", "four.libsvm"}, code: exitOK,
-		check: checkSVMPredict("m.model", "{dir}/four.libsvm", "", svm.OneVsRest, true, 4)},
+		check: checkSVMPredict("m.model", "{dir}/four.libsvm", "", fit.OneVsRest, true, 4)},
 	{name: "svm poly ovo predict", setup: trainSVM("m.model", "{td}/iris.train.libsvm", "-kernel", "poly", "-degree", "2", "-C", "10"),
 		args: []string{"predict", "m.model", "{td}/iris.test.libsvm"}, code: exitOK,
-		check: checkSVMPredict("m.model", "{td}/iris.test.libsvm", "", svm.OneVsOne, true, 3)},
+		check: checkSVMPredict("m.model", "{td}/iris.test.libsvm", "", fit.OneVsOne, true, 3)},
 	{name: "svm linear json float64 predict -o", setup: trainSVM("m.json", "{td}/iris.train.libsvm", "-json", "-type", "float64"),
 		args: []string{"predict", "-o", "labels.txt", "m.json", "{td}/iris.test.libsvm"}, code: exitOK, quietStdout: true,
 		check: func(t *testing.T, dir, stdout, stderr string) {
@@ -243,7 +244,7 @@ var svmCases = []cliCase{
 				t.Fatalf("m.json: %v, want a float64 JSON model:\n%.200s", err, b)
 			}
 			var m linear.Model[float64]
-			if err := m.UnmarshalJSON(b); err != nil || m.Kind() != linear.KindOneVsRest || m.Algorithm() != linear.DualCD {
+			if err := m.UnmarshalJSON(b); err != nil || m.Scheme() != fit.OneVsRest || m.Algorithm() != linear.DualCD {
 				t.Fatalf("m.json: %v, %v; want a one-vs-rest linear SVM", err, m.String())
 			}
 			d, err := dataset.LoadLIBSVM[float64](td("iris.test.libsvm"), dataset.LIBSVMOptions{Cols: m.Dims()})

@@ -85,10 +85,12 @@ func (tf *trainFlags) register(fs *flag.FlagSet) {
 		"pegasos (the stochastic linear SVM, which -init and Update continue), or svm (the exact SVM:\n"+
 		"with -kernel the kernel SVM by SMO, as LIBSVM; without, the linear SVM by dual coordinate\n"+
 		"descent, as LIBLINEAR)")
-	fs.StringVar(&tf.multiclass, "multiclass", "ovr", "multiclass `strategy`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
-		"multiclass perceptron, online and averaged) or ovo (one-vs-one: the kernel SVM, whose default\n"+
-		"it is, as LIBSVM's); for the perceptrons and pegasos, labels other than -1/+1 train a multiclass\n"+
-		"model, and -multiclass argmax makes -1/+1 data multiclass too (the SVMs are binary for two classes)")
+	fs.StringVar(&tf.multiclass, "multiclass", "auto", "multiclass `scheme`: ovr (one-vs-rest, every algorithm), argmax (alias multi: the\n"+
+		"multiclass perceptron, online and averaged), ovo (one-vs-one: the kernel SVM's), binary (the\n"+
+		"perceptrons: labels -1/+1 only; the kernel SVM: two classes) or auto (ovr, ovo for the kernel SVM as\n"+
+		"LIBSVM; with -init the model's); for the perceptrons and pegasos, labels other than -1/+1 train a\n"+
+		"multiclass model, and -multiclass argmax makes -1/+1 data multiclass too (the SVMs are binary for\n"+
+		"two classes)")
 	fs.IntVar(&tf.epochs, "epochs", 100, "maximum number of `epochs` (passes over the data)")
 	fs.Float64Var(&tf.eta, "eta", 1, "step size `η` of online, batch, averaged, voted and argmax")
 	fs.Float64Var(&tf.tau, "tau", 1, "step size `τ` of minibatch (each step moves by τ/B·Σ y·x over the mistakes of its B samples)")
@@ -253,16 +255,12 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	if err != nil || algo == linear.DualCD { // "dcd": the linear SVM is -algo svm -kernel linear
 		return perceptron.Options{}, fmt.Errorf("%w: -algo %q: want one of online, batch, minibatch, averaged, voted, pegasos, svm", cli.ErrUsage, tf.algo)
 	}
-	var strategy perceptron.Strategy
-	switch tf.multiclass {
-	case "ovr":
-		strategy = perceptron.OneVsRest
-	case "argmax", "multi":
-		strategy = perceptron.Argmax
-	case "ovo":
+	scheme, err := tf.scheme()
+	if err != nil {
+		return perceptron.Options{}, err
+	}
+	if scheme == fit.OneVsOne {
 		return perceptron.Options{}, fmt.Errorf("%w: -multiclass ovo: one-vs-one is the kernel SVM's (-algo svm -kernel ...)", cli.ErrUsage)
-	default:
-		return perceptron.Options{}, fmt.Errorf("%w: -multiclass %q: want ovr or argmax (multi)", cli.ErrUsage, tf.multiclass)
 	}
 	if tf.epochs < 1 {
 		return perceptron.Options{}, fmt.Errorf("%w: -epochs %d: want at least 1", cli.ErrUsage, tf.epochs)
@@ -285,7 +283,7 @@ func (tf *trainFlags) options() (perceptron.Options, error) {
 	}
 	opt := perceptron.Options{
 		Algorithm:         algo,
-		Multiclass:        strategy,
+		Multiclass:        scheme,
 		MaxIter:           tf.epochs,
 		Eta:               tf.eta,
 		Tau:               tf.tau,
@@ -431,11 +429,11 @@ func (tf *trainFlags) inputFiles(path string) []string {
 }
 
 // fromModel sets the flags not given on the command line from the -init
-// model: its algorithm, multiclass strategy, scaling, bias and element
+// model: its algorithm, multiclass scheme, scaling, bias and element
 // type; a -type that differs from the model's is a usage error.
 func (tf *trainFlags) fromModel(lm *loadedModel) error {
 	var m interface {
-		Kind() linear.Kind
+		Scheme() fit.Scheme
 		Algorithm() linear.Algorithm
 		HasBias() bool
 		BiasFeature() float64
@@ -462,8 +460,8 @@ func (tf *trainFlags) fromModel(lm *loadedModel) error {
 				cli.ErrUsage, lm.path, tf.algo)
 		}
 	}
-	if !tf.set["multiclass"] && m.Kind() == linear.KindArgmax {
-		tf.multiclass = "argmax"
+	if !tf.set["multiclass"] {
+		tf.multiclass = m.Scheme().String()
 	}
 	if !tf.set["normalize"] && !tf.set["normalize-features"] {
 		tf.normalize = m.Scaling() == linear.ScaleAugmented
@@ -523,7 +521,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 		return nil
 	}
 	classes := data.Classes()
-	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != perceptron.Argmax
+	binary := slices.Equal(classes, []int{-1, 1}) && opt.Multiclass != fit.Argmax
 	kern, err := tf.kernelFunc(data.Cols, func() float64 {
 		if csr != nil {
 			return svm.GammaScale(csr)
@@ -537,7 +535,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	var from *linear.Model[T]
 	if init != nil {
 		from = initModel[T](init)
-		binary = from.Kind() == linear.KindBinary
+		binary = from.Scheme() == fit.Binary
 		if data.Cols != from.Dims() {
 			prog.Finish()
 			return fmt.Errorf("%s: %d features, the -init model %s has %d", path, data.Cols, tf.init, from.Dims())
@@ -686,11 +684,25 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 	return nil
 }
 
+// scheme returns the scheme of -multiclass: a name of fit.ParseScheme, or
+// "multi" for argmax.
+func (tf *trainFlags) scheme() (fit.Scheme, error) {
+	name := tf.multiclass
+	if name == "multi" {
+		name = fit.Argmax.String()
+	}
+	s, err := fit.ParseScheme(name)
+	if err != nil {
+		return s, fmt.Errorf("%w: -multiclass %q: want ovr, argmax (multi), ovo, binary or auto", cli.ErrUsage, tf.multiclass)
+	}
+	return s, nil
+}
+
 // describeOptions says how a model was trained.
 func describeOptions(opt perceptron.Options, binary, continued bool) string {
 	var parts []string
 	if !binary {
-		if opt.Multiclass == perceptron.Argmax {
+		if opt.Multiclass == fit.Argmax {
 			parts = append(parts, "multiclass perceptron (argmax)")
 		} else {
 			parts = append(parts, "one-vs-rest")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
@@ -115,12 +116,12 @@ func (tf *trainFlags) checkSVM() error {
 			return fmt.Errorf("%w: -bias=false, -B: the kernel SVM's bias b is free and unregularised, as LIBSVM's", cli.ErrUsage)
 		}
 		if tf.set["multiclass"] {
-			if _, err := cli.ParseMulticlass(tf.multiclass); err != nil {
+			if s, err := tf.scheme(); err != nil || s == fit.Argmax {
 				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", cli.ErrUsage, tf.multiclass)
 			}
 		}
 	} else {
-		if tf.set["multiclass"] && tf.multiclass != "ovr" {
+		if s, err := tf.scheme(); tf.set["multiclass"] && (err != nil || s != fit.OneVsRest && s != fit.Auto) {
 			return fmt.Errorf("%w: -multiclass %s: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", cli.ErrUsage, tf.multiclass)
 		}
 		switch tf.loss {
@@ -285,7 +286,7 @@ func cText(C float64) string {
 func trainKernelSVM[T kernel.Float](tf *trainFlags, sd *svmData[T], kern gram.Kernel, C float64) (svmModel[T], svmRun, error) {
 	o := svm.Options{C: C, Kernel: kern, Tol: tf.tol, Workers: tf.workers}
 	if tf.set["multiclass"] {
-		o.Multiclass, _ = cli.ParseMulticlass(tf.multiclass) // checked by checkSVM
+		o.Multiclass, _ = tf.scheme() // checked by checkSVM
 	}
 	if tf.set["cache"] {
 		switch {

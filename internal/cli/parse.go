@@ -33,19 +33,6 @@ func ParseC(s string) (float64, error) {
 	return c, nil
 }
 
-// ParseMulticlass reads a kernel SVM's multiclass scheme as the commands
-// take it: "ovo" or "ovr" (case-insensitive; "one-vs-one" and
-// "one-vs-rest" too). Errors wrap svm.ErrOption.
-func ParseMulticlass(s string) (svm.Scheme, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "ovo", "one-vs-one":
-		return svm.OneVsOne, nil
-	case "ovr", "one-vs-rest":
-		return svm.OneVsRest, nil
-	}
-	return 0, fmt.Errorf("%w: multiclass %q, want ovo or ovr", svm.ErrOption, s)
-}
-
 // KernelEnv is the environment variable that caps package kernel's choice
 // of implementation.
 const KernelEnv = "ROSENBLATT_KERNEL"

@@ -24,17 +24,6 @@ func TestParseC(t *testing.T) {
 	}
 }
 
-func TestParseMulticlass(t *testing.T) {
-	for s, want := range map[string]svm.Scheme{"OVR": svm.OneVsRest, "ovo": svm.OneVsOne, " one-vs-rest ": svm.OneVsRest, "One-Vs-One": svm.OneVsOne} {
-		if got, err := ParseMulticlass(s); err != nil || got != want {
-			t.Errorf("ParseMulticlass(%q) = %v, %v; want %v", s, got, err, want)
-		}
-	}
-	if _, err := ParseMulticlass("all"); !errors.Is(err, svm.ErrOption) {
-		t.Errorf("ParseMulticlass(all): %v", err)
-	}
-}
-
 // TestKernelSelection: every implementation of the build is accepted
 // (available here or not), anything else wraps ErrUnknownKernel naming the
 // variable, the build's list and the implementation that runs.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
 )
@@ -160,7 +161,7 @@ func (t *Trainer[T]) diagnose(kern gram.Kernel, diag *perceptrontrain.Diagnostic
 
 // finish builds the model's parts: the support set is every training row
 // with α ≠ 0 for some score row, copied (so the caller's X can be freed).
-func (t *Trainer[T]) finish(kern gram.Kernel, scheme expansion.Scheme, labels []int) expansion.Parts[T] {
+func (t *Trainer[T]) finish(kern gram.Kernel, scheme fit.Scheme, labels []int) expansion.Parts[T] {
 	n, d, K := t.dt.N, t.dt.D, t.K
 	svOf := make([]int32, n)
 	var idx []int
@@ -175,8 +176,8 @@ func (t *Trainer[T]) finish(kern gram.Kernel, scheme expansion.Scheme, labels []
 		}
 	}
 	S := len(idx)
-	pc := &expansion.Perceptron[T]{Algorithm: uint8(t.cfg.Algorithm), Eta: t.cfg.Eta, HasBias: t.cfg.Bias, BiasFeature: t.cfg.BiasFeature,
-		Scaling: expansion.Scaling(t.cfg.Scaling)}
+	pc := &expansion.Perceptron[T]{Algorithm: t.cfg.Algorithm, Eta: t.cfg.Eta, HasBias: t.cfg.Bias, BiasFeature: t.cfg.BiasFeature,
+		Scaling: t.cfg.Scaling}
 	p := expansion.Parts[T]{Kernel: kern, Dims: d, Labels: labels, Scheme: scheme, Index: idx, Perceptron: pc}
 	if t.dt.CSR != nil {
 		p.Sparse = t.sparseSupport(idx)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/parallel"
 	"github.com/rosenblatt-go/rosenblatt/internal/perceptrontrain"
@@ -14,7 +15,7 @@ import (
 
 // run trains the epochs and returns the model of the given scheme and
 // labels and the run's diagnostics.
-func (t *Trainer[T]) run(scheme expansion.Scheme, labels []int) (*expansion.Model[T], *perceptrontrain.Diagnostics, error) {
+func (t *Trainer[T]) run(scheme fit.Scheme, labels []int) (*expansion.Model[T], *perceptrontrain.Diagnostics, error) {
 	cfg, n := t.cfg, t.dt.N
 	diag := &perceptrontrain.Diagnostics{}
 	if t.K > 1 && !t.argmax {

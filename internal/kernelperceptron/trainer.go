@@ -9,6 +9,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/expansion"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/gram"
 	"github.com/rosenblatt-go/rosenblatt/internal/linmodel"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
@@ -72,7 +73,7 @@ func (dt *Data[T]) row(i int) []T { return dt.X[i*dt.D : i*dt.D+dt.D : i*dt.D+dt
 // (score row) of each row (for a binary problem 0 is the positive class,
 // −1 the negative), K score rows, and returns the kernel expansion of the
 // given scheme and labels and the run's diagnostics.
-func Fit[T kernel.Float](k modelkern.Kernels[T], cfg *Config, dt *Data[T], cls []int32, K int, scheme expansion.Scheme, labels []int) (*expansion.Model[T], *perceptrontrain.Diagnostics, error) {
+func Fit[T kernel.Float](k modelkern.Kernels[T], cfg *Config, dt *Data[T], cls []int32, K int, scheme fit.Scheme, labels []int) (*expansion.Model[T], *perceptrontrain.Diagnostics, error) {
 	t, err := New(k, cfg, dt, cls, K)
 	if err != nil {
 		return nil, nil, err

@@ -5,13 +5,15 @@ import (
 	"unsafe"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/internal/modelkern"
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
 // Parts is a linear model as its trainer leaves it: what package linear's
 // Model serves and the training state that only continuation needs. The
-// enumerations are linear's (Kind, Algorithm, Scaling) by value. A trainer
+// enumerations are linear's (Algorithm, Scaling) by value, and the scheme
+// fit's. A trainer
 // fills Parts and hands it to Wrap, which gives the model these very
 // arrays (nothing is copied); it must not change them afterwards. PartsOf
 // gives the trainers the parts of a model back, to continue from: they
@@ -25,15 +27,16 @@ import (
 // training state: the samples visited, Pegasos's λ, an averaged model's
 // running weights and averaging sums (dense, or compact in Avg).
 type Parts[T Float] struct {
-	Kind, Algorithm, Scaling uint8
-	Dims                     int
-	Labels                   []int
-	Bias                     bool
-	BiasFeature              float64
-	Eta                      float64
-	Steps                    int64
-	Lambda                   float64
-	Resumable                bool
+	Scheme             fit.Scheme // Binary, OneVsRest or Argmax
+	Algorithm, Scaling uint8
+	Dims               int
+	Labels             []int
+	Bias               bool
+	BiasFeature        float64
+	Eta                float64
+	Steps              int64
+	Lambda             float64
+	Resumable          bool
 
 	W, B   []T
 	V, VB  []T

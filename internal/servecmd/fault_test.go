@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/internal/servecmd"
@@ -172,7 +173,7 @@ func TestKillLearning(t *testing.T) {
 		t.Skip("starts and kills server processes")
 	}
 	dir := t.TempDir()
-	st := linear.State[float64]{Kind: linear.KindBinary, Algorithm: linear.Online, Dims: faultDims, Labels: []int{-1, 1},
+	st := linear.State[float64]{Scheme: fit.Binary, Algorithm: linear.Online, Dims: faultDims, Labels: []int{-1, 1},
 		W: make([]float64, faultDims), B: []float64{0}, Eta: 1, Bias: true, BiasFeature: 1, Steps: 1}
 	base, err := linear.New(st)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
@@ -185,8 +186,8 @@ func main() {
 	for _, s := range []struct {
 		name string
 		kind int
-		s    perceptron.Strategy
-	}{{"perceptron-ovr", 2, perceptron.OneVsRest}, {"perceptron-argmax", 3, perceptron.Argmax}} {
+		s    fit.Scheme
+	}{{"perceptron-ovr", 2, fit.OneVsRest}, {"perceptron-argmax", 3, fit.Argmax}} {
 		o := popt
 		o.Multiclass = s.s
 		both(s.name, s.kind,
@@ -216,8 +217,8 @@ func main() {
 	for _, s := range []struct {
 		name string
 		kind int
-		s    perceptron.Strategy
-	}{{"kernel-perceptron-ovr", 17, perceptron.OneVsRest}, {"kernel-perceptron-argmax", 18, perceptron.Argmax}} {
+		s    fit.Scheme
+	}{{"kernel-perceptron-ovr", 17, fit.OneVsRest}, {"kernel-perceptron-argmax", 18, fit.Argmax}} {
 		o := kopt
 		o.Multiclass = s.s
 		both(s.name, s.kind,
@@ -236,8 +237,8 @@ func main() {
 		name   string
 		kind   int
 		binary bool
-		s      svm.Scheme
-	}{{"kernel-svm-binary", 32, true, svm.OneVsOne}, {"kernel-svm-ovr", 33, false, svm.OneVsRest}, {"kernel-svm-ovo", 34, false, svm.OneVsOne}} {
+		s      fit.Scheme
+	}{{"kernel-svm-binary", 32, true, fit.OneVsOne}, {"kernel-svm-ovr", 33, false, fit.OneVsRest}, {"kernel-svm-ovo", 34, false, fit.OneVsOne}} {
 		o := svm.Options{C: 1, Kernel: gram.Polynomial{Degree: 2, Gamma: 0.5, Coef0: 1}, Multiclass: s.s}
 		y := func(y []int) []int {
 			if s.binary {
@@ -284,9 +285,9 @@ func main() {
 	for _, s := range []struct {
 		name string
 		kind int
-		s    perceptron.Strategy
+		s    fit.Scheme
 		bin  bool
-	}{{"quant-binary", 49, 0, true}, {"quant-ovr", 50, perceptron.OneVsRest, false}, {"quant-argmax", 51, perceptron.Argmax, false}} {
+	}{{"quant-binary", 49, 0, true}, {"quant-ovr", 50, fit.OneVsRest, false}, {"quant-argmax", 51, fit.Argmax, false}} {
 		d := load[float32]("iris.train.libsvm")
 		o := popt
 		o.Multiclass = s.s

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -48,8 +49,8 @@ func TestTrainDigits(t *testing.T) {
 	if err := m.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if m.Kind() != linear.KindOneVsRest || m.Algorithm() != linear.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
-		t.Errorf("model: %v %v, %d classes, %d features", m.Kind(), m.Algorithm(), len(m.Classes()), m.Dims())
+	if m.Scheme() != fit.OneVsRest || m.Algorithm() != linear.Averaged || len(m.Classes()) != 10 || m.Dims() != 64 {
+		t.Errorf("model: %v %v, %d classes, %d features", m.Scheme(), m.Algorithm(), len(m.Classes()), m.Dims())
 	}
 	if err := run(context.Background(), []string{data}, &stdout); !errors.Is(err, ipm.ErrExists) {
 		t.Errorf("second run: %v, want ErrExists", err)
@@ -74,7 +75,7 @@ func TestTrainDigits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sm linear.Model[float32]
-	if err := sm.UnmarshalBinary(b); err != nil || sm.Kind() != linear.KindOneVsRest || sm.Algorithm() != linear.DualCD || sm.Dims() != 64 {
+	if err := sm.UnmarshalBinary(b); err != nil || sm.Scheme() != fit.OneVsRest || sm.Algorithm() != linear.DualCD || sm.Dims() != 64 {
 		t.Errorf("SVM model: %v, %v, %d features", err, sm.String(), sm.Dims())
 	}
 	if err := flag.Set("mixing", "median"); err != nil {
