@@ -49,7 +49,7 @@ func init() {
 }
 
 // percKind returns the file kind of a perceptron of scheme s.
-func percKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindPercBinary, s) }
+func percKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindPercBinary, s, fit.Argmax) }
 
 // percKindName is the kind's name in the JSON form.
 func percKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }

@@ -24,7 +24,7 @@ const (
 )
 
 // svmKind returns the file kind of an SVM of scheme s.
-func svmKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindSVMBinary, s) }
+func svmKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindSVMBinary, s, fit.OneVsOne) }
 
 // svmKindName is the kind's name in the JSON form.
 func svmKindName(s fit.Scheme) string { return "kernel-" + modelfile.SchemeName(s) }

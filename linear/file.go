@@ -66,7 +66,7 @@ const (
 )
 
 // fileKind returns the file kind of scheme s (Binary, OneVsRest or Argmax).
-func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s, fit.Argmax) }
 
 // kindScheme returns the scheme of a file's kind, fit.Auto for a kind
 // that is not linear.

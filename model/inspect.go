@@ -127,7 +127,10 @@ func KindOf(m Model) Kind {
 		return schemeKind(QuantBinary, v.Scheme())
 	}
 	if inner, ok := modelreg.Inner(m); ok { // an interop.Voting or Pipeline
-		return KindOf(inner.(Model))
+		if im, ok := inner.(Model); ok { // nil for an empty Pipeline
+			return KindOf(im)
+		}
+		return 0
 	}
 	// The models of packages linear and expansion, recognised through
 	// internal/modelreg and read through interfaces: naming them here
@@ -162,6 +165,9 @@ func expansionKind(perceptron bool, s fit.Scheme) Kind {
 // algo: a linear SVM's (dual coordinate descent) or a perceptron's.
 func linearKind(s fit.Scheme, algo linear.Algorithm) Kind {
 	if algo == linear.DualCD {
+		if s != fit.Binary && s != fit.OneVsRest {
+			return 0
+		}
 		return linearSVMKind(s == fit.Binary)
 	}
 	return schemeKind(PerceptronBinary, s)
@@ -177,4 +183,10 @@ func linearSVMKind(binary bool) Kind {
 
 // schemeKind is the kind of scheme s in a family of three kinds from
 // base, the binary one (see modelfile.SchemeKind).
-func schemeKind(base Kind, s fit.Scheme) Kind { return Kind(modelfile.SchemeKind(byte(base), s)) }
+func schemeKind(base Kind, s fit.Scheme) Kind {
+	third := fit.Argmax
+	if base == KernelSVMBinary {
+		third = fit.OneVsOne
+	}
+	return Kind(modelfile.SchemeKind(byte(base), s, third))
+}

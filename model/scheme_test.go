@@ -154,3 +154,18 @@ func TestSchemeRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestKindOfUntrained: a model that was never trained (its scheme is
+// fit.Auto) has no file kind, nor an empty interop pipeline.
+func TestKindOfUntrained(t *testing.T) {
+	for name, m := range map[string]model.Model{
+		"linear32":  new(linear.Model[float32]),
+		"linear64":  new(linear.Model[float64]),
+		"quant":     new(quant.Model),
+		"expansion": new(expansion.Model[float64]),
+	} {
+		if k := model.KindOf(m); k != 0 {
+			t.Errorf("%s: KindOf of an untrained model = %v, want 0", name, k)
+		}
+	}
+}

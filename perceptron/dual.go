@@ -15,8 +15,9 @@ import (
 type KernelOptions struct {
 	// Options are the settings shared with the linear models. Algorithm
 	// must be Online (the dual perceptron), Averaged or Voted (ErrOption
-	// otherwise); Multiclass is fit.OneVsRest (any of the three) or fit.Argmax (the
-	// multiclass kernel perceptron; Online or Averaged). MaxIter, Eta,
+	// otherwise); Multiclass is fit.OneVsRest (any of the three; also
+	// fit.Auto, the default) or fit.Argmax (the multiclass kernel
+	// perceptron; Online or Averaged); fit.Binary requires labels ±1. MaxIter, Eta,
 	// Sampling (SampleSweep or SampleReplace), Shuffle, Seed, Stop,
 	// Normalize, NormalizeFeatures, NoBias, VotedMaxBytes, Callback and
 	// Workers mean what they mean for the linear models, and so does

@@ -57,7 +57,7 @@ type Dual struct {
 // Rosenblatt's perceptron (Online), Batch, MiniBatch, Averaged, Voted or
 // Pegasos (SVM). Labels that are all −1 or +1 give a binary model (a
 // score above 0 predicts +1); any other integers a multiclass one by
-// opt.Multiclass: fit.OneVsRest, the default (every algorithm; the classes
+// opt.Multiclass: fit.OneVsRest, the default (fit.Auto) (every algorithm; the classes
 // train in parallel goroutines, each reading a sample once per epoch for
 // all of its classes) or fit.Argmax (the multiclass perceptron; Online or
 // Averaged), which applies to ±1 labels too. fit.Binary refuses other

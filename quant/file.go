@@ -19,7 +19,7 @@ const (
 )
 
 // fileKind returns the file kind of a quantised model of scheme s.
-func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s) }
+func fileKind(s fit.Scheme) byte { return modelfile.SchemeKind(kindBinary, s, fit.Argmax) }
 
 // kindScheme returns the scheme of a quantised model's file kind.
 func kindScheme(k byte) fit.Scheme { return modelfile.KindScheme(kindBinary, k, fit.Argmax) }

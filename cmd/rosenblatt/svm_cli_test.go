@@ -318,7 +318,7 @@ var svmCases = []cliCase{
 	{name: "svm bad loss", args: []string{"train", "-algo", "svm", "-loss", "l3", "x"}, code: exitUsage, stderr: []string{`-loss "l3": want hinge (alias l1) or squared-hinge (alias l2)`}},
 	{name: "svm loss with a kernel", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-loss", "l2", "x"}, code: exitUsage, stderr: []string{"-loss is the linear SVM's"}},
 	{name: "svm argmax", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-multiclass", "argmax", "x"}, code: exitUsage,
-		stderr: []string{`-multiclass "argmax": the kernel SVM takes ovo (default) or ovr`}},
+		stderr: []string{`-multiclass "argmax": the kernel SVM takes ovo (the default, auto), ovr or binary (two classes)`}},
 	{name: "svm linear ovo", args: []string{"train", "-algo", "svm", "-multiclass", "ovo", "x"}, code: exitUsage, stderr: []string{"the linear SVM is one-vs-rest"}},
 	{name: "perceptron ovo", args: []string{"train", "-multiclass", "ovo", "x"}, code: exitUsage, stderr: []string{"one-vs-one is the kernel SVM's"}},
 	{name: "svm eta", args: []string{"train", "-algo", "svm", "-eta", "2", "x"}, code: exitUsage, stderr: []string{"-algo svm takes no -eta"}},

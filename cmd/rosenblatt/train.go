@@ -688,7 +688,7 @@ func trainOn[T kernel.Float](tf *trainFlags, path string, opt perceptron.Options
 // "multi" for argmax.
 func (tf *trainFlags) scheme() (fit.Scheme, error) {
 	name := tf.multiclass
-	if name == "multi" {
+	if strings.EqualFold(name, "multi") {
 		name = fit.Argmax.String()
 	}
 	s, err := fit.ParseScheme(name)

@@ -117,12 +117,12 @@ func (tf *trainFlags) checkSVM() error {
 		}
 		if tf.set["multiclass"] {
 			if s, err := tf.scheme(); err != nil || s == fit.Argmax {
-				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (default) or ovr", cli.ErrUsage, tf.multiclass)
+				return fmt.Errorf("%w: -multiclass %q: the kernel SVM takes ovo (the default, auto), ovr or binary (two classes)", cli.ErrUsage, tf.multiclass)
 			}
 		}
 	} else {
 		if s, err := tf.scheme(); tf.set["multiclass"] && (err != nil || s != fit.OneVsRest && s != fit.Auto) {
-			return fmt.Errorf("%w: -multiclass %s: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", cli.ErrUsage, tf.multiclass)
+			return fmt.Errorf("%w: -multiclass %q: the linear SVM is one-vs-rest (as LIBLINEAR); ovo is the kernel SVM's (-kernel)", cli.ErrUsage, tf.multiclass)
 		}
 		switch tf.loss {
 		case "hinge", "l1":

@@ -9,15 +9,19 @@ import "github.com/rosenblatt-go/rosenblatt/fit"
 // that map, the files' side of fit.Scheme: the bytes are the files',
 // whatever fit.Scheme's values are.
 
-// SchemeKind returns the kind of scheme s in the family from base.
-func SchemeKind(base byte, s fit.Scheme) byte {
+// SchemeKind returns the kind of scheme s in the family from base whose
+// third scheme is third, or 0 for a scheme outside the family (fit.Auto:
+// an untrained model has no kind).
+func SchemeKind(base byte, s, third fit.Scheme) byte {
 	switch s {
+	case fit.Binary:
+		return base
 	case fit.OneVsRest:
 		return base + 1
-	case fit.Argmax, fit.OneVsOne:
+	case third:
 		return base + 2
 	}
-	return base
+	return 0
 }
 
 // KindScheme returns the scheme of kind k in the family from base whose

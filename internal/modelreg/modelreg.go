@@ -44,11 +44,30 @@ func Register(f Family, elem func(m any) int, create func(size int) any) {
 // ElemOf returns 4 if m is a pointer to f's model of float32, 8 if of
 // float64, else 0. The Expansion family needs package interop linked
 // (package model imports it), as New does.
-func ElemOf(f Family, m any) int { return elemOf[f](m) }
+func ElemOf(f Family, m any) int {
+	if f < 0 || f >= families || elemOf[f] == nil {
+		return 0 // not registered: no model of f can exist in this program
+	}
+	return elemOf[f](m)
+}
 
 // New returns a new, empty pointer to f's model of float32 (size 4) or
 // float64 (size 8), for its UnmarshalBinary or UnmarshalJSON.
-func New(f Family, size int) any { return newModel[f](size) }
+func New(f Family, size int) any {
+	if f < 0 || f >= families || newModel[f] == nil {
+		panic(missing(f))
+	}
+	return newModel[f](size)
+}
+
+// missing is the panic message of a call that needs f registered: a
+// program that reaches it does not link the package that registers f.
+func missing(f Family) string {
+	if f == Linear {
+		return "modelreg: package linear is not linked"
+	}
+	return "modelreg: package interop is not linked (it registers expansion.Model)"
+}
 
 // The LIBSVM and LIBLINEAR encoders of package interop, registered by it
 // for package model: m is a pointer to an expansion.Model (LIBSVM) or a
@@ -64,11 +83,21 @@ func RegisterInterop(libsvm, liblinear func(m any) ([]byte, bool, error)) {
 
 // MarshalLIBSVM is interop.MarshalLIBSVM for an expansion.Model of either
 // element type; ok is false if m is not one.
-func MarshalLIBSVM(m any) (data []byte, ok bool, err error) { return marshalLIBSVM(m) }
+func MarshalLIBSVM(m any) (data []byte, ok bool, err error) {
+	if marshalLIBSVM == nil {
+		return nil, false, nil
+	}
+	return marshalLIBSVM(m)
+}
 
 // MarshalLIBLINEAR is interop.MarshalLIBLINEAR for a linear.Model of
 // either element type; ok is false if m is not one.
-func MarshalLIBLINEAR(m any) (data []byte, ok bool, err error) { return marshalLIBLINEAR(m) }
+func MarshalLIBLINEAR(m any) (data []byte, ok bool, err error) {
+	if marshalLIBLINEAR == nil {
+		return nil, false, nil
+	}
+	return marshalLIBLINEAR(m)
+}
 
 // Package interop's readers and its wrappers' contents, registered by it
 // for package model (RegisterInteropReaders).
@@ -87,8 +116,18 @@ func RegisterInteropReaders(read func(data []byte, format string) (any, error), 
 // ReadInterop decodes a file of another tool: format is "libsvm",
 // "liblinear" or "onnx". The model is an interop.Voting, an
 // interop.Pipeline or a model of package linear or expansion.
-func ReadInterop(data []byte, format string) (any, error) { return readInterop(data, format) }
+func ReadInterop(data []byte, format string) (any, error) {
+	if readInterop == nil {
+		panic(missing(Expansion))
+	}
+	return readInterop(data, format)
+}
 
 // Inner returns the model inside m if m is an interop.Voting (its
 // expansion.Model) or an interop.Pipeline (its classifier).
-func Inner(m any) (any, bool) { return innerInterop(m) }
+func Inner(m any) (any, bool) {
+	if innerInterop == nil {
+		return nil, false
+	}
+	return innerInterop(m)
+}
