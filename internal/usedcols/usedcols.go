@@ -150,10 +150,14 @@ func FromSorted(cols []int32, d int) *Columns {
 // is at most denseMax and denseRatio times the stored values: two passes
 // over idx instead of three, and no bitmap arithmetic per value (the
 // manual pages' 8.26 M values over 2²⁰ columns: see
-// bench/results/text/usedcols-ab-zen5.txt).
+// bench/results/text/usedcols-ab-zen5.txt). With fewer values than
+// columns the d counts cost more than they save (the manual pages' name
+// set, 300,497 values over 2²⁰ columns: perceptron's
+// BenchmarkTextOvRParts/fit took 23 ms with them, 17 ms without, on the
+// Zen 5 guest: bench/results/layout/ab-12801f6-9055b90).
 const (
 	denseMax   = 1 << 22
-	denseRatio = 4
+	denseRatio = 1
 )
 
 // renumberDense is RenumberByCount with a count per column: the counts,
