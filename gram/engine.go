@@ -566,7 +566,13 @@ func (w *worker[T]) block(t task) {
 		k0 := b * klen
 		kl := min(klen, d-k0)
 		acc, last := b > 0, b == nblk-1
-		for jr := t.j0; jr < t.j1; jr += nr {
+		j1 := t.j1
+		if w.sym {
+			// Every tile of a sliver from row block's end on is above the
+			// diagonal (i1 is a multiple of mr, or n).
+			j1 = min(j1, t.i1)
+		}
+		for jr := t.j0; jr < j1; jr += nr {
 			bs := sb.b[k0*sb.npadB+jr*kl:][:kl*nr]
 			lo, hi := -1, -1 // the interior tiles' rows, mirrored together
 			for ir := t.i0; ir < t.i1; ir += mr {
