@@ -967,7 +967,7 @@ func dotAutoFile() ([]byte, error) {
 		"The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64",
 		"(kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),",
 		"from the same generator code (dotBody in _asm/kernel_x86.go), with the result",
-		"written as 8 bytes.",
+		"returned as a float64 (a float32 one widened exactly by VCVTSS2SD).",
 	)
 	tailMaskData(f)
 	kMaskData(f)
@@ -979,7 +979,7 @@ func dotAutoFile() ([]byte, error) {
 
 // autoFunc emits kernelAuto (dotAuto, or sqdistAuto when sq is set) into f.
 func autoFunc(f *asmFile, kernel string, sq bool) {
-	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
+	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) float64")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
 	// kernel.choose picked among the available ones.
@@ -1012,7 +1012,7 @@ func autoFunc(f *asmFile, kernel string, sq bool) {
 			g.CMPB(active, imm(id))
 			g.JNE(lbl(strings.ToLower(next)))
 			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
-			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", ret8: true}
+			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", retF64: true}
 			h.shiftBytes(reg.RCX)
 			h.dotBody(sq)
 			if v.name == "AVX512" {

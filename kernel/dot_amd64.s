@@ -9,7 +9,7 @@
 // The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64
 // (kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),
 // from the same generator code (dotBody in _asm/kernel_x86.go), with the result
-// written as 8 bytes.
+// returned as a float64 (a float32 one widened exactly by VCVTSS2SD).
 
 DATA tailMask<>+0(SB)/8, $0x0000000000000000
 DATA tailMask<>+8(SB)/8, $0x0000000000000000
@@ -75,7 +75,7 @@ DATA kMaskF64<>+120(SB)/8, $0x0000000000007fff
 DATA kMaskF64<>+128(SB)/8, $0x000000000000ffff
 GLOBL kMaskF64<>(SB), RODATA|NOPTR, $136
 
-// func dotAuto(x *byte, y *byte, nx int, ny int, size uintptr) uint64
+// func dotAuto(x *byte, y *byte, nx int, ny int, size uintptr) float64
 // Requires: AVX, AVX512F, FMA3
 TEXT ·dotAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (dotAutoLen)
@@ -210,6 +210,7 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -232,6 +233,7 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -264,6 +266,7 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -282,6 +285,7 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -305,6 +309,7 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -425,6 +430,7 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -452,6 +458,7 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -465,6 +472,7 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -489,6 +497,7 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -510,6 +519,7 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -524,6 +534,7 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -548,6 +559,7 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
+	VCVTSS2SD X0, X0, X0
 	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -568,7 +580,8 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VMOVSD X0, ret+40(FP)
+	VCVTSS2SD X0, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -1039,7 +1052,7 @@ generic:
 mismatch:
 	JMP ·dotAutoLen+0(SB)
 
-// func sqdistAuto(x *byte, y *byte, nx int, ny int, size uintptr) uint64
+// func sqdistAuto(x *byte, y *byte, nx int, ny int, size uintptr) float64
 // Requires: AVX, AVX512F, FMA3
 TEXT ·sqdistAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (sqdistAutoLen)
@@ -1190,6 +1203,7 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1213,6 +1227,7 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1249,6 +1264,7 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1268,6 +1284,7 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1293,6 +1310,7 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
+	VCVTSS2SD     X0, X0, X0
 	VMOVSD        X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1429,6 +1447,7 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1458,6 +1477,7 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1472,6 +1492,7 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1498,6 +1519,7 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1521,6 +1543,7 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1536,6 +1559,7 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
+	VCVTSS2SD    X0, X0, X0
 	VMOVSD       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1562,6 +1586,7 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
+	VCVTSS2SD X0, X0, X0
 	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -1583,7 +1608,8 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VMOVSD X0, ret+40(FP)
+	VCVTSS2SD X0, X0, X0
+	VMOVSD    X0, ret+40(FP)
 	VZEROUPPER
 	RET
 
