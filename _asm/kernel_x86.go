@@ -152,12 +152,29 @@ func (g *x86) dotBody(sq bool) {
 		g.CMPQ(reg.RCX, imm(4*W+1))
 		g.JB(g.L("mid"))
 	}
-	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
-		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
+	// AVX-512's main loop adds into eight partial sums, AVX2's into four
+	// (two FMAs each per iteration). On Zen 3 an AVX2 dot is bound by its
+	// two loads a cycle, one FMA a cycle, so four chains of 4-cycle FMAs
+	// keep up, and a call of up to a few thousand elements is bound by its
+	// latency more than by its loads (the out-of-order window overlaps
+	// little of consecutive calls): four sums leave two levels of adds to
+	// the end of the call where eight left three, and spare the four
+	// zeroing and four folding instructions.
+	eight := v.masked
+	if eight {
+		g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
+			fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
+	} else {
+		g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums", vn, vn))
+	}
 	g.zero(0, 1, 2, 3)
 	g.CMPQ(reg.RCX, imm(8*W))
 	g.JB(g.L("tail"))
-	g.zero(4, 5, 6, 7)
+	second := g.vregs(0, 4)
+	if eight {
+		g.zero(4, 5, 6, 7)
+		second = g.vregs(4, 4)
+	}
 	g.pcalign(32)
 
 	g.label("loop")
@@ -167,15 +184,17 @@ func (g *x86) dotBody(sq bool) {
 	}
 	g.Commentf("8 vectors (%d bytes) per iteration; %s8..%s11 = %s", 8*W, vn, vn, what)
 	g.reduceStep(sq, g.vecs(reg.RSI, 0, 4), g.vecs(reg.RDI, 0, 4), g.vregs(8, 4), g.vregs(0, 4))
-	g.reduceStep(sq, g.vecs(reg.RSI, 4*W, 4), g.vecs(reg.RDI, 4*W, 4), g.vregs(8, 4), g.vregs(4, 4))
+	g.reduceStep(sq, g.vecs(reg.RSI, 4*W, 4), g.vecs(reg.RDI, 4*W, 4), g.vregs(8, 4), second)
 	g.ADDQ(imm(8*W), reg.RSI)
 	g.ADDQ(imm(8*W), reg.RDI)
 	g.SUBQ(imm(8*W), reg.RCX)
 	g.CMPQ(reg.RCX, imm(8*W))
 	g.JAE(g.L("loop"))
-	g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
-	for i := 0; i < 4; i++ {
-		g.add(g.V(4+i), g.V(i), g.V(i))
+	if eight {
+		g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
+		for i := 0; i < 4; i++ {
+			g.add(g.V(4+i), g.V(i), g.V(i))
+		}
 	}
 	g.TESTQ(reg.RCX, reg.RCX)
 	g.JZ(g.L("sum"))

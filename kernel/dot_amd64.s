@@ -323,18 +323,13 @@ f32notavx512:
 	CMPQ CX, $129
 	JB   avx2f32_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f32_tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
 	PCALIGN $32
 
 avx2f32_loop:
@@ -351,23 +346,17 @@ avx2f32_loop:
 	VMOVUPS     160(SI), Y9
 	VMOVUPS     192(SI), Y10
 	VMOVUPS     224(SI), Y11
-	VFMADD231PS 128(DI), Y8, Y4
-	VFMADD231PS 160(DI), Y9, Y5
-	VFMADD231PS 192(DI), Y10, Y6
-	VFMADD231PS 224(DI), Y11, Y7
+	VFMADD231PS 128(DI), Y8, Y0
+	VFMADD231PS 160(DI), Y9, Y1
+	VFMADD231PS 192(DI), Y10, Y2
+	VFMADD231PS 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f32_loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f32_sum
+	TESTQ       CX, CX
+	JZ          avx2f32_sum
 
 avx2f32_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -805,18 +794,13 @@ f64notavx512:
 	CMPQ CX, $129
 	JB   avx2f64_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f64_tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
 	PCALIGN $32
 
 avx2f64_loop:
@@ -833,23 +817,17 @@ avx2f64_loop:
 	VMOVUPD     160(SI), Y9
 	VMOVUPD     192(SI), Y10
 	VMOVUPD     224(SI), Y11
-	VFMADD231PD 128(DI), Y8, Y4
-	VFMADD231PD 160(DI), Y9, Y5
-	VFMADD231PD 192(DI), Y10, Y6
-	VFMADD231PD 224(DI), Y11, Y7
+	VFMADD231PD 128(DI), Y8, Y0
+	VFMADD231PD 160(DI), Y9, Y1
+	VFMADD231PD 192(DI), Y10, Y2
+	VFMADD231PD 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f64_loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f64_sum
+	TESTQ       CX, CX
+	JZ          avx2f64_sum
 
 avx2f64_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1324,18 +1302,13 @@ f32notavx512:
 	CMPQ CX, $129
 	JB   avx2f32_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f32_tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
 	PCALIGN $32
 
 avx2f32_loop:
@@ -1360,23 +1333,17 @@ avx2f32_loop:
 	VSUBPS      160(DI), Y9, Y9
 	VSUBPS      192(DI), Y10, Y10
 	VSUBPS      224(DI), Y11, Y11
-	VFMADD231PS Y8, Y8, Y4
-	VFMADD231PS Y9, Y9, Y5
-	VFMADD231PS Y10, Y10, Y6
-	VFMADD231PS Y11, Y11, Y7
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f32_loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f32_sum
+	TESTQ       CX, CX
+	JZ          avx2f32_sum
 
 avx2f32_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1857,18 +1824,13 @@ f64notavx512:
 	CMPQ CX, $129
 	JB   avx2f64_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f64_tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
 	PCALIGN $32
 
 avx2f64_loop:
@@ -1893,23 +1855,17 @@ avx2f64_loop:
 	VSUBPD      160(DI), Y9, Y9
 	VSUBPD      192(DI), Y10, Y10
 	VSUBPD      224(DI), Y11, Y11
-	VFMADD231PD Y8, Y8, Y4
-	VFMADD231PD Y9, Y9, Y5
-	VFMADD231PD Y10, Y10, Y6
-	VFMADD231PD Y11, Y11, Y7
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f64_loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f64_sum
+	TESTQ       CX, CX
+	JZ          avx2f64_sum
 
 avx2f64_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then

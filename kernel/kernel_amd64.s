@@ -30,18 +30,13 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
 	PCALIGN $32
 
 loop:
@@ -58,23 +53,17 @@ loop:
 	VMOVUPS     160(SI), Y9
 	VMOVUPS     192(SI), Y10
 	VMOVUPS     224(SI), Y11
-	VFMADD231PS 128(DI), Y8, Y4
-	VFMADD231PS 160(DI), Y9, Y5
-	VFMADD231PS 192(DI), Y10, Y6
-	VFMADD231PS 224(DI), Y11, Y7
+	VFMADD231PS 128(DI), Y8, Y0
+	VFMADD231PS 160(DI), Y9, Y1
+	VFMADD231PS 192(DI), Y10, Y2
+	VFMADD231PS 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+	TESTQ       CX, CX
+	JZ          sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -295,18 +284,13 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
 	PCALIGN $32
 
 loop:
@@ -331,23 +315,17 @@ loop:
 	VSUBPS      160(DI), Y9, Y9
 	VSUBPS      192(DI), Y10, Y10
 	VSUBPS      224(DI), Y11, Y11
-	VFMADD231PS Y8, Y8, Y4
-	VFMADD231PS Y9, Y9, Y5
-	VFMADD231PS Y10, Y10, Y6
-	VFMADD231PS Y11, Y11, Y7
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+	TESTQ       CX, CX
+	JZ          sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1085,18 +1063,13 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
 	PCALIGN $32
 
 loop:
@@ -1113,23 +1086,17 @@ loop:
 	VMOVUPD     160(SI), Y9
 	VMOVUPD     192(SI), Y10
 	VMOVUPD     224(SI), Y11
-	VFMADD231PD 128(DI), Y8, Y4
-	VFMADD231PD 160(DI), Y9, Y5
-	VFMADD231PD 192(DI), Y10, Y6
-	VFMADD231PD 224(DI), Y11, Y7
+	VFMADD231PD 128(DI), Y8, Y0
+	VFMADD231PD 160(DI), Y9, Y1
+	VFMADD231PD 192(DI), Y10, Y2
+	VFMADD231PD 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+	TESTQ       CX, CX
+	JZ          sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1336,18 +1303,13 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
 	PCALIGN $32
 
 loop:
@@ -1372,23 +1334,17 @@ loop:
 	VSUBPD      160(DI), Y9, Y9
 	VSUBPD      192(DI), Y10, Y10
 	VSUBPD      224(DI), Y11, Y11
-	VFMADD231PD Y8, Y8, Y4
-	VFMADD231PD Y9, Y9, Y5
-	VFMADD231PD Y10, Y10, Y6
-	VFMADD231PD Y11, Y11, Y7
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
-
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+	TESTQ       CX, CX
+	JZ          sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
