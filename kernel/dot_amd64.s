@@ -89,8 +89,10 @@ TEXT ·dotAuto(SB), NOSPLIT, $0-48
 	MOVQ y+8(FP), DI
 	CMPQ size+32(FP), $4
 	JNE  f64
+	CMPB ·activeID+0(SB), $1
+	JEQ  f32avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f32notavx512
+	JNE  generic
 
 	// AVX512, float32: CX = bytes
 	SHLQ $2, CX
@@ -314,10 +316,7 @@ avx512f32_mid3:
 	VZEROUPPER
 	RET
 
-f32notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f32avx2:
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
 	CMPQ CX, $129
@@ -575,8 +574,10 @@ avx2f32_done:
 	RET
 
 f64:
+	CMPB ·activeID+0(SB), $1
+	JEQ  f64avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f64notavx512
+	JNE  generic
 
 	// AVX512, float64: CX = bytes
 	SHLQ $3, CX
@@ -785,10 +786,7 @@ avx512f64_mid3:
 	VZEROUPPER
 	RET
 
-f64notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f64avx2:
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
 	CMPQ CX, $129
@@ -1044,8 +1042,10 @@ TEXT ·sqdistAuto(SB), NOSPLIT, $0-48
 	MOVQ y+8(FP), DI
 	CMPQ size+32(FP), $4
 	JNE  f64
+	CMPB ·activeID+0(SB), $1
+	JEQ  f32avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f32notavx512
+	JNE  generic
 
 	// AVX512, float32: CX = bytes
 	SHLQ $2, CX
@@ -1293,10 +1293,7 @@ avx512f32_mid3:
 	VZEROUPPER
 	RET
 
-f32notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f32avx2:
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
 	CMPQ CX, $129
@@ -1581,8 +1578,10 @@ avx2f32_done:
 	RET
 
 f64:
+	CMPB ·activeID+0(SB), $1
+	JEQ  f64avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f64notavx512
+	JNE  generic
 
 	// AVX512, float64: CX = bytes
 	SHLQ $3, CX
@@ -1815,10 +1814,7 @@ avx512f64_mid3:
 	VZEROUPPER
 	RET
 
-f64notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f64avx2:
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
 	CMPQ CX, $129
