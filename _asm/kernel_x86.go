@@ -1010,7 +1010,7 @@ func dotAutoFile() ([]byte, error) {
 		"The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64",
 		"(kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),",
 		"from the same generator code (dotBody in _asm/kernel_x86.go), with the result",
-		"returned as a float64 (a float32 one widened exactly by VCVTSS2SD).",
+		"stored where the first argument points.",
 	)
 	tailMaskData(f)
 	kMaskData(f)
@@ -1022,7 +1022,7 @@ func dotAutoFile() ([]byte, error) {
 
 // autoFunc emits kernelAuto (dotAuto, or sqdistAuto when sq is set) into f.
 func autoFunc(f *asmFile, kernel string, sq bool) {
-	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) float64")
+	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(r, x, y *byte, nx, ny int, size uintptr)")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
 	// kernel.choose picked among the available ones.
@@ -1060,7 +1060,7 @@ func autoFunc(f *asmFile, kernel string, sq bool) {
 				g.Label(avx2Label)
 			}
 			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
-			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", retF64: true}
+			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", retPtr: true}
 			h.shiftBytes(reg.RCX)
 			h.dotBody(sq)
 		}

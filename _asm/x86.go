@@ -89,10 +89,10 @@ type x86 struct {
 	v isa
 	// pfx prefixes the labels of dotBody, so that several bodies can share
 	// a function; ret8 makes storeResult write 8 bytes whatever the
-	// element type (a uint64 result), and retF64 a float64 (a float32
-	// result widened, exactly, by VCVTSS2SD).
+	// element type (a uint64 result), and retPtr stores it, of the
+	// element's size, where the function's first argument r points.
 	pfx          string
-	ret8, retF64 bool
+	ret8, retPtr bool
 }
 
 // L is the reference to label name (with g's prefix); label defines it.
@@ -101,12 +101,14 @@ func (g *x86) label(name string)              { g.Label(g.pfx + name) }
 
 // storeResult writes the scalar result X0 to the function's result: the
 // element's own size, or 8 bytes (VMOVSD: the float32 in the low four)
-// when g.ret8 is set, or a float64 when g.retF64 is.
+// when g.ret8 is set, or through the pointer r when g.retPtr is.
 func (g *x86) storeResult() {
-	if g.retF64 && g.t.is32() {
-		g.VCVTSS2SD(reg.X0, reg.X0, reg.X0)
+	if g.retPtr {
+		g.MOVQ(g.param("r"), reg.RAX)
+		g.movs(reg.X0, mem(reg.RAX, 0))
+		return
 	}
-	if g.ret8 || g.retF64 {
+	if g.ret8 {
 		g.VMOVSD(reg.X0, g.result())
 		return
 	}

@@ -9,7 +9,7 @@
 // The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64
 // (kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),
 // from the same generator code (dotBody in _asm/kernel_x86.go), with the result
-// returned as a float64 (a float32 one widened exactly by VCVTSS2SD).
+// stored where the first argument points.
 
 DATA tailMask<>+0(SB)/8, $0x0000000000000000
 DATA tailMask<>+8(SB)/8, $0x0000000000000000
@@ -75,19 +75,19 @@ DATA kMaskF64<>+120(SB)/8, $0x0000000000007fff
 DATA kMaskF64<>+128(SB)/8, $0x000000000000ffff
 GLOBL kMaskF64<>(SB), RODATA|NOPTR, $136
 
-// func dotAuto(x *byte, y *byte, nx int, ny int, size uintptr) float64
+// func dotAuto(r *byte, x *byte, y *byte, nx int, ny int, size uintptr)
 // Requires: AVX, AVX512F, FMA3
 TEXT ·dotAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (dotAutoLen)
-	MOVQ nx+16(FP), CX
-	CMPQ CX, ny+24(FP)
+	MOVQ nx+24(FP), CX
+	CMPQ CX, ny+32(FP)
 	JNE  mismatch
 
 	// SI = &x[0], DI = &y[0]; the body for the active implementation
 	// (activeID) and the element size
-	MOVQ x+0(FP), SI
-	MOVQ y+8(FP), DI
-	CMPQ size+32(FP), $4
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	CMPQ size+40(FP), $4
 	JNE  f64
 	CMPB ·activeID+0(SB), $1
 	JEQ  f32avx2
@@ -212,8 +212,8 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -235,8 +235,8 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -268,8 +268,8 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -287,8 +287,8 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -311,8 +311,8 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -423,8 +423,8 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -490,8 +490,8 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -504,8 +504,8 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -529,8 +529,8 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -551,8 +551,8 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -566,8 +566,8 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -591,8 +591,8 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
-	VCVTSS2SD X0, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSS    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -612,8 +612,8 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VCVTSS2SD X0, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSS X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -739,7 +739,8 @@ avx512f64_sum:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -759,7 +760,8 @@ avx512f64_one:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -789,7 +791,8 @@ avx512f64_mid:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -805,7 +808,8 @@ avx512f64_mid2:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -826,7 +830,8 @@ avx512f64_mid3:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -935,7 +940,8 @@ avx2f64_sum:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -999,7 +1005,8 @@ avx2f64_mid:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1010,7 +1017,8 @@ avx2f64_mid2w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1032,7 +1040,8 @@ avx2f64_mid3:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1051,7 +1060,8 @@ avx2f64_mid4:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1063,7 +1073,8 @@ avx2f64_mid4w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1085,7 +1096,8 @@ avx2f64_small:
 avx2f64_smallsum:
 	VUNPCKHPD X0, X0, X1
 	VADDSD    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSD    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1105,7 +1117,8 @@ avx2f64_scalarloop:
 	JNZ         avx2f64_scalarloop
 
 avx2f64_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSD X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1116,19 +1129,19 @@ generic:
 mismatch:
 	JMP ·dotAutoLen+0(SB)
 
-// func sqdistAuto(x *byte, y *byte, nx int, ny int, size uintptr) float64
+// func sqdistAuto(r *byte, x *byte, y *byte, nx int, ny int, size uintptr)
 // Requires: AVX, AVX512F, FMA3
 TEXT ·sqdistAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (sqdistAutoLen)
-	MOVQ nx+16(FP), CX
-	CMPQ CX, ny+24(FP)
+	MOVQ nx+24(FP), CX
+	CMPQ CX, ny+32(FP)
 	JNE  mismatch
 
 	// SI = &x[0], DI = &y[0]; the body for the active implementation
 	// (activeID) and the element size
-	MOVQ x+0(FP), SI
-	MOVQ y+8(FP), DI
-	CMPQ size+32(FP), $4
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	CMPQ size+40(FP), $4
 	JNE  f64
 	CMPB ·activeID+0(SB), $1
 	JEQ  f32avx2
@@ -1269,8 +1282,8 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1293,8 +1306,8 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1330,8 +1343,8 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1350,8 +1363,8 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1376,8 +1389,8 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VCVTSS2SD     X0, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1504,8 +1517,8 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1581,8 +1594,8 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1596,8 +1609,8 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1623,8 +1636,8 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1647,8 +1660,8 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1663,8 +1676,8 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VCVTSS2SD    X0, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1690,8 +1703,8 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
-	VCVTSS2SD X0, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSS    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1712,8 +1725,8 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VCVTSS2SD X0, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSS X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1855,7 +1868,8 @@ avx512f64_sum:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1876,7 +1890,8 @@ avx512f64_one:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1910,7 +1925,8 @@ avx512f64_mid:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1927,7 +1943,8 @@ avx512f64_mid2:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1950,7 +1967,8 @@ avx512f64_mid3:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2075,7 +2093,8 @@ avx2f64_sum:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2149,7 +2168,8 @@ avx2f64_mid:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2161,7 +2181,8 @@ avx2f64_mid2w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2185,7 +2206,8 @@ avx2f64_mid3:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2206,7 +2228,8 @@ avx2f64_mid4:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2219,7 +2242,8 @@ avx2f64_mid4w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2243,7 +2267,8 @@ avx2f64_small:
 avx2f64_smallsum:
 	VUNPCKHPD X0, X0, X1
 	VADDSD    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSD    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2264,7 +2289,8 @@ avx2f64_scalarloop:
 	JNZ         avx2f64_scalarloop
 
 avx2f64_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSD X0, (AX)
 	VZEROUPPER
 	RET
 

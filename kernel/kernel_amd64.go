@@ -202,15 +202,17 @@ func (k Kernels[T]) Dots(dst, W, x []T) {
 // Dot returns Σ x[i]·y[i] using the active implementation. It panics if
 // len(x) != len(y).
 func Dot[T Float](x, y []T) T {
-	var z T
-	return T(dotAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z)))
+	var r T
+	dotAuto(unsafe.Pointer(&r), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(r))
+	return r
 }
 
 // SqDist returns Σ (x[i]−y[i])², the squared Euclidean distance, using the
 // active implementation. It panics if len(x) != len(y).
 func SqDist[T Float](x, y []T) T {
-	var z T
-	return T(sqdistAuto(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(z)))
+	var r T
+	sqdistAuto(unsafe.Pointer(&r), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y)), len(x), len(y), unsafe.Sizeof(r))
+	return r
 }
 
 // Axpy adds a·x to y in place (y[i] += a·x[i]) using the active
@@ -340,55 +342,57 @@ func Dots[T Float](dst, W, x []T) {
 }
 
 // dotAuto is Dot on the active implementation for float32 (size 4) or
-// float64 (size 8) vectors x and y of nx and ny elements: it panics (through
-// dotAutoLen) if nx != ny, runs the AVX-512 or AVX2 dot kernel inline, or
-// jumps to dotAutoGeneric. A float32 result is returned as a float64, which
-// holds it exactly: the caller's conversion back to float32 is a CVTSD2SS
-// of the result register, where reading the float32 bits out of a uint64
-// took a store and a reload through the stack, 0.4 to 0.9 ns a call on a Zen 3.
+// float64 (size 8) vectors x and y of nx and ny elements, stored where r
+// points: it panics (through dotAutoLen) if nx != ny, runs the AVX-512 or
+// AVX2 dot kernel inline, or jumps to dotAutoGeneric. A result through a
+// pointer to the caller's variable is one store and one load of the
+// element type: a float64 result would cost a float32 Dot two
+// conversions (0.3 to 1.4 ns a call on a Zen 3), and the float32 bits in a
+// uint64 a store and a reload through the stack.
 //
 //go:noescape
-func dotAuto(x, y unsafe.Pointer, nx, ny int, size uintptr) float64
+func dotAuto(r, x, y unsafe.Pointer, nx, ny int, size uintptr)
 
 // dotAutoGeneric is dotAuto's portable path (dotAuto jumps to it with its
 // own arguments when the active implementation has no assembly).
-func dotAutoGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) float64 {
+func dotAutoGeneric(r, x, y unsafe.Pointer, nx, ny int, size uintptr) {
 	if size == 4 {
-		return float64(dotGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx)))
+		*(*float32)(r) = dotGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))
+		return
 	}
-	return dotGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx))
+	*(*float64)(r) = dotGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx))
 }
 
 // dotAutoLen is dotAuto's length panic.
-func dotAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) float64 {
+func dotAutoLen(r, x, y unsafe.Pointer, nx, ny int, size uintptr) {
 	panicLen("Dot", "len(x)", nx, "len(y)", ny)
-	return 0
 }
 
 // sqdistAuto is SqDist on the active implementation for float32 (size 4) or
-// float64 (size 8) vectors x and y of nx and ny elements: it panics (through
-// sqdistAutoLen) if nx != ny, runs the AVX-512 or AVX2 sqdist kernel inline, or
-// jumps to sqdistAutoGeneric. A float32 result is returned as a float64, which
-// holds it exactly: the caller's conversion back to float32 is a CVTSD2SS
-// of the result register, where reading the float32 bits out of a uint64
-// took a store and a reload through the stack, 0.4 to 0.9 ns a call on a Zen 3.
+// float64 (size 8) vectors x and y of nx and ny elements, stored where r
+// points: it panics (through sqdistAutoLen) if nx != ny, runs the AVX-512 or
+// AVX2 sqdist kernel inline, or jumps to sqdistAutoGeneric. A result through a
+// pointer to the caller's variable is one store and one load of the
+// element type: a float64 result would cost a float32 Dot two
+// conversions (0.3 to 1.4 ns a call on a Zen 3), and the float32 bits in a
+// uint64 a store and a reload through the stack.
 //
 //go:noescape
-func sqdistAuto(x, y unsafe.Pointer, nx, ny int, size uintptr) float64
+func sqdistAuto(r, x, y unsafe.Pointer, nx, ny int, size uintptr)
 
 // sqdistAutoGeneric is sqdistAuto's portable path (sqdistAuto jumps to it with its
 // own arguments when the active implementation has no assembly).
-func sqdistAutoGeneric(x, y unsafe.Pointer, nx, ny int, size uintptr) float64 {
+func sqdistAutoGeneric(r, x, y unsafe.Pointer, nx, ny int, size uintptr) {
 	if size == 4 {
-		return float64(sqdistGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx)))
+		*(*float32)(r) = sqdistGeneric(unsafe.Slice((*float32)(x), nx), unsafe.Slice((*float32)(y), nx))
+		return
 	}
-	return sqdistGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx))
+	*(*float64)(r) = sqdistGeneric(unsafe.Slice((*float64)(x), nx), unsafe.Slice((*float64)(y), nx))
 }
 
 // sqdistAutoLen is sqdistAuto's length panic.
-func sqdistAutoLen(x, y unsafe.Pointer, nx, ny int, size uintptr) float64 {
+func sqdistAutoLen(r, x, y unsafe.Pointer, nx, ny int, size uintptr) {
 	panicLen("SqDist", "len(x)", nx, "len(y)", ny)
-	return 0
 }
 
 // activeID is active.id, read by dotAuto and sqdistAuto; the constant fails

@@ -1083,23 +1083,6 @@ def op_cvtpd2ps(cpu, ins, ops):
     vset(cpu, ('vec', w // 2, d[2]), out)
 
 
-def op_cvtss2sd(cpu, ins, ops):
-    # VCVTSS2SD s2, s1, d: the low float32 of s2 widened to float64 (exact;
-    # a NaN keeps its sign and payload, made quiet) in d's low 8 bytes, d's
-    # bytes 8..15 from s1, the bits above 128 cleared (a VEX write)
-    src, s1, d = ops
-    if d[0] != 'vec' or s1[0] != 'vec':
-        raise ValueError('unmodelled form: ' + ins.text)
-    b = vget(cpu, src, 4) if src[0] == 'vec' else cpu.load(addr(cpu, src), 4)
-    v = lanes(b, 'f')[0]
-    if math.isnan(v):
-        bits = int.from_bytes(b, 'little')
-        lo = ((bits >> 31) << 63 | 0x7ff8000000000000 | (bits & 0x3fffff) << 29).to_bytes(8, 'little')
-    else:
-        lo = struct.pack('<d', v)
-    vset(cpu, ('vec', 16, d[2]), lo + bytes(cpu.v[s1[2]][8:16]))
-
-
 def op_pcmpeq(f):
     def h(cpu, ins, ops):  # VEX VPCMPEQD: all ones where equal (the EVEX form writes an opmask: not modelled)
         s2, s1, d = ops
@@ -1322,7 +1305,7 @@ INTVEC = {
     'VPACKUSWB': op_pack('h', 'B', 0, 255), 'VPERMD': op_permd, 'VPMOVDB': op_pmovdb,
     'VPBROADCASTQ': op_pbroadcast(8), 'VPMAXUQ': binop('Q', max), 'VPSUBQ': binop('q', lambda a, b: a - b),
     'VPSRAD': op_psra_imm('i'), 'VPSLLQ': shift_imm('q', True), 'VPMOVZXDQ': op_pmovx('I', 'q'),
-    'VINSERTI128': op_inserti128, 'VCVTDQ2PD': op_cvtdq2pd, 'VCVTPD2PS': op_cvtpd2ps, 'VCVTSS2SD': op_cvtss2sd,
+    'VINSERTI128': op_inserti128, 'VCVTDQ2PD': op_cvtdq2pd, 'VCVTPD2PS': op_cvtpd2ps,
     'VPCMPEQD': op_pcmpeq('i'), 'VMOVMSKPS': op_movmskps,
     'VPMULLD': binop('i', lambda a, b: a * b),  # the low 32 bits of each product (ipack wraps)
     'VPUNPCKLDQ': op_unpck('i', False), 'VPUNPCKHDQ': op_unpck('i', True),
