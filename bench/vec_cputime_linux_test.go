@@ -27,7 +27,8 @@ import (
 // Add_Inplace. SqDist's peer is vek's Distance, which also takes the square
 // root (one VSQRTSS/SD at the end); SqDist counts 3 flops an element (a
 // subtraction and an FMA). MatVec's shapes are BenchmarkMatVec's (rows of min(n, 256)), Dots' ten
-// rows of n. It prints a table and asserts nothing:
+// rows of n. ROSENBLATT_VEC_SIZES="32,96,896" measures those n instead. It
+// prints a table and asserts nothing:
 //
 //	ROSENBLATT_KERNEL=avx2 ROSENBLATT_CPUTIME_ROUNDS=20 go -C bench test -run TestVecCPUTime -v .
 func TestVecCPUTime(t *testing.T) {
@@ -80,7 +81,7 @@ func vecCases[T kernel.Float]() []vecCase {
 	if !is32[T]() {
 		size = 8
 	}
-	for _, n := range []int{16, 64, 256, 1024, 4096} {
+	for _, n := range sizesFromEnv("ROSENBLATT_VEC_SIZES", []int{16, 64, 256, 1024, 4096}) {
 		x, y := randSlice[T](n, 1), randSlice[T](n, 2)
 		tmp := make([]T, n)
 		a := T(1e-3)
