@@ -21,8 +21,10 @@ import (
 // round of each reported with its ratio to vek's fastest and its fraction
 // of the L1 roof. The roof is the one `rosenblatt bench` uses: flops per
 // byte read times the L1 read bandwidth of the active implementation's
-// read loop (internal/roofline), measured here, the best of as many trials
-// as rounds, on a 24 KiB working set. vek has no axpy: its peer is the two
+// read loop (internal/roofline), measured here on a 24 KiB working set, the
+// best of as many trials as rounds and one more before every round (on a
+// shared machine one trial can catch a busy moment: the roof is the
+// fastest, as each time is). vek has no axpy: its peer is the two
 // passes a vek user writes, vek32.MulNumber_Into into a scratch vector and
 // Add_Inplace. SqDist's peer is vek's Distance, which also takes the square
 // root (one VSQRTSS/SD at the end); SqDist counts 3 flops an element (a
@@ -37,9 +39,12 @@ func TestVecCPUTime(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	fmt.Printf("CPU: %s; active: %s\n", cpuName(), kernel.ActiveImpl().Name())
 	l1 := l1ReadGBs(rounds)
-	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s\n", kernel.ActiveImpl().Name(), l1)
-	vecCPUTime[float32](rounds, l1)
-	vecCPUTime[float64](rounds, l1)
+	print32 := vecCPUTime[float32](rounds, &l1)
+	print64 := vecCPUTime[float64](rounds, &l1)
+	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s (best of %d trials, %d first, then one before each round)\n",
+		kernel.ActiveImpl().Name(), l1, 3*rounds, rounds)
+	print32(l1)
+	print64(l1)
 }
 
 // l1ReadGBs returns the best read bandwidth of the active implementation's
@@ -133,10 +138,11 @@ func vecCases[T kernel.Float]() []vecCase {
 	return cs
 }
 
-func vecCPUTime[T kernel.Float](rounds int, l1 float64) {
+func vecCPUTime[T kernel.Float](rounds int, l1 *float64) (print func(l1 float64)) {
 	cs := vecCases[T]()
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
+		*l1 = max(*l1, l1ReadGBs(1))
 		for i, c := range cs {
 			calls := max(2000, int(4e6/c.flops))
 			t0 := cputime.Thread()
@@ -150,6 +156,12 @@ func vecCPUTime[T kernel.Float](rounds int, l1 float64) {
 	for i, c := range cs {
 		best[fmt.Sprintf("%s/%d/%s", c.kernel, c.n, c.impl)] = slices.Min(times[i])
 	}
+	return func(l1 float64) { vecPrint[T](cs, times, best, l1) }
+}
+
+// vecPrint prints vecCPUTime's table for the cases cs with their times,
+// against the L1 read bandwidth l1.
+func vecPrint[T kernel.Float](cs []vecCase, times [][]float64, best map[string]float64, l1 float64) {
 	for i, c := range cs {
 		v := slices.Clone(times[i])
 		slices.Sort(v)
