@@ -102,7 +102,6 @@ func kernelGoFile(goarch string) ([]byte, error) {
 	switch goarch {
 	case "amd64":
 		f.p("import (")
-		f.p(`"math"`)
 		f.p(`"unsafe"`)
 		f.p("")
 		f.p(`"github.com/klauspost/cpuid/v2"`)

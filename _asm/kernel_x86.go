@@ -152,30 +152,59 @@ func (g *x86) dotBody(sq bool) {
 		g.CMPQ(reg.RCX, imm(4*W+1))
 		g.JB(g.L("mid"))
 	}
-	g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
-		fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
+	// AVX-512's main loop adds into eight partial sums. AVX2's adds into
+	// four (two FMAs each an iteration) below longLoop bytes: on Zen 3 an
+	// AVX2 dot is bound by its two loads a cycle, one FMA a cycle, so four
+	// chains of 4-cycle FMAs keep up, and a call of a few hundred elements
+	// is bound by its latency more than by its loads (the out-of-order
+	// window overlaps little of consecutive calls): four sums leave two
+	// levels of adds to the end of the call where eight left three, and
+	// spare four zeroing and four folding instructions. From longLoop
+	// bytes on, where that is a few percent of the call and a load that
+	// comes late (the 32 KiB of two 4096-float32 vectors fill Zen 3's L1)
+	// stalls four chains more than eight, AVX2 takes the eight-sum loop
+	// (long, after the return below).
+	loop := func(name string, second []reg.VecPhysical) {
+		g.pcalign(32)
+		g.label(name)
+		what := "x vectors"
+		if sq {
+			what = "x-y differences"
+		}
+		g.Commentf("8 vectors (%d bytes) per iteration; %s8..%s11 = %s", 8*W, vn, vn, what)
+		g.reduceStep(sq, g.vecs(reg.RSI, 0, 4), g.vecs(reg.RDI, 0, 4), g.vregs(8, 4), g.vregs(0, 4))
+		g.reduceStep(sq, g.vecs(reg.RSI, 4*W, 4), g.vecs(reg.RDI, 4*W, 4), g.vregs(8, 4), second)
+		g.ADDQ(imm(8*W), reg.RSI)
+		g.ADDQ(imm(8*W), reg.RDI)
+		g.SUBQ(imm(8*W), reg.RCX)
+		g.CMPQ(reg.RCX, imm(8*W))
+		g.JAE(g.L(name))
+	}
+	fold := func() {
+		g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
+		for i := 0; i < 4; i++ {
+			g.add(g.V(4+i), g.V(i), g.V(i))
+		}
+	}
+	if v.masked {
+		g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; the main loop adds", vn, vn),
+			fmt.Sprintf("%s4..%s7 and folds them in afterwards", vn, vn))
+	} else {
+		g.Comment(fmt.Sprintf("%s0..%s3 = four independent partial sums; from %d bytes on the", vn, vn, longLoop),
+			fmt.Sprintf("main loop (long) adds %s4..%s7 too and folds them in afterwards", vn, vn))
+	}
 	g.zero(0, 1, 2, 3)
 	g.CMPQ(reg.RCX, imm(8*W))
 	g.JB(g.L("tail"))
-	g.zero(4, 5, 6, 7)
-	g.pcalign(32)
-
-	g.label("loop")
-	what := "x vectors"
-	if sq {
-		what = "x-y differences"
-	}
-	g.Commentf("8 vectors (%d bytes) per iteration; %s8..%s11 = %s", 8*W, vn, vn, what)
-	g.reduceStep(sq, g.vecs(reg.RSI, 0, 4), g.vecs(reg.RDI, 0, 4), g.vregs(8, 4), g.vregs(0, 4))
-	g.reduceStep(sq, g.vecs(reg.RSI, 4*W, 4), g.vecs(reg.RDI, 4*W, 4), g.vregs(8, 4), g.vregs(4, 4))
-	g.ADDQ(imm(8*W), reg.RSI)
-	g.ADDQ(imm(8*W), reg.RDI)
-	g.SUBQ(imm(8*W), reg.RCX)
-	g.CMPQ(reg.RCX, imm(8*W))
-	g.JAE(g.L("loop"))
-	g.Commentf("fold the loop's eight partial sums into %s0..%s3", vn, vn)
-	for i := 0; i < 4; i++ {
-		g.add(g.V(4+i), g.V(i), g.V(i))
+	if v.masked {
+		g.zero(4, 5, 6, 7)
+		loop("loop", g.vregs(4, 4))
+		fold()
+	} else {
+		g.CMPQ(reg.RCX, imm(longLoop))
+		g.JAE(g.L("long"))
+		loop("loop", g.vregs(0, 4))
+		g.label("join")
 	}
 	g.TESTQ(reg.RCX, reg.RCX)
 	g.JZ(g.L("sum"))
@@ -253,6 +282,15 @@ func (g *x86) dotBody(sq bool) {
 	g.VZEROUPPER()
 	g.RET()
 
+	if !v.masked {
+		g.label("long")
+		g.Commentf("CX ≥ %d: the main loop with eight partial sums", longLoop)
+		g.zero(4, 5, 6, 7)
+		loop("loop8", g.vregs(4, 4))
+		fold()
+		g.JMP(g.L("join"))
+	}
+
 	if v.masked {
 		g.pcalign(hotAlign)
 		g.label("one")
@@ -275,6 +313,11 @@ func (g *x86) dotBody(sq bool) {
 	}
 	g.midBodyAVX2(sq)
 }
+
+// longLoop is the length in bytes from which AVX2's dot and sqdist take
+// their main loop with eight partial sums, not four (dotBody): 1024
+// float32, 512 float64.
+const longLoop = 4096
 
 // midBodyAVX2 emits the AVX2 path of dotBody for CX ≤ 128 bytes (up to 32
 // float32, 16 float64): straight-line code, as midBody is for AVX-512, but
@@ -967,7 +1010,7 @@ func dotAutoFile() ([]byte, error) {
 		"The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64",
 		"(kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),",
 		"from the same generator code (dotBody in _asm/kernel_x86.go), with the result",
-		"written as 8 bytes.",
+		"stored where the first argument points.",
 	)
 	tailMaskData(f)
 	kMaskData(f)
@@ -979,7 +1022,7 @@ func dotAutoFile() ([]byte, error) {
 
 // autoFunc emits kernelAuto (dotAuto, or sqdistAuto when sq is set) into f.
 func autoFunc(f *asmFile, kernel string, sq bool) {
-	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(x, y *byte, nx, ny int, size uintptr) uint64")
+	g := f.fn(implAVX512, f32, avx512, kernel+"Auto", "func(r, x, y *byte, nx, ny int, size uintptr)")
 	// Listed under avx512, whose check covers every instruction here: each
 	// body runs only when activeID names its implementation, which
 	// kernel.choose picked among the available ones.
@@ -998,26 +1041,28 @@ func autoFunc(f *asmFile, kernel string, sq bool) {
 		t    elem
 		next string
 	}{{f32, "generic"}, {f64, "generic"}}
+	// AVX2 is tested first: on an AVX2 CPU the taken jump past the AVX-512
+	// body and its second test of activeID cost 0.1 to 0.3 ns a call at
+	// 64 to 256 float32 on a Zen 3; on an AVX-512 one the extra test is a
+	// branch not taken.
 	for i, b := range bodies {
 		if i == 1 {
 			g.Label("f64")
 		}
+		avx2Label := strings.ToLower(b.t.sfx + "AVX2")
+		g.CMPB(active, imm(idAVX2))
+		g.JEQ(lbl(avx2Label))
+		g.CMPB(active, imm(idAVX512))
+		g.JNE(lbl("generic"))
 		for _, v := range []isa{avx512, avx2} {
 			p := strings.ToLower(v.name + b.t.sfx)
-			id := map[string]int{"AVX512": idAVX512, "AVX2": idAVX2}[v.name]
-			next := b.t.sfx + "notAVX512"
 			if v.name == "AVX2" {
-				next = "generic"
+				g.Label(avx2Label)
 			}
-			g.CMPB(active, imm(id))
-			g.JNE(lbl(strings.ToLower(next)))
 			g.Commentf("%s, %s: CX = bytes", v.name, b.t.goType)
-			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", ret8: true}
+			h := &x86{Context: f.ctx, t: b.t, v: v, pfx: p + "_", retPtr: true}
 			h.shiftBytes(reg.RCX)
 			h.dotBody(sq)
-			if v.name == "AVX512" {
-				g.Label(strings.ToLower(next))
-			}
 		}
 	}
 	g.Label("generic")

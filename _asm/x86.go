@@ -89,9 +89,10 @@ type x86 struct {
 	v isa
 	// pfx prefixes the labels of dotBody, so that several bodies can share
 	// a function; ret8 makes storeResult write 8 bytes whatever the
-	// element type (a uint64 result).
-	pfx  string
-	ret8 bool
+	// element type (a uint64 result), and retPtr stores it, of the
+	// element's size, where the function's first argument r points.
+	pfx          string
+	ret8, retPtr bool
 }
 
 // L is the reference to label name (with g's prefix); label defines it.
@@ -100,8 +101,13 @@ func (g *x86) label(name string)              { g.Label(g.pfx + name) }
 
 // storeResult writes the scalar result X0 to the function's result: the
 // element's own size, or 8 bytes (VMOVSD: the float32 in the low four)
-// when g.ret8 is set.
+// when g.ret8 is set, or through the pointer r when g.retPtr is.
 func (g *x86) storeResult() {
+	if g.retPtr {
+		g.MOVQ(g.param("r"), reg.RAX)
+		g.movs(reg.X0, mem(reg.RAX, 0))
+		return
+	}
 	if g.ret8 {
 		g.VMOVSD(reg.X0, g.result())
 		return

@@ -14,18 +14,23 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/kernel"
 )
 
-// TestVecCPUTime measures Dot, Axpy, MatVec and Dots through the public
+// TestVecCPUTime measures Dot, SqDist, Axpy, MatVec and Dots through the public
 // API on the active implementation ("auto", which ROSENBLATT_KERNEL caps)
 // against vek at n = 16 … 4096, in CPU time of the measuring thread (as
 // TestDotCPUTime does): rounds of every candidate interleaved, the fastest
 // round of each reported with its ratio to vek's fastest and its fraction
 // of the L1 roof. The roof is the one `rosenblatt bench` uses: flops per
 // byte read times the L1 read bandwidth of the active implementation's
-// read loop (internal/roofline), measured here in the same rounds on a
-// 24 KiB working set. vek has no axpy: its peer is the two passes a vek
-// user writes, vek32.MulNumber_Into into a scratch vector and Add_Inplace.
-// MatVec's shapes are BenchmarkMatVec's (rows of min(n, 256)), Dots' ten
-// rows of n. It prints a table and asserts nothing:
+// read loop (internal/roofline), measured here on a 24 KiB working set, the
+// best of as many trials as rounds and one more before every round (on a
+// shared machine one trial can catch a busy moment: the roof is the
+// fastest, as each time is). vek has no axpy: its peer is the two
+// passes a vek user writes, vek32.MulNumber_Into into a scratch vector and
+// Add_Inplace. SqDist's peer is vek's Distance, which also takes the square
+// root (one VSQRTSS/SD at the end); SqDist counts 3 flops an element (a
+// subtraction and an FMA). MatVec's shapes are BenchmarkMatVec's (rows of min(n, 256)), Dots' ten
+// rows of n. ROSENBLATT_VEC_SIZES="32,96,896" measures those n instead. It
+// prints a table and asserts nothing:
 //
 //	ROSENBLATT_KERNEL=avx2 ROSENBLATT_CPUTIME_ROUNDS=20 go -C bench test -run TestVecCPUTime -v .
 func TestVecCPUTime(t *testing.T) {
@@ -34,16 +39,29 @@ func TestVecCPUTime(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	fmt.Printf("CPU: %s; active: %s\n", cpuName(), kernel.ActiveImpl().Name())
 	l1 := l1ReadGBs(rounds)
-	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s\n", kernel.ActiveImpl().Name(), l1)
-	vecCPUTime[float32](rounds, l1)
-	vecCPUTime[float64](rounds, l1)
+	print32 := vecCPUTime[float32](rounds, &l1)
+	print64 := vecCPUTime[float64](rounds, &l1)
+	fmt.Printf("L1 read (24 KiB, %s read loop): %.1f GB/s (best of %d trials, %d first, then one before each round)\n",
+		kernel.ActiveImpl().Name(), l1, 3*rounds, rounds)
+	print32(l1)
+	print64(l1)
 }
 
 // l1ReadGBs returns the best read bandwidth of the active implementation's
-// read loop on a 24 KiB buffer over rounds trials, in CPU time.
+// read loop on a 24 KiB buffer over rounds trials, in CPU time. The buffer
+// is written first, as the bench command's are (fillRandom): a fresh
+// allocation is memory the Go heap never touched, whose pages the kernel
+// maps to its one shared zero page, and on AMD Zen, whose L1 finds a line
+// by a tag of its virtual address (the way predictor's µtag), six virtual
+// pages aliasing one physical page miss L1 on most loads: the loop read
+// 69-82 GB/s there on a Zen 3 (EPYC family 25 model 1) that reads 167-206
+// GB/s from written memory, and every kernel ran at 120-230% of that roof.
 func l1ReadGBs(rounds int) float64 {
 	loops := roofline.For(kernel.ActiveImpl())
 	buf := make([]uint64, 24<<10/8)
+	for i := range buf {
+		buf[i] = uint64(i)*0x9e3779b97f4a7c15 | 1
+	}
 	const passes = 20000
 	best := 0.0
 	for range rounds {
@@ -68,27 +86,31 @@ func vecCases[T kernel.Float]() []vecCase {
 	if !is32[T]() {
 		size = 8
 	}
-	for _, n := range []int{16, 64, 256, 1024, 4096} {
+	for _, n := range sizesFromEnv("ROSENBLATT_VEC_SIZES", []int{16, 64, 256, 1024, 4096}) {
 		x, y := randSlice[T](n, 1), randSlice[T](n, 2)
 		tmp := make([]T, n)
 		a := T(1e-3)
 		ours := func() { kernel.Axpy(a, x, y); a = -a }
-		var vekAxpy, vekDot func()
+		var vekAxpy, vekDot, vekDist func()
 		if is32[T]() {
 			x32, y32, t32 := any(x).([]float32), any(y).([]float32), any(tmp).([]float32)
 			a32 := float32(1e-3)
 			vekAxpy = func() { vek32.MulNumber_Into(t32, x32, a32); vek32.Add_Inplace(y32, t32); a32 = -a32 }
 			vekDot = func() { sink32 += vek32.Dot(x32, y32) }
+			vekDist = func() { sink32 += vek32.Distance(x32, y32) }
 		} else {
 			x64, y64, t64 := any(x).([]float64), any(y).([]float64), any(tmp).([]float64)
 			a64 := 1e-3
 			vekAxpy = func() { vek.MulNumber_Into(t64, x64, a64); vek.Add_Inplace(y64, t64); a64 = -a64 }
 			vekDot = func() { sink64 += vek.Dot(x64, y64) }
+			vekDist = func() { sink64 += vek.Distance(x64, y64) }
 		}
 		fl, by := 2*float64(n), 2*float64(n)*size
 		cs = append(cs,
 			vecCase{"Dot", "auto", n, fl, by, func() { sink64 += float64(kernel.Dot(x, y)) }},
 			vecCase{"Dot", "vek", n, fl, by, vekDot},
+			vecCase{"SqDist", "auto", n, 3 * float64(n), by, func() { sink64 += float64(kernel.SqDist(x, y)) }},
+			vecCase{"SqDist", "vek", n, 3 * float64(n), by, vekDist},
 			vecCase{"Axpy", "auto", n, fl, by, ours},
 			vecCase{"Axpy", "vek", n, fl, by, vekAxpy})
 		for _, dots := range []bool{false, true} {
@@ -116,10 +138,11 @@ func vecCases[T kernel.Float]() []vecCase {
 	return cs
 }
 
-func vecCPUTime[T kernel.Float](rounds int, l1 float64) {
+func vecCPUTime[T kernel.Float](rounds int, l1 *float64) (print func(l1 float64)) {
 	cs := vecCases[T]()
 	times := make([][]float64, len(cs))
 	for r := 0; r < rounds; r++ {
+		*l1 = max(*l1, l1ReadGBs(1))
 		for i, c := range cs {
 			calls := max(2000, int(4e6/c.flops))
 			t0 := cputime.Thread()
@@ -133,6 +156,12 @@ func vecCPUTime[T kernel.Float](rounds int, l1 float64) {
 	for i, c := range cs {
 		best[fmt.Sprintf("%s/%d/%s", c.kernel, c.n, c.impl)] = slices.Min(times[i])
 	}
+	return func(l1 float64) { vecPrint[T](cs, times, best, l1) }
+}
+
+// vecPrint prints vecCPUTime's table for the cases cs with their times,
+// against the L1 read bandwidth l1.
+func vecPrint[T kernel.Float](cs []vecCase, times [][]float64, best map[string]float64, l1 float64) {
 	for i, c := range cs {
 		v := slices.Clone(times[i])
 		slices.Sort(v)

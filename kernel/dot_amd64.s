@@ -9,7 +9,7 @@
 // The AVX-512 and AVX2 bodies are those of dotAVX512F32/F64, sqdistAVX512F32/F64
 // (kernel_avx512_amd64.s) and dotAVX2F32/F64, sqdistAVX2F32/F64 (kernel_amd64.s),
 // from the same generator code (dotBody in _asm/kernel_x86.go), with the result
-// written as 8 bytes.
+// stored where the first argument points.
 
 DATA tailMask<>+0(SB)/8, $0x0000000000000000
 DATA tailMask<>+8(SB)/8, $0x0000000000000000
@@ -75,22 +75,24 @@ DATA kMaskF64<>+120(SB)/8, $0x0000000000007fff
 DATA kMaskF64<>+128(SB)/8, $0x000000000000ffff
 GLOBL kMaskF64<>(SB), RODATA|NOPTR, $136
 
-// func dotAuto(x *byte, y *byte, nx int, ny int, size uintptr) uint64
+// func dotAuto(r *byte, x *byte, y *byte, nx int, ny int, size uintptr)
 // Requires: AVX, AVX512F, FMA3
 TEXT ·dotAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (dotAutoLen)
-	MOVQ nx+16(FP), CX
-	CMPQ CX, ny+24(FP)
+	MOVQ nx+24(FP), CX
+	CMPQ CX, ny+32(FP)
 	JNE  mismatch
 
 	// SI = &x[0], DI = &y[0]; the body for the active implementation
 	// (activeID) and the element size
-	MOVQ x+0(FP), SI
-	MOVQ y+8(FP), DI
-	CMPQ size+32(FP), $4
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	CMPQ size+40(FP), $4
 	JNE  f64
+	CMPB ·activeID+0(SB), $1
+	JEQ  f32avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f32notavx512
+	JNE  generic
 
 	// AVX512, float32: CX = bytes
 	SHLQ $2, CX
@@ -210,7 +212,8 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -232,7 +235,8 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -264,7 +268,8 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -282,7 +287,8 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -305,31 +311,27 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
-f32notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f32avx2:
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
 	CMPQ CX, $129
 	JB   avx2f32_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f32_tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     avx2f32_long
 	PCALIGN $32
 
 avx2f32_loop:
@@ -346,23 +348,19 @@ avx2f32_loop:
 	VMOVUPS     160(SI), Y9
 	VMOVUPS     192(SI), Y10
 	VMOVUPS     224(SI), Y11
-	VFMADD231PS 128(DI), Y8, Y4
-	VFMADD231PS 160(DI), Y9, Y5
-	VFMADD231PS 192(DI), Y10, Y6
-	VFMADD231PS 224(DI), Y11, Y7
+	VFMADD231PS 128(DI), Y8, Y0
+	VFMADD231PS 160(DI), Y9, Y1
+	VFMADD231PS 192(DI), Y10, Y2
+	VFMADD231PS 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f32_loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f32_sum
+avx2f32_join:
+	TESTQ CX, CX
+	JZ    avx2f32_sum
 
 avx2f32_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -425,9 +423,49 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
+
+avx2f32_long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f32_loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS 32(DI), Y9, Y1
+	VFMADD231PS 64(DI), Y10, Y2
+	VFMADD231PS 96(DI), Y11, Y3
+	VMOVUPS     128(SI), Y8
+	VMOVUPS     160(SI), Y9
+	VMOVUPS     192(SI), Y10
+	VMOVUPS     224(SI), Y11
+	VFMADD231PS 128(DI), Y8, Y4
+	VFMADD231PS 160(DI), Y9, Y5
+	VFMADD231PS 192(DI), Y10, Y6
+	VFMADD231PS 224(DI), Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f32_loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	JMP    avx2f32_join
 
 avx2f32_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -452,7 +490,8 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -465,7 +504,8 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -489,7 +529,8 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -510,7 +551,8 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -524,7 +566,8 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -548,7 +591,8 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSS    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -568,13 +612,16 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSS X0, (AX)
 	VZEROUPPER
 	RET
 
 f64:
+	CMPB ·activeID+0(SB), $1
+	JEQ  f64avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f64notavx512
+	JNE  generic
 
 	// AVX512, float64: CX = bytes
 	SHLQ $3, CX
@@ -692,7 +739,8 @@ avx512f64_sum:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -712,7 +760,8 @@ avx512f64_one:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -742,7 +791,8 @@ avx512f64_mid:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -758,7 +808,8 @@ avx512f64_mid2:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -779,31 +830,27 @@ avx512f64_mid3:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
-f64notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f64avx2:
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
 	CMPQ CX, $129
 	JB   avx2f64_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f64_tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     avx2f64_long
 	PCALIGN $32
 
 avx2f64_loop:
@@ -820,23 +867,19 @@ avx2f64_loop:
 	VMOVUPD     160(SI), Y9
 	VMOVUPD     192(SI), Y10
 	VMOVUPD     224(SI), Y11
-	VFMADD231PD 128(DI), Y8, Y4
-	VFMADD231PD 160(DI), Y9, Y5
-	VFMADD231PD 192(DI), Y10, Y6
-	VFMADD231PD 224(DI), Y11, Y7
+	VFMADD231PD 128(DI), Y8, Y0
+	VFMADD231PD 160(DI), Y9, Y1
+	VFMADD231PD 192(DI), Y10, Y2
+	VFMADD231PD 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f64_loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f64_sum
+avx2f64_join:
+	TESTQ CX, CX
+	JZ    avx2f64_sum
 
 avx2f64_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -897,9 +940,49 @@ avx2f64_sum:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
+
+avx2f64_long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f64_loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VFMADD231PD (DI), Y8, Y0
+	VFMADD231PD 32(DI), Y9, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y11, Y3
+	VMOVUPD     128(SI), Y8
+	VMOVUPD     160(SI), Y9
+	VMOVUPD     192(SI), Y10
+	VMOVUPD     224(SI), Y11
+	VFMADD231PD 128(DI), Y8, Y4
+	VFMADD231PD 160(DI), Y9, Y5
+	VFMADD231PD 192(DI), Y10, Y6
+	VFMADD231PD 224(DI), Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f64_loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	JMP    avx2f64_join
 
 avx2f64_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -922,7 +1005,8 @@ avx2f64_mid:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -933,7 +1017,8 @@ avx2f64_mid2w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -955,7 +1040,8 @@ avx2f64_mid3:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -974,7 +1060,8 @@ avx2f64_mid4:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -986,7 +1073,8 @@ avx2f64_mid4w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1008,7 +1096,8 @@ avx2f64_small:
 avx2f64_smallsum:
 	VUNPCKHPD X0, X0, X1
 	VADDSD    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSD    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1028,7 +1117,8 @@ avx2f64_scalarloop:
 	JNZ         avx2f64_scalarloop
 
 avx2f64_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSD X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1039,22 +1129,24 @@ generic:
 mismatch:
 	JMP ·dotAutoLen+0(SB)
 
-// func sqdistAuto(x *byte, y *byte, nx int, ny int, size uintptr) uint64
+// func sqdistAuto(r *byte, x *byte, y *byte, nx int, ny int, size uintptr)
 // Requires: AVX, AVX512F, FMA3
 TEXT ·sqdistAuto(SB), NOSPLIT, $0-48
 	// CX = len(x); a different len(y) panics (sqdistAutoLen)
-	MOVQ nx+16(FP), CX
-	CMPQ CX, ny+24(FP)
+	MOVQ nx+24(FP), CX
+	CMPQ CX, ny+32(FP)
 	JNE  mismatch
 
 	// SI = &x[0], DI = &y[0]; the body for the active implementation
 	// (activeID) and the element size
-	MOVQ x+0(FP), SI
-	MOVQ y+8(FP), DI
-	CMPQ size+32(FP), $4
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	CMPQ size+40(FP), $4
 	JNE  f64
+	CMPB ·activeID+0(SB), $1
+	JEQ  f32avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f32notavx512
+	JNE  generic
 
 	// AVX512, float32: CX = bytes
 	SHLQ $2, CX
@@ -1190,7 +1282,8 @@ avx512f32_sum:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1213,7 +1306,8 @@ avx512f32_one:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1249,7 +1343,8 @@ avx512f32_mid:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1268,7 +1363,8 @@ avx512f32_mid2:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1293,31 +1389,27 @@ avx512f32_mid3:
 	VADDPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
 	VADDSS        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSS        X0, (AX)
 	VZEROUPPER
 	RET
 
-f32notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f32avx2:
 	// AVX2, float32: CX = bytes
 	SHLQ $2, CX
 	CMPQ CX, $129
 	JB   avx2f32_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f32_tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     avx2f32_long
 	PCALIGN $32
 
 avx2f32_loop:
@@ -1342,23 +1434,19 @@ avx2f32_loop:
 	VSUBPS      160(DI), Y9, Y9
 	VSUBPS      192(DI), Y10, Y10
 	VSUBPS      224(DI), Y11, Y11
-	VFMADD231PS Y8, Y8, Y4
-	VFMADD231PS Y9, Y9, Y5
-	VFMADD231PS Y10, Y10, Y6
-	VFMADD231PS Y11, Y11, Y7
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f32_loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f32_sum
+avx2f32_join:
+	TESTQ CX, CX
+	JZ    avx2f32_sum
 
 avx2f32_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1429,9 +1517,57 @@ avx2f32_sum:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
+
+avx2f32_long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f32_loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VSUBPS      (DI), Y8, Y8
+	VSUBPS      32(DI), Y9, Y9
+	VSUBPS      64(DI), Y10, Y10
+	VSUBPS      96(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
+	VMOVUPS     128(SI), Y8
+	VMOVUPS     160(SI), Y9
+	VMOVUPS     192(SI), Y10
+	VMOVUPS     224(SI), Y11
+	VSUBPS      128(DI), Y8, Y8
+	VSUBPS      160(DI), Y9, Y9
+	VSUBPS      192(DI), Y10, Y10
+	VSUBPS      224(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y4
+	VFMADD231PS Y9, Y9, Y5
+	VFMADD231PS Y10, Y10, Y6
+	VFMADD231PS Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f32_loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	JMP    avx2f32_join
 
 avx2f32_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -1458,7 +1594,8 @@ avx2f32_mid:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1472,7 +1609,8 @@ avx2f32_mid2w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1498,7 +1636,8 @@ avx2f32_mid3:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1521,7 +1660,8 @@ avx2f32_mid4:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1536,7 +1676,8 @@ avx2f32_mid4w:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSS       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1562,7 +1703,8 @@ avx2f32_smallsum:
 	VADDPS    X1, X0, X0
 	VMOVSHDUP X0, X1
 	VADDSS    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSS    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1583,13 +1725,16 @@ avx2f32_scalarloop:
 	JNZ         avx2f32_scalarloop
 
 avx2f32_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSS X0, (AX)
 	VZEROUPPER
 	RET
 
 f64:
+	CMPB ·activeID+0(SB), $1
+	JEQ  f64avx2
 	CMPB ·activeID+0(SB), $2
-	JNE  f64notavx512
+	JNE  generic
 
 	// AVX512, float64: CX = bytes
 	SHLQ $3, CX
@@ -1723,7 +1868,8 @@ avx512f64_sum:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1744,7 +1890,8 @@ avx512f64_one:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 	PCALIGN $64
@@ -1778,7 +1925,8 @@ avx512f64_mid:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1795,7 +1943,8 @@ avx512f64_mid2:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1818,31 +1967,27 @@ avx512f64_mid3:
 	VADDPD        X1, X0, X0
 	VUNPCKHPD     X0, X0, X1
 	VADDSD        X1, X0, X0
-	VMOVSD        X0, ret+40(FP)
+	MOVQ          r+0(FP), AX
+	VMOVSD        X0, (AX)
 	VZEROUPPER
 	RET
 
-f64notavx512:
-	CMPB ·activeID+0(SB), $1
-	JNE  generic
-
+f64avx2:
 	// AVX2, float64: CX = bytes
 	SHLQ $3, CX
 	CMPQ CX, $129
 	JB   avx2f64_mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      avx2f64_tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     avx2f64_long
 	PCALIGN $32
 
 avx2f64_loop:
@@ -1867,23 +2012,19 @@ avx2f64_loop:
 	VSUBPD      160(DI), Y9, Y9
 	VSUBPD      192(DI), Y10, Y10
 	VSUBPD      224(DI), Y11, Y11
-	VFMADD231PD Y8, Y8, Y4
-	VFMADD231PD Y9, Y9, Y5
-	VFMADD231PD Y10, Y10, Y6
-	VFMADD231PD Y11, Y11, Y7
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         avx2f64_loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     avx2f64_sum
+avx2f64_join:
+	TESTQ CX, CX
+	JZ    avx2f64_sum
 
 avx2f64_tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1952,9 +2093,57 @@ avx2f64_sum:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
+
+avx2f64_long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+avx2f64_loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      (DI), Y8, Y8
+	VSUBPD      32(DI), Y9, Y9
+	VSUBPD      64(DI), Y10, Y10
+	VSUBPD      96(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
+	VMOVUPD     128(SI), Y8
+	VMOVUPD     160(SI), Y9
+	VMOVUPD     192(SI), Y10
+	VMOVUPD     224(SI), Y11
+	VSUBPD      128(DI), Y8, Y8
+	VSUBPD      160(DI), Y9, Y9
+	VSUBPD      192(DI), Y10, Y10
+	VSUBPD      224(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y4
+	VFMADD231PD Y9, Y9, Y5
+	VFMADD231PD Y10, Y10, Y6
+	VFMADD231PD Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         avx2f64_loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	JMP    avx2f64_join
 
 avx2f64_mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -1979,7 +2168,8 @@ avx2f64_mid:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1991,7 +2181,8 @@ avx2f64_mid2w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2015,7 +2206,8 @@ avx2f64_mid3:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2036,7 +2228,8 @@ avx2f64_mid4:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2049,7 +2242,8 @@ avx2f64_mid4w:
 	VADDPD       X1, X0, X0
 	VUNPCKHPD    X0, X0, X1
 	VADDSD       X1, X0, X0
-	VMOVSD       X0, ret+40(FP)
+	MOVQ         r+0(FP), AX
+	VMOVSD       X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2073,7 +2267,8 @@ avx2f64_small:
 avx2f64_smallsum:
 	VUNPCKHPD X0, X0, X1
 	VADDSD    X1, X0, X0
-	VMOVSD    X0, ret+40(FP)
+	MOVQ      r+0(FP), AX
+	VMOVSD    X0, (AX)
 	VZEROUPPER
 	RET
 
@@ -2094,7 +2289,8 @@ avx2f64_scalarloop:
 	JNZ         avx2f64_scalarloop
 
 avx2f64_done:
-	VMOVSD X0, ret+40(FP)
+	MOVQ   r+0(FP), AX
+	VMOVSD X0, (AX)
 	VZEROUPPER
 	RET
 

@@ -30,18 +30,16 @@ TEXT ·dotAVX2F32(SB), NOSPLIT, $0-52
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     long
 	PCALIGN $32
 
 loop:
@@ -58,23 +56,19 @@ loop:
 	VMOVUPS     160(SI), Y9
 	VMOVUPS     192(SI), Y10
 	VMOVUPS     224(SI), Y11
-	VFMADD231PS 128(DI), Y8, Y4
-	VFMADD231PS 160(DI), Y9, Y5
-	VFMADD231PS 192(DI), Y10, Y6
-	VFMADD231PS 224(DI), Y11, Y7
+	VFMADD231PS 128(DI), Y8, Y0
+	VFMADD231PS 160(DI), Y9, Y1
+	VFMADD231PS 192(DI), Y10, Y2
+	VFMADD231PS 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+join:
+	TESTQ CX, CX
+	JZ    sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -140,6 +134,45 @@ sum:
 	VMOVSS       X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS 32(DI), Y9, Y1
+	VFMADD231PS 64(DI), Y10, Y2
+	VFMADD231PS 96(DI), Y11, Y3
+	VMOVUPS     128(SI), Y8
+	VMOVUPS     160(SI), Y9
+	VMOVUPS     192(SI), Y10
+	VMOVUPS     224(SI), Y11
+	VFMADD231PS 128(DI), Y8, Y4
+	VFMADD231PS 160(DI), Y9, Y5
+	VFMADD231PS 192(DI), Y10, Y6
+	VFMADD231PS 224(DI), Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	JMP    join
 
 mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -295,18 +328,16 @@ TEXT ·sqdistAVX2F32(SB), NOSPLIT, $0-52
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     long
 	PCALIGN $32
 
 loop:
@@ -331,23 +362,19 @@ loop:
 	VSUBPS      160(DI), Y9, Y9
 	VSUBPS      192(DI), Y10, Y10
 	VSUBPS      224(DI), Y11, Y11
-	VFMADD231PS Y8, Y8, Y4
-	VFMADD231PS Y9, Y9, Y5
-	VFMADD231PS Y10, Y10, Y6
-	VFMADD231PS Y11, Y11, Y7
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+join:
+	TESTQ CX, CX
+	JZ    sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -421,6 +448,53 @@ sum:
 	VMOVSS       X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	PCALIGN $32
+
+loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VMOVUPS     64(SI), Y10
+	VMOVUPS     96(SI), Y11
+	VSUBPS      (DI), Y8, Y8
+	VSUBPS      32(DI), Y9, Y9
+	VSUBPS      64(DI), Y10, Y10
+	VSUBPS      96(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y0
+	VFMADD231PS Y9, Y9, Y1
+	VFMADD231PS Y10, Y10, Y2
+	VFMADD231PS Y11, Y11, Y3
+	VMOVUPS     128(SI), Y8
+	VMOVUPS     160(SI), Y9
+	VMOVUPS     192(SI), Y10
+	VMOVUPS     224(SI), Y11
+	VSUBPS      128(DI), Y8, Y8
+	VSUBPS      160(DI), Y9, Y9
+	VSUBPS      192(DI), Y10, Y10
+	VSUBPS      224(DI), Y11, Y11
+	VFMADD231PS Y8, Y8, Y4
+	VFMADD231PS Y9, Y9, Y5
+	VFMADD231PS Y10, Y10, Y6
+	VFMADD231PS Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	JMP    join
 
 mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -1085,18 +1159,16 @@ TEXT ·dotAVX2F64(SB), NOSPLIT, $0-56
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     long
 	PCALIGN $32
 
 loop:
@@ -1113,23 +1185,19 @@ loop:
 	VMOVUPD     160(SI), Y9
 	VMOVUPD     192(SI), Y10
 	VMOVUPD     224(SI), Y11
-	VFMADD231PD 128(DI), Y8, Y4
-	VFMADD231PD 160(DI), Y9, Y5
-	VFMADD231PD 192(DI), Y10, Y6
-	VFMADD231PD 224(DI), Y11, Y7
+	VFMADD231PD 128(DI), Y8, Y0
+	VFMADD231PD 160(DI), Y9, Y1
+	VFMADD231PD 192(DI), Y10, Y2
+	VFMADD231PD 224(DI), Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+join:
+	TESTQ CX, CX
+	JZ    sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1193,6 +1261,45 @@ sum:
 	VMOVSD       X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x vectors
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VFMADD231PD (DI), Y8, Y0
+	VFMADD231PD 32(DI), Y9, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y11, Y3
+	VMOVUPD     128(SI), Y8
+	VMOVUPD     160(SI), Y9
+	VMOVUPD     192(SI), Y10
+	VMOVUPD     224(SI), Y11
+	VFMADD231PD 128(DI), Y8, Y4
+	VFMADD231PD 160(DI), Y9, Y5
+	VFMADD231PD 192(DI), Y10, Y6
+	VFMADD231PD 224(DI), Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	JMP    join
 
 mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the
@@ -1336,18 +1443,16 @@ TEXT ·sqdistAVX2F64(SB), NOSPLIT, $0-56
 	CMPQ CX, $129
 	JB   mid
 
-	// Y0..Y3 = four independent partial sums; the main loop adds
-	// Y4..Y7 and folds them in afterwards
+	// Y0..Y3 = four independent partial sums; from 4096 bytes on the
+	// main loop (long) adds Y4..Y7 too and folds them in afterwards
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2
 	VXORPD  Y3, Y3, Y3
 	CMPQ    CX, $256
 	JB      tail
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
+	CMPQ    CX, $4096
+	JAE     long
 	PCALIGN $32
 
 loop:
@@ -1372,23 +1477,19 @@ loop:
 	VSUBPD      160(DI), Y9, Y9
 	VSUBPD      192(DI), Y10, Y10
 	VSUBPD      224(DI), Y11, Y11
-	VFMADD231PD Y8, Y8, Y4
-	VFMADD231PD Y9, Y9, Y5
-	VFMADD231PD Y10, Y10, Y6
-	VFMADD231PD Y11, Y11, Y7
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
 	ADDQ        $256, SI
 	ADDQ        $256, DI
 	SUBQ        $256, CX
 	CMPQ        CX, $256
 	JAE         loop
 
-	// fold the loop's eight partial sums into Y0..Y3
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	TESTQ  CX, CX
-	JZ     sum
+join:
+	TESTQ CX, CX
+	JZ    sum
 
 tail:
 	// CX < 256: 4, 2 and 1 whole vectors as the bits of CX say, then
@@ -1460,6 +1561,53 @@ sum:
 	VMOVSD       X0, ret+48(FP)
 	VZEROUPPER
 	RET
+
+long:
+	// CX ≥ 4096: the main loop with eight partial sums
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	PCALIGN $32
+
+loop8:
+	// 8 vectors (256 bytes) per iteration; Y8..Y11 = x-y differences
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VMOVUPD     64(SI), Y10
+	VMOVUPD     96(SI), Y11
+	VSUBPD      (DI), Y8, Y8
+	VSUBPD      32(DI), Y9, Y9
+	VSUBPD      64(DI), Y10, Y10
+	VSUBPD      96(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y0
+	VFMADD231PD Y9, Y9, Y1
+	VFMADD231PD Y10, Y10, Y2
+	VFMADD231PD Y11, Y11, Y3
+	VMOVUPD     128(SI), Y8
+	VMOVUPD     160(SI), Y9
+	VMOVUPD     192(SI), Y10
+	VMOVUPD     224(SI), Y11
+	VSUBPD      128(DI), Y8, Y8
+	VSUBPD      160(DI), Y9, Y9
+	VSUBPD      192(DI), Y10, Y10
+	VSUBPD      224(DI), Y11, Y11
+	VFMADD231PD Y8, Y8, Y4
+	VFMADD231PD Y9, Y9, Y5
+	VFMADD231PD Y10, Y10, Y6
+	VFMADD231PD Y11, Y11, Y7
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $256, CX
+	CMPQ        CX, $256
+	JAE         loop8
+
+	// fold the loop's eight partial sums into Y0..Y3
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	JMP    join
 
 mid:
 	// CX ≤ 128 bytes: below 32, XMM vectors or single elements; else Y0 = the

@@ -3,8 +3,9 @@
 # the package variable activeID, and the element size, all in assembly) under emu.py for every activeID it can see
 # (2 = AVX-512, 1 = AVX2, anything else = the Go generic path, reached by a
 # tail call) and both element sizes, at lengths 0..139 and around the unroll
-# sizes, on integer-valued data with guard bytes around both slices: any
-# access outside them is a fault, any wrong value (or wrong tail call) a
+# sizes, on integer-valued data with guard bytes around both slices and
+# the result (stored where the argument r points): any access outside them
+# is a fault, any wrong value (or wrong tail call) a
 # failure. Unequal lengths must tail-call dotAutoLen (sqdistAutoLen) before
 # touching memory.
 # Usage: python3 drive_dot.py kernel/dot_amd64.s
@@ -35,16 +36,22 @@ def call(fn, what, t, n, ny, aid, x, y):
     global fails, checks
     d = dict(data)
     d['·activeID'] = bytes([aid])
-    mem, (ax, ay), allowed = layout([x, y], t)
+    # r: the result, one element the function may write (layout's guard
+    # bytes around it, as around x and y, fault on any other byte)
+    mem, (ax, ay, ar), allowed = layout([x, y, [0.5]], t)  # no integer data sums to 0.5
+    esz = 4 if t == 'f' else 8
     before = bytes(mem)
-    args = {'x': ax, 'y': ay, 'nx': n, 'ny': ny, 'size': 4 if t == 'f' else 8}
+    args = {'r': ar, 'x': ax, 'y': ay, 'nx': n, 'ny': ny, 'size': esz}
     try:
         ret, cpu = run(funcs, d, fn, args, mem, allowed)
     except Fault as e:
         print('FAULT', what, e); fails += 1; return
     checks += 1
-    if bytes(mem[:len(before)]) != before:
+    got = dict(ret)
+    if bytes(mem[:ar]) != before[:ar] or bytes(mem[ar + esz:len(before)]) != before[ar + esz:]:
         print('WRONG', what, 'memory modified'); fails += 1; return
+    if bytes(mem[ar:ar + esz]) != before[ar:ar + esz] or 'tailcall' not in got:
+        got['ret'] = struct.unpack('<' + t, bytes(mem[ar:ar + esz]))[0]
     if n != ny:
         want = {'tailcall': fn + 'Len'}
     elif IDS[aid] == 'generic':
@@ -54,10 +61,6 @@ def call(fn, what, t, n, ny, aid, x, y):
             want = {'ret': sum(a * b for a, b in zip(x, y))}
         else:
             want = {'ret': sum((a - b) * (a - b) for a, b in zip(x, y))}
-    got = dict(ret)
-    if 'ret' in got:  # the 8 bytes stored; float32 results are the low four
-        bits = struct.pack('<d', got['ret'])
-        got['ret'] = struct.unpack('<f', bits[:4])[0] if t == 'f' else got['ret']
     if got != want:
         print('WRONG', what, got, want); fails += 1
 
