@@ -56,10 +56,12 @@ func readGeneric(buf []uint64, passes int) uint64 {
 // variables do not compete for registers with the eight sums: inside one
 // function, the Go compiler (1.26, amd64, 13 allocatable integer
 // registers) kept the loop index in a stack slot, a store and a reload
-// in its dependency chain every iteration, which held this loop to 13.7
-// bytes per cycle on a Zen 3 where the generic float64 Dot read 16
-// (rosenblatt bench measured it at 107–129% of that roof at L2 and L3).
-// A call per pass costs what the kernels' own call per operation does.
+// in its dependency chain every iteration, which held this loop to 13.4
+// and 12.0 bytes per cycle at L1 and L2 on a Zen 3 where the generic
+// float64 Dot read 15.5 and 15.9 (rosenblatt bench put that Dot at
+// 107–130% of the generic roof at L1, L2 and L3; this one reads 17.6 and
+// 16.3: bench/results/roofline/generic-read-zen3.txt). A call per pass
+// costs what the kernels' own call per operation does.
 //
 //go:noinline
 func readPass(a, b []uint64) uint64 {
@@ -115,8 +117,9 @@ func readGenericFloat(buf []uint64, passes int) float64 {
 // products in flight they need 16 floating-point registers, one more than
 // Go's amd64 ABI leaves (X15 is zero): the compiler kept one sum on the
 // stack, a store and a reload in its chain every iteration, and the loop
-// read 10.7 bytes per cycle on a Zen 3 where the Dot read 16. It is not
-// inlined for the same reason as readPass.
+// read 10.7 bytes per cycle at L1 and L2 on a Zen 3 where the Dot read 15.5
+// and 15.9 (this one reads 15.7 and 15.9). It is not inlined for the same
+// reason as readPass.
 //
 //go:noinline
 func readPassFloat(a, b []float64) float64 {
