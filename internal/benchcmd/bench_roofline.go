@@ -275,7 +275,7 @@ func measureRoofline(ims []*kernel.Impl, sets []workingSet, cores int, plan prob
 		"clock: " + rf.ClockMethod,
 		"peak: an FMA-throughput loop per implementation (internal/roofline): independent accumulators on registers only, enough to hide the FMA latency; 2 flops per FMA lane (the generic implementation's loop is scalar Go, s = s·a + a)",
 		fmt.Sprintf("all-cores peak: the float32 loop on %d threads at once", cores),
-		"read bandwidth: a streaming read loop per implementation with its widest loads into 8 accumulators, one core, reading the two halves of each working set at once (two streams, as Dot and Axpy read x and y); the generic implementation's is the faster of two scalar Go loops, integer loads and adds, and float64 loads, multiplies and adds (its Dot's own instructions, with 8 accumulators to its 4)",
+		"read bandwidth: a streaming read loop per implementation with its widest loads into 8 accumulators, one core, reading the two halves of each working set at once (two streams, as Dot and Axpy read x and y); the generic implementation's is the faster of two scalar Go loops, one call per pass over the working set and no register spilled: integer loads and adds into 8 sums, and float64 loads, multiplies and adds (its Dot's own instructions) into 4 sums of two products each, where its Dot's 4 sums take one",
 	}
 	return rf
 }

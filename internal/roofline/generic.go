@@ -34,56 +34,104 @@ func fmaGeneric[T float32 | float64](n int, a T) T {
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + ((s8 + s9) + (s10 + s11))
 }
 
-// readGeneric reads buf passes times, its two halves at once, into eight
-// independent sums: an indexed loop like the generic kernels' (kernel's
-// dotGeneric), with the bounds checks proved away.
+// readGeneric reads buf passes times, its two halves at once (as a Dot
+// reads x and y), and returns the sum of its words times passes: one call
+// of readPass per pass.
 func readGeneric(buf []uint64, passes int) uint64 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 uint64
 	h := len(buf) / 2
 	a, b := buf[:h], buf[h:2*h]
-	b = b[:len(a)]
+	var s uint64
 	for range passes {
-		for i := 0; i <= len(a)-4; i += 4 {
-			s0 += a[i]
-			s1 += b[i]
-			s2 += a[i+1]
-			s3 += b[i+1]
-			s4 += a[i+2]
-			s5 += b[i+2]
-			s6 += a[i+3]
-			s7 += b[i+3]
-		}
+		s += readPass(a, b)
+	}
+	return s
+}
+
+// readPass returns the sum of the words of a and b (as long as a), read
+// as integer loads and adds into eight independent sums, eight words of
+// each per iteration: an indexed loop like the generic kernels' (kernel's
+// dotGeneric), with the bounds checks proved away.
+//
+// It is a function of its own, not inlined, so that the pass loop's
+// variables do not compete for registers with the eight sums: inside one
+// function, the Go compiler (1.26, amd64, 13 allocatable integer
+// registers) kept the loop index in a stack slot, a store and a reload
+// in its dependency chain every iteration, which held this loop to 13.4
+// and 12.0 bytes per cycle at L1 and L2 on a Zen 3 where the generic
+// float64 Dot read 15.5 and 15.9 (rosenblatt bench put that Dot at
+// 107–130% of the generic roof at L1, L2 and L3; this one reads 17.6 and
+// 16.3: bench/results/roofline/generic-read-zen3.txt). A call per pass
+// costs what the kernels' own call per operation does.
+//
+//go:noinline
+func readPass(a, b []uint64) uint64 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 uint64
+	b = b[:len(a)]
+	for i := 0; i <= len(a)-8; i += 8 {
+		s0 += a[i]
+		s1 += b[i]
+		s2 += a[i+1]
+		s3 += b[i+1]
+		s4 += a[i+2]
+		s5 += b[i+2]
+		s6 += a[i+3]
+		s7 += b[i+3]
+		s0 += a[i+4]
+		s1 += b[i+4]
+		s2 += a[i+5]
+		s3 += b[i+5]
+		s4 += a[i+6]
+		s5 += b[i+6]
+		s6 += a[i+7]
+		s7 += b[i+7]
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 // readGenericFloat reads buf passes times as float64s, the dot product of
-// its two halves into eight independent sums: the generic float64 Dot's
-// own instructions (scalar floating-point loads, multiplies and adds),
-// with twice its accumulators, where readGeneric uses integer loads and
-// adds. Which of the two reads faster depends on the core: rosenblatt
-// bench put the generic float64 Dot at 101–132% of readGeneric's roof at
-// L2, L3 and DRAM on a Zen 3, a roof its kernels systematically beat, so
-// the generic roof is the faster of the two loops.
+// its two halves, and returns it times passes: one call of readPassFloat
+// per pass. Which of it and readGeneric reads faster depends on the core:
+// rosenblatt bench put the generic float64 Dot at 101–132% of the integer
+// loop's roof at L2, L3 and DRAM on a Zen 3, a roof its kernels
+// systematically beat, so the generic roof is the faster of the two loops.
 func readGenericFloat(buf []uint64, passes int) float64 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 float64
 	f := Float64s(buf)
 	h := len(f) / 2
 	a, b := f[:h], f[h:2*h]
-	b = b[:len(a)]
+	var s float64
 	for range passes {
-		for i := 0; i <= len(a)-8; i += 8 {
-			s0 += a[i] * b[i]
-			s1 += a[i+1] * b[i+1]
-			s2 += a[i+2] * b[i+2]
-			s3 += a[i+3] * b[i+3]
-			s4 += a[i+4] * b[i+4]
-			s5 += a[i+5] * b[i+5]
-			s6 += a[i+6] * b[i+6]
-			s7 += a[i+7] * b[i+7]
-		}
+		s += readPassFloat(a, b)
 	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+	return s
+}
+
+// readPassFloat returns the dot product of a and b (as long as a): the
+// generic float64 Dot's own instructions (scalar floating-point loads,
+// multiplies and adds, two loads, a multiply and an add per element),
+// eight elements of each per iteration into four independent sums that
+// each take the sum of two products, so that the adds' dependency chains
+// are half as long per element as the Dot's (its four sums take one
+// product each).
+//
+// Eight sums of one product each would be the same chains, but with eight
+// products in flight they need 16 floating-point registers, one more than
+// Go's amd64 ABI leaves (X15 is zero): the compiler kept one sum on the
+// stack, a store and a reload in its chain every iteration, and the loop
+// read 10.7 bytes per cycle at L1 and L2 on a Zen 3 where the Dot read 15.5
+// and 15.9 (this one reads 15.7 and 15.9). It is not inlined for the same
+// reason as readPass.
+//
+//go:noinline
+func readPassFloat(a, b []float64) float64 {
+	var s0, s1, s2, s3 float64
+	b = b[:len(a)]
+	for i := 0; i <= len(a)-8; i += 8 {
+		s0 += a[i]*b[i] + a[i+1]*b[i+1]
+		s1 += a[i+2]*b[i+2] + a[i+3]*b[i+3]
+		s2 += a[i+4]*b[i+4] + a[i+5]*b[i+5]
+		s3 += a[i+6]*b[i+6] + a[i+7]*b[i+7]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // chainOne and chainZero are 1 and 0, in variables so that the compiler

@@ -88,7 +88,7 @@ func (l *Loops) Read(buf []uint64, passes int) uint64 {
 // ReadFloat reads the same words as Read, as float64s, and returns the
 // dot product of their two halves (the first half of the words with the
 // second, pairwise) times passes: the loads, multiplies and adds of a
-// scalar Dot, into eight float64 accumulators; ok is false, and
+// scalar Dot, into four float64 sums of two products each; ok is false, and
 // nothing is read, when the implementation has no such loop (the
 // assembly ones, whose vector loads serve both kinds of register). A
 // bandwidth is the faster of Read and ReadFloat: each is a way the
