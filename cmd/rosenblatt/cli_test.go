@@ -128,7 +128,7 @@ func fileContent(t *testing.T, dir, name, want string) {
 
 // testModel is a model file read by the tests, with the library only.
 type testModel interface {
-	classifier[float32]
+	model.Classifier[float32]
 	BiasFeature() float64
 }
 
