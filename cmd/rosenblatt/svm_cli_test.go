@@ -224,7 +224,7 @@ var svmCases = []cliCase{
 		}},
 	{name: "svm gamma auto", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-gamma", "auto", "-o", "m.model", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}},
-	{name: "svm linear train", args: []string{"train", "-algo", "svm", "-loss", "l2", "-C", "0.5", "-o", "m.model", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "svm linear train", args: []string{"train", "-algo", "svm", "-loss", "l2", "-C", "0.5", "-o", "m.model", "-test", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.test.libsvm", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"binary linear SVM (dual coordinate descent), float32", "dual coordinate descent (LIBLINEAR's -s 1), squared-hinge loss, C = 0.5", "machine:        1 vs -1:"},
 		check: checkTrainAccuracy(95)},
 	// train → predict → eval.
