@@ -128,7 +128,7 @@ func fileContent(t *testing.T, dir, name, want string) {
 
 // testModel is a model file read by the tests, with the library only.
 type testModel interface {
-	classifier[float32]
+	model.Classifier[float32]
 	BiasFeature() float64
 }
 
@@ -367,7 +367,7 @@ var cliCases = []cliCase{
 		stdout: []string{"45 rows, 9 features", "labels {td}/tiny-labels-idx1-ubyte", "train accuracy: 100.00%", "test accuracy:  100.00% (45/45)"}},
 	{name: "train idx explicit labels and format", args: []string{"train", "-format", "idx", "-labels", "{td}/tiny-labels-idx1-ubyte", "-o", "m", "{td}/tinygz-images-idx3-ubyte.gz"},
 		code: exitOK, stdout: []string{"45 rows, 9 features"}},
-	{name: "train binary pegasos", args: []string{"train", "-algo", "pegasos", "-C", "1", "-epochs", "20", "-shuffle", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "train binary pegasos", args: []string{"train", "-algo", "pegasos", "-C", "1", "-epochs", "20", "-shuffle", "-o", "m", "-test", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.test.libsvm", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"binary linear SVM (Pegasos)", "C = 1", "test accuracy:", "margin:"}},
 	{name: "train argmax float64 json", args: []string{"train", "-multiclass", "multi", "-type", "float64", "-json", "-o", "m.json", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"argmax online perceptron, float64", "multiclass perceptron (argmax)", "(JSON,"},
@@ -394,7 +394,7 @@ var cliCases = []cliCase{
 				t.Errorf("-init: the continued model's bias feature is %v, want 0.1", c.BiasFeature())
 			}
 		}},
-	{name: "train -B linear svm", args: []string{"train", "-algo", "svm", "-B", "0.5", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "train -B linear svm", args: []string{"train", "-algo", "svm", "-B", "0.5", "-o", "m", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"bias as a weight on a constant feature 0.5 (LIBLINEAR's -B 0.5)"}},
 	{name: "train -B not positive", args: []string{"train", "-B", "-1", "-o", "m", "{td}/iris.train.libsvm"}, code: exitUsage, stderr: []string{"-B -1: want a finite value > 0"}},
 	{name: "train -B without a bias", args: []string{"train", "-B", "2", "-bias=false", "-o", "m", "{td}/iris.train.libsvm"}, code: exitUsage, stderr: []string{"-B with -bias=false"}},
@@ -508,7 +508,7 @@ var cliCases = []cliCase{
 				t.Errorf("model kind %v, want %v", k, model.KernelPerceptronOneVsRest)
 			}
 		}},
-	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "train kernel poly binary", args: []string{"train", "-kernel", "poly", "-degree", "2", "-coef0", "1", "-o", "m", "-test", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.test.libsvm", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"kernel-binary online perceptron, poly(gamma=1, coef0=1, degree=2)", "in the kernel's feature space", "test accuracy:"}},
 	{name: "train kernel default gamma", args: []string{"train", "-kernel", "rbf", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}}, // 1/features

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -74,35 +73,5 @@ func TestEvalManyClasses(t *testing.T) {
 	}
 	if alloc > 64<<20 {
 		t.Errorf("eval allocated %d bytes", alloc)
-	}
-}
-
-// TestEvalReportCells: a report of more than maxDenseConfusion classes
-// lists its nonzero cells, no more, and keeps only those.
-func TestEvalReportCells(t *testing.T) {
-	var y, pred, model []int
-	for i := range 40 {
-		y = append(y, i)
-		pred = append(pred, (i+1)%40)
-	}
-	for i := range 100000 {
-		model = append(model, i)
-	}
-	r := newEvalReport(pred, y, model)
-	if len(r.labels) != 40 || len(r.confusion) != 40 || r.others != 100000-40 {
-		t.Fatalf("%d labels, %d cells, %d others", len(r.labels), len(r.confusion), r.others)
-	}
-	var b strings.Builder
-	r.print(&b, model)
-	out := b.String()
-	if !strings.Contains(out, "confusion matrix of 40 classes, more than the 30 printed whole: its 40 nonzero cells") {
-		t.Fatalf("no cell list:\n%s", out)
-	}
-	cells := out[strings.Index(out, "nonzero cells"):]
-	if n := strings.Count(cells, "\n"); n != 42 { // the title's end, the header, 40 cells
-		t.Errorf("%d lines in the cell list, want 42:\n%s", n, cells)
-	}
-	if !regexp.MustCompile(`\n +39 +0 +1\n`).MatchString(cells) {
-		t.Errorf("no cell 39→0:\n%s", cells)
 	}
 }

@@ -54,6 +54,7 @@ import (
 
 	"github.com/rosenblatt-go/rosenblatt/internal/benchcmd"
 	"github.com/rosenblatt-go/rosenblatt/internal/cli"
+	"github.com/rosenblatt-go/rosenblatt/internal/modelcmd"
 )
 
 // exit codes
@@ -69,12 +70,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"demo":     {"train on data embedded in the binary (what runs without arguments)", runDemo},
-	"train":    {"train a model on a LIBSVM, CSV or IDX data file", runTrain},
-	"predict":  {"predict a label for every row of a data file", runPredict},
-	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", runEval},
-	"convert":  {"convert a model file between the rosenblatt, json, libsvm and liblinear formats", runConvert},
-	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", runQuantize},
+	"demo":     {"train on data embedded in the binary (what runs without arguments)", modelcmd.Demo},
+	"train":    {"train a model on a LIBSVM, CSV or IDX data file", modelcmd.Train},
+	"predict":  {"predict a label for every row of a data file", modelcmd.Predict},
+	"eval":     {"accuracy, per-class precision/recall/F1 and confusion matrix", modelcmd.Eval},
+	"convert":  {"convert a model file between the rosenblatt, json, libsvm and liblinear formats", modelcmd.Convert},
+	"quantize": {"write the int8 quantised form of a linear model (predict and eval read it)", modelcmd.Quantize},
 	"cpu":      {"describe this CPU and the kernel implementation in use", runCPU},
 	"bench":    {"measure the roofline, and time the kernels on every implementation against it", benchcmd.Run},
 	"serve":    {"serve a model's predictions over HTTP, reloading it when the file changes", runServe},

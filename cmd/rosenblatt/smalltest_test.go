@@ -1,6 +1,9 @@
 package main
 
-import "github.com/rosenblatt-go/rosenblatt/internal/smalltest"
+import (
+	"github.com/rosenblatt-go/rosenblatt/internal/modelcmd"
+	"github.com/rosenblatt-go/rosenblatt/internal/smalltest"
+)
 
 // In a small run (qemu, the race detector: package smalltest) the demo's
 // separable part, which
@@ -10,6 +13,6 @@ import "github.com/rosenblatt-go/rosenblatt/internal/smalltest"
 // native run tests the demo as users run it.
 func init() {
 	if smalltest.Small() {
-		demoSynth.NTrain, demoSynth.NTest = 500, 500
+		modelcmd.SmallDemo()
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rosenblatt-go/rosenblatt/expansion"
 	"github.com/rosenblatt-go/rosenblatt/fit"
 	"github.com/rosenblatt-go/rosenblatt/linear"
+	"github.com/rosenblatt-go/rosenblatt/model"
 
 	"github.com/rosenblatt-go/rosenblatt/dataset"
 	"github.com/rosenblatt-go/rosenblatt/gram"
@@ -47,7 +48,7 @@ const (
 
 // svmFile is an SVM model file read with package svm only.
 type svmFile struct {
-	classifier[float32]
+	model.Classifier[float32]
 	scheme string // the Scheme's name
 	kernel bool
 }
@@ -185,7 +186,7 @@ func checkGammaScale(t *testing.T, dir, stdout, _ string) {
 	}
 	want := svm.GammaScale(d)
 	m := loadSVM32(t, filepath.Join(dir, "m.model"))
-	km := m.classifier.(*expansion.Model[float32])
+	km := m.Classifier.(*expansion.Model[float32])
 	// train reads the LIBSVM file sparse and computes the variance from
 	// the stored values (svm.GammaScaleSparse): equal to the last bits.
 	rbf, ok := km.Kernel().(gram.RBF)
@@ -223,7 +224,7 @@ var svmCases = []cliCase{
 		}},
 	{name: "svm gamma auto", args: []string{"train", "-algo", "svm", "-kernel", "rbf", "-gamma", "auto", "-o", "m.model", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}},
-	{name: "svm linear train", args: []string{"train", "-algo", "svm", "-loss", "l2", "-C", "0.5", "-o", "m.model", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "svm linear train", args: []string{"train", "-algo", "svm", "-loss", "l2", "-C", "0.5", "-o", "m.model", "-test", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.test.libsvm", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"binary linear SVM (dual coordinate descent), float32", "dual coordinate descent (LIBLINEAR's -s 1), squared-hinge loss, C = 0.5", "machine:        1 vs -1:"},
 		check: checkTrainAccuracy(95)},
 	// train → predict → eval.
@@ -345,7 +346,7 @@ func TestSVMScoresPerPair(t *testing.T) {
 	writeFile("four.libsvm", fourClasses)(t, dir)
 	trainSVM("m.model", filepath.Join(dir, "four.libsvm"), "-kernel", "rbf")(t, dir)
 	out := mustRun(t, "predict", "-scores", "m.model", "four.libsvm")
-	km := loadSVM32(t, "m.model").classifier.(*expansion.Model[float32])
+	km := loadSVM32(t, "m.model").Classifier.(*expansion.Model[float32])
 	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		votes := map[int]int{}

@@ -16,14 +16,14 @@ import (
 var notesCases = []cliCase{
 	{name: "poly kernel defaults to (1 + x·x')^m", args: []string{"train", "-kernel", "poly", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"poly(gamma=1, coef0=1, degree=3)"}},
-	{name: "poly kernel -degree m", args: []string{"train", "-kernel", "poly", "-degree", "2", "-o", "m", "-test", "{pkg}/data/breast_cancer_std.test.libsvm", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "poly kernel -degree m", args: []string{"train", "-kernel", "poly", "-degree", "2", "-o", "m", "-test", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.test.libsvm", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"poly(gamma=1, coef0=1, degree=2)", "in the kernel's feature space", "test accuracy:"}},
 	{name: "poly kernel -gamma and -coef0 override", args: []string{"train", "-kernel", "poly", "-gamma", "0.5", "-coef0", "0", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"poly(gamma=0.5, coef0=0, degree=3)"}},
 	{name: "rbf gamma still defaults to 1/features", args: []string{"train", "-kernel", "rbf", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitOK, stdout: []string{"rbf(gamma=0.25)"}},
 
-	{name: "normalize is (x, 1)/‖(x, 1)‖", args: []string{"train", "-normalize", "-epochs", "1000", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "normalize is (x, 1)/‖(x, 1)‖", args: []string{"train", "-normalize", "-epochs", "1000", "-o", "m", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitOK, stdout: []string{"samples normalised as (x, 1)/‖(x, 1)‖", "(x, 1) normalised"},
 		check: func(t *testing.T, dir, _, _ string) {
 			m := loadLinear32(t, filepath.Join(dir, "m"))
@@ -80,7 +80,7 @@ var notesCases = []cliCase{
 		mustRun(t, "train", "-q", "-algo", "averaged", "-epochs", "1", "-o", filepath.Join(dir, "one.model"), td("iris.train.libsvm"))
 	}, args: []string{"train", "-init", "one.model", "-o", "m", "{td}/iris.train.libsvm"},
 		code: exitUsage, stderr: []string{"holds no training state", "train it with -resumable"}},
-	{name: "init and other features", setup: trainIris(), args: []string{"train", "-init", "iris.model", "-o", "m", "{pkg}/data/breast_cancer_std.train.libsvm"},
+	{name: "init and other features", setup: trainIris(), args: []string{"train", "-init", "iris.model", "-o", "m", "{pkg}/../../internal/modelcmd/data/breast_cancer_std.train.libsvm"},
 		code: exitFail, stderr: []string{"30 features, the -init model iris.model has 4"}},
 	{name: "init is an input: -o may not replace it", setup: trainIris(), args: []string{"train", "-init", "iris.model", "-f", "-o", "iris.model", "{td}/iris.train.libsvm"},
 		code: exitFail, check: func(t *testing.T, dir, _, _ string) { loadModel32(t, filepath.Join(dir, "iris.model")) }},
