@@ -177,7 +177,7 @@ func dotAutoDecls(f *goFile) {
 			fmt.Sprintf("points: it panics (through %sLen) if nx != ny, runs the AVX-512 or\n", a) +
 			fmt.Sprintf("AVX2 %s kernel inline, or jumps to %sGeneric. A result through a\n", k.kernel, a) +
 			"pointer to the caller's variable is one store and one load of the\n" +
-			"element type: a float64 result would cost a float32 Dot two\n" +
+			fmt.Sprintf("element type: a float64 result would cost a float32 %s two\n", k.name) +
 			"conversions (0.3 to 1.4 ns a call on a Zen 3), and the float32 bits in a\n" +
 			"uint64 a store and a reload through the stack.")
 		f.p("//")

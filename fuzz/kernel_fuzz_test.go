@@ -79,6 +79,16 @@ func fuzzDot[T kernel.Float](t *testing.T, data []byte) {
 			t.Fatalf("%s Dot of integers n=%d: got %v, want exactly %v", im, len(x), got, ref)
 		}
 	}
+	// The package-level Dot: its own assembly entry (dotAuto: the length
+	// check, the dispatch on the active implementation, the short paths
+	// and the result stored through a pointer) on this CPU's best path.
+	got := kernel.Dot(x, y)
+	if err := parity.CheckDot(got, x, y); err != nil {
+		t.Fatalf("kernel.Dot (%s) n=%d: %v", kernel.ActiveImpl(), len(x), err)
+	}
+	if exact && float64(got) != ref {
+		t.Fatalf("kernel.Dot (%s) of integers n=%d: got %v, want exactly %v", kernel.ActiveImpl(), len(x), got, ref)
+	}
 }
 
 func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
@@ -94,6 +104,14 @@ func fuzzSqDist[T kernel.Float](t *testing.T, data []byte) {
 		if exact && float64(got) != ref {
 			t.Fatalf("%s SqDist of integers n=%d: got %v, want exactly %v", im, len(x), got, ref)
 		}
+	}
+	// The package-level SqDist: its own assembly entry (sqdistAuto).
+	got := kernel.SqDist(x, y)
+	if err := parity.CheckSqDist(got, x, y); err != nil {
+		t.Fatalf("kernel.SqDist (%s) n=%d: %v", kernel.ActiveImpl(), len(x), err)
+	}
+	if exact && float64(got) != ref {
+		t.Fatalf("kernel.SqDist (%s) of integers n=%d: got %v, want exactly %v", kernel.ActiveImpl(), len(x), got, ref)
 	}
 }
 

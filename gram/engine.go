@@ -568,7 +568,7 @@ func (w *worker[T]) block(t task) {
 		acc, last := b > 0, b == nblk-1
 		j1 := t.j1
 		if w.sym {
-			// Every tile of a sliver from row block's end on is above the
+			// Every tile of a sliver from the row block's end on is above the
 			// diagonal (i1 is a multiple of mr, or n).
 			j1 = min(j1, t.i1)
 		}

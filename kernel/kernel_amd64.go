@@ -373,7 +373,7 @@ func dotAutoLen(r, x, y unsafe.Pointer, nx, ny int, size uintptr) {
 // points: it panics (through sqdistAutoLen) if nx != ny, runs the AVX-512 or
 // AVX2 sqdist kernel inline, or jumps to sqdistAutoGeneric. A result through a
 // pointer to the caller's variable is one store and one load of the
-// element type: a float64 result would cost a float32 Dot two
+// element type: a float64 result would cost a float32 SqDist two
 // conversions (0.3 to 1.4 ns a call on a Zen 3), and the float32 bits in a
 // uint64 a store and a reload through the stack.
 //

@@ -33,7 +33,7 @@ def read(mem, addr, n, t):
 fails = 0
 checks = 0
 for t, T in [('f', 'F32'), ('d', 'F64')]:
-    for n in list(range(0, 140)) + [255, 256, 257, 511, 512, 513, 1000, 1027]:
+    for n in list(range(0, 140)) + [255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1027, 2047, 2048, 2049, 4099]:
         x = [random.randint(-4, 4) for _ in range(n)]
         y = [random.randint(-4, 4) for _ in range(n)]
         for kind in ['dot', 'sqdist', 'axpy', 'scale']:

@@ -67,7 +67,7 @@ def call(fn, what, t, n, ny, aid, x, y):
 for fn in ('dotAuto', 'sqdistAuto'):
     for t in 'fd':
         for aid in sorted(IDS):
-            for n in list(range(0, 140)) + [255, 256, 257, 511, 512, 513, 1000, 1027]:
+            for n in list(range(0, 140)) + [255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1027, 2047, 2048, 2049, 4099]:
                 if IDS[aid] == 'generic' and n > 20:
                     continue  # the tail call is taken before the length matters
                 x = [random.randint(-4, 4) for _ in range(n)]
