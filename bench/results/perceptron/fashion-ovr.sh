@@ -26,6 +26,7 @@ while [ "$r" -le "$rounds" ]; do
 	(cd bench/peers && /usr/bin/python3 perceptron_fashion.py)
 	(cd perceptron && "$tmp/perceptron.test" -test.run '^$' -test.benchtime 3x \
 		-test.bench '^BenchmarkTrain$/^data=fashion-mnist$/^algo=averaged-ovr(-1goroutine)?$') | grep '^Benchmark'
+	rm -f "$tmp/m.bin"
 	/usr/bin/time -f "rosenblatt train whole process: wall %e s, cpu %U+%S s, max RSS %M KB" \
 		"$tmp/rosenblatt" train -algo averaged -epochs 10 -o "$tmp/m.bin" -test "$fm/t10k-images-idx3-ubyte.gz" \
 		"$fm/train-images-idx3-ubyte.gz" 2>&1 | grep -E 'test accuracy|^time:|whole process'
