@@ -153,11 +153,6 @@ type linTrainer[T kernel.Float] struct {
 
 	step int64 // samples visited so far (all epochs, and before a warm start)
 	smp  sampler
-
-	// ring: during a shuffled dense one-vs-rest epoch on several
-	// goroutines, the samples gathered once for all of them (epochBlock);
-	// nil otherwise. ringMem keeps its memory for the next epoch.
-	ring, ringMem *rowRing[T]
 }
 
 func newLinTrainer[T kernel.Float](k modelkern.Kernels[T], cfg *config, dt *data[T], cls []int32, K int, start *linStart[T]) *linTrainer[T] {
@@ -456,12 +451,7 @@ func (t *linTrainer[T]) epoch(stats []classStats, grp [][2]int, scratch [][]T) (
 	} else {
 		// One group runs on the caller; a worker's panic is re-raised
 		// on the caller (see package parallel).
-		t.ring = nil
-		if len(grp) > 1 && t.blk == nil && t.K > 1 && t.blocked() && t.smp.Order() != nil {
-			t.ring = t.sharedRows(len(grp))
-		}
 		parallel.Run(len(grp), func(g int) { t.epochGroup(grp[g][0], grp[g][1], stats, scratch[g]) })
-		t.ring = nil
 	}
 	t.step += int64(t.smp.Visits)
 	if t.cfg.algo == linear.SVM {
@@ -715,9 +705,8 @@ func (t *linTrainer[T]) blocked() bool {
 
 // epochBlock runs one epoch of a sequential perceptron for classes c0..c1-1
 // of a one-vs-rest model, blockRows samples at a time. It copies the block's
-// samples into a contiguous buffer (so each stays in L1; with several
-// goroutines, t.ring, a rowRing, gathers each window of samples once for
-// all of them rather than once per goroutine), scores the whole block for each class with one
+// samples into a contiguous buffer (so each is read from memory once per
+// goroutine and stays in L1), scores the whole block for each class with one
 // kernel.MatVec (a class's weight vector is read once per block instead of
 // once per sample), then visits the samples in order. When a visit updates
 // class c by w += step·x_i (and b += step), the pending scores of the
@@ -740,32 +729,10 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 	if t.bias {
 		biasOne = T(t.bsq)
 	}
-	ring := t.ring
-	var xw []T     // with ring: the samples of the current window
-	ended := false // (set at the end: not on a panic)
-	if ring != nil {
-		defer func() {
-			if !ended { // a panic: let the other goroutines go on
-				ring.abort.Store(true)
-			}
-		}()
-	}
 	for lo := 0; lo < E; lo += blockRows {
 		hi := min(lo+blockRows, E)
 		m := hi - lo
-		var xs []T
-		if ring != nil {
-			w := lo / ringRows
-			if lo%ringRows == 0 {
-				if w > 0 {
-					ring.used[w-1].Add(1)
-				}
-				xw = ring.acquire(w, t.smp.Order()[:E], dt.X, d)
-			}
-			xs = xw[(lo-w*ringRows)*d : (hi-w*ringRows)*d]
-		} else {
-			xs = visited(&t.smp, xb, dt.X, d, lo, hi)
-		}
+		xs := visited(&t.smp, xb, dt.X, d, lo, hi)
 		for g := range G {
 			c := c0 + g
 			s := sc[g*blockRows : g*blockRows+m]
@@ -797,7 +764,6 @@ func (t *linTrainer[T]) epochBlock(c0, c1 int, stats []classStats, scratch []T) 
 			}
 		}
 	}
-	ended = true
 }
 
 // gatherChunk is the number of values gather copies from one row before
